@@ -1,0 +1,120 @@
+// Wire types of the cloud's v1 contract (../shared/cloud-api-v1.md): the
+// PUT /devices body and its answer. Field names follow the spec exactly.
+
+export interface MachineNetwork {
+  address: string;
+  netmask: string;
+  family: string;
+  mac: string;
+  cidr: string;
+  internal: boolean;
+}
+
+export interface Machine {
+  hostname: string;
+  arch: string;
+  freemem: number;
+  totalmem: number;
+  platform: string;
+  type: string;
+  uptime: number;
+  version: string;
+  buildNumber: string;
+  network: MachineNetwork;
+}
+
+export interface Battery {
+  status?: string;
+  temperature?: number;
+  voltage?: number;
+  health?: string;
+  technology?: string;
+  percentage?: string;
+}
+
+export interface CarrierInfo {
+  imei: string;
+  meid: string;
+  slot: number;
+  iccid: string;
+}
+
+export interface Telephony {
+  mobileDataState?: string;
+  carriersInfo?: CarrierInfo[];
+}
+
+export interface Resolution {
+  width?: number;
+  height?: number;
+  projection?: number;
+  logical?: { width: number; height: number };
+}
+
+export interface NetworkReachability {
+  code?: number;
+  host?: string;
+  status?: string;
+  ipAddress?: string;
+  proxy?: boolean;
+}
+
+export interface Capacity {
+  total: number;
+  used: number;
+}
+
+export interface Support {
+  appiumDisabled: boolean;
+  networkTrafficCapturingDisabled: boolean;
+  unlockPasscodeDisabled: boolean;
+  setTimeZoneDisabled: boolean;
+  networkPayloadCaptureDisabled: boolean;
+}
+
+export interface DeviceInfo {
+  udid: string;
+  serialNumber: string;
+  state: string;
+  status: string;
+  message?: string;
+  platformName: string;
+  platformVersion?: string;
+  modelName?: string;
+  brandName?: string;
+  deviceName?: string;
+  cpuArchitecture?: string;
+  isAndroid: boolean;
+  isIos: boolean;
+  isEmulator?: boolean;
+  isRooted?: boolean;
+  addedToCloud?: boolean;
+  isHidden?: boolean;
+  adbTunnelInfo?: Record<string, unknown>;
+  installedBrowsers?: { name: string }[];
+  support?: Support;
+  orientation?: number;
+  resolution?: Resolution;
+  networkReachability?: NetworkReachability;
+  uptime?: number;
+  bootTime?: number;
+  storage?: Capacity;
+  memory?: Capacity;
+  battery?: Battery;
+  telephony?: Telephony;
+}
+
+export interface ReportBody {
+  nodeId: string;
+  machine: Machine;
+  devices: DeviceInfo[];
+}
+
+export interface FailedDevice {
+  udid: string;
+  message: string;
+}
+
+export interface ReportAnswer {
+  failedDevices: FailedDevice[];
+}
