@@ -1,0 +1,31 @@
+// Secrets must never reach a log line or the terminal, whatever object
+// carries them (a got error holds the request options, headers included).
+// pino's path-based redaction cannot know every shape, so values are masked
+// by content too: any registered secret string, and any Basic/Bearer
+// credential, is replaced wherever it appears.
+
+const secrets = new Set<string>();
+
+export const MASK = '***';
+
+/** Registers a secret (the API key, the Basic credential) to be masked in every log line. */
+export function addSecret(value: string | undefined): void {
+  if (value && value.length >= 4) {
+    secrets.add(value);
+    secrets.add(Buffer.from(value).toString('base64'));
+  }
+}
+
+export function clearSecrets(): void {
+  secrets.clear();
+}
+
+const authPattern = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]+/g;
+
+export function maskString(text: string): string {
+  let out = text.replace(authPattern, `$1 ${MASK}`);
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(MASK);
+  }
+  return out;
+}
