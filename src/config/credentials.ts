@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from './errors.js';
+import type { Settings } from './schema.js';
+
+export interface Credentials {
+  username: string;
+  apiKey: string;
+  /** Where the key came from, for log lines: never the key itself. */
+  source: string;
+}
+
+/**
+ * The API key comes from, in order: DEVICE_AGENT_API_KEY (or apiKey),
+ * DEVICE_AGENT_API_KEY_FILE (or apiKeyFile), then the systemd credential
+ * `api-key` under $CREDENTIALS_DIRECTORY.
+ */
+export function resolveCredentials(settings: Settings, env: NodeJS.ProcessEnv = process.env): Credentials {
+  if (!settings.username) {
+    throw new ConfigError('username (DEVICE_AGENT_USERNAME)', 'is required to report to the cloud: the username or email of the account');
+  }
+  if (settings.apiKey) return { username: settings.username, apiKey: settings.apiKey.trim(), source: 'DEVICE_AGENT_API_KEY' };
+  if (settings.apiKeyFile) {
+    return { username: settings.username, apiKey: readKey(settings.apiKeyFile, 'apiKeyFile (DEVICE_AGENT_API_KEY_FILE)'), source: settings.apiKeyFile };
+  }
+  if (env.CREDENTIALS_DIRECTORY) {
+    const path = join(env.CREDENTIALS_DIRECTORY, 'api-key');
+    return { username: settings.username, apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)'), source: path };
+  }
+  throw new ConfigError(
+    'apiKey (DEVICE_AGENT_API_KEY)',
+    'no API key: set DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE, or a systemd credential named api-key',
+  );
+}
+
+function readKey(path: string, key: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(key, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const value = text.trim();
+  if (!value) throw new ConfigError(key, `${path} is empty`);
+  return value;
+}

@@ -1,0 +1,123 @@
+import cron from 'node-cron';
+
+// The one schema of the agent's settings. Every key can come from
+// config/default.json, from the file given with --config, or from an
+// environment variable named DEVICE_AGENT_ + the key in UPPER_SNAKE case
+// (nested keys joined with _), later sources winning.
+
+export interface Support {
+  appiumDisabled: boolean;
+  networkTrafficCapturingDisabled: boolean;
+  unlockPasscodeDisabled: boolean;
+  setTimeZoneDisabled: boolean;
+  networkPayloadCaptureDisabled: boolean;
+}
+
+export interface Settings {
+  baseUrl: string;
+  username: string;
+  apiKey?: string;
+  apiKeyFile?: string;
+  nodeId?: string;
+  stateDir?: string;
+  schedule: string;
+  jitterSeconds: number;
+  changeDebounceMs: number;
+  reconcileSeconds: number;
+  requestTimeoutSeconds: number;
+  shutdownTimeoutSeconds: number;
+  probeTimeoutSeconds: number;
+  probeConcurrency: number;
+  reachabilityHost: string;
+  hiddenDevices: string[];
+  addedToCloud: boolean;
+  support: Support;
+  logLevel: string;
+  logFormat: string;
+  statusListen: string;
+  adbServerSocket?: string;
+}
+
+export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
+
+export interface Field {
+  type: FieldType;
+  optional?: boolean;
+  secret?: boolean;
+  min?: number;
+  max?: number;
+  oneOf?: readonly string[];
+  /** Returns a problem description, or undefined when the value is fine. */
+  check?: (value: never) => string | undefined;
+  help: string;
+}
+
+const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+function checkUrl(value: string): string | undefined {
+  if (value === '') return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
+    return undefined;
+  } catch {
+    return `is not a URL: ${JSON.stringify(value)}`;
+  }
+}
+
+function checkCron(value: string): string | undefined {
+  const fields = value.trim().split(/\s+/).length;
+  if (fields !== 5 && fields !== 6) return `must have 5 fields (or 6 with seconds first), got ${fields}: ${JSON.stringify(value)}`;
+  return cron.validate(value) ? undefined : `is not a valid cron expression: ${JSON.stringify(value)}`;
+}
+
+function checkListen(value: string): string | undefined {
+  if (value === 'off') return undefined;
+  const match = /^(.+):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[2]) > 65535) return `must be HOST:PORT or off, got ${JSON.stringify(value)}`;
+  return undefined;
+}
+
+function checkAdbSocket(value: string): string | undefined {
+  return /^tcp:[^:]+:\d{1,5}$/.test(value) ? undefined : `must be tcp:HOST:PORT, got ${JSON.stringify(value)}`;
+}
+
+export const schema: Record<string, Field> = {
+  baseUrl: { type: 'string', check: checkUrl as Field['check'], help: 'the cloud v1 root, e.g. https://cloud.example.com/v1' },
+  username: { type: 'string', help: 'username or email for HTTP Basic auth' },
+  apiKey: { type: 'string', optional: true, secret: true, help: 'API key (prefer apiKeyFile or the api-key credential)' },
+  apiKeyFile: { type: 'string', optional: true, help: 'file holding the API key' },
+  nodeId: { type: 'string', optional: true, help: 'this host node id; generated once and kept in stateDir when unset' },
+  stateDir: { type: 'string', optional: true, help: 'where the node id is kept (default $STATE_DIRECTORY or ~/.local/state/device-agent)' },
+  schedule: { type: 'string', check: checkCron as Field['check'], help: 'node-cron expression of the periodic report' },
+  jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay added to each scheduled report' },
+  changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'how long device changes are gathered before a report' },
+  reconcileSeconds: { type: 'integer', min: 5, max: 3600, help: 'period of the full device-list reconciliation' },
+  requestTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one HTTP request to the cloud' },
+  shutdownTimeoutSeconds: { type: 'integer', min: 1, max: 9, help: 'how long an in-flight report may finish on shutdown' },
+  probeTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one device shell session' },
+  probeConcurrency: { type: 'integer', min: 1, max: 1000, help: 'devices probed at once' },
+  reachabilityHost: { type: 'string', help: 'host the devices should reach (default: the cloud host)' },
+  hiddenDevices: { type: 'string[]', help: 'udids reported with isHidden true' },
+  addedToCloud: { type: 'boolean', help: 'value of addedToCloud for every device' },
+  'support.appiumDisabled': { type: 'boolean', help: 'support flag' },
+  'support.networkTrafficCapturingDisabled': { type: 'boolean', help: 'support flag' },
+  'support.unlockPasscodeDisabled': { type: 'boolean', help: 'support flag' },
+  'support.setTimeZoneDisabled': { type: 'boolean', help: 'support flag' },
+  'support.networkPayloadCaptureDisabled': { type: 'boolean', help: 'support flag' },
+  logLevel: { type: 'string', oneOf: logLevels, help: 'log level' },
+  logFormat: { type: 'string', oneOf: ['auto', 'json', 'pretty'], help: 'json, pretty, or auto (pretty on a TTY)' },
+  statusListen: { type: 'string', check: checkListen as Field['check'], help: 'HOST:PORT of /healthz and /metrics, or off' },
+  adbServerSocket: { type: 'string', optional: true, check: checkAdbSocket as Field['check'], help: 'tcp:HOST:PORT of the adb server (ADB_SERVER_SOCKET wins)' },
+};
+
+/** DEVICE_AGENT_ + UPPER_SNAKE of a dotted key: support.appiumDisabled -> DEVICE_AGENT_SUPPORT_APPIUM_DISABLED. */
+export function envName(key: string): string {
+  return (
+    'DEVICE_AGENT_' +
+    key
+      .split('.')
+      .map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase())
+      .join('_')
+  );
+}

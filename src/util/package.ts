@@ -1,0 +1,20 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The same module runs from src/ (tests) and from dist/src/ (the CLI), so
+// the project root is found by walking up to our package.json.
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate) && JSON.parse(readFileSync(candidate, 'utf8')).name === 'device-agent') return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('device-agent: package.json not found above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+export const projectRoot = findRoot();
+
+export const agentVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;

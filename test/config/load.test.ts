@@ -1,0 +1,73 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/errors.js';
+import { loadSettings } from '../../src/config/load.js';
+import { envName } from '../../src/config/schema.js';
+
+function file(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'da-config-'));
+  const path = join(dir, 'config.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadSettings', () => {
+  it('takes defaults, then the file, then the environment', () => {
+    const path = file({ baseUrl: 'https://file.example/v1', jitterSeconds: 5, support: { appiumDisabled: true } });
+    const settings = loadSettings({ configPath: path, env: { DEVICE_AGENT_JITTER_SECONDS: '7' } });
+    expect(settings.baseUrl).toBe('https://file.example/v1');
+    expect(settings.jitterSeconds).toBe(7);
+    expect(settings.support.appiumDisabled).toBe(true);
+    expect(settings.support.setTimeZoneDisabled).toBe(false);
+    expect(settings.schedule).toBe('* * * * *');
+  });
+
+  it('overrides nested keys and lists from the environment', () => {
+    const settings = loadSettings({
+      env: { DEVICE_AGENT_SUPPORT_SET_TIME_ZONE_DISABLED: 'yes', DEVICE_AGENT_HIDDEN_DEVICES: 'a1, b2,,' },
+    });
+    expect(settings.support.setTimeZoneDisabled).toBe(true);
+    expect(settings.hiddenDevices).toEqual(['a1', 'b2']);
+  });
+
+  it('names the key and the variable of a bad value', () => {
+    const err = errorOf(() => loadSettings({ env: { DEVICE_AGENT_SCHEDULE: '61 * * * *' } }));
+    expect(err.message).toContain('schedule (DEVICE_AGENT_SCHEDULE)');
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_SCHEDULE: '* * *' } })).message).toContain('5 fields');
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_BASE_URL: 'not a url' } })).message).toContain('DEVICE_AGENT_BASE_URL');
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_JITTER_SECONDS: 'ten' } })).key).toBe('DEVICE_AGENT_JITTER_SECONDS');
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_LOG_LEVEL: 'loud' } })).message).toContain('logLevel');
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_STATUS_LISTEN: 'nowhere' } })).message).toContain('statusListen');
+  });
+
+  it('accepts a 6-field schedule with seconds first', () => {
+    expect(loadSettings({ env: { DEVICE_AGENT_SCHEDULE: '*/10 * * * * *' } }).schedule).toBe('*/10 * * * * *');
+  });
+
+  it('rejects unknown keys, wrong types and unreadable files, naming them', () => {
+    expect(errorOf(() => loadSettings({ configPath: file({ baseURL: 'x' }) })).key).toBe('baseURL');
+    expect(errorOf(() => loadSettings({ configPath: file({ probeConcurrency: '4' }) })).message).toContain('probeConcurrency');
+    expect(errorOf(() => loadSettings({ configPath: file('{ not json') })).message).toContain('not valid JSON');
+    expect(errorOf(() => loadSettings({ configPath: '/nonexistent/device-agent.json' })).message).toContain('cannot read');
+  });
+});
+
+describe('envName', () => {
+  it('maps camelCase and nested keys to DEVICE_AGENT_ variables', () => {
+    expect(envName('baseUrl')).toBe('DEVICE_AGENT_BASE_URL');
+    expect(envName('apiKeyFile')).toBe('DEVICE_AGENT_API_KEY_FILE');
+    expect(envName('support.networkPayloadCaptureDisabled')).toBe('DEVICE_AGENT_SUPPORT_NETWORK_PAYLOAD_CAPTURE_DISABLED');
+  });
+});
