@@ -1,0 +1,115 @@
+// Identity of a device from its system properties (see parsers/getprop.ts).
+// Pure: the same props and adb serial always give the same identity.
+import { firstProp, type Props } from './parsers/getprop.js';
+
+export interface RootHints {
+  /** ro.build.type: user, userdebug or eng. */
+  buildType?: string;
+  /** ro.secure is "0": adbd starts as root. */
+  insecure?: boolean;
+  /** ro.debuggable is "1": `adb root` is allowed (not the same as rooted). */
+  debuggable?: boolean;
+  /** service.adb.root is "1": someone ran `adb root`. */
+  adbRoot?: boolean;
+}
+
+export interface Identity {
+  udid: string;
+  serialNumber: string;
+  platformVersion?: string;
+  sdkLevel?: number;
+  modelName?: string;
+  brandName?: string;
+  manufacturer?: string;
+  /** Marketing name from vendor props; the assembler prefers the user-set name. */
+  marketingName?: string;
+  cpuArchitecture?: string;
+  isEmulator?: boolean;
+  /** HarmonyOS 2-4 on Huawei/Honor: the HarmonyOS version; Android stays platformVersion. */
+  harmonyOsVersion?: string;
+  /** EMUI / MagicOS version string as the device reports it. */
+  emuiVersion?: string;
+  rootHints: RootHints;
+}
+
+// Properties that hold the device's own serial. Android 8+ hides ro.serialno
+// from the shell on some builds, while ro.boot.serialno stays readable.
+const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
+
+// ro.product.model first: it is Build.MODEL. The partition-specific copies are
+// fallbacks only, because GSI-based builds (Huawei's generic_a15) put a generic
+// name into ro.product.system.model.
+const MODEL_KEYS = ['ro.product.model', 'ro.product.odm.model', 'ro.product.vendor.model'];
+const BRAND_KEYS = ['ro.product.brand', 'ro.product.odm.brand', 'ro.product.vendor.brand'];
+const MANUFACTURER_KEYS = [
+  'ro.product.manufacturer',
+  'ro.product.odm.manufacturer',
+  'ro.product.vendor.manufacturer',
+];
+
+// Marketing names that vendors publish as props (Build.MODEL is a code such
+// as SM-G973F or 2311DRK48G there).
+export const MARKETING_NAME_KEYS = [
+  'ro.product.marketname', // Xiaomi/Redmi/POCO, Honor
+  'ro.product.vendor.marketname',
+  'ro.product.odm.marketname',
+  'ro.config.marketing_name', // Huawei
+  'ro.vendor.oplus.market.name', // OPPO, OnePlus, realme (ColorOS 12+)
+  'ro.oppo.market.name', // OPPO before ColorOS 12
+  'ro.vendor.product.display', // Motorola
+  'ro.product.vendor.display',
+] as const;
+
+const ABI_KEYS = ['ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.system.product.cpu.abilist'];
+
+// Emulator models of the Android SDK images and other well-known emulators.
+const EMULATOR_MODEL = /^(sdk_gphone|sdk_google|google_sdk|sdk$|sdk_|Android SDK built for|Emulator\b|Genymotion)/i;
+const EMULATOR_HARDWARE = new Set(['goldfish', 'ranchu', 'vbox86', 'ttvm_x86']);
+
+export function identityFromProps(props: Props, adbSerial: string): Identity {
+  const serial = firstProp(props, SERIAL_KEYS);
+  const abi = firstProp(props, ABI_KEYS)?.split(',')[0]?.trim();
+  const sdk = Number.parseInt(props['ro.build.version.sdk'] ?? '', 10);
+  return {
+    udid: serial ?? adbSerial,
+    serialNumber: serial ?? adbSerial,
+    platformVersion: firstProp(props, ['ro.build.version.release', 'ro.build.version.release_or_codename']),
+    sdkLevel: Number.isFinite(sdk) && sdk > 0 ? sdk : undefined,
+    modelName: firstProp(props, MODEL_KEYS),
+    brandName: firstProp(props, BRAND_KEYS) ?? firstProp(props, MANUFACTURER_KEYS),
+    manufacturer: firstProp(props, MANUFACTURER_KEYS),
+    marketingName: firstProp(props, MARKETING_NAME_KEYS),
+    cpuArchitecture: abi || undefined,
+    isEmulator: detectEmulator(props),
+    harmonyOsVersion: firstProp(props, ['hw_sc.build.platform.version']),
+    emuiVersion: firstProp(props, ['ro.build.version.emui', 'ro.build.version.magic']),
+    rootHints: rootHints(props),
+  };
+}
+
+/** undefined when the props say nothing (getprop failed), else a verdict. */
+export function detectEmulator(props: Props): boolean | undefined {
+  if (Object.keys(props).length === 0) return undefined;
+  // Android up to 11 sets ro.kernel.qemu; from 12 on it is ro.boot.qemu.
+  if (props['ro.kernel.qemu'] === '1' || props['ro.boot.qemu'] === '1') return true;
+  for (const key of ['ro.hardware', 'ro.boot.hardware', 'ro.product.board']) {
+    if (EMULATOR_HARDWARE.has(props[key]?.trim().toLowerCase() ?? '')) return true;
+  }
+  if (/\bemulator\b/.test(props['ro.build.characteristics'] ?? '')) return true;
+  const model = props['ro.product.model']?.trim() ?? '';
+  if (EMULATOR_MODEL.test(model)) return true;
+  if ((props['ro.product.manufacturer'] ?? '').trim() === 'Genymotion') return true;
+  return false;
+}
+
+function rootHints(props: Props): RootHints {
+  const flag = (key: string): boolean | undefined =>
+    props[key] === undefined ? undefined : props[key]?.trim() === '1';
+  const secure = props['ro.secure'];
+  return {
+    buildType: firstProp(props, ['ro.build.type']),
+    insecure: secure === undefined ? undefined : secure.trim() === '0',
+    debuggable: flag('ro.debuggable'),
+    adbRoot: flag('service.adb.root'),
+  };
+}

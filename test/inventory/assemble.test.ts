@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Support } from '../../src/cloud/types.js';
+import {
+  assembleDeviceInfo,
+  notReadyDeviceInfo,
+  notReadyMessage,
+  STATUS_AVAILABLE,
+  STATUS_UNAVAILABLE,
+} from '../../src/inventory/assemble.js';
+import { SECTION } from '../../src/inventory/script.js';
+import { fixture } from './fixture.js';
+
+const support: Support = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: true,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: true,
+};
+const config = { isHidden: false, addedToCloud: true, support };
+
+function sections(entries: Record<string, string>): Map<string, string> {
+  return new Map(Object.entries(entries));
+}
+
+describe('assembleDeviceInfo', () => {
+  it('identity fields of a ready Xiaomi', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 'f89a5ec6',
+      adbState: 'device',
+      sections: sections({ [SECTION.props]: fixture('getprop', 'xiaomi-poco-f6-android15.txt') }),
+      config,
+    });
+    expect(info).toMatchObject({
+      udid: 'f89a5ec6',
+      serialNumber: 'f89a5ec6',
+      state: 'device',
+      status: STATUS_AVAILABLE,
+      platformName: 'ANDROID',
+      platformVersion: '15',
+      modelName: '24069PC21I',
+      brandName: 'POCO',
+      deviceName: 'POCO F6',
+      cpuArchitecture: 'arm64-v8a',
+      isAndroid: true,
+      isIos: false,
+      isEmulator: false,
+      isHidden: false,
+      addedToCloud: true,
+      support,
+    });
+    expect(info).not.toHaveProperty('message');
+  });
+
+  it('the user-set device name wins over the marketing name', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 'f89a5ec6',
+      adbState: 'device',
+      sections: sections({
+        [SECTION.props]: fixture('getprop', 'xiaomi-poco-f6-android15.txt'),
+        [SECTION.deviceName]: 'Lab phone 7\n',
+      }),
+      config,
+    });
+    expect(info.deviceName).toBe('Lab phone 7');
+  });
+
+  it('an unset name ("null") falls through to the model', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 'emulator-5554',
+      adbState: 'device',
+      sections: sections({
+        [SECTION.props]: fixture('getprop', 'emulator-sdk-x86_64-android6.txt'),
+        [SECTION.deviceName]: 'null',
+        [SECTION.bluetoothName]: 'null',
+      }),
+      config,
+    });
+    expect(info.deviceName).toBe('Android SDK built for x86_64');
+    expect(info.isEmulator).toBe(true);
+  });
+
+  it('root: su listed, or a uid 0 shell; not rooted when neither', () => {
+    const base = { [SECTION.props]: '[ro.secure]: [1]' };
+    const run = (extra: Record<string, string>) =>
+      assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections({ ...base, ...extra }), config }).isRooted;
+    const noSu = 'ls: /system/bin/su: No such file or directory\nls: /sbin/su: Permission denied';
+    const shell = 'uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0';
+    expect(run({ [SECTION.id]: shell, [SECTION.su]: noSu })).toBe(false);
+    expect(run({ [SECTION.id]: 'uid=0(root) gid=0(root) context=u:r:su:s0', [SECTION.su]: noSu })).toBe(true);
+    expect(run({ [SECTION.id]: shell, [SECTION.su]: 'lrwxrwxrwx 1 root root 7 2024-01-01 00:00 /system/bin/su -> ./magisk' })).toBe(true);
+    expect(run({})).toBeUndefined();
+  });
+
+  it('without any section: identity from the adb serial, no exception', () => {
+    const info = assembleDeviceInfo({ adbSerial: 'abc', adbState: 'device', sections: new Map(), config });
+    expect(info).toMatchObject({ udid: 'abc', status: STATUS_AVAILABLE, isAndroid: true });
+    expect(info.modelName).toBeUndefined();
+  });
+
+  it('never throws on arbitrary sections', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...Object.values(SECTION)), fc.string()), (entries) => {
+        assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections(entries), config });
+      }),
+    );
+  });
+});
+
+describe('notReadyDeviceInfo', () => {
+  it.each([
+    ['unauthorized', /accept the "Allow USB debugging" prompt/],
+    ['offline', /reconnect/],
+    ['recovery', /recovery mode/],
+    ['sideload', /sideload/],
+    ['bootloader', /bootloader/],
+    ['no permissions (user in plugdev group; are your udev rules wrong?); see [http://developer.android.com/tools/device.html]', /udev rule/],
+    ['connecting', /connecting/],
+    ['authorizing', /authoriz/],
+    ['host', /host/],
+  ])('%s tells the operator what to do', (state, pattern) => {
+    const info = notReadyDeviceInfo('R5CY743GDFY', state);
+    expect(info).toMatchObject({ udid: 'R5CY743GDFY', state, status: STATUS_UNAVAILABLE, isAndroid: true });
+    expect(info.message).toMatch(pattern);
+  });
+
+  it('an unknown state still gets a message', () => {
+    expect(notReadyMessage('weird')).toContain('"weird"');
+    expect(notReadyMessage('')).toContain('"unknown"');
+  });
+});

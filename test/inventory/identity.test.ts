@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { detectEmulator, identityFromProps } from '../../src/inventory/identity.js';
+import { parseGetprop } from '../../src/inventory/parsers/getprop.js';
+import { fixture } from './fixture.js';
+
+const props = (name: string) => parseGetprop(fixture('getprop', name));
+
+describe('identityFromProps', () => {
+  it('Samsung Android 16: model code, brand, serial as udid', () => {
+    const id = identityFromProps(props('samsung-sm-s936b-android16.txt'), 'R5CY743GDFY');
+    expect(id).toMatchObject({
+      udid: 'R5CY743GDFY',
+      serialNumber: 'R5CY743GDFY',
+      platformVersion: '16',
+      sdkLevel: 36,
+      modelName: 'SM-S936B',
+      brandName: 'samsung',
+      cpuArchitecture: 'arm64-v8a',
+      isEmulator: false,
+      rootHints: { buildType: 'user', insecure: false, debuggable: false },
+    });
+  });
+
+  it('a device reached over TCP keeps the udid of its own serial', () => {
+    const id = identityFromProps(props('samsung-sm-s936b-android16.txt'), '192.168.1.20:5555');
+    expect(id.udid).toBe('R5CY743GDFY');
+  });
+
+  it('Xiaomi: marketing name from ro.product.marketname', () => {
+    const id = identityFromProps(props('xiaomi-poco-f6-android15.txt'), 'f89a5ec6');
+    expect(id).toMatchObject({
+      modelName: '24069PC21I',
+      brandName: 'POCO',
+      manufacturer: 'Xiaomi',
+      marketingName: 'POCO F6',
+      platformVersion: '15',
+      isEmulator: false,
+    });
+  });
+
+  it('emulator: empty ro.serialno falls back to the adb serial; ranchu/qemu detected', () => {
+    const id = identityFromProps(props('emulator-sdk-x86_64-android6.txt'), 'emulator-5554');
+    expect(id).toMatchObject({
+      udid: 'emulator-5554',
+      serialNumber: 'emulator-5554',
+      platformVersion: '6.0',
+      modelName: 'Android SDK built for x86_64',
+      cpuArchitecture: 'x86_64',
+      isEmulator: true,
+      rootHints: { buildType: 'userdebug', debuggable: true, insecure: false },
+    });
+  });
+
+  it('HarmonyOS 2: Android version stays the platform version, HarmonyOS version aside', () => {
+    const id = identityFromProps(props('huawei-mha-al00-harmonyos2.txt'), 'ABC');
+    expect(id).toMatchObject({
+      platformVersion: '9',
+      sdkLevel: 28,
+      harmonyOsVersion: '2.0.0',
+      emuiVersion: 'EmotionUI_9.1.0',
+      isEmulator: false,
+    });
+  });
+
+  it('Honor: ro.product.model wins over the generic GSI system model', () => {
+    const id = identityFromProps(props('honor-ebg-an10-android10.txt'), 'x');
+    expect(id).toMatchObject({ modelName: 'EBG-AN10', brandName: 'HONOR', udid: 'TTNDU20416012813' });
+  });
+
+  it('ro.boot.serialno when ro.serialno is hidden', () => {
+    const id = identityFromProps({ 'ro.serialno': '', 'ro.boot.serialno': 'B00T' }, 'adb');
+    expect(id.udid).toBe('B00T');
+  });
+
+  it('no props: udid from adb, everything else unknown', () => {
+    const id = identityFromProps({}, 'emulator-5556');
+    expect(id.udid).toBe('emulator-5556');
+    expect(id.modelName).toBeUndefined();
+    expect(id.isEmulator).toBeUndefined();
+  });
+
+  it('never throws on arbitrary props', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.string()), fc.string(), (p, serial) => {
+        const id = identityFromProps(p, serial);
+        expect(typeof id.udid).toBe('string');
+      }),
+    );
+  });
+});
+
+describe('detectEmulator', () => {
+  it.each([
+    [{ 'ro.boot.qemu': '1' }, true], // Android 12+ images
+    [{ 'ro.hardware': 'goldfish' }, true],
+    [{ 'ro.product.model': 'sdk_gphone64_x86_64' }, true],
+    [{ 'ro.build.characteristics': 'nosdcard,emulator' }, true],
+    [{ 'ro.product.manufacturer': 'Genymotion', 'ro.hardware': 'vbox86' }, true],
+    [{ 'ro.kernel.qemu': '0', 'ro.hardware': 'qcom' }, false],
+  ])('%o → %s', (p, expected) => {
+    expect(detectEmulator(p)).toBe(expected);
+  });
+});
