@@ -1,0 +1,274 @@
+// HTTP client of the cloud's v1 interface: PUT /devices (the report), and
+// the reads the doctor command needs. got does one attempt per call (its own
+// retry is off, HTTP errors do not throw); retry.ts owns retrying. Statuses
+// are classified here into the typed errors of errors.ts.
+
+import got, { type Method } from 'got';
+import type { Logger } from '../log/logger.js';
+import { silentLogger } from '../log/logger.js';
+import { addSecret, maskString } from '../log/redact.js';
+import { classifyStatus, parseJsonObject, parseReportAnswer } from './answer.js';
+import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from './errors.js';
+import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
+import type { Device, DeviceStatus, ReportAnswer, ReportBody } from './types.js';
+
+export interface CloudClientOptions {
+  /** The v1 root, e.g. https://cloud.example.com/v1 */
+  baseUrl: string;
+  /** Username or email of the account. */
+  username: string;
+  apiKey: string;
+  /** Timeout of one HTTP attempt (default 30 s). */
+  requestTimeoutMs?: number;
+  userAgent?: string;
+  logger?: Logger;
+  /** Overrides of the retry policy (tests use small delays). */
+  retry?: Partial<RetryPolicy>;
+  timing?: RetryTiming;
+}
+
+export interface PutOptions {
+  signal?: AbortSignal;
+  /** Epoch ms after which no retry starts (the next scheduled report). */
+  deadline?: number;
+}
+
+export interface CredentialCheck {
+  /** Status of GET /devices (200 when the credentials work). */
+  status: number;
+  /** The cloud's Date header as epoch ms, when sent. */
+  serverDate: number | undefined;
+  /** serverDate minus the local clock at the middle of the request; HTTP dates have 1 s resolution. */
+  clockSkewMs: number | undefined;
+  roundTripMs: number;
+  /** Number of private devices the account sees. */
+  privateDevices: number | undefined;
+}
+
+interface HttpAnswer {
+  status: number;
+  contentType: string;
+  date: string | undefined;
+  body: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export class CloudClient {
+  private readonly options: CloudClientOptions;
+  private authorization: string | undefined;
+
+  constructor(options: CloudClientOptions) {
+    this.options = options;
+  }
+
+  /**
+   * Reports the inventory. Resolves with the cloud's answer (failedDevices,
+   * possibly empty) once delivered. Throws CloudAuthError, CloudRejectedError
+   * (not worth resending unchanged), CloudProtocolError or
+   * CloudUnavailableError (not delivered: resend at the next report).
+   */
+  async putDevices(body: ReportBody, opts: PutOptions = {}): Promise<ReportAnswer> {
+    const operation = 'PUT /devices';
+    const payload = JSON.stringify(body);
+    const answer = await withRetry(
+      async () => {
+        const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal });
+        const parsed = parseReportAnswer(res.body);
+        if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+        if (parsed.dropped > 0) {
+          this.logger.warn({ operation, dropped: parsed.dropped }, 'the cloud listed failedDevices entries without a udid; they were ignored');
+        }
+        return parsed.answer;
+      },
+      this.retryOptions(operation, opts),
+    );
+    this.logger.debug({ operation, devices: body.devices.length, failed: answer.failedDevices.length }, 'report delivered');
+    return answer;
+  }
+
+  /** GET /devices/{udid}; undefined when the cloud does not know the device (404). */
+  async getDevice(udid: string, opts: PutOptions = {}): Promise<Device | undefined> {
+    const operation = 'GET /devices/{udid}';
+    return withRetry(async () => {
+      const res = await this.attempt(operation, 'GET', `/devices/${encodeURIComponent(udid)}`, { signal: opts.signal, allow404: true });
+      if (res.status === 404) return undefined;
+      const parsed = parseJsonObject(res.body);
+      if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+      return parsed.value as unknown as Device;
+    }, this.retryOptions(operation, opts));
+  }
+
+  /** GET /devices/{id}/status; undefined on 404. */
+  async getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<DeviceStatus | undefined> {
+    const operation = 'GET /devices/{id}/status';
+    return withRetry(async () => {
+      const path = `/devices/${encodeURIComponent(String(deviceId))}/status`;
+      const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true });
+      if (res.status === 404) return undefined;
+      const parsed = parseJsonObject(res.body);
+      if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+      return parsed.value as unknown as DeviceStatus;
+    }, this.retryOptions(operation, opts));
+  }
+
+  /**
+   * One GET /devices, no retry: for the doctor command. Resolves when the
+   * credentials are accepted, with the cloud's clock for a skew check;
+   * throws the same typed errors as putDevices otherwise.
+   */
+  async checkCredentials(opts: { signal?: AbortSignal } = {}): Promise<CredentialCheck> {
+    const operation = 'GET /devices';
+    const timing = this.timing;
+    const started = timing.now();
+    const res = await this.attempt(operation, 'GET', '/devices', { signal: opts.signal });
+    const ended = timing.now();
+    const parsed = parseJsonObject(res.body);
+    if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+    const serverDate = res.date === undefined ? undefined : Date.parse(res.date);
+    const validDate = serverDate !== undefined && !Number.isNaN(serverDate) ? serverDate : undefined;
+    const list = parsed.value.privateDevices;
+    return {
+      status: res.status,
+      serverDate: validDate,
+      clockSkewMs: validDate === undefined ? undefined : validDate - Math.round((started + ended) / 2),
+      roundTripMs: ended - started,
+      privateDevices: Array.isArray(list) ? list.length : undefined,
+    };
+  }
+
+  private get logger(): Logger {
+    return this.options.logger ?? silentLogger();
+  }
+
+  private get timing(): RetryTiming {
+    return this.options.timing ?? realTiming;
+  }
+
+  private retryOptions(operation: string, opts: PutOptions) {
+    return {
+      operation,
+      logger: this.logger,
+      policy: { ...defaultRetryPolicy, ...this.options.retry },
+      timing: this.timing,
+      deadline: opts.deadline,
+      signal: opts.signal,
+    };
+  }
+
+  // Built on first use rather than in the constructor, which only assigns;
+  // registering both forms makes the logger mask them wherever they appear.
+  private authHeader(): string {
+    if (this.authorization === undefined) {
+      const credential = Buffer.from(`${this.options.username}:${this.options.apiKey}`).toString('base64');
+      addSecret(this.options.apiKey);
+      addSecret(credential);
+      this.authorization = `Basic ${credential}`;
+    }
+    return this.authorization;
+  }
+
+  private url(operation: string, path: string): URL {
+    try {
+      return new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
+    } catch {
+      throw new CloudError(operation, `${operation}: DEVICE_AGENT_BASE_URL is not a valid URL`);
+    }
+  }
+
+  /** One HTTP exchange; non-success statuses become typed errors. */
+  private async attempt(
+    operation: string,
+    method: Method,
+    path: string,
+    opts: { body?: string; signal?: AbortSignal; allow404?: boolean },
+  ): Promise<HttpAnswer> {
+    const timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const headers: Record<string, string> = {
+      Authorization: this.authHeader(),
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent ?? 'device-agent',
+    };
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+    let res;
+    try {
+      res = await got(this.url(operation, path), {
+        method,
+        headers,
+        body: opts.body,
+        responseType: 'text',
+        throwHttpErrors: false,
+        followRedirect: false,
+        retry: { limit: 0 },
+        timeout: { request: timeoutMs },
+        signal: opts.signal,
+      });
+    } catch (error) {
+      throw translateRequestError(operation, error, timeoutMs, opts.signal);
+    }
+    const answer: HttpAnswer = {
+      status: res.statusCode,
+      contentType: String(res.headers['content-type'] ?? ''),
+      date: res.headers.date,
+      body: res.body,
+    };
+    if (answer.status === 404 && opts.allow404) return answer;
+    switch (classifyStatus(answer.status)) {
+      case 'success':
+        return answer;
+      case 'redirect': {
+        const location = safeLocation(res.headers.location);
+        throw new CloudProtocolError(operation, answer.status, answer.contentType, answer.body, `redirected${location ? ` to ${location}` : ''}`);
+      }
+      case 'auth':
+        throw new CloudAuthError(operation, answer.status);
+      case 'transient': {
+        const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), this.timing.now());
+        const text = res.statusMessage ? ` ${res.statusMessage}` : '';
+        throw new CloudUnavailableError(operation, `HTTP ${answer.status}${text}`, { status: answer.status, retryAfterMs });
+      }
+      case 'rejected':
+        throw new CloudRejectedError(operation, answer.status, answer.body);
+    }
+  }
+}
+
+/**
+ * Turns whatever got threw into a CloudUnavailableError carrying only the
+ * error code and a masked first line of its message: got's errors hold the
+ * request options, Authorization header included, and are never rethrown.
+ */
+function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+  if (error instanceof CloudError) return error;
+  const e = error as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (e.name === 'TimeoutError') {
+    return new CloudUnavailableError(operation, `no answer within ${timeoutMs} ms`, { code: code ?? 'ETIMEDOUT' });
+  }
+  const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
+  const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
+  const tls = code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|ERR_OSSL/.test(code);
+  const reason = tls
+    ? `TLS problem (${code}: ${message}); check the system CA store or the proxy's certificate`
+    : `${code ?? 'network error'}${message && !message.includes(code ?? '\0') ? `: ${message}` : message ? ` (${message})` : ''}`;
+  return new CloudUnavailableError(operation, reason, { code, retryable: !tls });
+}
+
+function stripUserinfo(text: string): string {
+  return text.replace(/\/\/[^/\s@]+@/g, '//');
+}
+
+function safeLocation(location: string | undefined): string | undefined {
+  if (!location) return undefined;
+  try {
+    const url = new URL(location, 'http://relative.invalid');
+    return url.host === 'relative.invalid' ? url.pathname : `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

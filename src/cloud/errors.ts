@@ -1,0 +1,123 @@
+// The few ways talking to the cloud can fail, each with a message that tells
+// the operator what to do. None of them keeps the request options, headers or
+// credentials: got's errors hold the whole request (Authorization included),
+// so they are never rethrown or kept as `cause`; only safe fields are copied.
+
+import { maskString } from '../log/redact.js';
+
+/** Base class: `instanceof CloudError` catches every failure of the cloud client. */
+export class CloudError extends Error {
+  /** e.g. "PUT /devices" */
+  readonly operation: string;
+
+  constructor(operation: string, message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.operation = operation;
+  }
+}
+
+/** 401 or 403: the credentials are wrong or lack permission. Never retried. */
+export class CloudAuthError extends CloudError {
+  readonly status: number;
+
+  constructor(operation: string, status: number) {
+    const what = status === 403 ? 'refused the request (403 Forbidden)' : 'rejected the credentials (401 Unauthorized)';
+    super(
+      operation,
+      `${operation}: the cloud ${what}. Check DEVICE_AGENT_USERNAME (username or email) and DEVICE_AGENT_API_KEY ` +
+        `(the API key from the account's API keys settings)${status === 403 ? ', and that the account may report devices' : ''}.`,
+    );
+    this.status = status;
+  }
+}
+
+/** Any other 4xx: the cloud refused this request as such; sending it again unchanged will not help. */
+export class CloudRejectedError extends CloudError {
+  readonly status: number;
+  /** A short, secret-masked start of the answer body. */
+  readonly bodyExcerpt: string;
+
+  constructor(operation: string, status: number, body: string) {
+    const excerpt = safeExcerpt(body);
+    super(operation, `${operation}: the cloud rejected the request with ${status}${excerpt ? `: ${excerpt}` : ''}`);
+    this.status = status;
+    this.bodyExcerpt = excerpt;
+  }
+}
+
+export interface UnavailableDetails {
+  /** HTTP status when the cloud answered (408, 429, 5xx). */
+  status?: number;
+  /** Node/got error code when it did not (ECONNRESET, ETIMEDOUT, ...). */
+  code?: string;
+  /** Delay the cloud asked for with Retry-After, in ms. */
+  retryAfterMs?: number;
+  /** How many attempts were made before giving up (set on the error the chain ends with). */
+  attempts?: number;
+  /** False for failures a quick retry cannot fix (TLS certificate problems). */
+  retryable?: boolean;
+}
+
+/** Network error, timeout, 408, 429 or 5xx. The report was not delivered; the agent resends it at the next report. */
+export class CloudUnavailableError extends CloudError {
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly attempts: number | undefined;
+  readonly retryable: boolean;
+  /** What happened, without the operation and advice (for retry logs). */
+  readonly reason: string;
+
+  constructor(operation: string, reason: string, details: UnavailableDetails = {}) {
+    const safeReason = maskString(reason);
+    const tries = details.attempts && details.attempts > 1 ? ` after ${details.attempts} attempts` : '';
+    super(operation, `${operation}: the cloud is unavailable${tries} (${safeReason}); the agent will resend at the next report`);
+    this.reason = safeReason;
+    this.status = details.status;
+    this.code = details.code;
+    this.retryAfterMs = details.retryAfterMs;
+    this.attempts = details.attempts;
+    this.retryable = details.retryable ?? true;
+  }
+
+  /** The same failure, stamped with the attempt count when the retry chain gives up. */
+  withAttempts(attempts: number, extraReason?: string): CloudUnavailableError {
+    return new CloudUnavailableError(this.operation, extraReason ? `${this.reason}; ${extraReason}` : this.reason, {
+      status: this.status,
+      code: this.code,
+      retryAfterMs: this.retryAfterMs,
+      retryable: this.retryable,
+      attempts,
+    });
+  }
+}
+
+/** A success status whose body is not the expected JSON (HTML, garbage, a redirect): not delivered. */
+export class CloudProtocolError extends CloudError {
+  readonly status: number;
+  readonly contentType: string;
+  readonly bodyExcerpt: string;
+
+  constructor(operation: string, status: number, contentType: string, body: string, problem: string) {
+    const excerpt = safeExcerpt(body);
+    super(
+      operation,
+      `${operation}: unexpected answer (${problem}; status ${status}, content-type "${contentType || 'none'}"` +
+        `${excerpt ? `, body starts with: ${excerpt}` : ''}). The report was not delivered and will be resent. ` +
+        'Check DEVICE_AGENT_BASE_URL (it must point at the v1 root) and any proxy or captive portal between the agent and the cloud.',
+    );
+    this.status = status;
+    this.contentType = contentType;
+    this.bodyExcerpt = excerpt;
+  }
+}
+
+const EXCERPT_CHARS = 160;
+
+/** First characters of a body, whitespace collapsed and secrets masked. */
+export function safeExcerpt(body: string): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  const cut = flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+  return maskString(cut);
+}

@@ -1,0 +1,145 @@
+// Devices the cloud answered in failedDevices: remembered with their reason,
+// each (udid, message) pair logged once, and retried with a per-device
+// backoff so a device the cloud keeps refusing does not trigger a report storm.
+// Pure state: the caller passes the time in.
+
+import type { FailedDevice } from './types.js';
+
+export interface FailedDevicePolicyOptions {
+  /** Wait before the first retry of a failed device (default 30 s). */
+  initialBackoffMs?: number;
+  /** Cap of the doubling backoff (default 30 min). */
+  maxBackoffMs?: number;
+  factor?: number;
+}
+
+export interface FailedDeviceState {
+  udid: string;
+  /** The cloud's latest reason. */
+  message: string;
+  /** Epoch ms of the first refusal in the current run of refusals. */
+  since: number;
+  /** Consecutive reports the cloud refused it in. */
+  attempts: number;
+  nextRetryAt: number;
+}
+
+export interface RecordResult {
+  /** (udid, message) pairs not seen before for a failing device: log these once at warn level. */
+  newlyFailed: FailedDevice[];
+  /** Devices that failed before and were accepted now. */
+  recovered: string[];
+}
+
+interface Entry extends FailedDeviceState {
+  seenMessages: Set<string>;
+}
+
+export class FailedDevicePolicy {
+  private readonly options: Required<FailedDevicePolicyOptions>;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(options: FailedDevicePolicyOptions = {}) {
+    this.options = {
+      initialBackoffMs: options.initialBackoffMs ?? 30_000,
+      maxBackoffMs: options.maxBackoffMs ?? 30 * 60_000,
+      factor: options.factor ?? 2,
+    };
+  }
+
+  /** Records the answer to a delivered report that carried `sentUdids`. */
+  record(sentUdids: readonly string[], failed: readonly FailedDevice[], now: number): RecordResult {
+    const newlyFailed: FailedDevice[] = [];
+    const failedNow = new Set<string>();
+    for (const f of failed) {
+      // The cloud may list a udid twice; count one refusal per report.
+      if (failedNow.has(f.udid)) continue;
+      failedNow.add(f.udid);
+      let entry = this.entries.get(f.udid);
+      if (!entry) {
+        entry = { udid: f.udid, message: f.message, since: now, attempts: 0, nextRetryAt: now, seenMessages: new Set() };
+        this.entries.set(f.udid, entry);
+      }
+      if (!entry.seenMessages.has(f.message)) {
+        entry.seenMessages.add(f.message);
+        newlyFailed.push({ udid: f.udid, message: f.message });
+      }
+      entry.message = f.message;
+      entry.attempts += 1;
+      entry.nextRetryAt = now + this.backoff(entry.attempts);
+    }
+    const recovered: string[] = [];
+    for (const udid of sentUdids) {
+      if (!failedNow.has(udid) && this.entries.delete(udid)) recovered.push(udid);
+    }
+    return { newlyFailed, recovered };
+  }
+
+  /** Failed devices whose backoff has elapsed: worth a report that includes them again. */
+  dueForRetry(now: number): string[] {
+    return [...this.entries.values()].filter((e) => e.nextRetryAt <= now).map((e) => e.udid);
+  }
+
+  /** The earliest retry time of any failed device, or undefined when none failed. */
+  nextRetryAt(): number | undefined {
+    let earliest: number | undefined;
+    for (const e of this.entries.values()) {
+      if (earliest === undefined || e.nextRetryAt < earliest) earliest = e.nextRetryAt;
+    }
+    return earliest;
+  }
+
+  /** Snapshot for status and metrics, oldest failure first. */
+  current(): FailedDeviceState[] {
+    return [...this.entries.values()]
+      .map(({ udid, message, since, attempts, nextRetryAt }) => ({ udid, message, since, attempts, nextRetryAt }))
+      .sort((a, b) => a.since - b.since || a.udid.localeCompare(b.udid));
+  }
+
+  isFailing(udid: string): boolean {
+    return this.entries.has(udid);
+  }
+
+  /** Drops devices that are gone (unplugged for good), so they no longer schedule retries. */
+  forget(udids: Iterable<string>): void {
+    for (const udid of udids) this.entries.delete(udid);
+  }
+
+  private backoff(attempts: number): number {
+    const { initialBackoffMs, maxBackoffMs, factor } = this.options;
+    return Math.min(maxBackoffMs, initialBackoffMs * factor ** Math.max(0, attempts - 1));
+  }
+}
+
+const advice: Array<[RegExp, string]> = [
+  [
+    /capabilit|required|missing/i,
+    "The device's inventory lacks a field the cloud requires: check that the device is unlocked, fully booted and authorized for adb; if it persists, update the agent.",
+  ],
+  [
+    /already|duplicate|another (node|host)|in use|belongs to/i,
+    'The cloud has this udid registered elsewhere (another host node or account): unplug it there or ask the cloud administrator to release it.',
+  ],
+  [
+    /limit|quota|licen[cs]e|exceed|maximum/i,
+    "The account's device limit or license is used up: ask the cloud administrator to raise it or remove unused devices.",
+  ],
+  [
+    /unauthori[sz]ed|forbidden|permission|not allowed|denied/i,
+    'The account may not add this device: ask the cloud administrator for the permission.',
+  ],
+  [
+    /not supported|unsupported/i,
+    "The cloud does not support this device or OS version: check the cloud's list of supported devices.",
+  ],
+  [
+    /invalid|malformed|format/i,
+    'The cloud found a field of this device invalid: update the agent; if it persists, send the udid and this message to the cloud administrator.',
+  ],
+];
+
+/** A hint for the operator about a failedDevices message. */
+export function adviceFor(message: string): string {
+  for (const [pattern, hint] of advice) if (pattern.test(message)) return hint;
+  return "Contact the cloud administrator with the device's udid and this message.";
+}

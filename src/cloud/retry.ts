@@ -1,0 +1,149 @@
+// Retry policy for cloud requests. p-retry runs the loop; the waiting is ours
+// so that it can honour Retry-After and a deadline: a retry chain must never
+// outlive the next scheduled report, which would send fresher data anyway.
+// Only CloudUnavailableError (network, timeout, 408, 429, 5xx) is retried.
+
+import pRetry from 'p-retry';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { Logger } from '../log/logger.js';
+import { CloudUnavailableError } from './errors.js';
+
+export interface RetryPolicy {
+  /** Upper bound of the first backoff (full jitter picks in [0, bound]). */
+  baseDelayMs: number;
+  factor: number;
+  /** Cap of the exponential bound. */
+  maxDelayMs: number;
+  /** Cap of a Retry-After the cloud asks for. */
+  maxRetryAfterMs: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  baseDelayMs: 1_000,
+  factor: 2,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 60_000,
+  maxAttempts: 6,
+};
+
+/** Clock, randomness and sleeping, injectable so tests run fast and deterministic. */
+export interface RetryTiming {
+  now(): number;
+  random(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realTiming: RetryTiming = {
+  now: () => Date.now(),
+  random: () => Math.random(),
+  sleep: async (ms, signal) => {
+    await sleepFor(ms, undefined, { signal });
+  },
+};
+
+export interface DelayInput {
+  /** Number of the attempt that just failed (1 = the first). */
+  attempt: number;
+  retryAfterMs?: number;
+  now: number;
+  /** Epoch ms after which no attempt may start. */
+  deadline?: number;
+  /** A number in [0, 1). */
+  random: number;
+}
+
+/**
+ * Wait before the next attempt, or undefined when the next attempt would
+ * start after the deadline (the chain then ends). Retry-After, when given,
+ * replaces the backoff (capped); otherwise exponential backoff with full jitter.
+ */
+export function computeDelay(input: DelayInput, policy: RetryPolicy = defaultRetryPolicy): number | undefined {
+  let delay: number;
+  if (input.retryAfterMs !== undefined) {
+    delay = Math.min(Math.max(0, input.retryAfterMs), policy.maxRetryAfterMs);
+  } else {
+    const bound = Math.min(policy.maxDelayMs, policy.baseDelayMs * policy.factor ** Math.max(0, input.attempt - 1));
+    delay = Math.floor(input.random * bound);
+  }
+  if (input.deadline !== undefined && input.now + delay > input.deadline) return undefined;
+  return delay;
+}
+
+/** Retry-After as ms from now: delta-seconds or an HTTP-date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only a date-looking value: Date.parse accepts too much (e.g. "1.5").
+  if (!/[A-Za-z]/.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+export interface RetryOptions {
+  /** e.g. "PUT /devices", for logs and errors. */
+  operation: string;
+  logger: Logger;
+  policy?: RetryPolicy;
+  timing?: RetryTiming;
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with a non-retryable error (thrown
+ * as is), or the retry chain ends: then the last CloudUnavailableError is
+ * thrown, stamped with the number of attempts made.
+ */
+export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  const policy = options.policy ?? defaultRetryPolicy;
+  const timing = options.timing ?? realTiming;
+  const { logger, operation, deadline, signal } = options;
+  let attempts = 0;
+  let stopReason: string | undefined;
+
+  if (deadline !== undefined && timing.now() > deadline) {
+    throw new CloudUnavailableError(operation, 'the report deadline passed before the first attempt', { attempts: 0 });
+  }
+
+  try {
+    return await pRetry(
+      async (n) => {
+        attempts = n;
+        return attempt(n);
+      },
+      {
+        retries: Math.max(0, policy.maxAttempts - 1),
+        // p-retry's own backoff is off: shouldRetry below does the waiting.
+        minTimeout: 0,
+        factor: 1,
+        signal,
+        shouldRetry: async ({ error, attemptNumber }) => {
+          if (!(error instanceof CloudUnavailableError) || !error.retryable) return false;
+          const delay = computeDelay(
+            { attempt: attemptNumber, retryAfterMs: error.retryAfterMs, now: timing.now(), deadline, random: timing.random() },
+            policy,
+          );
+          if (delay === undefined) {
+            stopReason = 'no retry: the next attempt would start after the report deadline';
+            logger.warn({ operation, attempt: attemptNumber, reason: error.reason }, `${operation} failed; ${stopReason}`);
+            return false;
+          }
+          logger.warn(
+            { operation, attempt: attemptNumber, reason: error.reason, delayMs: delay, retryAfterMs: error.retryAfterMs },
+            `${operation} failed (${error.reason}); retrying in ${delay} ms`,
+          );
+          await timing.sleep(delay, signal);
+          return true;
+        },
+      },
+    );
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof CloudUnavailableError) throw error.withAttempts(attempts, stopReason);
+    throw error;
+  }
+}
