@@ -1,0 +1,67 @@
+# device-agent in a container. Build:  docker build -t device-agent .
+# Another base (a registry mirror, a pinned digest) with:
+#   docker build --build-arg BASE_IMAGE=registry.example.com/node:24-bookworm-slim .
+# The base must be a Debian image that already has Node 24 on its PATH (any
+# official node:24-*-slim tag): the image runs that Node, not the pinned
+# `node` devDependency, which `npm prune` removes with the other dev packages.
+# Needs BuildKit (the default builder since Docker 23) for the heredoc below.
+ARG BASE_IMAGE=node:24-bookworm-slim
+
+FROM ${BASE_IMAGE} AS build
+WORKDIR /app
+COPY . .
+# The same install as on a lab host: `npm ci` also builds the TypeScript
+# (prepare script). Pruning then drops the compiler, the test tools and the
+# pinned Node binary, none of which the image runs.
+RUN npm ci --no-audit --no-fund \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM ${BASE_IMAGE}
+# Debian's adb (29.0.6 on bookworm) for DEVICE_AGENT_START_ADB=1; without
+# recommends, because the udev rules it recommends belong on the host.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends adb \
+ && rm -rf /var/lib/apt/lists/*
+
+# The node user (uid 1000) of the base image, also in plugdev so that it can
+# open USB devices that the host's udev rules give to plugdev (gid 46 on
+# Debian and Ubuntu; compose's group_add covers hosts where it differs).
+# ~/.android and the state directory exist already so that fresh named
+# volumes mounted there take over this owner and mode.
+RUN usermod -a -G plugdev node \
+ && install -d -o node -g node -m 0700 /home/node/.android /var/lib/device-agent
+
+COPY --from=build /app /app
+
+COPY --chmod=0755 <<'EOF' /usr/local/bin/device-agent-entrypoint
+#!/bin/sh
+# Starts device-agent; with DEVICE_AGENT_START_ADB=1 first an adb server of
+# this container's own, kept running as systemd's Restart=always would.
+set -eu
+if [ "${DEVICE_AGENT_START_ADB:-0}" = 1 ]; then
+  port="${ANDROID_ADB_SERVER_PORT:-5037}"
+  # Without -a the server listens on this container's loopback only, which
+  # is all the agent beside it needs.
+  (
+    trap 'exit 0' TERM INT
+    while :; do
+      adb -P "$port" server nodaemon || true
+      sleep 2
+    done
+  ) &
+fi
+# Logs of the daemon go to stdout with everything else; `once --dry-run`
+# keeps its report on stdout and its logs apart on stderr.
+if [ "${1:-run}" = run ]; then
+  exec 2>&1
+fi
+exec node /app/bin/device-agent.js "$@"
+EOF
+
+USER node
+ENV NODE_ENV=production \
+    DEVICE_AGENT_STATE_DIR=/var/lib/device-agent \
+    DEVICE_AGENT_LOG_FORMAT=json
+VOLUME ["/var/lib/device-agent"]
+ENTRYPOINT ["/usr/local/bin/device-agent-entrypoint"]
+CMD ["run"]
