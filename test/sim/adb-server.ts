@@ -1,0 +1,235 @@
+// The real adb server (/usr/bin/adb) on a private port with a private HOME,
+// so tests never touch the user's server on 5037 nor its keys.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AdbHostError, hostRequest, parseDevices, type DeviceEntry } from './host-client.js';
+
+export interface AdbServerOptions {
+  adbPath?: string;
+  /** Fixed port; by default one the OS hands out. */
+  port?: number;
+  /** How long start() waits for the server to answer. */
+  startTimeoutMs?: number;
+}
+
+export interface AdbRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** 'absent': not listed by `adb devices` at all. */
+export type DeviceState = 'device' | 'offline' | 'unauthorized' | 'absent' | (string & {});
+
+const running = new Set<ChildProcess>();
+// A crashed test must not leave adb servers behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export class AdbServer {
+  private child: ChildProcess | undefined;
+  private serverPort = 0;
+  private home: string | undefined;
+  private log = '';
+  /** Ports `connect`ed, so restart() can connect them again. */
+  readonly connected = new Set<number>();
+
+  constructor(readonly options: AdbServerOptions = {}) {}
+
+  get port(): number {
+    return this.serverPort;
+  }
+
+  /** For the agent's environment (adbkit reads neither; pass `port` to it). */
+  get env(): Record<string, string> {
+    return {
+      ADB_SERVER_SOCKET: `tcp:127.0.0.1:${this.serverPort}`,
+      ANDROID_ADB_SERVER_PORT: String(this.serverPort),
+    };
+  }
+
+  /** The server's own output (nodaemon logs to stderr), for failure messages. */
+  get output(): string {
+    return this.log;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
+  async start(): Promise<number> {
+    if (this.child) return this.serverPort;
+    this.home ??= await mkdtemp(join(tmpdir(), 'adb-home-'));
+    let lastError: Error | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const port = this.serverPort || this.options.port || (await freePort());
+      try {
+        await this.launch(port);
+        return port;
+      } catch (error) {
+        lastError = error as Error;
+        await this.kill();
+        // Someone took the port between freePort() and adb's bind.
+        if (!this.options.port && !this.serverPort) continue;
+        break;
+      }
+    }
+    throw new AdbHostError(`adb server did not start: ${lastError?.message}\n${this.log.slice(-2000)}`);
+  }
+
+  private async launch(port: number): Promise<void> {
+    this.log = '';
+    const child = spawn(this.options.adbPath ?? 'adb', ['-P', String(port), 'server', 'nodaemon'], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: this.home!,
+        TMPDIR: this.home!,
+        // No USB: only the simulated TCP devices should ever appear.
+        ADB_LIBUSB: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const append = (chunk: Buffer): void => {
+      this.log = (this.log + chunk.toString()).slice(-20000);
+    };
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+    running.add(child);
+    this.child = child;
+    child.once('exit', () => {
+      running.delete(child);
+      if (this.child === child) this.child = undefined;
+    });
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 10_000);
+    for (;;) {
+      if (this.child !== child) throw new AdbHostError(`adb exited at start (code ${child.exitCode})`);
+      try {
+        await hostRequest(port, 'host:version', { timeoutMs: 1000 });
+        this.serverPort = port;
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await sleep(20);
+      }
+    }
+  }
+
+  /** A server crash: SIGKILL, no goodbye to the devices. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /**
+   * Start again on the same port and HOME. adb 29 forgets `adb connect`ed
+   * devices when it dies, so by default they are connected again.
+   */
+  async restart(options: { reconnect?: boolean } = {}): Promise<void> {
+    await this.kill();
+    await this.start();
+    if (options.reconnect ?? true) {
+      await Promise.all([...this.connected].map((port) => this.connect(port)));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.kill();
+    this.connected.clear();
+    if (this.home) await rm(this.home, { recursive: true, force: true });
+    this.home = undefined;
+  }
+
+  /**
+   * `adb connect 127.0.0.1:PORT`; returns adb's message. adb 29 answers once
+   * the handshake ends: "connected to ..." for a ready device, "failed to
+   * authenticate to ..." for an unauthorized one (it stays listed), and after
+   * 10 s "failed to connect to ..." for one that never answers CNXN (it stays
+   * listed as offline). With `wait: false` the answer is not awaited.
+   */
+  async connect(devicePort: number, options: { wait?: boolean } = {}): Promise<string> {
+    this.connected.add(devicePort);
+    const request = hostRequest(this.serverPort, `host:connect:127.0.0.1:${devicePort}`, { timeoutMs: 20_000 });
+    if (options.wait === false) {
+      request.catch(() => undefined);
+      return '';
+    }
+    const message = await request;
+    if (/cannot connect|unable to connect/i.test(message)) {
+      this.connected.delete(devicePort);
+      throw new AdbHostError(`connect 127.0.0.1:${devicePort}: ${message}`);
+    }
+    return message;
+  }
+
+  async disconnect(devicePort: number): Promise<string> {
+    this.connected.delete(devicePort);
+    return hostRequest(this.serverPort, `host:disconnect:127.0.0.1:${devicePort}`);
+  }
+
+  async devices(): Promise<DeviceEntry[]> {
+    return parseDevices(await hostRequest(this.serverPort, 'host:devices'));
+  }
+
+  async state(serial: string): Promise<DeviceState> {
+    return (await this.devices()).find((entry) => entry.serial === serial)?.state ?? 'absent';
+  }
+
+  /** Poll `adb devices` until `serial` is in `state`; returns the time it took. */
+  async waitForState(serial: string, state: DeviceState, timeoutMs = 10_000): Promise<number> {
+    return this.waitForStates(new Map([[serial, state]]), timeoutMs);
+  }
+
+  async waitForStates(expected: Map<string, DeviceState>, timeoutMs = 10_000): Promise<number> {
+    const started = Date.now();
+    let last: DeviceEntry[] = [];
+    for (;;) {
+      last = await this.devices();
+      const states = new Map(last.map((entry) => [entry.serial, entry.state]));
+      let done = true;
+      for (const [serial, state] of expected) {
+        if ((states.get(serial) ?? 'absent') !== state) done = false;
+      }
+      if (done) return Date.now() - started;
+      if (Date.now() - started > timeoutMs) {
+        const wanted = [...expected].map(([s, st]) => `${s}=${st}`).slice(0, 10).join(', ');
+        const seen = last.map((e) => `${e.serial}=${e.state}`).slice(0, 10).join(', ') || 'none';
+        throw new AdbHostError(`timed out after ${timeoutMs} ms waiting for ${wanted}; adb lists ${seen}`);
+      }
+      await sleep(25);
+    }
+  }
+
+  /** Run the adb command-line client against this server. */
+  adb(args: string[], timeoutMs = 20_000): Promise<AdbRun> {
+    return new Promise((resolve) => {
+      execFile(
+        this.options.adbPath ?? 'adb',
+        ['-P', String(this.serverPort), ...args],
+        { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home ?? tmpdir() }, timeout: timeoutMs, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+  }
+}

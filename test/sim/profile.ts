@@ -1,0 +1,199 @@
+// A recorded device: what its shell prints for each command, loaded from
+// test/fixtures/devices/<name>/profile.json (format in that folder's README).
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DEVICES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/devices');
+
+/** mksh (Android's /system/bin/sh) wording, exit status 127. */
+export const DEFAULT_NOT_FOUND = '/system/bin/sh: {command}: inaccessible or not found';
+/** Loud on purpose: a test author should notice a missing recording. */
+export const DEFAULT_FALLBACK = '{command}: no recording of "{command} {args}" in this simulated device';
+
+export interface Recording {
+  output: string;
+  exitCode: number;
+}
+
+/** Answer for a known command with unrecorded arguments; {command} and {args} are replaced. */
+export interface Fallback {
+  template: string;
+  exitCode: number;
+}
+
+export interface Profile {
+  name: string;
+  source: string;
+  /** Properties announced in the CNXN banner (ro.product.name/model/device). */
+  banner: Record<string, string>;
+  /** Keyed by the command line with single spaces: "dumpsys battery". */
+  commands: Map<string, Recording>;
+  /** Keyed by command name: "dumpsys". */
+  fallbacks: Map<string, Fallback>;
+  notFound: string;
+}
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+}
+
+interface CommandSpec {
+  file?: string;
+  text?: string;
+  exitCode?: number;
+}
+
+interface ProfileJson {
+  source?: unknown;
+  banner?: unknown;
+  commands?: unknown;
+  exitCodes?: unknown;
+  fallbacks?: unknown;
+  notFound?: unknown;
+}
+
+export function commandKey(commandLine: string): string {
+  return commandLine.trim().split(/\s+/).join(' ');
+}
+
+/** `[name]: [value]` lines of a getprop dump; other lines are skipped. */
+export function parseGetprop(text: string): Map<string, string> {
+  const props = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const match = /^\[([^\]]*)\]: \[(.*)\]\r?$/.exec(line);
+    if (match?.[1] !== undefined && match[2] !== undefined) props.set(match[1], match[2]);
+  }
+  return props;
+}
+
+/** Set (or add, keeping getprop's sorted order) one property in a dump. */
+export function setGetprop(dump: string, name: string, value: string): string {
+  const lines = dump.split('\n');
+  const trailingNewline = lines.at(-1) === '';
+  if (trailingNewline) lines.pop();
+  const entry = `[${name}]: [${value}]`;
+  const at = lines.findIndex((line) => line.startsWith(`[${name}]: [`));
+  if (at >= 0) {
+    lines[at] = entry;
+  } else {
+    const after = lines.findIndex((line) => line.startsWith('[') && line.slice(1) > `${name}]`);
+    lines.splice(after < 0 ? lines.length : after, 0, entry);
+  }
+  return lines.join('\n') + (trailingNewline ? '\n' : '');
+}
+
+/** A copy of `profile` whose getprop answers carry another serial number. */
+export function withSerial(profile: Profile, serial: string): Profile {
+  return withProps(profile, { 'ro.serialno': serial, 'ro.boot.serialno': serial });
+}
+
+/** A copy of `profile` with properties overridden in `getprop` and `getprop NAME`. */
+export function withProps(profile: Profile, props: Record<string, string>): Profile {
+  const commands = new Map(profile.commands);
+  const dump = commands.get('getprop');
+  let text = dump?.output ?? '';
+  for (const [name, value] of Object.entries(props)) {
+    text = setGetprop(text, name, value);
+    commands.set(`getprop ${name}`, { output: `${value}\n`, exitCode: 0 });
+  }
+  commands.set('getprop', { output: text, exitCode: dump?.exitCode ?? 0 });
+  const banner = { ...profile.banner };
+  for (const key of Object.keys(banner)) {
+    const value = props[key];
+    if (value !== undefined) banner[key] = value;
+  }
+  return { ...profile, commands, banner };
+}
+
+/** Names of the profiles under test/fixtures/devices. */
+export function listProfiles(dir = DEVICES_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'profile.json')))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Load a profile by name (a folder of test/fixtures/devices) or by folder path. */
+export function loadProfile(nameOrDir: string): Profile {
+  const dir = isAbsolute(nameOrDir) || nameOrDir.includes('/') ? resolve(nameOrDir) : join(DEVICES_DIR, nameOrDir);
+  const file = join(dir, 'profile.json');
+  let json: ProfileJson;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8')) as ProfileJson;
+  } catch (error) {
+    throw new ProfileError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (typeof json.source !== 'string' || json.source.length === 0) {
+    throw new ProfileError(`${file}: "source" (where the recordings come from) is required`);
+  }
+  const exitCodes = asRecord(json.exitCodes, file, 'exitCodes');
+  const commands = new Map<string, Recording>();
+  for (const [line, spec] of Object.entries(asRecord(json.commands, file, 'commands'))) {
+    const key = commandKey(line);
+    const parsed: CommandSpec = typeof spec === 'string' ? { file: spec } : (spec as CommandSpec);
+    let output: string;
+    if (typeof parsed.text === 'string') output = parsed.text;
+    else if (typeof parsed.file === 'string') output = readRecording(dir, parsed.file, file);
+    else throw new ProfileError(`${file}: command "${line}" needs a file name or {"file"|"text"}`);
+    const exitCode = parsed.exitCode ?? exitCodes[line] ?? exitCodes[key] ?? 0;
+    if (typeof exitCode !== 'number') throw new ProfileError(`${file}: exit code of "${line}" must be a number`);
+    commands.set(key, { output, exitCode });
+  }
+  const fallbacks = new Map<string, Fallback>();
+  for (const [name, spec] of Object.entries(asRecord(json.fallbacks, file, 'fallbacks'))) {
+    if (typeof spec === 'string') fallbacks.set(name, { template: spec, exitCode: 1 });
+    else if (spec && typeof spec === 'object' && typeof (spec as { output?: unknown }).output === 'string') {
+      const { output, exitCode } = spec as { output: string; exitCode?: number };
+      fallbacks.set(name, { template: output, exitCode: exitCode ?? 1 });
+    } else throw new ProfileError(`${file}: fallback "${name}" must be a string or {"output", "exitCode"}`);
+  }
+  const props = parseGetprop(commands.get('getprop')?.output ?? '');
+  const banner: Record<string, string> = {};
+  for (const key of ['ro.product.name', 'ro.product.model', 'ro.product.device']) {
+    const value = props.get(key);
+    if (value !== undefined) banner[key] = value;
+  }
+  for (const [key, value] of Object.entries(asRecord(json.banner, file, 'banner'))) {
+    if (typeof value === 'string') banner[key] = value;
+  }
+  return {
+    name: dir.split('/').filter(Boolean).at(-1) ?? dir,
+    source: json.source,
+    banner,
+    commands,
+    fallbacks,
+    notFound: typeof json.notFound === 'string' ? json.notFound : DEFAULT_NOT_FOUND,
+  };
+}
+
+/** A profile built in code, e.g. for a one-off command in a test. */
+export function makeProfile(name: string, commands: Record<string, string | Recording>, source = 'invented in a test'): Profile {
+  const map = new Map<string, Recording>();
+  for (const [line, value] of Object.entries(commands)) {
+    map.set(commandKey(line), typeof value === 'string' ? { output: value, exitCode: 0 } : value);
+  }
+  const props = parseGetprop(map.get('getprop')?.output ?? '');
+  const banner: Record<string, string> = {};
+  for (const key of ['ro.product.name', 'ro.product.model', 'ro.product.device']) {
+    const value = props.get(key);
+    if (value !== undefined) banner[key] = value;
+  }
+  return { name, source, banner, commands: map, fallbacks: new Map(), notFound: DEFAULT_NOT_FOUND };
+}
+
+function readRecording(dir: string, name: string, profileFile: string): string {
+  try {
+    return readFileSync(join(dir, name), 'utf8');
+  } catch (error) {
+    throw new ProfileError(`${profileFile}: cannot read recording ${name}: ${(error as Error).message}`);
+  }
+}
+
+function asRecord(value: unknown, file: string, field: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ProfileError(`${file}: "${field}" must be an object`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,379 @@
+// A simulated Android device: speaks the device side of the ADB transport
+// protocol over TCP so the real adb server can `adb connect` to it, and runs
+// `shell:` commands against a recorded profile.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import {
+  A_AUTH,
+  A_CLSE,
+  A_CNXN,
+  A_OKAY,
+  A_OPEN,
+  A_VERSION_SKIP_CHECKSUM,
+  A_WRTE,
+  AUTH_SIGNATURE,
+  AUTH_TOKEN,
+  PacketDecoder,
+  encodePacket,
+  formatBanner,
+  parseBanner,
+  type Packet,
+} from './packet.js';
+import type { Profile } from './profile.js';
+import { killTree, spawnShell } from './shell.js';
+import { writeStubs } from './stubs.js';
+
+/**
+ * ready: answers CNXN; unauthorized: answers with AUTH tokens forever (the
+ * user never taps "Allow"); offline: never answers CNXN.
+ */
+export type SimMode = 'ready' | 'unauthorized' | 'offline';
+
+export interface SimDeviceOptions {
+  profile: Profile;
+  mode?: SimMode;
+  /** Every shell answer starts this late (a slow device). */
+  delayMs?: number;
+  /** Matching shell commands get OKAY and then nothing: no output, no CLSE. */
+  hangOn?: RegExp;
+  /** A matching shell command makes the device drop its TCP connection at once. */
+  vanishOn?: RegExp;
+  /** Advertised in the banner. shell_v2 must not be: its framing is not implemented. */
+  features?: string[];
+  /** Largest payload this device accepts and sends (adbd: 1 MiB). */
+  maxData?: number;
+}
+
+const DEVICE_MAX_DATA = 1024 * 1024;
+const DEFAULT_FEATURES = ['cmd'];
+
+interface Stream {
+  localId: number;
+  remoteId: number;
+  child: ChildProcessWithoutNullStreams | undefined;
+  pending: Buffer[];
+  pendingBytes: number;
+  awaitingAck: boolean;
+  exited: boolean;
+}
+
+class Connection {
+  online = false;
+  awaitingAuth = false;
+  maxData = DEVICE_MAX_DATA;
+  readonly streams = new Map<number, Stream>();
+  readonly decoder = new PacketDecoder({ maxData: DEVICE_MAX_DATA });
+  readonly timers = new Set<NodeJS.Timeout>();
+  closed = false;
+
+  constructor(readonly socket: net.Socket) {}
+}
+
+export class SimDevice {
+  /** Shell streams opened since start (or the last resetCounts). */
+  shellSessions = 0;
+  /** The commands of those sessions, in order. */
+  commands: string[] = [];
+  /** Shell output payload bytes sent in WRTE packets. */
+  bytesWritten = 0;
+  /** TCP connections accepted (adb reconnects show up here). */
+  connectionsAccepted = 0;
+
+  private mode: SimMode;
+  private server: net.Server | undefined;
+  private listenPort = 0;
+  private workDir: string | undefined;
+  private binDir: string | undefined;
+  private readonly connections = new Set<Connection>();
+  private nextLocalId = 1;
+
+  constructor(readonly options: SimDeviceOptions) {
+    this.mode = options.mode ?? 'ready';
+  }
+
+  get port(): number {
+    return this.listenPort;
+  }
+
+  /** The serial adb gives this device once connected. */
+  get serial(): string {
+    return `127.0.0.1:${this.listenPort}`;
+  }
+
+  get currentMode(): SimMode {
+    return this.mode;
+  }
+
+  /** Listen on 127.0.0.1 (port from the OS unless given); returns the port. */
+  async start(port = 0): Promise<number> {
+    if (!this.workDir) {
+      this.workDir = await mkdtemp(join(tmpdir(), 'adb-sim-'));
+      this.binDir = await writeStubs(this.options.profile, this.workDir);
+    }
+    await this.listen(port);
+    return this.listenPort;
+  }
+
+  async stop(): Promise<void> {
+    this.dropConnections();
+    await this.closeServer();
+    if (this.workDir) await rm(this.workDir, { recursive: true, force: true });
+    this.workDir = undefined;
+    this.binDir = undefined;
+  }
+
+  /**
+   * Takes effect at the next handshake, except that an unauthorized
+   * connection waiting for the user is accepted at once when set to ready.
+   */
+  setMode(mode: SimMode): void {
+    this.mode = mode;
+    if (mode !== 'ready') return;
+    for (const conn of this.connections) {
+      if (conn.awaitingAuth) this.acceptConnection(conn);
+    }
+  }
+
+  resetCounts(): void {
+    this.shellSessions = 0;
+    this.commands = [];
+    this.bytesWritten = 0;
+    this.connectionsAccepted = 0;
+  }
+
+  /** Pull the cable for a moment: drop the TCP connection, keep listening. */
+  disconnect(): void {
+    this.dropConnections();
+  }
+
+  /** Pull the cable for good: drop the connection and refuse new ones. */
+  async unplug(): Promise<void> {
+    this.dropConnections();
+    await this.closeServer();
+  }
+
+  /** Plug back in on the same port after unplug(). */
+  async replug(): Promise<void> {
+    await this.listen(this.listenPort);
+  }
+
+  private async listen(port: number): Promise<void> {
+    if (this.server) return;
+    const server = net.createServer((socket) => this.onConnection(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.listenPort = (server.address() as net.AddressInfo).port;
+  }
+
+  private async closeServer(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private dropConnections(): void {
+    for (const conn of [...this.connections]) this.closeConnection(conn, true);
+  }
+
+  private onConnection(socket: net.Socket): void {
+    this.connectionsAccepted++;
+    socket.setNoDelay(true);
+    const conn = new Connection(socket);
+    this.connections.add(conn);
+    socket.on('data', (chunk: Buffer) => {
+      for (const packet of conn.decoder.push(chunk)) this.onPacket(conn, packet);
+      // A desynchronised stream cannot be recovered: adbd drops it too.
+      if (conn.decoder.error !== undefined) this.closeConnection(conn, true);
+    });
+    socket.on('error', () => this.closeConnection(conn, false));
+    socket.on('close', () => this.closeConnection(conn, false));
+  }
+
+  private closeConnection(conn: Connection, abrupt: boolean): void {
+    if (conn.closed) return;
+    conn.closed = true;
+    this.connections.delete(conn);
+    for (const timer of conn.timers) clearTimeout(timer);
+    for (const stream of conn.streams.values()) killTree(stream.child);
+    conn.streams.clear();
+    if (abrupt) conn.socket.resetAndDestroy();
+    else conn.socket.destroy();
+  }
+
+  private send(conn: Connection, command: number, arg0: number, arg1: number, data: Buffer = Buffer.alloc(0)): void {
+    if (conn.closed) return;
+    conn.socket.write(encodePacket({ command, arg0, arg1, data }));
+  }
+
+  private onPacket(conn: Connection, packet: Packet): void {
+    switch (packet.command) {
+      case A_CNXN:
+        return this.onConnect(conn, packet);
+      case A_AUTH:
+        return this.onAuth(conn, packet);
+      case A_OPEN:
+        return this.onOpen(conn, packet);
+      case A_OKAY:
+        return this.onOkay(conn, packet);
+      case A_WRTE:
+        return this.onWrite(conn, packet);
+      case A_CLSE:
+        return this.onClose(conn, packet);
+      default:
+        // SYNC, STLS and unknown commands: a device without them ignores them.
+        return;
+    }
+  }
+
+  private onConnect(conn: Connection, packet: Packet): void {
+    conn.maxData = Math.min(packet.arg1 || DEVICE_MAX_DATA, this.options.maxData ?? DEVICE_MAX_DATA);
+    // The host's CNXN also resets any session on this transport.
+    for (const stream of conn.streams.values()) killTree(stream.child);
+    conn.streams.clear();
+    conn.online = false;
+    if (this.mode === 'offline') return;
+    if (this.mode === 'unauthorized') {
+      conn.awaitingAuth = true;
+      this.send(conn, A_AUTH, AUTH_TOKEN, 0, randomBytes(20));
+      return;
+    }
+    this.acceptConnection(conn);
+  }
+
+  private acceptConnection(conn: Connection): void {
+    conn.awaitingAuth = false;
+    conn.online = true;
+    const banner = formatBanner({
+      systemType: 'device',
+      serial: '',
+      props: this.options.profile.banner,
+      features: this.options.features ?? DEFAULT_FEATURES,
+    });
+    this.send(conn, A_CNXN, A_VERSION_SKIP_CHECKSUM, conn.maxData, Buffer.from(banner));
+  }
+
+  private onAuth(conn: Connection, packet: Packet): void {
+    if (!conn.awaitingAuth) return;
+    if (this.mode === 'ready') return this.acceptConnection(conn);
+    // A rejected signature earns a new token; a public key is left waiting
+    // for the user, as adbd does while its dialog is up.
+    if (packet.arg0 === AUTH_SIGNATURE) this.send(conn, A_AUTH, AUTH_TOKEN, 0, randomBytes(20));
+  }
+
+  private onOpen(conn: Connection, packet: Packet): void {
+    const remoteId = packet.arg0;
+    if (!conn.online) return;
+    const service = packet.data.toString('utf8').replace(/\0+$/, '');
+    const match = /^(?:shell|exec):(.*)$/s.exec(service);
+    const command = match?.[1];
+    // Interactive shells (no command) need a pty; refuse them like any other
+    // unsupported service (sync:, reboot:, ...): CLSE with local-id 0.
+    if (command === undefined || command.trim() === '') {
+      this.send(conn, A_CLSE, 0, remoteId);
+      return;
+    }
+    this.shellSessions++;
+    this.commands.push(command);
+    if (this.options.vanishOn?.test(command)) {
+      this.closeConnection(conn, true);
+      return;
+    }
+    const stream: Stream = {
+      localId: this.nextLocalId++,
+      remoteId,
+      child: undefined,
+      pending: [],
+      pendingBytes: 0,
+      awaitingAck: false,
+      exited: false,
+    };
+    conn.streams.set(stream.localId, stream);
+    this.send(conn, A_OKAY, stream.localId, remoteId);
+    if (this.options.hangOn?.test(command)) return;
+    const delay = this.options.delayMs ?? 0;
+    if (delay <= 0) return this.runCommand(conn, stream, command);
+    const timer = setTimeout(() => {
+      conn.timers.delete(timer);
+      if (conn.streams.get(stream.localId) === stream) this.runCommand(conn, stream, command);
+    }, delay);
+    conn.timers.add(timer);
+  }
+
+  private runCommand(conn: Connection, stream: Stream, command: string): void {
+    if (!this.binDir || !this.workDir) return;
+    const child = spawnShell(command, this.binDir, this.workDir, this.options.profile.notFound);
+    stream.child = child;
+    const highWater = conn.maxData * 4;
+    const onData = (chunk: Buffer): void => {
+      stream.pending.push(chunk);
+      stream.pendingBytes += chunk.length;
+      if (stream.pendingBytes > highWater) child.stdout.pause();
+      this.pump(conn, stream);
+    };
+    child.stdout.on('data', onData);
+    // stderr is merged by the script itself; drain it anyway so a stray write never blocks.
+    child.stderr.on('data', onData);
+    child.stdin.on('error', () => undefined);
+    child.on('error', () => {
+      stream.exited = true;
+      this.pump(conn, stream);
+    });
+    child.on('close', () => {
+      stream.exited = true;
+      this.pump(conn, stream);
+    });
+  }
+
+  /** One WRTE at a time: the next goes out after the host's OKAY. */
+  private pump(conn: Connection, stream: Stream): void {
+    if (conn.closed || stream.awaitingAck || conn.streams.get(stream.localId) !== stream) return;
+    if (stream.pendingBytes > 0) {
+      const all = stream.pending.length === 1 ? stream.pending[0]! : Buffer.concat(stream.pending);
+      const chunk = all.subarray(0, conn.maxData);
+      const rest = all.subarray(chunk.length);
+      stream.pending = rest.length > 0 ? [rest] : [];
+      stream.pendingBytes = rest.length;
+      stream.awaitingAck = true;
+      this.bytesWritten += chunk.length;
+      this.send(conn, A_WRTE, stream.localId, stream.remoteId, Buffer.from(chunk));
+      if (stream.pendingBytes <= conn.maxData) stream.child?.stdout.resume();
+      return;
+    }
+    if (stream.exited) {
+      conn.streams.delete(stream.localId);
+      this.send(conn, A_CLSE, stream.localId, stream.remoteId);
+    }
+  }
+
+  private onOkay(conn: Connection, packet: Packet): void {
+    const stream = conn.streams.get(packet.arg1);
+    if (!stream) return;
+    stream.awaitingAck = false;
+    this.pump(conn, stream);
+  }
+
+  private onWrite(conn: Connection, packet: Packet): void {
+    const stream = conn.streams.get(packet.arg1);
+    if (!stream) return;
+    // Host data is the command's stdin.
+    stream.child?.stdin.write(packet.data);
+    this.send(conn, A_OKAY, stream.localId, stream.remoteId);
+  }
+
+  private onClose(conn: Connection, packet: Packet): void {
+    const stream = conn.streams.get(packet.arg1);
+    if (!stream) return;
+    conn.streams.delete(stream.localId);
+    killTree(stream.child);
+  }
+}
