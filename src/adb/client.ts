@@ -47,7 +47,10 @@ export class AdbClient {
   }
 
   private get adb(): Client {
-    this.client ??= adbkit.Adb.createClient({ host: this.address.host, port: this.address.port });
+    // adbkit starts `adb start-server` itself when the connection is refused.
+    // The agent must not: under systemd the adb unit owns the server (with USB
+    // access the agent lacks), so `false` stands in for the adb binary.
+    this.client ??= adbkit.Adb.createClient({ host: this.address.host, port: this.address.port, bin: 'false' });
     return this.client;
   }
 
@@ -97,6 +100,7 @@ export class AdbClient {
       return await fn();
     } catch (err) {
       if (isUnreachable(err)) throw new AdbUnreachableError(this.label, err.code ?? 'error');
+      if (String((err as { cmd?: unknown }).cmd ?? '').includes('start-server')) throw new AdbUnreachableError(this.label, 'ECONNREFUSED');
       throw err;
     }
   }

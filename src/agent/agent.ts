@@ -1,0 +1,142 @@
+import type { DeviceChange } from '../adb/device-watcher.js';
+import { DeviceWatcher } from '../adb/device-watcher.js';
+import type { Refresh } from './collector.js';
+import { Debouncer } from './debounce.js';
+import type { Parts } from './parts.js';
+import { Reporter, type ReportSink } from './reporter.js';
+import { Scheduler } from './scheduler.js';
+
+// A device event is reported within 2 s: gathered for changeDebounceMs after
+// the last event, but never longer than this after the first.
+const CHANGE_MAX_WAIT_MS = 1500;
+
+/**
+ * The daemon: tracks devices, reports on the schedule and soon after device
+ * changes, and re-sends what failed. start() and stop() are the lifecycle;
+ * the constructor only assigns.
+ */
+export class Agent {
+  private watcher: DeviceWatcher | undefined;
+  private scheduler: Scheduler | undefined;
+  private reporter: Reporter | undefined;
+  private debouncer: Debouncer | undefined;
+  private followUp: { timer: NodeJS.Timeout; at: number } | undefined;
+  private changed = new Set<string>();
+  private stopping = false;
+
+  constructor(
+    private readonly parts: Parts,
+    private readonly nodeId: string,
+    private readonly cloud: ReportSink,
+  ) {}
+
+  get deviceWatcher(): DeviceWatcher | undefined {
+    return this.watcher;
+  }
+
+  async start(): Promise<void> {
+    const { parts } = this;
+    const { settings, logger } = parts;
+    this.watcher = new DeviceWatcher(parts.adb, { reconcileMs: settings.reconcileSeconds * 1000, logger });
+    this.scheduler = new Scheduler({
+      expression: settings.schedule,
+      jitterMs: settings.jitterSeconds * 1000,
+      onTick: () => void this.report('schedule', 'all'),
+    });
+    this.reporter = new Reporter({
+      nodeId: this.nodeId,
+      cloud: this.cloud,
+      collectDevices: (refresh) => this.collectDevices(refresh),
+      collectMachine: () => parts.machine.collect(),
+      failed: parts.failed,
+      unplugged: parts.unplugged,
+      stats: parts.stats,
+      logger,
+      deadline: () => this.deadline(),
+      onFollowUp: (at, reason) => this.scheduleFollowUp(at, reason),
+    });
+    this.debouncer = new Debouncer(settings.changeDebounceMs, CHANGE_MAX_WAIT_MS, () => {
+      const refresh = this.changed;
+      this.changed = new Set();
+      void this.report('devices changed', refresh);
+    });
+    this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
+    await this.watcher.start();
+    this.scheduler.start();
+    logger.info(
+      { nodeId: this.nodeId, adb: parts.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
+      'device-agent started',
+    );
+    void this.report('start', 'all');
+  }
+
+  /** Stops the schedule and tracking, lets an in-flight report finish (bounded). */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const { logger, settings } = this.parts;
+    this.debouncer?.cancel();
+    clearTimeout(this.followUp?.timer);
+    await this.scheduler?.stop();
+    this.watcher?.stop();
+    if (this.reporter?.busy) {
+      logger.info('waiting for the report in flight to finish');
+      const limit = settings.shutdownTimeoutSeconds * 1000;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        this.reporter.idle().then(() => false),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), limit))),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) logger.warn(`the report in flight did not finish within ${limit / 1000} s; stopping anyway`);
+    }
+    logger.info('device-agent stopped');
+  }
+
+  /** Asks for a report; exposed for tests and the status endpoint. */
+  report(reason: string, refresh: Refresh): Promise<unknown> {
+    if (this.stopping || !this.reporter) return Promise.resolve();
+    return this.reporter.request(reason, refresh);
+  }
+
+  private async collectDevices(refresh: Refresh) {
+    const watcher = this.watcher!;
+    const t0 = Date.now();
+    const infos = await this.parts.collector.collect(watcher.devices, refresh);
+    this.parts.stats.noteDevices(watcher.devices.values());
+    const counters = this.parts.prober.counters;
+    this.parts.stats.shellSessions = counters.shellSessions;
+    this.parts.stats.bytesRead = counters.bytesRead;
+    this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
+    return infos;
+  }
+
+  private onChange(changes: DeviceChange[]): void {
+    for (const c of changes) {
+      this.parts.logger.info({ serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed');
+      if (c.to !== undefined) this.changed.add(c.serial);
+    }
+    this.debouncer?.trigger();
+  }
+
+  private deadline(): number {
+    // A retry chain never outlives the next scheduled report.
+    const next = this.scheduler?.nextRunAt();
+    return next ?? Date.now() + 60_000;
+  }
+
+  private scheduleFollowUp(at: number, reason: string): void {
+    if (this.stopping) return;
+    if (this.followUp && this.followUp.at <= at) return;
+    clearTimeout(this.followUp?.timer);
+    const timer = setTimeout(
+      () => {
+        this.followUp = undefined;
+        const due = reason === 'failed-device retry' ? new Set<string>(this.parts.failed.dueForRetry(Date.now())) : 'all';
+        void this.report(reason, due);
+      },
+      Math.max(0, at - Date.now()),
+    );
+    this.followUp = { timer, at };
+  }
+}

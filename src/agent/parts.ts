@@ -1,0 +1,75 @@
+import { AdbClient } from '../adb/client.js';
+import { resolveAdbServer } from '../adb/server-address.js';
+import { CloudClient } from '../cloud/client.js';
+import { FailedDevicePolicy } from '../cloud/failed-devices.js';
+import type { Credentials } from '../config/credentials.js';
+import type { Settings } from '../config/schema.js';
+import { DeviceProber } from '../inventory/probe.js';
+import type { Logger } from '../log/logger.js';
+import { buildNumber } from '../machine/build-number.js';
+import { MachineCollector } from '../machine/collector.js';
+import { agentVersion, projectRoot } from '../util/package.js';
+import { InventoryCollector } from './collector.js';
+import { AgentStats } from './stats.js';
+import { UnpluggedLedger } from './unplugged.js';
+
+/** The pieces every command shares, wired from the settings. Nothing here does I/O yet. */
+export interface Parts {
+  settings: Settings;
+  logger: Logger;
+  adb: AdbClient;
+  prober: DeviceProber;
+  collector: InventoryCollector;
+  machine: MachineCollector;
+  stats: AgentStats;
+  unplugged: UnpluggedLedger;
+  failed: FailedDevicePolicy;
+}
+
+export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger): Parts {
+  const adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
+  const prober = new DeviceProber(adb, {
+    timeoutMs: settings.probeTimeoutSeconds * 1000,
+    hiddenDevices: settings.hiddenDevices,
+    logger,
+    config: {
+      isHidden: false,
+      addedToCloud: settings.addedToCloud,
+      support: settings.support,
+      reachabilityHost: reachabilityHost(settings),
+    },
+  });
+  return {
+    settings,
+    logger,
+    adb,
+    prober,
+    collector: new InventoryCollector(prober, { concurrency: settings.probeConcurrency, logger }),
+    machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
+    stats: new AgentStats(),
+    unplugged: new UnpluggedLedger(),
+    failed: new FailedDevicePolicy(),
+  };
+}
+
+export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+  return new CloudClient({
+    baseUrl: settings.baseUrl,
+    username: credentials.username,
+    apiKey: credentials.apiKey,
+    requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
+    userAgent: `device-agent/${agentVersion}`,
+    logger,
+  });
+}
+
+/** The host devices should reach: configured, else the cloud's own host. */
+function reachabilityHost(settings: Settings): string | undefined {
+  if (settings.reachabilityHost) return settings.reachabilityHost;
+  if (!settings.baseUrl) return undefined;
+  try {
+    return new URL(settings.baseUrl).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,23 @@
+import type { FailedDevice } from '../cloud/types.js';
+
+/** What /healthz, /metrics and the logs read about the agent's recent work. */
+export class AgentStats {
+  reportsSent = 0;
+  reportsFailed = 0;
+  lastSuccessAt: number | undefined;
+  lastFailureAt: number | undefined;
+  lastFailure: string | undefined;
+  lastReportDurationMs: number | undefined;
+  lastInventoryDurationMs: number | undefined;
+  adbRoundTripMs: number | undefined;
+  devicesByState = new Map<string, number>();
+  failedDevices: FailedDevice[] = [];
+  shellSessions = 0;
+  bytesRead = 0;
+
+  noteDevices(states: Iterable<string>): void {
+    const counts = new Map<string, number>();
+    for (const state of states) counts.set(state, (counts.get(state) ?? 0) + 1);
+    this.devicesByState = counts;
+  }
+}

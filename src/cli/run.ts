@@ -1,0 +1,34 @@
+import { Agent } from '../agent/agent.js';
+import { buildParts, cloudClient } from '../agent/parts.js';
+import { resolveNodeId } from '../config/node-id.js';
+import type { Setup } from './setup.js';
+import { sendingCredentials } from './setup.js';
+
+// systemd's default stop timeout is 90 s, docker's 10 s: finish well inside the smaller.
+const HARD_EXIT_MS = 9_500;
+
+/** The daemon; resolves with the exit code once a signal has stopped it. */
+export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number> {
+  const { settings, logger } = setup;
+  const credentials = sendingCredentials(settings, env);
+  const nodeId = resolveNodeId(settings, env);
+  const parts = buildParts(settings, env, logger);
+  const agent = new Agent(parts, nodeId, cloudClient(settings, credentials, logger));
+
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
+  });
+
+  await agent.start();
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  logger.info({ signal }, 'stopping');
+  setTimeout(() => {
+    logger.warn('shutdown took too long; exiting now');
+    process.exit(0);
+  }, HARD_EXIT_MS).unref();
+  await agent.stop();
+  return 0;
+}
