@@ -248,10 +248,17 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
   }
   const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
   const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
-  const tls = code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|ERR_OSSL/.test(code);
-  const reason = tls
-    ? `TLS problem (${code}: ${message}); check the system CA store or the proxy's certificate`
-    : `${code ?? 'network error'}${message && !message.includes(code ?? '\0') ? `: ${message}` : message ? ` (${message})` : ''}`;
+  const ssl = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1];
+  const tls = ssl !== undefined || (code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|ERR_OSSL|EPROTO/.test(code));
+  let reason: string;
+  if (tls) {
+    reason = `TLS problem (${code ?? 'TLS'}: ${ssl ?? message}); check the http/https scheme of DEVICE_AGENT_BASE_URL, the system CA store and any proxy`;
+  } else if (code && message.includes(code)) {
+    reason = message;
+  } else {
+    reason = [code, message].filter(Boolean).join(': ') || 'network error';
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason += '; check the host name in DEVICE_AGENT_BASE_URL and DNS';
   return new CloudUnavailableError(operation, reason, { code, retryable: !tls });
 }
 

@@ -1,0 +1,279 @@
+// The cloud client against the real CloudDouble over loopback: every retry,
+// delay and fault below is observed at the double, from its recorded receive
+// times, not from the client's own account of what it did.
+
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CloudClient, type CloudClientOptions } from '../../src/cloud/client.js';
+import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
+import { realTiming } from '../../src/cloud/retry.js';
+import { createLogger } from '../../src/log/logger.js';
+import { CloudDouble, DEFAULT_API_KEY, DEFAULT_USERNAME } from '../cloud-double/cloud-double.js';
+import { sampleDevice, sampleReport } from '../cloud-double/sample.js';
+
+let double: CloudDouble;
+let base: string;
+let lines: string[];
+
+beforeEach(async () => {
+  double = new CloudDouble();
+  base = await double.start();
+  lines = [];
+});
+
+afterEach(async () => {
+  await double.stop();
+});
+
+/** Small delays, and jitter pinned to its upper bound so the waits are known: 50, 100, 200 ... ms. */
+function client(overrides: Partial<CloudClientOptions> = {}): CloudClient {
+  return new CloudClient({
+    baseUrl: base,
+    username: DEFAULT_USERNAME,
+    apiKey: DEFAULT_API_KEY,
+    requestTimeoutMs: 2_000,
+    userAgent: 'device-agent/test',
+    logger: createLogger({ level: 'debug', pretty: false, destination: { write: (line: string) => lines.push(line) } }),
+    retry: { baseDelayMs: 50, maxDelayMs: 1_000, maxAttempts: 4 },
+    timing: { ...realTiming, random: () => 0.999999 },
+    ...overrides,
+  });
+}
+
+function gaps(): number[] {
+  const times = double.putRequests().map((r) => r.receivedAt);
+  return times.slice(1).map((t, i) => t - times[i]!);
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('CloudClient.putDevices', () => {
+  it('sends the report with Basic auth and JSON headers, and returns the answer', async () => {
+    const body = sampleReport([sampleDevice('AAA')]);
+    expect(await client().putDevices(body)).toEqual({ failedDevices: [] });
+    const [req] = double.putRequests();
+    const expected = `Basic ${Buffer.from(`${DEFAULT_USERNAME}:${DEFAULT_API_KEY}`).toString('base64')}`;
+    expect(req?.headers.authorization).toBe(expected);
+    expect(req?.headers['content-type']).toBe('application/json');
+    expect(req?.headers.accept).toBe('application/json');
+    expect(req?.headers['user-agent']).toBe('device-agent/test');
+    expect(req?.body).toEqual(body);
+    expect(double.store.stored('AAA')).toBeDefined();
+  });
+
+  it('returns failedDevices as the cloud answered them', async () => {
+    double.failDevices([{ udid: 'BBB', message: 'missing required capability: platformVersion' }]);
+    const answer = await client().putDevices(sampleReport([sampleDevice('AAA'), sampleDevice('BBB')]));
+    expect(answer.failedDevices).toEqual([{ udid: 'BBB', message: 'missing required capability: platformVersion' }]);
+  });
+
+  it('reads an empty 200 body as nothing failed', async () => {
+    double.answerEmptyNext();
+    expect(await client().putDevices(sampleReport())).toEqual({ failedDevices: [] });
+  });
+
+  it('fails at once with CloudAuthError on wrong credentials (one request only)', async () => {
+    const error = await failure(client({ apiKey: 'wrong-key-123456' }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudAuthError);
+    expect((error as CloudAuthError).status).toBe(401);
+    expect(error.message).toMatch(/DEVICE_AGENT_USERNAME/);
+    expect(error.message).toMatch(/DEVICE_AGENT_API_KEY/);
+    expect(double.putRequests()).toHaveLength(1);
+  });
+
+  it('treats 403 as an auth error too, without retry', async () => {
+    double.failNext({ status: 403, times: Infinity });
+    const error = await failure(client().putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudAuthError);
+    expect((error as CloudAuthError).status).toBe(403);
+    expect(double.putRequests()).toHaveLength(1);
+  });
+
+  it('does not retry a 400, and keeps a short excerpt of the answer', async () => {
+    const body = sampleReport() as unknown as { machine: Record<string, unknown> };
+    body.machine.freemem = 1.5;
+    const error = await failure(client().putDevices(body as never));
+    expect(error).toBeInstanceOf(CloudRejectedError);
+    expect((error as CloudRejectedError).status).toBe(400);
+    expect((error as CloudRejectedError).bodyExcerpt).toMatch(/machine\.freemem/);
+    expect(double.putRequests()).toHaveLength(1);
+  });
+
+  it('retries 503 twice then succeeds, waiting the backoff between attempts', async () => {
+    double.failNext({ status: 503, times: 2 });
+    expect(await client().putDevices(sampleReport())).toEqual({ failedDevices: [] });
+    expect(double.putRequests().map((r) => r.answer?.status)).toEqual([503, 503, 200]);
+    const [first, second] = gaps();
+    // Jitter pinned near its bound: about 50 ms, then about 100 ms (1 ms allowed for rounding).
+    expect(first).toBeGreaterThanOrEqual(48);
+    expect(second).toBeGreaterThanOrEqual(98);
+    const warns = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
+    expect(warns.map((w) => [w.attempt, w.reason])).toEqual([
+      [1, 'HTTP 503 Service Unavailable'],
+      [2, 'HTTP 503 Service Unavailable'],
+    ]);
+    expect(warns.every((w) => typeof w.delayMs === 'number')).toBe(true);
+  });
+
+  it('honours Retry-After in seconds on 429', async () => {
+    double.failNext({ status: 429, retryAfter: 1 });
+    await client().putDevices(sampleReport());
+    expect(double.putRequests()).toHaveLength(2);
+    expect(gaps()[0]).toBeGreaterThanOrEqual(990);
+  });
+
+  it('retries after a connection reset', async () => {
+    double.resetConnectionNext(1);
+    expect(await client().putDevices(sampleReport())).toEqual({ failedDevices: [] });
+    expect(double.putRequests().map((r) => r.answer?.fault ?? r.answer?.status)).toEqual(['reset', 200]);
+  });
+
+  it('retries a timeout and gives up with CloudUnavailableError', async () => {
+    double.setDelay(1_500);
+    const error = await failure(client({ requestTimeoutMs: 150, retry: { baseDelayMs: 10, maxAttempts: 3 } }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    const unavailable = error as CloudUnavailableError;
+    expect(unavailable.attempts).toBe(3);
+    expect(unavailable.code).toBe('ETIMEDOUT');
+    expect(unavailable.message).toMatch(/will resend/);
+    expect(double.putRequests()).toHaveLength(3);
+  });
+
+  it('gives up on a refused connection with the error code', async () => {
+    const port = new URL(base).port;
+    await double.stop();
+    const error = await failure(client({ baseUrl: `http://127.0.0.1:${port}/v1`, retry: { baseDelayMs: 5, maxAttempts: 2 } }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    expect((error as CloudUnavailableError).code).toBe('ECONNREFUSED');
+    expect((error as CloudUnavailableError).attempts).toBe(2);
+  });
+
+  it('does not retry a TLS failure (https to a plain-HTTP server) and points at the scheme', async () => {
+    const error = await failure(client({ baseUrl: base.replace('http:', 'https:') }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    expect((error as CloudUnavailableError).retryable).toBe(false);
+    expect((error as CloudUnavailableError).attempts).toBe(1);
+    expect(error.message).toMatch(/TLS problem.*DEVICE_AGENT_BASE_URL/);
+  });
+
+  it('turns an HTML 200 into CloudProtocolError naming what came back', async () => {
+    double.answerHtmlNext();
+    const error = await failure(client().putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudProtocolError);
+    expect(error.message).toMatch(/text\/html/);
+    expect(error.message).toMatch(/<!DOCTYPE html>/);
+    expect(error.message).toMatch(/DEVICE_AGENT_BASE_URL/);
+    expect(double.putRequests()).toHaveLength(1);
+  });
+
+  it('turns truncated JSON into CloudProtocolError', async () => {
+    double.answerGarbageNext();
+    const error = await failure(client().putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudProtocolError);
+    expect((error as CloudProtocolError).bodyExcerpt).toBe('{"failedDevices":[{"udid":"');
+  });
+
+  it('turns a redirect into CloudProtocolError instead of following it', async () => {
+    double.failNext({ status: 302 });
+    const error = await failure(client().putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudProtocolError);
+    expect(error.message).toMatch(/redirected/);
+  });
+
+  it('starts no attempt after the deadline', async () => {
+    double.failNext({ status: 503, times: Infinity });
+    const deadline = Date.now() + 1_000;
+    const error = await failure(
+      client({ retry: { baseDelayMs: 200, maxDelayMs: 10_000, maxAttempts: 10 } }).putDevices(sampleReport(), { deadline }),
+    );
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    expect(error.message).toMatch(/deadline/);
+    const seen = double.putRequests();
+    // Waits of about 200 and 400 ms fit before the deadline, the next 800 ms wait does not.
+    expect(seen.length).toBeLessThan(10);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const r of seen) expect(r.receivedAt).toBeLessThanOrEqual(deadline);
+  });
+
+  it('sends nothing when the deadline has already passed', async () => {
+    const error = await failure(client().putDevices(sampleReport(), { deadline: Date.now() - 1 }));
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    expect(double.putRequests()).toHaveLength(0);
+  });
+
+  it('stops waiting when the signal aborts', async () => {
+    double.failNext({ status: 503, times: Infinity });
+    const controller = new AbortController();
+    const pending = client({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }).putDevices(sampleReport(), { signal: controller.signal });
+    await double.waitForPut(() => true, 5_000);
+    controller.abort(new Error('shutting down'));
+    await expect(pending).rejects.toThrow('shutting down');
+    expect(double.putRequests()).toHaveLength(1);
+  });
+});
+
+describe('secrets', () => {
+  it('never shows the API key or the Basic credential in logs or errors', async () => {
+    const credential = Buffer.from(`${DEFAULT_USERNAME}:${DEFAULT_API_KEY}`).toString('base64');
+    const errors: unknown[] = [];
+    double.failNext({ status: 503 }).resetConnectionNext(1).failNext({ status: 429, retryAfter: 0 }).failNext({ status: 502 });
+    errors.push(await failure(client().putDevices(sampleReport())));
+    double.resetFaults().failNext({ status: 400, body: JSON.stringify({ echo: `Basic ${credential}`, key: DEFAULT_API_KEY }) });
+    errors.push(await failure(client().putDevices(sampleReport())));
+    double.answerHtmlNext();
+    errors.push(await failure(client().putDevices(sampleReport())));
+    double.setDelay(500);
+    errors.push(await failure(client({ requestTimeoutMs: 50, retry: { maxAttempts: 2, baseDelayMs: 5 } }).putDevices(sampleReport())));
+    errors.push(await failure(client({ apiKey: `${DEFAULT_API_KEY}-wrong` }).checkCredentials()));
+
+    expect(errors.map((e) => (e as Error).constructor.name)).toEqual([
+      'CloudUnavailableError',
+      'CloudRejectedError',
+      'CloudProtocolError',
+      'CloudUnavailableError',
+      'CloudAuthError',
+    ]);
+    expect(lines.length).toBeGreaterThan(3);
+    const texts = [
+      ...lines,
+      ...errors.flatMap((e) => [(e as Error).message, (e as Error).stack ?? '', JSON.stringify(e), inspect(e, { depth: 10 })]),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain(DEFAULT_API_KEY);
+      expect(text).not.toContain(credential);
+    }
+    for (const e of errors) expect(e).toBeInstanceOf(CloudError);
+  });
+});
+
+describe('reads for the doctor', () => {
+  it('reads a reported device and its status, and undefined for an unknown udid', async () => {
+    const c = client();
+    await c.putDevices(sampleReport([sampleDevice('AAA')]));
+    const device = await c.getDevice('AAA');
+    expect(device).toMatchObject({ udid: 'AAA', isOnline: true, modelName: 'SM-G991B' });
+    expect(await c.getDeviceStatus(device!.id)).toEqual({ isBooked: false, isOnline: true });
+    expect(await c.getDevice('NOPE')).toBeUndefined();
+  });
+
+  it('checks credentials and measures the clock skew from the Date header', async () => {
+    double.setClockOffset(120_000);
+    const check = await client().checkCredentials();
+    expect(check.status).toBe(200);
+    expect(check.privateDevices).toBe(0);
+    // HTTP dates have one-second resolution.
+    expect(Math.abs(check.clockSkewMs! - 120_000)).toBeLessThan(2_000);
+    expect(double.requests).toHaveLength(1);
+  });
+
+  it('reports wrong credentials from the check as CloudAuthError', async () => {
+    await expect(client({ username: 'someone-else' }).checkCredentials()).rejects.toBeInstanceOf(CloudAuthError);
+  });
+});
