@@ -1,11 +1,20 @@
 // Assembles one DeviceInfo from the sections of one inventory script run
 // (script.ts). Pure: no I/O, no clock. Each field comes from its own section;
 // a missing or unreadable section leaves only its own fields undefined.
-import type { DeviceInfo, Support } from '../cloud/types.js';
+import type { Battery, CarrierInfo, DeviceInfo, NetworkReachability, Resolution, Support, Telephony } from '../cloud/types.js';
 import { identityFromProps, type Identity } from './identity.js';
-import { parseGetprop } from './parsers/getprop.js';
+import { parseBattery } from './parsers/battery.js';
+import { parseDf } from './parsers/df.js';
+import { parseGetprop, type Props } from './parsers/getprop.js';
+import { parseMeminfo } from './parsers/meminfo.js';
+import { parseIpAddresses, parsePing, parseProxy, preferredAddress } from './parsers/network.js';
+import { parseOrientation } from './parsers/orientation.js';
+import { installedBrowsers, parsePackages } from './parsers/packages.js';
 import { parseIdUid, parseSuListing } from './parsers/root.js';
 import { parseSettingValue } from './parsers/settings.js';
+import { isImei, mobileDataState, parseParcelString, parseTelephonyRegistry, simSlots } from './parsers/telephony.js';
+import { parseEpochSeconds, parseUptime } from './parsers/uptime.js';
+import { parseWmDensity, parseWmSize } from './parsers/wm.js';
 import { SECTION } from './script.js';
 
 /** status of a device that answers and is ready for tests. */
@@ -22,7 +31,17 @@ export interface InventoryConfig {
 
 /** What cannot change while a device stays plugged; cached per connection. */
 export interface StaticFacts {
-  imeis?: string[];
+  /** IMEI of the default slot, when the shell may read it (Android 9 and older). */
+  imei?: string;
+}
+
+/** The static facts a script run with includeStatic printed. */
+export function staticFactsFromSections(sections: Map<string, string>): StaticFacts {
+  const facts: StaticFacts = {};
+  const text = sections.get(SECTION.imei);
+  const imei = text === undefined ? undefined : parseParcelString(text);
+  if (isImei(imei)) facts.imei = imei;
+  return facts;
 }
 
 export interface AssembleInput {
@@ -34,10 +53,24 @@ export interface AssembleInput {
   adbTunnelInfo?: Record<string, unknown>;
 }
 
+/**
+ * One DeviceInfo from one script run. Static facts come from the sections
+ * when the run included them, else from `cachedStatic`. When the run
+ * included them and the caller passed a cache object, its empty fields are
+ * filled in, so that a per-connection cache fills itself on the first probe.
+ */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
   const props = parseGetprop(sections.get(SECTION.props) ?? '');
   const identity = identityFromProps(props, input.adbSerial);
+  const fresh = staticFactsFromSections(sections);
+  if (input.cachedStatic !== undefined) {
+    for (const [key, value] of Object.entries(fresh)) {
+      const cache = input.cachedStatic as Record<string, unknown>;
+      if (cache[key] === undefined) cache[key] = value;
+    }
+  }
+  const statics: StaticFacts = { ...input.cachedStatic, ...fresh };
   const info: DeviceInfo = {
     udid: identity.udid,
     serialNumber: identity.serialNumber,
@@ -56,9 +89,107 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     addedToCloud: config.addedToCloud,
     isHidden: config.isHidden,
     support: { ...config.support },
+    installedBrowsers: browsers(sections),
+    orientation: optional(sections, SECTION.orientation, parseOrientation),
+    resolution: resolution(sections),
+    networkReachability: reachability(sections, config.reachabilityHost),
+    ...times(sections),
+    storage: optional(sections, SECTION.df, (text) => parseDf(text)),
+    memory: memory(sections),
+    battery: battery(sections),
+    telephony: telephony(sections, props, statics),
   };
   if (input.adbTunnelInfo !== undefined) info.adbTunnelInfo = { ...input.adbTunnelInfo };
   return dropUndefined(info);
+}
+
+function optional<T>(sections: Map<string, string>, name: string, parse: (text: string) => T | undefined): T | undefined {
+  const text = sections.get(name);
+  return text === undefined ? undefined : parse(text);
+}
+
+function browsers(sections: Map<string, string>): { name: string }[] | undefined {
+  const text = sections.get(SECTION.packages);
+  if (text === undefined) return undefined;
+  const packages = parsePackages(text);
+  // An empty list from a failed `pm` is not "no browsers".
+  return packages.size === 0 ? undefined : installedBrowsers(packages);
+}
+
+/**
+ * width/height: the physical panel; logical: the `wm size` override when one
+ * is set; projection: the density in dpi that apps render with (override
+ * when set, else physical).
+ */
+function resolution(sections: Map<string, string>): Resolution | undefined {
+  const size = optional(sections, SECTION.wmSize, parseWmSize);
+  const density = optional(sections, SECTION.wmDensity, parseWmDensity);
+  if (!size?.physical) return undefined;
+  const result: Resolution = { width: size.physical.width, height: size.physical.height };
+  const dpi = density?.override ?? density?.physical;
+  if (dpi !== undefined) result.projection = dpi;
+  if (size.override) result.logical = { ...size.override };
+  return result;
+}
+
+function reachability(sections: Map<string, string>, host: string | undefined): NetworkReachability | undefined {
+  const result: NetworkReachability = {};
+  const ip = optional(sections, SECTION.ip, (text) => preferredAddress(parseIpAddresses(text)));
+  if (ip !== undefined) result.ipAddress = ip;
+  const proxy = parseProxy(setting(sections, SECTION.proxy) ?? (sections.has(SECTION.proxy) ? 'null' : undefined));
+  if (proxy !== undefined) result.proxy = proxy;
+  const ping = optional(sections, SECTION.ping, parsePing);
+  if (host !== undefined) {
+    result.host = host;
+    if (ping) {
+      result.code = ping.code;
+      result.status = ping.status;
+    }
+  }
+  return Object.keys(result).length === 0 ? undefined : result;
+}
+
+/** uptime in seconds; bootTime in epoch seconds = device clock minus uptime. */
+function times(sections: Map<string, string>): { uptime?: number; bootTime?: number } {
+  const uptime = optional(sections, SECTION.uptime, parseUptime);
+  const now = optional(sections, SECTION.date, parseEpochSeconds);
+  return {
+    uptime,
+    bootTime: uptime !== undefined && now !== undefined && now > uptime ? now - uptime : undefined,
+  };
+}
+
+function memory(sections: Map<string, string>): { total: number; used: number } | undefined {
+  const mem = optional(sections, SECTION.meminfo, parseMeminfo);
+  return mem ? { total: mem.total, used: mem.used } : undefined;
+}
+
+function battery(sections: Map<string, string>): Battery | undefined {
+  const reading = optional(sections, SECTION.battery, parseBattery);
+  if (!reading) return undefined;
+  const { status, temperature, voltage, health, technology, percentage } = reading;
+  const result = dropUndefined({ status, temperature, voltage, health, technology, percentage });
+  return Object.keys(result).length === 0 ? undefined : result;
+}
+
+/**
+ * One carrier entry per SIM slot (gsm.sim.state lists one state per slot).
+ * Android 10+ does not let the shell read IMEI/MEID/ICCID: those stay empty
+ * strings, which is the honest answer rather than an error.
+ */
+function telephony(sections: Map<string, string>, props: Props, statics: StaticFacts): Telephony | undefined {
+  const registry = optional(sections, SECTION.telephony, parseTelephonyRegistry);
+  const slots = simSlots(props['gsm.sim.state']);
+  const count = Math.max(slots.length, statics.imei !== undefined ? 1 : 0);
+  if (!registry && count === 0) return undefined;
+  const carriersInfo: CarrierInfo[] = [];
+  for (let slot = 0; slot < count; slot++) {
+    carriersInfo.push({ slot, imei: slot === 0 ? (statics.imei ?? '') : '', meid: '', iccid: '' });
+  }
+  const result: Telephony = { carriersInfo };
+  const state = registry ? mobileDataState(registry) : undefined;
+  if (state !== undefined) result.mobileDataState = state;
+  return result;
 }
 
 function setting(sections: Map<string, string>, name: string): string | undefined {

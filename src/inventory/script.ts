@@ -86,7 +86,7 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     [SECTION.deviceName, 't settings get global device_name'],
     [SECTION.bluetoothName, 't settings get secure bluetooth_name'],
     [SECTION.proxy, 't settings get global http_proxy'],
-    [SECTION.ip, 'ip -f inet addr'],
+    [SECTION.ip, 'ip -o -4 addr'],
     [SECTION.telephony, 't dumpsys telephony.registry'],
     [SECTION.packages, 't pm list packages'],
   ];

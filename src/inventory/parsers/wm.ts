@@ -1,0 +1,45 @@
+// Parses `wm size` and `wm density`: a "Physical" line and, when someone set
+// an override (`wm size 720x1280`), an "Override" line. Some vendor builds
+// print noise first ("open: Permission denied" on Redmi devices).
+
+export interface WmSize {
+  physical?: { width: number; height: number };
+  override?: { width: number; height: number };
+}
+
+export interface WmDensity {
+  physical?: number;
+  override?: number;
+}
+
+function size(text: string, kind: string): { width: number; height: number } | undefined {
+  const match = new RegExp(`^\\s*${kind} size:\\s*(\\d{1,6})x(\\d{1,6})\\s*$`, 'm').exec(text.replace(/\r/g, ''));
+  if (!match) return undefined;
+  const width = Number(match[1]);
+  const height = Number(match[2]);
+  return width > 0 && height > 0 ? { width, height } : undefined;
+}
+
+function density(text: string, kind: string): number | undefined {
+  const match = new RegExp(`^\\s*${kind} density:\\s*(\\d{1,5})\\s*$`, 'm').exec(text.replace(/\r/g, ''));
+  const value = match ? Number(match[1]) : 0;
+  return value > 0 ? value : undefined;
+}
+
+export function parseWmSize(text: string): WmSize {
+  const result: WmSize = {};
+  const physical = size(text, 'Physical');
+  const override = size(text, 'Override');
+  if (physical) result.physical = physical;
+  if (override) result.override = override;
+  return result;
+}
+
+export function parseWmDensity(text: string): WmDensity {
+  const result: WmDensity = {};
+  const physical = density(text, 'Physical');
+  const override = density(text, 'Override');
+  if (physical !== undefined) result.physical = physical;
+  if (override !== undefined) result.override = override;
+  return result;
+}

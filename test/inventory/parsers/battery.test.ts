@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseBattery } from '../../../src/inventory/parsers/battery.js';
+import { fixture } from '../fixture.js';
+
+describe('parseBattery', () => {
+  it('Samsung: AOSP keys, vendor lines ignored', () => {
+    expect(parseBattery(fixture('battery', 'samsung-oneui.txt'))).toEqual({
+      status: 'FULL',
+      health: 'GOOD',
+      technology: 'Li-ion',
+      percentage: '100',
+      temperature: 31,
+      voltage: 4312,
+      present: true,
+      acPowered: false,
+      usbPowered: true,
+      wirelessPowered: false,
+    });
+  });
+
+  it('Android 14: "Charging state" does not shadow status', () => {
+    expect(parseBattery(fixture('battery', 'aosp-android14-overheat.txt'))).toMatchObject({
+      status: 'NOT_CHARGING',
+      health: 'OVERHEAT',
+      percentage: '80',
+      temperature: 18,
+      voltage: 4200,
+    });
+  });
+
+  it('percentage honours a scale other than 100; no technology line leaves it out (invented)', () => {
+    const reading = parseBattery('Current Battery Service state:\n  level: 5\n  scale: 10\n  temperature: -45\n');
+    expect(reading).toEqual({ percentage: '50', temperature: -5 });
+  });
+
+  it('voltage reported in microvolts or volts becomes millivolts (invented)', () => {
+    expect(parseBattery('  voltage: 4012000\n').voltage).toBe(4012);
+    expect(parseBattery('  voltage: 4\n').voltage).toBe(4000);
+  });
+
+  it('an error text gives no fields', () => {
+    expect(parseBattery("Can't find service: battery\n")).toEqual({});
+  });
+
+  it('never throws', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        parseBattery(text);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('level', 'scale', 'voltage', 'temperature', 'status'), fc.string())), (pairs) => {
+        const reading = parseBattery(pairs.map(([k, v]) => `  ${k}: ${v}`).join('\n'));
+        if (reading.percentage !== undefined) expect(Number(reading.percentage)).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+});
