@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The agent runs as the operator runs it: the compiled CLI, in its own
+// process (npm test builds dist/ first). Only the variables a test gives reach
+// it, so the developer's own DEVICE_AGENT_* settings never leak in.
+const bin = resolve(fileURLToPath(import.meta.url), '../../../bin/device-agent.js');
+
+export interface AgentRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const home = mkdtempSync(join(tmpdir(), 'da-home-'));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    DEVICE_AGENT_STATE_DIR: join(home, 'state'),
+    DEVICE_AGENT_LOG_FORMAT: 'json',
+  };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Runs a one-shot command to its end. */
+export function runAgent(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<AgentRun> {
+  const agent = startAgent(args, env);
+  return agent.exited(timeoutMs);
+}
+
+export class AgentProcess {
+  stdout = '';
+  stderr = '';
+  private readonly done: Promise<AgentRun>;
+
+  constructor(readonly child: ChildProcess) {
+    child.stdout?.on('data', (c: Buffer) => (this.stdout += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (this.stderr += c.toString()));
+    this.done = new Promise((resolveRun) => {
+      child.once('exit', (code, signal) => {
+        // 'exit' can come before the last output: wait for the pipes to close.
+        let open = 2;
+        const closed = () => --open === 0 && resolveRun({ code, signal, stdout: this.stdout, stderr: this.stderr });
+        if (child.stdout?.closed ?? true) open--;
+        else child.stdout!.once('close', closed);
+        if (child.stderr?.closed ?? true) open--;
+        else child.stderr!.once('close', closed);
+        if (open === 0) resolveRun({ code, signal, stdout: this.stdout, stderr: this.stderr });
+      });
+    });
+  }
+
+  /** Log lines (JSON) from both streams, parsed; other lines are skipped. */
+  logs(): Array<Record<string, unknown>> {
+    return (this.stdout + '\n' + this.stderr)
+      .split('\n')
+      .filter((l) => l.startsWith('{"level"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = this.logs().find(predicate);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no matching log line within ${timeoutMs} ms; output:\n${this.stdout}\n${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async exited(timeoutMs = 60_000): Promise<AgentRun> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.child.kill('SIGKILL');
+        reject(new Error(`agent did not exit within ${timeoutMs} ms; output:\n${this.stdout}\n${this.stderr}`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([this.done, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<AgentRun> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited(timeoutMs);
+  }
+}
+
+export function startAgent(args: string[], env: Record<string, string>): AgentProcess {
+  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new AgentProcess(child);
+}

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { AdbServer } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import { baseEnv, runAgent } from './agent-process.js';
+
+// `once` end to end: the real adb server with simulated devices attached over
+// TCP, the compiled CLI in its own process, and the cloud double on loopback.
+
+const adb = new AdbServer();
+const cloud = new CloudDouble();
+const pixel = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PIXEL8PRO0001') });
+const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'LOCKED0002'), mode: 'unauthorized' });
+const silent = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'SILENT0003'), mode: 'offline' });
+let baseUrl = '';
+const serials: Record<string, string> = {};
+
+beforeAll(async () => {
+  await adb.start();
+  baseUrl = await cloud.start();
+  for (const [name, device] of Object.entries({ pixel, locked, silent })) {
+    const port = await device.start();
+    serials[name] = `127.0.0.1:${port}`;
+    await adb.connect(port, { wait: false });
+  }
+  await adb.waitForStates(
+    new Map([
+      [serials.pixel!, 'device'],
+      [serials.locked!, 'unauthorized'],
+      [serials.silent!, 'offline'],
+    ]),
+    20_000,
+  );
+});
+
+afterAll(async () => {
+  await adb.stop();
+  await Promise.all([pixel.stop(), locked.stop(), silent.stop(), cloud.stop()]);
+});
+
+function env(extra: Record<string, string> = {}) {
+  return baseEnv({
+    ...adb.env,
+    DEVICE_AGENT_BASE_URL: baseUrl,
+    DEVICE_AGENT_USERNAME: cloud.username,
+    DEVICE_AGENT_API_KEY: cloud.apiKey,
+    ...extra,
+  });
+}
+
+describe('once --dry-run', () => {
+  it('prints exactly the PUT /devices body and sends nothing', async () => {
+    cloud.clearRequests();
+    pixel.resetCounts();
+    const run = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_NODE_ID: 'lab-node-1' }));
+    expect(run.code, run.stderr).toBe(0);
+    const body = JSON.parse(run.stdout);
+    expect(Object.keys(body).sort()).toEqual(['devices', 'machine', 'nodeId']);
+    expect(body.nodeId).toBe('lab-node-1');
+    expect(cloud.putRequests()).toHaveLength(0);
+
+    const m = body.machine;
+    for (const key of ['hostname', 'arch', 'platform', 'type', 'version', 'buildNumber']) expect(typeof m[key], key).toBe('string');
+    for (const key of ['freemem', 'totalmem', 'uptime']) expect(Number.isInteger(m[key]), key).toBe(true);
+    expect(m.freemem).toBeLessThanOrEqual(m.totalmem);
+    expect(m.version).toBe('0.1.0');
+    expect(Object.keys(m.network).sort()).toEqual(['address', 'cidr', 'family', 'internal', 'mac', 'netmask']);
+
+    const byUdid = new Map(body.devices.map((d: { udid: string }) => [d.udid, d]));
+    expect(byUdid.size).toBe(3);
+    const ready = byUdid.get('PIXEL8PRO0001') as Record<string, unknown>;
+    expect(ready).toMatchObject({
+      udid: 'PIXEL8PRO0001',
+      serialNumber: 'PIXEL8PRO0001',
+      state: 'device',
+      platformName: 'ANDROID',
+      platformVersion: '16',
+      modelName: 'Pixel 8 Pro',
+      brandName: 'google',
+      cpuArchitecture: 'arm64-v8a',
+      isAndroid: true,
+      isIos: false,
+    });
+    expect(typeof ready.deviceName).toBe('string');
+    expect(typeof ready.status).toBe('string');
+
+    // Not ready devices: no shell, so the adb serial stands in for the udid.
+    const unauthorized = byUdid.get(serials.locked) as Record<string, unknown>;
+    expect(unauthorized.state).toBe('unauthorized');
+    expect(String(unauthorized.message)).toMatch(/USB debugging/);
+    const offline = byUdid.get(serials.silent) as Record<string, unknown>;
+    expect(offline.state).toBe('offline');
+    expect(String(offline.message)).toMatch(/reconnect/i);
+
+    expect(pixel.shellSessions).toBeLessThanOrEqual(2);
+    expect(pixel.shellSessions).toBeGreaterThanOrEqual(1);
+  });
+
+  it('without an adb server still prints the Machine part and says how to start adb', async () => {
+    const run = await runAgent(['once', '--dry-run'], baseEnv({ ADB_SERVER_SOCKET: 'tcp:127.0.0.1:1' }));
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.stdout);
+    expect(body.devices).toEqual([]);
+    expect(typeof body.machine.hostname).toBe('string');
+    expect(run.stderr).toMatch(/no adb server at tcp:127\.0\.0\.1:1 \(ADB_SERVER_SOCKET\).*adb start-server/);
+  });
+});
+
+describe('once', () => {
+  it('sends one PUT /devices that the cloud stores, and exits 0', async () => {
+    cloud.clearRequests();
+    const run = await runAgent(['once'], env());
+    expect(run.code, run.stderr).toBe(0);
+    const puts = cloud.putRequests();
+    expect(puts).toHaveLength(1);
+    const body = puts[0]!.body as { nodeId: string; devices: { udid: string }[] };
+    expect(body.devices.map((d) => d.udid).sort()).toEqual(['PIXEL8PRO0001', serials.locked, serials.silent].sort());
+    expect(run.stdout).toBe('');
+    expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
+  });
+
+  it('keeps the generated node id across runs', async () => {
+    const e = env();
+    cloud.clearRequests();
+    await runAgent(['once'], e);
+    await runAgent(['once'], e);
+    const ids = cloud.putRequests().map((r) => (r.body as { nodeId: string }).nodeId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toBe(ids[0]);
+  });
+
+  it('exits 3 and logs each failed device with its udid and message', async () => {
+    cloud.failDevices([{ udid: 'PIXEL8PRO0001', message: 'missing required capability: resolution' }]);
+    try {
+      const run = await runAgent(['once'], env());
+      expect(run.code, run.stderr).toBe(3);
+      const line = run.stderr.split('\n').find((l) => l.includes('PIXEL8PRO0001') && l.includes('missing required capability'));
+      expect(line).toBeDefined();
+      expect(JSON.parse(line!).level).toBe('warn');
+    } finally {
+      cloud.clearFailedDevices();
+    }
+  });
+
+  it('exits 1 when the report cannot be delivered', async () => {
+    const run = await runAgent(['once'], env({ DEVICE_AGENT_BASE_URL: 'http://127.0.0.1:1/v1', DEVICE_AGENT_REQUEST_TIMEOUT_SECONDS: '2' }));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/not delivered/);
+  });
+
+  it('exits 1 on rejected credentials, naming them, with one request only', async () => {
+    cloud.clearRequests();
+    const run = await runAgent(['once'], env({ DEVICE_AGENT_API_KEY: 'wrong-key-123456' }));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/DEVICE_AGENT_API_KEY/);
+    expect(run.stderr).not.toContain('wrong-key-123456');
+    expect(cloud.putRequests()).toHaveLength(1);
+  });
+
+  it('exits 2 on a configuration error, naming the setting', async () => {
+    const bad = await runAgent(['once'], env({ DEVICE_AGENT_PROBE_CONCURRENCY: '0' }));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/probeConcurrency \(DEVICE_AGENT_PROBE_CONCURRENCY\): must be at least 1/);
+    const noUrl = await runAgent(['once'], env({ DEVICE_AGENT_BASE_URL: '' }));
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/DEVICE_AGENT_BASE_URL/);
+    const usage = await runAgent(['twice'], env());
+    expect(usage.code).toBe(2);
+  });
+});
