@@ -1,0 +1,147 @@
+import { spawn, execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The container's entrypoint lives as a heredoc in the Dockerfile. No
+// Docker engine is needed to check it: it is cut out and run with /bin/sh
+// (dash, as in the Debian image), a stand-in `node` on PATH and the real
+// adb on a free port, never 5037.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function entrypointOf(dockerfile: string): string | undefined {
+  return /COPY --chmod=0755 <<'EOF' \/usr\/local\/bin\/device-agent-entrypoint\n([\s\S]*?)\nEOF\n/.exec(dockerfile)?.[1];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** Asks an adb server for its version over the smart-socket protocol; undefined when none answers. */
+function adbVersion(port: number): Promise<string | undefined> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    let reply = '';
+    socket.on('connect', () => socket.write('000chost:version'));
+    socket.on('data', (chunk) => (reply += chunk.toString('latin1')));
+    socket.on('error', () => done(undefined));
+    socket.on('close', () => done(reply.startsWith('OKAY') ? reply.slice(4) : undefined));
+    socket.setTimeout(5_000, () => socket.destroy());
+  });
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, tries = 100): Promise<T | undefined> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return undefined;
+}
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('container entrypoint', () => {
+  let dir = '';
+  let script = '';
+  const groups: number[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'device-agent-entrypoint-'));
+    const body = entrypointOf(await readFile(join(root, 'Dockerfile'), 'utf8'));
+    if (body === undefined) throw new Error('the Dockerfile has no device-agent-entrypoint heredoc');
+    script = join(dir, 'device-agent-entrypoint');
+    await writeFile(script, body + '\n');
+    await chmod(script, 0o755);
+    // Stand-in for Node: reports how it was started, one line per stream,
+    // and stays up like the daemon when asked to.
+    await writeFile(
+      join(dir, 'node'),
+      '#!/bin/sh\necho "node-args: $*"\necho "node-stderr" >&2\nif [ "${FAKE_NODE_STAY:-0}" = 1 ]; then exec sleep 120; fi\n',
+    );
+    await chmod(join(dir, 'node'), 0o755);
+  });
+
+  afterAll(async () => {
+    for (const pgid of groups) {
+      try {
+        process.kill(-pgid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function run(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+    return new Promise((done) => {
+      execFile(
+        '/bin/sh',
+        [script, ...args],
+        { env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir, ...env } },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  it('is found in the Dockerfile', () => {
+    expect(script).not.toBe('');
+    expect(entrypointOf('FROM x\n')).toBeUndefined();
+  });
+
+  it('runs the agent with run by default and sends its logs to stdout', async () => {
+    const result = await run([]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('node-args: /app/bin/device-agent.js\n');
+    expect(result.stdout).toContain('node-stderr');
+    expect(result.stderr).toBe('');
+    const explicit = await run(['run']);
+    expect(explicit.stdout).toContain('node-args: /app/bin/device-agent.js run\n');
+    expect(explicit.stdout).toContain('node-stderr');
+  });
+
+  it('keeps stdout clean for once --dry-run', async () => {
+    const result = await run(['once', '--dry-run']);
+    expect(result.stdout).toBe('node-args: /app/bin/device-agent.js once --dry-run\n');
+    expect(result.stderr).toBe('node-stderr\n');
+  });
+
+  it('starts no adb server unless asked', async () => {
+    const port = await freePort();
+    await run(['run'], { ANDROID_ADB_SERVER_PORT: String(port) });
+    expect(await adbVersion(port)).toBeUndefined();
+  });
+
+  it('with DEVICE_AGENT_START_ADB=1 starts an adb server and brings it back after kill-server', async () => {
+    const port = await freePort();
+    const child = spawn('/bin/sh', [script, 'run'], {
+      env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir, DEVICE_AGENT_START_ADB: '1', ANDROID_ADB_SERVER_PORT: String(port), FAKE_NODE_STAY: '1' },
+      detached: true,
+      stdio: 'ignore',
+    });
+    if (child.pid === undefined) throw new Error('entrypoint did not start');
+    groups.push(child.pid);
+
+    const version = await until(() => adbVersion(port));
+    expect(version).toMatch(/^[0-9a-f]{8}$/);
+
+    await new Promise<void>((done) => execFile('adb', ['-P', String(port), 'kill-server'], { env: { ...process.env, HOME: dir } }, () => done()));
+    expect(await until(async () => ((await adbVersion(port)) === undefined ? true : undefined))).toBe(true);
+    expect(await until(() => adbVersion(port))).toBe(version);
+  });
+});
