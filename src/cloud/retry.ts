@@ -89,6 +89,7 @@ export interface RetryOptions {
   logger: Logger;
   policy?: RetryPolicy;
   timing?: RetryTiming;
+  /** Epoch ms after which no retry starts. The first attempt always goes: a late report beats none. */
   deadline?: number;
   signal?: AbortSignal;
 }
@@ -104,10 +105,6 @@ export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T
   const { logger, operation, deadline, signal } = options;
   let attempts = 0;
   let stopReason: string | undefined;
-
-  if (deadline !== undefined && timing.now() > deadline) {
-    throw new CloudUnavailableError(operation, 'the report deadline passed before the first attempt', { attempts: 0 });
-  }
 
   try {
     return await pRetry(

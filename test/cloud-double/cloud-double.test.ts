@@ -194,6 +194,14 @@ describe('CloudDouble faults', () => {
     expect(double.store.all()).toHaveLength(0);
   });
 
+  it('cuts a body off after the headers', async () => {
+    double.cutBodyNext();
+    const res = await put(sampleReport());
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+    expect((await put(sampleReport())).status).toBe(200);
+  });
+
   it('delays the headers so that a client timeout fires', async () => {
     double.delayNext(2_000);
     await expect(

@@ -41,7 +41,7 @@ export interface RecordedRequest {
   answer?: { status?: number; fault?: FaultKind };
 }
 
-export type FaultKind = 'status' | 'reset' | 'html' | 'garbage' | 'empty' | 'delay';
+export type FaultKind = 'status' | 'reset' | 'html' | 'garbage' | 'empty' | 'delay' | 'cut';
 
 export interface FaultOptions {
   /** How many requests the fault applies to (default 1; Infinity makes it persistent). */
@@ -64,7 +64,8 @@ type Fault =
   | { kind: 'html' }
   | { kind: 'garbage'; body: string }
   | { kind: 'empty' }
-  | { kind: 'delay'; ms: number };
+  | { kind: 'delay'; ms: number }
+  | { kind: 'cut' };
 
 interface QueuedFault {
   fault: Fault;
@@ -170,6 +171,11 @@ export class CloudDouble {
   /** Answers 200 application/json with a body that does not parse (default: truncated JSON). */
   answerGarbageNext(times = 1, body = '{"failedDevices":[{"udid":"', options: Omit<FaultOptions, 'times'> = {}): this {
     return this.queue({ kind: 'garbage', body }, { ...options, times });
+  }
+
+  /** Sends 200 headers announcing the full body, half of it, then closes the connection (a proxy cutting off). */
+  cutBodyNext(times = 1, options: Omit<FaultOptions, 'times'> = {}): this {
+    return this.queue({ kind: 'cut' }, { ...options, times });
   }
 
   /** Answers 200 with an empty body. */
@@ -346,6 +352,16 @@ export class CloudDouble {
       case 'empty':
         this.send(res, 200, '', {});
         return;
+      case 'cut': {
+        const full = Buffer.from(JSON.stringify({ failedDevices: [] }));
+        res.writeHead(200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': String(full.length),
+          Date: this.dateHeader(),
+        });
+        res.write(full.subarray(0, Math.floor(full.length / 2)), () => res.destroy());
+        return;
+      }
       case 'delay':
         return;
     }
@@ -444,7 +460,7 @@ export class CloudDouble {
     const bytes = Buffer.from(body, 'utf8');
     res.writeHead(status, {
       ...headers,
-      Date: new Date(Date.now() + this.options.clockOffsetMs).toUTCString(),
+      Date: this.dateHeader(),
       'Content-Length': String(bytes.length),
     });
     const trickle = this.trickle;
@@ -465,6 +481,10 @@ export class CloudDouble {
       if (offset + trickle.chunkBytes >= bytes.length) res.end(chunk);
       else res.write(chunk);
     }
+  }
+
+  private dateHeader(): string {
+    return new Date(Date.now() + this.options.clockOffsetMs).toUTCString();
   }
 
   /** Resolves true after ms, or false at once when the double stops. */

@@ -135,6 +135,12 @@ describe('CloudClient.putDevices', () => {
     expect(double.putRequests().map((r) => r.answer?.fault ?? r.answer?.status)).toEqual(['reset', 200]);
   });
 
+  it('retries when the answer is cut off mid-body', async () => {
+    double.cutBodyNext();
+    expect(await client().putDevices(sampleReport())).toEqual({ failedDevices: [] });
+    expect(double.putRequests()).toHaveLength(2);
+  });
+
   it('retries a timeout and gives up with CloudUnavailableError', async () => {
     double.setDelay(1_500);
     const error = await failure(client({ requestTimeoutMs: 150, retry: { baseDelayMs: 10, maxAttempts: 3 } }).putDevices(sampleReport()));
@@ -202,10 +208,13 @@ describe('CloudClient.putDevices', () => {
     for (const r of seen) expect(r.receivedAt).toBeLessThanOrEqual(deadline);
   });
 
-  it('sends nothing when the deadline has already passed', async () => {
+  it('still makes the first attempt when the deadline has passed, but no retry', async () => {
+    double.failNext({ status: 503, times: 2 });
     const error = await failure(client().putDevices(sampleReport(), { deadline: Date.now() - 1 }));
     expect(error).toBeInstanceOf(CloudUnavailableError);
-    expect(double.putRequests()).toHaveLength(0);
+    expect(double.putRequests()).toHaveLength(1);
+    double.resetFaults();
+    expect(await client().putDevices(sampleReport(), { deadline: Date.now() - 1 })).toEqual({ failedDevices: [] });
   });
 
   it('stops waiting when the signal aborts', async () => {
