@@ -63,5 +63,9 @@ ENV NODE_ENV=production \
     DEVICE_AGENT_STATE_DIR=/var/lib/device-agent \
     DEVICE_AGENT_LOG_FORMAT=json
 VOLUME ["/var/lib/device-agent"]
+# /healthz of the status listener, on whatever port DEVICE_AGENT_STATUS_LISTEN
+# names (healthy when the listener is off: nothing to ask).
+HEALTHCHECK --interval=60s --timeout=10s --start-period=2m \
+  CMD ["node", "-e", "const l = process.env.DEVICE_AGENT_STATUS_LISTEN || '127.0.0.1:9317'; if (l === 'off') process.exit(0); fetch('http://127.0.0.1:' + l.slice(l.lastIndexOf(':') + 1) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1));"]
 ENTRYPOINT ["/usr/local/bin/device-agent-entrypoint"]
 CMD ["run"]

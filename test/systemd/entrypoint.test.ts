@@ -1,5 +1,6 @@
 import { spawn, execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +16,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function entrypointOf(dockerfile: string): string | undefined {
   return /COPY --chmod=0755 <<'EOF' \/usr\/local\/bin\/device-agent-entrypoint\n([\s\S]*?)\nEOF\n/.exec(dockerfile)?.[1];
+}
+
+function healthcheckOf(dockerfile: string): string[] | undefined {
+  const json = /^HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  return json === undefined ? undefined : (JSON.parse(json) as string[]);
 }
 
 function freePort(): Promise<number> {
@@ -143,5 +149,56 @@ describe('container entrypoint', () => {
     await new Promise<void>((done) => execFile('adb', ['-P', String(port), 'kill-server'], { env: { ...process.env, HOME: dir } }, () => done()));
     expect(await until(async () => ((await adbVersion(port)) === undefined ? true : undefined))).toBe(true);
     expect(await until(() => adbVersion(port))).toBe(version);
+  });
+});
+
+describe('container healthcheck', () => {
+  let command: string[] = [];
+
+  beforeAll(async () => {
+    command = healthcheckOf(await readFile(join(root, 'Dockerfile'), 'utf8')) ?? [];
+  });
+
+  function check(listen: string): Promise<number> {
+    return new Promise((done) => {
+      // The image's node is the first word; this test runs the same Node.
+      execFile(process.execPath, command.slice(1), { env: { DEVICE_AGENT_STATUS_LISTEN: listen } }, (error) =>
+        done(error ? Number(error.code) : 0),
+      );
+    });
+  }
+
+  async function withStatus(status: number, body: (port: number) => Promise<void>): Promise<void> {
+    const paths: string[] = [];
+    const server = createHttpServer((req, res) => {
+      paths.push(req.url ?? '');
+      res.writeHead(req.url === '/healthz' ? status : 404).end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const address = server.address();
+    try {
+      await body(typeof address === 'object' && address ? address.port : 0);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+    expect(paths).toEqual(['/healthz']);
+  }
+
+  it('is a node command in the Dockerfile', () => {
+    expect(command[0]).toBe('node');
+    expect(healthcheckOf('FROM x\n')).toBeUndefined();
+  });
+
+  it('is healthy when /healthz answers 200 on the configured port', async () => {
+    await withStatus(200, async (port) => expect(await check(`0.0.0.0:${port}`)).toBe(0));
+  });
+
+  it('is unhealthy when /healthz answers 503 or nothing listens', async () => {
+    await withStatus(503, async (port) => expect(await check(`127.0.0.1:${port}`)).toBe(1));
+    expect(await check(`127.0.0.1:${await freePort()}`)).toBe(1);
+  });
+
+  it('is healthy when the status listener is off', async () => {
+    expect(await check('off')).toBe(0);
   });
 });
