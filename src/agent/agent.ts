@@ -42,6 +42,7 @@ export class Agent {
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
       onTick: () => void this.report('schedule', 'all'),
+      logger,
     });
     this.reporter = new Reporter({
       nodeId: this.nodeId,

@@ -1,10 +1,12 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import type { Logger } from '../log/logger.js';
 
 export interface SchedulerOptions {
   expression: string;
   /** Upper bound of the random delay before each run, so a fleet does not report in the same second. */
   jitterMs: number;
   onTick: () => void;
+  logger: Logger;
 }
 
 /** The periodic report: a node-cron task with node-cron's own random delay as jitter. */
@@ -14,6 +16,14 @@ export class Scheduler {
   constructor(private readonly options: SchedulerOptions) {}
 
   start(): void {
+    // node-cron's own logger writes plain text to the console; keep every line JSON.
+    const log = this.options.logger.child({ component: 'node-cron' });
+    cron.setLogger({
+      info: (m) => log.debug(m),
+      warn: (m) => log.warn(m),
+      error: (m, err) => log.error({ err: err?.message }, String(m)),
+      debug: (m) => log.debug(String(m)),
+    });
     this.task = cron.schedule(this.options.expression, () => this.options.onTick(), {
       name: 'device-agent report',
       noOverlap: false,
