@@ -1,18 +1,29 @@
-// Display rotation from `dumpsys input`. Android up to 12 prints
-// "SurfaceOrientation: N" per touch device; later releases dropped it and
-// print the viewport instead ("Viewport INTERNAL: ... orientation=N, ...").
-// N is the Surface.ROTATION_* quarter-turn; the result is in degrees.
+// Display rotation from `dumpsys input`, whose wording changed over time:
+//   Android up to 12:  "SurfaceOrientation: 1" (per touch device)
+//   Android 13/14:     "InputDeviceOrientation: 1"
+//   Android 15+:       "InputDeviceOrientation: Rotation90"
+//   any of them:       "Viewport INTERNAL: ... orientation=1, ..." (some builds
+//                      print only this one)
+// Numbers are Surface.ROTATION_* quarter-turns; the result is in degrees.
+
+const ROTATION = /^(?:([0-3])|Rotation(0|90|180|270))$/;
+
+function degrees(token: string | undefined): number | undefined {
+  const match = ROTATION.exec(token ?? '');
+  if (!match) return undefined;
+  return match[1] !== undefined ? Number(match[1]) * 90 : Number(match[2]);
+}
 
 export function parseOrientation(text: string): number | undefined {
   const clean = text.replace(/\r/g, '');
   const patterns = [
-    /^\s*SurfaceOrientation:\s*([0-3])\s*$/m,
-    /^\s*InputDeviceOrientation:\s*([0-3])\s*$/m,
-    /Viewport INTERNAL:[^\n]*?\borientation=([0-3])\b/,
+    /^\s*SurfaceOrientation:\s*(\S+)\s*$/m,
+    /^\s*InputDeviceOrientation:\s*(\S+)\s*$/m,
+    /Viewport INTERNAL:[^\n]*?\borientation=(\d)\b/,
   ];
   for (const pattern of patterns) {
-    const match = pattern.exec(clean);
-    if (match) return Number(match[1]) * 90;
+    const value = degrees(pattern.exec(clean)?.[1]);
+    if (value !== undefined) return value;
   }
   return undefined;
 }

@@ -1,0 +1,59 @@
+// Parsers of one-line outputs: settings values, uptime, date, id, su listing, packages.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { installedBrowsers, parsePackages } from '../../../src/inventory/parsers/packages.js';
+import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
+import { parseSettingValue } from '../../../src/inventory/parsers/settings.js';
+import { parseEpochSeconds, parseUptime } from '../../../src/inventory/parsers/uptime.js';
+
+describe('parseSettingValue', () => {
+  it.each([
+    ['Galaxy S25+\n', 'Galaxy S25+'],
+    ['null\n', undefined],
+    ['', undefined],
+    ['/system/bin/sh: settings: inaccessible or not found\n', undefined],
+    ['Exception occurred while executing:\njava.lang.SecurityException: ...\n', undefined],
+  ])('%j', (text, value) => {
+    expect(parseSettingValue(text)).toBe(value);
+  });
+});
+
+describe('uptime and clock', () => {
+  it('whole seconds since boot from /proc/uptime', () => {
+    expect(parseUptime('350735.47 234388.90\n')).toBe(350735);
+    expect(parseUptime('cat: /proc/uptime: No such file')).toBeUndefined();
+  });
+
+  it('epoch seconds from date +%s', () => {
+    expect(parseEpochSeconds('1763720000\n')).toBe(1763720000);
+    expect(parseEpochSeconds('+%s\n')).toBeUndefined();
+  });
+});
+
+describe('root evidence', () => {
+  it('uid of the adb shell', () => {
+    expect(parseIdUid('uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input) context=u:r:shell:s0')).toBe(2000);
+    expect(parseIdUid('uid=0(root) gid=0(root)')).toBe(0);
+    expect(parseIdUid('id: not found')).toBeUndefined();
+  });
+
+  it('su listing in toolbox and toybox forms', () => {
+    expect(parseSuListing('-rwsr-sr-x root     root        67 2014-06-05 10:00 su')).toBe(true);
+    expect(parseSuListing('/system/bin/su: No such file or directory\n/system/xbin/su: No such file or directory')).toBe(false);
+    expect(parseSuListing('ls: /sbin/su: Permission denied\nls: /system/xbin/su: No such file or directory')).toBe(false);
+    expect(parseSuListing('')).toBeUndefined();
+  });
+});
+
+describe('packages and browsers', () => {
+  it('known browsers among installed packages', () => {
+    const packages = parsePackages('package:com.android.chrome\r\npackage:com.sec.android.app.sbrowser\npackage:com.example\n');
+    expect(installedBrowsers(packages)).toEqual([{ name: 'chrome' }, { name: 'samsung-internet' }]);
+  });
+
+  it('never throws', () => {
+    fc.assert(fc.property(fc.string(), (text) => void installedBrowsers(parsePackages(text))));
+    fc.assert(fc.property(fc.string(), (text) => void parseSuListing(text)));
+    fc.assert(fc.property(fc.string(), (text) => void parseSettingValue(text)));
+  });
+});
