@@ -25,8 +25,9 @@ export class CloudAuthError extends CloudError {
     const what = status === 403 ? 'refused the request (403 Forbidden)' : 'rejected the credentials (401 Unauthorized)';
     super(
       operation,
-      `${operation}: the cloud ${what}. Check DEVICE_AGENT_USERNAME (username or email) and DEVICE_AGENT_API_KEY ` +
-        `(the API key from the account's API keys settings)${status === 403 ? ', and that the account may report devices' : ''}.`,
+      `${operation}: the cloud ${what}. Check DEVICE_AGENT_USERNAME (username or email) and the API key ` +
+        '(DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE or the api-key systemd credential; it is in the API keys settings of the account)' +
+        `${status === 403 ? ', and that the account may report devices' : ''}.`,
     );
     this.status = status;
   }

@@ -152,6 +152,14 @@ describe('CloudClient.putDevices', () => {
     expect(double.putRequests()).toHaveLength(3);
   });
 
+  it('times out a body that trickles in too slowly', async () => {
+    double.setTrickle(100, 2);
+    const error = await failure(client({ requestTimeoutMs: 300, retry: { baseDelayMs: 10, maxAttempts: 2 } }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    expect((error as CloudUnavailableError).code).toBe('ETIMEDOUT');
+    expect(double.putRequests()).toHaveLength(2);
+  });
+
   it('gives up on a refused connection with the error code', async () => {
     const port = new URL(base).port;
     await double.stop();
