@@ -145,9 +145,32 @@ export class AdbServer {
    */
   async restart(options: { reconnect?: boolean } = {}): Promise<void> {
     await this.kill();
+    await this.evictStranger();
     await this.start();
     if (options.reconnect ?? true) {
       await Promise.all([...this.connected].map((port) => this.connect(port)));
+    }
+  }
+
+  /**
+   * adbkit answers ECONNREFUSED by running `adb -P PORT start-server`, so a
+   * client of a killed server may have put a daemon of its own on our port.
+   */
+  private async evictStranger(): Promise<void> {
+    if (!this.serverPort) return;
+    try {
+      await hostRequest(this.serverPort, 'host:kill', { timeoutMs: 1000, bare: true });
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      try {
+        await hostRequest(this.serverPort, 'host:version', { timeoutMs: 500 });
+      } catch {
+        return;
+      }
+      await sleep(20);
     }
   }
 

@@ -1,0 +1,187 @@
+// Simulated devices driven through the REAL adb server (and adbkit, as the
+// agent does). Every test owns its devices; the server is shared per file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Adb } from '@devicefarmer/adbkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AdbServer } from './adb-server.js';
+import { DEVICES_DIR, loadProfile, parseGetprop, withSerial } from './profile.js';
+import { SimDevice, type SimDeviceOptions } from './sim-device.js';
+
+const server = new AdbServer();
+const devices: SimDevice[] = [];
+const pixel = loadProfile('pixel-8-pro');
+const recordedProps = parseGetprop(readFileSync(join(DEVICES_DIR, 'pixel-8-pro', 'getprop.txt'), 'utf8'));
+
+async function startDevice(options: Partial<SimDeviceOptions> & { serial?: string } = {}): Promise<SimDevice> {
+  const { serial = 'SIMTEST01', ...rest } = options;
+  const device = new SimDevice({ profile: withSerial(pixel, serial), ...rest });
+  devices.push(device);
+  await device.start();
+  return device;
+}
+
+async function connectReady(options: Partial<SimDeviceOptions> & { serial?: string } = {}): Promise<SimDevice> {
+  const device = await startDevice(options);
+  await server.connect(device.port);
+  await server.waitForState(device.serial, 'device');
+  return device;
+}
+
+async function adbkitShell(serial: string, command: string): Promise<string> {
+  const client = Adb.createClient({ host: '127.0.0.1', port: server.port });
+  const stream = await client.getDevice(serial).shell(command);
+  return (await Adb.util.readAll(stream)).toString();
+}
+
+beforeAll(async () => {
+  await server.start();
+});
+
+afterEach(async () => {
+  await Promise.all(
+    devices.splice(0).map(async (device) => {
+      await server.disconnect(device.port).catch(() => undefined);
+      await device.stop();
+    }),
+  );
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('a ready device', () => {
+  it('is listed as device and answers adb shell getprop from its recording', async () => {
+    const device = await connectReady({ serial: 'SIMREADY1' });
+    expect(await server.state(device.serial)).toBe('device');
+    const model = await server.adb(['-s', device.serial, 'shell', 'getprop', 'ro.product.model']);
+    expect(model.stdout).toBe(`${recordedProps.get('ro.product.model')}\n`);
+    const serialno = await server.adb(['-s', device.serial, 'shell', 'getprop ro.serialno']);
+    expect(serialno.stdout).toBe('SIMREADY1\n');
+  });
+
+  it('announces the recorded product in its banner (adb devices -l)', async () => {
+    const device = await connectReady();
+    const listing = await server.adb(['devices', '-l']);
+    const line = listing.stdout.split('\n').find((l) => l.startsWith(device.serial)) ?? '';
+    expect(line).toContain(`product:${recordedProps.get('ro.product.name')}`);
+    expect(line).toContain(`model:${recordedProps.get('ro.product.model')!.replace(/ /g, '_')}`);
+    expect(line).toContain(`device:${recordedProps.get('ro.product.device')}`);
+  });
+
+  it('streams output larger than maxdata intact, one WRTE per host OKAY', async () => {
+    const device = await connectReady({ maxData: 4096 });
+    const out = await adbkitShell(device.serial, 'getprop');
+    expect(out.length).toBeGreaterThan(4096 * 4);
+    expect(out).toBe(withSerial(pixel, 'SIMTEST01').commands.get('getprop')!.output);
+    expect(device.bytesWritten).toBe(Buffer.byteLength(out));
+  });
+
+  it('is listed and driven by adbkit like a phone', async () => {
+    const device = await connectReady();
+    const client = Adb.createClient({ host: '127.0.0.1', port: server.port });
+    const listed = await client.listDevices();
+    expect(listed).toContainEqual({ id: device.serial, type: 'device' });
+    const out = await adbkitShell(device.serial, 'echo ==A==; getprop ro.product.device; echo ==B==; nosuch');
+    expect(out).toBe(
+      `==A==\n${recordedProps.get('ro.product.device')}\n==B==\n/system/bin/sh: nosuch: inaccessible or not found\n`,
+    );
+  });
+
+  it('counts shell sessions and their commands, and resets the counts', async () => {
+    const device = await connectReady();
+    await adbkitShell(device.serial, 'getprop ro.serialno');
+    await adbkitShell(device.serial, 'echo one');
+    await server.adb(['-s', device.serial, 'shell', 'echo two']);
+    expect(device.shellSessions).toBe(3);
+    expect(device.commands).toEqual(['getprop ro.serialno', 'echo one', 'echo two']);
+    device.resetCounts();
+    expect(device.shellSessions).toBe(0);
+    expect(device.commands).toEqual([]);
+  });
+
+  it('refuses services it does not offer (sync:, reboot:) and stays usable', async () => {
+    const device = await connectReady();
+    const pull = await server.adb(['-s', device.serial, 'pull', '/proc/version', '/dev/null']);
+    expect(pull.code).not.toBe(0);
+    expect(device.shellSessions).toBe(0);
+    expect(await adbkitShell(device.serial, 'echo still here')).toBe('still here\n');
+  });
+
+  it('delays every shell answer by delayMs', async () => {
+    const device = await connectReady({ delayMs: 300 });
+    const started = Date.now();
+    expect(await adbkitShell(device.serial, 'echo late')).toBe('late\n');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('misbehaving devices', () => {
+  it('hangOn: the matching command never ends while other streams still work', async () => {
+    const device = await connectReady({ hangOn: /dumpsys/ });
+    const client = Adb.createClient({ host: '127.0.0.1', port: server.port });
+    const hung = await client.getDevice(device.serial).shell('dumpsys battery');
+    let ended = false;
+    let received = 0;
+    hung.on('data', (chunk: Buffer) => (received += chunk.length));
+    hung.on('end', () => (ended = true));
+    // A second stream on the same transport completes while the first hangs.
+    expect(await adbkitShell(device.serial, 'echo alive')).toBe('alive\n');
+    expect(ended).toBe(false);
+    expect(received).toBe(0);
+    expect(device.commands).toEqual(['dumpsys battery', 'echo alive']);
+    hung.destroy();
+  });
+
+  it('vanishOn: the device drops off mid-probe; adb reconnects it', async () => {
+    const device = await connectReady({ vanishOn: /cat \/proc\/meminfo/ });
+    const result = await server.adb(['-s', device.serial, 'shell', 'echo before; cat /proc/meminfo']);
+    expect(result.stdout).toBe('');
+    expect(result.code).not.toBe(0);
+    expect(device.commands).toEqual(['echo before; cat /proc/meminfo']);
+    // adb 29 retries a dropped TCP device after about a quarter second.
+    await server.waitForState(device.serial, 'device');
+    expect(device.connectionsAccepted).toBe(2);
+  });
+
+  it('unauthorized: listed as unauthorized, shell refused, accepted when set ready', async () => {
+    const device = await startDevice({ mode: 'unauthorized' });
+    const message = await server.connect(device.port);
+    expect(message).toMatch(/failed to authenticate/);
+    await server.waitForState(device.serial, 'unauthorized');
+    const shell = await server.adb(['-s', device.serial, 'shell', 'echo hi']);
+    expect(shell.code).not.toBe(0);
+    expect(shell.stderr).toMatch(/unauthorized/);
+    expect(device.shellSessions).toBe(0);
+    // The user taps "Allow": the waiting connection completes, no reconnect.
+    device.setMode('ready');
+    await server.waitForState(device.serial, 'device');
+    expect(device.connectionsAccepted).toBe(1);
+  });
+
+  it('offline: never answers CNXN and stays offline', async () => {
+    const device = await startDevice({ mode: 'offline' });
+    await server.connect(device.port, { wait: false });
+    await server.waitForState(device.serial, 'offline');
+    const shell = await server.adb(['-s', device.serial, 'shell', 'echo hi']);
+    expect(shell.code).not.toBe(0);
+    expect(device.shellSessions).toBe(0);
+  });
+
+  it('disconnect: offline at once, back as device after adb reconnects', async () => {
+    const device = await connectReady();
+    device.disconnect();
+    await server.waitForState(device.serial, 'device');
+    expect(device.connectionsAccepted).toBe(2);
+  });
+
+  it('unplug: stays offline while the port refuses connections', async () => {
+    const device = await connectReady();
+    await device.unplug();
+    await server.waitForState(device.serial, 'offline');
+    const shell = await server.adb(['-s', device.serial, 'shell', 'echo hi']);
+    expect(shell.code).not.toBe(0);
+    expect(device.connectionsAccepted).toBe(1);
+  });
+});

@@ -1,0 +1,108 @@
+// The shell a simulated device runs, exercised without adb in between.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICES_DIR, loadProfile, makeProfile, parseGetprop, withSerial, type Profile } from './profile.js';
+import { spawnShell } from './shell.js';
+import { writeStubs } from './stubs.js';
+
+interface Device {
+  run(command: string): Promise<string>;
+}
+
+const dirs: string[] = [];
+
+async function prepare(profile: Profile): Promise<Device> {
+  const dir = await mkdtemp(join(tmpdir(), 'stubs-test-'));
+  dirs.push(dir);
+  const bin = await writeStubs(profile, dir);
+  return {
+    run: (command) =>
+      new Promise((resolve, reject) => {
+        const child = spawnShell(command, bin, dir, profile.notFound);
+        const chunks: Buffer[] = [];
+        child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+        child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+        child.on('error', reject);
+        child.on('close', () => resolve(Buffer.concat(chunks).toString()));
+        child.stdin.end();
+      }),
+  };
+}
+
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('a simulated device shell on the Pixel 8 Pro recording', () => {
+  let pixel: Device;
+  let dump: string;
+  beforeAll(async () => {
+    pixel = await prepare(withSerial(loadProfile('pixel-8-pro'), 'SIM0001'));
+    dump = await readFile(join(DEVICES_DIR, 'pixel-8-pro', 'getprop.txt'), 'utf8');
+  });
+
+  it('answers getprop NAME from the dump, an empty line when unset, the default when given', async () => {
+    const props = parseGetprop(dump);
+    const out = await pixel.run(
+      'getprop ro.product.model; getprop ro.build.fingerprint; getprop no.such.prop; getprop no.such.prop fallback',
+    );
+    expect(out).toBe(`${props.get('ro.product.model')}\n${props.get('ro.build.fingerprint')}\n\nfallback\n`);
+  });
+
+  it('prints the whole dump, with the serial set, for getprop alone', async () => {
+    const out = await pixel.run('getprop');
+    const props = parseGetprop(out);
+    expect(props.get('ro.serialno')).toBe('SIM0001');
+    props.delete('ro.serialno');
+    props.delete('ro.boot.serialno');
+    expect(props).toEqual(parseGetprop(dump));
+  });
+
+  it('runs a batched script with delimiters through real shell syntax', async () => {
+    const out = await pixel.run('echo ==P==; getprop ro.product.device; echo ==N==; printf "%s\\n" done');
+    expect(out).toBe(`==P==\n${parseGetprop(dump).get('ro.product.device')}\n==N==\ndone\n`);
+  });
+
+  it('never reaches host binaries: unknown commands fail the way mksh words it, exit 127', async () => {
+    const out = await pixel.run('df; echo "rc=$?"; uname -a; id');
+    expect(out).toBe(
+      [
+        '/system/bin/sh: df: inaccessible or not found',
+        'rc=127',
+        '/system/bin/sh: uname: inaccessible or not found',
+        '/system/bin/sh: id: inaccessible or not found',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('uses the profile fallback for a known command with unrecorded arguments', async () => {
+    const out = await pixel.run('cat /proc/nope; echo "rc=$?"; dumpsys nothing');
+    expect(out).toBe('cat: /proc/nope: No such file or directory\nrc=1\nCan\'t find service: nothing\n');
+  });
+});
+
+describe('stub generation', () => {
+  it('keeps recorded exit codes and survives quotes and $ in outputs and arguments', async () => {
+    const device = await prepare(
+      makeProfile('quotes', {
+        "echo-it it's": { output: "it's $HOME `id` \\n\n", exitCode: 0 },
+        'fail now': { output: 'failed\n', exitCode: 3 },
+      }),
+    );
+    expect(await device.run("echo-it \"it's\"")).toBe("it's $HOME `id` \\n\n");
+    expect(await device.run('fail now; echo "rc=$?"')).toBe('failed\nrc=3\n');
+    // Arguments reach the fallback as text, never as code.
+    const out = await device.run("fail '$(echo injected)' '`id`'");
+    expect(out).toContain('$(echo injected) `id`');
+    expect(out).not.toContain('uid=');
+  });
+
+  it('lets a script feed stdin-free pipelines between stubs', async () => {
+    const device = await prepare(makeProfile('pipe', { 'getprop': '[a.b]: [1]\n[c.d]: [2]\n', 'head -n 1': 'unused\n' }));
+    // head here is a stub: it prints its recording, not the first line of its input.
+    expect(await device.run('getprop | head -n 1')).toBe('unused\n');
+  });
+});
