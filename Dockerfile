@@ -38,6 +38,10 @@ COPY --chmod=0755 <<'EOF' /usr/local/bin/device-agent-entrypoint
 # Starts device-agent; with DEVICE_AGENT_START_ADB=1 first an adb server of
 # this container's own, kept running as systemd's Restart=always would.
 set -eu
+# `docker run IMAGE` with no command still means the daemon.
+if [ $# -eq 0 ]; then
+  set -- run
+fi
 if [ "${DEVICE_AGENT_START_ADB:-0}" = 1 ]; then
   port="${ANDROID_ADB_SERVER_PORT:-5037}"
   # Without -a the server listens on this container's loopback only, which
@@ -52,7 +56,7 @@ if [ "${DEVICE_AGENT_START_ADB:-0}" = 1 ]; then
 fi
 # Logs of the daemon go to stdout with everything else; `once --dry-run`
 # keeps its report on stdout and its logs apart on stderr.
-if [ "${1:-run}" = run ]; then
+if [ "$1" = run ]; then
   exec 2>&1
 fi
 exec node /app/bin/device-agent.js "$@"

@@ -113,7 +113,7 @@ describe('container entrypoint', () => {
   it('runs the agent with run by default and sends its logs to stdout', async () => {
     const result = await run([]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('node-args: /app/bin/device-agent.js\n');
+    expect(result.stdout).toContain('node-args: /app/bin/device-agent.js run\n');
     expect(result.stdout).toContain('node-stderr');
     expect(result.stderr).toBe('');
     const explicit = await run(['run']);
