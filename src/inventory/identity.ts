@@ -76,7 +76,7 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
     platformVersion: firstProp(props, ['ro.build.version.release', 'ro.build.version.release_or_codename']),
     sdkLevel: Number.isFinite(sdk) && sdk > 0 ? sdk : undefined,
     modelName: firstProp(props, MODEL_KEYS),
-    brandName: firstProp(props, BRAND_KEYS) ?? firstProp(props, MANUFACTURER_KEYS),
+    brandName: firstProp(props, BRAND_KEYS) ?? fingerprintBrand(props) ?? firstProp(props, MANUFACTURER_KEYS),
     manufacturer: firstProp(props, MANUFACTURER_KEYS),
     marketingName: firstProp(props, MARKETING_NAME_KEYS),
     cpuArchitecture: abi || undefined,
@@ -85,6 +85,14 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
     emuiVersion: firstProp(props, ['ro.build.version.emui', 'ro.build.version.magic']),
     rootHints: rootHints(props),
   };
+}
+
+// ro.build.fingerprint is BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS;
+// its first part stands in when a dump carries no ro.product.brand.
+function fingerprintBrand(props: Props): string | undefined {
+  const fingerprint = firstProp(props, ['ro.build.fingerprint', 'ro.system.build.fingerprint']);
+  const brand = fingerprint?.split('/')[0]?.trim();
+  return brand && fingerprint?.split('/').length === 6 ? brand : undefined;
 }
 
 /** undefined when the props say nothing (getprop failed), else a verdict. */

@@ -58,6 +58,7 @@ describe('identityFromProps', () => {
       platformVersion: '9',
       sdkLevel: 28,
       harmonyOsVersion: '2.0.0',
+      brandName: 'HUAWEI',
       emuiVersion: 'EmotionUI_9.1.0',
       isEmulator: false,
     });

@@ -29,6 +29,21 @@ describe('parseBattery', () => {
     });
   });
 
+  it('Xiaomi HyperOS: "last voltage value sent" lines do not shadow voltage', () => {
+    expect(parseBattery(fixture('battery', 'xiaomi-redmi-note14-hyperos3.txt'))).toEqual({
+      status: 'CHARGING',
+      health: 'GOOD',
+      technology: 'Li-poly',
+      percentage: '80',
+      temperature: 36,
+      voltage: 4228,
+      present: true,
+      acPowered: true,
+      usbPowered: false,
+      wirelessPowered: false,
+    });
+  });
+
   it('percentage honours a scale other than 100; no technology line leaves it out (invented)', () => {
     const reading = parseBattery('Current Battery Service state:\n  level: 5\n  scale: 10\n  temperature: -45\n');
     expect(reading).toEqual({ percentage: '50', temperature: -5 });
