@@ -43,6 +43,16 @@ describe('CloudDouble basics', () => {
     expect(wrong.status).toBe(401);
   });
 
+  it('accepts the email in place of the username when configured', async () => {
+    await double.stop();
+    double = new CloudDouble({ username: 'lab-bot', email: 'lab-bot@example.test', apiKey: 'k-123456' });
+    base = await double.start();
+    const as = (who: string) => fetch(`${base}/devices`, { headers: { Authorization: `Basic ${Buffer.from(`${who}:k-123456`).toString('base64')}` } });
+    expect((await as('lab-bot')).status).toBe(200);
+    expect((await as('lab-bot@example.test')).status).toBe(200);
+    expect((await as('someone@example.test')).status).toBe(401);
+  });
+
   it('accepts a valid report, stores it and lists it through the GET endpoints', async () => {
     const res = await put(sampleReport([sampleDevice('AAA'), sampleDevice('BBB', { status: 'UNPLUGGED' })]));
     expect(res.status).toBe(200);

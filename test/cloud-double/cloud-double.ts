@@ -15,8 +15,9 @@ export const DEFAULT_USERNAME = 'agent@example.test';
 export const DEFAULT_API_KEY = 'test-api-key-3f9a1c7e5b2d';
 
 export interface CloudDoubleOptions {
-  /** Accepted Basic credentials (username or email, and API key). */
+  /** Accepted Basic credentials: the username, or the email when given, with the API key. */
   username?: string;
+  email?: string;
   apiKey?: string;
   /** Added to the real clock for the Date header, to simulate a skewed cloud clock. */
   clockOffsetMs?: number;
@@ -85,7 +86,7 @@ export class CloudDouble {
   readonly requests: RecordedRequest[] = [];
   readonly store = new InventoryStore();
 
-  private readonly options: Required<CloudDoubleOptions>;
+  private readonly options: Required<Omit<CloudDoubleOptions, 'email'>> & { email?: string };
   private server: Server | undefined;
   private baseUrl: string | undefined;
   private faults: QueuedFault[] = [];
@@ -98,6 +99,7 @@ export class CloudDouble {
   constructor(options: CloudDoubleOptions = {}) {
     this.options = {
       username: options.username ?? DEFAULT_USERNAME,
+      email: options.email,
       apiKey: options.apiKey ?? DEFAULT_API_KEY,
       clockOffsetMs: options.clockOffsetMs ?? 0,
       rejectUnknownFields: options.rejectUnknownFields ?? true,
@@ -446,7 +448,8 @@ export class CloudDouble {
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
     if (!match?.[1]) return false;
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-    return decoded === `${this.options.username}:${this.options.apiKey}`;
+    const { username, email, apiKey } = this.options;
+    return decoded === `${username}:${apiKey}` || (email !== undefined && decoded === `${email}:${apiKey}`);
   }
 
   // ---- writing answers -------------------------------------------------------
