@@ -2,26 +2,9 @@
 // the latest DeviceInfo per udid, turned into the spec's Device shape for the
 // GET endpoints. Bodies reaching here have passed schema.ts.
 
-import type { DeviceInfo, ReportBody } from '../../src/cloud/types.js';
+import type { Device, DeviceInfo, ReportBody } from '../../src/cloud/types.js';
 
-/** The spec's Device (PrivateDevice) as GET /devices and GET /devices/{udid} return it. */
-export interface Device {
-  id: number;
-  isBooked: boolean;
-  isOnline: boolean;
-  modelName: string;
-  deviceName: string;
-  resolution: { width: number; height: number };
-  platformName: string;
-  platformVersion: string;
-  installedBrowsers: { name: string; version: string }[];
-  deviceImageUrl: string;
-  isFavorite: boolean;
-  isCloud: boolean;
-  isMyOrg: boolean;
-  isMyOwn: boolean;
-  udid: string;
-}
+export type { Device };
 
 export interface StoredDevice {
   id: number;
