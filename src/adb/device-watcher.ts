@@ -33,6 +33,7 @@ export class DeviceWatcher extends EventEmitter {
   private running = false;
   private connected = false;
   private lastErrorText: string | undefined;
+  private roundTripMs: number | undefined;
 
   constructor(
     private readonly adb: AdbClient,
@@ -53,6 +54,11 @@ export class DeviceWatcher extends EventEmitter {
 
   get lastError(): string | undefined {
     return this.lastErrorText;
+  }
+
+  /** Duration of the last full device-list round trip to the adb server. */
+  get lastRoundTripMs(): number | undefined {
+    return this.roundTripMs;
   }
 
   async start(): Promise<void> {
@@ -77,7 +83,9 @@ export class DeviceWatcher extends EventEmitter {
   async reconcile(): Promise<boolean> {
     let list: AdbDevice[];
     try {
+      const t0 = performance.now();
       list = await this.adb.listDevices();
+      this.roundTripMs = performance.now() - t0;
     } catch (err) {
       this.noteError(err);
       return false;

@@ -5,6 +5,11 @@ import { Debouncer } from './debounce.js';
 import type { Parts } from './parts.js';
 import { Reporter, type ReportSink } from './reporter.js';
 import { Scheduler } from './scheduler.js';
+import { evaluateHealth, type Health } from '../status/health.js';
+import { agentMetrics } from '../status/collect.js';
+import { formatMetrics } from '../status/metrics.js';
+import { StatusServer } from '../status/server.js';
+import { agentVersion } from '../util/package.js';
 
 // A device event is reported within 2 s: gathered for changeDebounceMs after
 // the last event, but never longer than this after the first.
@@ -23,6 +28,8 @@ export class Agent {
   private followUp: { timer: NodeJS.Timeout; at: number } | undefined;
   private changed = new Set<string>();
   private stopping = false;
+  private status: StatusServer | undefined;
+  private startedAt = 0;
 
   constructor(
     private readonly parts: Parts,
@@ -62,6 +69,9 @@ export class Agent {
       void this.report('devices changed', refresh);
     });
     this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
+    this.startedAt = Date.now();
+    this.status = new StatusServer(settings.statusListen, this, logger);
+    await this.status.start();
     await this.watcher.start();
     this.scheduler.start();
     logger.info(
@@ -80,6 +90,7 @@ export class Agent {
     clearTimeout(this.followUp?.timer);
     await this.scheduler?.stop();
     this.watcher?.stop();
+    await this.status?.stop();
     if (this.reporter?.busy) {
       logger.info('waiting for the report in flight to finish');
       const limit = settings.shutdownTimeoutSeconds * 1000;
@@ -92,6 +103,34 @@ export class Agent {
       if (timedOut) logger.warn(`the report in flight did not finish within ${limit / 1000} s; stopping anyway`);
     }
     logger.info('device-agent stopped');
+  }
+
+  health(): Health {
+    const { stats, settings } = this.parts;
+    const interval = this.scheduler?.intervalMs() ?? 60_000;
+    return evaluateHealth({
+      now: Date.now(),
+      startedAt: this.startedAt,
+      lastSuccessAt: stats.lastSuccessAt,
+      lastFailure: stats.lastFailure,
+      trackerAlive: this.watcher?.alive ?? false,
+      adbError: this.watcher?.lastError,
+      // Two missed schedules (with jitter and a retry chain) before it counts as unhealthy.
+      maxReportAgeMs: Math.max(2 * interval + settings.jitterSeconds * 1000 + settings.requestTimeoutSeconds * 1000, 120_000),
+    });
+  }
+
+  metrics(): string {
+    return formatMetrics(
+      agentMetrics({
+        stats: this.parts.stats,
+        trackerAlive: this.watcher?.alive ?? false,
+        adbRoundTripMs: this.watcher?.lastRoundTripMs,
+        failedDevices: this.parts.failed.current(),
+        version: agentVersion,
+        nodeId: this.nodeId,
+      }),
+    );
   }
 
   /** Asks for a report; exposed for tests and the status endpoint. */

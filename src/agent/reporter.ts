@@ -123,7 +123,6 @@ export class Reporter {
       deps.logger.warn({ udid: f.udid, cloudMessage: f.message }, `the cloud did not store device ${f.udid}: ${f.message}. ${adviceFor(f.message)}`);
     }
     for (const udid of result.recovered) deps.logger.info({ udid }, `the cloud stored device ${udid} again`);
-    deps.stats.failedDevices = answer.failedDevices;
     const retryAt = deps.failed.nextRetryAt();
     if (retryAt !== undefined) deps.onFollowUp?.(retryAt, 'failed-device retry');
   }

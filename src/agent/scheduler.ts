@@ -37,6 +37,12 @@ export class Scheduler {
     await task?.destroy();
   }
 
+  /** Time between two scheduled runs, from the next two; undefined when stopped. */
+  intervalMs(): number | undefined {
+    const [a, b] = this.task?.getNextRuns(2) ?? [];
+    return a && b ? b.getTime() - a.getTime() : undefined;
+  }
+
   /** When the next scheduled run starts (before jitter), or undefined when stopped. */
   nextRunAt(): number | undefined {
     return this.task?.getNextRun()?.getTime();

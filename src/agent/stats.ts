@@ -1,5 +1,3 @@
-import type { FailedDevice } from '../cloud/types.js';
-
 /** What /healthz, /metrics and the logs read about the agent's recent work. */
 export class AgentStats {
   reportsSent = 0;
@@ -11,7 +9,6 @@ export class AgentStats {
   lastInventoryDurationMs: number | undefined;
   adbRoundTripMs: number | undefined;
   devicesByState = new Map<string, number>();
-  failedDevices: FailedDevice[] = [];
   shellSessions = 0;
   bytesRead = 0;
 

@@ -1,0 +1,68 @@
+import { readdirSync } from 'node:fs';
+import type { AgentStats } from '../agent/stats.js';
+import type { Metric } from './metrics.js';
+
+export interface MetricsInput {
+  stats: AgentStats;
+  trackerAlive: boolean;
+  adbRoundTripMs?: number;
+  failedDevices: Array<{ udid: string; message: string }>;
+  version: string;
+  nodeId: string;
+}
+
+/** The agent's metrics, from its stats and the process's own figures. */
+export function agentMetrics(input: MetricsInput): Metric[] {
+  const { stats } = input;
+  const usage = process.resourceUsage();
+  const mem = process.memoryUsage();
+  const gauge = (name: string, help: string, value: number | undefined): Metric => ({
+    name,
+    help,
+    type: 'gauge',
+    samples: value === undefined ? [] : [{ value }],
+  });
+  return [
+    { name: 'device_agent_info', help: 'Agent version and node id.', type: 'gauge', samples: [{ labels: { version: input.version, node_id: input.nodeId }, value: 1 }] },
+    {
+      name: 'device_agent_devices',
+      help: 'Devices the adb server knows, by adb state.',
+      type: 'gauge',
+      samples: [...stats.devicesByState].map(([state, value]) => ({ labels: { state }, value })),
+    },
+    {
+      name: 'device_agent_reports_total',
+      help: 'PUT /devices reports by result.',
+      type: 'counter',
+      samples: [
+        { labels: { result: 'delivered' }, value: stats.reportsSent },
+        { labels: { result: 'failed' }, value: stats.reportsFailed },
+      ],
+    },
+    gauge('device_agent_last_success_timestamp_seconds', 'When the last report was delivered (Unix time).', stats.lastSuccessAt === undefined ? undefined : stats.lastSuccessAt / 1000),
+    gauge('device_agent_failed_devices', 'Devices the cloud did not store in the last report.', input.failedDevices.length),
+    {
+      name: 'device_agent_failed_device',
+      help: 'A device the cloud did not store, with its udid.',
+      type: 'gauge',
+      samples: input.failedDevices.map((f) => ({ labels: { udid: f.udid }, value: 1 })),
+    },
+    gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
+    gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),
+    gauge('device_agent_inventory_duration_seconds', 'Duration of the last inventory (all devices).', stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000),
+    { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: stats.shellSessions }] },
+    { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: stats.bytesRead }] },
+    { name: 'process_cpu_seconds_total', help: 'User and system CPU time of the agent process.', type: 'counter', samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }] },
+    gauge('process_resident_memory_bytes', 'Resident memory of the agent process.', mem.rss),
+    gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),
+    gauge('process_open_fds', 'Open file descriptors (sockets included).', openFds()),
+  ];
+}
+
+function openFds(): number | undefined {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { AdbServer } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import { AgentProcess, baseEnv, startAgent } from './agent-process.js';
+
+// /healthz and /metrics of a running daemon, read over real HTTP.
+
+const adb = new AdbServer();
+const cloud = new CloudDouble();
+const ready = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'STAT0001') });
+const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'STAT0002'), mode: 'unauthorized' });
+let agent: AgentProcess;
+let statusUrl = '';
+
+beforeAll(async () => {
+  await adb.start();
+  const baseUrl = await cloud.start();
+  await adb.connect(await ready.start());
+  await adb.connect(await locked.start(), { wait: false });
+  await adb.waitForState(`127.0.0.1:${locked.port}`, 'unauthorized', 20_000);
+  cloud.failDevices([{ udid: 'STAT0001', message: 'missing required capability: battery' }]);
+  agent = startAgent(
+    ['run'],
+    baseEnv({
+      ...adb.env,
+      DEVICE_AGENT_BASE_URL: baseUrl,
+      DEVICE_AGENT_USERNAME: cloud.username,
+      DEVICE_AGENT_API_KEY: cloud.apiKey,
+      DEVICE_AGENT_SCHEDULE: '0 0 * * *',
+      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+    }),
+  );
+  const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+  statusUrl = `http://${String(line.listen)}`;
+});
+
+afterAll(async () => {
+  await agent.stop();
+  await adb.stop();
+  await Promise.all([ready.stop(), locked.stop(), cloud.stop()]);
+});
+
+const get = async (path: string) => {
+  const res = await fetch(statusUrl + path);
+  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') };
+};
+
+describe('status endpoint', () => {
+  it('serves metrics in Prometheus text format after a report', async () => {
+    await agent.waitForLog((l) => l.msg === 'report delivered');
+    const { status, text, type } = await get('/metrics');
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(text).toMatch(/^device_agent_devices\{state="device"\} 1$/m);
+    expect(text).toMatch(/^device_agent_devices\{state="unauthorized"\} 1$/m);
+    expect(text).toMatch(/^device_agent_reports_total\{result="delivered"\} [1-9]/m);
+    expect(text).toMatch(/^device_agent_last_success_timestamp_seconds \d+(\.\d+)?$/m);
+    expect(text).toMatch(/^device_agent_failed_device\{udid="STAT0001"\} 1$/m);
+    expect(text).toMatch(/^device_agent_adb_tracker_up 1$/m);
+    expect(text).toMatch(/^device_agent_adb_roundtrip_seconds \d/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
+    expect(text).not.toContain(cloud.apiKey);
+  });
+
+  it('is healthy after a report, and 503 with the reason when adb goes away', async () => {
+    await agent.waitForLog((l) => l.msg === 'report delivered');
+    expect((await get('/healthz')).status).toBe(200);
+    await adb.kill();
+    await agent.waitForLog((l) => String(l.msg).includes('adb device tracking ended'));
+    const down = await get('/healthz');
+    expect(down.status).toBe(503);
+    expect(down.text).toMatch(/adb device tracking is down/);
+    await adb.restart();
+    await agent.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 20_000);
+    expect((await get('/healthz')).status).toBe(200);
+    expect((await get('/nowhere')).status).toBe(404);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateHealth } from '../../src/status/health.js';
+import { formatMetrics } from '../../src/status/metrics.js';
+
+describe('formatMetrics', () => {
+  it('writes the Prometheus text format with escaped label values', () => {
+    const text = formatMetrics([
+      { name: 'device_agent_devices', help: 'Devices by state.', type: 'gauge', samples: [{ labels: { state: 'no permissions "x"\\y' }, value: 2 }] },
+      { name: 'device_agent_reports_total', help: 'Reports.', type: 'counter', samples: [{ value: 5 }] },
+      { name: 'device_agent_last_success_timestamp_seconds', help: 'Never yet.', type: 'gauge', samples: [] },
+    ]);
+    expect(text).toBe(
+      [
+        '# HELP device_agent_devices Devices by state.',
+        '# TYPE device_agent_devices gauge',
+        'device_agent_devices{state="no permissions \\"x\\"\\\\y"} 2',
+        '# HELP device_agent_reports_total Reports.',
+        '# TYPE device_agent_reports_total counter',
+        'device_agent_reports_total 5',
+        '# HELP device_agent_last_success_timestamp_seconds Never yet.',
+        '# TYPE device_agent_last_success_timestamp_seconds gauge',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('evaluateHealth', () => {
+  const base = { now: 1_000_000, startedAt: 900_000, trackerAlive: true, maxReportAgeMs: 120_000 };
+
+  it('is healthy with a recent report and live tracking', () => {
+    expect(evaluateHealth({ ...base, lastSuccessAt: 950_000 })).toEqual({ ok: true, reasons: [] });
+  });
+
+  it('names each reason when unhealthy', () => {
+    const stale = evaluateHealth({ ...base, lastSuccessAt: 800_000, lastFailure: 'PUT /devices: 503' });
+    expect(stale.ok).toBe(false);
+    expect(stale.reasons[0]).toMatch(/200 s ago \(limit 120 s\); last failure: PUT \/devices: 503/);
+    const down = evaluateHealth({ ...base, lastSuccessAt: 950_000, trackerAlive: false, adbError: 'no adb server at tcp:127.0.0.1:5037' });
+    expect(down.reasons).toEqual(['adb device tracking is down: no adb server at tcp:127.0.0.1:5037']);
+    expect(evaluateHealth({ ...base }).reasons[0]).toMatch(/no report delivered since the start 100 s ago/);
+  });
+});
