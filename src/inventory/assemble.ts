@@ -257,10 +257,15 @@ export function notReadyMessage(adbState: string): string {
   return `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`;
 }
 
-export function notReadyDeviceInfo(adbSerial: string, adbState: string): DeviceInfo {
+/**
+ * A device adb lists but that cannot be inventoried. Its own serial is not
+ * readable in this state, so the udid is the one learnt on an earlier
+ * connection when the caller knows it, else the adb serial.
+ */
+export function notReadyDeviceInfo(adbSerial: string, adbState: string, knownUdid?: string): DeviceInfo {
   return {
-    udid: adbSerial,
-    serialNumber: adbSerial,
+    udid: knownUdid ?? adbSerial,
+    serialNumber: knownUdid ?? adbSerial,
     state: adbState,
     status: STATUS_UNAVAILABLE,
     message: notReadyMessage(adbState),

@@ -125,6 +125,10 @@ describe('notReadyDeviceInfo', () => {
     expect(info.message).toMatch(pattern);
   });
 
+  it('keeps the udid learnt on an earlier connection', () => {
+    expect(notReadyDeviceInfo('192.168.1.20:5555', 'offline', 'R5CY743GDFY').udid).toBe('R5CY743GDFY');
+  });
+
   it('an unknown state still gets a message', () => {
     expect(notReadyMessage('weird')).toContain('"weird"');
     expect(notReadyMessage('')).toContain('"unknown"');
