@@ -48,16 +48,24 @@ const MANUFACTURER_KEYS = [
 ];
 
 // Marketing names that vendors publish as props (Build.MODEL is a code such
-// as SM-G973F or 2311DRK48G there).
+// as 24069PC21I or EBG-AN10 there). Property names as catalogued with real
+// values in github.com/getActivity/DeviceCompat (DeviceMarketName.java);
+// English names come before localized ones where a vendor has both.
 export const MARKETING_NAME_KEYS = [
-  'ro.product.marketname', // Xiaomi/Redmi/POCO, Honor
-  'ro.product.vendor.marketname',
+  'ro.product.marketname', // Xiaomi, Redmi, POCO (MIUI, HyperOS)
   'ro.product.odm.marketname',
-  'ro.config.marketing_name', // Huawei
-  'ro.vendor.oplus.market.name', // OPPO, OnePlus, realme (ColorOS 12+)
-  'ro.oppo.market.name', // OPPO before ColorOS 12
-  'ro.vendor.product.display', // Motorola
-  'ro.product.vendor.display',
+  'ro.product.vendor.marketname',
+  'ro.vendor.oplus.market.enname', // OPPO, OnePlus, realme (English)
+  'ro.vendor.oplus.market.name',
+  'ro.oppo.market.name', // older ColorOS
+  'ro.display.series', // OnePlus H2OS/OxygenOS
+  'ro.vivo.internet.name', // vivo, iQOO
+  'ro.vivo.market.name',
+  'ro.config.marketing_name', // Huawei, Honor (EMUI, HarmonyOS, MagicOS)
+  'ro.vendor.product.ztename', // ZTE, nubia
+  'ro.vendor.asus.product.mkt_name', // ASUS
+  'ro.product.en.display', // Lenovo (English)
+  'ro.product.display', // Lenovo
 ] as const;
 
 const ABI_KEYS = ['ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.system.product.cpu.abilist'];

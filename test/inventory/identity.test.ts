@@ -103,3 +103,18 @@ describe('detectEmulator', () => {
     expect(detectEmulator(p)).toBe(expected);
   });
 });
+
+describe('marketing names', () => {
+  // Marketing property names and values as catalogued from real devices in
+  // github.com/getActivity/DeviceCompat (DeviceMarketName.java comments); the
+  // model codes beside them are invented filler.
+  it.each([
+    [{ 'ro.product.model': 'PKR110', 'ro.vendor.oplus.market.enname': 'OnePlus Ace 5 Pro', 'ro.vendor.oplus.market.name': '一加 Ace 5 Pro' }, 'OnePlus Ace 5 Pro'],
+    [{ 'ro.product.model': 'V1936A', 'ro.vivo.internet.name': 'iQOO Neo 855', 'ro.vivo.market.name': 'iQOO Neo 855版' }, 'iQOO Neo 855'],
+    [{ 'ro.product.model': 'EML-AL00', 'ro.config.marketing_name': 'HUAWEI P20' }, 'HUAWEI P20'],
+    [{ 'ro.product.model': 'NX729J', 'ro.vendor.product.ztename': 'nubia Z50 Ultra' }, 'nubia Z50 Ultra'],
+    [{ 'ro.product.model': 'ASUS_I005DA', 'ro.vendor.asus.product.mkt_name': 'ROG Phone 5' }, 'ROG Phone 5'],
+  ])('%o → %s', (p, name) => {
+    expect(identityFromProps(p, 's').marketingName).toBe(name);
+  });
+});
