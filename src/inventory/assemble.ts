@@ -85,7 +85,7 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     isAndroid: true,
     isIos: false,
     isEmulator: identity.isEmulator,
-    isRooted: isRooted(sections, identity),
+    isRooted: isRooted(sections),
     addedToCloud: config.addedToCloud,
     isHidden: config.isHidden,
     support: { ...config.support },
@@ -209,17 +209,16 @@ export function deviceName(sections: Map<string, string>, identity: Identity): s
 
 /**
  * Rooted: an su binary is present, or adbd runs as root (uid 0 shell).
- * Without the `id` section, ro.secure=0 or service.adb.root=1 stand in.
+ * ro.secure=0 and service.adb.root=1 are not evidence on their own: some
+ * vendor builds (a Konka Android 5.1 TV, for one) set ro.secure=0 and still
+ * give adb a uid 2000 shell, even after `adb root` reports success.
  */
-export function isRooted(sections: Map<string, string>, identity: Identity): boolean | undefined {
+export function isRooted(sections: Map<string, string>): boolean | undefined {
   const suText = sections.get(SECTION.su);
   const su = suText === undefined ? undefined : parseSuListing(suText);
   const idText = sections.get(SECTION.id);
   const uid = idText === undefined ? undefined : parseIdUid(idText);
   if (su === true || uid === 0) return true;
-  if (uid === undefined && (identity.rootHints.insecure === true || identity.rootHints.adbRoot === true)) {
-    return true;
-  }
   if (su === false && uid !== undefined) return false;
   return undefined;
 }

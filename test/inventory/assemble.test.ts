@@ -134,3 +134,20 @@ describe('notReadyDeviceInfo', () => {
     expect(notReadyMessage('')).toContain('"unknown"');
   });
 });
+
+describe('isRooted evidence', () => {
+  it('ro.secure=0 without a uid 0 shell is not root (Konka Android 5.1 TV behaviour)', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 's',
+      adbState: 'device',
+      sections: sections({
+        [SECTION.props]: '[ro.secure]: [0]\n[ro.debuggable]: [1]\n[service.adb.root]: [1]\n',
+        // `id` of a car head unit's adb shell (github.com/ezhigval/chery_tiggo_8PMN_Renesas, REVERSE_ENGINEERING_REPORT.md), first two lines.
+        [SECTION.id]: 'uid=2000(shell) gid=2000(shell)\ngroups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid)',
+        [SECTION.su]: 'ls: /system/bin/su: No such file or directory',
+      }),
+      config,
+    });
+    expect(info.isRooted).toBe(false);
+  });
+});
