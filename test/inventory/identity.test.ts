@@ -118,3 +118,23 @@ describe('marketing names', () => {
     expect(identityFromProps(p, 's').marketingName).toBe(name);
   });
 });
+
+describe('more vendors (real dumps)', () => {
+  it('OnePlus Nord N10 5G: marketing name from ro.display.series', () => {
+    const id = identityFromProps(props('oneplus-nord-n10-android11.txt'), '90241ad3');
+    expect(id).toMatchObject({
+      udid: '90241ad3',
+      modelName: 'BE2028',
+      brandName: 'OnePlus',
+      marketingName: 'OnePlus Nord N10 5G',
+      platformVersion: '11',
+      isEmulator: false,
+    });
+  });
+
+  it('LG V60: no marketing prop, model stays the name', () => {
+    const id = identityFromProps(props('lg-v60-android11.txt'), 'x');
+    expect(id).toMatchObject({ udid: 'LMV600TM128a3837', modelName: 'LM-V600', brandName: 'lge', isEmulator: false });
+    expect(id.marketingName).toBeUndefined();
+  });
+});

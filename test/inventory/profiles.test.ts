@@ -101,6 +101,20 @@ describe('inventory of recorded devices', () => {
     expect(info.resolution).toBeUndefined(); // density without a size says nothing about the panel
   });
 
+  it('OnePlus Nord N10 with only getprop answering: identity complete, nothing else invented', async () => {
+    const { info } = await inventory('oneplus-nord-n10', '90241ad3');
+    expect(info).toMatchObject({
+      udid: '90241ad3',
+      modelName: 'BE2028',
+      deviceName: 'OnePlus Nord N10 5G',
+      platformVersion: '11',
+      telephony: { carriersInfo: [{ slot: 0, imei: '', meid: '', iccid: '' }] },
+    });
+    for (const field of ['battery', 'storage', 'memory', 'resolution', 'orientation', 'installedBrowsers', 'uptime', 'bootTime', 'isRooted'] as const) {
+      expect(info[field], field).toBeUndefined();
+    }
+  });
+
   it('emulator (Android 6): emulator flag, toolbox df storage', async () => {
     const { info } = await inventory('emulator-sdk-android6', 'emulator-5554');
     expect(info).toMatchObject({
