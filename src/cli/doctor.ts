@@ -1,7 +1,63 @@
+import { AdbClient } from '../adb/client.js';
+import { resolveAdbServer } from '../adb/server-address.js';
+import { cloudClient } from '../agent/parts.js';
+import type { Credentials } from '../config/credentials.js';
+import { ConfigError } from '../config/errors.js';
+import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
+import { checkAdb, checkCloud, inspectNodeId } from '../doctor/checks.js';
+import { adbAddressFailed, cloudSettingsFailed, cloudSettingsItem, nodeIdItem, settingsItem, type CloudTarget } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
+import { sendingCredentials } from './setup.js';
 
-/** Placeholder until the operations issue: doctor is not built yet. */
-export async function doctor(_setup: Setup, _env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<number> {
-  stdout.write('device-agent doctor is not implemented yet\n');
-  return 1;
+const ADB_ANSWER_TIMEOUT_MS = 10_000;
+// A getprop answers at once on a healthy device; the full probe timeout is for the inventory.
+const MODEL_TIMEOUT_MS = 5_000;
+
+/**
+ * Checks the configuration, the adb server, each device and the cloud, prints
+ * a checklist on stdout and returns 0, or 1 when something failed. adb and the
+ * cloud are checked side by side; neither waits for the other to succeed.
+ */
+export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<number> {
+  const { settings, logger } = setup;
+  const config: CheckItem[] = [settingsItem(env)];
+
+  let credentials: Credentials | undefined;
+  try {
+    credentials = sendingCredentials(settings, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config.push(cloudSettingsFailed(error.message));
+  }
+  const target: CloudTarget | undefined = credentials && {
+    baseUrl: settings.baseUrl,
+    username: credentials.username,
+    keySource: credentials.source,
+  };
+  if (target) config.push(cloudSettingsItem(target));
+  config.push(nodeIdItem(inspectNodeId(settings, env)));
+
+  const adbChecked = (async (): Promise<CheckItem[]> => {
+    let adb: AdbClient;
+    try {
+      adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
+    } catch (error) {
+      return [adbAddressFailed(error)];
+    }
+    return checkAdb(adb, {
+      answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
+      shellTimeoutMs: Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000),
+      concurrency: settings.probeConcurrency,
+      hiddenDevices: settings.hiddenDevices,
+    });
+  })();
+  const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
+
+  const [adbItems, cloudItems] = await Promise.all([adbChecked, cloudChecked]);
+  const items = [...config, ...adbItems, ...cloudItems];
+  for (const item of items) {
+    if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
+  }
+  stdout.write(formatChecklist(items));
+  return exitCodeOf(items);
 }

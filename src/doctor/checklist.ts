@@ -1,0 +1,50 @@
+import { maskString } from '../log/redact.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+/** One line of the doctor's checklist. */
+export interface CheckItem {
+  status: CheckStatus;
+  /** What was found, on one line. */
+  finding: string;
+  /** What the operator should do; shown only when the item is not ok. */
+  advice?: string;
+}
+
+const LABELS: Record<CheckStatus, string> = { ok: '[ OK ]', warn: '[WARN]', fail: '[FAIL]' };
+const ADVICE_INDENT = '       -> ';
+
+/**
+ * The checklist as printed: one line per item, advice indented under items
+ * that are not ok, and a closing summary. Every line is secret-masked: the
+ * findings quote errors and settings, and stdout is not the logger.
+ */
+export function formatChecklist(items: readonly CheckItem[]): string {
+  const lines: string[] = [];
+  for (const item of items) {
+    lines.push(`${LABELS[item.status]} ${oneLine(item.finding)}`);
+    if (item.status !== 'ok' && item.advice) lines.push(ADVICE_INDENT + oneLine(item.advice));
+  }
+  lines.push(summary(items));
+  return lines.map(maskString).join('\n') + '\n';
+}
+
+/** 1 when any item failed, else 0: warnings alone do not fail the doctor. */
+export function exitCodeOf(items: readonly CheckItem[]): number {
+  return items.some((item) => item.status === 'fail') ? 1 : 0;
+}
+
+function summary(items: readonly CheckItem[]): string {
+  const failed = items.filter((item) => item.status === 'fail').length;
+  const warned = items.filter((item) => item.status === 'warn').length;
+  if (failed === 0 && warned === 0) return `All ${items.length} checks passed.`;
+  const parts: string[] = [];
+  if (failed) parts.push(`${failed} failed`);
+  if (warned) parts.push(`${warned} ${warned === 1 ? 'warning' : 'warnings'}`);
+  return `${parts.join(', ')} of ${items.length} checks.`;
+}
+
+// A multi-line error message must not break the one-line-per-item layout.
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

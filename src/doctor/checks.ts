@@ -1,0 +1,158 @@
+// The doctor's observations: each check talks to one thing (the state
+// directory, the adb server, the cloud), never throws, and turns what it saw
+// into checklist items with findings.ts. A failing check never stops another.
+
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { AdbDevice, ShellOptions, ShellResult } from '../adb/client.js';
+import type { CredentialCheck } from '../cloud/client.js';
+import type { Settings } from '../config/schema.js';
+import { stateDirOf } from '../config/node-id.js';
+import { mapLimit } from '../util/limit.js';
+import type { CheckItem } from './checklist.js';
+import {
+  adbServerFailed,
+  adbServerItem,
+  clockItem,
+  cloudFailed,
+  cloudItem,
+  deviceItem,
+  devicesFailed,
+  NoAnswerError,
+  noDevicesItem,
+  parseModel,
+  type CloudTarget,
+  type DeviceFacts,
+  type NodeIdFacts,
+} from './findings.js';
+
+/** The part of AdbClient the doctor uses. */
+export interface DoctorAdb {
+  readonly label: string;
+  version(): Promise<number>;
+  listDevices(): Promise<AdbDevice[]>;
+  shell(serial: string, command: string, options: ShellOptions): Promise<ShellResult>;
+}
+
+/** The part of CloudClient the doctor uses. */
+export interface DoctorCloud {
+  checkCredentials(): Promise<CredentialCheck>;
+}
+
+export interface AdbCheckOptions {
+  /** How long the server may take for version and the device list. */
+  answerTimeoutMs: number;
+  /** How long one device may take for its one getprop. */
+  shellTimeoutMs: number;
+  /** Devices whose getprop runs at once. */
+  concurrency: number;
+  hiddenDevices: readonly string[];
+}
+
+export const MODEL_COMMAND = 'getprop ro.product.model';
+
+/** The adb server, then every device it lists: one shell per ready device, none for the others. */
+export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promise<CheckItem[]> {
+  let version: number;
+  try {
+    version = await answerWithin(adb.version(), `adb server ${adb.label}`, options.answerTimeoutMs);
+  } catch (error) {
+    return [adbServerFailed(adb.label, error)];
+  }
+  const items: CheckItem[] = [adbServerItem(adb.label, version)];
+  let devices: AdbDevice[];
+  try {
+    devices = await answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs);
+  } catch (error) {
+    return [...items, devicesFailed(error)];
+  }
+  if (devices.length === 0) return [...items, noDevicesItem()];
+  const hidden = new Set(options.hiddenDevices);
+  const sorted = [...devices].sort((a, b) => a.serial.localeCompare(b.serial));
+  const facts = await mapLimit(sorted, options.concurrency, (device) => deviceFacts(adb, device, hidden, options.shellTimeoutMs));
+  return [...items, ...facts.map(deviceItem)];
+}
+
+async function deviceFacts(adb: DoctorAdb, device: AdbDevice, hidden: Set<string>, timeoutMs: number): Promise<DeviceFacts> {
+  const facts: DeviceFacts = { serial: device.serial, state: device.state, hidden: hidden.has(device.serial) || undefined };
+  if (device.state !== 'device') return facts;
+  try {
+    const result = await adb.shell(device.serial, MODEL_COMMAND, { timeoutMs, maxBytes: 4096 });
+    const model = parseModel(result.output);
+    if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
+    else facts.model = model;
+  } catch (error) {
+    facts.shellProblem = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return facts;
+}
+
+/** One GET /devices: the credentials, then the clock from the answer's Date header. */
+export async function checkCloud(cloud: DoctorCloud, target: CloudTarget): Promise<CheckItem[]> {
+  try {
+    const check = await cloud.checkCredentials();
+    return [cloudItem(target, check), clockItem(check.clockSkewMs)];
+  } catch (error) {
+    return [cloudFailed(target, error)];
+  }
+}
+
+/**
+ * Where the node id stands, read without side effects: the doctor neither
+ * creates the id nor the directory, it only says whether the agent could.
+ */
+export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeIdFacts {
+  if (settings.nodeId) return { kind: 'configured', id: settings.nodeId };
+  const dir = stateDirOf(settings, env);
+  const file = join(dir, 'node-id');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept) return { kind: 'kept', id: kept, file };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return { kind: 'unreadable', file, reason: code ?? (error as Error).message };
+  }
+  const problem = unwritable(dir);
+  return problem === undefined ? { kind: 'new', dir } : { kind: 'unwritable', dir, reason: problem };
+}
+
+/** Why the agent could not create a file in dir (making dir first if needed), or undefined when it could. */
+export function unwritable(dir: string): string | undefined {
+  let at = dir;
+  for (;;) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(at).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        const parent = dirname(at);
+        if (parent === at) return 'ENOENT';
+        at = parent;
+        continue;
+      }
+      return code ?? 'error';
+    }
+    if (!isDir) return `${at} is not a directory`;
+    try {
+      accessSync(at, constants.W_OK | constants.X_OK);
+      return undefined;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code ?? 'not writable';
+    }
+  }
+}
+
+// adbkit has no timeouts of its own: an address that accepts connections but
+// never answers (another service, a hung server) would hang the doctor.
+async function answerWithin<T>(promise: Promise<T>, what: string, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new NoAnswerError(what, timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

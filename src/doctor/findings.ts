@@ -1,0 +1,303 @@
+// What each observation means for the operator: pure functions from what the
+// doctor saw (settings, adb answers, the cloud's answer) to checklist items.
+// The I/O that gathers the observations is in checks.ts.
+
+import { AdbUnreachableError } from '../adb/errors.js';
+import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
+import type { CredentialCheck } from '../cloud/client.js';
+import { notReadyMessage } from '../inventory/assemble.js';
+import type { CheckItem } from './checklist.js';
+
+/** Where the doctor sends its one request, and with which credentials (never the key itself). */
+export interface CloudTarget {
+  baseUrl: string;
+  username: string;
+  /** Where the API key came from: a variable name or a file path. */
+  keySource: string;
+}
+
+export interface DeviceFacts {
+  serial: string;
+  /** adb's state string. */
+  state: string;
+  /** ro.product.model, for ready devices that answered the shell. */
+  model?: string;
+  /** Why the one shell of a ready device gave no model. */
+  shellProblem?: string;
+  /** Listed in hiddenDevices. */
+  hidden?: boolean;
+}
+
+/** The state of the node id, as read from the settings and the state directory. */
+export type NodeIdFacts =
+  | { kind: 'configured'; id: string }
+  | { kind: 'kept'; id: string; file: string }
+  | { kind: 'new'; dir: string }
+  | { kind: 'unwritable'; dir: string; reason: string }
+  | { kind: 'unreadable'; file: string; reason: string };
+
+/** The doctor's own typed failure for an adb server that accepted but never answered. */
+export class NoAnswerError extends Error {
+  override readonly name = 'NoAnswerError';
+  constructor(
+    readonly what: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${what} did not answer within ${formatDuration(timeoutMs)}`);
+  }
+}
+
+const WARN_SKEW_MS = 30_000;
+const FAIL_SKEW_MS = 5 * 60_000;
+
+// ---- configuration ---------------------------------------------------------
+
+/** Settings loaded (the CLI exits 2 before the doctor when they are not); names the variables in play, never their values. */
+export function settingsItem(env: NodeJS.ProcessEnv): CheckItem {
+  const names = Object.keys(env)
+    .filter((name) => name.startsWith('DEVICE_AGENT_') && env[name] !== undefined && env[name] !== '')
+    .sort();
+  const from = names.length ? `variables set: ${names.join(', ')}` : 'no DEVICE_AGENT_* variables set';
+  return { status: 'ok', finding: `configuration valid (${from})` };
+}
+
+export function cloudSettingsItem(target: CloudTarget): CheckItem {
+  const finding = `cloud settings: ${safeUrl(target.baseUrl)}, user ${target.username}, API key from ${target.keySource}`;
+  if (sentInClear(target.baseUrl)) {
+    return {
+      status: 'warn',
+      finding: `${finding}; plain http to a remote host`,
+      advice: 'the API key travels unencrypted over http: use the https URL of the cloud in DEVICE_AGENT_BASE_URL',
+    };
+  }
+  return { status: 'ok', finding };
+}
+
+/** A required cloud setting is missing or unreadable (message of a ConfigError). */
+export function cloudSettingsFailed(message: string): CheckItem {
+  return {
+    status: 'fail',
+    finding: `cloud settings: ${message}`,
+    advice:
+      'set DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME and the API key (DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE ' +
+      'or the api-key systemd credential); the cloud is checked once they are set',
+  };
+}
+
+export function nodeIdItem(facts: NodeIdFacts): CheckItem {
+  switch (facts.kind) {
+    case 'configured':
+      return { status: 'ok', finding: `node id ${facts.id} (DEVICE_AGENT_NODE_ID)` };
+    case 'kept':
+      return { status: 'ok', finding: `node id ${facts.id} (kept in ${facts.file})` };
+    case 'new':
+      return { status: 'ok', finding: `no node id yet; the first report keeps a new one in ${facts.dir} (writable)` };
+    case 'unwritable':
+      return {
+        status: 'fail',
+        finding: `state directory ${facts.dir} is not writable (${facts.reason}): the node id cannot be kept`,
+        advice: 'set DEVICE_AGENT_STATE_DIR to a directory the agent user may write (systemd: StateDirectory=device-agent), or set DEVICE_AGENT_NODE_ID',
+      };
+    case 'unreadable':
+      return {
+        status: 'fail',
+        finding: `node id file ${facts.file} cannot be read (${facts.reason})`,
+        advice: 'give the file to the agent user (it may have been created by root), or set DEVICE_AGENT_NODE_ID',
+      };
+  }
+}
+
+// ---- adb -------------------------------------------------------------------
+
+/** adb's internal version (host:version) as the adb tool prints it: 41 -> 1.0.41. */
+export function adbVersionName(internal: number): string {
+  return `1.0.${internal}`;
+}
+
+export function adbServerItem(label: string, version: number): CheckItem {
+  return { status: 'ok', finding: `adb server ${label}, version ${version} (adb ${adbVersionName(version)})` };
+}
+
+export function adbServerFailed(label: string, error: unknown): CheckItem {
+  const start =
+    'start it with "adb start-server" (or systemctl start device-agent-adb), or point ADB_SERVER_SOCKET=tcp:HOST:PORT ' +
+    '(or ANDROID_ADB_SERVER_PORT) at the running server';
+  if (error instanceof AdbUnreachableError) {
+    return { status: 'fail', finding: `adb server ${label}: not reachable (${error.code})`, advice: start };
+  }
+  if (error instanceof NoAnswerError) {
+    return {
+      status: 'fail',
+      finding: `adb server ${label}: connected, but no answer within ${formatDuration(error.timeoutMs)}`,
+      advice: 'check that the address is an adb server and not another service; restart it with "adb kill-server", then "adb start-server"',
+    };
+  }
+  return { status: 'fail', finding: `adb server ${label}: ${errorText(error)}`, advice: start };
+}
+
+/** ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT could not be read as an address. */
+export function adbAddressFailed(error: unknown): CheckItem {
+  return {
+    status: 'fail',
+    finding: `adb server address: ${errorText(error)}`,
+    advice: 'set ADB_SERVER_SOCKET=tcp:HOST:PORT (or ANDROID_ADB_SERVER_PORT=PORT), or unset both for tcp:localhost:5037',
+  };
+}
+
+export function noDevicesItem(): CheckItem {
+  return {
+    status: 'warn',
+    finding: 'devices: adb lists none',
+    advice:
+      'connect a device with USB debugging on (Developer options); for USB, check the cable and that the adb server user may open it (udev rule, plugdev group)',
+  };
+}
+
+export function devicesFailed(error: unknown): CheckItem {
+  return { status: 'fail', finding: `devices: adb could not list them: ${errorText(error)}`, advice: 'restart the adb server: adb kill-server, then adb start-server' };
+}
+
+// Passing states: adb is still working on them, waiting may be all it takes.
+const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
+
+export function deviceItem(facts: DeviceFacts): CheckItem {
+  const hidden = facts.hidden ? ', reported hidden' : '';
+  const state = facts.state.trim() || 'unknown';
+  if (state !== 'device') {
+    return {
+      status: TRANSIENT_STATES.has(state) ? 'warn' : 'fail',
+      finding: `device ${facts.serial}: ${state}${hidden}`,
+      advice: notReadyMessage(state),
+    };
+  }
+  if (facts.model === undefined) {
+    return {
+      status: 'warn',
+      finding: `device ${facts.serial}: device${hidden}, but ${facts.shellProblem ?? 'its shell gave no model'}`,
+      advice: 'the device may be hung or overloaded: unlock it and check it, replug the cable, or reboot it',
+    };
+  }
+  return { status: 'ok', finding: `device ${facts.serial}: device, ${facts.model}${hidden}` };
+}
+
+/** The answer of `getprop ro.product.model`: its first line, or undefined when empty. */
+export function parseModel(output: string): string | undefined {
+  const line = output.split('\n')[0]?.trim();
+  return line ? line : undefined;
+}
+
+// ---- cloud -----------------------------------------------------------------
+
+export function cloudItem(target: CloudTarget, check: CredentialCheck): CheckItem {
+  const devices = check.privateDevices === undefined ? '' : `, ${check.privateDevices} private ${check.privateDevices === 1 ? 'device' : 'devices'}`;
+  return {
+    status: 'ok',
+    finding: `cloud ${safeUrl(target.baseUrl)} accepts the credentials of ${target.username}${devices}, answered in ${check.roundTripMs} ms`,
+  };
+}
+
+export function cloudFailed(target: CloudTarget, error: unknown): CheckItem {
+  const url = safeUrl(target.baseUrl);
+  if (error instanceof CloudAuthError) {
+    const what = error.status === 403 ? 'refused access for' : 'rejected the credentials of';
+    return {
+      status: 'fail',
+      finding: `cloud ${url} ${what} ${target.username} (HTTP ${error.status}; API key from ${target.keySource})`,
+      advice:
+        'check DEVICE_AGENT_USERNAME (username or email) and DEVICE_AGENT_API_KEY (or DEVICE_AGENT_API_KEY_FILE, or the api-key ' +
+        'systemd credential); keys are listed in the API keys settings of the account' +
+        (error.status === 403 ? ', and the account must be allowed to report devices' : ''),
+    };
+  }
+  if (error instanceof CloudUnavailableError) {
+    const clock = error.code === 'CERT_NOT_YET_VALID' || error.code === 'CERT_HAS_EXPIRED';
+    let advice = 'check DEVICE_AGENT_BASE_URL, DNS, and the firewall or proxy between this host and the cloud';
+    if (clock) advice = 'the certificate looks out of its validity period, often because the host clock is wrong: check timedatectl status and enable time sync';
+    else if (error.status !== undefined) advice = 'the cloud itself is in trouble; the agent resends reports by itself, try the doctor again later';
+    return { status: 'fail', finding: `cloud ${url} not reachable: ${error.reason}`, advice };
+  }
+  if (error instanceof CloudProtocolError) {
+    return {
+      status: 'fail',
+      finding: `cloud ${url}: GET /devices did not answer like the v1 API (status ${error.status}, content-type "${error.contentType || 'none'}")`,
+      advice: 'DEVICE_AGENT_BASE_URL must be the v1 root, e.g. https://cloud.example.com/v1; check for a proxy or captive portal in between',
+    };
+  }
+  if (error instanceof CloudRejectedError) {
+    return {
+      status: 'fail',
+      finding: `cloud ${url} rejected GET /devices with HTTP ${error.status}${error.bodyExcerpt ? `: ${error.bodyExcerpt}` : ''}`,
+      advice: 'DEVICE_AGENT_BASE_URL must be the v1 root, e.g. https://cloud.example.com/v1',
+    };
+  }
+  if (error instanceof CloudError) return { status: 'fail', finding: `cloud: ${error.message}`, advice: 'check DEVICE_AGENT_BASE_URL' };
+  return { status: 'fail', finding: `cloud ${url}: ${errorText(error)}`, advice: 'check DEVICE_AGENT_BASE_URL and the network' };
+}
+
+/**
+ * Host clock against the cloud's Date header. skewMs is the cloud's time
+ * minus the host's: positive when the host is behind.
+ */
+export function clockItem(skewMs: number | undefined): CheckItem {
+  if (skewMs === undefined || !Number.isFinite(skewMs)) {
+    return {
+      status: 'warn',
+      finding: 'clock: the cloud sent no usable Date header, skew not checked',
+      advice: 'check the host clock by hand: timedatectl status should say "System clock synchronized: yes"',
+    };
+  }
+  const size = Math.abs(skewMs);
+  const direction = skewMs > 0 ? 'behind' : 'ahead of';
+  if (size <= WARN_SKEW_MS) {
+    return { status: 'ok', finding: `clock: this host and the cloud agree within ${formatDuration(Math.max(size, 1000))} (HTTP dates have 1 s resolution)` };
+  }
+  const advice = 'enable time sync on this host (timedatectl set-ntp true, or chrony) and check timedatectl status';
+  if (size <= FAIL_SKEW_MS) {
+    return { status: 'warn', finding: `clock: this host is ${formatDuration(size)} ${direction} the cloud`, advice };
+  }
+  return {
+    status: 'fail',
+    finding: `clock: this host is ${formatDuration(size)} ${direction} the cloud; TLS certificates and signed URLs break at this skew`,
+    advice,
+  };
+}
+
+// ---- helpers ---------------------------------------------------------------
+
+/** 1 s, 45 s, 10 min, 3 h, 2 days: rounded, for people. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/** The base URL without user info, query or fragment: enough to recognise, nothing secret. */
+export function safeUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+function sentInClear(baseUrl: string): boolean {
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'http:' && !isLoopback(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { AdbServer, freePort } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import { baseEnv, runAgent } from './agent-process.js';
+
+// `doctor` end to end: the compiled CLI in its own process, the real adb
+// server with simulated devices attached over TCP, and the cloud double.
+
+// Two adb servers: one with a ready device only (the all-good run), one that
+// also has a device waiting for USB debugging authorization.
+const adb = new AdbServer();
+const lockedAdb = new AdbServer();
+const cloud = new CloudDouble();
+const pixel = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PIXEL8PRO0001') });
+const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'LOCKED0002'), mode: 'unauthorized' });
+let baseUrl = '';
+let pixelSerial = '';
+let lockedSerial = '';
+
+beforeAll(async () => {
+  await Promise.all([adb.start(), lockedAdb.start()]);
+  baseUrl = await cloud.start();
+  const [pixelPort, lockedPort] = await Promise.all([pixel.start(), locked.start()]);
+  pixelSerial = `127.0.0.1:${pixelPort}`;
+  lockedSerial = `127.0.0.1:${lockedPort}`;
+  await adb.connect(pixelPort, { wait: false });
+  await lockedAdb.connect(pixelPort, { wait: false });
+  await lockedAdb.connect(lockedPort, { wait: false });
+  await adb.waitForStates(new Map([[pixelSerial, 'device']]), 20_000);
+  await lockedAdb.waitForStates(
+    new Map([
+      [pixelSerial, 'device'],
+      [lockedSerial, 'unauthorized'],
+    ]),
+    20_000,
+  );
+});
+
+afterAll(async () => {
+  await Promise.all([adb.stop(), lockedAdb.stop()]);
+  await Promise.all([pixel.stop(), locked.stop(), cloud.stop()]);
+});
+
+function env(extra: Record<string, string> = {}) {
+  return baseEnv({
+    ADB_SERVER_SOCKET: adb.env.ADB_SERVER_SOCKET,
+    DEVICE_AGENT_BASE_URL: baseUrl,
+    DEVICE_AGENT_USERNAME: cloud.username,
+    DEVICE_AGENT_API_KEY: cloud.apiKey,
+    ...extra,
+  });
+}
+
+/** The checklist line that mentions `text`, and the advice line under it, if any. */
+function lineWith(stdout: string, text: string): { line: string; advice: string | undefined } {
+  const lines = stdout.split('\n');
+  const at = lines.findIndex((l) => l.includes(text));
+  expect(at, `no line with ${text} in:\n${stdout}`).toBeGreaterThanOrEqual(0);
+  const next = lines[at + 1];
+  return { line: lines[at]!, advice: next?.startsWith('       -> ') ? next : undefined };
+}
+
+describe('doctor', () => {
+  it('with a ready device only, exits 0 with OK lines for config, adb, device, cloud and clock', async () => {
+    pixel.resetCounts();
+    cloud.clearRequests();
+    const run = await runAgent(['doctor'], env());
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/\[FAIL\]/);
+    expect(lineWith(run.stdout, 'configuration valid').line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, 'cloud settings').line).toMatch(/^\[ OK \] .*API key from DEVICE_AGENT_API_KEY/);
+    expect(lineWith(run.stdout, 'node id').line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, 'adb server').line).toBe(`[ OK ] adb server tcp:127.0.0.1:${adb.port} (ADB_SERVER_SOCKET), version 41 (adb 1.0.41)`);
+    expect(lineWith(run.stdout, pixelSerial).line).toBe(`[ OK ] device ${pixelSerial}: device, Pixel 8 Pro`);
+    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(new RegExp(`^\\[ OK \\] cloud .* accepts the credentials of ${cloud.username}`));
+    expect(lineWith(run.stdout, 'clock').line).toMatch(/^\[ OK \] clock/);
+    expect(run.stdout).toMatch(/^All \d+ checks passed\.$/m);
+    // One cheap getprop, and only a read at the cloud.
+    expect(pixel.shellSessions).toBe(1);
+    expect(cloud.putRequests()).toHaveLength(0);
+    expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
+  });
+
+  it('gives the advice for an unauthorized device, and exits 1', async () => {
+    const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const { line, advice } = lineWith(run.stdout, lockedSerial);
+    expect(line).toBe(`[FAIL] device ${lockedSerial}: unauthorized`);
+    expect(advice).toMatch(/Allow USB debugging/);
+    expect(lineWith(run.stdout, pixelSerial).line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+  });
+
+  it('without an adb server says how to start adb, and still checks the cloud', async () => {
+    const port = await freePort();
+    cloud.clearRequests();
+    const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` }));
+    expect(run.code).toBe(1);
+    const { line, advice } = lineWith(run.stdout, 'adb server');
+    expect(line).toBe(`[FAIL] adb server tcp:127.0.0.1:${port} (ADB_SERVER_SOCKET): not reachable (ECONNREFUSED)`);
+    expect(advice).toMatch(/adb start-server/);
+    expect(run.stdout).not.toMatch(/device 127\.0\.0\.1/);
+    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+    expect(cloud.requests.filter((r) => r.method === 'GET' && r.path === '/devices')).toHaveLength(1);
+  });
+
+  it('with a wrong API key fails naming the credentials, never printing the key', async () => {
+    const wrongKey = 'wrong-key-7f3a9c2e51';
+    const run = await runAgent(['doctor', '--log-format', 'json', '--log-level', 'trace'], env({ DEVICE_AGENT_API_KEY: wrongKey }));
+    expect(run.code).toBe(1);
+    const { line, advice } = lineWith(run.stdout, `cloud ${baseUrl}`);
+    expect(line).toMatch(/^\[FAIL\] .*rejected the credentials of .*HTTP 401; API key from DEVICE_AGENT_API_KEY/);
+    expect(advice).toMatch(/DEVICE_AGENT_USERNAME/);
+    expect(advice).toMatch(/DEVICE_AGENT_API_KEY/);
+    const everything = run.stdout + run.stderr;
+    expect(everything).not.toContain(wrongKey);
+    expect(everything).not.toContain(Buffer.from(`${cloud.username}:${wrongKey}`).toString('base64'));
+    // Logs stay JSON on stderr; stdout holds only the checklist.
+    for (const l of run.stdout.trim().split('\n')) expect(l).toMatch(/^(\[( OK |WARN|FAIL)\] | {7}-> |.* checks\.$|All \d+ checks passed\.$)/);
+  });
+
+  it('fails on a cloud clock 10 minutes off, naming the skew', async () => {
+    cloud.setClockOffset(10 * 60_000);
+    try {
+      const run = await runAgent(['doctor'], env());
+      expect(run.code).toBe(1);
+      const { line, advice } = lineWith(run.stdout, 'clock');
+      expect(line).toMatch(/^\[FAIL\] clock: this host is 10 min behind the cloud/);
+      expect(advice).toMatch(/time sync/);
+    } finally {
+      cloud.setClockOffset(0);
+    }
+  });
+
+  it('warns on a clock a minute off, and does not fail for it', async () => {
+    cloud.setClockOffset(-60_000);
+    try {
+      const run = await runAgent(['doctor'], env());
+      expect(run.code, run.stdout).toBe(0);
+      expect(lineWith(run.stdout, 'clock').line).toMatch(/^\[WARN\] clock: this host is (59|60|61) s ahead of the cloud/);
+    } finally {
+      cloud.setClockOffset(0);
+    }
+  });
+
+  it('fails without cloud settings but still checks adb', async () => {
+    const run = await runAgent(['doctor'], env({ DEVICE_AGENT_USERNAME: '' }));
+    expect(run.code).toBe(1);
+    expect(lineWith(run.stdout, 'cloud settings').line).toMatch(/^\[FAIL\] cloud settings: username \(DEVICE_AGENT_USERNAME\)/);
+    expect(lineWith(run.stdout, 'adb server').line).toMatch(/^\[ OK \]/);
+  });
+});
