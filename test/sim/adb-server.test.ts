@@ -1,5 +1,5 @@
 import { Adb } from '@devicefarmer/adbkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AdbServer } from './adb-server.js';
 import { encodeRequest, parseDevices } from './host-client.js';
 import { loadProfile } from './profile.js';
@@ -71,14 +71,16 @@ describe('AdbServer', () => {
     expect(device.connectionsAccepted).toBe(1);
   });
 
-  it('restart evicts a server that adbkit auto-started on the port meanwhile', async () => {
+  it('restart({ evict }) removes a server that took the port meanwhile (as adbkit auto-starts one)', async () => {
     const { server, device } = await serverWithDevice();
     await server.kill();
-    // The real adb binary, as adbkit runs it: a daemon outside our control.
-    const client = Adb.createClient({ host: '127.0.0.1', port: server.port });
-    expect(await client.listDevices()).toEqual([]);
-    await server.restart();
-    expect(server.running).toBe(true);
+    const stranger = new AdbServer({ port: server.port });
+    cleanup.push(() => stranger.stop());
+    await stranger.start();
+    // Without eviction the port is taken, and start refuses to mistake it for ours.
+    await expect(server.start()).rejects.toThrow(/another adb server/);
+    await server.restart({ evict: true });
+    await vi.waitFor(() => expect(stranger.running).toBe(false));
     await server.waitForState(device.serial, 'device');
   });
 

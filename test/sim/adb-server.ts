@@ -94,6 +94,12 @@ export class AdbServer {
   }
 
   private async launch(port: number): Promise<void> {
+    // adb would fail to bind, but a foreign server would answer our polls.
+    const foreign = await hostRequest(port, 'host:version', { timeoutMs: 1000 }).then(
+      () => true,
+      () => false,
+    );
+    if (foreign) throw new AdbHostError(`port ${port} already serves another adb server`);
     this.log = '';
     const child = spawn(this.options.adbPath ?? 'adb', ['-P', String(port), 'server', 'nodaemon'], {
       env: {
@@ -141,11 +147,13 @@ export class AdbServer {
 
   /**
    * Start again on the same port and HOME. adb 29 forgets `adb connect`ed
-   * devices when it dies, so by default they are connected again.
+   * devices when it dies, so by default they are connected again. `evict`
+   * first sends host:kill to whatever adb server answers on the port (see
+   * evictStranger); only for tests that know a stranger may sit there.
    */
-  async restart(options: { reconnect?: boolean } = {}): Promise<void> {
+  async restart(options: { reconnect?: boolean; evict?: boolean } = {}): Promise<void> {
     await this.kill();
-    await this.evictStranger();
+    if (options.evict) await this.evictStranger();
     await this.start();
     if (options.reconnect ?? true) {
       await Promise.all([...this.connected].map((port) => this.connect(port)));
@@ -153,8 +161,9 @@ export class AdbServer {
   }
 
   /**
-   * adbkit answers ECONNREFUSED by running `adb -P PORT start-server`, so a
-   * client of a killed server may have put a daemon of its own on our port.
+   * adbkit answers ECONNREFUSED by running `adb -P PORT start-server` (unless
+   * its `bin` option points elsewhere), so a client of a killed server may
+   * have put a daemon of its own on our port.
    */
   private async evictStranger(): Promise<void> {
     if (!this.serverPort) return;

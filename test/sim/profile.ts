@@ -32,7 +32,17 @@ export interface Profile {
   /** Keyed by command name: "dumpsys". */
   fallbacks: Map<string, Fallback>;
   notFound: string;
+  /** Commands that run another command: only "timeout" (toybox, Android 7+) for now. */
+  wrappers: string[];
+  /**
+   * Android 6 and older ran `shell:` commands on a pty even without shell_v2,
+   * so every "\n" reached the host as "\r\n"; recordings keep plain "\n".
+   */
+  pty: boolean;
 }
+
+/** Wrappers the simulator knows how to provide. */
+export const KNOWN_WRAPPERS = ['timeout'];
 
 export class ProfileError extends Error {
   override name = 'ProfileError';
@@ -51,6 +61,8 @@ interface ProfileJson {
   exitCodes?: unknown;
   fallbacks?: unknown;
   notFound?: unknown;
+  wrappers?: unknown;
+  pty?: unknown;
 }
 
 export function commandKey(commandLine: string): string {
@@ -164,6 +176,8 @@ export function loadProfile(nameOrDir: string): Profile {
     commands,
     fallbacks,
     notFound: typeof json.notFound === 'string' ? json.notFound : DEFAULT_NOT_FOUND,
+    wrappers: parseWrappers(json.wrappers, file),
+    pty: json.pty === true,
   };
 }
 
@@ -179,7 +193,15 @@ export function makeProfile(name: string, commands: Record<string, string | Reco
     const value = props.get(key);
     if (value !== undefined) banner[key] = value;
   }
-  return { name, source, banner, commands: map, fallbacks: new Map(), notFound: DEFAULT_NOT_FOUND };
+  return { name, source, banner, commands: map, fallbacks: new Map(), notFound: DEFAULT_NOT_FOUND, wrappers: [], pty: false };
+}
+
+function parseWrappers(value: unknown, file: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((name) => typeof name !== 'string' || !KNOWN_WRAPPERS.includes(name))) {
+    throw new ProfileError(`${file}: "wrappers" must list some of ${KNOWN_WRAPPERS.join(', ')}`);
+  }
+  return value as string[];
 }
 
 function readRecording(dir: string, name: string, profileFile: string): string {

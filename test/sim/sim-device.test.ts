@@ -15,7 +15,7 @@ const recordedProps = parseGetprop(readFileSync(join(DEVICES_DIR, 'pixel-8-pro',
 
 async function startDevice(options: Partial<SimDeviceOptions> & { serial?: string } = {}): Promise<SimDevice> {
   const { serial = 'SIMTEST01', ...rest } = options;
-  const device = new SimDevice({ profile: withSerial(pixel, serial), ...rest });
+  const device = new SimDevice({ ...rest, profile: rest.profile ?? withSerial(pixel, serial) });
   devices.push(device);
   await device.start();
   return device;
@@ -107,6 +107,12 @@ describe('a ready device', () => {
     expect(pull.code).not.toBe(0);
     expect(device.shellSessions).toBe(0);
     expect(await adbkitShell(device.serial, 'echo still here')).toBe('still here\n');
+  });
+
+  it('pty profiles (Android 6 and older) turn every newline into CRLF, the script\'s own too', async () => {
+    const device = await connectReady({ profile: { ...withSerial(pixel, 'OLD1'), pty: true } });
+    const out = await adbkitShell(device.serial, 'echo ==A==; getprop ro.serialno');
+    expect(out).toBe('==A==\r\nOLD1\r\n');
   });
 
   it('delays every shell answer by delayMs', async () => {

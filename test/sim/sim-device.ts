@@ -42,6 +42,11 @@ export interface SimDeviceOptions {
   hangOn?: RegExp;
   /** A matching shell command makes the device drop its TCP connection at once. */
   vanishOn?: RegExp;
+  /**
+   * Recorded command lines inside a script ("dumpsys battery") that hang
+   * while the rest of the script runs: for probes guarded by `timeout`.
+   */
+  commandHangOn?: RegExp;
   /** Advertised in the banner. shell_v2 must not be: its framing is not implemented. */
   features?: string[];
   /** Largest payload this device accepts and sends (adbd: 1 MiB). */
@@ -112,7 +117,7 @@ export class SimDevice {
   async start(port = 0): Promise<number> {
     if (!this.workDir) {
       this.workDir = await mkdtemp(join(tmpdir(), 'adb-sim-'));
-      this.binDir = await writeStubs(this.options.profile, this.workDir);
+      this.binDir = await writeStubs(this.options.profile, this.workDir, { hangOn: this.options.commandHangOn });
     }
     await this.listen(port);
     return this.listenPort;
@@ -314,7 +319,9 @@ export class SimDevice {
     const child = spawnShell(command, this.binDir, this.workDir, this.options.profile.notFound);
     stream.child = child;
     const highWater = conn.maxData * 4;
-    const onData = (chunk: Buffer): void => {
+    const pty = this.options.profile.pty;
+    const onData = (raw: Buffer): void => {
+      const chunk = pty ? Buffer.from(raw.toString('latin1').replace(/\n/g, '\r\n'), 'latin1') : raw;
       stream.pending.push(chunk);
       stream.pendingBytes += chunk.length;
       if (stream.pendingBytes > highWater) child.stdout.pause();

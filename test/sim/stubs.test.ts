@@ -79,8 +79,17 @@ describe('a simulated device shell on the Pixel 8 Pro recording', () => {
   });
 
   it('uses the profile fallback for a known command with unrecorded arguments', async () => {
-    const out = await pixel.run('cat /proc/nope; echo "rc=$?"; dumpsys nothing');
-    expect(out).toBe('cat: /proc/nope: No such file or directory\nrc=1\nCan\'t find service: nothing\n');
+    const out = await pixel.run('cat /proc/nope; echo "rc=$?"; dumpsys nothing; ls -l /system/bin/su /sbin/su');
+    expect(out).toBe(
+      [
+        'cat: /proc/nope: No such file or directory',
+        'rc=1',
+        "Can't find service: nothing",
+        'ls: /system/bin/su: No such file or directory',
+        'ls: /sbin/su: No such file or directory',
+        '',
+      ].join('\n'),
+    );
   });
 });
 
@@ -104,5 +113,35 @@ describe('stub generation', () => {
     const device = await prepare(makeProfile('pipe', { 'getprop': '[a.b]: [1]\n[c.d]: [2]\n', 'head -n 1': 'unused\n' }));
     // head here is a stub: it prints its recording, not the first line of its input.
     expect(await device.run('getprop | head -n 1')).toBe('unused\n');
+  });
+});
+
+describe('wrappers and hanging commands', () => {
+  it('timeout runs the wrapped stub, and cuts a hanging one short (exit 124)', async () => {
+    const profile = {
+      ...makeProfile('wrapped', { 'dumpsys battery': 'AC powered: false\n', 'dumpsys input': 'never printed\n' }),
+      wrappers: ['timeout'],
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'stubs-test-'));
+    dirs.push(dir);
+    const bin = await writeStubs(profile, dir, { hangOn: /^dumpsys input$/ });
+    const out = await new Promise<string>((resolve) => {
+      const child = spawnShell(
+        'command -v timeout >/dev/null && echo has-timeout; timeout 1 dumpsys battery; timeout 1 dumpsys input; echo "rc=$?"',
+        bin,
+        dir,
+        profile.notFound,
+      );
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.on('close', () => resolve(text));
+      child.stdin.end();
+    });
+    expect(out).toBe('has-timeout\nAC powered: false\nrc=124\n');
+  });
+
+  it('a profile without wrappers has no timeout, like toolbox devices', async () => {
+    const device = await prepare(makeProfile('plain', { 'dumpsys battery': 'x\n' }));
+    expect(await device.run('command -v timeout || echo none')).toBe('none\n');
   });
 });

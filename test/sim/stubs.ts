@@ -10,18 +10,25 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** printf words rendering a {command}/{args} template, with a final newline. */
+/**
+ * Shell code printing a fallback template, with a final newline. {command}
+ * is the name, {args} all arguments; with {arg} the line is printed once per
+ * argument that is not an option ("ls: /a: No such file..." for each path).
+ */
 export function renderTemplate(template: string, command: string): string {
   const words: string[] = [];
-  for (const piece of template.split(/(\{command\}|\{args\})/)) {
+  for (const piece of template.split(/(\{command\}|\{args\}|\{arg\})/)) {
     if (piece === '') continue;
     if (piece === '{args}') words.push('"$*"');
+    else if (piece === '{arg}') words.push('"$a"');
     else if (piece === '{command}') words.push(shellQuote(command));
     else words.push(shellQuote(piece));
   }
   const newline = template.endsWith('\n') ? '' : ' "\n"';
   // printf's format is fixed: recorded text never reaches it as a format.
-  return `printf '%s' ${words.join(' ')}${newline}`;
+  const print = `printf '%s' ${words.join(' ')}${newline}`;
+  if (!template.includes('{arg}')) return `{ ${print}; }`;
+  return `for a in "$@"; do case "$a" in -*) ;; *) ${print} ;; esac; done`;
 }
 
 interface StubPlan {
@@ -36,8 +43,10 @@ export function stubSource(
   plan: StubPlan,
   outputFile: (recording: Recording) => string,
   getprop?: Map<string, string>,
+  hangs: string[] = [],
 ): string {
   const lines = ['#!/bin/sh', 'case "$*" in'];
+  for (const args of hangs) lines.push(`${shellQuote(args)}) ${HANG} ;;`);
   for (const [args, recording] of plan.recorded) {
     const file = shellQuote(outputFile(recording));
     const body = recording.exitCode === 0 ? `exec /bin/cat ${file}` : `/bin/cat ${file}; exit ${recording.exitCode}`;
@@ -78,8 +87,25 @@ export function planStubs(profile: Profile): Map<string, StubPlan> {
   return plans;
 }
 
+/**
+ * Wrappers hand the rest of their argv to the host's own tool (kept in our
+ * process group by --foreground, so a killed session takes it along), which finds
+ * the wrapped command on the same stub-only PATH.
+ */
+const WRAPPER_SOURCE: Record<string, string> = {
+  timeout: '#!/bin/sh\nexec /usr/bin/timeout --foreground "$@"\n',
+};
+
+/** A stub that never answers: the command hangs until killed. */
+const HANG = 'exec /bin/sleep 2147483647';
+
+export interface StubOptions {
+  /** Recorded command lines ("dumpsys battery") that hang instead of answering. */
+  hangOn?: RegExp;
+}
+
 /** Write the stubs into `dir`/bin and their outputs into `dir`/out; returns the bin folder. */
-export async function writeStubs(profile: Profile, dir: string): Promise<string> {
+export async function writeStubs(profile: Profile, dir: string, options: StubOptions = {}): Promise<string> {
   const bin = join(dir, 'bin');
   const out = join(dir, 'out');
   await mkdir(bin, { recursive: true });
@@ -95,10 +121,18 @@ export async function writeStubs(profile: Profile, dir: string): Promise<string>
     }
     return file;
   };
+  const hangOn = options.hangOn;
   for (const [name, plan] of planStubs(profile)) {
     const getprop = name === 'getprop' ? parseGetprop(plan.recorded.get('')?.output ?? '') : undefined;
+    const hangs = hangOn ? [...plan.recorded.keys()].filter((args) => hangOn.test(args ? `${name} ${args}` : name)) : [];
     const stub = join(bin, name);
-    writes.push(writeFile(stub, stubSource(name, plan, outputFile, getprop)).then(() => chmod(stub, 0o755)));
+    writes.push(writeFile(stub, stubSource(name, plan, outputFile, getprop, hangs)).then(() => chmod(stub, 0o755)));
+  }
+  for (const name of profile.wrappers) {
+    const source = WRAPPER_SOURCE[name];
+    if (!source) continue;
+    const stub = join(bin, name);
+    writes.push(writeFile(stub, source).then(() => chmod(stub, 0o755)));
   }
   await Promise.all(writes);
   return bin;
