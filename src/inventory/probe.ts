@@ -2,8 +2,8 @@ import type { AdbClient } from '../adb/client.js';
 import { ShellTimeoutError } from '../adb/errors.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
-import { assembleDeviceInfo, type InventoryConfig, type StaticFacts } from './assemble.js';
-import { buildInventoryScript, splitSections } from './script.js';
+import { assembleDeviceInfo, staticFactsFromSections, type InventoryConfig, type StaticFacts } from './assemble.js';
+import { buildInventoryScript, SECTION, splitSections } from './script.js';
 
 export interface ProberOptions {
   timeoutMs: number;
@@ -60,13 +60,14 @@ export class DeviceProber {
     }
     const sections = splitSections(output);
     if (sections.size === 0) throw new Error(`device ${serial} answered the inventory script with nothing usable`);
-    const staticFacts = cached ?? {};
-    if (cached === undefined) this.statics.set(serial, staticFacts);
+    // Cached only once the static probes really answered, so a first probe
+    // cut short by a timeout is not mistaken for a device without them.
+    if (cached === undefined && sections.has(SECTION.imei)) this.statics.set(serial, staticFactsFromSections(sections));
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
       sections,
-      cachedStatic: staticFacts,
+      cachedStatic: cached,
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
     });
