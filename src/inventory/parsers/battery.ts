@@ -63,12 +63,16 @@ function bool(value: string | undefined): boolean | undefined {
   return value === 'true' ? true : value === 'false' ? false : undefined;
 }
 
-// Most devices print millivolts; some kernels hand microvolts or volts through.
+// Most devices print millivolts; some kernels hand microvolts through, a few
+// old ones whole volts. A Li-ion cell sits between 1 and 5 V: a figure that
+// fits no unit (dev boards with a dummy battery print "voltage: 13") is left
+// out rather than guessed.
 function millivolts(raw: number | undefined): number | undefined {
   if (raw === undefined || raw <= 0) return undefined;
-  if (raw > 100_000) return Math.round(raw / 1000);
-  if (raw < 100) return raw * 1000;
-  return raw;
+  if (raw >= 1_000_000 && raw <= 5_000_000) return Math.round(raw / 1000);
+  if (raw >= 1000 && raw <= 5000) return raw;
+  if (raw >= 1 && raw <= 5) return raw * 1000;
+  return undefined;
 }
 
 // Half away from zero, so -4.5 °C reads -5 like 4.5 reads 5.

@@ -54,6 +54,12 @@ describe('parseBattery', () => {
     expect(parseBattery('  voltage: 4\n').voltage).toBe(4000);
   });
 
+  it('an implausible voltage is left out, not guessed', () => {
+    // "voltage: 13" as a dev board with a dummy battery prints it (http://ppmy.cn/news/1423084.html).
+    expect(parseBattery('  voltage: 13\n').voltage).toBeUndefined();
+    expect(parseBattery('  voltage: 65535\n').voltage).toBeUndefined();
+  });
+
   it('an error text gives no fields', () => {
     expect(parseBattery("Can't find service: battery\n")).toEqual({});
   });
