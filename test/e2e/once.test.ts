@@ -13,13 +13,15 @@ const cloud = new CloudDouble();
 const pixel = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PIXEL8PRO0001') });
 const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'LOCKED0002'), mode: 'unauthorized' });
 const silent = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'SILENT0003'), mode: 'offline' });
+// The same phone reached a second way (as over USB and over adb connect at once).
+const twin = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PIXEL8PRO0001') });
 let baseUrl = '';
 const serials: Record<string, string> = {};
 
 beforeAll(async () => {
   await adb.start();
   baseUrl = await cloud.start();
-  for (const [name, device] of Object.entries({ pixel, locked, silent })) {
+  for (const [name, device] of Object.entries({ pixel, locked, silent, twin })) {
     const port = await device.start();
     serials[name] = `127.0.0.1:${port}`;
     await adb.connect(port, { wait: false });
@@ -29,6 +31,7 @@ beforeAll(async () => {
       [serials.pixel!, 'device'],
       [serials.locked!, 'unauthorized'],
       [serials.silent!, 'offline'],
+      [serials.twin!, 'device'],
     ]),
     20_000,
   );
@@ -36,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await adb.stop();
-  await Promise.all([pixel.stop(), locked.stop(), silent.stop(), cloud.stop()]);
+  await Promise.all([pixel.stop(), locked.stop(), silent.stop(), twin.stop(), cloud.stop()]);
 });
 
 function env(extra: Record<string, string> = {}) {
@@ -68,6 +71,8 @@ describe('once --dry-run', () => {
     expect(Object.keys(m.network).sort()).toEqual(['address', 'cidr', 'family', 'internal', 'mac', 'netmask']);
 
     const byUdid = new Map(body.devices.map((d: { udid: string }) => [d.udid, d]));
+    // Four adb entries, three devices: the twin is the same phone.
+    expect(body.devices).toHaveLength(3);
     expect(byUdid.size).toBe(3);
     const ready = byUdid.get('PIXEL8PRO0001') as Record<string, unknown>;
     expect(ready).toMatchObject({

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { UnpluggedLedger } from '../../src/agent/unplugged.js';
+import type { DeviceInfo } from '../../src/cloud/types.js';
+
+const info = (udid: string, extra: Partial<DeviceInfo> = {}): DeviceInfo => ({
+  udid,
+  serialNumber: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'ANDROID',
+  modelName: 'Pixel 8',
+  isAndroid: true,
+  isIos: false,
+  ...extra,
+});
+
+describe('UnpluggedLedger', () => {
+  it('reports a device that left once as UNPLUGGED, with its last known fields, then leaves it out', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.delivered(ledger.compose([info('A'), info('B')]));
+    const next = ledger.compose([info('A')]);
+    expect(next).toEqual([info('A'), { ...info('B'), status: 'UNPLUGGED', state: 'unplugged' }]);
+    ledger.delivered(next);
+    expect(ledger.compose([info('A')])).toEqual([info('A')]);
+  });
+
+  it('keeps owing the UNPLUGGED record until a report carrying it is delivered', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.delivered(ledger.compose([info('A'), info('B')]));
+    const failed = ledger.compose([info('A')]);
+    expect(failed.map((d) => d.status)).toEqual(['AVAILABLE', 'UNPLUGGED']);
+    // not delivered: the next report still carries it
+    expect(ledger.compose([info('A')]).map((d) => d.status)).toEqual(['AVAILABLE', 'UNPLUGGED']);
+  });
+
+  it('forgets the debt when the device comes back first', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.delivered(ledger.compose([info('A'), info('B')]));
+    ledger.compose([info('A')]);
+    expect(ledger.compose([info('A'), info('B')])).toEqual([info('A'), info('B')]);
+  });
+
+  it('drops the message of a device that was not ready', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.delivered(ledger.compose([info('A', { state: 'unauthorized', status: 'UNAVAILABLE', message: 'accept the prompt' })]));
+    const [gone] = ledger.compose([]);
+    expect(gone).toMatchObject({ udid: 'A', status: 'UNPLUGGED' });
+    expect(gone).not.toHaveProperty('message');
+  });
+});
