@@ -4,7 +4,7 @@ import { cloudClient } from '../agent/parts.js';
 import type { Credentials } from '../config/credentials.js';
 import { ConfigError } from '../config/errors.js';
 import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
-import { checkAdb, checkCloud, inspectNodeId } from '../doctor/checks.js';
+import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { adbAddressFailed, cloudSettingsFailed, cloudSettingsItem, nodeIdItem, settingsItem, type CloudTarget } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
@@ -49,6 +49,7 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
       shellTimeoutMs: Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000),
       concurrency: settings.probeConcurrency,
       hiddenDevices: settings.hiddenDevices,
+      adbTool: () => runAdbVersion(env),
     });
   })();
   const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);

@@ -23,7 +23,8 @@ export function formatChecklist(items: readonly CheckItem[]): string {
   const lines: string[] = [];
   for (const item of items) {
     lines.push(`${LABELS[item.status]} ${oneLine(item.finding)}`);
-    if (item.status !== 'ok' && item.advice) lines.push(ADVICE_INDENT + oneLine(item.advice));
+    const advice = item.status === 'ok' ? '' : oneLine(item.advice ?? '');
+    if (advice) lines.push(ADVICE_INDENT + advice);
   }
   lines.push(summary(items));
   return lines.map(maskString).join('\n') + '\n';

@@ -2,6 +2,7 @@
 // directory, the adb server, the cloud), never throws, and turns what it saw
 // into checklist items with findings.ts. A failing check never stops another.
 
+import { execFile } from 'node:child_process';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AdbDevice, ShellOptions, ShellResult } from '../adb/client.js';
@@ -13,6 +14,7 @@ import type { CheckItem } from './checklist.js';
 import {
   adbServerFailed,
   adbServerItem,
+  adbToolItem,
   clockItem,
   cloudFailed,
   cloudItem,
@@ -20,6 +22,7 @@ import {
   devicesFailed,
   NoAnswerError,
   noDevicesItem,
+  parseAdbVersion,
   parseModel,
   type CloudTarget,
   type DeviceFacts,
@@ -47,6 +50,8 @@ export interface AdbCheckOptions {
   /** Devices whose getprop runs at once. */
   concurrency: number;
   hiddenDevices: readonly string[];
+  /** The output of `adb version` of the adb on PATH, or undefined when there is none. */
+  adbTool?: () => Promise<string | undefined>;
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -60,6 +65,8 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
     return [adbServerFailed(adb.label, error)];
   }
   const items: CheckItem[] = [adbServerItem(adb.label, version)];
+  const tool = options.adbTool && parseAdbVersion((await options.adbTool()) ?? '');
+  if (tool) items.push(adbToolItem(tool, version));
   let devices: AdbDevice[];
   try {
     devices = await answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs);
@@ -87,6 +94,18 @@ async function deviceFacts(adb: DoctorAdb, device: AdbDevice, hidden: Set<string
   return facts;
 }
 
+/**
+ * `adb version` of the adb on PATH; it only prints, it never talks to a
+ * server. Undefined when there is no adb or it fails.
+ */
+export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) => {
+      resolve(error ? undefined : stdout);
+    });
+  });
+}
+
 /** One GET /devices: the credentials, then the clock from the answer's Date header. */
 export async function checkCloud(cloud: DoctorCloud, target: CloudTarget): Promise<CheckItem[]> {
   try {
@@ -110,7 +129,8 @@ export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeI
     if (kept) return { kind: 'kept', id: kept, file };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') return { kind: 'unreadable', file, reason: code ?? (error as Error).message };
+    // ENOTDIR: something on the way is a file, so there is no id to read; the directory check below says why.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return { kind: 'unreadable', file, reason: code ?? (error as Error).message };
   }
   const problem = unwritable(dir);
   return problem === undefined ? { kind: 'new', dir } : { kind: 'unwritable', dir, reason: problem };

@@ -144,6 +144,42 @@ export function adbAddressFailed(error: unknown): CheckItem {
   };
 }
 
+export interface AdbToolVersion {
+  /** Internal version: 41 for "Android Debug Bridge version 1.0.41". */
+  version: number;
+  /** The release line: "Version 36.0.0-13206524", "Version 29.0.6-debian". */
+  release?: string;
+  /** The "Installed as" path. */
+  path?: string;
+}
+
+/** The output of `adb version`; undefined when it does not name a version. */
+export function parseAdbVersion(output: string): AdbToolVersion | undefined {
+  const version = /Android Debug Bridge version 1\.0\.(\d+)/.exec(output)?.[1];
+  if (version === undefined) return undefined;
+  const release = /^(?:Version|Revision) (\S+)/m.exec(output)?.[1];
+  const path = /^Installed as (.+?)\s*$/m.exec(output)?.[1];
+  return { version: Number(version), release, path };
+}
+
+/**
+ * The adb command on PATH against the running server: an adb client of
+ * another version kills the server it finds ("adb server version (40)
+ * doesn't match this client (41); killing..."), which drops every device.
+ */
+export function adbToolItem(tool: AdbToolVersion, serverVersion: number): CheckItem {
+  const where = tool.path ?? 'adb on PATH';
+  const release = tool.release ? `, ${tool.release}` : '';
+  if (tool.version === serverVersion) {
+    return { status: 'ok', finding: `adb command ${where}: ${adbVersionName(tool.version)}${release}, same version as the server` };
+  }
+  return {
+    status: 'warn',
+    finding: `adb command ${where} is ${adbVersionName(tool.version)}${release} but the server is ${adbVersionName(serverVersion)}: running it kills and restarts the server, and every device reconnects`,
+    advice: 'run the adb that started the server (see the device-agent-adb unit), or install the same adb version on PATH',
+  };
+}
+
 export function noDevicesItem(): CheckItem {
   return {
     status: 'warn',

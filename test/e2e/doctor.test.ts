@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer, freePort } from '../sim/adb-server.js';
@@ -73,6 +76,7 @@ describe('doctor', () => {
     expect(lineWith(run.stdout, 'cloud settings').line).toMatch(/^\[ OK \] .*API key from DEVICE_AGENT_API_KEY/);
     expect(lineWith(run.stdout, 'node id').line).toMatch(/^\[ OK \]/);
     expect(lineWith(run.stdout, 'adb server').line).toBe(`[ OK ] adb server tcp:127.0.0.1:${adb.port} (ADB_SERVER_SOCKET), version 41 (adb 1.0.41)`);
+    expect(lineWith(run.stdout, 'adb command').line).toMatch(/^\[ OK \] adb command .*: 1\.0\.41, .*same version as the server$/);
     expect(lineWith(run.stdout, pixelSerial).line).toBe(`[ OK ] device ${pixelSerial}: device, Pixel 8 Pro`);
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(new RegExp(`^\\[ OK \\] cloud .* accepts the credentials of ${cloud.username}`));
     expect(lineWith(run.stdout, 'clock').line).toMatch(/^\[ OK \] clock/);
@@ -143,6 +147,18 @@ describe('doctor', () => {
     } finally {
       cloud.setClockOffset(0);
     }
+  });
+
+  it('warns when the adb on PATH is another version than the server, which it would kill', async () => {
+    // A stand-in adb that prints what Ubuntu 20.04's adb prints (fixture).
+    const bin = mkdtempSync(join(tmpdir(), 'doctor-adb-'));
+    const output = readFileSync(join(import.meta.dirname, '../doctor/fixtures/adb-version/ubuntu-20.04.txt'), 'utf8');
+    writeFileSync(join(bin, 'adb'), `#!/bin/sh\ncat <<'EOF'\n${output}EOF\n`, { mode: 0o755 });
+    const run = await runAgent(['doctor'], env({ PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` }));
+    expect(run.code, run.stdout).toBe(0);
+    const { line, advice } = lineWith(run.stdout, 'adb command');
+    expect(line).toMatch(/^\[WARN\] adb command \/usr\/lib\/android-sdk\/platform-tools\/adb is 1\.0\.39, 1:8\.1\.0\+r23-5ubuntu2 but the server is 1\.0\.41/);
+    expect(advice).toMatch(/same adb version/);
   });
 
   it('fails without cloud settings but still checks adb', async () => {

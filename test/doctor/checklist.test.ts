@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exitCodeOf, formatChecklist, type CheckItem } from '../../src/doctor/checklist.js';
+import { addSecret, clearSecrets } from '../../src/log/redact.js';
+
+afterEach(() => clearSecrets());
+
+describe('formatChecklist', () => {
+  it('prints one labelled line per item, advice under items that are not ok, and a summary', () => {
+    const text = formatChecklist([
+      { status: 'ok', finding: 'adb server tcp:127.0.0.1:5037 (default tcp:localhost:5037), version 41 (adb 1.0.41)', advice: 'never shown' },
+      { status: 'warn', finding: 'devices: adb lists none', advice: 'connect a device' },
+      { status: 'fail', finding: 'device R58M123: unauthorized', advice: 'accept the prompt' },
+    ]);
+    expect(text).toBe(
+      [
+        '[ OK ] adb server tcp:127.0.0.1:5037 (default tcp:localhost:5037), version 41 (adb 1.0.41)',
+        '[WARN] devices: adb lists none',
+        '       -> connect a device',
+        '[FAIL] device R58M123: unauthorized',
+        '       -> accept the prompt',
+        '1 failed, 1 warning of 3 checks.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says so when everything passed', () => {
+    expect(formatChecklist([{ status: 'ok', finding: 'a' }, { status: 'ok', finding: 'b' }])).toBe('[ OK ] a\n[ OK ] b\nAll 2 checks passed.\n');
+  });
+
+  it('keeps a multi-line error on its one line', () => {
+    const text = formatChecklist([{ status: 'fail', finding: 'cloud: bad\n  at line two\r\n', advice: 'first\nsecond' }]);
+    expect(text.split('\n').slice(0, 2)).toEqual(['[FAIL] cloud: bad at line two', '       -> first second']);
+  });
+
+  it('masks registered secrets and Basic credentials wherever they appear', () => {
+    addSecret('s3cr3t-api-key');
+    const text = formatChecklist([
+      { status: 'fail', finding: 'cloud said: key s3cr3t-api-key is wrong', advice: 'header was Basic dXNlcjpzM2NyM3Q=' },
+    ]);
+    expect(text).not.toContain('s3cr3t-api-key');
+    expect(text).not.toContain('dXNlcjpzM2NyM3Q=');
+    expect(text).toContain('***');
+  });
+
+  it('keeps the layout whatever the finding holds', () => {
+    const item = fc.record({
+      status: fc.constantFrom('ok' as const, 'warn' as const, 'fail' as const),
+      finding: fc.string(),
+      advice: fc.option(fc.string(), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 8 }), (items: CheckItem[]) => {
+        const lines = formatChecklist(items).split('\n');
+        expect(lines.pop()).toBe('');
+        const summary = lines.pop()!;
+        expect(summary).toMatch(/checks(?: passed)?\.$/);
+        const labelled = lines.filter((l) => /^\[( OK |WARN|FAIL)\]( |$)/.test(l));
+        expect(labelled).toHaveLength(items.length);
+        for (const line of lines) expect(line).toMatch(/^(\[( OK |WARN|FAIL)\]( |$)| {7}-> )/);
+      }),
+    );
+  });
+});
+
+describe('exitCodeOf', () => {
+  it('is 1 only when an item failed; warnings pass', () => {
+    expect(exitCodeOf([])).toBe(0);
+    expect(exitCodeOf([{ status: 'ok', finding: '' }, { status: 'warn', finding: '' }])).toBe(0);
+    expect(exitCodeOf([{ status: 'ok', finding: '' }, { status: 'fail', finding: '' }])).toBe(1);
+  });
+});

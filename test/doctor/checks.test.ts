@@ -1,0 +1,211 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AdbClient, type ShellResult } from '../../src/adb/client.js';
+import { ShellTimeoutError } from '../../src/adb/errors.js';
+import { CloudAuthError } from '../../src/cloud/errors.js';
+import type { Settings } from '../../src/config/schema.js';
+import { checkAdb, checkCloud, inspectNodeId, MODEL_COMMAND, unwritable, type AdbCheckOptions, type DoctorAdb } from '../../src/doctor/checks.js';
+import { freePort } from '../sim/adb-server.js';
+import { hostDevicesPayload, ScriptedAdbServer } from './scripted-adb.js';
+
+// Node's ESM loader gives src/adb/client.ts adbkit's module.exports as the
+// default import; vitest's interop gives exports.default (the Adb class)
+// instead. This restores what the compiled agent sees.
+vi.mock('@devicefarmer/adbkit', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@devicefarmer/adbkit')>();
+  return { ...real, default: real };
+});
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+const options: AdbCheckOptions = { answerTimeoutMs: 2_000, shellTimeoutMs: 1_000, concurrency: 4, hiddenDevices: [] };
+const servers: ScriptedAdbServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
+});
+
+async function scripted(answers: Record<string, string>, silent = false): Promise<AdbClient> {
+  const server = new ScriptedAdbServer(answers, silent);
+  servers.push(server);
+  const port = await server.start();
+  return new AdbClient({ host: '127.0.0.1', port, source: 'test' });
+}
+
+function devicesFixture(name: string): string {
+  return hostDevicesPayload(readFileSync(join(fixtures, 'adb-devices', name), 'utf8'));
+}
+
+describe('checkAdb through adbkit, against recorded adb devices outputs', () => {
+  it('fails a USB device adb may not open, with the udev advice', async () => {
+    const adb = await scripted({ 'host:version': '0029', 'host:devices': devicesFixture('usb-no-permissions.txt') });
+    const items = await checkAdb(adb, options);
+    expect(items.map((i) => i.status)).toEqual(['ok', 'fail']);
+    expect(items[0]!.finding).toBe(`adb server ${adb.label}, version 41 (adb 1.0.41)`);
+    expect(items[1]!.finding).toMatch(/^device eb9f484b: no permissions \(missing udev rules\? user is in the plugdev group\)/);
+    expect(items[1]!.advice).toMatch(/udev rule/);
+  });
+
+  it('fails an unauthorized network device and an offline emulator without opening a shell', async () => {
+    for (const [file, serial, state] of [
+      ['tcp-unauthorized.txt', '10.10.176.186:7401', 'unauthorized'],
+      ['emulator-offline.txt', 'emulator-5554', 'offline'],
+    ] as const) {
+      const adb = await scripted({ 'host:version': '0029', 'host:devices': devicesFixture(file) });
+      const items = await checkAdb(adb, options);
+      expect(items[1]).toMatchObject({ status: 'fail', finding: `device ${serial}: ${state}` });
+      expect(servers.at(-1)!.requests.some((r) => r.startsWith('host:transport'))).toBe(false);
+    }
+  });
+
+  it('reads the version adb answers in hex (0x28 = 40)', async () => {
+    const adb = await scripted({ 'host:version': '0028', 'host:devices': '' });
+    const items = await checkAdb(adb, options);
+    expect(items[0]!.finding).toMatch(/version 40 \(adb 1\.0\.40\)$/);
+    expect(items[1]).toMatchObject({ status: 'warn', finding: 'devices: adb lists none' });
+  });
+
+  it('fails, without hanging, on an address that accepts but never answers', async () => {
+    const adb = await scripted({}, true);
+    const items = await checkAdb(adb, { ...options, answerTimeoutMs: 300 });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ status: 'fail', finding: `adb server ${adb.label}: connected, but no answer within 0 s` });
+  });
+
+  it('fails with how to start adb when nothing listens', async () => {
+    const port = await freePort();
+    const adb = new AdbClient({ host: '127.0.0.1', port, source: 'ANDROID_ADB_SERVER_PORT' });
+    const items = await checkAdb(adb, options);
+    expect(items).toEqual([expect.objectContaining({ status: 'fail', finding: `adb server tcp:127.0.0.1:${port} (ANDROID_ADB_SERVER_PORT): not reachable (ECONNREFUSED)` })]);
+  });
+});
+
+/** A stand-in adb client whose devices answer getprop as told. */
+function fakeAdb(devices: { serial: string; state: string }[], shell: (serial: string) => Promise<ShellResult>): DoctorAdb & { shells: string[] } {
+  const shells: string[] = [];
+  return {
+    label: 'tcp:127.0.0.1:5037 (fake)',
+    shells,
+    version: async () => 41,
+    listDevices: async () => devices,
+    shell: async (serial, command) => {
+      shells.push(`${serial}: ${command}`);
+      return shell(serial);
+    },
+  };
+}
+
+const answer = (output: string): ShellResult => ({ output, bytes: output.length, truncated: false });
+
+describe('checkAdb per device', () => {
+  it('runs one getprop per ready device only, and lists devices by serial', async () => {
+    const adb = fakeAdb(
+      [
+        { serial: 'emulator-5556', state: 'device' },
+        { serial: 'emulator-5554', state: 'offline' },
+        { serial: '0816f3699208ee6d', state: 'device' },
+      ],
+      async (serial) => answer(serial === 'emulator-5556' ? 'Android SDK built for x86_64\n' : 'BE2028\r\n'),
+    );
+    const items = await checkAdb(adb, { ...options, hiddenDevices: ['0816f3699208ee6d'] });
+    expect(items.slice(1).map((i) => i.finding)).toEqual([
+      'device 0816f3699208ee6d: device, BE2028, reported hidden',
+      'device emulator-5554: offline',
+      'device emulator-5556: device, Android SDK built for x86_64',
+    ]);
+    expect(adb.shells.sort()).toEqual([`0816f3699208ee6d: ${MODEL_COMMAND}`, `emulator-5556: ${MODEL_COMMAND}`]);
+  });
+
+  it('warns about a ready device whose shell times out, and still checks the others', async () => {
+    const adb = fakeAdb(
+      [
+        { serial: 'HUNG01', state: 'device' },
+        { serial: 'GOOD01', state: 'device' },
+      ],
+      async (serial) => {
+        if (serial === 'HUNG01') throw new ShellTimeoutError(serial, 1000, '');
+        return answer('SM-S936B\n');
+      },
+    );
+    const items = await checkAdb(adb, options);
+    expect(items[1]).toMatchObject({ status: 'ok', finding: 'device GOOD01: device, SM-S936B' });
+    expect(items[2]!.status).toBe('warn');
+    expect(items[2]!.finding).toMatch(/^device HUNG01: device, but its shell failed: device HUNG01 did not finish its shell session within 1000 ms/);
+  });
+
+  it('compares the adb command on PATH with the server when there is one', async () => {
+    const tool = readFileSync(join(fixtures, 'adb-version', 'platform-tools-36.txt'), 'utf8');
+    const adb = fakeAdb([], async () => answer(''));
+    const items = await checkAdb(adb, { ...options, adbTool: async () => tool });
+    expect(items[1]).toMatchObject({ status: 'ok' });
+    expect(items[1]!.finding).toMatch(/^adb command .*platform-tools\/adb: 1\.0\.41, 36\.0\.0-13206524, same version as the server$/);
+    const none = await checkAdb(adb, { ...options, adbTool: async () => undefined });
+    expect(none.map((i) => i.finding)).not.toContainEqual(expect.stringMatching(/adb command/));
+  });
+});
+
+describe('checkCloud', () => {
+  const target = { baseUrl: 'https://cloud.example.com/v1', username: 'lab', keySource: 'DEVICE_AGENT_API_KEY' };
+
+  it('gives the credentials and the clock from one answer', async () => {
+    const items = await checkCloud({ checkCredentials: async () => ({ status: 200, serverDate: 1, clockSkewMs: 400_000, roundTripMs: 5, privateDevices: 0 }) }, target);
+    expect(items.map((i) => i.status)).toEqual(['ok', 'fail']);
+    expect(items[1]!.finding).toMatch(/^clock: this host is 7 min behind the cloud/);
+  });
+
+  it('gives one failing item, and no clock, when the credentials are refused', async () => {
+    const items = await checkCloud(
+      {
+        checkCredentials: async () => {
+          throw new CloudAuthError('GET /devices', 401);
+        },
+      },
+      target,
+    );
+    expect(items).toHaveLength(1);
+    expect(items[0]!.status).toBe('fail');
+  });
+});
+
+describe('inspectNodeId', () => {
+  const base = {} as Settings;
+  const tmp = () => mkdtempSync(join(tmpdir(), 'doctor-state-'));
+
+  it('prefers the configured id and touches nothing', () => {
+    expect(inspectNodeId({ ...base, nodeId: 'lab-1', stateDir: '/nonexistent/x' }, {})).toEqual({ kind: 'configured', id: 'lab-1' });
+  });
+
+  it('reads a kept id', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'node-id'), '5b1c\n');
+    expect(inspectNodeId({ ...base, stateDir: dir }, {})).toEqual({ kind: 'kept', id: '5b1c', file: join(dir, 'node-id') });
+  });
+
+  it('says a new id can be kept in a directory still to be made, without making it', () => {
+    const dir = join(tmp(), 'a', 'b');
+    expect(inspectNodeId({ ...base, stateDir: dir }, {})).toEqual({ kind: 'new', dir });
+    expect(unwritable(dir)).toBeUndefined();
+    expect(() => readFileSync(join(dir, 'node-id'))).toThrow();
+  });
+
+  it('follows $STATE_DIRECTORY as systemd sets it', () => {
+    const dir = tmp();
+    expect(inspectNodeId(base, { STATE_DIRECTORY: `${dir}:/other` })).toEqual({ kind: 'new', dir });
+  });
+
+  it('fails where no directory can be made (a file in the way), whoever runs the test', () => {
+    const root = tmp();
+    writeFileSync(join(root, 'file'), '');
+    const dir = join(root, 'file', 'state');
+    const facts = inspectNodeId({ ...base, stateDir: dir }, {});
+    expect(facts).toMatchObject({ kind: 'unwritable', dir });
+  });
+
+  it('calls an id file that cannot be read unreadable (a directory in its place)', () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'node-id'));
+    expect(inspectNodeId({ ...base, stateDir: dir }, {})).toMatchObject({ kind: 'unreadable', file: join(dir, 'node-id'), reason: 'EISDIR' });
+  });
+});
