@@ -25,7 +25,7 @@ import {
 } from './packet.js';
 import type { Profile } from './profile.js';
 import { killTree, spawnShell } from './shell.js';
-import { writeStubs } from './stubs.js';
+import { writeStubs, type StubSet } from './stubs.js';
 
 /**
  * ready: answers CNXN; unauthorized: answers with AUTH tokens forever (the
@@ -92,7 +92,7 @@ export class SimDevice {
   private server: net.Server | undefined;
   private listenPort = 0;
   private workDir: string | undefined;
-  private binDir: string | undefined;
+  private stubs: StubSet | undefined;
   private readonly connections = new Set<Connection>();
   private nextLocalId = 1;
 
@@ -117,7 +117,7 @@ export class SimDevice {
   async start(port = 0): Promise<number> {
     if (!this.workDir) {
       this.workDir = await mkdtemp(join(tmpdir(), 'adb-sim-'));
-      this.binDir = await writeStubs(this.options.profile, this.workDir, { hangOn: this.options.commandHangOn });
+      this.stubs = await writeStubs(this.options.profile, this.workDir, { hangOn: this.options.commandHangOn });
     }
     await this.listen(port);
     return this.listenPort;
@@ -128,7 +128,7 @@ export class SimDevice {
     await this.closeServer();
     if (this.workDir) await rm(this.workDir, { recursive: true, force: true });
     this.workDir = undefined;
-    this.binDir = undefined;
+    this.stubs = undefined;
   }
 
   /**
@@ -315,8 +315,8 @@ export class SimDevice {
   }
 
   private runCommand(conn: Connection, stream: Stream, command: string): void {
-    if (!this.binDir || !this.workDir) return;
-    const child = spawnShell(command, this.binDir, this.workDir, this.options.profile.notFound);
+    if (!this.stubs || !this.workDir) return;
+    const child = spawnShell(command, this.stubs, this.workDir);
     stream.child = child;
     const highWater = conn.maxData * 4;
     const pty = this.options.profile.pty;

@@ -16,11 +16,11 @@ const dirs: string[] = [];
 async function prepare(profile: Profile): Promise<Device> {
   const dir = await mkdtemp(join(tmpdir(), 'stubs-test-'));
   dirs.push(dir);
-  const bin = await writeStubs(profile, dir);
+  const stubs = await writeStubs(profile, dir);
   return {
     run: (command) =>
       new Promise((resolve, reject) => {
-        const child = spawnShell(command, bin, dir, profile.notFound);
+        const child = spawnShell(command, stubs, dir);
         const chunks: Buffer[] = [];
         child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
         child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -93,6 +93,38 @@ describe('a simulated device shell on the Pixel 8 Pro recording', () => {
   });
 });
 
+describe('functions and executables', () => {
+  it('answer alike, so `command NAME` and `exec` see the same device', async () => {
+    const device = await prepare(
+      withSerial(
+        {
+          ...makeProfile('both', {
+            'getprop': '[ro.product.model]: [X1]\n',
+            'dumpsys battery': { output: 'level: 5\n', exitCode: 0 },
+            'pm path x': { output: 'package:/x\n', exitCode: 2 },
+          }),
+          fallbacks: new Map([['ls', { template: 'ls: {arg}: No such file or directory', exitCode: 1 }]]),
+        },
+        'S1',
+      ),
+    );
+    const probes = [
+      'getprop ro.product.model',
+      'getprop ro.serialno',
+      'getprop nope dflt',
+      'dumpsys battery',
+      'pm path x',
+      'pm list',
+      'ls -a /x /y',
+    ];
+    for (const probe of probes) {
+      const viaFunction = await device.run(`${probe}; echo "rc=$?"`);
+      expect(await device.run(`command ${probe}; echo "rc=$?"`), probe).toBe(viaFunction);
+      expect(await device.run(`exec ${probe}`), probe).toBe(viaFunction.replace(/rc=\d+\n$/, ''));
+    }
+  });
+});
+
 describe('stub generation', () => {
   it('keeps recorded exit codes and survives quotes and $ in outputs and arguments', async () => {
     const device = await prepare(
@@ -124,24 +156,37 @@ describe('wrappers and hanging commands', () => {
     };
     const dir = await mkdtemp(join(tmpdir(), 'stubs-test-'));
     dirs.push(dir);
-    const bin = await writeStubs(profile, dir, { hangOn: /^dumpsys input$/ });
+    const stubs = await writeStubs(profile, dir, { hangOn: /^dumpsys input$/ });
     const out = await new Promise<string>((resolve) => {
       const child = spawnShell(
-        'command -v timeout >/dev/null && echo has-timeout; timeout 1 dumpsys battery; timeout 1 dumpsys input; echo "rc=$?"',
-        bin,
+        [
+          'command -v timeout >/dev/null && echo has-timeout',
+          'timeout 1 dumpsys battery; timeout -s KILL 1 dumpsys input; echo "rc=$?"',
+          // `command` skips the prelude's functions: the executables and the host's timeout.
+          'command timeout 1 dumpsys battery; command timeout 1 dumpsys input; echo "rc=$?"',
+        ].join('\n'),
+        stubs,
         dir,
-        profile.notFound,
       );
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
       child.on('close', () => resolve(text));
       child.stdin.end();
     });
-    expect(out).toBe('has-timeout\nAC powered: false\nrc=124\n');
+    expect(out).toBe('has-timeout\nAC powered: false\nrc=124\nAC powered: false\nrc=124\n');
   });
 
   it('a profile without wrappers has no timeout, like toolbox devices', async () => {
     const device = await prepare(makeProfile('plain', { 'dumpsys battery': 'x\n' }));
     expect(await device.run('command -v timeout || echo none')).toBe('none\n');
+  });
+});
+
+describe('timeout on a missing command', () => {
+  it('words it as toybox does, exit 127, from the function and the executable alike', async () => {
+    const device = await prepare({ ...makeProfile('tb', { 'dumpsys battery': 'x\n' }), wrappers: ['timeout'] });
+    const expected = 'timeout: exec wm: No such file or directory\nrc=127\n';
+    expect(await device.run('timeout 10 wm size; echo "rc=$?"')).toBe(expected);
+    expect(await device.run('command timeout -s KILL 10 wm size; echo "rc=$?"')).toBe(expected);
   });
 });

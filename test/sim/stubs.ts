@@ -1,9 +1,15 @@
-// Turns a profile into a directory of executables, one per command name, so a
-// real shell can run whatever script the agent sends with PATH set to only
-// that directory: no host binary can answer with the host's data.
+// Turns a profile into what a real shell needs to run any script the agent
+// sends as if on the device: a folder of executables, one per command name,
+// that is the whole PATH (so no host binary answers with the host's data),
+// and the same commands as shell functions in a prelude the session sources
+// first. The functions answer without a fork, which keeps 200 simulated
+// devices cheap; the executables serve the paths functions cannot reach
+// (`command dumpsys`, `exec`).
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseGetprop, DEFAULT_FALLBACK, type Fallback, type Profile, type Recording } from './profile.js';
+
+type Flavour = 'executable' | 'function';
 
 /** Single-quote for /bin/sh. */
 export function shellQuote(text: string): string {
@@ -15,7 +21,7 @@ export function shellQuote(text: string): string {
  * is the name, {args} all arguments; with {arg} the line is printed once per
  * argument that is not an option ("ls: /a: No such file..." for each path).
  */
-export function renderTemplate(template: string, command: string): string {
+export function renderTemplate(template: string, command: string, flavour: Flavour = 'executable'): string {
   const words: string[] = [];
   for (const piece of template.split(/(\{command\}|\{args\}|\{arg\})/)) {
     if (piece === '') continue;
@@ -26,52 +32,65 @@ export function renderTemplate(template: string, command: string): string {
   }
   const newline = template.endsWith('\n') ? '' : ' "\n"';
   // printf's format is fixed: recorded text never reaches it as a format.
-  const print = `printf '%s' ${words.join(' ')}${newline}`;
+  // Functions say `builtin` in case a profile records a command named printf
+  // (dash, which runs the executables, has no `builtin`).
+  const print = `${flavour === 'function' ? 'builtin ' : ''}printf '%s' ${words.join(' ')}${newline}`;
   if (!template.includes('{arg}')) return `{ ${print}; }`;
   return `for a in "$@"; do case "$a" in -*) ;; *) ${print} ;; esac; done`;
 }
 
-interface StubPlan {
+export interface StubPlan {
   /** Argument strings ("$*") to recordings. */
   recorded: Map<string, Recording>;
   fallback: Fallback | undefined;
+  /** Argument strings whose command hangs. */
+  hangs: string[];
+  /** Parsed dump, for getprop only. */
+  getprop?: Map<string, string>;
 }
 
-/** The generated /bin/sh source of one command's stub. Pure. */
-export function stubSource(
-  name: string,
-  plan: StubPlan,
-  outputFile: (recording: Recording) => string,
-  getprop?: Map<string, string>,
-  hangs: string[] = [],
-): string {
-  const lines = ['#!/bin/sh', 'case "$*" in'];
-  for (const args of hangs) lines.push(`${shellQuote(args)}) ${HANG} ;;`);
+/** A command that never answers, until killed (or cut short by timeout). */
+const HANG = '/bin/sleep 2147483647';
+
+/** The generated source of one command, as an executable or a function. Pure. */
+export function stubSource(name: string, plan: StubPlan, outputFile: (recording: Recording) => string, flavour: Flavour): string {
+  const fn = flavour === 'function';
+  const quit = fn ? 'return' : 'exit';
+  const printf = fn ? 'builtin printf' : 'printf';
+  const lines = fn ? [`${name}() {`, 'local a', 'case "$*" in'] : ['#!/bin/sh', 'case "$*" in'];
+  for (const args of plan.hangs) lines.push(`${shellQuote(args)}) ${fn ? HANG : `exec ${HANG}`} ;;`);
   for (const [args, recording] of plan.recorded) {
     const file = shellQuote(outputFile(recording));
-    const body = recording.exitCode === 0 ? `exec /bin/cat ${file}` : `/bin/cat ${file}; exit ${recording.exitCode}`;
+    const body = fn
+      ? `__sim_out ${file}; return ${recording.exitCode}`
+      : recording.exitCode === 0
+        ? `exec /bin/cat ${file}`
+        : `/bin/cat ${file}; exit ${recording.exitCode}`;
     lines.push(`${shellQuote(args)}) ${body} ;;`);
   }
   lines.push('esac');
-  if (getprop) {
+  if (plan.getprop) {
     // getprop NAME [DEFAULT]: the value, else the default, else an empty line.
     lines.push('case "$1" in');
-    for (const [prop, value] of getprop) lines.push(`${shellQuote(prop)}) printf '%s\\n' ${shellQuote(value)} ;;`);
-    lines.push(`*) printf '%s\\n' "$2" ;;`, 'esac', 'exit 0');
-    return lines.join('\n') + '\n';
+    for (const [prop, value] of plan.getprop) {
+      lines.push(`${shellQuote(prop)}) ${printf} '%s\\n' ${shellQuote(value)} ;;`);
+    }
+    lines.push(`*) ${printf} '%s\\n' "$2" ;;`, 'esac', `${quit} 0`);
+  } else {
+    const fallback = plan.fallback ?? { template: DEFAULT_FALLBACK, exitCode: 1 };
+    lines.push(`${renderTemplate(fallback.template, name, flavour)} >&2`, `${quit} ${fallback.exitCode}`);
   }
-  const fallback = plan.fallback ?? { template: DEFAULT_FALLBACK, exitCode: 1 };
-  lines.push(`${renderTemplate(fallback.template, name)} >&2`, `exit ${fallback.exitCode}`);
+  if (fn) lines.push('}');
   return lines.join('\n') + '\n';
 }
 
 /** Group a profile's command lines by command name. */
-export function planStubs(profile: Profile): Map<string, StubPlan> {
+export function planStubs(profile: Profile, hangOn?: RegExp): Map<string, StubPlan> {
   const plans = new Map<string, StubPlan>();
   const planFor = (name: string): StubPlan => {
     let plan = plans.get(name);
     if (!plan) {
-      plan = { recorded: new Map(), fallback: profile.fallbacks.get(name) };
+      plan = { recorded: new Map(), fallback: profile.fallbacks.get(name), hangs: [] };
       plans.set(name, plan);
     }
     return plan;
@@ -81,31 +100,100 @@ export function planStubs(profile: Profile): Map<string, StubPlan> {
     const name = space < 0 ? line : line.slice(0, space);
     // A name with a slash would be a path, which PATH lookup never reaches.
     if (name.includes('/') || name === '') continue;
-    planFor(name).recorded.set(space < 0 ? '' : line.slice(space + 1), recording);
+    const args = space < 0 ? '' : line.slice(space + 1);
+    const plan = planFor(name);
+    plan.recorded.set(args, recording);
+    if (hangOn?.test(line)) plan.hangs.push(args);
   }
   for (const name of profile.fallbacks.keys()) if (!name.includes('/')) planFor(name);
+  const getprop = plans.get('getprop');
+  if (getprop) getprop.getprop = parseGetprop(getprop.recorded.get('')?.output ?? '');
   return plans;
 }
 
 /**
- * Wrappers hand the rest of their argv to the host's own tool (kept in our
- * process group by --foreground, so a killed session takes it along), which finds
- * the wrapped command on the same stub-only PATH.
+ * Builtins and keywords win over functions and PATH alike, on the device
+ * too: a recording under such a name could never be reached.
  */
-const WRAPPER_SOURCE: Record<string, string> = {
-  timeout: '#!/bin/sh\nexec /usr/bin/timeout --foreground "$@"\n',
+const SHELL_WORDS = new Set(
+  (
+    'alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo ' +
+    'enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd ' +
+    'printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type ' +
+    'typeset ulimit umask unalias unset wait if then else elif fi case esac for select while until do done in ' +
+    'function time coproc [ [[ ]] { } ! . :'
+  ).split(' '),
+);
+
+const FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.+-]*$/;
+
+/** toybox's words for a command timeout cannot run (e.g. OpenHarmony's "timeout: exec .../csc: ..."). */
+const TOYBOX_TIMEOUT_ENOENT = 'timeout: exec %s: No such file or directory\\n';
+
+/**
+ * Wrappers run the rest of their argv. As executables they hand it to the
+ * host's own tool (kept in our process group by --foreground, so a killed
+ * session takes it along), which finds the command on the stub-only PATH.
+ */
+const WRAPPER_EXECUTABLE: Record<string, string> = {
+  timeout: [
+    '#!/bin/sh',
+    'skip=; d=; c=',
+    'for a in "$@"; do',
+    '  if [ -n "$skip" ]; then skip=; continue; fi',
+    '  case "$a" in -k|-s) skip=1 ;; -*) ;; *) if [ -z "$d" ]; then d=$a; else c=$a; break; fi ;; esac',
+    'done',
+    `command -v "$c" >/dev/null 2>&1 || { printf '${TOYBOX_TIMEOUT_ENOENT}' "$c" >&2; exit 127; }`,
+    'exec /usr/bin/timeout --foreground "$@"',
+    '',
+  ].join('\n'),
 };
 
-/** A stub that never answers: the command hangs until killed. */
-const HANG = 'exec /bin/sleep 2147483647';
+/** As functions, only a hanging command costs a process: the sleep until the deadline. */
+function wrapperFunction(name: string, hangLines: string[]): string {
+  if (name !== 'timeout') return '';
+  const hangs = hangLines.map((line) => `${shellQuote(line)}) /bin/sleep "$d"; return 124 ;;`);
+  return [
+    'timeout() {',
+    'local d',
+    'while :; do case "$1" in -k|-s) shift 2 ;; -*) shift ;; *) break ;; esac; done',
+    'd=$1; shift',
+    `command -v "$1" >/dev/null || { builtin printf '${TOYBOX_TIMEOUT_ENOENT}' "$1" >&2; return 127; }`,
+    'case "$*" in',
+    ...hangs,
+    'esac',
+    '"$@"',
+    '}',
+  ].join('\n');
+}
+
+/** Prints a recording without a fork: read -d '' takes the whole file. */
+const OUTPUT_HELPER = `__sim_out() { local v; IFS= builtin read -r -d '' v < "$1"; builtin printf '%s' "$v"; }`;
 
 export interface StubOptions {
   /** Recorded command lines ("dumpsys battery") that hang instead of answering. */
   hangOn?: RegExp;
+  /** Message of a missing command; {command} is its name. */
+  notFound?: string;
 }
 
-/** Write the stubs into `dir`/bin and their outputs into `dir`/out; returns the bin folder. */
-export async function writeStubs(profile: Profile, dir: string, options: StubOptions = {}): Promise<string> {
+export interface StubSet {
+  /** The only folder on PATH. */
+  bin: string;
+  /** bash source defining the commands as functions and the not-found handler. */
+  prelude: string;
+}
+
+function notFoundHandler(template: string): string {
+  const words = template
+    .split(/(\{command\})/)
+    .filter((piece) => piece !== '')
+    .map((piece) => (piece === '{command}' ? '"$1"' : shellQuote(piece)));
+  return `command_not_found_handle() { builtin printf '%s' ${words.join(' ')} "\n" >&2; return 127; }`;
+}
+
+/** Write executables into `dir`/bin, outputs into `dir`/out and the prelude into `dir`/prelude.sh. */
+export async function writeStubs(profile: Profile, dir: string, options: StubOptions = {}): Promise<StubSet> {
   const bin = join(dir, 'bin');
   const out = join(dir, 'out');
   await mkdir(bin, { recursive: true });
@@ -121,19 +209,24 @@ export async function writeStubs(profile: Profile, dir: string, options: StubOpt
     }
     return file;
   };
-  const hangOn = options.hangOn;
-  for (const [name, plan] of planStubs(profile)) {
-    const getprop = name === 'getprop' ? parseGetprop(plan.recorded.get('')?.output ?? '') : undefined;
-    const hangs = hangOn ? [...plan.recorded.keys()].filter((args) => hangOn.test(args ? `${name} ${args}` : name)) : [];
+  const prelude = [OUTPUT_HELPER, notFoundHandler(options.notFound ?? profile.notFound)];
+  const hangLines: string[] = [];
+  for (const [name, plan] of planStubs(profile, options.hangOn)) {
+    if (SHELL_WORDS.has(name)) continue;
+    hangLines.push(...plan.hangs.map((args) => (args ? `${name} ${args}` : name)));
     const stub = join(bin, name);
-    writes.push(writeFile(stub, stubSource(name, plan, outputFile, getprop, hangs)).then(() => chmod(stub, 0o755)));
+    writes.push(writeFile(stub, stubSource(name, plan, outputFile, 'executable')).then(() => chmod(stub, 0o755)));
+    if (FUNCTION_NAME.test(name)) prelude.push(stubSource(name, plan, outputFile, 'function'));
   }
   for (const name of profile.wrappers) {
-    const source = WRAPPER_SOURCE[name];
+    const source = WRAPPER_EXECUTABLE[name];
     if (!source) continue;
     const stub = join(bin, name);
     writes.push(writeFile(stub, source).then(() => chmod(stub, 0o755)));
+    prelude.push(wrapperFunction(name, hangLines));
   }
+  const preludeFile = join(dir, 'prelude.sh');
+  writes.push(writeFile(preludeFile, prelude.join('\n') + '\n'));
   await Promise.all(writes);
-  return bin;
+  return { bin, prelude: preludeFile };
 }
