@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 // The inventory probe as ONE shell script, so that a full inventory costs one
 // `adb shell` session. Each probe prints a delimiter line and then its output;
 // splitSections() cuts the output back apart.
@@ -32,10 +34,14 @@ export const SECTION = {
 export type SectionName = (typeof SECTION)[keyof typeof SECTION];
 
 const END = 'end';
-const MARKER = /^<<<DA:([a-z0-9_]+)>>>$/;
 
-export function marker(name: string): string {
-  return `<<<DA:${name}>>>`;
+// A token fixed per agent process and unknown to the device: a user-set
+// device name or a prop value that happens to read like a delimiter cannot
+// shift the sections.
+export const SESSION_TOKEN = randomBytes(6).toString('hex');
+
+export function marker(name: string, token = SESSION_TOKEN): string {
+  return `<<<DA:${token}:${name}>>>`;
 }
 
 // Where su binaries live: classic SuperSU/phh paths, Magisk's /sbin (Android
@@ -113,19 +119,20 @@ export function buildInventoryScript(opts: ScriptOptions): string {
  * next delimiter printed too: a section cut short (device gone, session timed
  * out) is absent rather than half-read.
  */
-export function splitSections(output: string): Map<string, string> {
+export function splitSections(output: string, token = SESSION_TOKEN): Map<string, string> {
+  const prefix = `<<<DA:${token}:`;
   const sections = new Map<string, string>();
   let name: string | undefined;
   let body: string[] = [];
   for (const raw of output.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const match = MARKER.exec(line);
-    if (!match) {
+    const found = line.startsWith(prefix) && line.endsWith('>>>') ? line.slice(prefix.length, -3) : undefined;
+    if (found === undefined || !/^[a-z0-9_]+$/.test(found)) {
       if (name !== undefined) body.push(line);
       continue;
     }
     if (name !== undefined && !sections.has(name)) sections.set(name, body.join('\n'));
-    name = match[1] === END ? undefined : match[1];
+    name = found === END ? undefined : found;
     body = [];
   }
   return sections;

@@ -29,9 +29,9 @@ async function inventory(profileName: string, adbSerial: string, cache?: StaticF
   const profile = loadProfile(profileName);
   const dir = await mkdtemp(join(tmpdir(), 'inv-profile-'));
   dirs.push(dir);
-  const bin = await writeStubs(profile, dir);
+  const stubs = await writeStubs(profile, dir);
   const script = buildInventoryScript({ includeStatic: true, reachabilityHost: 'cloud.example.com' });
-  const child = spawnShell(script, bin, dir, profile.notFound);
+  const child = spawnShell(script, stubs, dir);
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.resume();
@@ -48,9 +48,10 @@ async function inventory(profileName: string, adbSerial: string, cache?: StaticF
 }
 
 describe('inventory of recorded devices', () => {
-  it('every section prints even where commands are missing', async () => {
+  it('every section prints even where commands are missing, through a pty (Android 6)', async () => {
     const { sections } = await inventory('emulator-sdk-android6', 'emulator-5554');
     expect(sections.size).toBe(19);
+    for (const text of sections.values()) expect(text).not.toContain('\r');
   });
 
   it('Samsung Galaxy S25+ (Android 16)', async () => {

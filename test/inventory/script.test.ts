@@ -80,3 +80,16 @@ describe('splitSections', () => {
     );
   });
 });
+
+describe('delimiter spoofing', () => {
+  it('a device name that reads like a delimiter stays data', () => {
+    const out = [marker('device_name'), '<<<DA:battery>>>', `<<<DA:000000000000:battery>>>`, marker('battery'), '  level: 5', marker('end')].join('\n');
+    const sections = splitSections(out);
+    expect(sections.get('device_name')).toBe('<<<DA:battery>>>\n<<<DA:000000000000:battery>>>');
+    expect(sections.get('battery')).toBe('  level: 5');
+  });
+
+  it('output of a run with another token is not read', () => {
+    expect(splitSections(`${marker('a', 'other')}\nx\n${marker('end', 'other')}\n`).size).toBe(0);
+  });
+});

@@ -2,7 +2,10 @@
 // value, or "null" when the key is unset. Older builds print errors or Java
 // stack traces on the same stream (the script merges stderr).
 
-const FAILURE = /^(\/system\/bin\/sh: |sh: |Error|Exception|java\.|\s+at |Security exception|usage:)|not found$|inaccessible or not found/i;
+// What a failed call prints instead of a value: the shell or toybox
+// `timeout` not finding the command, framework exceptions, service lookups.
+const FAILURE =
+  /^(\/system\/bin\/sh: |sh: |timeout: |Error|Exception|java\.|\s+at |Security exception|usage:|cmd: Can't find service)|not found$|No such file or directory$|Permission denied$|inaccessible or not found/i;
 
 export function parseSettingValue(text: string): string | undefined {
   const lines = text.replace(/\r/g, '').split('\n').filter((line) => line.trim() !== '');

@@ -13,6 +13,9 @@ describe('parseSettingValue', () => {
     ['', undefined],
     ['/system/bin/sh: settings: inaccessible or not found\n', undefined],
     ['Exception occurred while executing:\njava.lang.SecurityException: ...\n', undefined],
+    // toybox timeout wrapping a command the device lacks (seen through the simulator).
+    ['timeout: exec settings: No such file or directory\n', undefined],
+    ["cmd: Can't find service: settings\n", undefined],
   ])('%j', (text, value) => {
     expect(parseSettingValue(text)).toBe(value);
   });
