@@ -11,7 +11,7 @@ import { parseIpAddresses, parsePing, parseProxy, preferredAddress } from './par
 import { parseOrientation } from './parsers/orientation.js';
 import { installedBrowsers, parsePackages } from './parsers/packages.js';
 import { parseIdUid, parseSuListing } from './parsers/root.js';
-import { parseSettingValue } from './parsers/settings.js';
+import { isUnsetSetting, parseSettingValue } from './parsers/settings.js';
 import { isImei, mobileDataState, parseParcelString, parseTelephonyRegistry, simSlots } from './parsers/telephony.js';
 import { parseEpochSeconds, parseUptime } from './parsers/uptime.js';
 import { parseWmDensity, parseWmSize } from './parsers/wm.js';
@@ -136,7 +136,10 @@ function reachability(sections: Map<string, string>, host: string | undefined): 
   const result: NetworkReachability = {};
   const ip = optional(sections, SECTION.ip, (text) => preferredAddress(parseIpAddresses(text)));
   if (ip !== undefined) result.ipAddress = ip;
-  const proxy = parseProxy(setting(sections, SECTION.proxy) ?? (sections.has(SECTION.proxy) ? 'null' : undefined));
+  const proxyText = sections.get(SECTION.proxy);
+  // A failed `settings` call says nothing about the proxy; only "null" means none.
+  const proxy =
+    proxyText === undefined ? undefined : isUnsetSetting(proxyText) ? false : parseProxy(parseSettingValue(proxyText));
   if (proxy !== undefined) result.proxy = proxy;
   const ping = optional(sections, SECTION.ping, parsePing);
   if (host !== undefined) {

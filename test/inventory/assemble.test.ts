@@ -151,3 +151,16 @@ describe('isRooted evidence', () => {
     expect(info.isRooted).toBe(false);
   });
 });
+
+describe('proxy', () => {
+  const run = (text: string) =>
+    assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections({ [SECTION.proxy]: text }), config }).networkReachability
+      ?.proxy;
+
+  it('set, unset, and unknown when settings failed', () => {
+    expect(run('proxy.lab:3128\n')).toBe(true);
+    expect(run('null\n')).toBe(false);
+    expect(run(':0\n')).toBe(false);
+    expect(run('timeout: exec settings: No such file or directory\n')).toBeUndefined();
+  });
+});

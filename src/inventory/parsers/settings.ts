@@ -14,3 +14,8 @@ export function parseSettingValue(text: string): string | undefined {
   if (value === 'null' || FAILURE.test(value)) return undefined;
   return value;
 }
+
+/** True when the output says the setting is not set ("null"), as opposed to a failed call. */
+export function isUnsetSetting(text: string): boolean {
+  return text.replace(/\r/g, '').trim() === 'null';
+}
