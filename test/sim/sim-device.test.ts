@@ -140,6 +140,14 @@ describe('misbehaving devices', () => {
     hung.destroy();
   });
 
+  it('commandHangOn: one recorded command inside the script hangs; timeout cuts it, the rest answers', async () => {
+    const profile = { ...withSerial(pixel, 'HANG1'), wrappers: ['timeout'] };
+    profile.commands = new Map(profile.commands).set('dumpsys battery', { output: 'never\n', exitCode: 0 });
+    const device = await connectReady({ profile, commandHangOn: /^dumpsys battery$/ });
+    const out = await adbkitShell(device.serial, 'echo A; timeout 1 dumpsys battery; echo "rc=$?"; getprop ro.serialno');
+    expect(out).toBe('A\nrc=124\nHANG1\n');
+  });
+
   it('vanishOn: the device drops off mid-probe; adb reconnects it', async () => {
     const device = await connectReady({ vanishOn: /cat \/proc\/meminfo/ });
     const result = await server.adb(['-s', device.serial, 'shell', 'echo before; cat /proc/meminfo']);
