@@ -24,6 +24,19 @@ describe('SimFarm', () => {
     expect(farm.serialNumbers).toEqual(['A1', 'B2', 'C3', 'SIM0004']);
   });
 
+  it('plugs a device into a running farm and removes one at once', async () => {
+    farm = new SimFarm({ count: 2 });
+    await farm.start();
+    const added = await farm.add({ serial: 'LATE1' });
+    expect(await farm.server.state(added.serial)).toBe('device');
+    expect((await shell(farm.port, added.serial, 'getprop ro.serialno')).trim()).toBe('LATE1');
+    const first = farm.devices[0]!;
+    await farm.remove(first);
+    expect(await farm.server.state(first.serial)).toBe('absent');
+    expect(farm.serialNumbers).toEqual(['SIM0002', 'LATE1']);
+    expect(farm.devices.length).toBe(2);
+  });
+
   it('runs 200 devices from one recording, each with its own serial, counting sessions per device', async () => {
     farm = new SimFarm({ count: 200, profile: 'pixel-8-pro' });
     await farm.start();

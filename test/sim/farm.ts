@@ -58,30 +58,38 @@ export class SimFarm {
   async start(): Promise<void> {
     try {
       await this.server.start();
-      const specs = this.specs();
-      const profiles = new Map<string, Profile>();
-      const resolveProfile = (profile: Profile | string | undefined): Profile => {
-        if (typeof profile === 'object') return profile;
-        const name = profile ?? 'pixel-8-pro';
-        let loaded = profiles.get(name);
-        if (!loaded) profiles.set(name, (loaded = loadProfile(name)));
-        return loaded;
-      };
-      const prefix = this.options.serialPrefix ?? 'SIM';
-      specs.forEach((spec, index) => {
-        const serial = spec.serial ?? `${prefix}${String(index + 1).padStart(4, '0')}`;
-        const { profile, serial: _serial, ...rest } = spec;
-        this.serialNumbers.push(serial);
-        this.devices.push(new SimDevice({ ...rest, profile: withSerial(resolveProfile(profile), serial) }));
-      });
+      for (const spec of this.specs()) this.create(spec);
       await Promise.all(this.devices.map((device) => device.start()));
-      await this.connectAll();
-      const expected = new Map(this.devices.map((device) => [device.serial, EXPECTED_STATE[device.currentMode]]));
-      await this.server.waitForStates(expected, this.options.readyTimeoutMs ?? 30_000);
+      await this.connectAll(this.devices);
+      await this.waitForExpectedStates(this.devices);
     } catch (error) {
       await this.stop();
       throw error;
     }
+  }
+
+  /** Plug one more device into the running farm; resolves once adb lists it in its expected state. */
+  async add(spec: FarmDeviceSpec = {}): Promise<SimDevice> {
+    const device = this.create(spec);
+    await device.start();
+    await this.connectAll([device]);
+    await this.waitForExpectedStates([device]);
+    return device;
+  }
+
+  /**
+   * Unplug a device for good. adb would list it offline for a minute while
+   * retrying; the farm also disconnects it, so it is gone at once.
+   */
+  async remove(device: SimDevice): Promise<void> {
+    const index = this.devices.indexOf(device);
+    if (index < 0) return;
+    this.devices.splice(index, 1);
+    this.serialNumbers.splice(index, 1);
+    await device.unplug();
+    await this.server.disconnect(device.port).catch(() => undefined);
+    await this.server.waitForState(device.serial, 'absent');
+    await device.stop();
   }
 
   async stop(): Promise<void> {
@@ -106,14 +114,41 @@ export class SimFarm {
     for (const device of this.devices) device.resetCounts();
   }
 
+  private readonly profiles = new Map<string, Profile>();
+  private created = 0;
+
+  private create(spec: FarmDeviceSpec): SimDevice {
+    const { profile, serial: given, ...rest } = spec;
+    this.created++;
+    const serial = given ?? `${this.options.serialPrefix ?? 'SIM'}${String(this.created).padStart(4, '0')}`;
+    const device = new SimDevice({ ...rest, profile: withSerial(this.resolveProfile(profile), serial) });
+    this.serialNumbers.push(serial);
+    this.devices.push(device);
+    return device;
+  }
+
+  private resolveProfile(profile: Profile | string | undefined): Profile {
+    if (typeof profile === 'object') return profile;
+    const name = profile ?? this.options.profile ?? 'pixel-8-pro';
+    if (typeof name === 'object') return name;
+    let loaded = this.profiles.get(name);
+    if (!loaded) this.profiles.set(name, (loaded = loadProfile(name)));
+    return loaded;
+  }
+
+  private async waitForExpectedStates(devices: SimDevice[]): Promise<void> {
+    const expected = new Map(devices.map((device) => [device.serial, EXPECTED_STATE[device.currentMode]]));
+    await this.server.waitForStates(expected, this.options.readyTimeoutMs ?? 30_000);
+  }
+
   private specs(): FarmDeviceSpec[] {
     if (this.options.devices) return this.options.devices;
     const count = this.options.count ?? 1;
-    return Array.from({ length: count }, () => ({ profile: this.options.profile }));
+    return Array.from({ length: count }, () => ({}));
   }
 
-  private async connectAll(): Promise<void> {
-    const queue = [...this.devices];
+  private async connectAll(devices: SimDevice[]): Promise<void> {
+    const queue = [...devices];
     const worker = async (): Promise<void> => {
       for (let device = queue.shift(); device; device = queue.shift()) {
         // adb 29 holds the answer for an offline device 10 s: don't wait for it.
