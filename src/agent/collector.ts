@@ -1,5 +1,6 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import { notReadyDeviceInfo } from '../inventory/assemble.js';
+import { dedupeByUdid } from '../inventory/dedupe.js';
 import type { DeviceProber } from '../inventory/probe.js';
 import type { Logger } from '../log/logger.js';
 import { mapLimit } from '../util/limit.js';
@@ -20,6 +21,8 @@ export type Refresh = 'all' | ReadonlySet<string>;
  */
 export class InventoryCollector {
   private readonly last = new Map<string, DeviceInfo>();
+  /** udid learnt per adb serial, so a device that goes offline keeps its udid. */
+  private readonly udids = new Map<string, string>();
   private readonly probeErrors = new Map<string, string>();
 
   constructor(
@@ -35,14 +38,17 @@ export class InventoryCollector {
         this.prober.forget(serial);
       }
     }
+    for (const serial of this.udids.keys()) if (!devices.has(serial)) this.udids.delete(serial);
     const entries = [...devices].sort(([a], [b]) => a.localeCompare(b));
     const infos = await mapLimit(entries, this.options.concurrency, async ([serial, state]) => {
-      if (state !== 'device') return notReadyDeviceInfo(serial, state);
+      if (state !== 'device') return notReadyDeviceInfo(serial, state, this.udids.get(serial));
       const cached = this.last.get(serial);
       if (cached && refresh !== 'all' && !refresh.has(serial) && !refresh.has(cached.udid)) return cached;
-      return this.probe(serial, state, cached);
+      const info = await this.probe(serial, state, cached);
+      this.udids.set(serial, info.udid);
+      return info;
     });
-    return dedupe(infos, entries.map(([serial]) => serial));
+    return dedupeByUdid(infos);
   }
 
   private async probe(serial: string, state: string, cached: DeviceInfo | undefined): Promise<DeviceInfo> {
@@ -61,25 +67,7 @@ export class InventoryCollector {
         this.probeErrors.set(serial, text);
       }
       if (cached) return cached;
-      return { ...notReadyDeviceInfo(serial, state), message: `the inventory failed: ${text}` };
+      return { ...notReadyDeviceInfo(serial, state, this.udids.get(serial)), message: `the inventory failed: ${text}` };
     }
   }
-}
-
-/**
- * A device reached both over USB and over TCP is one device: one record per
- * udid, preferring a ready one, then the USB serial (no HOST:PORT).
- */
-export function dedupe(infos: DeviceInfo[], serials: string[]): DeviceInfo[] {
-  const chosen = new Map<string, { info: DeviceInfo; serial: string }>();
-  infos.forEach((info, i) => {
-    const serial = serials[i]!;
-    const held = chosen.get(info.udid);
-    if (!held || rank(info, serial) < rank(held.info, held.serial)) chosen.set(info.udid, { info, serial });
-  });
-  return [...chosen.values()].map((c) => c.info);
-}
-
-function rank(info: DeviceInfo, serial: string): number {
-  return (info.state === 'device' ? 0 : 2) + (/:\d+$/.test(serial) ? 1 : 0);
 }
