@@ -1,0 +1,387 @@
+// `npm run bench`: the agent's full inventory against N simulated devices
+// behind the real adb server, next to the floor on this machine (the same
+// script through adbkit, every device at once), plus plug-to-report latency
+// and idle CPU of a running daemon. Prints tables; asserts nothing about speed.
+//
+// Settings (environment):
+//   BENCH_SIZES=0,1,10,50,200   device counts (0 = the agent's fixed start cost)
+//   BENCH_ROUNDS=3              rounds per size (median reported)
+//   BENCH_SWEEP=N               other probeConcurrency values to run for N>16, comma-separated;
+//                               N means all devices at once; 0 for none
+//   BENCH_LIVE_N=50             devices for the plug and idle measurements (0 skips)
+//   BENCH_PERIOD=1              also measure CPU over one full 60 s schedule period
+//   BENCH_PROFILE=xiaomi-poco-f6  recorded device profile (test/fixtures/devices)
+//   BENCH_OUT=file.json         write the raw results there
+import { spawn, execFile } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildInventoryScript } from '../../src/inventory/script.js';
+import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
+import { AgentProcess, baseEnv } from '../e2e/agent-process.js';
+import { SimFarm } from '../sim/farm.js';
+import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import type { FloorInput, FloorOutput } from './floor.js';
+import { median, procSample, scrapeMetrics, type ProcSample } from './measure.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = findRoot(here);
+const bin = join(root, 'bin/device-agent.js');
+const floorScript = join(here, 'floor.js');
+
+const sizes = (process.env.BENCH_SIZES ?? '0,1,10,50,200').split(',').map(Number);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const sweep = (process.env.BENCH_SWEEP ?? 'N').split(',').filter((v) => v !== '0' && v !== '');
+const liveN = Number(process.env.BENCH_LIVE_N ?? 50);
+const measurePeriod = process.env.BENCH_PERIOD !== '0';
+const DEFAULT_CONCURRENCY = 16;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (text: string) => process.stderr.write(`[bench] ${text}\n`);
+
+function findRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'bin/device-agent.js'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`bench: project root not found above ${from}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+interface AgentRound {
+  /** Device part of the inventory ('inventory collected' debug line). */
+  inventoryMs: number;
+  /** device_agent_inventory_duration_seconds: devices and Machine in parallel. */
+  inventoryMetricMs: number;
+  reportMs: number;
+  /** Inventories the daemon ran before it went quiet (a fresh start runs more than one: see RESULTS.md). */
+  inventories: number;
+  /** Shell sessions per device per inventory, once quiet. */
+  sessionsPerInventory: number;
+  reported: number;
+  /** Reported ready with the fields read from the device (model from getprop). */
+  ready: number;
+  /** Sessions counted when the first report was delivered (a follow-up may have begun). */
+  sessionsMax: number;
+  sessionsTotal: number;
+  bytesRead: number;
+  proc: ProcSample;
+  metricsRss: number;
+  metricsCpu: number;
+}
+
+interface SizeResult {
+  n: number;
+  floorMs: number[];
+  floorBytes: number;
+  floorFailures: number;
+  agents: Array<{ concurrency: number; rounds: AgentRound[] }>;
+}
+
+interface LiveResult {
+  n: number;
+  plugMs: number[];
+  idle?: { seconds: number; cpuSeconds: number; reportsInWindow: number; fds: [number, number]; rss: [number, number] };
+  period?: { seconds: number; cpuSeconds: number };
+}
+
+const cloud = new CloudDouble();
+
+function agentEnv(farm: SimFarm, extra: Record<string, string>): Record<string, string> {
+  return baseEnv({
+    ...farm.env,
+    DEVICE_AGENT_BASE_URL: cloud.url,
+    DEVICE_AGENT_USERNAME: cloud.username,
+    DEVICE_AGENT_API_KEY: cloud.apiKey,
+    DEVICE_AGENT_JITTER_SECONDS: '0',
+    // Never during a round: each round is one fresh daemon's start report.
+    DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
+    DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+    DEVICE_AGENT_LOG_LEVEL: 'debug',
+    ...extra,
+  });
+}
+
+function startAgent(env: Record<string, string>): AgentProcess {
+  return new AgentProcess(spawn(process.execPath, [bin, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+async function statusUrl(agent: AgentProcess): Promise<string> {
+  const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 30_000);
+  return `http://${String(line.listen)}`;
+}
+
+type Body = { devices: Array<{ udid: string; state: string; modelName?: string }> };
+const devicesOf = (r: RecordedRequest) => (r.body as Body | undefined)?.devices ?? [];
+
+async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRound> {
+  farm.resetCounts();
+  const putsBefore = cloud.putRequests().length;
+  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_PROBE_CONCURRENCY: String(concurrency) }));
+  try {
+    const url = await statusUrl(agent);
+    // The reporter's line (the cloud client logs one without `ms` at debug level).
+    const isDelivered = (l: Record<string, unknown>) => l.msg === 'report delivered' && l.ms !== undefined;
+    const delivered = await agent.waitForLog(isDelivered, 300_000);
+    const proc = procSample(agent.child.pid!);
+    const metrics = await scrapeMetrics(url);
+    const collected = agent.logs().find((l) => l.msg === 'inventory collected');
+    const put = cloud.putRequests().slice(putsBefore).find((r) => r.answer?.status === 200);
+    const devices = put ? devicesOf(put) : [];
+    const counts = [...farm.sessionCounts().values()];
+    // Sessions per inventory: wait until the daemon is quiet, then divide by the inventories it ran.
+    let seen = -1;
+    for (let stable = 0; stable < 3; ) {
+      await sleep(500);
+      const now = farm.totalSessions() + agent.logs().filter(isDelivered).length * 1e6;
+      stable = now === seen ? stable + 1 : 0;
+      seen = now;
+    }
+    const inventories = agent.logs().filter((l) => l.msg === 'inventory collected').length;
+    return {
+      inventoryMs: Number(collected?.ms ?? NaN),
+      inventoryMetricMs: (metrics.get('device_agent_inventory_duration_seconds') ?? NaN) * 1000,
+      reportMs: Number(delivered.ms),
+      inventories,
+      sessionsPerInventory: farm.devices.length ? farm.totalSessions() / farm.devices.length / Math.max(1, inventories) : 0,
+      reported: devices.length,
+      ready: devices.filter((d) => d.state === 'device' && d.modelName !== undefined).length,
+      sessionsMax: Math.max(0, ...counts),
+      sessionsTotal: counts.reduce((a, b) => a + b, 0),
+      bytesRead: metrics.get('device_agent_shell_bytes_read_total') ?? NaN,
+      proc,
+      metricsRss: metrics.get('process_resident_memory_bytes') ?? NaN,
+      metricsCpu: metrics.get('process_cpu_seconds_total') ?? NaN,
+    };
+  } finally {
+    await agent.stop('SIGTERM', 15_000).catch(() => agent.stop('SIGKILL'));
+  }
+}
+
+function runFloor(input: FloorInput): Promise<FloorOutput> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [floorScript, JSON.stringify(input)], { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`floor failed: ${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout) as FloorOutput);
+    });
+  });
+}
+
+async function benchSize(n: number, profile: Profile, script: string): Promise<SizeResult> {
+  log(`N=${n}: starting ${n} simulated devices`);
+  const farm = new SimFarm({ count: n, profile, serialPrefix: `B${n}x`, readyTimeoutMs: 120_000 });
+  await farm.start();
+  const concurrencies = [DEFAULT_CONCURRENCY];
+  if (n > DEFAULT_CONCURRENCY) {
+    for (const v of sweep) {
+      const c = v === 'N' ? n : Number(v);
+      if (c > 0 && !concurrencies.includes(c)) concurrencies.push(c);
+    }
+  }
+  const result: SizeResult = {
+    n,
+    floorMs: [],
+    floorBytes: 0,
+    floorFailures: 0,
+    agents: concurrencies.map((concurrency) => ({ concurrency, rounds: [] })),
+  };
+  try {
+    // Interleaved, so a drift in the machine's load hits floor and agent alike.
+    for (let r = 0; r < rounds; r++) {
+      if (n > 0) {
+        const floor = await runFloor({ port: farm.port, serials: farm.serials, script, rounds: 1 });
+        for (const fr of floor.rounds) {
+          result.floorMs.push(fr.ms);
+          result.floorBytes = fr.bytes;
+          result.floorFailures += fr.failures;
+        }
+        log(`N=${n} round ${r + 1}: floor ${floor.rounds.map((x) => x.ms.toFixed(0)).join(',')} ms`);
+      }
+      for (const entry of result.agents) {
+        const round = await agentRound(farm, entry.concurrency);
+        entry.rounds.push(round);
+        log(
+          `N=${n} round ${r + 1}: agent (concurrency ${entry.concurrency}) ${round.inventoryMs} ms, ${round.reported} reported, ` +
+            `${round.inventories} inventories, ${round.sessionsPerInventory.toFixed(2)} sessions/dev/inventory, peak RSS ${(round.proc.peakRssBytes / 2 ** 20).toFixed(1)} MB`,
+        );
+      }
+    }
+  } finally {
+    await farm.stop();
+  }
+  return result;
+}
+
+async function benchLive(n: number, profile: Profile): Promise<LiveResult> {
+  log(`live: ${n} devices, daemon on a 60 s schedule`);
+  const farm = new SimFarm({ count: n, profile, serialPrefix: 'LIVEx', readyTimeoutMs: 120_000 });
+  await farm.start();
+  const plugged: SimDevice[] = [];
+  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '* * * * *', DEVICE_AGENT_LOG_LEVEL: 'info' }));
+  const result: LiveResult = { n, plugMs: [] };
+  const delivered = () => agent.logs().filter((l) => l.msg === 'report delivered' && l.ms !== undefined);
+  try {
+    await statusUrl(agent);
+    await agent.waitForLog((l) => l.msg === 'report delivered', 120_000);
+
+    // Plug: from the moment `adb connect` is asked for to the cloud receiving a report with the device.
+    for (let k = 1; k <= 5; k++) {
+      const serial = `PLUG${String(k).padStart(4, '0')}`;
+      const device = new SimDevice({ profile: withSerial(profile, serial) });
+      plugged.push(device);
+      const port = await device.start();
+      const t0 = Date.now();
+      await farm.server.connect(port);
+      const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === serial && d.state === 'device'), 20_000);
+      result.plugMs.push(put.receivedAt - t0);
+      log(`plug ${serial}: ${put.receivedAt - t0} ms`);
+      await sleep(2500);
+    }
+
+    // Idle: a 20 s window with no report in it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const last = delivered().length;
+      const a = procSample(agent.child.pid!);
+      const t0 = performance.now();
+      await sleep(20_000);
+      const b = procSample(agent.child.pid!);
+      const seconds = (performance.now() - t0) / 1000;
+      const reportsInWindow = delivered().length - last;
+      result.idle = { seconds, cpuSeconds: b.cpuSeconds - a.cpuSeconds, reportsInWindow, fds: [a.fds, b.fds], rss: [a.rssBytes, b.rssBytes] };
+      log(`idle: ${(b.cpuSeconds - a.cpuSeconds).toFixed(2)} CPU s over ${seconds.toFixed(1)} s, ${reportsInWindow} reports in the window`);
+      if (reportsInWindow === 0) break;
+    }
+
+    // One full period: from one scheduled report to the next, everything included.
+    if (measurePeriod) {
+      const scheduled = () => delivered().filter((l) => String(l.reason).includes('schedule'));
+      const first = scheduled().length;
+      await agent.waitForLog(() => scheduled().length > first, 70_000);
+      const a = procSample(agent.child.pid!);
+      const t0 = performance.now();
+      await agent.waitForLog(() => scheduled().length > first + 1, 70_000);
+      const b = procSample(agent.child.pid!);
+      result.period = { seconds: (performance.now() - t0) / 1000, cpuSeconds: b.cpuSeconds - a.cpuSeconds };
+      log(`period: ${(b.cpuSeconds - a.cpuSeconds).toFixed(2)} CPU s over ${result.period.seconds.toFixed(1)} s`);
+    }
+  } finally {
+    await agent.stop('SIGTERM', 15_000).catch(() => agent.stop('SIGKILL'));
+    await farm.stop();
+    await Promise.all(plugged.map((d) => d.stop()));
+  }
+  return result;
+}
+
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '-');
+
+function range(values: number[]): string {
+  return values.length ? `${ms(Math.min(...values))}-${ms(Math.max(...values))}` : '-';
+}
+
+function pad(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
+}
+
+function printTable(results: SizeResult[]): void {
+  const head = [
+    'N',
+    'probes at once',
+    'inventory ms',
+    '(min-max)',
+    'floor ms',
+    '(min-max)',
+    'ratio',
+    'ratio of mins',
+    'sessions/dev/inventory',
+    'inventories at start',
+    'bytes read',
+    'ready/reported',
+    'RSS MB',
+    'peak RSS MB',
+    'CPU s',
+    'fds',
+  ];
+  const rows: string[][] = [];
+  for (const r of results) {
+    const floor = median(r.floorMs);
+    for (const a of r.agents) {
+      const times = a.rounds.map((x) => x.inventoryMs);
+      const inv = median(times);
+      const last = a.rounds[a.rounds.length - 1];
+      const ratio = (x: number, y: number) => (Number.isFinite(y) && y > 0 ? (x / y).toFixed(2) : '-');
+      rows.push([
+        String(r.n),
+        String(a.concurrency),
+        ms(inv),
+        range(times),
+        ms(floor),
+        range(r.floorMs),
+        ratio(inv, floor),
+        ratio(Math.min(...times), Math.min(...r.floorMs)),
+        a.rounds.length ? Math.max(...a.rounds.map((x) => x.sessionsPerInventory)).toFixed(2) : '-',
+        a.rounds.length ? String(Math.max(...a.rounds.map((x) => x.inventories))) : '-',
+        last ? String(last.bytesRead) : '-',
+        last ? `${last.ready}/${last.reported}` : '-',
+        mb(median(a.rounds.map((x) => x.proc.rssBytes))),
+        mb(Math.max(...a.rounds.map((x) => x.proc.peakRssBytes))),
+        median(a.rounds.map((x) => x.proc.cpuSeconds)).toFixed(2),
+        last ? String(last.proc.fds) : '-',
+      ]);
+    }
+  }
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  console.log(pad(head, widths));
+  for (const row of rows) console.log(pad(row, widths));
+}
+
+function printLive(live: LiveResult): void {
+  const sorted = [...live.plugMs].sort((a, b) => a - b);
+  console.log(`plug to report (${live.n} devices, ${sorted.length} plugs): median ${ms(median(sorted))} ms, max ${ms(sorted[sorted.length - 1] ?? NaN)} ms [${sorted.join(', ')}]`);
+  if (live.idle) {
+    const pct = (live.idle.cpuSeconds / live.idle.seconds) * 100;
+    console.log(
+      `idle CPU (${live.n} devices, 60 s schedule, ${live.idle.seconds.toFixed(0)} s between reports): ${pct.toFixed(2)} % of a core` +
+        ` (${live.idle.cpuSeconds.toFixed(2)} CPU s; ${live.idle.reportsInWindow} reports in window; fds ${live.idle.fds.join('->')}; RSS ${mb(live.idle.rss[0])}->${mb(live.idle.rss[1])} MB)`,
+    );
+  }
+  if (live.period) {
+    const pct = (live.period.cpuSeconds / live.period.seconds) * 100;
+    console.log(`CPU over one full schedule period (${live.period.seconds.toFixed(0)} s, one full report included): ${pct.toFixed(2)} % of a core`);
+  }
+}
+
+async function main(): Promise<void> {
+  // The profile with the most recorded commands: the closest to a real device's output.
+  const profile = loadProfile(join(root, 'test/fixtures/devices', process.env.BENCH_PROFILE ?? 'xiaomi-poco-f6'));
+  // Exactly what the agent sends on a device's first probe (the cloud double's host is pinged).
+  const script = buildInventoryScript({ includeStatic: true, reachabilityHost: '127.0.0.1' });
+  await cloud.start();
+  const results: SizeResult[] = [];
+  let live: LiveResult | undefined;
+  try {
+    for (const n of sizes) results.push(await benchSize(n, profile, script));
+    if (liveN > 0) live = await benchLive(liveN, profile);
+  } finally {
+    await cloud.stop();
+  }
+  console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
+  console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
+  console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM\n');
+  printTable(results);
+  if (live) {
+    console.log('');
+    printLive(live);
+  }
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, live }, null, 2));
+}
+
+function cpuInfo(): Promise<string> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', 'echo "$(nproc) CPUs, $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2)"'], (_e, out) => resolve(String(out)));
+  });
+}
+
+await main();
