@@ -12,30 +12,35 @@ import { baseEnv, runAgent } from './agent-process.js';
 // server with simulated devices attached over TCP, and the cloud double.
 
 // Two adb servers: one with a ready device only (the all-good run), one that
-// also has a device waiting for USB debugging authorization.
+// also has a device waiting for USB debugging authorization and an offline one.
 const adb = new AdbServer();
 const lockedAdb = new AdbServer();
 const cloud = new CloudDouble();
 const pixel = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PIXEL8PRO0001') });
 const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'LOCKED0002'), mode: 'unauthorized' });
+const silent = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'SILENT0003'), mode: 'offline' });
 let baseUrl = '';
 let pixelSerial = '';
 let lockedSerial = '';
+let silentSerial = '';
 
 beforeAll(async () => {
   await Promise.all([adb.start(), lockedAdb.start()]);
   baseUrl = await cloud.start();
-  const [pixelPort, lockedPort] = await Promise.all([pixel.start(), locked.start()]);
+  const [pixelPort, lockedPort, silentPort] = await Promise.all([pixel.start(), locked.start(), silent.start()]);
   pixelSerial = `127.0.0.1:${pixelPort}`;
   lockedSerial = `127.0.0.1:${lockedPort}`;
+  silentSerial = `127.0.0.1:${silentPort}`;
   await adb.connect(pixelPort, { wait: false });
   await lockedAdb.connect(pixelPort, { wait: false });
   await lockedAdb.connect(lockedPort, { wait: false });
+  await lockedAdb.connect(silentPort, { wait: false });
   await adb.waitForStates(new Map([[pixelSerial, 'device']]), 20_000);
   await lockedAdb.waitForStates(
     new Map([
       [pixelSerial, 'device'],
       [lockedSerial, 'unauthorized'],
+      [silentSerial, 'offline'],
     ]),
     20_000,
   );
@@ -43,7 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([adb.stop(), lockedAdb.stop()]);
-  await Promise.all([pixel.stop(), locked.stop(), cloud.stop()]);
+  await Promise.all([pixel.stop(), locked.stop(), silent.stop(), cloud.stop()]);
 });
 
 function env(extra: Record<string, string> = {}) {
@@ -87,12 +92,15 @@ describe('doctor', () => {
     expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
   });
 
-  it('gives the advice for an unauthorized device, and exits 1', async () => {
+  it('gives the advice for an unauthorized and an offline device, and exits 1', async () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const { line, advice } = lineWith(run.stdout, lockedSerial);
     expect(line).toBe(`[FAIL] device ${lockedSerial}: unauthorized`);
     expect(advice).toMatch(/Allow USB debugging/);
+    const offline = lineWith(run.stdout, silentSerial);
+    expect(offline.line).toBe(`[FAIL] device ${silentSerial}: offline`);
+    expect(offline.advice).toMatch(/reconnect the USB cable/);
     expect(lineWith(run.stdout, pixelSerial).line).toMatch(/^\[ OK \]/);
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
   });
@@ -123,6 +131,19 @@ describe('doctor', () => {
     expect(everything).not.toContain(Buffer.from(`${cloud.username}:${wrongKey}`).toString('base64'));
     // Logs stay JSON on stderr; stdout holds only the checklist.
     for (const l of run.stdout.trim().split('\n')) expect(l).toMatch(/^(\[( OK |WARN|FAIL)\] | {7}-> |.* checks\.$|All \d+ checks passed\.$)/);
+    const logs = run.stderr.split('\n').filter(Boolean);
+    expect(logs.length).toBeGreaterThan(0);
+    for (const l of logs) expect(JSON.parse(l)).toHaveProperty('level');
+  });
+
+  it('says which file the API key came from, never the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctor-key-'));
+    const keyFile = join(dir, 'api-key');
+    writeFileSync(keyFile, `${cloud.apiKey}\n`, { mode: 0o600 });
+    const run = await runAgent(['doctor'], env({ DEVICE_AGENT_API_KEY: '', DEVICE_AGENT_API_KEY_FILE: keyFile }));
+    expect(run.code, run.stdout).toBe(0);
+    expect(lineWith(run.stdout, 'cloud settings').line).toMatch(new RegExp(`^\\[ OK \\] .*API key from ${keyFile}$`));
+    expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
   });
 
   it('fails on a cloud clock 10 minutes off, naming the skew', async () => {
