@@ -118,6 +118,15 @@ describe('doctor', () => {
     expect(cloud.requests.filter((r) => r.method === 'GET' && r.path === '/devices')).toHaveLength(1);
   });
 
+  it('fails on an adb address it cannot read, naming the variable', async () => {
+    const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: 'localhost:5037' }));
+    expect(run.code).toBe(1);
+    const { line, advice } = lineWith(run.stdout, 'adb server address');
+    expect(line).toBe('[FAIL] adb server address: ADB_SERVER_SOCKET must be tcp:HOST:PORT, got "localhost:5037"');
+    expect(advice).toMatch(/ADB_SERVER_SOCKET=tcp:HOST:PORT/);
+    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+  });
+
   it('with a wrong API key fails naming the credentials, never printing the key', async () => {
     const wrongKey = 'wrong-key-7f3a9c2e51';
     const run = await runAgent(['doctor', '--log-format', 'json', '--log-level', 'trace'], env({ DEVICE_AGENT_API_KEY: wrongKey }));
