@@ -1,5 +1,10 @@
 import adbkit from '@devicefarmer/adbkit';
 import type { Client } from '@devicefarmer/adbkit';
+
+type AdbStatic = typeof adbkit.Adb;
+// Node's ESM loader hands over module.exports, where Adb is a property;
+// vitest hands over the CommonJS default export, which is the Adb class itself.
+const Adb: AdbStatic = (adbkit as { Adb?: AdbStatic }).Adb ?? (adbkit as unknown as AdbStatic);
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 
@@ -50,7 +55,7 @@ export class AdbClient {
     // adbkit starts `adb start-server` itself when the connection is refused.
     // The agent must not: under systemd the adb unit owns the server (with USB
     // access the agent lacks), so `false` stands in for the adb binary.
-    this.client ??= adbkit.Adb.createClient({ host: this.address.host, port: this.address.port, bin: 'false' });
+    this.client ??= Adb.createClient({ host: this.address.host, port: this.address.port, bin: 'false' });
     return this.client;
   }
 

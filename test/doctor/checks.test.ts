@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AdbClient, type ShellResult } from '../../src/adb/client.js';
 import { ShellTimeoutError } from '../../src/adb/errors.js';
 import { CloudAuthError } from '../../src/cloud/errors.js';
@@ -9,14 +9,6 @@ import type { Settings } from '../../src/config/schema.js';
 import { checkAdb, checkCloud, inspectNodeId, MODEL_COMMAND, unwritable, type AdbCheckOptions, type DoctorAdb } from '../../src/doctor/checks.js';
 import { freePort } from '../sim/adb-server.js';
 import { hostDevicesPayload, ScriptedAdbServer } from './scripted-adb.js';
-
-// Node's ESM loader gives src/adb/client.ts adbkit's module.exports as the
-// default import; vitest's interop gives exports.default (the Adb class)
-// instead. This restores what the compiled agent sees.
-vi.mock('@devicefarmer/adbkit', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@devicefarmer/adbkit')>();
-  return { ...real, default: real };
-});
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const options: AdbCheckOptions = { answerTimeoutMs: 2_000, shellTimeoutMs: 1_000, concurrency: 4, hiddenDevices: [] };
