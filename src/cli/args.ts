@@ -30,7 +30,8 @@ Options:
   --log-format FORMAT  json | pretty | auto (default: pretty on a terminal)
   --log-level LEVEL    trace | debug | info | warn | error
 
-Exit codes of once: 0 stored, 3 the cloud answered failedDevices, 1 not delivered, 2 usage or configuration error.
+Exit codes: once: 0 stored, 3 the cloud answered failedDevices, 1 not delivered, 2 usage or configuration error;
+  doctor: 0 nothing failed (warnings allowed), 1 something failed, 2 configuration error.
 
 Settings (each also DEVICE_AGENT_<NAME> in the environment; see README):
   DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME, DEVICE_AGENT_API_KEY / DEVICE_AGENT_API_KEY_FILE /
