@@ -55,22 +55,13 @@ export interface AssembleInput {
 
 /**
  * One DeviceInfo from one script run. Static facts come from the sections
- * when the run included them, else from `cachedStatic`. When the run
- * included them and the caller passed a cache object, its empty fields are
- * filled in, so that a per-connection cache fills itself on the first probe.
+ * when the run included them, else from `cachedStatic`.
  */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
   const props = parseGetprop(sections.get(SECTION.props) ?? '');
   const identity = identityFromProps(props, input.adbSerial);
-  const fresh = staticFactsFromSections(sections);
-  if (input.cachedStatic !== undefined) {
-    for (const [key, value] of Object.entries(fresh)) {
-      const cache = input.cachedStatic as Record<string, unknown>;
-      if (cache[key] === undefined) cache[key] = value;
-    }
-  }
-  const statics: StaticFacts = { ...input.cachedStatic, ...fresh };
+  const statics: StaticFacts = { ...input.cachedStatic, ...staticFactsFromSections(sections) };
   const info: DeviceInfo = {
     udid: identity.udid,
     serialNumber: identity.serialNumber,
