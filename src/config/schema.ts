@@ -1,17 +1,10 @@
 import cron from 'node-cron';
+import type { Support } from '../cloud/types.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
 // environment variable named DEVICE_AGENT_ + the key in UPPER_SNAKE case
 // (nested keys joined with _), later sources winning.
-
-export interface Support {
-  appiumDisabled: boolean;
-  networkTrafficCapturingDisabled: boolean;
-  unlockPasscodeDisabled: boolean;
-  setTimeZoneDisabled: boolean;
-  networkPayloadCaptureDisabled: boolean;
-}
 
 export interface Settings {
   baseUrl: string;
