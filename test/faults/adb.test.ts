@@ -1,0 +1,142 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
+import { AgentProcess, baseEnv, startAgent } from '../e2e/agent-process.js';
+import { AdbServer } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
+
+// The daemon when adb or a device misbehaves in the middle of an inventory:
+// the other devices are still reported, the agent keeps running, and its log
+// names what happened. (A plain adb restart between reports is covered in
+// test/e2e/run-recovery.test.ts.)
+
+const adb = new AdbServer();
+const cloud = new CloudDouble();
+const devices: SimDevice[] = [];
+let baseUrl = '';
+let agent: AgentProcess | undefined;
+
+beforeAll(async () => {
+  await adb.start();
+  baseUrl = await cloud.start();
+});
+
+afterEach(async () => {
+  await agent?.stop('SIGKILL').catch(() => undefined);
+  agent = undefined;
+  if (!adb.running) await adb.start();
+  for (const d of devices.splice(0)) {
+    await adb.disconnect(d.port).catch(() => undefined);
+    await d.stop();
+  }
+  cloud.resetFaults();
+  cloud.clearRequests();
+});
+
+afterAll(async () => {
+  await adb.stop();
+  await cloud.stop();
+});
+
+async function plug(serial: string, options: Partial<SimDeviceOptions> = {}): Promise<SimDevice> {
+  const device = new SimDevice({ ...options, profile: withSerial(loadProfile('xiaomi-poco-f6'), serial) });
+  devices.push(device);
+  await adb.connect(await device.start());
+  await adb.waitForState(device.serial, 'device', 20_000);
+  return device;
+}
+
+function start(extra: Record<string, string> = {}): AgentProcess {
+  agent = startAgent(
+    ['run'],
+    baseEnv({
+      ...adb.env,
+      DEVICE_AGENT_BASE_URL: baseUrl,
+      DEVICE_AGENT_USERNAME: cloud.username,
+      DEVICE_AGENT_API_KEY: cloud.apiKey,
+      DEVICE_AGENT_JITTER_SECONDS: '0',
+      DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
+      DEVICE_AGENT_STATUS_LISTEN: 'off',
+      ...extra,
+    }),
+  );
+  return agent;
+}
+
+type Device = { udid: string; state: string; status: string; modelName?: string; message?: string };
+const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
+const full = (r: RecordedRequest, udid: string) => devicesOf(r).some((d) => d.udid === udid && d.state === 'device' && d.modelName !== undefined && d.message === undefined);
+const allFull = (r: RecordedRequest, udids: string[]) => udids.every((u) => full(r, u));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('faults: adb and devices', () => {
+  it('adb server killed in the middle of an inventory and restarted: the agent recovers and reports every device', async () => {
+    // Slow devices, so the kill lands while their shell sessions are open.
+    const serials = ['KILL0001', 'KILL0002', 'KILL0003'];
+    for (const s of serials) await plug(s, { delayMs: 1500 });
+    // The devices come back unchanged, so no device event follows the restart:
+    // the next scheduled report is the one that carries them in full again.
+    const a = start({ DEVICE_AGENT_SCHEDULE: '*/5 * * * * *' });
+    await a.waitForLog((l) => l.msg === 'device-agent started');
+    await sleep(500);
+    await adb.kill();
+    await a.waitForLog((l) => String(l.msg).includes('adb device tracking ended'));
+    await sleep(300);
+    await adb.restart({ reconnect: true });
+    await a.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 30_000);
+    const back = Date.now();
+    // What the cut sessions gave is logged per device.
+    expect(a.logs().some((l) => l.level === 'warn' && String(l.msg).includes('inventory of the device failed'))).toBe(true);
+    const after = await cloud.waitForPut((r) => r.receivedAt >= back && r.answer?.status === 200 && allFull(r, serials), 15_000);
+    // Sessions cut before getprop answered left the devices known by their adb
+    // serial only; those records are closed as UNPLUGGED, never left AVAILABLE.
+    for (const d of devicesOf(after).filter((d) => !serials.includes(d.udid))) {
+      expect(d).toMatchObject({ udid: expect.stringMatching(/^127\.0\.0\.1:\d+$/), status: 'UNPLUGGED' });
+    }
+    expect(a.child.exitCode).toBeNull();
+  });
+
+  it('a device hanging on one command is reported with its identity; the others in full', async () => {
+    await plug('HANG0001');
+    await plug('HANG0002');
+    // `dumpsys battery` never answers on this one; the rest of its script would.
+    await plug('HANG0003', { commandHangOn: /^dumpsys battery/ });
+    const a = start({ DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '3' });
+    const put = await cloud.waitForPut((r) => devicesOf(r).length === 3, 30_000);
+    expect(allFull(put, ['HANG0001', 'HANG0002'])).toBe(true);
+    const hung = devicesOf(put).find((d) => d.udid === 'HANG0003');
+    // Identity came from getprop, read before the hang.
+    expect(hung).toMatchObject({ udid: 'HANG0003', state: 'device', modelName: expect.any(String) });
+    expect(hung?.message).toMatch(/stopped answering/);
+    expect(a.child.exitCode).toBeNull();
+  });
+
+  it('a device whose whole shell session hangs is reported with its adb state and the reason, and logged', async () => {
+    await plug('HANG0011');
+    const stuck = await plug('HANG0012', { hangOn: /getprop/ });
+    const a = start({ DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '2' });
+    const put = await cloud.waitForPut((r) => devicesOf(r).length === 2, 30_000);
+    expect(full(put, 'HANG0011')).toBe(true);
+    const other = devicesOf(put).find((d) => d.udid !== 'HANG0011');
+    expect(other?.message).toMatch(/inventory failed/);
+    await a.waitForLog((l) => l.serial === stuck.serial && l.level === 'warn' && String(l.msg).includes('inventory of the device failed'));
+    expect(a.child.exitCode).toBeNull();
+  });
+
+  it('a device that vanishes mid-probe: the others are reported, the agent keeps running and logs it', async () => {
+    await plug('GONE0001');
+    await plug('GONE0002');
+    const gone = await plug('GONE0003', { vanishOn: /getprop/ });
+    const a = start({ DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '3' });
+    const put = await cloud.waitForPut((r) => allFull(r, ['GONE0001', 'GONE0002']), 30_000);
+    expect(devicesOf(put).some((d) => d.udid === 'GONE0003' && d.modelName !== undefined)).toBe(false);
+    await a.waitForLog((l) => l.serial === gone.serial && l.level === 'warn');
+    // It stays away for good: the next report still goes out with the others.
+    await gone.unplug();
+    const count = cloud.putRequests().length;
+    await plug('GONE0004');
+    const later = await cloud.waitForPut((r) => allFull(r, ['GONE0001', 'GONE0002', 'GONE0004']), 15_000);
+    expect(cloud.putRequests().indexOf(later)).toBeGreaterThanOrEqual(count);
+    expect(a.child.exitCode).toBeNull();
+  });
+});
