@@ -4,7 +4,11 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DEVICES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/devices');
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The fixtures stay in the source tree when this file runs compiled from dist/test/sim. */
+export const DEVICES_DIR = [resolve(HERE, '../fixtures/devices'), resolve(HERE, '../../../test/fixtures/devices')].find(
+  (dir) => existsSync(dir),
+) ?? resolve(HERE, '../fixtures/devices');
 
 /** mksh (Android's /system/bin/sh) wording, exit status 127. */
 export const DEFAULT_NOT_FOUND = '/system/bin/sh: {command}: inaccessible or not found';
