@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Adb } from '@devicefarmer/adbkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdbServer } from './adb-server.js';
 import { DEVICES_DIR, loadProfile, parseGetprop, withSerial } from './profile.js';
 import { SimDevice, type SimDeviceOptions } from './sim-device.js';
@@ -155,8 +155,8 @@ describe('misbehaving devices', () => {
     expect(result.code).not.toBe(0);
     expect(device.commands).toEqual(['echo before; cat /proc/meminfo']);
     // adb 29 retries a dropped TCP device after about a quarter second.
+    await vi.waitFor(() => expect(device.connectionsAccepted).toBe(2), { timeout: 5000 });
     await server.waitForState(device.serial, 'device');
-    expect(device.connectionsAccepted).toBe(2);
   });
 
   it('unauthorized: listed as unauthorized, shell refused, accepted when set ready', async () => {
@@ -186,8 +186,9 @@ describe('misbehaving devices', () => {
   it('disconnect: offline at once, back as device after adb reconnects', async () => {
     const device = await connectReady();
     device.disconnect();
+    // Until adb notices, it still lists `device`: wait for the new connection first.
+    await vi.waitFor(() => expect(device.connectionsAccepted).toBe(2), { timeout: 5000 });
     await server.waitForState(device.serial, 'device');
-    expect(device.connectionsAccepted).toBe(2);
   });
 
   it('unplug: stays offline while the port refuses connections', async () => {
