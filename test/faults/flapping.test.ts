@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
+import { AgentProcess, baseEnv, startAgent } from '../e2e/agent-process.js';
+import { SimFarm } from '../sim/farm.js';
+
+// 200 devices dropping their connections again and again (a bad USB hub):
+// the daemon keeps running, gathers the changes into few reports rather than
+// one per flap, and once things settle its next report has all 200 in full.
+
+const N = 200;
+const farm = new SimFarm({ count: N, profile: 'pixel-8-pro', serialPrefix: 'FLAP', readyTimeoutMs: 120_000 });
+const cloud = new CloudDouble();
+let agent: AgentProcess;
+
+beforeAll(async () => {
+  await farm.start();
+  const baseUrl = await cloud.start();
+  agent = startAgent(
+    ['run'],
+    baseEnv({
+      ...farm.env,
+      DEVICE_AGENT_BASE_URL: baseUrl,
+      DEVICE_AGENT_USERNAME: cloud.username,
+      DEVICE_AGENT_API_KEY: cloud.apiKey,
+      DEVICE_AGENT_JITTER_SECONDS: '0',
+      DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
+      DEVICE_AGENT_STATUS_LISTEN: 'off',
+    }),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await agent?.stop('SIGKILL').catch(() => undefined);
+  await farm.stop();
+  await cloud.stop();
+}, 60_000);
+
+type Device = { udid: string; state: string; modelName?: string };
+const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
+const allReady = (r: RecordedRequest) => {
+  const ready = new Set(devicesOf(r).filter((d) => d.state === 'device' && d.modelName !== undefined).map((d) => d.udid));
+  return farm.serialNumbers.every((s) => ready.has(s));
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('faults: flapping', () => {
+  it(`${N} devices flapping: few reports, the agent keeps running, then all ${N} reported in full`, async () => {
+    await cloud.waitForPut((r) => r.answer?.status === 200 && allReady(r), 90_000);
+    const before = cloud.putRequests().length;
+    const flapsFrom = Date.now();
+    const waves = 4;
+    for (let wave = 0; wave < waves; wave++) {
+      for (const device of farm.devices) device.disconnect();
+      await sleep(400);
+    }
+    // adb reconnects `adb connect`ed devices by itself; wait until it has.
+    await farm.server.waitForStates(new Map(farm.serials.map((s) => [s, 'device'])), 90_000);
+    // Then wait for quiet: no report for 4 s. The last one must hold all devices in full.
+    for (let quietSince = Date.now(), seen = cloud.putRequests().length; Date.now() - quietSince < 4000; ) {
+      await sleep(250);
+      const now = cloud.putRequests().length;
+      if (now !== seen) [seen, quietSince] = [now, Date.now()];
+    }
+    const last = cloud.putRequests().at(-1)!;
+    expect(last.receivedAt).toBeGreaterThan(flapsFrom);
+    expect(last.answer?.status).toBe(200);
+    expect(allReady(last)).toBe(true);
+    const reports = cloud.putRequests().length - before;
+    // 200 devices x 4 waves is 800 disconnections and as many reconnections:
+    // the debounce turns them into a handful of reports (2 when measured).
+    expect(reports).toBeGreaterThanOrEqual(1);
+    expect(reports).toBeLessThanOrEqual(10);
+    expect(agent.child.exitCode).toBeNull();
+    expect(agent.logs().filter((l) => l.msg === 'device changed').length).toBeGreaterThan(N);
+  }, 300_000);
+});
