@@ -11,6 +11,7 @@
 //   BENCH_LIVE_N=50             devices for the plug and idle measurements (0 skips)
 //   BENCH_PERIOD=1              also measure CPU over one full 60 s schedule period
 //   BENCH_PROFILE=xiaomi-poco-f6  recorded device profile (test/fixtures/devices)
+//   BENCH_AGENT_NODE_OPTIONS=.. NODE_OPTIONS for the agent process (e.g. --max-semi-space-size=2)
 //   BENCH_OUT=file.json         write the raw results there
 import { spawn, execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -100,6 +101,7 @@ function agentEnv(farm: SimFarm, extra: Record<string, string>): Record<string, 
     DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
     DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
     DEVICE_AGENT_LOG_LEVEL: 'debug',
+    NODE_OPTIONS: process.env.BENCH_AGENT_NODE_OPTIONS,
     ...extra,
   });
 }
@@ -368,6 +370,7 @@ async function main(): Promise<void> {
     await cloud.stop();
   }
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
+  if (process.env.BENCH_AGENT_NODE_OPTIONS) console.log(`agent NODE_OPTIONS: ${process.env.BENCH_AGENT_NODE_OPTIONS}`);
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
   console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM\n');
   printTable(results);
