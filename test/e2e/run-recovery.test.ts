@@ -1,70 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AdbServer } from '../sim/adb-server.js';
-import { loadProfile, withSerial } from '../sim/profile.js';
-import { SimDevice } from '../sim/sim-device.js';
-import { AgentProcess, baseEnv, startAgent } from './agent-process.js';
+import { DaemonBed, devicesOf, sleep, udidsOf as udids } from './daemon-bed.js';
 
 // How the daemon recovers: adb server restarts, a cloud that is down or
 // answers failedDevices, reports asked for while one is in flight.
 
-const adb = new AdbServer();
-const cloud = new CloudDouble();
-const devices: SimDevice[] = [];
-let baseUrl = '';
-let agent: AgentProcess | undefined;
+const bed = new DaemonBed();
+const { adb, cloud } = bed;
 
-beforeAll(async () => {
-  await adb.start();
-  baseUrl = await cloud.start();
-});
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
 
-afterEach(async () => {
-  await agent?.stop('SIGKILL').catch(() => undefined);
-  agent = undefined;
-  for (const d of devices.splice(0)) {
-    await adb.disconnect(d.port).catch(() => undefined);
-    await d.stop();
-  }
-  cloud.resetFaults();
-  cloud.clearFailedDevices();
-  cloud.clearRequests();
-});
-
-afterAll(async () => {
-  await adb.stop();
-  await cloud.stop();
-});
-
-async function plug(serial: string): Promise<SimDevice> {
-  const device = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial) });
-  devices.push(device);
-  const port = await device.start();
-  await adb.connect(port);
-  await adb.waitForState(`127.0.0.1:${port}`, 'device', 20_000);
-  return device;
-}
-
-function start(extra: Record<string, string> = {}): AgentProcess {
-  agent = startAgent(
-    ['run'],
-    baseEnv({
-      ...adb.env,
-      DEVICE_AGENT_BASE_URL: baseUrl,
-      DEVICE_AGENT_USERNAME: cloud.username,
-      DEVICE_AGENT_API_KEY: cloud.apiKey,
-      DEVICE_AGENT_JITTER_SECONDS: '0',
-      DEVICE_AGENT_SCHEDULE: '0 0 * * *',
-      DEVICE_AGENT_STATUS_LISTEN: 'off',
-      ...extra,
-    }),
-  );
-  return agent;
-}
-
-type Body = { devices: Array<{ udid: string; status: string }> };
-const udids = (r: RecordedRequest) => (r.body as Body).devices.map((d) => d.udid).sort();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const plug = (serial: string) => bed.plug(serial);
+const start = (extra: Record<string, string> = {}) => bed.run({ DEVICE_AGENT_SCHEDULE: '0 0 * * *', ...extra });
 
 describe('run: recovery', () => {
   it('reconnects after the adb server is killed and restarted, with no ghost devices', async () => {
@@ -82,7 +30,7 @@ describe('run: recovery', () => {
     await a.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 20_000);
 
     const after = await cloud.waitForPut(
-      (r) => (r.body as Body).devices.some((d) => d.udid === 'ADBR0002' && d.status === 'UNPLUGGED'),
+      (r) => devicesOf(r).some((d) => d.udid === 'ADBR0002' && d.status === 'UNPLUGGED'),
       15_000,
     );
     expect(udids(after)).toContain('ADBR0001');

@@ -1,77 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AdbServer } from '../sim/adb-server.js';
-import { loadProfile, withSerial } from '../sim/profile.js';
-import { SimDevice } from '../sim/sim-device.js';
-import { AgentProcess, baseEnv, startAgent } from './agent-process.js';
+import { DaemonBed, devicesOf, sleep, udidsOf as udids } from './daemon-bed.js';
 
 // The daemon end to end: `device-agent run` in its own process against the
 // real adb server with simulated devices and the cloud double.
 
-const adb = new AdbServer();
-const cloud = new CloudDouble();
-const devices: SimDevice[] = [];
-let baseUrl = '';
-let agent: AgentProcess | undefined;
+const bed = new DaemonBed();
+const { adb, cloud, devices } = bed;
 
-beforeAll(async () => {
-  await adb.start();
-  baseUrl = await cloud.start();
-});
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
 
-afterEach(async () => {
-  await agent?.stop('SIGKILL').catch(() => undefined);
-  agent = undefined;
-  for (const d of devices.splice(0)) {
-    await adb.disconnect(d.port).catch(() => undefined);
-    await d.stop();
-  }
-  cloud.resetFaults();
-  cloud.clearFailedDevices();
-  cloud.clearRequests();
-});
-
-afterAll(async () => {
-  await adb.stop();
-  await cloud.stop();
-});
-
-async function plug(serial: string, mode: 'ready' | 'unauthorized' = 'ready'): Promise<SimDevice> {
-  const device = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial), mode });
-  devices.push(device);
-  const port = await device.start();
-  await adb.connect(port, { wait: false });
-  await adb.waitForState(`127.0.0.1:${port}`, mode === 'ready' ? 'device' : 'unauthorized', 20_000);
-  return device;
-}
-
-function start(extra: Record<string, string> = {}): AgentProcess {
-  agent = startAgent(
-    ['run'],
-    baseEnv({
-      ...adb.env,
-      DEVICE_AGENT_BASE_URL: baseUrl,
-      DEVICE_AGENT_USERNAME: cloud.username,
-      DEVICE_AGENT_API_KEY: cloud.apiKey,
-      DEVICE_AGENT_JITTER_SECONDS: '0',
-      DEVICE_AGENT_SCHEDULE: '0 0 * * *',
-      DEVICE_AGENT_STATUS_LISTEN: 'off',
-      ...extra,
-    }),
-  );
-  return agent;
-}
-
-type Body = { devices: Array<{ udid: string; status: string; state: string }> };
-const bodyOf = (r: RecordedRequest): Body => r.body as Body;
-const udids = (r: RecordedRequest) => bodyOf(r).devices.map((d) => d.udid).sort();
+const plug = (serial: string, mode: 'ready' | 'unauthorized' = 'ready') => bed.plug(serial, { mode });
+const start = (extra: Record<string, string> = {}) => bed.run({ DEVICE_AGENT_SCHEDULE: '0 0 * * *', ...extra });
 
 describe('run', () => {
   it('reports at start, and a plug and an unplug within 2 s; the unplugged device once as UNPLUGGED', async () => {
     await plug('RUNA0001');
     const a = start();
     const first = await cloud.waitForPut((r) => udids(r).includes('RUNA0001'));
-    expect(bodyOf(first).devices[0]).toMatchObject({ udid: 'RUNA0001', state: 'device' });
+    expect(devicesOf(first)[0]).toMatchObject({ udid: 'RUNA0001', state: 'device' });
 
     const plugged = await plug('RUNA0002');
     const pluggedAt = Date.now();
@@ -81,7 +29,7 @@ describe('run', () => {
     const count = cloud.putRequests().length;
     await adb.disconnect(plugged.port);
     const unpluggedAt = Date.now();
-    const gone = await cloud.waitForPut((r) => bodyOf(r).devices.some((d) => d.udid === 'RUNA0002' && d.status === 'UNPLUGGED'), 5000);
+    const gone = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'RUNA0002' && d.status === 'UNPLUGGED'), 5000);
     expect(gone.receivedAt - unpluggedAt).toBeLessThan(2000);
     expect(cloud.putRequests().length).toBeGreaterThan(count);
 
@@ -101,9 +49,9 @@ describe('run', () => {
     for (let i = 0; i < 4; i++) {
       device.setMode(i % 2 === 0 ? 'unauthorized' : 'ready');
       device.disconnect();
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
     }
-    await new Promise((r) => setTimeout(r, 4000));
+    await sleep(4000);
     const after = cloud.putRequests().length - before;
     expect(after).toBeGreaterThanOrEqual(1);
     expect(after).toBeLessThanOrEqual(3);
@@ -125,7 +73,7 @@ describe('run', () => {
     cloud.setDelay(2000);
     const a = start();
     await a.waitForLog((l) => l.msg === 'device-agent started');
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     const result = await a.stop('SIGTERM', 12_000);
     expect(result.code).toBe(0);
     expect(a.logs().some((l) => l.msg === 'report delivered')).toBe(true);

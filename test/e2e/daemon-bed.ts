@@ -1,0 +1,91 @@
+import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
+import { AdbServer } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
+import { AgentProcess, baseEnv, startAgent } from './agent-process.js';
+
+export interface PlugOptions extends Partial<Omit<SimDeviceOptions, 'profile'>> {
+  /** Recorded profile to play (default: the bed's). */
+  profile?: string;
+}
+
+/**
+ * The daemon's test bed: a real adb server with simulated devices, the cloud
+ * double, and `device-agent run` as its own process. One per test file;
+ * reset() between tests, stop() at the end.
+ */
+export class DaemonBed {
+  readonly adb = new AdbServer();
+  readonly cloud = new CloudDouble();
+  readonly devices: SimDevice[] = [];
+  agent: AgentProcess | undefined;
+  private baseUrl = '';
+
+  constructor(private readonly profile = 'pixel-8-pro') {}
+
+  async start(): Promise<void> {
+    await this.adb.start();
+    this.baseUrl = await this.cloud.start();
+  }
+
+  /** Kills the agent, unplugs every device and clears the cloud's faults and records. */
+  async reset(): Promise<void> {
+    await this.agent?.stop('SIGKILL').catch(() => undefined);
+    this.agent = undefined;
+    if (!this.adb.running) await this.adb.start();
+    for (const d of this.devices.splice(0)) {
+      await this.adb.disconnect(d.port).catch(() => undefined);
+      await d.stop();
+    }
+    this.cloud.resetFaults();
+    this.cloud.clearFailedDevices();
+    this.cloud.clearRequests();
+  }
+
+  async stop(): Promise<void> {
+    await this.reset();
+    await this.adb.stop();
+    await this.cloud.stop();
+  }
+
+  /** Plugs a simulated device with this serial and waits until adb shows it in its expected state. */
+  async plug(serial: string, options: PlugOptions = {}): Promise<SimDevice> {
+    const { profile = this.profile, ...rest } = options;
+    const device = new SimDevice({ ...rest, profile: withSerial(loadProfile(profile), serial) });
+    this.devices.push(device);
+    await this.adb.connect(await device.start(), { wait: false });
+    const state = rest.mode === 'unauthorized' ? 'unauthorized' : rest.mode === 'offline' ? 'offline' : 'device';
+    await this.adb.waitForState(device.serial, state, 20_000);
+    return device;
+  }
+
+  /** Starts `device-agent run` against the bed; the schedule is far away unless `extra` says otherwise. */
+  run(extra: Record<string, string> = {}): AgentProcess {
+    this.agent = startAgent(
+      ['run'],
+      baseEnv({
+        ...this.adb.env,
+        DEVICE_AGENT_BASE_URL: this.baseUrl,
+        DEVICE_AGENT_USERNAME: this.cloud.username,
+        DEVICE_AGENT_API_KEY: this.cloud.apiKey,
+        DEVICE_AGENT_JITTER_SECONDS: '0',
+        DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
+        DEVICE_AGENT_STATUS_LISTEN: 'off',
+        ...extra,
+      }),
+    );
+    return this.agent;
+  }
+}
+
+export interface ReportedDevice {
+  udid: string;
+  state: string;
+  status: string;
+  modelName?: string;
+  message?: string;
+}
+
+export const devicesOf = (r: RecordedRequest): ReportedDevice[] => (r.body as { devices?: ReportedDevice[] } | undefined)?.devices ?? [];
+export const udidsOf = (r: RecordedRequest): string[] => devicesOf(r).map((d) => d.udid).sort();
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
