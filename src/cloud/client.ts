@@ -88,27 +88,22 @@ export class CloudClient {
   }
 
   /** GET /devices/{udid}; undefined when the cloud does not know the device (404). */
-  async getDevice(udid: string, opts: PutOptions = {}): Promise<Device | undefined> {
-    const operation = 'GET /devices/{udid}';
-    return withRetry(async () => {
-      const res = await this.attempt(operation, 'GET', `/devices/${encodeURIComponent(udid)}`, { signal: opts.signal, allow404: true });
-      if (res.status === 404) return undefined;
-      const parsed = parseJsonObject(res.body);
-      if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-      return parsed.value as unknown as Device;
-    }, this.retryOptions(operation, opts));
+  getDevice(udid: string, opts: PutOptions = {}): Promise<Device | undefined> {
+    return this.getOptional<Device>('GET /devices/{udid}', `/devices/${encodeURIComponent(udid)}`, opts);
   }
 
   /** GET /devices/{id}/status; undefined on 404. */
-  async getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<DeviceStatus | undefined> {
-    const operation = 'GET /devices/{id}/status';
+  getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<DeviceStatus | undefined> {
+    return this.getOptional<DeviceStatus>('GET /devices/{id}/status', `/devices/${encodeURIComponent(String(deviceId))}/status`, opts);
+  }
+
+  private getOptional<T>(operation: string, path: string, opts: PutOptions): Promise<T | undefined> {
     return withRetry(async () => {
-      const path = `/devices/${encodeURIComponent(String(deviceId))}/status`;
       const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true });
       if (res.status === 404) return undefined;
       const parsed = parseJsonObject(res.body);
       if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-      return parsed.value as unknown as DeviceStatus;
+      return parsed.value as unknown as T;
     }, this.retryOptions(operation, opts));
   }
 
