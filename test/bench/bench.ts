@@ -78,6 +78,8 @@ interface SizeResult {
   floorMs: number[];
   floorBytes: number;
   floorFailures: number;
+  /** CPU seconds of the floor process per round, start-up included. */
+  floorCpu: number[];
   agents: Array<{ concurrency: number; rounds: AgentRound[] }>;
 }
 
@@ -137,7 +139,8 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     let seen = -1;
     for (let stable = 0; stable < 3; ) {
       await sleep(500);
-      const now = farm.totalSessions() + agent.logs().filter(isDelivered).length * 1e6;
+      const logs = agent.logs();
+      const now = farm.totalSessions() + logs.filter(isDelivered).length * 1e6 + logs.filter((l) => l.msg === 'inventory collected').length * 1e9;
       stable = now === seen ? stable + 1 : 0;
       seen = now;
     }
@@ -187,6 +190,7 @@ async function benchSize(n: number, profile: Profile, script: string): Promise<S
     floorMs: [],
     floorBytes: 0,
     floorFailures: 0,
+    floorCpu: [],
     agents: concurrencies.map((concurrency) => ({ concurrency, rounds: [] })),
   };
   try {
@@ -194,6 +198,7 @@ async function benchSize(n: number, profile: Profile, script: string): Promise<S
     for (let r = 0; r < rounds; r++) {
       if (n > 0) {
         const floor = await runFloor({ port: farm.port, serials: farm.serials, script, rounds: 1 });
+        result.floorCpu.push(floor.cpuSeconds);
         for (const fr of floor.rounds) {
           result.floorMs.push(fr.ms);
           result.floorBytes = fr.bytes;
@@ -304,6 +309,7 @@ function printTable(results: SizeResult[]): void {
     'RSS MB',
     'peak RSS MB',
     'CPU s',
+    'floor CPU s',
     'fds',
   ];
   const rows: string[][] = [];
@@ -330,6 +336,7 @@ function printTable(results: SizeResult[]): void {
         mb(median(a.rounds.map((x) => x.proc.rssBytes))),
         mb(Math.max(...a.rounds.map((x) => x.proc.peakRssBytes))),
         median(a.rounds.map((x) => x.proc.cpuSeconds)).toFixed(2),
+        r.floorCpu.length ? median(r.floorCpu).toFixed(2) : '-',
         last ? String(last.proc.fds) : '-',
       ]);
     }
@@ -372,7 +379,7 @@ async function main(): Promise<void> {
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
   if (process.env.BENCH_AGENT_NODE_OPTIONS) console.log(`agent NODE_OPTIONS: ${process.env.BENCH_AGENT_NODE_OPTIONS}`);
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
-  console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM\n');
+  console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; floor CPU s: the floor process, start-up included\n');
   printTable(results);
   if (live) {
     console.log('');
