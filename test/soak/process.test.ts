@@ -10,7 +10,9 @@ import { SimFarm } from '../sim/farm.js';
 // under a ceiling. Whether RSS levels off takes longer than CI should spend:
 // SOAK_PROCESS_MS=300000 runs five minutes (about 1,750 reports); measured,
 // RSS grew for two minutes and then held at 206-212 MiB for the last three,
-// with the V8 heap between 19 and 46 MiB (see test/bench/RESULTS.md).
+// with the V8 heap between 19 and 46 MiB; with the agent on
+// SOAK_AGENT_NODE_OPTIONS=--max-semi-space-size=1 it held at 144-145 MiB
+// (see test/bench/RESULTS.md).
 
 const DURATION_MS = Number(process.env.SOAK_PROCESS_MS ?? 60_000);
 const RSS_CEILING = 256 * 2 ** 20;
@@ -34,6 +36,8 @@ beforeAll(async () => {
       DEVICE_AGENT_SCHEDULE: '* * * * * *',
       DEVICE_AGENT_CHANGE_DEBOUNCE_MS: '0',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+      // To compare V8 settings over a long run, e.g. --max-semi-space-size=1.
+      NODE_OPTIONS: process.env.SOAK_AGENT_NODE_OPTIONS,
     }),
   );
 }, 60_000);
