@@ -63,7 +63,10 @@ exec node /app/bin/device-agent.js "$@"
 EOF
 
 USER node
+# NODE_OPTIONS: small V8 semi-spaces, about 40 MB less resident memory with
+# 200 devices at no measured cost in time (README, Performance).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=1 \
     DEVICE_AGENT_STATE_DIR=/var/lib/device-agent \
     DEVICE_AGENT_LOG_FORMAT=json
 VOLUME ["/var/lib/device-agent"]

@@ -1,5 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm install`).
+// Small V8 semi-spaces keep the daemon's resident memory down (README, Performance).
 import { main } from '../dist/src/cli/main.js';
 
 // Exit explicitly: an adb connection or HTTP keep-alive socket must not keep a

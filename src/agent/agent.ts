@@ -68,11 +68,13 @@ export class Agent {
       this.changed = new Set();
       void this.report('devices changed', refresh);
     });
-    this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     this.startedAt = Date.now();
     this.status = new StatusServer(settings.statusListen, this, logger);
     await this.status.start();
     await this.watcher.start();
+    // Listening only now: the devices found at start go into the start report
+    // below, not into a second, change-triggered inventory of every device.
+    this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     this.scheduler.start();
     logger.info(
       { nodeId: this.nodeId, adb: parts.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },

@@ -16,10 +16,13 @@ const start = (extra: Record<string, string> = {}) => bed.run({ DEVICE_AGENT_SCH
 
 describe('run', () => {
   it('reports at start, and a plug and an unplug within 2 s; the unplugged device once as UNPLUGGED', async () => {
-    await plug('RUNA0001');
+    const present = await plug('RUNA0001');
     const a = start();
     const first = await cloud.waitForPut((r) => udids(r).includes('RUNA0001'));
     expect(devicesOf(first)[0]).toMatchObject({ udid: 'RUNA0001', state: 'device' });
+    // The devices found at start are inventoried once, not again as "changed".
+    await sleep(1600);
+    expect(present.shellSessions).toBe(1);
 
     const plugged = await plug('RUNA0002');
     const pluggedAt = Date.now();
