@@ -5,6 +5,7 @@ import { installedBrowsers, parsePackages } from '../../../src/inventory/parsers
 import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
 import { parseSettingValue } from '../../../src/inventory/parsers/settings.js';
 import { parseEpochSeconds, parseUptime } from '../../../src/inventory/parsers/uptime.js';
+import { fixture } from '../fixture.js';
 
 describe('parseSettingValue', () => {
   it.each([
@@ -38,6 +39,8 @@ describe('root evidence', () => {
     expect(parseIdUid('uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input) context=u:r:shell:s0')).toBe(2000);
     expect(parseIdUid('uid=0(root) gid=0(root)')).toBe(0);
     expect(parseIdUid('id: not found')).toBeUndefined();
+    // Pixel 6 (oriole): groups and SELinux context follow the uid on one line.
+    expect(parseIdUid(fixture('root', 'id-shell-pixel6-oriole.txt'))).toBe(2000);
   });
 
   it('su listing in toolbox and toybox forms', () => {

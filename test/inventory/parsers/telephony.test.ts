@@ -58,6 +58,13 @@ describe('telephony registry', () => {
     expect(mobileDataState(registry)).toBe('CONNECTED');
   });
 
+  it('reads the one phone of a real dump (eSIM device, 2019 blog recording)', () => {
+    const registry = parseTelephonyRegistry(fixture('telephony', 'registry-esim-qualcomm-one-phone.txt'));
+    // "mDataConnectionState=0" once; mDataConnectionPossible/Reason/Apn must not count.
+    expect(registry.dataStates).toEqual(['DISCONNECTED']);
+    expect(mobileDataState(registry)).toBe('DISCONNECTED');
+  });
+
   it('-1 (no service) is UNKNOWN; no lines means no state', () => {
     expect(mobileDataState(parseTelephonyRegistry('  mDataConnectionState=-1'))).toBe('UNKNOWN');
     expect(mobileDataState(parseTelephonyRegistry("Can't find service: telephony.registry"))).toBeUndefined();
