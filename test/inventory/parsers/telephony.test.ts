@@ -18,6 +18,17 @@ describe('parseParcelString', () => {
     expect(parseParcelString(fixture('telephony', 'iphonesubinfo-1-devil.txt'))).toBe('353626072090389');
   });
 
+  it('decodes the IMEI of the parcel posted in the adbkit issue', () => {
+    expect(parseParcelString(fixture('telephony', 'iphonesubinfo-1-adbkit-issue.txt'))).toBe('355490069927394');
+  });
+
+  it('a real refusal on Android 10 (SecurityException parcel, status ffffffff) gives undefined', () => {
+    const refused = fixture('telephony', 'iphonesubinfo-1-refused-redmi10x-android10.txt');
+    expect(parseParcelString(refused)).toBeUndefined();
+    // The message is a String16 too: only the status word keeps it from being read as a value.
+    expect(parseParcelString(refused.replace('ffffffff 00000058', '00000000 00000058'))).toMatch(/^getDeviceId: The user 10240 does not meet/);
+  });
+
   it('an exception parcel (Android 10+ denies the shell) gives undefined (invented)', () => {
     const denied = [
       'Result: Parcel(',
