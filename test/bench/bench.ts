@@ -25,6 +25,7 @@ import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import type { FloorInput, FloorOutput } from './floor.js';
 import { median, procSample, scrapeMetrics, type ProcSample } from './measure.js';
+import { shippedNodeOptions } from './shipped.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = findRoot(here);
@@ -37,6 +38,13 @@ const sweep = (process.env.BENCH_SWEEP ?? 'N').split(',').filter((v) => v !== '0
 const liveN = Number(process.env.BENCH_LIVE_N ?? 50);
 const measurePeriod = process.env.BENCH_PERIOD !== '0';
 const DEFAULT_CONCURRENCY = 16;
+const agentNodeOptions = nodeOptions(process.env.BENCH_AGENT_NODE_OPTIONS);
+
+/** The agent runs as shipped: the systemd unit's NODE_OPTIONS unless told otherwise. */
+function nodeOptions(given: string | undefined): string | undefined {
+  if (given === 'none') return undefined;
+  return given ?? shippedNodeOptions(root);
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`);
@@ -103,7 +111,7 @@ function agentEnv(farm: SimFarm, extra: Record<string, string>): Record<string, 
     DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
     DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
     DEVICE_AGENT_LOG_LEVEL: 'debug',
-    NODE_OPTIONS: process.env.BENCH_AGENT_NODE_OPTIONS,
+    NODE_OPTIONS: agentNodeOptions,
     ...extra,
   });
 }
@@ -377,7 +385,7 @@ async function main(): Promise<void> {
     await cloud.stop();
   }
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
-  if (process.env.BENCH_AGENT_NODE_OPTIONS) console.log(`agent NODE_OPTIONS: ${process.env.BENCH_AGENT_NODE_OPTIONS}`);
+  console.log(`agent NODE_OPTIONS: ${agentNodeOptions ?? '(none)'}`);
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
   console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; floor CPU s: the floor process, start-up included\n');
   printTable(results);
