@@ -22,7 +22,8 @@ export interface DeviceWatcherOptions {
  * for prompt events, plus a full device list at start, after the tracker
  * ends (adb server restarted or killed) and periodically, so that a missed
  * event never leaves a ghost device behind. Emits 'change' with the
- * DeviceChange[] of each update.
+ * DeviceChange[] of each update, and 'resumed' when tracking comes back
+ * after the adb server went away.
  */
 export class DeviceWatcher extends EventEmitter {
   private readonly known = new Map<string, string>();
@@ -33,6 +34,7 @@ export class DeviceWatcher extends EventEmitter {
   private running = false;
   private connected = false;
   private lastErrorText: string | undefined;
+  private everConnected = false;
   private roundTripMs: number | undefined;
 
   constructor(
@@ -126,6 +128,8 @@ export class DeviceWatcher extends EventEmitter {
       this.lastErrorText = undefined;
       this.reconnectDelay = 0;
       await this.reconcile();
+      if (this.everConnected) this.emit('resumed');
+      this.everConnected = true;
     } catch (err) {
       this.noteError(err);
       this.scheduleReconnect();

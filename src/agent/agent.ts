@@ -14,6 +14,10 @@ import { agentVersion } from '../util/package.js';
 // A device event is reported within 2 s: gathered for changeDebounceMs after
 // the last event, but never longer than this after the first.
 const CHANGE_MAX_WAIT_MS = 1500;
+// A device whose inventory failed or was cut short is asked again after
+// 10 s, then less and less often while it keeps failing.
+const INVENTORY_RETRY_MIN_MS = 10_000;
+const INVENTORY_RETRY_MAX_MS = 5 * 60_000;
 
 /**
  * The daemon: tracks devices, reports on the schedule and soon after device
@@ -28,6 +32,7 @@ export class Agent {
   private followUp: { timer: NodeJS.Timeout; at: number } | undefined;
   private changed = new Set<string>();
   private stopping = false;
+  private inventoryRetryMs = 0;
   private status: StatusServer | undefined;
   private startedAt = 0;
 
@@ -75,6 +80,9 @@ export class Agent {
     // Listening only now: the devices found at start go into the start report
     // below, not into a second, change-triggered inventory of every device.
     this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
+    // A restarted adb server lists the same devices in the same states, so no
+    // change says that the inventories cut off by the restart need redoing.
+    this.watcher.on('resumed', () => void this.report('adb tracking resumed', 'all'));
     this.scheduler.start();
     logger.info(
       { nodeId: this.nodeId, adb: parts.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
@@ -150,6 +158,12 @@ export class Agent {
     this.parts.stats.shellSessions = counters.shellSessions;
     this.parts.stats.bytesRead = counters.bytesRead;
     this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
+    if (this.parts.collector.failing.length) {
+      this.inventoryRetryMs = Math.min(INVENTORY_RETRY_MAX_MS, this.inventoryRetryMs ? this.inventoryRetryMs * 2 : INVENTORY_RETRY_MIN_MS);
+      this.scheduleFollowUp(Date.now() + this.inventoryRetryMs, 'inventory retry');
+    } else {
+      this.inventoryRetryMs = 0;
+    }
     return infos;
   }
 
@@ -167,6 +181,13 @@ export class Agent {
     return next ?? Date.now() + 60_000;
   }
 
+  /** What a follow-up report probes afresh: only the devices it is about, where it is about some. */
+  private followUpRefresh(reason: string): Refresh {
+    if (reason === 'failed-device retry') return new Set(this.parts.failed.dueForRetry(Date.now()));
+    if (reason === 'inventory retry') return new Set(this.parts.collector.failing);
+    return 'all';
+  }
+
   private scheduleFollowUp(at: number, reason: string): void {
     if (this.stopping) return;
     if (this.followUp && this.followUp.at <= at) return;
@@ -174,8 +195,7 @@ export class Agent {
     const timer = setTimeout(
       () => {
         this.followUp = undefined;
-        const due = reason === 'failed-device retry' ? new Set<string>(this.parts.failed.dueForRetry(Date.now())) : 'all';
-        void this.report(reason, due);
+        void this.report(reason, this.followUpRefresh(reason));
       },
       Math.max(0, at - Date.now()),
     );

@@ -23,12 +23,18 @@ export class InventoryCollector {
   private readonly last = new Map<string, DeviceInfo>();
   /** udid learnt per adb serial, so a device that goes offline keeps its udid. */
   private readonly udids = new Map<string, string>();
-  private readonly probeErrors = new Map<string, string>();
+  /** adb serial -> the problem of its last inventory (failed, or cut short). */
+  private readonly problems = new Map<string, string>();
 
   constructor(
     private readonly prober: DeviceProber,
     private readonly options: CollectorOptions,
   ) {}
+
+  /** adb serials whose last inventory failed or was cut short: worth asking again soon. */
+  get failing(): string[] {
+    return [...this.problems.keys()];
+  }
 
   async collect(devices: ReadonlyMap<string, string>, refresh: Refresh = 'all'): Promise<DeviceInfo[]> {
     for (const serial of this.last.keys()) {
@@ -39,35 +45,48 @@ export class InventoryCollector {
       }
     }
     for (const serial of this.udids.keys()) if (!devices.has(serial)) this.udids.delete(serial);
+    for (const serial of this.problems.keys()) if (!devices.has(serial)) this.problems.delete(serial);
     const entries = [...devices].sort(([a], [b]) => a.localeCompare(b));
     const infos = await mapLimit(entries, this.options.concurrency, async ([serial, state]) => {
       if (state !== 'device') return notReadyDeviceInfo(serial, state, this.udids.get(serial));
       const cached = this.last.get(serial);
       if (cached && refresh !== 'all' && !refresh.has(serial) && !refresh.has(cached.udid)) return cached;
       const info = await this.probe(serial, state, cached);
-      this.udids.set(serial, info.udid);
+      if (info) this.udids.set(serial, info.udid);
       return info;
     });
-    return dedupeByUdid(infos);
+    return dedupeByUdid(infos.filter((info): info is DeviceInfo => info !== undefined));
   }
 
-  private async probe(serial: string, state: string, cached: DeviceInfo | undefined): Promise<DeviceInfo> {
+  private async probe(serial: string, state: string, cached: DeviceInfo | undefined): Promise<DeviceInfo | undefined> {
     try {
       const info = await this.prober.probe(serial, state);
       this.last.set(serial, info);
-      if (this.probeErrors.delete(serial)) this.options.logger.info({ serial }, 'device answers its inventory again');
+      if (info.message) this.note(serial, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
+      else if (this.problems.delete(serial)) this.options.logger.info({ serial }, 'device answers its inventory in full again');
       return info;
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
-      if (this.probeErrors.get(serial) !== text) {
-        this.options.logger.warn(
-          { serial, err: text },
-          cached ? 'inventory of the device failed; its last good inventory is reported' : 'inventory of the device failed; it is reported with its adb state only',
-        );
-        this.probeErrors.set(serial, text);
+      if (cached) {
+        this.note(serial, text, 'inventory of the device failed; its last good inventory is reported');
+        return cached;
       }
-      if (cached) return cached;
-      return { ...notReadyDeviceInfo(serial, state, this.udids.get(serial)), message: `the inventory failed: ${text}` };
+      const udid = this.udids.get(serial);
+      if (udid === undefined && /:\d+$/.test(serial)) {
+        // A device reached over TCP is named HOST:PORT by adb, which is not its
+        // udid: reporting it under that name would leave a phantom in the cloud.
+        this.note(serial, text, 'inventory of the device failed before it said who it is; it is left out of reports until it answers');
+        return undefined;
+      }
+      this.note(serial, text, 'inventory of the device failed; it is reported with its adb state only');
+      return { ...notReadyDeviceInfo(serial, state, udid), message: `the inventory failed: ${text}` };
     }
+  }
+
+  /** One warning per device and distinct problem, not one per report. */
+  private note(serial: string, problem: string, what: string): void {
+    if (this.problems.get(serial) === problem) return;
+    this.problems.set(serial, problem);
+    this.options.logger.warn({ serial, err: problem }, what);
   }
 }
