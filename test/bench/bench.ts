@@ -65,7 +65,7 @@ interface AgentRound {
   /** device_agent_inventory_duration_seconds: devices and Machine in parallel. */
   inventoryMetricMs: number;
   reportMs: number;
-  /** Inventories the daemon ran before it went quiet (a fresh start runs more than one: see RESULTS.md). */
+  /** Inventories the daemon ran before it went quiet (a fresh start used to run two: see the README, Performance). */
   inventories: number;
   /** Shell sessions per device per inventory, once quiet. */
   sessionsPerInventory: number;
