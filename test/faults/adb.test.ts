@@ -1,73 +1,24 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AgentProcess, baseEnv, startAgent } from '../e2e/agent-process.js';
-import { AdbServer } from '../sim/adb-server.js';
-import { loadProfile, withSerial } from '../sim/profile.js';
-import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
+import type { RecordedRequest } from '../cloud-double/cloud-double.js';
+import { DaemonBed, devicesOf, sleep, type PlugOptions } from '../e2e/daemon-bed.js';
 
 // The daemon when adb or a device misbehaves in the middle of an inventory:
 // the other devices are still reported, the agent keeps running, and its log
 // names what happened. (A plain adb restart between reports is covered in
 // test/e2e/run-recovery.test.ts.)
 
-const adb = new AdbServer();
-const cloud = new CloudDouble();
-const devices: SimDevice[] = [];
-let baseUrl = '';
-let agent: AgentProcess | undefined;
+const bed = new DaemonBed('xiaomi-poco-f6');
+const { adb, cloud } = bed;
 
-beforeAll(async () => {
-  await adb.start();
-  baseUrl = await cloud.start();
-});
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
 
-afterEach(async () => {
-  await agent?.stop('SIGKILL').catch(() => undefined);
-  agent = undefined;
-  if (!adb.running) await adb.start();
-  for (const d of devices.splice(0)) {
-    await adb.disconnect(d.port).catch(() => undefined);
-    await d.stop();
-  }
-  cloud.resetFaults();
-  cloud.clearRequests();
-});
+const plug = (serial: string, options: PlugOptions = {}) => bed.plug(serial, options);
+const start = (extra: Record<string, string> = {}) => bed.run(extra);
 
-afterAll(async () => {
-  await adb.stop();
-  await cloud.stop();
-});
-
-async function plug(serial: string, options: Partial<SimDeviceOptions> = {}): Promise<SimDevice> {
-  const device = new SimDevice({ ...options, profile: withSerial(loadProfile('xiaomi-poco-f6'), serial) });
-  devices.push(device);
-  await adb.connect(await device.start());
-  await adb.waitForState(device.serial, 'device', 20_000);
-  return device;
-}
-
-function start(extra: Record<string, string> = {}): AgentProcess {
-  agent = startAgent(
-    ['run'],
-    baseEnv({
-      ...adb.env,
-      DEVICE_AGENT_BASE_URL: baseUrl,
-      DEVICE_AGENT_USERNAME: cloud.username,
-      DEVICE_AGENT_API_KEY: cloud.apiKey,
-      DEVICE_AGENT_JITTER_SECONDS: '0',
-      DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
-      DEVICE_AGENT_STATUS_LISTEN: 'off',
-      ...extra,
-    }),
-  );
-  return agent;
-}
-
-type Device = { udid: string; state: string; status: string; modelName?: string; message?: string };
-const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
 const full = (r: RecordedRequest, udid: string) => devicesOf(r).some((d) => d.udid === udid && d.state === 'device' && d.modelName !== undefined && d.message === undefined);
 const allFull = (r: RecordedRequest, udids: string[]) => udids.every((u) => full(r, u));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('faults: adb and devices', () => {
   it('adb server killed in the middle of an inventory and restarted: the agent recovers and reports every device', async () => {
