@@ -99,3 +99,25 @@ export function startAgent(args: string[], env: Record<string, string>): AgentPr
   const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new AgentProcess(child);
 }
+
+/**
+ * The environment of an agent that reports to the cloud double through the
+ * given adb server: no jitter, a schedule far away and no status listener,
+ * unless `extra` says otherwise.
+ */
+export function daemonEnv(
+  adbEnv: Record<string, string>,
+  cloud: { url: string; username: string; apiKey: string },
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
+  return baseEnv({
+    ...adbEnv,
+    DEVICE_AGENT_BASE_URL: cloud.url,
+    DEVICE_AGENT_USERNAME: cloud.username,
+    DEVICE_AGENT_API_KEY: cloud.apiKey,
+    DEVICE_AGENT_JITTER_SECONDS: '0',
+    DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
+    DEVICE_AGENT_STATUS_LISTEN: 'off',
+    ...extra,
+  });
+}

@@ -2,7 +2,7 @@ import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
-import { AgentProcess, baseEnv, startAgent } from './agent-process.js';
+import { AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 export interface PlugOptions extends Partial<Omit<SimDeviceOptions, 'profile'>> {
   /** Recorded profile to play (default: the bed's). */
@@ -19,13 +19,12 @@ export class DaemonBed {
   readonly cloud = new CloudDouble();
   readonly devices: SimDevice[] = [];
   agent: AgentProcess | undefined;
-  private baseUrl = '';
 
   constructor(private readonly profile = 'pixel-8-pro') {}
 
   async start(): Promise<void> {
     await this.adb.start();
-    this.baseUrl = await this.cloud.start();
+    await this.cloud.start();
   }
 
   /** Kills the agent, unplugs every device and clears the cloud's faults and records. */
@@ -61,19 +60,7 @@ export class DaemonBed {
 
   /** Starts `device-agent run` against the bed; the schedule is far away unless `extra` says otherwise. */
   run(extra: Record<string, string> = {}): AgentProcess {
-    this.agent = startAgent(
-      ['run'],
-      baseEnv({
-        ...this.adb.env,
-        DEVICE_AGENT_BASE_URL: this.baseUrl,
-        DEVICE_AGENT_USERNAME: this.cloud.username,
-        DEVICE_AGENT_API_KEY: this.cloud.apiKey,
-        DEVICE_AGENT_JITTER_SECONDS: '0',
-        DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
-        DEVICE_AGENT_STATUS_LISTEN: 'off',
-        ...extra,
-      }),
-    );
+    this.agent = startAgent(['run'], daemonEnv(this.adb.env, this.cloud, extra));
     return this.agent;
   }
 }

@@ -3,7 +3,7 @@ import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
-import { AgentProcess, baseEnv, startAgent } from './agent-process.js';
+import { AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 // /healthz and /metrics of a running daemon, read over real HTTP.
 
@@ -16,18 +16,14 @@ let statusUrl = '';
 
 beforeAll(async () => {
   await adb.start();
-  const baseUrl = await cloud.start();
+  await cloud.start();
   await adb.connect(await ready.start());
   await adb.connect(await locked.start(), { wait: false });
   await adb.waitForState(`127.0.0.1:${locked.port}`, 'unauthorized', 20_000);
   cloud.failDevices([{ udid: 'STAT0001', message: 'missing required capability: battery' }]);
   agent = startAgent(
     ['run'],
-    baseEnv({
-      ...adb.env,
-      DEVICE_AGENT_BASE_URL: baseUrl,
-      DEVICE_AGENT_USERNAME: cloud.username,
-      DEVICE_AGENT_API_KEY: cloud.apiKey,
+    daemonEnv(adb.env, cloud, {
       DEVICE_AGENT_SCHEDULE: '0 0 * * *',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
     }),

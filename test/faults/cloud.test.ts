@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AgentProcess, baseEnv, startAgent } from '../e2e/agent-process.js';
+import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
@@ -14,12 +14,11 @@ const adb = new AdbServer();
 const cloud = new CloudDouble();
 const serials = ['CLFT0001', 'CLFT0002', 'CLFT0003'];
 const devices = serials.map((serial) => new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial) }));
-let baseUrl = '';
 let agent: AgentProcess | undefined;
 
 beforeAll(async () => {
   await adb.start();
-  baseUrl = await cloud.start();
+  await cloud.start();
   for (const device of devices) await adb.connect(await device.start());
   await Promise.all(devices.map((d) => adb.waitForState(d.serial, 'device', 20_000)));
 });
@@ -96,15 +95,9 @@ describe('faults: cloud', () => {
     const faultFrom = Date.now();
     agent = startAgent(
       ['run'],
-      baseEnv({
-        ...adb.env,
-        DEVICE_AGENT_BASE_URL: baseUrl,
-        DEVICE_AGENT_USERNAME: cloud.username,
-        DEVICE_AGENT_API_KEY: cloud.apiKey,
-        DEVICE_AGENT_JITTER_SECONDS: '0',
+      daemonEnv(adb.env, cloud, {
         // A short schedule bounds each retry chain (it never outlives the next report).
         DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
-        DEVICE_AGENT_STATUS_LISTEN: 'off',
         ...c.env,
       }),
     );

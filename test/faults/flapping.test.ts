@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AgentProcess, baseEnv, startAgent } from '../e2e/agent-process.js';
+import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
 
 // 200 devices dropping their connections again and again (a bad USB hub):
@@ -14,19 +14,8 @@ let agent: AgentProcess;
 
 beforeAll(async () => {
   await farm.start();
-  const baseUrl = await cloud.start();
-  agent = startAgent(
-    ['run'],
-    baseEnv({
-      ...farm.env,
-      DEVICE_AGENT_BASE_URL: baseUrl,
-      DEVICE_AGENT_USERNAME: cloud.username,
-      DEVICE_AGENT_API_KEY: cloud.apiKey,
-      DEVICE_AGENT_JITTER_SECONDS: '0',
-      DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
-      DEVICE_AGENT_STATUS_LISTEN: 'off',
-    }),
-  );
+  await cloud.start();
+  agent = startAgent(['run'], daemonEnv(farm.env, cloud));
 }, 180_000);
 
 afterAll(async () => {

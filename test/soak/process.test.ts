@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { median, procSample, scrapeMetrics, type ProcSample } from '../bench/measure.js';
 import { shippedNodeOptions } from '../bench/shipped.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { AgentProcess, baseEnv, startAgent } from '../e2e/agent-process.js';
+import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
 
 // The daemon as operators run it (the unit's V8 flags included), in its own
@@ -29,15 +29,10 @@ let agent: AgentProcess;
 
 beforeAll(async () => {
   await farm.start();
-  const baseUrl = await cloud.start();
+  await cloud.start();
   agent = startAgent(
     ['run'],
-    baseEnv({
-      ...farm.env,
-      DEVICE_AGENT_BASE_URL: baseUrl,
-      DEVICE_AGENT_USERNAME: cloud.username,
-      DEVICE_AGENT_API_KEY: cloud.apiKey,
-      DEVICE_AGENT_JITTER_SECONDS: '0',
+    daemonEnv(farm.env, cloud, {
       DEVICE_AGENT_SCHEDULE: '* * * * * *',
       DEVICE_AGENT_CHANGE_DEBOUNCE_MS: '0',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
