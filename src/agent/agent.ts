@@ -137,6 +137,7 @@ export class Agent {
         trackerAlive: this.watcher?.alive ?? false,
         adbRoundTripMs: this.watcher?.lastRoundTripMs,
         failedDevices: this.parts.failed.current(),
+        probes: this.parts.prober.counters,
         version: agentVersion,
         nodeId: this.nodeId,
       }),
@@ -154,9 +155,6 @@ export class Agent {
     const t0 = Date.now();
     const infos = await this.parts.collector.collect(watcher.devices, refresh);
     this.parts.stats.noteDevices(watcher.devices.values());
-    const counters = this.parts.prober.counters;
-    this.parts.stats.shellSessions = counters.shellSessions;
-    this.parts.stats.bytesRead = counters.bytesRead;
     this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
     if (this.parts.collector.failing.length) {
       this.inventoryRetryMs = Math.min(INVENTORY_RETRY_MAX_MS, this.inventoryRetryMs ? this.inventoryRetryMs * 2 : INVENTORY_RETRY_MIN_MS);

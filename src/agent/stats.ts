@@ -9,8 +9,6 @@ export class AgentStats {
   lastInventoryDurationMs: number | undefined;
   adbRoundTripMs: number | undefined;
   devicesByState = new Map<string, number>();
-  shellSessions = 0;
-  bytesRead = 0;
 
   noteDevices(states: Iterable<string>): void {
     const counts = new Map<string, number>();

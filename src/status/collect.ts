@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { AgentStats } from '../agent/stats.js';
+import type { ProbeCounters } from '../inventory/probe.js';
 import type { Metric } from './metrics.js';
 
 export interface MetricsInput {
@@ -7,6 +8,7 @@ export interface MetricsInput {
   trackerAlive: boolean;
   adbRoundTripMs?: number;
   failedDevices: Array<{ udid: string; message: string }>;
+  probes: ProbeCounters;
   version: string;
   nodeId: string;
 }
@@ -50,8 +52,8 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
     gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),
     gauge('device_agent_inventory_duration_seconds', 'Duration of the last inventory (all devices).', stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000),
-    { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: stats.shellSessions }] },
-    { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: stats.bytesRead }] },
+    { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: input.probes.shellSessions }] },
+    { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: input.probes.bytesRead }] },
     { name: 'process_cpu_seconds_total', help: 'User and system CPU time of the agent process.', type: 'counter', samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }] },
     gauge('process_resident_memory_bytes', 'Resident memory of the agent process.', mem.rss),
     gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),

@@ -57,6 +57,9 @@ describe('status endpoint', () => {
     expect(text).toMatch(/^device_agent_adb_tracker_up 1$/m);
     expect(text).toMatch(/^device_agent_adb_roundtrip_seconds \d/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
+    // One ready device, one inventory so far: one shell session.
+    expect(text).toMatch(/^device_agent_shell_sessions_total 1$/m);
+    expect(text).toMatch(/^device_agent_shell_bytes_read_total [1-9]\d*$/m);
     expect(text).not.toContain(cloud.apiKey);
   });
 
