@@ -1,0 +1,91 @@
+// Root evidence and settings values against recorded outputs (sources in fixtures/SOURCES.md).
+import { describe, expect, it } from 'vitest';
+import { isRooted } from '../../../src/inventory/assemble.js';
+import { parseProxy } from '../../../src/inventory/parsers/network.js';
+import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
+import { isUnsetSetting, parseSettingValue } from '../../../src/inventory/parsers/settings.js';
+import { SECTION } from '../../../src/inventory/script.js';
+import { fixture } from '../fixture.js';
+
+const ROOT_ID = fixture('root', 'id-adb-root-emulator-generic-x86.txt');
+const SHELL_ID = fixture('root', 'id-shell-pixel6-oriole.txt');
+const MAGISK_SBIN = fixture('root', 'ls-sbin-magisk-dilink3-android10.txt');
+const MISSING = fixture('root', 'ls-missing-path-rootbeer-219.txt');
+
+describe('id after adb root', () => {
+  it('reads uid 0 from an emulator shell restarted as root', () => {
+    expect(parseIdUid(ROOT_ID)).toBe(0);
+  });
+
+  it('does not take gid=0 or groups=0(root) for the uid', () => {
+    // The uid field alone decides: a shell uid with root's group in the list stays 2000.
+    expect(parseIdUid(ROOT_ID.replace('uid=0(root)', 'uid=2000(shell)'))).toBe(2000);
+  });
+});
+
+describe('su listing', () => {
+  it('a Magisk /sbin listing with su -> ./magisk is rooted, despite the Permission denied lines', () => {
+    expect(parseSuListing(MAGISK_SBIN)).toBe(true);
+  });
+
+  it('the same listing without its su link says nothing of su', () => {
+    const withoutSu = MAGISK_SBIN.split('\n')
+      .filter((line) => !/ su -> /.test(line))
+      .join('\n');
+    expect(parseSuListing(withoutSu)).not.toBe(true);
+  });
+
+  it('only "No such file or directory" lines mean no su', () => {
+    expect(parseSuListing(MISSING)).toBe(false);
+    // CRLF from older adb shells must not change that.
+    expect(parseSuListing(MISSING.replace(/\n/g, '\r\n'))).toBe(false);
+  });
+
+  it('a symlink named like su but longer is not su', () => {
+    // Invented edge case: "sudo"/"supolicy" entries alone are not an su binary.
+    const supolicyOnly = MAGISK_SBIN.split('\n').filter((line) => line.includes('supolicy')).join('\n');
+    expect(parseSuListing(supolicyOnly)).not.toBe(true);
+  });
+});
+
+describe('isRooted from the recorded sections', () => {
+  const sections = (id: string, su: string) =>
+    new Map<string, string>([
+      [SECTION.id, id],
+      [SECTION.su, su],
+    ]);
+
+  it('uid 0 alone is enough, even when no su is listed', () => {
+    expect(isRooted(sections(ROOT_ID, MISSING))).toBe(true);
+  });
+
+  it('a Magisk su under a uid 2000 shell is rooted', () => {
+    expect(isRooted(sections(SHELL_ID, MAGISK_SBIN))).toBe(true);
+  });
+
+  it('a uid 2000 shell with no su is not rooted', () => {
+    expect(isRooted(sections(SHELL_ID, MISSING))).toBe(false);
+  });
+});
+
+describe('settings get global http_proxy', () => {
+  // No named public recording of this output was found. ":0" (after
+  // `settings put global http_proxy :0`) and "null" (never set) are the answers
+  // https://github.com/appium/appium-interceptor-plugin/pull/83 handles; a set
+  // proxy reads back as the host:port written by `settings put`.
+  const proxyOf = (text: string) => (isUnsetSetting(text) ? false : parseProxy(parseSettingValue(text)));
+
+  it.each([
+    ['10.0.2.2:8080\n', true],
+    ['192.168.1.5:8888\r\n', true],
+    [':0\n', false],
+    ['null\n', false],
+  ])('%j', (text, proxy) => {
+    expect(proxyOf(text)).toBe(proxy);
+  });
+
+  it('a failed settings call says nothing about the proxy', () => {
+    expect(proxyOf('/system/bin/sh: settings: inaccessible or not found\n')).toBeUndefined();
+    expect(proxyOf("cmd: Can't find service: settings\n")).toBeUndefined();
+  });
+});
