@@ -7,11 +7,11 @@ import { parseBattery } from './parsers/battery.js';
 import { parseDf } from './parsers/df.js';
 import { parseGetprop, type Props } from './parsers/getprop.js';
 import { parseMeminfo } from './parsers/meminfo.js';
-import { parseIpAddresses, parsePing, parseProxy, preferredAddress } from './parsers/network.js';
+import { parseIpAddresses, parsePing, parseProxySetting, preferredAddress } from './parsers/network.js';
 import { parseOrientation } from './parsers/orientation.js';
 import { installedBrowsers, parsePackages } from './parsers/packages.js';
 import { parseIdUid, parseSuListing } from './parsers/root.js';
-import { isUnsetSetting, parseSettingValue } from './parsers/settings.js';
+import { parseSettingValue } from './parsers/settings.js';
 import { isImei, mobileDataState, parseParcelString, parseTelephonyRegistry, simSlots } from './parsers/telephony.js';
 import { parseEpochSeconds, parseUptime } from './parsers/uptime.js';
 import { parseWmDensity, parseWmSize } from './parsers/wm.js';
@@ -127,10 +127,7 @@ function reachability(sections: Map<string, string>, host: string | undefined): 
   const result: NetworkReachability = {};
   const ip = optional(sections, SECTION.ip, (text) => preferredAddress(parseIpAddresses(text)));
   if (ip !== undefined) result.ipAddress = ip;
-  const proxyText = sections.get(SECTION.proxy);
-  // A failed `settings` call says nothing about the proxy; only "null" means none.
-  const proxy =
-    proxyText === undefined ? undefined : isUnsetSetting(proxyText) ? false : parseProxy(parseSettingValue(proxyText));
+  const proxy = optional(sections, SECTION.proxy, parseProxySetting);
   if (proxy !== undefined) result.proxy = proxy;
   const ping = optional(sections, SECTION.ping, parsePing);
   if (host !== undefined) {

@@ -2,6 +2,8 @@
 // multi-line `ip addr` form), the global HTTP proxy setting, and the result
 // of one `ping -c 1` to the configured host.
 
+import { isUnsetSetting, parseSettingValue } from './settings.js';
+
 export interface Address {
   iface: string;
   address: string;
@@ -53,6 +55,15 @@ export function parseProxy(value: string | undefined): boolean | undefined {
   const trimmed = value.trim();
   if (trimmed === '' || trimmed === 'null' || trimmed === ':0') return false;
   return /^[^\s:]+:\d+$/.test(trimmed) ? true : undefined;
+}
+
+/**
+ * The raw output of `settings get global http_proxy`: false for "null" (never
+ * set), undefined when the command itself failed (an error says nothing
+ * about the proxy), else what parseProxy makes of the value.
+ */
+export function parseProxySetting(text: string): boolean | undefined {
+  return isUnsetSetting(text) ? false : parseProxy(parseSettingValue(text));
 }
 
 export interface PingResult {

@@ -1,9 +1,8 @@
 // Root evidence and settings values against recorded outputs (sources in fixtures/SOURCES.md).
 import { describe, expect, it } from 'vitest';
 import { isRooted } from '../../../src/inventory/assemble.js';
-import { parseProxy } from '../../../src/inventory/parsers/network.js';
+import { parseProxySetting } from '../../../src/inventory/parsers/network.js';
 import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
-import { isUnsetSetting, parseSettingValue } from '../../../src/inventory/parsers/settings.js';
 import { SECTION } from '../../../src/inventory/script.js';
 import { fixture } from '../fixture.js';
 
@@ -73,7 +72,7 @@ describe('settings get global http_proxy', () => {
   // `settings put global http_proxy :0`) and "null" (never set) are the answers
   // https://github.com/appium/appium-interceptor-plugin/pull/83 handles; a set
   // proxy reads back as the host:port written by `settings put`.
-  const proxyOf = (text: string) => (isUnsetSetting(text) ? false : parseProxy(parseSettingValue(text)));
+  const proxyOf = parseProxySetting;
 
   it.each([
     ['10.0.2.2:8080\n', true],
