@@ -66,6 +66,7 @@ export const MARKETING_NAME_KEYS = [
   'ro.vendor.asus.product.mkt_name', // ASUS
   'ro.product.en.display', // Lenovo (English)
   'ro.product.display', // Lenovo
+  'ro.vendor.product.display', // Motorola (moto X40, edge S30: Build.MODEL is XT2301-5)
 ] as const;
 
 const ABI_KEYS = ['ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.system.product.cpu.abilist'];
@@ -111,11 +112,18 @@ export function detectEmulator(props: Props): boolean | undefined {
   for (const key of ['ro.hardware', 'ro.boot.hardware', 'ro.product.board']) {
     if (EMULATOR_HARDWARE.has(props[key]?.trim().toLowerCase() ?? '')) return true;
   }
-  if (/\bemulator\b/.test(props['ro.build.characteristics'] ?? '')) return true;
+  // ro.build.characteristics alone is weak: a Meizu PRO 5 (user, release-keys)
+  // ships "phone emulator". Emulator images have qemu/ranchu props anyway, so
+  // the word counts only on builds that are not signed for release.
+  if (/\bemulator\b/.test(props['ro.build.characteristics'] ?? '') && !isReleaseBuild(props)) return true;
   const model = props['ro.product.model']?.trim() ?? '';
   if (EMULATOR_MODEL.test(model)) return true;
   if ((props['ro.product.manufacturer'] ?? '').trim() === 'Genymotion') return true;
   return false;
+}
+
+function isReleaseBuild(props: Props): boolean {
+  return props['ro.build.type']?.trim() === 'user' && props['ro.build.tags']?.trim() === 'release-keys';
 }
 
 function rootHints(props: Props): RootHints {

@@ -97,6 +97,8 @@ describe('detectEmulator', () => {
     [{ 'ro.hardware': 'goldfish' }, true],
     [{ 'ro.product.model': 'sdk_gphone64_x86_64' }, true],
     [{ 'ro.build.characteristics': 'nosdcard,emulator' }, true],
+    // A release-signed phone that says "emulator" there (the Meizu PRO 5 dump in getprop/collect).
+    [{ 'ro.build.characteristics': 'phone emulator', 'ro.build.type': 'user', 'ro.build.tags': 'release-keys' }, false],
     [{ 'ro.product.manufacturer': 'Genymotion', 'ro.hardware': 'vbox86' }, true],
     [{ 'ro.kernel.qemu': '0', 'ro.hardware': 'qcom' }, false],
   ])('%o → %s', (p, expected) => {

@@ -1,7 +1,9 @@
 // Parses `getprop` output: one `[key]: [value]` per property. A value may
 // span several lines (build descriptions, some vendor props), so a value ends
 // at the first line that closes it with `]`. Android before 7 runs adb shell
-// on a pty, which turns \n into \r\n; the \r is dropped here.
+// on a pty, which turns \n into \r\n; the \r is dropped here. Some builds
+// print blanks after the closing `]` (fingerprint lines of a vivo iQOO Z6 and
+// an Honor 20S in getprop/collect): they are not part of the value.
 
 const START = /^\[([^\[\]\s]+)\]: \[(.*)$/;
 
@@ -13,7 +15,8 @@ export function parseGetprop(text: string): Props {
   const lines = text.replace(/\r/g, '').split('\n');
   let key: string | undefined;
   let parts: string[] = [];
-  for (const line of lines) {
+  for (const raw of lines) {
+    const line = raw.trimEnd();
     const start = START.exec(line);
     if (start) {
       // An unterminated value before a new key is garbage: drop it.
@@ -35,7 +38,7 @@ export function parseGetprop(text: string): Props {
       key = undefined;
       parts = [];
     } else {
-      parts.push(line);
+      parts.push(raw);
     }
   }
   return props;
