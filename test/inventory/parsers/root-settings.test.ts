@@ -34,6 +34,10 @@ describe('su listing', () => {
     expect(parseSuListing(withoutSu)).not.toBe(true);
   });
 
+  it('a classic setuid su (Superuser, toolbox ls) is rooted', () => {
+    expect(parseSuListing(fixture('root', 'ls-system-bin-su-superuser-ics-emulator.txt'))).toBe(true);
+  });
+
   it('only "No such file or directory" lines mean no su', () => {
     expect(parseSuListing(MISSING)).toBe(false);
     // CRLF from older adb shells must not change that.
@@ -68,19 +72,20 @@ describe('isRooted from the recorded sections', () => {
 });
 
 describe('settings get global http_proxy', () => {
-  // No named public recording of this output was found. ":0" (after
-  // `settings put global http_proxy :0`) and "null" (never set) are the answers
-  // https://github.com/appium/appium-interceptor-plugin/pull/83 handles; a set
-  // proxy reads back as the host:port written by `settings put`.
+  // Recorded answers (fixtures/network/): "null" when never set, ":0" after
+  // `settings put global http_proxy :0` (how tools clear it), host:port when set.
   const proxyOf = parseProxySetting;
 
   it.each([
-    ['10.0.2.2:8080\n', true],
-    ['192.168.1.5:8888\r\n', true],
-    [':0\n', false],
-    ['null\n', false],
-  ])('%j', (text, proxy) => {
+    ['http-proxy-null-emulator-api36.txt', false],
+    ['http-proxy-set-emulator-api36.txt', true],
+    ['http-proxy-set-phone-3bbf38b8.txt', true],
+    ['http-proxy-cleared-phone-3bbf38b8.txt', false],
+  ])('%s', (file, proxy) => {
+    const text = fixture('network', file);
     expect(proxyOf(text)).toBe(proxy);
+    // Android 6 and older answer through a pty.
+    expect(proxyOf(text.replace(/\n/g, '\r\n'))).toBe(proxy);
   });
 
   it('a failed settings call says nothing about the proxy', () => {
