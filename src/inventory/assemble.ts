@@ -12,7 +12,15 @@ import { parseOrientation } from './parsers/orientation.js';
 import { installedBrowsers, parsePackages } from './parsers/packages.js';
 import { parseIdUid, parseSuListing } from './parsers/root.js';
 import { parseSettingValue } from './parsers/settings.js';
-import { isImei, mobileDataState, parseParcelString, parseTelephonyRegistry, simSlots } from './parsers/telephony.js';
+import {
+  imeisFromProps,
+  isImei,
+  meidFromProps,
+  mobileDataState,
+  parseParcelString,
+  parseTelephonyRegistry,
+  simSlots,
+} from './parsers/telephony.js';
 import { parseEpochSeconds, parseUptime } from './parsers/uptime.js';
 import { parseWmDensity, parseWmSize } from './parsers/wm.js';
 import { SECTION } from './script.js';
@@ -165,17 +173,22 @@ function battery(sections: Map<string, string>): Battery | undefined {
 
 /**
  * One carrier entry per SIM slot (gsm.sim.state lists one state per slot).
- * Android 10+ does not let the shell read IMEI/MEID/ICCID: those stay empty
- * strings, which is the honest answer rather than an error.
+ * IMEI of slot 0 from `service call iphonesubinfo 1` where the shell may call
+ * it (Android 9 and older), else from the vendor props that publish one per
+ * slot (Xiaomi, Meizu); MEID, for the CDMA radio, on slot 0. What the shell
+ * cannot read stays an empty string, the honest answer rather than an error.
  */
 function telephony(sections: Map<string, string>, props: Props, statics: StaticFacts): Telephony | undefined {
   const registry = optional(sections, SECTION.telephony, parseTelephonyRegistry);
   const slots = simSlots(props['gsm.sim.state']);
-  const count = Math.max(slots.length, statics.imei !== undefined ? 1 : 0);
+  const imeis = imeisFromProps(props);
+  if (statics.imei !== undefined) imeis[0] = statics.imei;
+  const count = Math.max(slots.length, imeis.length);
   if (!registry && count === 0) return undefined;
+  const meid = meidFromProps(props) ?? '';
   const carriersInfo: CarrierInfo[] = [];
   for (let slot = 0; slot < count; slot++) {
-    carriersInfo.push({ slot, imei: slot === 0 ? (statics.imei ?? '') : '', meid: '', iccid: '' });
+    carriersInfo.push({ slot, imei: imeis[slot] ?? '', meid: slot === 0 ? meid : '', iccid: '' });
   }
   const result: Telephony = { carriersInfo };
   const state = registry ? mobileDataState(registry) : undefined;

@@ -26,6 +26,8 @@ export const BROWSERS: readonly (readonly [string, string])[] = [
   ['com.brave.browser', 'brave'],
   ['com.duckduckgo.mobile.android', 'duckduckgo'],
   ['com.UCMobile.intl', 'uc-browser'],
+  ['com.UCMobile', 'uc-browser'], // the Chinese edition (Meizu MX6 recording)
+  ['com.vivo.browser', 'vivo-browser'], // vivo's own (vivo X9 recording)
   ['com.yandex.browser', 'yandex'],
   ['com.mi.globalbrowser', 'mi-browser'],
   ['com.huawei.browser', 'huawei-browser'],
@@ -35,5 +37,6 @@ export const BROWSERS: readonly (readonly [string, string])[] = [
 ];
 
 export function installedBrowsers(packages: Set<string>): { name: string }[] {
-  return BROWSERS.filter(([pkg]) => packages.has(pkg)).map(([, name]) => ({ name }));
+  const names = new Set(BROWSERS.filter(([pkg]) => packages.has(pkg)).map(([, name]) => name));
+  return [...names].map((name) => ({ name }));
 }

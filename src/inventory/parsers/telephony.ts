@@ -71,3 +71,43 @@ export function simSlots(simState: string | undefined): string[] {
   if (simState === undefined || simState.trim() === '') return [];
   return simState.split(',').map((s) => s.trim());
 }
+
+// Device identifiers that vendors also publish as system properties, which
+// the shell can read on every Android version (`service call iphonesubinfo`
+// is refused to the shell from Android 10 on). Key names as found in whole
+// getprop dumps of Xiaomi (MIUI 9 to HyperOS 3) and Meizu (Flyme 6 to 12)
+// phones; see test/inventory/parsers/fixtures/getprop/collect.
+const IMEI_PAIR_KEYS: readonly (readonly [string, string])[] = [
+  ['ro.ril.oem.imei1', 'ro.ril.oem.imei2'], // Xiaomi
+  ['ro.ril.miui.imei0', 'ro.ril.miui.imei1'], // Xiaomi
+  ['persist.radio.imei1', 'persist.radio.imei2'], // Xiaomi
+  ['ro.vendor.oem.imei1', 'ro.vendor.oem.imei2'], // Xiaomi (Redmi K50 Pro, 12S Pro)
+  ['ro.vendor.ril.oem.imei1', 'ro.vendor.ril.oem.imei2'], // Redmi Note 11R
+];
+const IMEI_LIST_KEY = 'ril.gsm.imei'; // Meizu: "slot1,slot2"
+const MEID_KEYS = ['ro.ril.oem.meid', 'persist.radio.meid', 'ro.vendor.oem.meid', 'ril.cdma.meid'];
+
+/** IMEI per SIM slot from vendor props, in slot order ('' where a slot has none). */
+export function imeisFromProps(props: Readonly<Record<string, string>>): string[] {
+  for (const [first, second] of IMEI_PAIR_KEYS) {
+    const pair = [props[first]?.trim(), props[second]?.trim()];
+    if (pair.some(isImei)) return trimEmpty(pair.map((value) => (isImei(value) ? value : '')));
+  }
+  const list = props[IMEI_LIST_KEY]?.split(',').map((value) => value.trim()) ?? [];
+  return list.some(isImei) ? trimEmpty(list.map((value) => (isImei(value) ? value : ''))) : [];
+}
+
+/** MEID (14 hex digits, CDMA) from vendor props. */
+export function meidFromProps(props: Readonly<Record<string, string>>): string | undefined {
+  for (const key of MEID_KEYS) {
+    const value = props[key]?.trim();
+    if (value !== undefined && /^[0-9A-Fa-f]{14}$/.test(value)) return value;
+  }
+  return undefined;
+}
+
+function trimEmpty(values: string[]): string[] {
+  const result = [...values];
+  while (result.length > 0 && result[result.length - 1] === '') result.pop();
+  return result;
+}

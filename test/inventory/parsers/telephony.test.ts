@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseGetprop } from '../../../src/inventory/parsers/getprop.js';
 import {
+  imeisFromProps,
   isImei,
+  meidFromProps,
   mobileDataState,
   parseParcelString,
   parseTelephonyRegistry,
@@ -60,13 +63,22 @@ describe('isImei', () => {
 });
 
 describe('telephony registry', () => {
-  // Invented, in the line format of AOSP TelephonyRegistry.dump (two phones).
-  const dualSim = ['last known state:', '  Phone Id=0', '  mDataConnectionState=0', '  Phone Id=1', '  mDataConnectionState=2'].join('\n');
-
-  it('connected on any SIM means CONNECTED', () => {
-    const registry = parseTelephonyRegistry(dualSim);
-    expect(registry.dataStates).toEqual(['DISCONNECTED', 'CONNECTED']);
+  // Whole dumps from adb bugreports of dual-SIM phones (fixtures/SOURCES.md).
+  it('a second SIM with data connected makes the device CONNECTED (Smartron T5911, Android 8.1)', () => {
+    const registry = parseTelephonyRegistry(fixture('telephony', 'registry-smartron-t5911-android8.1.txt'));
+    expect(registry.dataStates).toEqual(['UNKNOWN', 'CONNECTED']);
     expect(mobileDataState(registry)).toBe('CONNECTED');
+  });
+
+  it('a SIM with data off in slot 1, slot 2 empty (vivo X9, Android 7.1.2)', () => {
+    const registry = parseTelephonyRegistry(fixture('telephony', 'registry-vivo-x9-android7.1.2.txt'));
+    expect(registry.dataStates).toEqual(['DISCONNECTED', 'UNKNOWN']);
+    expect(mobileDataState(registry)).toBe('DISCONNECTED');
+  });
+
+  it('no SIM in either slot, and a single-slot phone without SIM, are UNKNOWN', () => {
+    expect(parseTelephonyRegistry(fixture('telephony', 'registry-meizu-mx6-android7.1.1.txt')).dataStates).toEqual(['UNKNOWN', 'UNKNOWN']);
+    expect(mobileDataState(parseTelephonyRegistry(fixture('telephony', 'registry-pixel-sailfish-android10.txt')))).toBe('UNKNOWN');
   });
 
   it('reads the one phone of a real dump (eSIM device, 2019 blog recording)', () => {
@@ -84,5 +96,36 @@ describe('telephony registry', () => {
   it('sim slots from gsm.sim.state (Xiaomi dual SIM)', () => {
     expect(simSlots('LOADED,LOADED')).toEqual(['LOADED', 'LOADED']);
     expect(simSlots('')).toEqual([]);
+  });
+});
+
+describe('IMEI and MEID from vendor props', () => {
+  const props = (name: string) => parseGetprop(fixture('getprop/collect', `${name}.txt`));
+
+  it('Xiaomi 14 (HyperOS, Android 15): one IMEI per slot and the MEID, where the shell may not call iphonesubinfo', () => {
+    const xiaomi = props('hyperos-android15-xiaomi-14');
+    expect(imeisFromProps(xiaomi)).toEqual(['864795062704846', '864795062704853']);
+    expect(meidFromProps(xiaomi)).toBe('99002055135242');
+  });
+
+  it('Redmi 8A (MIUI, Android 10): the ro.ril.oem pair', () => {
+    expect(imeisFromProps(props('miui-android10-redmi-8a'))).toEqual(['863938054824872', '863938054824880']);
+  });
+
+  it('Meizu PRO 5 (Flyme, Android 7.0): the comma list in ril.gsm.imei', () => {
+    expect(imeisFromProps(props('flyme-android7.0-meizu-pro5'))).toEqual(['867905023440326', '867905023440334']);
+  });
+
+  it('phones that publish none (Samsung, Pixel) give no IMEI and no MEID', () => {
+    for (const name of ['oneui-android14-galaxy-s24', 'google-android15-pixel6']) {
+      expect(imeisFromProps(props(name)), name).toEqual([]);
+      expect(meidFromProps(props(name)), name).toBeUndefined();
+    }
+  });
+
+  it('placeholders are not identifiers (invented values)', () => {
+    expect(imeisFromProps({ 'ril.gsm.imei': ',' })).toEqual([]);
+    expect(imeisFromProps({ 'ro.ril.oem.imei1': '', 'ro.ril.oem.imei2': '864795062704853' })).toEqual(['', '864795062704853']);
+    expect(meidFromProps({ 'persist.sys.meid': '+MEID:', 'ro.ril.oem.meid': '0' })).toBeUndefined();
   });
 });
