@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { AdbServer } from '../sim/adb-server.js';
-import { listProfiles, loadProfile, withSerial } from '../sim/profile.js';
+import { listProfiles, loadProfile, parseGetprop, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, runAgent } from './agent-process.js';
 
@@ -11,6 +11,7 @@ import { baseEnv, runAgent } from './agent-process.js';
 
 const adb = new AdbServer();
 const devices = new Map<string, SimDevice>();
+const profiles = new Map<string, Profile>();
 let body: { devices: DeviceInfo[] };
 
 // Some recordings carry no serial: give those one so that they are told apart.
@@ -26,6 +27,7 @@ beforeAll(async () => {
     const profile = serialFor[name] ? withSerial(loadProfile(name), serialFor[name]!) : loadProfile(name);
     const device = new SimDevice({ profile });
     devices.set(name, device);
+    profiles.set(name, profile);
     await adb.connect(await device.start());
   }
   const run = await runAgent(['once', '--dry-run'], baseEnv({ ...adb.env }));
@@ -95,5 +97,129 @@ describe('full inventory of recorded devices', () => {
     for (const field of ['battery', 'storage', 'memory', 'resolution', 'uptime', 'bootTime'] as const) {
       expect(pixel[field], field).toBeUndefined();
     }
+  });
+
+  // Whole-device recordings: one adb bugreport per phone (sources in each profile.json).
+  const kib = (k: number) => k * 1024;
+
+  it('Smartron T5911 (Android 8.1, dual SIM): data connected on the second SIM, Chrome, the settings device name', () => {
+    expect(byUdid('RE14311190')).toMatchObject({
+      platformVersion: '8.1.0',
+      modelName: 'T5911',
+      brandName: 'Smartron',
+      deviceName: 'T5911',
+      // dumpsys-battery.txt: status 2, level 74, voltage 4113, temperature 245
+      battery: { status: 'CHARGING', health: 'GOOD', percentage: '74', voltage: 4113, temperature: 25, technology: 'Li-ion' },
+      // df-data.txt: 54432680 1K-blocks, 1831340 used; meminfo.txt: MemTotal 3669728 kB, MemAvailable 2200236 kB
+      storage: { total: kib(54432680), used: kib(1831340) },
+      memory: { total: kib(3669728), used: kib(3669728 - 2200236) },
+      orientation: 0,
+      installedBrowsers: [{ name: 'chrome' }],
+      networkReachability: { proxy: false },
+      // gsm.sim.state ABSENT,READY; registry: Phone Id=0 -1, Phone Id=1 2
+      telephony: {
+        mobileDataState: 'CONNECTED',
+        carriersInfo: [
+          { slot: 0, imei: '', meid: '', iccid: '' },
+          { slot: 1, imei: '', meid: '', iccid: '' },
+        ],
+      },
+    });
+  });
+
+  it('vivo X9 (Android 7.1.2, dual SIM): data off on the SIM in slot 1, the stock and vivo browsers', () => {
+    expect(byUdid('bbc690bc')).toMatchObject({
+      platformVersion: '7.1.2',
+      deviceName: 'vivo X9',
+      battery: { status: 'DISCHARGING', percentage: '55', voltage: 3817, temperature: 27 },
+      storage: { total: kib(55532392), used: kib(44309828) },
+      installedBrowsers: [{ name: 'vivo-browser' }, { name: 'android-browser' }],
+      telephony: { mobileDataState: 'DISCONNECTED' },
+    });
+  });
+
+  it('Meizu MX6 (Android 7.1.1, Flyme): IMEI per slot and the MEID from the props, no SIM', () => {
+    expect(byUdid('M95QACPAY2ZQP')).toMatchObject({
+      deviceName: 'MX6',
+      battery: { status: 'CHARGING', percentage: '100', voltage: 4292, temperature: 30 },
+      storage: { total: kib(26658784), used: kib(11095892) },
+      memory: { total: kib(3829040), used: kib(3829040 - 1804300) },
+      // getprop.txt: ril.gsm.imei [861069037542332,861069037542340], ril.cdma.meid [86106903754235]
+      telephony: {
+        mobileDataState: 'UNKNOWN',
+        carriersInfo: [
+          { slot: 0, imei: '861069037542332', meid: '86106903754235', iccid: '' },
+          { slot: 1, imei: '861069037542340', meid: '', iccid: '' },
+        ],
+      },
+    });
+  });
+
+  it('Google Pixel (Android 10, AOSP build): full battery, no SIM, no browser package', () => {
+    expect(byUdid('FA69P0301911')).toMatchObject({
+      platformVersion: '10',
+      modelName: 'Pixel',
+      deviceName: 'Pixel',
+      battery: { status: 'FULL', percentage: '100', voltage: 4401, temperature: 26 },
+      storage: { total: kib(25497924), used: kib(4995672) },
+      installedBrowsers: [],
+      telephony: { mobileDataState: 'UNKNOWN', carriersInfo: [{ slot: 0, imei: '', meid: '', iccid: '' }] },
+    });
+  });
+
+  it('Meizu MX5 (Android 5.1 through a pty) and moto g power (2022): identity from getprop alone', () => {
+    expect(byUdid('85EABNFZ8KEM')).toMatchObject({ platformVersion: '5.1', modelName: 'MX5', brandName: 'Meizu', isEmulator: false });
+    expect(byUdid('ZY22GDX7GG')).toMatchObject({
+      platformVersion: '12',
+      modelName: 'moto g power (2022)',
+      brandName: 'motorola',
+      cpuArchitecture: 'arm64-v8a',
+    });
+  });
+
+  // The issue's bar: every field that a profile's recordings allow is filled.
+  // Which recorded command feeds which field (README, "Fields and their sources").
+  const FILLS: [command: string, field: string, filled: (d: DeviceInfo) => unknown][] = [
+    ['getprop', 'isEmulator', (d) => d.isEmulator !== undefined],
+    ['dumpsys battery', 'battery', (d) => d.battery?.percentage && d.battery.status && d.battery.health],
+    ['df /data', 'storage', (d) => d.storage],
+    ['cat /proc/meminfo', 'memory', (d) => d.memory],
+    ['dumpsys input', 'orientation', (d) => d.orientation !== undefined],
+    ['dumpsys telephony.registry', 'telephony.mobileDataState', (d) => d.telephony?.mobileDataState],
+    ['wm size', 'resolution', (d) => d.resolution],
+    ['ip -o -4 addr', 'networkReachability.ipAddress', (d) => d.networkReachability?.ipAddress],
+    ['settings get global http_proxy', 'networkReachability.proxy', (d) => d.networkReachability?.proxy !== undefined],
+    ['pm list packages', 'installedBrowsers', (d) => d.installedBrowsers],
+    ['cat /proc/uptime', 'uptime', (d) => d.uptime !== undefined],
+  ];
+
+  it('fills every field that each recording allows', () => {
+    let checked = 0;
+    for (const [name, profile] of profiles) {
+      // adbTunnelInfo carries the port that this simulated device listens on.
+      const info = body.devices.find((d) => d.adbTunnelInfo?.port === devices.get(name)!.port)!;
+      expect(info, name).toBeDefined();
+      for (const [command, field, filled] of FILLS) {
+        if (!profile.commands.has(command)) continue;
+        expect(filled(info), `${name}: ${field} from "${command}"`).toBeTruthy();
+        checked++;
+      }
+      const props = parseGetprop(profile.commands.get('getprop')?.output ?? '');
+      // Identity fields whose own property the dump carries (parsed by the simulator, not the agent).
+      const fromProp: [keyof DeviceInfo, string][] = [
+        ['platformVersion', 'ro.build.version.release'],
+        ['modelName', 'ro.product.model'],
+        ['brandName', 'ro.product.brand'],
+        ['cpuArchitecture', 'ro.product.cpu.abi'],
+        ['udid', 'ro.serialno'],
+      ];
+      for (const [field, prop] of fromProp) {
+        if (props.get(prop)) expect(info[field], `${name}: ${field}`).toBe(props.get(prop));
+      }
+      const userName = profile.commands.get('settings get global device_name');
+      if (userName) expect(info.deviceName, name).toBe(userName.output.trim());
+    }
+    // Not vacuous: the recordings above hold this many command-field pairs.
+    expect(checked).toBeGreaterThanOrEqual(40);
   });
 });
