@@ -74,17 +74,23 @@ describe('full inventory of recorded devices', () => {
       // dumpsys-battery.txt: status 2, level 80, voltage 4228, temperature 364
       battery: { status: 'CHARGING', health: 'GOOD', percentage: '80', voltage: 4228, temperature: 36, technology: 'Li-poly' },
       networkReachability: { ipAddress: '192.168.1.130' },
+      // wm-size.txt: "Physical size: 720x1280" after two noise lines; proc-uptime.txt: 52784.18
+      resolution: { width: 720, height: 1280 },
+      uptime: 52784,
     });
   });
 
   it('Huawei Mate 9 on HarmonyOS 2: the Android base version and the brand from the fingerprint', () => {
     const huawei = byUdid('MHA0AL00TEST');
     expect(huawei).toMatchObject({ platformVersion: '9', brandName: 'HUAWEI', isEmulator: false, isRooted: false });
+    // wm-size.txt Physical 1080x1920 / Override 480x1024; wm-density.txt Override 320
+    expect(huawei!.resolution).toEqual({ width: 1080, height: 1920, logical: { width: 480, height: 1024 }, projection: 320 });
   });
 
   it('Android 6 emulator: emulator flag and toolbox df storage in bytes', () => {
     const emulator = byUdid('emulator-5554');
-    expect(emulator).toMatchObject({ platformVersion: '6.0', isEmulator: true, cpuArchitecture: 'x86_64' });
+    // id.txt: uid=0(root) after `adb root`
+    expect(emulator).toMatchObject({ platformVersion: '6.0', isEmulator: true, cpuArchitecture: 'x86_64', isRooted: true });
     // df-data.txt: /data 21.9G size, 12.1G used (toolbox units, 1024-based)
     expect(emulator!.storage!.total).toBe(Math.round(21.9 * 1024 ** 3));
     expect(emulator!.storage!.used).toBe(Math.round(12.1 * 1024 ** 3));
@@ -191,6 +197,7 @@ describe('full inventory of recorded devices', () => {
     ['settings get global http_proxy', 'networkReachability.proxy', (d) => d.networkReachability?.proxy !== undefined],
     ['pm list packages', 'installedBrowsers', (d) => d.installedBrowsers],
     ['cat /proc/uptime', 'uptime', (d) => d.uptime !== undefined],
+    ['id', 'isRooted', (d) => d.isRooted !== undefined],
   ];
 
   it('fills every field that each recording allows', () => {

@@ -108,6 +108,19 @@ describe('assembleDeviceInfo', () => {
   });
 });
 
+describe('resolution', () => {
+  const assemble = (entries: Record<string, string>) =>
+    assembleDeviceInfo({ adbSerial: 'S', adbState: 'device', sections: sections(entries), config });
+
+  it('a density without a size says nothing about the panel', () => {
+    expect(assemble({ [SECTION.wmDensity]: fixture('wm', 'density-honor-override.txt') }).resolution).toBeUndefined();
+  });
+
+  it('a size without a density has no projection', () => {
+    expect(assemble({ [SECTION.wmSize]: fixture('wm', 'size-redmi-note1-noise.txt') }).resolution).toEqual({ width: 720, height: 1280 });
+  });
+});
+
 describe('notReadyDeviceInfo', () => {
   it.each([
     ['unauthorized', /accept the "Allow USB debugging" prompt/],

@@ -91,7 +91,7 @@ describe('inventory of recorded devices', () => {
     });
   });
 
-  it('Huawei Mate 9 on HarmonyOS 2: Android version and density', async () => {
+  it('Huawei Mate 9 on HarmonyOS 2: Android version, and the resolution with both overrides', async () => {
     const { info } = await inventory('huawei-mate9-harmonyos2', 'MHA0123');
     expect(info).toMatchObject({
       udid: 'MHA0123',
@@ -99,7 +99,8 @@ describe('inventory of recorded devices', () => {
       brandName: 'HUAWEI', // from ro.build.fingerprint: the dump has no ro.product.brand
       isEmulator: false,
     });
-    expect(info.resolution).toBeUndefined(); // density without a size says nothing about the panel
+    // wm-size.txt: Physical 1080x1920, Override 480x1024; wm-density.txt: Physical 480, Override 320.
+    expect(info.resolution).toEqual({ width: 1080, height: 1920, logical: { width: 480, height: 1024 }, projection: 320 });
   });
 
   it('OnePlus Nord N10 with only getprop answering: identity complete, nothing else invented', async () => {
