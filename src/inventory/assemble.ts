@@ -21,7 +21,7 @@ import {
   parseTelephonyRegistry,
   simSlots,
 } from './parsers/telephony.js';
-import { parseEpochSeconds, parseUptime } from './parsers/uptime.js';
+import { parseUptime, parseUptimeSeconds } from './parsers/uptime.js';
 import { parseWmDensity, parseWmSize } from './parsers/wm.js';
 import { SECTION } from './script.js';
 
@@ -59,6 +59,8 @@ export interface AssembleInput {
   cachedStatic?: StaticFacts;
   config: InventoryConfig;
   adbTunnelInfo?: Record<string, unknown>;
+  /** Host clock (epoch ms) when the script output had arrived; dates the boot. */
+  observedAtMs?: number;
 }
 
 /**
@@ -92,7 +94,7 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     orientation: optional(sections, SECTION.orientation, parseOrientation),
     resolution: resolution(sections),
     networkReachability: reachability(sections, config.reachabilityHost),
-    ...times(sections),
+    ...times(sections, input.observedAtMs),
     storage: optional(sections, SECTION.df, (text) => parseDf(text)),
     memory: memory(sections),
     battery: battery(sections),
@@ -148,13 +150,20 @@ function reachability(sections: Map<string, string>, host: string | undefined): 
   return Object.keys(result).length === 0 ? undefined : result;
 }
 
-/** uptime in seconds; bootTime in epoch seconds = device clock minus uptime. */
-function times(sections: Map<string, string>): { uptime?: number; bootTime?: number } {
-  const uptime = optional(sections, SECTION.uptime, parseUptime);
-  const now = optional(sections, SECTION.date, parseEpochSeconds);
+/**
+ * uptime in whole seconds; bootTime in epoch seconds, by the host's clock:
+ * the moment the output arrived minus the uptime the script read last. Not
+ * the device clock, which a lab phone without SIM or network time can have
+ * wrong; the host keeps time by NTP.
+ */
+function times(sections: Map<string, string>, observedAtMs: number | undefined): { uptime?: number; bootTime?: number } {
+  const text = sections.get(SECTION.uptime);
+  if (text === undefined) return {};
+  const uptime = parseUptime(text);
+  const exact = parseUptimeSeconds(text);
   return {
     uptime,
-    bootTime: uptime !== undefined && now !== undefined && now > uptime ? now - uptime : undefined,
+    bootTime: exact !== undefined && observedAtMs !== undefined ? Math.round(observedAtMs / 1000 - exact) : undefined,
   };
 }
 

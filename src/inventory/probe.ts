@@ -58,6 +58,7 @@ export class DeviceProber {
       partial = true;
       this.counters.bytesRead += Buffer.byteLength(output);
     }
+    const observedAtMs = Date.now();
     const sections = splitSections(output);
     if (sections.size === 0) throw new Error(`device ${serial} answered the inventory script with nothing usable`);
     // Cached only once the static probes really answered, so a first probe
@@ -70,6 +71,7 @@ export class DeviceProber {
       cachedStatic: cached,
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
+      observedAtMs,
     });
     info.isHidden = this.options.hiddenDevices.includes(info.udid);
     if (partial) {

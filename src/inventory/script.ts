@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 
 export const SECTION = {
   props: 'props',
-  date: 'date',
   uptime: 'uptime',
   battery: 'battery',
   df: 'df',
@@ -79,8 +78,6 @@ export const PROBE_TIMEOUT_SECONDS = 10;
 export function buildInventoryScript(opts: ScriptOptions): string {
   const probes: [string, string][] = [
     [SECTION.props, 'getprop'],
-    [SECTION.date, 'date +%s'],
-    [SECTION.uptime, 'cat /proc/uptime'],
     [SECTION.battery, 't dumpsys battery'],
     [SECTION.df, 'df /data'],
     [SECTION.meminfo, 'cat /proc/meminfo'],
@@ -103,6 +100,9 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     // -w bounds the whole ping where -W (reply wait) is not honoured.
     probes.push([SECTION.ping, `ping -c 1 -W 2 -w 3 ${opts.reachabilityHost}`]);
   }
+  // Last, so that it is read just before the output reaches the host: the
+  // agent dates the boot by its own clock at that moment (assemble.ts).
+  probes.push([SECTION.uptime, 'cat /proc/uptime']);
   const lines = [
     // t: run a slow framework command under `timeout` where the device has one,
     // so one hung service leaves only its own section empty.

@@ -13,6 +13,7 @@ const adb = new AdbServer();
 const devices = new Map<string, SimDevice>();
 const profiles = new Map<string, Profile>();
 let body: { devices: DeviceInfo[] };
+let ranAtMs: number;
 
 // Some recordings carry no serial: give those one so that they are told apart.
 const serialFor: Record<string, string> = {
@@ -30,6 +31,7 @@ beforeAll(async () => {
     profiles.set(name, profile);
     await adb.connect(await device.start());
   }
+  ranAtMs = Date.now();
   const run = await runAgent(['once', '--dry-run'], baseEnv({ ...adb.env }));
   expect(run.code, run.stderr).toBe(0);
   body = JSON.parse(run.stdout);
@@ -78,6 +80,9 @@ describe('full inventory of recorded devices', () => {
       resolution: { width: 720, height: 1280 },
       uptime: 52784,
     });
+    // Booted 52784.18 s before the agent read the output, by the host clock.
+    const bootTime = byUdid('f89a5ec6')!.bootTime!;
+    expect(Math.abs(bootTime - (ranAtMs / 1000 - 52784.18))).toBeLessThan(60);
   });
 
   it('Huawei Mate 9 on HarmonyOS 2: the Android base version and the brand from the fingerprint', () => {
@@ -196,7 +201,7 @@ describe('full inventory of recorded devices', () => {
     ['ip -o -4 addr', 'networkReachability.ipAddress', (d) => d.networkReachability?.ipAddress],
     ['settings get global http_proxy', 'networkReachability.proxy', (d) => d.networkReachability?.proxy !== undefined],
     ['pm list packages', 'installedBrowsers', (d) => d.installedBrowsers],
-    ['cat /proc/uptime', 'uptime', (d) => d.uptime !== undefined],
+    ['cat /proc/uptime', 'uptime and bootTime', (d) => d.uptime !== undefined && d.bootTime !== undefined],
     ['id', 'isRooted', (d) => d.isRooted !== undefined],
   ];
 

@@ -121,6 +121,24 @@ describe('resolution', () => {
   });
 });
 
+describe('uptime and bootTime', () => {
+  const uptime = fixture('uptime', 'proc-uptime-goadb-8core.txt'); // "52784.18 409860.90"
+  const assemble = (observedAtMs?: number) =>
+    assembleDeviceInfo({ adbSerial: 'S', adbState: 'device', sections: sections({ [SECTION.uptime]: uptime }), config, observedAtMs });
+
+  it('dates the boot by the host clock when the output arrived, to the second', () => {
+    const observedAtMs = Date.UTC(2026, 10, 21, 12, 0, 0, 500);
+    expect(assemble(observedAtMs).uptime).toBe(52784);
+    // 2026-11-21T12:00:00.5Z is 1795262400.5; minus 52784.18 s is 1795209616.32.
+    expect(assemble(observedAtMs).bootTime).toBe(1795209616);
+  });
+
+  it('no arrival time, no bootTime', () => {
+    expect(assemble()).toMatchObject({ uptime: 52784 });
+    expect(assemble().bootTime).toBeUndefined();
+  });
+});
+
 describe('notReadyDeviceInfo', () => {
   it.each([
     ['unauthorized', /accept the "Allow USB debugging" prompt/],

@@ -22,6 +22,12 @@ describe('buildInventoryScript', () => {
     expect(buildInventoryScript({ includeStatic: true })).toContain(marker(SECTION.imei));
   });
 
+  it('reads the uptime last, just before the output reaches the host', () => {
+    expect(buildInventoryScript({ includeStatic: true, reachabilityHost: 'h' }).trim().split('\n').slice(-2)[0]).toContain(
+      `echo '${marker(SECTION.uptime)}'; cat /proc/uptime`,
+    );
+  });
+
   it('pings only a safe host', () => {
     expect(buildInventoryScript({ includeStatic: false, reachabilityHost: '10.0.0.1' })).toContain(
       'ping -c 1 -W 2 -w 3 10.0.0.1',
@@ -34,7 +40,7 @@ describe('buildInventoryScript', () => {
   it('runs under a POSIX sh with stub commands and splits back into every section', () => {
     // Stubs echo their own name, so each section must hold its own command.
     const dir = mkdtempSync(join(tmpdir(), 'inv-script-'));
-    for (const cmd of ['getprop', 'date', 'cat', 'dumpsys', 'df', 'wm', 'id', 'ls', 'settings', 'ip', 'pm', 'service', 'ping']) {
+    for (const cmd of ['getprop', 'cat', 'dumpsys', 'df', 'wm', 'id', 'ls', 'settings', 'ip', 'pm', 'service', 'ping']) {
       const file = join(dir, cmd);
       writeFileSync(file, `#!/bin/sh\necho "${cmd} $*"\n`);
       chmodSync(file, 0o755);

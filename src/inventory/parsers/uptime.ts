@@ -1,14 +1,15 @@
-// /proc/uptime is "<seconds since boot> <idle seconds summed over CPUs>";
-// `date +%s` is the device clock in epoch seconds.
+// /proc/uptime is "<seconds since boot> <idle seconds summed over CPUs>".
 
-export function parseUptime(text: string): number | undefined {
+/** Seconds since boot, with the fraction the kernel prints. */
+export function parseUptimeSeconds(text: string): number | undefined {
   const match = /^\s*(\d+(?:\.\d+)?)\s/.exec(text + ' ');
   if (!match) return undefined;
-  const seconds = Math.floor(Number(match[1]));
-  return Number.isSafeInteger(seconds) ? seconds : undefined;
+  const seconds = Number(match[1]);
+  return Number.isFinite(seconds) && seconds <= Number.MAX_SAFE_INTEGER ? seconds : undefined;
 }
 
-export function parseEpochSeconds(text: string): number | undefined {
-  const match = /^\s*(\d{9,11})\s*$/.exec(text);
-  return match ? Number(match[1]) : undefined;
+/** Whole seconds since boot. */
+export function parseUptime(text: string): number | undefined {
+  const seconds = parseUptimeSeconds(text);
+  return seconds === undefined ? undefined : Math.floor(seconds);
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { installedBrowsers, parsePackages } from '../../../src/inventory/parsers/packages.js';
 import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
 import { parseSettingValue } from '../../../src/inventory/parsers/settings.js';
-import { parseEpochSeconds, parseUptime } from '../../../src/inventory/parsers/uptime.js';
+import { parseUptime, parseUptimeSeconds } from '../../../src/inventory/parsers/uptime.js';
 import { fixture } from '../fixture.js';
 
 describe('parseSettingValue', () => {
@@ -22,15 +22,15 @@ describe('parseSettingValue', () => {
   });
 });
 
-describe('uptime and clock', () => {
+describe('uptime', () => {
   it('whole seconds since boot from /proc/uptime', () => {
     expect(parseUptime('350735.47 234388.90\n')).toBe(350735);
     expect(parseUptime('cat: /proc/uptime: No such file')).toBeUndefined();
   });
 
-  it('epoch seconds from date +%s', () => {
-    expect(parseEpochSeconds('1763720000\n')).toBe(1763720000);
-    expect(parseEpochSeconds('+%s\n')).toBeUndefined();
+  it('keeps the fraction where bootTime needs it', () => {
+    expect(parseUptimeSeconds('350735.47 234388.90\n')).toBe(350735.47);
+    expect(parseUptimeSeconds('')).toBeUndefined();
   });
 });
 
