@@ -178,8 +178,20 @@ describe('full inventory of recorded devices', () => {
     });
   });
 
-  it('Meizu MX5 (Android 5.1 through a pty) and moto g power (2022): identity from getprop alone', () => {
-    expect(byUdid('85EABNFZ8KEM')).toMatchObject({ platformVersion: '5.1', modelName: 'MX5', brandName: 'Meizu', isEmulator: false });
+  it('Meizu MX5 (Android 5.1 through a pty): identity and the IMEI parcel; moto g power (2022): identity from getprop alone', () => {
+    // service-call-iphonesubinfo-1.txt: the Parcel of IMEI 860955027785041, through a pty (\r\n)
+    expect(byUdid('85EABNFZ8KEM')).toMatchObject({
+      platformVersion: '5.1',
+      modelName: 'MX5',
+      brandName: 'Meizu',
+      isEmulator: false,
+      telephony: {
+        carriersInfo: [
+          { slot: 0, imei: '860955027785041', meid: '', iccid: '' },
+          { slot: 1, imei: '', meid: '', iccid: '' },
+        ],
+      },
+    });
     expect(byUdid('ZY22GDX7GG')).toMatchObject({
       platformVersion: '12',
       modelName: 'moto g power (2022)',
@@ -203,6 +215,7 @@ describe('full inventory of recorded devices', () => {
     ['pm list packages', 'installedBrowsers', (d) => d.installedBrowsers],
     ['cat /proc/uptime', 'uptime and bootTime', (d) => d.uptime !== undefined && d.bootTime !== undefined],
     ['id', 'isRooted', (d) => d.isRooted !== undefined],
+    ['service call iphonesubinfo 1', 'carriersInfo[0].imei', (d) => d.telephony?.carriersInfo?.[0]?.imei],
   ];
 
   it('fills every field that each recording allows', () => {
