@@ -20,6 +20,11 @@ export interface CloudClientOptions {
   apiKey: string;
   /** Timeout of one HTTP attempt (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * Shortest timeout an attempt gets when the report deadline is closer
+   * (default 5 s): an attempt ends by the deadline, or this long after it.
+   */
+  minAttemptMs?: number;
   userAgent?: string;
   logger?: Logger;
   /** Overrides of the retry policy (tests use small delays). */
@@ -53,6 +58,7 @@ interface HttpAnswer {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MIN_ATTEMPT_MS = 5_000;
 
 export class CloudClient {
   private readonly options: CloudClientOptions;
@@ -73,7 +79,7 @@ export class CloudClient {
     const payload = JSON.stringify(body);
     const answer = await withRetry(
       async () => {
-        const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal });
+        const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal, deadline: opts.deadline });
         const parsed = parseReportAnswer(res.body);
         if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
         if (parsed.dropped > 0) {
@@ -99,7 +105,7 @@ export class CloudClient {
 
   private getOptional<T>(operation: string, path: string, opts: PutOptions): Promise<T | undefined> {
     return withRetry(async () => {
-      const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true });
+      const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true, deadline: opts.deadline });
       if (res.status === 404) return undefined;
       const parsed = parseJsonObject(res.body);
       if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
@@ -171,14 +177,23 @@ export class CloudClient {
     }
   }
 
+  // An attempt in flight must not hold the report past the next scheduled
+  // one by a whole request timeout; it still gets a few seconds to finish.
+  private attemptTimeout(deadline: number | undefined): number {
+    const configured = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (deadline === undefined) return configured;
+    const floor = Math.min(configured, this.options.minAttemptMs ?? DEFAULT_MIN_ATTEMPT_MS);
+    return Math.min(configured, Math.max(floor, deadline - this.timing.now()));
+  }
+
   /** One HTTP exchange; non-success statuses become typed errors. */
   private async attempt(
     operation: string,
     method: Method,
     path: string,
-    opts: { body?: string; signal?: AbortSignal; allow404?: boolean },
+    opts: { body?: string; signal?: AbortSignal; allow404?: boolean; deadline?: number },
   ): Promise<HttpAnswer> {
-    const timeoutMs = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = this.attemptTimeout(opts.deadline);
     const headers: Record<string, string> = {
       Authorization: this.authHeader(),
       Accept: 'application/json',

@@ -216,6 +216,18 @@ describe('CloudClient.putDevices', () => {
     for (const r of seen) expect(r.receivedAt).toBeLessThanOrEqual(deadline);
   });
 
+  it('ends an attempt in flight at the deadline instead of after the whole request timeout', async () => {
+    double.delayNext(3_000);
+    const deadline = Date.now() + 400;
+    const error = await failure(client({ minAttemptMs: 100 }).putDevices(sampleReport(), { deadline }));
+    expect(error).toBeInstanceOf(CloudUnavailableError);
+    // requestTimeoutMs is 2000 here: the attempt was given only what was left until the deadline.
+    const given = Number(/no answer within (\d+) ms/.exec(error.message)?.[1]);
+    expect(given).toBeGreaterThanOrEqual(100);
+    expect(given).toBeLessThanOrEqual(400);
+    expect(double.putRequests()).toHaveLength(1);
+  });
+
   it('still makes the first attempt when the deadline has passed, but no retry', async () => {
     double.failNext({ status: 503, times: 2 });
     const error = await failure(client().putDevices(sampleReport(), { deadline: Date.now() - 1 }));
