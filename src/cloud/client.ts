@@ -1,14 +1,14 @@
 // HTTP client of the cloud's v1 interface: PUT /devices (the report), and
-// the reads the doctor command needs. got does one attempt per call (its own
-// retry is off, HTTP errors do not throw); retry.ts owns retrying. Statuses
-// are classified here into the typed errors of errors.ts.
+// the reads the doctor command needs. http.ts does one attempt per call;
+// retry.ts owns retrying. Statuses are classified here into the typed errors
+// of errors.ts.
 
-import got, { type Method } from 'got';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
 import { addSecret, maskString } from '../log/redact.js';
 import { classifyStatus, parseJsonObject, parseReportAnswer } from './answer.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from './errors.js';
+import { httpRequest, type HttpResponse } from './http.js';
 import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
 import type { Device, DeviceStatus, ReportAnswer, ReportBody } from './types.js';
 
@@ -189,7 +189,7 @@ export class CloudClient {
   /** One HTTP exchange; non-success statuses become typed errors. */
   private async attempt(
     operation: string,
-    method: Method,
+    method: 'GET' | 'PUT',
     path: string,
     opts: { body?: string; signal?: AbortSignal; allow404?: boolean; deadline?: number },
   ): Promise<HttpAnswer> {
@@ -200,24 +200,14 @@ export class CloudClient {
       'User-Agent': this.options.userAgent ?? 'device-agent',
     };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    let res;
+    let res: HttpResponse;
     try {
-      res = await got(this.url(operation, path), {
-        method,
-        headers,
-        body: opts.body,
-        responseType: 'text',
-        throwHttpErrors: false,
-        followRedirect: false,
-        retry: { limit: 0 },
-        timeout: { request: timeoutMs },
-        signal: opts.signal,
-      });
+      res = await httpRequest({ method, url: this.url(operation, path), headers, body: opts.body, timeoutMs, signal: opts.signal });
     } catch (error) {
       throw translateRequestError(operation, error, timeoutMs, opts.signal);
     }
     const answer: HttpAnswer = {
-      status: res.statusCode,
+      status: res.status,
       contentType: String(res.headers['content-type'] ?? ''),
       date: res.headers.date,
       body: res.body,
@@ -244,9 +234,10 @@ export class CloudClient {
 }
 
 /**
- * Turns whatever got threw into a CloudUnavailableError carrying only the
- * error code and a masked first line of its message: got's errors hold the
- * request options, Authorization header included, and are never rethrown.
+ * Turns whatever the request threw into a CloudUnavailableError carrying only
+ * the error code and a masked first line of its message: errors of the HTTP
+ * stack are never rethrown, so nothing of the request (its Authorization
+ * header) can reach a log through them.
  */
 function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
@@ -259,7 +250,7 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
   const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
   const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
   const ssl = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1];
-  const tls = ssl !== undefined || (code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|ERR_OSSL|EPROTO/.test(code));
+  const tls = ssl !== undefined || (code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|VERIFY|ERR_OSSL|EPROTO/.test(code));
   let reason: string;
   if (tls) {
     reason = `TLS problem (${code ?? 'TLS'}: ${ssl ?? message}); check the http/https scheme of DEVICE_AGENT_BASE_URL, the system CA store and any proxy`;

@@ -1,5 +1,5 @@
 // Secrets must never reach a log line or the terminal, whatever object
-// carries them (a got error holds the request options, headers included).
+// carries them (an HTTP error can hold the request options, headers included).
 // pino's path-based redaction cannot know every shape, so values are masked
 // by content too: any registered secret string, and any Basic/Bearer
 // credential, is replaced wherever it appears.
