@@ -59,10 +59,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
-// pino-pretty is loaded lazily: JSON output (services, containers) never needs it.
-function prettyStream(target: Sink): Sink {
+// pino-pretty is loaded lazily: JSON output (services, containers) never needs
+// it. It is a dev dependency, so an install without dev packages (the
+// container image) has none: a terminal then gets plain JSON lines rather
+// than a crash.
+export function prettyStream(target: Sink, moduleName = 'pino-pretty'): Sink {
   const require = createRequire(import.meta.url);
-  const build = require('pino-pretty') as (opts: Record<string, unknown>) => Sink;
+  let build: (opts: Record<string, unknown>) => Sink;
+  try {
+    build = require(moduleName) as typeof build;
+  } catch {
+    return target;
+  }
   return build({
     destination: target,
     colorize: Boolean(target.isTTY),
