@@ -24,6 +24,11 @@ function sections(entries: Record<string, string>): Map<string, string> {
   return new Map(Object.entries(entries));
 }
 
+/** A ready device whose script printed just these sections. */
+function assemble(entries: Record<string, string>, observedAtMs?: number) {
+  return assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections(entries), config, observedAtMs });
+}
+
 describe('assembleDeviceInfo', () => {
   it('identity fields of a ready Xiaomi', () => {
     const info = assembleDeviceInfo({
@@ -83,8 +88,7 @@ describe('assembleDeviceInfo', () => {
 
   it('root: su listed, or a uid 0 shell; not rooted when neither', () => {
     const base = { [SECTION.props]: '[ro.secure]: [1]' };
-    const run = (extra: Record<string, string>) =>
-      assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections({ ...base, ...extra }), config }).isRooted;
+    const run = (extra: Record<string, string>) => assemble({ ...base, ...extra }).isRooted;
     const noSu = 'ls: /system/bin/su: No such file or directory\nls: /sbin/su: Permission denied';
     const shell = 'uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0';
     expect(run({ [SECTION.id]: shell, [SECTION.su]: noSu })).toBe(false);
@@ -102,16 +106,13 @@ describe('assembleDeviceInfo', () => {
   it('never throws on arbitrary sections', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...Object.values(SECTION)), fc.string()), (entries) => {
-        assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections(entries), config });
+        assemble(entries);
       }),
     );
   });
 });
 
 describe('resolution', () => {
-  const assemble = (entries: Record<string, string>) =>
-    assembleDeviceInfo({ adbSerial: 'S', adbState: 'device', sections: sections(entries), config });
-
   it('a density without a size says nothing about the panel', () => {
     expect(assemble({ [SECTION.wmDensity]: fixture('wm', 'density-honor-override.txt') }).resolution).toBeUndefined();
   });
@@ -123,19 +124,18 @@ describe('resolution', () => {
 
 describe('uptime and bootTime', () => {
   const uptime = fixture('uptime', 'proc-uptime-goadb-8core.txt'); // "52784.18 409860.90"
-  const assemble = (observedAtMs?: number) =>
-    assembleDeviceInfo({ adbSerial: 'S', adbState: 'device', sections: sections({ [SECTION.uptime]: uptime }), config, observedAtMs });
+  const withUptime = (observedAtMs?: number) => assemble({ [SECTION.uptime]: uptime }, observedAtMs);
 
   it('dates the boot by the host clock when the output arrived, to the second', () => {
     const observedAtMs = Date.UTC(2026, 10, 21, 12, 0, 0, 500);
-    expect(assemble(observedAtMs).uptime).toBe(52784);
+    expect(withUptime(observedAtMs).uptime).toBe(52784);
     // 2026-11-21T12:00:00.5Z is 1795262400.5; minus 52784.18 s is 1795209616.32.
-    expect(assemble(observedAtMs).bootTime).toBe(1795209616);
+    expect(withUptime(observedAtMs).bootTime).toBe(1795209616);
   });
 
   it('no arrival time, no bootTime', () => {
-    expect(assemble()).toMatchObject({ uptime: 52784 });
-    expect(assemble().bootTime).toBeUndefined();
+    expect(withUptime()).toMatchObject({ uptime: 52784 });
+    expect(withUptime().bootTime).toBeUndefined();
   });
 });
 
@@ -184,9 +184,7 @@ describe('isRooted evidence', () => {
 });
 
 describe('proxy', () => {
-  const run = (text: string) =>
-    assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections({ [SECTION.proxy]: text }), config }).networkReachability
-      ?.proxy;
+  const run = (text: string) => assemble({ [SECTION.proxy]: text }).networkReachability?.proxy;
 
   it('set, unset, and unknown when settings failed', () => {
     expect(run('proxy.lab:3128\n')).toBe(true);
