@@ -21,7 +21,7 @@ import {
   parseTelephonyRegistry,
   simSlots,
 } from './parsers/telephony.js';
-import { parseUptime, parseUptimeSeconds } from './parsers/uptime.js';
+import { parseUptimeSeconds } from './parsers/uptime.js';
 import { parseWmDensity, parseWmSize } from './parsers/wm.js';
 import { SECTION } from './script.js';
 
@@ -157,13 +157,11 @@ function reachability(sections: Map<string, string>, host: string | undefined): 
  * wrong; the host keeps time by NTP.
  */
 function times(sections: Map<string, string>, observedAtMs: number | undefined): { uptime?: number; bootTime?: number } {
-  const text = sections.get(SECTION.uptime);
-  if (text === undefined) return {};
-  const uptime = parseUptime(text);
-  const exact = parseUptimeSeconds(text);
+  const exact = optional(sections, SECTION.uptime, parseUptimeSeconds);
+  if (exact === undefined) return {};
   return {
-    uptime,
-    bootTime: exact !== undefined && observedAtMs !== undefined ? Math.round(observedAtMs / 1000 - exact) : undefined,
+    uptime: Math.floor(exact),
+    bootTime: observedAtMs === undefined ? undefined : Math.round(observedAtMs / 1000 - exact),
   };
 }
 

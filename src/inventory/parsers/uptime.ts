@@ -7,9 +7,3 @@ export function parseUptimeSeconds(text: string): number | undefined {
   const seconds = Number(match[1]);
   return Number.isFinite(seconds) && seconds <= Number.MAX_SAFE_INTEGER ? seconds : undefined;
 }
-
-/** Whole seconds since boot. */
-export function parseUptime(text: string): number | undefined {
-  const seconds = parseUptimeSeconds(text);
-  return seconds === undefined ? undefined : Math.floor(seconds);
-}

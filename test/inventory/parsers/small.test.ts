@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { installedBrowsers, parsePackages } from '../../../src/inventory/parsers/packages.js';
 import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
 import { parseSettingValue } from '../../../src/inventory/parsers/settings.js';
-import { parseUptime, parseUptimeSeconds } from '../../../src/inventory/parsers/uptime.js';
+import { parseUptimeSeconds } from '../../../src/inventory/parsers/uptime.js';
 import { fixture } from '../fixture.js';
 
 describe('parseSettingValue', () => {
@@ -23,13 +23,9 @@ describe('parseSettingValue', () => {
 });
 
 describe('uptime', () => {
-  it('whole seconds since boot from /proc/uptime', () => {
-    expect(parseUptime('350735.47 234388.90\n')).toBe(350735);
-    expect(parseUptime('cat: /proc/uptime: No such file')).toBeUndefined();
-  });
-
-  it('keeps the fraction where bootTime needs it', () => {
+  it('seconds since boot from /proc/uptime, with the fraction bootTime needs', () => {
     expect(parseUptimeSeconds('350735.47 234388.90\n')).toBe(350735.47);
+    expect(parseUptimeSeconds('cat: /proc/uptime: No such file')).toBeUndefined();
     expect(parseUptimeSeconds('')).toBeUndefined();
   });
 });
