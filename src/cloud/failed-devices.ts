@@ -100,9 +100,21 @@ export class FailedDevicePolicy {
     return this.entries.has(udid);
   }
 
-  /** Drops devices that are gone (unplugged for good), so they no longer schedule retries. */
-  forget(udids: Iterable<string>): void {
-    for (const udid of udids) this.entries.delete(udid);
+  /** Keeps only the devices still reported: one that is gone has nothing left to retry. */
+  retain(udids: ReadonlySet<string>): void {
+    for (const udid of this.entries.keys()) if (!udids.has(udid)) this.entries.delete(udid);
+  }
+
+  /**
+   * A report retrying these devices has started: their next retry moves one
+   * backoff step ahead, so a report that is never delivered cannot leave a
+   * retry time in the past (which would ask for a report at once, forever).
+   */
+  defer(udids: Iterable<string>, now: number): void {
+    for (const udid of udids) {
+      const entry = this.entries.get(udid);
+      if (entry) entry.nextRetryAt = now + this.backoff(entry.attempts);
+    }
   }
 
   private backoff(attempts: number): number {

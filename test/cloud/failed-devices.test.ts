@@ -57,13 +57,24 @@ describe('FailedDevicePolicy', () => {
     expect(policy.current()[0]?.attempts).toBe(1);
   });
 
-  it('forgets devices that are gone', () => {
+  it('keeps only the devices still reported', () => {
     const policy = new FailedDevicePolicy();
     policy.record(['A', 'B'], [{ udid: 'A', message: missing }, { udid: 'B', message: missing }], 0);
-    policy.forget(['A']);
+    policy.retain(new Set(['B', 'C']));
     expect(policy.current().map((d) => d.udid)).toEqual(['B']);
-    policy.forget(['B']);
+    policy.retain(new Set());
     expect(policy.nextRetryAt()).toBeUndefined();
+  });
+
+  it('moves a retry that has started one backoff step ahead, never leaving it in the past', () => {
+    const policy = new FailedDevicePolicy({ initialBackoffMs: 1_000 });
+    policy.record(['A'], [{ udid: 'A', message: missing }], 0);
+    policy.record(['A'], [{ udid: 'A', message: missing }], 1_000);
+    expect(policy.nextRetryAt()).toBe(3_000);
+    // The retry report starts late (the cloud was down) and is never delivered.
+    policy.defer(['A'], 50_000);
+    expect(policy.nextRetryAt()).toBe(52_000);
+    expect(policy.dueForRetry(50_000)).toEqual([]);
   });
 });
 
