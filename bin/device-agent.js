@@ -3,12 +3,31 @@
 // Small V8 semi-spaces keep the daemon's resident memory down (README, Performance).
 import { main } from '../dist/src/cli/main.js';
 
-// Exit explicitly: an adb connection or HTTP keep-alive socket must not keep a
-// finished one-shot run alive (stdout and stderr writes are synchronous on Linux).
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`device-agent: unexpected failure: ${err && err.stack ? err.stack : err}\n`);
-    process.exit(1);
-  },
-);
+// A reader that went away (`| head`, a closed pager) ends the run quietly:
+// there is nobody left to tell.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
+// Node writes to pipes asynchronously: exiting at once would lose what is
+// still queued (`once --dry-run | jq` was cut at 64 KiB). So the exit waits
+// until both streams have handed everything to the OS, then exits explicitly:
+// an adb connection or HTTP keep-alive socket must not keep a finished
+// one-shot run alive.
+function exitWhenFlushed(code) {
+  process.exitCode = code;
+  let open = 2;
+  const done = () => {
+    if (--open === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (err) => {
+  process.stderr.write(`device-agent: unexpected failure: ${err && err.stack ? err.stack : err}\n`);
+  exitWhenFlushed(1);
+});

@@ -19,7 +19,11 @@ interface RawDevice {
   id: string;
   type: string;
 }
-import { AdbUnreachableError, isUnreachable, ShellTimeoutError } from './errors.js';
+/** adbkit's Connection, as far as the deadline needs it. */
+interface Connection {
+  getSocket(): unknown;
+}
+import { AdbUnreachableError, isProtocolError, isUnreachable, ShellTimeoutError } from './errors.js';
 import { describe, type AdbServerAddress } from './server-address.js';
 
 export interface AdbDevice {
@@ -30,6 +34,7 @@ export interface AdbDevice {
 }
 
 export interface ShellOptions {
+  /** Deadline of the whole session: connecting, opening the shell and reading to its end. */
   timeoutMs: number;
   /** Output beyond this is cut off, so a runaway command cannot eat the agent's memory. */
   maxBytes?: number;
@@ -41,11 +46,35 @@ export interface ShellResult {
   truncated: boolean;
 }
 
-/** The agent's one door to the adb server; every call is one adb round trip. */
+export interface AdbClientOptions {
+  /** Deadline of a request to the adb server itself (list, version, start of tracking). */
+  requestTimeoutMs?: number;
+}
+
+/** adbkit with its connections in reach, so a deadline can close what a call opened. */
+interface Scope {
+  client: Client;
+  /** Destroys every connection the scope opened, and any it opens from now on. */
+  close(): void;
+}
+
+/**
+ * The agent's one door to the adb server; every call is one adb round trip,
+ * and every call has a deadline that covers connecting, the request and the
+ * answer. adbkit's own calls have none: a server that accepts and never
+ * answers, or a device whose adbd never opens a shell (adb then holds the
+ * request forever), would otherwise hold the caller for good.
+ */
 export class AdbClient {
   private client: Client | undefined;
+  private readonly requestTimeoutMs: number;
 
-  constructor(readonly address: AdbServerAddress) {}
+  constructor(
+    readonly address: AdbServerAddress,
+    options: AdbClientOptions = {},
+  ) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+  }
 
   get label(): string {
     return describe(this.address);
@@ -60,44 +89,118 @@ export class AdbClient {
   }
 
   async version(): Promise<number> {
-    return this.call(() => this.adb.version() as PromiseLike<number>);
+    const version = await this.host((c) => c.version() as PromiseLike<number>);
+    // adbkit reads whatever four bytes come as the version: a web server's answer gives NaN.
+    if (!Number.isFinite(version)) throw new AdbUnreachableError(this.label, 'EPROTO', 'its version answer is not a number');
+    return version;
   }
 
   async listDevices(): Promise<AdbDevice[]> {
-    const list = await this.call(() => this.adb.listDevices() as PromiseLike<RawDevice[]>);
+    const list = await this.host((c) => c.listDevices() as PromiseLike<RawDevice[]>);
     return list.map((d) => ({ serial: d.id, state: String(d.type) }));
   }
 
+  /** Starts tracking; the deadline covers the server's acceptance, not the (endless) stream after it. */
   async track(): Promise<Tracker> {
-    return this.call(() => this.adb.trackDevices() as PromiseLike<Tracker>);
+    return this.host((c) => c.trackDevices() as PromiseLike<Tracker>);
   }
 
-  /** Runs one shell session and returns its output; closes the session at the timeout. */
+  /** Runs one shell session and returns its output; closes the session at the deadline. */
   async shell(serial: string, command: string, options: ShellOptions): Promise<ShellResult> {
     const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
-    const stream = await this.call(() => this.adb.getDevice(serial).shell(command) as PromiseLike<Duplex>);
+    const scope = this.scope();
     return new Promise<ShellResult>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
       let truncated = false;
+      let stream: Duplex | undefined;
+      let settled = false;
+      const finish = (fn: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+      };
       const timer = setTimeout(() => {
-        stream.destroy();
-        reject(new ShellTimeoutError(serial, options.timeoutMs, Buffer.concat(chunks).toString('utf8')));
+        finish(() => {
+          // Nothing of an abandoned session may linger: its socket is destroyed, not just ended.
+          stream?.destroy();
+          scope.close();
+          reject(new ShellTimeoutError(serial, options.timeoutMs, Buffer.concat(chunks).toString('utf8'), stream ? 'output' : 'open'));
+        });
       }, options.timeoutMs);
-      stream.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes <= maxBytes) chunks.push(chunk);
-        else truncated = true;
-      });
-      stream.once('end', () => {
-        clearTimeout(timer);
-        resolve({ output: Buffer.concat(chunks).toString('utf8'), bytes, truncated });
-      });
-      stream.once('error', (err: Error) => {
-        clearTimeout(timer);
-        reject(err);
-      });
+      this.call(() => scope.client.getDevice(serial).shell(command) as PromiseLike<Duplex>).then(
+        (opened) => {
+          if (settled) {
+            opened.destroy();
+            return;
+          }
+          stream = opened;
+          opened.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (bytes <= maxBytes) return void chunks.push(chunk);
+            // A device that floods is cut off here rather than read to the deadline.
+            truncated = true;
+            chunks.push(chunk.subarray(0, chunk.length - (bytes - maxBytes)));
+            finish(() => {
+              opened.destroy();
+              scope.close();
+              resolve({ output: Buffer.concat(chunks).toString('utf8'), bytes, truncated });
+            });
+          });
+          opened.once('end', () => finish(() => resolve({ output: Buffer.concat(chunks).toString('utf8'), bytes, truncated })));
+          opened.once('error', (err: Error) => finish(() => reject(err)));
+        },
+        (err: unknown) => finish(() => reject(err)),
+      );
     });
+  }
+
+  /** A request to the adb server itself, bounded by requestTimeoutMs. */
+  private host<T>(fn: (client: Client) => PromiseLike<T>): Promise<T> {
+    const scope = this.scope();
+    const ms = this.requestTimeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        scope.close();
+        reject(new AdbUnreachableError(this.label, 'ETIMEDOUT', `${ms} ms`));
+      }, ms);
+      this.call(() => fn(scope.client)).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(isProtocolError(err) ? new AdbUnreachableError(this.label, 'EPROTO', err.message.slice(0, 120)) : err);
+        },
+      );
+    });
+  }
+
+  // adbkit opens its connections through client.connection(); a per-call
+  // object whose prototype is the shared client sees every one of them.
+  private scope(): Scope {
+    const base = this.adb;
+    const opened: Connection[] = [];
+    let closed = false;
+    const destroy = (conn: Connection): void => {
+      (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
+    };
+    const client = Object.create(base) as Client;
+    (client as { connection: () => PromiseLike<Connection> }).connection = () =>
+      (base.connection() as PromiseLike<Connection>).then((conn) => {
+        opened.push(conn);
+        if (closed) destroy(conn);
+        return conn;
+      });
+    return {
+      client,
+      close: () => {
+        closed = true;
+        for (const conn of opened) destroy(conn);
+      },
+    };
   }
 
   private async call<T>(fn: () => PromiseLike<T>): Promise<T> {

@@ -1,31 +1,54 @@
-/** The adb server did not answer at its address. */
+/**
+ * The adb server cannot be used at its address: nothing listens (code
+ * ECONNREFUSED and the like), it accepted the connection but did not answer
+ * in time (ETIMEDOUT), or what answered is not an adb server (EPROTO).
+ */
 export class AdbUnreachableError extends Error {
   override readonly name = 'AdbUnreachableError';
   constructor(
     readonly address: string,
     readonly code: string,
+    detail?: string,
   ) {
     super(
-      `no adb server at ${address} (${code}); start one with "adb start-server" ` +
-        '(or the device-agent-adb systemd unit), or point ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT at it',
+      code === 'ETIMEDOUT'
+        ? `the adb server at ${address} accepted the connection but did not answer within ${detail}; it may be hung: restart it ` +
+            '("adb kill-server; adb start-server", or restart the device-agent-adb unit)'
+        : code === 'EPROTO'
+          ? `something at ${address} answered, but not as an adb server (${detail}); point ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT ` +
+            'at the adb server, or free the port for it'
+          : `no adb server at ${address} (${code}); start one with "adb start-server" ` +
+            '(or the device-agent-adb systemd unit), or point ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT at it',
     );
   }
 }
 
-/** A device did not finish a shell session in time; the session was closed. */
+/** A device did not open or finish a shell session in time; the session was closed. */
 export class ShellTimeoutError extends Error {
   override readonly name = 'ShellTimeoutError';
   constructor(
     readonly serial: string,
     readonly timeoutMs: number,
     readonly partial: string,
+    /** 'open': adbd never accepted the shell; 'output': it started but did not finish. */
+    readonly phase: 'open' | 'output' = 'output',
   ) {
-    super(`device ${serial} did not finish its shell session within ${timeoutMs} ms; the device may be hung (replug or reboot it)`);
+    super(
+      phase === 'open'
+        ? `device ${serial} did not open an adb shell within ${timeoutMs} ms; its adbd may be wedged (replug or reboot it)`
+        : `device ${serial} did not finish its shell session within ${timeoutMs} ms; the device may be hung (replug or reboot it)`,
+    );
   }
 }
 
-const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE']);
+const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EADDRNOTAVAIL', 'ENETUNREACH']);
 
 export function isUnreachable(err: unknown): err is NodeJS.ErrnoException {
   return typeof err === 'object' && err !== null && unreachableCodes.has((err as NodeJS.ErrnoException).code ?? '');
+}
+
+/** adbkit's parser errors when the peer does not speak the adb host protocol. */
+export function isProtocolError(err: unknown): err is Error {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'UnexpectedDataError' || name === 'PrematureEOFError';
 }

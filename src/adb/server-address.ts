@@ -1,3 +1,5 @@
+import { ConfigError } from '../config/errors.js';
+
 export interface AdbServerAddress {
   host: string;
   port: number;
@@ -13,16 +15,20 @@ export interface AdbServerAddress {
 export function resolveAdbServer(env: NodeJS.ProcessEnv, configured?: string): AdbServerAddress {
   const socket = env.ADB_SERVER_SOCKET || configured;
   if (socket) {
+    const source = env.ADB_SERVER_SOCKET ? 'ADB_SERVER_SOCKET' : 'adbServerSocket (DEVICE_AGENT_ADB_SERVER_SOCKET)';
     const match = /^tcp:(.+):(\d{1,5})$/.exec(socket.trim());
-    if (!match) throw new Error(`ADB_SERVER_SOCKET must be tcp:HOST:PORT, got ${JSON.stringify(socket)}`);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      throw new ConfigError(source, `must be tcp:HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:5037; got ${JSON.stringify(socket)}`);
+    }
     const host = match[1]!.replace(/^\[(.*)\]$/, '$1');
-    return { host, port: Number(match[2]), source: env.ADB_SERVER_SOCKET ? 'ADB_SERVER_SOCKET' : 'adbServerSocket' };
+    return { host, port, source: env.ADB_SERVER_SOCKET ? 'ADB_SERVER_SOCKET' : 'adbServerSocket' };
   }
   const portText = env.ANDROID_ADB_SERVER_PORT;
   if (portText) {
     const port = Number(portText);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new Error(`ANDROID_ADB_SERVER_PORT must be a port number, got ${JSON.stringify(portText)}`);
+    if (!/^\d+$/.test(portText.trim()) || port < 1 || port > 65535) {
+      throw new ConfigError('ANDROID_ADB_SERVER_PORT', `must be a port number from 1 to 65535, e.g. 5037; got ${JSON.stringify(portText)}`);
     }
     return { host: '127.0.0.1', port, source: 'ANDROID_ADB_SERVER_PORT' };
   }

@@ -1,9 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import type { DeviceChange } from '../adb/device-watcher.js';
 import { DeviceWatcher } from '../adb/device-watcher.js';
-import type { Refresh } from './collector.js';
-import { Debouncer } from './debounce.js';
 import type { Parts } from './parts.js';
-import { Reporter, type ReportSink } from './reporter.js';
+import { ReportPlanner, type ReportResult } from './planner.js';
+import { logFailedDevices, logNotDelivered, Reporter, type ReportOutcome, type ReportSink } from './reporter.js';
 import { Scheduler } from './scheduler.js';
 import { evaluateHealth, type Health } from '../status/health.js';
 import { agentMetrics } from '../status/collect.js';
@@ -11,29 +11,28 @@ import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
 import { agentVersion } from '../util/package.js';
 
-// A device event is reported within 2 s: gathered for changeDebounceMs after
-// the last event, but never longer than this after the first.
-const CHANGE_MAX_WAIT_MS = 1500;
-// A device whose inventory failed or was cut short is asked again after
-// 10 s, then less and less often while it keeps failing.
-const INVENTORY_RETRY_MIN_MS = 10_000;
-const INVENTORY_RETRY_MAX_MS = 5 * 60_000;
+/** The planner's clock: monotonic, so a wall-clock step neither stalls nor rushes a report. */
+const monotonic = (): number => performance.now();
 
 /**
- * The daemon: tracks devices, reports on the schedule and soon after device
- * changes, and re-sends what failed. start() and stop() are the lifecycle;
- * the constructor only assigns.
+ * The daemon, as wiring: adb events, schedule ticks and report outcomes go
+ * into the planner; the one timer it keeps fires when the planner says, and
+ * runs the report the planner hands out. start() and stop() are the
+ * lifecycle; the constructor only assigns.
  */
 export class Agent {
   private watcher: DeviceWatcher | undefined;
   private scheduler: Scheduler | undefined;
   private reporter: Reporter | undefined;
-  private debouncer: Debouncer | undefined;
-  private followUp: { timer: NodeJS.Timeout; at: number } | undefined;
-  private changed = new Set<string>();
-  private stopping = false;
-  private inventoryRetryMs = 0;
+  private planner: ReportPlanner | undefined;
   private status: StatusServer | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> | undefined;
+  private readonly abort = new AbortController();
+  private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
+  /** failedDevices entries for devices not sent, already logged (bounded). */
+  private readonly unsentLogged = new Set<string>();
+  private stopping = false;
   private startedAt = 0;
 
   constructor(
@@ -53,71 +52,96 @@ export class Agent {
     this.scheduler = new Scheduler({
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
-      onTick: () => void this.report('schedule', 'all'),
+      onTick: () => {
+        this.planner?.scheduleTick();
+        this.arm();
+      },
       logger,
     });
+    const planner = new ReportPlanner({
+      periodMs: this.scheduler.periodMs(),
+      jitterMs: settings.jitterSeconds * 1000,
+      debounceMs: settings.changeDebounceMs,
+    });
+    this.planner = planner;
+    parts.collector.onProbe = (serial, ok) => {
+      planner.probeOutcome(serial, ok, monotonic());
+      this.arm();
+    };
     this.reporter = new Reporter({
       nodeId: this.nodeId,
       cloud: this.cloud,
-      collectDevices: (refresh) => this.collectDevices(refresh),
+      collectDevices: (request) => this.collectDevices(request),
       collectMachine: () => parts.machine.collect(),
-      failed: parts.failed,
       unplugged: parts.unplugged,
       stats: parts.stats,
       logger,
-      deadline: () => this.deadline(),
-      onFollowUp: (at, reason) => this.scheduleFollowUp(at, reason),
-    });
-    this.debouncer = new Debouncer(settings.changeDebounceMs, CHANGE_MAX_WAIT_MS, () => {
-      const refresh = this.changed;
-      this.changed = new Set();
-      void this.report('devices changed', refresh);
+      // A retry chain never outlives the next scheduled report.
+      deadline: () => this.scheduler?.nextRunAt() ?? Date.now() + 60_000,
     });
     this.startedAt = Date.now();
     this.status = new StatusServer(settings.statusListen, this, logger);
     await this.status.start();
     await this.watcher.start();
-    // Listening only now: the devices found at start go into the start report
-    // below, not into a second, change-triggered inventory of every device.
+    // Devices found at start go into the first report through the watcher's
+    // list, not as change events: the planner hears only what came after.
+    for (const [serial, state] of this.watcher.devices) planner.deviceChanged(serial, state, monotonic());
     this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     // A restarted adb server lists the same devices in the same states, so no
     // change says that the inventories cut off by the restart need redoing.
-    this.watcher.on('resumed', () => void this.report('adb tracking resumed', 'all'));
+    this.watcher.on('resumed', () => {
+      planner.adbResumed(monotonic());
+      this.arm();
+    });
     this.scheduler.start();
     logger.info(
       { nodeId: this.nodeId, adb: parts.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
       'device-agent started',
     );
-    void this.report('start', 'all');
+    planner.start();
+    this.arm();
   }
 
-  /** Stops the schedule and tracking, lets an in-flight report finish (bounded). */
+  /** Stops the schedule and tracking, lets an in-flight report finish (bounded), then aborts it. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     const { logger, settings } = this.parts;
-    this.debouncer?.cancel();
-    clearTimeout(this.followUp?.timer);
+    clearTimeout(this.timer);
     await this.scheduler?.stop();
     this.watcher?.stop();
     await this.status?.stop();
-    if (this.reporter?.busy) {
+    if (this.inFlight) {
       logger.info('waiting for the report in flight to finish');
       const limit = settings.shutdownTimeoutSeconds * 1000;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
-        this.reporter.idle().then(() => false),
+        this.inFlight.then(() => false),
         new Promise<boolean>((r) => (timer = setTimeout(() => r(true), limit))),
       ]);
       clearTimeout(timer);
-      if (timedOut) logger.warn(`the report in flight did not finish within ${limit / 1000} s; stopping anyway`);
+      if (timedOut) {
+        logger.warn(`the report in flight did not finish within ${limit / 1000} s; it is abandoned and sent again at the next start`);
+        this.abort.abort(new Error('the agent is stopping'));
+      }
     }
+    for (const w of this.waiters.splice(0)) w(undefined);
     logger.info('device-agent stopped');
+  }
+
+  /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
+  report(reason: string): Promise<ReportOutcome | undefined> {
+    if (this.stopping || !this.planner) return Promise.resolve(undefined);
+    this.parts.logger.info({ reason }, 'a full report was asked for');
+    this.planner.requested();
+    const done = new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
+    this.arm();
+    return done;
   }
 
   health(): Health {
     const { stats, settings } = this.parts;
-    const interval = this.scheduler?.intervalMs() ?? 60_000;
+    const interval = this.scheduler?.periodMs() ?? 60_000;
     return evaluateHealth({
       now: Date.now(),
       startedAt: this.startedAt,
@@ -136,7 +160,7 @@ export class Agent {
         stats: this.parts.stats,
         trackerAlive: this.watcher?.alive ?? false,
         adbRoundTripMs: this.watcher?.lastRoundTripMs,
-        failedDevices: this.parts.failed.current(),
+        failedDevices: this.planner?.failed.current() ?? [],
         probes: this.parts.prober.counters,
         version: agentVersion,
         nodeId: this.nodeId,
@@ -144,59 +168,77 @@ export class Agent {
     );
   }
 
-  /** Asks for a report; exposed for tests and the status endpoint. */
-  report(reason: string, refresh: Refresh): Promise<unknown> {
-    if (this.stopping || !this.reporter) return Promise.resolve();
-    return this.reporter.request(reason, refresh);
-  }
-
-  private async collectDevices(refresh: Refresh) {
+  private collectDevices(request: Parameters<Reporter['send']>[0]) {
     const watcher = this.watcher!;
     const t0 = Date.now();
-    const infos = await this.parts.collector.collect(watcher.devices, refresh);
-    this.parts.stats.noteDevices(watcher.devices.values());
-    this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
-    if (this.parts.collector.failing.length) {
-      this.inventoryRetryMs = Math.min(INVENTORY_RETRY_MAX_MS, this.inventoryRetryMs ? this.inventoryRetryMs * 2 : INVENTORY_RETRY_MIN_MS);
-      this.scheduleFollowUp(Date.now() + this.inventoryRetryMs, 'inventory retry');
-    } else {
-      this.inventoryRetryMs = 0;
-    }
-    return infos;
+    return this.parts.collector.collect(watcher.devices, request).then((infos) => {
+      this.parts.stats.noteDevices(watcher.devices.values());
+      this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
+      return infos;
+    });
   }
 
   private onChange(changes: DeviceChange[]): void {
+    const now = monotonic();
     for (const c of changes) {
       this.parts.logger.info({ serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed');
-      if (c.to !== undefined) this.changed.add(c.serial);
+      this.planner?.deviceChanged(c.serial, c.to, now);
     }
-    this.debouncer?.trigger();
+    this.arm();
   }
 
-  private deadline(): number {
-    // A retry chain never outlives the next scheduled report.
-    const next = this.scheduler?.nextRunAt();
-    return next ?? Date.now() + 60_000;
+  /** Sets the one timer to the planner's next report time. */
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopping || !this.planner) return;
+    const now = monotonic();
+    const at = this.planner.nextAt(now);
+    if (at === undefined) return;
+    this.timer = setTimeout(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
   }
 
-  /** What a follow-up report probes afresh: only the devices it is about, where it is about some. */
-  private followUpRefresh(reason: string): Refresh {
-    if (reason === 'failed-device retry') return new Set(this.parts.failed.dueForRetry(Date.now()));
-    if (reason === 'inventory retry') return new Set(this.parts.collector.failing);
-    return 'all';
+  private fire(): void {
+    const planner = this.planner;
+    const reporter = this.reporter;
+    if (this.stopping || !planner || !reporter) return;
+    const plan = planner.take(monotonic());
+    if (!plan) return this.arm();
+    const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
+    const reason = plan.triggers.join(', ');
+    this.inFlight = reporter
+      .send({ refresh: plan.refresh, hold: plan.hold }, reason, this.abort.signal)
+      .then((outcome) => {
+        this.finished(planner, outcome);
+        for (const w of waiters) w(outcome);
+      })
+      .catch((err: unknown) => {
+        // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
+        planner.finished({ delivered: false, failure: 'transient' }, monotonic());
+        this.parts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
+        for (const w of waiters) w(undefined);
+      })
+      .finally(() => {
+        this.inFlight = undefined;
+        this.arm();
+      });
   }
 
-  private scheduleFollowUp(at: number, reason: string): void {
-    if (this.stopping) return;
-    if (this.followUp && this.followUp.at <= at) return;
-    clearTimeout(this.followUp?.timer);
-    const timer = setTimeout(
-      () => {
-        this.followUp = undefined;
-        void this.report(reason, this.followUpRefresh(reason));
-      },
-      Math.max(0, at - Date.now()),
-    );
-    this.followUp = { timer, at };
+  private finished(planner: ReportPlanner, outcome: ReportOutcome): void {
+    const now = monotonic();
+    const result: ReportResult = outcome.delivered
+      ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
+      : { delivered: false, failure: outcome.failure };
+    const notes = planner.finished(result, now);
+    const { logger } = this.parts;
+    if (!outcome.delivered) {
+      if (!this.stopping) logNotDelivered(logger, outcome.error, notes.resendAt === undefined ? undefined : notes.resendAt - now);
+      return;
+    }
+    const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
+    if (this.unsentLogged.size > 1000) this.unsentLogged.clear();
+    for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
+    logFailedDevices(logger, notes.newlyFailed, unsent);
+    for (const udid of notes.recovered) logger.info({ udid }, `the cloud stored device ${udid} again`);
   }
 }

@@ -1,7 +1,6 @@
 import { AdbClient } from '../adb/client.js';
 import { resolveAdbServer } from '../adb/server-address.js';
 import { CloudClient } from '../cloud/client.js';
-import { FailedDevicePolicy } from '../cloud/failed-devices.js';
 import type { Credentials } from '../config/credentials.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceProber } from '../inventory/probe.js';
@@ -23,7 +22,6 @@ export interface Parts {
   machine: MachineCollector;
   stats: AgentStats;
   unplugged: UnpluggedLedger;
-  failed: FailedDevicePolicy;
 }
 
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger): Parts {
@@ -44,11 +42,11 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     logger,
     adb,
     prober,
-    collector: new InventoryCollector(prober, { concurrency: settings.probeConcurrency, logger }),
+    // A probe past its own deadline is being torn down: the report waits no longer than that.
+    collector: new InventoryCollector(prober, { concurrency: settings.probeConcurrency, waitMs: settings.probeTimeoutSeconds * 1000 + 1000, logger }),
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
     stats: new AgentStats(),
     unplugged: new UnpluggedLedger(),
-    failed: new FailedDevicePolicy(),
   };
 }
 

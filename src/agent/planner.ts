@@ -143,6 +143,8 @@ export class ReportPlanner {
 
   /** adb tracking came back: the same devices may be listed, but inventories were cut off. */
   adbResumed(now: number): void {
+    // Probes cut off by the adb server going away say nothing about the devices.
+    this.trouble.clear();
     this.noteChange(now);
     this.immediate.add('adb-resumed');
   }

@@ -37,10 +37,18 @@ export class Scheduler {
     await task?.destroy();
   }
 
-  /** Time between two scheduled runs, from the next two; undefined when stopped. */
-  intervalMs(): number | undefined {
-    const [a, b] = this.task?.getNextRuns(2) ?? [];
-    return a && b ? b.getTime() - a.getTime() : undefined;
+  /**
+   * The longest time between two scheduled runs over the next few, read from
+   * the expression itself (so also before start()): the planner's watchdog
+   * makes up a run lost to a clock jump after this long.
+   */
+  periodMs(): number {
+    const task = this.task ?? cron.createTask(this.options.expression, () => undefined);
+    const runs = task.getNextRuns(6).map((d) => d.getTime());
+    if (!this.task) void task.destroy();
+    let longest = 0;
+    for (let i = 1; i < runs.length; i++) longest = Math.max(longest, runs[i]! - runs[i - 1]!);
+    return longest || 60_000;
   }
 
   /** When the next scheduled run starts (before jitter), or undefined when stopped. */

@@ -1,6 +1,7 @@
 import { AdbUnreachableError } from '../adb/errors.js';
 import { buildParts, cloudClient } from '../agent/parts.js';
-import { Reporter } from '../agent/reporter.js';
+import type { CollectRequest } from '../agent/collector.js';
+import { logFailedDevices, Reporter } from '../agent/reporter.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { DeviceInfo } from '../cloud/types.js';
@@ -19,10 +20,10 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
   const parts = buildParts(settings, env, logger);
 
-  const collectDevices = async (): Promise<DeviceInfo[]> => {
+  const collectDevices = async (request: CollectRequest = { refresh: 'all' }): Promise<DeviceInfo[]> => {
     try {
       const list = await parts.adb.listDevices();
-      return await parts.collector.collect(new Map(list.map((d) => [d.serial, d.state])), 'all');
+      return await parts.collector.collect(new Map(list.map((d) => [d.serial, d.state])), request);
     } catch (err) {
       if (!(err instanceof AdbUnreachableError)) throw err;
       logger.warn({ adb: parts.adb.label }, `${err.message}. The report carries the Machine part only.`);
@@ -41,14 +42,22 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     cloud: cloudClient(settings, credentials!, logger),
     collectDevices,
     collectMachine: () => parts.machine.collect(),
-    failed: parts.failed,
     unplugged: parts.unplugged,
     stats: parts.stats,
     logger,
     deadline: () => Date.now() + settings.requestTimeoutSeconds * 2000,
   });
-  const outcome = await reporter.request('once');
-  if (!outcome.delivered) return EXIT_NOT_DELIVERED;
+  const outcome = await reporter.send({ refresh: 'all' }, 'once');
+  if (!outcome.delivered) {
+    logger.error({ err: outcome.error.message }, 'report not delivered');
+    return EXIT_NOT_DELIVERED;
+  }
+  const sent = new Set(outcome.sent);
+  logFailedDevices(
+    logger,
+    outcome.failedDevices.filter((f) => sent.has(f.udid)),
+    outcome.failedDevices.filter((f) => !sent.has(f.udid)),
+  );
   return outcome.failedDevices.length ? EXIT_FAILED_DEVICES : EXIT_OK;
 }
 

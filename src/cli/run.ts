@@ -19,6 +19,12 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
   });
 
+  // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
+  // session that started it) asks for a full report instead of killing it.
+  process.on('SIGHUP', () => {
+    logger.info('SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
+    void agent.report('SIGHUP');
+  });
   await agent.start();
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -135,7 +135,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
   const apply = (ev: SimEvent): void => {
     if (ev.kind === 'adb-resumed') return planner.adbResumed(t);
     if (ev.kind === 'requested') return planner.requested();
-    const serial = serialOf(ev.device);
+    const serial = serialOf((ev as { device: number }).device);
     let to: string | undefined | null = null;
     if (ev.kind === 'plug' && state.get(serial) !== 'device') to = 'device';
     if (ev.kind === 'unplug' && state.has(serial)) to = undefined;

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Reporter, type ReportSink } from '../../src/agent/reporter.js';
 import { AgentStats } from '../../src/agent/stats.js';
 import { UnpluggedLedger } from '../../src/agent/unplugged.js';
-import { CloudAuthError, CloudUnavailableError } from '../../src/cloud/errors.js';
-import { FailedDevicePolicy } from '../../src/cloud/failed-devices.js';
+import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { silentLogger } from '../../src/log/logger.js';
 
@@ -36,90 +35,75 @@ class GatedSink implements ReportSink {
   }
 }
 
-function reporter(sink: ReportSink, devices: () => DeviceInfo[], followUps: Array<[number, string]> = []) {
-  const refreshes: unknown[] = [];
+function reporter(sink: ReportSink, devices: () => DeviceInfo[]) {
+  const requests: unknown[] = [];
   const r = new Reporter({
     nodeId: 'n1',
     cloud: sink,
-    collectDevices: async (refresh) => {
-      refreshes.push(refresh);
+    collectDevices: async (request) => {
+      requests.push(request);
       return devices();
     },
     collectMachine: async () => machine,
-    failed: new FailedDevicePolicy(),
     unplugged: new UnpluggedLedger(),
     stats: new AgentStats(),
     logger: silentLogger(),
     deadline: () => Date.now() + 60_000,
-    onFollowUp: (at, reason) => followUps.push([at, reason]),
   });
-  return { r, refreshes };
+  return { r, requests };
 }
 
 describe('Reporter', () => {
-  it('runs one report at a time and coalesces requests into one follow-up with the latest state', async () => {
+  it('collects with the request it is given and returns the udids it carried', async () => {
     const sink = new GatedSink();
-    let current = [device('A')];
-    const { r, refreshes } = reporter(sink, () => current);
-    const first = r.request('schedule');
-    await new Promise((res) => setTimeout(res, 5));
-    current = [device('A'), device('B')];
-    const second = r.request('devices changed', new Set(['B']));
-    const third = r.request('devices changed', new Set(['C']));
-    expect(second).toBe(third);
-    await sink.release();
-    await first;
-    await sink.release();
-    const outcome = await second;
-    expect(sink.bodies).toHaveLength(2);
-    expect(sink.maxInFlight).toBe(1);
-    expect(sink.bodies[1]!.devices.map((d) => d.udid)).toEqual(['A', 'B']);
-    expect(refreshes[1]).toEqual(new Set(['B', 'C']));
-    expect(outcome.delivered).toBe(true);
+    const { r, requests } = reporter(sink, () => [device('A'), device('B')]);
+    const sent = r.send({ refresh: new Set(['B']), hold: new Set(['A']) }, 'devices-changed');
+    await sink.release({ failedDevices: [{ udid: 'B', message: 'missing capability' }] });
+    const outcome = await sent;
+    expect(requests).toEqual([{ refresh: new Set(['B']), hold: new Set(['A']) }]);
+    expect(outcome).toMatchObject({ delivered: true, sent: ['A', 'B'], failedDevices: [{ udid: 'B' }] });
   });
 
-  it('a full refresh wins over partial ones when coalesced', async () => {
-    const sink = new GatedSink();
-    const { r, refreshes } = reporter(sink, () => [device('A')]);
-    void r.request('start');
-    const next = r.request('devices changed', new Set(['A']));
-    void r.request('schedule', 'all');
-    await sink.release();
-    await sink.release();
-    await next;
-    expect(refreshes).toEqual(['all', 'all']);
+  it('classifies what was not delivered: transient, rejected (4xx), auth, and a failed inventory', async () => {
+    const cases: Array<[Error, string]> = [
+      [new CloudUnavailableError('PUT /devices', 'HTTP 503', { status: 503 }), 'transient'],
+      [new CloudRejectedError('PUT /devices', 422, '{"error":"bad"}'), 'rejected'],
+      [new CloudAuthError('PUT /devices', 401), 'auth'],
+    ];
+    for (const [error, failure] of cases) {
+      const sink = new GatedSink();
+      const { r } = reporter(sink, () => [device('A')]);
+      const sent = r.send({ refresh: 'all' }, 'x');
+      await sink.release(error);
+      expect(await sent).toMatchObject({ delivered: false, failure });
+    }
+    const broken = new Reporter({
+      nodeId: 'n1',
+      cloud: new GatedSink(),
+      collectDevices: async () => {
+        throw new Error('adb went away');
+      },
+      collectMachine: async () => machine,
+      unplugged: new UnpluggedLedger(),
+      stats: new AgentStats(),
+      logger: silentLogger(),
+      deadline: () => Date.now() + 60_000,
+    });
+    expect(await broken.send({ refresh: 'all' }, 'x')).toMatchObject({ delivered: false, failure: 'transient' });
   });
 
-  it('asks for a resend after a failure, growing the delay, and not after an auth error', async () => {
-    const sink = new GatedSink();
-    const followUps: Array<[number, string]> = [];
-    const { r } = reporter(sink, () => [device('A')], followUps);
-    const a = r.request('x');
-    await sink.release(new CloudUnavailableError('PUT /devices', 'the cloud answered 503', { status: 503 }));
-    expect((await a).delivered).toBe(false);
-    const b = r.request('x');
-    await sink.release(new CloudUnavailableError('PUT /devices', 'the cloud answered 503', { status: 503 }));
-    await b;
-    const c = r.request('x');
-    await sink.release(new CloudAuthError('PUT /devices', 401));
-    await c;
-    expect(followUps.map(([, reason]) => reason)).toEqual(['resend after failure', 'resend after failure']);
-    const [[at1], [at2]] = followUps as [[number, string], [number, string]];
-    expect(at2 - at1).toBeGreaterThanOrEqual(4_000);
-  });
-
-  it('sends an unplugged device once as UNPLUGGED after a delivered report', async () => {
+  it('sends an unplugged device once as UNPLUGGED after a delivered report, and does not count it as sent', async () => {
     const sink = new GatedSink();
     let current = [device('A'), device('B')];
     const { r } = reporter(sink, () => current);
-    const a = r.request('x');
+    const a = r.send({ refresh: 'all' }, 'x');
     await sink.release();
     await a;
     current = [device('A')];
-    const b = r.request('x');
+    const b = r.send({ refresh: 'all' }, 'x');
     await sink.release();
-    await b;
-    const c = r.request('x');
+    expect(await b).toMatchObject({ sent: ['A'] });
+    const c = r.send({ refresh: 'all' }, 'x');
     await sink.release();
     await c;
     expect(sink.bodies.map((body) => body.devices.map((d) => `${d.udid}:${d.status}`))).toEqual([

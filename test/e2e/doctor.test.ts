@@ -122,7 +122,7 @@ describe('doctor', () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: 'localhost:5037' }));
     expect(run.code).toBe(1);
     const { line, advice } = lineWith(run.stdout, 'adb server address');
-    expect(line).toBe('[FAIL] adb server address: ADB_SERVER_SOCKET must be tcp:HOST:PORT, got "localhost:5037"');
+    expect(line).toBe('[FAIL] adb server address: ADB_SERVER_SOCKET: must be tcp:HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:5037; got "localhost:5037"');
     expect(advice).toMatch(/ADB_SERVER_SOCKET=tcp:HOST:PORT/);
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
   });

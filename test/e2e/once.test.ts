@@ -71,9 +71,10 @@ describe('once --dry-run', () => {
     expect(Object.keys(m.network).sort()).toEqual(['address', 'cidr', 'family', 'internal', 'mac', 'netmask']);
 
     const byUdid = new Map(body.devices.map((d: { udid: string }) => [d.udid, d]));
-    // Four adb entries, three devices: the twin is the same phone.
-    expect(body.devices).toHaveLength(3);
-    expect(byUdid.size).toBe(3);
+    // Four adb entries, one device: the twin is the same phone, and the
+    // network devices that never said who they are are left out (below).
+    expect(body.devices).toHaveLength(1);
+    expect(byUdid.size).toBe(1);
     const ready = byUdid.get('PIXEL8PRO0001') as Record<string, unknown>;
     expect(ready).toMatchObject({
       udid: 'PIXEL8PRO0001',
@@ -90,13 +91,15 @@ describe('once --dry-run', () => {
     expect(typeof ready.deviceName).toBe('string');
     expect(typeof ready.status).toBe('string');
 
-    // Not ready devices: no shell, so the adb serial stands in for the udid.
-    const unauthorized = byUdid.get(serials.locked) as Record<string, unknown>;
-    expect(unauthorized.state).toBe('unauthorized');
-    expect(String(unauthorized.message)).toMatch(/USB debugging/);
-    const offline = byUdid.get(serials.silent) as Record<string, unknown>;
-    expect(offline.state).toBe('offline');
-    expect(String(offline.message)).toMatch(/reconnect/i);
+    // Not-ready network devices never answered a shell, so adb's HOST:PORT is
+    // all that names them: one rule for every state, left out (a HOST:PORT
+    // record would stand beside the same phone's real udid), each with one
+    // log line saying what to do.
+    const leftOut = (serial: string) => run.stderr.split('\n').filter((l) => l.includes(`network device ${serial} is`));
+    expect(leftOut(serials.locked!)).toHaveLength(1);
+    expect(leftOut(serials.locked!)[0]).toMatch(/unauthorized.*left out.*USB debugging/);
+    expect(leftOut(serials.silent!)).toHaveLength(1);
+    expect(leftOut(serials.silent!)[0]).toMatch(/offline.*left out.*reconnect/i);
 
     expect(pixel.shellSessions).toBeLessThanOrEqual(2);
     expect(pixel.shellSessions).toBeGreaterThanOrEqual(1);
@@ -120,7 +123,7 @@ describe('once', () => {
     const puts = cloud.putRequests();
     expect(puts).toHaveLength(1);
     const body = puts[0]!.body as { nodeId: string; devices: { udid: string }[] };
-    expect(body.devices.map((d) => d.udid).sort()).toEqual(['PIXEL8PRO0001', serials.locked, serials.silent].sort());
+    expect(body.devices.map((d) => d.udid)).toEqual(['PIXEL8PRO0001']);
     expect(run.stdout).toBe('');
     expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
   });

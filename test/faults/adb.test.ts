@@ -42,7 +42,7 @@ describe('faults: adb and devices', () => {
     const after = await cloud.waitForPut((r) => r.receivedAt >= back && r.answer?.status === 200 && allFull(r, serials), 15_000);
     // Sessions cut before getprop answered leave no phantom under the adb serial.
     expect(devicesOf(after).map((d) => d.udid).sort()).toEqual(serials);
-    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('adb tracking resumed'));
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('adb-resumed'));
     expect(a.child.exitCode).toBeNull();
   });
 
@@ -71,7 +71,7 @@ describe('faults: adb and devices', () => {
     expect(devicesOf(put).map((d) => d.udid)).toEqual(['HANG0011']);
     await a.waitForLog((l) => l.serial === stuck.serial && l.level === 'warn' && String(l.msg).includes('left out of reports until it answers'));
     // It is asked again soon, not only at the next scheduled report.
-    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('inventory retry'), 20_000);
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('inventory-retry'), 20_000);
     expect(a.child.exitCode).toBeNull();
   });
 

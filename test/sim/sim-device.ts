@@ -43,6 +43,12 @@ export interface SimDeviceOptions {
   /** A matching shell command makes the device drop its TCP connection at once. */
   vanishOn?: RegExp;
   /**
+   * A wedged adbd: the transport stays up (adb lists the device as `device`)
+   * but no new shell is ever answered, neither OKAY nor CLSE. The real adb
+   * server then holds `adb shell` forever. Also set at run time with wedge().
+   */
+  wedged?: boolean;
+  /**
    * Recorded command lines inside a script ("dumpsys battery") that hang
    * while the rest of the script runs: for probes guarded by `timeout`.
    */
@@ -87,6 +93,8 @@ export class SimDevice {
   bytesWritten = 0;
   /** TCP connections accepted (adb reconnects show up here). */
   connectionsAccepted = 0;
+  /** Shell OPENs left unanswered while wedged. */
+  opensIgnored = 0;
 
   private mode: SimMode;
   private server: net.Server | undefined;
@@ -275,9 +283,18 @@ export class SimDevice {
     if (packet.arg0 === AUTH_SIGNATURE) this.send(conn, A_AUTH, AUTH_TOKEN, 0, randomBytes(20));
   }
 
+  /** Wedges adbd (see SimDeviceOptions.wedged), or frees it. */
+  wedge(on = true): void {
+    this.options.wedged = on;
+  }
+
   private onOpen(conn: Connection, packet: Packet): void {
     const remoteId = packet.arg0;
     if (!conn.online) return;
+    if (this.options.wedged) {
+      this.opensIgnored++;
+      return;
+    }
     const service = packet.data.toString('utf8').replace(/\0+$/, '');
     const match = /^(?:shell|exec):(.*)$/s.exec(service);
     const command = match?.[1];
