@@ -1,0 +1,225 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, runAgent } from './agent-process.js';
+import { SimFarm } from '../sim/farm.js';
+import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+
+// The faults that silenced or flooded a host before the report planner and
+// the adb deadlines: each runs the agent as the operator runs it (its own
+// process, the real adb server, simulated phones, the cloud double).
+
+const bin = resolve(fileURLToPath(import.meta.url), '../../../bin/device-agent.js');
+const bed = new DaemonBed('pixel-8-pro');
+const { adb, cloud } = bed;
+
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
+
+const full = (d: { state: string; modelName?: string; message?: string }) => d.state === 'device' && d.modelName !== undefined && d.message === undefined;
+
+describe('a wedged adbd', () => {
+  it('holds up neither the reports nor the other phones; it is reported with its last good inventory, asked less often', async () => {
+    await bed.plug('WELL0001');
+    await bed.plug('WELL0002');
+    const wedged = await bed.plug('WEDGE001');
+    const a = bed.run({ DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '2' });
+    await cloud.waitForPut((r) => devicesOf(r).length === 3 && devicesOf(r).every(full), 20_000);
+
+    // adbd stops taking new shells; adb still lists the phone as ready.
+    wedged.wedge();
+    a.child.kill('SIGHUP');
+    const marked = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'WEDGE001' && d.message !== undefined), 10_000);
+    const w = devicesOf(marked).find((d) => d.udid === 'WEDGE001')!;
+    expect(w).toMatchObject({ state: 'device', status: 'UNAVAILABLE', modelName: 'Pixel 8 Pro' });
+    expect(w.message).toMatch(/has not answered its adb shell inventory since \d{4}-\d\d-\d\dT.*Replug or reboot/);
+    expect(devicesOf(marked).filter((d) => d.udid !== 'WEDGE001').every(full)).toBe(true);
+
+    // A plug and an unplug of the others are reported promptly while it stays wedged.
+    const t0 = Date.now();
+    await bed.plug('WELL0003');
+    await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'WELL0003' && full(d)), 5_000);
+    const gone = bed.devices[0]!;
+    const t1 = Date.now();
+    await gone.unplug();
+    await adb.disconnect(gone.port);
+    await cloud.waitForPut((r) => r.receivedAt >= t1 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 5_000);
+
+    // Asked again with backoff (10 s, 20 s, ...), not on every report.
+    const opens = wedged.opensIgnored;
+    for (let i = 0; i < 4; i++) {
+      a.child.kill('SIGHUP');
+      await sleep(1_000);
+    }
+    expect(wedged.opensIgnored - opens).toBeLessThanOrEqual(1);
+    // One warning for the problem, not one per report.
+    const warnings = a.logs().filter((l) => l.level === 'warn' && String(l.serial) === wedged.serial);
+    expect(warnings.length).toBeLessThanOrEqual(2);
+    expect(a.child.exitCode).toBeNull();
+  }, 60_000);
+
+  it('does not keep once --dry-run from finishing', async () => {
+    await bed.plug('WELL0011');
+    await bed.plug('WEDGE011', { wedged: true });
+    const t0 = Date.now();
+    const run = await runAgent(['once', '--dry-run'], baseEnv({ ...adb.env, DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '2' }), 20_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    const body = JSON.parse(run.stdout) as { devices: Array<{ udid: string; modelName?: string }> };
+    expect(body.devices.map((d) => d.udid)).toEqual(['WELL0011']);
+    expect(run.stderr).toMatch(/did not open an adb shell within 2000 ms/);
+  }, 30_000);
+});
+
+describe('the cloud refuses a device that is then unplugged', () => {
+  it('sends no report storm: a handful of PUTs, not dozens a second', async () => {
+    cloud.failDevices([{ udid: 'REFUSED1', message: 'missing required capability: platformVersion' }]);
+    await bed.plug('KEEP0001');
+    const refused = await bed.plug('REFUSED1');
+    const a = bed.run();
+    await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'REFUSED1'), 20_000);
+    await a.waitForLog((l) => String(l.msg).includes('the cloud did not store device REFUSED1'));
+    await refused.unplug();
+    await adb.disconnect(refused.port);
+    const t0 = Date.now();
+    await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'REFUSED1' && d.status === 'UNPLUGGED'), 5_000);
+    await sleep(12_000);
+    const after = cloud.putRequests().filter((r) => r.receivedAt >= t0);
+    // The UNPLUGGED report, and at most a retry or two; before, about 50 a second.
+    expect(after.length).toBeLessThanOrEqual(3);
+    expect(a.child.exitCode).toBeNull();
+  }, 60_000);
+});
+
+describe('a report the cloud rejects with a 4xx', () => {
+  it('is not resent before the next scheduled report: resending the same body cannot help', async () => {
+    await bed.plug('FOURXX01');
+    cloud.failNext({ status: 422, times: Infinity, method: 'PUT', body: '{"error":"unprocessable"}' });
+    const a = bed.run();
+    await cloud.waitForPut(() => true, 20_000);
+    await sleep(12_000);
+    expect(cloud.putRequests()).toHaveLength(1);
+    const line = await a.waitForLog((l) => l.msg !== undefined && String(l.msg).startsWith('report not delivered'));
+    expect(String(line.msg)).toMatch(/next scheduled report/);
+    expect(a.child.exitCode).toBeNull();
+  }, 40_000);
+});
+
+describe('a bad adb address', () => {
+  it('is a configuration error (exit 2) naming the variable and a valid value, for once and run', async () => {
+    for (const env of [{ ANDROID_ADB_SERVER_PORT: 'abc' }, { ADB_SERVER_SOCKET: 'tcp:host' }]) {
+      for (const args of [['once', '--dry-run'], ['run']]) {
+        const run = await runAgent(args, baseEnv({ ...env, DEVICE_AGENT_BASE_URL: cloud.url, DEVICE_AGENT_USERNAME: 'u', DEVICE_AGENT_API_KEY: 'k' }), 15_000);
+        expect(run.code, `${args[0]} ${JSON.stringify(env)}: ${run.stderr}`).toBe(2);
+        expect(run.stderr).toMatch(new RegExp(`configuration error: ${Object.keys(env)[0]}.*e\\.g\\.`));
+        expect(run.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      }
+    }
+  });
+
+  it('with something other than an adb server there: once prints the Machine part and a warning naming the address; run keeps going', async () => {
+    const web = http.createServer((_req, res) => res.end('<html>not adb</html>'));
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    const port = (web.address() as AddressInfo).port;
+    try {
+      const run = await runAgent(['once', '--dry-run'], baseEnv({ ANDROID_ADB_SERVER_PORT: String(port) }), 20_000);
+      expect(run.code, run.stderr).toBe(0);
+      const body = JSON.parse(run.stdout) as { devices: unknown[]; machine: { hostname: string } };
+      expect(body.devices).toEqual([]);
+      expect(typeof body.machine.hostname).toBe('string');
+      expect(run.stderr).toContain(`tcp:127.0.0.1:${port}`);
+      expect(run.stderr).toMatch(/not as an adb server/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+
+      const a = bed.run({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` });
+      await a.waitForLog((l) => String(l.msg).includes('not as an adb server'), 15_000);
+      await cloud.waitForPut(() => true, 15_000);
+      await sleep(3_000);
+      expect(a.logs().filter((l) => String(l.msg).includes('not as an adb server'))).toHaveLength(1);
+      expect(a.child.exitCode).toBeNull();
+    } finally {
+      web.closeAllConnections();
+      await new Promise((r) => web.close(r));
+    }
+  }, 60_000);
+});
+
+describe('signals in each phase of a report', () => {
+  it('SIGTERM while the PUT hangs: exits 0 within the shutdown timeout', async () => {
+    await bed.plug('TERM0001');
+    cloud.setDelay(60_000);
+    const a = bed.run({ DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS: '2' });
+    // The double records a request when it answers; the start report is under way by then.
+    await a.waitForLog((l) => l.msg === 'device-agent started');
+    await sleep(1_500);
+    const t0 = Date.now();
+    const end = await a.stop('SIGTERM', 8_000);
+    expect(end.code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  }, 40_000);
+
+  it('SIGTERM while a phone is still being probed: exits 0 within the shutdown timeout', async () => {
+    await bed.plug('TERM0011', { hangOn: /getprop/ });
+    const a = bed.run({ DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS: '2', DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '60' });
+    await a.waitForLog((l) => l.msg === 'device-agent started');
+    await sleep(500);
+    const t0 = Date.now();
+    const end = await a.stop('SIGTERM', 8_000);
+    expect(end.code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  }, 40_000);
+
+  it('SIGHUP does not kill the daemon: it sends a full report', async () => {
+    await bed.plug('HUP00001');
+    const a = bed.run();
+    await cloud.waitForPut(() => true, 20_000);
+    const t0 = Date.now();
+    a.child.kill('SIGHUP');
+    await cloud.waitForPut((r) => r.receivedAt >= t0, 10_000);
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('requested'));
+    expect(a.child.exitCode).toBeNull();
+  }, 40_000);
+});
+
+describe('once --dry-run into a pipe', () => {
+  it('writes every byte to a reader that starts late, and ends quietly when the reader goes away', async () => {
+    // 200 phones make a body of many pipe buffers (64 KiB each).
+    const farm = new SimFarm({ count: 200, profile: 'pixel-8-pro', serialPrefix: 'PIPE' });
+    await farm.start();
+    try {
+      await pipeChecks(farm.env);
+    } finally {
+      await farm.stop();
+    }
+  }, 180_000);
+});
+
+async function pipeChecks(adbEnv: Record<string, string>): Promise<void> {
+  {
+    const dir = mkdtempSync(join(tmpdir(), 'da-pipe-'));
+    const out = join(dir, 'out.json');
+    const env = baseEnv({ ...adbEnv });
+    const sh = (script: string) =>
+      new Promise<{ code: number | null; stderr: string }>((done) => {
+        const child = execFile('bash', ['-c', script], { env: { ...env, NODE: process.execPath, BIN: bin, OUT: out }, timeout: 60_000 }, () => undefined);
+        let stderr = '';
+        child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('exit', (code) => done({ code, stderr }));
+      });
+    const late = await sh('"$NODE" "$BIN" once --dry-run | (sleep 2; cat > "$OUT"); exit "${PIPESTATUS[0]}"');
+    expect(late.code, late.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text.length).toBeGreaterThan(3 * 65_536);
+    expect((JSON.parse(text) as { devices: unknown[] }).devices).toHaveLength(200);
+
+    const gone = await sh('"$NODE" "$BIN" once --dry-run | head -c 100 > /dev/null; exit "${PIPESTATUS[0]}"');
+    expect(gone.code).toBe(0);
+    expect(gone.stderr).not.toMatch(/EPIPE|unexpected failure|\n\s+at /);
+  }
+}
