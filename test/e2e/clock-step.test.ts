@@ -1,0 +1,52 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DaemonBed, sleep } from './daemon-bed.js';
+
+// The wall clock steps while the daemon runs (an NTP step, suspend and
+// resume, someone's `date -s`), played with Debian's libfaketime: only
+// CLOCK_REALTIME moves, the monotonic clock goes on, as on a real host.
+// node-cron alone stalled for the length of a backward step and logged one
+// warning per skipped run after a forward one.
+
+const LIBS = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1'];
+const lib = LIBS.find((p) => existsSync(p));
+const bed = new DaemonBed('pixel-8-pro');
+
+beforeAll(() => bed.start());
+afterAll(() => bed.stop());
+
+describe('wall clock steps', () => {
+  it('neither stall nor flood the schedule, and are logged once each', async () => {
+    expect(lib, 'libfaketime (Debian package faketime) is needed; .ci/run installs it').toBeDefined();
+    const stepFile = join(mkdtempSync(join(tmpdir(), 'da-clock-')), 'offset');
+    writeFileSync(stepFile, '+0\n');
+    await bed.plug('CLOCK001');
+    const a = bed.run({
+      DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
+      LD_PRELOAD: lib!,
+      FAKETIME_TIMESTAMP_FILE: stepFile,
+      FAKETIME_NO_CACHE: '1',
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    });
+    const scheduledSince = (t: number) =>
+      a.logs().filter((l) => l.msg === 'report delivered' && String(l.reason).includes('schedule') && Date.parse(String(l.time)) >= t).length;
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('schedule'), 15_000);
+
+    // Back an hour, then forward again to the real time.
+    for (const [offset, step] of [['-3600', -3600], ['+0', 3600]] as const) {
+      writeFileSync(stepFile, `${offset}\n`);
+      // Log times are the agent's (stepped) wall clock: count from its own line.
+      const line = await a.waitForLog((l) => String(l.msg).startsWith('the wall clock stepped') && l.stepSeconds === step, 5_000).catch(() => undefined);
+      expect(line, `a line for the ${step} s step`).toBeDefined();
+      const after = Date.parse(String(line!.time));
+      await sleep(6_000);
+      expect(scheduledSince(after), `scheduled reports after the ${step} s step`).toBeGreaterThanOrEqual(2);
+    }
+    expect(a.logs().filter((l) => String(l.msg).startsWith('the wall clock stepped'))).toHaveLength(2);
+    // No warning per skipped run.
+    expect(a.logs().filter((l) => l.level === 'warn').length).toBeLessThanOrEqual(3);
+    expect(a.child.exitCode).toBeNull();
+  }, 60_000);
+});
