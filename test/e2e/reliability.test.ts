@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runAgent } from './agent-process.js';
+import { procSample } from '../bench/measure.js';
 import { SimFarm } from '../sim/farm.js';
 import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
 
@@ -109,6 +110,18 @@ describe('a report the cloud rejects with a 4xx', () => {
     expect(String(line.msg)).toMatch(/next scheduled report/);
     expect(a.child.exitCode).toBeNull();
   }, 40_000);
+});
+
+describe('a cloud (or a proxy before it) that answers 200 with a 50 MB body', () => {
+  it('is read no further than 16 MiB: that attempt fails, the PUT is retried, and the agent stays small', async () => {
+    await bed.plug('BIGBODY1');
+    cloud.failNext({ status: 200, method: 'PUT', body: `{"failedDevices":[],"pad":"${'x'.repeat(50 * 2 ** 20)}"}` });
+    const a = bed.run();
+    await a.waitForLog((l) => String(l.msg).match(/PUT \/devices failed \(EBODYTOOLARGE: the answer is longer than 16777216 bytes\); retrying/) !== null, 20_000);
+    await a.waitForLog((l) => l.msg === 'report delivered', 20_000);
+    expect(procSample(a.child.pid!).peakRssBytes).toBeLessThan(200 * 2 ** 20);
+    expect(a.child.exitCode).toBeNull();
+  }, 60_000);
 });
 
 describe('a bad adb address', () => {
