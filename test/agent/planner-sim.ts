@@ -39,6 +39,8 @@ export interface Observation {
   changes: Array<{ at: number; serial: string; startsBefore: number }>;
   /** Indices (in starts) of the reports the cloud rejected or refused for credentials. */
   refused: number[];
+  /** Times adb tracking resumed (probe failures before it say nothing about the devices). */
+  resumes: number[];
   /** Fresh probes: the report start that asked, and whether the device answered. */
   probes: Array<{ serial: string; startedAt: number; ok: boolean }>;
   /** Planner invariants checked after every step; the first violation, if any. */
@@ -54,7 +56,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
   const planner = new ReportPlanner(options);
   const state = new Map<string, string>();
   const wedged = new Set<string>();
-  const obs: Observation = { starts: [], changes: [], refused: [], probes: [], violation: undefined, maxFootprint: 0, endAt: 0 };
+  const obs: Observation = { starts: [], changes: [], refused: [], resumes: [], probes: [], violation: undefined, maxFootprint: 0, endAt: 0 };
   let t = 0;
   let flight: { endAt: number; start: Start } | undefined;
   let nextTick = options.periodMs;
@@ -133,7 +135,10 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
   };
 
   const apply = (ev: SimEvent): void => {
-    if (ev.kind === 'adb-resumed') return planner.adbResumed(t);
+    if (ev.kind === 'adb-resumed') {
+      obs.resumes.push(t);
+      return planner.adbResumed(t);
+    }
     if (ev.kind === 'requested') return planner.requested();
     const serial = serialOf((ev as { device: number }).device);
     let to: string | undefined | null = null;

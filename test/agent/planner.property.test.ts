@@ -108,7 +108,7 @@ describe('report planner: invariants on random event sequences', () => {
     );
   });
 
-  it('asks a device whose probe failed no sooner than 10 s later, unless adb saw it change', () => {
+  it('asks a device whose probe failed no sooner than 10 s later, unless adb saw it change or tracking resumed', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
         const obs = simulate(i, options, HORIZON);
@@ -116,7 +116,9 @@ describe('report planner: invariants on random event sequences', () => {
           if (p.ok) continue;
           const next = obs.probes.find((q) => q.serial === p.serial && q.startedAt > p.startedAt);
           if (!next) continue;
-          const changed = obs.changes.some((c) => c.serial === p.serial && c.at >= p.startedAt && c.at <= next.startedAt);
+          const changed =
+            obs.changes.some((c) => c.serial === p.serial && c.at >= p.startedAt && c.at <= next.startedAt) ||
+            obs.resumes.some((at) => at >= p.startedAt && at <= next.startedAt);
           if (!changed) expect(next.startedAt - p.startedAt).toBeGreaterThanOrEqual(10_000);
         }
       }),
