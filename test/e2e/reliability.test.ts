@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -161,6 +162,24 @@ describe('a bad adb address', () => {
       await new Promise((r) => web.close(r));
     }
   }, 60_000);
+});
+
+describe('an adb server that accepts connections and never answers', () => {
+  it('once --dry-run ends after the request deadline with the Machine part and a line naming the address', async () => {
+    const silent = net.createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const t0 = Date.now();
+      const run = await runAgent(['once', '--dry-run'], baseEnv({ ANDROID_ADB_SERVER_PORT: String(port) }), 30_000);
+      expect(run.code, run.stderr).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect((JSON.parse(run.stdout) as { devices: unknown[] }).devices).toEqual([]);
+      expect(run.stderr).toMatch(new RegExp(`adb server at tcp:127\\.0\\.0\\.1:${port}.*did not answer within 10000 ms`));
+    } finally {
+      silent.close();
+    }
+  }, 40_000);
 });
 
 describe('signals in each phase of a report', () => {
