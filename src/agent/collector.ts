@@ -25,6 +25,8 @@ export interface CollectRequest {
   refresh: Refresh;
   /** Serials not to probe now whatever refresh says (their probes keep failing). */
   hold?: ReadonlySet<string>;
+  /** Wait for every probe (each still bounded by its own deadline) instead of waitMs: for a one-shot inventory. */
+  waitForAll?: boolean;
 }
 
 interface Problem {
@@ -77,7 +79,8 @@ export class InventoryCollector {
       const inFlight = this.running.get(serial);
       if (inFlight) waiting.push(inFlight);
     }
-    if (waiting.length) {
+    if (waiting.length && request.waitForAll) await Promise.all(waiting);
+    else if (waiting.length) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.all(waiting), new Promise<void>((r) => (timer = setTimeout(r, this.options.waitMs)))]);
       clearTimeout(timer);

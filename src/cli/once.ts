@@ -20,7 +20,9 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
   const parts = buildParts(settings, env, logger);
 
-  const collectDevices = async (request: CollectRequest = { refresh: 'all' }): Promise<DeviceInfo[]> => {
+  // A one-shot inventory has nothing else to do: it waits for every probe,
+  // each still bounded by its own deadline.
+  const collectDevices = async (request: CollectRequest = { refresh: 'all', waitForAll: true }): Promise<DeviceInfo[]> => {
     try {
       const list = await parts.adb.listDevices();
       return await parts.collector.collect(new Map(list.map((d) => [d.serial, d.state])), request);
@@ -47,7 +49,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     logger,
     deadline: () => Date.now() + settings.requestTimeoutSeconds * 2000,
   });
-  const outcome = await reporter.send({ refresh: 'all' }, 'once');
+  const outcome = await reporter.send({ refresh: 'all', waitForAll: true }, 'once');
   if (!outcome.delivered) {
     logger.error({ err: outcome.error.message }, 'report not delivered');
     return EXIT_NOT_DELIVERED;
