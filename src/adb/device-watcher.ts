@@ -58,6 +58,11 @@ export class DeviceWatcher extends EventEmitter {
     return this.lastErrorText;
   }
 
+  /** True once adb has answered a full device list: from then on, absence means unplugged. */
+  get listed(): boolean {
+    return this.roundTripMs !== undefined;
+  }
+
   /** Duration of the last full device-list round trip to the adb server. */
   get lastRoundTripMs(): number | undefined {
     return this.roundTripMs;

@@ -74,11 +74,15 @@ export class Agent {
       collectDevices: (request) => this.collectDevices(request),
       collectMachine: () => parts.machine.collect(),
       unplugged: parts.unplugged,
+      reported: parts.reported,
+      adbListed: () => this.watcher?.listed ?? false,
       stats: parts.stats,
       logger,
       // A retry chain never outlives the next scheduled report.
       deadline: () => this.scheduler?.nextRunAt() ?? Date.now() + 60_000,
     });
+    // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
+    parts.unplugged.seed(parts.reported.load());
     this.startedAt = Date.now();
     this.status = new StatusServer(settings.statusListen, this, logger);
     await this.status.start();

@@ -10,7 +10,10 @@ import { MachineCollector } from '../machine/collector.js';
 import { agentVersion, projectRoot } from '../util/package.js';
 import { InventoryCollector } from './collector.js';
 import { AgentStats } from './stats.js';
+import { ReportedStore } from './reported-store.js';
 import { UnpluggedLedger } from './unplugged.js';
+import { stateDirOf } from '../config/node-id.js';
+import { join } from 'node:path';
 
 /** The pieces every command shares, wired from the settings. Nothing here does I/O yet. */
 export interface Parts {
@@ -22,6 +25,8 @@ export interface Parts {
   machine: MachineCollector;
   stats: AgentStats;
   unplugged: UnpluggedLedger;
+  /** The device set last reported, kept across restarts (no ghosts). */
+  reported: ReportedStore;
 }
 
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger): Parts {
@@ -47,6 +52,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
     stats: new AgentStats(),
     unplugged: new UnpluggedLedger(),
+    reported: new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { CollectRequest } from './collector.js';
 import type { Failure } from './planner.js';
 import { STATUS_UNPLUGGED, type UnpluggedLedger } from './unplugged.js';
+import type { ReportedStore } from './reported-store.js';
 import type { AgentStats } from './stats.js';
 
 export interface ReportSink {
@@ -17,6 +18,10 @@ export interface ReporterDeps {
   collectMachine: () => Promise<Machine>;
   cloud: ReportSink;
   unplugged: UnpluggedLedger;
+  /** False while adb has not listed its devices yet: absent devices are then not marked UNPLUGGED. */
+  adbListed?: () => boolean;
+  /** Where the delivered device set is kept across restarts; none for a dry run. */
+  reported?: ReportedStore;
   stats: AgentStats;
   logger: Logger;
   /** Epoch ms after which no retry of this report may start (the next scheduled report). */
@@ -44,12 +49,18 @@ export class Reporter {
     try {
       const [devices, machine] = await Promise.all([deps.collectDevices(request), deps.collectMachine()]);
       deps.stats.lastInventoryDurationMs = now() - started;
-      body = { nodeId: deps.nodeId, machine, devices: deps.unplugged.compose(devices) };
+      const complete = deps.adbListed?.() ?? true;
+      body = { nodeId: deps.nodeId, machine, devices: deps.unplugged.compose(devices, complete) };
+      // Kept before the PUT too: a crash between the cloud storing the report
+      // and the write after it must not leave a device the cloud shows online
+      // unknown to the next start.
+      deps.reported?.save(union(deps.unplugged.current, body.devices));
       const answer = await deps.cloud.putDevices(body, { deadline: deps.deadline(), signal });
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
       deps.stats.lastReportDurationMs = now() - started;
-      deps.unplugged.delivered(body.devices);
+      deps.unplugged.delivered(body.devices, complete);
+      deps.reported?.save(deps.unplugged.current);
       deps.logger.info(
         { reason, devices: body.devices.length, failedDevices: answer.failedDevices.length, ms: now() - started },
         'report delivered',
@@ -64,6 +75,13 @@ export class Reporter {
       return { delivered: false, error, failure: failureOf(error), body };
     }
   }
+}
+
+/** The devices last delivered plus the present ones of a report about to go out. */
+function union(reported: DeviceInfo[], sending: DeviceInfo[]): DeviceInfo[] {
+  const byUdid = new Map(reported.map((d) => [d.udid, d]));
+  for (const d of sending) if (d.status !== STATUS_UNPLUGGED) byUdid.set(d.udid, d);
+  return [...byUdid.values()];
 }
 
 /** How timing treats a report that was not delivered. */

@@ -19,12 +19,16 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const credentials = dryRun ? undefined : sendingCredentials(settings, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
   const parts = buildParts(settings, env, logger);
+  // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
+  parts.unplugged.seed(parts.reported.load());
 
   // A one-shot inventory has nothing else to do: it waits for every probe,
   // each still bounded by its own deadline.
+  let adbListed = false;
   const collectDevices = async (request: CollectRequest = { refresh: 'all', waitForAll: true }): Promise<DeviceInfo[]> => {
     try {
       const list = await parts.adb.listDevices();
+      adbListed = true;
       return await parts.collector.collect(new Map(list.map((d) => [d.serial, d.state])), request);
     } catch (err) {
       if (!(err instanceof AdbUnreachableError)) throw err;
@@ -34,7 +38,8 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   };
 
   if (dryRun) {
-    const [devices, machine] = await Promise.all([collectDevices(), parts.machine.collect()]);
+    const [present, machine] = await Promise.all([collectDevices(), parts.machine.collect()]);
+    const devices = parts.unplugged.compose(present, adbListed);
     stdout.write(JSON.stringify({ nodeId, machine, devices }, null, 2) + '\n');
     return EXIT_OK;
   }
@@ -45,6 +50,8 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     collectDevices,
     collectMachine: () => parts.machine.collect(),
     unplugged: parts.unplugged,
+    reported: parts.reported,
+    adbListed: () => adbListed,
     stats: parts.stats,
     logger,
     deadline: () => Date.now() + settings.requestTimeoutSeconds * 2000,

@@ -15,6 +15,27 @@ const info = (udid: string, extra: Partial<DeviceInfo> = {}): DeviceInfo => ({
 });
 
 describe('UnpluggedLedger', () => {
+  it('reports the devices an earlier run reported and that are not back as UNPLUGGED, once', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.seed([info('A'), info('GONE')]);
+    const first = ledger.compose([info('A'), info('NEW')]);
+    expect(first.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'NEW:AVAILABLE', 'GONE:UNPLUGGED']);
+    ledger.delivered(first);
+    expect(ledger.current.map((d) => d.udid)).toEqual(['A', 'NEW']);
+    expect(ledger.compose([info('A'), info('NEW')]).map((d) => d.udid)).toEqual(['A', 'NEW']);
+  });
+
+  it('marks nobody gone while adb has not listed its devices, and forgets nobody either', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.seed([info('A'), info('B')]);
+    const blind = ledger.compose([], false);
+    expect(blind).toEqual([]);
+    ledger.delivered(blind, false);
+    expect(ledger.current.map((d) => d.udid)).toEqual(['A', 'B']);
+    // adb answers: B is really gone.
+    expect(ledger.compose([info('A')]).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
+  });
+
   it('reports a device that left once as UNPLUGGED, with its last known fields, then leaves it out', () => {
     const ledger = new UnpluggedLedger();
     ledger.delivered(ledger.compose([info('A'), info('B')]));

@@ -1,0 +1,90 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DeviceInfo } from '../cloud/types.js';
+import type { Logger } from '../log/logger.js';
+
+/**
+ * The devices the cloud was last told are present, kept in the state
+ * directory, so that an agent that starts again (after a crash, an upgrade, a
+ * host reboot, or an adb server restart that restarted it) reports the ones
+ * that did not come back as UNPLUGGED instead of leaving them online in the
+ * cloud for good. Written atomically (temporary file, fsync, rename): a crash
+ * mid-write leaves the previous set. A state directory that is full or turns
+ * read-only costs one warning per distinct problem; the agent keeps reporting.
+ */
+export class ReportedStore {
+  private lastIds: string | undefined;
+  private lastProblem: string | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The devices of the last delivered report; none when there is no file or it is unreadable. */
+  load(): DeviceInfo[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read ${this.file}: ${(err as Error).message}`);
+      return [];
+    }
+    try {
+      const parsed = JSON.parse(text) as { devices?: unknown };
+      const devices = Array.isArray(parsed.devices) ? parsed.devices.filter(isDeviceInfo) : [];
+      this.lastIds = idsOf(devices);
+      return devices;
+    } catch {
+      this.warn(`${this.file} is not the JSON the agent writes (a crash of an older version, or an edit); starting without it`);
+      return [];
+    }
+  }
+
+  /** Keeps the present devices of a delivered report; writes only when the set of udids changed. */
+  save(devices: readonly DeviceInfo[]): void {
+    const ids = idsOf(devices);
+    if (ids === this.lastIds) return;
+    const tmp = `${this.file}.tmp`;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o750 });
+      const fd = openSync(tmp, 'w', 0o640);
+      try {
+        // writeFileSync loops over short writes; a bare writeSync on a full
+        // disk writes part of the data without an error, and the rename
+        // below would then replace a good file with a cut one.
+        writeFileSync(fd, JSON.stringify({ savedAt: new Date().toISOString(), devices }) + '\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+      this.lastIds = ids;
+      if (this.lastProblem) this.logger.info({ file: this.file }, 'the reported device set is kept in the state directory again');
+      this.lastProblem = undefined;
+    } catch (err) {
+      this.warn(
+        `cannot keep the reported device set in ${this.file}: ${(err as Error).message}. Reports go on; after a restart, devices unplugged ` +
+          'meanwhile may stay online in the cloud until this is fixed (free space, or make the state directory writable)',
+      );
+    }
+  }
+
+  private warn(problem: string): void {
+    if (problem === this.lastProblem) return;
+    this.lastProblem = problem;
+    this.logger.warn({ file: this.file }, problem);
+  }
+}
+
+function idsOf(devices: readonly DeviceInfo[]): string {
+  return devices
+    .map((d) => d.udid)
+    .sort()
+    .join('\n');
+}
+
+function isDeviceInfo(value: unknown): value is DeviceInfo {
+  const v = value as Partial<DeviceInfo> | null;
+  return typeof v === 'object' && v !== null && typeof v.udid === 'string' && v.udid !== '' && typeof v.state === 'string';
+}

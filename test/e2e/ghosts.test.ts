@@ -1,0 +1,81 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { baseEnv, runAgent } from './agent-process.js';
+import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+
+// No ghost after a restart: the agent keeps the device set it last reported
+// in its state directory, and a device that did not come back while it was
+// down (stopped, crashed, upgraded) is reported UNPLUGGED once.
+
+const bed = new DaemonBed('pixel-8-pro');
+const { adb, cloud } = bed;
+
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
+
+const statusOf = (r: Parameters<typeof devicesOf>[0]) => devicesOf(r).map((d) => `${d.udid}:${d.status}`).sort();
+
+describe('no ghost devices after a restart', () => {
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`a device unplugged while the agent was down (${signal}) is reported UNPLUGGED once at the next start`, async () => {
+      await bed.plug('GHOST001');
+      const gone = await bed.plug('GHOST002');
+      await bed.plug('GHOST003');
+      const extra = { DEVICE_AGENT_STATE_DIR: `/tmp/da-ghost-state-${signal}-${process.pid}` };
+      const first = bed.run(extra);
+      await cloud.waitForPut((r) => devicesOf(r).length === 3, 20_000);
+      await first.stop(signal);
+      await gone.unplug();
+      await adb.disconnect(gone.port);
+      const t0 = Date.now();
+      const second = bed.run(extra);
+      const put = await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
+      expect(statusOf(put)).toEqual(['GHOST001:AVAILABLE', 'GHOST002:UNPLUGGED', 'GHOST003:AVAILABLE']);
+      const t1 = Date.now();
+      second.child.kill('SIGHUP');
+      const next = await cloud.waitForPut((r) => r.receivedAt >= t1, 10_000);
+      expect(statusOf(next)).toEqual(['GHOST001:AVAILABLE', 'GHOST003:AVAILABLE']);
+    }, 60_000);
+  }
+
+  it('marks nobody gone while the adb server is not up yet at start', async () => {
+    const a = await bed.plug('BOOT0001');
+    const b = await bed.plug('BOOT0002');
+    const extra = { DEVICE_AGENT_STATE_DIR: `/tmp/da-ghost-state-boot-${process.pid}` };
+    const first = bed.run(extra);
+    await cloud.waitForPut((r) => devicesOf(r).length === 2, 20_000);
+    await first.stop('SIGTERM');
+    await adb.kill();
+    const t0 = Date.now();
+    const second = bed.run(extra);
+    await second.waitForLog((l) => String(l.msg).includes('no adb server at'), 15_000);
+    await sleep(2_000);
+    for (const r of cloud.putRequests().filter((p) => p.receivedAt >= t0)) expect(statusOf(r).filter((s) => s.endsWith('UNPLUGGED'))).toEqual([]);
+    await adb.restart({ reconnect: false });
+    await adb.connect(a.port);
+    await adb.connect(b.port);
+    const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).length === 2, 30_000);
+    expect(statusOf(put)).toEqual(['BOOT0001:AVAILABLE', 'BOOT0002:AVAILABLE']);
+  }, 90_000);
+
+  it('once reports what an earlier run reported and is gone as UNPLUGGED, and --dry-run shows it', async () => {
+    await bed.plug('ONCE0001');
+    const gone = await bed.plug('ONCE0002');
+    const env = baseEnv({ ...adb.env, DEVICE_AGENT_BASE_URL: cloud.url, DEVICE_AGENT_USERNAME: cloud.username, DEVICE_AGENT_API_KEY: cloud.apiKey });
+    expect((await runAgent(['once'], env)).code).toBe(0);
+    await gone.unplug();
+    await adb.disconnect(gone.port);
+    const dry = await runAgent(['once', '--dry-run'], env);
+    expect((JSON.parse(dry.stdout) as { devices: Array<{ udid: string; status: string }> }).devices.map((d) => `${d.udid}:${d.status}`).sort()).toEqual([
+      'ONCE0001:AVAILABLE',
+      'ONCE0002:UNPLUGGED',
+    ]);
+    const t0 = Date.now();
+    expect((await runAgent(['once'], env)).code).toBe(0);
+    const put = await cloud.waitForPut((r) => r.receivedAt >= t0, 5_000);
+    expect(statusOf(put)).toEqual(['ONCE0001:AVAILABLE', 'ONCE0002:UNPLUGGED']);
+    const t1 = Date.now();
+    expect((await runAgent(['once'], env)).code).toBe(0);
+    expect(statusOf(await cloud.waitForPut((r) => r.receivedAt >= t1, 5_000))).toEqual(['ONCE0001:AVAILABLE']);
+  }, 60_000);
+});
