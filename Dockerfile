@@ -4,7 +4,9 @@
 # The base must be a Debian image that already has Node 24 on its PATH (any
 # official node:24-*-slim tag): the image runs that Node, not the pinned
 # `node` devDependency, which `npm prune` removes with the other dev packages.
-# Needs BuildKit (the default builder since Docker 23) for the heredoc below.
+# Builds with docker (BuildKit or not) and podman/buildah 1.28 or later: no
+# heredoc, no COPY --chmod. podman keeps HEALTHCHECK only in the docker image
+# format: `podman build --format docker` (README, Container).
 ARG BASE_IMAGE=node:24-bookworm-slim
 
 FROM ${BASE_IMAGE} AS build
@@ -31,36 +33,16 @@ RUN apt-get update \
 RUN usermod -a -G plugdev node \
  && install -d -o node -g node -m 0700 /home/node/.android /var/lib/device-agent
 
-COPY --from=build /app /app
-
-COPY --chmod=0755 <<'EOF' /usr/local/bin/device-agent-entrypoint
-#!/bin/sh
-# Starts device-agent; with DEVICE_AGENT_START_ADB=1 first an adb server of
-# this container's own, kept running as systemd's Restart=always would.
-set -eu
-# `docker run IMAGE` with no command still means the daemon.
-if [ $# -eq 0 ]; then
-  set -- run
-fi
-if [ "${DEVICE_AGENT_START_ADB:-0}" = 1 ]; then
-  port="${ANDROID_ADB_SERVER_PORT:-5037}"
-  # Without -a the server listens on this container's loopback only, which
-  # is all the agent beside it needs.
-  (
-    trap 'exit 0' TERM INT
-    while :; do
-      adb -P "$port" server nodaemon || true
-      sleep 2
-    done
-  ) &
-fi
-# Logs of the daemon go to stdout with everything else; `once --dry-run`
-# keeps its report on stdout and its logs apart on stderr.
-if [ "$1" = run ]; then
-  exec 2>&1
-fi
-exec node /app/bin/device-agent.js "$@"
-EOF
+# Only what runs: the launcher, the compiled agent, its production
+# dependencies, its default settings and package.json (its version). Not the
+# sources, tests, CI files or documents.
+COPY --from=build /app/package.json /app/package.json
+COPY --from=build /app/bin /app/bin
+COPY --from=build /app/config /app/config
+COPY --from=build /app/dist/src /app/dist/src
+COPY --from=build /app/node_modules /app/node_modules
+COPY container/entrypoint.sh /usr/local/bin/device-agent-entrypoint
+RUN chmod 0755 /usr/local/bin/device-agent-entrypoint
 
 USER node
 # NODE_OPTIONS: small V8 semi-spaces, about 40 MB less resident memory with
