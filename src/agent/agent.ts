@@ -236,7 +236,7 @@ export class Agent {
     const notes = planner.finished(result, now);
     const { logger } = this.parts;
     if (!outcome.delivered) {
-      if (!this.stopping) logNotDelivered(logger, outcome.error, notes.resendAt === undefined ? undefined : notes.resendAt - now);
+      if (!this.stopping) logNotDelivered(logger, outcome.error, notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now));
       return;
     }
     const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));

@@ -107,8 +107,8 @@ export class CloudDouble {
     };
   }
 
-  /** Listens on 127.0.0.1 on a free port; resolves with the v1 base URL. */
-  async start(): Promise<string> {
+  /** Listens on 127.0.0.1 on `port` (default: a free one); resolves with the v1 base URL. */
+  async start(port = 0): Promise<string> {
     if (this.baseUrl) return this.baseUrl;
     this.stopping = new AbortController();
     const server = createServer((req, res) => {
@@ -119,11 +119,10 @@ export class CloudDouble {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    const { port } = server.address() as AddressInfo;
-    this.baseUrl = `http://127.0.0.1:${port}/v1`;
+    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     return this.baseUrl;
   }
 

@@ -1,0 +1,112 @@
+// The test bed of the deploy checks (test/deploy/*.sh), run inside the
+// booted system or container next to the installed agent: simulated phones
+// connected to the adb server the deployment runs, the cloud double on a
+// fixed port, and a small control port the shell scripts ask with fetch:
+//   GET  /puts                 every PUT /devices: time, status, nodeId, devices (udid, status)
+//   GET  /ready                200 once every phone is listed by adb as a device
+//   POST /connect?serials=A,B  `adb connect` those phones again (after an adb restart)
+//   POST /unplug?serials=A     the phone goes away for good
+// node dist/test/deploy/bed.js --adb-port 5037 --cloud-port 8080 --control-port 8081 --serials A,B,C
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { hostRequest, parseDevices } from '../sim/host-client.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+
+const { values } = parseArgs({
+  options: {
+    'adb-port': { type: 'string', default: '5037' },
+    'cloud-port': { type: 'string', default: '8080' },
+    'control-port': { type: 'string', default: '8081' },
+    'control-host': { type: 'string', default: '127.0.0.1' },
+    serials: { type: 'string', default: 'DEPLOY01,DEPLOY02,DEPLOY03' },
+    profile: { type: 'string', default: 'pixel-8-pro' },
+  },
+});
+
+const adbPort = Number(values['adb-port']);
+const cloud = new CloudDouble();
+const phones = new Map<string, SimDevice>();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function connect(serial: string): Promise<void> {
+  const phone = phones.get(serial);
+  if (!phone) throw new Error(`no phone ${serial}`);
+  // The adb server may still be starting: ask until it answers.
+  for (let i = 0; ; i++) {
+    try {
+      await hostRequest(adbPort, `host:connect:127.0.0.1:${phone.port}`, { timeoutMs: 5_000 });
+      return;
+    } catch (error) {
+      if (i > 120) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+async function ready(): Promise<boolean> {
+  try {
+    const listed = parseDevices(await hostRequest(adbPort, 'host:devices', { timeoutMs: 3_000 }));
+    return [...phones.values()].every((p) => listed.some((d) => d.serial === p.serial && d.state === 'device'));
+  } catch {
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  await cloud.start(Number(values['cloud-port']));
+  for (const serial of values.serials.split(',').filter(Boolean)) {
+    const phone = new SimDevice({ profile: withSerial(loadProfile(values.profile), serial) });
+    await phone.start();
+    phones.set(serial, phone);
+  }
+  await Promise.all([...phones.keys()].map(connect));
+  const control = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://bed');
+    const serials = (url.searchParams.get('serials') ?? '').split(',').filter(Boolean);
+    const answer = async (): Promise<[number, unknown]> => {
+      if (url.pathname === '/puts') {
+        return [
+          200,
+          cloud.putRequests().map((r) => {
+            const body = r.body as { nodeId?: string; devices?: Array<{ udid: string; status: string }> } | undefined;
+            return { receivedAt: r.receivedAt, status: r.answer?.status, nodeId: body?.nodeId, devices: (body?.devices ?? []).map((d) => ({ udid: d.udid, status: d.status })) };
+          }),
+        ];
+      }
+      if (url.pathname === '/ready') return (await ready()) ? [200, 'ready'] : [503, 'not yet'];
+      if (url.pathname === '/connect' && req.method === 'POST') {
+        for (const s of serials) await connect(s);
+        return [200, 'connected'];
+      }
+      if (url.pathname === '/unplug' && req.method === 'POST') {
+        for (const s of serials) {
+          const phone = phones.get(s);
+          phones.delete(s);
+          await phone?.stop();
+        }
+        return [200, 'unplugged'];
+      }
+      return [404, 'no such thing'];
+    };
+    answer().then(
+      ([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+      (error: unknown) => res.writeHead(500).end(String(error)),
+    );
+  });
+  control.listen(Number(values['control-port']), values['control-host']);
+  process.stdout.write(`bed ready: cloud ${cloud.url}, ${phones.size} phones\n`);
+}
+
+const stop = async (): Promise<void> => {
+  for (const p of phones.values()) await p.stop().catch(() => undefined);
+  await cloud.stop().catch(() => undefined);
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
+main().catch((error: unknown) => {
+  process.stderr.write(`bed failed: ${String(error)}\n`);
+  process.exit(1);
+});

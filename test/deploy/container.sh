@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# The image built by a real engine and run as the README says: podman from
+# Debian builds the Dockerfile as it is (on a local base image, since no
+# registry is reachable here: debootstrap plus the Node 24 binary of the npm
+# `node` package, npm, and a `node` user, as node:24-bookworm-slim has), then
+# both compose profiles run as their podman flags against the device
+# simulator and the cloud double (test/deploy/bed.ts, on this host). Checks:
+#   the report is delivered; the root is read-only with no capabilities; the
+#   healthcheck works; the node id and the adb key survive a new container;
+#   every log line is JSON; stop is clean; the image holds only what runs.
+# Needs root, podman, runc and debootstrap (.ci/run installs them) and
+# `npm test` (or `npm run build`) run before, for dist/.
+#
+# Quirks of these build machines, kept here and not in the product:
+# - runc, not crun: crun refuses the hybrid cgroup setup of these hosts;
+# - containers keep nofile/nproc below this process's hard limits (a
+#   containers.conf of this run, and --ulimit for podman build, which does not
+#   read it); podman's defaults exceed them and runc then fails with EPERM;
+# - the base image carries the host's CA bundle, so that npm inside the build
+#   reaches the registry through whatever proxy the host uses;
+# - the phones are simulated over TCP, so both profiles run with the host's
+#   network here; the usb profile's USB flags are still given.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+work=${DEPLOY_WORK:-/var/tmp/device-agent-deploy}
+base=$work/bookworm-base
+node=$repo/node_modules/node/bin/node
+image=localhost/device-agent:deploy-test
+base_image=localhost/device-agent-test-base:bookworm
+started=$SECONDS
+run_id=$$
+names=()
+volumes=()
+
+say() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }
+fail() {
+  echo "FAIL: $*" >&2
+  for n in "${names[@]}"; do podman logs --tail 40 "$n" >&2 2>&1 || true; done
+  exit 1
+}
+pass() { echo "ok: $*"; }
+cleanup() {
+  for n in "${names[@]}"; do podman rm -f -t 0 "$n" >/dev/null 2>&1 || true; done
+  for v in "${volumes[@]}"; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
+  podman secret rm "da-api-key-$run_id" >/dev/null 2>&1 || true
+  [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null || true
+  [ -n "${adb_pid:-}" ] && kill "$adb_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+[ "$(id -u)" = 0 ] || fail "needs root"
+for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install podman runc debootstrap)"; done
+[ -f "$repo/dist/test/deploy/bed.js" ] || fail "dist/ is missing: run npm test or npm run build first"
+
+mkdir -p "$work"
+conf=$work/containers.conf
+# Well below this process's hard limits: runc failed with EPERM at equal ones,
+# and for nproc at half of them (48182) too; 4096 processes is plenty here.
+nofile=$(($(ulimit -Hn) / 2))
+nproc=$(($(ulimit -Hu) / 2))
+[ "$nofile" -le 65536 ] || nofile=65536
+[ "$nproc" -le 4096 ] || nproc=4096
+cat >"$conf" <<EOF
+[containers]
+default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
+[engine]
+runtime = "runc"
+EOF
+export CONTAINERS_CONF=$conf
+# podman build does not read default_ulimits: the same limits as flags.
+limits=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
+
+# ---- the local base image ----------------------------------------------------
+if ! podman image exists "$base_image"; then
+  if [ ! -x "$base/usr/bin/apt-get" ]; then
+    say "debootstrap Debian 12 (cached in $base)"
+    rm -rf "$base.tmp"
+    debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,ca-certificates,libpam-systemd bookworm "$base.tmp" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
+      fail "debootstrap failed: $(tail -5 "$work/debootstrap.log")"
+    mv "$base.tmp" "$base"
+  fi
+  say "the local stand-in for node:24-bookworm-slim"
+  stage=$work/container-base
+  rm -rf "$stage"
+  cp -a "$base" "$stage"
+  install -m 0755 "$node" "$stage/usr/local/bin/node"
+  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  mkdir -p "$stage/usr/local/lib/node_modules"
+  cp -a "$npm_dir" "$stage/usr/local/lib/node_modules/npm"
+  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$stage/usr/local/bin/npm"
+  chroot "$stage" /bin/sh -c 'groupadd -g 1000 node && useradd -u 1000 -g node -m -s /bin/bash node'
+  cp /etc/ssl/certs/ca-certificates.crt "$stage/etc/ssl/certs/ca-certificates.crt"
+  tar -C "$stage" -c . | podman import -q - "$base_image" >/dev/null
+  rm -rf "$stage"
+fi
+
+say "podman build of the Dockerfile as it is (--format docker keeps HEALTHCHECK)"
+podman build -q "${limits[@]}" --format docker --network host --build-arg BASE_IMAGE="$base_image" -t "$image" "$repo" >"$work/build.log" 2>&1 ||
+  fail "the image did not build: $(tail -30 "$work/build.log")"
+pass "built"
+
+say "the image holds only what runs"
+listing=$(podman run --rm "${limits[@]}" --entrypoint /bin/ls "$image" /app /app/dist | tr '\n' ' ')
+[ "$listing" = "/app: bin config dist node_modules package.json  /app/dist: src " ] || fail "unexpected files in /app: $listing"
+podman run --rm "${limits[@]}" --entrypoint /bin/sh "$image" -c 'test ! -e /app/node_modules/typescript && test ! -e /app/node_modules/vitest' || fail "dev packages in the image"
+[ "$(podman inspect -f '{{ .Config.Healthcheck.Test }}' "$image")" != "" ] || fail "the image has no HEALTHCHECK"
+pass "$listing"
+
+# ---- the test bed on this host -----------------------------------------------
+free_port() { "$node" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+cloud_port=$(free_port)
+control_port=$(free_port)
+bed() { "$node" -e "fetch('http://127.0.0.1:$control_port$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"; }
+wait_put() { # since_ms predicate timeout_s
+  local since=$1 predicate=$2 timeout=${3:-60} found
+  for _ in $(seq 1 $((timeout * 2))); do
+    found=$(bed GET /puts 2>/dev/null | "$node" -e "
+      let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+        let all = []; try { all = JSON.parse(t); } catch {}
+        const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
+        const hit = all.find((p) => p.receivedAt >= $since && p.status === 200 && (${predicate}));
+        if (hit) process.stdout.write(JSON.stringify(hit));
+      });" || true)
+    if [ -n "$found" ]; then
+      printf '%s\n' "$found"
+      return 0
+    fi
+    sleep 0.5
+  done
+  return 1
+}
+now_ms() { "$node" -e 'console.log(Date.now())'; }
+node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))"; }
+start_bed() { # adb port
+  [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null && wait "$bed_pid" 2>/dev/null || true
+  "$node" "$repo/dist/test/deploy/bed.js" --adb-port "$1" --cloud-port "$cloud_port" --control-port "$control_port" --serials PODMAN01,PODMAN02 >"$work/bed.log" 2>&1 &
+  bed_pid=$!
+}
+
+printf '%s\n' test-api-key-3f9a1c7e5b2d | podman secret create "da-api-key-$run_id" - >/dev/null
+env_file=$work/agent.env
+cat >"$env_file" <<EOF
+DEVICE_AGENT_BASE_URL=http://127.0.0.1:$cloud_port/v1
+DEVICE_AGENT_USERNAME=agent@example.test
+DEVICE_AGENT_SCHEDULE=*/10 * * * * *
+DEVICE_AGENT_JITTER_SECONDS=0
+EOF
+
+# The README's podman flags for each compose profile (Container section),
+# with the host's network here because the phones are simulated over TCP.
+common=("${limits[@]}" --init --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges
+  --env-file "$env_file" --secret "da-api-key-$run_id,target=/run/secrets/api-key" -e DEVICE_AGENT_API_KEY_FILE=/run/secrets/api-key
+  --stop-timeout 20 --network host)
+run_usb() { # name adb_port
+  names+=("$1")
+  podman run -d --name "$1" "${common[@]}" \
+    -e DEVICE_AGENT_START_ADB=1 -e ANDROID_ADB_SERVER_PORT="$2" -e DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:"$status_port" \
+    -v /dev/bus/usb:/dev/bus/usb --device-cgroup-rule 'c 189:* rmw' --group-add "$(getent group plugdev | cut -d: -f3 || echo 46)" \
+    -v "da-adb-keys-$run_id:/home/node/.android" -v "da-state-$run_id:/var/lib/device-agent" \
+    "$image" >/dev/null
+}
+volumes+=("da-adb-keys-$run_id" "da-state-$run_id" "da-state-host-$run_id")
+
+check_logs_json() {
+  local bad
+  bad=$(podman logs "$1" 2>&1 | "$node" -e "
+    let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+      const bad = t.split('\n').filter((l) => l.trim() !== '').filter((l) => { try { JSON.parse(l); return false; } catch { return true; } });
+      process.stdout.write(bad.slice(0, 5).join('\n'));
+    });")
+  [ -z "$bad" ] || fail "log lines of $1 that are not JSON: $bad"
+}
+
+# ---- profile usb: adb inside the container -------------------------------------
+say "profile usb: adb server inside the container"
+adb_port=$(free_port)
+status_port=$(free_port)
+start_bed "$adb_port"
+t0=$(now_ms)
+run_usb "da-usb-$run_id" "$adb_port"
+first=$(wait_put "$t0" "status(p, 'PODMAN01') === 'AVAILABLE' && status(p, 'PODMAN02') === 'AVAILABLE'" 120) || fail "no report with both phones (bed: $(tail -3 "$work/bed.log"))"
+node_id=$(printf '%s' "$first" | node_id_of)
+pass "report delivered by node $node_id"
+
+[ "$(podman inspect -f '{{ .HostConfig.ReadonlyRootfs }}' "da-usb-$run_id")" = true ] || fail "the root is not read-only"
+podman exec "da-usb-$run_id" sh -c 'touch /app/x' 2>/dev/null && fail "the root is writable"
+capeff=$(podman exec "da-usb-$run_id" sh -c "grep CapEff /proc/1/status | cut -f2")
+[ "$capeff" = 0000000000000000 ] || fail "the container has capabilities: $capeff"
+pass "read-only root, no capabilities"
+
+for _ in $(seq 1 30); do podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1 && break; sleep 1; done
+podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1 || fail "the healthcheck fails on a healthy agent"
+pass "healthcheck"
+
+adb_key=$(podman exec "da-usb-$run_id" cat /home/node/.android/adbkey.pub) || fail "no adb key in the volume"
+podman logs "da-usb-$run_id" 2>&1 | grep -q '"component":"adb"' || fail "no adb log line (wrapped as JSON) in the container's output"
+check_logs_json "da-usb-$run_id"
+pass "every log line is JSON, adb's included"
+
+t=$SECONDS
+podman stop -t 20 "da-usb-$run_id" >/dev/null
+[ $((SECONDS - t)) -lt 20 ] || fail "stop took $((SECONDS - t)) s"
+[ "$(podman inspect -f '{{ .State.ExitCode }}' "da-usb-$run_id")" = 0 ] || fail "exit code $(podman inspect -f '{{ .State.ExitCode }}' "da-usb-$run_id") on stop"
+podman logs "da-usb-$run_id" 2>&1 | grep -q 'device-agent stopped' || fail "no clean-stop line"
+pass "stopped cleanly in $((SECONDS - t)) s"
+
+say "a new container keeps the node id and the adb key (volumes)"
+podman rm "da-usb-$run_id" >/dev/null
+start_bed "$adb_port"
+t0=$(now_ms)
+run_usb "da-usb2-$run_id" "$adb_port"
+wait_put "$t0" "p.nodeId === '$node_id' && status(p, 'PODMAN01') === 'AVAILABLE'" 120 >/dev/null || fail "the new container reported another node id, or nothing"
+[ "$(podman exec "da-usb2-$run_id" cat /home/node/.android/adbkey.pub)" = "$adb_key" ] || fail "the adb key changed"
+podman stop -t 20 "da-usb2-$run_id" >/dev/null
+pass "same node id and adb key"
+
+# ---- profile host-adb: adb server on the host ------------------------------------
+say "profile host-adb: adb server on the host"
+host_adb_port=$(free_port)
+adb_home=$(mktemp -d)
+HOME=$adb_home adb -P "$host_adb_port" server nodaemon >"$work/host-adb.log" 2>&1 &
+adb_pid=$!
+start_bed "$host_adb_port"
+status_port=$(free_port)
+t0=$(now_ms)
+names+=("da-host-$run_id")
+podman run -d --name "da-host-$run_id" "${common[@]}" \
+  -e ANDROID_ADB_SERVER_PORT="$host_adb_port" -e DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:"$status_port" \
+  -v "da-state-host-$run_id:/var/lib/device-agent" "$image" >/dev/null
+wait_put "$t0" "status(p, 'PODMAN01') === 'AVAILABLE' && status(p, 'PODMAN02') === 'AVAILABLE'" 120 >/dev/null || fail "no report through the host's adb server"
+for _ in $(seq 1 30); do podman healthcheck run "da-host-$run_id" >/dev/null 2>&1 && break; sleep 1; done
+podman healthcheck run "da-host-$run_id" >/dev/null 2>&1 || fail "the healthcheck fails"
+check_logs_json "da-host-$run_id"
+podman stop -t 20 "da-host-$run_id" >/dev/null
+[ "$(podman inspect -f '{{ .State.ExitCode }}' "da-host-$run_id")" = 0 ] || fail "exit code on stop"
+pass "report delivered, healthy, JSON logs, clean stop"
+
+say "container deploy checks passed"
