@@ -93,7 +93,9 @@ if ! podman image exists "$base_image"; then
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$stage/usr/local/bin/npm"
   chroot "$stage" /bin/sh -c 'groupadd -g 1000 node && useradd -u 1000 -g node -m -s /bin/bash node'
   cp /etc/ssl/certs/ca-certificates.crt "$stage/etc/ssl/certs/ca-certificates.crt"
-  tar -C "$stage" -c . | podman import -q - "$base_image" >/dev/null
+  tar -C "$stage" -c . | podman import -q \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' - "$base_image" >/dev/null
   rm -rf "$stage"
 fi
 
