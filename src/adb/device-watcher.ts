@@ -22,8 +22,8 @@ export interface DeviceWatcherOptions {
  * for prompt events, plus a full device list at start, after the tracker
  * ends (adb server restarted or killed) and periodically, so that a missed
  * event never leaves a ghost device behind. Emits 'change' with the
- * DeviceChange[] of each update, and 'resumed' when tracking comes back
- * after the adb server went away.
+ * DeviceChange[] of each update, 'connected' each time tracking connects,
+ * and 'resumed' when tracking comes back after the adb server went away.
  */
 export class DeviceWatcher extends EventEmitter {
   private readonly known = new Map<string, string>();
@@ -132,6 +132,7 @@ export class DeviceWatcher extends EventEmitter {
       if (this.lastErrorText) this.options.logger.info({ adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
       this.reconnectDelay = 0;
+      this.emit('connected');
       await this.reconcile();
       if (this.everConnected) this.emit('resumed');
       this.everConnected = true;

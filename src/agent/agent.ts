@@ -75,7 +75,8 @@ export class Agent {
       collectMachine: () => parts.machine.collect(),
       unplugged: parts.unplugged,
       reported: parts.reported,
-      adbListed: () => this.watcher?.listed ?? false,
+      // Absent means gone only once adb has listed its devices and had time to enumerate USB.
+      adbListed: () => (this.watcher?.listed ?? false) && planner.adbSettled(monotonic()),
       stats: parts.stats,
       logger,
       // A retry chain never outlives the next scheduled report.
@@ -86,6 +87,11 @@ export class Agent {
     this.startedAt = Date.now();
     this.status = new StatusServer(settings.statusListen, this, logger);
     await this.status.start();
+    this.watcher.on('connected', () => {
+      planner.adbConnected(monotonic());
+      parts.unplugged.adbConnected();
+      this.arm();
+    });
     await this.watcher.start();
     // Devices found at start go into the first report through the watcher's
     // list, not as change events: the planner hears only what came after.

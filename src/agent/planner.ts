@@ -28,13 +28,14 @@ export type Trigger =
   | 'watchdog'
   | 'devices-changed'
   | 'adb-resumed'
+  | 'adb-settled'
   | 'requested'
   | 'resend'
   | 'failed-device-retry'
   | 'inventory-retry';
 
 /** Triggers that are not rate-limited: the schedule, device events and the operator. */
-export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-resumed', 'requested']);
+export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-resumed', 'adb-settled', 'requested']);
 
 /** Why a report was not delivered, as far as timing cares. */
 export type Failure =
@@ -82,6 +83,12 @@ export interface PlannerOptions {
   minFollowUpGapMs?: number;
   /** A lost schedule tick is made up this long after it was due (default 10 s). */
   watchdogSlackMs?: number;
+  /**
+   * How long after adb (re)connects its device list is taken as complete
+   * (default 10 s): right after an adb server starts, USB phones are still
+   * being enumerated, and calling them gone would flap them in the cloud.
+   */
+  adbSettleMs?: number;
   resendMinMs?: number;
   resendMaxMs?: number;
   probeRetryMinMs?: number;
@@ -110,12 +117,16 @@ export class ReportPlanner {
   private resendAt: number | undefined;
   private inFlight = false;
   private lastStartAt: number | undefined;
+  /** When adb's device list counts as complete again after it (re)connected. */
+  private settleAt: number | undefined;
+  private settleDue = false;
 
   constructor(options: PlannerOptions) {
     this.o = {
       maxChangeWaitMs: 1_500,
       minFollowUpGapMs: 5_000,
       watchdogSlackMs: 10_000,
+      adbSettleMs: 10_000,
       resendMinMs: 5_000,
       resendMaxMs: 30_000,
       probeRetryMinMs: 10_000,
@@ -147,6 +158,17 @@ export class ReportPlanner {
     this.trouble.clear();
     this.noteChange(now);
     this.immediate.add('adb-resumed');
+  }
+
+  /** adb tracking connected (at start or after the server restarted). */
+  adbConnected(now: number): void {
+    this.settleAt = now + this.o.adbSettleMs;
+    this.settleDue = true;
+  }
+
+  /** Whether adb's device list can be taken as complete: a device absent from it is gone. */
+  adbSettled(now: number): boolean {
+    return this.settleAt !== undefined && now >= this.settleAt;
   }
 
   /** adb listed a device in a new state (to), or no longer (to undefined). */
@@ -211,6 +233,7 @@ export class ReportPlanner {
     const failedDue = this.failed.dueForRetry(now);
     for (const udid of failedDue) refresh.add(udid);
     this.failed.defer(failedDue, now);
+    if (triggers.includes('adb-settled')) this.settleDue = false;
     this.immediate.clear();
     this.changed.clear();
     this.changeFirstAt = this.changeLastAt = undefined;
@@ -284,6 +307,8 @@ export class ReportPlanner {
   private dueTimes(): Map<Trigger, number> {
     const due = new Map<Trigger, number>();
     for (const t of this.immediate) due.set(t, -Infinity);
+    // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
+    if (this.settleDue && this.settleAt !== undefined) due.set('adb-settled', this.settleAt);
     if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
       due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + this.o.maxChangeWaitMs));
     }

@@ -10,17 +10,29 @@ export const STATUS_UNPLUGGED = 'UNPLUGGED';
 export class UnpluggedLedger {
   private reported = new Map<string, DeviceInfo>();
   private readonly pending = new Map<string, DeviceInfo>();
+  /** udids present in some report since adb last (re)connected: their absence is news. */
+  private readonly seenSinceConnect = new Set<string>();
+
+  /** adb (re)connected: until its list is complete, only devices seen since then can be called gone. */
+  adbConnected(): void {
+    this.seenSinceConnect.clear();
+  }
 
   /**
    * The devices to send: the present ones plus the UNPLUGGED records still
-   * owed. `complete` is false when adb has not listed its devices yet (it is
-   * down or starting): absence then says nothing, so nobody is marked gone.
+   * owed. `complete` is false while adb's list cannot be taken as complete
+   * (the server is down, or has just started and may still be enumerating
+   * USB): then only a device seen since adb connected and absent now is
+   * gone; the others wait, so that an adb restart does not flap every phone.
    */
   compose(present: DeviceInfo[], complete = true): DeviceInfo[] {
     const presentIds = new Set(present.map((d) => d.udid));
+    for (const udid of presentIds) this.seenSinceConnect.add(udid);
+    // Bounded by the devices present or reported: the others are settled either way.
+    for (const udid of this.seenSinceConnect) if (!presentIds.has(udid) && !this.reported.has(udid)) this.seenSinceConnect.delete(udid);
     for (const udid of this.pending.keys()) if (presentIds.has(udid)) this.pending.delete(udid);
     for (const [udid, info] of this.reported) {
-      if (complete && !presentIds.has(udid) && !this.pending.has(udid)) {
+      if ((complete || this.seenSinceConnect.has(udid)) && !presentIds.has(udid) && !this.pending.has(udid)) {
         const { message: _message, ...rest } = info;
         this.pending.set(udid, { ...rest, state: 'unplugged', status: STATUS_UNPLUGGED });
       }
@@ -45,8 +57,11 @@ export class UnpluggedLedger {
   delivered(devices: DeviceInfo[], complete = true): void {
     const next = complete ? new Map<string, DeviceInfo>() : new Map(this.reported);
     for (const d of devices) {
-      if (d.status === STATUS_UNPLUGGED) this.pending.delete(d.udid);
-      else next.set(d.udid, d);
+      if (d.status === STATUS_UNPLUGGED) {
+        this.pending.delete(d.udid);
+        next.delete(d.udid);
+        this.seenSinceConnect.delete(d.udid);
+      } else next.set(d.udid, d);
     }
     this.reported = next;
   }

@@ -137,6 +137,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
   const apply = (ev: SimEvent): void => {
     if (ev.kind === 'adb-resumed') {
       obs.resumes.push(t);
+      planner.adbConnected(t);
       return planner.adbResumed(t);
     }
     if (ev.kind === 'requested') return planner.requested();

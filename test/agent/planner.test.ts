@@ -83,4 +83,19 @@ describe('report planner', () => {
     expect(p.nextAt(11_100)).toBe(11_600);
     expect([...p.take(11_600)!.refresh]).toEqual(['W']);
   });
+
+  it('takes adb\'s list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED', () => {
+    const p = planner();
+    p.start();
+    p.take(0);
+    p.finished({ delivered: true, sent: [], failedDevices: [] }, 10);
+    p.adbConnected(1_000);
+    expect(p.adbSettled(5_000)).toBe(false);
+    expect(p.nextAt(1_000)).toBe(11_000);
+    expect(p.take(11_000)!.triggers).toEqual(['adb-settled']);
+    expect(p.adbSettled(11_000)).toBe(true);
+    p.finished({ delivered: true, sent: [], failedDevices: [] }, 11_010);
+    // Once only.
+    expect(p.nextAt(11_010)).toBeGreaterThan(HOUR / 2);
+  });
 });

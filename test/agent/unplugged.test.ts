@@ -25,6 +25,22 @@ describe('UnpluggedLedger', () => {
     expect(ledger.compose([info('A'), info('NEW')]).map((d) => d.udid)).toEqual(['A', 'NEW']);
   });
 
+  it('right after adb (re)connects, calls gone only a device seen since then; the others wait for the list to be complete', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.delivered(ledger.compose([info('A'), info('B'), info('C')]));
+    ledger.adbConnected();
+    // Only A is listed again so far; B and C may still be enumerating.
+    const early = ledger.compose([info('A'), info('B')], false);
+    expect(early.map((d) => d.udid)).toEqual(['A', 'B']);
+    ledger.delivered(early, false);
+    // B, seen since the reconnection, is unplugged: that is news at once.
+    const unplug = ledger.compose([info('A')], false);
+    expect(unplug.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
+    ledger.delivered(unplug, false);
+    // The list is complete now: C did not come back.
+    expect(ledger.compose([info('A')]).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'C:UNPLUGGED']);
+  });
+
   it('marks nobody gone while adb has not listed its devices, and forgets nobody either', () => {
     const ledger = new UnpluggedLedger();
     ledger.seed([info('A'), info('B')]);

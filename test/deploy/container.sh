@@ -156,12 +156,14 @@ EOF
 common=("${limits[@]}" --health-interval disable --init --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges
   --env-file "$env_file" --secret "da-api-key-$run_id,target=/run/secrets/api-key" -e DEVICE_AGENT_API_KEY_FILE=/run/secrets/api-key
   --stop-timeout 20 --network host)
+# No USB bus on a build machine: the bind mount is given where there is one.
+usb=(--device-cgroup-rule 'c 189:* rmw' --group-add "$(getent group plugdev | cut -d: -f3 || echo 46)")
+[ -d /dev/bus/usb ] && usb+=(-v /dev/bus/usb:/dev/bus/usb)
 run_usb() { # name adb_port
   names+=("$1")
   podman run -d --name "$1" "${common[@]}" \
     -e DEVICE_AGENT_START_ADB=1 -e ANDROID_ADB_SERVER_PORT="$2" -e DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:"$status_port" \
-    -v /dev/bus/usb:/dev/bus/usb --device-cgroup-rule 'c 189:* rmw' --group-add "$(getent group plugdev | cut -d: -f3 || echo 46)" \
-    -v "da-adb-keys-$run_id:/home/node/.android" -v "da-state-$run_id:/var/lib/device-agent" \
+    "${usb[@]}" -v "da-adb-keys-$run_id:/home/node/.android" -v "da-state-$run_id:/var/lib/device-agent" \
     "$image" >/dev/null
 }
 volumes+=("da-adb-keys-$run_id" "da-state-$run_id" "da-state-host-$run_id")

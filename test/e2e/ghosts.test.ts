@@ -29,8 +29,10 @@ describe('no ghost devices after a restart', () => {
       await adb.disconnect(gone.port);
       const t0 = Date.now();
       const second = bed.run(extra);
-      const put = await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
+      // adb's list counts as complete 10 s after the agent connects to it (USB enumeration).
+      const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 20_000);
       expect(statusOf(put)).toEqual(['GHOST001:AVAILABLE', 'GHOST002:UNPLUGGED', 'GHOST003:AVAILABLE']);
+      expect(cloud.putRequests().filter((r) => r.receivedAt >= t0).flatMap(statusOf).filter((x) => x.endsWith('UNPLUGGED'))).toEqual(['GHOST002:UNPLUGGED']);
       const t1 = Date.now();
       second.child.kill('SIGHUP');
       const next = await cloud.waitForPut((r) => r.receivedAt >= t1, 10_000);
@@ -77,5 +79,21 @@ describe('no ghost devices after a restart', () => {
     const t1 = Date.now();
     expect((await runAgent(['once'], env)).code).toBe(0);
     expect(statusOf(await cloud.waitForPut((r) => r.receivedAt >= t1, 5_000))).toEqual(['ONCE0001:AVAILABLE']);
+  }, 60_000);
+
+  it('an adb server restart: the phone that does not come back is reported UNPLUGGED once, the others never are', async () => {
+    const a = await bed.plug('ADBRST01');
+    await bed.plug('ADBRST02');
+    const agent = bed.run();
+    await cloud.waitForPut((r) => devicesOf(r).length === 2, 20_000);
+    const t0 = Date.now();
+    // adb 29 forgets devices reached with `adb connect` when it restarts: one comes back.
+    await adb.restart({ reconnect: false });
+    await adb.connect(a.port);
+    const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 30_000);
+    expect(statusOf(put)).toEqual(['ADBRST01:AVAILABLE', 'ADBRST02:UNPLUGGED']);
+    const after = cloud.putRequests().filter((r) => r.receivedAt >= t0);
+    expect(after.flatMap(statusOf).filter((s) => s === 'ADBRST01:UNPLUGGED')).toEqual([]);
+    expect(agent.child.exitCode).toBeNull();
   }, 60_000);
 });
