@@ -40,11 +40,14 @@ fail() {
   for n in "${names[@]}"; do podman logs --tail 40 "$n" >&2 2>&1 || true; done
   exit 1
 }
-pass() { echo "ok: $*"; }
+passed=0
+pass() {
+  passed=$((passed + 1))
+  echo "ok: $*"
+}
 cleanup() {
   for n in "${names[@]}"; do podman rm -f -t 0 "$n" >/dev/null 2>&1 || true; done
   for v in "${volumes[@]}"; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
-  podman secret rm "da-api-key-$run_id" >/dev/null 2>&1 || true
   [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null || true
   [ -n "${adb_pid:-}" ] && kill "$adb_pid" 2>/dev/null || true
   wait 2>/dev/null || true
@@ -142,7 +145,11 @@ start_bed() { # adb port
   bed_pid=$!
 }
 
-printf '%s\n' test-api-key-3f9a1c7e5b2d | podman secret create "da-api-key-$run_id" - >/dev/null
+# The key as a file, bind-mounted read-only as compose's file secrets are
+# (podman 4.3's --secret cannot mount into a read-only root). uid 1000 reads it.
+key_file=$work/api-key
+install -m 0600 -o 1000 /dev/null "$key_file"
+printf '%s\n' test-api-key-3f9a1c7e5b2d >"$key_file"
 env_file=$work/agent.env
 cat >"$env_file" <<EOF
 DEVICE_AGENT_BASE_URL=http://127.0.0.1:$cloud_port/v1
@@ -154,7 +161,7 @@ EOF
 # The README's podman flags for each compose profile (Container section),
 # with the host's network here because the phones are simulated over TCP.
 common=("${limits[@]}" --health-interval disable --init --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges
-  --env-file "$env_file" --secret "da-api-key-$run_id,target=/run/secrets/api-key" -e DEVICE_AGENT_API_KEY_FILE=/run/secrets/api-key
+  --env-file "$env_file" -v "$key_file:/run/secrets/api-key:ro" -e DEVICE_AGENT_API_KEY_FILE=/run/secrets/api-key
   --stop-timeout 20 --network host)
 # No USB bus on a build machine: the bind mount is given where there is one.
 usb=(--device-cgroup-rule 'c 189:* rmw' --group-add "$(getent group plugdev | cut -d: -f3 || echo 46)")
@@ -243,3 +250,4 @@ podman stop -t 20 "da-host-$run_id" >/dev/null
 pass "report delivered, healthy, JSON logs, clean stop"
 
 say "container deploy checks passed"
+echo "container: $passed passed, 0 failed"

@@ -41,7 +41,11 @@ fail() {
   fi
   exit 1
 }
-pass() { echo "ok: $*"; }
+passed=0
+pass() {
+  passed=$((passed + 1))
+  echo "ok: $*"
+}
 
 [ "$(id -u)" = 0 ] || fail "needs root (systemd-nspawn)"
 for tool in debootstrap systemd-nspawn nsenter; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install debootstrap systemd-container)"; done
@@ -231,3 +235,4 @@ pass "both units active after boot; same node id"
 
 in_box journalctl --no-pager -o cat | grep -q "$KEY" && fail "the key is in the journal"
 say "systemd deploy checks passed"
+echo "systemd: $passed passed, 0 failed"
