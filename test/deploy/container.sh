@@ -23,27 +23,18 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-work=${DEPLOY_WORK:-/var/tmp/device-agent-deploy}
-base=$work/bookworm-base
-node=$repo/node_modules/node/bin/node
+# shellcheck source=test/deploy/lib.sh
+. "$here/lib.sh"
 image=localhost/device-agent:deploy-test
 base_image=localhost/device-agent-test-base:bookworm
-started=$SECONDS
 run_id=$$
 names=()
 volumes=()
 
-say() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }
 fail() {
   echo "FAIL: $*" >&2
   for n in "${names[@]}"; do podman logs --tail 40 "$n" >&2 2>&1 || true; done
   exit 1
-}
-passed=0
-pass() {
-  passed=$((passed + 1))
-  echo "ok: $*"
 }
 cleanup() {
   for n in "${names[@]}"; do podman rm -f -t 0 "$n" >/dev/null 2>&1 || true; done
@@ -78,13 +69,7 @@ limits=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
 
 # ---- the local base image ----------------------------------------------------
 if ! podman image exists "$base_image"; then
-  if [ ! -x "$base/usr/bin/apt-get" ]; then
-    say "debootstrap Debian 12 (cached in $base)"
-    rm -rf "$base.tmp"
-    debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,ca-certificates,libpam-systemd bookworm "$base.tmp" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
-      fail "debootstrap failed: $(tail -5 "$work/debootstrap.log")"
-    mv "$base.tmp" "$base"
-  fi
+  ensure_base
   say "the local stand-in for node:24-bookworm-slim"
   stage=$work/container-base
   rm -rf "$stage"
@@ -119,26 +104,7 @@ free_port() { "$node" -e "const s=require('net').createServer().listen(0,'127.0.
 cloud_port=$(free_port)
 control_port=$(free_port)
 bed() { "$node" -e "fetch('http://127.0.0.1:$control_port$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"; }
-wait_put() { # since_ms predicate timeout_s
-  local since=$1 predicate=$2 timeout=${3:-60} found
-  for _ in $(seq 1 $((timeout * 2))); do
-    found=$(bed GET /puts 2>/dev/null | "$node" -e "
-      let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
-        let all = []; try { all = JSON.parse(t); } catch {}
-        const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
-        const hit = all.find((p) => p.receivedAt >= $since && p.status === 200 && (${predicate}));
-        if (hit) process.stdout.write(JSON.stringify(hit));
-      });" || true)
-    if [ -n "$found" ]; then
-      printf '%s\n' "$found"
-      return 0
-    fi
-    sleep 0.5
-  done
-  return 1
-}
 now_ms() { "$node" -e 'console.log(Date.now())'; }
-node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))"; }
 start_bed() { # adb port
   [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null && wait "$bed_pid" 2>/dev/null || true
   "$node" "$repo/dist/test/deploy/bed.js" --adb-port "$1" --cloud-port "$cloud_port" --control-port "$control_port" --serials PODMAN01,PODMAN02 >"$work/bed.log" 2>&1 &

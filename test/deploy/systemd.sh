@@ -22,17 +22,13 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-work=${DEPLOY_WORK:-/var/tmp/device-agent-deploy}
-base=$work/bookworm-base
+# shellcheck source=test/deploy/lib.sh
+. "$here/lib.sh"
 root=$work/systemd-root
-node=$repo/node_modules/node/bin/node
 readme_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/README.md" '### Install with systemd' "$1"; }
 KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
 BOX_NODE=/opt/device-agent/node_modules/node/bin/node
-started=$SECONDS
 
-say() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }
 fail() {
   echo "FAIL: $*" >&2
   if [ -n "${leader:-}" ]; then
@@ -41,25 +37,13 @@ fail() {
   fi
   exit 1
 }
-passed=0
-pass() {
-  passed=$((passed + 1))
-  echo "ok: $*"
-}
 
 [ "$(id -u)" = 0 ] || fail "needs root (systemd-nspawn)"
 for tool in debootstrap systemd-nspawn nsenter; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install debootstrap systemd-container)"; done
 [ -f "$repo/dist/test/deploy/bed.js" ] || fail "dist/ is missing: run npm test or npm run build first"
 
 # ---- the machine -------------------------------------------------------------
-mkdir -p "$work"
-if [ ! -x "$base/usr/bin/systemctl" ]; then
-  say "debootstrap Debian 12 (cached in $base afterwards)"
-  rm -rf "$base.tmp"
-  debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,ca-certificates,libpam-systemd bookworm "$base.tmp" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
-    fail "debootstrap failed: $(tail -5 "$work/debootstrap.log")"
-  mv "$base.tmp" "$base"
-fi
+ensure_base
 rm -rf "$root"
 cp -a "$base" "$root"
 
@@ -109,28 +93,6 @@ bed_start() {
 bed() { # bed METHOD PATH: the bed's control port, inside the box
   in_box "$BOX_NODE" -e "fetch('http://127.0.0.1:8081$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
 }
-# wait_put SINCE_MS JS_PREDICATE [TIMEOUT_S]: waits for a PUT /devices received after
-# SINCE_MS that the cloud answered 200 and for which the predicate on
-# p (receivedAt, nodeId, devices: udid, status) holds; prints it as JSON.
-wait_put() {
-  local since=$1 predicate=$2 timeout=${3:-60} puts found
-  for _ in $(seq 1 $((timeout * 2))); do
-    puts=$(bed GET /puts 2>/dev/null || true)
-    found=$(printf '%s' "$puts" | "$node" -e "
-      let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
-        let all = []; try { all = JSON.parse(t); } catch {}
-        const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
-        const hit = all.find((p) => p.receivedAt >= $since && p.status === 200 && (${predicate}));
-        if (hit) process.stdout.write(JSON.stringify(hit));
-      });" || true)
-    if [ -n "$found" ]; then
-      printf '%s\n' "$found"
-      return 0
-    fi
-    sleep 0.5
-  done
-  return 1
-}
 box_ms() { in_box date +%s%3N; }
 unit() { in_box systemctl show -P "$2" "$1"; }
 
@@ -161,7 +123,7 @@ say "a report is delivered with the simulated phones"
 t0=$(box_ms)
 all3="['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) === 'AVAILABLE')"
 first=$(wait_put "$t0" "$all3" 90) || fail "no report with the three phones"
-node_id=$(printf '%s' "$first" | "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))")
+node_id=$(printf '%s' "$first" | node_id_of)
 pass "report delivered by node $node_id"
 
 say "the key comes from \$CREDENTIALS_DIRECTORY and is in no journal line"

@@ -1,0 +1,56 @@
+# Shared by the deploy checks (sourced after setting $here): where things
+# are, progress lines, the pass count, the cached Debian 12 base, and waiting
+# for a report at the cloud double of test/deploy/bed.ts. The script that
+# sources it defines `fail MESSAGE` and `bed METHOD PATH` (the bed's control
+# port, wherever the bed runs).
+
+repo=$(cd "$here/../.." && pwd)
+work=${DEPLOY_WORK:-/var/tmp/device-agent-deploy}
+# A minimal Debian 12 with systemd, made once per machine and kept in $work.
+base=$work/bookworm-base
+# The Node 24 of `npm ci` on this host.
+node=$repo/node_modules/node/bin/node
+
+started=$SECONDS
+passed=0
+say() { printf '\n== %s (%d s)\n' "$*" $((SECONDS - started)); }
+pass() {
+  passed=$((passed + 1))
+  echo "ok: $*"
+}
+
+ensure_base() {
+  mkdir -p "$work"
+  [ -x "$base/usr/bin/systemctl" ] && return 0
+  say "debootstrap Debian 12 (kept in $base)"
+  rm -rf "$base.tmp"
+  debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,ca-certificates,libpam-systemd bookworm "$base.tmp" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
+    fail "debootstrap failed: $(tail -5 "$work/debootstrap.log")"
+  mv "$base.tmp" "$base"
+}
+
+# wait_put SINCE_MS JS_PREDICATE [TIMEOUT_S]: waits for a PUT /devices
+# received after SINCE_MS that the cloud answered 200 and for which the
+# predicate on p (receivedAt, nodeId, devices: udid, status; status(p, udid)
+# is a helper) holds; prints it as JSON.
+wait_put() {
+  local since=$1 predicate=$2 timeout=${3:-60} found
+  for _ in $(seq 1 $((timeout * 2))); do
+    found=$(bed GET /puts 2>/dev/null | "$node" -e "
+      let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+        let all = []; try { all = JSON.parse(t); } catch {}
+        const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
+        const hit = all.find((p) => p.receivedAt >= $since && p.status === 200 && (${predicate}));
+        if (hit) process.stdout.write(JSON.stringify(hit));
+      });" || true)
+    if [ -n "$found" ]; then
+      printf '%s\n' "$found"
+      return 0
+    fi
+    sleep 0.5
+  done
+  return 1
+}
+
+# The nodeId of a PUT printed by wait_put, read from standard input.
+node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))"; }
