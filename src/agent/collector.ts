@@ -61,11 +61,6 @@ export class InventoryCollector {
     this.limiter = new Limiter(options.concurrency);
   }
 
-  /** adb serials whose last inventory failed or was cut short. */
-  get failing(): string[] {
-    return [...this.problems.keys()];
-  }
-
   async collect(devices: ReadonlyMap<string, string>, request: CollectRequest = { refresh: 'all' }): Promise<DeviceInfo[]> {
     this.forgetGone(devices);
     const { refresh, hold } = request;
