@@ -240,7 +240,9 @@ export class Agent {
       ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
       : { delivered: false, failure: outcome.failure };
     const notes = planner.finished(result, now);
-    const { logger } = this.parts;
+    const { logger, unplugged } = this.parts;
+    // A report for adb's list settling is owed only while some device reported before has not been seen since.
+    if (!unplugged.awaitingAdb) planner.adbSettleNotNeeded();
     if (!outcome.delivered) {
       if (!this.stopping) logNotDelivered(logger, outcome.error, notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now));
       return;

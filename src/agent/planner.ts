@@ -166,6 +166,11 @@ export class ReportPlanner {
     this.settleDue = true;
   }
 
+  /** Nothing waits for adb's list to settle (every device reported before was seen again): no report for it. */
+  adbSettleNotNeeded(): void {
+    this.settleDue = false;
+  }
+
   /** Whether adb's device list can be taken as complete: a device absent from it is gone. */
   adbSettled(now: number): boolean {
     return this.settleAt !== undefined && now >= this.settleAt;

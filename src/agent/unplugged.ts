@@ -48,6 +48,12 @@ export class UnpluggedLedger {
     for (const d of devices) if (!this.reported.has(d.udid)) this.reported.set(d.udid, d);
   }
 
+  /** Whether some device reported earlier has not been seen since adb connected: only adb settling can tell if it is gone. */
+  get awaitingAdb(): boolean {
+    for (const udid of this.reported.keys()) if (!this.seenSinceConnect.has(udid)) return true;
+    return false;
+  }
+
   /** The present devices of the last delivered report. */
   get current(): DeviceInfo[] {
     return [...this.reported.values()];

@@ -97,5 +97,9 @@ describe('report planner', () => {
     p.finished({ delivered: true, sent: [], failedDevices: [] }, 11_010);
     // Once only.
     expect(p.nextAt(11_010)).toBeGreaterThan(HOUR / 2);
+    // And not at all when every device came back before it settled.
+    p.adbConnected(20_000);
+    p.adbSettleNotNeeded();
+    expect(p.nextAt(20_000)).toBeGreaterThan(HOUR / 2);
   });
 });

@@ -37,8 +37,13 @@ describe('UnpluggedLedger', () => {
     const unplug = ledger.compose([info('A')], false);
     expect(unplug.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
     ledger.delivered(unplug, false);
+    // C alone waits for adb's list to settle.
+    expect(ledger.awaitingAdb).toBe(true);
     // The list is complete now: C did not come back.
-    expect(ledger.compose([info('A')]).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'C:UNPLUGGED']);
+    const settled = ledger.compose([info('A')]);
+    expect(settled.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'C:UNPLUGGED']);
+    ledger.delivered(settled);
+    expect(ledger.awaitingAdb).toBe(false);
   });
 
   it('marks nobody gone while adb has not listed its devices, and forgets nobody either', () => {
