@@ -69,7 +69,11 @@ export interface AssembleInput {
  */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
-  const props = parseGetprop(sections.get(SECTION.props) ?? '');
+  let props = parseGetprop(sections.get(SECTION.props) ?? '');
+  // SIM presence is re-read on its own (slow tier) while the whole property
+  // list is read once per connection: the newer reading wins.
+  const simState = sections.get(SECTION.simState);
+  if (simState !== undefined && !/[\r\n]/.test(simState.trim())) props = { ...props, 'gsm.sim.state': simState.trim() };
   const identity = identityFromProps(props, input.adbSerial);
   const statics: StaticFacts = { ...input.cachedStatic, ...staticFactsFromSections(sections) };
   const info: DeviceInfo = {

@@ -18,6 +18,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInventoryScript } from '../../src/inventory/script.js';
+import { TIERS } from '../../src/inventory/probes/types.js';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { AgentProcess, baseEnv } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
@@ -374,7 +375,7 @@ async function main(): Promise<void> {
   // The profile with the most recorded commands: the closest to a real device's output.
   const profile = loadProfile(join(root, 'test/fixtures/devices', process.env.BENCH_PROFILE ?? 'xiaomi-poco-f6'));
   // Exactly what the agent sends on a device's first probe (the cloud double's host is pinged).
-  const script = buildInventoryScript({ includeStatic: true, reachabilityHost: '127.0.0.1' });
+  const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: '127.0.0.1' });
   await cloud.start();
   const results: SizeResult[] = [];
   let live: LiveResult | undefined;

@@ -1,0 +1,9 @@
+import type { Probe } from './types.js';
+
+export const df: Probe = {
+  section: 'df',
+  tier: 'volatile',
+  command: 'df /data',
+  fields: ['storage'],
+  note: 'the data partition only',
+};

@@ -1,0 +1,9 @@
+import type { Probe } from './types.js';
+
+export const id: Probe = {
+  section: 'id',
+  tier: 'slow',
+  command: 'id',
+  fields: ['isRooted'],
+  note: 'adbd running as root (uid 0)',
+};

@@ -1,0 +1,37 @@
+// One inventory probe: a section of the batched script (script.ts), the shell
+// command that prints it, how fast its facts change (its tier), and the
+// DeviceInfo fields it feeds. The registry (registry.ts) lists them all; the
+// script builder, the prober's tier cache, the README field table and the e2e
+// fill-table read it.
+
+/**
+ * connection: cannot change while the device stays plugged and booted (read on
+ *   the first inventory of a connection and after a reboot);
+ * slow: changes when someone acts on the device (read every
+ *   slowFactsRefreshSeconds, and when the agent invalidates them);
+ * volatile: read on every inventory.
+ */
+export type Tier = 'connection' | 'slow' | 'volatile';
+
+export const TIERS: readonly Tier[] = ['connection', 'slow', 'volatile'];
+
+export interface Probe {
+  /** Section name in the script output: lower-case letters, digits and _. */
+  section: string;
+  /**
+   * Shell line; `t CMD` runs CMD under `timeout` where the device has one,
+   * `CMD | keep PATTERN...` prints only the lines matching one of the shell
+   * patterns (script.ts). A function may leave the probe out (undefined).
+   */
+  command: string | ((ctx: ProbeContext) => string | undefined);
+  tier: Tier;
+  /** DeviceInfo fields (dotted paths) this section feeds. */
+  fields: readonly string[];
+  /** Why this command, for the README table. */
+  note: string;
+}
+
+export interface ProbeContext {
+  /** Host to ping; the ping probe is left out when absent or unsafe. */
+  reachabilityHost?: string;
+}

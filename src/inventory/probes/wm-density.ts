@@ -1,0 +1,9 @@
+import type { Probe } from './types.js';
+
+export const wmDensity: Probe = {
+  section: 'wm_density',
+  tier: 'slow',
+  command: 't wm density',
+  fields: ['resolution.projection'],
+  note: 'physical density and its override',
+};
