@@ -123,6 +123,18 @@ export class SimDevice {
     return this.listenPort;
   }
 
+  /**
+   * Answers the next shell sessions from another profile (the battery
+   * drained, an app was installed, the device rebooted); sessions running
+   * keep the old one.
+   */
+  async setProfile(profile: Profile): Promise<void> {
+    this.options.profile = profile;
+    if (!this.workDir) return;
+    const dir = await mkdtemp(join(this.workDir, 'profile-'));
+    this.stubs = await writeStubs(profile, dir, { hangOn: this.options.commandHangOn });
+  }
+
   async stop(): Promise<void> {
     this.dropConnections();
     await this.closeServer();
