@@ -5,5 +5,6 @@ export const battery: Probe = {
   tier: 'volatile',
   command: 't dumpsys battery',
   fields: ['battery'],
+  filled: (d) => Boolean(d.battery?.percentage && d.battery.status && d.battery.health),
   note: 'the battery service: about 1 KB',
 };

@@ -5,5 +5,6 @@ export const bluetoothName: Probe = {
   tier: 'slow',
   command: 't settings get secure bluetooth_name',
   fields: ['deviceName'],
+  filled: (d) => Boolean(d.deviceName),
   note: 'device name where no device_name is set',
 };

@@ -5,5 +5,6 @@ export const deviceName: Probe = {
   tier: 'slow',
   command: 't settings get global device_name',
   fields: ['deviceName'],
+  filled: (d) => Boolean(d.deviceName),
   note: 'user-set device name',
 };

@@ -5,5 +5,6 @@ export const df: Probe = {
   tier: 'volatile',
   command: 'df /data',
   fields: ['storage'],
+  filled: (d) => d.storage !== undefined,
   note: 'the data partition only',
 };

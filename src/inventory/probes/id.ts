@@ -5,5 +5,6 @@ export const id: Probe = {
   tier: 'slow',
   command: 'id',
   fields: ['isRooted'],
+  filled: (d) => d.isRooted !== undefined,
   note: 'adbd running as root (uid 0)',
 };

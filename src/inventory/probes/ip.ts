@@ -5,5 +5,6 @@ export const ip: Probe = {
   tier: 'volatile',
   command: 'ip -o -4 addr',
   fields: ['networkReachability.ipAddress'],
+  filled: (d) => d.networkReachability?.ipAddress !== undefined,
   note: 'IPv4 addresses, one line each',
 };

@@ -9,5 +9,6 @@ export const orientation: Probe = {
   tier: 'volatile',
   command: "t dumpsys input 2>&1 | keep '*SurfaceOrientation:*' '*InputDeviceOrientation:*' '*Viewport INTERNAL:*'",
   fields: ['orientation'],
+  filled: (d) => d.orientation !== undefined,
   note: '`dumpsys input`, only the orientation lines sent back',
 };

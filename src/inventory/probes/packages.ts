@@ -5,5 +5,6 @@ export const packages: Probe = {
   tier: 'slow',
   command: 't pm list packages',
   fields: ['installedBrowsers'],
+  filled: (d) => d.installedBrowsers !== undefined,
   note: 'installed browsers',
 };

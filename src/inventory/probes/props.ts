@@ -5,5 +5,6 @@ export const props: Probe = {
   tier: 'connection',
   command: 'getprop',
   fields: ['udid', 'serialNumber', 'platformVersion', 'modelName', 'brandName', 'cpuArchitecture', 'isEmulator', 'deviceName', 'telephony.carriersInfo'],
+  filled: (d) => d.isEmulator !== undefined && d.platformVersion !== undefined,
   note: 'the whole property list, once per connection: identity, ABI, emulator flag, vendor IMEI/MEID props',
 };

@@ -5,5 +5,6 @@ export const proxy: Probe = {
   tier: 'slow',
   command: 't settings get global http_proxy',
   fields: ['networkReachability.proxy'],
+  filled: (d) => d.networkReachability?.proxy !== undefined,
   note: 'global HTTP proxy setting',
 };

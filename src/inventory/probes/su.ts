@@ -6,5 +6,6 @@ export const su: Probe = {
   tier: 'slow',
   command: `ls -l ${SU_PATHS.join(' ')}`,
   fields: ['isRooted'],
+  filled: (d) => d.isRooted !== undefined,
   note: 'su binaries in the usual places',
 };

@@ -8,5 +8,6 @@ export const telephony: Probe = {
   tier: 'volatile',
   command: "t dumpsys telephony.registry 2>&1 | keep '*mDataConnectionState=*'",
   fields: ['telephony.mobileDataState'],
+  filled: (d) => d.telephony?.mobileDataState !== undefined,
   note: '`dumpsys telephony.registry`, only the mDataConnectionState lines sent back',
 };

@@ -1,3 +1,5 @@
+import type { DeviceInfo } from '../../cloud/types.js';
+
 // One inventory probe: a section of the batched script (script.ts), the shell
 // command that prints it, how fast its facts change (its tier), and the
 // DeviceInfo fields it feeds. The registry (registry.ts) lists them all; the
@@ -27,6 +29,12 @@ export interface Probe {
   tier: Tier;
   /** DeviceInfo fields (dotted paths) this section feeds. */
   fields: readonly string[];
+  /**
+   * Whether a DeviceInfo shows this probe's reading, given that the device
+   * answered the command with a real output (the e2e fill-table checks it on
+   * every recorded profile). Absent where no single field tells.
+   */
+  filled?: (info: DeviceInfo) => boolean;
   /** Why this command, for the README table. */
   note: string;
 }
@@ -34,4 +42,17 @@ export interface Probe {
 export interface ProbeContext {
   /** Host to ping; the ping probe is left out when absent or unsafe. */
   reachabilityHost?: string;
+}
+
+/**
+ * The command line a device recording is keyed by: the probe's command
+ * without the `t` wrapper, the output filter and the redirection. Undefined
+ * for commands built from settings (ping).
+ */
+export function recordedCommand(probe: Probe): string | undefined {
+  if (typeof probe.command !== 'string') return undefined;
+  return probe.command
+    .replace(/^t /, '')
+    .replace(/ 2>&1 \| keep .*$/, '')
+    .trim();
 }

@@ -5,5 +5,6 @@ export const wmDensity: Probe = {
   tier: 'slow',
   command: 't wm density',
   fields: ['resolution.projection'],
+  filled: (d) => d.resolution === undefined || d.resolution.projection !== undefined,
   note: 'physical density and its override',
 };

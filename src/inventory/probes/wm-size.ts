@@ -5,5 +5,6 @@ export const wmSize: Probe = {
   tier: 'volatile',
   command: 't wm size',
   fields: ['resolution.width', 'resolution.height', 'resolution.logical'],
+  filled: (d) => d.resolution !== undefined,
   note: 'physical size and the current override',
 };
