@@ -92,7 +92,9 @@ export class DeviceProber {
     }
     entry = this.remember(serial, entry, run);
     const sections = new Map(run.sections);
-    if (entry) for (const [name, text] of entry.sections) if (!sections.has(name)) sections.set(name, text);
+    // The cache holds this run's good readings of the cached tiers and the
+    // last good ones of those it did not read (or read badly).
+    if (entry) for (const [name, text] of entry.sections) sections.set(name, text);
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
@@ -159,9 +161,11 @@ export class DeviceProber {
         entry.slowStale = false;
       }
     }
-    for (const name of cachedNames) {
-      const text = run.sections.get(name);
-      if (text !== undefined) entry.sections.set(name, text);
+    for (const probe of probesOf(CONNECTION_TIERS)) {
+      const text = run.sections.get(probe.section);
+      if (text === undefined) continue;
+      if (probe.good && !probe.good(text) && entry.sections.has(probe.section)) continue;
+      entry.sections.set(probe.section, text);
     }
     if (uptime !== undefined) entry.uptime = uptime;
     return entry;

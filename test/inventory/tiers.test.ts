@@ -113,6 +113,16 @@ describe('tiered inventory through the real adb server', () => {
     expect((await p.probe(device.serial, 'device')).installedBrowsers).toEqual([{ name: 'chrome' }]);
   });
 
+  it('a slow re-read that fails (pm busy) keeps the last good browsers', async () => {
+    const device = await plug(base);
+    const p = prober(900);
+    await p.probe(device.serial, 'device');
+    // Invented: what pm prints while the package service is not up.
+    await device.setProfile(withOutputs(base, { 'pm list packages': 'Error: Could not access the Package Manager.  Is the system running?\n' }));
+    clock += 900_000;
+    expect((await p.probe(device.serial, 'device')).installedBrowsers).toEqual([{ name: 'chrome' }]);
+  });
+
   it('a reboot (uptime went down) forces a full read: an OTA version shows at once', async () => {
     const device = await plug(base);
     const p = prober();

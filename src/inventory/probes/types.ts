@@ -35,6 +35,12 @@ export interface Probe {
    * every recorded profile). Absent where no single field tells.
    */
   filled?: (info: DeviceInfo) => boolean;
+  /**
+   * Whether an output of a cached tier is a reading worth keeping; a later
+   * output that is not (the service was busy, `pm` failed) leaves the last
+   * good one in the cache. Any output counts when absent.
+   */
+  good?: (text: string) => boolean;
   /** Why this command, for the README table. */
   note: string;
 }
