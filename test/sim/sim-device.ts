@@ -64,6 +64,8 @@ interface Stream {
   pendingBytes: number;
   awaitingAck: boolean;
   exited: boolean;
+  /** Index of its command in SimDevice.commands / sessionBytes. */
+  session: number;
 }
 
 class Connection {
@@ -85,6 +87,8 @@ export class SimDevice {
   commands: string[] = [];
   /** Shell output payload bytes sent in WRTE packets. */
   bytesWritten = 0;
+  /** Output bytes sent per session, aligned with `commands`. */
+  sessionBytes: number[] = [];
   /** TCP connections accepted (adb reconnects show up here). */
   connectionsAccepted = 0;
 
@@ -159,6 +163,7 @@ export class SimDevice {
     this.shellSessions = 0;
     this.commands = [];
     this.bytesWritten = 0;
+    this.sessionBytes = [];
     this.connectionsAccepted = 0;
   }
 
@@ -301,6 +306,7 @@ export class SimDevice {
     }
     this.shellSessions++;
     this.commands.push(command);
+    this.sessionBytes.push(0);
     if (this.options.vanishOn?.test(command)) {
       this.closeConnection(conn, true);
       return;
@@ -313,6 +319,7 @@ export class SimDevice {
       pendingBytes: 0,
       awaitingAck: false,
       exited: false,
+      session: this.commands.length - 1,
     };
     conn.streams.set(stream.localId, stream);
     this.send(conn, A_OKAY, stream.localId, remoteId);
@@ -364,6 +371,7 @@ export class SimDevice {
       stream.pendingBytes = rest.length;
       stream.awaitingAck = true;
       this.bytesWritten += chunk.length;
+      if (this.sessionBytes.length > stream.session) this.sessionBytes[stream.session]! += chunk.length;
       this.send(conn, A_WRTE, stream.localId, stream.remoteId, Buffer.from(chunk));
       if (stream.pendingBytes <= conn.maxData) stream.child?.stdout.resume();
       return;
