@@ -195,6 +195,9 @@ function telephony(sections: Map<string, string>, props: Props, statics: StaticF
   const imeis = imeisFromProps(props);
   if (statics.imei !== undefined) imeis[0] = statics.imei;
   const count = Math.max(slots.length, imeis.length);
+  // A device built without a radio (Wi-Fi-only tablets, TV boxes) has no
+  // carrier: that is an empty list, a known answer, not a missing one.
+  if (count === 0 && hasNoRadio(props)) return { carriersInfo: [] };
   if (!registry && count === 0) return undefined;
   const meid = meidFromProps(props) ?? '';
   const carriersInfo: CarrierInfo[] = [];
@@ -205,6 +208,12 @@ function telephony(sections: Map<string, string>, props: Props, statics: StaticF
   const state = registry ? mobileDataState(registry) : undefined;
   if (state !== undefined) result.mobileDataState = state;
   return result;
+}
+
+/** ro.radio.noril (no radio interface layer) or ro.carrier=wifi-only, as Wi-Fi-only builds set them. */
+export function hasNoRadio(props: Props): boolean {
+  const noril = (props['ro.radio.noril'] ?? '').trim().toLowerCase();
+  return ['yes', 'true', '1'].includes(noril) || props['ro.carrier'] === 'wifi-only';
 }
 
 function setting(sections: Map<string, string>, name: string): string | undefined {

@@ -91,11 +91,16 @@ export function splitSections(output: string, token = SESSION_TOKEN): Map<string
   let body: string[] = [];
   for (const raw of output.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const found = line.startsWith(prefix) && line.endsWith('>>>') ? line.slice(prefix.length, -3) : undefined;
+    // A command whose output does not end in a newline leaves the next
+    // delimiter at the end of its last line: the text before it is still
+    // that command's.
+    const at = line.endsWith('>>>') ? line.lastIndexOf(prefix) : -1;
+    const found = at >= 0 ? line.slice(at + prefix.length, -3) : undefined;
     if (found === undefined || !/^[a-z0-9_]+$/.test(found)) {
       if (name !== undefined) body.push(line);
       continue;
     }
+    if (at > 0 && name !== undefined) body.push(line.slice(0, at));
     if (name !== undefined && !sections.has(name)) sections.set(name, body.join('\n'));
     name = found === END ? undefined : found;
     body = [];

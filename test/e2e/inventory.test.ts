@@ -202,6 +202,13 @@ describe('full inventory of recorded devices', () => {
     });
   });
 
+  it('Galaxy Tab S7+ Wi-Fi (no radio): telephony is an empty carrier list, not missing', () => {
+    const tab = byUdid('R32N5018NYP');
+    // getprop.txt: ro.carrier=wifi-only, ro.radio.noril=yes, no gsm.sim.state
+    expect(tab).toMatchObject({ platformVersion: '13', modelName: 'SM-T970', brandName: 'samsung' });
+    expect(tab!.telephony).toEqual({ carriersInfo: [] });
+  });
+
   // The bar: every field that a profile's recordings allow is filled.
   // Which recorded command feeds which field comes from the probe registry.
   const FILLS = PROBES.flatMap((probe) => {

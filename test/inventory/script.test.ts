@@ -99,4 +99,11 @@ describe('delimiter spoofing', () => {
   it('output of a run with another token is not read', () => {
     expect(splitSections(`${marker('a', 'other')}\nx\n${marker('end', 'other')}\n`).size).toBe(0);
   });
+
+  it('keeps a section whose command printed no final newline (the next delimiter lands on its last line)', () => {
+    const out = `${marker(SECTION.props)}\n[a]: [1]\n[b]: [2]${marker(SECTION.imei)}\nResult: Parcel(\n${marker('end')}\n`;
+    const sections = splitSections(out);
+    expect(sections.get(SECTION.props)).toBe('[a]: [1]\n[b]: [2]');
+    expect(sections.get(SECTION.imei)).toBe('Result: Parcel(');
+  });
 });
