@@ -4,6 +4,7 @@ import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import { assembleDeviceInfo, type InventoryConfig } from './assemble.js';
 import { parseUptimeSeconds } from './parsers/uptime.js';
+import { props } from './probes/props.js';
 import { probesOf } from './probes/registry.js';
 import { TIERS, type Tier } from './probes/types.js';
 import { buildInventoryScript, SECTION, splitSections } from './script.js';
@@ -38,6 +39,7 @@ interface TierCache {
 }
 
 const CONNECTION_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'volatile');
+const PROPS_GOOD = props.good ?? (() => true);
 
 /**
  * Runs the inventory of one ready device: ONE shell session with the batched
@@ -147,16 +149,17 @@ export class DeviceProber {
    */
   private remember(serial: string, entry: TierCache | undefined, run: Run): TierCache | undefined {
     const uptime = uptimeOf(run.sections);
-    const cachedNames = probesOf(CONNECTION_TIERS).map((p) => p.section);
     if (entry === undefined) {
-      if (!run.tiers.includes('connection')) return undefined;
-      // The ping probe may be absent by configuration; every other cached section must be there.
-      if (!cachedNames.every((name) => run.sections.has(name))) return undefined;
+      // Only a whole read starts the cache: a run the timeout cut short is
+      // read in full again next time. A device that always garbles one
+      // section still gets a cache (else it would be read in full forever).
+      if (!run.tiers.includes('connection') || run.partial) return undefined;
+      const props = run.sections.get(SECTION.props);
+      if (props === undefined || !PROPS_GOOD(props)) return undefined;
       entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false };
       this.cache.set(serial, entry);
     } else if (run.tiers.includes('slow')) {
-      const slowNames = probesOf(['slow']).map((p) => p.section);
-      if (slowNames.every((name) => run.sections.has(name))) {
+      if (!run.partial) {
         entry.slowReadAtMs = this.now();
         entry.slowStale = false;
       }

@@ -47,9 +47,9 @@ async function plug(profile: Profile): Promise<SimDevice> {
   return device;
 }
 
-function prober(slowFactsRefreshSeconds = 900): DeviceProber {
+function prober(slowFactsRefreshSeconds = 900, timeoutMs = 10_000): DeviceProber {
   return new DeviceProber(new AdbClient({ host: '127.0.0.1', port: adb.port, source: 'test' }), {
-    timeoutMs: 10_000,
+    timeoutMs,
     slowFactsRefreshSeconds,
     hiddenDevices: [],
     logger: silentLogger(),
@@ -133,6 +133,25 @@ describe('tiered inventory through the real adb server', () => {
     expect(after.platformVersion).toBe('9');
     expect(after.uptime).toBe(35);
     expect(p.counters.fullReads).toBe(2);
+  });
+
+  it('a first read cut short by the timeout starts no cache: the next probe reads every tier again', async () => {
+    const device = new SimDevice({ profile: base, commandHangOn: /^dumpsys battery$/ });
+    devices.push(device);
+    await adb.connect(await device.start());
+    const p = prober(900, 1500);
+    const cut = await p.probe(device.serial, 'device');
+    expect(cut.message).toMatch(/stopped answering/);
+    device.options.commandHangOn = undefined;
+    await device.setProfile(base);
+    clock += 60_000;
+    const full = await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).toContain('getprop');
+    expect(full.battery?.percentage).toBe('74');
+    expect(p.counters.fullReads).toBe(2);
+    clock += 60_000;
+    await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).not.toContain('getprop');
   });
 
   it('a new connection (forget) forces a full read', async () => {
