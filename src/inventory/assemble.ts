@@ -61,6 +61,8 @@ export interface AssembleInput {
   adbTunnelInfo?: Record<string, unknown>;
   /** Host clock (epoch ms) when the script output had arrived; dates the boot. */
   observedAtMs?: number;
+  /** Properties to use instead of parsing the props section. */
+  props?: Props;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface AssembleInput {
  */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
-  let props = parseGetprop(sections.get(SECTION.props) ?? '');
+  let props = input.props ?? parseGetprop(sections.get(SECTION.props) ?? '');
   // SIM presence is re-read on its own (slow tier) while the whole property
   // list is read once per connection: the newer reading wins.
   const simState = sections.get(SECTION.simState);

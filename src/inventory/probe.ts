@@ -6,7 +6,8 @@ import { assembleDeviceInfo, type InventoryConfig } from './assemble.js';
 import { parseUptimeSeconds } from './parsers/uptime.js';
 import { props } from './probes/props.js';
 import { probesOf } from './probes/registry.js';
-import { TIERS, type Tier } from './probes/types.js';
+import { TIERS, type Probe, type Tier } from './probes/types.js';
+import { parseGetprop } from './parsers/getprop.js';
 import { buildInventoryScript, SECTION, splitSections } from './script.js';
 
 export interface ProberOptions {
@@ -168,10 +169,31 @@ export class DeviceProber {
       const text = run.sections.get(probe.section);
       if (text === undefined) continue;
       if (probe.good && !probe.good(text) && entry.sections.has(probe.section)) continue;
-      entry.sections.set(probe.section, text);
+      entry.sections.set(probe.section, this.shrink(serial, probe, text));
     }
     if (uptime !== undefined) entry.uptime = uptime;
     return entry;
+  }
+
+  /**
+   * What the cache keeps of a section. A property dump (20-50 KB) shrinks to
+   * the properties the assembler reads from it: those it asks for while it
+   * assembles this very dump.
+   */
+  private shrink(serial: string, probe: Probe, text: string): string {
+    if (probe.section !== SECTION.props) return probe.shrink ? probe.shrink(text) : text;
+    const all = parseGetprop(text);
+    const read = new Map<string, string>();
+    const spy = new Proxy(all, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof key === 'string' && typeof value === 'string' && Object.hasOwn(target, key)) read.set(key, value);
+        return value;
+      },
+    });
+    assembleDeviceInfo({ adbSerial: serial, adbState: 'device', sections: new Map(), props: spy, config: this.options.config });
+    if (read.size === 0) return text;
+    return [...read].map(([key, value]) => `[${key}]: [${value}]`).join('\n');
   }
 
   private script(tiers: readonly Tier[]): string {
