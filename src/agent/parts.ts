@@ -33,6 +33,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
   const prober = new DeviceProber(adb, {
     timeoutMs: settings.probeTimeoutSeconds * 1000,
+    slowFactsRefreshSeconds: settings.slowFactsRefreshSeconds,
     hiddenDevices: settings.hiddenDevices,
     logger,
     config: {

@@ -29,6 +29,7 @@ export interface Settings {
   logFormat: string;
   statusListen: string;
   adbServerSocket?: string;
+  slowFactsRefreshSeconds: number;
 }
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
@@ -102,6 +103,7 @@ export const schema: Record<string, Field> = {
   logFormat: { type: 'string', oneOf: ['auto', 'json', 'pretty'], help: 'json, pretty, or auto (pretty on a TTY)' },
   statusListen: { type: 'string', check: checkListen as Field['check'], help: 'HOST:PORT of /healthz and /metrics, or off' },
   adbServerSocket: { type: 'string', optional: true, check: checkAdbSocket as Field['check'], help: 'tcp:HOST:PORT of the adb server (ADB_SERVER_SOCKET wins)' },
+  slowFactsRefreshSeconds: { type: 'integer', min: 10, max: 86400, help: 'how often slowly changing device facts (browsers, root, device name, proxy, SIM) are read again' },
 };
 
 /** DEVICE_AGENT_ + UPPER_SNAKE of a dotted key: support.appiumDisabled -> DEVICE_AGENT_SUPPORT_APPIUM_DISABLED. */

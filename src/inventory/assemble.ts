@@ -61,6 +61,8 @@ export interface AssembleInput {
   adbTunnelInfo?: Record<string, unknown>;
   /** Host clock (epoch ms) when the script output had arrived; dates the boot. */
   observedAtMs?: number;
+  /** Properties to use instead of parsing the props section. */
+  props?: Props;
 }
 
 /**
@@ -69,7 +71,11 @@ export interface AssembleInput {
  */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
-  const props = parseGetprop(sections.get(SECTION.props) ?? '');
+  let props = input.props ?? parseGetprop(sections.get(SECTION.props) ?? '');
+  // SIM presence is re-read on its own (slow tier) while the whole property
+  // list is read once per connection: the newer reading wins.
+  const simState = sections.get(SECTION.simState);
+  if (simState !== undefined && !/[\r\n]/.test(simState.trim())) props = { ...props, 'gsm.sim.state': simState.trim() };
   const identity = identityFromProps(props, input.adbSerial);
   const statics: StaticFacts = { ...input.cachedStatic, ...staticFactsFromSections(sections) };
   const info: DeviceInfo = {
@@ -191,6 +197,9 @@ function telephony(sections: Map<string, string>, props: Props, statics: StaticF
   const imeis = imeisFromProps(props);
   if (statics.imei !== undefined) imeis[0] = statics.imei;
   const count = Math.max(slots.length, imeis.length);
+  // A device built without a radio (Wi-Fi-only tablets, TV boxes) has no
+  // carrier: that is an empty list, a known answer, not a missing one.
+  if (count === 0 && hasNoRadio(props)) return { carriersInfo: [] };
   if (!registry && count === 0) return undefined;
   const meid = meidFromProps(props) ?? '';
   const carriersInfo: CarrierInfo[] = [];
@@ -201,6 +210,12 @@ function telephony(sections: Map<string, string>, props: Props, statics: StaticF
   const state = registry ? mobileDataState(registry) : undefined;
   if (state !== undefined) result.mobileDataState = state;
   return result;
+}
+
+/** ro.radio.noril (no radio interface layer) or ro.carrier=wifi-only, as Wi-Fi-only builds set them. */
+export function hasNoRadio(props: Props): boolean {
+  const noril = (props['ro.radio.noril'] ?? '').trim().toLowerCase();
+  return ['yes', 'true', '1'].includes(noril) || props['ro.carrier'] === 'wifi-only';
 }
 
 function setting(sections: Map<string, string>, name: string): string | undefined {

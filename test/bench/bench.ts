@@ -12,12 +12,17 @@
 //   BENCH_PERIOD=1              also measure CPU over one full 60 s schedule period
 //   BENCH_PROFILE=xiaomi-poco-f6  recorded device profile (test/fixtures/devices)
 //   BENCH_AGENT_NODE_OPTIONS=.. NODE_OPTIONS for the agent process (e.g. --max-semi-space-size=2)
+//   BENCH_CYCLES_N=50           devices for the per-cycle table (0 skips)
+//   BENCH_CYCLES=4              periodic cycles measured after the first inventory
+//   BENCH_CYCLES_PROFILE=smartron-t5911-android8.1  profile of the per-cycle table (a whole bugreport:
+//                               pm, dumpsys input and telephony.registry are recorded)
 //   BENCH_OUT=file.json         write the raw results there
 import { spawn, execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInventoryScript } from '../../src/inventory/script.js';
+import { TIERS } from '../../src/inventory/probes/types.js';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { AgentProcess, baseEnv } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
@@ -39,6 +44,9 @@ const liveN = Number(process.env.BENCH_LIVE_N ?? 50);
 const measurePeriod = process.env.BENCH_PERIOD !== '0';
 const DEFAULT_CONCURRENCY = 16;
 const agentNodeOptions = nodeOptions(process.env.BENCH_AGENT_NODE_OPTIONS);
+const cyclesN = Number(process.env.BENCH_CYCLES_N ?? 50);
+const cycleCount = Number(process.env.BENCH_CYCLES ?? 4);
+const cyclesProfile = process.env.BENCH_CYCLES_PROFILE ?? 'smartron-t5911-android8.1';
 
 /** The agent runs as shipped: the systemd unit's NODE_OPTIONS unless told otherwise. */
 function nodeOptions(given: string | undefined): string | undefined {
@@ -289,6 +297,71 @@ async function benchLive(n: number, profile: Profile): Promise<LiveResult> {
   return result;
 }
 
+interface CycleResult {
+  /** 0: the first inventory (every tier); then the periodic ones. */
+  cycle: number;
+  /** Phones that ran a session for this cycle. */
+  phones: number;
+  bytesPerPhone: number;
+  commandsPerPhone: number;
+}
+
+/** Device commands in a script: one per section marker, the end marker aside. */
+function scriptCommands(script: string): number {
+  return [...script.matchAll(/^echo '<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>'/gm)].filter((m) => m[1] !== 'end').length;
+}
+
+/**
+ * A daemon reporting every 5 s: per cycle (the k-th shell session of each
+ * phone), the bytes the phone sent and the device commands it ran, the
+ * first (full) inventory first. The slow tier is not due within these
+ * cycles (900 s by default).
+ */
+async function benchCycles(n: number, profile: Profile): Promise<{ cycles: CycleResult[]; rssBytes: number }> {
+  log(`cycles: ${n} devices (${profile.name}), a report every 5 s`);
+  const farm = new SimFarm({ count: n, profile, serialPrefix: 'CYCx', readyTimeoutMs: 120_000 });
+  await farm.start();
+  farm.resetCounts();
+  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '*/5 * * * * *', DEVICE_AGENT_LOG_LEVEL: 'info' }));
+  try {
+    await statusUrl(agent);
+    const delivered = () => agent.logs().filter((l) => l.msg === 'report delivered' && l.ms !== undefined).length;
+    await agent.waitForLog(() => delivered() > cycleCount + 1, 30_000 + cycleCount * 15_000);
+    const rssBytes = procSample(agent.child.pid!).rssBytes;
+    const cycles: CycleResult[] = [];
+    for (let k = 0; k <= cycleCount; k++) {
+      const ran = farm.devices.filter((d) => d.commands.length > k);
+      const bytes = ran.reduce((sum, d) => sum + d.sessionBytes[k]!, 0);
+      const commands = ran.reduce((sum, d) => sum + scriptCommands(d.commands[k]!), 0);
+      cycles.push({ cycle: k, phones: ran.length, bytesPerPhone: bytes / Math.max(1, ran.length), commandsPerPhone: commands / Math.max(1, ran.length) });
+      log(`cycle ${k}: ${ran.length} phones, ${(bytes / Math.max(1, ran.length)).toFixed(0)} bytes/phone`);
+    }
+    return { cycles, rssBytes };
+  } finally {
+    await agent.stop('SIGTERM', 15_000).catch(() => agent.stop('SIGKILL'));
+    await farm.stop();
+  }
+}
+
+function printCycles(n: number, profile: string, result: { cycles: CycleResult[]; rssBytes: number }): void {
+  console.log(
+    `per cycle (${n} devices, profile ${profile}, a report every 5 s; cycle 0 is the first inventory; target after it: <= 6144 bytes and <= 10 commands per phone; agent RSS ${mb(result.rssBytes)} MB)`,
+  );
+  const head = ['cycle', 'phones', 'bytes/phone', 'vs first', 'commands/phone', 'vs first'];
+  const first = result.cycles[0];
+  const rows = result.cycles.map((c) => [
+    c.cycle === 0 ? '0 (first)' : String(c.cycle),
+    String(c.phones),
+    c.bytesPerPhone.toFixed(0),
+    first ? `${((c.bytesPerPhone / first.bytesPerPhone) * 100).toFixed(1)} %` : '-',
+    c.commandsPerPhone.toFixed(1),
+    first ? `${first.commandsPerPhone.toFixed(0)}` : '-',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  console.log(pad(head, widths));
+  for (const row of rows) console.log(pad(row, widths));
+}
+
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '-');
 
@@ -374,11 +447,13 @@ async function main(): Promise<void> {
   // The profile with the most recorded commands: the closest to a real device's output.
   const profile = loadProfile(join(root, 'test/fixtures/devices', process.env.BENCH_PROFILE ?? 'xiaomi-poco-f6'));
   // Exactly what the agent sends on a device's first probe (the cloud double's host is pinged).
-  const script = buildInventoryScript({ includeStatic: true, reachabilityHost: '127.0.0.1' });
+  const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: '127.0.0.1' });
   await cloud.start();
   const results: SizeResult[] = [];
   let live: LiveResult | undefined;
+  let cycles: { cycles: CycleResult[]; rssBytes: number } | undefined;
   try {
+    if (cyclesN > 0) cycles = await benchCycles(cyclesN, loadProfile(join(root, 'test/fixtures/devices', cyclesProfile)));
     for (const n of sizes) results.push(await benchSize(n, profile, script));
     if (liveN > 0) live = await benchLive(liveN, profile);
   } finally {
@@ -389,11 +464,15 @@ async function main(): Promise<void> {
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
   console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; floor CPU s: the floor process, start-up included\n');
   printTable(results);
+  if (cycles) {
+    console.log('');
+    printCycles(cyclesN, cyclesProfile, cycles);
+  }
   if (live) {
     console.log('');
     printLive(live);
   }
-  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, live }, null, 2));
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, live, cycles }, null, 2));
 }
 
 function cpuInfo(): Promise<string> {

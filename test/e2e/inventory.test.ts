@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../src/cloud/types.js';
+import { PROBES } from '../../src/inventory/probes/registry.js';
+import { recordedCommand } from '../../src/inventory/probes/types.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { listProfiles, loadProfile, parseGetprop, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
@@ -200,23 +202,26 @@ describe('full inventory of recorded devices', () => {
     });
   });
 
+  it('Galaxy Tab S7+ Wi-Fi (no radio): telephony is an empty carrier list, not missing', () => {
+    const tab = byUdid('R32N5018NYP');
+    // getprop.txt: ro.carrier=wifi-only, ro.radio.noril=yes, no gsm.sim.state
+    expect(tab).toMatchObject({ platformVersion: '13', modelName: 'SM-T970', brandName: 'samsung' });
+    expect(tab!.telephony).toEqual({ carriersInfo: [] });
+  });
+
   // The issue's bar: every field that a profile's recordings allow is filled.
-  // Which recorded command feeds which field (README, "Fields and their sources").
-  const FILLS: [command: string, field: string, filled: (d: DeviceInfo) => unknown][] = [
-    ['getprop', 'isEmulator', (d) => d.isEmulator !== undefined],
-    ['dumpsys battery', 'battery', (d) => d.battery?.percentage && d.battery.status && d.battery.health],
-    ['df /data', 'storage', (d) => d.storage],
-    ['cat /proc/meminfo', 'memory', (d) => d.memory],
-    ['dumpsys input', 'orientation', (d) => d.orientation !== undefined],
-    ['dumpsys telephony.registry', 'telephony.mobileDataState', (d) => d.telephony?.mobileDataState],
-    ['wm size', 'resolution', (d) => d.resolution],
-    ['ip -o -4 addr', 'networkReachability.ipAddress', (d) => d.networkReachability?.ipAddress],
-    ['settings get global http_proxy', 'networkReachability.proxy', (d) => d.networkReachability?.proxy !== undefined],
-    ['pm list packages', 'installedBrowsers', (d) => d.installedBrowsers],
-    ['cat /proc/uptime', 'uptime and bootTime', (d) => d.uptime !== undefined && d.bootTime !== undefined],
-    ['id', 'isRooted', (d) => d.isRooted !== undefined],
-    ['service call iphonesubinfo 1', 'carriersInfo[0].imei', (d) => d.telephony?.carriersInfo?.[0]?.imei],
-  ];
+  // Which recorded command feeds which field comes from the probe registry.
+  const FILLS = PROBES.flatMap((probe) => {
+    const command = recordedCommand(probe);
+    return command === undefined || probe.filled === undefined ? [] : [[command, probe.section, probe.filled] as const];
+  });
+
+  it('the fill-table covers every probe with a fixed command', () => {
+    expect(FILLS.map(([, section]) => section)).toEqual(
+      PROBES.filter((p) => typeof p.command === 'string' && p.filled).map((p) => p.section),
+    );
+    expect(FILLS.length).toBeGreaterThanOrEqual(15);
+  });
 
   it('fills every field that each recording allows', () => {
     let checked = 0;
@@ -226,7 +231,7 @@ describe('full inventory of recorded devices', () => {
       expect(info, name).toBeDefined();
       for (const [command, field, filled] of FILLS) {
         if (!profile.commands.has(command)) continue;
-        expect(filled(info), `${name}: ${field} from "${command}"`).toBeTruthy();
+        expect(filled(info), `${name}: ${field} from "${command}"`).toBe(true);
         checked++;
       }
       const props = parseGetprop(profile.commands.get('getprop')?.output ?? '');

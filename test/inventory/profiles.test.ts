@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DeviceInfo, Support } from '../../src/cloud/types.js';
 import { assembleDeviceInfo, type StaticFacts } from '../../src/inventory/assemble.js';
 import { buildInventoryScript, SECTION, splitSections } from '../../src/inventory/script.js';
+import { TIERS } from '../../src/inventory/probes/types.js';
 import { loadProfile } from '../sim/profile.js';
 import { spawnShell } from '../sim/shell.js';
 import { writeStubs } from '../sim/stubs.js';
@@ -30,7 +31,7 @@ async function inventory(profileName: string, adbSerial: string, cache?: StaticF
   const dir = await mkdtemp(join(tmpdir(), 'inv-profile-'));
   dirs.push(dir);
   const stubs = await writeStubs(profile, dir);
-  const script = buildInventoryScript({ includeStatic: true, reachabilityHost: 'cloud.example.com' });
+  const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: 'cloud.example.com' });
   const child = spawnShell(script, stubs, dir);
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

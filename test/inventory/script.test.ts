@@ -5,34 +5,35 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildInventoryScript, marker, SECTION, splitSections } from '../../src/inventory/script.js';
+import { TIERS } from '../../src/inventory/probes/types.js';
 
 describe('buildInventoryScript', () => {
   it('fits in one adb shell request of old devices (4 KiB payload)', () => {
-    const script = buildInventoryScript({ includeStatic: true, reachabilityHost: 'cloud.example.com' });
+    const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: 'cloud.example.com' });
     expect(Buffer.byteLength(script)).toBeLessThan(4000);
   });
 
   it('never runs su', () => {
-    const script = buildInventoryScript({ includeStatic: true, reachabilityHost: 'h' });
+    const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: 'h' });
     expect(script).not.toMatch(/(^|[;&|]\s*)su\b/m);
   });
 
-  it('adds static probes only on request', () => {
-    expect(buildInventoryScript({ includeStatic: false })).not.toContain(marker(SECTION.imei));
-    expect(buildInventoryScript({ includeStatic: true })).toContain(marker(SECTION.imei));
+  it('adds the connection tier only on request', () => {
+    expect(buildInventoryScript({ tiers: ['slow', 'volatile'] })).not.toContain(marker(SECTION.imei));
+    expect(buildInventoryScript({ tiers: TIERS })).toContain(marker(SECTION.imei));
   });
 
   it('reads the uptime last, just before the output reaches the host', () => {
-    expect(buildInventoryScript({ includeStatic: true, reachabilityHost: 'h' }).trim().split('\n').slice(-2)[0]).toContain(
+    expect(buildInventoryScript({ tiers: TIERS, reachabilityHost: 'h' }).trim().split('\n').slice(-2)[0]).toContain(
       `echo '${marker(SECTION.uptime)}'; cat /proc/uptime`,
     );
   });
 
   it('pings only a safe host', () => {
-    expect(buildInventoryScript({ includeStatic: false, reachabilityHost: '10.0.0.1' })).toContain(
+    expect(buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: '10.0.0.1' })).toContain(
       'ping -c 1 -W 2 -w 3 10.0.0.1',
     );
-    const evil = buildInventoryScript({ includeStatic: false, reachabilityHost: 'x; reboot' });
+    const evil = buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: 'x; reboot' });
     expect(evil).not.toContain('reboot');
     expect(evil).not.toContain(marker(SECTION.ping));
   });
@@ -45,7 +46,7 @@ describe('buildInventoryScript', () => {
       writeFileSync(file, `#!/bin/sh\necho "${cmd} $*"\n`);
       chmodSync(file, 0o755);
     }
-    const script = buildInventoryScript({ includeStatic: true, reachabilityHost: 'example.org' });
+    const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: 'example.org' });
     const out = execFileSync('/bin/sh', ['-c', script], { env: { PATH: dir }, encoding: 'utf8' });
     const sections = splitSections(out);
     expect(sections.get(SECTION.props)).toBe('getprop ');
@@ -97,5 +98,12 @@ describe('delimiter spoofing', () => {
 
   it('output of a run with another token is not read', () => {
     expect(splitSections(`${marker('a', 'other')}\nx\n${marker('end', 'other')}\n`).size).toBe(0);
+  });
+
+  it('keeps a section whose command printed no final newline (the next delimiter lands on its last line)', () => {
+    const out = `${marker(SECTION.props)}\n[a]: [1]\n[b]: [2]${marker(SECTION.imei)}\nResult: Parcel(\n${marker('end')}\n`;
+    const sections = splitSections(out);
+    expect(sections.get(SECTION.props)).toBe('[a]: [1]\n[b]: [2]');
+    expect(sections.get(SECTION.imei)).toBe('Result: Parcel(');
   });
 });

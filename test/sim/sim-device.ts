@@ -70,6 +70,8 @@ interface Stream {
   pendingBytes: number;
   awaitingAck: boolean;
   exited: boolean;
+  /** Index of its command in SimDevice.commands / sessionBytes. */
+  session: number;
 }
 
 class Connection {
@@ -91,6 +93,8 @@ export class SimDevice {
   commands: string[] = [];
   /** Shell output payload bytes sent in WRTE packets. */
   bytesWritten = 0;
+  /** Output bytes sent per session, aligned with `commands`. */
+  sessionBytes: number[] = [];
   /** TCP connections accepted (adb reconnects show up here). */
   connectionsAccepted = 0;
   /** Shell OPENs left unanswered while wedged. */
@@ -131,6 +135,18 @@ export class SimDevice {
     return this.listenPort;
   }
 
+  /**
+   * Answers the next shell sessions from another profile (the battery
+   * drained, an app was installed, the device rebooted); sessions running
+   * keep the old one.
+   */
+  async setProfile(profile: Profile): Promise<void> {
+    this.options.profile = profile;
+    if (!this.workDir) return;
+    const dir = await mkdtemp(join(this.workDir, 'profile-'));
+    this.stubs = await writeStubs(profile, dir, { hangOn: this.options.commandHangOn });
+  }
+
   async stop(): Promise<void> {
     this.dropConnections();
     await this.closeServer();
@@ -155,6 +171,7 @@ export class SimDevice {
     this.shellSessions = 0;
     this.commands = [];
     this.bytesWritten = 0;
+    this.sessionBytes = [];
     this.connectionsAccepted = 0;
   }
 
@@ -306,6 +323,7 @@ export class SimDevice {
     }
     this.shellSessions++;
     this.commands.push(command);
+    this.sessionBytes.push(0);
     if (this.options.vanishOn?.test(command)) {
       this.closeConnection(conn, true);
       return;
@@ -318,6 +336,7 @@ export class SimDevice {
       pendingBytes: 0,
       awaitingAck: false,
       exited: false,
+      session: this.commands.length - 1,
     };
     conn.streams.set(stream.localId, stream);
     this.send(conn, A_OKAY, stream.localId, remoteId);
@@ -369,6 +388,7 @@ export class SimDevice {
       stream.pendingBytes = rest.length;
       stream.awaitingAck = true;
       this.bytesWritten += chunk.length;
+      if (this.sessionBytes.length > stream.session) this.sessionBytes[stream.session]! += chunk.length;
       this.send(conn, A_WRTE, stream.localId, stream.remoteId, Buffer.from(chunk));
       if (stream.pendingBytes <= conn.maxData) stream.child?.stdout.resume();
       return;

@@ -99,6 +99,14 @@ export function parseBattery(text: string): BatteryReading {
     usbPowered: bool(map.get('USB powered')),
     wirelessPowered: bool(map.get('Wireless powered')),
   };
+  // voltage 0 and temperature 0 together are what a battery service prints
+  // with nothing to read (emulators, dummy batteries): 0 °C is then not a
+  // reading. A battery that is not present has no figures at all; what the
+  // service still prints for it (level 100, health) is made up.
+  if (int(map.get('voltage')) === 0 && tenths === 0) delete reading.temperature;
+  if (reading.present === false) {
+    for (const key of ['percentage', 'temperature', 'voltage', 'health', 'technology'] as const) delete reading[key];
+  }
   for (const key of Object.keys(reading) as (keyof BatteryReading)[]) {
     if (reading[key] === undefined) delete reading[key];
   }

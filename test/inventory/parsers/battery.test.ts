@@ -60,6 +60,24 @@ describe('parseBattery', () => {
     expect(parseBattery('  voltage: 65535\n').voltage).toBeUndefined();
   });
 
+  it('voltage 0 and temperature 0 are no readings: neither is reported, the rest is', () => {
+    expect(parseBattery(fixture('battery', 'appium-adb-133-no-voltage-no-temperature.txt'))).toEqual({
+      status: 'CHARGING',
+      health: 'GOOD',
+      technology: 'Li-ion',
+      percentage: '89',
+      present: true,
+      acPowered: true,
+      usbPowered: false,
+      wirelessPowered: false,
+    });
+  });
+
+  it('a battery that is not present gives no figures, only the charger state (invented: present false)', () => {
+    const text = fixture('battery', 'appium-adb-133-no-voltage-no-temperature.txt').replace('present: true', 'present: false').replace('voltage: 0', 'voltage: 5000');
+    expect(parseBattery(text)).toEqual({ status: 'CHARGING', present: false, acPowered: true, usbPowered: false, wirelessPowered: false });
+  });
+
   it('an error text gives no fields', () => {
     expect(parseBattery("Can't find service: battery\n")).toEqual({});
   });

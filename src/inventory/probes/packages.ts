@@ -1,0 +1,24 @@
+import { BROWSERS, parsePackages } from '../parsers/packages.js';
+
+const BROWSER_PACKAGES = new Set(BROWSERS.map(([pkg]) => pkg));
+import type { Probe } from './types.js';
+
+export const packages: Probe = {
+  section: 'packages',
+  tier: 'slow',
+  command: 't pm list packages',
+  fields: ['installedBrowsers'],
+  filled: (d) => d.installedBrowsers !== undefined,
+  // A failed or interrupted `pm` (no package: lines) is not "no browsers".
+  good: (text) => parsePackages(text).size > 0,
+  // The browsers, plus one other package so that a device without any
+  // browser still reads as "none" rather than as a failed pm.
+  shrink: (text) => {
+    const all = [...parsePackages(text)];
+    const kept = all.filter((pkg) => BROWSER_PACKAGES.has(pkg));
+    const other = all.find((pkg) => !BROWSER_PACKAGES.has(pkg));
+    if (other !== undefined) kept.push(other);
+    return kept.map((pkg) => `package:${pkg}`).join('\n');
+  },
+  note: 'installed browsers',
+};

@@ -1,0 +1,12 @@
+import { isSafeHost } from '../su-paths.js';
+import type { Probe } from './types.js';
+
+export const ping: Probe = {
+  section: 'ping',
+  tier: 'volatile',
+  // -w bounds the whole ping where -W (reply wait) is not honoured.
+  command: (ctx) =>
+    ctx.reachabilityHost !== undefined && isSafeHost(ctx.reachabilityHost) ? `ping -c 1 -W 2 -w 3 ${ctx.reachabilityHost}` : undefined,
+  fields: ['networkReachability.host', 'networkReachability.code', 'networkReachability.status'],
+  note: 'one ping to reachabilityHost, 3 s at most',
+};

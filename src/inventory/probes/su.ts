@@ -1,0 +1,11 @@
+import type { Probe } from './types.js';
+import { SU_PATHS } from '../su-paths.js';
+
+export const su: Probe = {
+  section: 'su',
+  tier: 'slow',
+  command: `ls -l ${SU_PATHS.join(' ')}`,
+  fields: ['isRooted'],
+  filled: (d) => d.isRooted !== undefined,
+  note: 'su binaries in the usual places',
+};

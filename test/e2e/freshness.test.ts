@@ -1,0 +1,91 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../cloud-double/cloud-double.js';
+import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile.js';
+import type { SimDevice } from '../sim/sim-device.js';
+import { DaemonBed } from './daemon-bed.js';
+
+// Freshness of the tiered inventory, end to end: `device-agent run` against
+// the real adb server and a simulated Smartron T5911 (a whole bugreport), the
+// cloud double receiving the reports. The device's recordings change under
+// the running daemon (battery drained, a browser installed, a reboot).
+
+const PROFILE = 'smartron-t5911-android8.1';
+const SERIAL = 'FRESH0001';
+const bed = new DaemonBed(PROFILE);
+const { cloud } = bed;
+
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
+
+interface Reported {
+  udid: string;
+  platformVersion?: string;
+  battery?: { percentage?: string };
+  installedBrowsers?: { name: string }[];
+  uptime?: number;
+}
+
+const mine = (r: RecordedRequest): Reported | undefined =>
+  ((r.body as { devices?: Reported[] } | undefined)?.devices ?? []).find((d) => d.udid === SERIAL);
+
+function withOutputs(profile: Profile, outputs: Record<string, string>): Profile {
+  const commands = new Map(profile.commands);
+  for (const [line, output] of Object.entries(outputs)) commands.set(line, { output, exitCode: 0 });
+  return { ...profile, commands };
+}
+
+// The bugreport has no /proc/uptime: invented, in the recorded form of the POCO profile's.
+const base = withOutputs(withSerial(loadProfile(PROFILE), SERIAL), { 'cat /proc/uptime': '5000.10 9000.20\n' });
+const original = (line: string) => base.commands.get(line)!.output;
+
+async function plugBase(): Promise<SimDevice> {
+  const device = await bed.plug(SERIAL);
+  await device.setProfile(base);
+  return device;
+}
+
+const scripts = (device: SimDevice) => device.commands.filter((c) => c.includes('<<<DA:'));
+
+describe('tiered inventory in the running daemon', () => {
+  it('a battery change shows in the next periodic report, which does not re-read the property list', async () => {
+    const device = await plugBase();
+    bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
+    await cloud.waitForPut((r) => mine(r)?.battery?.percentage === '74', 15_000);
+    await device.setProfile(withOutputs(base, { 'dumpsys battery': original('dumpsys battery').replace('level: 74', 'level: 41') }));
+    const changedAt = Date.now();
+    const put = await cloud.waitForPut((r) => r.receivedAt >= changedAt && mine(r)?.battery?.percentage === '41', 6_000);
+    expect(put.receivedAt - changedAt).toBeLessThan(4_500);
+    const all = scripts(device);
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    expect(all[0]).toMatch(/; getprop 2>&1$/m);
+    expect(all.at(-1)).not.toMatch(/; getprop 2>&1$/m);
+    expect(mine(put)!.installedBrowsers).toEqual([{ name: 'chrome' }]);
+  });
+
+  it('a browser installed shows within slowFactsRefreshSeconds plus one cycle, not at once', async () => {
+    const device = await plugBase();
+    bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10' });
+    const first = await cloud.waitForPut((r) => mine(r)?.installedBrowsers !== undefined, 15_000);
+    await device.setProfile(withOutputs(base, { 'pm list packages': original('pm list packages') + 'package:org.mozilla.firefox\n' }));
+    const installedAt = Date.now();
+    const hasFirefox = (r: RecordedRequest) => (mine(r)?.installedBrowsers ?? []).some((b) => b.name === 'firefox');
+    const put = await cloud.waitForPut((r) => r.receivedAt >= installedAt && hasFirefox(r), 20_000);
+    // Read again 10 s after the first read at the latest, reported by the cycle after.
+    expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(10_000 + 2_000 + 2_000);
+    // In between, cycles ran without the slow tier: the first report after the install still lacked it.
+    const between = cloud.putRequests().filter((r) => r.receivedAt >= installedAt && r.receivedAt < put.receivedAt && mine(r));
+    expect(between.length).toBeGreaterThanOrEqual(1);
+    expect(between.some(hasFirefox)).toBe(false);
+  });
+
+  it('a reboot (uptime went down) forces a full read: a new Android version shows in the next report', async () => {
+    const device = await plugBase();
+    bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
+    await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 15_000);
+    await device.setProfile(withOutputs(withProps(base, { 'ro.build.version.release': '9' }), { 'cat /proc/uptime': '40.00 70.00\n' }));
+    const rebootedAt = Date.now();
+    const put = await cloud.waitForPut((r) => r.receivedAt >= rebootedAt && mine(r)?.platformVersion === '9', 6_000);
+    expect(mine(put)!.uptime).toBe(40);
+  });
+});
