@@ -75,7 +75,10 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   // SIM presence is re-read on its own (slow tier) while the whole property
   // list is read once per connection: the newer reading wins.
   const simState = sections.get(SECTION.simState);
-  if (simState !== undefined && !/[\r\n]/.test(simState.trim())) props = { ...props, 'gsm.sim.state': simState.trim() };
+  // (Copied only when it differs: the prober's spy must not see every key read.)
+  if (simState !== undefined && !/[\r\n]/.test(simState.trim()) && (props['gsm.sim.state'] ?? '') !== simState.trim()) {
+    props = { ...props, 'gsm.sim.state': simState.trim() };
+  }
   const identity = identityFromProps(props, input.adbSerial);
   const statics: StaticFacts = { ...input.cachedStatic, ...staticFactsFromSections(sections) };
   const info: DeviceInfo = {

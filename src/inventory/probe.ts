@@ -7,7 +7,7 @@ import { parseUptimeSeconds } from './parsers/uptime.js';
 import { props } from './probes/props.js';
 import { probesOf } from './probes/registry.js';
 import { TIERS, type Probe, type Tier } from './probes/types.js';
-import { parseGetprop } from './parsers/getprop.js';
+import { parseGetprop, type Props } from './parsers/getprop.js';
 import { buildInventoryScript, SECTION, splitSections } from './script.js';
 
 export interface ProberOptions {
@@ -98,19 +98,32 @@ export class DeviceProber {
     // The cache holds this run's good readings of the cached tiers and the
     // last good ones of those it did not read (or read badly).
     if (entry) for (const [name, text] of entry.sections) sections.set(name, text);
+    // A property dump read in this run is parsed once, through a spy that
+    // notes which properties the assembler asks for: the cache keeps only
+    // those (a 20-50 KB dump becomes a few dozen lines).
+    const dump = entry?.sections.get(SECTION.props) === run.sections.get(SECTION.props) ? run.sections.get(SECTION.props) : undefined;
+    const spy = dump === undefined ? undefined : propertySpy(parseGetprop(dump));
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
       sections,
+      props: spy?.props,
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
       observedAtMs: run.observedAtMs,
     });
+    if (entry && spy && spy.read.size > 0) {
+      entry.sections.set(SECTION.props, detached([...spy.read].map(([key, value]) => `[${key}]: [${value}]`).join('\n')));
+    }
     info.isHidden = this.options.hiddenDevices.includes(info.udid);
     if (run.partial) {
       info.message = `the device stopped answering during the inventory after ${this.options.timeoutMs} ms; fields it did not report are left out. Replug or reboot the device if this repeats.`;
     }
-    return info;
+    // Its strings are cut from the whole script output (up to 50 KB or more
+    // per device); the caller keeps the record until the next inventory, so
+    // it gets a copy that does not hold that output alive (measured: 19 MB
+    // of heap at 200 devices).
+    return JSON.parse(JSON.stringify(info)) as DeviceInfo;
   }
 
   private dueTiers(entry: TierCache | undefined): readonly Tier[] {
@@ -169,31 +182,15 @@ export class DeviceProber {
       const text = run.sections.get(probe.section);
       if (text === undefined) continue;
       if (probe.good && !probe.good(text) && entry.sections.has(probe.section)) continue;
-      entry.sections.set(probe.section, this.shrink(serial, probe, text));
+      entry.sections.set(probe.section, this.shrink(probe, text));
     }
     if (uptime !== undefined) entry.uptime = uptime;
     return entry;
   }
 
-  /**
-   * What the cache keeps of a section. A property dump (20-50 KB) shrinks to
-   * the properties the assembler reads from it: those it asks for while it
-   * assembles this very dump.
-   */
-  private shrink(serial: string, probe: Probe, text: string): string {
-    if (probe.section !== SECTION.props) return probe.shrink ? probe.shrink(text) : text;
-    const all = parseGetprop(text);
-    const read = new Map<string, string>();
-    const spy = new Proxy(all, {
-      get(target, key, receiver) {
-        const value: unknown = Reflect.get(target, key, receiver);
-        if (typeof key === 'string' && typeof value === 'string' && Object.hasOwn(target, key)) read.set(key, value);
-        return value;
-      },
-    });
-    assembleDeviceInfo({ adbSerial: serial, adbState: 'device', sections: new Map(), props: spy, config: this.options.config });
-    if (read.size === 0) return text;
-    return [...read].map(([key, value]) => `[${key}]: [${value}]`).join('\n');
+  /** What the cache keeps of a section (the property dump: see probe()). */
+  private shrink(probe: Probe, text: string): string {
+    return detached(probe.shrink ? probe.shrink(text) : text);
   }
 
   private script(tiers: readonly Tier[]): string {
@@ -212,6 +209,29 @@ interface Run {
   sections: Map<string, string>;
   partial: boolean;
   observedAtMs: number;
+}
+
+/**
+ * A copy that holds no reference to the string it was cut from. V8 keeps a
+ * substring (a one-line section, split from the whole script output) as a
+ * slice of its parent: cached as such, each device kept its whole output,
+ * about 95 KB (measured: 19 MB of heap for 200 devices).
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/** The properties, and a record of those read (with their values) through the returned view. */
+function propertySpy(all: Props): { props: Props; read: Map<string, string> } {
+  const read = new Map<string, string>();
+  const props = new Proxy(all, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof key === 'string' && typeof value === 'string' && Object.hasOwn(target, key)) read.set(key, value);
+      return value;
+    },
+  });
+  return { props, read };
 }
 
 function uptimeOf(sections: Map<string, string>): number | undefined {

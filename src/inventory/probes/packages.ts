@@ -10,7 +10,7 @@ export const packages: Probe = {
   fields: ['installedBrowsers'],
   filled: (d) => d.installedBrowsers !== undefined,
   // A failed or interrupted `pm` (no package: lines) is not "no browsers".
-  good: (text) => parsePackages(text).size > 0,
+  good: (text) => /^package:[A-Za-z0-9_.]+\s*$/m.test(text),
   // The browsers, plus one other package so that a device without any
   // browser still reads as "none" rather than as a failed pm.
   shrink: (text) => {
