@@ -143,6 +143,8 @@ export class Agent {
   report(reason: string): Promise<ReportOutcome | undefined> {
     if (this.stopping || !this.planner) return Promise.resolve(undefined);
     this.parts.logger.info({ reason }, 'a full report was asked for');
+    // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
+    for (const serial of this.watcher?.devices.keys() ?? []) this.parts.prober.invalidateSlow(serial);
     this.planner.requested();
     const done = new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
     this.arm();
