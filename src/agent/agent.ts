@@ -10,6 +10,7 @@ import { agentMetrics } from '../status/collect.js';
 import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
 import { agentVersion } from '../util/package.js';
+import { buildIosParts, type IosParts } from '../ios/setup.js';
 
 // A device event is reported within 2 s: gathered for changeDebounceMs after
 // the last event, but never longer than this after the first.
@@ -26,6 +27,8 @@ const INVENTORY_RETRY_MAX_MS = 5 * 60_000;
  */
 export class Agent {
   private watcher: DeviceWatcher | undefined;
+  // iOS (issue 14): usbmuxd watcher + collector beside adb's; re-wired into the planner at merge.
+  private ios: IosParts | undefined;
   private scheduler: Scheduler | undefined;
   private reporter: Reporter | undefined;
   private debouncer: Debouncer | undefined;
@@ -77,6 +80,9 @@ export class Agent {
     this.status = new StatusServer(settings.statusListen, this, logger);
     await this.status.start();
     await this.watcher.start();
+    this.ios = buildIosParts(settings, process.env, logger);
+    await this.ios?.watcher.start();
+    this.ios?.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     // Listening only now: the devices found at start go into the start report
     // below, not into a second, change-triggered inventory of every device.
     this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
@@ -100,6 +106,7 @@ export class Agent {
     clearTimeout(this.followUp?.timer);
     await this.scheduler?.stop();
     this.watcher?.stop();
+    this.ios?.watcher.stop();
     await this.status?.stop();
     if (this.reporter?.busy) {
       logger.info('waiting for the report in flight to finish');
@@ -153,7 +160,13 @@ export class Agent {
   private async collectDevices(refresh: Refresh) {
     const watcher = this.watcher!;
     const t0 = Date.now();
-    const infos = await this.parts.collector.collect(watcher.devices, refresh);
+    // iOS (issue 14): iPhones are probed every report for now (no refresh tiers yet).
+    const ios = this.ios;
+    const [android, iphones] = await Promise.all([
+      this.parts.collector.collect(watcher.devices, refresh),
+      ios ? ios.collector.collect(ios.watcher) : [],
+    ]);
+    const infos = [...android, ...iphones];
     this.parts.stats.noteDevices(watcher.devices.values());
     this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
     if (this.parts.collector.failing.length) {

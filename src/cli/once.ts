@@ -4,6 +4,7 @@ import { Reporter } from '../agent/reporter.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { DeviceInfo } from '../cloud/types.js';
+import { collectIphonesOnce } from '../ios/setup.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 
@@ -19,7 +20,13 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
   const parts = buildParts(settings, env, logger);
 
+  // iOS (issue 14): the iPhones usbmuxd lists are inventoried beside the
+  // Android devices and appended; the lead re-wires this at the planner merge.
   const collectDevices = async (): Promise<DeviceInfo[]> => {
+    const [android, iphones] = await Promise.all([collectAndroid(), collectIphonesOnce(settings, env, logger)]);
+    return [...android, ...iphones];
+  };
+  const collectAndroid = async (): Promise<DeviceInfo[]> => {
     try {
       const list = await parts.adb.listDevices();
       return await parts.collector.collect(new Map(list.map((d) => [d.serial, d.state])), 'all');
