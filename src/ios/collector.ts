@@ -7,7 +7,7 @@ import { mapLimit } from '../util/limit.js';
 import type { UsbmuxdAddress } from './address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
-import { probeIphone, type ProbeResult } from './probe.js';
+import type { ProbeResult } from './probe.js';
 import type { MuxDevice } from './usbmuxd-client.js';
 
 export interface IosCollectorOptions {
@@ -34,7 +34,9 @@ export class IosCollector {
     const udids = [...source.devices.keys()].sort();
     for (const udid of this.lastGood.keys()) if (!source.devices.has(udid)) this.lastGood.delete(udid);
     for (const udid of this.problems.keys()) if (!source.devices.has(udid)) this.problems.delete(udid);
-    const probe = this.options.probe ?? probeIphone;
+    if (!udids.length) return [];
+    // Loaded with the first iPhone: node:tls and the lockdown client cost nothing before.
+    const probe = this.options.probe ?? (await import('./probe.js')).probeIphone;
     const infos = await mapLimit(udids, this.options.concurrency, async (udid) => {
       const device = source.device(udid);
       if (!device) return undefined;

@@ -8,7 +8,11 @@ import { existsSync } from 'node:fs';
 import type { DeviceChange } from '../adb/device-watcher.js';
 import type { Logger } from '../log/logger.js';
 import type { UsbmuxdAddress } from './address.js';
-import { listDevices, MuxListener, type MuxDevice } from './usbmuxd-client.js';
+import type { MuxDevice } from './usbmuxd-client.js';
+
+// The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket
+// exists: a host without iPhones pays nothing for iOS support.
+const client = () => import('./usbmuxd-client.js');
 
 export const IOS_ATTACHED = 'attached';
 
@@ -24,7 +28,7 @@ export interface IosWatcherOptions {
 export class IosWatcher extends EventEmitter {
   /** udid -> usbmuxd DeviceID (changes on every replug). */
   private readonly known = new Map<string, MuxDevice>();
-  private listener: MuxListener | undefined;
+  private listener: import('./usbmuxd-client.js').MuxListener | undefined;
   private reconcileTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelay = 0;
@@ -73,6 +77,7 @@ export class IosWatcher extends EventEmitter {
   async reconcile(): Promise<boolean> {
     let list: MuxDevice[];
     try {
+      const { listDevices } = await client();
       list = await listDevices(this.options.address, this.options.stepTimeoutMs);
     } catch (err) {
       this.noteError(err);
@@ -129,6 +134,8 @@ export class IosWatcher extends EventEmitter {
       this.scheduleReconnect();
       return;
     }
+    const { MuxListener } = await client();
+    if (!this.running || this.listener) return;
     const listener = new MuxListener();
     listener.on('attached', (d: MuxDevice) => {
       const had = this.known.get(d.udid);
