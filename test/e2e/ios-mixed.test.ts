@@ -99,3 +99,38 @@ describe('mixed lab: once --dry-run', () => {
     }
   });
 });
+
+describe('mixed lab: run', () => {
+  // The daemon bed brings its own adb server and cloud double; the usbmuxd
+  // simulator above is shared.
+  it('reports both platforms at start, an iPhone plug and unplug within 2 s, the unplugged iPhone as UNPLUGGED', async () => {
+    const { DaemonBed, devicesOf, udidsOf } = await import('./daemon-bed.js');
+    const bed = new DaemonBed();
+    await bed.start();
+    try {
+      await bed.plug('RUNMIX0001');
+      const first = mux.plug({ profile: 'iphone-13-ios16' });
+      bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *' });
+      const start = await bed.cloud.waitForPut((r) => udidsOf(r).includes('RUNMIX0001') && udidsOf(r).includes(first.udid), 15_000);
+      expect(devicesOf(start).find((d) => d.udid === first.udid)).toMatchObject({ status: 'AVAILABLE' });
+
+      const second = mux.plug({ profile: 'iphone-15-ios17' });
+      const pluggedAt = Date.now();
+      const withNew = await bed.cloud.waitForPut((r) => udidsOf(r).includes(second.udid), 5000);
+      expect(withNew.receivedAt - pluggedAt).toBeLessThan(2000);
+
+      mux.unplug(second);
+      const unpluggedAt = Date.now();
+      const gone = await bed.cloud.waitForPut(
+        (r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'),
+        5000,
+      );
+      expect(gone.receivedAt - unpluggedAt).toBeLessThan(2000);
+      // The Android phone and the first iPhone stay in the reports.
+      expect(udidsOf(gone)).toEqual(expect.arrayContaining(['RUNMIX0001', first.udid]));
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+      await bed.stop();
+    }
+  });
+});
