@@ -100,3 +100,49 @@ describe('usbmuxd discovery', () => {
     }
   });
 });
+
+describe('faults a lab meets', () => {
+  it('something else on the usbmuxd port (an HTTP server) is refused at once, not parsed for ever', async () => {
+    const net = await import('node:net');
+    const server = net.createServer((s) => s.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>no</html>'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    try {
+      const t0 = Date.now();
+      await expect(listDevices(parseUsbmuxdAddress(`127.0.0.1:${port}`), 2000)).rejects.toThrow(/frame length|closed/);
+      expect(Date.now() - t0).toBeLessThan(1000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a usbmuxd that sends half an answer and stalls costs one deadline', async () => {
+    const net = await import('node:net');
+    const server = net.createServer((s) => s.write(Buffer.from([0xff, 0x00, 0x00, 0x00, 1, 0, 0, 0])));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    try {
+      await expect(listDevices(parseUsbmuxdAddress(`127.0.0.1:${port}`), 300)).rejects.toThrow(/within 300 ms/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a phone presenting another certificate than its pair record names is not trusted with a session', async () => {
+    const sim = new SimUsbmuxd();
+    await sim.start();
+    try {
+      const phone = sim.plug({ profile: 'iphone-13-ios16' });
+      const real = sim.pairRecord.bind(sim);
+      sim.pairRecord = (p) => {
+        const record = real(p);
+        return record && { ...record, DeviceCertificate: Buffer.from(p.certs.hostCert) };
+      };
+      const r = await probeIphone(parseUsbmuxdAddress(sim.address), mux(phone), 1000);
+      expect(r).toMatchObject({ kind: 'silent', detail: expect.stringContaining('DeviceCertificate') });
+      expect(phone.log.filter((l) => l.request === 'GetValue' && l.domain)).toEqual([]);
+    } finally {
+      await sim.dispose();
+    }
+  });
+});
