@@ -10,6 +10,7 @@ import { agentMetrics } from '../status/collect.js';
 import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
 import { agentVersion } from '../util/package.js';
+import { buildIosParts, type IosParts } from '../ios/setup.js';
 
 /** The planner's clock: monotonic, so a wall-clock step neither stalls nor rushes a report. */
 const monotonic = (): number => performance.now();
@@ -22,6 +23,8 @@ const monotonic = (): number => performance.now();
  */
 export class Agent {
   private watcher: DeviceWatcher | undefined;
+  /** iPhones through usbmuxd, when iOS is on. */
+  private ios: IosParts | undefined;
   private scheduler: Scheduler | undefined;
   private reporter: Reporter | undefined;
   private planner: ReportPlanner | undefined;
@@ -96,6 +99,10 @@ export class Agent {
     // Devices found at start go into the first report through the watcher's
     // list, not as change events: the planner hears only what came after.
     for (const [serial, state] of this.watcher.devices) planner.deviceChanged(serial, state, monotonic());
+    // iPhones (usbmuxd) beside adb's devices: their changes reach the planner the same way.
+    this.ios = buildIosParts(settings, process.env, logger);
+    await this.ios?.watcher.start();
+    this.ios?.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     // A restarted adb server lists the same devices in the same states, so no
     // change says that the inventories cut off by the restart need redoing.
@@ -120,6 +127,7 @@ export class Agent {
     clearTimeout(this.timer);
     await this.scheduler?.stop();
     this.watcher?.stop();
+    this.ios?.watcher.stop();
     await this.status?.stop();
     if (this.inFlight) {
       logger.info('waiting for the report in flight to finish');
@@ -183,11 +191,16 @@ export class Agent {
   private collectDevices(request: Parameters<Reporter['send']>[0]) {
     const watcher = this.watcher!;
     const t0 = Date.now();
-    return this.parts.collector.collect(watcher.devices, request).then((infos) => {
-      this.parts.stats.noteDevices(watcher.devices.values());
-      this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
-      return infos;
-    });
+    const ios = this.ios;
+    // iPhones are read in full every report (their lockdown session is one round trip; no tiers yet).
+    return Promise.all([this.parts.collector.collect(watcher.devices, request), ios ? ios.collector.collect(ios.watcher) : []]).then(
+      ([android, iphones]) => {
+        const infos = [...android, ...iphones];
+        this.parts.stats.noteDevices(watcher.devices.values());
+        this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
+        return infos;
+      },
+    );
   }
 
   private onChange(changes: DeviceChange[]): void {

@@ -5,6 +5,7 @@ import type { Credentials } from '../config/credentials.js';
 import { ConfigError } from '../config/errors.js';
 import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
+import { checkIos } from '../doctor/ios.js';
 import { adbAddressFailed, cloudSettingsFailed, cloudSettingsItem, nodeIdItem, settingsItem, type CloudTarget } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
@@ -54,8 +55,10 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   })();
   const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
-  const [adbItems, cloudItems] = await Promise.all([adbChecked, cloudChecked]);
-  const items = [...config, ...adbItems, ...cloudItems];
+  // iOS (issue 14): usbmuxd and each iPhone's pairing state, beside adb.
+  const iosChecked = checkIos(settings, env);
+  const [adbItems, cloudItems, iosItems] = await Promise.all([adbChecked, cloudChecked, iosChecked]);
+  const items = [...config, ...adbItems, ...iosItems, ...cloudItems];
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }

@@ -5,6 +5,7 @@ import { logFailedDevices, Reporter } from '../agent/reporter.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { DeviceInfo } from '../cloud/types.js';
+import { collectIphonesOnce } from '../ios/setup.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 
@@ -23,9 +24,14 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   parts.unplugged.seed(parts.reported.load());
 
   // A one-shot inventory has nothing else to do: it waits for every probe,
-  // each still bounded by its own deadline.
+  // each still bounded by its own deadline. The iPhones usbmuxd lists are
+  // inventoried beside the Android devices.
   let adbListed = false;
   const collectDevices = async (request: CollectRequest = { refresh: 'all', waitForAll: true }): Promise<DeviceInfo[]> => {
+    const [android, iphones] = await Promise.all([collectAndroid(request), collectIphonesOnce(settings, env, logger)]);
+    return [...android, ...iphones];
+  };
+  const collectAndroid = async (request: CollectRequest): Promise<DeviceInfo[]> => {
     try {
       const list = await parts.adb.listDevices();
       adbListed = true;

@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import type { Support } from '../cloud/types.js';
+import { parseUsbmuxdAddress } from '../ios/address.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -30,6 +31,9 @@ export interface Settings {
   statusListen: string;
   adbServerSocket?: string;
   slowFactsRefreshSeconds: number;
+  ios: boolean;
+  usbmuxdSocketAddress?: string;
+  iosTimeoutSeconds: number;
 }
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
@@ -76,6 +80,15 @@ function checkAdbSocket(value: string): string | undefined {
   return /^tcp:[^:]+:\d{1,5}$/.test(value) ? undefined : `must be tcp:HOST:PORT, got ${JSON.stringify(value)}`;
 }
 
+function checkUsbmuxdAddress(value: string): string | undefined {
+  try {
+    parseUsbmuxdAddress(value);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message.replace(/^USBMUXD_SOCKET_ADDRESS /, '');
+  }
+}
+
 export const schema: Record<string, Field> = {
   baseUrl: { type: 'string', check: checkUrl as Field['check'], help: 'the cloud v1 root, e.g. https://cloud.example.com/v1' },
   username: { type: 'string', help: 'username or email for HTTP Basic auth' },
@@ -104,6 +117,14 @@ export const schema: Record<string, Field> = {
   statusListen: { type: 'string', check: checkListen as Field['check'], help: 'HOST:PORT of /healthz and /metrics, or off' },
   adbServerSocket: { type: 'string', optional: true, check: checkAdbSocket as Field['check'], help: 'tcp:HOST:PORT of the adb server (ADB_SERVER_SOCKET wins)' },
   slowFactsRefreshSeconds: { type: 'integer', min: 10, max: 86400, help: 'how often slowly changing device facts (browsers, root, device name, proxy, SIM) are read again' },
+  ios: { type: 'boolean', help: 'report iPhones through usbmuxd when its socket exists (false turns iOS off)' },
+  usbmuxdSocketAddress: {
+    type: 'string',
+    optional: true,
+    check: checkUsbmuxdAddress as Field['check'],
+    help: 'UNIX:/path or HOST:PORT of usbmuxd (USBMUXD_SOCKET_ADDRESS wins; default UNIX:/var/run/usbmuxd)',
+  },
+  iosTimeoutSeconds: { type: 'integer', min: 1, max: 120, help: 'deadline of each usbmuxd or lockdown step with an iPhone' },
 };
 
 /** DEVICE_AGENT_ + UPPER_SNAKE of a dotted key: support.appiumDisabled -> DEVICE_AGENT_SUPPORT_APPIUM_DISABLED. */

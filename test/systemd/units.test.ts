@@ -161,6 +161,9 @@ describe('systemd units', () => {
     expect(one(unit, 'Unit.Requires')).toBeUndefined();
     expect(one(unit, 'Unit.Wants')?.split(/\s+/)).toContain(adbUnit);
     expect(one(unit, 'Unit.After')?.split(/\s+/)).toContain(adbUnit);
+    // iPhones (issue 14): after usbmuxd when present, never requiring it.
+    expect(one(unit, 'Unit.After')?.split(/\s+/)).toContain('usbmuxd.service');
+    expect(`${one(unit, 'Unit.Requires') ?? ''} ${one(unit, 'Unit.Wants') ?? ''}`).not.toContain('usbmuxd');
     expect(unit.get('Service.LoadCredential')).toContain('api-key:/etc/device-agent/api-key');
     expect(one(unit, 'Service.StateDirectory')).toBe('device-agent');
     // V8's JIT needs writable executable memory.

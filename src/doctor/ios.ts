@@ -1,0 +1,57 @@
+// The doctor's iOS checks: is usbmuxd there and answering, and for each
+// iPhone, is it paired with this host and does its lockdown answer. Uses the
+// agent's own client, so what the doctor sees is what the agent will see.
+import { existsSync } from 'node:fs';
+import type { Settings } from '../config/schema.js';
+import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../ios/address.js';
+import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../ios/inventory.js';
+import { mapLimit } from '../util/limit.js';
+import type { CheckItem } from './checklist.js';
+
+type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'>;
+
+export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): Promise<CheckItem[]> {
+  if (settings.ios === false) return [{ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' }];
+  let address: UsbmuxdAddress;
+  try {
+    address = parseUsbmuxdAddress(env.USBMUXD_SOCKET_ADDRESS || settings.usbmuxdSocketAddress);
+  } catch (err) {
+    return [{ status: 'fail', finding: (err as Error).message, advice: 'set USBMUXD_SOCKET_ADDRESS to UNIX:/path or HOST:PORT' }];
+  }
+  if ('path' in address && !existsSync(address.path)) {
+    return [{ status: 'ok', finding: `no usbmuxd socket at ${address.path}: no iPhones on this host (install usbmuxd to report them)` }];
+  }
+  const timeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
+  const { listDevices } = await import('../ios/usbmuxd-client.js');
+  const { probeIphone } = await import('../ios/probe.js');
+  let devices;
+  try {
+    devices = await listDevices(address, timeoutMs);
+  } catch (err) {
+    return [
+      {
+        status: 'fail',
+        finding: `usbmuxd at ${address.label} does not answer: ${(err as Error).message}`,
+        advice: 'check `systemctl status usbmuxd`; restart it with `systemctl restart usbmuxd`',
+      },
+    ];
+  }
+  const items: CheckItem[] = [{ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` }];
+  const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem> => {
+    const r = await probeIphone(address, device, timeoutMs);
+    if (r.kind === 'ok') {
+      const info = iosDeviceInfo(device.udid, r.values);
+      return { status: 'ok', finding: `iPhone ${device.udid} (${info.modelName ?? '?'}, iOS ${info.platformVersion ?? '?'}): paired, lockdown answers` };
+    }
+    if (r.kind === 'not-paired') {
+      const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
+      return { status: 'warn', finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`, advice: NOT_PAIRED_MESSAGE };
+    }
+    return {
+      status: 'warn',
+      finding: `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
+      advice: 'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
+    };
+  });
+  return [...items, ...phones];
+}

@@ -1,0 +1,142 @@
+// lockdown client on one tunnelled connection: one request at a time, each
+// under a deadline; StartSession upgrades the same socket to TLS with the
+// host's pair record (root certificate as the client certificate, as
+// libimobiledevice does) and pins the phone's certificate to the record.
+import { X509Certificate } from 'node:crypto';
+import type net from 'node:net';
+import tls from 'node:tls';
+import { withDeadline } from './deadline.js';
+import { IosProtocolError, LockdownError } from './errors.js';
+import { type Dict, encodeLockdown, LockdownDecoder } from './framing.js';
+
+export const LOCKDOWN_PORT = 62078;
+const LABEL = 'device-agent';
+
+const pem = (v: unknown): string | undefined =>
+  v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined;
+
+export class LockdownClient {
+  private stream: net.Socket | tls.TLSSocket;
+  private decoder = new LockdownDecoder();
+  private pending: { resolve: (d: Dict) => void; reject: (e: Error) => void } | undefined;
+  private queue: Dict[] = [];
+  private failure: Error | undefined;
+  private sessionId: string | undefined;
+
+  constructor(private readonly raw: net.Socket) {
+    this.stream = raw;
+    this.listen(raw);
+    raw.on('close', () => this.fail(new IosProtocolError('lockdown connection closed')));
+    raw.on('error', (err) => this.fail(err));
+  }
+
+  private onData = (chunk: Buffer) => {
+    try {
+      for (const msg of this.decoder.push(chunk)) {
+        const p = this.pending;
+        this.pending = undefined;
+        if (p) p.resolve(msg);
+        else this.queue.push(msg);
+      }
+    } catch (err) {
+      this.fail(err as Error);
+      this.raw.destroy();
+    }
+  };
+
+  private listen(stream: net.Socket | tls.TLSSocket): void {
+    stream.on('data', this.onData);
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(err);
+  }
+
+  /** One request, its answer; a lockdown Error becomes a LockdownError. */
+  async request(body: Dict, timeoutMs: number): Promise<Dict> {
+    if (this.pending) throw new Error('lockdown request while another is pending');
+    const name = String(body.Request);
+    if (this.failure) throw this.failure;
+    const answer = new Promise<Dict>((resolve, reject) => {
+      const queued = this.queue.shift();
+      if (queued) resolve(queued);
+      else this.pending = { resolve, reject };
+    });
+    this.stream.write(encodeLockdown({ Label: LABEL, ...body }));
+    const reply = await withDeadline(answer, timeoutMs, `lockdown ${name}`, () => this.close());
+    if (typeof reply.Error === 'string') throw new LockdownError(name, reply.Error);
+    return reply;
+  }
+
+  async queryType(timeoutMs: number): Promise<string> {
+    const r = await this.request({ Request: 'QueryType' }, timeoutMs);
+    return String(r.Type ?? '');
+  }
+
+  async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number): Promise<unknown> {
+    const body: Dict = { Request: 'GetValue' };
+    if (domain) body.Domain = domain;
+    if (key) body.Key = key;
+    return (await this.request(body, timeoutMs)).Value;
+  }
+
+  /** StartSession, then TLS when lockdown asks for it (every iOS since 4). */
+  async startSession(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+    const hostId = record.HostID;
+    if (typeof hostId !== 'string') throw new IosProtocolError('pair record has no HostID');
+    const r = await this.request({ Request: 'StartSession', HostID: hostId, SystemBUID: record.SystemBUID }, timeoutMs);
+    if (typeof r.SessionID !== 'string') throw new IosProtocolError('StartSession answer has no SessionID');
+    this.sessionId = r.SessionID;
+    if (r.EnableSessionSSL === true) await this.upgrade(record, productVersion, timeoutMs);
+  }
+
+  private async upgrade(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+    const cert = pem(record.RootCertificate);
+    const key = pem(record.RootPrivateKey);
+    const deviceCert = pem(record.DeviceCertificate);
+    if (!cert || !key || !deviceCert) throw new IosProtocolError('pair record lacks RootCertificate, RootPrivateKey or DeviceCertificate');
+    // iOS below 10 speaks TLS 1.0 only, which OpenSSL 3 allows at security level 0.
+    const old = Number.parseInt(productVersion ?? '', 10) < 10;
+    this.raw.removeListener('data', this.onData);
+    const secure = tls.connect({
+      socket: this.raw,
+      cert,
+      key,
+      rejectUnauthorized: false,
+      ...(old ? { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT@SECLEVEL=0' } : {}),
+    });
+    this.stream = secure;
+    this.decoder = new LockdownDecoder();
+    secure.on('error', (err) => this.fail(err));
+    const ready = new Promise<void>((resolve, reject) => {
+      secure.once('secureConnect', () => {
+        // The phone must show the certificate the pairing gave it.
+        const peer = secure.getPeerX509Certificate();
+        if (!peer || !peer.raw.equals(new X509Certificate(deviceCert).raw)) {
+          reject(new IosProtocolError('the phone did not present the DeviceCertificate of its pair record'));
+          return;
+        }
+        resolve();
+      });
+      secure.once('error', reject);
+    });
+    await withDeadline(ready, timeoutMs, 'lockdown TLS handshake', () => this.close());
+    this.listen(secure);
+  }
+
+  /** Ends the session politely; the caller then closes. */
+  async stopSession(timeoutMs: number): Promise<void> {
+    if (!this.sessionId) return;
+    const id = this.sessionId;
+    this.sessionId = undefined;
+    await this.request({ Request: 'StopSession', SessionID: id }, timeoutMs);
+  }
+
+  close(): void {
+    this.stream.destroy();
+    this.raw.destroy();
+  }
+}

@@ -1,0 +1,58 @@
+// One inventory of one iPhone: at most one lockdown connection and one
+// session, every step under the deadline, the whole under a budget. Never
+// pairs nor unpairs: a phone without a pair record is reported as such.
+import type { UsbmuxdAddress } from './address.js';
+import { IosTimeoutError, LockdownError } from './errors.js';
+import type { Dict } from './framing.js';
+import type { LockdownValues } from './inventory.js';
+import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
+import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
+
+export type ProbeResult =
+  | { kind: 'ok'; values: LockdownValues }
+  /** No pair record on this host, or the phone refused it; `public` holds what lockdown shows anyone. */
+  | { kind: 'not-paired'; detail: string; public?: Dict }
+  /** usbmuxd or lockdown did not answer in time, or the connection broke. */
+  | { kind: 'silent'; detail: string };
+
+/** Errors lockdown gives a host it does not trust (yet). */
+const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'PairingDialogResponsePending', 'UserDeniedPairing', 'InvalidPairRecord']);
+
+export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number): Promise<ProbeResult> {
+  let record: Dict | undefined;
+  let client: LockdownClient | undefined;
+  try {
+    record = await readPairRecord(address, device.udid, stepTimeoutMs);
+    client = new LockdownClient(await connectDevice(address, device.deviceId, LOCKDOWN_PORT, stepTimeoutMs));
+    const type = await client.queryType(stepTimeoutMs);
+    if (type !== 'com.apple.mobile.lockdown') return { kind: 'silent', detail: `port ${LOCKDOWN_PORT} answered as ${JSON.stringify(type)}, not lockdown` };
+    if (!record) {
+      const pub = (await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict | undefined;
+      return { kind: 'not-paired', detail: 'no pair record for it on this host', public: pub };
+    }
+    const version = await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
+    await client.startSession(record, typeof version === 'string' ? version : undefined, stepTimeoutMs);
+    const root = (await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict;
+    const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
+    const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
+    await client.stopSession(stepTimeoutMs).catch(() => {});
+    return { kind: 'ok', values: { root: root ?? {}, battery, diskUsage } };
+  } catch (err) {
+    if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };
+    if (err instanceof IosTimeoutError) return { kind: 'silent', detail: err.message };
+    return { kind: 'silent', detail: (err as Error).message };
+  } finally {
+    client?.close();
+  }
+}
+
+async function optionalDomain(client: LockdownClient, domain: string, timeoutMs: number): Promise<Dict | undefined> {
+  try {
+    const v = await client.getValue(domain, undefined, timeoutMs);
+    return v && typeof v === 'object' ? (v as Dict) : undefined;
+  } catch (err) {
+    // A domain the phone does not have is not a failure of the phone.
+    if (err instanceof LockdownError) return undefined;
+    throw err;
+  }
+}

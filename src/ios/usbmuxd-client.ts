@@ -1,0 +1,197 @@
+// usbmuxd client (plist protocol v1): one short connection per request, a
+// long one for Listen, and Connect turning a connection into a tunnel to a
+// phone's port. Every step, the connection setup included, has a deadline.
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import type { UsbmuxdAddress } from './address.js';
+import { withDeadline } from './deadline.js';
+import { IosProtocolError, UsbmuxdError } from './errors.js';
+import { decodePlist, type Dict, encodeMux, MuxDecoder, portToNetworkOrder } from './framing.js';
+
+export interface MuxDevice {
+  deviceId: number;
+  udid: string;
+  connectionType: string;
+}
+
+const CLIENT = { ClientVersionString: 'device-agent', ProgName: 'device-agent', kLibUSBMuxVersion: 3 };
+
+export function openMux(address: UsbmuxdAddress, timeoutMs: number): Promise<net.Socket> {
+  const socket = 'path' in address ? net.createConnection(address.path) : net.createConnection(address.port, address.host);
+  const ready = new Promise<net.Socket>((resolve, reject) => {
+    socket.once('connect', () => {
+      socket.removeListener('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
+  return withDeadline(ready, timeoutMs, `connecting to usbmuxd at ${address.label}`, () => socket.destroy());
+}
+
+/** Sends one request and waits for the answer with the same tag. */
+interface Exchanged {
+  body: Dict;
+  decoder: MuxDecoder;
+  /** Messages that came in the same read after the answer (Listen's first Attached). */
+  after: Dict[];
+}
+
+function exchange(socket: net.Socket, body: Dict, tag: number, step: string, timeoutMs: number): Promise<Exchanged> {
+  const decoder = new MuxDecoder();
+  const answer = new Promise<Exchanged>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      try {
+        const msgs = decoder.push(chunk);
+        const i = msgs.findIndex((m) => m.tag === tag);
+        if (i >= 0) {
+          cleanup();
+          resolve({ body: msgs[i]!.body, decoder, after: msgs.slice(i + 1).map((m) => m.body) });
+        }
+      } catch (err) {
+        cleanup();
+        reject(err);
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      reject(new IosProtocolError(`usbmuxd closed the connection during ${step}`));
+    };
+    const cleanup = () => {
+      socket.removeListener('data', onData);
+      socket.removeListener('close', onEnd);
+      socket.removeListener('error', onEnd);
+    };
+    socket.on('data', onData);
+    socket.once('close', onEnd);
+    socket.once('error', onEnd);
+  });
+  socket.write(encodeMux({ ...CLIENT, ...body }, tag));
+  return withDeadline(answer, timeoutMs, step, () => socket.destroy());
+}
+
+async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number): Promise<Dict> {
+  const socket = await openMux(address, timeoutMs);
+  try {
+    return (await exchange(socket, body, 1, `usbmuxd ${String(body.MessageType)}`, timeoutMs)).body;
+  } finally {
+    socket.destroy();
+  }
+}
+
+function checkResult(request: string, body: Dict): void {
+  if (body.MessageType === 'Result' && body.Number !== 0) throw new UsbmuxdError(request, Number(body.Number));
+}
+
+export function deviceFromAttached(msg: Dict): MuxDevice | undefined {
+  const props = (msg.Properties ?? {}) as Dict;
+  const deviceId = Number(msg.DeviceID ?? props.DeviceID);
+  const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;
+  if (!Number.isInteger(deviceId) || !udid) return undefined;
+  return { deviceId, udid, connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB' };
+}
+
+export async function listDevices(address: UsbmuxdAddress, timeoutMs: number): Promise<MuxDevice[]> {
+  const body = await request(address, { MessageType: 'ListDevices' }, timeoutMs);
+  checkResult('ListDevices', body);
+  if (!Array.isArray(body.DeviceList)) throw new IosProtocolError('usbmuxd ListDevices answer has no DeviceList');
+  return body.DeviceList.map((d) => deviceFromAttached(d as Dict)).filter((d): d is MuxDevice => d !== undefined);
+}
+
+/** The host's pair record for a phone, or undefined when usbmuxd has none (not paired). */
+export async function readPairRecord(address: UsbmuxdAddress, udid: string, timeoutMs: number): Promise<Dict | undefined> {
+  const body = await request(address, { MessageType: 'ReadPairRecord', PairRecordID: udid }, timeoutMs);
+  if (!(body.PairRecordData instanceof Uint8Array)) {
+    if (body.MessageType === 'Result' && body.Number !== 0) return undefined;
+    throw new IosProtocolError('usbmuxd ReadPairRecord answer has no PairRecordData');
+  }
+  const record = decodePlist(body.PairRecordData);
+  if (!record || typeof record !== 'object') throw new IosProtocolError('pair record is not a dictionary');
+  return record as Dict;
+}
+
+export async function readBuid(address: UsbmuxdAddress, timeoutMs: number): Promise<string> {
+  const body = await request(address, { MessageType: 'ReadBUID' }, timeoutMs);
+  checkResult('ReadBUID', body);
+  if (typeof body.BUID !== 'string') throw new IosProtocolError('usbmuxd ReadBUID answer has no BUID');
+  return body.BUID;
+}
+
+/** A connection to `port` on the phone, through usbmuxd; the caller owns the socket. */
+export async function connectDevice(address: UsbmuxdAddress, deviceId: number, port: number, timeoutMs: number): Promise<net.Socket> {
+  const socket = await openMux(address, timeoutMs);
+  try {
+    const { body, decoder } = await exchange(
+      socket,
+      { MessageType: 'Connect', DeviceID: deviceId, PortNumber: portToNetworkOrder(port) },
+      1,
+      `usbmuxd Connect to device ${deviceId} port ${port}`,
+      timeoutMs,
+    );
+    checkResult('Connect', body);
+    const rest = decoder.rest();
+    if (rest.length) socket.unshift(rest);
+    return socket;
+  } catch (err) {
+    socket.destroy();
+    throw err;
+  }
+}
+
+/**
+ * usbmuxd's Listen: 'attached' (MuxDevice) and 'detached' (deviceId) events,
+ * 'end' (Error | undefined) once the connection is gone (usbmuxd restarted).
+ */
+export class MuxListener extends EventEmitter {
+  private socket: net.Socket | undefined;
+
+  async start(address: UsbmuxdAddress, timeoutMs: number): Promise<void> {
+    const socket = await openMux(address, timeoutMs);
+    this.socket = socket;
+    let decoder: MuxDecoder;
+    let early: Dict[];
+    try {
+      const answer = await exchange(socket, { MessageType: 'Listen' }, 1, 'usbmuxd Listen', timeoutMs);
+      checkResult('Listen', answer.body);
+      decoder = answer.decoder;
+      early = answer.after;
+    } catch (err) {
+      socket.destroy();
+      this.socket = undefined;
+      throw err;
+    }
+    const onMessage = (msg: Dict) => {
+      if (msg.MessageType === 'Attached') {
+        const dev = deviceFromAttached(msg);
+        if (dev) this.emit('attached', dev);
+      } else if (msg.MessageType === 'Detached') {
+        const id = Number(msg.DeviceID);
+        if (Number.isInteger(id)) this.emit('detached', id);
+      }
+    };
+    for (const m of early) onMessage(m);
+    let ended = false;
+    const end = (err?: Error) => {
+      if (ended) return;
+      ended = true;
+      this.socket = undefined;
+      socket.destroy();
+      this.emit('end', err);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const m of decoder.push(chunk)) onMessage(m.body);
+      } catch (err) {
+        end(err as Error);
+      }
+    });
+    socket.on('error', (err) => end(err));
+    socket.on('close', () => end());
+  }
+
+  stop(): void {
+    const s = this.socket;
+    this.socket = undefined;
+    this.removeAllListeners('end');
+    s?.destroy();
+  }
+}

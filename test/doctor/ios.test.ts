@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkIos } from '../../src/doctor/ios.js';
+import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
+
+const settings = { ios: true, iosTimeoutSeconds: 1, probeConcurrency: 4, usbmuxdSocketAddress: undefined };
+
+describe('doctor: iOS', () => {
+  const mux = new SimUsbmuxd();
+  beforeAll(() => mux.start());
+  afterAll(() => mux.dispose());
+
+  it('lists each iPhone with its pairing state', async () => {
+    const paired = mux.plug({ profile: 'iphone-13-ios16' });
+    const untrusted = mux.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: 'DOC-UNTRUSTED' });
+    const hung = mux.plug({ profile: 'iphone-6s-ios9', state: 'hang', udid: 'DOC-HUNG' });
+    const items = await checkIos(settings, mux.env);
+    expect(items[0]).toMatchObject({ status: 'ok', finding: expect.stringContaining('3 iPhone(s)') });
+    const about = (udid: string) => items.find((i) => i.finding.includes(udid));
+    expect(about(paired.udid)).toMatchObject({ status: 'ok', finding: expect.stringContaining('iPhone 13, iOS 16.3.1): paired') });
+    expect(about(untrusted.udid)).toMatchObject({ status: 'warn', finding: expect.stringContaining('not paired'), advice: expect.stringContaining('idevicepair pair') });
+    expect(about(hung.udid)).toMatchObject({ status: 'warn', finding: expect.stringContaining('does not answer') });
+    expect(untrusted.log.map((l) => l.request)).not.toContain('Pair');
+    for (const p of [paired, untrusted, hung]) mux.unplug(p);
+  });
+
+  it('no socket is fine, a bad address fails, ios off says so', async () => {
+    expect(await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
+      { status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },
+    ]);
+    expect((await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: '/var/run/usbmuxd' }))[0]?.status).toBe('fail');
+    expect((await checkIos({ ...settings, ios: false }, mux.env))[0]?.finding).toMatch(/off/);
+  });
+
+  it('a usbmuxd that accepts but never answers fails within the deadline', async () => {
+    const net = await import('node:net');
+    const server = net.createServer(() => {});
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const t0 = Date.now();
+    const items = await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: `127.0.0.1:${port}` });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(items[0]).toMatchObject({ status: 'fail', finding: expect.stringContaining('does not answer') });
+    server.close();
+  });
+});

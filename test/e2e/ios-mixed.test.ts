@@ -1,0 +1,136 @@
+// A mixed lab end to end under `once --dry-run`: the real adb server with a
+// simulated Android phone, the simulated usbmuxd with iPhones, the compiled
+// CLI in its own process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdbServer } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
+import { baseEnv, runAgent } from './agent-process.js';
+
+const adb = new AdbServer();
+const pixel = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PIXELMIX0001') });
+const mux = new SimUsbmuxd();
+
+beforeAll(async () => {
+  await adb.start();
+  await mux.start();
+  const port = await pixel.start();
+  await adb.connect(port, { wait: false });
+  await adb.waitForStates(new Map([[`127.0.0.1:${port}`, 'device']]), 20_000);
+});
+
+afterAll(async () => {
+  await adb.stop();
+  await Promise.all([pixel.stop(), mux.dispose()]);
+});
+
+const env = (extra: Record<string, string> = {}) =>
+  baseEnv({ ...adb.env, ...mux.env, DEVICE_AGENT_NODE_ID: 'mixed-lab', ...extra });
+
+describe('mixed lab: once --dry-run', () => {
+  it('prints Android and iOS devices in one body', async () => {
+    const paired = mux.plug({ profile: 'iphone-13-ios16' });
+    const old = mux.plug({ profile: 'iphone-6s-ios9' });
+    const untrusted = mux.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: '00008120-0000000000000E2E' });
+    try {
+      const run = await runAgent(['once', '--dry-run'], env());
+      expect(run.code, run.stderr).toBe(0);
+      const body = JSON.parse(run.stdout);
+      const byUdid = new Map<string, Record<string, unknown>>(body.devices.map((d: { udid: string }) => [d.udid, d]));
+      expect(byUdid.get('PIXELMIX0001')).toMatchObject({ platformName: 'ANDROID', isAndroid: true, isIos: false });
+      expect(byUdid.get(paired.udid)).toMatchObject({
+        platformName: 'IOS',
+        platformVersion: '16.3.1',
+        modelName: 'iPhone 13',
+        serialNumber: 'C1QQG9XD4R',
+        status: 'AVAILABLE',
+        isIos: true,
+        isAndroid: false,
+        isEmulator: false,
+        battery: { percentage: '100' },
+      });
+      expect(byUdid.get(old.udid)).toMatchObject({ platformVersion: '9.3.5', modelName: 'iPhone 6s', status: 'AVAILABLE' });
+      expect(byUdid.get(untrusted.udid)).toMatchObject({ status: 'UNAVAILABLE', message: expect.stringContaining('idevicepair pair') });
+      expect(body.devices).toHaveLength(4);
+      // One session per paired phone, none for the untrusted one, and no pairing attempted.
+      expect(paired.sessions).toBe(1);
+      expect(untrusted.sessions).toBe(0);
+      expect(untrusted.log.map((l) => l.request)).not.toContain('Pair');
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+    }
+  });
+
+  it('ios false leaves iPhones out and never touches usbmuxd', async () => {
+    mux.plug({ profile: 'iphone-13-ios16' });
+    const before = mux.requests.length;
+    try {
+      const run = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_IOS: 'false' }));
+      expect(run.code, run.stderr).toBe(0);
+      const body = JSON.parse(run.stdout);
+      expect(body.devices.map((d: { platformName: string }) => d.platformName)).toEqual(['ANDROID']);
+      expect(mux.requests.length).toBe(before);
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+    }
+  });
+
+  it('no usbmuxd socket: Android still reported, one informational line about iPhones', async () => {
+    const run = await runAgent(['once', '--dry-run'], env({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' }));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).devices).toHaveLength(1);
+    const lines = run.stderr.split('\n').filter((l) => l.includes('usbmuxd'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', msg: expect.stringContaining('no usbmuxd socket') });
+  });
+
+  it('a lockdown that never answers costs its deadline only', async () => {
+    mux.plug({ profile: 'iphone-13-ios16', state: 'hang', udid: '00008110-00000000000HANG' });
+    try {
+      const t0 = Date.now();
+      const run = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_IOS_TIMEOUT_SECONDS: '1' }));
+      expect(run.code, run.stderr).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      const hung = JSON.parse(run.stdout).devices.find((d: { udid: string }) => d.udid === '00008110-00000000000HANG');
+      expect(hung).toMatchObject({ status: 'UNAVAILABLE', message: expect.stringContaining('did not answer') });
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+    }
+  });
+});
+
+describe('mixed lab: run', () => {
+  // The daemon bed brings its own adb server and cloud double; the usbmuxd
+  // simulator above is shared.
+  it('reports both platforms at start, an iPhone plug and unplug within 2 s, the unplugged iPhone as UNPLUGGED', async () => {
+    const { DaemonBed, devicesOf, udidsOf } = await import('./daemon-bed.js');
+    const bed = new DaemonBed();
+    await bed.start();
+    try {
+      await bed.plug('RUNMIX0001');
+      const first = mux.plug({ profile: 'iphone-13-ios16' });
+      bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *' });
+      const start = await bed.cloud.waitForPut((r) => udidsOf(r).includes('RUNMIX0001') && udidsOf(r).includes(first.udid), 15_000);
+      expect(devicesOf(start).find((d) => d.udid === first.udid)).toMatchObject({ status: 'AVAILABLE' });
+
+      const second = mux.plug({ profile: 'iphone-15-ios17' });
+      const pluggedAt = Date.now();
+      const withNew = await bed.cloud.waitForPut((r) => udidsOf(r).includes(second.udid), 5000);
+      expect(withNew.receivedAt - pluggedAt).toBeLessThan(2000);
+
+      mux.unplug(second);
+      const unpluggedAt = Date.now();
+      const gone = await bed.cloud.waitForPut(
+        (r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'),
+        5000,
+      );
+      expect(gone.receivedAt - unpluggedAt).toBeLessThan(2000);
+      // The Android phone and the first iPhone stay in the reports.
+      expect(udidsOf(gone)).toEqual(expect.arrayContaining(['RUNMIX0001', first.udid]));
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+      await bed.stop();
+    }
+  });
+});

@@ -1,0 +1,235 @@
+// A simulated usbmuxd (plist protocol, version 1) on a unix socket or a TCP
+// port: ListDevices, Listen (Attached/Detached events), Connect to a phone's
+// lockdown port, ReadPairRecord, ReadBUID. Phones are plugged and unplugged
+// at run time; restart() drops every client as a restarted usbmuxd would.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as plist from 'plist';
+import { pairCerts } from './certs.js';
+import { serveLockdown, type LockdownPhone, type PairState } from './lockdownd.js';
+import { profile as loadProfile, type PhoneProfile } from './phones.js';
+
+export const LOCKDOWN_PORT = 62078;
+const MSG_PLIST = 8;
+
+export interface PhoneSpec {
+  profile: string | PhoneProfile;
+  state?: PairState;
+  /** Overrides the profile's UniqueDeviceID. */
+  udid?: string;
+}
+
+export interface SimPhone extends LockdownPhone {
+  deviceId: number;
+  udid: string;
+}
+
+type Dict = Record<string, unknown>;
+
+export function encodeMux(body: Dict, tag: number): Buffer {
+  const payload = Buffer.from(plist.build(body as never), 'utf8');
+  const head = Buffer.alloc(16);
+  head.writeUInt32LE(16 + payload.length, 0);
+  head.writeUInt32LE(1, 4);
+  head.writeUInt32LE(MSG_PLIST, 8);
+  head.writeUInt32LE(tag, 12);
+  return Buffer.concat([head, payload]);
+}
+
+export class SimUsbmuxd {
+  readonly phones = new Map<number, SimPhone>();
+  readonly buid = randomUUID().toUpperCase();
+  /** Requests by MessageType, for tests. */
+  readonly requests: string[] = [];
+  private server?: net.Server;
+  private readonly clients = new Set<net.Socket>();
+  private readonly listeners = new Set<net.Socket>();
+  private nextId = 1;
+  private dir?: string;
+  private tcpPort = 0;
+  /** UNIX:/path (or 127.0.0.1:PORT with tcp) as USBMUXD_SOCKET_ADDRESS wants it. */
+  address = '';
+  socketPath = '';
+
+  constructor(private readonly opts: { tcp?: boolean } = {}) {}
+
+  get env(): Record<string, string> {
+    return { USBMUXD_SOCKET_ADDRESS: this.address };
+  }
+
+  async start(): Promise<void> {
+    const server = net.createServer((s) => this.accept(s));
+    this.server = server;
+    if (this.opts.tcp) {
+      await new Promise<void>((res, rej) => {
+        server.once('error', rej);
+        server.listen(this.tcpPort, '127.0.0.1', () => res());
+      });
+      this.tcpPort = (server.address() as net.AddressInfo).port;
+      this.address = `127.0.0.1:${this.tcpPort}`;
+    } else {
+      this.dir ??= mkdtempSync(join(tmpdir(), 'sim-usbmuxd-'));
+      this.socketPath = join(this.dir, 'usbmuxd');
+      rmSync(this.socketPath, { force: true });
+      await new Promise<void>((res, rej) => {
+        server.once('error', rej);
+        server.listen(this.socketPath, () => res());
+      });
+      this.address = `UNIX:${this.socketPath}`;
+    }
+  }
+
+  /** Closes the socket and drops every client; phones stay plugged. */
+  async stop(): Promise<void> {
+    for (const c of this.clients) c.destroy();
+    this.clients.clear();
+    this.listeners.clear();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((res) => server.close(() => res()));
+  }
+
+  /** usbmuxd restarted: every connection ends, the socket comes back. */
+  async restart(downMs = 0): Promise<void> {
+    await this.stop();
+    if (downMs) await new Promise((r) => setTimeout(r, downMs));
+    await this.start();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  plug(spec: PhoneSpec): SimPhone {
+    const prof = typeof spec.profile === 'string' ? loadProfile(spec.profile) : structuredClone(spec.profile);
+    if (spec.udid) prof.root.UniqueDeviceID = spec.udid;
+    const phone: SimPhone = {
+      deviceId: this.nextId++,
+      udid: String(prof.root.UniqueDeviceID),
+      profile: prof,
+      state: spec.state ?? 'paired',
+      hostId: randomUUID().toUpperCase(),
+      certs: pairCerts(),
+      log: [],
+      sessions: 0,
+      tls: [],
+    };
+    this.phones.set(phone.deviceId, phone);
+    for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
+    return phone;
+  }
+
+  unplug(phone: SimPhone): void {
+    if (!this.phones.delete(phone.deviceId)) return;
+    for (const l of this.listeners) l.write(encodeMux({ MessageType: 'Detached', DeviceID: phone.deviceId }, 0));
+  }
+
+  /** The pair record usbmuxd stores for a phone (paired, stale and hang phones have one). */
+  pairRecord(phone: SimPhone): Dict | undefined {
+    if (phone.state === 'unpaired' || phone.state === 'untrusted') return undefined;
+    const c = phone.certs;
+    return {
+      DeviceCertificate: Buffer.from(c.deviceCert),
+      HostCertificate: Buffer.from(c.hostCert),
+      HostPrivateKey: Buffer.from(c.hostKey),
+      RootCertificate: Buffer.from(c.rootCert),
+      RootPrivateKey: Buffer.from(c.rootKey),
+      HostID: phone.state === 'stale' ? randomUUID().toUpperCase() : phone.hostId,
+      SystemBUID: this.buid,
+      WiFiMACAddress: String(phone.profile.root.WiFiAddress ?? '00:00:00:00:00:00'),
+    };
+  }
+
+  private accept(sock: net.Socket): void {
+    this.clients.add(sock);
+    sock.on('close', () => {
+      this.clients.delete(sock);
+      this.listeners.delete(sock);
+    });
+    sock.on('error', () => {});
+    let buf = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      while (buf.length >= 16) {
+        const len = buf.readUInt32LE(0);
+        if (len < 16 || len > 1 << 20) return sock.destroy();
+        if (buf.length < len) return;
+        const tag = buf.readUInt32LE(12);
+        const body = buf.subarray(16, len);
+        buf = buf.subarray(len);
+        let req: Dict;
+        try {
+          req = plist.parse(body.toString('utf8')) as Dict;
+        } catch {
+          return sock.destroy();
+        }
+        if (this.handle(sock, req, tag, onData) === 'tunnel') {
+          // Whatever followed the Connect request belongs to lockdown.
+          if (buf.length) sock.unshift(buf);
+          return;
+        }
+      }
+    };
+    sock.on('data', onData);
+  }
+
+  private handle(sock: net.Socket, req: Dict, tag: number, onData: (b: Buffer) => void): 'tunnel' | void {
+    const type = String(req.MessageType ?? '');
+    this.requests.push(type);
+    const result = (n: number) => sock.write(encodeMux({ MessageType: 'Result', Number: n }, tag));
+    switch (type) {
+      case 'ListDevices':
+        sock.write(encodeMux({ DeviceList: [...this.phones.values()].map(attached) }, tag));
+        return;
+      case 'Listen':
+        result(0);
+        this.listeners.add(sock);
+        for (const p of this.phones.values()) sock.write(encodeMux(attached(p), 0));
+        return;
+      case 'ReadBUID':
+        sock.write(encodeMux({ BUID: this.buid }, tag));
+        return;
+      case 'ReadPairRecord': {
+        const phone = [...this.phones.values()].find((p) => p.udid === req.PairRecordID);
+        const record = phone && this.pairRecord(phone);
+        if (!record) return void result(2);
+        sock.write(encodeMux({ PairRecordData: Buffer.from(plist.build(record as never), 'utf8') }, tag));
+        return;
+      }
+      case 'Connect': {
+        const phone = this.phones.get(Number(req.DeviceID));
+        if (!phone) return void result(2);
+        // PortNumber travels in network byte order inside a little-endian field.
+        const raw = Number(req.PortNumber) & 0xffff;
+        const port = ((raw & 0xff) << 8) | (raw >> 8);
+        if (port !== LOCKDOWN_PORT) return void result(3);
+        result(0);
+        sock.removeListener('data', onData);
+        serveLockdown(sock, phone);
+        return 'tunnel';
+      }
+      default:
+        result(1);
+    }
+  }
+}
+
+function attached(p: SimPhone): Dict {
+  return {
+    MessageType: 'Attached',
+    DeviceID: p.deviceId,
+    Properties: {
+      ConnectionSpeed: 480000000,
+      ConnectionType: 'USB',
+      DeviceID: p.deviceId,
+      LocationID: 0x14100000 + p.deviceId,
+      ProductID: 0x12a8,
+      SerialNumber: p.udid,
+      USBSerialNumber: p.udid.replace(/-/g, ''),
+    },
+  };
+}
