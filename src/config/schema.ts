@@ -95,7 +95,7 @@ export const schema: Record<string, Field> = {
   apiKey: { type: 'string', optional: true, secret: true, help: 'API key (prefer apiKeyFile or the api-key credential)' },
   apiKeyFile: { type: 'string', optional: true, help: 'file holding the API key' },
   nodeId: { type: 'string', optional: true, help: 'this host node id; generated once and kept in stateDir when unset' },
-  stateDir: { type: 'string', optional: true, help: 'where the node id is kept (default $STATE_DIRECTORY or ~/.local/state/device-agent)' },
+  stateDir: { type: 'string', optional: true, help: 'where the node id and the last reported device set are kept (default $STATE_DIRECTORY or ~/.local/state/device-agent)' },
   schedule: { type: 'string', check: checkCron as Field['check'], help: 'node-cron expression of the periodic report' },
   jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay added to each scheduled report' },
   changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'how long device changes are gathered before a report' },
