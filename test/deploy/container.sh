@@ -96,7 +96,7 @@ say "the image holds only what runs"
 listing=$(podman run --rm "${limits[@]}" --entrypoint /bin/ls "$image" /app /app/dist | tr '\n' ' ')
 [ "$listing" = "/app: bin config dist node_modules package.json  /app/dist: src " ] || fail "unexpected files in /app: $listing"
 podman run --rm "${limits[@]}" --entrypoint /bin/sh "$image" -c 'test ! -e /app/node_modules/typescript && test ! -e /app/node_modules/vitest' || fail "dev packages in the image"
-podman image inspect "$image" | grep -q '"Healthcheck"' || fail "the image has no HEALTHCHECK (built without --format docker?)"
+podman image inspect "$image" | has '"Healthcheck"' || fail "the image has no HEALTHCHECK (built without --format docker?)"
 pass "$listing"
 
 # ---- the test bed on this host -----------------------------------------------
@@ -173,7 +173,7 @@ podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1 || fail "the healthcheck
 pass "healthcheck"
 
 adb_key=$(podman exec "da-usb-$run_id" cat /home/node/.android/adbkey.pub) || fail "no adb key in the volume"
-podman logs "da-usb-$run_id" 2>&1 | grep -q '"component":"adb"' || fail "no adb log line (wrapped as JSON) in the container's output"
+podman logs "da-usb-$run_id" 2>&1 | has '"component":"adb"' || fail "no adb log line (wrapped as JSON) in the container's output"
 check_logs_json "da-usb-$run_id"
 pass "every log line is JSON, adb's included"
 
@@ -181,7 +181,7 @@ t=$SECONDS
 podman stop -t 20 "da-usb-$run_id" >/dev/null
 [ $((SECONDS - t)) -lt 20 ] || fail "stop took $((SECONDS - t)) s"
 [ "$(podman inspect -f '{{ .State.ExitCode }}' "da-usb-$run_id")" = 0 ] || fail "exit code $(podman inspect -f '{{ .State.ExitCode }}' "da-usb-$run_id") on stop"
-podman logs "da-usb-$run_id" 2>&1 | grep -q 'device-agent stopped' || fail "no clean-stop line"
+podman logs "da-usb-$run_id" 2>&1 | has 'device-agent stopped' || fail "no clean-stop line"
 pass "stopped cleanly in $((SECONDS - t)) s"
 
 say "a new container keeps the node id and the adb key (volumes)"

@@ -18,6 +18,11 @@ pass() {
   passed=$((passed + 1))
   echo "ok: $*"
 }
+# `producer | has PATTERN`: true when the producer's output matches. Not
+# `grep -q`: under pipefail, grep -q leaving at the first match kills the
+# producer with SIGPIPE and the pipeline fails although the line is there
+# (a false FAIL, or a false pass where the check is `&& fail`).
+has() { grep -c -e "$1" >/dev/null; }
 
 ensure_base() {
   mkdir -p "$work"

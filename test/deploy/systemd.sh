@@ -127,9 +127,9 @@ node_id=$(printf '%s' "$first" | node_id_of)
 pass "report delivered by node $node_id"
 
 say "the key comes from \$CREDENTIALS_DIRECTORY and is in no journal line"
-unit device-agent Environment | grep -q "$KEY" && fail "the key is in the unit's environment"
-in_box journalctl --no-pager -o cat | grep -q "$KEY" && fail "the key is in the journal"
-in_box systemctl cat device-agent | grep -q '^LoadCredential=api-key:' || fail "no LoadCredential=api-key"
+unit device-agent Environment | has "$KEY" && fail "the key is in the unit's environment"
+in_box journalctl --no-pager -o cat | has "$KEY" && fail "the key is in the journal"
+in_box systemctl cat device-agent | has '^LoadCredential=api-key:' || fail "no LoadCredential=api-key"
 in_box test -s /run/credentials/device-agent.service/api-key || fail "no api-key in \$CREDENTIALS_DIRECTORY"
 pass "key only through the credential (the double accepted it), never in the journal"
 
@@ -160,7 +160,7 @@ sleep 12 # past RestartSec=10s
 [ "$(unit device-agent ExecMainStatus)" = 2 ] || fail "exit status $(unit device-agent ExecMainStatus), not 2"
 [ "$(unit device-agent NRestarts)" = 0 ] || fail "restarted $(unit device-agent NRestarts) times after a configuration error"
 [ "$(unit device-agent ActiveState)" = failed ] || fail "state $(unit device-agent ActiveState), not failed"
-in_box journalctl --no-pager -o cat -u device-agent | grep -q 'configuration error: schedule' || fail "no log line naming the setting"
+in_box journalctl --no-pager -o cat -u device-agent | has 'configuration error: schedule' || fail "no log line naming the setting"
 in_box bash -c 'mv /etc/device-agent/agent.env.good /etc/device-agent/agent.env && systemctl reset-failed device-agent && systemctl start device-agent'
 pass "exit 2, no restart, the setting named"
 
@@ -195,6 +195,6 @@ wait_put 0 "p.nodeId === '$node_id' && ['DEPLOY01','DEPLOY02','DEPLOY03'].every(
   fail "no report with the same node id after a reboot"
 pass "both units active after boot; same node id"
 
-in_box journalctl --no-pager -o cat | grep -q "$KEY" && fail "the key is in the journal"
+in_box journalctl --no-pager -o cat | has "$KEY" && fail "the key is in the journal"
 say "systemd deploy checks passed"
 echo "systemd: $passed passed, 0 failed"
