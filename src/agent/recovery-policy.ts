@@ -1,0 +1,138 @@
+// When to heal a device, decided without I/O: the caller passes the clock.
+// Self-healing never disrupts other devices: it only reconnects offline
+// devices, kicks one wedged transport, or (re)connects a configured network
+// device. It never restarts the adb server.
+
+export interface RecoverySettings {
+  /** Reconnect offline devices (`adb reconnect offline`). */
+  reconnectOffline: boolean;
+  offlineCooldownMs: number;
+  /** Consecutive shell deadline misses of a ready device before its transport is kicked. */
+  kickAfterFailures: number;
+  kickCooldownMs: number;
+  maxKicksPerHour: number;
+  /** Backoff of network-device connects: base doubles per failure up to max. */
+  connectBaseMs: number;
+  connectMaxMs: number;
+}
+
+export const defaultRecoverySettings: RecoverySettings = {
+  reconnectOffline: true,
+  offlineCooldownMs: 60_000,
+  kickAfterFailures: 3,
+  kickCooldownMs: 5 * 60_000,
+  maxKicksPerHour: 3,
+  connectBaseMs: 2_000,
+  connectMaxMs: 5 * 60_000,
+};
+
+export type RecoveryAction =
+  | { kind: 'reconnect-offline'; reason: string }
+  | { kind: 'kick'; serial: string; reason: string }
+  | { kind: 'connect'; address: string; reason: string };
+
+export interface ListedDevice {
+  serial: string;
+  state: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Pure policy. Feed it shell outcomes and device lists with a time; ask it
+ * which actions to take now. State is bounded by the devices it was told
+ * about: forgotten serials are dropped on the next tick.
+ */
+export class RecoveryPolicy {
+  private readonly failures = new Map<string, number>();
+  private readonly kicks = new Map<string, number[]>();
+  private lastOfflineReconnect = -Infinity;
+  private readonly connects = new Map<string, { failures: number; nextAt: number }>();
+
+  constructor(
+    private readonly settings: RecoverySettings,
+    private readonly networkDevices: readonly string[] = [],
+  ) {
+    for (const address of networkDevices) this.connects.set(address, { failures: 0, nextAt: -Infinity });
+  }
+
+  /** One shell probe of a ready device finished: ok, or missed its deadline / failed. */
+  noteShellOutcome(serial: string, ok: boolean): void {
+    this.failures.set(serial, ok ? 0 : (this.failures.get(serial) ?? 0) + 1);
+  }
+
+  /** Consecutive shell failures of a serial (input of the health rules). */
+  consecutiveShellFailures(serial: string): number {
+    return this.failures.get(serial) ?? 0;
+  }
+
+  /** Result of a connect the caller made for a network device. */
+  noteConnectOutcome(address: string, ok: boolean, now: number): void {
+    const entry = this.connects.get(address);
+    if (!entry) return;
+    if (ok) {
+      entry.failures = 0;
+      entry.nextAt = now;
+    } else {
+      entry.failures += 1;
+      entry.nextAt = now + this.backoff(entry.failures);
+    }
+  }
+
+  backoff(failures: number): number {
+    const { connectBaseMs, connectMaxMs } = this.settings;
+    if (failures <= 0) return 0;
+    return Math.min(connectMaxMs, connectBaseMs * 2 ** Math.min(failures - 1, 30));
+  }
+
+  /** The device list changed or a report is due: which actions to take now. */
+  tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
+    const actions: RecoveryAction[] = [];
+    const listed = new Map(devices.map((d) => [d.serial, d.state]));
+    for (const serial of [...this.failures.keys()]) if (!listed.has(serial)) this.failures.delete(serial);
+    for (const [serial, times] of [...this.kicks]) {
+      const recent = times.filter((t) => t > now - HOUR_MS && t <= now);
+      if (recent.length === 0 && !listed.has(serial)) this.kicks.delete(serial);
+      else this.kicks.set(serial, recent);
+    }
+
+    const offline = devices.filter((d) => d.state === 'offline');
+    if (
+      this.settings.reconnectOffline &&
+      offline.length > 0 &&
+      (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect)
+    ) {
+      this.lastOfflineReconnect = now;
+      actions.push({ kind: 'reconnect-offline', reason: `${offline.length} device(s) offline: ${offline.map((d) => d.serial).join(', ')}` });
+    }
+
+    for (const [serial, count] of this.failures) {
+      if (listed.get(serial) !== 'device' || count < this.settings.kickAfterFailures) continue;
+      const times = this.kicks.get(serial) ?? [];
+      const last = times.length ? times[times.length - 1]! : -Infinity;
+      if (now - last < this.settings.kickCooldownMs) continue;
+      if (times.length >= this.settings.maxKicksPerHour) continue;
+      times.push(now);
+      this.kicks.set(serial, times);
+      this.failures.set(serial, 0);
+      actions.push({ kind: 'kick', serial, reason: `shell missed its deadline ${count} times in a row` });
+      // adb 29 forgets a TCP device whose transport is kicked: connect it again.
+      if (this.connects.has(serial)) this.connects.get(serial)!.nextAt = now;
+    }
+
+    for (const [address, entry] of this.connects) {
+      const state = listed.get(address);
+      if (state === 'device' || state === 'unauthorized') continue;
+      if (now < entry.nextAt) continue;
+      // Until the caller reports the outcome, do not ask again before the backoff.
+      entry.nextAt = now + Math.max(this.backoff(entry.failures + 1), 1);
+      actions.push({ kind: 'connect', address, reason: state ? `listed as ${state}` : 'not listed by adb' });
+    }
+    return actions;
+  }
+
+  /** Size of the state, for the boundedness property. */
+  size(): number {
+    return this.failures.size + this.kicks.size + this.connects.size;
+  }
+}

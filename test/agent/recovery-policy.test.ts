@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice } from '../../src/agent/recovery-policy.js';
+
+const serials = ['A', 'B', 'C', '10.0.0.5:5555'];
+const states = ['device', 'offline', 'unauthorized', 'gone'];
+
+const event = fc.oneof(
+  fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.boolean() }),
+  fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...states), { minLength: 4, maxLength: 4 }) }),
+  fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean() }),
+);
+const step = fc.record({ dt: fc.integer({ min: 0, max: 120_000 }), e: event });
+
+function run(steps: fc.Arbitrary<unknown> extends never ? never : { dt: number; e: any }[]) {
+  const policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+  let now = 1_000_000;
+  const log: { now: number; kind: string; target: string }[] = [];
+  for (const { dt, e } of steps) {
+    now += dt;
+    if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok);
+    else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
+    else {
+      const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i] }]));
+      for (const a of policy.tick(devices, now)) {
+        log.push({ now, kind: a.kind, target: a.kind === 'kick' ? a.serial : a.kind === 'connect' ? a.address : '' });
+      }
+    }
+    expect(policy.size()).toBeLessThanOrEqual(serials.length * 2 + 1);
+  }
+  return log;
+}
+
+describe('RecoveryPolicy', () => {
+  it('kicks a ready device only after N misses in a row, with cooldown and at most K an hour', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
+        const log = run(steps);
+        for (const s of serials) {
+          const kicks = log.filter((a) => a.kind === 'kick' && a.target === s).map((a) => a.now);
+          for (let i = 1; i < kicks.length; i++) expect(kicks[i]! - kicks[i - 1]!).toBeGreaterThanOrEqual(defaultRecoverySettings.kickCooldownMs);
+          for (const t of kicks) {
+            expect(kicks.filter((u) => u > t - 3_600_000 && u <= t).length).toBeLessThanOrEqual(defaultRecoverySettings.maxKicksPerHour);
+          }
+        }
+        const offline = log.filter((a) => a.kind === 'reconnect-offline').map((a) => a.now);
+        for (let i = 1; i < offline.length; i++) expect(offline[i]! - offline[i - 1]!).toBeGreaterThanOrEqual(defaultRecoverySettings.offlineCooldownMs);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('connect attempts are spaced by a bounded backoff', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
+        const log = run(steps).filter((a) => a.kind === 'connect');
+        for (let i = 1; i < log.length; i++) expect(log[i]!.now).toBeGreaterThan(log[i - 1]!.now);
+      }),
+      { numRuns: 300 },
+    );
+    const p = new RecoveryPolicy(defaultRecoverySettings, []);
+    for (let f = 0; f < 100; f++) expect(p.backoff(f)).toBeLessThanOrEqual(defaultRecoverySettings.connectMaxMs);
+  });
+
+  it('kicks after exactly N consecutive misses and reconnects the network device after its kick', () => {
+    const p = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+    const ready = [{ serial: '10.0.0.5:5555', state: 'device' }, { serial: 'A', state: 'device' }];
+    expect(p.tick(ready, 0)).toEqual([]);
+    p.noteShellOutcome('10.0.0.5:5555', false);
+    p.noteShellOutcome('10.0.0.5:5555', false);
+    p.noteShellOutcome('A', false);
+    p.noteShellOutcome('A', true);
+    expect(p.tick(ready, 1000)).toEqual([]);
+    p.noteShellOutcome('10.0.0.5:5555', false);
+    const actions = p.tick(ready, 2000);
+    expect(actions.map((a) => a.kind)).toEqual(['kick']);
+    // After the kick adb forgets it: the next tick connects it again.
+    expect(p.tick([{ serial: 'A', state: 'device' }], 3000)).toEqual([{ kind: 'connect', address: '10.0.0.5:5555', reason: 'not listed by adb' }]);
+  });
+
+  it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {
+    const s = { ...defaultRecoverySettings, kickCooldownMs: 0, maxKicksPerHour: 2, kickAfterFailures: 1 };
+    const p = new RecoveryPolicy(s);
+    const ready = [{ serial: 'A', state: 'device' }];
+    let kicks = 0;
+    for (let t = 0; t < 10; t++) {
+      p.noteShellOutcome('A', false);
+      kicks += p.tick(ready, 10_000 + t).length;
+    }
+    expect(kicks).toBe(2);
+  });
+});
