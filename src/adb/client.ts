@@ -19,12 +19,20 @@ interface RawDevice {
   id: string;
   type: string;
 }
-/** adbkit's Connection, as far as the deadline needs it. */
+/** adbkit's Connection, as far as the deadline and raw host requests need it. */
 interface Connection {
   getSocket(): unknown;
+  write(data: Buffer): unknown;
+  end(): unknown;
+  parser: {
+    readAscii(n: number): PromiseLike<string>;
+    readValue(): PromiseLike<Buffer>;
+    readError(): PromiseLike<never>;
+  };
 }
 import { AdbUnreachableError, isProtocolError, isUnreachable, ShellTimeoutError } from './errors.js';
 import { describe, type AdbServerAddress } from './server-address.js';
+import { parseDevicesLong, type LongDevice } from './devices-long.js';
 
 export interface AdbDevice {
   /** adb's serial: the USB serial, or HOST:PORT for a device reached over TCP. */
@@ -98,6 +106,32 @@ export class AdbClient {
   async listDevices(): Promise<AdbDevice[]> {
     const list = await this.host((c) => c.listDevices() as PromiseLike<RawDevice[]>);
     return list.map((d) => ({ serial: d.id, state: String(d.type) }));
+  }
+
+  /** adb's long listing: usb path, product, model, transport id per device. */
+  async listDevicesLong(): Promise<LongDevice[]> {
+    return parseDevicesLong(await this.hostValue('host:devices-l'));
+  }
+
+  /**
+   * A host request adbkit has no (faithful) command for, answered with OKAY
+   * and one length-prefixed value: `host:devices-l`, `host:connect:H:P`,
+   * `host:reconnect-offline`. Same deadline as every host request.
+   */
+  async hostValue(request: string): Promise<string> {
+    return this.host(async (c) => {
+      const conn = (await (c as unknown as { connection(): PromiseLike<Connection> }).connection()) as Connection;
+      try {
+        const payload = Buffer.from(request, 'utf8');
+        conn.write(Buffer.concat([Buffer.from(payload.length.toString(16).padStart(4, '0'), 'ascii'), payload]));
+        const reply = await conn.parser.readAscii(4);
+        if (reply === 'FAIL') await conn.parser.readError();
+        if (reply !== 'OKAY') throw new AdbUnreachableError(this.label, 'EPROTO', `answered ${JSON.stringify(reply)} to ${request}`);
+        return (await conn.parser.readValue()).toString('utf8');
+      } finally {
+        conn.end();
+      }
+    });
   }
 
   /** Starts tracking; the deadline covers the server's acceptance, not the (endless) stream after it. */

@@ -100,6 +100,7 @@ describe('AdbClient deadlines', () => {
       expect(String((error as Error).message)).toMatch(/did not answer within 400 ms/);
       expect(Date.now() - t0).toBeLessThan(1_500);
       expect(await c.track().catch((e: unknown) => (e as AdbUnreachableError).code)).toBe('ETIMEDOUT');
+      expect(await c.listDevicesLong().catch((e: unknown) => (e as AdbUnreachableError).code)).toBe('ETIMEDOUT');
     } finally {
       await silent.close();
     }
@@ -111,7 +112,7 @@ describe('AdbClient deadlines', () => {
     try {
       const port = (web.address() as net.AddressInfo).port;
       const c = new AdbClient({ host: '127.0.0.1', port, source: 'test' }, { requestTimeoutMs: 2_000 });
-      for (const call of [() => c.listDevices(), () => c.version(), () => c.track()]) {
+      for (const call of [() => c.listDevices(), () => c.listDevicesLong(), () => c.version(), () => c.track()]) {
         const error = await call().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(AdbUnreachableError);
         expect((error as AdbUnreachableError).code).toBe('EPROTO');
@@ -122,5 +123,20 @@ describe('AdbClient deadlines', () => {
       web.closeAllConnections();
       await new Promise((r) => web.close(r));
     }
+  });
+});
+
+describe('AdbClient.listDevicesLong', () => {
+  it("reads the real server's long listing: a transport id per device, what adbd announced, no usb path over TCP", async () => {
+    const list = await client.listDevicesLong();
+    const mine = list.filter((d) => d.serial === wedged.serial || d.serial === ready.serial);
+    expect(mine).toHaveLength(2);
+    for (const d of mine) {
+      expect(d.state).toBe('device');
+      expect(d.transportId).toMatch(/^\d+$/);
+      expect(d.usb).toBeUndefined();
+      expect(d.model).toBeTruthy();
+    }
+    expect(new Set(mine.map((d) => d.transportId)).size).toBe(2);
   });
 });
