@@ -1,6 +1,7 @@
 import cron from 'node-cron';
 import type { Support } from '../cloud/types.js';
 import { parseUsbmuxdAddress } from '../ios/address.js';
+import type { HealthSettings } from '../health/rules.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -34,6 +35,7 @@ export interface Settings {
   ios: boolean;
   usbmuxdSocketAddress?: string;
   iosTimeoutSeconds: number;
+  health: HealthSettings;
 }
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
@@ -125,6 +127,16 @@ export const schema: Record<string, Field> = {
     help: 'UNIX:/path or HOST:PORT of usbmuxd (USBMUXD_SOCKET_ADDRESS wins; default UNIX:/var/run/usbmuxd)',
   },
   iosTimeoutSeconds: { type: 'integer', min: 1, max: 120, help: 'deadline of each usbmuxd or lockdown step with an iPhone' },
+  'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
+  'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled this many °C below the limit' },
+  'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device UNAVAILABLE (no work) until it has cooled' },
+  'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level while not charging is low' },
+  'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device UNAVAILABLE' },
+  'health.storageMinFreeMiB': { type: 'integer', min: 0, max: 1048576, help: 'less free storage than this (MiB) is nearly full' },
+  'health.storageMinFreePercent': { type: 'integer', min: 0, max: 100, help: 'less free storage than this share (%) is nearly full' },
+  'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device UNAVAILABLE' },
+  'health.shellFailures': { type: 'integer', min: 0, max: 1000, help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive (0: off)' },
+  'health.shellUnresponsiveUnavailable': { type: 'boolean', help: 'an unresponsive shell makes the device UNAVAILABLE' },
 };
 
 /** DEVICE_AGENT_ + UPPER_SNAKE of a dotted key: support.appiumDisabled -> DEVICE_AGENT_SUPPORT_APPIUM_DISABLED. */
