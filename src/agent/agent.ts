@@ -11,6 +11,11 @@ import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
 import { agentVersion } from '../util/package.js';
 import { buildIosParts, type IosParts } from '../ios/setup.js';
+import type { LongDevice } from '../adb/devices-long.js';
+import type { DeviceInfo } from '../cloud/types.js';
+import { deviceMetrics } from '../status/device-metrics.js';
+import { deviceRows, type DeviceRow } from '../status/device-rows.js';
+import { checkHealth, rowContext } from './parts.js';
 
 /** The planner's clock: monotonic, so a wall-clock step neither stalls nor rushes a report. */
 const monotonic = (): number => performance.now();
@@ -37,6 +42,11 @@ export class Agent {
   private readonly unsentLogged = new Set<string>();
   private stopping = false;
   private startedAt = 0;
+  /** The devices of the last report, health applied: the per-device metrics. */
+  private lastDevices: DeviceInfo[] = [];
+  /** adb's long listing (usb path, transport id), refreshed beside each collection. */
+  private topology: ReadonlyMap<string, LongDevice> = new Map();
+  private topologyInFlight = false;
 
   constructor(
     private readonly parts: Parts,
@@ -174,9 +184,14 @@ export class Agent {
     });
   }
 
+  /** The devices of the last report as rows (list's columns, the per-device metrics). */
+  rows(): DeviceRow[] {
+    return deviceRows(this.lastDevices, rowContext(this.parts, this.topology, (udid) => this.ios?.collector.inventoriedAt(udid)));
+  }
+
   metrics(): string {
-    return formatMetrics(
-      agentMetrics({
+    return formatMetrics([
+      ...agentMetrics({
         stats: this.parts.stats,
         trackerAlive: this.watcher?.alive ?? false,
         adbRoundTripMs: this.watcher?.lastRoundTripMs,
@@ -185,22 +200,41 @@ export class Agent {
         version: agentVersion,
         nodeId: this.nodeId,
       }),
-    );
+      ...deviceMetrics(this.rows()),
+    ]);
   }
 
   private collectDevices(request: Parameters<Reporter['send']>[0]) {
     const watcher = this.watcher!;
     const t0 = Date.now();
     const ios = this.ios;
+    this.refreshTopology();
     // iPhones are read in full every report (their lockdown session is one round trip; no tiers yet).
     return Promise.all([this.parts.collector.collect(watcher.devices, request), ios ? ios.collector.collect(ios.watcher) : []]).then(
       ([android, iphones]) => {
-        const infos = [...android, ...iphones];
+        const infos = checkHealth(this.parts, [...android, ...iphones]);
+        this.lastDevices = infos;
         this.parts.stats.noteDevices(watcher.devices.values());
         this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
         return infos;
       },
     );
+  }
+
+  /**
+   * One long listing at a time, not awaited: a slow adb server delays the
+   * usb column of the metrics, never a report.
+   */
+  private refreshTopology(): void {
+    if (this.topologyInFlight) return;
+    this.topologyInFlight = true;
+    this.parts.adb
+      .listDevicesLong()
+      .then(
+        (list) => (this.topology = new Map(list.map((d) => [d.serial, d]))),
+        (err: unknown) => this.parts.logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'adb long device listing failed; usb paths stay as they were'),
+      )
+      .finally(() => (this.topologyInFlight = false));
   }
 
   private onChange(changes: DeviceChange[]): void {

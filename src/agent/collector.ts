@@ -48,6 +48,8 @@ export class InventoryCollector {
   /** adb serial -> the problem of its last inventory (failed, timed out, or cut short). */
   private readonly problems = new Map<string, Problem>();
   private readonly running = new Map<string, Promise<void>>();
+  /** adb serial -> when its last inventory answered (wall clock). */
+  private readonly inventoried = new Map<string, number>();
   /** Serials already logged as left out for want of a udid. */
   private readonly leftOut = new Set<string>();
   private readonly limiter: Limiter;
@@ -88,6 +90,22 @@ export class InventoryCollector {
     return dedupeByUdid(infos);
   }
 
+  /** The adb serial of a udid the collector has seen (a TCP device's udid is not its serial). */
+  serialOf(udid: string): string | undefined {
+    for (const [serial, known] of this.udids) if (known === udid) return serial;
+    return undefined;
+  }
+
+  /** Inventories in a row that failed, missed their deadline or were cut short (0 after one that answered). */
+  failures(serial: string): number {
+    return this.problems.get(serial)?.tries ?? 0;
+  }
+
+  /** When the device's last inventory answered (ms, wall clock). */
+  inventoriedAt(serial: string): number | undefined {
+    return this.inventoried.get(serial);
+  }
+
   private forgetGone(devices: ReadonlyMap<string, string>): void {
     for (const serial of this.last.keys()) {
       if (devices.get(serial) !== this.last.get(serial)?.state) {
@@ -96,7 +114,7 @@ export class InventoryCollector {
         this.prober.forget(serial);
       }
     }
-    for (const map of [this.udids, this.problems]) for (const serial of map.keys()) if (!devices.has(serial)) map.delete(serial);
+    for (const map of [this.udids, this.problems, this.inventoried]) for (const serial of map.keys()) if (!devices.has(serial)) map.delete(serial);
     for (const serial of this.leftOut) if (!devices.has(serial)) this.leftOut.delete(serial);
   }
 
@@ -145,6 +163,7 @@ export class InventoryCollector {
         (info) => {
           this.udids.set(serial, info.udid);
           this.last.set(serial, info);
+          this.inventoried.set(serial, (this.options.now ?? Date.now)());
           if (info.message) {
             this.note(serial, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
             this.onProbe?.(serial, false);

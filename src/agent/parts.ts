@@ -14,6 +14,10 @@ import { ReportedStore } from './reported-store.js';
 import { UnpluggedLedger } from './unplugged.js';
 import { stateDirOf } from '../config/node-id.js';
 import { join } from 'node:path';
+import type { LongDevice } from '../adb/devices-long.js';
+import type { DeviceInfo } from '../cloud/types.js';
+import { HealthMonitor } from '../health/monitor.js';
+import type { RowContext } from '../status/device-rows.js';
 
 /** The pieces every command shares, wired from the settings. Nothing here does I/O yet. */
 export interface Parts {
@@ -27,6 +31,7 @@ export interface Parts {
   unplugged: UnpluggedLedger;
   /** The device set last reported, kept across restarts (no ghosts). */
   reported: ReportedStore;
+  health: HealthMonitor;
 }
 
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger): Parts {
@@ -54,6 +59,29 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stats: new AgentStats(),
     unplugged: new UnpluggedLedger(),
     reported: new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger),
+    health: new HealthMonitor(settings.health, logger),
+  };
+}
+
+/** The health rules applied to collected devices, with the collector's count of unanswered inventories. */
+export function checkHealth(parts: Parts, infos: readonly DeviceInfo[]): DeviceInfo[] {
+  const { collector, health } = parts;
+  return health.apply(infos, (udid) => collector.failures(collector.serialOf(udid) ?? udid));
+}
+
+/** What device rows (list, metrics) read beside the report's devices. */
+export function rowContext(
+  parts: Parts,
+  topology: ReadonlyMap<string, LongDevice>,
+  iphoneInventoriedAt: (udid: string) => number | undefined = () => undefined,
+): RowContext {
+  const { collector, health } = parts;
+  return {
+    serialOf: (udid) => collector.serialOf(udid),
+    topology,
+    problems: (udid) => health.problems(udid),
+    inventoriedAt: (serial, udid) => collector.inventoriedAt(serial) ?? iphoneInventoriedAt(udid),
+    failures: (serial) => collector.failures(serial),
   };
 }
 

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 
-export type Command = 'run' | 'once' | 'doctor' | 'help' | 'version';
+export type Command = 'run' | 'once' | 'list' | 'doctor' | 'help' | 'version';
 
 export interface CliArgs {
   command: Command;
   configPath?: string;
   dryRun: boolean;
+  /** list: JSON rows instead of the table. */
+  json?: boolean;
   logFormat?: string;
   logLevel?: string;
 }
@@ -21,12 +23,14 @@ Usage:
   device-agent once [--dry-run] [options]
                                          collect one inventory and send it (PUT /devices), then exit;
                                          with --dry-run print the request body on stdout instead of sending
+  device-agent list [--json] [options]   collect one inventory and print a table of the devices (or JSON rows); sends nothing
   device-agent doctor [options]          check configuration, adb, devices and the cloud
   device-agent --help | --version
 
 Options:
   --config PATH        JSON settings file (over config/default.json; DEVICE_AGENT_* variables win)
   --dry-run            (once) print the PUT /devices body, send nothing
+  --json               (list) print the rows as JSON
   --log-format FORMAT  json | pretty | auto (default: pretty on a terminal)
   --log-level LEVEL    trace | debug | info | warn | error
 
@@ -49,6 +53,7 @@ export function parseCli(argv: string[]): CliArgs {
       options: {
         config: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
         'log-format': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -63,13 +68,15 @@ export function parseCli(argv: string[]): CliArgs {
   if (values.version) return { command: 'version', dryRun: false };
   if (positionals.length > 1) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`);
   const command = positionals[0];
-  if (command === undefined) throw new UsageError('a command is required: run, once or doctor');
-  if (command !== 'run' && command !== 'once' && command !== 'doctor') throw new UsageError(`unknown command "${command}": use run, once or doctor`);
+  if (command === undefined) throw new UsageError('a command is required: run, once, list or doctor');
+  if (command !== 'run' && command !== 'once' && command !== 'list' && command !== 'doctor') throw new UsageError(`unknown command "${command}": use run, once, list or doctor`);
   if (values['dry-run'] && command !== 'once') throw new UsageError('--dry-run goes with once');
+  if (values.json && command !== 'list') throw new UsageError('--json goes with list');
   return {
     command,
     configPath: values.config,
     dryRun: values['dry-run'] ?? false,
+    json: values.json ?? false,
     logFormat: values['log-format'],
     logLevel: values['log-level'],
   };

@@ -23,6 +23,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     switch (args.command) {
       case 'once':
         return await once(s, env, args.dryRun, process.stdout);
+      case 'list': {
+        const { list } = await import('./list.js');
+        return await list(s, env, args.json ?? false, process.stdout);
+      }
       case 'run':
         return await run(s, env);
       case 'doctor': {

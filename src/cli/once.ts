@@ -1,11 +1,8 @@
-import { AdbUnreachableError } from '../adb/errors.js';
 import { buildParts, cloudClient } from '../agent/parts.js';
-import type { CollectRequest } from '../agent/collector.js';
 import { logFailedDevices, Reporter } from '../agent/reporter.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
-import type { DeviceInfo } from '../cloud/types.js';
-import { collectIphonesOnce } from '../ios/setup.js';
+import { oneShotInventory } from './inventory.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 
@@ -23,29 +20,12 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
   parts.unplugged.seed(parts.reported.load());
 
-  // A one-shot inventory has nothing else to do: it waits for every probe,
-  // each still bounded by its own deadline. The iPhones usbmuxd lists are
-  // inventoried beside the Android devices.
-  let adbListed = false;
-  const collectDevices = async (request: CollectRequest = { refresh: 'all', waitForAll: true }): Promise<DeviceInfo[]> => {
-    const [android, iphones] = await Promise.all([collectAndroid(request), collectIphonesOnce(settings, env, logger)]);
-    return [...android, ...iphones];
-  };
-  const collectAndroid = async (request: CollectRequest): Promise<DeviceInfo[]> => {
-    try {
-      const list = await parts.adb.listDevices();
-      adbListed = true;
-      return await parts.collector.collect(new Map(list.map((d) => [d.serial, d.state])), request);
-    } catch (err) {
-      if (!(err instanceof AdbUnreachableError)) throw err;
-      logger.warn({ adb: parts.adb.label }, `${err.message}. The report carries the Machine part only.`);
-      return [];
-    }
-  };
+  const inventory = oneShotInventory(parts, setup, env);
+  const collectDevices = inventory.collect;
 
   if (dryRun) {
     const [present, machine] = await Promise.all([collectDevices(), parts.machine.collect()]);
-    const devices = parts.unplugged.compose(present, adbListed);
+    const devices = parts.unplugged.compose(present, inventory.adbListed());
     stdout.write(JSON.stringify({ nodeId, machine, devices }, null, 2) + '\n');
     return EXIT_OK;
   }
@@ -57,7 +37,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     collectMachine: () => parts.machine.collect(),
     unplugged: parts.unplugged,
     reported: parts.reported,
-    adbListed: () => adbListed,
+    adbListed: inventory.adbListed,
     stats: parts.stats,
     logger,
     deadline: () => Date.now() + settings.requestTimeoutSeconds * 2000,

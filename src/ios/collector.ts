@@ -27,13 +27,14 @@ export interface IosSource {
 export class IosCollector {
   private readonly lastGood = new Map<string, DeviceInfo>();
   private readonly problems = new Map<string, string>();
+  private readonly answeredAt = new Map<string, number>();
 
   constructor(private readonly options: IosCollectorOptions) {}
 
   async collect(source: IosSource): Promise<DeviceInfo[]> {
     const udids = [...source.devices.keys()].sort();
     for (const udid of this.lastGood.keys()) if (!source.devices.has(udid)) this.lastGood.delete(udid);
-    for (const udid of this.problems.keys()) if (!source.devices.has(udid)) this.problems.delete(udid);
+    for (const map of [this.problems, this.answeredAt]) for (const udid of map.keys()) if (!source.devices.has(udid)) map.delete(udid);
     if (!udids.length) return [];
     // Loaded with the first iPhone: node:tls and the lockdown client cost nothing before.
     const probe = this.options.probe ?? (await import('./probe.js')).probeIphone;
@@ -46,11 +47,17 @@ export class IosCollector {
     return infos.filter((i): i is DeviceInfo => i !== undefined);
   }
 
+  /** When the phone's last inventory answered (ms, wall clock). */
+  inventoriedAt(udid: string): number | undefined {
+    return this.answeredAt.get(udid);
+  }
+
   private toInfo(udid: string, r: ProbeResult): DeviceInfo {
     switch (r.kind) {
       case 'ok': {
         const info = iosDeviceInfo(udid, r.values);
         this.lastGood.set(udid, info);
+        this.answeredAt.set(udid, Date.now());
         if (this.problems.delete(udid)) this.options.logger.info({ udid }, 'iPhone answers its inventory again');
         return info;
       }

@@ -1,0 +1,67 @@
+import type { DeviceRow } from '../status/device-rows.js';
+
+// `device-agent list` for people: one row per device, columns padded to
+// their widest cell. Pure: rows in, text out.
+
+const GiB = 1024 ** 3;
+
+/** ANSI colours, only when the output is a terminal that wants them. */
+export interface Paint {
+  ok(text: string): string;
+  warn(text: string): string;
+  bad(text: string): string;
+}
+
+export const noPaint: Paint = { ok: (t) => t, warn: (t) => t, bad: (t) => t };
+export const ansiPaint: Paint = {
+  ok: (t) => `\u001b[32m${t}\u001b[39m`,
+  warn: (t) => `\u001b[33m${t}\u001b[39m`,
+  bad: (t) => `\u001b[31m${t}\u001b[39m`,
+};
+
+interface Column {
+  title: string;
+  cell(row: DeviceRow): string;
+  paint?(row: DeviceRow, text: string, p: Paint): string;
+}
+
+const columns: Column[] = [
+  { title: 'SERIAL', cell: (r) => r.serial },
+  { title: 'UDID', cell: (r) => (r.udid === r.serial ? '' : r.udid) },
+  { title: 'STATE', cell: (r) => r.state, paint: (r, t, p) => (r.up ? p.ok(t) : p.warn(t)) },
+  { title: 'MODEL', cell: (r) => r.model ?? '' },
+  { title: 'OS', cell: (r) => (r.version ? `${r.platform} ${r.version}` : '') },
+  { title: 'BATTERY', cell: (r) => (r.batteryPercent === undefined ? '' : `${r.batteryPercent}%`) },
+  { title: 'TEMP', cell: (r) => (r.batteryCelsius === undefined ? '' : `${r.batteryCelsius}°C`) },
+  { title: 'CHARGING', cell: (r) => (r.charging === undefined ? '' : r.charging ? 'yes' : 'no') },
+  { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
+  { title: 'USB', cell: (r) => r.usb ?? (/:\d+$/.test(r.serial) ? 'tcp' : '') },
+  { title: 'PROBLEMS', cell: (r) => problemsOf(r), paint: (_r, t, p) => (t ? p.bad(t) : t) },
+];
+
+/** Health problems, and for a device that is not up, why (its state or its message's gist). */
+function problemsOf(r: DeviceRow): string {
+  const out = [...r.problems];
+  if (!r.up && !r.problems.includes('shell_unresponsive')) out.push(r.state === 'device' || r.state === 'paired' ? 'no_inventory' : r.state.split(' ')[0]!);
+  return out.join(',');
+}
+
+export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint): string {
+  if (!rows.length) return 'no devices\n';
+  // A column no row fills (UDID on a USB-only lab) is left out.
+  const shown = columns.filter((c) => c.title !== 'UDID' || rows.some((r) => c.cell(r) !== ''));
+  const cells = rows.map((r) => shown.map((c) => c.cell(r)));
+  const widths = shown.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i]!.length)));
+  const line = (texts: string[], painted: string[]): string =>
+    painted
+      .map((t, i) => (i === painted.length - 1 ? t : t + ' '.repeat(widths[i]! - texts[i]!.length)))
+      .join('  ')
+      .trimEnd();
+  const titles = shown.map((c) => c.title);
+  const out = [line(titles, titles)];
+  rows.forEach((r, ri) => {
+    const texts = cells[ri]!;
+    out.push(line(texts, texts.map((t, i) => shown[i]!.paint?.(r, t, paint) ?? t)));
+  });
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,55 @@
+import type { DeviceRow } from './device-rows.js';
+import type { Metric } from './metrics.js';
+
+// Per-device series, each labelled udid, for a lab dashboard. A device's
+// series go with its last report: rows are the devices of that report.
+
+type Value = (row: DeviceRow) => number | undefined;
+
+const GAUGES: Array<[name: string, help: string, value: Value]> = [
+  ['device_agent_device_up', 'Whether the device is ready and answers its inventory (1) or not (0).', (r) => (r.up ? 1 : 0)],
+  ['device_agent_device_battery_level_percent', 'Battery level.', (r) => r.batteryPercent],
+  ['device_agent_device_battery_temperature_celsius', 'Battery temperature.', (r) => r.batteryCelsius],
+  ['device_agent_device_battery_charging', 'Whether the battery is charging (1) or not (0); absent when the battery does not say.', (r) => (r.charging === undefined ? undefined : r.charging ? 1 : 0)],
+  ['device_agent_device_storage_free_bytes', 'Free storage of the data partition.', (r) => r.storageFreeBytes],
+  ['device_agent_device_memory_available_bytes', 'Memory available to apps.', (r) => r.memoryAvailableBytes],
+  ['device_agent_device_last_inventory_timestamp_seconds', 'When the last inventory of the device answered (Unix time).', (r) => (r.inventoriedAt === undefined ? undefined : Math.floor(r.inventoriedAt / 1000))],
+];
+
+export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {
+  const info: Metric = {
+    name: 'device_agent_device_info',
+    help: 'A device of the last report, with what identifies it and where it is plugged.',
+    type: 'gauge',
+    samples: rows.map((r) => ({
+      labels: {
+        udid: r.udid,
+        serial: r.serial,
+        model: r.model ?? '',
+        platform: r.platform,
+        android: r.platform === 'Android' ? (r.version ?? '') : '',
+        state: r.state,
+        usb: r.usb ?? '',
+        transport_id: r.transportId ?? '',
+        product: r.product ?? '',
+      },
+      value: 1,
+    })),
+  };
+  const gauges: Metric[] = GAUGES.map(([name, help, value]) => ({
+    name,
+    help,
+    type: 'gauge',
+    samples: rows.flatMap((r) => {
+      const v = value(r);
+      return v === undefined ? [] : [{ labels: { udid: r.udid }, value: v }];
+    }),
+  }));
+  const problems: Metric = {
+    name: 'device_agent_device_problem',
+    help: 'A health problem of the device (battery_hot, battery_low, storage_full, shell_unresponsive); 1 while it lasts.',
+    type: 'gauge',
+    samples: rows.flatMap((r) => r.problems.map((problem) => ({ labels: { udid: r.udid, problem }, value: 1 }))),
+  };
+  return [info, ...gauges, problems];
+}
