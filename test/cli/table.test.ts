@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ansiPaint, formatTable } from '../../src/cli/table.js';
+import type { DeviceRow } from '../../src/status/device-rows.js';
+
+const row = (over: Partial<DeviceRow>): DeviceRow => ({
+  udid: 'R58M12AB',
+  serial: 'R58M12AB',
+  state: 'device',
+  status: 'AVAILABLE',
+  platform: 'Android',
+  model: 'SM-G991B',
+  version: '14',
+  batteryPercent: 81,
+  batteryCelsius: 31,
+  charging: true,
+  storageFreeBytes: 12.34 * 1024 ** 3,
+  usb: '1-1.4.2',
+  up: true,
+  problems: [],
+  ...over,
+});
+
+describe('formatTable', () => {
+  it('pads columns to their widest cell and leaves out an empty UDID column', () => {
+    const text = formatTable([row({}), row({ serial: 'ZY22', udid: 'ZY22', model: 'moto g power (2022)', batteryPercent: 9, charging: false, problems: ['battery_low'] })]);
+    expect(text).toBe(
+      [
+        'SERIAL    STATE   MODEL                OS          BATTERY  TEMP  CHARGING  FREE      USB      PROBLEMS',
+        'R58M12AB  device  SM-G991B             Android 14  81%      31°C  yes       12.3 GiB  1-1.4.2',
+        'ZY22      device  moto g power (2022)  Android 14  9%       31°C  no        12.3 GiB  1-1.4.2  battery_low',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows the udid of a TCP device, "tcp" as its port, and why a device is not up', () => {
+    const text = formatTable([
+      row({ serial: '10.0.0.7:5555', udid: 'R3CN90', usb: undefined }),
+      row({ serial: 'LOCKED', udid: 'LOCKED', state: 'unauthorized', up: false, model: undefined, version: undefined, batteryPercent: undefined, batteryCelsius: undefined, charging: undefined, storageFreeBytes: undefined, usb: '2-1' }),
+      row({ serial: 'W1', udid: 'W1', up: false, problems: ['shell_unresponsive'] }),
+      row({ serial: 'N1', udid: 'N1', up: false }),
+    ]);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE/);
+    expect(lines[1]).toMatch(/^10\.0\.0\.7:5555\s+R3CN90\s+device .* tcp$/);
+    expect(lines[2]).toMatch(/^LOCKED\s+unauthorized\s+2-1\s+unauthorized$/);
+    expect(lines[3]).toMatch(/shell_unresponsive$/);
+    expect(lines[4]).toMatch(/no_inventory$/);
+  });
+
+  it('paints only with a paint, and pads by the text, not the escape codes', () => {
+    const plain = formatTable([row({ problems: ['battery_hot'] })]);
+    const painted = formatTable([row({ problems: ['battery_hot'] })], ansiPaint);
+    expect(plain).not.toContain('\u001b[');
+    expect(painted).toContain('\u001b[32mdevice\u001b[39m');
+    expect(painted).toContain('\u001b[31mbattery_hot\u001b[39m');
+    expect(painted.replace(/\u001b\[\d+m/g, '')).toBe(plain);
+  });
+
+  it('says so when there is no device', () => {
+    expect(formatTable([])).toBe('no devices\n');
+  });
+});

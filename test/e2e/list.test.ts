@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdbServer } from '../sim/adb-server.js';
+import { listProfiles, loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import { baseEnv, runAgent } from './agent-process.js';
+
+// `device-agent list` end to end: one simulated phone per recorded profile,
+// plus one that has not been authorized, behind the real adb server.
+
+const adb = new AdbServer();
+const profiles = listProfiles();
+const phones = profiles.map((name, i) => new SimDevice({ profile: withSerial(loadProfile(name), `LIST${String(i).padStart(2, '0')}`) }));
+const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'LOCKED99'), mode: 'unauthorized' });
+const bin = resolve(fileURLToPath(import.meta.url), '../../../bin/device-agent.js');
+
+interface Row {
+  udid: string;
+  serial: string;
+  state: string;
+  model?: string;
+  version?: string;
+  batteryPercent?: number;
+  transportId?: string;
+  up: boolean;
+  problems: string[];
+}
+
+beforeAll(async () => {
+  await adb.start();
+  for (const p of phones) await adb.connect(await p.start(), { wait: false });
+  await adb.connect(await locked.start(), { wait: false });
+  await adb.waitForStates(new Map([...phones.map((p) => [p.serial, 'device'] as [string, string]), [locked.serial, 'unauthorized']]), 30_000);
+}, 60_000);
+
+afterAll(async () => {
+  await adb.stop();
+  await Promise.all([...phones, locked].map((p) => p.stop()));
+});
+
+const env = (extra: Record<string, string> = {}) => baseEnv({ ...adb.env, ...extra });
+
+describe('list', () => {
+  it('--json has one row per phone of every recorded profile, with what once reports of it and its transport id', async () => {
+    const [run, dry] = await Promise.all([runAgent(['list', '--json'], env()), runAgent(['once', '--dry-run'], env())]);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = JSON.parse(run.stdout) as Row[];
+    const reported = new Map(
+      (JSON.parse(dry.stdout) as { devices: Array<{ udid: string; modelName?: string; platformVersion?: string; battery?: { percentage?: string } }> }).devices.map((d) => [d.udid, d]),
+    );
+    for (const [i, name] of profiles.entries()) {
+      const udid = `LIST${String(i).padStart(2, '0')}`;
+      const row = rows.find((r) => r.udid === udid);
+      expect(row, name).toBeDefined();
+      expect(row!.serial, name).toBe(phones[i]!.serial);
+      expect(row!.state, name).toBe('device');
+      const report = reported.get(udid)!;
+      expect(row!.model, name).toBe(report.modelName);
+      expect(row!.version, name).toBe(report.platformVersion);
+      expect(row!.batteryPercent, name).toBe(report.battery?.percentage === undefined ? undefined : Number(report.battery.percentage));
+      expect(row!.transportId, name).toMatch(/^\d+$/);
+      expect(row!.up, name).toBe(true);
+    }
+    // Every profile but one recorded without a model name shows one.
+    expect(rows.filter((r) => r.model).length).toBeGreaterThanOrEqual(profiles.length - 1);
+    // The unauthorized phone is listed over TCP without a udid: left out, as in reports.
+    expect(rows.some((r) => r.serial === locked.serial)).toBe(false);
+    // Nothing else on stdout: the logs went to stderr.
+    expect(run.stdout.trim().startsWith('[')).toBe(true);
+  }, 90_000);
+
+  it('prints a table for people: a header, one line per device, no colour when piped', async () => {
+    const run = await runAgent(['list'], env());
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+FREE\s+USB\s+PROBLEMS$/);
+    expect(lines).toHaveLength(1 + profiles.length);
+    expect(run.stdout).not.toContain('\u001b[');
+    const pixel = lines.find((l) => l.includes(phones[profiles.indexOf('pixel-8-pro')]!.serial))!;
+    expect(pixel).toMatch(/ device\s+Pixel 8 Pro\s+Android \d+/);
+    expect(pixel).toMatch(/\btcp\b/);
+  }, 90_000);
+
+  it('paints states on a terminal, and not with NO_COLOR', async () => {
+    // script(1) gives the agent a pseudo-terminal, as an operator's shell does.
+    // Not spawnSync: the simulated phones answer from this very process.
+    const viaTty = (extra: Record<string, string>) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn('script', ['-qec', `${process.execPath} ${bin} list`, '/dev/null'], { env: { ...env(), ...extra } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (status) => done({ status, stdout, stderr }));
+      });
+    const tty = await viaTty({});
+    expect(tty.status, tty.stderr).toBe(0);
+    expect(tty.stdout).toContain('\u001b[32mdevice');
+    const plain = await viaTty({ NO_COLOR: '1' });
+    expect(plain.stdout).toContain('SERIAL');
+    expect(plain.stdout).not.toContain('\u001b[32m');
+  }, 120_000);
+});
