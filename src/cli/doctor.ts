@@ -6,6 +6,7 @@ import { ConfigError } from '../config/errors.js';
 import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
+import { readUsbControllers } from '../doctor/usb.js';
 import { adbAddressFailed, cloudSettingsFailed, cloudSettingsItem, nodeIdItem, settingsItem, type CloudTarget } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
@@ -51,6 +52,7 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
       concurrency: settings.probeConcurrency,
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
+      usbControllers: () => readUsbControllers(),
     });
   })();
   const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);

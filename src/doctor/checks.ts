@@ -6,11 +6,13 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AdbDevice, ShellOptions, ShellResult } from '../adb/client.js';
+import type { LongDevice } from '../adb/devices-long.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
+import { usbItems, type ControllerLoad } from './usb.js';
 import {
   adbServerFailed,
   adbServerItem,
@@ -34,6 +36,8 @@ export interface DoctorAdb {
   readonly label: string;
   version(): Promise<number>;
   listDevices(): Promise<AdbDevice[]>;
+  /** adb's long listing (usb path, transport id); without it the doctor shows no USB topology. */
+  listDevicesLong?(): Promise<LongDevice[]>;
   shell(serial: string, command: string, options: ShellOptions): Promise<ShellResult>;
 }
 
@@ -52,6 +56,8 @@ export interface AdbCheckOptions {
   hiddenDevices: readonly string[];
   /** The output of `adb version` of the adb on PATH, or undefined when there is none. */
   adbTool?: () => Promise<string | undefined>;
+  /** USB devices per host controller (sysfs), or undefined where the host does not show them. */
+  usbControllers?: () => ControllerLoad[] | undefined;
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -74,10 +80,19 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
     return [...items, devicesFailed(error)];
   }
   if (devices.length === 0) return [...items, noDevicesItem()];
+  // The long listing only adds where each device is plugged: without it, the rest stands.
+  const long = adb.listDevicesLong
+    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): LongDevice[] => [])
+    : [];
+  const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
   const sorted = [...devices].sort((a, b) => a.serial.localeCompare(b.serial));
-  const facts = await mapLimit(sorted, options.concurrency, (device) => deviceFacts(adb, device, hidden, options.shellTimeoutMs));
-  return [...items, ...facts.map(deviceItem)];
+  const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
+    ...(await deviceFacts(adb, device, hidden, options.shellTimeoutMs)),
+    usb: where.get(device.serial)?.usb,
+    transportId: where.get(device.serial)?.transportId,
+  }));
+  return [...items, ...facts.map(deviceItem), ...usbItems(long, options.usbControllers?.())];
 }
 
 async function deviceFacts(adb: DoctorAdb, device: AdbDevice, hidden: Set<string>, timeoutMs: number): Promise<DeviceFacts> {

@@ -26,6 +26,9 @@ export interface DeviceFacts {
   shellProblem?: string;
   /** Listed in hiddenDevices. */
   hidden?: boolean;
+  /** adb's usb path and transport id, from its long listing. */
+  usb?: string;
+  transportId?: string;
 }
 
 /** The state of the node id, as read from the settings and the state directory. */
@@ -197,6 +200,12 @@ export function devicesFailed(error: unknown): CheckItem {
 const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
 
 export function deviceItem(facts: DeviceFacts): CheckItem {
+  const item = deviceStateItem(facts);
+  const at = [facts.usb && `usb ${facts.usb}`, facts.transportId && `transport ${facts.transportId}`].filter(Boolean).join(', ');
+  return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
+}
+
+function deviceStateItem(facts: DeviceFacts): CheckItem {
   const hidden = facts.hidden ? ', reported hidden' : '';
   const state = facts.state.trim() || 'unknown';
   if (state !== 'device') {

@@ -91,6 +91,31 @@ function fakeAdb(devices: { serial: string; state: string }[], shell: (serial: s
 const answer = (output: string): ShellResult => ({ output, bytes: output.length, truncated: false });
 
 describe('checkAdb per device', () => {
+  it("shows where each device is plugged from adb's long listing, and the load of its USB controller", async () => {
+    const adb = {
+      ...fakeAdb([{ serial: 'R58M12AB', state: 'device' }, { serial: 'ZY22', state: 'unauthorized' }], async () => answer('SM-G991B\n')),
+      listDevicesLong: async () => [
+        { serial: 'R58M12AB', state: 'device', usb: '1-1.4.2', product: 'o1sxeea', transportId: '7' },
+        { serial: 'ZY22', state: 'unauthorized', usb: '1-1.3', transportId: '8' },
+      ],
+    };
+    const items = await checkAdb(adb, { ...options, usbControllers: () => [{ controller: '0000:00:14.0', buses: [1, 2], devices: 4 }] });
+    expect(items.slice(1).map((i) => i.finding)).toEqual([
+      'device R58M12AB: device, SM-G991B [usb 1-1.4.2, transport 7]',
+      'device ZY22: unauthorized [usb 1-1.3, transport 8]',
+      'USB controller 0000:00:14.0 (bus 1, 2): 4 USB devices, hubs included, 2 of them adb devices',
+    ]);
+  });
+
+  it('a long listing that fails leaves the rest of the check as it was', async () => {
+    const adb = {
+      ...fakeAdb([{ serial: 'R58M12AB', state: 'device' }], async () => answer('SM-G991B\n')),
+      listDevicesLong: () => Promise.reject(new Error('closed')),
+    };
+    const items = await checkAdb(adb, options);
+    expect(items.slice(1).map((i) => i.finding)).toEqual(['device R58M12AB: device, SM-G991B']);
+  });
+
   it('runs one getprop per ready device only, and lists devices by serial', async () => {
     const adb = fakeAdb(
       [

@@ -82,7 +82,8 @@ describe('doctor', () => {
     expect(lineWith(run.stdout, 'node id').line).toMatch(/^\[ OK \]/);
     expect(lineWith(run.stdout, 'adb server').line).toBe(`[ OK ] adb server tcp:127.0.0.1:${adb.port} (ADB_SERVER_SOCKET), version 41 (adb 1.0.41)`);
     expect(lineWith(run.stdout, 'adb command').line).toMatch(/^\[ OK \] adb command .*: 1\.0\.41, .*same version as the server$/);
-    expect(lineWith(run.stdout, pixelSerial).line).toBe(`[ OK ] device ${pixelSerial}: device, Pixel 8 Pro`);
+    // Over TCP adb has no usb path: the transport id says which connection it is.
+    expect(lineWith(run.stdout, pixelSerial).line).toMatch(new RegExp(`^\\[ OK \\] device ${pixelSerial.replace(/\./g, '\\.')}: device, Pixel 8 Pro \\[transport \\d+\\]$`));
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(new RegExp(`^\\[ OK \\] cloud .* accepts the credentials of ${cloud.username}`));
     expect(lineWith(run.stdout, 'clock').line).toMatch(/^\[ OK \] clock/);
     expect(run.stdout).toMatch(/^All \d+ checks passed\.$/m);
@@ -96,10 +97,10 @@ describe('doctor', () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const { line, advice } = lineWith(run.stdout, lockedSerial);
-    expect(line).toBe(`[FAIL] device ${lockedSerial}: unauthorized`);
+    expect(line).toMatch(new RegExp(`^\\[FAIL\\] device ${lockedSerial.replace(/\./g, '\\.')}: unauthorized \\[transport \\d+\\]$`));
     expect(advice).toMatch(/Allow USB debugging/);
     const offline = lineWith(run.stdout, silentSerial);
-    expect(offline.line).toBe(`[FAIL] device ${silentSerial}: offline`);
+    expect(offline.line).toMatch(new RegExp(`^\\[FAIL\\] device ${silentSerial.replace(/\./g, '\\.')}: offline \\[transport \\d+\\]$`));
     expect(offline.advice).toMatch(/reconnect the USB cable/);
     expect(lineWith(run.stdout, pixelSerial).line).toMatch(/^\[ OK \]/);
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
