@@ -62,6 +62,23 @@ describe('mixed lab: once --dry-run', () => {
     }
   });
 
+  it('list shows iPhones beside Android phones, the untrusted one not up', async () => {
+    const paired = mux.plug({ profile: 'iphone-13-ios16' });
+    const untrusted = mux.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: '00008120-0000000000000E2F' });
+    try {
+      const run = await runAgent(['list', '--json'], env());
+      expect(run.code, run.stderr).toBe(0);
+      const rows = new Map((JSON.parse(run.stdout) as Array<{ udid: string }>).map((r) => [r.udid, r]));
+      expect(rows.get('PIXELMIX0001')).toMatchObject({ platform: 'Android', up: true });
+      expect(rows.get(paired.udid)).toMatchObject({ platform: 'iOS', serial: paired.udid, model: 'iPhone 13', version: '16.3.1', batteryPercent: 100, up: true });
+      expect(rows.get(untrusted.udid)).toMatchObject({ platform: 'iOS', up: false });
+      const table = await runAgent(['list'], env());
+      expect(table.stdout).toMatch(new RegExp(`^${paired.udid}\\s+paired\\s+iPhone 13\\s+iOS 16\\.3\\.1\\s+100%`, 'm'));
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+    }
+  });
+
   it('ios false leaves iPhones out and never touches usbmuxd', async () => {
     mux.plug({ profile: 'iphone-13-ios16' });
     const before = mux.requests.length;
@@ -110,9 +127,15 @@ describe('mixed lab: run', () => {
     try {
       await bed.plug('RUNMIX0001');
       const first = mux.plug({ profile: 'iphone-13-ios16' });
-      bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *' });
+      const agent = bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
       const start = await bed.cloud.waitForPut((r) => udidsOf(r).includes('RUNMIX0001') && udidsOf(r).includes(first.udid), 15_000);
       expect(devicesOf(start).find((d) => d.udid === first.udid)).toMatchObject({ status: 'AVAILABLE' });
+      // The per-device metrics have the iPhone as well.
+      const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
+      const metrics = await (await fetch(`http://${listen}/metrics`)).text();
+      expect(metrics).toMatch(new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",android="",state="paired",`, 'm'));
+      expect(metrics).toMatch(new RegExp(`^device_agent_device_up\\{udid="${first.udid}"\\} 1$`, 'm'));
+      expect(metrics).toMatch(new RegExp(`^device_agent_device_battery_level_percent\\{udid="${first.udid}"\\} 100$`, 'm'));
 
       const second = mux.plug({ profile: 'iphone-15-ios17' });
       const pluggedAt = Date.now();
