@@ -5,6 +5,7 @@
 // with DeviceChange[] (serial = udid, state 'attached').
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { DeviceChange } from '../adb/device-watcher.js';
 import type { Logger } from '../log/logger.js';
 import type { UsbmuxdAddress } from './address.js';
@@ -23,6 +24,12 @@ export interface IosWatcherOptions {
   logger: Logger;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /**
+   * How long the phones known before usbmuxd went away are kept while it is
+   * away (default 10 s, adb's settle time): a usbmuxd restart then reports no
+   * phone UNPLUGGED, and a usbmuxd that stays away leaves no phone shown.
+   */
+  awayGraceMs?: number;
 }
 
 export class IosWatcher extends EventEmitter {
@@ -35,6 +42,8 @@ export class IosWatcher extends EventEmitter {
   private running = false;
   private lastErrorText: string | undefined;
   private absentNoted = false;
+  /** When the usbmuxd connection was lost (monotonic ms), while it is. */
+  private lostAt: number | undefined;
 
   constructor(private readonly options: IosWatcherOptions) {
     super();
@@ -130,7 +139,7 @@ export class IosWatcher extends EventEmitter {
     if (this.socketAbsent()) {
       // usbmuxd stopped (or is being restarted): no phone is reachable now.
       // Looking for the socket again is one stat() per backoff step, silently.
-      this.dropAll();
+      this.dropAllAfterGrace();
       this.scheduleReconnect();
       return;
     }
@@ -153,6 +162,7 @@ export class IosWatcher extends EventEmitter {
       if (this.listener !== listener) return;
       this.listener = undefined;
       if (!this.running) return;
+      this.lostAt = performance.now();
       this.options.logger.warn(
         { usbmuxd: this.options.address.label, err: err?.message },
         'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list',
@@ -170,12 +180,20 @@ export class IosWatcher extends EventEmitter {
       this.lastErrorText = undefined;
       this.absentNoted = false;
       this.reconnectDelay = 0;
+      this.lostAt = undefined;
       await this.reconcile();
     } catch (err) {
       listener.stop();
       this.noteError(err);
+      this.dropAllAfterGrace();
       this.scheduleReconnect();
     }
+  }
+
+  /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
+  private dropAllAfterGrace(): void {
+    if (this.lostAt !== undefined && performance.now() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
+    this.dropAll();
   }
 
   private dropAll(): void {

@@ -31,7 +31,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(opts: { reconcileMs?: number; tcp?: boolean } = {}) {
+async function setup(opts: { reconcileMs?: number; tcp?: boolean; awayGraceMs?: number } = {}) {
   const sim = new SimUsbmuxd({ tcp: opts.tcp });
   await sim.start();
   cleanups.push(() => sim.dispose());
@@ -43,6 +43,7 @@ async function setup(opts: { reconcileMs?: number; tcp?: boolean } = {}) {
     logger,
     reconnectMinMs: 20,
     reconnectMaxMs: 100,
+    awayGraceMs: opts.awayGraceMs,
   });
   cleanups.push(() => watcher.stop());
   const changes: DeviceChange[] = [];
@@ -83,6 +84,25 @@ describe('IosWatcher', () => {
     expect(lines.some((l) => l.level === 'warn' && /usbmuxd connection ended/.test(l.msg))).toBe(true);
     const c = sim.plug({ profile: 'iphone-6s-ios9' });
     await until(() => watcher.devices.has(c.udid), 2000);
+  });
+
+  it('a usbmuxd restart shorter than the grace unplugs no phone; one away longer leaves none shown', async () => {
+    const { sim, watcher, changes } = await setup({ awayGraceMs: 1500 });
+    const a = sim.plug({ profile: 'iphone-13-ios16' });
+    await watcher.start();
+    changes.length = 0;
+    // Down 400 ms, socket file gone meanwhile, as when systemd restarts usbmuxd.
+    await sim.restart(400);
+    await until(() => watcher.alive, 3000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(changes).toEqual([]);
+    expect([...watcher.devices.keys()]).toEqual([a.udid]);
+
+    await sim.stop();
+    const t0 = Date.now();
+    await until(() => !watcher.devices.has(a.udid), 5000);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1400);
+    expect(changes).toEqual([{ serial: a.udid, from: 'attached' }]);
   });
 
   it('no usbmuxd socket: one informational line, no error loop, and picked up when usbmuxd appears', async () => {
