@@ -18,7 +18,12 @@ export type ProbeResult =
 /** Errors lockdown gives a host it does not trust (yet). */
 const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'PairingDialogResponsePending', 'UserDeniedPairing', 'InvalidPairRecord']);
 
-export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number): Promise<ProbeResult> {
+/**
+ * `known`: the root domain read earlier on this connection. Given, the probe
+ * reads only the volatile domains (battery, disk usage) in its session, the
+ * tiers of the Android inventory: identity once per connection.
+ */
+export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict): Promise<ProbeResult> {
   let record: Dict | undefined;
   let client: LockdownClient | undefined;
   try {
@@ -30,9 +35,9 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
       const pub = (await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict | undefined;
       return { kind: 'not-paired', detail: 'no pair record for it on this host', public: pub };
     }
-    const version = await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
+    const version = known ? known.ProductVersion : await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
     await client.startSession(record, typeof version === 'string' ? version : undefined, stepTimeoutMs);
-    const root = (await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict;
+    const root = known ?? ((await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict);
     const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
     await client.stopSession(stepTimeoutMs).catch(() => {});

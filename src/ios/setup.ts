@@ -14,7 +14,7 @@ export interface IosParts {
   collector: IosCollector;
 }
 
-type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency'>;
+type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'>;
 
 export function buildIosParts(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger): IosParts | undefined {
   if (settings.ios === false) return undefined;
@@ -28,7 +28,7 @@ export function buildIosParts(settings: IosSettings, env: NodeJS.ProcessEnv, log
   const stepTimeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
   return {
     watcher: new IosWatcher({ address, reconcileMs: settings.reconcileSeconds * 1000, stepTimeoutMs, logger }),
-    collector: new IosCollector({ stepTimeoutMs, concurrency: settings.probeConcurrency, logger }),
+    collector: new IosCollector({ stepTimeoutMs, concurrency: settings.probeConcurrency, logger, slowFactsRefreshMs: (settings.slowFactsRefreshSeconds ?? 900) * 1000 }),
   };
 }
 

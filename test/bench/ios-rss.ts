@@ -13,7 +13,7 @@ async function child(kind: Case, address: string): Promise<void> {
   await import('../../src/cli/once.js');
   const { buildIosParts } = await import('../../src/ios/setup.js');
   const { silentLogger } = await import('../../src/log/logger.js');
-  const settings = { ios: kind !== 'ios-off', iosTimeoutSeconds: 5, reconcileSeconds: 30, probeConcurrency: 16, usbmuxdSocketAddress: undefined };
+  const settings = { ios: kind !== 'ios-off', iosTimeoutSeconds: 5, reconcileSeconds: 30, probeConcurrency: 16, usbmuxdSocketAddress: undefined, slowFactsRefreshSeconds: 900 };
   const ios = buildIosParts(settings, { USBMUXD_SOCKET_ADDRESS: address }, silentLogger());
   await ios?.watcher.start();
   if (ios) await ios.collector.collect(ios.watcher);

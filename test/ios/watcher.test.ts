@@ -149,6 +149,41 @@ describe('IosCollector', () => {
     expect(silent.message).toMatch(/did not answer/);
   });
 
+  it('reads identity once per connection: later cycles read only battery and disk usage, a replug or the slow refresh reads it again', async () => {
+    const { sim, watcher, logger } = await setup();
+    let clock = 0;
+    const phone = sim.plug({ profile: 'iphone-13-ios16' });
+    await watcher.start();
+    const collector = new IosCollector({ stepTimeoutMs: 400, concurrency: 4, logger, slowFactsRefreshMs: 60_000, now: () => clock });
+    const requests = () => phone.log.filter((l) => l.request === 'GetValue').map((l) => l.domain ?? l.key ?? 'root');
+    const rootReads = () => requests().filter((r) => r === 'root').length;
+    const first = (await collector.collect(watcher))[0]!;
+    expect(rootReads()).toBe(1);
+    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.mobile.battery', 'com.apple.disk_usage']);
+
+    phone.log.length = 0;
+    clock += 30_000;
+    const second = (await collector.collect(watcher))[0]!;
+    expect(requests()).toEqual(['com.apple.mobile.battery', 'com.apple.disk_usage']);
+    expect(phone.sessions).toBe(2);
+    // Every field is still there: identity from the first read.
+    expect(second).toEqual(first);
+
+    // The slow refresh reads the root again (a renamed phone shows).
+    phone.log.length = 0;
+    clock += 31_000;
+    await collector.collect(watcher);
+    expect(rootReads()).toBe(1);
+
+    // A replug is a new connection (new DeviceID): identity read again.
+    sim.unplug(phone);
+    await until(() => !watcher.devices.has(phone.udid), 2000);
+    const again = sim.plug({ profile: 'iphone-13-ios16' });
+    await until(() => watcher.devices.has(again.udid), 2000);
+    await collector.collect(watcher);
+    expect(again.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
+  });
+
   it('forgets the last good inventory of an unplugged phone', async () => {
     const results: ProbeResult[] = [
       { kind: 'ok', values: { root: { ProductType: 'iPhone14,5', SerialNumber: 'S1' } } },
