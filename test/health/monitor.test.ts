@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { shippedHealth } from './defaults.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
-import type { HealthSettings } from '../../src/health/rules.js';
 import { captureLogger } from '../log/capture.js';
 
-const settings: HealthSettings = {
-  batteryHotCelsius: 45,
-  batteryHotHysteresisCelsius: 3,
-  batteryHotUnavailable: true,
-  batteryLowPercent: 15,
-  batteryLowUnavailable: false,
-  storageMinFreeMiB: 1024,
-  storageMinFreePercent: 5,
-  storageFullUnavailable: false,
-  shellFailures: 3,
-  shellUnresponsiveUnavailable: false,
-};
+const settings = shippedHealth;
 
 const phone = (udid: string, temperature: number, extra: Partial<DeviceInfo> = {}): DeviceInfo => ({
   udid,

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, type HealthSettings, type Problem } from '../../src/health/rules.js';
+import { shippedHealth } from './defaults.js';
+import { evaluate, type Problem } from '../../src/health/rules.js';
 
-// The defaults of config/default.json.
-const s: HealthSettings = {
-  batteryHotCelsius: 45,
-  batteryHotHysteresisCelsius: 3,
-  batteryHotUnavailable: true,
-  batteryLowPercent: 15,
-  batteryLowUnavailable: false,
-  storageMinFreeMiB: 1024,
-  storageMinFreePercent: 5,
-  storageFullUnavailable: false,
-  shellFailures: 3,
-  shellUnresponsiveUnavailable: false,
-};
+const s = shippedHealth;
 const none = new Set<Problem>();
 const ok = { consecutiveShellFailures: 0 };
 const problems = (findings: ReturnType<typeof evaluate>): string[] => findings.map((f) => f.problem);
