@@ -129,7 +129,9 @@ export class AdbClient {
         if (reply !== 'OKAY') throw new AdbUnreachableError(this.label, 'EPROTO', `answered ${JSON.stringify(reply)} to ${request}`);
         return (await conn.parser.readValue()).toString('utf8');
       } finally {
-        conn.end();
+        // Destroyed, not ended: a half-closed socket stayed open (one per
+        // call, found by the soak test) until adb closed its side.
+        (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
       }
     });
   }
