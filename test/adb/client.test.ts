@@ -139,4 +139,13 @@ describe('AdbClient.listDevicesLong', () => {
     }
     expect(new Set(mine.map((d) => d.transportId)).size).toBe(2);
   });
+
+  it('leaves no socket behind, call after call', async () => {
+    const fds = () => procSample(process.pid).fds;
+    await client.listDevicesLong();
+    const before = fds();
+    for (let i = 0; i < 30; i++) await client.listDevicesLong();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fds() - before).toBeLessThanOrEqual(2);
+  });
 });
