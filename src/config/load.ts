@@ -53,7 +53,7 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string): voi
 function flatten(obj: Record<string, unknown>, prefix: string, flat: Map<string, unknown>, path: string): void {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix + k;
-    if (schema[key]) flat.set(key, v);
+    if (Object.hasOwn(schema, key)) flat.set(key, v);
     else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path);
     else throw new ConfigError(key, `unknown setting in ${path} (known: ${Object.keys(schema).join(', ')})`);
   }

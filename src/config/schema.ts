@@ -1,47 +1,16 @@
 import cron from 'node-cron';
-import type { Support } from '../cloud/types.js';
 import { parseUsbmuxdAddress } from '../ios/address.js';
-import type { HealthSettings } from '../health/rules.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
 // environment variable named DEVICE_AGENT_ + the key in UPPER_SNAKE case
 // (nested keys joined with _), later sources winning.
 
-export interface Settings {
-  baseUrl: string;
-  username: string;
-  apiKey?: string;
-  apiKeyFile?: string;
-  nodeId?: string;
-  stateDir?: string;
-  schedule: string;
-  jitterSeconds: number;
-  changeDebounceMs: number;
-  reconcileSeconds: number;
-  requestTimeoutSeconds: number;
-  shutdownTimeoutSeconds: number;
-  probeTimeoutSeconds: number;
-  probeConcurrency: number;
-  reachabilityHost: string;
-  hiddenDevices: string[];
-  addedToCloud: boolean;
-  support: Support;
-  logLevel: string;
-  logFormat: string;
-  statusListen: string;
-  adbServerSocket?: string;
-  slowFactsRefreshSeconds: number;
-  ios: boolean;
-  usbmuxdSocketAddress?: string;
-  iosTimeoutSeconds: number;
-  health: HealthSettings;
-}
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
 
 export interface Field {
-  type: FieldType;
+  readonly type: FieldType;
   optional?: boolean;
   secret?: boolean;
   min?: number;
@@ -91,7 +60,7 @@ function checkUsbmuxdAddress(value: string): string | undefined {
   }
 }
 
-export const schema: Record<string, Field> = {
+export const schema = {
   baseUrl: { type: 'string', check: checkUrl as Field['check'], help: 'the cloud v1 root, e.g. https://cloud.example.com/v1' },
   username: { type: 'string', help: 'username or email for HTTP Basic auth' },
   apiKey: { type: 'string', optional: true, secret: true, help: 'API key (prefer apiKeyFile or the api-key credential)' },
@@ -137,7 +106,23 @@ export const schema: Record<string, Field> = {
   'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device UNAVAILABLE' },
   'health.shellFailures': { type: 'integer', min: 0, max: 1000, help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive (0: off)' },
   'health.shellUnresponsiveUnavailable': { type: 'boolean', help: 'an unresponsive shell makes the device UNAVAILABLE' },
+} as const satisfies Record<string, Field>;
+
+// The settings' type, derived from the schema: one source for the keys, their
+// types and which are optional. Dotted keys ("health.batteryHotCelsius") nest.
+type ValueOf<F> = F extends { type: 'string' } ? string : F extends { type: 'integer' } ? number : F extends { type: 'boolean' } ? boolean : string[];
+type Flat<S> = {
+  [K in keyof S as K extends `${string}.${string}` ? never : S[K] extends { optional: true } ? never : K]: ValueOf<S[K]>;
+} & {
+  [K in keyof S as K extends `${string}.${string}` ? never : S[K] extends { optional: true } ? K : never]?: ValueOf<S[K]>;
 };
+type Groups<S> = {
+  [G in keyof S as G extends `${infer H}.${string}` ? H : never]: Nested<{ [K in keyof S as K extends `${string}.${infer R}` ? (K extends `${G extends `${infer H}.${string}` ? H : never}.${string}` ? R : never) : never]: S[K] }>;
+};
+type Nested<S> = Flat<S> & Groups<S>;
+type Expand<T> = T extends object ? (T extends unknown[] ? T : { [K in keyof T]: Expand<T[K]> }) : T;
+
+export type Settings = Expand<Nested<typeof schema>>;
 
 /** DEVICE_AGENT_ + UPPER_SNAKE of a dotted key: support.appiumDisabled -> DEVICE_AGENT_SUPPORT_APPIUM_DISABLED. */
 export function envName(key: string): string {
