@@ -71,8 +71,10 @@ export class RecoveryPolicy {
     const entry = this.connects.get(address);
     if (!entry) return;
     if (ok) {
+      // Connected: asked again only if it drops, and no sooner than the base
+      // interval (adb may list it offline a while before the handshake ends).
       entry.failures = 0;
-      entry.nextAt = now;
+      entry.nextAt = now + this.settings.connectBaseMs;
     } else {
       entry.failures += 1;
       entry.nextAt = now + this.backoff(entry.failures);
@@ -117,7 +119,8 @@ export class RecoveryPolicy {
       this.failures.set(serial, 0);
       actions.push({ kind: 'kick', serial, reason: `shell missed its deadline ${count} times in a row` });
       // adb 29 forgets a TCP device whose transport is kicked: connect it again.
-      if (this.connects.has(serial)) this.connects.get(serial)!.nextAt = now;
+      const entry = this.connects.get(serial);
+      if (entry) entry.nextAt = now;
     }
 
     for (const [address, entry] of this.connects) {

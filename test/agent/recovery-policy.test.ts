@@ -10,7 +10,8 @@ const event = fc.oneof(
   fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...states), { minLength: 4, maxLength: 4 }) }),
   fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean() }),
 );
-const step = fc.record({ dt: fc.integer({ min: 0, max: 120_000 }), e: event });
+// Gaps of a few seconds (bursts of events, ticks) as often as long ones.
+const step = fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 120_000 })), e: event });
 
 function run(steps: fc.Arbitrary<unknown> extends never ? never : { dt: number; e: any }[]) {
   const policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
@@ -50,11 +51,15 @@ describe('RecoveryPolicy', () => {
     );
   });
 
-  it('connect attempts are spaced by a bounded backoff', () => {
+  it('connect attempts are at least the base interval apart, except the one right after a kick', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
-        const log = run(steps).filter((a) => a.kind === 'connect');
-        for (let i = 1; i < log.length; i++) expect(log[i]!.now).toBeGreaterThan(log[i - 1]!.now);
+        const log = run(steps);
+        const connects = log.filter((a) => a.kind === 'connect');
+        for (let i = 1; i < connects.length; i++) {
+          const kickedBetween = log.some((a) => a.kind === 'kick' && a.target === connects[i]!.target && a.now > connects[i - 1]!.now && a.now <= connects[i]!.now);
+          if (!kickedBetween) expect(connects[i]!.now - connects[i - 1]!.now).toBeGreaterThanOrEqual(defaultRecoverySettings.connectBaseMs);
+        }
       }),
       { numRuns: 300 },
     );
@@ -76,6 +81,27 @@ describe('RecoveryPolicy', () => {
     expect(actions.map((a) => a.kind)).toEqual(['kick']);
     // After the kick adb forgets it: the next tick connects it again.
     expect(p.tick([{ serial: 'A', state: 'device' }], 3000)).toEqual([{ kind: 'connect', address: '10.0.0.5:5555', reason: 'not listed by adb' }]);
+  });
+
+  it('never connects a network device adb lists as ready or waiting for authorization', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+        let now = 0;
+        for (const { dt, e } of steps) {
+          now += dt;
+          if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok);
+          else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
+          else {
+            const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i] }]));
+            const listed = devices.find((d) => d.serial === '10.0.0.5:5555')?.state;
+            const connects = policy.tick(devices, now).filter((a) => a.kind === 'connect');
+            if (listed === 'device' || listed === 'unauthorized') expect(connects).toEqual([]);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {
