@@ -30,7 +30,7 @@ interface Connection {
     readError(): PromiseLike<never>;
   };
 }
-import { AdbUnreachableError, isProtocolError, isUnreachable, ShellTimeoutError } from './errors.js';
+import { AdbCommandError, AdbUnreachableError, isProtocolError, isUnreachable, ShellTimeoutError } from './errors.js';
 import { describe, type AdbServerAddress } from './server-address.js';
 import { parseDevicesLong, type LongDevice } from './devices-long.js';
 
@@ -111,6 +111,28 @@ export class AdbClient {
   /** adb's long listing: usb path, product, model, transport id per device. */
   async listDevicesLong(): Promise<LongDevice[]> {
     return parseDevicesLong(await this.hostValue('host:devices-l'));
+  }
+
+  /** `adb reconnect offline`: the server drops and retries every offline transport. */
+  async reconnectOffline(): Promise<string> {
+    return this.hostValue('host:reconnect-offline');
+  }
+
+  /**
+   * `adb -s SERIAL reconnect`: kicks one transport; a USB device comes back
+   * by itself, a TCP device is forgotten by adb 29 until it is connected again.
+   */
+  async reconnect(serial: string): Promise<string> {
+    const answer = await this.hostValue(`host-serial:${serial}:reconnect`);
+    if (!answer.startsWith('reconnecting')) throw new AdbCommandError(`-s ${serial} reconnect`, answer);
+    return answer;
+  }
+
+  /** `adb connect HOST:PORT`; adb's refusal ("failed to connect to ...") is an AdbCommandError. */
+  async connect(address: string): Promise<string> {
+    const answer = await this.hostValue(`host:connect:${address}`);
+    if (!/^(already )?connected to /.test(answer)) throw new AdbCommandError(`connect ${address}`, answer);
+    return answer;
   }
 
   /**

@@ -41,6 +41,17 @@ export class ShellTimeoutError extends Error {
   }
 }
 
+/** The adb server answered a host command with a refusal ("failed to connect to ...", "device 'X' not found"). */
+export class AdbCommandError extends Error {
+  override readonly name = 'AdbCommandError';
+  constructor(
+    readonly command: string,
+    readonly answer: string,
+  ) {
+    super(`adb ${command}: ${answer.trim() || 'no answer'}`);
+  }
+}
+
 const unreachableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EADDRNOTAVAIL', 'ENETUNREACH']);
 
 export function isUnreachable(err: unknown): err is NodeJS.ErrnoException {

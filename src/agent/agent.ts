@@ -16,6 +16,7 @@ import type { DeviceInfo } from '../cloud/types.js';
 import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { checkHealth, rowContext } from './parts.js';
+import { Recovery } from './recovery.js';
 
 /** The planner's clock: monotonic, so a wall-clock step neither stalls nor rushes a report. */
 const monotonic = (): number => performance.now();
@@ -47,6 +48,7 @@ export class Agent {
   /** adb's long listing (usb path, transport id), refreshed beside each collection. */
   private topology: ReadonlyMap<string, LongDevice> = new Map();
   private topologyInFlight = false;
+  private recovery: Recovery | undefined;
 
   constructor(
     private readonly parts: Parts,
@@ -79,6 +81,7 @@ export class Agent {
     this.planner = planner;
     parts.collector.onProbe = (serial, ok) => {
       planner.probeOutcome(serial, ok, monotonic());
+      this.recovery?.noteShell(serial, ok);
       this.arm();
     };
     this.reporter = new Reporter({
@@ -114,6 +117,9 @@ export class Agent {
     await this.ios?.watcher.start();
     this.ios?.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
     this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
+    this.watcher.on('change', () => this.recovery?.devicesChanged());
+    this.recovery = new Recovery({ adb: parts.adb, settings, stats: parts.stats, logger, devices: () => this.watcher?.devices ?? new Map() });
+    this.recovery.start();
     // A restarted adb server lists the same devices in the same states, so no
     // change says that the inventories cut off by the restart need redoing.
     this.watcher.on('resumed', () => {
@@ -136,6 +142,7 @@ export class Agent {
     const { logger, settings } = this.parts;
     clearTimeout(this.timer);
     await this.scheduler?.stop();
+    this.recovery?.stop();
     this.watcher?.stop();
     this.ios?.watcher.stop();
     await this.status?.stop();

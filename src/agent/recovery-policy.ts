@@ -98,7 +98,10 @@ export class RecoveryPolicy {
       else this.kicks.set(serial, recent);
     }
 
-    const offline = devices.filter((d) => d.state === 'offline');
+    // USB devices only: adb 29 forgets a TCP device whose transport is
+    // dropped, and one connected by hand (not in networkDevices) would not
+    // come back. adb retries an offline TCP connection by itself.
+    const offline = devices.filter((d) => d.state === 'offline' && !/:\d+$/.test(d.serial));
     if (
       this.settings.reconnectOffline &&
       offline.length > 0 &&

@@ -9,6 +9,8 @@ export class AgentStats {
   lastInventoryDurationMs: number | undefined;
   adbRoundTripMs: number | undefined;
   devicesByState = new Map<string, number>();
+  /** Recovery actions carried out, keyed "action|result". */
+  readonly recoveryActions = new Map<string, number>();
 
   noteDevices(states: Iterable<string>): void {
     const counts = new Map<string, number>();

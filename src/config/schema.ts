@@ -51,6 +51,11 @@ function checkAdbSocket(value: string): string | undefined {
   return /^tcp:[^:]+:\d{1,5}$/.test(value) ? undefined : `must be tcp:HOST:PORT, got ${JSON.stringify(value)}`;
 }
 
+function checkNetworkDevices(value: string[]): string | undefined {
+  const bad = value.filter((a) => !/^[^\s:]+:\d{1,5}$/.test(a) || Number(a.slice(a.lastIndexOf(':') + 1)) > 65535);
+  return bad.length ? `must be HOST:PORT entries, got ${bad.map((b) => JSON.stringify(b)).join(', ')}` : undefined;
+}
+
 function checkUsbmuxdAddress(value: string): string | undefined {
   try {
     parseUsbmuxdAddress(value);
@@ -96,6 +101,16 @@ export const schema = {
     help: 'UNIX:/path or HOST:PORT of usbmuxd (USBMUXD_SOCKET_ADDRESS wins; default UNIX:/var/run/usbmuxd)',
   },
   iosTimeoutSeconds: { type: 'integer', min: 1, max: 120, help: 'deadline of each usbmuxd or lockdown step with an iPhone' },
+  networkDevices: {
+    type: 'string[]',
+    check: checkNetworkDevices as Field['check'],
+    help: 'HOST:PORT of devices reached over TCP that the agent connects (adb connect) at start and keeps connected',
+  },
+  'recovery.reconnectOffline': { type: 'boolean', help: 'run `adb reconnect offline` when a device is offline' },
+  'recovery.offlineCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at most one `adb reconnect offline` in this many seconds' },
+  'recovery.kickAfterShellFailures': { type: 'integer', min: 0, max: 1000, help: 'kick (adb -s SERIAL reconnect) a ready device after this many inventories in a row failed or past their deadline (0: never)' },
+  'recovery.kickCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at least this long between two kicks of one device' },
+  'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
   'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
   'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled this many °C below the limit' },
   'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device UNAVAILABLE (no work) until it has cooled' },

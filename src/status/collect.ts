@@ -52,6 +52,15 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
     gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),
     gauge('device_agent_inventory_duration_seconds', 'Duration of the last inventory (all devices).', stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000),
+    {
+      name: 'device_agent_recovery_actions_total',
+      help: 'Self-healing actions (reconnect_offline, kick, connect) by result (ok, failed).',
+      type: 'counter',
+      samples: [...stats.recoveryActions].map(([key, value]) => {
+        const [action, result] = key.split('|') as [string, string];
+        return { labels: { action, result }, value };
+      }),
+    },
     { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: input.probes.shellSessions }] },
     { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: input.probes.bytesRead }] },
     { name: 'process_cpu_seconds_total', help: 'User and system CPU time of the agent process.', type: 'counter', samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }] },

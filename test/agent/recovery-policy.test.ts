@@ -93,7 +93,7 @@ describe('RecoveryPolicy', () => {
           if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok);
           else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
           else {
-            const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i] }]));
+            const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i]! }]));
             const listed = devices.find((d) => d.serial === '10.0.0.5:5555')?.state;
             const connects = policy.tick(devices, now).filter((a) => a.kind === 'connect');
             if (listed === 'device' || listed === 'unauthorized') expect(connects).toEqual([]);
@@ -102,6 +102,14 @@ describe('RecoveryPolicy', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('reconnects offline USB devices only: an offline TCP device is left to adb', () => {
+    const p = new RecoveryPolicy(defaultRecoverySettings, []);
+    expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }], 0)).toEqual([]);
+    expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }, { serial: 'R58M12AB', state: 'offline' }], 1)).toEqual([
+      { kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB' },
+    ]);
   });
 
   it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {

@@ -82,6 +82,8 @@ class Connection {
   readonly decoder = new PacketDecoder({ maxData: DEVICE_MAX_DATA });
   readonly timers = new Set<NodeJS.Timeout>();
   closed = false;
+  /** This connection's transport is wedged (wedgeTransport); a new connection is not. */
+  wedged = false;
 
   constructor(readonly socket: net.Socket) {}
 }
@@ -305,10 +307,19 @@ export class SimDevice {
     this.options.wedged = on;
   }
 
+  /**
+   * Wedges the current connections only, as a stuck transport: shells go
+   * unanswered on them, while a new connection (after adb kicks the
+   * transport and connects again) answers.
+   */
+  wedgeTransport(): void {
+    for (const conn of this.connections) conn.wedged = true;
+  }
+
   private onOpen(conn: Connection, packet: Packet): void {
     const remoteId = packet.arg0;
     if (!conn.online) return;
-    if (this.options.wedged) {
+    if (this.options.wedged || conn.wedged) {
       this.opensIgnored++;
       return;
     }

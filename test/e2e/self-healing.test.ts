@@ -1,0 +1,97 @@
+import net from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+import { DaemonBed, devicesOf, sleep, udidsOf } from './daemon-bed.js';
+
+// Self-healing in the running daemon, through the real adb server: network
+// devices the agent connects and keeps connected, a wedged transport kicked
+// and connected again, and every action counted in /metrics.
+
+const bed = new DaemonBed();
+const { cloud } = bed;
+
+beforeAll(() => bed.start());
+afterEach(() => bed.reset());
+afterAll(() => bed.stop());
+
+/** A simulated phone listening on TCP that adb does not know yet. */
+async function networkPhone(serial: string): Promise<SimDevice> {
+  const device = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial) });
+  bed.devices.push(device);
+  await device.start();
+  return device;
+}
+
+async function metrics(agent: NonNullable<DaemonBed['agent']>): Promise<string> {
+  const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
+  return (await fetch(`http://${listen}/metrics`)).text();
+}
+const counter = (text: string, action: string, result: string): number =>
+  Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+
+describe('network devices', () => {
+  it('a device named only in networkDevices is connected by the agent and reported', async () => {
+    const phone = await networkPhone('NET0001');
+    const agent = bed.run({ DEVICE_AGENT_NETWORK_DEVICES: phone.serial, DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
+    const put = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'NET0001' && d.status === 'AVAILABLE'), 20_000);
+    expect(devicesOf(put).find((d) => d.udid === 'NET0001')!.modelName).toBe('Pixel 8 Pro');
+    expect(await bed.adb.state(phone.serial)).toBe('device');
+    await agent.waitForLog((l) => l.address === phone.serial && /connected/.test(String(l.msg)));
+    expect(counter(await metrics(agent), 'connect', 'ok')).toBe(1);
+  }, 40_000);
+
+  it('an address that refuses: one warning, attempts spaced by a growing backoff, the other devices reported', async () => {
+    // A port nothing listens on.
+    const closed = await new Promise<number>((resolve) => {
+      const s = net.createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const port = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    });
+    await bed.plug('USB0001');
+    const agent = bed.run({ DEVICE_AGENT_NETWORK_DEVICES: `127.0.0.1:${closed}`, DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
+    await cloud.waitForPut((r) => udidsOf(r).includes('USB0001'), 15_000);
+    await sleep(9_000);
+    const warnings = agent.logs().filter((l) => l.address === `127.0.0.1:${closed}` && l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0]!.msg)).toMatch(/could not be connected .*keeps trying/);
+    // Backoff 2, 4, 8 s: at most 4 attempts in about 10 s (a fixed 2 s retry would make 5 or more).
+    const failed = counter(await metrics(agent), 'connect', 'failed');
+    expect(failed).toBeGreaterThanOrEqual(2);
+    expect(failed).toBeLessThanOrEqual(4);
+  }, 40_000);
+});
+
+describe('a wedged transport', () => {
+  it('is kicked after its inventories miss their deadline, connected again and reported; the other devices are not touched', async () => {
+    const wedging = await networkPhone('WEDGE001');
+    const other = await networkPhone('NET0002');
+    const usb = await bed.plug('USB0002');
+    const agent = bed.run({
+      DEVICE_AGENT_NETWORK_DEVICES: `${wedging.serial},${other.serial}`,
+      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+      DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
+      DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '2',
+      DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2',
+    });
+    await cloud.waitForPut((r) => ['WEDGE001', 'NET0002', 'USB0002'].every((u) => devicesOf(r).some((d) => d.udid === u && d.status === 'AVAILABLE')), 20_000);
+    const accepted = { wedging: wedging.connectionsAccepted, other: other.connectionsAccepted, usb: usb.connectionsAccepted };
+
+    wedging.wedgeTransport();
+    const kick = await agent.waitForLog((l) => l.serial === wedging.serial && /kicking the adb transport/.test(String(l.msg)), 60_000);
+    expect(kick.reason).toMatch(/missed its deadline 2 times in a row/);
+    const kickedAt = Date.now();
+    // Connected again (a new connection, not wedged) and inventoried afresh.
+    await cloud.waitForPut((r) => r.receivedAt > kickedAt && devicesOf(r).some((d) => d.udid === 'WEDGE001' && d.status === 'AVAILABLE' && !d.message), 30_000);
+    expect(wedging.connectionsAccepted).toBeGreaterThan(accepted.wedging);
+    expect(other.connectionsAccepted).toBe(accepted.other);
+    expect(usb.connectionsAccepted).toBe(accepted.usb);
+
+    const text = await metrics(agent);
+    expect(counter(text, 'kick', 'ok')).toBe(1);
+    expect(counter(text, 'connect', 'ok')).toBe(3);
+    expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toHaveLength(1);
+  }, 120_000);
+});
