@@ -100,7 +100,22 @@ podman image inspect "$image" | has '"Healthcheck"' || fail "the image has no HE
 pass "$listing"
 
 # ---- the test bed on this host -----------------------------------------------
-free_port() { "$node" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+# A free port below the kernel's ephemeral range: a port the kernel handed
+# out (listen on 0) goes back into that range, and the containers share the
+# host's network, so an outgoing connection (adb to a phone) could take it
+# before the agent listens on it (EADDRINUSE, seen in CI).
+free_port() {
+  "$node" -e "
+    const net = require('net');
+    const low = Number(require('fs').readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const top = Math.max(1100, low - 1), bottom = Math.max(1025, top - 10000);
+    const tryPort = (n) => {
+      const port = bottom + Math.floor(Math.random() * (top - bottom));
+      const s = net.createServer().once('error', () => (n > 0 ? tryPort(n - 1) : process.exit(1)));
+      s.listen(port, '127.0.0.1', () => s.close(() => console.log(port)));
+    };
+    tryPort(50);"
+}
 cloud_port=$(free_port)
 control_port=$(free_port)
 bed() { "$node" -e "fetch('http://127.0.0.1:$control_port$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"; }

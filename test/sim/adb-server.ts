@@ -1,6 +1,7 @@
 // The real adb server (/usr/bin/adb) on a private port with a private HOME,
 // so tests never touch the user's server on 5037 nor its keys.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,15 +32,34 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/**
+ * A free port for another process to listen on, below the kernel's
+ * ephemeral range: a port the kernel handed out goes back into that range,
+ * where any outgoing connection (adb to a phone) may take it before the
+ * other process listens on it.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual start of the range.
+  }
+  const top = Math.max(1100, low - 1);
+  const bottom = Math.max(1025, top - 10_000);
+  for (let attempt = 0; ; attempt++) {
+    const port = bottom + Math.floor(Math.random() * (top - bottom));
+    const server = net.createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (ok) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+    if (attempt > 100) throw new Error('no free port below the ephemeral range');
+  }
 }
 
 export class AdbServer {

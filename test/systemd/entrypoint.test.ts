@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../sim/adb-server.js';
 
 // The container's entrypoint (container/entrypoint.sh, copied by the
 // Dockerfile) run with /bin/sh (dash, as in the Debian image), a stand-in
@@ -18,17 +19,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 function healthcheckOf(dockerfile: string): string[] | undefined {
   const json = /^HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)?.[1];
   return json === undefined ? undefined : (JSON.parse(json) as string[]);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
 }
 
 /** Asks an adb server for its version over the smart-socket protocol; undefined when none answers. */
