@@ -38,6 +38,9 @@ export interface ListedDevice {
 
 const HOUR_MS = 3_600_000;
 
+/** adb names a device reached over TCP HOST:PORT. */
+const isTcp = (serial: string): boolean => /:\d+$/.test(serial);
+
 /**
  * Pure policy. Feed it shell outcomes and device lists with a time; ask it
  * which actions to take now. State is bounded by the devices it was told
@@ -101,7 +104,7 @@ export class RecoveryPolicy {
     // USB devices only: adb 29 forgets a TCP device whose transport is
     // dropped, and one connected by hand (not in networkDevices) would not
     // come back. adb retries an offline TCP connection by itself.
-    const offline = devices.filter((d) => d.state === 'offline' && !/:\d+$/.test(d.serial));
+    const offline = devices.filter((d) => d.state === 'offline' && !isTcp(d.serial));
     if (
       this.settings.reconnectOffline &&
       offline.length > 0 &&
@@ -113,6 +116,10 @@ export class RecoveryPolicy {
 
     for (const [serial, count] of this.failures) {
       if (listed.get(serial) !== 'device' || count < this.settings.kickAfterFailures) continue;
+      // A TCP device is kicked only when the agent connects it again: adb 29
+      // forgets one whose transport is kicked, and a device someone else
+      // connected would be gone for good.
+      if (isTcp(serial) && !this.connects.has(serial)) continue;
       const times = this.kicks.get(serial) ?? [];
       const last = times.length ? times[times.length - 1]! : -Infinity;
       if (now - last < this.settings.kickCooldownMs) continue;

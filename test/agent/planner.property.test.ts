@@ -30,8 +30,8 @@ const anyAnswer: fc.Arbitrary<Answer> = fc.oneof(
 );
 const input = (answer: fc.Arbitrary<Answer>): fc.Arbitrary<SimInput> =>
   fc.record({
-    events: fc.array(event, { minLength: 1, maxLength: 300 }),
-    answers: fc.array(answer, { minLength: 1, maxLength: 40 }),
+    events: fc.array(event, { minLength: 1, maxLength: 300, size: 'max' }),
+    answers: fc.array(answer, { minLength: 1, maxLength: 40, size: 'max' }),
     durations: fc.array(fc.integer({ min: 0, max: MAX_REPORT_MS }), { minLength: 1, maxLength: 10 }),
     lostTicks: fc.array(fc.boolean(), { minLength: 1, maxLength: 10 }),
   });

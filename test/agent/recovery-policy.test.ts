@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice } from '../../src/agent/recovery-policy.js';
 
-const serials = ['A', 'B', 'C', '10.0.0.5:5555'];
-const states = ['device', 'offline', 'unauthorized', 'gone'];
+// 10.0.0.5:5555 is a configured network device; 10.0.0.6:5555 was connected by someone else.
+const serials = ['A', 'B', 'C', '10.0.0.5:5555', '10.0.0.6:5555'];
+// Weighted towards ready devices and failing shells, so that runs of misses (kicks) are common.
+const states = ['device', 'device', 'device', 'offline', 'unauthorized', 'gone'];
 
 const event = fc.oneof(
-  fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.boolean() }),
-  fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...states), { minLength: 4, maxLength: 4 }) }),
+  fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }),
+  fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...states), { minLength: 5, maxLength: 5 }) }),
   fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean() }),
 );
 // Gaps of a few seconds (bursts of events, ticks) as often as long ones.
@@ -35,7 +37,7 @@ function run(steps: fc.Arbitrary<unknown> extends never ? never : { dt: number; 
 describe('RecoveryPolicy', () => {
   it('kicks a ready device only after N misses in a row, with cooldown and at most K an hour', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
+      fc.property(fc.array(step, { maxLength: 400, size: 'max' }), (steps) => {
         const log = run(steps);
         for (const s of serials) {
           const kicks = log.filter((a) => a.kind === 'kick' && a.target === s).map((a) => a.now);
@@ -44,6 +46,8 @@ describe('RecoveryPolicy', () => {
             expect(kicks.filter((u) => u > t - 3_600_000 && u <= t).length).toBeLessThanOrEqual(defaultRecoverySettings.maxKicksPerHour);
           }
         }
+        // A TCP device the agent does not connect is never kicked: adb would forget it for good.
+        expect(log.filter((a) => a.kind === 'kick' && a.target === '10.0.0.6:5555')).toEqual([]);
         const offline = log.filter((a) => a.kind === 'reconnect-offline').map((a) => a.now);
         for (let i = 1; i < offline.length; i++) expect(offline[i]! - offline[i - 1]!).toBeGreaterThanOrEqual(defaultRecoverySettings.offlineCooldownMs);
       }),
@@ -53,7 +57,7 @@ describe('RecoveryPolicy', () => {
 
   it('connect attempts are at least the base interval apart, except the one right after a kick', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 400 }), (steps) => {
+      fc.property(fc.array(step, { maxLength: 400, size: 'max' }), (steps) => {
         const log = run(steps);
         const connects = log.filter((a) => a.kind === 'connect');
         for (let i = 1; i < connects.length; i++) {
@@ -85,7 +89,7 @@ describe('RecoveryPolicy', () => {
 
   it('never connects a network device adb lists as ready or waiting for authorization', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+      fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
         const policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
         let now = 0;
         for (const { dt, e } of steps) {
@@ -102,6 +106,16 @@ describe('RecoveryPolicy', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('kicks a wedged TCP device only when it is a network device the agent connects again', () => {
+    const p = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+    const ready = [{ serial: '10.0.0.5:5555', state: 'device' }, { serial: '10.0.0.6:5555', state: 'device' }];
+    for (let i = 0; i < 3; i++) {
+      p.noteShellOutcome('10.0.0.5:5555', false);
+      p.noteShellOutcome('10.0.0.6:5555', false);
+    }
+    expect(p.tick(ready, 0).map((a) => (a.kind === 'kick' ? a.serial : a.kind))).toEqual(['10.0.0.5:5555']);
   });
 
   it('reconnects offline USB devices only: an offline TCP device is left to adb', () => {
