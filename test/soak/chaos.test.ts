@@ -18,6 +18,8 @@ import { SimDevice } from '../sim/sim-device.js';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+// Printed first, so that a run that fails anywhere can be replayed (a failure mid-run printed no seed).
+console.log(`chaos: seed ${SEED} (replay with CHAOS_SEED=${SEED})`);
 const DEVICES = 30;
 const profile = loadProfile('pixel-8-pro');
 
