@@ -79,6 +79,10 @@ describe('a wedged transport', () => {
     await cloud.waitForPut((r) => ['WEDGE001', 'NET0002', 'USB0002'].every((u) => devicesOf(r).some((d) => d.udid === u && d.status === 'AVAILABLE')), 20_000);
     const accepted = { wedging: wedging.connectionsAccepted, other: other.connectionsAccepted, usb: usb.connectionsAccepted };
 
+    // A phone someone connected by hand wedges too: adb would forget it if kicked, so it is left alone.
+    const byHand = await bed.plug('HAND0001');
+    await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'HAND0001' && d.status === 'AVAILABLE'), 20_000);
+    byHand.wedgeTransport();
     wedging.wedgeTransport();
     const kick = await agent.waitForLog((l) => l.serial === wedging.serial && /kicking the adb transport/.test(String(l.msg)), 60_000);
     expect(kick.reason).toMatch(/missed its deadline 2 times in a row/);
@@ -93,5 +97,8 @@ describe('a wedged transport', () => {
     expect(counter(text, 'kick', 'ok')).toBe(1);
     expect(counter(text, 'connect', 'ok')).toBe(3);
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toHaveLength(1);
+    expect(await bed.adb.state(byHand.serial)).toBe('device');
+    const lastPut = cloud.putRequests().at(-1)!;
+    expect(devicesOf(lastPut).find((d) => d.udid === 'HAND0001')).toMatchObject({ status: 'UNAVAILABLE' });
   }, 120_000);
 });
