@@ -216,7 +216,7 @@ export class Agent {
     const t0 = Date.now();
     const ios = this.ios;
     this.refreshTopology();
-    // iPhones are read in full every report (their lockdown session is one round trip; no tiers yet).
+    // iPhones every report too: one lockdown session each, identity only once per connection (IosCollector).
     return Promise.all([this.parts.collector.collect(watcher.devices, request), ios ? ios.collector.collect(ios.watcher) : []]).then(
       ([android, iphones]) => {
         const infos = checkHealth(this.parts, [...android, ...iphones]);
