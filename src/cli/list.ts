@@ -1,5 +1,6 @@
 import { buildParts, rowContext } from '../agent/parts.js';
 import type { LongDevice } from '../adb/devices-long.js';
+import { isReadyState } from '../cloud/device-facts.js';
 import { deviceRows } from '../status/device-rows.js';
 import { oneShotInventory } from './inventory.js';
 import type { Setup } from './setup.js';
@@ -20,7 +21,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
     ),
   ]);
   const at = Date.now();
-  const rows = deviceRows(devices, rowContext(parts, topology, (udid) => (devices.some((d) => d.udid === udid && d.state === 'paired') ? at : undefined)));
+  const rows = deviceRows(devices, rowContext(parts, topology, (udid) => (devices.some((d) => d.udid === udid && d.isIos && isReadyState(d.state)) ? at : undefined)));
   if (json) {
     stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return 0;

@@ -1,11 +1,8 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
-import { IOS_STATE_PAIRED } from '../ios/inventory.js';
+import { chargingOf, isReadyState } from '../cloud/device-facts.js';
+import { STATUS_UNAVAILABLE } from '../inventory/assemble.js';
 import { evaluate, type HealthInput, type HealthSettings, type Problem } from './rules.js';
-
-const STATUS_UNAVAILABLE = 'UNAVAILABLE';
-/** States in which a device answers its inventory: adb's ready state, and a paired iPhone. */
-const READY = new Set(['device', IOS_STATE_PAIRED]);
 
 /**
  * Applies the health rules to each report's devices: a problem gets one
@@ -29,7 +26,7 @@ export class HealthMonitor {
       // A device that is not ready carries no readings: its problems stand
       // as they were until it answers again, and its record says why it is
       // not ready.
-      if (!READY.has(info.state)) return info;
+      if (!isReadyState(info.state)) return info;
       const previous = this.active.get(info.udid) ?? new Set<Problem>();
       const findings = evaluate(inputOf(info, shellFailures(info.udid)), previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
@@ -60,7 +57,7 @@ function inputOf(info: DeviceInfo, consecutiveShellFailures: number): HealthInpu
   return {
     temperatureCelsius: battery?.temperature,
     batteryPercent: percent !== undefined && Number.isFinite(percent) ? percent : undefined,
-    charging: battery?.status === 'CHARGING' || battery?.status === 'FULL' ? true : battery?.status === 'DISCHARGING' || battery?.status === 'NOT_CHARGING' ? false : undefined,
+    charging: chargingOf(battery?.status),
     storageFreeBytes: storage ? Math.max(0, storage.total - storage.used) : undefined,
     storageTotalBytes: storage?.total,
     consecutiveShellFailures,

@@ -1,4 +1,5 @@
 import type { LongDevice } from '../adb/devices-long.js';
+import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
@@ -37,8 +38,6 @@ export interface RowContext {
   failures(serial: string): number;
 }
 
-const READY = new Set(['device', 'paired']);
-
 export function deviceRows(infos: readonly DeviceInfo[], ctx: RowContext): DeviceRow[] {
   return infos.map((info) => {
     const serial = ctx.serialOf(info.udid) ?? info.udid;
@@ -61,18 +60,12 @@ export function deviceRows(infos: readonly DeviceInfo[], ctx: RowContext): Devic
       usb: long?.usb,
       transportId: long?.transportId,
       product: long?.product,
-      up: READY.has(info.state) && inventoriedAt !== undefined && ctx.failures(serial) === 0,
+      up: isReadyState(info.state) && inventoriedAt !== undefined && ctx.failures(serial) === 0,
       problems: [...ctx.problems(info.udid)],
       message: info.message,
       inventoriedAt,
     });
   });
-}
-
-function chargingOf(status: string | undefined): boolean | undefined {
-  if (status === 'CHARGING' || status === 'FULL') return true;
-  if (status === 'DISCHARGING' || status === 'NOT_CHARGING') return false;
-  return undefined;
 }
 
 function dropUndefined<T extends object>(o: T): T {

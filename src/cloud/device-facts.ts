@@ -1,0 +1,17 @@
+// Readings of a DeviceInfo that several views share (health rules, list,
+// per-device metrics), so that they agree.
+import { IOS_STATE_PAIRED } from '../ios/inventory.js';
+
+/** States in which a device answers its inventory: adb's ready state, and a paired iPhone. */
+const READY = new Set(['device', IOS_STATE_PAIRED]);
+
+export function isReadyState(state: string): boolean {
+  return READY.has(state);
+}
+
+/** Whether the battery charges (CHARGING, FULL) or not (DISCHARGING, NOT_CHARGING); undefined when it does not say. */
+export function chargingOf(status: string | undefined): boolean | undefined {
+  if (status === 'CHARGING' || status === 'FULL') return true;
+  if (status === 'DISCHARGING' || status === 'NOT_CHARGING') return false;
+  return undefined;
+}
