@@ -317,7 +317,7 @@ function scriptCommands(script: string): number {
  * first (full) inventory first. The slow tier is not due within these
  * cycles (900 s by default).
  */
-async function benchCycles(n: number, profile: Profile): Promise<{ cycles: CycleResult[]; rssBytes: number }> {
+async function benchCycles(n: number, profile: Profile): Promise<{ cycles: CycleResult[]; proc: ProcSample }> {
   log(`cycles: ${n} devices (${profile.name}), a report every 5 s`);
   const farm = new SimFarm({ count: n, profile, serialPrefix: 'CYCx', readyTimeoutMs: 120_000 });
   await farm.start();
@@ -327,7 +327,7 @@ async function benchCycles(n: number, profile: Profile): Promise<{ cycles: Cycle
     await statusUrl(agent);
     const delivered = () => agent.logs().filter((l) => l.msg === 'report delivered' && l.ms !== undefined).length;
     await agent.waitForLog(() => delivered() > cycleCount + 1, 30_000 + cycleCount * 15_000);
-    const rssBytes = procSample(agent.child.pid!).rssBytes;
+    const proc = procSample(agent.child.pid!);
     const cycles: CycleResult[] = [];
     for (let k = 0; k <= cycleCount; k++) {
       const ran = farm.devices.filter((d) => d.commands.length > k);
@@ -336,16 +336,16 @@ async function benchCycles(n: number, profile: Profile): Promise<{ cycles: Cycle
       cycles.push({ cycle: k, phones: ran.length, bytesPerPhone: bytes / Math.max(1, ran.length), commandsPerPhone: commands / Math.max(1, ran.length) });
       log(`cycle ${k}: ${ran.length} phones, ${(bytes / Math.max(1, ran.length)).toFixed(0)} bytes/phone`);
     }
-    return { cycles, rssBytes };
+    return { cycles, proc };
   } finally {
     await agent.stop('SIGTERM', 15_000).catch(() => agent.stop('SIGKILL'));
     await farm.stop();
   }
 }
 
-function printCycles(n: number, profile: string, result: { cycles: CycleResult[]; rssBytes: number }): void {
+function printCycles(n: number, profile: string, result: { cycles: CycleResult[]; proc: ProcSample }): void {
   console.log(
-    `per cycle (${n} devices, profile ${profile}, a report every 5 s; cycle 0 is the first inventory; target after it: <= 6144 bytes and <= 10 commands per phone; agent RSS ${mb(result.rssBytes)} MB)`,
+    `per cycle (${n} devices, profile ${profile}, a report every 5 s; cycle 0 is the first inventory; target after it: <= 6144 bytes and <= 10 commands per phone; agent RSS ${mb(result.proc.rssBytes)} MB, of it anon ${mb(result.proc.rssAnonBytes)} MB)`,
   );
   const head = ['cycle', 'phones', 'bytes/phone', 'vs first', 'commands/phone', 'vs first'];
   const first = result.cycles[0];
@@ -388,6 +388,7 @@ function printTable(results: SizeResult[]): void {
     'bytes read',
     'ready/reported',
     'RSS MB',
+    'anon+file MB',
     'peak RSS MB',
     'CPU s',
     'floor CPU s',
@@ -415,6 +416,7 @@ function printTable(results: SizeResult[]): void {
         last ? String(last.bytesRead) : '-',
         last ? `${last.ready}/${last.reported}` : '-',
         mb(median(a.rounds.map((x) => x.proc.rssBytes))),
+        `${mb(median(a.rounds.map((x) => x.proc.rssAnonBytes)))}+${mb(median(a.rounds.map((x) => x.proc.rssFileBytes)))}`,
         mb(Math.max(...a.rounds.map((x) => x.proc.peakRssBytes))),
         median(a.rounds.map((x) => x.proc.cpuSeconds)).toFixed(2),
         r.floorCpu.length ? median(r.floorCpu).toFixed(2) : '-',
@@ -451,7 +453,7 @@ async function main(): Promise<void> {
   await cloud.start();
   const results: SizeResult[] = [];
   let live: LiveResult | undefined;
-  let cycles: { cycles: CycleResult[]; rssBytes: number } | undefined;
+  let cycles: { cycles: CycleResult[]; proc: ProcSample } | undefined;
   try {
     if (cyclesN > 0) cycles = await benchCycles(cyclesN, loadProfile(join(root, 'test/fixtures/devices', cyclesProfile)));
     for (const n of sizes) results.push(await benchSize(n, profile, script));
@@ -462,7 +464,7 @@ async function main(): Promise<void> {
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
   console.log(`agent NODE_OPTIONS: ${agentNodeOptions ?? '(none)'}`);
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
-  console.log('CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; floor CPU s: the floor process, start-up included\n');
+  console.log("CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included\n");
   printTable(results);
   if (cycles) {
     console.log('');

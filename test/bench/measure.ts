@@ -7,6 +7,14 @@ export interface ProcSample {
   /** User + system CPU seconds since the process started. */
   cpuSeconds: number;
   rssBytes: number;
+  /**
+   * The two parts of rssBytes: RssAnon is the process's own memory (heap,
+   * stacks, buffers); RssFile is pages of mapped files, mostly the node
+   * binary's code, shared with every other node process and dropped by the
+   * kernel under memory pressure.
+   */
+  rssAnonBytes: number;
+  rssFileBytes: number;
   /** Peak resident memory (VmHWM). */
   peakRssBytes: number;
   fds: number;
@@ -34,7 +42,15 @@ export function procSample(pid: number): ProcSample {
       // Closed between readdir and readlink.
     }
   }
-  return { cpuSeconds: (utime + stime) / TICKS_PER_SECOND, rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM'), fds, sockets };
+  return {
+    cpuSeconds: (utime + stime) / TICKS_PER_SECOND,
+    rssBytes: kb('VmRSS'),
+    rssAnonBytes: kb('RssAnon'),
+    rssFileBytes: kb('RssFile'),
+    peakRssBytes: kb('VmHWM'),
+    fds,
+    sockets,
+  };
 }
 
 /** Prometheus text format, unlabelled and labelled samples, as name{labels} -> value. */
