@@ -1,10 +1,27 @@
 import type { Probe } from './types.js';
+import { parseIdUid } from '../parsers/root.js';
+import { su } from './su.js';
 
-export const id: Probe = {
+export const id: Probe<number> = {
   section: 'id',
   tier: 'slow',
   command: 'id',
   fields: ['isRooted'],
   filled: (d) => d.isRooted !== undefined,
   note: 'adbd running as root (uid 0)',
+  parse: parseIdUid,
+  // Rooted: an su binary is present, or adbd runs as root (uid 0 shell).
+  // ro.secure=0 and service.adb.root=1 are not evidence on their own: some
+  // vendor builds (a Konka Android 5.1 TV, for one) set ro.secure=0 and still
+  // give adb a uid 2000 shell, even after `adb root` reports success.
+  fill(info, uid, ctx) {
+    info.isRooted = rootVerdict(ctx.read(su), uid);
+  },
 };
+
+/** true on evidence of root, false when both probes answered without it, else unknown. */
+export function rootVerdict(suPresent: boolean | undefined, uid: number | undefined): boolean | undefined {
+  if (suPresent === true || uid === 0) return true;
+  if (suPresent === false && uid !== undefined) return false;
+  return undefined;
+}

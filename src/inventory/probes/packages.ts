@@ -1,9 +1,9 @@
-import { BROWSERS, parsePackages } from '../parsers/packages.js';
+import { BROWSERS, installedBrowsers, parsePackages } from '../parsers/packages.js';
 
 const BROWSER_PACKAGES = new Set(BROWSERS.map(([pkg]) => pkg));
 import type { Probe } from './types.js';
 
-export const packages: Probe = {
+export const packages: Probe<Set<string>> = {
   section: 'packages',
   tier: 'slow',
   command: 't pm list packages',
@@ -21,4 +21,12 @@ export const packages: Probe = {
     return kept.map((pkg) => `package:${pkg}`).join('\n');
   },
   note: 'installed browsers',
+  parse: (text) => {
+    const all = parsePackages(text);
+    // An empty list from a failed `pm` is not "no browsers".
+    return all.size === 0 ? undefined : all;
+  },
+  fill(info, all) {
+    if (all) info.installedBrowsers = installedBrowsers(all);
+  },
 };

@@ -1,6 +1,7 @@
+import { parseGetprop, type Props } from '../parsers/getprop.js';
 import type { Probe } from './types.js';
 
-export const props: Probe = {
+export const props: Probe<Props> = {
   section: 'props',
   tier: 'connection',
   command: 'getprop',
@@ -9,4 +10,14 @@ export const props: Probe = {
   // One property line is enough to tell (parsing a 50 KB dump twice is not free).
   good: (text) => /^\[[^\]\n]+\]: \[/m.test(text),
   note: 'the whole property list, once per connection: identity, ABI, emulator flag, vendor IMEI/MEID props',
+  parse: parseGetprop,
+  // The assembler derives the identity once (identity.ts; udid and serial
+  // come first, every record needs them); this sets the rest of it.
+  fill(info, _reading, { identity }) {
+    info.platformVersion = identity.platformVersion;
+    info.modelName = identity.modelName;
+    info.brandName = identity.brandName;
+    info.cpuArchitecture = identity.cpuArchitecture;
+    info.isEmulator = identity.isEmulator;
+  },
 };

@@ -1,5 +1,5 @@
 // Every inventory probe, in script order. The uptime probe stays last: the
-// agent dates the boot by its own clock when the output arrives (assemble.ts).
+// agent dates the boot by its own clock when the output arrives (uptime.ts).
 import { battery } from './battery.js';
 import { bluetoothName } from './bluetooth-name.js';
 import { deviceName } from './device-name.js';
@@ -21,7 +21,7 @@ import { uptime } from './uptime.js';
 import { wmDensity } from './wm-density.js';
 import { wmSize } from './wm-size.js';
 
-export const PROBES: readonly Probe[] = [
+export const PROBES: readonly Probe<unknown>[] = [
   props,
   imei,
   simState,

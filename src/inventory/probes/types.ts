@@ -1,10 +1,13 @@
 import type { DeviceInfo } from '../../cloud/types.js';
+import type { InventoryConfig, StaticFacts } from '../assemble.js';
+import type { Identity } from '../identity.js';
+import type { Props } from '../parsers/getprop.js';
 
 // One inventory probe: a section of the batched script (script.ts), the shell
-// command that prints it, how fast its facts change (its tier), and the
-// DeviceInfo fields it feeds. The registry (registry.ts) lists them all; the
-// script builder, the prober's tier cache, the README field table and the e2e
-// fill-table read it.
+// command that prints it, how fast its facts change (its tier), its pure
+// parser, and how its reading fills DeviceInfo. The registry (registry.ts)
+// lists them all; the script builder, the prober's tier cache, the assembler,
+// the README field table and the e2e fill-table read it.
 
 /**
  * connection: cannot change while the device stays plugged and booted (read on
@@ -17,7 +20,7 @@ export type Tier = 'connection' | 'slow' | 'volatile';
 
 export const TIERS: readonly Tier[] = ['connection', 'slow', 'volatile'];
 
-export interface Probe {
+export interface Probe<T = unknown> {
   /** Section name in the script output: lower-case letters, digits and _. */
   section: string;
   /**
@@ -48,6 +51,31 @@ export interface Probe {
   shrink?: (text: string) => string;
   /** Why this command, for the README table. */
   note: string;
+  /**
+   * Pure: the section's text to this probe's reading; undefined when the
+   * text holds none (the command failed or printed something else).
+   */
+  parse(text: string): T | undefined;
+  /**
+   * Sets the fields this probe owns (see `fields`). Runs on every assembly,
+   * also when the section is absent (reading undefined): a field with a
+   * fallback (deviceName, telephony) is still filled. Absent on probes whose
+   * reading only feeds another probe's field (read through ctx.read).
+   */
+  fill?(info: DeviceInfo, reading: T | undefined, ctx: FillContext): void;
+}
+
+/** What a probe's fill sees besides its own reading; one per assembly. */
+export interface FillContext {
+  /** Another probe's reading in this assembly (each section parsed once). */
+  read<R>(probe: Probe<R>): R | undefined;
+  /** The device's properties, with this run's SIM state where it was re-read. */
+  props: Props;
+  identity: Identity;
+  statics: StaticFacts;
+  config: InventoryConfig;
+  /** Host clock (epoch ms) when the script output had arrived. */
+  observedAtMs?: number;
 }
 
 export interface ProbeContext {
@@ -60,7 +88,7 @@ export interface ProbeContext {
  * without the `t` wrapper, the output filter and the redirection. Undefined
  * for commands built from settings (ping).
  */
-export function recordedCommand(probe: Probe): string | undefined {
+export function recordedCommand(probe: Probe<unknown>): string | undefined {
   if (typeof probe.command !== 'string') return undefined;
   return probe.command
     .replace(/^t /, '')

@@ -1,9 +1,9 @@
 // Root evidence and settings values against recorded outputs (sources in fixtures/SOURCES.md).
 import { describe, expect, it } from 'vitest';
-import { isRooted } from '../../../src/inventory/assemble.js';
 import { parseProxySetting } from '../../../src/inventory/parsers/network.js';
 import { parseIdUid, parseSuListing } from '../../../src/inventory/parsers/root.js';
-import { SECTION } from '../../../src/inventory/script.js';
+import { id as idProbe, rootVerdict } from '../../../src/inventory/probes/id.js';
+import { su as suProbe } from '../../../src/inventory/probes/su.js';
 import { fixture } from '../fixture.js';
 
 const ROOT_ID = fixture('root', 'id-adb-root-emulator-generic-x86.txt');
@@ -51,12 +51,9 @@ describe('su listing', () => {
   });
 });
 
-describe('isRooted from the recorded sections', () => {
-  const sections = (id: string, su: string) =>
-    new Map<string, string>([
-      [SECTION.id, id],
-      [SECTION.su, su],
-    ]);
+describe('isRooted from the recorded sections (the id probe owns the field)', () => {
+  const isRooted = ({ id, su }: { id: string; su: string }) => rootVerdict(suProbe.parse(su), idProbe.parse(id));
+  const sections = (id: string, su: string) => ({ id, su });
 
   it('uid 0 alone is enough, even when no su is listed', () => {
     expect(isRooted(sections(ROOT_ID, MISSING))).toBe(true);
