@@ -22,6 +22,7 @@ const serialFor: Record<string, string> = {
   'huawei-mate9-harmonyos2': 'MHA0AL00TEST',
   'emulator-sdk-android6': 'emulator-5554',
   'pixel-8-pro': 'HUSKY0TEST',
+  'konka-tv-android5.1': 'KONKATV551',
 };
 
 beforeAll(async () => {
@@ -110,6 +111,21 @@ describe('full inventory of recorded devices', () => {
     for (const field of ['battery', 'storage', 'memory', 'resolution', 'uptime', 'bootTime'] as const) {
       expect(pixel[field], field).toBeUndefined();
     }
+  });
+
+  it('Konka Android TV 551 (Android 5.1.1 TV set, getprop only): identity, no carrier, and no battery invented', () => {
+    const konka = byUdid('KONKATV551')!;
+    expect(konka).toMatchObject({
+      status: 'AVAILABLE',
+      platformVersion: '5.1.1',
+      modelName: 'Konka Android TV 551',
+      brandName: 'HiDPT',
+      cpuArchitecture: 'arm64-v8a',
+      isEmulator: false,
+      // ro.radio.noril=true
+      telephony: { carriersInfo: [] },
+    });
+    for (const field of ['battery', 'storage', 'memory', 'resolution'] as const) expect(konka[field], field).toBeUndefined();
   });
 
   // Whole-device recordings: one adb bugreport per phone (sources in each profile.json).
