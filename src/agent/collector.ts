@@ -4,6 +4,7 @@ import { dedupeByUdid } from '../inventory/dedupe.js';
 import type { DeviceProber } from '../inventory/probe.js';
 import type { Logger } from '../log/logger.js';
 import { Limiter } from '../util/limit.js';
+import { compareStrings } from '../util/compare.js';
 
 export interface CollectorOptions {
   concurrency: number;
@@ -83,7 +84,7 @@ export class InventoryCollector {
       clearTimeout(timer);
     }
     const infos: DeviceInfo[] = [];
-    for (const [serial, state] of [...devices].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [serial, state] of [...devices].sort(([a], [b]) => compareStrings(a, b))) {
       const info = this.describe(serial, state);
       if (info) infos.push(info);
     }

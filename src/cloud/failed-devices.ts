@@ -4,6 +4,7 @@
 // Pure state: the caller passes the time in.
 
 import type { FailedDevice } from './types.js';
+import { compareStrings } from '../util/compare.js';
 
 export interface FailedDevicePolicyOptions {
   /** Wait before the first retry of a failed device (default 30 s). */
@@ -93,7 +94,7 @@ export class FailedDevicePolicy {
   current(): FailedDeviceState[] {
     return [...this.entries.values()]
       .map(({ udid, message, since, attempts, nextRetryAt }) => ({ udid, message, since, attempts, nextRetryAt }))
-      .sort((a, b) => a.since - b.since || a.udid.localeCompare(b.udid));
+      .sort((a, b) => a.since - b.since || compareStrings(a.udid, b.udid));
   }
 
   isFailing(udid: string): boolean {

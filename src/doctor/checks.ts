@@ -30,6 +30,7 @@ import {
   type DeviceFacts,
   type NodeIdFacts,
 } from './findings.js';
+import { compareStrings } from '../util/compare.js';
 
 /** The part of AdbClient the doctor uses. */
 export interface DoctorAdb {
@@ -86,7 +87,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
     : [];
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
-  const sorted = [...devices].sort((a, b) => a.serial.localeCompare(b.serial));
+  const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
     ...(await deviceFacts(adb, device, hidden, options.shellTimeoutMs)),
     usb: where.get(device.serial)?.usb,
