@@ -1,18 +1,20 @@
-import cron, { type ScheduledTask } from 'node-cron';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log/logger.js';
+import { nextRun, parseCron, type CronSchedule } from './cron.js';
 
 // How often the wall clock is compared with the monotonic one, and how far
 // they may drift apart before it counts as a step.
 const CLOCK_CHECK_MS = 1_000;
 const CLOCK_STEP_MS = 3_000;
+// Timers run on the monotonic clock: a long wait is cut into pieces so that
+// the wall clock is read again at least this often.
+const MAX_SLEEP_MS = 60_000;
 
 /**
  * How far the wall clock moved against the monotonic clock between two
- * readings (positive: forward). node-cron follows the wall clock: after a step
- * back it waits until the old time comes round again (an hour's step: an hour
- * without a scheduled report), and after a step forward it warns once for
- * every run it skipped.
+ * readings (positive: forward). A cron schedule follows the wall clock: a
+ * naive one waits out a step back (an hour's step: an hour without a report)
+ * and makes up, or warns about, every run a step forward skipped.
  */
 export function wallClockStep(prev: { wall: number; mono: number }, now: { wall: number; mono: number }): number {
   return now.wall - prev.wall - (now.mono - prev.mono);
@@ -27,62 +29,39 @@ export interface SchedulerOptions {
 }
 
 /**
- * The periodic report: a node-cron task with node-cron's own random delay as
- * jitter, started afresh when the wall clock steps (NTP, suspend and resume,
- * an operator's date command), so a step neither stalls nor floods it.
+ * The periodic report: calls onTick once for each time the cron expression
+ * names, after a random delay under jitterMs; a time that passed while the
+ * process stalled or the wall clock stepped is skipped, not made up (the
+ * planner's watchdog covers a lost run).
  */
 export class Scheduler {
-  private task: ScheduledTask | undefined;
+  private readonly schedule: CronSchedule;
+  private nextAt: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly delayed = new Set<NodeJS.Timeout>();
   private clockTimer: NodeJS.Timeout | undefined;
   private clockMark = { wall: 0, mono: 0 };
 
-  constructor(private readonly options: SchedulerOptions) {}
+  constructor(private readonly options: SchedulerOptions) {
+    const parsed = parseCron(options.expression);
+    // The settings check has already said this in its own words.
+    if (typeof parsed === 'string') throw new Error(`schedule ${parsed}`);
+    this.schedule = parsed;
+  }
 
   start(): void {
-    // node-cron's own logger writes plain text to the console; keep every line JSON.
-    const log = this.options.logger.child({ component: 'node-cron' });
-    cron.setLogger({
-      info: (m) => log.debug(m),
-      // "missed execution" comes once per skipped run after a clock step: the
-      // step itself is logged once below.
-      warn: (m) => (String(m).includes('missed execution') ? log.debug(String(m)) : log.warn(m)),
-      error: (m, err) => log.error({ err: err?.message }, String(m)),
-      debug: (m) => log.debug(String(m)),
-    });
-    this.schedule();
     this.clockMark = { wall: Date.now(), mono: performance.now() };
     this.clockTimer = setInterval(() => this.checkClock(), CLOCK_CHECK_MS);
     this.clockTimer.unref();
+    this.plan(Date.now());
   }
 
   async stop(): Promise<void> {
     clearInterval(this.clockTimer);
-    const task = this.task;
-    this.task = undefined;
-    await task?.destroy();
-  }
-
-  private schedule(): void {
-    this.task = cron.schedule(this.options.expression, () => this.options.onTick(), {
-      name: 'device-agent report',
-      noOverlap: false,
-      maxRandomDelay: this.options.jitterMs,
-    });
-  }
-
-  private checkClock(): void {
-    const now = { wall: Date.now(), mono: performance.now() };
-    const step = wallClockStep(this.clockMark, now);
-    this.clockMark = now;
-    if (Math.abs(step) < CLOCK_STEP_MS || !this.task) return;
-    this.options.logger.warn(
-      { stepSeconds: Math.round(step / 1000) },
-      `the wall clock stepped ${step > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(step) / 1000)} s (NTP, suspend and resume, or a manual change); ` +
-        'the report schedule restarts from the new time',
-    );
-    const old = this.task;
-    this.schedule();
-    void old.destroy();
+    clearTimeout(this.timer);
+    for (const t of this.delayed) clearTimeout(t);
+    this.delayed.clear();
+    this.nextAt = undefined;
   }
 
   /**
@@ -91,16 +70,61 @@ export class Scheduler {
    * makes up a run lost to a clock jump after this long.
    */
   periodMs(): number {
-    const task = this.task ?? cron.createTask(this.options.expression, () => undefined);
-    const runs = task.getNextRuns(6).map((d) => d.getTime());
-    if (!this.task) void task.destroy();
     let longest = 0;
-    for (let i = 1; i < runs.length; i++) longest = Math.max(longest, runs[i]! - runs[i - 1]!);
+    let at = nextRun(this.schedule, Date.now());
+    for (let i = 0; i < 5 && at !== undefined; i++) {
+      const next = nextRun(this.schedule, at);
+      if (next !== undefined) longest = Math.max(longest, next - at);
+      at = next;
+    }
     return longest || 60_000;
   }
 
   /** When the next scheduled run starts (before jitter), or undefined when stopped. */
   nextRunAt(): number | undefined {
-    return this.task?.getNextRun()?.getTime();
+    return this.nextAt;
+  }
+
+  private plan(afterWall: number): void {
+    clearTimeout(this.timer);
+    this.nextAt = nextRun(this.schedule, afterWall);
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.nextAt === undefined) return;
+    const wait = Math.min(Math.max(this.nextAt - Date.now(), 0), MAX_SLEEP_MS);
+    this.timer = setTimeout(() => this.wake(), wait);
+  }
+
+  private wake(): void {
+    if (this.nextAt === undefined) return;
+    const now = Date.now();
+    if (now < this.nextAt) return this.arm();
+    this.run();
+    this.plan(now);
+  }
+
+  private run(): void {
+    const delay = Math.floor(Math.random() * this.options.jitterMs);
+    if (delay === 0) return this.options.onTick();
+    const t = setTimeout(() => {
+      this.delayed.delete(t);
+      this.options.onTick();
+    }, delay);
+    this.delayed.add(t);
+  }
+
+  private checkClock(): void {
+    const now = { wall: Date.now(), mono: performance.now() };
+    const step = wallClockStep(this.clockMark, now);
+    this.clockMark = now;
+    if (Math.abs(step) < CLOCK_STEP_MS || this.nextAt === undefined) return;
+    this.options.logger.warn(
+      { stepSeconds: Math.round(step / 1000) },
+      `the wall clock stepped ${step > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(step) / 1000)} s (NTP, suspend and resume, or a manual change); ` +
+        'the report schedule restarts from the new time',
+    );
+    this.plan(now.wall);
   }
 }

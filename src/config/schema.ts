@@ -1,4 +1,4 @@
-import cron from 'node-cron';
+import { parseCron } from '../agent/cron.js';
 import { parseUsbmuxdAddress } from '../ios/address.js';
 
 // The one schema of the agent's settings. Every key can come from
@@ -35,9 +35,8 @@ function checkUrl(value: string): string | undefined {
 }
 
 function checkCron(value: string): string | undefined {
-  const fields = value.trim().split(/\s+/).length;
-  if (fields !== 5 && fields !== 6) return `must have 5 fields (or 6 with seconds first), got ${fields}: ${JSON.stringify(value)}`;
-  return cron.validate(value) ? undefined : `is not a valid cron expression: ${JSON.stringify(value)}`;
+  const parsed = parseCron(value);
+  return typeof parsed === 'string' ? `${parsed}: ${JSON.stringify(value)}` : undefined;
 }
 
 function checkListen(value: string): string | undefined {
@@ -72,7 +71,7 @@ export const schema = {
   apiKeyFile: { type: 'string', optional: true, help: 'file holding the API key' },
   nodeId: { type: 'string', optional: true, help: 'this host node id; generated once and kept in stateDir when unset' },
   stateDir: { type: 'string', optional: true, help: 'where the node id and the last reported device set are kept (default $STATE_DIRECTORY or ~/.local/state/device-agent)' },
-  schedule: { type: 'string', check: checkCron as Field['check'], help: 'node-cron expression of the periodic report' },
+  schedule: { type: 'string', check: checkCron as Field['check'], help: 'cron expression of the periodic report, in local time' },
   jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay added to each scheduled report' },
   changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'how long device changes are gathered before a report' },
   reconcileSeconds: { type: 'integer', min: 5, max: 3600, help: 'period of the full device-list reconciliation' },

@@ -7,8 +7,9 @@ import { DaemonBed, sleep } from './daemon-bed.js';
 // The wall clock steps while the daemon runs (an NTP step, suspend and
 // resume, someone's `date -s`), played with Debian's libfaketime: only
 // CLOCK_REALTIME moves, the monotonic clock goes on, as on a real host.
-// node-cron alone stalled for the length of a backward step and logged one
-// warning per skipped run after a forward one.
+// node-cron (the agent's scheduler before src/agent/cron.ts) stalled for the
+// length of a backward step and logged one warning per skipped run after a
+// forward one.
 
 const LIBS = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1'];
 const lib = LIBS.find((p) => existsSync(p));
