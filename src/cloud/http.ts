@@ -4,8 +4,8 @@
 // every status returned). It replaces got, which cost the agent about 3.5 MB
 // of resident memory more, measured by the bench (README, Performance).
 
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { http, https } from '../util/node-http.js';
 
 export interface HttpRequest {
   method: string;
@@ -22,7 +22,7 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   statusMessage: string;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 

@@ -1,6 +1,7 @@
-import http from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
+import { http } from '../util/node-http.js';
 import type { Health } from './health.js';
 
 export interface StatusSource {
@@ -10,7 +11,7 @@ export interface StatusSource {
 
 /** /healthz and /metrics on a local address (loopback by default). */
 export class StatusServer {
-  private server: http.Server | undefined;
+  private server: Server | undefined;
 
   constructor(
     private readonly listen: string,
@@ -51,7 +52,7 @@ export class StatusServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  private handle(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
