@@ -5,21 +5,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DeviceInfo, Support } from '../../src/cloud/types.js';
+import type { DeviceInfo } from '../../src/cloud/types.js';
 import { assembleDeviceInfo, type StaticFacts } from '../../src/inventory/assemble.js';
 import { buildInventoryScript, SECTION, splitSections } from '../../src/inventory/script.js';
 import { TIERS } from '../../src/inventory/probes/types.js';
 import { loadProfile } from '../sim/profile.js';
 import { spawnShell } from '../sim/shell.js';
 import { writeStubs } from '../sim/stubs.js';
+import { NOTHING_DISABLED } from './support.js';
 
-const support: Support = {
-  appiumDisabled: false,
-  networkTrafficCapturingDisabled: false,
-  unlockPasscodeDisabled: false,
-  setTimeZoneDisabled: false,
-  networkPayloadCaptureDisabled: false,
-};
+const support = NOTHING_DISABLED;
 
 const dirs: string[] = [];
 afterAll(async () => {

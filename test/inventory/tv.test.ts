@@ -3,19 +3,13 @@
 // radio, no serial on some. The agent reports what they say and invents
 // nothing for what they do not.
 import { describe, expect, it } from 'vitest';
-import type { Support } from '../../src/cloud/types.js';
 import { assembleDeviceInfo } from '../../src/inventory/assemble.js';
 import { parseGetprop } from '../../src/inventory/parsers/getprop.js';
 import { SECTION } from '../../src/inventory/script.js';
 import { fixture } from './fixture.js';
+import { NOTHING_DISABLED } from './support.js';
 
-const support: Support = {
-  appiumDisabled: false,
-  networkTrafficCapturingDisabled: false,
-  unlockPasscodeDisabled: false,
-  setTimeZoneDisabled: false,
-  networkPayloadCaptureDisabled: false,
-};
+const support = NOTHING_DISABLED;
 
 const tv = (name: string) => fixture('getprop/tv', name);
 const assemble = (adbSerial: string, props: string) =>
