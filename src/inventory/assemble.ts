@@ -63,7 +63,10 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     }
     return readings.get(probe.section) as T | undefined;
   };
-  let props = input.props ?? read(propsProbe) ?? {};
+  // Properties handed in stand for the parsed dump, also in the probe loop
+  // below: the dump is the largest output of an inventory, parsed once.
+  if (input.props !== undefined) readings.set(propsProbe.section, input.props);
+  let props = read(propsProbe) ?? {};
   // SIM presence is re-read on its own (slow tier) while the whole property
   // list is read once per connection: the newer reading wins. (Copied only
   // when it differs: the prober's spy must not see every key read.)

@@ -7,7 +7,7 @@ import { parseUptimeSeconds } from './parsers/uptime.js';
 import { props } from './probes/props.js';
 import { probesOf } from './probes/registry.js';
 import { TIERS, type Probe, type Tier } from './probes/types.js';
-import { parseGetprop, type Props } from './parsers/getprop.js';
+import type { Props } from './parsers/getprop.js';
 import { buildInventoryScript, SECTION, splitSections } from './script.js';
 
 export interface ProberOptions {
@@ -102,7 +102,8 @@ export class DeviceProber {
     // notes which properties the assembler asks for: the cache keeps only
     // those (a 20-50 KB dump becomes a few dozen lines).
     const dump = entry?.sections.get(SECTION.props) === run.sections.get(SECTION.props) ? run.sections.get(SECTION.props) : undefined;
-    const spy = dump === undefined ? undefined : propertySpy(parseGetprop(dump));
+    const parsed = dump === undefined ? undefined : props.parse(dump);
+    const spy = parsed === undefined ? undefined : propertySpy(parsed);
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
@@ -112,8 +113,9 @@ export class DeviceProber {
       adbTunnelInfo: tunnelInfo(serial),
       observedAtMs: run.observedAtMs,
     });
-    if (entry && spy && spy.read.size > 0) {
-      entry.sections.set(SECTION.props, detached([...spy.read].map(([key, value]) => `[${key}]: [${value}]`).join('\n')));
+    if (entry && spy) {
+      const kept = spy.read.size > 0 ? [...spy.read].map(([key, value]) => `[${key}]: [${value}]`).join('\n') : dump!;
+      entry.sections.set(SECTION.props, detached(kept));
     }
     info.isHidden = this.options.hiddenDevices.includes(info.udid);
     if (run.partial) {
@@ -182,7 +184,10 @@ export class DeviceProber {
       const text = run.sections.get(probe.section);
       if (text === undefined) continue;
       if (probe.good && !probe.good(text) && entry.sections.has(probe.section)) continue;
-      entry.sections.set(probe.section, this.shrink(probe, text));
+      // The property dump is cut down to what the assembler reads, and
+      // detached, by probe() right after: copying all of it here first was
+      // about 100 KB of garbage per device.
+      entry.sections.set(probe.section, probe === props ? text : this.shrink(probe, text));
     }
     if (uptime !== undefined) entry.uptime = uptime;
     return entry;

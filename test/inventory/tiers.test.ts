@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdbClient } from '../../src/adb/client.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceProber } from '../../src/inventory/probe.js';
+import { props as propsProbe } from '../../src/inventory/probes/props.js';
 import { PROBES } from '../../src/inventory/probes/registry.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { AdbServer } from '../sim/adb-server.js';
@@ -82,6 +83,30 @@ describe('tiered inventory through the real adb server', () => {
     expect(timeless(second)).toEqual(timeless(first));
     expect(first.installedBrowsers).toEqual([{ name: 'chrome' }]);
     expect(p.counters.fullReads).toBe(1);
+  });
+
+  it('parses the property dump once per full read (the largest output of an inventory)', async () => {
+    const device = await plug(base);
+    const parse = vi.spyOn(propsProbe, 'parse');
+    try {
+      const info = await prober().probe(device.serial, 'device');
+      expect(info.modelName).toBeDefined();
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('keeps of the property dump only what the assembler read', async () => {
+    const device = await plug(base);
+    const p = prober();
+    await p.probe(device.serial, 'device');
+    // Private, but this is the memory the prober holds per connection.
+    const cache = (p as unknown as { cache: Map<string, { sections: Map<string, string> }> }).cache;
+    const kept = cache.get(device.serial)!.sections.get('props')!;
+    const dump = base.commands.get('getprop')!.output;
+    expect(kept.length).toBeLessThan(dump.length / 5);
+    expect(kept).toContain('[ro.product.model]: [');
   });
 
   it('a battery change shows in the next probe', async () => {
