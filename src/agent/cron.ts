@@ -1,6 +1,6 @@
 // The report schedule's cron expressions, read in the host's local time with
 // Date's own getters. node-cron did this through Intl.DateTimeFormat on every
-// tick, which pages in ICU's date and time zone data: about 6.5 MB of the
+// tick, which pages in ICU's date and time zone data: about 7.5 MB of the
 // daemon's RSS (see README, Performance). The syntax is node-cron's standard
 // part, and test/agent/cron.test.ts checks the run times against node-cron's.
 
@@ -56,8 +56,8 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
     const top = index === 5 ? 6 : field.max;
     const size = top - field.min + 1;
     const span = from <= to ? to - from : (((to - from) % size) + size) % size;
-    for (let offset = 0; offset <= span; offset += step) {
-      let v = from + offset;
+    for (let k = 0; k <= span; k += step) {
+      let v = from + k;
       if (from > to && v > top) v -= size;
       allowed.add(index === 5 && v === 7 ? 0 : v);
     }
