@@ -106,7 +106,9 @@ function fingerprintBrand(props: Props): string | undefined {
 
 /** undefined when the props say nothing (getprop failed), else a verdict. */
 export function detectEmulator(props: Props): boolean | undefined {
-  if (Object.keys(props).length === 0) return undefined;
+  // Two keys every dump has, before listing them all: the prober hands in a
+  // Proxy, on which listing a 1,000-key dump takes about 0.2 ms.
+  if (props['ro.build.version.sdk'] === undefined && props['ro.product.model'] === undefined && Object.keys(props).length === 0) return undefined;
   // Android up to 11 sets ro.kernel.qemu; from 12 on it is ro.boot.qemu.
   if (props['ro.kernel.qemu'] === '1' || props['ro.boot.qemu'] === '1') return true;
   for (const key of ['ro.hardware', 'ro.boot.hardware', 'ro.product.board']) {
