@@ -10,6 +10,7 @@ import { props as propsProbe } from './probes/props.js';
 import { PROBES } from './probes/registry.js';
 import { simState } from './probes/sim-state.js';
 import type { FillContext, Probe } from './probes/types.js';
+import { dropUndefined } from '../util/drop-undefined.js';
 
 /** status of a device that answers and is ready for tests. */
 export const STATUS_AVAILABLE = 'AVAILABLE';
@@ -116,15 +117,6 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   if (info.networkReachability && Object.keys(info.networkReachability).length === 0) delete info.networkReachability;
   if (input.adbTunnelInfo !== undefined) info.adbTunnelInfo = { ...input.adbTunnelInfo };
   return dropUndefined(info);
-}
-
-// JSON drops undefined anyway; dropping it here keeps test expectations and
-// logs free of keys that carry nothing.
-function dropUndefined<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
-  }
-  return value;
 }
 
 // Operator guidance per adb state. Keys are the states adb prints in

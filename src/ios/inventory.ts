@@ -5,6 +5,7 @@ import type { Battery, Capacity, DeviceInfo } from '../cloud/types.js';
 import { STATUS_AVAILABLE, STATUS_UNAVAILABLE } from '../inventory/assemble.js';
 import type { Dict } from './framing.js';
 import { modelName } from './models.js';
+import { dropUndefined } from '../util/drop-undefined.js';
 
 export const IOS_PLATFORM = 'IOS';
 /** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
@@ -43,7 +44,7 @@ export function iosDeviceInfo(udid: string, values: LockdownValues): DeviceInfo 
     battery: values.battery ? iosBattery(values.battery) : undefined,
     storage: values.diskUsage ? iosStorage(values.diskUsage) : undefined,
   };
-  return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) as unknown as DeviceInfo;
+  return dropUndefined(info);
 }
 
 /** com.apple.mobile.battery: percentage and a status in the words Android reports use. */

@@ -1,6 +1,7 @@
 import type { LongDevice } from '../adb/devices-long.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
+import { dropUndefined } from '../util/drop-undefined.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -66,9 +67,4 @@ export function deviceRows(infos: readonly DeviceInfo[], ctx: RowContext): Devic
       inventoriedAt,
     });
   });
-}
-
-function dropUndefined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
-  return o;
 }

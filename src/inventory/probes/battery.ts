@@ -1,5 +1,6 @@
 import type { Probe } from './types.js';
 import { parseBattery, type BatteryReading } from '../parsers/battery.js';
+import { dropUndefined } from '../../util/drop-undefined.js';
 
 export const battery: Probe<BatteryReading> = {
   section: 'battery',
@@ -12,9 +13,7 @@ export const battery: Probe<BatteryReading> = {
   fill(info, reading) {
     if (!reading) return;
     const { status, temperature, voltage, health, technology, percentage } = reading;
-    const battery = Object.fromEntries(
-      Object.entries({ status, temperature, voltage, health, technology, percentage }).filter(([, value]) => value !== undefined),
-    );
+    const battery = dropUndefined({ status, temperature, voltage, health, technology, percentage });
     if (Object.keys(battery).length > 0) info.battery = battery;
   },
 };
