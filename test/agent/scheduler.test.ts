@@ -81,6 +81,26 @@ describe('Scheduler', () => {
     await s.stop();
   });
 
+  it('after the process stalled, runs once for all the times it missed (real clock)', async () => {
+    // A paused VM or a blocked event loop: both clocks move on and every
+    // timer fires late, once. Played with a busy loop on the real clocks.
+    vi.useRealTimers();
+    const { s, ticks } = scheduler('* * * * * *');
+    s.start();
+    const stallUntil = Date.now() + 4_200;
+    while (Date.now() < stallUntil) {
+      // The event loop is blocked: four runs come due.
+    }
+    const resumed = Date.now();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await s.stop();
+    // In the 1.5 s after it: the late run, then at most two on time; not four more.
+    const after = ticks.filter((t) => t >= resumed && t < resumed + 1_500);
+    expect(after.length).toBeLessThanOrEqual(3);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    expect(warnings).toEqual([]);
+  });
+
   it('reads the period from the expression, before start', () => {
     expect(scheduler('* * * * *').s.periodMs()).toBe(60_000);
     expect(scheduler('*/15 * * * * *').s.periodMs()).toBe(15_000);

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+
+// The whole daemon stops running for a while and then goes on: a paused VM
+// or container (`docker pause`, a live migration), a debugger, a host
+// swapping hard. Unlike a wall clock step, both clocks move on, and every
+// timer is late at once. The scheduled runs that passed meanwhile must not
+// all go out on resume (a burst of reports from every paused host), and the
+// schedule must go on afterwards.
+
+const bed = new DaemonBed('pixel-8-pro');
+
+beforeAll(() => bed.start());
+afterAll(() => bed.stop());
+
+describe('a daemon stopped and resumed (SIGSTOP, SIGCONT)', () => {
+  it('sends at most one catch-up report, then keeps its schedule', async () => {
+    await bed.plug('STALL001');
+    const a = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('schedule'), 20_000);
+    const putsBetween = (from: number, to: number) => bed.cloud.putRequests().filter((r) => r.receivedAt >= from && r.receivedAt < to);
+
+    a.child.kill('SIGSTOP');
+    // Ten scheduled runs pass while it is stopped.
+    await sleep(20_000);
+    const resumed = Date.now();
+    a.child.kill('SIGCONT');
+    await sleep(3_000);
+    // One for the missed runs together, at most one or two for the 2 s cadence.
+    expect(putsBetween(resumed, resumed + 3_000).length).toBeLessThanOrEqual(3);
+
+    await sleep(6_000);
+    const after = putsBetween(resumed + 3_000, resumed + 9_000);
+    expect(after.length).toBeGreaterThanOrEqual(2);
+    const last = devicesOf(after.at(-1)!);
+    expect(last.map((d) => [d.udid, d.status])).toEqual([['STALL001', 'AVAILABLE']]);
+    expect(a.child.exitCode).toBeNull();
+  }, 60_000);
+});
