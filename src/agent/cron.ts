@@ -34,6 +34,11 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
   const offset = index === 4 ? 1 : 0;
   const allowed = new Set<number>();
   for (const part of text.split(',')) {
+    // node-cron's extensions (last day, nearest weekday, nth weekday): an
+    // expression that used them under node-cron is refused, not misread.
+    if (/^(L(-\d+)?|(\d+|L)W|[0-7]L|[0-7]#[1-5])$/i.test(part)) {
+      return `"${part}" uses node-cron's L, W or # extensions, which this agent does not read: list the days instead`;
+    }
     const match = /^(\*|\?|[a-z0-9]+(?:-[a-z0-9]+)?)(?:\/(\d+))?$/i.exec(part);
     if (!match || (match[1] === '?' && index < 3) || (match[1] === '?' && match[2])) {
       return `"${part}" is not a valid ${field.name} (use numbers, names, *, ranges A-B and steps */N or A-B/N)`;

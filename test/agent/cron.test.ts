@@ -88,8 +88,11 @@ describe('parseCron', () => {
     ['*/0 * * * *', '"*/0" has a step of 0'],
     ['5/15 * * * *', '"5/15" is not a valid minute: a step needs * or a range before it'],
     ['0 0 31 2 *', 'names a day that none of its months has'],
-    ['0 0 L * *', '"L" is out of range for the day of month (1-31)'],
-    ['0 0 * * 1#2', '"1#2" is not a valid weekday (use numbers, names, *, ranges A-B and steps */N or A-B/N)'],
+    ['0 0 L * *', '"L" uses node-cron\'s L, W or # extensions, which this agent does not read: list the days instead'],
+    ['0 0 15W * *', '"15W" uses node-cron\'s L, W or # extensions, which this agent does not read: list the days instead'],
+    ['0 0 * * 5L', '"5L" uses node-cron\'s L, W or # extensions, which this agent does not read: list the days instead'],
+    ['0 0 * * 1#2', '"1#2" uses node-cron\'s L, W or # extensions, which this agent does not read: list the days instead'],
+    ['0 0 * * xyz', '"xyz" is out of range for the weekday (0-7)'],
     ['? * * * *', '"?" is not a valid minute (use numbers, names, *, ranges A-B and steps */N or A-B/N)'],
   ])('%s', (expression, error) => {
     const parsed = parseCron(expression);

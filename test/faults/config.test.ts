@@ -18,6 +18,8 @@ const cases: Array<{ name: string; content: string | undefined; says: RegExp }> 
   { name: 'a value out of range', content: '{"changeDebounceMs": 99999}', says: /changeDebounceMs \(DEVICE_AGENT_CHANGE_DEBOUNCE_MS\): must be at most 1500/ },
   { name: 'a nested key of the wrong type', content: '{"support": {"appiumDisabled": "no"}}', says: /support\.appiumDisabled .*must be true or false/ },
   { name: 'a file that is not there', content: undefined, says: /cannot read .*bad-7\.json/ },
+  // node-cron, which the agent used before, took "L" (last day of the month).
+  { name: 'a cron with node-cron\'s L', content: '{"schedule": "0 3 L * *"}', says: /schedule \(DEVICE_AGENT_SCHEDULE\): "L" uses node-cron's L, W or # extensions/ },
 ];
 
 describe('faults: bad configuration file', () => {
