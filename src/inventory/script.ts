@@ -82,28 +82,48 @@ export function buildInventoryScript(opts: ScriptOptions): string {
 /**
  * Cuts script output into sections by name. A section counts only when the
  * next delimiter printed too: a section cut short (device gone, session timed
- * out) is absent rather than half-read.
+ * out) is absent rather than half-read. A delimiter ends its line; a command
+ * whose output does not end in a newline leaves the next delimiter at the end
+ * of its last line, and the text before it is still that command's. A \r
+ * before a line end (Android before 7 runs adb shell on a pty) is dropped.
+ *
+ * Jumps from delimiter to delimiter with indexOf: splitting a 50 KB output
+ * into lines and joining them again was the second cost of the first
+ * inventory after the property parser (`npm run bench`, CPU profile).
+ * test/inventory/split-reference.test.ts holds the line-by-line version.
  */
 export function splitSections(output: string, token = SESSION_TOKEN): Map<string, string> {
   const prefix = `<<<DA:${token}:`;
   const sections = new Map<string, string>();
   let name: string | undefined;
-  let body: string[] = [];
-  for (const raw of output.split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    // A command whose output does not end in a newline leaves the next
-    // delimiter at the end of its last line: the text before it is still
-    // that command's.
-    const at = line.endsWith('>>>') ? line.lastIndexOf(prefix) : -1;
-    const found = at >= 0 ? line.slice(at + prefix.length, -3) : undefined;
-    if (found === undefined || !/^[a-z0-9_]+$/.test(found)) {
-      if (name !== undefined) body.push(line);
+  let bodyStart = 0;
+  for (let at = output.indexOf(prefix); at >= 0; ) {
+    const newline = output.indexOf('\n', at);
+    const stop = newline < 0 ? output.length : newline;
+    const next = output.indexOf(prefix, at + 1);
+    // Only the last delimiter of a line counts.
+    if (next >= 0 && next < stop) {
+      at = next;
       continue;
     }
-    if (at > 0 && name !== undefined) body.push(line.slice(0, at));
-    if (name !== undefined && !sections.has(name)) sections.set(name, body.join('\n'));
-    name = found === END ? undefined : found;
-    body = [];
+    const close = output.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+    const found = output.endsWith('>>>', close) ? output.slice(at + prefix.length, close - 3) : '';
+    if (/^[a-z0-9_]+$/.test(found)) {
+      if (name !== undefined && !sections.has(name)) sections.set(name, body(output, bodyStart, at));
+      name = found === END ? undefined : found;
+      bodyStart = stop + 1;
+    }
+    at = next;
   }
   return sections;
+}
+
+// The text from `from` to the delimiter at `at`: whole lines without the
+// newline that ends the last of them, plus the start of the delimiter's line.
+function body(output: string, from: number, at: number): string {
+  const lineStart = output.lastIndexOf('\n', at - 1) + 1;
+  if (lineStart <= from) return output.slice(from, at);
+  let lines = output.slice(from, lineStart);
+  if (lines.includes('\r')) lines = lines.replace(/\r\n/g, '\n');
+  return lineStart < at ? lines + output.slice(lineStart, at) : lines.slice(0, -1);
 }

@@ -16,40 +16,42 @@ function trimmedEnd(text: string, from: number, to: number): number {
   return to;
 }
 
-// Where the value of a `[key]: [value` line starts, or -1 when the line does
-// not open a property. A key has no brackets and no blanks.
-function valueStart(text: string, from: number, to: number): number {
-  if (text.charCodeAt(from) !== 0x5b) return -1;
-  let i = from + 1;
-  for (; i < to; i++) {
+// `[key]: [` at the start of a line; a key has no brackets and no blanks.
+// A sticky regex tests it in place, without cutting the line out.
+const OPENING = /\[[^[\]\s]+\]: \[/y;
+
+// A line terminator other than \n (U+2028, U+2029) inside a value means the
+// line does not open a property (the reference parser's `.` stops there).
+function hasSeparator(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5d) break;
-    if (c === 0x5b || isSpace(c)) return -1;
+    if (c === 0x2028 || c === 0x2029) return true;
   }
-  if (i === from + 1 || i + 4 > to || !text.startsWith(': [', i + 1)) return -1;
-  // The value runs to the end of the line: a line terminator inside it
-  // (U+2028, U+2029) means it does not.
-  for (let j = i + 4; j < to; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x2028 || c === 0x2029) return -1;
-  }
-  return i + 4;
+  return false;
 }
 
-// Scans the text with indexOf rather than a regex per line: the property
-// dump is the largest output of an inventory (about 1,000 lines), and this
-// is the agent's busiest parser (`npm run bench`, CPU profile).
+// Scans the text with indexOf and a sticky regex rather than splitting it
+// into lines: the property dump is the largest output of an inventory (about
+// 1,000 lines), and this is the agent's busiest parser (`npm run bench`, CPU
+// profile). test/inventory/parsers/getprop-reference.test.ts holds the
+// line-by-line reference it must agree with.
 export function parseGetprop(text: string): Props {
   // A null-prototype object keeps keys such as "__proto__" as plain data.
   const props: Record<string, string> = Object.create(null) as Record<string, string>;
   if (text.includes('\r')) text = text.replace(/\r/g, '');
+  const separators = text.includes('\u2028') || text.includes('\u2029');
   let key: string | undefined;
   let parts: string[] = [];
   for (let from = 0; from <= text.length; ) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
     const end = trimmedEnd(text, from, to);
-    const value = valueStart(text, from, end);
+    let value = -1;
+    if (text.charCodeAt(from) === 0x5b) {
+      OPENING.lastIndex = from;
+      if (OPENING.test(text) && OPENING.lastIndex <= end) value = OPENING.lastIndex;
+      if (separators && value >= 0 && hasSeparator(text, value, end)) value = -1;
+    }
     if (value >= 0) {
       // An unterminated value before a new key is garbage: drop it.
       key = undefined;
