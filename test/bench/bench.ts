@@ -29,7 +29,7 @@ import { SimFarm } from '../sim/farm.js';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import type { FloorInput, FloorOutput } from './floor.js';
-import { median, procSample, scrapeMetrics, type ProcSample } from './measure.js';
+import { machineBusySeconds, meanInterval, median, procSample, scrapeMetrics, type ProcSample } from './measure.js';
 import { shippedNodeOptions } from './shipped.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -96,6 +96,8 @@ interface SizeResult {
   floorFailures: number;
   /** CPU seconds of the floor process per round, start-up included. */
   floorCpu: number[];
+  /** CPU seconds the whole machine was busy during each floor round (simulated devices included). */
+  floorMachineCpu: number[];
   agents: Array<{ concurrency: number; rounds: AgentRound[] }>;
 }
 
@@ -207,21 +209,30 @@ async function benchSize(n: number, profile: Profile, script: string): Promise<S
     floorBytes: 0,
     floorFailures: 0,
     floorCpu: [],
+    floorMachineCpu: [],
     agents: concurrencies.map((concurrency) => ({ concurrency, rounds: [] })),
   };
   try {
-    // Interleaved, so a drift in the machine's load hits floor and agent alike.
+    // Interleaved, and in turn floor first then agent first, so that a drift
+    // in the machine's speed over the run (seen: the floor took 3.3 s in the
+    // first round and 2.3 s in the fifth) does not favour the one measured
+    // second. Each round's agent/floor ratio is kept for the table.
     for (let r = 0; r < rounds; r++) {
-      if (n > 0) {
+      const floorRound = async () => {
+        if (n === 0) return;
+        const busy = machineBusySeconds();
         const floor = await runFloor({ port: farm.port, serials: farm.serials, script, rounds: 1 });
+        const machine = machineBusySeconds() - busy;
         result.floorCpu.push(floor.cpuSeconds);
+        result.floorMachineCpu.push(machine);
         for (const fr of floor.rounds) {
           result.floorMs.push(fr.ms);
           result.floorBytes = fr.bytes;
           result.floorFailures += fr.failures;
         }
-        log(`N=${n} round ${r + 1}: floor ${floor.rounds.map((x) => x.ms.toFixed(0)).join(',')} ms`);
-      }
+        log(`N=${n} round ${r + 1}: floor ${floor.rounds.map((x) => x.ms.toFixed(0)).join(',')} ms, machine busy ${machine.toFixed(2)} CPU s`);
+      };
+      if (r % 2 === 0) await floorRound();
       for (const entry of result.agents) {
         const round = await agentRound(farm, entry.concurrency);
         entry.rounds.push(round);
@@ -230,6 +241,7 @@ async function benchSize(n: number, profile: Profile, script: string): Promise<S
             `${round.inventories} inventories, ${round.sessionsPerInventory.toFixed(2)} sessions/dev/inventory, peak RSS ${(round.proc.peakRssBytes / 2 ** 20).toFixed(1)} MB`,
         );
       }
+      if (r % 2 === 1) await floorRound();
     }
   } finally {
     await farm.stop();
@@ -369,6 +381,41 @@ function range(values: number[]): string {
   return values.length ? `${ms(Math.min(...values))}-${ms(Math.max(...values))}` : '-';
 }
 
+/**
+ * The agent's time over the floor's, round by round (each pair ran back to
+ * back): the median, then the range. Steadier than the ratio of the medians
+ * when the machine's speed drifts over the run.
+ */
+function roundRatios(agentMs: number[], floorMs: number[]): string {
+  const ratios = pairedRatios(agentMs, floorMs);
+  if (!ratios) return '-';
+  return `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+}
+
+function pairedRatios(agentMs: number[], floorMs: number[]): number[] | undefined {
+  if (agentMs.length === 0 || agentMs.length !== floorMs.length) return undefined;
+  const ratios = agentMs.map((a, i) => a / floorMs[i]!);
+  return ratios.every(Number.isFinite) ? ratios : undefined;
+}
+
+/** Under the table: the mean round ratio with its 95 % interval, for each N and concurrency with 2+ rounds. */
+function printIntervals(results: SizeResult[]): void {
+  for (const r of results) {
+    for (const a of r.agents) {
+      const ratios = pairedRatios(
+        a.rounds.map((x) => x.inventoryMs),
+        r.floorMs,
+      );
+      const interval = ratios && meanInterval(ratios);
+      if (!interval) continue;
+      console.log(
+        `round ratio, ${r.n} devices, ${a.concurrency} at once: mean ${interval.mean.toFixed(2)}, ` +
+          `95 % interval of the mean ${interval.low.toFixed(2)}-${interval.high.toFixed(2)} (${ratios.length} rounds)`,
+      );
+    }
+  }
+}
+
 function pad(cells: string[], widths: number[]): string {
   return cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
 }
@@ -383,6 +430,7 @@ function printTable(results: SizeResult[]): void {
     '(min-max)',
     'ratio',
     'ratio of mins',
+    'round ratios (min-max)',
     'sessions/dev/inventory',
     'inventories at start',
     'bytes read',
@@ -392,6 +440,7 @@ function printTable(results: SizeResult[]): void {
     'peak RSS MB',
     'CPU s',
     'floor CPU s',
+    'machine CPU s',
     'fds',
   ];
   const rows: string[][] = [];
@@ -411,6 +460,7 @@ function printTable(results: SizeResult[]): void {
         range(r.floorMs),
         ratio(inv, floor),
         ratio(Math.min(...times), Math.min(...r.floorMs)),
+        roundRatios(times, r.floorMs),
         a.rounds.length ? Math.max(...a.rounds.map((x) => x.sessionsPerInventory)).toFixed(2) : '-',
         a.rounds.length ? String(Math.max(...a.rounds.map((x) => x.inventories))) : '-',
         last ? String(last.bytesRead) : '-',
@@ -420,6 +470,7 @@ function printTable(results: SizeResult[]): void {
         mb(Math.max(...a.rounds.map((x) => x.proc.peakRssBytes))),
         median(a.rounds.map((x) => x.proc.cpuSeconds)).toFixed(2),
         r.floorCpu.length ? median(r.floorCpu).toFixed(2) : '-',
+        r.floorMachineCpu.length ? median(r.floorMachineCpu).toFixed(2) : '-',
         last ? String(last.proc.fds) : '-',
       ]);
     }
@@ -464,8 +515,10 @@ async function main(): Promise<void> {
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
   console.log(`agent NODE_OPTIONS: ${agentNodeOptions ?? '(none)'}`);
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
-  console.log("CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included\n");
+  console.log("CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included; machine CPU s: the whole machine busy during a floor round, the simulated devices' shells included");
+  console.log('rounds alternate floor-first and agent-first; round ratios: agent/floor of each round, median (min-max)\n');
   printTable(results);
+  printIntervals(results);
   if (cycles) {
     console.log('');
     printCycles(cyclesN, cyclesProfile, cycles);

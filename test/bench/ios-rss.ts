@@ -4,6 +4,7 @@
 // Run: npm run build && node --expose-gc dist/test/bench/ios-rss.js
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { median } from './measure.js';
 
 const self = fileURLToPath(import.meta.url);
 type Case = 'ios-off' | 'no-usbmuxd' | 'usbmuxd-no-iphones';
@@ -22,11 +23,6 @@ async function child(kind: Case, address: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 100));
   process.stdout.write(`${process.memoryUsage().rss}\n`);
   ios?.watcher.stop();
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 async function main(): Promise<void> {

@@ -53,6 +53,18 @@ export function procSample(pid: number): ProcSample {
   };
 }
 
+/**
+ * CPU seconds the whole machine spent busy (every process, kernel included,
+ * steal excluded) since boot. The simulated devices run a real shell per
+ * command, so most of a round's CPU is theirs: this shows how much of the
+ * machine a round used, next to the agent's and the floor's own CPU.
+ */
+export function machineBusySeconds(): number {
+  const cpuLine = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = cpuLine.trim().split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq) / TICKS_PER_SECOND;
+}
+
 /** Prometheus text format, unlabelled and labelled samples, as name{labels} -> value. */
 export function parseMetrics(text: string): Map<string, number> {
   const values = new Map<string, number>();
@@ -74,4 +86,20 @@ export function median(values: number[]): number {
   if (sorted.length === 0) return NaN;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+// Two-sided 95 % quantiles of Student's t for 1 to 30 degrees of freedom.
+const T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/**
+ * The mean and its 95 % confidence interval (Student's t), for a handful of
+ * noisy rounds: whether a target is met should not rest on one lucky round.
+ */
+export function meanInterval(values: number[]): { mean: number; low: number; high: number } | undefined {
+  const n = values.length;
+  if (n < 2) return undefined;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
+  const half = (T95[n - 2] ?? 1.96) * (sd / Math.sqrt(n));
+  return { mean, low: mean - half, high: mean + half };
 }

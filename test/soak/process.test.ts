@@ -14,7 +14,7 @@ import { SimFarm } from '../sim/farm.js';
 // takes longer than CI should spend: SOAK_PROCESS_MS=240000 runs four minutes
 // (about 1,400 reports). Measured with --max-semi-space-size=1, RSS held at
 // 144-145 MiB from the second minute on with the heap between 18 and 22 MiB;
-// with Node's defaults it held at 206-212 MiB (test/bench/RESULTS.md).
+// with Node's defaults it held at 206-212 MiB (README, Performance, Soak).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DURATION_MS = Number(process.env.SOAK_PROCESS_MS ?? 60_000);
