@@ -119,6 +119,24 @@ describe('tiered inventory through the real adb server', () => {
     expect((await p.probe(device.serial, 'device')).battery?.percentage).toBe('41');
   });
 
+  it('a board whose healthd fixes the battery figures (ro.boot.fake_battery) reports neither level nor temperature, then or later', async () => {
+    // What healthd prints with the property set: level 42 and 424 tenths of
+    // a degree, whatever the hardware (BatteryMonitor.cpp); the rest is read.
+    const fixed = base.commands.get('dumpsys battery')!.output.replace(/level: \d+/, 'level: 42').replace(/temperature: \d+/, 'temperature: 424');
+    const device = await plug(withOutputs(withProps(base, { 'ro.boot.fake_battery': '1' }), { 'dumpsys battery': fixed }));
+    const p = prober();
+    const first = await p.probe(device.serial, 'device');
+    expect(first.battery).toBeDefined();
+    expect(first.battery?.percentage).toBeUndefined();
+    expect(first.battery?.temperature).toBeUndefined();
+    expect(first.battery?.status).toBeDefined();
+    clock += 60_000;
+    // The periodic cycle reads no properties: the kept ones must still say so.
+    const second = await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).not.toContain('getprop');
+    expect(second.battery).toEqual(first.battery);
+  });
+
   it('a browser installed shows once slowFactsRefreshSeconds have passed, or at once after invalidateSlow', async () => {
     const device = await plug(base);
     const p = prober(900);

@@ -112,3 +112,17 @@ export function parseBattery(text: string): BatteryReading {
   }
   return reading;
 }
+
+/**
+ * Whether healthd fixes the level and temperature it reports. With
+ * `ro.boot.fake_battery` set to a number other than 0 (healthd reads it with
+ * strtol: "1" and "42" count, "0" and "true" do not), BatteryMonitor.cpp
+ * answers a level of 42 and 42.4 °C whatever the hardware, even where a
+ * battery supply is present. Boards without a battery set it (Amlogic set-top
+ * boxes, ODROID images, Anbox, Bliss OS), and with it those two figures are
+ * not readings.
+ */
+export function fixedByHealthd(fakeBatteryProp: string | undefined): boolean {
+  const match = /^\s*([+-]?\d+)/.exec(fakeBatteryProp ?? '');
+  return match !== null && Number(match[1]) !== 0;
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseBattery } from '../../../src/inventory/parsers/battery.js';
+import { fixedByHealthd, parseBattery } from '../../../src/inventory/parsers/battery.js';
 import { fixture } from '../fixture.js';
 
 describe('parseBattery', () => {
@@ -94,5 +94,24 @@ describe('parseBattery', () => {
         if (reading.percentage !== undefined) expect(Number(reading.percentage)).toBeGreaterThanOrEqual(0);
       }),
     );
+  });
+});
+
+describe('fixedByHealthd', () => {
+  // healthd's rule (BatteryMonitor.cpp, AOSP system/core): the property is
+  // read with strtol and any number but 0 fixes level 42 and 42.4 °C. Amlogic
+  // set-top box trees set it to 42, Anbox and Bliss OS to 1.
+  it.each([
+    ['1', true],
+    ['42', true],
+    [' 42', true],
+    ['-1', true],
+    ['0', false],
+    ['00', false],
+    ['true', false],
+    ['', false],
+    [undefined, false],
+  ])('ro.boot.fake_battery=%s: %s', (value, fixed) => {
+    expect(fixedByHealthd(value)).toBe(fixed);
   });
 });
