@@ -17,7 +17,11 @@ export interface ProberOptions {
   logger: Logger;
   /** How often the slow tier is read again (default 900 s). */
   slowFactsRefreshSeconds?: number;
-  /** Clock (epoch ms); injected by tests. */
+  /**
+   * Clock of the slow refresh (ms); injected by tests. Monotonic by default:
+   * a wall-clock step back (a host whose RTC ran ahead, corrected by NTP)
+   * would otherwise hold the slow facts for as long as the step.
+   */
   now?: () => number;
 }
 
@@ -62,7 +66,7 @@ export class DeviceProber {
     private readonly options: ProberOptions,
   ) {
     this.slowRefreshMs = (options.slowFactsRefreshSeconds ?? 900) * 1000;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** Drops what was cached for a connection that ended: the next probe reads every tier. */

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed, sleep } from './daemon-bed.js';
+import { faketimeLib, steppedClockEnv } from './faketime.js';
 
 // The wall clock steps while the daemon runs (an NTP step, suspend and
 // resume, someone's `date -s`), played with Debian's libfaketime: only
@@ -11,8 +12,6 @@ import { DaemonBed, sleep } from './daemon-bed.js';
 // length of a backward step and logged one warning per skipped run after a
 // forward one.
 
-const LIBS = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1'];
-const lib = LIBS.find((p) => existsSync(p));
 const bed = new DaemonBed('pixel-8-pro');
 
 beforeAll(() => bed.start());
@@ -20,16 +19,13 @@ afterAll(() => bed.stop());
 
 describe('wall clock steps', () => {
   it('neither stall nor flood the schedule, and are logged once each', async () => {
-    expect(lib, 'libfaketime (Debian package faketime) is needed; .ci/run installs it').toBeDefined();
+    expect(faketimeLib, 'libfaketime (Debian package faketime) is needed; .ci/run installs it').toBeDefined();
     const stepFile = join(mkdtempSync(join(tmpdir(), 'da-clock-')), 'offset');
     writeFileSync(stepFile, '+0\n');
     await bed.plug('CLOCK001');
     const a = bed.run({
       DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
-      LD_PRELOAD: lib!,
-      FAKETIME_TIMESTAMP_FILE: stepFile,
-      FAKETIME_NO_CACHE: '1',
-      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      ...steppedClockEnv(stepFile),
     });
     const scheduledSince = (t: number) =>
       a.logs().filter((l) => l.msg === 'report delivered' && String(l.reason).includes('schedule') && Date.parse(String(l.time)) >= t).length;

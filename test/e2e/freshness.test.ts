@@ -1,8 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile.js';
 import type { SimDevice } from '../sim/sim-device.js';
 import { DaemonBed } from './daemon-bed.js';
+import { steppedClockEnv } from './faketime.js';
 
 // Freshness of the tiered inventory, end to end: `device-agent run` against
 // the real adb server and a simulated Smartron T5911 (a whole bugreport), the
@@ -77,6 +81,21 @@ describe('tiered inventory in the running daemon', () => {
     const between = cloud.putRequests().filter((r) => r.receivedAt >= installedAt && r.receivedAt < put.receivedAt && mine(r));
     expect(between.length).toBeGreaterThanOrEqual(1);
     expect(between.some(hasFirefox)).toBe(false);
+  });
+
+  it('a wall-clock step back (NTP correcting a host clock that ran ahead) does not hold the browsers for the length of the step', async () => {
+    const device = await plugBase();
+    const stepFile = join(mkdtempSync(join(tmpdir(), 'da-fresh-')), 'offset');
+    writeFileSync(stepFile, '+0\n');
+    const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10', ...steppedClockEnv(stepFile) });
+    const first = await cloud.waitForPut((r) => mine(r)?.installedBrowsers !== undefined, 15_000);
+    writeFileSync(stepFile, '-3600\n');
+    await agent.waitForLog((l) => String(l.msg).startsWith('the wall clock stepped'), 5_000);
+    await device.setProfile(withOutputs(base, { 'pm list packages': original('pm list packages') + 'package:org.mozilla.firefox\n' }));
+    const hasFirefox = (r: RecordedRequest) => (mine(r)?.installedBrowsers ?? []).some((b) => b.name === 'firefox');
+    // Received times are the test's clock, which did not step.
+    const put = await cloud.waitForPut((r) => r.receivedAt > first.receivedAt && hasFirefox(r), 20_000);
+    expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(10_000 + 2_000 + 2_000);
   });
 
   it('a reboot (uptime went down) forces a full read: a new Android version shows in the next report', async () => {
