@@ -35,7 +35,7 @@ export interface ProbeCounters {
 /** What the last good reads of one connection left: section texts of the cached tiers. */
 interface TierCache {
   sections: Map<string, string>;
-  /** When the slow tier was last read in full (epoch ms). */
+  /** When the slow tier was last read in full (ms, on the prober's clock). */
   slowReadAtMs: number;
   /** Set by invalidateSlow: read the slow tier at the next probe. */
   slowStale: boolean;
