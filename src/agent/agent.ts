@@ -1,22 +1,22 @@
 import { performance } from 'node:perf_hooks';
-import type { DeviceChange } from '../adb/device-watcher.js';
-import { DeviceWatcher } from '../adb/device-watcher.js';
+import type { DeviceChange } from '../platforms/android/adb/device-watcher.js';
+import { DeviceWatcher } from '../platforms/android/adb/device-watcher.js';
 import type { Parts } from './parts.js';
-import { ReportPlanner, type ReportResult } from './planner.js';
-import { logFailedDevices, logNotDelivered, Reporter, type ReportOutcome, type ReportSink } from './reporter.js';
-import { Scheduler } from './scheduler.js';
+import { ReportPlanner, type ReportResult } from '../timing/planner.js';
+import { logFailedDevices, logNotDelivered, Reporter, type ReportOutcome, type ReportSink } from '../report/reporter.js';
+import { Scheduler } from '../timing/scheduler.js';
 import { evaluateHealth, type Health } from '../status/health.js';
 import { agentMetrics } from '../status/collect.js';
 import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
 import { agentVersion } from '../util/package.js';
-import { buildIosParts, type IosParts } from '../ios/setup.js';
-import type { LongDevice } from '../adb/devices-long.js';
+import { buildIosParts, type IosParts } from '../platforms/ios/setup.js';
+import type { LongDevice } from '../platforms/android/adb/devices-long.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { checkHealth, rowContext } from './parts.js';
-import { Recovery } from './recovery.js';
+import { Recovery } from '../recovery/recovery.js';
 
 /** The planner's clock: monotonic, so a wall-clock step neither stalls nor rushes a report. */
 const monotonic = (): number => performance.now();

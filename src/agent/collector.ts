@@ -1,7 +1,7 @@
 import type { DeviceInfo } from '../cloud/types.js';
-import { notReadyDeviceInfo, notReadyMessage, STATUS_UNAVAILABLE } from '../inventory/assemble.js';
-import { dedupeByUdid } from '../inventory/dedupe.js';
-import type { DeviceProber } from '../inventory/probe.js';
+import { notReadyDeviceInfo, notReadyMessage, STATUS_UNAVAILABLE } from '../platforms/android/inventory/assemble.js';
+import { dedupeByUdid } from '../platforms/android/inventory/dedupe.js';
+import type { DeviceProber } from '../platforms/android/inventory/probe.js';
 import type { Logger } from '../log/logger.js';
 import { Limiter } from '../util/limit.js';
 import { compareStrings } from '../util/compare.js';

@@ -1,5 +1,5 @@
-import { AdbClient } from '../adb/client.js';
-import { resolveAdbServer } from '../adb/server-address.js';
+import { AdbClient } from '../platforms/android/adb/client.js';
+import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import { cloudClient } from '../agent/parts.js';
 import type { Credentials } from '../config/credentials.js';
 import { ConfigError } from '../config/errors.js';

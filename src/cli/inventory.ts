@@ -1,8 +1,8 @@
-import { AdbUnreachableError } from '../adb/errors.js';
+import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
 import type { CollectRequest } from '../agent/collector.js';
 import { checkHealth, type Parts } from '../agent/parts.js';
 import type { DeviceInfo } from '../cloud/types.js';
-import { collectIphonesOnce } from '../ios/setup.js';
+import { collectIphonesOnce } from '../platforms/ios/setup.js';
 import type { Setup } from './setup.js';
 
 export interface OneShotInventory {

@@ -1,5 +1,5 @@
 import { buildParts, rowContext } from '../agent/parts.js';
-import type { LongDevice } from '../adb/devices-long.js';
+import type { LongDevice } from '../platforms/android/adb/devices-long.js';
 import { isReadyState } from '../cloud/device-facts.js';
 import { deviceRows } from '../status/device-rows.js';
 import { oneShotInventory } from './inventory.js';

@@ -1,5 +1,5 @@
 import { buildParts, cloudClient } from '../agent/parts.js';
-import { logFailedDevices, Reporter } from '../agent/reporter.js';
+import { logFailedDevices, Reporter } from '../report/reporter.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
 import { oneShotInventory } from './inventory.js';

@@ -1,6 +1,6 @@
 // Readings of a DeviceInfo that several views share (health rules, list,
 // per-device metrics), so that they agree.
-import { IOS_STATE_PAIRED } from '../ios/inventory.js';
+import { IOS_STATE_PAIRED } from '../platforms/ios/inventory.js';
 
 /** States in which a device answers its inventory: adb's ready state, and a paired iPhone. */
 const READY = new Set(['device', IOS_STATE_PAIRED]);

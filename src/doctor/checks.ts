@@ -5,8 +5,8 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AdbDevice, ShellOptions, ShellResult } from '../adb/client.js';
-import type { LongDevice } from '../adb/devices-long.js';
+import type { AdbDevice, ShellOptions, ShellResult } from '../platforms/android/adb/client.js';
+import type { LongDevice } from '../platforms/android/adb/devices-long.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';

@@ -2,10 +2,10 @@
 // doctor saw (settings, adb answers, the cloud's answer) to checklist items.
 // The I/O that gathers the observations is in checks.ts.
 
-import { AdbUnreachableError } from '../adb/errors.js';
+import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
-import { notReadyMessage } from '../inventory/assemble.js';
+import { notReadyMessage } from '../platforms/android/inventory/assemble.js';
 import type { CheckItem } from './checklist.js';
 
 /** Where the doctor sends its one request, and with which credentials (never the key itself). */

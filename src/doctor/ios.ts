@@ -3,8 +3,8 @@
 // agent's own client, so what the doctor sees is what the agent will see.
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
-import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../ios/address.js';
-import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../ios/inventory.js';
+import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../platforms/ios/address.js';
+import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 
@@ -22,8 +22,8 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     return [{ status: 'ok', finding: `no usbmuxd socket at ${address.path}: no iPhones on this host (install usbmuxd to report them)` }];
   }
   const timeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
-  const { listDevices } = await import('../ios/usbmuxd-client.js');
-  const { probeIphone } = await import('../ios/probe.js');
+  const { listDevices } = await import('../platforms/ios/usbmuxd-client.js');
+  const { probeIphone } = await import('../platforms/ios/probe.js');
   let devices;
   try {
     devices = await listDevices(address, timeoutMs);

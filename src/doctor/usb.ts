@@ -12,7 +12,7 @@
 
 import { readdirSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { usbBus, type LongDevice } from '../adb/devices-long.js';
+import { usbBus, type LongDevice } from '../platforms/android/adb/devices-long.js';
 import type { CheckItem } from './checklist.js';
 
 export const USB_DEVICES_PER_CONTROLLER = 32;

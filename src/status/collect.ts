@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { AgentStats } from '../agent/stats.js';
-import type { ProbeCounters } from '../inventory/probe.js';
+import type { ProbeCounters } from '../platforms/android/inventory/probe.js';
 import type { Metric } from './metrics.js';
 
 export interface MetricsInput {

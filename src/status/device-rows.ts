@@ -1,4 +1,4 @@
-import type { LongDevice } from '../adb/devices-long.js';
+import type { LongDevice } from '../platforms/android/adb/devices-long.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InventoryCollector } from '../../src/agent/collector.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
-import type { DeviceProber } from '../../src/inventory/probe.js';
+import type { DeviceProber } from '../../src/platforms/android/inventory/probe.js';
 import { silentLogger } from '../../src/log/logger.js';
 
 // The collector's promises to the report: it never waits for a device longer

@@ -12,7 +12,7 @@ type Case = 'ios-off' | 'no-usbmuxd' | 'usbmuxd-no-iphones';
 async function child(kind: Case, address: string): Promise<void> {
   await import('../../src/agent/agent.js');
   await import('../../src/cli/once.js');
-  const { buildIosParts } = await import('../../src/ios/setup.js');
+  const { buildIosParts } = await import('../../src/platforms/ios/setup.js');
   const { silentLogger } = await import('../../src/log/logger.js');
   const settings = { ios: kind !== 'ios-off', iosTimeoutSeconds: 5, reconcileSeconds: 30, probeConcurrency: 16, usbmuxdSocketAddress: undefined, slowFactsRefreshSeconds: 900 };
   const ios = buildIosParts(settings, { USBMUXD_SOCKET_ADDRESS: address }, silentLogger());

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AdbUnreachableError } from '../../src/adb/errors.js';
+import { AdbUnreachableError } from '../../src/platforms/android/adb/errors.js';
 import { CloudAuthError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { CheckStatus } from '../../src/doctor/checklist.js';
 import {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LongDevice } from '../../src/adb/devices-long.js';
+import type { LongDevice } from '../../src/platforms/android/adb/devices-long.js';
 import { readUsbControllers, usbItems } from '../../src/doctor/usb.js';
 
 /**

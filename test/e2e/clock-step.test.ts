@@ -8,7 +8,7 @@ import { faketimeLib, steppedClockEnv } from './faketime.js';
 // The wall clock steps while the daemon runs (an NTP step, suspend and
 // resume, someone's `date -s`), played with Debian's libfaketime: only
 // CLOCK_REALTIME moves, the monotonic clock goes on, as on a real host.
-// node-cron (the agent's scheduler before src/agent/cron.ts) stalled for the
+// node-cron (the agent's scheduler before src/timing/cron.ts) stalled for the
 // length of a backward step and logged one warning per skipped run after a
 // forward one.
 

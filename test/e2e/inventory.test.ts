@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../src/cloud/types.js';
-import { PROBES } from '../../src/inventory/probes/registry.js';
-import { recordedCommand } from '../../src/inventory/probes/types.js';
+import { PROBES } from '../../src/platforms/android/inventory/probes/registry.js';
+import { recordedCommand } from '../../src/platforms/android/inventory/probes/types.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { listProfiles, loadProfile, parseGetprop, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';

@@ -3,18 +3,18 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { assembleDeviceInfo } from '../../src/inventory/assemble.js';
-import { marker, SECTION, splitSections } from '../../src/inventory/script.js';
-import { firstProp, parseGetprop } from '../../src/inventory/parsers/getprop.js';
-import { parseIpAddresses, preferredAddress } from '../../src/inventory/parsers/network.js';
-import { installedBrowsers, parsePackages } from '../../src/inventory/parsers/packages.js';
-import { mobileDataState, parseTelephonyRegistry } from '../../src/inventory/parsers/telephony.js';
+import { assembleDeviceInfo } from '../../src/platforms/android/inventory/assemble.js';
+import { marker, SECTION, splitSections } from '../../src/platforms/android/inventory/script.js';
+import { firstProp, parseGetprop } from '../../src/platforms/android/inventory/parsers/getprop.js';
+import { parseIpAddresses, preferredAddress } from '../../src/platforms/android/inventory/parsers/network.js';
+import { installedBrowsers, parsePackages } from '../../src/platforms/android/inventory/parsers/packages.js';
+import { mobileDataState, parseTelephonyRegistry } from '../../src/platforms/android/inventory/parsers/telephony.js';
 
 // Garbage into every parser at once: whatever a device prints, parsing never
 // throws and never invents a number (NaN or Infinity). A parser added later
 // is fed too, or this test names it.
 
-const parsersDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/inventory/parsers');
+const parsersDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/platforms/android/inventory/parsers');
 
 type Fn = (...args: unknown[]) => unknown;
 

@@ -1,0 +1,196 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from '../../../log/logger.js';
+import type { AdbClient, AdbDevice, Tracker } from './client.js';
+
+export interface DeviceChange {
+  serial: string;
+  /** undefined: the device was not known before (plugged). */
+  from?: string;
+  /** undefined: the device is gone (unplugged). */
+  to?: string;
+}
+
+export interface DeviceWatcherOptions {
+  reconcileMs: number;
+  logger: Logger;
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+}
+
+/**
+ * Knows every device the adb server knows, in every state: adbkit's tracker
+ * for prompt events, plus a full device list at start, after the tracker
+ * ends (adb server restarted or killed) and periodically, so that a missed
+ * event never leaves a ghost device behind. Emits 'change' with the
+ * DeviceChange[] of each update, 'connected' each time tracking connects,
+ * and 'resumed' when tracking comes back after the adb server went away.
+ */
+export class DeviceWatcher extends EventEmitter {
+  private readonly known = new Map<string, string>();
+  private tracker: Tracker | undefined;
+  private reconcileTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay = 0;
+  private running = false;
+  private connected = false;
+  private lastErrorText: string | undefined;
+  private everConnected = false;
+  private roundTripMs: number | undefined;
+
+  constructor(
+    private readonly adb: AdbClient,
+    private readonly options: DeviceWatcherOptions,
+  ) {
+    super();
+  }
+
+  /** serial -> adb state, as last seen. */
+  get devices(): ReadonlyMap<string, string> {
+    return this.known;
+  }
+
+  /** True while the tracker's connection to the adb server is open. */
+  get alive(): boolean {
+    return this.connected;
+  }
+
+  get lastError(): string | undefined {
+    return this.lastErrorText;
+  }
+
+  /** True once adb has answered a full device list: from then on, absence means unplugged. */
+  get listed(): boolean {
+    return this.roundTripMs !== undefined;
+  }
+
+  /** Duration of the last full device-list round trip to the adb server. */
+  get lastRoundTripMs(): number | undefined {
+    return this.roundTripMs;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.reconcileTimer = setInterval(() => void this.reconcile(), this.options.reconcileMs);
+    this.reconcileTimer.unref();
+    await this.connect();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearInterval(this.reconcileTimer);
+    clearTimeout(this.reconnectTimer);
+    this.tracker?.removeAllListeners();
+    this.tracker?.on('error', () => {});
+    this.tracker?.end();
+    this.tracker = undefined;
+    this.connected = false;
+  }
+
+  /** Replaces what is known with the adb server's full list; returns false when adb did not answer. */
+  async reconcile(): Promise<boolean> {
+    let list: AdbDevice[];
+    try {
+      const t0 = performance.now();
+      list = await this.adb.listDevices();
+      this.roundTripMs = performance.now() - t0;
+    } catch (err) {
+      this.noteError(err);
+      return false;
+    }
+    if (!this.running) return true;
+    const changes: DeviceChange[] = [];
+    const seen = new Set<string>();
+    for (const { serial, state } of list) {
+      seen.add(serial);
+      const from = this.known.get(serial);
+      if (from !== state) changes.push({ serial, from, to: state });
+      this.known.set(serial, state);
+    }
+    for (const [serial, from] of this.known) {
+      if (!seen.has(serial)) {
+        this.known.delete(serial);
+        changes.push({ serial, from });
+      }
+    }
+    if (changes.length) this.emit('change', changes);
+    return true;
+  }
+
+  private async connect(): Promise<void> {
+    if (!this.running) return;
+    try {
+      const tracker = await this.adb.track();
+      if (!this.running) {
+        tracker.end();
+        return;
+      }
+      this.tracker = tracker;
+      tracker.on('changeSet', (set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) => this.applyChangeSet(set));
+      tracker.on('error', (err: Error) => this.noteError(err));
+      tracker.once('end', () => this.onTrackerEnd(tracker));
+      this.connected = true;
+      if (this.lastErrorText) this.options.logger.info({ adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
+      this.lastErrorText = undefined;
+      this.reconnectDelay = 0;
+      this.emit('connected');
+      await this.reconcile();
+      if (this.everConnected) this.emit('resumed');
+      this.everConnected = true;
+    } catch (err) {
+      this.noteError(err);
+      this.scheduleReconnect();
+    }
+  }
+
+  private onTrackerEnd(tracker: Tracker): void {
+    if (this.tracker !== tracker) return;
+    this.tracker = undefined;
+    this.connected = false;
+    if (!this.running) return;
+    this.options.logger.warn(
+      { adb: this.adb.label },
+      'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list',
+    );
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    const min = this.options.reconnectMinMs ?? 250;
+    const max = this.options.reconnectMaxMs ?? 10_000;
+    this.reconnectDelay = Math.min(max, this.reconnectDelay ? this.reconnectDelay * 2 : min);
+    const delay = Math.round(this.reconnectDelay * (0.5 + Math.random() / 2));
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }): void {
+    const changes: DeviceChange[] = [];
+    for (const d of [...set.added, ...set.changed]) {
+      const from = this.known.get(d.id);
+      const to = String(d.type);
+      if (from !== to) changes.push({ serial: d.id, from, to });
+      this.known.set(d.id, to);
+    }
+    for (const d of set.removed) {
+      const from = this.known.get(d.id);
+      if (from !== undefined) {
+        this.known.delete(d.id);
+        changes.push({ serial: d.id, from });
+      }
+    }
+    if (changes.length) this.emit('change', changes);
+  }
+
+  private noteError(err: unknown): void {
+    const text = err instanceof Error ? err.message : String(err);
+    // One line per distinct problem, not one per reconnect attempt.
+    if (text !== this.lastErrorText) this.options.logger.warn({ adb: this.adb.label }, text);
+    this.lastErrorText = text;
+  }
+}
+
+interface RawDevice {
+  id: string;
+  type: string;
+}

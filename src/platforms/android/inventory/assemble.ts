@@ -1,0 +1,162 @@
+// Assembles one DeviceInfo from the sections of one inventory script run
+// (script.ts). Pure: no I/O, no clock. Each probe (probes/*.ts) parses its own
+// section and fills the fields it owns; a missing or unreadable section leaves
+// only that probe's fields undefined.
+import type { DeviceInfo, Support } from '../../../cloud/types.js';
+import { identityFromProps } from './identity.js';
+import type { Props } from './parsers/getprop.js';
+import { imei } from './probes/imei.js';
+import { props as propsProbe } from './probes/props.js';
+import { PROBES } from './probes/registry.js';
+import { simState } from './probes/sim-state.js';
+import type { FillContext, Probe } from './probes/types.js';
+import { dropUndefined } from '../../../util/drop-undefined.js';
+
+/** status of a device that answers and is ready for tests. */
+export const STATUS_AVAILABLE = 'AVAILABLE';
+/** status of a device that adb sees but that is not ready (see its message). */
+export const STATUS_UNAVAILABLE = 'UNAVAILABLE';
+
+export interface InventoryConfig {
+  isHidden: boolean;
+  addedToCloud: boolean;
+  support: Support;
+  reachabilityHost?: string;
+}
+
+/** What cannot change while a device stays plugged; cached per connection. */
+export interface StaticFacts {
+  /** IMEI of the default slot, when the shell may read it (Android 9 and older). */
+  imei?: string;
+}
+
+/** The static facts a script run with includeStatic printed. */
+export function staticFactsFromSections(sections: Map<string, string>): StaticFacts {
+  const text = sections.get(imei.section);
+  const value = text === undefined ? undefined : imei.parse(text);
+  return value === undefined ? {} : { imei: value };
+}
+
+export interface AssembleInput {
+  adbSerial: string;
+  adbState: string;
+  sections: Map<string, string>;
+  cachedStatic?: StaticFacts;
+  config: InventoryConfig;
+  adbTunnelInfo?: Record<string, unknown>;
+  /** Host clock (epoch ms) when the script output had arrived; dates the boot. */
+  observedAtMs?: number;
+  /** Properties to use instead of parsing the props section. */
+  props?: Props;
+}
+
+/**
+ * One DeviceInfo from one script run. Static facts come from the sections
+ * when the run included them, else from `cachedStatic`.
+ */
+export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
+  const { sections, config } = input;
+  const readings = new Map<string, unknown>();
+  const read = <T>(probe: Probe<T>): T | undefined => {
+    if (!readings.has(probe.section)) {
+      const text = sections.get(probe.section);
+      readings.set(probe.section, text === undefined ? undefined : probe.parse(text));
+    }
+    return readings.get(probe.section) as T | undefined;
+  };
+  // Properties handed in stand for the parsed dump, also in the probe loop
+  // below: the dump is the largest output of an inventory, parsed once.
+  if (input.props !== undefined) readings.set(propsProbe.section, input.props);
+  let props = read(propsProbe) ?? {};
+  // SIM presence is re-read on its own (slow tier) while the whole property
+  // list is read once per connection: the newer reading wins. (Copied only
+  // when it differs: the prober's spy must not see every key read.)
+  const sim = read(simState);
+  if (sim !== undefined && (props['gsm.sim.state'] ?? '') !== sim) props = { ...props, 'gsm.sim.state': sim };
+  const identity = identityFromProps(props, input.adbSerial);
+  // Every key in the order the cloud has always received them; what no probe
+  // fills is dropped at the end.
+  const info: DeviceInfo = {
+    udid: identity.udid,
+    serialNumber: identity.serialNumber,
+    state: input.adbState,
+    status: STATUS_AVAILABLE,
+    platformName: 'ANDROID',
+    platformVersion: undefined,
+    modelName: undefined,
+    brandName: undefined,
+    deviceName: undefined,
+    cpuArchitecture: undefined,
+    isAndroid: true,
+    isIos: false,
+    isEmulator: undefined,
+    isRooted: undefined,
+    addedToCloud: config.addedToCloud,
+    isHidden: config.isHidden,
+    support: { ...config.support },
+    installedBrowsers: undefined,
+    orientation: undefined,
+    resolution: undefined,
+    networkReachability: undefined,
+    uptime: undefined,
+    bootTime: undefined,
+    storage: undefined,
+    memory: undefined,
+    battery: undefined,
+    telephony: undefined,
+  };
+  const ctx: FillContext = {
+    read,
+    props,
+    identity,
+    statics: { ...input.cachedStatic, ...staticFactsFromSections(sections) },
+    config,
+    observedAtMs: input.observedAtMs,
+  };
+  for (const probe of PROBES) probe.fill?.(info, read(probe), ctx);
+  if (info.networkReachability && Object.keys(info.networkReachability).length === 0) delete info.networkReachability;
+  if (input.adbTunnelInfo !== undefined) info.adbTunnelInfo = { ...input.adbTunnelInfo };
+  return dropUndefined(info);
+}
+
+// Operator guidance per adb state. Keys are the states adb prints in
+// `adb devices`; "no permissions" carries a hint text after it.
+const NOT_READY_MESSAGES: [RegExp, string][] = [
+  [/^unauthorized$/, 'USB debugging is not authorized: unlock the device and accept the "Allow USB debugging" prompt (tick "Always allow from this computer"). If no prompt shows, revoke USB debugging authorizations in Developer options and reconnect the cable.'],
+  [/^authorizing$/, 'adb is still authorizing the device: wait a few seconds; if it stays, unlock the device and accept the USB debugging prompt.'],
+  [/^connecting$/, 'adb is still connecting to the device: wait a few seconds; if it stays, reconnect the cable or restart adb on the host.'],
+  [/^offline$/, 'The device does not answer adb: reconnect the USB cable (or run adb reconnect); if it stays offline, toggle USB debugging or reboot the device.'],
+  [/^recovery$/, 'The device is in recovery mode: reboot it into Android (select "Reboot system now").'],
+  [/^rescue$/, 'The device is in rescue mode: reboot it into Android.'],
+  [/^sideload$/, 'The device is in sideload mode: finish or cancel the sideload, then reboot it into Android.'],
+  [/^bootloader$/, 'The device is in the bootloader (fastboot): reboot it into Android.'],
+  [/^no permissions/, 'The host user may not open the USB device: add a udev rule for the device (plugdev group) or run the agent as a user with access, then reconnect the cable.'],
+  [/^host$/, 'The serial names the host itself, not a device: check the device connection.'],
+  [/^no device$/, 'adb has no device behind this serial: reconnect the device, or run adb connect again for a network device.'],
+];
+
+export function notReadyMessage(adbState: string): string {
+  const state = adbState.trim();
+  for (const [pattern, message] of NOT_READY_MESSAGES) {
+    if (pattern.test(state)) return message;
+  }
+  return `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`;
+}
+
+/**
+ * A device adb lists but that cannot be inventoried. Its own serial is not
+ * readable in this state, so the udid is the one learnt on an earlier
+ * connection when the caller knows it, else the adb serial.
+ */
+export function notReadyDeviceInfo(adbSerial: string, adbState: string, knownUdid?: string): DeviceInfo {
+  return {
+    udid: knownUdid ?? adbSerial,
+    serialNumber: knownUdid ?? adbSerial,
+    state: adbState,
+    status: STATUS_UNAVAILABLE,
+    message: notReadyMessage(adbState),
+    platformName: 'ANDROID',
+    isAndroid: true,
+    isIos: false,
+  };
+}

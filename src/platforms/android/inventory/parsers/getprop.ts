@@ -1,0 +1,91 @@
+// Parses `getprop` output: one `[key]: [value]` per property. A value may
+// span several lines (build descriptions, some vendor props), so a value ends
+// at the first line that closes it with `]`. Android before 7 runs adb shell
+// on a pty, which turns \n into \r\n; the \r is dropped here. Some builds
+// print blanks after the closing `]` (fingerprint lines of a vivo iQOO Z6 and
+// an Honor 20S in getprop/collect): they are not part of the value.
+
+export type Props = Readonly<Record<string, string>>;
+
+const SPACE = /\s/;
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || (c > 127 && SPACE.test(String.fromCharCode(c)));
+
+// The end of a line without its trailing blanks, as String#trimEnd cuts them.
+function trimmedEnd(text: string, from: number, to: number): number {
+  while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
+  return to;
+}
+
+// `[key]: [` at the start of a line; a key has no brackets and no blanks.
+// A sticky regex tests it in place, without cutting the line out.
+const OPENING = /\[[^[\]\s]+\]: \[/y;
+
+// A line terminator other than \n (U+2028, U+2029) inside a value means the
+// line does not open a property (the reference parser's `.` stops there).
+function hasSeparator(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
+
+// Scans the text with indexOf and a sticky regex rather than splitting it
+// into lines: the property dump is the largest output of an inventory (about
+// 1,000 lines), and this is the agent's busiest parser (`npm run bench`, CPU
+// profile). test/platforms/android/inventory/parsers/getprop-reference.test.ts holds the
+// line-by-line reference it must agree with.
+export function parseGetprop(text: string): Props {
+  // A null-prototype object keeps keys such as "__proto__" as plain data.
+  const props: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (text.includes('\r')) text = text.replace(/\r/g, '');
+  const separators = text.includes('\u2028') || text.includes('\u2029');
+  let key: string | undefined;
+  let parts: string[] = [];
+  for (let from = 0; from <= text.length; ) {
+    let to = text.indexOf('\n', from);
+    if (to < 0) to = text.length;
+    const end = trimmedEnd(text, from, to);
+    let value = -1;
+    if (text.charCodeAt(from) === 0x5b) {
+      OPENING.lastIndex = from;
+      if (OPENING.test(text) && OPENING.lastIndex <= end) value = OPENING.lastIndex;
+      if (separators && value >= 0 && hasSeparator(text, value, end)) value = -1;
+    }
+    if (value >= 0) {
+      // An unterminated value before a new key is garbage: drop it.
+      key = undefined;
+      parts = [];
+      const name = text.slice(from + 1, value - 4);
+      if (end > value && text.charCodeAt(end - 1) === 0x5d) {
+        props[name] = text.slice(value, end - 1);
+      } else if (end === value) {
+        key = name;
+        parts = [''];
+      } else {
+        key = name;
+        parts = [text.slice(value, end)];
+      }
+    } else if (key !== undefined) {
+      if (end > from && text.charCodeAt(end - 1) === 0x5d) {
+        parts.push(text.slice(from, end - 1));
+        props[key] = parts.join('\n');
+        key = undefined;
+        parts = [];
+      } else {
+        parts.push(text.slice(from, to));
+      }
+    }
+    from = to + 1;
+  }
+  return props;
+}
+
+/** The value of the first key that has a non-empty, trimmed value. */
+export function firstProp(props: Props, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = props[key]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}

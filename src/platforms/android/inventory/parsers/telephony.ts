@@ -1,0 +1,113 @@
+// Telephony from `dumpsys telephony.registry` (one block per phone on
+// multi-SIM devices, "Phone Id=N") and the Parcel text that
+// `service call iphonesubinfo N` prints.
+
+// TelephonyManager.DATA_* constants.
+const DATA_STATES: Record<string, string> = {
+  '-1': 'UNKNOWN',
+  '0': 'DISCONNECTED',
+  '1': 'CONNECTING',
+  '2': 'CONNECTED',
+  '3': 'SUSPENDED',
+  '4': 'DISCONNECTING',
+  '5': 'HANDOVER_IN_PROGRESS',
+};
+
+export interface Registry {
+  /** mDataConnectionState per phone, in the order printed. */
+  dataStates: string[];
+}
+
+export function parseTelephonyRegistry(text: string): Registry {
+  const dataStates: string[] = [];
+  for (const match of text.replace(/\r/g, '').matchAll(/^\s*mDataConnectionState=(-?\d+)\s*$/gm)) {
+    const state = DATA_STATES[match[1] ?? ''];
+    if (state) dataStates.push(state);
+  }
+  return { dataStates };
+}
+
+/** One state for the device: connected on any SIM wins. */
+export function mobileDataState(registry: Registry): string | undefined {
+  if (registry.dataStates.includes('CONNECTED')) return 'CONNECTED';
+  return registry.dataStates[0];
+}
+
+/**
+ * Decodes the String16 that a successful `service call` returns. The text is
+ * "Result: Parcel(" and rows of "0xOFFSET: word word word word 'ascii'"; the
+ * first word is the status (0 = no exception), the second the length in
+ * UTF-16 units, then the characters, two per little-endian 32-bit word.
+ * Returns undefined for an exception parcel (Android 10+ denies the shell).
+ */
+export function parseParcelString(text: string): string | undefined {
+  if (!/Result: Parcel\(/.test(text)) return undefined;
+  const words: number[] = [];
+  for (const match of text.matchAll(/0x[0-9a-f]+:\s+((?:[0-9a-f]{8}\s+){0,3}[0-9a-f]{8})/gi)) {
+    for (const word of (match[1] ?? '').trim().split(/\s+/)) words.push(Number.parseInt(word, 16));
+  }
+  // Short results fit on the opening line: "Result: Parcel(00000000 ffffffff   '........')".
+  if (words.length === 0) {
+    const inline = /Parcel\(((?:[0-9a-f]{8}\s*)+)/i.exec(text);
+    for (const word of (inline?.[1] ?? '').trim().split(/\s+/)) if (word) words.push(Number.parseInt(word, 16));
+  }
+  const [status, length] = words;
+  if (status !== 0 || length === undefined || length <= 0 || length > 256) return undefined;
+  const units: number[] = [];
+  for (const word of words.slice(2)) {
+    units.push(word & 0xffff, word >>> 16);
+  }
+  if (units.length < length) return undefined;
+  return String.fromCharCode(...units.slice(0, length));
+}
+
+/** 14-16 digit IMEI (15 with check digit; 14/16 appear as IMEISV-style values). */
+export function isImei(value: string | undefined): value is string {
+  return value !== undefined && /^\d{14,16}$/.test(value);
+}
+
+/** gsm.sim.state holds one comma-separated state per SIM slot. */
+export function simSlots(simState: string | undefined): string[] {
+  if (simState === undefined || simState.trim() === '') return [];
+  return simState.split(',').map((s) => s.trim());
+}
+
+// Device identifiers that vendors also publish as system properties, which
+// the shell can read on every Android version (`service call iphonesubinfo`
+// is refused to the shell from Android 10 on). Key names as found in whole
+// getprop dumps of Xiaomi (MIUI 9 to HyperOS 3) and Meizu (Flyme 6 to 12)
+// phones; see test/platforms/android/inventory/parsers/fixtures/getprop/collect.
+const IMEI_PAIR_KEYS: readonly (readonly [string, string])[] = [
+  ['ro.ril.oem.imei1', 'ro.ril.oem.imei2'], // Xiaomi
+  ['ro.ril.miui.imei0', 'ro.ril.miui.imei1'], // Xiaomi
+  ['persist.radio.imei1', 'persist.radio.imei2'], // Xiaomi
+  ['ro.vendor.oem.imei1', 'ro.vendor.oem.imei2'], // Xiaomi (Redmi K50 Pro, 12S Pro)
+  ['ro.vendor.ril.oem.imei1', 'ro.vendor.ril.oem.imei2'], // Redmi Note 11R
+];
+const IMEI_LIST_KEY = 'ril.gsm.imei'; // Meizu: "slot1,slot2"
+const MEID_KEYS = ['ro.ril.oem.meid', 'persist.radio.meid', 'ro.vendor.oem.meid', 'ril.cdma.meid'];
+
+/** IMEI per SIM slot from vendor props, in slot order ('' where a slot has none). */
+export function imeisFromProps(props: Readonly<Record<string, string>>): string[] {
+  for (const [first, second] of IMEI_PAIR_KEYS) {
+    const pair = [props[first]?.trim(), props[second]?.trim()];
+    if (pair.some(isImei)) return trimEmpty(pair.map((value) => (isImei(value) ? value : '')));
+  }
+  const list = props[IMEI_LIST_KEY]?.split(',').map((value) => value.trim()) ?? [];
+  return list.some(isImei) ? trimEmpty(list.map((value) => (isImei(value) ? value : ''))) : [];
+}
+
+/** MEID (14 hex digits, CDMA) from vendor props. */
+export function meidFromProps(props: Readonly<Record<string, string>>): string | undefined {
+  for (const key of MEID_KEYS) {
+    const value = props[key]?.trim();
+    if (value !== undefined && /^[0-9A-Fa-f]{14}$/.test(value)) return value;
+  }
+  return undefined;
+}
+
+function trimEmpty(values: string[]): string[] {
+  const result = [...values];
+  while (result.length > 0 && result[result.length - 1] === '') result.pop();
+  return result;
+}

@@ -1,0 +1,22 @@
+import type { Probe } from './types.js';
+import { fixedByHealthd, parseBattery, type BatteryReading } from '../parsers/battery.js';
+import { dropUndefined } from '../../../../util/drop-undefined.js';
+
+export const battery: Probe<BatteryReading> = {
+  section: 'battery',
+  tier: 'volatile',
+  command: 't dumpsys battery',
+  fields: ['battery'],
+  filled: (d) => Boolean(d.battery?.percentage && d.battery.status && d.battery.health),
+  note: 'the battery service: about 1 KB',
+  parse: parseBattery,
+  fill(info, reading, { props }) {
+    if (!reading) return;
+    const { status, voltage, health, technology } = reading;
+    const fixed = fixedByHealthd(props['ro.boot.fake_battery']);
+    const temperature = fixed ? undefined : reading.temperature;
+    const percentage = fixed ? undefined : reading.percentage;
+    const battery = dropUndefined({ status, temperature, voltage, health, technology, percentage });
+    if (Object.keys(battery).length > 0) info.battery = battery;
+  },
+};

@@ -1,0 +1,58 @@
+import type { CarrierInfo, Telephony } from '../../../../cloud/types.js';
+import type { Props } from '../parsers/getprop.js';
+import {
+  imeisFromProps,
+  meidFromProps,
+  mobileDataState,
+  parseTelephonyRegistry,
+  simSlots,
+  type Registry,
+} from '../parsers/telephony.js';
+import type { Probe } from './types.js';
+
+// `dumpsys telephony.registry` is 15-30 KB on the recorded phones; the parser
+// reads the mDataConnectionState lines only (one per phone), so only those
+// cross the cable.
+export const telephony: Probe<Registry> = {
+  section: 'telephony',
+  tier: 'volatile',
+  command: "t dumpsys telephony.registry 2>&1 | keep '*mDataConnectionState=*'",
+  fields: ['telephony.mobileDataState'],
+  filled: (d) => d.telephony?.mobileDataState !== undefined,
+  note: '`dumpsys telephony.registry`, only the mDataConnectionState lines sent back',
+  parse: parseTelephonyRegistry,
+  // One carrier entry per SIM slot (gsm.sim.state lists one state per slot).
+  // IMEI of slot 0 from `service call iphonesubinfo 1` where the shell may
+  // call it (Android 9 and older), else from the vendor props that publish
+  // one per slot (Xiaomi, Meizu); MEID, for the CDMA radio, on slot 0. What
+  // the shell cannot read stays an empty string, the honest answer rather
+  // than an error.
+  fill(info, registry, { props, statics }) {
+    const slots = simSlots(props['gsm.sim.state']);
+    const imeis = imeisFromProps(props);
+    if (statics.imei !== undefined) imeis[0] = statics.imei;
+    const count = Math.max(slots.length, imeis.length);
+    // A device built without a radio (Wi-Fi-only tablets, TV boxes) has no
+    // carrier: that is an empty list, a known answer, not a missing one.
+    if (count === 0 && hasNoRadio(props)) {
+      info.telephony = { carriersInfo: [] };
+      return;
+    }
+    if (!registry && count === 0) return;
+    const meid = meidFromProps(props) ?? '';
+    const carriersInfo: CarrierInfo[] = [];
+    for (let slot = 0; slot < count; slot++) {
+      carriersInfo.push({ slot, imei: imeis[slot] ?? '', meid: slot === 0 ? meid : '', iccid: '' });
+    }
+    const result: Telephony = { carriersInfo };
+    const state = registry ? mobileDataState(registry) : undefined;
+    if (state !== undefined) result.mobileDataState = state;
+    info.telephony = result;
+  },
+};
+
+/** ro.radio.noril (no radio interface layer) or ro.carrier=wifi-only, as Wi-Fi-only builds set them. */
+export function hasNoRadio(props: Props): boolean {
+  const noril = (props['ro.radio.noril'] ?? '').trim().toLowerCase();
+  return ['yes', 'true', '1'].includes(noril) || props['ro.carrier'] === 'wifi-only';
+}

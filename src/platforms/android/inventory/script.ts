@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { probesOf } from './probes/registry.js';
+import type { Tier } from './probes/types.js';
+
+// The inventory probe as ONE shell script, so that a full inventory costs one
+// `adb shell` session. Each probe prints a delimiter line and then its output;
+// splitSections() cuts the output back apart.
+//
+// The script must run on Android 5 (mksh + toolbox) up to 16 (toybox): only
+// commands that exist on all of them, `2>&1` on each, never `su` (it can pop a
+// grant prompt on the device), and no shell file tests, so that recorded
+// command outputs describe a device completely.
+
+export const SECTION = {
+  props: 'props',
+  uptime: 'uptime',
+  battery: 'battery',
+  df: 'df',
+  meminfo: 'meminfo',
+  wmSize: 'wm_size',
+  wmDensity: 'wm_density',
+  orientation: 'orientation',
+  packages: 'packages',
+  telephony: 'telephony',
+  ip: 'ip',
+  proxy: 'proxy',
+  ping: 'ping',
+  id: 'id',
+  su: 'su',
+  deviceName: 'device_name',
+  bluetoothName: 'bluetooth_name',
+  imei: 'imei',
+  simState: 'sim_state',
+} as const;
+
+export type SectionName = (typeof SECTION)[keyof typeof SECTION];
+
+const END = 'end';
+
+// A token fixed per agent process and unknown to the device: a user-set
+// device name or a prop value that happens to read like a delimiter cannot
+// shift the sections.
+export const SESSION_TOKEN = randomBytes(6).toString('hex');
+
+export function marker(name: string, token = SESSION_TOKEN): string {
+  return `<<<DA:${token}:${name}>>>`;
+}
+
+export { SU_PATHS, isSafeHost } from './su-paths.js';
+
+export interface ScriptOptions {
+  /** Host to ping for networkReachability; skipped when absent or unsafe. */
+  reachabilityHost?: string;
+  /** Which tiers of probes to run (probes/types.ts). */
+  tiers: Iterable<Tier>;
+}
+
+/** Seconds one probe command may take where the device has `timeout` (toybox, Android 7+). */
+export const PROBE_TIMEOUT_SECONDS = 10;
+
+export function buildInventoryScript(opts: ScriptOptions): string {
+  const ctx = { reachabilityHost: opts.reachabilityHost };
+  const lines = [
+    // t: run a slow framework command under `timeout` where the device has one,
+    // so one hung service leaves only its own section empty.
+    't() { "$@"; }',
+    `command -v timeout >/dev/null 2>&1 && t() { timeout ${PROBE_TIMEOUT_SECONDS} "$@"; }`,
+    // keep: the lines of stdin that match one of the shell patterns given.
+    // Shell builtins only (mksh on Android 5 has no grep for sure), so that a
+    // long dumpsys of which the parser reads one line is not sent whole.
+    'keep() { while IFS= read -r l; do for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; }',
+  ];
+  for (const probe of probesOf(opts.tiers)) {
+    const command = typeof probe.command === 'string' ? probe.command : probe.command(ctx);
+    if (command === undefined) continue;
+    lines.push(`echo '${marker(probe.section)}'; ${command} 2>&1`);
+  }
+  lines.push(`echo '${marker(END)}'`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Cuts script output into sections by name. A section counts only when the
+ * next delimiter printed too: a section cut short (device gone, session timed
+ * out) is absent rather than half-read. A delimiter ends its line; a command
+ * whose output does not end in a newline leaves the next delimiter at the end
+ * of its last line, and the text before it is still that command's. A \r
+ * before a line end (Android before 7 runs adb shell on a pty) is dropped.
+ *
+ * Jumps from delimiter to delimiter with indexOf: splitting a 50 KB output
+ * into lines and joining them again was the second cost of the first
+ * inventory after the property parser (`npm run bench`, CPU profile).
+ * test/platforms/android/inventory/split-reference.test.ts holds the line-by-line version.
+ */
+export function splitSections(output: string, token = SESSION_TOKEN): Map<string, string> {
+  const prefix = `<<<DA:${token}:`;
+  const sections = new Map<string, string>();
+  let name: string | undefined;
+  let bodyStart = 0;
+  for (let at = output.indexOf(prefix); at >= 0; ) {
+    const newline = output.indexOf('\n', at);
+    const stop = newline < 0 ? output.length : newline;
+    const next = output.indexOf(prefix, at + 1);
+    // Only the last delimiter of a line counts.
+    if (next >= 0 && next < stop) {
+      at = next;
+      continue;
+    }
+    const close = output.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+    const found = output.endsWith('>>>', close) ? output.slice(at + prefix.length, close - 3) : '';
+    if (/^[a-z0-9_]+$/.test(found)) {
+      if (name !== undefined && !sections.has(name)) sections.set(name, body(output, bodyStart, at));
+      name = found === END ? undefined : found;
+      bodyStart = stop + 1;
+    }
+    at = next;
+  }
+  return sections;
+}
+
+// The text from `from` to the delimiter at `at`: whole lines without the
+// newline that ends the last of them, plus the start of the delimiter's line.
+function body(output: string, from: number, at: number): string {
+  const lineStart = output.lastIndexOf('\n', at - 1) + 1;
+  if (lineStart <= from) return output.slice(from, at);
+  let lines = output.slice(from, lineStart);
+  if (lines.includes('\r')) lines = lines.replace(/\r\n/g, '\n');
+  return lineStart < at ? lines + output.slice(lineStart, at) : lines.slice(0, -1);
+}

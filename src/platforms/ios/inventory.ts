@@ -1,0 +1,119 @@
+// One DeviceInfo from what lockdown answered, pure: no I/O, no clock.
+// Each field comes from its own value; a missing or odd value leaves only
+// that field out.
+import type { Battery, Capacity, DeviceInfo } from '../../cloud/types.js';
+import { STATUS_AVAILABLE, STATUS_UNAVAILABLE } from '../android/inventory/assemble.js';
+import type { Dict } from './framing.js';
+import { modelName } from './models.js';
+import { dropUndefined } from '../../util/drop-undefined.js';
+
+export const IOS_PLATFORM = 'IOS';
+/** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
+export const IOS_STATE_PAIRED = 'paired';
+export const IOS_STATE_NOT_PAIRED = 'unpaired';
+export const IOS_STATE_NOT_ANSWERING = 'not-answering';
+
+export interface LockdownValues {
+  /** GetValue with no domain, inside a session. */
+  root: Dict;
+  battery?: Dict;
+  diskUsage?: Dict;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const int = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined;
+
+export function iosDeviceInfo(udid: string, values: LockdownValues): DeviceInfo {
+  const { root } = values;
+  const productType = str(root.ProductType);
+  const info: DeviceInfo = {
+    udid: str(root.UniqueDeviceID) ?? udid,
+    serialNumber: str(root.SerialNumber) ?? udid,
+    state: IOS_STATE_PAIRED,
+    status: STATUS_AVAILABLE,
+    platformName: IOS_PLATFORM,
+    platformVersion: str(root.ProductVersion),
+    modelName: productType === undefined ? undefined : modelName(productType),
+    brandName: 'Apple',
+    deviceName: str(root.DeviceName),
+    cpuArchitecture: str(root.CPUArchitecture),
+    isAndroid: false,
+    isIos: true,
+    isEmulator: false,
+    battery: values.battery ? iosBattery(values.battery) : undefined,
+    storage: values.diskUsage ? iosStorage(values.diskUsage) : undefined,
+  };
+  return dropUndefined(info);
+}
+
+/** com.apple.mobile.battery: percentage and a status in the words Android reports use. */
+export function iosBattery(d: Dict): Battery | undefined {
+  const level = int(d.BatteryCurrentCapacity);
+  const percentage = level !== undefined && level >= 0 && level <= 100 ? String(level) : undefined;
+  let status: string | undefined;
+  if (d.FullyCharged === true) status = 'FULL';
+  else if (d.BatteryIsCharging === true) status = 'CHARGING';
+  else if (d.BatteryIsCharging === false) status = d.ExternalConnected === true ? 'NOT_CHARGING' : 'DISCHARGING';
+  if (percentage === undefined && status === undefined) return undefined;
+  const out: Battery = {};
+  if (status) out.status = status;
+  if (percentage) out.percentage = percentage;
+  return out;
+}
+
+/**
+ * com.apple.disk_usage: the user data partition, as Android reports /data.
+ * TotalDataCapacity is that partition; AmountDataAvailable what is free now
+ * (TotalDataAvailable also counts purgeable space, libimobiledevice #1572).
+ */
+export function iosStorage(d: Dict): Capacity | undefined {
+  const total = int(d.TotalDataCapacity) ?? int(d.TotalDiskCapacity);
+  const free = int(d.AmountDataAvailable) ?? int(d.TotalDataAvailable);
+  if (total === undefined || total <= 0 || free === undefined || free < 0) return undefined;
+  return { total, used: Math.max(0, total - Math.min(free, total)) };
+}
+
+export const NOT_PAIRED_MESSAGE =
+  'iPhone not paired with this host: unlock it, tap "Trust" on "Trust This Computer?", then run `idevicepair pair` on the host (as the user usbmuxd serves).';
+
+/** A phone usbmuxd lists but that lockdown will not open a session for. */
+export function notPairedDeviceInfo(udid: string, detail?: string, known?: DeviceInfo): DeviceInfo {
+  return {
+    ...(known ? stripLive(known) : {}),
+    udid,
+    serialNumber: known?.serialNumber ?? udid,
+    state: IOS_STATE_NOT_PAIRED,
+    status: STATUS_UNAVAILABLE,
+    message: detail ? `${NOT_PAIRED_MESSAGE} (${detail})` : NOT_PAIRED_MESSAGE,
+    platformName: IOS_PLATFORM,
+    isAndroid: false,
+    isIos: true,
+    isEmulator: false,
+  };
+}
+
+/**
+ * Lockdown did not answer: the last good inventory with a message, as for a
+ * wedged adbd; without one, the bare identity usbmuxd gave.
+ */
+export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo): DeviceInfo {
+  const message = `lockdown on this iPhone did not answer (${detail}): unlock it; if it stays, unplug and replug it or restart usbmuxd.`;
+  if (lastGood) return { ...lastGood, message };
+  return {
+    udid,
+    serialNumber: udid,
+    state: IOS_STATE_NOT_ANSWERING,
+    status: STATUS_UNAVAILABLE,
+    message,
+    platformName: IOS_PLATFORM,
+    isAndroid: false,
+    isIos: true,
+    isEmulator: false,
+  };
+}
+
+function stripLive(info: DeviceInfo): Partial<DeviceInfo> {
+  const { battery: _b, storage: _s, message: _m, ...rest } = info;
+  return rest;
+}

@@ -1,0 +1,221 @@
+// Knows every iPhone usbmuxd knows: Listen for prompt Attached/Detached
+// events, plus a full ListDevices at start, after the Listen connection ends
+// (usbmuxd restarted) and periodically, so a missed event leaves no ghost.
+// Same shape as src/platforms/android/adb/device-watcher.ts: start/stop, `devices`, 'change'
+// with DeviceChange[] (serial = udid, state 'attached').
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { DeviceChange } from '../android/adb/device-watcher.js';
+import type { Logger } from '../../log/logger.js';
+import type { UsbmuxdAddress } from './address.js';
+import type { MuxDevice } from './usbmuxd-client.js';
+
+// The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket
+// exists: a host without iPhones pays nothing for iOS support.
+const client = () => import('./usbmuxd-client.js');
+
+export const IOS_ATTACHED = 'attached';
+
+export interface IosWatcherOptions {
+  address: UsbmuxdAddress;
+  reconcileMs: number;
+  stepTimeoutMs: number;
+  logger: Logger;
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+  /**
+   * How long the phones known before usbmuxd went away are kept while it is
+   * away (default 10 s, adb's settle time): a usbmuxd restart then reports no
+   * phone UNPLUGGED, and a usbmuxd that stays away leaves no phone shown.
+   */
+  awayGraceMs?: number;
+}
+
+export class IosWatcher extends EventEmitter {
+  /** udid -> usbmuxd DeviceID (changes on every replug). */
+  private readonly known = new Map<string, MuxDevice>();
+  private listener: import('./usbmuxd-client.js').MuxListener | undefined;
+  private reconcileTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay = 0;
+  private running = false;
+  private lastErrorText: string | undefined;
+  private absentNoted = false;
+  /** When the usbmuxd connection was lost (monotonic ms), while it is. */
+  private lostAt: number | undefined;
+
+  constructor(private readonly options: IosWatcherOptions) {
+    super();
+  }
+
+  /** udid -> 'attached', as adb's watcher maps serial -> state. */
+  get devices(): ReadonlyMap<string, string> {
+    return new Map([...this.known.keys()].map((udid) => [udid, IOS_ATTACHED]));
+  }
+
+  /** The usbmuxd entry of a phone (its DeviceID for Connect). */
+  device(udid: string): MuxDevice | undefined {
+    return this.known.get(udid);
+  }
+
+  get alive(): boolean {
+    return this.listener !== undefined;
+  }
+
+  get address(): UsbmuxdAddress {
+    return this.options.address;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.reconcileTimer = setInterval(() => void this.tick(), this.options.reconcileMs);
+    this.reconcileTimer.unref();
+    await this.connect();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearInterval(this.reconcileTimer);
+    clearTimeout(this.reconnectTimer);
+    this.listener?.stop();
+    this.listener = undefined;
+  }
+
+  /** Replaces what is known with usbmuxd's full list; false when usbmuxd did not answer. */
+  async reconcile(): Promise<boolean> {
+    let list: MuxDevice[];
+    try {
+      const { listDevices } = await client();
+      list = await listDevices(this.options.address, this.options.stepTimeoutMs);
+    } catch (err) {
+      this.noteError(err);
+      return false;
+    }
+    if (!this.running) return true;
+    const changes: DeviceChange[] = [];
+    const seen = new Set<string>();
+    for (const d of list) {
+      seen.add(d.udid);
+      if (!this.known.has(d.udid)) changes.push({ serial: d.udid, to: IOS_ATTACHED });
+      this.known.set(d.udid, d);
+    }
+    for (const udid of [...this.known.keys()]) {
+      if (!seen.has(udid)) {
+        this.known.delete(udid);
+        changes.push({ serial: udid, from: IOS_ATTACHED });
+      }
+    }
+    if (changes.length) this.emit('change', changes);
+    return true;
+  }
+
+  /** No socket file: no usbmuxd on this host, hence no iPhones. Said once, not as an error. */
+  private socketAbsent(): boolean {
+    const a = this.options.address;
+    if (!('path' in a) || existsSync(a.path)) return false;
+    if (!this.absentNoted) {
+      this.absentNoted = true;
+      this.options.logger.info(
+        { usbmuxd: a.label },
+        'no usbmuxd socket: iPhones are not reported (install and start usbmuxd to report them; set ios to false to silence this)',
+      );
+    }
+    return true;
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running) return;
+    if (!this.listener) {
+      if (!this.reconnectTimer) await this.connect();
+      return;
+    }
+    await this.reconcile();
+  }
+
+  private async connect(): Promise<void> {
+    this.reconnectTimer = undefined;
+    if (!this.running || this.listener) return;
+    if (this.socketAbsent()) {
+      // usbmuxd stopped (or is being restarted): no phone is reachable now.
+      // Looking for the socket again is one stat() per backoff step, silently.
+      this.dropAllAfterGrace();
+      this.scheduleReconnect();
+      return;
+    }
+    const { MuxListener } = await client();
+    if (!this.running || this.listener) return;
+    const listener = new MuxListener();
+    listener.on('attached', (d: MuxDevice) => {
+      const had = this.known.get(d.udid);
+      this.known.set(d.udid, d);
+      if (!had) this.emit('change', [{ serial: d.udid, to: IOS_ATTACHED }]);
+    });
+    listener.on('detached', (id: number) => {
+      for (const [udid, d] of this.known) {
+        if (d.deviceId !== id) continue;
+        this.known.delete(udid);
+        this.emit('change', [{ serial: udid, from: IOS_ATTACHED }]);
+      }
+    });
+    listener.once('end', (err?: Error) => {
+      if (this.listener !== listener) return;
+      this.listener = undefined;
+      if (!this.running) return;
+      this.lostAt = performance.now();
+      this.options.logger.warn(
+        { usbmuxd: this.options.address.label, err: err?.message },
+        'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list',
+      );
+      this.scheduleReconnect();
+    });
+    try {
+      await listener.start(this.options.address, this.options.stepTimeoutMs);
+      if (!this.running) {
+        listener.stop();
+        return;
+      }
+      this.listener = listener;
+      if (this.lastErrorText || this.absentNoted) this.options.logger.info({ usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
+      this.lastErrorText = undefined;
+      this.absentNoted = false;
+      this.reconnectDelay = 0;
+      this.lostAt = undefined;
+      await this.reconcile();
+    } catch (err) {
+      listener.stop();
+      this.noteError(err);
+      this.dropAllAfterGrace();
+      this.scheduleReconnect();
+    }
+  }
+
+  /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
+  private dropAllAfterGrace(): void {
+    if (this.lostAt !== undefined && performance.now() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
+    this.dropAll();
+  }
+
+  private dropAll(): void {
+    if (!this.known.size) return;
+    const changes = [...this.known.keys()].map((udid) => ({ serial: udid, from: IOS_ATTACHED }));
+    this.known.clear();
+    this.emit('change', changes);
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    const min = this.options.reconnectMinMs ?? 250;
+    const max = this.options.reconnectMaxMs ?? 10_000;
+    this.reconnectDelay = Math.min(max, this.reconnectDelay ? this.reconnectDelay * 2 : min);
+    const delay = Math.round(this.reconnectDelay * (0.5 + Math.random() / 2));
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private noteError(err: unknown): void {
+    const text = err instanceof Error ? err.message : String(err);
+    if (text !== this.lastErrorText) this.options.logger.warn({ usbmuxd: this.options.address.label }, text);
+    this.lastErrorText = text;
+  }
+}

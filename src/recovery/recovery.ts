@@ -1,0 +1,142 @@
+import { performance } from 'node:perf_hooks';
+import type { Settings } from '../config/schema.js';
+import type { Logger } from '../log/logger.js';
+import { RecoveryPolicy, type RecoveryAction } from './recovery-policy.js';
+import type { AgentStats } from '../agent/stats.js';
+
+/** The adb operations recovery uses (AdbClient's, each with its deadline). */
+export interface RecoveryAdb {
+  reconnectOffline(): Promise<string>;
+  reconnect(serial: string): Promise<string>;
+  connect(address: string): Promise<string>;
+}
+
+export interface RecoveryOptions {
+  adb: RecoveryAdb;
+  settings: Pick<Settings, 'networkDevices' | 'recovery'>;
+  stats: AgentStats;
+  logger: Logger;
+  /** adb's devices now: serial -> state. */
+  devices: () => ReadonlyMap<string, string>;
+  /** How often the policy is asked between events (network devices' backoff); default 2 s. */
+  tickMs?: number;
+}
+
+/** Metric label of each action. */
+const ACTION_NAME: Record<RecoveryAction['kind'], string> = { 'reconnect-offline': 'reconnect_offline', kick: 'kick', connect: 'connect' };
+
+/**
+ * Self-healing that never disrupts: carries out what the RecoveryPolicy
+ * decides (reconnect offline devices, kick one wedged transport, keep
+ * network devices connected), one action per target at a time, each bounded
+ * by the adb client's deadline and never awaited by a report. It never
+ * restarts the adb server.
+ */
+export class Recovery {
+  private readonly policy: RecoveryPolicy;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly running = new Set<string>();
+  /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
+  private readonly failing = new Map<string, string>();
+  private stopped = false;
+
+  constructor(private readonly options: RecoveryOptions) {
+    const r = options.settings.recovery;
+    this.policy = new RecoveryPolicy(
+      {
+        reconnectOffline: r.reconnectOffline,
+        offlineCooldownMs: r.offlineCooldownSeconds * 1000,
+        // 0 turns kicking off: no number of failures reaches it.
+        kickAfterFailures: r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity,
+        kickCooldownMs: r.kickCooldownSeconds * 1000,
+        maxKicksPerHour: r.maxKicksPerHour,
+        connectBaseMs: 2_000,
+        connectMaxMs: 5 * 60_000,
+      },
+      options.settings.networkDevices,
+    );
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.evaluate(), this.options.tickMs ?? 2_000);
+    this.timer.unref();
+    this.evaluate();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+  }
+
+  /** One inventory of a ready device finished: ok, or failed / past its deadline. */
+  noteShell(serial: string, ok: boolean): void {
+    this.policy.noteShellOutcome(serial, ok);
+    if (!ok) this.evaluate();
+  }
+
+  /** adb's device list changed. */
+  devicesChanged(): void {
+    this.evaluate();
+  }
+
+  private evaluate(): void {
+    if (this.stopped) return;
+    const devices = [...this.options.devices()].map(([serial, state]) => ({ serial, state }));
+    for (const action of this.policy.tick(devices, performance.now())) void this.run(action);
+  }
+
+  private async run(action: RecoveryAction): Promise<void> {
+    const target = action.kind === 'kick' ? action.serial : action.kind === 'connect' ? action.address : '';
+    const key = `${action.kind} ${target}`;
+    if (this.running.has(key)) return;
+    this.running.add(key);
+    const { adb, logger } = this.options;
+    try {
+      switch (action.kind) {
+        case 'reconnect-offline':
+          logger.info({ reason: action.reason }, `adb reconnect offline: ${action.reason}`);
+          await adb.reconnectOffline();
+          break;
+        case 'kick':
+          logger.warn(
+            { serial: action.serial, reason: action.reason },
+            `kicking the adb transport of ${action.serial} (adb -s ${action.serial} reconnect): ${action.reason}; other devices are not touched`,
+          );
+          await adb.reconnect(action.serial);
+          break;
+        case 'connect':
+          await adb.connect(action.address);
+          this.policy.noteConnectOutcome(action.address, true, performance.now());
+          logger.info(
+            { address: action.address, reason: action.reason },
+            this.failing.delete(action.address) ? `network device ${action.address} connected again` : `network device ${action.address} connected (${action.reason})`,
+          );
+          break;
+      }
+      this.count(action, 'ok');
+    } catch (err) {
+      this.count(action, 'failed');
+      const text = err instanceof Error ? err.message : String(err);
+      if (action.kind === 'connect') {
+        this.policy.noteConnectOutcome(action.address, false, performance.now());
+        if (this.failing.get(action.address) !== text) {
+          this.failing.set(action.address, text);
+          logger.warn(
+            { address: action.address, err: text },
+            `network device ${action.address} could not be connected (${text}); the agent keeps trying, less and less often (at most every 5 min). Check that the device is on and its adb over TCP is enabled`,
+          );
+        }
+      } else {
+        logger.warn({ action: ACTION_NAME[action.kind], target: target || undefined, err: text }, `recovery action ${ACTION_NAME[action.kind]} failed: ${text}`);
+      }
+    } finally {
+      this.running.delete(key);
+    }
+  }
+
+  private count(action: RecoveryAction, result: 'ok' | 'failed'): void {
+    const key = `${ACTION_NAME[action.kind]}|${result}`;
+    const counts = this.options.stats.recoveryActions;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+}

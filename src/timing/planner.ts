@@ -1,0 +1,337 @@
+// Every timing decision of the daemon in one pure module: when the next
+// report goes out, and which devices it probes afresh. The agent feeds it
+// events and runs what take() hands out; nothing here reads a clock, sets a
+// timer or does I/O. Times are milliseconds of a monotonic clock, so a wall
+// clock step (NTP, suspend and resume) cannot stall or rush a plan.
+//
+// Guarantees (test/timing/planner.property.test.ts checks each on long random
+// event sequences):
+// - a follow-up report (resend, failed-device retry, inventory retry,
+//   watchdog) starts at least minFollowUpGapMs after the previous report
+//   started: at most 12 a minute with the default 5 s, whatever the cloud
+//   answers; a report the cloud rejected (4xx other than 408/429) or refused
+//   for its credentials is not resent before the next scheduled report;
+// - a device change is reported within maxChangeWaitMs plus the report in
+//   flight; a report starts at least once per schedule period, plus jitter
+//   and slack, even when a schedule tick is lost;
+// - a failed-device entry lives only while its device is reported; no retry
+//   is planned in the past;
+// - memory is bounded by the number of devices adb lists plus those the last
+//   delivered report carried.
+
+import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
+import type { FailedDevice } from '../cloud/types.js';
+
+export type Trigger =
+  | 'start'
+  | 'schedule'
+  | 'watchdog'
+  | 'devices-changed'
+  | 'adb-resumed'
+  | 'adb-settled'
+  | 'requested'
+  | 'resend'
+  | 'failed-device-retry'
+  | 'inventory-retry';
+
+/** Triggers that are not rate-limited: the schedule, device events and the operator. */
+export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-resumed', 'adb-settled', 'requested']);
+
+/** Why a report was not delivered, as far as timing cares. */
+export type Failure =
+  /** Network, timeout, 408, 429, 5xx, an answer that is not the API's, or the inventory itself: resend with backoff. */
+  | 'transient'
+  /** A 4xx other than 408/429: resending the same thing cannot help; wait for the schedule. */
+  | 'rejected'
+  /** 401/403: credentials; wait for the schedule. */
+  | 'auth';
+
+export type ReportResult =
+  | {
+      delivered: true;
+      /** udids of the present (not UNPLUGGED) devices the report carried. */
+      sent: readonly string[];
+      failedDevices: readonly FailedDevice[];
+    }
+  | { delivered: false; failure: Failure };
+
+export interface PlannedReport {
+  triggers: Trigger[];
+  /** adb serials or udids to probe afresh; a ready device outside it keeps its last inventory. */
+  refresh: Set<string>;
+  /** adb serials not to probe in this report whatever refresh says: their probes keep failing and their next try is later. */
+  hold: Set<string>;
+}
+
+export interface FinishNotes extends RecordResult {
+  /** failedDevices entries naming a udid the report did not carry: logged, never kept. */
+  unsent: FailedDevice[];
+  /** When a not-delivered report goes out again; undefined: at the next scheduled report. */
+  resendAt: number | undefined;
+}
+
+export interface PlannerOptions {
+  /** Time between scheduled reports. */
+  periodMs: number;
+  /** Upper bound of the random delay of a scheduled report. */
+  jitterMs: number;
+  /** Device changes are gathered this long after the last one ... */
+  debounceMs: number;
+  /** ... but never longer than this after the first (default 1.5 s). */
+  maxChangeWaitMs?: number;
+  /** Least time between a report start and a follow-up report (default 5 s). */
+  minFollowUpGapMs?: number;
+  /** A lost schedule tick is made up this long after it was due (default 10 s). */
+  watchdogSlackMs?: number;
+  /**
+   * How long after adb (re)connects its device list is taken as complete
+   * (default 10 s): right after an adb server starts, USB phones are still
+   * being enumerated, and calling them gone would flap them in the cloud.
+   */
+  adbSettleMs?: number;
+  resendMinMs?: number;
+  resendMaxMs?: number;
+  probeRetryMinMs?: number;
+  probeRetryMaxMs?: number;
+  failed?: FailedDevicePolicyOptions;
+}
+
+interface ProbeTrouble {
+  failures: number;
+  retryAt: number;
+}
+
+export class ReportPlanner {
+  private readonly o: Required<Omit<PlannerOptions, 'failed'>>;
+  readonly failed: FailedDevicePolicy;
+  /** adb serial -> state, as the watcher lists them. */
+  private readonly devices = new Map<string, string>();
+  /** Ready serials that changed since the last report started. */
+  private readonly changed = new Set<string>();
+  private changeFirstAt: number | undefined;
+  private changeLastAt: number | undefined;
+  /** Serials whose last probe failed: probed again at retryAt, not on every report. */
+  private readonly trouble = new Map<string, ProbeTrouble>();
+  private readonly immediate = new Set<Trigger>();
+  private resendAttempt = 0;
+  private resendAt: number | undefined;
+  private inFlight = false;
+  private lastStartAt: number | undefined;
+  /** When adb's device list counts as complete again after it (re)connected. */
+  private settleAt: number | undefined;
+  private settleDue = false;
+
+  constructor(options: PlannerOptions) {
+    this.o = {
+      maxChangeWaitMs: 1_500,
+      minFollowUpGapMs: 5_000,
+      watchdogSlackMs: 10_000,
+      adbSettleMs: 10_000,
+      resendMinMs: 5_000,
+      resendMaxMs: 30_000,
+      probeRetryMinMs: 10_000,
+      probeRetryMaxMs: 5 * 60_000,
+      ...options,
+    };
+    this.failed = new FailedDevicePolicy(options.failed);
+  }
+
+  // ---- events ----
+
+  /** The first report, right away. */
+  start(): void {
+    this.immediate.add('start');
+  }
+
+  scheduleTick(): void {
+    this.immediate.add('schedule');
+  }
+
+  /** An operator asked for a full report (SIGHUP). */
+  requested(): void {
+    this.immediate.add('requested');
+  }
+
+  /** adb tracking came back: the same devices may be listed, but inventories were cut off. */
+  adbResumed(now: number): void {
+    // Probes cut off by the adb server going away say nothing about the devices.
+    this.trouble.clear();
+    this.noteChange(now);
+    this.immediate.add('adb-resumed');
+  }
+
+  /** adb tracking connected (at start or after the server restarted). */
+  adbConnected(now: number): void {
+    this.settleAt = now + this.o.adbSettleMs;
+    this.settleDue = true;
+  }
+
+  /** Nothing waits for adb's list to settle (every device reported before was seen again): no report for it. */
+  adbSettleNotNeeded(): void {
+    this.settleDue = false;
+  }
+
+  /** Whether adb's device list can be taken as complete: a device absent from it is gone. */
+  adbSettled(now: number): boolean {
+    return this.settleAt !== undefined && now >= this.settleAt;
+  }
+
+  /** adb listed a device in a new state (to), or no longer (to undefined). */
+  deviceChanged(serial: string, to: string | undefined, now: number): void {
+    // A new state is a new chance: a replugged wedged phone is asked at once.
+    this.trouble.delete(serial);
+    if (to === undefined) {
+      this.devices.delete(serial);
+      this.changed.delete(serial);
+    } else {
+      this.devices.set(serial, to);
+      if (to === 'device') this.changed.add(serial);
+      else this.changed.delete(serial);
+    }
+    this.noteChange(now);
+  }
+
+  /** A probe of a ready device answered in full (ok) or failed, timed out or was cut short. */
+  probeOutcome(serial: string, ok: boolean, now: number): void {
+    if (ok) {
+      this.trouble.delete(serial);
+      return;
+    }
+    if (this.devices.get(serial) !== 'device') return;
+    const failures = (this.trouble.get(serial)?.failures ?? 0) + 1;
+    this.trouble.set(serial, { failures, retryAt: now + backoff(failures, this.o.probeRetryMinMs, this.o.probeRetryMaxMs) });
+  }
+
+  // ---- plans ----
+
+  /** When take() has something to hand out; undefined while a report is in flight. */
+  nextAt(now: number): number | undefined {
+    if (this.inFlight) return undefined;
+    let earliest = Infinity;
+    for (const at of this.dueTimes().values()) earliest = Math.min(earliest, at);
+    return earliest === Infinity ? undefined : Math.max(now, earliest);
+  }
+
+  /** The report due at `now`, marked as in flight; undefined when none is due or one is in flight. */
+  take(now: number): PlannedReport | undefined {
+    if (this.inFlight) return undefined;
+    const triggers = [...this.dueTimes()].filter(([, at]) => at <= now).map(([t]) => t);
+    if (triggers.length === 0) return undefined;
+    const refresh = new Set<string>();
+    const hold = new Set<string>();
+    const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'adb-resumed' || t === 'requested');
+    for (const [serial, state] of this.devices) {
+      if (state !== 'device') continue;
+      const trouble = this.trouble.get(serial);
+      if (trouble) {
+        if (trouble.retryAt > now) {
+          hold.add(serial);
+          continue;
+        }
+        refresh.add(serial);
+        // Asked now; until its outcome is known, not asked again before the next backoff step.
+        trouble.retryAt = now + backoff(trouble.failures, this.o.probeRetryMinMs, this.o.probeRetryMaxMs);
+      } else if (full || this.changed.has(serial)) {
+        refresh.add(serial);
+      }
+    }
+    const failedDue = this.failed.dueForRetry(now);
+    for (const udid of failedDue) refresh.add(udid);
+    this.failed.defer(failedDue, now);
+    if (triggers.includes('adb-settled')) this.settleDue = false;
+    this.immediate.clear();
+    this.changed.clear();
+    this.changeFirstAt = this.changeLastAt = undefined;
+    this.resendAt = undefined;
+    this.inFlight = true;
+    this.lastStartAt = now;
+    return { triggers, refresh, hold };
+  }
+
+  /** The report handed out by take() ended. */
+  finished(result: ReportResult, now: number): FinishNotes {
+    this.inFlight = false;
+    if (!result.delivered) {
+      if (result.failure === 'transient') {
+        this.resendAttempt++;
+        this.resendAt = now + backoff(this.resendAttempt, this.o.resendMinMs, this.o.resendMaxMs);
+      } else {
+        this.resendAttempt = 0;
+        this.resendAt = undefined;
+      }
+      return { newlyFailed: [], recovered: [], unsent: [], resendAt: this.resendAt };
+    }
+    this.resendAttempt = 0;
+    this.resendAt = undefined;
+    const sent = new Set(result.sent);
+    const unsent = result.failedDevices.filter((f) => !sent.has(f.udid));
+    const notes = this.failed.record(
+      result.sent,
+      result.failedDevices.filter((f) => sent.has(f.udid)),
+      now,
+    );
+    // A device no longer reported (unplugged, its UNPLUGGED record sent) has nothing left to retry.
+    this.failed.retain(sent);
+    return { ...notes, unsent, resendAt: undefined };
+  }
+
+  // ---- introspection ----
+
+  get busy(): boolean {
+    return this.inFlight;
+  }
+
+  /** Consecutive failed probes of a ready device (0 when its last probe answered). */
+  probeFailures(serial: string): number {
+    return this.trouble.get(serial)?.failures ?? 0;
+  }
+
+  /** Serials whose probes keep failing. */
+  troubled(): string[] {
+    return [...this.trouble.keys()];
+  }
+
+  /** Sizes of what the planner holds, for the memory bound. */
+  footprint(): { devices: number; changed: number; trouble: number; failed: number } {
+    return { devices: this.devices.size, changed: this.changed.size, trouble: this.trouble.size, failed: this.failed.current().length };
+  }
+
+  /** Every retry time the planner holds (resend, failed devices, probes), for checks. */
+  plannedRetries(): number[] {
+    const times = [...this.trouble.values()].map((t) => t.retryAt);
+    for (const f of this.failed.current()) times.push(f.nextRetryAt);
+    if (this.resendAt !== undefined) times.push(this.resendAt);
+    return times;
+  }
+
+  private noteChange(now: number): void {
+    this.changeFirstAt ??= now;
+    this.changeLastAt = now;
+  }
+
+  private dueTimes(): Map<Trigger, number> {
+    const due = new Map<Trigger, number>();
+    for (const t of this.immediate) due.set(t, -Infinity);
+    // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
+    if (this.settleDue && this.settleAt !== undefined) due.set('adb-settled', this.settleAt);
+    if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
+      due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + this.o.maxChangeWaitMs));
+    }
+    const gapFloor = this.lastStartAt === undefined ? -Infinity : this.lastStartAt + this.o.minFollowUpGapMs;
+    if (this.resendAt !== undefined) due.set('resend', Math.max(this.resendAt, gapFloor));
+    const failedAt = this.failed.nextRetryAt();
+    if (failedAt !== undefined) due.set('failed-device-retry', Math.max(failedAt, gapFloor));
+    let probeAt = Infinity;
+    for (const [serial, t] of this.trouble) if (this.devices.get(serial) === 'device') probeAt = Math.min(probeAt, t.retryAt);
+    if (probeAt !== Infinity) due.set('inventory-retry', Math.max(probeAt, gapFloor));
+    if (this.lastStartAt !== undefined) {
+      due.set('watchdog', Math.max(gapFloor, this.lastStartAt + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs));
+    }
+    return due;
+  }
+}
+
+/** min, 2·min, 4·min, … capped at max, for the n-th consecutive failure (n ≥ 1). */
+export function backoff(n: number, min: number, max: number): number {
+  return Math.min(max, min * 2 ** Math.max(0, Math.min(n - 1, 30)));
+}

@@ -1,0 +1,151 @@
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
+import { AdbUnreachableError, ShellTimeoutError } from '../../../../src/platforms/android/adb/errors.js';
+import { procSample } from '../../../bench/measure.js';
+import { AdbServer } from '../../../sim/adb-server.js';
+import { loadProfile, withSerial } from '../../../sim/profile.js';
+import { SimDevice } from '../../../sim/sim-device.js';
+
+// Every adb call has a deadline, connection setup included, and leaves
+// nothing behind when it hits it. Driven through the real adb server.
+
+const adb = new AdbServer();
+let wedged: SimDevice;
+let ready: SimDevice;
+let client: AdbClient;
+
+beforeAll(async () => {
+  await adb.start();
+  wedged = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'WEDGED01') });
+  ready = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'READY001') });
+  for (const d of [wedged, ready]) {
+    await adb.connect(await d.start());
+    await adb.waitForState(d.serial, 'device', 20_000);
+  }
+  // adbd takes no new shell from now on, while adb still lists the device as ready.
+  wedged.wedge();
+  client = new AdbClient({ host: '127.0.0.1', port: adb.port, source: 'test' });
+});
+
+afterAll(async () => {
+  await wedged?.stop();
+  await ready?.stop();
+  await adb.stop();
+});
+
+/** A TCP server that runs `onConnection` for each client, for address faults. */
+async function listen(onConnection: (socket: net.Socket) => void): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+    onConnection(s);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe('AdbClient deadlines', () => {
+  it('gives up on a shell that a wedged adbd never opens, within the deadline, naming the phase', async () => {
+    expect(await adb.state(wedged.serial)).toBe('device');
+    const t0 = Date.now();
+    const error = await client.shell(wedged.serial, 'getprop', { timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ShellTimeoutError);
+    expect((error as ShellTimeoutError).phase).toBe('open');
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(wedged.opensIgnored).toBeGreaterThan(0);
+  });
+
+  it('leaves no socket behind after many abandoned shells', async () => {
+    const before = procSample(process.pid).sockets;
+    for (let i = 0; i < 15; i++) await client.shell(wedged.serial, 'getprop', { timeoutMs: 150 }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(procSample(process.pid).sockets - before).toBeLessThanOrEqual(2);
+  });
+
+  it('does not hold up a shell on another device', async () => {
+    const hung = client.shell(wedged.serial, 'getprop', { timeoutMs: 3_000 }).catch(() => undefined);
+    const t0 = Date.now();
+    const result = await client.shell(ready.serial, 'getprop ro.serialno', { timeoutMs: 3_000 });
+    expect(result.output.trim()).toBe('READY001');
+    expect(Date.now() - t0).toBeLessThan(1_500);
+    await hung;
+  });
+
+  it('cuts a device that floods its output at maxBytes instead of reading to the deadline', async () => {
+    // About 20 MB from bash's printf builtin; the device's PATH has nothing else.
+    const t0 = Date.now();
+    const result = await client.shell(ready.serial, "printf '%01000d\\n' {1..20000}", { timeoutMs: 20_000, maxBytes: 256 * 1024 });
+    expect(result.truncated).toBe(true);
+    expect(Buffer.byteLength(result.output)).toBe(256 * 1024);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('bounds a request to an adb server that accepts the connection and never answers', async () => {
+    const silent = await listen(() => undefined);
+    try {
+      const c = new AdbClient({ host: '127.0.0.1', port: silent.port, source: 'test' }, { requestTimeoutMs: 400 });
+      const t0 = Date.now();
+      const error = await c.listDevices().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AdbUnreachableError);
+      expect((error as AdbUnreachableError).code).toBe('ETIMEDOUT');
+      expect(String((error as Error).message)).toMatch(/did not answer within 400 ms/);
+      expect(Date.now() - t0).toBeLessThan(1_500);
+      expect(await c.track().catch((e: unknown) => (e as AdbUnreachableError).code)).toBe('ETIMEDOUT');
+      expect(await c.listDevicesLong().catch((e: unknown) => (e as AdbUnreachableError).code)).toBe('ETIMEDOUT');
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('names an address where something other than an adb server answers', async () => {
+    const web = http.createServer((_req, res) => res.end('<html>hello</html>'));
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    try {
+      const port = (web.address() as net.AddressInfo).port;
+      const c = new AdbClient({ host: '127.0.0.1', port, source: 'test' }, { requestTimeoutMs: 2_000 });
+      for (const call of [() => c.listDevices(), () => c.listDevicesLong(), () => c.version(), () => c.track()]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(AdbUnreachableError);
+        expect((error as AdbUnreachableError).code).toBe('EPROTO');
+        expect((error as Error).message).toContain(`tcp:127.0.0.1:${port}`);
+        expect((error as Error).message).toMatch(/not as an adb server/);
+      }
+    } finally {
+      web.closeAllConnections();
+      await new Promise((r) => web.close(r));
+    }
+  });
+});
+
+describe('AdbClient.listDevicesLong', () => {
+  it("reads the real server's long listing: a transport id per device, what adbd announced, no usb path over TCP", async () => {
+    const list = await client.listDevicesLong();
+    const mine = list.filter((d) => d.serial === wedged.serial || d.serial === ready.serial);
+    expect(mine).toHaveLength(2);
+    for (const d of mine) {
+      expect(d.state).toBe('device');
+      expect(d.transportId).toMatch(/^\d+$/);
+      expect(d.usb).toBeUndefined();
+      expect(d.model).toBeTruthy();
+    }
+    expect(new Set(mine.map((d) => d.transportId)).size).toBe(2);
+  });
+
+  it('leaves no socket behind, call after call', async () => {
+    const fds = () => procSample(process.pid).fds;
+    await client.listDevicesLong();
+    const before = fds();
+    for (let i = 0; i < 30; i++) await client.listDevicesLong();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fds() - before).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,0 +1,195 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Support } from '../../../../src/cloud/types.js';
+import {
+  assembleDeviceInfo,
+  notReadyDeviceInfo,
+  notReadyMessage,
+  STATUS_AVAILABLE,
+  STATUS_UNAVAILABLE,
+} from '../../../../src/platforms/android/inventory/assemble.js';
+import { SECTION } from '../../../../src/platforms/android/inventory/script.js';
+import { fixture } from './fixture.js';
+
+const support: Support = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: true,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: true,
+};
+const config = { isHidden: false, addedToCloud: true, support };
+
+function sections(entries: Record<string, string>): Map<string, string> {
+  return new Map(Object.entries(entries));
+}
+
+/** A ready device whose script printed just these sections. */
+function assemble(entries: Record<string, string>, observedAtMs?: number) {
+  return assembleDeviceInfo({ adbSerial: 's', adbState: 'device', sections: sections(entries), config, observedAtMs });
+}
+
+describe('assembleDeviceInfo', () => {
+  it('identity fields of a ready Xiaomi', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 'f89a5ec6',
+      adbState: 'device',
+      sections: sections({ [SECTION.props]: fixture('getprop', 'xiaomi-poco-f6-android15.txt') }),
+      config,
+    });
+    expect(info).toMatchObject({
+      udid: 'f89a5ec6',
+      serialNumber: 'f89a5ec6',
+      state: 'device',
+      status: STATUS_AVAILABLE,
+      platformName: 'ANDROID',
+      platformVersion: '15',
+      modelName: '24069PC21I',
+      brandName: 'POCO',
+      deviceName: 'POCO F6',
+      cpuArchitecture: 'arm64-v8a',
+      isAndroid: true,
+      isIos: false,
+      isEmulator: false,
+      isHidden: false,
+      addedToCloud: true,
+      support,
+    });
+    expect(info).not.toHaveProperty('message');
+  });
+
+  it('the user-set device name wins over the marketing name', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 'f89a5ec6',
+      adbState: 'device',
+      sections: sections({
+        [SECTION.props]: fixture('getprop', 'xiaomi-poco-f6-android15.txt'),
+        [SECTION.deviceName]: 'Lab phone 7\n',
+      }),
+      config,
+    });
+    expect(info.deviceName).toBe('Lab phone 7');
+  });
+
+  it('an unset name ("null") falls through to the model', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 'emulator-5554',
+      adbState: 'device',
+      sections: sections({
+        [SECTION.props]: fixture('getprop', 'emulator-sdk-x86_64-android6.txt'),
+        [SECTION.deviceName]: 'null',
+        [SECTION.bluetoothName]: 'null',
+      }),
+      config,
+    });
+    expect(info.deviceName).toBe('Android SDK built for x86_64');
+    expect(info.isEmulator).toBe(true);
+  });
+
+  it('root: su listed, or a uid 0 shell; not rooted when neither', () => {
+    const base = { [SECTION.props]: '[ro.secure]: [1]' };
+    const run = (extra: Record<string, string>) => assemble({ ...base, ...extra }).isRooted;
+    const noSu = 'ls: /system/bin/su: No such file or directory\nls: /sbin/su: Permission denied';
+    const shell = 'uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0';
+    expect(run({ [SECTION.id]: shell, [SECTION.su]: noSu })).toBe(false);
+    expect(run({ [SECTION.id]: 'uid=0(root) gid=0(root) context=u:r:su:s0', [SECTION.su]: noSu })).toBe(true);
+    expect(run({ [SECTION.id]: shell, [SECTION.su]: 'lrwxrwxrwx 1 root root 7 2024-01-01 00:00 /system/bin/su -> ./magisk' })).toBe(true);
+    expect(run({})).toBeUndefined();
+  });
+
+  it('without any section: identity from the adb serial, no exception', () => {
+    const info = assembleDeviceInfo({ adbSerial: 'abc', adbState: 'device', sections: new Map(), config });
+    expect(info).toMatchObject({ udid: 'abc', status: STATUS_AVAILABLE, isAndroid: true });
+    expect(info.modelName).toBeUndefined();
+  });
+
+  it('never throws on arbitrary sections', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...Object.values(SECTION)), fc.string()), (entries) => {
+        assemble(entries);
+      }),
+    );
+  });
+});
+
+describe('resolution', () => {
+  it('a density without a size says nothing about the panel', () => {
+    expect(assemble({ [SECTION.wmDensity]: fixture('wm', 'density-honor-override.txt') }).resolution).toBeUndefined();
+  });
+
+  it('a size without a density has no projection', () => {
+    expect(assemble({ [SECTION.wmSize]: fixture('wm', 'size-redmi-note1-noise.txt') }).resolution).toEqual({ width: 720, height: 1280 });
+  });
+});
+
+describe('uptime and bootTime', () => {
+  const uptime = fixture('uptime', 'proc-uptime-goadb-8core.txt'); // "52784.18 409860.90"
+  const withUptime = (observedAtMs?: number) => assemble({ [SECTION.uptime]: uptime }, observedAtMs);
+
+  it('dates the boot by the host clock when the output arrived, to the second', () => {
+    const observedAtMs = Date.UTC(2026, 10, 21, 12, 0, 0, 500);
+    expect(withUptime(observedAtMs).uptime).toBe(52784);
+    // 2026-11-21T12:00:00.5Z is 1795262400.5; minus 52784.18 s is 1795209616.32.
+    expect(withUptime(observedAtMs).bootTime).toBe(1795209616);
+  });
+
+  it('no arrival time, no bootTime', () => {
+    expect(withUptime()).toMatchObject({ uptime: 52784 });
+    expect(withUptime().bootTime).toBeUndefined();
+  });
+});
+
+describe('notReadyDeviceInfo', () => {
+  it.each([
+    ['unauthorized', /accept the "Allow USB debugging" prompt/],
+    ['offline', /reconnect/],
+    ['recovery', /recovery mode/],
+    ['sideload', /sideload/],
+    ['bootloader', /bootloader/],
+    ['no permissions (user in plugdev group; are your udev rules wrong?); see [http://developer.android.com/tools/device.html]', /udev rule/],
+    ['connecting', /connecting/],
+    ['authorizing', /authoriz/],
+    ['host', /host/],
+  ])('%s tells the operator what to do', (state, pattern) => {
+    const info = notReadyDeviceInfo('R5CY743GDFY', state);
+    expect(info).toMatchObject({ udid: 'R5CY743GDFY', state, status: STATUS_UNAVAILABLE, isAndroid: true });
+    expect(info.message).toMatch(pattern);
+  });
+
+  it('keeps the udid learnt on an earlier connection', () => {
+    expect(notReadyDeviceInfo('192.168.1.20:5555', 'offline', 'R5CY743GDFY').udid).toBe('R5CY743GDFY');
+  });
+
+  it('an unknown state still gets a message', () => {
+    expect(notReadyMessage('weird')).toContain('"weird"');
+    expect(notReadyMessage('')).toContain('"unknown"');
+  });
+});
+
+describe('isRooted evidence', () => {
+  it('ro.secure=0 without a uid 0 shell is not root (Konka Android 5.1 TV behaviour)', () => {
+    const info = assembleDeviceInfo({
+      adbSerial: 's',
+      adbState: 'device',
+      sections: sections({
+        [SECTION.props]: '[ro.secure]: [0]\n[ro.debuggable]: [1]\n[service.adb.root]: [1]\n',
+        // `id` of a car head unit's adb shell (github.com/ezhigval/chery_tiggo_8PMN_Renesas, REVERSE_ENGINEERING_REPORT.md), first two lines.
+        [SECTION.id]: 'uid=2000(shell) gid=2000(shell)\ngroups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid)',
+        [SECTION.su]: 'ls: /system/bin/su: No such file or directory',
+      }),
+      config,
+    });
+    expect(info.isRooted).toBe(false);
+  });
+});
+
+describe('proxy', () => {
+  const run = (text: string) => assemble({ [SECTION.proxy]: text }).networkReachability?.proxy;
+
+  it('set, unset, and unknown when settings failed', () => {
+    expect(run('proxy.lab:3128\n')).toBe(true);
+    expect(run('null\n')).toBe(false);
+    expect(run(':0\n')).toBe(false);
+    expect(run('timeout: exec settings: No such file or directory\n')).toBeUndefined();
+  });
+});

@@ -1,0 +1,227 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
+import type { DeviceInfo } from '../../../../src/cloud/types.js';
+import { DeviceProber } from '../../../../src/platforms/android/inventory/probe.js';
+import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
+import { PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
+import { silentLogger } from '../../../../src/log/logger.js';
+import { AdbServer } from '../../../sim/adb-server.js';
+import { listProfiles, loadProfile, withProps, withSerial, type Profile } from '../../../sim/profile.js';
+import { SimDevice } from '../../../sim/sim-device.js';
+
+// The tiers end to end: the real adb server, a simulated device answering
+// from a whole-device recording (a bugreport of a Smartron T5911), the real
+// AdbClient and the prober with a test clock. Changing the device's
+// recordings between probes stands for the battery draining, an app being
+// installed, or a reboot.
+
+const adb = new AdbServer();
+const devices: SimDevice[] = [];
+let clock = 1_000_000;
+
+beforeAll(async () => {
+  await adb.start();
+});
+
+afterEach(async () => {
+  await Promise.all(devices.splice(0).map((d) => d.stop()));
+});
+
+afterAll(async () => {
+  await adb.stop();
+});
+
+/** A copy of `profile` with some command outputs replaced (invented in this test, each named). */
+function withOutputs(profile: Profile, outputs: Record<string, string>): Profile {
+  const commands = new Map(profile.commands);
+  for (const [line, output] of Object.entries(outputs)) commands.set(line, { output, exitCode: 0 });
+  return { ...profile, commands };
+}
+
+// The Smartron bugreport has no /proc/uptime: an invented one, the same form as the POCO's recording.
+const base = withOutputs(withSerial(loadProfile('smartron-t5911-android8.1'), 'RE14311190'), { 'cat /proc/uptime': '5000.10 9000.20\n' });
+
+async function plug(profile: Profile): Promise<SimDevice> {
+  const device = new SimDevice({ profile });
+  devices.push(device);
+  await adb.connect(await device.start());
+  return device;
+}
+
+function prober(slowFactsRefreshSeconds = 900, timeoutMs = 10_000): DeviceProber {
+  return new DeviceProber(new AdbClient({ host: '127.0.0.1', port: adb.port, source: 'test' }), {
+    timeoutMs,
+    slowFactsRefreshSeconds,
+    hiddenDevices: [],
+    logger: silentLogger(),
+    config: { isHidden: false, addedToCloud: true, support: {} as never },
+    now: () => clock,
+  });
+}
+
+/** Device commands in the last script the device ran: one per section marker, the end marker aside. */
+function lastScriptCommands(device: SimDevice): string[] {
+  const script = device.commands.at(-1) ?? '';
+  return [...script.matchAll(/<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>'; (.*) 2>&1$/gm)].map((m) => m[2]!);
+}
+
+const timeless = ({ uptime, bootTime, ...rest }: DeviceInfo) => rest;
+
+describe('tiered inventory through the real adb server', () => {
+  it('the first probe reads every tier; the next reads only the volatile one and still reports every field', async () => {
+    const device = await plug(base);
+    const p = prober();
+    const first = await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).toContain('getprop');
+    expect(lastScriptCommands(device)).toContain('t pm list packages');
+    clock += 60_000;
+    const second = await p.probe(device.serial, 'device');
+    const commands = lastScriptCommands(device);
+    expect(commands).not.toContain('getprop');
+    expect(commands).not.toContain('t pm list packages');
+    expect(commands.every((c) => PROBES.find((probe) => probe.tier === 'volatile' && c === probe.command) !== undefined || c.startsWith('ping'))).toBe(true);
+    expect(timeless(second)).toEqual(timeless(first));
+    expect(first.installedBrowsers).toEqual([{ name: 'chrome' }]);
+    expect(p.counters.fullReads).toBe(1);
+  });
+
+  it('parses the property dump once per full read (the largest output of an inventory)', async () => {
+    const device = await plug(base);
+    const parse = vi.spyOn(propsProbe, 'parse');
+    try {
+      const info = await prober().probe(device.serial, 'device');
+      expect(info.modelName).toBeDefined();
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('keeps of the property dump only what the assembler read', async () => {
+    const device = await plug(base);
+    const p = prober();
+    await p.probe(device.serial, 'device');
+    // Private, but this is the memory the prober holds per connection.
+    const cache = (p as unknown as { cache: Map<string, { sections: Map<string, string> }> }).cache;
+    const kept = cache.get(device.serial)!.sections.get('props')!;
+    const dump = base.commands.get('getprop')!.output;
+    expect(kept.length).toBeLessThan(dump.length / 5);
+    expect(kept).toContain('[ro.product.model]: [');
+  });
+
+  it('a battery change shows in the next probe', async () => {
+    const device = await plug(base);
+    const p = prober();
+    expect((await p.probe(device.serial, 'device')).battery?.percentage).toBe('74');
+    const drained = base.commands.get('dumpsys battery')!.output.replace(/level: 74/, 'level: 41');
+    await device.setProfile(withOutputs(base, { 'dumpsys battery': drained }));
+    clock += 60_000;
+    expect((await p.probe(device.serial, 'device')).battery?.percentage).toBe('41');
+  });
+
+  it('a board whose healthd fixes the battery figures (ro.boot.fake_battery) reports neither level nor temperature, then or later', async () => {
+    // What healthd prints with the property set: level 42 and 424 tenths of
+    // a degree, whatever the hardware (BatteryMonitor.cpp); the rest is read.
+    const fixed = base.commands.get('dumpsys battery')!.output.replace(/level: \d+/, 'level: 42').replace(/temperature: \d+/, 'temperature: 424');
+    const device = await plug(withOutputs(withProps(base, { 'ro.boot.fake_battery': '1' }), { 'dumpsys battery': fixed }));
+    const p = prober();
+    const first = await p.probe(device.serial, 'device');
+    expect(first.battery).toBeDefined();
+    expect(first.battery?.percentage).toBeUndefined();
+    expect(first.battery?.temperature).toBeUndefined();
+    expect(first.battery?.status).toBeDefined();
+    clock += 60_000;
+    // The periodic cycle reads no properties: the kept ones must still say so.
+    const second = await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).not.toContain('getprop');
+    expect(second.battery).toEqual(first.battery);
+  });
+
+  it('a browser installed shows once slowFactsRefreshSeconds have passed, or at once after invalidateSlow', async () => {
+    const device = await plug(base);
+    const p = prober(900);
+    await p.probe(device.serial, 'device');
+    const packages = base.commands.get('pm list packages')!.output + 'package:org.mozilla.firefox\n';
+    await device.setProfile(withOutputs(base, { 'pm list packages': packages }));
+    clock += 899_000;
+    expect((await p.probe(device.serial, 'device')).installedBrowsers).toEqual([{ name: 'chrome' }]);
+    clock += 1_000;
+    const names = (await p.probe(device.serial, 'device')).installedBrowsers!.map((b) => b.name);
+    expect(names).toContain('firefox');
+    // Removed again: a device event may hurry the slow tier.
+    await device.setProfile(base);
+    clock += 60_000;
+    expect((await p.probe(device.serial, 'device')).installedBrowsers!.map((b) => b.name)).toContain('firefox');
+    p.invalidateSlow(device.serial);
+    expect((await p.probe(device.serial, 'device')).installedBrowsers).toEqual([{ name: 'chrome' }]);
+  });
+
+  it('a slow re-read that fails (pm busy) keeps the last good browsers', async () => {
+    const device = await plug(base);
+    const p = prober(900);
+    await p.probe(device.serial, 'device');
+    // Invented: what pm prints while the package service is not up.
+    await device.setProfile(withOutputs(base, { 'pm list packages': 'Error: Could not access the Package Manager.  Is the system running?\n' }));
+    clock += 900_000;
+    expect((await p.probe(device.serial, 'device')).installedBrowsers).toEqual([{ name: 'chrome' }]);
+  });
+
+  it('a reboot (uptime went down) forces a full read: an OTA version shows at once', async () => {
+    const device = await plug(base);
+    const p = prober();
+    expect((await p.probe(device.serial, 'device')).platformVersion).toBe('8.1.0');
+    await device.setProfile(withOutputs(withProps(base, { 'ro.build.version.release': '9' }), { 'cat /proc/uptime': '35.50 60.00\n' }));
+    clock += 60_000;
+    const after = await p.probe(device.serial, 'device');
+    expect(after.platformVersion).toBe('9');
+    expect(after.uptime).toBe(35);
+    expect(p.counters.fullReads).toBe(2);
+  });
+
+  it('a first read cut short by the timeout starts no cache: the next probe reads every tier again', async () => {
+    const device = new SimDevice({ profile: base, commandHangOn: /^dumpsys battery$/ });
+    devices.push(device);
+    await adb.connect(await device.start());
+    const p = prober(900, 1500);
+    const cut = await p.probe(device.serial, 'device');
+    expect(cut.message).toMatch(/stopped answering/);
+    device.options.commandHangOn = undefined;
+    await device.setProfile(base);
+    clock += 60_000;
+    const full = await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).toContain('getprop');
+    expect(full.battery?.percentage).toBe('74');
+    expect(p.counters.fullReads).toBe(2);
+    clock += 60_000;
+    await p.probe(device.serial, 'device');
+    expect(lastScriptCommands(device)).not.toContain('getprop');
+  });
+
+  it('a new connection (forget) forces a full read', async () => {
+    const device = await plug(base);
+    const p = prober();
+    await p.probe(device.serial, 'device');
+    await device.setProfile(withProps(base, { 'ro.product.model': 'T5911B' }));
+    clock += 60_000;
+    expect((await p.probe(device.serial, 'device')).modelName).toBe('T5911');
+    p.forget(device.serial);
+    expect((await p.probe(device.serial, 'device')).modelName).toBe('T5911B');
+    expect(p.counters.fullReads).toBe(2);
+  });
+});
+
+describe('periodic cycle budget on every recorded profile', () => {
+  for (const name of listProfiles()) {
+    it(`${name}: at most 6 KB read and 10 device commands after the first inventory, and the same fields`, async () => {
+      const device = await plug(withSerial(loadProfile(name), `BUDGET${name.length}`));
+      const p = prober();
+      const first = await p.probe(device.serial, 'device');
+      const before = p.counters.bytesRead;
+      clock += 60_000;
+      const second = await p.probe(device.serial, 'device');
+      expect(timeless(second)).toEqual(timeless(first));
+      expect(p.counters.bytesRead - before).toBeLessThanOrEqual(6 * 1024);
+      expect(lastScriptCommands(device).length).toBeLessThanOrEqual(10);
+    });
+  }
+});

@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ReportedStore } from '../../src/report/reported-store.js';
+import type { DeviceInfo } from '../../src/cloud/types.js';
+import type { Logger } from '../../src/log/logger.js';
+import { silentLogger } from '../../src/log/logger.js';
+
+const info = (udid: string, battery = '50'): DeviceInfo =>
+  ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false, battery: { percentage: battery } }) as DeviceInfo;
+
+function recorder() {
+  const lines: string[] = [];
+  const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void lines.push(String(m)), info: (_o: unknown, m?: string) => void lines.push(`info: ${String(m)}`) };
+  return { logger: logger as unknown as Logger, lines };
+}
+
+const dir = () => mkdtempSync(join(tmpdir(), 'da-store-'));
+const mounts: string[] = [];
+afterAll(() => {
+  for (const m of mounts) execFileSync('umount', ['-l', m]);
+});
+
+describe('ReportedStore', () => {
+  it('keeps the delivered set across a restart, and writes only when the set of devices changes', () => {
+    const file = join(dir(), 'state', 'reported-devices.json');
+    const a = new ReportedStore(file, silentLogger());
+    expect(a.load()).toEqual([]);
+    a.save([info('A'), info('B')]);
+    const written = readFileSync(file, 'utf8');
+    a.save([info('B', '49'), info('A', '48')]);
+    expect(readFileSync(file, 'utf8')).toBe(written);
+    expect(new ReportedStore(file, silentLogger()).load().map((d) => d.udid)).toEqual(['A', 'B']);
+    a.save([info('A')]);
+    expect(new ReportedStore(file, silentLogger()).load().map((d) => d.udid)).toEqual(['A']);
+  });
+
+  it('starts clean, with one warning, from a file that is not its JSON; a half-written temporary file is ignored', () => {
+    const d = dir();
+    const file = join(d, 'reported-devices.json');
+    for (const garbage of ['{"devices":[{"udid":"A","state":"dev', '<html>', '{"devices":"x"}', '']) {
+      writeFileSync(file, garbage);
+      const { logger, lines } = recorder();
+      const store = new ReportedStore(file, logger);
+      expect(store.load()).toEqual([]);
+      expect(lines.length).toBeLessThanOrEqual(1);
+    }
+    // A crash between writing the temporary file and the rename leaves the previous set.
+    new ReportedStore(file, silentLogger()).save([info('KEPT')]);
+    writeFileSync(`${file}.tmp`, '{"devices":[{"ud');
+    expect(new ReportedStore(file, silentLogger()).load().map((x) => x.udid)).toEqual(['KEPT']);
+  });
+
+  it('a full disk or a state directory turned read-only: one warning per problem, reports go on, and a line when it works again', () => {
+    const mount = dir();
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mount]);
+    mounts.push(mount);
+    const file = join(mount, 'reported-devices.json');
+    const { logger, lines } = recorder();
+    const store = new ReportedStore(file, logger);
+    store.save([info('A')]);
+    expect(lines).toEqual([]);
+    // Full: a set larger than the file system.
+    const many = Array.from({ length: 400 }, (_, i) => info(`DEVICE${i}`));
+    store.save(many);
+    store.save([...many, info('X')]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/cannot keep the reported device set.*ENOSPC.*free space, or make the state directory writable/);
+    expect(new ReportedStore(file, silentLogger()).load().map((x) => x.udid)).toEqual(['A']);
+    // Read-only.
+    execFileSync('mount', ['-o', 'remount,ro', mount]);
+    store.save([info('B')]);
+    store.save([info('C')]);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/EROFS/);
+    execFileSync('mount', ['-o', 'remount,rw', mount]);
+    store.save([info('D')]);
+    expect(lines[2]).toMatch(/^info: .*kept in the state directory again/);
+    expect(new ReportedStore(file, silentLogger()).load().map((x) => x.udid)).toEqual(['D']);
+  });
+
+  it('creates the state directory when it is missing', () => {
+    const d = join(dir(), 'a', 'b');
+    mkdirSync(join(d, '..'), { recursive: true });
+    new ReportedStore(join(d, 'reported-devices.json'), silentLogger()).save([info('A')]);
+    expect(JSON.parse(readFileSync(join(d, 'reported-devices.json'), 'utf8')).devices).toHaveLength(1);
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Reporter, type ReportSink } from '../../src/report/reporter.js';
+import { AgentStats } from '../../src/agent/stats.js';
+import { UnpluggedLedger } from '../../src/report/unplugged.js';
+import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
+import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
+import { silentLogger } from '../../src/log/logger.js';
+
+const machine = { hostname: 'h' } as Machine;
+const device = (udid: string): DeviceInfo => ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false });
+
+/** A sink whose answers the test releases one by one. */
+class GatedSink implements ReportSink {
+  readonly bodies: ReportBody[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  private gates: Array<(answer: ReportAnswer | Error) => void> = [];
+
+  putDevices(body: ReportBody): Promise<ReportAnswer> {
+    this.bodies.push(structuredClone(body));
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    return new Promise((resolve, reject) => {
+      this.gates.push((answer) => {
+        this.inFlight--;
+        if (answer instanceof Error) reject(answer);
+        else resolve(answer);
+      });
+    });
+  }
+
+  async release(answer: ReportAnswer | Error = { failedDevices: [] }): Promise<void> {
+    while (this.gates.length === 0) await new Promise((r) => setTimeout(r, 1));
+    this.gates.shift()!(answer);
+  }
+}
+
+function reporter(sink: ReportSink, devices: () => DeviceInfo[]) {
+  const requests: unknown[] = [];
+  const r = new Reporter({
+    nodeId: 'n1',
+    cloud: sink,
+    collectDevices: async (request) => {
+      requests.push(request);
+      return devices();
+    },
+    collectMachine: async () => machine,
+    unplugged: new UnpluggedLedger(),
+    stats: new AgentStats(),
+    logger: silentLogger(),
+    deadline: () => Date.now() + 60_000,
+  });
+  return { r, requests };
+}
+
+describe('Reporter', () => {
+  it('collects with the request it is given and returns the udids it carried', async () => {
+    const sink = new GatedSink();
+    const { r, requests } = reporter(sink, () => [device('A'), device('B')]);
+    const sent = r.send({ refresh: new Set(['B']), hold: new Set(['A']) }, 'devices-changed');
+    await sink.release({ failedDevices: [{ udid: 'B', message: 'missing capability' }] });
+    const outcome = await sent;
+    expect(requests).toEqual([{ refresh: new Set(['B']), hold: new Set(['A']) }]);
+    expect(outcome).toMatchObject({ delivered: true, sent: ['A', 'B'], failedDevices: [{ udid: 'B' }] });
+  });
+
+  it('classifies what was not delivered: transient, rejected (4xx), auth, and a failed inventory', async () => {
+    const cases: Array<[Error, string]> = [
+      [new CloudUnavailableError('PUT /devices', 'HTTP 503', { status: 503 }), 'transient'],
+      [new CloudRejectedError('PUT /devices', 422, '{"error":"bad"}'), 'rejected'],
+      [new CloudAuthError('PUT /devices', 401), 'auth'],
+    ];
+    for (const [error, failure] of cases) {
+      const sink = new GatedSink();
+      const { r } = reporter(sink, () => [device('A')]);
+      const sent = r.send({ refresh: 'all' }, 'x');
+      await sink.release(error);
+      expect(await sent).toMatchObject({ delivered: false, failure });
+    }
+    const broken = new Reporter({
+      nodeId: 'n1',
+      cloud: new GatedSink(),
+      collectDevices: async () => {
+        throw new Error('adb went away');
+      },
+      collectMachine: async () => machine,
+      unplugged: new UnpluggedLedger(),
+      stats: new AgentStats(),
+      logger: silentLogger(),
+      deadline: () => Date.now() + 60_000,
+    });
+    expect(await broken.send({ refresh: 'all' }, 'x')).toMatchObject({ delivered: false, failure: 'transient' });
+  });
+
+  it('sends an unplugged device once as UNPLUGGED after a delivered report, and does not count it as sent', async () => {
+    const sink = new GatedSink();
+    let current = [device('A'), device('B')];
+    const { r } = reporter(sink, () => current);
+    const a = r.send({ refresh: 'all' }, 'x');
+    await sink.release();
+    await a;
+    current = [device('A')];
+    const b = r.send({ refresh: 'all' }, 'x');
+    await sink.release();
+    expect(await b).toMatchObject({ sent: ['A'] });
+    const c = r.send({ refresh: 'all' }, 'x');
+    await sink.release();
+    await c;
+    expect(sink.bodies.map((body) => body.devices.map((d) => `${d.udid}:${d.status}`))).toEqual([
+      ['A:AVAILABLE', 'B:AVAILABLE'],
+      ['A:AVAILABLE', 'B:UNPLUGGED'],
+      ['A:AVAILABLE'],
+    ]);
+  });
+});

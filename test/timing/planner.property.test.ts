@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { UNTHROTTLED, type PlannerOptions } from '../../src/timing/planner.js';
+import { DEVICES, simulate, type Answer, type SimEvent, type SimInput } from './planner-sim.js';
+
+// The planner's guarantees, checked on long random sequences of device
+// events, schedule ticks (some lost), cloud answers of every class,
+// failedDevices naming sent and unsent devices, and wedged phones.
+
+const options: PlannerOptions = { periodMs: 60_000, jitterMs: 5_000, debounceMs: 500 };
+const MAX_REPORT_MS = 400;
+const HORIZON = 30 * 60_000;
+
+const device = fc.integer({ min: 0, max: DEVICES - 1 });
+const dt = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 120_000 }));
+const event: fc.Arbitrary<SimEvent> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ dt, kind: fc.constantFrom('plug', 'unplug', 'offline', 'wedge', 'unwedge'), device }) as fc.Arbitrary<SimEvent> },
+  { weight: 1, arbitrary: fc.record({ dt, kind: fc.constantFrom('adb-resumed', 'requested') }) as fc.Arbitrary<SimEvent> },
+);
+const okAnswer: fc.Arbitrary<Answer> = fc.record({
+  kind: fc.constant('ok' as const),
+  failSent: fc.array(fc.nat(10), { maxLength: 3 }),
+  failUnsent: fc.array(fc.nat(4), { maxLength: 2 }),
+});
+const anyAnswer: fc.Arbitrary<Answer> = fc.oneof(
+  { weight: 3, arbitrary: okAnswer },
+  { weight: 2, arbitrary: fc.constant({ kind: 'transient' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'rejected' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'auth' as const }) },
+);
+const input = (answer: fc.Arbitrary<Answer>): fc.Arbitrary<SimInput> =>
+  fc.record({
+    events: fc.array(event, { minLength: 1, maxLength: 300, size: 'max' }),
+    answers: fc.array(answer, { minLength: 1, maxLength: 40, size: 'max' }),
+    durations: fc.array(fc.integer({ min: 0, max: MAX_REPORT_MS }), { minLength: 1, maxLength: 10 }),
+    lostTicks: fc.array(fc.boolean(), { minLength: 1, maxLength: 10 }),
+  });
+
+const runs = { numRuns: 300 };
+const isFollowUp = (triggers: readonly string[]) => triggers.every((t) => !UNTHROTTLED.has(t as never));
+
+describe('report planner: invariants on random event sequences', () => {
+  it('keeps its own bookkeeping sound: no plan in the past, memory bounded by the devices', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const obs = simulate(i, options, HORIZON);
+        expect(obs.violation).toBeUndefined();
+        expect(obs.maxFootprint).toBeLessThanOrEqual(4 * DEVICES);
+      }),
+      runs,
+    );
+  });
+
+  it('starts a follow-up report at least 5 s after the previous report, so at most 12 a minute whatever the cloud answers', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const { starts } = simulate(i, options, HORIZON);
+        for (let k = 1; k < starts.length; k++) {
+          if (isFollowUp(starts[k]!.triggers)) expect(starts[k]!.at - starts[k - 1]!.at).toBeGreaterThanOrEqual(5_000);
+        }
+        const followUps = starts.filter((s) => isFollowUp(s.triggers)).map((s) => s.at);
+        for (let k = 0; k < followUps.length; k++) {
+          const inWindow = followUps.filter((at) => at >= followUps[k]! && at < followUps[k]! + 60_000).length;
+          expect(inWindow).toBeLessThanOrEqual(12);
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('never resends a report the cloud rejected (4xx) or refused for its credentials', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const obs = simulate(i, options, HORIZON);
+        for (const k of obs.refused) {
+          const next = obs.starts[k + 1];
+          if (next) expect(next.triggers).not.toContain('resend');
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('reports every device change within 2 s, whatever the cloud answers', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const obs = simulate(i, options, HORIZON);
+        for (const c of obs.changes) {
+          if (c.at + 2_000 > obs.endAt) continue;
+          const covered = obs.starts.slice(c.startsBefore).some((s) => s.at >= c.at && s.at <= c.at + 2_000);
+          expect(covered, `change of ${c.serial} at ${c.at}`).toBe(true);
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('while the cloud accepts, a report starts at least once per period (plus jitter and slack), even with lost schedule ticks', () => {
+    fc.assert(
+      fc.property(input(okAnswer), (i) => {
+        const obs = simulate(i, options, HORIZON);
+        const bound = options.periodMs + options.jitterMs + 10_000 + MAX_REPORT_MS;
+        const times = [...obs.starts.map((s) => s.at), obs.endAt];
+        expect(times[0]).toBe(0);
+        for (let k = 1; k < times.length; k++) expect(times[k]! - times[k - 1]!).toBeLessThanOrEqual(bound);
+      }),
+      runs,
+    );
+  });
+
+  it('asks a device whose probe failed no sooner than 10 s later, unless adb saw it change or tracking resumed', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const obs = simulate(i, options, HORIZON);
+        for (const p of obs.probes) {
+          if (p.ok) continue;
+          const next = obs.probes.find((q) => q.serial === p.serial && q.startedAt > p.startedAt);
+          if (!next) continue;
+          const changed =
+            obs.changes.some((c) => c.serial === p.serial && c.at >= p.startedAt && c.at <= next.startedAt) ||
+            obs.resumes.some((at) => at >= p.startedAt && at <= next.startedAt);
+          if (!changed) expect(next.startedAt - p.startedAt).toBeGreaterThanOrEqual(10_000);
+        }
+      }),
+      runs,
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ReportPlanner } from '../../src/timing/planner.js';
+
+// Named scenarios of the report planner; its guarantees over random event
+// sequences are in planner.property.test.ts.
+
+const HOUR = 3_600_000;
+const planner = () => new ReportPlanner({ periodMs: 30 * 60_000, jitterMs: 0, debounceMs: 500 });
+
+/** Runs the planner as the agent does, reports taking `ms`, answering with `answer`. */
+function drive(p: ReportPlanner, from: number, until: number, answer: (n: number, sent: string[]) => Parameters<ReportPlanner['finished']>[0], present: () => string[]) {
+  const starts: number[] = [];
+  let t = from;
+  for (;;) {
+    const at = p.nextAt(t);
+    if (at === undefined || at > until) return starts;
+    t = at;
+    const plan = p.take(t);
+    if (!plan) continue;
+    starts.push(t);
+    t += 50;
+    p.finished(answer(starts.length, present()), t);
+  }
+}
+
+describe('report planner', () => {
+  it('a device the cloud refused and that is then unplugged makes no report storm', () => {
+    const p = planner();
+    p.start();
+    p.deviceChanged('A', 'device', 0);
+    p.deviceChanged('B', 'device', 0);
+    let present = ['A', 'B'];
+    // The cloud refuses B in every answer that carries it.
+    const answer = (_n: number, sent: string[]) => ({
+      delivered: true as const,
+      sent,
+      failedDevices: sent.includes('B') ? [{ udid: 'B', message: 'missing capability' }] : [],
+    });
+    drive(p, 0, 10_000, answer, () => present);
+    p.deviceChanged('B', undefined, 10_000);
+    present = ['A'];
+    const starts = drive(p, 10_000, 85_000, answer, () => present);
+    // The UNPLUGGED report, then nothing until the schedule (30 min away); before: ~50 a second.
+    expect(starts).toEqual([10_500]);
+    expect(p.failed.current()).toEqual([]);
+  });
+
+  it('a report rejected with a 4xx waits for the schedule; a 503 is resent with a growing delay', () => {
+    const rejected = planner();
+    rejected.start();
+    expect(drive(rejected, 0, HOUR / 2 - 1, () => ({ delivered: false, failure: 'rejected' }), () => [])).toEqual([0]);
+    const unavailable = planner();
+    unavailable.start();
+    const starts = drive(unavailable, 0, 60_000, () => ({ delivered: false, failure: 'transient' }), () => []);
+    expect(starts.slice(0, 5)).toEqual([0, 5_050, 15_100, 35_150, 65_200].filter((t) => t <= 60_000));
+  });
+
+  it('holds a device whose probes keep failing: asked after 10 s, 20 s, 40 s ... not on every report', () => {
+    const p = planner();
+    p.start();
+    p.deviceChanged('W', 'device', 0);
+    p.deviceChanged('OK', 'device', 0);
+    const first = p.take(0)!;
+    expect([...first.refresh].sort()).toEqual(['OK', 'W']);
+    p.probeOutcome('W', false, 100);
+    p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 100);
+    // A schedule tick at 5 s probes OK afresh but holds W.
+    p.scheduleTick();
+    const tick = p.take(5_000)!;
+    expect([...tick.refresh]).toEqual(['OK']);
+    expect([...tick.hold]).toEqual(['W']);
+    p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 5_100);
+    expect(p.nextAt(5_100)).toBe(10_100);
+    const retry = p.take(10_100)!;
+    expect(retry.triggers).toEqual(['inventory-retry']);
+    expect([...retry.refresh]).toEqual(['W']);
+    p.probeOutcome('W', false, 10_200);
+    p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 10_200);
+    expect(p.nextAt(10_200)).toBe(30_200);
+    // Replugged: asked at once.
+    p.deviceChanged('W', 'offline', 11_000);
+    p.deviceChanged('W', 'device', 11_100);
+    expect(p.nextAt(11_100)).toBe(11_600);
+    expect([...p.take(11_600)!.refresh]).toEqual(['W']);
+  });
+
+  it('takes adb\'s list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED', () => {
+    const p = planner();
+    p.start();
+    p.take(0);
+    p.finished({ delivered: true, sent: [], failedDevices: [] }, 10);
+    p.adbConnected(1_000);
+    expect(p.adbSettled(5_000)).toBe(false);
+    expect(p.nextAt(1_000)).toBe(11_000);
+    expect(p.take(11_000)!.triggers).toEqual(['adb-settled']);
+    expect(p.adbSettled(11_000)).toBe(true);
+    p.finished({ delivered: true, sent: [], failedDevices: [] }, 11_010);
+    // Once only.
+    expect(p.nextAt(11_010)).toBeGreaterThan(HOUR / 2);
+    // And not at all when every device came back before it settled.
+    p.adbConnected(20_000);
+    p.adbSettleNotNeeded();
+    expect(p.nextAt(20_000)).toBeGreaterThan(HOUR / 2);
+  });
+});
