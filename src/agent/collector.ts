@@ -1,5 +1,6 @@
+import { STATUS_UNAVAILABLE } from '../cloud/types.js';
 import type { DeviceInfo } from '../cloud/types.js';
-import { notReadyDeviceInfo, notReadyMessage, STATUS_UNAVAILABLE } from '../platforms/android/inventory/assemble.js';
+import { notReadyDeviceInfo, notReadyMessage } from '../platforms/android/inventory/assemble.js';
 import { dedupeByUdid } from '../platforms/android/inventory/dedupe.js';
 import type { DeviceProber } from '../platforms/android/inventory/probe.js';
 import type { Logger } from '../log/logger.js';

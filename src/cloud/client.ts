@@ -10,7 +10,7 @@ import { classifyStatus, parseJsonObject, parseReportAnswer } from './answer.js'
 import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from './errors.js';
 import { httpRequest, type HttpResponse } from './http.js';
 import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
-import type { Device, DeviceStatus, ReportAnswer, ReportBody } from './types.js';
+import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
 
 export interface CloudClientOptions {
   /** The v1 root, e.g. https://cloud.example.com/v1 */
@@ -99,8 +99,8 @@ export class CloudClient {
   }
 
   /** GET /devices/{id}/status; undefined on 404. */
-  getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<DeviceStatus | undefined> {
-    return this.getOptional<DeviceStatus>('GET /devices/{id}/status', `/devices/${encodeURIComponent(String(deviceId))}/status`, opts);
+  getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<BookingStatus | undefined> {
+    return this.getOptional<BookingStatus>('GET /devices/{id}/status', `/devices/${encodeURIComponent(String(deviceId))}/status`, opts);
   }
 
   private getOptional<T>(operation: string, path: string, opts: PutOptions): Promise<T | undefined> {

@@ -72,11 +72,70 @@ export interface Support {
   networkPayloadCaptureDisabled: boolean;
 }
 
+/**
+ * What the cloud may show of a device: ready for tests, present but not
+ * ready (its message says why), or gone (sent once, then left out).
+ */
+export type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
+
+export const STATUS_AVAILABLE = 'AVAILABLE' satisfies DeviceStatus;
+export const STATUS_UNAVAILABLE = 'UNAVAILABLE' satisfies DeviceStatus;
+export const STATUS_UNPLUGGED = 'UNPLUGGED' satisfies DeviceStatus;
+
+/**
+ * The states adb prints in `adb devices`. "no permissions" carries a hint
+ * after it; a state adb adds later arrives as 'unknown' with its text kept
+ * in the message.
+ */
+export type AdbState =
+  | 'device'
+  | 'offline'
+  | 'unauthorized'
+  | 'authorizing'
+  | 'connecting'
+  | 'recovery'
+  | 'rescue'
+  | 'sideload'
+  | 'bootloader'
+  | 'host'
+  | 'no device'
+  | `no permissions${string}`
+  | 'unknown';
+
+/** An iPhone usbmuxd lists: lockdown answered a session, refused one (not paired), or did not answer. */
+export type IosState = 'paired' | 'unpaired' | 'not-answering';
+
+/** DeviceInfo.state: the transport's own word for the device, or 'unplugged' for a gone one. */
+export type DeviceState = AdbState | IosState | 'unplugged';
+
+const ADB_STATES: ReadonlySet<string> = new Set<AdbState>([
+  'device',
+  'offline',
+  'unauthorized',
+  'authorizing',
+  'connecting',
+  'recovery',
+  'rescue',
+  'sideload',
+  'bootloader',
+  'host',
+  'no device',
+  'unknown',
+]);
+
+/** adb's word for a device, as the report types it. */
+export function adbState(raw: string): AdbState {
+  const state = raw.trim();
+  if (ADB_STATES.has(state)) return state as AdbState;
+  if (state.startsWith('no permissions')) return state as `no permissions${string}`;
+  return 'unknown';
+}
+
 export interface DeviceInfo {
   udid: string;
   serialNumber: string;
-  state: string;
-  status: string;
+  state: DeviceState;
+  status: DeviceStatus;
   message?: string;
   platformName: string;
   platformVersion?: string;
@@ -139,7 +198,7 @@ export interface Device {
 }
 
 /** GET /devices/{deviceId}/status */
-export interface DeviceStatus {
+export interface BookingStatus {
   isBooked: boolean;
   isOnline: boolean;
 }

@@ -1,7 +1,8 @@
+import { STATUS_UNAVAILABLE } from '../cloud/types.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
-import { STATUS_UNAVAILABLE } from '../platforms/android/inventory/assemble.js';
+
 import { evaluate, type HealthInput, type HealthSettings, type Problem } from './rules.js';
 
 /**

@@ -1,10 +1,11 @@
+import { STATUS_UNPLUGGED } from '../cloud/types.js';
 import { CloudAuthError, CloudError, CloudRejectedError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
 import type { DeviceInfo, FailedDevice, Machine, ReportAnswer, ReportBody } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest } from '../agent/collector.js';
 import type { Failure } from '../timing/planner.js';
-import { STATUS_UNPLUGGED, type UnpluggedLedger } from './unplugged.js';
+import { type UnpluggedLedger } from './unplugged.js';
 import type { ReportedStore } from './reported-store.js';
 import type { AgentStats } from '../agent/stats.js';
 

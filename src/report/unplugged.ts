@@ -1,6 +1,4 @@
-import type { DeviceInfo } from '../cloud/types.js';
-
-export const STATUS_UNPLUGGED = 'UNPLUGGED';
+import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 
 /**
  * Remembers which devices the cloud was last told about, so that a device

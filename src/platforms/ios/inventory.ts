@@ -1,17 +1,17 @@
 // One DeviceInfo from what lockdown answered, pure: no I/O, no clock.
 // Each field comes from its own value; a missing or odd value leaves only
 // that field out.
-import type { Battery, Capacity, DeviceInfo } from '../../cloud/types.js';
-import { STATUS_AVAILABLE, STATUS_UNAVAILABLE } from '../android/inventory/assemble.js';
+import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type DeviceInfo, type IosState } from '../../cloud/types.js';
+
 import type { Dict } from './framing.js';
 import { modelName } from './models.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 
 export const IOS_PLATFORM = 'IOS';
 /** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
-export const IOS_STATE_PAIRED = 'paired';
-export const IOS_STATE_NOT_PAIRED = 'unpaired';
-export const IOS_STATE_NOT_ANSWERING = 'not-answering';
+export const IOS_STATE_PAIRED = 'paired' satisfies IosState;
+export const IOS_STATE_NOT_PAIRED = 'unpaired' satisfies IosState;
+export const IOS_STATE_NOT_ANSWERING = 'not-answering' satisfies IosState;
 
 export interface LockdownValues {
   /** GetValue with no domain, inside a session. */

@@ -2,7 +2,7 @@
 // (script.ts). Pure: no I/O, no clock. Each probe (probes/*.ts) parses its own
 // section and fills the fields it owns; a missing or unreadable section leaves
 // only that probe's fields undefined.
-import type { DeviceInfo, Support } from '../../../cloud/types.js';
+import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo, type Support } from '../../../cloud/types.js';
 import { identityFromProps } from './identity.js';
 import type { Props } from './parsers/getprop.js';
 import { imei } from './probes/imei.js';
@@ -11,11 +11,6 @@ import { PROBES } from './probes/registry.js';
 import { simState } from './probes/sim-state.js';
 import type { FillContext, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
-
-/** status of a device that answers and is ready for tests. */
-export const STATUS_AVAILABLE = 'AVAILABLE';
-/** status of a device that adb sees but that is not ready (see its message). */
-export const STATUS_UNAVAILABLE = 'UNAVAILABLE';
 
 export interface InventoryConfig {
   isHidden: boolean;
@@ -79,7 +74,7 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const info: DeviceInfo = {
     udid: identity.udid,
     serialNumber: identity.serialNumber,
-    state: input.adbState,
+    state: adbState(input.adbState),
     status: STATUS_AVAILABLE,
     platformName: 'ANDROID',
     platformVersion: undefined,
@@ -135,8 +130,8 @@ const NOT_READY_MESSAGES: [RegExp, string][] = [
   [/^no device$/, 'adb has no device behind this serial: reconnect the device, or run adb connect again for a network device.'],
 ];
 
-export function notReadyMessage(adbState: string): string {
-  const state = adbState.trim();
+export function notReadyMessage(rawState: string): string {
+  const state = rawState.trim();
   for (const [pattern, message] of NOT_READY_MESSAGES) {
     if (pattern.test(state)) return message;
   }
@@ -148,13 +143,13 @@ export function notReadyMessage(adbState: string): string {
  * readable in this state, so the udid is the one learnt on an earlier
  * connection when the caller knows it, else the adb serial.
  */
-export function notReadyDeviceInfo(adbSerial: string, adbState: string, knownUdid?: string): DeviceInfo {
+export function notReadyDeviceInfo(adbSerial: string, rawState: string, knownUdid?: string): DeviceInfo {
   return {
     udid: knownUdid ?? adbSerial,
     serialNumber: knownUdid ?? adbSerial,
-    state: adbState,
+    state: adbState(rawState),
     status: STATUS_UNAVAILABLE,
-    message: notReadyMessage(adbState),
+    message: notReadyMessage(rawState),
     platformName: 'ANDROID',
     isAndroid: true,
     isIos: false,

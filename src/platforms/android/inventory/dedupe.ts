@@ -3,8 +3,8 @@
 // inventories carry the same udid (the device's own ro.serialno), and the
 // cloud must see one device.
 
-import type { DeviceInfo } from '../../../cloud/types.js';
-import { STATUS_AVAILABLE } from './assemble.js';
+import { STATUS_AVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
+
 
 function rank(info: DeviceInfo): number {
   // A ready entry beats a not-ready one; then USB (no tunnel) beats TCP.

@@ -1,13 +1,8 @@
+import { STATUS_AVAILABLE, STATUS_UNAVAILABLE } from '../../../../src/cloud/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Support } from '../../../../src/cloud/types.js';
-import {
-  assembleDeviceInfo,
-  notReadyDeviceInfo,
-  notReadyMessage,
-  STATUS_AVAILABLE,
-  STATUS_UNAVAILABLE,
-} from '../../../../src/platforms/android/inventory/assemble.js';
+import { assembleDeviceInfo, notReadyDeviceInfo, notReadyMessage } from '../../../../src/platforms/android/inventory/assemble.js';
 import { SECTION } from '../../../../src/platforms/android/inventory/script.js';
 import { fixture } from './fixture.js';
 

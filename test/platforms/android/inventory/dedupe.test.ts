@@ -1,7 +1,8 @@
+import { STATUS_AVAILABLE } from '../../../../src/cloud/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
-import { notReadyDeviceInfo, STATUS_AVAILABLE } from '../../../../src/platforms/android/inventory/assemble.js';
+import { notReadyDeviceInfo } from '../../../../src/platforms/android/inventory/assemble.js';
 import { dedupeByUdid } from '../../../../src/platforms/android/inventory/dedupe.js';
 
 function ready(udid: string, serial: string, tunnel?: Record<string, unknown>): DeviceInfo {
