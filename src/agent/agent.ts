@@ -1,151 +1,131 @@
-import { performance } from 'node:perf_hooks';
-import type { DeviceChange } from '../platforms/android/adb/device-watcher.js';
-import { DeviceWatcher } from '../platforms/android/adb/device-watcher.js';
-import type { Parts } from './parts.js';
+import type { Parts } from './build.js';
 import { ReportPlanner, type ReportResult } from '../timing/planner.js';
-import { logFailedDevices, logNotDelivered, Reporter, type ReportOutcome, type ReportSink } from '../report/reporter.js';
+import { logFailedDevices, logNotDelivered, type ReportOutcome } from '../report/reporter.js';
 import { Scheduler } from '../timing/scheduler.js';
 import { evaluateHealth, type Health } from '../status/health.js';
 import { agentMetrics } from '../status/collect.js';
 import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
 import { agentVersion } from '../util/package.js';
-import { buildIosParts, type IosParts } from '../platforms/ios/setup.js';
-import type { LongDevice } from '../platforms/android/adb/devices-long.js';
-import type { DeviceInfo } from '../cloud/types.js';
+import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
-import { checkHealth, rowContext } from './parts.js';
 import { Recovery } from '../recovery/recovery.js';
+import type { SourceChange } from '../platforms/source.js';
 
-/** The planner's clock: monotonic, so a wall-clock step neither stalls nor rushes a report. */
-const monotonic = (): number => performance.now();
+/** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
+interface Service {
+  readonly name: string;
+  start(): Promise<unknown> | void;
+  stop(): Promise<unknown> | void;
+}
 
 /**
- * The daemon, as wiring: adb events, schedule ticks and report outcomes go
- * into the planner; the one timer it keeps fires when the planner says, and
- * runs the report the planner hands out. start() and stop() are the
- * lifecycle; the constructor only assigns.
+ * The daemon, as wiring: source events, schedule ticks and report outcomes
+ * go into the planner; the one timer it keeps fires when the planner says,
+ * and hands the planned report to the reporter, whose outcome goes back to
+ * the planner. start() and stop() run an ordered list of services; the
+ * constructor only builds.
  */
 export class Agent {
-  private watcher: DeviceWatcher | undefined;
-  /** iPhones through usbmuxd, when iOS is on. */
-  private ios: IosParts | undefined;
-  private scheduler: Scheduler | undefined;
-  private reporter: Reporter | undefined;
-  private planner: ReportPlanner | undefined;
-  private status: StatusServer | undefined;
+  private readonly scheduler: Scheduler;
+  private readonly planner: ReportPlanner;
+  private readonly recovery: Recovery;
+  private readonly status: StatusServer;
+  private readonly services: Service[];
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
   /** failedDevices entries for devices not sent, already logged (bounded). */
   private readonly unsentLogged = new Set<string>();
+  private started = false;
   private stopping = false;
   private startedAt = 0;
   /** The devices of the last report, health applied: the per-device metrics. */
   private lastDevices: DeviceInfo[] = [];
-  /** adb's long listing (usb path, transport id), refreshed beside each collection. */
-  private topology: ReadonlyMap<string, LongDevice> = new Map();
-  private topologyInFlight = false;
-  private recovery: Recovery | undefined;
 
   constructor(
     private readonly parts: Parts,
     private readonly nodeId: string,
-    private readonly cloud: ReportSink,
-  ) {}
-
-  get deviceWatcher(): DeviceWatcher | undefined {
-    return this.watcher;
-  }
-
-  async start(): Promise<void> {
-    const { parts } = this;
-    const { settings, logger } = parts;
-    this.watcher = new DeviceWatcher(parts.adb, { reconcileMs: settings.reconcileSeconds * 1000, logger });
+  ) {
+    const { settings, logger, registry, clock } = parts;
     this.scheduler = new Scheduler({
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
       onTick: () => {
-        this.planner?.scheduleTick();
+        this.planner.scheduleTick();
         this.arm();
       },
       logger,
     });
-    const planner = new ReportPlanner({
+    this.planner = new ReportPlanner(registry, {
       periodMs: this.scheduler.periodMs(),
       jitterMs: settings.jitterSeconds * 1000,
       debounceMs: settings.changeDebounceMs,
     });
-    this.planner = planner;
-    parts.collector.onProbe = (serial, ok) => {
-      planner.probeOutcome(serial, ok, monotonic());
-      this.recovery?.noteShell(serial, ok);
-      this.arm();
-    };
-    this.reporter = new Reporter({
-      nodeId: this.nodeId,
-      cloud: this.cloud,
-      collectDevices: (request) => this.collectDevices(request),
-      collectMachine: () => parts.machine.collect(),
-      unplugged: parts.unplugged,
-      reported: parts.reported,
-      // Absent means gone only once adb has listed its devices and had time to enumerate USB.
-      adbListed: () => (this.watcher?.listed ?? false) && planner.adbSettled(monotonic()),
-      stats: parts.stats,
-      logger,
-      // A retry chain never outlives the next scheduled report.
-      deadline: () => this.scheduler?.nextRunAt() ?? Date.now() + 60_000,
-    });
-    // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
-    parts.unplugged.seed(parts.reported.load());
-    this.startedAt = Date.now();
+    this.recovery = new Recovery({ adb: parts.android.adb, settings, stats: parts.stats, logger, registry, clock });
     this.status = new StatusServer(settings.statusListen, this, logger);
-    await this.status.start();
-    this.watcher.on('connected', () => {
-      planner.adbConnected(monotonic());
-      parts.unplugged.adbConnected();
+    this.services = [
+      { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
+      ...parts.sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
+      { name: 'recovery', start: () => this.recovery.start(), stop: () => this.recovery.stop() },
+      { name: 'schedule', start: () => this.scheduler.start(), stop: () => this.scheduler.stop() },
+    ];
+  }
+
+  async start(): Promise<void> {
+    const { settings, logger, registry, unplugged, reported, android } = this.parts;
+    // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
+    unplugged.seed(reported.load());
+    this.startedAt = this.parts.clock.wall();
+    // A failed inventory plans a retry: look at the plan again.
+    registry.on('outcome', () => {
+      this.recovery.devicesChanged();
       this.arm();
     });
-    await this.watcher.start();
-    // Devices found at start go into the first report through the watcher's
-    // list, not as change events: the planner hears only what came after.
-    for (const [serial, state] of this.watcher.devices) planner.deviceChanged(serial, state, monotonic());
-    // iPhones (usbmuxd) beside adb's devices: their changes reach the planner the same way.
-    this.ios = buildIosParts(settings, process.env, logger);
-    await this.ios?.watcher.start();
-    this.ios?.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
-    this.watcher.on('change', (changes: DeviceChange[]) => this.onChange(changes));
-    this.watcher.on('change', () => this.recovery?.devicesChanged());
-    this.recovery = new Recovery({ adb: parts.adb, settings, stats: parts.stats, logger, devices: () => this.watcher?.devices ?? new Map() });
-    this.recovery.start();
-    // A restarted adb server lists the same devices in the same states, so no
-    // change says that the inventories cut off by the restart need redoing.
-    this.watcher.on('resumed', () => {
-      planner.adbResumed(monotonic());
-      this.arm();
-    });
-    this.scheduler.start();
+    for (const service of this.services) await service.start();
+    this.started = true;
     logger.info(
-      { nodeId: this.nodeId, adb: parts.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
+      { nodeId: this.nodeId, adb: android.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
       'device-agent started',
     );
-    planner.start();
+    this.planner.start();
     this.arm();
   }
 
-  /** Stops the schedule and tracking, lets an in-flight report finish (bounded), then aborts it. */
+  private async startSource(source: Parts['sources'][number]): Promise<void> {
+    const { unplugged } = this.parts;
+    if (source.platform === 'android') {
+      source.on('connected', () => {
+        this.planner.adbConnected(this.now());
+        unplugged.adbConnected();
+        this.arm();
+      });
+      // A restarted adb server lists the same devices in the same states, so no
+      // change says that the inventories cut off by the restart need redoing.
+      source.on('resumed', () => {
+        this.planner.adbResumed(this.now());
+        this.arm();
+      });
+    }
+    await source.start();
+    // Devices found at start go into the first report through the listing,
+    // not as change events: the planner hears only what came after.
+    source.on('change', (changes) => this.onChange(changes));
+    source.on('news', () => {
+      this.planner.devicesChanged(this.now());
+      this.arm();
+    });
+  }
+
+  /** Stops the services in reverse order, lets an in-flight report finish (bounded), then aborts it. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     const { logger, settings } = this.parts;
     clearTimeout(this.timer);
-    await this.scheduler?.stop();
-    this.recovery?.stop();
-    this.watcher?.stop();
-    this.ios?.watcher.stop();
-    await this.status?.stop();
+    for (const service of [...this.services].reverse()) await service.stop();
     if (this.inFlight) {
       logger.info('waiting for the report in flight to finish');
       const limit = settings.shutdownTimeoutSeconds * 1000;
@@ -166,10 +146,10 @@ export class Agent {
 
   /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
   report(reason: string): Promise<ReportOutcome | undefined> {
-    if (this.stopping || !this.planner) return Promise.resolve(undefined);
+    if (this.stopping || !this.started) return Promise.resolve(undefined);
     this.parts.logger.info({ reason }, 'a full report was asked for');
     // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
-    for (const serial of this.watcher?.devices.keys() ?? []) this.parts.prober.invalidateSlow(serial);
+    for (const source of this.parts.sources) source.invalidateSlow();
     this.planner.requested();
     const done = new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
     this.arm();
@@ -177,15 +157,15 @@ export class Agent {
   }
 
   health(): Health {
-    const { stats, settings } = this.parts;
-    const interval = this.scheduler?.periodMs() ?? 60_000;
+    const { stats, settings, android } = this.parts;
+    const interval = this.scheduler.periodMs();
     return evaluateHealth({
-      now: Date.now(),
+      now: this.parts.clock.wall(),
       startedAt: this.startedAt,
       lastSuccessAt: stats.lastSuccessAt,
       lastFailure: stats.lastFailure,
-      trackerAlive: this.watcher?.alive ?? false,
-      adbError: this.watcher?.lastError,
+      trackerAlive: android.source.alive,
+      adbError: android.source.lastError,
       // Two missed schedules (with jitter and a retry chain) before it counts as unhealthy.
       maxReportAgeMs: Math.max(2 * interval + settings.jitterSeconds * 1000 + settings.requestTimeoutSeconds * 1000, 120_000),
     });
@@ -193,17 +173,19 @@ export class Agent {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.lastDevices, rowContext(this.parts, this.topology, (udid) => this.ios?.collector.inventoriedAt(udid)));
+    return deviceRows(this.lastDevices, this.parts.registry);
   }
 
   metrics(): string {
+    const { stats, android } = this.parts;
     return formatMetrics([
       ...agentMetrics({
-        stats: this.parts.stats,
-        trackerAlive: this.watcher?.alive ?? false,
-        adbRoundTripMs: this.watcher?.lastRoundTripMs,
-        failedDevices: this.planner?.failed.current() ?? [],
-        probes: this.parts.prober.counters,
+        stats,
+        trackerAlive: android.source.alive,
+        adbRoundTripMs: android.source.roundTripMs,
+        failedDevices: this.planner.failed.current(),
+        probes: android.prober.counters,
+        duplicateSerials: android.source.duplicateSerials,
         version: agentVersion,
         nodeId: this.nodeId,
       }),
@@ -211,45 +193,14 @@ export class Agent {
     ]);
   }
 
-  private collectDevices(request: Parameters<Reporter['send']>[0]) {
-    const watcher = this.watcher!;
-    const t0 = Date.now();
-    const ios = this.ios;
-    this.refreshTopology();
-    // iPhones every report too: one lockdown session each, identity only once per connection (IosCollector).
-    return Promise.all([this.parts.collector.collect(watcher.devices, request), ios ? ios.collector.collect(ios.watcher) : []]).then(
-      ([android, iphones]) => {
-        const infos = checkHealth(this.parts, [...android, ...iphones]);
-        this.lastDevices = infos;
-        this.parts.stats.noteDevices(watcher.devices.values());
-        this.parts.logger.debug({ devices: infos.length, ms: Date.now() - t0 }, 'inventory collected');
-        return infos;
-      },
-    );
+  private now(): number {
+    return this.parts.clock.monotonic();
   }
 
-  /**
-   * One long listing at a time, not awaited: a slow adb server delays the
-   * usb column of the metrics, never a report.
-   */
-  private refreshTopology(): void {
-    if (this.topologyInFlight) return;
-    this.topologyInFlight = true;
-    this.parts.adb
-      .listDevicesLong()
-      .then(
-        (list) => (this.topology = new Map(list.map((d) => [d.serial, d]))),
-        (err: unknown) => this.parts.logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'adb long device listing failed; usb paths stay as they were'),
-      )
-      .finally(() => (this.topologyInFlight = false));
-  }
-
-  private onChange(changes: DeviceChange[]): void {
-    const now = monotonic();
-    for (const c of changes) {
-      this.parts.logger.info({ serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed');
-      this.planner?.deviceChanged(c.serial, c.to, now);
-    }
+  private onChange(changes: SourceChange[]): void {
+    for (const c of changes) this.parts.logger.info({ serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed');
+    this.planner.devicesChanged(this.now());
+    this.recovery.devicesChanged();
     this.arm();
   }
 
@@ -257,30 +208,41 @@ export class Agent {
   private arm(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.stopping || !this.planner) return;
-    const now = monotonic();
+    if (this.stopping || !this.started) return;
+    const now = this.now();
     const at = this.planner.nextAt(now);
     if (at === undefined) return;
     this.timer = setTimeout(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
   }
 
   private fire(): void {
-    const planner = this.planner;
-    const reporter = this.reporter;
-    if (this.stopping || !planner || !reporter) return;
-    const plan = planner.take(monotonic());
+    const { planner } = this;
+    if (this.stopping) return;
+    const now = this.now();
+    const plan = planner.take(now);
     if (!plan) return this.arm();
     const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
-    const reason = plan.triggers.join(', ');
+    const { reporter, sources, clock } = this.parts;
+    // Absent means gone only once every source has listed its devices and adb had time to enumerate USB.
+    const complete = sources.every((s) => s.listed) && planner.adbSettled(now);
     this.inFlight = reporter
-      .send({ refresh: plan.refresh, hold: plan.hold }, reason, this.abort.signal)
+      .send(
+        {
+          request: { refresh: plan.refresh, hold: plan.hold },
+          reason: plan.triggers.join(', '),
+          complete,
+          // A retry chain never outlives the next scheduled report.
+          deadline: this.scheduler.nextRunAt() ?? clock.wall() + 60_000,
+        },
+        this.abort.signal,
+      )
       .then((outcome) => {
-        this.finished(planner, outcome);
+        this.finished(outcome);
         for (const w of waiters) w(outcome);
       })
       .catch((err: unknown) => {
         // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
-        planner.finished({ delivered: false, failure: 'transient' }, monotonic());
+        planner.finished({ delivered: false, failure: 'transient' }, this.now());
         this.parts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
         for (const w of waiters) w(undefined);
       })
@@ -290,8 +252,10 @@ export class Agent {
       });
   }
 
-  private finished(planner: ReportPlanner, outcome: ReportOutcome): void {
-    const now = monotonic();
+  private finished(outcome: ReportOutcome): void {
+    const now = this.now();
+    const { planner } = this;
+    if (outcome.body) this.lastDevices = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);
     const result: ReportResult = outcome.delivered
       ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
       : { delivered: false, failure: outcome.failure };

@@ -1,6 +1,4 @@
-import { AdbClient } from '../platforms/android/adb/client.js';
-import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
-import { cloudClient } from '../agent/parts.js';
+import { buildParts, cloudClient, type Parts } from '../agent/build.js';
 import type { Credentials } from '../config/credentials.js';
 import { ConfigError } from '../config/errors.js';
 import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
@@ -39,14 +37,18 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   if (target) config.push(cloudSettingsItem(target));
   config.push(nodeIdItem(inspectNodeId(settings, env)));
 
+  // The same parts as the daemon's: the adb client and the sources it would use.
+  let parts: Parts | undefined;
+  let addressError: unknown;
+  try {
+    parts = buildParts(settings, env, logger, { nodeId: 'doctor' });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    addressError = error;
+  }
   const adbChecked = (async (): Promise<CheckItem[]> => {
-    let adb: AdbClient;
-    try {
-      adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
-    } catch (error) {
-      return [adbAddressFailed(error)];
-    }
-    return checkAdb(adb, {
+    if (!parts) return [adbAddressFailed(addressError)];
+    return checkAdb(parts.android.adb, {
       answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
       shellTimeoutMs: Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000),
       concurrency: settings.probeConcurrency,
@@ -57,7 +59,7 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   })();
   const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
-  // iOS (issue 14): usbmuxd and each iPhone's pairing state, beside adb.
+  // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
   const iosChecked = checkIos(settings, env);
   const [adbItems, cloudItems, iosItems] = await Promise.all([adbChecked, cloudChecked, iosChecked]);
   const items = [...config, ...adbItems, ...iosItems, ...cloudItems];

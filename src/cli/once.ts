@@ -1,8 +1,8 @@
-import { buildParts, cloudClient } from '../agent/parts.js';
-import { logFailedDevices, Reporter } from '../report/reporter.js';
+import { buildParts, cloudClient } from '../agent/build.js';
+import { logFailedDevices } from '../report/reporter.js';
 import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
-import { oneShotInventory } from './inventory.js';
+import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 
@@ -16,44 +16,32 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const { settings, logger } = setup;
   const credentials = dryRun ? undefined : sendingCredentials(settings, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
-  const parts = buildParts(settings, env, logger);
+  const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
   // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
   parts.unplugged.seed(parts.reported.load());
-
-  const inventory = oneShotInventory(parts, setup, env);
-  const collectDevices = inventory.collect;
-
-  if (dryRun) {
-    const [present, machine] = await Promise.all([collectDevices(), parts.machine.collect()]);
-    const devices = parts.unplugged.compose(present, inventory.adbListed());
-    stdout.write(JSON.stringify({ nodeId, machine, devices }, null, 2) + '\n');
-    return EXIT_OK;
+  try {
+    const complete = await listOnce(parts);
+    // A one-shot command has nothing else to do: it waits for every inventory, each bounded by its own deadline.
+    const plan = { request: { refresh: 'all' as const, waitForAll: true }, reason: 'once', complete, deadline: Date.now() + settings.requestTimeoutSeconds * 2000 };
+    if (dryRun) {
+      stdout.write(JSON.stringify(await parts.reporter.compose(plan), null, 2) + '\n');
+      return EXIT_OK;
+    }
+    const outcome = await parts.reporter.send(plan);
+    if (!outcome.delivered) {
+      logger.error({ err: outcome.error.message }, 'report not delivered');
+      return EXIT_NOT_DELIVERED;
+    }
+    const sent = new Set(outcome.sent);
+    logFailedDevices(
+      logger,
+      outcome.failedDevices.filter((f) => sent.has(f.udid)),
+      outcome.failedDevices.filter((f) => !sent.has(f.udid)),
+    );
+    return outcome.failedDevices.length ? EXIT_FAILED_DEVICES : EXIT_OK;
+  } finally {
+    stopSources(parts);
   }
-
-  const reporter = new Reporter({
-    nodeId,
-    cloud: cloudClient(settings, credentials!, logger),
-    collectDevices,
-    collectMachine: () => parts.machine.collect(),
-    unplugged: parts.unplugged,
-    reported: parts.reported,
-    adbListed: inventory.adbListed,
-    stats: parts.stats,
-    logger,
-    deadline: () => Date.now() + settings.requestTimeoutSeconds * 2000,
-  });
-  const outcome = await reporter.send({ refresh: 'all', waitForAll: true }, 'once');
-  if (!outcome.delivered) {
-    logger.error({ err: outcome.error.message }, 'report not delivered');
-    return EXIT_NOT_DELIVERED;
-  }
-  const sent = new Set(outcome.sent);
-  logFailedDevices(
-    logger,
-    outcome.failedDevices.filter((f) => sent.has(f.udid)),
-    outcome.failedDevices.filter((f) => !sent.has(f.udid)),
-  );
-  return outcome.failedDevices.length ? EXIT_FAILED_DEVICES : EXIT_OK;
 }
 
 function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv): string {

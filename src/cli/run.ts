@@ -1,5 +1,5 @@
 import { Agent } from '../agent/agent.js';
-import { buildParts, cloudClient } from '../agent/parts.js';
+import { buildParts, cloudClient } from '../agent/build.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
@@ -12,8 +12,8 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const { settings, logger } = setup;
   const credentials = sendingCredentials(settings, env);
   const nodeId = resolveNodeId(settings, env);
-  const parts = buildParts(settings, env, logger);
-  const agent = new Agent(parts, nodeId, cloudClient(settings, credentials, logger));
+  const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger) });
+  const agent = new Agent(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {
     logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');

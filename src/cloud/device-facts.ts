@@ -1,9 +1,9 @@
 // Readings of a DeviceInfo that several views share (health rules, list,
 // per-device metrics), so that they agree.
-import { IOS_STATE_PAIRED } from '../platforms/ios/inventory.js';
+import type { DeviceState } from './types.js';
 
 /** States in which a device answers its inventory: adb's ready state, and a paired iPhone. */
-const READY = new Set(['device', IOS_STATE_PAIRED]);
+const READY: ReadonlySet<string> = new Set<DeviceState>(['device', 'paired']);
 
 export function isReadyState(state: string): boolean {
   return READY.has(state);

@@ -2,6 +2,7 @@
 // Self-healing never disrupts other devices: it only reconnects offline
 // devices, kicks one wedged transport, or (re)connects a configured network
 // device. It never restarts the adb server.
+import { isTcpSerial } from '../util/tcp-serial.js';
 
 export interface RecoverySettings {
   /** Reconnect offline devices (`adb reconnect offline`). */
@@ -28,27 +29,32 @@ export const defaultRecoverySettings: RecoverySettings = {
 
 export type RecoveryAction =
   | { kind: 'reconnect-offline'; reason: string }
-  | { kind: 'kick'; serial: string; reason: string }
+  | { kind: 'kick'; serial: string; key: string; reason: string }
   | { kind: 'connect'; address: string; reason: string };
 
+/** What the policy reads of a device's registry record. */
 export interface ListedDevice {
   serial: string;
   state: string;
+  /** The registry's key; the serial when absent. */
+  key?: string;
+  /** Consecutive failed inventories (the registry's one count). */
+  failures?: number;
+  /** Monotonic ms of the first failure of the current run. */
+  failingSince?: number;
+  /** Kicks of its transport (monotonic ms, and the failure count then), the registry's history. */
+  kicks?: ReadonlyArray<{ at: number; failures: number }>;
 }
 
-const HOUR_MS = 3_600_000;
-
-/** adb names a device reached over TCP HOST:PORT. */
-const isTcp = (serial: string): boolean => /:\d+$/.test(serial);
+export const HOUR_MS = 3_600_000;
 
 /**
- * Pure policy. Feed it shell outcomes and device lists with a time; ask it
- * which actions to take now. State is bounded by the devices it was told
- * about: forgotten serials are dropped on the next tick.
+ * Pure policy. Feed it the devices (with their failure counts and kick
+ * history from the registry) and a time; ask it which actions to take now.
+ * It keeps per-device nothing: only the offline-reconnect cooldown and the
+ * connect backoff of the configured network addresses.
  */
 export class RecoveryPolicy {
-  private readonly failures = new Map<string, number>();
-  private readonly kicks = new Map<string, number[]>();
   private lastOfflineReconnect = -Infinity;
   private readonly connects = new Map<string, { failures: number; nextAt: number }>();
 
@@ -57,16 +63,6 @@ export class RecoveryPolicy {
     private readonly networkDevices: readonly string[] = [],
   ) {
     for (const address of networkDevices) this.connects.set(address, { failures: 0, nextAt: -Infinity });
-  }
-
-  /** One shell probe of a ready device finished: ok, or missed its deadline / failed. */
-  noteShellOutcome(serial: string, ok: boolean): void {
-    this.failures.set(serial, ok ? 0 : (this.failures.get(serial) ?? 0) + 1);
-  }
-
-  /** Consecutive shell failures of a serial (input of the health rules). */
-  consecutiveShellFailures(serial: string): number {
-    return this.failures.get(serial) ?? 0;
   }
 
   /** Result of a connect the caller made for a network device. */
@@ -94,17 +90,11 @@ export class RecoveryPolicy {
   tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
-    for (const serial of [...this.failures.keys()]) if (!listed.has(serial)) this.failures.delete(serial);
-    for (const [serial, times] of [...this.kicks]) {
-      const recent = times.filter((t) => t > now - HOUR_MS && t <= now);
-      if (recent.length === 0 && !listed.has(serial)) this.kicks.delete(serial);
-      else this.kicks.set(serial, recent);
-    }
 
     // USB devices only: adb 29 forgets a TCP device whose transport is
     // dropped, and one connected by hand (not in networkDevices) would not
     // come back. adb retries an offline TCP connection by itself.
-    const offline = devices.filter((d) => d.state === 'offline' && !isTcp(d.serial));
+    const offline = devices.filter((d) => d.state === 'offline' && !isTcpSerial(d.serial));
     if (
       this.settings.reconnectOffline &&
       offline.length > 0 &&
@@ -114,20 +104,22 @@ export class RecoveryPolicy {
       actions.push({ kind: 'reconnect-offline', reason: `${offline.length} device(s) offline: ${offline.map((d) => d.serial).join(', ')}` });
     }
 
-    for (const [serial, count] of this.failures) {
-      if (listed.get(serial) !== 'device' || count < this.settings.kickAfterFailures) continue;
+    for (const d of devices) {
+      const { serial } = d;
+      const count = d.failures ?? 0;
+      if (d.state !== 'device' || count < this.settings.kickAfterFailures) continue;
       // A TCP device is kicked only when the agent connects it again: adb 29
       // forgets one whose transport is kicked, and a device someone else
       // connected would be gone for good.
-      if (isTcp(serial) && !this.connects.has(serial)) continue;
-      const times = this.kicks.get(serial) ?? [];
-      const last = times.length ? times[times.length - 1]! : -Infinity;
-      if (now - last < this.settings.kickCooldownMs) continue;
+      if (isTcpSerial(serial) && !this.connects.has(serial)) continue;
+      const times = (d.kicks ?? []).filter((k) => k.at > now - HOUR_MS && k.at <= now);
+      const last = times.length ? times[times.length - 1]! : undefined;
+      if (last && now - last.at < this.settings.kickCooldownMs) continue;
       if (times.length >= this.settings.maxKicksPerHour) continue;
-      times.push(now);
-      this.kicks.set(serial, times);
-      this.failures.set(serial, 0);
-      actions.push({ kind: 'kick', serial, reason: `shell missed its deadline ${count} times in a row` });
+      // Within one run of failures, each kick waits for kickAfterFailures more.
+      const sinceKick = last && d.failingSince !== undefined && last.at >= d.failingSince ? count - last.failures : count;
+      if (sinceKick < this.settings.kickAfterFailures) continue;
+      actions.push({ kind: 'kick', serial, key: d.key ?? serial, reason: `shell missed its deadline ${count} times in a row` });
       // adb 29 forgets a TCP device whose transport is kicked: connect it again.
       const entry = this.connects.get(serial);
       if (entry) entry.nextAt = now;
@@ -146,6 +138,6 @@ export class RecoveryPolicy {
 
   /** Size of the state, for the boundedness property. */
   size(): number {
-    return this.failures.size + this.kicks.size + this.connects.size;
+    return this.connects.size;
   }
 }

@@ -1,8 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/schema.js';
+import type { DeviceRegistry } from '../devices/registry.js';
 import type { Logger } from '../log/logger.js';
-import { RecoveryPolicy, type RecoveryAction } from './recovery-policy.js';
-import type { AgentStats } from '../agent/stats.js';
+import type { AgentStats } from '../status/stats.js';
+import type { Clock } from '../util/clock.js';
+import { HOUR_MS, RecoveryPolicy, type RecoveryAction } from './recovery-policy.js';
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline). */
 export interface RecoveryAdb {
@@ -16,8 +17,9 @@ export interface RecoveryOptions {
   settings: Pick<Settings, 'networkDevices' | 'recovery'>;
   stats: AgentStats;
   logger: Logger;
-  /** adb's devices now: serial -> state. */
-  devices: () => ReadonlyMap<string, string>;
+  /** The devices (adb's records), with their failure counts and kick history. */
+  registry: DeviceRegistry;
+  clock: Clock;
   /** How often the policy is asked between events (network devices' backoff); default 2 s. */
   tickMs?: number;
 }
@@ -68,21 +70,23 @@ export class Recovery {
     clearInterval(this.timer);
   }
 
-  /** One inventory of a ready device finished: ok, or failed / past its deadline. */
-  noteShell(serial: string, ok: boolean): void {
-    this.policy.noteShellOutcome(serial, ok);
-    if (!ok) this.evaluate();
-  }
-
-  /** adb's device list changed. */
+  /** An inventory failed, or adb's device list changed: look again now rather than at the next tick. */
   devicesChanged(): void {
     this.evaluate();
   }
 
   private evaluate(): void {
     if (this.stopped) return;
-    const devices = [...this.options.devices()].map(([serial, state]) => ({ serial, state }));
-    for (const action of this.policy.tick(devices, performance.now())) void this.run(action);
+    const { registry, clock } = this.options;
+    const now = clock.monotonic();
+    const devices = registry.list('android').map((r) => {
+      registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
+      return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks };
+    });
+    for (const action of this.policy.tick(devices, now)) {
+      if (action.kind === 'kick') registry.kicked(action.key, now);
+      void this.run(action);
+    }
   }
 
   private async run(action: RecoveryAction): Promise<void> {
@@ -106,7 +110,7 @@ export class Recovery {
           break;
         case 'connect':
           await adb.connect(action.address);
-          this.policy.noteConnectOutcome(action.address, true, performance.now());
+          this.policy.noteConnectOutcome(action.address, true, this.options.clock.monotonic());
           logger.info(
             { address: action.address, reason: action.reason },
             this.failing.delete(action.address) ? `network device ${action.address} connected again` : `network device ${action.address} connected (${action.reason})`,
@@ -118,7 +122,7 @@ export class Recovery {
       this.count(action, 'failed');
       const text = err instanceof Error ? err.message : String(err);
       if (action.kind === 'connect') {
-        this.policy.noteConnectOutcome(action.address, false, performance.now());
+        this.policy.noteConnectOutcome(action.address, false, this.options.clock.monotonic());
         if (this.failing.get(action.address) !== text) {
           this.failing.set(action.address, text);
           logger.warn(

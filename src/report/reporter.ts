@@ -1,13 +1,16 @@
-import { STATUS_UNPLUGGED } from '../cloud/types.js';
 import { CloudAuthError, CloudError, CloudRejectedError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
-import type { DeviceInfo, FailedDevice, Machine, ReportAnswer, ReportBody } from '../cloud/types.js';
+import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportAnswer, type ReportBody } from '../cloud/types.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import type { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
-import type { CollectRequest } from '../agent/collector.js';
+import type { CollectRequest, DeviceSource } from '../platforms/source.js';
+import type { AgentStats } from '../status/stats.js';
 import type { Failure } from '../timing/planner.js';
-import { type UnpluggedLedger } from './unplugged.js';
+import type { Clock } from '../util/clock.js';
+import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
-import type { AgentStats } from '../agent/stats.js';
+import type { UnpluggedLedger } from './unplugged.js';
 
 export interface ReportSink {
   putDevices(body: ReportBody, options?: { deadline?: number; signal?: AbortSignal }): Promise<ReportAnswer>;
@@ -15,19 +18,29 @@ export interface ReportSink {
 
 export interface ReporterDeps {
   nodeId: string;
-  collectDevices: (request: CollectRequest) => Promise<DeviceInfo[]>;
-  collectMachine: () => Promise<Machine>;
+  sources: readonly DeviceSource[];
+  registry: DeviceRegistry;
+  health: HealthMonitor;
+  settings: DecorateSettings;
+  machine: { collect(): Promise<Machine> };
   cloud: ReportSink;
   unplugged: UnpluggedLedger;
-  /** False while adb has not listed its devices yet: absent devices are then not marked UNPLUGGED. */
-  adbListed?: () => boolean;
   /** Where the delivered device set is kept across restarts; none for a dry run. */
   reported?: ReportedStore;
   stats: AgentStats;
   logger: Logger;
+  clock: Clock;
+}
+
+/** One report to make, as the planner (or a one-shot command) decided it. */
+export interface ReportPlan {
+  request: CollectRequest;
+  /** Why: the planner's triggers, for the log. */
+  reason: string;
+  /** Whether every source's listing can be taken as complete: only then is an absent device gone. */
+  complete: boolean;
   /** Epoch ms after which no retry of this report may start (the next scheduled report). */
-  deadline: () => number;
-  now?: () => number;
+  deadline: number;
 }
 
 export type ReportOutcome =
@@ -35,43 +48,54 @@ export type ReportOutcome =
   | { delivered: false; error: Error; failure: Failure; body?: ReportBody };
 
 /**
- * Sends one report: collects, composes it with the UNPLUGGED records still
- * owed, PUTs it and returns what happened. It decides nothing about timing:
- * when to report, and what to probe, is the planner's.
+ * One report, in one direction: collect (every source) → health → decorate
+ * → compose with the UNPLUGGED records still owed → PUT; the outcome goes
+ * back to the caller. It decides nothing about timing: when to report, and
+ * what to inventory, is the planner's.
  */
 export class Reporter {
   constructor(private readonly deps: ReporterDeps) {}
 
-  async send(request: CollectRequest, reason: string, signal?: AbortSignal): Promise<ReportOutcome> {
+  /** The devices present now, health rules and settings applied, sources in registration order. */
+  async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
     const { deps } = this;
-    const now = deps.now ?? Date.now;
+    const collected = await Promise.all(deps.sources.map((s) => s.collect(request)));
+    deps.stats.noteDevices(deps.registry.list('android').map((r) => r.state));
+    return deps.health.apply(collected.flat(), deps.registry).map((info) => decorate(info, deps.settings));
+  }
+
+  /** The body a report would carry now, without sending it (a dry run). */
+  async compose(plan: ReportPlan): Promise<ReportBody> {
+    const [devices, machine] = await Promise.all([this.inventory(plan.request), this.deps.machine.collect()]);
+    return { nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(devices, plan.complete) };
+  }
+
+  async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
+    const { deps } = this;
+    const now = () => deps.clock.wall();
     const started = now();
     let body: ReportBody | undefined;
     try {
-      const [devices, machine] = await Promise.all([deps.collectDevices(request), deps.collectMachine()]);
+      body = await this.compose(plan);
       deps.stats.lastInventoryDurationMs = now() - started;
-      const complete = deps.adbListed?.() ?? true;
-      body = { nodeId: deps.nodeId, machine, devices: deps.unplugged.compose(devices, complete) };
       // Kept before the PUT too: a crash between the cloud storing the report
       // and the write after it must not leave a device the cloud shows online
       // unknown to the next start.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
-      const answer = await deps.cloud.putDevices(body, { deadline: deps.deadline(), signal });
+      const answer = await deps.cloud.putDevices(body, { deadline: plan.deadline, signal });
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
-      deps.stats.lastReportDurationMs = now() - started;
-      deps.unplugged.delivered(body.devices, complete);
+      deps.unplugged.delivered(body.devices, plan.complete);
       deps.reported?.save(deps.unplugged.current);
+      const sent = body.devices.filter((d) => d.status !== STATUS_UNPLUGGED).map((d) => d.udid);
       deps.logger.info(
-        { reason, devices: body.devices.length, failedDevices: answer.failedDevices.length, ms: now() - started },
+        { reason: plan.reason, devices: sent.length, unplugged: body.devices.length - sent.length, failedDevices: answer.failedDevices.length, ms: now() - started },
         'report delivered',
       );
-      const sent = body.devices.filter((d) => d.status !== STATUS_UNPLUGGED).map((d) => d.udid);
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       deps.stats.reportsFailed++;
-      deps.stats.lastFailureAt = now();
       deps.stats.lastFailure = error.message;
       return { delivered: false, error, failure: failureOf(error), body };
     }

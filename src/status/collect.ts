@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import type { AgentStats } from '../agent/stats.js';
+import type { AgentStats } from '../status/stats.js';
 import type { ProbeCounters } from '../platforms/android/inventory/probe.js';
 import type { Metric } from './metrics.js';
 
@@ -9,6 +9,8 @@ export interface MetricsInput {
   adbRoundTripMs?: number;
   failedDevices: Array<{ udid: string; message: string }>;
   probes: ProbeCounters;
+  /** Serials adb lists more than once, with how many devices share each. */
+  duplicateSerials?: ReadonlyMap<string, number>;
   version: string;
   nodeId: string;
 }
@@ -48,6 +50,12 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       help: 'A device the cloud did not store, with its udid.',
       type: 'gauge',
       samples: input.failedDevices.map((f) => ({ labels: { udid: f.udid }, value: 1 })),
+    },
+    {
+      name: 'device_agent_duplicate_serial_devices',
+      help: 'Devices adb lists under one serial, for serials listed more than once: all but one of them go unreported.',
+      type: 'gauge',
+      samples: [...(input.duplicateSerials ?? [])].map(([serial, value]) => ({ labels: { serial }, value })),
     },
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
     gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),

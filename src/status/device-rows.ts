@@ -1,4 +1,4 @@
-import type { LongDevice } from '../platforms/android/adb/devices-long.js';
+import type { DeviceSnapshot } from '../devices/record.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
@@ -29,22 +29,19 @@ export interface DeviceRow {
   inventoriedAt?: number;
 }
 
-export interface RowContext {
-  serialOf(udid: string): string | undefined;
-  /** adb's long listing by serial. */
-  topology: ReadonlyMap<string, LongDevice>;
-  problems(udid: string): readonly string[];
-  inventoriedAt(serial: string, udid: string): number | undefined;
-  /** Inventories in a row that did not answer. */
-  failures(serial: string): number;
+/** What rows read of the device registry: the records behind a udid (through its index, not a scan). */
+export interface RowRecords {
+  byUdid(udid: string): readonly DeviceSnapshot[];
 }
 
-export function deviceRows(infos: readonly DeviceInfo[], ctx: RowContext): DeviceRow[] {
+export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): DeviceRow[] {
   return infos.map((info) => {
-    const serial = ctx.serialOf(info.udid) ?? info.udid;
-    const long = ctx.topology.get(serial);
+    const behind = records.byUdid(info.udid);
+    // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
+    const record = behind.find((r) => r.usb?.usb !== undefined) ?? behind[0];
+    const serial = record?.serial ?? info.udid;
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
-    const inventoriedAt = ctx.inventoriedAt(serial, info.udid);
+    const inventoriedAt = record?.inventoriedAt;
     return dropUndefined({
       udid: info.udid,
       serial,
@@ -58,11 +55,11 @@ export function deviceRows(infos: readonly DeviceInfo[], ctx: RowContext): Devic
       charging: chargingOf(info.battery?.status),
       storageFreeBytes: info.storage ? Math.max(0, info.storage.total - info.storage.used) : undefined,
       memoryAvailableBytes: info.memory ? Math.max(0, info.memory.total - info.memory.used) : undefined,
-      usb: long?.usb,
-      transportId: long?.transportId,
-      product: long?.product,
-      up: isReadyState(info.state) && inventoriedAt !== undefined && ctx.failures(serial) === 0,
-      problems: [...ctx.problems(info.udid)],
+      usb: record?.usb?.usb,
+      transportId: record?.usb?.transportId,
+      product: record?.usb?.product,
+      up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
+      problems: [...(record?.problems ?? [])],
       message: info.message,
       inventoriedAt,
     });

@@ -1,7 +1,9 @@
 // Every timing decision of the daemon in one pure module: when the next
 // report goes out, and which devices it probes afresh. The agent feeds it
-// events and runs what take() hands out; nothing here reads a clock, sets a
-// timer or does I/O. Times are milliseconds of a monotonic clock, so a wall
+// events and runs what take() hands out; it reads the devices from the
+// registry's snapshots (their state, failure count and when they were last
+// asked) and keeps no per-device state of its own; nothing here reads a
+// clock, sets a timer or does I/O. Times are milliseconds of a monotonic clock, so a wall
 // clock step (NTP, suspend and resume) cannot stall or rush a plan.
 //
 // Guarantees (test/timing/planner.property.test.ts checks each on long random
@@ -16,11 +18,24 @@
 //   and slack, even when a schedule tick is lost;
 // - a failed-device entry lives only while its device is reported; no retry
 //   is planned in the past;
-// - memory is bounded by the number of devices adb lists plus those the last
-//   delivered report carried.
+// - memory is bounded by the number of devices the last delivered report
+//   carried (failed-device entries); everything per device is the registry's.
 
 import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
+import type { DeviceSnapshot } from '../devices/record.js';
+
+/** What the planner reads of the device registry. */
+export interface PlannerDevices {
+  list(): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'state' | 'failures' | 'failure' | 'askedAt' | 'probing' | 'changedSeq'>>;
+  /** The registry's change counter: records with a larger changedSeq changed since it was read. */
+  readonly changeCounter: number;
+  /** The record keys behind a udid. */
+  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key'>>;
+}
+
+/** adb's state of a device that answers its inventory; only those are planned (iPhones are read at every report). */
+const READY = 'device';
 
 export type Trigger =
   | 'start'
@@ -57,9 +72,9 @@ export type ReportResult =
 
 export interface PlannedReport {
   triggers: Trigger[];
-  /** adb serials or udids to probe afresh; a ready device outside it keeps its last inventory. */
+  /** Record keys to inventory afresh; a ready device outside it keeps its last inventory. */
   refresh: Set<string>;
-  /** adb serials not to probe in this report whatever refresh says: their probes keep failing and their next try is later. */
+  /** Record keys not to inventory in this report whatever refresh says: their inventories keep failing and their next try is later. */
   hold: Set<string>;
 }
 
@@ -96,22 +111,13 @@ export interface PlannerOptions {
   failed?: FailedDevicePolicyOptions;
 }
 
-interface ProbeTrouble {
-  failures: number;
-  retryAt: number;
-}
-
 export class ReportPlanner {
   private readonly o: Required<Omit<PlannerOptions, 'failed'>>;
   readonly failed: FailedDevicePolicy;
-  /** adb serial -> state, as the watcher lists them. */
-  private readonly devices = new Map<string, string>();
-  /** Ready serials that changed since the last report started. */
-  private readonly changed = new Set<string>();
+  /** The registry's change counter when the last report started: records changed after it are refreshed. */
+  private seenChange = 0;
   private changeFirstAt: number | undefined;
   private changeLastAt: number | undefined;
-  /** Serials whose last probe failed: probed again at retryAt, not on every report. */
-  private readonly trouble = new Map<string, ProbeTrouble>();
   private readonly immediate = new Set<Trigger>();
   private resendAttempt = 0;
   private resendAt: number | undefined;
@@ -121,7 +127,10 @@ export class ReportPlanner {
   private settleAt: number | undefined;
   private settleDue = false;
 
-  constructor(options: PlannerOptions) {
+  constructor(
+    private readonly devices: PlannerDevices,
+    options: PlannerOptions,
+  ) {
     this.o = {
       maxChangeWaitMs: 1_500,
       minFollowUpGapMs: 5_000,
@@ -154,8 +163,7 @@ export class ReportPlanner {
 
   /** adb tracking came back: the same devices may be listed, but inventories were cut off. */
   adbResumed(now: number): void {
-    // Probes cut off by the adb server going away say nothing about the devices.
-    this.trouble.clear();
+    // (The Android source forgives the inventories the server's going away cut off.)
     this.noteChange(now);
     this.immediate.add('adb-resumed');
   }
@@ -176,30 +184,13 @@ export class ReportPlanner {
     return this.settleAt !== undefined && now >= this.settleAt;
   }
 
-  /** adb listed a device in a new state (to), or no longer (to undefined). */
-  deviceChanged(serial: string, to: string | undefined, now: number): void {
-    // A new state is a new chance: a replugged wedged phone is asked at once.
-    this.trouble.delete(serial);
-    if (to === undefined) {
-      this.devices.delete(serial);
-      this.changed.delete(serial);
-    } else {
-      this.devices.set(serial, to);
-      if (to === 'device') this.changed.add(serial);
-      else this.changed.delete(serial);
-    }
+  /**
+   * A source's listing changed (the registry already holds the new states;
+   * a new state is a new connection, so a replugged wedged phone is asked at
+   * once), or an inventory a report did not wait for brought news.
+   */
+  devicesChanged(now: number): void {
     this.noteChange(now);
-  }
-
-  /** A probe of a ready device answered in full (ok) or failed, timed out or was cut short. */
-  probeOutcome(serial: string, ok: boolean, now: number): void {
-    if (ok) {
-      this.trouble.delete(serial);
-      return;
-    }
-    if (this.devices.get(serial) !== 'device') return;
-    const failures = (this.trouble.get(serial)?.failures ?? 0) + 1;
-    this.trouble.set(serial, { failures, retryAt: now + backoff(failures, this.o.probeRetryMinMs, this.o.probeRetryMaxMs) });
   }
 
   // ---- plans ----
@@ -220,27 +211,23 @@ export class ReportPlanner {
     const refresh = new Set<string>();
     const hold = new Set<string>();
     const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'adb-resumed' || t === 'requested');
-    for (const [serial, state] of this.devices) {
-      if (state !== 'device') continue;
-      const trouble = this.trouble.get(serial);
-      if (trouble) {
-        if (trouble.retryAt > now) {
-          hold.add(serial);
-          continue;
-        }
-        refresh.add(serial);
-        // Asked now; until its outcome is known, not asked again before the next backoff step.
-        trouble.retryAt = now + backoff(trouble.failures, this.o.probeRetryMinMs, this.o.probeRetryMaxMs);
-      } else if (full || this.changed.has(serial)) {
-        refresh.add(serial);
+    for (const d of this.devices.list()) {
+      if (d.state !== READY) continue;
+      if (d.failures > 0) {
+        // Asked again only once its backoff has passed (counted from its last
+        // failure or, while one runs, its last ask), not on every report.
+        if (d.probing || this.retryAt(d) > now) hold.add(d.key);
+        else refresh.add(d.key);
+      } else if (full || d.changedSeq > this.seenChange) {
+        refresh.add(d.key);
       }
     }
+    this.seenChange = this.devices.changeCounter;
     const failedDue = this.failed.dueForRetry(now);
-    for (const udid of failedDue) refresh.add(udid);
+    for (const udid of failedDue) for (const r of this.devices.byUdid(udid)) refresh.add(r.key);
     this.failed.defer(failedDue, now);
     if (triggers.includes('adb-settled')) this.settleDue = false;
     this.immediate.clear();
-    this.changed.clear();
     this.changeFirstAt = this.changeLastAt = undefined;
     this.resendAt = undefined;
     this.inFlight = true;
@@ -277,31 +264,24 @@ export class ReportPlanner {
 
   // ---- introspection ----
 
-  get busy(): boolean {
-    return this.inFlight;
-  }
-
-  /** Consecutive failed probes of a ready device (0 when its last probe answered). */
-  probeFailures(serial: string): number {
-    return this.trouble.get(serial)?.failures ?? 0;
-  }
-
-  /** Serials whose probes keep failing. */
-  troubled(): string[] {
-    return [...this.trouble.keys()];
-  }
-
   /** Sizes of what the planner holds, for the memory bound. */
-  footprint(): { devices: number; changed: number; trouble: number; failed: number } {
-    return { devices: this.devices.size, changed: this.changed.size, trouble: this.trouble.size, failed: this.failed.current().length };
+  footprint(): { failed: number } {
+    return { failed: this.failed.current().length };
   }
 
-  /** Every retry time the planner holds (resend, failed devices, probes), for checks. */
+  /** Every retry time the planner holds or reads (resend, failed devices, inventories), for checks. */
   plannedRetries(): number[] {
-    const times = [...this.trouble.values()].map((t) => t.retryAt);
+    const times: number[] = [];
+    for (const d of this.devices.list()) if (d.state === READY && d.failures > 0 && !d.probing) times.push(this.retryAt(d));
     for (const f of this.failed.current()) times.push(f.nextRetryAt);
     if (this.resendAt !== undefined) times.push(this.resendAt);
     return times;
+  }
+
+  /** When a device whose inventories keep failing is asked again. */
+  private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>): number {
+    const from = Math.max(d.failure?.at ?? -Infinity, d.askedAt ?? -Infinity);
+    return from + backoff(d.failures, this.o.probeRetryMinMs, this.o.probeRetryMaxMs);
   }
 
   private noteChange(now: number): void {
@@ -322,7 +302,7 @@ export class ReportPlanner {
     const failedAt = this.failed.nextRetryAt();
     if (failedAt !== undefined) due.set('failed-device-retry', Math.max(failedAt, gapFloor));
     let probeAt = Infinity;
-    for (const [serial, t] of this.trouble) if (this.devices.get(serial) === 'device') probeAt = Math.min(probeAt, t.retryAt);
+    for (const d of this.devices.list()) if (d.state === READY && d.failures > 0 && !d.probing) probeAt = Math.min(probeAt, this.retryAt(d));
     if (probeAt !== Infinity) due.set('inventory-retry', Math.max(probeAt, gapFloor));
     if (this.lastStartAt !== undefined) {
       due.set('watchdog', Math.max(gapFloor, this.lastStartAt + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs));

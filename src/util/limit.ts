@@ -30,3 +30,12 @@ export class Limiter {
     }
   }
 }
+
+/** Waits for `promise`, but no longer than `ms`; never rejects (the caller reads outcomes elsewhere). */
+export async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.then(noop, noop), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
+function noop(): void {}

@@ -12,17 +12,19 @@ type Case = 'ios-off' | 'no-usbmuxd' | 'usbmuxd-no-iphones';
 async function child(kind: Case, address: string): Promise<void> {
   await import('../../src/agent/agent.js');
   await import('../../src/cli/once.js');
-  const { buildIosParts } = await import('../../src/platforms/ios/setup.js');
+  const { iosSource } = await import('../../src/platforms/ios/setup.js');
+  const { DeviceRegistry } = await import('../../src/devices/registry.js');
+  const { systemClock } = await import('../../src/util/clock.js');
   const { silentLogger } = await import('../../src/log/logger.js');
   const settings = { ios: kind !== 'ios-off', iosTimeoutSeconds: 5, reconcileSeconds: 30, probeConcurrency: 16, usbmuxdSocketAddress: undefined, slowFactsRefreshSeconds: 900 };
-  const ios = buildIosParts(settings, { USBMUXD_SOCKET_ADDRESS: address }, silentLogger());
-  await ios?.watcher.start();
-  if (ios) await ios.collector.collect(ios.watcher);
+  const ios = iosSource(settings, { USBMUXD_SOCKET_ADDRESS: address }, silentLogger(), new DeviceRegistry(), systemClock);
+  await ios?.start();
+  if (ios) await ios.collect({ refresh: 'all' });
   await new Promise((r) => setTimeout(r, 500));
   (globalThis as { gc?: () => void }).gc?.();
   await new Promise((r) => setTimeout(r, 100));
   process.stdout.write(`${process.memoryUsage().rss}\n`);
-  ios?.watcher.stop();
+  ios?.stop();
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice } from '../../src/recovery/recovery-policy.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction, type RecoverySettings } from '../../src/recovery/recovery-policy.js';
+
+/** The policy as Recovery runs it: adb's list and the inventories' outcomes go into a registry, which the policy reads. */
+class PolicyBed extends RecoveryPolicy {
+  private readonly registry = new DeviceRegistry();
+
+  constructor(settings: RecoverySettings, networkDevices: readonly string[] = []) {
+    super(settings, networkDevices);
+  }
+
+  noteShellOutcome(serial: string, ok: boolean, now = 0): void {
+    const key = `android/${serial}`;
+    if (ok) this.registry.answered(key, { udid: serial, serialNumber: serial, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false }, now, now);
+    else this.registry.failed(key, 'missed its deadline', now, now);
+  }
+
+  override tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
+    this.registry.sync('android', new Map(devices.map((d) => [d.serial, d.state])));
+    const listed = this.registry.list('android').map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks }));
+    const actions = super.tick(listed, now);
+    for (const a of actions) if (a.kind === 'kick') this.registry.kicked(a.key, now);
+    return actions;
+  }
+}
 
 // 10.0.0.5:5555 is a configured network device; 10.0.0.6:5555 was connected by someone else.
 const serials = ['A', 'B', 'C', '10.0.0.5:5555', '10.0.0.6:5555'];
@@ -16,12 +40,12 @@ const event = fc.oneof(
 const step = fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 120_000 })), e: event });
 
 function run(steps: fc.Arbitrary<unknown> extends never ? never : { dt: number; e: any }[]) {
-  const policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+  const policy = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
   let now = 1_000_000;
   const log: { now: number; kind: string; target: string }[] = [];
   for (const { dt, e } of steps) {
     now += dt;
-    if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok);
+    if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok, now);
     else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
     else {
       const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i] }]));
@@ -72,7 +96,7 @@ describe('RecoveryPolicy', () => {
   });
 
   it('kicks after exactly N consecutive misses and reconnects the network device after its kick', () => {
-    const p = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+    const p = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
     const ready = [{ serial: '10.0.0.5:5555', state: 'device' }, { serial: 'A', state: 'device' }];
     expect(p.tick(ready, 0)).toEqual([]);
     p.noteShellOutcome('10.0.0.5:5555', false);
@@ -90,11 +114,11 @@ describe('RecoveryPolicy', () => {
   it('never connects a network device adb lists as ready or waiting for authorization', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
-        const policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+        const policy = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
         let now = 0;
         for (const { dt, e } of steps) {
           now += dt;
-          if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok);
+          if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok, now);
           else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
           else {
             const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i]! }]));
@@ -109,13 +133,14 @@ describe('RecoveryPolicy', () => {
   });
 
   it('kicks a wedged TCP device only when it is a network device the agent connects again', () => {
-    const p = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+    const p = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
     const ready = [{ serial: '10.0.0.5:5555', state: 'device' }, { serial: '10.0.0.6:5555', state: 'device' }];
+    expect(p.tick(ready, 0)).toEqual([]);
     for (let i = 0; i < 3; i++) {
       p.noteShellOutcome('10.0.0.5:5555', false);
       p.noteShellOutcome('10.0.0.6:5555', false);
     }
-    expect(p.tick(ready, 0).map((a) => (a.kind === 'kick' ? a.serial : a.kind))).toEqual(['10.0.0.5:5555']);
+    expect(p.tick(ready, 1).map((a) => (a.kind === 'kick' ? a.serial : a.kind))).toEqual(['10.0.0.5:5555']);
   });
 
   it('reconnects offline USB devices only: an offline TCP device is left to adb', () => {
@@ -128,11 +153,11 @@ describe('RecoveryPolicy', () => {
 
   it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {
     const s = { ...defaultRecoverySettings, kickCooldownMs: 0, maxKicksPerHour: 2, kickAfterFailures: 1 };
-    const p = new RecoveryPolicy(s);
+    const p = new PolicyBed(s);
     const ready = [{ serial: 'A', state: 'device' }];
     let kicks = 0;
     for (let t = 0; t < 10; t++) {
-      p.noteShellOutcome('A', false);
+      p.noteShellOutcome('A', false, 10_000 + t);
       kicks += p.tick(ready, 10_000 + t).length;
     }
     expect(kicks).toBe(2);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Reporter, type ReportSink } from '../../src/report/reporter.js';
-import { AgentStats } from '../../src/agent/stats.js';
+import { EventEmitter } from 'node:events';
+import { Reporter, type ReportPlan, type ReportSink } from '../../src/report/reporter.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { HealthMonitor } from '../../src/health/monitor.js';
+import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
+import { systemClock } from '../../src/util/clock.js';
+import { shippedHealth } from '../health/defaults.js';
+import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
+import { AgentStats } from '../../src/status/stats.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
@@ -35,29 +42,50 @@ class GatedSink implements ReportSink {
   }
 }
 
-function reporter(sink: ReportSink, devices: () => DeviceInfo[]) {
-  const requests: unknown[] = [];
-  const r = new Reporter({
-    nodeId: 'n1',
-    cloud: sink,
-    collectDevices: async (request) => {
+/** A source whose devices the test gives, recording what each report asked of it. */
+function fakeSource(devices: () => Promise<DeviceInfo[]>, requests: CollectRequest[]): DeviceSource {
+  return Object.assign(new EventEmitter(), {
+    platform: 'android' as const,
+    label: 'fake',
+    listed: true,
+    alive: true,
+    lastError: undefined,
+    start: async () => undefined,
+    stop: () => undefined,
+    listOnce: async () => undefined,
+    invalidateSlow: () => undefined,
+    collect: async (request: CollectRequest) => {
       requests.push(request);
       return devices();
     },
-    collectMachine: async () => machine,
+  }) as DeviceSource;
+}
+
+function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<DeviceInfo[]>) {
+  const requests: CollectRequest[] = [];
+  const r = new Reporter({
+    nodeId: 'n1',
+    cloud: sink,
+    sources: [fakeSource(async () => devices(), requests)],
+    registry: new DeviceRegistry(),
+    health: new HealthMonitor(shippedHealth, silentLogger()),
+    settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+    machine: { collect: async () => machine },
     unplugged: new UnpluggedLedger(),
     stats: new AgentStats(),
     logger: silentLogger(),
-    deadline: () => Date.now() + 60_000,
+    clock: systemClock,
   });
   return { r, requests };
 }
+
+const plan = (request: CollectRequest, reason = 'x'): ReportPlan => ({ request, reason, complete: true, deadline: Date.now() + 60_000 });
 
 describe('Reporter', () => {
   it('collects with the request it is given and returns the udids it carried', async () => {
     const sink = new GatedSink();
     const { r, requests } = reporter(sink, () => [device('A'), device('B')]);
-    const sent = r.send({ refresh: new Set(['B']), hold: new Set(['A']) }, 'devices-changed');
+    const sent = r.send(plan({ refresh: new Set(['B']), hold: new Set(['A']) }, 'devices-changed'));
     await sink.release({ failedDevices: [{ udid: 'B', message: 'missing capability' }] });
     const outcome = await sent;
     expect(requests).toEqual([{ refresh: new Set(['B']), hold: new Set(['A']) }]);
@@ -73,37 +101,28 @@ describe('Reporter', () => {
     for (const [error, failure] of cases) {
       const sink = new GatedSink();
       const { r } = reporter(sink, () => [device('A')]);
-      const sent = r.send({ refresh: 'all' }, 'x');
+      const sent = r.send(plan({ refresh: 'all' }, 'x'));
       await sink.release(error);
       expect(await sent).toMatchObject({ delivered: false, failure });
     }
-    const broken = new Reporter({
-      nodeId: 'n1',
-      cloud: new GatedSink(),
-      collectDevices: async () => {
-        throw new Error('adb went away');
-      },
-      collectMachine: async () => machine,
-      unplugged: new UnpluggedLedger(),
-      stats: new AgentStats(),
-      logger: silentLogger(),
-      deadline: () => Date.now() + 60_000,
+    const { r: broken } = reporter(new GatedSink(), () => {
+      throw new Error('adb went away');
     });
-    expect(await broken.send({ refresh: 'all' }, 'x')).toMatchObject({ delivered: false, failure: 'transient' });
+    expect(await broken.send(plan({ refresh: 'all' }, 'x'))).toMatchObject({ delivered: false, failure: 'transient' });
   });
 
   it('sends an unplugged device once as UNPLUGGED after a delivered report, and does not count it as sent', async () => {
     const sink = new GatedSink();
     let current = [device('A'), device('B')];
     const { r } = reporter(sink, () => current);
-    const a = r.send({ refresh: 'all' }, 'x');
+    const a = r.send(plan({ refresh: 'all' }, 'x'));
     await sink.release();
     await a;
     current = [device('A')];
-    const b = r.send({ refresh: 'all' }, 'x');
+    const b = r.send(plan({ refresh: 'all' }, 'x'));
     await sink.release();
     expect(await b).toMatchObject({ sent: ['A'] });
-    const c = r.send({ refresh: 'all' }, 'x');
+    const c = r.send(plan({ refresh: 'all' }, 'x'));
     await sink.release();
     await c;
     expect(sink.bodies.map((body) => body.devices.map((d) => `${d.udid}:${d.status}`))).toEqual([

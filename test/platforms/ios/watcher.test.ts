@@ -1,12 +1,10 @@
-// IosWatcher and IosCollector against the simulated usbmuxd: plug and unplug
+// IosWatcher against the simulated usbmuxd: plug and unplug
 // seen within 2 s, a usbmuxd restart survived with the list reconciled, a
 // host without usbmuxd said once, a silent lockdown reported with its last
 // good inventory.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceChange } from '../../../src/platforms/android/adb/device-watcher.js';
 import { parseUsbmuxdAddress } from '../../../src/platforms/ios/address.js';
-import { IosCollector } from '../../../src/platforms/ios/collector.js';
-import type { ProbeResult } from '../../../src/platforms/ios/probe.js';
 import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
@@ -123,82 +121,5 @@ describe('IosWatcher', () => {
     const p = sim.plug({ profile: 'iphone-13-ios16' });
     await sim.start();
     await until(() => watcher.devices.has(p.udid), 2000);
-  });
-});
-
-describe('IosCollector', () => {
-  it('reports paired, untrusted and silent phones, each as the spec wants, in one call', async () => {
-    const { sim, watcher, logger } = await setup();
-    const paired = sim.plug({ profile: 'iphone-13-ios16' });
-    const untrusted = sim.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: 'UNTRUSTED-2' });
-    await watcher.start();
-    const collector = new IosCollector({ stepTimeoutMs: 400, concurrency: 4, logger });
-    const first = await collector.collect(watcher);
-    const byUdid = new Map(first.map((i) => [i.udid, i]));
-    expect(byUdid.get(paired.udid)).toMatchObject({ status: 'AVAILABLE', platformName: 'IOS', isIos: true, isAndroid: false, modelName: 'iPhone 13' });
-    expect(byUdid.get(untrusted.udid)).toMatchObject({ status: 'UNAVAILABLE', modelName: 'iPhone 15', message: expect.stringContaining('idevicepair pair') });
-    expect(paired.sessions).toBe(1);
-
-    // The paired phone's lockdown now hangs: last good inventory plus a message.
-    paired.state = 'hang';
-    const t0 = Date.now();
-    const second = await collector.collect(watcher);
-    expect(Date.now() - t0).toBeLessThan(1500);
-    const silent = second.find((i) => i.udid === paired.udid)!;
-    expect(silent).toMatchObject({ status: 'AVAILABLE', serialNumber: paired.profile.root.SerialNumber, battery: byUdid.get(paired.udid)!.battery });
-    expect(silent.message).toMatch(/did not answer/);
-  });
-
-  it('reads identity once per connection: later cycles read only battery and disk usage, a replug or the slow refresh reads it again', async () => {
-    const { sim, watcher, logger } = await setup();
-    let clock = 0;
-    const phone = sim.plug({ profile: 'iphone-13-ios16' });
-    await watcher.start();
-    const collector = new IosCollector({ stepTimeoutMs: 400, concurrency: 4, logger, slowFactsRefreshMs: 60_000, now: () => clock });
-    const requests = () => phone.log.filter((l) => l.request === 'GetValue').map((l) => l.domain ?? l.key ?? 'root');
-    const rootReads = () => requests().filter((r) => r === 'root').length;
-    const first = (await collector.collect(watcher))[0]!;
-    expect(rootReads()).toBe(1);
-    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.mobile.battery', 'com.apple.disk_usage']);
-
-    phone.log.length = 0;
-    clock += 30_000;
-    const second = (await collector.collect(watcher))[0]!;
-    expect(requests()).toEqual(['com.apple.mobile.battery', 'com.apple.disk_usage']);
-    expect(phone.sessions).toBe(2);
-    // Every field is still there: identity from the first read.
-    expect(second).toEqual(first);
-
-    // The slow refresh reads the root again (a renamed phone shows).
-    phone.log.length = 0;
-    clock += 31_000;
-    await collector.collect(watcher);
-    expect(rootReads()).toBe(1);
-
-    // A replug is a new connection (new DeviceID): identity read again.
-    sim.unplug(phone);
-    await until(() => !watcher.devices.has(phone.udid), 2000);
-    const again = sim.plug({ profile: 'iphone-13-ios16' });
-    await until(() => watcher.devices.has(again.udid), 2000);
-    await collector.collect(watcher);
-    expect(again.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
-  });
-
-  it('forgets the last good inventory of an unplugged phone', async () => {
-    const results: ProbeResult[] = [
-      { kind: 'ok', values: { root: { ProductType: 'iPhone14,5', SerialNumber: 'S1' } } },
-      { kind: 'silent', detail: 'x' },
-    ];
-    const { logger } = capture();
-    const collector = new IosCollector({ stepTimeoutMs: 100, concurrency: 1, logger, probe: async () => results.shift()! });
-    const source = (present: boolean) => ({
-      address: parseUsbmuxdAddress('UNIX:/x'),
-      devices: new Map(present ? [['U', 'attached']] : []),
-      device: () => ({ deviceId: 1, udid: 'U', connectionType: 'USB' }),
-    });
-    expect((await collector.collect(source(true)))[0]?.serialNumber).toBe('S1');
-    expect(await collector.collect(source(false))).toEqual([]);
-    const after = await collector.collect(source(true));
-    expect(after[0]).toMatchObject({ serialNumber: 'U', status: 'UNAVAILABLE' });
   });
 });

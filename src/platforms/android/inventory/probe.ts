@@ -8,6 +8,7 @@ import { props } from './probes/props.js';
 import { probesOf } from './probes/registry.js';
 import { TIERS, type Probe, type Tier } from './probes/types.js';
 import type { Props } from './parsers/getprop.js';
+import { tcpAddress } from '../../../util/tcp-serial.js';
 import { buildInventoryScript, SECTION, splitSections } from './script.js';
 
 export interface ProberOptions {
@@ -23,6 +24,18 @@ export interface ProberOptions {
    * would otherwise hold the slow facts for as long as the step.
    */
   now?: () => number;
+  store?: TierCacheStore;
+}
+
+/**
+ * Where the per-connection tier caches live: the agent keeps them in the
+ * device registry's records (dropped with the connection); alone (tests,
+ * benchmarks) the prober keeps them in a map.
+ */
+export interface TierCacheStore {
+  get(serial: string): TierCache | undefined;
+  set(serial: string, cache: TierCache): void;
+  delete(serial: string): void;
 }
 
 export interface ProbeCounters {
@@ -33,7 +46,7 @@ export interface ProbeCounters {
 }
 
 /** What the last good reads of one connection left: section texts of the cached tiers. */
-interface TierCache {
+export interface TierCache {
   sections: Map<string, string>;
   /** When the slow tier was last read in full (ms, on the prober's clock). */
   slowReadAtMs: number;
@@ -55,7 +68,7 @@ const PROPS_GOOD = props.good ?? (() => true);
  * report carries every field. A reboot (uptime went down) forces a full read.
  */
 export class DeviceProber {
-  private readonly cache = new Map<string, TierCache>();
+  private readonly cache: TierCacheStore;
   private readonly scripts = new Map<string, string>();
   private readonly slowRefreshMs: number;
   private readonly now: () => number;
@@ -67,6 +80,7 @@ export class DeviceProber {
   ) {
     this.slowRefreshMs = (options.slowFactsRefreshSeconds ?? 900) * 1000;
     this.now = options.now ?? (() => performance.now());
+    this.cache = options.store ?? new Map<string, TierCache>();
   }
 
   /** Drops what was cached for a connection that ended: the next probe reads every tier. */
@@ -250,6 +264,6 @@ function uptimeOf(sections: Map<string, string>): number | undefined {
 
 /** A device reached over TCP (adb connect) is described by its host and port. */
 function tunnelInfo(serial: string): Record<string, unknown> | undefined {
-  const match = /^(.+):(\d{1,5})$/.exec(serial);
-  return match ? { host: match[1], port: Number(match[2]) } : undefined;
+  const address = tcpAddress(serial);
+  return address ? { ...address } : undefined;
 }

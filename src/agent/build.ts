@@ -1,0 +1,79 @@
+// The one factory of the object graph: `run`, `once`, `list` and `doctor`
+// build their parts here, from the settings, and nothing does I/O yet.
+import { join } from 'node:path';
+import { CloudClient } from '../cloud/client.js';
+import type { Credentials } from '../config/credentials.js';
+import { stateDirOf } from '../config/node-id.js';
+import type { Settings } from '../config/schema.js';
+import { DeviceRegistry } from '../devices/registry.js';
+import { HealthMonitor } from '../health/monitor.js';
+import type { Logger } from '../log/logger.js';
+import { buildNumber } from '../machine/build-number.js';
+import { MachineCollector } from '../machine/collector.js';
+import { buildPlatforms, type Platforms } from '../platforms/index.js';
+import { ReportedStore } from '../report/reported-store.js';
+import { Reporter, type ReportSink } from '../report/reporter.js';
+import { UnpluggedLedger } from '../report/unplugged.js';
+import { AgentStats } from '../status/stats.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { agentVersion, projectRoot } from '../util/package.js';
+
+export interface Parts extends Platforms {
+  settings: Settings;
+  logger: Logger;
+  clock: Clock;
+  registry: DeviceRegistry;
+  stats: AgentStats;
+  unplugged: UnpluggedLedger;
+  /** The device set last reported, kept across restarts (no ghosts). */
+  reported: ReportedStore;
+  reporter: Reporter;
+}
+
+export interface BuildOptions {
+  nodeId: string;
+  /** Where reports go; none for a command that sends nothing (a dry run, list, doctor). */
+  cloud?: ReportSink;
+  clock?: Clock;
+}
+
+export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
+  const clock = options.clock ?? systemClock;
+  const registry = new DeviceRegistry();
+  const platforms = buildPlatforms(settings, env, logger, registry, clock);
+  const stats = new AgentStats();
+  const unplugged = new UnpluggedLedger();
+  const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
+  const reporter = new Reporter({
+    nodeId: options.nodeId,
+    sources: platforms.sources,
+    registry,
+    health: new HealthMonitor(settings.health, logger),
+    settings,
+    machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
+    cloud: options.cloud ?? noCloud,
+    unplugged,
+    reported,
+    stats,
+    logger,
+    clock,
+  });
+  // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
+  unplugged.seed(reported.load());
+  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, reporter };
+}
+
+const noCloud: ReportSink = {
+  putDevices: () => Promise.reject(new Error('this command sends nothing')),
+};
+
+export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+  return new CloudClient({
+    baseUrl: settings.baseUrl,
+    username: credentials.username,
+    apiKey: credentials.apiKey,
+    requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
+    userAgent: `device-agent/${agentVersion}`,
+    logger,
+  });
+}

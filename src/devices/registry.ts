@@ -1,0 +1,253 @@
+import { EventEmitter } from 'node:events';
+import type { DeviceInfo } from '../cloud/types.js';
+import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
+
+/** What one finished inventory did to a record's failure count. */
+export interface OutcomeNote {
+  /** The device answered in full after failing before. */
+  recovered: boolean;
+  /** The failure is new, or its text changed: worth one log line. */
+  newProblem: boolean;
+}
+
+/**
+ * The one place per-device state lives: a record per device connection,
+ * with a udid index. Sources sync their listing into it and note each
+ * inventory's outcome; the planner, health, recovery, metrics, `list` and
+ * `doctor` read it. A record goes when its source stops listing the device,
+ * and with it everything known about that connection.
+ *
+ * Emits 'outcome' after an inventory's outcome is noted, so that whoever
+ * plans the next report can look again (a failed inventory plans a retry).
+ */
+export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
+  private readonly records = new Map<string, DeviceRecord>();
+  private readonly udidIndex = new Map<string, Set<string>>();
+  private seq = 0;
+
+  /** Counts state changes: a record with a larger changedSeq changed after the counter was read. */
+  get changeCounter(): number {
+    return this.seq;
+  }
+
+  /**
+   * A source's whole listing (serial -> state). Records it no longer lists
+   * are dropped; a record whose state changed starts a new connection:
+   * nothing cached and no failure carried over. Returns the keys that
+   * changed state or appeared, and the records that went.
+   */
+  sync(platform: Platform, listing: ReadonlyMap<string, string>): { changed: string[]; gone: DeviceSnapshot[] } {
+    const changed: string[] = [];
+    const gone: DeviceSnapshot[] = [];
+    for (const [key, record] of this.records) {
+      if (record.platform !== platform || listing.has(record.serial)) continue;
+      this.drop(key);
+      gone.push(record);
+    }
+    for (const [serial, state] of listing) {
+      const key = recordKey(platform, serial);
+      const record = this.records.get(key);
+      if (record === undefined) {
+        this.records.set(key, newRecord(key, platform, serial, state, ++this.seq));
+        changed.push(key);
+      } else if (record.state !== state) {
+        newConnection(record, state, ++this.seq);
+        changed.push(key);
+      }
+    }
+    return { changed, gone };
+  }
+
+  get(key: string): DeviceSnapshot | undefined {
+    return this.records.get(key);
+  }
+
+  /** The records of a platform's serial. */
+  find(platform: Platform, serial: string): DeviceSnapshot | undefined {
+    return this.records.get(recordKey(platform, serial));
+  }
+
+  /** Every record that carries this udid (a phone on USB and over TCP has two; so do phones that share a serial). */
+  byUdid(udid: string): DeviceSnapshot[] {
+    const keys = this.udidIndex.get(udid);
+    if (!keys) return [];
+    return [...keys].map((k) => this.records.get(k)).filter((r): r is DeviceRecord => r !== undefined);
+  }
+
+  /** Every record, or a platform's, in the order they were first listed. */
+  list(platform?: Platform): DeviceSnapshot[] {
+    const all = [...this.records.values()];
+    return platform === undefined ? all : all.filter((r) => r.platform === platform);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /**
+   * An inventory of the device started (monotonic ms). Returns the
+   * connection it asks: its outcome is noted only while that connection
+   * lasts (an answer from before a replug says nothing of the new one).
+   */
+  asked(key: string, now: number): number | undefined {
+    const record = this.records.get(key);
+    if (!record) return undefined;
+    record.askedAt = now;
+    record.probing = true;
+    return record.connection;
+  }
+
+  /** The inventory in flight ended (whatever its outcome). */
+  settled(key: string, connection?: number): void {
+    const record = this.current(key, connection);
+    if (record) record.probing = false;
+  }
+
+  /**
+   * An inventory answered. A whole one resets the failure count; one cut
+   * short (partial) is kept as the last reading and counts as a failure.
+   */
+  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number): OutcomeNote {
+    const record = this.current(key, connection);
+    if (!record) return { recovered: false, newProblem: false };
+    record.probing = false;
+    this.setUdid(record, info.udid);
+    record.last = info;
+    record.inventoriedAt = wallNow;
+    if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection);
+    const recovered = record.failures > 0 || record.notice !== undefined;
+    record.failures = 0;
+    record.failure = undefined;
+    record.notice = undefined;
+    this.emit('outcome');
+    return { recovered, newProblem: false };
+  }
+
+  /** An inventory failed or missed its deadline. */
+  failed(key: string, text: string, wallNow: number, now: number, connection?: number): OutcomeNote {
+    const record = this.current(key, connection);
+    if (!record) return { recovered: false, newProblem: false };
+    record.probing = false;
+    record.failures++;
+    const newProblem = record.failure?.text !== text;
+    record.failure = { text, since: record.failure?.since ?? wallNow, at: now, first: record.failure?.first ?? now };
+    this.emit('outcome');
+    return { recovered: false, newProblem };
+  }
+
+  /** The device answered with a condition that is not a failure (see DeviceRecord.notice); true when it is new. */
+  noticed(key: string, text: string): boolean {
+    const record = this.records.get(key);
+    if (!record) return false;
+    record.probing = false;
+    if (record.notice === text) return false;
+    record.notice = text;
+    return true;
+  }
+
+  /**
+   * The platform's service went away and came back: the inventories it cut
+   * off say nothing about the devices, so their failures are forgiven.
+   */
+  forgive(platform: Platform): void {
+    for (const record of this.records.values()) {
+      if (record.platform !== platform) continue;
+      record.failures = 0;
+      record.failure = undefined;
+    }
+  }
+
+  /** The platform's per-connection readings of a device (see DeviceRecord.cache). */
+  setCache(key: string, cache: unknown): void {
+    const record = this.records.get(key);
+    if (record) record.cache = cache;
+  }
+
+  /** The device said who it is without a full inventory (an iPhone's usbmuxd listing). */
+  identify(key: string, udid: string): void {
+    const record = this.records.get(key);
+    if (record) this.setUdid(record, udid);
+  }
+
+  setUsb(platform: Platform, places: ReadonlyMap<string, UsbPlace>): void {
+    for (const record of this.records.values()) if (record.platform === platform) record.usb = places.get(record.serial);
+  }
+
+  setProblems(key: string, problems: readonly string[]): void {
+    const record = this.records.get(key);
+    if (record) record.problems = problems;
+  }
+
+  /** Recovery kicked the device's transport (monotonic ms). */
+  kicked(key: string, now: number): void {
+    const record = this.records.get(key);
+    if (record) record.kicks.push({ at: now, failures: record.failures });
+  }
+
+  /** Keeps recovery's history to what its limits look at. */
+  pruneKicks(key: string, keep: (at: number) => boolean): void {
+    const record = this.records.get(key);
+    if (record) record.kicks = record.kicks.filter((k) => keep(k.at));
+  }
+
+  /** Marks a record as logged for being left out; returns false when it already was. */
+  markLeftOut(key: string): boolean {
+    const record = this.records.get(key);
+    if (!record || record.leftOutLogged) return false;
+    record.leftOutLogged = true;
+    return true;
+  }
+
+  /** The record, while the connection (when given) is still the one it has. */
+  private current(key: string, connection: number | undefined): DeviceRecord | undefined {
+    const record = this.records.get(key);
+    return record && (connection === undefined || record.connection === connection) ? record : undefined;
+  }
+
+  private setUdid(record: DeviceRecord, udid: string): void {
+    if (record.udid === udid) return;
+    if (record.udid !== undefined) this.unindex(record.key, record.udid);
+    record.udid = udid;
+    let keys = this.udidIndex.get(udid);
+    if (!keys) this.udidIndex.set(udid, (keys = new Set()));
+    keys.add(record.key);
+  }
+
+  private drop(key: string): void {
+    const record = this.records.get(key);
+    if (!record) return;
+    if (record.udid !== undefined) this.unindex(key, record.udid);
+    this.records.delete(key);
+  }
+
+  private unindex(key: string, udid: string): void {
+    const keys = this.udidIndex.get(udid);
+    keys?.delete(key);
+    if (keys?.size === 0) this.udidIndex.delete(udid);
+  }
+}
+
+function newRecord(key: string, platform: Platform, serial: string, state: string, seq: number): DeviceRecord {
+  return { key, platform, serial, state, changedSeq: seq, connection: 0, failures: 0, probing: false, problems: [], kicks: [], leftOutLogged: false };
+}
+
+/**
+ * A new state is a new connection: per-connection facts are stale, and a
+ * replugged wedged phone gets a fresh start. The udid stays (an offline
+ * device is still the same phone), and so do the health problems, which
+ * stand until the device answers again, and recovery's history, whose limits
+ * span reconnects.
+ */
+function newConnection(record: DeviceRecord, state: string, seq: number): void {
+  record.state = state;
+  record.changedSeq = seq;
+  record.connection++;
+  record.probing = false;
+  record.askedAt = undefined;
+  record.cache = undefined;
+  record.last = undefined;
+  record.failures = 0;
+  record.failure = undefined;
+  record.notice = undefined;
+  record.leftOutLogged = false;
+}

@@ -1,0 +1,254 @@
+// Android behind the source interface: adb's device tracker lists phones into
+// the registry, and each ready phone is inventoried with one shell session
+// (inventory/probe.ts). Per-device state (the tier cache, the last good
+// inventory, the failure count) lives in the registry's records.
+import { EventEmitter } from 'node:events';
+import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import type { DeviceRegistry, OutcomeNote } from '../../devices/registry.js';
+import { recordKey, type DeviceSnapshot, type UsbPlace } from '../../devices/record.js';
+import type { Logger } from '../../log/logger.js';
+import type { Clock } from '../../util/clock.js';
+import { compareStrings } from '../../util/compare.js';
+import { Limiter, waitAtMost } from '../../util/limit.js';
+import { isTcpSerial } from '../../util/tcp-serial.js';
+import type { CollectRequest, DeviceSource, SourceChange, SourceEvents } from '../source.js';
+import type { AdbClient } from './adb/client.js';
+import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
+import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
+import { dedupeByUdid } from './inventory/dedupe.js';
+import type { DeviceProber, TierCache, TierCacheStore } from './inventory/probe.js';
+import { IdentityConflicts } from './identity-conflicts.js';
+
+const PLATFORM = 'android';
+const READY = 'device';
+
+export interface AndroidSourceOptions {
+  adb: AdbClient;
+  prober: DeviceProber;
+  registry: DeviceRegistry;
+  logger: Logger;
+  clock: Clock;
+  /** Inventories at once. */
+  concurrency: number;
+  /**
+   * How long a report waits for the inventories it asked for. One still
+   * running then goes on in the background; its device is reported with its
+   * last good inventory meanwhile, so no device holds up a report for long.
+   */
+  reportWaitMs: number;
+  /** The tracker's periodic full listing. */
+  reconcileMs: number;
+}
+
+export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
+  readonly platform = PLATFORM;
+  private watcher: DeviceWatcher | undefined;
+  private listedOnce = false;
+  private readonly limiter: Limiter;
+  private readonly running = new Map<string, Promise<void>>();
+  /** Inventories a report stopped waiting for: their answer is news if the device was not shown ready. */
+  private readonly late = new Set<string>();
+  private topologyInFlight = false;
+  private readonly conflicts: IdentityConflicts;
+
+  constructor(private readonly o: AndroidSourceOptions) {
+    super();
+    this.limiter = new Limiter(o.concurrency);
+    this.conflicts = new IdentityConflicts(o.logger);
+  }
+
+  get label(): string {
+    return this.o.adb.label;
+  }
+
+  get listed(): boolean {
+    return this.watcher ? this.watcher.listed : this.listedOnce;
+  }
+
+  get alive(): boolean {
+    return this.watcher?.alive ?? this.listedOnce;
+  }
+
+  get lastError(): string | undefined {
+    return this.watcher?.lastError;
+  }
+
+  /** The latest round trip of adb's device list (ms), for the metrics. */
+  get roundTripMs(): number | undefined {
+    return this.watcher?.lastRoundTripMs;
+  }
+
+  /** Serials adb lists more than once (phones that share a serial): one of each is left out of reports. */
+  get duplicateSerials(): ReadonlyMap<string, number> {
+    return this.conflicts.duplicates;
+  }
+
+  async start(): Promise<void> {
+    const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger });
+    this.watcher = watcher;
+    watcher.on('change', (changes: DeviceChange[]) => this.sync(watcher.devices, changes));
+    watcher.on('connected', () => this.emit('connected'));
+    watcher.on('resumed', () => {
+      this.o.registry.forgive(PLATFORM);
+      this.emit('resumed');
+    });
+    await watcher.start();
+    // Devices found at start go into the first report through the listing,
+    // not as change events: listeners hear only what came after.
+    this.o.registry.sync(PLATFORM, watcher.devices);
+  }
+
+  stop(): void {
+    this.watcher?.stop();
+  }
+
+  async listOnce(): Promise<void> {
+    const list = await this.o.adb.listDevices();
+    this.o.registry.sync(PLATFORM, new Map(list.map((d) => [d.serial, d.state])));
+    this.listedOnce = true;
+    await this.refreshTopology();
+  }
+
+  invalidateSlow(): void {
+    for (const record of this.o.registry.list(PLATFORM)) this.o.prober.invalidateSlow(record.serial);
+  }
+
+  async collect(request: CollectRequest): Promise<DeviceInfo[]> {
+    if (this.watcher) void this.refreshTopology();
+    const { refresh, hold } = request;
+    const waiting: Array<Promise<void>> = [];
+    const keys: string[] = [];
+    for (const record of this.o.registry.list(PLATFORM)) {
+      if (record.state !== READY) continue;
+      const wanted =
+        refresh === 'all' || refresh.has(record.key) || (record.last === undefined && record.failure === undefined && !record.probing);
+      if (!wanted || hold?.has(record.key)) continue;
+      // Only what this report asked for is waited for: an inventory another
+      // report started goes on and is reported when it answers.
+      const run = this.running.get(record.key) ?? this.start1(record);
+      waiting.push(run);
+      keys.push(record.key);
+    }
+    if (waiting.length && request.waitForAll) await Promise.all(waiting);
+    else if (waiting.length) await waitAtMost(Promise.all(waiting), this.o.reportWaitMs);
+    for (const key of keys) if (this.running.has(key)) this.late.add(key);
+    const infos: DeviceInfo[] = [];
+    const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
+    for (const record of records) {
+      const info = this.describe(record);
+      if (info) infos.push(info);
+    }
+    return dedupeByUdid(infos);
+  }
+
+  private sync(listing: ReadonlyMap<string, string>, changes: DeviceChange[]): void {
+    this.o.registry.sync(PLATFORM, listing);
+    const out: SourceChange[] = changes.map((c) => ({ key: recordKey(PLATFORM, c.serial), serial: c.serial, from: c.from, to: c.to }));
+    this.emit('change', out);
+  }
+
+  /**
+   * adb's long listing (usb path, transport id), one at a time: a slow adb
+   * server delays the usb column of the metrics, never a report. It is also
+   * where phones sharing one serial show: adb lists each of them.
+   */
+  private async refreshTopology(): Promise<void> {
+    if (this.topologyInFlight) return;
+    this.topologyInFlight = true;
+    try {
+      const list = await this.o.adb.listDevicesLong();
+      const places = new Map<string, UsbPlace>();
+      for (const d of list) places.set(d.serial, { usb: d.usb, transportId: d.transportId, product: d.product });
+      this.o.registry.setUsb(PLATFORM, places);
+      this.conflicts.check(list);
+    } catch (err) {
+      this.o.logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'adb long device listing failed; usb paths stay as they were');
+    } finally {
+      this.topologyInFlight = false;
+    }
+  }
+
+  /** What the report says of one device, from what is known now. */
+  private describe(record: DeviceSnapshot): DeviceInfo | undefined {
+    const { serial, state, failure } = record;
+    const cached = state === READY ? record.last : undefined;
+    if (cached) {
+      if (!failure || cached.message) return cached;
+      return { ...cached, status: STATUS_UNAVAILABLE, message: this.advice(record) };
+    }
+    if (record.udid === undefined && isTcpSerial(serial)) {
+      // One rule for a device reached over TCP that never said who it is,
+      // whatever its state: adb names it HOST:PORT, which is not its udid, so
+      // reporting it would leave a phantom in the cloud.
+      if (state !== READY && this.o.registry.markLeftOut(record.key)) {
+        // (A ready one whose inventory failed was logged with the failure.)
+        this.o.logger.warn(
+          { serial, state },
+          `network device ${serial} is ${state} and has not said who it is yet; it is left out of reports until it answers its inventory. ${notReadyMessage(state)}`,
+        );
+      }
+      return undefined;
+    }
+    const info = notReadyDeviceInfo(serial, state, record.udid);
+    if (state === READY) info.message = failure ? this.advice(record) : 'the inventory of the device has not finished yet';
+    return info;
+  }
+
+  private advice(record: DeviceSnapshot): string {
+    const failure = record.failure!;
+    const since = new Date(failure.since).toISOString();
+    const now = record.probing ? 'its inventory is still running; ' : '';
+    return (
+      `the device has not answered its adb shell inventory since ${since} (${record.failures} tries; ${failure.text}); ${now}` +
+      'reported with its last known state. Replug or reboot it if this lasts; the agent asks it again less and less often meanwhile.'
+    );
+  }
+
+  private start1(record: DeviceSnapshot): Promise<void> {
+    const { key, serial } = record;
+    const { registry, clock } = this.o;
+    // News when it answers after the report moved on: a device not yet shown ready.
+    const wasNews = record.last === undefined || record.failures > 0;
+    const connection = registry.asked(key, clock.monotonic());
+    const run = this.limiter
+      .run(() => this.o.prober.probe(serial, record.state))
+      .then(
+        (info) => {
+          const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection);
+          if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
+          else if (note.recovered) this.o.logger.info({ serial }, 'device answers its inventory in full again');
+        },
+        (err: unknown) => {
+          const text = err instanceof Error ? err.message : String(err);
+          const known = registry.get(key);
+          const what = known?.last
+            ? 'inventory of the device failed; its last good inventory is reported'
+            : known?.udid !== undefined || !isTcpSerial(serial)
+              ? 'inventory of the device failed; it is reported with its adb state only'
+              : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
+          this.logFailure(serial, registry.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
+        },
+      )
+      .finally(() => {
+        this.running.delete(key);
+        registry.settled(key, connection);
+        if (this.late.delete(key) && wasNews) this.emit('news', key);
+      });
+    this.running.set(key, run);
+    return run;
+  }
+
+  /** One warning per device and distinct problem, not one per report. */
+  private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
+    if (note.newProblem) this.o.logger.warn({ serial, err: text }, what);
+  }
+}
+
+/** The prober's tier caches, kept in the registry's records (and dropped with the connection). */
+export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
+  return {
+    get: (serial) => registry.find(PLATFORM, serial)?.cache as TierCache | undefined,
+    set: (serial, cache) => registry.setCache(recordKey(PLATFORM, serial), cache),
+    delete: (serial) => registry.setCache(recordKey(PLATFORM, serial), undefined),
+  };
+}

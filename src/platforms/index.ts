@@ -1,0 +1,68 @@
+// Every platform, registered in one place: adding one is a folder beside
+// android/ and ios/ with a DeviceSource, and a line here.
+import type { Settings } from '../config/schema.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import type { Logger } from '../log/logger.js';
+import type { Clock } from '../util/clock.js';
+import { AdbClient } from './android/adb/client.js';
+import { resolveAdbServer } from './android/adb/server-address.js';
+import { DeviceProber } from './android/inventory/probe.js';
+import { AndroidSource, registryTierStore } from './android/source.js';
+import { iosSource } from './ios/setup.js';
+import type { DeviceSource } from './source.js';
+
+export interface Platforms {
+  /** Every source, in report order. */
+  sources: DeviceSource[];
+  /** The Android side's own parts, which recovery, doctor and the metrics use. */
+  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber };
+}
+
+export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): Platforms {
+  const adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
+  const prober = new DeviceProber(adb, {
+    timeoutMs: settings.probeTimeoutSeconds * 1000,
+    slowFactsRefreshSeconds: settings.slowFactsRefreshSeconds,
+    hiddenDevices: settings.hiddenDevices,
+    logger,
+    config: {
+      isHidden: false,
+      addedToCloud: settings.addedToCloud,
+      support: settings.support,
+      reachabilityHost: reachabilityHost(settings),
+    },
+    now: () => clock.monotonic(),
+    store: registryTierStore(registry),
+  });
+  const android = new AndroidSource({
+    adb,
+    prober,
+    registry,
+    logger,
+    clock,
+    concurrency: settings.probeConcurrency,
+    reportWaitMs: REPORT_WAIT_MS,
+    reconcileMs: settings.reconcileSeconds * 1000,
+  });
+  const ios = iosSource(settings, env, logger, registry, clock);
+  return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober } };
+}
+
+/**
+ * How long a report waits for the inventories it asked for: a device still
+ * answering then is reported with its last good inventory, and its answer
+ * brings a report of its own when it is news. This bounds how long one slow
+ * phone can hold back another device's plug or unplug news.
+ */
+export const REPORT_WAIT_MS = 5_000;
+
+/** The host devices should reach: configured, else the cloud's own host. */
+function reachabilityHost(settings: Settings): string | undefined {
+  if (settings.reachabilityHost) return settings.reachabilityHost;
+  if (!settings.baseUrl) return undefined;
+  try {
+    return new URL(settings.baseUrl).hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}

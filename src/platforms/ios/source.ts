@@ -1,0 +1,164 @@
+// iPhones behind the source interface: usbmuxd lists them into the registry,
+// and each is inventoried at every report with one lockdown session (bounded
+// concurrency, so a silent phone holds up only itself). The root domain
+// (identity, name, version) is read once per connection and slow refresh,
+// and kept in the device's record.
+import { EventEmitter } from 'node:events';
+import type { DeviceInfo } from '../../cloud/types.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import { recordKey, type DeviceSnapshot } from '../../devices/record.js';
+import type { Logger } from '../../log/logger.js';
+import type { Clock } from '../../util/clock.js';
+import { compareStrings } from '../../util/compare.js';
+import { Limiter } from '../../util/limit.js';
+import type { CollectRequest, DeviceSource, SourceEvents } from '../source.js';
+import type { DeviceChange } from '../android/adb/device-watcher.js';
+import type { UsbmuxdAddress } from './address.js';
+import type { Dict } from './framing.js';
+import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
+import type { ProbeResult } from './probe.js';
+import type { MuxDevice } from './usbmuxd-client.js';
+import { IosWatcher } from './watcher.js';
+
+const PLATFORM = 'ios';
+
+export interface IosSourceOptions {
+  address: UsbmuxdAddress;
+  registry: DeviceRegistry;
+  logger: Logger;
+  clock: Clock;
+  stepTimeoutMs: number;
+  concurrency: number;
+  reconcileMs: number;
+  /** How long the root domain read on a connection is used before it is read again. */
+  slowFactsRefreshMs: number;
+  /** For tests; the real lockdown probe by default. */
+  probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict) => Promise<ProbeResult>;
+}
+
+/** The root domain of one usbmuxd connection (DeviceID), and when it was read (monotonic ms). */
+interface IdentityCache {
+  deviceId: number;
+  root: Dict;
+  at: number;
+}
+
+export class IosSource extends EventEmitter<SourceEvents> implements DeviceSource {
+  readonly platform = PLATFORM;
+  private readonly watcher: IosWatcher;
+  private readonly limiter: Limiter;
+  private started = false;
+  private slowStale = false;
+
+  constructor(private readonly o: IosSourceOptions) {
+    super();
+    this.limiter = new Limiter(o.concurrency);
+    this.watcher = new IosWatcher({ address: o.address, reconcileMs: o.reconcileMs, stepTimeoutMs: o.stepTimeoutMs, logger: o.logger });
+    this.watcher.on('change', (changes: DeviceChange[]) => {
+      this.o.registry.sync(PLATFORM, this.watcher.devices);
+      this.emit(
+        'change',
+        changes.map((c) => ({ key: recordKey(PLATFORM, c.serial), serial: c.serial, from: c.from, to: c.to })),
+      );
+    });
+  }
+
+  get label(): string {
+    return this.o.address.label;
+  }
+
+  get listed(): boolean {
+    return this.started;
+  }
+
+  get alive(): boolean {
+    return this.watcher.alive;
+  }
+
+  get lastError(): string | undefined {
+    return undefined;
+  }
+
+  /** The udids usbmuxd lists now. */
+  listedSerials(): string[] {
+    return [...this.watcher.devices.keys()];
+  }
+
+  async start(): Promise<void> {
+    await this.watcher.start();
+    this.started = true;
+    this.o.registry.sync(PLATFORM, this.watcher.devices);
+  }
+
+  stop(): void {
+    this.watcher.stop();
+  }
+
+  /** The phones present now; usbmuxd not answering lists none (a host without iPhones is the common case). */
+  async listOnce(): Promise<void> {
+    await this.start();
+  }
+
+  invalidateSlow(): void {
+    this.slowStale = true;
+  }
+
+  async collect(_request: CollectRequest): Promise<DeviceInfo[]> {
+    const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
+    if (!records.length) return [];
+    // Loaded with the first iPhone: node:tls and the lockdown client cost nothing before.
+    const probe = this.o.probe ?? (await import('./probe.js')).probeIphone;
+    const stale = this.slowStale;
+    this.slowStale = false;
+    const infos = await Promise.all(records.map((record) => this.limiter.run(() => this.inventory(record, probe, stale))));
+    return infos.filter((i): i is DeviceInfo => i !== undefined);
+  }
+
+  private async inventory(record: DeviceSnapshot, probe: NonNullable<IosSourceOptions['probe']>, stale: boolean): Promise<DeviceInfo | undefined> {
+    const device = this.watcher.device(record.serial);
+    if (!device) return undefined;
+    const { registry, clock } = this.o;
+    const known = stale ? undefined : this.identityOf(record, device.deviceId);
+    registry.asked(record.key, clock.monotonic());
+    const result = await probe(this.o.address, device, this.o.stepTimeoutMs, known);
+    if (result.kind === 'ok' && !known) registry.setCache(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() } satisfies IdentityCache);
+    return this.toInfo(record, result);
+  }
+
+  /**
+   * The root domain read on this connection, while it is fresh: a replug
+   * (new DeviceID, maybe after an update) or the slow refresh reads it again.
+   */
+  private identityOf(record: DeviceSnapshot, deviceId: number): Dict | undefined {
+    const known = record.cache as IdentityCache | undefined;
+    if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
+    return known.root;
+  }
+
+  private toInfo(record: DeviceSnapshot, r: ProbeResult): DeviceInfo {
+    const { registry, clock, logger } = this.o;
+    const udid = record.serial;
+    const previous = registry.get(record.key)?.last;
+    switch (r.kind) {
+      case 'ok': {
+        const info = iosDeviceInfo(udid, r.values);
+        const note = registry.answered(record.key, info, clock.wall(), clock.monotonic());
+        if (note.recovered) logger.info({ udid }, 'iPhone answers its inventory again');
+        return info;
+      }
+      case 'not-paired': {
+        // The phone answered: it does not trust this host. A state, not a failure of the phone.
+        if (registry.noticed(record.key, r.detail)) {
+          logger.warn({ udid, err: r.detail }, 'iPhone is not paired with this host: unlock it, tap Trust, then run `idevicepair pair`');
+        }
+        const pub = r.public ? iosDeviceInfo(udid, { root: r.public }) : undefined;
+        return notPairedDeviceInfo(udid, r.detail, pub ?? previous);
+      }
+      case 'silent': {
+        const note = registry.failed(record.key, r.detail, clock.wall(), clock.monotonic());
+        if (note.newProblem) logger.warn({ udid, err: r.detail }, 'iPhone lockdown did not answer; its last good inventory is reported');
+        return notAnsweringDeviceInfo(udid, r.detail, previous);
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+// The one interface a platform plugs in through (the model is node_exporter's
+// collectors): a source lists its devices into the registry and inventories
+// them when asked. Sources are registered in one place (index.ts); the agent,
+// `once`, `list` and `doctor` only iterate them.
+import type { EventEmitter } from 'node:events';
+import type { DeviceInfo } from '../cloud/types.js';
+import type { Platform } from '../devices/record.js';
+
+/** Which ready devices get a fresh inventory: all, or only these record keys. */
+export type Refresh = 'all' | ReadonlySet<string>;
+
+export interface CollectRequest {
+  refresh: Refresh;
+  /** Record keys not to inventory now whatever refresh says (their inventories keep failing). */
+  hold?: ReadonlySet<string>;
+  /**
+   * Wait for every inventory the request started (each still bounded by its
+   * own deadline): for a one-shot command, which has nothing else to do.
+   * Otherwise the wait is bounded by the source's report wait.
+   */
+  waitForAll?: boolean;
+}
+
+/** A device changed in a source's listing: appeared (from undefined), changed state, or went (to undefined). */
+export interface SourceChange {
+  key: string;
+  serial: string;
+  from?: string;
+  to?: string;
+}
+
+export interface SourceEvents {
+  /** The listing changed. */
+  change: [changes: SourceChange[]];
+  /** The platform's service connected (at start, or again after it went away). */
+  connected: [];
+  /** The service came back after it went away; the same devices may be listed, but inventories were cut off. */
+  resumed: [];
+  /**
+   * An inventory the last report did not wait for has answered, and its
+   * device was not yet shown as ready (first inventory, or answering again):
+   * news worth a report.
+   */
+  news: [key: string];
+}
+
+export interface DeviceSource extends EventEmitter<SourceEvents> {
+  readonly platform: Platform;
+  /** A name for logs and doctor: the service and its address. */
+  readonly label: string;
+  /** Starts following the platform's devices (the daemon). */
+  start(): Promise<void>;
+  stop(): void;
+  /**
+   * Lists the devices present now into the registry, once (one-shot
+   * commands). Throws the platform's unreachable error when its service
+   * does not answer.
+   */
+  listOnce(): Promise<void>;
+  /** Whether the last listing can be trusted as complete: a device absent from it is gone. */
+  readonly listed: boolean;
+  /** Whether the platform's service connection is up now. */
+  readonly alive: boolean;
+  readonly lastError: string | undefined;
+  /**
+   * The devices as the report says them: inventories the request asks for
+   * (bounded), every record described from what is known.
+   */
+  collect(request: CollectRequest): Promise<DeviceInfo[]>;
+  /** Read the slow facts again at the next inventory (an operator asked for a full report). */
+  invalidateSlow(): void;
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { silentLogger } from '../../../src/log/logger.js';
+import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
+import type { DeviceProber } from '../../../src/platforms/android/inventory/probe.js';
+import { AndroidSource } from '../../../src/platforms/android/source.js';
+import type { CollectRequest } from '../../../src/platforms/source.js';
+import { systemClock, type Clock } from '../../../src/util/clock.js';
+
+// The Android source's promises to the report: it never waits for a device
+// longer than its report wait, waits only for what the report asked for,
+// never probes one device twice at once, and says what it knows.
+
+const info = (udid: string, serial = udid): DeviceInfo => ({
+  udid,
+  serialNumber: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'ANDROID',
+  isAndroid: true,
+  isIos: false,
+  modelName: `model of ${serial}`,
+});
+
+/** A prober whose answers the test gives per serial: a value, an error, or never. */
+function prober(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
+  const calls = new Map<string, number>();
+  const fake = {
+    counters: { shellSessions: 0, bytesRead: 0 },
+    invalidateSlow: () => undefined,
+    probe: (serial: string) => {
+      const n = (calls.get(serial) ?? 0) + 1;
+      calls.set(serial, n);
+      return answer(serial, n);
+    },
+  };
+  return { fake: fake as unknown as DeviceProber, calls };
+}
+
+const never = () => new Promise<DeviceInfo>(() => undefined);
+const logs: string[] = [];
+const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void logs.push(String(m)), info: () => undefined } as unknown as ReturnType<typeof silentLogger>;
+
+function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock }) {
+  const registry = new DeviceRegistry();
+  const s = new AndroidSource({
+    adb: {} as AdbClient,
+    prober: fake,
+    registry,
+    logger,
+    clock: o.clock ?? systemClock,
+    concurrency: o.concurrency ?? 4,
+    reportWaitMs: o.reportWaitMs,
+    reconcileMs: 60_000,
+  });
+  const collect = (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
+    registry.sync('android', devices);
+    return s.collect(request);
+  };
+  return { s, registry, collect };
+}
+
+describe('AndroidSource', () => {
+  it('reports a device still being probed with its last good inventory after the report wait, and does not probe it twice at once', async () => {
+    const { fake, calls } = prober((serial, n) => (serial === 'SLOW' && n > 1 ? never() : Promise.resolve(info(serial))));
+    const { collect } = source(fake, { reportWaitMs: 100 });
+    const devices = new Map([['SLOW', 'device'], ['FAST', 'device']]);
+    await collect(devices);
+    const t0 = Date.now();
+    const second = await collect(devices);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(second.map((d) => d.udid)).toEqual(['FAST', 'SLOW']);
+    expect(second.find((d) => d.udid === 'SLOW')).toMatchObject({ modelName: 'model of SLOW', status: 'AVAILABLE' });
+    expect(second.find((d) => d.udid === 'SLOW')?.message).toBeUndefined();
+    await collect(devices);
+    expect(calls.get('SLOW')).toBe(2);
+    expect(calls.get('FAST')).toBe(3);
+  });
+
+  it('waits only for the devices the report asked for: a slow inventory another report started holds up no one', async () => {
+    const { fake } = prober((serial, n) => (serial === 'SLOW' && n > 1 ? never() : Promise.resolve(info(serial))));
+    const { collect } = source(fake, { reportWaitMs: 60_000 });
+    const devices = new Map([['SLOW', 'device'], ['FAST', 'device']]);
+    await collect(devices);
+    // A full report starts a second inventory of SLOW that never ends; it waits the whole report wait only
+    // because it asked for SLOW. A report that asks only for a newly plugged phone must not wait for it.
+    void collect(devices);
+    devices.set('NEW', 'device');
+    const t0 = Date.now();
+    const infos = await collect(devices, { refresh: new Set(['android/NEW']) });
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(infos.find((d) => d.udid === 'NEW')).toMatchObject({ status: 'AVAILABLE', modelName: 'model of NEW' });
+  });
+
+  it('says when an inventory the report stopped waiting for brings news (a first inventory), and not for a routine refresh', async () => {
+    let release: (() => void) | undefined;
+    const { fake } = prober((serial, n) => (n === 1 || serial === 'OLD' ? new Promise((r) => (release = () => r(info(serial)))) : Promise.resolve(info(serial))));
+    const { s, collect } = source(fake, { reportWaitMs: 50 });
+    const news: string[] = [];
+    s.on('news', (key) => news.push(key));
+    const first = await collect(new Map([['NEWCOMER', 'device']]));
+    expect(first[0]).toMatchObject({ status: 'UNAVAILABLE', message: 'the inventory of the device has not finished yet' });
+    release!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(news).toEqual(['android/NEWCOMER']);
+    // A device already shown ready that answers late is no news: the next report carries it.
+    const { s: s2, collect: collect2 } = source(prober((_serial, n) => (n === 1 ? Promise.resolve(info('OLD')) : new Promise((r) => setTimeout(() => r(info('OLD')), 100)))).fake, { reportWaitMs: 20 });
+    const news2: string[] = [];
+    s2.on('news', (key) => news2.push(key));
+    await collect2(new Map([['OLD', 'device']]));
+    await collect2(new Map([['OLD', 'device']]));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(news2).toEqual([]);
+  });
+
+  it('marks a device whose probe failed UNAVAILABLE with its last good fields, says since when, and counts the failure in its record', async () => {
+    const { fake } = prober((serial, n) => (n > 1 ? Promise.reject(new Error('device W did not open an adb shell within 100 ms')) : Promise.resolve(info(serial))));
+    const clock = { ...systemClock, wall: () => Date.UTC(2026, 10, 22, 8, 0, 0) };
+    const { collect, registry } = source(fake, { reportWaitMs: 1_000, clock });
+    const devices = new Map([['W', 'device']]);
+    await collect(devices);
+    expect(registry.find('android', 'W')?.failures).toBe(0);
+    const [w] = await collect(devices);
+    expect(w).toMatchObject({ udid: 'W', modelName: 'model of W', status: 'UNAVAILABLE' });
+    expect(w!.message).toMatch(/has not answered its adb shell inventory since 2026-11-22T08:00:00\.000Z \(1 tries; .*did not open an adb shell/);
+    expect(registry.find('android', 'W')?.failures).toBe(1);
+    // Held by the planner: not probed, still described.
+    const [held] = await collect(devices, { refresh: 'all', hold: new Set(['android/W']) });
+    expect(held!.status).toBe('UNAVAILABLE');
+    expect(registry.find('android', 'W')?.failures).toBe(1);
+  });
+
+  it('leaves out a network device that never said who it is, in any state, with one log line', async () => {
+    logs.length = 0;
+    const { fake } = prober(() => Promise.reject(new Error('closed')));
+    const { collect } = source(fake, { reportWaitMs: 1_000 });
+    const devices = new Map([
+      ['10.0.0.5:5555', 'unauthorized'],
+      ['10.0.0.6:5555', 'device'],
+      ['USBSERIAL1', 'unauthorized'],
+    ]);
+    for (let i = 0; i < 3; i++) {
+      const infos = await collect(devices);
+      expect(infos.map((d) => d.udid)).toEqual(['USBSERIAL1']);
+    }
+    expect(logs.filter((l) => l.includes('10.0.0.5:5555'))).toHaveLength(1);
+    expect(logs.filter((l) => l.includes('before it said who it is'))).toHaveLength(1);
+  });
+
+  it('waits for every probe when asked to (a one-shot inventory)', async () => {
+    const { fake } = prober((serial) => new Promise((r) => setTimeout(() => r(info(serial)), 300)));
+    const { collect } = source(fake, { reportWaitMs: 50, concurrency: 1 });
+    const infos = await collect(new Map([['A', 'device'], ['B', 'device']]), { refresh: 'all', waitForAll: true });
+    expect(infos.map((d) => d.modelName)).toEqual(['model of A', 'model of B']);
+  });
+});

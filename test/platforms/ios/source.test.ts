@@ -1,0 +1,129 @@
+// The iOS source against the simulated usbmuxd: paired, untrusted and silent
+// phones each reported as the spec wants, identity read once per connection,
+// and what it knows of a phone kept in the registry and gone with it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { createLogger } from '../../../src/log/logger.js';
+import { parseUsbmuxdAddress } from '../../../src/platforms/ios/address.js';
+import type { ProbeResult } from '../../../src/platforms/ios/probe.js';
+import { IosSource, type IosSourceOptions } from '../../../src/platforms/ios/source.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function capture() {
+  const lines: { level: string; msg: string }[] = [];
+  const logger = createLogger({ pretty: false, level: 'debug', destination: { write: (l: string) => lines.push(JSON.parse(l)) } });
+  return { lines, logger };
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function setup(o: Partial<IosSourceOptions> = {}) {
+  const sim = new SimUsbmuxd();
+  await sim.start();
+  cleanups.push(() => sim.dispose());
+  const { lines, logger } = capture();
+  const registry = new DeviceRegistry();
+  const source = new IosSource({
+    address: parseUsbmuxdAddress(sim.address),
+    registry,
+    logger,
+    clock: systemClock,
+    stepTimeoutMs: 400,
+    concurrency: 4,
+    reconcileMs: 60_000,
+    slowFactsRefreshMs: 900_000,
+    ...o,
+  });
+  cleanups.push(() => source.stop());
+  return { sim, source, registry, lines };
+}
+
+const all = { refresh: 'all' as const };
+
+describe('IosSource', () => {
+  it('reports paired, untrusted and silent phones, each as the spec wants, in one call', async () => {
+    const { sim, source, registry } = await setup();
+    const paired = sim.plug({ profile: 'iphone-13-ios16' });
+    const untrusted = sim.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: 'UNTRUSTED-2' });
+    await source.start();
+    const first = await source.collect(all);
+    const byUdid = new Map(first.map((i) => [i.udid, i]));
+    expect(byUdid.get(paired.udid)).toMatchObject({ status: 'AVAILABLE', platformName: 'IOS', isIos: true, isAndroid: false, modelName: 'iPhone 13' });
+    expect(byUdid.get(untrusted.udid)).toMatchObject({ status: 'UNAVAILABLE', modelName: 'iPhone 15', message: expect.stringContaining('idevicepair pair') });
+    expect(paired.sessions).toBe(1);
+
+    // The paired phone's lockdown now hangs: last good inventory plus a message, and a failure in its record.
+    paired.state = 'hang';
+    const t0 = Date.now();
+    const second = await source.collect(all);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    const silent = second.find((i) => i.udid === paired.udid)!;
+    expect(silent).toMatchObject({ status: 'AVAILABLE', serialNumber: paired.profile.root.SerialNumber, battery: byUdid.get(paired.udid)!.battery });
+    expect(silent.message).toMatch(/did not answer/);
+    expect(registry.find('ios', paired.udid)?.failures).toBe(1);
+  });
+
+  it('reads identity once per connection: later cycles read only battery and disk usage, a replug or the slow refresh reads it again', async () => {
+    let now = 0;
+    const { sim, source } = await setup({ slowFactsRefreshMs: 60_000, clock: { ...systemClock, monotonic: () => now } });
+    const phone = sim.plug({ profile: 'iphone-13-ios16' });
+    await source.start();
+    const requests = () => phone.log.filter((l) => l.request === 'GetValue').map((l) => l.domain ?? l.key ?? 'root');
+    const rootReads = () => requests().filter((r) => r === 'root').length;
+    const first = (await source.collect(all))[0]!;
+    expect(rootReads()).toBe(1);
+    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.mobile.battery', 'com.apple.disk_usage']);
+
+    phone.log.length = 0;
+    now += 30_000;
+    const second = (await source.collect(all))[0]!;
+    expect(requests()).toEqual(['com.apple.mobile.battery', 'com.apple.disk_usage']);
+    expect(phone.sessions).toBe(2);
+    // Every field is still there: identity from the first read.
+    expect(second).toEqual(first);
+
+    // The slow refresh reads the root again (a renamed phone shows).
+    phone.log.length = 0;
+    now += 31_000;
+    await source.collect(all);
+    expect(rootReads()).toBe(1);
+
+    // A replug is a new connection (new DeviceID): identity read again.
+    sim.unplug(phone);
+    await until(() => !source.listedSerials().includes(phone.udid), 2000);
+    const again = sim.plug({ profile: 'iphone-13-ios16' });
+    await until(() => source.listedSerials().includes(again.udid), 2000);
+    await source.collect(all);
+    expect(again.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
+  });
+
+  it('forgets the last good inventory of an unplugged phone: its record goes', async () => {
+    const results: ProbeResult[] = [
+      { kind: 'ok', values: { root: { ProductType: 'iPhone14,5', SerialNumber: 'S1' } } },
+      { kind: 'silent', detail: 'x' },
+    ];
+    const { sim, source, registry } = await setup({ probe: async () => results.shift()! });
+    const phone = sim.plug({ profile: 'iphone-13-ios16' });
+    await source.start();
+    expect((await source.collect(all))[0]?.serialNumber).toBe('S1');
+    sim.unplug(phone);
+    await until(() => registry.size === 0, 2000);
+    expect(await source.collect(all)).toEqual([]);
+    sim.plug({ profile: 'iphone-13-ios16', udid: phone.udid });
+    await until(() => registry.size === 1, 2000);
+    const after = await source.collect(all);
+    expect(after[0]).toMatchObject({ serialNumber: phone.udid, status: 'UNAVAILABLE' });
+  });
+});
