@@ -1,7 +1,8 @@
 // The few ways talking to the cloud can fail, each with a message that tells
 // the operator what to do. None of them keeps the request options, headers or
-// credentials: got's errors hold the whole request (Authorization included),
-// so they are never rethrown or kept as `cause`; only safe fields are copied.
+// credentials: an HTTP client's errors can hold the whole request
+// (Authorization included), so the transport's errors are never rethrown or
+// kept as `cause`; only safe fields are copied.
 
 import { maskString } from '../log/redact.js';
 
@@ -50,7 +51,7 @@ export class CloudRejectedError extends CloudError {
 export interface UnavailableDetails {
   /** HTTP status when the cloud answered (408, 429, 5xx). */
   status?: number;
-  /** Node/got error code when it did not (ECONNRESET, ETIMEDOUT, ...). */
+  /** Node's error code when it did not (ECONNRESET, ETIMEDOUT, ...). */
   code?: string;
   /** Delay the cloud asked for with Retry-After, in ms. */
   retryAfterMs?: number;

@@ -1,5 +1,5 @@
 import { parseCron } from '../timing/cron.js';
-import { parseUsbmuxdAddress } from '../platforms/ios/address.js';
+import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an

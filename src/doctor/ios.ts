@@ -3,7 +3,7 @@
 // agent's own client, so what the doctor sees is what the agent will see.
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
-import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../platforms/ios/address.js';
+import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../config/usbmuxd-address.js';
 import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import type { AgentStats } from '../status/stats.js';
+import type { AgentStats } from './stats.js';
 import type { ProbeCounters } from '../platforms/android/inventory/probe.js';
 import type { Metric } from './metrics.js';
 

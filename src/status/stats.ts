@@ -3,11 +3,8 @@ export class AgentStats {
   reportsSent = 0;
   reportsFailed = 0;
   lastSuccessAt: number | undefined;
-  lastFailureAt: number | undefined;
   lastFailure: string | undefined;
-  lastReportDurationMs: number | undefined;
   lastInventoryDurationMs: number | undefined;
-  adbRoundTripMs: number | undefined;
   devicesByState = new Map<string, number>();
   /** Recovery actions carried out, keyed "action|result". */
   readonly recoveryActions = new Map<string, number>();

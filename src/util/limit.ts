@@ -1,17 +1,3 @@
-/** Maps items with at most `limit` calls of fn in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-  return results;
-}
-
 /** At most `limit` tasks run at once; the others wait their turn in order. */
 export class Limiter {
   private running = 0;
@@ -39,3 +25,9 @@ export async function waitAtMost(promise: Promise<unknown>, ms: number): Promise
 }
 
 function noop(): void {}
+
+/** Maps items with at most `limit` calls of fn in flight (one Limiter); results keep the input order. */
+export function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const limiter = new Limiter(limit);
+  return Promise.all(items.map((item) => limiter.run(() => fn(item))));
+}

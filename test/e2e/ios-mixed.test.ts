@@ -6,6 +6,7 @@ import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { baseEnv, runAgent } from './agent-process.js';
 
 const adb = new AdbServer();
@@ -27,6 +28,38 @@ afterAll(async () => {
 
 const env = (extra: Record<string, string> = {}) =>
   baseEnv({ ...adb.env, ...mux.env, DEVICE_AGENT_NODE_ID: 'mixed-lab', ...extra });
+
+describe('mixed lab: settings reach every platform', () => {
+  it('reports an iPhone listed in hiddenDevices with isHidden true, paired or not, beside a hidden Android phone', async () => {
+    const cloud = new CloudDouble();
+    const baseUrl = await cloud.start();
+    const paired = mux.plug({ profile: 'iphone-13-ios16' });
+    const untrusted = mux.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: '00008120-00000000000HIDE' });
+    const shown = mux.plug({ profile: 'iphone-6s-ios9' });
+    try {
+      const run = await runAgent(
+        ['once'],
+        env({
+          DEVICE_AGENT_BASE_URL: baseUrl,
+          DEVICE_AGENT_USERNAME: cloud.username,
+          DEVICE_AGENT_API_KEY: cloud.apiKey,
+          DEVICE_AGENT_HIDDEN_DEVICES: `${paired.udid},${untrusted.udid},PIXELMIX0001`,
+          DEVICE_AGENT_ADDED_TO_CLOUD: 'true',
+        }),
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const [put] = cloud.putRequests();
+      const byUdid = new Map((put!.body as { devices: Array<Record<string, unknown>> }).devices.map((d) => [d.udid as string, d]));
+      expect(byUdid.get(paired.udid)).toMatchObject({ isIos: true, status: 'AVAILABLE', isHidden: true, addedToCloud: true, support: { appiumDisabled: false } });
+      expect(byUdid.get(untrusted.udid)).toMatchObject({ isIos: true, status: 'UNAVAILABLE', isHidden: true, addedToCloud: true });
+      expect(byUdid.get(shown.udid)).toMatchObject({ isIos: true, isHidden: false, addedToCloud: true });
+      expect(byUdid.get('PIXELMIX0001')).toMatchObject({ isAndroid: true, isHidden: true });
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+      await cloud.stop();
+    }
+  });
+});
 
 describe('mixed lab: once --dry-run', () => {
   it('prints Android and iOS devices in one body', async () => {

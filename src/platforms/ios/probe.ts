@@ -1,7 +1,7 @@
 // One inventory of one iPhone: at most one lockdown connection and one
 // session, every step under the deadline, the whole under a budget. Never
 // pairs nor unpairs: a phone without a pair record is reported as such.
-import type { UsbmuxdAddress } from './address.js';
+import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { IosTimeoutError, LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';

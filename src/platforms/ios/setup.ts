@@ -5,7 +5,7 @@ import type { Settings } from '../../config/schema.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
-import { parseUsbmuxdAddress } from './address.js';
+import { parseUsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { IosSource } from './source.js';
 
 export type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'>;

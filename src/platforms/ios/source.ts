@@ -10,10 +10,10 @@ import { recordKey, type DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
-import { Limiter } from '../../util/limit.js';
+import { mapLimit } from '../../util/limit.js';
 import type { CollectRequest, DeviceSource, SourceEvents } from '../source.js';
 import type { DeviceChange } from '../android/adb/device-watcher.js';
-import type { UsbmuxdAddress } from './address.js';
+import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
 import type { ProbeResult } from './probe.js';
@@ -46,13 +46,11 @@ interface IdentityCache {
 export class IosSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly platform = PLATFORM;
   private readonly watcher: IosWatcher;
-  private readonly limiter: Limiter;
   private started = false;
   private slowStale = false;
 
   constructor(private readonly o: IosSourceOptions) {
     super();
-    this.limiter = new Limiter(o.concurrency);
     this.watcher = new IosWatcher({ address: o.address, reconcileMs: o.reconcileMs, stepTimeoutMs: o.stepTimeoutMs, logger: o.logger });
     this.watcher.on('change', (changes: DeviceChange[]) => {
       this.o.registry.sync(PLATFORM, this.watcher.devices);
@@ -110,7 +108,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const probe = this.o.probe ?? (await import('./probe.js')).probeIphone;
     const stale = this.slowStale;
     this.slowStale = false;
-    const infos = await Promise.all(records.map((record) => this.limiter.run(() => this.inventory(record, probe, stale))));
+    const infos = await mapLimit(records, this.o.concurrency, (record) => this.inventory(record, probe, stale));
     return infos.filter((i): i is DeviceInfo => i !== undefined);
   }
 

@@ -3,7 +3,7 @@
 // phone's port. Every step, the connection setup included, has a deadline.
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import type { UsbmuxdAddress } from './address.js';
+import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { withDeadline } from './deadline.js';
 import { IosProtocolError, UsbmuxdError } from './errors.js';
 import { decodePlist, type Dict, encodeMux, MuxDecoder, portToNetworkOrder } from './framing.js';
@@ -107,13 +107,6 @@ export async function readPairRecord(address: UsbmuxdAddress, udid: string, time
   const record = decodePlist(body.PairRecordData);
   if (!record || typeof record !== 'object') throw new IosProtocolError('pair record is not a dictionary');
   return record as Dict;
-}
-
-export async function readBuid(address: UsbmuxdAddress, timeoutMs: number): Promise<string> {
-  const body = await request(address, { MessageType: 'ReadBUID' }, timeoutMs);
-  checkResult('ReadBUID', body);
-  if (typeof body.BUID !== 'string') throw new IosProtocolError('usbmuxd ReadBUID answer has no BUID');
-  return body.BUID;
 }
 
 /** A connection to `port` on the phone, through usbmuxd; the caller owns the socket. */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { DeviceChange } from '../android/adb/device-watcher.js';
 import type { Logger } from '../../log/logger.js';
-import type { UsbmuxdAddress } from './address.js';
+import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice } from './usbmuxd-client.js';
 
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket

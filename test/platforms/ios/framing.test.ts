@@ -1,6 +1,6 @@
 import * as plist from 'plist';
 import { describe, expect, it } from 'vitest';
-import { parseUsbmuxdAddress, UsbmuxdAddressError } from '../../../src/platforms/ios/address.js';
+import { parseUsbmuxdAddress, UsbmuxdAddressError } from '../../../src/config/usbmuxd-address.js';
 import { IosProtocolError } from '../../../src/platforms/ios/errors.js';
 import { encodeLockdown, encodeMux, LockdownDecoder, MuxDecoder, portToNetworkOrder } from '../../../src/platforms/ios/framing.js';
 

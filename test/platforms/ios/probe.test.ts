@@ -1,7 +1,7 @@
 // The iOS client against the simulator (whose protocol Debian's
 // libimobiledevice accepts, test/sim-ios/idevice-tools.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseUsbmuxdAddress } from '../../../src/platforms/ios/address.js';
+import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { iosDeviceInfo } from '../../../src/platforms/ios/inventory.js';
 import { probeIphone } from '../../../src/platforms/ios/probe.js';
 import { listDevices, MuxListener, type MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';

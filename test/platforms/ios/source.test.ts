@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { createLogger } from '../../../src/log/logger.js';
-import { parseUsbmuxdAddress } from '../../../src/platforms/ios/address.js';
+import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import type { ProbeResult } from '../../../src/platforms/ios/probe.js';
 import { IosSource, type IosSourceOptions } from '../../../src/platforms/ios/source.js';
 import { systemClock } from '../../../src/util/clock.js';

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceChange } from '../../../src/platforms/android/adb/device-watcher.js';
-import { parseUsbmuxdAddress } from '../../../src/platforms/ios/address.js';
+import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';

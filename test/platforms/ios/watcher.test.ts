@@ -4,7 +4,7 @@
 // good inventory.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceChange } from '../../../src/platforms/android/adb/device-watcher.js';
-import { parseUsbmuxdAddress } from '../../../src/platforms/ios/address.js';
+import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
