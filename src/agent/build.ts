@@ -42,7 +42,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const stats = new AgentStats();
-  const unplugged = new UnpluggedLedger();
+  const unplugged = new UnpluggedLedger(registry.cloud);
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
   const reporter = new Reporter({
     nodeId: options.nodeId,

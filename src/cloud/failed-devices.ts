@@ -32,15 +32,22 @@ export interface RecordResult {
   recovered: string[];
 }
 
-interface Entry extends FailedDeviceState {
+/** The cloud's refusal of a device, kept until a report it accepts. */
+export interface Refusal extends FailedDeviceState {
+  /** Reasons already logged. */
   seenMessages: Set<string>;
 }
 
+type Entry = Refusal;
+
 export class FailedDevicePolicy {
   private readonly options: Required<FailedDevicePolicyOptions>;
-  private readonly entries = new Map<string, Entry>();
 
-  constructor(options: FailedDevicePolicyOptions = {}) {
+  /** Its entries live in the device registry's cloud view (devices/cloud-view.ts), or in its own map alone. */
+  constructor(
+    options: FailedDevicePolicyOptions = {},
+    private readonly entries: Map<string, Entry> = new Map(),
+  ) {
     this.options = {
       initialBackoffMs: options.initialBackoffMs ?? 30_000,
       maxBackoffMs: options.maxBackoffMs ?? 30 * 60_000,

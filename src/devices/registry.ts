@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
+import { CloudView } from './cloud-view.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -22,6 +23,8 @@ export interface OutcomeNote {
  */
 export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   private readonly records = new Map<string, DeviceRecord>();
+  /** What the cloud was told, by udid: it outlives the connections (see CloudView). */
+  readonly cloud = new CloudView();
   private readonly udidIndex = new Map<string, Set<string>>();
   private seq = 0;
 

@@ -1,4 +1,5 @@
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
+import { CloudView } from '../devices/cloud-view.js';
 
 /**
  * Remembers which devices the cloud was last told about, so that a device
@@ -6,10 +7,24 @@ import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
  * An UNPLUGGED record stays pending until a report carrying it is delivered.
  */
 export class UnpluggedLedger {
-  private reported = new Map<string, DeviceInfo>();
-  private readonly pending = new Map<string, DeviceInfo>();
-  /** udids present in some report since adb last (re)connected: their absence is news. */
-  private readonly seenSinceConnect = new Set<string>();
+  /** Its state, in the device registry's cloud view (or its own, alone). */
+  constructor(private readonly view: CloudView = new CloudView()) {}
+
+  private get reported(): Map<string, DeviceInfo> {
+    return this.view.reported;
+  }
+
+  private set reported(next: Map<string, DeviceInfo>) {
+    this.view.reported = next;
+  }
+
+  private get pending(): Map<string, DeviceInfo> {
+    return this.view.pending;
+  }
+
+  private get seenSinceConnect(): Set<string> {
+    return this.view.seenSinceConnect;
+  }
 
   /** adb (re)connected: until its list is complete, only devices seen since then can be called gone. */
   adbConnected(): void {

@@ -23,6 +23,7 @@
 
 import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
+import type { CloudView } from '../devices/cloud-view.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 
 /** What the planner reads of the device registry. */
@@ -32,6 +33,8 @@ export interface PlannerDevices {
   readonly changeCounter: number;
   /** The record keys behind a udid. */
   byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key'>>;
+  /** Where the cloud's refusals are kept, by udid. */
+  readonly cloud?: Pick<CloudView, 'refusals'>;
 }
 
 /** adb's state of a device that answers its inventory; only those are planned (iPhones are read at every report). */
@@ -142,7 +145,7 @@ export class ReportPlanner {
       probeRetryMaxMs: 5 * 60_000,
       ...options,
     };
-    this.failed = new FailedDevicePolicy(options.failed);
+    this.failed = new FailedDevicePolicy(options.failed, devices.cloud?.refusals);
   }
 
   // ---- events ----
