@@ -41,7 +41,8 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
     logger,
     clock,
     concurrency: settings.probeConcurrency,
-    reportWaitMs: REPORT_WAIT_MS,
+    // A probe past its own deadline is being torn down: no report waits longer than that.
+    reportWait: { idleMs: REPORT_IDLE_MS, maxMs: settings.probeTimeoutSeconds * 1000 + 1000 },
     reconcileMs: settings.reconcileSeconds * 1000,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
@@ -49,12 +50,13 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
 }
 
 /**
- * How long a report waits for the inventories it asked for: a device still
- * answering then is reported with its last good inventory, and its answer
- * brings a report of its own when it is news. This bounds how long one slow
- * phone can hold back another device's plug or unplug news.
+ * How long a report waits for the next of the inventories it asked for:
+ * past it, a device still answering is reported with its last good
+ * inventory, and its answer brings a report of its own when it is news. So
+ * one slow phone holds a report back by this at most, and another device's
+ * plug or unplug news by this plus the debounce.
  */
-export const REPORT_WAIT_MS = 5_000;
+export const REPORT_IDLE_MS = 3_000;
 
 /** The host devices should reach: configured, else the cloud's own host. */
 function reachabilityHost(settings: Settings): string | undefined {

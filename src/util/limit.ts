@@ -17,11 +17,36 @@ export class Limiter {
   }
 }
 
-/** Waits for `promise`, but no longer than `ms`; never rejects (the caller reads outcomes elsewhere). */
-export async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.then(noop, noop), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
+/**
+ * Waits for the tasks while they keep finishing: until all have settled,
+ * `idleMs` pass with none of them settling, or `maxMs` pass in all. Never
+ * rejects (the caller reads outcomes elsewhere). A lab's many inventories
+ * finish one after another and are all waited for; one straggler holds the
+ * wait for idleMs at most.
+ */
+export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: number, maxMs: number): Promise<void> {
+  let pending = tasks.length;
+  if (pending === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    let idle: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      clearTimeout(idle);
+      clearTimeout(cap);
+      resolve();
+    };
+    const cap = setTimeout(done, maxMs);
+    const rearm = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(done, idleMs);
+    };
+    rearm();
+    for (const task of tasks) {
+      void task.then(noop, noop).then(() => {
+        if (--pending === 0) done();
+        else rearm();
+      });
+    }
+  });
 }
 
 function noop(): void {}

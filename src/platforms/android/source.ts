@@ -9,7 +9,7 @@ import { recordKey, type DeviceSnapshot, type UsbPlace } from '../../devices/rec
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
-import { Limiter, waitAtMost } from '../../util/limit.js';
+import { Limiter, waitWhileSettling } from '../../util/limit.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { CollectRequest, DeviceSource, SourceChange, SourceEvents } from '../source.js';
 import type { AdbClient } from './adb/client.js';
@@ -31,11 +31,13 @@ export interface AndroidSourceOptions {
   /** Inventories at once. */
   concurrency: number;
   /**
-   * How long a report waits for the inventories it asked for. One still
-   * running then goes on in the background; its device is reported with its
-   * last good inventory meanwhile, so no device holds up a report for long.
+   * How long a report waits for the inventories it asked for: while they
+   * keep answering, no more than `idleMs` for the next one, and `maxMs` in
+   * all. One still running then goes on in the background; its device is
+   * reported with its last good inventory meanwhile, so a slow device holds
+   * up a report by idleMs at most.
    */
-  reportWaitMs: number;
+  reportWait: { idleMs: number; maxMs: number };
   /** The tracker's periodic full listing. */
   reconcileMs: number;
 }
@@ -130,7 +132,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       keys.push(record.key);
     }
     if (waiting.length && request.waitForAll) await Promise.all(waiting);
-    else if (waiting.length) await waitAtMost(Promise.all(waiting), this.o.reportWaitMs);
+    else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs);
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
     const infos: DeviceInfo[] = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));

@@ -43,6 +43,7 @@ const logs: string[] = [];
 const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void logs.push(String(m)), info: () => undefined } as unknown as ReturnType<typeof silentLogger>;
 
 function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock }) {
+  const wait = { idleMs: o.reportWaitMs, maxMs: 60_000 };
   const registry = new DeviceRegistry();
   const s = new AndroidSource({
     adb: {} as AdbClient,
@@ -51,7 +52,7 @@ function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: num
     logger,
     clock: o.clock ?? systemClock,
     concurrency: o.concurrency ?? 4,
-    reportWaitMs: o.reportWaitMs,
+    reportWait: wait,
     reconcileMs: 60_000,
   });
   const collect = (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
