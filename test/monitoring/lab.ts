@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DaemonBed } from '../e2e/daemon-bed.js';
+import { freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import type { SimDevice, SimMode } from '../sim/sim-device.js';
 import { PrometheusServer } from './prometheus-server.js';
@@ -34,6 +38,7 @@ export class MonitoredLab {
   readonly phones = new Map<string, SimDevice>();
   /** HOST:PORT of the agent's /metrics. */
   statusAddress = '';
+  private agentEnv: Record<string, string> = {};
 
   /** `env`: more settings of the agent (DEVICE_AGENT_*). */
   async start(phones: LabPhone[], ruleFiles: string[], env: Record<string, string> = {}): Promise<void> {
@@ -43,11 +48,36 @@ export class MonitoredLab {
       await device.setProfile(phoneProfile(p.serial, p.tenths ?? 250));
       this.phones.set(p.serial, device);
     }
-    // A report every 2 s, so that a battery change reaches /metrics within a few seconds.
-    const agent = this.bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_JITTER_SECONDS: '0', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0', ...env });
-    const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
-    this.statusAddress = String(line.listen);
+    // A report every 2 s, so that a battery change reaches /metrics within a
+    // few seconds; a port and a state directory of its own, kept across a
+    // restart as a service keeps them.
+    this.statusAddress = `127.0.0.1:${await freePort()}`;
+    this.agentEnv = {
+      DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
+      DEVICE_AGENT_JITTER_SECONDS: '0',
+      DEVICE_AGENT_STATUS_LISTEN: this.statusAddress,
+      DEVICE_AGENT_STATE_DIR: mkdtempSync(join(tmpdir(), 'da-state-')),
+      ...env,
+    };
+    await this.runAgent();
     await this.prometheus.start({ targets: [this.statusAddress], ruleFiles });
+  }
+
+  private async runAgent(): Promise<void> {
+    const agent = this.bed.run(this.agentEnv);
+    await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+  }
+
+  /** Stops the agent as systemd does (SIGTERM) and starts it again with the same settings and state. */
+  async restartAgent(): Promise<void> {
+    const run = await this.bed.agent!.stop('SIGTERM');
+    if (run.code !== 0) throw new Error(`the agent exited with ${run.code ?? run.signal} on SIGTERM:\n${run.stderr}`);
+    await this.runAgent();
+  }
+
+  /** Pulls the phone's cable: adb forgets it at once. */
+  async unplug(serial: string): Promise<void> {
+    await this.bed.adb.disconnect(this.phones.get(serial)!.port);
   }
 
   async metricsText(): Promise<string> {
@@ -61,5 +91,6 @@ export class MonitoredLab {
   async stop(): Promise<void> {
     await this.prometheus.stop();
     await this.bed.stop();
+    if (this.agentEnv.DEVICE_AGENT_STATE_DIR) rmSync(this.agentEnv.DEVICE_AGENT_STATE_DIR, { recursive: true, force: true });
   }
 }
