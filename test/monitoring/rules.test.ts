@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The alerting rules pass promtool's own checks and unit tests
+// (device-agent.rules.test.yml beside this file), and every alert has a
+// runbook, a link to it, and unit tests both ways: when it fires and when it
+// must not.
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const RULES = 'deploy/monitoring/device-agent.rules.yml';
+const UNIT_TESTS = 'test/monitoring/device-agent.rules.test.yml';
+const RUNBOOKS = 'docs/operations/alerts.md';
+const PROMTOOL = process.env.PROMTOOL_BIN ?? 'promtool';
+
+function promtool(...args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(PROMTOOL, args, { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+        reject(new Error(`${PROMTOOL} not found: install Debian's prometheus package (apt-get install prometheus), which has promtool`));
+        return;
+      }
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr });
+    });
+  });
+}
+
+const rulesText = readFileSync(root + RULES, 'utf8');
+const alerts = [...rulesText.matchAll(/^\s*- alert: (\S+)$/gm)].map((m) => m[1]!);
+const records = [...rulesText.matchAll(/^\s*- record: (\S+)$/gm)].map((m) => m[1]!);
+
+describe('alerting rules', () => {
+  it('pass promtool check rules (syntax, PromQL, templates), and the example configuration promtool check config', async () => {
+    const rules = await promtool('check', 'rules', RULES);
+    expect(rules.output).toContain(`SUCCESS: ${alerts.length + records.length} rules found`);
+    expect(rules.code).toBe(0);
+    const config = await promtool('check', 'config', 'deploy/monitoring/prometheus.example.yml');
+    expect(config.code, config.output).toBe(0);
+  });
+
+  it('pass their unit tests (promtool test rules)', async () => {
+    const { code, output } = await promtool('test', 'rules', UNIT_TESTS);
+    expect(output).toContain('SUCCESS');
+    expect(code, output).toBe(0);
+  });
+
+  it('include what issue 26 asks for', () => {
+    expect(alerts.sort()).toEqual(
+      [
+        'DeviceAgentDown', // an agent that stopped reporting ...
+        'DeviceAgentNotReporting',
+        'DeviceAgentReportsFailing', // ... or whose reports keep failing
+        'DeviceAgentAdbDown',
+        'DeviceAgentFailedDevices',
+        'DeviceAgentDeviceDown',
+        'DeviceAgentDeviceRecoveredRepeatedly',
+        'DeviceAgentRecoveryFailing',
+        'DeviceAgentBatteryHot',
+        'DeviceAgentBatteryLow',
+        'DeviceAgentStorageFull',
+        'DeviceAgentDevicesDropped',
+      ].sort(),
+    );
+  });
+
+  const runbooks = readFileSync(root + RUNBOOKS, 'utf8');
+  const unitTests = readFileSync(root + UNIT_TESTS, 'utf8');
+  // Each rule's text: from its "- alert:" line to the next rule.
+  const ruleText = (alert: string): string => {
+    const start = rulesText.indexOf(`- alert: ${alert}\n`);
+    const next = rulesText.slice(start + 1).search(/\n\s*- (alert|record): |\n  - name: /);
+    return next < 0 ? rulesText.slice(start) : rulesText.slice(start, start + 1 + next);
+  };
+
+  it.each(alerts)('%s has a runbook section, links it, and has a severity', (alert) => {
+    const text = ruleText(alert);
+    expect(text).toContain(`runbook_url: '${RUNBOOKS}#${alert.toLowerCase()}'`);
+    expect(text).toMatch(/severity: (critical|warning)\n/);
+    // GitHub's anchor of "## DeviceAgentDown" is #deviceagentdown; the section is one paragraph or more.
+    const section = runbooks.split(/^## /m).find((s) => s.startsWith(`${alert}\n`));
+    expect(section, `no "## ${alert}" in ${RUNBOOKS}`).toBeDefined();
+    expect(section!.trim().split('\n').length).toBeGreaterThan(3);
+  });
+
+  it.each(alerts)('%s has a unit test where it fires and one where it must not', (alert) => {
+    const cases = [...unitTests.matchAll(new RegExp(`alertname: ${alert}\\n\\s+exp_alerts:(.*)\\n(\\s+- exp_labels)?`, 'g'))];
+    expect(cases.some((c) => c[1] === ' []'), `no case where ${alert} must not fire`).toBe(true);
+    expect(cases.some((c) => c[1] === '' && c[2] !== undefined), `no case where ${alert} fires`).toBe(true);
+  });
+});
