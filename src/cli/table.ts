@@ -1,4 +1,5 @@
 import type { DeviceRow } from '../status/device-rows.js';
+import { isTcpSerial } from '../util/tcp-serial.js';
 
 // `device-agent list` for people: one row per device, columns padded to
 // their widest cell. Pure: rows in, text out.
@@ -35,7 +36,7 @@ const columns: Column[] = [
   { title: 'TEMP', cell: (r) => (r.batteryCelsius === undefined ? '' : `${r.batteryCelsius}°C`) },
   { title: 'CHARGING', cell: (r) => (r.charging === undefined ? '' : r.charging ? 'yes' : 'no') },
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
-  { title: 'USB', cell: (r) => r.usb ?? (/:\d+$/.test(r.serial) ? 'tcp' : '') },
+  { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
   { title: 'PROBLEMS', cell: (r) => problemsOf(r), paint: (_r, t, p) => (t ? p.bad(t) : t) },
 ];
 
