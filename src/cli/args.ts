@@ -37,7 +37,7 @@ Options:
 Exit codes: once: 0 stored, 3 the cloud answered failedDevices, 1 not delivered, 2 usage or configuration error;
   doctor: 0 nothing failed (warnings allowed), 1 something failed, 2 configuration error.
 
-Settings (each also DEVICE_AGENT_<NAME> in the environment; see README):
+Settings (each also DEVICE_AGENT_<NAME> in the environment; see docs/reference/configuration.md):
   DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME, DEVICE_AGENT_API_KEY / DEVICE_AGENT_API_KEY_FILE /
   $CREDENTIALS_DIRECTORY/api-key, DEVICE_AGENT_NODE_ID, DEVICE_AGENT_STATE_DIR, DEVICE_AGENT_SCHEDULE,
   DEVICE_AGENT_JITTER_SECONDS, DEVICE_AGENT_STATUS_LISTEN. The adb server: ADB_SERVER_SOCKET=tcp:HOST:PORT,

@@ -2,7 +2,7 @@
 // that the cloud client needs (method, headers, a string body, one timeout
 // for the whole exchange, an AbortSignal; no redirect followed, no retry,
 // every status returned). It replaces got, which cost the agent about 3.5 MB
-// of resident memory more, measured by the bench (README, Performance).
+// of resident memory more, measured by the bench (docs/performance/journal.md).
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { http, https } from '../util/node-http.js';

@@ -16,7 +16,7 @@ export interface MachineCollectorOptions {
  * The host's Machine record, from node:os and two /proc files: available
  * memory (MemAvailable, not MemFree as os.freemem gives) and the default
  * route's interface. Read directly rather than through systeminformation,
- * which cost 11 MB of RSS at load for these two facts (README, Memory).
+ * which cost 11 MB of RSS at load for these two facts (docs/performance/journal.md).
  * Elsewhere than Linux the os module's figures stand in.
  */
 export class MachineCollector {

@@ -1,7 +1,7 @@
 // The report schedule's cron expressions, read in the host's local time with
 // Date's own getters. node-cron did this through Intl.DateTimeFormat on every
 // tick, which pages in ICU's date and time zone data: about 7.5 MB of the
-// daemon's RSS (see README, Performance). The syntax is node-cron's standard
+// daemon's RSS (see docs/performance/journal.md). The syntax is node-cron's standard
 // part, and test/timing/cron.test.ts checks the run times against node-cron's.
 
 export interface CronSchedule {

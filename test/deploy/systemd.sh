@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The systemd units under a real systemd: a minimal Debian 12 booted with
-# systemd-nspawn, device-agent installed in it exactly as the README's
+# systemd-nspawn, device-agent installed in it exactly as docs/install/systemd.md's
 # "Install with systemd" steps say (each step's first sh block, read from
-# README.md), and the device simulator and the cloud double running inside
+# that page), and the device simulator and the cloud double running inside
 # it (test/deploy/bed.ts). Then, from outside:
 #   a report is delivered with the simulated phones; the API key comes from
 #   $CREDENTIALS_DIRECTORY and is in no journal line; the node id survives a
@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=test/deploy/lib.sh
 . "$here/lib.sh"
 root=$work/systemd-root
-readme_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/README.md" '### Install with systemd' "$1"; }
+readme_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/systemd.md" '## Install with systemd' "$1"; }
 KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
 BOX_NODE=/opt/device-agent/node_modules/node/bin/node
 

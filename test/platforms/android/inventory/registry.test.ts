@@ -5,7 +5,7 @@ import { probeTable, TABLE_BEGIN, TABLE_END } from '../../../../src/platforms/an
 import { recordedCommand } from '../../../../src/platforms/android/inventory/probes/types.js';
 import { buildInventoryScript, marker, SECTION } from '../../../../src/platforms/android/inventory/script.js';
 
-const README = new URL('../../../../README.md', import.meta.url);
+const README = new URL('../../../../docs/reference/device-info.md', import.meta.url);
 
 describe('probe registry', () => {
   it('names each section once, with a plain name', () => {

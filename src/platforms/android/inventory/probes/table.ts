@@ -1,5 +1,5 @@
-// The README's probe table, rendered from the registry; a test keeps the
-// README's copy equal to it (test/platforms/android/inventory/registry.test.ts).
+// The probe table of docs/reference/device-info.md, rendered from the registry; a test keeps the
+// page's copy equal to it (test/platforms/android/inventory/registry.test.ts).
 import { PROBES } from './registry.js';
 
 export const TABLE_BEGIN = '<!-- probe-table: generated from src/platforms/android/inventory/probes (UPDATE_README=1 npx vitest run test/platforms/android/inventory/registry.test.ts) -->';

@@ -7,7 +7,7 @@ import type { Props } from '../parsers/getprop.js';
 // command that prints it, how fast its facts change (its tier), its pure
 // parser, and how its reading fills DeviceInfo. The registry (registry.ts)
 // lists them all; the script builder, the prober's tier cache, the assembler,
-// the README field table and the e2e fill-table read it.
+// the field table of docs/reference/device-info.md and the e2e fill-table read it.
 
 /**
  * connection: cannot change while the device stays plugged and booted (read on
@@ -49,7 +49,7 @@ export interface Probe<T = unknown> {
    * whole text still assembles the same fields (memory: 200 devices).
    */
   shrink?: (text: string) => string;
-  /** Why this command, for the README table. */
+  /** Why this command, for the field table of docs/reference/device-info.md. */
   note: string;
   /**
    * Pure: the section's text to this probe's reading; undefined when the
