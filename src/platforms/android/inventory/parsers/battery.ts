@@ -3,6 +3,15 @@
 // "charge counter" twice, LLB dates, flags at column 0), and Android 14 adds
 // "Charging state" and "Capacity level". Only the first occurrence of each
 // AOSP key counts.
+//
+// Wear figures: AOSP prints none (BatteryService up to Android 16 stops at
+// "Capacity level"; cycle count and state of health reach apps only through
+// BatteryManager). Samsung prints its own under BatteryInfoBackUp and
+// "[Not Battery Adaptive Protect Mode]": mSavedBatteryAsoc (state of health,
+// %), mSavedBatteryBsoh (the same on another scale, newer One UI) and
+// mSavedBatteryUsage (the charge discharged since the first use, in % of a
+// full charge: "DischargeLevelData" in the same dump holds the same number).
+// Sources of each in test/.../fixtures/SOURCES.md.
 
 export interface BatteryReading {
   /** CHARGING, DISCHARGING, NOT_CHARGING, FULL or UNKNOWN (BatteryManager.BATTERY_STATUS_*). */
@@ -20,6 +29,17 @@ export interface BatteryReading {
   acPowered?: boolean;
   usbPowered?: boolean;
   wirelessPowered?: boolean;
+  dockPowered?: boolean;
+  /**
+   * The most the charger offers, in millivolts ("Max charging voltage",
+   * printed in microvolts: 5 V on a plain USB port, 9 V and more when fast
+   * charging). Absent when the device prints 0 (Samsung always does).
+   */
+  maxChargingVoltage?: number;
+  /** Full charge cycles: the charge discharged over the battery's life in full charges (Samsung only). */
+  cycleCount?: number;
+  /** State of health: what the battery holds now, in % of its design capacity (Samsung only). */
+  healthPercent?: number;
 }
 
 const STATUS: Record<string, string> = {
@@ -75,6 +95,24 @@ function millivolts(raw: number | undefined): number | undefined {
   return undefined;
 }
 
+// healthd prints what the charger's voltage_max says; a figure outside what
+// USB Power Delivery can offer (up to 48 V) is no reading.
+function chargerMillivolts(microvolts: number | undefined): number | undefined {
+  if (microvolts === undefined || microvolts < 1_000_000 || microvolts > 48_000_000) return undefined;
+  return Math.round(microvolts / 1000);
+}
+
+// Newer One UI prints the figure in brackets ("[86]"), older without;
+// BSOH may carry decimals ("100.00").
+function samsungNumber(value: string | undefined): number | undefined {
+  const match = /^\[?\s*(\d+(?:\.\d+)?)\s*\]?$/.exec(value ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+function percentOf(value: number | undefined): number | undefined {
+  return value !== undefined && value > 0 && value <= 100 ? Math.floor(value) : undefined;
+}
+
 // Half away from zero, so -4.5 °C reads -5 like 4.5 reads 5.
 function roundHalfAway(value: number): number {
   return Math.sign(value) * Math.round(Math.abs(value)) || 0;
@@ -98,6 +136,11 @@ export function parseBattery(text: string): BatteryReading {
     acPowered: bool(map.get('AC powered')),
     usbPowered: bool(map.get('USB powered')),
     wirelessPowered: bool(map.get('Wireless powered')),
+    dockPowered: bool(map.get('Dock powered')),
+    maxChargingVoltage: chargerMillivolts(int(map.get('Max charging voltage'))),
+    cycleCount: cyclesOf(samsungNumber(map.get('mSavedBatteryUsage'))),
+    // ASOC first: it is what Samsung's own battery check shows; BSOH only where ASOC is missing.
+    healthPercent: percentOf(samsungNumber(map.get('mSavedBatteryAsoc'))) ?? percentOf(samsungNumber(map.get('mSavedBatteryBsoh'))),
   };
   // voltage 0 and temperature 0 together are what a battery service prints
   // with nothing to read (emulators, dummy batteries): 0 °C is then not a
@@ -105,12 +148,23 @@ export function parseBattery(text: string): BatteryReading {
   // service still prints for it (level 100, health) is made up.
   if (int(map.get('voltage')) === 0 && tenths === 0) delete reading.temperature;
   if (reading.present === false) {
-    for (const key of ['percentage', 'temperature', 'voltage', 'health', 'technology'] as const) delete reading[key];
+    for (const key of ['percentage', 'temperature', 'voltage', 'health', 'technology', 'cycleCount', 'healthPercent'] as const) delete reading[key];
   }
   for (const key of Object.keys(reading) as (keyof BatteryReading)[]) {
     if (reading[key] === undefined) delete reading[key];
   }
   return reading;
+}
+
+// Discharged charge in % of a full charge: every 100 is one full cycle.
+function cyclesOf(percentDischarged: number | undefined): number | undefined {
+  return percentDischarged === undefined ? undefined : Math.floor(percentDischarged / 100);
+}
+
+/** Whether a charger, cable or dock powers the phone; undefined when the service prints none of the four lines. */
+export function onExternalPower(reading: BatteryReading): boolean | undefined {
+  const flags = [reading.acPowered, reading.usbPowered, reading.wirelessPowered, reading.dockPowered].filter((f) => f !== undefined);
+  return flags.length ? flags.some(Boolean) : undefined;
 }
 
 /**
