@@ -32,6 +32,24 @@ export interface Battery {
   percentage?: string;
 }
 
+/**
+ * What the agent reads of a battery that the contract has no field for: its
+ * own health rules and metrics use it. Never sent: HealthMonitor.apply takes
+ * it off every record before a report is made of them.
+ */
+export interface BatteryDetail {
+  /** A charger, cable or dock powers the device. */
+  externalPower?: boolean;
+  /** The most the charger offers, in millivolts (5000 on a plain USB port). */
+  chargerMillivolts?: number;
+  /** Full charge cycles over the battery's life. */
+  cycleCount?: number;
+  /** State of health: what the battery holds, in % of its design capacity. */
+  healthPercent?: number;
+  /** Host wall clock (ms) when the device printed these figures. */
+  observedAtMs?: number;
+}
+
 export interface CarrierInfo {
   imei: string;
   meid: string;
@@ -161,6 +179,8 @@ export interface DeviceInfo {
   memory?: Capacity;
   battery?: Battery;
   telephony?: Telephony;
+  /** The agent's own battery readings: not part of the contract, never sent (see BatteryDetail). */
+  batteryDetail?: BatteryDetail;
 }
 
 export interface ReportBody {

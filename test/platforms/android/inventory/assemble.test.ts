@@ -188,3 +188,16 @@ describe('proxy', () => {
     expect(run('timeout: exec settings: No such file or directory\n')).toBeUndefined();
   });
 });
+
+describe('battery', () => {
+  it('the contract gets its six figures; the wear figures and the charger go beside, dated, never in the battery object', () => {
+    const info = assemble({ [SECTION.battery]: fixture('battery', 'samsung-galaxy-a35-sm-a356e-android16.txt') }, 1_755_000_000_000);
+    expect(info.battery).toEqual({ status: 'NOT_CHARGING', temperature: 33, voltage: 4338, health: 'GOOD', technology: 'Li-ion', percentage: '95' });
+    expect(info.batteryDetail).toEqual({ externalPower: true, cycleCount: 619, healthPercent: 86, observedAtMs: 1_755_000_000_000 });
+  });
+
+  it('the charger of a Xiaomi on fast charging; none of it for a service that prints no such line', () => {
+    expect(assemble({ [SECTION.battery]: fixture('battery', 'xiaomi-redmi-note14-hyperos3.txt') }).batteryDetail).toEqual({ externalPower: true, chargerMillivolts: 11000 });
+    expect(assemble({ [SECTION.battery]: 'Current Battery Service state:\n  level: 50\n' })).not.toHaveProperty('batteryDetail');
+  });
+});
