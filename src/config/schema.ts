@@ -120,6 +120,11 @@ export const schema = {
   'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device UNAVAILABLE' },
   'health.shellFailures': { type: 'integer', min: 0, max: 1000, help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive (0: off)' },
   'health.shellUnresponsiveUnavailable': { type: 'boolean', help: 'an unresponsive shell makes the device UNAVAILABLE' },
+  'health.batteryHealthUnavailable': { type: 'boolean', help: 'a battery whose health the phone reports as anything but good (overheat, dead, over voltage, cold, failure) makes the device UNAVAILABLE' },
+  'health.batteryHeldFullSeconds': { type: 'integer', min: 0, max: 31536000, help: 'a battery full on external power without a break for longer than this (s) is held full (0: off)' },
+  'health.chargingVoltageMaxMillivolts': { type: 'integer', min: 0, max: 48000, help: 'a charger offering more than this (mV) while the phone is plugged is flagged (0: off)' },
+  'health.batteryMaxCycles': { type: 'integer', min: 0, max: 100000, help: 'a battery past this many full charge cycles is worn, where the phone reports them (0: off)' },
+  'health.batteryMinHealthPercent': { type: 'integer', min: 0, max: 100, help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (0: off)' },
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import { CloudView } from './cloud-view.js';
+import type { BatteryState } from '../health/monitor.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -179,6 +180,11 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   setProblems(key: string, problems: readonly string[]): void {
     const record = this.records.get(key);
     if (record) record.problems = problems;
+  }
+
+  setBattery(key: string, battery: BatteryState | undefined): void {
+    const record = this.records.get(key);
+    if (record) record.battery = battery;
   }
 
   /** Recovery kicked the device's transport (monotonic ms). */

@@ -1,33 +1,57 @@
 import { STATUS_UNAVAILABLE } from '../cloud/types.js';
-import type { DeviceInfo } from '../cloud/types.js';
+import type { BatteryDetail, DeviceInfo } from '../cloud/types.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { Logger } from '../log/logger.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
+import { dropUndefined } from '../util/drop-undefined.js';
 
 import { evaluate, type HealthInput, type HealthSettings, type Problem } from './rules.js';
+import { fullOnPower, heldFullSeconds, observeFull, type HeldFull } from './held-full.js';
+
+/** A device's battery figures beyond the report's: its rows and metrics show them. */
+export interface BatterySignals {
+  /** Seconds full on external power without a break; 0 when not full. */
+  heldFullSeconds: number;
+  chargerMillivolts?: number;
+  cycleCount?: number;
+  healthPercent?: number;
+}
+
+/** What the health rules keep of a device's battery from one report to the next. */
+export interface BatteryState {
+  /** The stretch its battery has been full on power, when it is (see held-full.ts). */
+  heldFull?: HeldFull;
+  signals: BatterySignals;
+}
 
 /** What the health rules read of the device registry: the records behind a udid. */
 export interface HealthRecords {
-  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures' | 'problems'>>;
+  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures' | 'problems' | 'battery'>>;
   setProblems(key: string, problems: readonly string[]): void;
+  setBattery(key: string, battery: BatteryState | undefined): void;
 }
 
 /**
  * Applies the health rules to each report's devices: a problem gets one
  * warning when it starts and one line when it ends, a message on the
  * device's record for as long as it lasts, and UNAVAILABLE where its rule
- * asks for it. The problems that hold are kept in the device's records, so
- * they go with the device.
+ * asks for it. The problems that hold, and the battery's state, are kept in
+ * the device's records, so they go with the device.
  */
 export class HealthMonitor {
   constructor(
     private readonly settings: HealthSettings,
     private readonly logger: Logger,
+    /** Wall clock, for readings that do not say when they were taken. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The devices with their problems applied (new objects; the inputs are not changed). */
   apply(infos: readonly DeviceInfo[], records: HealthRecords): DeviceInfo[] {
-    return infos.map((info) => {
+    return infos.map((withDetail) => {
+      // The battery detail is the agent's own: no report carries it.
+      const { batteryDetail: detail, ...rest } = withDetail;
+      const info: DeviceInfo = detail === undefined ? withDetail : rest;
       // A device that is not ready carries no readings: its problems stand
       // as they were until it answers again, and its record says why it is
       // not ready.
@@ -36,10 +60,12 @@ export class HealthMonitor {
       const previous = new Set((behind[0]?.problems ?? []) as Problem[]);
       // The rule counts adb shell sessions; an iPhone's lockdown says so in its own message.
       const failures = Math.min(...behind.map((r) => (r.platform === 'android' ? r.failures : 0)), Infinity);
-      const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0), previous, this.settings);
+      const battery = this.batteryState(info, detail, behind[0]?.battery);
+      for (const r of behind) records.setBattery(r.key, battery);
+      const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
       for (const f of findings) if (!previous.has(f.problem)) this.logger.warn({ udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`);
-      for (const p of previous) if (!now.has(p)) this.logger.info({ udid: info.udid, problem: p }, `device ${info.udid}: ${p.replace('_', ' ')} is over`);
+      for (const p of previous) if (!now.has(p)) this.logger.info({ udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`);
       for (const r of behind) records.setProblems(r.key, [...now]);
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.
@@ -49,9 +75,22 @@ export class HealthMonitor {
       return next;
     });
   }
+
+  private batteryState(info: DeviceInfo, detail: BatteryDetail | undefined, previous: BatteryState | undefined): BatteryState | undefined {
+    if (!info.battery && !detail) return undefined;
+    const heldFull = observeFull(previous?.heldFull, fullOnPower(info.battery, detail?.externalPower), detail?.observedAtMs ?? this.now());
+    const signals: BatterySignals = dropUndefined({
+      heldFullSeconds: heldFull ? heldFullSeconds(heldFull) : 0,
+      // The charger's figure describes a plugged charger only.
+      chargerMillivolts: detail?.externalPower === false ? undefined : detail?.chargerMillivolts,
+      cycleCount: detail?.cycleCount,
+      healthPercent: detail?.healthPercent,
+    });
+    return dropUndefined({ heldFull, signals });
+  }
 }
 
-function inputOf(info: DeviceInfo, consecutiveShellFailures: number): HealthInput {
+function inputOf(info: DeviceInfo, consecutiveShellFailures: number, signals: BatterySignals | undefined): HealthInput {
   const battery = info.battery;
   const percent = battery?.percentage === undefined ? undefined : Number(battery.percentage);
   const storage = info.storage;
@@ -62,5 +101,10 @@ function inputOf(info: DeviceInfo, consecutiveShellFailures: number): HealthInpu
     storageFreeBytes: storage ? Math.max(0, storage.total - storage.used) : undefined,
     storageTotalBytes: storage?.total,
     consecutiveShellFailures,
+    batteryHealth: battery?.health,
+    heldFullSeconds: signals?.heldFullSeconds || undefined,
+    chargerMillivolts: signals?.chargerMillivolts,
+    cycleCount: signals?.cycleCount,
+    healthPercent: signals?.healthPercent,
   };
 }

@@ -16,9 +16,28 @@ export interface HealthSettings {
   /** Consecutive inventories that missed their deadline or failed. */
   shellFailures: number;
   shellUnresponsiveUnavailable: boolean;
+  /** A battery whose health the phone reports as anything but good makes the device UNAVAILABLE. */
+  batteryHealthUnavailable: boolean;
+  /** Full on external power longer than this (s) is held full; 0 turns the rule off. */
+  batteryHeldFullSeconds: number;
+  /** A charger offering more than this (mV) while plugged; 0 turns the rule off. */
+  chargingVoltageMaxMillivolts: number;
+  /** More full cycles than this is a worn battery; 0 turns that figure off. */
+  batteryMaxCycles: number;
+  /** A state of health below this (%) is a worn battery; 0 turns that figure off. */
+  batteryMinHealthPercent: number;
 }
 
-export const PROBLEMS = ['battery_hot', 'battery_low', 'storage_full', 'shell_unresponsive'] as const;
+export const PROBLEMS = [
+  'battery_hot',
+  'battery_low',
+  'battery_unhealthy',
+  'battery_held_full',
+  'charging_voltage_high',
+  'battery_worn',
+  'storage_full',
+  'shell_unresponsive',
+] as const;
 export type Problem = (typeof PROBLEMS)[number];
 
 export interface HealthInput {
@@ -29,6 +48,14 @@ export interface HealthInput {
   storageFreeBytes?: number;
   storageTotalBytes?: number;
   consecutiveShellFailures: number;
+  /** The battery's health as the phone names it (BatteryManager: GOOD, OVERHEAT, DEAD, OVER_VOLTAGE, UNSPECIFIED_FAILURE, COLD, UNKNOWN). */
+  batteryHealth?: string;
+  /** How long the battery has been full on external power without a break (s); undefined when it is not. */
+  heldFullSeconds?: number;
+  /** The most the plugged charger offers (mV); undefined when unplugged or not reported. */
+  chargerMillivolts?: number;
+  cycleCount?: number;
+  healthPercent?: number;
 }
 
 export interface Finding {
@@ -64,6 +91,43 @@ export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: 
       message: `battery at ${input.batteryPercent} % and not charging: check the USB cable and that the hub's power supply is on`,
     });
   }
+  const health = input.batteryHealth;
+  if (health !== undefined && Object.hasOwn(HEALTH_ADVICE, health)) {
+    out.push({
+      problem: 'battery_unhealthy',
+      unavailable: s.batteryHealthUnavailable,
+      message: `the phone reports its battery health as ${health}: ${HEALTH_ADVICE[health]}`,
+    });
+  }
+  if (s.batteryHeldFullSeconds > 0 && input.heldFullSeconds !== undefined && input.heldFullSeconds > s.batteryHeldFullSeconds) {
+    out.push({
+      problem: 'battery_held_full',
+      unavailable: false,
+      message:
+        `battery held full on external power for ${duration(input.heldFullSeconds)} (limit ${duration(s.batteryHeldFullSeconds)}): ` +
+        "a battery kept at 100 % wears and can swell; let it run down now and then, or turn on the phone's battery protection",
+    });
+  }
+  if (s.chargingVoltageMaxMillivolts > 0 && input.chargerMillivolts !== undefined && input.chargerMillivolts > s.chargingVoltageMaxMillivolts) {
+    out.push({
+      problem: 'charging_voltage_high',
+      unavailable: false,
+      message:
+        `the charger offers ${volts(input.chargerMillivolts)} (limit ${volts(s.chargingVoltageMaxMillivolts)}): ` +
+        'fast charging heats a battery that stays on power; plug the phone into a 5 V port or turn off fast charging on it',
+    });
+  }
+  const worn = [
+    s.batteryMaxCycles > 0 && input.cycleCount !== undefined && input.cycleCount > s.batteryMaxCycles && `${input.cycleCount} full cycles (limit ${s.batteryMaxCycles})`,
+    s.batteryMinHealthPercent > 0 && input.healthPercent !== undefined && input.healthPercent < s.batteryMinHealthPercent && `health ${input.healthPercent} % (limit ${s.batteryMinHealthPercent} %)`,
+  ].filter((w): w is string => typeof w === 'string');
+  if (worn.length) {
+    out.push({
+      problem: 'battery_worn',
+      unavailable: false,
+      message: `battery worn: ${worn.join(', ')}; check it for swelling and plan to replace the battery or retire the phone`,
+    });
+  }
   const free = input.storageFreeBytes;
   const total = input.storageTotalBytes;
   if (free !== undefined && (free < s.storageMinFreeMiB * MIB || (total !== undefined && total > 0 && (free / total) * 100 < s.storageMinFreePercent))) {
@@ -81,4 +145,24 @@ export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: 
     });
   }
   return out;
+}
+
+// What to do about each health a phone reports other than GOOD and UNKNOWN
+// (BatteryManager.BATTERY_HEALTH_*; UNKNOWN is what batteryless boards say).
+const HEALTH_ADVICE: Record<string, string> = {
+  OVERHEAT: 'unplug it and give it air, and check the battery for swelling',
+  DEAD: 'replace the battery or retire the phone',
+  OVER_VOLTAGE: 'move it to another hub port or charger; replace the battery if it stays',
+  COLD: 'it will not charge until it is warmer: move it somewhere warmer',
+  UNSPECIFIED_FAILURE: 'check the battery for swelling and replace it',
+};
+
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h`;
+}
+
+function volts(millivolts: number): string {
+  return `${(millivolts / 1000).toFixed(1)} V`;
 }

@@ -95,3 +95,100 @@ describe('HealthMonitor', () => {
     expect(problemsOf(reg, 'IPHONE')).toEqual(['battery_hot']);
   });
 });
+
+describe('HealthMonitor: battery wear signals', () => {
+  const samsung = (udid: string, observedAtMs: number, extra: Partial<DeviceInfo> = {}): DeviceInfo =>
+    phone(udid, 31, {
+      // The zebrunner #150 lab phone: 100 %, FULL, on USB, ASOC 96, 1 cycle (samsung-oneui.txt).
+      battery: { status: 'FULL', health: 'GOOD', temperature: 31, percentage: '100' },
+      batteryDetail: { externalPower: true, healthPercent: 96, cycleCount: 1, observedAtMs },
+      ...extra,
+    });
+  const batteryOf = (registry: DeviceRegistry, udid: string) => registry.byUdid(udid)[0]?.battery?.signals;
+
+  it('no report carries the battery detail, ready or not, and the inputs keep theirs', () => {
+    const { logger } = captureLogger();
+    const monitor = new HealthMonitor(settings, logger);
+    const reg = lab('S1', 'S2');
+    const input = samsung('S1', 1_000);
+    const offline: DeviceInfo = { ...samsung('S2', 1_000), state: 'offline' };
+    const out = monitor.apply([input, offline], reg);
+    for (const d of out) expect(d).not.toHaveProperty('batteryDetail');
+    expect(input.batteryDetail).toBeDefined();
+    expect(batteryOf(reg, 'S1')).toEqual({ heldFullSeconds: 0, healthPercent: 96, cycleCount: 1 });
+  });
+
+  it('held full: timed by the readings, one warning once past the limit, the gauge back to 0 and one line when unplugged', () => {
+    const { logger, lines } = captureLogger();
+    const monitor = new HealthMonitor({ ...settings, batteryHeldFullSeconds: 3600 }, logger);
+    const reg = lab('S1');
+    const t0 = 1_700_000_000_000;
+    expect(monitor.apply([samsung('S1', t0)], reg)[0]!.message).toBeUndefined();
+    monitor.apply([samsung('S1', t0 + 3_600_000)], reg);
+    expect(problemsOf(reg, 'S1')).toEqual([]);
+    const [held] = monitor.apply([samsung('S1', t0 + 3_601_000)], reg);
+    expect(problemsOf(reg, 'S1')).toEqual(['battery_held_full']);
+    expect(held!.status).toBe('AVAILABLE');
+    expect(held!.message).toMatch(/^battery held full on external power for 60 min \(limit 60 min\)/);
+    expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(3601);
+    // The same reading reported again (the phone stopped answering) adds no time.
+    monitor.apply([samsung('S1', t0 + 3_601_000)], reg);
+    expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(3601);
+    const unplugged = samsung('S1', t0 + 3_700_000, { battery: { status: 'DISCHARGING', percentage: '100' } });
+    unplugged.batteryDetail = { ...unplugged.batteryDetail, externalPower: false };
+    expect(monitor.apply([unplugged], reg)[0]!.message).toBeUndefined();
+    expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(0);
+    expect(lines().filter((l) => l.problem === 'battery_held_full').map((l) => [l.level, l.msg])).toEqual([
+      ['warn', expect.stringMatching(/^device S1: battery held full/)],
+      ['info', 'device S1: battery held full is over'],
+    ]);
+  });
+
+  it("a reading without its time (an iPhone's) is timed by the monitor's clock", () => {
+    const { logger } = captureLogger();
+    let now = 0;
+    const monitor = new HealthMonitor({ ...settings, batteryHeldFullSeconds: 10 }, logger, () => now);
+    const reg = new DeviceRegistry();
+    reg.sync('ios', new Map([['IP', 'paired']]));
+    reg.identify('ios/IP', 'IP');
+    const iphone = phone('IP', 30, { state: 'paired', isIos: true, isAndroid: false, platformName: 'IOS', battery: { status: 'FULL', percentage: '100' } });
+    monitor.apply([iphone], reg);
+    now = 11_000;
+    monitor.apply([iphone], reg);
+    expect(batteryOf(reg, 'IP')!.heldFullSeconds).toBe(11);
+    expect(problemsOf(reg, 'IP')).toEqual(['battery_held_full']);
+  });
+
+  it('the charger counts only while the phone is plugged; wear figures and the health name reach the rules', () => {
+    const { logger } = captureLogger();
+    const monitor = new HealthMonitor(settings, logger);
+    const reg = lab('X1', 'WORN');
+    const xiaomi = phone('X1', 36, { batteryDetail: { externalPower: true, chargerMillivolts: 11000 } });
+    const [fast] = monitor.apply([xiaomi, samsung('WORN', 0, { batteryDetail: { externalPower: true, healthPercent: 77, cycleCount: 1764 } })], reg);
+    expect(fast!.message).toMatch(/^the charger offers 11\.0 V/);
+    expect(problemsOf(reg, 'WORN')).toEqual(['battery_worn']);
+    monitor.apply([phone('X1', 36, { batteryDetail: { externalPower: false, chargerMillivolts: 11000 } })], reg);
+    expect(problemsOf(reg, 'X1')).toEqual([]);
+    expect(batteryOf(reg, 'X1')).toEqual({ heldFullSeconds: 0 });
+    monitor.apply([phone('X1', 18, { battery: { status: 'NOT_CHARGING', health: 'OVERHEAT', temperature: 18, percentage: '80' } })], reg);
+    expect(problemsOf(reg, 'X1')).toEqual(['battery_unhealthy']);
+  });
+
+  it('the state is kept in every record behind the udid and goes with them', () => {
+    const { logger } = captureLogger();
+    const monitor = new HealthMonitor(settings, logger);
+    // The same phone on USB and over TCP: two records, one udid.
+    const reg = new DeviceRegistry();
+    reg.sync('android', new Map([['S1', 'device'], ['10.0.0.7:5555', 'device']]));
+    reg.identify('android/S1', 'S1');
+    reg.identify('android/10.0.0.7:5555', 'S1');
+    monitor.apply([samsung('S1', 0)], reg);
+    monitor.apply([samsung('S1', 60_000)], reg);
+    expect(reg.byUdid('S1').map((r) => r.battery?.signals.heldFullSeconds)).toEqual([60, 60]);
+    reg.sync('android', new Map());
+    reg.sync('android', new Map([['S1', 'device']]));
+    reg.identify('android/S1', 'S1');
+    monitor.apply([samsung('S1', 5_000_000)], reg);
+    expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(0);
+  });
+});
