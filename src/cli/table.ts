@@ -24,21 +24,43 @@ interface Column {
   title: string;
   cell(row: DeviceRow): string;
   paint?(row: DeviceRow, text: string, p: Paint): string;
+  /** Left out when no row fills it. */
+  optional?: boolean;
 }
 
 const columns: Column[] = [
   { title: 'SERIAL', cell: (r) => r.serial },
-  { title: 'UDID', cell: (r) => (r.udid === r.serial ? '' : r.udid) },
+  { title: 'UDID', cell: (r) => (r.udid === r.serial ? '' : r.udid), optional: true },
   { title: 'STATE', cell: (r) => r.state, paint: (r, t, p) => (r.up ? p.ok(t) : p.warn(t)) },
   { title: 'MODEL', cell: (r) => r.model ?? '' },
   { title: 'OS', cell: (r) => (r.version ? `${r.platform} ${r.version}` : '') },
   { title: 'BATTERY', cell: (r) => (r.batteryPercent === undefined ? '' : `${r.batteryPercent}%`) },
   { title: 'TEMP', cell: (r) => (r.batteryCelsius === undefined ? '' : `${r.batteryCelsius}°C`) },
   { title: 'CHARGING', cell: (r) => (r.charging === undefined ? '' : r.charging ? 'yes' : 'no') },
+  { title: 'BATTERY HEALTH', cell: (r) => batteryHealthOf(r), paint: (r, t, p) => (r.problems.some((x) => BATTERY_PROBLEMS.has(x)) ? p.warn(t) : t), optional: true },
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
   { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
   { title: 'PROBLEMS', cell: (r) => problemsOf(r), paint: (_r, t, p) => (t ? p.bad(t) : t) },
 ];
+
+const BATTERY_PROBLEMS = new Set(['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']);
+
+/** The battery's wear figures where the phone has them: health other than good, state of health, cycles, time held full, the charger. */
+function batteryHealthOf(r: DeviceRow): string {
+  const parts: string[] = [];
+  if (r.batteryHealth && r.batteryHealth !== 'GOOD' && r.batteryHealth !== 'UNKNOWN') parts.push(r.batteryHealth);
+  if (r.batteryHealthPercent !== undefined) parts.push(`${r.batteryHealthPercent}%`);
+  if (r.batteryCycles !== undefined) parts.push(`${r.batteryCycles} cycles`);
+  if (r.batteryFullSeconds) parts.push(`full ${shortDuration(r.batteryFullSeconds)}`);
+  if (r.chargerMillivolts !== undefined) parts.push(`${(r.chargerMillivolts / 1000).toFixed(1)} V`);
+  return parts.join(', ');
+}
+
+function shortDuration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h`;
+}
 
 /** Health problems, and for a device that is not up, why (its state or its message's gist). */
 function problemsOf(r: DeviceRow): string {
@@ -49,8 +71,8 @@ function problemsOf(r: DeviceRow): string {
 
 export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint): string {
   if (!rows.length) return 'no devices\n';
-  // A column no row fills (UDID on a USB-only lab) is left out.
-  const shown = columns.filter((c) => c.title !== 'UDID' || rows.some((r) => c.cell(r) !== ''));
+  // A column no row fills (UDID on a USB-only lab, battery health where no phone reports wear) is left out.
+  const shown = columns.filter((c) => !c.optional || rows.some((r) => c.cell(r) !== ''));
   const cells = rows.map((r) => shown.map((c) => c.cell(r)));
   const widths = shown.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i]!.length)));
   const line = (texts: string[], painted: string[]): string =>

@@ -1,5 +1,6 @@
 import type { DeviceRow } from './device-rows.js';
 import type { Metric } from './metrics.js';
+import { PROBLEMS } from '../health/rules.js';
 
 // Per-device series, each labelled udid, for a lab dashboard. A device's
 // series go with its last report: rows are the devices of that report.
@@ -11,6 +12,10 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
   ['device_agent_device_battery_level_percent', 'Battery level.', (r) => r.batteryPercent],
   ['device_agent_device_battery_temperature_celsius', 'Battery temperature.', (r) => r.batteryCelsius],
   ['device_agent_device_battery_charging', 'Whether the battery is charging (1) or not (0); absent when the battery does not say.', (r) => (r.charging === undefined ? undefined : r.charging ? 1 : 0)],
+  ['device_agent_device_battery_full_seconds', 'How long the battery has been full on external power without a break; 0 when it is not.', (r) => r.batteryFullSeconds],
+  ['device_agent_device_charger_voltage_volts', 'The most the plugged charger offers (dumpsys battery "Max charging voltage"), where the phone reports it.', (r) => (r.chargerMillivolts === undefined ? undefined : r.chargerMillivolts / 1000)],
+  ['device_agent_device_battery_cycles', 'Full charge cycles of the battery, where the phone reports them.', (r) => r.batteryCycles],
+  ['device_agent_device_battery_health_percent', 'State of health of the battery in % of its design capacity, where the phone reports it.', (r) => r.batteryHealthPercent],
   ['device_agent_device_storage_free_bytes', 'Free storage of the data partition.', (r) => r.storageFreeBytes],
   ['device_agent_device_memory_available_bytes', 'Memory available to apps.', (r) => r.memoryAvailableBytes],
   ['device_agent_device_last_inventory_timestamp_seconds', 'When the last inventory of the device answered (Unix time).', (r) => (r.inventoriedAt === undefined ? undefined : Math.floor(r.inventoriedAt / 1000))],
@@ -47,7 +52,7 @@ export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {
   }));
   const problems: Metric = {
     name: 'device_agent_device_problem',
-    help: 'A health problem of the device (battery_hot, battery_low, storage_full, shell_unresponsive); 1 while it lasts.',
+    help: `A health problem of the device (${PROBLEMS.join(', ')}); 1 while it lasts.`,
     type: 'gauge',
     samples: rows.flatMap((r) => r.problems.map((problem) => ({ labels: { udid: r.udid, problem }, value: 1 }))),
   };

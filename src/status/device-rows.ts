@@ -16,6 +16,15 @@ export interface DeviceRow {
   batteryPercent?: number;
   batteryCelsius?: number;
   charging?: boolean;
+  /** The battery's health as the phone names it (GOOD, OVERHEAT, ...). */
+  batteryHealth?: string;
+  /** Seconds the battery has been full on external power without a break; 0 when it is not. */
+  batteryFullSeconds?: number;
+  /** The most the plugged charger offers (mV). */
+  chargerMillivolts?: number;
+  batteryCycles?: number;
+  /** State of health, % of the design capacity. */
+  batteryHealthPercent?: number;
   storageFreeBytes?: number;
   memoryAvailableBytes?: number;
   usb?: string;
@@ -42,6 +51,8 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): D
     const serial = record?.serial ?? info.udid;
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;
+    // What the health rules keep of the battery beyond the report's figures.
+    const battery = record?.battery?.signals;
     return dropUndefined({
       udid: info.udid,
       serial,
@@ -53,6 +64,11 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): D
       batteryPercent: Number.isFinite(percent) ? percent : undefined,
       batteryCelsius: info.battery?.temperature,
       charging: chargingOf(info.battery?.status),
+      batteryHealth: info.battery?.health,
+      batteryFullSeconds: battery?.heldFullSeconds,
+      chargerMillivolts: battery?.chargerMillivolts,
+      batteryCycles: battery?.cycleCount,
+      batteryHealthPercent: battery?.healthPercent,
       storageFreeBytes: info.storage ? Math.max(0, info.storage.total - info.storage.used) : undefined,
       memoryAvailableBytes: info.memory ? Math.max(0, info.memory.total - info.memory.used) : undefined,
       usb: record?.usb?.usb,

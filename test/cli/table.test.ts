@@ -61,3 +61,27 @@ describe('formatTable', () => {
     expect(formatTable([])).toBe('no devices\n');
   });
 });
+
+describe('formatTable: battery health', () => {
+  it('a column of the wear figures where a phone has them, left out where none has', () => {
+    const text = formatTable([
+      row({}),
+      row({ serial: 'S25', udid: 'S25', batteryPercent: 100, batteryHealth: 'GOOD', batteryHealthPercent: 86, batteryCycles: 619, batteryFullSeconds: 26 * 3600, problems: ['battery_held_full'] }),
+      row({ serial: 'X1', udid: 'X1', batteryHealth: 'OVERHEAT', chargerMillivolts: 11000, batteryFullSeconds: 0, problems: ['battery_unhealthy', 'charging_voltage_high'] }),
+      row({ serial: 'Y1', udid: 'Y1', batteryFullSeconds: 90 }),
+    ]);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^SERIAL\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
+    expect(lines[1]).toMatch(/ yes {3,}12\.3 GiB/);
+    expect(lines[2]).toMatch(/ yes\s+86%, 619 cycles, full 26 h\s+12\.3 GiB .* battery_held_full$/);
+    expect(lines[3]).toMatch(/ yes\s+OVERHEAT, 11\.0 V\s+12\.3 GiB .* battery_unhealthy,charging_voltage_high$/);
+    expect(lines[4]).toMatch(/ yes\s+full 90 s\s+12\.3 GiB/);
+    expect(formatTable([row({ batteryHealth: 'GOOD', batteryFullSeconds: 0 })])).not.toContain('BATTERY HEALTH');
+  });
+
+  it('paints the figures of a phone with a battery problem', () => {
+    const painted = formatTable([row({ batteryCycles: 900, problems: ['battery_worn'] })], ansiPaint);
+    expect(painted).toContain('\u001b[33m900 cycles\u001b[39m');
+    expect(formatTable([row({ batteryCycles: 12, problems: ['storage_full'] })], ansiPaint)).toContain(' 12 cycles ');
+  });
+});

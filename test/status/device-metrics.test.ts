@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { deviceMetrics } from '../../src/status/device-metrics.js';
+import type { DeviceRow } from '../../src/status/device-rows.js';
+
+const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({ udid, serial: udid, state: 'device', status: 'AVAILABLE', platform: 'Android', up: true, problems: [], ...over });
+const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows).find((m) => m.name === name)!.samples;
+
+describe('deviceMetrics: battery wear', () => {
+  it('the time held full, the charger in volts, cycles and state of health, each only where the phone has it', () => {
+    const rows = [
+      row('S25', { batteryFullSeconds: 93_600, batteryCycles: 619, batteryHealthPercent: 86 }),
+      row('X1', { batteryFullSeconds: 0, chargerMillivolts: 11000 }),
+      row('IOS'),
+    ];
+    expect(samples(rows, 'device_agent_device_battery_full_seconds')).toEqual([
+      { labels: { udid: 'S25' }, value: 93_600 },
+      { labels: { udid: 'X1' }, value: 0 },
+    ]);
+    expect(samples(rows, 'device_agent_device_charger_voltage_volts')).toEqual([{ labels: { udid: 'X1' }, value: 11 }]);
+    expect(samples(rows, 'device_agent_device_battery_cycles')).toEqual([{ labels: { udid: 'S25' }, value: 619 }]);
+    expect(samples(rows, 'device_agent_device_battery_health_percent')).toEqual([{ labels: { udid: 'S25' }, value: 86 }]);
+  });
+
+  it('the problem series names every problem a rule can raise', () => {
+    const help = deviceMetrics([]).find((m) => m.name === 'device_agent_device_problem')!.help;
+    for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']) expect(help).toContain(p);
+    expect(samples([row('S25', { problems: ['battery_held_full', 'battery_worn'] })], 'device_agent_device_problem')).toEqual([
+      { labels: { udid: 'S25', problem: 'battery_held_full' }, value: 1 },
+      { labels: { udid: 'S25', problem: 'battery_worn' }, value: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../src/cloud/types.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import type { BatteryState } from '../../src/health/monitor.js';
+import { deviceRows } from '../../src/status/device-rows.js';
+
+const info: DeviceInfo = {
+  udid: 'R5CY743GDFY',
+  serialNumber: 'R5CY743GDFY',
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'ANDROID',
+  isAndroid: true,
+  isIos: false,
+  battery: { status: 'FULL', health: 'GOOD', percentage: '100', temperature: 31 },
+};
+function registry(battery: BatteryState | undefined): DeviceRegistry {
+  const reg = new DeviceRegistry();
+  reg.sync('android', new Map([[info.udid, 'device']]));
+  reg.identify(`android/${info.udid}`, info.udid);
+  reg.setBattery(`android/${info.udid}`, battery);
+  return reg;
+}
+
+describe('deviceRows: battery', () => {
+  it("the health name from the report, the wear figures from the device's record", () => {
+    const [row] = deviceRows([info], registry({ signals: { heldFullSeconds: 93_600, cycleCount: 1, healthPercent: 96 } }));
+    expect(row).toMatchObject({ batteryHealth: 'GOOD', batteryFullSeconds: 93_600, batteryCycles: 1, batteryHealthPercent: 96 });
+    expect(row).not.toHaveProperty('chargerMillivolts');
+  });
+
+  it('no figures where the record has none', () => {
+    const [row] = deviceRows([info], registry(undefined));
+    for (const key of ['batteryFullSeconds', 'batteryCycles', 'batteryHealthPercent', 'chargerMillivolts']) expect(row).not.toHaveProperty(key);
+  });
+});
