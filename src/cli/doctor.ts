@@ -55,6 +55,7 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
       usbControllers: () => readUsbControllers(),
+      health: settings.health,
     });
   })();
   const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);

@@ -13,6 +13,8 @@ import { stateDirOf } from '../config/node-id.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 import { usbItems, type ControllerLoad } from './usb.js';
+import { BATTERY_COMMAND, batteryItems } from './battery.js';
+import type { HealthSettings } from '../health/rules.js';
 import {
   adbServerFailed,
   adbServerItem,
@@ -59,6 +61,8 @@ export interface AdbCheckOptions {
   adbTool?: () => Promise<string | undefined>;
   /** USB devices per host controller (sysfs), or undefined where the host does not show them. */
   usbControllers?: () => ControllerLoad[] | undefined;
+  /** The health rules: with them, the one shell of each ready device also reads its battery. */
+  health?: HealthSettings;
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -88,19 +92,25 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
+  const health = options.health;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, device, hidden, options.shellTimeoutMs)),
+    ...(await deviceFacts(adb, device, hidden, options.shellTimeoutMs, health !== undefined)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
-  return [...items, ...facts.map(deviceItem), ...usbItems(long, options.usbControllers?.())];
+  const deviceItems = facts.flatMap((f) => [deviceItem(f), ...(health && f.battery !== undefined ? batteryItems(f.serial, f.battery, health) : [])]);
+  return [...items, ...deviceItems, ...usbItems(long, options.usbControllers?.())];
 }
 
-async function deviceFacts(adb: DoctorAdb, device: AdbDevice, hidden: Set<string>, timeoutMs: number): Promise<DeviceFacts> {
-  const facts: DeviceFacts = { serial: device.serial, state: device.state, hidden: hidden.has(device.serial) || undefined };
+async function deviceFacts(adb: DoctorAdb, device: AdbDevice, hidden: Set<string>, timeoutMs: number, battery: boolean): Promise<DeviceFacts & { battery?: string }> {
+  const facts: DeviceFacts & { battery?: string } = { serial: device.serial, state: device.state, hidden: hidden.has(device.serial) || undefined };
   if (device.state !== 'device') return facts;
   try {
-    const result = await adb.shell(device.serial, MODEL_COMMAND, { timeoutMs, maxBytes: 4096 });
+    // Still one shell per device: the battery's output follows the model's one line.
+    const command = battery ? `${MODEL_COMMAND}; ${BATTERY_COMMAND}` : MODEL_COMMAND;
+    // A Samsung battery service prints 11 KB (its logs after the figures).
+    const result = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery ? 64 * 1024 : 4096 });
+    if (battery) facts.battery = result.output.slice(result.output.indexOf('\n') + 1);
     const model = parseModel(result.output);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;

@@ -9,6 +9,8 @@ import type { Settings } from '../../src/config/schema.js';
 import { checkAdb, checkCloud, inspectNodeId, MODEL_COMMAND, unwritable, type AdbCheckOptions, type DoctorAdb } from '../../src/doctor/checks.js';
 import { freePort } from '../sim/adb-server.js';
 import { hostDevicesPayload, ScriptedAdbServer } from './scripted-adb.js';
+import { shippedHealth } from '../health/defaults.js';
+import { fixture } from '../platforms/android/inventory/fixture.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const options: AdbCheckOptions = { answerTimeoutMs: 2_000, shellTimeoutMs: 1_000, concurrency: 4, hiddenDevices: [] };
@@ -132,6 +134,24 @@ describe('checkAdb per device', () => {
       'device emulator-5556: device, Android SDK built for x86_64',
     ]);
     expect(adb.shells.sort()).toEqual([`0816f3699208ee6d: ${MODEL_COMMAND}`, `emulator-5556: ${MODEL_COMMAND}`]);
+  });
+
+  it('with the health rules, the same one shell per ready device also reads the battery: a line per battery problem under the device', async () => {
+    const overheat = fixture('battery', 'aosp-android14-overheat.txt');
+    const adb = fakeAdb(
+      [
+        { serial: 'A1', state: 'device' },
+        { serial: 'B2', state: 'device' },
+      ],
+      async (serial) => answer(serial === 'A1' ? `Pixel 8\n${overheat}` : "SM-G991B\nCan't find service: battery\n"),
+    );
+    const items = await checkAdb(adb, { ...options, health: shippedHealth });
+    expect(items.slice(1).map((i) => [i.status, i.finding])).toEqual([
+      ['ok', 'device A1: device, Pixel 8'],
+      ['warn', 'device A1: battery_unhealthy'],
+      ['ok', 'device B2: device, SM-G991B'],
+    ]);
+    expect(adb.shells.sort()).toEqual([`A1: ${MODEL_COMMAND}; dumpsys battery`, `B2: ${MODEL_COMMAND}; dumpsys battery`]);
   });
 
   it('warns about a ready device whose shell times out, and still checks the others', async () => {
