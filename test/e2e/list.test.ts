@@ -75,7 +75,8 @@ describe('list', () => {
     const run = await runAgent(['list'], env());
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+FREE\s+USB\s+PROBLEMS$/);
+    // BATTERY HEALTH shows because the Samsung and Xiaomi recordings carry wear figures and a charger voltage.
+    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
     expect(lines).toHaveLength(1 + profiles.length);
     expect(run.stdout).not.toContain('\u001b[');
     const pixel = lines.find((l) => l.includes(phones[profiles.indexOf('pixel-8-pro')]!.serial))!;

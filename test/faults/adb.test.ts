@@ -15,7 +15,9 @@ afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
 const plug = (serial: string, options: PlugOptions = {}) => bed.plug(serial, options);
-const start = (extra: Record<string, string> = {}) => bed.run(extra);
+// The recorded Xiaomi charges at 11 V: its charger warning would put a message
+// on every record, which these tests read as the collector's own.
+const start = (extra: Record<string, string> = {}) => bed.run({ DEVICE_AGENT_HEALTH_CHARGING_VOLTAGE_MAX_MILLIVOLTS: '0', ...extra });
 
 const full = (r: RecordedRequest, udid: string) => devicesOf(r).some((d) => d.udid === udid && d.state === 'device' && d.modelName !== undefined && d.message === undefined);
 const allFull = (r: RecordedRequest, udids: string[]) => udids.every((u) => full(r, u));
