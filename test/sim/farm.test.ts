@@ -50,3 +50,49 @@ describe('SimFarm', () => {
     expect(farm.totalSessions()).toBe(0);
   });
 });
+
+describe('SimFarm fault classes', () => {
+  it('duplicate serials: two phones that claim one ro.serialno are both listed by adb (under their TCP addresses)', async () => {
+    // Over TCP adb names a device by its address, so two phones with one USB
+    // serial can only clash in what they say they are (ro.serialno, the udid).
+    farm = new SimFarm({ devices: [{ serial: '0123456789ABCDEF' }, { serial: '0123456789ABCDEF' }] });
+    await farm.start();
+    const listed = (await farm.server.devices()).filter((d) => d.state === 'device').map((d) => d.serial);
+    expect(listed.sort()).toEqual([...farm.serials].sort());
+    const answers = await Promise.all(farm.serials.map((serial) => shell(farm!.port, serial, 'getprop ro.serialno')));
+    expect(answers).toEqual(['0123456789ABCDEF\n', '0123456789ABCDEF\n']);
+  });
+
+  it('proxy: a tracker dies on schedule while every other request passes', async () => {
+    farm = new SimFarm({ count: 1, proxy: { trackerLifetimeMs: 150 } });
+    await farm.start();
+    const client = Adb.createClient({ host: '127.0.0.1', port: farm.port });
+    const tracker = await client.trackDevices();
+    // adbkit reports a cut tracker as an error ("Connection closed"), then end.
+    const errors: string[] = [];
+    tracker.on('error', (err: Error) => errors.push(err.message));
+    const ended = new Promise<number>((resolve) => {
+      const started = Date.now();
+      tracker.on('end', () => resolve(Date.now() - started));
+    });
+    const lived = await ended;
+    expect(lived).toBeGreaterThanOrEqual(100);
+    expect(lived).toBeLessThan(3000);
+    expect(farm.proxy!.trackersOpened).toBe(1);
+    expect(farm.proxy!.trackersCut).toBe(1);
+    expect(errors).toEqual(['Connection closed']);
+    // Device lists and shells go through the same proxy and are not cut.
+    expect((await client.listDevices()).map((d) => d.id)).toEqual(farm.serials);
+    expect((await shell(farm.port, farm.serials[0]!, 'getprop ro.serialno')).trim()).toBe('SIM0001');
+    // Lifetime off: a tracker lives until cut by hand.
+    farm.proxy!.trackerLifetimeMs = undefined;
+    const second = await client.trackDevices();
+    second.on('error', () => undefined);
+    const secondEnded = new Promise<void>((resolve) => second.on('end', () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(farm.proxy!.trackersCut).toBe(1);
+    expect(farm.proxy!.cutTrackers()).toBe(1);
+    await secondEnded;
+    expect(farm.proxy!.trackersCut).toBe(2);
+  });
+});

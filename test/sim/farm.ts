@@ -1,5 +1,6 @@
 // A private adb server plus N simulated devices connected to it: the whole
 // fixture an end-to-end test or the benchmark needs.
+import { AdbProxy } from './adb-proxy.js';
 import { AdbServer, type DeviceState } from './adb-server.js';
 import { loadProfile, withSerial, type Profile } from './profile.js';
 import { SimDevice, type SimDeviceOptions, type SimMode } from './sim-device.js';
@@ -23,6 +24,11 @@ export interface SimFarmOptions {
   connectConcurrency?: number;
   /** How long start() waits for every device to reach its expected state. */
   readyTimeoutMs?: number;
+  /**
+   * Put an AdbProxy in front of the server (`farm.proxy`): `port` and `env`
+   * then lead through it, so its trackers can be killed on a schedule.
+   */
+  proxy?: boolean | { trackerLifetimeMs?: number };
 }
 
 const EXPECTED_STATE: Record<SimMode, DeviceState> = {
@@ -36,18 +42,20 @@ export class SimFarm {
   readonly devices: SimDevice[] = [];
   /** ro.serialno of each device, in the same order as `devices`. */
   readonly serialNumbers: string[] = [];
+  /** The relay in front of the server, when options.proxy asked for one. */
+  proxy: AdbProxy | undefined;
 
   constructor(readonly options: SimFarmOptions = {}) {
     this.server = new AdbServer({ adbPath: options.adbPath });
   }
 
-  /** The adb server's port, for adbkit's createClient({ port }). */
+  /** The port the agent uses (the proxy's when there is one), for adbkit's createClient({ port }). */
   get port(): number {
-    return this.server.port;
+    return this.proxy?.port ?? this.server.port;
   }
 
   get env(): Record<string, string> {
-    return this.server.env;
+    return this.proxy?.env ?? this.server.env;
   }
 
   /** adb serials ("127.0.0.1:PORT"), in the same order as `devices`. */
@@ -58,6 +66,11 @@ export class SimFarm {
   async start(): Promise<void> {
     try {
       await this.server.start();
+      if (this.options.proxy) {
+        const settings = typeof this.options.proxy === 'object' ? this.options.proxy : {};
+        this.proxy = new AdbProxy({ targetPort: this.server.port, ...settings });
+        await this.proxy.start();
+      }
       for (const spec of this.specs()) this.create(spec);
       await Promise.all(this.devices.map((device) => device.start()));
       await this.connectAll(this.devices);
@@ -93,6 +106,7 @@ export class SimFarm {
   }
 
   async stop(): Promise<void> {
+    await this.proxy?.stop();
     await this.server.stop();
     await Promise.all(this.devices.map((device) => device.stop()));
   }

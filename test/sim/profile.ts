@@ -18,6 +18,11 @@ export const DEFAULT_FALLBACK = '{command}: no recording of "{command} {args}" i
 export interface Recording {
   output: string;
   exitCode: number;
+  /**
+   * What the device prints when it is not plain UTF-8 text (NUL, invalid
+   * UTF-8: odd bytes); `output` then holds its UTF-8 decoding, for parsing.
+   */
+  bytes?: Buffer;
 }
 
 /** Answer for a known command with unrecorded arguments; {command} and {args} are replaced. */
@@ -104,22 +109,39 @@ export function withSerial(profile: Profile, serial: string): Profile {
   return withProps(profile, { 'ro.serialno': serial, 'ro.boot.serialno': serial });
 }
 
-/** A copy of `profile` with properties overridden in `getprop` and `getprop NAME`. */
-export function withProps(profile: Profile, props: Record<string, string>): Profile {
+/**
+ * A copy of `profile` with properties overridden in `getprop` and `getprop
+ * NAME`. A Buffer value is printed byte for byte (odd bytes: NUL, control
+ * characters, invalid UTF-8), as a property a vendor or a user set can hold.
+ */
+export function withProps(profile: Profile, props: Record<string, string | Buffer>): Profile {
   const commands = new Map(profile.commands);
   const dump = commands.get('getprop');
-  let text = dump?.output ?? '';
+  const raw = dump?.bytes !== undefined || Object.values(props).some((value) => Buffer.isBuffer(value));
+  // latin1 maps each byte to one char and back: the raw dump is edited as text without losing a byte.
+  let text = raw ? (dump?.bytes ?? Buffer.from(dump?.output ?? '', 'utf8')).toString('latin1') : (dump?.output ?? '');
   for (const [name, value] of Object.entries(props)) {
-    text = setGetprop(text, name, value);
-    commands.set(`getprop ${name}`, { output: `${value}\n`, exitCode: 0 });
+    const bytes = Buffer.isBuffer(value) ? value : Buffer.from(value, 'utf8');
+    text = setGetprop(text, name, raw ? bytes.toString('latin1') : (value as string));
+    const line = Buffer.concat([bytes, Buffer.from('\n')]);
+    commands.set(`getprop ${name}`, Buffer.isBuffer(value) ? rawRecording(line) : { output: `${value}\n`, exitCode: 0 });
   }
-  commands.set('getprop', { output: text, exitCode: dump?.exitCode ?? 0 });
+  commands.set('getprop', raw ? rawRecording(Buffer.from(text, 'latin1'), dump?.exitCode) : { output: text, exitCode: dump?.exitCode ?? 0 });
   const banner = { ...profile.banner };
   for (const key of Object.keys(banner)) {
     const value = props[key];
-    if (value !== undefined) banner[key] = value;
+    if (typeof value === 'string') banner[key] = value;
   }
   return { ...profile, commands, banner };
+}
+
+/** A copy of `profile` whose `line` prints exactly these bytes (odd bytes: NUL, control characters, invalid UTF-8). */
+export function withRawOutput(profile: Profile, line: string, bytes: Buffer, exitCode = 0): Profile {
+  return { ...profile, commands: new Map(profile.commands).set(commandKey(line), rawRecording(bytes, exitCode)) };
+}
+
+function rawRecording(bytes: Buffer, exitCode = 0): Recording {
+  return { output: bytes.toString('utf8'), exitCode, bytes };
 }
 
 /** Names of the profiles under test/fixtures/devices. */

@@ -9,13 +9,17 @@ import { shellQuote, type StubSet } from './stubs.js';
  */
 const SHELL = '/bin/bash';
 
-export function spawnShell(command: string, stubs: StubSet, cwd: string): ChildProcessWithoutNullStreams {
+/**
+ * `env` adds variables the stubs read: SIM_BOOT_US (the simulated boot, for
+ * /proc/uptime), SIM_LAG_NAMES / SIM_LAG_S / SIM_LAG_MS (commands that answer late).
+ */
+export function spawnShell(command: string, stubs: StubSet, cwd: string, env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   const script = `. ${shellQuote(stubs.prelude)}\nexec 2>&1\n${command}`;
   return spawn(SHELL, ['--norc', '--noprofile', '-c', script, '/system/bin/sh'], {
     cwd,
     // Only the stubs are reachable; builtins (echo, printf, test) still work.
     // HOME too: bash reads ~/.bashrc when its stdin is a socket, as Node's pipes are.
-    env: { PATH: stubs.bin, HOME: cwd, LANG: 'C' },
+    env: { ...env, PATH: stubs.bin, HOME: cwd, LANG: 'C' },
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group, so killTree also reaches what it started.
     detached: true,

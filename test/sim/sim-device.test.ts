@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Adb } from '@devicefarmer/adbkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdbServer } from './adb-server.js';
-import { DEVICES_DIR, loadProfile, parseGetprop, withSerial } from './profile.js';
+import { DEVICES_DIR, loadProfile, parseGetprop, withProps, withSerial } from './profile.js';
 import { SimDevice, type SimDeviceOptions } from './sim-device.js';
 
 const server = new AdbServer();
@@ -198,5 +198,107 @@ describe('misbehaving devices', () => {
     const shell = await server.adb(['-s', device.serial, 'shell', 'echo hi']);
     expect(shell.code).not.toBe(0);
     expect(device.connectionsAccepted).toBe(1);
+  });
+});
+
+describe('fault classes', () => {
+  const dump = withSerial(pixel, 'SIMTEST01').commands.get('getprop')!.output;
+
+  async function rawShell(serial: string, command: string): Promise<Buffer> {
+    const client = Adb.createClient({ host: '127.0.0.1', port: server.port });
+    return Adb.util.readAll(await client.getDevice(serial).shell(command));
+  }
+
+  it('cut: the output stops right after a text and the stream ends as if whole; the phone stays connected', async () => {
+    const device = await connectReady({ cut: { on: /^getprop$/, after: '[ro.build.' } });
+    const out = await adbkitShell(device.serial, 'getprop');
+    expect(out).toBe(dump.slice(0, dump.indexOf('[ro.build.') + '[ro.build.'.length));
+    expect(device.cutSessions).toBe(1);
+    // Other commands are not cut, on the same connection.
+    expect(await adbkitShell(device.serial, 'echo still here')).toBe('still here\n');
+    expect(device.connectionsAccepted).toBe(1);
+    expect(await server.state(device.serial)).toBe('device');
+  });
+
+  it('cut: after a number of bytes, for a number of sessions, then whole again', async () => {
+    const device = await connectReady({ cut: { after: 100, times: 2 } });
+    expect((await rawShell(device.serial, 'getprop')).length).toBe(100);
+    expect((await rawShell(device.serial, 'getprop')).length).toBe(100);
+    expect(await adbkitShell(device.serial, 'getprop')).toBe(dump);
+    device.setCut({ after: 10 });
+    expect((await rawShell(device.serial, 'getprop')).length).toBe(10);
+    device.setCut(undefined);
+    expect(await adbkitShell(device.serial, 'getprop')).toBe(dump);
+    expect(device.cutSessions).toBe(3);
+  });
+
+  it('cut with dropAfterMs: the transport drops a moment after the cut; adb connects again', async () => {
+    const device = await connectReady({ cut: { on: /^getprop$/, after: 2000, dropAfterMs: 200 } });
+    const out = await rawShell(device.serial, 'getprop');
+    expect(out.length).toBe(2000);
+    await vi.waitFor(() => expect(device.connectionsAccepted).toBe(2), { timeout: 5000 });
+    await server.waitForState(device.serial, 'device');
+  });
+
+  it('slowCommands: the named commands answer late inside a session, the others at once; timeout still cuts at its deadline', async () => {
+    const profile = { ...withSerial(pixel, 'LAG1'), wrappers: ['timeout'] };
+    profile.commands = new Map(profile.commands).set('dumpsys battery', { output: 'level: 50\n', exitCode: 0 });
+    const device = await connectReady({ profile, slowCommands: { names: ['dumpsys', 'wm'], ms: 1200 } });
+    let started = Date.now();
+    expect(await adbkitShell(device.serial, 'getprop ro.serialno; echo x')).toBe('LAG1\nx\n');
+    expect(Date.now() - started).toBeLessThan(1200);
+    started = Date.now();
+    expect(await adbkitShell(device.serial, 'dumpsys battery')).toBe('level: 50\n');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
+    // A framework command the recording lacks lags all the same (a real phone has it).
+    started = Date.now();
+    await adbkitShell(device.serial, 'wm size');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
+    // toybox's timeout kills a command that would answer after its deadline.
+    started = Date.now();
+    expect(await adbkitShell(device.serial, 'timeout 1 dumpsys battery; echo "rc=$?"')).toBe('rc=124\n');
+    expect(Date.now() - started).toBeLessThan(1200);
+    device.setSlowCommands(undefined);
+    started = Date.now();
+    expect(await adbkitShell(device.serial, 'dumpsys battery')).toBe('level: 50\n');
+    expect(Date.now() - started).toBeLessThan(1200);
+  });
+
+  it('uptime: /proc/uptime advances with time from the recording; setUptime and reboot move the boot', async () => {
+    const profile = withSerial(pixel, 'UP1');
+    profile.commands = new Map(profile.commands).set('cat /proc/uptime', { output: '100.00 350.00\n', exitCode: 0 });
+    const device = await connectReady({ profile });
+    const read = async (): Promise<[number, number]> => {
+      const [up, idle] = (await adbkitShell(device.serial, 'cat /proc/uptime')).trim().split(' ').map(Number);
+      return [up!, idle!];
+    };
+    const [first, idle] = await read();
+    expect(first).toBeGreaterThanOrEqual(100);
+    expect(first).toBeLessThan(105);
+    expect(idle).toBeGreaterThanOrEqual(350);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const [second] = await read();
+    expect(second - first).toBeGreaterThanOrEqual(1);
+    expect(second - first).toBeLessThan(4);
+    expect(Math.abs(device.uptimeSeconds - second)).toBeLessThan(1);
+    device.setUptime(5000);
+    expect((await read())[0]).toBeGreaterThanOrEqual(5000);
+    expect((await read())[0]).toBeLessThan(5004);
+    await device.reboot({ uptimeSeconds: 20 });
+    await vi.waitFor(() => expect(device.connectionsAccepted).toBe(2), { timeout: 5000 });
+    await server.waitForState(device.serial, 'device');
+    const [rebooted] = await read();
+    expect(rebooted).toBeGreaterThanOrEqual(20);
+    expect(rebooted).toBeLessThan(25);
+  });
+
+  it('odd bytes: a property with NUL, control characters and invalid UTF-8 is printed byte for byte', async () => {
+    const odd = Buffer.from([0x4c, 0x61, 0x62, 0x00, 0x70, 0x68, 0x1b, 0x5b, 0x07, 0xff, 0xfe, 0xc3, 0x28]);
+    const device = await connectReady({ profile: withSerial(withProps(pixel, { 'ro.product.model': odd }), 'ODD1') });
+    expect(await rawShell(device.serial, 'getprop ro.product.model')).toEqual(Buffer.concat([odd, Buffer.from('\n')]));
+    const all = await rawShell(device.serial, 'getprop');
+    expect(all.includes(Buffer.concat([Buffer.from('[ro.product.model]: ['), odd, Buffer.from(']\n')]))).toBe(true);
+    // The serial set after the odd property (as SimFarm does) keeps the odd bytes.
+    expect(all.includes(Buffer.from('[ro.serialno]: [ODD1]\n'))).toBe(true);
   });
 });

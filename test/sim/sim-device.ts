@@ -25,13 +25,49 @@ import {
 } from './packet.js';
 import type { Profile } from './profile.js';
 import { killTree, spawnShell } from './shell.js';
-import { writeStubs, type StubSet } from './stubs.js';
+import { recordedUptimeSeconds, writeStubs, type StubSet } from './stubs.js';
 
 /**
  * ready: answers CNXN; unauthorized: answers with AUTH tokens forever (the
  * user never taps "Allow"); offline: never answers CNXN.
  */
 export type SimMode = 'ready' | 'unauthorized' | 'offline';
+
+/** Where a shell output stops short: see SimDeviceOptions.cut. */
+export interface CutSpec {
+  /** Sessions whose command matches; every session when absent. */
+  on?: RegExp;
+  /** The output stops after this many bytes, or right after the first occurrence of this text. */
+  after: number | string;
+  /**
+   * What the transport does then: it stays up when absent (the phone stays
+   * connected; its shell died and adbd closed the stream), or it drops this
+   * many ms after the cut (a cable pulled a moment later).
+   */
+  dropAfterMs?: number;
+  /** Sessions to cut, then the device answers in full again; every matching one when absent. */
+  times?: number;
+}
+
+/** Commands that answer late: see SimDeviceOptions.slowCommands. */
+export interface SlowCommands {
+  /** Command names (FRAMEWORK_COMMANDS, or any others). */
+  names: readonly string[];
+  /** How late each of them answers, ms. */
+  ms: number;
+}
+
+/** The commands that go through Android's framework (binder services): a loaded phone answers them late. */
+export const FRAMEWORK_COMMANDS: readonly string[] = ['dumpsys', 'settings', 'pm', 'wm', 'cmd'];
+
+export interface RebootOptions {
+  /** Uptime when the device answers again (default 0). */
+  uptimeSeconds?: number;
+  /** How long the port refuses connections, ms (default 0: adb reconnects about 250 ms later). */
+  downMs?: number;
+  /** The profile it answers from after the reboot (an OTA, a wiped device). */
+  profile?: Profile;
+}
 
 export interface SimDeviceOptions {
   profile: Profile;
@@ -57,6 +93,24 @@ export interface SimDeviceOptions {
   features?: string[];
   /** Largest payload this device accepts and sends (adbd: 1 MiB). */
   maxData?: number;
+  /**
+   * Shell outputs that stop short: the device sends part of the output, then
+   * closes the stream as if it had ended (adb's legacy shell carries no exit
+   * status, so the host cannot tell). Also set at run time with setCut().
+   */
+  cut?: CutSpec;
+  /** Commands (by name) that answer this late inside any session. Also setSlowCommands(). */
+  slowCommands?: SlowCommands;
+  /**
+   * Uptime at construction, seconds; by default the profile's
+   * `cat /proc/uptime` recording. /proc/uptime advances with time from there.
+   */
+  uptimeSeconds?: number;
+}
+
+/** Microseconds since the epoch, the clock bash's EPOCHREALTIME reads in the stubs. */
+function nowUs(): number {
+  return Date.now() * 1000;
 }
 
 const DEVICE_MAX_DATA = 1024 * 1024;
@@ -72,6 +126,14 @@ interface Stream {
   exited: boolean;
   /** Index of its command in SimDevice.commands / sessionBytes. */
   session: number;
+  /** Where this session's output stops short, if it does. */
+  cut: CutSpec | undefined;
+  /** Output bytes taken so far (toward the cut). */
+  taken: number;
+  /** The output so far as latin1 text, for a cut after a text. */
+  seen: string;
+  /** The cut happened: later output is dropped. */
+  cutDone: boolean;
 }
 
 class Connection {
@@ -101,6 +163,8 @@ export class SimDevice {
   connectionsAccepted = 0;
   /** Shell OPENs left unanswered while wedged. */
   opensIgnored = 0;
+  /** Sessions whose output was cut short (options.cut). */
+  cutSessions = 0;
 
   private mode: SimMode;
   private server: net.Server | undefined;
@@ -109,9 +173,53 @@ export class SimDevice {
   private stubs: StubSet | undefined;
   private readonly connections = new Set<Connection>();
   private nextLocalId = 1;
+  /** The simulated boot instant, epoch microseconds: /proc/uptime answers the time since. */
+  private bootAtUs: number;
+  /** Sessions assigned to the current cut (CutSpec.times). */
+  private cutsAssigned = 0;
 
   constructor(readonly options: SimDeviceOptions) {
     this.mode = options.mode ?? 'ready';
+    this.bootAtUs = nowUs() - (options.uptimeSeconds ?? recordedUptimeSeconds(options.profile) ?? 0) * 1e6;
+  }
+
+  /** Seconds since the simulated boot: what /proc/uptime answers now (with a recording of it). */
+  get uptimeSeconds(): number {
+    return (nowUs() - this.bootAtUs) / 1e6;
+  }
+
+  /**
+   * /proc/uptime answers this from now on, and advances from there: a reboot
+   * nobody saw, or virtual time a test lets pass for the device too.
+   */
+  setUptime(seconds: number): void {
+    this.bootAtUs = nowUs() - seconds * 1e6;
+  }
+
+  /**
+   * Reboots: the transport drops at once, the port refuses connections for
+   * downMs, then the device listens again with the given uptime (and profile).
+   */
+  async reboot(options: RebootOptions = {}): Promise<void> {
+    this.dropConnections();
+    if ((options.downMs ?? 0) > 0) {
+      await this.closeServer();
+      await new Promise((resolve) => setTimeout(resolve, options.downMs));
+    }
+    if (options.profile) await this.setProfile(options.profile);
+    this.setUptime(options.uptimeSeconds ?? 0);
+    if (this.workDir) await this.listen(this.listenPort);
+  }
+
+  /** Cuts the next matching shell outputs (see SimDeviceOptions.cut); undefined stops cutting. */
+  setCut(cut: CutSpec | undefined): void {
+    this.options.cut = cut;
+    this.cutsAssigned = 0;
+  }
+
+  /** Makes commands answer late from the next session on (see SimDeviceOptions.slowCommands). */
+  setSlowCommands(slow: SlowCommands | undefined): void {
+    this.options.slowCommands = slow;
   }
 
   get port(): number {
@@ -143,6 +251,9 @@ export class SimDevice {
    * keep the old one.
    */
   async setProfile(profile: Profile): Promise<void> {
+    // A new uptime recording stands for a reboot the test did not announce.
+    const uptime = recordedUptimeSeconds(profile);
+    if (uptime !== undefined && uptime !== recordedUptimeSeconds(this.options.profile)) this.setUptime(uptime);
     this.options.profile = profile;
     if (!this.workDir) return;
     const dir = await mkdtemp(join(this.workDir, 'profile-'));
@@ -170,6 +281,7 @@ export class SimDevice {
   }
 
   resetCounts(): void {
+    this.cutSessions = 0;
     this.shellSessions = 0;
     this.commands = [];
     this.bytesWritten = 0;
@@ -348,6 +460,10 @@ export class SimDevice {
       awaitingAck: false,
       exited: false,
       session: this.commands.length - 1,
+      cut: this.cutFor(command),
+      taken: 0,
+      seen: '',
+      cutDone: false,
     };
     conn.streams.set(stream.localId, stream);
     this.send(conn, A_OKAY, stream.localId, remoteId);
@@ -361,14 +477,73 @@ export class SimDevice {
     conn.timers.add(timer);
   }
 
+  private cutFor(command: string): CutSpec | undefined {
+    const cut = this.options.cut;
+    if (!cut || (cut.on && !cut.on.test(command))) return undefined;
+    if (cut.times !== undefined && this.cutsAssigned >= cut.times) return undefined;
+    this.cutsAssigned++;
+    return cut;
+  }
+
+  /** Variables the stubs read (stubs.ts): the boot instant, the commands that lag. */
+  private shellEnv(): Record<string, string> {
+    const env: Record<string, string> = { SIM_BOOT_US: String(Math.round(this.bootAtUs)) };
+    const slow = this.options.slowCommands;
+    if (slow && slow.names.length > 0 && slow.ms > 0) {
+      env.SIM_LAG_NAMES = slow.names.join(' ');
+      env.SIM_LAG_S = (slow.ms / 1000).toFixed(3);
+      env.SIM_LAG_MS = String(Math.round(slow.ms));
+    }
+    return env;
+  }
+
+  /**
+   * What of a chunk goes out before the stream's cut; at the cut the command
+   * is killed and the stream closes once the kept output is sent.
+   */
+  private applyCut(conn: Connection, stream: Stream, chunk: Buffer): Buffer {
+    const cut = stream.cut!;
+    let limit: number | undefined;
+    if (typeof cut.after === 'number') {
+      limit = cut.after;
+    } else {
+      const needle = Buffer.from(cut.after, 'utf8').toString('latin1');
+      const from = Math.max(0, stream.seen.length - needle.length);
+      stream.seen += chunk.toString('latin1');
+      const at = stream.seen.indexOf(needle, from);
+      if (at >= 0) limit = at + needle.length;
+    }
+    if (limit === undefined || stream.taken + chunk.length < limit) {
+      stream.taken += chunk.length;
+      return chunk;
+    }
+    const kept = chunk.subarray(0, Math.max(0, limit - stream.taken));
+    stream.taken += kept.length;
+    stream.cutDone = true;
+    this.cutSessions++;
+    killTree(stream.child);
+    stream.exited = true;
+    if (cut.dropAfterMs !== undefined) {
+      const timer = setTimeout(() => {
+        conn.timers.delete(timer);
+        this.closeConnection(conn, true);
+      }, cut.dropAfterMs);
+      conn.timers.add(timer);
+    }
+    return kept;
+  }
+
   private runCommand(conn: Connection, stream: Stream, command: string): void {
     if (!this.stubs || !this.workDir) return;
-    const child = spawnShell(command, this.stubs, this.workDir);
+    const child = spawnShell(command, this.stubs, this.workDir, this.shellEnv());
     stream.child = child;
     const highWater = conn.maxData * 4;
     const pty = this.options.profile.pty;
     const onData = (raw: Buffer): void => {
-      const chunk = pty ? Buffer.from(raw.toString('latin1').replace(/\n/g, '\r\n'), 'latin1') : raw;
+      if (stream.cutDone) return;
+      let chunk = pty ? Buffer.from(raw.toString('latin1').replace(/\n/g, '\r\n'), 'latin1') : raw;
+      if (stream.cut) chunk = this.applyCut(conn, stream, chunk);
+      if (chunk.length === 0) return this.pump(conn, stream);
       stream.pending.push(chunk);
       stream.pendingBytes += chunk.length;
       if (stream.pendingBytes > highWater) child.stdout.pause();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICES_DIR, loadProfile, makeProfile, parseGetprop, withSerial, type Profile } from './profile.js';
 import { spawnShell } from './shell.js';
-import { writeStubs } from './stubs.js';
+import { parseUptimeRecording, writeStubs } from './stubs.js';
 
 interface Device {
   run(command: string): Promise<string>;
@@ -188,5 +188,51 @@ describe('timeout on a missing command', () => {
     const expected = 'timeout: exec wm: No such file or directory\nrc=127\n';
     expect(await device.run('timeout 10 wm size; echo "rc=$?"')).toBe(expected);
     expect(await device.run('command timeout -s KILL 10 wm size; echo "rc=$?"')).toBe(expected);
+  });
+});
+
+describe('time and latency, read from the session environment', () => {
+  async function run(profile: Profile, command: string, env: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'stubs-test-'));
+    dirs.push(dir);
+    const stubs = await writeStubs(profile, dir);
+    return new Promise((resolve) => {
+      const child = spawnShell(command, stubs, dir, env);
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.on('close', () => resolve(text));
+      child.stdin.end();
+    });
+  }
+  const uptimeProfile = makeProfile('up', { 'cat /proc/uptime': '52784.18 409860.90\n' });
+
+  it('/proc/uptime is the time since SIM_BOOT_US, from the function and the executable alike; the recording without it', async () => {
+    expect(await run(uptimeProfile, 'cat /proc/uptime', {})).toBe('52784.18 409860.90\n');
+    const boot = String((Date.now() - 1234_560) * 1000);
+    const out = await run(uptimeProfile, 'cat /proc/uptime; command cat /proc/uptime', { SIM_BOOT_US: boot });
+    const lines = out.trim().split('\n').map((line) => line.split(' ').map(Number));
+    expect(lines).toHaveLength(2);
+    for (const [up, idle] of lines) {
+      expect(up).toBeGreaterThanOrEqual(1234.56);
+      expect(up).toBeLessThan(1238);
+      // The idle figure never goes below the recorded one.
+      expect(idle).toBe(409860.9);
+    }
+    expect(parseUptimeRecording('52784.18 409860.90\n')).toEqual({ up: 5278418, idle: 40986090 });
+    expect(parseUptimeRecording('garbage')).toBeUndefined();
+  });
+
+  it('a command named in SIM_LAG_NAMES answers SIM_LAG_S late, as function and executable', async () => {
+    const profile = makeProfile('lag', { 'dumpsys battery': 'level: 1\n', 'id': 'uid=2000(shell)\n' });
+    const env = { SIM_LAG_NAMES: 'dumpsys pm', SIM_LAG_S: '0.600', SIM_LAG_MS: '600' };
+    for (const command of ['dumpsys battery', 'command dumpsys battery']) {
+      const started = Date.now();
+      expect(await run(profile, command, env)).toBe('level: 1\n');
+      expect(Date.now() - started, command).toBeGreaterThanOrEqual(600);
+    }
+    const started = Date.now();
+    expect(await run(profile, 'id; command id', env)).toBe('uid=2000(shell)\nuid=2000(shell)\n');
+    expect(Date.now() - started).toBeLessThan(600);
   });
 });

@@ -52,17 +52,77 @@ export interface StubPlan {
 /** A command that never answers, until killed (or cut short by timeout). */
 const HANG = '/bin/sleep 2147483647';
 
+/** The command line whose recording is the uptime at the simulated boot's start (see uptimeCase). */
+export const UPTIME_LINE = 'cat /proc/uptime';
+
+/** `/proc/uptime` ("SECONDS IDLE", two decimals) in hundredths of a second; undefined for another form. */
+export function parseUptimeRecording(text: string): { up: number; idle: number } | undefined {
+  const match = /^(\d+)(?:\.(\d{1,2}))? (\d+)(?:\.(\d{1,2}))?\n?$/.exec(text);
+  if (!match) return undefined;
+  const cs = (whole: string, frac = '0'): number => Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  return { up: cs(match[1]!, match[2]), idle: cs(match[3]!, match[4]) };
+}
+
+/** Seconds of uptime a profile records (its `cat /proc/uptime`), if any. */
+export function recordedUptimeSeconds(profile: Profile): number | undefined {
+  const recording = profile.commands.get(UPTIME_LINE);
+  const parsed = recording === undefined ? undefined : parseUptimeRecording(recording.output);
+  return parsed === undefined ? undefined : parsed.up / 100;
+}
+
+/**
+ * The uptime advances with time: with SIM_BOOT_US (epoch microseconds of the
+ * simulated boot, set by SimDevice per session) the answer is the time since
+ * that instant, read when the command runs; the idle figure advances with it
+ * from the recorded one. Without it, the recording as it is.
+ */
+function uptimeCase(recording: Recording, file: string, flavour: Flavour): string | undefined {
+  const parsed = parseUptimeRecording(recording.output);
+  if (!parsed) return undefined;
+  const { up, idle } = parsed;
+  const printf = flavour === 'function' ? 'builtin printf' : 'printf';
+  const print =
+    `u=$(( (n - SIM_BOOT_US) / 10000 )); [ "$u" -lt 0 ] && u=0; i=$(( ${idle} + u - ${up} )); [ "$i" -lt ${idle} ] && i=${idle}; ` +
+    `${printf} '%d.%02d %d.%02d\\n' $((u / 100)) $((u % 100)) $((i / 100)) $((i % 100))`;
+  if (flavour === 'function') {
+    return `'/proc/uptime') if [ -z "$SIM_BOOT_US" ]; then __sim_out ${file}; return 0; fi; local n=\${EPOCHREALTIME/[!0-9]/} u i; ${print}; return 0 ;;`;
+  }
+  return `'/proc/uptime') if [ -z "$SIM_BOOT_US" ]; then exec /bin/cat ${file}; fi; n=$(/bin/date +%s%6N); ${print}; exit 0 ;;`;
+}
+
+/**
+ * Per-command latency: a command named in SIM_LAG_NAMES (space separated,
+ * set by SimDevice per session) answers SIM_LAG_S seconds late, as the
+ * framework commands of a loaded phone do. No fork unless it applies.
+ */
+const LAG_HELPER = `__sim_lag() { case " $SIM_LAG_NAMES " in *" $1 "*) /bin/sleep "$SIM_LAG_S" ;; esac; }`;
+
+function lagLine(name: string): string {
+  return `case " $SIM_LAG_NAMES " in *${shellQuote(` ${name} `)}*) /bin/sleep "$SIM_LAG_S" ;; esac`;
+}
+
 /** The generated source of one command, as an executable or a function. Pure. */
 export function stubSource(name: string, plan: StubPlan, outputFile: (recording: Recording) => string, flavour: Flavour): string {
   const fn = flavour === 'function';
   const quit = fn ? 'return' : 'exit';
   const printf = fn ? 'builtin printf' : 'printf';
-  const lines = fn ? [`${name}() {`, 'local a', 'case "$*" in'] : ['#!/bin/sh', 'case "$*" in'];
+  const lines = fn
+    ? [`${name}() {`, 'local a', `__sim_lag ${shellQuote(name)}`, 'case "$*" in']
+    : ['#!/bin/sh', lagLine(name), 'case "$*" in'];
   for (const args of plan.hangs) lines.push(`${shellQuote(args)}) ${fn ? HANG : `exec ${HANG}`} ;;`);
   for (const [args, recording] of plan.recorded) {
     const file = shellQuote(outputFile(recording));
+    const uptime = name === 'cat' && args === '/proc/uptime' ? uptimeCase(recording, file, flavour) : undefined;
+    if (uptime !== undefined) {
+      lines.push(uptime);
+      continue;
+    }
+    // bash's read stops at a NUL: such a recording costs a fork of cat.
+    const hasNul = recording.bytes ? recording.bytes.includes(0) : recording.output.includes('\0');
     const body = fn
-      ? `__sim_out ${file}; return ${recording.exitCode}`
+      ? hasNul
+        ? `/bin/cat ${file}; return ${recording.exitCode}`
+        : `__sim_out ${file}; return ${recording.exitCode}`
       : recording.exitCode === 0
         ? `exec /bin/cat ${file}`
         : `/bin/cat ${file}; exit ${recording.exitCode}`;
@@ -107,7 +167,11 @@ export function planStubs(profile: Profile, hangOn?: RegExp): Map<string, StubPl
   }
   for (const name of profile.fallbacks.keys()) if (!name.includes('/')) planFor(name);
   const getprop = plans.get('getprop');
-  if (getprop) getprop.getprop = parseGetprop(getprop.recorded.get('')?.output ?? '');
+  if (getprop) {
+    getprop.getprop = parseGetprop(getprop.recorded.get('')?.output ?? '');
+    // A NUL cannot sit in shell source; a raw property has its own `getprop NAME` recording (withProps).
+    for (const [name, value] of getprop.getprop) if (value.includes('\0') || name.includes('\0')) getprop.getprop.delete(name);
+  }
   return plans;
 }
 
@@ -159,6 +223,8 @@ function wrapperFunction(name: string, hangLines: string[]): string {
     'while :; do case "$1" in -k|-s) shift 2 ;; -*) shift ;; *) break ;; esac; done',
     'd=$1; shift',
     `command -v "$1" >/dev/null || { builtin printf '${TOYBOX_TIMEOUT_ENOENT}' "$1" >&2; return 127; }`,
+    // A lagging command that would answer after the deadline: toybox kills it at the deadline.
+    `case " $SIM_LAG_NAMES " in *" $1 "*) if [[ $d =~ ^[0-9]+$ ]] && (( SIM_LAG_MS >= d * 1000 )); then /bin/sleep "$d"; return 124; fi ;; esac`,
     'case "$*" in',
     ...hangs,
     'esac',
@@ -189,7 +255,8 @@ function notFoundHandler(template: string): string {
     .split(/(\{command\})/)
     .filter((piece) => piece !== '')
     .map((piece) => (piece === '{command}' ? '"$1"' : shellQuote(piece)));
-  return `command_not_found_handle() { builtin printf '%s' ${words.join(' ')} "\n" >&2; return 127; }`;
+  // A real phone has the framework commands a profile did not record: they lag all the same.
+  return `command_not_found_handle() { __sim_lag "$1"; builtin printf '%s' ${words.join(' ')} "\n" >&2; return 127; }`;
 }
 
 /** Write executables into `dir`/bin, outputs into `dir`/out and the prelude into `dir`/prelude.sh. */
@@ -205,11 +272,11 @@ export async function writeStubs(profile: Profile, dir: string, options: StubOpt
     if (!file) {
       file = join(out, String(files.size));
       files.set(recording, file);
-      writes.push(writeFile(file, recording.output));
+      writes.push(writeFile(file, recording.bytes ?? recording.output));
     }
     return file;
   };
-  const prelude = [OUTPUT_HELPER, notFoundHandler(options.notFound ?? profile.notFound)];
+  const prelude = [OUTPUT_HELPER, LAG_HELPER, notFoundHandler(options.notFound ?? profile.notFound)];
   const hangLines: string[] = [];
   for (const [name, plan] of planStubs(profile, options.hangOn)) {
     if (SHELL_WORDS.has(name)) continue;

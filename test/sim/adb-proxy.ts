@@ -1,0 +1,131 @@
+// A TCP relay in front of the adb server that can kill device trackers: a
+// crash-looping adb server or a tunnel that cuts idle connections, as the
+// agent sees them. Every other request passes untouched, so shells, device
+// lists and connects keep working while the trackers die.
+import net from 'node:net';
+
+export interface AdbProxyOptions {
+  /** The adb server's port on 127.0.0.1. */
+  targetPort: number;
+  /**
+   * Each tracker connection is cut this long after the server's first answer
+   * to it (its OKAY and first device list reach the client first). Absent:
+   * trackers live. Settable at run time (`trackerLifetimeMs`).
+   */
+  trackerLifetimeMs?: number;
+}
+
+/** adb host services that stream device changes until the connection ends. */
+const TRACKER_SERVICE = /^host:track-devices/;
+
+export class AdbProxy {
+  /** Client connections relayed since start. */
+  connections = 0;
+  /** Tracker connections opened (host:track-devices*). */
+  trackersOpened = 0;
+  /** Tracker connections the proxy cut. */
+  trackersCut = 0;
+  trackerLifetimeMs: number | undefined;
+
+  private server: net.Server | undefined;
+  private listenPort = 0;
+  private readonly trackers = new Set<() => void>();
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(readonly options: AdbProxyOptions) {
+    this.trackerLifetimeMs = options.trackerLifetimeMs;
+  }
+
+  get port(): number {
+    return this.listenPort;
+  }
+
+  /** The agent's environment pointing at the proxy instead of the server. */
+  get env(): Record<string, string> {
+    return { ADB_SERVER_SOCKET: `tcp:127.0.0.1:${this.listenPort}`, ANDROID_ADB_SERVER_PORT: String(this.listenPort) };
+  }
+
+  async start(port = 0): Promise<number> {
+    const server = net.createServer((client) => this.relay(client));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.listenPort = (server.address() as net.AddressInfo).port;
+    return this.listenPort;
+  }
+
+  /** Cuts every tracker connection now; returns how many there were. */
+  cutTrackers(): number {
+    const cuts = [...this.trackers];
+    for (const cut of cuts) cut();
+    return cuts.length;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private track(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  private relay(client: net.Socket): void {
+    this.connections++;
+    this.track(client);
+    const upstream = net.connect(this.options.targetPort, '127.0.0.1');
+    this.track(upstream);
+    // A refused or dropped server is passed on as a dropped connection, as the client would see it.
+    const close = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close);
+    upstream.on('error', close);
+    client.on('close', close);
+    upstream.on('close', close);
+    // The first request decides: 4 hex digits of length, then the service name.
+    let head = Buffer.alloc(0);
+    const onFirst = (chunk: Buffer): void => {
+      head = Buffer.concat([head, chunk]);
+      if (head.length < 4) return;
+      const length = Number.parseInt(head.subarray(0, 4).toString('ascii'), 16);
+      if (Number.isFinite(length) && head.length < 4 + length) return;
+      client.off('data', onFirst);
+      const service = Number.isFinite(length) ? head.subarray(4, 4 + length).toString('utf8') : '';
+      if (TRACKER_SERVICE.test(service)) this.watchTracker(client, upstream, close);
+      upstream.write(head);
+      client.pipe(upstream);
+    };
+    client.on('data', onFirst);
+    upstream.pipe(client);
+  }
+
+  private watchTracker(client: net.Socket, upstream: net.Socket, close: () => void): void {
+    this.trackersOpened++;
+    let timer: NodeJS.Timeout | undefined;
+    const cut = (): void => {
+      if (!this.trackers.delete(cut)) return;
+      clearTimeout(timer);
+      this.trackersCut++;
+      close();
+    };
+    this.trackers.add(cut);
+    client.once('close', () => {
+      clearTimeout(timer);
+      this.trackers.delete(cut);
+    });
+    upstream.once('data', () => {
+      const lifetime = this.trackerLifetimeMs;
+      if (lifetime !== undefined) timer = setTimeout(cut, lifetime);
+    });
+  }
+}
