@@ -30,7 +30,7 @@ interface Connection {
     readError(): PromiseLike<never>;
   };
 }
-import { AdbCommandError, AdbUnreachableError, isProtocolError, isUnreachable, ShellTimeoutError } from './errors.js';
+import { AdbCommandError, AdbUnreachableError, isProtocolError, isUnreachable, ShellCutError, ShellTimeoutError } from './errors.js';
 import { describe, type AdbServerAddress } from './server-address.js';
 import { parseDevicesLong, type LongDevice } from './devices-long.js';
 
@@ -46,6 +46,14 @@ export interface ShellOptions {
   timeoutMs: number;
   /** Output beyond this is cut off, so a runaway command cannot eat the agent's memory. */
   maxBytes?: number;
+  /**
+   * The line the command prints last. When given, a session is whole only
+   * when its output ends with it; an end of stream before it, a failed
+   * connection or a cut at maxBytes is a ShellCutError carrying what arrived.
+   * (adb's legacy shell has no exit status: a shell killed on the device or a
+   * transport that drops ends the stream like a finished command.)
+   */
+  endMarker?: string;
 }
 
 export interface ShellResult {
@@ -194,6 +202,7 @@ export class AdbClient {
             return;
           }
           stream = opened;
+          const output = (): string => Buffer.concat(chunks).toString('utf8');
           opened.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
             if (bytes <= maxBytes) return void chunks.push(chunk);
@@ -203,11 +212,26 @@ export class AdbClient {
             finish(() => {
               opened.destroy();
               scope.close();
-              resolve({ output: Buffer.concat(chunks).toString('utf8'), bytes, truncated });
+              if (options.endMarker !== undefined) reject(new ShellCutError(serial, output(), maxBytes, 'truncated'));
+              else resolve({ output: output(), bytes, truncated });
             });
           });
-          opened.once('end', () => finish(() => resolve({ output: Buffer.concat(chunks).toString('utf8'), bytes, truncated })));
-          opened.once('error', (err: Error) => finish(() => reject(err)));
+          // A socket destroyed under the stream closes without an end: the same case.
+          const ended = (): void =>
+            finish(() => {
+              const text = output();
+              if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated });
+              else reject(new ShellCutError(serial, text, bytes, 'ended'));
+            });
+          opened.once('end', ended);
+          opened.once('close', ended);
+          opened.once('error', (err: Error) =>
+            finish(() => {
+              scope.close();
+              // What arrived before the failure is still the device's answer, as far as it went.
+              reject(bytes > 0 ? new ShellCutError(serial, output(), bytes, 'failed', (err as NodeJS.ErrnoException).code ?? err.message) : err);
+            }),
+          );
         },
         (err: unknown) => finish(() => reject(err)),
       );

@@ -41,6 +41,32 @@ export class ShellTimeoutError extends Error {
   }
 }
 
+/**
+ * A shell session ended before its command finished: adb's legacy shell
+ * carries no exit status, so the stream ends the same way whether the
+ * command finished or its shell or connection died; only the command's own
+ * last line (ShellOptions.endMarker) tells. `partial` is what arrived.
+ */
+export class ShellCutError extends Error {
+  override readonly name = 'ShellCutError';
+  constructor(
+    readonly serial: string,
+    readonly partial: string,
+    readonly bytes: number,
+    /** ended: the stream ended early; failed: the connection failed; truncated: more than maxBytes arrived. */
+    readonly reason: 'ended' | 'failed' | 'truncated',
+    readonly detail?: string,
+  ) {
+    super(
+      reason === 'truncated'
+        ? `device ${serial} sent more than ${bytes} bytes of shell output; the rest was not read`
+        : reason === 'failed'
+          ? `the adb connection to device ${serial} failed after ${bytes} bytes of shell output (${detail ?? 'error'}), before the command finished`
+          : `the shell output of device ${serial} ended after ${bytes} bytes, before the command finished: its shell or its adb connection closed`,
+    );
+  }
+}
+
 /** The adb server answered a host command with a refusal ("failed to connect to ...", "device 'X' not found"). */
 export class AdbCommandError extends Error {
   override readonly name = 'AdbCommandError';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
-import { AdbUnreachableError, ShellTimeoutError } from '../../../../src/platforms/android/adb/errors.js';
+import { AdbUnreachableError, ShellCutError, ShellTimeoutError } from '../../../../src/platforms/android/adb/errors.js';
 import { procSample } from '../../../bench/measure.js';
 import { AdbServer } from '../../../sim/adb-server.js';
 import { loadProfile, withSerial } from '../../../sim/profile.js';
@@ -147,5 +147,56 @@ describe('AdbClient.listDevicesLong', () => {
     for (let i = 0; i < 30; i++) await client.listDevicesLong();
     await new Promise((r) => setTimeout(r, 200));
     expect(fds() - before).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('AdbClient: an end of stream is not a finished command', () => {
+  // adb's legacy shell carries no exit status: a shell killed on the phone
+  // ends the host's stream exactly as a finished command does. The command's
+  // own last line tells them apart.
+  const script = 'echo one; echo two; echo three; echo "<<<END>>>"';
+  let cut: SimDevice;
+
+  beforeAll(async () => {
+    cut = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'CUT00001') });
+    await adb.connect(await cut.start());
+    await adb.waitForState(cut.serial, 'device', 20_000);
+  });
+  afterAll(async () => {
+    await cut?.stop();
+  });
+
+  it('a whole output ending with the end marker resolves', async () => {
+    cut.setCut(undefined);
+    const result = await client.shell(cut.serial, script, { timeoutMs: 5_000, endMarker: '<<<END>>>' });
+    expect(result.output).toBe('one\ntwo\nthree\n<<<END>>>\n');
+  });
+
+  it('a stream that ends early, the phone staying connected, is a ShellCutError with what arrived', async () => {
+    cut.setCut({ after: 'two\n', times: 1 });
+    const error = await client.shell(cut.serial, script, { timeoutMs: 5_000, endMarker: '<<<END>>>' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ShellCutError);
+    expect(error).toMatchObject({ reason: 'ended', partial: 'one\ntwo\n', bytes: 8 });
+    expect((error as Error).message).toMatch(/ended after 8 bytes, before the command finished/);
+    expect(await adb.state(cut.serial)).toBe('device');
+    expect(cut.connectionsAccepted).toBe(1);
+    // Without an end marker the caller gets what arrived, as before (doctor's one-line reads).
+    cut.setCut({ after: 'two\n', times: 1 });
+    expect((await client.shell(cut.serial, script, { timeoutMs: 5_000 })).output).toBe('one\ntwo\n');
+  });
+
+  it('a stream cut as the transport drops a moment later is a ShellCutError too', async () => {
+    cut.setCut({ after: 'one\n', times: 1, dropAfterMs: 50 });
+    const error = await client.shell(cut.serial, script, { timeoutMs: 5_000, endMarker: '<<<END>>>' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ShellCutError);
+    expect((error as ShellCutError).partial).toBe('one\n');
+    await adb.waitForState(cut.serial, 'device', 10_000);
+  });
+
+  it('output cut at maxBytes does not pass for whole', async () => {
+    cut.setCut(undefined);
+    const error = await client.shell(cut.serial, script, { timeoutMs: 5_000, maxBytes: 6, endMarker: '<<<END>>>' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ShellCutError);
+    expect(error).toMatchObject({ reason: 'truncated', partial: 'one\ntw' });
   });
 });
