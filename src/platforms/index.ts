@@ -24,7 +24,6 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
     timeoutMs: settings.probeTimeoutSeconds * 1000,
     slowFactsRefreshSeconds: settings.slowFactsRefreshSeconds,
     hiddenDevices: settings.hiddenDevices,
-    logger,
     config: {
       isHidden: false,
       addedToCloud: settings.addedToCloud,

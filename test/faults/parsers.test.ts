@@ -85,7 +85,7 @@ describe('faults: garbage into every parser', () => {
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom('device', 'recovery', 'sideload'), (parts, state) => {
-        const sections = splitSections(parts.join('\n'));
+        const { sections } = splitSections(parts.join('\n'));
         const info = assembleDeviceInfo({
           adbSerial: 'ABC123',
           adbState: state,

@@ -2,53 +2,42 @@
 // (script.ts). Pure: no I/O, no clock. Each probe (probes/*.ts) parses its own
 // section and fills the fields it owns; a missing or unreadable section leaves
 // only that probe's fields undefined.
-import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo, type Support } from '../../../cloud/types.js';
+import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 import { identityFromProps } from './identity.js';
 import type { Props } from './parsers/getprop.js';
-import { imei } from './probes/imei.js';
 import { props as propsProbe } from './probes/props.js';
-import { PROBES } from './probes/registry.js';
+import { DECLARED_PROPS, PROBES } from './probes/registry.js';
 import { simState } from './probes/sim-state.js';
-import type { FillContext, Probe } from './probes/types.js';
+import type { FillContext, InventoryConfig, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
 
-export interface InventoryConfig {
-  isHidden: boolean;
-  addedToCloud: boolean;
-  support: Support;
-  reachabilityHost?: string;
-}
-
-/** What cannot change while a device stays plugged; cached per connection. */
-export interface StaticFacts {
-  /** IMEI of the default slot, when the shell may read it (Android 9 and older). */
-  imei?: string;
-}
-
-/** The static facts a script run with includeStatic printed. */
-export function staticFactsFromSections(sections: Map<string, string>): StaticFacts {
-  const text = sections.get(imei.section);
-  const value = text === undefined ? undefined : imei.parse(text);
-  return value === undefined ? {} : { imei: value };
-}
 
 export interface AssembleInput {
   adbSerial: string;
   adbState: string;
   sections: Map<string, string>;
-  cachedStatic?: StaticFacts;
   config: InventoryConfig;
   adbTunnelInfo?: Record<string, unknown>;
   /** Host clock (epoch ms) when the script output had arrived; dates the boot. */
   observedAtMs?: number;
-  /** Properties to use instead of parsing the props section. */
+  /** Properties to use instead of parsing the props section (the prober's, already cut to DECLARED_PROPS). */
   props?: Props;
 }
 
 /**
- * One DeviceInfo from one script run. Static facts come from the sections
- * when the run included them, else from `cachedStatic`.
+ * The properties of `all` that `names` lists, in a fresh object: what a
+ * probe may read (Probe.props), or what the prober keeps of a dump.
  */
+export function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
+  const picked: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const name of names) {
+    const value = all[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}
+
+/** One DeviceInfo from the sections of one script run (and cached ones). */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
   const readings = new Map<string, unknown>();
@@ -59,16 +48,16 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     }
     return readings.get(probe.section) as T | undefined;
   };
-  // Properties handed in stand for the parsed dump, also in the probe loop
-  // below: the dump is the largest output of an inventory, parsed once.
-  if (input.props !== undefined) readings.set(propsProbe.section, input.props);
-  let props = read(propsProbe) ?? {};
+  // Only the declared properties, whether the dump was read now or kept from
+  // the connection's first read: every assembly sees the same ones.
+  const parsed = input.props ?? read(propsProbe);
+  let props = parsed === undefined ? pickProps({}) : pickProps(parsed);
+  readings.set(propsProbe.section, props);
   // SIM presence is re-read on its own (slow tier) while the whole property
-  // list is read once per connection: the newer reading wins. (Copied only
-  // when it differs: the prober's spy must not see every key read.)
+  // list is read once per connection: the newer reading wins.
   const sim = read(simState);
   if (sim !== undefined && (props['gsm.sim.state'] ?? '') !== sim) props = { ...props, 'gsm.sim.state': sim };
-  const identity = identityFromProps(props, input.adbSerial);
+  const identity = identityFromProps(pickProps(props, propsProbe.props), input.adbSerial);
   // Every key in the order the cloud has always received them; what no probe
   // fills is dropped at the end.
   const info: DeviceInfo = {
@@ -100,15 +89,13 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     battery: undefined,
     telephony: undefined,
   };
-  const ctx: FillContext = {
-    read,
-    props,
-    identity,
-    statics: { ...input.cachedStatic, ...staticFactsFromSections(sections) },
-    config,
-    observedAtMs: input.observedAtMs,
-  };
-  for (const probe of PROBES) probe.fill?.(info, read(probe), ctx);
+  const none = pickProps({}, []);
+  for (const probe of PROBES) {
+    if (!probe.fill) continue;
+    // Each probe sees the properties it declares, and no other.
+    const ctx: FillContext = { read, props: probe.props ? pickProps(props, probe.props) : none, identity, config, observedAtMs: input.observedAtMs };
+    probe.fill(info, read(probe), ctx);
+  }
   if (info.networkReachability && Object.keys(info.networkReachability).length === 0) delete info.networkReachability;
   if (input.adbTunnelInfo !== undefined) info.adbTunnelInfo = { ...input.adbTunnelInfo };
   return dropUndefined(info);

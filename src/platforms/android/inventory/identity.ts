@@ -71,6 +71,32 @@ export const MARKETING_NAME_KEYS = [
 
 const ABI_KEYS = ['ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.system.product.cpu.abilist'];
 
+const VERSION_KEYS = ['ro.build.version.release', 'ro.build.version.release_or_codename'];
+const FINGERPRINT_KEYS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
+const EMULATOR_KEYS = ['ro.kernel.qemu', 'ro.boot.qemu', 'ro.hardware', 'ro.boot.hardware', 'ro.product.board', 'ro.build.characteristics', 'ro.build.tags'];
+const HARMONY_KEYS = ['hw_sc.build.platform.version'];
+const EMUI_KEYS = ['ro.build.version.emui', 'ro.build.version.magic'];
+const ROOT_HINT_KEYS = ['ro.build.type', 'ro.secure', 'ro.debuggable', 'service.adb.root'];
+
+/** Every property identityFromProps reads (the props probe declares them). */
+export const IDENTITY_PROPS: readonly string[] = [
+  ...new Set([
+    ...SERIAL_KEYS,
+    'ro.build.version.sdk',
+    ...VERSION_KEYS,
+    ...MODEL_KEYS,
+    ...BRAND_KEYS,
+    ...MANUFACTURER_KEYS,
+    ...FINGERPRINT_KEYS,
+    ...MARKETING_NAME_KEYS,
+    ...ABI_KEYS,
+    ...EMULATOR_KEYS,
+    ...HARMONY_KEYS,
+    ...EMUI_KEYS,
+    ...ROOT_HINT_KEYS,
+  ]),
+];
+
 // Emulator models of the Android SDK images and other well-known emulators.
 const EMULATOR_MODEL = /^(sdk_gphone|sdk_google|google_sdk|sdk$|sdk_|Android SDK built for|Emulator\b|Genymotion)/i;
 const EMULATOR_HARDWARE = new Set(['goldfish', 'ranchu', 'vbox86', 'ttvm_x86']);
@@ -82,7 +108,7 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
   return {
     udid: serial ?? adbSerial,
     serialNumber: serial ?? adbSerial,
-    platformVersion: firstProp(props, ['ro.build.version.release', 'ro.build.version.release_or_codename']),
+    platformVersion: firstProp(props, VERSION_KEYS),
     sdkLevel: Number.isFinite(sdk) && sdk > 0 ? sdk : undefined,
     modelName: firstProp(props, MODEL_KEYS),
     brandName: firstProp(props, BRAND_KEYS) ?? fingerprintBrand(props) ?? firstProp(props, MANUFACTURER_KEYS),
@@ -90,8 +116,8 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
     marketingName: firstProp(props, MARKETING_NAME_KEYS),
     cpuArchitecture: abi || undefined,
     isEmulator: detectEmulator(props),
-    harmonyOsVersion: firstProp(props, ['hw_sc.build.platform.version']),
-    emuiVersion: firstProp(props, ['ro.build.version.emui', 'ro.build.version.magic']),
+    harmonyOsVersion: firstProp(props, HARMONY_KEYS),
+    emuiVersion: firstProp(props, EMUI_KEYS),
     rootHints: rootHints(props),
   };
 }
@@ -99,16 +125,14 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
 // ro.build.fingerprint is BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS;
 // its first part stands in when a dump carries no ro.product.brand.
 function fingerprintBrand(props: Props): string | undefined {
-  const fingerprint = firstProp(props, ['ro.build.fingerprint', 'ro.system.build.fingerprint']);
+  const fingerprint = firstProp(props, FINGERPRINT_KEYS);
   const brand = fingerprint?.split('/')[0]?.trim();
   return brand && fingerprint?.split('/').length === 6 ? brand : undefined;
 }
 
 /** undefined when the props say nothing (getprop failed), else a verdict. */
 export function detectEmulator(props: Props): boolean | undefined {
-  // Two keys every dump has, before listing them all: the prober hands in a
-  // Proxy, on which listing a 1,000-key dump takes about 0.2 ms.
-  if (props['ro.build.version.sdk'] === undefined && props['ro.product.model'] === undefined && Object.keys(props).length === 0) return undefined;
+  if (Object.keys(props).length === 0) return undefined;
   // Android up to 11 sets ro.kernel.qemu; from 12 on it is ro.boot.qemu.
   if (props['ro.kernel.qemu'] === '1' || props['ro.boot.qemu'] === '1') return true;
   for (const key of ['ro.hardware', 'ro.boot.hardware', 'ro.product.board']) {

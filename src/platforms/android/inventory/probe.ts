@@ -1,27 +1,26 @@
 import type { AdbClient } from '../adb/client.js';
-import { ShellTimeoutError } from '../adb/errors.js';
+import { ShellCutError, ShellTimeoutError } from '../adb/errors.js';
 import type { DeviceInfo } from '../../../cloud/types.js';
-import type { Logger } from '../../../log/logger.js';
-import { assembleDeviceInfo, type InventoryConfig } from './assemble.js';
+import { assembleDeviceInfo, pickProps } from './assemble.js';
+import type { Props } from './parsers/getprop.js';
 import { parseUptimeSeconds } from './parsers/uptime.js';
 import { props } from './probes/props.js';
-import { probesOf } from './probes/registry.js';
-import { TIERS, type Probe, type Tier } from './probes/types.js';
-import type { Props } from './parsers/getprop.js';
+import { PROBES, probesOf } from './probes/registry.js';
+import { TIERS, type InventoryConfig, type Probe, type Tier } from './probes/types.js';
+import { buildInventoryScript, END_MARKER, SECTION, splitSections } from './script.js';
 import { tcpAddress } from '../../../util/tcp-serial.js';
-import { buildInventoryScript, SECTION, splitSections } from './script.js';
 
 export interface ProberOptions {
   timeoutMs: number;
   config: InventoryConfig;
   hiddenDevices: readonly string[];
-  logger: Logger;
   /** How often the slow tier is read again (default 900 s). */
   slowFactsRefreshSeconds?: number;
   /**
-   * Clock of the slow refresh (ms); injected by tests. Monotonic by default:
-   * a wall-clock step back (a host whose RTC ran ahead, corrected by NTP)
-   * would otherwise hold the slow facts for as long as the step.
+   * Monotonic clock (ms) of the slow refresh and of the boot instant; injected
+   * by tests. A wall-clock step back (a host whose RTC ran ahead, corrected by
+   * NTP) would otherwise hold the slow facts for as long as the step, and a
+   * step of the wall clock would read as a reboot.
    */
   now?: () => number;
   store?: TierCacheStore;
@@ -45,27 +44,76 @@ export interface ProbeCounters {
   fullReads: number;
 }
 
-/** What the last good reads of one connection left: section texts of the cached tiers. */
+/**
+ * When the device booted, as one inventory saw it: the uptime was read
+ * somewhere between the session's start and the output's arrival, so the
+ * boot lies between those two instants minus the uptime (prober clock, ms).
+ */
+interface BootWindow {
+  earliest: number;
+  latest: number;
+  /** When it was observed. */
+  at: number;
+}
+
+/** What the last whole reads of one connection left. */
 export interface TierCache {
+  /** Section texts of the cached tiers, but the property dump. */
   sections: Map<string, string>;
+  /** Of the property dump, the properties the probes declare (DECLARED_PROPS). */
+  props?: Props;
   /** When the slow tier was last read in full (ms, on the prober's clock). */
   slowReadAtMs: number;
   /** Set by invalidateSlow: read the slow tier at the next probe. */
   slowStale: boolean;
-  /** Uptime of the last inventory, seconds: a smaller one means a reboot. */
+  /** Uptime of the last whole inventory, seconds: a smaller one means a reboot. */
   uptime?: number;
+  /** The boot instant of the last whole inventory: another one means a reboot. */
+  boot?: BootWindow;
+}
+
+/** How the script's output was cut short, when it was. */
+type Cut = { kind: 'timeout' } | { kind: 'ended' | 'failed' | 'truncated'; detail?: string };
+
+interface Run {
+  tiers: readonly Tier[];
+  sections: Map<string, string>;
+  /** The script's end marker arrived: every section of its tiers is here. */
+  whole: boolean;
+  cut?: Cut;
+  /** Prober clock when the session started and when its output had arrived. */
+  startedAt: number;
+  arrivedAt: number;
+  /** Host wall clock (epoch ms) when the output had arrived; dates the boot. */
+  observedAtMs: number;
 }
 
 const CONNECTION_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'volatile');
 const PROPS_GOOD = props.good ?? (() => true);
+const BY_SECTION = new Map(PROBES.map((probe) => [probe.section, probe]));
+
+/**
+ * How far apart two observations of one boot may put it: the host's and the
+ * device's clocks run at slightly different rates (crystals within 100 ppm;
+ * 1,000 ppm allowed), plus a fixed second. A reboot moves the boot by at
+ * least the uptime it had, and a phone takes longer than that to boot.
+ */
+const BOOT_SLACK_MS = 1000;
+const BOOT_DRIFT = 1e-3;
 
 /**
  * Runs the inventory of one ready device: ONE shell session with the batched
  * script, of the tiers that are due (probes/types.ts). The first inventory of
  * a connection reads every tier; later ones read the volatile tier, plus the
  * slow tier every slowFactsRefreshSeconds or after invalidateSlow(). The
- * facts not re-read come from the last good read of their tier, so every
- * report carries every field. A reboot (uptime went down) forces a full read.
+ * facts not re-read come from the last whole read of their tier, so every
+ * report carries every field. A reboot (the boot instant moved, or the uptime
+ * went down) forces a full read.
+ *
+ * A read is whole only when the script's end marker arrived. One that was cut
+ * (timeout, a shell or connection that closed early) never starts or changes
+ * the cache; it is reported with what it read, the cached tiers' last good
+ * values, and a message naming what is missing and why.
  */
 export class DeviceProber {
   private readonly cache: TierCacheStore;
@@ -104,41 +152,28 @@ export class DeviceProber {
   async probe(serial: string, state: string): Promise<DeviceInfo> {
     let entry = this.cache.get(serial);
     let run = await this.run(serial, this.dueTiers(entry));
-    const uptime = uptimeOf(run.sections);
-    if (entry?.uptime !== undefined && uptime !== undefined && uptime < entry.uptime) {
+    if (entry && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
       this.cache.delete(serial);
       entry = undefined;
       run = await this.run(serial, TIERS);
     }
-    entry = this.remember(serial, entry, run);
-    const sections = new Map(run.sections);
-    // The cache holds this run's good readings of the cached tiers and the
-    // last good ones of those it did not read (or read badly).
-    if (entry) for (const [name, text] of entry.sections) sections.set(name, text);
-    // A property dump read in this run is parsed once, through a spy that
-    // notes which properties the assembler asks for: the cache keeps only
-    // those (a 20-50 KB dump becomes a few dozen lines).
-    const dump = entry?.sections.get(SECTION.props) === run.sections.get(SECTION.props) ? run.sections.get(SECTION.props) : undefined;
-    const parsed = dump === undefined ? undefined : props.parse(dump);
-    const spy = parsed === undefined ? undefined : propertySpy(parsed);
+    // A property dump read in this run is parsed once, and only what the
+    // probes declare of it is kept (a 20-50 KB dump becomes a few dozen values).
+    const dump = run.sections.get(SECTION.props);
+    const runProps = dump === undefined ? undefined : pickProps(props.parse(dump) ?? {});
+    if (run.whole) entry = this.remember(serial, entry, run, dump, runProps);
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
-      sections,
-      props: spy?.props,
+      sections: merged(run, entry),
+      props: dump !== undefined && (PROPS_GOOD(dump) || entry?.props === undefined) ? runProps : entry?.props,
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
       observedAtMs: run.observedAtMs,
     });
-    if (entry && spy) {
-      const kept = spy.read.size > 0 ? [...spy.read].map(([key, value]) => `[${key}]: [${value}]`).join('\n') : dump!;
-      entry.sections.set(SECTION.props, detached(kept));
-    }
     info.isHidden = this.options.hiddenDevices.includes(info.udid);
-    if (run.partial) {
-      info.message = `the device stopped answering during the inventory after ${this.options.timeoutMs} ms; fields it did not report are left out. Replug or reboot the device if this repeats.`;
-    }
+    if (!run.whole) info.message = this.cutMessage(run, info);
     // Its strings are cut from the whole script output (up to 50 KB or more
     // per device); the caller keeps the record until the next inventory, so
     // it gets a copy that does not hold that output alive (measured: 19 MB
@@ -155,65 +190,81 @@ export class DeviceProber {
   private async run(serial: string, tiers: readonly Tier[]): Promise<Run> {
     const script = this.script(tiers);
     let output: string;
-    let partial = false;
+    let cut: Cut | undefined;
     this.counters.shellSessions++;
     if (tiers.length === TIERS.length) this.counters.fullReads++;
+    const startedAt = this.now();
     try {
-      const result = await this.adb.shell(serial, script, { timeoutMs: this.options.timeoutMs });
+      const result = await this.adb.shell(serial, script, { timeoutMs: this.options.timeoutMs, endMarker: END_MARKER });
       this.counters.bytesRead += result.bytes;
       output = result.output;
     } catch (err) {
-      if (!(err instanceof ShellTimeoutError) || !err.partial) throw err;
-      // The sections the device finished before it hung are still good.
+      // The sections the device finished before the cut are still good.
+      if (err instanceof ShellTimeoutError && err.partial) cut = { kind: 'timeout' };
+      else if (err instanceof ShellCutError && err.partial) cut = { kind: err.reason, detail: err.detail };
+      else throw err;
       output = err.partial;
-      partial = true;
       this.counters.bytesRead += Buffer.byteLength(output);
     }
-    const observedAtMs = Date.now();
-    const sections = splitSections(output);
-    if (sections.size === 0) throw new Error(`device ${serial} answered the inventory script with nothing usable`);
-    return { tiers, sections, partial, observedAtMs };
+    const arrivedAt = this.now();
+    const { sections, ended } = splitSections(output);
+    if (sections.size === 0) {
+      throw new Error(`device ${serial} answered the inventory script with nothing usable${cut ? ` (${describeCut(cut, this.options.timeoutMs)})` : ''}`);
+    }
+    return { tiers, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: Date.now() };
   }
 
   /**
-   * Keeps the cached tiers' sections of this run. A connection's cache starts
-   * only once a run printed every connection and slow section, so that a
-   * first read cut short by a timeout is read again in full next time; after
-   * that, a section a run did not print keeps its last good text.
+   * Keeps the cached tiers' sections of a whole run. A connection's cache
+   * starts only with a whole read of every tier whose property dump is good;
+   * after that, a section whose new text is not good keeps its last good one.
    */
-  private remember(serial: string, entry: TierCache | undefined, run: Run): TierCache | undefined {
-    const uptime = uptimeOf(run.sections);
+  private remember(serial: string, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
     if (entry === undefined) {
-      // Only a whole read starts the cache: a run the timeout cut short is
-      // read in full again next time. A device that always garbles one
-      // section still gets a cache (else it would be read in full forever).
-      if (!run.tiers.includes('connection') || run.partial) return undefined;
-      const props = run.sections.get(SECTION.props);
-      if (props === undefined || !PROPS_GOOD(props)) return undefined;
+      // A device that always garbles one other section still gets a cache
+      // (else it would be read in full forever).
+      if (!run.tiers.includes('connection') || dump === undefined || !PROPS_GOOD(dump)) return undefined;
       entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false };
       this.cache.set(serial, entry);
     } else if (run.tiers.includes('slow')) {
-      if (!run.partial) {
-        entry.slowReadAtMs = this.now();
-        entry.slowStale = false;
-      }
+      entry.slowReadAtMs = this.now();
+      entry.slowStale = false;
     }
     for (const probe of probesOf(CONNECTION_TIERS)) {
       const text = run.sections.get(probe.section);
-      if (text === undefined) continue;
+      if (text === undefined || probe === props) continue;
       if (probe.good && !probe.good(text) && entry.sections.has(probe.section)) continue;
-      // The property dump is cut down to what the assembler reads, and
-      // detached, by probe() right after: copying all of it here first was
-      // about 100 KB of garbage per device.
-      entry.sections.set(probe.section, probe === props ? text : this.shrink(probe, text));
+      entry.sections.set(probe.section, detached(probe.shrink ? probe.shrink(text) : text));
     }
-    if (uptime !== undefined) entry.uptime = uptime;
+    if (dump !== undefined && runProps !== undefined && (PROPS_GOOD(dump) || entry.props === undefined)) {
+      // Fresh strings: the values are slices of the whole output.
+      entry.props = JSON.parse(JSON.stringify(runProps)) as Props;
+    }
+    const uptime = uptimeOf(run.sections);
+    if (uptime !== undefined) {
+      entry.uptime = uptime;
+      entry.boot = bootWindow(run, uptime);
+    }
     return entry;
   }
 
-  /** What the cache keeps of a section (the property dump: see probe()). */
-  private shrink(probe: Probe, text: string): string {
-    return detached(probe.shrink ? probe.shrink(text) : text);
+  /** What a cut read lacks and why. */
+  private cutMessage(run: Run, info: DeviceInfo): string {
+    const expected = probesOf(run.tiers).filter((probe) => this.runs(probe));
+    const read = expected.filter((probe) => run.sections.has(probe.section)).length;
+    const missing = new Set<string>();
+    for (const probe of expected) {
+      if (run.sections.has(probe.section)) continue;
+      for (const field of probe.fields) if (!hasPath(info, field)) missing.add(field);
+    }
+    const why = describeCut(run.cut ?? { kind: 'ended' }, this.options.timeoutMs);
+    const lacking = missing.size > 0 ? `; left out until the next inventory, which the agent asks for soon: ${[...missing].join(', ')}` : '';
+    return `${why}: ${read} of ${expected.length} sections arrived${lacking}.`;
+  }
+
+  /** Whether the script runs this probe (ping only with a safe reachability host). */
+  private runs(probe: Probe): boolean {
+    return typeof probe.command === 'string' || probe.command({ reachabilityHost: this.options.config.reachabilityHost }) !== undefined;
   }
 
   private script(tiers: readonly Tier[]): string {
@@ -227,11 +278,67 @@ export class DeviceProber {
   }
 }
 
-interface Run {
-  tiers: readonly Tier[];
-  sections: Map<string, string>;
-  partial: boolean;
-  observedAtMs: number;
+/**
+ * This run's sections, and for the cached tiers the last good text of those
+ * it did not read, or read badly (`pm` busy). The property dump is handed to
+ * the assembler separately, as properties.
+ */
+function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
+  const sections = new Map(run.sections);
+  sections.delete(SECTION.props);
+  if (entry === undefined) return sections;
+  for (const [name, text] of entry.sections) {
+    const fresh = run.sections.get(name);
+    const good = BY_SECTION.get(name)?.good;
+    if (fresh === undefined || (good !== undefined && !good(fresh))) sections.set(name, text);
+  }
+  return sections;
+}
+
+/** Why a read was cut, for the operator; not "replug", which would not help. */
+function describeCut(cut: Cut, timeoutMs: number): string {
+  switch (cut.kind) {
+    case 'timeout':
+      return `the inventory did not finish within ${timeoutMs} ms (the device is slow, or one of its commands hung)`;
+    case 'failed':
+      return `the adb connection failed in the middle of the inventory (${cut.detail ?? 'error'})`;
+    case 'truncated':
+      return 'the device sent more output than the agent reads, and the rest was dropped';
+    case 'ended':
+      return "the device's shell output ended before the inventory script did (its shell or its adb connection closed)";
+  }
+}
+
+function bootWindow(run: Run, uptimeSeconds: number): BootWindow {
+  const uptimeMs = uptimeSeconds * 1000;
+  return { earliest: run.startedAt - uptimeMs, latest: run.arrivedAt - uptimeMs, at: run.arrivedAt };
+}
+
+/**
+ * Whether the device booted again since the cache was filled: its uptime went
+ * down, or the boot instant it implies moved. The second catches a reboot
+ * whose new uptime exceeds the old one (the agent did not look while the
+ * adb server restarted, for one).
+ */
+function rebooted(entry: TierCache, run: Run): boolean {
+  const uptime = uptimeOf(run.sections);
+  if (uptime === undefined) return false;
+  if (entry.uptime !== undefined && uptime < entry.uptime) return true;
+  if (entry.boot === undefined) return false;
+  const now = bootWindow(run, uptime);
+  const slack = BOOT_SLACK_MS + BOOT_DRIFT * Math.abs(now.at - entry.boot.at);
+  return now.earliest > entry.boot.latest + slack || now.latest < entry.boot.earliest - slack;
+}
+
+/** Whether a DeviceInfo has a value at a dotted path (arrays: their first entry). */
+function hasPath(info: DeviceInfo, path: string): boolean {
+  let value: unknown = info;
+  for (const key of path.split('.')) {
+    if (Array.isArray(value)) value = value[0];
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value !== undefined;
 }
 
 /**
@@ -242,19 +349,6 @@ interface Run {
  */
 function detached(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
-}
-
-/** The properties, and a record of those read (with their values) through the returned view. */
-function propertySpy(all: Props): { props: Props; read: Map<string, string> } {
-  const read = new Map<string, string>();
-  const props = new Proxy(all, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof key === 'string' && typeof value === 'string' && Object.hasOwn(target, key)) read.set(key, value);
-      return value;
-    },
-  });
-  return { props, read };
 }
 
 function uptimeOf(sections: Map<string, string>): number | undefined {

@@ -33,8 +33,6 @@ export const SECTION = {
   simState: 'sim_state',
 } as const;
 
-export type SectionName = (typeof SECTION)[keyof typeof SECTION];
-
 const END = 'end';
 
 // A token fixed per agent process and unknown to the device: a user-set
@@ -45,6 +43,13 @@ export const SESSION_TOKEN = randomBytes(6).toString('hex');
 export function marker(name: string, token = SESSION_TOKEN): string {
   return `<<<DA:${token}:${name}>>>`;
 }
+
+/**
+ * The line the script prints last: an output that does not end with it was
+ * cut (adb's shell has no exit status to tell a finished script from one
+ * whose shell or connection died).
+ */
+export const END_MARKER = marker(END);
 
 export { SU_PATHS, isSafeHost } from './su-paths.js';
 
@@ -75,14 +80,22 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     if (command === undefined) continue;
     lines.push(`echo '${marker(probe.section)}'; ${command} 2>&1`);
   }
-  lines.push(`echo '${marker(END)}'`);
+  lines.push(`echo '${END_MARKER}'`);
   return lines.join('\n') + '\n';
+}
+
+/** Script output cut back into sections. */
+export interface ScriptOutput {
+  sections: Map<string, string>;
+  /** The script's end marker printed: every section it ran is here, the run is whole. */
+  ended: boolean;
 }
 
 /**
  * Cuts script output into sections by name. A section counts only when the
  * next delimiter printed too: a section cut short (device gone, session timed
- * out) is absent rather than half-read. A delimiter ends its line; a command
+ * out) is absent rather than half-read; `ended` says whether the run reached
+ * the end of the script. A delimiter ends its line; a command
  * whose output does not end in a newline leaves the next delimiter at the end
  * of its last line, and the text before it is still that command's. A \r
  * before a line end (Android before 7 runs adb shell on a pty) is dropped.
@@ -92,9 +105,10 @@ export function buildInventoryScript(opts: ScriptOptions): string {
  * inventory after the property parser (`npm run bench`, CPU profile).
  * test/platforms/android/inventory/split-reference.test.ts holds the line-by-line version.
  */
-export function splitSections(output: string, token = SESSION_TOKEN): Map<string, string> {
+export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutput {
   const prefix = `<<<DA:${token}:`;
   const sections = new Map<string, string>();
+  let ended = false;
   let name: string | undefined;
   let bodyStart = 0;
   for (let at = output.indexOf(prefix); at >= 0; ) {
@@ -110,12 +124,13 @@ export function splitSections(output: string, token = SESSION_TOKEN): Map<string
     const found = output.endsWith('>>>', close) ? output.slice(at + prefix.length, close - 3) : '';
     if (/^[a-z0-9_]+$/.test(found)) {
       if (name !== undefined && !sections.has(name)) sections.set(name, body(output, bodyStart, at));
+      if (found === END) ended = true;
       name = found === END ? undefined : found;
       bodyStart = stop + 1;
     }
     at = next;
   }
-  return sections;
+  return { sections, ended };
 }
 
 // The text from `from` to the delimiter at `at`: whole lines without the

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
-import { assembleDeviceInfo, type StaticFacts } from '../../../../src/platforms/android/inventory/assemble.js';
+import { assembleDeviceInfo } from '../../../../src/platforms/android/inventory/assemble.js';
 import { buildInventoryScript, SECTION, splitSections } from '../../../../src/platforms/android/inventory/script.js';
 import { TIERS } from '../../../../src/platforms/android/inventory/probes/types.js';
 import { loadProfile } from '../../../sim/profile.js';
@@ -21,7 +21,7 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function inventory(profileName: string, adbSerial: string, cache?: StaticFacts): Promise<{ info: DeviceInfo; sections: Map<string, string> }> {
+async function inventory(profileName: string, adbSerial: string): Promise<{ info: DeviceInfo; sections: Map<string, string> }> {
   const profile = loadProfile(profileName);
   const dir = await mkdtemp(join(tmpdir(), 'inv-profile-'));
   dirs.push(dir);
@@ -32,12 +32,12 @@ async function inventory(profileName: string, adbSerial: string, cache?: StaticF
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.resume();
   await new Promise((resolve) => child.on('close', resolve));
-  const sections = splitSections(output);
+  const { sections, ended } = splitSections(output);
+  expect(ended).toBe(true);
   const info = assembleDeviceInfo({
     adbSerial,
     adbState: 'device',
     sections,
-    cachedStatic: cache,
     config: { isHidden: false, addedToCloud: true, support, reachabilityHost: 'cloud.example.com' },
   });
   return { info, sections };

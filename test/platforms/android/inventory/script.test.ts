@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildInventoryScript, marker, SECTION, splitSections } from '../../../../src/platforms/android/inventory/script.js';
+import { buildInventoryScript, END_MARKER, marker, SECTION, splitSections } from '../../../../src/platforms/android/inventory/script.js';
 import { TIERS } from '../../../../src/platforms/android/inventory/probes/types.js';
 
 describe('buildInventoryScript', () => {
@@ -48,7 +48,8 @@ describe('buildInventoryScript', () => {
     }
     const script = buildInventoryScript({ tiers: TIERS, reachabilityHost: 'example.org' });
     const out = execFileSync('/bin/sh', ['-c', script], { env: { PATH: dir }, encoding: 'utf8' });
-    const sections = splitSections(out);
+    const { sections, ended } = splitSections(out);
+    expect(ended).toBe(true);
     expect(sections.get(SECTION.props)).toBe('getprop ');
     expect(sections.get(SECTION.battery)).toBe('dumpsys battery');
     expect(sections.get(SECTION.df)).toBe('df /data');
@@ -60,23 +61,32 @@ describe('buildInventoryScript', () => {
 });
 
 describe('splitSections', () => {
-  it('drops a section cut short by a vanished device', () => {
+  it('drops a section cut short by a vanished device, and says the script did not end', () => {
     const out = `${marker('props')}\n[a]: [b]\n${marker('battery')}\n  level: 5`;
-    const sections = splitSections(out);
+    const { sections, ended } = splitSections(out);
     expect(sections.get('props')).toBe('[a]: [b]');
     expect(sections.has('battery')).toBe(false);
+    expect(ended).toBe(false);
+  });
+
+  it('a run is whole only when the end marker printed', () => {
+    expect(splitSections(`${marker('a')}\nx\n${marker('b')}\ny\n`).ended).toBe(false);
+    expect(splitSections(`${marker('a')}\nx\n${marker('b')}\ny\n${marker('end')}\n`).ended).toBe(true);
+    // The end marker of another session's token does not count.
+    expect(splitSections(`${marker('a')}\nx\n${marker('end', 'other')}\n`).ended).toBe(false);
+    expect(END_MARKER).toBe(marker('end'));
   });
 
   it('strips pty \\r and keeps empty sections', () => {
     const out = `${marker('a')}\r\nx\r\n${marker('b')}\r\n${marker('end')}\r\n`;
-    expect([...splitSections(out)]).toEqual([
+    expect([...splitSections(out).sections]).toEqual([
       ['a', 'x'],
       ['b', ''],
     ]);
   });
 
   it('ignores noise before the first delimiter', () => {
-    expect(splitSections(`WARNING: linker\n${marker('a')}\n1\n${marker('end')}\n`).get('a')).toBe('1');
+    expect(splitSections(`WARNING: linker\n${marker('a')}\n1\n${marker('end')}\n`).sections.get('a')).toBe('1');
   });
 
   it('never throws', () => {
@@ -91,18 +101,18 @@ describe('splitSections', () => {
 describe('delimiter spoofing', () => {
   it('a device name that reads like a delimiter stays data', () => {
     const out = [marker('device_name'), '<<<DA:battery>>>', `<<<DA:000000000000:battery>>>`, marker('battery'), '  level: 5', marker('end')].join('\n');
-    const sections = splitSections(out);
+    const { sections } = splitSections(out);
     expect(sections.get('device_name')).toBe('<<<DA:battery>>>\n<<<DA:000000000000:battery>>>');
     expect(sections.get('battery')).toBe('  level: 5');
   });
 
   it('output of a run with another token is not read', () => {
-    expect(splitSections(`${marker('a', 'other')}\nx\n${marker('end', 'other')}\n`).size).toBe(0);
+    expect(splitSections(`${marker('a', 'other')}\nx\n${marker('end', 'other')}\n`).sections.size).toBe(0);
   });
 
   it('keeps a section whose command printed no final newline (the next delimiter lands on its last line)', () => {
     const out = `${marker(SECTION.props)}\n[a]: [1]\n[b]: [2]${marker(SECTION.imei)}\nResult: Parcel(\n${marker('end')}\n`;
-    const sections = splitSections(out);
+    const { sections } = splitSections(out);
     expect(sections.get(SECTION.props)).toBe('[a]: [1]\n[b]: [2]');
     expect(sections.get(SECTION.imei)).toBe('Result: Parcel(');
   });

@@ -9,9 +9,10 @@ import { marker, splitSections } from '../../../../src/platforms/android/invento
 
 const TOKEN = '0123456789ab';
 
-function referenceSplit(output: string, token: string): Map<string, string> {
+function referenceSplit(output: string, token: string): { sections: Map<string, string>; ended: boolean } {
   const prefix = `<<<DA:${token}:`;
   const sections = new Map<string, string>();
+  let ended = false;
   let name: string | undefined;
   let body: string[] = [];
   for (const raw of output.split('\n')) {
@@ -24,14 +25,18 @@ function referenceSplit(output: string, token: string): Map<string, string> {
     }
     if (at > 0 && name !== undefined) body.push(line.slice(0, at));
     if (name !== undefined && !sections.has(name)) sections.set(name, body.join('\n'));
+    if (found === 'end') ended = true;
     name = found === 'end' ? undefined : found;
     body = [];
   }
-  return sections;
+  return { sections, ended };
 }
 
 const same = (text: string): void => {
-  expect([...splitSections(text, TOKEN)]).toEqual([...referenceSplit(text, TOKEN)]);
+  const fast = splitSections(text, TOKEN);
+  const reference = referenceSplit(text, TOKEN);
+  expect([...fast.sections]).toEqual([...reference.sections]);
+  expect(fast.ended).toBe(reference.ended);
 };
 
 describe('splitSections against the line-by-line reference', () => {

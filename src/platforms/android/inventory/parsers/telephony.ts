@@ -87,6 +87,9 @@ const IMEI_PAIR_KEYS: readonly (readonly [string, string])[] = [
 const IMEI_LIST_KEY = 'ril.gsm.imei'; // Meizu: "slot1,slot2"
 const MEID_KEYS = ['ro.ril.oem.meid', 'persist.radio.meid', 'ro.vendor.oem.meid', 'ril.cdma.meid'];
 
+/** The properties imeisFromProps and meidFromProps read. */
+export const IDENTIFIER_PROPS: readonly string[] = [...IMEI_PAIR_KEYS.flat(), IMEI_LIST_KEY, ...MEID_KEYS];
+
 /** IMEI per SIM slot from vendor props, in slot order ('' where a slot has none). */
 export function imeisFromProps(props: Readonly<Record<string, string>>): string[] {
   for (const [first, second] of IMEI_PAIR_KEYS) {

@@ -9,6 +9,7 @@ export const battery: Probe<BatteryReading> = {
   fields: ['battery'],
   filled: (d) => Boolean(d.battery?.percentage && d.battery.status && d.battery.health),
   note: 'the battery service: about 1 KB',
+  props: ['ro.boot.fake_battery'],
   parse: parseBattery,
   fill(info, reading, { props, observedAtMs }) {
     if (!reading) return;

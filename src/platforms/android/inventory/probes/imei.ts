@@ -8,7 +8,7 @@ export const imei: Probe<string> = {
   fields: ['telephony.carriersInfo.imei'],
   filled: (d) => Boolean(d.telephony?.carriersInfo?.[0]?.imei),
   note: 'IMEI of the default slot where the shell may read it (Android 9 and older)',
-  // Cached per connection (StaticFacts); the telephony probe fills the field.
+  // Cached per connection like every connection-tier section; the telephony probe fills the field.
   parse: (text) => {
     const value = parseParcelString(text);
     return isImei(value) ? value : undefined;

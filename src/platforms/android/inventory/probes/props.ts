@@ -1,3 +1,4 @@
+import { IDENTITY_PROPS } from '../identity.js';
 import { parseGetprop, type Props } from '../parsers/getprop.js';
 import type { Probe } from './types.js';
 
@@ -10,6 +11,8 @@ export const props: Probe<Props> = {
   // One property line is enough to tell (parsing a 50 KB dump twice is not free).
   good: (text) => /^\[[^\]\n]+\]: \[/m.test(text),
   note: 'the whole property list, once per connection: identity, ABI, emulator flag, vendor IMEI/MEID props',
+  // The identity (identity.ts) is derived from these, once per assembly.
+  props: IDENTITY_PROPS,
   parse: parseGetprop,
   // The assembler derives the identity once (identity.ts; udid and serial
   // come first, every record needs them); this sets the rest of it.

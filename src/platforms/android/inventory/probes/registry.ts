@@ -48,6 +48,5 @@ export function probesOf(tiers: Iterable<Tier>): Probe[] {
   return PROBES.filter((probe) => wanted.has(probe.tier));
 }
 
-export function tierOf(section: string): Tier | undefined {
-  return PROBES.find((probe) => probe.section === section)?.tier;
-}
+/** Every property some probe declares (Probe.props): all the prober keeps of a property dump. */
+export const DECLARED_PROPS: readonly string[] = [...new Set(PROBES.flatMap((probe) => probe.props ?? []))];

@@ -1,6 +1,7 @@
 import type { CarrierInfo, Telephony } from '../../../../cloud/types.js';
 import type { Props } from '../parsers/getprop.js';
 import {
+  IDENTIFIER_PROPS,
   imeisFromProps,
   meidFromProps,
   mobileDataState,
@@ -8,7 +9,10 @@ import {
   simSlots,
   type Registry,
 } from '../parsers/telephony.js';
+import { imei } from './imei.js';
 import type { Probe } from './types.js';
+
+const NO_RADIO_PROPS = ['ro.radio.noril', 'ro.carrier'];
 
 // `dumpsys telephony.registry` is 15-30 KB on the recorded phones; the parser
 // reads the mDataConnectionState lines only (one per phone), so only those
@@ -20,6 +24,7 @@ export const telephony: Probe<Registry> = {
   fields: ['telephony.mobileDataState'],
   filled: (d) => d.telephony?.mobileDataState !== undefined,
   note: '`dumpsys telephony.registry`, only the mDataConnectionState lines sent back',
+  props: ['gsm.sim.state', ...IDENTIFIER_PROPS, ...NO_RADIO_PROPS],
   parse: parseTelephonyRegistry,
   // One carrier entry per SIM slot (gsm.sim.state lists one state per slot).
   // IMEI of slot 0 from `service call iphonesubinfo 1` where the shell may
@@ -27,10 +32,11 @@ export const telephony: Probe<Registry> = {
   // one per slot (Xiaomi, Meizu); MEID, for the CDMA radio, on slot 0. What
   // the shell cannot read stays an empty string, the honest answer rather
   // than an error.
-  fill(info, registry, { props, statics }) {
+  fill(info, registry, { props, read }) {
     const slots = simSlots(props['gsm.sim.state']);
     const imeis = imeisFromProps(props);
-    if (statics.imei !== undefined) imeis[0] = statics.imei;
+    const serviceImei = read(imei);
+    if (serviceImei !== undefined) imeis[0] = serviceImei;
     const count = Math.max(slots.length, imeis.length);
     // A device built without a radio (Wi-Fi-only tablets, TV boxes) has no
     // carrier: that is an empty list, a known answer, not a missing one.

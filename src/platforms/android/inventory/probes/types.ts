@@ -1,5 +1,4 @@
-import type { DeviceInfo } from '../../../../cloud/types.js';
-import type { InventoryConfig, StaticFacts } from '../assemble.js';
+import type { DeviceInfo, Support } from '../../../../cloud/types.js';
 import type { Identity } from '../identity.js';
 import type { Props } from '../parsers/getprop.js';
 
@@ -52,6 +51,14 @@ export interface Probe<T = unknown> {
   /** Why this command, for the field table of docs/reference/device-info.md. */
   note: string;
   /**
+   * The system properties (getprop names) this probe's fill reads through
+   * ctx.props. It sees only these; the property dump is read once per
+   * connection and the prober keeps only what the probes declare, so a
+   * property read but not declared would read as unset (a test checks the
+   * list against what fill reads).
+   */
+  props?: readonly string[];
+  /**
    * Pure: the section's text to this probe's reading; undefined when the
    * text holds none (the command failed or printed something else).
    */
@@ -65,14 +72,24 @@ export interface Probe<T = unknown> {
   fill?(info: DeviceInfo, reading: T | undefined, ctx: FillContext): void;
 }
 
-/** What a probe's fill sees besides its own reading; one per assembly. */
+/** The settings an inventory depends on. */
+export interface InventoryConfig {
+  isHidden: boolean;
+  addedToCloud: boolean;
+  support: Support;
+  reachabilityHost?: string;
+}
+
+/** What a probe's fill sees besides its own reading. */
 export interface FillContext {
   /** Another probe's reading in this assembly (each section parsed once). */
   read<R>(probe: Probe<R>): R | undefined;
-  /** The device's properties, with this run's SIM state where it was re-read. */
+  /**
+   * The properties this probe declares (Probe.props), with this run's SIM
+   * state where it was re-read; any other name reads as unset.
+   */
   props: Props;
   identity: Identity;
-  statics: StaticFacts;
   config: InventoryConfig;
   /** Host clock (epoch ms) when the script output had arrived. */
   observedAtMs?: number;
