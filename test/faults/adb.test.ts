@@ -59,8 +59,30 @@ describe('faults: adb and devices', () => {
     const hung = devicesOf(put).find((d) => d.udid === 'HANG0003');
     // Identity came from getprop, read before the hang.
     expect(hung).toMatchObject({ udid: 'HANG0003', state: 'device', modelName: expect.any(String) });
-    expect(hung?.message).toMatch(/stopped answering/);
+    expect(hung?.message).toMatch(/did not finish within 3000 ms/);
     await a.waitForLog((l) => l.serial !== undefined && l.level === 'warn' && String(l.msg).includes('was cut short'));
+    expect(a.child.exitCode).toBeNull();
+  });
+
+  it('a shell output that ends mid-stream, the phone staying or its transport dropping a moment later, is not reported as whole; the next inventory is', async () => {
+    await plug('CUT00001');
+    // The inventory script's output stops in the battery section, once.
+    const stays = await plug('CUT00002', { cut: { on: /<<<DA:/, after: '  level: ', times: 1 } });
+    const drops = await plug('CUT00003', { cut: { on: /<<<DA:/, after: '  level: ', times: 1, dropAfterMs: 100 } });
+    const a = start();
+    const first = await cloud.waitForPut((r) => devicesOf(r).length === 3, 30_000);
+    expect(full(first, 'CUT00001')).toBe(true);
+    for (const udid of ['CUT00002', 'CUT00003']) {
+      const cut = devicesOf(first).find((d) => d.udid === udid) as (ReturnType<typeof devicesOf>[number] & { battery?: unknown }) | undefined;
+      // Its identity came before the cut; what did not arrive is named, with why.
+      expect(cut, udid).toMatchObject({ state: 'device', modelName: expect.any(String) });
+      expect(cut?.battery, udid).toBeUndefined();
+      expect(cut?.message, udid).toMatch(/shell output ended before the inventory script did.*left out until the next inventory.*battery/);
+    }
+    expect(stays.cutSessions + drops.cutSessions).toBe(2);
+    // Asked again soon, and then whole.
+    await cloud.waitForPut((r) => allFull(r, ['CUT00001', 'CUT00002', 'CUT00003']), 30_000);
+    await a.waitForLog((l) => l.serial === stays.serial && l.level === 'warn' && String(l.msg).includes('was cut short'));
     expect(a.child.exitCode).toBeNull();
   });
 
