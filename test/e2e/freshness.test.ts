@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile.js';
 import type { SimDevice } from '../sim/sim-device.js';
-import { DaemonBed } from './daemon-bed.js';
+import { DaemonBed, sleep } from './daemon-bed.js';
 import { steppedClockEnv } from './faketime.js';
 
 // Freshness of the tiered inventory, end to end: `device-agent run` against
@@ -108,5 +108,25 @@ describe('tiered inventory in the running daemon', () => {
     // The simulator's uptime advances from 40 s after the reboot.
     expect(mine(put)!.uptime).toBeGreaterThanOrEqual(40);
     expect(mine(put)!.uptime).toBeLessThanOrEqual(40 + (Date.now() - rebootedAt) / 1000);
+  });
+
+  it('a reboot during an adb server restart, its new uptime above the last one seen, forces a full read (caught by the boot instant)', async () => {
+    const device = await plugBase();
+    // Just booted: 3 s of uptime when plugged (invented, the POCO's recorded form).
+    const fresh = (profile: Profile) => withOutputs(profile, { 'cat /proc/uptime': '3.00 5.00\n' });
+    await device.setProfile(fresh(base));
+    bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
+    await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 15_000);
+    // The adb server goes down; the phone takes an OTA and reboots meanwhile,
+    // and by the time the server is back it has been up longer than it had
+    // been at the agent's last look.
+    await bed.adb.kill();
+    const lastSeen = Math.max(...cloud.putRequests().map((r) => mine(r)?.uptime ?? 0));
+    await device.reboot({ profile: fresh(withProps(base, { 'ro.build.version.release': '9' })), uptimeSeconds: 0 });
+    await sleep((lastSeen + 2) * 1000);
+    await bed.adb.restart({ reconnect: true });
+    const restartedAt = Date.now();
+    const put = await cloud.waitForPut((r) => r.receivedAt >= restartedAt && mine(r)?.platformVersion === '9', 20_000);
+    expect(mine(put)!.uptime).toBeGreaterThan(lastSeen);
   });
 });
