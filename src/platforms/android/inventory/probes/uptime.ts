@@ -7,7 +7,7 @@ export const uptime: Probe<number> = {
   command: 'cat /proc/uptime',
   fields: ['uptime', 'bootTime'],
   filled: (d) => d.uptime !== undefined && d.bootTime !== undefined,
-  note: 'last in the script: the host dates the boot when the output arrives; a smaller uptime than last time means a reboot',
+  note: 'last in the script: the host dates the boot when the output arrives; a boot instant that moved, or a smaller uptime, means a reboot',
   parse: parseUptimeSeconds,
   // uptime in whole seconds; bootTime in epoch seconds, by the host's clock:
   // the moment the output arrived minus the uptime the script read last. Not
