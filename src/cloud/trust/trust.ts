@@ -1,0 +1,99 @@
+// Whom the agent trusts for https to the cloud, built once per process:
+// Node's bundled roots (and NODE_EXTRA_CA_CERTS, which Node adds to them),
+// the host's system store when systemCa is on, and the CAs of caFile (a
+// company root, or the CA a TLS-inspecting proxy signs with).
+//
+// The system store is read from the distribution's bundle file, as Go does,
+// rather than with Node's --use-system-ca (tls.getCACertificates('system')):
+// on Debian 12 that reads the bundle and /etc/ssl/certs both, 432 certificates
+// for 144 CAs, and cost 9 MB of RSS and 300-600 ms at start against 1 MB and
+// 30-100 ms for the bundle file (Node 24.21, measured in a bare process with
+// one https request; docs/install/proxy.md).
+
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createSecureContext, getCACertificates, type SecureContext } from 'node:tls';
+import { ConfigError } from '../../config/errors.js';
+import { certificateBlocks } from './pem.js';
+
+export interface TrustSettings {
+  caFile?: string;
+  systemCa: boolean;
+}
+
+export type TrustSource =
+  | { kind: 'default'; count: number }
+  | { kind: 'system'; path: string; count: number }
+  | { kind: 'system-missing'; tried: string[] }
+  | { kind: 'file'; path: string; subjects: string[] };
+
+export interface Trust {
+  /** Undefined: Node's default roots, as without any setting. */
+  secureContext: SecureContext | undefined;
+  sources: TrustSource[];
+}
+
+/** Debian and Ubuntu, Fedora and RHEL, openSUSE, Alpine: where update-ca-certificates and its kin write the bundle. */
+export const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
+
+export const CA_FILE_SETTING = 'caFile (DEVICE_AGENT_CA_FILE)';
+
+/** Reads the files the settings name; a caFile that cannot be used is a ConfigError naming it. */
+export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = process.env, bundles: readonly string[] = SYSTEM_BUNDLES): Trust {
+  const defaults = getCACertificates('default');
+  const sources: TrustSource[] = [{ kind: 'default', count: defaults.length }];
+  const extra: string[] = [];
+  if (settings.systemCa) {
+    // SSL_CERT_FILE points OpenSSL's tools elsewhere; the agent follows it.
+    const tried = env.SSL_CERT_FILE ? [env.SSL_CERT_FILE, ...bundles] : [...bundles];
+    const found = firstReadable(tried);
+    if (found) {
+      const blocks = certificateBlocks(found.text);
+      extra.push(...blocks);
+      sources.push({ kind: 'system', path: found.path, count: blocks.length });
+    } else {
+      sources.push({ kind: 'system-missing', tried });
+    }
+  }
+  if (settings.caFile) {
+    const blocks = readCaFile(settings.caFile);
+    extra.push(...blocks);
+    sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map(subjectOf) });
+  }
+  if (extra.length === 0) return { secureContext: undefined, sources };
+  return { secureContext: createSecureContext({ ca: [...defaults, ...extra] }), sources };
+}
+
+function readCaFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(CA_FILE_SETTING, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const blocks = certificateBlocks(text);
+  if (blocks.length === 0) throw new ConfigError(CA_FILE_SETTING, `${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)`);
+  blocks.forEach((block, i) => {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new ConfigError(CA_FILE_SETTING, `certificate ${i + 1} of ${path} is not a valid X.509 certificate`);
+    }
+  });
+  return blocks;
+}
+
+function subjectOf(block: string): string {
+  return new X509Certificate(block).subject.replace(/\n/g, ', ');
+}
+
+function firstReadable(paths: readonly string[]): { path: string; text: string } | undefined {
+  for (const path of paths) {
+    try {
+      return { path, text: readFileSync(path, 'utf8') };
+    } catch {
+      // Not this distribution's place: try the next.
+    }
+  }
+  return undefined;
+}
