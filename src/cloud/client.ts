@@ -7,8 +7,12 @@ import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
 import { addSecret, maskString } from '../log/redact.js';
 import { classifyStatus, parseJsonObject, parseReportAnswer } from './answer.js';
-import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from './errors.js';
+import type { SecureContext } from 'node:tls';
+import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from './errors.js';
 import { httpRequest, type HttpResponse } from './http.js';
+import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContext } from './proxy/explain.js';
+import { routeFor, type ProxyPlan } from './proxy/route.js';
+import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
 import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
 
@@ -27,6 +31,10 @@ export interface CloudClientOptions {
   minAttemptMs?: number;
   userAgent?: string;
   logger?: Logger;
+  /** Proxies and NO_PROXY, parsed (proxy/route.ts); none: every request goes direct. */
+  proxies?: ProxyPlan;
+  /** Whom https trusts (trust/trust.ts); Node's default roots when absent. */
+  secureContext?: SecureContext;
   /** Overrides of the retry policy (tests use small delays). */
   retry?: Partial<RetryPolicy>;
   timing?: RetryTiming;
@@ -200,11 +208,29 @@ export class CloudClient {
       'User-Agent': this.options.userAgent ?? 'device-agent',
     };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+    const url = this.url(operation, path);
+    const route = this.options.proxies ? routeFor(this.options.proxies, url) : undefined;
+    const context: ProxyContext | undefined =
+      route?.kind === 'proxy' ? { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` } : undefined;
     let res: HttpResponse;
     try {
-      res = await httpRequest({ method, url: this.url(operation, path), headers, body: opts.body, timeoutMs, signal: opts.signal });
+      res = await httpRequest({
+        method,
+        url,
+        headers,
+        body: opts.body,
+        timeoutMs,
+        signal: opts.signal,
+        ...(context && { proxy: context.proxy }),
+        ...(this.options.secureContext && { secureContext: this.options.secureContext }),
+      });
     } catch (error) {
-      throw translateRequestError(operation, error, timeoutMs, opts.signal);
+      throw translateRequestError(operation, error, timeoutMs, opts.signal, context);
+    }
+    // A plain http request goes to the proxy itself, which answers 407 for its own credentials.
+    if (context && res.status === 407) {
+      const challenges = challengeSchemes(res.headers['proxy-authenticate']);
+      throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, 407, res.statusMessage, challenges), { status: 407 });
     }
     const answer: HttpAnswer = {
       status: res.status,
@@ -239,9 +265,13 @@ export class CloudClient {
  * stack are never rethrown, so nothing of the request (its Authorization
  * header) can reach a log through them.
  */
-function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined): Error {
+function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof CloudError) return error;
+  if (error instanceof ProxyTunnelError && proxy) {
+    const status = error.failure.step === 'answer' ? error.failure.status : undefined;
+    return new CloudProxyError(operation, proxy.proxy.label, explainTunnelFailure(proxy, error.failure), { code: error.code, status });
+  }
   const e = error as { code?: unknown; name?: unknown; message?: unknown };
   const code = typeof e.code === 'string' ? e.code : undefined;
   if (e.name === 'TimeoutError') {
@@ -251,9 +281,14 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
   const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
   const ssl = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1];
   const tls = ssl !== undefined || (code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|VERIFY|ERR_OSSL|EPROTO/.test(code));
+  if (tls && proxy && code !== undefined && /CERT|SELF_SIGNED|VERIFY/.test(code) && !/EXPIRED|NOT_YET_VALID/.test(code)) {
+    return new CloudProxyError(operation, proxy.proxy.label, explainUntrusted(proxy, code), { code });
+  }
   let reason: string;
   if (tls) {
-    reason = `TLS problem (${code ?? 'TLS'}: ${ssl ?? message}); check the http/https scheme of DEVICE_AGENT_BASE_URL, the system CA store and any proxy`;
+    reason =
+      `TLS problem (${code ?? 'TLS'}: ${ssl ?? message}); check the http/https scheme of DEVICE_AGENT_BASE_URL, ` +
+      `and for a private CA caFile (DEVICE_AGENT_CA_FILE) or the system CA store${proxy ? `, and proxy ${proxy.proxy.label}` : ''}`;
   } else if (code && message.includes(code)) {
     reason = message;
   } else {

@@ -5,6 +5,7 @@
 // kept as `cause`; only safe fields are copied.
 
 import { maskString } from '../log/redact.js';
+import type { ProxyExplanation, ProxyProblem } from './proxy/explain.js';
 
 /** Base class: `instanceof CloudError` catches every failure of the cloud client. */
 export class CloudError extends Error {
@@ -90,6 +91,42 @@ export class CloudUnavailableError extends CloudError {
       code: this.code,
       retryAfterMs: this.retryAfterMs,
       retryable: this.retryable,
+      attempts,
+    });
+  }
+}
+
+/**
+ * The report did not get through the proxy: it could not be reached, refused
+ * the tunnel or the credentials, could not reach the cloud, or presented a
+ * certificate this host does not trust (TLS inspection). The message names the
+ * proxy as http://host:port, never its credentials, and says what to do.
+ * Retried like any network failure where a retry can help (proxy down, its
+ * upstream failing), else resent with the report's own backoff.
+ */
+export class CloudProxyError extends CloudUnavailableError {
+  /** http://host:port of the proxy. */
+  readonly proxy: string;
+  readonly problem: ProxyProblem;
+  readonly advice: string;
+  private readonly explanation: ProxyExplanation;
+
+  constructor(operation: string, proxy: string, explanation: ProxyExplanation, details: UnavailableDetails = {}) {
+    super(operation, explanation.reason, { ...details, retryable: explanation.retryable });
+    this.proxy = proxy;
+    this.problem = explanation.problem;
+    this.advice = maskString(explanation.advice);
+    this.explanation = explanation;
+    const tries = details.attempts && details.attempts > 1 ? ` (${details.attempts} attempts)` : '';
+    this.message = `${operation}: ${this.reason}${tries}: ${this.advice}; the report is sent again later`;
+  }
+
+  override withAttempts(attempts: number, extraReason?: string): CloudProxyError {
+    const explanation = extraReason ? { ...this.explanation, reason: `${this.explanation.reason}; ${extraReason}` } : this.explanation;
+    return new CloudProxyError(this.operation, this.proxy, explanation, {
+      status: this.status,
+      code: this.code,
+      retryAfterMs: this.retryAfterMs,
       attempts,
     });
   }

@@ -3,9 +3,15 @@
 // for the whole exchange, an AbortSignal; no redirect followed, no retry,
 // every status returned). It replaces got, which cost the agent about 3.5 MB
 // of resident memory more, measured by the bench (docs/performance/journal.md).
+// Through a proxy, an https URL goes through a CONNECT tunnel (proxy/tunnel.ts)
+// and an http URL is sent to the proxy in absolute form, as curl does.
 
-import type { IncomingHttpHeaders } from 'node:http';
+import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { http, https } from '../util/node-http.js';
+import { openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
+import type { ProxyEndpoint } from './proxy/proxy-url.js';
 
 export interface HttpRequest {
   method: string;
@@ -17,6 +23,10 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Answers longer than this are cut off as an error (default 16 MiB). */
   maxBodyBytes?: number;
+  /** The proxy to go through; NO_PROXY is the caller's to apply (proxy/route.ts). */
+  proxy?: ProxyEndpoint;
+  /** Whom https trusts (cloud/trust); Node's default roots when absent. */
+  secureContext?: SecureContext;
 }
 
 export interface HttpResponse {
@@ -48,14 +58,14 @@ const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
-    const { signal } = request;
+    const { signal, url, proxy } = request;
     if (signal?.aborted) {
       reject(abortReason(signal));
       return;
     }
-    const transport = request.url.protocol === 'https:' ? https : request.url.protocol === 'http:' ? http : undefined;
-    if (transport === undefined) {
-      reject(new HttpAnswerError('ERR_UNSUPPORTED_PROTOCOL', `unsupported protocol ${request.url.protocol}`));
+    const secure = url.protocol === 'https:';
+    if (!secure && url.protocol !== 'http:') {
+      reject(new HttpAnswerError('ERR_UNSUPPORTED_PROTOCOL', `unsupported protocol ${url.protocol}`));
       return;
     }
     const headers = { ...request.headers };
@@ -63,6 +73,9 @@ export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     const maxBody = request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
     let settled = false;
+    let outgoing: ReturnType<typeof http.request> | undefined;
+    // Ends a tunnel still being opened when the exchange is over (timeout, abort).
+    const tunnelling = new AbortController();
     // Settle first, then tear the socket down: destroy() makes events of its own.
     const settle = (error: Error | undefined, response?: HttpResponse): void => {
       if (settled) return;
@@ -70,14 +83,15 @@ export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       if (error) {
-        outgoing.destroy();
+        tunnelling.abort(error);
+        outgoing?.destroy();
         reject(error);
       } else {
         resolve(response!);
       }
     };
 
-    const outgoing = transport.request(request.url, { method: request.method, headers }, (res) => {
+    const onResponse = (res: IncomingMessage): void => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -100,13 +114,91 @@ export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
       res.on('close', () => {
         if (!res.complete) settle(new HttpAnswerError('ECONNRESET', 'the connection closed before the answer was complete'));
       });
-    });
-    outgoing.on('error', (error) => settle(error));
-    const timer = setTimeout(() => settle(new HttpTimeoutError(request.timeoutMs)), request.timeoutMs);
+    };
+
+    const send = (start: () => ReturnType<typeof http.request>, mapError: (error: Error) => Error = (e) => e): void => {
+      outgoing = start();
+      outgoing.on('error', (error) => settle(mapError(error)));
+      outgoing.end(request.body);
+    };
+
+    let tunnelOpen = false;
+    const timer = setTimeout(() => {
+      const tunnelTimedOut = proxy !== undefined && secure && !tunnelOpen;
+      const target = `${url.hostname}:${url.port || 443}`;
+      settle(tunnelTimedOut ? new ProxyTunnelError(proxy.label, target, { step: 'timeout', ms: request.timeoutMs }) : new HttpTimeoutError(request.timeoutMs));
+    }, request.timeoutMs);
     const onAbort = (): void => settle(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
-    outgoing.end(request.body);
+
+    if (!proxy) {
+      const options = { method: request.method, headers, agent: directAgent(secure), ...(request.secureContext && { secureContext: request.secureContext }) };
+      send(() => (secure ? https : http).request(url, options, onResponse));
+    } else if (!secure) {
+      let reached = false;
+      send(
+        () => {
+          const req = viaProxy(proxy, url, request.method, headers, onResponse);
+          req.once('socket', (socket: Socket) => {
+            if (!socket.connecting) reached = true;
+            else socket.once('connect', () => (reached = true));
+          });
+          return req;
+        },
+        // A connection that never reached the proxy fails naming the proxy.
+        (error: NodeJS.ErrnoException) =>
+          reached ? error : new ProxyTunnelError(proxy.label, url.host, { step: 'connect', code: error.code ?? 'ECONNREFUSED' }),
+      );
+    } else {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const port = url.port ? Number(url.port) : 443;
+      openTunnel(proxy, host, port, { signal: tunnelling.signal, userAgent: headers['User-Agent'] }).then(
+        (socket) => {
+          if (settled) {
+            socket.destroy();
+            return;
+          }
+          tunnelOpen = true;
+          const tls = tlsOver(socket, host, request.secureContext);
+          send(() => https.request(url, { method: request.method, headers, createConnection: () => tls }, onResponse));
+        },
+        (error: Error) => settle(error),
+      );
+    }
   });
+}
+
+/** TLS with the cloud over an open tunnel, checked against the cloud's name as a direct connection would be. */
+function tlsOver(socket: Socket, host: string, secureContext: SecureContext | undefined) {
+  return tlsConnect({
+    socket,
+    host,
+    // SNI carries names only, never an address literal.
+    ...(isIP(host) ? {} : { servername: host }),
+    ...(secureContext && { secureContext }),
+  });
+}
+
+/** An http URL through the proxy: the request in absolute form, with the proxy's credentials. */
+function viaProxy(
+  proxy: ProxyEndpoint,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  onResponse: (res: IncomingMessage) => void,
+): ReturnType<typeof http.request> {
+  const all: Record<string, string> = { ...headers, Host: url.host };
+  if (proxy.authorization) all['Proxy-Authorization'] = proxy.authorization;
+  return http.request({ host: proxy.host, port: proxy.port, method, path: url.href, headers: all, agent: false, setHost: false }, onResponse);
+}
+
+// Agents of their own rather than the global ones: with NODE_USE_ENV_PROXY=1
+// Node makes the global agents proxy by its own NO_PROXY rules, which differ
+// from curl's; a request this module sends direct must go direct.
+let agents: { http: Agent; https: Agent } | undefined;
+function directAgent(secure: boolean): Agent {
+  agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  return secure ? agents.https : agents.http;
 }
 
 function abortReason(signal: AbortSignal): Error {

@@ -2,7 +2,8 @@
 // carries them (an HTTP error can hold the request options, headers included).
 // pino's path-based redaction cannot know every shape, so values are masked
 // by content too: any registered secret string, and any Basic/Bearer
-// credential, is replaced wherever it appears.
+// credential, and the password of any URL with credentials, is replaced
+// wherever it appears.
 
 const secrets = new Set<string>();
 
@@ -21,9 +22,14 @@ export function clearSecrets(): void {
 }
 
 const authPattern = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]+/g;
+// The password of a URL with credentials (a proxy URL: http://user:password@host);
+// the placeholder of advice (http://USER:PASSWORD@HOST:PORT) stays readable.
+const urlPasswordPattern = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/@]*)@/gi;
 
 export function maskString(text: string): string {
-  let out = text.replace(authPattern, `$1 ${MASK}`);
+  let out = text.replace(authPattern, `$1 ${MASK}`).replace(urlPasswordPattern, (all, head: string, password: string) =>
+    password === 'PASSWORD' ? all : `${head}:${MASK}@`,
+  );
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }

@@ -3,9 +3,11 @@
 // auth and a field-by-field schema check, the GET /devices family answered
 // from what was reported, every request recorded, and programmable faults
 // (statuses, 429 + Retry-After, delays, trickling bodies, connection resets,
-// HTML or garbage instead of JSON, empty bodies).
+// HTML or garbage instead of JSON, empty bodies). With `tls` it serves https
+// with the certificate given (a private CA's, test/cloud/proxy/private-ca.ts).
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { FailedDevice, ReportBody } from '../../src/cloud/types.js';
 import { validateReportBody, type Violation } from './schema.js';
@@ -25,6 +27,10 @@ export interface CloudDoubleOptions {
   rejectUnknownFields?: boolean;
   /** DeviceInfo fields that must be present, else the device is answered in failedDevices. */
   requiredCapabilities?: string[];
+  /** Serve https with this key and certificate (PEM) instead of http. */
+  tls?: { key: string; cert: string };
+  /** The host name of the base URL (default 127.0.0.1); it still listens on 127.0.0.1 only. */
+  urlHost?: string;
 }
 
 export interface RecordedRequest {
@@ -86,7 +92,7 @@ export class CloudDouble {
   readonly requests: RecordedRequest[] = [];
   readonly store = new InventoryStore();
 
-  private readonly options: Required<Omit<CloudDoubleOptions, 'email'>> & { email?: string };
+  private readonly options: Required<Omit<CloudDoubleOptions, 'email' | 'tls' | 'urlHost'>> & Pick<CloudDoubleOptions, 'email' | 'tls' | 'urlHost'>;
   private server: Server | undefined;
   private baseUrl: string | undefined;
   private faults: QueuedFault[] = [];
@@ -104,6 +110,8 @@ export class CloudDouble {
       clockOffsetMs: options.clockOffsetMs ?? 0,
       rejectUnknownFields: options.rejectUnknownFields ?? true,
       requiredCapabilities: options.requiredCapabilities ?? [],
+      tls: options.tls,
+      urlHost: options.urlHost,
     };
   }
 
@@ -111,18 +119,20 @@ export class CloudDouble {
   async start(port = 0): Promise<string> {
     if (this.baseUrl) return this.baseUrl;
     this.stopping = new AbortController();
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent && !res.destroyed) this.json(res, 500, { error: 'double failed', detail: String(error) });
         else res.destroy();
       });
-    });
+    };
+    const { tls } = this.options;
+    const server: Server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    this.baseUrl = `${tls ? 'https' : 'http'}://${this.options.urlHost ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}/v1`;
     return this.baseUrl;
   }
 

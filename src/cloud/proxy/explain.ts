@@ -1,0 +1,135 @@
+// What a failure on the way through the proxy means, and what the operator
+// does about it: one sentence naming the proxy (never its credentials) and
+// one piece of advice, per kind of failure. Pure: the cloud client turns the
+// result into a CloudProxyError.
+
+import type { ProxyEndpoint } from './proxy-url.js';
+import type { TunnelFailure } from './tunnel.js';
+
+export type ProxyProblem = 'unreachable' | 'closed' | 'timeout' | 'credentials' | 'forbidden' | 'upstream' | 'refused' | 'untrusted-certificate';
+
+export interface ProxyExplanation {
+  problem: ProxyProblem;
+  /** What happened, naming the proxy. */
+  reason: string;
+  /** What to do. */
+  advice: string;
+  /** Whether a quick retry can help (a proxy down or its upstream failing can come back; refusals do not). */
+  retryable: boolean;
+}
+
+/** Where the proxy of a request is set, named for the advice. */
+export interface ProxyContext {
+  proxy: ProxyEndpoint;
+  /** e.g. "httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)" */
+  setting: string;
+  /** host:port of the cloud. */
+  target: string;
+}
+
+const CA_ADVICE =
+  'a proxy that inspects TLS presents certificates of its own CA: put that CA (PEM) in the file named by caFile (DEVICE_AGENT_CA_FILE), ' +
+  'or install it in the system store (update-ca-certificates) and keep systemCa on; `device-agent doctor` shows who issued the certificate';
+
+export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailure): ProxyExplanation {
+  const { proxy, setting, target } = context;
+  switch (failure.step) {
+    case 'connect':
+      return {
+        problem: 'unreachable',
+        reason: `proxy ${proxy.label} is not reachable (${failure.code})`,
+        advice: `check the proxy's host and port in ${setting}, and that the proxy is running`,
+        retryable: true,
+      };
+    case 'closed':
+      return {
+        problem: 'closed',
+        reason: `proxy ${proxy.label} closed the connection before answering CONNECT ${target} (${failure.code})`,
+        advice: `check that ${setting} names an HTTP proxy, and the proxy's own log`,
+        retryable: true,
+      };
+    case 'timeout':
+      return {
+        problem: 'timeout',
+        reason: `proxy ${proxy.label} did not open a tunnel to ${target} within ${failure.ms} ms`,
+        advice: `check that ${setting} names the right proxy and that the proxy reaches the cloud`,
+        retryable: true,
+      };
+    case 'answer':
+      return explainStatus(context, failure.status, failure.statusText, failure.authenticate, failure.proxyError);
+  }
+}
+
+/** A status the proxy itself answered: to CONNECT, or (407) to a plain http request sent through it. */
+export function explainStatus(
+  context: ProxyContext,
+  status: number,
+  statusText: string,
+  authenticate: readonly string[] = [],
+  proxyError?: string,
+): ProxyExplanation {
+  const { proxy, setting, target } = context;
+  const answered = `${status}${statusText ? ` ${statusText}` : ''}${proxyError ? `, ${proxyError}` : ''}`;
+  // tinyproxy answers 401 to wrong credentials where squid answers 407.
+  if (status === 407 || status === 401) {
+    const schemes = authenticate.map((s) => s.toLowerCase());
+    if (schemes.length > 0 && !schemes.includes('basic')) {
+      return {
+        problem: 'credentials',
+        reason: `proxy ${proxy.label} asks for ${authenticate.join(' or ')} authentication (${answered})`,
+        advice: 'the agent speaks Basic proxy authentication only: ask the proxy administrators for a Basic account, or to let this host through by its address',
+        retryable: false,
+      };
+    }
+    if (proxy.username === undefined) {
+      return {
+        problem: 'credentials',
+        reason: `proxy ${proxy.label} requires credentials (${answered})`,
+        advice: `put the proxy account in ${setting} as http://USER:PASSWORD@HOST:PORT (percent-encode @ : / in them)`,
+        retryable: false,
+      };
+    }
+    return {
+      problem: 'credentials',
+      reason: `proxy ${proxy.label} refused the credentials of user ${proxy.username} (${answered})`,
+      advice: `check the user and password in ${setting} (http://USER:PASSWORD@HOST:PORT, with @ : / percent-encoded)`,
+      retryable: false,
+    };
+  }
+  if (status === 403) {
+    return {
+      problem: 'forbidden',
+      reason: `proxy ${proxy.label} refused to open a tunnel to ${target} (${answered})`,
+      advice:
+        `ask the proxy administrators to allow CONNECT to ${target} from this host (stock squid allows CONNECT to port 443 only), ` +
+        `or add the cloud's host to noProxy (DEVICE_AGENT_NO_PROXY, else NO_PROXY) if this host may reach it directly`,
+      retryable: false,
+    };
+  }
+  if (status === 502 || status === 503 || status === 504) {
+    return {
+      problem: 'upstream',
+      reason: `proxy ${proxy.label} could not reach ${target} (${answered})`,
+      advice: `the proxy, or a proxy behind it, cannot reach the cloud: check the cloud's host in DEVICE_AGENT_BASE_URL and ask the proxy administrators`,
+      retryable: true,
+    };
+  }
+  return {
+    problem: 'refused',
+    reason: `proxy ${proxy.label} answered CONNECT ${target} with ${answered}`,
+    advice: `check ${setting} and the proxy's own log`,
+    retryable: status >= 500,
+  };
+}
+
+/** A certificate that failed verification on a connection made through the proxy. */
+export function explainUntrusted(context: ProxyContext, code: string): ProxyExplanation {
+  const host = context.target.replace(/:\d+$/, '');
+  const what = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `does not name ${host}` : 'is not trusted';
+  return {
+    problem: 'untrusted-certificate',
+    reason: `the certificate presented for ${host} through proxy ${context.proxy.label} ${what} (${code})`,
+    advice: CA_ADVICE,
+    retryable: false,
+  };
+}

@@ -1,0 +1,130 @@
+// A CONNECT tunnel through an HTTP proxy (RFC 9110, 9.3.6): one TCP
+// connection to the proxy, `CONNECT host:port`, and on a 2xx the raw socket,
+// over which the caller starts TLS with the cloud. Every way it can fail is a
+// ProxyTunnelError saying in which step, so that the message can name the
+// proxy and what to do. The proxy's credentials go in Proxy-Authorization
+// only; nothing of them is kept in an error.
+
+import type { Socket } from 'node:net';
+import { http } from '../../util/node-http.js';
+import type { ProxyEndpoint } from './proxy-url.js';
+
+export type TunnelFailure =
+  /** No TCP connection to the proxy (refused, unreachable, name not found). */
+  | { step: 'connect'; code: string }
+  /** The proxy answered CONNECT with something other than 2xx. */
+  | { step: 'answer'; status: number; statusText: string; authenticate: string[]; proxyError?: string }
+  /** The proxy closed or reset the connection before answering. */
+  | { step: 'closed'; code: string }
+  /** No tunnel within the exchange's time (set by the caller, whose timer it is). */
+  | { step: 'timeout'; ms: number };
+
+export class ProxyTunnelError extends Error {
+  readonly code: string;
+  constructor(
+    readonly proxy: string,
+    readonly target: string,
+    readonly failure: TunnelFailure,
+  ) {
+    super(describeFailure(proxy, target, failure));
+    this.name = 'ProxyTunnelError';
+    this.code = failure.step === 'answer' ? `PROXY_${failure.status}` : failure.step === 'timeout' ? 'ETIMEDOUT' : failure.code;
+  }
+}
+
+export interface TunnelOptions {
+  /** Destroys the tunnel in the making (the caller's timeout or shutdown). */
+  signal?: AbortSignal;
+  userAgent?: string;
+}
+
+/** Resolves with the socket of an open tunnel to host:port; rejects with ProxyTunnelError. */
+export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, options: TunnelOptions = {}): Promise<Socket> {
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return new Promise((resolve, reject) => {
+    const { signal } = options;
+    if (signal?.aborted) {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      return;
+    }
+    const headers: Record<string, string> = { Host: authority };
+    if (proxy.authorization) headers['Proxy-Authorization'] = proxy.authorization;
+    if (options.userAgent) headers['User-Agent'] = options.userAgent;
+    // agent: false: a tunnel is one connection of its own, never pooled.
+    const request = http.request({ host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false, setHost: false });
+    let connected = false;
+    let settled = false;
+    const finish = (error: Error | undefined, socket?: Socket): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (error) {
+        request.destroy();
+        reject(error);
+      } else {
+        resolve(socket!);
+      }
+    };
+    const fail = (failure: TunnelFailure): void => finish(new ProxyTunnelError(proxy.label, authority, failure));
+    const onAbort = (): void => {
+      finish(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    request.on('socket', (socket: Socket) => {
+      if (!socket.connecting) connected = true;
+      else socket.once('connect', () => (connected = true));
+    });
+    request.on('connect', (res, socket, head) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        // Bytes after the answer belong to the tunnel (the server speaks first in some protocols).
+        if (head.length > 0) socket.unshift(head);
+        finish(undefined, socket);
+        return;
+      }
+      socket.destroy();
+      fail(answerFailure(res.statusCode ?? 0, res.statusMessage ?? '', res.headers));
+    });
+    // Node hands a non-2xx answer to CONNECT to 'response' when it has a body.
+    request.on('response', (res) => {
+      res.resume();
+      fail(answerFailure(res.statusCode ?? 0, res.statusMessage ?? '', res.headers));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? 'ECONNRESET';
+      fail(connected ? { step: 'closed', code } : { step: 'connect', code });
+    });
+    request.end();
+  });
+}
+
+function answerFailure(status: number, statusText: string, headers: Record<string, string | string[] | undefined>): TunnelFailure {
+  const authenticate = challengeSchemes(headers['proxy-authenticate']);
+  const squid = headers['x-squid-error'];
+  const failure: TunnelFailure = { step: 'answer', status, statusText, authenticate };
+  if (typeof squid === 'string' && squid) failure.proxyError = squid.slice(0, 80);
+  return failure;
+}
+
+/** The scheme names of Proxy-Authenticate challenges (Basic, Negotiate, NTLM): their parameters (realm, nonce) say nothing the operator needs. */
+export function challengeSchemes(value: string | string[] | undefined): string[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return [...new Set(list.map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean))];
+}
+
+function describeFailure(proxy: string, target: string, failure: TunnelFailure): string {
+  switch (failure.step) {
+    case 'connect':
+      return `proxy ${proxy} is not reachable (${failure.code})`;
+    case 'closed':
+      return `proxy ${proxy} closed the connection before answering CONNECT ${target} (${failure.code})`;
+    case 'timeout':
+      return `proxy ${proxy} did not open a tunnel to ${target} within ${failure.ms} ms`;
+    case 'answer': {
+      const text = failure.statusText ? ` ${failure.statusText}` : '';
+      const extra = failure.proxyError ? `, ${failure.proxyError}` : '';
+      return `proxy ${proxy} answered CONNECT ${target} with ${failure.status}${text}${extra}`;
+    }
+  }
+}
