@@ -2,6 +2,7 @@
 // build their parts here, from the settings, and nothing does I/O yet.
 import { join } from 'node:path';
 import { CloudClient } from '../cloud/client.js';
+import { cloudNetwork } from '../cloud/network.js';
 import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
@@ -68,7 +69,11 @@ const noCloud: ReportSink = {
 };
 
 export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+  // Proxies and trusted CAs (issue 26): docs/install/proxy.md.
+  const network = cloudNetwork(settings);
   return new CloudClient({
+    proxies: network.proxies,
+    ...(network.trust.secureContext && { secureContext: network.trust.secureContext }),
     baseUrl: settings.baseUrl,
     username: credentials.username,
     apiKey: credentials.apiKey,

@@ -41,7 +41,8 @@ Settings (each also DEVICE_AGENT_<NAME> in the environment; see docs/reference/c
   DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME, DEVICE_AGENT_API_KEY / DEVICE_AGENT_API_KEY_FILE /
   $CREDENTIALS_DIRECTORY/api-key, DEVICE_AGENT_NODE_ID, DEVICE_AGENT_STATE_DIR, DEVICE_AGENT_SCHEDULE,
   DEVICE_AGENT_JITTER_SECONDS, DEVICE_AGENT_STATUS_LISTEN. The adb server: ADB_SERVER_SOCKET=tcp:HOST:PORT,
-  else ANDROID_ADB_SERVER_PORT, else tcp:localhost:5037.
+  else ANDROID_ADB_SERVER_PORT, else tcp:localhost:5037. A proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl
+  reads them (or DEVICE_AGENT_HTTPS_PROXY, ...); a private CA: DEVICE_AGENT_CA_FILE (docs/install/proxy.md).
 `;
 
 export function parseCli(argv: string[]): CliArgs {

@@ -4,6 +4,7 @@ import { loadSettings } from '../config/load.js';
 import type { Settings } from '../config/schema.js';
 import { createLogger, type Logger, type Sink } from '../log/logger.js';
 import { addSecret } from '../log/redact.js';
+import { maskProxyCredentials } from '../cloud/network.js';
 import type { CliArgs } from './args.js';
 
 export interface Setup {
@@ -18,6 +19,7 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink): Set
   if (args.logLevel) overrides.DEVICE_AGENT_LOG_LEVEL = args.logLevel;
   const settings = loadSettings({ configPath: args.configPath, env: overrides });
   addSecret(settings.apiKey);
+  maskProxyCredentials(settings);
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
   const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink });
   return { settings, logger };

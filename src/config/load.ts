@@ -29,6 +29,11 @@ export function loadSettings(options: LoadOptions = {}): Settings {
     const raw = env[name];
     if (raw !== undefined && raw !== '') flat.set(key, fromEnv(name, raw, field));
   }
+  for (const [key, field] of Object.entries(schema) as [string, Field][]) {
+    if (flat.has(key) || !field.envDefault) continue;
+    const name = field.envDefault.find((n) => env[n] !== undefined && env[n] !== '');
+    if (name !== undefined) flat.set(key, fromEnv(name, env[name]!, field));
+  }
   for (const [key, field] of Object.entries(schema)) validate(key, field, flat.get(key));
   return unflatten(flat) as unknown as Settings;
 }
@@ -81,7 +86,8 @@ function fromEnv(name: string, raw: string, field: Field): unknown {
 }
 
 function validate(key: string, field: Field, value: unknown): void {
-  const name = `${key} (${envName(key)})`;
+  const conventional = field.envDefault ? `, else ${field.envDefault.join(' or ')}` : '';
+  const name = `${key} (${envName(key)}${conventional})`;
   if (value === undefined || value === null) {
     if (field.optional) return;
     throw new ConfigError(name, `is required: ${field.help}`);

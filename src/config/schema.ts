@@ -1,5 +1,6 @@
 import { parseCron } from '../timing/cron.js';
 import { parseUsbmuxdAddress } from './usbmuxd-address.js';
+import { isProblem, parseProxyUrl } from '../cloud/proxy/proxy-url.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -18,6 +19,12 @@ export interface Field {
   oneOf?: readonly string[];
   /** Returns a problem description, or undefined when the value is fine. */
   check?: (value: never) => string | undefined;
+  /**
+   * Conventional variables (HTTPS_PROXY, ...) that give the value when neither
+   * a file nor DEVICE_AGENT_* does; the first one set wins. An empty string in
+   * a file still means "none", so a proxy set for the host can be turned off.
+   */
+  envDefault?: readonly string[];
   help: string;
 }
 
@@ -64,6 +71,12 @@ function checkUsbmuxdAddress(value: string): string | undefined {
   }
 }
 
+// A proxy URL may hold a password: the problem never repeats the value.
+function checkProxyUrl(value: string): string | undefined {
+  const parsed = parseProxyUrl(value);
+  return isProblem(parsed) ? parsed.problem : undefined;
+}
+
 export const schema = {
   baseUrl: { type: 'string', check: checkUrl as Field['check'], help: 'the cloud v1 root, e.g. https://cloud.example.com/v1' },
   username: { type: 'string', help: 'username or email for HTTP Basic auth' },
@@ -105,6 +118,30 @@ export const schema = {
     check: checkNetworkDevices as Field['check'],
     help: 'HOST:PORT of devices reached over TCP that the agent connects (adb connect) at start and keeps connected',
   },
+  httpsProxy: {
+    type: 'string',
+    optional: true,
+    secret: true,
+    envDefault: ['https_proxy', 'HTTPS_PROXY'],
+    check: checkProxyUrl as Field['check'],
+    help: 'HTTP proxy for the https cloud, http://[USER:PASSWORD@]HOST:PORT (port 1080 when none, as curl); default https_proxy, else HTTPS_PROXY; "" in a file: none',
+  },
+  httpProxy: {
+    type: 'string',
+    optional: true,
+    secret: true,
+    envDefault: ['http_proxy', 'HTTP_PROXY'],
+    check: checkProxyUrl as Field['check'],
+    help: 'HTTP proxy for a cloud on plain http://; default http_proxy, else HTTP_PROXY',
+  },
+  noProxy: {
+    type: 'string',
+    optional: true,
+    envDefault: ['no_proxy', 'NO_PROXY'],
+    help: 'hosts reached without the proxy, as curl reads NO_PROXY: domain suffixes, IP addresses and CIDR blocks, host:port, or * for all; default no_proxy, else NO_PROXY',
+  },
+  caFile: { type: 'string', optional: true, help: 'PEM file of CAs to trust besides the others (a company root, a TLS-inspecting proxy\'s CA)' },
+  systemCa: { type: 'boolean', help: "trust the host's CA store too (/etc/ssl/certs/ca-certificates.crt and its kin, where update-ca-certificates puts local CAs)" },
   'recovery.reconnectOffline': { type: 'boolean', help: 'run `adb reconnect offline` when a device is offline' },
   'recovery.offlineCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at most one `adb reconnect offline` in this many seconds' },
   'recovery.kickAfterShellFailures': { type: 'integer', min: 0, max: 1000, help: 'kick (adb -s SERIAL reconnect) a ready device after this many inventories in a row failed or past their deadline (0: never)' },

@@ -71,3 +71,38 @@ describe('envName', () => {
     expect(envName('support.networkPayloadCaptureDisabled')).toBe('DEVICE_AGENT_SUPPORT_NETWORK_PAYLOAD_CAPTURE_DISABLED');
   });
 });
+
+describe('proxy and CA settings', () => {
+  it('take the conventional variables as defaults, lower case first as curl reads them', () => {
+    const settings = loadSettings({ env: { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128', HTTP_PROXY: 'http://plain:8080', NO_PROXY: '.corp' } });
+    expect(settings.httpsProxy).toBe('http://lower:3128');
+    expect(settings.httpProxy).toBe('http://plain:8080');
+    expect(settings.noProxy).toBe('.corp');
+    expect(loadSettings({ env: {} })).not.toHaveProperty('httpsProxy');
+  });
+
+  it('let DEVICE_AGENT_* and the file win over the conventional variables; "" in the file means no proxy', () => {
+    const env = { HTTPS_PROXY: 'http://host-wide:3128', NO_PROXY: '*' };
+    expect(loadSettings({ env: { ...env, DEVICE_AGENT_HTTPS_PROXY: 'http://agent:3128' } }).httpsProxy).toBe('http://agent:3128');
+    const fromFile = loadSettings({ configPath: file({ httpsProxy: 'http://file:3128', noProxy: '' }), env });
+    expect(fromFile.httpsProxy).toBe('http://file:3128');
+    expect(fromFile.noProxy).toBe('');
+    expect(loadSettings({ configPath: file({ httpsProxy: '' }), env }).httpsProxy).toBe('');
+  });
+
+  it('refuses a proxy it cannot speak, naming where it came from and never the password', () => {
+    const err = errorOf(() => loadSettings({ env: { HTTPS_PROXY: 'socks5h://lab:hunter2-secret@proxy:1080' } }));
+    expect(err.message).toContain('httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)');
+    expect(err.message).toContain('socks5h:// proxies is not supported');
+    expect(err.message).not.toContain('hunter2-secret');
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_HTTP_PROXY: 'https://proxy:3128' } })).message).toContain('httpProxy (DEVICE_AGENT_HTTP_PROXY');
+  });
+
+  it('trust the system store by default; DEVICE_AGENT_SYSTEM_CA=false turns it off', () => {
+    expect(loadSettings({ env: {} }).systemCa).toBe(true);
+    expect(loadSettings({ env: { DEVICE_AGENT_SYSTEM_CA: 'false', DEVICE_AGENT_CA_FILE: '/etc/device-agent/ca.pem' } })).toMatchObject({
+      systemCa: false,
+      caFile: '/etc/device-agent/ca.pem',
+    });
+  });
+});

@@ -13,7 +13,7 @@ describe('Settings, derived from the schema', () => {
     expectTypeOf<Settings['hiddenDevices']>().toEqualTypeOf<string[]>();
     expectTypeOf<Settings>().toHaveProperty('apiKey').toEqualTypeOf<string | undefined>();
     expectTypeOf<{ [K in keyof Settings]-?: {} extends Pick<Settings, K> ? K : never }[keyof Settings]>().toEqualTypeOf<
-      'apiKey' | 'apiKeyFile' | 'nodeId' | 'stateDir' | 'adbServerSocket' | 'usbmuxdSocketAddress'
+      'apiKey' | 'apiKeyFile' | 'nodeId' | 'stateDir' | 'adbServerSocket' | 'usbmuxdSocketAddress' | 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile'
     >();
   });
 

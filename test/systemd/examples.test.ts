@@ -13,7 +13,9 @@ import { envName, schema } from '../../src/config/schema.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // Read by adb-compatible code or by the container entrypoint, not by the schema.
 const foreignNames = new Set(['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_PORT', 'DEVICE_AGENT_START_ADB']);
-const knownNames = new Set([...Object.keys(schema).map(envName), ...foreignNames]);
+// The conventional names some settings default to (HTTPS_PROXY, NO_PROXY, ...).
+const conventionalNames = Object.values(schema).flatMap((field) => ('envDefault' in field ? field.envDefault : []));
+const knownNames = new Set([...Object.keys(schema).map(envName), ...conventionalNames, ...foreignNames]);
 
 /** NAME=value lines of a systemd EnvironmentFile, the commented-out examples included. */
 function exampleAssignments(text: string): Map<string, string> {
