@@ -4,12 +4,15 @@ import { ConfigError } from '../config/errors.js';
 import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
+import { checkNetwork } from '../doctor/proxy.js';
+import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { readUsbControllers } from '../doctor/usb.js';
 import { adbAddressFailed, cloudSettingsFailed, cloudSettingsItem, nodeIdItem, settingsItem, type CloudTarget } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 
 const ADB_ANSWER_TIMEOUT_MS = 10_000;
+const TUNNEL_TIMEOUT_MS = 10_000;
 // A getprop answers at once on a healthy device; the full probe timeout is for the inventory.
 const MODEL_TIMEOUT_MS = 5_000;
 
@@ -36,6 +39,14 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   };
   if (target) config.push(cloudSettingsItem(target));
   config.push(nodeIdItem(inspectNodeId(settings, env)));
+  // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
+  let network: CloudNetwork | undefined;
+  try {
+    network = cloudNetwork(settings, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config.push({ status: 'fail', finding: `TLS trust: ${error.message}`, advice: 'name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE), or unset it' });
+  }
 
   // The same parts as the daemon's: the adb client and the sources it would use.
   let parts: Parts | undefined;
@@ -58,12 +69,13 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
       health: settings.health,
     });
   })();
-  const cloudChecked = target && credentials ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
+  const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
+  const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
   const iosChecked = checkIos(settings, env);
-  const [adbItems, cloudItems, iosItems] = await Promise.all([adbChecked, cloudChecked, iosChecked]);
-  const items = [...config, ...adbItems, ...iosItems, ...cloudItems];
+  const [adbItems, cloudItems, iosItems, networkItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked]);
+  const items = [...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems];
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }

@@ -3,7 +3,7 @@
 // The I/O that gathers the observations is in checks.ts.
 
 import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
-import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
+import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import { notReadyMessage } from '../platforms/android/inventory/assemble.js';
 import type { CheckItem } from './checklist.js';
@@ -253,6 +253,9 @@ export function cloudFailed(target: CloudTarget, error: unknown): CheckItem {
         'systemd credential); keys are listed in the API keys settings of the account' +
         (error.status === 403 ? ', and the account must be allowed to report devices' : ''),
     };
+  }
+  if (error instanceof CloudProxyError) {
+    return { status: 'fail', finding: `cloud ${url} not reachable: ${error.reason}`, advice: error.advice };
   }
   if (error instanceof CloudUnavailableError) {
     const clock = error.code === 'CERT_NOT_YET_VALID' || error.code === 'CERT_HAS_EXPIRED';
