@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 // process of its own (vitest's own process has undici loaded already).
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist/src');
-const modules = ['cloud/http.js', 'status/server.js', 'cli/main.js'].map((m) => pathToFileURL(join(dist, m)).href);
+const modules = ['cloud/http.js', 'cloud/network.js', 'status/server.js', 'cli/main.js', 'cli/doctor.js'].map((m) => pathToFileURL(join(dist, m)).href);
 
 describe('node:http without undici', () => {
   it('the cloud client, the status server and the CLI load no undici', async () => {
