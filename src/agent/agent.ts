@@ -186,6 +186,7 @@ export class Agent {
         failedDevices: this.planner.failed.current(),
         probes: android.prober.counters,
         duplicateSerials: android.source.duplicateSerials,
+        sharedUdids: android.source.sharedUdids,
         version: agentVersion,
         nodeId: this.nodeId,
       }),

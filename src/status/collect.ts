@@ -11,6 +11,8 @@ export interface MetricsInput {
   probes: ProbeCounters;
   /** Serials adb lists more than once, with how many devices share each. */
   duplicateSerials?: ReadonlyMap<string, number>;
+  /** udids that different phones give, with the serials of those phones. */
+  sharedUdids?: ReadonlyMap<string, readonly string[]>;
   version: string;
   nodeId: string;
 }
@@ -56,6 +58,12 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       help: 'Devices adb lists under one serial, for serials listed more than once: all but one of them go unreported.',
       type: 'gauge',
       samples: [...(input.duplicateSerials ?? [])].map(([serial, value]) => ({ labels: { serial }, value })),
+    },
+    {
+      name: 'device_agent_shared_udid_devices',
+      help: 'Phones that give one udid under different adb serials, for udids given more than once: all but one go unreported.',
+      type: 'gauge',
+      samples: [...(input.sharedUdids ?? [])].map(([udid, serials]) => ({ labels: { udid }, value: serials.length })),
     },
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
     gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),

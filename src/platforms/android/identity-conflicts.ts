@@ -1,4 +1,6 @@
+import type { DeviceInfo } from '../../cloud/types.js';
 import type { Logger } from '../../log/logger.js';
+import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { LongDevice } from './adb/devices-long.js';
 
 /**
@@ -10,12 +12,47 @@ import type { LongDevice } from './adb/devices-long.js';
  */
 export class IdentityConflicts {
   private current = new Map<string, number>();
+  private udids = new Map<string, string[]>();
 
   constructor(private readonly logger: Logger) {}
 
   /** Serial -> how many devices adb lists under it, for serials listed more than once. */
   get duplicates(): ReadonlyMap<string, number> {
     return this.current;
+  }
+
+  /** udid -> the adb serials of different phones that claim it, for udids claimed more than once. */
+  get sharedUdids(): ReadonlyMap<string, readonly string[]> {
+    return this.udids;
+  }
+
+  /**
+   * Different phones that give one udid (ro.serialno), each reached under
+   * its own adb serial: the report can carry one of them. A phone on USB and
+   * over TCP at once is one phone (one boot), not a conflict; two records
+   * whose boots are more than BOOT_SLACK_S apart, or two USB ones, are two
+   * phones. The one left out is named in one warning while it lasts.
+   */
+  checkUdids(devices: ReadonlyArray<{ serial: string; info: DeviceInfo }>): void {
+    const byUdid = new Map<string, Array<{ serial: string; info: DeviceInfo }>>();
+    for (const d of devices) {
+      const same = byUdid.get(d.info.udid);
+      if (same) same.push(d);
+      else byUdid.set(d.info.udid, [d]);
+    }
+    const next = new Map<string, string[]>();
+    for (const [udid, group] of byUdid) {
+      if (group.length < 2 || !severalPhones(group)) continue;
+      const serials = group.map((d) => d.serial).sort();
+      next.set(udid, serials);
+      if (this.udids.get(udid)?.join() === serials.join()) continue;
+      this.logger.warn(
+        { udid, serials },
+        `${serials.length} different phones (adb serials ${serials.join(', ')}) give the udid ${udid}; the cloud can be told of one, so only one of them is reported. Plug only one of them into this host, or give them distinct serial numbers`,
+      );
+    }
+    for (const udid of this.udids.keys()) if (!next.has(udid)) this.logger.info({ udid }, `only one phone gives the udid ${udid} again`);
+    this.udids = next;
   }
 
   check(listing: readonly LongDevice[]): void {
@@ -41,4 +78,13 @@ export class IdentityConflicts {
     }
     this.current = next;
   }
+}
+
+/** Two boots further apart than this are two phones (the host's clock dates each boot to the second). */
+const BOOT_SLACK_S = 120;
+
+function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>): boolean {
+  if (group.filter((d) => !isTcpSerial(d.serial)).length > 1) return true;
+  const boots = group.map((d) => d.info.bootTime).filter((b): b is number => b !== undefined);
+  return boots.length > 1 && Math.max(...boots) - Math.min(...boots) > BOOT_SLACK_S;
 }

@@ -85,6 +85,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.conflicts.duplicates;
   }
 
+  /** udids different phones give under their own serials: one of each is left out of reports. */
+  get sharedUdids(): ReadonlyMap<string, readonly string[]> {
+    return this.conflicts.sharedUdids;
+  }
+
   async start(): Promise<void> {
     const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger });
     this.watcher = watcher;
@@ -134,13 +139,14 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     if (waiting.length && request.waitForAll) await Promise.all(waiting);
     else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs);
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
-    const infos: DeviceInfo[] = [];
+    const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
       const info = this.describe(record);
-      if (info) infos.push(info);
+      if (info) described.push({ serial: record.serial, info });
     }
-    return dedupeByUdid(infos);
+    this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
+    return dedupeByUdid(described.map((d) => d.info));
   }
 
   private sync(listing: ReadonlyMap<string, string>, changes: DeviceChange[]): void {

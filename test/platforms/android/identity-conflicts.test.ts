@@ -27,3 +27,27 @@ describe('IdentityConflicts', () => {
     expect(lines().filter((l) => /only one device has the serial/.test(String(l.msg)))).toHaveLength(1);
   });
 });
+
+describe('IdentityConflicts.checkUdids', () => {
+  const phone = (serial: string, udid: string, bootTime?: number) => ({
+    serial,
+    info: { udid, serialNumber: udid, state: 'device' as const, status: 'AVAILABLE' as const, platformName: 'ANDROID', isAndroid: true, isIos: false, bootTime },
+  });
+
+  it('a phone on USB and over TCP at once is one phone; two boots apart, or two on USB, are two', () => {
+    const { logger, lines } = captureLogger();
+    const c = new IdentityConflicts(logger);
+    c.checkUdids([phone('R58M1', 'R58M1', 1_000), phone('10.0.0.5:5555', 'R58M1', 1_001)]);
+    c.checkUdids([phone('10.0.0.6:5555', 'TWIN', 5_000), phone('10.0.0.7:5555', 'TWIN', 5_030)]);
+    expect(c.sharedUdids.size).toBe(0);
+    c.checkUdids([phone('10.0.0.6:5555', 'CLASH', 5_000), phone('10.0.0.7:5555', 'CLASH', 90_000)]);
+    expect([...c.sharedUdids]).toEqual([['CLASH', ['10.0.0.6:5555', '10.0.0.7:5555']]]);
+    c.checkUdids([phone('10.0.0.6:5555', 'CLASH', 5_000), phone('10.0.0.7:5555', 'CLASH', 90_000)]);
+    c.checkUdids([phone('USB1', 'SAME'), phone('USB2', 'SAME')]);
+    expect([...c.sharedUdids.keys()]).toEqual(['SAME']);
+    const warnings = lines().filter((l) => l.level === 'warn').map((l) => String(l.msg));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/2 different phones \(adb serials 10\.0\.0\.6:5555, 10\.0\.0\.7:5555\) give the udid CLASH/);
+    expect(lines().filter((l) => /only one phone gives the udid CLASH again/.test(String(l.msg)))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
+import { SimFarm } from '../sim/farm.js';
+
+// Two low-cost phones that both say ro.serialno 0123456789ABCDEF, each on its
+// own adb transport (over TCP here, as the simulator connects), booted at
+// different times: the cloud can be told of one, and the other must not
+// vanish silently. A third, ordinary phone is reported as usual.
+
+const SAME = '0123456789ABCDEF';
+const farm = new SimFarm({
+  devices: [
+    { profile: 'xiaomi-poco-f6', serial: SAME, uptimeSeconds: 3_600 },
+    { profile: 'xiaomi-poco-f6', serial: SAME, uptimeSeconds: 86_400 },
+    { profile: 'pixel-8-pro', serial: 'IDENT0003' },
+  ],
+});
+const cloud = new CloudDouble();
+let agent: AgentProcess;
+let statusUrl = '';
+
+beforeAll(async () => {
+  await farm.start();
+  await cloud.start();
+  agent = startAgent(['run'], daemonEnv(farm.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }));
+  const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+  statusUrl = `http://${String(line.listen)}`;
+}, 120_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await farm.stop();
+  await cloud.stop();
+});
+
+describe('faults: conflicting identities', () => {
+  it('two phones giving one udid: one is reported, the other is named in one warning and a metric', async () => {
+    const put = await cloud.waitForPut((r) => r.answer?.status === 200 && (r.body as { devices: unknown[] }).devices.length >= 2, 60_000);
+    const udids = (put.body as { devices: Array<{ udid: string }> }).devices.map((d) => d.udid).sort();
+    expect(udids).toEqual([SAME, 'IDENT0003']);
+    const warning = await agent.waitForLog((l) => typeof l.msg === 'string' && l.msg.includes(`give the udid ${SAME}`));
+    expect(warning.level).toBe('warn');
+    expect(warning.serials).toHaveLength(2);
+    const metrics = await (await fetch(`${statusUrl}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`^device_agent_shared_udid_devices\\{udid="${SAME}"\\} 2$`, 'm'));
+    // Said once while it lasts, not at every report.
+    await cloud.waitForPut(() => true, 30_000).catch(() => undefined);
+    expect(agent.logs().filter((l) => typeof l.msg === 'string' && l.msg.includes(`give the udid ${SAME}`))).toHaveLength(1);
+  }, 120_000);
+});
