@@ -111,14 +111,14 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
    * An inventory answered. A whole one resets the failure count; one cut
    * short (partial) is kept as the last reading and counts as a failure.
    */
-  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number): OutcomeNote {
+  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number, progress = false): OutcomeNote {
     const record = this.current(key, connection);
     if (!record) return { recovered: false, newProblem: false };
     record.probing = false;
     this.setUdid(record, info.udid);
     record.last = info;
     record.inventoriedAt = wallNow;
-    if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection);
+    if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection, progress);
     const recovered = record.failures > 0 || record.notice !== undefined;
     record.failures = 0;
     record.failure = undefined;
@@ -127,12 +127,17 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     return { recovered, newProblem: false };
   }
 
-  /** An inventory failed or missed its deadline. */
-  failed(key: string, text: string, wallNow: number, now: number, connection?: number): OutcomeNote {
+  /**
+   * An inventory failed or missed its deadline. One that still made progress
+   * (a slow device answering more of its sections each time) counts as one
+   * failure, not one more: it is asked again soon, and the health and
+   * recovery rules, which count failures in a row, leave it alone.
+   */
+  failed(key: string, text: string, wallNow: number, now: number, connection?: number, progress = false): OutcomeNote {
     const record = this.current(key, connection);
     if (!record) return { recovered: false, newProblem: false };
     record.probing = false;
-    record.failures++;
+    record.failures = progress ? 1 : record.failures + 1;
     const newProblem = record.failure?.text !== text;
     record.failure = { text, since: record.failure?.since ?? wallNow, at: now, first: record.failure?.first ?? now };
     this.emit('outcome');

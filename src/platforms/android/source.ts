@@ -222,7 +222,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       .run(() => this.o.prober.probe(serial, record.state))
       .then(
         (info) => {
-          const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection);
+          const progress = info.message !== undefined && this.o.prober.madeProgress(serial);
+          const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) this.o.logger.info({ serial }, 'device answers its inventory in full again');
         },

@@ -70,6 +70,15 @@ export interface TierCache {
   uptime?: number;
   /** The boot instant of the last whole inventory: another one means a reboot. */
   boot?: BootWindow;
+  /**
+   * Sections of the connection and slow tiers a slow device has not answered
+   * yet: while set, the cache is still being gathered across sessions (each
+   * kept section arrived whole), and each inventory asks for these beside
+   * the volatile tier, until none is left.
+   */
+  gathering?: string[];
+  /** Sections the last inventory added to a cache being gathered: progress, not failure. */
+  gained?: number;
 }
 
 /** How the script's output was cut short, when it was. */
@@ -77,6 +86,8 @@ type Cut = { kind: 'timeout' } | { kind: 'ended' | 'failed' | 'truncated'; detai
 
 interface Run {
   tiers: readonly Tier[];
+  /** Sections asked for beside the tiers. */
+  extra: readonly string[];
   sections: Map<string, string>;
   /** The script's end marker arrived: every section of its tiers is here. */
   whole: boolean;
@@ -136,6 +147,11 @@ export class DeviceProber {
     this.cache.delete(serial);
   }
 
+  /** Whether the device's last inventory, cut by the deadline, still added to what a slow device has answered. */
+  madeProgress(serial: string): boolean {
+    return (this.cache.get(serial)?.gained ?? 0) > 0;
+  }
+
   /**
    * The slow facts of a device may have changed (a package was installed or
    * removed, a setting changed): read them at its next probe.
@@ -151,8 +167,9 @@ export class DeviceProber {
    */
   async probe(serial: string, state: string): Promise<DeviceInfo> {
     let entry = this.cache.get(serial);
-    let run = await this.run(serial, this.dueTiers(entry));
-    if (entry && run.whole && rebooted(entry, run)) {
+    if (entry) entry.gained = undefined;
+    let run = await this.run(serial, this.dueTiers(entry), entry?.gathering ?? []);
+    if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
       this.cache.delete(serial);
       entry = undefined;
@@ -163,6 +180,7 @@ export class DeviceProber {
     const dump = run.sections.get(SECTION.props);
     const runProps = dump === undefined ? undefined : pickProps(props.parse(dump) ?? {});
     if (run.whole) entry = this.remember(serial, entry, run, dump, runProps);
+    else if (run.cut?.kind === 'timeout') entry = this.gather(serial, entry, run, dump, runProps);
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
@@ -173,7 +191,7 @@ export class DeviceProber {
       observedAtMs: run.observedAtMs,
     });
     info.isHidden = this.options.hiddenDevices.includes(info.udid);
-    if (!run.whole) info.message = this.cutMessage(run, info);
+    if (!run.whole) info.message = this.cutMessage(run, info, entry);
     // Its strings are cut from the whole script output (up to 50 KB or more
     // per device); the caller keeps the record until the next inventory, so
     // it gets a copy that does not hold that output alive (measured: 19 MB
@@ -183,12 +201,13 @@ export class DeviceProber {
 
   private dueTiers(entry: TierCache | undefined): readonly Tier[] {
     if (entry === undefined) return TIERS;
+    if (entry.gathering !== undefined) return ['volatile'];
     if (entry.slowStale || this.now() - entry.slowReadAtMs >= this.slowRefreshMs) return ['slow', 'volatile'];
     return ['volatile'];
   }
 
-  private async run(serial: string, tiers: readonly Tier[]): Promise<Run> {
-    const script = this.script(tiers);
+  private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = []): Promise<Run> {
+    const script = this.script(tiers, extra);
     let output: string;
     let cut: Cut | undefined;
     this.counters.shellSessions++;
@@ -211,7 +230,7 @@ export class DeviceProber {
     if (sections.size === 0) {
       throw new Error(`device ${serial} answered the inventory script with nothing usable${cut ? ` (${describeCut(cut, this.options.timeoutMs)})` : ''}`);
     }
-    return { tiers, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: Date.now() };
+    return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: Date.now() };
   }
 
   /**
@@ -245,20 +264,71 @@ export class DeviceProber {
       entry.uptime = uptime;
       entry.boot = bootWindow(run, uptime);
     }
+    if (entry.gathering !== undefined) this.stillMissing(entry);
     return entry;
   }
 
+  /**
+   * Progress for a device too slow to answer the whole script within the
+   * deadline (a loaded phone whose framework commands answer seconds late):
+   * the sections of the connection and slow tiers that arrived whole are
+   * kept, and the next inventories ask only for those still missing, beside
+   * the volatile tier. Each inventory that gets one more section closes in,
+   * so such a device has every field after as many inventories as it has
+   * sections at most. A read cut for any other reason (a shell or
+   * connection that closed) keeps nothing: it says nothing of the device's
+   * speed.
+   */
+  private gather(serial: string, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
+    if (entry !== undefined && entry.gathering === undefined) return entry;
+    if (entry === undefined) {
+      entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false, gathering: [] };
+      this.cache.set(serial, entry);
+    }
+    const before = entry.sections.size + (entry.props === undefined ? 0 : 1);
+    for (const probe of probesOf(CONNECTION_TIERS)) {
+      const text = run.sections.get(probe.section);
+      if (text === undefined || probe === props || (probe.good && !probe.good(text))) continue;
+      entry.sections.set(probe.section, detached(probe.shrink ? probe.shrink(text) : text));
+    }
+    if (dump !== undefined && runProps !== undefined && PROPS_GOOD(dump)) entry.props = JSON.parse(JSON.stringify(runProps)) as Props;
+    entry.gained = entry.sections.size + (entry.props === undefined ? 0 : 1) - before;
+    this.stillMissing(entry);
+    return entry;
+  }
+
+  /** Sets what a cache being gathered still lacks; once nothing, it is whole. */
+  private stillMissing(entry: TierCache): void {
+    const missing = probesOf(CONNECTION_TIERS)
+      .filter((probe) => this.runs(probe))
+      .map((probe) => probe.section)
+      .filter((section) => (section === SECTION.props ? entry.props === undefined : !entry.sections.has(section)));
+    if (missing.length > 0) {
+      entry.gathering = missing;
+      return;
+    }
+    entry.gathering = undefined;
+    entry.slowReadAtMs = this.now();
+  }
+
   /** What a cut read lacks and why. */
-  private cutMessage(run: Run, info: DeviceInfo): string {
-    const expected = probesOf(run.tiers).filter((probe) => this.runs(probe));
+  private cutMessage(run: Run, info: DeviceInfo, entry: TierCache | undefined): string {
+    const expected = PROBES.filter((probe) => (run.tiers.includes(probe.tier) || run.extra.includes(probe.section)) && this.runs(probe));
     const read = expected.filter((probe) => run.sections.has(probe.section)).length;
     const missing = new Set<string>();
     for (const probe of expected) {
       if (run.sections.has(probe.section)) continue;
       for (const field of probe.fields) if (!hasPath(info, field)) missing.add(field);
     }
-    const why = describeCut(run.cut ?? { kind: 'ended' }, this.options.timeoutMs);
     const lacking = missing.size > 0 ? `; left out until the next inventory, which the agent asks for soon: ${[...missing].join(', ')}` : '';
+    if (run.cut?.kind === 'timeout' && read > 0) {
+      // Slow, not hung: it answered, only not in time. Replugging would not help.
+      const seconds = ((run.arrivedAt - run.startedAt) / 1000).toFixed(1);
+      const left = entry?.gathering?.length ?? 0;
+      const rest = left > 0 ? `; the ${left} sections still missing are asked for in the next inventories, a few at a time` : '';
+      return `the device answers slowly: ${read} of ${expected.length} sections arrived in ${seconds} s (deadline ${this.options.timeoutMs / 1000} s; a loaded phone's framework commands answer late)${rest}${lacking}.`;
+    }
+    const why = describeCut(run.cut ?? { kind: 'ended' }, this.options.timeoutMs);
     return `${why}: ${read} of ${expected.length} sections arrived${lacking}.`;
   }
 
@@ -267,11 +337,13 @@ export class DeviceProber {
     return typeof probe.command === 'string' || probe.command({ reachabilityHost: this.options.config.reachabilityHost }) !== undefined;
   }
 
-  private script(tiers: readonly Tier[]): string {
-    const key = tiers.join(',');
+  private script(tiers: readonly Tier[], extra: readonly string[]): string {
+    const key = `${tiers.join(',')}+${extra.join(',')}`;
     let script = this.scripts.get(key);
     if (!script) {
-      script = buildInventoryScript({ tiers, reachabilityHost: this.options.config.reachabilityHost });
+      script = buildInventoryScript({ tiers, sections: extra, reachabilityHost: this.options.config.reachabilityHost });
+      // Bounded: the tier sets, and a slow device's missing sections, which only shrink.
+      if (this.scripts.size > 64) this.scripts.clear();
       this.scripts.set(key, script);
     }
     return script;

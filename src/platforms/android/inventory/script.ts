@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { probesOf } from './probes/registry.js';
+import { PROBES } from './probes/registry.js';
 import type { Tier } from './probes/types.js';
 
 // The inventory probe as ONE shell script, so that a full inventory costs one
@@ -58,6 +58,8 @@ export interface ScriptOptions {
   reachabilityHost?: string;
   /** Which tiers of probes to run (probes/types.ts). */
   tiers: Iterable<Tier>;
+  /** Sections to run besides those tiers (what a slow device has not yet answered). */
+  sections?: Iterable<string>;
 }
 
 /** Seconds one probe command may take where the device has `timeout` (toybox, Android 7+). */
@@ -75,7 +77,9 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     // long dumpsys of which the parser reads one line is not sent whole.
     'keep() { while IFS= read -r l; do for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; }',
   ];
-  for (const probe of probesOf(opts.tiers)) {
+  const extra = new Set(opts.sections ?? []);
+  const tiers = new Set(opts.tiers);
+  for (const probe of PROBES.filter((p) => tiers.has(p.tier) || extra.has(p.section))) {
     const command = typeof probe.command === 'string' ? probe.command : probe.command(ctx);
     if (command === undefined) continue;
     lines.push(`echo '${marker(probe.section)}'; ${command} 2>&1`);

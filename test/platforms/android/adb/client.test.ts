@@ -195,6 +195,12 @@ describe('AdbClient: an end of stream is not a finished command', () => {
 
   it('output cut at maxBytes does not pass for whole', async () => {
     cut.setCut(undefined);
+    // The previous test dropped the transport: wait until a whole session works again (adb lists it ready a little before).
+    for (let i = 0; i < 50; i++) {
+      const ok = await client.shell(cut.serial, script, { timeoutMs: 5_000, endMarker: '<<<END>>>' }).then(() => true, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const error = await client.shell(cut.serial, script, { timeoutMs: 5_000, maxBytes: 6, endMarker: '<<<END>>>' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ShellCutError);
     expect(error).toMatchObject({ reason: 'truncated', partial: 'one\ntw' });

@@ -6,7 +6,7 @@ import { props as propsProbe } from '../../../../src/platforms/android/inventory
 import { DECLARED_PROPS, PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import { AdbServer } from '../../../sim/adb-server.js';
 import { listProfiles, loadProfile, parseGetprop, withProps, withSerial, type Profile } from '../../../sim/profile.js';
-import { SimDevice } from '../../../sim/sim-device.js';
+import { FRAMEWORK_COMMANDS, SimDevice } from '../../../sim/sim-device.js';
 
 // The tiers end to end: the real adb server, a simulated device answering
 // from a whole-device recording (a bugreport of a Smartron T5911), the real
@@ -187,25 +187,54 @@ describe('tiered inventory through the real adb server', () => {
     expect(p.counters.fullReads).toBe(2);
   });
 
-  it('a first read cut short by the timeout starts no cache: the next probe reads every tier again', async () => {
+  it('a first read cut short by the timeout keeps the sections that arrived whole: the next probe asks only for what is missing', async () => {
     const device = new SimDevice({ profile: base, commandHangOn: /^dumpsys battery$/ });
     devices.push(device);
     await adb.connect(await device.start());
     const p = prober(900, 1500);
     const cut = await p.probe(device.serial, 'device');
-    expect(cut.message).toMatch(/did not finish within 1500 ms/);
+    expect(cut.message).toMatch(/answers slowly: \d+ of \d+ sections arrived in [\d.]+ s \(deadline 1\.5 s/);
     expect(cut.message).toMatch(/left out until the next inventory.*battery/);
+    expect(cut.message).not.toMatch(/replug|reboot/i);
+    expect(p.madeProgress(device.serial)).toBe(true);
     device.options.commandHangOn = undefined;
     await device.setProfile(base);
     elapse(60_000, device);
-    const full = await p.probe(device.serial, 'device');
-    expect(lastScriptCommands(device)).toContain('getprop');
-    expect(full.battery?.percentage).toBe('74');
-    expect(p.counters.fullReads).toBe(2);
-    elapse(60_000, device);
-    await p.probe(device.serial, 'device');
+    const next = await p.probe(device.serial, 'device');
+    // Every connection and slow section arrived before the battery hung: nothing left to gather, so only the volatile tier.
     expect(lastScriptCommands(device)).not.toContain('getprop');
+    expect(next.battery?.percentage).toBe('74');
+    expect(next.modelName).toBe(cut.modelName);
+    expect(next.message).toBeUndefined();
+    expect(p.counters.fullReads).toBe(1);
   });
+
+  it('a phone whose framework commands answer late still gets every field, across a few inventories, each asking only for what is missing', async () => {
+    const full = await (async () => {
+      const fast = await plug(withSerial(base, 'FASTTWIN01'));
+      return prober().probe(fast.serial, 'device');
+    })();
+    const device = new SimDevice({ profile: base, slowCommands: { names: FRAMEWORK_COMMANDS, ms: 700 } });
+    devices.push(device);
+    await adb.connect(await device.start());
+    const p = prober(900, 2500);
+    const messages: string[] = [];
+    let info: DeviceInfo | undefined;
+    for (let i = 0; i < 12; i++) {
+      info = await p.probe(device.serial, 'device');
+      if (!info.message) break;
+      messages.push(info.message);
+      expect(p.madeProgress(device.serial)).toBe(true);
+      elapse(10_000, device);
+    }
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages[0]).toMatch(/answers slowly/);
+    expect(info?.message).toBeUndefined();
+    // Whole at last: the same fields as a fast phone's first inventory.
+    const fields = (d: DeviceInfo) => Object.keys(d).filter((k) => k !== 'message').sort();
+    expect(fields(info!)).toEqual(fields({ ...full, udid: info!.udid }));
+    expect(info!.installedBrowsers).toEqual(full.installedBrowsers);
+  }, 120_000);
 
   it('a new connection (forget) forces a full read', async () => {
     const device = await plug(base);
