@@ -79,6 +79,13 @@ export interface TierCache {
   gathering?: string[];
   /** Sections the last inventory added to a cache being gathered: progress, not failure. */
   gained?: number;
+  /**
+   * A slow device's last good volatile sections, which stand in for those a
+   * read cut by the deadline did not reach, and the sections the last read
+   * missed, which the next read asks for first.
+   */
+  volatile?: Map<string, string>;
+  missedLast?: string[];
 }
 
 /** How the script's output was cut short, when it was. */
@@ -168,7 +175,8 @@ export class DeviceProber {
   async probe(serial: string, state: string): Promise<DeviceInfo> {
     let entry = this.cache.get(serial);
     if (entry) entry.gained = undefined;
-    let run = await this.run(serial, this.dueTiers(entry), entry?.gathering ?? []);
+    const missing = entry?.gathering ?? [];
+    let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])]);
     if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
       this.cache.delete(serial);
@@ -181,6 +189,7 @@ export class DeviceProber {
     const runProps = dump === undefined ? undefined : pickProps(props.parse(dump) ?? {});
     if (run.whole) entry = this.remember(serial, entry, run, dump, runProps);
     else if (run.cut?.kind === 'timeout') entry = this.gather(serial, entry, run, dump, runProps);
+    if (entry) this.rotate(entry, run);
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
@@ -206,8 +215,8 @@ export class DeviceProber {
     return ['volatile'];
   }
 
-  private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = []): Promise<Run> {
-    const script = this.script(tiers, extra);
+  private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = [], first: readonly string[] = []): Promise<Run> {
+    const script = this.script(tiers, extra, first);
     let output: string;
     let cut: Cut | undefined;
     this.counters.shellSessions++;
@@ -297,6 +306,36 @@ export class DeviceProber {
     return entry;
   }
 
+  /**
+   * A slow device's volatile tier may not fit the deadline either: each read
+   * keeps the volatile sections it got, the next read asks first for those
+   * it missed, and the last good text of a missed one stands in for it, so
+   * every field has a value within two reads. A whole read ends it.
+   */
+  private rotate(entry: TierCache, run: Run): void {
+    if (run.whole) {
+      entry.volatile = undefined;
+      entry.missedLast = undefined;
+      return;
+    }
+    if (run.cut?.kind !== 'timeout') return;
+    entry.volatile ??= new Map();
+    let gained = 0;
+    const missed: string[] = [];
+    for (const probe of probesOf(['volatile'])) {
+      if (!this.runs(probe)) continue;
+      const text = run.sections.get(probe.section);
+      if (text === undefined) {
+        missed.push(probe.section);
+        continue;
+      }
+      if (!entry.volatile.has(probe.section) && entry.missedLast?.includes(probe.section)) gained++;
+      entry.volatile.set(probe.section, detached(text));
+    }
+    entry.missedLast = missed;
+    entry.gained = (entry.gained ?? 0) + gained;
+  }
+
   /** Sets what a cache being gathered still lacks; once nothing, it is whole. */
   private stillMissing(entry: TierCache): void {
     const missing = probesOf(CONNECTION_TIERS)
@@ -326,7 +365,9 @@ export class DeviceProber {
       const seconds = ((run.arrivedAt - run.startedAt) / 1000).toFixed(1);
       const left = entry?.gathering?.length ?? 0;
       const rest = left > 0 ? `; the ${left} sections still missing are asked for in the next inventories, a few at a time` : '';
-      return `the device answers slowly: ${read} of ${expected.length} sections arrived in ${seconds} s (deadline ${this.options.timeoutMs / 1000} s; a loaded phone's framework commands answer late)${rest}${lacking}.`;
+      const standIns = expected.filter((probe) => !run.sections.has(probe.section) && entry?.volatile?.has(probe.section)).map((probe) => probe.section);
+      const earlier = standIns.length > 0 ? `; ${standIns.join(', ')} are from its previous inventory` : '';
+      return `the device answers slowly: ${read} of ${expected.length} sections arrived in ${seconds} s (deadline ${this.options.timeoutMs / 1000} s; a loaded phone's framework commands answer late)${rest}${earlier}${lacking}.`;
     }
     const why = describeCut(run.cut ?? { kind: 'ended' }, this.options.timeoutMs);
     return `${why}: ${read} of ${expected.length} sections arrived${lacking}.`;
@@ -337,11 +378,11 @@ export class DeviceProber {
     return typeof probe.command === 'string' || probe.command({ reachabilityHost: this.options.config.reachabilityHost }) !== undefined;
   }
 
-  private script(tiers: readonly Tier[], extra: readonly string[]): string {
-    const key = `${tiers.join(',')}+${extra.join(',')}`;
+  private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]): string {
+    const key = `${tiers.join(',')}+${extra.join(',')}>${first.join(',')}`;
     let script = this.scripts.get(key);
     if (!script) {
-      script = buildInventoryScript({ tiers, sections: extra, reachabilityHost: this.options.config.reachabilityHost });
+      script = buildInventoryScript({ tiers, sections: extra, first, reachabilityHost: this.options.config.reachabilityHost });
       // Bounded: the tier sets, and a slow device's missing sections, which only shrink.
       if (this.scripts.size > 64) this.scripts.clear();
       this.scripts.set(key, script);
@@ -359,6 +400,8 @@ function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
   const sections = new Map(run.sections);
   sections.delete(SECTION.props);
   if (entry === undefined) return sections;
+  // A slow device's volatile sections this read did not reach: their last good text.
+  if (!run.whole) for (const [name, text] of entry.volatile ?? []) if (!sections.has(name)) sections.set(name, text);
   for (const [name, text] of entry.sections) {
     const fresh = run.sections.get(name);
     const good = BY_SECTION.get(name)?.good;

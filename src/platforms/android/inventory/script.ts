@@ -60,6 +60,8 @@ export interface ScriptOptions {
   tiers: Iterable<Tier>;
   /** Sections to run besides those tiers (what a slow device has not yet answered). */
   sections?: Iterable<string>;
+  /** Sections to run before the others: what a slow device has not answered yet, or its last read did not reach. */
+  first?: Iterable<string>;
 }
 
 /** Seconds one probe command may take where the device has `timeout` (toybox, Android 7+). */
@@ -79,7 +81,11 @@ export function buildInventoryScript(opts: ScriptOptions): string {
   ];
   const extra = new Set(opts.sections ?? []);
   const tiers = new Set(opts.tiers);
-  for (const probe of PROBES.filter((p) => tiers.has(p.tier) || extra.has(p.section))) {
+  const first = new Set(opts.first ?? []);
+  const chosen = PROBES.filter((p) => tiers.has(p.tier) || extra.has(p.section));
+  // The uptime stays last, so the boot is dated by the output's arrival, unless a slow device's last read did not reach it.
+  const ordered = [...chosen.filter((p) => first.has(p.section)), ...chosen.filter((p) => !first.has(p.section))];
+  for (const probe of ordered) {
     const command = typeof probe.command === 'string' ? probe.command : probe.command(ctx);
     if (command === undefined) continue;
     lines.push(`echo '${marker(probe.section)}'; ${command} 2>&1`);
