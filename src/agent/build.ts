@@ -11,7 +11,7 @@ import { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
-import { buildPlatforms, type Platforms } from '../platforms/index.js';
+import { buildPlatforms, type Platforms } from './platforms.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';

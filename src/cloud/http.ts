@@ -11,7 +11,7 @@ import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { http, https } from '../util/node-http.js';
 import { openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
-import type { ProxyEndpoint } from './proxy/proxy-url.js';
+import type { ProxyEndpoint } from '../config/proxy-url.js';
 
 export interface HttpRequest {
   method: string;

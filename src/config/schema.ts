@@ -1,6 +1,6 @@
-import { parseCron } from '../timing/cron.js';
+import { parseCron } from '../util/cron.js';
 import { parseUsbmuxdAddress } from './usbmuxd-address.js';
-import { isProblem, parseProxyUrl } from '../cloud/proxy/proxy-url.js';
+import { isProblem, parseProxyUrl } from './proxy-url.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an

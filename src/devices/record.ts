@@ -1,5 +1,4 @@
 import type { DeviceInfo } from '../cloud/types.js';
-import type { BatteryState } from '../health/monitor.js';
 
 /** Where a device plugs in: one folder under src/platforms each. */
 export type Platform = 'android' | 'ios';
@@ -70,7 +69,7 @@ export interface DeviceRecord {
   /** Health problems that hold now (health/rules.ts names). */
   problems: readonly string[];
   /** The battery's state for the health rules: how long it has been full on power, its wear figures (health/monitor.ts). */
-  battery?: BatteryState;
+  battery?: unknown;
   /** Transport kicks (monotonic ms, with the failure count at the time): recovery's history. */
   kicks: Array<{ at: number; failures: number }>;
   /** Logged once: a TCP device that has not said who it is is left out of reports. */

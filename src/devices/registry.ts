@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import { CloudView } from './cloud-view.js';
-import type { BatteryState } from '../health/monitor.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -187,7 +186,7 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     if (record) record.problems = problems;
   }
 
-  setBattery(key: string, battery: BatteryState | undefined): void {
+  setBattery(key: string, battery: unknown): void {
     const record = this.records.get(key);
     if (record) record.battery = battery;
   }

@@ -24,6 +24,11 @@ export interface BatteryState {
   signals: BatterySignals;
 }
 
+/** The battery state the health monitor keeps in a device's record (opaque to the registry). */
+export function batteryOf(record: { battery?: unknown } | undefined): BatteryState | undefined {
+  return record?.battery as BatteryState | undefined;
+}
+
 /** What the health rules read of the device registry: the records behind a udid. */
 export interface HealthRecords {
   byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures' | 'problems' | 'battery'>>;
@@ -60,7 +65,7 @@ export class HealthMonitor {
       const previous = new Set((behind[0]?.problems ?? []) as Problem[]);
       // The rule counts adb shell sessions; an iPhone's lockdown says so in its own message.
       const failures = Math.min(...behind.map((r) => (r.platform === 'android' ? r.failures : 0)), Infinity);
-      const battery = this.batteryState(info, detail, behind[0]?.battery);
+      const battery = this.batteryState(info, detail, batteryOf(behind[0]));
       for (const r of behind) records.setBattery(r.key, battery);
       const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));

@@ -21,6 +21,15 @@ export interface CollectRequest {
   waitForAll?: boolean;
 }
 
+/** A change in a platform service's own listing, by its serial (adb's serial, the iPhone's udid). */
+export interface ListingChange {
+  serial: string;
+  /** undefined: the device was not known before (plugged). */
+  from?: string;
+  /** undefined: the device is gone (unplugged). */
+  to?: string;
+}
+
 /** A device changed in a source's listing: appeared (from undefined), changed state, or went (to undefined). */
 export interface SourceChange {
   key: string;

@@ -1,4 +1,5 @@
 import type { DeviceSnapshot } from '../devices/record.js';
+import { batteryOf } from '../health/monitor.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
@@ -52,7 +53,7 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): D
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;
     // What the health rules keep of the battery beyond the report's figures.
-    const battery = record?.battery?.signals;
+    const battery = batteryOf(record)?.signals;
     return dropUndefined({
       udid: info.udid,
       serial,

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log/logger.js';
-import { nextRun, parseCron, type CronSchedule } from './cron.js';
+import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
 
 // How often the wall clock is compared with the monotonic one, and how far
 // they may drift apart before it counts as a step.

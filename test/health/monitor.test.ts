@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shippedHealth } from './defaults.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { HealthMonitor } from '../../src/health/monitor.js';
+import { batteryOf as stateOf, HealthMonitor } from '../../src/health/monitor.js';
 import { captureLogger } from '../log/capture.js';
 
 const settings = shippedHealth;
@@ -104,7 +104,7 @@ describe('HealthMonitor: battery wear signals', () => {
       batteryDetail: { externalPower: true, healthPercent: 96, cycleCount: 1, observedAtMs },
       ...extra,
     });
-  const batteryOf = (registry: DeviceRegistry, udid: string) => registry.byUdid(udid)[0]?.battery?.signals;
+  const batteryOf = (registry: DeviceRegistry, udid: string) => stateOf(registry.byUdid(udid)[0])?.signals;
 
   it('no report carries the battery detail, ready or not, and the inputs keep theirs', () => {
     const { logger } = captureLogger();
@@ -184,7 +184,7 @@ describe('HealthMonitor: battery wear signals', () => {
     reg.identify('android/10.0.0.7:5555', 'S1');
     monitor.apply([samsung('S1', 0)], reg);
     monitor.apply([samsung('S1', 60_000)], reg);
-    expect(reg.byUdid('S1').map((r) => r.battery?.signals.heldFullSeconds)).toEqual([60, 60]);
+    expect(reg.byUdid('S1').map((r) => stateOf(r)?.signals.heldFullSeconds)).toEqual([60, 60]);
     reg.sync('android', new Map());
     reg.sync('android', new Map([['S1', 'device']]));
     reg.identify('android/S1', 'S1');

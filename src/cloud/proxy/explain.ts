@@ -3,7 +3,7 @@
 // one piece of advice, per kind of failure. Pure: the cloud client turns the
 // result into a CloudProxyError.
 
-import type { ProxyEndpoint } from './proxy-url.js';
+import type { ProxyEndpoint } from '../../config/proxy-url.js';
 import type { TunnelFailure } from './tunnel.js';
 
 export type ProxyProblem = 'unreachable' | 'closed' | 'timeout' | 'credentials' | 'forbidden' | 'upstream' | 'refused' | 'untrusted-certificate';

@@ -4,7 +4,7 @@
 // and NO_PROXY as their defaults (config/schema.ts). Pure: no I/O.
 
 import { formatEntry, noProxyMatch, parseNoProxy, type NoProxyList } from './no-proxy.js';
-import { isProblem, parseProxyUrl, type ProxyEndpoint } from './proxy-url.js';
+import { isProblem, parseProxyUrl, type ProxyEndpoint } from '../../config/proxy-url.js';
 
 export interface ProxySettings {
   httpsProxy?: string;

@@ -7,7 +7,7 @@
 
 import type { Socket } from 'node:net';
 import { http } from '../../util/node-http.js';
-import type { ProxyEndpoint } from './proxy-url.js';
+import type { ProxyEndpoint } from '../../config/proxy-url.js';
 
 export type TunnelFailure =
   /** No TCP connection to the proxy (refused, unreachable, name not found). */

@@ -12,7 +12,7 @@ import type { Clock } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
 import type { CollectRequest, DeviceSource, SourceEvents } from '../source.js';
-import type { DeviceChange } from '../android/adb/device-watcher.js';
+import type { ListingChange as DeviceChange } from '../source.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { DeviceChange } from '../android/adb/device-watcher.js';
+import type { ListingChange as DeviceChange } from '../source.js';
 import type { Logger } from '../../log/logger.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice } from './usbmuxd-client.js';

@@ -1,14 +1,10 @@
 import { EventEmitter } from 'node:events';
+import type { ListingChange } from '../../source.js';
 import type { Logger } from '../../../log/logger.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
 
-export interface DeviceChange {
-  serial: string;
-  /** undefined: the device was not known before (plugged). */
-  from?: string;
-  /** undefined: the device is gone (unplugged). */
-  to?: string;
-}
+/** A change in adb's listing (the watchers of every platform speak it). */
+export type DeviceChange = ListingChange;
 
 export interface DeviceWatcherOptions {
   reconcileMs: number;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import cron from 'node-cron';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nextRun, parseCron, type CronSchedule } from '../../src/timing/cron.js';
+import { nextRun, parseCron, type CronSchedule } from '../../src/util/cron.js';
 
 // node-cron (a devDependency since the agent stopped using it, see
 // src/timing/cron.ts) is the oracle: on random expressions of the syntax both

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PROXY_PORT, isProblem, parseProxyUrl, type ProxyEndpoint } from '../../../src/cloud/proxy/proxy-url.js';
+import { DEFAULT_PROXY_PORT, isProblem, parseProxyUrl, type ProxyEndpoint } from '../../src/config/proxy-url.js';
 
 function endpoint(value: string): ProxyEndpoint {
   const parsed = parseProxyUrl(value);

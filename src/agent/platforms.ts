@@ -1,15 +1,15 @@
 // Every platform, registered in one place: adding one is a folder beside
-// android/ and ios/ with a DeviceSource, and a line here.
+// src/platforms/android/ and ios/ with a DeviceSource, and a line here.
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
-import { AdbClient } from './android/adb/client.js';
-import { resolveAdbServer } from './android/adb/server-address.js';
-import { DeviceProber } from './android/inventory/probe.js';
-import { AndroidSource, registryTierStore } from './android/source.js';
-import { iosSource } from './ios/setup.js';
-import type { DeviceSource } from './source.js';
+import { AdbClient } from '../platforms/android/adb/client.js';
+import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
+import { DeviceProber } from '../platforms/android/inventory/probe.js';
+import { AndroidSource, registryTierStore } from '../platforms/android/source.js';
+import { iosSource } from '../platforms/ios/setup.js';
+import type { DeviceSource } from '../platforms/source.js';
 
 export interface Platforms {
   /** Every source, in report order. */
