@@ -116,7 +116,7 @@ export const schema = {
     format: 'cron, 5 fields or 6 with seconds first',
     help:
       "cron expression of the periodic report, in the host's local time: numbers, names (`mon-fri`, `jan`), `*`, ranges (wrapping ones too, `22-2`), " +
-      'steps (`*/5`, `8-18/2`) and lists, with day of month and weekday both to match; `L`, `W` and `#` are refused',
+      'steps (`*/5`, `8-18/2`) and lists, with day of month and weekday both to match, as node-cron reads them; `L`, `W` and `#` are refused at start',
   },
   jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay (0 to this) before each scheduled report, so a fleet does not report in the same second' },
   changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'device events are gathered this long after the last one (at most 1.5 s after the first) before a report' },
@@ -169,7 +169,7 @@ export const schema = {
     type: 'string[]',
     check: checkNetworkDevices as Field['check'],
     format: 'HOST:PORT list',
-    help: 'devices reached over TCP: the daemon connects them (`adb connect`) at start and keeps them connected',
+    help: 'devices reached over TCP: the daemon connects them (`adb connect`) at start and keeps them connected, see [self-healing](../operations/lab.md#self-healing)',
   },
   httpsProxy: {
     type: 'string',
@@ -179,7 +179,9 @@ export const schema = {
     check: checkProxyUrl as Field['check'],
     format: 'http://[USER:PASSWORD@]HOST[:PORT]',
     unset: '`https_proxy`, else `HTTPS_PROXY`, else none (direct)',
-    help: 'HTTP proxy for the https cloud (port 1080 when none, as curl); `""` in a file: none, whatever the environment says',
+    help:
+      'HTTP proxy of the requests to an https cloud (port 1080 when none, as curl); a CONNECT tunnel carries the TLS, so the agent checks the ' +
+      "cloud's certificate itself. `\"\"` in a config file: no proxy whatever the environment says. See [Proxies and private CAs](../install/proxy.md)",
   },
   httpProxy: {
     type: 'string',
@@ -189,22 +191,26 @@ export const schema = {
     check: checkProxyUrl as Field['check'],
     format: 'http://[USER:PASSWORD@]HOST[:PORT]',
     unset: '`http_proxy`, else `HTTP_PROXY`, else none (direct)',
-    help: 'HTTP proxy for a cloud on plain http://',
+    help: 'the same for a cloud on plain `http://`',
   },
   noProxy: {
     type: 'string',
     optional: true,
     envDefault: ['no_proxy', 'NO_PROXY'],
     unset: '`no_proxy`, else `NO_PROXY`, else none',
-    help: 'hosts reached without the proxy, as curl reads NO_PROXY: domain suffixes, IP addresses and CIDR blocks, host:port, or * for all',
+    help: 'hosts reached without the proxy, as curl reads it: `example.com` covers its subdomains, IP addresses and CIDR blocks (`10.0.0.0/8`, `fe80::/10`), `host:port`, `*` for every host',
   },
   caFile: {
     type: 'string',
     optional: true,
     format: 'path',
-    help: "PEM file of CAs to trust besides the others (a company root, a TLS-inspecting proxy's CA)",
+    unset: "none: Node's own roots (and the host's, with `systemCa`)",
+    help: "PEM file of CAs trusted besides the others: a private cloud's CA, or the CA a TLS-inspecting proxy signs with. `NODE_EXTRA_CA_CERTS` works as well",
   },
-  systemCa: { type: 'boolean', help: "trust the host's CA store too (/etc/ssl/certs/ca-certificates.crt and its kin, where update-ca-certificates puts local CAs)" },
+  systemCa: {
+    type: 'boolean',
+    help: "also trust the host's CA bundle (`/etc/ssl/certs/ca-certificates.crt` and its kin, or `SSL_CERT_FILE`), where `update-ca-certificates` puts a company CA",
+  },
   'recovery.reconnectOffline': { type: 'boolean', help: 'run `adb reconnect offline` when a USB device is offline' },
   'recovery.offlineCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at most one `adb reconnect offline` in this many seconds' },
   'recovery.kickAfterShellFailures': {
@@ -216,7 +222,7 @@ export const schema = {
   'recovery.kickCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at least this long between two kicks of one device' },
   'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
   'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
-  'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled only this many °C below the limit' },
+  'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)' },
   'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },
   'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level (%) while not charging is low' },
   'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device `UNAVAILABLE`' },
@@ -229,15 +235,15 @@ export const schema = {
     max: 1000,
     help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive; 0 turns the rule off',
   },
-  'health.shellUnresponsiveUnavailable': { type: 'boolean', help: 'an unresponsive shell makes the device `UNAVAILABLE`' },
+  'health.shellUnresponsiveUnavailable': { type: 'boolean', help: "an unresponsive shell makes the device `UNAVAILABLE` (the record already carries the collector's advice either way)" },
   'health.batteryHealthUnavailable': {
     type: 'boolean',
-    help: 'a battery whose health the phone reports as anything but good (overheat, dead, over voltage, cold, failure) makes the device `UNAVAILABLE`',
+    help: 'a battery whose health the phone reports as anything but good (`OVERHEAT`, `DEAD`, `OVER_VOLTAGE`, `COLD`, `UNSPECIFIED_FAILURE`) makes the device `UNAVAILABLE`',
   },
-  'health.batteryHeldFullSeconds': { type: 'integer', min: 0, max: 31536000, help: 'a battery full on external power without a break for longer than this (s) is held full; 0 turns the rule off' },
-  'health.chargingVoltageMaxMillivolts': { type: 'integer', min: 0, max: 48000, help: 'a charger offering more than this (mV) while the phone is plugged is flagged; 0 turns the rule off' },
-  'health.batteryMaxCycles': { type: 'integer', min: 0, max: 100000, help: 'a battery past this many full charge cycles is worn, where the phone reports them; 0 turns the rule off' },
-  'health.batteryMinHealthPercent': { type: 'integer', min: 0, max: 100, help: 'a battery whose state of health is below this (%) is worn, where the phone reports it; 0 turns the rule off' },
+  'health.batteryHeldFullSeconds': { type: 'integer', min: 0, max: 31536000, help: 'a battery full (100 % or status `FULL`) on external power without a break for longer than this (s) is held full; 0 turns the rule off' },
+  'health.chargingVoltageMaxMillivolts': { type: 'integer', min: 0, max: 48000, help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off' },
+  'health.batteryMaxCycles': { type: 'integer', min: 0, max: 100000, help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off' },
+  'health.batteryMinHealthPercent': { type: 'integer', min: 0, max: 100, help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off' },
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their
