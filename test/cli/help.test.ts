@@ -37,6 +37,15 @@ describe('commandHelp', () => {
     expect(text).not.toContain('--json');
   });
 
+  it('the commands that talk to the cloud show how requests reach it: the proxy and the CA file', () => {
+    for (const name of ['once', 'run', 'doctor'] as const) {
+      const text = commandHelp(name, ctx);
+      expect(text, name).toMatch(/^ {2}DEVICE_AGENT_HTTPS_PROXY +https_proxy, else HTTPS_PROXY, else none \(direct\)$/m);
+      expect(text, name).toMatch(/^ {2}DEVICE_AGENT_CA_FILE /m);
+    }
+    expect(commandHelp('list', ctx)).not.toContain('PROXY');
+  });
+
   it('lists the log levels and formats the schema takes, every one of them', () => {
     const text = commandHelp('run', ctx).replace(/\n +/g, ' ');
     expect(text).toContain(`${schema.logLevel.oneOf.slice(0, -1).join(', ')} or ${schema.logLevel.oneOf.at(-1)}`);

@@ -83,6 +83,11 @@ describe('loadConfig', () => {
     expect((err as ConfigErrors).warnings.map((w) => w.name)).toEqual(['DEVICE_AGENT_LOGFORMAT']);
   });
 
+  it('names a variable it cannot read once, not also the file value it would have replaced', () => {
+    const err = errorOf(() => loadConfig({ configPath: file({ jitterSeconds: '5' }), env: { DEVICE_AGENT_JITTER_SECONDS: 'ten' } }));
+    expect(err.problems.map((p) => p.message)).toEqual(['DEVICE_AGENT_JITTER_SECONDS: must be a whole number, got "ten"']);
+  });
+
   it('returns the warnings and the variables read alongside valid settings', () => {
     const loaded = loadConfig({ env: { DEVICE_AGENT_BASEURL: 'https://x/v1', DEVICE_AGENT_USERNAME: 'u', DEVICE_AGENT_BUILD_NUMBER: '7' } });
     expect(loaded.settings.baseUrl).toBe('');

@@ -181,6 +181,16 @@ describe('exit codes', () => {
     ]);
   });
 
+  it('doctor: 2 for a CA file it cannot read, as once would stop on it', async () => {
+    const [doctor, once] = await Promise.all([
+      runAgent(['doctor'], env({ DEVICE_AGENT_CA_FILE: '/nonexistent/ca.pem' })),
+      runAgent(['once'], env({ DEVICE_AGENT_CA_FILE: '/nonexistent/ca.pem' })),
+    ]);
+    expect(doctor.code, doctor.stdout).toBe(2);
+    expect(doctor.stdout).toMatch(/^\[FAIL\] TLS trust: .*\/nonexistent\/ca\.pem/m);
+    expect(once.code, once.stderr).toBe(2);
+  });
+
   it('doctor: an unknown variable is a warning of its own, never under OK, and alone it fails nothing', async () => {
     const run = await runAgent(['doctor'], env({ DEVICE_AGENT_LOGLEVEL: 'debug' }));
     expect(run.code, run.stdout).toBe(0);
