@@ -1,9 +1,15 @@
-import { parseArgs } from 'node:util';
+// The command line, read by hand rather than with util.parseArgs: a mistake
+// gets one line in our words with a suggestion, never the parser's wording.
+// Pure: argv in, CliArgs or a UsageError out.
+import { closest, didYouMean } from '../config/suggest.js';
+import { allFlags, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName, type FlagSpec } from './commands.js';
 
-export type Command = 'run' | 'once' | 'list' | 'doctor' | 'help' | 'version';
+export type Command = CommandName | 'help' | 'version';
 
 export interface CliArgs {
   command: Command;
+  /** help: the command asked about (`help once`, `once --help`). */
+  helpFor?: CommandName;
   configPath?: string;
   dryRun: boolean;
   /** list: JSON rows instead of the table. */
@@ -12,73 +18,116 @@ export interface CliArgs {
   logLevel?: string;
 }
 
+/** A usage mistake; `command` names the help that shows the right usage. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    readonly command?: CommandName,
+  ) {
+    super(message);
+  }
 }
 
-export const HELP = `device-agent: reports the Android devices attached to this host to the device-testing cloud
+interface Given {
+  flag: FlagSpec;
+  /** As typed: --dry-run, -h. */
+  spelled: string;
+  value?: string;
+}
 
-Usage:
-  device-agent run [options]             run as a daemon: report on a schedule and on device changes
-  device-agent once [--dry-run] [options]
-                                         collect one inventory and send it (PUT /devices), then exit;
-                                         with --dry-run print the request body on stdout instead of sending
-  device-agent list [--json] [options]   collect one inventory and print a table of the devices (or JSON rows); sends nothing
-  device-agent doctor [options]          check configuration, adb, devices and the cloud
-  device-agent --help | --version
-
-Options:
-  --config PATH        JSON settings file (over config/default.json; DEVICE_AGENT_* variables win)
-  --dry-run            (once) print the PUT /devices body, send nothing
-  --json               (list) print the rows as JSON
-  --log-format FORMAT  json | pretty | auto (default: pretty on a terminal)
-  --log-level LEVEL    trace | debug | info | warn | error
-
-Exit codes: once: 0 stored, 3 the cloud answered failedDevices, 1 not delivered, 2 usage or configuration error;
-  doctor: 0 nothing failed (warnings allowed), 1 something failed, 2 configuration error.
-
-Settings (each also DEVICE_AGENT_<NAME> in the environment; see docs/reference/configuration.md):
-  DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME, DEVICE_AGENT_API_KEY / DEVICE_AGENT_API_KEY_FILE /
-  $CREDENTIALS_DIRECTORY/api-key, DEVICE_AGENT_NODE_ID, DEVICE_AGENT_STATE_DIR, DEVICE_AGENT_SCHEDULE,
-  DEVICE_AGENT_JITTER_SECONDS, DEVICE_AGENT_STATUS_LISTEN. The adb server: ADB_SERVER_SOCKET=tcp:HOST:PORT,
-  else ANDROID_ADB_SERVER_PORT, else tcp:localhost:5037. A proxy: HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl
-  reads them (or DEVICE_AGENT_HTTPS_PROXY, ...); a private CA: DEVICE_AGENT_CA_FILE (docs/install/proxy.md).
-`;
-
-export function parseCli(argv: string[]): CliArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        config: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        'log-format': { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+export function parseCli(argv: readonly string[]): CliArgs {
+  const positionals: string[] = [];
+  const raw: Array<{ spelled: string; inline?: string; next?: string }> = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const spelled = eq > 0 ? arg.slice(0, eq) : arg;
+    const flag = findFlag(spelled);
+    if (eq > 0) raw.push({ spelled, inline: arg.slice(eq + 1) });
+    else if (flag?.value !== undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) raw.push({ spelled, next: argv[++i] });
+    else raw.push({ spelled });
   }
-  const { values, positionals } = parsed;
-  if (values.help) return { command: 'help', dryRun: false };
-  if (values.version) return { command: 'version', dryRun: false };
-  if (positionals.length > 1) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`);
-  const command = positionals[0];
-  if (command === undefined) throw new UsageError('a command is required: run, once, list or doctor');
-  if (command !== 'run' && command !== 'once' && command !== 'list' && command !== 'doctor') throw new UsageError(`unknown command "${command}": use run, once, list or doctor`);
-  if (values['dry-run'] && command !== 'once') throw new UsageError('--dry-run goes with once');
-  if (values.json && command !== 'list') throw new UsageError('--json goes with list');
-  return {
-    command,
-    configPath: values.config,
-    dryRun: values['dry-run'] ?? false,
-    json: values.json ?? false,
-    logFormat: values['log-format'],
-    logLevel: values['log-level'],
-  };
+
+  // Unknown flags first: a mistyped flag's value would otherwise read as a second command.
+  const first = positionals[0];
+  const named = first !== undefined && isCommand(first) ? first : first === 'help' && positionals[1] !== undefined && isCommand(positionals[1]) ? positionals[1] : undefined;
+  const given: Given[] = [];
+  for (const r of raw) {
+    const flag = findFlag(r.spelled);
+    if (!flag) {
+      const candidates = (named ? COMMANDS[named].flags : allFlags()).map((f) => `--${f.name}`);
+      throw new UsageError(`unknown flag ${r.spelled}${didYouMean(closest(r.spelled, candidates, '--'))}`, named);
+    }
+    given.push({ flag, spelled: r.spelled, value: r.inline ?? r.next });
+  }
+
+  let command: CommandName | undefined;
+  let helpFor: CommandName | undefined;
+  if (first === 'help') {
+    if (positionals.length > 2) throw new UsageError(`help takes one command, got: ${positionals.slice(1).join(' ')}`);
+    if (positionals[1] !== undefined) helpFor = commandNamed(positionals[1]);
+  } else if (first !== undefined) {
+    command = commandNamed(first);
+    if (positionals.length > 1) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`, command);
+  }
+  const asked = given.some((g) => g.flag === helpFlag) || first === 'help';
+  if (asked) return { command: 'help', helpFor: helpFor ?? command, dryRun: false };
+  if (given.some((g) => g.flag === versionFlag)) return { command: 'version', dryRun: false };
+  if (command === undefined) throw new UsageError(`a command is required: ${COMMAND_NAMES.join(', ')}`);
+
+  const args: CliArgs = { command, dryRun: false, json: false };
+  for (const { flag, spelled, value } of given) {
+    if (!COMMANDS[command].flags.includes(flag)) {
+      const owners = COMMAND_NAMES.filter((c) => COMMANDS[c].flags.includes(flag));
+      throw new UsageError(`${spelled} goes with ${owners.join(' or ')}, not ${command}`, command);
+    }
+    if (flag.value === undefined) {
+      if (value !== undefined) throw new UsageError(`${spelled} takes no value`, command);
+    } else {
+      if (value === undefined || value === '') throw new UsageError(`${spelled} needs a value: --${flag.name} ${flag.value}`, command);
+      if (flag.oneOf && !flag.oneOf.includes(value)) {
+        throw new UsageError(`${spelled} ${value}: must be one of ${flag.oneOf.join(', ')}${didYouMean(closest(value, flag.oneOf))}`, command);
+      }
+    }
+    switch (flag.name) {
+      case 'config':
+        args.configPath = value;
+        break;
+      case 'dry-run':
+        args.dryRun = true;
+        break;
+      case 'json':
+        args.json = true;
+        break;
+      case 'log-level':
+        args.logLevel = value;
+        break;
+      case 'log-format':
+        args.logFormat = value;
+        break;
+    }
+  }
+  return args;
+}
+
+function findFlag(spelled: string): FlagSpec | undefined {
+  const flags = allFlags();
+  if (/^-[^-]$/.test(spelled)) return flags.find((f) => f.short === spelled.slice(1));
+  if (!spelled.startsWith('--')) return undefined;
+  return flags.find((f) => f.name === spelled.slice(2));
+}
+
+function commandNamed(name: string): CommandName {
+  if (isCommand(name)) return name;
+  const hint = didYouMean(closest(name, [...COMMAND_NAMES, 'help'])) || `: use ${COMMAND_NAMES.join(', ')} or help`;
+  throw new UsageError(`unknown command "${name}"${hint}`);
 }

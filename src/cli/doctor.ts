@@ -1,13 +1,26 @@
 import { buildParts, cloudClient, type Parts } from '../agent/build.js';
 import type { Credentials } from '../config/credentials.js';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError, ConfigErrors } from '../config/errors.js';
+import { stateDirOf } from '../config/node-id.js';
+import { otherServiceStateDir } from '../config/service-state.js';
+import { paintFor } from '../util/paint.js';
 import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { readUsbControllers } from '../doctor/usb.js';
-import { adbAddressFailed, cloudSettingsFailed, cloudSettingsItem, nodeIdItem, settingsItem, type CloudTarget } from '../doctor/findings.js';
+import {
+  adbAddressFailed,
+  cloudSettingsFailed,
+  cloudSettingsItem,
+  nodeIdItem,
+  serviceStateDirItem,
+  settingFailed,
+  settingsItem,
+  variableWarning,
+  type CloudTarget,
+} from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 
@@ -18,19 +31,22 @@ const MODEL_TIMEOUT_MS = 5_000;
 
 /**
  * Checks the configuration, the adb server, each device and the cloud, prints
- * a checklist on stdout and returns 0, or 1 when something failed. adb and the
+ * a checklist on stdout and returns 0, 1 when something failed, or 2 when the
+ * configuration did (as every command's exit code says). adb and the
  * cloud are checked side by side; neither waits for the other to succeed.
  */
-export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream): Promise<number> {
+export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
   const { settings, logger } = setup;
-  const config: CheckItem[] = [settingsItem(env)];
+  const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map(variableWarning)];
 
   let credentials: Credentials | undefined;
   try {
     credentials = sendingCredentials(settings, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    config.push(cloudSettingsFailed(error.message));
+    // One line per missing setting, the advice (the same for all) under the last.
+    const items = error.problems.map((p) => cloudSettingsFailed(p.message));
+    config.push(...items.map((item, i) => (i < items.length - 1 ? { ...item, advice: undefined } : item)));
   }
   const target: CloudTarget | undefined = credentials && {
     baseUrl: settings.baseUrl,
@@ -39,13 +55,22 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   };
   if (target) config.push(cloudSettingsItem(target));
   config.push(nodeIdItem(inspectNodeId(settings, env)));
+  const stateDir = stateDirOf(settings, env);
+  const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
+  if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
   let network: CloudNetwork | undefined;
   try {
     network = cloudNetwork(settings, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    config.push({ status: 'fail', finding: `TLS trust: ${error.message}`, advice: 'name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE), or unset it' });
+    // once and run stop on it with exit 2: a configuration failure.
+    config.push({
+      status: 'fail',
+      config: true,
+      finding: `TLS trust: ${error.message}`,
+      advice: 'name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE), or unset it',
+    });
   }
 
   // The same parts as the daemon's: the adb client and the sources it would use.
@@ -79,6 +104,18 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }
-  stdout.write(formatChecklist(items));
+  stdout.write(formatChecklist(items, paintFor(stdout, env)));
+  return exitCodeOf(items);
+}
+
+/**
+ * The settings could not be loaded: the checklist names every problem (and
+ * the unknown variables that may explain them), checks nothing else, and
+ * the doctor exits 2 as every command does on a configuration error.
+ */
+export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }): number {
+  const warnings = error instanceof ConfigErrors ? error.warnings : [];
+  const items = [...warnings.map(variableWarning), ...error.problems.map((p) => settingFailed(p.message))];
+  stdout.write(formatChecklist(items, paintFor(stdout, env)));
   return exitCodeOf(items);
 }

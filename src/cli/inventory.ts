@@ -4,10 +4,11 @@ import type { Parts } from '../agent/build.js';
 /**
  * The listing of a one-shot command (once, list): every source lists the
  * devices present now, once. A source whose service does not answer lists
- * none (with one line saying why); returns whether every source answered,
- * so that absence can be taken as unplugged.
+ * none (with one line saying why, an error where the command fails for it);
+ * returns whether every source answered, so that absence can be taken as
+ * unplugged.
  */
-export async function listOnce(parts: Parts): Promise<boolean> {
+export async function listOnce(parts: Parts, level: 'warn' | 'error' = 'warn'): Promise<boolean> {
   const { sources, logger } = parts;
   const answered = await Promise.all(
     sources.map(async (source) => {
@@ -16,7 +17,7 @@ export async function listOnce(parts: Parts): Promise<boolean> {
         return source.listed;
       } catch (err) {
         if (!(err instanceof AdbUnreachableError)) throw err;
-        logger.warn({ adb: source.label }, `${err.message}. No Android device is listed.`);
+        logger[level]({ adb: source.label }, `${err.message}. No Android device is listed.`);
         return false;
       }
     }),

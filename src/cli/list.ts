@@ -1,26 +1,27 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
+import { paintFor } from '../util/paint.js';
+import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
+import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
-import { ansiPaint, formatTable, noPaint } from './table.js';
+import { formatTable } from './table.js';
 
 /**
  * One inventory, shown to a person (or as JSON with --json); sends nothing.
- * Same settings and discovery as `once`.
+ * Same settings and discovery as `once`. Exits 1 when a source did not
+ * answer: "no devices" must not stand for "no adb server" in a script.
  */
 export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, stdout: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+  warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
-    await listOnce(parts);
+    const complete = await listOnce(parts, 'error');
     const devices = await parts.reporter.inventory({ refresh: 'all', waitForAll: true });
     const rows = deviceRows(devices, parts.registry);
-    if (json) {
-      stdout.write(JSON.stringify(rows, null, 2) + '\n');
-      return 0;
-    }
-    const colour = stdout.isTTY === true && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-    stdout.write(formatTable(rows, colour ? ansiPaint : noPaint));
-    return 0;
+    // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
+    if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
+    return complete ? EXIT.ok : EXIT.failed;
   } finally {
     stopSources(parts);
   }

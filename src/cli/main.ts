@@ -1,21 +1,41 @@
-import { ConfigError } from '../config/errors.js';
-import { agentVersion } from '../util/package.js';
-import { HELP, parseCli, UsageError } from './args.js';
-import { EXIT_CONFIG, once } from './once.js';
+import { ConfigError, ConfigErrors } from '../config/errors.js';
+import { loadDefaults } from '../config/load.js';
+import { REFERENCE_PATH } from '../config/reference.js';
+import { agentVersion, projectRoot } from '../util/package.js';
+import { join } from 'node:path';
+import { parseCli, UsageError } from './args.js';
+import { EXIT } from './commands.js';
+import { commandHelp, globalHelp, type HelpContext } from './help.js';
+import { once } from './once.js';
 import { run } from './run.js';
 import { setup } from './setup.js';
 
 /** The CLI: returns the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
+    if (!argv.length) {
+      process.stderr.write(globalHelp(helpContext()));
+      return EXIT.config;
+    }
     const args = parseCli(argv);
     if (args.command === 'help') {
-      process.stdout.write(HELP);
-      return 0;
+      process.stdout.write(args.helpFor ? commandHelp(args.helpFor, helpContext()) : globalHelp(helpContext()));
+      return EXIT.ok;
     }
     if (args.command === 'version') {
       process.stdout.write(`device-agent ${agentVersion}\n`);
-      return 0;
+      return EXIT.ok;
+    }
+    if (args.command === 'doctor') {
+      const { doctor, doctorUnconfigured } = await import('./doctor.js');
+      let s;
+      try {
+        s = setup(args, env, process.stderr, true);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        return doctorUnconfigured(err, env, process.stdout);
+      }
+      return await doctor(s, env, process.stdout);
     }
     // The daemon logs to stdout (journald, docker logs); one-shot commands keep
     // stdout for their output and log to stderr.
@@ -29,20 +49,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       }
       case 'run':
         return await run(s, env);
-      case 'doctor': {
-        const { doctor } = await import('./doctor.js');
-        return await doctor(s, env, process.stdout);
-      }
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`device-agent: ${err.message}\n\n${HELP}`);
-      return EXIT_CONFIG;
+      // One line: the mistake and where the right usage is, nothing to scroll past.
+      process.stderr.write(`device-agent: ${err.message} (device-agent ${err.command ? `${err.command} ` : ''}--help)\n`);
+      return EXIT.config;
     }
     if (err instanceof ConfigError) {
-      process.stderr.write(`device-agent: configuration error: ${err.message}\n`);
-      return EXIT_CONFIG;
+      const warnings = err instanceof ConfigErrors ? err.warnings : [];
+      for (const w of warnings) process.stderr.write(`device-agent: warning: ${w.message}\n`);
+      for (const problem of err.problems) process.stderr.write(`device-agent: configuration error: ${problem.message}\n`);
+      return EXIT.config;
     }
     throw err;
   }
+}
+
+function helpContext(): HelpContext {
+  return { version: agentVersion, defaults: loadDefaults(), reference: join(projectRoot, REFERENCE_PATH) };
 }

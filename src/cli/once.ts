@@ -4,17 +4,13 @@ import { ConfigError } from '../config/errors.js';
 import { resolveNodeId } from '../config/node-id.js';
 import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
-import { sendingCredentials } from './setup.js';
-
-export const EXIT_OK = 0;
-export const EXIT_NOT_DELIVERED = 1;
-export const EXIT_CONFIG = 2;
-export const EXIT_FAILED_DEVICES = 3;
+import { warnOfServiceStateDir } from './service-state.js';
+import { EXIT } from './commands.js';
 
 /** One inventory, sent (or printed with --dry-run); returns the exit code. */
 export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream): Promise<number> {
-  const { settings, logger } = setup;
-  const credentials = dryRun ? undefined : sendingCredentials(settings, env);
+  const { settings, logger, credentials } = setup;
+  warnOfServiceStateDir(setup, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
   // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
@@ -25,12 +21,13 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     const plan = { request: { refresh: 'all' as const, waitForAll: true }, reason: 'once', complete, deadline: Date.now() + settings.requestTimeoutSeconds * 2000 };
     if (dryRun) {
       stdout.write(JSON.stringify(await parts.reporter.compose(plan), null, 2) + '\n');
-      return EXIT_OK;
+      return EXIT.ok;
     }
     const outcome = await parts.reporter.send(plan);
     if (!outcome.delivered) {
-      logger.error({ err: outcome.error.message }, 'report not delivered');
-      return EXIT_NOT_DELIVERED;
+      // A one-shot run has no next report: say plainly that nothing went out.
+      logger.error(`report not delivered: ${outcome.error.message}`);
+      return EXIT.failed;
     }
     const sent = new Set(outcome.sent);
     logFailedDevices(
@@ -38,7 +35,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
       outcome.failedDevices.filter((f) => sent.has(f.udid)),
       outcome.failedDevices.filter((f) => !sent.has(f.udid)),
     );
-    return outcome.failedDevices.length ? EXIT_FAILED_DEVICES : EXIT_OK;
+    return outcome.failedDevices.length ? EXIT.failedDevices : EXIT.ok;
   } finally {
     stopSources(parts);
   }

@@ -2,7 +2,6 @@ import { Agent } from '../agent/agent.js';
 import { buildParts, cloudClient } from '../agent/build.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { Setup } from './setup.js';
-import { sendingCredentials } from './setup.js';
 
 // systemd's default stop timeout is 90 s, docker's 10 s: finish well inside the smaller.
 const HARD_EXIT_MS = 9_500;
@@ -10,7 +9,8 @@ const HARD_EXIT_MS = 9_500;
 /** The daemon; resolves with the exit code once a signal has stopped it. */
 export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number> {
   const { settings, logger } = setup;
-  const credentials = sendingCredentials(settings, env);
+  // setup() has them for a command that sends, or it stopped with exit 2.
+  const credentials = setup.credentials!;
   const nodeId = resolveNodeId(settings, env);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger) });
   const agent = new Agent(parts, nodeId);

@@ -1,37 +1,78 @@
 import { resolveCredentials, type Credentials } from '../config/credentials.js';
-import { ConfigError } from '../config/errors.js';
-import { loadSettings } from '../config/load.js';
+import type { ConfigWarning } from '../config/environment.js';
+import { ConfigError, ConfigErrors, gatherConfigErrors } from '../config/errors.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { Settings } from '../config/schema.js';
 import { createLogger, type Logger, type Sink } from '../log/logger.js';
 import { addSecret } from '../log/redact.js';
 import { maskProxyCredentials } from '../cloud/network.js';
+import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import type { CliArgs } from './args.js';
 
 export interface Setup {
   settings: Settings;
   logger: Logger;
+  /** Unknown and old variable names; logged already, except for doctor, which lists them. */
+  warnings: readonly ConfigWarning[];
+  /** The DEVICE_AGENT_* variables set that the agent reads. */
+  variables: readonly string[];
+  /** The cloud credentials, for the commands that send (run, once without --dry-run). */
+  credentials?: Credentials;
 }
 
-/** Settings with the command-line flags on top, and the logger they ask for. */
-export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink): Setup {
-  const overrides: NodeJS.ProcessEnv = { ...env };
-  if (args.logFormat) overrides.DEVICE_AGENT_LOG_FORMAT = args.logFormat;
-  if (args.logLevel) overrides.DEVICE_AGENT_LOG_LEVEL = args.logLevel;
-  const settings = loadSettings({ configPath: args.configPath, env: overrides });
+/**
+ * Settings with the command-line flags on top, and the logger they ask for.
+ * Every configuration problem the command would meet before it starts (the
+ * settings, the adb address, the credentials when it sends) is thrown at
+ * once; doctor asks for `lenient`, to show the last two in its checklist.
+ */
+export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, lenient = false): Setup {
+  const overrides = new Map<string, unknown>();
+  if (args.logFormat) overrides.set('logFormat', args.logFormat);
+  if (args.logLevel) overrides.set('logLevel', args.logLevel);
+  let loaded: LoadedConfig | undefined;
+  let credentials: Credentials | undefined;
+  const sends = args.command === 'run' || (args.command === 'once' && !args.dryRun);
+  try {
+    gatherConfigErrors([
+      () => {
+        loaded = loadConfig({ configPath: args.configPath, env, overrides });
+      },
+      () => {
+        if (!lenient) resolveAdbServer(env, loaded?.settings.adbServerSocket);
+      },
+      () => {
+        if (sends && loaded) credentials = sendingCredentials(loaded.settings, env);
+      },
+    ]);
+  } catch (err) {
+    // A setting missing because its variable was misspelt: the warning is the answer, so it goes with the errors.
+    if (err instanceof ConfigError && loaded?.warnings.length) throw new ConfigErrors(err.problems, loaded.warnings);
+    throw err;
+  }
+  const { settings, warnings, variables } = loaded!;
   addSecret(settings.apiKey);
   maskProxyCredentials(settings);
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
   const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink });
-  return { settings, logger };
+  if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
+  return { settings, logger, warnings, variables, credentials };
 }
 
-/** Credentials and base URL, needed only when something is sent. */
+/** Credentials and base URL, needed only when something is sent; every missing one is named. */
 export function sendingCredentials(settings: Settings, env: NodeJS.ProcessEnv): Credentials {
-  if (!settings.baseUrl) {
-    throw new ConfigError('baseUrl (DEVICE_AGENT_BASE_URL)', 'is required to send reports: the cloud v1 root, e.g. https://cloud.example.com/v1');
-  }
-  const credentials = resolveCredentials(settings, env);
-  addSecret(credentials.apiKey);
-  addSecret(`${credentials.username}:${credentials.apiKey}`);
-  return credentials;
+  let credentials: Credentials | undefined;
+  gatherConfigErrors([
+    () => {
+      if (!settings.baseUrl) {
+        throw new ConfigError('baseUrl (DEVICE_AGENT_BASE_URL)', 'is required to send reports: the cloud v1 root, e.g. https://cloud.example.com/v1');
+      }
+    },
+    () => {
+      credentials = resolveCredentials(settings, env);
+    },
+  ]);
+  addSecret(credentials!.apiKey);
+  addSecret(`${credentials!.username}:${credentials!.apiKey}`);
+  return credentials!;
 }

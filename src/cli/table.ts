@@ -1,24 +1,11 @@
 import type { DeviceRow } from '../status/device-rows.js';
+import { noPaint, type Paint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 
 // `device-agent list` for people: one row per device, columns padded to
 // their widest cell. Pure: rows in, text out.
 
 const GiB = 1024 ** 3;
-
-/** ANSI colours, only when the output is a terminal that wants them. */
-export interface Paint {
-  ok(text: string): string;
-  warn(text: string): string;
-  bad(text: string): string;
-}
-
-export const noPaint: Paint = { ok: (t) => t, warn: (t) => t, bad: (t) => t };
-export const ansiPaint: Paint = {
-  ok: (t) => `\u001b[32m${t}\u001b[39m`,
-  warn: (t) => `\u001b[33m${t}\u001b[39m`,
-  bad: (t) => `\u001b[31m${t}\u001b[39m`,
-};
 
 interface Column {
   title: string;

@@ -35,6 +35,9 @@ export class CloudAuthError extends CloudError {
   }
 }
 
+/** The advice of a 404: the paths of the API hang off the v1 root, so a base URL without it finds none. */
+export const WRONG_ROOT_HINT = 'a 404 here usually means DEVICE_AGENT_BASE_URL is not the v1 root of the cloud (e.g. https://cloud.example.com/v1)';
+
 /** Any other 4xx: the cloud refused this request as such; sending it again unchanged will not help. */
 export class CloudRejectedError extends CloudError {
   readonly status: number;
@@ -43,7 +46,8 @@ export class CloudRejectedError extends CloudError {
 
   constructor(operation: string, status: number, body: string) {
     const excerpt = safeExcerpt(body);
-    super(operation, `${operation}: the cloud rejected the request with ${status}${excerpt ? `: ${excerpt}` : ''}`);
+    const hint = status === 404 ? `. ${WRONG_ROOT_HINT}` : '';
+    super(operation, `${operation}: the cloud rejected the request with ${status}${excerpt ? `: ${excerpt}` : ''}${hint}`);
     this.status = status;
     this.bodyExcerpt = excerpt;
   }
@@ -62,7 +66,10 @@ export interface UnavailableDetails {
   retryable?: boolean;
 }
 
-/** Network error, timeout, 408, 429 or 5xx. The report was not delivered; the agent resends it at the next report. */
+/**
+ * Network error, timeout, 408, 429 or 5xx. The report was not delivered;
+ * what happens next is the command's to say (the daemon resends, once exits 1).
+ */
 export class CloudUnavailableError extends CloudError {
   readonly status: number | undefined;
   readonly code: string | undefined;
@@ -75,7 +82,7 @@ export class CloudUnavailableError extends CloudError {
   constructor(operation: string, reason: string, details: UnavailableDetails = {}) {
     const safeReason = maskString(reason);
     const tries = details.attempts && details.attempts > 1 ? ` after ${details.attempts} attempts` : '';
-    super(operation, `${operation}: the cloud is unavailable${tries} (${safeReason}); the agent will resend at the next report`);
+    super(operation, `${operation}: the cloud is unavailable${tries} (${safeReason})`);
     this.reason = safeReason;
     this.status = details.status;
     this.code = details.code;
@@ -143,7 +150,7 @@ export class CloudProtocolError extends CloudError {
     super(
       operation,
       `${operation}: unexpected answer (${problem}; status ${status}, content-type "${contentType || 'none'}"` +
-        `${excerpt ? `, body starts with: ${excerpt}` : ''}). The report was not delivered and will be resent. ` +
+        `${excerpt ? `, body starts with: ${excerpt}` : ''}). ` +
         'Check DEVICE_AGENT_BASE_URL (it must point at the v1 root) and any proxy or captive portal between the agent and the cloud.',
     );
     this.status = status;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from './errors.js';
+import { ConfigError, gatherConfigErrors } from './errors.js';
 import type { Settings } from './schema.js';
 
 export interface Credentials {
@@ -16,16 +16,26 @@ export interface Credentials {
  * `api-key` under $CREDENTIALS_DIRECTORY.
  */
 export function resolveCredentials(settings: Settings, env: NodeJS.ProcessEnv = process.env): Credentials {
-  if (!settings.username) {
-    throw new ConfigError('username (DEVICE_AGENT_USERNAME)', 'is required to report to the cloud: the username or email of the account');
-  }
-  if (settings.apiKey) return { username: settings.username, apiKey: settings.apiKey.trim(), source: 'DEVICE_AGENT_API_KEY' };
-  if (settings.apiKeyFile) {
-    return { username: settings.username, apiKey: readKey(settings.apiKeyFile, 'apiKeyFile (DEVICE_AGENT_API_KEY_FILE)'), source: settings.apiKeyFile };
-  }
+  let key: Omit<Credentials, 'username'> | undefined;
+  gatherConfigErrors([
+    () => {
+      if (!settings.username) {
+        throw new ConfigError('username (DEVICE_AGENT_USERNAME)', 'is required to report to the cloud: the username or email of the account');
+      }
+    },
+    () => {
+      key = apiKeyOf(settings, env);
+    },
+  ]);
+  return { username: settings.username, ...key! };
+}
+
+function apiKeyOf(settings: Settings, env: NodeJS.ProcessEnv): Omit<Credentials, 'username'> {
+  if (settings.apiKey) return { apiKey: settings.apiKey.trim(), source: 'DEVICE_AGENT_API_KEY' };
+  if (settings.apiKeyFile) return { apiKey: readKey(settings.apiKeyFile, 'apiKeyFile (DEVICE_AGENT_API_KEY_FILE)'), source: settings.apiKeyFile };
   if (env.CREDENTIALS_DIRECTORY) {
     const path = join(env.CREDENTIALS_DIRECTORY, 'api-key');
-    return { username: settings.username, apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)'), source: path };
+    return { apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)'), source: path };
   }
   throw new ConfigError(
     'apiKey (DEVICE_AGENT_API_KEY)',

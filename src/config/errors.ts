@@ -1,10 +1,58 @@
+import type { ConfigWarning } from './environment.js';
+
 /** A setting is missing or wrong; the message names the setting. Exit code 2. */
 export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+  override readonly name: string = 'ConfigError';
   constructor(
     readonly key: string,
     detail: string,
   ) {
     super(`${key}: ${detail}`);
   }
+
+  /** Each problem on its own: this one, or every one a ConfigErrors gathered. */
+  get problems(): readonly ConfigError[] {
+    return [this];
+  }
+}
+
+/**
+ * Several settings are wrong at once: every one is reported in one run, so
+ * fixing them takes one restart, not one per mistake. The warnings gathered
+ * on the way (an unknown variable is often why a setting is missing) go with
+ * them, since no logger exists yet to log them.
+ */
+export class ConfigErrors extends ConfigError {
+  override readonly name = 'ConfigErrors';
+  constructor(
+    readonly all: readonly ConfigError[],
+    readonly warnings: readonly ConfigWarning[] = [],
+  ) {
+    super(all[0]?.key ?? 'configuration', 'invalid');
+    this.message = all.map((e) => e.message).join('\n');
+  }
+
+  override get problems(): readonly ConfigError[] {
+    return this.all.flatMap((e) => e.problems);
+  }
+}
+
+/**
+ * Runs each check and throws every ConfigError they raised, together, with
+ * the warnings any of them carried; other errors pass through.
+ */
+export function gatherConfigErrors(checks: ReadonlyArray<() => void>): void {
+  const errors: ConfigError[] = [];
+  const warnings: ConfigWarning[] = [];
+  for (const check of checks) {
+    try {
+      check();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      errors.push(...err.problems);
+      if (err instanceof ConfigErrors) warnings.push(...err.warnings);
+    }
+  }
+  if (errors.length === 1 && !warnings.length) throw errors[0];
+  if (errors.length) throw new ConfigErrors(errors, warnings);
 }

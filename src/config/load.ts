@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from './errors.js';
 import { projectRoot } from '../util/package.js';
+import { ConfigError, ConfigErrors } from './errors.js';
+import { readEnvironment, type ConfigWarning } from './environment.js';
 import { envName, schema, type Field, type Settings } from './schema.js';
+import { closest, didYouMean } from './suggest.js';
 
 const defaultsPath = join(projectRoot, 'config', 'default.json');
 
@@ -12,33 +14,77 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** For tests: another defaults file. */
   defaultsPath?: string;
+  /** Values over every source: the command line's --log-level and --log-format. */
+  overrides?: ReadonlyMap<string, unknown>;
+}
+
+export interface LoadedConfig {
+  settings: Settings;
+  /** Unknown or old variable names: the settings load, but something was probably meant otherwise. */
+  warnings: ConfigWarning[];
+  /** The DEVICE_AGENT_* variables set that the agent reads. */
+  variables: string[];
 }
 
 /**
  * Reads defaults, then the optional file, then DEVICE_AGENT_* variables,
- * later ones winning, and validates every key against the schema.
- * Throws ConfigError naming the first bad key.
+ * later ones winning, and validates every key against the schema. Throws
+ * every problem at once (a ConfigErrors when there are several).
  */
-export function loadSettings(options: LoadOptions = {}): Settings {
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const flat = new Map<string, unknown>();
-  mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults');
-  if (options.configPath) mergeFile(flat, options.configPath, '--config');
-  for (const [key, field] of Object.entries(schema)) {
-    const name = envName(key);
-    const raw = env[name];
-    if (raw !== undefined && raw !== '') flat.set(key, fromEnv(name, raw, field));
+  const errors: ConfigError[] = [];
+  const collect = (fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      errors.push(err);
+    }
+  };
+  collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors));
+  if (options.configPath) collect(() => mergeFile(flat, options.configPath!, '--config', errors));
+  const reading = readEnvironment(env);
+  // The variable each setting was read from, so that one it could not read is not validated again.
+  const variableOf = new Map<string, string>();
+  for (const [key, { name, raw }] of reading.values) {
+    variableOf.set(key, name);
+    collect(() => flat.set(key, fromEnv(name, raw, schema[key as keyof typeof schema])));
   }
   for (const [key, field] of Object.entries(schema) as [string, Field][]) {
-    if (flat.has(key) || !field.envDefault) continue;
+    if (flat.has(key) || variableOf.has(key) || !field.envDefault) continue;
     const name = field.envDefault.find((n) => env[n] !== undefined && env[n] !== '');
-    if (name !== undefined) flat.set(key, fromEnv(name, env[name]!, field));
+    if (name === undefined) continue;
+    variableOf.set(key, name);
+    collect(() => flat.set(key, fromEnv(name, env[name]!, field)));
   }
-  for (const [key, field] of Object.entries(schema)) validate(key, field, flat.get(key));
-  return unflatten(flat) as unknown as Settings;
+  for (const [key, value] of options.overrides ?? []) flat.set(key, value);
+  const unreadable = new Set(errors.map((e) => e.key));
+  for (const [key, field] of Object.entries(schema)) {
+    // A variable that could not be read already has its error; its file value is not the one meant.
+    if (unreadable.has(variableOf.get(key) ?? '')) continue;
+    collect(() => validate(key, field, flat.get(key)));
+  }
+  if (errors.length) throw errors.length === 1 && !reading.warnings.length ? errors[0]! : new ConfigErrors(errors, reading.warnings);
+  return { settings: unflatten(flat) as unknown as Settings, warnings: reading.warnings, variables: reading.known };
 }
 
-function mergeFile(flat: Map<string, unknown>, path: string, label: string): void {
+/** config/default.json by key ("health.batteryHotCelsius"), for help and the reference. */
+export function loadDefaults(path = defaultsPath): ReadonlyMap<string, unknown> {
+  const flat = new Map<string, unknown>();
+  const errors: ConfigError[] = [];
+  mergeFile(flat, path, 'defaults', errors);
+  if (errors.length) throw new ConfigErrors(errors);
+  return flat;
+}
+
+/** The settings alone; throws as loadConfig does. */
+export function loadSettings(options: LoadOptions = {}): Settings {
+  return loadConfig(options).settings;
+}
+
+function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[]): void {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -52,15 +98,21 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string): voi
     throw new ConfigError(label, `${path} is not valid JSON: ${(err as Error).message}`);
   }
   if (!isPlainObject(data)) throw new ConfigError(label, `${path} must hold a JSON object`);
-  flatten(data, '', flat, path);
+  flatten(data, '', flat, path, errors);
 }
 
-function flatten(obj: Record<string, unknown>, prefix: string, flat: Map<string, unknown>, path: string): void {
+// Group names ("health") and keys, the names a file may use.
+const fileNames = [...new Set(Object.keys(schema).flatMap((key) => key.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))];
+
+function flatten(obj: Record<string, unknown>, prefix: string, flat: Map<string, unknown>, path: string, errors: ConfigError[]): void {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix + k;
     if (Object.hasOwn(schema, key)) flat.set(key, v);
-    else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path);
-    else throw new ConfigError(key, `unknown setting in ${path} (known: ${Object.keys(schema).join(', ')})`);
+    else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path, errors);
+    else {
+      const hint = didYouMean(closest(key, fileNames)) || '; every setting is listed in docs/reference/configuration.md';
+      errors.push(new ConfigError(key, `unknown setting in ${path}${hint}`));
+    }
   }
 }
 

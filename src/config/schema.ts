@@ -4,9 +4,9 @@ import { isProblem, parseProxyUrl } from './proxy-url.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
-// environment variable named DEVICE_AGENT_ + the key in UPPER_SNAKE case
-// (nested keys joined with _), later sources winning.
-
+// environment variable (envName below), later sources winning. Validation,
+// the variable names, the command help and docs/reference/configuration.md
+// all read this table.
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
 
@@ -25,6 +25,10 @@ export interface Field {
    * a file still means "none", so a proxy set for the host can be turned off.
    */
   envDefault?: readonly string[];
+  /** The form `check` accepts, said for people (help, the reference). */
+  format?: string;
+  /** What an unset or empty value means, where config/default.json gives none. */
+  unset?: string;
   help: string;
 }
 
@@ -78,45 +82,94 @@ function checkProxyUrl(value: string): string | undefined {
 }
 
 export const schema = {
-  baseUrl: { type: 'string', check: checkUrl as Field['check'], help: 'the cloud v1 root, e.g. https://cloud.example.com/v1' },
-  username: { type: 'string', help: 'username or email for HTTP Basic auth' },
-  apiKey: { type: 'string', optional: true, secret: true, help: 'API key (prefer apiKeyFile or the api-key credential)' },
-  apiKeyFile: { type: 'string', optional: true, help: 'file holding the API key' },
-  nodeId: { type: 'string', optional: true, help: 'this host node id; generated once and kept in stateDir when unset' },
-  stateDir: { type: 'string', optional: true, help: 'where the node id and the last reported device set are kept (default $STATE_DIRECTORY or ~/.local/state/device-agent)' },
-  schedule: { type: 'string', check: checkCron as Field['check'], help: 'cron expression of the periodic report, in local time' },
-  jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay added to each scheduled report' },
-  changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'how long device changes are gathered before a report' },
-  reconcileSeconds: { type: 'integer', min: 5, max: 3600, help: 'period of the full device-list reconciliation' },
-  requestTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one HTTP request to the cloud' },
-  shutdownTimeoutSeconds: { type: 'integer', min: 1, max: 9, help: 'how long an in-flight report may finish on shutdown' },
-  probeTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one device shell session' },
+  baseUrl: {
+    type: 'string',
+    check: checkUrl as Field['check'],
+    format: 'http(s) URL',
+    unset: 'none: required to send (`once`, `run`)',
+    help: "the cloud's v1 root, e.g. `https://cloud.example.com/v1`; the API's paths are relative to it",
+  },
+  username: { type: 'string', unset: 'none: required to send', help: 'username or email of the account, for HTTP Basic auth' },
+  apiKey: {
+    type: 'string',
+    optional: true,
+    secret: true,
+    help: 'the API key; prefer `apiKeyFile` or a systemd credential named `api-key` under `$CREDENTIALS_DIRECTORY` (tried in that order after this one)',
+  },
+  apiKeyFile: { type: 'string', optional: true, format: 'path', help: 'file holding the API key (readable only by the agent)' },
+  nodeId: {
+    type: 'string',
+    optional: true,
+    unset: 'a UUID generated once and kept in `stateDir/node-id`',
+    help: "this host node's id; when unset, the generated one survives restarts and upgrades",
+  },
+  stateDir: {
+    type: 'string',
+    optional: true,
+    format: 'path',
+    unset: '`$STATE_DIRECTORY` (systemd), else `~/.local/state/device-agent`',
+    help: 'where the node id and the last reported device set (`reported-devices.json`, so that devices gone while the agent was down are reported UNPLUGGED) are kept',
+  },
+  schedule: {
+    type: 'string',
+    check: checkCron as Field['check'],
+    format: 'cron, 5 fields or 6 with seconds first',
+    help:
+      "cron expression of the periodic report, in the host's local time: numbers, names (`mon-fri`, `jan`), `*`, ranges (wrapping ones too, `22-2`), " +
+      'steps (`*/5`, `8-18/2`) and lists, with day of month and weekday both to match, as node-cron reads them; `L`, `W` and `#` are refused at start',
+  },
+  jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay (0 to this) before each scheduled report, so a fleet does not report in the same second' },
+  changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'device events are gathered this long after the last one (at most 1.5 s after the first) before a report' },
+  reconcileSeconds: { type: 'integer', min: 5, max: 3600, help: 'period of the full device-list reconciliation with the adb server' },
+  requestTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one HTTP request to the cloud (shortened to end by the next scheduled report, 5 s at least)' },
+  shutdownTimeoutSeconds: { type: 'integer', min: 1, max: 9, help: 'how long an in-flight report may finish after SIGTERM (the agent exits within 10 s, as docker allows)' },
+  probeTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: "timeout of one device's inventory shell session" },
   probeConcurrency: { type: 'integer', min: 1, max: 1000, help: 'devices probed at once' },
-  reachabilityHost: { type: 'string', help: 'host the devices should reach (default: the cloud host)' },
-  hiddenDevices: { type: 'string[]', help: 'udids reported with isHidden true' },
-  addedToCloud: { type: 'boolean', help: 'value of addedToCloud for every device' },
-  'support.appiumDisabled': { type: 'boolean', help: 'support flag' },
-  'support.networkTrafficCapturingDisabled': { type: 'boolean', help: 'support flag' },
-  'support.unlockPasscodeDisabled': { type: 'boolean', help: 'support flag' },
-  'support.setTimeZoneDisabled': { type: 'boolean', help: 'support flag' },
-  'support.networkPayloadCaptureDisabled': { type: 'boolean', help: 'support flag' },
-  logLevel: { type: 'string', oneOf: logLevels, help: 'log level' },
-  logFormat: { type: 'string', oneOf: ['auto', 'json', 'pretty'], help: 'json, pretty, or auto (pretty on a TTY)' },
-  statusListen: { type: 'string', check: checkListen as Field['check'], help: 'HOST:PORT of /healthz and /metrics, or off' },
-  adbServerSocket: { type: 'string', optional: true, check: checkAdbSocket as Field['check'], help: 'tcp:HOST:PORT of the adb server (ADB_SERVER_SOCKET wins)' },
-  slowFactsRefreshSeconds: { type: 'integer', min: 10, max: 86400, help: 'how often slowly changing device facts (browsers, root, device name, proxy, SIM) are read again' },
-  ios: { type: 'boolean', help: 'report iPhones through usbmuxd when its socket exists (false turns iOS off)' },
+  reachabilityHost: { type: 'string', unset: "the cloud's host", help: 'host the devices ping for `networkReachability`' },
+  hiddenDevices: { type: 'string[]', help: 'udids reported with `isHidden: true`' },
+  addedToCloud: { type: 'boolean', help: '`addedToCloud` of every device' },
+  'support.appiumDisabled': { type: 'boolean', help: '`support.appiumDisabled` of every device' },
+  'support.networkTrafficCapturingDisabled': { type: 'boolean', help: '`support.networkTrafficCapturingDisabled` of every device' },
+  'support.unlockPasscodeDisabled': { type: 'boolean', help: '`support.unlockPasscodeDisabled` of every device' },
+  'support.setTimeZoneDisabled': { type: 'boolean', help: '`support.setTimeZoneDisabled` of every device' },
+  'support.networkPayloadCaptureDisabled': { type: 'boolean', help: '`support.networkPayloadCaptureDisabled` of every device' },
+  logLevel: { type: 'string', oneOf: logLevels, help: 'the lowest level logged; `--log-level` overrides it' },
+  logFormat: { type: 'string', oneOf: ['auto', 'json', 'pretty'], help: '`auto` is JSON, or readable lines on a terminal; `--log-format` overrides it' },
+  statusListen: { type: 'string', check: checkListen as Field['check'], format: 'HOST:PORT or off', help: '`HOST:PORT` of `/healthz` and `/metrics`, or `off`' },
+  adbServerSocket: {
+    type: 'string',
+    optional: true,
+    check: checkAdbSocket as Field['check'],
+    format: 'tcp:HOST:PORT',
+    unset: '`ANDROID_ADB_SERVER_PORT` on localhost, else `tcp:localhost:5037`',
+    help: 'the adb server; `ADB_SERVER_SOCKET` wins over it, and it wins over `ANDROID_ADB_SERVER_PORT`',
+  },
+  slowFactsRefreshSeconds: {
+    type: 'integer',
+    min: 10,
+    max: 86400,
+    help: 'how often slowly changing device facts (browsers, root, device name, proxy, SIM) are read again; volatile facts are read every report',
+  },
+  ios: {
+    type: 'boolean',
+    optional: true,
+    unset: 'iPhones are reported when a usbmuxd socket exists, and nothing is said when none does',
+    help: '`true`: report iPhones through usbmuxd and say so when usbmuxd is missing; `false`: iOS off (usbmuxd is never contacted)',
+  },
   usbmuxdSocketAddress: {
     type: 'string',
     optional: true,
     check: checkUsbmuxdAddress as Field['check'],
-    help: 'UNIX:/path or HOST:PORT of usbmuxd (USBMUXD_SOCKET_ADDRESS wins; default UNIX:/var/run/usbmuxd)',
+    format: 'UNIX:/path or HOST:PORT',
+    unset: '`UNIX:/var/run/usbmuxd`',
+    help: 'where usbmuxd listens; `USBMUXD_SOCKET_ADDRESS` wins over it, as for libimobiledevice',
   },
-  iosTimeoutSeconds: { type: 'integer', min: 1, max: 120, help: 'deadline of each usbmuxd or lockdown step with an iPhone' },
+  iosTimeoutSeconds: { type: 'integer', min: 1, max: 120, help: 'deadline of each usbmuxd or lockdown step with an iPhone (connect included)' },
   networkDevices: {
     type: 'string[]',
     check: checkNetworkDevices as Field['check'],
-    help: 'HOST:PORT of devices reached over TCP that the agent connects (adb connect) at start and keeps connected',
+    format: 'HOST:PORT list',
+    help: 'devices reached over TCP: the daemon connects them (`adb connect`) at start and keeps them connected, see [self-healing](../operations/lab.md#self-healing)',
   },
   httpsProxy: {
     type: 'string',
@@ -124,7 +177,11 @@ export const schema = {
     secret: true,
     envDefault: ['https_proxy', 'HTTPS_PROXY'],
     check: checkProxyUrl as Field['check'],
-    help: 'HTTP proxy for the https cloud, http://[USER:PASSWORD@]HOST:PORT (port 1080 when none, as curl); default https_proxy, else HTTPS_PROXY; "" in a file: none',
+    format: 'http://[USER:PASSWORD@]HOST[:PORT]',
+    unset: '`https_proxy`, else `HTTPS_PROXY`, else none (direct)',
+    help:
+      'HTTP proxy of the requests to an https cloud (port 1080 when none, as curl); a CONNECT tunnel carries the TLS, so the agent checks the ' +
+      "cloud's certificate itself. `\"\"` in a config file: no proxy whatever the environment says. See [Proxies and private CAs](../install/proxy.md)",
   },
   httpProxy: {
     type: 'string',
@@ -132,36 +189,61 @@ export const schema = {
     secret: true,
     envDefault: ['http_proxy', 'HTTP_PROXY'],
     check: checkProxyUrl as Field['check'],
-    help: 'HTTP proxy for a cloud on plain http://; default http_proxy, else HTTP_PROXY',
+    format: 'http://[USER:PASSWORD@]HOST[:PORT]',
+    unset: '`http_proxy`, else `HTTP_PROXY`, else none (direct)',
+    help: 'the same for a cloud on plain `http://`',
   },
   noProxy: {
     type: 'string',
     optional: true,
     envDefault: ['no_proxy', 'NO_PROXY'],
-    help: 'hosts reached without the proxy, as curl reads NO_PROXY: domain suffixes, IP addresses and CIDR blocks, host:port, or * for all; default no_proxy, else NO_PROXY',
+    unset: '`no_proxy`, else `NO_PROXY`, else none',
+    help: 'hosts reached without the proxy, as curl reads it: `example.com` covers its subdomains, IP addresses and CIDR blocks (`10.0.0.0/8`, `fe80::/10`), `host:port`, `*` for every host',
   },
-  caFile: { type: 'string', optional: true, help: 'PEM file of CAs to trust besides the others (a company root, a TLS-inspecting proxy\'s CA)' },
-  systemCa: { type: 'boolean', help: "trust the host's CA store too (/etc/ssl/certs/ca-certificates.crt and its kin, where update-ca-certificates puts local CAs)" },
-  'recovery.reconnectOffline': { type: 'boolean', help: 'run `adb reconnect offline` when a device is offline' },
+  caFile: {
+    type: 'string',
+    optional: true,
+    format: 'path',
+    unset: "none: Node's own roots (and the host's, with `systemCa`)",
+    help: "PEM file of CAs trusted besides the others: a private cloud's CA, or the CA a TLS-inspecting proxy signs with. `NODE_EXTRA_CA_CERTS` works as well",
+  },
+  systemCa: {
+    type: 'boolean',
+    help: "also trust the host's CA bundle (`/etc/ssl/certs/ca-certificates.crt` and its kin, or `SSL_CERT_FILE`), where `update-ca-certificates` puts a company CA",
+  },
+  'recovery.reconnectOffline': { type: 'boolean', help: 'run `adb reconnect offline` when a USB device is offline' },
   'recovery.offlineCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at most one `adb reconnect offline` in this many seconds' },
-  'recovery.kickAfterShellFailures': { type: 'integer', min: 0, max: 1000, help: 'kick (adb -s SERIAL reconnect) a ready device after this many inventories in a row failed or past their deadline (0: never)' },
+  'recovery.kickAfterShellFailures': {
+    type: 'integer',
+    min: 0,
+    max: 1000,
+    help: 'kick (`adb -s SERIAL reconnect`) a ready device after this many inventories in a row failed or missed their deadline; 0 never kicks',
+  },
   'recovery.kickCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at least this long between two kicks of one device' },
   'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
   'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
-  'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled this many °C below the limit' },
-  'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device UNAVAILABLE (no work) until it has cooled' },
-  'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level while not charging is low' },
-  'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device UNAVAILABLE' },
+  'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)' },
+  'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },
+  'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level (%) while not charging is low' },
+  'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device `UNAVAILABLE`' },
   'health.storageMinFreeMiB': { type: 'integer', min: 0, max: 1048576, help: 'less free storage than this (MiB) is nearly full' },
-  'health.storageMinFreePercent': { type: 'integer', min: 0, max: 100, help: 'less free storage than this share (%) is nearly full' },
-  'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device UNAVAILABLE' },
-  'health.shellFailures': { type: 'integer', min: 0, max: 1000, help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive (0: off)' },
-  'health.shellUnresponsiveUnavailable': { type: 'boolean', help: 'an unresponsive shell makes the device UNAVAILABLE' },
-  'health.batteryHealthUnavailable': { type: 'boolean', help: 'a battery whose health the phone reports as anything but good (overheat, dead, over voltage, cold, failure) makes the device UNAVAILABLE' },
-  'health.batteryHeldFullSeconds': { type: 'integer', min: 0, max: 31536000, help: 'a battery full on external power without a break for longer than this (s) is held full (0: off)' },
-  'health.chargingVoltageMaxMillivolts': { type: 'integer', min: 0, max: 48000, help: 'a charger offering more than this (mV) while the phone is plugged is flagged (0: off)' },
-  'health.batteryMaxCycles': { type: 'integer', min: 0, max: 100000, help: 'a battery past this many full charge cycles is worn, where the phone reports them (0: off)' },
-  'health.batteryMinHealthPercent': { type: 'integer', min: 0, max: 100, help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (0: off)' },
+  'health.storageMinFreePercent': { type: 'integer', min: 0, max: 100, help: 'less free storage than this share of the total (%) is nearly full' },
+  'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device `UNAVAILABLE`' },
+  'health.shellFailures': {
+    type: 'integer',
+    min: 0,
+    max: 1000,
+    help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive; 0 turns the rule off',
+  },
+  'health.shellUnresponsiveUnavailable': { type: 'boolean', help: "an unresponsive shell makes the device `UNAVAILABLE` (the record already carries the collector's advice either way)" },
+  'health.batteryHealthUnavailable': {
+    type: 'boolean',
+    help: 'a battery whose health the phone reports as anything but good (`OVERHEAT`, `DEAD`, `OVER_VOLTAGE`, `COLD`, `UNSPECIFIED_FAILURE`) makes the device `UNAVAILABLE`',
+  },
+  'health.batteryHeldFullSeconds': { type: 'integer', min: 0, max: 31536000, help: 'a battery full (100 % or status `FULL`) on external power without a break for longer than this (s) is held full; 0 turns the rule off' },
+  'health.chargingVoltageMaxMillivolts': { type: 'integer', min: 0, max: 48000, help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off' },
+  'health.batteryMaxCycles': { type: 'integer', min: 0, max: 100000, help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off' },
+  'health.batteryMinHealthPercent': { type: 'integer', min: 0, max: 100, help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off' },
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their
@@ -180,13 +262,23 @@ type Expand<T> = T extends object ? (T extends unknown[] ? T : { [K in keyof T]:
 
 export type Settings = Expand<Nested<typeof schema>>;
 
-/** DEVICE_AGENT_ + UPPER_SNAKE of a dotted key: support.appiumDisabled -> DEVICE_AGENT_SUPPORT_APPIUM_DISABLED. */
+/**
+ * The variable of a setting: DEVICE_AGENT_ + the key in UPPER_SNAKE case,
+ * nested keys joined with _ (support.appiumDisabled ->
+ * DEVICE_AGENT_SUPPORT_APPIUM_DISABLED). A word starts at a capital followed
+ * by a small letter, so a unit such as MiB stays one word
+ * (health.storageMinFreeMiB -> DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB).
+ */
 export function envName(key: string): string {
-  return (
-    'DEVICE_AGENT_' +
-    key
-      .split('.')
-      .map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase())
-      .join('_')
-  );
+  return 'DEVICE_AGENT_' + key.split('.').map((part) => part.replace(/([a-z0-9])(?=[A-Z][a-z])/g, '$1_').toUpperCase()).join('_');
+}
+
+/**
+ * The variable the agent read before envName kept units whole (every
+ * capital started a word: ..._MI_B). Still accepted, with a warning, while
+ * operators rename it; undefined where the name did not change.
+ */
+export function formerEnvName(key: string): string | undefined {
+  const former = 'DEVICE_AGENT_' + key.split('.').map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_');
+  return former === envName(key) ? undefined : former;
 }

@@ -1,4 +1,5 @@
 import { maskString } from '../log/redact.js';
+import { noPaint, type Paint } from '../util/paint.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -9,9 +10,15 @@ export interface CheckItem {
   finding: string;
   /** What the operator should do; shown only when the item is not ok. */
   advice?: string;
+  /**
+   * A failure of the configuration, one `once` and `run` would refuse to
+   * start with (exit 2), rather than of the lab or the cloud.
+   */
+  config?: boolean;
 }
 
 const LABELS: Record<CheckStatus, string> = { ok: '[ OK ]', warn: '[WARN]', fail: '[FAIL]' };
+const PAINT: Record<CheckStatus, keyof Paint> = { ok: 'ok', warn: 'warn', fail: 'bad' };
 const ADVICE_INDENT = '       -> ';
 
 /**
@@ -19,10 +26,10 @@ const ADVICE_INDENT = '       -> ';
  * that are not ok, and a closing summary. Every line is secret-masked: the
  * findings quote errors and settings, and stdout is not the logger.
  */
-export function formatChecklist(items: readonly CheckItem[]): string {
+export function formatChecklist(items: readonly CheckItem[], paint: Paint = noPaint): string {
   const lines: string[] = [];
   for (const item of items) {
-    lines.push(`${LABELS[item.status]} ${oneLine(item.finding)}`);
+    lines.push(`${paint[PAINT[item.status]](LABELS[item.status])} ${oneLine(item.finding)}`);
     const advice = item.status === 'ok' ? '' : oneLine(item.advice ?? '');
     if (advice) lines.push(ADVICE_INDENT + advice);
   }
@@ -30,9 +37,14 @@ export function formatChecklist(items: readonly CheckItem[]): string {
   return lines.map(maskString).join('\n') + '\n';
 }
 
-/** 1 when any item failed, else 0: warnings alone do not fail the doctor. */
+/**
+ * 2 when the configuration failed (as for every command), 1 when anything
+ * else failed, else 0: warnings alone do not fail the doctor.
+ */
 export function exitCodeOf(items: readonly CheckItem[]): number {
-  return items.some((item) => item.status === 'fail') ? 1 : 0;
+  const failed = items.filter((item) => item.status === 'fail');
+  if (failed.some((item) => item.config)) return 2;
+  return failed.length ? 1 : 0;
 }
 
 function summary(items: readonly CheckItem[]): string {

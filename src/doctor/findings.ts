@@ -6,6 +6,8 @@ import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import { notReadyMessage } from '../platforms/android/inventory/assemble.js';
+import type { ConfigWarning } from '../config/environment.js';
+import { SERVICE_STATE_ADVICE } from '../config/service-state.js';
 import type { CheckItem } from './checklist.js';
 
 /** Where the doctor sends its one request, and with which credentials (never the key itself). */
@@ -55,13 +57,29 @@ const FAIL_SKEW_MS = 5 * 60_000;
 
 // ---- configuration ---------------------------------------------------------
 
-/** Settings loaded (the CLI exits 2 before the doctor when they are not); names the variables in play, never their values. */
-export function settingsItem(env: NodeJS.ProcessEnv): CheckItem {
-  const names = Object.keys(env)
-    .filter((name) => name.startsWith('DEVICE_AGENT_') && env[name] !== undefined && env[name] !== '')
-    .sort();
-  const from = names.length ? `variables set: ${names.join(', ')}` : 'no DEVICE_AGENT_* variables set';
+/** Settings loaded; names the variables the agent read, never their values (unknown ones are warnings of their own). */
+export function settingsItem(variables: readonly string[]): CheckItem {
+  const from = variables.length ? `variables set: ${variables.join(', ')}` : 'no DEVICE_AGENT_* variables set';
   return { status: 'ok', finding: `configuration valid (${from})` };
+}
+
+/** An unknown or old variable name: the settings load, but probably not as meant. */
+export function variableWarning(warning: ConfigWarning): CheckItem {
+  return { status: 'warn', finding: warning.message, advice: `fix or remove ${warning.name}; every variable is listed in docs/reference/configuration.md` };
+}
+
+/** A setting the commands refuse (the settings could not be loaded at all). */
+export function settingFailed(message: string): CheckItem {
+  return { status: 'fail', config: true, finding: `configuration: ${message}`, advice: 'fix the setting; every setting, its variable and range are listed in docs/reference/configuration.md' };
+}
+
+/** The doctor runs with another state directory than the installed service (see config/service-state.ts). */
+export function serviceStateDirItem(current: string, service: string): CheckItem {
+  return {
+    status: 'warn',
+    finding: `state directory ${current} is not the one of the device-agent service on this host (${service}): the doctor does not see what the service sees`,
+    advice: SERVICE_STATE_ADVICE,
+  };
 }
 
 export function cloudSettingsItem(target: CloudTarget): CheckItem {
@@ -80,6 +98,7 @@ export function cloudSettingsItem(target: CloudTarget): CheckItem {
 export function cloudSettingsFailed(message: string): CheckItem {
   return {
     status: 'fail',
+    config: true,
     finding: `cloud settings: ${message}`,
     advice:
       'set DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME and the API key (DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE ' +
@@ -98,12 +117,14 @@ export function nodeIdItem(facts: NodeIdFacts): CheckItem {
     case 'unwritable':
       return {
         status: 'fail',
+        config: true,
         finding: `state directory ${facts.dir} is not writable (${facts.reason}): the node id cannot be kept`,
         advice: 'set DEVICE_AGENT_STATE_DIR to a directory the agent user may write (systemd: StateDirectory=device-agent), or set DEVICE_AGENT_NODE_ID',
       };
     case 'unreadable':
       return {
         status: 'fail',
+        config: true,
         finding: `node id file ${facts.file} cannot be read (${facts.reason})`,
         advice: 'give the file to the agent user (it may have been created by root), or set DEVICE_AGENT_NODE_ID',
       };
@@ -142,6 +163,7 @@ export function adbServerFailed(label: string, error: unknown): CheckItem {
 export function adbAddressFailed(error: unknown): CheckItem {
   return {
     status: 'fail',
+    config: true,
     finding: `adb server address: ${errorText(error)}`,
     advice: 'set ADB_SERVER_SOCKET=tcp:HOST:PORT (or ANDROID_ADB_SERVER_PORT=PORT), or unset both for tcp:localhost:5037',
   };

@@ -19,6 +19,15 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     return [{ status: 'fail', finding: (err as Error).message, advice: 'set USBMUXD_SOCKET_ADDRESS to UNIX:/path or HOST:PORT' }];
   }
   if ('path' in address && !existsSync(address.path)) {
+    if (settings.ios === true) {
+      return [
+        {
+          status: 'warn',
+          finding: `iPhones are asked for (ios: true), but there is no usbmuxd socket at ${address.path}: none can be reported`,
+          advice: 'install and start usbmuxd (apt-get install usbmuxd), or set USBMUXD_SOCKET_ADDRESS to where it listens',
+        },
+      ];
+    }
     return [{ status: 'ok', finding: `no usbmuxd socket at ${address.path}: no iPhones on this host (install usbmuxd to report them)` }];
   }
   const timeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;

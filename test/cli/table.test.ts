@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ansiPaint, formatTable } from '../../src/cli/table.js';
+import { formatTable } from '../../src/cli/table.js';
+import { ansiPaint } from '../../src/util/paint.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({

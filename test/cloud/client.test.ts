@@ -103,7 +103,15 @@ describe('CloudClient.putDevices', () => {
     expect(error).toBeInstanceOf(CloudRejectedError);
     expect((error as CloudRejectedError).status).toBe(400);
     expect((error as CloudRejectedError).bodyExcerpt).toMatch(/machine\.freemem/);
+    expect((error as CloudRejectedError).message).not.toMatch(/v1 root/);
     expect(double.putRequests()).toHaveLength(1);
+  });
+
+  it('says a 404 points at a base URL without the v1 root', async () => {
+    const error = await failure(client({ baseUrl: base.replace(/\/v1$/, '') }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudRejectedError);
+    expect((error as CloudRejectedError).status).toBe(404);
+    expect(error.message).toMatch(/404.*DEVICE_AGENT_BASE_URL is not the v1 root of the cloud \(e\.g\. https:\/\/cloud\.example\.com\/v1\)/);
   });
 
   it('retries 503 twice then succeeds, waiting the backoff between attempts', async () => {
@@ -148,7 +156,9 @@ describe('CloudClient.putDevices', () => {
     const unavailable = error as CloudUnavailableError;
     expect(unavailable.attempts).toBe(3);
     expect(unavailable.code).toBe('ETIMEDOUT');
-    expect(unavailable.message).toMatch(/will resend/);
+    // What comes next is the command's to say: the daemon resends, once exits 1.
+    expect(unavailable.message).toMatch(/unavailable after 3 attempts/);
+    expect(unavailable.message).not.toMatch(/resend/);
     expect(double.putRequests()).toHaveLength(3);
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveCredentials } from '../../src/config/credentials.js';
+import { ConfigError } from '../../src/config/errors.js';
 import { loadSettings } from '../../src/config/load.js';
 import { resolveNodeId } from '../../src/config/node-id.js';
 
@@ -29,6 +30,17 @@ describe('resolveCredentials', () => {
     expect(() => resolveCredentials(loadSettings({ env: { DEVICE_AGENT_USERNAME: 'u' } }), {})).toThrow(/DEVICE_AGENT_API_KEY/);
     const s = loadSettings({ env: { DEVICE_AGENT_USERNAME: 'u', DEVICE_AGENT_API_KEY_FILE: '/nonexistent/key' } });
     expect(() => resolveCredentials(s, {})).toThrow(/DEVICE_AGENT_API_KEY_FILE.*ENOENT/);
+  });
+
+  it('names the username and the key together when both are missing', () => {
+    let error: unknown;
+    try {
+      resolveCredentials(loadSettings({ env: {} }), {});
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.map((p) => p.key)).toEqual(['username (DEVICE_AGENT_USERNAME)', 'apiKey (DEVICE_AGENT_API_KEY)']);
   });
 });
 

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.js';
-import { loadSettings } from '../../src/config/load.js';
-import { envName } from '../../src/config/schema.js';
+import { ConfigError, ConfigErrors } from '../../src/config/errors.js';
+import { loadConfig, loadSettings } from '../../src/config/load.js';
+import { envName, formerEnvName, schema } from '../../src/config/schema.js';
 
 function file(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'da-config-'));
@@ -58,9 +58,58 @@ describe('loadSettings', () => {
 
   it('rejects unknown keys, wrong types and unreadable files, naming them', () => {
     expect(errorOf(() => loadSettings({ configPath: file({ baseURL: 'x' }) })).key).toBe('baseURL');
+    expect(errorOf(() => loadSettings({ configPath: file({ baseURL: 'x' }) })).message).toMatch(/unknown setting in .*; did you mean baseUrl\?$/);
     expect(errorOf(() => loadSettings({ configPath: file({ probeConcurrency: '4' }) })).message).toContain('probeConcurrency');
     expect(errorOf(() => loadSettings({ configPath: file('{ not json') })).message).toContain('not valid JSON');
     expect(errorOf(() => loadSettings({ configPath: '/nonexistent/device-agent.json' })).message).toContain('cannot read');
+  });
+});
+
+describe('loadConfig', () => {
+  it('reports every bad setting of the file and the variables in one error, with the warnings', () => {
+    const path = file({ jitterSeconds: '5', helth: {}, health: { storageMinFree: 3 }, shutdownTimeoutSeconds: 20 });
+    const err = errorOf(() =>
+      loadConfig({ configPath: path, env: { DEVICE_AGENT_PROBE_CONCURRENCY: 'many', DEVICE_AGENT_LOG_LEVEL: 'loud', DEVICE_AGENT_LOGFORMAT: 'json' } }),
+    );
+    expect(err).toBeInstanceOf(ConfigErrors);
+    expect(err.problems.map((p) => p.message)).toEqual([
+      `helth: unknown setting in ${path}; did you mean health?`,
+      `health.storageMinFree: unknown setting in ${path}; did you mean health.storageMinFreeMiB?`,
+      'DEVICE_AGENT_PROBE_CONCURRENCY: must be a whole number, got "many"',
+      'jitterSeconds (DEVICE_AGENT_JITTER_SECONDS): must be a whole number, got "5"',
+      'shutdownTimeoutSeconds (DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS): must be at most 9, got 20',
+      'logLevel (DEVICE_AGENT_LOG_LEVEL): must be one of trace, debug, info, warn, error, fatal, silent, got "loud"',
+    ]);
+    expect((err as ConfigErrors).warnings.map((w) => w.name)).toEqual(['DEVICE_AGENT_LOGFORMAT']);
+  });
+
+  it('names a variable it cannot read once, not also the file value it would have replaced', () => {
+    const err = errorOf(() => loadConfig({ configPath: file({ jitterSeconds: '5' }), env: { DEVICE_AGENT_JITTER_SECONDS: 'ten' } }));
+    expect(err.problems.map((p) => p.message)).toEqual(['DEVICE_AGENT_JITTER_SECONDS: must be a whole number, got "ten"']);
+  });
+
+  it('returns the warnings and the variables read alongside valid settings', () => {
+    const loaded = loadConfig({ env: { DEVICE_AGENT_BASEURL: 'https://x/v1', DEVICE_AGENT_USERNAME: 'u', DEVICE_AGENT_BUILD_NUMBER: '7' } });
+    expect(loaded.settings.baseUrl).toBe('');
+    expect(loaded.variables).toEqual(['DEVICE_AGENT_BUILD_NUMBER', 'DEVICE_AGENT_USERNAME']);
+    expect(loaded.warnings.map((w) => w.message)).toEqual([expect.stringContaining('did you mean DEVICE_AGENT_BASE_URL?')]);
+  });
+
+  it('reads health.storageMinFreeMiB from ..._MIB, and from the old ..._MI_B with a warning', () => {
+    expect(loadConfig({ env: { DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB: '2048' } }).settings.health.storageMinFreeMiB).toBe(2048);
+    const old = loadConfig({ env: { DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MI_B: '512' } });
+    expect(old.settings.health.storageMinFreeMiB).toBe(512);
+    expect(old.warnings).toHaveLength(1);
+  });
+
+  it('puts the command line\'s values over every source', () => {
+    const settings = loadSettings({ env: { DEVICE_AGENT_LOG_LEVEL: 'debug' }, overrides: new Map([['logLevel', 'error']]) });
+    expect(settings.logLevel).toBe('error');
+  });
+
+  it('leaves ios unset by default: unset, true and false mean three things', () => {
+    expect(loadSettings({ env: {} }).ios).toBeUndefined();
+    expect(loadSettings({ env: { DEVICE_AGENT_IOS: 'true' } }).ios).toBe(true);
   });
 });
 
@@ -69,6 +118,18 @@ describe('envName', () => {
     expect(envName('baseUrl')).toBe('DEVICE_AGENT_BASE_URL');
     expect(envName('apiKeyFile')).toBe('DEVICE_AGENT_API_KEY_FILE');
     expect(envName('support.networkPayloadCaptureDisabled')).toBe('DEVICE_AGENT_SUPPORT_NETWORK_PAYLOAD_CAPTURE_DISABLED');
+  });
+
+  it('keeps a unit whole: ..._MIB, not ..._MI_B (the old name stays readable)', () => {
+    expect(envName('health.storageMinFreeMiB')).toBe('DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB');
+    expect(formerEnvName('health.storageMinFreeMiB')).toBe('DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MI_B');
+    expect(formerEnvName('baseUrl')).toBeUndefined();
+  });
+
+  it('gives no setting a variable with a one-letter word, and no two settings one variable', () => {
+    const names = Object.keys(schema).map(envName);
+    expect(names.filter((n) => /_[A-Z0-9](_|$)/.test(n))).toEqual([]);
+    expect(new Set(names).size).toBe(names.length);
   });
 });
 

@@ -9,11 +9,13 @@ describe('Settings, derived from the schema', () => {
   it('has each key with the type of its field, optional where the field is', () => {
     expectTypeOf<Settings['schedule']>().toEqualTypeOf<string>();
     expectTypeOf<Settings['jitterSeconds']>().toEqualTypeOf<number>();
-    expectTypeOf<Settings['ios']>().toEqualTypeOf<boolean>();
+    expectTypeOf<Settings['addedToCloud']>().toEqualTypeOf<boolean>();
+    // Unset, true (asked for) and false (off) mean three things.
+    expectTypeOf<Settings['ios']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<Settings['hiddenDevices']>().toEqualTypeOf<string[]>();
     expectTypeOf<Settings>().toHaveProperty('apiKey').toEqualTypeOf<string | undefined>();
     expectTypeOf<{ [K in keyof Settings]-?: {} extends Pick<Settings, K> ? K : never }[keyof Settings]>().toEqualTypeOf<
-      'apiKey' | 'apiKeyFile' | 'nodeId' | 'stateDir' | 'adbServerSocket' | 'usbmuxdSocketAddress' | 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile'
+      'apiKey' | 'apiKeyFile' | 'nodeId' | 'stateDir' | 'adbServerSocket' | 'ios' | 'usbmuxdSocketAddress' | 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile'
     >();
   });
 

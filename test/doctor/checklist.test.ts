@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exitCodeOf, formatChecklist, type CheckItem } from '../../src/doctor/checklist.js';
 import { addSecret, clearSecrets } from '../../src/log/redact.js';
+import { ansiPaint } from '../../src/util/paint.js';
 
 afterEach(() => clearSecrets());
 
@@ -69,5 +70,33 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf([])).toBe(0);
     expect(exitCodeOf([{ status: 'ok', finding: '' }, { status: 'warn', finding: '' }])).toBe(0);
     expect(exitCodeOf([{ status: 'ok', finding: '' }, { status: 'fail', finding: '' }])).toBe(1);
+  });
+
+  it('is 2 when the configuration failed, as for every command, whatever else failed', () => {
+    expect(exitCodeOf([{ status: 'fail', finding: '' }, { status: 'fail', finding: '', config: true }])).toBe(2);
+    // A warning about the configuration (an unknown variable) does not make it 2.
+    expect(exitCodeOf([{ status: 'warn', finding: '', config: true }])).toBe(0);
+  });
+});
+
+describe('formatChecklist on a terminal', () => {
+  it('paints the labels green, yellow and red, and nothing else', () => {
+    const text = formatChecklist(
+      [
+        { status: 'ok', finding: 'a' },
+        { status: 'warn', finding: 'b', advice: 'do b' },
+        { status: 'fail', finding: 'c', advice: 'do c' },
+      ],
+      ansiPaint,
+    );
+    expect(text.split('\n')).toEqual([
+      '\u001b[32m[ OK ]\u001b[39m a',
+      '\u001b[33m[WARN]\u001b[39m b',
+      '       -> do b',
+      '\u001b[31m[FAIL]\u001b[39m c',
+      '       -> do c',
+      '1 failed, 1 warning of 3 checks.',
+      '',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AdbUnreachableError } from '../../src/platforms/android/adb/errors.js';
+import { readEnvironment } from '../../src/config/environment.js';
 import { CloudAuthError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { CheckStatus } from '../../src/doctor/checklist.js';
 import {
@@ -20,6 +21,7 @@ import {
   parseModel,
   safeUrl,
   settingsItem,
+  variableWarning,
   type CloudTarget,
 } from '../../src/doctor/findings.js';
 import { listProfiles, loadProfile, parseGetprop } from '../sim/profile.js';
@@ -233,10 +235,17 @@ describe('cloud findings', () => {
 });
 
 describe('settingsItem', () => {
-  it('names the DEVICE_AGENT_* variables in play, never their values', () => {
-    const item = settingsItem({ DEVICE_AGENT_API_KEY: 'k3y-value', DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root' });
+  it('names the variables the agent read (readEnvironment picks them, never values)', () => {
+    const item = settingsItem(readEnvironment({ DEVICE_AGENT_API_KEY: 'k3y-value', DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root' }).known);
     expect(item).toEqual({ status: 'ok', finding: 'configuration valid (variables set: DEVICE_AGENT_API_KEY, DEVICE_AGENT_BASE_URL)' });
-    expect(settingsItem({}).finding).toBe('configuration valid (no DEVICE_AGENT_* variables set)');
+    expect(settingsItem([]).finding).toBe('configuration valid (no DEVICE_AGENT_* variables set)');
+  });
+
+  it('leaves an unknown variable out of the OK line: it is a warning of its own, with the closest name', () => {
+    const reading = readEnvironment({ DEVICE_AGENT_BASEURL: 'https://x/v1', DEVICE_AGENT_USERNAME: 'u' });
+    expect(settingsItem(reading.known).finding).toBe('configuration valid (variables set: DEVICE_AGENT_USERNAME)');
+    const [warning] = reading.warnings.map(variableWarning);
+    expect(warning).toMatchObject({ status: 'warn', finding: expect.stringContaining('did you mean DEVICE_AGENT_BASE_URL?') });
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkIos } from '../../src/doctor/ios.js';
 import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
 
-const settings = { ios: true, iosTimeoutSeconds: 1, probeConcurrency: 4, usbmuxdSocketAddress: undefined };
+const settings = { ios: undefined, iosTimeoutSeconds: 1, probeConcurrency: 4, usbmuxdSocketAddress: undefined };
 
 describe('doctor: iOS', () => {
   const mux = new SimUsbmuxd();
@@ -23,9 +23,12 @@ describe('doctor: iOS', () => {
     for (const p of [paired, untrusted, hung]) mux.unplug(p);
   });
 
-  it('no socket is fine, a bad address fails, ios off says so', async () => {
+  it('no socket is fine unless iPhones were asked for, a bad address fails, ios off says so', async () => {
     expect(await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
       { status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },
+    ]);
+    expect(await checkIos({ ...settings, ios: true }, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
+      { status: 'warn', finding: expect.stringContaining('asked for (ios: true), but there is no usbmuxd socket'), advice: expect.stringContaining('install and start usbmuxd') },
     ]);
     expect((await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: '/var/run/usbmuxd' }))[0]?.status).toBe('fail');
     expect((await checkIos({ ...settings, ios: false }, mux.env))[0]?.finding).toMatch(/off/);

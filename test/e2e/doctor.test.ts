@@ -119,9 +119,9 @@ describe('doctor', () => {
     expect(cloud.requests.filter((r) => r.method === 'GET' && r.path === '/devices')).toHaveLength(1);
   });
 
-  it('fails on an adb address it cannot read, naming the variable', async () => {
+  it('fails on an adb address it cannot read, naming the variable, and exits 2 as for any configuration error', async () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: 'localhost:5037' }));
-    expect(run.code).toBe(1);
+    expect(run.code, run.stdout).toBe(2);
     const { line, advice } = lineWith(run.stdout, 'adb server address');
     expect(line).toBe('[FAIL] adb server address: ADB_SERVER_SOCKET: must be tcp:HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:5037; got "localhost:5037"');
     expect(advice).toMatch(/ADB_SERVER_SOCKET=tcp:HOST:PORT/);
@@ -192,9 +192,9 @@ describe('doctor', () => {
     expect(advice).toMatch(/same adb version/);
   });
 
-  it('fails without cloud settings but still checks adb', async () => {
+  it('fails without cloud settings but still checks adb, and exits 2: once and run would refuse to start', async () => {
     const run = await runAgent(['doctor'], env({ DEVICE_AGENT_USERNAME: '' }));
-    expect(run.code).toBe(1);
+    expect(run.code, run.stdout).toBe(2);
     expect(lineWith(run.stdout, 'cloud settings').line).toMatch(/^\[FAIL\] cloud settings: username \(DEVICE_AGENT_USERNAME\)/);
     expect(lineWith(run.stdout, 'adb server').line).toMatch(/^\[ OK \]/);
   });

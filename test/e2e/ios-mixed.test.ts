@@ -126,13 +126,24 @@ describe('mixed lab: once --dry-run', () => {
     }
   });
 
-  it('no usbmuxd socket: Android still reported, one informational line about iPhones', async () => {
-    const run = await runAgent(['once', '--dry-run'], env({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' }));
+  it('no usbmuxd socket with iPhones asked for (ios true): Android still reported, one informational line about iPhones', async () => {
+    const run = await runAgent(['once', '--dry-run'], env({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd', DEVICE_AGENT_IOS: 'true' }));
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).devices).toHaveLength(1);
     const lines = run.stderr.split('\n').filter((l) => l.includes('usbmuxd'));
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', msg: expect.stringContaining('no usbmuxd socket') });
+  });
+
+  it('no usbmuxd socket and ios unset (a host without iPhones): not a word about usbmuxd, above the list table or in a report', async () => {
+    const [list, once] = await Promise.all([
+      runAgent(['list'], env({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })),
+      runAgent(['once', '--dry-run'], env({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })),
+    ]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^SERIAL/);
+    expect(once.code, once.stderr).toBe(0);
+    expect(list.stderr + once.stderr).not.toContain('usbmuxd');
   });
 
   it('a lockdown that never answers costs its deadline only', async () => {

@@ -12,6 +12,7 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { captureLogger } from '../log/capture.js';
 
 const machine = { hostname: 'h' } as Machine;
 const device = (udid: string): DeviceInfo => ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false });
@@ -61,7 +62,7 @@ function fakeSource(devices: () => Promise<DeviceInfo[]>, requests: CollectReque
   }) as DeviceSource;
 }
 
-function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<DeviceInfo[]>) {
+function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<DeviceInfo[]>, logger = silentLogger()) {
   const requests: CollectRequest[] = [];
   const r = new Reporter({
     nodeId: 'n1',
@@ -73,7 +74,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
     machine: { collect: async () => machine },
     unplugged: new UnpluggedLedger(),
     stats: new AgentStats(),
-    logger: silentLogger(),
+    logger,
     clock: systemClock,
   });
   return { r, requests };
@@ -129,6 +130,25 @@ describe('Reporter', () => {
       ['A:AVAILABLE', 'B:AVAILABLE'],
       ['A:AVAILABLE', 'B:UNPLUGGED'],
       ['A:AVAILABLE'],
+    ]);
+  });
+
+  it('counts present and unplugged devices apart in the "report delivered" line', async () => {
+    const sink = new GatedSink();
+    const log = captureLogger();
+    let current = [device('A'), device('B'), device('C')];
+    const { r } = reporter(sink, () => current, log.logger);
+    const first = r.send(plan({ refresh: 'all' }, 'x'));
+    await sink.release();
+    await first;
+    current = [device('A')];
+    const second = r.send(plan({ refresh: 'all' }, 'x'));
+    await sink.release();
+    await second;
+    const delivered = log.lines().filter((l) => l.msg === 'report delivered');
+    expect(delivered.map((l) => [l.devices, l.unplugged])).toEqual([
+      [3, 0],
+      [1, 2],
     ]);
   });
 });

@@ -28,5 +28,7 @@ export function iosSource(settings: IosSettings, env: NodeJS.ProcessEnv, logger:
     concurrency: settings.probeConcurrency,
     reconcileMs: settings.reconcileSeconds * 1000,
     slowFactsRefreshMs: (settings.slowFactsRefreshSeconds ?? 900) * 1000,
+    // Unset is "iPhones if there are any": only ios: true asks to hear that there are none.
+    quietWhenAbsent: settings.ios !== true,
   });
 }

@@ -32,6 +32,8 @@ export interface IosSourceOptions {
   reconcileMs: number;
   /** How long the root domain read on a connection is used before it is read again. */
   slowFactsRefreshMs: number;
+  /** See IosWatcherOptions.quietWhenAbsent. */
+  quietWhenAbsent?: boolean;
   /** For tests; the real lockdown probe by default. */
   probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict) => Promise<ProbeResult>;
 }
@@ -51,7 +53,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   constructor(private readonly o: IosSourceOptions) {
     super();
-    this.watcher = new IosWatcher({ address: o.address, reconcileMs: o.reconcileMs, stepTimeoutMs: o.stepTimeoutMs, logger: o.logger });
+    this.watcher = new IosWatcher({ address: o.address, reconcileMs: o.reconcileMs, stepTimeoutMs: o.stepTimeoutMs, logger: o.logger, quietWhenAbsent: o.quietWhenAbsent });
     this.watcher.on('change', (changes: DeviceChange[]) => {
       this.o.registry.sync(PLATFORM, this.watcher.devices);
       this.emit(

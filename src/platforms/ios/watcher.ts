@@ -30,6 +30,11 @@ export interface IosWatcherOptions {
    * phone UNPLUGGED, and a usbmuxd that stays away leaves no phone shown.
    */
   awayGraceMs?: number;
+  /**
+   * iPhones were not asked for (ios unset): a missing usbmuxd is the common
+   * case of a host without iPhones, not news, so it is said at debug level.
+   */
+  quietWhenAbsent?: boolean;
 }
 
 export class IosWatcher extends EventEmitter {
@@ -116,7 +121,9 @@ export class IosWatcher extends EventEmitter {
     if (!('path' in a) || existsSync(a.path)) return false;
     if (!this.absentNoted) {
       this.absentNoted = true;
-      this.options.logger.info(
+      const log = this.options.quietWhenAbsent ? this.options.logger.debug : this.options.logger.info;
+      log.call(
+        this.options.logger,
         { usbmuxd: a.label },
         'no usbmuxd socket: iPhones are not reported (install and start usbmuxd to report them; set ios to false to silence this)',
       );

@@ -122,4 +122,13 @@ describe('IosWatcher', () => {
     await sim.start();
     await until(() => watcher.devices.has(p.udid), 2000);
   });
+
+  it('no usbmuxd socket when iPhones were not asked for: said at debug level only', async () => {
+    const { lines, logger } = capture();
+    const watcher = new IosWatcher({ address: parseUsbmuxdAddress('UNIX:/nonexistent/usbmuxd'), reconcileMs: 30, stepTimeoutMs: 300, logger, quietWhenAbsent: true });
+    cleanups.push(() => watcher.stop());
+    await watcher.start();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([['debug', expect.stringMatching(/no usbmuxd socket/)]]);
+  });
 });

@@ -1,0 +1,117 @@
+// The commands, their flags, the variables each depends on and their exit
+// codes: one table that the parser, the help and the exit codes all read.
+import { schema } from '../config/schema.js';
+import type { OtherVariableName } from '../config/variables.js';
+
+export type CommandName = 'run' | 'once' | 'list' | 'doctor';
+type SettingKey = keyof typeof schema;
+
+/** The exit codes every command follows; a command uses the ones its table names. */
+export const EXIT = {
+  ok: 0,
+  /** once: not delivered; list: a device source (the adb server) did not answer; doctor: a check failed; run: an unexpected failure. */
+  failed: 1,
+  /** A usage or configuration error: restarting cannot fix it (the unit's RestartPreventExitStatus=2). */
+  config: 2,
+  /** once: the cloud stored the report but refused some devices (failedDevices). */
+  failedDevices: 3,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface FlagSpec {
+  /** Without the dashes: "dry-run". */
+  name: string;
+  short?: string;
+  /** The value's placeholder, for flags that take one. */
+  value?: string;
+  /** The values it accepts, from the schema. */
+  oneOf?: readonly string[];
+  /** The setting it overrides. */
+  setting?: SettingKey;
+  help: string;
+}
+
+export interface CommandSpec {
+  usage: string;
+  summary: string;
+  /** What it does, for its own help. */
+  about: string;
+  flags: readonly FlagSpec[];
+  /** The settings it depends on, most important first (it reads all of them). */
+  settings: readonly SettingKey[];
+  other: readonly OtherVariableName[];
+  exits: Readonly<Partial<Record<ExitCode, string>>>;
+}
+
+const configFlag: FlagSpec = { name: 'config', value: 'PATH', help: 'JSON settings file, over config/default.json; variables win over it' };
+const logLevelFlag: FlagSpec = { name: 'log-level', value: 'LEVEL', oneOf: schema.logLevel.oneOf, setting: 'logLevel', help: 'the lowest level logged' };
+const logFormatFlag: FlagSpec = { name: 'log-format', value: 'FORMAT', oneOf: schema.logFormat.oneOf, setting: 'logFormat', help: 'auto is readable lines on a terminal, JSON otherwise' };
+export const helpFlag: FlagSpec = { name: 'help', short: 'h', help: 'this help' };
+export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version' };
+const common = [configFlag, logLevelFlag, logFormatFlag, helpFlag];
+
+const cloud: SettingKey[] = ['baseUrl', 'username', 'apiKey', 'apiKeyFile'];
+// How requests reach the cloud: docs/install/proxy.md.
+const network: SettingKey[] = ['httpsProxy', 'noProxy', 'caFile'];
+const adb: OtherVariableName[] = ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_PORT', 'USBMUXD_SOCKET_ADDRESS'];
+const configError = 'a usage or configuration error (every bad setting is named)';
+
+export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
+  run: {
+    usage: 'device-agent run [options]',
+    summary: 'the daemon: report on the schedule and within 2 s of a device change',
+    about:
+      'Runs until SIGTERM or SIGINT: reports at start, on the schedule (plus jitter), within 2 s of a device change, ' +
+      'and when SIGHUP asks. Logs are JSON lines on stdout (journald, docker logs), readable lines on a terminal.',
+    flags: common,
+    settings: [...cloud, 'nodeId', 'stateDir', 'schedule', 'jitterSeconds', 'statusListen', 'networkDevices', 'adbServerSocket', 'ios', 'shutdownTimeoutSeconds', ...network],
+    other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
+    exits: { 0: 'stopped by SIGTERM or SIGINT', 1: 'an unexpected failure', 2: configError },
+  },
+  once: {
+    usage: 'device-agent once [--dry-run] [options]',
+    summary: 'collect one inventory and send it (PUT /devices), then exit',
+    about: 'Collects one inventory of every device and the host, sends it to the cloud and exits. Logs go to stderr.',
+    flags: [{ name: 'dry-run', help: 'print the PUT /devices body on stdout and send nothing' }, ...common],
+    settings: [...cloud, 'nodeId', 'stateDir', 'adbServerSocket', 'ios', 'probeTimeoutSeconds', 'requestTimeoutSeconds', ...network],
+    other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
+    exits: {
+      0: 'the cloud stored the report (--dry-run: the body was printed)',
+      1: 'the report was not delivered',
+      2: configError,
+      3: 'the cloud refused some devices (failedDevices), each logged',
+    },
+  },
+  list: {
+    usage: 'device-agent list [--json] [options]',
+    summary: 'collect one inventory and print a table of the devices; sends nothing',
+    about: 'Collects one inventory and prints one row per device for people (colour on a terminal), or JSON rows with --json. Sends nothing.',
+    flags: [{ name: 'json', help: 'print the rows as JSON' }, ...common],
+    settings: ['adbServerSocket', 'ios', 'probeTimeoutSeconds', 'probeConcurrency', 'hiddenDevices', 'stateDir'],
+    other: [...adb, 'NO_COLOR', 'TERM'],
+    exits: { 0: 'the devices were listed', 1: 'a device source did not answer (no adb server): the list is not the whole lab', 2: configError },
+  },
+  doctor: {
+    usage: 'device-agent doctor [options]',
+    summary: 'check the configuration, adb, the devices and the cloud',
+    about: 'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock.',
+    flags: common,
+    settings: [...cloud, 'nodeId', 'stateDir', 'adbServerSocket', 'ios', 'usbmuxdSocketAddress', 'probeTimeoutSeconds', ...network],
+    other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY', 'NO_COLOR', 'TERM'],
+    exits: { 0: 'nothing failed (warnings allowed)', 1: 'a check failed', 2: 'a configuration error (a setting the other commands would refuse)' },
+  },
+};
+
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+export function isCommand(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** Every flag any command takes, once each. */
+export function allFlags(): FlagSpec[] {
+  const byName = new Map<string, FlagSpec>();
+  for (const spec of Object.values(COMMANDS)) for (const flag of spec.flags) byName.set(flag.name, flag);
+  byName.set(versionFlag.name, versionFlag);
+  return [...byName.values()];
+}

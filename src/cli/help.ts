@@ -1,0 +1,122 @@
+// The help texts, rendered from the command table, the schema and the
+// defaults: `device-agent help`, `help COMMAND` and `COMMAND --help`. Pure.
+import { defaultText, plain } from '../config/reference.js';
+import { envName, schema, type Field } from '../config/schema.js';
+import { otherVariables } from '../config/variables.js';
+import { COMMAND_NAMES, COMMANDS, EXIT, helpFlag, versionFlag, type CommandName, type ExitCode, type FlagSpec } from './commands.js';
+
+export interface HelpContext {
+  version: string;
+  /** config/default.json by key. */
+  defaults: ReadonlyMap<string, unknown>;
+  /** Where the settings reference is on this host. */
+  reference: string;
+}
+
+const WIDTH = 100;
+
+export function globalHelp(ctx: HelpContext): string {
+  const commands = [...COMMAND_NAMES.map((name) => [name, COMMANDS[name].summary] as const), ['help', 'this help; help COMMAND: its flags, the variables it reads, defaults and exit codes'] as const];
+  const commonFlags = COMMANDS.run.flags.filter((f) => COMMAND_NAMES.every((c) => COMMANDS[c].flags.includes(f)));
+  const only = COMMAND_NAMES.flatMap((c) => COMMANDS[c].flags.filter((f) => !commonFlags.includes(f)).map((f) => ({ ...f, help: `(${c}) ${f.help}` })));
+  return [
+    `device-agent ${ctx.version}: reports the Android phones and iPhones of this host to the device-testing cloud`,
+    '',
+    'Usage: device-agent COMMAND [options]',
+    '',
+    'Commands:',
+    ...columns(commands.map(([name, text]) => [name, text])),
+    '',
+    'Options:',
+    ...columns([...only, ...commonFlags, versionFlag].map((f) => [flagLabel(f), flagText(f, ctx)])),
+    '',
+    'Exit codes:',
+    ...exitTable(),
+    '',
+    ...wrap(
+      'Settings come from config/default.json, then --config PATH, then DEVICE_AGENT_* variables, later ones winning; ' +
+        'a variable is DEVICE_AGENT_ + the key in UPPER_SNAKE case (jitterSeconds: DEVICE_AGENT_JITTER_SECONDS). ' +
+        `Every setting, its variable, default and range: ${ctx.reference}`,
+      '',
+    ),
+    '',
+  ].join('\n');
+}
+
+export function commandHelp(name: CommandName, ctx: HelpContext): string {
+  const spec = COMMANDS[name];
+  const settings = spec.settings.map((key): [string, string] => {
+    const field: Field = schema[key];
+    return [envName(key), plain(defaultText(field, ctx.defaults.get(key)))];
+  });
+  const others = spec.other.map((other): [string, string] => [other, plain(otherVariables[other].help)]);
+  return [
+    `device-agent ${name}: ${spec.summary}`,
+    '',
+    `Usage: ${spec.usage}`,
+    '',
+    ...wrap(spec.about, ''),
+    '',
+    'Flags:',
+    ...columns(spec.flags.map((f) => [flagLabel(f), flagText(f, ctx)])),
+    '',
+    'Settings it depends on, by variable (default):',
+    ...columns(settings),
+    ...wrap(`Every setting, its variable, default and range: ${ctx.reference}`, '  '),
+    '',
+    'Other variables it reads:',
+    ...columns(others),
+    '',
+    'Exit codes:',
+    ...columns(Object.entries(spec.exits).map(([code, text]) => [code, text])),
+    '',
+  ].join('\n');
+}
+
+/** One line per exit code, naming what it means for each command that uses it. */
+function exitTable(): string[] {
+  const rows: Array<[string, string]> = [];
+  for (const code of new Set(Object.values(EXIT)) as Set<ExitCode>) {
+    const users = COMMAND_NAMES.filter((c) => COMMANDS[c].exits[code] !== undefined);
+    const text = users.length === COMMAND_NAMES.length && code === EXIT.config ? 'every command: a usage or configuration error' : users.map((c) => `${c}: ${COMMANDS[c].exits[code]}`).join('; ');
+    rows.push([String(code), text]);
+  }
+  return columns(rows);
+}
+
+function flagLabel(flag: FlagSpec): string {
+  const long = `--${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
+  return flag.short ? `-${flag.short}, ${long}` : long;
+}
+
+function flagText(flag: FlagSpec, ctx: HelpContext): string {
+  if (flag === helpFlag) return 'this help';
+  if (!flag.oneOf) return flag.help;
+  const fallback = flag.setting ? plain(defaultText(schema[flag.setting], ctx.defaults.get(flag.setting))) : undefined;
+  const values = `${flag.oneOf.slice(0, -1).join(', ')} or ${flag.oneOf.at(-1)}`;
+  return `${values}${fallback ? ` (else ${envName(flag.setting!)}, default ${fallback})` : ''}: ${flag.help}`;
+}
+
+/** Two columns, the second wrapped under itself. */
+function columns(rows: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return rows.flatMap(([left, right]) => {
+    const lines = wrap(right, ' '.repeat(2 + width));
+    lines[0] = `  ${left.padEnd(width)}${lines[0]!.trimStart()}`;
+    return lines;
+  });
+}
+
+function wrap(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line.trim() && line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = indent;
+    }
+    line += (line.trim() ? ' ' : '') + word;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -1,0 +1,75 @@
+// Which DEVICE_AGENT_* variables give settings, and which are typos or old
+// names: read from the environment without I/O, every finding kept (nothing
+// passes silently, nothing stops at the first).
+import { closest, didYouMean } from './suggest.js';
+import { envName, formerEnvName, schema } from './schema.js';
+import { otherVariables } from './variables.js';
+
+const PREFIX = 'DEVICE_AGENT_';
+
+/** Something in the settings that works but is probably not what was meant. */
+export interface ConfigWarning {
+  /** The variable or key it is about. */
+  name: string;
+  message: string;
+}
+
+export interface EnvReading {
+  /** Setting key -> the variable that gives it and its text. */
+  values: Map<string, { name: string; raw: string }>;
+  /** The DEVICE_AGENT_* variables set that the agent reads, sorted. */
+  known: string[];
+  warnings: ConfigWarning[];
+}
+
+const byName = new Map(Object.keys(schema).map((key) => [envName(key), key]));
+const byFormerName = new Map(
+  Object.keys(schema).flatMap((key) => {
+    const former = formerEnvName(key);
+    return former ? [[former, key] as const] : [];
+  }),
+);
+const otherNames = new Set<string>(Object.keys(otherVariables));
+
+/** Every DEVICE_AGENT_* name the agent reads: the settings' variables and the few others. */
+export function knownVariableNames(): string[] {
+  return [...byName.keys(), ...[...otherNames].filter((n) => n.startsWith(PREFIX))];
+}
+
+/** The settings the variables give (empty ones count as unset), and a warning for each unknown or old name. */
+export function readEnvironment(env: NodeJS.ProcessEnv): EnvReading {
+  const values = new Map<string, { name: string; raw: string }>();
+  const known: string[] = [];
+  const warnings: ConfigWarning[] = [];
+  const set = Object.keys(env)
+    .filter((name) => name.startsWith(PREFIX) && env[name] !== undefined && env[name] !== '')
+    .sort();
+  for (const name of set) {
+    const raw = env[name]!;
+    const key = byName.get(name);
+    if (key !== undefined) {
+      values.set(key, { name, raw });
+      known.push(name);
+      continue;
+    }
+    if (otherNames.has(name)) {
+      known.push(name);
+      continue;
+    }
+    const renamed = byFormerName.get(name);
+    if (renamed === undefined) {
+      const hint = didYouMean(closest(name, knownVariableNames(), PREFIX)) || '; every variable is listed in docs/reference/configuration.md';
+      warnings.push({ name, message: `${name} is set but device-agent has no such variable, so it is ignored${hint}` });
+      continue;
+    }
+    known.push(name);
+    const current = envName(renamed);
+    if (set.includes(current)) {
+      warnings.push({ name, message: `${name} is ignored: it is the old name of ${current}, which is set too; remove ${name}` });
+    } else {
+      values.set(renamed, { name, raw });
+      warnings.push({ name, message: `${name} is the old name of ${current}: it still works for now, but rename it` });
+    }
+  }
+  return { values, known, warnings };
+}

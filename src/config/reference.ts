@@ -1,0 +1,134 @@
+// The settings reference, rendered from the schema and config/default.json:
+// docs/reference/configuration.md is this text (a test keeps it so), and the
+// command help shows the same defaults. Pure.
+import { envName, formerEnvName, schema, type Field } from './schema.js';
+import { otherVariables } from './variables.js';
+
+export const REFERENCE_PATH = 'docs/reference/configuration.md';
+
+export interface SettingRow {
+  key: string;
+  variable: string;
+  /** The variable's old spelling, still read with a warning. */
+  formerVariable?: string;
+  type: Field['type'];
+  /** The default, or what unset means; markdown (backticks). */
+  default: string;
+  /** The values it takes; markdown. */
+  allowed: string;
+  help: string;
+  secret: boolean;
+}
+
+const TYPE_TEXT: Record<Field['type'], string> = { string: 'text', integer: 'whole number', boolean: '`true` or `false`', 'string[]': 'list' };
+
+export function settingRows(defaults: ReadonlyMap<string, unknown>): SettingRow[] {
+  return Object.entries(schema).map(([key, f]) => {
+    const field: Field = f;
+    return {
+      key,
+      variable: envName(key),
+      formerVariable: formerEnvName(key),
+      type: field.type,
+      default: defaultText(field, defaults.get(key)),
+      allowed: allowedText(field),
+      help: field.help,
+      secret: field.secret === true,
+    };
+  });
+}
+
+/** The default of one setting: its value in config/default.json, else what unset means. */
+export function defaultText(field: Field, value: unknown): string {
+  const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+  if (empty) return field.unset ?? (Array.isArray(value) ? 'none (empty list)' : 'none');
+  if (Array.isArray(value)) return value.map((v) => `\`${String(v)}\``).join(', ');
+  return `\`${String(value)}\``;
+}
+
+export function allowedText(field: Field): string {
+  if (field.oneOf) return field.oneOf.map((v) => `\`${v}\``).join(', ');
+  if (field.type === 'integer') {
+    if (field.min !== undefined && field.max !== undefined) return `${field.min} to ${field.max}`;
+    if (field.min !== undefined) return `at least ${field.min}`;
+    if (field.max !== undefined) return `at most ${field.max}`;
+  }
+  if (field.format) return field.type === 'string[]' ? `${field.format}, comma-separated in the variable` : field.format;
+  if (field.type === 'string[]') return 'list, comma-separated in the variable';
+  return TYPE_TEXT[field.type];
+}
+
+/** Markdown without its backticks, for a terminal. */
+export function plain(text: string): string {
+  return text.replace(/`/g, '');
+}
+
+export function configurationReference(defaults: ReadonlyMap<string, unknown>): string {
+  const rows = settingRows(defaults);
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const renamed = rows.filter((r) => r.formerVariable);
+  const lines = [
+    '<!-- Generated from src/config/schema.ts, src/config/variables.ts and config/default.json; do not edit by hand.',
+    '     Regenerate: UPDATE_DOCS=1 npx vitest run test/config/reference.test.ts -->',
+    '# Configuration reference',
+    '',
+    'Every setting comes from `config/default.json`, then the file given with `--config PATH` (JSON, the same keys,',
+    'nested as below: `{"health": {"batteryHotCelsius": 45}}`), then its environment variable, later ones winning.',
+    '`--log-level` and `--log-format` win over all of them.',
+    '',
+    'A variable is `DEVICE_AGENT_` + the key in UPPER_SNAKE case, nested keys joined with `_`; a word starts at a',
+    'capital followed by a small letter, so a unit stays whole (`health.storageMinFreeMiB` is',
+    '`DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB`). In a variable, a list is comma-separated and a boolean is',
+    '`true`, `false`, `1`, `0`, `yes`, `no`, `on` or `off`; an empty variable counts as unset.',
+    '',
+    'Nothing passes silently: an unknown key in a file is an error, an unknown `DEVICE_AGENT_*` variable a warning,',
+    'each with the closest known name; every bad setting is reported in one run, and the command exits 2.',
+    '`device-agent doctor` shows the variables it reads and warns about the others.',
+    '',
+    '## Settings',
+    '',
+    '| key | variable | default | values | meaning |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| \`${r.key}\` | \`${r.variable}\` | ${cell(r.default)} | ${cell(r.allowed)} | ${cell(r.help)}${r.secret ? ' (masked in every log line)' : ''} |`),
+    '',
+  ];
+  if (renamed.length) {
+    lines.push(
+      '## Renamed variables',
+      '',
+      'Still read, with a warning at every start; when both spellings are set, the new one wins.',
+      '',
+      '| old name | new name |',
+      '|---|---|',
+      ...renamed.map((r) => `| \`${r.formerVariable}\` | \`${r.variable}\` |`),
+      '',
+    );
+  }
+  lines.push(
+    '## Other variables',
+    '',
+    'Read besides the settings, by the agent or by the container image.',
+    '',
+    '| variable | read by | meaning |',
+    '|---|---|---|',
+    ...Object.entries(schema).flatMap(([key, f]) => {
+      const field: Field = f;
+      return (field.envDefault ?? []).map((name) => `| \`${name}\` | agent | the default of \`${key}\` when neither a file nor \`${envName(key)}\` sets it |`);
+    }),
+    ...Object.entries(otherVariables).map(([name, v]) => `| \`${name}\` | ${v.readBy} | ${cell(v.help)} |`),
+    '',
+    '## The adb server',
+    '',
+    'The first of these that is set decides: `ADB_SERVER_SOCKET` (`tcp:HOST:PORT`, as the adb tool reads it), the',
+    '`adbServerSocket` setting, `ANDROID_ADB_SERVER_PORT` (a port on localhost), else `tcp:localhost:5037`. The agent',
+    'never starts an adb server itself (adbkit would by default): under systemd the adb unit owns it, with the USB access',
+    'and adb key the agent has no business holding.',
+    '',
+    '## Secrets',
+    '',
+    'The settings marked as masked, and the `Authorization` header, are masked in every log line (by path and by content,',
+    'errors of the HTTP stack included) and never printed.',
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,22 @@
+// Terminal colour for what people read (the list table, the doctor's
+// checklist): only on a terminal, and never when NO_COLOR (no-color.org) or
+// TERM=dumb says no.
+
+export interface Paint {
+  ok(text: string): string;
+  warn(text: string): string;
+  bad(text: string): string;
+}
+
+export const noPaint: Paint = { ok: (t) => t, warn: (t) => t, bad: (t) => t };
+export const ansiPaint: Paint = {
+  ok: (t) => `\u001b[32m${t}\u001b[39m`,
+  warn: (t) => `\u001b[33m${t}\u001b[39m`,
+  bad: (t) => `\u001b[31m${t}\u001b[39m`,
+};
+
+/** The paint for an output stream: colour on a terminal that wants it, none otherwise. */
+export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Paint {
+  const wanted = stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+  return wanted ? ansiPaint : noPaint;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli, UsageError } from '../../src/cli/args.js';
+
+function mistake(argv: string[]): UsageError {
+  try {
+    parseCli(argv);
+  } catch (err) {
+    if (err instanceof UsageError) return err;
+    throw err;
+  }
+  throw new Error(`expected a UsageError for ${argv.join(' ')}`);
+}
+
+describe('parseCli', () => {
+  it('reads each command with its flags, before or after it, as --flag value or --flag=value', () => {
+    expect(parseCli(['once', '--dry-run'])).toEqual({ command: 'once', dryRun: true, json: false });
+    expect(parseCli(['--config', '/etc/a.json', 'list', '--json', '--log-level=debug'])).toEqual({
+      command: 'list',
+      configPath: '/etc/a.json',
+      dryRun: false,
+      json: true,
+      logLevel: 'debug',
+    });
+    expect(parseCli(['run', '--log-format', 'json'])).toMatchObject({ command: 'run', logFormat: 'json' });
+    expect(parseCli(['doctor'])).toMatchObject({ command: 'doctor' });
+  });
+
+  it('asks for help in every way people ask: --help, -h, help, help COMMAND, COMMAND --help', () => {
+    expect(parseCli(['--help'])).toEqual({ command: 'help', helpFor: undefined, dryRun: false });
+    expect(parseCli(['-h'])).toMatchObject({ command: 'help', helpFor: undefined });
+    expect(parseCli(['help'])).toMatchObject({ command: 'help', helpFor: undefined });
+    expect(parseCli(['help', 'once'])).toMatchObject({ command: 'help', helpFor: 'once' });
+    expect(parseCli(['once', '--help'])).toMatchObject({ command: 'help', helpFor: 'once' });
+    expect(parseCli(['list', '-h'])).toMatchObject({ command: 'help', helpFor: 'list' });
+    expect(parseCli(['-v'])).toMatchObject({ command: 'version' });
+  });
+
+  it('answers a mistyped flag with the one it resembles and the command\'s help', () => {
+    const err = mistake(['once', '--dryrun']);
+    expect(err.message).toBe('unknown flag --dryrun; did you mean --dry-run?');
+    expect(err.command).toBe('once');
+    expect(mistake(['list', '--jsno']).message).toBe('unknown flag --jsno; did you mean --json?');
+    expect(mistake(['doctor', '--verbose']).message).toBe('unknown flag --verbose');
+    // Its value is not taken for a second command.
+    expect(mistake(['run', '--confg', 'x.json']).message).toBe('unknown flag --confg; did you mean --config?');
+    expect(mistake(['--dryrun']).message).toBe('unknown flag --dryrun; did you mean --dry-run?');
+  });
+
+  it('answers a mistyped command with the one it resembles', () => {
+    expect(mistake(['lsit']).message).toBe('unknown command "lsit"; did you mean list?');
+    expect(mistake(['help', 'doctr']).message).toBe('unknown command "doctr"; did you mean doctor?');
+    expect(mistake(['frobnicate']).message).toBe('unknown command "frobnicate": use run, once, list, doctor or help');
+  });
+
+  it('says which command a flag goes with', () => {
+    expect(mistake(['list', '--dry-run']).message).toBe('--dry-run goes with once, not list');
+    expect(mistake(['once', '--json']).message).toBe('--json goes with list, not once');
+  });
+
+  it('checks values against the schema\'s lists', () => {
+    expect(mistake(['once', '--log-level', 'loud']).message).toBe('--log-level loud: must be one of trace, debug, info, warn, error, fatal, silent');
+    expect(mistake(['once', '--log-level=warning']).message).toBe('--log-level warning: must be one of trace, debug, info, warn, error, fatal, silent; did you mean warn?');
+    expect(mistake(['run', '--log-format', 'text']).message).toMatch(/^--log-format text: must be one of auto, json, pretty/);
+  });
+
+  it('names a missing value, a value where none goes, and a missing or second command', () => {
+    expect(mistake(['once', '--config']).message).toBe('--config needs a value: --config PATH');
+    expect(mistake(['once', '--config', '--dry-run']).message).toBe('--config needs a value: --config PATH');
+    expect(mistake(['once', '--dry-run=yes']).message).toBe('--dry-run takes no value');
+    expect(mistake(['--config', 'a.json']).message).toBe('a command is required: run, once, list, doctor');
+    expect(mistake(['once', 'list']).message).toBe('one command at a time, got: once list');
+  });
+});
