@@ -367,7 +367,7 @@ export class DeviceProber {
       const rest = left > 0 ? `; the ${left} sections still missing are asked for in the next inventories, a few at a time` : '';
       const standIns = expected.filter((probe) => !run.sections.has(probe.section) && entry?.volatile?.has(probe.section)).map((probe) => probe.section);
       const earlier = standIns.length > 0 ? `; ${standIns.join(', ')} are from its previous inventory` : '';
-      return `the device answers slowly: ${read} of ${expected.length} sections arrived in ${seconds} s (deadline ${this.options.timeoutMs / 1000} s; a loaded phone's framework commands answer late)${rest}${earlier}${lacking}.`;
+      return `the inventory did not finish within ${this.options.timeoutMs} ms: ${read} of ${expected.length} sections arrived in ${seconds} s (the device answers slowly, as a loaded phone's framework commands do, or one of its services hangs)${rest}${earlier}${lacking}.`;
     }
     const why = describeCut(run.cut ?? { kind: 'ended' }, this.options.timeoutMs);
     return `${why}: ${read} of ${expected.length} sections arrived${lacking}.`;
