@@ -1,4 +1,4 @@
-// Wire types of the cloud's v1 contract (../shared/cloud-api-v1.md): the
+// Wire types of the cloud's v1 contract (docs/reference/cloud-api-v1.md): the
 // PUT /devices body and its answer. Field names follow the spec exactly.
 
 export interface MachineNetwork {

@@ -1,5 +1,5 @@
 // A real HTTP server on 127.0.0.1 that plays the device-testing cloud's v1
-// interface (/work/shared/cloud-api-v1.md) for tests: PUT /devices with Basic
+// interface (docs/reference/cloud-api-v1.md) for tests: PUT /devices with Basic
 // auth and a field-by-field schema check, the GET /devices family answered
 // from what was reported, every request recorded, and programmable faults
 // (statuses, 429 + Retry-After, delays, trickling bodies, connection resets,

@@ -1,6 +1,6 @@
 // Invented, contract-conforming PUT /devices bodies for tests of the cloud
 // side (the wire shape, not device output). Field values are made up; the
-// field names and types follow /work/shared/cloud-api-v1.md.
+// field names and types follow docs/reference/cloud-api-v1.md.
 
 import type { DeviceInfo, Machine, ReportBody } from '../../src/cloud/types.js';
 

@@ -1,5 +1,5 @@
 // Field-by-field check of a PUT /devices body against the cloud contract
-// (/work/shared/cloud-api-v1.md, "DeviceInfo" and "Machine"). Pure: value in,
+// (docs/reference/cloud-api-v1.md, "DeviceInfo" and "Machine"). Pure: value in,
 // list of violations out. The double answers 400 with this list, so a test
 // that sends a wrong type sees exactly which field is wrong.
 
