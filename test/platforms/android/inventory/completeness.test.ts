@@ -218,6 +218,8 @@ describe('a reboot the agent did not see', () => {
 
   it('during an adb server restart, with a new uptime above the old one: caught by the boot instant, and read in full', async () => {
     const device = await plug(booted);
+    // The previous test restarted the adb server: wait until this device takes shells before the first inventory.
+    await backAfterRestart(device);
     const p = prober();
     expect((await p.probe(device.serial, 'device')).platformVersion).toBe('8.1.0');
     // The server goes down; meanwhile the phone takes an OTA and reboots, and
@@ -237,6 +239,8 @@ describe('a reboot the agent did not see', () => {
 
   it('an adb server restart without a reboot: the boot instant holds, the cache too', async () => {
     const device = await plug(booted);
+    // The previous test restarted the adb server: wait until this device takes shells before the first inventory.
+    await backAfterRestart(device);
     const p = prober();
     await p.probe(device.serial, 'device');
     await adb.kill();
