@@ -16,7 +16,8 @@
 //   there the resends go on, 2.5-5 min apart.
 // - Retry-After (429, 503) is a time before which no report goes, scheduled
 //   ones included, plus a random part of up to half of it (at most half a
-//   period), so that hosts told the same thing at once do not come back at once.
+//   period), so that hosts told the same thing at once do not come back at
+//   once; the schedule goes on with its first tick after that time.
 
 import { backoffBound, backoffDelay, type BackoffPolicy } from '../util/backoff.js';
 
@@ -87,6 +88,8 @@ export class CloudBackoff {
     } else {
       const wait = Math.min(Math.max(0, retryAfterMs), this.maxRetryAfterMs);
       this.notBefore = now + wait + (this.options.random() * Math.min(wait, periodMs)) / 2;
+      // The schedule's next report is the first tick after it, at this host's own place in the period, not a report at the end of the wait.
+      this.ticksFrom = Math.max(this.ticksFrom ?? -Infinity, this.notBefore);
     }
   }
 

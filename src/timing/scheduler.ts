@@ -37,10 +37,10 @@ export interface SchedulerOptions {
  * The periodic report. Guarantees (test/timing/scheduler.test.ts, and
  * test/timing/fleet.test.ts for a fleet):
  * - onTick is called once for each time the cron expression names, at the
- *   host's own offset into the period after it (a stable share of the gap to
- *   the next time, read from the node id, plus a random part under jitterMs;
- *   at most 15 minutes), so a fleet's runs cover the whole period and one
- *   host's runs are at most the longer gap plus the jitter apart;
+ *   host's own offset after it (a stable share of the gap to the next time,
+ *   read from the node id, at most 15 minutes, plus a random part under
+ *   jitterMs), so a fleet's runs are spread evenly over the period, and one
+ *   host's runs are the gap between their times apart, give or take the jitter;
  * - a run whose time passed while the process stalled is made up once, and
  *   the runs it skipped are not; after a wall clock step the schedule starts
  *   again from the new time, with one log line (the planner's watchdog covers
@@ -122,9 +122,9 @@ export class Scheduler {
     this.arm();
   }
 
-  /** How far back a run may still be pending: its delay is under the gap to the next run, and never above the period. */
+  /** How far back a run may still be pending: its delay is at most the longest gap plus the jitter. */
   private windowMs(): number {
-    return this.periodMs();
+    return this.periodMs() + this.options.jitterMs;
   }
 
   private arm(): void {

@@ -25,20 +25,22 @@ export interface SpreadInput {
   phase: number;
   /** Time from this run's cron time to the next one. */
   gapMs: number;
-  /** Upper bound of the random part (jitterSeconds); at most half the spread window is random. */
+  /** Upper bound of the random part (jitterSeconds); at most half the window. */
   jitterMs: number;
   /** A number in [0, 1). */
   random: number;
 }
 
 /**
- * How long after its cron time a host's run goes: phase · (window − jitter) +
- * random · jitter, with the window the gap to the next run (at most
- * MAX_SPREAD_MS). Always inside the window, so each run goes before the next
- * one's time; two runs of one host are at most one window plus the jitter apart.
+ * How long after its cron time a host's run goes: phase · window + random ·
+ * jitter, with the window the gap to the next run (at most MAX_SPREAD_MS).
+ * The random part may carry a run past the next run's cron time (never past
+ * that run): so the fleet's runs are spread evenly over the period, the
+ * tail of one period's runs filling the head of the next, and two runs of
+ * one host are the gap between their cron times apart, give or take the jitter.
  */
 export function runDelay({ phase, gapMs, jitterMs, random }: SpreadInput): number {
   const window = Math.max(0, Math.min(gapMs, MAX_SPREAD_MS));
   const jitter = Math.min(Math.max(0, jitterMs), window / 2);
-  return phase * (window - jitter) + random * jitter;
+  return phase * window + random * jitter;
 }
