@@ -17,6 +17,11 @@ describe('VirtualTime', () => {
     expect(fired).toEqual(['a@10', 'b@20', 'c@20', 'd@25']);
     expect(time.now).toBe(119);
     expect(time.pending).toBe(0);
+    // Many at one time: still in the order set.
+    const order: number[] = [];
+    for (let i = 0; i < 50; i++) time.schedule(() => order.push(i), 10);
+    time.advance(10);
+    expect(order).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
   it('gives each clock its own random source and wall offset; a wall step leaves the monotonic clock alone', () => {
