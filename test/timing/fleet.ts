@@ -7,6 +7,7 @@
 // it arrives. Pure and replayable: every random draw comes from seeded sources.
 
 import { silentLogger } from '../../src/log/logger.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
 import { ReportPlanner, type Trigger } from '../../src/timing/planner.js';
 import { Scheduler } from '../../src/timing/scheduler.js';
 import { seededRandom, VirtualTime, type Timer } from '../../src/util/clock.js';
@@ -67,7 +68,8 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
       clock: schedClock,
     });
     periodMs = scheduler.periodMs();
-    const planner = new ReportPlanner({
+    // No devices: the fleet's timing does not depend on them.
+    const planner = new ReportPlanner(new DeviceRegistry(), {
       periodMs,
       jitterMs,
       debounceMs: 500,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReportPlanner } from '../../src/timing/planner.js';
+import { PlannerBed } from './planner-bed.js';
 
 // Named scenarios of the planner while the cloud fails (issue 23, items 3, 9
 // and 10); the bounds over random sequences are in planner.property.test.ts,
@@ -10,8 +10,8 @@ const transient = (retryAfterMs?: number) => ({ delivered: false as const, failu
 const delivered = { delivered: true as const, sent: [], failedDevices: [] };
 
 /** A planner a minute into a run, its first report delivered, with random draws fixed at `random`. */
-function running(random = 0.5): ReportPlanner {
-  const p = new ReportPlanner({ periodMs: MIN, jitterMs: 10_000, debounceMs: 500, random: () => random });
+function running(random = 0.5): PlannerBed {
+  const p = new PlannerBed({ periodMs: MIN, jitterMs: 10_000, debounceMs: 500, random: () => random });
   p.start(0);
   p.take(0);
   p.finished(delivered, 100);
@@ -83,7 +83,7 @@ describe('report planner while the cloud fails', () => {
 
   it('spreads the start report over startSpreadMs', () => {
     for (const random of [0, 0.25, 0.999]) {
-      const p = new ReportPlanner({ periodMs: MIN, jitterMs: 10_000, debounceMs: 500, startSpreadMs: 10_000, random: () => random });
+      const p = new PlannerBed({ periodMs: MIN, jitterMs: 10_000, debounceMs: 500, startSpreadMs: 10_000, random: () => random });
       p.start(1_000);
       expect(p.nextAt(1_000)).toBe(1_000 + random * 10_000);
       expect(p.take(1_000 + random * 10_000)!.triggers).toEqual(['start']);
