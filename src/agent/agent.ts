@@ -53,16 +53,21 @@ export class Agent {
     this.scheduler = new Scheduler({
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
+      nodeId,
       onTick: () => {
-        this.planner.scheduleTick();
+        this.planner.scheduleTick(this.now());
         this.arm();
       },
       logger,
     });
+    const periodMs = this.scheduler.periodMs();
     this.planner = new ReportPlanner(registry, {
-      periodMs: this.scheduler.periodMs(),
+      periodMs,
       jitterMs: settings.jitterSeconds * 1000,
       debounceMs: settings.changeDebounceMs,
+      // A fleet restarted together spreads its first reports over the jitter (at most a period).
+      startSpreadMs: Math.min(settings.jitterSeconds * 1000, periodMs),
+      random: () => clock.random(),
     });
     this.recovery = new Recovery({ adb: parts.android.adb, settings, stats: parts.stats, logger, registry, clock });
     this.status = new StatusServer(settings.statusListen, this, logger);
@@ -90,7 +95,7 @@ export class Agent {
       { nodeId: this.nodeId, adb: android.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
       'device-agent started',
     );
-    this.planner.start();
+    this.planner.start(this.now());
     this.arm();
   }
 
@@ -259,13 +264,13 @@ export class Agent {
     if (outcome.body) this.lastDevices = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);
     const result: ReportResult = outcome.delivered
       ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
-      : { delivered: false, failure: outcome.failure };
+      : { delivered: false, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
     const notes = planner.finished(result, now);
     const { logger, unplugged } = this.parts;
     // A report for adb's list settling is owed only while some device reported before has not been seen since.
     if (!unplugged.awaitingAdb) planner.adbSettleNotNeeded();
     if (!outcome.delivered) {
-      if (!this.stopping) logNotDelivered(logger, outcome.error, notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now));
+      if (!this.stopping) logNotDelivered(logger, outcome, { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures });
       return;
     }
     const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));

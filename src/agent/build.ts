@@ -2,6 +2,7 @@
 // build their parts here, from the settings, and nothing does I/O yet.
 import { join } from 'node:path';
 import { CloudClient } from '../cloud/client.js';
+import type { RetryPolicy } from '../cloud/retry.js';
 import { cloudNetwork } from '../cloud/network.js';
 import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -68,10 +69,11 @@ const noCloud: ReportSink = {
   putDevices: () => Promise.reject(new Error('this command sends nothing')),
 };
 
-export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger, retry?: Partial<RetryPolicy>): CloudClient {
   // Proxies and trusted CAs (issue 26): docs/install/proxy.md.
   const network = cloudNetwork(settings);
   return new CloudClient({
+    retry,
     proxies: network.proxies,
     ...(network.trust.secureContext && { secureContext: network.trust.secureContext }),
     baseUrl: settings.baseUrl,

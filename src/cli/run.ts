@@ -12,7 +12,9 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   // setup() has them for a command that sends, or it stopped with exit 2.
   const credentials = setup.credentials!;
   const nodeId = resolveNodeId(settings, env);
-  const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger) });
+  // One attempt per report: the planner's one backoff across reports does the
+  // retrying (a retry chain per report multiplied a fleet's load in an outage).
+  const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger, { maxAttempts: 1 }) });
   const agent = new Agent(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {

@@ -5,6 +5,7 @@
 
 import type { FailedDevice } from './types.js';
 import { compareStrings } from '../util/compare.js';
+import { backoffBound } from '../util/backoff.js';
 
 export interface FailedDevicePolicyOptions {
   /** Wait before the first retry of a failed device (default 30 s). */
@@ -127,7 +128,7 @@ export class FailedDevicePolicy {
 
   private backoff(attempts: number): number {
     const { initialBackoffMs, maxBackoffMs, factor } = this.options;
-    return Math.min(maxBackoffMs, initialBackoffMs * factor ** Math.max(0, attempts - 1));
+    return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs, factor });
   }
 }
 

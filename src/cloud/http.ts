@@ -56,7 +56,33 @@ export class HttpAnswerError extends Error {
 
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
+/** A kept-alive socket the server had closed failed the request at once, before any answer. */
+class StaleSocketError extends Error {
+  constructor(readonly original: Error) {
+    super(original.message);
+  }
+}
+
+/**
+ * One exchange. A request that fails at once on a reused keep-alive socket
+ * (the server closed it as the agent picked it up: a load balancer's idle
+ * timeout close to the report period makes this common) goes again, once,
+ * on a new connection: the daemon makes one attempt per report and would
+ * otherwise lose the report to that race.
+ */
+export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
+  const started = Date.now();
+  try {
+    return await exchange(request, false);
+  } catch (error) {
+    if (!(error instanceof StaleSocketError)) throw error;
+    return exchange({ ...request, timeoutMs: Math.max(1, request.timeoutMs - (Date.now() - started)) }, true).catch((e: unknown) => {
+      throw e instanceof StaleSocketError ? e.original : e;
+    });
+  }
+}
+
+function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const { signal, url, proxy } = request;
     if (signal?.aborted) {
@@ -91,7 +117,9 @@ export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
       }
     };
 
+    let answered = false;
     const onResponse = (res: IncomingMessage): void => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -132,8 +160,12 @@ export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
     signal?.addEventListener('abort', onAbort, { once: true });
 
     if (!proxy) {
-      const options = { method: request.method, headers, agent: directAgent(secure), ...(request.secureContext && { secureContext: request.secureContext }) };
-      send(() => (secure ? https : http).request(url, options, onResponse));
+      const options = { method: request.method, headers, agent: freshSocket ? false : directAgent(secure), ...(request.secureContext && { secureContext: request.secureContext }) };
+      send(
+        () => (secure ? https : http).request(url, options, onResponse),
+        (error: NodeJS.ErrnoException) =>
+          !answered && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error) : error,
+      );
     } else if (!secure) {
       let reached = false;
       send(

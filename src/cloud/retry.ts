@@ -7,6 +7,8 @@ import pRetry from 'p-retry';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../log/logger.js';
 import { CloudUnavailableError } from './errors.js';
+import { backoffBound } from '../util/backoff.js';
+import { systemClock } from '../util/clock.js';
 
 export interface RetryPolicy {
   /** Upper bound of the first backoff (full jitter picks in [0, bound]). */
@@ -36,8 +38,8 @@ export interface RetryTiming {
 }
 
 export const realTiming: RetryTiming = {
-  now: () => Date.now(),
-  random: () => Math.random(),
+  now: () => systemClock.wall(),
+  random: () => systemClock.random(),
   sleep: async (ms, signal) => {
     await sleepFor(ms, undefined, { signal });
   },
@@ -64,7 +66,8 @@ export function computeDelay(input: DelayInput, policy: RetryPolicy = defaultRet
   if (input.retryAfterMs !== undefined) {
     delay = Math.min(Math.max(0, input.retryAfterMs), policy.maxRetryAfterMs);
   } else {
-    const bound = Math.min(policy.maxDelayMs, policy.baseDelayMs * policy.factor ** Math.max(0, input.attempt - 1));
+    // Full jitter: anywhere from 0 to the bound.
+    const bound = backoffBound(Math.max(1, input.attempt), { firstMs: policy.baseDelayMs, maxMs: policy.maxDelayMs, factor: policy.factor });
     delay = Math.floor(input.random * bound);
   }
   if (input.deadline !== undefined && input.now + delay > input.deadline) return undefined;

@@ -118,7 +118,7 @@ export const schema = {
       "cron expression of the periodic report, in the host's local time: numbers, names (`mon-fri`, `jan`), `*`, ranges (wrapping ones too, `22-2`), " +
       'steps (`*/5`, `8-18/2`) and lists, with day of month and weekday both to match, as node-cron reads them; `L`, `W` and `#` are refused at start',
   },
-  jitterSeconds: { type: 'integer', min: 0, max: 3600, help: 'random delay (0 to this) before each scheduled report, so a fleet does not report in the same second' },
+  jitterSeconds: { type: 'integer', min: 0, max: 3600, help: "random delay (0 to this) added to each scheduled report, on top of the host's own place in the period read from its node id (a fleet's reports cover the whole period); the start report waits a random 0 to this too, at most a period" },
   changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'device events are gathered this long after the last one (at most 1.5 s after the first) before a report' },
   reconcileSeconds: { type: 'integer', min: 5, max: 3600, help: 'period of the full device-list reconciliation with the adb server' },
   requestTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one HTTP request to the cloud (shortened to end by the next scheduled report, 5 s at least)' },

@@ -2,6 +2,7 @@
 // Self-healing never disrupts other devices: it only reconnects offline
 // devices, kicks one wedged transport, or (re)connects a configured network
 // device. It never restarts the adb server.
+import { backoffBound } from '../util/backoff.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 
 export interface RecoverySettings {
@@ -82,8 +83,7 @@ export class RecoveryPolicy {
 
   backoff(failures: number): number {
     const { connectBaseMs, connectMaxMs } = this.settings;
-    if (failures <= 0) return 0;
-    return Math.min(connectMaxMs, connectBaseMs * 2 ** Math.min(failures - 1, 30));
+    return backoffBound(failures, { firstMs: connectBaseMs, maxMs: connectMaxMs });
   }
 
   /** The device list changed or a report is due: which actions to take now. */

@@ -1,4 +1,4 @@
-import { CloudAuthError, CloudError, CloudRejectedError } from '../cloud/errors.js';
+import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportAnswer, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -45,7 +45,7 @@ export interface ReportPlan {
 
 export type ReportOutcome =
   | { delivered: true; failedDevices: FailedDevice[]; body: ReportBody; sent: string[] }
-  | { delivered: false; error: Error; failure: Failure; body?: ReportBody };
+  | { delivered: false; error: Error; failure: Failure; retryAfterMs?: number; body?: ReportBody };
 
 /**
  * One report, in one direction: collect (every source) → health → decorate
@@ -97,7 +97,8 @@ export class Reporter {
       const error = err instanceof Error ? err : new Error(String(err));
       deps.stats.reportsFailed++;
       deps.stats.lastFailure = error.message;
-      return { delivered: false, error, failure: failureOf(error), body };
+      const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
+      return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
   }
 }
@@ -117,13 +118,20 @@ export function failureOf(error: Error): Failure {
 }
 
 /** One log line for a report that was not delivered, saying when it goes out again. */
-export function logNotDelivered(logger: Logger, error: Error, resendInMs: number | undefined): void {
+export function logNotDelivered(
+  logger: Logger,
+  failed: { error: Error; failure: Failure; retryAfterMs?: number },
+  next: { resendInMs: number | undefined; failures: number },
+): void {
+  const { error, failure, retryAfterMs } = failed;
   const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
-  const when =
-    resendInMs === undefined
-      ? 'it is sent again at the next scheduled report (resending the same report cannot help)'
-      : `the current inventory is sent again in ${Math.round(resendInMs / 1000)} s or at the next scheduled report`;
-  logger.error({ err: error.message, resendInMs }, `report not delivered${hint}; ${when}`);
+  let when: string;
+  if (failure !== 'transient') when = 'it is sent again with the next scheduled report (resending the same report cannot help)';
+  else if (next.resendInMs !== undefined) when = `the current inventory is sent again in about ${Math.round(next.resendInMs / 1000)} s, or with the next scheduled report`;
+  else when = 'the next scheduled report carries the current inventory';
+  if (retryAfterMs !== undefined) when += `; the cloud asked for ${Math.round(retryAfterMs / 1000)} s of quiet (Retry-After), so no report goes before that`;
+  const row = next.failures > 1 ? ` (${next.failures} in a row)` : '';
+  logger.error({ err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures }, `report not delivered${hint}${row}; ${when}`);
 }
 
 /** One warning per device the cloud did not store, with what to do. */

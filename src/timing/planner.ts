@@ -6,16 +6,29 @@
 // clock, sets a timer or does I/O. Times are milliseconds of a monotonic clock, so a wall
 // clock step (NTP, suspend and resume) cannot stall or rush a plan.
 //
+// Randomness (jitter) comes from the clock's source, passed in.
+//
 // Guarantees (test/timing/planner.property.test.ts checks each on long random
-// event sequences):
+// event sequences, test/timing/fleet.test.ts for a fleet of 1,000 agents):
 // - a follow-up report (resend, failed-device retry, inventory retry,
-//   watchdog) starts at least minFollowUpGapMs after the previous report
-//   started: at most 12 a minute with the default 5 s, whatever the cloud
-//   answers; a report the cloud rejected (4xx other than 408/429) or refused
-//   for its credentials is not resent before the next scheduled report;
+//   watchdog, adb resumed) starts at least minFollowUpGapMs after the previous
+//   report started: at most 12 a minute with the default 5 s, whatever the
+//   cloud answers; a report the cloud rejected (4xx other than 408/429) or
+//   refused for its credentials is not resent before the next scheduled report;
+// - while the cloud does not take reports (network, timeout, 408, 429, 5xx),
+//   one backoff spans all reports (src/timing/cloud-backoff.ts): a scheduled
+//   report is not resent (the next one carries it), news is resent after
+//   10-20 s, 20-40 s, then with the schedule; nothing else goes meanwhile. So
+//   an agent makes at most 3 attempts in any 60 s of an outage (with a period
+//   of a minute or more), and after the cloud comes back its next attempt is
+//   its next scheduled report, or a resend of news;
+// - no report starts before the time a Retry-After named, plus jitter;
 // - a device change is reported within maxChangeWaitMs plus the report in
-//   flight; a report starts at least once per schedule period, plus jitter
-//   and slack, even when a schedule tick is lost;
+//   flight, unless the cloud's last answer was a failure that may pass (then
+//   it goes with the backoff's next attempt); a report starts at least once
+//   per schedule period, plus jitter and slack, even when a schedule tick is
+//   lost; the start report waits a random part of startSpreadMs;
+// - adb tracking that comes back asks for a full report at most once a period;
 // - a failed-device entry lives only while its device is reported; no retry
 //   is planned in the past;
 // - memory is bounded by the number of devices the last delivered report
@@ -25,6 +38,9 @@ import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult }
 import type { FailedDevice } from '../cloud/types.js';
 import type { CloudView } from '../devices/cloud-view.js';
 import type { DeviceSnapshot } from '../devices/record.js';
+import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
+import { systemClock } from '../util/clock.js';
+import { CloudBackoff } from './cloud-backoff.js';
 
 /** What the planner reads of the device registry. */
 export interface PlannerDevices {
@@ -52,8 +68,11 @@ export type Trigger =
   | 'failed-device-retry'
   | 'inventory-retry';
 
-/** Triggers that are not rate-limited: the schedule, device events and the operator. */
-export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-resumed', 'adb-settled', 'requested']);
+/** Triggers that are not rate-limited by the follow-up gap: the schedule, device events and the operator. */
+export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-settled', 'requested']);
+
+/** The schedule's own reports: everything else is news, which the cloud backoff resends. */
+const SCHEDULED: ReadonlySet<Trigger> = new Set(['schedule', 'watchdog']);
 
 /** Why a report was not delivered, as far as timing cares. */
 export type Failure =
@@ -71,7 +90,12 @@ export type ReportResult =
       sent: readonly string[];
       failedDevices: readonly FailedDevice[];
     }
-  | { delivered: false; failure: Failure };
+  | {
+      delivered: false;
+      failure: Failure;
+      /** How long the cloud asked to wait (Retry-After on 429 or 503). */
+      retryAfterMs?: number;
+    };
 
 export interface PlannedReport {
   triggers: Trigger[];
@@ -84,8 +108,10 @@ export interface PlannedReport {
 export interface FinishNotes extends RecordResult {
   /** failedDevices entries naming a udid the report did not carry: logged, never kept. */
   unsent: FailedDevice[];
-  /** When a not-delivered report goes out again; undefined: at the next scheduled report. */
+  /** When a not-delivered report goes out again; undefined: with the next scheduled report. */
   resendAt: number | undefined;
+  /** Reports in a row the cloud did not take (0 after a delivery or a refusal). */
+  failures: number;
 }
 
 export interface PlannerOptions {
@@ -107,25 +133,35 @@ export interface PlannerOptions {
    * being enumerated, and calling them gone would flap them in the cloud.
    */
   adbSettleMs?: number;
-  resendMinMs?: number;
-  resendMaxMs?: number;
+  /** The start report waits a random time under this (default 0): a fleet restarted together does not report in one second. */
+  startSpreadMs?: number;
+  /** The backoff of resends while the cloud does not take reports (src/timing/cloud-backoff.ts). */
+  cloudBackoff?: BackoffPolicy;
   probeRetryMinMs?: number;
   probeRetryMaxMs?: number;
   failed?: FailedDevicePolicyOptions;
+  /** The random source of jitter (the agent's clock's). */
+  random?: () => number;
 }
 
 export class ReportPlanner {
-  private readonly o: Required<Omit<PlannerOptions, 'failed'>>;
+  private readonly o: Required<Omit<PlannerOptions, 'failed' | 'cloudBackoff'>>;
   readonly failed: FailedDevicePolicy;
+  private readonly cloud: CloudBackoff;
   /** The registry's change counter when the last report started: records changed after it are refreshed. */
   private seenChange = 0;
   private changeFirstAt: number | undefined;
   private changeLastAt: number | undefined;
   private readonly immediate = new Set<Trigger>();
-  private resendAttempt = 0;
-  private resendAt: number | undefined;
+  private startAt = -Infinity;
   private inFlight = false;
   private lastStartAt: number | undefined;
+  /** The last schedule tick, taken or dropped: the schedule is alive, the watchdog waits. */
+  private lastTickAt: number | undefined;
+  /** When adb tracking coming back last asked for a full report. */
+  private lastResumeAt: number | undefined;
+  /** The report in flight carries news, not only the schedule's refresh. */
+  private carriesNews = false;
   /** When adb's device list counts as complete again after it (re)connected. */
   private settleAt: number | undefined;
   private settleDue = false;
@@ -139,24 +175,29 @@ export class ReportPlanner {
       minFollowUpGapMs: 5_000,
       watchdogSlackMs: 10_000,
       adbSettleMs: 10_000,
-      resendMinMs: 5_000,
-      resendMaxMs: 30_000,
+      startSpreadMs: 0,
       probeRetryMinMs: 10_000,
       probeRetryMaxMs: 5 * 60_000,
+      random: systemClock.random,
       ...options,
     };
     this.failed = new FailedDevicePolicy(options.failed, devices.cloud?.refusals);
+    this.cloud = new CloudBackoff({ periodMs: this.o.periodMs, random: this.o.random, policy: options.cloudBackoff });
   }
 
   // ---- events ----
 
-  /** The first report, right away. */
-  start(): void {
+  /** The first report, after a random part of startSpreadMs. */
+  start(now: number): void {
+    this.startAt = now + this.o.random() * this.o.startSpreadMs;
     this.immediate.add('start');
   }
 
-  scheduleTick(): void {
-    this.immediate.add('schedule');
+  /** The schedule's time came (the scheduler has already spread it over the period). */
+  scheduleTick(now: number): void {
+    this.lastTickAt = now;
+    // While the cloud fails, a tick soon after the last attempt is dropped: the next one carries the resend.
+    if (this.cloud.acceptsTick(now)) this.immediate.add('schedule');
   }
 
   /** An operator asked for a full report (SIGHUP). */
@@ -164,10 +205,16 @@ export class ReportPlanner {
     this.immediate.add('requested');
   }
 
-  /** adb tracking came back: the same devices may be listed, but inventories were cut off. */
+  /**
+   * adb tracking came back: the same devices may be listed, but inventories
+   * may have been cut off (the Android source forgives those). A tracker
+   * that keeps dying (a crash-looping adb server, a tunnel that cuts idle
+   * connections) must not make a report each time: a full report at most
+   * once a period; meanwhile changes are reported as changes.
+   */
   adbResumed(now: number): void {
-    // (The Android source forgives the inventories the server's going away cut off.)
-    this.noteChange(now);
+    if (this.lastResumeAt !== undefined && now - this.lastResumeAt < this.o.periodMs) return;
+    this.lastResumeAt = now;
     this.immediate.add('adb-resumed');
   }
 
@@ -230,9 +277,11 @@ export class ReportPlanner {
     for (const udid of failedDue) for (const r of this.devices.byUdid(udid)) refresh.add(r.key);
     this.failed.defer(failedDue, now);
     if (triggers.includes('adb-settled')) this.settleDue = false;
+    // News rides along even when its own trigger is held for the schedule's report.
+    this.carriesNews = triggers.some((t) => !SCHEDULED.has(t)) || this.changeFirstAt !== undefined || failedDue.length > 0;
     this.immediate.clear();
     this.changeFirstAt = this.changeLastAt = undefined;
-    this.resendAt = undefined;
+    this.cloud.started();
     this.inFlight = true;
     this.lastStartAt = now;
     return { triggers, refresh, hold };
@@ -243,16 +292,13 @@ export class ReportPlanner {
     this.inFlight = false;
     if (!result.delivered) {
       if (result.failure === 'transient') {
-        this.resendAttempt++;
-        this.resendAt = now + backoff(this.resendAttempt, this.o.resendMinMs, this.o.resendMaxMs);
-      } else {
-        this.resendAttempt = 0;
-        this.resendAt = undefined;
-      }
-      return { newlyFailed: [], recovered: [], unsent: [], resendAt: this.resendAt };
+        this.cloud.failed({ now, carriedNews: this.carriesNews, retryAfterMs: result.retryAfterMs });
+        // A tick that came while this attempt was in flight is not a second attempt right after it: the backoff's next one carries it.
+        this.immediate.delete('schedule');
+      } else this.cloud.reset();
+      return { newlyFailed: [], recovered: [], unsent: [], resendAt: this.cloud.resendDue(), failures: this.cloud.failures };
     }
-    this.resendAttempt = 0;
-    this.resendAt = undefined;
+    this.cloud.reset();
     const sent = new Set(result.sent);
     const unsent = result.failedDevices.filter((f) => !sent.has(f.udid));
     const notes = this.failed.record(
@@ -262,7 +308,7 @@ export class ReportPlanner {
     );
     // A device no longer reported (unplugged, its UNPLUGGED record sent) has nothing left to retry.
     this.failed.retain(sent);
-    return { ...notes, unsent, resendAt: undefined };
+    return { ...notes, unsent, resendAt: undefined, failures: 0 };
   }
 
   // ---- introspection ----
@@ -277,14 +323,20 @@ export class ReportPlanner {
     const times: number[] = [];
     for (const d of this.devices.list()) if (d.state === READY && d.failures > 0 && !d.probing) times.push(this.retryAt(d));
     for (const f of this.failed.current()) times.push(f.nextRetryAt);
-    if (this.resendAt !== undefined) times.push(this.resendAt);
+    const resend = this.cloud.resendDue();
+    if (resend !== undefined) times.push(resend);
     return times;
+  }
+
+  /** Reports in a row the cloud did not take. */
+  get cloudFailures(): number {
+    return this.cloud.failures;
   }
 
   /** When a device whose inventories keep failing is asked again. */
   private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>): number {
     const from = Math.max(d.failure?.at ?? -Infinity, d.askedAt ?? -Infinity);
-    return from + backoff(d.failures, this.o.probeRetryMinMs, this.o.probeRetryMaxMs);
+    return from + backoffBound(d.failures, { firstMs: this.o.probeRetryMinMs, maxMs: this.o.probeRetryMaxMs });
   }
 
   private noteChange(now: number): void {
@@ -294,27 +346,29 @@ export class ReportPlanner {
 
   private dueTimes(): Map<Trigger, number> {
     const due = new Map<Trigger, number>();
-    for (const t of this.immediate) due.set(t, -Infinity);
+    for (const t of this.immediate) due.set(t, t === 'start' ? this.startAt : -Infinity);
     // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
     if (this.settleDue && this.settleAt !== undefined) due.set('adb-settled', this.settleAt);
     if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
       due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + this.o.maxChangeWaitMs));
     }
-    const gapFloor = this.lastStartAt === undefined ? -Infinity : this.lastStartAt + this.o.minFollowUpGapMs;
-    if (this.resendAt !== undefined) due.set('resend', Math.max(this.resendAt, gapFloor));
     const failedAt = this.failed.nextRetryAt();
-    if (failedAt !== undefined) due.set('failed-device-retry', Math.max(failedAt, gapFloor));
+    if (failedAt !== undefined) due.set('failed-device-retry', failedAt);
     let probeAt = Infinity;
     for (const d of this.devices.list()) if (d.state === READY && d.failures > 0 && !d.probing) probeAt = Math.min(probeAt, this.retryAt(d));
-    if (probeAt !== Infinity) due.set('inventory-retry', Math.max(probeAt, gapFloor));
-    if (this.lastStartAt !== undefined) {
-      due.set('watchdog', Math.max(gapFloor, this.lastStartAt + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs));
+    if (probeAt !== Infinity) due.set('inventory-retry', probeAt);
+    const resendAt = this.cloud.resendDue();
+    if (resendAt !== undefined) due.set('resend', resendAt);
+    const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
+    if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs);
+
+    const gapFloor = this.lastStartAt === undefined ? -Infinity : this.lastStartAt + this.o.minFollowUpGapMs;
+    const holds = this.cloud.holds([...due.keys()].some((t) => !SCHEDULED.has(t)));
+    for (const [t, at] of due) {
+      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, UNTHROTTLED.has(t) ? -Infinity : gapFloor);
+      if (floor === Infinity) due.delete(t);
+      else due.set(t, Math.max(at, floor));
     }
     return due;
   }
-}
-
-/** min, 2·min, 4·min, … capped at max, for the n-th consecutive failure (n ≥ 1). */
-export function backoff(n: number, min: number, max: number): number {
-  return Math.min(max, min * 2 ** Math.max(0, Math.min(n - 1, 30)));
 }

@@ -1,6 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log/logger.js';
+import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
+import { nodePhase, runDelay } from './spread.js';
 
 // How often the wall clock is compared with the monotonic one, and how far
 // they may drift apart before it counts as a step.
@@ -22,24 +23,38 @@ export function wallClockStep(prev: { wall: number; mono: number }, now: { wall:
 
 export interface SchedulerOptions {
   expression: string;
-  /** Upper bound of the random delay before each run, so a fleet does not report in the same second. */
+  /** Upper bound of the random part of each run's delay (jitterSeconds). */
   jitterMs: number;
+  /** This host's node id: it fixes where in each period the host's runs go (src/timing/spread.ts). */
+  nodeId: string;
   onTick: () => void;
   logger: Logger;
+  /** Wall and monotonic time, jitter and timers (default: the system's). */
+  clock?: Clock & Timers;
 }
 
 /**
- * The periodic report: calls onTick once for each time the cron expression
- * names, after a random delay under jitterMs; a time that passed while the
- * process stalled or the wall clock stepped is skipped, not made up (the
- * planner's watchdog covers a lost run).
+ * The periodic report. Guarantees (test/timing/scheduler.test.ts, and
+ * test/timing/fleet.test.ts for a fleet):
+ * - onTick is called once for each time the cron expression names, at the
+ *   host's own offset after it (a stable share of the gap to the next time,
+ *   read from the node id, at most 15 minutes, plus a random part under
+ *   jitterMs), so a fleet's runs are spread evenly over the period, and one
+ *   host's runs are the gap between their times apart, give or take the jitter;
+ * - a run whose time passed while the process stalled is made up once, and
+ *   the runs it skipped are not; after a wall clock step the schedule starts
+ *   again from the new time, with one log line (the planner's watchdog covers
+ *   a lost run);
+ * - it reads time, randomness and timers only through the clock it is given.
  */
 export class Scheduler {
   private readonly schedule: CronSchedule;
-  private nextAt: number | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly delayed = new Set<NodeJS.Timeout>();
-  private clockTimer: NodeJS.Timeout | undefined;
+  private readonly clock: Clock & Timers;
+  private readonly phase: number;
+  /** The cron time of the next run and when it goes (wall ms, spread included). */
+  private next: { cronAt: number; at: number } | undefined;
+  private timer: Timer | undefined;
+  private clockTimer: Timer | undefined;
   private clockMark = { wall: 0, mono: 0 };
 
   constructor(private readonly options: SchedulerOptions) {
@@ -47,21 +62,21 @@ export class Scheduler {
     // The settings check has already said this in its own words.
     if (typeof parsed === 'string') throw new Error(`schedule ${parsed}`);
     this.schedule = parsed;
+    this.clock = options.clock ?? systemClock;
+    this.phase = nodePhase(options.nodeId);
   }
 
   start(): void {
-    this.clockMark = { wall: Date.now(), mono: performance.now() };
-    this.clockTimer = setInterval(() => this.checkClock(), CLOCK_CHECK_MS);
-    this.clockTimer.unref();
-    this.plan(Date.now());
+    this.clockMark = this.readClocks();
+    this.armClockCheck();
+    this.plan(this.clock.wall());
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.clockTimer);
-    clearTimeout(this.timer);
-    for (const t of this.delayed) clearTimeout(t);
-    this.delayed.clear();
-    this.nextAt = undefined;
+    this.clockTimer?.cancel();
+    this.timer?.cancel();
+    this.clockTimer = this.timer = undefined;
+    this.next = undefined;
   }
 
   /**
@@ -71,7 +86,7 @@ export class Scheduler {
    */
   periodMs(): number {
     let longest = 0;
-    let at = nextRun(this.schedule, Date.now());
+    let at = nextRun(this.schedule, this.clock.wall());
     for (let i = 0; i < 5 && at !== undefined; i++) {
       const next = nextRun(this.schedule, at);
       if (next !== undefined) longest = Math.max(longest, next - at);
@@ -80,46 +95,74 @@ export class Scheduler {
     return longest || 60_000;
   }
 
-  /** When the next scheduled run starts (before jitter), or undefined when stopped. */
+  /** When the next scheduled run goes (wall ms, this host's offset and jitter included), or undefined when stopped. */
   nextRunAt(): number | undefined {
-    return this.nextAt;
+    return this.next?.at;
   }
 
-  private plan(afterWall: number): void {
-    clearTimeout(this.timer);
-    this.nextAt = nextRun(this.schedule, afterWall);
+  /**
+   * Plans the first run that goes after `wall`, starting from the cron times
+   * after `fromCron`: a run whose time has passed is skipped, not made up.
+   */
+  private plan(wall: number, fromCron = wall - this.windowMs()): void {
+    this.timer?.cancel();
+    let cronAt = nextRun(this.schedule, fromCron);
+    let next: { cronAt: number; at: number } | undefined;
+    while (cronAt !== undefined) {
+      const after = nextRun(this.schedule, cronAt);
+      const gapMs = after === undefined ? 0 : after - cronAt;
+      const at = cronAt + runDelay({ phase: this.phase, gapMs, jitterMs: this.options.jitterMs, random: this.clock.random() });
+      if (at > wall) {
+        next = { cronAt, at };
+        break;
+      }
+      cronAt = after;
+    }
+    this.next = next;
     this.arm();
   }
 
+  /** How far back a run may still be pending: its delay is at most the longest gap plus the jitter. */
+  private windowMs(): number {
+    return this.periodMs() + this.options.jitterMs;
+  }
+
   private arm(): void {
-    if (this.nextAt === undefined) return;
-    const wait = Math.min(Math.max(this.nextAt - Date.now(), 0), MAX_SLEEP_MS);
-    this.timer = setTimeout(() => this.wake(), wait);
+    if (this.next === undefined) return;
+    const wait = Math.min(Math.max(this.next.at - this.clock.wall(), 0), MAX_SLEEP_MS);
+    this.timer = this.clock.setTimer(() => this.wake(), wait);
   }
 
   private wake(): void {
-    if (this.nextAt === undefined) return;
-    const now = Date.now();
-    if (now < this.nextAt) return this.arm();
-    this.run();
-    this.plan(now);
+    const next = this.next;
+    if (next === undefined) return;
+    const now = this.clock.wall();
+    if (now < next.at) return this.arm();
+    this.options.onTick();
+    // Late (a stall): this run went once; the ones whose time has also passed are skipped.
+    this.plan(now, next.cronAt);
   }
 
-  private run(): void {
-    const delay = Math.floor(Math.random() * this.options.jitterMs);
-    if (delay === 0) return this.options.onTick();
-    const t = setTimeout(() => {
-      this.delayed.delete(t);
-      this.options.onTick();
-    }, delay);
-    this.delayed.add(t);
+  private armClockCheck(): void {
+    this.clockTimer = this.clock.setTimer(
+      () => {
+        this.checkClock();
+        if (this.clockTimer) this.armClockCheck();
+      },
+      CLOCK_CHECK_MS,
+      { unref: true },
+    );
+  }
+
+  private readClocks(): { wall: number; mono: number } {
+    return { wall: this.clock.wall(), mono: this.clock.monotonic() };
   }
 
   private checkClock(): void {
-    const now = { wall: Date.now(), mono: performance.now() };
+    const now = this.readClocks();
     const step = wallClockStep(this.clockMark, now);
     this.clockMark = now;
-    if (Math.abs(step) < CLOCK_STEP_MS || this.nextAt === undefined) return;
+    if (Math.abs(step) < CLOCK_STEP_MS || this.next === undefined) return;
     this.options.logger.warn(
       { stepSeconds: Math.round(step / 1000) },
       `the wall clock stepped ${step > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(step) / 1000)} s (NTP, suspend and resume, or a manual change); ` +

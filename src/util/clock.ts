@@ -4,8 +4,8 @@ import { performance } from 'node:perf_hooks';
  * Time as the agent's decisions read it, injected wherever code decides on
  * time so that tests can drive it: a monotonic clock for durations and
  * plans (a wall-clock step neither stalls nor rushes them), the wall clock
- * for what people and the cloud read (timestamps, "since"), and the random
- * source of jitter.
+ * for what people and the cloud read (timestamps, cron times), and the
+ * random source of jitter (a seeded one makes a fleet of agents replayable).
  */
 export interface Clock {
   /** Milliseconds on a clock that never steps (performance.now). */
@@ -16,8 +16,162 @@ export interface Clock {
   random(): number;
 }
 
-export const systemClock: Clock = {
+export interface Timer {
+  cancel(): void;
+}
+
+/**
+ * Waking code up after a while, on the same time line as the clock beside
+ * it: the scheduler's and the watchers' timers run on it, so a virtual clock
+ * drives them too.
+ */
+export interface Timers {
+  /** Calls fn once, ms from now (monotonic). unref: the timer alone does not keep the process alive. */
+  setTimer(fn: () => void, ms: number, options?: { unref?: boolean }): Timer;
+}
+
+export const systemClock: Clock & Timers = {
   monotonic: () => performance.now(),
   wall: () => Date.now(),
   random: () => Math.random(),
+  setTimer(fn, ms, options) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    if (options?.unref) t.unref();
+    return { cancel: () => clearTimeout(t) };
+  },
 };
+
+/**
+ * A seeded random source (mulberry32): the same seed gives the same numbers,
+ * so a simulated fleet's jitter is replayable and two runs can be compared
+ * draw for draw.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+interface Pending {
+  at: number;
+  seq: number;
+  fn: () => void;
+  cancelled: boolean;
+}
+
+/**
+ * Virtual time for tests and simulations: nothing moves until advance() or
+ * runUntil() moves it, and timers fire in time order (ties in the order they
+ * were set). One VirtualTime is the time line of a whole simulated fleet;
+ * each agent gets its own clock() on it, with its own random source and, if
+ * wanted, a wall clock that is off by some amount (hosts are never exactly
+ * in step) or that steps.
+ */
+export class VirtualTime {
+  private t = 0;
+  private seq = 0;
+  private readonly heap: Pending[] = [];
+
+  constructor(readonly epochMs = Date.UTC(2026, 0, 5, 12, 0, 0)) {}
+
+  /** Monotonic ms since the time line began. */
+  get now(): number {
+    return this.t;
+  }
+
+  /** A clock on this time line. */
+  clock(options: { seed?: number; random?: () => number; wallOffsetMs?: number } = {}): VirtualClock {
+    return new VirtualClock(this, options.random ?? seededRandom(options.seed ?? 1), options.wallOffsetMs ?? 0);
+  }
+
+  schedule(fn: () => void, ms: number): Timer {
+    const entry: Pending = { at: this.t + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    this.push(entry);
+    return { cancel: () => void (entry.cancelled = true) };
+  }
+
+  /** Fires every timer due up to `until` (monotonic ms), in order, then stands at `until`. */
+  runUntil(until: number): void {
+    for (;;) {
+      const next = this.heap[0];
+      if (next === undefined || next.at > until) break;
+      this.pop();
+      if (next.cancelled) continue;
+      this.t = Math.max(this.t, next.at);
+      next.fn();
+    }
+    this.t = Math.max(this.t, until);
+  }
+
+  advance(ms: number): void {
+    this.runUntil(this.t + ms);
+  }
+
+  /** Timers still pending (cancelled ones excluded). */
+  get pending(): number {
+    return this.heap.filter((p) => !p.cancelled).length;
+  }
+
+  private push(entry: Pending): void {
+    const h = this.heap;
+    h.push(entry);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): void {
+    const h = this.heap;
+    const last = h.pop()!;
+    if (h.length === 0) return;
+    h[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && before(h[l]!, h[m]!)) m = l;
+      if (r < h.length && before(h[r]!, h[m]!)) m = r;
+      if (m === i) break;
+      [h[i], h[m]] = [h[m]!, h[i]!];
+      i = m;
+    }
+  }
+}
+
+const before = (a: Pending, b: Pending): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/** One host's clock on a VirtualTime. */
+export class VirtualClock implements Clock, Timers {
+  constructor(
+    readonly time: VirtualTime,
+    readonly random: () => number,
+    private wallOffsetMs: number,
+  ) {}
+
+  monotonic(): number {
+    return this.time.now;
+  }
+
+  wall(): number {
+    return this.time.epochMs + this.time.now + this.wallOffsetMs;
+  }
+
+  setTimer(fn: () => void, ms: number): Timer {
+    return this.time.schedule(fn, ms);
+  }
+
+  /** The wall clock jumps by ms (NTP, a suspended VM, a manual change); the monotonic clock does not. */
+  stepWall(ms: number): void {
+    this.wallOffsetMs += ms;
+  }
+}

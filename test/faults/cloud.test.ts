@@ -75,8 +75,12 @@ const cases: FaultCase[] = [
     apply: () => cloud.failNext({ status: 429, retryAfter: 1, times: Infinity }),
     logged: /HTTP 429/,
     forMs: 4000,
-    // The wait the cloud asked for replaces the backoff.
-    check: (logs) => expect(logs.some((l) => l.retryAfterMs === 1000 && l.delayMs === 1000)).toBe(true),
+    // The wait the cloud asked for is a time before which no report goes, the schedule's included.
+    check: (logs) => {
+      expect(logs.some((l) => l.retryAfterMs === 1000 && String(l.msg).includes('Retry-After'))).toBe(true);
+      const puts = cloud.putRequests();
+      for (let i = 1; i < puts.length; i++) if (puts[i - 1]!.answer?.status === 429) expect(puts[i]!.receivedAt - puts[i - 1]!.receivedAt).toBeGreaterThanOrEqual(1000);
+    },
   },
   { name: 'HTML instead of JSON', apply: () => cloud.answerHtmlNext(Infinity), logged: /unexpected answer.*text\/html/, forMs: 4000 },
   {

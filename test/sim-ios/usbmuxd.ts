@@ -44,6 +44,8 @@ export class SimUsbmuxd {
   readonly buid = randomUUID().toUpperCase();
   /** Requests by MessageType, for tests. */
   readonly requests: string[] = [];
+  /** When set, each Listen connection is cut this long after it is answered, as a crash-looping usbmuxd does. */
+  cutListenAfterMs: number | undefined;
   private server?: net.Server;
   private readonly clients = new Set<net.Socket>();
   private readonly listeners = new Set<net.Socket>();
@@ -189,6 +191,7 @@ export class SimUsbmuxd {
         result(0);
         this.listeners.add(sock);
         for (const p of this.phones.values()) sock.write(encodeMux(attached(p), 0));
+        if (this.cutListenAfterMs !== undefined) setTimeout(() => sock.destroy(), this.cutListenAfterMs);
         return;
       case 'ReadBUID':
         sock.write(encodeMux({ BUID: this.buid }, tag));

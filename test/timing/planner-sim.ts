@@ -7,6 +7,7 @@
 import type { Failure, PlannerOptions, Trigger } from '../../src/timing/planner.js';
 import { PlannerBed } from './planner-bed.js';
 import type { FailedDevice } from '../../src/cloud/types.js';
+import { seededRandom } from '../../src/util/clock.js';
 
 export type SimEvent =
   | { dt: number; kind: 'plug' | 'unplug' | 'offline' | 'wedge' | 'unwedge'; device: number }
@@ -14,7 +15,7 @@ export type SimEvent =
 
 export type Answer =
   | { kind: 'ok'; failSent: number[]; failUnsent: number[] }
-  | { kind: Failure };
+  | { kind: Failure; retryAfterMs?: number };
 
 export interface SimInput {
   events: SimEvent[];
@@ -23,6 +24,8 @@ export interface SimInput {
   durations: number[];
   /** Schedule ticks lost, cycled (true: lost). */
   lostTicks: boolean[];
+  /** Seed of the planner's jitter. */
+  seed?: number;
 }
 
 export interface Start {
@@ -32,6 +35,9 @@ export interface Start {
   hold: Set<string>;
   /** udids of the ready devices when it started. */
   present: string[];
+  /** When it ended, and how the cloud answered (unset while in flight at the end). */
+  endAt?: number;
+  answer?: Answer;
 }
 
 export interface Observation {
@@ -54,7 +60,7 @@ export const DEVICES = 8;
 export const serialOf = (i: number): string => `SER${i}`;
 
 export function simulate(input: SimInput, options: PlannerOptions, horizonMs: number): Observation {
-  const planner = new PlannerBed(options);
+  const planner = new PlannerBed({ random: seededRandom(input.seed ?? 1), ...options });
   const bed = planner;
   const state = new Map<string, string>();
   const wedged = new Set<string>();
@@ -96,7 +102,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
         finish(flight.start);
         flight = undefined;
       } else if (nextTick <= t) {
-        if (!input.lostTicks[tickNo++ % Math.max(1, input.lostTicks.length)]) planner.scheduleTick();
+        if (!input.lostTicks[tickNo++ % Math.max(1, input.lostTicks.length)]) planner.scheduleTick(t);
         nextTick += options.periodMs;
       } else {
         const plan = bed.take(t);
@@ -116,6 +122,8 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
 
   const finish = (start: Start): void => {
     const answer = input.answers[reportNo++ % input.answers.length]!;
+    start.endAt = t;
+    start.answer = answer;
     // Probes of the refresh set finish with the report.
     for (const serial of start.refresh) {
       if (state.get(serial) !== 'device' || start.hold.has(serial)) continue;
@@ -131,7 +139,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
       lastDeliveredSent = new Set(start.present);
     } else {
       if (answer.kind !== 'transient') obs.refused.push(obs.starts.indexOf(start));
-      planner.finished({ delivered: false, failure: answer.kind }, t);
+      planner.finished({ delivered: false, failure: answer.kind, retryAfterMs: answer.retryAfterMs }, t);
     }
   };
 
@@ -156,7 +164,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
     bed.deviceChanged(serial, to, t);
   };
 
-  planner.start();
+  planner.start(0);
   check('start');
   for (const ev of input.events) {
     const target = t + ev.dt;

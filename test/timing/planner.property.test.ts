@@ -22,9 +22,14 @@ const okAnswer: fc.Arbitrary<Answer> = fc.record({
   failSent: fc.array(fc.nat(10), { maxLength: 3 }),
   failUnsent: fc.array(fc.nat(4), { maxLength: 2 }),
 });
+const transient: fc.Arbitrary<Answer> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({ kind: 'transient' as const }) },
+  // 429 or 503 with Retry-After: seconds, sometimes longer than the period.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('transient' as const), retryAfterMs: fc.integer({ min: 0, max: 150_000 }) }) },
+);
 const anyAnswer: fc.Arbitrary<Answer> = fc.oneof(
   { weight: 3, arbitrary: okAnswer },
-  { weight: 2, arbitrary: fc.constant({ kind: 'transient' as const }) },
+  { weight: 2, arbitrary: transient },
   { weight: 1, arbitrary: fc.constant({ kind: 'rejected' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'auth' as const }) },
 );
@@ -34,7 +39,10 @@ const input = (answer: fc.Arbitrary<Answer>): fc.Arbitrary<SimInput> =>
     answers: fc.array(answer, { minLength: 1, maxLength: 40, size: 'max' }),
     durations: fc.array(fc.integer({ min: 0, max: MAX_REPORT_MS }), { minLength: 1, maxLength: 10 }),
     lostTicks: fc.array(fc.boolean(), { minLength: 1, maxLength: 10 }),
+    seed: fc.integer(),
   });
+/** Long outages: the cloud mostly fails, now and then it takes a report. */
+const outageAnswer: fc.Arbitrary<Answer> = fc.oneof({ weight: 12, arbitrary: transient }, { weight: 1, arbitrary: okAnswer });
 
 const runs = { numRuns: 300 };
 const isFollowUp = (triggers: readonly string[]) => triggers.every((t) => !UNTHROTTLED.has(t as never));
@@ -81,12 +89,15 @@ describe('report planner: invariants on random event sequences', () => {
     );
   });
 
-  it('reports every device change within 2 s, whatever the cloud answers', () => {
+  it('reports every device change within 2 s, unless the cloud is failing (then with the backoff\'s next attempt)', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
         const obs = simulate(i, options, HORIZON);
         for (const c of obs.changes) {
           if (c.at + 2_000 > obs.endAt) continue;
+          // A transient failure in force at some time of the 2 s: the change waits for the resend.
+          const failingSince = obs.starts.filter((s) => s.endAt !== undefined && s.endAt <= c.at + 2_000).at(-1);
+          if (failingSince?.answer?.kind === 'transient') continue;
           const covered = obs.starts.slice(c.startsBefore).some((s) => s.at >= c.at && s.at <= c.at + 2_000);
           expect(covered, `change of ${c.serial} at ${c.at}`).toBe(true);
         }
@@ -120,6 +131,58 @@ describe('report planner: invariants on random event sequences', () => {
             obs.changes.some((c) => c.serial === p.serial && c.at >= p.startedAt && c.at <= next.startedAt) ||
             obs.resumes.some((at) => at >= p.startedAt && at <= next.startedAt);
           if (!changed) expect(next.startedAt - p.startedAt).toBeGreaterThanOrEqual(10_000);
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('while the cloud fails, at most 3 attempts in any 60 s: one backoff spans every report', () => {
+    fc.assert(
+      fc.property(input(outageAnswer), (i) => {
+        const { starts } = simulate(i, options, HORIZON);
+        // Runs of attempts that all failed with a failure that may pass.
+        for (let k = 0; k < starts.length; k++) {
+          let n = 0;
+          for (let m = k; m < starts.length && starts[m]!.at < starts[k]!.at + 60_000; m++) {
+            if (starts[m]!.answer?.kind !== 'transient') break;
+            n++;
+          }
+          expect(n, `attempts from ${starts[k]!.at}`).toBeLessThanOrEqual(3);
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('starts nothing before the time a Retry-After named', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const { starts } = simulate(i, options, HORIZON);
+        for (let k = 0; k + 1 < starts.length; k++) {
+          const answer = starts[k]!.answer;
+          if (answer?.kind !== 'transient' || answer.retryAfterMs === undefined) continue;
+          expect(starts[k + 1]!.at).toBeGreaterThanOrEqual(starts[k]!.endAt! + answer.retryAfterMs);
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('after a failure, the next attempt comes within two periods, or the Retry-After, its jitter and a period', () => {
+    fc.assert(
+      fc.property(input(anyAnswer), (i) => {
+        const obs = simulate(i, options, HORIZON);
+        const { starts } = obs;
+        for (let k = 0; k < starts.length; k++) {
+          const s = starts[k]!;
+          if (s.answer === undefined || s.answer.kind === 'ok') continue;
+          const ra = s.answer.retryAfterMs ?? 0;
+          // A Retry-After, its jitter, then the first scheduled report after them (the watchdog's, when that tick is lost).
+          const afterRetryAfter = ra + Math.min(ra, options.periodMs) / 2 + options.periodMs + options.jitterMs + 10_000;
+          const bound = s.endAt! + Math.max(2 * options.periodMs, afterRetryAfter) + MAX_REPORT_MS;
+          const next = starts[k + 1]?.at ?? obs.endAt;
+          if (bound < obs.endAt) expect(next).toBeLessThanOrEqual(bound);
         }
       }),
       runs,

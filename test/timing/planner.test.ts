@@ -27,7 +27,7 @@ function drive(p: ReportPlanner, from: number, until: number, answer: (n: number
 describe('report planner', () => {
   it('a device the cloud refused and that is then unplugged makes no report storm', () => {
     const p = planner();
-    p.start();
+    p.start(0);
     p.deviceChanged('A', 'device', 0);
     p.deviceChanged('B', 'device', 0);
     let present = ['A', 'B'];
@@ -46,19 +46,29 @@ describe('report planner', () => {
     expect(p.failed.current()).toEqual([]);
   });
 
-  it('a report rejected with a 4xx waits for the schedule; a 503 is resent with a growing delay', () => {
+  it('a report rejected with a 4xx waits for the schedule; a 503 is resent on one backoff, 10-20 s, 20-40 s ... under 5 min', () => {
     const rejected = planner();
-    rejected.start();
+    rejected.start(0);
     expect(drive(rejected, 0, HOUR / 2 - 1, () => ({ delivered: false, failure: 'rejected' }), () => [])).toEqual([0]);
-    const unavailable = planner();
-    unavailable.start();
-    const starts = drive(unavailable, 0, 60_000, () => ({ delivered: false, failure: 'transient' }), () => []);
-    expect(starts.slice(0, 5)).toEqual([0, 5_050, 15_100, 35_150, 65_200].filter((t) => t <= 60_000));
+    for (const random of [0, 0.5, 0.999]) {
+      const unavailable = new PlannerBed({ periodMs: 30 * 60_000, jitterMs: 0, debounceMs: 500, random: () => random });
+      unavailable.start(0);
+      const starts = drive(unavailable, 0, 20 * 60_000, () => ({ delivered: false, failure: 'transient' }), () => []);
+      const gaps = starts.slice(1).map((t, i) => t - starts[i]! - 50);
+      // The bound doubles from 20 s to the 5 min cap; each wait is between half of it and all of it.
+      const bounds = [20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000];
+      gaps.forEach((gap, i) => {
+        const bound = bounds[Math.min(i, bounds.length - 1)]!;
+        expect(gap).toBeGreaterThanOrEqual(bound / 2);
+        expect(gap).toBeLessThanOrEqual(bound);
+      });
+      expect(gaps.length).toBeGreaterThanOrEqual(5);
+    }
   });
 
   it('holds a device whose probes keep failing: asked after 10 s, 20 s, 40 s ... not on every report', () => {
     const p = planner();
-    p.start();
+    p.start(0);
     p.deviceChanged('W', 'device', 0);
     p.deviceChanged('OK', 'device', 0);
     const first = p.take(0)!;
@@ -66,7 +76,7 @@ describe('report planner', () => {
     p.probeOutcome('W', false, 100);
     p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 100);
     // A schedule tick at 5 s probes OK afresh but holds W.
-    p.scheduleTick();
+    p.scheduleTick(5_000);
     const tick = p.take(5_000)!;
     expect([...tick.refresh]).toEqual(['OK']);
     expect([...tick.hold]).toEqual(['W']);
@@ -87,7 +97,7 @@ describe('report planner', () => {
 
   it('takes adb\'s list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED', () => {
     const p = planner();
-    p.start();
+    p.start(0);
     p.take(0);
     p.finished({ delivered: true, sent: [], failedDevices: [] }, 10);
     p.adbConnected(1_000);

@@ -1,76 +1,111 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/timing/scheduler.js';
+import { MAX_SPREAD_MS, nodePhase } from '../../src/timing/spread.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { VirtualTime, type VirtualClock } from '../../src/util/clock.js';
 
-// The timer shell around src/timing/cron.ts, on vitest's fake clock: Date and
-// the timers move together, and setSystemTime alone plays a wall clock step.
+// The timer shell around src/timing/cron.ts and src/timing/spread.ts, on a
+// virtual clock: wall time, monotonic time, timers and jitter all come from
+// it, and stepWall() plays a wall clock step.
 
 const START = Date.UTC(2026, 10, 22, 12, 0, 0, 250);
+const MINUTE = Date.UTC(2026, 10, 22, 12, 0, 0);
 const warnings: string[] = [];
 const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void warnings.push(String(m)) } as unknown as ReturnType<typeof silentLogger>;
 
-function scheduler(expression: string, jitterMs = 0) {
+function scheduler(expression: string, options: { jitterMs?: number; nodeId?: string; clock?: VirtualClock; time?: VirtualTime } = {}) {
+  const time = options.time ?? new VirtualTime(START);
+  const clock = options.clock ?? time.clock({ seed: 7 });
   const ticks: number[] = [];
-  const s = new Scheduler({ expression, jitterMs, onTick: () => ticks.push(Date.now()), logger });
-  return { s, ticks };
+  const s = new Scheduler({ expression, jitterMs: options.jitterMs ?? 0, nodeId: options.nodeId ?? 'lab-host-01', onTick: () => ticks.push(clock.wall()), logger, clock });
+  return { s, ticks, time, clock };
 }
 
 beforeEach(() => {
   process.env.TZ = 'UTC';
   warnings.length = 0;
-  vi.useFakeTimers({ now: START, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
 });
-afterEach(() => vi.useRealTimers());
 
 describe('Scheduler', () => {
-  it('runs once at each time the expression names', async () => {
-    const { s, ticks } = scheduler('*/10 * * * * *');
+  it("runs once for each time the expression names, at this host's own offset into the period", async () => {
+    const { s, ticks, time } = scheduler('*/10 * * * * *', { nodeId: 'lab-host-01' });
     s.start();
-    expect(s.nextRunAt()).toBe(Date.UTC(2026, 10, 22, 12, 0, 10));
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(ticks.map((t) => (t - Date.UTC(2026, 10, 22, 12, 0, 0)) / 1000)).toEqual([10, 20, 30, 40, 50, 60]);
+    const offset = nodePhase('lab-host-01') * 10_000;
+    expect(s.nextRunAt()).toBe(MINUTE + (offset > 250 ? 0 : 10_000) + offset);
+    time.advance(60_000);
+    const expected = [0, 10, 20, 30, 40, 50, 60].map((k) => MINUTE + k * 1000 + offset).filter((t) => t > START && t <= START + 60_000);
+    expect(ticks).toEqual(expected);
     await s.stop();
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(ticks).toHaveLength(6);
+    time.advance(60_000);
+    expect(ticks).toEqual(expected);
     expect(s.nextRunAt()).toBeUndefined();
+    // Another host, another place in the period.
+    const other = scheduler('*/10 * * * * *', { nodeId: 'lab-host-02' });
+    other.s.start();
+    other.time.advance(60_000);
+    expect(other.ticks[0]! % 10_000).not.toBe(ticks[0]! % 10_000);
+    await other.s.stop();
   });
 
-  it('delays each run by less than the jitter, and a stop drops the delayed ones', async () => {
-    const { s, ticks } = scheduler('* * * * *', 20_000);
+  it("spreads a fleet's runs over the whole period; each host's runs stay a period apart, give or take the jitter", async () => {
+    const time = new VirtualTime(START);
+    const hosts = Array.from({ length: 300 }, (_, i) => scheduler('* * * * *', { jitterMs: 10_000, nodeId: `lab-host-${i}`, time, clock: time.clock({ seed: i + 1 }) }));
+    for (const h of hosts) h.s.start();
+    time.advance(10 * 60_000);
+    const perSecond = new Array<number>(60).fill(0);
+    for (const h of hosts) {
+      expect(h.ticks.length).toBeGreaterThanOrEqual(9);
+      for (const t of h.ticks) perSecond[Math.floor((t % 60_000) / 1000)]!++;
+      for (let k = 1; k < h.ticks.length; k++) {
+        const gap = h.ticks[k]! - h.ticks[k - 1]!;
+        expect(gap).toBeGreaterThanOrEqual(50_000);
+        expect(gap).toBeLessThanOrEqual(70_000);
+      }
+    }
+    // Before: every run in the first 10 s of the minute. Now each second of it has some.
+    expect(Math.min(...perSecond)).toBeGreaterThan(0);
+    const all = perSecond.reduce((a, b) => a + b, 0);
+    expect(Math.max(...perSecond)).toBeLessThan((all / 60) * 2.5);
+    for (const h of hosts) await h.s.stop();
+  });
+
+  it('keeps a long period spread within 15 minutes of its time, waiting in pieces', async () => {
+    const { s, ticks, time } = scheduler('0 3 * * *', { nodeId: 'lab-host-07' });
     s.start();
-    await vi.advanceTimersByTimeAsync(10 * 60_000 + 20_000);
-    expect(ticks).toHaveLength(10);
-    for (const t of ticks) expect(t % 60_000).toBeLessThan(20_000);
-    expect(new Set(ticks.map((t) => t % 60_000)).size).toBeGreaterThan(1);
-    // The 12:11 run, held for 10 s, is stopped before it goes.
-    vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    await vi.advanceTimersByTimeAsync(60_000 - 20_000 - 250 + 5_000);
+    expect(time.pending).toBe(2);
+    time.advance(24 * 3_600_000);
+    expect(ticks).toHaveLength(1);
+    const offset = ticks[0]! - Date.UTC(2026, 10, 23, 3, 0, 0);
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(offset).toBeLessThan(MAX_SPREAD_MS);
+    expect(offset).toBeCloseTo(nodePhase('lab-host-07') * MAX_SPREAD_MS, 3);
     await s.stop();
-    vi.restoreAllMocks();
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(ticks).toHaveLength(10);
   });
 
-  it('waits for a run a day away in pieces, and runs it on time', async () => {
-    const { s, ticks } = scheduler('0 3 * * *');
+  it('draws the random part under the jitter afresh for each run', async () => {
+    const { s, ticks, time } = scheduler('* * * * *', { jitterMs: 20_000 });
     s.start();
-    expect(vi.getTimerCount()).toBe(2);
-    await vi.advanceTimersByTimeAsync(24 * 3_600_000);
-    expect(ticks).toEqual([Date.UTC(2026, 10, 23, 3, 0, 0)]);
+    time.advance(20 * 60_000);
+    // Past this host's own offset into the minute, by less than the jitter.
+    const base = nodePhase('lab-host-01') * 60_000;
+    const randomParts = ticks.map((t) => (((t - MINUTE - base) % 60_000) + 60_000) % 60_000);
+    for (const r of randomParts) expect(r).toBeLessThan(20_000);
+    expect(new Set(randomParts.map((r) => Math.floor(r / 1000))).size).toBeGreaterThan(10);
+    expect(ticks.length).toBeGreaterThanOrEqual(19);
     await s.stop();
   });
 
   it('starts afresh after a wall clock step, back or forward, with one line each and no flood', async () => {
-    const { s, ticks } = scheduler('*/2 * * * * *');
+    const { s, ticks, time, clock } = scheduler('*/2 * * * * *');
     s.start();
-    await vi.advanceTimersByTimeAsync(10_000);
+    time.advance(10_000);
     expect(ticks).toHaveLength(5);
-    vi.setSystemTime(Date.now() - 3_600_000);
-    await vi.advanceTimersByTimeAsync(10_000);
+    clock.stepWall(-3_600_000);
+    time.advance(10_000);
     // Not an hour's wait for the old time to come round.
     expect(ticks.length).toBeGreaterThanOrEqual(9);
-    vi.setSystemTime(Date.now() + 7_200_000);
-    await vi.advanceTimersByTimeAsync(10_000);
+    clock.stepWall(7_200_000);
+    time.advance(10_000);
     // Not one run for every slot skipped over.
     expect(ticks.length).toBeGreaterThanOrEqual(13);
     expect(ticks.length).toBeLessThanOrEqual(16);
@@ -81,11 +116,21 @@ describe('Scheduler', () => {
     await s.stop();
   });
 
-  it('after the process stalled, runs once for all the times it missed (real clock)', async () => {
+  it('reads the period from the expression, before start', () => {
+    expect(scheduler('* * * * *').s.periodMs()).toBe(60_000);
+    expect(scheduler('*/15 * * * * *').s.periodMs()).toBe(15_000);
+    expect(scheduler('0 9,17 * * *').s.periodMs()).toBe(16 * 3_600_000);
+  });
+});
+
+describe('Scheduler on the real clock', () => {
+  afterEach(() => undefined);
+
+  it('after the process stalled, runs once for all the times it missed', async () => {
     // A paused VM or a blocked event loop: both clocks move on and every
     // timer fires late, once. Played with a busy loop on the real clocks.
-    vi.useRealTimers();
-    const { s, ticks } = scheduler('* * * * * *');
+    const ticks: number[] = [];
+    const s = new Scheduler({ expression: '* * * * * *', jitterMs: 0, nodeId: 'lab-host-01', onTick: () => ticks.push(Date.now()), logger });
     s.start();
     const stallUntil = Date.now() + 4_200;
     while (Date.now() < stallUntil) {
@@ -99,11 +144,5 @@ describe('Scheduler', () => {
     expect(after.length).toBeLessThanOrEqual(3);
     expect(after.length).toBeGreaterThanOrEqual(1);
     expect(warnings).toEqual([]);
-  });
-
-  it('reads the period from the expression, before start', () => {
-    expect(scheduler('* * * * *').s.periodMs()).toBe(60_000);
-    expect(scheduler('*/15 * * * * *').s.periodMs()).toBe(15_000);
-    expect(scheduler('0 9,17 * * *').s.periodMs()).toBe(16 * 3_600_000);
   });
 });

@@ -5,9 +5,10 @@
 // with DeviceChange[] (serial = udid, state 'attached').
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import type { ListingChange as DeviceChange } from '../source.js';
 import type { Logger } from '../../log/logger.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+import { Reconnects, type EndNote } from '../../util/reconnects.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice } from './usbmuxd-client.js';
 
@@ -24,6 +25,9 @@ export interface IosWatcherOptions {
   logger: Logger;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /** A Listen connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
+  stableMs?: number;
+  clock?: Clock;
   /**
    * How long the phones known before usbmuxd went away are kept while it is
    * away (default 10 s, adb's settle time): a usbmuxd restart then reports no
@@ -43,7 +47,8 @@ export class IosWatcher extends EventEmitter {
   private listener: import('./usbmuxd-client.js').MuxListener | undefined;
   private reconcileTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private reconnectDelay = 0;
+  private readonly reconnects: Reconnects;
+  private readonly clock: Clock;
   private running = false;
   private lastErrorText: string | undefined;
   private absentNoted = false;
@@ -52,6 +57,9 @@ export class IosWatcher extends EventEmitter {
 
   constructor(private readonly options: IosWatcherOptions) {
     super();
+    this.clock = options.clock ?? systemClock;
+    // A Listen connection that dies right after it opens makes the wait grow instead of starting over.
+    this.reconnects = new Reconnects({ firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs }, this.clock);
   }
 
   /** udid -> 'attached', as adb's watcher maps serial -> state. */
@@ -147,7 +155,7 @@ export class IosWatcher extends EventEmitter {
       // usbmuxd stopped (or is being restarted): no phone is reachable now.
       // Looking for the socket again is one stat() per backoff step, silently.
       this.dropAllAfterGrace();
-      this.scheduleReconnect();
+      this.scheduleReconnect(this.reconnects.failed());
       return;
     }
     const { MuxListener } = await client();
@@ -169,12 +177,10 @@ export class IosWatcher extends EventEmitter {
       if (this.listener !== listener) return;
       this.listener = undefined;
       if (!this.running) return;
-      this.lostAt = performance.now();
-      this.options.logger.warn(
-        { usbmuxd: this.options.address.label, err: err?.message },
-        'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list',
-      );
-      this.scheduleReconnect();
+      this.lostAt = this.clock.monotonic();
+      const { delayMs, note, ends } = this.reconnects.ended();
+      this.logEnd(note, ends, err);
+      this.scheduleReconnect(delayMs);
     });
     try {
       await listener.start(this.options.address, this.options.stepTimeoutMs);
@@ -186,20 +192,20 @@ export class IosWatcher extends EventEmitter {
       if (this.lastErrorText || this.absentNoted) this.options.logger.info({ usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
       this.lastErrorText = undefined;
       this.absentNoted = false;
-      this.reconnectDelay = 0;
+      this.reconnects.opened();
       this.lostAt = undefined;
       await this.reconcile();
     } catch (err) {
       listener.stop();
       this.noteError(err);
       this.dropAllAfterGrace();
-      this.scheduleReconnect();
+      this.scheduleReconnect(this.reconnects.failed());
     }
   }
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
   private dropAllAfterGrace(): void {
-    if (this.lostAt !== undefined && performance.now() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
+    if (this.lostAt !== undefined && this.clock.monotonic() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
     this.dropAll();
   }
 
@@ -210,14 +216,25 @@ export class IosWatcher extends EventEmitter {
     this.emit('change', changes);
   }
 
-  private scheduleReconnect(): void {
+  private logEnd(note: EndNote, ends: number, err: Error | undefined): void {
+    const { logger, address, reconnectMaxMs = 10_000 } = this.options;
+    if (note === 'ended') {
+      logger.warn({ usbmuxd: address.label, err: err?.message }, 'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list');
+    } else if (note === 'flapping') {
+      logger.warn(
+        { usbmuxd: address.label, ends, err: err?.message },
+        `the usbmuxd connection keeps ending right after it opens (${ends} times in a row), as a crash-looping usbmuxd does; ` +
+          `reconnecting at most every ${Math.round(reconnectMaxMs / 1000)} s. Check usbmuxd's log (journalctl -u usbmuxd)`,
+      );
+    } else if (note === 'summary') {
+      logger.warn({ usbmuxd: address.label, ends }, `the usbmuxd connection ended ${ends} more times soon after opening; still reconnecting`);
+    }
+  }
+
+  private scheduleReconnect(delayMs: number): void {
     if (!this.running) return;
-    const min = this.options.reconnectMinMs ?? 250;
-    const max = this.options.reconnectMaxMs ?? 10_000;
-    this.reconnectDelay = Math.min(max, this.reconnectDelay ? this.reconnectDelay * 2 : min);
-    const delay = Math.round(this.reconnectDelay * (0.5 + Math.random() / 2));
     clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.connect(), delay);
+    this.reconnectTimer = setTimeout(() => void this.connect(), Math.round(delayMs));
   }
 
   private noteError(err: unknown): void {

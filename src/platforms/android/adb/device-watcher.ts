@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { ListingChange } from '../../source.js';
 import type { Logger } from '../../../log/logger.js';
+import { systemClock, type Clock } from '../../../util/clock.js';
+import { Reconnects, type EndNote } from '../../../util/reconnects.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
 
 /** A change in adb's listing (the watchers of every platform speak it). */
@@ -11,6 +13,9 @@ export interface DeviceWatcherOptions {
   logger: Logger;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /** A tracker connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
+  stableMs?: number;
+  clock?: Clock;
 }
 
 /**
@@ -20,13 +25,17 @@ export interface DeviceWatcherOptions {
  * event never leaves a ghost device behind. Emits 'change' with the
  * DeviceChange[] of each update, 'connected' each time tracking connects,
  * and 'resumed' when tracking comes back after the adb server went away.
+ * A tracker that dies right after connecting is reconnected on a growing
+ * wait (up to reconnectMaxMs), not at once, and logged once, then summed up.
  */
 export class DeviceWatcher extends EventEmitter {
   private readonly known = new Map<string, string>();
   private tracker: Tracker | undefined;
   private reconcileTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private reconnectDelay = 0;
+  private readonly reconnects: Reconnects;
+  private readonly clock: Clock;
+  private trackerError: string | undefined;
   private running = false;
   private connected = false;
   private lastErrorText: string | undefined;
@@ -38,6 +47,8 @@ export class DeviceWatcher extends EventEmitter {
     private readonly options: DeviceWatcherOptions,
   ) {
     super();
+    this.clock = options.clock ?? systemClock;
+    this.reconnects = new Reconnects({ firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs }, this.clock);
   }
 
   /** serial -> adb state, as last seen. */
@@ -86,9 +97,9 @@ export class DeviceWatcher extends EventEmitter {
   async reconcile(): Promise<boolean> {
     let list: AdbDevice[];
     try {
-      const t0 = performance.now();
+      const t0 = this.clock.monotonic();
       list = await this.adb.listDevices();
-      this.roundTripMs = performance.now() - t0;
+      this.roundTripMs = this.clock.monotonic() - t0;
     } catch (err) {
       this.noteError(err);
       return false;
@@ -122,19 +133,21 @@ export class DeviceWatcher extends EventEmitter {
       }
       this.tracker = tracker;
       tracker.on('changeSet', (set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) => this.applyChangeSet(set));
-      tracker.on('error', (err: Error) => this.noteError(err));
+      // A tracker's error comes with its end, which says it once per episode (a flapping tracker would say it at each cut).
+      tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
       if (this.lastErrorText) this.options.logger.info({ adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
-      this.reconnectDelay = 0;
+      // The wait before the next reconnect starts over only once this connection has stayed open a while.
+      this.reconnects.opened();
       this.emit('connected');
       await this.reconcile();
       if (this.everConnected) this.emit('resumed');
       this.everConnected = true;
     } catch (err) {
       this.noteError(err);
-      this.scheduleReconnect();
+      this.scheduleReconnect(this.reconnects.failed());
     }
   }
 
@@ -143,21 +156,34 @@ export class DeviceWatcher extends EventEmitter {
     this.tracker = undefined;
     this.connected = false;
     if (!this.running) return;
-    this.options.logger.warn(
-      { adb: this.adb.label },
-      'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list',
-    );
-    this.scheduleReconnect();
+    const { delayMs, note, ends } = this.reconnects.ended();
+    this.logEnd(note, ends);
+    this.scheduleReconnect(delayMs);
   }
 
-  private scheduleReconnect(): void {
+  private logEnd(note: EndNote, ends: number): void {
+    const { logger, reconnectMaxMs = 10_000, reconcileMs } = this.options;
+    const adb = this.adb.label;
+    const err = this.trackerError;
+    this.trackerError = undefined;
+    if (note === 'ended') {
+      logger.warn({ adb, err }, 'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list');
+    } else if (note === 'flapping') {
+      logger.warn(
+        { adb, ends },
+        `adb device tracking keeps ending right after it connects (${ends} times in a row): a crash-looping adb server, or something between the agent and adb ` +
+          `that cuts idle connections (a tunnel, a proxy), does this. Reconnecting at most every ${Math.round(reconnectMaxMs / 1000)} s; ` +
+          `the device list is still read every ${Math.round(reconcileMs / 1000)} s. Check the adb server's log and the path to it`,
+      );
+    } else if (note === 'summary') {
+      logger.warn({ adb, ends }, `adb device tracking ended ${ends} more times soon after connecting; still reconnecting`);
+    }
+  }
+
+  private scheduleReconnect(delayMs: number): void {
     if (!this.running) return;
-    const min = this.options.reconnectMinMs ?? 250;
-    const max = this.options.reconnectMaxMs ?? 10_000;
-    this.reconnectDelay = Math.min(max, this.reconnectDelay ? this.reconnectDelay * 2 : min);
-    const delay = Math.round(this.reconnectDelay * (0.5 + Math.random() / 2));
     clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.connect(), delay);
+    this.reconnectTimer = setTimeout(() => void this.connect(), Math.round(delayMs));
   }
 
   private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }): void {

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
+import { DeviceWatcher } from '../../../../src/platforms/android/adb/device-watcher.js';
+import { captureLogger } from '../../../log/capture.js';
+import { AdbServer } from '../../../sim/adb-server.js';
+import { TrackerCutter } from '../../../sim/tracker-cutter.js';
+
+// The watcher against the real adb server, through a relay that cuts the
+// device tracker's connection 50 ms after it starts (issue 23, item 3: a
+// crash-looping adb server or a tunnel that cuts idle connections).
+
+const adb = new AdbServer();
+let cutter: TrackerCutter;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  await adb.start();
+  cutter = new TrackerCutter({ adbPort: adb.port, cutAfterMs: 50 });
+  await cutter.start();
+});
+
+afterAll(async () => {
+  await cutter.stop();
+  await adb.stop();
+});
+
+describe('DeviceWatcher', () => {
+  it('backs off a tracker that dies right after connecting, says so twice, and starts over once a connection holds', async () => {
+    cutter.cutting = true;
+    const { logger, lines } = captureLogger();
+    const watcher = new DeviceWatcher(new AdbClient({ host: '127.0.0.1', port: cutter.port, source: 'test' }), { reconcileMs: 30_000, logger, stableMs: 2_000 });
+    let connects = 0;
+    watcher.on('connected', () => connects++);
+    await watcher.start();
+    await sleep(6_000);
+    // Waits of about 0.25, 0.5, 1, 2, 4 s (each between half and all of it),
+    // not a reconnect every 125-250 ms (about 30 in 6 s before).
+    expect(connects).toBeGreaterThanOrEqual(3);
+    expect(connects).toBeLessThanOrEqual(7);
+    const warnings = lines().filter((l) => l.level === 'warn').map((l) => String(l.msg));
+    expect(warnings).toEqual([expect.stringContaining('adb device tracking ended'), expect.stringContaining('keeps ending right after it connects')]);
+
+    // The trackers live again: the next connection holds, and a cut after it is reconnected at once.
+    cutter.cutting = false;
+    for (let waited = 0; !watcher.alive && waited < 12_000; waited += 100) await sleep(100);
+    await sleep(2_500);
+    expect(watcher.alive).toBe(true);
+    const before = connects;
+    await sleep(2_500);
+    cutter.cutOpen();
+    await sleep(1_000);
+    expect(connects).toBe(before + 1);
+    watcher.stop();
+  }, 40_000);
+});

@@ -1,0 +1,120 @@
+// A fleet of agents on one virtual time line: each agent is the real
+// Scheduler and the real ReportPlanner, wired the way src/agent/agent.ts
+// wires them (the schedule's ticks and the reports' outcomes go into the
+// planner; one timer fires when the planner says), against a cloud whose
+// answer depends on when a PUT arrives. Nothing else of an agent runs:
+// collecting takes a fixed time per agent, and a PUT is answered 50 ms after
+// it arrives. Pure and replayable: every random draw comes from seeded sources.
+
+import { silentLogger } from '../../src/log/logger.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { ReportPlanner, type Trigger } from '../../src/timing/planner.js';
+import { Scheduler } from '../../src/timing/scheduler.js';
+import { seededRandom, VirtualTime, type Timer } from '../../src/util/clock.js';
+
+export type CloudAnswer = { kind: 'ok' } | { kind: 'transient'; retryAfterMs?: number };
+
+export interface FleetOptions {
+  agents: number;
+  /** Monotonic ms the simulation runs. */
+  horizonMs: number;
+  /** What the cloud answers a PUT arriving at monotonic ms t. */
+  cloud: (t: number) => CloudAnswer;
+  expression?: string;
+  jitterMs?: number;
+  seed?: number;
+  /** Node ids (default: random UUIDs, as generated at first start). */
+  nodeId?: (agent: number) => string;
+}
+
+export interface Attempt {
+  agent: number;
+  /** When the PUT reached the cloud (monotonic ms). */
+  at: number;
+  triggers: Trigger[];
+  answer: CloudAnswer;
+}
+
+const ANSWER_MS = 50;
+const silent = silentLogger();
+
+export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; periodMs: number; time: VirtualTime } {
+  const { agents, horizonMs, cloud, expression = '* * * * *', jitterMs = 10_000, seed = 1 } = options;
+  const time = new VirtualTime();
+  const ids = seededRandom(seed * 7919);
+  const uuid = () => Array.from({ length: 4 }, () => Math.floor(ids() * 2 ** 32).toString(16).padStart(8, '0')).join('-');
+  const attempts: Attempt[] = [];
+  let periodMs = 0;
+
+  for (let i = 0; i < agents; i++) {
+    // Separate random sources for the schedule and the planner, so that a run
+    // with an outage draws the same schedule as the run without it.
+    const schedClock = time.clock({ seed: seed * 1_000_003 + i, wallOffsetMs: Math.round((seededRandom(seed + i)() - 0.5) * 40) });
+    const planRandom = seededRandom(seed * 2_000_003 + i);
+    const collectMs = 300 + Math.floor(seededRandom(seed * 3_000_017 + i)() * 700);
+    const nodeId = options.nodeId?.(i) ?? uuid();
+    let timer: Timer | undefined;
+    let inFlight = false;
+
+    const scheduler = new Scheduler({
+      expression,
+      jitterMs,
+      nodeId,
+      onTick: () => {
+        planner.scheduleTick(time.now);
+        arm();
+      },
+      logger: silent,
+      clock: schedClock,
+    });
+    periodMs = scheduler.periodMs();
+    // No devices: the fleet's timing does not depend on them.
+    const planner = new ReportPlanner(new DeviceRegistry(), {
+      periodMs,
+      jitterMs,
+      debounceMs: 500,
+      startSpreadMs: Math.min(jitterMs, periodMs),
+      random: planRandom,
+    });
+
+    const arm = (): void => {
+      timer?.cancel();
+      timer = undefined;
+      if (inFlight) return;
+      const at = planner.nextAt(time.now);
+      if (at === undefined) return;
+      timer = time.schedule(fire, Math.max(0, at - time.now));
+    };
+
+    const fire = (): void => {
+      const plan = planner.take(time.now);
+      if (!plan) return arm();
+      inFlight = true;
+      time.schedule(() => {
+        const answer = cloud(time.now);
+        attempts.push({ agent: i, at: time.now, triggers: plan.triggers, answer });
+        time.schedule(() => {
+          inFlight = false;
+          planner.finished(
+            answer.kind === 'ok' ? { delivered: true, sent: [], failedDevices: [] } : { delivered: false, failure: 'transient', retryAfterMs: answer.retryAfterMs },
+            time.now,
+          );
+          arm();
+        }, ANSWER_MS);
+      }, collectMs);
+    };
+
+    scheduler.start();
+    planner.start(time.now);
+    arm();
+  }
+  time.runUntil(horizonMs);
+  return { attempts, periodMs, time };
+}
+
+/** Attempts per second over [from, to): index k counts those in [from + k s, from + (k+1) s). */
+export function perSecond(attempts: readonly Attempt[], from: number, to: number): number[] {
+  const counts = new Array<number>(Math.ceil((to - from) / 1000)).fill(0);
+  for (const a of attempts) if (a.at >= from && a.at < to) counts[Math.floor((a.at - from) / 1000)]!++;
+  return counts;
+}
