@@ -11,6 +11,7 @@ import type { Clock } from '../util/clock.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
+import { cleanStrings } from './clean-strings.js';
 
 export interface ReportSink {
   putDevices(body: ReportBody, options?: { deadline?: number; signal?: AbortSignal }): Promise<ReportAnswer>;
@@ -67,7 +68,10 @@ export class Reporter {
   /** The body a report would carry now, without sending it (a dry run). */
   async compose(plan: ReportPlan): Promise<ReportBody> {
     const [devices, machine] = await Promise.all([this.inventory(plan.request), this.deps.machine.collect()]);
-    return { nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(devices, plan.complete) };
+    // The one place a body is composed, so the one place it is made clean:
+    // the devices before the ledger sees them, so that it keys them by the
+    // udids the cloud knows, and the body once more for what the ledger adds.
+    return cleanStrings({ nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(cleanStrings(devices), plan.complete) });
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
