@@ -12,6 +12,8 @@ import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { Recovery } from '../recovery/recovery.js';
 import type { SourceChange } from '../platforms/source.js';
+import { BoundedSet } from '../util/bounded-set.js';
+import { limited } from '../log/limited.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -38,7 +40,7 @@ export class Agent {
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
   /** failedDevices entries for devices not sent, already logged (bounded). */
-  private readonly unsentLogged = new Set<string>();
+  private readonly unsentLogged = new BoundedSet<string>(10_000);
   private started = false;
   private stopping = false;
   private startedAt = 0;
@@ -269,9 +271,8 @@ export class Agent {
       return;
     }
     const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
-    if (this.unsentLogged.size > 1000) this.unsentLogged.clear();
     for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
     logFailedDevices(logger, notes.newlyFailed, unsent);
-    for (const udid of notes.recovered) logger.info({ udid }, `the cloud stored device ${udid} again`);
+    for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
   }
 }
