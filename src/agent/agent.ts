@@ -149,7 +149,7 @@ export class Agent {
   /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
   report(reason: string): Promise<ReportOutcome | undefined> {
     if (this.stopping || !this.started) return Promise.resolve(undefined);
-    this.parts.logger.info({ reason }, 'a full report was asked for');
+    limited(this.parts.logger).info('report-requested', { reason }, 'a full report was asked for');
     // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
     for (const source of this.parts.sources) source.invalidateSlow();
     this.planner.requested();
@@ -201,7 +201,7 @@ export class Agent {
   }
 
   private onChange(changes: SourceChange[]): void {
-    for (const c of changes) this.parts.logger.info({ serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed');
+    for (const c of changes) limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
     this.planner.devicesChanged(this.now());
     this.recovery.devicesChanged();
     this.arm();
@@ -246,7 +246,7 @@ export class Agent {
       .catch((err: unknown) => {
         // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
         planner.finished({ delivered: false, failure: 'transient' }, this.now());
-        this.parts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
+        limited(this.parts.logger).error('report-unexpected-failure', { err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
         for (const w of waiters) w(undefined);
       })
       .finally(() => {

@@ -2,6 +2,7 @@ import { Agent } from '../agent/agent.js';
 import { buildParts, cloudClient } from '../agent/build.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { Setup } from './setup.js';
+import { limited } from '../log/limited.js';
 
 // systemd's default stop timeout is 90 s, docker's 10 s: finish well inside the smaller.
 const HARD_EXIT_MS = 9_500;
@@ -16,13 +17,13 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const agent = new Agent(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {
-    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
+    limited(logger).error('unhandled-rejection', { err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
   });
 
   // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
   // session that started it) asks for a full report instead of killing it.
   process.on('SIGHUP', () => {
-    logger.info('SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
+    limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
     void agent.report('SIGHUP');
   });
   await agent.start();

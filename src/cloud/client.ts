@@ -15,6 +15,7 @@ import { routeFor, type ProxyPlan } from './proxy/route.js';
 import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
 import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
+import { limited } from '../log/limited.js';
 
 export interface CloudClientOptions {
   /** The v1 root, e.g. https://cloud.example.com/v1 */
@@ -91,7 +92,7 @@ export class CloudClient {
         const parsed = parseReportAnswer(res.body);
         if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
         if (parsed.dropped > 0) {
-          this.logger.warn({ operation, dropped: parsed.dropped }, 'the cloud listed failedDevices entries without a udid; they were ignored');
+          limited(this.logger).warn('cloud-entries-without-udid', { operation, dropped: parsed.dropped }, 'the cloud listed failedDevices entries without a udid; they were ignored');
         }
         return parsed.answer;
       },

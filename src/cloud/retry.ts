@@ -7,6 +7,7 @@ import pRetry from 'p-retry';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../log/logger.js';
 import { CloudUnavailableError } from './errors.js';
+import { limited } from '../log/limited.js';
 
 export interface RetryPolicy {
   /** Upper bound of the first backoff (full jitter picks in [0, bound]). */
@@ -126,10 +127,11 @@ export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T
           );
           if (delay === undefined) {
             stopReason = 'no retry: the next attempt would start after the report deadline';
-            logger.warn({ operation, attempt: attemptNumber, reason: error.reason }, `${operation} failed; ${stopReason}`);
+            limited(logger).warn('cloud-attempt-failed', { operation, attempt: attemptNumber, reason: error.reason }, `${operation} failed; ${stopReason}`);
             return false;
           }
-          logger.warn(
+          limited(logger).warn(
+            'cloud-attempt-failed',
             { operation, attempt: attemptNumber, reason: error.reason, delayMs: delay, retryAfterMs: error.retryAfterMs },
             `${operation} failed (${error.reason}); retrying in ${delay} ms`,
           );

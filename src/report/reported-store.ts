@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import { dirname } from 'node:path';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
+import { limited } from '../log/limited.js';
 
 /**
  * The devices the cloud was last told are present, kept in the state
@@ -73,7 +74,7 @@ export class ReportedStore {
   private warn(problem: string): void {
     if (problem === this.lastProblem) return;
     this.lastProblem = problem;
-    this.logger.warn({ file: this.file }, problem);
+    limited(this.logger).warn('state-dir-problem', { file: this.file }, problem);
   }
 }
 

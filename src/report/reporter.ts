@@ -128,7 +128,7 @@ export function logNotDelivered(logger: Logger, error: Error, resendInMs: number
     resendInMs === undefined
       ? 'it is sent again at the next scheduled report (resending the same report cannot help)'
       : `the current inventory is sent again in ${Math.round(resendInMs / 1000)} s or at the next scheduled report`;
-  logger.error({ err: error.message, resendInMs }, `report not delivered${hint}; ${when}`);
+  limited(logger).error('report-not-delivered', { err: error.message, resendInMs }, `report not delivered${hint}; ${when}`);
 }
 
 /** Devices one line names; the rest of a list is counted. */

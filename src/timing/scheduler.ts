@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log/logger.js';
 import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
+import { limited } from '../log/limited.js';
 
 // How often the wall clock is compared with the monotonic one, and how far
 // they may drift apart before it counts as a step.
@@ -120,7 +121,8 @@ export class Scheduler {
     const step = wallClockStep(this.clockMark, now);
     this.clockMark = now;
     if (Math.abs(step) < CLOCK_STEP_MS || this.nextAt === undefined) return;
-    this.options.logger.warn(
+    limited(this.options.logger).warn(
+      'clock-step',
       { stepSeconds: Math.round(step / 1000) },
       `the wall clock stepped ${step > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(step) / 1000)} s (NTP, suspend and resume, or a manual change); ` +
         'the report schedule restarts from the new time',

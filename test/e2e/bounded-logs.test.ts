@@ -1,3 +1,5 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed, sleep } from './daemon-bed.js';
 
@@ -45,5 +47,55 @@ describe('a cloud whose failedDevices names 5,000 udids the report did not carry
     expect(about.length).toBeLessThanOrEqual(10);
     expect(a.logs().length).toBeLessThan(puts + 40);
     expect(a.child.exitCode).toBeNull();
+  }, 60_000);
+});
+
+/** A TCP proxy to the adb server that cuts every connection `lifeMs` after it opens (a crash-looping server, a tunnel cutting idle links). */
+async function cuttingProxy(target: number, lifeMs: number): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+    setTimeout(() => {
+      client.destroy();
+      upstream.destroy();
+    }, lifeMs);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe('an adb server connection that dies 150 ms after it opens, over and over', () => {
+  it('at most 11 "tracking ended" lines a minute, however often it reconnects', async () => {
+    await bed.plug('TRACK001');
+    const proxy = await cuttingProxy(bed.adb.port, 150);
+    try {
+      const a = bed.run({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${proxy.port}` });
+      await a.waitForLog((l) => l.msg === 'device-agent started', 20_000);
+      await sleep(15_000);
+      const ended = a.logs().filter((l) => String(l.msg).startsWith('adb device tracking ended'));
+      expect(ended.length).toBeGreaterThanOrEqual(5);
+      expect(ended.length).toBeLessThanOrEqual(10);
+      // Every other kind of line the loop makes is bounded the same way, but
+      // 'report delivered': one per report, so as many as the reports, whose
+      // rate on a reconnect loop is the fleet branch's part of item 3.
+      const byMsg = new Map<string, number>();
+      for (const l of a.logs()) if (l.msg !== 'report delivered') byMsg.set(String(l.msg), (byMsg.get(String(l.msg)) ?? 0) + 1);
+      for (const [msg, n] of byMsg) expect(n, msg).toBeLessThanOrEqual(11);
+      expect(a.child.exitCode).toBeNull();
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 });

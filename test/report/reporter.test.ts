@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
 import { logFailedDevices, Reporter, type ReportPlan, type ReportSink } from '../../src/report/reporter.js';
-import { captureLogger } from '../log/capture.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';

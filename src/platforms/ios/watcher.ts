@@ -10,6 +10,7 @@ import type { ListingChange as DeviceChange } from '../source.js';
 import type { Logger } from '../../log/logger.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice } from './usbmuxd-client.js';
+import { limited } from '../../log/limited.js';
 
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket
 // exists: a host without iPhones pays nothing for iOS support.
@@ -170,7 +171,8 @@ export class IosWatcher extends EventEmitter {
       this.listener = undefined;
       if (!this.running) return;
       this.lostAt = performance.now();
-      this.options.logger.warn(
+      limited(this.options.logger).warn(
+        'usbmuxd-ended',
         { usbmuxd: this.options.address.label, err: err?.message },
         'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list',
       );
@@ -183,7 +185,7 @@ export class IosWatcher extends EventEmitter {
         return;
       }
       this.listener = listener;
-      if (this.lastErrorText || this.absentNoted) this.options.logger.info({ usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
+      if (this.lastErrorText || this.absentNoted) limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
       this.lastErrorText = undefined;
       this.absentNoted = false;
       this.reconnectDelay = 0;
@@ -222,7 +224,7 @@ export class IosWatcher extends EventEmitter {
 
   private noteError(err: unknown): void {
     const text = err instanceof Error ? err.message : String(err);
-    if (text !== this.lastErrorText) this.options.logger.warn({ usbmuxd: this.options.address.label }, text);
+    if (text !== this.lastErrorText) limited(this.options.logger).warn('usbmuxd-unreachable', { usbmuxd: this.options.address.label }, text);
     this.lastErrorText = text;
   }
 }

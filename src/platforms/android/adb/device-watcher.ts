@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { ListingChange } from '../../source.js';
 import type { Logger } from '../../../log/logger.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
+import { limited } from '../../../log/limited.js';
 
 /** A change in adb's listing (the watchers of every platform speak it). */
 export type DeviceChange = ListingChange;
@@ -125,7 +126,7 @@ export class DeviceWatcher extends EventEmitter {
       tracker.on('error', (err: Error) => this.noteError(err));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
-      if (this.lastErrorText) this.options.logger.info({ adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
+      if (this.lastErrorText) limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
       this.reconnectDelay = 0;
       this.emit('connected');
@@ -143,7 +144,8 @@ export class DeviceWatcher extends EventEmitter {
     this.tracker = undefined;
     this.connected = false;
     if (!this.running) return;
-    this.options.logger.warn(
+    limited(this.options.logger).warn(
+      'adb-tracking-ended',
       { adb: this.adb.label },
       'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list',
     );
@@ -181,7 +183,7 @@ export class DeviceWatcher extends EventEmitter {
   private noteError(err: unknown): void {
     const text = err instanceof Error ? err.message : String(err);
     // One line per distinct problem, not one per reconnect attempt.
-    if (text !== this.lastErrorText) this.options.logger.warn({ adb: this.adb.label }, text);
+    if (text !== this.lastErrorText) limited(this.options.logger).warn('adb-unreachable', { adb: this.adb.label }, text);
     this.lastErrorText = text;
   }
 }
