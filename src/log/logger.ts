@@ -1,11 +1,12 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { createRequire } from 'node:module';
 import { maskString } from './redact.js';
+import { OutputGate, type GatedOutput } from './output-gate.js';
 
 export type { Logger };
 
 /** Anything lines can be written to: a stream, or a test's capture. */
-export interface Sink {
+export interface Sink extends GatedOutput {
   write(line: string): unknown;
   isTTY?: boolean;
 }
@@ -16,6 +17,8 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where lines go; defaults to stderr so that stdout stays for command output. */
   destination?: Sink;
+  /** Most bytes left unread in the destination before lines are dropped (src/log/output-gate.ts). */
+  maxBufferedBytes?: number;
 }
 
 const redactPaths = [
@@ -42,8 +45,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const target = options.destination ?? process.stderr;
   const pretty = options.pretty ?? Boolean(target.isTTY);
   const sink = pretty ? prettyStream(target) : target;
+  const gate = new OutputGate(target, options.maxBufferedBytes);
   const masked: DestinationStream = {
     write(line: string) {
+      if (!gate.open()) return;
+      const dropped = gate.takeDropped();
+      if (dropped) sink.write(droppedLine(dropped));
       sink.write(maskString(line));
     },
   };
@@ -57,6 +64,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     masked,
   );
+}
+
+/** A line in pino's own shape, written by the gate itself: the logger is in the middle of a write. */
+function droppedLine(dropped: number): string {
+  const msg = `${dropped} log line${dropped === 1 ? ' was' : 's were'} dropped: the log output was not read fast enough; nothing else was affected`;
+  return `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped, msg })}\n`;
 }
 
 // pino-pretty is loaded lazily: JSON output (services, containers) never needs
