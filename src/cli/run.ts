@@ -26,16 +26,42 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
     void agent.report('SIGHUP');
   });
-  await agent.start();
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+  // Listened for before the start, which can take 20 s against an adb server
+  // that accepts and never answers: until now a SIGTERM then killed the
+  // process by the signal's default action, and so did a second one later.
+  let stopping = false;
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        logger.warn({ signal }, `a second ${signal}: exiting now; a report in flight is abandoned and sent again at the next start`);
+        exitAfterLog();
+        return;
+      }
+      stopping = true;
+      resolve(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
+  const startedFirst = await Promise.race([agent.start().then(() => undefined), stopSignal]);
+  const signal = startedFirst ?? (await stopSignal);
   logger.info({ signal }, 'stopping');
+  if (startedFirst) {
+    // The first report starts only once the start is over: nothing is in flight yet.
+    logger.info('stopped while starting; nothing had been reported yet');
+    return 0;
+  }
   setTimeout(() => {
     logger.warn('shutdown took too long; exiting now');
     process.exit(0);
   }, HARD_EXIT_MS).unref();
   await agent.stop();
   return 0;
+}
+
+/** Exits 0 once the log line just written has left (stdout to a pipe is asynchronous), or after half a second. */
+function exitAfterLog(): void {
+  const exit = (): never => process.exit(0);
+  process.stdout.write('', exit);
+  setTimeout(exit, 500);
 }

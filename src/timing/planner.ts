@@ -13,6 +13,9 @@
 //   started: at most 12 a minute with the default 5 s, whatever the cloud
 //   answers; a report the cloud rejected (4xx other than 408/429) or refused
 //   for its credentials is not resent before the next scheduled report;
+// - an operator's request (SIGHUP) is answered at once, or minFollowUpGapMs
+//   after the previous report started, whichever is later; requests
+//   meanwhile fold into it;
 // - a device change is reported within maxChangeWaitMs plus the report in
 //   flight; a report starts at least once per schedule period, plus jitter
 //   and slack, even when a schedule tick is lost;
@@ -52,8 +55,13 @@ export type Trigger =
   | 'failed-device-retry'
   | 'inventory-retry';
 
-/** Triggers that are not rate-limited: the schedule, device events and the operator. */
-export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-resumed', 'adb-settled', 'requested']);
+/**
+ * Triggers that are not rate-limited: the schedule and device events. An
+ * operator's request (SIGHUP) is throttled like a follow-up: at once, unless a
+ * report started less than minFollowUpGapMs ago; a reload loop sending SIGHUP
+ * every few ms made one full report after another (44 PUTs in 10 s).
+ */
+export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-resumed', 'adb-settled']);
 
 /** Why a report was not delivered, as far as timing cares. */
 export type Failure =
@@ -214,6 +222,8 @@ export class ReportPlanner {
     const refresh = new Set<string>();
     const hold = new Set<string>();
     const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'adb-resumed' || t === 'requested');
+    // A full report answers a request still waiting for its gap: it reads everything the request asked for.
+    if (full && this.immediate.has('requested') && !triggers.includes('requested')) triggers.push('requested');
     for (const d of this.devices.list()) {
       if (d.state !== READY) continue;
       if (d.failures > 0) {
@@ -230,7 +240,8 @@ export class ReportPlanner {
     for (const udid of failedDue) for (const r of this.devices.byUdid(udid)) refresh.add(r.key);
     this.failed.defer(failedDue, now);
     if (triggers.includes('adb-settled')) this.settleDue = false;
-    this.immediate.clear();
+    // A request still waiting for its gap stays; every other immediate trigger was taken.
+    for (const t of triggers) this.immediate.delete(t);
     this.changeFirstAt = this.changeLastAt = undefined;
     this.resendAt = undefined;
     this.inFlight = true;
@@ -294,13 +305,13 @@ export class ReportPlanner {
 
   private dueTimes(): Map<Trigger, number> {
     const due = new Map<Trigger, number>();
-    for (const t of this.immediate) due.set(t, -Infinity);
+    const gapFloor = this.lastStartAt === undefined ? -Infinity : this.lastStartAt + this.o.minFollowUpGapMs;
+    for (const t of this.immediate) due.set(t, UNTHROTTLED.has(t) ? -Infinity : gapFloor);
     // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
     if (this.settleDue && this.settleAt !== undefined) due.set('adb-settled', this.settleAt);
     if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
       due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + this.o.maxChangeWaitMs));
     }
-    const gapFloor = this.lastStartAt === undefined ? -Infinity : this.lastStartAt + this.o.minFollowUpGapMs;
     if (this.resendAt !== undefined) due.set('resend', Math.max(this.resendAt, gapFloor));
     const failedAt = this.failed.nextRetryAt();
     if (failedAt !== undefined) due.set('failed-device-retry', Math.max(failedAt, gapFloor));
