@@ -12,7 +12,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const { settings, logger } = setup;
   // setup() has them for a command that sends, or it stopped with exit 2.
   const credentials = setup.credentials!;
-  const nodeId = resolveNodeId(settings, env);
+  const nodeId = resolveNodeId(settings, env, logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger) });
   const agent = new Agent(parts, nodeId);
 
