@@ -51,7 +51,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (!gate.open()) return;
       const dropped = gate.takeDropped();
       if (dropped) sink.write(droppedLine(dropped));
-      sink.write(maskString(line));
+      sink.write(pretty ? printable(maskString(line)) : maskString(line));
     },
   };
   return pino(
@@ -64,6 +64,17 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     masked,
   );
+}
+
+/**
+ * A JSON line whose text, once pino-pretty unescapes it for a terminal, holds
+ * no control character but newline and tab: a serial, a device name or a
+ * cloud's message with an escape sequence would otherwise be run by the
+ * terminal. JSON lines need nothing: JSON escapes them. Escaped backslashes
+ * are matched as pairs, so text that merely looks like an escape stays.
+ */
+export function printable(jsonLine: string): string {
+  return jsonLine.replace(/\\(?:\\|u00(?:[01][0-9a-fA-F]|7[fF])|[bfr])|[\u0080-\u009f]/g, (m) => (m === '\\\\' ? m : '\\ufffd'));
 }
 
 /** A line in pino's own shape, written by the gate itself: the logger is in the middle of a write. */
