@@ -2,6 +2,8 @@
 // delay and fault below is observed at the double, from its recorded receive
 // times, not from the client's own account of what it did.
 
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CloudClient, type CloudClientOptions } from '../../src/cloud/client.js';
@@ -185,6 +187,31 @@ describe('CloudClient.putDevices', () => {
     expect((error as CloudUnavailableError).retryable).toBe(false);
     expect((error as CloudUnavailableError).attempts).toBe(1);
     expect(error.message).toMatch(/TLS problem.*DEVICE_AGENT_BASE_URL/);
+  });
+
+  it('something that does not speak HTTP at the address (TLS on an http:// URL, SSH): says what answered, one attempt, no retry chain', async () => {
+    const cases: Array<[Buffer, RegExp]> = [
+      [Buffer.from('15030100020228', 'hex'), /does not answer HTTP: it answered with TLS; DEVICE_AGENT_BASE_URL probably needs https:\/\//],
+      [Buffer.from('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n\u001b'), /does not answer HTTP: it sent "SSH-2\.0-OpenSSH_9\.2p1 Debian-2\\r\\n\\u001b"; check the host and port of DEVICE_AGENT_BASE_URL/],
+    ];
+    for (const [greeting, says] of cases) {
+      let connections = 0;
+      const other = net.createServer((socket) => {
+        connections++;
+        socket.on('error', () => undefined);
+        socket.write(greeting);
+      });
+      await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+      try {
+        const error = await failure(client({ baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1` }).putDevices(sampleReport()));
+        expect(error).toBeInstanceOf(CloudUnavailableError);
+        expect(error.message).toMatch(says);
+        expect((error as CloudUnavailableError).retryable).toBe(false);
+        expect(connections).toBe(1);
+      } finally {
+        other.close();
+      }
+    }
   });
 
   it('turns an HTML 200 into CloudProtocolError naming what came back', async () => {
