@@ -26,6 +26,13 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
     void agent.report('SIGHUP');
   });
+  // Node's default for SIGUSR1 opens its inspector on 127.0.0.1:9229, where
+  // any local user could then run code as the agent and read its API key;
+  // SIGUSR2's default ends the daemon. A stray one (a logrotate script meant
+  // for another service) does neither.
+  for (const signal of ['SIGUSR1', 'SIGUSR2'] as const) {
+    process.on(signal, () => limited(logger).warn('stray-signal', { signal }, `${signal} ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)`));
+  }
   // Listened for before the start, which can take 20 s against an adb server
   // that accepts and never answers: until now a SIGTERM then killed the
   // process by the signal's default action, and so did a second one later.

@@ -71,3 +71,21 @@ describe('a flood of SIGHUPs (a reload loop, a script gone wrong)', () => {
     expect(a.child.exitCode).toBeNull();
   }, 60_000);
 });
+
+describe('a stray SIGUSR1 or SIGUSR2 (a logrotate script meant for another service)', () => {
+  it('opens no inspector and ends nothing: one line says it is ignored, and the daemon keeps reporting', async () => {
+    await bed.plug('USR10001');
+    const a = bed.run();
+    await cloud.waitForPut(() => true, 20_000);
+    a.child.kill('SIGUSR1');
+    a.child.kill('SIGUSR2');
+    await a.waitForLog((l) => l.msg === 'SIGUSR2 ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)', 5_000);
+    // Node's default for SIGUSR1 starts its inspector, which says so on stderr.
+    expect(a.stderr).not.toMatch(/Debugger listening/);
+    const t0 = Date.now();
+    a.child.kill('SIGHUP');
+    await cloud.waitForPut((r) => r.receivedAt >= t0, 15_000);
+    expect(a.child.exitCode).toBeNull();
+    expect(a.child.signalCode).toBeNull();
+  }, 40_000);
+});
