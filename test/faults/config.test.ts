@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,21 @@ describe('faults: odd bytes in the configuration', () => {
     const run = await runAgent(['run', '--config', file], env(), 20_000);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(says);
+  });
+
+  it('a named pipe or a huge file as --config: exit 2 at once, not a start blocked on the pipe or a file read into memory', async () => {
+    const fifo = join(dir, 'config.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const huge = join(dir, 'huge.json');
+    writeFileSync(huge, `{"hiddenDevices": [${'"X",'.repeat(600_000)}"Y"]}`);
+    for (const [file, says] of [
+      [fifo, /config\.fifo is not a regular file .*give the path of a JSON file/],
+      [huge, /huge\.json is \d+ bytes; a settings file is a few KB/],
+    ] as const) {
+      const run = await runAgent(['run', '--config', file], env(), 20_000);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(says);
+    }
   });
 
   it('a carriage return at the end of a variable (an env file with Windows line ends) is trimmed; one inside a value is refused without showing the value', async () => {
