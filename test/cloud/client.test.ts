@@ -2,7 +2,12 @@
 // delay and fault below is observed at the double, from its recorded receive
 // times, not from the client's own account of what it did.
 
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -210,6 +215,51 @@ describe('CloudClient.putDevices', () => {
         expect(connections).toBe(1);
       } finally {
         other.close();
+      }
+    }
+  });
+
+  it('a certificate the system does not trust (self-signed, as a test or MITM proxy has): a TLS problem naming the code, one attempt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'da-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    let requests = 0;
+    const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const error = await failure(client({ baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }).putDevices(sampleReport()));
+      expect(error).toBeInstanceOf(CloudUnavailableError);
+      expect(error.message).toMatch(/TLS problem \(DEPTH_ZERO_SELF_SIGNED_CERT: .*system CA store/);
+      expect((error as CloudUnavailableError).retryable).toBe(false);
+      expect((error as CloudUnavailableError).attempts).toBe(1);
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('headers over 16 KiB, or two Content-Length values that disagree: not delivered, and said so; no crash, no guess at the body', async () => {
+    const answers = [
+      `HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(100_000)}\r\nContent-Length: 2\r\n\r\n{}`,
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 20\r\n\r\n{}',
+    ];
+    for (const answer of answers) {
+      let connections = 0;
+      const raw = net.createServer((socket) => {
+        connections++;
+        socket.on('error', () => undefined);
+        socket.once('data', () => socket.end(answer));
+      });
+      await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+      try {
+        const error = await failure(client({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, retry: { baseDelayMs: 5, maxAttempts: 2 } }).putDevices(sampleReport()));
+        expect(error).toBeInstanceOf(CloudUnavailableError);
+        expect(error.message).toMatch(/HPE_HEADER_OVERFLOW|does not answer HTTP/);
+        expect(connections).toBeGreaterThanOrEqual(1);
+      } finally {
+        raw.close();
       }
     }
   });
