@@ -11,14 +11,16 @@ import { setFlagsFromString } from 'node:v8';
 // the agent starts (systemd, the image's entrypoint, a shell) has it;
 // NODE_OPTIONS does not accept this flag.
 setFlagsFromString('--memory-saver-mode');
-const { main } = await import('../dist/src/cli/main.js');
+const { main, onOutputError } = await import('../dist/src/cli/main.js');
 
-// A reader that went away (`| head`, a closed pager) ends the run quietly:
-// there is nobody left to tell.
+// A reader that went away (`| head`, a closed pager) ends a one-shot run
+// quietly: there is nobody left to tell. The daemon keeps reporting
+// (src/cli/output-errors.ts).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
-    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
+    const action = onOutputError(err);
+    if (action === 'exit') process.exit(process.exitCode ?? 0);
+    if (action === 'throw') throw err;
   });
 }
 

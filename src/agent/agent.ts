@@ -12,6 +12,8 @@ import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { Recovery } from '../recovery/recovery.js';
 import type { SourceChange } from '../platforms/source.js';
+import { BoundedSet } from '../util/bounded-set.js';
+import { limited } from '../log/limited.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -38,7 +40,7 @@ export class Agent {
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
   /** failedDevices entries for devices not sent, already logged (bounded). */
-  private readonly unsentLogged = new Set<string>();
+  private readonly unsentLogged = new BoundedSet<string>(10_000);
   private started = false;
   private stopping = false;
   private startedAt = 0;
@@ -152,7 +154,7 @@ export class Agent {
   /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
   report(reason: string): Promise<ReportOutcome | undefined> {
     if (this.stopping || !this.started) return Promise.resolve(undefined);
-    this.parts.logger.info({ reason }, 'a full report was asked for');
+    limited(this.parts.logger).info('report-requested', { reason }, 'a full report was asked for');
     // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
     for (const source of this.parts.sources) source.invalidateSlow();
     this.planner.requested();
@@ -204,7 +206,7 @@ export class Agent {
   }
 
   private onChange(changes: SourceChange[]): void {
-    for (const c of changes) this.parts.logger.info({ serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed');
+    for (const c of changes) limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
     this.planner.devicesChanged(this.now());
     this.recovery.devicesChanged();
     this.arm();
@@ -249,7 +251,7 @@ export class Agent {
       .catch((err: unknown) => {
         // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
         planner.finished({ delivered: false, failure: 'transient' }, this.now());
-        this.parts.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
+        limited(this.parts.logger).error('report-unexpected-failure', { err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
         for (const w of waiters) w(undefined);
       })
       .finally(() => {
@@ -274,9 +276,8 @@ export class Agent {
       return;
     }
     const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
-    if (this.unsentLogged.size > 1000) this.unsentLogged.clear();
     for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
     logFailedDevices(logger, notes.newlyFailed, unsent);
-    for (const udid of notes.recovered) logger.info({ udid }, `the cloud stored device ${udid} again`);
+    for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
   }
 }

@@ -9,6 +9,8 @@ import { commandHelp, globalHelp, type HelpContext } from './help.js';
 import { once } from './once.js';
 import { run } from './run.js';
 import { setup } from './setup.js';
+import { outputErrorsAreNotFatal } from './output-errors.js';
+export { onOutputError } from './output-errors.js';
 
 /** The CLI: returns the process exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -48,6 +50,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return await list(s, env, args.json ?? false, process.stdout);
       }
       case 'run':
+        outputErrorsAreNotFatal();
         return await run(s, env);
     }
   } catch (err) {

@@ -11,7 +11,7 @@ import { EXIT } from './commands.js';
 export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream): Promise<number> {
   const { settings, logger, credentials } = setup;
   warnOfServiceStateDir(setup, env);
-  const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env);
+  const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
   // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
   parts.unplugged.seed(parts.reported.load());

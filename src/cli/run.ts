@@ -2,6 +2,7 @@ import { Agent } from '../agent/agent.js';
 import { buildParts, cloudClient } from '../agent/build.js';
 import { resolveNodeId } from '../config/node-id.js';
 import type { Setup } from './setup.js';
+import { limited } from '../log/limited.js';
 
 // systemd's default stop timeout is 90 s, docker's 10 s: finish well inside the smaller.
 const HARD_EXIT_MS = 9_500;
@@ -11,32 +12,65 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const { settings, logger } = setup;
   // setup() has them for a command that sends, or it stopped with exit 2.
   const credentials = setup.credentials!;
-  const nodeId = resolveNodeId(settings, env);
+  const nodeId = resolveNodeId(settings, env, logger);
   // One attempt per report: the planner's one backoff across reports does the
   // retrying (a retry chain per report multiplied a fleet's load in an outage).
   const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger, { maxAttempts: 1 }) });
   const agent = new Agent(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {
-    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
+    limited(logger).error('unhandled-rejection', { err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
   });
 
   // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
   // session that started it) asks for a full report instead of killing it.
   process.on('SIGHUP', () => {
-    logger.info('SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
+    limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
     void agent.report('SIGHUP');
   });
-  await agent.start();
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+  // Node's default for SIGUSR1 opens its inspector on 127.0.0.1:9229, where
+  // any local user could then run code as the agent and read its API key;
+  // SIGUSR2's default ends the daemon. A stray one (a logrotate script meant
+  // for another service) does neither.
+  for (const signal of ['SIGUSR1', 'SIGUSR2'] as const) {
+    process.on(signal, () => limited(logger).warn('stray-signal', { signal }, `${signal} ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)`));
+  }
+  // Listened for before the start, which can take 20 s against an adb server
+  // that accepts and never answers: until now a SIGTERM then killed the
+  // process by the signal's default action, and so did a second one later.
+  let stopping = false;
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        logger.warn({ signal }, `a second ${signal}: exiting now; a report in flight is abandoned and sent again at the next start`);
+        exitAfterLog();
+        return;
+      }
+      stopping = true;
+      resolve(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
+  const startedFirst = await Promise.race([agent.start().then(() => undefined), stopSignal]);
+  const signal = startedFirst ?? (await stopSignal);
   logger.info({ signal }, 'stopping');
+  if (startedFirst) {
+    // The first report starts only once the start is over: nothing is in flight yet.
+    logger.info('stopped while starting; nothing had been reported yet');
+    return 0;
+  }
   setTimeout(() => {
     logger.warn('shutdown took too long; exiting now');
     process.exit(0);
   }, HARD_EXIT_MS).unref();
   await agent.stop();
   return 0;
+}
+
+/** Exits 0 once the log line just written has left (stdout to a pipe is asynchronous), or after half a second. */
+function exitAfterLog(): void {
+  const exit = (): never => process.exit(0);
+  process.stdout.write('', exit);
+  setTimeout(exit, 500);
 }

@@ -15,6 +15,7 @@ import { routeFor, type ProxyPlan } from './proxy/route.js';
 import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
 import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
+import { limited } from '../log/limited.js';
 
 export interface CloudClientOptions {
   /** The v1 root, e.g. https://cloud.example.com/v1 */
@@ -91,7 +92,7 @@ export class CloudClient {
         const parsed = parseReportAnswer(res.body);
         if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
         if (parsed.dropped > 0) {
-          this.logger.warn({ operation, dropped: parsed.dropped }, 'the cloud listed failedDevices entries without a udid; they were ignored');
+          limited(this.logger).warn('cloud-entries-without-udid', { operation, dropped: parsed.dropped }, 'the cloud listed failedDevices entries without a udid; they were ignored');
         }
         return parsed.answer;
       },
@@ -277,6 +278,11 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
   if (e.name === 'TimeoutError') {
     return new CloudUnavailableError(operation, `no answer within ${timeoutMs} ms`, { code: code ?? 'ETIMEDOUT' });
   }
+  if (code?.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW') {
+    // Node's HTTP parser found no HTTP in what came back: a wrong port, or a
+    // TLS server behind an http:// URL. Retrying in a second cannot help.
+    return new CloudUnavailableError(operation, `the server does not answer HTTP: ${notHttp(error)}`, { code, retryable: false });
+  }
   const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
   const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
   const ssl = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1];
@@ -296,6 +302,18 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason += '; check the host name in DEVICE_AGENT_BASE_URL and DNS';
   return new CloudUnavailableError(operation, reason, { code, retryable: !tls });
+}
+
+/** What answered instead of HTTP, from the bytes Node's parser kept. */
+function notHttp(error: unknown): string {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+  // A TLS record: content type 20-23 (alert, handshake, ...), version 3.x.
+  if (bytes.length >= 2 && bytes[0]! >= 0x14 && bytes[0]! <= 0x17 && bytes[1] === 0x03) {
+    return 'it answered with TLS; DEVICE_AGENT_BASE_URL probably needs https://';
+  }
+  const sample = JSON.stringify(bytes.subarray(0, 48).toString('latin1')).slice(1, -1);
+  return `it sent "${sample}"; check the host and port of DEVICE_AGENT_BASE_URL`;
 }
 
 function stripUserinfo(text: string): string {

@@ -9,6 +9,7 @@ import type { Logger } from '../log/logger.js';
 import { CloudUnavailableError } from './errors.js';
 import { backoffBound } from '../util/backoff.js';
 import { systemClock } from '../util/clock.js';
+import { limited } from '../log/limited.js';
 
 export interface RetryPolicy {
   /** Upper bound of the first backoff (full jitter picks in [0, bound]). */
@@ -129,10 +130,11 @@ export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T
           );
           if (delay === undefined) {
             stopReason = 'no retry: the next attempt would start after the report deadline';
-            logger.warn({ operation, attempt: attemptNumber, reason: error.reason }, `${operation} failed; ${stopReason}`);
+            limited(logger).warn('cloud-attempt-failed', { operation, attempt: attemptNumber, reason: error.reason }, `${operation} failed; ${stopReason}`);
             return false;
           }
-          logger.warn(
+          limited(logger).warn(
+            'cloud-attempt-failed',
             { operation, attempt: attemptNumber, reason: error.reason, delayMs: delay, retryAfterMs: error.retryAfterMs },
             `${operation} failed (${error.reason}); retrying in ${delay} ms`,
           );

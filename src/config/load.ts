@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors } from './errors.js';
@@ -7,6 +7,8 @@ import { envName, schema, type Field, type Settings } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
 
 const defaultsPath = join(projectRoot, 'config', 'default.json');
+/** Far more than every setting with long lists: a bigger file is not a settings file. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface LoadOptions {
   /** Optional file given with --config. */
@@ -85,12 +87,19 @@ export function loadSettings(options: LoadOptions = {}): Settings {
 }
 
 function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[]): void {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    // A named pipe would block the start until something writes to it, and a
+    // device or a huge file is not a settings file: refused before reading.
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new ConfigError(label, `${path} is not a regular file (a named pipe, a device or a directory); give the path of a JSON file`);
+    if (stat.size > MAX_CONFIG_BYTES) throw new ConfigError(label, `${path} is ${stat.size} bytes; a settings file is a few KB (at most ${MAX_CONFIG_BYTES})`);
+    bytes = readFileSync(path);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     throw new ConfigError(label, `cannot read ${path}: ${(err as Error).message}`);
   }
+  const text = configText(bytes, path, label);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -133,8 +142,39 @@ function fromEnv(name: string, raw: string, field: Field): unknown {
         .map((s) => s.trim())
         .filter(Boolean);
     default:
-      return raw;
+      // An environment file saved with Windows line ends gives each value a
+      // trailing carriage return (a username that then fails as a 401).
+      return raw.trim();
   }
+}
+
+/**
+ * The file's text. A UTF-8 byte order mark (Notepad, PowerShell's Out-File)
+ * is dropped, as RFC 8259 allows; UTF-16 (Windows PowerShell's `>`) and bytes
+ * that are not UTF-8 (a Latin-1 editor) are refused by name, rather than
+ * reported as an invisible unexpected token, or, inside a value such as the
+ * username, turned into U+FFFD and found out as a 401 much later.
+ */
+function configText(bytes: Buffer, path: string, label: string): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new ConfigError(label, `${path} is UTF-16 text (as Windows PowerShell's > writes it); save it as UTF-8`);
+  }
+  const text = bytes.toString('utf8').replace(/^\ufeff/, '');
+  const bad = text.indexOf('\ufffd');
+  if (bad >= 0 && !bytes.includes(Buffer.from('\ufffd'))) {
+    const line = text.slice(0, bad).split('\n').length;
+    throw new ConfigError(label, `${path} holds bytes that are not UTF-8 on line ${line} (an editor saving Latin-1 or Windows-1252?); save it as UTF-8`);
+  }
+  return text;
+}
+
+/** A control character in a text setting: none is meant, and a carriage return is a file with Windows line ends. */
+function controlProblem(value: string): string | undefined {
+  const m = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.exec(value);
+  if (!m) return undefined;
+  const code = m[0].charCodeAt(0);
+  const what = code === 0x0d ? 'a carriage return (U+000D; a file saved with Windows line ends?)' : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `holds ${what} at position ${m.index + 1}; remove it`;
 }
 
 function validate(key: string, field: Field, value: unknown): void {
@@ -145,9 +185,13 @@ function validate(key: string, field: Field, value: unknown): void {
     throw new ConfigError(name, `is required: ${field.help}`);
   }
   switch (field.type) {
-    case 'string':
+    case 'string': {
       if (typeof value !== 'string') throw new ConfigError(name, `must be a string, got ${typeof value}`);
+      // The message names the character and where, never the value: it may be the API key.
+      const problem = controlProblem(value);
+      if (problem) throw new ConfigError(name, problem);
       break;
+    }
     case 'integer':
       if (typeof value !== 'number' || !Number.isInteger(value)) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(value)}`);
       if (field.min !== undefined && value < field.min) throw new ConfigError(name, `must be at least ${field.min}, got ${value}`);
@@ -158,6 +202,10 @@ function validate(key: string, field: Field, value: unknown): void {
       break;
     case 'string[]':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ConfigError(name, 'must be a list of strings');
+      for (const item of value as string[]) {
+        const problem = controlProblem(item);
+        if (problem) throw new ConfigError(name, `an entry ${problem}`);
+      }
       break;
   }
   if (field.oneOf && !field.oneOf.includes(value as string)) {

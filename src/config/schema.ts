@@ -1,6 +1,7 @@
 import { parseCron } from '../util/cron.js';
 import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
+import { nodeIdProblem } from './node-id-text.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -100,6 +101,7 @@ export const schema = {
   nodeId: {
     type: 'string',
     optional: true,
+    check: ((v: string) => (v === '' ? undefined : nodeIdProblem(v))) as Field['check'],
     unset: 'a UUID generated once and kept in `stateDir/node-id`',
     help: "this host node's id; when unset, the generated one survives restarts and upgrades",
   },

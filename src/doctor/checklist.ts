@@ -1,5 +1,6 @@
 import { maskString } from '../log/redact.js';
 import { noPaint, type Paint } from '../util/paint.js';
+import { cleanString } from '../report/clean-strings.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -57,7 +58,9 @@ function summary(items: readonly CheckItem[]): string {
   return `${parts.join(', ')} of ${items.length} checks.`;
 }
 
-// A multi-line error message must not break the one-line-per-item layout.
+// A multi-line error message must not break the one-line-per-item layout,
+// and a control character from a device or the cloud must not reach the
+// terminal as a command (it is shown as U+FFFD).
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return cleanString(text.replace(/\s+/g, ' ').trim());
 }

@@ -10,6 +10,7 @@ import type { LongDevice } from '../platforms/android/adb/devices-long.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
+import { parseNodeIdFile } from '../config/node-id-text.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 import { usbItems, type ControllerLoad } from './usb.js';
@@ -151,8 +152,9 @@ export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeI
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');
   try {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (kept) return { kind: 'kept', id: kept, file };
+    const kept = parseNodeIdFile(readFileSync(file, 'utf8'));
+    if (kept.kind === 'id') return { kind: 'kept', id: kept.id, file };
+    if (kept.kind === 'foreign') return { kind: 'unreadable', file, reason: `not a node id the agent wrote: it ${kept.problem}` };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // ENOTDIR: something on the way is a file, so there is no id to read; the directory check below says why.

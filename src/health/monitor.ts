@@ -23,6 +23,7 @@ export interface BatteryState {
   heldFull?: HeldFull;
   signals: BatterySignals;
 }
+import { limited } from '../log/limited.js';
 
 /** The battery state the health monitor keeps in a device's record (opaque to the registry). */
 export function batteryOf(record: { battery?: unknown } | undefined): BatteryState | undefined {
@@ -69,8 +70,9 @@ export class HealthMonitor {
       for (const r of behind) records.setBattery(r.key, battery);
       const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
-      for (const f of findings) if (!previous.has(f.problem)) this.logger.warn({ udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`);
-      for (const p of previous) if (!now.has(p)) this.logger.info({ udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`);
+      const log = limited(this.logger);
+      for (const f of findings) if (!previous.has(f.problem)) log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
+      for (const p of previous) if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
       for (const r of behind) records.setProblems(r.key, [...now]);
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.

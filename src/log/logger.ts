@@ -1,11 +1,12 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { createRequire } from 'node:module';
 import { maskString } from './redact.js';
+import { OutputGate, type GatedOutput } from './output-gate.js';
 
 export type { Logger };
 
 /** Anything lines can be written to: a stream, or a test's capture. */
-export interface Sink {
+export interface Sink extends GatedOutput {
   write(line: string): unknown;
   isTTY?: boolean;
 }
@@ -16,6 +17,8 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where lines go; defaults to stderr so that stdout stays for command output. */
   destination?: Sink;
+  /** Most bytes left unread in the destination before lines are dropped (src/log/output-gate.ts). */
+  maxBufferedBytes?: number;
 }
 
 const redactPaths = [
@@ -42,9 +45,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const target = options.destination ?? process.stderr;
   const pretty = options.pretty ?? Boolean(target.isTTY);
   const sink = pretty ? prettyStream(target) : target;
+  const gate = new OutputGate(target, options.maxBufferedBytes);
   const masked: DestinationStream = {
     write(line: string) {
-      sink.write(maskString(line));
+      if (!gate.open()) return;
+      const dropped = gate.takeDropped();
+      if (dropped) sink.write(droppedLine(dropped));
+      sink.write(pretty ? printable(maskString(line)) : maskString(line));
     },
   };
   return pino(
@@ -57,6 +64,23 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     masked,
   );
+}
+
+/**
+ * A JSON line whose text, once pino-pretty unescapes it for a terminal, holds
+ * no control character but newline and tab: a serial, a device name or a
+ * cloud's message with an escape sequence would otherwise be run by the
+ * terminal. JSON lines need nothing: JSON escapes them. Escaped backslashes
+ * are matched as pairs, so text that merely looks like an escape stays.
+ */
+export function printable(jsonLine: string): string {
+  return jsonLine.replace(/\\(?:\\|u00(?:[01][0-9a-fA-F]|7[fF])|[bfr])|[\u0080-\u009f]/g, (m) => (m === '\\\\' ? m : '\\ufffd'));
+}
+
+/** A line in pino's own shape, written by the gate itself: the logger is in the middle of a write. */
+function droppedLine(dropped: number): string {
+  const msg = `${dropped} log line${dropped === 1 ? ' was' : 's were'} dropped: the log output was not read fast enough; nothing else was affected`;
+  return `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped, msg })}\n`;
 }
 
 // pino-pretty is loaded lazily: JSON output (services, containers) never needs

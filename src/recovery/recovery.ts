@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock } from '../util/clock.js';
 import { HOUR_MS, RecoveryPolicy, type RecoveryAction } from './recovery-policy.js';
+import { limited } from '../log/limited.js';
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline). */
 export interface RecoveryAdb {
@@ -98,22 +99,26 @@ export class Recovery {
     try {
       switch (action.kind) {
         case 'reconnect-offline':
-          logger.info({ reason: action.reason }, `adb reconnect offline: ${action.reason}`);
+          limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
           await adb.reconnectOffline();
           break;
         case 'kick':
-          logger.warn(
+          limited(logger).warn(
+            'recovery-kick',
             { serial: action.serial, reason: action.reason },
             `kicking the adb transport of ${action.serial} (adb -s ${action.serial} reconnect): ${action.reason}; other devices are not touched`,
+            action.serial,
           );
           await adb.reconnect(action.serial);
           break;
         case 'connect':
           await adb.connect(action.address);
           this.policy.noteConnectOutcome(action.address, true, this.options.clock.monotonic());
-          logger.info(
+          limited(logger).info(
+            'recovery-connected',
             { address: action.address, reason: action.reason },
             this.failing.delete(action.address) ? `network device ${action.address} connected again` : `network device ${action.address} connected (${action.reason})`,
+            action.address,
           );
           break;
       }
@@ -125,13 +130,20 @@ export class Recovery {
         this.policy.noteConnectOutcome(action.address, false, this.options.clock.monotonic());
         if (this.failing.get(action.address) !== text) {
           this.failing.set(action.address, text);
-          logger.warn(
+          limited(logger).warn(
+            'recovery-connect-failed',
             { address: action.address, err: text },
             `network device ${action.address} could not be connected (${text}); the agent keeps trying, less and less often (at most every 5 min). Check that the device is on and its adb over TCP is enabled`,
+            action.address,
           );
         }
       } else {
-        logger.warn({ action: ACTION_NAME[action.kind], target: target || undefined, err: text }, `recovery action ${ACTION_NAME[action.kind]} failed: ${text}`);
+        limited(logger).warn(
+          'recovery-failed',
+          { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
+          `recovery action ${ACTION_NAME[action.kind]} failed: ${text}`,
+          target || undefined,
+        );
       }
     } finally {
       this.running.delete(key);

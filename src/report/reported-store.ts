@@ -1,7 +1,12 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
+import { storedDevice } from './stored-device.js';
+
+/** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+import { limited } from '../log/limited.js';
 
 /**
  * The devices the cloud was last told are present, kept in the state
@@ -25,6 +30,11 @@ export class ReportedStore {
   load(): DeviceInfo[] {
     let text: string;
     try {
+      const size = statSync(this.file).size;
+      if (size > MAX_FILE_BYTES) {
+        this.warn(`${this.file} is ${size} bytes, more than the agent writes (at most ${MAX_FILE_BYTES}); starting without it`);
+        return [];
+      }
       text = readFileSync(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read ${this.file}: ${(err as Error).message}`);
@@ -32,7 +42,7 @@ export class ReportedStore {
     }
     try {
       const parsed = JSON.parse(text) as { devices?: unknown };
-      const devices = Array.isArray(parsed.devices) ? parsed.devices.filter(isDeviceInfo) : [];
+      const devices = Array.isArray(parsed.devices) ? parsed.devices.flatMap((d) => storedDevice(d) ?? []) : [];
       this.lastIds = idsOf(devices);
       return devices;
     } catch {
@@ -73,7 +83,7 @@ export class ReportedStore {
   private warn(problem: string): void {
     if (problem === this.lastProblem) return;
     this.lastProblem = problem;
-    this.logger.warn({ file: this.file }, problem);
+    limited(this.logger).warn('state-dir-problem', { file: this.file }, problem);
   }
 }
 
@@ -82,9 +92,4 @@ function idsOf(devices: readonly DeviceInfo[]): string {
     .map((d) => d.udid)
     .sort()
     .join('\n');
-}
-
-function isDeviceInfo(value: unknown): value is DeviceInfo {
-  const v = value as Partial<DeviceInfo> | null;
-  return typeof v === 'object' && v !== null && typeof v.udid === 'string' && v.udid !== '' && typeof v.state === 'string';
 }

@@ -11,6 +11,8 @@ import type { Clock } from '../util/clock.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
+import { cleanStrings } from './clean-strings.js';
+import { limited } from '../log/limited.js';
 
 export interface ReportSink {
   putDevices(body: ReportBody, options?: { deadline?: number; signal?: AbortSignal }): Promise<ReportAnswer>;
@@ -67,7 +69,10 @@ export class Reporter {
   /** The body a report would carry now, without sending it (a dry run). */
   async compose(plan: ReportPlan): Promise<ReportBody> {
     const [devices, machine] = await Promise.all([this.inventory(plan.request), this.deps.machine.collect()]);
-    return { nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(devices, plan.complete) };
+    // The one place a body is composed, so the one place it is made clean:
+    // the devices before the ledger sees them, so that it keys them by the
+    // udids the cloud knows, and the body once more for what the ledger adds.
+    return cleanStrings({ nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(cleanStrings(devices), plan.complete) });
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
@@ -131,18 +136,59 @@ export function logNotDelivered(
   else when = 'the next scheduled report carries the current inventory';
   if (retryAfterMs !== undefined) when += `; the cloud asked for ${Math.round(retryAfterMs / 1000)} s of quiet (Retry-After), so no report goes before that`;
   const row = next.failures > 1 ? ` (${next.failures} in a row)` : '';
-  logger.error({ err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures }, `report not delivered${hint}${row}; ${when}`);
+  limited(logger).error('report-not-delivered', { err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures }, `report not delivered${hint}${row}; ${when}`);
 }
 
-/** One warning per device the cloud did not store, with what to do. */
+/** Devices one line names; the rest of a list is counted. */
+const NAMED = 10;
+/** The cloud's message is its text, of any length: a log line carries its start. */
+const MESSAGE_CHARS = 300;
+
+/**
+ * What the cloud's failedDevices said, in a bounded number of lines whatever
+ * its length: one warning with advice for each of the first devices it did
+ * not store, one line for the rest of them, and one line for the entries
+ * naming devices the report did not carry. Each kind is rate-limited across
+ * reports too (src/log/limited.ts).
+ */
 export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[] = []): void {
-  for (const f of failed) {
-    logger.warn({ udid: f.udid, cloudMessage: f.message }, `the cloud did not store device ${f.udid}: ${f.message}. ${adviceFor(f.message)}`);
+  const log = limited(logger);
+  for (const f of failed.slice(0, NAMED)) {
+    const message = clip(f.message);
+    log.warn('cloud-refused-device', { udid: f.udid, cloudMessage: message }, `the cloud did not store device ${f.udid}: ${message}. ${adviceFor(f.message)}`, f.udid);
   }
-  for (const f of unsent) {
-    logger.warn(
-      { udid: f.udid, cloudMessage: f.message },
-      `the cloud named device ${f.udid} in failedDevices although the report did not carry it; ignored (nothing to retry)`,
+  const rest = failed.slice(NAMED);
+  if (rest.length) {
+    log.warn(
+      'cloud-refused-devices',
+      { refused: rest.length, udids: rest.slice(0, NAMED).map((f) => f.udid) },
+      `the cloud did not store ${rest.length} more devices (${names(rest)}); ${reasons(rest)}. device_agent_failed_device in /metrics lists them all`,
     );
   }
+  if (unsent.length) {
+    log.warn(
+      'cloud-named-unsent-devices',
+      { named: unsent.length, udids: unsent.slice(0, NAMED).map((f) => f.udid) },
+      `the cloud named ${unsent.length} device${unsent.length === 1 ? '' : 's'} in failedDevices that the report did not carry (${names(unsent)}); ` +
+        `${reasons(unsent)}; ignored (nothing to retry)`,
+    );
+  }
+}
+
+function names(list: readonly FailedDevice[]): string {
+  const shown = list.slice(0, NAMED).map((f) => f.udid);
+  return list.length > NAMED ? `${shown.join(', ')} and ${list.length - NAMED} more` : shown.join(', ');
+}
+
+/** The three most frequent messages, with their counts. */
+function reasons(list: readonly FailedDevice[]): string {
+  const counts = new Map<string, number>();
+  for (const f of list) counts.set(f.message, (counts.get(f.message) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  const more = counts.size - top.length;
+  return `the cloud said ${top.map(([m, n]) => `"${clip(m)}"${list.length > 1 ? ` (${n})` : ''}`).join(', ')}${more > 0 ? ` and ${more} other messages` : ''}`;
+}
+
+function clip(message: string): string {
+  return message.length > MESSAGE_CHARS ? `${message.slice(0, MESSAGE_CHARS)}…` : message;
 }

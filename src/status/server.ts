@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import { http } from '../util/node-http.js';
 import type { Health } from './health.js';
+import { limited } from '../log/limited.js';
 
 export interface StatusSource {
   health(): Health;
@@ -70,7 +71,7 @@ export class StatusServer {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('try /healthz or /metrics\n');
       }
     } catch (err) {
-      this.logger.error({ err: (err as Error).message }, 'status endpoint failed to answer');
+      limited(this.logger).error('status-endpoint-failed', { err: (err as Error).message }, 'status endpoint failed to answer');
       res.writeHead(500).end();
     }
   }

@@ -23,6 +23,9 @@
 //   of a minute or more), and after the cloud comes back its next attempt is
 //   its next scheduled report, or a resend of news;
 // - no report starts before the time a Retry-After named, plus jitter;
+//   an operator's request (SIGHUP) is answered at once, or minFollowUpGapMs
+//   after the previous report started, whichever is later; requests
+//   meanwhile fold into it;
 // - a device change is reported within maxChangeWaitMs plus the report in
 //   flight, unless the cloud's last answer was a failure that may pass (then
 //   it goes with the backoff's next attempt); a report starts at least once
@@ -68,8 +71,14 @@ export type Trigger =
   | 'failed-device-retry'
   | 'inventory-retry';
 
-/** Triggers that are not rate-limited by the follow-up gap: the schedule, device events and the operator. */
-export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-settled', 'requested']);
+/**
+ * Triggers that are not rate-limited by the follow-up gap: the schedule and
+ * device events. An operator's request (SIGHUP) is throttled like a
+ * follow-up: at once, unless a report started less than minFollowUpGapMs ago;
+ * a reload loop sending SIGHUP every few ms made one full report after
+ * another (44 PUTs in 10 s).
+ */
+export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-settled']);
 
 /** The schedule's own reports: everything else is news, which the cloud backoff resends. */
 const SCHEDULED: ReadonlySet<Trigger> = new Set(['schedule', 'watchdog']);
@@ -261,6 +270,8 @@ export class ReportPlanner {
     const refresh = new Set<string>();
     const hold = new Set<string>();
     const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'adb-resumed' || t === 'requested');
+    // A full report answers a request still waiting for its gap: it reads everything the request asked for.
+    if (full && this.immediate.has('requested') && !triggers.includes('requested')) triggers.push('requested');
     for (const d of this.devices.list()) {
       if (d.state !== READY) continue;
       if (d.failures > 0) {
@@ -279,7 +290,10 @@ export class ReportPlanner {
     if (triggers.includes('adb-settled')) this.settleDue = false;
     // News rides along even when its own trigger is held for the schedule's report.
     this.carriesNews = triggers.some((t) => !SCHEDULED.has(t)) || this.changeFirstAt !== undefined || failedDue.length > 0;
+    // A request still waiting for its gap stays; every other immediate trigger was taken.
+    const requestWaits = this.immediate.has('requested') && !triggers.includes('requested');
     this.immediate.clear();
+    if (requestWaits) this.immediate.add('requested');
     this.changeFirstAt = this.changeLastAt = undefined;
     this.cloud.started();
     this.inFlight = true;

@@ -2,6 +2,7 @@ import type { Logger } from '../log/logger.js';
 import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
 import { nodePhase, runDelay } from './spread.js';
+import { limited } from '../log/limited.js';
 
 // How often the wall clock is compared with the monotonic one, and how far
 // they may drift apart before it counts as a step.
@@ -163,7 +164,8 @@ export class Scheduler {
     const step = wallClockStep(this.clockMark, now);
     this.clockMark = now;
     if (Math.abs(step) < CLOCK_STEP_MS || this.next === undefined) return;
-    this.options.logger.warn(
+    limited(this.options.logger).warn(
+      'clock-step',
       { stepSeconds: Math.round(step / 1000) },
       `the wall clock stepped ${step > 0 ? 'forward' : 'back'} by ${Math.round(Math.abs(step) / 1000)} s (NTP, suspend and resume, or a manual change); ` +
         'the report schedule restarts from the new time',

@@ -61,6 +61,12 @@ describe('formatTable', () => {
   it('says so when there is no device', () => {
     expect(formatTable([])).toBe('no devices\n');
   });
+
+  it('shows a control character a device put in its model or serial as U+FFFD, never as a terminal command', () => {
+    const text = formatTable([row({ serial: 'EVIL\u001b]0;owned\u0007', udid: 'EVIL', model: 'Pix\u001b[2J\u009bel\r' })]);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('Pix\ufffd[2J\ufffdel\ufffd');
+  });
 });
 
 describe('formatTable: battery health', () => {

@@ -117,6 +117,32 @@ describe('CloudDouble basics', () => {
     expect(double.store.stored('AAA')).toBeDefined();
   });
 
+  it('answers failedDevices the report did not carry when told to, from a list or per report', async () => {
+    double.answerFailedDevices([{ udid: 'ELSEWHERE', message: 'belongs to another node' }]);
+    const res = await put(sampleReport([sampleDevice('AAA')]));
+    expect(await res.json()).toEqual({ failedDevices: [{ udid: 'ELSEWHERE', message: 'belongs to another node' }] });
+    expect(double.store.stored('AAA')).toBeDefined();
+    let n = 0;
+    double.answerFailedDevices(() => [{ udid: `R${n++}`, message: 'x' }]);
+    await put(sampleReport([sampleDevice('AAA')]));
+    expect(await (await put(sampleReport([sampleDevice('AAA')]))).json()).toEqual({ failedDevices: [{ udid: 'R1', message: 'x' }] });
+    double.resetFaults();
+    expect(await (await put(sampleReport([sampleDevice('AAA')]))).json()).toEqual({ failedDevices: [] });
+  });
+
+  it('fails a whole report holding NUL or a lone surrogate with 500, as a cloud storing text in PostgreSQL does', async () => {
+    for (const name of ['Lab\u0000phone', 'Lab\ud800phone']) {
+      const res = await put(sampleReport([sampleDevice('AAA'), sampleDevice('BBB', { deviceName: name })]));
+      expect(res.status).toBe(500);
+      expect(double.store.stored('AAA')).toBeUndefined();
+    }
+    expect((await put(sampleReport([sampleDevice('AAA', { deviceName: 'Lab\ufffdphone\u0001' })]))).status).toBe(200);
+    await double.stop();
+    double = new CloudDouble({ postgresText: false });
+    base = await double.start();
+    expect((await put(sampleReport([sampleDevice('AAA', { deviceName: 'Lab\u0000phone' })]))).status).toBe(200);
+  });
+
   it('fails devices that miss a configured required capability', async () => {
     await double.stop();
     double = new CloudDouble({ requiredCapabilities: ['cpuArchitecture'] });

@@ -31,6 +31,12 @@ export interface CloudDoubleOptions {
   tls?: { key: string; cert: string };
   /** The host name of the base URL (default 127.0.0.1); it still listens on 127.0.0.1 only. */
   urlHost?: string;
+  /**
+   * Store text as PostgreSQL does (default true): a report holding \u0000 or a
+   * lone surrogate anywhere fails as a whole with 500, as a cloud whose jsonb
+   * insert fails ("unsupported Unicode escape sequence") answers.
+   */
+  postgresText?: boolean;
 }
 
 export interface RecordedRequest {
@@ -97,6 +103,7 @@ export class CloudDouble {
   private baseUrl: string | undefined;
   private faults: QueuedFault[] = [];
   private failedDevices = new Map<string, string>();
+  private extraFailed: ((body: ReportBody) => FailedDevice[]) | undefined;
   private delayMs = 0;
   private trickle: { intervalMs: number; chunkBytes: number } | undefined;
   private readonly waiters = new Set<() => void>();
@@ -112,6 +119,7 @@ export class CloudDouble {
       requiredCapabilities: options.requiredCapabilities ?? [],
       tls: options.tls,
       urlHost: options.urlHost,
+      postgresText: options.postgresText ?? true,
     };
   }
 
@@ -217,6 +225,16 @@ export class CloudDouble {
     return this;
   }
 
+  /**
+   * Persistently adds these entries to the failedDevices of every accepted
+   * PUT /devices, whether or not the report carried their udids (a cloud that
+   * answers for another host, or a buggy one). A function is asked per report.
+   */
+  answerFailedDevices(devices: FailedDevice[] | ((body: ReportBody) => FailedDevice[])): this {
+    this.extraFailed = typeof devices === 'function' ? devices : () => devices;
+    return this;
+  }
+
   clearFailedDevices(udids?: string[]): this {
     if (udids) for (const u of udids) this.failedDevices.delete(u);
     else this.failedDevices.clear();
@@ -232,6 +250,7 @@ export class CloudDouble {
   resetFaults(): this {
     this.faults = [];
     this.failedDevices.clear();
+    this.extraFailed = undefined;
     this.delayMs = 0;
     this.trickle = undefined;
     return this;
@@ -439,6 +458,9 @@ export class CloudDouble {
     }
     const violations = validateReportBody(record.body, { rejectUnknownFields: this.options.rejectUnknownFields });
     if (violations.length > 0) return [400, badRequest(violations)];
+    if (this.options.postgresText && !storableText(record.body)) {
+      return [500, { error: 'Internal Server Error', status: 500, message: 'unsupported Unicode escape sequence: \\u0000 cannot be converted to text' }];
+    }
     const body = record.body as ReportBody;
     const failedDevices: FailedDevice[] = [];
     for (const device of body.devices ?? []) {
@@ -450,6 +472,7 @@ export class CloudDouble {
       }
     }
     this.store.put(body, new Set(failedDevices.map((d) => d.udid)), record.receivedAt);
+    if (this.extraFailed) failedDevices.push(...this.extraFailed(body));
     return [200, { failedDevices }];
   }
 
@@ -515,6 +538,14 @@ export class CloudDouble {
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+/** Whether PostgreSQL's text and jsonb could hold every string (keys included) of a value. */
+function storableText(value: unknown): boolean {
+  if (typeof value === 'string') return !value.includes('\u0000') && value.isWellFormed();
+  if (Array.isArray(value)) return value.every(storableText);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).every(([k, v]) => storableText(k) && storableText(v));
+  return true;
 }
 
 function badRequest(violations: Violation[]): unknown {

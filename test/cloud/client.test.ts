@@ -2,6 +2,13 @@
 // delay and fault below is observed at the double, from its recorded receive
 // times, not from the client's own account of what it did.
 
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CloudClient, type CloudClientOptions } from '../../src/cloud/client.js';
@@ -185,6 +192,76 @@ describe('CloudClient.putDevices', () => {
     expect((error as CloudUnavailableError).retryable).toBe(false);
     expect((error as CloudUnavailableError).attempts).toBe(1);
     expect(error.message).toMatch(/TLS problem.*DEVICE_AGENT_BASE_URL/);
+  });
+
+  it('something that does not speak HTTP at the address (TLS on an http:// URL, SSH): says what answered, one attempt, no retry chain', async () => {
+    const cases: Array<[Buffer, RegExp]> = [
+      [Buffer.from('15030100020228', 'hex'), /does not answer HTTP: it answered with TLS; DEVICE_AGENT_BASE_URL probably needs https:\/\//],
+      [Buffer.from('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n\u001b'), /does not answer HTTP: it sent "SSH-2\.0-OpenSSH_9\.2p1 Debian-2\\r\\n\\u001b"; check the host and port of DEVICE_AGENT_BASE_URL/],
+    ];
+    for (const [greeting, says] of cases) {
+      let connections = 0;
+      const other = net.createServer((socket) => {
+        connections++;
+        socket.on('error', () => undefined);
+        socket.write(greeting);
+      });
+      await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+      try {
+        const error = await failure(client({ baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1` }).putDevices(sampleReport()));
+        expect(error).toBeInstanceOf(CloudUnavailableError);
+        expect(error.message).toMatch(says);
+        expect((error as CloudUnavailableError).retryable).toBe(false);
+        expect(connections).toBe(1);
+      } finally {
+        other.close();
+      }
+    }
+  });
+
+  it('a certificate the system does not trust (self-signed, as a test or MITM proxy has): a TLS problem naming the code, one attempt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'da-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    let requests = 0;
+    const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const error = await failure(client({ baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }).putDevices(sampleReport()));
+      expect(error).toBeInstanceOf(CloudUnavailableError);
+      expect(error.message).toMatch(/TLS problem \(DEPTH_ZERO_SELF_SIGNED_CERT: .*system CA store/);
+      expect((error as CloudUnavailableError).retryable).toBe(false);
+      expect((error as CloudUnavailableError).attempts).toBe(1);
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('headers over 16 KiB, or two Content-Length values that disagree: not delivered, and said so; no crash, no guess at the body', async () => {
+    const answers = [
+      `HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(100_000)}\r\nContent-Length: 2\r\n\r\n{}`,
+      'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 20\r\n\r\n{}',
+    ];
+    for (const answer of answers) {
+      let connections = 0;
+      const raw = net.createServer((socket) => {
+        connections++;
+        socket.on('error', () => undefined);
+        socket.once('data', () => socket.end(answer));
+      });
+      await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+      try {
+        const error = await failure(client({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, retry: { baseDelayMs: 5, maxAttempts: 2 } }).putDevices(sampleReport()));
+        expect(error).toBeInstanceOf(CloudUnavailableError);
+        expect(error.message).toMatch(/HPE_HEADER_OVERFLOW|does not answer HTTP/);
+        expect(connections).toBeGreaterThanOrEqual(1);
+      } finally {
+        raw.close();
+      }
+    }
   });
 
   it('turns an HTML 200 into CloudProtocolError naming what came back', async () => {

@@ -30,6 +30,12 @@ describe('formatChecklist', () => {
     expect(formatChecklist([{ status: 'ok', finding: 'a' }, { status: 'ok', finding: 'b' }])).toBe('[ OK ] a\n[ OK ] b\nAll 2 checks passed.\n');
   });
 
+  it('shows a control character from a device or the cloud as U+FFFD, never as a terminal command', () => {
+    const text = formatChecklist([{ status: 'fail', finding: 'device EVIL\u001b[2J: unauthorized\u0007', advice: 'accept the \u009b prompt' }]);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('device EVIL\ufffd[2J: unauthorized\ufffd');
+  });
+
   it('keeps a multi-line error on its one line', () => {
     const text = formatChecklist([{ status: 'fail', finding: 'cloud: bad\n  at line two\r\n', advice: 'first\nsecond' }]);
     expect(text.split('\n').slice(0, 2)).toEqual(['[FAIL] cloud: bad at line two', '       -> first second']);

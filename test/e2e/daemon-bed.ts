@@ -1,12 +1,14 @@
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
-import { loadProfile, withSerial } from '../sim/profile.js';
+import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
 import { AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 export interface PlugOptions extends Partial<Omit<SimDeviceOptions, 'profile'>> {
   /** Recorded profile to play (default: the bed's). */
   profile?: string;
+  /** Properties to override in its getprop answers (not in its adb banner). */
+  props?: Record<string, string>;
 }
 
 /**
@@ -49,8 +51,10 @@ export class DaemonBed {
 
   /** Plugs a simulated device with this serial and waits until adb shows it in its expected state. */
   async plug(serial: string, options: PlugOptions = {}): Promise<SimDevice> {
-    const { profile = this.profile, ...rest } = options;
-    const device = new SimDevice({ ...rest, profile: withSerial(loadProfile(profile), serial) });
+    const { profile = this.profile, props, ...rest } = options;
+    const recorded = withSerial(loadProfile(profile), serial);
+    const played = props ? { ...withProps(recorded, props), banner: recorded.banner } : recorded;
+    const device = new SimDevice({ ...rest, profile: played });
     this.devices.push(device);
     await this.adb.connect(await device.start(), { wait: false });
     const state = rest.mode === 'unauthorized' ? 'unauthorized' : rest.mode === 'offline' ? 'offline' : 'device';

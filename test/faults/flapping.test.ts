@@ -53,6 +53,10 @@ describe('faults: flapping', () => {
     expect(reports).toBeGreaterThanOrEqual(1);
     expect(reports).toBeLessThanOrEqual(10);
     expect(agent.child.exitCode).toBeNull();
-    expect(agent.logs().filter((l) => l.msg === 'device changed').length).toBeGreaterThan(N);
+    // 1,600 device events, and the log says so in a bounded number of lines
+    // (src/log/limited.ts): ten, then a summary with the count a minute on.
+    const changed = agent.logs().filter((l) => l.msg === 'device changed');
+    expect(changed.length).toBeGreaterThanOrEqual(1);
+    expect(changed.length).toBeLessThanOrEqual(11);
   }, 300_000);
 });

@@ -29,4 +29,21 @@ describe('pretty output on a terminal', () => {
     expect(lines.join('')).toMatch(/INFO.*report delivered/);
     expect(() => JSON.parse(lines.join(''))).toThrow();
   });
+
+  it('shows control characters of a message or a field as U+FFFD on a terminal; newlines and tabs stay', () => {
+    const lines: string[] = [];
+    const terminal = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger({ level: 'info', pretty: true, destination: terminal });
+    logger.warn({ udid: 'EVIL\u001b]0;owned\u0007', note: 'a\\u001b stays text' }, 'the cloud said \u001b[2J\u009bcleared\rline\ttab\nnext');
+    const out = lines.join('');
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(out).toContain('the cloud said \ufffd[2J\ufffdcleared\ufffdline\ttab\nnext');
+    expect(out).toContain('EVIL\ufffd]0;owned\ufffd');
+    expect(out).toContain('a\\u001b stays text');
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { Reporter, type ReportPlan, type ReportSink } from '../../src/report/reporter.js';
+import { logFailedDevices, Reporter, type ReportPlan, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
@@ -150,5 +150,43 @@ describe('Reporter', () => {
       [3, 0],
       [1, 2],
     ]);
+  });
+});
+
+describe('logFailedDevices', () => {
+  const entries = (prefix: string, n: number, message = 'device belongs to another node') =>
+    Array.from({ length: n }, (_, i) => ({ udid: `${prefix}${i}`, message }));
+
+  it('says what 5,000 refused and 5,000 unsent entries are in 12 lines: ten with advice, one for the rest, one for the unsent', () => {
+    const { logger, lines } = captureLogger();
+    logFailedDevices(logger, entries('REFUSED', 5_000, 'missing required capability: platformVersion'), entries('ELSE', 5_000));
+    const msgs = lines().map((l) => String(l.msg));
+    expect(msgs).toHaveLength(12);
+    expect(msgs[0]).toBe(
+      "the cloud did not store device REFUSED0: missing required capability: platformVersion. The device's inventory lacks a field the cloud requires: " +
+        'check that the device is unlocked, fully booted and authorized for adb; if it persists, update the agent.',
+    );
+    expect(msgs[10]).toBe(
+      'the cloud did not store 4990 more devices (REFUSED10, REFUSED11, REFUSED12, REFUSED13, REFUSED14, REFUSED15, REFUSED16, REFUSED17, REFUSED18, REFUSED19 and 4980 more); ' +
+        'the cloud said "missing required capability: platformVersion" (4990). device_agent_failed_device in /metrics lists them all',
+    );
+    expect(msgs[11]).toBe(
+      'the cloud named 5000 devices in failedDevices that the report did not carry (ELSE0, ELSE1, ELSE2, ELSE3, ELSE4, ELSE5, ELSE6, ELSE7, ELSE8, ELSE9 and 4990 more); ' +
+        'the cloud said "device belongs to another node" (5000); ignored (nothing to retry)',
+    );
+  });
+
+  it('one unsent entry in one plain line; a cloud message of a megabyte is cut in the log', () => {
+    const { logger, lines } = captureLogger();
+    logFailedDevices(logger, [{ udid: 'A', message: 'x'.repeat(2 ** 20) }], [{ udid: 'GONE', message: 'unknown' }]);
+    const msgs = lines().map((l) => String(l.msg));
+    expect(msgs[0]!.length).toBeLessThan(600);
+    expect(msgs[1]).toBe('the cloud named 1 device in failedDevices that the report did not carry (GONE); the cloud said "unknown"; ignored (nothing to retry)');
+  });
+
+  it('the same answer on every report: at most 11 lines a minute of each kind', () => {
+    const { logger, lines } = captureLogger();
+    for (let i = 0; i < 50; i++) logFailedDevices(logger, [], entries(`R${i}X`, 100));
+    expect(lines().filter((l) => String(l.msg).includes('did not carry'))).toHaveLength(10);
   });
 });

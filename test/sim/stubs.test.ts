@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICES_DIR, loadProfile, makeProfile, parseGetprop, withSerial, type Profile } from './profile.js';
+import { DEVICES_DIR, loadProfile, makeProfile, parseGetprop, withProps, withSerial, type Profile } from './profile.js';
 import { spawnShell } from './shell.js';
 import { parseUptimeRecording, writeStubs } from './stubs.js';
 
@@ -49,6 +49,13 @@ describe('a simulated device shell on the Pixel 8 Pro recording', () => {
       'getprop ro.product.model; getprop ro.build.fingerprint; getprop no.such.prop; getprop no.such.prop fallback',
     );
     expect(out).toBe(`${props.get('ro.product.model')}\n${props.get('ro.build.fingerprint')}\n\nfallback\n`);
+  });
+
+  it('prints a dump holding NUL and control bytes byte for byte, past the NUL', async () => {
+    const odd = await prepare(withProps(loadProfile('pixel-8-pro'), { 'ro.product.marketname': 'Lab\u0000phone\u001b' }));
+    const out = await odd.run('getprop');
+    expect(out).toContain('[ro.product.marketname]: [Lab\u0000phone\u001b]\n');
+    expect(parseGetprop(out).get('ro.product.model')).toBe('Pixel 8 Pro');
   });
 
   it('prints the whole dump, with the serial set, for getprop alone', async () => {

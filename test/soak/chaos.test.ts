@@ -4,17 +4,21 @@ import { procSample, parseMetrics } from '../bench/measure.js';
 import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { devicesOf } from '../e2e/daemon-bed.js';
 import { AdbServer } from '../sim/adb-server.js';
-import { loadProfile, withSerial } from '../sim/profile.js';
+import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 
 // Chaos soak: about 30 simulated phones behind the real adb server plug,
 // unplug, flap, wedge and free up at random; the adb server restarts; the
-// cloud double cycles through its fault modes. The agent runs as its own
-// process. Afterwards the planner's guarantees are checked from outside, on
-// the double's request log and on /healthz and /metrics: nothing hung, the
-// PUT rate stayed bounded, every ready phone is reported once the faults
-// stop, no phone that is gone is shown as present, and RSS and descriptors
-// are flat. CHAOS_SECONDS and CHAOS_SEED change the run.
+// cloud double cycles through its fault modes (5,000 failedDevices the report
+// did not carry among them); one phone's properties hold NUL and control
+// characters; the agent gets SIGHUP bursts and stray SIGUSR1/SIGUSR2, and its
+// log reader stalls now and then. The agent runs as its own process.
+// Afterwards the planner's guarantees are checked from outside, on the
+// double's request log and on /healthz and /metrics: nothing hung, the PUT
+// rate stayed bounded, every ready phone is reported once the faults stop, no
+// phone that is gone is shown as present, RSS and descriptors are flat, and
+// no kind of log line came more than 11 times in any minute.
+// CHAOS_SECONDS and CHAOS_SEED change the run.
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
@@ -22,6 +26,12 @@ const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 console.log(`chaos: seed ${SEED} (replay with CHAOS_SEED=${SEED})`);
 const DEVICES = 30;
 const profile = loadProfile('pixel-8-pro');
+/** The phone whose properties hold NUL and control characters (the cloud double refuses \u0000, as PostgreSQL does). */
+const ODD = 'CHAOS000';
+const oddProfile = (serial: string) => {
+  const p = withSerial(profile, serial);
+  return { ...withProps(p, { 'ro.product.marketname': 'Lab\u0000phone\u001b[2J', 'ro.product.brand': 'goo\u0007gle' }), banner: p.banner };
+};
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed with CHAOS_SEED. */
 function rng(seed: number): () => number {
@@ -49,7 +59,7 @@ async function plug(serial: string): Promise<void> {
     unplugged.delete(serial);
     await device.replug();
   } else {
-    device = new SimDevice({ profile: withSerial(profile, serial) });
+    device = new SimDevice({ profile: serial === ODD ? oddProfile(serial) : withSerial(profile, serial) });
     await device.start();
   }
   plugged.set(serial, device);
@@ -116,6 +126,18 @@ describe('chaos soak', () => {
       () => cloud.delayNext(4_000, 1, { method: 'PUT' }),
       () => cloud.failDevices([{ udid: pick(serials)!, message: 'missing required capability: platformVersion' }]),
       () => cloud.clearFailedDevices(),
+      () => {
+        const round = counts.cloud ?? 0;
+        cloud.answerFailedDevices(Array.from({ length: 5_000 }, (_, i) => ({ udid: `ELSEWHERE-${round}-${i}`, message: 'device belongs to another node' })));
+      },
+      () => cloud.answerFailedDevices([]),
+    ];
+    const signals: Array<() => void> = [
+      () => {
+        for (let i = 0; i < 20; i++) agent.child.kill('SIGHUP');
+      },
+      () => agent.child.kill('SIGUSR1'),
+      () => agent.child.kill('SIGUSR2'),
     ];
 
     const t0 = Date.now();
@@ -143,18 +165,27 @@ describe('chaos soak', () => {
       const serial = pick(serials)!;
       let action: string;
       if (r < 0.2) {
-        action = plugged.has(serial) ? 'unplug' : 'plug';
-        if (plugged.has(serial)) await unplug(serial);
-        else await plug(serial);
+        // The odd phone stays, so that the last report shows its text cleaned.
+        action = plugged.has(serial) ? (serial === ODD ? 'quiet' : 'unplug') : 'plug';
+        if (action === 'unplug') await unplug(serial);
+        else if (action === 'plug') await plug(serial);
       } else if (r < 0.45) {
         action = 'flap';
         plugged.get(serial)?.disconnect();
-      } else if (r < 0.6) {
+      } else if (r < 0.58) {
         action = 'wedge';
         plugged.get(serial)?.wedge(random() < 0.5);
-      } else if (r < 0.75) {
+      } else if (r < 0.73) {
         action = 'cloud';
         pick(cloudFaults)!();
+      } else if (r < 0.8) {
+        action = 'signal';
+        pick(signals)!();
+      } else if (r < 0.83) {
+        // The log reader stalls for a while (a paused pager, a slow log driver).
+        action = 'stall-logs';
+        agent.child.stdout?.pause();
+        setTimeout(() => agent.child.stdout?.resume(), 2_000);
       } else {
         action = 'quiet';
       }
@@ -164,6 +195,7 @@ describe('chaos soak', () => {
 
     // The faults stop: every phone still plugged answers again, the cloud behaves.
     cloud.resetFaults();
+    agent.child.stdout?.resume();
     for (const d of plugged.values()) d.wedge(false);
     await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
     const calm = Date.now();
@@ -200,6 +232,32 @@ describe('chaos soak', () => {
     );
     expect(worst).toBeLessThanOrEqual(20);
     expect(puts.length).toBeLessThan(SECONDS);
+
+    // The phone with odd properties is reported, its text cleaned: the double refuses \u0000.
+    expect(devicesOf(final).find((d) => d.udid === ODD)?.modelName).toBeDefined();
+    expect(final.rawBody).not.toMatch(/\\u0000|\\u001b|\\u0007/);
+    // A stray SIGUSR1 opened no inspector.
+    expect(agent.stderr).not.toMatch(/Debugger listening/);
+    // Bounded logs: no kind of line (digits aside) more than 11 times in any 60 s;
+    // 'report delivered' is one per report, bounded by the PUT rate above.
+    const byKind = new Map<string, number[]>();
+    for (const l of agent.logs()) {
+      if (l.msg === 'report delivered' || typeof l.time !== 'string') continue;
+      const kind = String(l.msg).replace(/\d+/g, '#');
+      byKind.set(kind, [...(byKind.get(kind) ?? []), Date.parse(l.time)]);
+    }
+    const floods: string[] = [];
+    for (const [kind, times] of byKind) {
+      times.sort((a, b) => a - b);
+      for (let i = 0, j = 0; i < times.length; i++) {
+        while (times[i]! - times[j]! >= 60_000) j++;
+        if (i - j + 1 > 11) {
+          floods.push(`${i - j + 1}x ${kind.slice(0, 120)}`);
+          break;
+        }
+      }
+    }
+    expect(floods).toEqual([]);
 
     // Nothing hung: the status endpoint always answered, the agent is alive and healthy.
     expect(slowHealth).toEqual([]);

@@ -25,6 +25,35 @@ function drive(p: ReportPlanner, from: number, until: number, answer: (n: number
 }
 
 describe('report planner', () => {
+  it('answers an operator at once, but a flood of requests makes one full report per 5 s; a full report answers a waiting request', () => {
+    const p = planner();
+    const ok = { delivered: true as const, sent: [], failedDevices: [] };
+    p.requested();
+    expect(p.nextAt(0)).toBe(0);
+    expect(p.take(0)?.triggers).toEqual(['requested']);
+    p.finished(ok, 100);
+    // 200 requests in the next 4 s: one report, when the gap has passed.
+    const starts: number[] = [];
+    for (let t = 100; t < 9_000; t += 20) {
+      if (t < 4_100) p.requested();
+      const plan = p.nextAt(t) !== undefined && p.nextAt(t)! <= t ? p.take(t) : undefined;
+      if (plan) {
+        starts.push(t);
+        p.finished(ok, t + 100);
+      }
+    }
+    expect(starts).toEqual([5_000]);
+    // A request waits for its gap; the device change in between does not take it away, the schedule does.
+    p.requested();
+    p.deviceChanged('A', 'device', 5_200);
+    expect(p.nextAt(5_200)).toBe(5_700);
+    expect(p.take(5_700)?.triggers).toEqual(['devices-changed']);
+    p.finished(ok, 6_000);
+    expect(p.nextAt(6_000)).toBe(5_700 + 5_000);
+    p.scheduleTick(6_050);
+    expect(p.take(6_100)?.triggers).toEqual(['schedule', 'requested']);
+  });
+
   it('a device the cloud refused and that is then unplugged makes no report storm', () => {
     const p = planner();
     p.start(0);

@@ -2,6 +2,7 @@ import type { DeviceInfo } from '../../cloud/types.js';
 import type { Logger } from '../../log/logger.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { LongDevice } from './adb/devices-long.js';
+import { limited } from '../../log/limited.js';
 
 /**
  * Phones that share one serial (0123456789ABCDEF is common on low-cost
@@ -46,12 +47,14 @@ export class IdentityConflicts {
       const serials = group.map((d) => d.serial).sort();
       next.set(udid, serials);
       if (this.udids.get(udid)?.join() === serials.join()) continue;
-      this.logger.warn(
+      limited(this.logger).warn(
+        'udid-shared',
         { udid, serials },
         `${serials.length} different phones (adb serials ${serials.join(', ')}) give the udid ${udid}; the cloud can be told of one, so only one of them is reported. Plug only one of them into this host, or give them distinct serial numbers`,
+        udid,
       );
     }
-    for (const udid of this.udids.keys()) if (!next.has(udid)) this.logger.info({ udid }, `only one phone gives the udid ${udid} again`);
+    for (const udid of this.udids.keys()) if (!next.has(udid)) limited(this.logger).info('udid-shared-over', { udid }, `only one phone gives the udid ${udid} again`, udid);
     this.udids = next;
   }
 
@@ -68,13 +71,15 @@ export class IdentityConflicts {
       next.set(serial, devices.length);
       if (this.current.get(serial) === devices.length) continue;
       const where = devices.map((d) => d.usb ?? `transport ${d.transportId ?? '?'}`).join(', ');
-      this.logger.warn(
+      limited(this.logger).warn(
+        'serial-shared',
         { serial, devices: devices.length, usb: where },
         `${devices.length} devices share the serial ${serial} (at ${where}): adb cannot tell them apart by serial, so they are reported as one device, whose inventory may fail. Plug only one of them into this host`,
+        serial,
       );
     }
     for (const serial of this.current.keys()) {
-      if (!next.has(serial)) this.logger.info({ serial }, `only one device has the serial ${serial} again`);
+      if (!next.has(serial)) limited(this.logger).info('serial-shared-over', { serial }, `only one device has the serial ${serial} again`, serial);
     }
     this.current = next;
   }

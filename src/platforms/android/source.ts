@@ -18,6 +18,7 @@ import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
 import { dedupeByUdid } from './inventory/dedupe.js';
 import type { DeviceProber, TierCache, TierCacheStore } from './inventory/probe.js';
 import { IdentityConflicts } from './identity-conflicts.js';
+import { limited } from '../../log/limited.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -190,9 +191,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       // reporting it would leave a phantom in the cloud.
       if (state !== READY && this.o.registry.markLeftOut(record.key)) {
         // (A ready one whose inventory failed was logged with the failure.)
-        this.o.logger.warn(
+        limited(this.o.logger).warn(
+          'network-device-unidentified',
           { serial, state },
           `network device ${serial} is ${state} and has not said who it is yet; it is left out of reports until it answers its inventory. ${notReadyMessage(state)}`,
+          serial,
         );
       }
       return undefined;
@@ -225,7 +228,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
           const progress = info.message !== undefined && this.o.prober.madeProgress(serial);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
-          else if (note.recovered) this.o.logger.info({ serial }, 'device answers its inventory in full again');
+          else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
         },
         (err: unknown) => {
           const text = err instanceof Error ? err.message : String(err);
@@ -249,7 +252,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 
   /** One warning per device and distinct problem, not one per report. */
   private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
-    if (note.newProblem) this.o.logger.warn({ serial, err: text }, what);
+    if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
 }
 

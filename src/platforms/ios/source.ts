@@ -19,6 +19,7 @@ import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './in
 import type { ProbeResult } from './probe.js';
 import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
+import { limited } from '../../log/limited.js';
 
 const PLATFORM = 'ios';
 
@@ -143,20 +144,20 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       case 'ok': {
         const info = iosDeviceInfo(udid, r.values);
         const note = registry.answered(record.key, info, clock.wall(), clock.monotonic());
-        if (note.recovered) logger.info({ udid }, 'iPhone answers its inventory again');
+        if (note.recovered) limited(logger).info('iphone-inventory-recovered', { udid }, 'iPhone answers its inventory again', udid);
         return info;
       }
       case 'not-paired': {
         // The phone answered: it does not trust this host. A state, not a failure of the phone.
         if (registry.noticed(record.key, r.detail)) {
-          logger.warn({ udid, err: r.detail }, 'iPhone is not paired with this host: unlock it, tap Trust, then run `idevicepair pair`');
+          limited(logger).warn('iphone-not-paired', { udid, err: r.detail }, 'iPhone is not paired with this host: unlock it, tap Trust, then run `idevicepair pair`', udid);
         }
         const pub = r.public ? iosDeviceInfo(udid, { root: r.public }) : undefined;
         return notPairedDeviceInfo(udid, r.detail, pub ?? previous);
       }
       case 'silent': {
         const note = registry.failed(record.key, r.detail, clock.wall(), clock.monotonic());
-        if (note.newProblem) logger.warn({ udid, err: r.detail }, 'iPhone lockdown did not answer; its last good inventory is reported');
+        if (note.newProblem) limited(logger).warn('iphone-inventory-problem', { udid, err: r.detail }, 'iPhone lockdown did not answer; its last good inventory is reported', udid);
         return notAnsweringDeviceInfo(udid, r.detail, previous);
       }
     }

@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../../util/clock.js';
 import { Reconnects, type EndNote } from '../../util/reconnects.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice } from './usbmuxd-client.js';
+import { limited } from '../../log/limited.js';
 
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket
 // exists: a host without iPhones pays nothing for iOS support.
@@ -189,7 +190,7 @@ export class IosWatcher extends EventEmitter {
         return;
       }
       this.listener = listener;
-      if (this.lastErrorText || this.absentNoted) this.options.logger.info({ usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
+      if (this.lastErrorText || this.absentNoted) limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
       this.lastErrorText = undefined;
       this.absentNoted = false;
       this.reconnects.opened();
@@ -219,7 +220,7 @@ export class IosWatcher extends EventEmitter {
   private logEnd(note: EndNote, ends: number, err: Error | undefined): void {
     const { logger, address, reconnectMaxMs = 10_000 } = this.options;
     if (note === 'ended') {
-      logger.warn({ usbmuxd: address.label, err: err?.message }, 'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list');
+      limited(logger).warn('usbmuxd-ended', { usbmuxd: address.label, err: err?.message }, 'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list');
     } else if (note === 'flapping') {
       logger.warn(
         { usbmuxd: address.label, ends, err: err?.message },
@@ -239,7 +240,7 @@ export class IosWatcher extends EventEmitter {
 
   private noteError(err: unknown): void {
     const text = err instanceof Error ? err.message : String(err);
-    if (text !== this.lastErrorText) this.options.logger.warn({ usbmuxd: this.options.address.label }, text);
+    if (text !== this.lastErrorText) limited(this.options.logger).warn('usbmuxd-unreachable', { usbmuxd: this.options.address.label }, text);
     this.lastErrorText = text;
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../../../log/logger.js';
 import { systemClock, type Clock } from '../../../util/clock.js';
 import { Reconnects, type EndNote } from '../../../util/reconnects.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
+import { limited } from '../../../log/limited.js';
 
 /** A change in adb's listing (the watchers of every platform speak it). */
 export type DeviceChange = ListingChange;
@@ -137,7 +138,7 @@ export class DeviceWatcher extends EventEmitter {
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
-      if (this.lastErrorText) this.options.logger.info({ adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
+      if (this.lastErrorText) limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
       // The wait before the next reconnect starts over only once this connection has stayed open a while.
       this.reconnects.opened();
@@ -167,7 +168,7 @@ export class DeviceWatcher extends EventEmitter {
     const err = this.trackerError;
     this.trackerError = undefined;
     if (note === 'ended') {
-      logger.warn({ adb, err }, 'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list');
+      limited(logger).warn('adb-tracking-ended', { adb, err }, 'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list');
     } else if (note === 'flapping') {
       logger.warn(
         { adb, ends },
@@ -207,7 +208,7 @@ export class DeviceWatcher extends EventEmitter {
   private noteError(err: unknown): void {
     const text = err instanceof Error ? err.message : String(err);
     // One line per distinct problem, not one per reconnect attempt.
-    if (text !== this.lastErrorText) this.options.logger.warn({ adb: this.adb.label }, text);
+    if (text !== this.lastErrorText) limited(this.options.logger).warn('adb-unreachable', { adb: this.adb.label }, text);
     this.lastErrorText = text;
   }
 }

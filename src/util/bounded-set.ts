@@ -1,0 +1,24 @@
+/**
+ * A set that keeps at most `max` entries, forgetting the oldest first: memory
+ * of what was already said that neither grows with its input nor, as a set
+ * cleared when full did, forgets everything at once (and so says it all again).
+ */
+export class BoundedSet<T> {
+  private readonly entries = new Set<T>();
+
+  constructor(private readonly max: number) {}
+
+  has(value: T): boolean {
+    return this.entries.has(value);
+  }
+
+  add(value: T): void {
+    this.entries.delete(value);
+    this.entries.add(value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.values().next().value as T);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

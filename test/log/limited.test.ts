@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { LimitedLog, limited } from '../../src/log/limited.js';
+import { captureLogger } from './capture.js';
+
+describe('LimitedLog', () => {
+  it('writes the first lines of a cause, then one summary with the count, a few subjects and the last line', () => {
+    const { logger, lines } = captureLogger();
+    let now = 0;
+    const log = new LimitedLog(logger, { now: () => now, limits: { burst: 3, windowMs: 60_000, maxSubjects: 2 } });
+    for (let i = 0; i < 50; i++) log.warn('refused', { udid: `U${i}` }, `the cloud did not store device U${i}`, `U${i}`);
+    log.info('other', {}, 'another cause is not held back');
+    expect(lines().map((l) => l.msg)).toEqual([
+      'the cloud did not store device U0',
+      'the cloud did not store device U1',
+      'the cloud did not store device U2',
+      'another cause is not held back',
+    ]);
+    now = 60_000;
+    log.warn('refused', { udid: 'U50' }, 'the cloud did not store device U50', 'U50');
+    const [summary, next] = lines().slice(4);
+    expect(summary).toMatchObject({ level: 'warn', cause: 'refused', suppressed: 47, subjects: ['U3', 'U4'] });
+    expect(String(summary?.msg)).toBe(
+      '47 more log lines of this kind in the last 60 s were held back (at most 3 in 60 s per kind); among them U3, U4 and 45 more; ' +
+        'the last: the cloud did not store device U49',
+    );
+    expect(next?.msg).toBe('the cloud did not store device U50');
+  });
+
+  it('writes a summary when it is due even if its cause never comes again', async () => {
+    const { logger, lines } = captureLogger();
+    const log = new LimitedLog(logger, { limits: { burst: 1, windowMs: 50, maxSubjects: 5 } });
+    log.warn('tracker', {}, 'adb device tracking ended');
+    log.warn('tracker', {}, 'adb device tracking ended');
+    log.warn('tracker', {}, 'adb device tracking ended');
+    expect(lines()).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]).toMatchObject({ cause: 'tracker', suppressed: 2 });
+  });
+
+  it('flush writes what is owed before a one-shot command ends', () => {
+    const { logger, lines } = captureLogger();
+    const log = new LimitedLog(logger, { now: () => 0, limits: { burst: 1, windowMs: 60_000, maxSubjects: 5 } });
+    log.error('x', {}, 'a');
+    log.error('x', {}, 'b');
+    log.flush();
+    expect(lines().map((l) => [l.level, l.suppressed])).toEqual([
+      ['error', undefined],
+      ['error', 1],
+    ]);
+  });
+
+  it('one budget per logger, shared by every module that logs through it', () => {
+    const a = captureLogger().logger;
+    const b = captureLogger().logger;
+    expect(limited(a)).toBe(limited(a));
+    expect(limited(a)).not.toBe(limited(b));
+  });
+});
