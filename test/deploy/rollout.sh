@@ -12,7 +12,7 @@
 #   the version, the node id, key and settings survive, the adb server is not
 #   restarted, and the cloud never saw a present phone gone;
 #   a host whose post-check fails (its cloud answers 503) stops the rollout,
-#   and the host after it keeps the old version;
+#   and the host of the next batch keeps the old version;
 #   remove keeps configuration and state, purge removes them and the user,
 #   and a fresh install without configuration does not start the agent.
 # The API key is in no journal line and no Ansible output.
@@ -261,6 +261,23 @@ for h in "${hosts[@]}"; do
 done
 pass "all 3 hosts run $N and reported it with their phones (nodes ${node_id[1]}, ${node_id[2]}, ${node_id[3]})"
 
+say "as root, device-agent once runs as the service does"
+# A drop-in's environment file (as docs/install/proxy.md adds one) must
+# reach it too: it hides a phone, which the printed body shows.
+in_host 1 bash -c 'mkdir -p /etc/systemd/system/device-agent.service.d &&
+  printf "[Service]\nEnvironmentFile=/etc/device-agent/extra.env\n" >/etc/systemd/system/device-agent.service.d/extra.conf &&
+  echo DEVICE_AGENT_HIDDEN_DEVICES=H1PHONE1 >/etc/device-agent/extra.env && systemctl daemon-reload'
+body=$(in_host 1 device-agent once --dry-run 2>"$run/dry-run.log") || fail "device-agent once --dry-run as root: $(tail -5 "$run/dry-run.log")"
+printf '%s' "$body" | "$node" -e "
+  let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+    const b = JSON.parse(t), hidden = (u) => (b.devices.find((d) => d.udid === u) || {}).isHidden;
+    if (b.nodeId !== '${node_id[1]}') { console.error('node id ' + b.nodeId + ': not the service state directory'); process.exit(1); }
+    if (hidden('H1PHONE1') !== true || hidden('H1PHONE2') !== false) { console.error('the drop-in environment file was not read'); process.exit(1); }
+  });" || fail "device-agent once as root did not run as the service: $body"
+in_host 1 find /var/lib/private/device-agent -user root | has . && fail "device-agent once as root left root-owned files in the state directory"
+in_host 1 bash -c 'rm -r /etc/systemd/system/device-agent.service.d /etc/device-agent/extra.env && systemctl daemon-reload'
+pass "the service's node id, its drop-in's environment file, no root-owned file left"
+
 say "a second run changes nothing"
 playbook second -e "device_agent_version=$N" -e device_agent_batch=3 || fail "the second run failed: $(tail -30 "$run/ansible-second.log")"
 for h in "${hosts[@]}"; do
@@ -300,14 +317,17 @@ say "rollback to $N, all hosts in one batch"
 rollout rollback "$N" 1 -e device_agent_batch=3
 pass "all 3 hosts back on $N: same node ids, adb servers untouched, no phone shown gone"
 
-say "a host whose post-check fails stops the rollout"
+# Batches of two: host 1 passes, host 2 fails beside it. A batch of one
+# whose host fails ends any play; a batch where one of two fails ends only
+# this one (max_fail_percentage 0), which is what is checked.
+say "a host whose post-check fails stops the rollout (batches of two)"
 bed_host=2
 bed POST '/fail?status=503' >/dev/null || fail "could not make host 2's cloud fail"
 t0=$(host_ms 1)
-if playbook staged -e "device_agent_version=$N1"; then fail "the rollout went on although host 2's post-check cannot pass"; fi
+if playbook staged -e "device_agent_version=$N1" -e device_agent_batch=2; then fail "the rollout went on although host 2's post-check cannot pass"; fi
 grep -A3 'Wait for its first report to be delivered' "$run/ansible-staged.log" | has '^fatal: \[lab-host-2\]' || fail "host 2 did not fail at the report check: $(tail -30 "$run/ansible-staged.log")"
 got=$(in_host 1 dpkg-query -W -f '${Version}' device-agent)
-[ "$got" = "$N1" ] || fail "host 1, before the failed one, runs $got, not $N1"
+[ "$got" = "$N1" ] || fail "host 1, in the failed host's batch, runs $got, not $N1"
 got=$(in_host 3 dpkg-query -W -f '${Version}' device-agent)
 [ "$got" = "$N" ] || fail "host 3, after the failed one, was changed to $got"
 [ "$(in_host 3 device-agent --version)" = "device-agent $N" ] || fail "host 3 does not run $N"
@@ -317,7 +337,7 @@ case "$(changed_of staged lab-host-3)" in '' | 0) ;; *) fail "the failed rollout
 bed_host=2
 bed POST /heal >/dev/null
 for h in "${hosts[@]}"; do never_gone "$h"; done
-pass "host 1 on $N1, host 2 failed its post-check, host 3 kept $N"
+pass "host 1 on $N1 beside host 2, which failed its post-check; host 3, in the next batch, kept $N"
 
 say "remove keeps configuration and state, purge removes them"
 h=3

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // /usr/bin/device-agent of the package (packaging/deb/device-agent.sh), run
-// by /bin/sh with its library directory moved to a temporary one. The
+// by bash with its library directory moved to a temporary one. The
 // packaged command as root (systemd-run) is run by test/deploy/rollout.sh.
 
 const script = readFileSync(new URL('../../packaging/deb/device-agent.sh', import.meta.url), 'utf8');
@@ -38,7 +38,7 @@ function install(runtime: 'missing' | 'foreign' | 'node'): string {
 
 function run(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
   try {
-    return { status: 0, stdout: execFileSync('/bin/sh', [bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), stderr: '' };
+    return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), stderr: '' };
   } catch (error) {
     const e = error as { status: number; stdout: string; stderr: string };
     return { status: e.status, stdout: e.stdout, stderr: e.stderr };
