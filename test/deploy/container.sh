@@ -93,7 +93,10 @@ image=$(CONTAINER_ENGINE=podman IMAGE_NAME=localhost/device-agent bash "$repo/pa
 [ "$image" = "localhost/device-agent:$version" ] || fail "the image is tagged $image, not with the version $version"
 got=$(podman run --rm "${limits[@]}" "$image" --version)
 [ "$got" = "device-agent $version" ] || fail "the image tagged $version says '$got'"
-pass "built $image, whose agent says it is $version"
+revision=$(podman image inspect -f '{{ index .Labels "org.opencontainers.image.revision" }}' "$image")
+got=$(podman run --rm "${limits[@]}" --entrypoint cat "$image" /app/build-number)
+[ -n "$revision" ] && [ "$got" = "$revision" ] || fail "the image's build number '$got' is not its revision label '$revision'"
+pass "built $image, whose agent says it is $version, build $got"
 
 say "the image holds only what runs"
 listing=$(podman run --rm "${limits[@]}" --entrypoint /bin/ls "$image" /app /app/dist | tr '\n' ' ')
