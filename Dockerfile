@@ -1,4 +1,6 @@
-# device-agent in a container. Build:  docker build -t device-agent .
+# device-agent in a container. Build:  npm run image  (device-agent:VERSION,
+# the version of package.json, with the build number), or
+#   docker build -t device-agent .
 # Another base (a registry mirror, a pinned digest) with:
 #   docker build --build-arg BASE_IMAGE=registry.example.com/node:24-bookworm-slim .
 # The base must be a Debian image that already has Node 24 on its PATH (any
@@ -43,6 +45,10 @@ COPY --from=build /app/dist/src /app/dist/src
 COPY --from=build /app/node_modules /app/node_modules
 COPY container/entrypoint.sh /usr/local/bin/device-agent-entrypoint
 RUN chmod 0755 /usr/local/bin/device-agent-entrypoint
+# The commit the image is built from (`npm run image` passes it): the Machine
+# record's buildNumber, as the Debian package has it. The image has no .git.
+ARG BUILD_NUMBER=
+RUN if [ -n "$BUILD_NUMBER" ]; then printf '%s\n' "$BUILD_NUMBER" >/app/build-number; fi
 
 USER node
 # NODE_OPTIONS: small V8 semi-spaces, about 40 MB less resident memory with

@@ -1,7 +1,29 @@
 #!/usr/bin/env -S node --max-semi-space-size=1
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm install`).
 // Small V8 semi-spaces keep the daemon's resident memory down (README, Performance).
+//
+// Everything before the runtime check is plain enough for any Node.js that
+// can load an ES module, so that an old one is told what is wrong instead of
+// failing on a flag or a syntax it does not know.
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
+
+// The major version of the pinned runtime (the `node` devDependency, which
+// the Debian package ships too). Not package.json engines: npm would then
+// warn about its own, older Node whenever npx links the checkout.
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const needed = Number(pkg.devDependencies.node.split('.')[0]);
+const running = Number(process.versions.node.split('.')[0]);
+if (running < needed) {
+  process.stderr.write(
+    `device-agent: needs Node.js ${needed} or later, but ${process.execPath} is Node.js ${process.version}.\n` +
+      `  Installed from the Debian package: run /usr/bin/device-agent, which brings its own Node.js ${needed}.\n` +
+      `  In a checkout: run npm ci, then node_modules/.bin/node bin/device-agent.js (or npx device-agent inside the checkout).\n`,
+  );
+  // 2, as for a configuration error: starting again cannot help, and
+  // systemd's RestartPreventExitStatus=2 leaves the unit stopped.
+  process.exit(2);
+}
 
 // V8's memory saver mode collects the old generation sooner. An inventory
 // reads about 50 KB per device and parses it; without this, V8 let that
@@ -11,6 +33,12 @@ import { setFlagsFromString } from 'node:v8';
 // the agent starts (systemd, the image's entrypoint, a shell) has it;
 // NODE_OPTIONS does not accept this flag.
 setFlagsFromString('--memory-saver-mode');
+
+const args = process.argv.slice(2);
+if (args[0] === 'run' && process.env.npm_command !== undefined) {
+  const { guardNpmParent } = await import('../dist/src/cli/npm-parent.js');
+  guardNpmParent(process.env.npm_command);
+}
 const { main, onOutputError } = await import('../dist/src/cli/main.js');
 
 // A reader that went away (`| head`, a closed pager) ends a one-shot run
@@ -39,7 +67,7 @@ function exitWhenFlushed(code) {
   process.stderr.write('', done);
 }
 
-main(process.argv.slice(2)).then(exitWhenFlushed, (err) => {
+main(args).then(exitWhenFlushed, (err) => {
   process.stderr.write(`device-agent: unexpected failure: ${err && err.stack ? err.stack : err}\n`);
   exitWhenFlushed(1);
 });

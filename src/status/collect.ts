@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs';
 import type { AgentStats } from './stats.js';
+import { buildNumber } from '../machine/build-number.js';
 import type { ProbeCounters } from '../platforms/android/inventory/probe.js';
+import { projectRoot } from '../util/package.js';
 import type { Metric } from './metrics.js';
 
 export interface MetricsInput {
@@ -30,6 +32,13 @@ export function agentMetrics(input: MetricsInput): Metric[] {
   });
   return [
     { name: 'device_agent_info', help: 'Agent version and node id.', type: 'gauge', samples: [{ labels: { version: input.version, node_id: input.nodeId }, value: 1 }] },
+    // As node_exporter_build_info: which build runs, joinable with any series.
+    {
+      name: 'device_agent_build_info',
+      help: 'The build that runs: version, revision (the Machine record buildNumber), Node.js version and architecture.',
+      type: 'gauge',
+      samples: [{ labels: { version: input.version, revision: revisionOf(input.version), nodeversion: process.version, arch: process.arch }, value: 1 }],
+    },
     {
       name: 'device_agent_devices',
       help: 'Devices the adb server knows, by adb state.',
@@ -84,6 +93,14 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),
     gauge('process_open_fds', 'Open file descriptors (sockets included).', openFds()),
   ];
+}
+
+// Fixed for the life of the process, so read once rather than on every scrape.
+const revisions = new Map<string, string>();
+function revisionOf(version: string): string {
+  let revision = revisions.get(version);
+  if (revision === undefined) revisions.set(version, (revision = buildNumber(projectRoot, version)));
+  return revision;
 }
 
 function openFds(): number | undefined {

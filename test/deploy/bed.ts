@@ -2,11 +2,17 @@
 // booted system or container next to the installed agent: simulated phones
 // connected to the adb server the deployment runs, the cloud double on a
 // fixed port, and a small control port the shell scripts ask with fetch:
-//   GET  /puts                 every PUT /devices: time, status, nodeId, devices (udid, status)
+//   GET  /puts                 every PUT /devices: time, status, nodeId, the Machine's version and
+//                              buildNumber, devices (udid, status)
 //   GET  /ready                200 once every phone is listed by adb as a device
 //   POST /connect?serials=A,B  `adb connect` those phones again (after an adb restart)
 //   POST /unplug?serials=A     the phone goes away for good
+//   POST /fail?status=503      the cloud answers every request with that status from now on
+//   POST /heal                 the cloud answers normally again
 // node dist/test/deploy/bed.js --adb-port 5037 --cloud-port 8080 --control-port 8081 --serials A,B,C
+// The control port answers at once; the phones are connected as soon as the
+// adb server answers (--adb-wait-seconds, default 60: where the adb server
+// comes with the package under test, the bed starts before it).
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
@@ -21,6 +27,7 @@ const { values } = parseArgs({
     'control-port': { type: 'string', default: '8081' },
     'control-host': { type: 'string', default: '127.0.0.1' },
     serials: { type: 'string', default: 'DEPLOY01,DEPLOY02,DEPLOY03' },
+    'adb-wait-seconds': { type: 'string', default: '60' },
     profile: { type: 'string', default: 'pixel-8-pro' },
   },
 });
@@ -39,7 +46,7 @@ async function connect(serial: string): Promise<void> {
       await hostRequest(adbPort, `host:connect:127.0.0.1:${phone.port}`, { timeoutMs: 5_000 });
       return;
     } catch (error) {
-      if (i > 120) throw error;
+      if (i > Number(values['adb-wait-seconds']) * 2) throw error;
       await sleep(500);
     }
   }
@@ -61,7 +68,6 @@ async function main(): Promise<void> {
     await phone.start();
     phones.set(serial, phone);
   }
-  await Promise.all([...phones.keys()].map(connect));
   const control = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://bed');
     const serials = (url.searchParams.get('serials') ?? '').split(',').filter(Boolean);
@@ -70,8 +76,17 @@ async function main(): Promise<void> {
         return [
           200,
           cloud.putRequests().map((r) => {
-            const body = r.body as { nodeId?: string; devices?: Array<{ udid: string; status: string }> } | undefined;
-            return { receivedAt: r.receivedAt, status: r.answer?.status, nodeId: body?.nodeId, devices: (body?.devices ?? []).map((d) => ({ udid: d.udid, status: d.status })) };
+            const body = r.body as
+              | { nodeId?: string; machine?: { version?: string; buildNumber?: string }; devices?: Array<{ udid: string; status: string }> }
+              | undefined;
+            return {
+              receivedAt: r.receivedAt,
+              status: r.answer?.status,
+              nodeId: body?.nodeId,
+              version: body?.machine?.version,
+              buildNumber: body?.machine?.buildNumber,
+              devices: (body?.devices ?? []).map((d) => ({ udid: d.udid, status: d.status })),
+            };
           }),
         ];
       }
@@ -88,6 +103,14 @@ async function main(): Promise<void> {
         }
         return [200, 'unplugged'];
       }
+      if (url.pathname === '/fail' && req.method === 'POST') {
+        cloud.failNext({ status: Number(url.searchParams.get('status') ?? '503'), times: Infinity });
+        return [200, 'failing'];
+      }
+      if (url.pathname === '/heal' && req.method === 'POST') {
+        cloud.resetFaults();
+        return [200, 'healed'];
+      }
       return [404, 'no such thing'];
     };
     answer().then(
@@ -95,7 +118,8 @@ async function main(): Promise<void> {
       (error: unknown) => res.writeHead(500).end(String(error)),
     );
   });
-  control.listen(Number(values['control-port']), values['control-host']);
+  await new Promise<void>((resolve) => control.listen(Number(values['control-port']), values['control-host'], resolve));
+  await Promise.all([...phones.keys()].map(connect));
   process.stdout.write(`bed ready: cloud ${cloud.url}, ${phones.size} phones\n`);
 }
 

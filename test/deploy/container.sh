@@ -25,7 +25,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=test/deploy/lib.sh
 . "$here/lib.sh"
-image=localhost/device-agent:deploy-test
+version=$("$node" -p "require('$repo/package.json').version")
 base_image=localhost/device-agent-test-base:bookworm
 run_id=$$
 names=()
@@ -87,14 +87,20 @@ if ! podman image exists "$base_image"; then
   rm -rf "$stage"
 fi
 
-say "podman build of the Dockerfile as it is (--format docker keeps HEALTHCHECK)"
-podman build -q "${limits[@]}" --format docker --network host --build-arg BASE_IMAGE="$base_image" -t "$image" "$repo" >"$work/build.log" 2>&1 ||
+say "npm run image: the Dockerfile as it is, with podman, tagged with the version"
+image=$(CONTAINER_ENGINE=podman IMAGE_NAME=localhost/device-agent bash "$repo/packaging/image.sh" -q "${limits[@]}" --network host --build-arg BASE_IMAGE="$base_image" 2>"$work/build.log") ||
   fail "the image did not build: $(tail -30 "$work/build.log")"
-pass "built"
+[ "$image" = "localhost/device-agent:$version" ] || fail "the image is tagged $image, not with the version $version"
+got=$(podman run --rm "${limits[@]}" "$image" --version)
+[ "$got" = "device-agent $version" ] || fail "the image tagged $version says '$got'"
+revision=$(podman image inspect -f '{{ index .Labels "org.opencontainers.image.revision" }}' "$image")
+got=$(podman run --rm "${limits[@]}" --entrypoint cat "$image" /app/build-number)
+[ -n "$revision" ] && [ "$got" = "$revision" ] || fail "the image's build number '$got' is not its revision label '$revision'"
+pass "built $image, whose agent says it is $version, build $got"
 
 say "the image holds only what runs"
 listing=$(podman run --rm "${limits[@]}" --entrypoint /bin/ls "$image" /app /app/dist | tr '\n' ' ')
-[ "$listing" = "/app: bin config dist node_modules package.json  /app/dist: src " ] || fail "unexpected files in /app: $listing"
+[ "$listing" = "/app: bin build-number config dist node_modules package.json  /app/dist: src " ] || fail "unexpected files in /app: $listing"
 podman run --rm "${limits[@]}" --entrypoint /bin/sh "$image" -c 'test ! -e /app/node_modules/typescript && test ! -e /app/node_modules/vitest' || fail "dev packages in the image"
 podman image inspect "$image" | has '"Healthcheck"' || fail "the image has no HEALTHCHECK (built without --format docker?)"
 pass "$listing"

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentVersion } from '../../src/util/package.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
@@ -67,7 +68,7 @@ describe('once --dry-run', () => {
     for (const key of ['hostname', 'arch', 'platform', 'type', 'version', 'buildNumber']) expect(typeof m[key], key).toBe('string');
     for (const key of ['freemem', 'totalmem', 'uptime']) expect(Number.isInteger(m[key]), key).toBe(true);
     expect(m.freemem).toBeLessThanOrEqual(m.totalmem);
-    expect(m.version).toBe('0.1.0');
+    expect(m.version).toBe(agentVersion);
     expect(Object.keys(m.network).sort()).toEqual(['address', 'cidr', 'family', 'internal', 'mac', 'netmask']);
 
     const byUdid = new Map(body.devices.map((d: { udid: string }) => [d.udid, d]));

@@ -1,0 +1,104 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parentOf } from '../../src/cli/npm-parent.js';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { freePort } from '../sim/adb-server.js';
+import { AgentProcess, baseEnv } from '../e2e/agent-process.js';
+
+// bin/device-agent.js as people start it: with whatever Node.js is on the
+// system, and through npx inside the checkout.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = join(root, 'bin/device-agent.js');
+
+/** A Node.js older than 24 on this machine (Debian's nodejs, which npm needs), if any. */
+function oldNode(): string | undefined {
+  for (const candidate of ['/usr/bin/node', '/usr/bin/nodejs', '/usr/local/bin/node']) {
+    if (!existsSync(candidate)) continue;
+    const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
+    if (Number(/^v(\d+)/.exec(version)?.[1]) < 24) return candidate;
+  }
+  return undefined;
+}
+
+describe('the runtime check', () => {
+  const node = oldNode();
+  it.skipIf(!node)(`an older Node.js (${node ?? 'none on this machine'}) is told what is wrong and exits 2`, () => {
+    let status = 0;
+    let stderr = '';
+    try {
+      execFileSync(node!, [bin, 'once', '--dry-run'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: baseEnv() });
+    } catch (error) {
+      ({ status, stderr } = error as { status: number; stderr: string });
+    }
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^device-agent: needs Node\.js 24 or later, but .* is Node\.js v\d+\./);
+    expect(stderr).toContain('/usr/bin/device-agent');
+    // What Node 20 printed before the check: V8's complaint, then it went on.
+    expect(stderr).not.toContain('unrecognized flag');
+  });
+
+});
+
+describe('parentOf', () => {
+  it('reads the parent pid from /proc, and nothing for a process that is gone', () => {
+    expect(parentOf(process.pid)).toBe(process.ppid);
+    expect(parentOf(2 ** 22 + 1)).toBeUndefined();
+  });
+});
+
+describe('npx device-agent run', () => {
+  const cloud = new CloudDouble();
+  let agentPid: number | undefined;
+  beforeAll(async () => {
+    await cloud.start();
+  });
+  afterAll(async () => {
+    // A failed run must not leave the orphan it was about.
+    if (agentPid !== undefined && alive(agentPid)) process.kill(agentPid, 'SIGKILL');
+    await cloud.stop();
+  });
+
+  it('stops when npm is sent SIGTERM instead of living on unsupervised, and says how to run it', async () => {
+    const statusPort = await freePort();
+    const env = baseEnv({
+      PATH: process.env.PATH,
+      DEVICE_AGENT_BASE_URL: cloud.url,
+      DEVICE_AGENT_USERNAME: cloud.username,
+      DEVICE_AGENT_API_KEY: cloud.apiKey,
+      DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
+      DEVICE_AGENT_STATUS_LISTEN: `127.0.0.1:${statusPort}`,
+      ANDROID_ADB_SERVER_PORT: String(await freePort()),
+      // npx links the checkout into a cache under this fresh HOME and would
+      // run its prepare script (tsc, half a minute) first: dist/ is built.
+      npm_config_ignore_scripts: 'true',
+      npm_config_update_notifier: 'false',
+    });
+    // npx, not npm exec --offline: exactly what the issue ran. Inside the
+    // checkout it resolves the project itself, nothing from the registry.
+    const npx = new AgentProcess(spawn('npx', ['device-agent', 'run'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const started = await npx.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 45_000);
+    agentPid = started.pid as number;
+    expect(agentPid).not.toBe(npx.child.pid);
+    expect(npx.stderr).toContain('device-agent: started through npm (exec)');
+
+    npx.child.kill('SIGTERM');
+    await npx.exited(15_000);
+    const deadline = Date.now() + 20_000;
+    while (alive(agentPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(alive(agentPid), `agent ${agentPid} still runs after npm got SIGTERM`).toBe(false);
+    expect(npx.logs().some((l) => l.msg === 'device-agent stopped')).toBe(true);
+  }, 90_000);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,377 @@
+#!/usr/bin/env bash
+# The Debian package and the Ansible rollout, for real: builds the package
+# of this checkout as version N and as N+1 (npm run package), runs lintian
+# on it (and on the arm64 package), then boots three Debian 12 hosts with
+# systemd-nspawn, each in a network namespace of its own reached over a veth
+# pair, each with its simulated phones and its cloud double
+# (test/deploy/bed.ts), and drives deploy/ansible/rollout.yml over SSH with
+# Debian's ansible as docs/install/fleet.md says:
+#   fresh install of N (all hosts in one batch); a second run changes nothing;
+#   upgrade to N+1 one host at a time, rollback to N all at once: on every
+#   host the package, `device-agent --version`, /metrics and the cloud double agree on
+#   the version, the node id, key and settings survive, the adb server is not
+#   restarted, and the cloud never saw a present phone gone;
+#   a host whose post-check fails (its cloud answers 503) stops the rollout,
+#   and the host of the next batch keeps the old version;
+#   remove keeps configuration and state, purge removes them and the user,
+#   and a fresh install without configuration does not start the agent.
+# The API key is in no journal line and no Ansible output.
+# Needs root, debootstrap, systemd-container, ansible, lintian, dpkg-dev,
+# openssh-client and iproute2 (.ci/run installs them), and `npm ci`.
+#
+# Quirks of these build machines, not of the product, kept here:
+# - nspawn runs with --register=no --keep-unit (no machined in a container);
+# - the hosts' image gets openssh-server, python3-apt (Ansible's apt module),
+#   sudo and the package's dependencies (adb) from Debian's mirror when it is
+#   made; afterwards the hosts have no route out, as a lab host without
+#   internet, and get the package only from the controller;
+# - the hosts share the image's SSH host keys, so the controller does not
+#   check them here (in a lab, known_hosts does).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=test/deploy/lib.sh
+. "$here/lib.sh"
+KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
+run=$work/rollout
+out=$run/packages
+image=$work/rollout-host
+hosts=(1 2 3)
+declare -A leader nspawn_pid node_id adb_pid
+
+ns_of() { echo "da-package-$1"; }
+veth_of() { echo "dapkg$1"; }
+# 10.199.24.0/24 in /30s: .4n+1 on this side, .4n+2 in host n.
+gw_of() { echo "10.199.24.$((4 * $1 + 1))"; }
+ip_of() { echo "10.199.24.$((4 * $1 + 2))"; }
+phones_of() { echo "H$1PHONE1,H$1PHONE2"; }
+
+fail() {
+  echo "FAIL: $*" >&2
+  for h in "${hosts[@]}"; do
+    [ -n "${leader[$h]:-}" ] || continue
+    echo "--- host $h" >&2
+    in_host "$h" journalctl --no-pager -n 25 -u device-agent -u device-agent-adb -u da-bed >&2 || true
+  done
+  exit 1
+}
+
+[ "$(id -u)" = 0 ] || fail "needs root (systemd-nspawn, network namespaces)"
+for tool in debootstrap systemd-nspawn nsenter ansible-playbook lintian dpkg-shlibdeps ssh ssh-keygen ip; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install debootstrap systemd-container ansible lintian dpkg-dev openssh-client iproute2)"
+done
+[ -f "$repo/dist/test/deploy/bed.js" ] || fail "dist/ is missing: run npm test or npm run build first"
+if ip route | has '10\.199\.24\.'; then
+  ip link show "$(veth_of 1)" >/dev/null 2>&1 || fail "10.199.24.0/24 is routed on this machine already: the test hosts' addresses would clash"
+fi
+
+# ---- hosts ---------------------------------------------------------------------
+in_host() { # host command...: inside host n's namespaces, a clean environment
+  nsenter -t "${leader[$1]}" -m -u -i -n -p -- /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "${@:2}"
+}
+unit() { in_host "$1" systemctl show -P "$3" "$2"; }
+host_ms() { in_host "$1" date +%s%3N; }
+# lib.sh's wait_put asks `bed`: the bed of host $bed_host, on its loopback.
+bed_host=1
+bed() {
+  ip netns exec "$(ns_of "$bed_host")" "$node" -e "fetch('http://127.0.0.1:8081$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
+}
+status_page() { # host path: /metrics or /healthz of the agent on host n
+  ip netns exec "$(ns_of "$1")" "$node" -e "fetch('http://127.0.0.1:9317$2').then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
+}
+
+shutdown_host() {
+  local h=$1
+  if [ -n "${leader[$h]:-}" ]; then
+    in_host "$h" systemctl poweroff >/dev/null 2>&1 || true
+    wait "${nspawn_pid[$h]}" 2>/dev/null || true
+    leader[$h]=
+  fi
+  mountpoint -q "$run/h$h/root" && umount "$run/h$h/root"
+  ip link del "$(veth_of "$h")" 2>/dev/null || true
+  ip netns del "$(ns_of "$h")" 2>/dev/null || true
+}
+cleanup() {
+  for h in "${hosts[@]}"; do shutdown_host "$h"; done
+}
+trap cleanup EXIT
+
+# The image of a lab host: the cached Debian 12 of lib.sh plus what a lab
+# host has from its own mirror. Remade when this recipe changes.
+recipe="openssh-server python3 python3-apt sudo adb android-sdk-platform-tools-common (1)"
+if [ "$(cat "$image/.recipe" 2>/dev/null)" != "$recipe" ]; then
+  ensure_base
+  say "the lab hosts' image (kept in $image)"
+  rm -rf "$image.tmp" "$image"
+  cp -a "$base" "$image.tmp"
+  systemd-nspawn -q -D "$image.tmp" --register=no --keep-unit --setenv=DEBIAN_FRONTEND=noninteractive /bin/bash -euxc "
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends ${recipe% (*}
+    apt-get clean
+    rm -rf /var/lib/apt/lists/*
+    : > /etc/machine-id" >"$work/rollout-image.log" 2>&1 || fail "the hosts' image: $(tail -20 "$work/rollout-image.log")"
+  echo "$recipe" >"$image.tmp/.recipe"
+  mv "$image.tmp" "$image"
+fi
+
+# ---- the packages ------------------------------------------------------------------
+say "npm run package: N, N+1, arm64"
+rm -rf "$run"
+mkdir -p "$run" "$out"
+N=$("$node" -p "require('$repo/package.json').version")
+N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
+(cd "$repo" && npm run --silent package -- --arch all --out "$out") >"$run/package-N.log" 2>&1 || fail "npm run package: $(tail -20 "$run/package-N.log")"
+(cd "$repo" && bash packaging/deb/build.sh --version "$N1" --out "$out") >"$run/package-N1.log" 2>&1 || fail "building $N1: $(tail -20 "$run/package-N1.log")"
+for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb" "device-agent_${N1}_amd64.deb"; do
+  [ -s "$out/$deb" ] || fail "no $deb"
+  (cd "$out" && sha256sum -c --quiet "$deb.sha256") || fail "$deb does not match its .sha256"
+done
+build_number=$(dpkg-deb --fsys-tarfile "$out/device-agent_${N}_amd64.deb" | tar -xO ./usr/lib/device-agent/build-number)
+[ "$(dpkg-deb -f "$out/device-agent_${N}_arm64.deb" Architecture)" = arm64 ] || fail "the arm64 package says it is for $(dpkg-deb -f "$out/device-agent_${N}_arm64.deb" Architecture)"
+pass "built $N (amd64, arm64) and $N1 (amd64), build $build_number"
+
+say "lintian"
+for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb"; do
+  lintian --fail-on error,warning "$out/$deb" >"$run/lintian-$deb.log" 2>&1 || fail "lintian $deb: $(grep -E '^[EW]:' "$run/lintian-$deb.log" | head -20)"
+done
+pass "lintian: no error or warning on either architecture (overrides explained in packaging/deb/lintian-overrides)"
+
+# ---- boot -------------------------------------------------------------------------
+ssh-keygen -q -t ed25519 -N '' -C rollout-test -f "$run/id_ed25519"
+binds=(--bind-ro="$repo:/src")
+# A checkout whose node_modules is a link (a git worktree): its target too.
+modules=$(readlink -f "$repo/node_modules")
+[ "$modules" = "$repo/node_modules" ] || binds+=(--bind-ro="$modules")
+
+boot_host() {
+  local h=$1 dir=$run/h$1 ns
+  ns=$(ns_of "$h")
+  mkdir -p "$dir/upper" "$dir/work" "$dir/root"
+  mount -t overlay overlay -o "lowerdir=$image,upperdir=$dir/upper,workdir=$dir/work" "$dir/root"
+  install -d -m 0700 "$dir/root/root/.ssh"
+  install -m 0600 "$run/id_ed25519.pub" "$dir/root/root/.ssh/authorized_keys"
+  echo "lab-host-$h" >"$dir/root/etc/hostname"
+  "$node" -e 'process.stdout.write(require("crypto").randomBytes(16).toString("hex") + "\n")' >"$dir/root/etc/machine-id"
+  ip netns add "$ns"
+  ip link add "$(veth_of "$h")" type veth peer name eth0 netns "$ns"
+  ip addr add "$(gw_of "$h")/30" dev "$(veth_of "$h")"
+  ip link set "$(veth_of "$h")" up
+  ip -n "$ns" addr add "$(ip_of "$h")/30" dev eth0
+  ip -n "$ns" link set eth0 up
+  ip -n "$ns" link set lo up
+  systemd-nspawn -q -D "$dir/root" -b --register=no --keep-unit --network-namespace-path="/run/netns/$ns" "${binds[@]}" >"$dir/boot.log" 2>&1 &
+  nspawn_pid[$h]=$!
+}
+wait_booted() {
+  local h=$1 state
+  for _ in $(seq 1 240); do
+    leader[$h]=$(pgrep -P "${nspawn_pid[$h]}" | head -n 1 || true)
+    if [ -n "${leader[$h]}" ]; then
+      state=$(in_host "$h" systemctl is-system-running 2>/dev/null || true)
+      case "$state" in running | degraded) return 0 ;; esac
+    fi
+    sleep 0.5
+  done
+  fail "host $h did not boot: $(tail -20 "$run/h$h/boot.log")"
+}
+say "boot three hosts, each in its own network namespace"
+for h in "${hosts[@]}"; do boot_host "$h"; done
+for h in "${hosts[@]}"; do
+  wait_booted "$h"
+  # The bed starts before the package: its phones connect once the
+  # package's adb server answers.
+  in_host "$h" systemd-run --quiet --unit=da-bed --collect -p WorkingDirectory=/src \
+    /src/node_modules/node/bin/node /src/dist/test/deploy/bed.js --serials "$(phones_of "$h")" --adb-wait-seconds 1800 >/dev/null
+done
+for h in "${hosts[@]}"; do
+  for _ in $(seq 1 60); do ssh -q -i "$run/id_ed25519" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=2 "root@$(ip_of "$h")" true && break; sleep 0.5; done
+  ssh -q -i "$run/id_ed25519" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "root@$(ip_of "$h")" true || fail "no SSH to host $h at $(ip_of "$h")"
+  in_host "$h" sh -c '! dpkg -s device-agent >/dev/null 2>&1' || fail "host $h has device-agent before the rollout"
+done
+pass "3 hosts booted, reachable over SSH at $(ip_of 1), $(ip_of 2), $(ip_of 3)"
+
+# ---- the playbook, as docs/install/fleet.md runs it ---------------------------------
+cat >"$run/inventory.ini" <<EOF
+[device_agents]
+lab-host-1 ansible_host=$(ip_of 1)
+lab-host-2 ansible_host=$(ip_of 2)
+lab-host-3 ansible_host=$(ip_of 3)
+
+[device_agents:vars]
+ansible_user=root
+ansible_ssh_private_key_file=$run/id_ed25519
+ansible_ssh_common_args=-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null
+ansible_python_interpreter=/usr/bin/python3
+EOF
+cat >"$run/fleet.yml" <<EOF
+device_agent_package_dir: $out
+device_agent_base_url: http://127.0.0.1:8080/v1
+device_agent_username: agent@example.test
+device_agent_api_key: $KEY
+device_agent_postcheck_timeout: 30
+device_agent_settings:
+  DEVICE_AGENT_SCHEDULE: "*/20 * * * * *"
+  DEVICE_AGENT_JITTER_SECONDS: 0
+EOF
+# --diff: the changes to files are shown, so that a key written without
+# no_log and diff: false would be in the log the last check reads.
+playbook() { # log-name args...: exit status of ansible-playbook
+  ANSIBLE_PIPELINING=True ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1 ANSIBLE_FORKS=3 \
+    ANSIBLE_SSH_ARGS='-o ControlMaster=auto -o ControlPersist=300s' \
+    ansible-playbook --diff -i "$run/inventory.ini" "$repo/deploy/ansible/rollout.yml" -e "@$run/fleet.yml" "${@:2}" >"$run/ansible-$1.log" 2>&1
+}
+# "changed=N" of a host in the PLAY RECAP of a log.
+changed_of() { sed -n "s/^$2 *: .*changed=\([0-9]*\).*/\1/p" "$run/ansible-$1.log"; }
+
+# Checks that host h runs version V: the package, the command, /metrics and
+# a report delivered since T0 that carries V and both phones present.
+check_host() { # h V T0 label
+  local h=$1 v=$2 t0=$3 put got
+  got=$(in_host "$h" dpkg-query -W -f '${Version}' device-agent)
+  [ "$got" = "$v" ] || fail "host $h ($4): package $got installed, not $v"
+  got=$(in_host "$h" device-agent --version)
+  [ "$got" = "device-agent $v" ] || fail "host $h ($4): device-agent --version says '$got'"
+  status_page "$h" /metrics | has "^device_agent_build_info{version=\"$v\",revision=\"$build_number\"" ||
+    fail "host $h ($4): /metrics has no device_agent_build_info for $v, revision $build_number"
+  bed_host=$h
+  local all="['H${h}PHONE1','H${h}PHONE2'].every((u) => status(p, u) === 'AVAILABLE')"
+  put=$(wait_put "$t0" "p.version === '$v' && p.buildNumber === '$build_number' && $all" 60) ||
+    fail "host $h ($4): no report of version $v with both phones since the rollout started"
+  if [ -n "${node_id[$h]:-}" ]; then
+    [ "$(printf '%s' "$put" | node_id_of)" = "${node_id[$h]}" ] || fail "host $h ($4): the node id changed"
+  else
+    node_id[$h]=$(printf '%s' "$put" | node_id_of)
+  fi
+}
+# Not one report of host h ever showed one of its phones gone.
+never_gone() { # h
+  bed_host=$1
+  wait_put 0 "p.devices.some((d) => d.status === 'UNPLUGGED')" 1 >/dev/null && fail "host $1: the cloud was told a present phone was gone"
+  return 0
+}
+
+say "fresh install of $N, all hosts in one batch"
+t0=$(host_ms 1)
+playbook fresh -e "device_agent_version=$N" -e device_agent_batch=3 || fail "the fresh install failed: $(tail -30 "$run/ansible-fresh.log")"
+for h in "${hosts[@]}"; do
+  check_host "$h" "$N" "$t0" "fresh install"
+  [ "$(in_host "$h" stat -c '%a %U' /etc/device-agent/api-key)" = "600 root" ] || fail "host $h: the key file is not 0600 root"
+  in_host "$h" systemctl cat device-agent | has '^LoadCredential=api-key:/etc/device-agent/api-key' || fail "host $h: no api-key credential"
+  adb_pid[$h]=$(unit "$h" device-agent-adb MainPID)
+done
+pass "all 3 hosts run $N and reported it with their phones (nodes ${node_id[1]}, ${node_id[2]}, ${node_id[3]})"
+
+say "as root, device-agent once runs as the service does"
+# A drop-in's environment file (as docs/install/proxy.md adds one) must
+# reach it too: it hides a phone, which the printed body shows.
+in_host 1 bash -c 'mkdir -p /etc/systemd/system/device-agent.service.d &&
+  printf "[Service]\nEnvironmentFile=/etc/device-agent/extra.env\n" >/etc/systemd/system/device-agent.service.d/extra.conf &&
+  echo DEVICE_AGENT_HIDDEN_DEVICES=H1PHONE1 >/etc/device-agent/extra.env && systemctl daemon-reload'
+body=$(in_host 1 device-agent once --dry-run 2>"$run/dry-run.log") || fail "device-agent once --dry-run as root: $(tail -5 "$run/dry-run.log")"
+printf '%s' "$body" | "$node" -e "
+  let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+    const b = JSON.parse(t), hidden = (u) => (b.devices.find((d) => d.udid === u) || {}).isHidden;
+    if (b.nodeId !== '${node_id[1]}') { console.error('node id ' + b.nodeId + ': not the service state directory'); process.exit(1); }
+    if (hidden('H1PHONE1') !== true || hidden('H1PHONE2') !== false) { console.error('the drop-in environment file was not read'); process.exit(1); }
+  });" || fail "device-agent once as root did not run as the service: $body"
+in_host 1 find /var/lib/private/device-agent -user root | has . && fail "device-agent once as root left root-owned files in the state directory"
+in_host 1 bash -c 'rm -r /etc/systemd/system/device-agent.service.d /etc/device-agent/extra.env && systemctl daemon-reload'
+pass "the service's node id, its drop-in's environment file, no root-owned file left"
+
+say "a second run changes nothing"
+playbook second -e "device_agent_version=$N" -e device_agent_batch=3 || fail "the second run failed: $(tail -30 "$run/ansible-second.log")"
+for h in "${hosts[@]}"; do
+  [ "$(changed_of second "lab-host-$h")" = 0 ] || fail "the second run changed lab-host-$h: $(grep -E '^changed:' "$run/ansible-second.log" | head -5)"
+done
+pass "changed=0 on every host"
+
+rollout() { # label version batches extra-args...: then every host checked
+  local label=$1 v=$2 batches=$3 t0
+  declare -A agent_pid kept
+  for h in "${hosts[@]}"; do
+    agent_pid[$h]=$(unit "$h" device-agent MainPID)
+    kept[$h]=$(in_host "$h" sha256sum /etc/device-agent/agent.env /etc/device-agent/api-key)
+  done
+  t0=$(host_ms 1)
+  playbook "$label" -e "device_agent_version=$v" "${@:4}" || fail "the $label failed: $(tail -30 "$run/ansible-$label.log")"
+  grep -c '^PLAY \[' "$run/ansible-$label.log" | has "^$batches\$" || fail "the $label ran in $(grep -c '^PLAY \[' "$run/ansible-$label.log") batches, not $batches"
+  for h in "${hosts[@]}"; do
+    check_host "$h" "$v" "$t0" "$label"
+    [ "$(unit "$h" device-agent MainPID)" != "${agent_pid[$h]}" ] || fail "host $h ($label): the agent was not restarted"
+    [ "$(unit "$h" device-agent-adb MainPID)" = "${adb_pid[$h]}" ] || fail "host $h ($label): the adb server was restarted"
+    [ "$(unit "$h" device-agent NRestarts)" = 0 ] || fail "host $h ($label): the agent crashed and was restarted"
+    [ "$(in_host "$h" sha256sum /etc/device-agent/agent.env /etc/device-agent/api-key)" = "${kept[$h]}" ] || fail "host $h ($label): agent.env or the key changed"
+    # The old process stopped as on SIGTERM, its report in flight finished, not killed.
+    in_host "$h" journalctl --no-pager -o cat -u device-agent _PID="${agent_pid[$h]}" | has '"msg":"device-agent stopped"' ||
+      fail "host $h ($label): the agent of the old version did not stop cleanly"
+    never_gone "$h"
+  done
+}
+
+say "upgrade to $N1, one host at a time (the default batch)"
+rollout upgrade "$N1" 3
+pass "all 3 hosts on $N1: same node ids, adb servers untouched, no phone shown gone"
+
+# All at once: what an operator does to leave a bad version quickly.
+say "rollback to $N, all hosts in one batch"
+rollout rollback "$N" 1 -e device_agent_batch=3
+pass "all 3 hosts back on $N: same node ids, adb servers untouched, no phone shown gone"
+
+# Batches of two: host 1 passes, host 2 fails beside it. A batch of one
+# whose host fails ends any play; a batch where one of two fails ends only
+# this one (max_fail_percentage 0), which is what is checked.
+say "a host whose post-check fails stops the rollout (batches of two)"
+bed_host=2
+bed POST '/fail?status=503' >/dev/null || fail "could not make host 2's cloud fail"
+t0=$(host_ms 1)
+if playbook staged -e "device_agent_version=$N1" -e device_agent_batch=2; then fail "the rollout went on although host 2's post-check cannot pass"; fi
+grep -A3 'Wait for its first report to be delivered' "$run/ansible-staged.log" | has '^fatal: \[lab-host-2\]' || fail "host 2 did not fail at the report check: $(tail -30 "$run/ansible-staged.log")"
+got=$(in_host 1 dpkg-query -W -f '${Version}' device-agent)
+[ "$got" = "$N1" ] || fail "host 1, in the failed host's batch, runs $got, not $N1"
+got=$(in_host 3 dpkg-query -W -f '${Version}' device-agent)
+[ "$got" = "$N" ] || fail "host 3, after the failed one, was changed to $got"
+[ "$(in_host 3 device-agent --version)" = "device-agent $N" ] || fail "host 3 does not run $N"
+bed_host=3
+wait_put "$t0" "p.version !== '$N'" 1 >/dev/null && fail "host 3's cloud got a report of another version"
+case "$(changed_of staged lab-host-3)" in '' | 0) ;; *) fail "the failed rollout changed host 3" ;; esac
+bed_host=2
+bed POST /heal >/dev/null
+for h in "${hosts[@]}"; do never_gone "$h"; done
+pass "host 1 on $N1 beside host 2, which failed its post-check; host 3, in the next batch, kept $N"
+
+say "remove keeps configuration and state, purge removes them"
+h=3
+in_host $h apt-get remove -y -qq device-agent >"$run/remove.log" 2>&1 || fail "apt-get remove: $(tail "$run/remove.log")"
+for u in device-agent device-agent-adb; do [ "$(in_host $h systemctl is-active $u || true)" = inactive ] || fail "$u still runs after remove"; done
+for f in /etc/device-agent/agent.env /etc/device-agent/api-key /var/lib/device-agent/node-id /var/lib/device-agent-adb/.android/adbkey; do
+  in_host $h test -e "$f" || fail "remove deleted $f"
+done
+in_host $h getent passwd device-agent-adb >/dev/null || fail "remove deleted the user"
+t0=$(host_ms $h)
+in_host $h dpkg -i "/var/cache/device-agent/device-agent_${N}_amd64.deb" >"$run/reinstall.log" 2>&1 || fail "reinstall: $(tail "$run/reinstall.log")"
+bed_host=$h
+wait_put "$t0" "p.nodeId === '${node_id[$h]}' && p.version === '$N'" 60 >/dev/null || fail "after remove and reinstall the agent did not report with its node id"
+pass "remove stopped both services and kept settings, key, node id and adb key; reinstalled, the host reported as before"
+in_host $h dpkg --purge device-agent >"$run/purge.log" 2>&1 || fail "purge: $(tail "$run/purge.log")"
+for f in /etc/device-agent /var/lib/device-agent /var/lib/private/device-agent /var/lib/device-agent-adb /usr/lib/systemd/system/device-agent.service; do
+  in_host $h test ! -e "$f" || fail "purge left $f"
+done
+in_host $h getent passwd device-agent-adb >/dev/null && fail "purge left the user device-agent-adb"
+pass "purge removed configuration, key, state, adb key and the user"
+# purge emptied /var/cache/device-agent: the package comes over again.
+scp -q -i "$run/id_ed25519" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "$out/device-agent_${N}_amd64.deb" "root@$(ip_of $h):/root/" ||
+  fail "could not copy the package to host $h"
+in_host $h dpkg -i "/root/device-agent_${N}_amd64.deb" >"$run/unconfigured.log" 2>&1 || fail "install without configuration: $(tail "$run/unconfigured.log")"
+[ "$(in_host $h systemctl is-active device-agent-adb || true)" = active ] || fail "the adb server did not start on a fresh install"
+[ "$(in_host $h systemctl is-active device-agent || true)" = inactive ] || fail "the agent is $(in_host $h systemctl is-active device-agent) on an install without configuration"
+[ "$(unit $h device-agent ConditionResult)" = no ] || fail "the agent was not held back by its start condition"
+in_host $h systemctl is-enabled device-agent | has '^enabled$' || fail "the agent is not enabled for when it is configured"
+pass "installed without configuration: adb runs, the agent is enabled but not started (no API key), not failed"
+
+say "the API key is in no log"
+for h in "${hosts[@]}"; do in_host "$h" journalctl --no-pager -o cat | has "$KEY" && fail "host $h: the key is in the journal"; done
+cat "$run"/ansible-*.log | has "$KEY" && fail "the key is in Ansible's output"
+pass "not in any host's journal, not in Ansible's output"
+
+say "rollout checks passed"
+echo "rollout: $passed passed, 0 failed ($((SECONDS - started)) s)"

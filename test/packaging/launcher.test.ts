@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// /usr/bin/device-agent of the package (packaging/deb/device-agent.sh), run
+// by bash with its library directory moved to a temporary one. The
+// packaged command as root (systemd-run) is run by test/deploy/rollout.sh.
+
+const script = readFileSync(new URL('../../packaging/deb/device-agent.sh', import.meta.url), 'utf8');
+
+function install(runtime: 'missing' | 'foreign' | 'node'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'da-launcher-'));
+  const lib = join(dir, 'lib');
+  mkdirSync(join(lib, 'node/bin'), { recursive: true });
+  mkdirSync(join(lib, 'bin'), { recursive: true });
+  if (runtime === 'node') symlinkSync(process.execPath, join(lib, 'node/bin/node'));
+  if (runtime === 'foreign') {
+    // The start of an AArch64 ELF executable: what an arm64 package's
+    // runtime looks like to an amd64 kernel.
+    const elf = Buffer.alloc(64);
+    elf.write('\x7fELF', 0, 'latin1');
+    elf.writeUInt8(2, 4); // 64-bit
+    elf.writeUInt8(1, 5); // little endian
+    elf.writeUInt8(1, 6);
+    elf.writeUInt16LE(2, 16); // executable
+    elf.writeUInt16LE(183, 18); // EM_AARCH64
+    writeFileSync(join(lib, 'node/bin/node'), elf);
+    chmodSync(join(lib, 'node/bin/node'), 0o755);
+  }
+  writeFileSync(join(lib, 'bin/device-agent.js'), 'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv }));\n');
+  const bin = join(dir, 'device-agent');
+  writeFileSync(bin, script.replace('lib=/usr/lib/device-agent', `lib=${lib}`).replace('arch=@ARCH@', 'arch=arm64'));
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+function run(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
+  try {
+    return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), stderr: '' };
+  } catch (error) {
+    const e = error as { status: number; stdout: string; stderr: string };
+    return { status: e.status, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('/usr/bin/device-agent', () => {
+  it('runs the agent on the packaged runtime, with its memory flag and every argument', () => {
+    const { status, stdout } = run(install('node'), ['once', '--dry-run', '--log-level', 'debug']);
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ argv: ['once', '--dry-run', '--log-level', 'debug'], execArgv: ['--max-semi-space-size=1'] });
+  });
+
+  it('says the runtime is missing and how to get it back, exit 2', () => {
+    const { status, stderr } = run(install('missing'), ['--version']);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^device-agent: its Node\.js runtime .*\/node\/bin\/node is missing; reinstall the package: apt-get install --reinstall device-agent\n$/);
+  });
+
+  it('says a runtime of another architecture does not run here and which package to install, exit 2', () => {
+    const { status, stderr } = run(install('foreign'), ['--version']);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^device-agent: its Node\.js runtime .* does not run on this host \(/);
+    expect(stderr).toMatch(/This is the arm64 package; install the one built for \S+\.\n$/);
+  });
+});
