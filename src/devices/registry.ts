@@ -165,10 +165,15 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     }
   }
 
-  /** The platform's per-connection readings of a device (see DeviceRecord.cache). */
-  setCache(key: string, cache: unknown): void {
-    const record = this.records.get(key);
+  /** The platform's per-connection readings of a device (see DeviceRecord.cache), while `connection` (when given) lasts. */
+  setCache(key: string, cache: unknown, connection?: number): void {
+    const record = this.current(key, connection);
     if (record) record.cache = cache;
+  }
+
+  /** The platform's per-connection readings, while `connection` (when given) lasts. */
+  cacheOf(key: string, connection?: number): unknown {
+    return this.current(key, connection)?.cache;
   }
 
   /** The device said who it is without a full inventory (an iPhone's usbmuxd listing). */

@@ -222,7 +222,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const wasNews = record.last === undefined || record.failures > 0;
     const connection = registry.asked(key, clock.monotonic());
     const run = this.limiter
-      .run(() => this.o.prober.probe(serial, record.state))
+      .run(() => this.o.prober.probe(serial, record.state, connection))
       .then(
         (info) => {
           const progress = info.message !== undefined && this.o.prober.madeProgress(serial);
@@ -256,11 +256,15 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 }
 
-/** The prober's tier caches, kept in the registry's records (and dropped with the connection). */
+/**
+ * The prober's tier caches, kept in the registry's records (and dropped with
+ * the connection); an inventory's reads and writes reach only the connection
+ * it started on.
+ */
 export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
   return {
-    get: (serial) => registry.find(PLATFORM, serial)?.cache as TierCache | undefined,
-    set: (serial, cache) => registry.setCache(recordKey(PLATFORM, serial), cache),
-    delete: (serial) => registry.setCache(recordKey(PLATFORM, serial), undefined),
+    get: (serial, connection) => registry.cacheOf(recordKey(PLATFORM, serial), connection) as TierCache | undefined,
+    set: (serial, cache, connection) => registry.setCache(recordKey(PLATFORM, serial), cache, connection),
+    delete: (serial, connection) => registry.setCache(recordKey(PLATFORM, serial), undefined, connection),
   };
 }

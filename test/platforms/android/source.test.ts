@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { recordKey } from '../../../src/devices/record.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
-import type { DeviceProber } from '../../../src/platforms/android/inventory/probe.js';
-import { AndroidSource } from '../../../src/platforms/android/source.js';
+import type { DeviceProber, TierCache } from '../../../src/platforms/android/inventory/probe.js';
+import { AndroidSource, registryTierStore } from '../../../src/platforms/android/source.js';
 import type { CollectRequest } from '../../../src/platforms/source.js';
 import { systemClock, type Clock } from '../../../src/util/clock.js';
 
@@ -154,5 +155,42 @@ describe('AndroidSource', () => {
     const { collect } = source(fake, { reportWaitMs: 50, concurrency: 1 });
     const infos = await collect(new Map([['A', 'device'], ['B', 'device']]), { refresh: 'all', waitForAll: true });
     expect(infos.map((d) => d.modelName)).toEqual(['model of A', 'model of B']);
+  });
+});
+
+describe('registryTierStore', () => {
+  it("lets an inventory read and write only the tier cache of the connection it started on, so one that outlived a replug cannot seed the new connection", () => {
+    const registry = new DeviceRegistry();
+    const store = registryTierStore(registry);
+    const key = recordKey('android', 'A');
+    registry.sync('android', new Map([['A', 'device']]));
+    const first = registry.asked(key, 0);
+    const old = { tiers: 'read before the replug' } as unknown as TierCache;
+    store.set('A', old, first);
+    expect(store.get('A', first)).toBe(old);
+    // Unplugged and plugged again while that inventory still ran: a new connection.
+    registry.sync('android', new Map([['A', 'offline']]));
+    registry.sync('android', new Map([['A', 'device']]));
+    const second = registry.asked(key, 1);
+    expect(second).not.toBe(first);
+    store.set('A', old, first);
+    expect(store.get('A', second)).toBeUndefined();
+    expect(store.get('A', first)).toBeUndefined();
+    const fresh = { tiers: 'read on the new connection' } as unknown as TierCache;
+    store.set('A', fresh, second);
+    store.delete('A', first);
+    expect(store.get('A', second)).toBe(fresh);
+  });
+
+  it('gives the prober the connection its inventory started on', async () => {
+    const seen: Array<number | undefined> = [];
+    const { fake } = prober((serial) => Promise.resolve(info(serial)));
+    (fake as unknown as { probe: (s: string, st: string, c?: number) => Promise<DeviceInfo> }).probe = (s, _st, c) => {
+      seen.push(c);
+      return Promise.resolve(info(s));
+    };
+    const { collect, registry } = source(fake, { reportWaitMs: 1_000 });
+    await collect(new Map([['A', 'device']]));
+    expect(seen).toEqual([registry.get(recordKey('android', 'A'))!.connection]);
   });
 });

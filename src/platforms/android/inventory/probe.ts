@@ -32,9 +32,15 @@ export interface ProberOptions {
  * benchmarks) the prober keeps them in a map.
  */
 export interface TierCacheStore {
-  get(serial: string): TierCache | undefined;
-  set(serial: string, cache: TierCache): void;
-  delete(serial: string): void;
+  /**
+   * `connection`, where given, is the connection the inventory started on: a
+   * store that knows connections (the registry) neither reads nor writes a
+   * later one's cache for it, so an inventory that outlived a replug cannot
+   * seed the new connection with the old phone's readings.
+   */
+  get(serial: string, connection?: number): TierCache | undefined;
+  set(serial: string, cache: TierCache, connection?: number): void;
+  delete(serial: string, connection?: number): void;
 }
 
 export interface ProbeCounters {
@@ -172,14 +178,14 @@ export class DeviceProber {
    * Probes one device; throws only when nothing at all could be read (the
    * caller then keeps the device's last good inventory).
    */
-  async probe(serial: string, state: string): Promise<DeviceInfo> {
-    let entry = this.cache.get(serial);
+  async probe(serial: string, state: string, connection?: number): Promise<DeviceInfo> {
+    let entry = this.cache.get(serial, connection);
     if (entry) entry.gained = undefined;
     const missing = entry?.gathering ?? [];
     let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])]);
     if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
-      this.cache.delete(serial);
+      this.cache.delete(serial, connection);
       entry = undefined;
       run = await this.run(serial, TIERS);
     }
@@ -187,8 +193,8 @@ export class DeviceProber {
     // probes declare of it is kept (a 20-50 KB dump becomes a few dozen values).
     const dump = run.sections.get(SECTION.props);
     const runProps = dump === undefined ? undefined : pickProps(props.parse(dump) ?? {});
-    if (run.whole) entry = this.remember(serial, entry, run, dump, runProps);
-    else if (run.cut?.kind === 'timeout') entry = this.gather(serial, entry, run, dump, runProps);
+    if (run.whole) entry = this.remember(serial, connection, entry, run, dump, runProps);
+    else if (run.cut?.kind === 'timeout') entry = this.gather(serial, connection, entry, run, dump, runProps);
     if (entry) this.rotate(entry, run);
     const info = assembleDeviceInfo({
       adbSerial: serial,
@@ -247,13 +253,13 @@ export class DeviceProber {
    * starts only with a whole read of every tier whose property dump is good;
    * after that, a section whose new text is not good keeps its last good one.
    */
-  private remember(serial: string, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
+  private remember(serial: string, connection: number | undefined, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
     if (entry === undefined) {
       // A device that always garbles one other section still gets a cache
       // (else it would be read in full forever).
       if (!run.tiers.includes('connection') || dump === undefined || !PROPS_GOOD(dump)) return undefined;
       entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false };
-      this.cache.set(serial, entry);
+      this.cache.set(serial, entry, connection);
     } else if (run.tiers.includes('slow')) {
       entry.slowReadAtMs = this.now();
       entry.slowStale = false;
@@ -288,11 +294,11 @@ export class DeviceProber {
    * connection that closed) keeps nothing: it says nothing of the device's
    * speed.
    */
-  private gather(serial: string, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
+  private gather(serial: string, connection: number | undefined, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
     if (entry !== undefined && entry.gathering === undefined) return entry;
     if (entry === undefined) {
       entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false, gathering: [] };
-      this.cache.set(serial, entry);
+      this.cache.set(serial, entry, connection);
     }
     const before = entry.sections.size + (entry.props === undefined ? 0 : 1);
     for (const probe of probesOf(CONNECTION_TIERS)) {
