@@ -225,7 +225,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       .run(() => this.o.prober.probe(serial, record.state, connection))
       .then(
         (info) => {
-          const progress = info.message !== undefined && this.o.prober.madeProgress(serial);
+          const progress = info.message !== undefined && this.o.prober.madeProgress(serial, connection);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);

@@ -161,8 +161,8 @@ export class DeviceProber {
   }
 
   /** Whether the device's last inventory, cut by the deadline, still added to what a slow device has answered. */
-  madeProgress(serial: string): boolean {
-    return (this.cache.get(serial)?.gained ?? 0) > 0;
+  madeProgress(serial: string, connection?: number): boolean {
+    return (this.cache.get(serial, connection)?.gained ?? 0) > 0;
   }
 
   /**
