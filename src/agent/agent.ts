@@ -14,6 +14,7 @@ import { Recovery } from '../recovery/recovery.js';
 import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
+import type { Timer } from '../util/clock.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -35,7 +36,7 @@ export class Agent {
   private readonly recovery: Recovery;
   private readonly status: StatusServer;
   private readonly services: Service[];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private inFlight: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
@@ -61,6 +62,7 @@ export class Agent {
         this.arm();
       },
       logger,
+      clock,
     });
     const periodMs = this.scheduler.periodMs();
     this.planner = new ReportPlanner(registry, {
@@ -131,7 +133,7 @@ export class Agent {
     if (this.stopping) return;
     this.stopping = true;
     const { logger, settings } = this.parts;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     for (const service of [...this.services].reverse()) await service.stop();
     if (this.inFlight) {
       logger.info('waiting for the report in flight to finish');
@@ -214,13 +216,13 @@ export class Agent {
 
   /** Sets the one timer to the planner's next report time. */
   private arm(): void {
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     if (this.stopping || !this.started) return;
     const now = this.now();
     const at = this.planner.nextAt(now);
     if (at === undefined) return;
-    this.timer = setTimeout(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
+    this.timer = this.parts.clock.setTimer(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
   }
 
   private fire(): void {

@@ -17,13 +17,14 @@ import { ReportedStore } from '../report/reported-store.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../status/stats.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock, type Timers } from '../util/clock.js';
 import { agentVersion, projectRoot } from '../util/package.js';
 
 export interface Parts extends Platforms {
   settings: Settings;
   logger: Logger;
-  clock: Clock;
+  /** The one time line: what decides on time reads it, and the agent's and the scheduler's timers run on it. */
+  clock: Clock & Timers;
   registry: DeviceRegistry;
   stats: AgentStats;
   unplugged: UnpluggedLedger;
@@ -36,7 +37,7 @@ export interface BuildOptions {
   nodeId: string;
   /** Where reports go; none for a command that sends nothing (a dry run, list, doctor). */
   cloud?: ReportSink;
-  clock?: Clock;
+  clock?: Clock & Timers;
 }
 
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
