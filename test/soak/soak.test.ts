@@ -6,6 +6,7 @@ import { buildParts, cloudClient } from '../../src/agent/build.js';
 import { resolveCredentials } from '../../src/config/credentials.js';
 import { loadSettings } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { systemClock, type Clock, type Timers } from '../../src/util/clock.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { procSample } from '../bench/measure.js';
 import { SimFarm } from '../sim/farm.js';
@@ -33,6 +34,19 @@ const farm = new SimFarm({ count: 4, profile: 'pixel-8-pro', serialPrefix: 'SOAK
 const cloud = new CloudDouble();
 let agent: Agent;
 
+// The planner starts an asked-for report at least 5 s after the previous one
+// (a SIGHUP loop must not become a PUT loop). A thousand cycles 5 s apart do
+// not fit in CI time, so the agent's clock runs ahead by that gap before each
+// cycle: every cycle is one the planner lets through at once, as in a daemon
+// that lives for hours. Timers and deadlines stay on real time.
+const GAP_MS = 5_000;
+let ahead = 0;
+const clock: Clock & Timers = { ...systemClock, monotonic: () => systemClock.monotonic() + ahead, wall: () => systemClock.wall() + ahead };
+const nextCycle = () => {
+  ahead += GAP_MS;
+  return agent.report('soak');
+};
+
 beforeAll(async () => {
   await farm.start();
   const baseUrl = await cloud.start();
@@ -50,7 +64,7 @@ beforeAll(async () => {
   };
   const settings = loadSettings({ env });
   const logger = silentLogger();
-  agent = new Agent(buildParts(settings, env, logger, { nodeId: 'soak-node', cloud: cloudClient(settings, resolveCredentials(settings, env), logger) }), 'soak-node');
+  agent = new Agent(buildParts(settings, env, logger, { nodeId: 'soak-node', clock, cloud: cloudClient(settings, resolveCredentials(settings, env), logger) }), 'soak-node');
   await agent.start();
 }, 60_000);
 
@@ -94,7 +108,7 @@ describe('soak', () => {
         on = false;
         await done;
         await farm.server.waitForStates(new Map(farm.serials.map((s) => [s, 'device'])), 30_000);
-        await agent.report('settle');
+        await nextCycle();
         // The double keeps every request and each simulated device every command:
         // forget them so that only the agent's memory counts.
         cloud.clearRequests();
@@ -107,7 +121,7 @@ describe('soak', () => {
     let mid: Sample | undefined;
     let stop = flap();
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
-      const outcome = await agent.report('soak');
+      const outcome = await nextCycle();
       if (outcome?.delivered) delivered++;
       if (cycle % 50 === 0) {
         cloud.clearRequests();
