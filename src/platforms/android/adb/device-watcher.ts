@@ -40,6 +40,8 @@ export class DeviceWatcher extends EventEmitter {
   private running = false;
   private connected = false;
   private lastErrorText: string | undefined;
+  /** An end was logged and no reconnect has succeeded since: the next one says tracking resumed. */
+  private endSaid = false;
   private everConnected = false;
   private roundTripMs: number | undefined;
 
@@ -138,8 +140,9 @@ export class DeviceWatcher extends EventEmitter {
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
-      if (this.lastErrorText) limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
+      if (this.lastErrorText || this.endSaid) limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
+      this.endSaid = false;
       // The wait before the next reconnect starts over only once this connection has stayed open a while.
       this.reconnects.opened();
       this.emit('connected');
@@ -169,6 +172,7 @@ export class DeviceWatcher extends EventEmitter {
     this.trackerError = undefined;
     if (note === 'ended') {
       limited(logger).warn('adb-tracking-ended', { adb, err }, 'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list');
+      this.endSaid = true;
     } else if (note === 'flapping') {
       logger.warn(
         { adb, ends },
