@@ -41,7 +41,7 @@ function lineage(parent: number): number[] {
 
 function sameLineage(ancestors: number[]): boolean {
   if (process.ppid !== ancestors[0]) return false;
-  return ancestors.length < 2 || parentOf(ancestors[0]!) === ancestors[1];
+  return ancestors.length < 2 || parentOf(ancestors[0]) === ancestors[1];
 }
 
 /** The parent pid of a process from /proc/PID/stat (Linux); undefined when it is gone or there is no /proc. */

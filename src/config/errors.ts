@@ -53,6 +53,7 @@ export function gatherConfigErrors(checks: ReadonlyArray<() => void>): void {
       if (err instanceof ConfigErrors) warnings.push(...err.warnings);
     }
   }
-  if (errors.length === 1 && !warnings.length) throw errors[0];
+  const [only] = errors;
+  if (only && errors.length === 1 && !warnings.length) throw only;
   if (errors.length) throw new ConfigErrors(errors, warnings);
 }

@@ -43,7 +43,8 @@ export function defaultText(field: Field, value: unknown): string {
   const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
   if (empty) return field.unset ?? (Array.isArray(value) ? 'none (empty list)' : 'none');
   if (Array.isArray(value)) return value.map((v) => `\`${String(v)}\``).join(', ');
-  return `\`${String(value)}\``;
+  const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  return `\`${scalar ? String(value) : JSON.stringify(value)}\``;
 }
 
 export function allowedText(field: Field): string {

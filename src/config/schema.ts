@@ -85,7 +85,7 @@ function checkProxyUrl(value: string): string | undefined {
 export const schema = {
   baseUrl: {
     type: 'string',
-    check: checkUrl as Field['check'],
+    check: checkUrl,
     format: 'http(s) URL',
     unset: 'none: required to send (`once`, `run`)',
     help: "the cloud's v1 root, e.g. `https://cloud.example.com/v1`; the API's paths are relative to it",
@@ -101,7 +101,7 @@ export const schema = {
   nodeId: {
     type: 'string',
     optional: true,
-    check: ((v: string) => (v === '' ? undefined : nodeIdProblem(v))) as Field['check'],
+    check: ((v: string) => (v === '' ? undefined : nodeIdProblem(v))),
     unset: 'a UUID generated once and kept in `stateDir/node-id`',
     help: "this host node's id; when unset, the generated one survives restarts and upgrades",
   },
@@ -114,7 +114,7 @@ export const schema = {
   },
   schedule: {
     type: 'string',
-    check: checkCron as Field['check'],
+    check: checkCron,
     format: 'cron, 5 fields or 6 with seconds first',
     help:
       "cron expression of the periodic report, in the host's local time: numbers, names (`mon-fri`, `jan`), `*`, ranges (wrapping ones too, `22-2`), " +
@@ -137,11 +137,11 @@ export const schema = {
   'support.networkPayloadCaptureDisabled': { type: 'boolean', help: '`support.networkPayloadCaptureDisabled` of every device' },
   logLevel: { type: 'string', oneOf: logLevels, help: 'the lowest level logged; `--log-level` overrides it' },
   logFormat: { type: 'string', oneOf: ['auto', 'json', 'pretty'], help: '`auto` is JSON, or readable lines on a terminal; `--log-format` overrides it' },
-  statusListen: { type: 'string', check: checkListen as Field['check'], format: 'HOST:PORT or off', help: '`HOST:PORT` of `/healthz` and `/metrics`, or `off`' },
+  statusListen: { type: 'string', check: checkListen, format: 'HOST:PORT or off', help: '`HOST:PORT` of `/healthz` and `/metrics`, or `off`' },
   adbServerSocket: {
     type: 'string',
     optional: true,
-    check: checkAdbSocket as Field['check'],
+    check: checkAdbSocket,
     format: 'tcp:HOST:PORT',
     unset: '`ANDROID_ADB_SERVER_PORT` on localhost, else `tcp:localhost:5037`',
     help: 'the adb server; `ADB_SERVER_SOCKET` wins over it, and it wins over `ANDROID_ADB_SERVER_PORT`',
@@ -161,7 +161,7 @@ export const schema = {
   usbmuxdSocketAddress: {
     type: 'string',
     optional: true,
-    check: checkUsbmuxdAddress as Field['check'],
+    check: checkUsbmuxdAddress,
     format: 'UNIX:/path or HOST:PORT',
     unset: '`UNIX:/var/run/usbmuxd`',
     help: 'where usbmuxd listens; `USBMUXD_SOCKET_ADDRESS` wins over it, as for libimobiledevice',
@@ -169,7 +169,7 @@ export const schema = {
   iosTimeoutSeconds: { type: 'integer', min: 1, max: 120, help: 'deadline of each usbmuxd or lockdown step with an iPhone (connect included)' },
   networkDevices: {
     type: 'string[]',
-    check: checkNetworkDevices as Field['check'],
+    check: checkNetworkDevices,
     format: 'HOST:PORT list',
     help: 'devices reached over TCP: the daemon connects them (`adb connect`) at start and keeps them connected, see [self-healing](../operations/lab.md#self-healing)',
   },
@@ -178,7 +178,7 @@ export const schema = {
     optional: true,
     secret: true,
     envDefault: ['https_proxy', 'HTTPS_PROXY'],
-    check: checkProxyUrl as Field['check'],
+    check: checkProxyUrl,
     format: 'http://[USER:PASSWORD@]HOST[:PORT]',
     unset: '`https_proxy`, else `HTTPS_PROXY`, else none (direct)',
     help:
@@ -190,7 +190,7 @@ export const schema = {
     optional: true,
     secret: true,
     envDefault: ['http_proxy', 'HTTP_PROXY'],
-    check: checkProxyUrl as Field['check'],
+    check: checkProxyUrl,
     format: 'http://[USER:PASSWORD@]HOST[:PORT]',
     unset: '`http_proxy`, else `HTTP_PROXY`, else none (direct)',
     help: 'the same for a cloud on plain `http://`',

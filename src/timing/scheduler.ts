@@ -73,7 +73,7 @@ export class Scheduler {
     this.plan(this.clock.wall());
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
     this.clockTimer?.cancel();
     this.timer?.cancel();
     this.clockTimer = this.timer = undefined;

@@ -13,7 +13,7 @@ export interface Clock {
   /** Milliseconds since the Unix epoch (Date.now). */
   wall(): number;
   /** A number in [0, 1). */
-  random(): number;
+  random: () => number;
 }
 
 export interface Timer {

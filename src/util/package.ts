@@ -8,7 +8,7 @@ function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, 'package.json');
-    if (existsSync(candidate) && JSON.parse(readFileSync(candidate, 'utf8')).name === 'device-agent') return dir;
+    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: unknown }).name === 'device-agent') return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error('device-agent: package.json not found above ' + fileURLToPath(import.meta.url));
     dir = parent;
@@ -17,4 +17,4 @@ function findRoot(): string {
 
 export const projectRoot = findRoot();
 
-export const agentVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
+export const agentVersion = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -14,7 +14,7 @@ describe('Settings, derived from the schema', () => {
     expectTypeOf<Settings['ios']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<Settings['hiddenDevices']>().toEqualTypeOf<string[]>();
     expectTypeOf<Settings>().toHaveProperty('apiKey').toEqualTypeOf<string | undefined>();
-    expectTypeOf<{ [K in keyof Settings]-?: {} extends Pick<Settings, K> ? K : never }[keyof Settings]>().toEqualTypeOf<
+    expectTypeOf<{ [K in keyof Settings]-?: Record<never, never> extends Pick<Settings, K> ? K : never }[keyof Settings]>().toEqualTypeOf<
       'apiKey' | 'apiKeyFile' | 'nodeId' | 'stateDir' | 'adbServerSocket' | 'ios' | 'usbmuxdSocketAddress' | 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile'
     >();
   });

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 
 // The tests a test file declares, read from its syntax tree (TypeScript's own
@@ -21,17 +21,6 @@ export type TitlePattern = Array<{ text: string } | { wildcard: true }>;
 const TEST_CALLS = new Set(['it', 'test']);
 const SUITE_CALLS = new Set(['describe', 'suite']);
 const MODIFIERS = new Set(['skip', 'only', 'todo', 'concurrent', 'sequential', 'fails', 'skipIf', 'runIf', 'each', 'for']);
-
-/** Every test file under `dir` (default: test/), relative to `root`. */
-export function testFiles(root: string, dir = 'test'): string[] {
-  const walk = (d: string): string[] =>
-    readdirSync(join(root, d), { withFileTypes: true }).flatMap((e) => {
-      const path = join(d, e.name);
-      if (e.isDirectory()) return e.name === 'node_modules' ? [] : walk(path);
-      return e.name.endsWith('.test.ts') ? [path] : [];
-    });
-  return walk(dir).map((p) => relative('.', p));
-}
 
 export function declaredTests(root: string, file: string): DeclaredTest[] {
   const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkIos } from '../../src/doctor/ios.js';
 import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
@@ -38,7 +39,7 @@ describe('doctor: iOS', () => {
     const net = await import('node:net');
     const server = net.createServer(() => {});
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as import('node:net').AddressInfo;
+    const { port } = server.address() as AddressInfo;
     const t0 = Date.now();
     const items = await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: `127.0.0.1:${port}` });
     expect(Date.now() - t0).toBeLessThan(3000);

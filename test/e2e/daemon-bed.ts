@@ -2,7 +2,7 @@ import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
-import { AgentProcess, daemonEnv, startAgent } from './agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 export interface PlugOptions extends Partial<Omit<SimDeviceOptions, 'profile'>> {
   /** Recorded profile to play (default: the bed's). */

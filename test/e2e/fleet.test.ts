@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
-import { AgentProcess, daemonEnv, startAgent } from './agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 // Issue 23's fleet bounds with real agents: 16 `device-agent run` processes
 // restarted together, a report every 6 s with 2 s of jitter, in two fleets of

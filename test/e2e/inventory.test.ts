@@ -28,7 +28,7 @@ const serialFor: Record<string, string> = {
 beforeAll(async () => {
   await adb.start();
   for (const name of listProfiles()) {
-    const profile = serialFor[name] ? withSerial(loadProfile(name), serialFor[name]!) : loadProfile(name);
+    const profile = serialFor[name] ? withSerial(loadProfile(name), serialFor[name]) : loadProfile(name);
     const device = new SimDevice({ profile });
     devices.set(name, device);
     profiles.set(name, profile);

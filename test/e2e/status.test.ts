@@ -3,7 +3,7 @@ import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
-import { AgentProcess, daemonEnv, startAgent } from './agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 // /healthz and /metrics of a running daemon, read over real HTTP.
 

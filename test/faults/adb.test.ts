@@ -73,7 +73,7 @@ describe('faults: adb and devices', () => {
     const first = await cloud.waitForPut((r) => devicesOf(r).length === 3, 30_000);
     expect(full(first, 'CUT00001')).toBe(true);
     for (const udid of ['CUT00002', 'CUT00003']) {
-      const cut = devicesOf(first).find((d) => d.udid === udid) as (ReturnType<typeof devicesOf>[number] & { battery?: unknown }) | undefined;
+      const cut: (ReturnType<typeof devicesOf>[number] & { battery?: unknown }) | undefined = devicesOf(first).find((d) => d.udid === udid);
       // Its identity came before the cut; what did not arrive is named, with why.
       expect(cut, udid).toMatchObject({ state: 'device', modelName: expect.any(String) });
       expect(cut?.battery, udid).toBeUndefined();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';

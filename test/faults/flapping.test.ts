@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
 
 // 200 devices dropping their connections again and again (a bad USB hub):

@@ -69,7 +69,7 @@ describe('alerting rules', () => {
   // Each rule's text: from its "- alert:" line to the next rule.
   const ruleText = (alert: string): string => {
     const start = rulesText.indexOf(`- alert: ${alert}\n`);
-    const next = rulesText.slice(start + 1).search(/\n\s*- (alert|record): |\n  - name: /);
+    const next = rulesText.slice(start + 1).search(/\n\s*- (alert|record): |\n {2}- name: /);
     return next < 0 ? rulesText.slice(start) : rulesText.slice(start, start + 1 + next);
   };
 

@@ -39,7 +39,9 @@ const event = fc.oneof(
 // Gaps of a few seconds (bursts of events, ticks) as often as long ones.
 const step = fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 120_000 })), e: event });
 
-function run(steps: fc.Arbitrary<unknown> extends never ? never : { dt: number; e: any }[]) {
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+
+function run(steps: Step[]) {
   const policy = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
   let now = 1_000_000;
   const log: { now: number; kind: string; target: string }[] = [];
@@ -48,7 +50,10 @@ function run(steps: fc.Arbitrary<unknown> extends never ? never : { dt: number; 
     if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok, now);
     else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
     else {
-      const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i] }]));
+      const devices: ListedDevice[] = serials.flatMap((serial, i) => {
+        const state = e.states[i];
+        return state === undefined || state === 'gone' ? [] : [{ serial, state }];
+      });
       for (const a of policy.tick(devices, now)) {
         log.push({ now, kind: a.kind, target: a.kind === 'kick' ? a.serial : a.kind === 'connect' ? a.address : '' });
       }

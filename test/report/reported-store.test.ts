@@ -9,7 +9,7 @@ import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 
 const info = (udid: string, battery = '50'): DeviceInfo =>
-  ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false, battery: { percentage: battery } }) as DeviceInfo;
+  ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false, battery: { percentage: battery } });
 
 function recorder() {
   const lines: string[] = [];

@@ -252,7 +252,7 @@ export class AdbServer {
 
   async waitForStates(expected: Map<string, DeviceState>, timeoutMs = 10_000): Promise<number> {
     const started = Date.now();
-    let last: DeviceEntry[] = [];
+    let last: DeviceEntry[];
     for (;;) {
       last = await this.devices();
       const states = new Map(last.map((entry) => [entry.serial, entry.state]));

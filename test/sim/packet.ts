@@ -2,17 +2,14 @@
 // header (command, arg0, arg1, data_length, data_check, magic) then the
 // payload. Pure: bytes in, packets out; garbage is reported, never thrown.
 
-export const A_SYNC = 0x434e5953;
 export const A_CNXN = 0x4e584e43;
 export const A_OPEN = 0x4e45504f;
 export const A_OKAY = 0x59414b4f;
 export const A_CLSE = 0x45534c43;
 export const A_WRTE = 0x45545257;
 export const A_AUTH = 0x48545541;
-export const A_STLS = 0x534c5453;
 
-/** Version with data_check; peers of 0x01000001 and later may skip it. */
-export const A_VERSION_MIN = 0x01000000;
+/** Peers of this version and later may skip data_check (0x01000000 sends it). */
 export const A_VERSION_SKIP_CHECKSUM = 0x01000001;
 
 export const AUTH_TOKEN = 1;

@@ -135,11 +135,6 @@ export function withProps(profile: Profile, props: Record<string, string | Buffe
   return { ...profile, commands, banner };
 }
 
-/** A copy of `profile` whose `line` prints exactly these bytes (odd bytes: NUL, control characters, invalid UTF-8). */
-export function withRawOutput(profile: Profile, line: string, bytes: Buffer, exitCode = 0): Profile {
-  return { ...profile, commands: new Map(profile.commands).set(commandKey(line), rawRecording(bytes, exitCode)) };
-}
-
 function rawRecording(bytes: Buffer, exitCode = 0): Recording {
   return { output: bytes.toString('utf8'), exitCode, bytes };
 }

@@ -20,7 +20,6 @@ import {
   PacketDecoder,
   encodePacket,
   formatBanner,
-  parseBanner,
   type Packet,
 } from './packet.js';
 import type { Profile } from './profile.js';

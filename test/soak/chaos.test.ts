@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { procSample, parseMetrics } from '../bench/measure.js';
-import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { devicesOf } from '../e2e/daemon-bed.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { median, procSample, scrapeMetrics, type ProcSample } from '../bench/measure.js';
 import { shippedNodeOptions } from '../bench/shipped.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
+import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
 
 // The daemon as operators run it (the unit's V8 flags included), in its own

@@ -14,8 +14,8 @@ const HORIZON = 30 * 60_000;
 const device = fc.integer({ min: 0, max: DEVICES - 1 });
 const dt = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 120_000 }));
 const event: fc.Arbitrary<SimEvent> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ dt, kind: fc.constantFrom('plug', 'unplug', 'offline', 'wedge', 'unwedge'), device }) as fc.Arbitrary<SimEvent> },
-  { weight: 1, arbitrary: fc.record({ dt, kind: fc.constantFrom('adb-resumed', 'requested') }) as fc.Arbitrary<SimEvent> },
+  { weight: 6, arbitrary: fc.record({ dt, kind: fc.constantFrom('plug', 'unplug', 'offline', 'wedge', 'unwedge'), device }) },
+  { weight: 1, arbitrary: fc.record({ dt, kind: fc.constantFrom('adb-resumed', 'requested') }) },
 );
 const okAnswer: fc.Arbitrary<Answer> = fc.record({
   kind: fc.constant('ok' as const),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReportPlanner } from '../../src/timing/planner.js';
+import type { ReportPlanner } from '../../src/timing/planner.js';
 import { PlannerBed } from './planner-bed.js';
 
 // Named scenarios of the report planner; its guarantees over random event

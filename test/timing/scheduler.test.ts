@@ -35,7 +35,7 @@ describe('Scheduler', () => {
     time.advance(60_000);
     const expected = [0, 10, 20, 30, 40, 50, 60].map((k) => MINUTE + k * 1000 + offset).filter((t) => t > START && t <= START + 60_000);
     expect(ticks).toEqual(expected);
-    await s.stop();
+    s.stop();
     time.advance(60_000);
     expect(ticks).toEqual(expected);
     expect(s.nextRunAt()).toBeUndefined();
@@ -44,7 +44,7 @@ describe('Scheduler', () => {
     other.s.start();
     other.time.advance(60_000);
     expect(other.ticks[0]! % 10_000).not.toBe(ticks[0]! % 10_000);
-    await other.s.stop();
+    other.s.stop();
   });
 
   it("spreads a fleet's runs over the whole period; each host's runs stay a period apart, give or take the jitter", async () => {
@@ -66,7 +66,7 @@ describe('Scheduler', () => {
     expect(Math.min(...perSecond)).toBeGreaterThan(0);
     const all = perSecond.reduce((a, b) => a + b, 0);
     expect(Math.max(...perSecond)).toBeLessThan((all / 60) * 2.5);
-    for (const h of hosts) await h.s.stop();
+    for (const h of hosts) h.s.stop();
   });
 
   it('keeps a long period spread within 15 minutes of its time, waiting in pieces', async () => {
@@ -79,7 +79,7 @@ describe('Scheduler', () => {
     expect(offset).toBeGreaterThanOrEqual(0);
     expect(offset).toBeLessThan(MAX_SPREAD_MS);
     expect(offset).toBeCloseTo(nodePhase('lab-host-07') * MAX_SPREAD_MS, 3);
-    await s.stop();
+    s.stop();
   });
 
   it('draws the random part under the jitter afresh for each run', async () => {
@@ -92,7 +92,7 @@ describe('Scheduler', () => {
     for (const r of randomParts) expect(r).toBeLessThan(20_000);
     expect(new Set(randomParts.map((r) => Math.floor(r / 1000))).size).toBeGreaterThan(10);
     expect(ticks.length).toBeGreaterThanOrEqual(19);
-    await s.stop();
+    s.stop();
   });
 
   it('starts afresh after a wall clock step, back or forward, with one line each and no flood', async () => {
@@ -113,7 +113,7 @@ describe('Scheduler', () => {
       expect.stringMatching(/back by 3(599|600|601) s/),
       expect.stringMatching(/forward by 7(199|200|201) s/),
     ]);
-    await s.stop();
+    s.stop();
   });
 
   it('reads the period from the expression, before start', () => {
@@ -138,7 +138,7 @@ describe('Scheduler on the real clock', () => {
     }
     const resumed = Date.now();
     await new Promise((r) => setTimeout(r, 1_500));
-    await s.stop();
+    s.stop();
     // In the 1.5 s after it: the late run, then at most two on time; not four more.
     const after = ticks.filter((t) => t >= resumed && t < resumed + 1_500);
     expect(after.length).toBeLessThanOrEqual(3);

@@ -73,7 +73,7 @@ export class LockdownClient {
 
   async queryType(timeoutMs: number): Promise<string> {
     const r = await this.request({ Request: 'QueryType' }, timeoutMs);
-    return String(r.Type ?? '');
+    return typeof r.Type === 'string' ? r.Type : '';
   }
 
   async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number): Promise<unknown> {
@@ -110,7 +110,7 @@ export class LockdownClient {
     });
     this.stream = secure;
     this.decoder = new LockdownDecoder();
-    secure.on('error', (err) => this.fail(err));
+    secure.on('error', (err: Error) => this.fail(err));
     const ready = new Promise<void>((resolve, reject) => {
       secure.once('secureConnect', () => {
         // The phone must show the certificate the pairing gave it.

@@ -10,7 +10,7 @@ import type { Logger } from '../../log/logger.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { Reconnects, type EndNote } from '../../util/reconnects.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
-import type { MuxDevice } from './usbmuxd-client.js';
+import type { MuxDevice, MuxListener } from './usbmuxd-client.js';
 import { limited } from '../../log/limited.js';
 
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket
@@ -45,7 +45,7 @@ export interface IosWatcherOptions {
 export class IosWatcher extends EventEmitter {
   /** udid -> usbmuxd DeviceID (changes on every replug). */
   private readonly known = new Map<string, MuxDevice>();
-  private listener: import('./usbmuxd-client.js').MuxListener | undefined;
+  private listener: MuxListener | undefined;
   private reconcileTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly reconnects: Reconnects;

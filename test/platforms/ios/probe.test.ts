@@ -1,5 +1,6 @@
 // The iOS client against the simulator (whose protocol Debian's
 // libimobiledevice accepts, test/sim-ios/idevice-tools.test.ts).
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { iosDeviceInfo } from '../../../src/platforms/ios/inventory.js';
@@ -106,7 +107,7 @@ describe('faults a lab meets', () => {
     const net = await import('node:net');
     const server = net.createServer((s) => s.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>no</html>'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as import('node:net').AddressInfo;
+    const { port } = server.address() as AddressInfo;
     try {
       const t0 = Date.now();
       await expect(listDevices(parseUsbmuxdAddress(`127.0.0.1:${port}`), 2000)).rejects.toThrow(/frame length|closed/);
@@ -120,7 +121,7 @@ describe('faults a lab meets', () => {
     const net = await import('node:net');
     const server = net.createServer((s) => s.write(Buffer.from([0xff, 0x00, 0x00, 0x00, 1, 0, 0, 0])));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const { port } = server.address() as import('node:net').AddressInfo;
+    const { port } = server.address() as AddressInfo;
     try {
       await expect(listDevices(parseUsbmuxdAddress(`127.0.0.1:${port}`), 300)).rejects.toThrow(/within 300 ms/);
     } finally {

@@ -46,7 +46,10 @@ describe('IosWatcher on random event sequences', () => {
           });
           const replay = new Set<string>();
           watcher.on('change', (cs: DeviceChange[]) => {
-            for (const c of cs) c.to ? replay.add(c.serial) : replay.delete(c.serial);
+            for (const c of cs) {
+              if (c.to) replay.add(c.serial);
+              else replay.delete(c.serial);
+            }
           });
           await watcher.start();
           try {

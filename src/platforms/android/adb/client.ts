@@ -150,7 +150,7 @@ export class AdbClient {
    */
   async hostValue(request: string): Promise<string> {
     return this.host(async (c) => {
-      const conn = (await (c as unknown as { connection(): PromiseLike<Connection> }).connection()) as Connection;
+      const conn = (await (c as unknown as { connection(): PromiseLike<Connection> }).connection());
       try {
         const payload = Buffer.from(request, 'utf8');
         conn.write(Buffer.concat([Buffer.from(payload.length.toString(16).padStart(4, '0'), 'ascii'), payload]));
@@ -290,7 +290,8 @@ export class AdbClient {
       return await fn();
     } catch (err) {
       if (isUnreachable(err)) throw new AdbUnreachableError(this.label, err.code ?? 'error');
-      if (String((err as { cmd?: unknown }).cmd ?? '').includes('start-server')) throw new AdbUnreachableError(this.label, 'ECONNREFUSED');
+      const cmd = (err as { cmd?: unknown }).cmd;
+      if (typeof cmd === 'string' && cmd.includes('start-server')) throw new AdbUnreachableError(this.label, 'ECONNREFUSED');
       throw err;
     }
   }

@@ -75,7 +75,7 @@ function readsOf(probe: Probe, sections: Map<string, string>, all: Props, withRe
 describe('declared properties', () => {
   it('every property a fill reads is one its probe declares', () => {
     let runs = 0;
-    for (const probe of PROBES.filter((p) => p.fill)) {
+    for (const probe of PROBES.filter((p) => p.fill !== undefined)) {
       const declared = new Set(probe.props ?? []);
       for (const device of devices) {
         for (const variant of variants) {

@@ -83,7 +83,7 @@ export interface InventoryConfig {
 /** What a probe's fill sees besides its own reading. */
 export interface FillContext {
   /** Another probe's reading in this assembly (each section parsed once). */
-  read<R>(probe: Probe<R>): R | undefined;
+  read: <R>(probe: Probe<R>) => R | undefined;
   /**
    * The properties this probe declares (Probe.props), with this run's SIM
    * state where it was re-read; any other name reads as unset.

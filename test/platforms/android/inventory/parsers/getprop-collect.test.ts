@@ -88,7 +88,7 @@ describe.each(Object.entries(DUMPS))('getprop of %s', (name, expected) => {
       text
         .replace(/\r/g, '')
         .split('\n')
-        .flatMap((line) => /^\[([^\[\]\s]+)\]: \[/.exec(line)?.[1] ?? []),
+        .flatMap((line) => /^\[([^[\]\s]+)\]: \[/.exec(line)?.[1] ?? []),
     );
     expect(new Set(Object.keys(props))).toEqual(opened);
   });

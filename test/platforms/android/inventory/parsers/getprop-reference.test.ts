@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGetprop } from '../../../../../src/platforms/android/inventory/parsers/getprop.js';
 import { fixture } from '../fixture.js';
 
-const START = /^\[([^\[\]\s]+)\]: \[(.*)$/;
+const START = /^\[([^[\]\s]+)\]: \[(.*)$/;
 
 function referenceParse(text: string): Record<string, string> {
   const props: Record<string, string> = Object.create(null) as Record<string, string>;
