@@ -14,7 +14,8 @@
 #   a host whose post-check fails (its cloud answers 503) stops the rollout,
 #   and the host of the next batch keeps the old version;
 #   remove keeps configuration and state, purge removes them and the user,
-#   and a fresh install without configuration does not start the agent.
+#   and a fresh install without configuration does not start the agent;
+#   then the README's one-host install, run as written, ends reporting.
 # The API key is in no journal line and no Ansible output.
 # Needs root, debootstrap, systemd-container, ansible, lintian, dpkg-dev,
 # openssh-client and iproute2 (.ci/run installs them), and `npm ci`.
@@ -361,12 +362,36 @@ pass "purge removed configuration, key, state, adb key and the user"
 # purge emptied /var/cache/device-agent: the package comes over again.
 scp -q -i "$run/id_ed25519" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "$out/device-agent_${N}_amd64.deb" "root@$(ip_of $h):/root/" ||
   fail "could not copy the package to host $h"
-in_host $h dpkg -i "/root/device-agent_${N}_amd64.deb" >"$run/unconfigured.log" 2>&1 || fail "install without configuration: $(tail "$run/unconfigured.log")"
+
+say "a newcomer follows the README's one-host install on the purged host"
+# The commands are read from the README itself, so that what it shows is
+# what runs: its install line (the version in it is an example), then, once
+# the unconfigured install is checked, the rest with 'editor' setting the two
+# variables the README says to set and the key typed at the prompt (stdin).
+readme_block=$(awk '/^### One host: the Debian package/{f=1} f&&/^```sh/{g=1;next} g&&/^```/{exit} g' "$repo/README.md")
+[ "$(printf '%s\n' "$readme_block" | wc -l)" -ge 5 ] || fail "the README's one-host block was not found"
+install_line=$(printf '%s\n' "$readme_block" | head -1 | sed "s|\./device-agent_[^ ]*\.deb|./device-agent_${N}_amd64.deb|")
+printf '%s\n' "$install_line" | has "^apt-get install ./device-agent_${N}_amd64.deb" || fail "the README's first line is not the package install: $install_line"
+in_host $h bash -c "cd /root && $install_line" >"$run/unconfigured.log" 2>&1 || fail "the README's install line: $(tail "$run/unconfigured.log")"
 [ "$(in_host $h systemctl is-active device-agent-adb || true)" = active ] || fail "the adb server did not start on a fresh install"
 [ "$(in_host $h systemctl is-active device-agent || true)" = inactive ] || fail "the agent is $(in_host $h systemctl is-active device-agent) on an install without configuration"
 [ "$(unit $h device-agent ConditionResult)" = no ] || fail "the agent was not held back by its start condition"
 in_host $h systemctl is-enabled device-agent | has '^enabled$' || fail "the agent is not enabled for when it is configured"
-pass "installed without configuration: adb runs, the agent is enabled but not started (no API key), not failed"
+pass "installed as the README says, without configuration: adb runs, the agent is enabled but not started (no API key), not failed"
+# The phones were attached to the adb server the purge stopped: plug them into the new one,
+# as a person does after installing.
+bed_host=$h
+bed POST "/connect?serials=$(phones_of $h)" >/dev/null || fail "could not connect host $h's phones to the new adb server"
+t0=$(host_ms $h)
+rest=$(printf '%s\n' "$readme_block" | tail -n +2)
+printf '%s\n' "$KEY" | in_host $h bash -c "set -e
+editor() { printf '%s\n' 'DEVICE_AGENT_BASE_URL=http://127.0.0.1:8080/v1' 'DEVICE_AGENT_USERNAME=agent@example.test' >> \"\$1\"; }
+cd /root
+$rest" >"$run/readme.log" 2>&1 || fail "the README's one-host commands: $(tail "$run/readme.log")"
+[ "$(in_host $h stat -c %a /etc/device-agent/api-key)" = 600 ] || fail "the README's key file is not 0600"
+wait_put "$t0" "p.version === '$N' && ['H${h}PHONE1','H${h}PHONE2'].every((u) => status(p, u) === 'AVAILABLE')" 60 >/dev/null ||
+  fail "after the README's one-host steps the agent did not report its phones: $(tail "$run/readme.log")"
+pass "the README's one-host steps end with a running service whose doctor passes and that reports both phones"
 
 say "the API key is in no log"
 for h in "${hosts[@]}"; do in_host "$h" journalctl --no-pager -o cat | has "$KEY" && fail "host $h: the key is in the journal"; done
