@@ -29,7 +29,8 @@ export const defaultRecoverySettings: RecoverySettings = {
 };
 
 export type RecoveryAction =
-  | { kind: 'reconnect-offline'; reason: string }
+  /** serials: the offline devices it is for; all: every offline USB device, so adb's host-wide command may run. */
+  | { kind: 'reconnect-offline'; reason: string; serials: string[]; all: boolean }
   | { kind: 'kick'; serial: string; key: string; reason: string }
   | { kind: 'connect'; address: string; reason: string };
 
@@ -86,8 +87,13 @@ export class RecoveryPolicy {
     return backoffBound(failures, { firstMs: connectBaseMs, maxMs: connectMaxMs });
   }
 
-  /** The device list changed or a report is due: which actions to take now. */
-  tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
+  /**
+   * The device list changed or a report is due: which actions to take now.
+   * mayDisturb is asked last, only about a device an action is due for (the
+   * booking gate: it may cost a request to the cloud); a device it refuses
+   * is left out, and the action stays due.
+   */
+  tick(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice) => boolean = () => true): RecoveryAction[] {
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
 
@@ -100,8 +106,12 @@ export class RecoveryPolicy {
       offline.length > 0 &&
       (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect)
     ) {
-      this.lastOfflineReconnect = now;
-      actions.push({ kind: 'reconnect-offline', reason: `${offline.length} device(s) offline: ${offline.map((d) => d.serial).join(', ')}` });
+      const allowed = offline.filter((d) => mayDisturb(d));
+      if (allowed.length > 0) {
+        this.lastOfflineReconnect = now;
+        const serials = allowed.map((d) => d.serial);
+        actions.push({ kind: 'reconnect-offline', reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`, serials, all: allowed.length === offline.length });
+      }
     }
 
     for (const d of devices) {
@@ -119,6 +129,7 @@ export class RecoveryPolicy {
       // Within one run of failures, each kick waits for kickAfterFailures more.
       const sinceKick = last && d.failingSince !== undefined && last.at >= d.failingSince ? count - last.failures : count;
       if (sinceKick < this.settings.kickAfterFailures) continue;
+      if (!mayDisturb(d)) continue;
       actions.push({ kind: 'kick', serial, key: d.key ?? serial, reason: `shell missed its deadline ${count} times in a row` });
       // adb 29 forgets a TCP device whose transport is kicked: connect it again.
       const entry = this.connects.get(serial);

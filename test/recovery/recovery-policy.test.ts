@@ -147,7 +147,7 @@ describe('RecoveryPolicy', () => {
     const p = new RecoveryPolicy(defaultRecoverySettings, []);
     expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }], 0)).toEqual([]);
     expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }, { serial: 'R58M12AB', state: 'offline' }], 1)).toEqual([
-      { kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB' },
+      { kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: true },
     ]);
   });
 
