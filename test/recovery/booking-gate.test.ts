@@ -111,7 +111,8 @@ class Bed {
   /** Every answer the gate got, by device id. */
   readonly answers = new Map<string, Array<{ at: number; answer: BookingAnswer }>>();
   readonly asked: number[] = [];
-  readonly actions: Array<{ at: number; serial: string; kind: string }> = [];
+  /** Actions taken, with the cloud's latest answer on the device at that moment. */
+  readonly actions: Array<{ at: number; serial: string; kind: string; last: { at: number; answer: BookingAnswer } | undefined }> = [];
   private listing = new Map<string, string>();
 
   list(next: ReadonlyMap<string, string>): void {
@@ -141,12 +142,17 @@ class Bed {
     for (const a of this.policy.tick(this.gate.byTurn(listed, (d) => ids.get(d.key!)), now, mayDisturb)) this.act(a, now);
   }
 
+  private lastAnswer(serial: string): { at: number; answer: BookingAnswer } | undefined {
+    const id = cloudIdOf(serial, this.registry.find('android', serial)?.udid);
+    return id === undefined ? undefined : this.answers.get(id)?.at(-1);
+  }
+
   private act(a: RecoveryAction, now: number): void {
     if (a.kind === 'kick') {
       this.registry.kicked(a.key, now);
-      this.actions.push({ at: now, serial: a.serial, kind: 'kick' });
+      this.actions.push({ at: now, serial: a.serial, kind: 'kick', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'reconnect-offline') {
-      for (const serial of a.serials) this.actions.push({ at: now, serial, kind: 'reconnect' });
+      for (const serial of a.serials) this.actions.push({ at: now, serial, kind: 'reconnect', last: this.lastAnswer(serial) });
       // adb's host-wide command only when no offline device is held back.
       if (a.all) {
         const offline = [...this.listing].filter(([s, st]) => st === 'offline' && !s.includes(':')).map(([s]) => s);
@@ -179,10 +185,7 @@ class Bed {
 
   /** The rule: every action on a device follows a fresh "not booked" from the cloud, its latest answer. */
   checkActions(from: number): void {
-    for (const a of this.actions.slice(from)) {
-      const record = this.registry.find('android', a.serial);
-      const id = cloudIdOf(a.serial, record?.udid);
-      const last = id === undefined ? undefined : this.answers.get(id)?.at(-1);
+    for (const { last, ...a } of this.actions.slice(from)) {
       expect(last?.answer, `${a.kind} of ${a.serial} at ${a.at}`).toEqual({ booked: false });
       expect(a.at - last!.at).toBeLessThan(settings.cacheMs);
     }
