@@ -71,7 +71,7 @@ export class Agent {
       startSpreadMs: Math.min(settings.jitterSeconds * 1000, periodMs),
       random: () => clock.random(),
     });
-    this.recovery = new Recovery({ adb: parts.android.adb, settings, stats: parts.stats, logger, registry, clock });
+    this.recovery = new Recovery({ adb: parts.android.adb, settings, stats: parts.stats, logger, registry, clock, booking: parts.booking });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },

@@ -72,6 +72,8 @@ export interface DeviceRecord {
   battery?: unknown;
   /** Transport kicks (monotonic ms, with the failure count at the time): recovery's history. */
   kicks: Array<{ at: number; failures: number }>;
+  /** Why recovery leaves the device alone now (booked in the cloud, or the cloud could not say): its message carries it. */
+  heldBack?: string;
   /** Logged once: a TCP device that has not said who it is is left out of reports. */
   leftOutLogged: boolean;
 }

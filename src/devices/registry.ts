@@ -202,6 +202,12 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     if (record) record.kicks.push({ at: now, failures: record.failures });
   }
 
+  /** Recovery holds an action back from the device, and why (undefined: no longer). */
+  setHeldBack(key: string, text: string | undefined): void {
+    const record = this.records.get(key);
+    if (record) record.heldBack = text;
+  }
+
   /** Keeps recovery's history to what its limits look at. */
   pruneKicks(key: string, keep: (at: number) => boolean): void {
     const record = this.records.get(key);

@@ -1,10 +1,13 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { DeviceSnapshot } from '../devices/record.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock } from '../util/clock.js';
-import { HOUR_MS, RecoveryPolicy, type RecoveryAction } from './recovery-policy.js';
+import { HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './recovery-policy.js';
 import { limited } from '../log/limited.js';
+import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
+import { BookingGate, cloudIdOf, type BookingVerdict } from './booking-gate.js';
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline). */
 export interface RecoveryAdb {
@@ -20,6 +23,8 @@ export interface RecoveryOptions {
   logger: Logger;
   /** The devices (adb's records), with their failure counts and kick history. */
   registry: DeviceRegistry;
+  /** Whom the booking gate asks; none: no disruptive action is ever taken (nobody can say the device is free). */
+  booking: BookingStatusSource | undefined;
   clock: Clock;
   /** How often the policy is asked between events (network devices' backoff); default 2 s. */
   tickMs?: number;
@@ -42,6 +47,10 @@ export class Recovery {
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   private readonly failing = new Map<string, string>();
   private stopped = false;
+  private readonly gate: BookingGate;
+  private readonly kickAfter: number;
+  /** Per device, the hold last counted and logged (its action and the answer behind it): one count per answer, not per tick. */
+  private readonly counted = new Map<string, string>();
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -58,6 +67,8 @@ export class Recovery {
       },
       options.settings.networkDevices,
     );
+    this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
+    this.gate = new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, options.clock);
   }
 
   start(): void {
@@ -80,14 +91,72 @@ export class Recovery {
     if (this.stopped) return;
     const { registry, clock } = this.options;
     const now = clock.monotonic();
-    const devices = registry.list('android').map((r) => {
+    const records = registry.list('android');
+    const listed = records.map((r) => {
       registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks };
     });
-    for (const action of this.policy.tick(devices, now)) {
+    const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, r.udid)]));
+    const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
+    const verdicts = new Map<string, BookingVerdict>();
+    // The booking gate, asked only about a device an action is due for.
+    const mayDisturb = (d: ListedDevice): boolean => {
+      const key = d.key ?? d.serial;
+      const deviceId = ids.get(key);
+      const verdict = this.gate.verdict(deviceId);
+      verdicts.set(key, verdict);
+      if (verdict.kind === 'ask') void this.ask(deviceId!);
+      return verdict.kind === 'free';
+    };
+    for (const action of this.policy.tick(devices, now, mayDisturb)) {
       if (action.kind === 'kick') registry.kicked(action.key, now);
       void this.run(action);
     }
+    this.noteHolds(records, verdicts);
+  }
+
+  /** The cloud's answer on a device, then a look at the actions again. */
+  private async ask(deviceId: string): Promise<void> {
+    const { booking } = this.options;
+    const answer: BookingAnswer = booking
+      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
+      : { unknown: 'the agent has no cloud to ask' };
+    this.gate.answered(deviceId, answer);
+    this.evaluate();
+  }
+
+  /**
+   * A device the gate holds an action back from says so in its message,
+   * counted and logged once per answer; the message goes when the action is
+   * let through or the device no longer needs it.
+   */
+  private noteHolds(records: ReadonlyArray<DeviceSnapshot>, verdicts: ReadonlyMap<string, BookingVerdict>): void {
+    const { registry, stats, logger } = this.options;
+    for (const r of records) {
+      const verdict = verdicts.get(r.key);
+      const needed = r.state === 'offline' || r.failures >= this.kickAfter;
+      if (verdict === undefined || verdict.kind === 'free' || !needed) {
+        if (r.heldBack !== undefined) registry.setHeldBack(r.key, undefined);
+        if (verdict?.kind === 'free' || !needed) this.counted.delete(r.key);
+        continue;
+      }
+      if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
+      const action = r.state === 'offline' ? 'reconnect_offline' : 'kick';
+      const what = action === 'kick' ? `kicking its adb transport (adb -s ${r.serial} reconnect)` : `\`adb reconnect\` of the offline device`;
+      const reason = verdict.kind === 'booked' ? 'booked' : 'unknown';
+      const text =
+        verdict.kind === 'booked'
+          ? `left alone: booked in the cloud; recovery holds back ${what} until the booking ends`
+          : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
+      registry.setHeldBack(r.key, text);
+      const mark = `${action}|${verdict.answer ?? text}`;
+      if (this.counted.get(r.key) === mark) continue;
+      this.counted.set(r.key, mark);
+      const counts = stats.recoveryHeld;
+      counts.set(`${action}|${reason}`, (counts.get(`${action}|${reason}`) ?? 0) + 1);
+      limited(logger).info('recovery-held-back', { serial: r.serial, udid: r.udid, action, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+    }
+    for (const key of this.counted.keys()) if (!registry.get(key)) this.counted.delete(key);
   }
 
   private async run(action: RecoveryAction): Promise<void> {
@@ -99,8 +168,14 @@ export class Recovery {
     try {
       switch (action.kind) {
         case 'reconnect-offline':
-          limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
-          await adb.reconnectOffline();
+          if (action.all) {
+            limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
+            await adb.reconnectOffline();
+          } else {
+            // adb's host-wide command would touch the offline devices the booking gate holds back too.
+            limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`);
+            for (const serial of action.serials) await adb.reconnect(serial);
+          }
           break;
         case 'kick':
           limited(logger).warn(

@@ -86,6 +86,15 @@ export function agentMetrics(input: MetricsInput): Metric[] {
         return { labels: { action, result }, value };
       }),
     },
+    {
+      name: 'device_agent_recovery_held_total',
+      help: 'Self-healing actions (reconnect_offline, kick) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
+      type: 'counter',
+      samples: [...stats.recoveryHeld].map(([key, value]) => {
+        const [action, reason] = key.split('|') as [string, string];
+        return { labels: { action, reason }, value };
+      }),
+    },
     { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: input.probes.shellSessions }] },
     { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: input.probes.bytesRead }] },
     { name: 'process_cpu_seconds_total', help: 'User and system CPU time of the agent process.', type: 'counter', samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }] },

@@ -143,7 +143,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
-      const info = this.describe(record);
+      const info = withHeldBack(this.describe(record), record.heldBack);
       if (info) described.push({ serial: record.serial, info });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
@@ -254,6 +254,12 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
+}
+
+/** Recovery's reason for leaving the device alone, after what the report says of it. */
+function withHeldBack(info: DeviceInfo | undefined, heldBack: string | undefined): DeviceInfo | undefined {
+  if (!info || heldBack === undefined) return info;
+  return { ...info, message: [info.message, heldBack].filter(Boolean).join('; ') };
 }
 
 /**
