@@ -14,6 +14,7 @@ import { Recovery } from '../recovery/recovery.js';
 import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
+import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -46,12 +47,15 @@ export class Agent {
   private startedAt = 0;
   /** The devices of the last report, health applied: the per-device metrics. */
   private lastDevices: DeviceInfo[] = [];
+  /** The operator's map of the hub port behind each phone (settings: hubPorts), read once. */
+  private readonly hubPorts: ReadonlyMap<string, HubPort>;
 
   constructor(
     private readonly parts: Parts,
     private readonly nodeId: string,
   ) {
     const { settings, logger, registry, clock } = parts;
+    this.hubPorts = hubPortsOf(settings.hubPorts);
     this.scheduler = new Scheduler({
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
@@ -180,7 +184,7 @@ export class Agent {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.lastDevices, this.parts.registry);
+    return deviceRows(this.lastDevices, this.parts.registry, this.hubPorts);
   }
 
   metrics(): string {

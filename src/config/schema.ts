@@ -2,6 +2,7 @@ import { parseCron } from '../util/cron.js';
 import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
+import { checkHubPorts } from './hub-ports.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -172,6 +173,12 @@ export const schema = {
     check: checkNetworkDevices as Field['check'],
     format: 'HOST:PORT list',
     help: 'devices reached over TCP: the daemon connects them (`adb connect`) at start and keeps them connected, see [self-healing](../operations/lab.md#self-healing)',
+  },
+  hubPorts: {
+    type: 'string[]',
+    check: checkHubPorts as Field['check'],
+    format: 'ID=HUB:PORT list',
+    help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`",
   },
   httpsProxy: {
     type: 'string',
