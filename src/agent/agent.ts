@@ -15,6 +15,7 @@ import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
+import { Uhubctl } from '../recovery/uhubctl.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -75,7 +76,17 @@ export class Agent {
       startSpreadMs: Math.min(settings.jitterSeconds * 1000, periodMs),
       random: () => clock.random(),
     });
-    this.recovery = new Recovery({ adb: parts.android.adb, settings, stats: parts.stats, logger, registry, clock, booking: parts.booking });
+    this.recovery = new Recovery({
+      adb: parts.android.adb,
+      settings,
+      stats: parts.stats,
+      logger,
+      registry,
+      clock,
+      booking: parts.booking,
+      hubPorts: this.hubPorts,
+      ...(settings.recovery.powerCycle && { portPower: new Uhubctl(settings.recovery.powerCycleCommand) }),
+    });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },

@@ -230,6 +230,15 @@ export const schema = {
   },
   'recovery.kickCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at least this long between two kicks of one device' },
   'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
+  'recovery.powerCycle': {
+    type: 'boolean',
+    help: 'power-cycle the hub port behind a phone (`hubPorts`) that a kick did not bring back, after the kick cooldown and at most `maxKicksPerHour` times an hour; needs a hub with per-port power switching',
+  },
+  'recovery.powerCycleCommand': {
+    type: 'string',
+    format: 'command, split on spaces',
+    help: 'run as `COMMAND -l HUB -p PORT -a cycle`, without a shell: `uhubctl`, or a command taking its arguments (a wrapper with `sudo`, another tool)',
+  },
   'recovery.bookingCacheSeconds': {
     type: 'integer',
     min: 1,

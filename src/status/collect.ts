@@ -79,7 +79,7 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('device_agent_inventory_duration_seconds', 'Duration of the last inventory (all devices).', stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000),
     {
       name: 'device_agent_recovery_actions_total',
-      help: 'Self-healing actions (reconnect_offline, kick, connect) by result (ok, failed).',
+      help: 'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',
       type: 'counter',
       samples: [...stats.recoveryActions].map(([key, value]) => {
         const [action, result] = key.split('|') as [string, string];
@@ -88,7 +88,7 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     },
     {
       name: 'device_agent_recovery_held_total',
-      help: 'Self-healing actions (reconnect_offline, kick) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
+      help: 'Self-healing actions (reconnect_offline, kick, power_cycle) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
       type: 'counter',
       samples: [...stats.recoveryHeld].map(([key, value]) => {
         const [action, reason] = key.split('|') as [string, string];

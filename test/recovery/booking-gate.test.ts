@@ -104,7 +104,14 @@ class Bed {
   readonly time = new VirtualTime();
   readonly clock = this.time.clock();
   readonly registry = new DeviceRegistry();
-  readonly policy = new RecoveryPolicy(defaultRecoverySettings, ['10.0.0.5:5555']);
+  // Power cycling on, with hub ports for A and B: a kick, then the port's power.
+  readonly policy = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, ['10.0.0.5:5555']);
+  readonly ports = new Map([
+    ['A', { hub: '1-1', port: 1 }],
+    ['B', { hub: '1-1', port: 2 }],
+  ]);
+  /** Recovery's memory by serial (recovery.ts): the last kick and the power cycles. */
+  readonly escalation = new Map<string, { kicks: number[]; cycles: number[] }>();
   readonly gate = new BookingGate(settings, this.clock);
   readonly booked = new Map<string, boolean>();
   mode: CloudMode = 'answers';
@@ -132,7 +139,16 @@ class Bed {
     const now = this.clock.monotonic();
     const records = this.registry.list('android');
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, r.udid)]));
-    const listed: ListedDevice[] = records.map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks }));
+    const listed: ListedDevice[] = records.map((r) => ({
+      serial: r.serial,
+      state: r.state,
+      key: r.key,
+      failures: r.failures,
+      failingSince: r.failure?.first,
+      kicks: r.kicks,
+      hubPort: this.ports.get(r.serial),
+      escalation: this.escalation.get(r.serial),
+    }));
     const mayDisturb = (d: ListedDevice): boolean => {
       const id = ids.get(d.key!);
       const verdict = this.gate.verdict(id);
@@ -148,7 +164,13 @@ class Bed {
   }
 
   private act(a: RecoveryAction, now: number): void {
-    if (a.kind === 'kick') {
+    const memory = (serial: string) => this.escalation.get(serial) ?? this.escalation.set(serial, { kicks: [], cycles: [] }).get(serial)!;
+    if (a.kind === 'power-cycle') {
+      memory(a.serial).cycles.push(now);
+      this.registry.kicked(a.key, now);
+      this.actions.push({ at: now, serial: a.serial, kind: 'power-cycle', last: this.lastAnswer(a.serial) });
+    } else if (a.kind === 'kick') {
+      memory(a.serial).kicks.push(now);
       this.registry.kicked(a.key, now);
       this.actions.push({ at: now, serial: a.serial, kind: 'kick', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'reconnect-offline') {
@@ -225,8 +247,9 @@ function play(bed: Bed, steps: Step[]): void {
 
 describe('the booking rule over random sequences', () => {
   it('no action on a device whose latest answer is booked or unknown; status requests within the bound', () => {
-    // Not vacuous: across the runs, actions are taken and devices are held back as booked.
+    // Not vacuous: across the runs, actions (power cycles among them) are taken and devices are held back as booked.
     let acted = 0;
+    let cycled = 0;
     let heldBooked = 0;
     fc.assert(
       fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
@@ -239,11 +262,13 @@ describe('the booking rule over random sequences', () => {
         bed.checkActions(seen);
         bed.checkRate();
         acted += bed.actions.length;
+        cycled += bed.actions.filter((a) => a.kind === 'power-cycle').length;
         heldBooked += [...bed.answers.values()].flat().filter((a) => 'booked' in a.answer && a.answer.booked).length;
       }),
       { numRuns: 300 },
     );
     expect(acted).toBeGreaterThan(100);
+    expect(cycled).toBeGreaterThan(0);
     expect(heldBooked).toBeGreaterThan(100);
   });
 

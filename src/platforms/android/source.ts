@@ -143,7 +143,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
-      const info = withHeldBack(this.describe(record), record.heldBack);
+      const info = withRecoveryNotes(this.describe(record), [record.heldBack, record.attention]);
       if (info) described.push({ serial: record.serial, info });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
@@ -256,10 +256,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 }
 
-/** Recovery's reason for leaving the device alone, after what the report says of it. */
-function withHeldBack(info: DeviceInfo | undefined, heldBack: string | undefined): DeviceInfo | undefined {
-  if (!info || heldBack === undefined) return info;
-  return { ...info, message: [info.message, heldBack].filter(Boolean).join('; ') };
+/** What recovery says of the device (left alone, and why; a person needed), after what the report says of it. */
+function withRecoveryNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
+  const said = notes.filter((n): n is string => n !== undefined);
+  if (!info || said.length === 0) return info;
+  return { ...info, message: [info.message, ...said].filter(Boolean).join('; ') };
 }
 
 /**
