@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfile, withSerial } from '../sim/profile.js';
-import { SimDevice } from '../sim/sim-device.js';
+import type { SimDevice } from '../sim/sim-device.js';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { DaemonBed, devicesOf, type ReportedDevice } from './daemon-bed.js';
+import { DaemonBed, devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
 
 // The booking gate in the running daemon, through the real adb server and
 // the cloud double: a wedged phone that would be kicked is left alone while
@@ -16,13 +15,6 @@ beforeAll(() => bed.start());
 afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
-/** A simulated phone on TCP, connected by the agent (networkDevices): the kind recovery kicks in this bed. */
-async function networkPhone(serial: string): Promise<SimDevice> {
-  const device = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial) });
-  bed.devices.push(device);
-  await device.start();
-  return device;
-}
 
 function daemon(phone: SimDevice) {
   return bed.run({
@@ -36,10 +28,6 @@ function daemon(phone: SimDevice) {
   });
 }
 
-async function metrics(agent: NonNullable<DaemonBed['agent']>): Promise<string> {
-  const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
-  return (await fetch(`http://${listen}/metrics`)).text();
-}
 const held = (text: string, action: string, reason: string): number =>
   Number(new RegExp(`^device_agent_recovery_held_total\\{action="${action}",reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const kicks = (text: string): number => Number(/^device_agent_recovery_actions_total\{action="kick",result="ok"\} (\d+)$/m.exec(text)?.[1] ?? 0);
@@ -55,7 +43,7 @@ function expectWithinBound(max: number): void {
 
 describe('a booked phone', () => {
   it('is left alone while booked, with a message saying so, and kicked once the booking ends', async () => {
-    const phone = await networkPhone('BOOK0001');
+    const phone = await bed.networkPhone('BOOK0001');
     const agent = daemon(phone);
     await cloud.waitForPut(reported('BOOK0001', (d) => d.status === 'AVAILABLE'), 20_000);
     const accepted = phone.connectionsAccepted;
@@ -67,7 +55,7 @@ describe('a booked phone', () => {
     await new Promise((r) => setTimeout(r, 8_000));
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toEqual([]);
     expect(phone.connectionsAccepted).toBe(accepted);
-    const during = await metrics(agent);
+    const during = await scrapeMetrics(agent);
     expect(kicks(during)).toBe(0);
     expect(held(during, 'kick', 'booked')).toBeGreaterThanOrEqual(1);
     expect(cloud.statusRequests('BOOK0001').length).toBeGreaterThanOrEqual(1);
@@ -79,12 +67,12 @@ describe('a booked phone', () => {
     await agent.waitForLog((l) => l.serial === phone.serial && /kicking the adb transport/.test(String(l.msg)), 60_000);
     await cloud.waitForPut((r) => r.receivedAt > ended && reported('BOOK0001', (d) => d.status === 'AVAILABLE' && !d.message)(r), 30_000);
     expect(phone.connectionsAccepted).toBeGreaterThan(accepted);
-    expect(kicks(await metrics(agent))).toBe(1);
+    expect(kicks(await scrapeMetrics(agent))).toBe(1);
     expectWithinBound(4);
   }, 180_000);
 
   it('is left alone when the cloud cannot say whether it is booked', async () => {
-    const phone = await networkPhone('BOOK0002');
+    const phone = await bed.networkPhone('BOOK0002');
     const agent = daemon(phone);
     await cloud.waitForPut(reported('BOOK0002', (d) => d.status === 'AVAILABLE'), 20_000);
     const accepted = phone.connectionsAccepted;
@@ -99,7 +87,7 @@ describe('a booked phone', () => {
     await new Promise((r) => setTimeout(r, 6_000));
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toEqual([]);
     expect(phone.connectionsAccepted).toBe(accepted);
-    const text = await metrics(agent);
+    const text = await scrapeMetrics(agent);
     expect(held(text, 'kick', 'unknown')).toBeGreaterThanOrEqual(1);
     expect(kicks(text)).toBe(0);
     expectWithinBound(4);

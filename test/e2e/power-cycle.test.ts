@@ -2,9 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { HubBed } from '../hub/hub-bed.js';
-import { loadProfile, withSerial } from '../sim/profile.js';
-import { SimDevice } from '../sim/sim-device.js';
-import { DaemonBed, devicesOf, type ReportedDevice } from './daemon-bed.js';
+import { DaemonBed, devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
 
 // Power-cycle recovery in the running daemon, through the real adb server,
 // the cloud double and the stand-in uhubctl (test/hub/): a phone whose adbd
@@ -26,17 +24,7 @@ afterAll(async () => {
   await hub.stop();
 });
 
-async function networkPhone(serial: string): Promise<SimDevice> {
-  const device = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial) });
-  bed.devices.push(device);
-  await device.start();
-  return device;
-}
 
-async function metrics(agent: NonNullable<DaemonBed['agent']>): Promise<string> {
-  const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
-  return (await fetch(`http://${listen}/metrics`)).text();
-}
 const actions = (text: string, action: string, result: string): number =>
   Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const at = (line: Record<string, unknown>): number => (typeof line.time === 'number' ? line.time : Date.parse(String(line.time)));
@@ -44,7 +32,7 @@ const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: Re
 
 describe('a phone a kick does not bring back', () => {
   it('has its hub port power-cycled once the kick cooldown is over, and comes back', async () => {
-    const phone = await networkPhone('CYCLE001');
+    const phone = await bed.networkPhone('CYCLE001');
     hub.attach('1-1.4', 3, phone);
     const agent = bed.run({
       ...hub.env,
@@ -74,7 +62,7 @@ describe('a phone a kick does not bring back', () => {
 
     const on = hub.switches[1]!.at;
     await cloud.waitForPut((r) => r.receivedAt > on && reported('CYCLE001', (d) => d.status === 'AVAILABLE' && !d.message)(r), 60_000);
-    const text = await metrics(agent);
+    const text = await scrapeMetrics(agent);
     expect(actions(text, 'power_cycle', 'ok')).toBe(1);
     expect(actions(text, 'kick', 'ok')).toBe(1);
   }, 240_000);
