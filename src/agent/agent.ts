@@ -15,6 +15,8 @@ import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
 import type { Timer } from '../util/clock.js';
+import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
+import { Uhubctl } from '../recovery/uhubctl.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -47,12 +49,15 @@ export class Agent {
   private startedAt = 0;
   /** The devices of the last report, health applied: the per-device metrics. */
   private lastDevices: DeviceInfo[] = [];
+  /** The operator's map of the hub port behind each phone (settings: hubPorts), read once. */
+  private readonly hubPorts: ReadonlyMap<string, HubPort>;
 
   constructor(
     private readonly parts: Parts,
     private readonly nodeId: string,
   ) {
     const { settings, logger, registry, clock } = parts;
+    this.hubPorts = hubPortsOf(settings.hubPorts);
     this.scheduler = new Scheduler({
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
@@ -73,7 +78,17 @@ export class Agent {
       startSpreadMs: Math.min(settings.jitterSeconds * 1000, periodMs),
       random: () => clock.random(),
     });
-    this.recovery = new Recovery({ adb: parts.android.adb, settings, stats: parts.stats, logger, registry, clock });
+    this.recovery = new Recovery({
+      adb: parts.android.adb,
+      settings,
+      stats: parts.stats,
+      logger,
+      registry,
+      clock,
+      booking: parts.booking,
+      hubPorts: this.hubPorts,
+      ...(settings.recovery.powerCycle && { portPower: new Uhubctl(settings.recovery.powerCycleCommand) }),
+    });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
@@ -182,7 +197,7 @@ export class Agent {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.lastDevices, this.parts.registry);
+    return deviceRows(this.lastDevices, this.parts.registry, this.hubPorts);
   }
 
   metrics(): string {

@@ -2,6 +2,7 @@
 // build their parts here, from the settings, and nothing does I/O yet.
 import { join } from 'node:path';
 import { CloudClient } from '../cloud/client.js';
+import type { BookingStatusSource } from '../cloud/booking-status.js';
 import type { RetryPolicy } from '../cloud/retry.js';
 import { cloudNetwork } from '../cloud/network.js';
 import type { Credentials } from '../config/credentials.js';
@@ -31,12 +32,16 @@ export interface Parts extends Platforms {
   /** The device set last reported, kept across restarts (no ghosts). */
   reported: ReportedStore;
   reporter: Reporter;
+  /** Whom recovery's booking gate asks; none for a command that sends nothing. */
+  booking: BookingStatusSource | undefined;
 }
 
 export interface BuildOptions {
   nodeId: string;
   /** Where reports go; none for a command that sends nothing (a dry run, list, doctor). */
   cloud?: ReportSink;
+  /** Where the booking status of a device is read (the daemon's cloud client). */
+  booking?: BookingStatusSource;
   clock?: Clock & Timers;
 }
 
@@ -63,7 +68,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, reporter };
+  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, reporter, booking: options.booking };
 }
 
 const noCloud: ReportSink = {

@@ -1,6 +1,7 @@
 import { Agent } from '../agent/agent.js';
 import { buildParts, cloudClient } from '../agent/build.js';
 import { resolveNodeId } from '../config/node-id.js';
+import { BookingStatusClient } from '../cloud/booking-status.js';
 import type { Setup } from './setup.js';
 import { limited } from '../log/limited.js';
 
@@ -15,7 +16,10 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const nodeId = resolveNodeId(settings, env, logger);
   // One attempt per report: the planner's one backoff across reports does the
   // retrying (a retry chain per report multiplied a fleet's load in an outage).
-  const parts = buildParts(settings, env, logger, { nodeId, cloud: cloudClient(settings, credentials, logger, { maxAttempts: 1 }) });
+  const cloud = cloudClient(settings, credentials, logger, { maxAttempts: 1 });
+  // The booking gate's question has a deadline of its own, shorter than a report's.
+  const booking = new BookingStatusClient(cloud, settings.recovery.bookingTimeoutSeconds * 1000);
+  const parts = buildParts(settings, env, logger, { nodeId, cloud, booking });
   const agent = new Agent(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {

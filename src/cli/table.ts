@@ -28,6 +28,7 @@ const columns: Column[] = [
   { title: 'BATTERY HEALTH', cell: (r) => batteryHealthOf(r), paint: (r, t, p) => (r.problems.some((x) => BATTERY_PROBLEMS.has(x)) ? p.warn(t) : t), optional: true },
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
   { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
+  { title: 'HUB:PORT', cell: (r) => (r.hub === undefined ? '' : `${r.hub}:${r.hubPort}`), optional: true },
   { title: 'PROBLEMS', cell: (r) => problemsOf(r), paint: (_r, t, p) => (t ? p.bad(t) : t) },
 ];
 

@@ -2,6 +2,7 @@ import { parseCron } from '../util/cron.js';
 import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
+import { checkHubPorts } from './hub-ports.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -173,6 +174,12 @@ export const schema = {
     format: 'HOST:PORT list',
     help: 'devices reached over TCP: the daemon connects them (`adb connect`) at start and keeps them connected, see [self-healing](../operations/lab.md#self-healing)',
   },
+  hubPorts: {
+    type: 'string[]',
+    check: checkHubPorts as Field['check'],
+    format: 'ID=HUB:PORT list',
+    help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`",
+  },
   httpsProxy: {
     type: 'string',
     optional: true,
@@ -223,6 +230,33 @@ export const schema = {
   },
   'recovery.kickCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at least this long between two kicks of one device' },
   'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
+  'recovery.powerCycle': {
+    type: 'boolean',
+    help: 'power-cycle the hub port behind a phone (`hubPorts`) that a kick did not bring back, after the kick cooldown and at most `maxKicksPerHour` times an hour; needs a hub with per-port power switching',
+  },
+  'recovery.powerCycleCommand': {
+    type: 'string',
+    format: 'command, split on spaces',
+    help: 'run as `COMMAND -l HUB -p PORT -a cycle`, without a shell: `uhubctl`, or a command taking its arguments (a wrapper with `sudo`, another tool)',
+  },
+  'recovery.bookingCacheSeconds': {
+    type: 'integer',
+    min: 1,
+    max: 600,
+    help: "before a disruptive action (a kick, `adb reconnect`) the cloud is asked whether the device is booked (`GET /devices/{udid}/status`); its answer stands this long (s)",
+  },
+  'recovery.bookingRequestsPerMinute': {
+    type: 'integer',
+    min: 1,
+    max: 60,
+    help: 'booking status requests of the host in any minute at most; a device waits, left alone, when they are spent',
+  },
+  'recovery.bookingTimeoutSeconds': {
+    type: 'integer',
+    min: 1,
+    max: 60,
+    help: 'a booking status request without an answer by then counts as no answer: the device is left alone',
+  },
   'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
   'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)' },
   'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },

@@ -70,8 +70,12 @@ export interface DeviceRecord {
   problems: readonly string[];
   /** The battery's state for the health rules: how long it has been full on power, its wear figures (health/monitor.ts). */
   battery?: unknown;
-  /** Transport kicks (monotonic ms, with the failure count at the time): recovery's history. */
+  /** Transport kicks and port power cycles (monotonic ms, with the failure count at the time): recovery's history. */
   kicks: Array<{ at: number; failures: number }>;
+  /** Why recovery leaves the device alone now (booked in the cloud, or the cloud could not say): its message carries it. */
+  heldBack?: string;
+  /** Recovery can do no more for it: its message asks for a person, and says why. */
+  attention?: string;
   /** Logged once: a TCP device that has not said who it is is left out of reports. */
   leftOutLogged: boolean;
 }

@@ -196,10 +196,22 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     if (record) record.battery = battery;
   }
 
-  /** Recovery kicked the device's transport (monotonic ms). */
+  /** Recovery kicked the device's transport, or power-cycled its port (monotonic ms). */
   kicked(key: string, now: number): void {
     const record = this.records.get(key);
     if (record) record.kicks.push({ at: now, failures: record.failures });
+  }
+
+  /** Recovery holds an action back from the device, and why (undefined: no longer). */
+  setHeldBack(key: string, text: string | undefined): void {
+    const record = this.records.get(key);
+    if (record) record.heldBack = text;
+  }
+
+  /** Recovery can do no more for the device, and why (undefined: no longer). */
+  setAttention(key: string, text: string | undefined): void {
+    const record = this.records.get(key);
+    if (record) record.attention = text;
   }
 
   /** Keeps recovery's history to what its limits look at. */

@@ -16,6 +16,11 @@ export interface RecoverySettings {
   /** Backoff of network-device connects: base doubles per failure up to max. */
   connectBaseMs: number;
   connectMaxMs: number;
+  /**
+   * Power-cycle the hub port of a phone a kick did not bring back (uhubctl),
+   * within the kick's cooldown and, separately, as many cycles an hour as kicks.
+   */
+  powerCycle: boolean;
 }
 
 export const defaultRecoverySettings: RecoverySettings = {
@@ -26,12 +31,20 @@ export const defaultRecoverySettings: RecoverySettings = {
   maxKicksPerHour: 3,
   connectBaseMs: 2_000,
   connectMaxMs: 5 * 60_000,
+  powerCycle: false,
 };
 
 export type RecoveryAction =
-  | { kind: 'reconnect-offline'; reason: string }
+  /** serials: the offline devices it is for; all: every offline USB device, so adb's host-wide command may run. */
+  | { kind: 'reconnect-offline'; reason: string; serials: string[]; all: boolean }
   | { kind: 'kick'; serial: string; key: string; reason: string }
-  | { kind: 'connect'; address: string; reason: string };
+  | { kind: 'connect'; address: string; reason: string }
+  | { kind: 'power-cycle'; serial: string; key: string; hub: string; port: number; reason: string }
+  /** Not an action: what recovery could do is spent or cannot help; the phone's message asks for a person. */
+  | { kind: 'needs-person'; serial: string; key: string; reason: string };
+
+/** The disruptive actions, which the booking gate is asked about. */
+export type Disruption = 'reconnect-offline' | 'kick' | 'power-cycle';
 
 /** What the policy reads of a device's registry record. */
 export interface ListedDevice {
@@ -45,6 +58,15 @@ export interface ListedDevice {
   failingSince?: number;
   /** Kicks of its transport (monotonic ms, and the failure count then), the registry's history. */
   kicks?: ReadonlyArray<{ at: number; failures: number }>;
+  /** The hub port behind it (settings: hubPorts), for a power cycle. */
+  hubPort?: { hub: string; port: number };
+  /**
+   * Recovery's own memory of the phone by serial, which outlives its record
+   * (a kicked phone may drop off adb's list and come back as a new record):
+   * its kicks and its power cycles (monotonic ms). When given, the kicks'
+   * cooldown and hourly limit count these rather than the record's.
+   */
+  escalation?: { kicks: readonly number[]; cycles: readonly number[] };
 }
 
 export const HOUR_MS = 3_600_000;
@@ -86,8 +108,13 @@ export class RecoveryPolicy {
     return backoffBound(failures, { firstMs: connectBaseMs, maxMs: connectMaxMs });
   }
 
-  /** The device list changed or a report is due: which actions to take now. */
-  tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
+  /**
+   * The device list changed or a report is due: which actions to take now.
+   * mayDisturb is asked last, only about a device an action is due for (the
+   * booking gate: it may cost a request to the cloud); a device it refuses
+   * is left out, and the action stays due.
+   */
+  tick(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice, action: Disruption) => boolean = () => true): RecoveryAction[] {
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
 
@@ -100,8 +127,12 @@ export class RecoveryPolicy {
       offline.length > 0 &&
       (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect)
     ) {
-      this.lastOfflineReconnect = now;
-      actions.push({ kind: 'reconnect-offline', reason: `${offline.length} device(s) offline: ${offline.map((d) => d.serial).join(', ')}` });
+      const allowed = offline.filter((d) => mayDisturb(d, 'reconnect-offline'));
+      if (allowed.length > 0) {
+        this.lastOfflineReconnect = now;
+        const serials = allowed.map((d) => d.serial);
+        actions.push({ kind: 'reconnect-offline', reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`, serials, all: allowed.length === offline.length });
+      }
     }
 
     for (const d of devices) {
@@ -112,14 +143,37 @@ export class RecoveryPolicy {
       // forgets one whose transport is kicked, and a device someone else
       // connected would be gone for good.
       if (isTcpSerial(serial) && !this.connects.has(serial)) continue;
-      const times = (d.kicks ?? []).filter((k) => k.at > now - HOUR_MS && k.at <= now);
-      const last = times.length ? times[times.length - 1]! : undefined;
-      if (last && now - last.at < this.settings.kickCooldownMs) continue;
-      if (times.length >= this.settings.maxKicksPerHour) continue;
+      const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
+      const recorded = (d.kicks ?? []).filter((k) => inHour(k.at));
+      const last = recorded.at(-1);
       // Within one run of failures, each kick waits for kickAfterFailures more.
       const sinceKick = last && d.failingSince !== undefined && last.at >= d.failingSince ? count - last.failures : count;
       if (sinceKick < this.settings.kickAfterFailures) continue;
-      actions.push({ kind: 'kick', serial, key: d.key ?? serial, reason: `shell missed its deadline ${count} times in a row` });
+      const key = d.key ?? serial;
+      // The record's kicks go with it when the phone drops off adb's list; recovery's memory does not.
+      const times = d.escalation ? d.escalation.kicks.filter(inHour) : recorded.map((k) => k.at);
+      const lastKick = times.at(-1) ?? -Infinity;
+      // Kicked within the hour and wedged again: the kick did not help, the port's power may.
+      if (this.settings.powerCycle && d.hubPort && inHour(lastKick)) {
+        const cycles = (d.escalation?.cycles ?? []).filter(inHour);
+        if (now - Math.max(lastKick, cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs) continue;
+        if (cycles.length >= this.settings.maxKicksPerHour) {
+          actions.push({ kind: 'needs-person', serial, key, reason: `its port was power-cycled ${cycles.length} times this hour and it is still wedged` });
+          continue;
+        }
+        if (!mayDisturb(d, 'power-cycle')) continue;
+        const { hub, port } = d.hubPort;
+        actions.push({ kind: 'power-cycle', serial, key, hub, port, reason: `still wedged after a kick (shell missed its deadline ${count} times in a row)` });
+        continue;
+      }
+      if (now - lastKick < this.settings.kickCooldownMs) continue;
+      if (times.length >= this.settings.maxKicksPerHour) {
+        const why = this.settings.powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
+        actions.push({ kind: 'needs-person', serial, key, reason: `its transport was kicked ${times.length} times this hour and it is still wedged; ${why}` });
+        continue;
+      }
+      if (!mayDisturb(d, 'kick')) continue;
+      actions.push({ kind: 'kick', serial, key, reason: `shell missed its deadline ${count} times in a row` });
       // adb 29 forgets a TCP device whose transport is kicked: connect it again.
       const entry = this.connects.get(serial);
       if (entry) entry.nextAt = now;

@@ -1,10 +1,16 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { DeviceSnapshot } from '../devices/record.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock } from '../util/clock.js';
-import { HOUR_MS, RecoveryPolicy, type RecoveryAction } from './recovery-policy.js';
+import { HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './recovery-policy.js';
 import { limited } from '../log/limited.js';
+import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
+import { BookingGate, cloudIdOf, type BookingVerdict } from './booking-gate.js';
+import type { Disruption } from './recovery-policy.js';
+import type { PortPower } from './uhubctl.js';
+import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline). */
 export interface RecoveryAdb {
@@ -20,13 +26,25 @@ export interface RecoveryOptions {
   logger: Logger;
   /** The devices (adb's records), with their failure counts and kick history. */
   registry: DeviceRegistry;
+  /** Whom the booking gate asks; none: no disruptive action is ever taken (nobody can say the device is free). */
+  booking: BookingStatusSource | undefined;
+  /** Switches hub ports (uhubctl), when recovery.powerCycle is on. */
+  portPower?: PortPower;
+  /** The hub port behind each phone (settings: hubPorts), by udid or serial. */
+  hubPorts?: ReadonlyMap<string, HubPort>;
   clock: Clock;
   /** How often the policy is asked between events (network devices' backoff); default 2 s. */
   tickMs?: number;
 }
 
 /** Metric label of each action. */
-const ACTION_NAME: Record<RecoveryAction['kind'], string> = { 'reconnect-offline': 'reconnect_offline', kick: 'kick', connect: 'connect' };
+const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
+  'reconnect-offline': 'reconnect_offline',
+  kick: 'kick',
+  connect: 'connect',
+  'power-cycle': 'power_cycle',
+  'needs-person': 'needs_person',
+};
 
 /**
  * Self-healing that never disrupts: carries out what the RecoveryPolicy
@@ -42,6 +60,16 @@ export class Recovery {
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   private readonly failing = new Map<string, string>();
   private stopped = false;
+  private readonly gate: BookingGate;
+  private readonly kickAfter: number;
+  /** Per device, the hold last counted and logged (its action and the answer behind it): one count per answer, not per tick. */
+  private readonly counted = new Map<string, string>();
+  /**
+   * Kicks and power cycles by serial, kept an hour, with the udid the phone
+   * had then: they outlive a record that drops off adb's list (a kicked TCP
+   * phone comes back as a new record that has not said who it is).
+   */
+  private readonly escalation = new Map<string, { kicks: number[]; cycles: number[]; udid?: string }>();
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -55,9 +83,12 @@ export class Recovery {
         maxKicksPerHour: r.maxKicksPerHour,
         connectBaseMs: 2_000,
         connectMaxMs: 5 * 60_000,
+        powerCycle: r.powerCycle && options.portPower !== undefined,
       },
       options.settings.networkDevices,
     );
+    this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
+    this.gate = new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, options.clock);
   }
 
   start(): void {
@@ -80,18 +111,137 @@ export class Recovery {
     if (this.stopped) return;
     const { registry, clock } = this.options;
     const now = clock.monotonic();
-    const devices = registry.list('android').map((r) => {
+    const records = registry.list('android');
+    this.pruneEscalation(now);
+    const ports = this.options.hubPorts;
+    const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? this.escalation.get(r.serial)?.udid;
+    const listed = records.map((r) => {
       registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
-      return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks };
+      const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
+      return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, hubPort, escalation: this.escalation.get(r.serial) };
     });
-    for (const action of this.policy.tick(devices, now)) {
-      if (action.kind === 'kick') registry.kicked(action.key, now);
+    const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
+    const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
+    const verdicts = new Map<string, { verdict: BookingVerdict; action: Disruption }>();
+    // The booking gate, asked only about a device an action is due for.
+    const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
+      const key = d.key ?? d.serial;
+      const deviceId = ids.get(key);
+      const verdict = this.gate.verdict(deviceId);
+      verdicts.set(key, { verdict, action });
+      if (verdict.kind === 'ask') void this.ask(deviceId!);
+      return verdict.kind === 'free';
+    };
+    const attention = new Map<string, string>();
+    for (const action of this.policy.tick(devices, now, mayDisturb)) {
+      if (action.kind === 'needs-person') {
+        attention.set(action.key, action.reason);
+        continue;
+      }
+      if (action.kind === 'kick') {
+        registry.kicked(action.key, now);
+        this.remember(action.serial, registry.get(action.key)?.udid).kicks.push(now);
+      }
+      if (action.kind === 'power-cycle') {
+        // In the record's history too: within one run of failures, the next
+        // action waits for as many failures again (adb may not see a TCP
+        // phone's connection die, and its run would go on).
+        registry.kicked(action.key, now);
+        this.remember(action.serial, registry.get(action.key)?.udid).cycles.push(now);
+      }
       void this.run(action);
+    }
+    this.noteHolds(records, verdicts);
+    this.noteAttention(records, attention);
+  }
+
+  private remember(serial: string, udid: string | undefined): { kicks: number[]; cycles: number[]; udid?: string } {
+    let entry = this.escalation.get(serial);
+    if (!entry) this.escalation.set(serial, (entry = { kicks: [], cycles: [] }));
+    if (udid !== undefined) entry.udid = udid;
+    return entry;
+  }
+
+  private pruneEscalation(now: number): void {
+    for (const [serial, e] of this.escalation) {
+      e.cycles = e.cycles.filter((at) => at > now - HOUR_MS);
+      e.kicks = e.kicks.filter((at) => at > now - HOUR_MS);
+      if (e.kicks.length === 0 && e.cycles.length === 0) this.escalation.delete(serial);
     }
   }
 
+  /**
+   * A phone recovery can do no more for says that a person is needed, as
+   * long as it stays wedged; a failed power cycle says so too (run()).
+   */
+  private noteAttention(records: ReadonlyArray<DeviceSnapshot>, attention: ReadonlyMap<string, string>): void {
+    const { registry, logger } = this.options;
+    for (const r of records) {
+      const reason = attention.get(r.key);
+      if (reason !== undefined) {
+        const text = `needs a person: ${reason}; replug its cable or reboot it`;
+        if (r.attention !== text) {
+          registry.setAttention(r.key, text);
+          limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+        }
+      } else if (r.attention !== undefined && r.state !== 'offline' && r.failures < this.kickAfter) {
+        registry.setAttention(r.key, undefined);
+      }
+    }
+  }
+
+  /** The cloud's answer on a device, then a look at the actions again. */
+  private async ask(deviceId: string): Promise<void> {
+    const { booking } = this.options;
+    const answer: BookingAnswer = booking
+      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
+      : { unknown: 'the agent has no cloud to ask' };
+    this.gate.answered(deviceId, answer);
+    this.evaluate();
+  }
+
+  /**
+   * A device the gate holds an action back from says so in its message,
+   * counted and logged once per answer; the message goes when the action is
+   * let through or the device no longer needs it.
+   */
+  private noteHolds(records: ReadonlyArray<DeviceSnapshot>, verdicts: ReadonlyMap<string, { verdict: BookingVerdict; action: Disruption }>): void {
+    const { registry, stats, logger } = this.options;
+    for (const r of records) {
+      const asked = verdicts.get(r.key);
+      const verdict = asked?.verdict;
+      const needed = r.state === 'offline' || r.failures >= this.kickAfter;
+      if (verdict === undefined || verdict.kind === 'free' || !needed) {
+        if (r.heldBack !== undefined) registry.setHeldBack(r.key, undefined);
+        if (verdict?.kind === 'free' || !needed) this.counted.delete(r.key);
+        continue;
+      }
+      if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
+      const action = ACTION_NAME[asked!.action];
+      const what =
+        asked!.action === 'kick'
+          ? `kicking its adb transport (adb -s ${r.serial} reconnect)`
+          : asked!.action === 'power-cycle'
+            ? 'power-cycling its hub port'
+            : `\`adb reconnect\` of the offline device`;
+      const reason = verdict.kind === 'booked' ? 'booked' : 'unknown';
+      const text =
+        verdict.kind === 'booked'
+          ? `left alone: booked in the cloud; recovery holds back ${what} until the booking ends`
+          : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
+      registry.setHeldBack(r.key, text);
+      const mark = `${action}|${verdict.answer ?? text}`;
+      if (this.counted.get(r.key) === mark) continue;
+      this.counted.set(r.key, mark);
+      const counts = stats.recoveryHeld;
+      counts.set(`${action}|${reason}`, (counts.get(`${action}|${reason}`) ?? 0) + 1);
+      limited(logger).info('recovery-held-back', { serial: r.serial, udid: r.udid, action, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+    }
+    for (const key of this.counted.keys()) if (!registry.get(key)) this.counted.delete(key);
+  }
+
   private async run(action: RecoveryAction): Promise<void> {
-    const target = action.kind === 'kick' ? action.serial : action.kind === 'connect' ? action.address : '';
+    const target = action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person' ? action.serial : action.kind === 'connect' ? action.address : '';
     const key = `${action.kind} ${target}`;
     if (this.running.has(key)) return;
     this.running.add(key);
@@ -99,8 +249,14 @@ export class Recovery {
     try {
       switch (action.kind) {
         case 'reconnect-offline':
-          limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
-          await adb.reconnectOffline();
+          if (action.all) {
+            limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
+            await adb.reconnectOffline();
+          } else {
+            // adb's host-wide command would touch the offline devices the booking gate holds back too.
+            limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`);
+            for (const serial of action.serials) await adb.reconnect(serial);
+          }
           break;
         case 'kick':
           limited(logger).warn(
@@ -111,6 +267,19 @@ export class Recovery {
           );
           await adb.reconnect(action.serial);
           break;
+        case 'power-cycle': {
+          limited(logger).warn(
+            'recovery-power-cycle',
+            { serial: action.serial, hub: action.hub, port: action.port, reason: action.reason },
+            `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial}: ${action.reason}; other ports are not touched`,
+            action.serial,
+          );
+          const output = await this.options.portPower!.cycle(action.hub, action.port);
+          logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
+          break;
+        }
+        case 'needs-person':
+          return;
         case 'connect':
           await adb.connect(action.address);
           this.policy.noteConnectOutcome(action.address, true, this.options.clock.monotonic());
@@ -138,6 +307,9 @@ export class Recovery {
           );
         }
       } else {
+        if (action.kind === 'power-cycle') {
+          this.options.registry.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+        }
         limited(logger).warn(
           'recovery-failed',
           { action: ACTION_NAME[action.kind], target: target || undefined, err: text },

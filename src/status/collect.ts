@@ -77,15 +77,13 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
     gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),
     gauge('device_agent_inventory_duration_seconds', 'Duration of the last inventory (all devices).', stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000),
-    {
-      name: 'device_agent_recovery_actions_total',
-      help: 'Self-healing actions (reconnect_offline, kick, connect) by result (ok, failed).',
-      type: 'counter',
-      samples: [...stats.recoveryActions].map(([key, value]) => {
-        const [action, result] = key.split('|') as [string, string];
-        return { labels: { action, result }, value };
-      }),
-    },
+    pairCounter('device_agent_recovery_actions_total', 'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).', stats.recoveryActions, 'result'),
+    pairCounter(
+      'device_agent_recovery_held_total',
+      'Self-healing actions (reconnect_offline, kick, power_cycle) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
+      stats.recoveryHeld,
+      'reason',
+    ),
     { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: input.probes.shellSessions }] },
     { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: input.probes.bytesRead }] },
     { name: 'process_cpu_seconds_total', help: 'User and system CPU time of the agent process.', type: 'counter', samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }] },
@@ -93,6 +91,19 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),
     gauge('process_open_fds', 'Open file descriptors (sockets included).', openFds()),
   ];
+}
+
+/** A counter of recovery's, kept by "action|second" keys: the second part becomes the named label. */
+function pairCounter(name: string, help: string, counts: ReadonlyMap<string, number>, second: string): Metric {
+  return {
+    name,
+    help,
+    type: 'counter',
+    samples: [...counts].map(([key, value]) => {
+      const [action, other] = key.split('|') as [string, string];
+      return { labels: { action, [second]: other }, value };
+    }),
+  };
 }
 
 // Fixed for the life of the process, so read once rather than on every scrape.

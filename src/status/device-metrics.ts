@@ -35,6 +35,8 @@ export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {
         android: r.platform === 'Android' ? (r.version ?? '') : '',
         state: r.state,
         usb: r.usb ?? '',
+        hub: r.hub ?? '',
+        hub_port: r.hubPort === undefined ? '' : String(r.hubPort),
         transport_id: r.transportId ?? '',
         product: r.product ?? '',
       },

@@ -3,6 +3,7 @@ import { batteryOf } from '../health/monitor.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
+import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -29,6 +30,9 @@ export interface DeviceRow {
   storageFreeBytes?: number;
   memoryAvailableBytes?: number;
   usb?: string;
+  /** The hub (uhubctl's location) and port behind it, where the settings map it (hubPorts). */
+  hub?: string;
+  hubPort?: number;
   transportId?: string;
   product?: string;
   /** Ready and answering its inventory. */
@@ -44,7 +48,7 @@ export interface RowRecords {
   byUdid(udid: string): readonly DeviceSnapshot[];
 }
 
-export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): DeviceRow[] {
+export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, ports: ReadonlyMap<string, HubPort> = new Map()): DeviceRow[] {
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
     // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
@@ -54,6 +58,7 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): D
     const inventoriedAt = record?.inventoriedAt;
     // What the health rules keep of the battery beyond the report's figures.
     const battery = batteryOf(record)?.signals;
+    const place = hubPortOf(ports, info.udid, serial);
     return dropUndefined({
       udid: info.udid,
       serial,
@@ -73,6 +78,8 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords): D
       storageFreeBytes: info.storage ? Math.max(0, info.storage.total - info.storage.used) : undefined,
       memoryAvailableBytes: info.memory ? Math.max(0, info.memory.total - info.memory.used) : undefined,
       usb: record?.usb?.usb,
+      hub: place?.hub,
+      hubPort: place?.port,
       transportId: record?.usb?.transportId,
       product: record?.usb?.product,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,

@@ -8,6 +8,8 @@ export class AgentStats {
   devicesByState = new Map<string, number>();
   /** Recovery actions carried out, keyed "action|result". */
   readonly recoveryActions = new Map<string, number>();
+  /** Recovery actions the booking gate held back, keyed "action|reason" (booked, unknown): once per cloud answer. */
+  readonly recoveryHeld = new Map<string, number>();
 
   noteDevices(states: Iterable<string>): void {
     const counts = new Map<string, number>();

@@ -86,6 +86,13 @@ describe('formatTable: battery health', () => {
     expect(formatTable([row({ batteryHealth: 'GOOD', batteryFullSeconds: 0 })])).not.toContain('BATTERY HEALTH');
   });
 
+  it('a HUB:PORT column where the settings map a phone to a hub port, left out where they map none', () => {
+    const lines = formatTable([row({ hub: '1-1.4', hubPort: 2 }), row({ serial: 'B1', udid: 'B1', usb: undefined })]).split('\n');
+    expect(lines[0]).toMatch(/\sUSB\s+HUB:PORT\s+PROBLEMS$/);
+    expect(lines[1]).toMatch(/ 1-1\.4\.2\s+1-1\.4:2\s*$/);
+    expect(formatTable([row({})])).not.toContain('HUB:PORT');
+  });
+
   it('paints the figures of a phone with a battery problem', () => {
     const painted = formatTable([row({ batteryCycles: 900, problems: ['battery_worn'] })], ansiPaint);
     expect(painted).toContain('\u001b[33m900 cycles\u001b[39m');

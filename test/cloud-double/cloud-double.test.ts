@@ -176,6 +176,35 @@ describe('CloudDouble basics', () => {
   });
 });
 
+describe('CloudDouble bookings', () => {
+  it('answers isBooked per device as the test switches it, reported or not, and counts the status requests', async () => {
+    await put(sampleReport([sampleDevice('AAA'), sampleDevice('BBB')]));
+    const status = async (id: string) => (await (await get(`/devices/${id}/status`)).json()) as { isBooked: boolean; isOnline: boolean };
+    expect(await status('AAA')).toEqual({ isBooked: false, isOnline: true });
+    double.setBooked('AAA', true);
+    expect(await status('AAA')).toEqual({ isBooked: true, isOnline: true });
+    expect(await status('BBB')).toEqual({ isBooked: false, isOnline: true });
+    double.setBooked('NEVERSEEN', true);
+    expect(await status('NEVERSEEN')).toEqual({ isBooked: true, isOnline: false });
+    double.setBooked('AAA', false);
+    expect(await status('AAA')).toEqual({ isBooked: false, isOnline: true });
+    double.setBooked('AAA', undefined);
+    expect((await get('/devices/CCC/status')).status).toBe(404);
+    expect(double.statusRequests('AAA')).toHaveLength(3);
+    expect(double.statusRequests()).toHaveLength(6);
+    double.resetFaults();
+    expect((await get('/devices/NEVERSEEN/status')).status).toBe(404);
+  });
+
+  it('applies a fault only to the paths it names', async () => {
+    double.setBooked('AAA', true);
+    double.failNext({ status: 503, path: /\/status$/ });
+    expect((await get('/devices')).status).toBe(200);
+    expect((await get('/devices/AAA/status')).status).toBe(503);
+    expect((await get('/devices/AAA/status')).status).toBe(200);
+  });
+});
+
 describe('CloudDouble faults', () => {
   it('answers a status for the next N requests, then recovers', async () => {
     double.failNext({ status: 503, times: 2 });

@@ -61,6 +61,8 @@ export interface FaultOptions {
   times?: number;
   /** Only requests with this method (e.g. "PUT") consume the fault. */
   method?: string;
+  /** Only requests whose path (relative to the v1 root) matches consume the fault. */
+  path?: RegExp;
 }
 
 export interface StatusFaultOptions extends FaultOptions {
@@ -84,6 +86,7 @@ interface QueuedFault {
   fault: Fault;
   remaining: number;
   method?: string;
+  path?: RegExp;
 }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -103,6 +106,8 @@ export class CloudDouble {
   private baseUrl: string | undefined;
   private faults: QueuedFault[] = [];
   private failedDevices = new Map<string, string>();
+  /** Bookings the test switched, by device id (udid): they win over the store's. */
+  private readonly bookings = new Map<string, boolean>();
   private extraFailed: ((body: ReportBody) => FailedDevice[]) | undefined;
   private delayMs = 0;
   private trickle: { intervalMs: number; chunkBytes: number } | undefined;
@@ -235,6 +240,25 @@ export class CloudDouble {
     return this;
   }
 
+  /**
+   * Books a device (or ends its booking) as GET /devices/{id}/status
+   * answers it, by udid, whether or not it was reported yet; undefined
+   * goes back to the store's (not booked).
+   */
+  setBooked(udid: string, booked: boolean | undefined): this {
+    if (booked === undefined) this.bookings.delete(udid);
+    else this.bookings.set(udid, booked);
+    return this;
+  }
+
+  /** The GET /devices/{id}/status requests received, all or for one device id. */
+  statusRequests(deviceId?: string): RecordedRequest[] {
+    return this.requests.filter((r) => {
+      const m = r.method === 'GET' ? /^\/devices\/([^/]+)\/status$/.exec(r.path) : null;
+      return m !== null && (deviceId === undefined || decodeURIComponent(m[1]!) === deviceId);
+    });
+  }
+
   clearFailedDevices(udids?: string[]): this {
     if (udids) for (const u of udids) this.failedDevices.delete(u);
     else this.failedDevices.clear();
@@ -246,9 +270,10 @@ export class CloudDouble {
     return this;
   }
 
-  /** Drops queued and persistent faults, delays and programmed failedDevices. */
+  /** Drops queued and persistent faults, delays, programmed failedDevices and bookings. */
   resetFaults(): this {
     this.faults = [];
+    this.bookings.clear();
     this.failedDevices.clear();
     this.extraFailed = undefined;
     this.delayMs = 0;
@@ -258,12 +283,12 @@ export class CloudDouble {
 
   private queue(fault: Fault, options: FaultOptions): this {
     const remaining = options.times ?? 1;
-    if (remaining > 0) this.faults.push({ fault, remaining, method: options.method?.toUpperCase() });
+    if (remaining > 0) this.faults.push({ fault, remaining, method: options.method?.toUpperCase(), path: options.path });
     return this;
   }
 
-  private takeFault(method: string): Fault | undefined {
-    const index = this.faults.findIndex((f) => !f.method || f.method === method);
+  private takeFault(method: string, path: string): Fault | undefined {
+    const index = this.faults.findIndex((f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)));
     const entry = this.faults[index];
     if (!entry) return undefined;
     entry.remaining -= 1;
@@ -339,7 +364,7 @@ export class CloudDouble {
     };
     this.requests.push(record);
 
-    const fault = this.takeFault(method);
+    const fault = this.takeFault(method, record.path);
     const delay = fault?.kind === 'delay' ? fault.ms : this.delayMs;
     if (fault && fault.kind !== 'delay') {
       this.decide(record, { fault: fault.kind, status: fault.kind === 'status' ? fault.status : fault.kind === 'reset' ? undefined : 200 });
@@ -431,6 +456,12 @@ export class CloudDouble {
         .filter(({ stored, device }) => matchesQuery(device, stored, record.query))
         .map(({ device }) => device);
       finish(200, { privateDevices, favoriteDevices: [], cloudDevices: [] });
+      return;
+    }
+    const booked = this.bookings.get(parts[1] ?? '');
+    if (parts.length === 3 && parts[2] === 'status' && booked !== undefined) {
+      const known = this.store.find(parts[1] ?? '');
+      finish(200, { isBooked: booked, isOnline: known?.isOnline ?? false });
       return;
     }
     const stored = this.store.find(parts[1] ?? '');

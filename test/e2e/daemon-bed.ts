@@ -62,6 +62,14 @@ export class DaemonBed {
     return device;
   }
 
+  /** A simulated phone listening on TCP that adb does not know yet: one the agent connects (networkDevices). */
+  async networkPhone(serial: string): Promise<SimDevice> {
+    const device = new SimDevice({ profile: withSerial(loadProfile(this.profile), serial) });
+    this.devices.push(device);
+    await device.start();
+    return device;
+  }
+
   /** Starts `device-agent run` against the bed; the schedule is far away unless `extra` says otherwise. */
   run(extra: Record<string, string> = {}): AgentProcess {
     this.agent = startAgent(['run'], daemonEnv(this.adb.env, this.cloud, extra));
@@ -80,3 +88,9 @@ export interface ReportedDevice {
 export const devicesOf = (r: RecordedRequest): ReportedDevice[] => (r.body as { devices?: ReportedDevice[] } | undefined)?.devices ?? [];
 export const udidsOf = (r: RecordedRequest): string[] => devicesOf(r).map((d) => d.udid).sort();
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The agent's /metrics, once its status endpoint (DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:0) says where it listens. */
+export async function scrapeMetrics(agent: AgentProcess): Promise<string> {
+  const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
+  return (await fetch(`http://${listen}/metrics`)).text();
+}

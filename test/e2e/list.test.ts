@@ -71,6 +71,19 @@ describe('list', () => {
     expect(run.stdout.trim().startsWith('[')).toBe(true);
   }, 90_000);
 
+  it('shows the hub port the settings map to a phone, by udid or by adb serial', async () => {
+    const bySerial = phones[1]!.serial;
+    const run = await runAgent(['list', '--json'], env({ DEVICE_AGENT_HUB_PORTS: `LIST00=1-1.4:3,${bySerial}=2-1:7` }));
+    expect(run.code, run.stderr).toBe(0);
+    const rows = JSON.parse(run.stdout) as Array<Row & { hub?: string; hubPort?: number }>;
+    expect(rows.find((r) => r.udid === 'LIST00')).toMatchObject({ hub: '1-1.4', hubPort: 3 });
+    expect(rows.find((r) => r.serial === bySerial)).toMatchObject({ hub: '2-1', hubPort: 7 });
+    expect(rows.filter((r) => r.hub !== undefined)).toHaveLength(2);
+    const table = await runAgent(['list'], env({ DEVICE_AGENT_HUB_PORTS: 'LIST00=1-1.4:3' }));
+    expect(table.stdout.split('\n')[0]).toMatch(/\sUSB\s+HUB:PORT\s+PROBLEMS$/);
+    expect(table.stdout.split('\n').find((l) => l.startsWith(phones[0]!.serial))).toMatch(/\s1-1\.4:3(\s|$)/);
+  }, 90_000);
+
   it('prints a table for people: a header, one line per device, no colour when piped', async () => {
     const run = await runAgent(['list'], env());
     expect(run.code, run.stderr).toBe(0);

@@ -1,8 +1,6 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfile, withSerial } from '../sim/profile.js';
-import { SimDevice } from '../sim/sim-device.js';
-import { DaemonBed, devicesOf, sleep, udidsOf } from './daemon-bed.js';
+import { DaemonBed, devicesOf, scrapeMetrics, sleep, udidsOf } from './daemon-bed.js';
 
 // Self-healing in the running daemon, through the real adb server: network
 // devices the agent connects and keeps connected, a wedged transport kicked
@@ -15,30 +13,19 @@ beforeAll(() => bed.start());
 afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
-/** A simulated phone listening on TCP that adb does not know yet. */
-async function networkPhone(serial: string): Promise<SimDevice> {
-  const device = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), serial) });
-  bed.devices.push(device);
-  await device.start();
-  return device;
-}
 
-async function metrics(agent: NonNullable<DaemonBed['agent']>): Promise<string> {
-  const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
-  return (await fetch(`http://${listen}/metrics`)).text();
-}
 const counter = (text: string, action: string, result: string): number =>
   Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 
 describe('network devices', () => {
   it('a device named only in networkDevices is connected by the agent and reported', async () => {
-    const phone = await networkPhone('NET0001');
+    const phone = await bed.networkPhone('NET0001');
     const agent = bed.run({ DEVICE_AGENT_NETWORK_DEVICES: phone.serial, DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
     const put = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'NET0001' && d.status === 'AVAILABLE'), 20_000);
     expect(devicesOf(put).find((d) => d.udid === 'NET0001')!.modelName).toBe('Pixel 8 Pro');
     expect(await bed.adb.state(phone.serial)).toBe('device');
     await agent.waitForLog((l) => l.address === phone.serial && /connected/.test(String(l.msg)));
-    expect(counter(await metrics(agent), 'connect', 'ok')).toBe(1);
+    expect(counter(await scrapeMetrics(agent), 'connect', 'ok')).toBe(1);
   }, 40_000);
 
   it('an address that refuses: one warning, attempts spaced by a growing backoff, the other devices reported', async () => {
@@ -58,7 +45,7 @@ describe('network devices', () => {
     expect(warnings).toHaveLength(1);
     expect(String(warnings[0]!.msg)).toMatch(/could not be connected .*keeps trying/);
     // Backoff 2, 4, 8 s: at most 4 attempts in about 10 s (a fixed 2 s retry would make 5 or more).
-    const failed = counter(await metrics(agent), 'connect', 'failed');
+    const failed = counter(await scrapeMetrics(agent), 'connect', 'failed');
     expect(failed).toBeGreaterThanOrEqual(2);
     expect(failed).toBeLessThanOrEqual(4);
   }, 40_000);
@@ -66,8 +53,8 @@ describe('network devices', () => {
 
 describe('a wedged transport', () => {
   it('is kicked after its inventories miss their deadline, connected again and reported; the other devices are not touched', async () => {
-    const wedging = await networkPhone('WEDGE001');
-    const other = await networkPhone('NET0002');
+    const wedging = await bed.networkPhone('WEDGE001');
+    const other = await bed.networkPhone('NET0002');
     const usb = await bed.plug('USB0002');
     const agent = bed.run({
       DEVICE_AGENT_NETWORK_DEVICES: `${wedging.serial},${other.serial}`,
@@ -93,7 +80,7 @@ describe('a wedged transport', () => {
     expect(other.connectionsAccepted).toBe(accepted.other);
     expect(usb.connectionsAccepted).toBe(accepted.usb);
 
-    const text = await metrics(agent);
+    const text = await scrapeMetrics(agent);
     expect(counter(text, 'kick', 'ok')).toBe(1);
     expect(counter(text, 'connect', 'ok')).toBe(3);
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toHaveLength(1);

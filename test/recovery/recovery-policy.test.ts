@@ -3,9 +3,14 @@ import fc from 'fast-check';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction, type RecoverySettings } from '../../src/recovery/recovery-policy.js';
 
-/** The policy as Recovery runs it: adb's list and the inventories' outcomes go into a registry, which the policy reads. */
+/**
+ * The policy as Recovery runs it: adb's list and the inventories' outcomes go
+ * into a registry, which the policy reads, with Recovery's memory of the
+ * kicks by serial, which outlives a record that drops off the list.
+ */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
+  private readonly memory = new Map<string, { kicks: number[]; cycles: number[] }>();
 
   constructor(settings: RecoverySettings, networkDevices: readonly string[] = []) {
     super(settings, networkDevices);
@@ -19,9 +24,16 @@ class PolicyBed extends RecoveryPolicy {
 
   override tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
     this.registry.sync('android', new Map(devices.map((d) => [d.serial, d.state])));
-    const listed = this.registry.list('android').map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks }));
+    const listed = this.registry
+      .list('android')
+      .map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, escalation: this.memory.get(r.serial) }));
     const actions = super.tick(listed, now);
-    for (const a of actions) if (a.kind === 'kick') this.registry.kicked(a.key, now);
+    for (const a of actions) {
+      if (a.kind !== 'kick') continue;
+      this.registry.kicked(a.key, now);
+      const m = this.memory.get(a.serial) ?? this.memory.set(a.serial, { kicks: [], cycles: [] }).get(a.serial)!;
+      m.kicks.push(now);
+    }
     return actions;
   }
 }
@@ -152,7 +164,7 @@ describe('RecoveryPolicy', () => {
     const p = new RecoveryPolicy(defaultRecoverySettings, []);
     expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }], 0)).toEqual([]);
     expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }, { serial: 'R58M12AB', state: 'offline' }], 1)).toEqual([
-      { kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB' },
+      { kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: true },
     ]);
   });
 
@@ -163,8 +175,62 @@ describe('RecoveryPolicy', () => {
     let kicks = 0;
     for (let t = 0; t < 10; t++) {
       p.noteShellOutcome('A', false, 10_000 + t);
-      kicks += p.tick(ready, 10_000 + t).length;
+      kicks += p.tick(ready, 10_000 + t).filter((a) => a.kind === 'kick').length;
     }
     expect(kicks).toBe(2);
+  });
+
+  it('power-cycles the port of a phone a kick did not bring back, after the cooldown, at most K an hour, then asks for a person', () => {
+    const s = { ...defaultRecoverySettings, powerCycle: true };
+    const p = new RecoveryPolicy(s, []);
+    const port = { hub: '1-1.4', port: 3 };
+    const wedged = (now: number, escalation: ListedDevice['escalation']): ListedDevice => ({ serial: 'A', state: 'device', failures: 3, failingSince: now - 10_000, hubPort: port, escalation });
+    const kinds = (now: number, escalation: ListedDevice['escalation']) => p.tick([wedged(now, escalation)], now).map((a) => a.kind);
+    // Never kicked: a kick first.
+    expect(kinds(1_000_000, undefined)).toEqual(['kick']);
+    // Kicked and wedged again: nothing within the kick's cooldown, then the power cycle.
+    expect(kinds(1_000_000 + s.kickCooldownMs - 1, { kicks: [1_000_000], cycles: [] })).toEqual([]);
+    const [cycle] = p.tick([wedged(1_000_000 + s.kickCooldownMs, { kicks: [1_000_000], cycles: [] })], 1_000_000 + s.kickCooldownMs);
+    expect(cycle).toMatchObject({ kind: 'power-cycle', serial: 'A', hub: '1-1.4', port: 3 });
+    // The hour's cycles spent: a person is needed, nothing disruptive.
+    const t = 2_000_000;
+    const spent = { kicks: [t - 50 * 60_000], cycles: [t - 40 * 60_000, t - 30 * 60_000, t - 20 * 60_000] };
+    const [person] = p.tick([wedged(t, spent)], t);
+    expect(person).toMatchObject({ kind: 'needs-person', reason: expect.stringMatching(/power-cycled 3 times this hour/) });
+    // An hour after the kick, the kick comes first again.
+    expect(kinds(1_000_000 + 3_600_000, { kicks: [1_000_000], cycles: [] })).toEqual(['kick']);
+  });
+
+  it('without power cycling (off, or no hub port), a phone past its kicks asks for a person, saying why', () => {
+    for (const [powerCycle, why] of [
+      [false, /power cycling is off/],
+      [true, /no hub port is set for it/],
+    ] as const) {
+      const p = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle }, []);
+      const kicks = [{ at: 0, failures: 0 }, { at: 600_000, failures: 0 }, { at: 1_200_000, failures: 0 }];
+      const actions = p.tick([{ serial: 'A', state: 'device', failures: 3, failingSince: 1_500_000, kicks }], 1_800_000);
+      expect(actions).toEqual([{ kind: 'needs-person', serial: 'A', key: 'A', reason: expect.stringMatching(why) }]);
+    }
+  });
+
+  it('asks the booking gate about a power cycle as about a kick', () => {
+    const p = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, []);
+    const asked: string[] = [];
+    const d: ListedDevice = { serial: 'A', state: 'device', failures: 3, failingSince: 0, hubPort: { hub: '1-1', port: 1 }, escalation: { kicks: [0], cycles: [] } };
+    expect(p.tick([d], 600_000, (_d, action) => (asked.push(action), false))).toEqual([]);
+    expect(asked).toEqual(['power-cycle']);
+  });
+
+  it('keeps the kick cooldown for a phone that dropped off adb\'s list and came back as a new record', () => {
+    const p = new PolicyBed(defaultRecoverySettings);
+    const ready = [{ serial: 'A', state: 'device' }];
+    p.tick(ready, 0);
+    for (let i = 0; i < 3; i++) p.noteShellOutcome('A', false);
+    expect(p.tick(ready, 0).map((a) => a.kind)).toEqual(['kick']);
+    p.tick([], 1);
+    p.tick(ready, 2);
+    for (let i = 0; i < 3; i++) p.noteShellOutcome('A', false, 2);
+    expect(p.tick(ready, 3)).toEqual([]);
+    expect(p.tick(ready, defaultRecoverySettings.kickCooldownMs).map((a) => a.kind)).toEqual(['kick']);
   });
 });

@@ -30,3 +30,11 @@ describe('deviceMetrics: battery wear', () => {
     ]);
   });
 });
+
+describe('deviceMetrics: where a phone is plugged', () => {
+  it('device_agent_device_info carries the hub and port the settings map, empty where they map none', () => {
+    const labels = samples([row('A', { usb: '1-1.4.3', hub: '1-1.4', hubPort: 3 }), row('B')], 'device_agent_device_info').map((s) => s.labels);
+    expect(labels[0]).toMatchObject({ udid: 'A', usb: '1-1.4.3', hub: '1-1.4', hub_port: '3' });
+    expect(labels[1]).toMatchObject({ udid: 'B', usb: '', hub: '', hub_port: '' });
+  });
+});

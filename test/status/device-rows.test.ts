@@ -34,3 +34,15 @@ describe('deviceRows: battery', () => {
     for (const key of ['batteryFullSeconds', 'batteryCycles', 'batteryHealthPercent', 'chargerMillivolts']) expect(row).not.toHaveProperty(key);
   });
 });
+
+describe('deviceRows: the port behind each phone', () => {
+  it('the hub and port the settings map to its udid or serial, beside adb\'s usb path', () => {
+    const reg = registry(undefined);
+    reg.setUsb('android', new Map([[info.udid, { usb: '1-1.4.3', transportId: '7' }]]));
+    const [row] = deviceRows([info], reg, new Map([[info.udid, { hub: '1-1.4', port: 3 }]]));
+    expect(row).toMatchObject({ usb: '1-1.4.3', hub: '1-1.4', hubPort: 3 });
+    const [unmapped] = deviceRows([info], reg, new Map([['ELSE', { hub: '1-1.4', port: 3 }]]));
+    expect(unmapped).not.toHaveProperty('hub');
+    expect(unmapped).not.toHaveProperty('hubPort');
+  });
+});

@@ -143,7 +143,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
-      const info = this.describe(record);
+      const info = withRecoveryNotes(this.describe(record), [record.heldBack, record.attention]);
       if (info) described.push({ serial: record.serial, info });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
@@ -254,6 +254,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
+}
+
+/** What recovery says of the device (left alone, and why; a person needed), after what the report says of it. */
+function withRecoveryNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
+  const said = notes.filter((n): n is string => n !== undefined);
+  if (!info || said.length === 0) return info;
+  return { ...info, message: [info.message, ...said].filter(Boolean).join('; ') };
 }
 
 /**

@@ -1,0 +1,47 @@
+// The cloud's word on whether a device is booked, for recovery's booking
+// gate: GET /devices/{deviceId}/status through the one cloud client (its
+// auth, proxy, TLS and typed errors), under a deadline of its own. Anything
+// but a clear answer (an error, no answer in time, a body without a boolean
+// isBooked, a device the cloud does not know) is an unknown, never a "not
+// booked": the gate then leaves the device alone.
+
+import type { BookingStatus } from './types.js';
+
+/** The cloud's word on one device: booked or not, or why it could not say. */
+export type BookingAnswer = { booked: boolean } | { unknown: string };
+
+/** What the status client needs of the cloud client. */
+export interface StatusReader {
+  getDeviceStatus(deviceId: string, opts: { signal?: AbortSignal; deadline?: number }): Promise<BookingStatus | undefined>;
+}
+
+/** Asks the cloud whether a device is booked. */
+export interface BookingStatusSource {
+  ask(deviceId: string): Promise<BookingAnswer>;
+}
+
+export class BookingStatusClient implements BookingStatusSource {
+  constructor(
+    private readonly cloud: StatusReader,
+    /** The whole question, retries included, ends by this. */
+    private readonly timeoutMs: number,
+    /** Wall clock (ms), for the retry deadline. */
+    private readonly wallNow: () => number = Date.now,
+  ) {}
+
+  async ask(deviceId: string): Promise<BookingAnswer> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const status = await this.cloud.getDeviceStatus(deviceId, { signal, deadline: this.wallNow() + this.timeoutMs });
+      if (status === undefined) return { unknown: 'the cloud does not know the device' };
+      const booked = (status as { isBooked?: unknown }).isBooked;
+      if (typeof booked !== 'boolean') return { unknown: 'the cloud answered without a boolean isBooked' };
+      return { booked };
+    } catch (error) {
+      if (signal.aborted) return { unknown: `no answer within ${this.timeoutMs / 1000} s` };
+      // The cloud client's errors carry masked texts only; keep a log line's worth.
+      const text = error instanceof Error ? error.message : String(error);
+      return { unknown: text.split('\n')[0]!.slice(0, 200) };
+    }
+  }
+}

@@ -1,0 +1,44 @@
+// The hub port behind each phone, as the operator maps it: `ID=HUB:PORT`,
+// ID a udid or an adb serial, HUB the hub's location as uhubctl names it
+// (`1-1.4`: bus 1, then the ports down the tree) and PORT the port on that
+// hub. adb's usb path says where a phone is on the USB tree, but not which
+// hub can switch its power: only the operator knows which hubs do.
+
+/** A hub and one of its ports, as uhubctl's `-l HUB -p PORT` take them. */
+export interface HubPort {
+  hub: string;
+  port: number;
+}
+
+const ENTRY = /^([^\s=]+)=(\d+(?:-\d+(?:\.\d+)*)?):(\d{1,3})$/;
+
+/** The entry's device id and place, or the problem with it. */
+export function parseHubPort(entry: string): { id: string; place: HubPort } | { problem: string } {
+  const m = ENTRY.exec(entry);
+  const port = Number(m?.[3]);
+  if (!m || port < 1 || port > 255) return { problem: `must be ID=HUB:PORT (e.g. R58M12AB=1-1.4:3), got ${JSON.stringify(entry)}` };
+  return { id: m[1]!, place: { hub: m[2]!, port } };
+}
+
+export function checkHubPorts(value: string[]): string | undefined {
+  const problems = value.map(parseHubPort).flatMap((p) => ('problem' in p ? [p.problem] : []));
+  if (problems.length) return problems.join('; ');
+  const ids = value.map((v) => v.slice(0, v.indexOf('=')));
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  return twice.length ? `names ${[...new Set(twice)].join(', ')} more than once` : undefined;
+}
+
+/** The mapping, by udid or serial; entries that do not parse are left out (the settings check refuses them first). */
+export function hubPortsOf(entries: readonly string[]): ReadonlyMap<string, HubPort> {
+  const map = new Map<string, HubPort>();
+  for (const entry of entries) {
+    const parsed = parseHubPort(entry);
+    if ('id' in parsed) map.set(parsed.id, parsed.place);
+  }
+  return map;
+}
+
+/** The port behind a device: its udid's entry, else its serial's. */
+export function hubPortOf(ports: ReadonlyMap<string, HubPort>, udid: string, serial: string): HubPort | undefined {
+  return ports.get(udid) ?? ports.get(serial);
+}

@@ -1,0 +1,121 @@
+// Whether recovery may disturb a device, decided without I/O: a phone may be
+// in a customer's test, so a disruptive action waits for the cloud's word
+// that it is not booked (issue 27). The caller asks the cloud when told to
+// and hands the answer back; the gate keeps the answers a short while, and
+// bounds how often the host asks at all, so a fleet of wedged phones cannot
+// flood the cloud.
+
+import type { BookingAnswer } from '../cloud/booking-status.js';
+import { isTcpSerial } from '../util/tcp-serial.js';
+
+export interface BookingGateSettings {
+  /** How long an answer stands before the cloud is asked again. */
+  cacheMs: number;
+  /** Status requests of the whole host in any 60 s at most. */
+  maxRequestsPerMinute: number;
+}
+
+/**
+ * What the gate says of a device now. Only `free` lets an action go;
+ * `ask` means the caller must ask the cloud now (the request is counted
+ * against the bound already), `waiting` that a question is in flight.
+ */
+export type BookingVerdict =
+  | { kind: 'free' }
+  | { kind: 'booked'; answer: number }
+  | { kind: 'unknown'; reason: string; answer?: number }
+  | { kind: 'ask' }
+  | { kind: 'waiting' };
+
+const MINUTE_MS = 60_000;
+
+interface Known {
+  answer: BookingAnswer;
+  /** Monotonic ms when it came. */
+  at: number;
+  /** Counts answers, so that the caller can tell a new one from one it has already acted on. */
+  seq: number;
+}
+
+export class BookingGate {
+  private readonly known = new Map<string, Known>();
+  private readonly asking = new Set<string>();
+  /** Monotonic ms of the status requests of the last minute, oldest first. */
+  private sent: number[] = [];
+  private seq = 0;
+
+  constructor(
+    private readonly settings: BookingGateSettings,
+    private readonly clock: { monotonic(): number },
+  ) {}
+
+  /**
+   * The verdict on disturbing the device the cloud knows by this id now;
+   * undefined when the agent does not know the id (the cloud cannot be
+   * asked about a device it was never told of).
+   */
+  verdict(deviceId: string | undefined): BookingVerdict {
+    if (deviceId === undefined) return { kind: 'unknown', reason: 'the agent does not know its udid yet, so the cloud cannot be asked' };
+    const now = this.clock.monotonic();
+    this.prune(now);
+    const known = this.known.get(deviceId);
+    if (known && now - known.at < this.settings.cacheMs) return fromAnswer(known);
+    if (this.asking.has(deviceId)) return { kind: 'waiting' };
+    if (this.sent.length < this.settings.maxRequestsPerMinute) {
+      this.sent.push(now);
+      this.asking.add(deviceId);
+      return { kind: 'ask' };
+    }
+    // Out of budget: an old answer no longer says anything about now, but a
+    // booked or failed one still names why the device is left alone.
+    if (known && !('booked' in known.answer && !known.answer.booked)) return fromAnswer(known);
+    return { kind: 'unknown', reason: `the agent asks the cloud at most ${this.settings.maxRequestsPerMinute} times a minute and will ask again shortly` };
+  }
+
+  /** The cloud's answer (or failure) to a question the verdict asked for. */
+  answered(deviceId: string, answer: BookingAnswer): void {
+    this.asking.delete(deviceId);
+    this.known.set(deviceId, { answer, at: this.clock.monotonic(), seq: ++this.seq });
+  }
+
+  /**
+   * Orders devices so that the one the cloud was asked about longest ago
+   * (never, first) is asked first: with more devices waiting than the
+   * budget allows, each gets its turn rather than the first listed always.
+   */
+  byTurn<T>(devices: readonly T[], idOf: (d: T) => string | undefined): T[] {
+    const at = (d: T): number => {
+      const id = idOf(d);
+      return id === undefined ? -Infinity : (this.known.get(id)?.at ?? -Infinity);
+    };
+    return [...devices].sort((a, b) => at(a) - at(b));
+  }
+
+  /** Entries kept, for the boundedness check. */
+  size(): number {
+    return this.known.size + this.asking.size + this.sent.length;
+  }
+
+  private prune(now: number): void {
+    while (this.sent.length > 0 && now - this.sent[0]! >= MINUTE_MS) this.sent.shift();
+    // An answer is worth keeping past its cache only to name why a device is
+    // still left alone while the budget is spent; a minute covers that.
+    const keep = Math.max(this.settings.cacheMs, MINUTE_MS);
+    for (const [id, k] of this.known) if (now - k.at >= keep) this.known.delete(id);
+  }
+}
+
+/**
+ * The id the cloud knows a device by: its udid once it gave one; before
+ * that, a USB phone's adb serial, which it is reported under. A device over
+ * TCP that has not said who it is was never reported: nobody can be asked.
+ */
+export function cloudIdOf(serial: string, udid: string | undefined): string | undefined {
+  return udid ?? (isTcpSerial(serial) ? undefined : serial);
+}
+
+function fromAnswer(known: Known): BookingVerdict {
+  const { answer, seq } = known;
+  if ('unknown' in answer) return { kind: 'unknown', reason: answer.unknown, answer: seq };
+  return answer.booked ? { kind: 'booked', answer: seq } : { kind: 'free' };
+}

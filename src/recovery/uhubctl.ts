@@ -1,0 +1,39 @@
+// Switching a hub port's power with uhubctl (or a command that takes its
+// arguments): `COMMAND -l HUB -p PORT -a cycle` turns the port off, waits
+// (uhubctl's --delay, 2 s by default) and turns it on again. Run without a
+// shell, bounded by a deadline; its output is kept for the log, cut short.
+
+import { execFile } from 'node:child_process';
+
+/** What recovery needs of a hub: one port's power cycled. */
+export interface PortPower {
+  /** Resolves with the tool's output once the port is on again; rejects with why not. */
+  cycle(hub: string, port: number): Promise<string>;
+}
+
+const OUTPUT_CHARS = 2_000;
+
+export class Uhubctl implements PortPower {
+  private readonly argv: string[];
+
+  constructor(
+    /** The command, split on spaces (settings: recovery.powerCycleCommand). */
+    command: string,
+    private readonly timeoutMs = 30_000,
+  ) {
+    this.argv = command.split(/\s+/).filter(Boolean);
+  }
+
+  cycle(hub: string, port: number): Promise<string> {
+    const [file, ...args] = this.argv;
+    return new Promise((resolve, reject) => {
+      if (!file) return reject(new Error('no power cycle command is set (recovery.powerCycleCommand)'));
+      execFile(file, [...args, '-l', hub, '-p', String(port), '-a', 'cycle'], { timeout: this.timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
+        if (!error) return resolve(output);
+        const why = error.killed ? `no end within ${this.timeoutMs / 1000} s` : typeof error.code === 'number' ? `exit status ${error.code}` : String(error.code ?? error.message);
+        reject(new Error(`${file} -l ${hub} -p ${port} -a cycle: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
+      });
+    });
+  }
+}
