@@ -74,6 +74,8 @@ export interface DeviceRecord {
   kicks: Array<{ at: number; failures: number }>;
   /** Why recovery leaves the device alone now (booked in the cloud, or the cloud could not say): its message carries it. */
   heldBack?: string;
+  /** The hold recovery last counted in its metrics (the action and the cloud's answer behind it): one count per answer, not per look. */
+  holdCounted?: string;
   /** Recovery can do no more for it: its message asks for a person, and says why. */
   attention?: string;
   /** Logged once: a TCP device that has not said who it is is left out of reports. */

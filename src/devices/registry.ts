@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import { CloudView } from './cloud-view.js';
+import { Escalations } from './escalations.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -25,6 +26,8 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   private readonly records = new Map<string, DeviceRecord>();
   /** What the cloud was told, by udid: it outlives the connections (see CloudView). */
   readonly cloud = new CloudView();
+  /** Recovery's kicks and power cycles by serial: they outlive the connections too (see Escalations). */
+  readonly escalations = new Escalations();
   private readonly udidIndex = new Map<string, Set<string>>();
   private seq = 0;
 
@@ -206,6 +209,14 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   setHeldBack(key: string, text: string | undefined): void {
     const record = this.records.get(key);
     if (record) record.heldBack = text;
+  }
+
+  /** Notes the hold recovery counts for the device (undefined: none); returns false when that very hold was counted already. */
+  countHold(key: string, mark: string | undefined): boolean {
+    const record = this.records.get(key);
+    if (!record || record.holdCounted === mark) return false;
+    record.holdCounted = mark;
+    return true;
   }
 
   /** Recovery can do no more for the device, and why (undefined: no longer). */

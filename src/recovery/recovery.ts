@@ -62,14 +62,6 @@ export class Recovery {
   private stopped = false;
   private readonly gate: BookingGate;
   private readonly kickAfter: number;
-  /** Per device, the hold last counted and logged (its action and the answer behind it): one count per answer, not per tick. */
-  private readonly counted = new Map<string, string>();
-  /**
-   * Kicks and power cycles by serial, kept an hour, with the udid the phone
-   * had then: they outlive a record that drops off adb's list (a kicked TCP
-   * phone comes back as a new record that has not said who it is).
-   */
-  private readonly escalation = new Map<string, { kicks: number[]; cycles: number[]; udid?: string }>();
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -112,13 +104,14 @@ export class Recovery {
     const { registry, clock } = this.options;
     const now = clock.monotonic();
     const records = registry.list('android');
-    this.pruneEscalation(now);
+    const { escalations } = registry;
+    escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
-    const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? this.escalation.get(r.serial)?.udid;
+    const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
     const listed = records.map((r) => {
       registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
-      return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, hubPort, escalation: this.escalation.get(r.serial) };
+      return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, hubPort, escalation: escalations.of(r.serial) };
     });
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
     const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
@@ -140,34 +133,19 @@ export class Recovery {
       }
       if (action.kind === 'kick') {
         registry.kicked(action.key, now);
-        this.remember(action.serial, registry.get(action.key)?.udid).kicks.push(now);
+        escalations.note(action.serial, 'kick', now, registry.get(action.key)?.udid);
       }
       if (action.kind === 'power-cycle') {
         // In the record's history too: within one run of failures, the next
         // action waits for as many failures again (adb may not see a TCP
         // phone's connection die, and its run would go on).
         registry.kicked(action.key, now);
-        this.remember(action.serial, registry.get(action.key)?.udid).cycles.push(now);
+        escalations.note(action.serial, 'cycle', now, registry.get(action.key)?.udid);
       }
       void this.run(action);
     }
     this.noteHolds(records, verdicts);
     this.noteAttention(records, attention);
-  }
-
-  private remember(serial: string, udid: string | undefined): { kicks: number[]; cycles: number[]; udid?: string } {
-    let entry = this.escalation.get(serial);
-    if (!entry) this.escalation.set(serial, (entry = { kicks: [], cycles: [] }));
-    if (udid !== undefined) entry.udid = udid;
-    return entry;
-  }
-
-  private pruneEscalation(now: number): void {
-    for (const [serial, e] of this.escalation) {
-      e.cycles = e.cycles.filter((at) => at > now - HOUR_MS);
-      e.kicks = e.kicks.filter((at) => at > now - HOUR_MS);
-      if (e.kicks.length === 0 && e.cycles.length === 0) this.escalation.delete(serial);
-    }
   }
 
   /**
@@ -213,7 +191,7 @@ export class Recovery {
       const needed = r.state === 'offline' || r.failures >= this.kickAfter;
       if (verdict === undefined || verdict.kind === 'free' || !needed) {
         if (r.heldBack !== undefined) registry.setHeldBack(r.key, undefined);
-        if (verdict?.kind === 'free' || !needed) this.counted.delete(r.key);
+        if (verdict?.kind === 'free' || !needed) registry.countHold(r.key, undefined);
         continue;
       }
       if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
@@ -230,14 +208,11 @@ export class Recovery {
           ? `left alone: booked in the cloud; recovery holds back ${what} until the booking ends`
           : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
       registry.setHeldBack(r.key, text);
-      const mark = `${action}|${verdict.answer ?? text}`;
-      if (this.counted.get(r.key) === mark) continue;
-      this.counted.set(r.key, mark);
+      if (!registry.countHold(r.key, `${action}|${verdict.answer ?? text}`)) continue;
       const counts = stats.recoveryHeld;
       counts.set(`${action}|${reason}`, (counts.get(`${action}|${reason}`) ?? 0) + 1);
       limited(logger).info('recovery-held-back', { serial: r.serial, udid: r.udid, action, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
     }
-    for (const key of this.counted.keys()) if (!registry.get(key)) this.counted.delete(key);
   }
 
   private async run(action: RecoveryAction): Promise<void> {

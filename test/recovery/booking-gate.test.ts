@@ -110,8 +110,6 @@ class Bed {
     ['A', { hub: '1-1', port: 1 }],
     ['B', { hub: '1-1', port: 2 }],
   ]);
-  /** Recovery's memory by serial (recovery.ts): the last kick and the power cycles. */
-  readonly escalation = new Map<string, { kicks: number[]; cycles: number[] }>();
   readonly gate = new BookingGate(settings, this.clock);
   readonly booked = new Map<string, boolean>();
   mode: CloudMode = 'answers';
@@ -147,7 +145,7 @@ class Bed {
       failingSince: r.failure?.first,
       kicks: r.kicks,
       hubPort: this.ports.get(r.serial),
-      escalation: this.escalation.get(r.serial),
+      escalation: this.registry.escalations.of(r.serial),
     }));
     const mayDisturb = (d: ListedDevice): boolean => {
       const id = ids.get(d.key!);
@@ -164,13 +162,12 @@ class Bed {
   }
 
   private act(a: RecoveryAction, now: number): void {
-    const memory = (serial: string) => this.escalation.get(serial) ?? this.escalation.set(serial, { kicks: [], cycles: [] }).get(serial)!;
     if (a.kind === 'power-cycle') {
-      memory(a.serial).cycles.push(now);
+      this.registry.escalations.note(a.serial, 'cycle', now, undefined);
       this.registry.kicked(a.key, now);
       this.actions.push({ at: now, serial: a.serial, kind: 'power-cycle', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'kick') {
-      memory(a.serial).kicks.push(now);
+      this.registry.escalations.note(a.serial, 'kick', now, undefined);
       this.registry.kicked(a.key, now);
       this.actions.push({ at: now, serial: a.serial, kind: 'kick', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'reconnect-offline') {

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction, type RecoverySettings } from '../../src/recovery/recovery-policy.js';
+import { HOUR_MS, RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction, type RecoverySettings } from '../../src/recovery/recovery-policy.js';
 
 /**
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go
- * into a registry, which the policy reads, with Recovery's memory of the
- * kicks by serial, which outlives a record that drops off the list.
+ * into a registry, which the policy reads, with the registry's memory of the
+ * kicks by serial (Escalations), which outlives a record that drops off the list.
  */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
-  private readonly memory = new Map<string, { kicks: number[]; cycles: number[] }>();
 
   constructor(settings: RecoverySettings, networkDevices: readonly string[] = []) {
     super(settings, networkDevices);
@@ -24,15 +23,16 @@ class PolicyBed extends RecoveryPolicy {
 
   override tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
     this.registry.sync('android', new Map(devices.map((d) => [d.serial, d.state])));
+    const { escalations } = this.registry;
+    escalations.prune(now - HOUR_MS);
     const listed = this.registry
       .list('android')
-      .map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, escalation: this.memory.get(r.serial) }));
+      .map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, escalation: escalations.of(r.serial) }));
     const actions = super.tick(listed, now);
     for (const a of actions) {
       if (a.kind !== 'kick') continue;
       this.registry.kicked(a.key, now);
-      const m = this.memory.get(a.serial) ?? this.memory.set(a.serial, { kicks: [], cycles: [] }).get(a.serial)!;
-      m.kicks.push(now);
+      escalations.note(a.serial, 'kick', now, undefined);
     }
     return actions;
   }
