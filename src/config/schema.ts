@@ -176,7 +176,7 @@ export const schema = {
   },
   hubPorts: {
     type: 'string[]',
-    check: checkHubPorts as Field['check'],
+    check: checkHubPorts,
     format: 'ID=HUB:PORT list',
     help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`",
   },
