@@ -19,7 +19,12 @@ function packageDirs(dir: string): string[] {
 }
 
 const modules: Bundled[] = packageDirs(modulesDir).map((dir) => {
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string; author?: string | { name?: string } };
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    license?: string;
+    author?: string | { name?: string };
+  };
   const licenseFile = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
   const found = licenseFile ? copyrightLines(readFileSync(join(dir, licenseFile), 'utf8')) : [];
   const author = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name;

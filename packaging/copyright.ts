@@ -92,18 +92,35 @@ export function licenseIds(expression: string): string[] {
 
 /** DEP-5 writes alternatives with "or" and conjunctions with "and", without parentheses. */
 function dep5License(expression: string): string {
-  return expression.replace(/[()]/g, '').replace(/\s+OR\s+/g, ' or ').replace(/\s+AND\s+/g, ' and ').trim();
+  return expression
+    .replace(/[()]/g, '')
+    .replace(/\s+OR\s+/g, ' or ')
+    .replace(/\s+AND\s+/g, ' and ')
+    .trim();
 }
 
-const field = (name: string, lines: string[]) => `${name}: ${lines[0] ?? ''}${lines.slice(1).map((l) => `\n ${l}`).join('')}`;
-const body = (text: string) => text.split('\n').map((l) => ` ${l === '' ? '.' : l}`).join('\n');
+const field = (name: string, lines: string[]) =>
+  `${name}: ${lines[0] ?? ''}${lines
+    .slice(1)
+    .map((l) => `\n ${l}`)
+    .join('')}`;
+const body = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => ` ${l === '' ? '.' : l}`)
+    .join('\n');
 
 export function renderCopyright(input: CopyrightInput): string {
   const used = new Set<string>([...licenseIds(input.agentLicense), 'Node.js', 'MIT']);
   const paragraphs = [
     ['Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/', 'Upstream-Name: device-agent'].join('\n'),
     ['Files: *', 'Copyright: the device-agent authors', `License: ${dep5License(input.agentLicense)}`].join('\n'),
-    [`Files: ${ROOT}/node/*`, 'Copyright: Node.js contributors and others (see the License paragraph)', 'License: Node.js', `Comment: Node.js ${input.nodeVersion}`].join('\n'),
+    [
+      `Files: ${ROOT}/node/*`,
+      'Copyright: Node.js contributors and others (see the License paragraph)',
+      'License: Node.js',
+      `Comment: Node.js ${input.nodeVersion}`,
+    ].join('\n'),
   ];
   for (const m of [...input.modules].sort((a, b) => a.name.localeCompare(b.name))) {
     for (const id of licenseIds(m.license)) used.add(id);

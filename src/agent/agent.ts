@@ -110,10 +110,7 @@ export class Agent {
     });
     for (const service of this.services) await service.start();
     this.started = true;
-    logger.info(
-      { nodeId: this.nodeId, adb: android.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
-      'device-agent started',
-    );
+    logger.info({ nodeId: this.nodeId, adb: android.adb.label, schedule: settings.schedule, jitterSeconds: settings.jitterSeconds }, 'device-agent started');
     this.planner.start(this.now());
     this.arm();
   }
@@ -154,10 +151,7 @@ export class Agent {
       logger.info('waiting for the report in flight to finish');
       const limit = settings.shutdownTimeoutSeconds * 1000;
       let timer: NodeJS.Timeout | undefined;
-      const timedOut = await Promise.race([
-        this.inFlight.then(() => false),
-        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), limit))),
-      ]);
+      const timedOut = await Promise.race([this.inFlight.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), limit)))]);
       clearTimeout(timer);
       if (timedOut) {
         logger.warn(`the report in flight did not finish within ${limit / 1000} s; it is abandoned and sent again at the next start`);
@@ -223,7 +217,8 @@ export class Agent {
   }
 
   private onChange(changes: SourceChange[]): void {
-    for (const c of changes) limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
+    for (const c of changes)
+      limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
     this.planner.devicesChanged(this.now());
     this.recovery.devicesChanged();
     this.arm();
@@ -268,7 +263,11 @@ export class Agent {
       .catch((err: unknown) => {
         // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
         planner.finished({ delivered: false, failure: 'transient' }, this.now());
-        limited(this.parts.logger).error('report-unexpected-failure', { err: err instanceof Error ? err.message : String(err) }, 'unexpected failure while reporting; the agent keeps running');
+        limited(this.parts.logger).error(
+          'report-unexpected-failure',
+          { err: err instanceof Error ? err.message : String(err) },
+          'unexpected failure while reporting; the agent keeps running',
+        );
         for (const w of waiters) w(undefined);
       })
       .finally(() => {
@@ -289,7 +288,8 @@ export class Agent {
     // A report for adb's list settling is owed only while some device reported before has not been seen since.
     if (!unplugged.awaitingAdb) planner.adbSettleNotNeeded();
     if (!outcome.delivered) {
-      if (!this.stopping) logNotDelivered(logger, outcome, { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures });
+      if (!this.stopping)
+        logNotDelivered(logger, outcome, { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures });
       return;
     }
     const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));

@@ -59,7 +59,12 @@ export function parseCli(argv: readonly string[]): CliArgs {
 
   // Unknown flags first: a mistyped flag's value would otherwise read as a second command.
   const first = positionals[0];
-  const named = first !== undefined && isCommand(first) ? first : first === 'help' && positionals[1] !== undefined && isCommand(positionals[1]) ? positionals[1] : undefined;
+  const named =
+    first !== undefined && isCommand(first)
+      ? first
+      : first === 'help' && positionals[1] !== undefined && isCommand(positionals[1])
+        ? positionals[1]
+        : undefined;
   const given: Given[] = [];
   for (const r of raw) {
     const flag = findFlag(r.spelled);

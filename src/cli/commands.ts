@@ -45,7 +45,13 @@ export interface CommandSpec {
 
 const configFlag: FlagSpec = { name: 'config', value: 'PATH', help: 'JSON settings file, over config/default.json; variables win over it' };
 const logLevelFlag: FlagSpec = { name: 'log-level', value: 'LEVEL', oneOf: schema.logLevel.oneOf, setting: 'logLevel', help: 'the lowest level logged' };
-const logFormatFlag: FlagSpec = { name: 'log-format', value: 'FORMAT', oneOf: schema.logFormat.oneOf, setting: 'logFormat', help: 'auto is readable lines on a terminal, JSON otherwise' };
+const logFormatFlag: FlagSpec = {
+  name: 'log-format',
+  value: 'FORMAT',
+  oneOf: schema.logFormat.oneOf,
+  setting: 'logFormat',
+  help: 'auto is readable lines on a terminal, JSON otherwise',
+};
 export const helpFlag: FlagSpec = { name: 'help', short: 'h', help: 'this help' };
 export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version' };
 const common = [configFlag, logLevelFlag, logFormatFlag, helpFlag];
@@ -64,7 +70,19 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'Runs until SIGTERM or SIGINT: reports at start, on the schedule (plus jitter), within 2 s of a device change, ' +
       'and when SIGHUP asks. Logs are JSON lines on stdout (journald, docker logs), readable lines on a terminal.',
     flags: common,
-    settings: [...cloud, 'nodeId', 'stateDir', 'schedule', 'jitterSeconds', 'statusListen', 'networkDevices', 'adbServerSocket', 'ios', 'shutdownTimeoutSeconds', ...network],
+    settings: [
+      ...cloud,
+      'nodeId',
+      'stateDir',
+      'schedule',
+      'jitterSeconds',
+      'statusListen',
+      'networkDevices',
+      'adbServerSocket',
+      'ios',
+      'shutdownTimeoutSeconds',
+      ...network,
+    ],
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
     exits: { 0: 'stopped by SIGTERM or SIGINT', 1: 'an unexpected failure', 2: configError },
   },
@@ -94,7 +112,8 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   doctor: {
     usage: 'device-agent doctor [options]',
     summary: 'check the configuration, adb, the devices and the cloud',
-    about: 'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock.',
+    about:
+      'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock.',
     flags: common,
     settings: [...cloud, 'nodeId', 'stateDir', 'adbServerSocket', 'ios', 'usbmuxdSocketAddress', 'probeTimeoutSeconds', ...network],
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY', 'NO_COLOR', 'TERM'],

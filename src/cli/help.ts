@@ -16,7 +16,10 @@ export interface HelpContext {
 const WIDTH = 100;
 
 export function globalHelp(ctx: HelpContext): string {
-  const commands = [...COMMAND_NAMES.map((name) => [name, COMMANDS[name].summary] as const), ['help', 'this help; help COMMAND: its flags, the variables it reads, defaults and exit codes'] as const];
+  const commands = [
+    ...COMMAND_NAMES.map((name) => [name, COMMANDS[name].summary] as const),
+    ['help', 'this help; help COMMAND: its flags, the variables it reads, defaults and exit codes'] as const,
+  ];
   const commonFlags = COMMANDS.run.flags.filter((f) => COMMAND_NAMES.every((c) => COMMANDS[c].flags.includes(f)));
   const only = COMMAND_NAMES.flatMap((c) => COMMANDS[c].flags.filter((f) => !commonFlags.includes(f)).map((f) => ({ ...f, help: `(${c}) ${f.help}` })));
   return [
@@ -78,7 +81,10 @@ function exitTable(): string[] {
   const rows: Array<[string, string]> = [];
   for (const code of new Set(Object.values(EXIT)) as Set<ExitCode>) {
     const users = COMMAND_NAMES.filter((c) => COMMANDS[c].exits[code] !== undefined);
-    const text = users.length === COMMAND_NAMES.length && code === EXIT.config ? 'every command: a usage or configuration error' : users.map((c) => `${c}: ${COMMANDS[c].exits[code]}`).join('; ');
+    const text =
+      users.length === COMMAND_NAMES.length && code === EXIT.config
+        ? 'every command: a usage or configuration error'
+        : users.map((c) => `${c}: ${COMMANDS[c].exits[code]}`).join('; ');
     rows.push([String(code), text]);
   }
   return columns(rows);

@@ -18,7 +18,12 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   try {
     const complete = await listOnce(parts);
     // A one-shot command has nothing else to do: it waits for every inventory, each bounded by its own deadline.
-    const plan = { request: { refresh: 'all' as const, waitForAll: true }, reason: 'once', complete, deadline: Date.now() + settings.requestTimeoutSeconds * 2000 };
+    const plan = {
+      request: { refresh: 'all' as const, waitForAll: true },
+      reason: 'once',
+      complete,
+      deadline: Date.now() + settings.requestTimeoutSeconds * 2000,
+    };
     if (dryRun) {
       stdout.write(JSON.stringify(await parts.reporter.compose(plan), null, 2) + '\n');
       return EXIT.ok;

@@ -23,7 +23,11 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const agent = new Agent(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {
-    limited(logger).error('unhandled-rejection', { err: reason instanceof Error ? reason.message : String(reason) }, 'unexpected failure (unhandled rejection); the agent keeps running');
+    limited(logger).error(
+      'unhandled-rejection',
+      { err: reason instanceof Error ? reason.message : String(reason) },
+      'unexpected failure (unhandled rejection); the agent keeps running',
+    );
   });
 
   // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
@@ -37,7 +41,9 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   // SIGUSR2's default ends the daemon. A stray one (a logrotate script meant
   // for another service) does neither.
   for (const signal of ['SIGUSR1', 'SIGUSR2'] as const) {
-    process.on(signal, () => limited(logger).warn('stray-signal', { signal }, `${signal} ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)`));
+    process.on(signal, () =>
+      limited(logger).warn('stray-signal', { signal }, `${signal} ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)`),
+    );
   }
   // Listened for before the start, which can take 20 s against an adb server
   // that accepts and never answers: until now a SIGTERM then killed the

@@ -25,7 +25,12 @@ const columns: Column[] = [
   { title: 'BATTERY', cell: (r) => (r.batteryPercent === undefined ? '' : `${r.batteryPercent}%`) },
   { title: 'TEMP', cell: (r) => (r.batteryCelsius === undefined ? '' : `${r.batteryCelsius}°C`) },
   { title: 'CHARGING', cell: (r) => (r.charging === undefined ? '' : r.charging ? 'yes' : 'no') },
-  { title: 'BATTERY HEALTH', cell: (r) => batteryHealthOf(r), paint: (r, t, p) => (r.problems.some((x) => BATTERY_PROBLEMS.has(x)) ? p.warn(t) : t), optional: true },
+  {
+    title: 'BATTERY HEALTH',
+    cell: (r) => batteryHealthOf(r),
+    paint: (r, t, p) => (r.problems.some((x) => BATTERY_PROBLEMS.has(x)) ? p.warn(t) : t),
+    optional: true,
+  },
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
   { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
   { title: 'HUB:PORT', cell: (r) => (r.hub === undefined ? '' : `${r.hub}:${r.hubPort}`), optional: true },
@@ -76,7 +81,12 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint):
   const out = [line(titles, titles)];
   rows.forEach((r, ri) => {
     const texts = cells[ri]!;
-    out.push(line(texts, texts.map((t, i) => shown[i]!.paint?.(r, t, paint) ?? t)));
+    out.push(
+      line(
+        texts,
+        texts.map((t, i) => shown[i]!.paint?.(r, t, paint) ?? t),
+      ),
+    );
   });
   return out.join('\n') + '\n';
 }

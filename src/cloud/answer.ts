@@ -20,8 +20,7 @@ export function classifyStatus(status: number): StatusClass {
 }
 
 export type ParsedReportAnswer =
-  | { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number }
-  | { ok: false; problem: string };
+  { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
 
 /**
  * Reads a 2xx PUT /devices body. The spec answers {"failedDevices": [...]};

@@ -92,7 +92,11 @@ export class CloudClient {
         const parsed = parseReportAnswer(res.body);
         if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
         if (parsed.dropped > 0) {
-          limited(this.logger).warn('cloud-entries-without-udid', { operation, dropped: parsed.dropped }, 'the cloud listed failedDevices entries without a udid; they were ignored');
+          limited(this.logger).warn(
+            'cloud-entries-without-udid',
+            { operation, dropped: parsed.dropped },
+            'the cloud listed failedDevices entries without a udid; they were ignored',
+          );
         }
         return parsed.answer;
       },
@@ -113,13 +117,16 @@ export class CloudClient {
   }
 
   private getOptional<T>(operation: string, path: string, opts: PutOptions): Promise<T | undefined> {
-    return withRetry(async () => {
-      const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true, deadline: opts.deadline });
-      if (res.status === 404) return undefined;
-      const parsed = parseJsonObject(res.body);
-      if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-      return parsed.value as unknown as T;
-    }, this.retryOptions(operation, opts));
+    return withRetry(
+      async () => {
+        const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true, deadline: opts.deadline });
+        if (res.status === 404) return undefined;
+        const parsed = parseJsonObject(res.body);
+        if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+        return parsed.value as unknown as T;
+      },
+      this.retryOptions(operation, opts),
+    );
   }
 
   /**
@@ -212,7 +219,9 @@ export class CloudClient {
     const url = this.url(operation, path);
     const route = this.options.proxies ? routeFor(this.options.proxies, url) : undefined;
     const context: ProxyContext | undefined =
-      route?.kind === 'proxy' ? { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` } : undefined;
+      route?.kind === 'proxy'
+        ? { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` }
+        : undefined;
     let res: HttpResponse;
     try {
       res = await httpRequest({

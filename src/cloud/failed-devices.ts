@@ -145,14 +145,8 @@ const advice: Array<[RegExp, string]> = [
     /limit|quota|licen[cs]e|exceed|maximum/i,
     "The account's device limit or license is used up: ask the cloud administrator to raise it or remove unused devices.",
   ],
-  [
-    /unauthori[sz]ed|forbidden|permission|not allowed|denied/i,
-    'The account may not add this device: ask the cloud administrator for the permission.',
-  ],
-  [
-    /not supported|unsupported/i,
-    "The cloud does not support this device or OS version: check the cloud's list of supported devices.",
-  ],
+  [/unauthori[sz]ed|forbidden|permission|not allowed|denied/i, 'The account may not add this device: ask the cloud administrator for the permission.'],
+  [/not supported|unsupported/i, "The cloud does not support this device or OS version: check the cloud's list of supported devices."],
   [
     /invalid|malformed|format/i,
     'The cloud found a field of this device invalid: update the agent; if it persists, send the udid and this message to the cloud administrator.',

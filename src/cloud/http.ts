@@ -160,7 +160,12 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
     signal?.addEventListener('abort', onAbort, { once: true });
 
     if (!proxy) {
-      const options = { method: request.method, headers, agent: freshSocket ? false : directAgent(secure), ...(request.secureContext && { secureContext: request.secureContext }) };
+      const options = {
+        method: request.method,
+        headers,
+        agent: freshSocket ? false : directAgent(secure),
+        ...(request.secureContext && { secureContext: request.secureContext }),
+      };
       send(
         () => (secure ? https : http).request(url, options, onResponse),
         (error: NodeJS.ErrnoException) =>

@@ -173,7 +173,10 @@ function controlProblem(value: string): string | undefined {
   const m = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.exec(value);
   if (!m) return undefined;
   const code = m[0].charCodeAt(0);
-  const what = code === 0x0d ? 'a carriage return (U+000D; a file saved with Windows line ends?)' : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what =
+    code === 0x0d
+      ? 'a carriage return (U+000D; a file saved with Windows line ends?)'
+      : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   return `holds ${what} at position ${m.index + 1}; remove it`;
 }
 

@@ -59,7 +59,10 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
     renameSync(`${file}.tmp`, file);
     syncDir(dir);
   } catch (err) {
-    throw new ConfigError(SETTING, `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`);
+    throw new ConfigError(
+      SETTING,
+      `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
+    );
   }
   if (text !== undefined) {
     logger?.warn(

@@ -43,7 +43,7 @@ export function parseProxyUrl(value: string | undefined): ProxyEndpoint | undefi
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
     return { problem: 'must be only http://[USER:PASSWORD@]HOST:PORT, without a path (percent-encode @ : / in the user and password)' };
   }
-  const port = url.port ? Number(url.port) : writtenPort(text) ?? DEFAULT_PROXY_PORT;
+  const port = url.port ? Number(url.port) : (writtenPort(text) ?? DEFAULT_PROXY_PORT);
   const endpoint: ProxyEndpoint = {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port,

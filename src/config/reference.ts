@@ -90,7 +90,9 @@ export function configurationReference(defaults: ReadonlyMap<string, unknown>): 
     '',
     '| key | variable | default | values | meaning |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| \`${r.key}\` | \`${r.variable}\` | ${cell(r.default)} | ${cell(r.allowed)} | ${cell(r.help)}${r.secret ? ' (masked in every log line)' : ''} |`),
+    ...rows.map(
+      (r) => `| \`${r.key}\` | \`${r.variable}\` | ${cell(r.default)} | ${cell(r.allowed)} | ${cell(r.help)}${r.secret ? ' (masked in every log line)' : ''} |`,
+    ),
     '',
   ];
   if (renamed.length) {

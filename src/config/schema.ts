@@ -102,7 +102,7 @@ export const schema = {
   nodeId: {
     type: 'string',
     optional: true,
-    check: ((v: string) => (v === '' ? undefined : nodeIdProblem(v))),
+    check: (v: string) => (v === '' ? undefined : nodeIdProblem(v)),
     unset: 'a UUID generated once and kept in `stateDir/node-id`',
     help: "this host node's id; when unset, the generated one survives restarts and upgrades",
   },
@@ -121,11 +121,31 @@ export const schema = {
       "cron expression of the periodic report, in the host's local time: numbers, names (`mon-fri`, `jan`), `*`, ranges (wrapping ones too, `22-2`), " +
       'steps (`*/5`, `8-18/2`) and lists, with day of month and weekday both to match, as node-cron reads them; `L`, `W` and `#` are refused at start',
   },
-  jitterSeconds: { type: 'integer', min: 0, max: 3600, help: "random delay (0 to this) added to each scheduled report, on top of the host's own place in the period read from its node id (a fleet's reports cover the whole period); the start report waits a random 0 to this too, at most a period" },
-  changeDebounceMs: { type: 'integer', min: 0, max: 1500, help: 'device events are gathered this long after the last one (at most 1.5 s after the first) before a report' },
+  jitterSeconds: {
+    type: 'integer',
+    min: 0,
+    max: 3600,
+    help: "random delay (0 to this) added to each scheduled report, on top of the host's own place in the period read from its node id (a fleet's reports cover the whole period); the start report waits a random 0 to this too, at most a period",
+  },
+  changeDebounceMs: {
+    type: 'integer',
+    min: 0,
+    max: 1500,
+    help: 'device events are gathered this long after the last one (at most 1.5 s after the first) before a report',
+  },
   reconcileSeconds: { type: 'integer', min: 5, max: 3600, help: 'period of the full device-list reconciliation with the adb server' },
-  requestTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: 'timeout of one HTTP request to the cloud (shortened to end by the next scheduled report, 5 s at least)' },
-  shutdownTimeoutSeconds: { type: 'integer', min: 1, max: 9, help: 'how long an in-flight report may finish after SIGTERM (the agent exits within 10 s, as docker allows)' },
+  requestTimeoutSeconds: {
+    type: 'integer',
+    min: 1,
+    max: 600,
+    help: 'timeout of one HTTP request to the cloud (shortened to end by the next scheduled report, 5 s at least)',
+  },
+  shutdownTimeoutSeconds: {
+    type: 'integer',
+    min: 1,
+    max: 9,
+    help: 'how long an in-flight report may finish after SIGTERM (the agent exits within 10 s, as docker allows)',
+  },
   probeTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: "timeout of one device's inventory shell session" },
   probeConcurrency: { type: 'integer', min: 1, max: 1000, help: 'devices probed at once' },
   reachabilityHost: { type: 'string', unset: "the cloud's host", help: 'host the devices ping for `networkReachability`' },
@@ -190,7 +210,7 @@ export const schema = {
     unset: '`https_proxy`, else `HTTPS_PROXY`, else none (direct)',
     help:
       'HTTP proxy of the requests to an https cloud (port 1080 when none, as curl); a CONNECT tunnel carries the TLS, so the agent checks the ' +
-      "cloud's certificate itself. `\"\"` in a config file: no proxy whatever the environment says. See [Proxies and private CAs](../install/proxy.md)",
+      'cloud\'s certificate itself. `""` in a config file: no proxy whatever the environment says. See [Proxies and private CAs](../install/proxy.md)',
   },
   httpProxy: {
     type: 'string',
@@ -243,7 +263,7 @@ export const schema = {
     type: 'integer',
     min: 1,
     max: 600,
-    help: "before a disruptive action (a kick, `adb reconnect`) the cloud is asked whether the device is booked (`GET /devices/{udid}/status`); its answer stands this long (s)",
+    help: 'before a disruptive action (a kick, `adb reconnect`) the cloud is asked whether the device is booked (`GET /devices/{udid}/status`); its answer stands this long (s)',
   },
   'recovery.bookingRequestsPerMinute': {
     type: 'integer',
@@ -258,7 +278,12 @@ export const schema = {
     help: 'a booking status request without an answer by then counts as no answer: the device is left alone',
   },
   'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
-  'health.batteryHotHysteresisCelsius': { type: 'integer', min: 0, max: 30, help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)' },
+  'health.batteryHotHysteresisCelsius': {
+    type: 'integer',
+    min: 0,
+    max: 30,
+    help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)',
+  },
   'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },
   'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level (%) while not charging is low' },
   'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device `UNAVAILABLE`' },
@@ -271,15 +296,38 @@ export const schema = {
     max: 1000,
     help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive; 0 turns the rule off',
   },
-  'health.shellUnresponsiveUnavailable': { type: 'boolean', help: "an unresponsive shell makes the device `UNAVAILABLE` (the record already carries the collector's advice either way)" },
+  'health.shellUnresponsiveUnavailable': {
+    type: 'boolean',
+    help: "an unresponsive shell makes the device `UNAVAILABLE` (the record already carries the collector's advice either way)",
+  },
   'health.batteryHealthUnavailable': {
     type: 'boolean',
     help: 'a battery whose health the phone reports as anything but good (`OVERHEAT`, `DEAD`, `OVER_VOLTAGE`, `COLD`, `UNSPECIFIED_FAILURE`) makes the device `UNAVAILABLE`',
   },
-  'health.batteryHeldFullSeconds': { type: 'integer', min: 0, max: 31536000, help: 'a battery full (100 % or status `FULL`) on external power without a break for longer than this (s) is held full; 0 turns the rule off' },
-  'health.chargingVoltageMaxMillivolts': { type: 'integer', min: 0, max: 48000, help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off' },
-  'health.batteryMaxCycles': { type: 'integer', min: 0, max: 100000, help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off' },
-  'health.batteryMinHealthPercent': { type: 'integer', min: 0, max: 100, help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off' },
+  'health.batteryHeldFullSeconds': {
+    type: 'integer',
+    min: 0,
+    max: 31536000,
+    help: 'a battery full (100 % or status `FULL`) on external power without a break for longer than this (s) is held full; 0 turns the rule off',
+  },
+  'health.chargingVoltageMaxMillivolts': {
+    type: 'integer',
+    min: 0,
+    max: 48000,
+    help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off',
+  },
+  'health.batteryMaxCycles': {
+    type: 'integer',
+    min: 0,
+    max: 100000,
+    help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off',
+  },
+  'health.batteryMinHealthPercent': {
+    type: 'integer',
+    min: 0,
+    max: 100,
+    help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off',
+  },
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their
@@ -291,7 +339,9 @@ type Flat<S> = {
   [K in keyof S as K extends `${string}.${string}` ? never : S[K] extends { optional: true } ? K : never]?: ValueOf<S[K]>;
 };
 type Groups<S> = {
-  [G in keyof S as G extends `${infer H}.${string}` ? H : never]: Nested<{ [K in keyof S as K extends `${string}.${infer R}` ? (K extends `${G extends `${infer H}.${string}` ? H : never}.${string}` ? R : never) : never]: S[K] }>;
+  [G in keyof S as G extends `${infer H}.${string}` ? H : never]: Nested<{
+    [K in keyof S as K extends `${string}.${infer R}` ? (K extends `${G extends `${infer H}.${string}` ? H : never}.${string}` ? R : never) : never]: S[K];
+  }>;
 };
 type Nested<S> = Flat<S> & Groups<S>;
 type Expand<T> = T extends object ? (T extends unknown[] ? T : { [K in keyof T]: Expand<T[K]> }) : T;
@@ -306,7 +356,13 @@ export type Settings = Expand<Nested<typeof schema>>;
  * (health.storageMinFreeMiB -> DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB).
  */
 export function envName(key: string): string {
-  return 'DEVICE_AGENT_' + key.split('.').map((part) => part.replace(/([a-z0-9])(?=[A-Z][a-z])/g, '$1_').toUpperCase()).join('_');
+  return (
+    'DEVICE_AGENT_' +
+    key
+      .split('.')
+      .map((part) => part.replace(/([a-z0-9])(?=[A-Z][a-z])/g, '$1_').toUpperCase())
+      .join('_')
+  );
 }
 
 /**
@@ -315,6 +371,11 @@ export function envName(key: string): string {
  * operators rename it; undefined where the name did not change.
  */
 export function formerEnvName(key: string): string | undefined {
-  const former = 'DEVICE_AGENT_' + key.split('.').map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_');
+  const former =
+    'DEVICE_AGENT_' +
+    key
+      .split('.')
+      .map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase())
+      .join('_');
   return former === envName(key) ? undefined : former;
 }

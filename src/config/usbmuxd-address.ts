@@ -21,9 +21,7 @@ export function parseUsbmuxdAddress(value: string | undefined): UsbmuxdAddress {
   const host = text.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
   const port = Number(text.slice(colon + 1));
   if (colon <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new UsbmuxdAddressError(
-      `USBMUXD_SOCKET_ADDRESS ${JSON.stringify(text)} is neither UNIX:/path nor HOST:PORT (libusbmuxd accepts only these)`,
-    );
+    throw new UsbmuxdAddressError(`USBMUXD_SOCKET_ADDRESS ${JSON.stringify(text)} is neither UNIX:/path nor HOST:PORT (libusbmuxd accepts only these)`);
   }
   return { host, port, label: `${host}:${port}` };
 }

@@ -16,14 +16,26 @@ export const otherVariables = {
     readBy: 'agent',
     help: '`tcp:HOST:PORT` of the adb server, as the adb tool reads it; wins over `adbServerSocket` and `ANDROID_ADB_SERVER_PORT`',
   },
-  ANDROID_ADB_SERVER_PORT: { readBy: 'agent', help: 'port of the adb server on localhost, as the adb tool reads it; used when neither `ADB_SERVER_SOCKET` nor `adbServerSocket` is set' },
+  ANDROID_ADB_SERVER_PORT: {
+    readBy: 'agent',
+    help: 'port of the adb server on localhost, as the adb tool reads it; used when neither `ADB_SERVER_SOCKET` nor `adbServerSocket` is set',
+  },
   USBMUXD_SOCKET_ADDRESS: { readBy: 'agent', help: '`UNIX:/path` or `HOST:PORT` of usbmuxd, as libimobiledevice reads it; wins over `usbmuxdSocketAddress`' },
-  CREDENTIALS_DIRECTORY: { readBy: 'agent', help: "set by systemd's `LoadCredential=`: the API key is read from its `api-key` file when neither `apiKey` nor `apiKeyFile` is set" },
+  CREDENTIALS_DIRECTORY: {
+    readBy: 'agent',
+    help: "set by systemd's `LoadCredential=`: the API key is read from its `api-key` file when neither `apiKey` nor `apiKeyFile` is set",
+  },
   STATE_DIRECTORY: { readBy: 'agent', help: "set by systemd's `StateDirectory=`: the state directory when `stateDir` is unset" },
-  DEVICE_AGENT_BUILD_NUMBER: { readBy: 'agent', help: "the build number reported in the Machine record (packagers set it); else the checkout's commit, else the version" },
+  DEVICE_AGENT_BUILD_NUMBER: {
+    readBy: 'agent',
+    help: "the build number reported in the Machine record (packagers set it); else the checkout's commit, else the version",
+  },
   DEVICE_AGENT_START_ADB: { readBy: 'container entrypoint', help: '`1` starts an adb server inside the container before the agent' },
   SSL_CERT_FILE: { readBy: 'agent', help: "with `systemCa`, the CA bundle read before the system's usual ones, as OpenSSL's tools read it" },
-  NODE_USE_ENV_PROXY: { readBy: 'agent', help: "Node's own proxy support, not needed: the agent reads the proxy settings itself (doctor warns, it costs memory)" },
+  NODE_USE_ENV_PROXY: {
+    readBy: 'agent',
+    help: "Node's own proxy support, not needed: the agent reads the proxy settings itself (doctor warns, it costs memory)",
+  },
   NO_COLOR: { readBy: 'agent', help: 'set and not empty: no colour in `list` and `doctor` on a terminal' },
   TERM: { readBy: 'agent', help: '`dumb`: no colour in `list` and `doctor`' },
 } as const satisfies Record<string, OtherVariable>;

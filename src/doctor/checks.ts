@@ -103,7 +103,13 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   return [...items, ...deviceItems, ...usbItems(long, options.usbControllers?.())];
 }
 
-async function deviceFacts(adb: DoctorAdb, device: AdbDevice, hidden: Set<string>, timeoutMs: number, battery: boolean): Promise<DeviceFacts & { battery?: string }> {
+async function deviceFacts(
+  adb: DoctorAdb,
+  device: AdbDevice,
+  hidden: Set<string>,
+  timeoutMs: number,
+  battery: boolean,
+): Promise<DeviceFacts & { battery?: string }> {
   const facts: DeviceFacts & { battery?: string } = { serial: device.serial, state: device.state, hidden: hidden.has(device.serial) || undefined };
   if (device.state !== 'device') return facts;
   try {

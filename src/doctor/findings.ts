@@ -70,7 +70,12 @@ export function variableWarning(warning: ConfigWarning): CheckItem {
 
 /** A setting the commands refuse (the settings could not be loaded at all). */
 export function settingFailed(message: string): CheckItem {
-  return { status: 'fail', config: true, finding: `configuration: ${message}`, advice: 'fix the setting; every setting, its variable and range are listed in docs/reference/configuration.md' };
+  return {
+    status: 'fail',
+    config: true,
+    finding: `configuration: ${message}`,
+    advice: 'fix the setting; every setting, its variable and range are listed in docs/reference/configuration.md',
+  };
 }
 
 /** The doctor runs with another state directory than the installed service (see config/service-state.ts). */
@@ -215,7 +220,11 @@ export function noDevicesItem(): CheckItem {
 }
 
 export function devicesFailed(error: unknown): CheckItem {
-  return { status: 'fail', finding: `devices: adb could not list them: ${errorText(error)}`, advice: 'restart the adb server: adb kill-server, then adb start-server' };
+  return {
+    status: 'fail',
+    finding: `devices: adb could not list them: ${errorText(error)}`,
+    advice: 'restart the adb server: adb kill-server, then adb start-server',
+  };
 }
 
 // Passing states: adb is still working on them, waiting may be all it takes.
@@ -282,7 +291,8 @@ export function cloudFailed(target: CloudTarget, error: unknown): CheckItem {
   if (error instanceof CloudUnavailableError) {
     const clock = error.code === 'CERT_NOT_YET_VALID' || error.code === 'CERT_HAS_EXPIRED';
     let advice = 'check DEVICE_AGENT_BASE_URL, DNS, and the firewall or proxy between this host and the cloud';
-    if (clock) advice = 'the certificate looks out of its validity period, often because the host clock is wrong: check timedatectl status and enable time sync';
+    if (clock)
+      advice = 'the certificate looks out of its validity period, often because the host clock is wrong: check timedatectl status and enable time sync';
     else if (error.status !== undefined) advice = 'the cloud itself is in trouble; the agent resends reports by itself, try the doctor again later';
     return { status: 'fail', finding: `cloud ${url} not reachable: ${error.reason}`, advice };
   }

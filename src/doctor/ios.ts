@@ -54,7 +54,11 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     }
     if (r.kind === 'not-paired') {
       const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
-      return { status: 'warn', finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`, advice: NOT_PAIRED_MESSAGE };
+      return {
+        status: 'warn',
+        finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`,
+        advice: NOT_PAIRED_MESSAGE,
+      };
     }
     return {
       status: 'warn',

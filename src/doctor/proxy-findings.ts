@@ -34,7 +34,8 @@ export function routeItems(host: string, route: Route, plan: ProxyPlan, env: Nod
   if (env.NODE_USE_ENV_PROXY) {
     items.push({
       status: 'warn',
-      finding: 'NODE_USE_ENV_PROXY is set: Node then loads its fetch stack at start (3 MB more RSS in the daemon) for nothing, the agent reads the proxy settings itself',
+      finding:
+        'NODE_USE_ENV_PROXY is set: Node then loads its fetch stack at start (3 MB more RSS in the daemon) for nothing, the agent reads the proxy settings itself',
       advice: 'remove NODE_USE_ENV_PROXY (and --use-env-proxy) from the environment of the agent',
     });
   }

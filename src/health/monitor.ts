@@ -71,8 +71,11 @@ export class HealthMonitor {
       const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
       const log = limited(this.logger);
-      for (const f of findings) if (!previous.has(f.problem)) log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
-      for (const p of previous) if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
+      for (const f of findings)
+        if (!previous.has(f.problem))
+          log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
+      for (const p of previous)
+        if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
       for (const r of behind) records.setProblems(r.key, [...now]);
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.

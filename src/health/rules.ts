@@ -118,8 +118,14 @@ export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: 
     });
   }
   const worn = [
-    s.batteryMaxCycles > 0 && input.cycleCount !== undefined && input.cycleCount > s.batteryMaxCycles && `${input.cycleCount} full cycles (limit ${s.batteryMaxCycles})`,
-    s.batteryMinHealthPercent > 0 && input.healthPercent !== undefined && input.healthPercent < s.batteryMinHealthPercent && `health ${input.healthPercent} % (limit ${s.batteryMinHealthPercent} %)`,
+    s.batteryMaxCycles > 0 &&
+      input.cycleCount !== undefined &&
+      input.cycleCount > s.batteryMaxCycles &&
+      `${input.cycleCount} full cycles (limit ${s.batteryMaxCycles})`,
+    s.batteryMinHealthPercent > 0 &&
+      input.healthPercent !== undefined &&
+      input.healthPercent < s.batteryMinHealthPercent &&
+      `health ${input.healthPercent} % (limit ${s.batteryMinHealthPercent} %)`,
   ].filter((w): w is string => typeof w === 'string');
   if (worn.length) {
     out.push({

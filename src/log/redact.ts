@@ -27,9 +27,9 @@ const authPattern = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]+/g;
 const urlPasswordPattern = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/@]*)@/gi;
 
 export function maskString(text: string): string {
-  let out = text.replace(authPattern, `$1 ${MASK}`).replace(urlPasswordPattern, (all, head: string, password: string) =>
-    password === 'PASSWORD' ? all : `${head}:${MASK}@`,
-  );
+  let out = text
+    .replace(authPattern, `$1 ${MASK}`)
+    .replace(urlPasswordPattern, (all, head: string, password: string) => (password === 'PASSWORD' ? all : `${head}:${MASK}@`));
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }

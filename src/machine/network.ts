@@ -7,10 +7,7 @@ import type { MachineNetwork } from '../cloud/types.js';
  * loopback. Pure: the interface table and the default interface name are
  * passed in.
  */
-export function pickNetwork(
-  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>,
-  defaultName: string | undefined,
-): MachineNetwork {
+export function pickNetwork(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, defaultName: string | undefined): MachineNetwork {
   const all = Object.entries(interfaces).flatMap(([name, list]) => (list ?? []).map((info) => ({ name, info })));
   const rank = (e: { name: string; info: NetworkInterfaceInfo }): number =>
     (e.name === defaultName ? 0 : 4) + (e.info.internal ? 8 : 0) + (e.info.family === 'IPv4' ? 0 : 1) + (e.info.address.startsWith('fe80') ? 2 : 0);

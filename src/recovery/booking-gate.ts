@@ -21,11 +21,7 @@ export interface BookingGateSettings {
  * against the bound already), `waiting` that a question is in flight.
  */
 export type BookingVerdict =
-  | { kind: 'free' }
-  | { kind: 'booked'; answer: number }
-  | { kind: 'unknown'; reason: string; answer?: number }
-  | { kind: 'ask' }
-  | { kind: 'waiting' };
+  { kind: 'free' } | { kind: 'booked'; answer: number } | { kind: 'unknown'; reason: string; answer?: number } | { kind: 'ask' } | { kind: 'waiting' };
 
 const MINUTE_MS = 60_000;
 

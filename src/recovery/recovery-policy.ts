@@ -131,7 +131,12 @@ export class RecoveryPolicy {
       if (allowed.length > 0) {
         this.lastOfflineReconnect = now;
         const serials = allowed.map((d) => d.serial);
-        actions.push({ kind: 'reconnect-offline', reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`, serials, all: allowed.length === offline.length });
+        actions.push({
+          kind: 'reconnect-offline',
+          reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`,
+          serials,
+          all: allowed.length === offline.length,
+        });
       }
     }
 

@@ -111,7 +111,16 @@ export class Recovery {
     const listed = records.map((r) => {
       registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
-      return { serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, hubPort, escalation: escalations.of(r.serial) };
+      return {
+        serial: r.serial,
+        state: r.state,
+        key: r.key,
+        failures: r.failures,
+        failingSince: r.failure?.first,
+        kicks: r.kicks,
+        hubPort,
+        escalation: escalations.of(r.serial),
+      };
     });
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
     const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
@@ -216,7 +225,12 @@ export class Recovery {
   }
 
   private async run(action: RecoveryAction): Promise<void> {
-    const target = action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person' ? action.serial : action.kind === 'connect' ? action.address : '';
+    const target =
+      action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person'
+        ? action.serial
+        : action.kind === 'connect'
+          ? action.address
+          : '';
     const key = `${action.kind} ${target}`;
     if (this.running.has(key)) return;
     this.running.add(key);
@@ -229,7 +243,11 @@ export class Recovery {
             await adb.reconnectOffline();
           } else {
             // adb's host-wide command would touch the offline devices the booking gate holds back too.
-            limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`);
+            limited(logger).info(
+              'recovery-reconnect-offline',
+              { reason: action.reason },
+              `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`,
+            );
             for (const serial of action.serials) await adb.reconnect(serial);
           }
           break;
@@ -261,7 +279,9 @@ export class Recovery {
           limited(logger).info(
             'recovery-connected',
             { address: action.address, reason: action.reason },
-            this.failing.delete(action.address) ? `network device ${action.address} connected again` : `network device ${action.address} connected (${action.reason})`,
+            this.failing.delete(action.address)
+              ? `network device ${action.address} connected again`
+              : `network device ${action.address} connected (${action.reason})`,
             action.address,
           );
           break;

@@ -31,7 +31,11 @@ export class Uhubctl implements PortPower {
       execFile(file, [...args, '-l', hub, '-p', String(port), '-a', 'cycle'], { timeout: this.timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
         const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
         if (!error) return resolve(output);
-        const why = error.killed ? `no end within ${this.timeoutMs / 1000} s` : typeof error.code === 'number' ? `exit status ${error.code}` : String(error.code ?? error.message);
+        const why = error.killed
+          ? `no end within ${this.timeoutMs / 1000} s`
+          : typeof error.code === 'number'
+            ? `exit status ${error.code}`
+            : String(error.code ?? error.message);
         reject(new Error(`${file} -l ${hub} -p ${port} -a cycle: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
       });
     });

@@ -94,7 +94,13 @@ export class Reporter {
       deps.reported?.save(deps.unplugged.current);
       const sent = body.devices.filter((d) => d.status !== STATUS_UNPLUGGED).map((d) => d.udid);
       deps.logger.info(
-        { reason: plan.reason, devices: sent.length, unplugged: body.devices.length - sent.length, failedDevices: answer.failedDevices.length, ms: now() - started },
+        {
+          reason: plan.reason,
+          devices: sent.length,
+          unplugged: body.devices.length - sent.length,
+          failedDevices: answer.failedDevices.length,
+          ms: now() - started,
+        },
         'report delivered',
       );
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };
@@ -132,11 +138,16 @@ export function logNotDelivered(
   const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
   let when: string;
   if (failure !== 'transient') when = 'it is sent again with the next scheduled report (resending the same report cannot help)';
-  else if (next.resendInMs !== undefined) when = `the current inventory is sent again in about ${Math.round(next.resendInMs / 1000)} s, or with the next scheduled report`;
+  else if (next.resendInMs !== undefined)
+    when = `the current inventory is sent again in about ${Math.round(next.resendInMs / 1000)} s, or with the next scheduled report`;
   else when = 'the next scheduled report carries the current inventory';
   if (retryAfterMs !== undefined) when += `; the cloud asked for ${Math.round(retryAfterMs / 1000)} s of quiet (Retry-After), so no report goes before that`;
   const row = next.failures > 1 ? ` (${next.failures} in a row)` : '';
-  limited(logger).error('report-not-delivered', { err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures }, `report not delivered${hint}${row}; ${when}`);
+  limited(logger).error(
+    'report-not-delivered',
+    { err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures },
+    `report not delivered${hint}${row}; ${when}`,
+  );
 }
 
 /** Devices one line names; the rest of a list is counted. */
@@ -155,7 +166,12 @@ export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[]
   const log = limited(logger);
   for (const f of failed.slice(0, NAMED)) {
     const message = clip(f.message);
-    log.warn('cloud-refused-device', { udid: f.udid, cloudMessage: message }, `the cloud did not store device ${f.udid}: ${message}. ${adviceFor(f.message)}`, f.udid);
+    log.warn(
+      'cloud-refused-device',
+      { udid: f.udid, cloudMessage: message },
+      `the cloud did not store device ${f.udid}: ${message}. ${adviceFor(f.message)}`,
+      f.udid,
+    );
   }
   const rest = failed.slice(NAMED);
   if (rest.length) {

@@ -31,7 +31,12 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     samples: value === undefined ? [] : [{ value }],
   });
   return [
-    { name: 'device_agent_info', help: 'Agent version and node id.', type: 'gauge', samples: [{ labels: { version: input.version, node_id: input.nodeId }, value: 1 }] },
+    {
+      name: 'device_agent_info',
+      help: 'Agent version and node id.',
+      type: 'gauge',
+      samples: [{ labels: { version: input.version, node_id: input.nodeId }, value: 1 }],
+    },
     // As node_exporter_build_info: which build runs, joinable with any series.
     {
       name: 'device_agent_build_info',
@@ -54,7 +59,11 @@ export function agentMetrics(input: MetricsInput): Metric[] {
         { labels: { result: 'failed' }, value: stats.reportsFailed },
       ],
     },
-    gauge('device_agent_last_success_timestamp_seconds', 'When the last report was delivered (Unix time).', stats.lastSuccessAt === undefined ? undefined : stats.lastSuccessAt / 1000),
+    gauge(
+      'device_agent_last_success_timestamp_seconds',
+      'When the last report was delivered (Unix time).',
+      stats.lastSuccessAt === undefined ? undefined : stats.lastSuccessAt / 1000,
+    ),
     gauge('device_agent_failed_devices', 'Devices the cloud did not store in the last report.', input.failedDevices.length),
     {
       name: 'device_agent_failed_device',
@@ -75,18 +84,46 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       samples: [...(input.sharedUdids ?? [])].map(([udid, serials]) => ({ labels: { udid }, value: serials.length })),
     },
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
-    gauge('device_agent_adb_roundtrip_seconds', 'Duration of the last device-list round trip to the adb server.', input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000),
-    gauge('device_agent_inventory_duration_seconds', 'Duration of the last inventory (all devices).', stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000),
-    pairCounter('device_agent_recovery_actions_total', 'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).', stats.recoveryActions, 'result'),
+    gauge(
+      'device_agent_adb_roundtrip_seconds',
+      'Duration of the last device-list round trip to the adb server.',
+      input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000,
+    ),
+    gauge(
+      'device_agent_inventory_duration_seconds',
+      'Duration of the last inventory (all devices).',
+      stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000,
+    ),
+    pairCounter(
+      'device_agent_recovery_actions_total',
+      'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',
+      stats.recoveryActions,
+      'result',
+    ),
     pairCounter(
       'device_agent_recovery_held_total',
       'Self-healing actions (reconnect_offline, kick, power_cycle) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
       stats.recoveryHeld,
       'reason',
     ),
-    { name: 'device_agent_shell_sessions_total', help: 'adb shell sessions opened for inventories.', type: 'counter', samples: [{ value: input.probes.shellSessions }] },
-    { name: 'device_agent_shell_bytes_read_total', help: 'Bytes read from device shell sessions.', type: 'counter', samples: [{ value: input.probes.bytesRead }] },
-    { name: 'process_cpu_seconds_total', help: 'User and system CPU time of the agent process.', type: 'counter', samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }] },
+    {
+      name: 'device_agent_shell_sessions_total',
+      help: 'adb shell sessions opened for inventories.',
+      type: 'counter',
+      samples: [{ value: input.probes.shellSessions }],
+    },
+    {
+      name: 'device_agent_shell_bytes_read_total',
+      help: 'Bytes read from device shell sessions.',
+      type: 'counter',
+      samples: [{ value: input.probes.bytesRead }],
+    },
+    {
+      name: 'process_cpu_seconds_total',
+      help: 'User and system CPU time of the agent process.',
+      type: 'counter',
+      samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }],
+    },
     gauge('process_resident_memory_bytes', 'Resident memory of the agent process.', mem.rss),
     gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),
     gauge('process_open_fds', 'Open file descriptors (sockets included).', openFds()),

@@ -11,14 +11,34 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
   ['device_agent_device_up', 'Whether the device is ready and answers its inventory (1) or not (0).', (r) => (r.up ? 1 : 0)],
   ['device_agent_device_battery_level_percent', 'Battery level.', (r) => r.batteryPercent],
   ['device_agent_device_battery_temperature_celsius', 'Battery temperature.', (r) => r.batteryCelsius],
-  ['device_agent_device_battery_charging', 'Whether the battery is charging (1) or not (0); absent when the battery does not say.', (r) => (r.charging === undefined ? undefined : r.charging ? 1 : 0)],
-  ['device_agent_device_battery_full_seconds', 'How long the battery has been full on external power without a break; 0 when it is not.', (r) => r.batteryFullSeconds],
-  ['device_agent_device_charger_voltage_volts', 'The most the plugged charger offers (dumpsys battery "Max charging voltage"), where the phone reports it.', (r) => (r.chargerMillivolts === undefined ? undefined : r.chargerMillivolts / 1000)],
+  [
+    'device_agent_device_battery_charging',
+    'Whether the battery is charging (1) or not (0); absent when the battery does not say.',
+    (r) => (r.charging === undefined ? undefined : r.charging ? 1 : 0),
+  ],
+  [
+    'device_agent_device_battery_full_seconds',
+    'How long the battery has been full on external power without a break; 0 when it is not.',
+    (r) => r.batteryFullSeconds,
+  ],
+  [
+    'device_agent_device_charger_voltage_volts',
+    'The most the plugged charger offers (dumpsys battery "Max charging voltage"), where the phone reports it.',
+    (r) => (r.chargerMillivolts === undefined ? undefined : r.chargerMillivolts / 1000),
+  ],
   ['device_agent_device_battery_cycles', 'Full charge cycles of the battery, where the phone reports them.', (r) => r.batteryCycles],
-  ['device_agent_device_battery_health_percent', 'State of health of the battery in % of its design capacity, where the phone reports it.', (r) => r.batteryHealthPercent],
+  [
+    'device_agent_device_battery_health_percent',
+    'State of health of the battery in % of its design capacity, where the phone reports it.',
+    (r) => r.batteryHealthPercent,
+  ],
   ['device_agent_device_storage_free_bytes', 'Free storage of the data partition.', (r) => r.storageFreeBytes],
   ['device_agent_device_memory_available_bytes', 'Memory available to apps.', (r) => r.memoryAvailableBytes],
-  ['device_agent_device_last_inventory_timestamp_seconds', 'When the last inventory of the device answered (Unix time).', (r) => (r.inventoriedAt === undefined ? undefined : Math.floor(r.inventoriedAt / 1000))],
+  [
+    'device_agent_device_last_inventory_timestamp_seconds',
+    'When the last inventory of the device answered (Unix time).',
+    (r) => (r.inventoriedAt === undefined ? undefined : Math.floor(r.inventoriedAt / 1000)),
+  ],
 ];
 
 export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {

@@ -60,16 +60,7 @@ export interface PlannerDevices {
 const READY = 'device';
 
 export type Trigger =
-  | 'start'
-  | 'schedule'
-  | 'watchdog'
-  | 'devices-changed'
-  | 'adb-resumed'
-  | 'adb-settled'
-  | 'requested'
-  | 'resend'
-  | 'failed-device-retry'
-  | 'inventory-retry';
+  'start' | 'schedule' | 'watchdog' | 'devices-changed' | 'adb-resumed' | 'adb-settled' | 'requested' | 'resend' | 'failed-device-retry' | 'inventory-retry';
 
 /**
  * Triggers that are not rate-limited by the follow-up gap: the schedule and

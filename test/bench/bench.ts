@@ -150,12 +150,15 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     const proc = procSample(agent.child.pid!);
     const metrics = await scrapeMetrics(url);
     const collected = agent.logs().find((l) => l.msg === 'inventory collected');
-    const put = cloud.putRequests().slice(putsBefore).find((r) => r.answer?.status === 200);
+    const put = cloud
+      .putRequests()
+      .slice(putsBefore)
+      .find((r) => r.answer?.status === 200);
     const devices = put ? devicesOf(put) : [];
     const counts = [...farm.sessionCounts().values()];
     // Sessions per inventory: wait until the daemon is quiet, then divide by the inventories it ran.
     let seen = -1;
-    for (let stable = 0; stable < 3; ) {
+    for (let stable = 0; stable < 3;) {
       await sleep(500);
       const logs = agent.logs();
       const now = farm.totalSessions() + logs.filter(isDelivered).length * 1e6 + logs.filter((l) => l.msg === 'inventory collected').length * 1e9;
@@ -482,7 +485,9 @@ function printTable(results: SizeResult[]): void {
 
 function printLive(live: LiveResult): void {
   const sorted = [...live.plugMs].sort((a, b) => a - b);
-  console.log(`plug to report (${live.n} devices, ${sorted.length} plugs): median ${ms(median(sorted))} ms, max ${ms(sorted[sorted.length - 1] ?? NaN)} ms [${sorted.join(', ')}]`);
+  console.log(
+    `plug to report (${live.n} devices, ${sorted.length} plugs): median ${ms(median(sorted))} ms, max ${ms(sorted[sorted.length - 1] ?? NaN)} ms [${sorted.join(', ')}]`,
+  );
   if (live.idle) {
     const pct = (live.idle.cpuSeconds / live.idle.seconds) * 100;
     console.log(
@@ -515,7 +520,9 @@ async function main(): Promise<void> {
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
   console.log(`agent NODE_OPTIONS: ${agentNodeOptions ?? '(none)'}`);
   console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
-  console.log("CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included; machine CPU s: the whole machine busy during a floor round, the simulated devices' shells included");
+  console.log(
+    "CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included; machine CPU s: the whole machine busy during a floor round, the simulated devices' shells included",
+  );
   console.log('rounds alternate floor-first and agent-first; round ratios: agent/floor of each round, median (min-max)\n');
   printTable(results);
   printIntervals(results);

@@ -16,7 +16,14 @@ async function child(kind: Case, address: string): Promise<void> {
   const { DeviceRegistry } = await import('../../src/devices/registry.js');
   const { systemClock } = await import('../../src/util/clock.js');
   const { silentLogger } = await import('../../src/log/logger.js');
-  const settings = { ios: kind !== 'ios-off', iosTimeoutSeconds: 5, reconcileSeconds: 30, probeConcurrency: 16, usbmuxdSocketAddress: undefined, slowFactsRefreshSeconds: 900 };
+  const settings = {
+    ios: kind !== 'ios-off',
+    iosTimeoutSeconds: 5,
+    reconcileSeconds: 30,
+    probeConcurrency: 16,
+    usbmuxdSocketAddress: undefined,
+    slowFactsRefreshSeconds: 900,
+  };
   const ios = iosSource(settings, { USBMUXD_SOCKET_ADDRESS: address }, silentLogger(), new DeviceRegistry(), systemClock);
   await ios?.start();
   if (ios) await ios.collect({ refresh: 'all' });

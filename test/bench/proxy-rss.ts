@@ -86,9 +86,16 @@ async function main(): Promise<void> {
     "direct, Node's roots only": () => base({ DEVICE_AGENT_BASE_URL: direct.url, DEVICE_AGENT_SYSTEM_CA: 'false', NODE_EXTRA_CA_CERTS: caFile }),
     'direct, caFile': () => base({ DEVICE_AGENT_BASE_URL: direct.url, DEVICE_AGENT_SYSTEM_CA: 'false', DEVICE_AGENT_CA_FILE: caFile }),
     'direct, caFile and system bundle': () => base({ DEVICE_AGENT_BASE_URL: direct.url, DEVICE_AGENT_CA_FILE: caFile }),
-    'squid, the agent tunnel': () => base({ DEVICE_AGENT_BASE_URL: behindProxy.url, HTTPS_PROXY: squid.url(account), DEVICE_AGENT_SYSTEM_CA: 'false', DEVICE_AGENT_CA_FILE: caFile }),
+    'squid, the agent tunnel': () =>
+      base({ DEVICE_AGENT_BASE_URL: behindProxy.url, HTTPS_PROXY: squid.url(account), DEVICE_AGENT_SYSTEM_CA: 'false', DEVICE_AGENT_CA_FILE: caFile }),
     'squid, tunnel + NODE_USE_ENV_PROXY=1': () =>
-      base({ DEVICE_AGENT_BASE_URL: behindProxy.url, HTTPS_PROXY: squid.url(account), DEVICE_AGENT_SYSTEM_CA: 'false', DEVICE_AGENT_CA_FILE: caFile, NODE_USE_ENV_PROXY: '1' }),
+      base({
+        DEVICE_AGENT_BASE_URL: behindProxy.url,
+        HTTPS_PROXY: squid.url(account),
+        DEVICE_AGENT_SYSTEM_CA: 'false',
+        DEVICE_AGENT_CA_FILE: caFile,
+        NODE_USE_ENV_PROXY: '1',
+      }),
   };
   const results = new Map<string, Sample[]>(Object.keys(cases).map((k) => [k, []]));
   try {

@@ -35,7 +35,7 @@ describe('parseCli', () => {
     expect(parseCli(['-v'])).toMatchObject({ command: 'version' });
   });
 
-  it('answers a mistyped flag with the one it resembles and the command\'s help', () => {
+  it("answers a mistyped flag with the one it resembles and the command's help", () => {
     const err = mistake(['once', '--dryrun']);
     expect(err.message).toBe('unknown flag --dryrun; did you mean --dry-run?');
     expect(err.command).toBe('once');
@@ -57,9 +57,11 @@ describe('parseCli', () => {
     expect(mistake(['once', '--json']).message).toBe('--json goes with list, not once');
   });
 
-  it('checks values against the schema\'s lists', () => {
+  it("checks values against the schema's lists", () => {
     expect(mistake(['once', '--log-level', 'loud']).message).toBe('--log-level loud: must be one of trace, debug, info, warn, error, fatal, silent');
-    expect(mistake(['once', '--log-level=warning']).message).toBe('--log-level warning: must be one of trace, debug, info, warn, error, fatal, silent; did you mean warn?');
+    expect(mistake(['once', '--log-level=warning']).message).toBe(
+      '--log-level warning: must be one of trace, debug, info, warn, error, fatal, silent; did you mean warn?',
+    );
     expect(mistake(['run', '--log-format', 'text']).message).toMatch(/^--log-format text: must be one of auto, json, pretty/);
   });
 

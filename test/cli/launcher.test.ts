@@ -40,7 +40,6 @@ describe('the runtime check', () => {
     // What Node 20 printed before the check: V8's complaint, then it went on.
     expect(stderr).not.toContain('unrecognized flag');
   });
-
 });
 
 describe('parentOf', () => {

@@ -23,7 +23,10 @@ const row = (over: Partial<DeviceRow>): DeviceRow => ({
 
 describe('formatTable', () => {
   it('pads columns to their widest cell and leaves out an empty UDID column', () => {
-    const text = formatTable([row({}), row({ serial: 'ZY22', udid: 'ZY22', model: 'moto g power (2022)', batteryPercent: 9, charging: false, problems: ['battery_low'] })]);
+    const text = formatTable([
+      row({}),
+      row({ serial: 'ZY22', udid: 'ZY22', model: 'moto g power (2022)', batteryPercent: 9, charging: false, problems: ['battery_low'] }),
+    ]);
     expect(text).toBe(
       [
         'SERIAL    STATE   MODEL                OS          BATTERY  TEMP  CHARGING  FREE      USB      PROBLEMS',
@@ -37,7 +40,19 @@ describe('formatTable', () => {
   it('shows the udid of a TCP device, "tcp" as its port, and why a device is not up', () => {
     const text = formatTable([
       row({ serial: '10.0.0.7:5555', udid: 'R3CN90', usb: undefined }),
-      row({ serial: 'LOCKED', udid: 'LOCKED', state: 'unauthorized', up: false, model: undefined, version: undefined, batteryPercent: undefined, batteryCelsius: undefined, charging: undefined, storageFreeBytes: undefined, usb: '2-1' }),
+      row({
+        serial: 'LOCKED',
+        udid: 'LOCKED',
+        state: 'unauthorized',
+        up: false,
+        model: undefined,
+        version: undefined,
+        batteryPercent: undefined,
+        batteryCelsius: undefined,
+        charging: undefined,
+        storageFreeBytes: undefined,
+        usb: '2-1',
+      }),
       row({ serial: 'W1', udid: 'W1', up: false, problems: ['shell_unresponsive'] }),
       row({ serial: 'N1', udid: 'N1', up: false }),
     ]);
@@ -73,8 +88,24 @@ describe('formatTable: battery health', () => {
   it('a column of the wear figures where a phone has them, left out where none has', () => {
     const text = formatTable([
       row({}),
-      row({ serial: 'S25', udid: 'S25', batteryPercent: 100, batteryHealth: 'GOOD', batteryHealthPercent: 86, batteryCycles: 619, batteryFullSeconds: 26 * 3600, problems: ['battery_held_full'] }),
-      row({ serial: 'X1', udid: 'X1', batteryHealth: 'OVERHEAT', chargerMillivolts: 11000, batteryFullSeconds: 0, problems: ['battery_unhealthy', 'charging_voltage_high'] }),
+      row({
+        serial: 'S25',
+        udid: 'S25',
+        batteryPercent: 100,
+        batteryHealth: 'GOOD',
+        batteryHealthPercent: 86,
+        batteryCycles: 619,
+        batteryFullSeconds: 26 * 3600,
+        problems: ['battery_held_full'],
+      }),
+      row({
+        serial: 'X1',
+        udid: 'X1',
+        batteryHealth: 'OVERHEAT',
+        chargerMillivolts: 11000,
+        batteryFullSeconds: 0,
+        problems: ['battery_unhealthy', 'charging_voltage_high'],
+      }),
       row({ serial: 'Y1', udid: 'Y1', batteryFullSeconds: 90 }),
     ]);
     const lines = text.split('\n');

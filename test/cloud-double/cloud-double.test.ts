@@ -269,9 +269,7 @@ describe('CloudDouble faults', () => {
 
   it('delays the headers so that a client timeout fires', async () => {
     double.delayNext(2_000);
-    await expect(
-      fetch(`${base}/devices`, { headers: { Authorization: auth }, signal: AbortSignal.timeout(100) }),
-    ).rejects.toThrow();
+    await expect(fetch(`${base}/devices`, { headers: { Authorization: auth }, signal: AbortSignal.timeout(100) })).rejects.toThrow();
     expect((await get('/devices')).status).toBe(200);
   });
 

@@ -54,7 +54,11 @@ describe('validateReportBody', () => {
     delete body.machine!.network;
     delete (body.devices as unknown as Record<string, unknown>[])[0]!.udid;
     delete body.nodeId;
-    expect(validateReportBody(body).map((v) => v.path).sort()).toEqual(['devices[0].udid', 'machine.network', 'nodeId']);
+    expect(
+      validateReportBody(body)
+        .map((v) => v.path)
+        .sort(),
+    ).toEqual(['devices[0].udid', 'machine.network', 'nodeId']);
   });
 
   it('reports unknown fields only when asked to', () => {

@@ -107,7 +107,11 @@ export function matchesQuery(device: Device, stored: StoredDevice, query: URLSea
     const v = query.get(name);
     return v === 'true' ? true : v === 'false' ? false : undefined;
   };
-  const list = (name: string): string[] | undefined => query.get(name)?.split(',').map((s) => s.trim());
+  const list = (name: string): string[] | undefined =>
+    query
+      .get(name)
+      ?.split(',')
+      .map((s) => s.trim());
   const udid = query.get('udid');
   if (udid !== null && device.udid !== udid) return false;
   const isOnline = bool('isOnline');

@@ -18,7 +18,14 @@ beforeEach(async () => {
   const baseUrl = await double.start();
   capture = captureLogger();
   // One attempt, as the daemon's client makes (run.ts).
-  const cloud = new CloudClient({ baseUrl, username: DEFAULT_USERNAME, apiKey: DEFAULT_API_KEY, requestTimeoutMs: 30_000, logger: capture.logger, retry: { maxAttempts: 1 } });
+  const cloud = new CloudClient({
+    baseUrl,
+    username: DEFAULT_USERNAME,
+    apiKey: DEFAULT_API_KEY,
+    requestTimeoutMs: 30_000,
+    logger: capture.logger,
+    retry: { maxAttempts: 1 },
+  });
   status = new BookingStatusClient(cloud, 500);
   await cloud.putDevices(sampleReport([sampleDevice('AAA')]));
 });

@@ -123,7 +123,9 @@ describe('through an authenticating squid', () => {
     const error = await failure(client(cloud.url, { httpsProxy: squidAuth.url() }).putDevices(sampleReport()));
     expect(error).toBeInstanceOf(CloudProxyError);
     expect(error).toMatchObject({ problem: 'credentials', proxy: `http://127.0.0.1:${squidAuth.port}`, retryable: false, status: 407 });
-    expect(error.message).toContain(`proxy http://127.0.0.1:${squidAuth.port} requires credentials (407 Proxy Authentication Required, ERR_CACHE_ACCESS_DENIED 0)`);
+    expect(error.message).toContain(
+      `proxy http://127.0.0.1:${squidAuth.port} requires credentials (407 Proxy Authentication Required, ERR_CACHE_ACCESS_DENIED 0)`,
+    );
     expect(error.message).toContain('http://USER:PASSWORD@HOST:PORT');
     expect(cloud.putRequests()).toHaveLength(0);
     expect(lines.filter((l) => l.includes('"level":"warn"'))).toEqual([]);
@@ -148,7 +150,11 @@ describe('through an authenticating squid', () => {
     const error = await failure(client(inspected.url, { httpsProxy: squidAuth.url(account) }).putDevices(sampleReport()));
     expect(error).toBeInstanceOf(CloudProxyError);
     expect(error).toMatchObject({ problem: 'untrusted-certificate', retryable: false });
-    expect(error.message).toMatch(new RegExp(`certificate presented for ${NAME} through proxy http://127\\.0\\.0\\.1:\\d+ is not trusted \\((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\\)`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `certificate presented for ${NAME} through proxy http://127\\.0\\.0\\.1:\\d+ is not trusted \\((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\\)`,
+      ),
+    );
     expect(error.message).toContain('caFile (DEVICE_AGENT_CA_FILE)');
     expect(inspected.putRequests()).toHaveLength(0);
 
@@ -174,14 +180,18 @@ describe('NO_PROXY', () => {
 
   it('sends a domain it names direct: cloud.lab.test is then not found, and squid sees nothing', async () => {
     const before = squidAuth.accessLog();
-    const error = await failure(client(cloud.url, { httpsProxy: squidAuth.url(account), noProxy: '.lab.test' }, { retry: { maxAttempts: 1 } }).putDevices(sampleReport()));
+    const error = await failure(
+      client(cloud.url, { httpsProxy: squidAuth.url(account), noProxy: '.lab.test' }, { retry: { maxAttempts: 1 } }).putDevices(sampleReport()),
+    );
     expect(error).not.toBeInstanceOf(CloudProxyError);
     expect((error as CloudUnavailableError).code).toMatch(/ENOTFOUND|EAI_AGAIN/);
     expect(squidAuth.accessLog()).toBe(before);
   });
 
   it('keeps the proxy for hosts it does not name', async () => {
-    expect(await client(cloud.url, { httpsProxy: squidAuth.url(account), noProxy: 'notlab.test,lab.test:8443' }).putDevices(sampleReport())).toEqual({ failedDevices: [] });
+    expect(await client(cloud.url, { httpsProxy: squidAuth.url(account), noProxy: 'notlab.test,lab.test:8443' }).putDevices(sampleReport())).toEqual({
+      failedDevices: [],
+    });
   });
 });
 
@@ -189,7 +199,11 @@ describe('proxy failures', () => {
   it('a CONNECT refused with 403 (stock squid allows port 443 only): one failure naming the proxy, no retry', async () => {
     const error = await failure(client(cloud.url, { httpsProxy: squidStock.url() }).putDevices(sampleReport()));
     expect(error).toMatchObject({ problem: 'forbidden', retryable: false, status: 403 });
-    expect(error.message).toMatch(new RegExp(`proxy http://127\\.0\\.0\\.1:${squidStock.port} refused to open a tunnel to ${NAME.replace(/\./g, '\\.')}:\\d+ \\(403 Forbidden, ERR_ACCESS_DENIED 0\\)`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `proxy http://127\\.0\\.0\\.1:${squidStock.port} refused to open a tunnel to ${NAME.replace(/\./g, '\\.')}:\\d+ \\(403 Forbidden, ERR_ACCESS_DENIED 0\\)`,
+      ),
+    );
     expect(error.message).toContain('allow CONNECT to');
     expect(cloud.putRequests()).toHaveLength(0);
   });
@@ -205,7 +219,9 @@ describe('proxy failures', () => {
   });
 
   it('a proxy that is down: retried with backoff, then named with what to check', async () => {
-    const error = await failure(client(cloud.url, { httpsProxy: `http://${account.user}:${encodeURIComponent(account.password)}@127.0.0.1:${downPort}` }).putDevices(sampleReport()));
+    const error = await failure(
+      client(cloud.url, { httpsProxy: `http://${account.user}:${encodeURIComponent(account.password)}@127.0.0.1:${downPort}` }).putDevices(sampleReport()),
+    );
     expect(error).toMatchObject({ problem: 'unreachable', retryable: true, code: 'ECONNREFUSED', attempts: 3 });
     expect(error.message).toContain(`proxy http://127.0.0.1:${downPort} is not reachable (ECONNREFUSED)`);
     expect(error.message).toContain("check the proxy's host and port in httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)");
@@ -213,7 +229,9 @@ describe('proxy failures', () => {
   });
 
   it('a plain http request to a proxy that is down names the proxy too', async () => {
-    const error = await failure(client(plainCloud.url, { httpProxy: `http://127.0.0.1:${downPort}` }, { retry: { maxAttempts: 1 } }).putDevices(sampleReport()));
+    const error = await failure(
+      client(plainCloud.url, { httpProxy: `http://127.0.0.1:${downPort}` }, { retry: { maxAttempts: 1 } }).putDevices(sampleReport()),
+    );
     expect(error).toMatchObject({ problem: 'unreachable', code: 'ECONNREFUSED' });
   });
 

@@ -197,7 +197,10 @@ describe('CloudClient.putDevices', () => {
   it('something that does not speak HTTP at the address (TLS on an http:// URL, SSH): says what answered, one attempt, no retry chain', async () => {
     const cases: Array<[Buffer, RegExp]> = [
       [Buffer.from('15030100020228', 'hex'), /does not answer HTTP: it answered with TLS; DEVICE_AGENT_BASE_URL probably needs https:\/\//],
-      [Buffer.from('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n\u001b'), /does not answer HTTP: it sent "SSH-2\.0-OpenSSH_9\.2p1 Debian-2\\r\\n\\u001b"; check the host and port of DEVICE_AGENT_BASE_URL/],
+      [
+        Buffer.from('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n\u001b'),
+        /does not answer HTTP: it sent "SSH-2\.0-OpenSSH_9\.2p1 Debian-2\\r\\n\\u001b"; check the host and port of DEVICE_AGENT_BASE_URL/,
+      ],
     ];
     for (const [greeting, says] of cases) {
       let connections = 0;
@@ -221,7 +224,11 @@ describe('CloudClient.putDevices', () => {
 
   it('a certificate the system does not trust (self-signed, as a test or MITM proxy has): a TLS problem naming the code, one attempt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'da-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      { stdio: 'ignore' },
+    );
     let requests = 0;
     const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
       requests++;
@@ -254,7 +261,11 @@ describe('CloudClient.putDevices', () => {
       });
       await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
       try {
-        const error = await failure(client({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, retry: { baseDelayMs: 5, maxAttempts: 2 } }).putDevices(sampleReport()));
+        const error = await failure(
+          client({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, retry: { baseDelayMs: 5, maxAttempts: 2 } }).putDevices(
+            sampleReport(),
+          ),
+        );
         expect(error).toBeInstanceOf(CloudUnavailableError);
         expect(error.message).toMatch(/HPE_HEADER_OVERFLOW|does not answer HTTP/);
         expect(connections).toBeGreaterThanOrEqual(1);
@@ -291,9 +302,7 @@ describe('CloudClient.putDevices', () => {
   it('starts no attempt after the deadline', async () => {
     double.failNext({ status: 503, times: Infinity });
     const deadline = Date.now() + 1_000;
-    const error = await failure(
-      client({ retry: { baseDelayMs: 200, maxDelayMs: 10_000, maxAttempts: 10 } }).putDevices(sampleReport(), { deadline }),
-    );
+    const error = await failure(client({ retry: { baseDelayMs: 200, maxDelayMs: 10_000, maxAttempts: 10 } }).putDevices(sampleReport(), { deadline }));
     expect(error).toBeInstanceOf(CloudUnavailableError);
     expect(error.message).toMatch(/deadline/);
     const seen = double.putRequests();
@@ -358,10 +367,7 @@ describe('secrets', () => {
       'CloudAuthError',
     ]);
     expect(lines.length).toBeGreaterThan(3);
-    const texts = [
-      ...lines,
-      ...errors.flatMap((e) => [(e as Error).message, (e as Error).stack ?? '', JSON.stringify(e), inspect(e, { depth: 10 })]),
-    ];
+    const texts = [...lines, ...errors.flatMap((e) => [(e as Error).message, (e as Error).stack ?? '', JSON.stringify(e), inspect(e, { depth: 10 })])];
     for (const text of texts) {
       expect(text).not.toContain(DEFAULT_API_KEY);
       expect(text).not.toContain(credential);

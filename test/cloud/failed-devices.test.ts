@@ -42,7 +42,14 @@ describe('FailedDevicePolicy', () => {
   it('lists the devices due for a retry and the earliest retry time', () => {
     const policy = new FailedDevicePolicy({ initialBackoffMs: 1_000 });
     policy.record(['A', 'B'], [{ udid: 'A', message: missing }], 0);
-    policy.record(['A', 'B'], [{ udid: 'A', message: missing }, { udid: 'B', message: missing }], 500);
+    policy.record(
+      ['A', 'B'],
+      [
+        { udid: 'A', message: missing },
+        { udid: 'B', message: missing },
+      ],
+      500,
+    );
     // A: second refusal at 500 -> 500 + 2000; B: first refusal at 500 -> 1500.
     expect(policy.nextRetryAt()).toBe(1_500);
     expect(policy.dueForRetry(1_499)).toEqual([]);
@@ -52,14 +59,28 @@ describe('FailedDevicePolicy', () => {
 
   it('counts a udid listed twice in one answer once', () => {
     const policy = new FailedDevicePolicy();
-    const result = policy.record(['A'], [{ udid: 'A', message: missing }, { udid: 'A', message: missing }], 0);
+    const result = policy.record(
+      ['A'],
+      [
+        { udid: 'A', message: missing },
+        { udid: 'A', message: missing },
+      ],
+      0,
+    );
     expect(result.newlyFailed).toHaveLength(1);
     expect(policy.current()[0]?.attempts).toBe(1);
   });
 
   it('keeps only the devices still reported', () => {
     const policy = new FailedDevicePolicy();
-    policy.record(['A', 'B'], [{ udid: 'A', message: missing }, { udid: 'B', message: missing }], 0);
+    policy.record(
+      ['A', 'B'],
+      [
+        { udid: 'A', message: missing },
+        { udid: 'B', message: missing },
+      ],
+      0,
+    );
     policy.retain(new Set(['B', 'C']));
     expect(policy.current().map((d) => d.udid)).toEqual(['B']);
     policy.retain(new Set());

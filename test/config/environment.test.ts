@@ -8,7 +8,7 @@ import { otherVariables } from '../../src/config/variables.js';
 const root = join(import.meta.dirname, '../..');
 
 describe('readEnvironment', () => {
-  it('reads the settings\' variables and names them, never their values; empty ones are unset', () => {
+  it("reads the settings' variables and names them, never their values; empty ones are unset", () => {
     const reading = readEnvironment({ DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root', DEVICE_AGENT_JITTER_SECONDS: '3' });
     expect([...reading.values]).toEqual([
       ['baseUrl', { name: 'DEVICE_AGENT_BASE_URL', raw: 'https://x/v1' }],
@@ -67,7 +67,7 @@ describe('the variables the agent reads', () => {
     expect([...named, ...read_].filter((n) => !known.has(n))).toEqual([]);
   });
 
-  it('other variables never shadow a setting\'s variable', () => {
+  it("other variables never shadow a setting's variable", () => {
     const settings = new Set(Object.keys(schema).map(envName));
     expect(Object.keys(otherVariables).filter((n) => settings.has(n))).toEqual([]);
   });

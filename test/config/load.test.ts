@@ -102,7 +102,7 @@ describe('loadConfig', () => {
     expect(old.warnings).toHaveLength(1);
   });
 
-  it('puts the command line\'s values over every source', () => {
+  it("puts the command line's values over every source", () => {
     const settings = loadSettings({ env: { DEVICE_AGENT_LOG_LEVEL: 'debug' }, overrides: new Map([['logLevel', 'error']]) });
     expect(settings.logLevel).toBe('error');
   });
@@ -135,7 +135,9 @@ describe('envName', () => {
 
 describe('proxy and CA settings', () => {
   it('take the conventional variables as defaults, lower case first as curl reads them', () => {
-    const settings = loadSettings({ env: { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128', HTTP_PROXY: 'http://plain:8080', NO_PROXY: '.corp' } });
+    const settings = loadSettings({
+      env: { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128', HTTP_PROXY: 'http://plain:8080', NO_PROXY: '.corp' },
+    });
     expect(settings.httpsProxy).toBe('http://lower:3128');
     expect(settings.httpProxy).toBe('http://plain:8080');
     expect(settings.noProxy).toBe('.corp');

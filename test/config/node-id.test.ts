@@ -42,7 +42,9 @@ describe('a node-id file the agent did not leave as it wrote it', () => {
       resolveNodeId(settings, {});
       writeFileSync(file, text);
       expect(() => resolveNodeId(settings, {})).toThrow(problem);
-      expect(() => resolveNodeId(settings, {})).toThrow(/stateDir \(DEVICE_AGENT_STATE_DIR\): .*node-id is not a node id the agent wrote.*DEVICE_AGENT_NODE_ID.*delete the file/);
+      expect(() => resolveNodeId(settings, {})).toThrow(
+        /stateDir \(DEVICE_AGENT_STATE_DIR\): .*node-id is not a node id the agent wrote.*DEVICE_AGENT_NODE_ID.*delete the file/,
+      );
     }
     // Bytes that are not UTF-8 arrive as U+FFFD.
     const { settings, file } = stateDir();

@@ -9,7 +9,12 @@ function endpoint(value: string): ProxyEndpoint {
 
 describe('parseProxyUrl', () => {
   it('reads http://host:port, and an empty setting as no proxy', () => {
-    expect(endpoint('http://proxy.corp.example:3128')).toEqual({ host: 'proxy.corp.example', port: 3128, label: 'http://proxy.corp.example:3128', secrets: [] });
+    expect(endpoint('http://proxy.corp.example:3128')).toEqual({
+      host: 'proxy.corp.example',
+      port: 3128,
+      label: 'http://proxy.corp.example:3128',
+      secrets: [],
+    });
     expect(parseProxyUrl('')).toBeUndefined();
     expect(parseProxyUrl('  ')).toBeUndefined();
     expect(parseProxyUrl(undefined)).toBeUndefined();
@@ -32,9 +37,13 @@ describe('parseProxyUrl', () => {
   });
 
   it('refuses what it cannot speak, without repeating the value (it may hold a password)', () => {
-    const problems = ['https://u:secret-pw@proxy:3128', 'socks5h://u:secret-pw@proxy:1080', 'http://u:secret-pw@proxy:3128/path', 'http://u:secret-pw@:3128', 'http://u:%E0%A4%A@proxy:1'].map(
-      (v) => parseProxyUrl(v),
-    );
+    const problems = [
+      'https://u:secret-pw@proxy:3128',
+      'socks5h://u:secret-pw@proxy:1080',
+      'http://u:secret-pw@proxy:3128/path',
+      'http://u:secret-pw@:3128',
+      'http://u:%E0%A4%A@proxy:1',
+    ].map((v) => parseProxyUrl(v));
     for (const p of problems) {
       expect(isProblem(p)).toBe(true);
       expect(JSON.stringify(p)).not.toContain('secret-pw');

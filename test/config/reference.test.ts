@@ -27,7 +27,10 @@ describe('the settings reference', () => {
     const byKey = new Map(rows.map((r) => [r.key, r]));
     expect(byKey.get('shutdownTimeoutSeconds')).toMatchObject({ default: '`8`', allowed: '1 to 9' });
     expect(byKey.get('logLevel')?.allowed).toBe('`trace`, `debug`, `info`, `warn`, `error`, `fatal`, `silent`');
-    expect(byKey.get('health.storageMinFreeMiB')).toMatchObject({ variable: 'DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB', formerVariable: 'DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MI_B' });
+    expect(byKey.get('health.storageMinFreeMiB')).toMatchObject({
+      variable: 'DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB',
+      formerVariable: 'DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MI_B',
+    });
   });
 
   it('has its ranges from the schema: every whole number has both bounds, which validation applies', () => {

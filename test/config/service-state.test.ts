@@ -7,14 +7,14 @@ import { otherServiceStateDir } from '../../src/config/service-state.js';
 const tmp = () => mkdtempSync(join(tmpdir(), 'da-service-state-'));
 
 describe('otherServiceStateDir', () => {
-  it('names the service\'s directory when it exists and this run uses another', () => {
+  it("names the service's directory when it exists and this run uses another", () => {
     const root = tmp();
     const service = join(root, 'var-lib-device-agent');
     mkdirSync(service);
     expect(otherServiceStateDir(join(root, 'home-state'), false, service)).toBe(service);
   });
 
-  it('says nothing without an installed service, in the service\'s own directory, or with a configured node id', () => {
+  it("says nothing without an installed service, in the service's own directory, or with a configured node id", () => {
     const root = tmp();
     const service = join(root, 'var-lib-device-agent');
     expect(otherServiceStateDir(join(root, 'home-state'), false, service)).toBeUndefined();
@@ -24,7 +24,7 @@ describe('otherServiceStateDir', () => {
     expect(otherServiceStateDir(join(root, 'home-state'), true, service)).toBeUndefined();
   });
 
-  it('sees the service through DynamicUser\'s link into a private directory, and the same directory by another path', () => {
+  it("sees the service through DynamicUser's link into a private directory, and the same directory by another path", () => {
     const root = tmp();
     const real = join(root, 'private', 'device-agent');
     mkdirSync(real, { recursive: true });

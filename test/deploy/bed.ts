@@ -77,8 +77,7 @@ async function main(): Promise<void> {
           200,
           cloud.putRequests().map((r) => {
             const body = r.body as
-              | { nodeId?: string; machine?: { version?: string; buildNumber?: string }; devices?: Array<{ udid: string; status: string }> }
-              | undefined;
+              { nodeId?: string; machine?: { version?: string; buildNumber?: string }; devices?: Array<{ udid: string; status: string }> } | undefined;
             return {
               receivedAt: r.receivedAt,
               status: r.answer?.status,

@@ -16,7 +16,9 @@ describe('docs/design/architecture.md', () => {
   });
 
   it('lists every folder of src/ in its module map', () => {
-    const folders = readdirSync(new URL('src/', root), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(new URL('src/', root), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(10);
     expect(folders.filter((f) => !doc.includes(`\`src/${f}/\``))).toEqual([]);
   });

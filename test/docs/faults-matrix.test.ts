@@ -111,7 +111,8 @@ describe('docs/design/faults.md, the fault matrix', () => {
         continue;
       }
       const ways = rows.map((r) => r.cells[0]);
-      for (const way of WAYS) if (ways.filter((w) => w === way).length !== 1) problems.push(`${boundary}: "${way}" is there ${ways.filter((w) => w === way).length} times`);
+      for (const way of WAYS)
+        if (ways.filter((w) => w === way).length !== 1) problems.push(`${boundary}: "${way}" is there ${ways.filter((w) => w === way).length} times`);
       for (const way of ways) if (!WAYS.includes(way!)) problems.push(`${boundary}: "${way}" is not one of the ten ways`);
     }
     expect(problems).toEqual([]);

@@ -47,7 +47,8 @@ export function declaredTests(root: string, file: string): DeclaredTest[] {
 function callKind(callee: ts.Expression): 'test' | 'suite' | undefined {
   let e: ts.Expression = callee;
   for (;;) {
-    if (ts.isCallExpression(e)) e = e.expression; // it.each(rows)(title, fn)
+    if (ts.isCallExpression(e))
+      e = e.expression; // it.each(rows)(title, fn)
     else if (ts.isPropertyAccessExpression(e) && MODIFIERS.has(e.name.text)) e = e.expression;
     else break;
   }

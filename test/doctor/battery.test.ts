@@ -8,14 +8,22 @@ const items = (name: string, settings = shippedHealth) => batteryItems('R1', fix
 describe('batteryItems', () => {
   it('one warning per battery problem the recording shows, with what to do', () => {
     expect(items('aosp-android14-overheat.txt')).toEqual([
-      { status: 'warn', finding: 'device R1: battery_unhealthy', advice: expect.stringMatching(/^the phone reports its battery health as OVERHEAT: unplug it/) },
+      {
+        status: 'warn',
+        finding: 'device R1: battery_unhealthy',
+        advice: expect.stringMatching(/^the phone reports its battery health as OVERHEAT: unplug it/),
+      },
     ]);
     expect(items('xiaomi-redmi-note14-hyperos3.txt')).toEqual([
       { status: 'warn', finding: 'device R1: charging_voltage_high', advice: expect.stringMatching(/^the charger offers 11\.0 V \(limit 6\.0 V\)/) },
     ]);
     // The 2016 Samsung: ASOC 77 % and 1764 cycles.
     expect(items('samsung-2016-battery-tistory-usb-charging.txt')).toEqual([
-      { status: 'warn', finding: 'device R1: battery_worn', advice: expect.stringMatching(/^battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\)/) },
+      {
+        status: 'warn',
+        finding: 'device R1: battery_worn',
+        advice: expect.stringMatching(/^battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\)/),
+      },
     ]);
   });
 
@@ -27,7 +35,9 @@ describe('batteryItems', () => {
   });
 
   it('follows the settings', () => {
-    expect(items('samsung-galaxy-a35-sm-a356e-android16.txt', { ...shippedHealth, batteryMinHealthPercent: 90 }).map((i) => i.finding)).toEqual(['device R1: battery_worn']);
+    expect(items('samsung-galaxy-a35-sm-a356e-android16.txt', { ...shippedHealth, batteryMinHealthPercent: 90 }).map((i) => i.finding)).toEqual([
+      'device R1: battery_worn',
+    ]);
     expect(items('xiaomi-redmi-note14-hyperos3.txt', { ...shippedHealth, chargingVoltageMaxMillivolts: 0 })).toEqual([]);
   });
 });

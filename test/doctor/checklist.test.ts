@@ -27,7 +27,12 @@ describe('formatChecklist', () => {
   });
 
   it('says so when everything passed', () => {
-    expect(formatChecklist([{ status: 'ok', finding: 'a' }, { status: 'ok', finding: 'b' }])).toBe('[ OK ] a\n[ OK ] b\nAll 2 checks passed.\n');
+    expect(
+      formatChecklist([
+        { status: 'ok', finding: 'a' },
+        { status: 'ok', finding: 'b' },
+      ]),
+    ).toBe('[ OK ] a\n[ OK ] b\nAll 2 checks passed.\n');
   });
 
   it('shows a control character from a device or the cloud as U+FFFD, never as a terminal command', () => {
@@ -43,9 +48,7 @@ describe('formatChecklist', () => {
 
   it('masks registered secrets and Basic credentials wherever they appear', () => {
     addSecret('s3cr3t-api-key');
-    const text = formatChecklist([
-      { status: 'fail', finding: 'cloud said: key s3cr3t-api-key is wrong', advice: 'header was Basic dXNlcjpzM2NyM3Q=' },
-    ]);
+    const text = formatChecklist([{ status: 'fail', finding: 'cloud said: key s3cr3t-api-key is wrong', advice: 'header was Basic dXNlcjpzM2NyM3Q=' }]);
     expect(text).not.toContain('s3cr3t-api-key');
     expect(text).not.toContain('dXNlcjpzM2NyM3Q=');
     expect(text).toContain('***');
@@ -74,12 +77,27 @@ describe('formatChecklist', () => {
 describe('exitCodeOf', () => {
   it('is 1 only when an item failed; warnings pass', () => {
     expect(exitCodeOf([])).toBe(0);
-    expect(exitCodeOf([{ status: 'ok', finding: '' }, { status: 'warn', finding: '' }])).toBe(0);
-    expect(exitCodeOf([{ status: 'ok', finding: '' }, { status: 'fail', finding: '' }])).toBe(1);
+    expect(
+      exitCodeOf([
+        { status: 'ok', finding: '' },
+        { status: 'warn', finding: '' },
+      ]),
+    ).toBe(0);
+    expect(
+      exitCodeOf([
+        { status: 'ok', finding: '' },
+        { status: 'fail', finding: '' },
+      ]),
+    ).toBe(1);
   });
 
   it('is 2 when the configuration failed, as for every command, whatever else failed', () => {
-    expect(exitCodeOf([{ status: 'fail', finding: '' }, { status: 'fail', finding: '', config: true }])).toBe(2);
+    expect(
+      exitCodeOf([
+        { status: 'fail', finding: '' },
+        { status: 'fail', finding: '', config: true },
+      ]),
+    ).toBe(2);
     // A warning about the configuration (an unknown variable) does not make it 2.
     expect(exitCodeOf([{ status: 'warn', finding: '', config: true }])).toBe(0);
   });

@@ -71,7 +71,9 @@ describe('checkAdb through adbkit, against recorded adb devices outputs', () => 
     const port = await freePort();
     const adb = new AdbClient({ host: '127.0.0.1', port, source: 'ANDROID_ADB_SERVER_PORT' });
     const items = await checkAdb(adb, options);
-    expect(items).toEqual([expect.objectContaining({ status: 'fail', finding: `adb server tcp:127.0.0.1:${port} (ANDROID_ADB_SERVER_PORT): not reachable (ECONNREFUSED)` })]);
+    expect(items).toEqual([
+      expect.objectContaining({ status: 'fail', finding: `adb server tcp:127.0.0.1:${port} (ANDROID_ADB_SERVER_PORT): not reachable (ECONNREFUSED)` }),
+    ]);
   });
 });
 
@@ -95,7 +97,13 @@ const answer = (output: string): ShellResult => ({ output, bytes: output.length,
 describe('checkAdb per device', () => {
   it("shows where each device is plugged from adb's long listing, and the load of its USB controller", async () => {
     const adb = {
-      ...fakeAdb([{ serial: 'R58M12AB', state: 'device' }, { serial: 'ZY22', state: 'unauthorized' }], async () => answer('SM-G991B\n')),
+      ...fakeAdb(
+        [
+          { serial: 'R58M12AB', state: 'device' },
+          { serial: 'ZY22', state: 'unauthorized' },
+        ],
+        async () => answer('SM-G991B\n'),
+      ),
       listDevicesLong: async () => [
         { serial: 'R58M12AB', state: 'device', usb: '1-1.4.2', product: 'o1sxeea', transportId: '7' },
         { serial: 'ZY22', state: 'unauthorized', usb: '1-1.3', transportId: '8' },
@@ -186,7 +194,10 @@ describe('checkCloud', () => {
   const target = { baseUrl: 'https://cloud.example.com/v1', username: 'lab', keySource: 'DEVICE_AGENT_API_KEY' };
 
   it('gives the credentials and the clock from one answer', async () => {
-    const items = await checkCloud({ checkCredentials: async () => ({ status: 200, serverDate: 1, clockSkewMs: 400_000, roundTripMs: 5, privateDevices: 0 }) }, target);
+    const items = await checkCloud(
+      { checkCredentials: async () => ({ status: 200, serverDate: 1, clockSkewMs: 400_000, roundTripMs: 5, privateDevices: 0 }) },
+      target,
+    );
     expect(items.map((i) => i.status)).toEqual(['ok', 'fail']);
     expect(items[1]!.finding).toMatch(/^clock: this host is 7 min behind the cloud/);
   });

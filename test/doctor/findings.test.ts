@@ -27,7 +27,11 @@ import {
 import { listProfiles, loadProfile, parseGetprop } from '../sim/profile.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
-const target: CloudTarget = { baseUrl: 'https://cloud.example.com/v1', username: 'lab@example.com', keySource: '/run/credentials/device-agent.service/api-key' };
+const target: CloudTarget = {
+  baseUrl: 'https://cloud.example.com/v1',
+  username: 'lab@example.com',
+  keySource: '/run/credentials/device-agent.service/api-key',
+};
 
 describe('clockItem', () => {
   it('is ok up to 30 s either way, warns up to 5 min, fails beyond', () => {
@@ -158,7 +162,10 @@ describe('adbToolItem', () => {
   const tool = { version: 41, release: '36.0.0-13206524', path: '/opt/platform-tools/adb' };
 
   it('is ok when the adb on PATH matches the server', () => {
-    expect(adbToolItem(tool, 41)).toEqual({ status: 'ok', finding: 'adb command /opt/platform-tools/adb: 1.0.41, 36.0.0-13206524, same version as the server' });
+    expect(adbToolItem(tool, 41)).toEqual({
+      status: 'ok',
+      finding: 'adb command /opt/platform-tools/adb: 1.0.41, 36.0.0-13206524, same version as the server',
+    });
   });
 
   it('warns that another version would kill the server (as in "adb server version (40) doesn\'t match this client (41)")', () => {
@@ -185,7 +192,10 @@ describe('adbServerFailed', () => {
 describe('cloud findings', () => {
   it('reports accepted credentials with what the cloud answered', () => {
     const item = cloudItem(target, { status: 200, serverDate: 0, clockSkewMs: 0, roundTripMs: 42, privateDevices: 1 });
-    expect(item).toEqual({ status: 'ok', finding: 'cloud https://cloud.example.com/v1 accepts the credentials of lab@example.com, 1 private device, answered in 42 ms' });
+    expect(item).toEqual({
+      status: 'ok',
+      finding: 'cloud https://cloud.example.com/v1 accepts the credentials of lab@example.com, 1 private device, answered in 42 ms',
+    });
   });
 
   it('names the credential settings and the key source on 401 and 403', () => {
@@ -201,13 +211,21 @@ describe('cloud findings', () => {
   });
 
   it('points at the clock when the certificate is out of its validity period', () => {
-    const item = cloudFailed(target, new CloudUnavailableError('GET /devices', 'TLS problem (CERT_NOT_YET_VALID: certificate is not yet valid)', { code: 'CERT_NOT_YET_VALID', retryable: false }));
+    const item = cloudFailed(
+      target,
+      new CloudUnavailableError('GET /devices', 'TLS problem (CERT_NOT_YET_VALID: certificate is not yet valid)', {
+        code: 'CERT_NOT_YET_VALID',
+        retryable: false,
+      }),
+    );
     expect(item.finding).toMatch(/not reachable: TLS problem/);
     expect(item.advice).toMatch(/host clock/);
   });
 
   it('tells a network problem from a cloud in trouble', () => {
-    expect(cloudFailed(target, new CloudUnavailableError('GET /devices', 'ECONNREFUSED', { code: 'ECONNREFUSED' })).advice).toMatch(/DEVICE_AGENT_BASE_URL, DNS/);
+    expect(cloudFailed(target, new CloudUnavailableError('GET /devices', 'ECONNREFUSED', { code: 'ECONNREFUSED' })).advice).toMatch(
+      /DEVICE_AGENT_BASE_URL, DNS/,
+    );
     expect(cloudFailed(target, new CloudUnavailableError('GET /devices', 'HTTP 503 Service Unavailable', { status: 503 })).advice).toMatch(/cloud itself/);
   });
 
@@ -236,7 +254,9 @@ describe('cloud findings', () => {
 
 describe('settingsItem', () => {
   it('names the variables the agent read (readEnvironment picks them, never values)', () => {
-    const item = settingsItem(readEnvironment({ DEVICE_AGENT_API_KEY: 'k3y-value', DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root' }).known);
+    const item = settingsItem(
+      readEnvironment({ DEVICE_AGENT_API_KEY: 'k3y-value', DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root' }).known,
+    );
     expect(item).toEqual({ status: 'ok', finding: 'configuration valid (variables set: DEVICE_AGENT_API_KEY, DEVICE_AGENT_BASE_URL)' });
     expect(settingsItem([]).finding).toBe('configuration valid (no DEVICE_AGENT_* variables set)');
   });

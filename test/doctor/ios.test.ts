@@ -18,7 +18,11 @@ describe('doctor: iOS', () => {
     expect(items[0]).toMatchObject({ status: 'ok', finding: expect.stringContaining('3 iPhone(s)') });
     const about = (udid: string) => items.find((i) => i.finding.includes(udid));
     expect(about(paired.udid)).toMatchObject({ status: 'ok', finding: expect.stringContaining('iPhone 13, iOS 16.3.1): paired') });
-    expect(about(untrusted.udid)).toMatchObject({ status: 'warn', finding: expect.stringContaining('not paired'), advice: expect.stringContaining('idevicepair pair') });
+    expect(about(untrusted.udid)).toMatchObject({
+      status: 'warn',
+      finding: expect.stringContaining('not paired'),
+      advice: expect.stringContaining('idevicepair pair'),
+    });
     expect(about(hung.udid)).toMatchObject({ status: 'warn', finding: expect.stringContaining('does not answer') });
     expect(untrusted.log.map((l) => l.request)).not.toContain('Pair');
     for (const p of [paired, untrusted, hung]) mux.unplug(p);
@@ -29,7 +33,11 @@ describe('doctor: iOS', () => {
       { status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },
     ]);
     expect(await checkIos({ ...settings, ios: true }, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
-      { status: 'warn', finding: expect.stringContaining('asked for (ios: true), but there is no usbmuxd socket'), advice: expect.stringContaining('install and start usbmuxd') },
+      {
+        status: 'warn',
+        finding: expect.stringContaining('asked for (ios: true), but there is no usbmuxd socket'),
+        advice: expect.stringContaining('install and start usbmuxd'),
+      },
     ]);
     expect((await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: '/var/run/usbmuxd' }))[0]?.status).toBe('fail');
     expect((await checkIos({ ...settings, ios: false }, mux.env))[0]?.finding).toMatch(/off/);

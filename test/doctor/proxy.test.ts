@@ -45,7 +45,11 @@ describe('checkNetwork', () => {
     const port = new URL(cloud.url).port;
     expect(findings(items)).toEqual([
       `ok proxy: requests to ${NAME}:${port} go through http://127.0.0.1:${squid.port} (httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)), as proxy user doctor`,
-      expect.stringMatching(new RegExp(`^ok TLS trust: Node's roots \\(\\d+, NODE_EXTRA_CA_CERTS included\\), caFile ${caFile} \\(O=Device Agent Tests, CN=Device Agent Test Root CA\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^ok TLS trust: Node's roots \\(\\d+, NODE_EXTRA_CA_CERTS included\\), caFile ${caFile} \\(O=Device Agent Tests, CN=Device Agent Test Root CA\\)$`,
+        ),
+      ),
       expect.stringMatching(new RegExp(`^ok proxy tunnel: http://127\\.0\\.0\\.1:${squid.port} opened CONNECT ${NAME}:${port} in \\d+ ms$`)),
       `ok TLS through the proxy: ${NAME} presents a certificate issued by "O=Device Agent Tests, CN=Device Agent Test Root CA", trusted`,
     ]);
@@ -53,17 +57,22 @@ describe('checkNetwork', () => {
     expect(JSON.stringify(items)).not.toContain(account.password);
   });
 
-  it("names the CA of a TLS-inspecting proxy that this host does not trust", async () => {
+  it('names the CA of a TLS-inspecting proxy that this host does not trust', async () => {
     const items = await check(inspected.url, { httpsProxy: squid.url(account) });
     const tls = items.at(-1)!;
     expect(tls.status).toBe('fail');
-    expect(tls.finding).toMatch(/the certificate presented for cloud\.lab\.test is issued by "O=Device Agent Tests, CN=Corp TLS Inspection CA", which this host does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
+    expect(tls.finding).toMatch(
+      /the certificate presented for cloud\.lab\.test is issued by "O=Device Agent Tests, CN=Corp TLS Inspection CA", which this host does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/,
+    );
     expect(tls.advice).toContain('caFile (DEVICE_AGENT_CA_FILE)');
   });
 
   it('fails the tunnel with the reason and the advice of the report path', async () => {
     const [, , tunnel] = await check(cloud.url, { httpsProxy: squid.url() });
-    expect(tunnel).toMatchObject({ status: 'fail', finding: expect.stringContaining(`proxy tunnel: proxy http://127.0.0.1:${squid.port} requires credentials (407`) });
+    expect(tunnel).toMatchObject({
+      status: 'fail',
+      finding: expect.stringContaining(`proxy tunnel: proxy http://127.0.0.1:${squid.port} requires credentials (407`),
+    });
     const down = await freePort();
     const [, , unreachable] = await check(cloud.url, { httpsProxy: `http://127.0.0.1:${down}` });
     expect(unreachable).toMatchObject({ status: 'fail', finding: `proxy tunnel: proxy http://127.0.0.1:${down} is not reachable (ECONNREFUSED)` });

@@ -10,7 +10,10 @@ export class ScriptedAdbServer {
   readonly requests: string[] = [];
 
   /** answers: request -> payload; with `silent`, requests get no answer at all. */
-  constructor(private readonly answers: Record<string, string>, private readonly silent = false) {}
+  constructor(
+    private readonly answers: Record<string, string>,
+    private readonly silent = false,
+  ) {}
 
   async start(): Promise<number> {
     const server = net.createServer((socket) => {

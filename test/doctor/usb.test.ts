@@ -48,11 +48,14 @@ describe('readUsbControllers', () => {
 
 describe('usbItems', () => {
   it('one ok line per controller with adb devices, hubs counted', () => {
-    const items = usbItems([phone('A', '1-1.1'), phone('B', '2-1.1'), phone('C', '3-2'), phone('TCP')], [
-      { controller: '0000:00:14.0', buses: [1, 2], devices: 11 },
-      { controller: '0000:03:00.0', buses: [3, 4], devices: 1 },
-      { controller: '0000:05:00.0', buses: [5, 6], devices: 4 },
-    ]);
+    const items = usbItems(
+      [phone('A', '1-1.1'), phone('B', '2-1.1'), phone('C', '3-2'), phone('TCP')],
+      [
+        { controller: '0000:00:14.0', buses: [1, 2], devices: 11 },
+        { controller: '0000:03:00.0', buses: [3, 4], devices: 1 },
+        { controller: '0000:05:00.0', buses: [5, 6], devices: 4 },
+      ],
+    );
     expect(items).toEqual([
       { status: 'ok', finding: 'USB controller 0000:00:14.0 (bus 1, 2): 11 USB devices, hubs included, 2 of them adb devices' },
       { status: 'ok', finding: 'USB controller 0000:03:00.0 (bus 3, 4): 1 adb devices' },

@@ -80,7 +80,10 @@ describe('battery wear signals in the running daemon', () => {
     for (const d of devicesOf(put)) {
       expect(d.status, d.udid).toBe('AVAILABLE');
       expect(d, d.udid).not.toHaveProperty('batteryDetail');
-      expect(Object.keys(d.battery ?? {}).every((k) => ['status', 'temperature', 'voltage', 'health', 'technology', 'percentage'].includes(k)), d.udid).toBe(true);
+      expect(
+        Object.keys(d.battery ?? {}).every((k) => ['status', 'temperature', 'voltage', 'health', 'technology', 'percentage'].includes(k)),
+        d.udid,
+      ).toBe(true);
     }
     expect(find(put, 'SICK0004')!.battery).toMatchObject({ health: 'OVERHEAT' });
     // One warning per phone and problem, however many reports.
@@ -119,12 +122,20 @@ describe('battery wear signals in the running daemon', () => {
     const profile = withBattery('samsung-galaxy-s25-plus', 'FULL0001');
     const recording = profile.commands.get('dumpsys battery')!;
     const commands = new Map(profile.commands);
-    commands.set('dumpsys battery', { ...recording, output: recording.output.replace('USB powered: true', 'USB powered: false').replace('status: 5', 'status: 3') });
+    commands.set('dumpsys battery', {
+      ...recording,
+      output: recording.output.replace('USB powered: true', 'USB powered: false').replace('status: 5', 'status: 3'),
+    });
     await phones.FULL0001!.setProfile({ ...profile, commands });
     const changed = Date.now();
     await cloud.waitForPut((r) => r.receivedAt > changed && find(r, 'FULL0001') !== undefined && find(r, 'FULL0001')!.message === undefined, 15_000);
     expect(series(await metrics(), 'device_agent_device_battery_full_seconds', 'udid="FULL0001"')).toBe(0);
-    expect(bed.agent!.logs().filter((l) => l.level === 'info' && l.problem === 'battery_held_full').map((l) => l.msg)).toEqual(['device FULL0001: battery held full is over']);
+    expect(
+      bed
+        .agent!.logs()
+        .filter((l) => l.level === 'info' && l.problem === 'battery_held_full')
+        .map((l) => l.msg),
+    ).toEqual(['device FULL0001: battery held full is over']);
   }, 30_000);
 
   it('list: the problems and the BATTERY HEALTH column, --json with the figures', async () => {

@@ -15,7 +15,6 @@ beforeAll(() => bed.start());
 afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
-
 function daemon(phone: SimDevice) {
   return bed.run({
     DEVICE_AGENT_NETWORK_DEVICES: phone.serial,
@@ -32,8 +31,7 @@ const held = (text: string, action: string, reason: string): number =>
   Number(new RegExp(`^device_agent_recovery_held_total\\{action="${action}",reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const kicks = (text: string): number => Number(/^device_agent_recovery_actions_total\{action="kick",result="ok"\} (\d+)$/m.exec(text)?.[1] ?? 0);
 
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) =>
-  devicesOf(r).some((d) => d.udid === udid && match(d));
+const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
 
 /** At most `max` status requests in any 60 s, at the double's clock. */
 function expectWithinBound(max: number): void {
@@ -45,12 +43,18 @@ describe('a booked phone', () => {
   it('is left alone while booked, with a message saying so, and kicked once the booking ends', async () => {
     const phone = await bed.networkPhone('BOOK0001');
     const agent = daemon(phone);
-    await cloud.waitForPut(reported('BOOK0001', (d) => d.status === 'AVAILABLE'), 20_000);
+    await cloud.waitForPut(
+      reported('BOOK0001', (d) => d.status === 'AVAILABLE'),
+      20_000,
+    );
     const accepted = phone.connectionsAccepted;
 
     cloud.setBooked('BOOK0001', true);
     phone.wedgeTransport();
-    await cloud.waitForPut(reported('BOOK0001', (d) => /left alone: booked in the cloud/.test(d.message ?? '')), 60_000);
+    await cloud.waitForPut(
+      reported('BOOK0001', (d) => /left alone: booked in the cloud/.test(d.message ?? '')),
+      60_000,
+    );
     // Past several looks of recovery (every 2 s) and cache lifetimes: still no kick.
     await new Promise((r) => setTimeout(r, 8_000));
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toEqual([]);
@@ -74,15 +78,23 @@ describe('a booked phone', () => {
   it('is left alone when the cloud cannot say whether it is booked', async () => {
     const phone = await bed.networkPhone('BOOK0002');
     const agent = daemon(phone);
-    await cloud.waitForPut(reported('BOOK0002', (d) => d.status === 'AVAILABLE'), 20_000);
+    await cloud.waitForPut(
+      reported('BOOK0002', (d) => d.status === 'AVAILABLE'),
+      20_000,
+    );
     const accepted = phone.connectionsAccepted;
 
     cloud.failNext({ status: 503, path: /\/status$/, times: Infinity });
     phone.wedgeTransport();
     await cloud
-      .waitForPut(reported('BOOK0002', (d) => /left alone: the cloud could not say whether it is booked \(.*HTTP 503/.test(d.message ?? '')), 60_000)
+      .waitForPut(
+        reported('BOOK0002', (d) => /left alone: the cloud could not say whether it is booked \(.*HTTP 503/.test(d.message ?? '')),
+        60_000,
+      )
       .catch((e: Error) => {
-        throw new Error(`${e.message}; last message: ${devicesOf(cloud.putRequests().at(-1)!).find((d) => d.udid === 'BOOK0002')?.message}; status requests: ${cloud.statusRequests().length}`);
+        throw new Error(
+          `${e.message}; last message: ${devicesOf(cloud.putRequests().at(-1)!).find((d) => d.udid === 'BOOK0002')?.message}; status requests: ${cloud.statusRequests().length}`,
+        );
       });
     await new Promise((r) => setTimeout(r, 6_000));
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toEqual([]);

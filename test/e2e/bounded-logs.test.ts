@@ -14,7 +14,8 @@ beforeAll(() => bed.start());
 afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
-const udids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ udid: `${prefix}${String(i).padStart(5, '0')}`, message: 'device belongs to another node' }));
+const udids = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ udid: `${prefix}${String(i).padStart(5, '0')}`, message: 'device belongs to another node' }));
 
 describe('a cloud whose failedDevices names 5,000 udids the report did not carry', () => {
   it('the same 5,000 on every report: one line naming a few of them and the count, not one line per udid', async () => {
@@ -29,7 +30,9 @@ describe('a cloud whose failedDevices names 5,000 udids the report did not carry
     const warnings = a.logs().filter((l) => l.level === 'warn');
     const about = warnings.filter((l) => String(l.msg).includes('did not carry'));
     expect(about).toHaveLength(1);
-    expect(String(about[0]?.msg)).toMatch(/named 5000 devices in failedDevices that the report did not carry \(ELSEWHERE00000, ELSEWHERE00001, .* and 4990 more\)/);
+    expect(String(about[0]?.msg)).toMatch(
+      /named 5000 devices in failedDevices that the report did not carry \(ELSEWHERE00000, ELSEWHERE00001, .* and 4990 more\)/,
+    );
     expect(warnings.length).toBeLessThanOrEqual(3);
     expect(a.child.exitCode).toBeNull();
   }, 60_000);

@@ -37,13 +37,22 @@ describe('a phone whose properties hold NUL and control characters', () => {
       platformVersion: '16\ufffd\ufffd',
       status: 'AVAILABLE',
     });
-    expect(cloud.devices().map((d) => d.info.udid).sort()).toEqual(['ODD\ufffdSER', 'PLAIN001']);
+    expect(
+      cloud
+        .devices()
+        .map((d) => d.info.udid)
+        .sort(),
+    ).toEqual(['ODD\ufffdSER', 'PLAIN001']);
 
     // The next report knows it by the same udid: no UNPLUGGED twin under the raw one.
     const t0 = Date.now();
     a.child.kill('SIGHUP');
     const second = await cloud.waitForPut((r) => r.receivedAt >= t0, 15_000);
-    expect(devicesOf(second).map((d) => `${d.udid} ${d.status}`).sort()).toEqual(['ODD\ufffdSER AVAILABLE', 'PLAIN001 AVAILABLE']);
+    expect(
+      devicesOf(second)
+        .map((d) => `${d.udid} ${d.status}`)
+        .sort(),
+    ).toEqual(['ODD\ufffdSER AVAILABLE', 'PLAIN001 AVAILABLE']);
     expect(a.child.exitCode).toBeNull();
   }, 60_000);
 });

@@ -45,7 +45,7 @@ const lines = (text: string) => text.split('\n').filter(Boolean);
 const logs = (run: AgentRun) => lines(run.stderr).map((l) => JSON.parse(l) as { level: string; msg: string });
 
 describe('help', () => {
-  it('once --help, help once: the command\'s flags, variables with defaults and exit codes, on stdout', async () => {
+  it("once --help, help once: the command's flags, variables with defaults and exit codes, on stdout", async () => {
     const [flag, topic] = await Promise.all([runAgent(['once', '--help'], env()), runAgent(['help', 'once'], env())]);
     expect(flag.code).toBe(0);
     expect(flag.stdout).toBe(topic.stdout);
@@ -82,7 +82,9 @@ describe('a mistake on the command line', () => {
     expect(command.stderr).toBe('device-agent: unknown command "lsit"; did you mean list? (device-agent --help)\n');
     const level = await runAgent(['list', '--log-level', 'verbose'], env());
     expect(level.code).toBe(2);
-    expect(lines(level.stderr)).toEqual(['device-agent: --log-level verbose: must be one of trace, debug, info, warn, error, fatal, silent (device-agent list --help)']);
+    expect(lines(level.stderr)).toEqual([
+      'device-agent: --log-level verbose: must be one of trace, debug, info, warn, error, fatal, silent (device-agent list --help)',
+    ]);
   });
 });
 
@@ -90,7 +92,14 @@ describe('settings', () => {
   it('misspelt variables are named with the one meant, and every missing setting in the same run (exit 2)', async () => {
     const run = await runAgent(
       ['once'],
-      env({ DEVICE_AGENT_BASE_URL: undefined, DEVICE_AGENT_USERNAME: undefined, DEVICE_AGENT_API_KEY: undefined, DEVICE_AGENT_BASEURL: baseUrl, DEVICE_AGENT_USER: 'u', DEVICE_AGENT_APIKEY: 'k' }),
+      env({
+        DEVICE_AGENT_BASE_URL: undefined,
+        DEVICE_AGENT_USERNAME: undefined,
+        DEVICE_AGENT_API_KEY: undefined,
+        DEVICE_AGENT_BASEURL: baseUrl,
+        DEVICE_AGENT_USER: 'u',
+        DEVICE_AGENT_APIKEY: 'k',
+      }),
     );
     expect(run.code).toBe(2);
     expect(lines(run.stderr)).toEqual([
@@ -104,7 +113,10 @@ describe('settings', () => {
   });
 
   it('every bad value is named in one run, and run refuses to start (exit 2)', async () => {
-    const run = await runAgent(['run'], env({ DEVICE_AGENT_JITTER_SECONDS: 'ten', DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS: '20', ADB_SERVER_SOCKET: 'localhost:5037' }));
+    const run = await runAgent(
+      ['run'],
+      env({ DEVICE_AGENT_JITTER_SECONDS: 'ten', DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS: '20', ADB_SERVER_SOCKET: 'localhost:5037' }),
+    );
     expect(run.code).toBe(2);
     expect(lines(run.stderr)).toEqual([
       'device-agent: configuration error: DEVICE_AGENT_JITTER_SECONDS: must be a whole number, got "ten"',
@@ -116,9 +128,11 @@ describe('settings', () => {
   it('a misspelt variable that stops nothing is a warning with the one meant, and the run goes on', async () => {
     const run = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_LOGLEVEL: 'debug' }));
     expect(run.code, run.stderr).toBe(0);
-    expect(logs(run).filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
-      'DEVICE_AGENT_LOGLEVEL is set but device-agent has no such variable, so it is ignored; did you mean DEVICE_AGENT_LOG_LEVEL?',
-    ]);
+    expect(
+      logs(run)
+        .filter((l) => l.level === 'warn')
+        .map((l) => l.msg),
+    ).toEqual(['DEVICE_AGENT_LOGLEVEL is set but device-agent has no such variable, so it is ignored; did you mean DEVICE_AGENT_LOG_LEVEL?']);
   });
 
   it('the old ..._MI_B name still works, with a warning to rename it', async () => {
@@ -145,7 +159,10 @@ describe('exit codes', () => {
       expect(run.stdout).toBe('');
       const [line, ...rest] = logs(run);
       expect(rest).toEqual([]);
-      expect(line).toMatchObject({ level: 'error', msg: expect.stringMatching(new RegExp(`^no adb server at tcp:127\\.0\\.0\\.1:${port} .*adb start-server`)) });
+      expect(line).toMatchObject({
+        level: 'error',
+        msg: expect.stringMatching(new RegExp(`^no adb server at tcp:127\\.0\\.0\\.1:${port} .*adb start-server`)),
+      });
     }
   });
 
@@ -234,7 +251,7 @@ describe('a one-shot command beside an installed service', () => {
     return new AgentProcess(child).exited();
   };
 
-  it('warns when its state directory is not the service\'s, for once and list, and the doctor says so', async () => {
+  it("warns when its state directory is not the service's, for once and list, and the doctor says so", async () => {
     const [once, list, doctor] = await Promise.all([withService(['once', '--dry-run'], {}), withService(['list'], {}), withService(['doctor'], {})]);
     expect(doctor.code, doctor.stdout).toBe(0);
     expect(doctor.stdout).toMatch(/^\[WARN\] state directory \/tmp\/\S+ is not the one of the device-agent service on this host \(\/var\/lib\/device-agent\)/m);
@@ -242,11 +259,13 @@ describe('a one-shot command beside an installed service', () => {
       expect(run.code, run.stderr).toBe(0);
       const warnings = logs(run).filter((l) => l.level === 'warn' && l.msg.includes('/var/lib/device-agent'));
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]!.msg).toMatch(/^this run keeps its node id in \/tmp\/.*, the device-agent service on this host in \/var\/lib\/device-agent: .*second node; run it as the service runs/);
+      expect(warnings[0]!.msg).toMatch(
+        /^this run keeps its node id in \/tmp\/.*, the device-agent service on this host in \/var\/lib\/device-agent: .*second node; run it as the service runs/,
+      );
     }
   });
 
-  it('says nothing when it runs with the service\'s directory, or with a node id of its own', async () => {
+  it("says nothing when it runs with the service's directory, or with a node id of its own", async () => {
     const [same, configured] = await Promise.all([
       withService(['once', '--dry-run'], { DEVICE_AGENT_STATE_DIR: undefined, STATE_DIRECTORY: '/var/lib/device-agent' }),
       withService(['once', '--dry-run'], { DEVICE_AGENT_NODE_ID: 'lab-7' }),

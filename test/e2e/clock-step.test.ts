@@ -32,7 +32,10 @@ describe('wall clock steps', () => {
     await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('schedule'), 15_000);
 
     // Back an hour, then forward again to the real time.
-    for (const [offset, step] of [['-3600', -3600], ['+0', 3600]] as const) {
+    for (const [offset, step] of [
+      ['-3600', -3600],
+      ['+0', 3600],
+    ] as const) {
       writeFileSync(stepFile, `${offset}\n`);
       // Log times are the agent's (stepped) wall clock: count from its own line.
       const line = await a.waitForLog((l) => String(l.msg).startsWith('the wall clock stepped') && l.stepSeconds === step, 5_000).catch(() => undefined);

@@ -86,7 +86,10 @@ export interface ReportedDevice {
 }
 
 export const devicesOf = (r: RecordedRequest): ReportedDevice[] => (r.body as { devices?: ReportedDevice[] } | undefined)?.devices ?? [];
-export const udidsOf = (r: RecordedRequest): string[] => devicesOf(r).map((d) => d.udid).sort();
+export const udidsOf = (r: RecordedRequest): string[] =>
+  devicesOf(r)
+    .map((d) => d.udid)
+    .sort();
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The agent's /metrics, once its status endpoint (DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:0) says where it listens. */

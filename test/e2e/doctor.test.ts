@@ -83,7 +83,9 @@ describe('doctor', () => {
     expect(lineWith(run.stdout, 'adb server').line).toBe(`[ OK ] adb server tcp:127.0.0.1:${adb.port} (ADB_SERVER_SOCKET), version 41 (adb 1.0.41)`);
     expect(lineWith(run.stdout, 'adb command').line).toMatch(/^\[ OK \] adb command .*: 1\.0\.41, .*same version as the server$/);
     // Over TCP adb has no usb path: the transport id says which connection it is.
-    expect(lineWith(run.stdout, pixelSerial).line).toMatch(new RegExp(`^\\[ OK \\] device ${pixelSerial.replace(/\./g, '\\.')}: device, Pixel 8 Pro \\[transport \\d+\\]$`));
+    expect(lineWith(run.stdout, pixelSerial).line).toMatch(
+      new RegExp(`^\\[ OK \\] device ${pixelSerial.replace(/\./g, '\\.')}: device, Pixel 8 Pro \\[transport \\d+\\]$`),
+    );
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(new RegExp(`^\\[ OK \\] cloud .* accepts the credentials of ${cloud.username}`));
     expect(lineWith(run.stdout, 'clock').line).toMatch(/^\[ OK \] clock/);
     expect(run.stdout).toMatch(/^All \d+ checks passed\.$/m);
@@ -123,7 +125,9 @@ describe('doctor', () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: 'localhost:5037' }));
     expect(run.code, run.stdout).toBe(2);
     const { line, advice } = lineWith(run.stdout, 'adb server address');
-    expect(line).toBe('[FAIL] adb server address: ADB_SERVER_SOCKET: must be tcp:HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:5037; got "localhost:5037"');
+    expect(line).toBe(
+      '[FAIL] adb server address: ADB_SERVER_SOCKET: must be tcp:HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:5037; got "localhost:5037"',
+    );
     expect(advice).toMatch(/ADB_SERVER_SOCKET=tcp:HOST:PORT/);
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
   });

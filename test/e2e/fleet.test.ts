@@ -105,7 +105,9 @@ describe('a fleet of 16 agent processes (one run, in steps)', () => {
     const outageMs = backAt - outageFrom;
 
     // Fleet A: one attempt per scheduled report (before: a chain of up to 6 per report, and resends).
-    const attempts = agents.filter((a) => a.fleet === 'a').map((a) => putsOf('a', a.nodeId).filter((r) => r.receivedAt >= outageFrom && r.receivedAt < backAt).length);
+    const attempts = agents
+      .filter((a) => a.fleet === 'a')
+      .map((a) => putsOf('a', a.nodeId).filter((r) => r.receivedAt >= outageFrom && r.receivedAt < backAt).length);
     const perPeriod = attempts.reduce((x, y) => x + y, 0) / attempts.length / (outageMs / PERIOD);
     Object.assign(figures, { attempts, perPeriod });
     expect(perPeriod).toBeLessThanOrEqual(1.34);

@@ -30,8 +30,7 @@ interface Reported {
   uptime?: number;
 }
 
-const mine = (r: RecordedRequest): Reported | undefined =>
-  ((r.body as { devices?: Reported[] } | undefined)?.devices ?? []).find((d) => d.udid === SERIAL);
+const mine = (r: RecordedRequest): Reported | undefined => ((r.body as { devices?: Reported[] } | undefined)?.devices ?? []).find((d) => d.udid === SERIAL);
 
 function withOutputs(profile: Profile, outputs: Record<string, string>): Profile {
   const commands = new Map(profile.commands);

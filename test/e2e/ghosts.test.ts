@@ -13,7 +13,10 @@ beforeAll(() => bed.start());
 afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
-const statusOf = (r: Parameters<typeof devicesOf>[0]) => devicesOf(r).map((d) => `${d.udid}:${d.status}`).sort();
+const statusOf = (r: Parameters<typeof devicesOf>[0]) =>
+  devicesOf(r)
+    .map((d) => `${d.udid}:${d.status}`)
+    .sort();
 
 describe('no ghost devices after a restart', () => {
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
@@ -32,7 +35,13 @@ describe('no ghost devices after a restart', () => {
       // adb's list counts as complete 10 s after the agent connects to it (USB enumeration).
       const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 20_000);
       expect(statusOf(put)).toEqual(['GHOST001:AVAILABLE', 'GHOST002:UNPLUGGED', 'GHOST003:AVAILABLE']);
-      expect(cloud.putRequests().filter((r) => r.receivedAt >= t0).flatMap(statusOf).filter((x) => x.endsWith('UNPLUGGED'))).toEqual(['GHOST002:UNPLUGGED']);
+      expect(
+        cloud
+          .putRequests()
+          .filter((r) => r.receivedAt >= t0)
+          .flatMap(statusOf)
+          .filter((x) => x.endsWith('UNPLUGGED')),
+      ).toEqual(['GHOST002:UNPLUGGED']);
       const t1 = Date.now();
       second.child.kill('SIGHUP');
       const next = await cloud.waitForPut((r) => r.receivedAt >= t1, 10_000);

@@ -237,9 +237,7 @@ describe('full inventory of recorded devices', () => {
   });
 
   it('the fill-table covers every probe with a fixed command', () => {
-    expect(FILLS.map(([, section]) => section)).toEqual(
-      PROBES.filter((p) => typeof p.command === 'string' && p.filled).map((p) => p.section),
-    );
+    expect(FILLS.map(([, section]) => section)).toEqual(PROBES.filter((p) => typeof p.command === 'string' && p.filled).map((p) => p.section));
     expect(FILLS.length).toBeGreaterThanOrEqual(15);
   });
 

@@ -26,8 +26,7 @@ afterAll(async () => {
   await Promise.all([pixel.stop(), mux.dispose()]);
 });
 
-const env = (extra: Record<string, string> = {}) =>
-  baseEnv({ ...adb.env, ...mux.env, DEVICE_AGENT_NODE_ID: 'mixed-lab', ...extra });
+const env = (extra: Record<string, string> = {}) => baseEnv({ ...adb.env, ...mux.env, DEVICE_AGENT_NODE_ID: 'mixed-lab', ...extra });
 
 describe('mixed lab: settings reach every platform', () => {
   it('reports an iPhone listed in hiddenDevices with isHidden true, paired or not, beside a hidden Android phone', async () => {
@@ -50,7 +49,13 @@ describe('mixed lab: settings reach every platform', () => {
       expect(run.code, run.stderr).toBe(0);
       const [put] = cloud.putRequests();
       const byUdid = new Map((put!.body as { devices: Array<Record<string, unknown>> }).devices.map((d) => [d.udid as string, d]));
-      expect(byUdid.get(paired.udid)).toMatchObject({ isIos: true, status: 'AVAILABLE', isHidden: true, addedToCloud: true, support: { appiumDisabled: false } });
+      expect(byUdid.get(paired.udid)).toMatchObject({
+        isIos: true,
+        status: 'AVAILABLE',
+        isHidden: true,
+        addedToCloud: true,
+        support: { appiumDisabled: false },
+      });
       expect(byUdid.get(untrusted.udid)).toMatchObject({ isIos: true, status: 'UNAVAILABLE', isHidden: true, addedToCloud: true });
       expect(byUdid.get(shown.udid)).toMatchObject({ isIos: true, isHidden: false, addedToCloud: true });
       expect(byUdid.get('PIXELMIX0001')).toMatchObject({ isAndroid: true, isHidden: true });
@@ -103,7 +108,14 @@ describe('mixed lab: once --dry-run', () => {
       expect(run.code, run.stderr).toBe(0);
       const rows = new Map((JSON.parse(run.stdout) as Array<{ udid: string }>).map((r) => [r.udid, r]));
       expect(rows.get('PIXELMIX0001')).toMatchObject({ platform: 'Android', up: true });
-      expect(rows.get(paired.udid)).toMatchObject({ platform: 'iOS', serial: paired.udid, model: 'iPhone 13', version: '16.3.1', batteryPercent: 100, up: true });
+      expect(rows.get(paired.udid)).toMatchObject({
+        platform: 'iOS',
+        serial: paired.udid,
+        model: 'iPhone 13',
+        version: '16.3.1',
+        batteryPercent: 100,
+        up: true,
+      });
       expect(rows.get(untrusted.udid)).toMatchObject({ platform: 'iOS', up: false });
       const table = await runAgent(['list'], env());
       expect(table.stdout).toMatch(new RegExp(`^${paired.udid}\\s+paired\\s+iPhone 13\\s+iOS 16\\.3\\.1\\s+100%`, 'm'));
@@ -177,7 +189,9 @@ describe('mixed lab: run', () => {
       // The per-device metrics have the iPhone as well.
       const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
       const metrics = await (await fetch(`http://${listen}/metrics`)).text();
-      expect(metrics).toMatch(new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",android="",state="paired",`, 'm'));
+      expect(metrics).toMatch(
+        new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",android="",state="paired",`, 'm'),
+      );
       expect(metrics).toMatch(new RegExp(`^device_agent_device_up\\{udid="${first.udid}"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_battery_level_percent\\{udid="${first.udid}"\\} 100$`, 'm'));
 
@@ -188,10 +202,7 @@ describe('mixed lab: run', () => {
 
       mux.unplug(second);
       const unpluggedAt = Date.now();
-      const gone = await bed.cloud.waitForPut(
-        (r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'),
-        5000,
-      );
+      const gone = await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'), 5000);
       expect(gone.receivedAt - unpluggedAt).toBeLessThan(2000);
       // The Android phone and the first iPhone stay in the reports.
       expect(udidsOf(gone)).toEqual(expect.arrayContaining(['RUNMIX0001', first.udid]));

@@ -48,7 +48,9 @@ describe('list', () => {
     expect(run.code, run.stderr).toBe(0);
     const rows = JSON.parse(run.stdout) as Row[];
     const reported = new Map(
-      (JSON.parse(dry.stdout) as { devices: Array<{ udid: string; modelName?: string; platformVersion?: string; battery?: { percentage?: string } }> }).devices.map((d) => [d.udid, d]),
+      (
+        JSON.parse(dry.stdout) as { devices: Array<{ udid: string; modelName?: string; platformVersion?: string; battery?: { percentage?: string } }> }
+      ).devices.map((d) => [d.udid, d]),
     );
     for (const [i, name] of profiles.entries()) {
       const udid = `LIST${String(i).padStart(2, '0')}`;

@@ -24,7 +24,6 @@ afterAll(async () => {
   await hub.stop();
 });
 
-
 const actions = (text: string, action: string, result: string): number =>
   Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const at = (line: Record<string, unknown>): number => (typeof line.time === 'number' ? line.time : Date.parse(String(line.time)));
@@ -47,7 +46,10 @@ describe('a phone a kick does not bring back', () => {
       DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true',
       DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: standIn,
     });
-    await cloud.waitForPut(reported('CYCLE001', (d) => d.status === 'AVAILABLE'), 20_000);
+    await cloud.waitForPut(
+      reported('CYCLE001', (d) => d.status === 'AVAILABLE'),
+      20_000,
+    );
 
     // adbd wedged for good: every connection's shells hang, a new one's too.
     phone.wedge(true);

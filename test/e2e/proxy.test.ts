@@ -78,7 +78,9 @@ describe('a host whose only way out is an authenticating proxy', () => {
     expect(run.stdout).toContain(`[ OK ] proxy: requests to ${NAME}:${new URL(cloud.url).port} go through http://127.0.0.1:${squid.port} (httpsProxy`);
     expect(run.stdout).toContain(`as proxy user ${account.user}`);
     expect(run.stdout).toMatch(/\[ OK \] proxy tunnel: http:\/\/127\.0\.0\.1:\d+ opened CONNECT/);
-    expect(run.stdout).toContain(`[ OK ] TLS through the proxy: ${NAME} presents a certificate issued by "O=Device Agent Tests, CN=Device Agent Test Root CA", trusted`);
+    expect(run.stdout).toContain(
+      `[ OK ] TLS through the proxy: ${NAME} presents a certificate issued by "O=Device Agent Tests, CN=Device Agent Test Root CA", trusted`,
+    );
     expect(run.stdout).toMatch(/\[ OK \] cloud https:\/\/cloud\.lab\.test:\d+\/v1 accepts the credentials/);
     expectNoProxyPassword(run.stdout + run.stderr);
   });
@@ -102,7 +104,9 @@ describe('a host whose only way out is an authenticating proxy', () => {
     try {
       const resend = /^report not delivered( \(2 in a row\))?; the current inventory is sent again in about (\d+) s, or with the next scheduled report$/;
       const first = await agent.waitForLog((l) => resend.test(String(l.msg)), 20_000);
-      expect(String(first.err)).toMatch(new RegExp(`proxy http://127\\.0\\.0\\.1:${stockSquid.port} refused to open a tunnel to ${NAME.replace(/\./g, '\\.')}:\\d+ \\(403 Forbidden`));
+      expect(String(first.err)).toMatch(
+        new RegExp(`proxy http://127\\.0\\.0\\.1:${stockSquid.port} refused to open a tunnel to ${NAME.replace(/\./g, '\\.')}:\\d+ \\(403 Forbidden`),
+      );
       expect(String(first.err)).toContain('allow CONNECT to');
       // The cloud backoff's first resend is 10-20 s away (20 s, jittered by half).
       const wait = Number(resend.exec(String(first.msg))![2]);

@@ -41,7 +41,11 @@ describe('a wedged adbd', () => {
     const w = devicesOf(marked).find((d) => d.udid === 'WEDGE001')!;
     expect(w).toMatchObject({ state: 'device', status: 'UNAVAILABLE', modelName: 'Pixel 8 Pro' });
     expect(w.message).toMatch(/has not answered its adb shell inventory since \d{4}-\d\d-\d\dT.*Replug or reboot/);
-    expect(devicesOf(marked).filter((d) => d.udid !== 'WEDGE001').every(full)).toBe(true);
+    expect(
+      devicesOf(marked)
+        .filter((d) => d.udid !== 'WEDGE001')
+        .every(full),
+    ).toBe(true);
 
     // A plug and an unplug of the others are reported promptly while it stays wedged.
     const t0 = Date.now();
@@ -121,7 +125,10 @@ describe('a cloud (or a proxy before it) that answers 200 with a 50 MB body', ()
     cloud.failNext({ status: 200, method: 'PUT', body: `{"failedDevices":[],"pad":"${'x'.repeat(50 * 2 ** 20)}"}` });
     const a = bed.run();
     // The daemon makes one attempt per report; the planner sends the news again after its jittered resend delay.
-    const failed = await a.waitForLog((l) => String(l.msg).startsWith('report not delivered') && /EBODYTOOLARGE: the answer is longer than 16777216 bytes/.test(String(l.err)), 20_000);
+    const failed = await a.waitForLog(
+      (l) => String(l.msg).startsWith('report not delivered') && /EBODYTOOLARGE: the answer is longer than 16777216 bytes/.test(String(l.err)),
+      20_000,
+    );
     expect(String(failed.msg)).toMatch(/sent again in about \d+ s/);
     await a.waitForLog((l) => l.msg === 'report delivered', 45_000);
     expect(procSample(a.child.pid!).peakRssBytes).toBeLessThan(200 * 2 ** 20);

@@ -29,10 +29,7 @@ describe('run: recovery', () => {
     await adb.restart({ reconnect: true });
     await a.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 20_000);
 
-    const after = await cloud.waitForPut(
-      (r) => devicesOf(r).some((d) => d.udid === 'ADBR0002' && d.status === 'UNPLUGGED'),
-      15_000,
-    );
+    const after = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'ADBR0002' && d.status === 'UNPLUGGED'), 15_000);
     expect(udids(after)).toContain('ADBR0001');
     // A new plug after the restart is seen: tracking really resumed.
     await plug('ADBR0003');

@@ -13,7 +13,6 @@ beforeAll(() => bed.start());
 afterEach(() => bed.reset());
 afterAll(() => bed.stop());
 
-
 const counter = (text: string, action: string, result: string): number =>
   Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 

@@ -25,7 +25,18 @@ describe('a reported-devices.json that is JSON but not what this version writes'
         savedAt: '2031-01-01T00:00:00.000Z',
         devices: [
           // A field this version does not know, one whose type changed, and a control character.
-          { udid: 'GONE0001', serialNumber: 'GONE0001', state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false, modelName: 'Pixel\u00078', chargerWatts: 18, battery: { percentage: 80 } },
+          {
+            udid: 'GONE0001',
+            serialNumber: 'GONE0001',
+            state: 'device',
+            status: 'AVAILABLE',
+            platformName: 'ANDROID',
+            isAndroid: true,
+            isIos: false,
+            modelName: 'Pixel\u00078',
+            chargerWatts: 18,
+            battery: { percentage: 80 },
+          },
           { udid: 42, state: 'device' },
           'not a device',
         ],
@@ -50,7 +61,9 @@ describe('a reported-devices.json that is JSON but not what this version writes'
     a.child.kill('SIGHUP');
     const next = await cloud.waitForPut((r) => r.receivedAt >= t0, 15_000);
     expect(devicesOf(next).map((d) => d.udid)).toEqual(['STAY0001']);
-    expect((JSON.parse(readFileSync(join(stateDir, 'reported-devices.json'), 'utf8')) as { devices: Array<{ udid: string }> }).devices.map((d) => d.udid)).toEqual(['STAY0001']);
+    expect(
+      (JSON.parse(readFileSync(join(stateDir, 'reported-devices.json'), 'utf8')) as { devices: Array<{ udid: string }> }).devices.map((d) => d.udid),
+    ).toEqual(['STAY0001']);
   }, 60_000);
 
   it('a file of 64 MiB is not read into memory: one warning, a start without it', async () => {

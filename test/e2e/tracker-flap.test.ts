@@ -48,7 +48,11 @@ describe('a device tracker that dies right after connecting', () => {
     cutter.cutOpen();
     await bed.plug('FLAP0003');
     const put = await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'FLAP0003'), 30_000);
-    expect(devicesOf(put).map((d) => d.udid).sort()).toEqual(['FLAP0001', 'FLAP0002', 'FLAP0003']);
+    expect(
+      devicesOf(put)
+        .map((d) => d.udid)
+        .sort(),
+    ).toEqual(['FLAP0001', 'FLAP0002', 'FLAP0003']);
     expect(agent.child.exitCode).toBeNull();
     console.log(JSON.stringify({ reconnects, puts: puts.length, sessions: devices.map((d, i) => d.shellSessions - sessions[i]!), lines: newLines.length }));
   }, 90_000);

@@ -19,7 +19,8 @@ const plug = (serial: string, options: PlugOptions = {}) => bed.plug(serial, opt
 // on every record, which these tests read as the collector's own.
 const start = (extra: Record<string, string> = {}) => bed.run({ DEVICE_AGENT_HEALTH_CHARGING_VOLTAGE_MAX_MILLIVOLTS: '0', ...extra });
 
-const full = (r: RecordedRequest, udid: string) => devicesOf(r).some((d) => d.udid === udid && d.state === 'device' && d.modelName !== undefined && d.message === undefined);
+const full = (r: RecordedRequest, udid: string) =>
+  devicesOf(r).some((d) => d.udid === udid && d.state === 'device' && d.modelName !== undefined && d.message === undefined);
 const allFull = (r: RecordedRequest, udids: string[]) => udids.every((u) => full(r, u));
 
 describe('faults: adb and devices', () => {
@@ -43,7 +44,11 @@ describe('faults: adb and devices', () => {
     expect(a.logs().some((l) => l.level === 'warn' && String(l.msg).includes('inventory of the device failed'))).toBe(true);
     const after = await cloud.waitForPut((r) => r.receivedAt >= back && r.answer?.status === 200 && allFull(r, serials), 15_000);
     // Sessions cut before getprop answered leave no phantom under the adb serial.
-    expect(devicesOf(after).map((d) => d.udid).sort()).toEqual(serials);
+    expect(
+      devicesOf(after)
+        .map((d) => d.udid)
+        .sort(),
+    ).toEqual(serials);
     await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('adb-resumed'));
     expect(a.child.exitCode).toBeNull();
   });

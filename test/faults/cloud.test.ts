@@ -40,7 +40,12 @@ type Body = { devices: Array<{ udid: string; state: string; modelName?: string }
 const fullReport = (r: RecordedRequest) => {
   const body = r.body as Body | undefined;
   const ready = (body?.devices ?? []).filter((d) => d.state === 'device' && d.modelName === 'Pixel 8 Pro');
-  return ready.map((d) => d.udid).sort().join() === serials.join();
+  return (
+    ready
+      .map((d) => d.udid)
+      .sort()
+      .join() === serials.join()
+  );
 };
 const message = (l: Record<string, unknown>) => `${String(l.msg)} ${String(l.err ?? '')} ${String(l.reason ?? '')}`;
 
@@ -79,7 +84,8 @@ const cases: FaultCase[] = [
     check: (logs) => {
       expect(logs.some((l) => l.retryAfterMs === 1000 && String(l.msg).includes('Retry-After'))).toBe(true);
       const puts = cloud.putRequests();
-      for (let i = 1; i < puts.length; i++) if (puts[i - 1]!.answer?.status === 429) expect(puts[i]!.receivedAt - puts[i - 1]!.receivedAt).toBeGreaterThanOrEqual(1000);
+      for (let i = 1; i < puts.length; i++)
+        if (puts[i - 1]!.answer?.status === 429) expect(puts[i]!.receivedAt - puts[i - 1]!.receivedAt).toBeGreaterThanOrEqual(1000);
     },
   },
   { name: 'HTML instead of JSON', apply: () => cloud.answerHtmlNext(Infinity), logged: /unexpected answer.*text\/html/, forMs: 4000 },

@@ -21,7 +21,11 @@ const cases: Array<{ name: string; content: string | undefined; says: RegExp }> 
   { name: 'a nested key of the wrong type', content: '{"support": {"appiumDisabled": "no"}}', says: /support\.appiumDisabled .*must be true or false/ },
   { name: 'a file that is not there', content: undefined, says: /cannot read .*bad-7\.json/ },
   // node-cron, which the agent used before, took "L" (last day of the month).
-  { name: 'a cron with node-cron\'s L', content: '{"schedule": "0 3 L * *"}', says: /schedule \(DEVICE_AGENT_SCHEDULE\): "L" uses node-cron's L, W or # extensions/ },
+  {
+    name: "a cron with node-cron's L",
+    content: '{"schedule": "0 3 L * *"}',
+    says: /schedule \(DEVICE_AGENT_SCHEDULE\): "L" uses node-cron's L, W or # extensions/,
+  },
 ];
 
 describe('faults: bad configuration file', () => {
@@ -69,9 +73,21 @@ describe('faults: odd bytes in the configuration', () => {
   });
 
   const refused: Array<{ name: string; bytes: Buffer; says: RegExp; extra?: Record<string, string> }> = [
-    { name: 'UTF-16 (Windows PowerShell >)', bytes: Buffer.from('\ufeff{"logLevel": "info"}', 'utf16le'), says: /utf16\.json is UTF-16 text .*save it as UTF-8/ },
-    { name: 'Latin-1 bytes in a value', bytes: Buffer.from('{\n"username": "jos\xe9@example.test"\n}', 'latin1'), says: /latin1\.json holds bytes that are not UTF-8 on line 2/ },
-    { name: 'a control character in a value', bytes: Buffer.from('{"reachabilityHost": "cloud\\u0007.example"}'), says: /reachabilityHost \(DEVICE_AGENT_REACHABILITY_HOST\): holds the control character U\+0007 at position 6/ },
+    {
+      name: 'UTF-16 (Windows PowerShell >)',
+      bytes: Buffer.from('\ufeff{"logLevel": "info"}', 'utf16le'),
+      says: /utf16\.json is UTF-16 text .*save it as UTF-8/,
+    },
+    {
+      name: 'Latin-1 bytes in a value',
+      bytes: Buffer.from('{\n"username": "jos\xe9@example.test"\n}', 'latin1'),
+      says: /latin1\.json holds bytes that are not UTF-8 on line 2/,
+    },
+    {
+      name: 'a control character in a value',
+      bytes: Buffer.from('{"reachabilityHost": "cloud\\u0007.example"}'),
+      says: /reachabilityHost \(DEVICE_AGENT_REACHABILITY_HOST\): holds the control character U\+0007 at position 6/,
+    },
   ];
   it.each(refused)('$name: exit 2 naming the file or the setting and what to do', async ({ name, bytes, says }) => {
     const file = join(dir, name.startsWith('UTF-16') ? 'utf16.json' : name.startsWith('Latin') ? 'latin1.json' : 'control.json');
@@ -103,7 +119,12 @@ describe('faults: odd bytes in the configuration', () => {
       // Before: the username went out as "agent@example.test\r" and the cloud answered 401.
       const ok = await runAgent(
         ['once'],
-        env({ DEVICE_AGENT_BASE_URL: cloud.url, DEVICE_AGENT_USERNAME: `${cloud.username}\r`, DEVICE_AGENT_API_KEY: `${cloud.apiKey}\r`, DEVICE_AGENT_JITTER_SECONDS: '5\r' }),
+        env({
+          DEVICE_AGENT_BASE_URL: cloud.url,
+          DEVICE_AGENT_USERNAME: `${cloud.username}\r`,
+          DEVICE_AGENT_API_KEY: `${cloud.apiKey}\r`,
+          DEVICE_AGENT_JITTER_SECONDS: '5\r',
+        }),
         30_000,
       );
       expect(ok.code, ok.stderr).toBe(0);

@@ -27,7 +27,11 @@ afterAll(async () => {
 type Device = { udid: string; state: string; modelName?: string };
 const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
 const allReady = (r: RecordedRequest) => {
-  const ready = new Set(devicesOf(r).filter((d) => d.state === 'device' && d.modelName !== undefined).map((d) => d.udid));
+  const ready = new Set(
+    devicesOf(r)
+      .filter((d) => d.state === 'device' && d.modelName !== undefined)
+      .map((d) => d.udid),
+  );
   return farm.serialNumbers.every((s) => ready.has(s));
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -49,7 +49,29 @@ const deviceish = fc
   .array(
     fc.oneof(
       fc.string(),
-      fc.constantFrom('[ro.serialno]: [', ']', ': ', '=', ' kB', 'K', 'M', 'G', '%', '/data', 'level: ', 'scale: ', 'mDataConnectionState=', 'inet ', '/', '.', '-1', '0x', 'NaN', 'Infinity', '1e999'),
+      fc.constantFrom(
+        '[ro.serialno]: [',
+        ']',
+        ': ',
+        '=',
+        ' kB',
+        'K',
+        'M',
+        'G',
+        '%',
+        '/data',
+        'level: ',
+        'scale: ',
+        'mDataConnectionState=',
+        'inet ',
+        '/',
+        '.',
+        '-1',
+        '0x',
+        'NaN',
+        'Infinity',
+        '1e999',
+      ),
       fc.integer().map(String),
       fc.double().map(String),
     ),
@@ -93,7 +115,13 @@ describe('faults: garbage into every parser', () => {
           config: {
             isHidden: false,
             addedToCloud: true,
-            support: { appiumDisabled: false, networkTrafficCapturingDisabled: false, unlockPasscodeDisabled: false, setTimeZoneDisabled: false, networkPayloadCaptureDisabled: false },
+            support: {
+              appiumDisabled: false,
+              networkTrafficCapturingDisabled: false,
+              unlockPasscodeDisabled: false,
+              setTimeZoneDisabled: false,
+              networkPayloadCaptureDisabled: false,
+            },
           },
         });
         expect(typeof info.udid).toBe('string');

@@ -13,7 +13,10 @@ import { FRAMEWORK_COMMANDS, SimDevice } from '../sim/sim-device.js';
 // slow, not to replug it.
 
 const adb = new AdbServer();
-const slow = new SimDevice({ profile: withSerial(loadProfile('pixel-sailfish-android10'), 'SLOWPHONE1'), slowCommands: { names: FRAMEWORK_COMMANDS, ms: 3_000 } });
+const slow = new SimDevice({
+  profile: withSerial(loadProfile('pixel-sailfish-android10'), 'SLOWPHONE1'),
+  slowCommands: { names: FRAMEWORK_COMMANDS, ms: 3_000 },
+});
 const fresh = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'PLUGGED001') });
 const cloud = new CloudDouble();
 let agent: AgentProcess;
@@ -42,7 +45,10 @@ describe('faults: one slow phone', () => {
     const port = await fresh.start();
     const pluggedAt = Date.now();
     await adb.connect(port);
-    const put = await cloud.waitForPut((r) => devicesOf(r.body).some((d) => d.udid === 'PLUGGED001' && d.status === 'AVAILABLE' && d.modelName !== undefined), 30_000);
+    const put = await cloud.waitForPut(
+      (r) => devicesOf(r.body).some((d) => d.udid === 'PLUGGED001' && d.status === 'AVAILABLE' && d.modelName !== undefined),
+      30_000,
+    );
     // 2 s change bound + 3 s report wait + the new phone's own inventory, with slack for a loaded CI host
     // (before, the report waited out the slow phone's whole deadline).
     expect(put.receivedAt - pluggedAt).toBeLessThan(9_000);
@@ -54,14 +60,22 @@ describe('faults: one slow phone', () => {
         devicesOf(r.body).some((d) => {
           const full = d as Device & Record<string, unknown>;
           // Every field the recording can give (it has no wm size nor /proc/uptime).
-          return d.udid === 'SLOWPHONE1' && d.status === 'AVAILABLE' && ['installedBrowsers', 'battery', 'storage', 'memory', 'orientation'].every((f) => full[f] !== undefined);
+          return (
+            d.udid === 'SLOWPHONE1' &&
+            d.status === 'AVAILABLE' &&
+            ['installedBrowsers', 'battery', 'storage', 'memory', 'orientation'].every((f) => full[f] !== undefined)
+          );
         }),
       90_000,
     );
     const said = cloud
       .putRequests()
       .filter((r) => r.receivedAt <= whole.receivedAt)
-      .flatMap((r) => devicesOf(r.body).filter((d) => d.udid === 'SLOWPHONE1' && d.message !== undefined).map((d) => d.message!));
+      .flatMap((r) =>
+        devicesOf(r.body)
+          .filter((d) => d.udid === 'SLOWPHONE1' && d.message !== undefined)
+          .map((d) => d.message!),
+      );
     expect(said.length).toBeGreaterThan(0);
     expect(said[0]).toMatch(/did not finish within 8000 ms: \d+ of \d+ sections arrived in [\d.]+ s \(the device answers slowly/);
     for (const m of said) expect(m).not.toMatch(/replug|reboot/i);

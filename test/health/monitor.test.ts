@@ -138,7 +138,11 @@ describe('HealthMonitor: battery wear signals', () => {
     unplugged.batteryDetail = { ...unplugged.batteryDetail, externalPower: false };
     expect(monitor.apply([unplugged], reg)[0]!.message).toBeUndefined();
     expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(0);
-    expect(lines().filter((l) => l.problem === 'battery_held_full').map((l) => [l.level, l.msg])).toEqual([
+    expect(
+      lines()
+        .filter((l) => l.problem === 'battery_held_full')
+        .map((l) => [l.level, l.msg]),
+    ).toEqual([
       ['warn', expect.stringMatching(/^device S1: battery held full/)],
       ['info', 'device S1: battery held full is over'],
     ]);
@@ -179,7 +183,13 @@ describe('HealthMonitor: battery wear signals', () => {
     const monitor = new HealthMonitor(settings, logger);
     // The same phone on USB and over TCP: two records, one udid.
     const reg = new DeviceRegistry();
-    reg.sync('android', new Map([['S1', 'device'], ['10.0.0.7:5555', 'device']]));
+    reg.sync(
+      'android',
+      new Map([
+        ['S1', 'device'],
+        ['10.0.0.7:5555', 'device'],
+      ]),
+    );
     reg.identify('android/S1', 'S1');
     reg.identify('android/10.0.0.7:5555', 'S1');
     monitor.apply([samsung('S1', 0)], reg);

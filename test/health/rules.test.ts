@@ -55,7 +55,10 @@ describe('battery wear rules', () => {
   it('a battery the phone reports as anything but good; GOOD, UNKNOWN and no reading are not a problem', () => {
     for (const health of ['OVERHEAT', 'DEAD', 'OVER_VOLTAGE', 'COLD', 'UNSPECIFIED_FAILURE']) {
       const found = evaluate({ ...ok, batteryHealth: health }, none, s);
-      expect(found.map((f) => [f.problem, f.unavailable]), health).toEqual([['battery_unhealthy', false]]);
+      expect(
+        found.map((f) => [f.problem, f.unavailable]),
+        health,
+      ).toEqual([['battery_unhealthy', false]]);
       expect(found[0]!.message).toContain(`battery health as ${health}:`);
     }
     for (const health of ['GOOD', 'UNKNOWN', 'toString', undefined]) expect(evaluate({ ...ok, batteryHealth: health }, none, s), String(health)).toEqual([]);
@@ -90,7 +93,9 @@ describe('battery wear rules', () => {
     expect(cycles[0]!.message).toBe('battery worn: 801 full cycles (limit 800); check it for swelling and plan to replace the battery or retire the phone');
     const health = evaluate({ ...ok, healthPercent: s.batteryMinHealthPercent - 1 }, none, s);
     expect(health[0]!.message).toMatch(/^battery worn: health 79 % \(limit 80 %\);/);
-    expect(evaluate({ ...ok, cycleCount: 900, healthPercent: 70 }, none, s)[0]!.message).toMatch(/^battery worn: 900 full cycles \(limit 800\), health 70 % \(limit 80 %\);/);
+    expect(evaluate({ ...ok, cycleCount: 900, healthPercent: 70 }, none, s)[0]!.message).toMatch(
+      /^battery worn: 900 full cycles \(limit 800\), health 70 % \(limit 80 %\);/,
+    );
     expect(evaluate({ ...ok, cycleCount: 5000 }, none, { ...s, batteryMaxCycles: 0 })).toEqual([]);
     expect(evaluate({ ...ok, healthPercent: 1 }, none, { ...s, batteryMinHealthPercent: 0 })).toEqual([]);
   });

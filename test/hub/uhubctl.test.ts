@@ -53,7 +53,7 @@ describe('uhubctl, through the stand-in', () => {
     expect(phone.options.wedged).toBe(false);
   }, 20_000);
 
-  it('a location with no hub: uhubctl\'s words, exit status 1, nothing switched', async () => {
+  it("a location with no hub: uhubctl's words, exit status 1, nothing switched", async () => {
     const before = hub.switches.length;
     await expect(new Uhubctl(standIn).cycle('9-9', 1)).rejects.toThrow(/-l 9-9 -p 1 -a cycle: exit status 1: No compatible devices detected at location 9-9!/);
     expect(hub.switches).toHaveLength(before);

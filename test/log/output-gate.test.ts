@@ -19,7 +19,10 @@ const waitFor = async (done: () => boolean, timeoutMs: number) => {
 describe('the log output gate', () => {
   it('a reader that stalls: at most the bound stays in memory, and the first line after the stall says how many were dropped', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'da-gate-')), 'out');
-    const reader = spawn('sh', ['-c', 'sleep 2; exec cat > "$OUT"'], { env: { OUT: out, PATH: process.env.PATH ?? '/usr/bin:/bin' }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const reader = spawn('sh', ['-c', 'sleep 2; exec cat > "$OUT"'], {
+      env: { OUT: out, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     const bound = 64 * 1024;
     const logger = createLogger({ destination: reader.stdin, pretty: false, maxBufferedBytes: bound });
     let most = 0;

@@ -24,19 +24,25 @@ describe('buildNumber', () => {
     expect(buildNumber(root({ 'build-number': '68e0779a1b2c\n' }), '2611.23', {})).toBe('68e0779a1b2c');
   });
 
-  it('is the checkout\'s commit, through a branch or a detached HEAD', () => {
+  it("is the checkout's commit, through a branch or a detached HEAD", () => {
     expect(buildNumber(root({ '.git/HEAD': 'ref: refs/heads/main\n', '.git/refs/heads/main': `${COMMIT}\n` }), '2611.23', {})).toBe('0123456789ab');
     expect(buildNumber(root({ '.git/HEAD': `${COMMIT}\n` }), '2611.23', {})).toBe('0123456789ab');
   });
 
   it('is the commit of a linked worktree, whose branch lives in the main checkout', () => {
-    const main = root({ '.git/refs/heads/feature': `${COMMIT}\n`, '.git/worktrees/wt/HEAD': 'ref: refs/heads/feature\n', '.git/worktrees/wt/commondir': '../..\n' });
+    const main = root({
+      '.git/refs/heads/feature': `${COMMIT}\n`,
+      '.git/worktrees/wt/HEAD': 'ref: refs/heads/feature\n',
+      '.git/worktrees/wt/commondir': '../..\n',
+    });
     const worktree = root({ '.git': `gitdir: ${join(main, '.git/worktrees/wt')}\n` });
     expect(buildNumber(worktree, '2611.23', {})).toBe('0123456789ab');
   });
 
   it('is the commit of a branch that `git gc` packed', () => {
-    expect(buildNumber(root({ '.git/HEAD': 'ref: refs/heads/main\n', '.git/packed-refs': `# pack-refs with: peeled\n${COMMIT} refs/heads/main\n` }), '2611.23', {})).toBe('0123456789ab');
+    expect(
+      buildNumber(root({ '.git/HEAD': 'ref: refs/heads/main\n', '.git/packed-refs': `# pack-refs with: peeled\n${COMMIT} refs/heads/main\n` }), '2611.23', {}),
+    ).toBe('0123456789ab');
   });
 
   it('is the version when nothing says more (a missing ref, an empty stamp)', () => {

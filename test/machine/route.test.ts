@@ -22,7 +22,11 @@ describe('parseDefaultRoute', () => {
   });
 
   it('is undefined without a default route (an isolated host) or with no table', () => {
-    expect(parseDefaultRoute('Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t0002A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n')).toBeUndefined();
+    expect(
+      parseDefaultRoute(
+        'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\neth0\t0002A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n',
+      ),
+    ).toBeUndefined();
     expect(parseDefaultRoute('')).toBeUndefined();
   });
 });

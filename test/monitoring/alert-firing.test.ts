@@ -98,7 +98,9 @@ describe('DeviceAgentBatteryHot through a real Prometheus', () => {
   }, 40_000);
 
   it('clears when the phone has cooled (at or below 42 °C, the agent hysteresis)', async () => {
-    expect(ours(await lab.prometheus.alerts()).map((a) => `${a.labels.alertname} ${a.labels.udid} ${a.state}`)).toEqual([`DeviceAgentBatteryHot ${HOT} firing`]);
+    expect(ours(await lab.prometheus.alerts()).map((a) => `${a.labels.alertname} ${a.labels.udid} ${a.state}`)).toEqual([
+      `DeviceAgentBatteryHot ${HOT} firing`,
+    ]);
     await lab.setTemperature(HOT, 300);
     await eventually('the cool reading in Prometheus', async () => {
       const t = await lab.prometheus.query(`device_agent_device_battery_temperature_celsius{udid="${HOT}"}`);
@@ -115,7 +117,9 @@ describe('DeviceAgentBatteryHot through a real Prometheus', () => {
     // Prometheus saw the new process: its counters started over.
     const resets = await lab.prometheus.query('resets(device_agent_reports_total{result="delivered"}[1m])');
     expect(Number(resets[0]?.value[1])).toBeGreaterThanOrEqual(1);
-    await eventually('both phones back in Prometheus', async () => ((await lab.prometheus.query('device_agent_device_up == 1')).length === 2 ? true : undefined));
+    await eventually('both phones back in Prometheus', async () =>
+      (await lab.prometheus.query('device_agent_device_up == 1')).length === 2 ? true : undefined,
+    );
   }, 40_000);
 
   it('a hot phone unplugged takes its alert with it, and fires nothing else', async () => {

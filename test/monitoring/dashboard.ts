@@ -34,9 +34,7 @@ export const dashboard = (): Dashboard => JSON.parse(readFileSync(DASHBOARD_FILE
 
 /** Grafana's variables as "All" puts them in, and $__rate_interval for a 1 s scrape interval. */
 export function expand(expr: string, rateInterval = '10s'): string {
-  return expr
-    .replace(/\$\{?__rate_interval\}?/g, rateInterval)
-    .replace(/\$\{?instance\}?/g, '.*');
+  return expr.replace(/\$\{?__rate_interval\}?/g, rateInterval).replace(/\$\{?instance\}?/g, '.*');
 }
 
 export interface PanelQuery {

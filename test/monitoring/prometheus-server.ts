@@ -61,12 +61,7 @@ export class PrometheusServer {
     this.url = `http://127.0.0.1:${port}`;
     const child = spawn(
       PROMETHEUS,
-      [
-        `--config.file=${configFile}`,
-        `--storage.tsdb.path=${join(this.dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        '--log.level=warn',
-      ],
+      [`--config.file=${configFile}`, `--storage.tsdb.path=${join(this.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child = child;

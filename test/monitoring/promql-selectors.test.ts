@@ -30,7 +30,15 @@ describe('selectors', () => {
         ],
       },
     ]);
-    expect(selectors('{__name__="n",a="b"}')).toEqual([{ name: undefined, matchers: [{ label: '__name__', op: '=', value: 'n' }, { label: 'a', op: '=', value: 'b' }] }]);
+    expect(selectors('{__name__="n",a="b"}')).toEqual([
+      {
+        name: undefined,
+        matchers: [
+          { label: '__name__', op: '=', value: 'n' },
+          { label: 'a', op: '=', value: 'b' },
+        ],
+      },
+    ]);
   });
 
   it('does not take words in strings, durations, offsets or subqueries for metrics', () => {

@@ -89,7 +89,8 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
       if (s.name === undefined) return void wrong.push(`${where}: a selector without a metric name`);
       // `up` is the one series Prometheus itself adds to every target it scrapes (DeviceAgentDown).
       if (s.name === 'up') {
-        if (JSON.stringify(s.matchers) !== JSON.stringify([{ label: 'job', op: '=', value: 'device-agent' }])) wrong.push(`${where}: up{${JSON.stringify(s.matchers)}}`);
+        if (JSON.stringify(s.matchers) !== JSON.stringify([{ label: 'job', op: '=', value: 'device-agent' }]))
+          wrong.push(`${where}: up{${JSON.stringify(s.matchers)}}`);
         return;
       }
       const labels = families.get(s.name) ?? recordedLabels.get(s.name);
@@ -119,7 +120,10 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
     expect(devices.map((s) => [s.metric.instance, s.value[1]])).toEqual([[lab.statusAddress, '3']]);
     expect((await lab.prometheus.query('up{job="device-agent"}')).map((s) => s.value[1])).toEqual(['1']);
     const shells = await lab.prometheus.query('udid:device_agent_device_shell_unresponsive:bool');
-    expect(shells.map((s) => [s.metric.udid, s.value[1]]).sort()).toEqual([[HOT, '0'], [REFUSED, '0']]);
+    expect(shells.map((s) => [s.metric.udid, s.value[1]]).sort()).toEqual([
+      [HOT, '0'],
+      [REFUSED, '0'],
+    ]);
   });
 
   it('every panel query runs on Prometheus, and the panels show this lab as it is', async () => {
@@ -127,7 +131,10 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
     const results = new Map<string, Array<{ metric: Record<string, string>; value: string }>>();
     for (const q of panelQueries(d)) {
       const samples = await lab.prometheus.query(expand(q.expr));
-      results.set(`${q.panel} ${q.refId}`, samples.map((s) => ({ metric: s.metric, value: s.value[1] })));
+      results.set(
+        `${q.panel} ${q.refId}`,
+        samples.map((s) => ({ metric: s.metric, value: s.value[1] })),
+      );
     }
     // No inventory is stale; every other panel has data.
     const empty = [...results].filter(([, r]) => r.length === 0).map(([k]) => k);
@@ -146,6 +153,13 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
     expect(results.get('Devices refused by the cloud A')!.map((s) => s.metric.udid)).toEqual([REFUSED]);
     expect(results.get('Devices with a problem A')!.map((s) => [s.metric.udid, s.metric.problem, s.metric.model])).toEqual([[HOT, 'battery_hot', 'T5911']]);
     // The devices table: a row of each of its queries for each reported device.
-    for (const ref of ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H']) expect(results.get(`Every device ${ref}`)!.map((s) => s.metric.udid).sort(), ref).toEqual([HOT, REFUSED]);
+    for (const ref of ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'])
+      expect(
+        results
+          .get(`Every device ${ref}`)!
+          .map((s) => s.metric.udid)
+          .sort(),
+        ref,
+      ).toEqual([HOT, REFUSED]);
   });
 });

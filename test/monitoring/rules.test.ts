@@ -85,7 +85,13 @@ describe('alerting rules', () => {
 
   it.each(alerts)('%s has a unit test where it fires and one where it must not', (alert) => {
     const cases = [...unitTests.matchAll(new RegExp(`alertname: ${alert}\\n\\s+exp_alerts:(.*)\\n(\\s+- exp_labels)?`, 'g'))];
-    expect(cases.some((c) => c[1] === ' []'), `no case where ${alert} must not fire`).toBe(true);
-    expect(cases.some((c) => c[1] === '' && c[2] !== undefined), `no case where ${alert} fires`).toBe(true);
+    expect(
+      cases.some((c) => c[1] === ' []'),
+      `no case where ${alert} must not fire`,
+    ).toBe(true);
+    expect(
+      cases.some((c) => c[1] === '' && c[2] !== undefined),
+      `no case where ${alert} fires`,
+    ).toBe(true);
   });
 });

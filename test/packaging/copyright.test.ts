@@ -30,7 +30,9 @@ describe('debian/copyright', () => {
   });
 
   it('refuses a licence it has no text for, rather than ship an incomplete file', () => {
-    expect(() => renderCopyright({ agentLicense: 'MIT', nodeVersion: '24.21.0', modules: [{ name: 'x', version: '1.0.0', license: 'WTFPL', copyright: [] }] })).toThrow(/no licence text for WTFPL/);
+    expect(() =>
+      renderCopyright({ agentLicense: 'MIT', nodeVersion: '24.21.0', modules: [{ name: 'x', version: '1.0.0', license: 'WTFPL', copyright: [] }] }),
+    ).toThrow(/no licence text for WTFPL/);
   });
 
   it('reads the SPDX ids of an expression', () => {
@@ -39,7 +41,8 @@ describe('debian/copyright', () => {
   });
 
   it('finds the copyright lines of a licence file, not its boilerplate', () => {
-    const mit = 'The MIT License (MIT)\n\nCopyright (c) 2014 Sindre Sorhus\nCopyright © 2020 Jane Doe\n\nThe above copyright notice and this permission notice shall be included';
+    const mit =
+      'The MIT License (MIT)\n\nCopyright (c) 2014 Sindre Sorhus\nCopyright © 2020 Jane Doe\n\nThe above copyright notice and this permission notice shall be included';
     expect(copyrightLines(mit)).toEqual(['2014 Sindre Sorhus', '2020 Jane Doe']);
     // The Apache licence's appendix is a template, not a notice.
     expect(copyrightLines('Apache License\n   Copyright [yyyy] [name of copyright owner]\n   Copyright {yyyy} {name of copyright owner}\n')).toEqual([]);

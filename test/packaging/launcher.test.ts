@@ -55,7 +55,9 @@ describe('/usr/bin/device-agent', () => {
   it('says the runtime is missing and how to get it back, exit 2', () => {
     const { status, stderr } = run(install('missing'), ['--version']);
     expect(status).toBe(2);
-    expect(stderr).toMatch(/^device-agent: its Node\.js runtime .*\/node\/bin\/node is missing; reinstall the package: apt-get install --reinstall device-agent\n$/);
+    expect(stderr).toMatch(
+      /^device-agent: its Node\.js runtime .*\/node\/bin\/node is missing; reinstall the package: apt-get install --reinstall device-agent\n$/,
+    );
   });
 
   it('says a runtime of another architecture does not run here and which package to install, exit 2', () => {

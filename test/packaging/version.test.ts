@@ -43,7 +43,7 @@ describe('version scheme YYMM.DD[.N]', () => {
     }
   });
 
-  it('gives the next build today\'s day, or the next suffix of a day already released', () => {
+  it("gives the next build today's day, or the next suffix of a day already released", () => {
     const nov23 = new Date('2026-11-23T18:00:00Z');
     expect(formatVersion(nextVersion(v('2611.20'), nov23))).toBe('2611.23');
     expect(formatVersion(nextVersion(v('2611.23'), nov23))).toBe('2611.23.1');
@@ -55,7 +55,10 @@ describe('version scheme YYMM.DD[.N]', () => {
 
   it('is the version of package.json, the one place it is written', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as { version: string; packages: Record<string, { version: string }> };
+    const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+      version: string;
+      packages: Record<string, { version: string }>;
+    };
     expect(parseVersion(pkg.version), pkg.version).toBeDefined();
     expect(lock.version).toBe(pkg.version);
     expect(lock.packages['']!.version).toBe(pkg.version);

@@ -36,13 +36,45 @@ function generate(caName: string, names: readonly string[]): PrivateCa {
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   try {
-    ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', `/O=Device Agent Tests/CN=${caName}`, '-days', '30', '-sha256',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    ssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-subj',
+      `/O=Device Agent Tests/CN=${caName}`,
+      '-days',
+      '30',
+      '-sha256',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
     ssl('req', '-new', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', `/CN=${names[0]}`);
     const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
     writeFileSync(join(dir, 'server.ext'), `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-    ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-sha256',
-      '-extfile', 'server.ext', '-out', 'server.crt');
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '30',
+      '-sha256',
+      '-extfile',
+      'server.ext',
+      '-out',
+      'server.crt',
+    );
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
     return { caCert: read('ca.crt'), caSubject: `O=Device Agent Tests, CN=${caName}`, serverCert: read('server.crt'), serverKey: read('server.key') };
   } finally {

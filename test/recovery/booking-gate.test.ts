@@ -83,10 +83,16 @@ type CloudMode = 'answers' | 'fails' | 'times-out' | 'garbage';
 const TIMEOUT_MS = 5_000;
 
 const event = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('list' as const), states: fc.array(fc.constantFrom(...states), { minLength: 4, maxLength: 4 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('book' as const), serial: fc.constantFrom(...serials), booked: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cloud' as const), mode: fc.constantFrom<CloudMode>('answers', 'answers', 'fails', 'times-out', 'garbage') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('cloud' as const), mode: fc.constantFrom<CloudMode>('answers', 'answers', 'fails', 'times-out', 'garbage') }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('tick' as const) }) },
 );
 const step = fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 90_000 })), e: event });
@@ -129,7 +135,13 @@ class Bed {
     const key = `android/${serial}`;
     if (!this.registry.get(key) || this.registry.get(key)!.state !== 'device') return;
     const now = this.clock.monotonic();
-    if (ok) this.registry.answered(key, { udid: serial, serialNumber: serial, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false }, this.clock.wall(), now);
+    if (ok)
+      this.registry.answered(
+        key,
+        { udid: serial, serialNumber: serial, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false },
+        this.clock.wall(),
+        now,
+      );
     else this.registry.failed(key, 'missed its deadline', this.clock.wall(), now);
   }
 
@@ -153,7 +165,12 @@ class Bed {
       if (verdict.kind === 'ask') this.question(id!);
       return verdict.kind === 'free';
     };
-    for (const a of this.policy.tick(this.gate.byTurn(listed, (d) => ids.get(d.key!)), now, mayDisturb)) this.act(a, now);
+    for (const a of this.policy.tick(
+      this.gate.byTurn(listed, (d) => ids.get(d.key!)),
+      now,
+      mayDisturb,
+    ))
+      this.act(a, now);
   }
 
   private lastAnswer(serial: string): { at: number; answer: BookingAnswer } | undefined {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { HOUR_MS, RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction, type RecoverySettings } from '../../src/recovery/recovery-policy.js';
+import {
+  HOUR_MS,
+  RecoveryPolicy,
+  defaultRecoverySettings,
+  type ListedDevice,
+  type RecoveryAction,
+  type RecoverySettings,
+} from '../../src/recovery/recovery-policy.js';
 
 /**
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go
@@ -17,7 +24,13 @@ class PolicyBed extends RecoveryPolicy {
 
   noteShellOutcome(serial: string, ok: boolean, now = 0): void {
     const key = `android/${serial}`;
-    if (ok) this.registry.answered(key, { udid: serial, serialNumber: serial, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false }, now, now);
+    if (ok)
+      this.registry.answered(
+        key,
+        { udid: serial, serialNumber: serial, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false },
+        now,
+        now,
+      );
     else this.registry.failed(key, 'missed its deadline', now, now);
   }
 
@@ -25,9 +38,15 @@ class PolicyBed extends RecoveryPolicy {
     this.registry.sync('android', new Map(devices.map((d) => [d.serial, d.state])));
     const { escalations } = this.registry;
     escalations.prune(now - HOUR_MS);
-    const listed = this.registry
-      .list('android')
-      .map((r) => ({ serial: r.serial, state: r.state, key: r.key, failures: r.failures, failingSince: r.failure?.first, kicks: r.kicks, escalation: escalations.of(r.serial) }));
+    const listed = this.registry.list('android').map((r) => ({
+      serial: r.serial,
+      state: r.state,
+      key: r.key,
+      failures: r.failures,
+      failingSince: r.failure?.first,
+      kicks: r.kicks,
+      escalation: escalations.of(r.serial),
+    }));
     const actions = super.tick(listed, now);
     for (const a of actions) {
       if (a.kind !== 'kick') continue;
@@ -102,7 +121,9 @@ describe('RecoveryPolicy', () => {
         const log = run(steps);
         const connects = log.filter((a) => a.kind === 'connect');
         for (let i = 1; i < connects.length; i++) {
-          const kickedBetween = log.some((a) => a.kind === 'kick' && a.target === connects[i]!.target && a.now > connects[i - 1]!.now && a.now <= connects[i]!.now);
+          const kickedBetween = log.some(
+            (a) => a.kind === 'kick' && a.target === connects[i]!.target && a.now > connects[i - 1]!.now && a.now <= connects[i]!.now,
+          );
           if (!kickedBetween) expect(connects[i]!.now - connects[i - 1]!.now).toBeGreaterThanOrEqual(defaultRecoverySettings.connectBaseMs);
         }
       }),
@@ -114,7 +135,10 @@ describe('RecoveryPolicy', () => {
 
   it('kicks after exactly N consecutive misses and reconnects the network device after its kick', () => {
     const p = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
-    const ready = [{ serial: '10.0.0.5:5555', state: 'device' }, { serial: 'A', state: 'device' }];
+    const ready = [
+      { serial: '10.0.0.5:5555', state: 'device' },
+      { serial: 'A', state: 'device' },
+    ];
     expect(p.tick(ready, 0)).toEqual([]);
     p.noteShellOutcome('10.0.0.5:5555', false);
     p.noteShellOutcome('10.0.0.5:5555', false);
@@ -151,7 +175,10 @@ describe('RecoveryPolicy', () => {
 
   it('kicks a wedged TCP device only when it is a network device the agent connects again', () => {
     const p = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
-    const ready = [{ serial: '10.0.0.5:5555', state: 'device' }, { serial: '10.0.0.6:5555', state: 'device' }];
+    const ready = [
+      { serial: '10.0.0.5:5555', state: 'device' },
+      { serial: '10.0.0.6:5555', state: 'device' },
+    ];
     expect(p.tick(ready, 0)).toEqual([]);
     for (let i = 0; i < 3; i++) {
       p.noteShellOutcome('10.0.0.5:5555', false);
@@ -163,9 +190,15 @@ describe('RecoveryPolicy', () => {
   it('reconnects offline USB devices only: an offline TCP device is left to adb', () => {
     const p = new RecoveryPolicy(defaultRecoverySettings, []);
     expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }], 0)).toEqual([]);
-    expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }, { serial: 'R58M12AB', state: 'offline' }], 1)).toEqual([
-      { kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: true },
-    ]);
+    expect(
+      p.tick(
+        [
+          { serial: '10.0.0.9:5555', state: 'offline' },
+          { serial: 'R58M12AB', state: 'offline' },
+        ],
+        1,
+      ),
+    ).toEqual([{ kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: true }]);
   });
 
   it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {
@@ -184,7 +217,14 @@ describe('RecoveryPolicy', () => {
     const s = { ...defaultRecoverySettings, powerCycle: true };
     const p = new RecoveryPolicy(s, []);
     const port = { hub: '1-1.4', port: 3 };
-    const wedged = (now: number, escalation: ListedDevice['escalation']): ListedDevice => ({ serial: 'A', state: 'device', failures: 3, failingSince: now - 10_000, hubPort: port, escalation });
+    const wedged = (now: number, escalation: ListedDevice['escalation']): ListedDevice => ({
+      serial: 'A',
+      state: 'device',
+      failures: 3,
+      failingSince: now - 10_000,
+      hubPort: port,
+      escalation,
+    });
     const kinds = (now: number, escalation: ListedDevice['escalation']) => p.tick([wedged(now, escalation)], now).map((a) => a.kind);
     // Never kicked: a kick first.
     expect(kinds(1_000_000, undefined)).toEqual(['kick']);
@@ -207,7 +247,11 @@ describe('RecoveryPolicy', () => {
       [true, /no hub port is set for it/],
     ] as const) {
       const p = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle }, []);
-      const kicks = [{ at: 0, failures: 0 }, { at: 600_000, failures: 0 }, { at: 1_200_000, failures: 0 }];
+      const kicks = [
+        { at: 0, failures: 0 },
+        { at: 600_000, failures: 0 },
+        { at: 1_200_000, failures: 0 },
+      ];
       const actions = p.tick([{ serial: 'A', state: 'device', failures: 3, failingSince: 1_500_000, kicks }], 1_800_000);
       expect(actions).toEqual([{ kind: 'needs-person', serial: 'A', key: 'A', reason: expect.stringMatching(why) }]);
     }
@@ -216,12 +260,19 @@ describe('RecoveryPolicy', () => {
   it('asks the booking gate about a power cycle as about a kick', () => {
     const p = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, []);
     const asked: string[] = [];
-    const d: ListedDevice = { serial: 'A', state: 'device', failures: 3, failingSince: 0, hubPort: { hub: '1-1', port: 1 }, escalation: { kicks: [0], cycles: [] } };
+    const d: ListedDevice = {
+      serial: 'A',
+      state: 'device',
+      failures: 3,
+      failingSince: 0,
+      hubPort: { hub: '1-1', port: 1 },
+      escalation: { kicks: [0], cycles: [] },
+    };
     expect(p.tick([d], 600_000, (_d, action) => (asked.push(action), false))).toEqual([]);
     expect(asked).toEqual(['power-cycle']);
   });
 
-  it('keeps the kick cooldown for a phone that dropped off adb\'s list and came back as a new record', () => {
+  it("keeps the kick cooldown for a phone that dropped off adb's list and came back as a new record", () => {
     const p = new PolicyBed(defaultRecoverySettings);
     const ready = [{ serial: 'A', state: 'device' }];
     p.tick(ready, 0);

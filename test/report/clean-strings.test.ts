@@ -41,7 +41,25 @@ function strings(value: unknown, out: string[] = []): string[] {
 // NUL, the other C0 and C1 controls, DEL, tab and newline, lone surrogates.
 const nasty = fc.string({
   unit: fc.oneof(
-    fc.constantFrom('\u0000', '\u0001', '\u0008', '\u000b', '\u000d', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f', '\t', '\n', '\ud800', '\udfff', '\u00a0', 'é', '😀'),
+    fc.constantFrom(
+      '\u0000',
+      '\u0001',
+      '\u0008',
+      '\u000b',
+      '\u000d',
+      '\u001b',
+      '\u001f',
+      '\u007f',
+      '\u0085',
+      '\u009f',
+      '\t',
+      '\n',
+      '\ud800',
+      '\udfff',
+      '\u00a0',
+      'é',
+      '😀',
+    ),
     fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
     fc.constantFrom('a', 'B', '7', ' ', '-'),
   ),
@@ -67,7 +85,10 @@ const deviceInfo: fc.Arbitrary<DeviceInfo> = fc.record(
     adbTunnelInfo: fc.dictionary(nasty, nasty, { maxKeys: 3 }),
     installedBrowsers: fc.array(fc.record({ name: nasty }), { maxLength: 3 }),
     battery: fc.record({ status: nasty, technology: nasty, percentage: nasty, temperature: fc.integer({ min: -20, max: 80 }) }, { requiredKeys: [] }),
-    telephony: fc.record({ mobileDataState: nasty, carriersInfo: fc.array(fc.record({ imei: nasty, meid: nasty, iccid: nasty, slot: fc.nat(3) }), { maxLength: 2 }) }),
+    telephony: fc.record({
+      mobileDataState: nasty,
+      carriersInfo: fc.array(fc.record({ imei: nasty, meid: nasty, iccid: nasty, slot: fc.nat(3) }), { maxLength: 2 }),
+    }),
     networkReachability: fc.record({ host: nasty, ipAddress: nasty, status: nasty, code: fc.nat(2) }, { requiredKeys: [] }),
   },
   { requiredKeys: ['udid', 'serialNumber', 'state', 'status', 'platformName', 'isAndroid', 'isIos'] },
@@ -177,7 +198,15 @@ describe('clean strings', () => {
 
   it('a device whose udid holds a control character keeps one record under its cleaned udid across reports, never an UNPLUGGED twin', async () => {
     const sink = new CapturingSink();
-    const device: DeviceInfo = { udid: 'ODD\u0001ONE', serialNumber: 'ODD\u0001ONE', state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false };
+    const device: DeviceInfo = {
+      udid: 'ODD\u0001ONE',
+      serialNumber: 'ODD\u0001ONE',
+      state: 'device',
+      status: 'AVAILABLE',
+      platformName: 'ANDROID',
+      isAndroid: true,
+      isIos: false,
+    };
     const r = reporter('n', sink, () => [device], {} as Machine);
     await r.send(plan);
     await r.send(plan);

@@ -8,12 +8,24 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
 
-const info = (udid: string, battery = '50'): DeviceInfo =>
-  ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false, battery: { percentage: battery } });
+const info = (udid: string, battery = '50'): DeviceInfo => ({
+  udid,
+  serialNumber: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'ANDROID',
+  isAndroid: true,
+  isIos: false,
+  battery: { percentage: battery },
+});
 
 function recorder() {
   const lines: string[] = [];
-  const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void lines.push(String(m)), info: (_o: unknown, m?: string) => void lines.push(`info: ${String(m)}`) };
+  const logger = {
+    ...silentLogger(),
+    warn: (_o: unknown, m?: string) => void lines.push(String(m)),
+    info: (_o: unknown, m?: string) => void lines.push(`info: ${String(m)}`),
+  };
   return { logger: logger as unknown as Logger, lines };
 }
 

@@ -15,7 +15,15 @@ import { silentLogger } from '../../src/log/logger.js';
 import { captureLogger } from '../log/capture.js';
 
 const machine = { hostname: 'h' } as Machine;
-const device = (udid: string): DeviceInfo => ({ udid, serialNumber: udid, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false });
+const device = (udid: string): DeviceInfo => ({
+  udid,
+  serialNumber: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'ANDROID',
+  isAndroid: true,
+  isIos: false,
+});
 
 /** A sink whose answers the test releases one by one. */
 class GatedSink implements ReportSink {
@@ -181,7 +189,9 @@ describe('logFailedDevices', () => {
     logFailedDevices(logger, [{ udid: 'A', message: 'x'.repeat(2 ** 20) }], [{ udid: 'GONE', message: 'unknown' }]);
     const msgs = lines().map((l) => String(l.msg));
     expect(msgs[0]!.length).toBeLessThan(600);
-    expect(msgs[1]).toBe('the cloud named 1 device in failedDevices that the report did not carry (GONE); the cloud said "unknown"; ignored (nothing to retry)');
+    expect(msgs[1]).toBe(
+      'the cloud named 1 device in failedDevices that the report did not carry (GONE); the cloud said "unknown"; ignored (nothing to retry)',
+    );
   });
 
   it('the same answer on every report: at most 11 lines a minute of each kind', () => {

@@ -30,20 +30,20 @@ function generate(): PairCerts {
   const dir = mkdtempSync(join(tmpdir(), 'sim-ios-certs-'));
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.crt',
-      '-subj', '/CN=Sim Root', '-days', '3650', '-sha256');
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.crt', '-subj', '/CN=Sim Root', '-days', '3650', '-sha256');
     for (const name of ['host', 'device']) {
-      ssl('req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`,
-        '-subj', `/CN=Sim ${name}`);
-      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'root.crt', '-CAkey', 'root.key', '-set_serial', '1',
-        '-days', '3650', '-sha256', '-out', `${name}.crt`);
+      ssl('req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=Sim ${name}`);
+      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'root.crt', '-CAkey', 'root.key', '-set_serial', '1', '-days', '3650', '-sha256', '-out', `${name}.crt`);
     }
     ssl('rsa', '-in', 'device.key', '-RSAPublicKey_out', '-out', 'device.pub');
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
     return {
-      rootCert: read('root.crt'), rootKey: read('root.key'),
-      hostCert: read('host.crt'), hostKey: read('host.key'),
-      deviceCert: read('device.crt'), deviceKey: read('device.key'),
+      rootCert: read('root.crt'),
+      rootKey: read('root.key'),
+      hostCert: read('host.crt'),
+      hostKey: read('host.key'),
+      deviceCert: read('device.crt'),
+      deviceKey: read('device.key'),
       devicePublicKey: read('device.pub'),
     };
   } finally {

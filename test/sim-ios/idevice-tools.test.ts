@@ -6,7 +6,11 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimUsbmuxd, type SimPhone } from './usbmuxd.js';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs = 15_000): Promise<Run> {
   return new Promise((resolve) => {
@@ -45,9 +49,7 @@ for (const transport of ['unix', 'tcp'] as const) {
     it('idevice_id -l lists every plugged phone, and not an unplugged one', async () => {
       const r = await run('idevice_id', ['-l'], sim.env);
       expect(r.code).toBe(0);
-      expect(r.stdout.trim().split('\n').sort()).toEqual(
-        [ios16, ios9, ios17, untrusted, stale].map((p) => p.udid).sort(),
-      );
+      expect(r.stdout.trim().split('\n').sort()).toEqual([ios16, ios9, ios17, untrusted, stale].map((p) => p.udid).sort());
       const extra = sim.plug({ profile: 'iphone-13-ios16', udid: '00008110-0000000000000TMP' });
       sim.unplug(extra);
       const again = await run('idevice_id', ['-l'], sim.env);

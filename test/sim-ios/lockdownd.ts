@@ -40,9 +40,7 @@ export function encodeFrame(body: Dict, binary: boolean): Buffer {
 }
 
 export function decodePlist(payload: Buffer): unknown {
-  return payload.subarray(0, 8).toString('latin1') === 'bplist00'
-    ? plist.parseBinary(payload)
-    : plist.parse(payload.toString('utf8'));
+  return payload.subarray(0, 8).toString('latin1') === 'bplist00' ? plist.parseBinary(payload) : plist.parse(payload.toString('utf8'));
 }
 
 export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {

@@ -115,8 +115,17 @@ export const PROFILES: Record<string, PhoneProfile> = {
 
 /** What lockdown answers before a session: what a real phone shows any host. */
 export const PUBLIC_KEYS = new Set([
-  'BuildVersion', 'DeviceClass', 'DeviceColor', 'DeviceName', 'DevicePublicKey', 'HardwareModel',
-  'ProductName', 'ProductType', 'ProductVersion', 'UniqueDeviceID', 'CPUArchitecture',
+  'BuildVersion',
+  'DeviceClass',
+  'DeviceColor',
+  'DeviceName',
+  'DevicePublicKey',
+  'HardwareModel',
+  'ProductName',
+  'ProductType',
+  'ProductVersion',
+  'UniqueDeviceID',
+  'CPUArchitecture',
 ]);
 
 export function profile(name: string): PhoneProfile {

@@ -262,8 +262,15 @@ export class AdbServer {
       }
       if (done) return Date.now() - started;
       if (Date.now() - started > timeoutMs) {
-        const wanted = [...expected].map(([s, st]) => `${s}=${st}`).slice(0, 10).join(', ');
-        const seen = last.map((e) => `${e.serial}=${e.state}`).slice(0, 10).join(', ') || 'none';
+        const wanted = [...expected]
+          .map(([s, st]) => `${s}=${st}`)
+          .slice(0, 10)
+          .join(', ');
+        const seen =
+          last
+            .map((e) => `${e.serial}=${e.state}`)
+            .slice(0, 10)
+            .join(', ') || 'none';
         throw new AdbHostError(`timed out after ${timeoutMs} ms waiting for ${wanted}; adb lists ${seen}`);
       }
       await sleep(25);

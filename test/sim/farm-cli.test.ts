@@ -24,9 +24,13 @@ describe('farm-cli', () => {
   it('prints where its devices are, serves them, and stops everything on stdin EOF', async () => {
     // Node 24 runs the TypeScript source directly (type stripping); the hook
     // maps the NodeNext `./x.js` specifiers to the `./x.ts` sources.
-    const child = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', '--import', TS_SPECIFIERS, CLI, '--count', '3', '--serial-prefix', 'CLI'], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--experimental-transform-types', '--no-warnings', '--import', TS_SPECIFIERS, CLI, '--count', '3', '--serial-prefix', 'CLI'],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const line = await new Promise<string>((resolve, reject) => {

@@ -39,9 +39,7 @@ process.stdin.resume();
 
 try {
   await farm.start();
-  process.stdout.write(
-    `${JSON.stringify({ port: farm.port, env: farm.env, serials: farm.serials, serialNumbers: farm.serialNumbers })}\n`,
-  );
+  process.stdout.write(`${JSON.stringify({ port: farm.port, env: farm.env, serials: farm.serials, serialNumbers: farm.serialNumbers })}\n`);
 } catch (error) {
   process.stderr.write(`farm did not start: ${(error as Error).message}\n`);
   await shutdown(1);

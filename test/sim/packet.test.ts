@@ -83,9 +83,7 @@ describe('packet decoding', () => {
     fc.assert(
       fc.property(fc.array(packetArb, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), (packets, cuts) => {
         const stream = Buffer.concat(packets.map((p: Packet) => encodePacket(p)));
-        const points = [...new Set(cuts.map((c) => (stream.length === 0 ? 0 : c % stream.length)))].sort(
-          (a, b) => a - b,
-        );
+        const points = [...new Set(cuts.map((c) => (stream.length === 0 ? 0 : c % stream.length)))].sort((a, b) => a - b);
         const decoder = new PacketDecoder();
         const got: Packet[] = [];
         let from = 0;
@@ -121,9 +119,7 @@ describe('banner', () => {
       props: { 'ro.product.name': 'husky', 'ro.product.model': 'Pixel 8 Pro', 'ro.product.device': 'husky' },
       features: ['cmd'],
     };
-    expect(formatBanner(banner)).toBe(
-      'device::ro.product.name=husky;ro.product.model=Pixel 8 Pro;ro.product.device=husky;features=cmd',
-    );
+    expect(formatBanner(banner)).toBe('device::ro.product.name=husky;ro.product.model=Pixel 8 Pro;ro.product.device=husky;features=cmd');
     expect(parseBanner(formatBanner(banner))).toEqual(banner);
   });
 

@@ -53,10 +53,7 @@ export function encodePacket(packet: Packet): Buffer {
   return out;
 }
 
-export type DecodeResult =
-  | { kind: 'packet'; packet: Packet; rest: Buffer }
-  | { kind: 'incomplete' }
-  | { kind: 'invalid'; reason: string };
+export type DecodeResult = { kind: 'packet'; packet: Packet; rest: Buffer } | { kind: 'incomplete' } | { kind: 'invalid'; reason: string };
 
 export interface DecodeOptions {
   /** Largest payload accepted; bigger announced lengths are invalid. */
@@ -72,7 +69,7 @@ export function decodePacket(bytes: Buffer, options: DecodeOptions = {}): Decode
   if (bytes.length < HEADER_LENGTH) return { kind: 'incomplete' };
   const command = bytes.readUInt32LE(0);
   const magic = bytes.readUInt32LE(20);
-  if (((command ^ 0xffffffff) >>> 0) !== magic) {
+  if ((command ^ 0xffffffff) >>> 0 !== magic) {
     return { kind: 'invalid', reason: `bad magic for ${commandName(command)}` };
   }
   const length = bytes.readUInt32LE(12);

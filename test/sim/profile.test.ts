@@ -4,17 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  DEVICES_DIR,
-  ProfileError,
-  commandKey,
-  listProfiles,
-  loadProfile,
-  makeProfile,
-  parseGetprop,
-  setGetprop,
-  withSerial,
-} from './profile.js';
+import { DEVICES_DIR, ProfileError, commandKey, listProfiles, loadProfile, makeProfile, parseGetprop, setGetprop, withSerial } from './profile.js';
 
 const pixelDump = readFileSync(join(DEVICES_DIR, 'pixel-8-pro', 'getprop.txt'), 'utf8');
 
@@ -96,8 +86,8 @@ describe('loadProfile', () => {
         join(dir, 'profile.json'),
         JSON.stringify({
           source: 'invented for this test',
-          commands: { 'df  -k': 'df.txt', 'uptime': { text: 'up 1 day\n', exitCode: 0 }, 'false': { text: '' } },
-          exitCodes: { 'false': 1 },
+          commands: { 'df  -k': 'df.txt', uptime: { text: 'up 1 day\n', exitCode: 0 }, false: { text: '' } },
+          exitCodes: { false: 1 },
           fallbacks: { ls: 'ls: {args}: No such file or directory', dumpsys: { output: 'x', exitCode: 3 } },
         }),
       );

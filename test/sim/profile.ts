@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The fixtures stay in the source tree when this file runs compiled from dist/test/sim. */
-export const DEVICES_DIR = [resolve(HERE, '../fixtures/devices'), resolve(HERE, '../../../test/fixtures/devices')].find(
-  (dir) => existsSync(dir),
-) ?? resolve(HERE, '../fixtures/devices');
+export const DEVICES_DIR =
+  [resolve(HERE, '../fixtures/devices'), resolve(HERE, '../../../test/fixtures/devices')].find((dir) => existsSync(dir)) ??
+  resolve(HERE, '../fixtures/devices');
 
 /** mksh (Android's /system/bin/sh) wording, exit status 127. */
 export const DEFAULT_NOT_FOUND = '/system/bin/sh: {command}: inaccessible or not found';

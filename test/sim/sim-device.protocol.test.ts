@@ -158,7 +158,7 @@ describe('handshake', () => {
 
 describe('streams', () => {
   it('shell: OKAY, then one WRTE of at most maxdata per host OKAY, then CLSE', async () => {
-    const { device, host } = await setup({ profile: makeProfile('big', { 'big': 'x'.repeat(10_000) }) });
+    const { device, host } = await setup({ profile: makeProfile('big', { big: 'x'.repeat(10_000) }) });
     host.handshake(4096);
     await host.expect(A_CNXN);
     host.send(A_OPEN, 7, 0, 'shell:big\0');
@@ -189,7 +189,12 @@ describe('streams', () => {
     const { device, host } = await setup();
     host.handshake();
     await host.expect(A_CNXN);
-    for (const [id, service] of [[11, 'sync:'], [12, 'reboot:'], [13, 'shell:'], [14, 'framebuffer:']] as const) {
+    for (const [id, service] of [
+      [11, 'sync:'],
+      [12, 'reboot:'],
+      [13, 'shell:'],
+      [14, 'framebuffer:'],
+    ] as const) {
       host.send(A_OPEN, id, 0, `${service}\0`);
       const close = await host.expect(A_CLSE);
       expect([close.arg0, close.arg1]).toEqual([0, id]);

@@ -84,9 +84,7 @@ describe('a ready device', () => {
     const listed = await client.listDevices();
     expect(listed).toContainEqual({ id: device.serial, type: 'device' });
     const out = await adbkitShell(device.serial, 'echo ==A==; getprop ro.product.device; echo ==B==; nosuch');
-    expect(out).toBe(
-      `==A==\n${recordedProps.get('ro.product.device')}\n==B==\n/system/bin/sh: nosuch: inaccessible or not found\n`,
-    );
+    expect(out).toBe(`==A==\n${recordedProps.get('ro.product.device')}\n==B==\n/system/bin/sh: nosuch: inaccessible or not found\n`);
   });
 
   it('counts shell sessions and their commands, and resets the counts', async () => {
@@ -109,7 +107,7 @@ describe('a ready device', () => {
     expect(await adbkitShell(device.serial, 'echo still here')).toBe('still here\n');
   });
 
-  it('pty profiles (Android 6 and older) turn every newline into CRLF, the script\'s own too', async () => {
+  it("pty profiles (Android 6 and older) turn every newline into CRLF, the script's own too", async () => {
     const device = await connectReady({ profile: { ...withSerial(pixel, 'OLD1'), pty: true } });
     const out = await adbkitShell(device.serial, 'echo ==A==; getprop ro.serialno');
     expect(out).toBe('==A==\r\nOLD1\r\n');

@@ -45,9 +45,7 @@ describe('a simulated device shell on the Pixel 8 Pro recording', () => {
 
   it('answers getprop NAME from the dump, an empty line when unset, the default when given', async () => {
     const props = parseGetprop(dump);
-    const out = await pixel.run(
-      'getprop ro.product.model; getprop ro.build.fingerprint; getprop no.such.prop; getprop no.such.prop fallback',
-    );
+    const out = await pixel.run('getprop ro.product.model; getprop ro.build.fingerprint; getprop no.such.prop; getprop no.such.prop fallback');
     expect(out).toBe(`${props.get('ro.product.model')}\n${props.get('ro.build.fingerprint')}\n\nfallback\n`);
   });
 
@@ -106,7 +104,7 @@ describe('functions and executables', () => {
       withSerial(
         {
           ...makeProfile('both', {
-            'getprop': '[ro.product.model]: [X1]\n',
+            getprop: '[ro.product.model]: [X1]\n',
             'dumpsys battery': { output: 'level: 5\n', exitCode: 0 },
             'pm path x': { output: 'package:/x\n', exitCode: 2 },
           }),
@@ -115,15 +113,7 @@ describe('functions and executables', () => {
         'S1',
       ),
     );
-    const probes = [
-      'getprop ro.product.model',
-      'getprop ro.serialno',
-      'getprop nope dflt',
-      'dumpsys battery',
-      'pm path x',
-      'pm list',
-      'ls -a /x /y',
-    ];
+    const probes = ['getprop ro.product.model', 'getprop ro.serialno', 'getprop nope dflt', 'dumpsys battery', 'pm path x', 'pm list', 'ls -a /x /y'];
     for (const probe of probes) {
       const viaFunction = await device.run(`${probe}; echo "rc=$?"`);
       expect(await device.run(`command ${probe}; echo "rc=$?"`), probe).toBe(viaFunction);
@@ -140,7 +130,7 @@ describe('stub generation', () => {
         'fail now': { output: 'failed\n', exitCode: 3 },
       }),
     );
-    expect(await device.run("echo-it \"it's\"")).toBe("it's $HOME `id` \\n\n");
+    expect(await device.run('echo-it "it\'s"')).toBe("it's $HOME `id` \\n\n");
     expect(await device.run('fail now; echo "rc=$?"')).toBe('failed\nrc=3\n');
     // Arguments reach the fallback as text, never as code.
     const out = await device.run("fail '$(echo injected)' '`id`'");
@@ -149,7 +139,7 @@ describe('stub generation', () => {
   });
 
   it('lets a script feed stdin-free pipelines between stubs', async () => {
-    const device = await prepare(makeProfile('pipe', { 'getprop': '[a.b]: [1]\n[c.d]: [2]\n', 'head -n 1': 'unused\n' }));
+    const device = await prepare(makeProfile('pipe', { getprop: '[a.b]: [1]\n[c.d]: [2]\n', 'head -n 1': 'unused\n' }));
     // head here is a stub: it prints its recording, not the first line of its input.
     expect(await device.run('getprop | head -n 1')).toBe('unused\n');
   });
@@ -218,7 +208,10 @@ describe('time and latency, read from the session environment', () => {
     expect(await run(uptimeProfile, 'cat /proc/uptime', {})).toBe('52784.18 409860.90\n');
     const boot = String((Date.now() - 1234_560) * 1000);
     const out = await run(uptimeProfile, 'cat /proc/uptime; command cat /proc/uptime', { SIM_BOOT_US: boot });
-    const lines = out.trim().split('\n').map((line) => line.split(' ').map(Number));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ').map(Number));
     expect(lines).toHaveLength(2);
     for (const [up, idle] of lines) {
       expect(up).toBeGreaterThanOrEqual(1234.56);
@@ -231,7 +224,7 @@ describe('time and latency, read from the session environment', () => {
   });
 
   it('a command named in SIM_LAG_NAMES answers SIM_LAG_S late, as function and executable', async () => {
-    const profile = makeProfile('lag', { 'dumpsys battery': 'level: 1\n', 'id': 'uid=2000(shell)\n' });
+    const profile = makeProfile('lag', { 'dumpsys battery': 'level: 1\n', id: 'uid=2000(shell)\n' });
     const env = { SIM_LAG_NAMES: 'dumpsys pm', SIM_LAG_S: '0.600', SIM_LAG_MS: '600' };
     for (const command of ['dumpsys battery', 'command dumpsys battery']) {
       const started = Date.now();

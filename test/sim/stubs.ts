@@ -106,9 +106,7 @@ export function stubSource(name: string, plan: StubPlan, outputFile: (recording:
   const fn = flavour === 'function';
   const quit = fn ? 'return' : 'exit';
   const printf = fn ? 'builtin printf' : 'printf';
-  const lines = fn
-    ? [`${name}() {`, 'local a', `__sim_lag ${shellQuote(name)}`, 'case "$*" in']
-    : ['#!/bin/sh', lagLine(name), 'case "$*" in'];
+  const lines = fn ? [`${name}() {`, 'local a', `__sim_lag ${shellQuote(name)}`, 'case "$*" in'] : ['#!/bin/sh', lagLine(name), 'case "$*" in'];
   for (const args of plan.hangs) lines.push(`${shellQuote(args)}) ${fn ? HANG : `exec ${HANG}`} ;;`);
   for (const [args, recording] of plan.recorded) {
     const file = shellQuote(outputFile(recording));

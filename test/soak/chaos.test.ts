@@ -109,170 +109,174 @@ afterAll(async () => {
 }, 60_000);
 
 describe('chaos soak', () => {
-  it(`${SECONDS} s of plugs, unplugs, flaps, wedges, adb restarts and cloud faults: bounded, live, no ghosts, flat`, async () => {
-    const random = rng(SEED);
-    const pick = <T>(items: T[]): T | undefined => items[Math.floor(random() * items.length)];
-    const serials = [...plugged.keys()];
-    const counts: Record<string, number> = {};
-    const slowHealth: string[] = [];
-    const samples: Array<{ fds: number; rss: number }> = [];
-    const cloudFaults: Array<() => void> = [
-      () => cloud.failNext({ status: 503, times: 3, method: 'PUT' }),
-      () => cloud.failNext({ status: 429, retryAfter: 2, method: 'PUT' }),
-      () => cloud.failNext({ status: 422, method: 'PUT' }),
-      () => cloud.resetConnectionNext(2, { method: 'PUT' }),
-      () => cloud.answerHtmlNext(1, { method: 'PUT' }),
-      () => cloud.answerGarbageNext(1, undefined, { method: 'PUT' }),
-      () => cloud.delayNext(4_000, 1, { method: 'PUT' }),
-      () => cloud.failDevices([{ udid: pick(serials)!, message: 'missing required capability: platformVersion' }]),
-      () => cloud.clearFailedDevices(),
-      () => {
-        const round = counts.cloud ?? 0;
-        cloud.answerFailedDevices(Array.from({ length: 5_000 }, (_, i) => ({ udid: `ELSEWHERE-${round}-${i}`, message: 'device belongs to another node' })));
-      },
-      () => cloud.answerFailedDevices([]),
-    ];
-    const signals: Array<() => void> = [
-      () => {
-        for (let i = 0; i < 20; i++) agent.child.kill('SIGHUP');
-      },
-      () => agent.child.kill('SIGUSR1'),
-      () => agent.child.kill('SIGUSR2'),
-    ];
+  it(
+    `${SECONDS} s of plugs, unplugs, flaps, wedges, adb restarts and cloud faults: bounded, live, no ghosts, flat`,
+    async () => {
+      const random = rng(SEED);
+      const pick = <T>(items: T[]): T | undefined => items[Math.floor(random() * items.length)];
+      const serials = [...plugged.keys()];
+      const counts: Record<string, number> = {};
+      const slowHealth: string[] = [];
+      const samples: Array<{ fds: number; rss: number }> = [];
+      const cloudFaults: Array<() => void> = [
+        () => cloud.failNext({ status: 503, times: 3, method: 'PUT' }),
+        () => cloud.failNext({ status: 429, retryAfter: 2, method: 'PUT' }),
+        () => cloud.failNext({ status: 422, method: 'PUT' }),
+        () => cloud.resetConnectionNext(2, { method: 'PUT' }),
+        () => cloud.answerHtmlNext(1, { method: 'PUT' }),
+        () => cloud.answerGarbageNext(1, undefined, { method: 'PUT' }),
+        () => cloud.delayNext(4_000, 1, { method: 'PUT' }),
+        () => cloud.failDevices([{ udid: pick(serials)!, message: 'missing required capability: platformVersion' }]),
+        () => cloud.clearFailedDevices(),
+        () => {
+          const round = counts.cloud ?? 0;
+          cloud.answerFailedDevices(Array.from({ length: 5_000 }, (_, i) => ({ udid: `ELSEWHERE-${round}-${i}`, message: 'device belongs to another node' })));
+        },
+        () => cloud.answerFailedDevices([]),
+      ];
+      const signals: Array<() => void> = [
+        () => {
+          for (let i = 0; i < 20; i++) agent.child.kill('SIGHUP');
+        },
+        () => agent.child.kill('SIGUSR1'),
+        () => agent.child.kill('SIGUSR2'),
+      ];
 
-    const t0 = Date.now();
-    const end = t0 + SECONDS * 1000;
-    let nextRestart = t0 + 30_000;
-    let nextHealth = t0;
-    while (Date.now() < end) {
-      const now = Date.now();
-      if (now >= nextHealth) {
-        nextHealth = now + 2_000;
-        const started = Date.now();
-        await get('/healthz').catch((e: unknown) => slowHealth.push(String(e)));
-        if (Date.now() - started > 1_500) slowHealth.push(`/healthz took ${Date.now() - started} ms`);
-        samples.push({ fds: procSample(agent.child.pid!).fds, rss: procSample(agent.child.pid!).rssBytes });
+      const t0 = Date.now();
+      const end = t0 + SECONDS * 1000;
+      let nextRestart = t0 + 30_000;
+      let nextHealth = t0;
+      while (Date.now() < end) {
+        const now = Date.now();
+        if (now >= nextHealth) {
+          nextHealth = now + 2_000;
+          const started = Date.now();
+          await get('/healthz').catch((e: unknown) => slowHealth.push(String(e)));
+          if (Date.now() - started > 1_500) slowHealth.push(`/healthz took ${Date.now() - started} ms`);
+          samples.push({ fds: procSample(agent.child.pid!).fds, rss: procSample(agent.child.pid!).rssBytes });
+        }
+        if (now >= nextRestart) {
+          nextRestart = now + 30_000;
+          counts.restart = (counts.restart ?? 0) + 1;
+          await adb.restart({ reconnect: false });
+          // adb 29 forgets connected devices on a restart: connect the plugged ones again.
+          for (const d of plugged.values()) await adb.connect(d.port, { wait: false }).catch(() => undefined);
+          continue;
+        }
+        const r = random();
+        const serial = pick(serials)!;
+        let action: string;
+        if (r < 0.2) {
+          // The odd phone stays, so that the last report shows its text cleaned.
+          action = plugged.has(serial) ? (serial === ODD ? 'quiet' : 'unplug') : 'plug';
+          if (action === 'unplug') await unplug(serial);
+          else if (action === 'plug') await plug(serial);
+        } else if (r < 0.45) {
+          action = 'flap';
+          plugged.get(serial)?.disconnect();
+        } else if (r < 0.58) {
+          action = 'wedge';
+          plugged.get(serial)?.wedge(random() < 0.5);
+        } else if (r < 0.73) {
+          action = 'cloud';
+          pick(cloudFaults)!();
+        } else if (r < 0.8) {
+          action = 'signal';
+          pick(signals)!();
+        } else if (r < 0.83) {
+          // The log reader stalls for a while (a paused pager, a slow log driver).
+          action = 'stall-logs';
+          agent.child.stdout?.pause();
+          setTimeout(() => agent.child.stdout?.resume(), 2_000);
+        } else {
+          action = 'quiet';
+        }
+        counts[action] = (counts[action] ?? 0) + 1;
+        await sleep(100 + random() * 600);
       }
-      if (now >= nextRestart) {
-        nextRestart = now + 30_000;
-        counts.restart = (counts.restart ?? 0) + 1;
-        await adb.restart({ reconnect: false });
-        // adb 29 forgets connected devices on a restart: connect the plugged ones again.
-        for (const d of plugged.values()) await adb.connect(d.port, { wait: false }).catch(() => undefined);
-        continue;
+
+      // The faults stop: every phone still plugged answers again, the cloud behaves.
+      cloud.resetFaults();
+      agent.child.stdout?.resume();
+      for (const d of plugged.values()) d.wedge(false);
+      await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
+      const calm = Date.now();
+      const present = [...plugged.keys()].sort();
+      // Within the bound: the next scheduled report (20 s), plus a probe deadline and a request.
+      const final = await cloud.waitForPut(
+        (r) =>
+          r.receivedAt >= calm &&
+          r.answer?.status === 200 &&
+          present.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')),
+        35_000,
+      );
+      const reportedPresent = devicesOf(final)
+        .filter((d) => d.status !== 'UNPLUGGED')
+        .map((d) => d.udid)
+        .sort();
+      // No ghost: a phone that is gone is not shown as present.
+      expect(reportedPresent).toEqual(present);
+      for (const d of cloud.devices()) {
+        if (!present.includes(d.info.udid)) expect(d.isOnline, `${d.info.udid} is gone`).toBe(false);
       }
-      const r = random();
-      const serial = pick(serials)!;
-      let action: string;
-      if (r < 0.2) {
-        // The odd phone stays, so that the last report shows its text cleaned.
-        action = plugged.has(serial) ? (serial === ODD ? 'quiet' : 'unplug') : 'plug';
-        if (action === 'unplug') await unplug(serial);
-        else if (action === 'plug') await plug(serial);
-      } else if (r < 0.45) {
-        action = 'flap';
-        plugged.get(serial)?.disconnect();
-      } else if (r < 0.58) {
-        action = 'wedge';
-        plugged.get(serial)?.wedge(random() < 0.5);
-      } else if (r < 0.73) {
-        action = 'cloud';
-        pick(cloudFaults)!();
-      } else if (r < 0.8) {
-        action = 'signal';
-        pick(signals)!();
-      } else if (r < 0.83) {
-        // The log reader stalls for a while (a paused pager, a slow log driver).
-        action = 'stall-logs';
-        agent.child.stdout?.pause();
-        setTimeout(() => agent.child.stdout?.resume(), 2_000);
-      } else {
-        action = 'quiet';
+
+      // The PUT rate stayed bounded. Reports for device events are not throttled
+      // (each is gathered for 0.5-1.5 s), follow-ups are 5 s apart, and one report
+      // may retry its PUT within the HTTP retry chain; a storm is dozens a second.
+      const puts = cloud.putRequests().filter((p) => p.receivedAt >= t0);
+      let worst = 0;
+      for (const p of puts) worst = Math.max(worst, puts.filter((q) => q.receivedAt >= p.receivedAt && q.receivedAt < p.receivedAt + 10_000).length);
+      const health = await get('/healthz');
+      const metrics = parseMetrics((await get('/metrics')).text);
+      console.log(
+        `chaos: seed ${SEED}, ${SECONDS} s, actions ${JSON.stringify(counts)}, ${puts.length} PUTs (worst 10 s window: ${worst}), ` +
+          `fds ${samples.map((s) => s.fds).join(' ')}, RSS MiB ${samples.map((s) => (s.rss / 2 ** 20).toFixed(0)).join(' ')}`,
+      );
+      expect(worst).toBeLessThanOrEqual(20);
+      expect(puts.length).toBeLessThan(SECONDS);
+
+      // The phone with odd properties is reported, its text cleaned: the double refuses \u0000.
+      expect(devicesOf(final).find((d) => d.udid === ODD)?.modelName).toBeDefined();
+      expect(final.rawBody).not.toMatch(/\\u0000|\\u001b|\\u0007/);
+      // A stray SIGUSR1 opened no inspector.
+      expect(agent.stderr).not.toMatch(/Debugger listening/);
+      // Bounded logs: no kind of line (digits aside) more than 11 times in any 60 s;
+      // 'report delivered' is one per report, bounded by the PUT rate above.
+      const byKind = new Map<string, number[]>();
+      for (const l of agent.logs()) {
+        if (l.msg === 'report delivered' || typeof l.time !== 'string') continue;
+        const kind = String(l.msg).replace(/\d+/g, '#');
+        byKind.set(kind, [...(byKind.get(kind) ?? []), Date.parse(l.time)]);
       }
-      counts[action] = (counts[action] ?? 0) + 1;
-      await sleep(100 + random() * 600);
-    }
-
-    // The faults stop: every phone still plugged answers again, the cloud behaves.
-    cloud.resetFaults();
-    agent.child.stdout?.resume();
-    for (const d of plugged.values()) d.wedge(false);
-    await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
-    const calm = Date.now();
-    const present = [...plugged.keys()].sort();
-    // Within the bound: the next scheduled report (20 s), plus a probe deadline and a request.
-    const final = await cloud.waitForPut(
-      (r) =>
-        r.receivedAt >= calm &&
-        r.answer?.status === 200 &&
-        present.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')),
-      35_000,
-    );
-    const reportedPresent = devicesOf(final)
-      .filter((d) => d.status !== 'UNPLUGGED')
-      .map((d) => d.udid)
-      .sort();
-    // No ghost: a phone that is gone is not shown as present.
-    expect(reportedPresent).toEqual(present);
-    for (const d of cloud.devices()) {
-      if (!present.includes(d.info.udid)) expect(d.isOnline, `${d.info.udid} is gone`).toBe(false);
-    }
-
-    // The PUT rate stayed bounded. Reports for device events are not throttled
-    // (each is gathered for 0.5-1.5 s), follow-ups are 5 s apart, and one report
-    // may retry its PUT within the HTTP retry chain; a storm is dozens a second.
-    const puts = cloud.putRequests().filter((p) => p.receivedAt >= t0);
-    let worst = 0;
-    for (const p of puts) worst = Math.max(worst, puts.filter((q) => q.receivedAt >= p.receivedAt && q.receivedAt < p.receivedAt + 10_000).length);
-    const health = await get('/healthz');
-    const metrics = parseMetrics((await get('/metrics')).text);
-    console.log(
-      `chaos: seed ${SEED}, ${SECONDS} s, actions ${JSON.stringify(counts)}, ${puts.length} PUTs (worst 10 s window: ${worst}), ` +
-        `fds ${samples.map((s) => s.fds).join(' ')}, RSS MiB ${samples.map((s) => (s.rss / 2 ** 20).toFixed(0)).join(' ')}`,
-    );
-    expect(worst).toBeLessThanOrEqual(20);
-    expect(puts.length).toBeLessThan(SECONDS);
-
-    // The phone with odd properties is reported, its text cleaned: the double refuses \u0000.
-    expect(devicesOf(final).find((d) => d.udid === ODD)?.modelName).toBeDefined();
-    expect(final.rawBody).not.toMatch(/\\u0000|\\u001b|\\u0007/);
-    // A stray SIGUSR1 opened no inspector.
-    expect(agent.stderr).not.toMatch(/Debugger listening/);
-    // Bounded logs: no kind of line (digits aside) more than 11 times in any 60 s;
-    // 'report delivered' is one per report, bounded by the PUT rate above.
-    const byKind = new Map<string, number[]>();
-    for (const l of agent.logs()) {
-      if (l.msg === 'report delivered' || typeof l.time !== 'string') continue;
-      const kind = String(l.msg).replace(/\d+/g, '#');
-      byKind.set(kind, [...(byKind.get(kind) ?? []), Date.parse(l.time)]);
-    }
-    const floods: string[] = [];
-    for (const [kind, times] of byKind) {
-      times.sort((a, b) => a - b);
-      for (let i = 0, j = 0; i < times.length; i++) {
-        while (times[i]! - times[j]! >= 60_000) j++;
-        if (i - j + 1 > 11) {
-          floods.push(`${i - j + 1}x ${kind.slice(0, 120)}`);
-          break;
+      const floods: string[] = [];
+      for (const [kind, times] of byKind) {
+        times.sort((a, b) => a - b);
+        for (let i = 0, j = 0; i < times.length; i++) {
+          while (times[i]! - times[j]! >= 60_000) j++;
+          if (i - j + 1 > 11) {
+            floods.push(`${i - j + 1}x ${kind.slice(0, 120)}`);
+            break;
+          }
         }
       }
-    }
-    expect(floods).toEqual([]);
+      expect(floods).toEqual([]);
 
-    // Nothing hung: the status endpoint always answered, the agent is alive and healthy.
-    expect(slowHealth).toEqual([]);
-    expect(agent.child.exitCode).toBeNull();
-    expect(health.status).toBe(200);
-    expect(metrics.get('device_agent_adb_tracker_up')).toBe(1);
-    expect(metrics.get('device_agent_devices{state="device"}')).toBe(present.length);
+      // Nothing hung: the status endpoint always answered, the agent is alive and healthy.
+      expect(slowHealth).toEqual([]);
+      expect(agent.child.exitCode).toBeNull();
+      expect(health.status).toBe(200);
+      expect(metrics.get('device_agent_adb_tracker_up')).toBe(1);
+      expect(metrics.get('device_agent_devices{state="device"}')).toBe(present.length);
 
-    // Flat: descriptors and RSS of the last third against the middle third (the
-    // first third is warm-up), medians so that a sample landing mid-report does not decide.
-    const third = Math.floor(samples.length / 3);
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const mid = samples.slice(third, 2 * third);
-    const last = samples.slice(2 * third);
-    expect(median(last.map((s) => s.fds)) - median(mid.map((s) => s.fds))).toBeLessThanOrEqual(10);
-    expect(median(last.map((s) => s.rss)) - median(mid.map((s) => s.rss))).toBeLessThan(25 * 2 ** 20);
-  }, (SECONDS + 200) * 1000);
+      // Flat: descriptors and RSS of the last third against the middle third (the
+      // first third is warm-up), medians so that a sample landing mid-report does not decide.
+      const third = Math.floor(samples.length / 3);
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const mid = samples.slice(third, 2 * third);
+      const last = samples.slice(2 * third);
+      expect(median(last.map((s) => s.fds)) - median(mid.map((s) => s.fds))).toBeLessThanOrEqual(10);
+      expect(median(last.map((s) => s.rss)) - median(mid.map((s) => s.rss))).toBeLessThan(25 * 2 ** 20);
+    },
+    (SECONDS + 200) * 1000,
+  );
 });

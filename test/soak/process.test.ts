@@ -51,52 +51,56 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('soak: the agent process', () => {
-  it('reporting every second with flapping devices: descriptors and sockets flat, RSS under the ceiling', async () => {
-    const listening = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
-    const statusUrl = `http://${String(listening.listen)}`;
-    await cloud.waitForPut((r) => r.answer?.status === 200, 30_000);
-    let on = true;
-    let flaps = 0;
-    const flapper = (async () => {
-      for (let i = 0; on; i++, flaps++) {
-        farm.devices[i % farm.devices.length]!.disconnect();
-        await sleep(200);
+  it(
+    'reporting every second with flapping devices: descriptors and sockets flat, RSS under the ceiling',
+    async () => {
+      const listening = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+      const statusUrl = `http://${String(listening.listen)}`;
+      await cloud.waitForPut((r) => r.answer?.status === 200, 30_000);
+      let on = true;
+      let flaps = 0;
+      const flapper = (async () => {
+        for (let i = 0; on; i++, flaps++) {
+          farm.devices[i % farm.devices.length]!.disconnect();
+          await sleep(200);
+        }
+      })();
+      const samples: ProcSample[] = [];
+      const heaps: number[] = [];
+      let puts = 0;
+      const started = Date.now();
+      // Skip the first quarter: V8 and malloc grow to their working size first.
+      await sleep(DURATION_MS / 4);
+      while (Date.now() - started < DURATION_MS) {
+        samples.push(procSample(agent.child.pid!));
+        heaps.push((await scrapeMetrics(statusUrl)).get('process_heap_bytes') ?? NaN);
+        // Its own log lines pile up in this process, not in the agent: keep only the recent ones.
+        agent.stdout = agent.stdout.slice(-100_000);
+        // The double keeps every request: count them and let them go.
+        puts += cloud.putRequests().length;
+        cloud.clearRequests();
+        await sleep(DURATION_MS / 16);
       }
-    })();
-    const samples: ProcSample[] = [];
-    const heaps: number[] = [];
-    let puts = 0;
-    const started = Date.now();
-    // Skip the first quarter: V8 and malloc grow to their working size first.
-    await sleep(DURATION_MS / 4);
-    while (Date.now() - started < DURATION_MS) {
-      samples.push(procSample(agent.child.pid!));
-      heaps.push((await scrapeMetrics(statusUrl)).get('process_heap_bytes') ?? NaN);
-      // Its own log lines pile up in this process, not in the agent: keep only the recent ones.
-      agent.stdout = agent.stdout.slice(-100_000);
-      // The double keeps every request: count them and let them go.
-      puts += cloud.putRequests().length;
-      cloud.clearRequests();
-      await sleep(DURATION_MS / 16);
-    }
-    on = false;
-    await flapper;
-    console.log(
-      `process soak: ${((Date.now() - started) / 1000).toFixed(0)} s, ${flaps} flaps, ${puts} reports; ` +
-        `RSS ${samples.map((s) => (s.rssBytes / 2 ** 20).toFixed(1)).join(' ')} MiB; heap ${heaps.map((h) => (h / 2 ** 20).toFixed(1)).join(' ')} MiB; fds ${samples.map((s) => s.fds).join(' ')}; sockets ${samples.map((s) => s.sockets).join(' ')}`,
-    );
-    expect(agent.child.exitCode).toBeNull();
-    expect(puts).toBeGreaterThan(DURATION_MS / 1000 / 2);
-    expect(Math.max(...samples.map((s) => s.rssBytes))).toBeLessThan(RSS_CEILING);
-    // A sample can land in the middle of a report, with shell sessions and the
-    // HTTP request open: compare the typical (median) count of the first and
-    // last third, and bound the peak by what one report may hold open.
-    const third = Math.max(1, Math.floor(samples.length / 3));
-    const typical = (pick: (s: ProcSample) => number, part: ProcSample[]) => median(part.map(pick));
-    const early = samples.slice(0, third);
-    const late = samples.slice(-third);
-    expect(typical((s) => s.fds, late) - typical((s) => s.fds, early)).toBeLessThanOrEqual(FD_BOUND);
-    expect(typical((s) => s.sockets, late) - typical((s) => s.sockets, early)).toBeLessThanOrEqual(FD_BOUND);
-    expect(Math.max(...samples.map((s) => s.fds)) - typical((s) => s.fds, early)).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
-  }, DURATION_MS + 60_000);
+      on = false;
+      await flapper;
+      console.log(
+        `process soak: ${((Date.now() - started) / 1000).toFixed(0)} s, ${flaps} flaps, ${puts} reports; ` +
+          `RSS ${samples.map((s) => (s.rssBytes / 2 ** 20).toFixed(1)).join(' ')} MiB; heap ${heaps.map((h) => (h / 2 ** 20).toFixed(1)).join(' ')} MiB; fds ${samples.map((s) => s.fds).join(' ')}; sockets ${samples.map((s) => s.sockets).join(' ')}`,
+      );
+      expect(agent.child.exitCode).toBeNull();
+      expect(puts).toBeGreaterThan(DURATION_MS / 1000 / 2);
+      expect(Math.max(...samples.map((s) => s.rssBytes))).toBeLessThan(RSS_CEILING);
+      // A sample can land in the middle of a report, with shell sessions and the
+      // HTTP request open: compare the typical (median) count of the first and
+      // last third, and bound the peak by what one report may hold open.
+      const third = Math.max(1, Math.floor(samples.length / 3));
+      const typical = (pick: (s: ProcSample) => number, part: ProcSample[]) => median(part.map(pick));
+      const early = samples.slice(0, third);
+      const late = samples.slice(-third);
+      expect(typical((s) => s.fds, late) - typical((s) => s.fds, early)).toBeLessThanOrEqual(FD_BOUND);
+      expect(typical((s) => s.sockets, late) - typical((s) => s.sockets, early)).toBeLessThanOrEqual(FD_BOUND);
+      expect(Math.max(...samples.map((s) => s.fds)) - typical((s) => s.fds, early)).toBeLessThanOrEqual(IN_FLIGHT_BOUND);
+    },
+    DURATION_MS + 60_000,
+  );
 });

@@ -64,7 +64,10 @@ beforeAll(async () => {
   };
   const settings = loadSettings({ env });
   const logger = silentLogger();
-  agent = new Agent(buildParts(settings, env, logger, { nodeId: 'soak-node', clock, cloud: cloudClient(settings, resolveCredentials(settings, env), logger) }), 'soak-node');
+  agent = new Agent(
+    buildParts(settings, env, logger, { nodeId: 'soak-node', clock, cloud: cloudClient(settings, resolveCredentials(settings, env), logger) }),
+    'soak-node',
+  );
   await agent.start();
 }, 60_000);
 

@@ -7,7 +7,14 @@ import { agentVersion, projectRoot } from '../../src/util/package.js';
 
 const metrics = () =>
   formatMetrics(
-    agentMetrics({ stats: new AgentStats(), trackerAlive: true, failedDevices: [], probes: { shellSessions: 0, bytesRead: 0 } as never, version: agentVersion, nodeId: 'n1' }),
+    agentMetrics({
+      stats: new AgentStats(),
+      trackerAlive: true,
+      failedDevices: [],
+      probes: { shellSessions: 0, bytesRead: 0 } as never,
+      version: agentVersion,
+      nodeId: 'n1',
+    }),
   );
 
 describe('device_agent_build_info', () => {

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
 
-const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({ udid, serial: udid, state: 'device', status: 'AVAILABLE', platform: 'Android', up: true, problems: [], ...over });
+const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
+  udid,
+  serial: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platform: 'Android',
+  up: true,
+  problems: [],
+  ...over,
+});
 const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows).find((m) => m.name === name)!.samples;
 
 describe('deviceMetrics: battery wear', () => {

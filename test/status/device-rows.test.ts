@@ -36,7 +36,7 @@ describe('deviceRows: battery', () => {
 });
 
 describe('deviceRows: the port behind each phone', () => {
-  it('the hub and port the settings map to its udid or serial, beside adb\'s usb path', () => {
+  it("the hub and port the settings map to its udid or serial, beside adb's usb path", () => {
     const reg = registry(undefined);
     reg.setUsb('android', new Map([[info.udid, { usb: '1-1.4.3', transportId: '7' }]]));
     const [row] = deviceRows([info], reg, new Map([[info.udid, { hub: '1-1.4', port: 3 }]]));

@@ -13,7 +13,14 @@ const documented = [...section.matchAll(/^\| `([a-z_]+)` \| (gauge|counter) \|/g
 describe('docs/reference/metrics.md', () => {
   it('lists every metric the agent serves, with its type, and no other', () => {
     const served = [
-      ...agentMetrics({ stats: new AgentStats(), trackerAlive: true, failedDevices: [], probes: { shellSessions: 0, bytesRead: 0 } as never, version: 'x', nodeId: 'y' }),
+      ...agentMetrics({
+        stats: new AgentStats(),
+        trackerAlive: true,
+        failedDevices: [],
+        probes: { shellSessions: 0, bytesRead: 0 } as never,
+        version: 'x',
+        nodeId: 'y',
+      }),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));

@@ -15,7 +15,6 @@ import { freePort } from '../sim/adb-server.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-
 function healthcheckOf(dockerfile: string): string[] | undefined {
   const json = /^HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)?.[1];
   return json === undefined ? undefined : (JSON.parse(json) as string[]);
@@ -62,10 +61,7 @@ describe('container entrypoint', () => {
     await chmod(script, 0o755);
     // Stand-in for Node: reports how it was started, one line per stream,
     // and stays up like the daemon when asked to.
-    await writeFile(
-      join(dir, 'node'),
-      '#!/bin/sh\necho "node-args: $*"\necho "node-stderr" >&2\nif [ "${FAKE_NODE_STAY:-0}" = 1 ]; then exec sleep 120; fi\n',
-    );
+    await writeFile(join(dir, 'node'), '#!/bin/sh\necho "node-args: $*"\necho "node-stderr" >&2\nif [ "${FAKE_NODE_STAY:-0}" = 1 ]; then exec sleep 120; fi\n');
     await chmod(join(dir, 'node'), 0o755);
   });
 
@@ -82,11 +78,8 @@ describe('container entrypoint', () => {
 
   function run(args: string[], env: Record<string, string> = {}): Promise<Finished> {
     return new Promise((done) => {
-      execFile(
-        '/bin/sh',
-        [script, ...args],
-        { env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir, ...env } },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      execFile('/bin/sh', [script, ...args], { env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir, ...env } }, (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code) : 0, stdout, stderr }),
       );
     });
   }
@@ -154,7 +147,9 @@ describe('container entrypoint', () => {
     child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
     expect(await until(() => adbVersion(port))).toMatch(/^[0-9a-f]{8}$/);
     // Something adb logs: a host asking for a device that is not there.
-    await new Promise<void>((done) => execFile('adb', ['-P', String(port), '-s', 'nosuch', 'shell', 'true'], { env: { ...process.env, HOME: dir } }, () => done()));
+    await new Promise<void>((done) =>
+      execFile('adb', ['-P', String(port), '-s', 'nosuch', 'shell', 'true'], { env: { ...process.env, HOME: dir } }, () => done()),
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     const lines = out.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('node-'));
     expect(lines.length).toBeGreaterThan(0);
@@ -173,9 +168,7 @@ describe('container healthcheck', () => {
   function check(listen: string): Promise<number> {
     return new Promise((done) => {
       // The image's node is the first word; this test runs the same Node.
-      execFile(process.execPath, command.slice(1), { env: { DEVICE_AGENT_STATUS_LISTEN: listen } }, (error) =>
-        done(error ? Number(error.code) : 0),
-      );
+      execFile(process.execPath, command.slice(1), { env: { DEVICE_AGENT_STATUS_LISTEN: listen } }, (error) => done(error ? Number(error.code) : 0));
     });
   }
 

@@ -31,7 +31,9 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     // By second of the minute: before, every report fell in its first 10 s.
     const byMinuteSecond = new Array<number>(60).fill(0);
     normal.forEach((n, k) => (byMinuteSecond[k % 60]! += n));
-    const tenSecondShare = Math.max(...byMinuteSecond.map((_, s) => [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].reduce((sum, d) => sum + byMinuteSecond[(s + d) % 60]!, 0))) / (mean * normal.length);
+    const tenSecondShare =
+      Math.max(...byMinuteSecond.map((_, s) => [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].reduce((sum, d) => sum + byMinuteSecond[(s + d) % 60]!, 0))) /
+      (mean * normal.length);
     expect(Math.min(...byMinuteSecond)).toBeGreaterThan(0);
     expect(tenSecondShare).toBeLessThan(0.25);
     expect(busiestNormal).toBeLessThan(2 * mean);
@@ -44,7 +46,13 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     const startPeak = max(perSecond(starts, 0, 11_000));
     expect(startPeak).toBeLessThan(0.15 * AGENTS);
     expect(max(starts.map((a) => a.at)) - Math.min(...starts.map((a) => a.at))).toBeGreaterThan(9_000);
-    Object.assign(figures, { meanPerSecond: mean, busiestNormal, tenSecondShare, startPeak, startSpan: max(starts.map((a) => a.at)) - Math.min(...starts.map((a) => a.at)) });
+    Object.assign(figures, {
+      meanPerSecond: mean,
+      busiestNormal,
+      tenSecondShare,
+      startPeak,
+      startSpan: max(starts.map((a) => a.at)) - Math.min(...starts.map((a) => a.at)),
+    });
   });
 
   for (const outageMs of [30_000, 5 * MIN, 20 * MIN]) {
@@ -81,7 +89,11 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     it(`takes Retry-After (${status}, ${retryAfterMs / 1000} s) as a time before which no report goes, scheduled ones included, and comes back spread`, () => {
       // Every PUT of a whole period (and its jitter) is answered so; then the cloud takes reports again.
       const to = OUTAGE_FROM + MIN + 10_000;
-      const { attempts } = simulateFleet({ agents: AGENTS, horizonMs: to + retryAfterMs + 3 * MIN, cloud: downBetween(OUTAGE_FROM, to, { kind: 'transient', retryAfterMs }) });
+      const { attempts } = simulateFleet({
+        agents: AGENTS,
+        horizonMs: to + retryAfterMs + 3 * MIN,
+        cloud: downBetween(OUTAGE_FROM, to, { kind: 'transient', retryAfterMs }),
+      });
       let told = 0;
       let earliestBack = Infinity;
       for (const list of groupByAgent(attempts).values()) {

@@ -42,7 +42,12 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
   const { agents, horizonMs, cloud, expression = '* * * * *', jitterMs = 10_000, seed = 1 } = options;
   const time = new VirtualTime();
   const ids = seededRandom(seed * 7919);
-  const uuid = () => Array.from({ length: 4 }, () => Math.floor(ids() * 2 ** 32).toString(16).padStart(8, '0')).join('-');
+  const uuid = () =>
+    Array.from({ length: 4 }, () =>
+      Math.floor(ids() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0'),
+    ).join('-');
   const attempts: Attempt[] = [];
   let periodMs = 0;
 
@@ -96,7 +101,9 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
         time.schedule(() => {
           inFlight = false;
           planner.finished(
-            answer.kind === 'ok' ? { delivered: true, sent: [], failedDevices: [] } : { delivered: false, failure: 'transient', retryAfterMs: answer.retryAfterMs },
+            answer.kind === 'ok'
+              ? { delivered: true, sent: [], failedDevices: [] }
+              : { delivered: false, failure: 'transient', retryAfterMs: answer.retryAfterMs },
             time.now,
           );
           arm();

@@ -19,7 +19,7 @@ function running(random = 0.5): PlannerBed {
 }
 
 describe('report planner while the cloud fails', () => {
-  it('a device change late in the period that gets 429 with Retry-After: 30 goes again no sooner than 30 s, and the schedule\'s tick inside the wait is dropped', () => {
+  it("a device change late in the period that gets 429 with Retry-After: 30 goes again no sooner than 30 s, and the schedule's tick inside the wait is dropped", () => {
     const p = running(0.5);
     p.deviceChanged('A', 'device', 50_000);
     expect(p.take(51_500)!.triggers).toEqual(['devices-changed']);

@@ -10,12 +10,9 @@ import type { FailedDevice } from '../../src/cloud/types.js';
 import { seededRandom } from '../../src/util/clock.js';
 
 export type SimEvent =
-  | { dt: number; kind: 'plug' | 'unplug' | 'offline' | 'wedge' | 'unwedge'; device: number }
-  | { dt: number; kind: 'adb-resumed' | 'requested' };
+  { dt: number; kind: 'plug' | 'unplug' | 'offline' | 'wedge' | 'unwedge'; device: number } | { dt: number; kind: 'adb-resumed' | 'requested' };
 
-export type Answer =
-  | { kind: 'ok'; failSent: number[]; failUnsent: number[] }
-  | { kind: Failure; retryAfterMs?: number };
+export type Answer = { kind: 'ok'; failSent: number[]; failUnsent: number[] } | { kind: Failure; retryAfterMs?: number };
 
 export interface SimInput {
   events: SimEvent[];

@@ -89,7 +89,7 @@ describe('report planner: invariants on random event sequences', () => {
     );
   });
 
-  it('reports every device change within 2 s, unless the cloud is failing (then with the backoff\'s next attempt)', () => {
+  it("reports every device change within 2 s, unless the cloud is failing (then with the backoff's next attempt)", () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
         const obs = simulate(i, options, HORIZON);

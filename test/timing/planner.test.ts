@@ -9,7 +9,13 @@ const HOUR = 3_600_000;
 const planner = () => new PlannerBed({ periodMs: 30 * 60_000, jitterMs: 0, debounceMs: 500 });
 
 /** Runs the planner as the agent does, reports taking `ms`, answering with `answer`. */
-function drive(p: ReportPlanner, from: number, until: number, answer: (n: number, sent: string[]) => Parameters<ReportPlanner['finished']>[0], present: () => string[]) {
+function drive(
+  p: ReportPlanner,
+  from: number,
+  until: number,
+  answer: (n: number, sent: string[]) => Parameters<ReportPlanner['finished']>[0],
+  present: () => string[],
+) {
   const starts: number[] = [];
   let t = from;
   for (;;) {
@@ -78,11 +84,25 @@ describe('report planner', () => {
   it('a report rejected with a 4xx waits for the schedule; a 503 is resent on one backoff, 10-20 s, 20-40 s ... under 5 min', () => {
     const rejected = planner();
     rejected.start(0);
-    expect(drive(rejected, 0, HOUR / 2 - 1, () => ({ delivered: false, failure: 'rejected' }), () => [])).toEqual([0]);
+    expect(
+      drive(
+        rejected,
+        0,
+        HOUR / 2 - 1,
+        () => ({ delivered: false, failure: 'rejected' }),
+        () => [],
+      ),
+    ).toEqual([0]);
     for (const random of [0, 0.5, 0.999]) {
       const unavailable = new PlannerBed({ periodMs: 30 * 60_000, jitterMs: 0, debounceMs: 500, random: () => random });
       unavailable.start(0);
-      const starts = drive(unavailable, 0, 20 * 60_000, () => ({ delivered: false, failure: 'transient' }), () => []);
+      const starts = drive(
+        unavailable,
+        0,
+        20 * 60_000,
+        () => ({ delivered: false, failure: 'transient' }),
+        () => [],
+      );
       const gaps = starts.slice(1).map((t, i) => t - starts[i]! - 50);
       // The bound doubles from 20 s to the 5 min cap; each wait is between half of it and all of it.
       const bounds = [20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000];
@@ -124,7 +144,7 @@ describe('report planner', () => {
     expect([...p.take(11_600)!.refresh]).toEqual(['W']);
   });
 
-  it('takes adb\'s list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED', () => {
+  it("takes adb's list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED", () => {
     const p = planner();
     p.start(0);
     p.take(0);

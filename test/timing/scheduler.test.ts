@@ -17,7 +17,14 @@ function scheduler(expression: string, options: { jitterMs?: number; nodeId?: st
   const time = options.time ?? new VirtualTime(START);
   const clock = options.clock ?? time.clock({ seed: 7 });
   const ticks: number[] = [];
-  const s = new Scheduler({ expression, jitterMs: options.jitterMs ?? 0, nodeId: options.nodeId ?? 'lab-host-01', onTick: () => ticks.push(clock.wall()), logger, clock });
+  const s = new Scheduler({
+    expression,
+    jitterMs: options.jitterMs ?? 0,
+    nodeId: options.nodeId ?? 'lab-host-01',
+    onTick: () => ticks.push(clock.wall()),
+    logger,
+    clock,
+  });
   return { s, ticks, time, clock };
 }
 
@@ -49,7 +56,9 @@ describe('Scheduler', () => {
 
   it("spreads a fleet's runs over the whole period; each host's runs stay a period apart, give or take the jitter", async () => {
     const time = new VirtualTime(START);
-    const hosts = Array.from({ length: 300 }, (_, i) => scheduler('* * * * *', { jitterMs: 10_000, nodeId: `lab-host-${i}`, time, clock: time.clock({ seed: i + 1 }) }));
+    const hosts = Array.from({ length: 300 }, (_, i) =>
+      scheduler('* * * * *', { jitterMs: 10_000, nodeId: `lab-host-${i}`, time, clock: time.clock({ seed: i + 1 }) }),
+    );
     for (const h of hosts) h.s.start();
     time.advance(10 * 60_000);
     const perSecond = new Array<number>(60).fill(0);

@@ -11,12 +11,17 @@ describe('backoff', () => {
 
   it('draws the jittered share of each wait: never above the bound, never below (1 − jitter) of it', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (n, jitter, random) => {
-        const policy = { firstMs: 20_000, maxMs: 300_000, jitter };
-        const bound = backoffBound(n, policy);
-        const delay = backoffDelay(n, policy, random);
-        return delay <= bound && delay >= (1 - jitter) * bound && Number.isFinite(delay);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (n, jitter, random) => {
+          const policy = { firstMs: 20_000, maxMs: 300_000, jitter };
+          const bound = backoffBound(n, policy);
+          const delay = backoffDelay(n, policy, random);
+          return delay <= bound && delay >= (1 - jitter) * bound && Number.isFinite(delay);
+        },
+      ),
     );
     expect(backoffDelay(2, { firstMs: 20_000, maxMs: 300_000, jitter: 0.5 }, 0.5)).toBe(30_000);
   });

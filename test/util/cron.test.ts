@@ -55,9 +55,9 @@ const expressionArb = fc
   .map(([seconds, ...f]) => (seconds ? f : f.slice(1)).join(' '));
 
 // 2000 to 2040, so leap years, DST rule changes and a century are all crossed.
-const instantArb = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }).chain((t) =>
-  fc.constantFrom(t, t - (t % 1000), t - (t % 60_000), t - (t % 3_600_000)),
-);
+const instantArb = fc
+  .integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) })
+  .chain((t) => fc.constantFrom(t, t - (t % 1000), t - (t % 60_000), t - (t % 3_600_000)));
 
 const originalTz = process.env.TZ;
 afterAll(() => {
@@ -112,9 +112,7 @@ describe('nextRun', () => {
         const theirs = oracle(expression, tz).getNextMatch(new Date(after)).getTime();
         // Ours looks 30 years ahead, node-cron 100.
         fc.pre(theirs - after < 29 * 365 * 86_400_000);
-        expect(new Date(nextRun(schedule, after)!).toISOString(), `${expression} after ${new Date(after).toISOString()}`).toBe(
-          new Date(theirs).toISOString(),
-        );
+        expect(new Date(nextRun(schedule, after)!).toISOString(), `${expression} after ${new Date(after).toISOString()}`).toBe(new Date(theirs).toISOString());
         compared++;
       }),
       { numRuns: 300 },

@@ -77,7 +77,8 @@ export function explainStatus(
       return {
         problem: 'credentials',
         reason: `proxy ${proxy.label} asks for ${authenticate.join(' or ')} authentication (${answered})`,
-        advice: 'the agent speaks Basic proxy authentication only: ask the proxy administrators for a Basic account, or to let this host through by its address',
+        advice:
+          'the agent speaks Basic proxy authentication only: ask the proxy administrators for a Basic account, or to let this host through by its address',
         retryable: false,
       };
     }

@@ -72,7 +72,8 @@ function readCaFile(path: string): string[] {
     throw new ConfigError(CA_FILE_SETTING, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const blocks = certificateBlocks(text);
-  if (blocks.length === 0) throw new ConfigError(CA_FILE_SETTING, `${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)`);
+  if (blocks.length === 0)
+    throw new ConfigError(CA_FILE_SETTING, `${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)`);
   blocks.forEach((block, i) => {
     try {
       new X509Certificate(block);

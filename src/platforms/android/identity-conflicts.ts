@@ -54,7 +54,8 @@ export class IdentityConflicts {
         udid,
       );
     }
-    for (const udid of this.udids.keys()) if (!next.has(udid)) limited(this.logger).info('udid-shared-over', { udid }, `only one phone gives the udid ${udid} again`, udid);
+    for (const udid of this.udids.keys())
+      if (!next.has(udid)) limited(this.logger).info('udid-shared-over', { udid }, `only one phone gives the udid ${udid} again`, udid);
     this.udids = next;
   }
 

@@ -128,8 +128,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const keys: string[] = [];
     for (const record of this.o.registry.list(PLATFORM)) {
       if (record.state !== READY) continue;
-      const wanted =
-        refresh === 'all' || refresh.has(record.key) || (record.last === undefined && record.failure === undefined && !record.probing);
+      const wanted = refresh === 'all' || refresh.has(record.key) || (record.last === undefined && record.failure === undefined && !record.probing);
       if (!wanted || hold?.has(record.key)) continue;
       // Only what this report asked for is waited for: an inventory another
       // report started goes on and is reported when it answers.

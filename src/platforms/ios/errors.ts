@@ -4,7 +4,10 @@
 /** An I/O step did not finish within its deadline. */
 export class IosTimeoutError extends Error {
   override name = 'IosTimeoutError';
-  constructor(readonly step: string, readonly timeoutMs: number) {
+  constructor(
+    readonly step: string,
+    readonly timeoutMs: number,
+  ) {
     super(`${step} did not answer within ${timeoutMs} ms`);
   }
 }
@@ -12,7 +15,10 @@ export class IosTimeoutError extends Error {
 /** usbmuxd answered a request with a non-zero Result. */
 export class UsbmuxdError extends Error {
   override name = 'UsbmuxdError';
-  constructor(readonly request: string, readonly code: number) {
+  constructor(
+    readonly request: string,
+    readonly code: number,
+  ) {
     super(`usbmuxd refused ${request} (result ${code}${RESULTS[code] ? `: ${RESULTS[code]}` : ''})`);
   }
 }
@@ -22,7 +28,10 @@ const RESULTS: Record<number, string> = { 1: 'bad command', 2: 'bad device', 3: 
 /** lockdown answered with an Error string (InvalidHostID, PasswordProtected...). */
 export class LockdownError extends Error {
   override name = 'LockdownError';
-  constructor(readonly request: string, readonly code: string) {
+  constructor(
+    readonly request: string,
+    readonly code: string,
+  ) {
     super(`lockdown refused ${request}: ${code}`);
   }
 }

@@ -12,8 +12,7 @@ import { type Dict, encodeLockdown, LockdownDecoder } from './framing.js';
 export const LOCKDOWN_PORT = 62078;
 const LABEL = 'device-agent';
 
-const pem = (v: unknown): string | undefined =>
-  v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined;
+const pem = (v: unknown): string | undefined => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined);
 
 export class LockdownClient {
   private stream: net.Socket | tls.TLSSocket;

@@ -8,7 +8,10 @@ import type { Clock } from '../../util/clock.js';
 import { parseUsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { IosSource } from './source.js';
 
-export type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'>;
+export type IosSettings = Pick<
+  Settings,
+  'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'
+>;
 
 export function iosSource(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): IosSource | undefined {
   if (settings.ios === false) return undefined;

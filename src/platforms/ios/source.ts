@@ -54,7 +54,13 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   constructor(private readonly o: IosSourceOptions) {
     super();
-    this.watcher = new IosWatcher({ address: o.address, reconcileMs: o.reconcileMs, stepTimeoutMs: o.stepTimeoutMs, logger: o.logger, quietWhenAbsent: o.quietWhenAbsent });
+    this.watcher = new IosWatcher({
+      address: o.address,
+      reconcileMs: o.reconcileMs,
+      stepTimeoutMs: o.stepTimeoutMs,
+      logger: o.logger,
+      quietWhenAbsent: o.quietWhenAbsent,
+    });
     this.watcher.on('change', (changes: DeviceChange[]) => {
       this.o.registry.sync(PLATFORM, this.watcher.devices);
       this.emit(
@@ -122,7 +128,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const known = stale ? undefined : this.identityOf(record, device.deviceId);
     registry.asked(record.key, clock.monotonic());
     const result = await probe(this.o.address, device, this.o.stepTimeoutMs, known);
-    if (result.kind === 'ok' && !known) registry.setCache(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() } satisfies IdentityCache);
+    if (result.kind === 'ok' && !known)
+      registry.setCache(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() } satisfies IdentityCache);
     return this.toInfo(record, result);
   }
 
@@ -150,14 +157,25 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       case 'not-paired': {
         // The phone answered: it does not trust this host. A state, not a failure of the phone.
         if (registry.noticed(record.key, r.detail)) {
-          limited(logger).warn('iphone-not-paired', { udid, err: r.detail }, 'iPhone is not paired with this host: unlock it, tap Trust, then run `idevicepair pair`', udid);
+          limited(logger).warn(
+            'iphone-not-paired',
+            { udid, err: r.detail },
+            'iPhone is not paired with this host: unlock it, tap Trust, then run `idevicepair pair`',
+            udid,
+          );
         }
         const pub = r.public ? iosDeviceInfo(udid, { root: r.public }) : undefined;
         return notPairedDeviceInfo(udid, r.detail, pub ?? previous);
       }
       case 'silent': {
         const note = registry.failed(record.key, r.detail, clock.wall(), clock.monotonic());
-        if (note.newProblem) limited(logger).warn('iphone-inventory-problem', { udid, err: r.detail }, 'iPhone lockdown did not answer; its last good inventory is reported', udid);
+        if (note.newProblem)
+          limited(logger).warn(
+            'iphone-inventory-problem',
+            { udid, err: r.detail },
+            'iPhone lockdown did not answer; its last good inventory is reported',
+            udid,
+          );
         return notAnsweringDeviceInfo(udid, r.detail, previous);
       }
     }

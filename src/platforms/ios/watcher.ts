@@ -190,7 +190,8 @@ export class IosWatcher extends EventEmitter {
         return;
       }
       this.listener = listener;
-      if (this.lastErrorText || this.absentNoted) limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
+      if (this.lastErrorText || this.absentNoted)
+        limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
       this.lastErrorText = undefined;
       this.absentNoted = false;
       this.reconnects.opened();
@@ -220,7 +221,11 @@ export class IosWatcher extends EventEmitter {
   private logEnd(note: EndNote, ends: number, err: Error | undefined): void {
     const { logger, address, reconnectMaxMs = 10_000 } = this.options;
     if (note === 'ended') {
-      limited(logger).warn('usbmuxd-ended', { usbmuxd: address.label, err: err?.message }, 'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list');
+      limited(logger).warn(
+        'usbmuxd-ended',
+        { usbmuxd: address.label, err: err?.message },
+        'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list',
+      );
     } else if (note === 'flapping') {
       logger.warn(
         { usbmuxd: address.label, ends, err: err?.message },

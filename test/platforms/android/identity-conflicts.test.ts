@@ -22,7 +22,14 @@ describe('IdentityConflicts', () => {
     const warnings = lines().filter((l) => l.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(String(warnings[0]!.msg)).toMatch(/2 devices share the serial 0123456789ABCDEF \(at 1-1\.2, 1-1\.3\)/);
-    c.check(parseDevicesLong(twoAlike.split('\n').filter((l) => !l.includes('1-1.3')).join('\n')));
+    c.check(
+      parseDevicesLong(
+        twoAlike
+          .split('\n')
+          .filter((l) => !l.includes('1-1.3'))
+          .join('\n'),
+      ),
+    );
     expect(c.duplicates.size).toBe(0);
     expect(lines().filter((l) => /only one device has the serial/.test(String(l.msg)))).toHaveLength(1);
   });
@@ -31,7 +38,16 @@ describe('IdentityConflicts', () => {
 describe('IdentityConflicts.checkUdids', () => {
   const phone = (serial: string, udid: string, bootTime?: number) => ({
     serial,
-    info: { udid, serialNumber: udid, state: 'device' as const, status: 'AVAILABLE' as const, platformName: 'ANDROID', isAndroid: true, isIos: false, bootTime },
+    info: {
+      udid,
+      serialNumber: udid,
+      state: 'device' as const,
+      status: 'AVAILABLE' as const,
+      platformName: 'ANDROID',
+      isAndroid: true,
+      isIos: false,
+      bootTime,
+    },
   });
 
   it('a phone on USB and over TCP at once is one phone; two boots apart, or two on USB, are two', () => {
@@ -45,7 +61,9 @@ describe('IdentityConflicts.checkUdids', () => {
     c.checkUdids([phone('10.0.0.6:5555', 'CLASH', 5_000), phone('10.0.0.7:5555', 'CLASH', 90_000)]);
     c.checkUdids([phone('USB1', 'SAME'), phone('USB2', 'SAME')]);
     expect([...c.sharedUdids.keys()]).toEqual(['SAME']);
-    const warnings = lines().filter((l) => l.level === 'warn').map((l) => String(l.msg));
+    const warnings = lines()
+      .filter((l) => l.level === 'warn')
+      .map((l) => String(l.msg));
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/2 different phones \(adb serials 10\.0\.0\.6:5555, 10\.0\.0\.7:5555\) give the udid CLASH/);
     expect(lines().filter((l) => /only one phone gives the udid CLASH again/.test(String(l.msg)))).toHaveLength(1);

@@ -41,7 +41,9 @@ function prober(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
 
 const never = () => new Promise<DeviceInfo>(() => undefined);
 const logs: string[] = [];
-const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void logs.push(String(m)), info: () => undefined } as unknown as ReturnType<typeof silentLogger>;
+const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void logs.push(String(m)), info: () => undefined } as unknown as ReturnType<
+  typeof silentLogger
+>;
 
 function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock }) {
   const wait = { idleMs: o.reportWaitMs, maxMs: 60_000 };
@@ -67,7 +69,10 @@ describe('AndroidSource', () => {
   it('reports a device still being probed with its last good inventory after the report wait, and does not probe it twice at once', async () => {
     const { fake, calls } = prober((serial, n) => (serial === 'SLOW' && n > 1 ? never() : Promise.resolve(info(serial))));
     const { collect } = source(fake, { reportWaitMs: 100 });
-    const devices = new Map([['SLOW', 'device'], ['FAST', 'device']]);
+    const devices = new Map([
+      ['SLOW', 'device'],
+      ['FAST', 'device'],
+    ]);
     await collect(devices);
     const t0 = Date.now();
     const second = await collect(devices);
@@ -83,7 +88,10 @@ describe('AndroidSource', () => {
   it('waits only for the devices the report asked for: a slow inventory another report started holds up no one', async () => {
     const { fake } = prober((serial, n) => (serial === 'SLOW' && n > 1 ? never() : Promise.resolve(info(serial))));
     const { collect } = source(fake, { reportWaitMs: 60_000 });
-    const devices = new Map([['SLOW', 'device'], ['FAST', 'device']]);
+    const devices = new Map([
+      ['SLOW', 'device'],
+      ['FAST', 'device'],
+    ]);
     await collect(devices);
     // A full report starts a second inventory of SLOW that never ends; it waits the whole report wait only
     // because it asked for SLOW. A report that asks only for a newly plugged phone must not wait for it.
@@ -97,7 +105,9 @@ describe('AndroidSource', () => {
 
   it('says when an inventory the report stopped waiting for brings news (a first inventory), and not for a routine refresh', async () => {
     let release: (() => void) | undefined;
-    const { fake } = prober((serial, n) => (n === 1 || serial === 'OLD' ? new Promise((r) => (release = () => r(info(serial)))) : Promise.resolve(info(serial))));
+    const { fake } = prober((serial, n) =>
+      n === 1 || serial === 'OLD' ? new Promise((r) => (release = () => r(info(serial)))) : Promise.resolve(info(serial)),
+    );
     const { s, collect } = source(fake, { reportWaitMs: 50 });
     const news: string[] = [];
     s.on('news', (key) => news.push(key));
@@ -107,7 +117,10 @@ describe('AndroidSource', () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(news).toEqual(['android/NEWCOMER']);
     // A device already shown ready that answers late is no news: the next report carries it.
-    const { s: s2, collect: collect2 } = source(prober((_serial, n) => (n === 1 ? Promise.resolve(info('OLD')) : new Promise((r) => setTimeout(() => r(info('OLD')), 100)))).fake, { reportWaitMs: 20 });
+    const { s: s2, collect: collect2 } = source(
+      prober((_serial, n) => (n === 1 ? Promise.resolve(info('OLD')) : new Promise((r) => setTimeout(() => r(info('OLD')), 100)))).fake,
+      { reportWaitMs: 20 },
+    );
     const news2: string[] = [];
     s2.on('news', (key) => news2.push(key));
     await collect2(new Map([['OLD', 'device']]));
@@ -117,7 +130,9 @@ describe('AndroidSource', () => {
   });
 
   it('marks a device whose probe failed UNAVAILABLE with its last good fields, says since when, and counts the failure in its record', async () => {
-    const { fake } = prober((serial, n) => (n > 1 ? Promise.reject(new Error('device W did not open an adb shell within 100 ms')) : Promise.resolve(info(serial))));
+    const { fake } = prober((serial, n) =>
+      n > 1 ? Promise.reject(new Error('device W did not open an adb shell within 100 ms')) : Promise.resolve(info(serial)),
+    );
     const clock = { ...systemClock, wall: () => Date.UTC(2026, 10, 22, 8, 0, 0) };
     const { collect, registry } = source(fake, { reportWaitMs: 1_000, clock });
     const devices = new Map([['W', 'device']]);
@@ -153,13 +168,19 @@ describe('AndroidSource', () => {
   it('waits for every probe when asked to (a one-shot inventory)', async () => {
     const { fake } = prober((serial) => new Promise((r) => setTimeout(() => r(info(serial)), 300)));
     const { collect } = source(fake, { reportWaitMs: 50, concurrency: 1 });
-    const infos = await collect(new Map([['A', 'device'], ['B', 'device']]), { refresh: 'all', waitForAll: true });
+    const infos = await collect(
+      new Map([
+        ['A', 'device'],
+        ['B', 'device'],
+      ]),
+      { refresh: 'all', waitForAll: true },
+    );
     expect(infos.map((d) => d.modelName)).toEqual(['model of A', 'model of B']);
   });
 });
 
 describe('registryTierStore', () => {
-  it("lets an inventory read and write only the tier cache of the connection it started on, so one that outlived a replug cannot seed the new connection", () => {
+  it('lets an inventory read and write only the tier cache of the connection it started on, so one that outlived a replug cannot seed the new connection', () => {
     const registry = new DeviceRegistry();
     const store = registryTierStore(registry);
     const key = recordKey('android', 'A');

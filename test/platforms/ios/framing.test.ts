@@ -38,10 +38,7 @@ describe('lockdown framing', () => {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(bin.length);
     const d = new LockdownDecoder();
-    expect(d.push(Buffer.concat([encodeLockdown({ Request: 'QueryType' }), head, bin]))).toEqual([
-      { Request: 'QueryType' },
-      { Request: 'GetValue', Value: 5 },
-    ]);
+    expect(d.push(Buffer.concat([encodeLockdown({ Request: 'QueryType' }), head, bin]))).toEqual([{ Request: 'QueryType' }, { Request: 'GetValue', Value: 5 }]);
   });
   it('refuses a non-dictionary and garbage', () => {
     const junk = Buffer.from('not a plist');

@@ -22,7 +22,15 @@ describe('IosWatcher reconnects', () => {
     sim.cutListenAfterMs = 30;
     const { logger, lines } = captureLogger();
     // The agent's waits (250 ms to 10 s) scaled down by about 6.
-    const watcher = new IosWatcher({ address: parseUsbmuxdAddress(sim.address), reconcileMs: 60_000, stepTimeoutMs: 500, logger, reconnectMinMs: 40, reconnectMaxMs: 1_600, stableMs: 1_000 });
+    const watcher = new IosWatcher({
+      address: parseUsbmuxdAddress(sim.address),
+      reconcileMs: 60_000,
+      stepTimeoutMs: 500,
+      logger,
+      reconnectMinMs: 40,
+      reconnectMaxMs: 1_600,
+      stableMs: 1_000,
+    });
     cleanups.push(() => watcher.stop());
     await watcher.start();
     await new Promise((r) => setTimeout(r, 3_000));
@@ -30,7 +38,9 @@ describe('IosWatcher reconnects', () => {
     // Waits of about 40, 80, 160, 320, 640, 1280 ms (each between half and all of it); before, every 20-40 ms: about 80.
     expect(listens).toBeGreaterThanOrEqual(4);
     expect(listens).toBeLessThanOrEqual(9);
-    const warnings = lines().filter((l) => l.level === 'warn').map((l) => String(l.msg));
+    const warnings = lines()
+      .filter((l) => l.level === 'warn')
+      .map((l) => String(l.msg));
     expect(warnings).toEqual([expect.stringContaining('usbmuxd connection ended'), expect.stringContaining('keeps ending right after it opens')]);
     expect([...watcher.devices.keys()]).toEqual([phone.udid]);
 

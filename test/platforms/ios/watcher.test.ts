@@ -67,7 +67,10 @@ describe('IosWatcher', () => {
     expect(watcher.device(b.udid)?.deviceId).toBe(b.deviceId);
   });
 
-  it.each([['unix', false], ['tcp', true]])('a usbmuxd restart that lost an unplug (%s): reconnects and reconciles, no ghost left', async (_name, tcp) => {
+  it.each([
+    ['unix', false],
+    ['tcp', true],
+  ])('a usbmuxd restart that lost an unplug (%s): reconnects and reconciles, no ghost left', async (_name, tcp) => {
     const { sim, watcher, lines } = await setup({ tcp });
     const a = sim.plug({ profile: 'iphone-13-ios16' });
     const b = sim.plug({ profile: 'iphone-15-ios17' });
@@ -125,7 +128,13 @@ describe('IosWatcher', () => {
 
   it('no usbmuxd socket when iPhones were not asked for: said at debug level only', async () => {
     const { lines, logger } = capture();
-    const watcher = new IosWatcher({ address: parseUsbmuxdAddress('UNIX:/nonexistent/usbmuxd'), reconcileMs: 30, stepTimeoutMs: 300, logger, quietWhenAbsent: true });
+    const watcher = new IosWatcher({
+      address: parseUsbmuxdAddress('UNIX:/nonexistent/usbmuxd'),
+      reconcileMs: 30,
+      stepTimeoutMs: 300,
+      logger,
+      quietWhenAbsent: true,
+    });
     cleanups.push(() => watcher.stop());
     await watcher.start();
     await new Promise((r) => setTimeout(r, 100));

@@ -150,7 +150,7 @@ export class AdbClient {
    */
   async hostValue(request: string): Promise<string> {
     return this.host(async (c) => {
-      const conn = (await (c as unknown as { connection(): PromiseLike<Connection> }).connection());
+      const conn = await (c as unknown as { connection(): PromiseLike<Connection> }).connection();
       try {
         const payload = Buffer.from(request, 'utf8');
         conn.write(Buffer.concat([Buffer.from(payload.length.toString(16).padStart(4, '0'), 'ascii'), payload]));

@@ -140,7 +140,8 @@ export class DeviceWatcher extends EventEmitter {
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
-      if (this.lastErrorText || this.endSaid) limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
+      if (this.lastErrorText || this.endSaid)
+        limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
       this.endSaid = false;
       // The wait before the next reconnect starts over only once this connection has stayed open a while.
@@ -171,7 +172,11 @@ export class DeviceWatcher extends EventEmitter {
     const err = this.trackerError;
     this.trackerError = undefined;
     if (note === 'ended') {
-      limited(logger).warn('adb-tracking-ended', { adb, err }, 'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list');
+      limited(logger).warn(
+        'adb-tracking-ended',
+        { adb, err },
+        'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list',
+      );
       this.endSaid = true;
     } else if (note === 'flapping') {
       logger.warn(

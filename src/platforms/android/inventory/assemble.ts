@@ -11,7 +11,6 @@ import { simState } from './probes/sim-state.js';
 import type { FillContext, InventoryConfig, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
 
-
 export interface AssembleInput {
   adbSerial: string;
   adbState: string;
@@ -104,15 +103,24 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
 // Operator guidance per adb state. Keys are the states adb prints in
 // `adb devices`; "no permissions" carries a hint text after it.
 const NOT_READY_MESSAGES: [RegExp, string][] = [
-  [/^unauthorized$/, 'USB debugging is not authorized: unlock the device and accept the "Allow USB debugging" prompt (tick "Always allow from this computer"). If no prompt shows, revoke USB debugging authorizations in Developer options and reconnect the cable.'],
+  [
+    /^unauthorized$/,
+    'USB debugging is not authorized: unlock the device and accept the "Allow USB debugging" prompt (tick "Always allow from this computer"). If no prompt shows, revoke USB debugging authorizations in Developer options and reconnect the cable.',
+  ],
   [/^authorizing$/, 'adb is still authorizing the device: wait a few seconds; if it stays, unlock the device and accept the USB debugging prompt.'],
   [/^connecting$/, 'adb is still connecting to the device: wait a few seconds; if it stays, reconnect the cable or restart adb on the host.'],
-  [/^offline$/, 'The device does not answer adb: reconnect the USB cable (or run adb reconnect); if it stays offline, toggle USB debugging or reboot the device.'],
+  [
+    /^offline$/,
+    'The device does not answer adb: reconnect the USB cable (or run adb reconnect); if it stays offline, toggle USB debugging or reboot the device.',
+  ],
   [/^recovery$/, 'The device is in recovery mode: reboot it into Android (select "Reboot system now").'],
   [/^rescue$/, 'The device is in rescue mode: reboot it into Android.'],
   [/^sideload$/, 'The device is in sideload mode: finish or cancel the sideload, then reboot it into Android.'],
   [/^bootloader$/, 'The device is in the bootloader (fastboot): reboot it into Android.'],
-  [/^no permissions/, 'The host user may not open the USB device: add a udev rule for the device (plugdev group) or run the agent as a user with access, then reconnect the cable.'],
+  [
+    /^no permissions/,
+    'The host user may not open the USB device: add a udev rule for the device (plugdev group) or run the agent as a user with access, then reconnect the cable.',
+  ],
   [/^host$/, 'The serial names the host itself, not a device: check the device connection.'],
   [/^no device$/, 'adb has no device behind this serial: reconnect the device, or run adb connect again for a network device.'],
 ];

@@ -41,11 +41,7 @@ const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
 // name into ro.product.system.model.
 const MODEL_KEYS = ['ro.product.model', 'ro.product.odm.model', 'ro.product.vendor.model'];
 const BRAND_KEYS = ['ro.product.brand', 'ro.product.odm.brand', 'ro.product.vendor.brand'];
-const MANUFACTURER_KEYS = [
-  'ro.product.manufacturer',
-  'ro.product.odm.manufacturer',
-  'ro.product.vendor.manufacturer',
-];
+const MANUFACTURER_KEYS = ['ro.product.manufacturer', 'ro.product.odm.manufacturer', 'ro.product.vendor.manufacturer'];
 
 // Marketing names that vendors publish as props (Build.MODEL is a code such
 // as 24069PC21I or EBG-AN10 there). Property names as catalogued with real
@@ -153,8 +149,7 @@ function isReleaseBuild(props: Props): boolean {
 }
 
 function rootHints(props: Props): RootHints {
-  const flag = (key: string): boolean | undefined =>
-    props[key] === undefined ? undefined : props[key]?.trim() === '1';
+  const flag = (key: string): boolean | undefined => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
   const secure = props['ro.secure'];
   return {
     buildType: firstProp(props, ['ro.build.type']),

@@ -253,7 +253,14 @@ export class DeviceProber {
    * starts only with a whole read of every tier whose property dump is good;
    * after that, a section whose new text is not good keeps its last good one.
    */
-  private remember(serial: string, connection: number | undefined, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
+  private remember(
+    serial: string,
+    connection: number | undefined,
+    entry: TierCache | undefined,
+    run: Run,
+    dump: string | undefined,
+    runProps: Props | undefined,
+  ): TierCache | undefined {
     if (entry === undefined) {
       // A device that always garbles one other section still gets a cache
       // (else it would be read in full forever).
@@ -294,7 +301,14 @@ export class DeviceProber {
    * connection that closed) keeps nothing: it says nothing of the device's
    * speed.
    */
-  private gather(serial: string, connection: number | undefined, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined): TierCache | undefined {
+  private gather(
+    serial: string,
+    connection: number | undefined,
+    entry: TierCache | undefined,
+    run: Run,
+    dump: string | undefined,
+    runProps: Props | undefined,
+  ): TierCache | undefined {
     if (entry !== undefined && entry.gathering === undefined) return entry;
     if (entry === undefined) {
       entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false, gathering: [] };

@@ -121,7 +121,7 @@ export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutp
   let ended = false;
   let name: string | undefined;
   let bodyStart = 0;
-  for (let at = output.indexOf(prefix); at >= 0; ) {
+  for (let at = output.indexOf(prefix); at >= 0;) {
     const newline = output.indexOf('\n', at);
     const stop = newline < 0 ? output.length : newline;
     const next = output.indexOf(prefix, at + 1);

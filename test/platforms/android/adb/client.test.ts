@@ -197,7 +197,10 @@ describe('AdbClient: an end of stream is not a finished command', () => {
     cut.setCut(undefined);
     // The previous test dropped the transport: wait until a whole session works again (adb lists it ready a little before).
     for (let i = 0; i < 50; i++) {
-      const ok = await client.shell(cut.serial, script, { timeoutMs: 5_000, endMarker: '<<<END>>>' }).then(() => true, () => false);
+      const ok = await client.shell(cut.serial, script, { timeoutMs: 5_000, endMarker: '<<<END>>>' }).then(
+        () => true,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 100));
     }

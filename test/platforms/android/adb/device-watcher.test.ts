@@ -28,7 +28,11 @@ describe('DeviceWatcher', () => {
   it('backs off a tracker that dies right after connecting, says so twice, and starts over once a connection holds', async () => {
     cutter.cutting = true;
     const { logger, lines } = captureLogger();
-    const watcher = new DeviceWatcher(new AdbClient({ host: '127.0.0.1', port: cutter.port, source: 'test' }), { reconcileMs: 30_000, logger, stableMs: 2_000 });
+    const watcher = new DeviceWatcher(new AdbClient({ host: '127.0.0.1', port: cutter.port, source: 'test' }), {
+      reconcileMs: 30_000,
+      logger,
+      stableMs: 2_000,
+    });
     let connects = 0;
     watcher.on('connected', () => connects++);
     await watcher.start();
@@ -37,7 +41,9 @@ describe('DeviceWatcher', () => {
     // not a reconnect every 125-250 ms (about 30 in 6 s before).
     expect(connects).toBeGreaterThanOrEqual(3);
     expect(connects).toBeLessThanOrEqual(7);
-    const warnings = lines().filter((l) => l.level === 'warn').map((l) => String(l.msg));
+    const warnings = lines()
+      .filter((l) => l.level === 'warn')
+      .map((l) => String(l.msg));
     expect(warnings).toEqual([expect.stringContaining('adb device tracking ended'), expect.stringContaining('keeps ending right after it connects')]);
 
     // The trackers live again: the next connection holds, and a cut after it is reconnected at once.

@@ -169,7 +169,8 @@ describe('isRooted evidence', () => {
       sections: sections({
         [SECTION.props]: '[ro.secure]: [0]\n[ro.debuggable]: [1]\n[service.adb.root]: [1]\n',
         // `id` of a car head unit's adb shell (github.com/ezhigval/chery_tiggo_8PMN_Renesas, REVERSE_ENGINEERING_REPORT.md), first two lines.
-        [SECTION.id]: 'uid=2000(shell) gid=2000(shell)\ngroups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid)',
+        [SECTION.id]:
+          'uid=2000(shell) gid=2000(shell)\ngroups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid)',
         [SECTION.su]: 'ls: /system/bin/su: No such file or directory',
       }),
       config,
@@ -197,7 +198,10 @@ describe('battery', () => {
   });
 
   it('the charger of a Xiaomi on fast charging; none of it for a service that prints no such line', () => {
-    expect(assemble({ [SECTION.battery]: fixture('battery', 'xiaomi-redmi-note14-hyperos3.txt') }).batteryDetail).toEqual({ externalPower: true, chargerMillivolts: 11000 });
+    expect(assemble({ [SECTION.battery]: fixture('battery', 'xiaomi-redmi-note14-hyperos3.txt') }).batteryDetail).toEqual({
+      externalPower: true,
+      chargerMillivolts: 11000,
+    });
     expect(assemble({ [SECTION.battery]: 'Current Battery Service state:\n  level: 50\n' })).not.toHaveProperty('batteryDetail');
   });
 });

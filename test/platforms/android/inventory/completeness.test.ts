@@ -83,7 +83,9 @@ describe('a read whose shell output ends early', () => {
     expect(cut).toMatchObject({ udid: 'RE14311190', modelName: 'T5911', platformVersion: '8.1.0', installedBrowsers: [{ name: 'chrome' }] });
     for (const field of ['battery', 'storage', 'memory', 'uptime'] as const) expect(cut[field], field).toBeUndefined();
     expect(cut.message).toMatch(/shell output ended before the inventory script did \(its shell or its adb connection closed\)/);
-    expect(cut.message).toMatch(/\d+ of \d+ sections arrived; left out until the next inventory, which the agent asks for soon: battery, storage, memory, .*uptime/);
+    expect(cut.message).toMatch(
+      /\d+ of \d+ sections arrived; left out until the next inventory, which the agent asks for soon: battery, storage, memory, .*uptime/,
+    );
     expect(cut.message).not.toMatch(/replug|reboot/i);
     expect(snapshot(p, device.serial)).toBeUndefined();
     // The next read is a whole first read.

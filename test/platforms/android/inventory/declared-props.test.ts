@@ -56,7 +56,7 @@ const variants: Record<string, string>[] = [
 
 function readsOf(probe: Probe, sections: Map<string, string>, all: Props, withReading: boolean): Set<string> {
   const { props, read } = spy(all);
-  const readOther = <R,>(other: Probe<R>): R | undefined => {
+  const readOther = <R>(other: Probe<R>): R | undefined => {
     const text = sections.get(other.section);
     return text === undefined ? undefined : other.parse(text);
   };
@@ -97,7 +97,10 @@ describe('declared properties', () => {
       for (const variant of variants) {
         const { props, read } = spy({ ...device.props, ...variant });
         identityFromProps(props, 'SERIAL');
-        expect([...read].filter((name) => !declared.has(name)), device.name).toEqual([]);
+        expect(
+          [...read].filter((name) => !declared.has(name)),
+          device.name,
+        ).toEqual([]);
       }
     }
   });

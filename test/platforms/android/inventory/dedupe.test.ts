@@ -6,7 +6,16 @@ import { notReadyDeviceInfo } from '../../../../src/platforms/android/inventory/
 import { dedupeByUdid } from '../../../../src/platforms/android/inventory/dedupe.js';
 
 function ready(udid: string, serial: string, tunnel?: Record<string, unknown>): DeviceInfo {
-  const info: DeviceInfo = { udid, serialNumber: udid, state: 'device', status: STATUS_AVAILABLE, platformName: 'ANDROID', isAndroid: true, isIos: false, modelName: serial };
+  const info: DeviceInfo = {
+    udid,
+    serialNumber: udid,
+    state: 'device',
+    status: STATUS_AVAILABLE,
+    platformName: 'ANDROID',
+    isAndroid: true,
+    isIos: false,
+    modelName: serial,
+  };
   if (tunnel) info.adbTunnelInfo = tunnel;
   return info;
 }

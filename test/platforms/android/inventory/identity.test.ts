@@ -111,7 +111,10 @@ describe('marketing names', () => {
   // github.com/getActivity/DeviceCompat (DeviceMarketName.java comments); the
   // model codes beside them are invented filler.
   it.each([
-    [{ 'ro.product.model': 'PKR110', 'ro.vendor.oplus.market.enname': 'OnePlus Ace 5 Pro', 'ro.vendor.oplus.market.name': '一加 Ace 5 Pro' }, 'OnePlus Ace 5 Pro'],
+    [
+      { 'ro.product.model': 'PKR110', 'ro.vendor.oplus.market.enname': 'OnePlus Ace 5 Pro', 'ro.vendor.oplus.market.name': '一加 Ace 5 Pro' },
+      'OnePlus Ace 5 Pro',
+    ],
     [{ 'ro.product.model': 'V1936A', 'ro.vivo.internet.name': 'iQOO Neo 855', 'ro.vivo.market.name': 'iQOO Neo 855版' }, 'iQOO Neo 855'],
     [{ 'ro.product.model': 'EML-AL00', 'ro.config.marketing_name': 'HUAWEI P20' }, 'HUAWEI P20'],
     [{ 'ro.product.model': 'NX729J', 'ro.vendor.product.ztename': 'nubia Z50 Ultra' }, 'nubia Z50 Ultra'],

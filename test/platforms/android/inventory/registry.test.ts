@@ -14,7 +14,7 @@ describe('probe registry', () => {
     for (const name of names) expect(name).toMatch(/^[a-z0-9_]+$/);
   });
 
-  it('SECTION (the assembler\'s names) and the registry name the same sections', () => {
+  it("SECTION (the assembler's names) and the registry name the same sections", () => {
     expect(new Set(Object.values(SECTION))).toEqual(new Set([...PROBES.map((p) => p.section)]));
   });
 
@@ -86,7 +86,10 @@ function fieldTableRows(readme: string): FieldRow[] {
   const rows: FieldRow[] = [];
   for (const line of readme.slice(start).split('\n').slice(2)) {
     if (!line.startsWith('|')) break;
-    const [fieldCell = '', sectionCell = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+    const [fieldCell = '', sectionCell = ''] = line
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
     const fields = fieldCell.split(/\s*[,/]\s*/).map((part, i, parts) => {
       // "resolution.width/height": later parts take the first part's parent.
       const parent = parts[0]!.includes('.') ? parts[0]!.slice(0, parts[0]!.lastIndexOf('.') + 1) : '';

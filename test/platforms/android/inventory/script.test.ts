@@ -30,9 +30,7 @@ describe('buildInventoryScript', () => {
   });
 
   it('pings only a safe host', () => {
-    expect(buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: '10.0.0.1' })).toContain(
-      'ping -c 1 -W 2 -w 3 10.0.0.1',
-    );
+    expect(buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: '10.0.0.1' })).toContain('ping -c 1 -W 2 -w 3 10.0.0.1');
     const evil = buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: 'x; reboot' });
     expect(evil).not.toContain('reboot');
     expect(evil).not.toContain(marker(SECTION.ping));

@@ -55,7 +55,8 @@ describe('splitSections against the line-by-line reference', () => {
       `${m('a')}\nx\r${m('b')}\r\n${m('end')}\r`,
       `${m('a')}>>>\n${m('end')}`,
       `${m('end')}\nafter\n${m('a')}\n1\n${m('end')}`,
-    ]) same(text);
+    ])
+      same(text);
   });
 
   it('random script-like text', () => {
@@ -75,7 +76,13 @@ describe('splitSections against the line-by-line reference', () => {
       ' ',
       '',
     );
-    fc.assert(fc.property(fc.array(token, { maxLength: 80 }), (parts) => same(parts.join(''))), { numRuns: 5000 });
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 80 }), (parts) => same(parts.join(''))),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)),
+      { numRuns: 1000 },
+    );
   });
 });

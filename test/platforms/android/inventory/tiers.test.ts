@@ -71,7 +71,10 @@ function lastScriptCommands(device: SimDevice): string[] {
 }
 
 // The battery's observation time is a clock reading too, like the uptime.
-const timeless = ({ uptime, bootTime, batteryDetail, ...rest }: DeviceInfo) => ({ ...rest, batteryDetail: batteryDetail && { ...batteryDetail, observedAtMs: undefined } });
+const timeless = ({ uptime, bootTime, batteryDetail, ...rest }: DeviceInfo) => ({
+  ...rest,
+  batteryDetail: batteryDetail && { ...batteryDetail, observedAtMs: undefined },
+});
 
 describe('tiered inventory through the real adb server', () => {
   it('the first probe reads every tier; the next reads only the volatile one and still reports every field', async () => {
@@ -129,7 +132,10 @@ describe('tiered inventory through the real adb server', () => {
   it('a board whose healthd fixes the battery figures (ro.boot.fake_battery) reports neither level nor temperature, then or later', async () => {
     // What healthd prints with the property set: level 42 and 424 tenths of
     // a degree, whatever the hardware (BatteryMonitor.cpp); the rest is read.
-    const fixed = base.commands.get('dumpsys battery')!.output.replace(/level: \d+/, 'level: 42').replace(/temperature: \d+/, 'temperature: 424');
+    const fixed = base.commands
+      .get('dumpsys battery')!
+      .output.replace(/level: \d+/, 'level: 42')
+      .replace(/temperature: \d+/, 'temperature: 424');
     const device = await plug(withOutputs(withProps(base, { 'ro.boot.fake_battery': '1' }), { 'dumpsys battery': fixed }));
     const p = prober();
     const first = await p.probe(device.serial, 'device');
@@ -231,7 +237,10 @@ describe('tiered inventory through the real adb server', () => {
     expect(messages[0]).toMatch(/did not finish within 2500 ms: .*answers slowly/);
     expect(info?.message).toBeUndefined();
     // Whole at last: the same fields as a fast phone's first inventory.
-    const fields = (d: DeviceInfo) => Object.keys(d).filter((k) => k !== 'message').sort();
+    const fields = (d: DeviceInfo) =>
+      Object.keys(d)
+        .filter((k) => k !== 'message')
+        .sort();
     expect(fields(info!)).toEqual(fields({ ...full, udid: info!.udid }));
     expect(info!.installedBrowsers).toEqual(full.installedBrowsers);
   }, 120_000);

@@ -128,8 +128,7 @@ export function parseBattery(text: string): BatteryReading {
     status: STATUS[map.get('status') ?? ''],
     health: HEALTH[map.get('health') ?? ''],
     technology: technology ? technology : undefined,
-    percentage:
-      level !== undefined && scale > 0 && level >= 0 ? String(Math.min(100, Math.round((level * 100) / scale))) : undefined,
+    percentage: level !== undefined && scale > 0 && level >= 0 ? String(Math.min(100, Math.round((level * 100) / scale))) : undefined,
     temperature: tenths === undefined ? undefined : roundHalfAway(tenths / 10),
     voltage: millivolts(int(map.get('voltage'))),
     present: bool(map.get('present')),

@@ -42,7 +42,7 @@ export function parseGetprop(text: string): Props {
   const separators = text.includes('\u2028') || text.includes('\u2029');
   let key: string | undefined;
   let parts: string[] = [];
-  for (let from = 0; from <= text.length; ) {
+  for (let from = 0; from <= text.length;) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
     const end = trimmedEnd(text, from, to);

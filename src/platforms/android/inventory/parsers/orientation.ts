@@ -16,11 +16,7 @@ function degrees(token: string | undefined): number | undefined {
 
 export function parseOrientation(text: string): number | undefined {
   const clean = text.replace(/\r/g, '');
-  const patterns = [
-    /^\s*SurfaceOrientation:\s*(\S+)\s*$/m,
-    /^\s*InputDeviceOrientation:\s*(\S+)\s*$/m,
-    /Viewport INTERNAL:[^\n]*?\borientation=(\d)\b/,
-  ];
+  const patterns = [/^\s*SurfaceOrientation:\s*(\S+)\s*$/m, /^\s*InputDeviceOrientation:\s*(\S+)\s*$/m, /Viewport INTERNAL:[^\n]*?\borientation=(\d)\b/];
   for (const pattern of patterns) {
     const value = degrees(pattern.exec(clean)?.[1]);
     if (value !== undefined) return value;

@@ -18,7 +18,10 @@ const LISTED = /^[-l][-rwxsStT]{9}/;
  * listing ran and found none, undefined when the text is not a listing.
  */
 export function parseSuListing(text: string): boolean | undefined {
-  const lines = text.replace(/\r/g, '').split('\n').filter((line) => line.trim() !== '');
+  const lines = text
+    .replace(/\r/g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   if (lines.some((line) => LISTED.test(line) && /(^|[\s/])su(\s|$)/.test(line))) return true;
   if (lines.length > 0 && lines.every((line) => /No such file|Permission denied|not found/i.test(line))) {
     return false;

@@ -8,7 +8,10 @@ const FAILURE =
   /^(\/system\/bin\/sh: |sh: |timeout: |Error|Exception|java\.|\s+at |Security exception|usage:|cmd: Can't find service)|not found$|No such file or directory$|Permission denied$|inaccessible or not found/i;
 
 export function parseSettingValue(text: string): string | undefined {
-  const lines = text.replace(/\r/g, '').split('\n').filter((line) => line.trim() !== '');
+  const lines = text
+    .replace(/\r/g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   if (lines.length !== 1) return undefined;
   const value = (lines[0] ?? '').trim();
   if (value === 'null' || FAILURE.test(value)) return undefined;

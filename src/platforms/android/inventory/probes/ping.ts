@@ -7,8 +7,7 @@ export const ping: Probe<PingResult> = {
   section: 'ping',
   tier: 'volatile',
   // -w bounds the whole ping where -W (reply wait) is not honoured.
-  command: (ctx) =>
-    ctx.reachabilityHost !== undefined && isSafeHost(ctx.reachabilityHost) ? `ping -c 1 -W 2 -w 3 ${ctx.reachabilityHost}` : undefined,
+  command: (ctx) => (ctx.reachabilityHost !== undefined && isSafeHost(ctx.reachabilityHost) ? `ping -c 1 -W 2 -w 3 ${ctx.reachabilityHost}` : undefined),
   fields: ['networkReachability.host', 'networkReachability.code', 'networkReachability.status'],
   note: 'one ping to reachabilityHost, 3 s at most',
   parse: parsePing,

@@ -2,7 +2,8 @@
 // page's copy equal to it (test/platforms/android/inventory/registry.test.ts).
 import { PROBES } from './registry.js';
 
-export const TABLE_BEGIN = '<!-- probe-table: generated from src/platforms/android/inventory/probes (UPDATE_README=1 npx vitest run test/platforms/android/inventory/registry.test.ts) -->';
+export const TABLE_BEGIN =
+  '<!-- probe-table: generated from src/platforms/android/inventory/probes (UPDATE_README=1 npx vitest run test/platforms/android/inventory/registry.test.ts) -->';
 export const TABLE_END = '<!-- /probe-table -->';
 
 const TIER_TEXT = { connection: 'per connection', slow: 'slow', volatile: 'every report' } as const;

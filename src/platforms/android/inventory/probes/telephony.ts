@@ -1,14 +1,6 @@
 import type { CarrierInfo, Telephony } from '../../../../cloud/types.js';
 import type { Props } from '../parsers/getprop.js';
-import {
-  IDENTIFIER_PROPS,
-  imeisFromProps,
-  meidFromProps,
-  mobileDataState,
-  parseTelephonyRegistry,
-  simSlots,
-  type Registry,
-} from '../parsers/telephony.js';
+import { IDENTIFIER_PROPS, imeisFromProps, meidFromProps, mobileDataState, parseTelephonyRegistry, simSlots, type Registry } from '../parsers/telephony.js';
 import { imei } from './imei.js';
 import type { Probe } from './types.js';
 

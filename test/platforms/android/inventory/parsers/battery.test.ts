@@ -70,7 +70,9 @@ describe('parseBattery', () => {
   it('external power: any of the charger lines, undefined when the service prints none', () => {
     expect(onExternalPower(parseBattery(fixture('battery', 'samsung-galaxy-a35-sm-a356e-android16.txt')))).toBe(true);
     expect(onExternalPower(parseBattery(fixture('battery', 'pixel-c-dragon-android7-ac-5v.txt')))).toBe(true);
-    expect(onExternalPower(parseBattery(fixture('battery', 'samsung-galaxy-a35-sm-a356e-android16.txt').replace('USB powered: true', 'USB powered: false')))).toBe(false);
+    expect(
+      onExternalPower(parseBattery(fixture('battery', 'samsung-galaxy-a35-sm-a356e-android16.txt').replace('USB powered: true', 'USB powered: false'))),
+    ).toBe(false);
     expect(onExternalPower(parseBattery('  level: 50\n'))).toBeUndefined();
   });
 
@@ -131,7 +133,9 @@ describe('parseBattery', () => {
   });
 
   it('a battery that is not present gives no figures, only the charger state (invented: present false)', () => {
-    const text = fixture('battery', 'appium-adb-133-no-voltage-no-temperature.txt').replace('present: true', 'present: false').replace('voltage: 0', 'voltage: 5000');
+    const text = fixture('battery', 'appium-adb-133-no-voltage-no-temperature.txt')
+      .replace('present: true', 'present: false')
+      .replace('voltage: 0', 'voltage: 5000');
     expect(parseBattery(text)).toEqual({ status: 'CHARGING', present: false, acPowered: true, usbPowered: false, wirelessPowered: false });
     // Nor wear figures (invented: the Samsung lines with present false).
     const samsung = fixture('battery', 'samsung-oneui.txt').replace('present: true', 'present: false');

@@ -60,8 +60,33 @@ describe('parseGetprop against the regex reference', () => {
   });
 
   it('random getprop-like text', () => {
-    const token = fc.constantFrom('[', ']', ': [', ']: [', ': ', 'ro.a', 'x y', '\n', '\r\n', ' ', '\t', '\u00a0', '\u2028', '\ufeff', '[k]: [v]', '[k]: [', '', 'z]');
-    fc.assert(fc.property(fc.array(token, { maxLength: 60 }), (parts) => same(parts.join(''))), { numRuns: 5000 });
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)), { numRuns: 2000 });
+    const token = fc.constantFrom(
+      '[',
+      ']',
+      ': [',
+      ']: [',
+      ': ',
+      'ro.a',
+      'x y',
+      '\n',
+      '\r\n',
+      ' ',
+      '\t',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      '[k]: [v]',
+      '[k]: [',
+      '',
+      'z]',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), (parts) => same(parts.join(''))),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)),
+      { numRuns: 2000 },
+    );
   });
 });

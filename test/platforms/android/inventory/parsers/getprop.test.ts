@@ -17,9 +17,7 @@ describe('parseGetprop', () => {
 
   it('keeps a multi-line value whole', () => {
     const props = parseGetprop(fixture('getprop', 'samsung-sm-s936b-android16.txt'));
-    expect(props['persist.sys.boot.reason.history']).toBe(
-      'reboot,1784638255\nreboot,userrequested,1784637108\nreboot,lpm,1784545284',
-    );
+    expect(props['persist.sys.boot.reason.history']).toBe('reboot,1784638255\nreboot,userrequested,1784637108\nreboot,lpm,1784545284');
   });
 
   it('keeps empty values as empty strings', () => {

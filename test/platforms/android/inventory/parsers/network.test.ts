@@ -5,9 +5,7 @@ import { fixture } from '../fixture.js';
 
 describe('parseIpAddresses', () => {
   it('one-line form (ip -o -4 addr)', () => {
-    expect(parseIpAddresses(fixture('network', 'ip-o-4-eth0-xiaomi-vayu.txt'))).toEqual([
-      { iface: 'eth0', address: '192.168.1.130' },
-    ]);
+    expect(parseIpAddresses(fixture('network', 'ip-o-4-eth0-xiaomi-vayu.txt'))).toEqual([{ iface: 'eth0', address: '192.168.1.130' }]);
   });
 
   it('multi-line form; wlan0 preferred over mobile data (invented, iproute2 layout)', () => {

@@ -46,7 +46,9 @@ describe('su listing', () => {
 
   it('a symlink named like su but longer is not su', () => {
     // Invented edge case: "sudo"/"supolicy" entries alone are not an su binary.
-    const supolicyOnly = MAGISK_SBIN.split('\n').filter((line) => line.includes('supolicy')).join('\n');
+    const supolicyOnly = MAGISK_SBIN.split('\n')
+      .filter((line) => line.includes('supolicy'))
+      .join('\n');
     expect(parseSuListing(supolicyOnly)).not.toBe(true);
   });
 });
