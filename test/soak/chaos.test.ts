@@ -6,6 +6,7 @@ import { devicesOf } from '../e2e/daemon-bed.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
+import { seededRandom } from '../../src/util/clock.js';
 
 // Chaos soak: about 30 simulated phones behind the real adb server plug,
 // unplug, flap, wedge and free up at random; the adb server restarts; the
@@ -32,18 +33,6 @@ const oddProfile = (serial: string) => {
   const p = withSerial(profile, serial);
   return { ...withProps(p, { 'ro.product.marketname': 'Lab\u0000phone\u001b[2J', 'ro.product.brand': 'goo\u0007gle' }), banner: p.banner };
 };
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed with CHAOS_SEED. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const adb = new AdbServer();
 const cloud = new CloudDouble();
@@ -112,7 +101,8 @@ describe('chaos soak', () => {
   it(
     `${SECONDS} s of plugs, unplugs, flaps, wedges, adb restarts and cloud faults: bounded, live, no ghosts, flat`,
     async () => {
-      const random = rng(SEED);
+      // Seeded, so that a failing run can be replayed with CHAOS_SEED.
+      const random = seededRandom(SEED);
       const pick = <T>(items: T[]): T | undefined => items[Math.floor(random() * items.length)];
       const serials = [...plugged.keys()];
       const counts: Record<string, number> = {};
