@@ -150,6 +150,9 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     const proc = procSample(agent.child.pid!);
     const metrics = await scrapeMetrics(url);
     const collected = agent.logs().find((l) => l.msg === 'inventory collected');
+    // Without it the table's inventory column is empty and no target can be judged: stop rather than print NaN.
+    if (typeof collected?.ms !== 'number')
+      throw new Error("the agent logged no 'inventory collected' line with its ms (src/report/reporter.ts): the bench cannot measure the inventory");
     const put = cloud
       .putRequests()
       .slice(putsBefore)

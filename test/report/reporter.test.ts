@@ -141,6 +141,26 @@ describe('Reporter', () => {
     ]);
   });
 
+  it('says at debug level how long the devices took, apart from the Machine stats and the PUT (npm run bench reads it)', async () => {
+    const sink = new GatedSink();
+    const log = captureLogger();
+    const { r } = reporter(
+      sink,
+      async () => {
+        await new Promise((done) => setTimeout(done, 30));
+        return [device('A'), device('B')];
+      },
+      log.logger,
+    );
+    const sent = r.send(plan({ refresh: 'all' }, 'x'));
+    await sink.release();
+    await sent;
+    const lines = log.lines().filter((l) => l.msg === 'inventory collected');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'debug', devices: 2 });
+    expect(lines[0]!.ms).toBeGreaterThanOrEqual(25);
+  });
+
   it('counts present and unplugged devices apart in the "report delivered" line', async () => {
     const sink = new GatedSink();
     const log = captureLogger();
