@@ -1,7 +1,8 @@
 // Switching a hub port's power with uhubctl (or a command that takes its
 // arguments): `COMMAND -l HUB -p PORT -a cycle` turns the port off, waits
-// (uhubctl's --delay, 2 s by default) and turns it on again. Run without a
-// shell, bounded by a deadline; its output is kept for the log, cut short.
+// (uhubctl's --delay, 2 s by default) and turns it on again; `-a off` and
+// `-a on` hold it off for a charge pause and end it. Run without a shell,
+// bounded by a deadline; its output is kept for the log, cut short.
 
 import { execFile } from 'node:child_process';
 
@@ -11,9 +12,15 @@ export interface PortPower {
   cycle(hub: string, port: number): Promise<string>;
 }
 
+/** What charge control needs of a hub: one port's power switched off or on. */
+export interface PortSwitch {
+  /** Resolves with the tool's output once the port is switched; rejects with why not. */
+  switch(hub: string, port: number, power: 'off' | 'on'): Promise<string>;
+}
+
 const OUTPUT_CHARS = 2_000;
 
-export class Uhubctl implements PortPower {
+export class Uhubctl implements PortPower, PortSwitch {
   private readonly argv: string[];
 
   constructor(
@@ -25,10 +32,18 @@ export class Uhubctl implements PortPower {
   }
 
   cycle(hub: string, port: number): Promise<string> {
+    return this.run(hub, port, 'cycle');
+  }
+
+  switch(hub: string, port: number, power: 'off' | 'on'): Promise<string> {
+    return this.run(hub, port, power);
+  }
+
+  private run(hub: string, port: number, action: 'cycle' | 'off' | 'on'): Promise<string> {
     const [file, ...args] = this.argv;
     return new Promise((resolve, reject) => {
-      if (!file) return reject(new Error('no power cycle command is set (recovery.powerCycleCommand)'));
-      execFile(file, [...args, '-l', hub, '-p', String(port), '-a', 'cycle'], { timeout: this.timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      if (!file) return reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
+      execFile(file, [...args, '-l', hub, '-p', String(port), '-a', action], { timeout: this.timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
         const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
         if (!error) return resolve(output);
         const why = error.killed
@@ -36,7 +51,7 @@ export class Uhubctl implements PortPower {
           : typeof error.code === 'number'
             ? `exit status ${error.code}`
             : String(error.code ?? error.message);
-        reject(new Error(`${file} -l ${hub} -p ${port} -a cycle: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
+        reject(new Error(`${file} -l ${hub} -p ${port} -a ${action}: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
       });
     });
   }
