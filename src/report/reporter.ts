@@ -12,6 +12,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { cleanStrings } from './clean-strings.js';
+import { withChargePauses } from './charge-paused.js';
 import { limited } from '../log/limited.js';
 
 export interface ReportSink {
@@ -63,7 +64,8 @@ export class Reporter {
     const { deps } = this;
     const collected = await Promise.all(deps.sources.map((s) => s.collect(request)));
     deps.stats.noteDevices(deps.registry.list('android').map((r) => r.state));
-    return deps.health.apply(collected.flat(), deps.registry).map((info) => decorate(info, deps.settings));
+    // Charge pauses after health: a paused phone's last reading is not a new one to judge.
+    return withChargePauses(deps.health.apply(collected.flat(), deps.registry), deps.registry.charge).map((info) => decorate(info, deps.settings));
   }
 
   /** The body a report would carry now, without sending it (a dry run). */
