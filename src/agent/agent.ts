@@ -113,6 +113,7 @@ export class Agent {
             stats: parts.stats,
             logger,
             clock,
+            kept: parts.pausedPorts,
             onChange: () => {
               this.planner.devicesChanged(this.now());
               this.arm();

@@ -13,6 +13,7 @@ import { utcText, type Clock, type Timer, type Timers } from '../util/clock.js';
 import { cloudIdOf, type BookingGate } from './booking-gate.js';
 import { decideCharge, type ChargeSettings } from './charge-policy.js';
 import type { PortSwitch } from './uhubctl.js';
+import type { PausedPortsKeeper } from './paused-ports.js';
 
 export interface ChargeControlOptions {
   registry: DeviceRegistry;
@@ -31,6 +32,8 @@ export interface ChargeControlOptions {
   onChange?: () => void;
   /** How often the phones are looked at between events; default 2 s. */
   tickMs?: number;
+  /** Where the ports held off are kept, so that a start after a crash switches them on (state directory). */
+  kept?: PausedPortsKeeper;
 }
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
@@ -66,7 +69,29 @@ export class ChargeControl {
   }
 
   start(): void {
+    // Ports a run that crashed left off: nothing else would ever switch them on.
+    const { kept, ports, logger } = this.options;
+    for (const p of kept?.load() ?? []) {
+      logger.warn(
+        { hub: p.hub, port: p.port, udid: p.udid },
+        `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
+      );
+      this.track(
+        ports.switch(p.hub, p.port, 'on').then(
+          () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
+          (err: unknown) =>
+            logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`),
+        ),
+      );
+    }
+    kept?.save([]);
     this.evaluate();
+  }
+
+  /** Keeps the ports held off now (see PausedPortsFile). */
+  private keep(): void {
+    const off = this.options.registry.charge.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
+    this.options.kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid })));
   }
 
   /**
@@ -96,6 +121,7 @@ export class ChargeControl {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
     clearTimeout(timer);
+    this.keep();
   }
 
   /** An inventory answered, or adb's list changed: look again now rather than at the next tick. */
@@ -124,6 +150,7 @@ export class ChargeControl {
     }
     // Paused phones are off adb: their pause outlives their record.
     for (const [serial, entry] of registry.charge.entries()) if (!listed.has(serial)) this.look(serial, entry, undefined, now);
+    this.keep();
   }
 
   private controls(udid: string, r: DeviceSnapshot): boolean {
@@ -263,6 +290,7 @@ export class ChargeControl {
       });
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
+      this.keep();
       return;
     }
     const failures = current.failures + 1;
@@ -283,6 +311,7 @@ export class ChargeControl {
       );
     else logger.debug({ serial, udid, hub, port, power, failures, err: failure }, `switching hub ${hub} port ${port} ${power} failed again`);
     if (power === 'off') this.options.onChange?.();
+    this.keep();
   }
 
   /** The cloud's answer on a device, then a look again. */
