@@ -12,6 +12,7 @@ import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { Recovery, bookingGateOf } from '../recovery/recovery.js';
 import { ChargeControl } from '../recovery/charge.js';
+import { PortCommand } from '../recovery/port-command.js';
 import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
@@ -107,7 +108,7 @@ export class Agent {
             registry,
             settings,
             hubPorts: this.hubPorts,
-            ports: uhubctl,
+            ports: { uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
             gate,
             booking: parts.booking,
             stats: parts.stats,

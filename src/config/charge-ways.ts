@@ -5,12 +5,13 @@
 // so an operator can list exceptions before the rule. Nothing listed: off.
 
 /** The ways the agent can carry out; `off` names an exception to a model's rule. */
-export const CHARGE_WAYS = ['off', 'uhubctl'] as const;
+export const CHARGE_WAYS = ['off', 'uhubctl', 'command'] as const;
 export type ChargeWay = (typeof CHARGE_WAYS)[number];
+/** The ways that pause a phone's charge by switching its hub port. */
+export type PortWay = Exclude<ChargeWay, 'off'>;
 
 /** Ways the issue names that are not built yet: refused with a word on why, rather than accepted and ignored. */
 const NOT_BUILT: Record<string, string> = {
-  command: "an operator's own command is not built yet",
   samsung: "Samsung's battery protection setting is not built yet",
 };
 
@@ -54,4 +55,13 @@ export function chargeWayOf(ways: ChargeWays, phone: { udid?: string; serial: st
   if (own) return own.way;
   const model = phone.model;
   return (model !== undefined && ways.find((w) => w.model?.test(model))?.way) || 'off';
+}
+
+/** What is wrong with a template, or undefined: it must name the port and the action to mean one port switched one way. */
+export function checkPortCommand(template: string): string | undefined {
+  if (template.trim() === '') return undefined;
+  const missing = ['{port}', '{action}'].filter((p) => !template.includes(p));
+  return missing.length
+    ? `must name ${missing.join(' and ')} (e.g. "/usr/local/bin/hub-power {hub} {port} {action}"), got ${JSON.stringify(template)}`
+    : undefined;
 }

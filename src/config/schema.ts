@@ -3,7 +3,7 @@ import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
 import { checkHubPorts } from './hub-ports.js';
-import { checkChargeWays } from './charge-ways.js';
+import { checkChargeWays, checkPortCommand } from './charge-ways.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -335,8 +335,18 @@ export const schema = {
     format: 'ID=WAY or model:PATTERN=WAY list',
     help:
       'charge control, off unless listed: `uhubctl` pauses charging by switching off the hub port behind the phone (`hubPorts`, with `recovery.powerCycleCommand`) at `highPercent`, ' +
+      '`command` does the same with `charge.command`, ' +
       'and on again at `lowPercent` or after `maxPauseSeconds`, only while the cloud says the phone is not booked; ID is a udid or adb serial, PATTERN a model (`*` for any text, ' +
       "e.g. `model:SM-S9*=uhubctl`), a phone's own entry first, then the first model that matches; `off` names an exception. See [charge control](../operations/battery.md#charge-control)",
+  },
+  'charge.command': {
+    type: 'string',
+    check: checkPortCommand,
+    format: 'command with {hub} {port} {action}, split on spaces',
+    unset: 'none: no phone can have the `command` way',
+    help:
+      "the way `command`: the operator's own tool for a hub that uhubctl does not drive, each word with `{hub}`, `{port}` and `{action}` (`off`, `on`) put in, run without a shell, e.g. " +
+      '`/usr/local/bin/hub-power {hub} {port} {action}`; needed by a `command` entry of `charge.ways`',
   },
   'charge.highPercent': { type: 'integer', min: 50, max: 100, help: 'a charge pause starts when the battery is at or above this level (%)' },
   'charge.lowPercent': {

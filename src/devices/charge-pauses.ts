@@ -5,6 +5,8 @@ export interface ChargePause {
   udid: string;
   /** adb's serial when the pause started. */
   serial: string;
+  /** How its port is switched (charge.ways): uhubctl, or the operator's command. */
+  way: 'uhubctl' | 'command';
   hub: string;
   port: number;
   /** The phone's last inventory before its port went off: the report carries it while the phone is off adb. */

@@ -1,5 +1,5 @@
 import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
-import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
+import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
 import type { ChargeEntry, PauseEnd } from '../devices/charge-pauses.js';
@@ -20,7 +20,8 @@ export interface ChargeControlOptions {
   settings: Pick<Settings, 'charge'>;
   /** The hub port behind each phone (settings: hubPorts). */
   hubPorts: ReadonlyMap<string, HubPort>;
-  ports: PortSwitch;
+  /** How each way switches a port: uhubctl, and the operator's command where charge.command is set. */
+  ports: Partial<Record<PortWay, PortSwitch>>;
   /** Shared with recovery: the host's status requests are bounded together. */
   gate: BookingGate;
   /** Whom the gate's questions go to; none: no pause ever starts (nobody can say the phone is free). */
@@ -70,18 +71,20 @@ export class ChargeControl {
 
   start(): void {
     // Ports a run that crashed left off: nothing else would ever switch them on.
-    const { kept, ports, logger } = this.options;
+    const { kept, logger } = this.options;
     for (const p of kept?.load() ?? []) {
       logger.warn(
         { hub: p.hub, port: p.port, udid: p.udid },
         `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
       );
       this.track(
-        ports.switch(p.hub, p.port, 'on').then(
-          () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
-          (err: unknown) =>
-            logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`),
-        ),
+        this.portsOf(p.way)
+          .then((s) => s.switch(p.hub, p.port, 'on'))
+          .then(
+            () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
+            (err: unknown) =>
+              logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`),
+          ),
       );
     }
     kept?.save([]);
@@ -91,7 +94,7 @@ export class ChargeControl {
   /** Keeps the ports held off now (see PausedPortsFile). */
   private keep(): void {
     const off = this.options.registry.charge.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
-    this.options.kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid })));
+    this.options.kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
   }
 
   /**
@@ -102,20 +105,22 @@ export class ChargeControl {
   async stop(withinMs = STOP_MS): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
-    const { registry, ports, logger } = this.options;
+    const { registry, logger } = this.options;
     const off = registry.charge.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
     if (!off.length) return;
     logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
     const all = Promise.all(
       off.map((p) =>
-        ports.switch(p.hub, p.port, 'on').then(
-          () => registry.charge.forget(p.serial),
-          (err: unknown) =>
-            logger.warn(
-              { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
-              `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`,
-            ),
-        ),
+        this.portsOf(p.way)
+          .then((s) => s.switch(p.hub, p.port, 'on'))
+          .then(
+            () => registry.charge.forget(p.serial),
+            (err: unknown) =>
+              logger.warn(
+                { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
+                `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`,
+              ),
+          ),
       ),
     );
     let timer: NodeJS.Timeout | undefined;
@@ -145,7 +150,7 @@ export class ChargeControl {
       listed.add(r.serial);
       const entry = registry.charge.of(r.serial);
       const udid = r.udid ?? entry?.pause?.udid;
-      if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.controls(udid, r))) continue;
+      if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.wayOf(udid, r))) continue;
       this.look(r.serial, entry, r, now);
     }
     // Paused phones are off adb: their pause outlives their record.
@@ -153,8 +158,15 @@ export class ChargeControl {
     this.keep();
   }
 
-  private controls(udid: string, r: DeviceSnapshot): boolean {
-    return chargeWayOf(this.ways, { udid, serial: r.serial, model: r.last?.modelName }) === 'uhubctl';
+  /** The way that switches this phone's port, when one does. */
+  private wayOf(udid: string, r: DeviceSnapshot): PortWay | undefined {
+    const way = chargeWayOf(this.ways, { udid, serial: r.serial, model: r.last?.modelName });
+    return way !== 'off' && this.options.ports[way] ? way : undefined;
+  }
+
+  private portsOf(way: PortWay): Promise<PortSwitch> {
+    const ports = this.options.ports[way];
+    return ports ? Promise.resolve(ports) : Promise.reject(new Error(`no port switch for the way ${way}`));
   }
 
   private look(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
@@ -221,6 +233,7 @@ export class ChargeControl {
       pause: {
         udid,
         serial,
+        way: this.wayOf(udid, record)!,
         hub: place.hub,
         port: place.port,
         info: record.last!,
@@ -264,14 +277,14 @@ export class ChargeControl {
   }
 
   private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
-    const { registry, ports, clock, stats, logger } = this.options;
+    const { registry, clock, stats, logger } = this.options;
     const entry = registry.charge.of(serial)!;
     const { hub, port, udid } = entry.pause!;
     registry.charge.set(serial, { ...entry, switching: power });
     let failure: string | undefined;
     let output = '';
     try {
-      output = await ports.switch(hub, port, power);
+      output = await (await this.portsOf(entry.pause!.way)).switch(hub, port, power);
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     }

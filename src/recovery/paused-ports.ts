@@ -8,6 +8,8 @@ export interface PausedPort {
   hub: string;
   port: number;
   udid: string;
+  /** How it is switched: uhubctl, or the operator's command (charge.ways). */
+  way: 'uhubctl' | 'command';
 }
 
 /** Where the ports held off are kept across runs (PausedPortsFile; none: not kept). */
@@ -72,7 +74,7 @@ export class PausedPortsFile implements PausedPortsKeeper {
 
 function isPausedPort(v: unknown): v is PausedPort {
   const p = v as Partial<PausedPort> | null;
-  return typeof p?.hub === 'string' && typeof p.port === 'number' && typeof p.udid === 'string';
+  return typeof p?.hub === 'string' && typeof p.port === 'number' && typeof p.udid === 'string' && (p.way === 'uhubctl' || p.way === 'command');
 }
 
 function keyOf(ports: readonly PausedPort[]): string {

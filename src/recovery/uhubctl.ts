@@ -41,18 +41,27 @@ export class Uhubctl implements PortPower, PortSwitch {
 
   private run(hub: string, port: number, action: 'cycle' | 'off' | 'on'): Promise<string> {
     const [file, ...args] = this.argv;
-    return new Promise((resolve, reject) => {
-      if (!file) return reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
-      execFile(file, [...args, '-l', hub, '-p', String(port), '-a', action], { timeout: this.timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
-        if (!error) return resolve(output);
-        const why = error.killed
-          ? `no end within ${this.timeoutMs / 1000} s`
-          : typeof error.code === 'number'
-            ? `exit status ${error.code}`
-            : String(error.code ?? error.message);
-        reject(new Error(`${file} -l ${hub} -p ${port} -a ${action}: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
-      });
-    });
+    if (!file) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
+    return runTool([file, ...args, '-l', hub, '-p', String(port), '-a', action], this.timeoutMs);
   }
+}
+
+/**
+ * Runs a hub's tool without a shell under a deadline: resolves with its
+ * output (cut short, for the log), rejects with the command line and why.
+ */
+export function runTool(argv: readonly string[], timeoutMs: number): Promise<string> {
+  const [file, ...args] = argv as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
+      if (!error) return resolve(output);
+      const why = error.killed
+        ? `no end within ${timeoutMs / 1000} s`
+        : typeof error.code === 'number'
+          ? `exit status ${error.code}`
+          : String(error.code ?? error.message);
+      reject(new Error(`${argv.join(' ')}: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
+    });
+  });
 }

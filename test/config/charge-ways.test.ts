@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkChargeWays, chargeWayOf, chargeWaysOf } from '../../src/config/charge-ways.js';
+import { checkChargeWays, checkPortCommand, chargeWayOf, chargeWaysOf } from '../../src/config/charge-ways.js';
 
 describe('charge.ways', () => {
   it('takes ID=WAY and model:PATTERN=WAY, and refuses the rest with why', () => {
     expect(checkChargeWays(['R58M12AB=uhubctl', 'model:SM-S9*=uhubctl', 'model:Pixel 8 Pro=off'])).toBeUndefined();
     expect(checkChargeWays(['R58 M12AB=uhubctl'])).toMatch(/must be ID=WAY/);
-    expect(checkChargeWays(['R58M12AB=battery'])).toMatch(/the way must be one of off, uhubctl/);
+    expect(checkChargeWays(['R58M12AB=battery'])).toMatch(/the way must be one of off, uhubctl, command/);
     expect(checkChargeWays(['R58M12AB=samsung'])).toMatch(/not built yet/);
-    expect(checkChargeWays(['R58M12AB=command'])).toMatch(/not built yet/);
+    expect(checkChargeWays(['R58M12AB=command'])).toBeUndefined();
     expect(checkChargeWays(['=uhubctl'])).toMatch(/must be ID=WAY/);
   });
 
@@ -21,5 +21,12 @@ describe('charge.ways', () => {
     expect(chargeWayOf(chargeWaysOf(['model:Pixel 8*=uhubctl']), { serial: 'X', model: 'Pixel 8 Pro' })).toBe('uhubctl');
     // A pattern's dots are dots, not any character.
     expect(chargeWayOf(chargeWaysOf(['model:a.b=uhubctl']), { serial: 'X', model: 'axb' })).toBe('off');
+  });
+
+  it('takes a port command that names the port and the action', () => {
+    expect(checkPortCommand('')).toBeUndefined();
+    expect(checkPortCommand('hub-power {hub} {port} {action}')).toBeUndefined();
+    expect(checkPortCommand('hub-power {hub} {action}')).toMatch(/must name \{port\}/);
+    expect(checkPortCommand('hub-power {hub}:{port}')).toMatch(/must name \{action\}/);
   });
 });

@@ -25,6 +25,7 @@ function look(over: Partial<ChargeLook> & { v?: BookingVerdict } = {}): ChargeLo
 const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   udid: 'U',
   serial: 'S',
+  way: 'uhubctl',
   hub: '1-1',
   port: 2,
   info: { udid: 'U', serialNumber: 'S', state: 'device', status: 'AVAILABLE', platformName: 'Android', isAndroid: true, isIos: false },

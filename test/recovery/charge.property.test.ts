@@ -103,7 +103,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
     registry,
     settings,
     hubPorts: new Map([[UDID, { hub: '1-1', port: 2 }]]),
-    ports,
+    ports: { uhubctl: ports },
     gate: new BookingGate({ cacheMs: CACHE_MS, maxRequestsPerMinute: 4 }, clock),
     booking,
     stats,

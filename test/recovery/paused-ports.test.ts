@@ -18,14 +18,14 @@ describe('PausedPortsFile', () => {
     const file = fileIn();
     const { logger } = captureLogger();
     expect(new PausedPortsFile(file, logger).load()).toEqual([]);
-    new PausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1' }]);
-    expect(new PausedPortsFile(file, logger).load()).toEqual([{ hub: '1-1.4', port: 3, udid: 'U1' }]);
+    new PausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
+    expect(new PausedPortsFile(file, logger).load()).toEqual([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
   });
 
   it('says once that a file it cannot read is not its own, and starts without it', () => {
     const file = fileIn();
     const { logger, lines } = captureLogger();
-    new PausedPortsFile(file, logger).save([{ hub: '1', port: 1, udid: 'U' }]);
+    new PausedPortsFile(file, logger).save([{ hub: '1', port: 1, udid: 'U', way: 'uhubctl' }]);
     writeFileSync(file, '{"ports": [');
     expect(new PausedPortsFile(file, logger).load()).toEqual([]);
     expect(lines().filter((l) => /is not the JSON the agent writes/.test(String(l.msg)))).toHaveLength(1);
@@ -36,7 +36,7 @@ describe('charge control across a crash', () => {
   it('switches on at start the ports an earlier run left off, and keeps those it holds off itself', async () => {
     const file = fileIn();
     const { logger } = captureLogger();
-    new PausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1' }]);
+    new PausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
     const time = new VirtualTime();
     const clock = time.clock({ seed: 1 });
     const switched: string[] = [];
@@ -46,9 +46,11 @@ describe('charge control across a crash', () => {
       settings: loadSettings({ env: { DEVICE_AGENT_CHARGE_WAYS: 'U2=uhubctl' } }),
       hubPorts: new Map([['U2', { hub: '2-1', port: 1 }]]),
       ports: {
-        switch: (hub, port, power) => {
-          switched.push(`${hub}:${port} ${power}`);
-          return Promise.resolve('');
+        uhubctl: {
+          switch: (hub, port, power) => {
+            switched.push(`${hub}:${port} ${power}`);
+            return Promise.resolve('');
+          },
         },
       },
       gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock),
@@ -83,7 +85,7 @@ describe('charge control across a crash', () => {
     control.devicesChanged();
     await control.settled();
     expect(switched).toEqual(['1-1.4:3 on', '2-1:1 off']);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ports: [{ hub: '2-1', port: 1, udid: 'U2' }] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ports: [{ hub: '2-1', port: 1, udid: 'U2', way: 'uhubctl' }] });
     await control.stop();
     expect(switched).toEqual(['1-1.4:3 on', '2-1:1 off', '2-1:1 on']);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ports: [] });

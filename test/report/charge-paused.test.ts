@@ -17,6 +17,7 @@ const at = Date.UTC(2026, 10, 23, 17, 0, 0);
 const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   udid: 'P1',
   serial: 'S1',
+  way: 'uhubctl',
   hub: '1-1.4',
   port: 3,
   info: info('P1', { modelName: 'Pixel 8 Pro', message: 'an old message', batteryDetail: { externalPower: true } }),

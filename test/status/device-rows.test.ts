@@ -57,6 +57,7 @@ describe('deviceRows: charge control', () => {
       pause: {
         udid: 'U1',
         serial: '127.0.0.1:5555',
+        way: 'uhubctl',
         hub: '1-1',
         port: 2,
         info: { ...info, udid: 'U1' },
