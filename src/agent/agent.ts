@@ -39,8 +39,8 @@ export class Agent {
   private readonly scheduler: Scheduler;
   private readonly planner: ReportPlanner;
   private readonly recovery: Recovery;
-  /** Charge pauses through the hub port; none when no phone has a way (charge.ways). */
-  private readonly charge: ChargeControl | undefined;
+  /** Charge pauses through the hub port (charge.ways). */
+  private readonly charge: ChargeControl;
   private readonly status: StatusServer;
   private readonly services: Service[];
   private timer: Timer | undefined;
@@ -101,31 +101,30 @@ export class Agent {
       gate,
       ...(settings.recovery.powerCycle && { portPower: uhubctl }),
     });
-    this.charge =
-      settings.charge.ways.length === 0
-        ? undefined
-        : new ChargeControl({
-            registry,
-            settings,
-            hubPorts: this.hubPorts,
-            ports: { uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
-            gate,
-            booking: parts.booking,
-            stats: parts.stats,
-            logger,
-            clock,
-            kept: parts.pausedPorts,
-            onChange: () => {
-              this.planner.devicesChanged(this.now());
-              this.arm();
-            },
-          });
+    // Built even with no phone listed in charge.ways: ports a crashed run left
+    // off must be switched on after charge control was turned off too.
+    this.charge = new ChargeControl({
+      registry,
+      settings,
+      hubPorts: this.hubPorts,
+      ports: { uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
+      gate,
+      booking: parts.booking,
+      stats: parts.stats,
+      logger,
+      clock,
+      kept: parts.pausedPorts,
+      onChange: () => {
+        this.planner.devicesChanged(this.now());
+        this.arm();
+      },
+    });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
       ...parts.sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
       { name: 'recovery', start: () => this.recovery.start(), stop: () => this.recovery.stop() },
-      ...(this.charge ? [{ name: 'charge', start: () => this.charge!.start(), stop: () => this.charge!.stop() }] : []),
+      { name: 'charge', start: () => this.charge.start(), stop: () => this.charge.stop() },
       { name: 'schedule', start: () => this.scheduler.start(), stop: () => this.scheduler.stop() },
     ];
   }
@@ -138,7 +137,7 @@ export class Agent {
     // A failed inventory plans a retry: look at the plan again.
     registry.on('outcome', () => {
       this.recovery.devicesChanged();
-      this.charge?.devicesChanged();
+      this.charge.devicesChanged();
       this.arm();
     });
     for (const service of this.services) await service.start();
@@ -254,7 +253,7 @@ export class Agent {
       limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
     this.planner.devicesChanged(this.now());
     this.recovery.devicesChanged();
-    this.charge?.devicesChanged();
+    this.charge.devicesChanged();
     this.arm();
   }
 
