@@ -82,8 +82,7 @@ export class ChargeControl {
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
             () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
-            (err: unknown) =>
-              logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`),
+            (err: unknown) => logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (${byHand(p)})`),
           ),
       );
     }
@@ -118,7 +117,7 @@ export class ChargeControl {
             (err: unknown) =>
               logger.warn(
                 { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
-                `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (uhubctl -l ${p.hub} -p ${p.port} -a on)`,
+                `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
               ),
           ),
       ),
@@ -341,4 +340,9 @@ export class ChargeControl {
     const done = work.finally(() => this.inFlight.delete(done));
     this.inFlight.add(done);
   }
+}
+
+/** What an operator runs to switch a port on that the agent could not. */
+function byHand(p: { hub: string; port: number; way: PortWay }): string {
+  return p.way === 'uhubctl' ? `uhubctl -l ${p.hub} -p ${p.port} -a on` : `charge.command with hub ${p.hub}, port ${p.port}, action on`;
 }
