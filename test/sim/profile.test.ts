@@ -138,9 +138,9 @@ describe('withBatteryLevel', () => {
     const samsung = loadProfile('samsung-galaxy-s25-plus');
     const drained = withBatteryLevel(samsung, 37).commands.get('dumpsys battery')!.output;
     const recorded = samsung.commands.get('dumpsys battery')!.output;
-    expect(drained).toMatch(/^  level: 37$/m);
+    expect(drained).toMatch(/^ {2}level: 37$/m);
     expect(drained.replace('level: 37', 'level: 100')).toBe(recorded);
-    expect(samsung.commands.get('dumpsys battery')!.output).toMatch(/^  level: 100$/m);
+    expect(samsung.commands.get('dumpsys battery')!.output).toMatch(/^ {2}level: 100$/m);
   });
 
   it('refuses a profile without a battery recording', () => {
