@@ -10,12 +10,15 @@ import { agentVersion } from '../util/package.js';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { deviceMetrics } from '../status/device-metrics.js';
 import { deviceRows, type DeviceRow } from '../status/device-rows.js';
-import { Recovery } from '../recovery/recovery.js';
+import { Recovery, bookingGateOf } from '../recovery/recovery.js';
+import { ChargeControl } from '../recovery/charge.js';
+import { PortCommand } from '../recovery/port-command.js';
 import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
 import type { Timer } from '../util/clock.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
+import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import { Uhubctl } from '../recovery/uhubctl.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
@@ -36,6 +39,8 @@ export class Agent {
   private readonly scheduler: Scheduler;
   private readonly planner: ReportPlanner;
   private readonly recovery: Recovery;
+  /** Charge pauses through the hub port (charge.ways). */
+  private readonly charge: ChargeControl;
   private readonly status: StatusServer;
   private readonly services: Service[];
   private timer: Timer | undefined;
@@ -51,6 +56,8 @@ export class Agent {
   private lastDevices: DeviceInfo[] = [];
   /** The operator's map of the hub port behind each phone (settings: hubPorts), read once. */
   private readonly hubPorts: ReadonlyMap<string, HubPort>;
+  /** Which phones have charge control (settings: charge.ways), read once. */
+  private readonly chargeWays: ChargeWays;
 
   constructor(
     private readonly parts: Parts,
@@ -58,6 +65,7 @@ export class Agent {
   ) {
     const { settings, logger, registry, clock } = parts;
     this.hubPorts = hubPortsOf(settings.hubPorts);
+    this.chargeWays = chargeWaysOf(settings.charge.ways);
     this.scheduler = new Scheduler({
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
@@ -78,6 +86,9 @@ export class Agent {
       startSpreadMs: Math.min(settings.jitterSeconds * 1000, periodMs),
       random: () => clock.random(),
     });
+    // One gate for recovery and charge control: the host's status requests are bounded together.
+    const gate = bookingGateOf(settings, clock);
+    const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
     this.recovery = new Recovery({
       adb: parts.android.adb,
       settings,
@@ -87,13 +98,33 @@ export class Agent {
       clock,
       booking: parts.booking,
       hubPorts: this.hubPorts,
-      ...(settings.recovery.powerCycle && { portPower: new Uhubctl(settings.recovery.powerCycleCommand) }),
+      gate,
+      ...(settings.recovery.powerCycle && { portPower: uhubctl }),
+    });
+    // Built even with no phone listed in charge.ways: ports a crashed run left
+    // off must be switched on after charge control was turned off too.
+    this.charge = new ChargeControl({
+      registry,
+      settings,
+      hubPorts: this.hubPorts,
+      ports: { uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
+      gate,
+      booking: parts.booking,
+      stats: parts.stats,
+      logger,
+      clock,
+      kept: parts.pausedPorts,
+      onChange: () => {
+        this.planner.devicesChanged(this.now());
+        this.arm();
+      },
     });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
       ...parts.sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
       { name: 'recovery', start: () => this.recovery.start(), stop: () => this.recovery.stop() },
+      { name: 'charge', start: () => this.charge.start(), stop: () => this.charge.stop() },
       { name: 'schedule', start: () => this.scheduler.start(), stop: () => this.scheduler.stop() },
     ];
   }
@@ -106,6 +137,7 @@ export class Agent {
     // A failed inventory plans a retry: look at the plan again.
     registry.on('outcome', () => {
       this.recovery.devicesChanged();
+      this.charge.devicesChanged();
       this.arm();
     });
     for (const service of this.services) await service.start();
@@ -191,7 +223,7 @@ export class Agent {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.lastDevices, this.parts.registry, this.hubPorts);
+    return deviceRows(this.lastDevices, this.parts.registry, this.hubPorts, this.chargeWays);
   }
 
   metrics(): string {
@@ -221,6 +253,7 @@ export class Agent {
       limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
     this.planner.devicesChanged(this.now());
     this.recovery.devicesChanged();
+    this.charge.devicesChanged();
     this.arm();
   }
 

@@ -15,6 +15,7 @@ import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
 import { ReportedStore } from '../report/reported-store.js';
+import { PausedPortsFile } from '../recovery/paused-ports.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../status/stats.js';
@@ -32,6 +33,8 @@ export interface Parts extends Platforms {
   /** The device set last reported, kept across restarts (no ghosts). */
   reported: ReportedStore;
   reporter: Reporter;
+  /** The hub ports charge control holds off, kept across runs: a start after a crash switches them on. */
+  pausedPorts: PausedPortsFile;
   /** Whom recovery's booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
 }
@@ -52,6 +55,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const stats = new AgentStats();
   const unplugged = new UnpluggedLedger(registry.cloud);
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
+  const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
   const reporter = new Reporter({
     nodeId: options.nodeId,
     sources: platforms.sources,
@@ -68,7 +72,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, reporter, booking: options.booking };
+  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, pausedPorts, reporter, booking: options.booking };
 }
 
 const noCloud: ReportSink = {

@@ -1,6 +1,7 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
 import { hubPortsOf } from '../config/hub-ports.js';
+import { chargeWaysOf } from '../config/charge-ways.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
@@ -19,7 +20,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   try {
     const complete = await listOnce(parts, 'error');
     const devices = await parts.reporter.inventory({ refresh: 'all', waitForAll: true });
-    const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts));
+    const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
     return complete ? EXIT.ok : EXIT.failed;

@@ -1,6 +1,7 @@
 import type { DeviceRow } from '../status/device-rows.js';
 import { noPaint, type Paint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
+import { utcText } from '../util/clock.js';
 import { cleanString } from '../report/clean-strings.js';
 
 // `device-agent list` for people: one row per device, columns padded to
@@ -34,6 +35,7 @@ const columns: Column[] = [
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
   { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
   { title: 'HUB:PORT', cell: (r) => (r.hub === undefined ? '' : `${r.hub}:${r.hubPort}`), optional: true },
+  { title: 'CHARGE', cell: (r) => chargeOf(r), optional: true },
   { title: 'PROBLEMS', cell: (r) => problemsOf(r), paint: (_r, t, p) => (t ? p.bad(t) : t) },
 ];
 
@@ -89,4 +91,10 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint):
     );
   });
   return out.join('\n') + '\n';
+}
+
+/** The charge control of a phone: paused (until when at the latest), or the way that applies to it. */
+function chargeOf(r: DeviceRow): string {
+  if (r.chargePausedUntil !== undefined) return `paused to ${utcText(r.chargePausedUntil).slice(11)}`;
+  return r.chargeWay ?? '';
 }

@@ -68,6 +68,14 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     if (unreadable.has(variableOf.get(key) ?? '')) continue;
     collect(() => validate(key, field, flat.get(key)));
   }
+  // The one pair of settings that only make sense together: a pause ends below where it starts.
+  const high = flat.get('charge.highPercent');
+  const low = flat.get('charge.lowPercent');
+  if (typeof high === 'number' && typeof low === 'number' && low >= high)
+    errors.push(new ConfigError(`charge.lowPercent (${envName('charge.lowPercent')})`, `must be below charge.highPercent (${high}), got ${low}`));
+  const ways = flat.get('charge.ways');
+  if (Array.isArray(ways) && ways.some((w) => String(w).endsWith('=command')) && !flat.get('charge.command'))
+    errors.push(new ConfigError(`charge.command (${envName('charge.command')})`, 'is needed by the `command` way that charge.ways names: the hub tool to run'));
   if (errors.length) throw errors.length === 1 && !reading.warnings.length ? errors[0]! : new ConfigErrors(errors, reading.warnings);
   return { settings: unflatten(flat) as unknown as Settings, warnings: reading.warnings, variables: reading.known };
 }

@@ -3,6 +3,7 @@ import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
 import { checkHubPorts } from './hub-ports.js';
+import { checkChargeWays, checkPortCommand } from './charge-ways.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -257,7 +258,7 @@ export const schema = {
   'recovery.powerCycleCommand': {
     type: 'string',
     format: 'command, split on spaces',
-    help: 'run as `COMMAND -l HUB -p PORT -a cycle`, without a shell: `uhubctl`, or a command taking its arguments (a wrapper with `sudo`, another tool)',
+    help: 'run as `COMMAND -l HUB -p PORT -a cycle` (and `-a off`, `-a on` for charge pauses), without a shell: `uhubctl`, or a command taking its arguments (a wrapper with `sudo`, another tool)',
   },
   'recovery.bookingCacheSeconds': {
     type: 'integer',
@@ -327,6 +328,38 @@ export const schema = {
     min: 0,
     max: 100,
     help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off',
+  },
+  'charge.ways': {
+    type: 'string[]',
+    check: checkChargeWays,
+    format: 'ID=WAY or model:PATTERN=WAY list',
+    help:
+      'charge control, off unless listed: `uhubctl` pauses charging by switching off the hub port behind the phone (`hubPorts`, with `recovery.powerCycleCommand`) at `highPercent`, ' +
+      '`command` does the same with `charge.command`, ' +
+      'and on again at `lowPercent` or after `maxPauseSeconds`, only while the cloud says the phone is not booked; ID is a udid or adb serial, PATTERN a model (`*` for any text, ' +
+      "e.g. `model:SM-S9*=uhubctl`), a phone's own entry first, then the first model that matches; `off` names an exception. See [charge control](../operations/battery.md#charge-control)",
+  },
+  'charge.command': {
+    type: 'string',
+    check: checkPortCommand,
+    format: 'command with {hub} {port} {action}, split on spaces',
+    unset: 'none: no phone can have the `command` way',
+    help:
+      "the way `command`: the operator's own tool for a hub that uhubctl does not drive, each word with `{hub}`, `{port}` and `{action}` (`off`, `on`) put in, run without a shell, e.g. " +
+      '`/usr/local/bin/hub-power {hub} {port} {action}`; needed by a `command` entry of `charge.ways`',
+  },
+  'charge.highPercent': { type: 'integer', min: 50, max: 100, help: 'a charge pause starts when the battery is at or above this level (%)' },
+  'charge.lowPercent': {
+    type: 'integer',
+    min: 5,
+    max: 95,
+    help: 'a pause ends when a reading shows the battery at or below this level (%), below `highPercent`; a phone whose port is off rarely gives one, so `maxPauseSeconds` usually ends it',
+  },
+  'charge.maxPauseSeconds': {
+    type: 'integer',
+    min: 5,
+    max: 86400,
+    help: 'the port is switched on again this long after a pause started, whatever the battery or the cloud says',
   },
 } as const satisfies Record<string, Field>;
 

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import { CloudView } from './cloud-view.js';
 import { Escalations } from './escalations.js';
+import { ChargePauses } from './charge-pauses.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -28,6 +29,8 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   readonly cloud = new CloudView();
   /** Recovery's kicks and power cycles by serial: they outlive the connections too (see Escalations). */
   readonly escalations = new Escalations();
+  /** Charge pauses by serial: a paused phone is off adb and has no record (see ChargePauses). */
+  readonly charge = new ChargePauses();
   private readonly udidIndex = new Map<string, Set<string>>();
   private seq = 0;
 

@@ -35,6 +35,8 @@ export interface RecoveryOptions {
   clock: Clock;
   /** How often the policy is asked between events (network devices' backoff); default 2 s. */
   tickMs?: number;
+  /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
+  gate?: BookingGate;
 }
 
 /** Metric label of each action. */
@@ -80,7 +82,7 @@ export class Recovery {
       options.settings.networkDevices,
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
-    this.gate = new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, options.clock);
+    this.gate = options.gate ?? bookingGateOf(options.settings, options.clock);
   }
 
   start(): void {
@@ -322,4 +324,10 @@ export class Recovery {
     const counts = this.options.stats.recoveryActions;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+}
+
+/** The host's booking gate, as the recovery settings bound it. */
+export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock): BookingGate {
+  const r = settings.recovery;
+  return new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, clock);
 }

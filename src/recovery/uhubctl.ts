@@ -1,7 +1,8 @@
 // Switching a hub port's power with uhubctl (or a command that takes its
 // arguments): `COMMAND -l HUB -p PORT -a cycle` turns the port off, waits
-// (uhubctl's --delay, 2 s by default) and turns it on again. Run without a
-// shell, bounded by a deadline; its output is kept for the log, cut short.
+// (uhubctl's --delay, 2 s by default) and turns it on again; `-a off` and
+// `-a on` hold it off for a charge pause and end it. Run without a shell,
+// bounded by a deadline; its output is kept for the log, cut short.
 
 import { execFile } from 'node:child_process';
 
@@ -11,9 +12,15 @@ export interface PortPower {
   cycle(hub: string, port: number): Promise<string>;
 }
 
+/** What charge control needs of a hub: one port's power switched off or on. */
+export interface PortSwitch {
+  /** Resolves with the tool's output once the port is switched; rejects with why not. */
+  switch(hub: string, port: number, power: 'off' | 'on'): Promise<string>;
+}
+
 const OUTPUT_CHARS = 2_000;
 
-export class Uhubctl implements PortPower {
+export class Uhubctl implements PortPower, PortSwitch {
   private readonly argv: string[];
 
   constructor(
@@ -25,19 +32,36 @@ export class Uhubctl implements PortPower {
   }
 
   cycle(hub: string, port: number): Promise<string> {
-    const [file, ...args] = this.argv;
-    return new Promise((resolve, reject) => {
-      if (!file) return reject(new Error('no power cycle command is set (recovery.powerCycleCommand)'));
-      execFile(file, [...args, '-l', hub, '-p', String(port), '-a', 'cycle'], { timeout: this.timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
-        if (!error) return resolve(output);
-        const why = error.killed
-          ? `no end within ${this.timeoutMs / 1000} s`
-          : typeof error.code === 'number'
-            ? `exit status ${error.code}`
-            : String(error.code ?? error.message);
-        reject(new Error(`${file} -l ${hub} -p ${port} -a cycle: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
-      });
-    });
+    return this.run(hub, port, 'cycle');
   }
+
+  switch(hub: string, port: number, power: 'off' | 'on'): Promise<string> {
+    return this.run(hub, port, power);
+  }
+
+  private run(hub: string, port: number, action: 'cycle' | 'off' | 'on'): Promise<string> {
+    const [file, ...args] = this.argv;
+    if (!file) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
+    return runTool([file, ...args, '-l', hub, '-p', String(port), '-a', action], this.timeoutMs);
+  }
+}
+
+/**
+ * Runs a hub's tool without a shell under a deadline: resolves with its
+ * output (cut short, for the log), rejects with the command line and why.
+ */
+export function runTool(argv: readonly string[], timeoutMs: number): Promise<string> {
+  const [file, ...args] = argv as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
+      if (!error) return resolve(output);
+      const why = error.killed
+        ? `no end within ${timeoutMs / 1000} s`
+        : typeof error.code === 'number'
+          ? `exit status ${error.code}`
+          : String(error.code ?? error.message);
+      reject(new Error(`${argv.join(' ')}: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
+    });
+  });
 }

@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import { storedDevice } from './stored-device.js';
+import { writeAtomically } from '../util/atomic-file.js';
 
 /** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -55,20 +55,8 @@ export class ReportedStore {
   save(devices: readonly DeviceInfo[]): void {
     const ids = idsOf(devices);
     if (ids === this.lastIds) return;
-    const tmp = `${this.file}.tmp`;
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o750 });
-      const fd = openSync(tmp, 'w', 0o640);
-      try {
-        // writeFileSync loops over short writes; a bare writeSync on a full
-        // disk writes part of the data without an error, and the rename
-        // below would then replace a good file with a cut one.
-        writeFileSync(fd, JSON.stringify({ savedAt: new Date().toISOString(), devices }) + '\n');
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.file);
+      writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), devices }) + '\n');
       this.lastIds = ids;
       if (this.lastProblem) this.logger.info({ file: this.file }, 'the reported device set is kept in the state directory again');
       this.lastProblem = undefined;

@@ -12,6 +12,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { cleanStrings } from './clean-strings.js';
+import { withChargePauses } from './charge-paused.js';
 import { limited } from '../log/limited.js';
 
 export interface ReportSink {
@@ -64,7 +65,8 @@ export class Reporter {
     const t0 = deps.clock.monotonic();
     const collected = await Promise.all(deps.sources.map((s) => s.collect(request)));
     deps.stats.noteDevices(deps.registry.list('android').map((r) => r.state));
-    const devices = deps.health.apply(collected.flat(), deps.registry).map((info) => decorate(info, deps.settings));
+    // Charge pauses after health: a paused phone's last reading is not a new one to judge.
+    const devices = withChargePauses(deps.health.apply(collected.flat(), deps.registry), deps.registry.charge).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return devices;

@@ -107,6 +107,24 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'reason',
     ),
     {
+      name: 'device_agent_charge_pauses_total',
+      help: 'Charge pauses started (a hub port switched off at the high mark, charge.ways).',
+      type: 'counter',
+      samples: [{ value: stats.chargePauses }],
+    },
+    {
+      name: 'device_agent_charge_pause_ends_total',
+      help: 'Charge pauses ended, by why (booked, max_time, low_mark).',
+      type: 'counter',
+      samples: [...stats.chargeEnds].map(([why, value]) => ({ labels: { why }, value })),
+    },
+    pairCounter(
+      'device_agent_charge_switches_total',
+      'Hub port switches of charge control (action off, on) by result (ok, failed).',
+      stats.chargeSwitches,
+      'result',
+    ),
+    {
       name: 'device_agent_shell_sessions_total',
       help: 'adb shell sessions opened for inventories.',
       type: 'counter',

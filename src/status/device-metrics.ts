@@ -32,6 +32,11 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
     'State of health of the battery in % of its design capacity, where the phone reports it.',
     (r) => r.batteryHealthPercent,
   ],
+  [
+    'device_agent_device_charge_paused',
+    'Whether charge control has switched its hub port off on purpose (1) or not (0); absent when no way of charge control applies to it (charge.ways).',
+    (r) => (r.chargePausedUntil !== undefined ? 1 : r.chargeWay === undefined ? undefined : 0),
+  ],
   ['device_agent_device_storage_free_bytes', 'Free storage of the data partition.', (r) => r.storageFreeBytes],
   ['device_agent_device_memory_available_bytes', 'Memory available to apps.', (r) => r.memoryAvailableBytes],
   [

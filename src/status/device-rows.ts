@@ -4,6 +4,8 @@ import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
+import { chargeWayOf, type ChargeWays } from '../config/charge-ways.js';
+import type { ChargePause } from '../devices/charge-pauses.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -35,6 +37,10 @@ export interface DeviceRow {
   hubPort?: number;
   transportId?: string;
   product?: string;
+  /** The way of charge control that applies to it (charge.ways), when not off. */
+  chargeWay?: string;
+  /** While its charge is paused: when the port goes on again at the latest (ms, wall clock). */
+  chargePausedUntil?: number;
   /** Ready and answering its inventory. */
   up: boolean;
   problems: string[];
@@ -46,14 +52,23 @@ export interface DeviceRow {
 /** What rows read of the device registry: the records behind a udid (through its index, not a scan). */
 export interface RowRecords {
   byUdid(udid: string): readonly DeviceSnapshot[];
+  /** Charge pauses: a paused phone is off adb, without a record, and its row says so. */
+  readonly charge?: { pauseOf(udid: string): Readonly<ChargePause> | undefined };
 }
 
-export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, ports: ReadonlyMap<string, HubPort> = new Map()): DeviceRow[] {
+export function deviceRows(
+  infos: readonly DeviceInfo[],
+  records: RowRecords,
+  ports: ReadonlyMap<string, HubPort> = new Map(),
+  ways: ChargeWays = [],
+): DeviceRow[] {
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
     // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
     const record = behind.find((r) => r.usb?.usb !== undefined) ?? behind[0];
-    const serial = record?.serial ?? info.udid;
+    const pause = records.charge?.pauseOf(info.udid);
+    const serial = record?.serial ?? pause?.serial ?? info.udid;
+    const way = chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName });
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;
     // What the health rules keep of the battery beyond the report's figures.
@@ -82,6 +97,8 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, po
       hubPort: place?.port,
       transportId: record?.usb?.transportId,
       product: record?.usb?.product,
+      chargeWay: way === 'off' ? undefined : way,
+      chargePausedUntil: pause && !pause.ended ? pause.untilWall : undefined,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
       problems: [...(record?.problems ?? [])],
       message: info.message,

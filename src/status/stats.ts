@@ -10,6 +10,12 @@ export class AgentStats {
   readonly recoveryActions = new Map<string, number>();
   /** Recovery actions the booking gate held back, keyed "action|reason" (booked, unknown): once per cloud answer. */
   readonly recoveryHeld = new Map<string, number>();
+  /** Charge pauses started. */
+  chargePauses = 0;
+  /** Charge pauses ended, by why (booked, max_time, low_mark). */
+  readonly chargeEnds = new Map<string, number>();
+  /** Hub port switches of charge control, keyed "power|result" (off|ok, on|failed, ...). */
+  readonly chargeSwitches = new Map<string, number>();
 
   noteDevices(states: Iterable<string>): void {
     const counts = new Map<string, number>();

@@ -175,3 +175,8 @@ export class VirtualClock implements Clock, Timers {
     this.wallOffsetMs += ms;
   }
 }
+
+/** A wall time for people and the cloud's messages: UTC, to the second (2026-11-23T17:40:00Z). */
+export function utcText(wallMs: number): string {
+  return new Date(wallMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -130,3 +130,18 @@ describe('formatTable: battery health', () => {
     expect(formatTable([row({ batteryCycles: 12, problems: ['storage_full'] })], ansiPaint)).toContain(' 12 cycles ');
   });
 });
+
+describe('formatTable: charge control', () => {
+  it('a CHARGE column with the way, or until when a pause runs; left out where no phone has a way', () => {
+    expect(formatTable([row({})])).not.toContain('CHARGE');
+    const text = formatTable([
+      row({ chargeWay: 'uhubctl' }),
+      row({ serial: 'P1', udid: 'P1', chargeWay: 'uhubctl', chargePausedUntil: Date.UTC(2026, 10, 23, 17, 40, 5) }),
+      row({ serial: 'N1', udid: 'N1' }),
+    ]);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/ CHARGE /);
+    expect(lines[1]).toMatch(/ uhubctl( |$)/);
+    expect(lines[2]).toMatch(/ paused to 17:40:05Z( |$)/);
+  });
+});

@@ -52,6 +52,21 @@ describe('loadSettings', () => {
     expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_STATUS_LISTEN: 'nowhere' } })).message).toContain('statusListen');
   });
 
+  it('refuses a charge low mark at or above the high mark, and reads charge.ways from the environment', () => {
+    const err = errorOf(() => loadSettings({ env: { DEVICE_AGENT_CHARGE_LOW_PERCENT: '80' } }));
+    expect(err.message).toContain('charge.lowPercent (DEVICE_AGENT_CHARGE_LOW_PERCENT)');
+    expect(err.message).toContain('must be below charge.highPercent (80), got 80');
+    const settings = loadSettings({ env: { DEVICE_AGENT_CHARGE_LOW_PERCENT: '79', DEVICE_AGENT_CHARGE_WAYS: 'model:SM-S9*=uhubctl,R58X=off' } });
+    expect(settings.charge).toEqual({ ways: ['model:SM-S9*=uhubctl', 'R58X=off'], command: '', highPercent: 80, lowPercent: 79, maxPauseSeconds: 7200 });
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_CHARGE_WAYS: 'R58X=samsung' } })).message).toMatch(/not built yet/);
+    expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_CHARGE_WAYS: 'R58X=command' } })).message).toContain(
+      'charge.command (DEVICE_AGENT_CHARGE_COMMAND): is needed',
+    );
+    expect(
+      loadSettings({ env: { DEVICE_AGENT_CHARGE_WAYS: 'R58X=command', DEVICE_AGENT_CHARGE_COMMAND: 'hub-power {hub} {port} {action}' } }).charge.command,
+    ).toBe('hub-power {hub} {port} {action}');
+  });
+
   it('accepts a 6-field schedule with seconds first', () => {
     expect(loadSettings({ env: { DEVICE_AGENT_SCHEDULE: '*/10 * * * * *' } }).schedule).toBe('*/10 * * * * *');
   });

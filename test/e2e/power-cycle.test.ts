@@ -1,28 +1,15 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { HubBed } from '../hub/hub-bed.js';
-import { DaemonBed, devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
+import { devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
+import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
 
 // Power-cycle recovery in the running daemon, through the real adb server,
 // the cloud double and the stand-in uhubctl (test/hub/): a phone whose adbd
 // is wedged for good (a kick does not help) has its hub port power-cycled,
 // through the booking gate, and comes back.
 
-const bed = new DaemonBed();
+const { bed, hub } = hubDaemonBed();
 const { cloud } = bed;
-const hub = new HubBed();
-const standIn = fileURLToPath(new URL('../hub/uhubctl', import.meta.url));
-
-beforeAll(async () => {
-  await bed.start();
-  await hub.start();
-});
-afterEach(() => bed.reset());
-afterAll(async () => {
-  await bed.stop();
-  await hub.stop();
-});
 
 const actions = (text: string, action: string, result: string): number =>
   Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);

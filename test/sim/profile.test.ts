@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEVICES_DIR, ProfileError, commandKey, listProfiles, loadProfile, makeProfile, parseGetprop, setGetprop, withSerial } from './profile.js';
+import {
+  DEVICES_DIR,
+  ProfileError,
+  commandKey,
+  listProfiles,
+  loadProfile,
+  makeProfile,
+  parseGetprop,
+  setGetprop,
+  withBatteryLevel,
+  withSerial,
+} from './profile.js';
 
 const pixelDump = readFileSync(join(DEVICES_DIR, 'pixel-8-pro', 'getprop.txt'), 'utf8');
 
@@ -119,5 +130,20 @@ describe('makeProfile', () => {
     const profile = makeProfile('tiny', { 'cat   /proc/version': 'Linux version 4.14\n' });
     expect(commandKey(' cat\t/proc/version ')).toBe('cat /proc/version');
     expect(profile.commands.get('cat /proc/version')?.output).toBe('Linux version 4.14\n');
+  });
+});
+
+describe('withBatteryLevel', () => {
+  it('rewrites the level of the recorded dumpsys battery, out of 100, and nothing else', () => {
+    const samsung = loadProfile('samsung-galaxy-s25-plus');
+    const drained = withBatteryLevel(samsung, 37).commands.get('dumpsys battery')!.output;
+    const recorded = samsung.commands.get('dumpsys battery')!.output;
+    expect(drained).toMatch(/^ {2}level: 37$/m);
+    expect(drained.replace('level: 37', 'level: 100')).toBe(recorded);
+    expect(samsung.commands.get('dumpsys battery')!.output).toMatch(/^ {2}level: 100$/m);
+  });
+
+  it('refuses a profile without a battery recording', () => {
+    expect(() => withBatteryLevel(loadProfile('pixel-8-pro'), 50)).toThrow(ProfileError);
   });
 });

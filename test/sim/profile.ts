@@ -135,6 +135,18 @@ export function withProps(profile: Profile, props: Record<string, string | Buffe
   return { ...profile, commands, banner };
 }
 
+/**
+ * A copy of `profile` whose `dumpsys battery` answers with the battery at
+ * `percent` (its `level:` line, out of a scale of 100): a battery a test
+ * charges or drains. The profile must have a recording of it.
+ */
+export function withBatteryLevel(profile: Profile, percent: number): Profile {
+  const recorded = profile.commands.get('dumpsys battery');
+  if (!recorded || !/^\s*level: \d+$/m.test(recorded.output)) throw new ProfileError(`${profile.name} has no dumpsys battery recording with a level line`);
+  const output = recorded.output.replace(/^(\s*level: )\d+$/m, `$1${Math.round(percent)}`).replace(/^(\s*scale: )\d+$/m, '$1100');
+  return { ...profile, commands: new Map(profile.commands).set('dumpsys battery', { output, exitCode: recorded.exitCode }) };
+}
+
 function rawRecording(bytes: Buffer, exitCode = 0): Recording {
   return { output: bytes.toString('utf8'), exitCode, bytes };
 }

@@ -121,6 +121,16 @@ describe('a ready device', () => {
   });
 });
 
+describe('a battery the test charges or drains', () => {
+  it('answers dumpsys battery with the level set, from the next shell on', async () => {
+    const device = await connectReady({ serial: 'SIMBATT1', profile: withSerial(loadProfile('samsung-galaxy-s25-plus'), 'SIMBATT1') });
+    const level = async () => /^\s*level: (\d+)$/m.exec(await adbkitShell(device.serial, 'dumpsys battery'))?.[1];
+    expect(await level()).toBe('100');
+    await device.setBatteryLevel(42);
+    expect(await level()).toBe('42');
+  });
+});
+
 describe('misbehaving devices', () => {
   it('hangOn: the matching command never ends while other streams still work', async () => {
     const device = await connectReady({ hangOn: /dumpsys/ });

@@ -22,7 +22,7 @@ import {
   formatBanner,
   type Packet,
 } from './packet.js';
-import type { Profile } from './profile.js';
+import { withBatteryLevel, type Profile } from './profile.js';
 import { killTree, spawnShell } from './shell.js';
 import { recordedUptimeSeconds, writeStubs, type StubSet } from './stubs.js';
 
@@ -257,6 +257,11 @@ export class SimDevice {
     if (!this.workDir) return;
     const dir = await mkdtemp(join(this.workDir, 'profile-'));
     this.stubs = await writeStubs(profile, dir, { hangOn: this.options.commandHangOn });
+  }
+
+  /** Answers the next `dumpsys battery` with the battery at this level (withBatteryLevel): charged or drained by the test. */
+  setBatteryLevel(percent: number): Promise<void> {
+    return this.setProfile(withBatteryLevel(this.options.profile, percent));
   }
 
   async stop(): Promise<void> {

@@ -47,3 +47,13 @@ describe('deviceMetrics: where a phone is plugged', () => {
     expect(labels[1]).toMatchObject({ udid: 'B', usb: '', hub: '', hub_port: '' });
   });
 });
+
+describe('deviceMetrics: charge control', () => {
+  it('1 while paused, 0 for a phone with a way and no pause, nothing for a phone without charge control', () => {
+    const rows = [row('P', { chargeWay: 'uhubctl', chargePausedUntil: 1 }), row('C', { chargeWay: 'uhubctl' }), row('N')];
+    expect(samples(rows, 'device_agent_device_charge_paused')).toEqual([
+      { labels: { udid: 'P' }, value: 1 },
+      { labels: { udid: 'C' }, value: 0 },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { BatteryState } from '../../src/health/monitor.js';
 import { deviceRows } from '../../src/status/device-rows.js';
+import { chargeWaysOf } from '../../src/config/charge-ways.js';
 
 const info: DeviceInfo = {
   udid: 'R5CY743GDFY',
@@ -44,5 +45,33 @@ describe('deviceRows: the port behind each phone', () => {
     const [unmapped] = deviceRows([info], reg, new Map([['ELSE', { hub: '1-1.4', port: 3 }]]));
     expect(unmapped).not.toHaveProperty('hub');
     expect(unmapped).not.toHaveProperty('hubPort');
+  });
+});
+
+describe('deviceRows: charge control', () => {
+  it('a paused phone off adb keeps its serial, with its way and until when its port stays off', () => {
+    const reg = new DeviceRegistry();
+    const until = Date.UTC(2026, 10, 23, 17, 40, 0);
+    reg.charge.set('127.0.0.1:5555', {
+      failures: 0,
+      pause: {
+        udid: 'U1',
+        serial: '127.0.0.1:5555',
+        way: 'uhubctl',
+        hub: '1-1',
+        port: 2,
+        info: { ...info, udid: 'U1' },
+        percent: 80,
+        since: 0,
+        sinceWall: 0,
+        until: 1,
+        untilWall: until,
+      },
+    });
+    const ways = chargeWaysOf(['U1=uhubctl']);
+    const [paused, other] = deviceRows([{ ...info, udid: 'U1' }, info], reg, new Map(), ways);
+    expect(paused).toMatchObject({ serial: '127.0.0.1:5555', chargeWay: 'uhubctl', chargePausedUntil: until });
+    expect(other).not.toHaveProperty('chargeWay');
+    expect(other).not.toHaveProperty('chargePausedUntil');
   });
 });

@@ -1,0 +1,67 @@
+// Which way of charge control applies to a phone (setting charge.ways):
+// `ID=WAY` for one phone (its udid or adb serial) or `model:PATTERN=WAY` for
+// every phone whose model matches (`*` for any run of characters). A phone's
+// own entry wins over a model's; among models the first that matches wins,
+// so an operator can list exceptions before the rule. Nothing listed: off.
+
+/** The ways the agent can carry out; `off` names an exception to a model's rule. */
+export const CHARGE_WAYS = ['off', 'uhubctl', 'command'] as const;
+export type ChargeWay = (typeof CHARGE_WAYS)[number];
+/** The ways that pause a phone's charge by switching its hub port. */
+export type PortWay = Exclude<ChargeWay, 'off'>;
+
+/** Ways the issue names that are not built yet: refused with a word on why, rather than accepted and ignored. */
+const NOT_BUILT: Record<string, string> = {
+  samsung: "Samsung's battery protection setting is not built yet",
+};
+
+interface Entry {
+  /** A udid or serial, or undefined for a model pattern. */
+  id?: string;
+  model?: RegExp;
+  way: ChargeWay;
+}
+
+// Models have spaces ("Pixel 8 Pro"); ids never do.
+const ENTRY = /^(?:model:([^=]+)|([^\s=]+))=([a-z]+)$/;
+
+function parseEntry(text: string): Entry | { problem: string } {
+  const m = ENTRY.exec(text);
+  if (!m) return { problem: `must be ID=WAY or model:PATTERN=WAY (e.g. model:SM-S9*=uhubctl), got ${JSON.stringify(text)}` };
+  const way = m[3]!;
+  if (NOT_BUILT[way]) return { problem: `${JSON.stringify(text)}: ${NOT_BUILT[way]}` };
+  if (!(CHARGE_WAYS as readonly string[]).includes(way)) return { problem: `${JSON.stringify(text)}: the way must be one of ${CHARGE_WAYS.join(', ')}` };
+  if (m[1] === undefined) return { id: m[2]!, way: way as ChargeWay };
+  const source = m[1].split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return { model: new RegExp(`^${source.join('.*')}$`, 'i'), way: way as ChargeWay };
+}
+
+export function checkChargeWays(value: string[]): string | undefined {
+  const problems = value.map(parseEntry).flatMap((e) => ('problem' in e ? [e.problem] : []));
+  return problems.length ? problems.join('; ') : undefined;
+}
+
+/** The setting's entries, ready to match. */
+export type ChargeWays = readonly Entry[];
+
+/** The entries, ready to match; those that do not parse are left out (the settings check refuses them first). */
+export function chargeWaysOf(entries: readonly string[]): ChargeWays {
+  return entries.map(parseEntry).filter((e): e is Entry => !('problem' in e));
+}
+
+/** The way for a phone: its udid's or serial's entry, else the first model pattern that matches, else off. */
+export function chargeWayOf(ways: ChargeWays, phone: { udid?: string; serial: string; model?: string }): ChargeWay {
+  const own = ways.find((w) => w.id !== undefined && (w.id === phone.udid || w.id === phone.serial));
+  if (own) return own.way;
+  const model = phone.model;
+  return (model !== undefined && ways.find((w) => w.model?.test(model))?.way) || 'off';
+}
+
+/** What is wrong with a template, or undefined: it must name the port and the action to mean one port switched one way. */
+export function checkPortCommand(template: string): string | undefined {
+  if (template.trim() === '') return undefined;
+  const missing = ['{port}', '{action}'].filter((p) => !template.includes(p));
+  return missing.length
+    ? `must name ${missing.join(' and ')} (e.g. "/usr/local/bin/hub-power {hub} {port} {action}"), got ${JSON.stringify(template)}`
+    : undefined;
+}

@@ -1,0 +1,348 @@
+import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
+import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
+import { hubPortOf, type HubPort } from '../config/hub-ports.js';
+import type { Settings } from '../config/schema.js';
+import type { ChargeEntry, PauseEnd } from '../devices/charge-pauses.js';
+import type { DeviceSnapshot } from '../devices/record.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+import type { AgentStats } from '../status/stats.js';
+import { backoffDelay, type BackoffPolicy } from '../util/backoff.js';
+import { utcText, type Clock, type Timer, type Timers } from '../util/clock.js';
+import { cloudIdOf, type BookingGate } from './booking-gate.js';
+import { decideCharge, type ChargeSettings } from './charge-policy.js';
+import type { PortSwitch } from './uhubctl.js';
+import type { PausedPortsKeeper } from './paused-ports.js';
+
+export interface ChargeControlOptions {
+  registry: DeviceRegistry;
+  settings: Pick<Settings, 'charge'>;
+  /** The hub port behind each phone (settings: hubPorts). */
+  hubPorts: ReadonlyMap<string, HubPort>;
+  /** How each way switches a port: uhubctl, and the operator's command where charge.command is set. */
+  ports: Partial<Record<PortWay, PortSwitch>>;
+  /** Shared with recovery: the host's status requests are bounded together. */
+  gate: BookingGate;
+  /** Whom the gate's questions go to; none: no pause ever starts (nobody can say the phone is free). */
+  booking: BookingStatusSource | undefined;
+  stats: AgentStats;
+  logger: Logger;
+  clock: Clock & Timers;
+  /** A pause started or ended: the cloud should hear it now, not at the next schedule. */
+  onChange?: () => void;
+  /** How often the phones are looked at between events; default 2 s. */
+  tickMs?: number;
+  /** Where the ports held off are kept, so that a start after a crash switches them on (state directory). */
+  kept?: PausedPortsKeeper;
+}
+
+/** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
+const WAIT_BACK_MS = 120_000;
+/** How long stopping waits for the paused phones' ports to be on again: within the 10 s a service manager allows. */
+const STOP_MS = 5_000;
+/** A failed switch is tried again after this, doubling, jittered. */
+const RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000, jitter: 0.5 };
+
+const WHY: Record<PauseEnd, string> = {
+  booked: 'the cloud says it is booked',
+  max_time: 'the longest pause (charge.maxPauseSeconds) is up',
+  low_mark: 'the battery is down to the low mark',
+};
+
+/**
+ * Charge control through the hub port (charge.ways = uhubctl): carries out
+ * what the charge policy decides, one switch per phone at a time, never
+ * awaited by a report. Its state is the registry's (ChargePauses), since a
+ * paused phone is off adb and has no record.
+ */
+export class ChargeControl {
+  private readonly ways: ChargeWays;
+  private readonly policy: ChargeSettings;
+  private timer: Timer | undefined;
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: ChargeControlOptions) {
+    const c = options.settings.charge;
+    this.ways = chargeWaysOf(c.ways);
+    this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
+  }
+
+  start(): void {
+    // Ports a run that crashed left off: nothing else would ever switch them on.
+    const { kept, logger } = this.options;
+    for (const p of kept?.load() ?? []) {
+      logger.warn(
+        { hub: p.hub, port: p.port, udid: p.udid },
+        `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
+      );
+      this.track(
+        this.portsOf(p.way)
+          .then((s) => s.switch(p.hub, p.port, 'on'))
+          .then(
+            () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
+            (err: unknown) => logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (${byHand(p)})`),
+          ),
+      );
+    }
+    kept?.save([]);
+    this.evaluate();
+  }
+
+  /** Keeps the ports held off now (see PausedPortsFile). */
+  private keep(): void {
+    const off = this.options.registry.charge.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
+    this.options.kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
+  }
+
+  /**
+   * Switches the ports of paused phones on again before the agent goes: a
+   * pause must not outlive the one who would end it. Bounded, so that the
+   * agent still stops within its shutdown time.
+   */
+  async stop(withinMs = STOP_MS): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    const { registry, logger } = this.options;
+    const off = registry.charge.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
+    if (!off.length) return;
+    logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
+    const all = Promise.all(
+      off.map((p) =>
+        this.portsOf(p.way)
+          .then((s) => s.switch(p.hub, p.port, 'on'))
+          .then(
+            () => registry.charge.forget(p.serial),
+            (err: unknown) =>
+              logger.warn(
+                { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
+                `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
+              ),
+          ),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
+    clearTimeout(timer);
+    this.keep();
+  }
+
+  /** An inventory answered, or adb's list changed: look again now rather than at the next tick. */
+  devicesChanged(): void {
+    this.evaluate();
+  }
+
+  /** Resolves once the switches and questions in flight have ended (tests). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight);
+  }
+
+  evaluate(): void {
+    if (this.stopped) return;
+    this.timer?.cancel();
+    this.timer = this.options.clock.setTimer(() => this.evaluate(), this.options.tickMs ?? 2_000, { unref: true });
+    const { registry, hubPorts } = this.options;
+    const now = this.options.clock.monotonic();
+    const listed = new Set<string>();
+    for (const r of registry.list('android')) {
+      listed.add(r.serial);
+      const entry = registry.charge.of(r.serial);
+      const udid = r.udid ?? entry?.pause?.udid;
+      if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.wayOf(udid, r))) continue;
+      this.look(r.serial, entry, r, now);
+    }
+    // Paused phones are off adb: their pause outlives their record.
+    for (const [serial, entry] of registry.charge.entries()) if (!listed.has(serial)) this.look(serial, entry, undefined, now);
+    this.keep();
+  }
+
+  /** The way that switches this phone's port, when one does. */
+  private wayOf(udid: string, r: DeviceSnapshot): PortWay | undefined {
+    const way = chargeWayOf(this.ways, { udid, serial: r.serial, model: r.last?.modelName });
+    return way !== 'off' && this.options.ports[way] ? way : undefined;
+  }
+
+  private portsOf(way: PortWay): Promise<PortSwitch> {
+    const ports = this.options.ports[way];
+    return ports ? Promise.resolve(ports) : Promise.reject(new Error(`no port switch for the way ${way}`));
+  }
+
+  private look(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
+    const { registry, gate } = this.options;
+    const pause = entry?.pause;
+    // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
+    const after = pause?.ended?.atWall ?? pause?.sinceWall;
+    const fresh =
+      record !== undefined &&
+      record.state === 'device' &&
+      record.failures === 0 &&
+      record.last !== undefined &&
+      record.inventoriedAt !== undefined &&
+      (after === undefined || record.inventoriedAt > after);
+    const level = fresh ? Number(record.last.battery?.percentage) : NaN;
+    const udid = record?.udid ?? pause?.udid;
+    const id = cloudIdOf(serial, udid);
+    const decision = decideCharge(
+      entry,
+      {
+        now,
+        percent: Number.isFinite(level) ? level : undefined,
+        back: fresh,
+        verdict: () => {
+          const verdict = gate.verdict(id);
+          if (verdict.kind === 'ask') this.track(this.ask(id!));
+          return verdict;
+        },
+      },
+      this.policy,
+    );
+    switch (decision.kind) {
+      case 'pause':
+        return this.pause(serial, record!, udid!, level, now);
+      case 'resume':
+        return this.resume(serial, decision.why, now);
+      case 'switch-on':
+        return this.switchOn(serial);
+      case 'forget':
+        registry.charge.forget(serial);
+        limited(this.options.logger).info(
+          'charge-back',
+          { serial, udid },
+          `device ${udid ?? serial} is ${fresh ? 'back on adb' : 'not back on adb'} after its charge pause`,
+          serial,
+        );
+        return;
+      case 'none':
+        // A phone gone from adb's list without a pause leaves nothing worth keeping.
+        if (!record && !pause && !entry?.switching) registry.charge.forget(serial);
+        return;
+    }
+  }
+
+  private pause(serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): void {
+    const { registry, clock, hubPorts, stats, logger } = this.options;
+    const place = hubPortOf(hubPorts, udid, serial)!;
+    const wall = clock.wall();
+    const maxMs = this.policy.maxPauseMs;
+    registry.charge.set(serial, {
+      ...registry.charge.of(serial),
+      failures: registry.charge.of(serial)?.failures ?? 0,
+      switching: 'off',
+      pause: {
+        udid,
+        serial,
+        way: this.wayOf(udid, record)!,
+        hub: place.hub,
+        port: place.port,
+        info: record.last!,
+        percent,
+        since: now,
+        sinceWall: wall,
+        until: now + maxMs,
+        untilWall: wall + maxMs,
+      },
+    });
+    stats.chargePauses++;
+    limited(logger).info(
+      'charge-pause',
+      { serial, udid, hub: place.hub, port: place.port, percent },
+      `pausing the charge of ${udid}: battery at ${percent} % (high mark ${this.policy.highPercent} %) and the cloud says it is not booked; ` +
+        `switching hub ${place.hub} port ${place.port} off until ${utcText(wall + maxMs)} at the latest`,
+      serial,
+    );
+    this.options.onChange?.();
+    this.track(this.switchPort(serial, 'off'));
+  }
+
+  private resume(serial: string, why: PauseEnd, now: number): void {
+    const { registry, clock, stats, logger } = this.options;
+    const entry = registry.charge.of(serial)!;
+    const pause = entry.pause!;
+    registry.charge.set(serial, { ...entry, pause: { ...pause, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
+    stats.chargeEnds.set(why, (stats.chargeEnds.get(why) ?? 0) + 1);
+    limited(logger).info(
+      'charge-resume',
+      { serial, udid: pause.udid, hub: pause.hub, port: pause.port, why },
+      `ending the charge pause of ${pause.udid}: ${WHY[why]}; switching hub ${pause.hub} port ${pause.port} on`,
+      serial,
+    );
+    this.options.onChange?.();
+    this.switchOn(serial);
+  }
+
+  private switchOn(serial: string): void {
+    this.track(this.switchPort(serial, 'on'));
+  }
+
+  private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
+    const { registry, clock, stats, logger } = this.options;
+    const entry = registry.charge.of(serial)!;
+    const { hub, port, udid } = entry.pause!;
+    registry.charge.set(serial, { ...entry, switching: power });
+    let failure: string | undefined;
+    let output = '';
+    try {
+      output = await (await this.portsOf(entry.pause!.way)).switch(hub, port, power);
+    } catch (err) {
+      failure = err instanceof Error ? err.message : String(err);
+    }
+    const count = `${power}|${failure === undefined ? 'ok' : 'failed'}`;
+    stats.chargeSwitches.set(count, (stats.chargeSwitches.get(count) ?? 0) + 1);
+    const now = clock.monotonic();
+    const current = registry.charge.of(serial)!;
+    if (failure === undefined) {
+      const ended = current.pause?.ended;
+      registry.charge.set(serial, {
+        ...current,
+        switching: undefined,
+        failures: 0,
+        retryAt: undefined,
+        ...(power === 'on' && ended && { pause: { ...current.pause, ended: { ...ended, switchedOn: true, waitUntil: now + this.policy.waitBackMs } } }),
+      });
+      const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
+      logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
+      this.keep();
+      return;
+    }
+    const failures = current.failures + 1;
+    const waitMs = backoffDelay(failures, RETRY, clock.random());
+    // An off switch that failed leaves the port on: no pause, and the phone charges as before.
+    registry.charge.set(serial, { ...current, switching: undefined, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
+    const what =
+      power === 'off'
+        ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`
+        : `the phone stays without USB power until it works; the agent tries again in about ${Math.round(waitMs / 1000)} s, and on, less and less often`;
+    // Said once per run of failures: the retries that follow fail the same way.
+    if (failures === 1)
+      limited(logger).warn(
+        'charge-switch-failed',
+        { serial, udid, hub, port, power, err: failure },
+        `could not switch hub ${hub} port ${port} ${power} for ${udid}: ${failure}; ${what}`,
+        serial,
+      );
+    else logger.debug({ serial, udid, hub, port, power, failures, err: failure }, `switching hub ${hub} port ${port} ${power} failed again`);
+    if (power === 'off') this.options.onChange?.();
+    this.keep();
+  }
+
+  /** The cloud's answer on a device, then a look again. */
+  private async ask(deviceId: string): Promise<void> {
+    const { booking, gate } = this.options;
+    const answer: BookingAnswer = booking
+      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
+      : { unknown: 'the agent has no cloud to ask' };
+    gate.answered(deviceId, answer);
+    this.evaluate();
+  }
+
+  private track(work: Promise<void>): void {
+    const done = work.finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
+  }
+}
+
+/** What an operator runs to switch a port on that the agent could not. */
+function byHand(p: { hub: string; port: number; way: PortWay }): string {
+  return p.way === 'uhubctl' ? `uhubctl -l ${p.hub} -p ${p.port} -a on` : `charge.command with hub ${p.hub}, port ${p.port}, action on`;
+}

@@ -1,0 +1,43 @@
+import { STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
+import type { ChargePause, ChargePauses } from '../devices/charge-pauses.js';
+import { utcText } from '../util/clock.js';
+
+/**
+ * The report's devices with the charge pauses applied. A phone whose hub
+ * port is off on purpose drops off adb, and a device absent from a report
+ * would go out as UNPLUGGED (report/unplugged.ts): until it is back, it is
+ * reported with its last inventory, UNAVAILABLE, and a message saying why
+ * and until when. A paused phone still on adb is UNAVAILABLE with the same
+ * message.
+ */
+export function withChargePauses(devices: readonly DeviceInfo[], pauses: ChargePauses): DeviceInfo[] {
+  const out = [...devices];
+  for (const [, entry] of pauses.entries()) {
+    const pause = entry.pause;
+    if (!pause) continue;
+    const message = messageOf(pause);
+    const i = out.findIndex((d) => d.udid === pause.udid);
+    if (i >= 0) {
+      // Once the port is on again, a phone back on adb speaks for itself.
+      if (!pause.ended) out[i] = { ...out[i]!, status: STATUS_UNAVAILABLE, message: [out[i]!.message, message].filter(Boolean).join('; ') };
+      continue;
+    }
+    // The battery detail is the agent's own (health/monitor.ts): no report carries it.
+    const { batteryDetail: _detail, message: _old, ...last } = pause.info;
+    out.push({ ...last, status: STATUS_UNAVAILABLE, message });
+  }
+  return out;
+}
+
+function messageOf(pause: Readonly<ChargePause>): string {
+  const place = `hub ${pause.hub} port ${pause.port}`;
+  const { ended } = pause;
+  if (!ended)
+    return (
+      `charge paused to spare the battery: ${place} switched off at ${pause.percent} %; ` +
+      `on again by ${utcText(pause.untilWall)} at the latest, or as soon as the cloud books it`
+    );
+  const why = ended.why.replace('_', ' ');
+  if (!ended.switchedOn) return `charge pause over (${why}) but ${place} is not on again yet; the agent keeps trying`;
+  return `charge pause over (${why}): ${place} on again since ${utcText(ended.atWall)}; waiting for the phone to come back on adb`;
+}

@@ -1,0 +1,56 @@
+import type { DeviceInfo } from '../../src/cloud/types.js';
+import { loadSettings } from '../../src/config/load.js';
+import type { HubPort } from '../../src/config/hub-ports.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { BookingGate } from '../../src/recovery/booking-gate.js';
+import { ChargeControl, type ChargeControlOptions } from '../../src/recovery/charge.js';
+import type { PortSwitch } from '../../src/recovery/uhubctl.js';
+import { AgentStats } from '../../src/status/stats.js';
+import { VirtualTime } from '../../src/util/clock.js';
+import { captureLogger } from '../log/capture.js';
+
+/**
+ * Charge control on the real registry and booking gate, a virtual clock, a
+ * cloud that says "not booked" and hub tools that note what they were asked
+ * (`name hub:port power`) and always succeed.
+ */
+export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPort>, over: Partial<ChargeControlOptions> = {}) {
+  const clock = new VirtualTime().clock({ seed: 1 });
+  const registry = new DeviceRegistry();
+  const switched: string[] = [];
+  const tool = (name: string): PortSwitch => ({
+    switch: (hub, port, power) => {
+      switched.push(`${name} ${hub}:${port} ${power}`);
+      return Promise.resolve('');
+    },
+  });
+  const control = new ChargeControl({
+    registry,
+    settings: loadSettings({ env }),
+    hubPorts: new Map(Object.entries(hubPorts)),
+    ports: { uhubctl: tool('uhubctl'), command: tool('command') },
+    gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock),
+    booking: { ask: () => Promise.resolve({ booked: false }) },
+    stats: new AgentStats(),
+    logger: captureLogger().logger,
+    clock,
+    ...over,
+  });
+  /** A phone on adb that has just answered an inventory with its battery at this level. */
+  const answered = (serial: string, udid: string, percent: number, modelName?: string): void => {
+    registry.sync('android', new Map([...registry.list('android').map((r) => [r.serial, r.state] as const), [serial, 'device']]));
+    const info: DeviceInfo = {
+      udid,
+      serialNumber: serial,
+      state: 'device',
+      status: 'AVAILABLE',
+      platformName: 'Android',
+      isAndroid: true,
+      isIos: false,
+      ...(modelName && { modelName }),
+      battery: { percentage: String(percent) },
+    };
+    registry.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
+  };
+  return { control, registry, switched, answered, clock };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../src/cloud/types.js';
+import { ChargePauses, type ChargePause } from '../../src/devices/charge-pauses.js';
+import { withChargePauses } from '../../src/report/charge-paused.js';
+
+const info = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
+  udid,
+  serialNumber: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'Android',
+  isAndroid: true,
+  isIos: false,
+  ...over,
+});
+const at = Date.UTC(2026, 10, 23, 17, 0, 0);
+const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
+  udid: 'P1',
+  serial: 'S1',
+  way: 'uhubctl',
+  hub: '1-1.4',
+  port: 3,
+  info: info('P1', { modelName: 'Pixel 8 Pro', message: 'an old message', batteryDetail: { externalPower: true } }),
+  percent: 81,
+  since: 0,
+  sinceWall: at,
+  until: 600_000,
+  untilWall: at + 600_000,
+  ...over,
+});
+
+describe('charge pauses in the report', () => {
+  it('reports a paused phone off adb with its last inventory, UNAVAILABLE, saying why and until when', () => {
+    const pauses = new ChargePauses();
+    pauses.set('S1', { failures: 0, pause: pause() });
+    const out = withChargePauses([info('OTHER')], pauses);
+    expect(out.map((d) => d.udid)).toEqual(['OTHER', 'P1']);
+    expect(out[1]).toEqual({
+      ...info('P1', { modelName: 'Pixel 8 Pro' }),
+      status: 'UNAVAILABLE',
+      message:
+        'charge paused to spare the battery: hub 1-1.4 port 3 switched off at 81 %; on again by 2026-11-23T17:10:00Z at the latest, or as soon as the cloud books it',
+    });
+  });
+
+  it('marks a paused phone still on adb, and leaves one back after its pause to speak for itself', () => {
+    const pauses = new ChargePauses();
+    pauses.set('S1', { failures: 0, pause: pause() });
+    expect(withChargePauses([info('P1', { message: 'battery hot' })], pauses)[0]).toMatchObject({
+      status: 'UNAVAILABLE',
+      message: expect.stringMatching(/^battery hot; charge paused/) as string,
+    });
+    const ended = { why: 'booked' as const, at: 1, atWall: at + 60_000, switchedOn: true, waitUntil: 2 };
+    pauses.set('S1', { failures: 0, pause: pause({ ended }) });
+    expect(withChargePauses([info('P1')], pauses)).toEqual([info('P1')]);
+    // Not back yet: still UNAVAILABLE, never absent (absent would be UNPLUGGED).
+    expect(withChargePauses([], pauses)[0]!.message).toBe(
+      'charge pause over (booked): hub 1-1.4 port 3 on again since 2026-11-23T17:01:00Z; waiting for the phone to come back on adb',
+    );
+    pauses.set('S1', { failures: 2, pause: pause({ ended: { ...ended, why: 'max_time', switchedOn: false } }) });
+    expect(withChargePauses([], pauses)[0]!.message).toBe('charge pause over (max time) but hub 1-1.4 port 3 is not on again yet; the agent keeps trying');
+  });
+});
