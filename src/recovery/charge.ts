@@ -251,7 +251,7 @@ export class ChargeControl {
         `switching hub ${place.hub} port ${place.port} off until ${utcText(wall + maxMs)} at the latest`,
       serial,
     );
-    this.options.onChange?.();
+    // The cloud hears of the pause once the port is off (switchPort), not while the switch may still fail.
     this.track(this.switchPort(serial, 'off'));
   }
 
@@ -303,6 +303,7 @@ export class ChargeControl {
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
       this.keep();
+      if (power === 'off') this.options.onChange?.();
       return;
     }
     const failures = current.failures + 1;

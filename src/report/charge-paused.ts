@@ -18,8 +18,10 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: ChargeP
     const message = messageOf(pause);
     const i = out.findIndex((d) => d.udid === pause.udid);
     if (i >= 0) {
-      // Once the port is on again, a phone back on adb speaks for itself.
-      if (!pause.ended) out[i] = { ...out[i]!, status: STATUS_UNAVAILABLE, message: [out[i]!.message, message].filter(Boolean).join('; ') };
+      // Once the port is on again, a phone back on adb speaks for itself; while the off switch is in
+      // flight it is still on adb and charging, so the pause is not news yet (it goes out once the switch worked).
+      if (!pause.ended && entry.switching !== 'off')
+        out[i] = { ...out[i]!, status: STATUS_UNAVAILABLE, message: [out[i]!.message, message].filter(Boolean).join('; ') };
       continue;
     }
     // The battery detail is the agent's own (health/monitor.ts): no report carries it.
