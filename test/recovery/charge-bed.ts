@@ -15,7 +15,8 @@ import { captureLogger } from '../log/capture.js';
  * (`name hub:port power`) and always succeed.
  */
 export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPort>, over: Partial<ChargeControlOptions> = {}) {
-  const clock = new VirtualTime().clock({ seed: 1 });
+  const time = new VirtualTime();
+  const clock = time.clock({ seed: 1 });
   const registry = new DeviceRegistry();
   const switched: string[] = [];
   const tool = (name: string): PortSwitch => ({
@@ -52,5 +53,5 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     };
     registry.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
   };
-  return { control, registry, switched, answered, clock };
+  return { control, registry, switched, answered, clock, time };
 }
