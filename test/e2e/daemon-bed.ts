@@ -83,6 +83,7 @@ export interface ReportedDevice {
   status: string;
   modelName?: string;
   message?: string;
+  battery?: { percentage?: string };
 }
 
 export const devicesOf = (r: RecordedRequest): ReportedDevice[] => (r.body as { devices?: ReportedDevice[] } | undefined)?.devices ?? [];

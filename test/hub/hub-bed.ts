@@ -3,7 +3,8 @@
 // agent) asks to switch a port. A port holds a simulated phone: power off
 // pulls its cable (its transport drops and it refuses new connections),
 // power on plugs it back as a phone that booted afresh (a wedged adbd is
-// not wedged any more).
+// not wedged any more). A power-only port (a phone on Wi-Fi adb, charged
+// from the hub) leaves the phone on adb whatever its power.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,13 +22,13 @@ export interface PortSwitch {
 export class HubBed {
   /** Every switch the stand-in asked for, in order. */
   readonly switches: PortSwitch[] = [];
-  private readonly ports = new Map<string, { device: SimDevice; powered: boolean }>();
+  private readonly ports = new Map<string, { device: SimDevice; powered: boolean; powerOnly: boolean }>();
   private server: Server | undefined;
   private url: string | undefined;
 
-  /** Puts a phone on a hub's port. */
-  attach(hub: string, port: number, device: SimDevice): void {
-    this.ports.set(`${hub}:${port}`, { device, powered: true });
+  /** Puts a phone on a hub's port; powerOnly: its data goes another way, so switching the port leaves it on adb. */
+  attach(hub: string, port: number, device: SimDevice, options: { powerOnly?: boolean } = {}): void {
+    this.ports.set(`${hub}:${port}`, { device, powered: true, powerOnly: options.powerOnly ?? false });
   }
 
   /** The environment the agent passes on to the stand-in. */
@@ -64,11 +65,13 @@ export class HubBed {
     const { device } = slot;
     if (power === 'off' && slot.powered) {
       slot.powered = false;
-      await device.unplug();
+      if (!slot.powerOnly) await device.unplug();
     } else if (power === 'on' && !slot.powered) {
       slot.powered = true;
-      device.wedge(false);
-      await device.replug();
+      if (!slot.powerOnly) {
+        device.wedge(false);
+        await device.replug();
+      }
     }
     if (power !== 'status') this.switches.push({ hub, port, power, at: Date.now() });
     return [200, { description: HUB_DESCRIPTION, device: `18d1:4ee7 Google Pixel 8 Pro ${device.serial}`, powered: slot.powered }];
