@@ -160,7 +160,7 @@ export class ChargeControl {
   /** The way that switches this phone's port, when one does. */
   private wayOf(udid: string, r: DeviceSnapshot): PortWay | undefined {
     const way = chargeWayOf(this.ways, { udid, serial: r.serial, model: r.last?.modelName });
-    return way !== 'off' && this.options.ports[way] ? way : undefined;
+    return way !== 'off' && way !== 'samsung' && this.options.ports[way] ? way : undefined;
   }
 
   private portsOf(way: PortWay): Promise<PortSwitch> {
