@@ -1,4 +1,6 @@
-import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
+import type { BookingStatusSource } from '../cloud/booking-status.js';
+import { InFlight } from '../util/in-flight.js';
+import { askBooking } from './booking-ask.js';
 import { chargingOf } from '../cloud/device-facts.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import type { Settings } from '../config/schema.js';
@@ -42,10 +44,9 @@ export interface SamsungProtectionOptions {
   onChange?: () => void;
   /** How often the phones are looked at between events; default 5 s. */
   tickMs?: number;
-  policy?: Partial<ProtectionSettings>;
 }
 
-export const PROTECTION_POLICY: ProtectionSettings = {
+const PROTECTION_POLICY: ProtectionSettings = {
   recheckMs: 10 * 60_000,
   retryMs: 60_000,
   cooldownMs: 60 * 60_000,
@@ -76,11 +77,11 @@ export class SamsungProtection {
   private readonly policy: ProtectionSettings;
   private timer: Timer | undefined;
   private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly o: SamsungProtectionOptions) {
     this.ways = chargeWaysOf(o.settings.charge.ways);
-    this.policy = { ...PROTECTION_POLICY, ...o.policy };
+    this.policy = PROTECTION_POLICY;
   }
 
   /** Whether any entry of charge.ways names this way: none, and nothing here ever runs. */
@@ -103,7 +104,7 @@ export class SamsungProtection {
 
   /** Resolves once the reads, writes and questions in flight have ended (tests). */
   async settled(): Promise<void> {
-    while (this.inFlight.size) await Promise.all(this.inFlight);
+    await this.inFlight.settled();
   }
 
   evaluate(): void {
@@ -140,7 +141,7 @@ export class SamsungProtection {
         verdict: () => {
           if (!gate) return { kind: 'unknown', reason: 'this run only reads the setting' };
           const verdict = gate.verdict(id);
-          if (verdict.kind === 'ask') this.track(this.ask(id!));
+          if (verdict.kind === 'ask') this.inFlight.track(this.ask(id!));
           return verdict;
         },
       },
@@ -164,10 +165,10 @@ export class SamsungProtection {
       }
       case 'read':
         registry.protection.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
-        return this.track(this.read(r));
+        return this.inFlight.track(this.read(r));
       case 'write':
         registry.protection.set(r.serial, { ...entry!, busy: true });
-        return this.track(this.write(r));
+        return this.inFlight.track(this.write(r));
       case 'over':
       case 'under':
         registry.protection.set(r.serial, afterLook(entry!, decision, now));
@@ -244,15 +245,8 @@ export class SamsungProtection {
   /** The cloud's answer on a device, then a look again. */
   private async ask(deviceId: string): Promise<void> {
     const { booking, gate } = this.o;
-    const answer: BookingAnswer = booking
-      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
-      : { unknown: 'the agent has no cloud to ask' };
+    const answer = await askBooking(booking, deviceId);
     gate?.answered(deviceId, answer);
     this.evaluate();
-  }
-
-  private track(work: Promise<void>): void {
-    const done = work.finally(() => this.inFlight.delete(done));
-    this.inFlight.add(done);
   }
 }
