@@ -13,6 +13,7 @@ import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { Recovery, bookingGateOf } from '../recovery/recovery.js';
 import { ChargeControl } from '../recovery/charge.js';
 import { PortCommand } from '../recovery/port-command.js';
+import { SamsungProtection } from '../recovery/samsung-protection.js';
 import type { SourceChange } from '../platforms/source.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import { limited } from '../log/limited.js';
@@ -41,6 +42,8 @@ export class Agent {
   private readonly recovery: Recovery;
   /** Charge pauses through the hub port (charge.ways). */
   private readonly charge: ChargeControl;
+  /** Samsung's battery protection setting (charge.ways = samsung). */
+  private readonly protection: SamsungProtection;
   private readonly status: StatusServer;
   private readonly services: Service[];
   private timer: Timer | undefined;
@@ -119,12 +122,27 @@ export class Agent {
         this.arm();
       },
     });
+    this.protection = new SamsungProtection({
+      adb: parts.android.adb,
+      registry,
+      settings,
+      gate,
+      booking: parts.booking,
+      stats: parts.stats,
+      logger,
+      clock,
+      onChange: () => {
+        this.planner.devicesChanged(this.now());
+        this.arm();
+      },
+    });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
       ...parts.sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
       { name: 'recovery', start: () => this.recovery.start(), stop: () => this.recovery.stop() },
       { name: 'charge', start: () => this.charge.start(), stop: () => this.charge.stop() },
+      { name: 'protection', start: () => this.protection.start(), stop: () => this.protection.stop() },
       { name: 'schedule', start: () => this.scheduler.start(), stop: () => this.scheduler.stop() },
     ];
   }
@@ -138,6 +156,7 @@ export class Agent {
     registry.on('outcome', () => {
       this.recovery.devicesChanged();
       this.charge.devicesChanged();
+      this.protection.devicesChanged();
       this.arm();
     });
     for (const service of this.services) await service.start();
@@ -254,6 +273,7 @@ export class Agent {
     this.planner.devicesChanged(this.now());
     this.recovery.devicesChanged();
     this.charge.devicesChanged();
+    this.protection.devicesChanged();
     this.arm();
   }
 

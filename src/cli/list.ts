@@ -8,6 +8,8 @@ import { listOnce, stopSources } from './inventory.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
+import { SamsungProtection } from '../recovery/samsung-protection.js';
+import type { Parts } from '../agent/build.js';
 
 /**
  * One inventory, shown to a person (or as JSON with --json); sends nothing.
@@ -20,6 +22,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   try {
     const complete = await listOnce(parts, 'error');
     const devices = await parts.reporter.inventory({ refresh: 'all', waitForAll: true });
+    await readProtection(parts);
     const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
@@ -27,4 +30,13 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   } finally {
     stopSources(parts);
   }
+}
+
+/** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */
+async function readProtection(parts: Parts): Promise<void> {
+  const { registry, settings, stats, logger, clock, android } = parts;
+  const protection = new SamsungProtection({ adb: android.adb, registry, settings, booking: undefined, stats, logger, clock });
+  protection.evaluate();
+  await protection.settled();
+  protection.stop();
 }

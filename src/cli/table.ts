@@ -93,8 +93,9 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint):
   return out.join('\n') + '\n';
 }
 
-/** The charge control of a phone: paused (until when at the latest), or the way that applies to it. */
+/** The charge control of a phone: paused (until when at the latest), or the way that applies to it (with its state, for samsung). */
 function chargeOf(r: DeviceRow): string {
   if (r.chargePausedUntil !== undefined) return `paused to ${utcText(r.chargePausedUntil).slice(11)}`;
+  if (r.chargeState !== undefined) return `${r.chargeWay}:${r.chargeState}`;
   return r.chargeWay ?? '';
 }

@@ -5,15 +5,10 @@
 // so an operator can list exceptions before the rule. Nothing listed: off.
 
 /** The ways the agent can carry out; `off` names an exception to a model's rule. */
-export const CHARGE_WAYS = ['off', 'uhubctl', 'command'] as const;
+export const CHARGE_WAYS = ['off', 'uhubctl', 'command', 'samsung'] as const;
 export type ChargeWay = (typeof CHARGE_WAYS)[number];
-/** The ways that pause a phone's charge by switching its hub port. */
-export type PortWay = Exclude<ChargeWay, 'off'>;
-
-/** Ways the issue names that are not built yet: refused with a word on why, rather than accepted and ignored. */
-const NOT_BUILT: Record<string, string> = {
-  samsung: "Samsung's battery protection setting is not built yet",
-};
+/** The ways that pause a phone's charge by switching its hub port; `samsung` sets the phone's own cap instead. */
+export type PortWay = Exclude<ChargeWay, 'off' | 'samsung'>;
 
 interface Entry {
   /** A udid or serial, or undefined for a model pattern. */
@@ -29,7 +24,6 @@ function parseEntry(text: string): Entry | { problem: string } {
   const m = ENTRY.exec(text);
   if (!m) return { problem: `must be ID=WAY or model:PATTERN=WAY (e.g. model:SM-S9*=uhubctl), got ${JSON.stringify(text)}` };
   const way = m[3]!;
-  if (NOT_BUILT[way]) return { problem: `${JSON.stringify(text)}: ${NOT_BUILT[way]}` };
   if (!(CHARGE_WAYS as readonly string[]).includes(way)) return { problem: `${JSON.stringify(text)}: the way must be one of ${CHARGE_WAYS.join(', ')}` };
   if (m[1] === undefined) return { id: m[2]!, way: way as ChargeWay };
   const source = m[1].split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));

@@ -3,6 +3,7 @@ import type { DeviceInfo } from '../cloud/types.js';
 import { CloudView } from './cloud-view.js';
 import { Escalations } from './escalations.js';
 import { ChargePauses } from './charge-pauses.js';
+import { BatteryProtections } from './battery-protections.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -31,6 +32,8 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   readonly escalations = new Escalations();
   /** Charge pauses by serial: a paused phone is off adb and has no record (see ChargePauses). */
   readonly charge = new ChargePauses();
+  /** Samsung battery protection by serial: the write cooldown spans reconnects (see BatteryProtections). */
+  readonly protection = new BatteryProtections();
   private readonly udidIndex = new Map<string, Set<string>>();
   private seq = 0;
 

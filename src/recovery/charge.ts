@@ -1,4 +1,6 @@
-import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
+import type { BookingStatusSource } from '../cloud/booking-status.js';
+import { InFlight } from '../util/in-flight.js';
+import { askBooking } from './booking-ask.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
@@ -61,7 +63,7 @@ export class ChargeControl {
   private readonly policy: ChargeSettings;
   private timer: Timer | undefined;
   private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly options: ChargeControlOptions) {
     const c = options.settings.charge;
@@ -77,7 +79,7 @@ export class ChargeControl {
         { hub: p.hub, port: p.port, udid: p.udid },
         `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
       );
-      this.track(
+      this.inFlight.track(
         this.portsOf(p.way)
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
@@ -135,7 +137,7 @@ export class ChargeControl {
 
   /** Resolves once the switches and questions in flight have ended (tests). */
   async settled(): Promise<void> {
-    while (this.inFlight.size) await Promise.all(this.inFlight);
+    await this.inFlight.settled();
   }
 
   evaluate(): void {
@@ -160,7 +162,7 @@ export class ChargeControl {
   /** The way that switches this phone's port, when one does. */
   private wayOf(udid: string, r: DeviceSnapshot): PortWay | undefined {
     const way = chargeWayOf(this.ways, { udid, serial: r.serial, model: r.last?.modelName });
-    return way !== 'off' && this.options.ports[way] ? way : undefined;
+    return way !== 'off' && way !== 'samsung' && this.options.ports[way] ? way : undefined;
   }
 
   private portsOf(way: PortWay): Promise<PortSwitch> {
@@ -191,7 +193,7 @@ export class ChargeControl {
         back: fresh,
         verdict: () => {
           const verdict = gate.verdict(id);
-          if (verdict.kind === 'ask') this.track(this.ask(id!));
+          if (verdict.kind === 'ask') this.inFlight.track(this.ask(id!));
           return verdict;
         },
       },
@@ -252,7 +254,7 @@ export class ChargeControl {
       serial,
     );
     // The cloud hears of the pause once the port is off (switchPort), not while the switch may still fail.
-    this.track(this.switchPort(serial, 'off'));
+    this.inFlight.track(this.switchPort(serial, 'off'));
   }
 
   private resume(serial: string, why: PauseEnd, now: number): void {
@@ -272,7 +274,7 @@ export class ChargeControl {
   }
 
   private switchOn(serial: string): void {
-    this.track(this.switchPort(serial, 'on'));
+    this.inFlight.track(this.switchPort(serial, 'on'));
   }
 
   private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
@@ -330,16 +332,9 @@ export class ChargeControl {
   /** The cloud's answer on a device, then a look again. */
   private async ask(deviceId: string): Promise<void> {
     const { booking, gate } = this.options;
-    const answer: BookingAnswer = booking
-      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
-      : { unknown: 'the agent has no cloud to ask' };
+    const answer = await askBooking(booking, deviceId);
     gate.answered(deviceId, answer);
     this.evaluate();
-  }
-
-  private track(work: Promise<void>): void {
-    const done = work.finally(() => this.inFlight.delete(done));
-    this.inFlight.add(done);
   }
 }
 

@@ -125,6 +125,18 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'result',
     ),
     {
+      name: 'device_agent_battery_protection_writes_total',
+      help: "Writes of Samsung's protect_battery (charge.ways = samsung), by what the read-back said (taken, not_taken).",
+      type: 'counter',
+      samples: [...stats.protectionWrites].map(([result, value]) => ({ labels: { result }, value })),
+    },
+    {
+      name: 'device_agent_battery_protection_problems_total',
+      help: 'Samsung battery protection problems found, each counted when it starts: not_taken (a write did not read back as 1), not_honoured (reads 1, charges past the cap).',
+      type: 'counter',
+      samples: [...stats.protectionProblems].map(([problem, value]) => ({ labels: { problem }, value })),
+    },
+    {
       name: 'device_agent_shell_sessions_total',
       help: 'adb shell sessions opened for inventories.',
       type: 'counter',

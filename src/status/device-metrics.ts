@@ -77,11 +77,17 @@ export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {
       return v === undefined ? [] : [{ labels: { udid: r.udid }, value: v }];
     }),
   }));
+  const protection: Metric = {
+    name: 'device_agent_device_battery_protection',
+    help: "Where Samsung's battery protection stands on the device (charge.ways = samsung), 1 for its state: pending, on, not-taken, not-honoured, not-samsung, unreadable; absent for other ways.",
+    type: 'gauge',
+    samples: rows.flatMap((r) => (r.chargeState === undefined ? [] : [{ labels: { udid: r.udid, state: r.chargeState }, value: 1 }])),
+  };
   const problems: Metric = {
     name: 'device_agent_device_problem',
     help: `A health problem of the device (${PROBLEMS.join(', ')}); 1 while it lasts.`,
     type: 'gauge',
     samples: rows.flatMap((r) => r.problems.map((problem) => ({ labels: { udid: r.udid, problem }, value: 1 }))),
   };
-  return [info, ...gauges, problems];
+  return [info, ...gauges, protection, problems];
 }

@@ -6,6 +6,7 @@ import { dropUndefined } from '../util/drop-undefined.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWayOf, type ChargeWays } from '../config/charge-ways.js';
 import type { ChargePause } from '../devices/charge-pauses.js';
+import type { ProtectionState } from '../devices/battery-protections.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -39,6 +40,8 @@ export interface DeviceRow {
   product?: string;
   /** The way of charge control that applies to it (charge.ways), when not off. */
   chargeWay?: string;
+  /** Where Samsung's battery protection stands on it (charge.ways = samsung): on, pending, not-taken, ... */
+  chargeState?: string;
   /** While its charge is paused: when the port goes on again at the latest (ms, wall clock). */
   chargePausedUntil?: number;
   /** Ready and answering its inventory. */
@@ -54,6 +57,8 @@ export interface RowRecords {
   byUdid(udid: string): readonly DeviceSnapshot[];
   /** Charge pauses: a paused phone is off adb, without a record, and its row says so. */
   readonly charge?: { pauseOf(udid: string): Readonly<ChargePause> | undefined };
+  /** Samsung battery protection, by serial. */
+  readonly protection?: { of(serial: string): { readonly state: ProtectionState } | undefined };
 }
 
 export function deviceRows(
@@ -98,6 +103,7 @@ export function deviceRows(
       transportId: record?.usb?.transportId,
       product: record?.usb?.product,
       chargeWay: way === 'off' ? undefined : way,
+      chargeState: way === 'samsung' ? (records.protection?.of(serial)?.state ?? 'pending') : undefined,
       chargePausedUntil: pause && !pause.ended ? pause.untilWall : undefined,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
       problems: [...(record?.problems ?? [])],

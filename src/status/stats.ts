@@ -16,6 +16,10 @@ export class AgentStats {
   readonly chargeEnds = new Map<string, number>();
   /** Hub port switches of charge control, keyed "power|result" (off|ok, on|failed, ...). */
   readonly chargeSwitches = new Map<string, number>();
+  /** Writes of Samsung's protect_battery, by result (taken, not_taken). */
+  readonly protectionWrites = new Map<string, number>();
+  /** Samsung battery protection problems found (not_taken, not_honoured), each counted when it starts. */
+  readonly protectionProblems = new Map<string, number>();
 
   noteDevices(states: Iterable<string>): void {
     const counts = new Map<string, number>();

@@ -144,4 +144,13 @@ describe('formatTable: charge control', () => {
     expect(lines[1]).toMatch(/ uhubctl( |$)/);
     expect(lines[2]).toMatch(/ paused to 17:40:05Z( |$)/);
   });
+
+  it('the samsung way with where it stands: samsung:on, samsung:not-taken', () => {
+    const lines = formatTable([
+      row({ chargeWay: 'samsung', chargeState: 'on' }),
+      row({ serial: 'P1', udid: 'P1', chargeWay: 'samsung', chargeState: 'not-taken' }),
+    ]).split('\n');
+    expect(lines[1]).toMatch(/ samsung:on( |$)/);
+    expect(lines[2]).toMatch(/ samsung:not-taken( |$)/);
+  });
 });

@@ -5,8 +5,8 @@ describe('charge.ways', () => {
   it('takes ID=WAY and model:PATTERN=WAY, and refuses the rest with why', () => {
     expect(checkChargeWays(['R58M12AB=uhubctl', 'model:SM-S9*=uhubctl', 'model:Pixel 8 Pro=off'])).toBeUndefined();
     expect(checkChargeWays(['R58 M12AB=uhubctl'])).toMatch(/must be ID=WAY/);
-    expect(checkChargeWays(['R58M12AB=battery'])).toMatch(/the way must be one of off, uhubctl, command/);
-    expect(checkChargeWays(['R58M12AB=samsung'])).toMatch(/not built yet/);
+    expect(checkChargeWays(['R58M12AB=battery'])).toMatch(/the way must be one of off, uhubctl, command, samsung/);
+    expect(checkChargeWays(['R58M12AB=samsung', 'model:SM-*=samsung'])).toBeUndefined();
     expect(checkChargeWays(['R58M12AB=command'])).toBeUndefined();
     expect(checkChargeWays(['=uhubctl'])).toMatch(/must be ID=WAY/);
   });

@@ -131,6 +131,42 @@ describe('a battery the test charges or drains', () => {
   });
 });
 
+describe('settings a test keeps as state (Samsung battery protection)', () => {
+  const samsung = (serial: string) => withSerial(loadProfile('samsung-galaxy-s25-plus'), serial);
+
+  it('answers settings get and put of a kept key per device, in the script shell and through the executable', async () => {
+    const one = await connectReady({ serial: 'SIMSET01', profile: samsung('SIMSET01'), settings: { protect_battery: '0' } });
+    const two = await connectReady({ serial: 'SIMSET02', profile: samsung('SIMSET02'), settings: { protect_battery: 'null' } });
+    expect(await adbkitShell(one.serial, 'settings get global protect_battery')).toBe('0\n');
+    expect(await adbkitShell(two.serial, 'settings get global protect_battery')).toBe('null\n');
+    // Android's put prints nothing; the next get reads the new value, on this device only.
+    expect(await adbkitShell(one.serial, 'settings put global protect_battery 1')).toBe('');
+    expect(await adbkitShell(one.serial, 'settings get global protect_battery')).toBe('1\n');
+    expect(await adbkitShell(two.serial, 'settings get global protect_battery')).toBe('null\n');
+    // `command settings` skips the function and runs the executable: the same state.
+    expect(await adbkitShell(one.serial, 'command settings get global protect_battery')).toBe('1\n');
+    expect(await one.setting('protect_battery')).toBe('1');
+    await two.setSetting('protect_battery', '0');
+    expect(await adbkitShell(two.serial, 'settings get global protect_battery')).toBe('0\n');
+    // A key not kept still answers from the recordings (none here: the simulator says so).
+    expect(await adbkitShell(one.serial, 'settings get global device_name')).toMatch(/no recording of "settings get global device_name"/);
+  });
+
+  it('a phone that ignores the write keeps the old value, and takes writes again when told', async () => {
+    const device = await connectReady({ serial: 'SIMSET03', profile: samsung('SIMSET03'), settings: { protect_battery: '0' }, ignoresSettingWrites: true });
+    expect(await adbkitShell(device.serial, 'settings put global protect_battery 1')).toBe('');
+    expect(await adbkitShell(device.serial, 'settings get global protect_battery')).toBe('0\n');
+    await device.ignoreSettingWrites(false);
+    await adbkitShell(device.serial, 'settings put global protect_battery 1');
+    expect(await adbkitShell(device.serial, 'settings get global protect_battery')).toBe('1\n');
+  });
+
+  it('a device without kept settings has no settings command unless its profile records one', async () => {
+    const device = await connectReady({ serial: 'SIMSET04', profile: samsung('SIMSET04') });
+    expect(await adbkitShell(device.serial, 'settings get global protect_battery')).toMatch(/settings: inaccessible or not found/);
+  });
+});
+
 describe('misbehaving devices', () => {
   it('hangOn: the matching command never ends while other streams still work', async () => {
     const device = await connectReady({ hangOn: /dumpsys/ });

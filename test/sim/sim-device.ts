@@ -2,7 +2,7 @@
 // protocol over TCP so the real adb server can `adb connect` to it, and runs
 // `shell:` commands against a recorded profile.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +105,15 @@ export interface SimDeviceOptions {
    * `cat /proc/uptime` recording. /proc/uptime advances with time from there.
    */
   uptimeSeconds?: number;
+  /**
+   * Global settings this device keeps as state rather than as recordings:
+   * `settings get global KEY` prints the value (`null` for an unset key, as
+   * Android does) and `settings put global KEY V` changes it, for this device
+   * only. Also setSetting() and setting().
+   */
+  settings?: Record<string, string>;
+  /** `settings put` of those keys is dropped without a word (a One UI that ignores it). Also ignoreSettingWrites(). */
+  ignoresSettingWrites?: boolean;
 }
 
 /** Microseconds since the epoch, the clock bash's EPOCHREALTIME reads in the stubs. */
@@ -238,7 +247,12 @@ export class SimDevice {
   async start(port = 0): Promise<number> {
     if (!this.workDir) {
       this.workDir = await mkdtemp(join(tmpdir(), 'adb-sim-'));
-      this.stubs = await writeStubs(this.options.profile, this.workDir, { hangOn: this.options.commandHangOn });
+      this.stubs = await writeStubs(this.options.profile, this.workDir, this.stubOptions());
+      if (this.options.settings) {
+        await mkdir(this.settingsDir()!);
+        for (const [key, value] of Object.entries(this.options.settings)) await this.setSetting(key, value);
+        await this.ignoreSettingWrites(this.options.ignoresSettingWrites ?? false);
+      }
     }
     await this.listen(port);
     return this.listenPort;
@@ -256,7 +270,41 @@ export class SimDevice {
     this.options.profile = profile;
     if (!this.workDir) return;
     const dir = await mkdtemp(join(this.workDir, 'profile-'));
-    this.stubs = await writeStubs(profile, dir, { hangOn: this.options.commandHangOn });
+    this.stubs = await writeStubs(profile, dir, this.stubOptions());
+  }
+
+  private stubOptions() {
+    return { hangOn: this.options.commandHangOn, settings: this.options.settings !== undefined };
+  }
+
+  /** Where the settings state lives (one file per key), when the device keeps any. */
+  private settingsDir(): string | undefined {
+    return this.workDir && this.options.settings ? join(this.workDir, 'settings') : undefined;
+  }
+
+  /** What `settings get global KEY` answers now; undefined for a key the device keeps no state of. */
+  async setting(key: string): Promise<string | undefined> {
+    const dir = this.settingsDir();
+    if (!dir) return undefined;
+    return readFile(join(dir, `global.${key}`), 'utf8').then(
+      (text) => text.trimEnd(),
+      () => undefined,
+    );
+  }
+
+  /** Sets a global setting as a person on the phone would (the key then answers from state). */
+  async setSetting(key: string, value: string): Promise<void> {
+    const dir = this.settingsDir();
+    if (!dir) throw new Error('this simulated device keeps no settings state (SimDeviceOptions.settings)');
+    await writeFile(join(dir, `global.${key}`), `${value}\n`);
+  }
+
+  /** From now on `settings put` of the kept keys is dropped (true) or taken (false). */
+  async ignoreSettingWrites(on: boolean): Promise<void> {
+    const dir = this.settingsDir();
+    if (!dir) throw new Error('this simulated device keeps no settings state (SimDeviceOptions.settings)');
+    if (on) await writeFile(join(dir, 'ignore-writes'), '');
+    else await rm(join(dir, 'ignore-writes'), { force: true });
   }
 
   /** Answers the next `dumpsys battery` with the battery at this level (withBatteryLevel): charged or drained by the test. */
@@ -489,9 +537,11 @@ export class SimDevice {
     return cut;
   }
 
-  /** Variables the stubs read (stubs.ts): the boot instant, the commands that lag. */
+  /** Variables the stubs read (stubs.ts): the boot instant, the commands that lag, the settings state. */
   private shellEnv(): Record<string, string> {
     const env: Record<string, string> = { SIM_BOOT_US: String(Math.round(this.bootAtUs)) };
+    const settings = this.settingsDir();
+    if (settings) env.SIM_SETTINGS = settings;
     const slow = this.options.slowCommands;
     if (slow && slow.names.length > 0 && slow.ms > 0) {
       env.SIM_LAG_NAMES = slow.names.join(' ');

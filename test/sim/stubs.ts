@@ -101,12 +101,34 @@ function lagLine(name: string): string {
   return `case " $SIM_LAG_NAMES " in *${shellQuote(` ${name} `)}*) /bin/sleep "$SIM_LAG_S" ;; esac`;
 }
 
+/**
+ * `settings` answers from per-device state before its recordings: with
+ * SIM_SETTINGS (a folder, set by SimDevice per session) a global key that
+ * has a file there reads as the file's line, and `put` replaces it, unless
+ * the folder holds `ignore-writes` (a phone whose One UI drops the write,
+ * as a real one does without a word). Keys without a file answer from the
+ * recordings as before.
+ */
+function settingsStateLines(flavour: Flavour): string[] {
+  const fn = flavour === 'function';
+  const quit = fn ? 'return' : 'exit';
+  const printf = fn ? 'builtin printf' : 'printf';
+  return [
+    'if [ -n "$SIM_SETTINGS" ] && [ "$2" = global ] && [ -e "$SIM_SETTINGS/global.$3" ]; then',
+    `  case "$1" in get) IFS= read -r v < "$SIM_SETTINGS/global.$3"; ${printf} '%s\n' "$v"; ${quit} 0 ;;`,
+    `  put) [ -e "$SIM_SETTINGS/ignore-writes" ] || ${printf} '%s\n' "$4" > "$SIM_SETTINGS/global.$3"; ${quit} 0 ;; esac`,
+    'fi',
+  ];
+}
+
 /** The generated source of one command, as an executable or a function. Pure. */
 export function stubSource(name: string, plan: StubPlan, outputFile: (recording: Recording) => string, flavour: Flavour): string {
   const fn = flavour === 'function';
   const quit = fn ? 'return' : 'exit';
   const printf = fn ? 'builtin printf' : 'printf';
-  const lines = fn ? [`${name}() {`, 'local a', `__sim_lag ${shellQuote(name)}`, 'case "$*" in'] : ['#!/bin/sh', lagLine(name), 'case "$*" in'];
+  const lines = fn ? [`${name}() {`, 'local a v', `__sim_lag ${shellQuote(name)}`] : ['#!/bin/sh', lagLine(name)];
+  if (name === 'settings') lines.push(...settingsStateLines(flavour));
+  lines.push('case "$*" in');
   for (const args of plan.hangs) lines.push(`${shellQuote(args)}) ${fn ? HANG : `exec ${HANG}`} ;;`);
   for (const [args, recording] of plan.recorded) {
     const file = shellQuote(outputFile(recording));
@@ -142,8 +164,8 @@ export function stubSource(name: string, plan: StubPlan, outputFile: (recording:
   return lines.join('\n') + '\n';
 }
 
-/** Group a profile's command lines by command name. */
-export function planStubs(profile: Profile, hangOn?: RegExp): Map<string, StubPlan> {
+/** Group a profile's command lines by command name; `withSettings` gives it a `settings` even when none was recorded. */
+export function planStubs(profile: Profile, hangOn?: RegExp, withSettings = false): Map<string, StubPlan> {
   const plans = new Map<string, StubPlan>();
   const planFor = (name: string): StubPlan => {
     let plan = plans.get(name);
@@ -164,6 +186,7 @@ export function planStubs(profile: Profile, hangOn?: RegExp): Map<string, StubPl
     if (hangOn?.test(line)) plan.hangs.push(args);
   }
   for (const name of profile.fallbacks.keys()) if (!name.includes('/')) planFor(name);
+  if (withSettings) planFor('settings');
   const getprop = plans.get('getprop');
   if (getprop) {
     getprop.getprop = parseGetprop(getprop.recorded.get('')?.output ?? '');
@@ -239,6 +262,8 @@ export interface StubOptions {
   hangOn?: RegExp;
   /** Message of a missing command; {command} is its name. */
   notFound?: string;
+  /** The device has per-device settings state (SimDeviceOptions.settings): it has `settings` even where the profile recorded none. */
+  settings?: boolean;
 }
 
 export interface StubSet {
@@ -276,7 +301,7 @@ export async function writeStubs(profile: Profile, dir: string, options: StubOpt
   };
   const prelude = [OUTPUT_HELPER, LAG_HELPER, notFoundHandler(options.notFound ?? profile.notFound)];
   const hangLines: string[] = [];
-  for (const [name, plan] of planStubs(profile, options.hangOn)) {
+  for (const [name, plan] of planStubs(profile, options.hangOn, options.settings)) {
     if (SHELL_WORDS.has(name)) continue;
     hangLines.push(...plan.hangs.map((args) => (args ? `${name} ${args}` : name)));
     const stub = join(bin, name);

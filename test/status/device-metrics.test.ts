@@ -56,4 +56,9 @@ describe('deviceMetrics: charge control', () => {
       { labels: { udid: 'C' }, value: 0 },
     ]);
   });
+
+  it("the samsung way's state, labelled, only for phones with that way", () => {
+    const rows = [row('S', { chargeWay: 'samsung', chargeState: 'not-taken' }), row('C', { chargeWay: 'uhubctl' }), row('N')];
+    expect(samples(rows, 'device_agent_device_battery_protection')).toEqual([{ labels: { udid: 'S', state: 'not-taken' }, value: 1 }]);
+  });
 });

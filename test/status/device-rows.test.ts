@@ -74,4 +74,13 @@ describe('deviceRows: charge control', () => {
     expect(other).not.toHaveProperty('chargeWay');
     expect(other).not.toHaveProperty('chargePausedUntil');
   });
+
+  it("the samsung way's state from the registry, pending until it is read; none for other ways", () => {
+    const reg = registry(undefined);
+    const samsung = chargeWaysOf([`${info.udid}=samsung`]);
+    expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'pending' });
+    reg.protection.set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
+    expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'not-taken' });
+    expect(deviceRows([info], reg, new Map(), chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
+  });
 });

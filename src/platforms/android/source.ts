@@ -142,7 +142,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
-      const info = withRecoveryNotes(this.describe(record), [record.heldBack, record.attention]);
+      const info = withRecoveryNotes(this.describe(record), [record.heldBack, record.attention, this.o.registry.protection.of(record.serial)?.message]);
       if (info) described.push({ serial: record.serial, info });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
@@ -255,7 +255,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 }
 
-/** What recovery says of the device (left alone, and why; a person needed), after what the report says of it. */
+/** What recovery and charge control say of the device (left alone, and why; a person needed; a battery protection that did not take), after what the report says of it. */
 function withRecoveryNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
   const said = notes.filter((n): n is string => n !== undefined);
   if (!info || said.length === 0) return info;

@@ -22,3 +22,8 @@ export function parseSettingValue(text: string): string | undefined {
 export function isUnsetSetting(text: string): boolean {
   return text.replace(/\r/g, '').trim() === 'null';
 }
+
+/** A value as a reader that must tell unset from failed needs it: the value, `null` for an unset key, undefined for a failed call. */
+export function parseSettingOrUnset(text: string): string | undefined {
+  return isUnsetSetting(text) ? 'null' : parseSettingValue(text);
+}

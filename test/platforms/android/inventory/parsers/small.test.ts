@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { installedBrowsers, parsePackages } from '../../../../../src/platforms/android/inventory/parsers/packages.js';
 import { parseIdUid, parseSuListing } from '../../../../../src/platforms/android/inventory/parsers/root.js';
-import { parseSettingValue } from '../../../../../src/platforms/android/inventory/parsers/settings.js';
+import { parseSettingOrUnset, parseSettingValue } from '../../../../../src/platforms/android/inventory/parsers/settings.js';
 import { parseUptimeSeconds } from '../../../../../src/platforms/android/inventory/parsers/uptime.js';
 import { fixture } from '../fixture.js';
 
@@ -19,6 +19,16 @@ describe('parseSettingValue', () => {
     ["cmd: Can't find service: settings\n", undefined],
   ])('%j', (text, value) => {
     expect(parseSettingValue(text)).toBe(value);
+  });
+});
+
+describe("Samsung's protect_battery (settings get global protect_battery)", () => {
+  it('one line: on, off, unset; a failed call is none of them', () => {
+    expect(parseSettingOrUnset(fixture('settings', 'protect-battery-on.txt'))).toBe('1');
+    expect(parseSettingOrUnset(fixture('settings', 'protect-battery-off.txt'))).toBe('0');
+    expect(parseSettingOrUnset(fixture('settings', 'protect-battery-unset.txt'))).toBe('null');
+    expect(parseSettingOrUnset('/system/bin/sh: settings: inaccessible or not found\n')).toBeUndefined();
+    expect(parseSettingOrUnset('')).toBeUndefined();
   });
 });
 

@@ -1,0 +1,58 @@
+/**
+ * Where Samsung's battery protection (charge.ways = samsung) stands on one
+ * phone: `pending` until it is read, `on` when the phone reads 1 and keeps
+ * to it, `not-taken` when a write did not read back as 1, `not-honoured`
+ * when the phone reads 1 yet charges well past the cap, `not-samsung` when
+ * the phone is of another maker (nothing is done), `unreadable` when the
+ * setting could not be read.
+ */
+export type ProtectionState = 'pending' | 'on' | 'not-taken' | 'not-honoured' | 'not-samsung' | 'unreadable';
+
+/** What the agent knows and did of one phone's protect_battery. */
+export interface ProtectionEntry {
+  state: ProtectionState;
+  /** The value last read (`1`, `0`, `null`, ...), as the phone printed it. */
+  value?: string;
+  /** Monotonic ms of the last read that answered. */
+  readAt?: number;
+  /** Monotonic ms of the last write: at most one per cooldown. */
+  wroteAt?: number;
+  /** What the write replaced, for the operator who wants it back. */
+  before?: string;
+  /** Monotonic ms since when the phone has been seen charging above the cap with the setting on. */
+  overSince?: number;
+  /** A read or a write in flight. */
+  busy?: boolean;
+  /** Reads that failed in a row: the next waits longer. */
+  failures: number;
+  /** The message on the device while the state is a problem (or not a Samsung). */
+  message?: string;
+}
+
+/**
+ * Samsung battery protection per phone, by adb serial. It lives in the
+ * registry beside the connection records because it outlives them: a phone
+ * that replugs is the same phone with the same setting, and the write
+ * cooldown must hold across its reconnects. The carrier
+ * (recovery/samsung-protection.ts) writes it; the report, the rows and the
+ * metrics read it.
+ */
+export class BatteryProtections {
+  private readonly bySerial = new Map<string, ProtectionEntry>();
+
+  of(serial: string): Readonly<ProtectionEntry> | undefined {
+    return this.bySerial.get(serial);
+  }
+
+  set(serial: string, entry: ProtectionEntry): void {
+    this.bySerial.set(serial, entry);
+  }
+
+  forget(serial: string): void {
+    this.bySerial.delete(serial);
+  }
+
+  serials(): string[] {
+    return [...this.bySerial.keys()];
+  }
+}

@@ -1,0 +1,148 @@
+// Samsung's battery protection (charge.ways = samsung), decided without I/O
+// from the phone's entry (devices/battery-protections.ts), one look at the
+// phone, the monotonic clock and the booking gate's verdict. Issue 27: the
+// setting is written only on a fresh "not booked", at most once per
+// cooldown, and always read back; a read-back that is not 1, or a phone
+// that reads as on and still charges well past the cap, is a problem on the
+// device, since the operator then needs a hub way instead.
+
+import type { ProtectionEntry } from '../devices/battery-protections.js';
+import type { BookingVerdict } from './booking-gate.js';
+
+/** The value the agent writes: protection on (One UI 3.1.1 to 5: charge capped at 85 %). */
+export const PROTECT_ON = '1';
+
+/**
+ * Whether a value read means protection is on. Newer One UI keeps its modes
+ * under the same key with other numbers (2 and 3 are seen in public scripts,
+ * 3 written for "Maximum, 80 %"): a phone already protected in a mode
+ * someone chose is left in it rather than switched to 1, whose meaning
+ * there is not known. The cap check below still looks at it.
+ */
+export function isOn(value: string | undefined): boolean {
+  return value !== undefined && /^[1-9][0-9]*$/.test(value);
+}
+/** The cap that value sets, per Samsung's own wording. */
+export const CAP_PERCENT = 85;
+
+export interface ProtectionSettings {
+  /** The setting is read again this long after the last read: an update or a person can turn it off. */
+  recheckMs: number;
+  /** A read that failed is tried again after this. */
+  retryMs: number;
+  /** At most one write per phone within this. */
+  cooldownMs: number;
+  /** Charging at or above this (%) with protection on is past the cap... */
+  overPercent: number;
+  /** ...and for longer than this, not honoured. */
+  overMs: number;
+}
+
+export interface ProtectionLook {
+  /** Monotonic ms. */
+  now: number;
+  /** Whether the phone's maker is Samsung, from its inventory; undefined before it has answered one. */
+  samsung: boolean | undefined;
+  /** The level and whether it charges, from its last inventory; undefined when it does not say. */
+  percent?: number;
+  charging?: boolean;
+  /** The booking gate's verdict, asked only when a write turns on it (asking may cost a status request). */
+  verdict: () => BookingVerdict;
+}
+
+export type ProtectionDecision =
+  | { kind: 'none' }
+  /** Say once that the way does not apply: the phone is not a Samsung. */
+  | { kind: 'not-samsung' }
+  /** Read protect_battery. */
+  | { kind: 'read' }
+  /** Write protect_battery = 1, then read it back. */
+  | { kind: 'write' }
+  /** Protection reads as on and the phone charges past the cap: start timing it. */
+  | { kind: 'over' }
+  /** No longer charging past the cap: stop timing; with clearFlag, the level is under the mark and a flag on it is over. */
+  | { kind: 'under'; clearFlag: boolean }
+  /** Past the cap longer than overMs with protection on. */
+  | { kind: 'not-honoured' };
+
+export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, look: ProtectionLook, s: ProtectionSettings): ProtectionDecision {
+  if (entry?.busy || look.samsung === undefined) return { kind: 'none' };
+  if (!look.samsung) return entry?.state === 'not-samsung' ? { kind: 'none' } : { kind: 'not-samsung' };
+  if (entry === undefined || entry.state === 'not-samsung') return { kind: 'read' };
+  const last = entry.readAt ?? -Infinity;
+  if (look.now - last >= (entry.failures > 0 ? s.retryMs : s.recheckMs)) return { kind: 'read' };
+  if (entry.value === undefined) return { kind: 'none' };
+  if (!isOn(entry.value)) {
+    if (entry.wroteAt !== undefined && look.now - entry.wroteAt < s.cooldownMs) return { kind: 'none' };
+    // Only a fresh "not booked": booked, unknown, asking or waiting all leave the phone as it is.
+    return look.verdict().kind === 'free' ? { kind: 'write' } : { kind: 'none' };
+  }
+  const high = look.percent !== undefined && look.percent >= s.overPercent;
+  if (high && look.charging === true) {
+    if (entry.overSince === undefined) return { kind: 'over' };
+    return entry.state !== 'not-honoured' && look.now - entry.overSince >= s.overMs ? { kind: 'not-honoured' } : { kind: 'none' };
+  }
+  // Held high without charging is what a cap does to a phone that was above it; only a level under the mark ends a flag.
+  const clearFlag = entry.state === 'not-honoured' && look.percent !== undefined && !high;
+  return entry.overSince !== undefined || clearFlag ? { kind: 'under', clearFlag } : { kind: 'none' };
+}
+
+/**
+ * The entry after a read (undefined: it failed). The read stamps the time
+ * whether it answered or not, so that a failing phone is asked again after
+ * retryMs, not at every look.
+ */
+export function afterRead(entry: Readonly<ProtectionEntry> | undefined, value: string | undefined, now: number): ProtectionEntry {
+  const base: ProtectionEntry = { failures: 0, ...entry, state: entry?.state ?? 'pending', busy: false, readAt: now };
+  if (value === undefined) {
+    // A problem found stands through a read that failed; otherwise nothing is known, and nothing is written on it.
+    const problem = base.state === 'not-taken' || base.state === 'not-honoured';
+    return { ...base, state: problem ? base.state : 'unreadable', value: undefined, failures: base.failures + 1, message: problem ? base.message : undefined };
+  }
+  if (isOn(value)) {
+    // Read as on: a flag for a write that did not take is over; one for a cap not honoured stands until the phone is under it.
+    const state = base.state === 'not-honoured' ? 'not-honoured' : 'on';
+    return { ...base, state, value, failures: 0, message: state === 'on' ? undefined : base.message };
+  }
+  // Off (again): a write not taken stays a problem; otherwise a write is due.
+  const state = base.state === 'not-taken' ? 'not-taken' : 'pending';
+  return { ...base, state, value, failures: 0, overSince: undefined, message: state === 'not-taken' ? base.message : undefined };
+}
+
+/** The entry after a write and its read-back (undefined: the read-back failed): anything but 1 is the problem. */
+export function afterWrite(entry: Readonly<ProtectionEntry>, readBack: string | undefined, now: number): ProtectionEntry {
+  const base: ProtectionEntry = { ...entry, busy: false, wroteAt: now, readAt: now, failures: 0, value: readBack ?? entry.value };
+  if (readBack === PROTECT_ON) return { ...base, state: 'on', message: undefined };
+  return { ...base, state: 'not-taken', message: notTaken(readBack) };
+}
+
+export function notTaken(readBack: string | undefined): string {
+  const reads = readBack === undefined ? 'could not be read back' : `reads ${readBack}`;
+  return `Samsung battery protection did not take (protect_battery ${reads}); this One UI may not have it: use a hub way (uhubctl/command)`;
+}
+
+export function notHonoured(value: string | undefined, percent: number | undefined, overMs: number): string {
+  return (
+    `Samsung battery protection is set but not honoured (protect_battery reads ${value ?? '?'}, yet the battery charged at ${percent ?? '?'} %, ` +
+    `past the ${CAP_PERCENT} % cap, for over ${Math.round(overMs / 60_000)} min); this One UI may ignore it: use a hub way (uhubctl/command)`
+  );
+}
+
+/** The entry after a look that timed the phone against the cap (see ProtectionDecision). */
+export function afterLook(entry: Readonly<ProtectionEntry>, decision: ProtectionDecision, now: number, message?: string): ProtectionEntry {
+  switch (decision.kind) {
+    case 'over':
+      return { ...entry, overSince: now };
+    case 'under':
+      return decision.clearFlag ? { ...entry, overSince: undefined, state: 'on', message: undefined } : { ...entry, overSince: undefined };
+    case 'not-honoured':
+      return { ...entry, state: 'not-honoured', message };
+    default:
+      return { ...entry };
+  }
+}
+
+/** The entry of a phone found not to be a Samsung: nothing is known of its setting, but a write made before still counts toward the cooldown. */
+export function asNotSamsung(entry: Readonly<ProtectionEntry> | undefined, message: string): ProtectionEntry {
+  return { failures: 0, wroteAt: entry?.wroteAt, before: entry?.before, state: 'not-samsung', message };
+}

@@ -1,0 +1,252 @@
+import type { BookingStatusSource } from '../cloud/booking-status.js';
+import { InFlight } from '../util/in-flight.js';
+import { askBooking } from './booking-ask.js';
+import { chargingOf } from '../cloud/device-facts.js';
+import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
+import type { Settings } from '../config/schema.js';
+import type { DeviceSnapshot } from '../devices/record.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+import { parseSettingOrUnset } from '../platforms/android/inventory/parsers/settings.js';
+import type { AgentStats } from '../status/stats.js';
+import type { Clock, Timer, Timers } from '../util/clock.js';
+import { cloudIdOf, type BookingGate } from './booking-gate.js';
+import {
+  afterLook,
+  afterRead,
+  afterWrite,
+  asNotSamsung,
+  decideProtection,
+  notHonoured,
+  PROTECT_ON,
+  type ProtectionDecision,
+  type ProtectionSettings,
+} from './samsung-policy.js';
+
+/** The adb operation this way needs (AdbClient's shell, with its deadline). */
+export interface ProtectionAdb {
+  shell(serial: string, command: string, options: { timeoutMs: number; maxBytes?: number }): Promise<{ output: string }>;
+}
+
+export interface SamsungProtectionOptions {
+  adb: ProtectionAdb;
+  registry: DeviceRegistry;
+  settings: Pick<Settings, 'charge'>;
+  /** Shared with recovery and the hub ways: the host's status requests are bounded together. None: only read, never write (`list`). */
+  gate?: BookingGate;
+  /** Whom the gate's questions go to; none: nothing is ever written (nobody can say the phone is free). */
+  booking: BookingStatusSource | undefined;
+  stats: AgentStats;
+  logger: Logger;
+  clock: Clock & Timers;
+  /** A state the report shows changed: the cloud should hear it now. */
+  onChange?: () => void;
+  /** How often the phones are looked at between events; default 5 s. */
+  tickMs?: number;
+}
+
+const PROTECTION_POLICY: ProtectionSettings = {
+  recheckMs: 10 * 60_000,
+  retryMs: 60_000,
+  cooldownMs: 60 * 60_000,
+  overPercent: 90,
+  overMs: 30 * 60_000,
+};
+
+const KEY = 'protect_battery';
+/** One `settings` call: the framework answers in well under a second, a loaded phone in a few. */
+const SHELL_MS = 10_000;
+
+/** Whether the phone is a Samsung, from its inventory's brand (ro.product.brand, else the manufacturer). */
+function isSamsung(r: DeviceSnapshot): boolean | undefined {
+  const brand = r.last?.brandName;
+  return r.last === undefined ? undefined : brand !== undefined && /^samsung$/i.test(brand.trim());
+}
+
+/**
+ * Samsung's battery protection (charge.ways = samsung): reads the phone's
+ * protect_battery setting, writes 1 where it is not (only on a fresh "not
+ * booked"), reads it back, and watches whether the phone keeps to the cap.
+ * The decisions are samsung-policy.ts's; the state is the registry's
+ * (BatteryProtections). Each call is its own short shell session, never
+ * part of an inventory, and never awaited by a report.
+ */
+export class SamsungProtection {
+  private readonly ways: ChargeWays;
+  private readonly policy: ProtectionSettings;
+  private timer: Timer | undefined;
+  private stopped = false;
+  private readonly inFlight = new InFlight();
+
+  constructor(private readonly o: SamsungProtectionOptions) {
+    this.ways = chargeWaysOf(o.settings.charge.ways);
+    this.policy = PROTECTION_POLICY;
+  }
+
+  /** Whether any entry of charge.ways names this way: none, and nothing here ever runs. */
+  get wanted(): boolean {
+    return this.ways.some((w) => w.way === 'samsung');
+  }
+
+  start(): void {
+    this.evaluate();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+  }
+
+  devicesChanged(): void {
+    this.evaluate();
+  }
+
+  /** Resolves once the reads, writes and questions in flight have ended (tests). */
+  async settled(): Promise<void> {
+    await this.inFlight.settled();
+  }
+
+  evaluate(): void {
+    if (this.stopped || !this.wanted) return;
+    this.timer?.cancel();
+    this.timer = this.o.clock.setTimer(() => this.evaluate(), this.o.tickMs ?? 5_000, { unref: true });
+    const { registry } = this.o;
+    const listed = new Set<string>();
+    for (const r of registry.list('android')) {
+      if (r.state !== 'device' || r.udid === undefined) continue;
+      if (chargeWayOf(this.ways, { udid: r.udid, serial: r.serial, model: r.last?.modelName }) !== 'samsung') continue;
+      listed.add(r.serial);
+      this.look(r);
+    }
+    // A phone taken out of the way (or off adb) keeps its setting; what the agent knew of it is still kept
+    // while it is listed elsewhere, and dropped once it is gone from adb for good.
+    for (const serial of registry.protection.serials()) if (!listed.has(serial) && !registry.find('android', serial)) registry.protection.forget(serial);
+  }
+
+  private look(r: DeviceSnapshot): void {
+    const { registry, gate, clock } = this.o;
+    const entry = registry.protection.of(r.serial);
+    const battery = r.last?.battery;
+    const level = Number(battery?.percentage);
+    const now = clock.monotonic();
+    const id = cloudIdOf(r.serial, r.udid);
+    const decision = decideProtection(
+      entry,
+      {
+        now,
+        samsung: isSamsung(r),
+        percent: Number.isFinite(level) ? level : undefined,
+        charging: chargingOf(battery?.status),
+        verdict: () => {
+          if (!gate) return { kind: 'unknown', reason: 'this run only reads the setting' };
+          const verdict = gate.verdict(id);
+          if (verdict.kind === 'ask') this.inFlight.track(this.ask(id!));
+          return verdict;
+        },
+      },
+      this.policy,
+    );
+    this.carryOut(r, decision, now, Number.isFinite(level) ? level : undefined);
+  }
+
+  private carryOut(r: DeviceSnapshot, decision: ProtectionDecision, now: number, percent: number | undefined): void {
+    const { registry, logger, stats } = this.o;
+    const entry = registry.protection.of(r.serial);
+    const log = limited(logger);
+    switch (decision.kind) {
+      case 'none':
+        return;
+      case 'not-samsung': {
+        const message = `charge.ways names samsung, but this phone's brand is ${r.last?.brandName ?? 'not known'}: its battery is left alone`;
+        registry.protection.set(r.serial, asNotSamsung(entry, message));
+        log.warn('protection-not-samsung', { serial: r.serial, udid: r.udid, brand: r.last?.brandName }, `device ${r.udid}: ${message}`, r.serial);
+        return this.o.onChange?.();
+      }
+      case 'read':
+        registry.protection.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
+        return this.inFlight.track(this.read(r));
+      case 'write':
+        registry.protection.set(r.serial, { ...entry!, busy: true });
+        return this.inFlight.track(this.write(r));
+      case 'over':
+      case 'under':
+        registry.protection.set(r.serial, afterLook(entry!, decision, now));
+        if (decision.kind === 'under' && decision.clearFlag) {
+          log.info('protection-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: back under the battery protection cap`, r.serial);
+          this.o.onChange?.();
+        }
+        return;
+      case 'not-honoured': {
+        const message = notHonoured(entry?.value, percent, this.policy.overMs);
+        registry.protection.set(r.serial, afterLook(entry!, decision, now, message));
+        stats.protectionProblems.set('not_honoured', (stats.protectionProblems.get('not_honoured') ?? 0) + 1);
+        log.warn('protection-not-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: ${message}`, r.serial);
+        return this.o.onChange?.();
+      }
+    }
+  }
+
+  private async get(serial: string): Promise<string | undefined> {
+    try {
+      return parseSettingOrUnset((await this.o.adb.shell(serial, `settings get global ${KEY}`, { timeoutMs: SHELL_MS, maxBytes: 64 * 1024 })).output);
+    } catch (err) {
+      this.o.logger.debug({ serial, err: err instanceof Error ? err.message : String(err) }, `reading ${KEY} failed`);
+      return undefined;
+    }
+  }
+
+  private async read(r: DeviceSnapshot): Promise<void> {
+    const { registry, clock, logger } = this.o;
+    const value = await this.get(r.serial);
+    const before = registry.protection.of(r.serial);
+    const next = afterRead(before, value, clock.monotonic());
+    registry.protection.set(r.serial, next);
+    if (value === undefined && next.failures === 1)
+      limited(logger).warn(
+        'protection-unreadable',
+        { serial: r.serial, udid: r.udid },
+        `device ${r.udid}: could not read ${KEY}; trying again shortly`,
+        r.serial,
+      );
+    else if (value !== undefined && value !== before?.value) logger.info({ serial: r.serial, udid: r.udid, value }, `device ${r.udid}: ${KEY} reads ${value}`);
+    this.evaluate();
+  }
+
+  private async write(r: DeviceSnapshot): Promise<void> {
+    const { registry, clock, logger, stats } = this.o;
+    const { value: was, state: prior } = registry.protection.of(r.serial)!;
+    // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
+    let output: string;
+    try {
+      output = (await this.o.adb.shell(r.serial, `settings put global ${KEY} ${PROTECT_ON}`, { timeoutMs: SHELL_MS, maxBytes: 64 * 1024 })).output.trim();
+    } catch (err) {
+      output = err instanceof Error ? err.message : String(err);
+    }
+    const readBack = await this.get(r.serial);
+    const next = { ...afterWrite(registry.protection.of(r.serial)!, readBack, clock.monotonic()), before: was };
+    registry.protection.set(r.serial, next);
+    const result = next.state === 'on' ? 'taken' : 'not_taken';
+    stats.protectionWrites.set(result, (stats.protectionWrites.get(result) ?? 0) + 1);
+    if (next.state === 'on')
+      logger.info(
+        { serial: r.serial, udid: r.udid, was },
+        `device ${r.udid}: Samsung battery protection on (${KEY} was ${was ?? 'unknown'}, reads ${PROTECT_ON} now) after the cloud said it is not booked`,
+      );
+    else if (prior !== 'not-taken') {
+      // Said once: a write tried again after the cooldown that fails the same way is no news.
+      stats.protectionProblems.set('not_taken', (stats.protectionProblems.get('not_taken') ?? 0) + 1);
+      limited(logger).warn('protection-not-taken', { serial: r.serial, udid: r.udid, was, readBack, output }, `device ${r.udid}: ${next.message}`, r.serial);
+    } else logger.debug({ serial: r.serial, udid: r.udid, readBack, output }, `device ${r.udid}: ${KEY} still does not take`);
+    this.o.onChange?.();
+    this.evaluate();
+  }
+
+  /** The cloud's answer on a device, then a look again. */
+  private async ask(deviceId: string): Promise<void> {
+    const { booking, gate } = this.o;
+    const answer = await askBooking(booking, deviceId);
+    gate?.answered(deviceId, answer);
+    this.evaluate();
+  }
+}
