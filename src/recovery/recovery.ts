@@ -110,6 +110,10 @@ export class Recovery {
     escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
+    escalations.listed(
+      records.map((r) => ({ serial: r.serial, state: r.state, udid: udidOf(r) })),
+      now,
+    );
     const listed = records.map((r) => {
       registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
@@ -141,6 +145,9 @@ export class Recovery {
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
         continue;
+      }
+      if (action.kind === 'reconnect-offline') {
+        for (const serial of action.serials) escalations.reconnected(serial);
       }
       if (action.kind === 'kick') {
         registry.kicked(action.key, now);
