@@ -87,6 +87,9 @@ export interface ListedDevice {
 
 export const HOUR_MS = 3_600_000;
 
+/** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
+const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
+
 /**
  * Pure policy. Feed it the devices (with their failure counts and kick
  * history from the registry) and a time; ask it which actions to take now.
@@ -137,8 +140,7 @@ export class RecoveryPolicy {
     // USB devices, and the network devices the agent connects again: adb 29
     // forgets a TCP device whose transport is dropped (`adb reconnect
     // offline` included), and one connected by hand would not come back.
-    const offlineListed = devices.filter((d) => d.state === 'offline');
-    const offline = offlineListed.filter((d) => !isTcpSerial(d.serial) || this.connects.has(d.serial));
+    const offline = devices.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || this.connects.has(d.serial)));
     const reconnectDue =
       this.settings.reconnectOffline && (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect);
     const toReconnect: ListedDevice[] = [];
@@ -156,9 +158,10 @@ export class RecoveryPolicy {
           kind: 'reconnect-offline',
           reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`,
           serials,
-          // adb's host-wide command reconnects every offline device it lists:
-          // only when that is exactly these (none held back, none connected by hand).
-          all: allowed.length === offlineListed.length,
+          // adb's host-wide command reconnects every device it lists in a
+          // state that is not online (unauthorized too, adb 29): only when
+          // that is exactly these (none held back, none connected by hand).
+          all: allowed.length === devices.filter((d) => !ONLINE_STATES.has(d.state)).length,
         });
         // adb drops a network device it reconnects: the agent connects it
         // again once the reconnect has had a moment, not alongside it.

@@ -110,8 +110,14 @@ export class Recovery {
     escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
+    // A phone whose port charge control holds off is offline on purpose (a
+    // phone over TCP stays listed while adb retries it): not for recovery.
+    const stateOf = (r: DeviceSnapshot): string => {
+      const charge = registry.charge.of(r.serial);
+      return r.state === 'offline' && (charge?.pause !== undefined || charge?.switching !== undefined) ? 'charge-paused' : r.state;
+    };
     escalations.listed(
-      records.map((r) => ({ serial: r.serial, state: r.state, udid: udidOf(r) })),
+      records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
       now,
     );
     const listed = records.map((r) => {
@@ -119,7 +125,7 @@ export class Recovery {
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
       return {
         serial: r.serial,
-        state: r.state,
+        state: stateOf(r),
         key: r.key,
         failures: r.failures,
         failingSince: r.failure?.first,

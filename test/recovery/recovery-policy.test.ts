@@ -330,6 +330,16 @@ describe('RecoveryPolicy', () => {
     ).toEqual([{ kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: false }]);
   });
 
+  it("uses adb's host-wide reconnect only when it would drop no other device: adb 29 drops an unauthorized one too", () => {
+    const p = new RecoveryPolicy(defaultRecoverySettings, []);
+    const offline = { serial: 'R58M12AB', state: 'offline' };
+    expect(p.tick([offline, { serial: 'R58M12AC', state: 'device' }], 0)).toMatchObject([{ kind: 'reconnect-offline', all: true }]);
+    const cool = defaultRecoverySettings.offlineCooldownMs;
+    expect(p.tick([offline, { serial: 'R58M12AD', state: 'unauthorized' }], cool)).toMatchObject([
+      { kind: 'reconnect-offline', serials: ['R58M12AB'], all: false },
+    ]);
+  });
+
   it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {
     const s = { ...defaultRecoverySettings, kickCooldownMs: 0, maxKicksPerHour: 2, kickAfterFailures: 1 };
     const p = new PolicyBed(s);
