@@ -26,10 +26,10 @@ export interface RecoverySettings {
 
 /**
  * An offline phone's port is power-cycled once this many offline reconnects
- * of one run have not brought it back, and it has been offline for at least
- * this many offline cooldowns (so the last reconnect had a whole cooldown to
- * work; with the default 60 s, two minutes). One reconnect that fails can be
- * a phone still booting; two in a row, minutes apart, are a stuck port.
+ * of one run have not brought it back, the last of them a whole offline
+ * cooldown ago, and it has been offline for at least this many offline
+ * cooldowns (with the default 60 s, two minutes). One reconnect that fails
+ * can be a phone still booting; two in a row, minutes apart, are a stuck port.
  */
 export const OFFLINE_RECONNECTS_BEFORE_CYCLE = 2;
 export const OFFLINE_COOLDOWNS_BEFORE_CYCLE = 2;
@@ -145,7 +145,7 @@ export class RecoveryPolicy {
       this.settings.reconnectOffline && (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect);
     const toReconnect: ListedDevice[] = [];
     for (const d of offline) {
-      const step = this.offlineStep(d, now, mayDisturb);
+      const step = this.offlineStep(d, now, reconnectDue, mayDisturb);
       if (step.action) actions.push(step.action);
       if (step.reconnect) toReconnect.push(d);
     }
@@ -236,6 +236,7 @@ export class RecoveryPolicy {
   private offlineStep(
     d: ListedDevice,
     now: number,
+    reconnectDue: boolean,
     mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
   ): { action?: RecoveryAction; reconnect: boolean } {
     const run = d.escalation?.offline;
@@ -243,7 +244,8 @@ export class RecoveryPolicy {
     // adb lists a network device offline while the handshake of the agent's
     // connect runs: a reconnect then would cut it. Left a cooldown first.
     if (isTcpSerial(d.serial) && (!run || now - run.since < offlineCooldownMs)) return { reconnect: false };
-    if (!run || run.reconnects < OFFLINE_RECONNECTS_BEFORE_CYCLE || now - run.since < OFFLINE_COOLDOWNS_BEFORE_CYCLE * offlineCooldownMs) {
+    // reconnectDue: the last reconnect has had its whole cooldown to work.
+    if (!run || !reconnectDue || run.reconnects < OFFLINE_RECONNECTS_BEFORE_CYCLE || now - run.since < OFFLINE_COOLDOWNS_BEFORE_CYCLE * offlineCooldownMs) {
       return { reconnect: true };
     }
     const { serial } = d;

@@ -169,6 +169,8 @@ describe('RecoveryPolicy', () => {
           const lastCycle = before.findLastIndex((l) => l.kind === 'power-cycle' && l.target === c.target);
           const reconnects = before.filter((l, j) => j > Math.max(runStart, lastCycle) && l.kind === 'reconnect-offline' && l.serials!.includes(c.target));
           expect(reconnects.length).toBeGreaterThanOrEqual(OFFLINE_RECONNECTS_BEFORE_CYCLE);
+          // The last of them had its whole cooldown to work.
+          expect(c.now - reconnects.at(-1)!.now).toBeGreaterThanOrEqual(settings.offlineCooldownMs);
         }
       }),
       { numRuns: 300 },
@@ -205,6 +207,17 @@ describe('RecoveryPolicy', () => {
     // Answering ends the run: offline again later starts from nothing.
     p.tick([{ serial: 'A', state: 'device' }], 6 * cool + s.kickCooldownMs);
     expect(p.tick(off, 7 * cool + s.kickCooldownMs).map((a) => a.kind)).toEqual(['reconnect-offline']);
+  });
+
+  it('gives the last reconnect a whole cooldown before the cycle, however long the phone has been offline', () => {
+    const s = { ...defaultRecoverySettings, powerCycle: true };
+    const p = new PolicyBed(s, [], ports);
+    const off = [{ serial: 'A', state: 'offline' }];
+    const cool = s.offlineCooldownMs;
+    p.tick(off, 0);
+    p.tick(off, 3 * cool);
+    expect(p.tick(off, 4 * cool - 1)).toEqual([]);
+    expect(p.tick(off, 4 * cool).map((a) => a.kind)).toEqual(['power-cycle']);
   });
 
   it('an offline phone past its reconnects, without power cycling (off, or no hub port), asks for a person, saying why', () => {
