@@ -3,7 +3,7 @@
 // agent) asks to switch a port. A port holds a simulated phone: power off
 // pulls its cable (its transport drops and it refuses new connections),
 // power on plugs it back as a phone that booted afresh (a wedged adbd is
-// not wedged any more).
+// not wedged any more, one stuck offline answers its handshake).
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,6 +68,8 @@ export class HubBed {
     } else if (power === 'on' && !slot.powered) {
       slot.powered = true;
       device.wedge(false);
+      // Booted afresh: an adbd stuck before its handshake (offline) answers again.
+      if (device.currentMode === 'offline') device.setMode('ready');
       await device.replug();
     }
     if (power !== 'status') this.switches.push({ hub, port, power, at: Date.now() });
