@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import type { SimDevice } from '../sim/sim-device.js';
 import { devicesOf, scrapeMetrics, sleep, type ReportedDevice } from './daemon-bed.js';
-import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
+import { hubDaemonBed, powerCycleEnv } from './hub-daemon-bed.js';
 
 // The power cycle of a phone the earlier steps did not bring back, in the
 // running daemon, through the real adb server, the cloud double and the
@@ -24,21 +24,12 @@ const OFFLINE_COOLDOWN_S = 10;
 async function phoneOnHub(udid: string) {
   const phone = await bed.networkPhone(udid);
   hub.attach('1-1.4', 3, phone);
-  const agent = bed.run({
-    ...hub.env,
-    DEVICE_AGENT_NETWORK_DEVICES: phone.serial,
-    DEVICE_AGENT_HUB_PORTS: `${udid}=1-1.4:3`,
-    DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
-    DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
-    DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '2',
-    // The shortest the settings allow: two reconnects and a cycle within about 30 s.
-    DEVICE_AGENT_RECOVERY_OFFLINE_COOLDOWN_SECONDS: String(OFFLINE_COOLDOWN_S),
-    DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2',
-    DEVICE_AGENT_RECOVERY_KICK_COOLDOWN_SECONDS: '10',
-    DEVICE_AGENT_RECOVERY_BOOKING_CACHE_SECONDS: '2',
-    DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true',
-    DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: standIn,
-  });
+  const agent = bed.run(
+    powerCycleEnv(hub, phone.serial, udid, {
+      // The shortest the settings allow: two reconnects and a cycle within about 30 s.
+      DEVICE_AGENT_RECOVERY_OFFLINE_COOLDOWN_SECONDS: String(OFFLINE_COOLDOWN_S),
+    }),
+  );
   await cloud.waitForPut(
     reported(udid, (d) => d.status === 'AVAILABLE'),
     20_000,
