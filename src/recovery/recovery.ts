@@ -1,6 +1,7 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceSnapshot } from '../devices/record.js';
+import type { ChargeEntry } from '../devices/charge-pauses.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock } from '../util/clock.js';
@@ -110,12 +111,7 @@ export class Recovery {
     escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
-    // A phone whose port charge control holds off is offline on purpose (a
-    // phone over TCP stays listed while adb retries it): not for recovery.
-    const stateOf = (r: DeviceSnapshot): string => {
-      const charge = registry.charge.of(r.serial);
-      return r.state === 'offline' && (charge?.pause !== undefined || charge?.switching !== undefined) ? 'charge-paused' : r.state;
-    };
+    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, registry.charge.of(r.serial));
     escalations.listed(
       records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
       now,
@@ -343,4 +339,14 @@ export class Recovery {
 export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock): BookingGate {
   const r = settings.recovery;
   return new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, clock);
+}
+
+/**
+ * The state recovery sees a phone in: a phone whose port charge control
+ * holds off (or is switching) is offline on purpose, since a phone over TCP
+ * stays listed offline while adb retries it; it is neither reconnected nor
+ * power-cycled, and its offline run ends.
+ */
+export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
+  return state === 'offline' && (charge?.pause !== undefined || charge?.switching !== undefined) ? 'charge-paused' : state;
 }
