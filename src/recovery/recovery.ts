@@ -51,10 +51,12 @@ const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
 
 /**
  * Self-healing that never disrupts: carries out what the RecoveryPolicy
- * decides (reconnect offline devices, kick one wedged transport, keep
- * network devices connected), one action per target at a time, each bounded
- * by the adb client's deadline and never awaited by a report. It never
- * restarts the adb server.
+ * decides (reconnect offline devices, kick one wedged transport,
+ * power-cycle one phone's hub port, keep network devices connected), one
+ * action per target at a time, each bounded by its deadline and never
+ * awaited by a report, and keeps the registry's Escalations up to date
+ * (what was done, and each offline phone's run) for the policy's limits.
+ * It never restarts the adb server.
  */
 export class Recovery {
   private readonly policy: RecoveryPolicy;
