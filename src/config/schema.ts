@@ -241,7 +241,10 @@ export const schema = {
     type: 'boolean',
     help: "also trust the host's CA bundle (`/etc/ssl/certs/ca-certificates.crt` and its kin, or `SSL_CERT_FILE`), where `update-ca-certificates` puts a company CA",
   },
-  'recovery.reconnectOffline': { type: 'boolean', help: 'run `adb reconnect offline` when a USB device is offline' },
+  'recovery.reconnectOffline': {
+    type: 'boolean',
+    help: 'reconnect an offline USB device (`adb reconnect offline`, or `adb -s SERIAL reconnect` when others must not be touched) and an offline one of `networkDevices`; off, an offline phone is never power-cycled either',
+  },
   'recovery.offlineCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at most one `adb reconnect offline` in this many seconds' },
   'recovery.kickAfterShellFailures': {
     type: 'integer',
@@ -253,7 +256,7 @@ export const schema = {
   'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
   'recovery.powerCycle': {
     type: 'boolean',
-    help: 'power-cycle the hub port behind a phone (`hubPorts`) that a kick did not bring back, after the kick cooldown and at most `maxKicksPerHour` times an hour; needs a hub with per-port power switching',
+    help: 'power-cycle the hub port behind a phone (`hubPorts`) that a kick did not bring back, or that stayed offline through 2 offline reconnects and two `offlineCooldownSeconds`, after the kick cooldown and at most `maxKicksPerHour` times an hour; needs a hub with per-port power switching',
   },
   'recovery.powerCycleCommand': {
     type: 'string',

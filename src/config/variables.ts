@@ -38,6 +38,10 @@ export const otherVariables = {
   },
   NO_COLOR: { readBy: 'agent', help: 'set and not empty: no colour in `list` and `doctor` on a terminal' },
   TERM: { readBy: 'agent', help: '`dumb`: no colour in `list` and `doctor`' },
+  PATH: {
+    readBy: 'agent',
+    help: 'where a hub tool named without a path (`recovery.powerCycleCommand`, `charge.command`) is found, as the agent runs it; `doctor` looks there',
+  },
 } as const satisfies Record<string, OtherVariable>;
 
 export type OtherVariableName = keyof typeof otherVariables;

@@ -1,7 +1,7 @@
 // When to heal a device, decided without I/O: the caller passes the clock.
 // Self-healing never disrupts other devices: it only reconnects offline
-// devices, kicks one wedged transport, or (re)connects a configured network
-// device. It never restarts the adb server.
+// devices, kicks one wedged transport, power-cycles one phone's hub port, or
+// (re)connects a configured network device. It never restarts the adb server.
 import { backoffBound } from '../util/backoff.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 
@@ -18,10 +18,21 @@ export interface RecoverySettings {
   connectMaxMs: number;
   /**
    * Power-cycle the hub port of a phone a kick did not bring back (uhubctl),
+   * or one that offline reconnects did not (see OFFLINE_RECONNECTS_BEFORE_CYCLE),
    * within the kick's cooldown and, separately, as many cycles an hour as kicks.
    */
   powerCycle: boolean;
 }
+
+/**
+ * An offline phone's port is power-cycled once this many offline reconnects
+ * of one run have not brought it back, the last of them a whole offline
+ * cooldown ago, and it has been offline for at least this many offline
+ * cooldowns (with the default 60 s, two minutes). One reconnect that fails
+ * can be a phone still booting; two in a row, minutes apart, are a stuck port.
+ */
+export const OFFLINE_RECONNECTS_BEFORE_CYCLE = 2;
+export const OFFLINE_COOLDOWNS_BEFORE_CYCLE = 2;
 
 export const defaultRecoverySettings: RecoverySettings = {
   reconnectOffline: true,
@@ -66,10 +77,18 @@ export interface ListedDevice {
    * its kicks and its power cycles (monotonic ms). When given, the kicks'
    * cooldown and hourly limit count these rather than the record's.
    */
-  escalation?: { kicks: readonly number[]; cycles: readonly number[] };
+  escalation?: {
+    kicks: readonly number[];
+    cycles: readonly number[];
+    /** While adb lists it offline: since when (monotonic ms) and the offline reconnects asked for since its last cycle. */
+    offline?: { since: number; reconnects: number };
+  };
 }
 
 export const HOUR_MS = 3_600_000;
+
+/** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
+const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
 
 /**
  * Pure policy. Feed it the devices (with their failure counts and kick
@@ -118,16 +137,20 @@ export class RecoveryPolicy {
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
 
-    // USB devices only: adb 29 forgets a TCP device whose transport is
-    // dropped, and one connected by hand (not in networkDevices) would not
-    // come back. adb retries an offline TCP connection by itself.
-    const offline = devices.filter((d) => d.state === 'offline' && !isTcpSerial(d.serial));
-    if (
-      this.settings.reconnectOffline &&
-      offline.length > 0 &&
-      (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect)
-    ) {
-      const allowed = offline.filter((d) => mayDisturb(d, 'reconnect-offline'));
+    // USB devices, and the network devices the agent connects again: adb 29
+    // forgets a TCP device whose transport is dropped (`adb reconnect
+    // offline` included), and one connected by hand would not come back.
+    const offline = devices.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || this.connects.has(d.serial)));
+    const reconnectDue =
+      this.settings.reconnectOffline && (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect);
+    const toReconnect: ListedDevice[] = [];
+    for (const d of offline) {
+      const step = this.offlineStep(d, now, reconnectDue, mayDisturb);
+      if (step.action) actions.push(step.action);
+      if (step.reconnect) toReconnect.push(d);
+    }
+    if (reconnectDue && toReconnect.length > 0) {
+      const allowed = toReconnect.filter((d) => mayDisturb(d, 'reconnect-offline'));
       if (allowed.length > 0) {
         this.lastOfflineReconnect = now;
         const serials = allowed.map((d) => d.serial);
@@ -135,8 +158,17 @@ export class RecoveryPolicy {
           kind: 'reconnect-offline',
           reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`,
           serials,
-          all: allowed.length === offline.length,
+          // adb's host-wide command reconnects every device it lists in a
+          // state that is not online (unauthorized too, adb 29): only when
+          // that is exactly these (none held back, none connected by hand).
+          all: allowed.length === devices.filter((d) => !ONLINE_STATES.has(d.state)).length,
         });
+        // adb drops a network device it reconnects: the agent connects it
+        // again once the reconnect has had a moment, not alongside it.
+        for (const serial of serials) {
+          const entry = this.connects.get(serial);
+          if (entry) entry.nextAt = now + this.settings.connectBaseMs;
+        }
       }
     }
 
@@ -193,6 +225,50 @@ export class RecoveryPolicy {
       actions.push({ kind: 'connect', address, reason: state ? `listed as ${state}` : 'not listed by adb' });
     }
     return actions;
+  }
+
+  /**
+   * What an offline phone needs now: another reconnect; or, once reconnects
+   * have not brought it back, its port power-cycled (a disruption the
+   * booking gate is asked about: nothing when it refuses), or a person
+   * (reconnects go on meanwhile: they cost nothing and may yet help).
+   */
+  private offlineStep(
+    d: ListedDevice,
+    now: number,
+    reconnectDue: boolean,
+    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
+  ): { action?: RecoveryAction; reconnect: boolean } {
+    const run = d.escalation?.offline;
+    const { offlineCooldownMs, kickCooldownMs, maxKicksPerHour, powerCycle } = this.settings;
+    // adb lists a network device offline while the handshake of the agent's
+    // connect runs: a reconnect then would cut it. Left a cooldown first.
+    if (isTcpSerial(d.serial) && (!run || now - run.since < offlineCooldownMs)) return { reconnect: false };
+    // reconnectDue: the last reconnect has had its whole cooldown to work.
+    if (!run || !reconnectDue || run.reconnects < OFFLINE_RECONNECTS_BEFORE_CYCLE || now - run.since < OFFLINE_COOLDOWNS_BEFORE_CYCLE * offlineCooldownMs) {
+      return { reconnect: true };
+    }
+    const { serial } = d;
+    const key = d.key ?? serial;
+    const seconds = Math.floor((now - run.since) / 1000);
+    const offlineFor = seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min`;
+    if (!powerCycle || !d.hubPort) {
+      const why = powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
+      const reason = `it has been offline for ${offlineFor} through ${run.reconnects} offline reconnects; ${why}`;
+      return { action: { kind: 'needs-person', serial, key, reason }, reconnect: true };
+    }
+    const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
+    const cycles = (d.escalation?.cycles ?? []).filter(inHour);
+    // Within a cycle's cooldown, the cheap reconnect goes on meanwhile.
+    if (now - (cycles.at(-1) ?? -Infinity) < kickCooldownMs) return { reconnect: true };
+    if (cycles.length >= maxKicksPerHour) {
+      const reason = `its port was power-cycled ${cycles.length} times this hour and it is still offline`;
+      return { action: { kind: 'needs-person', serial, key, reason }, reconnect: true };
+    }
+    if (!mayDisturb(d, 'power-cycle')) return { reconnect: false };
+    const { hub, port } = d.hubPort;
+    const reason = `still offline after ${run.reconnects} offline reconnects (offline for ${offlineFor})`;
+    return { action: { kind: 'power-cycle', serial, key, hub, port, reason }, reconnect: false };
   }
 
   /** Size of the state, for the boundedness property. */

@@ -1,6 +1,7 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceSnapshot } from '../devices/record.js';
+import type { ChargeEntry } from '../devices/charge-pauses.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock } from '../util/clock.js';
@@ -50,10 +51,12 @@ const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
 
 /**
  * Self-healing that never disrupts: carries out what the RecoveryPolicy
- * decides (reconnect offline devices, kick one wedged transport, keep
- * network devices connected), one action per target at a time, each bounded
- * by the adb client's deadline and never awaited by a report. It never
- * restarts the adb server.
+ * decides (reconnect offline devices, kick one wedged transport,
+ * power-cycle one phone's hub port, keep network devices connected), one
+ * action per target at a time, each bounded by its deadline and never
+ * awaited by a report, and keeps the registry's Escalations up to date
+ * (what was done, and each offline phone's run) for the policy's limits.
+ * It never restarts the adb server.
  */
 export class Recovery {
   private readonly policy: RecoveryPolicy;
@@ -110,12 +113,17 @@ export class Recovery {
     escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
+    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, registry.charge.of(r.serial));
+    escalations.listed(
+      records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
+      now,
+    );
     const listed = records.map((r) => {
       registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
       return {
         serial: r.serial,
-        state: r.state,
+        state: stateOf(r),
         key: r.key,
         failures: r.failures,
         failingSince: r.failure?.first,
@@ -141,6 +149,9 @@ export class Recovery {
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
         continue;
+      }
+      if (action.kind === 'reconnect-offline') {
+        for (const serial of action.serials) escalations.reconnected(serial);
       }
       if (action.kind === 'kick') {
         registry.kicked(action.key, now);
@@ -330,4 +341,14 @@ export class Recovery {
 export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock): BookingGate {
   const r = settings.recovery;
   return new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, clock);
+}
+
+/**
+ * The state recovery sees a phone in: a phone whose port charge control
+ * holds off (or is switching) is offline on purpose, since a phone over TCP
+ * stays listed offline while adb retries it; it is neither reconnected nor
+ * power-cycled, and its offline run ends.
+ */
+export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
+  return state === 'offline' && (charge?.pause !== undefined || charge?.switching !== undefined) ? 'charge-paused' : state;
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,6 +183,20 @@ describe('doctor', () => {
     } finally {
       cloud.setClockOffset(0);
     }
+  });
+
+  it('with power cycling on, fails on a uhubctl it cannot find, saying to install it, and passes once the tool is there', async () => {
+    const missing = await runAgent(
+      ['doctor'],
+      env({ DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true', DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: 'uhubctl-not-installed' }),
+    );
+    expect(missing.code, missing.stdout + missing.stderr).toBe(1);
+    const { line, advice } = lineWith(missing.stdout, 'hub tool');
+    expect(line).toBe('[FAIL] hub tool uhubctl-not-installed (recovery.powerCycleCommand, for recovery.powerCycle): uhubctl-not-installed is not on PATH');
+    expect(advice).toMatch(/set recovery\.powerCycleCommand to a program this host can run/);
+    const standIn = fileURLToPath(new URL('../hub/uhubctl', import.meta.url));
+    const found = await runAgent(['doctor'], env({ DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true', DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: standIn }));
+    expect(lineWith(found.stdout, 'hub tool').line).toBe(`[ OK ] hub tool ${standIn} (recovery.powerCycleCommand, for recovery.powerCycle): ${standIn}`);
   });
 
   it('warns when the adb on PATH is another version than the server, which it would kill', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
-import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
+import { hubDaemonBed, powerCycleEnv } from './hub-daemon-bed.js';
 
 // Power-cycle recovery in the running daemon, through the real adb server,
 // the cloud double and the stand-in uhubctl (test/hub/): a phone whose adbd
@@ -20,19 +20,7 @@ describe('a phone a kick does not bring back', () => {
   it('has its hub port power-cycled once the kick cooldown is over, and comes back', async () => {
     const phone = await bed.networkPhone('CYCLE001');
     hub.attach('1-1.4', 3, phone);
-    const agent = bed.run({
-      ...hub.env,
-      DEVICE_AGENT_NETWORK_DEVICES: phone.serial,
-      DEVICE_AGENT_HUB_PORTS: 'CYCLE001=1-1.4:3',
-      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
-      DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
-      DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '2',
-      DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2',
-      DEVICE_AGENT_RECOVERY_KICK_COOLDOWN_SECONDS: '10',
-      DEVICE_AGENT_RECOVERY_BOOKING_CACHE_SECONDS: '2',
-      DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true',
-      DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: standIn,
-    });
+    const agent = bed.run(powerCycleEnv(hub, phone.serial, 'CYCLE001'));
     await cloud.waitForPut(
       reported('CYCLE001', (d) => d.status === 'AVAILABLE'),
       20_000,

@@ -3,8 +3,9 @@
 // agent) asks to switch a port. A port holds a simulated phone: power off
 // pulls its cable (its transport drops and it refuses new connections),
 // power on plugs it back as a phone that booted afresh (a wedged adbd is
-// not wedged any more). A power-only port (a phone on Wi-Fi adb, charged
-// from the hub) leaves the phone on adb whatever its power.
+// not wedged any more, one stuck offline answers its handshake). A
+// power-only port (a phone on Wi-Fi adb, charged from the hub) leaves the
+// phone on adb whatever its power.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +71,8 @@ export class HubBed {
       slot.powered = true;
       if (!slot.powerOnly) {
         device.wedge(false);
+        // Booted afresh: an adbd stuck before its handshake (offline) answers again.
+        if (device.currentMode === 'offline') device.setMode('ready');
         await device.replug();
       }
     }

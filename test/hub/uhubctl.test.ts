@@ -53,6 +53,12 @@ describe('uhubctl, through the stand-in', () => {
     expect(phone.options.wedged).toBe(false);
   }, 20_000);
 
+  it('a phone stuck offline (adbd never answers the handshake) answers it after the cycle, as one that booted afresh', async () => {
+    phone.setMode('offline');
+    await new Uhubctl(`${standIn} -d 0`).cycle('1-1.4', 3);
+    expect(phone.currentMode).toBe('ready');
+  });
+
   it("a location with no hub: uhubctl's words, exit status 1, nothing switched", async () => {
     const before = hub.switches.length;
     await expect(new Uhubctl(standIn).cycle('9-9', 1)).rejects.toThrow(/-l 9-9 -p 1 -a cycle: exit status 1: No compatible devices detected at location 9-9!/);

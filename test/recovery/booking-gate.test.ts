@@ -148,7 +148,10 @@ class Bed {
   tick(): void {
     const now = this.clock.monotonic();
     const records = this.registry.list('android');
-    const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, r.udid)]));
+    const { escalations } = this.registry;
+    escalations.prune(now - 3_600_000);
+    escalations.listed(records, now);
+    const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, r.udid ?? escalations.of(r.serial)?.udid)]));
     const listed: ListedDevice[] = records.map((r) => ({
       serial: r.serial,
       state: r.state,
@@ -174,7 +177,7 @@ class Bed {
   }
 
   private lastAnswer(serial: string): { at: number; answer: BookingAnswer } | undefined {
-    const id = cloudIdOf(serial, this.registry.find('android', serial)?.udid);
+    const id = cloudIdOf(serial, this.registry.find('android', serial)?.udid ?? this.registry.escalations.of(serial)?.udid);
     return id === undefined ? undefined : this.answers.get(id)?.at(-1);
   }
 
@@ -182,16 +185,20 @@ class Bed {
     if (a.kind === 'power-cycle') {
       this.registry.escalations.note(a.serial, 'cycle', now, undefined);
       this.registry.kicked(a.key, now);
-      this.actions.push({ at: now, serial: a.serial, kind: 'power-cycle', last: this.lastAnswer(a.serial) });
+      const offline = this.registry.find('android', a.serial)?.state === 'offline';
+      this.actions.push({ at: now, serial: a.serial, kind: offline ? 'power-cycle-offline' : 'power-cycle', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'kick') {
       this.registry.escalations.note(a.serial, 'kick', now, undefined);
       this.registry.kicked(a.key, now);
       this.actions.push({ at: now, serial: a.serial, kind: 'kick', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'reconnect-offline') {
-      for (const serial of a.serials) this.actions.push({ at: now, serial, kind: 'reconnect', last: this.lastAnswer(serial) });
-      // adb's host-wide command only when no offline device is held back.
+      for (const serial of a.serials) {
+        this.actions.push({ at: now, serial, kind: 'reconnect', last: this.lastAnswer(serial) });
+        this.registry.escalations.reconnected(serial);
+      }
+      // adb's host-wide command only when it reconnects no other offline device than these (none held back).
       if (a.all) {
-        const offline = [...this.listing].filter(([s, st]) => st === 'offline' && !s.includes(':')).map(([s]) => s);
+        const offline = [...this.listing].filter(([, st]) => st !== 'device').map(([s]) => s);
         expect(offline.sort()).toEqual([...a.serials].sort());
       }
     }
@@ -261,9 +268,10 @@ function play(bed: Bed, steps: Step[]): void {
 
 describe('the booking rule over random sequences', () => {
   it('no action on a device whose latest answer is booked or unknown; status requests within the bound', () => {
-    // Not vacuous: across the runs, actions (power cycles among them) are taken and devices are held back as booked.
+    // Not vacuous: across the runs, actions (power cycles of wedged and of offline phones among them) are taken and devices are held back as booked.
     let acted = 0;
     let cycled = 0;
+    let cycledOffline = 0;
     let heldBooked = 0;
     fc.assert(
       fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
@@ -277,12 +285,15 @@ describe('the booking rule over random sequences', () => {
         bed.checkRate();
         acted += bed.actions.length;
         cycled += bed.actions.filter((a) => a.kind === 'power-cycle').length;
+        cycledOffline += bed.actions.filter((a) => a.kind === 'power-cycle-offline').length;
         heldBooked += [...bed.answers.values()].flat().filter((a) => 'booked' in a.answer && a.answer.booked).length;
       }),
       { numRuns: 300 },
     );
     expect(acted).toBeGreaterThan(100);
     expect(cycled).toBeGreaterThan(0);
+    // The power cycle of a phone offline reconnects did not bring back, too.
+    expect(cycledOffline).toBeGreaterThan(0);
     expect(heldBooked).toBeGreaterThan(100);
   });
 

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import {
   HOUR_MS,
+  OFFLINE_COOLDOWNS_BEFORE_CYCLE,
+  OFFLINE_RECONNECTS_BEFORE_CYCLE,
   RecoveryPolicy,
   defaultRecoverySettings,
   type ListedDevice,
@@ -18,7 +20,11 @@ import {
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
 
-  constructor(settings: RecoverySettings, networkDevices: readonly string[] = []) {
+  constructor(
+    settings: RecoverySettings,
+    networkDevices: readonly string[] = [],
+    private readonly ports: ReadonlyMap<string, { hub: string; port: number }> = new Map(),
+  ) {
     super(settings, networkDevices);
   }
 
@@ -38,6 +44,7 @@ class PolicyBed extends RecoveryPolicy {
     this.registry.sync('android', new Map(devices.map((d) => [d.serial, d.state])));
     const { escalations } = this.registry;
     escalations.prune(now - HOUR_MS);
+    escalations.listed(this.registry.list('android'), now);
     const listed = this.registry.list('android').map((r) => ({
       serial: r.serial,
       state: r.state,
@@ -45,13 +52,15 @@ class PolicyBed extends RecoveryPolicy {
       failures: r.failures,
       failingSince: r.failure?.first,
       kicks: r.kicks,
+      hubPort: this.ports.get(r.serial),
       escalation: escalations.of(r.serial),
     }));
     const actions = super.tick(listed, now);
     for (const a of actions) {
-      if (a.kind !== 'kick') continue;
+      if (a.kind === 'reconnect-offline') for (const serial of a.serials) escalations.reconnected(serial);
+      if (a.kind !== 'kick' && a.kind !== 'power-cycle') continue;
       this.registry.kicked(a.key, now);
-      escalations.note(a.serial, 'kick', now, undefined);
+      escalations.note(a.serial, a.kind === 'kick' ? 'kick' : 'cycle', now, undefined);
     }
     return actions;
   }
@@ -62,20 +71,33 @@ const serials = ['A', 'B', 'C', '10.0.0.5:5555', '10.0.0.6:5555'];
 // Weighted towards ready devices and failing shells, so that runs of misses (kicks) are common.
 const states = ['device', 'device', 'device', 'offline', 'unauthorized', 'gone'];
 
-const event = fc.oneof(
-  fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }),
-  fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...states), { minLength: 5, maxLength: 5 }) }),
-  fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean() }),
-);
+const eventOf = (listed: readonly string[]) =>
+  fc.oneof(
+    fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }),
+    fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...listed), { minLength: 5, maxLength: 5 }) }),
+    fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean() }),
+  );
 // Gaps of a few seconds (bursts of events, ticks) as often as long ones.
-const step = fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 120_000 })), e: event });
+const stepOf = (listed: readonly string[]) =>
+  fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 120_000 })), e: eventOf(listed) });
+const step = stepOf(states);
+// Weighted towards offline (and dropped for a moment by a reconnect), so that offline runs last.
+const offlineStep = stepOf(['offline', 'offline', 'offline', 'gone', 'device']);
 
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 
-function run(steps: Step[]) {
-  const policy = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
+// A and B have hub ports (settings: hubPorts), C has none.
+const ports = new Map([
+  ['A', { hub: '1-1', port: 1 }],
+  ['B', { hub: '1-1', port: 2 }],
+]);
+
+type LogEntry = { now: number; kind: string; target: string; serials?: string[]; state?: string };
+
+function run(steps: Step[], settings: RecoverySettings = defaultRecoverySettings) {
+  const policy = new PolicyBed(settings, ['10.0.0.5:5555'], ports);
   let now = 1_000_000;
-  const log: { now: number; kind: string; target: string }[] = [];
+  const log: LogEntry[] = [];
   for (const { dt, e } of steps) {
     now += dt;
     if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok, now);
@@ -85,8 +107,11 @@ function run(steps: Step[]) {
         const state = e.states[i];
         return state === undefined || state === 'gone' ? [] : [{ serial, state }];
       });
+      // What adb lists, each look: the offline runs are judged from it.
+      for (const d of devices) log.push({ now, kind: 'listed', target: d.serial, state: d.state });
       for (const a of policy.tick(devices, now)) {
-        log.push({ now, kind: a.kind, target: a.kind === 'kick' ? a.serial : a.kind === 'connect' ? a.address : '' });
+        const target = a.kind === 'connect' ? a.address : a.kind === 'reconnect-offline' ? '' : a.serial;
+        log.push({ now, kind: a.kind, target, ...(a.kind === 'reconnect-offline' ? { serials: a.serials } : {}) });
       }
     }
     expect(policy.size()).toBeLessThanOrEqual(serials.length * 2 + 1);
@@ -113,6 +138,122 @@ describe('RecoveryPolicy', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('power-cycles at most K an hour per phone, a cooldown apart; an offline phone only after N reconnects of one offline run and the minimum time', () => {
+    // A short cooldown and a small budget, so that random runs reach the hourly bound.
+    const settings = { ...defaultRecoverySettings, powerCycle: true, kickCooldownMs: 60_000, maxKicksPerHour: 2 };
+    let offlineCycles = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(step, offlineStep), { maxLength: 400, size: 'max' }), (steps) => {
+        const log = run(steps, settings);
+        for (const s of serials) {
+          const cycles = log.filter((a) => a.kind === 'power-cycle' && a.target === s).map((a) => a.now);
+          // Only a phone with a hub port.
+          if (!ports.has(s)) expect(cycles).toEqual([]);
+          for (let i = 1; i < cycles.length; i++) expect(cycles[i]! - cycles[i - 1]!).toBeGreaterThanOrEqual(settings.kickCooldownMs);
+          for (const t of cycles) expect(cycles.filter((u) => u > t - HOUR_MS && u <= t).length).toBeLessThanOrEqual(settings.maxKicksPerHour);
+        }
+        // A cycle of a phone listed offline: since its offline run began
+        // (the last look that listed it answering) and its last cycle, N
+        // reconnects of it, and the run at least the minimum time long.
+        for (const [i, c] of log.entries()) {
+          if (c.kind !== 'power-cycle') continue;
+          const look = log.find((l) => l.kind === 'listed' && l.target === c.target && l.now === c.now);
+          if (look?.state !== 'offline') continue;
+          offlineCycles++;
+          const before = log.slice(0, i);
+          const answered = before.findLastIndex((l) => l.kind === 'listed' && l.target === c.target && l.state !== 'offline');
+          const runStart = before.findIndex((l, j) => j > answered && l.kind === 'listed' && l.target === c.target && l.state === 'offline');
+          expect(c.now - before[runStart]!.now).toBeGreaterThanOrEqual(OFFLINE_COOLDOWNS_BEFORE_CYCLE * settings.offlineCooldownMs);
+          const lastCycle = before.findLastIndex((l) => l.kind === 'power-cycle' && l.target === c.target);
+          const reconnects = before.filter((l, j) => j > Math.max(runStart, lastCycle) && l.kind === 'reconnect-offline' && l.serials!.includes(c.target));
+          expect(reconnects.length).toBeGreaterThanOrEqual(OFFLINE_RECONNECTS_BEFORE_CYCLE);
+          // The last of them had its whole cooldown to work.
+          expect(c.now - reconnects.at(-1)!.now).toBeGreaterThanOrEqual(settings.offlineCooldownMs);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: offline phones do get their ports cycled across the runs.
+    expect(offlineCycles).toBeGreaterThan(0);
+  });
+
+  it('power-cycles the port of a phone two offline reconnects did not bring back, then asks for a person once the hour is spent', () => {
+    const s = { ...defaultRecoverySettings, powerCycle: true, maxKicksPerHour: 1 };
+    const p = new PolicyBed(s, [], ports);
+    const off = [{ serial: 'A', state: 'offline' }];
+    const cool = s.offlineCooldownMs;
+    expect(p.tick(off, 0).map((a) => a.kind)).toEqual(['reconnect-offline']);
+    // Dropped by adb for a moment, then offline again: the same run.
+    p.tick([], 1_000);
+    expect(p.tick(off, cool).map((a) => a.kind)).toEqual(['reconnect-offline']);
+    // Two reconnects, but not yet two cooldowns offline: nothing.
+    expect(p.tick(off, 2 * cool - 1)).toEqual([]);
+    const [cycle] = p.tick(off, 2 * cool);
+    expect(cycle).toMatchObject({
+      kind: 'power-cycle',
+      serial: 'A',
+      hub: '1-1',
+      port: 1,
+      reason: expect.stringMatching(/still offline after 2 offline reconnects/),
+    });
+    // Still offline after the cycle: reconnects start again, counted afresh.
+    expect(p.tick(off, 3 * cool).map((a) => a.kind)).toEqual(['reconnect-offline']);
+    expect(p.tick(off, 4 * cool + s.kickCooldownMs).map((a) => a.kind)).toEqual(['reconnect-offline']);
+    const [person, again] = p.tick(off, 5 * cool + s.kickCooldownMs);
+    expect(person).toMatchObject({ kind: 'needs-person', reason: 'its port was power-cycled 1 times this hour and it is still offline' });
+    expect(again?.kind).toBe('reconnect-offline');
+    // Answering ends the run: offline again later starts from nothing.
+    p.tick([{ serial: 'A', state: 'device' }], 6 * cool + s.kickCooldownMs);
+    expect(p.tick(off, 7 * cool + s.kickCooldownMs).map((a) => a.kind)).toEqual(['reconnect-offline']);
+  });
+
+  it('gives the last reconnect a whole cooldown before the cycle, however long the phone has been offline', () => {
+    const s = { ...defaultRecoverySettings, powerCycle: true };
+    const p = new PolicyBed(s, [], ports);
+    const off = [{ serial: 'A', state: 'offline' }];
+    const cool = s.offlineCooldownMs;
+    p.tick(off, 0);
+    p.tick(off, 3 * cool);
+    expect(p.tick(off, 4 * cool - 1)).toEqual([]);
+    expect(p.tick(off, 4 * cool).map((a) => a.kind)).toEqual(['power-cycle']);
+  });
+
+  it('an offline phone past its reconnects, without power cycling (off, or no hub port), asks for a person, saying why', () => {
+    for (const [powerCycle, serial, why] of [
+      [false, 'A', /power cycling is off \(recovery\.powerCycle\)/],
+      [true, 'C', /no hub port is set for it/],
+    ] as const) {
+      const p = new PolicyBed({ ...defaultRecoverySettings, powerCycle }, [], ports);
+      const off = [{ serial, state: 'offline' }];
+      const cool = defaultRecoverySettings.offlineCooldownMs;
+      p.tick(off, 0);
+      p.tick(off, cool);
+      const actions = p.tick(off, 2 * cool);
+      expect(actions).toEqual([
+        { kind: 'needs-person', serial, key: `android/${serial}`, reason: expect.stringMatching(/offline for 2 min through 2 offline reconnects/) },
+        expect.objectContaining({ kind: 'reconnect-offline' }),
+      ]);
+      expect(actions[0]).toMatchObject({ reason: expect.stringMatching(why) });
+    }
+  });
+
+  it('reconnects an offline network device the agent connects, after a cooldown, and connects it again; one connected by hand never', () => {
+    const p = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
+    const off = [
+      { serial: '10.0.0.5:5555', state: 'offline' },
+      { serial: '10.0.0.6:5555', state: 'offline' },
+    ];
+    const cool = defaultRecoverySettings.offlineCooldownMs;
+    // Offline while the connect's handshake may run: left alone.
+    expect(p.tick(off, 0).filter((a) => a.kind === 'reconnect-offline')).toEqual([]);
+    const actions = p.tick(off, cool);
+    // Not adb's host-wide command: it would drop 10.0.0.6:5555 for good.
+    expect(actions.find((a) => a.kind === 'reconnect-offline')).toMatchObject({ serials: ['10.0.0.5:5555'], all: false });
+    expect(p.tick(off, cool + defaultRecoverySettings.connectBaseMs).filter((a) => a.kind === 'connect')).toEqual([
+      { kind: 'connect', address: '10.0.0.5:5555', reason: 'listed as offline' },
+    ]);
   });
 
   it('connect attempts are at least the base interval apart, except the one right after a kick', () => {
@@ -187,9 +328,10 @@ describe('RecoveryPolicy', () => {
     expect(p.tick(ready, 1).map((a) => (a.kind === 'kick' ? a.serial : a.kind))).toEqual(['10.0.0.5:5555']);
   });
 
-  it('reconnects offline USB devices only: an offline TCP device is left to adb', () => {
+  it('reconnects offline USB devices only, one by one: an offline TCP device connected by hand is left to adb', () => {
     const p = new RecoveryPolicy(defaultRecoverySettings, []);
     expect(p.tick([{ serial: '10.0.0.9:5555', state: 'offline' }], 0)).toEqual([]);
+    // adb's host-wide command would drop 10.0.0.9:5555 too, and adb would forget it.
     expect(
       p.tick(
         [
@@ -198,7 +340,17 @@ describe('RecoveryPolicy', () => {
         ],
         1,
       ),
-    ).toEqual([{ kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: true }]);
+    ).toEqual([{ kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: false }]);
+  });
+
+  it("uses adb's host-wide reconnect only when it would drop no other device: adb 29 drops an unauthorized one too", () => {
+    const p = new RecoveryPolicy(defaultRecoverySettings, []);
+    const offline = { serial: 'R58M12AB', state: 'offline' };
+    expect(p.tick([offline, { serial: 'R58M12AC', state: 'device' }], 0)).toMatchObject([{ kind: 'reconnect-offline', all: true }]);
+    const cool = defaultRecoverySettings.offlineCooldownMs;
+    expect(p.tick([offline, { serial: 'R58M12AD', state: 'unauthorized' }], cool)).toMatchObject([
+      { kind: 'reconnect-offline', serials: ['R58M12AB'], all: false },
+    ]);
   });
 
   it('never kicks again once the hourly budget is spent, even when the clock jumps back', () => {
