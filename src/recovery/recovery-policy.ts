@@ -131,9 +131,16 @@ export class RecoveryPolicy {
    * The device list changed or a report is due: which actions to take now.
    * mayDisturb is asked last, only about a device an action is due for (the
    * booking gate: it may cost a request to the cloud); a device it refuses
-   * is left out, and the action stays due.
+   * is left out, and the action stays due. portOff: serials whose hub port
+   * charge control holds off on purpose; a network device among them is not
+   * connected again until its port is on.
    */
-  tick(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice, action: Disruption) => boolean = () => true): RecoveryAction[] {
+  tick(
+    devices: readonly ListedDevice[],
+    now: number,
+    mayDisturb: (d: ListedDevice, action: Disruption) => boolean = () => true,
+    portOff: ReadonlySet<string> = new Set(),
+  ): RecoveryAction[] {
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
 
@@ -219,6 +226,8 @@ export class RecoveryPolicy {
     for (const [address, entry] of this.connects) {
       const state = listed.get(address);
       if (state === 'device' || state === 'unauthorized') continue;
+      // Off adb on purpose: a connect would only fail, and warn, until the pause ends.
+      if (portOff.has(address)) continue;
       if (now < entry.nextAt) continue;
       // Until the caller reports the outcome, do not ask again before the backoff.
       entry.nextAt = now + Math.max(this.backoff(entry.failures + 1), 1);

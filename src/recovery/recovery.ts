@@ -145,7 +145,8 @@ export class Recovery {
       return verdict.kind === 'free';
     };
     const attention = new Map<string, string>();
-    for (const action of this.policy.tick(devices, now, mayDisturb)) {
+    const portOff = new Set(registry.charge.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
+    for (const action of this.policy.tick(devices, now, mayDisturb, portOff)) {
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
         continue;
@@ -351,4 +352,9 @@ export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock
  */
 export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
   return state === 'offline' && (charge?.pause !== undefined || charge?.switching !== undefined) ? 'charge-paused' : state;
+}
+
+/** The port is off on purpose, or being switched: no connect can reach the phone (once it is on again, one must). */
+export function portHeldOff(charge: Pick<ChargeEntry, 'pause' | 'switching'>): boolean {
+  return charge.switching !== undefined || (charge.pause !== undefined && charge.pause.ended?.switchedOn !== true);
 }

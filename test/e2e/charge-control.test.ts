@@ -77,6 +77,8 @@ describe('charge control through the hub port', () => {
     expect(on - off).toBeGreaterThanOrEqual(19_000);
     expect(on - off).toBeLessThan(26_000);
     expect(agent.logs().some((l) => /longest pause \(charge.maxPauseSeconds\) is up/.test(String(l.msg)))).toBe(true);
+    // A network device off adb on purpose is not connected again while its port is off: that would only fail and warn.
+    expect(agent.logs().filter((l) => at(l) < on && /could not be connected/.test(String(l.msg)))).toEqual([]);
 
     await cloud.waitForPut((r) => r.receivedAt > on && reported('CHARGE01', (d) => d.status === 'AVAILABLE' && !d.message)(r), 60_000);
     expect(cloud.putRequests().some(reported('CHARGE01', (d) => d.status === 'UNPLUGGED'))).toBe(false);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { RecoveryPolicy, defaultRecoverySettings } from '../../src/recovery/recovery-policy.js';
-import { recoveryState } from '../../src/recovery/recovery.js';
+import { portHeldOff, recoveryState } from '../../src/recovery/recovery.js';
 
 describe('recoveryState', () => {
   it('a phone offline because charge control holds its port off is neither reconnected nor power-cycled, and its offline run ends', () => {
@@ -20,5 +20,36 @@ describe('recoveryState', () => {
     // Without the pause the same phone is reconnected at once.
     expect(look(undefined, 10 * cool)).toEqual(['reconnect-offline']);
     expect(recoveryState('device', pause)).toBe('device');
+  });
+});
+
+describe('portHeldOff', () => {
+  const pause = (ended?: { switchedOn: boolean }) =>
+    ({
+      udid: 'U',
+      serial: '10.0.0.5:5555',
+      way: 'uhubctl',
+      hub: '1-1',
+      port: 1,
+      info: { udid: 'U' },
+      percent: 85,
+      since: 0,
+      sinceWall: 0,
+      until: 1,
+      untilWall: 1,
+      ...(ended && { ended: { why: 'max_time', at: 1, atWall: 1, waitUntil: 2, ...ended } }),
+    }) as Parameters<typeof portHeldOff>[0]['pause'];
+
+  it('does not connect a network device again while its port is off on purpose, and does once it is on', () => {
+    const address = '10.0.0.5:5555';
+    const policy = new RecoveryPolicy(defaultRecoverySettings, [address]);
+    const connects = (charge: Parameters<typeof portHeldOff>[0], now: number) =>
+      policy.tick([], now, () => true, portHeldOff(charge) ? new Set([address]) : new Set()).filter((a) => a.kind === 'connect');
+    const step = defaultRecoverySettings.connectMaxMs;
+    expect(connects({ pause: undefined, switching: 'off' }, 0)).toEqual([]);
+    expect(connects({ pause: pause() }, step)).toEqual([]);
+    expect(connects({ pause: pause({ switchedOn: false }) }, 2 * step)).toEqual([]);
+    // The port is on again: the phone needs a connect to come back.
+    expect(connects({ pause: pause({ switchedOn: true }) }, 3 * step)).toHaveLength(1);
   });
 });
