@@ -345,16 +345,17 @@ export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock
 }
 
 /**
- * The state recovery sees a phone in: a phone whose port charge control
- * holds off (or is switching) is offline on purpose, since a phone over TCP
- * stays listed offline while adb retries it; it is neither reconnected nor
- * power-cycled, and its offline run ends.
+ * The state recovery sees a phone in: one whose port charge control holds off
+ * (or is switching) is off adb on purpose. A phone over TCP stays listed
+ * offline while adb retries it, one on Wi-Fi adb charged from the hub stays
+ * ready: neither is reconnected, kicked or power-cycled (a cycle would switch
+ * its port on mid-pause), and an offline run ends. Once the port is on again,
+ * recovery helps it back like any other.
  */
 export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
-  return state === 'offline' && (charge?.pause !== undefined || charge?.switching !== undefined) ? 'charge-paused' : state;
+  return charge !== undefined && portHeldOff(charge) ? 'charge-paused' : state;
 }
 
-/** The port is off on purpose, or being switched: no connect can reach the phone (once it is on again, one must). */
 export function portHeldOff(charge: Pick<ChargeEntry, 'pause' | 'switching'>): boolean {
   return charge.switching !== undefined || (charge.pause !== undefined && charge.pause.ended?.switchedOn !== true);
 }

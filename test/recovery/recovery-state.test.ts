@@ -19,7 +19,9 @@ describe('recoveryState', () => {
     expect(registry.escalations.of('R58M1')).toBeUndefined();
     // Without the pause the same phone is reconnected at once.
     expect(look(undefined, 10 * cool)).toEqual(['reconnect-offline']);
-    expect(recoveryState('device', pause)).toBe('device');
+    // A ready phone (Wi-Fi adb, charged from the hub) is left alone too: a power cycle would switch its port on mid-pause.
+    expect(recoveryState('device', pause)).toBe('charge-paused');
+    expect(recoveryState('device', undefined)).toBe('device');
   });
 });
 
@@ -51,5 +53,22 @@ describe('portHeldOff', () => {
     expect(connects({ pause: pause({ switchedOn: false }) }, 2 * step)).toEqual([]);
     // The port is on again: the phone needs a connect to come back.
     expect(connects({ pause: pause({ switchedOn: true }) }, 3 * step)).toHaveLength(1);
+  });
+});
+
+describe('a wedged phone on Wi-Fi adb whose port a charge pause holds off', () => {
+  it('is neither kicked nor power-cycled until its port is on again', () => {
+    const policy = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, []);
+    const wedged = (charge: Parameters<typeof recoveryState>[1]) => ({
+      serial: 'R58W1',
+      state: recoveryState('device', charge),
+      failures: 10,
+      failingSince: 0,
+      hubPort: { hub: '1-1', port: 2 },
+      escalation: { kicks: [1_000], cycles: [] },
+    });
+    const later = defaultRecoverySettings.kickCooldownMs + 10_000;
+    expect(policy.tick([wedged({ pause: undefined, switching: 'off' })], later)).toEqual([]);
+    expect(policy.tick([wedged(undefined)], later).map((a) => a.kind)).toEqual(['power-cycle']);
   });
 });
