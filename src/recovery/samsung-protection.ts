@@ -46,6 +46,9 @@ export interface SamsungProtectionOptions {
   tickMs?: number;
 }
 
+/** What protect_battery can read: unset, or a mode's number. */
+const VALUE = /^(null|\d{1,9})$/;
+
 const PROTECTION_POLICY: ProtectionSettings = {
   recheckMs: 10 * 60_000,
   retryMs: 60_000,
@@ -189,7 +192,10 @@ export class SamsungProtection {
 
   private async get(serial: string): Promise<string | undefined> {
     try {
-      return parseSettingOrUnset((await this.o.adb.shell(serial, `settings get global ${KEY}`, { timeoutMs: SHELL_MS, maxBytes: 64 * 1024 })).output);
+      const value = parseSettingOrUnset((await this.o.adb.shell(serial, `settings get global ${KEY}`, { timeoutMs: SHELL_MS, maxBytes: 64 * 1024 })).output);
+      // The key holds a small number or nothing: any other line (a vendor's warning, garbage) says nothing of it,
+      // and taken for "off" it would be written over and quoted in the phone's message.
+      return value !== undefined && !VALUE.test(value) ? undefined : value;
     } catch (err) {
       this.o.logger.debug({ serial, err: err instanceof Error ? err.message : String(err) }, `reading ${KEY} failed`);
       return undefined;

@@ -73,6 +73,24 @@ function bed(brand = 'samsung') {
 }
 
 describe('the samsung way on virtual time', () => {
+  it('takes only a number or null for the setting: any other line is unreadable, never written over, never quoted to the cloud', async () => {
+    for (const odd of ['x'.repeat(5_000), 'Enabled', '0 1', 'WARNING: linker: unused DT entry', '\u0000']) {
+      const { registry, phone, protection, inventory, pass } = bed();
+      phone.value = odd;
+      inventory();
+      protection.start();
+      await pass(5 * MINUTE);
+      expect(
+        phone.commands.filter((c) => c.startsWith('settings put')),
+        JSON.stringify(odd.slice(0, 40)),
+      ).toEqual([]);
+      const entry = registry.protection.of(SERIAL);
+      expect(entry?.state).toBe('unreadable');
+      expect(entry?.message ?? '').not.toContain(odd);
+      protection.stop();
+    }
+  });
+
   it('flags a phone that reads as protected yet charges past the cap for over 30 minutes, once, and clears it under the mark', async () => {
     const { registry, phone, stats, log, protection, inventory, pass } = bed();
     inventory();
