@@ -51,6 +51,8 @@ async function plug(profile: Profile): Promise<SimDevice> {
   const device = new SimDevice({ profile });
   devices.push(device);
   await adb.connect(await device.start());
+  // adb answers the connect before the handshake ends: a shell asked in between fails with "device offline".
+  await adb.waitForState(device.serial, 'device', 20_000);
   return device;
 }
 
@@ -197,6 +199,7 @@ describe('tiered inventory through the real adb server', () => {
     const device = new SimDevice({ profile: base, commandHangOn: /^dumpsys battery$/ });
     devices.push(device);
     await adb.connect(await device.start());
+    await adb.waitForState(device.serial, 'device', 20_000);
     const p = prober(900, 1500);
     const cut = await p.probe(device.serial, 'device');
     expect(cut.message).toMatch(/did not finish within 1500 ms: \d+ of \d+ sections arrived in [\d.]+ s \(the device answers slowly/);
@@ -223,6 +226,7 @@ describe('tiered inventory through the real adb server', () => {
     const device = new SimDevice({ profile: base, slowCommands: { names: FRAMEWORK_COMMANDS, ms: 700 } });
     devices.push(device);
     await adb.connect(await device.start());
+    await adb.waitForState(device.serial, 'device', 20_000);
     const p = prober(900, 2500);
     const messages: string[] = [];
     let info: DeviceInfo | undefined;
