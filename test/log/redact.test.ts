@@ -41,7 +41,10 @@ describe('maskString: a secret as the logger writes it', () => {
     const raw: string[] = [];
     const logger = createLogger({ level: 'info', pretty: false, destination: { write: (line: string) => raw.push(line) } });
     // Printable ASCII and the characters JSON escapes: what an operator can paste as a key.
-    const char = fc.oneof(fc.constantFrom('"', '\\', '\t', '\n', '/', '?', '&', '=', '%', '+'), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme-ascii' }));
+    const char = fc.oneof(
+      fc.constantFrom('"', '\\', '\t', '\n', '/', '?', '&', '=', '%', '+'),
+      fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme-ascii' }),
+    );
     fc.assert(
       fc.property(fc.array(char, { minLength: 8, maxLength: 24 }), (chars) => {
         const key = chars.join('');
