@@ -164,6 +164,8 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
         method: request.method,
         headers,
         agent: freshSocket ? false : directAgent(secure),
+        // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot turn the check off.
+        rejectUnauthorized: true,
         ...(request.secureContext && { secureContext: request.secureContext }),
       };
       send(
@@ -213,6 +215,7 @@ function tlsOver(socket: Socket, host: string, secureContext: SecureContext | un
     // SNI carries names only, never an address literal.
     ...(isIP(host) ? {} : { servername: host }),
     ...(secureContext && { secureContext }),
+    rejectUnauthorized: true,
   });
 }
 
