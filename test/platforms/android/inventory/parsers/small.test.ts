@@ -6,6 +6,8 @@ import { parseIdUid, parseSuListing } from '../../../../../src/platforms/android
 import { parseSettingOrUnset, parseSettingText, parseSettingValue } from '../../../../../src/platforms/android/inventory/parsers/settings.js';
 import { parseUptimeSeconds } from '../../../../../src/platforms/android/inventory/parsers/uptime.js';
 import { fixture } from '../fixture.js';
+import { deviceName } from '../../../../../src/platforms/android/inventory/probes/device-name.js';
+import { bluetoothName } from '../../../../../src/platforms/android/inventory/probes/bluetooth-name.js';
 
 describe('parseSettingValue', () => {
   it.each([
@@ -34,6 +36,13 @@ describe('parseSettingText (a name a person typed)', () => {
     ['Pixel\n/system/bin/sh: settings: inaccessible or not found\n', undefined],
   ])('%j', (text, value) => {
     expect(parseSettingText(text)).toBe(value);
+  });
+});
+
+describe('the device name probes', () => {
+  it('read a name with a newline as that name, not as a failure to fall back from', () => {
+    expect(deviceName.parse('Lab\nrack 3\n')).toBe('Lab\nrack 3');
+    expect(bluetoothName.parse('Lab\nrack 3\n')).toBe('Lab\nrack 3');
   });
 });
 
