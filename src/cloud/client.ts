@@ -240,10 +240,13 @@ export class CloudClient {
     } catch (error) {
       throw translateRequestError(operation, error, timeoutMs, opts.signal, context);
     }
-    // A plain http request goes to the proxy itself, which answers 407 for its own credentials.
-    if (context && res.status === 407) {
+    // A plain http request goes to the proxy itself, which answers 407 for its own credentials,
+    // or 401 (tinyproxy). A proxy must add Via to every answer it forwards (RFC 9110, 7.6.3):
+    // a 401 without Via is the proxy's own, not the cloud refusing the API key.
+    if (context && (res.status === 407 || (res.status === 401 && url.protocol === 'http:' && res.headers.via === undefined))) {
       const challenges = challengeSchemes(res.headers['proxy-authenticate']);
-      throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, 407, res.statusMessage, challenges), { status: 407 });
+      const fromProxy = res.status === 407 ? challenges : challengeSchemes(res.headers['www-authenticate']);
+      throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, res.status, res.statusMessage, fromProxy), { status: res.status });
     }
     const answer: HttpAnswer = {
       status: res.status,
