@@ -88,7 +88,7 @@ describe('boundDevice', () => {
     );
     fc.assert(
       fc.property(device, (d) => {
-        const out = boundDevice({ ...base, ...d } as DeviceInfo);
+        const out = boundDevice({ ...base, ...d });
         if ('refused' in out) return;
         expect(Buffer.byteLength(JSON.stringify(out.info))).toBeLessThanOrEqual(MAX_DEVICE_JSON_BYTES);
         for (const [path, limit] of Object.entries(STRING_LIMITS)) {
