@@ -107,6 +107,9 @@ runtime() { # arch -> directory holding bin/node and LICENSE of node-linux-<x64|
     tar -xzf "$runtime_dir/$name-$node_version.tgz" -C "$dir.tmp" --strip-components=1 package/bin/node package/LICENSE
     rm -rf "$dir" && mv "$dir.tmp" "$dir"
   fi
+  # npm checked the registry's integrity; this checks it is the one pinned in the repository (a cached runtime too).
+  "$node" "$repo/dist/packaging/node-runtime-cli.js" pack "$runtime_dir/$name-$node_version.json" >&2 ||
+    fail "$name@$node_version is not the pinned runtime (packaging/node-runtime.json)"
   echo "$dir"
 }
 # The shared libraries the runtime needs, from readelf: NEEDED entries

@@ -2,7 +2,7 @@ import type { DeviceRow } from '../status/device-rows.js';
 import { noPaint, type Paint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 import { utcText } from '../util/clock.js';
-import { cleanString } from '../report/clean-strings.js';
+import { terminalText } from '../report/clean-strings.js';
 
 // `device-agent list` for people: one row per device, columns padded to
 // their widest cell. Pure: rows in, text out.
@@ -71,8 +71,9 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint):
   const shown = columns.filter((c) => !c.optional || rows.some((r) => c.cell(r) !== ''));
   // Cells hold what devices say about themselves (a model name, adb's serial
   // from a USB descriptor): a control character there would reach the
-  // terminal as a command, so each is shown as U+FFFD.
-  const cells = rows.map((r) => shown.map((c) => cleanString(c.cell(r))));
+  // terminal as a command, and a newline or a bidi override would forge or
+  // reorder a row, so each is shown as U+FFFD.
+  const cells = rows.map((r) => shown.map((c) => terminalText(c.cell(r))));
   const widths = shown.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i]!.length)));
   const line = (texts: string[], painted: string[]): string =>
     painted

@@ -3,6 +3,7 @@
 // retry.ts owns retrying. Statuses are classified here into the typed errors
 // of errors.ts.
 
+import { pathSegment } from './path-segment.js';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
 import { addSecret, maskString } from '../log/redact.js';
@@ -108,16 +109,18 @@ export class CloudClient {
 
   /** GET /devices/{udid}; undefined when the cloud does not know the device (404). */
   getDevice(udid: string, opts: PutOptions = {}): Promise<Device | undefined> {
-    return this.getOptional<Device>('GET /devices/{udid}', `/devices/${encodeURIComponent(udid)}`, opts);
+    return this.getOptional<Device>('GET /devices/{udid}', () => `/devices/${pathSegment(udid)}`, opts);
   }
 
   /** GET /devices/{id}/status; undefined on 404. */
   getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<BookingStatus | undefined> {
-    return this.getOptional<BookingStatus>('GET /devices/{id}/status', `/devices/${encodeURIComponent(String(deviceId))}/status`, opts);
+    return this.getOptional<BookingStatus>('GET /devices/{id}/status', () => `/devices/${pathSegment(String(deviceId))}/status`, opts);
   }
 
-  private getOptional<T>(operation: string, path: string, opts: PutOptions): Promise<T | undefined> {
-    return withRetry(
+  /** `path` is built inside the promise: an id that cannot be a path segment rejects, as any other failure. */
+  private async getOptional<T>(operation: string, pathOf: () => string, opts: PutOptions): Promise<T | undefined> {
+    const path = pathOf();
+    return await withRetry(
       async () => {
         const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true, deadline: opts.deadline });
         if (res.status === 404) return undefined;
@@ -237,10 +240,13 @@ export class CloudClient {
     } catch (error) {
       throw translateRequestError(operation, error, timeoutMs, opts.signal, context);
     }
-    // A plain http request goes to the proxy itself, which answers 407 for its own credentials.
-    if (context && res.status === 407) {
+    // A plain http request goes to the proxy itself, which answers 407 for its own credentials,
+    // or 401 (tinyproxy). A proxy must add Via to every answer it forwards (RFC 9110, 7.6.3):
+    // a 401 without Via is the proxy's own, not the cloud refusing the API key.
+    if (context && (res.status === 407 || (res.status === 401 && url.protocol === 'http:' && res.headers.via === undefined))) {
       const challenges = challengeSchemes(res.headers['proxy-authenticate']);
-      throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, 407, res.statusMessage, challenges), { status: 407 });
+      const fromProxy = res.status === 407 ? challenges : challengeSchemes(res.headers['www-authenticate']);
+      throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, res.status, res.statusMessage, fromProxy), { status: res.status });
     }
     const answer: HttpAnswer = {
       status: res.status,

@@ -10,7 +10,7 @@ import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { http, https } from '../util/node-http.js';
-import { openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
+import { challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
 import type { ProxyEndpoint } from '../config/proxy-url.js';
 
 export interface HttpRequest {
@@ -118,8 +118,10 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
     };
 
     let answered = false;
+    let head: IncomingMessage | undefined;
     const onResponse = (res: IncomingMessage): void => {
       answered = true;
+      head = res;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -164,6 +166,8 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
         method: request.method,
         headers,
         agent: freshSocket ? false : directAgent(secure),
+        // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot turn the check off.
+        rejectUnauthorized: true,
         ...(request.secureContext && { secureContext: request.secureContext }),
       };
       send(
@@ -182,9 +186,11 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
           });
           return req;
         },
-        // A connection that never reached the proxy fails naming the proxy.
+        // A connection that never reached the proxy, or that the proxy cut before any answer, fails naming the proxy.
         (error: NodeJS.ErrnoException) =>
-          reached ? error : new ProxyTunnelError(proxy.label, url.host, { step: 'connect', code: error.code ?? 'ECONNREFUSED' }),
+          !reached
+            ? new ProxyTunnelError(proxy.label, url.host, { step: 'connect', code: error.code ?? 'ECONNREFUSED' })
+            : cutByProxy(proxy, url, request.method, head, error),
       );
     } else {
       const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -213,7 +219,24 @@ function tlsOver(socket: Socket, host: string, secureContext: SecureContext | un
     // SNI carries names only, never an address literal.
     ...(isIP(host) ? {} : { servername: host }),
     ...(secureContext && { secureContext }),
+    rejectUnauthorized: true,
   });
+}
+
+/**
+ * A plain http request through the proxy that failed after reaching it. The
+ * proxy is the agent's only peer, so a connection cut before any answer is
+ * the proxy's doing; so is one cut during an answer the proxy made itself,
+ * which carries no Via (a proxy adds Via to every answer it forwards, RFC 9110
+ * 7.6.3): tinyproxy answers wrong credentials with 401 and resets a request
+ * whose body is still coming. A forwarded answer cut short stays the error it is.
+ */
+function cutByProxy(proxy: ProxyEndpoint, url: URL, method: string, head: IncomingMessage | undefined, error: NodeJS.ErrnoException): Error {
+  if (head === undefined)
+    return new ProxyTunnelError(proxy.label, url.host, { step: 'closed', code: error.code ?? 'ECONNRESET', request: `${method} ${url.origin}` });
+  if (head.headers.via !== undefined) return error;
+  const authenticate = challengeSchemes(head.headers['proxy-authenticate'] ?? head.headers['www-authenticate']);
+  return new ProxyTunnelError(proxy.label, url.host, { step: 'answer', status: head.statusCode ?? 0, statusText: head.statusMessage ?? '', authenticate });
 }
 
 /** An http URL through the proxy: the request in absolute form, with the proxy's credentials. */

@@ -71,5 +71,14 @@ export function readEnvironment(env: NodeJS.ProcessEnv): EnvReading {
       warnings.push({ name, message: `${name} is the old name of ${current}: it still works for now, but rename it` });
     }
   }
+  const tls = env.NODE_TLS_REJECT_UNAUTHORIZED;
+  if (tls !== undefined && tls !== '' && tls !== '1') {
+    warnings.push({
+      name: 'NODE_TLS_REJECT_UNAUTHORIZED',
+      message:
+        `NODE_TLS_REJECT_UNAUTHORIZED=${JSON.stringify(tls).slice(0, 16)} is set but ignored: device-agent always checks the cloud's certificate. ` +
+        'To trust a private CA, set caFile (DEVICE_AGENT_CA_FILE) or systemCa; remove the variable from agent.env, the env_file or the drop-in that sets it',
+    });
+  }
   return { values, known, warnings };
 }

@@ -1,3 +1,4 @@
+import { sentInClear } from './plain-http.js';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../util/package.js';
@@ -76,6 +77,23 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const ways = flat.get('charge.ways');
   if (Array.isArray(ways) && ways.some((w) => String(w).endsWith('=command')) && !flat.get('charge.command'))
     errors.push(new ConfigError(`charge.command (${envName('charge.command')})`, 'is needed by the `command` way that charge.ways names: the hub tool to run'));
+  const baseUrl = flat.get('baseUrl');
+  if (typeof baseUrl === 'string' && sentInClear(baseUrl)) {
+    const host = new URL(baseUrl).host;
+    if (flat.get('allowPlainHttp') === true) {
+      reading.warnings.push({
+        name: envName('allowPlainHttp'),
+        message: `the cloud is reached over plain http (${host}): the API key crosses the network unencrypted, as allowPlainHttp allows`,
+      });
+    } else {
+      errors.push(
+        new ConfigError(
+          `baseUrl (${envName('baseUrl')})`,
+          `is plain http to another host (${host}): the API key would cross the network unencrypted. Use the cloud's https URL, or set allowPlainHttp (${envName('allowPlainHttp')}=true) where that network is trusted`,
+        ),
+      );
+    }
+  }
   if (errors.length) throw errors.length === 1 && !reading.warnings.length ? errors[0]! : new ConfigErrors(errors, reading.warnings);
   return { settings: unflatten(flat) as unknown as Settings, warnings: reading.warnings, variables: reading.known };
 }

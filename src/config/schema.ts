@@ -237,6 +237,10 @@ export const schema = {
     unset: "none: Node's own roots (and the host's, with `systemCa`)",
     help: "PEM file of CAs trusted besides the others: a private cloud's CA, or the CA a TLS-inspecting proxy signs with. `NODE_EXTRA_CA_CERTS` works as well",
   },
+  allowPlainHttp: {
+    type: 'boolean',
+    help: 'allow a `baseUrl` of plain `http://` to a host other than this one: the API key then crosses the network unencrypted, so only where that network is trusted (the agent says so at start)',
+  },
   systemCa: {
     type: 'boolean',
     help: "also trust the host's CA bundle (`/etc/ssl/certs/ca-certificates.crt` and its kin, or `SSL_CERT_FILE`), where `update-ca-certificates` puts a company CA",

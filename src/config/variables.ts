@@ -36,6 +36,10 @@ export const otherVariables = {
     readBy: 'agent',
     help: "Node's own proxy support, not needed: the agent reads the proxy settings itself (doctor warns, it costs memory)",
   },
+  NODE_TLS_REJECT_UNAUTHORIZED: {
+    readBy: 'agent',
+    help: "Node's switch that turns certificate checks off: ignored, since the agent's requests always check; set anything but `1` and the agent warns at start and in `doctor`",
+  },
   NO_COLOR: { readBy: 'agent', help: 'set and not empty: no colour in `list` and `doctor` on a terminal' },
   TERM: { readBy: 'agent', help: '`dumb`: no colour in `list` and `doctor`' },
   PATH: {

@@ -1,6 +1,6 @@
 import { maskString } from '../log/redact.js';
 import { noPaint, type Paint } from '../util/paint.js';
-import { cleanString } from '../report/clean-strings.js';
+import { terminalText } from '../report/clean-strings.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -60,7 +60,7 @@ function summary(items: readonly CheckItem[]): string {
 
 // A multi-line error message must not break the one-line-per-item layout,
 // and a control character from a device or the cloud must not reach the
-// terminal as a command (it is shown as U+FFFD).
+// terminal as a command, nor a bidi override reorder the line (each is shown as U+FFFD).
 function oneLine(text: string): string {
-  return cleanString(text.replace(/\s+/g, ' ').trim());
+  return terminalText(text.replace(/\s+/g, ' ').trim());
 }

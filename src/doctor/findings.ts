@@ -2,6 +2,7 @@
 // doctor saw (settings, adb answers, the cloud's answer) to checklist items.
 // The I/O that gathers the observations is in checks.ts.
 
+import { sentInClear } from '../config/plain-http.js';
 import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
@@ -363,19 +364,6 @@ export function safeUrl(baseUrl: string): string {
   } catch {
     return '(invalid URL)';
   }
-}
-
-function sentInClear(baseUrl: string): boolean {
-  try {
-    const url = new URL(baseUrl);
-    return url.protocol === 'http:' && !isLoopback(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 function errorText(error: unknown): string {

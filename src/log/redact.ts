@@ -6,19 +6,34 @@
 // wherever it appears.
 
 const secrets = new Set<string>();
+/**
+ * The secrets, longest first: a key's JSON form (`a\\b`) holds its raw form
+ * (`a\b`), and masking the raw one first would leave a lone backslash that
+ * escapes the line's closing quote.
+ */
+let longestFirst: string[] = [];
 
 export const MASK = '***';
 
-/** Registers a secret (the API key, the Basic credential) to be masked in every log line. */
+/**
+ * Registers a secret (the API key, the Basic credential) to be masked in
+ * every log line. The mask runs on lines already written as JSON, and a URL
+ * carries a secret percent-encoded, so a key holding `"`, `\`, a control
+ * character or a reserved character is registered in those forms too.
+ */
 export function addSecret(value: string | undefined): void {
   if (value && value.length >= 4) {
     secrets.add(value);
     secrets.add(Buffer.from(value).toString('base64'));
+    secrets.add(JSON.stringify(value).slice(1, -1));
+    secrets.add(encodeURIComponent(value));
+    longestFirst = [...secrets].sort((a, b) => b.length - a.length);
   }
 }
 
 export function clearSecrets(): void {
   secrets.clear();
+  longestFirst = [];
 }
 
 const authPattern = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]+/g;
@@ -30,7 +45,7 @@ export function maskString(text: string): string {
   let out = text
     .replace(authPattern, `$1 ${MASK}`)
     .replace(urlPasswordPattern, (all, head: string, password: string) => (password === 'PASSWORD' ? all : `${head}:${MASK}@`));
-  for (const secret of secrets) {
+  for (const secret of longestFirst) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }
   return out;

@@ -27,6 +27,18 @@ export function cleanString(text: string): string {
   return HAS_CONTROL.test(formed) ? formed.replace(CONTROL, REPLACEMENT) : formed;
 }
 
+// On a terminal a newline or a tab inside a cell starts a row or a column of
+// its own (a phone named "x\nFAKE01  device ..." forges a row of `list`), and
+// Unicode's format characters (Cf: the bidi overrides U+202A-202E and
+// U+2066-2069, zero-width joiners, the soft hyphen) reorder or hide what
+// follows them. The cloud keeps those as data; a terminal cell does not.
+const TERMINAL_ONLY = /[\n\t\p{Cf}]/gu;
+
+/** The text for one cell or line on a terminal: cleaned, and newlines, tabs and format characters shown as U+FFFD. */
+export function terminalText(text: string): string {
+  return cleanString(text).replace(TERMINAL_ONLY, REPLACEMENT);
+}
+
 /** The value with every string in it (object keys included) cleaned; the same value when nothing needed it. */
 export function cleanStrings<T>(value: T): T {
   return clean(value) as T;

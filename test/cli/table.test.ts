@@ -82,6 +82,17 @@ describe('formatTable', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(text).toContain('Pix\ufffd[2J\ufffdel\ufffd');
   });
+
+  it('keeps one row per device when a phone names itself with a newline, and shows bidi overrides as U+FFFD', () => {
+    // A device name is settable by any shell user of the phone (settings put global device_name).
+    const forged = 'Pixel\nFAKE01    device  SM-G991B';
+    const text = formatTable([row({ model: forged }), row({ serial: 'B', udid: 'B', model: 'abc\u202Efdp.exe\u2066\u200B\tx' })]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('Pixel\ufffdFAKE01');
+    expect(text).not.toMatch(/[\t\p{Cf}]/u);
+    expect(lines[2]).toContain('abc\ufffdfdp.exe\ufffd\ufffd\ufffdx');
+  });
 });
 
 describe('formatTable: battery health', () => {

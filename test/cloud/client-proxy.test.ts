@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudClient, type CloudClientOptions } from '../../src/cloud/client.js';
-import { CloudProxyError, CloudUnavailableError } from '../../src/cloud/errors.js';
+import { CloudAuthError, CloudProxyError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import { planProxies, type ProxySettings } from '../../src/cloud/proxy/route.js';
 import { realTiming } from '../../src/cloud/retry.js';
 import { loadTrust } from '../../src/cloud/trust/trust.js';
@@ -35,6 +35,7 @@ const plainCloud = new CloudDouble({ urlHost: NAME });
 const squidAuth = new Squid({ auth: account, hosts: { [NAME]: '127.0.0.1' } });
 const squidStock = new Squid({ hosts: { [NAME]: '127.0.0.1' }, connectOnly443: true });
 const tinyproxy = new Tinyproxy();
+const tinyproxyAuth = new Tinyproxy({ auth: { user: 'lab', password: 'tiny-secret' } });
 let tinyproxyBroken: Tinyproxy;
 let silent: Server;
 let silentPort = 0;
@@ -47,7 +48,7 @@ let lines: string[] = [];
 beforeAll(async () => {
   writeFileSync(caFile, cloudCa.caCert);
   writeFileSync(bothCaFile, cloudCa.caCert + inspectingCa.caCert);
-  await Promise.all([cloud.start(), inspected.start(), plainCloud.start(), squidAuth.start(), squidStock.start(), tinyproxy.start()]);
+  await Promise.all([cloud.start(), inspected.start(), plainCloud.start(), squidAuth.start(), squidStock.start(), tinyproxy.start(), tinyproxyAuth.start()]);
   downPort = await freePort();
   tinyproxyBroken = new Tinyproxy({ upstream: `127.0.0.1:${downPort}` });
   await tinyproxyBroken.start();
@@ -59,7 +60,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   silent?.close();
-  await Promise.all([cloud.stop(), inspected.stop(), plainCloud.stop(), squidAuth.stop(), squidStock.stop(), tinyproxy.stop(), tinyproxyBroken?.stop()]);
+  await Promise.all([
+    cloud.stop(),
+    inspected.stop(),
+    plainCloud.stop(),
+    squidAuth.stop(),
+    squidStock.stop(),
+    tinyproxy.stop(),
+    tinyproxyAuth.stop(),
+    tinyproxyBroken?.stop(),
+  ]);
 });
 
 beforeEach(() => {
@@ -168,6 +178,34 @@ describe('through tinyproxy, without authentication', () => {
     const byAddress = cloud.url.replace(NAME, '127.0.0.1');
     expect(await client(byAddress, { httpsProxy: `http://127.0.0.1:${tinyproxy.port}` }).putDevices(sampleReport())).toEqual({ failedDevices: [] });
     expect(tinyproxy.output).toMatch(/CONNECT/);
+  });
+});
+
+describe('through tinyproxy with BasicAuth, and a wrong password', () => {
+  // tinyproxy 1.11 answers 401 (not 407) and closes at once; a PUT whose body
+  // is still on its way then sees the connection reset.
+  const wrong = (): string => `http://lab:not-the-password@127.0.0.1:${tinyproxyAuth.port}`;
+
+  it.each([
+    ['a plain http cloud (the request through the proxy)', () => plainCloud.url.replace(NAME, '127.0.0.1'), 'httpProxy'],
+    ['an https cloud (a CONNECT tunnel)', () => cloud.url.replace(NAME, '127.0.0.1'), 'httpsProxy'],
+  ] as const)('%s: names the proxy and its address as the hop that answered or cut', async (_name, base, setting) => {
+    const error = await failure(client(base(), { [setting]: wrong() }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudProxyError);
+    expect(error.message).toContain(`proxy http://127.0.0.1:${tinyproxyAuth.port}`);
+    // Either the proxy's 401 arrived (refused credentials) or its reset did (cut before answering).
+    expect(error.message).toMatch(
+      /refused the credentials of user lab \(401 Unauthorized\)|cut the connection before answering PUT http:\/\/127\.0\.0\.1:\d+ \(ECONNRESET\)/,
+    );
+    expect(error.message).not.toMatch(/the cloud is unavailable/);
+    expectNoPassword(error.message, inspect(error));
+    expect(error.message).not.toContain('not-the-password');
+  });
+
+  it("keeps the cloud's own 401, forwarded with Via, as the cloud refusing the API key", async () => {
+    const url = plainCloud.url.replace(NAME, '127.0.0.1');
+    const error = await failure(client(url, { httpProxy: `http://127.0.0.1:${tinyproxy.port}` }, { apiKey: 'not-the-key' }).putDevices(sampleReport()));
+    expect(error).toBeInstanceOf(CloudAuthError);
   });
 });
 

@@ -13,6 +13,7 @@ import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CloudClient, type CloudClientOptions } from '../../src/cloud/client.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
+import { PathSegmentError } from '../../src/cloud/path-segment.js';
 import { realTiming } from '../../src/cloud/retry.js';
 import { createLogger } from '../../src/log/logger.js';
 import { CloudDouble, DEFAULT_API_KEY, DEFAULT_USERNAME } from '../cloud-double/cloud-double.js';
@@ -384,6 +385,24 @@ describe('reads for the doctor', () => {
     expect(device).toMatchObject({ udid: 'AAA', isOnline: true, modelName: 'SM-G991B' });
     expect(await c.getDeviceStatus(device!.id)).toEqual({ isBooked: false, isOnline: true });
     expect(await c.getDevice('NOPE')).toBeUndefined();
+  });
+
+  it.each(['.', '..', ''])('asks nothing for a device id %j: URL resolution would drop it and the segment before', async (id) => {
+    const c = client();
+    await expect(c.getDeviceStatus(id)).rejects.toBeInstanceOf(PathSegmentError);
+    await expect(c.getDevice(id)).rejects.toBeInstanceOf(PathSegmentError);
+    expect(double.requests).toHaveLength(0);
+  });
+
+  it('sends a device id with a dot, a slash or a percent sign as one segment', async () => {
+    const c = client();
+    for (const id of ['...', 'a/..', '%2e%2e', '.hidden']) expect(await c.getDeviceStatus(id)).toBeUndefined();
+    expect(double.requests.map((r) => r.path)).toEqual([
+      '/devices/.../status',
+      '/devices/a%2F../status',
+      '/devices/%252e%252e/status',
+      '/devices/.hidden/status',
+    ]);
   });
 
   it('checks credentials and measures the clock skew from the Date header', async () => {

@@ -8,6 +8,17 @@ import { otherVariables } from '../../src/config/variables.js';
 const root = join(import.meta.dirname, '../..');
 
 describe('readEnvironment', () => {
+  it.each(['0', 'false', ' '])('warns that NODE_TLS_REJECT_UNAUTHORIZED=%j is ignored, and names the settings that trust a private CA', (value) => {
+    const reading = readEnvironment({ NODE_TLS_REJECT_UNAUTHORIZED: value });
+    expect(reading.warnings).toHaveLength(1);
+    expect(reading.warnings[0]).toMatchObject({ name: 'NODE_TLS_REJECT_UNAUTHORIZED' });
+    expect(reading.warnings[0]!.message).toMatch(/is set but ignored: device-agent always checks the cloud's certificate.*DEVICE_AGENT_CA_FILE/);
+  });
+
+  it('says nothing of NODE_TLS_REJECT_UNAUTHORIZED=1, the default', () => {
+    expect(readEnvironment({ NODE_TLS_REJECT_UNAUTHORIZED: '1' }).warnings).toEqual([]);
+  });
+
   it("reads the settings' variables and names them, never their values; empty ones are unset", () => {
     const reading = readEnvironment({ DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root', DEVICE_AGENT_JITTER_SECONDS: '3' });
     expect([...reading.values]).toEqual([

@@ -67,6 +67,20 @@ describe('loadSettings', () => {
     ).toBe('hub-power {hub} {port} {action}');
   });
 
+  it('refuses plain http to another host unless allowPlainHttp says so, and then warns; loopback and https are fine', () => {
+    const err = errorOf(() => loadSettings({ env: { DEVICE_AGENT_BASE_URL: 'http://cloud.lab.example:8080/v1' } }));
+    expect(err.message).toContain('baseUrl (DEVICE_AGENT_BASE_URL): is plain http to another host (cloud.lab.example:8080)');
+    expect(err.message).toContain('DEVICE_AGENT_ALLOW_PLAIN_HTTP=true');
+    const allowed = loadConfig({ env: { DEVICE_AGENT_BASE_URL: 'http://10.1.2.3/v1', DEVICE_AGENT_ALLOW_PLAIN_HTTP: 'true' } });
+    expect(allowed.settings.baseUrl).toBe('http://10.1.2.3/v1');
+    expect(allowed.warnings).toEqual([
+      { name: 'DEVICE_AGENT_ALLOW_PLAIN_HTTP', message: expect.stringContaining('plain http (10.1.2.3): the API key crosses the network unencrypted') },
+    ]);
+    for (const url of ['http://127.0.0.1:8080/v1', 'http://localhost/v1', 'http://[::1]:9/v1', 'https://cloud.example.com/v1']) {
+      expect(loadConfig({ env: { DEVICE_AGENT_BASE_URL: url } }).warnings).toEqual([]);
+    }
+  });
+
   it('accepts a 6-field schedule with seconds first', () => {
     expect(loadSettings({ env: { DEVICE_AGENT_SCHEDULE: '*/10 * * * * *' } }).schedule).toBe('*/10 * * * * *');
   });

@@ -41,6 +41,12 @@ describe('formatChecklist', () => {
     expect(text).toContain('device EVIL\ufffd[2J: unauthorized\ufffd');
   });
 
+  it('shows a bidi override or a zero-width character a device gave as U+FFFD, so it cannot reorder the line', () => {
+    const text = formatChecklist([{ status: 'warn', finding: 'device \u202Eevil\u2069 \u200Bunauthorized' }]);
+    expect(text).not.toMatch(/\p{Cf}/u);
+    expect(text).toContain('device \ufffdevil\ufffd \ufffdunauthorized');
+  });
+
   it('keeps a multi-line error on its one line', () => {
     const text = formatChecklist([{ status: 'fail', finding: 'cloud: bad\n  at line two\r\n', advice: 'first\nsecond' }]);
     expect(text.split('\n').slice(0, 2)).toEqual(['[FAIL] cloud: bad at line two', '       -> first second']);

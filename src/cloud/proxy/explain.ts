@@ -42,6 +42,17 @@ export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailu
         retryable: true,
       };
     case 'closed':
+      if (failure.request !== undefined) {
+        // The agent's only peer is the proxy: whatever happened behind it, the proxy is the hop that cut.
+        return {
+          problem: 'closed',
+          reason: `proxy ${proxy.label} cut the connection before answering ${failure.request} (${failure.code}); the cloud behind it did not answer the agent`,
+          advice:
+            `a proxy that refuses credentials may cut instead of answering 407 (tinyproxy does, while a request body is on its way): ` +
+            `check the user and password in ${setting}, and the proxy's own log`,
+          retryable: true,
+        };
+      }
       return {
         problem: 'closed',
         reason: `proxy ${proxy.label} closed the connection before answering CONNECT ${target} (${failure.code})`,

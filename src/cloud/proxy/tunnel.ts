@@ -14,8 +14,12 @@ export type TunnelFailure =
   | { step: 'connect'; code: string }
   /** The proxy answered CONNECT with something other than 2xx. */
   | { step: 'answer'; status: number; statusText: string; authenticate: string[]; proxyError?: string }
-  /** The proxy closed or reset the connection before answering. */
-  | { step: 'closed'; code: string }
+  /**
+   * The proxy closed or reset the connection before answering: CONNECT, or
+   * (request set) a plain http request it was to forward, whose cloud the
+   * agent never talks to itself.
+   */
+  | { step: 'closed'; code: string; request?: string }
   /** No tunnel within the exchange's time (set by the caller, whose timer it is). */
   | { step: 'timeout'; ms: number };
 
@@ -118,7 +122,7 @@ function describeFailure(proxy: string, target: string, failure: TunnelFailure):
     case 'connect':
       return `proxy ${proxy} is not reachable (${failure.code})`;
     case 'closed':
-      return `proxy ${proxy} closed the connection before answering CONNECT ${target} (${failure.code})`;
+      return `proxy ${proxy} closed the connection before answering ${failure.request ?? `CONNECT ${target}`} (${failure.code})`;
     case 'timeout':
       return `proxy ${proxy} did not open a tunnel to ${target} within ${failure.ms} ms`;
     case 'answer': {

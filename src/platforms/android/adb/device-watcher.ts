@@ -17,7 +17,15 @@ export interface DeviceWatcherOptions {
   /** A tracker connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
   stableMs?: number;
   clock?: Clock;
+  /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
+  pollMs?: number;
+  /** While polling, tracking is asked for again this often (default 60 s). */
+  retryTrackingMs?: number;
 }
+
+/** How often the device list is read while tracking is refused: a plug or unplug shows within this. */
+export const POLL_MS = 2_000;
+const RETRY_TRACKING_MS = 60_000;
 
 /**
  * Knows every device the adb server knows, in every state: adbkit's tracker
@@ -28,6 +36,9 @@ export interface DeviceWatcherOptions {
  * and 'resumed' when tracking comes back after the adb server went away.
  * A tracker that dies right after connecting is reconnected on a growing
  * wait (up to reconnectMaxMs), not at once, and logged once, then summed up.
+ * An adb endpoint that refuses tracking but lists devices (an adb proxy or
+ * tunnel answering host:track-devices with "unknown host service") is
+ * polled instead every pollMs, said once, and tracked again once it lets.
  */
 export class DeviceWatcher extends EventEmitter {
   private readonly known = new Map<string, string>();
@@ -44,6 +55,11 @@ export class DeviceWatcher extends EventEmitter {
   private endSaid = false;
   private everConnected = false;
   private roundTripMs: number | undefined;
+  /** Set while the adb server refuses tracking: the device list is polled. */
+  private pollTimer: NodeJS.Timeout | undefined;
+  private pollRefusal: string | undefined;
+  /** While polling: the last poll was answered (the server is up, if not tracking). */
+  private pollOk = false;
 
   constructor(
     private readonly adb: AdbClient,
@@ -59,9 +75,9 @@ export class DeviceWatcher extends EventEmitter {
     return this.known;
   }
 
-  /** True while the tracker's connection to the adb server is open. */
+  /** True while the agent follows the adb server's devices: the tracker's connection is open, or its polled list answers. */
   get alive(): boolean {
-    return this.connected;
+    return this.connected || (this.polling && this.pollOk);
   }
 
   get lastError(): string | undefined {
@@ -85,9 +101,16 @@ export class DeviceWatcher extends EventEmitter {
     await this.connect();
   }
 
+  /** Whether the device list is polled because the adb server refuses tracking. */
+  get polling(): boolean {
+    return this.pollTimer !== undefined;
+  }
+
   stop(): void {
     this.running = false;
     clearInterval(this.reconcileTimer);
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
     clearTimeout(this.reconnectTimer);
     this.tracker?.removeAllListeners();
     this.tracker?.on('error', () => {});
@@ -105,9 +128,18 @@ export class DeviceWatcher extends EventEmitter {
       this.roundTripMs = this.clock.monotonic() - t0;
     } catch (err) {
       this.noteError(err);
+      this.pollOk = false;
       return false;
     }
     if (!this.running) return true;
+    if (this.polling && !this.pollOk) {
+      // Polling stands in for the tracker: its first answer is the connection the planner waits for.
+      this.pollOk = true;
+      this.lastErrorText = undefined;
+      this.emit('connected');
+      if (this.everConnected) this.emit('resumed');
+      this.everConnected = true;
+    }
     const changes: DeviceChange[] = [];
     const seen = new Set<string>();
     for (const { serial, state } of list) {
@@ -140,6 +172,8 @@ export class DeviceWatcher extends EventEmitter {
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
+      // From polling to tracking is no comeback of the server: its inventories were not cut off.
+      const polled = this.stopPolling();
       if (this.lastErrorText || this.endSaid)
         limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
@@ -148,12 +182,58 @@ export class DeviceWatcher extends EventEmitter {
       this.reconnects.opened();
       this.emit('connected');
       await this.reconcile();
-      if (this.everConnected) this.emit('resumed');
+      if (this.everConnected && !polled) this.emit('resumed');
       this.everConnected = true;
     } catch (err) {
+      if (isRefusal(err)) {
+        this.startPolling(err.message);
+        this.scheduleReconnect(this.options.retryTrackingMs ?? RETRY_TRACKING_MS);
+        return;
+      }
       this.noteError(err);
       this.scheduleReconnect(this.reconnects.failed());
     }
+  }
+
+  /**
+   * The adb server answered the tracking request with a refusal, not a
+   * failure to reach it: its device list may still be served, so it is read
+   * now (the first report must not wait for the reconciliation) and then
+   * every pollMs, said once per refusal.
+   */
+  private startPolling(refusal: string): void {
+    const pollMs = this.options.pollMs ?? POLL_MS;
+    if (this.pollTimer === undefined) {
+      this.pollTimer = setInterval(() => void this.reconcile(), pollMs);
+      this.pollTimer.unref();
+    }
+    if (this.pollRefusal !== refusal) {
+      const retry = Math.round((this.options.retryTrackingMs ?? RETRY_TRACKING_MS) / 1000);
+      limited(this.options.logger).warn(
+        'adb-tracking-refused',
+        { adb: this.adb.label, answer: refusal },
+        `the adb server at ${this.adb.label} refuses device tracking (host:track-devices answered: ${refusal}); ` +
+          `reading its device list every ${pollMs / 1000} s instead, so plugs and unplugs show within that; tracking is asked for again every ${retry} s. ` +
+          'An adb proxy or tunnel in the way does this: point ADB_SERVER_SOCKET at the adb server itself for prompt changes',
+      );
+      this.pollRefusal = refusal;
+    }
+    void this.reconcile();
+  }
+
+  /** Stops polling; true when it was polling. */
+  private stopPolling(): boolean {
+    if (this.pollTimer === undefined) return false;
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+    this.pollRefusal = undefined;
+    this.pollOk = false;
+    limited(this.options.logger).info(
+      'adb-tracking-accepted',
+      { adb: this.adb.label },
+      `the adb server at ${this.adb.label} tracks devices again; polling stopped`,
+    );
+    return true;
   }
 
   private onTrackerEnd(tracker: Tracker): void {
@@ -220,6 +300,11 @@ export class DeviceWatcher extends EventEmitter {
     if (text !== this.lastErrorText) limited(this.options.logger).warn('adb-unreachable', { adb: this.adb.label }, text);
     this.lastErrorText = text;
   }
+}
+
+/** adbkit's FailError: the server answered FAIL with its reason (it was reached, and said no). */
+function isRefusal(err: unknown): err is Error {
+  return err instanceof Error && err.name === 'FailError';
 }
 
 interface RawDevice {

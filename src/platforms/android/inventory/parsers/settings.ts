@@ -18,6 +18,20 @@ export function parseSettingValue(text: string): string | undefined {
   return value;
 }
 
+/**
+ * A free-text setting a person types (the device's name): any shell user can
+ * set it with a newline in it (`settings put global device_name`), and
+ * `settings get` prints it over several lines. Those lines are the value, not
+ * noise, unless one of them is a failure; a single-line reader would drop such
+ * a name and the report would show another name instead, with no word.
+ */
+export function parseSettingText(text: string): string | undefined {
+  const lines = text.replace(/\r/g, '').replace(/\n+$/, '').split('\n');
+  if (lines.some((line) => FAILURE.test(line.trim()))) return undefined;
+  const value = lines.join('\n').trim();
+  return value === '' || value === 'null' ? undefined : value;
+}
+
 /** True when the output says the setting is not set ("null"), as opposed to a failed call. */
 export function isUnsetSetting(text: string): boolean {
   return text.replace(/\r/g, '').trim() === 'null';

@@ -1,5 +1,5 @@
 import type { Probe } from './types.js';
-import { parseSettingValue } from '../parsers/settings.js';
+import { parseSettingText } from '../parsers/settings.js';
 
 export const bluetoothName: Probe<string> = {
   section: 'bluetooth_name',
@@ -9,5 +9,5 @@ export const bluetoothName: Probe<string> = {
   filled: (d) => Boolean(d.deviceName),
   note: 'device name where no device_name is set',
   // Read by the device_name probe, which owns the field.
-  parse: parseSettingValue,
+  parse: parseSettingText,
 };

@@ -1,5 +1,5 @@
 import type { Probe } from './types.js';
-import { parseSettingValue } from '../parsers/settings.js';
+import { parseSettingText } from '../parsers/settings.js';
 import { bluetoothName } from './bluetooth-name.js';
 
 export const deviceName: Probe<string> = {
@@ -9,7 +9,7 @@ export const deviceName: Probe<string> = {
   fields: ['deviceName'],
   filled: (d) => Boolean(d.deviceName),
   note: 'user-set device name',
-  parse: parseSettingValue,
+  parse: parseSettingText,
   // The user-set name first, then the Bluetooth name, the vendor's marketing
   // name, the model.
   fill(info, reading, ctx) {

@@ -3,9 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { installedBrowsers, parsePackages } from '../../../../../src/platforms/android/inventory/parsers/packages.js';
 import { parseIdUid, parseSuListing } from '../../../../../src/platforms/android/inventory/parsers/root.js';
-import { parseSettingOrUnset, parseSettingValue } from '../../../../../src/platforms/android/inventory/parsers/settings.js';
+import { parseSettingOrUnset, parseSettingText, parseSettingValue } from '../../../../../src/platforms/android/inventory/parsers/settings.js';
 import { parseUptimeSeconds } from '../../../../../src/platforms/android/inventory/parsers/uptime.js';
 import { fixture } from '../fixture.js';
+import { deviceName } from '../../../../../src/platforms/android/inventory/probes/device-name.js';
+import { bluetoothName } from '../../../../../src/platforms/android/inventory/probes/bluetooth-name.js';
 
 describe('parseSettingValue', () => {
   it.each([
@@ -19,6 +21,28 @@ describe('parseSettingValue', () => {
     ["cmd: Can't find service: settings\n", undefined],
   ])('%j', (text, value) => {
     expect(parseSettingValue(text)).toBe(value);
+  });
+});
+
+describe('parseSettingText (a name a person typed)', () => {
+  it.each([
+    ['Galaxy S25+\n', 'Galaxy S25+'],
+    // settings put global device_name "$(printf 'Lab\nrack 3')": get prints the value as it is, over two lines.
+    ['Lab\nrack 3\n', 'Lab\nrack 3'],
+    ['Lab\r\n\r\nrack 3\r\n', 'Lab\n\nrack 3'],
+    ['null\n', undefined],
+    ['\n\n', undefined],
+    ['Exception occurred while executing:\njava.lang.SecurityException: ...\n', undefined],
+    ['Pixel\n/system/bin/sh: settings: inaccessible or not found\n', undefined],
+  ])('%j', (text, value) => {
+    expect(parseSettingText(text)).toBe(value);
+  });
+});
+
+describe('the device name probes', () => {
+  it('read a name with a newline as that name, not as a failure to fall back from', () => {
+    expect(deviceName.parse('Lab\nrack 3\n')).toBe('Lab\nrack 3');
+    expect(bluetoothName.parse('Lab\nrack 3\n')).toBe('Lab\nrack 3');
   });
 });
 

@@ -1,0 +1,178 @@
+// Every value a phone gives has a size. A device name is settable by any shell
+// user of the phone (`settings put global device_name`), with no length
+// limit: one phone's 4 MiB name made every PUT /devices of its host 5.4 MB,
+// a cloud behind nginx's 1 MiB body limit answered 413 to all of them, and no
+// phone of that host was reported (issue 35). The same value swelled the
+// state file, /metrics and `list`.
+//
+// So each field has a limit, chosen well above what real phones send (the
+// numbers beside them), and a value over it is clipped for that device only,
+// with the fields named so that the device's message and one log line can
+// say so. Identity fields are not clipped: two phones whose long serials
+// share a prefix would become one; a device whose udid or serial is over its
+// limit is left out of the report, named in the log. Pure.
+
+import type { DeviceInfo } from '../cloud/types.js';
+
+/** Characters (code points) a string field may hold, by its path in DeviceInfo. */
+export const STRING_LIMITS = {
+  // adb serials are at most 64 bytes in practice (USB iSerial is 126 bytes
+  // of UTF-16, adb's TCP serials HOST:PORT at most 261); iPhone udids are 40
+  // or 25 characters.
+  udid: 256,
+  serialNumber: 256,
+  // Ours: a few sentences at most.
+  message: 1024,
+  // Android's Bluetooth name holds at most 248 bytes; user-set names are
+  // shorter in Settings, longer only when set by a shell.
+  deviceName: 256,
+  // ro.product.* values: 91 bytes before Android 8 (PROP_VALUE_MAX), rarely over 40 since.
+  modelName: 128,
+  brandName: 128,
+  platformName: 32,
+  platformVersion: 64,
+  cpuArchitecture: 64,
+  state: 128,
+  status: 32,
+  'installedBrowsers.name': 128,
+  'networkReachability.host': 253,
+  'networkReachability.status': 64,
+  'networkReachability.ipAddress': 64,
+  'battery.status': 32,
+  'battery.health': 32,
+  'battery.technology': 32,
+  'battery.percentage': 8,
+  'telephony.mobileDataState': 32,
+  // IMEI 15 digits, MEID 14 hex, ICCID at most 22 digits.
+  'telephony.carriersInfo.imei': 32,
+  'telephony.carriersInfo.meid': 32,
+  'telephony.carriersInfo.iccid': 32,
+  'adbTunnelInfo.key': 64,
+  'adbTunnelInfo.value': 256,
+} as const;
+
+/** Items a list field may hold: phones carry a handful of browsers and at most a few SIM slots. */
+export const LIST_LIMITS = {
+  installedBrowsers: 32,
+  'telephony.carriersInfo': 8,
+  adbTunnelInfo: 16,
+} as const;
+
+/**
+ * The JSON of one bounded device is at most this: about 12,900 characters
+ * in all at the limits above, each at most 6 bytes as JSON (a \uXXXX
+ * escape). The test checks it over random devices.
+ */
+export const MAX_DEVICE_JSON_BYTES = 96 * 1024;
+
+const IDENTITY = ['udid', 'serialNumber'] as const;
+
+export interface BoundedDevice {
+  /** The device with every value within its limit (the same object when nothing was over). */
+  info: DeviceInfo;
+  /** The paths of the values clipped, for the device's message and one log line. */
+  clipped: string[];
+}
+
+export type Bounded = BoundedDevice | { refused: string };
+
+/** The device within the limits, or why it cannot be reported (an identity over its limit). */
+export function boundDevice(info: DeviceInfo): Bounded {
+  for (const field of IDENTITY) {
+    const value = info[field];
+    if (typeof value === 'string' && length(value) > STRING_LIMITS[field]) {
+      return { refused: `its ${field} is ${length(value)} characters long, over the limit of ${STRING_LIMITS[field]}` };
+    }
+  }
+  const clipped: string[] = [];
+  const text = (path: keyof typeof STRING_LIMITS, value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    const limit = STRING_LIMITS[path];
+    if (length(value) <= limit) return value;
+    if (!clipped.includes(path)) clipped.push(path);
+    return clip(value, limit);
+  };
+  const list = <T>(path: keyof typeof LIST_LIMITS, items: T[]): T[] => {
+    if (items.length <= LIST_LIMITS[path]) return items;
+    clipped.push(path);
+    return items.slice(0, LIST_LIMITS[path]);
+  };
+
+  const out: Record<string, unknown> = { ...info };
+  for (const key of Object.keys(out)) {
+    if (key in STRING_LIMITS) out[key] = text(key as keyof typeof STRING_LIMITS, out[key]);
+  }
+  if (Array.isArray(info.installedBrowsers)) {
+    out.installedBrowsers = list('installedBrowsers', info.installedBrowsers).map((b) => ({ ...b, name: text('installedBrowsers.name', b.name) }));
+  }
+  if (info.networkReachability) {
+    const r = info.networkReachability;
+    out.networkReachability = {
+      ...r,
+      host: text('networkReachability.host', r.host),
+      status: text('networkReachability.status', r.status),
+      ipAddress: text('networkReachability.ipAddress', r.ipAddress),
+    };
+  }
+  if (info.battery) {
+    const b = info.battery;
+    out.battery = {
+      ...b,
+      status: text('battery.status', b.status),
+      health: text('battery.health', b.health),
+      technology: text('battery.technology', b.technology),
+      percentage: text('battery.percentage', b.percentage),
+    };
+  }
+  if (info.telephony) {
+    const t = info.telephony;
+    out.telephony = {
+      ...t,
+      mobileDataState: text('telephony.mobileDataState', t.mobileDataState),
+      ...(Array.isArray(t.carriersInfo) && {
+        carriersInfo: list('telephony.carriersInfo', t.carriersInfo).map((c) => ({
+          ...c,
+          imei: text('telephony.carriersInfo.imei', c.imei),
+          meid: text('telephony.carriersInfo.meid', c.meid),
+          iccid: text('telephony.carriersInfo.iccid', c.iccid),
+        })),
+      }),
+    };
+  }
+  if (info.adbTunnelInfo) {
+    // Scalars only: a nested object from a phone has no limit of its own.
+    const entries = list('adbTunnelInfo', Object.entries(info.adbTunnelInfo)).flatMap(([k, v]): Array<[string, unknown]> => {
+      if (typeof v === 'object' && v !== null) {
+        if (!clipped.includes('adbTunnelInfo')) clipped.push('adbTunnelInfo');
+        return [];
+      }
+      return [[String(text('adbTunnelInfo.key', k)), text('adbTunnelInfo.value', v)]];
+    });
+    out.adbTunnelInfo = Object.fromEntries(entries);
+  }
+  if (!clipped.length) return { info, clipped };
+  // Undefined fields the copies above made stay out of the JSON as before.
+  return { info: out as unknown as DeviceInfo, clipped };
+}
+
+/** A sentence for the device's message: which of its values were clipped. */
+export function clippedNote(clipped: readonly string[]): string {
+  return `the phone gave ${clipped.length === 1 ? 'a value' : 'values'} longer than the agent sends, clipped: ${clipped.join(', ')}`;
+}
+
+/** Length in code points: a limit never splits a character. */
+function length(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function clip(text: string, limit: number): string {
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    if (++n >= limit) break;
+    out += ch;
+  }
+  return out + '…';
+}

@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../src/cloud/types.js';
+import { boundDevice, clippedNote, LIST_LIMITS, MAX_DEVICE_JSON_BYTES, STRING_LIMITS, type BoundedDevice } from '../../src/report/field-limits.js';
+
+const base: DeviceInfo = {
+  udid: 'R58M12AB',
+  serialNumber: 'R58M12AB',
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'Android',
+  platformVersion: '14',
+  modelName: 'SM-G991B',
+  brandName: 'samsung',
+  deviceName: 'Galaxy S21',
+  isAndroid: true,
+  isIos: false,
+};
+
+const bounded = (info: DeviceInfo): BoundedDevice => {
+  const out = boundDevice(info);
+  if ('refused' in out) throw new Error(out.refused);
+  return out;
+};
+
+describe('boundDevice', () => {
+  it('returns a device within every limit as it is', () => {
+    const out = bounded(base);
+    expect(out.info).toBe(base);
+    expect(out.clipped).toEqual([]);
+  });
+
+  it('clips a 4 MiB device name (settings put global device_name) to its limit, naming the field', () => {
+    const out = bounded({ ...base, deviceName: 'x'.repeat(4 * 1024 * 1024) });
+    expect([...out.info.deviceName!]).toHaveLength(STRING_LIMITS.deviceName);
+    expect(out.info.deviceName!.endsWith('…')).toBe(true);
+    expect(out.clipped).toEqual(['deviceName']);
+    expect(clippedNote(out.clipped)).toContain('deviceName');
+    expect(out.info.modelName).toBe(base.modelName);
+  });
+
+  it('never splits a character: a name of emoji is clipped between code points', () => {
+    const out = bounded({ ...base, deviceName: '📱'.repeat(1000) });
+    expect(out.info.deviceName!.isWellFormed()).toBe(true);
+    expect([...out.info.deviceName!]).toHaveLength(STRING_LIMITS.deviceName);
+  });
+
+  it('clips lists and the strings inside them', () => {
+    const out = bounded({
+      ...base,
+      installedBrowsers: Array.from({ length: 500 }, (_, i) => ({ name: `browser ${i} ${'y'.repeat(200)}` })),
+      telephony: { carriersInfo: Array.from({ length: 40 }, (_, i) => ({ imei: '3'.repeat(100), meid: '', slot: i, iccid: '' })) },
+    });
+    expect(out.info.installedBrowsers).toHaveLength(LIST_LIMITS.installedBrowsers);
+    expect(out.info.telephony!.carriersInfo).toHaveLength(LIST_LIMITS['telephony.carriersInfo']);
+    expect(out.info.telephony!.carriersInfo![0]!.imei).toHaveLength(STRING_LIMITS['telephony.carriersInfo.imei']);
+    expect(out.clipped).toEqual(['installedBrowsers', 'installedBrowsers.name', 'telephony.carriersInfo', 'telephony.carriersInfo.imei']);
+  });
+
+  it('leaves out a device whose udid or serial is over its limit, rather than clip an identity two phones could then share', () => {
+    const out = boundDevice({ ...base, udid: 'A'.repeat(300) });
+    expect(out).toEqual({ refused: 'its udid is 300 characters long, over the limit of 256' });
+  });
+
+  it('property: any device, however large its values, is within MAX_DEVICE_JSON_BYTES as JSON, or refused for its identity', () => {
+    const big = fc.string({ maxLength: 1200, unit: 'binary' });
+    const device = fc.record(
+      {
+        udid: fc.string({ maxLength: 300 }),
+        serialNumber: fc.string({ maxLength: 300 }),
+        message: big,
+        deviceName: big,
+        modelName: big,
+        brandName: big,
+        platformName: big,
+        platformVersion: big,
+        cpuArchitecture: big,
+        installedBrowsers: fc.array(fc.record({ name: big }), { maxLength: 60 }),
+        networkReachability: fc.record({ host: big, status: big, ipAddress: big, code: fc.integer() }),
+        battery: fc.record({ status: big, health: big, technology: big, percentage: big }),
+        telephony: fc.record({
+          mobileDataState: big,
+          carriersInfo: fc.array(fc.record({ imei: big, meid: big, iccid: big, slot: fc.integer() }), { maxLength: 12 }),
+        }),
+        adbTunnelInfo: fc.dictionary(big, fc.oneof(big, fc.integer(), fc.object()), { maxKeys: 30 }),
+      },
+      { requiredKeys: ['udid', 'serialNumber'] },
+    );
+    fc.assert(
+      fc.property(device, (d) => {
+        const out = boundDevice({ ...base, ...d });
+        if ('refused' in out) return;
+        expect(Buffer.byteLength(JSON.stringify(out.info))).toBeLessThanOrEqual(MAX_DEVICE_JSON_BYTES);
+        for (const [path, limit] of Object.entries(STRING_LIMITS)) {
+          const value = (out.info as unknown as Record<string, unknown>)[path];
+          if (typeof value === 'string') expect([...value].length).toBeLessThanOrEqual(limit);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
