@@ -21,6 +21,11 @@ import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../status/stats.js';
 import { systemClock, type Clock, type Timers } from '../util/clock.js';
 import { agentVersion, projectRoot } from '../util/package.js';
+import { StatusServer } from '../status/server.js';
+import { StatusViews } from '../status/views.js';
+import { Agent } from './agent.js';
+import { buildActions } from './actions.js';
+import { ReportLoop } from './report-loop.js';
 
 export interface Parts extends Platforms {
   settings: Settings;
@@ -69,10 +74,34 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stats,
     logger,
     clock,
+    // Past it, a source's devices go out with their last inventories (src/report/execute.ts).
+    collectTimeoutMs: collectTimeoutMs(settings),
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
   return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, pausedPorts, reporter, booking: options.booking };
+}
+
+/**
+ * The whole daemon: the parts, the actions, the report loop, the status
+ * views and server, and the Agent that wires them. Nothing does I/O yet.
+ */
+export function buildDaemon(parts: Parts, nodeId: string): Agent {
+  const { settings, logger, registry, clock, sources, stats } = parts;
+  const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
+  const { actions, hubPorts, chargeWays } = buildActions(parts, () => loop.devicesChanged());
+  const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts, chargeWays, clock });
+  const status = new StatusServer(settings.statusListen, views, logger);
+  return new Agent({ nodeId, settings, logger, clock, registry, unplugged: parts.unplugged, reported: parts.reported, sources, actions, loop, views, status });
+}
+
+/**
+ * How long one source's collect may take in the daemon: a source's own
+ * deadlines end it well before (Android's report wait is the probe timeout
+ * plus 1 s), so past twice the probe timeout plus 10 s it is stuck.
+ */
+function collectTimeoutMs(settings: Settings): number {
+  return settings.probeTimeoutSeconds * 2000 + 10_000;
 }
 
 const noCloud: ReportSink = {

@@ -1,5 +1,5 @@
-import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
 import type { Parts } from '../agent/build.js';
+import { SourceUnreachableError } from '../platforms/source.js';
 
 /**
  * The listing of a one-shot command (once, list): every source lists the
@@ -16,8 +16,8 @@ export async function listOnce(parts: Parts, level: 'warn' | 'error' = 'warn'): 
         await source.listOnce();
         return source.listed;
       } catch (err) {
-        if (!(err instanceof AdbUnreachableError)) throw err;
-        logger[level]({ adb: source.label }, `${err.message}. No Android device is listed.`);
+        if (!(err instanceof SourceUnreachableError)) throw err;
+        logger[level]({ source: source.label }, `${err.message}. ${err.consequence}`);
         return false;
       }
     }),

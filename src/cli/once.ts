@@ -22,6 +22,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
       request: { refresh: 'all' as const, waitForAll: true },
       reason: 'once',
       complete,
+      listed: complete,
       deadline: Date.now() + settings.requestTimeoutSeconds * 2000,
     };
     if (dryRun) {

@@ -1,5 +1,4 @@
-import { Agent } from '../agent/agent.js';
-import { buildParts, cloudClient } from '../agent/build.js';
+import { buildDaemon, buildParts, cloudClient } from '../agent/build.js';
 import { resolveNodeId } from '../config/node-id.js';
 import { BookingStatusClient } from '../cloud/booking-status.js';
 import type { Setup } from './setup.js';
@@ -20,7 +19,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   // The booking gate's question has a deadline of its own, shorter than a report's.
   const booking = new BookingStatusClient(cloud, settings.recovery.bookingTimeoutSeconds * 1000);
   const parts = buildParts(settings, env, logger, { nodeId, cloud, booking });
-  const agent = new Agent(parts, nodeId);
+  const agent = buildDaemon(parts, nodeId);
 
   process.on('unhandledRejection', (reason) => {
     limited(logger).error(

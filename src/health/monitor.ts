@@ -1,4 +1,5 @@
 import { STATUS_UNAVAILABLE } from '../cloud/types.js';
+import { withNotes } from '../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../cloud/types.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { Logger } from '../log/logger.js';
@@ -80,7 +81,7 @@ export class HealthMonitor {
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.
       const messages = findings.filter((f) => !(f.problem === 'shell_unresponsive' && info.message)).map((f) => f.message);
-      const next: DeviceInfo = { ...info, message: [info.message, ...messages].filter(Boolean).join('; ') };
+      const next: DeviceInfo = withNotes({ ...info }, messages);
       if (findings.some((f) => f.unavailable)) next.status = STATUS_UNAVAILABLE;
       return next;
     });

@@ -1,10 +1,28 @@
 // The one interface a platform plugs in through (the model is node_exporter's
 // collectors): a source lists its devices into the registry and inventories
-// them when asked. Sources are registered in one place (index.ts); the agent,
-// `once`, `list` and `doctor` only iterate them.
+// them when asked. Sources are registered in one place (src/agent/platforms.ts);
+// the agent, `once`, `list` and `doctor` only iterate them. What a platform
+// alone knows (adb's round trip, the prober's counters) it gives as metrics
+// and health problems of its own: nothing above names a platform.
 import type { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Platform } from '../devices/record.js';
+import type { Metric } from '../util/metric.js';
+
+/**
+ * What listOnce throws when the platform's service does not answer: a
+ * one-shot command goes on without the platform's devices, saying so.
+ */
+export class SourceUnreachableError extends Error {
+  override readonly name = 'SourceUnreachableError';
+  constructor(
+    message: string,
+    /** What it means for the command: which devices are not listed. */
+    readonly consequence: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Which ready devices get a fresh inventory: all, or only these record keys. */
 export type Refresh = 'all' | ReadonlySet<string>;
@@ -78,4 +96,14 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   collect(request: CollectRequest): Promise<DeviceInfo[]>;
   /** Read the slow facts again at the next inventory (an operator asked for a full report). */
   invalidateSlow(): void;
+  /**
+   * The state in which the platform's service says a device answers an
+   * inventory (adb's `device`, usbmuxd's `attached`): the planner plans
+   * those, whatever the platform.
+   */
+  readonly readyState: string;
+  /** What keeps the host from reporting this platform's devices now (/healthz): none when all is well. */
+  problems?(): string[];
+  /** The platform's own series for /metrics (its service's round trip, its counters). */
+  metrics?(): Metric[];
 }

@@ -1,6 +1,7 @@
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
 import type { ChargePause, ChargePauses } from '../devices/charge-pauses.js';
 import { utcText } from '../util/clock.js';
+import { withNotes } from '../cloud/device-message.js';
 
 /**
  * The report's devices with the charge pauses applied. A phone whose hub
@@ -20,8 +21,7 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: ChargeP
     if (i >= 0) {
       // Once the port is on again, a phone back on adb speaks for itself; while the off switch is in
       // flight it is still on adb and charging, so the pause is not news yet (it goes out once the switch worked).
-      if (!pause.ended && entry.switching !== 'off')
-        out[i] = { ...out[i]!, status: STATUS_UNAVAILABLE, message: [out[i]!.message, message].filter(Boolean).join('; ') };
+      if (!pause.ended && entry.switching !== 'off') out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [message]);
       continue;
     }
     // The battery detail is the agent's own (health/monitor.ts): no report carries it.

@@ -6,8 +6,9 @@ import type { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
 import type { AgentStats } from '../status/stats.js';
-import type { Failure } from '../timing/planner.js';
-import type { Clock } from '../util/clock.js';
+import type { Failure, ReportPlan } from '../timing/planner.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { execute } from './execute.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
@@ -32,18 +33,13 @@ export interface ReporterDeps {
   reported?: ReportedStore;
   stats: AgentStats;
   logger: Logger;
-  clock: Clock;
-}
-
-/** One report to make, as the planner (or a one-shot command) decided it. */
-export interface ReportPlan {
-  request: CollectRequest;
-  /** Why: the planner's triggers, for the log. */
-  reason: string;
-  /** Whether every source's listing can be taken as complete: only then is an absent device gone. */
-  complete: boolean;
-  /** Epoch ms after which no retry of this report may start (the next scheduled report). */
-  deadline: number;
+  clock: Clock & Timers;
+  /**
+   * How long one source's collect may take in the daemon; past it, its
+   * devices go out with their last inventories. None: as long as the
+   * source's own deadlines say (a one-shot command's wait for every inventory).
+   */
+  collectTimeoutMs?: number;
 }
 
 export type ReportOutcome =
@@ -61,24 +57,43 @@ export class Reporter {
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
+    return (await this.collect(request)).devices;
+  }
+
+  /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
+  private async collect(request: CollectRequest): Promise<{ devices: DeviceInfo[]; answered: boolean }> {
     const { deps } = this;
     const t0 = deps.clock.monotonic();
-    const collected = await Promise.all(deps.sources.map((s) => s.collect(request)));
-    deps.stats.noteDevices(deps.registry.list('android').map((r) => r.state));
+    const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
+    const runs = await Promise.all(
+      deps.sources.map((s) => execute(s, request, { registry: deps.registry, clock: deps.clock, logger: deps.logger, timeoutMs })),
+    );
+    deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
     // Charge pauses after health: a paused phone's last reading is not a new one to judge.
-    const devices = withChargePauses(deps.health.apply(collected.flat(), deps.registry), deps.registry.charge).map((info) => decorate(info, deps.settings));
+    const collected = runs.flatMap((r) => r.devices);
+    const devices = withChargePauses(deps.health.apply(collected, deps.registry), deps.registry.charge).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
-    return devices;
+    return { devices, answered: runs.every((r) => r.ok) };
   }
 
   /** The body a report would carry now, without sending it (a dry run). */
   async compose(plan: ReportPlan): Promise<ReportBody> {
-    const [devices, machine] = await Promise.all([this.inventory(plan.request), this.deps.machine.collect()]);
+    return (await this.body(plan)).body;
+  }
+
+  private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
+    const [{ devices, answered }, machine] = await Promise.all([this.collect(plan.request), this.deps.machine.collect()]);
+    // A source that did not answer lists nothing: none of its devices is gone.
+    const complete = plan.complete && answered;
     // The one place a body is composed, so the one place it is made clean:
     // the devices before the ledger sees them, so that it keys them by the
     // udids the cloud knows, and the body once more for what the ledger adds.
-    return cleanStrings({ nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(cleanStrings(devices), plan.complete) });
+    return {
+      body: cleanStrings({ nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(cleanStrings(devices), complete, !answered) }),
+      complete,
+      answered,
+    };
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
@@ -87,7 +102,8 @@ export class Reporter {
     const started = now();
     let body: ReportBody | undefined;
     try {
-      body = await this.compose(plan);
+      const composed = await this.body(plan);
+      body = composed.body;
       deps.stats.lastInventoryDurationMs = now() - started;
       // Kept before the PUT too: a crash between the cloud storing the report
       // and the write after it must not leave a device the cloud shows online
@@ -96,7 +112,9 @@ export class Reporter {
       const answer = await deps.cloud.putDevices(body, { deadline: plan.deadline, signal });
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
-      deps.unplugged.delivered(body.devices, plan.complete);
+      // Only a report made once every source had listed its devices tells the truth about the host (/healthz).
+      if (plan.listed && composed.answered) deps.stats.listingDelivered = true;
+      deps.unplugged.delivered(body.devices, composed.complete);
       deps.reported?.save(deps.unplugged.current);
       const sent = body.devices.filter((d) => d.status !== STATUS_UNPLUGGED).map((d) => d.udid);
       deps.logger.info(

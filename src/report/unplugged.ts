@@ -37,15 +37,17 @@ export class UnpluggedLedger {
    * (the server is down, or has just started and may still be enumerating
    * USB): then only a device seen since adb connected and absent now is
    * gone; the others wait, so that an adb restart does not flap every phone.
+   * `nothingGone`: a source did not answer, so an absent device says nothing
+   * (src/report/execute.ts): no device becomes UNPLUGGED in this report.
    */
-  compose(present: DeviceInfo[], complete = true): DeviceInfo[] {
+  compose(present: DeviceInfo[], complete = true, nothingGone = false): DeviceInfo[] {
     const presentIds = new Set(present.map((d) => d.udid));
     for (const udid of presentIds) this.seenSinceConnect.add(udid);
     // Bounded by the devices present or reported: the others are settled either way.
     for (const udid of this.seenSinceConnect) if (!presentIds.has(udid) && !this.reported.has(udid)) this.seenSinceConnect.delete(udid);
     for (const udid of this.pending.keys()) if (presentIds.has(udid)) this.pending.delete(udid);
     for (const [udid, info] of this.reported) {
-      if ((complete || this.seenSinceConnect.has(udid)) && !presentIds.has(udid) && !this.pending.has(udid)) {
+      if (!nothingGone && (complete || this.seenSinceConnect.has(udid)) && !presentIds.has(udid) && !this.pending.has(udid)) {
         const { message: _message, ...rest } = info;
         this.pending.set(udid, { ...rest, state: 'unplugged', status: STATUS_UNPLUGGED });
       }

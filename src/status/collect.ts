@@ -1,35 +1,21 @@
 import { readdirSync } from 'node:fs';
 import type { AgentStats } from './stats.js';
 import { buildNumber } from '../machine/build-number.js';
-import type { ProbeCounters } from '../platforms/android/inventory/probe.js';
 import { projectRoot } from '../util/package.js';
-import type { Metric } from './metrics.js';
+import { gauge, type Metric } from '../util/metric.js';
 
 export interface MetricsInput {
   stats: AgentStats;
-  trackerAlive: boolean;
-  adbRoundTripMs?: number;
   failedDevices: Array<{ udid: string; message: string }>;
-  probes: ProbeCounters;
-  /** Serials adb lists more than once, with how many devices share each. */
-  duplicateSerials?: ReadonlyMap<string, number>;
-  /** udids that different phones give, with the serials of those phones. */
-  sharedUdids?: ReadonlyMap<string, readonly string[]>;
   version: string;
   nodeId: string;
 }
 
-/** The agent's metrics, from its stats and the process's own figures. */
+/** The agent's metrics, from its stats and the process's own figures; each platform adds its own (DeviceSource.metrics). */
 export function agentMetrics(input: MetricsInput): Metric[] {
   const { stats } = input;
   const usage = process.resourceUsage();
   const mem = process.memoryUsage();
-  const gauge = (name: string, help: string, value: number | undefined): Metric => ({
-    name,
-    help,
-    type: 'gauge',
-    samples: value === undefined ? [] : [{ value }],
-  });
   return [
     {
       name: 'device_agent_info',
@@ -43,12 +29,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       help: 'The build that runs: version, revision (the Machine record buildNumber), Node.js version and architecture.',
       type: 'gauge',
       samples: [{ labels: { version: input.version, revision: revisionOf(input.version), nodeversion: process.version, arch: process.arch }, value: 1 }],
-    },
-    {
-      name: 'device_agent_devices',
-      help: 'Devices the adb server knows, by adb state.',
-      type: 'gauge',
-      samples: [...stats.devicesByState].map(([state, value]) => ({ labels: { state }, value })),
     },
     {
       name: 'device_agent_reports_total',
@@ -71,24 +51,19 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       type: 'gauge',
       samples: input.failedDevices.map((f) => ({ labels: { udid: f.udid }, value: 1 })),
     },
+    // As node_exporter's node_scrape_collector_duration_seconds and _success: every source run the same way (src/report/execute.ts).
     {
-      name: 'device_agent_duplicate_serial_devices',
-      help: 'Devices adb lists under one serial, for serials listed more than once: all but one of them go unreported.',
+      name: 'device_agent_source_collect_duration_seconds',
+      help: "Duration of each source's last collect (its listing described, the inventories asked for), by source.",
       type: 'gauge',
-      samples: [...(input.duplicateSerials ?? [])].map(([serial, value]) => ({ labels: { serial }, value })),
+      samples: [...stats.sourceRuns].map(([source, run]) => ({ labels: { source }, value: run.durationMs / 1000 })),
     },
     {
-      name: 'device_agent_shared_udid_devices',
-      help: 'Phones that give one udid under different adb serials, for udids given more than once: all but one go unreported.',
+      name: 'device_agent_source_collect_success',
+      help: "Whether each source's last collect answered (1) or threw or timed out (0, its devices reported with their last inventories), by source.",
       type: 'gauge',
-      samples: [...(input.sharedUdids ?? [])].map(([udid, serials]) => ({ labels: { udid }, value: serials.length })),
+      samples: [...stats.sourceRuns].map(([source, run]) => ({ labels: { source }, value: run.ok ? 1 : 0 })),
     },
-    gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', input.trackerAlive ? 1 : 0),
-    gauge(
-      'device_agent_adb_roundtrip_seconds',
-      'Duration of the last device-list round trip to the adb server.',
-      input.adbRoundTripMs === undefined ? undefined : input.adbRoundTripMs / 1000,
-    ),
     gauge(
       'device_agent_inventory_duration_seconds',
       'Duration of the last inventory (all devices).',
@@ -135,18 +110,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       help: 'Samsung battery protection problems found, each counted when it starts: not_taken (a write did not read back as 1), not_honoured (reads 1, charges past the cap).',
       type: 'counter',
       samples: [...stats.protectionProblems].map(([problem, value]) => ({ labels: { problem }, value })),
-    },
-    {
-      name: 'device_agent_shell_sessions_total',
-      help: 'adb shell sessions opened for inventories.',
-      type: 'counter',
-      samples: [{ value: input.probes.shellSessions }],
-    },
-    {
-      name: 'device_agent_shell_bytes_read_total',
-      help: 'Bytes read from device shell sessions.',
-      type: 'counter',
-      samples: [{ value: input.probes.bytesRead }],
     },
     {
       name: 'process_cpu_seconds_total',

@@ -1,5 +1,5 @@
 import type { DeviceRow } from './device-rows.js';
-import type { Metric } from './metrics.js';
+import type { Metric } from '../util/metric.js';
 import { PROBLEMS } from '../health/rules.js';
 
 // Per-device series, each labelled udid, for a lab dashboard. A device's

@@ -3,8 +3,10 @@ export interface HealthInput {
   startedAt: number;
   lastSuccessAt?: number;
   lastFailure?: string;
-  trackerAlive: boolean;
-  adbError?: string;
+  /** What each source says keeps the host from reporting its devices (adb tracking down). */
+  sourceProblems: readonly string[];
+  /** A report made once every source had listed its devices was delivered (issue 33: not the start report of an empty listing). */
+  listingDelivered: boolean;
   /** How old the last successful report may be. */
   maxReportAgeMs: number;
 }
@@ -14,11 +16,14 @@ export interface Health {
   reasons: string[];
 }
 
-/** Healthy: the last report went through recently and adb tracking is alive. Pure. */
+/** Healthy: a report reflecting every source's listing went through, the last one recently, and no source says it is down. Pure. */
 export function evaluateHealth(input: HealthInput): Health {
-  const reasons: string[] = [];
-  if (!input.trackerAlive) reasons.push(`adb device tracking is down${input.adbError ? `: ${input.adbError}` : ''}`);
-  if (input.lastSuccessAt === undefined) {
+  const reasons: string[] = [...input.sourceProblems];
+  if (input.lastSuccessAt !== undefined && !input.listingDelivered) {
+    reasons.push(
+      `no report made after every source had listed its devices has been delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago`,
+    );
+  } else if (input.lastSuccessAt === undefined) {
     reasons.push(
       `no report delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago${input.lastFailure ? `; last failure: ${input.lastFailure}` : ''}`,
     );

@@ -1,18 +1,6 @@
 // Prometheus text exposition format (version 0.0.4). Pure: values in, text out.
 
-export type MetricType = 'gauge' | 'counter';
-
-export interface Sample {
-  labels?: Record<string, string>;
-  value: number;
-}
-
-export interface Metric {
-  name: string;
-  help: string;
-  type: MetricType;
-  samples: Sample[];
-}
+import type { Metric } from '../util/metric.js';
 
 export function formatMetrics(metrics: Metric[]): string {
   const lines: string[] = [];

@@ -1,3 +1,9 @@
+/** How one source's last collect went (src/report/execute.ts), for /metrics. */
+export interface SourceRun {
+  durationMs: number;
+  ok: boolean;
+}
+
 /** What /healthz, /metrics and the logs read about the agent's recent work. */
 export class AgentStats {
   reportsSent = 0;
@@ -5,7 +11,10 @@ export class AgentStats {
   lastSuccessAt: number | undefined;
   lastFailure: string | undefined;
   lastInventoryDurationMs: number | undefined;
-  devicesByState = new Map<string, number>();
+  /** A report made after every source had listed its devices, each answering, was delivered: only then is the host healthy. */
+  listingDelivered = false;
+  /** The last collect of each source (platform): how long it took and whether it answered. */
+  readonly sourceRuns = new Map<string, SourceRun>();
   /** Recovery actions carried out, keyed "action|result". */
   readonly recoveryActions = new Map<string, number>();
   /** Recovery actions the booking gate held back, keyed "action|reason" (booked, unknown): once per cloud answer. */
@@ -21,9 +30,7 @@ export class AgentStats {
   /** Samsung battery protection problems found (not_taken, not_honoured), each counted when it starts. */
   readonly protectionProblems = new Map<string, number>();
 
-  noteDevices(states: Iterable<string>): void {
-    const counts = new Map<string, number>();
-    for (const state of states) counts.set(state, (counts.get(state) ?? 0) + 1);
-    this.devicesByState = counts;
+  noteSourceRun(source: string, run: SourceRun): void {
+    this.sourceRuns.set(source, run);
   }
 }

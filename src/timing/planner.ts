@@ -30,7 +30,10 @@
 //   flight, unless the cloud's last answer was a failure that may pass (then
 //   it goes with the backoff's next attempt); a report starts at least once
 //   per schedule period, plus jitter and slack, even when a schedule tick is
-//   lost; the start report waits a random part of startSpreadMs;
+//   lost; the start report waits a random part of startSpreadMs, and for
+//   every source's first listing (and, while the sources list fewer devices
+//   than the last run reported, for adb's list to settle), at most
+//   firstListingWaitMs after start; nothing goes before it;
 // - adb tracking that comes back asks for a full report at most once a period;
 // - a failed-device entry lives only while its device is reported; no retry
 //   is planned in the past;
@@ -41,13 +44,14 @@ import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult }
 import type { FailedDevice } from '../cloud/types.js';
 import type { CloudView } from '../devices/cloud-view.js';
 import type { DeviceSnapshot } from '../devices/record.js';
+import type { CollectRequest } from '../platforms/source.js';
 import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
 import { systemClock } from '../util/clock.js';
 import { CloudBackoff } from './cloud-backoff.js';
 
 /** What the planner reads of the device registry. */
 export interface PlannerDevices {
-  list(): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'state' | 'failures' | 'failure' | 'askedAt' | 'probing' | 'changedSeq'>>;
+  list(): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'state' | 'failures' | 'failure' | 'askedAt' | 'probing' | 'changedSeq'>>;
   /** The registry's change counter: records with a larger changedSeq changed since it was read. */
   readonly changeCounter: number;
   /** The record keys behind a udid. */
@@ -56,8 +60,11 @@ export interface PlannerDevices {
   readonly cloud?: Pick<CloudView, 'refusals'>;
 }
 
-/** adb's state of a device that answers its inventory; only those are planned (iPhones are read at every report). */
-const READY = 'device';
+/** Whether a device answers an inventory in its state: each source says it of its own (DeviceSource.readyState). */
+export type ReadyOf = (device: Pick<DeviceSnapshot, 'platform' | 'state'>) => boolean;
+
+/** adb's word for a device that answers: the default when no source says otherwise (the planner's own tests). */
+const adbReady: ReadyOf = (d) => d.state === 'device';
 
 export type Trigger =
   'start' | 'schedule' | 'watchdog' | 'devices-changed' | 'adb-resumed' | 'adb-settled' | 'requested' | 'resend' | 'failed-device-retry' | 'inventory-retry';
@@ -70,6 +77,9 @@ export type Trigger =
  * another (44 PUTs in 10 s).
  */
 export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-settled']);
+
+/** How often the start report looks again whether every source has listed, while it waits for them. */
+const LISTING_POLL_MS = 100;
 
 /** The schedule's own reports: everything else is news, which the cloud backoff resends. */
 const SCHEDULED: ReadonlySet<Trigger> = new Set(['schedule', 'watchdog']);
@@ -97,7 +107,20 @@ export type ReportResult =
       retryAfterMs?: number;
     };
 
-export interface PlannedReport {
+/** One report to make, as the planner (or a one-shot command) decided it: everything the reporter needs, nothing left to work out. */
+export interface ReportPlan {
+  request: CollectRequest;
+  /** Why: the planner's triggers, for the log. */
+  reason: string;
+  /** Whether every source's listing can be taken as complete: only then is an absent device gone. */
+  complete: boolean;
+  /** Whether every source had answered its first listing when the report was planned: only such a report counts for /healthz. */
+  listed: boolean;
+  /** Epoch ms after which no retry of this report may start (the next scheduled report). */
+  deadline: number;
+}
+
+export interface PlannedReport extends ReportPlan {
   triggers: Trigger[];
   /** Record keys to inventory afresh; a ready device outside it keeps its last inventory. */
   refresh: Set<string>;
@@ -142,6 +165,25 @@ export interface PlannerOptions {
   failed?: FailedDevicePolicyOptions;
   /** The random source of jitter (the agent's clock's). */
   random?: () => number;
+  /** Whether every source has answered its first full listing (default: always). */
+  listed?: () => boolean;
+  /**
+   * Whether the sources list fewer devices than the last run reported
+   * (default: never): a freshly started adb server lists none while it still
+   * enumerates USB, and the start report waits for them until adb's list has
+   * settled (adbSettleMs after it connected), within firstListingWaitMs.
+   */
+  returning?: () => boolean;
+  /**
+   * How long after start() the start report waits for every source's first
+   * listing (default 0: it does not wait). Past it, the start report goes with
+   * what is listed, and is not taken as reflecting the listing.
+   */
+  firstListingWaitMs?: number;
+  /** Epoch ms after which no retry of a report planned now may start: the next scheduled report (default: none). */
+  deadline?: () => number;
+  /** Which devices answer an inventory (default: adb's state `device`). */
+  ready?: ReadyOf;
 }
 
 export class ReportPlanner {
@@ -154,6 +196,8 @@ export class ReportPlanner {
   private changeLastAt: number | undefined;
   private readonly immediate = new Set<Trigger>();
   private startAt = -Infinity;
+  /** How long the start report waits at most for every source's first listing. */
+  private listingWaitUntil = -Infinity;
   private inFlight = false;
   private lastStartAt: number | undefined;
   /** The last schedule tick, taken or dropped: the schedule is alive, the watchdog waits. */
@@ -179,6 +223,11 @@ export class ReportPlanner {
       probeRetryMinMs: 10_000,
       probeRetryMaxMs: 5 * 60_000,
       random: systemClock.random,
+      listed: () => true,
+      returning: () => false,
+      firstListingWaitMs: 0,
+      deadline: () => Infinity,
+      ready: adbReady,
       ...options,
     };
     this.failed = new FailedDevicePolicy(options.failed, devices.cloud?.refusals);
@@ -190,6 +239,7 @@ export class ReportPlanner {
   /** The first report, after a random part of startSpreadMs. */
   start(now: number): void {
     this.startAt = now + this.o.random() * this.o.startSpreadMs;
+    this.listingWaitUntil = now + this.o.firstListingWaitMs;
     this.immediate.add('start');
   }
 
@@ -249,14 +299,26 @@ export class ReportPlanner {
   nextAt(now: number): number | undefined {
     if (this.inFlight) return undefined;
     let earliest = Infinity;
-    for (const at of this.dueTimes().values()) earliest = Math.min(earliest, at);
+    for (const at of this.dueTimes(now).values()) earliest = Math.min(earliest, at);
+    // A source's first listing says nothing when it comes: look again shortly.
+    if (this.awaitingListing(now)) earliest = Math.min(earliest, now + LISTING_POLL_MS);
     return earliest === Infinity ? undefined : Math.max(now, earliest);
+  }
+
+  /**
+   * Whether the start report still waits for a source's first listing: a
+   * report before it would claim no devices where a source lists some (issue
+   * 33). The caller looks at nextAt() again when a source has listed.
+   */
+  private awaitingListing(now: number): boolean {
+    if (!this.immediate.has('start')) return false;
+    return !this.o.listed() || (this.o.returning() && !this.adbSettled(now));
   }
 
   /** The report due at `now`, marked as in flight; undefined when none is due or one is in flight. */
   take(now: number): PlannedReport | undefined {
     if (this.inFlight) return undefined;
-    const triggers = [...this.dueTimes()].filter(([, at]) => at <= now).map(([t]) => t);
+    const triggers = [...this.dueTimes(now)].filter(([, at]) => at <= now).map(([t]) => t);
     if (triggers.length === 0) return undefined;
     const refresh = new Set<string>();
     const hold = new Set<string>();
@@ -264,7 +326,7 @@ export class ReportPlanner {
     // A full report answers a request still waiting for its gap: it reads everything the request asked for.
     if (full && this.immediate.has('requested') && !triggers.includes('requested')) triggers.push('requested');
     for (const d of this.devices.list()) {
-      if (d.state !== READY) continue;
+      if (!this.o.ready(d)) continue;
       if (d.failures > 0) {
         // Asked again only once its backoff has passed (counted from its last
         // failure or, while one runs, its last ask), not on every report.
@@ -289,7 +351,19 @@ export class ReportPlanner {
     this.cloud.started();
     this.inFlight = true;
     this.lastStartAt = now;
-    return { triggers, refresh, hold };
+    const listed = this.o.listed();
+    return {
+      triggers,
+      refresh,
+      hold,
+      request: { refresh, hold },
+      reason: triggers.join(', '),
+      listed,
+      // Absent means gone only once every source has listed its devices and adb had time to enumerate USB.
+      complete: listed && this.adbSettled(now),
+      // A retry chain never outlives the next scheduled report.
+      deadline: this.o.deadline(),
+    };
   }
 
   /** The report handed out by take() ended. */
@@ -326,7 +400,7 @@ export class ReportPlanner {
   /** Every retry time the planner holds or reads (resend, failed devices, inventories), for checks. */
   plannedRetries(): number[] {
     const times: number[] = [];
-    for (const d of this.devices.list()) if (d.state === READY && d.failures > 0 && !d.probing) times.push(this.retryAt(d));
+    for (const d of this.devices.list()) if (this.o.ready(d) && d.failures > 0 && !d.probing) times.push(this.retryAt(d));
     for (const f of this.failed.current()) times.push(f.nextRetryAt);
     const resend = this.cloud.resendDue();
     if (resend !== undefined) times.push(resend);
@@ -349,9 +423,11 @@ export class ReportPlanner {
     this.changeLastAt = now;
   }
 
-  private dueTimes(): Map<Trigger, number> {
+  private dueTimes(now: number): Map<Trigger, number> {
     const due = new Map<Trigger, number>();
-    for (const t of this.immediate) due.set(t, t === 'start' ? this.startAt : -Infinity);
+    const waiting = this.awaitingListing(now);
+    const startAt = waiting ? Math.max(this.startAt, this.listingWaitUntil) : this.startAt;
+    for (const t of this.immediate) due.set(t, t === 'start' ? startAt : -Infinity);
     // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
     if (this.settleDue && this.settleAt !== undefined) due.set('adb-settled', this.settleAt);
     if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
@@ -360,10 +436,12 @@ export class ReportPlanner {
     const failedAt = this.failed.nextRetryAt();
     if (failedAt !== undefined) due.set('failed-device-retry', failedAt);
     let probeAt = Infinity;
-    for (const d of this.devices.list()) if (d.state === READY && d.failures > 0 && !d.probing) probeAt = Math.min(probeAt, this.retryAt(d));
+    for (const d of this.devices.list()) if (this.o.ready(d) && d.failures > 0 && !d.probing) probeAt = Math.min(probeAt, this.retryAt(d));
     if (probeAt !== Infinity) due.set('inventory-retry', probeAt);
     const resendAt = this.cloud.resendDue();
     if (resendAt !== undefined) due.set('resend', resendAt);
+    // Nothing goes before the start report while it waits for the listings: it is the first report, and says them all.
+    if (waiting) for (const [t, at] of due) if (t !== 'start') due.set(t, Math.max(at, startAt));
     const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
     if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs);
 

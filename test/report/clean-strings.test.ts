@@ -7,8 +7,9 @@ import { HealthMonitor } from '../../src/health/monitor.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
 import { cleanString, cleanStrings, REPLACEMENT } from '../../src/report/clean-strings.js';
-import { Reporter, type ReportPlan, type ReportSink } from '../../src/report/reporter.js';
+import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
+import type { ReportPlan } from '../../src/timing/planner.js';
 import { AgentStats } from '../../src/status/stats.js';
 import { systemClock } from '../../src/util/clock.js';
 import { shippedHealth } from '../health/defaults.js';
@@ -111,6 +112,7 @@ const machine: fc.Arbitrary<Machine> = fc.record({
 function source(devices: () => DeviceInfo[]): DeviceSource {
   return Object.assign(new EventEmitter(), {
     platform: 'android' as const,
+    readyState: 'device',
     label: 'fake',
     listed: true,
     alive: true,
@@ -139,7 +141,7 @@ function reporter(nodeId: string, sink: ReportSink, devices: () => DeviceInfo[],
   });
 }
 
-const plan: ReportPlan = { request: { refresh: 'all' }, reason: 'test', complete: true, deadline: Date.now() + 3_600_000 };
+const plan: ReportPlan = { request: { refresh: 'all' }, reason: 'test', complete: true, listed: true, deadline: Date.now() + 3_600_000 };
 
 class CapturingSink implements ReportSink {
   readonly raw: string[] = [];

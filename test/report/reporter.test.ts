@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { logFailedDevices, Reporter, type ReportPlan, type ReportSink } from '../../src/report/reporter.js';
+import { logFailedDevices, Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
@@ -9,6 +9,7 @@ import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { AgentStats } from '../../src/status/stats.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
+import type { ReportPlan } from '../../src/timing/planner.js';
 import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -55,6 +56,7 @@ class GatedSink implements ReportSink {
 function fakeSource(devices: () => Promise<DeviceInfo[]>, requests: CollectRequest[]): DeviceSource {
   return Object.assign(new EventEmitter(), {
     platform: 'android' as const,
+    readyState: 'device',
     label: 'fake',
     listed: true,
     alive: true,
@@ -70,25 +72,43 @@ function fakeSource(devices: () => Promise<DeviceInfo[]>, requests: CollectReque
   }) as DeviceSource;
 }
 
-function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<DeviceInfo[]>, logger = silentLogger()) {
+interface Extra {
+  registry?: DeviceRegistry;
+  stats?: AgentStats;
+  machine?: () => Promise<Machine>;
+  collectTimeoutMs?: number;
+}
+
+function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<DeviceInfo[]>, logger = silentLogger(), extra: Extra = {}) {
   const requests: CollectRequest[] = [];
+  const registry = extra.registry ?? new DeviceRegistry();
+  const stats = extra.stats ?? new AgentStats();
   const r = new Reporter({
     nodeId: 'n1',
     cloud: sink,
     sources: [fakeSource(async () => devices(), requests)],
-    registry: new DeviceRegistry(),
+    registry,
     health: new HealthMonitor(shippedHealth, silentLogger()),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
-    machine: { collect: async () => machine },
-    unplugged: new UnpluggedLedger(),
-    stats: new AgentStats(),
+    machine: { collect: extra.machine ?? (async () => machine) },
+    unplugged: new UnpluggedLedger(registry.cloud),
+    stats,
     logger,
     clock: systemClock,
+    collectTimeoutMs: extra.collectTimeoutMs,
   });
-  return { r, requests };
+  return { r, requests, registry, stats };
 }
 
-const plan = (request: CollectRequest, reason = 'x'): ReportPlan => ({ request, reason, complete: true, deadline: Date.now() + 60_000 });
+/** A registry where adb lists these devices, each with a good inventory already. */
+function known(...udids: string[]): DeviceRegistry {
+  const registry = new DeviceRegistry();
+  registry.sync('android', new Map(udids.map((u) => [u, 'device'])));
+  for (const udid of udids) registry.answered(`android/${udid}`, device(udid), 0, 0);
+  return registry;
+}
+
+const plan = (request: CollectRequest, reason = 'x'): ReportPlan => ({ request, reason, complete: true, listed: true, deadline: Date.now() + 60_000 });
 
 describe('Reporter', () => {
   it('collects with the request it is given and returns the udids it carried', async () => {
@@ -114,10 +134,69 @@ describe('Reporter', () => {
       await sink.release(error);
       expect(await sent).toMatchObject({ delivered: false, failure });
     }
-    const { r: broken } = reporter(new GatedSink(), () => {
-      throw new Error('adb went away');
+    // The host's own part failing fails the report; a source failing does not (below).
+    const { r: broken } = reporter(new GatedSink(), () => [device('A')], silentLogger(), {
+      machine: () => Promise.reject(new Error('/proc/meminfo unreadable')),
     });
     expect(await broken.send(plan({ refresh: 'all' }, 'x'))).toMatchObject({ delivered: false, failure: 'transient' });
+  });
+
+  it('a source that throws does not fail the report: its devices go out with their last inventories and a message naming the failure, none as gone', async () => {
+    const sink = new GatedSink();
+    const log = captureLogger();
+    let fail = false;
+    const { r, stats } = reporter(
+      sink,
+      () => {
+        if (fail) throw new Error('adb went away');
+        return [device('A'), device('B')];
+      },
+      log.logger,
+      // B has no record with an inventory (its listing went with the source): absent from the report, yet not gone.
+      { registry: known('A') },
+    );
+    const first = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    await first;
+    expect(stats.sourceRuns.get('android')).toMatchObject({ ok: true });
+    fail = true;
+    const second = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    expect(await second).toMatchObject({ delivered: true, sent: ['A'] });
+    const body = sink.bodies[1]!;
+    expect(body.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:UNAVAILABLE']);
+    expect(body.devices[0]!.message).toBe("the agent could not read its android devices (fake: adb went away); this is the device's last inventory");
+    expect(stats.sourceRuns.get('android')).toMatchObject({ ok: false });
+    expect(
+      log
+        .lines()
+        .filter(
+          (l) => l.msg === 'collecting the android devices failed (fake: adb went away); the report carries their last inventories and calls none of them gone',
+        ),
+    ).toHaveLength(1);
+  });
+
+  it('a source that does not answer in time does not hold the report: its devices go out with their last inventories', async () => {
+    const sink = new GatedSink();
+    const { r, stats } = reporter(sink, () => new Promise<DeviceInfo[]>(() => undefined), silentLogger(), { registry: known('A', 'B'), collectTimeoutMs: 50 });
+    const sent = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    expect(await sent).toMatchObject({ delivered: true, sent: ['A', 'B'] });
+    expect(sink.bodies[0]!.devices[0]!.message).toMatch(/\(fake: it did not answer within 0 s\)/);
+    expect(stats.sourceRuns.get('android')).toMatchObject({ ok: false });
+  });
+
+  it('a report made after every listing, every source answering, counts for /healthz; one made before does not', async () => {
+    const sink = new GatedSink();
+    const { r, stats } = reporter(sink, () => [device('A')]);
+    const early = r.send({ ...plan({ refresh: 'all' }), listed: false });
+    await sink.release();
+    await early;
+    expect(stats.listingDelivered).toBe(false);
+    const later = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    await later;
+    expect(stats.listingDelivered).toBe(true);
   });
 
   it('sends an unplugged device once as UNPLUGGED after a delivered report, and does not count it as sent', async () => {

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/agent/agent.js';
-import { buildParts, cloudClient } from '../../src/agent/build.js';
+import type { Agent } from '../../src/agent/agent.js';
+import { buildDaemon, buildParts, cloudClient } from '../../src/agent/build.js';
 import { resolveCredentials } from '../../src/config/credentials.js';
 import { loadSettings } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   };
   const settings = loadSettings({ env });
   const logger = silentLogger();
-  agent = new Agent(
+  agent = buildDaemon(
     buildParts(settings, env, logger, { nodeId: 'soak-node', clock, cloud: cloudClient(settings, resolveCredentials(settings, env), logger) }),
     'soak-node',
   );

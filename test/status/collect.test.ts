@@ -9,9 +9,7 @@ const metrics = () =>
   formatMetrics(
     agentMetrics({
       stats: new AgentStats(),
-      trackerAlive: true,
       failedDevices: [],
-      probes: { shellSessions: 0, bytesRead: 0 } as never,
       version: agentVersion,
       nodeId: 'n1',
     }),

@@ -26,7 +26,7 @@ describe('formatMetrics', () => {
 });
 
 describe('evaluateHealth', () => {
-  const base = { now: 1_000_000, startedAt: 900_000, trackerAlive: true, maxReportAgeMs: 120_000 };
+  const base = { now: 1_000_000, startedAt: 900_000, sourceProblems: [], listingDelivered: true, maxReportAgeMs: 120_000 };
 
   it('is healthy with a recent report and live tracking', () => {
     expect(evaluateHealth({ ...base, lastSuccessAt: 950_000 })).toEqual({ ok: true, reasons: [] });
@@ -36,8 +36,14 @@ describe('evaluateHealth', () => {
     const stale = evaluateHealth({ ...base, lastSuccessAt: 800_000, lastFailure: 'PUT /devices: 503' });
     expect(stale.ok).toBe(false);
     expect(stale.reasons[0]).toMatch(/200 s ago \(limit 120 s\); last failure: PUT \/devices: 503/);
-    const down = evaluateHealth({ ...base, lastSuccessAt: 950_000, trackerAlive: false, adbError: 'no adb server at tcp:127.0.0.1:5037' });
+    const down = evaluateHealth({ ...base, lastSuccessAt: 950_000, sourceProblems: ['adb device tracking is down: no adb server at tcp:127.0.0.1:5037'] });
     expect(down.reasons).toEqual(['adb device tracking is down: no adb server at tcp:127.0.0.1:5037']);
     expect(evaluateHealth({ ...base }).reasons[0]).toMatch(/no report delivered since the start 100 s ago/);
+  });
+
+  it('is not healthy on a delivered report made before every source had listed its devices (issue 33)', () => {
+    const early = evaluateHealth({ ...base, lastSuccessAt: 950_000, listingDelivered: false });
+    expect(early.ok).toBe(false);
+    expect(early.reasons[0]).toMatch(/no report made after every source had listed its devices has been delivered since the start 100 s ago/);
   });
 });

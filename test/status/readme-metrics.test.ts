@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentStats } from '../../src/status/stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
+import { androidMetrics } from '../../src/platforms/android/metrics.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -13,13 +14,15 @@ const documented = [...section.matchAll(/^\| `([a-z_]+)` \| (gauge|counter) \|/g
 describe('docs/reference/metrics.md', () => {
   it('lists every metric the agent serves, with its type, and no other', () => {
     const served = [
-      ...agentMetrics({
-        stats: new AgentStats(),
+      ...agentMetrics({ stats: new AgentStats(), failedDevices: [], version: 'x', nodeId: 'y' }),
+      // The platforms' own series (DeviceSource.metrics): only Android has some.
+      ...androidMetrics({
+        states: [],
         trackerAlive: true,
-        failedDevices: [],
+        roundTripMs: undefined,
         probes: { shellSessions: 0, bytesRead: 0 } as never,
-        version: 'x',
-        nodeId: 'y',
+        duplicateSerials: new Map(),
+        sharedUdids: new Map(),
       }),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);

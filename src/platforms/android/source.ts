@@ -11,8 +11,12 @@ import type { Clock } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { Limiter, waitWhileSettling } from '../../util/limit.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
-import type { CollectRequest, DeviceSource, SourceChange, SourceEvents } from '../source.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceChange, type SourceEvents } from '../source.js';
+import type { Metric } from '../../util/metric.js';
 import type { AdbClient } from './adb/client.js';
+import { AdbUnreachableError } from './adb/errors.js';
+import { androidMetrics } from './metrics.js';
+import { withNotes } from '../../cloud/device-message.js';
 import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
 import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
 import { dedupeByUdid } from './inventory/dedupe.js';
@@ -45,6 +49,7 @@ export interface AndroidSourceOptions {
 
 export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly platform = PLATFORM;
+  readonly readyState = READY;
   private watcher: DeviceWatcher | undefined;
   private listedOnce = false;
   private readonly limiter: Limiter;
@@ -110,8 +115,30 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.watcher?.stop();
   }
 
+  /** adb tracking down keeps the host from reporting its phones. */
+  problems(): string[] {
+    return this.alive ? [] : [`adb device tracking is down${this.lastError ? `: ${this.lastError}` : ''}`];
+  }
+
+  metrics(): Metric[] {
+    return androidMetrics({
+      states: this.o.registry.list(PLATFORM).map((r) => r.state),
+      trackerAlive: this.alive,
+      roundTripMs: this.roundTripMs,
+      probes: this.o.prober.counters,
+      duplicateSerials: this.duplicateSerials,
+      sharedUdids: this.sharedUdids,
+    });
+  }
+
   async listOnce(): Promise<void> {
-    const list = await this.o.adb.listDevices();
+    let list;
+    try {
+      list = await this.o.adb.listDevices();
+    } catch (err) {
+      if (err instanceof AdbUnreachableError) throw new SourceUnreachableError(err.message, 'No Android device is listed.');
+      throw err;
+    }
     this.o.registry.sync(PLATFORM, new Map(list.map((d) => [d.serial, d.state])));
     this.listedOnce = true;
     await this.refreshTopology();
@@ -257,9 +284,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 
 /** What recovery and charge control say of the device (left alone, and why; a person needed; a battery protection that did not take), after what the report says of it. */
 function withRecoveryNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
-  const said = notes.filter((n): n is string => n !== undefined);
-  if (!info || said.length === 0) return info;
-  return { ...info, message: [info.message, ...said].filter(Boolean).join('; ') };
+  return info && withNotes(info, notes);
 }
 
 /**

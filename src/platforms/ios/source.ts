@@ -22,6 +22,8 @@ import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 
 const PLATFORM = 'ios';
+/** usbmuxd's word for a phone it lists: each can be asked. */
+const READY = 'attached';
 
 export interface IosSourceOptions {
   address: UsbmuxdAddress;
@@ -48,6 +50,7 @@ interface IdentityCache {
 
 export class IosSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly platform = PLATFORM;
+  readonly readyState = READY;
   private readonly watcher: IosWatcher;
   private started = false;
   private slowStale = false;
@@ -110,15 +113,44 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     this.slowStale = true;
   }
 
-  async collect(_request: CollectRequest): Promise<DeviceInfo[]> {
+  /**
+   * The phones present now: those the request asks for (and any not yet
+   * known) read afresh, one lockdown session each with bounded concurrency,
+   * the others described from what the last reading said.
+   */
+  async collect(request: CollectRequest): Promise<DeviceInfo[]> {
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
-    // Loaded with the first iPhone: node:tls and the lockdown client cost nothing before.
-    const probe = this.o.probe ?? (await import('./probe.js')).probeIphone;
-    const stale = this.slowStale;
-    this.slowStale = false;
-    const infos = await mapLimit(records, this.o.concurrency, (record) => this.inventory(record, probe, stale));
-    return infos.filter((i): i is DeviceInfo => i !== undefined);
+    const { refresh, hold } = request;
+    const wanted = records.filter(
+      (r) =>
+        r.state === READY && !hold?.has(r.key) && (refresh === 'all' || refresh.has(r.key) || (r.last === undefined && r.failure === undefined && !r.probing)),
+    );
+    const fresh = new Map<string, DeviceInfo | undefined>();
+    if (wanted.length) {
+      // Loaded with the first iPhone: node:tls and the lockdown client cost nothing before.
+      const probe = this.o.probe ?? (await import('./probe.js')).probeIphone;
+      const stale = this.slowStale;
+      this.slowStale = false;
+      const infos = await mapLimit(wanted, this.o.concurrency, (record) => this.inventory(record, probe, stale));
+      wanted.forEach((r, i) => fresh.set(r.key, infos[i]));
+    }
+    const out: DeviceInfo[] = [];
+    for (const record of records) {
+      const info = fresh.has(record.key) ? fresh.get(record.key) : this.describe(record);
+      if (info) out.push(info);
+    }
+    return out;
+  }
+
+  /** What the report says of a phone not read this time, from what is known of it. */
+  private describe(record: DeviceSnapshot): DeviceInfo | undefined {
+    if (!this.watcher.device(record.serial)) return undefined;
+    const udid = record.serial;
+    if (record.failure) return notAnsweringDeviceInfo(udid, record.failure.text, record.last);
+    if (record.last) return record.last;
+    if (record.notice) return notPairedDeviceInfo(udid, record.notice);
+    return notAnsweringDeviceInfo(udid, 'its first reading has not finished yet');
   }
 
   private async inventory(record: DeviceSnapshot, probe: NonNullable<IosSourceOptions['probe']>, stale: boolean): Promise<DeviceInfo | undefined> {
@@ -126,8 +158,14 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     if (!device) return undefined;
     const { registry, clock } = this.o;
     const known = stale ? undefined : this.identityOf(record, device.deviceId);
-    registry.asked(record.key, clock.monotonic());
-    const result = await probe(this.o.address, device, this.o.stepTimeoutMs, known);
+    const connection = registry.asked(record.key, clock.monotonic());
+    let result: ProbeResult;
+    try {
+      result = await probe(this.o.address, device, this.o.stepTimeoutMs, known);
+    } finally {
+      // Whatever came of it, the phone is not being read any more: the planner may ask it again.
+      registry.settled(record.key, connection);
+    }
     if (result.kind === 'ok' && !known)
       registry.setCache(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() } satisfies IdentityCache);
     return this.toInfo(record, result);

@@ -1,0 +1,240 @@
+import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
+import { STATUS_UNPLUGGED } from '../cloud/types.js';
+import type { Settings } from '../config/schema.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+import type { DeviceSource } from '../platforms/source.js';
+import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } from '../report/reporter.js';
+import type { UnpluggedLedger } from '../report/unplugged.js';
+import { ReportPlanner, type ReportResult } from '../timing/planner.js';
+import { Scheduler } from '../timing/scheduler.js';
+import { BoundedSet } from '../util/bounded-set.js';
+import type { Clock, Timer, Timers } from '../util/clock.js';
+
+/**
+ * How long the start report waits at most for every source's first listing
+ * (an adb server still starting, a tracker reconnecting): before it, a start
+ * report would say "no devices" for a host whose phones are plugged (issue
+ * 33). Past it, the start report goes with what is listed, and /healthz
+ * stays unhealthy until a report made after every listing is delivered.
+ * docs/design/fleet.md states it.
+ */
+export const FIRST_LISTING_WAIT_MS = 30_000;
+
+export interface ReportLoopDeps {
+  settings: Pick<Settings, 'schedule' | 'jitterSeconds' | 'changeDebounceMs' | 'shutdownTimeoutSeconds'>;
+  nodeId: string;
+  sources: readonly DeviceSource[];
+  registry: DeviceRegistry;
+  reporter: Pick<Reporter, 'send'>;
+  unplugged: UnpluggedLedger;
+  logger: Logger;
+  clock: Clock & Timers;
+  /** Default FIRST_LISTING_WAIT_MS. */
+  firstListingWaitMs?: number;
+}
+
+/**
+ * The report loop, as a lifecycle: source events, schedule ticks and report
+ * outcomes go into the planner; the one timer it keeps fires when the
+ * planner says and hands the planner's plan, a complete value, to the
+ * reporter, whose outcome goes back to the planner. Everything runs on the
+ * injected clock and timers.
+ */
+export class ReportLoop {
+  private readonly scheduler: Scheduler;
+  private readonly planner: ReportPlanner;
+  private timer: Timer | undefined;
+  private inFlight: Promise<void> | undefined;
+  private readonly abort = new AbortController();
+  private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
+  /** failedDevices entries for devices not sent, already logged (bounded). */
+  private readonly unsentLogged = new BoundedSet<string>(10_000);
+  private started = false;
+  private stopping = false;
+  /** The devices of the last report, health applied: the per-device rows and metrics. */
+  private last: DeviceInfo[] = [];
+
+  constructor(private readonly deps: ReportLoopDeps) {
+    const { settings, logger, clock, nodeId, sources } = deps;
+    this.scheduler = new Scheduler({
+      expression: settings.schedule,
+      jitterMs: settings.jitterSeconds * 1000,
+      nodeId,
+      onTick: () => {
+        this.planner.scheduleTick(this.now());
+        this.arm();
+      },
+      logger,
+      clock,
+    });
+    const periodMs = this.scheduler.periodMs();
+    const ready = new Map(sources.map((s) => [s.platform, s.readyState]));
+    this.planner = new ReportPlanner(deps.registry, {
+      periodMs,
+      jitterMs: settings.jitterSeconds * 1000,
+      debounceMs: settings.changeDebounceMs,
+      // A fleet restarted together spreads its first reports over the jitter (at most a period).
+      startSpreadMs: Math.min(settings.jitterSeconds * 1000, periodMs),
+      random: () => clock.random(),
+      listed: () => sources.every((s) => s.listed),
+      returning: () => deps.registry.size < deps.unplugged.current.length,
+      firstListingWaitMs: deps.firstListingWaitMs ?? FIRST_LISTING_WAIT_MS,
+      // A retry chain never outlives the next scheduled report.
+      deadline: () => this.scheduler.nextRunAt() ?? clock.wall() + 60_000,
+      ready: (d) => ready.get(d.platform) === d.state,
+    });
+  }
+
+  /** Time between scheduled reports. */
+  get periodMs(): number {
+    return this.scheduler.periodMs();
+  }
+
+  /** The devices of the last report, UNPLUGGED ones left out. */
+  get lastDevices(): readonly DeviceInfo[] {
+    return this.last;
+  }
+
+  /** The devices the cloud did not store, while they are reported. */
+  failedDevices(): FailedDevice[] {
+    return this.planner.failed.current();
+  }
+
+  /** Starts the schedule and plans the start report. */
+  start(): void {
+    this.scheduler.start();
+    this.started = true;
+    this.planner.start(this.now());
+    this.arm();
+  }
+
+  /** Stops planning: the schedule and the timer; a report in flight goes on (settle()). */
+  stop(): void {
+    this.stopping = true;
+    this.timer?.cancel();
+    this.scheduler.stop();
+  }
+
+  /** Lets the report in flight finish within `limitMs`, then aborts it. */
+  async settle(limitMs: number): Promise<void> {
+    const { logger, clock } = this.deps;
+    if (this.inFlight) {
+      logger.info('waiting for the report in flight to finish');
+      let timer: Timer | undefined;
+      const timedOut = await Promise.race([this.inFlight.then(() => false), new Promise<boolean>((r) => (timer = clock.setTimer(() => r(true), limitMs)))]);
+      timer?.cancel();
+      if (timedOut) {
+        logger.warn(`the report in flight did not finish within ${limitMs / 1000} s; it is abandoned and sent again at the next start`);
+        this.abort.abort(new Error('the agent is stopping'));
+      }
+    }
+    for (const w of this.waiters.splice(0)) w(undefined);
+  }
+
+  /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
+  report(reason: string): Promise<ReportOutcome | undefined> {
+    if (this.stopping || !this.started) return Promise.resolve(undefined);
+    limited(this.deps.logger).info('report-requested', { reason }, 'a full report was asked for');
+    // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
+    for (const source of this.deps.sources) source.invalidateSlow();
+    this.planner.requested();
+    const done = new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
+    this.arm();
+    return done;
+  }
+
+  /** A source's listing changed, an inventory brought news, or an action changed what a device's report says. */
+  devicesChanged(): void {
+    this.planner.devicesChanged(this.now());
+    this.arm();
+  }
+
+  /** An inventory's outcome was noted: a failure plans a retry, so look at the plan again. */
+  outcomeNoted(): void {
+    this.arm();
+  }
+
+  /** A source's service (re)connected: its listing counts as complete once it has settled. */
+  sourceConnected(): void {
+    this.planner.adbConnected(this.now());
+    this.deps.unplugged.adbConnected();
+    this.arm();
+  }
+
+  /**
+   * A source's service came back: a restarted adb server lists the same
+   * devices in the same states, so no change says that the inventories cut
+   * off by the restart need redoing.
+   */
+  sourceResumed(): void {
+    this.planner.adbResumed(this.now());
+    this.arm();
+  }
+
+  private now(): number {
+    return this.deps.clock.monotonic();
+  }
+
+  /** Sets the one timer to the planner's next report time. */
+  private arm(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    if (this.stopping || !this.started) return;
+    const now = this.now();
+    const at = this.planner.nextAt(now);
+    if (at === undefined) return;
+    this.timer = this.deps.clock.setTimer(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
+  }
+
+  private fire(): void {
+    const { planner } = this;
+    if (this.stopping) return;
+    const plan = planner.take(this.now());
+    if (!plan) return this.arm();
+    const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
+    this.inFlight = this.deps.reporter
+      .send(plan, this.abort.signal)
+      .then((outcome) => {
+        this.finished(outcome);
+        for (const w of waiters) w(outcome);
+      })
+      .catch((err: unknown) => {
+        // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
+        planner.finished({ delivered: false, failure: 'transient' }, this.now());
+        limited(this.deps.logger).error(
+          'report-unexpected-failure',
+          { err: err instanceof Error ? err.message : String(err) },
+          'unexpected failure while reporting; the agent keeps running',
+        );
+        for (const w of waiters) w(undefined);
+      })
+      .finally(() => {
+        this.inFlight = undefined;
+        this.arm();
+      });
+  }
+
+  private finished(outcome: ReportOutcome): void {
+    const now = this.now();
+    const { planner } = this;
+    if (outcome.body) this.last = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);
+    const result: ReportResult = outcome.delivered
+      ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
+      : { delivered: false, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
+    const notes = planner.finished(result, now);
+    const { logger, unplugged } = this.deps;
+    // A report for adb's list settling is owed only while some device reported before has not been seen since.
+    if (!unplugged.awaitingAdb) planner.adbSettleNotNeeded();
+    if (!outcome.delivered) {
+      if (!this.stopping)
+        logNotDelivered(logger, outcome, { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures });
+      return;
+    }
+    const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
+    for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
+    logFailedDevices(logger, notes.newlyFailed, unsent);
+    for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
+  }
+}

@@ -1,0 +1,60 @@
+// Android's own series in /metrics: what adb and the shell inventories alone
+// know. The source hands them out (DeviceSource.metrics); the status folder
+// only formats them.
+import { gauge, type Metric } from '../../util/metric.js';
+import type { ProbeCounters } from './inventory/probe.js';
+
+export interface AndroidFacts {
+  /** adb's state of each device it lists now. */
+  states: Iterable<string>;
+  trackerAlive: boolean;
+  roundTripMs: number | undefined;
+  probes: ProbeCounters;
+  /** Serials adb lists more than once, with how many devices share each. */
+  duplicateSerials: ReadonlyMap<string, number>;
+  /** udids that different phones give, with the serials of those phones. */
+  sharedUdids: ReadonlyMap<string, readonly string[]>;
+}
+
+export function androidMetrics(facts: AndroidFacts): Metric[] {
+  const byState = new Map<string, number>();
+  for (const state of facts.states) byState.set(state, (byState.get(state) ?? 0) + 1);
+  return [
+    {
+      name: 'device_agent_devices',
+      help: 'Devices the adb server knows, by adb state.',
+      type: 'gauge',
+      samples: [...byState].map(([state, value]) => ({ labels: { state }, value })),
+    },
+    {
+      name: 'device_agent_duplicate_serial_devices',
+      help: 'Devices adb lists under one serial, for serials listed more than once: all but one of them go unreported.',
+      type: 'gauge',
+      samples: [...facts.duplicateSerials].map(([serial, value]) => ({ labels: { serial }, value })),
+    },
+    {
+      name: 'device_agent_shared_udid_devices',
+      help: 'Phones that give one udid under different adb serials, for udids given more than once: all but one go unreported.',
+      type: 'gauge',
+      samples: [...facts.sharedUdids].map(([udid, serials]) => ({ labels: { udid }, value: serials.length })),
+    },
+    gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', facts.trackerAlive ? 1 : 0),
+    gauge(
+      'device_agent_adb_roundtrip_seconds',
+      'Duration of the last device-list round trip to the adb server.',
+      facts.roundTripMs === undefined ? undefined : facts.roundTripMs / 1000,
+    ),
+    {
+      name: 'device_agent_shell_sessions_total',
+      help: 'adb shell sessions opened for inventories.',
+      type: 'counter',
+      samples: [{ value: facts.probes.shellSessions }],
+    },
+    {
+      name: 'device_agent_shell_bytes_read_total',
+      help: 'Bytes read from device shell sessions.',
+      type: 'counter',
+      samples: [{ value: facts.probes.bytesRead }],
+    },
+  ];
+}

@@ -1,0 +1,79 @@
+import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
+import type { ChargeWays } from '../config/charge-ways.js';
+import type { HubPort } from '../config/hub-ports.js';
+import type { Settings } from '../config/schema.js';
+import type { DeviceSource } from '../platforms/source.js';
+import type { Clock } from '../util/clock.js';
+import type { MetricSource } from '../util/metric.js';
+import { agentVersion } from '../util/package.js';
+import { agentMetrics } from './collect.js';
+import { deviceMetrics } from './device-metrics.js';
+import { deviceRows, type DeviceRow, type RowRecords } from './device-rows.js';
+import { evaluateHealth, type Health } from './health.js';
+import { formatMetrics } from './metrics.js';
+import type { StatusSource } from './server.js';
+import type { AgentStats } from './stats.js';
+
+/** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
+export interface ReportView {
+  readonly lastDevices: readonly DeviceInfo[];
+  failedDevices(): FailedDevice[];
+  readonly periodMs: number;
+}
+
+export interface StatusViewsDeps {
+  nodeId: string;
+  settings: Pick<Settings, 'jitterSeconds' | 'requestTimeoutSeconds'>;
+  stats: AgentStats;
+  registry: RowRecords;
+  /** Every source: what keeps each from reporting (health) and its own series. */
+  sources: ReadonlyArray<Pick<DeviceSource, 'problems' | 'metrics'>>;
+  /** More series, beside the sources' (none yet; an action's counters could be one). */
+  metricSources?: readonly MetricSource[];
+  report: ReportView;
+  hubPorts: ReadonlyMap<string, HubPort>;
+  chargeWays: ChargeWays;
+  clock: Clock;
+}
+
+/** /healthz, /metrics and the device rows, read from the registry, the stats and the sources: no state of their own. */
+export class StatusViews implements StatusSource {
+  private startedAt = 0;
+
+  constructor(private readonly deps: StatusViewsDeps) {}
+
+  /** The daemon started (wall ms): /healthz counts the wait for a first report from it. */
+  noteStart(at: number): void {
+    this.startedAt = at;
+  }
+
+  health(): Health {
+    const { stats, settings, report, sources, clock } = this.deps;
+    const interval = report.periodMs;
+    return evaluateHealth({
+      now: clock.wall(),
+      startedAt: this.startedAt,
+      lastSuccessAt: stats.lastSuccessAt,
+      lastFailure: stats.lastFailure,
+      sourceProblems: sources.flatMap((s) => s.problems?.() ?? []),
+      listingDelivered: stats.listingDelivered,
+      // Two missed schedules (with jitter and a retry chain) before it counts as unhealthy.
+      maxReportAgeMs: Math.max(2 * interval + settings.jitterSeconds * 1000 + settings.requestTimeoutSeconds * 1000, 120_000),
+    });
+  }
+
+  /** The devices of the last report as rows (list's columns, the per-device metrics). */
+  rows(): DeviceRow[] {
+    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays);
+  }
+
+  metrics(): string {
+    const { stats, report, sources, metricSources = [] } = this.deps;
+    return formatMetrics([
+      ...agentMetrics({ stats, failedDevices: report.failedDevices(), version: agentVersion, nodeId: this.deps.nodeId }),
+      ...sources.flatMap((s) => s.metrics?.() ?? []),
+      ...metricSources.flatMap((m) => m.metrics()),
+      ...deviceMetrics(this.rows()),
+    ]);
+  }
+}

@@ -1,0 +1,161 @@
+// An in-process bed of the report path on virtual time: an in-memory source
+// (src/platforms/source.ts) whose listing and inventories the test gives, an
+// in-memory cloud (ReportSink), and the real registry, reporter, report loop
+// and status views between them, as buildDaemon wires them.
+import { EventEmitter } from 'node:events';
+import { ReportLoop } from '../../src/agent/report-loop.js';
+import type { DeviceInfo, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import type { Platform } from '../../src/devices/record.js';
+import { HealthMonitor } from '../../src/health/monitor.js';
+import { silentLogger } from '../../src/log/logger.js';
+import type { CollectRequest, DeviceSource, SourceEvents } from '../../src/platforms/source.js';
+import { Reporter, type ReportSink } from '../../src/report/reporter.js';
+import { UnpluggedLedger } from '../../src/report/unplugged.js';
+import { AgentStats } from '../../src/status/stats.js';
+import { StatusViews } from '../../src/status/views.js';
+import { VirtualTime } from '../../src/util/clock.js';
+import { shippedHealth } from '../health/defaults.js';
+import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
+
+export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
+  const android = platform === 'android';
+  return {
+    udid,
+    serialNumber: udid,
+    state: android ? 'device' : 'paired',
+    status: 'AVAILABLE',
+    platformName: android ? 'ANDROID' : 'IOS',
+    isAndroid: android,
+    isIos: !android,
+  };
+}
+
+/** A platform in memory: list() is its service's listing, failing() makes its collect throw. */
+export class MemSource extends EventEmitter<SourceEvents> implements DeviceSource {
+  readonly label: string;
+  listed = false;
+  alive = true;
+  lastError = undefined;
+  /** Record keys each collect inventoried. */
+  readonly asked: string[][] = [];
+  fail: Error | undefined;
+  /** Set: an inventory of a device fails (its udid). */
+  readonly silent = new Set<string>();
+
+  constructor(
+    private readonly registry: DeviceRegistry,
+    readonly platform: Platform = 'android',
+    readonly readyState = 'device',
+  ) {
+    super();
+    this.label = `mem:${platform}`;
+  }
+
+  problems(): string[] {
+    return this.alive ? [] : [`${this.label} is down`];
+  }
+
+  async start(): Promise<void> {}
+  stop(): void {}
+  async listOnce(): Promise<void> {}
+  invalidateSlow(): void {}
+
+  /** The service's listing arrived (serial = udid): into the registry, a change event after the first. */
+  list(serials: string[], state = this.readyState, emit = this.listed): void {
+    this.registry.sync(this.platform, new Map(serials.map((s) => [s, state])));
+    this.listed = true;
+    if (emit)
+      this.emit(
+        'change',
+        serials.map((s) => ({ key: `${this.platform}/${s}`, serial: s, to: state })),
+      );
+  }
+
+  async collect(request: CollectRequest): Promise<DeviceInfo[]> {
+    if (this.fail) throw this.fail;
+    const asked: string[] = [];
+    for (const r of this.registry.list(this.platform)) {
+      if (r.state !== this.readyState || request.hold?.has(r.key)) continue;
+      if (request.refresh !== 'all' && !request.refresh.has(r.key) && r.last !== undefined) continue;
+      asked.push(r.key);
+      if (this.silent.has(r.serial)) this.registry.failed(r.key, 'did not answer', 0, 0);
+      else this.registry.answered(r.key, phone(r.serial, this.platform), 0, 0);
+    }
+    this.asked.push(asked);
+    return this.registry.list(this.platform).flatMap((r) => (r.last ? [r.last] : []));
+  }
+}
+
+/** The cloud in memory: keeps every body, answers at once. */
+export class MemCloud implements ReportSink {
+  readonly bodies: Array<{ at: number; body: ReportBody }> = [];
+  constructor(private readonly time: VirtualTime) {}
+  putDevices(body: ReportBody): Promise<ReportAnswer> {
+    this.bodies.push({ at: this.time.now, body: structuredClone(body) });
+    return Promise.resolve({ failedDevices: [] });
+  }
+}
+
+export interface BedOptions {
+  platforms?: Array<[Platform, string]>;
+  firstListingWaitMs?: number;
+  /** udids an earlier run reported. */
+  reportedBefore?: string[];
+}
+
+export function reportBed(options: BedOptions = {}) {
+  const time = new VirtualTime();
+  const clock = time.clock();
+  const registry = new DeviceRegistry();
+  const sources = (options.platforms ?? [['android', 'device']]).map(([p, ready]) => new MemSource(registry, p, ready));
+  const cloud = new MemCloud(time);
+  const stats = new AgentStats();
+  const unplugged = new UnpluggedLedger(registry.cloud);
+  unplugged.seed((options.reportedBefore ?? []).map((u) => phone(u)));
+  const logger = silentLogger();
+  const settings = { schedule: '*/5 * * * *', jitterSeconds: 0, changeDebounceMs: 500, shutdownTimeoutSeconds: 5, requestTimeoutSeconds: 30 };
+  const reporter = new Reporter({
+    nodeId: 'n1',
+    sources,
+    registry,
+    health: new HealthMonitor(shippedHealth, logger),
+    settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+    machine: { collect: async () => ({ hostname: 'h' }) as never },
+    cloud,
+    unplugged,
+    stats,
+    logger,
+    clock,
+    collectTimeoutMs: 20_000,
+  });
+  const loop = new ReportLoop({
+    settings,
+    nodeId: 'n1',
+    sources,
+    registry,
+    reporter,
+    unplugged,
+    logger,
+    clock,
+    firstListingWaitMs: options.firstListingWaitMs,
+  });
+  registry.on('outcome', () => loop.outcomeNoted());
+  for (const s of sources) {
+    s.on('connected', () => loop.sourceConnected());
+    s.on('change', () => loop.devicesChanged());
+  }
+  const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), chargeWays: [], clock });
+  views.noteStart(clock.wall());
+  /** Runs virtual time on by ms, letting the promises of each step settle. */
+  const advance = async (ms: number): Promise<void> => {
+    const end = time.now + ms;
+    while (time.now < end) {
+      time.advance(Math.min(50, end - time.now));
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    }
+  };
+  /** The present (not UNPLUGGED) udids of each body. */
+  const sent = () => cloud.bodies.map((b) => b.body.devices.filter((d) => d.status !== 'UNPLUGGED').map((d) => d.udid));
+  return { time, clock, registry, sources, source: sources[0]!, cloud, stats, loop, views, advance, sent, unplugged };
+}
