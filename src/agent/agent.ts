@@ -6,6 +6,8 @@ import { evaluateHealth, type Health } from '../status/health.js';
 import { agentMetrics } from '../status/collect.js';
 import { formatMetrics } from '../status/metrics.js';
 import { StatusServer } from '../status/server.js';
+import { STATUS_STATE_FILE } from '../status/endpoint-state.js';
+import { dirname, join } from 'node:path';
 import { agentVersion } from '../util/package.js';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { deviceMetrics } from '../status/device-metrics.js';
@@ -136,7 +138,8 @@ export class Agent {
         this.arm();
       },
     });
-    this.status = new StatusServer(settings.statusListen, this, logger);
+    // Beside reported-devices.json: the state directory, where doctor looks.
+    this.status = new StatusServer(settings.statusListen, this, logger, { stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE) });
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
       ...parts.sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
