@@ -139,7 +139,10 @@ export class Agent {
       },
     });
     // Beside reported-devices.json: the state directory, where doctor looks.
-    this.status = new StatusServer(settings.statusListen, this, logger, { stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE) });
+    this.status = new StatusServer(settings.statusListen, this, logger, {
+      stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
+      webConfigFile: settings.statusWebConfigFile,
+    });
     this.services = [
       { name: 'status', start: () => this.status.start(), stop: () => this.status.stop() },
       ...parts.sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),

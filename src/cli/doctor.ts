@@ -103,7 +103,7 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
   const iosChecked = checkIos(settings, env);
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
-  const statusChecked = checkStatusEndpoint({ listen: settings.statusListen, stateDir });
+  const statusChecked = checkStatusEndpoint({ listen: settings.statusListen, stateDir, webConfigFile: settings.statusWebConfigFile });
   const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked, statusChecked]);
   const items = [...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems, ...statusItems];
   for (const item of items) {

@@ -4,6 +4,8 @@ import { http, https } from '../util/node-http.js';
 import { readStateFile } from '../util/atomic-file.js';
 import { parseEndpointState, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckItem } from './checklist.js';
+import { ConfigError } from '../config/errors.js';
+import { loadWebConfig } from '../status/web-config.js';
 
 // The status endpoint, as a remote Prometheus and the role's post-check see
 // it: doctor asks the configured address for /healthz and tells the agent's
@@ -16,8 +18,8 @@ const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_
 export interface StatusCheckInput {
   listen: string;
   stateDir: string;
-  /** The endpoint speaks TLS (web config's tls_server_config). */
-  tls?: boolean;
+  /** statusWebConfigFile: whether the endpoint speaks TLS, and a file the daemon would refuse. */
+  webConfigFile?: string;
   timeoutMs?: number;
 }
 
@@ -26,6 +28,22 @@ type Probe =
 
 export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckItem[]> {
   if (input.listen === 'off') return [{ status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' }];
+  let tls = false;
+  if (input.webConfigFile) {
+    try {
+      tls = Boolean(loadWebConfig(input.webConfigFile).tls);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      return [
+        {
+          status: 'fail',
+          config: true,
+          finding: `status endpoint: ${err.message}`,
+          advice: 'fix the web configuration file (the format node_exporter reads), or unset statusWebConfigFile',
+        },
+      ];
+    }
+  }
   const kept = keptState(input.stateDir);
   const daemon = kept && kept.listen === input.listen && alive(kept.pid) ? kept : undefined;
   if (daemon && !daemon.listening) {
@@ -39,7 +57,7 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
   }
   const address = localAddress(daemon?.bound ?? input.listen);
   if (address === undefined) return [{ status: 'warn', finding: `status endpoint: ${input.listen} has no fixed port and no daemon runs to say which it took` }];
-  const scheme = input.tls ? 'https' : 'http';
+  const scheme = tls ? 'https' : 'http';
   const probe = await ask(`${scheme}://${address}/healthz`, input.timeoutMs ?? ANSWER_TIMEOUT_MS);
   const where = `${scheme}://${address}`;
   switch (probe.kind) {

@@ -1,7 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
-import { http } from '../util/node-http.js';
+import type { TLSSocket } from 'node:tls';
+import { http, https } from '../util/node-http.js';
+import { BasicAuth, loadWebConfig, type WebConfig } from './web-config.js';
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
@@ -17,6 +19,8 @@ export interface StatusServerOptions {
   stateFile?: string;
   /** How long after a failed listen it tries again. */
   retryMs?: number;
+  /** node_exporter's web configuration file: TLS and basic authentication (statusWebConfigFile). */
+  webConfigFile?: string;
 }
 
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
@@ -28,13 +32,19 @@ export class StatusServer {
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
   private lastProblem: string | undefined;
+  private readonly web: WebConfig;
+  private readonly auth: BasicAuth;
 
+  /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
     private readonly listen: string,
     private readonly source: StatusSource,
     private readonly logger: Logger,
     private readonly options: StatusServerOptions = {},
-  ) {}
+  ) {
+    this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
+    this.auth = new BasicAuth(this.web.users);
+  }
 
   /**
    * Resolves with the bound address, or undefined when it could not listen:
@@ -53,7 +63,7 @@ export class StatusServer {
   private async tryListen(): Promise<string | undefined> {
     const match = /^(.+):(\d+)$/.exec(this.listen)!;
     const host = match[1]!.replace(/^\[(.*)\]$/, '$1');
-    const server = http.createServer((req, res) => this.handle(req, res));
+    const server = this.createServer();
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -85,7 +95,10 @@ export class StatusServer {
     const bound = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
     this.lastProblem = undefined;
     this.keep({ listen: this.listen, listening: true, bound });
-    this.logger.info({ listen: bound }, 'status endpoint listening (/healthz, /metrics)');
+    this.logger.info(
+      { listen: bound, tls: Boolean(this.web.tls), basicAuth: this.auth.required, ...(this.web.tls ? { clientCerts: this.web.tls.clientAuth } : {}) },
+      'status endpoint listening (/healthz, /metrics)',
+    );
     return bound;
   }
 
@@ -109,9 +122,51 @@ export class StatusServer {
     }
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private createServer(): Server {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.admit(req, res);
+    const tls = this.web.tls;
+    if (!tls) return http.createServer(handler);
+    const asks = tls.clientAuth !== 'NoClientCert';
+    return https.createServer(
+      {
+        cert: tls.cert,
+        key: tls.key,
+        ...(tls.ca ? { ca: tls.ca } : {}),
+        minVersion: tls.minVersion,
+        requestCert: asks,
+        rejectUnauthorized: tls.clientAuth === 'RequireAndVerifyClientCert',
+      },
+      handler,
+    );
+  }
+
+  /** The client certificate and the password the web config asks for, then the answer. */
+  private async admit(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Says whose endpoint this is: doctor and a post-check tell it from another program on the port.
     res.setHeader('server', STATUS_SERVER_HEADER);
+    const clientAuth = this.web.tls?.clientAuth;
+    if (clientAuth === 'RequireAnyClientCert' || clientAuth === 'VerifyClientCertIfGiven') {
+      const socket = req.socket as TLSSocket;
+      const given = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+      if ((clientAuth === 'RequireAnyClientCert' && !given) || (clientAuth === 'VerifyClientCertIfGiven' && given && !socket.authorized)) {
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('a client certificate is required\n');
+        return;
+      }
+    }
+    if (this.auth.required) {
+      // A malformed header is a refusal, never a crash of the endpoint.
+      const ok = await this.auth.allows(req.headers.authorization).catch(() => false);
+      if (!ok) {
+        res
+          .writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', 'content-type': 'text/plain; charset=utf-8' })
+          .end('Unauthorized\n');
+        return;
+      }
+    }
+    this.handle(req, res);
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
