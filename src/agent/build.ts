@@ -1,6 +1,6 @@
 // The one factory of the object graph: `run`, `once`, `list` and `doctor`
 // build their parts here, from the settings, and nothing does I/O yet.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CloudClient } from '../cloud/client.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import type { RetryPolicy } from '../cloud/retry.js';
@@ -22,6 +22,7 @@ import { AgentStats } from '../status/stats.js';
 import { systemClock, type Clock, type Timers } from '../util/clock.js';
 import { agentVersion, projectRoot } from '../util/package.js';
 import { StatusServer } from '../status/server.js';
+import { STATUS_STATE_FILE } from '../status/endpoint-state.js';
 import { StatusViews } from '../status/views.js';
 import { Agent } from './agent.js';
 import { buildActions } from './actions.js';
@@ -91,7 +92,11 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
   const { actions, hubPorts, chargeWays } = buildActions(parts, () => loop.devicesChanged());
   const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts, chargeWays, clock });
-  const status = new StatusServer(settings.statusListen, views, logger);
+  // Its state file beside reported-devices.json: the state directory, where doctor looks.
+  const status = new StatusServer(settings.statusListen, views, logger, {
+    stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
+    webConfigFile: settings.statusWebConfigFile,
+  });
   return new Agent({ nodeId, settings, logger, clock, registry, unplugged: parts.unplugged, reported: parts.reported, sources, actions, loop, views, status });
 }
 

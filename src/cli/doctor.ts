@@ -11,6 +11,7 @@ import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { readUsbControllers } from '../doctor/usb.js';
 import { hubToolItems } from '../doctor/hub-tools.js';
+import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import {
   adbAddressFailed,
   cloudSettingsFailed,
@@ -101,8 +102,10 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
 
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
   const iosChecked = checkIos(settings, env);
-  const [adbItems, cloudItems, iosItems, networkItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked]);
-  const items = [...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems];
+  // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
+  const statusChecked = checkStatusEndpoint({ listen: settings.statusListen, stateDir, webConfigFile: settings.statusWebConfigFile });
+  const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked, statusChecked]);
+  const items = [...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems, ...statusItems];
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
+import { readStateFile, StateFileError, withStateLock, writeAtomically } from '../util/atomic-file.js';
 import { ConfigError } from './errors.js';
 import { parseNodeIdFile } from './node-id-text.js';
 import type { Settings } from './schema.js';
@@ -13,6 +14,8 @@ export function stateDirOf(settings: Settings, env: NodeJS.ProcessEnv = process.
 }
 
 const SETTING = 'stateDir (DEVICE_AGENT_STATE_DIR)';
+/** Far more than an id: a bigger file is not read (its parse refuses anything past one line anyway). */
+const MAX_NODE_ID_FILE_BYTES = 1024 * 1024;
 
 /**
  * The node id: configured, else the one kept in the state directory, else a
@@ -25,60 +28,64 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
   if (settings.nodeId) return settings.nodeId;
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');
-  let text: string | undefined;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new ConfigError(SETTING, `cannot read ${file}: ${(err as Error).message}`);
-    }
-  }
-  if (text !== undefined) {
-    const kept = parseNodeIdFile(text);
-    if (kept.kind === 'id') return kept.id;
-    if (kept.kind === 'foreign') {
-      throw new ConfigError(
-        SETTING,
-        `${file} is not a node id the agent wrote: it ${kept.problem}. Put this host's id back in it (one line), ` +
-          'or set DEVICE_AGENT_NODE_ID, or delete the file to get a new id (the cloud then sees a new host)',
-      );
-    }
-  }
-  const id = randomUUID();
   try {
     mkdirSync(dir, { recursive: true, mode: 0o750 });
-    // Written, flushed, then renamed, and the directory flushed: without the
-    // flushes a power loss soon after can leave an empty or zeroed file.
-    const fd = openSync(`${file}.tmp`, 'w', 0o640);
-    try {
-      writeFileSync(fd, id + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(`${file}.tmp`, file);
-    syncDir(dir);
   } catch (err) {
     throw new ConfigError(
       SETTING,
       `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
     );
   }
-  if (text !== undefined) {
+  // Read and, when there is none, made under the state directory's lock: a
+  // `once` started beside a first-starting daemon must find the daemon's id,
+  // not make a second one that the cloud would take for another host.
+  let made: { id: string; replaced: boolean } | string;
+  try {
+    made = withStateLock(dir, () => {
+      let text: string | undefined;
+      try {
+        text = readStateFile(file, MAX_NODE_ID_FILE_BYTES);
+      } catch (err) {
+        throw new ConfigError(SETTING, err instanceof StateFileError ? err.message : `cannot read ${file}: ${(err as Error).message}`);
+      }
+      if (text !== undefined) {
+        const kept = parseNodeIdFile(text);
+        if (kept.kind === 'id') return kept.id;
+        if (kept.kind === 'foreign') {
+          throw new ConfigError(
+            SETTING,
+            `${file} is not a node id the agent wrote: it ${kept.problem}. Put this host's id back in it (one line), ` +
+              'or set DEVICE_AGENT_NODE_ID, or delete the file to get a new id (the cloud then sees a new host)',
+          );
+        }
+      }
+      const id = randomUUID();
+      try {
+        // Written, flushed, renamed, and the directory flushed: without the
+        // flushes a power loss soon after can leave an empty or zeroed file.
+        writeAtomically(file, id + '\n');
+      } catch (err) {
+        throw new ConfigError(
+          SETTING,
+          `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
+        );
+      }
+      return { id, replaced: text !== undefined };
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(
+      SETTING,
+      `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
+    );
+  }
+  if (typeof made === 'string') return made;
+  if (made.replaced) {
     logger?.warn(
-      { file, nodeId: id },
-      `${file} was empty or only NUL bytes (what a power loss soon after it was written leaves); a new node id was made: ${id}. ` +
+      { file, nodeId: made.id },
+      `${file} was empty or only NUL bytes (what a power loss soon after it was written leaves); a new node id was made: ${made.id}. ` +
         'If the cloud knew this host under another id, set DEVICE_AGENT_NODE_ID to that one',
     );
   }
-  return id;
-}
-
-function syncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  return made.id;
 }

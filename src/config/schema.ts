@@ -160,6 +160,13 @@ export const schema = {
   logLevel: { type: 'string', oneOf: logLevels, help: 'the lowest level logged; `--log-level` overrides it' },
   logFormat: { type: 'string', oneOf: ['auto', 'json', 'pretty'], help: '`auto` is JSON, or readable lines on a terminal; `--log-format` overrides it' },
   statusListen: { type: 'string', check: checkListen, format: 'HOST:PORT or off', help: '`HOST:PORT` of `/healthz` and `/metrics`, or `off`' },
+  statusWebConfigFile: {
+    type: 'string',
+    optional: true,
+    format: 'path',
+    unset: 'none: plain HTTP, no authentication (keep `statusListen` on loopback then)',
+    help: "node_exporter's web configuration file for the status endpoint: `tls_server_config` (`cert_file`, `key_file`, `client_ca_file`, `client_auth_type`, `min_version`) and `basic_auth_users` with bcrypt hashes; see docs/reference/metrics.md",
+  },
   adbServerSocket: {
     type: 'string',
     optional: true,

@@ -3,7 +3,7 @@
 // into checklist items with findings.ts. A failing check never stops another.
 
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AdbDevice, ShellOptions, ShellResult } from '../platforms/android/adb/client.js';
 import type { LongDevice } from '../platforms/android/adb/devices-long.js';
@@ -11,6 +11,7 @@ import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
 import { parseNodeIdFile } from '../config/node-id-text.js';
+import { readStateFile, StateFileError } from '../util/atomic-file.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 import { usbItems, type ControllerLoad } from './usb.js';
@@ -158,10 +159,12 @@ export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeI
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');
   try {
-    const kept = parseNodeIdFile(readFileSync(file, 'utf8'));
-    if (kept.kind === 'id') return { kind: 'kept', id: kept.id, file };
-    if (kept.kind === 'foreign') return { kind: 'unreadable', file, reason: `not a node id the agent wrote: it ${kept.problem}` };
+    const text = readStateFile(file, 1024 * 1024);
+    const kept = text === undefined ? undefined : parseNodeIdFile(text);
+    if (kept?.kind === 'id') return { kind: 'kept', id: kept.id, file };
+    if (kept?.kind === 'foreign') return { kind: 'unreadable', file, reason: `not a node id the agent wrote: it ${kept.problem}` };
   } catch (error) {
+    if (error instanceof StateFileError) return { kind: 'unreadable', file, reason: error.reason };
     const code = (error as NodeJS.ErrnoException).code;
     // ENOTDIR: something on the way is a file, so there is no id to read; the directory check below says why.
     if (code !== 'ENOENT' && code !== 'ENOTDIR') return { kind: 'unreadable', file, reason: code ?? (error as Error).message };

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Logger } from '../log/logger.js';
 import { limited } from '../log/limited.js';
-import { writeAtomically } from '../util/atomic-file.js';
+import { readStateFile, writeAtomically } from '../util/atomic-file.js';
+
+/** Far more than a host's hub ports take. */
+const MAX_FILE_BYTES = 1024 * 1024;
 
 /** A hub port charge control holds off on purpose. */
 export interface PausedPort {
@@ -35,13 +37,14 @@ export class PausedPortsFile implements PausedPortsKeeper {
   ) {}
 
   load(): PausedPort[] {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = readStateFile(this.file, MAX_FILE_BYTES);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read ${this.file}: ${(err as Error).message}`);
+      this.warn(`cannot read ${this.file}: ${(err as Error).message}; hub ports a previous run left off (if any) must be switched on by hand`);
       return [];
     }
+    if (text === undefined) return [];
     try {
       const parsed = JSON.parse(text) as { ports?: unknown };
       const ports = Array.isArray(parsed.ports) ? parsed.ports.filter(isPausedPort) : [];

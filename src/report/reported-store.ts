@@ -1,8 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import { storedDevice } from './stored-device.js';
-import { writeAtomically } from '../util/atomic-file.js';
+import { readStateFile, StateFileError, writeAtomically } from '../util/atomic-file.js';
 
 /** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -28,18 +27,14 @@ export class ReportedStore {
 
   /** The devices of the last delivered report; none when there is no file or it is unreadable. */
   load(): DeviceInfo[] {
-    let text: string;
+    let text: string | undefined;
     try {
-      const size = statSync(this.file).size;
-      if (size > MAX_FILE_BYTES) {
-        this.warn(`${this.file} is ${size} bytes, more than the agent writes (at most ${MAX_FILE_BYTES}); starting without it`);
-        return [];
-      }
-      text = readFileSync(this.file, 'utf8');
+      text = readStateFile(this.file, MAX_FILE_BYTES);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read ${this.file}: ${(err as Error).message}`);
+      this.warn(err instanceof StateFileError ? `${err.message}; starting without it` : `cannot read ${this.file}: ${(err as Error).message}`);
       return [];
     }
+    if (text === undefined) return [];
     try {
       const parsed = JSON.parse(text) as { devices?: unknown };
       const devices = Array.isArray(parsed.devices) ? parsed.devices.flatMap((d) => storedDevice(d) ?? []) : [];

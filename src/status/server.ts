@@ -1,56 +1,169 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
-import { http } from '../util/node-http.js';
+import type { TLSSocket } from 'node:tls';
+import { http, https } from '../util/node-http.js';
+import { BasicAuth, loadWebConfig, type WebConfig } from './web-config.js';
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
+import { writeAtomically } from '../util/atomic-file.js';
+import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 
 export interface StatusSource {
   health(): Health;
   metrics(): string;
 }
 
+export interface StatusServerOptions {
+  /** Where the daemon keeps whether its endpoint listens (the state directory's status-endpoint.json), for `doctor`. */
+  stateFile?: string;
+  /** How long after a failed listen it tries again. */
+  retryMs?: number;
+  /** node_exporter's web configuration file: TLS and basic authentication (statusWebConfigFile). */
+  webConfigFile?: string;
+}
+
+/** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
+const RETRY_MS = 30_000;
+
 /** /healthz and /metrics on a local address (loopback by default). */
 export class StatusServer {
   private server: Server | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private lastProblem: string | undefined;
+  private readonly web: WebConfig;
+  private readonly auth: BasicAuth;
 
+  /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
     private readonly listen: string,
     private readonly source: StatusSource,
     private readonly logger: Logger,
-  ) {}
+    private readonly options: StatusServerOptions = {},
+  ) {
+    this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
+    this.auth = new BasicAuth(this.web.users);
+  }
 
-  /** Resolves with the bound address; a busy port is logged, not fatal: reporting matters more. */
+  /**
+   * Resolves with the bound address, or undefined when it could not listen:
+   * reporting matters more than the endpoint, so the daemon goes on, says so
+   * in one line, keeps it in the state file for `doctor`, and tries again.
+   */
   async start(): Promise<string | undefined> {
-    if (this.listen === 'off') return undefined;
+    this.stopped = false;
+    if (this.listen === 'off') {
+      this.keep({ listen: 'off', listening: false });
+      return undefined;
+    }
+    return this.tryListen();
+  }
+
+  private async tryListen(): Promise<string | undefined> {
     const match = /^(.+):(\d+)$/.exec(this.listen)!;
     const host = match[1]!.replace(/^\[(.*)\]$/, '$1');
-    const server = http.createServer((req, res) => this.handle(req, res));
+    const server = this.createServer();
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(Number(match[2]), host, () => resolve());
       });
     } catch (err) {
-      this.logger.error(
-        { listen: this.listen, err: (err as Error).message },
-        'the status endpoint could not listen; /healthz and /metrics are off. Set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off',
-      );
+      const problem = bindProblem(err as NodeJS.ErrnoException, this.listen);
+      if (problem !== this.lastProblem) {
+        this.logger.error(
+          { listen: this.listen, err: (err as Error).message, code: (err as NodeJS.ErrnoException).code },
+          `the status endpoint cannot listen on ${this.listen}: ${problem}; /healthz and /metrics are off, and it tries again every ${(this.options.retryMs ?? RETRY_MS) / 1000} s. ` +
+            'Free the port, or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off',
+        );
+      }
+      this.lastProblem = problem;
+      this.keep({ listen: this.listen, listening: false, problem });
+      if (!this.stopped) {
+        this.retry = setTimeout(() => void this.tryListen(), this.options.retryMs ?? RETRY_MS);
+        this.retry.unref();
+      }
+      return undefined;
+    }
+    if (this.stopped) {
+      server.close();
       return undefined;
     }
     this.server = server;
     const addr = server.address() as AddressInfo;
     const bound = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
-    this.logger.info({ listen: bound }, 'status endpoint listening (/healthz, /metrics)');
+    this.lastProblem = undefined;
+    this.keep({ listen: this.listen, listening: true, bound });
+    this.logger.info(
+      { listen: bound, tls: Boolean(this.web.tls), basicAuth: this.auth.required, ...(this.web.tls ? { clientCerts: this.web.tls.clientAuth } : {}) },
+      'status endpoint listening (/healthz, /metrics)',
+    );
     return bound;
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
     const server = this.server;
     this.server = undefined;
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Keeps the endpoint's state for `doctor`, which cannot ask an endpoint that is not there; a failure to keep it costs nothing more. */
+  private keep(state: Omit<StatusEndpointState, 'pid' | 'since'>): void {
+    if (!this.options.stateFile) return;
+    try {
+      writeAtomically(this.options.stateFile, JSON.stringify({ pid: process.pid, since: new Date().toISOString(), ...state }) + '\n');
+    } catch (err) {
+      limited(this.logger).warn('state-dir-problem', { file: this.options.stateFile }, `cannot keep the status endpoint's state: ${(err as Error).message}`);
+    }
+  }
+
+  private createServer(): Server {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.admit(req, res);
+    const tls = this.web.tls;
+    if (!tls) return http.createServer(handler);
+    const asks = tls.clientAuth !== 'NoClientCert';
+    return https.createServer(
+      {
+        cert: tls.cert,
+        key: tls.key,
+        ...(tls.ca ? { ca: tls.ca } : {}),
+        minVersion: tls.minVersion,
+        requestCert: asks,
+        rejectUnauthorized: tls.clientAuth === 'RequireAndVerifyClientCert',
+      },
+      handler,
+    );
+  }
+
+  /** The client certificate and the password the web config asks for, then the answer. */
+  private async admit(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Says whose endpoint this is: doctor and a post-check tell it from another program on the port.
+    res.setHeader('server', STATUS_SERVER_HEADER);
+    const clientAuth = this.web.tls?.clientAuth;
+    if (clientAuth === 'RequireAnyClientCert' || clientAuth === 'VerifyClientCertIfGiven') {
+      const socket = req.socket as TLSSocket;
+      const given = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+      if ((clientAuth === 'RequireAnyClientCert' && !given) || (clientAuth === 'VerifyClientCertIfGiven' && given && !socket.authorized)) {
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('a client certificate is required\n');
+        return;
+      }
+    }
+    if (this.auth.required) {
+      // A malformed header is a refusal, never a crash of the endpoint.
+      const ok = await this.auth.allows(req.headers.authorization).catch(() => false);
+      if (!ok) {
+        res
+          .writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', 'content-type': 'text/plain; charset=utf-8' })
+          .end('Unauthorized\n');
+        return;
+      }
+    }
+    this.handle(req, res);
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
@@ -74,5 +187,22 @@ export class StatusServer {
       limited(this.logger).error('status-endpoint-failed', { err: (err as Error).message }, 'status endpoint failed to answer');
       res.writeHead(500).end();
     }
+  }
+}
+
+function bindProblem(err: NodeJS.ErrnoException, listen: string): string {
+  const port = /:(\d+)$/.exec(listen)?.[1];
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `the port is held by another process (see which: ss -ltnp 'sport = :${port}')`;
+    case 'EACCES':
+      return `not allowed to listen on port ${port} (below 1024 needs a capability)`;
+    case 'EADDRNOTAVAIL':
+      return "the address is not one of this host's";
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name does not resolve';
+    default:
+      return err.message;
   }
 }

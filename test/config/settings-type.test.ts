@@ -15,7 +15,18 @@ describe('Settings, derived from the schema', () => {
     expectTypeOf<Settings['hiddenDevices']>().toEqualTypeOf<string[]>();
     expectTypeOf<Settings>().toHaveProperty('apiKey').toEqualTypeOf<string | undefined>();
     expectTypeOf<{ [K in keyof Settings]-?: Record<never, never> extends Pick<Settings, K> ? K : never }[keyof Settings]>().toEqualTypeOf<
-      'apiKey' | 'apiKeyFile' | 'nodeId' | 'stateDir' | 'adbServerSocket' | 'ios' | 'usbmuxdSocketAddress' | 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile'
+      | 'apiKey'
+      | 'apiKeyFile'
+      | 'nodeId'
+      | 'stateDir'
+      | 'adbServerSocket'
+      | 'ios'
+      | 'usbmuxdSocketAddress'
+      | 'httpsProxy'
+      | 'httpProxy'
+      | 'noProxy'
+      | 'caFile'
+      | 'statusWebConfigFile'
     >();
   });
 

@@ -253,6 +253,10 @@ describe('inspectNodeId', () => {
   it('calls an id file that cannot be read unreadable (a directory in its place)', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'node-id'));
-    expect(inspectNodeId({ ...base, stateDir: dir }, {})).toMatchObject({ kind: 'unreadable', file: join(dir, 'node-id'), reason: 'EISDIR' });
+    expect(inspectNodeId({ ...base, stateDir: dir }, {})).toMatchObject({
+      kind: 'unreadable',
+      file: join(dir, 'node-id'),
+      reason: 'a directory, not a regular file',
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,5 +76,27 @@ describe('a reported-devices.json that is JSON but not what this version writes'
     expect(devicesOf(first).map((d) => d.udid)).toEqual(['STAY0011']);
     const warned = await a.waitForLog((l) => l.level === 'warn' && String(l.file).endsWith('reported-devices.json'));
     expect(String(warned.msg)).toMatch(/is \d+ bytes, more than the agent writes .*starting without it/);
+  }, 60_000);
+});
+
+describe('a FIFO in place of a state file (issue 33: it hung the start for good)', () => {
+  it('at reported-devices.json: one warning naming it, and the daemon starts and reports without it', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'da-state-'));
+    execFileSync('mkfifo', [join(stateDir, 'reported-devices.json')]);
+    await bed.plug('FIFO0001');
+    const a = bed.run({ DEVICE_AGENT_STATE_DIR: stateDir });
+    const first = await cloud.waitForPut(() => true, 20_000);
+    expect(devicesOf(first).map((d) => d.udid)).toEqual(['FIFO0001']);
+    const warned = await a.waitForLog((l) => l.level === 'warn' && String(l.file).endsWith('reported-devices.json'));
+    expect(String(warned.msg)).toMatch(/reported-devices\.json is a FIFO, not a regular file; .*remove it; starting without it/);
+  }, 60_000);
+
+  it('at node-id: a configuration error (exit 2) in one line naming it, at once', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'da-state-'));
+    execFileSync('mkfifo', [join(stateDir, 'node-id')]);
+    const a = bed.run({ DEVICE_AGENT_STATE_DIR: stateDir, DEVICE_AGENT_NODE_ID: '' });
+    const end = await a.exited(15_000);
+    expect(end.code).toBe(2);
+    expect(end.stderr).toMatch(/node-id is a FIFO, not a regular file; the agent keeps its state only in regular files: remove it/);
   }, 60_000);
 });

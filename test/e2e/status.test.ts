@@ -3,7 +3,9 @@ import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
-import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
+import { type AgentProcess, daemonEnv, runAgent, startAgent } from './agent-process.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 // /healthz and /metrics of a running daemon, read over real HTTP.
 
@@ -76,4 +78,31 @@ describe('status endpoint', () => {
     expect((await get('/healthz')).status).toBe(200);
     expect((await get('/nowhere')).status).toBe(404);
   });
+});
+
+describe('a status port held by another program (issue 33, finding 7)', () => {
+  it('the daemon says so in one line and keeps reporting; doctor fails naming the daemon and why, though the other program answers 200', async () => {
+    // Another program on the port that answers /healthz with 200: a post-check reading only the status code would pass.
+    const holder = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'));
+    const port = await new Promise<number>((r) => holder.listen(0, '127.0.0.1', () => r((holder.address() as AddressInfo).port)));
+    const env = daemonEnv(adb.env, cloud, { DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: `127.0.0.1:${port}` });
+    const second = startAgent(['run'], env);
+    try {
+      const line = await second.waitForLog((l) => String(l.msg).startsWith('the status endpoint cannot listen'));
+      expect(line.level).toBe('error');
+      expect(String(line.msg)).toContain(`cannot listen on 127.0.0.1:${port}: the port is held by another process`);
+      await second.waitForLog((l) => l.msg === 'report delivered', 30_000);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const doctor = await runAgent(['doctor'], env);
+      const status = doctor.stdout.split('\n').find((l) => l.includes('status endpoint'));
+      expect(status?.replace(/ since \S+Z:/, ' since T:')).toBe(
+        `[FAIL] status endpoint: the daemon (pid ${second.child.pid}) cannot listen on 127.0.0.1:${port} since T: the port is held by another process (see which: ss -ltnp 'sport = :${port}'); /healthz and /metrics are off`,
+      );
+      expect(doctor.code, doctor.stdout).toBe(1);
+      expect(second.logs().filter((l) => String(l.msg).startsWith('the status endpoint cannot listen'))).toHaveLength(1);
+    } finally {
+      await second.stop();
+      await new Promise((r) => holder.close(r));
+    }
+  }, 90_000);
 });

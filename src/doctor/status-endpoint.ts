@@ -1,0 +1,155 @@
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { http, https } from '../util/node-http.js';
+import { readStateFile } from '../util/atomic-file.js';
+import { parseEndpointState, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type StatusEndpointState } from '../status/endpoint-state.js';
+import type { CheckItem } from './checklist.js';
+import { ConfigError } from '../config/errors.js';
+import { loadWebConfig } from '../status/web-config.js';
+
+// The status endpoint, as a remote Prometheus and the role's post-check see
+// it: doctor asks the configured address for /healthz and tells the agent's
+// answer (its Server header) from another program holding the port; what the
+// daemon kept in the state directory says why its endpoint is not there.
+
+const ANSWER_TIMEOUT_MS = 3_000;
+const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off, and restart the agent';
+
+export interface StatusCheckInput {
+  listen: string;
+  stateDir: string;
+  /** statusWebConfigFile: whether the endpoint speaks TLS, and a file the daemon would refuse. */
+  webConfigFile?: string;
+  timeoutMs?: number;
+}
+
+type Probe =
+  { kind: 'answer'; status: number; server: string | undefined; body: string } | { kind: 'refused' } | { kind: 'silent' } | { kind: 'error'; message: string };
+
+export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckItem[]> {
+  if (input.listen === 'off') return [{ status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' }];
+  let tls = false;
+  if (input.webConfigFile) {
+    try {
+      tls = Boolean(loadWebConfig(input.webConfigFile).tls);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      return [
+        {
+          status: 'fail',
+          config: true,
+          finding: `status endpoint: ${err.message}`,
+          advice: 'fix the web configuration file (the format node_exporter reads), or unset statusWebConfigFile',
+        },
+      ];
+    }
+  }
+  const kept = keptState(input.stateDir);
+  const daemon = kept && kept.listen === input.listen && alive(kept.pid) ? kept : undefined;
+  if (daemon && !daemon.listening) {
+    return [
+      {
+        status: 'fail',
+        finding: `status endpoint: the daemon (pid ${daemon.pid}) cannot listen on ${input.listen} since ${daemon.since}: ${daemon.problem ?? 'no reason kept'}; /healthz and /metrics are off`,
+        advice: FREE_ADVICE,
+      },
+    ];
+  }
+  const address = localAddress(daemon?.bound ?? input.listen);
+  if (address === undefined) return [{ status: 'warn', finding: `status endpoint: ${input.listen} has no fixed port and no daemon runs to say which it took` }];
+  const scheme = tls ? 'https' : 'http';
+  const probe = await ask(`${scheme}://${address}/healthz`, input.timeoutMs ?? ANSWER_TIMEOUT_MS);
+  const where = `${scheme}://${address}`;
+  switch (probe.kind) {
+    case 'refused':
+      // Not a fault of the endpoint: doctor also runs before the first start, and the port is then free for it.
+      return [
+        {
+          status: 'ok',
+          finding: `status endpoint: nothing listens on ${where}: the daemon is not running, and the port is free for it${kept ? ` (its last state, of pid ${kept.pid}: ${kept.listening ? 'listening' : (kept.problem ?? 'not listening')})` : ''}`,
+        },
+      ];
+    case 'silent':
+      return [
+        {
+          status: 'fail',
+          finding: `status endpoint: ${where} is held by another program: it took the connection and gave no HTTP answer within ${(input.timeoutMs ?? ANSWER_TIMEOUT_MS) / 1000} s`,
+          advice: FREE_ADVICE,
+        },
+      ];
+    case 'error':
+      return [{ status: 'fail', finding: `status endpoint: ${where} answers, but not as the agent's endpoint does: ${probe.message}`, advice: FREE_ADVICE }];
+    case 'answer':
+      break;
+  }
+  if (probe.server !== STATUS_SERVER_HEADER) {
+    return [
+      {
+        status: 'fail',
+        finding: `status endpoint: ${where} is held by another program, not the agent (it answered HTTP ${probe.status}${probe.server ? `, Server: ${probe.server}` : ', no Server header'}); the agent's /healthz and /metrics are not there`,
+        advice: FREE_ADVICE,
+      },
+    ];
+  }
+  if (probe.status === 200) return [{ status: 'ok', finding: `status endpoint: the agent answers on ${where}, healthy` }];
+  if (probe.status === 401)
+    return [{ status: 'ok', finding: `status endpoint: the agent answers on ${where} (basic authentication asked, as its web config says)` }];
+  return [
+    {
+      status: 'warn',
+      finding: `status endpoint: the agent answers on ${where}, unhealthy (HTTP ${probe.status}): ${probe.body.trim().split('\n').join('; ')}`,
+      advice: 'the lines of the checklist above say what is wrong; /healthz turns 200 once a report is delivered',
+    },
+  ];
+}
+
+function keptState(dir: string): StatusEndpointState | undefined {
+  try {
+    const text = readStateFile(join(dir, STATUS_STATE_FILE), 64 * 1024);
+    return text === undefined ? undefined : parseEndpointState(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** HOST:PORT to ask from this host: a wildcard address is asked on loopback; port 0 has no address. */
+function localAddress(listen: string): string | undefined {
+  const m = /^(.+):(\d+)$/.exec(listen);
+  if (!m || m[2] === '0') return undefined;
+  const host = m[1] === '0.0.0.0' ? '127.0.0.1' : m[1] === '[::]' || m[1] === '::' ? '[::1]' : m[1]!;
+  return `${host}:${m[2]}`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function ask(url: string, timeoutMs: number): Promise<Probe> {
+  return new Promise((resolve) => {
+    const client = url.startsWith('https:') ? https : http;
+    // The endpoint's own certificate is not what doctor checks here (a self-signed one is common): only who answers.
+    const req = client.get(url, { timeout: timeoutMs, rejectUnauthorized: false, headers: { accept: 'text/plain' } }, (res: IncomingMessage) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        if (body.length < 4096) body += c;
+      });
+      res.on('end', () => resolve({ kind: 'answer', status: res.statusCode ?? 0, server: header(res.headers.server), body }));
+      res.on('error', (err) => resolve({ kind: 'error', message: err.message }));
+    });
+    req.on('timeout', () => {
+      req.destroy();
+      resolve({ kind: 'silent' });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'error', message: err.message }));
+  });
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}

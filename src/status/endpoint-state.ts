@@ -1,0 +1,39 @@
+// What the daemon keeps in the state directory about its status endpoint
+// (status-endpoint.json), and what `doctor` reads back: an endpoint that
+// could not listen cannot say so itself.
+
+export const STATUS_STATE_FILE = 'status-endpoint.json';
+
+/** The Server header of the agent's status endpoint: how a client tells it from another program on the port. */
+export const STATUS_SERVER_HEADER = 'device-agent';
+
+export interface StatusEndpointState {
+  pid: number;
+  /** When this state began (ISO). */
+  since: string;
+  /** The statusListen setting: HOST:PORT or off. */
+  listen: string;
+  listening: boolean;
+  /** The address it listens on (a port 0 resolved). */
+  bound?: string;
+  /** Why it does not listen. */
+  problem?: string;
+}
+
+/** The kept state, or undefined for a file that is not one. Pure. */
+export function parseEndpointState(text: string): StatusEndpointState | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<StatusEndpointState>;
+    if (typeof v.pid !== 'number' || typeof v.listen !== 'string' || typeof v.listening !== 'boolean' || typeof v.since !== 'string') return undefined;
+    return {
+      pid: v.pid,
+      since: v.since,
+      listen: v.listen,
+      listening: v.listening,
+      ...(typeof v.bound === 'string' ? { bound: v.bound } : {}),
+      ...(typeof v.problem === 'string' ? { problem: v.problem } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,166 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { constants, closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import bcrypt from 'bcryptjs';
+import { parse } from 'yaml';
+import { ConfigError } from '../config/errors.js';
+
+// The web configuration file node_exporter reads (Prometheus exporter-toolkit,
+// docs/web-configuration.md), so that one file and one scrape job serve both:
+// tls_server_config (cert_file, key_file, client_ca_file, client_auth_type,
+// min_version) and basic_auth_users with bcrypt hashes. Other keys the toolkit
+// knows (http_server_config, cipher_suites, ...) are refused by name, not
+// silently ignored: an operator who sets one expects it to act.
+
+const SETTING = 'statusWebConfigFile (DEVICE_AGENT_STATUS_WEB_CONFIG_FILE)';
+const MAX_BYTES = 1024 * 1024;
+
+export type ClientAuth = 'NoClientCert' | 'RequestClientCert' | 'RequireAnyClientCert' | 'VerifyClientCertIfGiven' | 'RequireAndVerifyClientCert';
+const CLIENT_AUTH: readonly ClientAuth[] = [
+  'NoClientCert',
+  'RequestClientCert',
+  'RequireAnyClientCert',
+  'VerifyClientCertIfGiven',
+  'RequireAndVerifyClientCert',
+];
+const MIN_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
+
+export interface WebTls {
+  cert: string;
+  key: string;
+  ca?: string;
+  clientAuth: ClientAuth;
+  minVersion: 'TLSv1.2' | 'TLSv1.3';
+}
+
+export interface WebConfig {
+  tls?: WebTls;
+  /** User name to bcrypt hash; empty: no authentication. */
+  users: ReadonlyMap<string, string>;
+}
+
+/** Reads and checks the file; every problem is a ConfigError naming the setting, the file and the key. */
+export function loadWebConfig(path: string): WebConfig {
+  const text = readRegular(path, path);
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    throw new ConfigError(SETTING, `${path} is not YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || doc === undefined) return { users: new Map() };
+  const top = object(doc, path, 'the file');
+  refuseOthers(top, ['tls_server_config', 'basic_auth_users'], path, '');
+  const config: { tls?: WebTls; users: Map<string, string> } = { users: new Map() };
+  if (top.tls_server_config !== undefined && top.tls_server_config !== null) {
+    const tls = object(top.tls_server_config, path, 'tls_server_config');
+    refuseOthers(tls, ['cert_file', 'key_file', 'client_ca_file', 'client_auth_type', 'min_version'], path, 'tls_server_config.');
+    const file = (key: string): string | undefined => {
+      const v = tls[key];
+      if (v === undefined || v === null || v === '') return undefined;
+      if (typeof v !== 'string') throw new ConfigError(SETTING, `${path}: tls_server_config.${key} must be a file path`);
+      // Relative to the web config file, as exporter-toolkit reads them.
+      const at = isAbsolute(v) ? v : resolve(dirname(path), v);
+      return readRegular(at, `${path}: tls_server_config.${key} (${at})`);
+    };
+    const cert = file('cert_file');
+    const key = file('key_file');
+    if (!cert || !key) throw new ConfigError(SETTING, `${path}: tls_server_config needs both cert_file and key_file`);
+    const ca = file('client_ca_file');
+    const authType = tls.client_auth_type ?? (ca ? 'RequireAndVerifyClientCert' : 'NoClientCert');
+    if (!CLIENT_AUTH.includes(authType as ClientAuth)) {
+      throw new ConfigError(SETTING, `${path}: tls_server_config.client_auth_type must be one of ${CLIENT_AUTH.join(', ')}`);
+    }
+    if ((authType === 'VerifyClientCertIfGiven' || authType === 'RequireAndVerifyClientCert') && !ca) {
+      throw new ConfigError(SETTING, `${path}: tls_server_config.client_auth_type ${String(authType)} needs client_ca_file`);
+    }
+    const min = tls.min_version ?? 'TLS12';
+    if (!(typeof min === 'string' && min in MIN_VERSIONS)) throw new ConfigError(SETTING, `${path}: tls_server_config.min_version must be TLS12 or TLS13`);
+    config.tls = { cert, key, ...(ca ? { ca } : {}), clientAuth: authType as ClientAuth, minVersion: MIN_VERSIONS[min as keyof typeof MIN_VERSIONS] };
+  }
+  if (top.basic_auth_users !== undefined && top.basic_auth_users !== null) {
+    const users = object(top.basic_auth_users, path, 'basic_auth_users');
+    for (const [user, hash] of Object.entries(users)) {
+      // Never quote the value: it is a password hash.
+      if (typeof hash !== 'string' || !/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) {
+        throw new ConfigError(SETTING, `${path}: basic_auth_users.${user} is not a bcrypt hash (make one with: htpasswd -nBC 10 "" | tr -d ':\\n')`);
+      }
+      if (user.includes(':')) throw new ConfigError(SETTING, `${path}: basic_auth_users: a user name cannot hold ':'`);
+      config.users.set(user, hash);
+    }
+  }
+  // Users without TLS are allowed, as node_exporter allows them; the docs say the password then crosses the network in the clear.
+  return config;
+}
+
+/**
+ * Basic authentication against the bcrypt hashes. A bcrypt check costs tens
+ * of milliseconds in JavaScript, so a pair that passed is remembered (as its
+ * SHA-256, never the password) and a scrape every 15 s costs one hash.
+ */
+export class BasicAuth {
+  private readonly passed = new Map<string, Buffer>();
+  /** Checked against for an unknown user, so that the answer takes as long as for a known one; made at the first need. */
+  private static decoy: string | undefined;
+
+  constructor(private readonly users: ReadonlyMap<string, string>) {}
+
+  get required(): boolean {
+    return this.users.size > 0;
+  }
+
+  /** Whether an Authorization header names a user and its password. */
+  async allows(header: string | undefined): Promise<boolean> {
+    if (!this.required) return true;
+    const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header?.trim() ?? '');
+    if (!m) return false;
+    const pair = Buffer.from(m[1]!, 'base64').toString('utf8');
+    const colon = pair.indexOf(':');
+    if (colon < 0) return false;
+    const user = pair.slice(0, colon);
+    const password = pair.slice(colon + 1);
+    const hash = this.users.get(user);
+    const digest = createHash('sha256')
+      .update(`${user}\0${password}\0${hash ?? ''}`)
+      .digest();
+    const known = this.passed.get(user);
+    if (hash && known && timingSafeEqual(known, digest)) return true;
+    const ok = await bcrypt.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt.hashSync('device-agent decoy', 10)));
+    if (ok && hash) {
+      this.passed.set(user, digest);
+      return true;
+    }
+    return false;
+  }
+}
+
+function object(v: unknown, path: string, where: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(SETTING, `${path}: ${where} must be a mapping`);
+  return v as Record<string, unknown>;
+}
+
+function refuseOthers(o: Record<string, unknown>, known: readonly string[], path: string, prefix: string): void {
+  for (const key of Object.keys(o)) {
+    if (!known.includes(key)) {
+      throw new ConfigError(SETTING, `${path}: ${prefix}${key} is not read by device-agent (it reads ${known.map((k) => prefix + k).join(', ')})`);
+    }
+  }
+}
+
+/** A regular file's text: a FIFO or a device node would hang or flood the start. */
+function readRegular(path: string, what: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new ConfigError(SETTING, `cannot read ${what}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ConfigError(SETTING, `${what} is not a regular file`);
+    if (stat.size > MAX_BYTES) throw new ConfigError(SETTING, `${what} is ${stat.size} bytes, more than such a file holds`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

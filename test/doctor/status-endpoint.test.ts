@@ -1,0 +1,107 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkStatusEndpoint } from '../../src/doctor/status-endpoint.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { StatusServer } from '../../src/status/server.js';
+
+// doctor's look at the status endpoint, over real sockets: the agent's, another
+// program on the port, nothing, and the daemon's own word when it could not listen.
+
+const stateDir = () => mkdtempSync(join(tmpdir(), 'da-doc-status-'));
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
+
+function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<number> {
+  closers.push(() => new Promise((r) => server.close(r)));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  const port = await new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('checkStatusEndpoint', () => {
+  it('says the agent answers, healthy or not, by its Server header', async () => {
+    let ok = true;
+    const status = new StatusServer(
+      '127.0.0.1:0',
+      { health: () => ({ ok, reasons: ok ? [] : ['adb device tracking is down'] }), metrics: () => '' },
+      silentLogger(),
+    );
+    const bound = (await status.start())!;
+    closers.push(() => status.stop());
+    expect(await checkStatusEndpoint({ listen: bound, stateDir: stateDir() })).toEqual([
+      { status: 'ok', finding: `status endpoint: the agent answers on http://${bound}, healthy` },
+    ]);
+    ok = false;
+    expect((await checkStatusEndpoint({ listen: bound, stateDir: stateDir() }))[0]).toMatchObject({
+      status: 'warn',
+      finding: `status endpoint: the agent answers on http://${bound}, unhealthy (HTTP 503): adb device tracking is down`,
+    });
+  });
+
+  it('fails when another program holds the port and answers HTTP: a scraper would read it for the agent', async () => {
+    const port = await listen(createHttpServer((_req, res) => res.writeHead(200, { server: 'nginx' }).end('ok\n')));
+    expect(await checkStatusEndpoint({ listen: `127.0.0.1:${port}`, stateDir: stateDir() })).toEqual([
+      {
+        status: 'fail',
+        finding: `status endpoint: http://127.0.0.1:${port} is held by another program, not the agent (it answered HTTP 200, Server: nginx); the agent's /healthz and /metrics are not there`,
+        advice: expect.stringContaining('free the port'),
+      },
+    ]);
+  });
+
+  it('fails, without hanging, when another program holds the port and never answers', async () => {
+    const held: Socket[] = [];
+    const port = await listen(createServer((s) => void held.push(s)));
+    closers.unshift(async () => held.forEach((s) => s.destroy()));
+    const t0 = Date.now();
+    const [item] = await checkStatusEndpoint({ listen: `127.0.0.1:${port}`, stateDir: stateDir(), timeoutMs: 300 });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(item).toMatchObject({
+      status: 'fail',
+      finding: expect.stringContaining('is held by another program: it took the connection and gave no HTTP answer within 0.3 s'),
+    });
+  });
+
+  it('fails naming the daemon and its reason when the daemon kept that it cannot listen', async () => {
+    const port = await freePort();
+    const dir = stateDir();
+    writeFileSync(
+      join(dir, 'status-endpoint.json'),
+      JSON.stringify({
+        pid: process.pid,
+        since: '2026-11-24T03:00:00.000Z',
+        listen: `127.0.0.1:${port}`,
+        listening: false,
+        problem: 'the port is held by another process',
+      }),
+    );
+    expect(await checkStatusEndpoint({ listen: `127.0.0.1:${port}`, stateDir: dir })).toEqual([
+      {
+        status: 'fail',
+        finding: `status endpoint: the daemon (pid ${process.pid}) cannot listen on 127.0.0.1:${port} since 2026-11-24T03:00:00.000Z: the port is held by another process; /healthz and /metrics are off`,
+        advice: expect.stringContaining('free the port'),
+      },
+    ]);
+  });
+
+  it('is content when nothing listens and no daemon runs (doctor before the first start): the port is free for it', async () => {
+    const port = await freePort();
+    expect(await checkStatusEndpoint({ listen: `127.0.0.1:${port}`, stateDir: stateDir() })).toEqual([
+      { status: 'ok', finding: `status endpoint: nothing listens on http://127.0.0.1:${port}: the daemon is not running, and the port is free for it` },
+    ]);
+    expect(await checkStatusEndpoint({ listen: 'off', stateDir: stateDir() })).toEqual([
+      { status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' },
+    ]);
+  });
+});

@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkStatusEndpoint } from '../../src/doctor/status-endpoint.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { StatusServer } from '../../src/status/server.js';
+import { loadWebConfig } from '../../src/status/web-config.js';
+import { privateCa } from '../proxies/private-ca.js';
+
+// The status endpoint for a remote Prometheus (issue 33, finding 7): the web
+// configuration file node_exporter reads, with certificates the openssl CLI
+// made and a real HTTPS client.
+
+const source = { health: () => ({ ok: true, reasons: [] }), metrics: () => 'device_agent_up 1\n' };
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const s of stops.splice(0)) await s();
+});
+
+// As `htpasswd -nBC 10 prometheus` writes it ($2y$): bcryptjs makes $2b$, the same hash under another name.
+const hash = bcrypt.hashSync('s3cret pass', 10).replace(/^\$2b\$/, '$2y$');
+const ca = privateCa('Status Endpoint Test CA', ['localhost', '127.0.0.1']);
+
+function webDir(yaml: string): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'da-web-'));
+  writeFileSync(join(dir, 'server.crt'), ca.serverCert);
+  writeFileSync(join(dir, 'server.key'), ca.serverKey);
+  writeFileSync(join(dir, 'web.yml'), yaml);
+  return { dir, file: join(dir, 'web.yml') };
+}
+
+async function serve(webConfigFile: string): Promise<string> {
+  const status = new StatusServer('127.0.0.1:0', source, silentLogger(), { webConfigFile });
+  const bound = (await status.start())!;
+  stops.push(() => status.stop());
+  return bound.replace(/^127\.0\.0\.1:/, '');
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function get(port: string, path: string, options: { auth?: string; cert?: string; key?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        ca: ca.caCert,
+        servername: 'localhost',
+        ...(options.auth ? { auth: options.auth } : {}),
+        cert: options.cert,
+        key: options.key,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the status endpoint with a web configuration file', () => {
+  it('TLS with the certificate it names (relative to the file) and basic authentication against a bcrypt hash', async () => {
+    const { file } = webDir(`tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  prometheus: '${hash}'\n`);
+    const port = await serve(file);
+    const none = await get(port, '/metrics');
+    expect([none.status, none.headers['www-authenticate'], none.headers.server]).toEqual([401, 'Basic realm="device-agent", charset="UTF-8"', 'device-agent']);
+    expect(none.body).not.toContain('device_agent_up');
+    expect((await get(port, '/metrics', { auth: 'prometheus:wrong' })).status).toBe(401);
+    expect((await get(port, '/metrics', { auth: 'someone:s3cret pass' })).status).toBe(401);
+    const ok = await get(port, '/metrics', { auth: 'prometheus:s3cret pass' });
+    expect([ok.status, ok.body]).toEqual([200, 'device_agent_up 1\n']);
+    // Again: the remembered pair, as a scrape every 15 s.
+    expect((await get(port, '/healthz', { auth: 'prometheus:s3cret pass' })).body).toBe('ok\n');
+    // Plain HTTP on the TLS port gets no metrics.
+    const plain = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+      async (r) => `${r.status} ${await r.text()}`,
+      (e: Error) => `refused: ${e.message}`,
+    );
+    expect(plain).not.toContain('device_agent_up');
+    // doctor speaks TLS there and knows the agent by its answer.
+    expect(await checkStatusEndpoint({ listen: `127.0.0.1:${port}`, stateDir: mkdtempSync(join(tmpdir(), 'da-web-state-')), webConfigFile: file })).toEqual([
+      { status: 'ok', finding: `status endpoint: the agent answers on https://127.0.0.1:${port} (basic authentication asked, as its web config says)` },
+    ]);
+  });
+
+  it('client_ca_file: only a client with a certificate that CA signed gets an answer', async () => {
+    const { dir, file } = webDir('tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: clients.crt\n');
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    ssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'clients.key',
+      '-out',
+      'clients.crt',
+      '-subj',
+      '/CN=Scrapers CA',
+      '-days',
+      '2',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+    );
+    ssl('req', '-new', ...ec, '-keyout', 'prom.key', '-out', 'prom.csr', '-subj', '/CN=prometheus');
+    writeFileSync(join(dir, 'prom.ext'), 'extendedKeyUsage=clientAuth\n');
+    ssl(
+      'x509',
+      '-req',
+      '-in',
+      'prom.csr',
+      '-CA',
+      'clients.crt',
+      '-CAkey',
+      'clients.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'prom.ext',
+      '-out',
+      'prom.crt',
+    );
+    const port = await serve(file);
+    await expect(get(port, '/metrics')).rejects.toThrow();
+    const ok = await get(port, '/metrics', { cert: readFileSync(join(dir, 'prom.crt'), 'utf8'), key: readFileSync(join(dir, 'prom.key'), 'utf8') });
+    expect([ok.status, ok.body]).toEqual([200, 'device_agent_up 1\n']);
+  });
+});
+
+describe('loadWebConfig', () => {
+  it('refuses, naming the setting, the file and the key, what it cannot honour; never quotes a hash', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['tls_server_config:\n  cert_file: server.crt\n', /tls_server_config needs both cert_file and key_file/],
+      ['tls_server_config:\n  cert_file: server.crt\n  key_file: missing.key\n', /cannot read .*tls_server_config\.key_file \(.*missing\.key\): ENOENT/],
+      ['http_server_config:\n  http2: false\n', /http_server_config is not read by device-agent \(it reads tls_server_config, basic_auth_users\)/],
+      [
+        'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  cipher_suites: []\n',
+        /tls_server_config\.cipher_suites is not read by device-agent/,
+      ],
+      ["basic_auth_users:\n  prometheus: 'plain-text-password'\n", /basic_auth_users\.prometheus is not a bcrypt hash/],
+      ['tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n', /needs client_ca_file/],
+      ['[unclosed', /is not YAML/],
+    ];
+    for (const [yaml, problem] of cases) {
+      const { file } = webDir(yaml);
+      let message = '';
+      try {
+        loadWebConfig(file);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, yaml).toMatch(/^statusWebConfigFile \(DEVICE_AGENT_STATUS_WEB_CONFIG_FILE\): /);
+      expect(message, yaml).toMatch(problem);
+      expect(message).not.toContain('plain-text-password');
+    }
+  });
+
+  it('a daemon given a web config it cannot use does not start the endpoint without it', () => {
+    const { file } = webDir('tls_server_config:\n  cert_file: server.crt\n');
+    expect(() => new StatusServer('127.0.0.1:0', source, silentLogger(), { webConfigFile: file })).toThrow(/needs both cert_file and key_file/);
+  });
+});
