@@ -39,6 +39,9 @@ case "${1:-}" in
       elif [ -e /etc/credstore.encrypted/device-agent.api-key ]; then
         props+=(-p LoadCredentialEncrypted=api-key:/etc/credstore.encrypted/device-agent.api-key)
       fi
+      # The proxy with its password, as the Ansible role's drop-in hands it
+      # to the service (docs/install/fleet.md).
+      [ -e /etc/device-agent/https-proxy ] && props+=(-p LoadCredential=https-proxy:/etc/device-agent/https-proxy)
       # The unit's environment files as systemd lists them, one a line:
       # "/etc/device-agent/agent.env (ignore_errors=yes)".
       files=0

@@ -2,6 +2,7 @@
 // gets one line in our words with a suggestion, never the parser's wording.
 // Pure: argv in, CliArgs or a UsageError out.
 import { closest, didYouMean } from '../config/suggest.js';
+import type { PhoneLevel } from '../doctor/checklist.js';
 import { allFlags, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName, type FlagSpec } from './commands.js';
 
 export type Command = CommandName | 'help' | 'version';
@@ -16,6 +17,8 @@ export interface CliArgs {
   json?: boolean;
   logFormat?: string;
   logLevel?: string;
+  /** doctor: what a phone's problem is (--phones). */
+  phones?: PhoneLevel;
 }
 
 /** A usage mistake; `command` names the help that shows the right usage. */
@@ -118,6 +121,10 @@ export function parseCli(argv: readonly string[]): CliArgs {
         break;
       case 'log-format':
         args.logFormat = value;
+        break;
+      case 'phones':
+        // Checked against the flag's oneOf above.
+        args.phones = value as PhoneLevel;
         break;
     }
   }

@@ -1,6 +1,7 @@
 // The commands, their flags, the variables each depends on and their exit
 // codes: one table that the parser, the help and the exit codes all read.
 import { schema } from '../config/schema.js';
+import { PHONE_LEVELS } from '../doctor/checklist.js';
 import type { OtherVariableName } from '../config/variables.js';
 
 export type CommandName = 'run' | 'once' | 'list' | 'doctor';
@@ -111,11 +112,20 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     exits: { 0: 'the devices were listed', 1: 'a device source did not answer (no adb server): the list is not the whole lab', 2: configError },
   },
   doctor: {
-    usage: 'device-agent doctor [options]',
+    usage: 'device-agent doctor [--phones LEVEL] [options]',
     summary: 'check the configuration, adb, the devices and the cloud',
     about:
-      'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock.',
-    flags: common,
+      'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock. ' +
+      'What stops this host from reporting fails; a problem of one phone (unauthorized, offline, its battery) warns, unless --phones fail.',
+    flags: [
+      {
+        name: 'phones',
+        value: 'LEVEL',
+        oneOf: PHONE_LEVELS,
+        help: "what a phone's problem (unauthorized, offline, no permissions) does: warn (the default), or fail the doctor",
+      },
+      ...common,
+    ],
     settings: [
       ...cloud,
       'nodeId',
@@ -129,7 +139,11 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       ...network,
     ],
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY', 'NO_COLOR', 'TERM'],
-    exits: { 0: 'nothing failed (warnings allowed)', 1: 'a check failed', 2: 'a configuration error (a setting the other commands would refuse)' },
+    exits: {
+      0: "nothing failed (warnings allowed; a phone's problem warns unless --phones fail)",
+      1: "a check of the host failed (adb, cloud, credentials, state...), or a phone's with --phones fail",
+      2: 'a configuration error (a setting the other commands would refuse)',
+    },
   },
 };
 

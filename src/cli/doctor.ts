@@ -4,7 +4,7 @@ import { ConfigError, ConfigErrors } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
 import { otherServiceStateDir } from '../config/service-state.js';
 import { paintFor } from '../util/paint.js';
-import { formatChecklist, exitCodeOf, type CheckItem } from '../doctor/checklist.js';
+import { atPhoneLevel, formatChecklist, exitCodeOf, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
@@ -34,10 +34,16 @@ const MODEL_TIMEOUT_MS = 5_000;
 /**
  * Checks the configuration, the adb server, each device and the cloud, prints
  * a checklist on stdout and returns 0, 1 when something failed, or 2 when the
- * configuration did (as every command's exit code says). adb and the
- * cloud are checked side by side; neither waits for the other to succeed.
+ * configuration did (as every command's exit code says). A phone's failure
+ * counts as a warning unless phones is 'fail'. adb and the cloud are checked
+ * side by side; neither waits for the other to succeed.
  */
-export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+export async function doctor(
+  setup: Setup,
+  env: NodeJS.ProcessEnv,
+  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+  phones: PhoneLevel = 'warn',
+): Promise<number> {
   const { settings, logger } = setup;
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map(variableWarning)];
 
@@ -105,7 +111,7 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
   const statusChecked = checkStatusEndpoint({ listen: settings.statusListen, stateDir, webConfigFile: settings.statusWebConfigFile });
   const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked, statusChecked]);
-  const items = [...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems, ...statusItems];
+  const items = atPhoneLevel([...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems, ...statusItems], phones);
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }

@@ -37,7 +37,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (!(err instanceof ConfigError)) throw err;
         return doctorUnconfigured(err, env, process.stdout);
       }
-      return await doctor(s, env, process.stdout);
+      return await doctor(s, env, process.stdout, args.phones ?? 'warn');
     }
     // The daemon logs to stdout (journald, docker logs); one-shot commands keep
     // stdout for their output and log to stderr.

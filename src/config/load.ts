@@ -55,6 +55,17 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     variableOf.set(key, name);
     collect(() => flat.set(key, fromEnv(name, raw, schema[key as keyof typeof schema])));
   }
+  for (const [key, credential] of Object.entries(CREDENTIALS)) {
+    if (flat.has(key) || variableOf.has(key) || !env.CREDENTIALS_DIRECTORY) continue;
+    const path = join(env.CREDENTIALS_DIRECTORY, credential);
+    const name = `the ${credential} credential (${path})`;
+    collect(() => {
+      const raw = readCredential(path, name);
+      if (raw === undefined) return;
+      variableOf.set(key, name);
+      flat.set(key, fromEnv(name, raw, schema[key as keyof typeof schema]));
+    });
+  }
   for (const [key, field] of Object.entries(schema) as [string, Field][]) {
     if (flat.has(key) || variableOf.has(key) || !field.envDefault) continue;
     const name = field.envDefault.find((n) => env[n] !== undefined && env[n] !== '');
@@ -96,6 +107,24 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   }
   if (errors.length) throw errors.length === 1 && !reading.warnings.length ? errors[0]! : new ConfigErrors(errors, reading.warnings);
   return { settings: unflatten(flat) as unknown as Settings, warnings: reading.warnings, variables: reading.known };
+}
+
+/**
+ * Secret settings that may come as a systemd credential (the unit's
+ * LoadCredential=NAME:FILE, a file of mode 0600 that is never in the
+ * environment nor in agent.env): read after the settings file and the
+ * DEVICE_AGENT_* variable, before the host's conventional variables.
+ */
+const CREDENTIALS: Readonly<Record<string, string>> = { httpsProxy: 'https-proxy' };
+
+/** The credential's text, or undefined when the unit hands over none of that name. */
+function readCredential(path: string, name: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(name, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
 }
 
 /** config/default.json by key ("health.batteryHotCelsius"), for help and the reference. */
@@ -207,7 +236,8 @@ function controlProblem(value: string): string | undefined {
 }
 
 function validate(key: string, field: Field, value: unknown): void {
-  const conventional = field.envDefault ? `, else ${field.envDefault.join(' or ')}` : '';
+  const credential = Object.hasOwn(CREDENTIALS, key) ? `the ${CREDENTIALS[key]} credential, ` : '';
+  const conventional = field.envDefault ? `, else ${credential}${field.envDefault.join(' or ')}` : '';
   const name = `${key} (${envName(key)}${conventional})`;
   if (value === undefined || value === null) {
     if (field.optional) return;

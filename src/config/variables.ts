@@ -23,7 +23,9 @@ export const otherVariables = {
   USBMUXD_SOCKET_ADDRESS: { readBy: 'agent', help: '`UNIX:/path` or `HOST:PORT` of usbmuxd, as libimobiledevice reads it; wins over `usbmuxdSocketAddress`' },
   CREDENTIALS_DIRECTORY: {
     readBy: 'agent',
-    help: "set by systemd's `LoadCredential=`: the API key is read from its `api-key` file when neither `apiKey` nor `apiKeyFile` is set",
+    help:
+      "set by systemd's `LoadCredential=`: the API key is read from its `api-key` file when neither `apiKey` nor `apiKeyFile` is set, " +
+      'and `httpsProxy` from its `https-proxy` file when neither the settings file nor `DEVICE_AGENT_HTTPS_PROXY` sets it (before `https_proxy`)',
   },
   STATE_DIRECTORY: { readBy: 'agent', help: "set by systemd's `StateDirectory=`: the state directory when `stateDir` is unset" },
   DEVICE_AGENT_BUILD_NUMBER: {

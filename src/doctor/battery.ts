@@ -27,5 +27,5 @@ export function batteryItems(serial: string, output: string, settings: HealthSet
     new Set(),
     settings,
   );
-  return findings.map((f) => ({ status: 'warn', finding: `device ${serial}: ${f.problem}`, advice: f.message }));
+  return findings.map((f) => ({ status: 'warn', finding: `device ${serial}: ${f.problem}`, advice: f.message, phone: true }));
 }

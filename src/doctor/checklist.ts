@@ -16,6 +16,27 @@ export interface CheckItem {
    * start with (exit 2), rather than of the lab or the cloud.
    */
   config?: boolean;
+  /**
+   * A problem of one phone (its state, its shell, its battery) rather than
+   * of the host: the host still reports its other phones, so it fails the
+   * doctor only at the phone level 'fail' (see atPhoneLevel).
+   */
+  phone?: boolean;
+}
+
+/** What a failed phone item does to the doctor: warn (the default), or fail (`doctor --phones fail`). */
+export const PHONE_LEVELS = ['warn', 'fail'] as const;
+export type PhoneLevel = (typeof PHONE_LEVELS)[number];
+
+/**
+ * The items as judged at a phone level. At 'warn' a phone's failure is shown
+ * and counted as a warning: a rollout's post-check asks whether the host can
+ * report, and one phone waiting for "Allow USB debugging" does not stop it.
+ * At 'fail' every item keeps its own status.
+ */
+export function atPhoneLevel(items: readonly CheckItem[], level: PhoneLevel): CheckItem[] {
+  if (level === 'fail') return [...items];
+  return items.map((item) => (item.phone && item.status === 'fail' ? { ...item, status: 'warn' } : item));
 }
 
 const LABELS: Record<CheckStatus, string> = { ok: '[ OK ]', warn: '[WARN]', fail: '[FAIL]' };

@@ -231,8 +231,9 @@ export function devicesFailed(error: unknown): CheckItem {
 // Passing states: adb is still working on them, waiting may be all it takes.
 const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
 
+/** One device as adb lists it: a phone's item, which fails the doctor only with --phones fail. */
 export function deviceItem(facts: DeviceFacts): CheckItem {
-  const item = deviceStateItem(facts);
+  const item: CheckItem = { ...deviceStateItem(facts), phone: true };
   const at = [facts.usb && `usb ${facts.usb}`, facts.transportId && `transport ${facts.transportId}`].filter(Boolean).join(', ');
   return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
 }

@@ -50,7 +50,11 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     const r = await probeIphone(address, device, timeoutMs);
     if (r.kind === 'ok') {
       const info = iosDeviceInfo(device.udid, r.values);
-      return { status: 'ok', finding: `iPhone ${device.udid} (${info.modelName ?? '?'}, iOS ${info.platformVersion ?? '?'}): paired, lockdown answers` };
+      return {
+        status: 'ok',
+        finding: `iPhone ${device.udid} (${info.modelName ?? '?'}, iOS ${info.platformVersion ?? '?'}): paired, lockdown answers`,
+        phone: true,
+      };
     }
     if (r.kind === 'not-paired') {
       const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
@@ -58,12 +62,14 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
         status: 'warn',
         finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`,
         advice: NOT_PAIRED_MESSAGE,
+        phone: true,
       };
     }
     return {
       status: 'warn',
       finding: `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
       advice: 'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
+      phone: true,
     };
   });
   return [...items, ...phones];

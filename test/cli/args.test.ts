@@ -23,6 +23,15 @@ describe('parseCli', () => {
     });
     expect(parseCli(['run', '--log-format', 'json'])).toMatchObject({ command: 'run', logFormat: 'json' });
     expect(parseCli(['doctor'])).toMatchObject({ command: 'doctor' });
+    expect(parseCli(['doctor']).phones).toBeUndefined();
+    expect(parseCli(['doctor', '--phones', 'fail'])).toMatchObject({ command: 'doctor', phones: 'fail' });
+    expect(parseCli(['doctor', '--phones=warn'])).toMatchObject({ command: 'doctor', phones: 'warn' });
+  });
+
+  it('takes --phones only with doctor and only warn or fail', () => {
+    expect(mistake(['doctor', '--phones', 'strict']).message).toMatch(/^--phones strict: must be one of warn, fail/);
+    expect(mistake(['doctor', '--phones']).message).toBe('--phones needs a value: --phones LEVEL');
+    expect(mistake(['once', '--phones', 'fail']).message).toBe('--phones goes with doctor, not once');
   });
 
   it('asks for help in every way people ask: --help, -h, help, help COMMAND, COMMAND --help', () => {

@@ -262,7 +262,9 @@ describe('proxy failures', () => {
     );
     expect(error).toMatchObject({ problem: 'unreachable', retryable: true, code: 'ECONNREFUSED', attempts: 3 });
     expect(error.message).toContain(`proxy http://127.0.0.1:${downPort} is not reachable (ECONNREFUSED)`);
-    expect(error.message).toContain("check the proxy's host and port in httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)");
+    expect(error.message).toContain(
+      "check the proxy's host and port in httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)",
+    );
     expectNoPassword(error.message, inspect(error));
   });
 

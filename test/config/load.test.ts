@@ -182,9 +182,30 @@ describe('proxy and CA settings', () => {
     expect(loadSettings({ configPath: file({ httpsProxy: '' }), env }).httpsProxy).toBe('');
   });
 
+  it('read httpsProxy from the https-proxy systemd credential, after the file and DEVICE_AGENT_HTTPS_PROXY, before https_proxy', () => {
+    // As systemd hands it over (LoadCredential=https-proxy:/etc/device-agent/https-proxy): a file, its line end kept.
+    const credentials = mkdtempSync(join(tmpdir(), 'da-credentials-'));
+    writeFileSync(join(credentials, 'https-proxy'), 'http://lab:p%40ss@proxy.corp.example:3128\n', { mode: 0o600 });
+    const env = { CREDENTIALS_DIRECTORY: credentials, https_proxy: 'http://host-wide:3128' };
+    expect(loadSettings({ env }).httpsProxy).toBe('http://lab:p%40ss@proxy.corp.example:3128');
+    expect(loadSettings({ env: { ...env, DEVICE_AGENT_HTTPS_PROXY: 'http://agent:3128' } }).httpsProxy).toBe('http://agent:3128');
+    expect(loadSettings({ configPath: file({ httpsProxy: '' }), env }).httpsProxy).toBe('');
+    // No such credential (the unit hands over only api-key): the host's variables as before.
+    expect(loadSettings({ env: { ...env, CREDENTIALS_DIRECTORY: mkdtempSync(join(tmpdir(), 'da-credentials-')) } }).httpsProxy).toBe('http://host-wide:3128');
+  });
+
+  it('refuses a bad proxy in the credential naming the credential, never its password', () => {
+    const credentials = mkdtempSync(join(tmpdir(), 'da-credentials-'));
+    writeFileSync(join(credentials, 'https-proxy'), 'socks5h://lab:hunter2-secret@proxy:1080\n');
+    const err = errorOf(() => loadSettings({ env: { CREDENTIALS_DIRECTORY: credentials } }));
+    expect(err.message).toContain('httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)');
+    expect(err.message).toContain('socks5h:// proxies is not supported');
+    expect(err.message).not.toContain('hunter2-secret');
+  });
+
   it('refuses a proxy it cannot speak, naming where it came from and never the password', () => {
     const err = errorOf(() => loadSettings({ env: { HTTPS_PROXY: 'socks5h://lab:hunter2-secret@proxy:1080' } }));
-    expect(err.message).toContain('httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)');
+    expect(err.message).toContain('httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)');
     expect(err.message).toContain('socks5h:// proxies is not supported');
     expect(err.message).not.toContain('hunter2-secret');
     expect(errorOf(() => loadSettings({ env: { DEVICE_AGENT_HTTP_PROXY: 'https://proxy:3128' } })).message).toContain('httpProxy (DEVICE_AGENT_HTTP_PROXY');

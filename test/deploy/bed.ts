@@ -10,6 +10,7 @@
 //   POST /fail?status=503      the cloud answers every request with that status from now on
 //   POST /heal                 the cloud answers normally again
 // node dist/test/deploy/bed.js --adb-port 5037 --cloud-port 8080 --control-port 8081 --serials A,B,C
+//   [--unauthorized C]   those phones wait for "Allow USB debugging" (adb lists them unauthorized)
 // The control port answers at once; the phones are connected as soon as the
 // adb server answers (--adb-wait-seconds, default 60: where the adb server
 // comes with the package under test, the bed starts before it).
@@ -29,10 +30,12 @@ const { values } = parseArgs({
     serials: { type: 'string', default: 'DEPLOY01,DEPLOY02,DEPLOY03' },
     'adb-wait-seconds': { type: 'string', default: '60' },
     profile: { type: 'string', default: 'pixel-8-pro' },
+    unauthorized: { type: 'string', default: '' },
   },
 });
 
 const adbPort = Number(values['adb-port']);
+const locked = new Set(values.unauthorized.split(',').filter(Boolean));
 const cloud = new CloudDouble();
 const phones = new Map<string, SimDevice>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,7 +58,7 @@ async function connect(serial: string): Promise<void> {
 async function ready(): Promise<boolean> {
   try {
     const listed = parseDevices(await hostRequest(adbPort, 'host:devices', { timeoutMs: 3_000 }));
-    return [...phones.values()].every((p) => listed.some((d) => d.serial === p.serial && d.state === 'device'));
+    return [...phones].every(([name, p]) => listed.some((d) => d.serial === p.serial && d.state === (locked.has(name) ? 'unauthorized' : 'device')));
   } catch {
     return false;
   }
@@ -64,7 +67,7 @@ async function ready(): Promise<boolean> {
 async function main(): Promise<void> {
   await cloud.start(Number(values['cloud-port']));
   for (const serial of values.serials.split(',').filter(Boolean)) {
-    const phone = new SimDevice({ profile: withSerial(loadProfile(values.profile), serial) });
+    const phone = new SimDevice({ profile: withSerial(loadProfile(values.profile), serial), mode: locked.has(serial) ? 'unauthorized' : 'ready' });
     await phone.start();
     phones.set(serial, phone);
   }

@@ -13,10 +13,19 @@
 #   restarted, and the cloud never saw a present phone gone;
 #   a host whose post-check fails (its cloud answers 503) stops the rollout,
 #   and the host of the next batch keeps the old version;
+#   every run has a fourth host that cannot be reached and a phone on host 2
+#   waiting for "Allow USB debugging": the rollout goes on without the one
+#   and passes the other, and its summary names both; more hosts down than
+#   device_agent_max_unreachable_percentage stops it before any change, and
+#   device_agent_postcheck_phones=fail fails host 2 (doctor --phones fail);
+#   the proxy (with its password) and a CA reach the agent as a 0600
+#   credential and a 0644 file, never agent.env; a secret setting or a value
+#   with a line break in device_agent_settings is refused, nothing changed;
 #   remove keeps configuration and state, purge removes them and the user,
 #   and a fresh install without configuration does not start the agent;
 #   then the README's one-host install, run as written, ends reporting.
-# The API key is in no journal line and no Ansible output.
+# The API key and the proxy password are in no journal line and no Ansible
+# output (all runs with --diff).
 # Needs root, debootstrap, systemd-container, ansible, lintian, dpkg-dev,
 # openssh-client and iproute2 (.ci/run installs them), and `npm ci`.
 #
@@ -34,6 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=test/deploy/lib.sh
 . "$here/lib.sh"
 KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
+PROXY_PW=proxy-pw-8c1e5d0a77 # in the proxy URL the role hands over as a credential
 run=$work/rollout
 out=$run/packages
 image=$work/rollout-host
@@ -45,7 +55,9 @@ veth_of() { echo "dapkg$1"; }
 # 10.199.24.0/24 in /30s: .4n+1 on this side, .4n+2 in host n.
 gw_of() { echo "10.199.24.$((4 * $1 + 1))"; }
 ip_of() { echo "10.199.24.$((4 * $1 + 2))"; }
-phones_of() { echo "H$1PHONE1,H$1PHONE2"; }
+phones_of() { echo "H$1PHONE1,H$1PHONE2${2:+,$2}"; }
+# Host 2 has a third phone, waiting for "Allow USB debugging" (unauthorized).
+locked_of() { [ "$1" = 2 ] && echo H2PHONE3 || true; }
 
 fail() {
   echo "FAIL: $*" >&2
@@ -182,7 +194,8 @@ for h in "${hosts[@]}"; do
   # The bed starts before the package: its phones connect once the
   # package's adb server answers.
   in_host "$h" systemd-run --quiet --unit=da-bed --collect -p WorkingDirectory=/src \
-    /src/node_modules/node/bin/node /src/dist/test/deploy/bed.js --serials "$(phones_of "$h")" --adb-wait-seconds 1800 >/dev/null
+    /src/node_modules/node/bin/node /src/dist/test/deploy/bed.js --serials "$(phones_of "$h" "$(locked_of "$h")")" \
+    --unauthorized "$(locked_of "$h")" --adb-wait-seconds 1800 >/dev/null
 done
 for h in "${hosts[@]}"; do
   for _ in $(seq 1 60); do ssh -q -i "$run/id_ed25519" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=2 "root@$(ip_of "$h")" true && break; sleep 0.5; done
@@ -197,6 +210,8 @@ cat >"$run/inventory.ini" <<EOF
 lab-host-1 ansible_host=$(ip_of 1)
 lab-host-2 ansible_host=$(ip_of 2)
 lab-host-3 ansible_host=$(ip_of 3)
+# Down: nothing listens there, SSH is refused.
+lab-host-4 ansible_host=127.0.0.1 ansible_port=1
 
 [device_agents:vars]
 ansible_user=root
@@ -204,12 +219,19 @@ ansible_ssh_private_key_file=$run/id_ed25519
 ansible_ssh_common_args=-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null
 ansible_python_interpreter=/usr/bin/python3
 EOF
+# A CA the agent is to trust besides the others (any valid PEM will do: the cloud double is plain http).
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=rollout-test-ca -days 2 -keyout /dev/null -out "$run/ca.pem" 2>/dev/null ||
+  fail "openssl could not make the test CA"
 cat >"$run/fleet.yml" <<EOF
 device_agent_package_dir: $out
 device_agent_base_url: http://127.0.0.1:8080/v1
 device_agent_username: agent@example.test
 device_agent_api_key: $KEY
 device_agent_postcheck_timeout: 30
+# lab-host-4 of 4 is down: 25 %.
+device_agent_max_unreachable_percentage: 25
+device_agent_https_proxy: http://lab-proxy:$PROXY_PW@127.0.0.1:3128
+device_agent_ca_file: $run/ca.pem
 device_agent_settings:
   DEVICE_AGENT_SCHEDULE: "*/20 * * * * *"
   DEVICE_AGENT_JITTER_SECONDS: 0
@@ -223,6 +245,17 @@ playbook() { # log-name args...: exit status of ansible-playbook
 }
 # "changed=N" of a host in the PLAY RECAP of a log.
 changed_of() { sed -n "s/^$2 *: .*changed=\([0-9]*\).*/\1/p" "$run/ansible-$1.log"; }
+# The line of the summary at the end of a log about a host.
+summary_of() { sed -n "s/^ *\"\($2: .*\)\",\{0,1\}\$/\1/p" "$run/ansible-$1.log" | sed 's/\\"/"/g'; }
+# The batches of the rollout play in a log.
+batches_of() { grep -c '^PLAY \[Roll device-agent out' "$run/ansible-$1.log"; }
+# The down host and host 2's unauthorized phone, named in a run's summary.
+down_named() { # log
+  summary_of "$1" lab-host-4 | has '^lab-host-4: unreachable, not changed$' ||
+    fail "the $1 run's summary does not name lab-host-4 as unreachable: $(grep -A8 'Say which host runs' "$run/ansible-$1.log" | tail -7)"
+  summary_of "$1" lab-host-2 | has 'doctor warns: \[WARN\] device [^ ]*: unauthorized' ||
+    fail "the $1 run's summary does not name host 2's unauthorized phone: $(summary_of "$1" lab-host-2)"
+}
 
 # Checks that host h runs version V: the package, the command, /metrics and
 # a report delivered since T0 that carries V and both phones present.
@@ -254,13 +287,46 @@ never_gone() { # h
 say "fresh install of $N, all hosts in one batch"
 t0=$(host_ms 1)
 playbook fresh -e "device_agent_version=$N" -e device_agent_batch=3 || fail "the fresh install failed: $(tail -30 "$run/ansible-fresh.log")"
+down_named fresh
 for h in "${hosts[@]}"; do
+  summary_of fresh "lab-host-$h" | has "^lab-host-$h: runs $N, checked" || fail "the summary says: $(summary_of fresh "lab-host-$h")"
   check_host "$h" "$N" "$t0" "fresh install"
   [ "$(in_host "$h" stat -c '%a %U' /etc/device-agent/api-key)" = "600 root" ] || fail "host $h: the key file is not 0600 root"
   in_host "$h" systemctl cat device-agent | has '^LoadCredential=api-key:/etc/device-agent/api-key' || fail "host $h: no api-key credential"
   adb_pid[$h]=$(unit "$h" device-agent-adb MainPID)
 done
 pass "all 3 hosts run $N and reported it with their phones (nodes ${node_id[1]}, ${node_id[2]}, ${node_id[3]})"
+pass "lab-host-4, down, left out and named; host 2's unauthorized phone a warning of its doctor, named in the summary: $(summary_of fresh lab-host-2)"
+
+say "the proxy and the CA: a credential and a file, not agent.env"
+for h in "${hosts[@]}"; do
+  [ "$(in_host "$h" stat -c '%a %U' /etc/device-agent/https-proxy)" = "600 root" ] || fail "host $h: the proxy file is not 0600 root"
+  [ "$(in_host "$h" stat -c '%a' /etc/device-agent/ca.pem)" = 644 ] || fail "host $h: the CA file is not 0644"
+  in_host "$h" cat /etc/device-agent/agent.env | has "$PROXY_PW" && fail "host $h: the proxy password is in agent.env"
+  in_host "$h" cat /etc/device-agent/agent.env | has '^DEVICE_AGENT_CA_FILE=/etc/device-agent/ca.pem$' || fail "host $h: agent.env does not name the CA file"
+  in_host "$h" cat /run/credentials/device-agent.service/https-proxy | has "^http://lab-proxy:$PROXY_PW@127.0.0.1:3128\$" ||
+    fail "host $h: the service has no https-proxy credential"
+  in_host "$h" sh -c 'tr "\0" "\n" </proc/$(systemctl show -P MainPID device-agent)/environ' | has "$PROXY_PW" && fail "host $h: the proxy is in the agent's environment"
+done
+# The agent reads it: the packaged doctor, as root (run as the service), asked about an https cloud
+# by an environment file of a drop-in (systemd lets the unit's files win over the caller's variables).
+in_host 1 bash -c 'printf "[Service]\nEnvironmentFile=/etc/device-agent/https-cloud.env\n" >/etc/systemd/system/device-agent.service.d/zz-https-cloud.conf &&
+  echo DEVICE_AGENT_BASE_URL=https://cloud.invalid/v1 >/etc/device-agent/https-cloud.env && systemctl daemon-reload'
+out=$(in_host 1 device-agent doctor 2>&1 || true)
+in_host 1 bash -c 'rm /etc/systemd/system/device-agent.service.d/zz-https-cloud.conf /etc/device-agent/https-cloud.env && systemctl daemon-reload'
+
+printf '%s\n' "$out" | has '^\[ OK \] proxy: requests to cloud.invalid:443 go through http://127.0.0.1:3128 (httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential.*as proxy user lab-proxy$' ||
+  fail "the packaged doctor did not read the proxy credential: $(printf '%s\n' "$out" | grep proxy)"
+printf '%s\n' "$out" | has 'TLS trust: .*caFile /etc/device-agent/ca.pem (.*rollout-test-ca' || fail "the packaged doctor does not trust the CA file: $(printf '%s\n' "$out" | grep 'TLS trust')"
+printf '%s\n' "$out" | has "$PROXY_PW" && fail "doctor printed the proxy password"
+pass "proxy: 0600 credential handed to the service, not in agent.env nor its environment, read by the packaged doctor; CA: 0644, trusted"
+
+say "doctor on host 2: its unauthorized phone warns, and fails with --phones fail"
+in_host 2 device-agent doctor >"$run/doctor-2.log" 2>&1 || fail "doctor on host 2 failed: $(grep -E '^\[(FAIL|WARN)\]' "$run/doctor-2.log")"
+has '^\[WARN\] device .*: unauthorized' <"$run/doctor-2.log" || fail "doctor on host 2 shows no warning for the unauthorized phone"
+if in_host 2 device-agent doctor --phones fail >"$run/doctor-2-fail.log" 2>&1; then fail "doctor --phones fail passed on host 2"; fi
+has '^\[FAIL\] device .*: unauthorized' <"$run/doctor-2-fail.log" || fail "doctor --phones fail on host 2 names no failed phone"
+pass "packaged doctor: exit 0 with [WARN] for the unauthorized phone; --phones fail: exit 1, [FAIL]"
 
 say "as root, device-agent once runs as the service does"
 # A drop-in's environment file (as docs/install/proxy.md adds one) must
@@ -276,7 +342,7 @@ printf '%s' "$body" | "$node" -e "
     if (hidden('H1PHONE1') !== true || hidden('H1PHONE2') !== false) { console.error('the drop-in environment file was not read'); process.exit(1); }
   });" || fail "device-agent once as root did not run as the service: $body"
 in_host 1 find /var/lib/private/device-agent -user root | has . && fail "device-agent once as root left root-owned files in the state directory"
-in_host 1 bash -c 'rm -r /etc/systemd/system/device-agent.service.d /etc/device-agent/extra.env && systemctl daemon-reload'
+in_host 1 bash -c 'rm /etc/systemd/system/device-agent.service.d/extra.conf /etc/device-agent/extra.env && systemctl daemon-reload'
 pass "the service's node id, its drop-in's environment file, no root-owned file left"
 
 say "a second run changes nothing"
@@ -284,7 +350,37 @@ playbook second -e "device_agent_version=$N" -e device_agent_batch=3 || fail "th
 for h in "${hosts[@]}"; do
   [ "$(changed_of second "lab-host-$h")" = 0 ] || fail "the second run changed lab-host-$h: $(grep -E '^changed:' "$run/ansible-second.log" | head -5)"
 done
+down_named second
 pass "changed=0 on every host"
+
+say "what the role refuses, before it changes anything"
+kept=$(for h in "${hosts[@]}"; do in_host "$h" sha256sum /etc/device-agent/agent.env; done)
+if playbook newline -e "device_agent_version=$N" -e device_agent_batch=3 \
+  -e '{"device_agent_settings": {"DEVICE_AGENT_SCHEDULE": "*/20 * * * * *\nNODE_TLS_REJECT_UNAUTHORIZED=0"}}'; then
+  fail "a setting with a line break was taken"
+fi
+has 'A value with a line break in DEVICE_AGENT_SCHEDULE: agent.env takes one variable a line' <"$run/ansible-newline.log" ||
+  fail "no clear refusal of the line break: $(grep -m3 -E 'fatal|msg' "$run/ansible-newline.log")"
+if playbook secret-setting -e "device_agent_version=$N" -e device_agent_batch=3 \
+  -e "{\"device_agent_settings\": {\"DEVICE_AGENT_HTTPS_PROXY\": \"http://lab-proxy:$PROXY_PW@127.0.0.1:3128\"}}"; then
+  fail "a proxy with its password in device_agent_settings was taken"
+fi
+has 'a proxy (its password) in device_agent_https_proxy' <"$run/ansible-secret-setting.log" || fail "no clear refusal of the proxy setting: $(grep -m3 -E 'fatal|msg' "$run/ansible-secret-setting.log")"
+[ "$(for h in "${hosts[@]}"; do in_host "$h" sha256sum /etc/device-agent/agent.env; done)" = "$kept" ] || fail "a refused run changed agent.env"
+for h in "${hosts[@]}"; do in_host "$h" cat /etc/device-agent/agent.env | has NODE_TLS && fail "host $h: the injected line is in agent.env"; done
+if playbook too-many-down -e "device_agent_version=$N1" -e device_agent_max_unreachable_percentage=10; then fail "the rollout started with more hosts down than allowed"; fi
+has '1 of 4 hosts cannot be reached (lab-host-4), more than device_agent_max_unreachable_percentage (10 %) allows' <"$run/ansible-too-many-down.log" ||
+  fail "no clear stop for too many hosts down: $(grep -m3 -E 'fatal|msg' "$run/ansible-too-many-down.log")"
+for h in "${hosts[@]}"; do [ "$(in_host "$h" dpkg-query -W -f '${Version}' device-agent)" = "$N" ] || fail "host $h changed although the rollout did not start"; done
+pass "a line break and a proxy in device_agent_settings refused with one clear line, too many hosts down stops before the first: nothing changed"
+
+say "device_agent_postcheck_phones=fail: host 2's unauthorized phone fails it"
+if playbook phones-fail -e "device_agent_version=$N" -e device_agent_batch=3 -e device_agent_postcheck_phones=fail; then
+  fail "the rollout passed host 2 with its unauthorized phone and device_agent_postcheck_phones=fail"
+fi
+summary_of phones-fail lab-host-2 | has '^lab-host-2: FAILED at "Run device-agent doctor"' || fail "host 2 did not fail at doctor: $(summary_of phones-fail lab-host-2)"
+for h in 1 3; do summary_of phones-fail "lab-host-$h" | has "^lab-host-$h: runs $N, checked" || fail "host $h: $(summary_of phones-fail "lab-host-$h")"; done
+pass "host 2 failed at doctor beside hosts 1 and 3, which passed; the run failed"
 
 rollout() { # label version batches extra-args...: then every host checked
   local label=$1 v=$2 batches=$3 t0
@@ -295,7 +391,8 @@ rollout() { # label version batches extra-args...: then every host checked
   done
   t0=$(host_ms 1)
   playbook "$label" -e "device_agent_version=$v" "${@:4}" || fail "the $label failed: $(tail -30 "$run/ansible-$label.log")"
-  grep -c '^PLAY \[' "$run/ansible-$label.log" | has "^$batches\$" || fail "the $label ran in $(grep -c '^PLAY \[' "$run/ansible-$label.log") batches, not $batches"
+  batches_of "$label" | has "^$batches\$" || fail "the $label ran in $(batches_of "$label") batches, not $batches"
+  down_named "$label"
   for h in "${hosts[@]}"; do
     check_host "$h" "$v" "$t0" "$label"
     [ "$(unit "$h" device-agent MainPID)" != "${agent_pid[$h]}" ] || fail "host $h ($label): the agent was not restarted"
@@ -334,6 +431,9 @@ got=$(in_host 3 dpkg-query -W -f '${Version}' device-agent)
 [ "$(in_host 3 device-agent --version)" = "device-agent $N" ] || fail "host 3 does not run $N"
 bed_host=3
 wait_put "$t0" "p.version !== '$N'" 1 >/dev/null && fail "host 3's cloud got a report of another version"
+summary_of staged lab-host-2 | has "^lab-host-2: FAILED at \"Wait for its first report to be delivered (/healthz)\", left on $N1" || fail "the summary of host 2: $(summary_of staged lab-host-2)"
+summary_of staged lab-host-3 | has "^lab-host-3: not started (the rollout stopped before it), left on $N\$" || fail "the summary of host 3: $(summary_of staged lab-host-3)"
+summary_of staged lab-host-1 | has "^lab-host-1: runs $N1, checked" || fail "the summary of host 1: $(summary_of staged lab-host-1)"
 case "$(changed_of staged lab-host-3)" in '' | 0) ;; *) fail "the failed rollout changed host 3" ;; esac
 bed_host=2
 bed POST /heal >/dev/null
@@ -393,10 +493,14 @@ wait_put "$t0" "p.version === '$N' && ['H${h}PHONE1','H${h}PHONE2'].every((u) =>
   fail "after the README's one-host steps the agent did not report its phones: $(tail "$run/readme.log")"
 pass "the README's one-host steps end with a running service whose doctor passes and that reports both phones"
 
-say "the API key is in no log"
-for h in "${hosts[@]}"; do in_host "$h" journalctl --no-pager -o cat | has "$KEY" && fail "host $h: the key is in the journal"; done
+say "the API key and the proxy password are in no log"
+for h in "${hosts[@]}"; do
+  in_host "$h" journalctl --no-pager -o cat | has "$KEY" && fail "host $h: the key is in the journal"
+  in_host "$h" journalctl --no-pager -o cat | has "$PROXY_PW" && fail "host $h: the proxy password is in the journal"
+done
 cat "$run"/ansible-*.log | has "$KEY" && fail "the key is in Ansible's output"
-pass "not in any host's journal, not in Ansible's output"
+cat "$run"/ansible-*.log | has "$PROXY_PW" && fail "the proxy password is in Ansible's output (--diff)"
+pass "neither in any host's journal nor in Ansible's output, with --diff"
 
 say "rollout checks passed"
 echo "rollout: $passed passed, 0 failed ($((SECONDS - started)) s)"

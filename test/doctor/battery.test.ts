@@ -12,10 +12,16 @@ describe('batteryItems', () => {
         status: 'warn',
         finding: 'device R1: battery_unhealthy',
         advice: expect.stringMatching(/^the phone reports its battery health as OVERHEAT: unplug it/),
+        phone: true,
       },
     ]);
     expect(items('xiaomi-redmi-note14-hyperos3.txt')).toEqual([
-      { status: 'warn', finding: 'device R1: charging_voltage_high', advice: expect.stringMatching(/^the charger offers 11\.0 V \(limit 6\.0 V\)/) },
+      {
+        status: 'warn',
+        finding: 'device R1: charging_voltage_high',
+        advice: expect.stringMatching(/^the charger offers 11\.0 V \(limit 6\.0 V\)/),
+        phone: true,
+      },
     ]);
     // The 2016 Samsung: ASOC 77 % and 1764 cycles.
     expect(items('samsung-2016-battery-tistory-usb-charging.txt')).toEqual([
@@ -23,6 +29,7 @@ describe('batteryItems', () => {
         status: 'warn',
         finding: 'device R1: battery_worn',
         advice: expect.stringMatching(/^battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\)/),
+        phone: true,
       },
     ]);
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exitCodeOf, formatChecklist, type CheckItem } from '../../src/doctor/checklist.js';
+import { atPhoneLevel, exitCodeOf, formatChecklist, type CheckItem } from '../../src/doctor/checklist.js';
 import { addSecret, clearSecrets } from '../../src/log/redact.js';
 import { ansiPaint } from '../../src/util/paint.js';
 
@@ -106,6 +106,54 @@ describe('exitCodeOf', () => {
     ).toBe(2);
     // A warning about the configuration (an unknown variable) does not make it 2.
     expect(exitCodeOf([{ status: 'warn', finding: '', config: true }])).toBe(0);
+  });
+});
+
+describe('atPhoneLevel', () => {
+  const host: CheckItem = { status: 'fail', finding: 'adb server tcp:127.0.0.1:5037: not reachable (ECONNREFUSED)' };
+  const unauthorized: CheckItem = { status: 'fail', finding: 'device R58M123: unauthorized', advice: 'accept the prompt', phone: true };
+  const hot: CheckItem = { status: 'warn', finding: 'device R58M123: battery_hot', phone: true };
+
+  it('at warn, a phone that failed warns and the doctor passes: the host can still report the others', () => {
+    const judged = atPhoneLevel([{ status: 'ok', finding: 'cloud' }, unauthorized, hot], 'warn');
+    expect(judged.map((i) => i.status)).toEqual(['ok', 'warn', 'warn']);
+    expect(judged[1]).toEqual({ ...unauthorized, status: 'warn' });
+    expect(exitCodeOf(judged)).toBe(0);
+    expect(formatChecklist(judged)).toContain('[WARN] device R58M123: unauthorized\n       -> accept the prompt\n');
+  });
+
+  it("at warn, the host's own failures still fail", () => {
+    expect(exitCodeOf(atPhoneLevel([host, unauthorized], 'warn'))).toBe(1);
+    expect(exitCodeOf(atPhoneLevel([{ ...host, config: true }, unauthorized], 'warn'))).toBe(2);
+  });
+
+  it('at fail, every item keeps its status: the phone fails the doctor, a warning stays one', () => {
+    const judged = atPhoneLevel([unauthorized, hot], 'fail');
+    expect(judged).toEqual([unauthorized, hot]);
+    expect(exitCodeOf(judged)).toBe(1);
+  });
+
+  it('never turns a host item into a warning, nor a warning into a failure (random lists)', () => {
+    const item = fc.record({
+      status: fc.constantFrom('ok' as const, 'warn' as const, 'fail' as const),
+      finding: fc.string(),
+      phone: fc.option(fc.boolean(), { nil: undefined }),
+      config: fc.option(fc.boolean(), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 10 }), (items: CheckItem[]) => {
+        const warned = atPhoneLevel(items, 'warn');
+        const failed = atPhoneLevel(items, 'fail');
+        expect(failed).toEqual(items);
+        items.forEach((before, i) => {
+          const after = warned[i]!;
+          expect(after.status).toBe(before.phone && before.status === 'fail' ? 'warn' : before.status);
+        });
+        // The exit code at warn is what the host's items alone give.
+        expect(exitCodeOf(warned)).toBe(exitCodeOf(items.filter((i) => !i.phone)));
+        expect(exitCodeOf(warned)).toBeLessThanOrEqual(exitCodeOf(failed));
+      }),
+    );
   });
 });
 

@@ -82,6 +82,7 @@ describe('deviceItem', () => {
     expect(deviceItem({ serial: '0816f3699208ee6d', state: 'device', model: 'Pixel 8 Pro' })).toEqual({
       status: 'ok',
       finding: 'device 0816f3699208ee6d: device, Pixel 8 Pro',
+      phone: true,
     });
     expect(deviceItem({ serial: 'X', state: 'device', model: 'SM-S936B', hidden: true }).finding).toBe('device X: device, SM-S936B, reported hidden');
   });
@@ -98,6 +99,9 @@ describe('deviceItem', () => {
     expect(noPermissions.advice).toMatch(/udev rule/);
     expect(deviceItem({ serial: 'emulator-5554', state: 'offline' }).advice).toMatch(/reconnect/i);
     expect(deviceItem({ serial: 'R', state: 'recovery' }).advice).toMatch(/recovery/);
+    // A phone's own failure: it fails the doctor only with --phones fail (atPhoneLevel).
+    expect(unauthorized.phone).toBe(true);
+    expect(noPermissions.phone).toBe(true);
   });
 
   it('only warns for states adb is still working through', () => {

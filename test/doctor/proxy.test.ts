@@ -44,7 +44,7 @@ describe('checkNetwork', () => {
     const items = await check(cloud.url, { httpsProxy: squid.url(account) });
     const port = new URL(cloud.url).port;
     expect(findings(items)).toEqual([
-      `ok proxy: requests to ${NAME}:${port} go through http://127.0.0.1:${squid.port} (httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)), as proxy user doctor`,
+      `ok proxy: requests to ${NAME}:${port} go through http://127.0.0.1:${squid.port} (httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)), as proxy user doctor`,
       expect.stringMatching(
         new RegExp(
           `^ok TLS trust: Node's roots \\(\\d+, NODE_EXTRA_CA_CERTS included\\), caFile ${caFile} \\(O=Device Agent Tests, CN=Device Agent Test Root CA\\)$`,

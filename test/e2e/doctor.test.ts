@@ -96,17 +96,37 @@ describe('doctor', () => {
     expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
   });
 
-  it('gives the advice for an unauthorized and an offline device, and exits 1', async () => {
+  it('warns with the advice for an unauthorized and an offline phone, and exits 0: the host can report', async () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const { line, advice } = lineWith(run.stdout, lockedSerial);
+    expect(line).toMatch(new RegExp(`^\\[WARN\\] device ${lockedSerial.replace(/\./g, '\\.')}: unauthorized \\[transport \\d+\\]$`));
+    expect(advice).toMatch(/Allow USB debugging/);
+    const offline = lineWith(run.stdout, silentSerial);
+    expect(offline.line).toMatch(new RegExp(`^\\[WARN\\] device ${silentSerial.replace(/\./g, '\\.')}: offline \\[transport \\d+\\]$`));
+    expect(offline.advice).toMatch(/reconnect the USB cable/);
+    expect(lineWith(run.stdout, pixelSerial).line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+    expect(run.stdout).not.toMatch(/\[FAIL\]/);
+    expect(run.stdout).toMatch(/^2 warnings of \d+ checks\.$/m);
+  });
+
+  it('with --phones fail, fails on the same phones and exits 1', async () => {
+    const run = await runAgent(['doctor', '--phones', 'fail'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
     expect(run.code, run.stdout + run.stderr).toBe(1);
     const { line, advice } = lineWith(run.stdout, lockedSerial);
     expect(line).toMatch(new RegExp(`^\\[FAIL\\] device ${lockedSerial.replace(/\./g, '\\.')}: unauthorized \\[transport \\d+\\]$`));
     expect(advice).toMatch(/Allow USB debugging/);
-    const offline = lineWith(run.stdout, silentSerial);
-    expect(offline.line).toMatch(new RegExp(`^\\[FAIL\\] device ${silentSerial.replace(/\./g, '\\.')}: offline \\[transport \\d+\\]$`));
-    expect(offline.advice).toMatch(/reconnect the USB cable/);
-    expect(lineWith(run.stdout, pixelSerial).line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, silentSerial).line).toMatch(/^\[FAIL\] .*: offline/);
     expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+    expect(run.stdout).toMatch(/^2 failed of \d+ checks\.$/m);
+  });
+
+  it("with --phones warn, a host's own failure still fails (no adb server)", async () => {
+    const port = await freePort();
+    const run = await runAgent(['doctor', '--phones', 'warn'], env({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` }));
+    expect(run.code, run.stdout).toBe(1);
+    expect(lineWith(run.stdout, 'adb server').line).toMatch(/^\[FAIL\] adb server .*not reachable/);
   });
 
   it('without an adb server says how to start adb, and still checks the cloud', async () => {

@@ -21,7 +21,7 @@ export interface ProxyExplanation {
 /** Where the proxy of a request is set, named for the advice. */
 export interface ProxyContext {
   proxy: ProxyEndpoint;
-  /** e.g. "httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY)" */
+  /** e.g. "httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)" */
   setting: string;
   /** host:port of the cloud. */
   target: string;

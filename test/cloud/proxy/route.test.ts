@@ -7,7 +7,9 @@ describe('routeFor', () => {
   it('sends https through httpsProxy and http through httpProxy', () => {
     const https = routeFor(plan, new URL('https://cloud.example.com/v1/devices'));
     expect(https).toMatchObject({ kind: 'proxy', proxy: { label: 'http://proxy.corp:3128' } });
-    expect(https.kind === 'proxy' && https.setting).toMatch(/^httpsProxy \(DEVICE_AGENT_HTTPS_PROXY, else https_proxy or HTTPS_PROXY\)$/);
+    expect(https.kind === 'proxy' && https.setting).toMatch(
+      /^httpsProxy \(DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY\)$/,
+    );
     expect(routeFor(plan, new URL('http://cloud.example.com/v1'))).toMatchObject({ kind: 'proxy', proxy: { label: 'http://plain.corp:8080' } });
   });
 
