@@ -1,7 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { sleep } from '../support/wait.js';
 
 // Issue 23 item 4: whatever the cloud answers, the daemon's log stays
 // readable. Each case runs the agent as its own process against the cloud
