@@ -76,6 +76,8 @@ const projects: TestProjectInlineConfiguration[] = [
       include: ['test/**/*.test.ts'],
       exclude: [...E2E, ...SOAK],
       setupFiles: ['test/support/unit-tier.ts'],
+      // CPU-bound: one file per core (vitest's default on 2 cores is 1).
+      maxWorkers: 2,
       sequence: { groupOrder: 0 },
     },
   },
@@ -84,11 +86,16 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: 'e2e',
       include: E2E,
+      // Mostly waiting on other processes and timers; each file starts its
+      // own adb server on a free port and its own cloud double, so files do
+      // not share state. Three at once on 2 cores (docs/design/tooling.md).
+      maxWorkers: 3,
       sequence: { groupOrder: 1 },
     },
   },
 ];
-if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, sequence: { groupOrder: 2 } } });
+// One at a time: they bound heap, descriptors and timing, which a neighbour would disturb.
+if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, maxWorkers: 1, sequence: { groupOrder: 2 } } });
 
 export default defineConfig({
   test: {
