@@ -1,12 +1,109 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+// Three tiers (docs/design/tooling.md, "Test tiers"), run in this order:
+//
+// - unit: pure and in-process. Its setup file refuses sockets and child
+//   processes, so a unit test cannot start an adb server, a simulator, the
+//   agent's CLI or a proxy, and the tier stays in seconds.
+// - e2e: whatever needs a socket or a process: the compiled CLI against the
+//   simulators (test/e2e, test/faults), the simulators' own tests, the cloud
+//   client against a loopback server, the proxies, openssl, promtool.
+// - soak: the long runs (test/soak). In CI only (CI set, as .ci/run does),
+//   or through `npm run test:soak`; otherwise skipped, and said so.
+
+/** Test files outside test/e2e and test/faults that need sockets or processes. */
+const E2E_FILES = [
+  'test/cli/launcher.test.ts',
+  'test/cloud-double/cloud-double.test.ts',
+  'test/cloud/booking-status.test.ts',
+  'test/cloud/client-proxy.test.ts',
+  'test/cloud/client.test.ts',
+  'test/cloud/http-stale-socket.test.ts',
+  'test/cloud/http.test.ts',
+  'test/cloud/trust/pem.test.ts',
+  'test/cloud/trust/trust.test.ts',
+  'test/doctor/checks.test.ts',
+  'test/doctor/ios.test.ts',
+  'test/doctor/proxy.test.ts',
+  'test/hub/uhubctl.test.ts',
+  'test/log/output-gate.test.ts',
+  'test/monitoring/alert-firing.test.ts',
+  'test/monitoring/queries.test.ts',
+  'test/monitoring/rules.test.ts',
+  'test/packaging/launcher.test.ts',
+  'test/packaging/version.test.ts',
+  'test/platforms/android/adb/client.test.ts',
+  'test/platforms/android/adb/device-watcher.test.ts',
+  'test/platforms/android/inventory/completeness.test.ts',
+  'test/platforms/android/inventory/profiles.test.ts',
+  'test/platforms/android/inventory/script.test.ts',
+  'test/platforms/android/inventory/tiers.test.ts',
+  'test/platforms/ios/probe.test.ts',
+  'test/platforms/ios/source.test.ts',
+  'test/platforms/ios/watcher-reconnect.test.ts',
+  'test/platforms/ios/watcher.property.test.ts',
+  'test/platforms/ios/watcher.test.ts',
+  'test/recovery/port-command.test.ts',
+  'test/report/reported-store.test.ts',
+  'test/sim-ios/idevice-tools.test.ts',
+  'test/sim/adb-server.test.ts',
+  'test/sim/farm-cli.test.ts',
+  'test/sim/farm.test.ts',
+  'test/sim/sim-device.protocol.test.ts',
+  'test/sim/sim-device.test.ts',
+  'test/sim/stubs.test.ts',
+  'test/systemd/entrypoint.test.ts',
+  'test/systemd/units.test.ts',
+  'test/tools/cycles/cli.test.ts',
+  'test/util/node-http.test.ts',
+];
+const E2E = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', ...E2E_FILES];
+const SOAK = ['test/soak/**/*.test.ts'];
+
+// npm sets npm_lifecycle_event to the script it runs.
+const soakOn = Boolean(process.env.CI) || process.env.npm_lifecycle_event === 'test:soak';
+// The config is read once per project: say it once.
+if (!soakOn && !process.env.DEVICE_AGENT_SOAK_SKIP_SAID) {
+  process.env.DEVICE_AGENT_SOAK_SKIP_SAID = '1';
+  console.warn('soak tier skipped (test/soak): it runs in CI (CI set) and with `npm run test:soak`');
+}
+
+const projects: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'unit',
+      include: ['test/**/*.test.ts'],
+      exclude: [...E2E, ...SOAK],
+      setupFiles: ['test/support/unit-tier.ts'],
+      // CPU-bound: one file per core (vitest's default on 2 cores is 1).
+      maxWorkers: 2,
+      sequence: { groupOrder: 0 },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'e2e',
+      include: E2E,
+      // Mostly waiting on other processes and timers; each file starts its
+      // own adb server on a free port and its own cloud double, so files do
+      // not share state. Three at once on 2 cores (docs/design/tooling.md).
+      maxWorkers: 3,
+      sequence: { groupOrder: 1 },
+    },
+  },
+];
+// One at a time: they bound heap, descriptors and timing, which a neighbour would disturb.
+if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, maxWorkers: 1, sequence: { groupOrder: 2 } } });
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // The end-to-end suites each start their own adb server and simulated
     // devices; a generous timeout keeps a slow CI machine from flaking.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects,
   },
 });

@@ -31,6 +31,7 @@ import { SimDevice } from '../sim/sim-device.js';
 import type { FloorInput, FloorOutput } from './floor.js';
 import { machineBusySeconds, meanInterval, median, procSample, scrapeMetrics, type ProcSample } from './measure.js';
 import { shippedNodeOptions } from './shipped.js';
+import { sleep } from '../support/wait.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = findRoot(here);
@@ -54,7 +55,6 @@ function nodeOptions(given: string | undefined): string | undefined {
   return given ?? shippedNodeOptions(root);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`);
 
 function findRoot(from: string): string {

@@ -20,6 +20,7 @@ import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { hostRequest, parseDevices } from '../sim/host-client.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
+import { sleep } from '../support/wait.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +39,6 @@ const adbPort = Number(values['adb-port']);
 const locked = new Set(values.unauthorized.split(',').filter(Boolean));
 const cloud = new CloudDouble();
 const phones = new Map<string, SimDevice>();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function connect(serial: string): Promise<void> {
   const phone = phones.get(serial);

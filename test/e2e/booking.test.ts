@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../sim/sim-device.js';
-import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { DaemonBed, devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
+import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
+import { devicesOf, reported } from '../support/reports.js';
 
 // The booking gate in the running daemon, through the real adb server and
 // the cloud double: a wedged phone that would be kicked is left alone while
@@ -30,8 +30,6 @@ function daemon(phone: SimDevice) {
 const held = (text: string, action: string, reason: string): number =>
   Number(new RegExp(`^device_agent_recovery_held_total\\{action="${action}",reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const kicks = (text: string): number => Number(/^device_agent_recovery_actions_total\{action="kick",result="ok"\} (\d+)$/m.exec(text)?.[1] ?? 0);
-
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
 
 /** At most `max` status requests in any 60 s, at the double's clock. */
 function expectWithinBound(max: number): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
+import { scrapeMetrics } from './daemon-bed.js';
 import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
+import { devicesOf, reported } from '../support/reports.js';
 
 // Charge control through the hub port in the running daemon: the real adb
 // server, a simulated Samsung whose battery level the test sets, the cloud
@@ -12,7 +12,6 @@ import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
 const { bed, hub } = hubDaemonBed('samsung-galaxy-s25-plus');
 const { cloud } = bed;
 
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
 const gauge = (text: string, udid: string): number | undefined => {
   const m = new RegExp(`^device_agent_device_charge_paused\\{udid="${udid}"\\} (\\d+)$`, 'm').exec(text);
   return m ? Number(m[1]) : undefined;

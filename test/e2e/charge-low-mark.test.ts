@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { devicesOf, type ReportedDevice } from './daemon-bed.js';
 import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
+import { reported } from '../support/reports.js';
 
 // A phone on Wi-Fi adb charged from a switchable hub port stays on adb while
 // its port is off: the agent keeps reading its battery, and the pause ends at
@@ -11,8 +10,6 @@ import { hubDaemonBed, standIn } from './hub-daemon-bed.js';
 
 const { bed, hub } = hubDaemonBed('samsung-galaxy-s25-plus');
 const { cloud } = bed;
-
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
 
 describe('charge control: the low mark', () => {
   it('switches the port on when a phone that stays on adb drains to the low mark, long before the longest pause', async () => {

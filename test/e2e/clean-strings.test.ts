@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
 
 // Issue 23 item 6: a phone whose properties hold NUL and control characters.
 // The cloud double stores text as PostgreSQL does, so before the fix the

@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
 import { faketimeLib, steppedClockEnv } from './faketime.js';
+import { sleep } from '../support/wait.js';
 
 // The wall clock steps while the daemon runs (an NTP step, suspend and
 // resume, someone's `date -s`), played with Debian's libfaketime: only

@@ -1,4 +1,4 @@
-import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
+import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
@@ -76,22 +76,6 @@ export class DaemonBed {
     return this.agent;
   }
 }
-
-export interface ReportedDevice {
-  udid: string;
-  state: string;
-  status: string;
-  modelName?: string;
-  message?: string;
-  battery?: { percentage?: string };
-}
-
-export const devicesOf = (r: RecordedRequest): ReportedDevice[] => (r.body as { devices?: ReportedDevice[] } | undefined)?.devices ?? [];
-export const udidsOf = (r: RecordedRequest): string[] =>
-  devicesOf(r)
-    .map((d) => d.udid)
-    .sort();
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The agent's /metrics, once its status endpoint (DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:0) says where it listens. */
 export async function scrapeMetrics(agent: AgentProcess): Promise<string> {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import type { SimDevice } from '../sim/sim-device.js';
-import { DaemonBed, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { sleep } from '../support/wait.js';
 
 // Device health and the per-device metrics in the running daemon: the real
 // adb server, simulated phones replaying a recorded Smartron T5911, and

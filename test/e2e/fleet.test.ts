@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
+import { sleep } from '../support/wait.js';
 
 // Issue 23's fleet bounds with real agents: 16 `device-agent run` processes
 // restarted together, a report every 6 s with 2 s of jitter, in two fleets of
@@ -15,8 +16,6 @@ const JITTER = 2_000;
 const adb = new AdbServer();
 const fleets = { a: new CloudDouble(), b: new CloudDouble() };
 const agents: Array<{ fleet: 'a' | 'b'; nodeId: string; process: AgentProcess }> = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 const nodeOf = (r: RecordedRequest): string => String((r.body as { nodeId?: string } | undefined)?.nodeId);
 const putsOf = (fleet: 'a' | 'b', nodeId: string): RecordedRequest[] => fleets[fleet].putRequests().filter((r) => nodeOf(r) === nodeId);
 /** The most PUTs within any 1 s. */

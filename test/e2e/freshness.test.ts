@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile.js';
 import type { SimDevice } from '../sim/sim-device.js';
-import { DaemonBed, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
 import { steppedClockEnv } from './faketime.js';
+import { sleep } from '../support/wait.js';
 
 // Freshness of the tiered inventory, end to end: `device-agent run` against
 // the real adb server and a simulated Smartron T5911 (a whole bugreport), the

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runAgent } from './agent-process.js';
-import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // No ghost after a restart: the agent keeps the device set it last reported
 // in its state directory, and a device that did not come back while it was

@@ -177,7 +177,8 @@ describe('mixed lab: run', () => {
   // The daemon bed brings its own adb server and cloud double; the usbmuxd
   // simulator above is shared.
   it('reports both platforms at start, an iPhone plug and unplug within 2 s, the unplugged iPhone as UNPLUGGED', async () => {
-    const { DaemonBed, devicesOf, udidsOf } = await import('./daemon-bed.js');
+    const { DaemonBed } = await import('./daemon-bed.js');
+    const { devicesOf, udidsOf } = await import('../support/reports.js');
     const bed = new DaemonBed();
     await bed.start();
     try {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import type { SimDevice } from '../sim/sim-device.js';
-import { devicesOf, scrapeMetrics, sleep, type ReportedDevice } from './daemon-bed.js';
+import { scrapeMetrics } from './daemon-bed.js';
 import { hubDaemonBed, powerCycleEnv } from './hub-daemon-bed.js';
+import { reported } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // The power cycle of a phone the earlier steps did not bring back, in the
 // running daemon, through the real adb server, the cloud double and the
@@ -18,7 +19,6 @@ const counter = (text: string, name: string, action: string, result: string): nu
   Number(new RegExp(`^device_agent_recovery_${name}_total\\{action="${action}",(?:result|reason)="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const actions = (text: string, action: string): number => counter(text, 'actions', action, 'ok') + counter(text, 'actions', action, 'failed');
 const at = (line: Record<string, unknown>): number => (typeof line.time === 'number' ? line.time : Date.parse(String(line.time)));
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
 const OFFLINE_COOLDOWN_S = 10;
 
 async function phoneOnHub(udid: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { devicesOf, scrapeMetrics, type ReportedDevice } from './daemon-bed.js';
+import { scrapeMetrics } from './daemon-bed.js';
 import { hubDaemonBed, powerCycleEnv } from './hub-daemon-bed.js';
+import { reported } from '../support/reports.js';
 
 // Power-cycle recovery in the running daemon, through the real adb server,
 // the cloud double and the stand-in uhubctl (test/hub/): a phone whose adbd
@@ -14,8 +14,6 @@ const { cloud } = bed;
 const actions = (text: string, action: string, result: string): number =>
   Number(new RegExp(`^device_agent_recovery_actions_total\\{action="${action}",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 const at = (line: Record<string, unknown>): number => (typeof line.time === 'number' ? line.time : Date.parse(String(line.time)));
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
-
 describe('a phone a kick does not bring back', () => {
   it('has its hub port power-cycled once the kick cooldown is over, and comes back', async () => {
     const phone = await bed.networkPhone('CYCLE001');

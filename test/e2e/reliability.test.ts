@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runAgent } from './agent-process.js';
 import { procSample } from '../bench/measure.js';
 import { SimFarm } from '../sim/farm.js';
-import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // The faults that silenced or flooded a host before the report planner and
 // the adb deadlines: each runs the agent as the operator runs it (its own

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf, sleep, udidsOf as udids } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf, udidsOf as udids } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // How the daemon recovers: adb server restarts, a cloud that is down or
 // answers failedDevices, reports asked for while one is in flight.

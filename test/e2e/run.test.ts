@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf, sleep, udidsOf as udids } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf, udidsOf as udids } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // The daemon end to end: `device-agent run` in its own process against the
 // real adb server with simulated devices and the cloud double.

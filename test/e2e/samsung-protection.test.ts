@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import type { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, runAgent } from './agent-process.js';
-import { DaemonBed, devicesOf, scrapeMetrics, sleep, type ReportedDevice } from './daemon-bed.js';
+import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
+import { reported } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // Samsung's battery protection (charge.ways = samsung) in the running
 // daemon: the real adb server, simulated Galaxy S25+ phones keeping
@@ -19,7 +20,6 @@ const { cloud } = bed;
 const phones: Record<string, SimDevice> = {};
 const NOT_TAKEN = 'Samsung battery protection did not take (protect_battery reads 0); this One UI may not have it: use a hub way (uhubctl/command)';
 
-const reported = (udid: string, match: (d: ReportedDevice) => boolean) => (r: RecordedRequest) => devicesOf(r).some((d) => d.udid === udid && match(d));
 const state = (metrics: string, udid: string): string | undefined =>
   new RegExp(`^device_agent_device_battery_protection\\{udid="${udid}",state="([a-z-]+)"\\} 1$`, 'm').exec(metrics)?.[1];
 

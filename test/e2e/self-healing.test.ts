@@ -1,6 +1,8 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf, scrapeMetrics, sleep, udidsOf } from './daemon-bed.js';
+import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
+import { devicesOf, udidsOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // Self-healing in the running daemon, through the real adb server: network
 // devices the agent connects and keeps connected, a wedged transport kicked

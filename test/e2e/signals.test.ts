@@ -1,7 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { sleep } from '../support/wait.js';
 
 // Signals the daemon gets at awkward moments, beyond the ones of
 // test/e2e/reliability.test.ts (SIGTERM while the first report's PUT hangs or

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // The whole daemon stops running for a while and then goes on: a paused VM
 // or container (`docker pause`, a live migration), a debugger, a host

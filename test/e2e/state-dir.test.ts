@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
 
 // The state directory as other versions, editors and crashes leave it, with
 // the daemon run as the operator runs it. (Full disk and read-only: the unit

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrackerCutter } from '../sim/tracker-cutter.js';
-import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // Issue 23, item 3: adb's device tracker dies right after connecting (a
 // crash-looping adb server, a tunnel that cuts idle connections), while the

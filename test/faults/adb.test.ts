@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../cloud-double/cloud-double.js';
-import { DaemonBed, devicesOf, sleep, type PlugOptions } from '../e2e/daemon-bed.js';
+import { DaemonBed, type PlugOptions } from '../e2e/daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // The daemon when adb or a device misbehaves in the middle of an inventory:
 // the other devices are still reported, the agent keeps running, and its log

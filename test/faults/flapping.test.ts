@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
+import { sleep } from '../support/wait.js';
 
 // 200 devices dropping their connections again and again (a bad USB hub):
 // the daemon keeps running, gathers the changes into few reports rather than
@@ -34,8 +35,6 @@ const allReady = (r: RecordedRequest) => {
   );
   return farm.serialNumbers.every((s) => ready.has(s));
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('faults: flapping', () => {
   it(`${N} devices flapping: few reports, the agent keeps running, then all ${N} reported in full`, async () => {
     await cloud.waitForPut((r) => r.answer?.status === 200 && allReady(r), 90_000);

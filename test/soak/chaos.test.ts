@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { procSample, parseMetrics } from '../bench/measure.js';
 import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
-import { devicesOf } from '../e2e/daemon-bed.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { seededRandom } from '../../src/util/clock.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // Chaos soak: about 30 simulated phones behind the real adb server plug,
 // unplug, flap, wedge and free up at random; the adb server restarts; the
@@ -40,8 +41,6 @@ const plugged = new Map<string, SimDevice>();
 const unplugged = new Map<string, SimDevice>();
 let agent: AgentProcess;
 let statusUrl = '';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function plug(serial: string): Promise<void> {
   let device = unplugged.get(serial);
   if (device) {

@@ -6,6 +6,7 @@ import { shippedNodeOptions } from '../bench/shipped.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
+import { sleep } from '../support/wait.js';
 
 // The daemon as operators run it (the unit's V8 flags included), in its own
 // process, reporting every second and on every device change while devices
@@ -47,8 +48,6 @@ afterAll(async () => {
   await farm.stop();
   await cloud.stop();
 }, 60_000);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('soak: the agent process', () => {
   it(

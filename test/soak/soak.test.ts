@@ -10,6 +10,7 @@ import { systemClock, type Clock, type Timers } from '../../src/util/clock.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { procSample } from '../bench/measure.js';
 import { SimFarm } from '../sim/farm.js';
+import { sleep } from '../support/wait.js';
 
 // 1,000 report cycles while devices keep dropping their connections: the
 // agent's heap and its open descriptors (sockets included) must not grow.
@@ -76,8 +77,6 @@ afterAll(async () => {
   await farm.stop();
   await cloud.stop();
 }, 60_000);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Sample {
   heap: number;

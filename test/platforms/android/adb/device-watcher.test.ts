@@ -4,6 +4,7 @@ import { DeviceWatcher } from '../../../../src/platforms/android/adb/device-watc
 import { captureLogger } from '../../../log/capture.js';
 import { AdbServer } from '../../../sim/adb-server.js';
 import { TrackerCutter } from '../../../sim/tracker-cutter.js';
+import { sleep } from '../../../support/wait.js';
 
 // The watcher against the real adb server, through a relay that cuts the
 // device tracker's connection 50 ms after it starts (issue 23, item 3: a
@@ -11,8 +12,6 @@ import { TrackerCutter } from '../../../sim/tracker-cutter.js';
 
 const adb = new AdbServer();
 let cutter: TrackerCutter;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 beforeAll(async () => {
   await adb.start();
   cutter = new TrackerCutter({ adbPort: adb.port, cutAfterMs: 50 });
