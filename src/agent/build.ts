@@ -53,7 +53,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const stats = new AgentStats();
-  const unplugged = new UnpluggedLedger(registry.cloud);
+  const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
   const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
   const reporter = new Reporter({

@@ -4,7 +4,7 @@ import { askBooking } from './booking-ask.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
-import type { ChargeEntry, PauseEnd } from '../devices/charge-pauses.js';
+import { ChargePauses, type ChargeEntry, type PauseEnd } from '../hub/charge-pauses.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
@@ -64,8 +64,10 @@ export class ChargeControl {
   private timer: Timer | undefined;
   private stopped = false;
   private readonly inFlight = new InFlight();
+  private readonly pauses: ChargePauses;
 
   constructor(private readonly options: ChargeControlOptions) {
+    this.pauses = new ChargePauses(options.registry);
     const c = options.settings.charge;
     this.ways = chargeWaysOf(c.ways);
     this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
@@ -94,7 +96,7 @@ export class ChargeControl {
 
   /** Keeps the ports held off now (see PausedPortsFile). */
   private keep(): void {
-    const off = this.options.registry.charge.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
+    const off = this.pauses.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
     this.options.kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
   }
 
@@ -106,8 +108,8 @@ export class ChargeControl {
   async stop(withinMs = STOP_MS): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
-    const { registry, logger } = this.options;
-    const off = registry.charge.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
+    const { logger } = this.options;
+    const off = this.pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
     if (!off.length) return;
     logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
     const all = Promise.all(
@@ -115,7 +117,7 @@ export class ChargeControl {
         this.portsOf(p.way)
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
-            () => registry.charge.forget(p.serial),
+            () => this.pauses.forget(p.serial),
             (err: unknown) =>
               logger.warn(
                 { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
@@ -149,13 +151,13 @@ export class ChargeControl {
     const listed = new Set<string>();
     for (const r of registry.list('android')) {
       listed.add(r.serial);
-      const entry = registry.charge.of(r.serial);
+      const entry = this.pauses.of(r.serial);
       const udid = r.udid ?? entry?.pause?.udid;
       if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.wayOf(udid, r))) continue;
       this.look(r.serial, entry, r, now);
     }
     // Paused phones are off adb: their pause outlives their record.
-    for (const [serial, entry] of registry.charge.entries()) if (!listed.has(serial)) this.look(serial, entry, undefined, now);
+    for (const [serial, entry] of this.pauses.entries()) if (!listed.has(serial)) this.look(serial, entry, undefined, now);
     this.keep();
   }
 
@@ -171,7 +173,7 @@ export class ChargeControl {
   }
 
   private look(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
-    const { registry, gate } = this.options;
+    const { gate } = this.options;
     const pause = entry?.pause;
     // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
     const after = pause?.ended?.atWall ?? pause?.sinceWall;
@@ -207,7 +209,7 @@ export class ChargeControl {
       case 'switch-on':
         return this.switchOn(serial);
       case 'forget':
-        registry.charge.forget(serial);
+        this.pauses.forget(serial);
         limited(this.options.logger).info(
           'charge-back',
           { serial, udid },
@@ -217,19 +219,19 @@ export class ChargeControl {
         return;
       case 'none':
         // A phone gone from adb's list without a pause leaves nothing worth keeping.
-        if (!record && !pause && !entry?.switching) registry.charge.forget(serial);
+        if (!record && !pause && !entry?.switching) this.pauses.forget(serial);
         return;
     }
   }
 
   private pause(serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): void {
-    const { registry, clock, hubPorts, stats, logger } = this.options;
+    const { clock, hubPorts, stats, logger } = this.options;
     const place = hubPortOf(hubPorts, udid, serial)!;
     const wall = clock.wall();
     const maxMs = this.policy.maxPauseMs;
-    registry.charge.set(serial, {
-      ...registry.charge.of(serial),
-      failures: registry.charge.of(serial)?.failures ?? 0,
+    this.pauses.set(serial, {
+      ...this.pauses.of(serial),
+      failures: this.pauses.of(serial)?.failures ?? 0,
       switching: 'off',
       pause: {
         udid,
@@ -258,10 +260,10 @@ export class ChargeControl {
   }
 
   private resume(serial: string, why: PauseEnd, now: number): void {
-    const { registry, clock, stats, logger } = this.options;
-    const entry = registry.charge.of(serial)!;
+    const { clock, stats, logger } = this.options;
+    const entry = this.pauses.of(serial)!;
     const pause = entry.pause!;
-    registry.charge.set(serial, { ...entry, pause: { ...pause, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
+    this.pauses.set(serial, { ...entry, pause: { ...pause, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
     stats.chargeEnds.set(why, (stats.chargeEnds.get(why) ?? 0) + 1);
     limited(logger).info(
       'charge-resume',
@@ -278,10 +280,10 @@ export class ChargeControl {
   }
 
   private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
-    const { registry, clock, stats, logger } = this.options;
-    const entry = registry.charge.of(serial)!;
+    const { clock, stats, logger } = this.options;
+    const entry = this.pauses.of(serial)!;
     const { hub, port, udid } = entry.pause!;
-    registry.charge.set(serial, { ...entry, switching: power });
+    this.pauses.set(serial, { ...entry, switching: power });
     let failure: string | undefined;
     let output = '';
     try {
@@ -292,10 +294,10 @@ export class ChargeControl {
     const count = `${power}|${failure === undefined ? 'ok' : 'failed'}`;
     stats.chargeSwitches.set(count, (stats.chargeSwitches.get(count) ?? 0) + 1);
     const now = clock.monotonic();
-    const current = registry.charge.of(serial)!;
+    const current = this.pauses.of(serial)!;
     if (failure === undefined) {
       const ended = current.pause?.ended;
-      registry.charge.set(serial, {
+      this.pauses.set(serial, {
         ...current,
         switching: undefined,
         failures: 0,
@@ -311,7 +313,7 @@ export class ChargeControl {
     const failures = current.failures + 1;
     const waitMs = backoffDelay(failures, RETRY, clock.random());
     // An off switch that failed leaves the port on: no pause, and the phone charges as before.
-    registry.charge.set(serial, { ...current, switching: undefined, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
+    this.pauses.set(serial, { ...current, switching: undefined, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
     const what =
       power === 'off'
         ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`

@@ -1,7 +1,9 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceSnapshot } from '../devices/record.js';
-import type { ChargeEntry } from '../devices/charge-pauses.js';
+import { ChargePauses, portHeldOff, type ChargeEntry } from '../hub/charge-pauses.js';
+import { Escalations, historyOf } from '../actions/recovery/escalations.js';
+import { RecoveryNotebook } from '../actions/recovery/notes.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock } from '../util/clock.js';
@@ -67,6 +69,9 @@ export class Recovery {
   private stopped = false;
   private readonly gate: BookingGate;
   private readonly kickAfter: number;
+  private readonly escalations: Escalations;
+  private readonly notes: RecoveryNotebook;
+  private readonly pauses: ChargePauses;
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -86,6 +91,9 @@ export class Recovery {
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
     this.gate = options.gate ?? bookingGateOf(options.settings, options.clock);
+    this.escalations = new Escalations(options.registry);
+    this.notes = new RecoveryNotebook(options.registry);
+    this.pauses = new ChargePauses(options.registry);
   }
 
   start(): void {
@@ -109,17 +117,16 @@ export class Recovery {
     const { registry, clock } = this.options;
     const now = clock.monotonic();
     const records = registry.list('android');
-    const { escalations } = registry;
+    const { escalations, pauses } = this;
     escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
-    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, registry.charge.of(r.serial));
+    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, pauses.of(r.serial));
     escalations.listed(
       records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
       now,
     );
     const listed = records.map((r) => {
-      registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
       return {
         serial: r.serial,
@@ -127,9 +134,8 @@ export class Recovery {
         key: r.key,
         failures: r.failures,
         failingSince: r.failure?.first,
-        kicks: r.kicks,
         hubPort,
-        escalation: escalations.of(r.serial),
+        ...historyOf(escalations.of(r.serial)),
       };
     });
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
@@ -145,7 +151,7 @@ export class Recovery {
       return verdict.kind === 'free';
     };
     const attention = new Map<string, string>();
-    const portOff = new Set(registry.charge.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
+    const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
     for (const action of this.policy.tick(devices, now, mayDisturb, portOff)) {
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
@@ -154,16 +160,12 @@ export class Recovery {
       if (action.kind === 'reconnect-offline') {
         for (const serial of action.serials) escalations.reconnected(serial);
       }
-      if (action.kind === 'kick') {
-        registry.kicked(action.key, now);
-        escalations.note(action.serial, 'kick', now, registry.get(action.key)?.udid);
-      }
-      if (action.kind === 'power-cycle') {
-        // In the record's history too: within one run of failures, the next
-        // action waits for as many failures again (adb may not see a TCP
-        // phone's connection die, and its run would go on).
-        registry.kicked(action.key, now);
-        escalations.note(action.serial, 'cycle', now, registry.get(action.key)?.udid);
+      if (action.kind === 'kick' || action.kind === 'power-cycle') {
+        // With the failure count: within one run of failures, the next action
+        // waits for as many failures again (adb may not see a TCP phone's
+        // connection die, and its run would go on).
+        const record = registry.get(action.key);
+        escalations.note(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, record?.udid, record?.failures ?? 0);
       }
       void this.run(action);
     }
@@ -176,17 +178,19 @@ export class Recovery {
    * long as it stays wedged; a failed power cycle says so too (run()).
    */
   private noteAttention(records: ReadonlyArray<DeviceSnapshot>, attention: ReadonlyMap<string, string>): void {
-    const { registry, logger } = this.options;
+    const { logger } = this.options;
+    const { notes } = this;
     for (const r of records) {
       const reason = attention.get(r.key);
+      const noted = notes.of(r.key)?.attention;
       if (reason !== undefined) {
         const text = `needs a person: ${reason}; replug its cable or reboot it`;
-        if (r.attention !== text) {
-          registry.setAttention(r.key, text);
+        if (noted !== text) {
+          notes.setAttention(r.key, text);
           limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
         }
-      } else if (r.attention !== undefined && r.state !== 'offline' && r.failures < this.kickAfter) {
-        registry.setAttention(r.key, undefined);
+      } else if (noted !== undefined && r.state !== 'offline' && r.failures < this.kickAfter) {
+        notes.setAttention(r.key, undefined);
       }
     }
   }
@@ -207,14 +211,15 @@ export class Recovery {
    * let through or the device no longer needs it.
    */
   private noteHolds(records: ReadonlyArray<DeviceSnapshot>, verdicts: ReadonlyMap<string, { verdict: BookingVerdict; action: Disruption }>): void {
-    const { registry, stats, logger } = this.options;
+    const { stats, logger } = this.options;
+    const { notes } = this;
     for (const r of records) {
       const asked = verdicts.get(r.key);
       const verdict = asked?.verdict;
       const needed = r.state === 'offline' || r.failures >= this.kickAfter;
       if (verdict === undefined || verdict.kind === 'free' || !needed) {
-        if (r.heldBack !== undefined) registry.setHeldBack(r.key, undefined);
-        if (verdict?.kind === 'free' || !needed) registry.countHold(r.key, undefined);
+        if (notes.of(r.key)?.heldBack !== undefined) notes.setHeldBack(r.key, undefined);
+        if (verdict?.kind === 'free' || !needed) notes.countHold(r.key, undefined);
         continue;
       }
       if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
@@ -230,8 +235,8 @@ export class Recovery {
         verdict.kind === 'booked'
           ? `left alone: booked in the cloud; recovery holds back ${what} until the booking ends`
           : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
-      registry.setHeldBack(r.key, text);
-      if (!registry.countHold(r.key, `${action}|${verdict.answer ?? text}`)) continue;
+      notes.setHeldBack(r.key, text);
+      if (!notes.countHold(r.key, `${action}|${verdict.answer ?? text}`)) continue;
       const counts = stats.recoveryHeld;
       counts.set(`${action}|${reason}`, (counts.get(`${action}|${reason}`) ?? 0) + 1);
       limited(logger).info('recovery-held-back', { serial: r.serial, udid: r.udid, action, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
@@ -317,7 +322,7 @@ export class Recovery {
         }
       } else {
         if (action.kind === 'power-cycle') {
-          this.options.registry.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+          this.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
         }
         limited(logger).warn(
           'recovery-failed',
@@ -354,8 +359,4 @@ export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock
  */
 export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
   return charge !== undefined && portHeldOff(charge) ? 'charge-paused' : state;
-}
-
-export function portHeldOff(charge: Pick<ChargeEntry, 'pause' | 'switching'>): boolean {
-  return charge.switching !== undefined || (charge.pause !== undefined && charge.pause.ended?.switchedOn !== true);
 }

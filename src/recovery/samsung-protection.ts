@@ -6,6 +6,7 @@ import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../config/charge-way
 import type { Settings } from '../config/schema.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import { BatteryProtections } from '../actions/samsung/state.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { parseSettingOrUnset } from '../platforms/android/inventory/parsers/settings.js';
@@ -81,8 +82,10 @@ export class SamsungProtection {
   private timer: Timer | undefined;
   private stopped = false;
   private readonly inFlight = new InFlight();
+  private readonly protections: BatteryProtections;
 
   constructor(private readonly o: SamsungProtectionOptions) {
+    this.protections = new BatteryProtections(o.registry);
     this.ways = chargeWaysOf(o.settings.charge.ways);
     this.policy = PROTECTION_POLICY;
   }
@@ -124,12 +127,12 @@ export class SamsungProtection {
     }
     // A phone taken out of the way (or off adb) keeps its setting; what the agent knew of it is still kept
     // while it is listed elsewhere, and dropped once it is gone from adb for good.
-    for (const serial of registry.protection.serials()) if (!listed.has(serial) && !registry.find('android', serial)) registry.protection.forget(serial);
+    for (const serial of this.protections.serials()) if (!listed.has(serial) && !registry.find('android', serial)) this.protections.forget(serial);
   }
 
   private look(r: DeviceSnapshot): void {
-    const { registry, gate, clock } = this.o;
-    const entry = registry.protection.of(r.serial);
+    const { gate, clock } = this.o;
+    const entry = this.protections.of(r.serial);
     const battery = r.last?.battery;
     const level = Number(battery?.percentage);
     const now = clock.monotonic();
@@ -154,27 +157,27 @@ export class SamsungProtection {
   }
 
   private carryOut(r: DeviceSnapshot, decision: ProtectionDecision, now: number, percent: number | undefined): void {
-    const { registry, logger, stats } = this.o;
-    const entry = registry.protection.of(r.serial);
+    const { logger, stats } = this.o;
+    const entry = this.protections.of(r.serial);
     const log = limited(logger);
     switch (decision.kind) {
       case 'none':
         return;
       case 'not-samsung': {
         const message = `charge.ways names samsung, but this phone's brand is ${r.last?.brandName ?? 'not known'}: its battery is left alone`;
-        registry.protection.set(r.serial, asNotSamsung(entry, message));
+        this.protections.set(r.serial, asNotSamsung(entry, message));
         log.warn('protection-not-samsung', { serial: r.serial, udid: r.udid, brand: r.last?.brandName }, `device ${r.udid}: ${message}`, r.serial);
         return this.o.onChange?.();
       }
       case 'read':
-        registry.protection.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
+        this.protections.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
         return this.inFlight.track(this.read(r));
       case 'write':
-        registry.protection.set(r.serial, { ...entry!, busy: true });
+        this.protections.set(r.serial, { ...entry!, busy: true });
         return this.inFlight.track(this.write(r));
       case 'over':
       case 'under':
-        registry.protection.set(r.serial, afterLook(entry!, decision, now));
+        this.protections.set(r.serial, afterLook(entry!, decision, now));
         if (decision.kind === 'under' && decision.clearFlag) {
           log.info('protection-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: back under the battery protection cap`, r.serial);
           this.o.onChange?.();
@@ -182,7 +185,7 @@ export class SamsungProtection {
         return;
       case 'not-honoured': {
         const message = notHonoured(entry?.value, percent, this.policy.overMs);
-        registry.protection.set(r.serial, afterLook(entry!, decision, now, message));
+        this.protections.set(r.serial, afterLook(entry!, decision, now, message));
         stats.protectionProblems.set('not_honoured', (stats.protectionProblems.get('not_honoured') ?? 0) + 1);
         log.warn('protection-not-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: ${message}`, r.serial);
         return this.o.onChange?.();
@@ -203,11 +206,11 @@ export class SamsungProtection {
   }
 
   private async read(r: DeviceSnapshot): Promise<void> {
-    const { registry, clock, logger } = this.o;
+    const { clock, logger } = this.o;
     const value = await this.get(r.serial);
-    const before = registry.protection.of(r.serial);
+    const before = this.protections.of(r.serial);
     const next = afterRead(before, value, clock.monotonic());
-    registry.protection.set(r.serial, next);
+    this.protections.set(r.serial, next);
     if (value === undefined && next.failures === 1)
       limited(logger).warn(
         'protection-unreadable',
@@ -220,8 +223,8 @@ export class SamsungProtection {
   }
 
   private async write(r: DeviceSnapshot): Promise<void> {
-    const { registry, clock, logger, stats } = this.o;
-    const { value: was, state: prior } = registry.protection.of(r.serial)!;
+    const { clock, logger, stats } = this.o;
+    const { value: was, state: prior } = this.protections.of(r.serial)!;
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
     let output: string;
     try {
@@ -230,8 +233,8 @@ export class SamsungProtection {
       output = err instanceof Error ? err.message : String(err);
     }
     const readBack = await this.get(r.serial);
-    const next = { ...afterWrite(registry.protection.of(r.serial)!, readBack, clock.monotonic()), before: was };
-    registry.protection.set(r.serial, next);
+    const next = { ...afterWrite(this.protections.of(r.serial)!, readBack, clock.monotonic()), before: was };
+    this.protections.set(r.serial, next);
     const result = next.state === 'on' ? 'taken' : 'not_taken';
     stats.protectionWrites.set(result, (stats.protectionWrites.get(result) ?? 0) + 1);
     if (next.state === 'on')

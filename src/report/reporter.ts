@@ -1,3 +1,4 @@
+import { ChargePauses } from '../hub/charge-pauses.js';
 import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportAnswer, type ReportBody } from '../cloud/types.js';
@@ -66,7 +67,9 @@ export class Reporter {
     const collected = await Promise.all(deps.sources.map((s) => s.collect(request)));
     deps.stats.noteDevices(deps.registry.list('android').map((r) => r.state));
     // Charge pauses after health: a paused phone's last reading is not a new one to judge.
-    const devices = withChargePauses(deps.health.apply(collected.flat(), deps.registry), deps.registry.charge).map((info) => decorate(info, deps.settings));
+    const devices = withChargePauses(deps.health.apply(collected.flat(), deps.registry), new ChargePauses(deps.registry)).map((info) =>
+      decorate(info, deps.settings),
+    );
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return devices;

@@ -39,7 +39,6 @@
 
 import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
-import type { CloudView } from '../devices/cloud-view.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
 import { systemClock } from '../util/clock.js';
@@ -52,8 +51,6 @@ export interface PlannerDevices {
   readonly changeCounter: number;
   /** The record keys behind a udid. */
   byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key'>>;
-  /** Where the cloud's refusals are kept, by udid. */
-  readonly cloud?: Pick<CloudView, 'refusals'>;
 }
 
 /** adb's state of a device that answers its inventory; only those are planned (iPhones are read at every report). */
@@ -181,7 +178,7 @@ export class ReportPlanner {
       random: systemClock.random,
       ...options,
     };
-    this.failed = new FailedDevicePolicy(options.failed, devices.cloud?.refusals);
+    this.failed = new FailedDevicePolicy(options.failed);
     this.cloud = new CloudBackoff({ periodMs: this.o.periodMs, random: this.o.random, policy: options.cloudBackoff });
   }
 

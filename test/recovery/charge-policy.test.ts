@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChargeEntry, ChargePause } from '../../src/devices/charge-pauses.js';
+import type { ChargeEntry, ChargePause } from '../../src/hub/charge-pauses.js';
 import type { BookingVerdict } from '../../src/recovery/booking-gate.js';
 import { decideCharge, type ChargeLook, type ChargeSettings } from '../../src/recovery/charge-policy.js';
 
