@@ -21,6 +21,7 @@ import type { Timer } from '../util/clock.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import { Uhubctl } from '../recovery/uhubctl.js';
+import { ActionRunner } from '../actions/runner.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -39,6 +40,8 @@ interface Service {
 export class Agent {
   private readonly scheduler: Scheduler;
   private readonly planner: ReportPlanner;
+  /** Recovery, charge control and Samsung protection run on it (src/actions/runner.ts). */
+  private readonly actions: ActionRunner;
   private readonly recovery: Recovery;
   /** Charge pauses through the hub port (charge.ways). */
   private readonly charge: ChargeControl;
@@ -91,8 +94,20 @@ export class Agent {
     });
     // One gate for recovery and charge control: the host's status requests are bounded together.
     const gate = bookingGateOf(settings, clock);
+    // One runner for the actions: the gate's questions, the work in flight, the news for the cloud.
+    this.actions = new ActionRunner({
+      clock,
+      gate,
+      booking: parts.booking,
+      onChange: () => {
+        this.planner.devicesChanged(this.now());
+        this.arm();
+      },
+    });
+    const runner = this.actions;
     const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
     this.recovery = new Recovery({
+      runner,
       adb: parts.android.adb,
       settings,
       stats: parts.stats,
@@ -107,6 +122,7 @@ export class Agent {
     // Built even with no phone listed in charge.ways: ports a crashed run left
     // off must be switched on after charge control was turned off too.
     this.charge = new ChargeControl({
+      runner,
       registry,
       settings,
       hubPorts: this.hubPorts,
@@ -117,12 +133,9 @@ export class Agent {
       logger,
       clock,
       kept: parts.pausedPorts,
-      onChange: () => {
-        this.planner.devicesChanged(this.now());
-        this.arm();
-      },
     });
     this.protection = new SamsungProtection({
+      runner,
       adb: parts.android.adb,
       registry,
       settings,
@@ -131,10 +144,6 @@ export class Agent {
       stats: parts.stats,
       logger,
       clock,
-      onChange: () => {
-        this.planner.devicesChanged(this.now());
-        this.arm();
-      },
     });
     this.status = new StatusServer(settings.statusListen, this, logger);
     this.services = [
@@ -154,9 +163,7 @@ export class Agent {
     this.startedAt = this.parts.clock.wall();
     // A failed inventory plans a retry: look at the plan again.
     registry.on('outcome', () => {
-      this.recovery.devicesChanged();
-      this.charge.devicesChanged();
-      this.protection.devicesChanged();
+      this.actions.devicesChanged();
       this.arm();
     });
     for (const service of this.services) await service.start();
@@ -271,9 +278,7 @@ export class Agent {
     for (const c of changes)
       limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
     this.planner.devicesChanged(this.now());
-    this.recovery.devicesChanged();
-    this.charge.devicesChanged();
-    this.protection.devicesChanged();
+    this.actions.devicesChanged();
     this.arm();
   }
 

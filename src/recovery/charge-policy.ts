@@ -6,7 +6,7 @@
 // whatever the battery, the cloud or a failed switch say.
 
 import type { ChargeEntry, PauseEnd } from '../hub/charge-pauses.js';
-import type { BookingVerdict } from './booking-gate.js';
+import type { BookingVerdict } from '../booking/gate.js';
 
 export interface ChargeSettings {
   highPercent: number;

@@ -1,6 +1,5 @@
 import type { BookingStatusSource } from '../cloud/booking-status.js';
-import { InFlight } from '../util/in-flight.js';
-import { askBooking } from './booking-ask.js';
+import { ActionRunner, type Action } from '../actions/runner.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
@@ -11,8 +10,8 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import { backoffDelay, type BackoffPolicy } from '../util/backoff.js';
-import { utcText, type Clock, type Timer, type Timers } from '../util/clock.js';
-import { cloudIdOf, type BookingGate } from './booking-gate.js';
+import { utcText, type Clock, type Timers } from '../util/clock.js';
+import { cloudIdOf, type BookingGate } from '../booking/gate.js';
 import { decideCharge, type ChargeSettings } from './charge-policy.js';
 import type { PortSwitch } from './uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
@@ -37,6 +36,8 @@ export interface ChargeControlOptions {
   tickMs?: number;
   /** Where the ports held off are kept, so that a start after a crash switches them on (state directory). */
   kept?: PausedPortsKeeper;
+  /** The action runner shared with the other actions; else its own, on this gate. */
+  runner?: ActionRunner;
 }
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
@@ -58,16 +59,20 @@ const WHY: Record<PauseEnd, string> = {
  * awaited by a report. Its state is the registry's (ChargePauses), since a
  * paused phone is off adb and has no record.
  */
-export class ChargeControl {
+export class ChargeControl implements Action {
+  readonly name = 'charge';
+  readonly tickMs: number;
   private readonly ways: ChargeWays;
   private readonly policy: ChargeSettings;
-  private timer: Timer | undefined;
   private stopped = false;
-  private readonly inFlight = new InFlight();
+  private readonly runner: ActionRunner;
   private readonly pauses: ChargePauses;
 
   constructor(private readonly options: ChargeControlOptions) {
     this.pauses = new ChargePauses(options.registry);
+    this.tickMs = options.tickMs ?? 2_000;
+    const { clock, gate, booking, onChange } = options;
+    this.runner = options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) });
     const c = options.settings.charge;
     this.ways = chargeWaysOf(c.ways);
     this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
@@ -81,7 +86,7 @@ export class ChargeControl {
         { hub: p.hub, port: p.port, udid: p.udid },
         `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
       );
-      this.inFlight.track(
+      this.runner.track(
         this.portsOf(p.way)
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
@@ -91,7 +96,7 @@ export class ChargeControl {
       );
     }
     kept?.save([]);
-    this.evaluate();
+    this.runner.start(this);
   }
 
   /** Keeps the ports held off now (see PausedPortsFile). */
@@ -107,7 +112,7 @@ export class ChargeControl {
    */
   async stop(withinMs = STOP_MS): Promise<void> {
     this.stopped = true;
-    this.timer?.cancel();
+    this.runner.stop(this);
     const { logger } = this.options;
     const off = this.pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
     if (!off.length) return;
@@ -134,18 +139,16 @@ export class ChargeControl {
 
   /** An inventory answered, or adb's list changed: look again now rather than at the next tick. */
   devicesChanged(): void {
-    this.evaluate();
+    this.runner.look(this);
   }
 
   /** Resolves once the switches and questions in flight have ended (tests). */
   async settled(): Promise<void> {
-    await this.inFlight.settled();
+    await this.runner.settled();
   }
 
-  evaluate(): void {
+  look(): void {
     if (this.stopped) return;
-    this.timer?.cancel();
-    this.timer = this.options.clock.setTimer(() => this.evaluate(), this.options.tickMs ?? 2_000, { unref: true });
     const { registry, hubPorts } = this.options;
     const now = this.options.clock.monotonic();
     const listed = new Set<string>();
@@ -154,10 +157,10 @@ export class ChargeControl {
       const entry = this.pauses.of(r.serial);
       const udid = r.udid ?? entry?.pause?.udid;
       if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.wayOf(udid, r))) continue;
-      this.look(r.serial, entry, r, now);
+      this.lookAt(r.serial, entry, r, now);
     }
     // Paused phones are off adb: their pause outlives their record.
-    for (const [serial, entry] of this.pauses.entries()) if (!listed.has(serial)) this.look(serial, entry, undefined, now);
+    for (const [serial, entry] of this.pauses.entries()) if (!listed.has(serial)) this.lookAt(serial, entry, undefined, now);
     this.keep();
   }
 
@@ -172,8 +175,7 @@ export class ChargeControl {
     return ports ? Promise.resolve(ports) : Promise.reject(new Error(`no port switch for the way ${way}`));
   }
 
-  private look(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
-    const { gate } = this.options;
+  private lookAt(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
     const pause = entry?.pause;
     // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
     const after = pause?.ended?.atWall ?? pause?.sinceWall;
@@ -193,11 +195,7 @@ export class ChargeControl {
         now,
         percent: Number.isFinite(level) ? level : undefined,
         back: fresh,
-        verdict: () => {
-          const verdict = gate.verdict(id);
-          if (verdict.kind === 'ask') this.inFlight.track(this.ask(id!));
-          return verdict;
-        },
+        verdict: () => this.runner.verdict(id, this),
       },
       this.policy,
     );
@@ -256,7 +254,7 @@ export class ChargeControl {
       serial,
     );
     // The cloud hears of the pause once the port is off (switchPort), not while the switch may still fail.
-    this.inFlight.track(this.switchPort(serial, 'off'));
+    this.runner.track(this.switchPort(serial, 'off'));
   }
 
   private resume(serial: string, why: PauseEnd, now: number): void {
@@ -271,12 +269,12 @@ export class ChargeControl {
       `ending the charge pause of ${pause.udid}: ${WHY[why]}; switching hub ${pause.hub} port ${pause.port} on`,
       serial,
     );
-    this.options.onChange?.();
+    this.runner.changed();
     this.switchOn(serial);
   }
 
   private switchOn(serial: string): void {
-    this.inFlight.track(this.switchPort(serial, 'on'));
+    this.runner.track(this.switchPort(serial, 'on'));
   }
 
   private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
@@ -307,7 +305,7 @@ export class ChargeControl {
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
       this.keep();
-      if (power === 'off') this.options.onChange?.();
+      if (power === 'off') this.runner.changed();
       return;
     }
     const failures = current.failures + 1;
@@ -327,16 +325,8 @@ export class ChargeControl {
         serial,
       );
     else logger.debug({ serial, udid, hub, port, power, failures, err: failure }, `switching hub ${hub} port ${port} ${power} failed again`);
-    if (power === 'off') this.options.onChange?.();
+    if (power === 'off') this.runner.changed();
     this.keep();
-  }
-
-  /** The cloud's answer on a device, then a look again. */
-  private async ask(deviceId: string): Promise<void> {
-    const { booking, gate } = this.options;
-    const answer = await askBooking(booking, deviceId);
-    gate.answered(deviceId, answer);
-    this.evaluate();
   }
 }
 

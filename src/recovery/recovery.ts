@@ -6,11 +6,12 @@ import { Escalations, historyOf } from '../actions/recovery/escalations.js';
 import { RecoveryNotebook } from '../actions/recovery/notes.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { ActionRunner, type Action } from '../actions/runner.js';
 import { HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './recovery-policy.js';
 import { limited } from '../log/limited.js';
-import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
-import { BookingGate, cloudIdOf, type BookingVerdict } from './booking-gate.js';
+import type { BookingStatusSource } from '../cloud/booking-status.js';
+import { BookingGate, cloudIdOf, type BookingVerdict } from '../booking/gate.js';
 import type { Disruption } from './recovery-policy.js';
 import type { PortPower } from './uhubctl.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
@@ -35,11 +36,13 @@ export interface RecoveryOptions {
   portPower?: PortPower;
   /** The hub port behind each phone (settings: hubPorts), by udid or serial. */
   hubPorts?: ReadonlyMap<string, HubPort>;
-  clock: Clock;
+  clock: Clock & Timers;
   /** How often the policy is asked between events (network devices' backoff); default 2 s. */
   tickMs?: number;
   /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
   gate?: BookingGate;
+  /** The action runner shared with the other actions; else its own, on this gate. */
+  runner?: ActionRunner;
 }
 
 /** Metric label of each action. */
@@ -60,10 +63,11 @@ const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
  * (what was done, and each offline phone's run) for the policy's limits.
  * It never restarts the adb server.
  */
-export class Recovery {
+export class Recovery implements Action {
+  readonly name = 'recovery';
+  readonly tickMs: number;
   private readonly policy: RecoveryPolicy;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly running = new Set<string>();
+  private readonly runner: ActionRunner;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   private readonly failing = new Map<string, string>();
   private stopped = false;
@@ -91,28 +95,33 @@ export class Recovery {
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
     this.gate = options.gate ?? bookingGateOf(options.settings, options.clock);
+    this.tickMs = options.tickMs ?? 2_000;
+    this.runner = options.runner ?? new ActionRunner({ clock: options.clock, gate: this.gate, booking: options.booking });
     this.escalations = new Escalations(options.registry);
     this.notes = new RecoveryNotebook(options.registry);
     this.pauses = new ChargePauses(options.registry);
   }
 
   start(): void {
-    this.timer = setInterval(() => this.evaluate(), this.options.tickMs ?? 2_000);
-    this.timer.unref();
-    this.evaluate();
+    this.runner.start(this);
   }
 
   stop(): void {
     this.stopped = true;
-    clearInterval(this.timer);
+    this.runner.stop(this);
   }
 
   /** An inventory failed, or adb's device list changed: look again now rather than at the next tick. */
   devicesChanged(): void {
-    this.evaluate();
+    this.runner.look(this);
   }
 
-  private evaluate(): void {
+  /** Resolves once the actions and questions in flight have ended (tests). */
+  async settled(): Promise<void> {
+    await this.runner.settled();
+  }
+
+  look(): void {
     if (this.stopped) return;
     const { registry, clock } = this.options;
     const now = clock.monotonic();
@@ -144,10 +153,8 @@ export class Recovery {
     // The booking gate, asked only about a device an action is due for.
     const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
       const key = d.key ?? d.serial;
-      const deviceId = ids.get(key);
-      const verdict = this.gate.verdict(deviceId);
+      const verdict = this.runner.verdict(ids.get(key), this);
       verdicts.set(key, { verdict, action });
-      if (verdict.kind === 'ask') void this.ask(deviceId!);
       return verdict.kind === 'free';
     };
     const attention = new Map<string, string>();
@@ -167,7 +174,7 @@ export class Recovery {
         const record = registry.get(action.key);
         escalations.note(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, record?.udid, record?.failures ?? 0);
       }
-      void this.run(action);
+      this.run(action);
     }
     this.noteHolds(records, verdicts);
     this.noteAttention(records, attention);
@@ -193,16 +200,6 @@ export class Recovery {
         notes.setAttention(r.key, undefined);
       }
     }
-  }
-
-  /** The cloud's answer on a device, then a look at the actions again. */
-  private async ask(deviceId: string): Promise<void> {
-    const { booking } = this.options;
-    const answer: BookingAnswer = booking
-      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
-      : { unknown: 'the agent has no cloud to ask' };
-    this.gate.answered(deviceId, answer);
-    this.evaluate();
   }
 
   /**
@@ -243,16 +240,13 @@ export class Recovery {
     }
   }
 
-  private async run(action: RecoveryAction): Promise<void> {
-    const target =
-      action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person'
-        ? action.serial
-        : action.kind === 'connect'
-          ? action.address
-          : '';
-    const key = `${action.kind} ${target}`;
-    if (this.running.has(key)) return;
-    this.running.add(key);
+  /** One action per target at a time, through the runner. */
+  private run(action: RecoveryAction): void {
+    this.runner.run(`${action.kind} ${targetOf(action)}`, () => this.carry(action));
+  }
+
+  private async carry(action: RecoveryAction): Promise<void> {
+    const target = targetOf(action);
     const { adb, logger } = this.options;
     try {
       switch (action.kind) {
@@ -331,8 +325,6 @@ export class Recovery {
           target || undefined,
         );
       }
-    } finally {
-      this.running.delete(key);
     }
   }
 
@@ -341,6 +333,12 @@ export class Recovery {
     const counts = this.options.stats.recoveryActions;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+}
+
+/** What an action is done to: a serial, a network address, or the host's offline devices (''). */
+function targetOf(action: RecoveryAction): string {
+  if (action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person') return action.serial;
+  return action.kind === 'connect' ? action.address : '';
 }
 
 /** The host's booking gate, as the recovery settings bound it. */

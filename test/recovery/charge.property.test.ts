@@ -5,7 +5,7 @@ import type { BookingAnswer, BookingStatusSource } from '../../src/cloud/booking
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/recovery/booking-gate.js';
+import { BookingGate } from '../../src/booking/gate.js';
 import { ChargeControl } from '../../src/recovery/charge.js';
 import type { PortSwitch } from '../../src/recovery/uhubctl.js';
 import { withChargePauses } from '../../src/report/charge-paused.js';

@@ -4,7 +4,7 @@ import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/recovery/booking-gate.js';
+import { BookingGate } from '../../src/booking/gate.js';
 import { SamsungProtection, type ProtectionAdb } from '../../src/recovery/samsung-protection.js';
 import { AgentStats } from '../../src/status/stats.js';
 import { VirtualTime } from '../../src/util/clock.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { BookingAnswer } from '../../src/cloud/booking-status.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
-import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/recovery/booking-gate.js';
+import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/booking/gate.js';
 import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../src/recovery/recovery-policy.js';
 import { VirtualTime } from '../../src/util/clock.js';
 
