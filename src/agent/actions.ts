@@ -9,17 +9,19 @@ import { SamsungProtection } from '../recovery/samsung-protection.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import { Uhubctl } from '../recovery/uhubctl.js';
+import { ActionRunner } from '../actions/runner.js';
 
-/** An action with a lifecycle that looks at the devices again when they change. */
+/** An action with a lifecycle, as the Agent starts and stops it; the runner tells it of changes. */
 export interface Action {
   readonly name: string;
   start(): Promise<unknown> | void;
   stop(): Promise<unknown> | void;
-  devicesChanged(): void;
 }
 
 export interface Actions {
   actions: Action[];
+  /** Recovery, charge control and Samsung protection look through it: tell it when the devices change. */
+  runner: ActionRunner;
   /** The operator's map of the hub port behind each phone (settings: hubPorts), read once. */
   hubPorts: ReadonlyMap<string, HubPort>;
   /** Which phones have charge control (settings: charge.ways), read once. */
@@ -33,8 +35,11 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   const chargeWays = chargeWaysOf(settings.charge.ways);
   // One gate for recovery and charge control: the host's status requests are bounded together.
   const gate = bookingGateOf(settings, clock);
+  // One runner for the actions: the gate's questions, the work in flight, the news for the cloud.
+  const runner = new ActionRunner({ clock, gate, booking: parts.booking, onChange });
   const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
   const recovery = new Recovery({
+    runner,
     adb: parts.android.adb,
     settings,
     stats: parts.stats,
@@ -49,6 +54,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   // Built even with no phone listed in charge.ways: ports a crashed run left
   // off must be switched on after charge control was turned off too.
   const charge = new ChargeControl({
+    runner,
     registry,
     settings,
     hubPorts: hubPorts,
@@ -59,11 +65,9 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     logger,
     clock,
     kept: parts.pausedPorts,
-    onChange: () => {
-      onChange();
-    },
   });
   const protection = new SamsungProtection({
+    runner,
     adb: parts.android.adb,
     registry,
     settings,
@@ -72,18 +76,15 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     stats: parts.stats,
     logger,
     clock,
-    onChange: () => {
-      onChange();
-    },
   });
-  const action = (name: string, a: { start(): Promise<unknown> | void; stop(): Promise<unknown> | void; devicesChanged(): void }): Action => ({
+  const action = (name: string, a: { start(): Promise<unknown> | void; stop(): Promise<unknown> | void }): Action => ({
     name,
     start: () => a.start(),
     stop: () => a.stop(),
-    devicesChanged: () => a.devicesChanged(),
   });
   return {
     actions: [action('recovery', recovery), action('charge', charge), action('protection', protection)],
+    runner,
     hubPorts,
     chargeWays,
   };

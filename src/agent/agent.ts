@@ -10,6 +10,7 @@ import type { Settings } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
 import { limited } from '../log/limited.js';
 import type { Action } from './actions.js';
+import type { ActionRunner } from '../actions/runner.js';
 import type { ReportLoop } from './report-loop.js';
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
@@ -30,6 +31,8 @@ export interface AgentParts {
   reported: ReportedStore;
   sources: readonly DeviceSource[];
   actions: readonly Action[];
+  /** Where the actions hear that the devices changed (src/actions/runner.ts). */
+  runner: Pick<ActionRunner, 'devicesChanged'>;
   loop: ReportLoop;
   views: StatusViews;
   status: StatusServer;
@@ -57,13 +60,13 @@ export class Agent {
   }
 
   async start(): Promise<void> {
-    const { settings, logger, registry, unplugged, reported, actions, loop, views, clock, sources, nodeId } = this.parts;
+    const { settings, logger, registry, unplugged, reported, runner, loop, views, clock, sources, nodeId } = this.parts;
     // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
     unplugged.seed(reported.load());
     views.noteStart(clock.wall());
     // A failed inventory plans a retry: look at the plan again.
     registry.on('outcome', () => {
-      for (const action of actions) action.devicesChanged();
+      runner.devicesChanged();
       loop.outcomeNoted();
     });
     for (const service of this.services) await service.start();
@@ -75,7 +78,7 @@ export class Agent {
   }
 
   private async startSource(source: DeviceSource): Promise<void> {
-    const { loop, actions } = this.parts;
+    const { loop, runner } = this.parts;
     source.on('connected', () => loop.sourceConnected());
     source.on('resumed', () => loop.sourceResumed());
     await source.start();
@@ -84,7 +87,7 @@ export class Agent {
     source.on('change', (changes) => {
       this.logChanges(changes);
       loop.devicesChanged();
-      for (const action of actions) action.devicesChanged();
+      runner.devicesChanged();
     });
     source.on('news', () => loop.devicesChanged());
   }

@@ -59,7 +59,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const stats = new AgentStats();
-  const unplugged = new UnpluggedLedger(registry.cloud);
+  const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
   const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
   const reporter = new Reporter({
@@ -90,14 +90,14 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
 export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
-  const { actions, hubPorts, chargeWays } = buildActions(parts, () => loop.devicesChanged());
+  const { actions, runner, hubPorts, chargeWays } = buildActions(parts, () => loop.devicesChanged());
   const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts, chargeWays, clock });
   // Its state file beside reported-devices.json: the state directory, where doctor looks.
   const status = new StatusServer(settings.statusListen, views, logger, {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
     webConfigFile: settings.statusWebConfigFile,
   });
-  return new Agent({ nodeId, settings, logger, clock, registry, unplugged: parts.unplugged, reported: parts.reported, sources, actions, loop, views, status });
+  return new Agent({ nodeId, settings, logger, clock, registry, unplugged: parts.unplugged, reported: parts.reported, sources, actions, runner, loop, views, status });
 }
 
 /**

@@ -36,7 +36,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
 async function readProtection(parts: Parts): Promise<void> {
   const { registry, settings, stats, logger, clock, android } = parts;
   const protection = new SamsungProtection({ adb: android.adb, registry, settings, booking: undefined, stats, logger, clock });
-  protection.evaluate();
+  protection.devicesChanged();
   await protection.settled();
   protection.stop();
 }

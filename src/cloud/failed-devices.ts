@@ -44,11 +44,10 @@ type Entry = Refusal;
 export class FailedDevicePolicy {
   private readonly options: Required<FailedDevicePolicyOptions>;
 
-  /** Its entries live in the device registry's cloud view (devices/cloud-view.ts), or in its own map alone. */
-  constructor(
-    options: FailedDevicePolicyOptions = {},
-    private readonly entries: Map<string, Entry> = new Map(),
-  ) {
+  /** The cloud's refusals, by udid: the policy's own, since a refusal is of a udid, whichever connection carried it. */
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(options: FailedDevicePolicyOptions = {}) {
     this.options = {
       initialBackoffMs: options.initialBackoffMs ?? 30_000,
       maxBackoffMs: options.maxBackoffMs ?? 30 * 60_000,

@@ -22,13 +22,19 @@ export interface InventoryFailure {
 }
 
 /**
- * Everything the agent knows about one device connection. One record per
+ * Identity and lifecycle of one device connection. One record per
  * (platform, serial); it is created when a source lists the device and
  * dropped when the source no longer does. Only the registry and the device's
- * source write to it; everything else reads snapshots.
+ * source write to it; everything else reads snapshots. What a feature keeps
+ * of a device (health's battery stretch, recovery's kicks, a charge pause,
+ * the platform's cache) is its own facet (devices/facet.ts), not a field here.
  */
 export interface DeviceRecord {
-  /** platform/serial: unique across sources. */
+  /**
+   * platform/serial: unique across sources, and the stable key of the
+   * device's state in every facet (see docs/design/architecture.md,
+   * "Per-device state").
+   */
   readonly key: string;
   readonly platform: Platform;
   /** adb's serial (HOST:PORT over TCP), or the iPhone's udid. */
@@ -42,12 +48,6 @@ export interface DeviceRecord {
   /** The udid the device gave, once it has answered an inventory on some connection. */
   udid?: string;
   usb?: UsbPlace;
-  /**
-   * The platform's per-connection readings (the Android tier cache, the
-   * iPhone's root domain): owned by the source, opaque to everyone else,
-   * dropped with the connection.
-   */
-  cache?: unknown;
   /** The last good inventory of this connection. */
   last?: DeviceInfo;
   /** Wall clock (ms) when the last inventory answered. */
@@ -68,18 +68,6 @@ export interface DeviceRecord {
   probing: boolean;
   /** Health problems that hold now (health/rules.ts names). */
   problems: readonly string[];
-  /** The battery's state for the health rules: how long it has been full on power, its wear figures (health/monitor.ts). */
-  battery?: unknown;
-  /** Transport kicks and port power cycles (monotonic ms, with the failure count at the time): recovery's history. */
-  kicks: Array<{ at: number; failures: number }>;
-  /** Why recovery leaves the device alone now (booked in the cloud, or the cloud could not say): its message carries it. */
-  heldBack?: string;
-  /** The hold recovery last counted in its metrics (the action and the cloud's answer behind it): one count per answer, not per look. */
-  holdCounted?: string;
-  /** Recovery can do no more for it: its message asks for a person, and says why. */
-  attention?: string;
-  /** Logged once: a TCP device that has not said who it is is left out of reports. */
-  leftOutLogged: boolean;
 }
 
 /** A record as readers see it. */

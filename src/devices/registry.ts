@@ -1,9 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
-import { CloudView } from './cloud-view.js';
-import { Escalations } from './escalations.js';
-import { ChargePauses } from './charge-pauses.js';
-import { BatteryProtections } from './battery-protections.js';
+import { FacetStore, type Facet, type FacetKey } from './facet.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -15,25 +12,21 @@ export interface OutcomeNote {
 }
 
 /**
- * The one place per-device state lives: a record per device connection,
- * with a udid index. Sources sync their listing into it and note each
- * inventory's outcome; the planner, health, recovery, metrics, `list` and
- * `doctor` read it. A record goes when its source stops listing the device,
- * and with it everything known about that connection.
+ * Identity and lifecycle of the devices: a record per device connection,
+ * with a udid index and the one failure count. Sources sync their listing
+ * into it and note each inventory's outcome; the planner, health, recovery,
+ * metrics, `list` and `doctor` read it. A record goes when its source stops
+ * listing the device, and with it everything known about that connection.
+ * Each feature keeps its own state of a device in a facet (facet()), which
+ * the registry drops with the connection or the record, or keeps by the
+ * device's stable key, as the facet's key says.
  *
  * Emits 'outcome' after an inventory's outcome is noted, so that whoever
  * plans the next report can look again (a failed inventory plans a retry).
  */
 export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   private readonly records = new Map<string, DeviceRecord>();
-  /** What the cloud was told, by udid: it outlives the connections (see CloudView). */
-  readonly cloud = new CloudView();
-  /** Recovery's kicks and power cycles by serial: they outlive the connections too (see Escalations). */
-  readonly escalations = new Escalations();
-  /** Charge pauses by serial: a paused phone is off adb and has no record (see ChargePauses). */
-  readonly charge = new ChargePauses();
-  /** Samsung battery protection by serial: the write cooldown spans reconnects (see BatteryProtections). */
-  readonly protection = new BatteryProtections();
+  private readonly facets = new Map<string, FacetStore<unknown>>();
   private readonly udidIndex = new Map<string, Set<string>>();
   private seq = 0;
 
@@ -64,6 +57,7 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
         changed.push(key);
       } else if (record.state !== state) {
         newConnection(record, state, ++this.seq);
+        for (const store of this.facets.values()) if (store.keep === 'connection') store.delete(key);
         changed.push(key);
       }
     }
@@ -72,6 +66,22 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
 
   get(key: string): DeviceSnapshot | undefined {
     return this.records.get(key);
+  }
+
+  /**
+   * A feature's state of each device (see devices/facet.ts), by the
+   * device's stable key: the same store for every caller with this key.
+   */
+  facet<T>(key: FacetKey<T>): Facet<T> {
+    let store = this.facets.get(key.name);
+    if (!store) this.facets.set(key.name, (store = new FacetStore<unknown>(key.keep, (k) => this.records.has(k))));
+    else if (store.keep !== key.keep) throw new Error(`facet ${key.name} is kept by ${store.keep}, not ${key.keep}`);
+    return store as FacetStore<T>;
+  }
+
+  /** Whether the record is still on this connection (an answer from before a replug says nothing of the new one). */
+  isCurrent(key: string, connection: number): boolean {
+    return this.current(key, connection) !== undefined;
   }
 
   /** The records of a platform's serial. */
@@ -174,17 +184,6 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     }
   }
 
-  /** The platform's per-connection readings of a device (see DeviceRecord.cache), while `connection` (when given) lasts. */
-  setCache(key: string, cache: unknown, connection?: number): void {
-    const record = this.current(key, connection);
-    if (record) record.cache = cache;
-  }
-
-  /** The platform's per-connection readings, while `connection` (when given) lasts. */
-  cacheOf(key: string, connection?: number): unknown {
-    return this.current(key, connection)?.cache;
-  }
-
   /** The device said who it is without a full inventory (an iPhone's usbmuxd listing). */
   identify(key: string, udid: string): void {
     const record = this.records.get(key);
@@ -198,51 +197,6 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   setProblems(key: string, problems: readonly string[]): void {
     const record = this.records.get(key);
     if (record) record.problems = problems;
-  }
-
-  setBattery(key: string, battery: unknown): void {
-    const record = this.records.get(key);
-    if (record) record.battery = battery;
-  }
-
-  /** Recovery kicked the device's transport, or power-cycled its port (monotonic ms). */
-  kicked(key: string, now: number): void {
-    const record = this.records.get(key);
-    if (record) record.kicks.push({ at: now, failures: record.failures });
-  }
-
-  /** Recovery holds an action back from the device, and why (undefined: no longer). */
-  setHeldBack(key: string, text: string | undefined): void {
-    const record = this.records.get(key);
-    if (record) record.heldBack = text;
-  }
-
-  /** Notes the hold recovery counts for the device (undefined: none); returns false when that very hold was counted already. */
-  countHold(key: string, mark: string | undefined): boolean {
-    const record = this.records.get(key);
-    if (!record || record.holdCounted === mark) return false;
-    record.holdCounted = mark;
-    return true;
-  }
-
-  /** Recovery can do no more for the device, and why (undefined: no longer). */
-  setAttention(key: string, text: string | undefined): void {
-    const record = this.records.get(key);
-    if (record) record.attention = text;
-  }
-
-  /** Keeps recovery's history to what its limits look at. */
-  pruneKicks(key: string, keep: (at: number) => boolean): void {
-    const record = this.records.get(key);
-    if (record) record.kicks = record.kicks.filter((k) => keep(k.at));
-  }
-
-  /** Marks a record as logged for being left out; returns false when it already was. */
-  markLeftOut(key: string): boolean {
-    const record = this.records.get(key);
-    if (!record || record.leftOutLogged) return false;
-    record.leftOutLogged = true;
-    return true;
   }
 
   /** The record, while the connection (when given) is still the one it has. */
@@ -265,6 +219,7 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     if (!record) return;
     if (record.udid !== undefined) this.unindex(key, record.udid);
     this.records.delete(key);
+    for (const store of this.facets.values()) if (store.keep !== 'device') store.delete(key);
   }
 
   private unindex(key: string, udid: string): void {
@@ -275,15 +230,15 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
 }
 
 function newRecord(key: string, platform: Platform, serial: string, state: string, seq: number): DeviceRecord {
-  return { key, platform, serial, state, changedSeq: seq, connection: 0, failures: 0, probing: false, problems: [], kicks: [], leftOutLogged: false };
+  return { key, platform, serial, state, changedSeq: seq, connection: 0, failures: 0, probing: false, problems: [] };
 }
 
 /**
- * A new state is a new connection: per-connection facts are stale, and a
- * replugged wedged phone gets a fresh start. The udid stays (an offline
- * device is still the same phone), and so do the health problems, which
- * stand until the device answers again, and recovery's history, whose limits
- * span reconnects.
+ * A new state is a new connection: per-connection facts are stale (and the
+ * `connection` facets go, sync()), and a replugged wedged phone gets a fresh
+ * start. The udid stays (an offline device is still the same phone), and so
+ * do the health problems, which stand until the device answers again, and
+ * the `record` and `device` facets (recovery's limits span reconnects).
  */
 function newConnection(record: DeviceRecord, state: string, seq: number): void {
   record.state = state;
@@ -291,10 +246,8 @@ function newConnection(record: DeviceRecord, state: string, seq: number): void {
   record.connection++;
   record.probing = false;
   record.askedAt = undefined;
-  record.cache = undefined;
   record.last = undefined;
   record.failures = 0;
   record.failure = undefined;
   record.notice = undefined;
-  record.leftOutLogged = false;
 }

@@ -2,6 +2,7 @@ import { STATUS_UNAVAILABLE } from '../cloud/types.js';
 import { withNotes } from '../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../cloud/types.js';
 import type { DeviceSnapshot } from '../devices/record.js';
+import { facetKey, type Facet, type FacetKey } from '../devices/facet.js';
 import type { Logger } from '../log/logger.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import { dropUndefined } from '../util/drop-undefined.js';
@@ -26,16 +27,19 @@ export interface BatteryState {
 }
 import { limited } from '../log/limited.js';
 
-/** The battery state the health monitor keeps in a device's record (opaque to the registry). */
-export function batteryOf(record: { battery?: unknown } | undefined): BatteryState | undefined {
-  return record?.battery as BatteryState | undefined;
+/** Health's facet: the battery's state of each record, dropped with it. */
+export const BATTERY = facetKey<BatteryState>('health-battery', 'record');
+
+/** The battery state the health monitor keeps of a device's record. */
+export function batteryOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key: string | undefined): BatteryState | undefined {
+  return key === undefined ? undefined : records.facet(BATTERY).get(key);
 }
 
-/** What the health rules read of the device registry: the records behind a udid. */
+/** What the health rules read of the device registry: the records behind a udid, and health's facet. */
 export interface HealthRecords {
-  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures' | 'problems' | 'battery'>>;
+  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures' | 'problems'>>;
   setProblems(key: string, problems: readonly string[]): void;
-  setBattery(key: string, battery: BatteryState | undefined): void;
+  facet<T>(key: FacetKey<T>): Facet<T>;
 }
 
 /**
@@ -67,8 +71,12 @@ export class HealthMonitor {
       const previous = new Set((behind[0]?.problems ?? []) as Problem[]);
       // The rule counts adb shell sessions; an iPhone's lockdown says so in its own message.
       const failures = Math.min(...behind.map((r) => (r.platform === 'android' ? r.failures : 0)), Infinity);
-      const battery = this.batteryState(info, detail, batteryOf(behind[0]));
-      for (const r of behind) records.setBattery(r.key, battery);
+      const battery = this.batteryState(info, detail, batteryOf(records, behind[0]?.key));
+      const kept = records.facet(BATTERY);
+      for (const r of behind) {
+        if (battery === undefined) kept.delete(r.key);
+        else kept.set(r.key, battery);
+      }
       const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
       const log = limited(this.logger);

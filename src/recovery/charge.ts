@@ -1,18 +1,17 @@
 import type { BookingStatusSource } from '../cloud/booking-status.js';
-import { InFlight } from '../util/in-flight.js';
-import { askBooking } from './booking-ask.js';
+import { ActionRunner, type Action } from '../actions/runner.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
-import type { ChargeEntry, PauseEnd } from '../devices/charge-pauses.js';
+import { ChargePauses, type ChargeEntry, type PauseEnd } from '../hub/charge-pauses.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import { backoffDelay, type BackoffPolicy } from '../util/backoff.js';
-import { utcText, type Clock, type Timer, type Timers } from '../util/clock.js';
-import { cloudIdOf, type BookingGate } from './booking-gate.js';
+import { utcText, type Clock, type Timers } from '../util/clock.js';
+import { cloudIdOf, type BookingGate } from '../booking/gate.js';
 import { decideCharge, type ChargeSettings } from './charge-policy.js';
 import type { PortSwitch } from './uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
@@ -37,6 +36,8 @@ export interface ChargeControlOptions {
   tickMs?: number;
   /** Where the ports held off are kept, so that a start after a crash switches them on (state directory). */
   kept?: PausedPortsKeeper;
+  /** The action runner shared with the other actions; else its own, on this gate. */
+  runner?: ActionRunner;
 }
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
@@ -58,14 +59,20 @@ const WHY: Record<PauseEnd, string> = {
  * awaited by a report. Its state is the registry's (ChargePauses), since a
  * paused phone is off adb and has no record.
  */
-export class ChargeControl {
+export class ChargeControl implements Action {
+  readonly name = 'charge';
+  readonly tickMs: number;
   private readonly ways: ChargeWays;
   private readonly policy: ChargeSettings;
-  private timer: Timer | undefined;
   private stopped = false;
-  private readonly inFlight = new InFlight();
+  private readonly runner: ActionRunner;
+  private readonly pauses: ChargePauses;
 
   constructor(private readonly options: ChargeControlOptions) {
+    this.pauses = new ChargePauses(options.registry);
+    this.tickMs = options.tickMs ?? 2_000;
+    const { clock, gate, booking, onChange } = options;
+    this.runner = options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) });
     const c = options.settings.charge;
     this.ways = chargeWaysOf(c.ways);
     this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
@@ -79,7 +86,7 @@ export class ChargeControl {
         { hub: p.hub, port: p.port, udid: p.udid },
         `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
       );
-      this.inFlight.track(
+      this.runner.track(
         this.portsOf(p.way)
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
@@ -89,12 +96,12 @@ export class ChargeControl {
       );
     }
     kept?.save([]);
-    this.evaluate();
+    this.runner.start(this);
   }
 
   /** Keeps the ports held off now (see PausedPortsFile). */
   private keep(): void {
-    const off = this.options.registry.charge.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
+    const off = this.pauses.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
     this.options.kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
   }
 
@@ -105,9 +112,9 @@ export class ChargeControl {
    */
   async stop(withinMs = STOP_MS): Promise<void> {
     this.stopped = true;
-    this.timer?.cancel();
-    const { registry, logger } = this.options;
-    const off = registry.charge.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
+    this.runner.stop(this);
+    const { logger } = this.options;
+    const off = this.pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
     if (!off.length) return;
     logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
     const all = Promise.all(
@@ -115,7 +122,7 @@ export class ChargeControl {
         this.portsOf(p.way)
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
-            () => registry.charge.forget(p.serial),
+            () => this.pauses.forget(p.serial),
             (err: unknown) =>
               logger.warn(
                 { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
@@ -132,30 +139,28 @@ export class ChargeControl {
 
   /** An inventory answered, or adb's list changed: look again now rather than at the next tick. */
   devicesChanged(): void {
-    this.evaluate();
+    this.runner.look(this);
   }
 
   /** Resolves once the switches and questions in flight have ended (tests). */
   async settled(): Promise<void> {
-    await this.inFlight.settled();
+    await this.runner.settled();
   }
 
-  evaluate(): void {
+  look(): void {
     if (this.stopped) return;
-    this.timer?.cancel();
-    this.timer = this.options.clock.setTimer(() => this.evaluate(), this.options.tickMs ?? 2_000, { unref: true });
     const { registry, hubPorts } = this.options;
     const now = this.options.clock.monotonic();
     const listed = new Set<string>();
     for (const r of registry.list('android')) {
       listed.add(r.serial);
-      const entry = registry.charge.of(r.serial);
+      const entry = this.pauses.of(r.serial);
       const udid = r.udid ?? entry?.pause?.udid;
       if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.wayOf(udid, r))) continue;
-      this.look(r.serial, entry, r, now);
+      this.lookAt(r.serial, entry, r, now);
     }
     // Paused phones are off adb: their pause outlives their record.
-    for (const [serial, entry] of registry.charge.entries()) if (!listed.has(serial)) this.look(serial, entry, undefined, now);
+    for (const [serial, entry] of this.pauses.entries()) if (!listed.has(serial)) this.lookAt(serial, entry, undefined, now);
     this.keep();
   }
 
@@ -170,8 +175,7 @@ export class ChargeControl {
     return ports ? Promise.resolve(ports) : Promise.reject(new Error(`no port switch for the way ${way}`));
   }
 
-  private look(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
-    const { registry, gate } = this.options;
+  private lookAt(serial: string, entry: Readonly<ChargeEntry> | undefined, record: DeviceSnapshot | undefined, now: number): void {
     const pause = entry?.pause;
     // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
     const after = pause?.ended?.atWall ?? pause?.sinceWall;
@@ -191,11 +195,7 @@ export class ChargeControl {
         now,
         percent: Number.isFinite(level) ? level : undefined,
         back: fresh,
-        verdict: () => {
-          const verdict = gate.verdict(id);
-          if (verdict.kind === 'ask') this.inFlight.track(this.ask(id!));
-          return verdict;
-        },
+        verdict: () => this.runner.verdict(id, this),
       },
       this.policy,
     );
@@ -207,7 +207,7 @@ export class ChargeControl {
       case 'switch-on':
         return this.switchOn(serial);
       case 'forget':
-        registry.charge.forget(serial);
+        this.pauses.forget(serial);
         limited(this.options.logger).info(
           'charge-back',
           { serial, udid },
@@ -217,19 +217,19 @@ export class ChargeControl {
         return;
       case 'none':
         // A phone gone from adb's list without a pause leaves nothing worth keeping.
-        if (!record && !pause && !entry?.switching) registry.charge.forget(serial);
+        if (!record && !pause && !entry?.switching) this.pauses.forget(serial);
         return;
     }
   }
 
   private pause(serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): void {
-    const { registry, clock, hubPorts, stats, logger } = this.options;
+    const { clock, hubPorts, stats, logger } = this.options;
     const place = hubPortOf(hubPorts, udid, serial)!;
     const wall = clock.wall();
     const maxMs = this.policy.maxPauseMs;
-    registry.charge.set(serial, {
-      ...registry.charge.of(serial),
-      failures: registry.charge.of(serial)?.failures ?? 0,
+    this.pauses.set(serial, {
+      ...this.pauses.of(serial),
+      failures: this.pauses.of(serial)?.failures ?? 0,
       switching: 'off',
       pause: {
         udid,
@@ -254,14 +254,14 @@ export class ChargeControl {
       serial,
     );
     // The cloud hears of the pause once the port is off (switchPort), not while the switch may still fail.
-    this.inFlight.track(this.switchPort(serial, 'off'));
+    this.runner.track(this.switchPort(serial, 'off'));
   }
 
   private resume(serial: string, why: PauseEnd, now: number): void {
-    const { registry, clock, stats, logger } = this.options;
-    const entry = registry.charge.of(serial)!;
+    const { clock, stats, logger } = this.options;
+    const entry = this.pauses.of(serial)!;
     const pause = entry.pause!;
-    registry.charge.set(serial, { ...entry, pause: { ...pause, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
+    this.pauses.set(serial, { ...entry, pause: { ...pause, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
     stats.chargeEnds.set(why, (stats.chargeEnds.get(why) ?? 0) + 1);
     limited(logger).info(
       'charge-resume',
@@ -269,19 +269,19 @@ export class ChargeControl {
       `ending the charge pause of ${pause.udid}: ${WHY[why]}; switching hub ${pause.hub} port ${pause.port} on`,
       serial,
     );
-    this.options.onChange?.();
+    this.runner.changed();
     this.switchOn(serial);
   }
 
   private switchOn(serial: string): void {
-    this.inFlight.track(this.switchPort(serial, 'on'));
+    this.runner.track(this.switchPort(serial, 'on'));
   }
 
   private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
-    const { registry, clock, stats, logger } = this.options;
-    const entry = registry.charge.of(serial)!;
+    const { clock, stats, logger } = this.options;
+    const entry = this.pauses.of(serial)!;
     const { hub, port, udid } = entry.pause!;
-    registry.charge.set(serial, { ...entry, switching: power });
+    this.pauses.set(serial, { ...entry, switching: power });
     let failure: string | undefined;
     let output = '';
     try {
@@ -292,10 +292,10 @@ export class ChargeControl {
     const count = `${power}|${failure === undefined ? 'ok' : 'failed'}`;
     stats.chargeSwitches.set(count, (stats.chargeSwitches.get(count) ?? 0) + 1);
     const now = clock.monotonic();
-    const current = registry.charge.of(serial)!;
+    const current = this.pauses.of(serial)!;
     if (failure === undefined) {
       const ended = current.pause?.ended;
-      registry.charge.set(serial, {
+      this.pauses.set(serial, {
         ...current,
         switching: undefined,
         failures: 0,
@@ -305,13 +305,13 @@ export class ChargeControl {
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
       this.keep();
-      if (power === 'off') this.options.onChange?.();
+      if (power === 'off') this.runner.changed();
       return;
     }
     const failures = current.failures + 1;
     const waitMs = backoffDelay(failures, RETRY, clock.random());
     // An off switch that failed leaves the port on: no pause, and the phone charges as before.
-    registry.charge.set(serial, { ...current, switching: undefined, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
+    this.pauses.set(serial, { ...current, switching: undefined, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
     const what =
       power === 'off'
         ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`
@@ -325,16 +325,8 @@ export class ChargeControl {
         serial,
       );
     else logger.debug({ serial, udid, hub, port, power, failures, err: failure }, `switching hub ${hub} port ${port} ${power} failed again`);
-    if (power === 'off') this.options.onChange?.();
+    if (power === 'off') this.runner.changed();
     this.keep();
-  }
-
-  /** The cloud's answer on a device, then a look again. */
-  private async ask(deviceId: string): Promise<void> {
-    const { booking, gate } = this.options;
-    const answer = await askBooking(booking, deviceId);
-    gate.answered(deviceId, answer);
-    this.evaluate();
   }
 }
 

@@ -1,14 +1,17 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceSnapshot } from '../devices/record.js';
-import type { ChargeEntry } from '../devices/charge-pauses.js';
+import { ChargePauses, portHeldOff, type ChargeEntry } from '../hub/charge-pauses.js';
+import { Escalations, historyOf } from '../actions/recovery/escalations.js';
+import { RecoveryNotebook } from '../actions/recovery/notes.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { ActionRunner, type Action } from '../actions/runner.js';
 import { HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './recovery-policy.js';
 import { limited } from '../log/limited.js';
-import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
-import { BookingGate, cloudIdOf, type BookingVerdict } from './booking-gate.js';
+import type { BookingStatusSource } from '../cloud/booking-status.js';
+import { BookingGate, cloudIdOf, type BookingVerdict } from '../booking/gate.js';
 import type { Disruption } from './recovery-policy.js';
 import type { PortPower } from './uhubctl.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
@@ -33,11 +36,13 @@ export interface RecoveryOptions {
   portPower?: PortPower;
   /** The hub port behind each phone (settings: hubPorts), by udid or serial. */
   hubPorts?: ReadonlyMap<string, HubPort>;
-  clock: Clock;
+  clock: Clock & Timers;
   /** How often the policy is asked between events (network devices' backoff); default 2 s. */
   tickMs?: number;
   /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
   gate?: BookingGate;
+  /** The action runner shared with the other actions; else its own, on this gate. */
+  runner?: ActionRunner;
 }
 
 /** Metric label of each action. */
@@ -58,15 +63,19 @@ const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
  * (what was done, and each offline phone's run) for the policy's limits.
  * It never restarts the adb server.
  */
-export class Recovery {
+export class Recovery implements Action {
+  readonly name = 'recovery';
+  readonly tickMs: number;
   private readonly policy: RecoveryPolicy;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly running = new Set<string>();
+  private readonly runner: ActionRunner;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   private readonly failing = new Map<string, string>();
   private stopped = false;
   private readonly gate: BookingGate;
   private readonly kickAfter: number;
+  private readonly escalations: Escalations;
+  private readonly notes: RecoveryNotebook;
+  private readonly pauses: ChargePauses;
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -86,40 +95,47 @@ export class Recovery {
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
     this.gate = options.gate ?? bookingGateOf(options.settings, options.clock);
+    this.tickMs = options.tickMs ?? 2_000;
+    this.runner = options.runner ?? new ActionRunner({ clock: options.clock, gate: this.gate, booking: options.booking });
+    this.escalations = new Escalations(options.registry);
+    this.notes = new RecoveryNotebook(options.registry);
+    this.pauses = new ChargePauses(options.registry);
   }
 
   start(): void {
-    this.timer = setInterval(() => this.evaluate(), this.options.tickMs ?? 2_000);
-    this.timer.unref();
-    this.evaluate();
+    this.runner.start(this);
   }
 
   stop(): void {
     this.stopped = true;
-    clearInterval(this.timer);
+    this.runner.stop(this);
   }
 
   /** An inventory failed, or adb's device list changed: look again now rather than at the next tick. */
   devicesChanged(): void {
-    this.evaluate();
+    this.runner.look(this);
   }
 
-  private evaluate(): void {
+  /** Resolves once the actions and questions in flight have ended (tests). */
+  async settled(): Promise<void> {
+    await this.runner.settled();
+  }
+
+  look(): void {
     if (this.stopped) return;
     const { registry, clock } = this.options;
     const now = clock.monotonic();
     const records = registry.list('android');
-    const { escalations } = registry;
+    const { escalations, pauses } = this;
     escalations.prune(now - HOUR_MS);
     const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
-    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, registry.charge.of(r.serial));
+    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, pauses.of(r.serial));
     escalations.listed(
       records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
       now,
     );
     const listed = records.map((r) => {
-      registry.pruneKicks(r.key, (at) => at > now - HOUR_MS);
       const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
       return {
         serial: r.serial,
@@ -127,9 +143,8 @@ export class Recovery {
         key: r.key,
         failures: r.failures,
         failingSince: r.failure?.first,
-        kicks: r.kicks,
         hubPort,
-        escalation: escalations.of(r.serial),
+        ...historyOf(escalations.of(r.serial)),
       };
     });
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
@@ -138,14 +153,12 @@ export class Recovery {
     // The booking gate, asked only about a device an action is due for.
     const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
       const key = d.key ?? d.serial;
-      const deviceId = ids.get(key);
-      const verdict = this.gate.verdict(deviceId);
+      const verdict = this.runner.verdict(ids.get(key), this);
       verdicts.set(key, { verdict, action });
-      if (verdict.kind === 'ask') void this.ask(deviceId!);
       return verdict.kind === 'free';
     };
     const attention = new Map<string, string>();
-    const portOff = new Set(registry.charge.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
+    const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
     for (const action of this.policy.tick(devices, now, mayDisturb, portOff)) {
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
@@ -154,18 +167,14 @@ export class Recovery {
       if (action.kind === 'reconnect-offline') {
         for (const serial of action.serials) escalations.reconnected(serial);
       }
-      if (action.kind === 'kick') {
-        registry.kicked(action.key, now);
-        escalations.note(action.serial, 'kick', now, registry.get(action.key)?.udid);
+      if (action.kind === 'kick' || action.kind === 'power-cycle') {
+        // With the failure count: within one run of failures, the next action
+        // waits for as many failures again (adb may not see a TCP phone's
+        // connection die, and its run would go on).
+        const record = registry.get(action.key);
+        escalations.note(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, record?.udid, record?.failures ?? 0);
       }
-      if (action.kind === 'power-cycle') {
-        // In the record's history too: within one run of failures, the next
-        // action waits for as many failures again (adb may not see a TCP
-        // phone's connection die, and its run would go on).
-        registry.kicked(action.key, now);
-        escalations.note(action.serial, 'cycle', now, registry.get(action.key)?.udid);
-      }
-      void this.run(action);
+      this.run(action);
     }
     this.noteHolds(records, verdicts);
     this.noteAttention(records, attention);
@@ -176,29 +185,21 @@ export class Recovery {
    * long as it stays wedged; a failed power cycle says so too (run()).
    */
   private noteAttention(records: ReadonlyArray<DeviceSnapshot>, attention: ReadonlyMap<string, string>): void {
-    const { registry, logger } = this.options;
+    const { logger } = this.options;
+    const { notes } = this;
     for (const r of records) {
       const reason = attention.get(r.key);
+      const noted = notes.of(r.key)?.attention;
       if (reason !== undefined) {
         const text = `needs a person: ${reason}; replug its cable or reboot it`;
-        if (r.attention !== text) {
-          registry.setAttention(r.key, text);
+        if (noted !== text) {
+          notes.setAttention(r.key, text);
           limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
         }
-      } else if (r.attention !== undefined && r.state !== 'offline' && r.failures < this.kickAfter) {
-        registry.setAttention(r.key, undefined);
+      } else if (noted !== undefined && r.state !== 'offline' && r.failures < this.kickAfter) {
+        notes.setAttention(r.key, undefined);
       }
     }
-  }
-
-  /** The cloud's answer on a device, then a look at the actions again. */
-  private async ask(deviceId: string): Promise<void> {
-    const { booking } = this.options;
-    const answer: BookingAnswer = booking
-      ? await booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }))
-      : { unknown: 'the agent has no cloud to ask' };
-    this.gate.answered(deviceId, answer);
-    this.evaluate();
   }
 
   /**
@@ -207,14 +208,15 @@ export class Recovery {
    * let through or the device no longer needs it.
    */
   private noteHolds(records: ReadonlyArray<DeviceSnapshot>, verdicts: ReadonlyMap<string, { verdict: BookingVerdict; action: Disruption }>): void {
-    const { registry, stats, logger } = this.options;
+    const { stats, logger } = this.options;
+    const { notes } = this;
     for (const r of records) {
       const asked = verdicts.get(r.key);
       const verdict = asked?.verdict;
       const needed = r.state === 'offline' || r.failures >= this.kickAfter;
       if (verdict === undefined || verdict.kind === 'free' || !needed) {
-        if (r.heldBack !== undefined) registry.setHeldBack(r.key, undefined);
-        if (verdict?.kind === 'free' || !needed) registry.countHold(r.key, undefined);
+        if (notes.of(r.key)?.heldBack !== undefined) notes.setHeldBack(r.key, undefined);
+        if (verdict?.kind === 'free' || !needed) notes.countHold(r.key, undefined);
         continue;
       }
       if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
@@ -230,24 +232,21 @@ export class Recovery {
         verdict.kind === 'booked'
           ? `left alone: booked in the cloud; recovery holds back ${what} until the booking ends`
           : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
-      registry.setHeldBack(r.key, text);
-      if (!registry.countHold(r.key, `${action}|${verdict.answer ?? text}`)) continue;
+      notes.setHeldBack(r.key, text);
+      if (!notes.countHold(r.key, `${action}|${verdict.answer ?? text}`)) continue;
       const counts = stats.recoveryHeld;
       counts.set(`${action}|${reason}`, (counts.get(`${action}|${reason}`) ?? 0) + 1);
       limited(logger).info('recovery-held-back', { serial: r.serial, udid: r.udid, action, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
     }
   }
 
-  private async run(action: RecoveryAction): Promise<void> {
-    const target =
-      action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person'
-        ? action.serial
-        : action.kind === 'connect'
-          ? action.address
-          : '';
-    const key = `${action.kind} ${target}`;
-    if (this.running.has(key)) return;
-    this.running.add(key);
+  /** One action per target at a time, through the runner. */
+  private run(action: RecoveryAction): void {
+    this.runner.run(`${action.kind} ${targetOf(action)}`, () => this.carry(action));
+  }
+
+  private async carry(action: RecoveryAction): Promise<void> {
+    const target = targetOf(action);
     const { adb, logger } = this.options;
     try {
       switch (action.kind) {
@@ -317,7 +316,7 @@ export class Recovery {
         }
       } else {
         if (action.kind === 'power-cycle') {
-          this.options.registry.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+          this.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
         }
         limited(logger).warn(
           'recovery-failed',
@@ -326,8 +325,6 @@ export class Recovery {
           target || undefined,
         );
       }
-    } finally {
-      this.running.delete(key);
     }
   }
 
@@ -336,6 +333,12 @@ export class Recovery {
     const counts = this.options.stats.recoveryActions;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+}
+
+/** What an action is done to: a serial, a network address, or the host's offline devices (''). */
+function targetOf(action: RecoveryAction): string {
+  if (action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person') return action.serial;
+  return action.kind === 'connect' ? action.address : '';
 }
 
 /** The host's booking gate, as the recovery settings bound it. */
@@ -354,8 +357,4 @@ export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock
  */
 export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
   return charge !== undefined && portHeldOff(charge) ? 'charge-paused' : state;
-}
-
-export function portHeldOff(charge: Pick<ChargeEntry, 'pause' | 'switching'>): boolean {
-  return charge.switching !== undefined || (charge.pause !== undefined && charge.pause.ended?.switchedOn !== true);
 }

@@ -1,17 +1,17 @@
 import type { BookingStatusSource } from '../cloud/booking-status.js';
-import { InFlight } from '../util/in-flight.js';
-import { askBooking } from './booking-ask.js';
+import { ActionRunner, type Action } from '../actions/runner.js';
 import { chargingOf } from '../cloud/device-facts.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import { BatteryProtections } from '../actions/samsung/state.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { parseSettingOrUnset } from '../platforms/android/inventory/parsers/settings.js';
 import type { AgentStats } from '../status/stats.js';
-import type { Clock, Timer, Timers } from '../util/clock.js';
-import { cloudIdOf, type BookingGate } from './booking-gate.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { cloudIdOf, type BookingGate } from '../booking/gate.js';
 import {
   afterLook,
   afterRead,
@@ -44,6 +44,8 @@ export interface SamsungProtectionOptions {
   onChange?: () => void;
   /** How often the phones are looked at between events; default 5 s. */
   tickMs?: number;
+  /** The action runner shared with the other actions; else its own, on this gate. */
+  runner?: ActionRunner;
 }
 
 /** What protect_battery can read: unset, or a mode's number. */
@@ -75,14 +77,20 @@ function isSamsung(r: DeviceSnapshot): boolean | undefined {
  * (BatteryProtections). Each call is its own short shell session, never
  * part of an inventory, and never awaited by a report.
  */
-export class SamsungProtection {
+export class SamsungProtection implements Action {
+  readonly name = 'samsung-protection';
+  readonly tickMs: number;
   private readonly ways: ChargeWays;
   private readonly policy: ProtectionSettings;
-  private timer: Timer | undefined;
   private stopped = false;
-  private readonly inFlight = new InFlight();
+  private readonly runner: ActionRunner;
+  private readonly protections: BatteryProtections;
 
   constructor(private readonly o: SamsungProtectionOptions) {
+    this.protections = new BatteryProtections(o.registry);
+    this.tickMs = o.tickMs ?? 5_000;
+    const { clock, gate, booking, onChange } = o;
+    this.runner = o.runner ?? new ActionRunner({ clock, booking, ...(gate && { gate }), ...(onChange && { onChange }) });
     this.ways = chargeWaysOf(o.settings.charge.ways);
     this.policy = PROTECTION_POLICY;
   }
@@ -93,43 +101,42 @@ export class SamsungProtection {
   }
 
   start(): void {
-    this.evaluate();
+    // None named: nothing here ever runs, not even its tick.
+    if (this.wanted) this.runner.start(this);
   }
 
   stop(): void {
     this.stopped = true;
-    this.timer?.cancel();
+    this.runner.stop(this);
   }
 
   devicesChanged(): void {
-    this.evaluate();
+    if (this.wanted) this.runner.look(this);
   }
 
   /** Resolves once the reads, writes and questions in flight have ended (tests). */
   async settled(): Promise<void> {
-    await this.inFlight.settled();
+    await this.runner.settled();
   }
 
-  evaluate(): void {
+  look(): void {
     if (this.stopped || !this.wanted) return;
-    this.timer?.cancel();
-    this.timer = this.o.clock.setTimer(() => this.evaluate(), this.o.tickMs ?? 5_000, { unref: true });
     const { registry } = this.o;
     const listed = new Set<string>();
     for (const r of registry.list('android')) {
       if (r.state !== 'device' || r.udid === undefined) continue;
       if (chargeWayOf(this.ways, { udid: r.udid, serial: r.serial, model: r.last?.modelName }) !== 'samsung') continue;
       listed.add(r.serial);
-      this.look(r);
+      this.lookAt(r);
     }
     // A phone taken out of the way (or off adb) keeps its setting; what the agent knew of it is still kept
     // while it is listed elsewhere, and dropped once it is gone from adb for good.
-    for (const serial of registry.protection.serials()) if (!listed.has(serial) && !registry.find('android', serial)) registry.protection.forget(serial);
+    for (const serial of this.protections.serials()) if (!listed.has(serial) && !registry.find('android', serial)) this.protections.forget(serial);
   }
 
-  private look(r: DeviceSnapshot): void {
-    const { registry, gate, clock } = this.o;
-    const entry = registry.protection.of(r.serial);
+  private lookAt(r: DeviceSnapshot): void {
+    const { clock } = this.o;
+    const entry = this.protections.of(r.serial);
     const battery = r.last?.battery;
     const level = Number(battery?.percentage);
     const now = clock.monotonic();
@@ -141,12 +148,7 @@ export class SamsungProtection {
         samsung: isSamsung(r),
         percent: Number.isFinite(level) ? level : undefined,
         charging: chargingOf(battery?.status),
-        verdict: () => {
-          if (!gate) return { kind: 'unknown', reason: 'this run only reads the setting' };
-          const verdict = gate.verdict(id);
-          if (verdict.kind === 'ask') this.inFlight.track(this.ask(id!));
-          return verdict;
-        },
+        verdict: () => this.runner.verdict(id, this),
       },
       this.policy,
     );
@@ -154,38 +156,38 @@ export class SamsungProtection {
   }
 
   private carryOut(r: DeviceSnapshot, decision: ProtectionDecision, now: number, percent: number | undefined): void {
-    const { registry, logger, stats } = this.o;
-    const entry = registry.protection.of(r.serial);
+    const { logger, stats } = this.o;
+    const entry = this.protections.of(r.serial);
     const log = limited(logger);
     switch (decision.kind) {
       case 'none':
         return;
       case 'not-samsung': {
         const message = `charge.ways names samsung, but this phone's brand is ${r.last?.brandName ?? 'not known'}: its battery is left alone`;
-        registry.protection.set(r.serial, asNotSamsung(entry, message));
+        this.protections.set(r.serial, asNotSamsung(entry, message));
         log.warn('protection-not-samsung', { serial: r.serial, udid: r.udid, brand: r.last?.brandName }, `device ${r.udid}: ${message}`, r.serial);
-        return this.o.onChange?.();
+        return this.runner.changed();
       }
       case 'read':
-        registry.protection.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
-        return this.inFlight.track(this.read(r));
+        this.protections.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
+        return this.runner.track(this.read(r));
       case 'write':
-        registry.protection.set(r.serial, { ...entry!, busy: true });
-        return this.inFlight.track(this.write(r));
+        this.protections.set(r.serial, { ...entry!, busy: true });
+        return this.runner.track(this.write(r));
       case 'over':
       case 'under':
-        registry.protection.set(r.serial, afterLook(entry!, decision, now));
+        this.protections.set(r.serial, afterLook(entry!, decision, now));
         if (decision.kind === 'under' && decision.clearFlag) {
           log.info('protection-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: back under the battery protection cap`, r.serial);
-          this.o.onChange?.();
+          this.runner.changed();
         }
         return;
       case 'not-honoured': {
         const message = notHonoured(entry?.value, percent, this.policy.overMs);
-        registry.protection.set(r.serial, afterLook(entry!, decision, now, message));
+        this.protections.set(r.serial, afterLook(entry!, decision, now, message));
         stats.protectionProblems.set('not_honoured', (stats.protectionProblems.get('not_honoured') ?? 0) + 1);
         log.warn('protection-not-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: ${message}`, r.serial);
-        return this.o.onChange?.();
+        return this.runner.changed();
       }
     }
   }
@@ -203,11 +205,11 @@ export class SamsungProtection {
   }
 
   private async read(r: DeviceSnapshot): Promise<void> {
-    const { registry, clock, logger } = this.o;
+    const { clock, logger } = this.o;
     const value = await this.get(r.serial);
-    const before = registry.protection.of(r.serial);
+    const before = this.protections.of(r.serial);
     const next = afterRead(before, value, clock.monotonic());
-    registry.protection.set(r.serial, next);
+    this.protections.set(r.serial, next);
     if (value === undefined && next.failures === 1)
       limited(logger).warn(
         'protection-unreadable',
@@ -216,12 +218,12 @@ export class SamsungProtection {
         r.serial,
       );
     else if (value !== undefined && value !== before?.value) logger.info({ serial: r.serial, udid: r.udid, value }, `device ${r.udid}: ${KEY} reads ${value}`);
-    this.evaluate();
+    this.runner.look(this);
   }
 
   private async write(r: DeviceSnapshot): Promise<void> {
-    const { registry, clock, logger, stats } = this.o;
-    const { value: was, state: prior } = registry.protection.of(r.serial)!;
+    const { clock, logger, stats } = this.o;
+    const { value: was, state: prior } = this.protections.of(r.serial)!;
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
     let output: string;
     try {
@@ -230,8 +232,8 @@ export class SamsungProtection {
       output = err instanceof Error ? err.message : String(err);
     }
     const readBack = await this.get(r.serial);
-    const next = { ...afterWrite(registry.protection.of(r.serial)!, readBack, clock.monotonic()), before: was };
-    registry.protection.set(r.serial, next);
+    const next = { ...afterWrite(this.protections.of(r.serial)!, readBack, clock.monotonic()), before: was };
+    this.protections.set(r.serial, next);
     const result = next.state === 'on' ? 'taken' : 'not_taken';
     stats.protectionWrites.set(result, (stats.protectionWrites.get(result) ?? 0) + 1);
     if (next.state === 'on')
@@ -244,15 +246,7 @@ export class SamsungProtection {
       stats.protectionProblems.set('not_taken', (stats.protectionProblems.get('not_taken') ?? 0) + 1);
       limited(logger).warn('protection-not-taken', { serial: r.serial, udid: r.udid, was, readBack, output }, `device ${r.udid}: ${next.message}`, r.serial);
     } else logger.debug({ serial: r.serial, udid: r.udid, readBack, output }, `device ${r.udid}: ${KEY} still does not take`);
-    this.o.onChange?.();
-    this.evaluate();
-  }
-
-  /** The cloud's answer on a device, then a look again. */
-  private async ask(deviceId: string): Promise<void> {
-    const { booking, gate } = this.o;
-    const answer = await askBooking(booking, deviceId);
-    gate?.answered(deviceId, answer);
-    this.evaluate();
+    this.runner.changed();
+    this.runner.look(this);
   }
 }

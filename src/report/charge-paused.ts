@@ -1,5 +1,5 @@
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
-import type { ChargePause, ChargePauses } from '../devices/charge-pauses.js';
+import type { ChargePause, ChargePauses } from '../hub/charge-pauses.js';
 import { utcText } from '../util/clock.js';
 import { withNotes } from '../cloud/device-message.js';
 

@@ -1,3 +1,4 @@
+import { ChargePauses } from '../hub/charge-pauses.js';
 import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportAnswer, type ReportBody } from '../cloud/types.js';
@@ -71,7 +72,7 @@ export class Reporter {
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
     // Charge pauses after health: a paused phone's last reading is not a new one to judge.
     const collected = runs.flatMap((r) => r.devices);
-    const devices = withChargePauses(deps.health.apply(collected, deps.registry), deps.registry.charge).map((info) => decorate(info, deps.settings));
+    const devices = withChargePauses(deps.health.apply(collected, deps.registry), new ChargePauses(deps.registry)).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return { devices, answered: runs.every((r) => r.ok) };

@@ -1,5 +1,4 @@
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
-import { CloudView } from '../devices/cloud-view.js';
 
 /**
  * Remembers which devices the cloud was last told about, so that a device
@@ -7,24 +6,14 @@ import { CloudView } from '../devices/cloud-view.js';
  * An UNPLUGGED record stays pending until a report carrying it is delivered.
  */
 export class UnpluggedLedger {
-  /** Its state, in the device registry's cloud view (or its own, alone). */
-  constructor(private readonly view: CloudView = new CloudView()) {}
-
-  private get reported(): Map<string, DeviceInfo> {
-    return this.view.reported;
-  }
-
-  private set reported(next: Map<string, DeviceInfo>) {
-    this.view.reported = next;
-  }
-
-  private get pending(): Map<string, DeviceInfo> {
-    return this.view.pending;
-  }
-
-  private get seenSinceConnect(): Set<string> {
-    return this.view.seenSinceConnect;
-  }
+  // By udid, the cloud's key: a gone device is still owed its UNPLUGGED
+  // record, so this outlives the device's records and is the ledger's own.
+  /** udid -> the device as the last delivered report (or an earlier run) showed it. */
+  private reported = new Map<string, DeviceInfo>();
+  /** udid -> the UNPLUGGED record owed, until a report carrying it is delivered. */
+  private readonly pending = new Map<string, DeviceInfo>();
+  /** udids present in some report since adb last (re)connected: their absence is news. */
+  private readonly seenSinceConnect = new Set<string>();
 
   /** adb (re)connected: until its list is complete, only devices seen since then can be called gone. */
   adbConnected(): void {

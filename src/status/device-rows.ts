@@ -1,12 +1,12 @@
-import type { DeviceSnapshot } from '../devices/record.js';
 import { batteryOf } from '../health/monitor.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWayOf, type ChargeWays } from '../config/charge-ways.js';
-import type { ChargePause } from '../devices/charge-pauses.js';
-import type { ProtectionState } from '../devices/battery-protections.js';
+import { ChargePauses } from '../hub/charge-pauses.js';
+import { BatteryProtections } from '../actions/samsung/state.js';
+import type { DeviceRegistry } from '../devices/registry.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -52,14 +52,8 @@ export interface DeviceRow {
   inventoriedAt?: number;
 }
 
-/** What rows read of the device registry: the records behind a udid (through its index, not a scan). */
-export interface RowRecords {
-  byUdid(udid: string): readonly DeviceSnapshot[];
-  /** Charge pauses: a paused phone is off adb, without a record, and its row says so. */
-  readonly charge?: { pauseOf(udid: string): Readonly<ChargePause> | undefined };
-  /** Samsung battery protection, by serial. */
-  readonly protection?: { of(serial: string): { readonly state: ProtectionState } | undefined };
-}
+/** What rows read of the device registry: the records behind a udid (through its index, not a scan), and the features' facets. */
+export type RowRecords = Pick<DeviceRegistry, 'byUdid' | 'facet'>;
 
 export function deviceRows(
   infos: readonly DeviceInfo[],
@@ -67,17 +61,20 @@ export function deviceRows(
   ports: ReadonlyMap<string, HubPort> = new Map(),
   ways: ChargeWays = [],
 ): DeviceRow[] {
+  // A paused phone is off adb, without a record, and its row says so.
+  const pauses = new ChargePauses(records);
+  const protections = new BatteryProtections(records);
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
     // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
     const record = behind.find((r) => r.usb?.usb !== undefined) ?? behind[0];
-    const pause = records.charge?.pauseOf(info.udid);
+    const pause = pauses.pauseOf(info.udid);
     const serial = record?.serial ?? pause?.serial ?? info.udid;
     const way = chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName });
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;
     // What the health rules keep of the battery beyond the report's figures.
-    const battery = batteryOf(record)?.signals;
+    const battery = batteryOf(records, record?.key)?.signals;
     const place = hubPortOf(ports, info.udid, serial);
     return dropUndefined({
       udid: info.udid,
@@ -103,7 +100,7 @@ export function deviceRows(
       transportId: record?.usb?.transportId,
       product: record?.usb?.product,
       chargeWay: way === 'off' ? undefined : way,
-      chargeState: way === 'samsung' ? (records.protection?.of(serial)?.state ?? 'pending') : undefined,
+      chargeState: way === 'samsung' ? (protections.of(serial)?.state ?? 'pending') : undefined,
       chargePausedUntil: pause && !pause.ended ? pause.untilWall : undefined,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
       problems: [...(record?.problems ?? [])],

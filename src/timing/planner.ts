@@ -42,7 +42,6 @@
 
 import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
-import type { CloudView } from '../devices/cloud-view.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import type { CollectRequest } from '../platforms/source.js';
 import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
@@ -56,8 +55,6 @@ export interface PlannerDevices {
   readonly changeCounter: number;
   /** The record keys behind a udid. */
   byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key'>>;
-  /** Where the cloud's refusals are kept, by udid. */
-  readonly cloud?: Pick<CloudView, 'refusals'>;
 }
 
 /** Whether a device answers an inventory in its state: each source says it of its own (DeviceSource.readyState). */
@@ -230,7 +227,7 @@ export class ReportPlanner {
       ready: adbReady,
       ...options,
     };
-    this.failed = new FailedDevicePolicy(options.failed, devices.cloud?.refusals);
+    this.failed = new FailedDevicePolicy(options.failed);
     this.cloud = new CloudBackoff({ periodMs: this.o.periodMs, random: this.o.random, policy: options.cloudBackoff });
   }
 

@@ -111,7 +111,7 @@ export function reportBed(options: BedOptions = {}) {
   const sources = (options.platforms ?? [['android', 'device']]).map(([p, ready]) => new MemSource(registry, p, ready));
   const cloud = new MemCloud(time);
   const stats = new AgentStats();
-  const unplugged = new UnpluggedLedger(registry.cloud);
+  const unplugged = new UnpluggedLedger();
   unplugged.seed((options.reportedBefore ?? []).map((u) => phone(u)));
   const logger = silentLogger();
   const settings = { schedule: '*/5 * * * *', jitterSeconds: 0, changeDebounceMs: 500, shutdownTimeoutSeconds: 5, requestTimeoutSeconds: 30 };

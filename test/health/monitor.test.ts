@@ -104,7 +104,7 @@ describe('HealthMonitor: battery wear signals', () => {
       batteryDetail: { externalPower: true, healthPercent: 96, cycleCount: 1, observedAtMs },
       ...extra,
     });
-  const batteryOf = (registry: DeviceRegistry, udid: string) => stateOf(registry.byUdid(udid)[0])?.signals;
+  const batteryOf = (registry: DeviceRegistry, udid: string) => stateOf(registry, registry.byUdid(udid)[0]?.key)?.signals;
 
   it('no report carries the battery detail, ready or not, and the inputs keep theirs', () => {
     const { logger } = captureLogger();
@@ -194,7 +194,7 @@ describe('HealthMonitor: battery wear signals', () => {
     reg.identify('android/10.0.0.7:5555', 'S1');
     monitor.apply([samsung('S1', 0)], reg);
     monitor.apply([samsung('S1', 60_000)], reg);
-    expect(reg.byUdid('S1').map((r) => stateOf(r)?.signals.heldFullSeconds)).toEqual([60, 60]);
+    expect(reg.byUdid('S1').map((r) => stateOf(reg, r.key)?.signals.heldFullSeconds)).toEqual([60, 60]);
     reg.sync('android', new Map());
     reg.sync('android', new Map([['S1', 'device']]));
     reg.identify('android/S1', 'S1');

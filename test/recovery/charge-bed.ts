@@ -2,7 +2,7 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { HubPort } from '../../src/config/hub-ports.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/recovery/booking-gate.js';
+import { BookingGate } from '../../src/booking/gate.js';
 import { ChargeControl, type ChargeControlOptions } from '../../src/recovery/charge.js';
 import type { PortSwitch } from '../../src/recovery/uhubctl.js';
 import { AgentStats } from '../../src/status/stats.js';

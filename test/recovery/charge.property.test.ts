@@ -1,10 +1,11 @@
 import fc from 'fast-check';
+import { ChargePauses } from '../../src/hub/charge-pauses.js';
 import { describe, expect, it } from 'vitest';
 import type { BookingAnswer, BookingStatusSource } from '../../src/cloud/booking-status.js';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/recovery/booking-gate.js';
+import { BookingGate } from '../../src/booking/gate.js';
 import { ChargeControl } from '../../src/recovery/charge.js';
 import type { PortSwitch } from '../../src/recovery/uhubctl.js';
 import { withChargePauses } from '../../src/report/charge-paused.js';
@@ -111,7 +112,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
     clock,
     tickMs: TICK_MS,
   });
-  const ledger = new UnpluggedLedger(registry.cloud);
+  const ledger = new UnpluggedLedger();
   inventory();
   control.start();
 
@@ -119,7 +120,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
     await control.settled();
     expect(violations).toEqual([]);
     const now = clock.monotonic();
-    const pause = registry.charge.of(SERIAL)?.pause;
+    const pause = new ChargePauses(registry).of(SERIAL)?.pause;
     if (pause && !pause.ended) {
       expect(now - pause.since, 'a pause never outlasts the longest time, plus one tick').toBeLessThanOrEqual(MAX_PAUSE_MS + TICK_MS);
       // A booking the cloud has said since the pause began has ended it.
@@ -128,7 +129,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
     }
     if (pause?.ended) expect(pause.ended.at - pause.since).toBeLessThanOrEqual(MAX_PAUSE_MS + TICK_MS);
     // The report as the reporter composes it.
-    const body = ledger.compose(withChargePauses(world.present && registry.find('android', SERIAL)?.last ? [info()] : [], registry.charge));
+    const body = ledger.compose(withChargePauses(world.present && registry.find('android', SERIAL)?.last ? [info()] : [], new ChargePauses(registry)));
     if (pause) expect(body.find((d) => d.udid === UDID)?.status, 'a paused phone is never UNPLUGGED').not.toBe(STATUS_UNPLUGGED);
     ledger.delivered(body);
   };

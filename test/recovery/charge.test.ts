@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChargePauses } from '../../src/hub/charge-pauses.js';
 import { chargeBed } from './charge-bed.js';
 
 describe('charge control: the way per phone', () => {
@@ -12,7 +13,7 @@ describe('charge control: the way per phone', () => {
     control.start();
     await control.settled();
     expect(switched.sort()).toEqual(['command 1-1:1 off', 'uhubctl 1-1:2 off']);
-    expect(registry.charge.of('SC')?.pause?.way).toBe('command');
+    expect(new ChargePauses(registry).of('SC')?.pause?.way).toBe('command');
     await control.stop();
     expect(switched.slice(2).sort()).toEqual(['command 1-1:1 on', 'uhubctl 1-1:2 on']);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
 import {
   HOUR_MS,
   OFFLINE_COOLDOWNS_BEFORE_CYCLE,
@@ -19,6 +20,7 @@ import {
  */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
+  private readonly escalations = new Escalations(this.registry);
 
   constructor(
     settings: RecoverySettings,
@@ -42,7 +44,7 @@ class PolicyBed extends RecoveryPolicy {
 
   override tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {
     this.registry.sync('android', new Map(devices.map((d) => [d.serial, d.state])));
-    const { escalations } = this.registry;
+    const { escalations } = this;
     escalations.prune(now - HOUR_MS);
     escalations.listed(this.registry.list('android'), now);
     const listed = this.registry.list('android').map((r) => ({
@@ -51,16 +53,14 @@ class PolicyBed extends RecoveryPolicy {
       key: r.key,
       failures: r.failures,
       failingSince: r.failure?.first,
-      kicks: r.kicks,
       hubPort: this.ports.get(r.serial),
-      escalation: escalations.of(r.serial),
+      ...historyOf(escalations.of(r.serial)),
     }));
     const actions = super.tick(listed, now);
     for (const a of actions) {
       if (a.kind === 'reconnect-offline') for (const serial of a.serials) escalations.reconnected(serial);
       if (a.kind !== 'kick' && a.kind !== 'power-cycle') continue;
-      this.registry.kicked(a.key, now);
-      escalations.note(a.serial, a.kind === 'kick' ? 'kick' : 'cycle', now, undefined);
+      escalations.note(a.serial, a.kind === 'kick' ? 'kick' : 'cycle', now, undefined, this.registry.get(a.key)?.failures);
     }
     return actions;
   }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProtectionEntry } from '../../src/devices/battery-protections.js';
-import type { BookingVerdict } from '../../src/recovery/booking-gate.js';
+import type { ProtectionEntry } from '../../src/actions/samsung/state.js';
+import type { BookingVerdict } from '../../src/booking/gate.js';
 import {
   afterLook,
   afterRead,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { BatteryProtections } from '../../src/actions/samsung/state.js';
 import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/recovery/booking-gate.js';
+import { BookingGate } from '../../src/booking/gate.js';
 import { SamsungProtection, type ProtectionAdb } from '../../src/recovery/samsung-protection.js';
 import { AgentStats } from '../../src/status/stats.js';
 import { VirtualTime } from '../../src/util/clock.js';
@@ -84,7 +85,7 @@ describe('the samsung way on virtual time', () => {
         phone.commands.filter((c) => c.startsWith('settings put')),
         JSON.stringify(odd.slice(0, 40)),
       ).toEqual([]);
-      const entry = registry.protection.of(SERIAL);
+      const entry = new BatteryProtections(registry).of(SERIAL);
       expect(entry?.state).toBe('unreadable');
       expect(entry?.message ?? '').not.toContain(odd);
       protection.stop();
@@ -97,14 +98,14 @@ describe('the samsung way on virtual time', () => {
     protection.start();
     await pass(10_000);
     expect(phone.value).toBe('1');
-    expect(registry.protection.of(SERIAL)?.state).toBe('on');
+    expect(new BatteryProtections(registry).of(SERIAL)?.state).toBe('on');
 
     // Charging at 95 % with protection on: a One UI that keeps the value and ignores it.
     phone.percent = 95;
     await pass(29 * MINUTE);
-    expect(registry.protection.of(SERIAL)?.state).toBe('on');
+    expect(new BatteryProtections(registry).of(SERIAL)?.state).toBe('on');
     await pass(2 * MINUTE);
-    const entry = registry.protection.of(SERIAL)!;
+    const entry = new BatteryProtections(registry).of(SERIAL)!;
     expect(entry.state).toBe('not-honoured');
     expect(entry.message).toMatch(
       /^Samsung battery protection is set but not honoured \(protect_battery reads 1, yet the battery charged at 95 %, past the 85 % cap/,
@@ -117,7 +118,7 @@ describe('the samsung way on virtual time', () => {
     // Under the mark: the flag is over.
     phone.percent = 80;
     await pass(10_000);
-    expect(registry.protection.of(SERIAL)).toMatchObject({ state: 'on', message: undefined });
+    expect(new BatteryProtections(registry).of(SERIAL)).toMatchObject({ state: 'on', message: undefined });
     protection.stop();
   });
 
@@ -130,7 +131,7 @@ describe('the samsung way on virtual time', () => {
     const puts = phone.commands.filter((c) => c.startsWith('settings put'));
     // At 0, 1 h, 2 h and 3 h (the cooldown counted from each write).
     expect(puts).toHaveLength(4);
-    expect(registry.protection.of(SERIAL)?.state).toBe('not-taken');
+    expect(new BatteryProtections(registry).of(SERIAL)?.state).toBe('not-taken');
     expect(log.lines().filter((l) => /did not take/.test(String(l.msg)))).toHaveLength(1);
     expect(stats.protectionWrites.get('not_taken')).toBe(4);
     expect(stats.protectionProblems.get('not_taken')).toBe(1);
@@ -143,7 +144,10 @@ describe('the samsung way on virtual time', () => {
     protection.start();
     await pass(30 * MINUTE);
     expect(phone.commands).toEqual([]);
-    expect(registry.protection.of(SERIAL)).toMatchObject({ state: 'not-samsung', message: expect.stringContaining("this phone's brand is google") });
+    expect(new BatteryProtections(registry).of(SERIAL)).toMatchObject({
+      state: 'not-samsung',
+      message: expect.stringContaining("this phone's brand is google"),
+    });
     expect(log.lines().filter((l) => /brand is google/.test(String(l.msg)))).toHaveLength(1);
     protection.stop();
   });

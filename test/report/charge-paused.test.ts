@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
-import { ChargePauses, type ChargePause } from '../../src/devices/charge-pauses.js';
+import { ChargePauses, type ChargePause } from '../../src/hub/charge-pauses.js';
 import { withChargePauses } from '../../src/report/charge-paused.js';
 
 const info = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
@@ -31,7 +32,7 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
 
 describe('charge pauses in the report', () => {
   it('reports a paused phone off adb with its last inventory, UNAVAILABLE, saying why and until when', () => {
-    const pauses = new ChargePauses();
+    const pauses = new ChargePauses(new DeviceRegistry());
     pauses.set('S1', { failures: 0, pause: pause() });
     const out = withChargePauses([info('OTHER')], pauses);
     expect(out.map((d) => d.udid)).toEqual(['OTHER', 'P1']);
@@ -44,7 +45,7 @@ describe('charge pauses in the report', () => {
   });
 
   it('marks a paused phone still on adb, and leaves one back after its pause to speak for itself', () => {
-    const pauses = new ChargePauses();
+    const pauses = new ChargePauses(new DeviceRegistry());
     pauses.set('S1', { failures: 0, pause: pause() });
     expect(withChargePauses([info('P1', { message: 'battery hot' })], pauses)[0]).toMatchObject({
       status: 'UNAVAILABLE',

@@ -91,7 +91,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
     health: new HealthMonitor(shippedHealth, silentLogger()),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: extra.machine ?? (async () => machine) },
-    unplugged: new UnpluggedLedger(registry.cloud),
+    unplugged: new UnpluggedLedger(),
     stats,
     logger,
     clock: systemClock,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import type { BatteryState } from '../../src/health/monitor.js';
+import { BATTERY, type BatteryState } from '../../src/health/monitor.js';
 import { deviceRows } from '../../src/status/device-rows.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
+import { ChargePauses } from '../../src/hub/charge-pauses.js';
+import { BatteryProtections } from '../../src/actions/samsung/state.js';
 
 const info: DeviceInfo = {
   udid: 'R5CY743GDFY',
@@ -19,7 +21,7 @@ function registry(battery: BatteryState | undefined): DeviceRegistry {
   const reg = new DeviceRegistry();
   reg.sync('android', new Map([[info.udid, 'device']]));
   reg.identify(`android/${info.udid}`, info.udid);
-  reg.setBattery(`android/${info.udid}`, battery);
+  if (battery) reg.facet(BATTERY).set(`android/${info.udid}`, battery);
   return reg;
 }
 
@@ -52,7 +54,7 @@ describe('deviceRows: charge control', () => {
   it('a paused phone off adb keeps its serial, with its way and until when its port stays off', () => {
     const reg = new DeviceRegistry();
     const until = Date.UTC(2026, 10, 23, 17, 40, 0);
-    reg.charge.set('127.0.0.1:5555', {
+    new ChargePauses(reg).set('127.0.0.1:5555', {
       failures: 0,
       pause: {
         udid: 'U1',
@@ -79,7 +81,7 @@ describe('deviceRows: charge control', () => {
     const reg = registry(undefined);
     const samsung = chargeWaysOf([`${info.udid}=samsung`]);
     expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'pending' });
-    reg.protection.set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
+    new BatteryProtections(reg).set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
     expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'not-taken' });
     expect(deviceRows([info], reg, new Map(), chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
   });

@@ -23,6 +23,9 @@ import { dedupeByUdid } from './inventory/dedupe.js';
 import type { DeviceProber, TierCache, TierCacheStore } from './inventory/probe.js';
 import { IdentityConflicts } from './identity-conflicts.js';
 import { limited } from '../../log/limited.js';
+import { facetKey } from '../../devices/facet.js';
+import { RecoveryNotebook } from '../../actions/recovery/notes.js';
+import { BatteryProtections } from '../../actions/samsung/state.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -58,11 +61,16 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private readonly late = new Set<string>();
   private topologyInFlight = false;
   private readonly conflicts: IdentityConflicts;
+  /** What recovery and the samsung way say of a device: its message carries it. */
+  private readonly notes: RecoveryNotebook;
+  private readonly protections: BatteryProtections;
 
   constructor(private readonly o: AndroidSourceOptions) {
     super();
     this.limiter = new Limiter(o.concurrency);
     this.conflicts = new IdentityConflicts(o.logger);
+    this.notes = new RecoveryNotebook(o.registry);
+    this.protections = new BatteryProtections(o.registry);
   }
 
   get label(): string {
@@ -169,7 +177,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
-      const info = withRecoveryNotes(this.describe(record), [record.heldBack, record.attention, this.o.registry.protection.of(record.serial)?.message]);
+      const notes = this.notes.of(record.key);
+      const info = withRecoveryNotes(this.describe(record), [notes?.heldBack, notes?.attention, this.protections.of(record.serial)?.message]);
       if (info) described.push({ serial: record.serial, info });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
@@ -215,7 +224,9 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       // One rule for a device reached over TCP that never said who it is,
       // whatever its state: adb names it HOST:PORT, which is not its udid, so
       // reporting it would leave a phantom in the cloud.
-      if (state !== READY && this.o.registry.markLeftOut(record.key)) {
+      const logged = this.o.registry.facet(LEFT_OUT_LOGGED);
+      if (state !== READY && !logged.get(record.key)) {
+        logged.set(record.key, true);
         // (A ready one whose inventory failed was logged with the failure.)
         limited(this.o.logger).warn(
           'network-device-unidentified',
@@ -293,9 +304,26 @@ function withRecoveryNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<st
  * it started on.
  */
 export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
+  const caches = registry.facet(TIER_CACHE);
+  const current = (key: string, connection: number | undefined): boolean =>
+    connection === undefined ? registry.get(key) !== undefined : registry.isCurrent(key, connection);
   return {
-    get: (serial, connection) => registry.cacheOf(recordKey(PLATFORM, serial), connection) as TierCache | undefined,
-    set: (serial, cache, connection) => registry.setCache(recordKey(PLATFORM, serial), cache, connection),
-    delete: (serial, connection) => registry.setCache(recordKey(PLATFORM, serial), undefined, connection),
+    get: (serial, connection) => {
+      const key = recordKey(PLATFORM, serial);
+      return current(key, connection) ? caches.get(key) : undefined;
+    },
+    set: (serial, cache, connection) => {
+      const key = recordKey(PLATFORM, serial);
+      if (current(key, connection)) caches.set(key, cache);
+    },
+    delete: (serial, connection) => {
+      const key = recordKey(PLATFORM, serial);
+      if (current(key, connection)) caches.delete(key);
+    },
   };
 }
+
+/** The prober's tier cache of each connection: its readings say nothing of the next one. */
+const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
+/** Logged once per connection: a TCP device that has not said who it is is left out of reports. */
+const LEFT_OUT_LOGGED = facetKey<true>('android-left-out-logged', 'connection');

@@ -20,6 +20,7 @@ import type { ProbeResult } from './probe.js';
 import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
+import { facetKey } from '../../devices/facet.js';
 
 const PLATFORM = 'ios';
 /** usbmuxd's word for a phone it lists: each can be asked. */
@@ -47,6 +48,9 @@ interface IdentityCache {
   root: Dict;
   at: number;
 }
+
+/** The iOS source's facet: the root domain, dropped with the connection (a replug reads it again). */
+const IDENTITY = facetKey<IdentityCache>('ios-identity', 'connection');
 
 export class IosSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly platform = PLATFORM;
@@ -167,7 +171,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       registry.settled(record.key, connection);
     }
     if (result.kind === 'ok' && !known)
-      registry.setCache(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() } satisfies IdentityCache);
+      registry.facet(IDENTITY).set(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() });
     return this.toInfo(record, result);
   }
 
@@ -176,7 +180,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
    * (new DeviceID, maybe after an update) or the slow refresh reads it again.
    */
   private identityOf(record: DeviceSnapshot, deviceId: number): Dict | undefined {
-    const known = record.cache as IdentityCache | undefined;
+    const known = this.o.registry.facet(IDENTITY).get(record.key);
     if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
     return known.root;
   }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { BookingAnswer } from '../../src/cloud/booking-status.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/recovery/booking-gate.js';
+import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
+import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/booking/gate.js';
 import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../src/recovery/recovery-policy.js';
 import { VirtualTime } from '../../src/util/clock.js';
 
@@ -110,6 +111,7 @@ class Bed {
   readonly time = new VirtualTime();
   readonly clock = this.time.clock();
   readonly registry = new DeviceRegistry();
+  private readonly escalations = new Escalations(this.registry);
   // Power cycling on, with hub ports for A and B: a kick, then the port's power.
   readonly policy = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, ['10.0.0.5:5555']);
   readonly ports = new Map([
@@ -148,7 +150,7 @@ class Bed {
   tick(): void {
     const now = this.clock.monotonic();
     const records = this.registry.list('android');
-    const { escalations } = this.registry;
+    const { escalations } = this;
     escalations.prune(now - 3_600_000);
     escalations.listed(records, now);
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, r.udid ?? escalations.of(r.serial)?.udid)]));
@@ -158,9 +160,8 @@ class Bed {
       key: r.key,
       failures: r.failures,
       failingSince: r.failure?.first,
-      kicks: r.kicks,
       hubPort: this.ports.get(r.serial),
-      escalation: this.registry.escalations.of(r.serial),
+      ...historyOf(escalations.of(r.serial)),
     }));
     const mayDisturb = (d: ListedDevice): boolean => {
       const id = ids.get(d.key!);
@@ -177,24 +178,22 @@ class Bed {
   }
 
   private lastAnswer(serial: string): { at: number; answer: BookingAnswer } | undefined {
-    const id = cloudIdOf(serial, this.registry.find('android', serial)?.udid ?? this.registry.escalations.of(serial)?.udid);
+    const id = cloudIdOf(serial, this.registry.find('android', serial)?.udid ?? this.escalations.of(serial)?.udid);
     return id === undefined ? undefined : this.answers.get(id)?.at(-1);
   }
 
   private act(a: RecoveryAction, now: number): void {
     if (a.kind === 'power-cycle') {
-      this.registry.escalations.note(a.serial, 'cycle', now, undefined);
-      this.registry.kicked(a.key, now);
+      this.escalations.note(a.serial, 'cycle', now, undefined, this.registry.get(a.key)?.failures);
       const offline = this.registry.find('android', a.serial)?.state === 'offline';
       this.actions.push({ at: now, serial: a.serial, kind: offline ? 'power-cycle-offline' : 'power-cycle', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'kick') {
-      this.registry.escalations.note(a.serial, 'kick', now, undefined);
-      this.registry.kicked(a.key, now);
+      this.escalations.note(a.serial, 'kick', now, undefined, this.registry.get(a.key)?.failures);
       this.actions.push({ at: now, serial: a.serial, kind: 'kick', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'reconnect-offline') {
       for (const serial of a.serials) {
         this.actions.push({ at: now, serial, kind: 'reconnect', last: this.lastAnswer(serial) });
-        this.registry.escalations.reconnected(serial);
+        this.escalations.reconnected(serial);
       }
       // adb's host-wide command only when it reconnects no other offline device than these (none held back).
       if (a.all) {

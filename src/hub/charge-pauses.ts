@@ -1,6 +1,9 @@
 import type { DeviceInfo } from '../cloud/types.js';
+import { facetKey, type Facet } from '../devices/facet.js';
+import { recordKey } from '../devices/record.js';
+import type { DeviceRegistry } from '../devices/registry.js';
 
-/** A charge pause: the hub port behind a phone switched off on purpose (recovery/charge.ts). */
+/** A charge pause: the hub port behind a phone switched off on purpose (charge control). */
 export interface ChargePause {
   udid: string;
   /** adb's serial when the pause started. */
@@ -43,35 +46,50 @@ export interface ChargeEntry {
 }
 
 /**
- * Charge pauses, by adb serial. They live in the registry beside the
- * connection records because they outlive them: while its port is off the
- * phone is off adb's list and has no record, yet it must be reported as
- * paused (never UNPLUGGED) and its port switched on again in time. Charge
- * control writes it; the reporter, the rows and the metrics read it.
+ * Charge control's facet: kept by the phone's stable key past its records,
+ * since while its port is off the phone is off adb's list and has no record,
+ * yet it must be reported as paused (never UNPLUGGED) and its port switched
+ * on again in time.
+ */
+const CHARGE = facetKey<ChargeEntry>('charge', 'device');
+
+/**
+ * Charge pauses, by adb serial (the facet's key is the stable key of the
+ * serial). Charge control writes them; the reporter, the rows, recovery and
+ * the metrics read them.
  */
 export class ChargePauses {
-  private readonly bySerial = new Map<string, ChargeEntry>();
+  private readonly facet: Facet<ChargeEntry>;
+
+  constructor(registry: Pick<DeviceRegistry, 'facet'>) {
+    this.facet = registry.facet(CHARGE);
+  }
 
   of(serial: string): Readonly<ChargeEntry> | undefined {
-    return this.bySerial.get(serial);
+    return this.facet.get(recordKey('android', serial));
   }
 
   set(serial: string, entry: ChargeEntry): void {
-    this.bySerial.set(serial, entry);
+    this.facet.set(recordKey('android', serial), entry);
   }
 
   forget(serial: string): void {
-    this.bySerial.delete(serial);
+    this.facet.delete(recordKey('android', serial));
   }
 
   /** Every entry with its serial. */
   entries(): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
-    return [...this.bySerial];
+    return this.facet.entries().map(([key, entry]) => [key.slice(key.indexOf('/') + 1), entry]);
   }
 
   /** The pause of the phone with this udid, running or waiting for the phone to come back. */
   pauseOf(udid: string): Readonly<ChargePause> | undefined {
-    for (const entry of this.bySerial.values()) if (entry.pause?.udid === udid) return entry.pause;
+    for (const [, entry] of this.facet.entries()) if (entry.pause?.udid === udid) return entry.pause;
     return undefined;
   }
+}
+
+/** Whether the phone's port is off on purpose (or being switched): recovery leaves it alone. */
+export function portHeldOff(charge: Pick<ChargeEntry, 'pause' | 'switching'>): boolean {
+  return charge.switching !== undefined || (charge.pause !== undefined && charge.pause.ended?.switchedOn !== true);
 }

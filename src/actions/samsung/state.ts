@@ -1,3 +1,7 @@
+import { facetKey, type Facet } from '../../devices/facet.js';
+import { recordKey } from '../../devices/record.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+
 /**
  * Where Samsung's battery protection (charge.ways = samsung) stands on one
  * phone: `pending` until it is read, `on` when the phone reads 1 and keeps
@@ -30,29 +34,37 @@ export interface ProtectionEntry {
 }
 
 /**
- * Samsung battery protection per phone, by adb serial. It lives in the
- * registry beside the connection records because it outlives them: a phone
- * that replugs is the same phone with the same setting, and the write
- * cooldown must hold across its reconnects. The carrier
- * (recovery/samsung-protection.ts) writes it; the report, the rows and the
- * metrics read it.
+ * The samsung way's facet: kept by the phone's stable key past its records,
+ * since a phone that replugs is the same phone with the same setting, and
+ * the write cooldown must hold across its reconnects.
+ */
+const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'device');
+
+/**
+ * Samsung battery protection per phone, by adb serial (the facet's key is
+ * the stable key of the serial). The carrier (samsung-protection.ts) writes
+ * it; the report, the rows and the metrics read it.
  */
 export class BatteryProtections {
-  private readonly bySerial = new Map<string, ProtectionEntry>();
+  private readonly facet: Facet<ProtectionEntry>;
+
+  constructor(registry: Pick<DeviceRegistry, 'facet'>) {
+    this.facet = registry.facet(PROTECTION);
+  }
 
   of(serial: string): Readonly<ProtectionEntry> | undefined {
-    return this.bySerial.get(serial);
+    return this.facet.get(recordKey('android', serial));
   }
 
   set(serial: string, entry: ProtectionEntry): void {
-    this.bySerial.set(serial, entry);
+    this.facet.set(recordKey('android', serial), entry);
   }
 
   forget(serial: string): void {
-    this.bySerial.delete(serial);
+    this.facet.delete(recordKey('android', serial));
   }
 
   serials(): string[] {
-    return [...this.bySerial.keys()];
+    return this.facet.entries().map(([key]) => key.slice(key.indexOf('/') + 1));
   }
 }

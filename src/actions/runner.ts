@@ -1,0 +1,128 @@
+// The one control loop of the agent's actions (recovery, charge control,
+// Samsung protection, the next one): each action looks at the devices on
+// the injected clock's timers and on every change, decides without I/O, and
+// hands its I/O to the runner, which keeps what every action needs once:
+// the booking gate's questions, one piece of work per target at a time, the
+// work in flight for stop and tests, and the Agent's ear for news.
+
+import type { BookingStatusSource } from '../cloud/booking-status.js';
+import { askBooking } from '../booking/ask.js';
+import type { Clock, Timer, Timers } from '../util/clock.js';
+import { InFlight } from '../util/in-flight.js';
+import type { BookingGate, BookingVerdict } from '../booking/gate.js';
+
+/** One action as the runner drives it. */
+export interface Action {
+  /** Its name, for the work it runs. */
+  readonly name: string;
+  /** How often it looks between events (ms). */
+  readonly tickMs: number;
+  /** Looks at the devices now: decides, and starts its work through the runner. */
+  look(): void;
+}
+
+export interface ActionRunnerOptions {
+  clock: Clock & Timers;
+  /** Shared by every action: the host's status requests are bounded together. None: nothing may disturb a device. */
+  gate?: BookingGate;
+  /** Whom the gate's questions go to; none: every answer is an unknown, never a "not booked". */
+  booking: BookingStatusSource | undefined;
+  /** Something the report shows changed: the cloud should hear it now. */
+  onChange?: () => void;
+}
+
+export class ActionRunner {
+  /** The actions that have looked and are not stopped, with their next tick. */
+  private readonly live = new Map<Action, Timer>();
+  private readonly stopped = new Set<Action>();
+  private readonly busy = new Set<string>();
+  private readonly inFlight = new InFlight();
+
+  constructor(private readonly o: ActionRunnerOptions) {}
+
+  /** The action looks now, then every tickMs and at every change, until stopped. */
+  start(action: Action): void {
+    this.look(action);
+  }
+
+  /** The action looks no more, whatever happens. */
+  stop(action: Action): void {
+    this.stopped.add(action);
+    this.live.get(action)?.cancel();
+    this.live.delete(action);
+  }
+
+  /** An inventory answered or a listing changed: every started action looks again now, not at its next tick. */
+  devicesChanged(): void {
+    for (const action of [...this.live.keys()]) this.look(action);
+  }
+
+  /**
+   * One look of an action, and its next tick: a look at most tickMs after
+   * the last one, whatever happens meanwhile. The first look starts it.
+   */
+  look(action: Action): void {
+    if (this.stopped.has(action)) return;
+    this.live.get(action)?.cancel();
+    this.live.set(
+      action,
+      this.o.clock.setTimer(() => this.look(action), action.tickMs, { unref: true }),
+    );
+    action.look();
+  }
+
+  /**
+   * The booking gate's verdict on disturbing the device the cloud knows by
+   * this id. When the gate says to ask, the question goes out now (counted
+   * against the host's bound already), and its answer makes `then` look
+   * again.
+   */
+  verdict(deviceId: string | undefined, then: Action): BookingVerdict {
+    const { gate } = this.o;
+    if (!gate) return { kind: 'unknown', reason: 'this run only reads the setting' };
+    const verdict = gate.verdict(deviceId);
+    if (verdict.kind === 'ask') this.inFlight.track(this.ask(gate, deviceId!, then));
+    return verdict;
+  }
+
+  /**
+   * Runs one piece of I/O for a target (a serial, an address, a port), never
+   * two at once for the same target: false when one is in flight already.
+   */
+  run(target: string, work: () => Promise<void>): boolean {
+    if (this.busy.has(target)) return false;
+    this.busy.add(target);
+    this.inFlight.track(
+      (async () => {
+        try {
+          await work();
+        } finally {
+          this.busy.delete(target);
+        }
+      })(),
+    );
+    return true;
+  }
+
+  /** Work kept for settled() whose action keeps its own mark of it (a port switching, a setting being read). */
+  track(work: Promise<void>): void {
+    this.inFlight.track(work);
+  }
+
+  /** Something the report shows changed: the Agent plans a report now. */
+  changed(): void {
+    this.o.onChange?.();
+  }
+
+  /** Resolves once the work and questions in flight, and whatever they started, have ended. */
+  async settled(): Promise<void> {
+    await this.inFlight.settled();
+  }
+
+  private async ask(gate: BookingGate, deviceId: string, then: Action): Promise<void> {
+    const answer = await askBooking(this.o.booking, deviceId);
+    gate.answered(deviceId, answer);
+    // A stopped action's answer is kept by the gate; the action does not look again.
+    if (!this.stopped.has(then)) then.look();
+  }
+}

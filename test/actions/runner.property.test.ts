@@ -1,0 +1,235 @@
+// Recovery's decisions on the action runner, on virtual time: random
+// listings, failed inventories, cloud answers and adb that answers late or
+// fails, checked against the policies that must hold whatever happens.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { BookingAnswer } from '../../src/cloud/booking-status.js';
+import type { DeviceInfo } from '../../src/cloud/types.js';
+import { loadSettings } from '../../src/config/load.js';
+import { BookingGate } from '../../src/booking/gate.js';
+import { ActionRunner, type Action } from '../../src/actions/runner.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
+import { bookingGateOf, Recovery } from '../../src/recovery/recovery.js';
+import { AgentStats } from '../../src/status/stats.js';
+import { VirtualTime } from '../../src/util/clock.js';
+import { captureLogger } from '../log/capture.js';
+
+const SERIALS = ['S1', 'S2', 'S3'];
+const HOUR = 3_600_000;
+const KICK_COOLDOWN_S = 60;
+const MAX_KICKS = 3;
+const CACHE_S = 10;
+const PER_MINUTE = 4;
+
+type Step =
+  | { kind: 'state'; serial: string; state: 'device' | 'offline' | 'gone' }
+  | { kind: 'fail'; serial: string; times: number }
+  | { kind: 'answer'; serial: string }
+  | { kind: 'booked'; serial: string; booked: boolean | 'error' }
+  | { kind: 'wait'; ms: number };
+
+const serial = fc.constantFrom(...SERIALS);
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('state' as const), serial, state: fc.constantFrom('device' as const, 'offline' as const, 'gone' as const) }),
+  },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('fail' as const), serial, times: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('answer' as const), serial }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('booked' as const), serial, booked: fc.constantFrom(true, false, 'error' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 100, max: 5_000 }), fc.integer({ min: 100, max: 400_000 })) }),
+  },
+);
+
+const info = (udid: string): DeviceInfo => ({
+  udid,
+  serialNumber: udid,
+  state: 'device',
+  status: 'AVAILABLE',
+  platformName: 'ANDROID',
+  isAndroid: true,
+  isIos: false,
+});
+
+/** Recovery on the real registry, gate and runner, a virtual clock, an adb and a cloud that answer after a while. */
+function bed() {
+  const time = new VirtualTime();
+  const clock = time.clock({ seed: 7 });
+  const settings = loadSettings({
+    env: {
+      DEVICE_AGENT_RECOVERY_KICK_COOLDOWN_SECONDS: String(KICK_COOLDOWN_S),
+      DEVICE_AGENT_RECOVERY_MAX_KICKS_PER_HOUR: String(MAX_KICKS),
+      DEVICE_AGENT_RECOVERY_BOOKING_CACHE_SECONDS: String(CACHE_S),
+      DEVICE_AGENT_RECOVERY_BOOKING_REQUESTS_PER_MINUTE: String(PER_MINUTE),
+    },
+  });
+  const registry = new DeviceRegistry();
+  const escalations = new Escalations(registry);
+  const booked = new Map<string, boolean | 'error'>();
+  /** What the cloud said of each id and when (virtual ms): the last answer a kick relies on. */
+  const answers = new Map<string, { at: number; answer: BookingAnswer }>();
+  const asked: number[] = [];
+  const inFlight = new Map<string, number>();
+  /** Every `adb -s SERIAL reconnect`: a kick of a ready phone, or an offline phone's reconnect (one after another, each after the last). */
+  const kicks: Array<{ serial: string; at: number; kick: boolean; answer?: { at: number; answer: BookingAnswer } }> = [];
+  const later = <T>(ms: number, fn: () => T): Promise<T> =>
+    new Promise((resolve, reject) =>
+      clock.setTimer(() => {
+        try {
+          resolve(fn());
+        } catch (err) {
+          reject(err);
+        }
+      }, ms),
+    );
+  const work = (target: string, ms: number, fail = false): Promise<string> => {
+    const n = (inFlight.get(target) ?? 0) + 1;
+    inFlight.set(target, n);
+    expect(n, `one action in flight for ${target}`).toBe(1);
+    return later(ms, () => {
+      inFlight.set(target, n - 1);
+      if (fail) throw new Error('adb did not answer');
+      return '';
+    });
+  };
+  const gate = bookingGateOf(settings, clock);
+  const runner = new ActionRunner({
+    clock,
+    gate,
+    booking: {
+      ask: (id) => {
+        asked.push(time.now);
+        return later(1_500, () => {
+          const b = booked.get(id) ?? false;
+          if (b === 'error') throw new Error('cloud down');
+          return { booked: b };
+        }).then((answer) => {
+          // When the agent has the answer (virtual time runs its timers without the event loop between them).
+          answers.set(id, { at: time.now, answer });
+          return answer;
+        });
+      },
+    },
+  });
+  const recovery = new Recovery({
+    runner,
+    gate,
+    adb: {
+      reconnectOffline: () => work('host', 3_000),
+      reconnect: (s) => {
+        // A kick is noted in recovery's one history as it is decided, and carried out at once.
+        const kick = historyOf(escalations.of(s)).escalation?.kicks.includes(time.now) ?? false;
+        kicks.push({ serial: s, at: time.now, kick, answer: answers.get(s) });
+        return work(s, 2_000, s === 'S3');
+      },
+      connect: (a) => work(a, 1_000),
+    },
+    settings,
+    stats: new AgentStats(),
+    logger: captureLogger().logger,
+    registry,
+    booking: undefined,
+    clock,
+  });
+  return { time, clock, registry, recovery, runner, booked, asked, kicks };
+}
+
+describe('recovery on the action runner, on virtual time', () => {
+  it('kicks only on a fresh "not booked", one action per target at a time, within its cooldown and hourly limit, and asks the cloud within its bound', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 80 }), async (steps) => {
+        const b = bed();
+        // Every phone starts ready: the steps wedge them, drop them, take them offline.
+        const states = new Map<string, string>(SERIALS.map((sn) => [sn, 'device']));
+        b.registry.sync('android', new Map(states));
+        b.recovery.start();
+        for (const s of steps) {
+          switch (s.kind) {
+            case 'state':
+              if (s.state === 'gone') states.delete(s.serial);
+              else states.set(s.serial, s.state);
+              b.registry.sync('android', new Map(states));
+              b.recovery.devicesChanged();
+              break;
+            case 'fail':
+              for (let i = 0; i < s.times; i++) {
+                b.registry.failed(`android/${s.serial}`, 'missed its deadline', b.clock.wall(), b.clock.monotonic());
+                b.recovery.devicesChanged();
+              }
+              break;
+            case 'answer':
+              b.registry.answered(`android/${s.serial}`, info(s.serial), b.clock.wall(), b.clock.monotonic());
+              break;
+            case 'booked':
+              b.booked.set(s.serial, s.booked);
+              break;
+            case 'wait':
+              b.time.advance(s.ms);
+              break;
+          }
+          // Let the promises of what fired run, as the event loop would between timers.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        b.recovery.stop();
+        for (const k of b.kicks) {
+          // Never a disruption without the cloud's "not booked"; a kick goes as it is decided, within the gate's cache.
+          expect(k.answer?.answer, `reconnect of ${k.serial} at ${k.at}`).toEqual({ booked: false });
+          if (k.kick) expect(k.at - k.answer!.at, `kick of ${k.serial} at ${k.at}`).toBeLessThan(CACHE_S * 1000);
+        }
+        for (const serial of SERIALS) {
+          const at = b.kicks.filter((k) => k.serial === serial && k.kick).map((k) => k.at);
+          for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!, `kick cooldown of ${serial}`).toBeGreaterThanOrEqual(KICK_COOLDOWN_S * 1000);
+          for (const t of at) expect(at.filter((u) => u > t - HOUR && u <= t).length, `kicks of ${serial} in an hour`).toBeLessThanOrEqual(MAX_KICKS);
+        }
+        for (const t of b.asked) expect(b.asked.filter((u) => u > t - 60_000 && u <= t).length, 'status requests a minute').toBeLessThanOrEqual(PER_MINUTE);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('ActionRunner', () => {
+  it('looks at an action at most tickMs after its last look, and never after it is stopped', () => {
+    const time = new VirtualTime();
+    const looks: number[] = [];
+    const runner = new ActionRunner({ clock: time.clock(), booking: undefined });
+    const action: Action = { name: 'a', tickMs: 2_000, look: () => looks.push(time.now) };
+    runner.start(action);
+    time.advance(1_500);
+    runner.devicesChanged();
+    time.advance(5_000);
+    expect(looks).toEqual([0, 1_500, 3_500, 5_500]);
+    runner.stop(action);
+    runner.devicesChanged();
+    runner.look(action);
+    time.advance(10_000);
+    expect(looks).toHaveLength(4);
+    expect(time.pending).toBe(0);
+  });
+
+  it('runs one piece of work per target at a time, and asks the cloud once per question, looking again at its answer', async () => {
+    const time = new VirtualTime();
+    const clock = time.clock();
+    const gate = new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 2 }, clock);
+    let questions = 0;
+    const runner = new ActionRunner({ clock, gate, booking: { ask: () => (questions++, Promise.resolve({ booked: false })) } });
+    let looks = 0;
+    const action: Action = { name: 'a', tickMs: 60_000, look: () => void looks++ };
+    runner.start(action);
+    let release!: () => void;
+    expect(runner.run('S1', () => new Promise<void>((r) => (release = r)))).toBe(true);
+    expect(runner.run('S1', () => Promise.resolve())).toBe(false);
+    expect(runner.run('S2', () => Promise.resolve())).toBe(true);
+    expect(runner.verdict('U1', action)).toEqual({ kind: 'ask' });
+    expect(runner.verdict('U1', action)).toEqual({ kind: 'waiting' });
+    release();
+    await runner.settled();
+    expect(questions).toBe(1);
+    expect(looks).toBe(2);
+    expect(runner.verdict('U1', action)).toEqual({ kind: 'free' });
+    expect(runner.run('S1', () => Promise.resolve())).toBe(true);
+  });
+});
