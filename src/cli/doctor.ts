@@ -11,6 +11,7 @@ import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { readUsbControllers } from '../doctor/usb.js';
 import { hubToolItems } from '../doctor/hub-tools.js';
+import { hubHelperItems } from '../hub-helper/doctor-item.js';
 import {
   adbAddressFailed,
   cloudSettingsFailed,
@@ -60,6 +61,8 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: NodeJ
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
   config.push(...hubToolItems(settings, env));
+  // The hub tool as the daemon meets it, through the hub helper (the package's default).
+  config.push(...(await hubHelperItems(settings)));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
   let network: CloudNetwork | undefined;
   try {
