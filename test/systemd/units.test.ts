@@ -168,7 +168,7 @@ describe('systemd units', () => {
     expect(one(unit, 'Service.NoNewPrivileges')).toBe('yes');
     // The agent's own unit gives up nothing for it.
     const agent = directives(texts[agentUnit]!);
-    for (const [key, value] of [
+    for (const [key, value] of <Array<[string, string]>>[
       ['Service.PrivateDevices', 'yes'],
       ['Service.DevicePolicy', 'closed'],
       ['Service.ProtectKernelTunables', 'yes'],
