@@ -48,6 +48,9 @@ pkg() { "$node" -p "require('$repo/package.json').$1"; }
 version=${version:-$(pkg version)}
 "$node" "$repo/dist/packaging/version-cli.js" check "$version" || fail "refusing to package version $version"
 node_version=$(pkg devDependencies.node)
+# One line: is a newer Node.js of this line on the registry (a security
+# release means a rebuild, docs/install/package.md)? Never stops the build.
+"$node" "$repo/dist/packaging/node-release-cli.js" "$node_version" 20 || echo "package: could not check for a newer Node.js $node_version" >&2
 maintainer=$(pkg author)
 # The synopsis: package.json's description as Debian writes one (lower
 # case, no full stop, at most 80 characters).
