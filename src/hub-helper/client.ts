@@ -27,6 +27,8 @@ export function ask(request: HubRequest, socket = HUB_SOCKET, timeoutMs = TIMEOU
     conn.on('data', (chunk: Buffer) => (text += chunk.toString()));
     conn.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      // The helper answered and closed before reading all we sent: its answer stands.
+      if (error.code === 'ECONNRESET' && text) return resolve(parseAnswer(text));
       const why = error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? 'is not there: is device-agent-hub.socket enabled and started?' : error.message;
       reject(new Error(`the hub helper's socket ${socket} ${why}`));
     });

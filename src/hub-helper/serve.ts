@@ -120,19 +120,21 @@ async function main(): Promise<number> {
     return at >= 0 ? process.argv[at + 1] : undefined;
   };
   const configPath = option('--config-if-present');
-  const peer = option('--peer');
-  const refused = peer === undefined ? undefined : peerRefusal(peer, userName);
-  if (refused) {
-    process.stderr.write(`device-agent-hub: ${refused}\n`);
-    await new Promise<void>((resolve) => process.stdout.write(answerHead(refused), () => resolve()));
-    return 1;
-  }
+
   const write = (text: string): Promise<void> => new Promise((resolve) => process.stdout.write(text, () => resolve()));
   let line: string;
   try {
     line = await readLine(process.stdin);
   } catch (error) {
     await write(answerHead((error as Error).message));
+    return 1;
+  }
+  // Checked once the line is read: a peer whose line is left unread gets a reset instead of the answer.
+  const peer = option('--peer');
+  const refused = peer === undefined ? undefined : peerRefusal(peer, userName);
+  if (refused) {
+    process.stderr.write(`device-agent-hub: ${refused}\n`);
+    await write(answerHead(refused));
     return 1;
   }
   const request = parseRequest(line);

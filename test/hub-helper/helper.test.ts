@@ -29,6 +29,8 @@ beforeAll(async () => {
   await hub.start();
   await phone.start();
   hub.attach('1-1.4', 3, phone);
+  // A port the hub has but hubPorts does not map: the stand-in could switch it, the helper must not ask.
+  hub.attach('1-1.4', 4, phone);
   symlinkSync(standIn, join(dir, 'uhubctl'));
   const env = { ...process.env, ...hub.env, PATH: `${dir}${delimiter}${process.env.PATH}`, DEVICE_AGENT_HUB_PORTS: 'HELPER01=1-1.4:3' };
   server = createServer((conn: Socket) => {
