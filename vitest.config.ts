@@ -27,6 +27,7 @@ const E2E_FILES = [
   'test/doctor/ios.test.ts',
   'test/doctor/proxy.test.ts',
   'test/doctor/status-endpoint.test.ts',
+  'test/hub-helper/helper.test.ts',
   'test/hub/uhubctl.test.ts',
   'test/log/output-gate.test.ts',
   'test/monitoring/alert-firing.test.ts',

@@ -48,6 +48,9 @@ pkg() { "$node" -p "require('$repo/package.json').$1"; }
 version=${version:-$(pkg version)}
 "$node" "$repo/dist/packaging/version-cli.js" check "$version" || fail "refusing to package version $version"
 node_version=$(pkg devDependencies.node)
+# One line: is a newer Node.js of this line on the registry (a security
+# release means a rebuild, docs/install/package.md)? Never stops the build.
+"$node" "$repo/dist/packaging/node-release-cli.js" "$node_version" 20 || echo "package: could not check for a newer Node.js $node_version" >&2
 maintainer=$(pkg author)
 # The synopsis: package.json's description as Debian writes one (lower
 # case, no full stop, at most 80 characters).
@@ -172,7 +175,17 @@ for arch in "${arches[@]}"; do
   # /usr/bin/device-agent runs it with the packaged runtime: its shebang
   # (env -S node, whichever node is on PATH) is for a checkout, and goes.
   sed '1{/^#!/d}' "$repo/bin/device-agent.js" >"$lib/bin/device-agent.js"
-  install -m 0644 "$repo/config/default.json" "$lib/config/default.json"
+  # The package's defaults: hub ports are switched through the hub helper
+  # (device-agent-hub.socket, docs/design/hub-helper.md), which the agent's
+  # sandbox can reach; an operator's setting still wins.
+  "$node" -e '
+    const fs = require("fs");
+    const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    if (d.recovery.powerCycleCommand !== "uhubctl") { console.error("config/default.json: recovery.powerCycleCommand is no longer uhubctl; check the package default"); process.exit(1); }
+    d.recovery.powerCycleCommand = "/usr/lib/device-agent/bin/hub-request";
+    fs.writeFileSync(process.argv[2], JSON.stringify(d, null, 2) + "\n");' "$repo/config/default.json" "$lib/config/default.json" || fail "could not write the package defaults"
+  printf '#!/bin/sh\n# Asks the hub helper (device-agent-hub.socket) to switch a port; takes\n# uhubctl'"'"'s arguments, as recovery.powerCycleCommand runs it.\nexec /usr/lib/device-agent/node/bin/node /usr/lib/device-agent/dist/src/hub-helper/client.js "$@"\n' >"$lib/bin/hub-request"
+  chmod 0755 "$lib/bin/hub-request"
   (cd "$repo/dist" && find src -name '*.js' -print0 | tar --null -T - -c) | tar -x -C "$lib/dist"
   cp -a "$deps/node_modules" "$lib/node_modules"
   install -m 0755 "$runtime/bin/node" "$lib/node/bin/node"
@@ -188,6 +201,11 @@ for arch in "${arches[@]}"; do
     -e 's#^\(\# Install: see \)README.md\.#\1/usr/share/doc/device-agent/README.md.gz.#' \
     -e 's#^\[Service\]$#\# Not started until the API key is there (either way of keeping it, see\n\# /usr/share/doc/device-agent/README.md.gz): a fresh install stays inactive\n\# instead of failing while nobody has configured it yet.\nConditionPathExists=|/etc/device-agent/api-key\nConditionPathExists=|/etc/credstore.encrypted/device-agent.api-key\n\n[Service]#' \
     "$repo/systemd/device-agent.service" >"$root/usr/lib/systemd/system/device-agent.service"
+  for unit in device-agent-hub.socket device-agent-hub@.service; do
+    sed -e 's#^ExecStart=/opt/device-agent/node_modules/node/bin/node /opt/device-agent/dist/#ExecStart=/usr/lib/device-agent/node/bin/node /usr/lib/device-agent/dist/#' \
+      -e 's#^Documentation=file:/opt/device-agent/docs/design/hub-helper.md$#Documentation=man:device-agent(1)#' \
+      "$repo/systemd/$unit" >"$root/usr/lib/systemd/system/$unit"
+  done
   sed -e 's#^Documentation=man:adb(1) file:/opt/device-agent/README.md$#Documentation=man:adb(1) man:device-agent(1)#' \
     -e 's#^\(\# Install: see \)README.md\.#\1/usr/share/doc/device-agent/README.md.gz.#' \
     "$repo/systemd/device-agent-adb.service" >"$root/usr/lib/systemd/system/device-agent-adb.service"
@@ -202,13 +220,18 @@ for arch in "${arches[@]}"; do
   doc=$root/usr/share/doc/device-agent
   gzip -9n <"$repo/docs/install/package.md" >"$doc/README.md.gz"
   gzip -9n <"$runtime/LICENSE" >"$doc/node.LICENSE.gz"
-  {
-    printf 'device-agent (%s) unstable; urgency=medium\n\n' "$version"
-    printf '  * Built from commit %s with Node.js %s.\n\n' "$build_number" "$node_version"
-    printf ' -- %s  %s\n' "$maintainer" "$(date -R -u -d "@$SOURCE_DATE_EPOCH")"
-  } | gzip -9n >"$doc/changelog.gz"
+  # The settings reference, where --help names it (projectRoot's
+  # docs/reference/configuration.md) and where documentation belongs.
+  install -m 0644 "$repo/docs/reference/configuration.md" "$doc/configuration.md"
+  install -d "$lib/docs/reference"
+  ln -s ../../../../share/doc/device-agent/configuration.md "$lib/docs/reference/configuration.md"
+  gzip -9n <"$repo/docs/design/hub-helper.md" >"$doc/hub-helper.md.gz"
+  # The changelog: the project's history, a day an entry (changelog.ts).
+  "$node" "$repo/dist/packaging/changelog-cli.js" "$repo" "$version" "$maintainer" "Built from commit $build_number with Node.js $node_version." | gzip -9n >"$doc/changelog.gz"
   "$node" "$repo/dist/packaging/copyright-cli.js" "$lib/node_modules" "$node_version" >"$doc/copyright"
-  gzip -9n <"$here/device-agent.1" >"$root/usr/share/man/man1/device-agent.1.gz"
+  # The man page with its SETTINGS section made from the schema and the package's defaults.
+  "$node" "$repo/dist/packaging/man-settings-cli.js" "$lib/config/default.json" >"$work/settings.roff"
+  awk -v settings="$work/settings.roff" '/^\.SH EXIT STATUS$/ { while ((getline line < settings) > 0) print line } { print }' "$here/device-agent.1" | gzip -9n >"$root/usr/share/man/man1/device-agent.1.gz"
   install -m 0644 "$here/lintian-overrides" "$root/usr/share/lintian/overrides/device-agent"
 
   install -m 0755 "$here/postinst" "$here/prerm" "$here/postrm" "$root/DEBIAN/"
@@ -219,7 +242,8 @@ for arch in "${arches[@]}"; do
     echo "Architecture: $arch"
     echo "Maintainer: $maintainer"
     echo "Installed-Size: $(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)"
-    echo "Depends: adb, systemd (>= 248), $shlib_depends"
+    # libnss-systemd: the hub helper knows the agent's dynamic user by name.
+    echo "Depends: adb, systemd (>= 248), libnss-systemd, $shlib_depends"
     echo "Recommends: android-sdk-platform-tools-common"
     echo "Suggests: usbmuxd"
     echo "Section: admin"

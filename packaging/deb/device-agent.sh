@@ -61,4 +61,16 @@ case "${1:-}" in
     fi
     ;;
 esac
-exec "$node" --max-semi-space-size=1 "$lib/bin/device-agent.js" "$@"
+# The operator's settings file, when there is one and the command names
+# none: the service (run) and the commands by hand read the same settings.
+config=()
+case "${1:-}" in
+  run | once | list | doctor)
+    if [ -f /etc/device-agent/config.json ]; then
+      given=
+      for arg in "$@"; do case "$arg" in --config | --config=*) given=1 ;; esac; done
+      [ -n "$given" ] || config=(--config /etc/device-agent/config.json)
+    fi
+    ;;
+esac
+exec "$node" --max-semi-space-size=1 "$lib/bin/device-agent.js" "$@" "${config[@]}"

@@ -12,6 +12,7 @@ import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { readUsbControllers } from '../doctor/usb.js';
 import { hubToolItems } from '../doctor/hub-tools.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
+import { hubHelperItems } from '../hub-helper/doctor-item.js';
 import {
   adbAddressFailed,
   cloudSettingsFailed,
@@ -67,6 +68,8 @@ export async function doctor(
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
   config.push(...hubToolItems(settings, env));
+  // The hub tool as the daemon meets it, through the hub helper (the package's default).
+  config.push(...(await hubHelperItems(settings)));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
   let network: CloudNetwork | undefined;
   try {

@@ -56,6 +56,15 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
   const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink });
   if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
+  // Which file the daemon's settings came from: a file it was meant to read and did not is otherwise silent.
+  if (args.command === 'run') {
+    logger.info(
+      { configFile: args.configPath ?? null, variables: variables.length },
+      args.configPath
+        ? `settings: the defaults, then ${args.configPath}, then ${variables.length} DEVICE_AGENT_* variables`
+        : `settings: the defaults, then ${variables.length} DEVICE_AGENT_* variables (no settings file given with --config)`,
+    );
+  }
   return { settings, logger, warnings, variables, credentials };
 }
 

@@ -9,12 +9,21 @@
 //   POST /unplug?serials=A     the phone goes away for good
 //   POST /fail?status=503      the cloud answers every request with that status from now on
 //   POST /heal                 the cloud answers normally again
+//   POST /offline?serials=A    the phone's adbd stops answering its handshake (adb lists it offline)
+//   GET  /hub                  every switch of a hub port seen: hub, port, power, serial, time
+// With --hub-sysfs DIR --hub-ports HUB:PORT=SERIAL,...: a hub for the
+// stand-in uhubctl (test/hub/uhubctl), which writes the ports' sysfs
+// disable files under DIR; the bed watches them: "1" pulls the phone's
+// cable, "0" plugs it back as a phone that booted afresh. The deploy check
+// makes the tree and the hub's device node.
 // node dist/test/deploy/bed.js --adb-port 5037 --cloud-port 8080 --control-port 8081 --serials A,B,C
 //   [--unauthorized C]   those phones wait for "Allow USB debugging" (adb lists them unauthorized)
 // The control port answers at once; the phones are connected as soon as the
 // adb server answers (--adb-wait-seconds, default 60: where the adb server
 // comes with the package under test, the bed starts before it).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { hostRequest, parseDevices } from '../sim/host-client.js';
@@ -32,6 +41,8 @@ const { values } = parseArgs({
     'adb-wait-seconds': { type: 'string', default: '60' },
     profile: { type: 'string', default: 'pixel-8-pro' },
     unauthorized: { type: 'string', default: '' },
+    'hub-sysfs': { type: 'string' },
+    'hub-ports': { type: 'string', default: '' },
   },
 });
 
@@ -62,6 +73,47 @@ async function ready(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+const hubSwitches: Array<{ hub: string; port: number; power: 'off' | 'on'; serial: string; at: number }> = [];
+
+/** Watches each mapped port's disable file and pulls or plugs the phone on it. */
+function watchHub(sysfs: string, ports: string): void {
+  const slots = ports
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^([\d.-]+):(\d+)=(.+)$/.exec(entry);
+      if (!m) throw new Error(`--hub-ports: HUB:PORT=SERIAL, got ${entry}`);
+      return { hub: m[1]!, port: Number(m[2]), serial: m[3]!, off: false };
+    });
+  let busy = false;
+  setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void (async () => {
+      for (const slot of slots) {
+        let off: boolean;
+        try {
+          off = readFileSync(join(sysfs, `${slot.hub}:1.0`, `${slot.hub}-port${slot.port}`, 'disable'), 'utf8').trim() === '1';
+        } catch {
+          continue;
+        }
+        if (off === slot.off) continue;
+        slot.off = off;
+        hubSwitches.push({ hub: slot.hub, port: slot.port, power: off ? 'off' : 'on', serial: slot.serial, at: Date.now() });
+        const phone = phones.get(slot.serial);
+        if (!phone) continue;
+        if (off) await phone.unplug();
+        else {
+          phone.wedge(false);
+          if (phone.currentMode === 'offline') phone.setMode('ready');
+          await phone.replug();
+          await connect(slot.serial).catch(() => undefined);
+        }
+      }
+    })().finally(() => (busy = false));
+  }, 250);
 }
 
 async function main(): Promise<void> {
@@ -105,6 +157,11 @@ async function main(): Promise<void> {
         }
         return [200, 'unplugged'];
       }
+      if (url.pathname === '/offline' && req.method === 'POST') {
+        for (const s of serials) phones.get(s)?.setMode('offline');
+        return [200, 'offline'];
+      }
+      if (url.pathname === '/hub') return [200, hubSwitches];
       if (url.pathname === '/fail' && req.method === 'POST') {
         cloud.failNext({ status: Number(url.searchParams.get('status') ?? '503'), times: Infinity });
         return [200, 'failing'];
@@ -121,6 +178,7 @@ async function main(): Promise<void> {
     );
   });
   await new Promise<void>((resolve) => control.listen(Number(values['control-port']), values['control-host'], resolve));
+  if (values['hub-sysfs']) watchHub(values['hub-sysfs'], values['hub-ports']);
   await Promise.all([...phones.keys()].map(connect));
   process.stdout.write(`bed ready: cloud ${cloud.url}, ${phones.size} phones\n`);
 }

@@ -54,17 +54,10 @@ nspawn_run() {
     /bin/bash -euxc "$1"
 }
 
-say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
-step2=$(readme_step 2)
-step2=${step2//REPOSITORY-URL//src}
-nspawn_run "$(readme_step 1)
-$step2" >"$work/install.log" 2>&1 || fail "README steps 1-2 failed: $(tail -20 "$work/install.log")"
-pass "README steps 1-2"
-
 # ---- boot --------------------------------------------------------------------
 leader=
 boot() {
-  systemd-nspawn -q -D "$root" -b --register=no --keep-unit --private-network >"$work/boot.log" 2>&1 &
+  systemd-nspawn -q -D "$root" -b --register=no --keep-unit --private-network --bind-ro="$repo:/src" >"$work/boot.log" 2>&1 &
   nspawn_pid=$!
   for _ in $(seq 1 120); do
     leader=$(pgrep -P "$nspawn_pid" | head -n 1 || true)
@@ -95,6 +88,14 @@ bed() { # bed METHOD PATH: the bed's control port, inside the box
 }
 box_ms() { in_box date +%s%3N; }
 unit() { in_box systemctl show -P "$2" "$1"; }
+
+checkout_part() {
+say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
+step2=$(readme_step 2)
+step2=${step2//REPOSITORY-URL//src}
+nspawn_run "$(readme_step 1)
+$step2" >"$work/install.log" 2>&1 || fail "README steps 1-2 failed: $(tail -20 "$work/install.log")"
+pass "README steps 1-2"
 
 say "boot"
 boot
@@ -194,7 +195,143 @@ bed_start
 wait_put 0 "p.nodeId === '$node_id' && ['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) === 'AVAILABLE')" 90 >/dev/null ||
   fail "no report with the same node id after a reboot"
 pass "both units active after boot; same node id"
-
 in_box journalctl --no-pager -o cat | has "$KEY" && fail "the key is in the journal"
+poweroff
+}
+
+# ---- the installed package ---------------------------------------------------
+# The .deb of `npm run package` (dist/deb, this version and architecture)
+# installed in a fresh Debian 12 with apt-get, then checked under its
+# shipped units: reporting with the settings of /etc/device-agent/config.json
+# (which the agent names at start), the packaged wrapper's commands, every
+# absolute path the installed product names, and hub switching through the
+# hub helper: a charge pause and a power cycle reach a hub the test makes
+# (a USB character node under /dev/bus/usb and sysfs port files on a tmpfs
+# over /sys/bus), the stand-in uhubctl fails when run straight under the
+# agent's own sandbox (b3b4d4c's way), and doctor sees the hub tool from the
+# daemon's sandbox.
+HUB_SYSFS=/sys/bus/usb/devices
+PORT_CHARGE=$HUB_SYSFS/1-1:1.0/1-1-port1/disable
+PORT_CYCLE=$HUB_SYSFS/1-1:1.0/1-1-port2/disable
+PKG_NODE=/usr/lib/device-agent/node/bin/node
+
+# Runs a command under the sandbox of the installed device-agent.service:
+# every property of its [Service] section but how it is started and kept.
+in_agent_sandbox() {
+  # User=: the service's dynamic user by name, as the wrapper's systemd-run has it.
+  local props=(-p User=device-agent)
+  while IFS= read -r line; do props+=(-p "$line"); done < <(in_box sed -n '/^\[Service\]/,/^\[/{/^[A-Z][A-Za-z]*=/p}' /usr/lib/systemd/system/device-agent.service |
+    grep -Ev '^(Type|ExecStart|EnvironmentFile|LoadCredential|Restart|RestartSec|RestartPreventExitStatus|TimeoutStopSec|SyslogIdentifier)=')
+  in_box systemd-run --quiet --wait --pipe --collect "${props[@]}" "$@"
+}
+
+package_part() {
+  local deb
+  deb=$repo/dist/deb/device-agent_$("$node" -p "require('$repo/package.json').version")_$(dpkg --print-architecture).deb
+  [ -s "$deb" ] || fail "$deb is missing: run npm run package first"
+  root=$work/package-root
+  # The bed and its control port run on the packaged Node.js here.
+  BOX_NODE=$PKG_NODE
+  rm -rf "$root"
+  cp -a "$base" "$root"
+  say "the package: apt-get install $(basename "$deb") in a fresh Debian 12"
+  nspawn_run "apt-get update -qq && apt-get install -y -qq /src/dist/deb/$(basename "$deb")" >"$work/package-install.log" 2>&1 ||
+    fail "installing the package failed: $(tail -20 "$work/package-install.log")"
+  pass "installed with apt-get"
+
+  boot
+  in_box systemctl is-enabled device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not enabled"
+  in_box systemctl is-active device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not active"
+
+  say "a hub in the box: its device node, its sysfs ports, the stand-in uhubctl"
+  in_box bash -euc "mount -t tmpfs -o mode=0755 hub-sysfs /sys/bus
+    mkdir -p $HUB_SYSFS/1-1 $HUB_SYSFS/1-1:1.0/1-1-port1 $HUB_SYSFS/1-1:1.0/1-1-port2
+    echo 1 > $HUB_SYSFS/1-1/busnum; echo 2 > $HUB_SYSFS/1-1/devnum
+    echo 0 > $PORT_CHARGE; echo 0 > $PORT_CYCLE
+    mkdir -p /dev/bus/usb/001 && mknod -m 0664 /dev/bus/usb/001/002 c 189 1
+    sed '1s|.*|#!$PKG_NODE|' /src/test/hub/uhubctl > /usr/local/bin/uhubctl && chmod 0755 /usr/local/bin/uhubctl" || fail "could not make the hub"
+  pass "hub 1-1: /dev/bus/usb/001/002 (char 189:1), ports 1 and 2"
+
+  say "configured as docs/install/package.md says, settings in /etc/device-agent/config.json"
+  printf '%s\n' "$KEY" | in_box bash -euc 'umask 077; cat > /etc/device-agent/api-key'
+  in_box bash -euc "cat > /etc/device-agent/config.json <<'JSON'
+{ \"baseUrl\": \"http://127.0.0.1:8080/v1\", \"username\": \"agent@example.test\", \"schedule\": \"*/5 * * * * *\", \"jitterSeconds\": 0,
+  \"hubPorts\": [\"DEPLOY01=1-1:1\", \"DEPLOY02=1-1:2\"],
+  \"charge\": { \"ways\": [\"DEPLOY01=uhubctl\"], \"highPercent\": 90, \"lowPercent\": 40, \"maxPauseSeconds\": 20 },
+  \"recovery\": { \"powerCycle\": true, \"offlineCooldownSeconds\": 10, \"kickCooldownSeconds\": 10, \"bookingCacheSeconds\": 2 } }
+JSON"
+  in_box systemd-run --unit=da-bed --collect -p WorkingDirectory=/src "$PKG_NODE" /src/dist/test/deploy/bed.js --serials DEPLOY01,DEPLOY02,DEPLOY03 \
+    --profile samsung-galaxy-s25-plus --hub-sysfs "$HUB_SYSFS" --hub-ports 1-1:1=DEPLOY01,1-1:2=DEPLOY02 --adb-wait-seconds 120 >/dev/null
+  t0=$(box_ms)
+  in_box systemctl restart device-agent
+  wait_put "$t0" "['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) !== undefined)" 90 >/dev/null || fail "no report with the three phones from the package"
+  in_box journalctl --no-pager -o cat -u device-agent | has 'settings: the defaults, then /etc/device-agent/config.json' || fail "the agent did not say it read /etc/device-agent/config.json"
+  pass "reported; the agent said it read /etc/device-agent/config.json"
+
+  say "charge control pauses DEPLOY01 through the hub helper"
+  for _ in $(seq 1 120); do [ "$(in_box cat "$PORT_CHARGE")" = 1 ] && break; sleep 0.5; done
+  [ "$(in_box cat "$PORT_CHARGE")" = 1 ] || fail "DEPLOY01's port was never switched off: $(in_box journalctl --no-pager -o cat -u device-agent -u 'device-agent-hub@*' | grep -i 'hub\|charge' | tail -5)"
+  in_box journalctl --no-pager -o cat | has 'device-agent-hub: off hub 1-1 port 1: done' || fail "the helper did not log the switch"
+  wait_put "$t0" "status(p, 'DEPLOY01') === 'UNAVAILABLE'" 30 >/dev/null || fail "the paused phone was not reported UNAVAILABLE"
+  for _ in $(seq 1 80); do [ "$(in_box cat "$PORT_CHARGE")" = 0 ] && break; sleep 0.5; done
+  [ "$(in_box cat "$PORT_CHARGE")" = 0 ] || fail "DEPLOY01's port was not switched on after charge.maxPauseSeconds"
+  pass "port 1 off (UNAVAILABLE, paused) and on again after the longest pause, through device-agent-hub"
+
+  say "a power cycle, as recovery asks for one, from the agent's sandbox through the hub helper"
+  # Recovery's decision to cycle is the e2e tests' (test/e2e/power-cycle*);
+  # here the command it runs, as the daemon's unit runs it.
+  in_agent_sandbox /usr/lib/device-agent/bin/hub-request -l 1-1 -p 2 -a cycle >"$work/cycle.out" 2>&1 || fail "the cycle failed: $(cat "$work/cycle.out")"
+  has 'Sent power on request' <"$work/cycle.out" || fail "no uhubctl output came back: $(cat "$work/cycle.out")"
+  for _ in $(seq 1 20); do bed GET /hub | has '"power":"on","serial":"DEPLOY02"' && break; sleep 0.5; done
+  bed GET /hub | has '"power":"off","serial":"DEPLOY02"' && bed GET /hub | has '"power":"on","serial":"DEPLOY02"' || fail "DEPLOY02's port was not switched off and on: $(bed GET /hub)"
+  in_box journalctl --no-pager -o cat | has 'device-agent-hub: cycle hub 1-1 port 2: done' || fail "the helper did not log the cycle"
+  pass "port 2 cycled off and on (the bed saw both), the helper logged it"
+
+  say "the helper switches only mapped ports, and only for root and the agent's user"
+  # Each exits 1 (refused): its output is read from a file, not a pipe that pipefail would fail.
+  in_agent_sandbox /usr/lib/device-agent/bin/hub-request -l 1-1 -p 3 -a off >"$work/unmapped.out" 2>&1 && fail "an unmapped port was switched"
+  has 'not in hubPorts' <"$work/unmapped.out" || fail "an unmapped port was not refused: $(cat "$work/unmapped.out")"
+  in_box runuser -u nobody -- /usr/lib/device-agent/bin/hub-request -l 1-1 -p 1 -a off >"$work/nobody.out" 2>&1 && fail "user nobody switched a port"
+  has 'refused this user' <"$work/nobody.out" || fail "user nobody was not refused as such: $(cat "$work/nobody.out")"
+  pass "port 3 (unmapped) refused; user nobody refused"
+
+  say "b3b4d4c's way: the stand-in uhubctl straight under the agent's sandbox fails"
+  if in_agent_sandbox /usr/local/bin/uhubctl -l 1-1 -p 1 -a off >"$work/sandboxed-uhubctl.log" 2>&1; then fail "uhubctl ran under the agent's own sandbox: the stand-in does not check what the real one needs"; fi
+  has 'permission problems\|No compatible devices' <"$work/sandboxed-uhubctl.log" || fail "unexpected: $(cat "$work/sandboxed-uhubctl.log")"
+  [ "$(in_box cat "$PORT_CHARGE")" = 0 ] || fail "the port was switched from the agent's sandbox"
+  pass "no /dev/bus/usb and a read-only /sys there: $(head -1 "$work/sandboxed-uhubctl.log")"
+
+  say "doctor, once and list through the packaged wrapper"
+  in_box device-agent doctor >"$work/doctor.out" 2>&1 || true
+  has '\[ OK \] hub helper (/run/device-agent-hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens' <"$work/doctor.out" ||
+    fail "doctor did not see the hub tool through the helper: $(grep -i hub "$work/doctor.out")"
+  in_box device-agent list >"$work/list.out" 2>&1 || fail "device-agent list failed: $(tail -5 "$work/list.out")"
+  has DEPLOY03 <"$work/list.out" || fail "list did not show DEPLOY03"
+  in_box device-agent once >"$work/once.out" 2>&1 || fail "device-agent once failed: $(tail -5 "$work/once.out")"
+  pass "doctor saw uhubctl and the hub node from the helper; list and once work"
+
+  say "every absolute path the installed product names is in the package (or made by the operator or systemd)"
+  in_box device-agent --help >"$work/help.out" 2>&1 || true
+  in_box device-agent run --help >>"$work/help.out" 2>&1 || true
+  { cat "$work/help.out" "$work/doctor.out"; in_box cat /etc/device-agent/agent.env /usr/lib/systemd/system/device-agent.service /usr/lib/systemd/system/device-agent-adb.service \
+    /usr/lib/systemd/system/device-agent-hub.socket /usr/lib/systemd/system/device-agent-hub@.service /usr/bin/device-agent; in_box bash -c 'zcat /usr/share/man/man1/device-agent.1.gz' | sed 's/\\-/-/g'; } |
+    grep -oE '(^|[^A-Za-z0-9_.~$-])/(usr|etc|var|opt|lib|run)/[A-Za-z0-9_./@+-]*[A-Za-z0-9_]' | sed -E 's#^[^/]##' | sort -u >"$work/named-paths"
+  in_box dpkg -L device-agent >"$work/package-files"
+  # Made by the operator (the key, a settings file, a CA, a proxy's
+  # variables, an example tool under /usr/local), by systemd or the service
+  # at run time, or another package's (adb, usbmuxd's socket).
+  made='^/etc/device-agent/(api-key|config\.json|ca\.pem|proxy\.env)$|^/etc/credstore\.encrypted/|^/var/lib/(private/)?device-agent(-adb)?(/|$)|^/run/|^/var/cache/device-agent|^/etc/systemd/system/|^/usr/bin/(adb|env)$|^/usr/sbin/nologin$|^/etc/ssl/|^/var/run/usbmuxd$|^/usr/local/|^/usr/share/doc/device-agent/README\.md\.gz$'
+  missing=$(while read -r p; do grep -qxF "$p" "$work/package-files" || printf '%s\n' "$p" | grep -qE "$made" || in_box test -e "$p" || echo "$p"; done <"$work/named-paths")
+  [ -z "$missing" ] || fail "paths named but not there: $missing"
+  in_box test -s /usr/lib/device-agent/docs/reference/configuration.md || fail "the settings reference --help names is not there"
+  pass "$(wc -l <"$work/named-paths") paths named, each in the package, the system or made by the operator or systemd"
+  poweroff
+}
+
+# DEPLOY_PART=package runs the installed package's checks alone (the
+# checkout's take minutes more).
+if [ "${DEPLOY_PART:-all}" != package ]; then checkout_part; fi
+package_part
+
 say "systemd deploy checks passed"
 echo "systemd: $passed passed, 0 failed"

@@ -6,9 +6,18 @@
 // not wedged any more, one stuck offline answers its handshake). A
 // power-only port (a phone on Wi-Fi adb, charged from the hub) leaves the
 // phone on adb whatever its power.
+//
+// The bed also lays out what the real uhubctl needs and the stand-in checks
+// (test/hub/uhubctl): a sysfs tree with each hub's busnum and devnum and
+// each port's `disable` file, and the hub's device node, in a temporary
+// directory (a plain file for the node: a test run without root cannot
+// make a character device; the deploy checks make a real one).
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SimDevice } from '../sim/sim-device.js';
 
 export const HUB_DESCRIPTION = '2109:2817 VIA Labs, Inc. USB2.0 Hub, USB 2.10, 4 ports, ppps';
@@ -26,16 +35,34 @@ export class HubBed {
   private readonly ports = new Map<string, { device: SimDevice; powered: boolean; powerOnly: boolean }>();
   private server: Server | undefined;
   private url: string | undefined;
+  private readonly root = mkdtempSync(join(tmpdir(), 'hub-bed-'));
+  private readonly hubs: string[] = [];
 
   /** Puts a phone on a hub's port; powerOnly: its data goes another way, so switching the port leaves it on adb. */
   attach(hub: string, port: number, device: SimDevice, options: { powerOnly?: boolean } = {}): void {
     this.ports.set(`${hub}:${port}`, { device, powered: true, powerOnly: options.powerOnly ?? false });
+    if (!this.hubs.includes(hub)) {
+      this.hubs.push(hub);
+      const devnum = String(this.hubs.length + 1).padStart(3, '0');
+      mkdirSync(join(this.root, 'sys', hub), { recursive: true });
+      writeFileSync(join(this.root, 'sys', hub, 'busnum'), '1\n');
+      writeFileSync(join(this.root, 'sys', hub, 'devnum'), `${Number(devnum)}\n`);
+      mkdirSync(join(this.root, 'dev', '001'), { recursive: true });
+      writeFileSync(join(this.root, 'dev', '001', devnum), '');
+    }
+    mkdirSync(join(this.root, 'sys', `${hub}:1.0`, `${hub}-port${port}`), { recursive: true });
+    writeFileSync(join(this.root, 'sys', `${hub}:1.0`, `${hub}-port${port}`, 'disable'), '0\n');
   }
 
   /** The environment the agent passes on to the stand-in. */
   get env(): Record<string, string> {
     if (!this.url) throw new Error('HubBed is not started');
-    return { UHUBCTL_STANDIN_URL: this.url };
+    return { UHUBCTL_STANDIN_URL: this.url, UHUBCTL_STANDIN_SYSFS: join(this.root, 'sys'), UHUBCTL_STANDIN_DEVFS: join(this.root, 'dev') };
+  }
+
+  /** The sysfs file the stand-in writes for one port ("1": off). */
+  disableFile(hub: string, port: number): string {
+    return join(this.root, 'sys', `${hub}:1.0`, `${hub}-port${port}`, 'disable');
   }
 
   async start(): Promise<void> {
@@ -57,6 +84,7 @@ export class HubBed {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
+    rmSync(this.root, { recursive: true, force: true });
   }
 
   private async handle(body: string): Promise<[number, unknown]> {

@@ -1,3 +1,4 @@
+import { chmodSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Uhubctl } from '../../src/recovery/uhubctl.js';
@@ -12,18 +13,24 @@ import { HubBed } from './hub-bed.js';
 const standIn = fileURLToPath(new URL('./uhubctl', import.meta.url));
 const hub = new HubBed();
 const phone = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'HUB00001') });
-let saved: string | undefined;
+const VARIABLES = ['UHUBCTL_STANDIN_URL', 'UHUBCTL_STANDIN_SYSFS', 'UHUBCTL_STANDIN_DEVFS'] as const;
+const saved: Partial<Record<string, string>> = {};
 
 beforeAll(async () => {
   await hub.start();
   await phone.start();
   hub.attach('1-1.4', 3, phone);
-  saved = process.env.UHUBCTL_STANDIN_URL;
-  process.env.UHUBCTL_STANDIN_URL = hub.env.UHUBCTL_STANDIN_URL;
+  for (const name of VARIABLES) {
+    saved[name] = process.env[name];
+    process.env[name] = hub.env[name];
+  }
 });
 
 afterAll(async () => {
-  process.env.UHUBCTL_STANDIN_URL = saved;
+  for (const name of VARIABLES) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
   await phone.stop();
   await hub.stop();
 });
@@ -62,6 +69,33 @@ describe('uhubctl, through the stand-in', () => {
   it("a location with no hub: uhubctl's words, exit status 1, nothing switched", async () => {
     const before = hub.switches.length;
     await expect(new Uhubctl(standIn).cycle('9-9', 1)).rejects.toThrow(/-l 9-9 -p 1 -a cycle: exit status 1: No compatible devices detected at location 9-9!/);
+    expect(hub.switches).toHaveLength(before);
+  });
+
+  it('writes the port sysfs disable file as uhubctl does ("1" off, "0" on)', async () => {
+    await new Uhubctl(standIn).switch('1-1.4', 3, 'off');
+    expect(readFileSync(hub.disableFile('1-1.4', 3), 'utf8')).toBe('1');
+    await new Uhubctl(standIn).switch('1-1.4', 3, 'on');
+    expect(readFileSync(hub.disableFile('1-1.4', 3), 'utf8')).toBe('0');
+  });
+
+  it('fails as uhubctl fails without access: no hub node (a private /dev), or a port file it cannot write (a read-only /sys)', async () => {
+    const before = hub.switches.length;
+    const devfs = process.env.UHUBCTL_STANDIN_DEVFS;
+    process.env.UHUBCTL_STANDIN_DEVFS = '/nonexistent/dev/bus/usb';
+    try {
+      await expect(new Uhubctl(standIn).cycle('1-1.4', 3)).rejects.toThrow(/exit status 1: No compatible devices detected at location 1-1.4!/);
+    } finally {
+      process.env.UHUBCTL_STANDIN_DEVFS = devfs;
+    }
+    const file = hub.disableFile('1-1.4', 3);
+    chmodSync(file, 0o444);
+    try {
+      // As root the mode is no obstacle: only a read-only mount stops root (the deploy checks).
+      if (process.getuid?.() !== 0) await expect(new Uhubctl(standIn).switch('1-1.4', 3, 'off')).rejects.toThrow(/exit status 1/);
+    } finally {
+      chmodSync(file, 0o644);
+    }
     expect(hub.switches).toHaveLength(before);
   });
 

@@ -148,6 +148,37 @@ describe('systemd units', () => {
     expect(score).toBeLessThanOrEqual(maxAdbExposure);
   });
 
+  it('the hub helper (issue 33): the agent unit keeps its 1.1 of b3b4d4c; the helper is rated 1.0 or lower', async () => {
+    const agent = await systemdAnalyze(['security', '--offline=yes', join(unitDir, agentUnit)]);
+    expect(exposure(agent.stdout, agentUnit)).toBeLessThanOrEqual(1.1);
+    const helper = await systemdAnalyze(['security', '--offline=yes', join(unitDir, 'device-agent-hub@.service')]);
+    expect(exposure(helper.stdout, 'device-agent-hub@i.service'), helper.stdout).toBeLessThanOrEqual(1.0);
+  });
+
+  it('the hub helper: one process per request, told its peer, root without capabilities, USB device nodes only, no network', async () => {
+    const socket = directives(await readFile(join(unitDir, 'device-agent-hub.socket'), 'utf8'));
+    expect(one(socket, 'Socket.ListenStream')).toBe('/run/device-agent-hub.sock');
+    expect(one(socket, 'Socket.Accept')).toBe('yes');
+    const unit = directives(await readFile(join(unitDir, 'device-agent-hub@.service'), 'utf8'));
+    expect(one(unit, 'Service.ExecStart')).toMatch(/hub-helper\/serve\.js --peer %i /);
+    expect(one(unit, 'Service.CapabilityBoundingSet')).toBe('');
+    expect(one(unit, 'Service.DevicePolicy')).toBe('closed');
+    expect(unit.get('Service.DeviceAllow')).toEqual(['char-usb_device rw']);
+    expect(one(unit, 'Service.PrivateNetwork')).toBe('yes');
+    expect(one(unit, 'Service.NoNewPrivileges')).toBe('yes');
+    // The agent's own unit gives up nothing for it.
+    const agent = directives(texts[agentUnit]!);
+    for (const [key, value] of <Array<[string, string]>>[
+      ['Service.PrivateDevices', 'yes'],
+      ['Service.DevicePolicy', 'closed'],
+      ['Service.ProtectKernelTunables', 'yes'],
+      ['Service.NoNewPrivileges', 'yes'],
+      ['Service.PrivateUsers', 'yes'],
+    ])
+      expect(one(agent, key)).toBe(value);
+    expect(agent.get('Service.SupplementaryGroups')).toBeUndefined();
+  });
+
   it('reads the exposure score only from the overall line', () => {
     expect(exposure('→ Overall exposure level for device-agent.service: 1.3 OK 🙂\n', agentUnit)).toBe(1.3);
     expect(exposure('→ Overall exposure level for other.service: 1.3 OK\n', agentUnit)).toBeUndefined();

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Uhubctl } from '../../src/recovery/uhubctl.js';
+import { hubHelperItems } from '../../src/hub-helper/doctor-item.js';
+import { HubBed } from '../hub/hub-bed.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
+
+// The hub helper as systemd runs it (Accept=yes): a process per connection
+// with the connection as its standard input and output (compiled serve.js),
+// the stand-in uhubctl on its PATH; the agent's side is the compiled client
+// run as the agent runs a hub tool (recovery.powerCycleCommand).
+
+const dist = fileURLToPath(new URL('../../dist/src/hub-helper/', import.meta.url));
+const standIn = fileURLToPath(new URL('../hub/uhubctl', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'hub-helper-'));
+const socket = join(dir, 'hub.sock');
+const hub = new HubBed();
+const phone = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'HELPER01') });
+let server: Server;
+const client = `${process.execPath} ${join(dist, 'client.js')} --socket ${socket}`;
+
+beforeAll(async () => {
+  await hub.start();
+  await phone.start();
+  hub.attach('1-1.4', 3, phone);
+  // A port the hub has but hubPorts does not map: the stand-in could switch it, the helper must not ask.
+  hub.attach('1-1.4', 4, phone);
+  symlinkSync(standIn, join(dir, 'uhubctl'));
+  const env = { ...process.env, ...hub.env, PATH: `${dir}${delimiter}${process.env.PATH}`, DEVICE_AGENT_HUB_PORTS: 'HELPER01=1-1.4:3' };
+  server = createServer((conn: Socket) => {
+    spawn(process.execPath, [join(dist, 'serve.js'), '--usb-sysfs', hub.env.UHUBCTL_STANDIN_SYSFS!, '--usb-devfs', hub.env.UHUBCTL_STANDIN_DEVFS!], {
+      stdio: [conn, conn, 'ignore'],
+      env,
+    }).on('exit', () => conn.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await phone.stop();
+  await hub.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the hub helper, through its socket', () => {
+  it("switches a mapped port with uhubctl's arguments and prints uhubctl's output", async () => {
+    const output = await new Uhubctl(client).switch('1-1.4', 3, 'off');
+    expect(output).toMatch(/Sent power off request\n.*\n {2}Port 3: 0000 off/);
+    expect(readFileSync(hub.disableFile('1-1.4', 3), 'utf8')).toBe('1');
+    await new Uhubctl(client).switch('1-1.4', 3, 'on');
+    expect(readFileSync(hub.disableFile('1-1.4', 3), 'utf8')).toBe('0');
+  }, 20_000);
+
+  it('refuses a port that is not in hubPorts, and switches nothing', async () => {
+    const before = hub.switches.length;
+    await expect(new Uhubctl(client).cycle('1-1.4', 4)).rejects.toThrow(/exit status 1/);
+    expect(hub.switches).toHaveLength(before);
+  });
+
+  it("doctor's line: uhubctl and the hub's node as the helper sees them; a missing socket is a failure with what to do", async () => {
+    const settings = {
+      recovery: { powerCycle: true, powerCycleCommand: `/usr/lib/device-agent/bin/hub-request --socket ${socket}` },
+      charge: { ways: [] },
+      hubPorts: ['HELPER01=1-1.4:3'],
+    };
+    const [item] = await hubHelperItems(settings);
+    expect(item).toMatchObject({ status: 'ok' });
+    expect(item!.finding).toMatch(/uhubctl: .*uhubctl; hub 1-1.4: .*001\/002 opens/);
+    const [missing] = await hubHelperItems({ ...settings, recovery: { ...settings.recovery, powerCycleCommand: `hub-request --socket ${dir}/none.sock` } });
+    expect(missing).toMatchObject({ status: 'fail', advice: expect.stringMatching(/device-agent-hub.socket/) });
+    expect(await hubHelperItems({ ...settings, recovery: { ...settings.recovery, powerCycleCommand: 'uhubctl' } })).toEqual([]);
+  }, 20_000);
+});
