@@ -1,11 +1,68 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { folderOf } from '../../tools/cycles/graph.js';
+import { compilerOptions, importEdges, sourceFiles } from '../../tools/cycles/imports.js';
 
-// docs/design/architecture.md names files and folders as the map of src/: each
-// must exist, so the map cannot drift from the code without this failing.
+// docs/design/architecture.md is the map of src/ and states the rules the
+// code keeps. This reads the code for each: the paths it names exist, every
+// folder is on the map, and each rule holds in the import graph and at the
+// call sites as TypeScript reads them. A rule broken in the code, or changed
+// in the page alone, fails here.
 
 const root = new URL('../../', import.meta.url);
+const rootPath = fileURLToPath(root);
 const doc = readFileSync(new URL('docs/design/architecture.md', root), 'utf8');
+const files = sourceFiles(rootPath);
+const edges = importEdges(rootPath, files, compilerOptions(rootPath));
+
+/** The layers of rule 1, top first, as the page lists them. */
+function layers(): string[][] {
+  const block = /```layers\n([\s\S]*?)```/.exec(doc);
+  if (!block) throw new Error('docs/design/architecture.md has no ```layers block');
+  return block[1]!
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => line.split(',').map((f) => f.trim()));
+}
+
+/** Call sites of the registry's writing methods, file by file, as TypeScript resolves them. */
+function registryWriters(methods: readonly string[]): Map<string, string[]> {
+  const program = ts.createProgram(
+    files.map((f) => rootPath + f),
+    compilerOptions(rootPath),
+  );
+  const checker = program.getTypeChecker();
+  const registryFile = rootPath + 'src/devices/registry.ts';
+  const found = new Map<string, string[]>();
+  for (const source of program.getSourceFiles()) {
+    if (!source.fileName.startsWith(rootPath + 'src/')) continue;
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && methods.includes(node.expression.name.text)) {
+        const declaration = checker.getSymbolAtLocation(node.expression.name)?.declarations?.[0];
+        if (declaration?.getSourceFile().fileName === registryFile) {
+          const file = source.fileName.slice(rootPath.length);
+          found.set(file, [...(found.get(file) ?? []), node.expression.name.text]);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+/** The identifiers of a file, comments and strings left out. */
+function identifiers(file: string): string[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, readFileSync(new URL(file, root), 'utf8'));
+  const out: string[] = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.Identifier) out.push(scanner.getTokenText());
+  }
+  return out;
+}
 
 describe('docs/design/architecture.md', () => {
   it('names only paths that exist (NAME stands for the one being added)', () => {
@@ -21,5 +78,55 @@ describe('docs/design/architecture.md', () => {
       .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(10);
     expect(folders.filter((f) => !doc.includes(`\`src/${f}/\``))).toEqual([]);
+  });
+});
+
+describe('the rules the code keeps', () => {
+  it('1. folders depend downwards: every import goes to its own folder or a layer below', () => {
+    const list = layers();
+    const rank = new Map(list.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
+    const folders = new Set(files.map((f) => folderOf(f)).filter((f): f is string => f !== undefined));
+    expect([...folders].filter((f) => !rank.has(f)).sort(), 'folders missing from the layers').toEqual([]);
+    const upward = edges
+      .map((e) => ({ ...e, a: folderOf(e.from)!, b: folderOf(e.to)! }))
+      .filter((e) => e.a !== e.b && rank.get(e.a)! >= rank.get(e.b)!)
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(upward).toEqual([]);
+  });
+
+  it("2. only the registry and a device's own source call the registry's writing methods", () => {
+    const writers = registryWriters(['sync', 'asked', 'settled', 'answered', 'failed', 'noticed', 'forgive', 'identify', 'setUsb', 'setProblems']);
+    expect(writers.size).toBeGreaterThan(0);
+    const outside = [...writers.keys()].filter((f) => !f.startsWith('src/devices/') && !f.startsWith('src/platforms/'));
+    expect(outside).toEqual([]);
+  });
+
+  it('3. nothing calls back into the agent: only src/cli/ and src/agent/ import src/agent/', () => {
+    const back = edges.filter((e) => e.to.startsWith('src/agent/') && !e.from.startsWith('src/agent/') && !e.from.startsWith('src/cli/'));
+    expect(back.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('4. the plan is a complete value: ReportPlan names the request, complete, listed and the deadline', () => {
+    const source = ts.createSourceFile('planner.ts', readFileSync(new URL('src/timing/planner.ts', root), 'utf8'), ts.ScriptTarget.Latest, true);
+    const plan = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'ReportPlan');
+    const members = plan?.members.map((m) => (m.name && ts.isIdentifier(m.name) ? m.name.text : '')) ?? [];
+    expect(members).toEqual(expect.arrayContaining(['request', 'complete', 'listed', 'deadline']));
+  });
+
+  it('5. the services start in order: status, each source, the actions, the report loop', () => {
+    const agent = readFileSync(new URL('src/agent/agent.ts', root), 'utf8');
+    const list = /this\.services = \[([\s\S]*?)\];/.exec(agent)?.[1] ?? '';
+    const order = ['status.start()', 'sources.map(', '...actions', 'loop.start()'].map((part) => list.indexOf(part));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('6. the report path names no platform', () => {
+    const named = ['src/report/reporter.ts', 'src/report/execute.ts', 'src/agent/agent.ts', 'src/status/views.ts', 'src/cli/inventory.ts'].flatMap((file) =>
+      identifiers(file)
+        .filter((id) => /android|ios(?![a-z])|adb|usbmux/i.test(id))
+        .map((id) => `${file}: ${id}`),
+    );
+    expect(named).toEqual([]);
   });
 });
