@@ -97,7 +97,21 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
     webConfigFile: settings.statusWebConfigFile,
   });
-  return new Agent({ nodeId, settings, logger, clock, registry, unplugged: parts.unplugged, reported: parts.reported, sources, actions, runner, loop, views, status });
+  return new Agent({
+    nodeId,
+    settings,
+    logger,
+    clock,
+    registry,
+    unplugged: parts.unplugged,
+    reported: parts.reported,
+    sources,
+    actions,
+    runner,
+    loop,
+    views,
+    status,
+  });
 }
 
 /**
