@@ -16,11 +16,14 @@ import type { Clock, Timer, Timers } from '../util/clock.js';
  * How long the start report waits at most for every source's first listing
  * (an adb server still starting, a tracker reconnecting): before it, a start
  * report would say "no devices" for a host whose phones are plugged (issue
- * 33). Past it, the start report goes with what is listed, and /healthz
+ * 33). 10 s, as adb's own settle: an adb server that comes up within it (a
+ * boot where both units start together) is waited for, and a host whose adb
+ * stays down still tells the cloud it is alive soon. Past it, the start
+ * report goes with what is listed, and /healthz
  * stays unhealthy until a report made after every listing is delivered.
  * docs/design/fleet.md states it.
  */
-export const FIRST_LISTING_WAIT_MS = 30_000;
+export const FIRST_LISTING_WAIT_MS = 10_000;
 
 export interface ReportLoopDeps {
   settings: Pick<Settings, 'schedule' | 'jitterSeconds' | 'changeDebounceMs' | 'shutdownTimeoutSeconds'>;
