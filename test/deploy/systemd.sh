@@ -230,7 +230,11 @@ in_agent_sandbox() {
 package_part() {
   local deb
   deb=$repo/dist/deb/device-agent_$("$node" -p "require('$repo/package.json').version")_$(dpkg --print-architecture).deb
-  [ -s "$deb" ] || fail "$deb is missing: run npm run package first"
+  # A clean clone has none yet (.ci/run runs this before rollout.sh, which builds it too): build it here.
+  if [ ! -s "$deb" ]; then
+    (cd "$repo" && bash packaging/deb/build.sh --arch "$(dpkg --print-architecture)") || fail "could not build $deb (npm run package)"
+  fi
+  [ -s "$deb" ] || fail "$deb is missing after the package build"
   root=$work/package-root
   # The bed and its control port run on the packaged Node.js here.
   BOX_NODE=$PKG_NODE
