@@ -242,9 +242,11 @@ for arch in "${arches[@]}"; do
     echo "Architecture: $arch"
     echo "Maintainer: $maintainer"
     echo "Installed-Size: $(du -sk --apparent-size --exclude=DEBIAN "$root" | cut -f1)"
-    # libnss-systemd: the hub helper knows the agent's dynamic user by name.
-    echo "Depends: adb, systemd (>= 248), libnss-systemd, $shlib_depends"
-    echo "Recommends: android-sdk-platform-tools-common"
+    # libnss-systemd: the hub helper knows the agent's dynamic user by name. Recommended, not
+    # required: a host without it (an offline image) still installs and reports; only the helper
+    # then refuses the agent's requests, which doctor's hub line says.
+    echo "Depends: adb, systemd (>= 248), $shlib_depends"
+    echo "Recommends: android-sdk-platform-tools-common, libnss-systemd"
     echo "Suggests: usbmuxd"
     echo "Section: admin"
     echo "Priority: optional"
