@@ -323,10 +323,10 @@ JSON"
     /usr/lib/systemd/system/device-agent-hub.socket /usr/lib/systemd/system/device-agent-hub@.service /usr/bin/device-agent; in_box bash -c 'zcat /usr/share/man/man1/device-agent.1.gz' | sed 's/\\-/-/g'; } |
     grep -oE '(^|[^A-Za-z0-9_.~$-])/(usr|etc|var|opt|lib|run)/[A-Za-z0-9_./@+-]*[A-Za-z0-9_]' | sed -E 's#^[^/]##' | sort -u >"$work/named-paths"
   in_box dpkg -L device-agent >"$work/package-files"
-  # Made by the operator (the key, a settings file, a CA, a proxy's
+  # Made by the operator or the role (the key, the proxy credential, a settings file, a CA, a proxy's
   # variables, an example tool under /usr/local), by systemd or the service
   # at run time, or another package's (adb, usbmuxd's socket).
-  made='^/etc/device-agent/(api-key|config\.json|ca\.pem|proxy\.env)$|^/etc/credstore\.encrypted/|^/var/lib/(private/)?device-agent(-adb)?(/|$)|^/run/|^/var/cache/device-agent|^/etc/systemd/system/|^/usr/bin/(adb|env)$|^/usr/sbin/nologin$|^/etc/ssl/|^/var/run/usbmuxd$|^/usr/local/|^/usr/share/doc/device-agent/README\.md\.gz$'
+  made='^/etc/device-agent/(api-key|https-proxy|config\.json|ca\.pem|proxy\.env)$|^/etc/credstore\.encrypted/|^/var/lib/(private/)?device-agent(-adb)?(/|$)|^/run/|^/var/cache/device-agent|^/etc/systemd/system/|^/usr/bin/(adb|env)$|^/usr/sbin/nologin$|^/etc/ssl/|^/var/run/usbmuxd$|^/usr/local/|^/usr/share/doc/device-agent/README\.md\.gz$'
   missing=$(while read -r p; do grep -qxF "$p" "$work/package-files" || printf '%s\n' "$p" | grep -qE "$made" || in_box test -e "$p" || echo "$p"; done <"$work/named-paths")
   [ -z "$missing" ] || fail "paths named but not there: $missing"
   in_box test -s /usr/lib/device-agent/docs/reference/configuration.md || fail "the settings reference --help names is not there"
