@@ -9,6 +9,7 @@ import type { AgentStats } from '../status/stats.js';
 import type { Failure, ReportPlan } from '../timing/planner.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { execute } from './execute.js';
+import { putSplitting, type ReportSink } from './split-put.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
@@ -16,9 +17,7 @@ import { cleanStrings } from './clean-strings.js';
 import { withChargePauses } from './charge-paused.js';
 import { limited } from '../log/limited.js';
 
-export interface ReportSink {
-  putDevices(body: ReportBody, options?: { deadline?: number; signal?: AbortSignal }): Promise<ReportAnswer>;
-}
+export type { ReportSink } from './split-put.js';
 
 export interface ReporterDeps {
   nodeId: string;
@@ -109,7 +108,8 @@ export class Reporter {
       // and the write after it must not leave a device the cloud shows online
       // unknown to the next start.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
-      const answer = await deps.cloud.putDevices(body, { deadline: plan.deadline, signal });
+      // Too large for the cloud (413): sent in parts, not whole again forever.
+      const { answer } = await putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger);
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
       // Only a report made once every source had listed its devices tells the truth about the host (/healthz).
