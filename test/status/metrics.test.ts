@@ -29,7 +29,7 @@ describe('evaluateHealth', () => {
   const base = { now: 1_000_000, startedAt: 900_000, sourceProblems: [], listingDelivered: true, maxReportAgeMs: 120_000 };
 
   it('is healthy with a recent report and live tracking', () => {
-    expect(evaluateHealth({ ...base, lastSuccessAt: 950_000 })).toEqual({ ok: true, reasons: [] });
+    expect(evaluateHealth({ ...base, lastSuccessAt: 950_000 })).toEqual({ ok: true, reasons: [], brief: [] });
   });
 
   it('names each reason when unhealthy', () => {
