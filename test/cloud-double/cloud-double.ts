@@ -356,9 +356,20 @@ export class CloudDouble {
     const method = (req.method ?? 'GET').toUpperCase();
     const limit = this.options.maxBodyBytes;
     if (limit !== undefined && Number(req.headers['content-length'] ?? 0) > limit) {
-      this.requests.push({ method, path: url.pathname.replace(/^\/v1(?=\/|$)/, '') || '/', query: url.searchParams, headers: req.headers, rawBody: '', body: undefined, receivedAt, answer: { status: 413 } });
+      this.requests.push({
+        method,
+        path: url.pathname.replace(/^\/v1(?=\/|$)/, '') || '/',
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody: '',
+        body: undefined,
+        receivedAt,
+        answer: { status: 413 },
+      });
       res.writeHead(413, { 'content-type': 'text/html', connection: 'close' });
-      res.end('<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
+      res.end(
+        '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+      );
       req.resume();
       return;
     }

@@ -42,8 +42,18 @@ const declared = (file: string): DeclaredTest[] | undefined => {
 
 describe('docs/design/trust.md, the trust model', () => {
   it('has a limit for each party on the other side, four cells each', () => {
-    for (const who of ['a phone or a USB gadget', 'a local unprivileged user', 'the network between the host and the cloud', 'whoever writes `agent.env` or the config', "the cloud's answers", 'the npm registry'])
-      expect(rows.some((r) => r[0] === who), who).toBe(true);
+    for (const who of [
+      'a phone or a USB gadget',
+      'a local unprivileged user',
+      'the network between the host and the cloud',
+      'whoever writes `agent.env` or the config',
+      "the cloud's answers",
+      'the npm registry',
+    ])
+      expect(
+        rows.some((r) => r[0] === who),
+        who,
+      ).toBe(true);
     expect(rows.filter((r) => r.length !== 4 || r.some((c) => c === ''))).toEqual([]);
   });
 

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatusServer } from '../../src/status/server.js';
 import { evaluateHealth } from '../../src/status/health.js';
 import { hostAllower, hostOf } from '../../src/status/allowed-hosts.js';
-import type { Logger } from '../../src/log/logger.js';
 import { captureLogger } from '../log/capture.js';
 
 // Issue 35, finding 8: /healthz told any asker the proxy's address and user
@@ -29,7 +28,7 @@ let logged: ReturnType<typeof captureLogger>;
 
 beforeAll(async () => {
   logged = captureLogger();
-  status = new StatusServer('127.0.0.1:0', { health, metrics: () => 'device_agent_up 1\n' }, logged.logger as Logger, {
+  status = new StatusServer('127.0.0.1:0', { health, metrics: () => 'device_agent_up 1\n' }, logged.logger, {
     hosts: ['prometheus-proxy.lab.example'],
   });
   port = Number((await status.start())!.split(':').pop());
@@ -98,7 +97,7 @@ describe('the status endpoint answers only its own Host names', () => {
 });
 
 describe('/healthz says a status line, no details', () => {
-  it('names what is down without error texts, proxy addresses, user names or the cloud\'s words', async () => {
+  it("names what is down without error texts, proxy addresses, user names or the cloud's words", async () => {
     const res = await get('/healthz', 'localhost');
     expect(res).toEqual({ status: 503, body: 'unhealthy: adb device tracking is down; no report delivered\n' });
     expect(health().reasons.join('\n')).toMatch(/labuser@proxy/);
