@@ -9,7 +9,7 @@ import type { AgentStats } from '../status/stats.js';
 import type { Failure, ReportPlan } from '../timing/planner.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { execute } from './execute.js';
-import { putSplitting, type ReportSink } from './split-put.js';
+import { putSplitting, type PartSize, type ReportSink } from './split-put.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
@@ -52,6 +52,9 @@ export type ReportOutcome =
  * what to inventory, is the planner's.
  */
 export class Reporter {
+  /** The part size a 413 left, so that the next reports do not go whole first. */
+  private readonly partSize: PartSize = {};
+
   constructor(private readonly deps: ReporterDeps) {}
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
@@ -109,7 +112,10 @@ export class Reporter {
       // unknown to the next start.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
       // Too large for the cloud (413): sent in parts, not whole again forever.
-      const { answer } = await putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger);
+      const { answer } = await putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger, {
+        size: this.partSize,
+        now: deps.clock.monotonic(),
+      });
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
       // Only a report made once every source had listed its devices tells the truth about the host (/healthz).

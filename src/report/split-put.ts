@@ -3,7 +3,8 @@
 // phone of the host would be reported (issue 35). The devices are split in
 // halves and each half is PUT on its own, down to single devices; a device
 // whose record alone is too large goes out with its identity only and a
-// message saying why.
+// message saying why. The part size that went through is kept for the next
+// reports (PartSize), so they do not each meet a 413 first.
 //
 // A part is a report of its own, and that is safe because PUT /devices
 // "stores the reported devices" (docs/reference/cloud-api-v1.md): the agent
@@ -37,16 +38,40 @@ export interface SplitPut {
   trimmed: string[];
 }
 
-export async function putSplitting(sink: ReportSink, body: ReportBody, opts: PutOptions, logger: Logger): Promise<SplitPut> {
+/**
+ * The part size that went through after a 413, kept between reports by the
+ * caller: the next reports go in parts of it at once rather than whole
+ * first, and the whole is tried again after REMEMBER_MS (the phone with the
+ * long values may be gone, or the limit raised).
+ */
+export interface PartSize {
+  devices?: number;
+  /** Monotonic ms until which it holds. */
+  until?: number;
+}
+
+export const REMEMBER_MS = 60 * 60_000;
+
+export async function putSplitting(
+  sink: ReportSink,
+  body: ReportBody,
+  opts: PutOptions,
+  logger: Logger,
+  remembered?: { size: PartSize; now: number },
+): Promise<SplitPut> {
   const failed: FailedDevice[] = [];
   const trimmed: string[] = [];
   let parts = 0;
+  let refused = 0;
+  let largest = 0;
   const put = async (devices: DeviceInfo[]): Promise<void> => {
     try {
       parts++;
       failed.push(...(await sink.putDevices({ ...body, devices }, opts)).failedDevices);
+      largest = Math.max(largest, devices.length);
     } catch (err) {
       if (!(err instanceof CloudRejectedError && err.status === 413) || devices.length === 0) throw err;
+      refused++;
       if (devices.length === 1) {
         const only = identityOnly(devices[0]!);
         // Even the identity too large: nothing smaller can be sent.
@@ -60,8 +85,14 @@ export async function putSplitting(sink: ReportSink, body: ReportBody, opts: Put
       await put(devices.slice(half));
     }
   };
-  await put(body.devices);
-  if (parts > 1) {
+  const size = remembered?.size;
+  const chunk = size?.devices !== undefined && size.until !== undefined && remembered!.now < size.until ? size.devices : body.devices.length;
+  for (let i = 0; i < body.devices.length || i === 0; i += Math.max(1, chunk)) await put(body.devices.slice(i, i + Math.max(1, chunk)));
+  if (size) {
+    if (refused > 0) Object.assign(size, { devices: Math.max(1, largest), until: remembered!.now + REMEMBER_MS });
+    else if (chunk >= body.devices.length) Object.assign(size, { devices: undefined, until: undefined });
+  }
+  if (refused > 0) {
     limited(logger).warn(
       'report-split',
       { devices: body.devices.length, parts, trimmed },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { putSplitting, TOO_LARGE_MESSAGE, type ReportSink } from '../../src/report/split-put.js';
+import { putSplitting, REMEMBER_MS, TOO_LARGE_MESSAGE, type PartSize, type ReportSink } from '../../src/report/split-put.js';
 import { CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { captureLogger } from '../log/capture.js';
@@ -97,5 +97,34 @@ describe('a report too large for the cloud (413)', () => {
     };
     await expect(putSplitting(down, { nodeId: 'n', machine, devices: [device('a'), device('b')] }, {}, captureLogger().logger)).rejects.toThrow(/unavailable/);
     expect(calls).toBe(1);
+  });
+
+  it('remembers the part size: the next reports go in parts without a 413 first, and whole again after an hour', async () => {
+    const devices = Array.from({ length: 8 }, (_, i) => device(`p${i}`, 'x'.repeat(300)));
+    const two = Buffer.byteLength(JSON.stringify({ nodeId: 'n', machine, devices: devices.slice(0, 2) }));
+    const sink = new LimitedSink(two + 10);
+    const size: PartSize = {};
+    const body = { nodeId: 'n', machine, devices };
+    await putSplitting(sink, body, {}, captureLogger().logger, { size, now: 0 });
+    expect(size.devices).toBe(2);
+
+    sink.puts.length = 0;
+    const { logger, lines } = captureLogger();
+    const next = await putSplitting(sink, body, {}, logger, { size, now: 60_000 });
+    expect(next.parts).toBe(4);
+    expect(sink.puts.map((p) => p.devices.length)).toEqual([2, 2, 2, 2]);
+    expect(lines().filter((l) => String(l.msg).includes('413'))).toHaveLength(0);
+
+    // An hour on, the phone may be gone: whole first again (here still too large, so split and remembered anew).
+    sink.puts.length = 0;
+    await putSplitting(sink, body, {}, captureLogger().logger, { size, now: REMEMBER_MS + 1 });
+    expect(sink.puts[0]!.devices).toHaveLength(8);
+    expect(size.until).toBe(2 * REMEMBER_MS + 1);
+
+    // Once the whole fits, it is forgotten.
+    const roomy = new LimitedSink(1_000_000);
+    await putSplitting(roomy, body, {}, captureLogger().logger, { size, now: 3 * REMEMBER_MS });
+    expect(roomy.puts).toHaveLength(1);
+    expect(size.devices).toBeUndefined();
   });
 });
