@@ -86,10 +86,11 @@ export async function putSplitting(
     }
   };
   const size = remembered?.size;
-  const chunk = size?.devices !== undefined && size.until !== undefined && remembered!.now < size.until ? size.devices : body.devices.length;
+  const now = remembered?.now ?? 0;
+  const chunk = size?.devices !== undefined && size.until !== undefined && now < size.until ? size.devices : body.devices.length;
   for (let i = 0; i < body.devices.length || i === 0; i += Math.max(1, chunk)) await put(body.devices.slice(i, i + Math.max(1, chunk)));
   if (size) {
-    if (refused > 0) Object.assign(size, { devices: Math.max(1, largest), until: remembered!.now + REMEMBER_MS });
+    if (refused > 0) Object.assign(size, { devices: Math.max(1, largest), until: now + REMEMBER_MS });
     else if (chunk >= body.devices.length) Object.assign(size, { devices: undefined, until: undefined });
   }
   if (refused > 0) {
