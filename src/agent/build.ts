@@ -96,6 +96,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const status = new StatusServer(settings.statusListen, views, logger, {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
     webConfigFile: settings.statusWebConfigFile,
+    hosts: settings.statusHosts,
   });
   return new Agent({
     nodeId,

@@ -79,6 +79,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'jitterSeconds',
       'statusListen',
       'statusWebConfigFile',
+      'statusHosts',
       'networkDevices',
       'adbServerSocket',
       'ios',

@@ -65,6 +65,14 @@ function problemsOf(r: DeviceRow): string {
   return out.join(',');
 }
 
+/** Characters a table cell shows; `list --json` has the whole (bounded) value. */
+export const MAX_CELL_CHARS = 120;
+
+function clipCell(text: string): string {
+  const chars = [...text];
+  return chars.length > MAX_CELL_CHARS ? `${chars.slice(0, MAX_CELL_CHARS - 1).join('')}…` : text;
+}
+
 export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint): string {
   if (!rows.length) return 'no devices\n';
   // A column no row fills (UDID on a USB-only lab, battery health where no phone reports wear) is left out.
@@ -73,7 +81,8 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint):
   // from a USB descriptor): a control character there would reach the
   // terminal as a command, and a newline or a bidi override would forge or
   // reorder a row, so each is shown as U+FFFD.
-  const cells = rows.map((r) => shown.map((c) => terminalText(c.cell(r))));
+  // And each has a width: one long value must not make a row a megabyte (issue 35).
+  const cells = rows.map((r) => shown.map((c) => clipCell(terminalText(c.cell(r)))));
   const widths = shown.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i]!.length)));
   const line = (texts: string[], painted: string[]): string =>
     painted

@@ -167,6 +167,11 @@ export const schema = {
     unset: 'none: plain HTTP, no authentication (keep `statusListen` on loopback then)',
     help: "node_exporter's web configuration file for the status endpoint: `tls_server_config` (`cert_file`, `key_file`, `client_ca_file`, `client_auth_type`, `min_version`) and `basic_auth_users` with bcrypt hashes; see docs/reference/metrics.md",
   },
+  statusHosts: {
+    type: 'string[]',
+    format: 'host name list, or *',
+    help: "`Host` names `/healthz` and `/metrics` answer besides IP addresses, loopback names, `statusListen`'s host and this host's name (others get 421, against DNS rebinding from a web page open on the host): the name a scraper or reverse proxy uses, or `*` for any",
+  },
   adbServerSocket: {
     type: 'string',
     optional: true,

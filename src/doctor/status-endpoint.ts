@@ -97,7 +97,7 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
   return [
     {
       status: 'warn',
-      finding: `status endpoint: the agent answers on ${where}, unhealthy (HTTP ${probe.status}): ${probe.body.trim().split('\n').join('; ')}`,
+      finding: `status endpoint: the agent answers on ${where}, unhealthy (HTTP ${probe.status}): ${probe.body.trim().replace(/^unhealthy: /, '')}`,
       advice: 'the lines of the checklist above say what is wrong; /healthz turns 200 once a report is delivered',
     },
   ];

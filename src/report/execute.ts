@@ -4,6 +4,7 @@
 // it: its devices go out with their last inventories and a message naming
 // the failure, and the report is not taken as a complete listing.
 import { withNotes } from '../cloud/device-message.js';
+import { boundDevice, clippedNote } from './field-limits.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
@@ -45,7 +46,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             collecting,
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
-    return { devices, ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
+    return { devices: bounded(devices, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     const message = `the agent could not read its ${source.platform} devices (${source.label}: ${text}); this is the device's last inventory`;
@@ -56,8 +57,46 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
       source.platform,
     );
     const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes({ ...r.last, status: STATUS_UNAVAILABLE }, [message])] : []));
-    return { devices, ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
+    return { devices: bounded(devices, source.platform, o.logger), ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
   } finally {
     timer?.cancel();
   }
+}
+
+/**
+ * Every value within its size (field-limits.ts), here where a source's
+ * devices enter the report path: the report, the state file, /metrics and
+ * `list` all read what leaves this function. A clipped device says so in its
+ * message; one whose identity is over its limit is left out. One
+ * rate-limited line each, naming the device.
+ */
+function bounded(devices: DeviceInfo[], platform: string, logger: Logger): DeviceInfo[] {
+  return devices.flatMap((info) => {
+    const b = boundDevice(info);
+    if ('refused' in b) {
+      // Its own udid may be the oversized value: the line names its start only.
+      const who = name(info.udid);
+      limited(logger).warn(
+        'device-identity-over-limit',
+        { platform, udid: who },
+        `a ${platform} device (${who}) is left out of the report: ${b.refused}. Check what the phone or USB gadget on this host calls itself`,
+        who,
+      );
+      return [];
+    }
+    if (!b.clipped.length) return [b.info];
+    limited(logger).warn(
+      'device-field-clipped',
+      { udid: b.info.udid, fields: b.clipped },
+      `device ${b.info.udid} gave values longer than the agent sends (${b.clipped.join(', ')}); they are clipped in its report, state, /metrics and list`,
+      b.info.udid,
+    );
+    return [withNotes(b.info, [clippedNote(b.clipped)])];
+  });
+}
+
+/** The start of an identity too long to print whole. */
+function name(udid: unknown): string {
+  const text = String(udid);
+  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
 }

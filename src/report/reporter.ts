@@ -1,7 +1,7 @@
 import { ChargePauses } from '../hub/charge-pauses.js';
 import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
-import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportAnswer, type ReportBody } from '../cloud/types.js';
+import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
@@ -10,6 +10,7 @@ import type { AgentStats } from '../status/stats.js';
 import type { Failure, ReportPlan } from '../timing/planner.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { execute } from './execute.js';
+import { putSplitting, type PartSize, type ReportSink } from './split-put.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
@@ -17,9 +18,7 @@ import { cleanStrings } from './clean-strings.js';
 import { withChargePauses } from './charge-paused.js';
 import { limited } from '../log/limited.js';
 
-export interface ReportSink {
-  putDevices(body: ReportBody, options?: { deadline?: number; signal?: AbortSignal }): Promise<ReportAnswer>;
-}
+export type { ReportSink } from './split-put.js';
 
 export interface ReporterDeps {
   nodeId: string;
@@ -54,6 +53,9 @@ export type ReportOutcome =
  * what to inventory, is the planner's.
  */
 export class Reporter {
+  /** The part size a 413 left, so that the next reports do not go whole first. */
+  private readonly partSize: PartSize = {};
+
   constructor(private readonly deps: ReporterDeps) {}
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
@@ -110,7 +112,11 @@ export class Reporter {
       // and the write after it must not leave a device the cloud shows online
       // unknown to the next start.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
-      const answer = await deps.cloud.putDevices(body, { deadline: plan.deadline, signal });
+      // Too large for the cloud (413): sent in parts, not whole again forever.
+      const { answer } = await putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger, {
+        size: this.partSize,
+        now: deps.clock.monotonic(),
+      });
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
       // Only a report made once every source had listed its devices tells the truth about the host (/healthz).

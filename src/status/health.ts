@@ -14,23 +14,30 @@ export interface HealthInput {
 export interface Health {
   ok: boolean;
   reasons: string[];
+  /** The reasons as /healthz says them: fixed words, without error texts, addresses or names. */
+  brief: string[];
 }
 
 /** Healthy: a report reflecting every source's listing went through, the last one recently, and no source says it is down. Pure. */
 export function evaluateHealth(input: HealthInput): Health {
   const reasons: string[] = [...input.sourceProblems];
+  // A source's problem starts with what is down; what follows a colon is an error text.
+  const brief: string[] = input.sourceProblems.map((p) => p.split(':')[0]!.slice(0, 80));
   if (input.lastSuccessAt !== undefined && !input.listingDelivered) {
+    brief.push('no report of every source delivered');
     reasons.push(
       `no report made after every source had listed its devices has been delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago`,
     );
   } else if (input.lastSuccessAt === undefined) {
+    brief.push('no report delivered');
     reasons.push(
       `no report delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago${input.lastFailure ? `; last failure: ${input.lastFailure}` : ''}`,
     );
   } else if (input.now - input.lastSuccessAt > input.maxReportAgeMs) {
+    brief.push('last report too old');
     reasons.push(
       `the last report was delivered ${Math.round((input.now - input.lastSuccessAt) / 1000)} s ago (limit ${Math.round(input.maxReportAgeMs / 1000)} s)${input.lastFailure ? `; last failure: ${input.lastFailure}` : ''}`,
     );
   }
-  return { ok: reasons.length === 0, reasons };
+  return { ok: reasons.length === 0, reasons, brief };
 }

@@ -12,10 +12,22 @@ export function formatMetrics(metrics: Metric[]): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * A label value holds at most this many characters: device values are
+ * bounded where they enter (src/report/field-limits.ts, 256 for a udid), and
+ * this holds for any other value that reaches a label, so that one value can
+ * never make a scrape large (issue 35).
+ */
+export const MAX_LABEL_CHARS = 512;
+
 function formatLabels(labels: Record<string, string> | undefined): string {
   if (!labels || Object.keys(labels).length === 0) return '';
-  const parts = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${clipLabel(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
   return `{${parts.join(',')}}`;
+}
+
+function clipLabel(value: string): string {
+  return value.length > MAX_LABEL_CHARS ? `${value.slice(0, MAX_LABEL_CHARS - 1)}…` : value;
 }
 
 function formatValue(value: number): string {

@@ -8,6 +8,8 @@ import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
 import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
+import { hostAllower, hostOf } from './allowed-hosts.js';
+import { hostname } from 'node:os';
 
 export interface StatusSource {
   health(): Health;
@@ -21,6 +23,8 @@ export interface StatusServerOptions {
   retryMs?: number;
   /** node_exporter's web configuration file: TLS and basic authentication (statusWebConfigFile). */
   webConfigFile?: string;
+  /** statusHosts: Host names answered besides IP literals, loopback names, the listen host and this machine's name. */
+  hosts?: readonly string[];
 }
 
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
@@ -34,6 +38,7 @@ export class StatusServer {
   private lastProblem: string | undefined;
   private readonly web: WebConfig;
   private readonly auth: BasicAuth;
+  private readonly hostAllowed: (host: string | undefined) => boolean;
 
   /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
@@ -44,6 +49,8 @@ export class StatusServer {
   ) {
     this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
     this.auth = new BasicAuth(this.web.users);
+    const listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
+    this.hostAllowed = hostAllower({ listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
   }
 
   /**
@@ -144,6 +151,19 @@ export class StatusServer {
   private async admit(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Says whose endpoint this is: doctor and a post-check tell it from another program on the port.
     res.setHeader('server', STATUS_SERVER_HEADER);
+    // Before anything else, authentication included: a page that rebound a name of its own to this host learns nothing.
+    if (!this.hostAllowed(req.headers.host)) {
+      const host = hostOf(req.headers.host ?? '') ?? 'not a host name';
+      limited(this.logger).warn(
+        'status-host-refused',
+        { host: host.slice(0, 64) },
+        `the status endpoint refused a request for Host ${JSON.stringify(host.slice(0, 64))} (421): it answers IP addresses, loopback names, ` +
+          "statusListen's host and this host's name. A scraper or reverse proxy that uses this name: add it to statusHosts (DEVICE_AGENT_STATUS_HOSTS)",
+        host.slice(0, 64),
+      );
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Misdirected Request\n');
+      return;
+    }
     const clientAuth = this.web.tls?.clientAuth;
     if (clientAuth === 'RequireAnyClientCert' || clientAuth === 'VerifyClientCertIfGiven') {
       const socket = req.socket as TLSSocket;
@@ -176,7 +196,8 @@ export class StatusServer {
       if (path === '/healthz') {
         const health = this.source.health();
         res.writeHead(health.ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(health.ok ? 'ok\n' : health.reasons.join('\n') + '\n');
+        // A status line only: the reasons' details (a proxy's address, the cloud's words) stay in the log and doctor.
+        res.end(health.ok ? 'ok\n' : `unhealthy: ${health.brief.join('; ')}\n`);
       } else if (path === '/metrics') {
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
         res.end(this.source.metrics());

@@ -18,7 +18,7 @@ describe('the start report', () => {
     await bed.advance(500);
     expect(bed.sent()).toEqual([['P1', 'P2', 'P3']]);
     expect(bed.cloud.bodies[0]!.at).toBeLessThanOrEqual(2_200);
-    expect(bed.views.health()).toEqual({ ok: true, reasons: [] });
+    expect(bed.views.health()).toEqual({ ok: true, reasons: [], brief: [] });
   });
 
   it('goes at its bound when a source never lists, and /healthz stays unhealthy until a report reflecting the listing is delivered', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable } from '../../src/cli/table.js';
+import { formatTable, MAX_CELL_CHARS } from '../../src/cli/table.js';
 import { ansiPaint } from '../../src/util/paint.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
 
@@ -92,6 +92,15 @@ describe('formatTable', () => {
     expect(lines[1]).toContain('Pixel\ufffdFAKE01');
     expect(text).not.toMatch(/[\t\p{Cf}]/u);
     expect(lines[2]).toContain('abc\ufffdfdp.exe\ufffd\ufffd\ufffdx');
+  });
+
+  it('clips a long cell to its width, whatever a phone calls itself (issue 35)', () => {
+    const text = formatTable([row({ model: 'M'.repeat(10_000) }), row({ serial: 'B', udid: 'B', model: 'Pixel 7' })]);
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`${'M'.repeat(MAX_CELL_CHARS - 1)}…`);
+    expect(lines[1]).not.toContain('M'.repeat(MAX_CELL_CHARS));
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(400);
   });
 });
 

@@ -37,6 +37,12 @@ export interface CloudDoubleOptions {
    * insert fails ("unsupported Unicode escape sequence") answers.
    */
   postgresText?: boolean;
+  /**
+   * Answer 413 to a request body larger than this, as nginx does past its
+   * client_max_body_size (1 MiB by default): an HTML page, the connection
+   * closed, the body not read. Default: the double's own 10 MiB guard.
+   */
+  maxBodyBytes?: number;
 }
 
 export interface RecordedRequest {
@@ -101,7 +107,8 @@ export class CloudDouble {
   readonly requests: RecordedRequest[] = [];
   readonly store = new InventoryStore();
 
-  private readonly options: Required<Omit<CloudDoubleOptions, 'email' | 'tls' | 'urlHost'>> & Pick<CloudDoubleOptions, 'email' | 'tls' | 'urlHost'>;
+  private readonly options: Required<Omit<CloudDoubleOptions, 'email' | 'tls' | 'urlHost' | 'maxBodyBytes'>> &
+    Pick<CloudDoubleOptions, 'email' | 'tls' | 'urlHost' | 'maxBodyBytes'>;
   private server: Server | undefined;
   private baseUrl: string | undefined;
   private faults: QueuedFault[] = [];
@@ -125,6 +132,7 @@ export class CloudDouble {
       tls: options.tls,
       urlHost: options.urlHost,
       postgresText: options.postgresText ?? true,
+      maxBodyBytes: options.maxBodyBytes,
     };
   }
 
@@ -346,7 +354,26 @@ export class CloudDouble {
     const receivedAt = Date.now();
     const url = new URL(req.url ?? '/', 'http://double.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
-    const raw = await readBody(req);
+    const limit = this.options.maxBodyBytes;
+    if (limit !== undefined && Number(req.headers['content-length'] ?? 0) > limit) {
+      this.requests.push({
+        method,
+        path: url.pathname.replace(/^\/v1(?=\/|$)/, '') || '/',
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody: '',
+        body: undefined,
+        receivedAt,
+        answer: { status: 413 },
+      });
+      res.writeHead(413, { 'content-type': 'text/html', connection: 'close' });
+      res.end(
+        '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+      );
+      req.resume();
+      return;
+    }
+    const raw = await readBody(req, limit ?? MAX_BODY_BYTES);
     if (raw === undefined) {
       this.json(res, 413, { error: 'Payload Too Large', status: 413 });
       return;
@@ -592,12 +619,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    if (size > max) return undefined;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

@@ -34,7 +34,7 @@ describe('checkStatusEndpoint', () => {
     let ok = true;
     const status = new StatusServer(
       '127.0.0.1:0',
-      { health: () => ({ ok, reasons: ok ? [] : ['adb device tracking is down'] }), metrics: () => '' },
+      { health: () => ({ ok, reasons: ok ? [] : ['adb device tracking is down'], brief: ok ? [] : ['adb device tracking is down'] }), metrics: () => '' },
       silentLogger(),
     );
     const bound = (await status.start())!;

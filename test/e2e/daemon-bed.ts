@@ -1,4 +1,4 @@
-import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { CloudDouble, type CloudDoubleOptions } from '../cloud-double/cloud-double.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
@@ -18,11 +18,16 @@ export interface PlugOptions extends Partial<Omit<SimDeviceOptions, 'profile'>> 
  */
 export class DaemonBed {
   readonly adb = new AdbServer();
-  readonly cloud = new CloudDouble();
+  readonly cloud: CloudDouble;
   readonly devices: SimDevice[] = [];
   agent: AgentProcess | undefined;
 
-  constructor(private readonly profile = 'pixel-8-pro') {}
+  constructor(
+    private readonly profile = 'pixel-8-pro',
+    cloudOptions: CloudDoubleOptions = {},
+  ) {
+    this.cloud = new CloudDouble(cloudOptions);
+  }
 
   async start(): Promise<void> {
     await this.adb.start();

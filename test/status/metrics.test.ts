@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateHealth } from '../../src/status/health.js';
-import { formatMetrics } from '../../src/status/metrics.js';
+import { formatMetrics, MAX_LABEL_CHARS } from '../../src/status/metrics.js';
 
 describe('formatMetrics', () => {
+  it('clips a label value to its limit, so that no value makes a scrape large (issue 35)', () => {
+    const text = formatMetrics([{ name: 'm', help: 'h', type: 'gauge', samples: [{ labels: { udid: 'u'.repeat(100_000) }, value: 1 }] }]);
+    expect(text).toContain(`m{udid="${'u'.repeat(MAX_LABEL_CHARS - 1)}…"} 1`);
+    expect(text.length).toBeLessThan(MAX_LABEL_CHARS + 100);
+  });
+
   it('writes the Prometheus text format with escaped label values', () => {
     const text = formatMetrics([
       { name: 'device_agent_devices', help: 'Devices by state.', type: 'gauge', samples: [{ labels: { state: 'no permissions "x"\\y' }, value: 2 }] },
@@ -29,7 +35,7 @@ describe('evaluateHealth', () => {
   const base = { now: 1_000_000, startedAt: 900_000, sourceProblems: [], listingDelivered: true, maxReportAgeMs: 120_000 };
 
   it('is healthy with a recent report and live tracking', () => {
-    expect(evaluateHealth({ ...base, lastSuccessAt: 950_000 })).toEqual({ ok: true, reasons: [] });
+    expect(evaluateHealth({ ...base, lastSuccessAt: 950_000 })).toEqual({ ok: true, reasons: [], brief: [] });
   });
 
   it('names each reason when unhealthy', () => {

@@ -22,7 +22,7 @@ function recorder() {
   return { logger: logger as unknown as Logger, lines };
 }
 
-const source = { health: () => ({ ok: true, reasons: [] }), metrics: () => 'device_agent_up 1\n' };
+const source = { health: () => ({ ok: true, reasons: [], brief: [] }), metrics: () => 'device_agent_up 1\n' };
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {
   for (const o of open.splice(0)) await o.close();

@@ -15,7 +15,7 @@ import { privateCa } from '../proxies/private-ca.js';
 // configuration file node_exporter reads, with certificates the openssl CLI
 // made and a real HTTPS client.
 
-const source = { health: () => ({ ok: true, reasons: [] }), metrics: () => 'device_agent_up 1\n' };
+const source = { health: () => ({ ok: true, reasons: [], brief: [] }), metrics: () => 'device_agent_up 1\n' };
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const s of stops.splice(0)) await s();

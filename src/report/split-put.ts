@@ -1,0 +1,121 @@
+// A report the cloud answers 413 (Payload Too Large) to is not sent whole
+// again: the same body would get the same answer at every report, and no
+// phone of the host would be reported (issue 35). The devices are split in
+// halves and each half is PUT on its own, down to single devices; a device
+// whose record alone is too large goes out with its identity only and a
+// message saying why. The part size that went through is kept for the next
+// reports (PartSize), so they do not each meet a 413 first.
+//
+// A part is a report of its own, and that is safe because PUT /devices
+// "stores the reported devices" (docs/reference/cloud-api-v1.md): the agent
+// says a device is gone by sending it UNPLUGGED, never by leaving it out, so
+// a part does not unplug the devices of the other parts. Every part carries
+// the same nodeId and machine.
+import { CloudRejectedError } from '../cloud/errors.js';
+import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../cloud/types.js';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+
+interface PutOptions {
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+/** Where reports go: the cloud client, or a double. */
+export interface ReportSink {
+  putDevices(body: ReportBody, options?: PutOptions): Promise<ReportAnswer>;
+}
+
+/** The message of a device sent with its identity only. */
+export const TOO_LARGE_MESSAGE = 'its inventory alone was larger than the cloud accepts (HTTP 413): only its identity is reported';
+
+/** What went out, for the one log line and the caller. */
+export interface SplitPut {
+  answer: ReportAnswer;
+  /** How many PUTs carried the report (1: it went whole). */
+  parts: number;
+  /** Devices sent with their identity only. */
+  trimmed: string[];
+}
+
+/**
+ * The part size that went through after a 413, kept between reports by the
+ * caller: the next reports go in parts of it at once rather than whole
+ * first, and the whole is tried again after REMEMBER_MS (the phone with the
+ * long values may be gone, or the limit raised).
+ */
+export interface PartSize {
+  devices?: number;
+  /** Monotonic ms until which it holds. */
+  until?: number;
+}
+
+export const REMEMBER_MS = 60 * 60_000;
+
+export async function putSplitting(
+  sink: ReportSink,
+  body: ReportBody,
+  opts: PutOptions,
+  logger: Logger,
+  remembered?: { size: PartSize; now: number },
+): Promise<SplitPut> {
+  const failed: FailedDevice[] = [];
+  const trimmed: string[] = [];
+  let parts = 0;
+  let refused = 0;
+  let largest = 0;
+  const put = async (devices: DeviceInfo[]): Promise<void> => {
+    try {
+      parts++;
+      failed.push(...(await sink.putDevices({ ...body, devices }, opts)).failedDevices);
+      largest = Math.max(largest, devices.length);
+    } catch (err) {
+      if (!(err instanceof CloudRejectedError && err.status === 413) || devices.length === 0) throw err;
+      refused++;
+      if (devices.length === 1) {
+        const only = identityOnly(devices[0]!);
+        // Even the identity too large: nothing smaller can be sent.
+        if (only === devices[0]) throw err;
+        trimmed.push(only.udid);
+        await put([only]);
+        return;
+      }
+      const half = Math.ceil(devices.length / 2);
+      await put(devices.slice(0, half));
+      await put(devices.slice(half));
+    }
+  };
+  const size = remembered?.size;
+  const now = remembered?.now ?? 0;
+  const chunk = size?.devices !== undefined && size.until !== undefined && now < size.until ? size.devices : body.devices.length;
+  for (let i = 0; i < body.devices.length || i === 0; i += Math.max(1, chunk)) await put(body.devices.slice(i, i + Math.max(1, chunk)));
+  if (size) {
+    if (refused > 0) Object.assign(size, { devices: Math.max(1, largest), until: now + REMEMBER_MS });
+    else if (chunk >= body.devices.length) Object.assign(size, { devices: undefined, until: undefined });
+  }
+  if (refused > 0) {
+    limited(logger).warn(
+      'report-split',
+      { devices: body.devices.length, parts, trimmed },
+      `the cloud refused the report as too large (HTTP 413); it went out in ${parts} parts` +
+        (trimmed.length ? `, and ${trimmed.join(', ')} with ${trimmed.length === 1 ? 'its identity' : 'their identities'} only (too large alone)` : '') +
+        '. A proxy or the cloud limits the body size (nginx: client_max_body_size)',
+    );
+  }
+  return { answer: { failedDevices: failed }, parts, trimmed };
+}
+
+/** The fields the contract needs to name a device and its state, and why the rest is missing. */
+function identityOnly(d: DeviceInfo): DeviceInfo {
+  if (d.message === TOO_LARGE_MESSAGE) return d;
+  return {
+    udid: d.udid,
+    serialNumber: d.serialNumber,
+    state: d.state,
+    status: d.status,
+    platformName: d.platformName,
+    isAndroid: d.isAndroid,
+    isIos: d.isIos,
+    message: TOO_LARGE_MESSAGE,
+  };
+}

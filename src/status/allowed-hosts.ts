@@ -1,0 +1,46 @@
+// Which Host names the status endpoint answers. A web page open on the host
+// can make the browser ask 127.0.0.1:9317 under a name of its own whose DNS
+// answer it switched to 127.0.0.1 (DNS rebinding); the browser then lets the
+// page read the answer, since to it the name is the page's own. The request
+// still carries that name in Host, so answering only names that are this
+// endpoint's own closes it (issue 35, finding 8). An IP literal cannot be
+// rebound, and a request without Host (HTTP/1.0) comes from no browser. Pure.
+import { isIP } from 'node:net';
+
+export interface HostsInput {
+  /** statusListen's host: the name the operator gave it. */
+  listenHost: string;
+  /** This machine's name (os.hostname()). */
+  hostname: string;
+  /** statusHosts: further names, or `*` for any. */
+  allowed: readonly string[];
+}
+
+/** A predicate over the Host header: true when the endpoint should answer. */
+export function hostAllower(input: HostsInput): (host: string | undefined) => boolean {
+  if (input.allowed.includes('*')) return () => true;
+  const names = new Set(
+    [input.listenHost, input.hostname, input.hostname.split('.')[0]!, ...input.allowed, 'localhost', 'ip6-localhost', 'ip6-loopback'].map(normal),
+  );
+  return (header) => {
+    if (header === undefined) return true;
+    const name = hostOf(header);
+    if (name === undefined) return false;
+    if (isIP(name)) return true;
+    return names.has(name) || name.endsWith('.localhost');
+  };
+}
+
+/** The name of a Host header without its port, lower case; undefined when it is not one. */
+export function hostOf(header: string): string | undefined {
+  const text = header.trim();
+  const v6 = /^\[([0-9a-fA-F:.]+(?:%[\w.-]+)?)\](?::\d{1,5})?$/.exec(text);
+  if (v6) return v6[1]!.toLowerCase();
+  const named = /^([^:\s[\]/@]+)(?::\d{1,5})?$/.exec(text);
+  return named ? normal(named[1]!) : undefined;
+}
+
+/** Lower case, without the root's trailing dot (`localhost.` is `localhost`). */
+function normal(name: string): string {
+  return name.toLowerCase().replace(/\.$/, '');
+}
