@@ -25,6 +25,7 @@ describe('a frozen adb server (SIGSTOP) is blamed on the server, not on the phon
     for (const s of serials) await bed.plug(s);
     const agent = bed.run({
       DEVICE_AGENT_SCHEDULE: '*/3 * * * * *',
+      DEVICE_AGENT_LOG_LEVEL: 'debug',
       DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '3',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
     });
