@@ -7,6 +7,7 @@ import type { Clock } from '../util/clock.js';
 import { AdbClient } from '../platforms/android/adb/client.js';
 import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import { DeviceProber } from '../platforms/android/inventory/probe.js';
+import { AdbServerHealth } from '../platforms/android/adb/server-health.js';
 import { AndroidSource, registryTierStore } from '../platforms/android/source.js';
 import { iosSource } from '../platforms/ios/setup.js';
 import type { DeviceSource } from '../platforms/source.js';
@@ -43,6 +44,7 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
     // A probe past its own deadline is being torn down: no report waits longer than that.
     reportWait: { idleMs: REPORT_IDLE_MS, maxMs: settings.probeTimeoutSeconds * 1000 + 1000 },
     reconcileMs: settings.reconcileSeconds * 1000,
+    server: new AdbServerHealth({ adb, clock, logger }),
   });
   const ios = iosSource(settings, env, logger, registry, clock);
   return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober } };

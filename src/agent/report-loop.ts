@@ -25,6 +25,15 @@ import type { Clock, Timer, Timers } from '../util/clock.js';
  */
 export const FIRST_LISTING_WAIT_MS = 10_000;
 
+/**
+ * A report that keeps failing the same way (a cloud answering every report
+ * with a login page) is logged once when it starts, again when the way it
+ * fails changes, and otherwise at most once per REPORT_FAILURE_LOG_MS with
+ * the count; the attempts between are at debug (issue 34, finding 7).
+ * README's log section states it.
+ */
+export const REPORT_FAILURE_LOG_MS = 600_000;
+
 export interface ReportLoopDeps {
   settings: Pick<Settings, 'schedule' | 'jitterSeconds' | 'changeDebounceMs' | 'shutdownTimeoutSeconds'>;
   nodeId: string;
@@ -58,6 +67,8 @@ export class ReportLoop {
   private stopping = false;
   /** The devices of the last report, health applied: the per-device rows and metrics. */
   private last: DeviceInfo[] = [];
+  /** The run of failed reports going on: its kind, its size, and when it was last logged. */
+  private failing: { kind: string; count: number; loggedAt: number; held: number } | undefined;
 
   constructor(private readonly deps: ReportLoopDeps) {
     const { settings, logger, clock, nodeId, sources } = deps;
@@ -219,6 +230,22 @@ export class ReportLoop {
       });
   }
 
+  /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
+  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number; failures: number }, now: number): void {
+    const kind = `${outcome.error.name}/${outcome.failure}`;
+    const f = this.failing;
+    const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures };
+    if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
+      f.count++;
+      f.held++;
+      this.deps.logger.debug({ err: outcome.error.message, failures: notes.failures }, 'report not delivered again, the same way');
+      return;
+    }
+    const held = f && f.kind === kind ? f.held : 0;
+    this.failing = { kind, count: (f?.count ?? 0) + 1, loggedAt: now, held: 0 };
+    logNotDelivered(this.deps.logger, outcome, next, held);
+  }
+
   private finished(outcome: ReportOutcome): void {
     const now = this.now();
     const { planner } = this;
@@ -231,10 +258,10 @@ export class ReportLoop {
     // A report for adb's list settling is owed only while some device reported before has not been seen since.
     if (!unplugged.awaitingAdb) planner.adbSettleNotNeeded();
     if (!outcome.delivered) {
-      if (!this.stopping)
-        logNotDelivered(logger, outcome, { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures });
+      if (!this.stopping) this.notDelivered(outcome, notes, now);
       return;
     }
+    this.failing = undefined;
     const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
     for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
     logFailedDevices(logger, notes.newlyFailed, unsent);

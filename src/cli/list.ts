@@ -10,6 +10,19 @@ import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
 import { SamsungProtection } from '../recovery/samsung-protection.js';
 import type { Parts } from '../agent/build.js';
+import type { DeviceInfo } from '../cloud/types.js';
+import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * How long `list` waits at most for devices adb is still connecting or
+ * authorizing to settle (a fresh adb server reconnecting many phones), re-reading
+ * adb's list every LIST_SETTLE_POLL_MS; past it, they are listed in adb's state
+ * and stderr says they are still connecting.
+ */
+export const LIST_SETTLE_MS = 10_000;
+const LIST_SETTLE_POLL_MS = 500;
+const SETTLING = new Set(['connecting', 'authorizing']);
 
 /**
  * One inventory, shown to a person (or as JSON with --json); sends nothing.
@@ -20,8 +33,19 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
-    const complete = await listOnce(parts, 'error');
-    const devices = await parts.reporter.inventory({ refresh: 'all', waitForAll: true });
+    let complete = await listOnce(parts, 'error');
+    const until = Date.now() + LIST_SETTLE_MS;
+    while (complete && settling(parts).length && Date.now() < until) {
+      await sleep(LIST_SETTLE_POLL_MS);
+      complete = await listOnce(parts, 'error');
+    }
+    const still = settling(parts);
+    if (still.length)
+      setup.logger.warn(
+        { serials: still.slice(0, 20) },
+        `${still.length} device${still.length === 1 ? ' is' : 's are'} still connecting or authorizing in adb after ${LIST_SETTLE_MS / 1000} s; listed in that state (run list again for their inventories)`,
+      );
+    const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     await readProtection(parts);
     const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
@@ -30,6 +54,26 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   } finally {
     stopSources(parts);
   }
+}
+
+/** Serials adb is still connecting or authorizing. */
+function settling(parts: Parts): string[] {
+  return parts.registry.list('android').flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
+}
+
+/**
+ * Every device the adb server lists gets a row, in every state: reports leave
+ * out a network device that has not said who it is (its HOST:PORT is no
+ * udid), but a person asking what is attached must see it (issue 34).
+ */
+function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
+  const shown = new Set(devices.map((d) => d.udid));
+  const more: DeviceInfo[] = [];
+  for (const r of parts.registry.list('android')) {
+    if (r.udid !== undefined ? shown.has(r.udid) : shown.has(r.serial)) continue;
+    more.push(notReadyDeviceInfo(r.serial, r.state, r.udid));
+  }
+  return [...devices, ...more];
 }
 
 /** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */

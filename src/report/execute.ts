@@ -1,11 +1,11 @@
 // Every source's collect run the same way (node_exporter's execute() is the
 // model): timed, bounded, counted as a success or a failure, and a source
 // that throws or does not answer in time does not take the report down with
-// it: its devices go out with their last inventories and a message naming
-// the failure, and the report is not taken as a complete listing.
+// it: its devices go out with their last inventories, in their last known
+// state, and a message naming the failure as the host's, and the report is not taken as a complete listing.
 import { withNotes } from '../cloud/device-message.js';
 import { boundDevice, clippedNote } from './field-limits.js';
-import { STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
+import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
@@ -49,14 +49,15 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     return { devices: bounded(devices, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
-    const message = `the agent could not read its ${source.platform} devices (${source.label}: ${text}); this is the device's last inventory`;
+    // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.
+    const message = `the agent could not read its ${source.platform} devices (${source.label}: ${text}); a fault on the agent host's side, not known to be the device's: this is the device's last known state`;
     limited(o.logger).warn(
       'source-collect-failed',
       { source: source.platform, err: text },
       `collecting the ${source.platform} devices failed (${source.label}: ${text}); the report carries their last inventories and calls none of them gone`,
       source.platform,
     );
-    const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes({ ...r.last, status: STATUS_UNAVAILABLE }, [message])] : []));
+    const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes(r.last, [message])] : []));
     return { devices: bounded(devices, source.platform, o.logger), ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
   } finally {
     timer?.cancel();

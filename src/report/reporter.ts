@@ -52,9 +52,22 @@ export type ReportOutcome =
  * back to the caller. It decides nothing about timing: when to report, and
  * what to inventory, is the planner's.
  */
+/**
+ * A quiet log (issue 34, finding 7): a scheduled report that carries no news
+ * and follows a delivered one is logged at debug; one info line sums them up
+ * at most every REPORT_SUMMARY_MS (written with the first such report after
+ * it). A report with news (the start, a change, a request, a resume) and the
+ * first one delivered after a failure stay at info. README's log section
+ * states it.
+ */
+export const REPORT_SUMMARY_MS = 3_600_000;
+
 export class Reporter {
   /** The part size a 413 left, so that the next reports do not go whole first. */
   private readonly partSize: PartSize = {};
+  /** Scheduled reports without news delivered since `since` (monotonic), not yet summed up. */
+  private quiet: { count: number; since: number } | undefined;
+  private lastFailed = false;
 
   constructor(private readonly deps: ReporterDeps) {}
 
@@ -124,24 +137,40 @@ export class Reporter {
       deps.unplugged.delivered(body.devices, composed.complete);
       deps.reported?.save(deps.unplugged.current);
       const sent = body.devices.filter((d) => d.status !== STATUS_UNPLUGGED).map((d) => d.udid);
-      deps.logger.info(
-        {
-          reason: plan.reason,
-          devices: sent.length,
-          unplugged: body.devices.length - sent.length,
-          failedDevices: answer.failedDevices.length,
-          ms: now() - started,
-        },
-        'report delivered',
-      );
+      const fields = {
+        reason: plan.reason,
+        devices: sent.length,
+        unplugged: body.devices.length - sent.length,
+        failedDevices: answer.failedDevices.length,
+        ms: now() - started,
+      };
+      const news = this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule');
+      this.lastFailed = false;
+      if (news) deps.logger.info(fields, 'report delivered');
+      else this.quietReport(fields);
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       deps.stats.reportsFailed++;
+      this.lastFailed = true;
       deps.stats.lastFailure = error.message;
       const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
+  }
+  private quietReport(fields: { devices: number; unplugged: number; failedDevices: number }): void {
+    const { logger, clock } = this.deps;
+    logger.debug(fields, 'report delivered');
+    const at = clock.monotonic();
+    this.quiet ??= { count: 0, since: at };
+    this.quiet.count++;
+    if (at - this.quiet.since < REPORT_SUMMARY_MS) return;
+    const minutes = Math.round((at - this.quiet.since) / 60_000);
+    logger.info(
+      { reports: this.quiet.count, minutes, devices: fields.devices, failedDevices: fields.failedDevices },
+      `${this.quiet.count} scheduled report${this.quiet.count === 1 ? '' : 's'} without news delivered in the last ${minutes} min (each logged at debug); the last carried ${fields.devices} device${fields.devices === 1 ? '' : 's'}`,
+    );
+    this.quiet = { count: 0, since: at };
   }
 }
 
@@ -160,10 +189,15 @@ export function failureOf(error: Error): Failure {
 }
 
 /** One log line for a report that was not delivered, saying when it goes out again. */
+/** REPORT_FAILURE_LOG_MS of report-loop.ts, in minutes, for the line (the loop imports this module). */
+const REPORT_FAILURE_EVERY_MIN = 10;
+
 export function logNotDelivered(
   logger: Logger,
   failed: { error: Error; failure: Failure; retryAfterMs?: number },
   next: { resendInMs: number | undefined; failures: number },
+  /** Failures of the same kind since the last such line, not logged each (report-loop.ts). */
+  heldBack = 0,
 ): void {
   const { error, failure, retryAfterMs } = failed;
   const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
@@ -173,10 +207,13 @@ export function logNotDelivered(
     when = `the current inventory is sent again in about ${Math.round(next.resendInMs / 1000)} s, or with the next scheduled report`;
   else when = 'the next scheduled report carries the current inventory';
   if (retryAfterMs !== undefined) when += `; the cloud asked for ${Math.round(retryAfterMs / 1000)} s of quiet (Retry-After), so no report goes before that`;
-  const row = next.failures > 1 ? ` (${next.failures} in a row)` : '';
+  const row =
+    next.failures > 1
+      ? ` (${next.failures} in a row${heldBack ? `; ${heldBack} of them not logged since the last such line, at most one every ${REPORT_FAILURE_EVERY_MIN} min` : ''})`
+      : '';
   limited(logger).error(
     'report-not-delivered',
-    { err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures },
+    { err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures, heldBack: heldBack || undefined },
     `report not delivered${hint}${row}; ${when}`,
   );
 }

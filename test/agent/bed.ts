@@ -8,7 +8,7 @@ import type { DeviceInfo, ReportAnswer, ReportBody } from '../../src/cloud/types
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { Platform } from '../../src/devices/record.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { silentLogger, type Logger } from '../../src/log/logger.js';
 import type { CollectRequest, DeviceSource, SourceEvents } from '../../src/platforms/source.js';
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
@@ -90,8 +90,11 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
 /** The cloud in memory: keeps every body, answers at once. */
 export class MemCloud implements ReportSink {
   readonly bodies: Array<{ at: number; body: ReportBody }> = [];
+  /** Set: every PUT fails with it (a cloud answering with a login page). */
+  failWith: Error | undefined;
   constructor(private readonly time: VirtualTime) {}
   putDevices(body: ReportBody): Promise<ReportAnswer> {
+    if (this.failWith) return Promise.reject(this.failWith);
     this.bodies.push({ at: this.time.now, body: structuredClone(body) });
     return Promise.resolve({ failedDevices: [] });
   }
@@ -102,6 +105,8 @@ export interface BedOptions {
   firstListingWaitMs?: number;
   /** udids an earlier run reported. */
   reportedBefore?: string[];
+  logger?: Logger;
+  schedule?: string;
 }
 
 export function reportBed(options: BedOptions = {}) {
@@ -113,8 +118,14 @@ export function reportBed(options: BedOptions = {}) {
   const stats = new AgentStats();
   const unplugged = new UnpluggedLedger();
   unplugged.seed((options.reportedBefore ?? []).map((u) => phone(u)));
-  const logger = silentLogger();
-  const settings = { schedule: '*/5 * * * *', jitterSeconds: 0, changeDebounceMs: 500, shutdownTimeoutSeconds: 5, requestTimeoutSeconds: 30 };
+  const logger = options.logger ?? silentLogger();
+  const settings = {
+    schedule: options.schedule ?? '*/5 * * * *',
+    jitterSeconds: 0,
+    changeDebounceMs: 500,
+    shutdownTimeoutSeconds: 5,
+    requestTimeoutSeconds: 30,
+  };
   const reporter = new Reporter({
     nodeId: 'n1',
     sources,
@@ -148,10 +159,10 @@ export function reportBed(options: BedOptions = {}) {
   const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), chargeWays: [], clock });
   views.noteStart(clock.wall());
   /** Runs virtual time on by ms, letting the promises of each step settle. */
-  const advance = async (ms: number): Promise<void> => {
+  const advance = async (ms: number, stepMs = 50): Promise<void> => {
     const end = time.now + ms;
     while (time.now < end) {
-      time.advance(Math.min(50, end - time.now));
+      time.advance(Math.min(stepMs, end - time.now));
       for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     }
   };

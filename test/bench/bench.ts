@@ -260,7 +260,7 @@ async function benchLive(n: number, profile: Profile): Promise<LiveResult> {
   const farm = new SimFarm({ count: n, profile, serialPrefix: 'LIVEx', readyTimeoutMs: 120_000 });
   await farm.start();
   const plugged: SimDevice[] = [];
-  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '* * * * *', DEVICE_AGENT_LOG_LEVEL: 'info' }));
+  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '* * * * *', DEVICE_AGENT_LOG_LEVEL: 'debug' }));
   const result: LiveResult = { n, plugMs: [] };
   const delivered = () => agent.logs().filter((l) => l.msg === 'report delivered' && l.ms !== undefined);
   try {
@@ -340,7 +340,7 @@ async function benchCycles(n: number, profile: Profile): Promise<{ cycles: Cycle
   const farm = new SimFarm({ count: n, profile, serialPrefix: 'CYCx', readyTimeoutMs: 120_000 });
   await farm.start();
   farm.resetCounts();
-  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '*/5 * * * * *', DEVICE_AGENT_LOG_LEVEL: 'info' }));
+  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '*/5 * * * * *', DEVICE_AGENT_LOG_LEVEL: 'debug' }));
   try {
     await statusUrl(agent);
     const delivered = () => agent.logs().filter((l) => l.msg === 'report delivered' && l.ms !== undefined).length;

@@ -45,6 +45,24 @@ const WAYS = [
   'odd characters or encodings',
 ];
 
+/** The layers a row may blame (issue 34): "none" where nothing is. */
+const LAYERS = ['the phone', 'its link', 'the adb server', 'the host', 'the cloud', 'the proxy', 'configuration', 'none'];
+
+/** Whether an "attributed to" cell names only known layers: "A or B", optionally "; the rule that decides". */
+function attributionProblem(cell: string): string | undefined {
+  if (cell === '') return 'no attribution';
+  const [layers = '', ...rule] = cell.split(';');
+  const unknown = layers
+    .split(' or ')
+    .map((l) => l.trim())
+    .filter((l) => !LAYERS.includes(l));
+  if (unknown.length) return `attributed to ${unknown.map((u) => `"${u}"`).join(', ')}, not one of ${LAYERS.join(', ')}`;
+  for (const r of rule)
+    for (const named of r.split(/\bwhen\b/)[0]!.split(' or '))
+      if (!LAYERS.includes(named.trim())) return `its rule blames "${named.trim()}", not one of the layers`;
+  return undefined;
+}
+
 interface Row {
   section: string;
   cells: string[];
@@ -99,7 +117,10 @@ function tests(file: string): DeclaredTest[] | undefined {
 }
 
 const allRows = [...tables.values()].flat();
-const allRefs = allRows.flatMap((r) => references(r.cells[2] ?? '', `${r.section} / ${r.cells[0]}`));
+const INVARIANTS = 'Invariants, and their bounds';
+/** A boundary's row: the way, whom it blames, what the agent does, what shows it. */
+const boundaryRows = allRows.filter((r) => r.section !== INVARIANTS);
+const allRefs = allRows.flatMap((r) => references(r.cells.at(-1) ?? '', `${r.section} / ${r.cells[0]}`));
 
 describe('docs/design/faults.md, the fault matrix', () => {
   it('has a table for every boundary, each with the ten ways a boundary fails, once each', () => {
@@ -122,16 +143,26 @@ describe('docs/design/faults.md, the fault matrix', () => {
     const problems: string[] = [];
     for (const row of allRows) {
       const where = `${row.section} / ${row.cells[0]}`;
-      if (row.cells.length !== 3 || row.cells.some((c) => c === '')) {
+      const width = row.section === INVARIANTS ? 3 : 4;
+      if (row.cells.length !== width || row.cells.some((c) => c === '')) {
         problems.push(`${where}: ${row.cells.length} cells, some empty`);
         continue;
       }
-      const [, does, shownBy] = row.cells as [string, string, string];
+      const [does, shownBy] = row.cells.slice(-2) as [string, string];
       const shown = references(shownBy, where).length > 0 || /PENDING\(\w+\)/.test(shownBy);
       const impossible = /^cannot happen\b/.test(does) && does.replace(/^cannot happen\b:?/, '').trim().length >= 20;
       if (!shown && !impossible) problems.push(`${where}: names no test and does not say why it cannot happen`);
     }
     expect(allRows.length).toBeGreaterThanOrEqual(BOUNDARIES.length * WAYS.length);
+    expect(problems).toEqual([]);
+  });
+
+  it('says in every row of every boundary whom the agent blames: one of the layers, or none', () => {
+    const problems = boundaryRows.flatMap((r) => {
+      const problem = attributionProblem(r.cells[1] ?? '');
+      return problem ? [`${r.section} / ${r.cells[0]}: ${problem}`] : [];
+    });
+    expect(boundaryRows.length).toBeGreaterThanOrEqual((BOUNDARIES.length + 1) * WAYS.length);
     expect(problems).toEqual([]);
   });
 

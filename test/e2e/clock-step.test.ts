@@ -26,6 +26,8 @@ describe('wall clock steps', () => {
     await bed.plug('CLOCK001');
     const a = bed.run({
       DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
+      // Scheduled reports without news are logged at debug (a quiet log, issue 34).
+      DEVICE_AGENT_LOG_LEVEL: 'debug',
       ...steppedClockEnv(stepFile),
     });
     const scheduledSince = (t: number) =>

@@ -67,8 +67,12 @@ describe('list', () => {
     }
     // Every profile but one recorded without a model name shows one.
     expect(rows.filter((r) => r.model).length).toBeGreaterThanOrEqual(profiles.length - 1);
-    // The unauthorized phone is listed over TCP without a udid: left out, as in reports.
-    expect(rows.some((r) => r.serial === locked.serial)).toBe(false);
+    // The unauthorized phone is listed over TCP without a udid: left out of reports, but list shows every
+    // device adb lists, in its state, with what to do (issue 34, finding 5: it got no row, only a line on stderr).
+    const lockedRow = rows.find((r) => r.serial === locked.serial);
+    expect(lockedRow).toMatchObject({ state: 'unauthorized', up: false });
+    expect((lockedRow as { message?: string }).message).toMatch(/USB debugging is not authorized/);
+    expect(rows.length).toBe(phones.length + 1);
     // Nothing else on stdout: the logs went to stderr.
     expect(run.stdout.trim().startsWith('[')).toBe(true);
   }, 90_000);
@@ -92,7 +96,8 @@ describe('list', () => {
     const lines = run.stdout.trimEnd().split('\n');
     // BATTERY HEALTH shows because the Samsung and Xiaomi recordings carry wear figures and a charger voltage.
     expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
-    expect(lines).toHaveLength(1 + profiles.length);
+    // One row per phone and one for the unauthorized network phone.
+    expect(lines).toHaveLength(2 + profiles.length);
     expect(run.stdout).not.toContain('\u001b[');
     const pixel = lines.find((l) => l.includes(phones[profiles.indexOf('pixel-8-pro')]!.serial))!;
     expect(pixel).toMatch(/ device\s+Pixel 8 Pro\s+Android \d+/);

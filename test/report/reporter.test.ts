@@ -164,8 +164,10 @@ describe('Reporter', () => {
     await sink.release();
     expect(await second).toMatchObject({ delivered: true, sent: ['A'] });
     const body = sink.bodies[1]!;
-    expect(body.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:UNAVAILABLE']);
-    expect(body.devices[0]!.message).toBe("the agent could not read its android devices (fake: adb went away); this is the device's last inventory");
+    expect(body.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE']);
+    expect(body.devices[0]!.message).toBe(
+      "the agent could not read its android devices (fake: adb went away); a fault on the agent host's side, not known to be the device's: this is the device's last known state",
+    );
     expect(stats.sourceRuns.get('android')).toMatchObject({ ok: false });
     expect(
       log

@@ -93,6 +93,11 @@ export class AdbServer {
     return this.child !== undefined;
   }
 
+  /** The server process's id (to stop and continue it: SIGSTOP, SIGCONT); undefined when it is not running. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async start(): Promise<number> {
     if (this.child) return this.serverPort;
     this.home ??= await mkdtemp(join(tmpdir(), 'adb-home-'));

@@ -9,6 +9,8 @@ export interface AndroidFacts {
   states: Iterable<string>;
   trackerAlive: boolean;
   roundTripMs: number | undefined;
+  /** Whether the adb server answered its own round trip when last asked (undefined: not watched). */
+  serverUp?: boolean;
   probes: ProbeCounters;
   /** Serials adb lists more than once, with how many devices share each. */
   duplicateSerials: ReadonlyMap<string, number>;
@@ -39,6 +41,11 @@ export function androidMetrics(facts: AndroidFacts): Metric[] {
       samples: [...facts.sharedUdids].map(([udid, serials]) => ({ labels: { udid }, value: serials.length })),
     },
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', facts.trackerAlive ? 1 : 0),
+    gauge(
+      'device_agent_adb_server_up',
+      "Whether the adb server answered its own round trip (host:version) when an inventory failure last asked it; 0 blames the host's server, not the phones.",
+      facts.serverUp === undefined ? undefined : facts.serverUp ? 1 : 0,
+    ),
     gauge(
       'device_agent_adb_roundtrip_seconds',
       'Duration of the last device-list round trip to the adb server.',

@@ -26,6 +26,7 @@ import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
 import { RecoveryNotebook } from '../../actions/recovery/notes.js';
 import { BatteryProtections } from '../../actions/samsung/state.js';
+import type { AdbServerHealth } from './adb/server-health.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -48,6 +49,12 @@ export interface AndroidSourceOptions {
   reportWait: { idleMs: number; maxMs: number };
   /** The tracker's periodic full listing. */
   reconcileMs: number;
+  /**
+   * The adb server's own round trip, asked when an inventory fails: a server
+   * that does not answer is blamed instead of the phone. Without it, every
+   * failure is the phone's.
+   */
+  server?: AdbServerHealth;
 }
 
 export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
@@ -71,6 +78,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.conflicts = new IdentityConflicts(o.logger);
     this.notes = new RecoveryNotebook(o.registry);
     this.protections = new BatteryProtections(o.registry);
+    // The server answers again: what it cut off is asked again at once, as after an adb restart.
+    o.server?.on('up', () => this.resume());
+  }
+
+  private resume(): void {
+    this.o.registry.forgive(PLATFORM);
+    this.emit('resumed');
   }
 
   get label(): string {
@@ -109,10 +123,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.watcher = watcher;
     watcher.on('change', (changes: DeviceChange[]) => this.sync(watcher.devices, changes));
     watcher.on('connected', () => this.emit('connected'));
-    watcher.on('resumed', () => {
-      this.o.registry.forgive(PLATFORM);
-      this.emit('resumed');
-    });
+    watcher.on('resumed', () => this.resume());
     await watcher.start();
     // Devices found at start go into the first report through the listing,
     // not as change events: listeners hear only what came after.
@@ -121,11 +132,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 
   stop(): void {
     this.watcher?.stop();
+    this.o.server?.stop();
   }
 
-  /** adb tracking down keeps the host from reporting its phones. */
+  /** adb tracking down, or an adb server that does not answer, keeps the host from reporting its phones. */
   problems(): string[] {
-    return this.alive ? [] : [`adb device tracking is down${this.lastError ? `: ${this.lastError}` : ''}`];
+    const server = this.o.server?.problem();
+    return [...(this.alive ? [] : [`adb device tracking is down${this.lastError ? `: ${this.lastError}` : ''}`]), ...(server ? [server] : [])];
   }
 
   metrics(): Metric[] {
@@ -133,6 +146,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       states: this.o.registry.list(PLATFORM).map((r) => r.state),
       trackerAlive: this.alive,
       roundTripMs: this.roundTripMs,
+      serverUp: this.o.server ? !this.o.server.down : undefined,
       probes: this.o.prober.counters,
       duplicateSerials: this.duplicateSerials,
       sharedUdids: this.sharedUdids,
@@ -178,7 +192,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     for (const record of records) {
       const notes = this.notes.of(record.key);
-      const info = withRecoveryNotes(this.describe(record), [notes?.heldBack, notes?.attention, this.protections.of(record.serial)?.message]);
+      // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
+      const info = withRecoveryNotes(this.describe(record), [
+        this.o.server?.deviceNote(),
+        notes?.heldBack,
+        notes?.attention,
+        this.protections.of(record.serial)?.message,
+      ]);
       if (info) described.push({ serial: record.serial, info });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
@@ -258,17 +278,28 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     // News when it answers after the report moved on: a device not yet shown ready.
     const wasNews = record.last === undefined || record.failures > 0;
     const connection = registry.asked(key, clock.monotonic());
+    let startedAt = clock.monotonic();
     const run = this.limiter
-      .run(() => this.o.prober.probe(serial, record.state, connection))
+      .run(() => {
+        startedAt = clock.monotonic();
+        return this.o.prober.probe(serial, record.state, connection);
+      })
       .then(
-        (info) => {
+        async (info) => {
+          // Cut short while the adb server was not answering: the server's fault; the last good reading stays.
+          if (info.message !== undefined && (await this.serverAtFault(startedAt))) return;
           const progress = info.message !== undefined && this.o.prober.madeProgress(serial, connection);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
         },
-        (err: unknown) => {
+        async (err: unknown) => {
           const text = err instanceof Error ? err.message : String(err);
+          if (await this.serverAtFault(startedAt)) {
+            // Not the phone's failure: no count, no "replug it", nothing for recovery to act on.
+            this.o.logger.debug({ serial, err: text }, 'inventory of the device failed while the adb server did not answer; not counted against the device');
+            return;
+          }
           const known = registry.get(key);
           const what = known?.last
             ? 'inventory of the device failed; its last good inventory is reported'
@@ -285,6 +316,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       });
     this.running.set(key, run);
     return run;
+  }
+
+  /** Whether the adb server, asked now, is to blame for an inventory that started at `since` (monotonic) and failed. */
+  private serverAtFault(since: number): Promise<boolean> {
+    return this.o.server ? this.o.server.blame(since) : Promise.resolve(false);
   }
 
   /** One warning per device and distinct problem, not one per report. */

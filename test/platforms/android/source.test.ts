@@ -6,6 +6,7 @@ import { silentLogger } from '../../../src/log/logger.js';
 import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
 import type { DeviceProber, TierCache } from '../../../src/platforms/android/inventory/probe.js';
 import { AndroidSource, registryTierStore } from '../../../src/platforms/android/source.js';
+import { AdbServerHealth } from '../../../src/platforms/android/adb/server-health.js';
 import type { CollectRequest } from '../../../src/platforms/source.js';
 import { systemClock, type Clock } from '../../../src/util/clock.js';
 
@@ -45,7 +46,7 @@ const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void logs
   typeof silentLogger
 >;
 
-function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock }) {
+function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock; server?: AdbServerHealth }) {
   const wait = { idleMs: o.reportWaitMs, maxMs: 60_000 };
   const registry = new DeviceRegistry();
   const s = new AndroidSource({
@@ -57,6 +58,7 @@ function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: num
     concurrency: o.concurrency ?? 4,
     reportWait: wait,
     reconcileMs: 60_000,
+    server: o.server,
   });
   const collect = (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
     registry.sync('android', devices);
@@ -127,6 +129,37 @@ describe('AndroidSource', () => {
     await collect2(new Map([['OLD', 'device']]));
     await new Promise((r) => setTimeout(r, 150));
     expect(news2).toEqual([]);
+  });
+
+  it('blames the adb server, not the phone, when the server does not answer its own round trip: no failure counted, last state kept, the host says it', async () => {
+    const { fake } = prober((serial, n) =>
+      n > 1 ? Promise.reject(new Error('device W did not open an adb shell within 100 ms')) : Promise.resolve(info(serial)),
+    );
+    let serverAnswers = true;
+    const server = new AdbServerHealth({
+      adb: { label: 'tcp:127.0.0.1:5037', version: () => (serverAnswers ? Promise.resolve(41) : Promise.reject(new Error('did not answer within 3000 ms'))) },
+      clock: systemClock,
+      logger: silentLogger(),
+      recheckMs: 20,
+    });
+    const { s, collect, registry } = source(fake, { reportWaitMs: 1_000, server });
+    const devices = new Map([['W', 'device']]);
+    await collect(devices);
+    serverAnswers = false;
+    await collect(devices);
+    const [w] = await collect(devices);
+    expect(registry.find('android', 'W')?.failures).toBe(0);
+    expect(w).toMatchObject({ udid: 'W', modelName: 'model of W', status: 'AVAILABLE' });
+    expect(w!.message).toMatch(/^the adb server on this host has not answered since .*nothing is known to be wrong with the device itself/);
+    // (Tracking is not started here, so it says it is down too.)
+    expect(s.problems()).toContainEqual(expect.stringMatching(/^the adb server at tcp:127\.0\.0\.1:5037 has not answered its own round trip \(host:version\)/));
+    expect(s.metrics().find((m) => m.name === 'device_agent_adb_server_up')?.samples).toEqual([{ value: 0 }]);
+    // It answers again: the host's problem goes, and the phone is asked again at once ('resumed').
+    const resumed = new Promise<void>((r) => s.once('resumed', () => r()));
+    serverAnswers = true;
+    await resumed;
+    expect(s.problems().filter((p) => p.includes('adb server'))).toEqual([]);
+    s.stop();
   });
 
   it('marks a device whose probe failed UNAVAILABLE with its last good fields, says since when, and counts the failure in its record', async () => {

@@ -104,8 +104,9 @@ export class AdbClient {
     return this.client;
   }
 
-  async version(): Promise<number> {
-    const version = await this.host((c) => c.version() as PromiseLike<number>);
+  /** The server's own round trip (host:version); `timeoutMs` overrides the request deadline (a quick check of the server). */
+  async version(timeoutMs?: number): Promise<number> {
+    const version = await this.host((c) => c.version() as PromiseLike<number>, timeoutMs);
     // adbkit reads whatever four bytes come as the version: a web server's answer gives NaN.
     if (!Number.isFinite(version)) throw new AdbUnreachableError(this.label, 'EPROTO', 'its version answer is not a number');
     return version;
@@ -239,9 +240,9 @@ export class AdbClient {
   }
 
   /** A request to the adb server itself, bounded by requestTimeoutMs. */
-  private host<T>(fn: (client: Client) => PromiseLike<T>): Promise<T> {
+  private host<T>(fn: (client: Client) => PromiseLike<T>, timeoutMs?: number): Promise<T> {
     const scope = this.scope();
-    const ms = this.requestTimeoutMs;
+    const ms = timeoutMs ?? this.requestTimeoutMs;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         scope.close();

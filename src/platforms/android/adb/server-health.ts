@@ -1,0 +1,144 @@
+// Whether the adb server itself answers: the evidence that decides whom a
+// failed inventory blames. Every shell session goes through the server, so a
+// stopped, swapping or hung server makes every phone look wedged at once
+// (issue 34: 30 good phones reported "replug or reboot it" while the server
+// was SIGSTOPped). When an inventory fails, the server's own round trip
+// (host:version, which no phone takes part in) is asked with a short
+// deadline; if it does not answer, the server is at fault, not the phone:
+// the failure is not counted against the phone, the phones keep their last
+// known state with a note naming the server, and the host reports the fault
+// (/healthz, device_agent_adb_server_up, one log line). While the server is
+// down it is asked again every RECHECK_MS, so the inventories resume within
+// seconds of it answering. The agent never restarts the server: the adb
+// unit owns it, and a restart would cut every phone's session.
+import { EventEmitter } from 'node:events';
+import { limited } from '../../../log/limited.js';
+import type { Logger } from '../../../log/logger.js';
+import type { Clock } from '../../../util/clock.js';
+
+/** Deadline of the server's own round trip when a failure asks for it: a server answers host:version in milliseconds. */
+export const SERVER_CHECK_TIMEOUT_MS = 3_000;
+/** How often a server found not answering is asked again. */
+export const SERVER_RECHECK_MS = 2_000;
+
+export interface ServerRoundTrip {
+  readonly label: string;
+  version(timeoutMs?: number): Promise<number>;
+}
+
+export interface AdbServerHealthOptions {
+  adb: ServerRoundTrip;
+  clock: Clock;
+  logger: Logger;
+  checkTimeoutMs?: number;
+  recheckMs?: number;
+}
+
+interface Down {
+  /** Wall ms of the first check that failed. */
+  since: number;
+  error: string;
+}
+
+export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
+  private downState: Down | undefined;
+  /** Monotonic ms the server was last found not answering. */
+  private lastDownAt: number | undefined;
+  private checking: Promise<boolean> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly o: AdbServerHealthOptions) {
+    super();
+  }
+
+  /** True while the server's last round trip failed. */
+  get down(): boolean {
+    return this.downState !== undefined;
+  }
+
+  /** Asks the server's own round trip now (one question at a time); true when it answered. */
+  check(): Promise<boolean> {
+    this.checking ??= this.ask().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  /**
+   * Whether a failure that began at `sinceMono` (monotonic) is the server's:
+   * it is not answering now, or it was found not answering since then (a
+   * server that resumed a moment ago still cut that inventory off).
+   */
+  async blame(sinceMono: number): Promise<boolean> {
+    if (this.down) return true;
+    if (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono) return true;
+    return !(await this.check());
+  }
+
+  /** What keeps the host from reporting its phones (for /healthz), while the server does not answer. */
+  problem(): string | undefined {
+    const d = this.downState;
+    if (!d) return undefined;
+    return `the adb server at ${this.o.adb.label} has not answered its own round trip (host:version) since ${new Date(d.since).toISOString()} (${d.error}); this is the host's adb server, not the phones`;
+  }
+
+  /** The note every phone's message carries meanwhile: the cause is the host's, and what is reported is the last known state. */
+  deviceNote(): string | undefined {
+    const d = this.downState;
+    if (!d) return undefined;
+    return (
+      `the adb server on this host has not answered since ${new Date(d.since).toISOString()}, so the device could not be asked; ` +
+      'this is its last known state and nothing is known to be wrong with the device itself (do not replug it; see the agent host)'
+    );
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async ask(): Promise<boolean> {
+    const { adb, clock, logger } = this.o;
+    try {
+      await adb.version(this.o.checkTimeoutMs ?? SERVER_CHECK_TIMEOUT_MS);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      this.lastDownAt = clock.monotonic();
+      if (!this.downState) {
+        this.downState = { since: clock.wall(), error };
+        limited(logger).warn(
+          'adb-server-not-answering',
+          { adb: adb.label, err: error },
+          `the adb server at ${adb.label} did not answer its own round trip (host:version) while phones' inventories failed: ` +
+            'the server is at fault, not the phones. The phones are reported with their last known state and no phone is counted as failing or recovered; ' +
+            'the agent does not restart the server. Check the adb server process on this host (stopped, swapping, hung)',
+        );
+        this.emit('down');
+      }
+      this.recheck();
+      return false;
+    }
+    const was = this.downState;
+    if (was) {
+      this.downState = undefined;
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      limited(logger).info(
+        'adb-server-answering',
+        { adb: adb.label, downSeconds: Math.round((clock.wall() - was.since) / 1000) },
+        `the adb server at ${adb.label} answers again after ${Math.round((clock.wall() - was.since) / 1000)} s; the phones are inventoried again`,
+      );
+      this.emit('up');
+    }
+    return true;
+  }
+
+  private recheck(): void {
+    if (this.stopped || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.stopped) void this.check();
+    }, this.o.recheckMs ?? SERVER_RECHECK_MS);
+    this.timer.unref();
+  }
+}
