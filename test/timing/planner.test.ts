@@ -31,7 +31,7 @@ function drive(
 }
 
 describe('report planner', () => {
-  it('answers an operator at once, but a flood of requests makes one full report per 5 s; a full report answers a waiting request', () => {
+  it('answers an operator at once, but a flood of requests makes one full report per 5 s after the previous one ended; a full report answers a waiting request', () => {
     const p = planner();
     const ok = { delivered: true as const, sent: [], failedDevices: [] };
     p.requested();
@@ -48,18 +48,18 @@ describe('report planner', () => {
         p.finished(ok, t + 100);
       }
     }
-    expect(starts).toEqual([5_000]);
+    expect(starts).toEqual([5_100]);
     // A request waits for its gap, and so does a device change (one gap for every trigger, issue 36): one report carries both.
     p.requested();
     p.deviceChanged('A', 'device', 5_200);
-    expect(p.nextAt(5_200)).toBe(10_000);
-    expect(p.take(10_000)?.triggers.sort()).toEqual(['devices-changed', 'requested']);
+    expect(p.nextAt(5_200)).toBe(10_200);
+    expect(p.take(10_200)?.triggers.sort()).toEqual(['devices-changed', 'requested']);
     p.finished(ok, 10_300);
     // A schedule tick within the gap waits for it too, and a request meanwhile rides along.
     p.requested();
     p.scheduleTick(10_350);
-    expect(p.nextAt(10_350)).toBe(15_000);
-    expect(p.take(15_000)?.triggers.sort()).toEqual(['requested', 'schedule']);
+    expect(p.nextAt(10_350)).toBe(15_300);
+    expect(p.take(15_300)?.triggers.sort()).toEqual(['requested', 'schedule']);
   });
 
   it('a device the cloud refused and that is then unplugged makes no report storm', () => {
@@ -126,9 +126,10 @@ describe('report planner', () => {
     expect([...first.refresh].sort()).toEqual(['OK', 'W']);
     p.probeOutcome('W', false, 100);
     p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 100);
-    // A schedule tick at 5 s probes OK afresh but holds W.
+    // A schedule tick at 5 s (going 5 s after the start report ended) probes OK afresh but holds W.
     p.scheduleTick(5_000);
-    const tick = p.take(5_000)!;
+    expect(p.nextAt(5_000)).toBe(5_100);
+    const tick = p.take(5_100)!;
     expect([...tick.refresh]).toEqual(['OK']);
     expect([...tick.hold]).toEqual(['W']);
     p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 5_100);
@@ -142,8 +143,8 @@ describe('report planner', () => {
     // Replugged: asked with the next report, as soon as the gap after the retry allows.
     p.deviceChanged('W', 'offline', 11_000);
     p.deviceChanged('W', 'device', 11_100);
-    expect(p.nextAt(11_100)).toBe(15_100);
-    expect([...p.take(15_100)!.refresh]).toEqual(['W']);
+    expect(p.nextAt(11_100)).toBe(15_200);
+    expect([...p.take(15_200)!.refresh]).toEqual(['W']);
   });
 
   it("takes adb's list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED", () => {
