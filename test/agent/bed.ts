@@ -87,12 +87,14 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   }
 }
 
-/** The cloud in memory: keeps every body, answers at once. */
+/** The cloud in memory: keeps every body, answers at once; while `failing`, with a failure that may pass (a 503). */
 export class MemCloud implements ReportSink {
-  readonly bodies: Array<{ at: number; body: ReportBody }> = [];
+  readonly bodies: Array<{ at: number; body: ReportBody; delivered: boolean }> = [];
+  failing = false;
   constructor(private readonly time: VirtualTime) {}
   putDevices(body: ReportBody): Promise<ReportAnswer> {
-    this.bodies.push({ at: this.time.now, body: structuredClone(body) });
+    this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: !this.failing });
+    if (this.failing) return Promise.reject(new Error('the cloud answered 503'));
     return Promise.resolve({ failedDevices: [] });
   }
 }
@@ -102,6 +104,8 @@ export interface BedOptions {
   firstListingWaitMs?: number;
   /** udids an earlier run reported. */
   reportedBefore?: string[];
+  /** The schedule (default every 5 min). */
+  schedule?: string;
 }
 
 export function reportBed(options: BedOptions = {}) {
@@ -114,7 +118,7 @@ export function reportBed(options: BedOptions = {}) {
   const unplugged = new UnpluggedLedger(registry.cloud);
   unplugged.seed((options.reportedBefore ?? []).map((u) => phone(u)));
   const logger = silentLogger();
-  const settings = { schedule: '*/5 * * * *', jitterSeconds: 0, changeDebounceMs: 500, shutdownTimeoutSeconds: 5, requestTimeoutSeconds: 30 };
+  const settings = { schedule: options.schedule ?? '*/5 * * * *', jitterSeconds: 0, changeDebounceMs: 500, shutdownTimeoutSeconds: 5, requestTimeoutSeconds: 30 };
   const reporter = new Reporter({
     nodeId: 'n1',
     sources,
