@@ -118,7 +118,13 @@ export function reportBed(options: BedOptions = {}) {
   const unplugged = new UnpluggedLedger(registry.cloud);
   unplugged.seed((options.reportedBefore ?? []).map((u) => phone(u)));
   const logger = silentLogger();
-  const settings = { schedule: options.schedule ?? '*/5 * * * *', jitterSeconds: 0, changeDebounceMs: 500, shutdownTimeoutSeconds: 5, requestTimeoutSeconds: 30 };
+  const settings = {
+    schedule: options.schedule ?? '*/5 * * * *',
+    jitterSeconds: 0,
+    changeDebounceMs: 500,
+    shutdownTimeoutSeconds: 5,
+    requestTimeoutSeconds: 30,
+  };
   const reporter = new Reporter({
     nodeId: 'n1',
     sources,

@@ -74,7 +74,7 @@ async function run(steps: Step[]) {
       const udid = serial(s.phone);
       if (bed.source.silent.has(udid)) bed.source.silent.delete(udid);
       else bed.source.silent.add(udid);
-    } else if (s.failing !== bed.cloud.failing) {
+    } else if (s.kind === 'cloud' && s.failing !== bed.cloud.failing) {
       bed.cloud.failing = s.failing;
       if (s.failing) outages.push({ from: bed.time.now, to: Infinity });
       else outages.at(-1)!.to = bed.time.now;

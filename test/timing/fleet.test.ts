@@ -143,7 +143,13 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     expect(slowestChange).toBeLessThanOrEqual(5_000 + 1_050);
     expect(quietHosts).toBeGreaterThan(agents / 2);
     expect(slowestLone).toBeLessThanOrEqual(2_000);
-    figures['bursts of 300 arrivals and departures'] = { agents, worstMinute, slowestChangeSeconds: slowestChange / 1000, quietHosts, slowestLoneSeconds: slowestLone / 1000 };
+    figures['bursts of 300 arrivals and departures'] = {
+      agents,
+      worstMinute,
+      slowestChangeSeconds: slowestChange / 1000,
+      quietHosts,
+      slowestLoneSeconds: slowestLone / 1000,
+    };
   });
 
   it('prints the figures', () => {

@@ -153,12 +153,12 @@ describe('AndroidSource', () => {
     // Issue 36: a slow phone's cut inventory replaced its last reading whole, so it went out without its model.
     const cut: DeviceInfo = { ...info('SLOW'), modelName: undefined, message: 'the inventory did not finish within 8000 ms: 3 of 9 sections arrived' };
     delete cut.modelName;
-    const { fake } = prober((serial, n) => Promise.resolve(n === 1 ? { ...info(serial), brandName: "google" } : cut));
+    const { fake } = prober((serial, n) => Promise.resolve(n === 1 ? { ...info(serial), brandName: 'google' } : cut));
     const { collect, registry } = source(fake, { reportWaitMs: 1_000 });
     const devices = new Map([['SLOW', 'device']]);
     await collect(devices);
     const [second] = await collect(devices);
-    expect(second).toMatchObject({ udid: 'SLOW', modelName: 'model of SLOW', brandName: "google", message: cut.message });
+    expect(second).toMatchObject({ udid: 'SLOW', modelName: 'model of SLOW', brandName: 'google', message: cut.message });
     expect(registry.find('android', 'SLOW')?.failures).toBe(1);
     // Every later report too, while the inventories keep being cut.
     const [third] = await collect(devices);
