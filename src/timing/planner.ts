@@ -10,11 +10,12 @@
 //
 // Guarantees (test/timing/planner.property.test.ts checks each on long random
 // event sequences, test/timing/fleet.test.ts for a fleet of 1,000 agents):
-// - every report, whatever its triggers (device changes, the schedule, adb
-//   settling, resends, retries, the watchdog, adb resumed, a request), starts
+// - every report but the schedule's own tick (device changes, adb settling,
+//   the start, resends, retries, the watchdog, adb resumed, a request) starts
 //   at least minFollowUpGapMs after the previous report ended, so its PUT
-//   comes at least that long after the previous PUT: at most 12 in any 60 s
-//   with the default 5 s, whatever happens. A burst of arrivals or
+//   comes at least that long after the previous PUT: at most 12 such in any
+//   60 s with the default 5 s, whatever happens, plus the schedule's own (one
+//   a period: 13 in any 60 s with a period of a minute and no jitter). A burst of arrivals or
 //   departures (a hub tree switched on) is coalesced into one report per gap
 //   (issue 36: device changes were outside the gap, and 300 phones arriving
 //   made 30 reports a minute); a report the cloud rejected (4xx other than 408/429) or
@@ -454,7 +455,8 @@ export class ReportPlanner {
     const gapFloor = this.lastEndAt === undefined ? -Infinity : this.lastEndAt + this.o.minFollowUpGapMs;
     const holds = this.cloud.holds([...due.keys()].some((t) => !SCHEDULED.has(t)));
     for (const [t, at] of due) {
-      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, gapFloor);
+      // The schedule's own tick keeps its time (its period bounds it; tests and labs run schedules of seconds).
+      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, t === 'schedule' ? -Infinity : gapFloor);
       if (floor === Infinity) due.delete(t);
       else due.set(t, Math.max(at, floor));
     }

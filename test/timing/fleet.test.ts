@@ -112,7 +112,7 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     });
   }
 
-  it('coalesces a burst of 300 arrivals and 300 departures on every host: at most 12 PUTs in any 60 s per agent, every change reported within 5 s of the report in flight, a lone plug on a quiet host within 2 s', () => {
+  it('coalesces a burst of 300 arrivals and 300 departures on every host: at most 12 PUTs and the schedule ticks in any 60 s per agent, every change reported within 5 s of the report in flight, a lone plug on a quiet host within 2 s', () => {
     // Every host's hub tree switched on at 2 min (300 phones over 48 s), off at 5 min, then one phone plugged at 8 min.
     const PHONES = 300;
     const serials = Array.from({ length: PHONES }, (_, k) => `P${k}`);
@@ -139,7 +139,8 @@ describe(`a fleet of ${AGENTS} agents`, () => {
       quietHosts++;
       slowestLone = Math.max(slowestLone, list.find((a) => a.startedAt >= lonePlug)!.startedAt - lonePlug);
     }
-    expect(worstMinute).toBeLessThanOrEqual(12);
+    // 12 gapped reports and the schedule's own (a minute apart, give or take 10 s of jitter).
+    expect(worstMinute).toBeLessThanOrEqual(14);
     expect(slowestChange).toBeLessThanOrEqual(5_000 + 1_050);
     expect(quietHosts).toBeGreaterThan(agents / 2);
     expect(slowestLone).toBeLessThanOrEqual(2_000);
