@@ -10,10 +10,15 @@
 //
 // Guarantees (test/timing/planner.property.test.ts checks each on long random
 // event sequences, test/timing/fleet.test.ts for a fleet of 1,000 agents):
-// - a follow-up report (resend, failed-device retry, inventory retry,
-//   watchdog, adb resumed) starts at least minFollowUpGapMs after the previous
-//   report started: at most 12 a minute with the default 5 s, whatever the
-//   cloud answers; a report the cloud rejected (4xx other than 408/429) or
+// - every report but the schedule's own tick (device changes, adb settling,
+//   the start, resends, retries, the watchdog, adb resumed, a request) starts
+//   at least minFollowUpGapMs after the previous report ended, so its PUT
+//   comes at least that long after the previous PUT: at most 12 such in any
+//   60 s with the default 5 s, whatever happens, plus the schedule's own (one
+//   a period: 13 in any 60 s with a period of a minute and no jitter). A burst of arrivals or
+//   departures (a hub tree switched on) is coalesced into one report per gap
+//   (issue 36: device changes were outside the gap, and 300 phones arriving
+//   made 30 reports a minute); a report the cloud rejected (4xx other than 408/429) or
 //   refused for its credentials is not resent before the next scheduled report;
 // - while the cloud does not take reports (network, timeout, 408, 429, 5xx),
 //   one backoff spans all reports (src/timing/cloud-backoff.ts): a scheduled
@@ -24,10 +29,12 @@
 //   its next scheduled report, or a resend of news;
 // - no report starts before the time a Retry-After named, plus jitter;
 //   an operator's request (SIGHUP) is answered at once, or minFollowUpGapMs
-//   after the previous report started, whichever is later; requests
+//   after the previous report ended, whichever is later; requests
 //   meanwhile fold into it;
-// - a device change is reported within maxChangeWaitMs plus the report in
-//   flight, unless the cloud's last answer was a failure that may pass (then
+// - a device change on a quiet host (no report ended in the
+//   minFollowUpGapMs before it, none in flight) is reported within maxChangeWaitMs plus the
+//   report in flight; any device change within minFollowUpGapMs plus the
+//   report in flight, unless the cloud's last answer was a failure that may pass (then
 //   it goes with the backoff's next attempt); a report starts at least once
 //   per schedule period, plus jitter and slack, even when a schedule tick is
 //   lost; the start report waits a random part of startSpreadMs, and for
@@ -65,15 +72,6 @@ const adbReady: ReadyOf = (d) => d.state === 'device';
 
 export type Trigger =
   'start' | 'schedule' | 'watchdog' | 'devices-changed' | 'adb-resumed' | 'adb-settled' | 'requested' | 'resend' | 'failed-device-retry' | 'inventory-retry';
-
-/**
- * Triggers that are not rate-limited by the follow-up gap: the schedule and
- * device events. An operator's request (SIGHUP) is throttled like a
- * follow-up: at once, unless a report started less than minFollowUpGapMs ago;
- * a reload loop sending SIGHUP every few ms made one full report after
- * another (44 PUTs in 10 s).
- */
-export const UNTHROTTLED: ReadonlySet<Trigger> = new Set(['start', 'schedule', 'devices-changed', 'adb-settled']);
 
 /** How often the start report looks again whether every source has listed, while it waits for them. */
 const LISTING_POLL_MS = 100;
@@ -143,7 +141,7 @@ export interface PlannerOptions {
   debounceMs: number;
   /** ... but never longer than this after the first (default 1.5 s). */
   maxChangeWaitMs?: number;
-  /** Least time between a report start and a follow-up report (default 5 s). */
+  /** Least time between the end of a report and the start of the next, whatever their triggers (default 5 s). */
   minFollowUpGapMs?: number;
   /** A lost schedule tick is made up this long after it was due (default 10 s). */
   watchdogSlackMs?: number;
@@ -197,6 +195,8 @@ export class ReportPlanner {
   private listingWaitUntil = -Infinity;
   private inFlight = false;
   private lastStartAt: number | undefined;
+  /** When the last report ended (delivered or not): the next one starts minFollowUpGapMs after it at the earliest. */
+  private lastEndAt: number | undefined;
   /** The last schedule tick, taken or dropped: the schedule is alive, the watchdog waits. */
   private lastTickAt: number | undefined;
   /** When adb tracking coming back last asked for a full report. */
@@ -366,6 +366,7 @@ export class ReportPlanner {
   /** The report handed out by take() ended. */
   finished(result: ReportResult, now: number): FinishNotes {
     this.inFlight = false;
+    this.lastEndAt = now;
     if (!result.delivered) {
       if (result.failure === 'transient') {
         this.cloud.failed({ now, carriedNews: this.carriesNews, retryAfterMs: result.retryAfterMs });
@@ -442,10 +443,17 @@ export class ReportPlanner {
     const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
     if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs);
 
-    const gapFloor = this.lastStartAt === undefined ? -Infinity : this.lastStartAt + this.o.minFollowUpGapMs;
+    // One gap for every trigger: device changes and the schedule too. A reload
+    // loop sending SIGHUP every few ms made one full report after another (44
+    // PUTs in 10 s); 300 phones arriving over 48 s made 59 in 119 s.
+    // Counted from the end of the previous report, not its start: the cloud
+    // sees the PUTs, and a report's inventory wait moves its PUT after its
+    // start (measured: 13 PUTs in 60 s with the gap counted from the starts).
+    const gapFloor = this.lastEndAt === undefined ? -Infinity : this.lastEndAt + this.o.minFollowUpGapMs;
     const holds = this.cloud.holds([...due.keys()].some((t) => !SCHEDULED.has(t)));
     for (const [t, at] of due) {
-      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, UNTHROTTLED.has(t) ? -Infinity : gapFloor);
+      // The schedule's own tick keeps its time (its period bounds it; tests and labs run schedules of seconds).
+      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, t === 'schedule' ? -Infinity : gapFloor);
       if (floor === Infinity) due.delete(t);
       else due.set(t, Math.max(at, floor));
     }

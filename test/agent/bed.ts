@@ -87,15 +87,17 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   }
 }
 
-/** The cloud in memory: keeps every body, answers at once. */
+/** The cloud in memory: keeps every body, answers at once; while `failing`, with a failure that may pass (a 503). */
 export class MemCloud implements ReportSink {
-  readonly bodies: Array<{ at: number; body: ReportBody }> = [];
-  /** Set: every PUT fails with it (a cloud answering with a login page). */
+  readonly bodies: Array<{ at: number; body: ReportBody; delivered: boolean }> = [];
+  /** Set: every PUT fails with it (a cloud answering with a login page), and is not kept. */
   failWith: Error | undefined;
+  failing = false;
   constructor(private readonly time: VirtualTime) {}
   putDevices(body: ReportBody): Promise<ReportAnswer> {
     if (this.failWith) return Promise.reject(this.failWith);
-    this.bodies.push({ at: this.time.now, body: structuredClone(body) });
+    this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: !this.failing });
+    if (this.failing) return Promise.reject(new Error('the cloud answered 503'));
     return Promise.resolve({ failedDevices: [] });
   }
 }
@@ -106,6 +108,7 @@ export interface BedOptions {
   /** udids an earlier run reported. */
   reportedBefore?: string[];
   logger?: Logger;
+  /** The schedule (default every 5 min). */
   schedule?: string;
 }
 

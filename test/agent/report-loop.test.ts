@@ -34,7 +34,8 @@ describe('the start report', () => {
       expect.stringMatching(/^no report made after every source had listed its devices has been delivered since the start 5 s ago/),
     ]);
     bed.source.list(['P1'], 'device', true);
-    await bed.advance(2_000);
+    // Within the gap after the start report (5 s): one gap for every report.
+    await bed.advance(5_000);
     expect(bed.sent()).toEqual([[], ['P1']]);
     expect(bed.views.health().ok).toBe(true);
   });
@@ -85,7 +86,8 @@ describe('the plan', () => {
     expect(ios.asked).toEqual([['ios/I1', 'ios/I2']]);
     // A change of the Android phone: a report that asks only what changed, and leaves the silent iPhone to its backoff.
     android.list(['A1', 'A2']);
-    await bed.advance(2_000);
+    // Reported once the gap after the start report (5 s) has passed.
+    await bed.advance(4_500);
     expect(ios.asked[1]).toEqual([]);
     // The inventory retry (10 s after the failure) asks the silent iPhone alone.
     await bed.advance(9_000);

@@ -196,11 +196,14 @@ describe('mixed lab: run', () => {
       expect(metrics).toMatch(new RegExp(`^device_agent_device_up\\{udid="${first.udid}"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_battery_level_percent\\{udid="${first.udid}"\\} 100$`, 'm'));
 
+      // A quiet host: no report in the 5 s gap before the plug (docs/design/fleet.md).
+      await new Promise((r) => setTimeout(r, 5_000));
       const second = mux.plug({ profile: 'iphone-15-ios17' });
       const pluggedAt = Date.now();
       const withNew = await bed.cloud.waitForPut((r) => udidsOf(r).includes(second.udid), 5000);
       expect(withNew.receivedAt - pluggedAt).toBeLessThan(2000);
 
+      await new Promise((r) => setTimeout(r, 5_000));
       mux.unplug(second);
       const unpluggedAt = Date.now();
       const gone = await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'), 5000);

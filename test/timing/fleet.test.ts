@@ -112,6 +112,47 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     });
   }
 
+  it('coalesces a burst of 300 arrivals and 300 departures on every host: at most 12 PUTs and the schedule ticks in any 60 s per agent, every change reported within 5 s of the report in flight, a lone plug on a quiet host within 2 s', () => {
+    // Every host's hub tree switched on at 2 min (300 phones over 48 s), off at 5 min, then one phone plugged at 8 min.
+    const PHONES = 300;
+    const serials = Array.from({ length: PHONES }, (_, k) => `P${k}`);
+    const listings: Array<{ at: number; serials: string[] }> = [];
+    for (let k = 1; k <= PHONES; k++) listings.push({ at: 2 * MIN + k * 160, serials: serials.slice(0, k) });
+    for (let k = 1; k <= PHONES; k++) listings.push({ at: 5 * MIN + k * 160, serials: serials.slice(k) });
+    const lonePlug = 8 * MIN;
+    listings.push({ at: lonePlug, serials: ['LONE'] });
+    const agents = 50;
+    const { attempts } = simulateFleet({ agents, horizonMs: 10 * MIN, cloud: up, listings: () => listings });
+    let worstMinute = 0;
+    let slowestChange = 0;
+    let quietHosts = 0;
+    let slowestLone = 0;
+    for (const list of groupByAgent(attempts).values()) {
+      for (let k = 0; k < list.length; k++) worstMinute = Math.max(worstMinute, list.filter((a) => a.at >= list[k]!.at && a.at < list[k]!.at + MIN).length);
+      // Progress: the first report planned after each change (collecting 0.3-1 s, the answer 50 ms, then the 5 s gap).
+      for (const change of listings) {
+        const covering = list.find((a) => a.startedAt >= change.at);
+        slowestChange = Math.max(slowestChange, (covering?.startedAt ?? Infinity) - change.at);
+      }
+      // The lone plug, on a host with no report ending in the 5 s before it (its PUT is answered 50 ms after it arrives).
+      if (list.some((a) => a.startedAt <= lonePlug && a.at + 50 > lonePlug - 5_000)) continue;
+      quietHosts++;
+      slowestLone = Math.max(slowestLone, list.find((a) => a.startedAt >= lonePlug)!.startedAt - lonePlug);
+    }
+    // 12 gapped reports and the schedule's own (a minute apart, give or take 10 s of jitter).
+    expect(worstMinute).toBeLessThanOrEqual(14);
+    expect(slowestChange).toBeLessThanOrEqual(5_000 + 1_050);
+    expect(quietHosts).toBeGreaterThan(agents / 2);
+    expect(slowestLone).toBeLessThanOrEqual(2_000);
+    figures['bursts of 300 arrivals and departures'] = {
+      agents,
+      worstMinute,
+      slowestChangeSeconds: slowestChange / 1000,
+      quietHosts,
+      slowestLoneSeconds: slowestLone / 1000,
+    };
+  });
+
   it('prints the figures', () => {
     console.log(JSON.stringify(figures, null, 2));
   });

@@ -25,12 +25,20 @@ export interface FleetOptions {
   seed?: number;
   /** Node ids (default: random UUIDs, as generated at first start). */
   nodeId?: (agent: number) => string;
+  /**
+   * Each agent's adb listings over time (monotonic ms, the serials listed
+   * then): a hub tree switched on is one listing more per arriving phone.
+   * Default: no devices.
+   */
+  listings?: (agent: number) => ReadonlyArray<{ at: number; serials: readonly string[] }>;
 }
 
 export interface Attempt {
   agent: number;
   /** When the PUT reached the cloud (monotonic ms). */
   at: number;
+  /** When the planner handed the report out (its collecting began). */
+  startedAt: number;
   triggers: Trigger[];
   answer: CloudAnswer;
 }
@@ -73,8 +81,9 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
       clock: schedClock,
     });
     periodMs = scheduler.periodMs();
-    // No devices: the fleet's timing does not depend on them.
-    const planner = new ReportPlanner(new DeviceRegistry(), {
+    // Devices only where the test lists them: the fleet's schedule does not depend on them.
+    const registry = new DeviceRegistry();
+    const planner = new ReportPlanner(registry, {
       periodMs,
       jitterMs,
       debounceMs: 500,
@@ -95,9 +104,10 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
       const plan = planner.take(time.now);
       if (!plan) return arm();
       inFlight = true;
+      const startedAt = time.now;
       time.schedule(() => {
         const answer = cloud(time.now);
-        attempts.push({ agent: i, at: time.now, triggers: plan.triggers, answer });
+        attempts.push({ agent: i, at: time.now, startedAt, triggers: plan.triggers, answer });
         time.schedule(() => {
           inFlight = false;
           planner.finished(
@@ -111,6 +121,16 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
       }, collectMs);
     };
 
+    for (const listing of options.listings?.(i) ?? []) {
+      time.schedule(
+        () => {
+          registry.sync('android', new Map(listing.serials.map((serial) => [serial, 'device'])));
+          planner.devicesChanged(time.now);
+          arm();
+        },
+        Math.max(0, listing.at - time.now),
+      );
+    }
     scheduler.start();
     planner.start(time.now);
     arm();

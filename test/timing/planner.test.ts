@@ -31,7 +31,7 @@ function drive(
 }
 
 describe('report planner', () => {
-  it('answers an operator at once, but a flood of requests makes one full report per 5 s; a full report answers a waiting request', () => {
+  it('answers an operator at once, but a flood of requests makes one full report per 5 s after the previous one ended; a full report answers a waiting request', () => {
     const p = planner();
     const ok = { delivered: true as const, sent: [], failedDevices: [] };
     p.requested();
@@ -48,16 +48,18 @@ describe('report planner', () => {
         p.finished(ok, t + 100);
       }
     }
-    expect(starts).toEqual([5_000]);
-    // A request waits for its gap; the device change in between does not take it away, the schedule does.
+    expect(starts).toEqual([5_100]);
+    // A request waits for its gap, and so does a device change (one gap for every trigger, issue 36): one report carries both.
     p.requested();
     p.deviceChanged('A', 'device', 5_200);
-    expect(p.nextAt(5_200)).toBe(5_700);
-    expect(p.take(5_700)?.triggers).toEqual(['devices-changed']);
-    p.finished(ok, 6_000);
-    expect(p.nextAt(6_000)).toBe(5_700 + 5_000);
-    p.scheduleTick(6_050);
-    expect(p.take(6_100)?.triggers).toEqual(['schedule', 'requested']);
+    expect(p.nextAt(5_200)).toBe(10_200);
+    expect(p.take(10_200)?.triggers.sort()).toEqual(['devices-changed', 'requested']);
+    p.finished(ok, 10_300);
+    // The schedule's tick keeps its time (its period bounds it), and a request waiting meanwhile rides along.
+    p.requested();
+    p.scheduleTick(10_350);
+    expect(p.nextAt(10_350)).toBe(10_350);
+    expect(p.take(10_350)?.triggers.sort()).toEqual(['requested', 'schedule']);
   });
 
   it('a device the cloud refused and that is then unplugged makes no report storm', () => {
@@ -137,11 +139,11 @@ describe('report planner', () => {
     p.probeOutcome('W', false, 10_200);
     p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 10_200);
     expect(p.nextAt(10_200)).toBe(30_200);
-    // Replugged: asked at once.
+    // Replugged: asked with the next report, as soon as the gap after the retry allows.
     p.deviceChanged('W', 'offline', 11_000);
     p.deviceChanged('W', 'device', 11_100);
-    expect(p.nextAt(11_100)).toBe(11_600);
-    expect([...p.take(11_600)!.refresh]).toEqual(['W']);
+    expect(p.nextAt(11_100)).toBe(15_200);
+    expect([...p.take(15_200)!.refresh]).toEqual(['W']);
   });
 
   it("takes adb's list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED", () => {

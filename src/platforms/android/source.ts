@@ -285,10 +285,15 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
         return this.o.prober.probe(serial, record.state, connection);
       })
       .then(
-        async (info) => {
+        async (answer) => {
           // Cut short while the adb server was not answering: the server's fault; the last good reading stays.
-          if (info.message !== undefined && (await this.serverAtFault(startedAt))) return;
-          const progress = info.message !== undefined && this.o.prober.madeProgress(serial, connection);
+          if (answer.message !== undefined && (await this.serverAtFault(startedAt))) return;
+          const progress = answer.message !== undefined && this.o.prober.madeProgress(serial, connection);
+          // A cut inventory (a slow phone's framework commands past the
+          // deadline) keeps what the last one of this connection said for
+          // the fields it did not read: it replaced the last reading whole,
+          // and the phone went out without its model or state (issue 36).
+          const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
@@ -327,6 +332,14 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
+}
+
+/** A cut inventory's fields over the last reading of the same phone: a field it did not read keeps its last known value. */
+function withLastKnown(cut: DeviceInfo, last: DeviceInfo | undefined): DeviceInfo {
+  if (last === undefined || last.udid !== cut.udid) return cut;
+  const merged: Record<string, unknown> = { ...last };
+  for (const [k, v] of Object.entries(cut)) if (v !== undefined) merged[k] = v;
+  return merged as unknown as DeviceInfo;
 }
 
 /** What recovery and charge control say of the device (left alone, and why; a person needed; a battery protection that did not take), after what the report says of it. */

@@ -31,6 +31,7 @@ function prober(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
   const fake = {
     counters: { shellSessions: 0, bytesRead: 0 },
     invalidateSlow: () => undefined,
+    madeProgress: () => true,
     probe: (serial: string) => {
       const n = (calls.get(serial) ?? 0) + 1;
       calls.set(serial, n);
@@ -179,6 +180,22 @@ describe('AndroidSource', () => {
     const [held] = await collect(devices, { refresh: 'all', hold: new Set(['android/W']) });
     expect(held!.status).toBe('UNAVAILABLE');
     expect(registry.find('android', 'W')?.failures).toBe(1);
+  });
+
+  it('keeps the last known fields of a phone whose inventory was cut (framework commands past the deadline), with the cut message', async () => {
+    // Issue 36: a slow phone's cut inventory replaced its last reading whole, so it went out without its model.
+    const cut: DeviceInfo = { ...info('SLOW'), modelName: undefined, message: 'the inventory did not finish within 8000 ms: 3 of 9 sections arrived' };
+    delete cut.modelName;
+    const { fake } = prober((serial, n) => Promise.resolve(n === 1 ? { ...info(serial), brandName: 'google' } : cut));
+    const { collect, registry } = source(fake, { reportWaitMs: 1_000 });
+    const devices = new Map([['SLOW', 'device']]);
+    await collect(devices);
+    const [second] = await collect(devices);
+    expect(second).toMatchObject({ udid: 'SLOW', modelName: 'model of SLOW', brandName: 'google', message: cut.message });
+    expect(registry.find('android', 'SLOW')?.failures).toBe(1);
+    // Every later report too, while the inventories keep being cut.
+    const [third] = await collect(devices);
+    expect(third).toMatchObject({ udid: 'SLOW', modelName: 'model of SLOW', message: cut.message });
   });
 
   it('leaves out a network device that never said who it is, in any state, with one log line', async () => {
