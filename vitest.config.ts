@@ -56,6 +56,7 @@ const E2E_FILES = [
   'test/sim/sim-device.protocol.test.ts',
   'test/sim/sim-device.test.ts',
   'test/sim/stubs.test.ts',
+  'test/status/allowed-hosts.test.ts',
   'test/status/server.test.ts',
   'test/status/web-config.test.ts',
   'test/systemd/entrypoint.test.ts',

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed, devicesOf, sleep } from './daemon-bed.js';
+import { DaemonBed } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // Issue 34, finding 1: with the adb server stopped (SIGSTOP) for 40 s, every
 // phone was reported UNAVAILABLE with "did not open an adb shell…; its adbd

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runAgent } from './agent-process.js';
-import { DaemonBed, devicesOf, scrapeMetrics } from './daemon-bed.js';
+import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
+import { devicesOf } from '../support/reports.js';
 
 // Issue 35, finding 2: a device name is settable by any shell user of the
 // phone (`settings put global device_name`), with no length limit. One phone
