@@ -68,6 +68,7 @@ export class Reporter {
   /** Scheduled reports without news delivered since `since` (monotonic), not yet summed up. */
   private quiet: { count: number; since: number } | undefined;
   private lastFailed = false;
+  private deliveredBefore = false;
 
   constructor(private readonly deps: ReporterDeps) {}
 
@@ -144,8 +145,10 @@ export class Reporter {
         failedDevices: answer.failedDevices.length,
         ms: now() - started,
       };
-      const news = this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule');
+      // The first delivered report is news whatever its trigger: a schedule tick can come before the start report.
+      const news = !this.deliveredBefore || this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule');
       this.lastFailed = false;
+      this.deliveredBefore = true;
       if (news) deps.logger.info(fields, 'report delivered');
       else this.quietReport(fields);
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };

@@ -49,15 +49,17 @@ describe('a wedged adbd', () => {
         .every(full),
     ).toBe(true);
 
-    // A plug and an unplug of the others are reported promptly while it stays wedged.
+    // A plug and an unplug of the others are reported promptly while it stays wedged: within the
+    // report gap (5 s after the previous report ended, docs/design/fleet.md) and the report's own
+    // collection, the wedged phone's 2 s probe deadline included.
     const t0 = Date.now();
     await bed.plug('WELL0003');
-    await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'WELL0003' && full(d)), 5_000);
+    await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'WELL0003' && full(d)), 10_000);
     const gone = bed.devices[0]!;
     const t1 = Date.now();
     await gone.unplug();
     await adb.disconnect(gone.port);
-    await cloud.waitForPut((r) => r.receivedAt >= t1 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 5_000);
+    await cloud.waitForPut((r) => r.receivedAt >= t1 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 10_000);
 
     // Asked again with backoff (10 s, 20 s, ...), not on every report.
     const opens = wedged.opensIgnored;

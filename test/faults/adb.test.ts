@@ -42,8 +42,8 @@ describe('faults: adb and devices', () => {
     await adb.restart({ reconnect: true });
     await a.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 30_000);
     const back = Date.now();
-    // What the cut sessions gave is logged per device.
-    expect(a.logs().some((l) => l.level === 'warn' && String(l.msg).includes('inventory of the device failed'))).toBe(true);
+    // The sessions were cut by the server going away, not by the phones: no phone is blamed for them (issue 34).
+    expect(a.logs().filter((l) => l.level === 'warn' && String(l.msg).includes('inventory of the device failed'))).toEqual([]);
     const after = await cloud.waitForPut((r) => r.receivedAt >= back && r.answer?.status === 200 && allFull(r, serials), 15_000);
     // Sessions cut before getprop answered leave no phantom under the adb serial.
     expect(

@@ -78,7 +78,8 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   problem(): string | undefined {
     const d = this.downState;
     if (!d) return undefined;
-    return `the adb server at ${this.o.adb.label} has not answered its own round trip (host:version) since ${new Date(d.since).toISOString()} (${d.error}); this is the host's adb server, not the phones`;
+    // The words before the colon are what /healthz says (status/health.ts): no address.
+    return `adb server not answering: the server at ${this.o.adb.label} has not answered its own round trip (host:version) since ${new Date(d.since).toISOString()} (${d.error}); this is the host's adb server, not the phones`;
   }
 
   /** The note every phone's message carries meanwhile: the cause is the host's, and what is reported is the last known state. */
