@@ -153,7 +153,9 @@ describe('AndroidSource', () => {
     expect(w).toMatchObject({ udid: 'W', modelName: 'model of W', status: 'AVAILABLE' });
     expect(w!.message).toMatch(/^the adb server on this host has not answered since .*nothing is known to be wrong with the device itself/);
     // (Tracking is not started here, so it says it is down too.)
-    expect(s.problems()).toContainEqual(expect.stringMatching(/^adb server not answering: the server at tcp:127\.0\.0\.1:5037 has not answered its own round trip \(host:version\)/));
+    expect(s.problems()).toContainEqual(
+      expect.stringMatching(/^adb server not answering: the server at tcp:127\.0\.0\.1:5037 has not answered its own round trip \(host:version\)/),
+    );
     expect(s.metrics().find((m) => m.name === 'device_agent_adb_server_up')?.samples).toEqual([{ value: 0 }]);
     // It answers again: the host's problem goes, and the phone is asked again at once ('resumed').
     const resumed = new Promise<void>((r) => s.once('resumed', () => r()));
