@@ -32,16 +32,57 @@ case "${1:-}" in
       # User=device-agent: the uid of the running service (dynamic users of
       # one name share it), so its state directory keeps its owner.
       props=(-p DynamicUser=yes -p User=device-agent -p StateDirectory=device-agent -p StateDirectoryMode=0700 -p UMask=0077)
-      # The same credential as device-agent.service: the plain file, or the
-      # encrypted one of the systemd-creds set-up (docs/install/package.md).
-      if [ -e /etc/device-agent/api-key ]; then
+      # Secrets never go into the transient unit's environment, which any
+      # user may read over D-Bus (systemd.exec, "Environment="): they go as
+      # credentials, which only the unit's user reads. A secret the caller
+      # gave in its environment (DEVICE_AGENT_API_KEY, a proxy URL with a
+      # password) is written to a root-only file under /run, handed over with
+      # LoadCredential= (SetCredential= would show it in the unit's
+      # properties too) and removed when the command ends.
+      secrets=
+      given_credential() { # NAME VALUE
+        if [ -z "$secrets" ]; then
+          secrets=$(umask 077 && mktemp -d /run/device-agent-secrets.XXXXXX) || exit 2
+          trap 'rm -rf "$secrets"' EXIT
+        fi
+        (umask 077 && printf '%s\n' "$2" >"$secrets/$1") || exit 2
+        props+=(-p "LoadCredential=$1:$secrets/$1")
+      }
+      with_password() { case "$1" in *@*) return 0 ;; *) return 1 ;; esac; } # user info: a password may be there
+      if [ -n "${DEVICE_AGENT_API_KEY:-}" ]; then
+        given_credential api-key "$DEVICE_AGENT_API_KEY"
+      elif [ -e /etc/device-agent/api-key ]; then
+        # The same credential as device-agent.service: the plain file, or the
+        # encrypted one of the systemd-creds set-up (docs/install/package.md).
         props+=(-p LoadCredential=api-key:/etc/device-agent/api-key)
       elif [ -e /etc/credstore.encrypted/device-agent.api-key ]; then
         props+=(-p LoadCredentialEncrypted=api-key:/etc/credstore.encrypted/device-agent.api-key)
       fi
-      # The proxy with its password, as the Ansible role's drop-in hands it
-      # to the service (docs/install/fleet.md).
-      [ -e /etc/device-agent/https-proxy ] && props+=(-p LoadCredential=https-proxy:/etc/device-agent/https-proxy)
+      # A proxy: the agent reads DEVICE_AGENT_HTTPS_PROXY, then the
+      # https-proxy credential, then https_proxy, then HTTPS_PROXY (the same
+      # for http). The one of these it would use, when it holds a password,
+      # goes as the credential (a DEVICE_AGENT_ one then yields to a proxy of
+      # the settings file, as credentials do); else the file the Ansible
+      # role's drop-in hands to the service (docs/install/fleet.md).
+      for cred in https-proxy http-proxy; do
+        if [ "$cred" = https-proxy ]; then
+          own=${DEVICE_AGENT_HTTPS_PROXY:-} host=${https_proxy:-${HTTPS_PROXY:-}}
+        else
+          own=${DEVICE_AGENT_HTTP_PROXY:-} host=${http_proxy:-${HTTP_PROXY:-}}
+        fi
+        if with_password "$own" || { [ -z "$own" ] && [ ! -e "/etc/device-agent/$cred" ] && with_password "$host"; }; then
+          given_credential "$cred" "${own:-$host}"
+        elif [ -e "/etc/device-agent/$cred" ]; then
+          props+=(-p "LoadCredential=$cred:/etc/device-agent/$cred")
+        fi
+      done
+      # The key and every proxy variable with a password stay out of the
+      # environment: the one the agent would read is a credential now, the
+      # others it would not read.
+      hidden=' DEVICE_AGENT_API_KEY '
+      for name in DEVICE_AGENT_HTTPS_PROXY https_proxy HTTPS_PROXY DEVICE_AGENT_HTTP_PROXY http_proxy HTTP_PROXY; do
+        with_password "${!name:-}" && hidden+="$name "
+      done
       # The unit's environment files as systemd lists them, one a line:
       # "/etc/device-agent/agent.env (ignore_errors=yes)".
       files=0
@@ -52,12 +93,15 @@ case "${1:-}" in
         esac
       done < <(systemctl show -P EnvironmentFiles device-agent.service 2>/dev/null)
       [ "$files" -gt 0 ] || props+=(-p EnvironmentFile=-/etc/device-agent/agent.env)
-      # The caller's settings win over those files, as they would for a run
-      # by hand; systemd-run copies each named variable's value.
+      # The caller's other settings; systemd-run copies each named variable's
+      # value (those files still win over them, as EnvironmentFile= does over
+      # Environment=).
       while read -r name; do
-        props+=("--setenv=$name")
+        case "$hidden" in *" $name "*) ;; *) props+=("--setenv=$name") ;; esac
       done < <(env | sed -n 's/^\(DEVICE_AGENT_[A-Z0-9_]*\|ADB_SERVER_SOCKET\|ANDROID_ADB_SERVER_PORT\|USBMUXD_SOCKET_ADDRESS\|NO_COLOR\|[Hh][Tt][Tt][Pp][Ss]\?_[Pp][Rr][Oo][Xx][Yy]\|[Nn][Oo]_[Pp][Rr][Oo][Xx][Yy]\)=.*/\1/p')
-      exec systemd-run --quiet --wait --pipe --collect "${props[@]}" /usr/bin/device-agent "$@"
+      # Not exec: the secrets' files are removed (EXIT trap) once it ends.
+      systemd-run --quiet --wait --pipe --collect "${props[@]}" /usr/bin/device-agent "$@"
+      exit
     fi
     ;;
 esac

@@ -115,7 +115,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
  * environment nor in agent.env): read after the settings file and the
  * DEVICE_AGENT_* variable, before the host's conventional variables.
  */
-const CREDENTIALS: Readonly<Record<string, string>> = { httpsProxy: 'https-proxy' };
+const CREDENTIALS: Readonly<Record<string, string>> = { httpsProxy: 'https-proxy', httpProxy: 'http-proxy' };
 
 /** The credential's text, or undefined when the unit hands over none of that name. */
 function readCredential(path: string, name: string): string | undefined {

@@ -25,7 +25,7 @@ export const otherVariables = {
     readBy: 'agent',
     help:
       "set by systemd's `LoadCredential=`: the API key is read from its `api-key` file when neither `apiKey` nor `apiKeyFile` is set, " +
-      'and `httpsProxy` from its `https-proxy` file when neither the settings file nor `DEVICE_AGENT_HTTPS_PROXY` sets it (before `https_proxy`)',
+      'and `httpsProxy` from its `https-proxy` file when neither the settings file nor `DEVICE_AGENT_HTTPS_PROXY` sets it (before `https_proxy`); `httpProxy` likewise from `http-proxy`',
   },
   STATE_DIRECTORY: { readBy: 'agent', help: "set by systemd's `StateDirectory=`: the state directory when `stateDir` is unset" },
   DEVICE_AGENT_BUILD_NUMBER: {

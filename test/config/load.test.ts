@@ -194,6 +194,15 @@ describe('proxy and CA settings', () => {
     expect(loadSettings({ env: { ...env, CREDENTIALS_DIRECTORY: mkdtempSync(join(tmpdir(), 'da-credentials-')) } }).httpsProxy).toBe('http://host-wide:3128');
   });
 
+  it('read httpProxy from the http-proxy credential, after DEVICE_AGENT_HTTP_PROXY, before http_proxy (how the packaged wrapper hands over a password)', () => {
+    const credentials = mkdtempSync(join(tmpdir(), 'da-credentials-'));
+    writeFileSync(join(credentials, 'http-proxy'), 'http://lab:p%40ss@proxy.corp.example:3128\n', { mode: 0o600 });
+    const env = { CREDENTIALS_DIRECTORY: credentials, http_proxy: 'http://host-wide:3128' };
+    expect(loadSettings({ env }).httpProxy).toBe('http://lab:p%40ss@proxy.corp.example:3128');
+    expect(loadSettings({ env: { ...env, DEVICE_AGENT_HTTP_PROXY: 'http://agent:3128' } }).httpProxy).toBe('http://agent:3128');
+    expect(loadSettings({ env }).httpsProxy ?? '').toBe('');
+  });
+
   it('refuses a bad proxy in the credential naming the credential, never its password', () => {
     const credentials = mkdtempSync(join(tmpdir(), 'da-credentials-'));
     writeFileSync(join(credentials, 'https-proxy'), 'socks5h://lab:hunter2-secret@proxy:1080\n');

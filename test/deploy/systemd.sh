@@ -316,6 +316,54 @@ JSON"
   in_box device-agent once >"$work/once.out" 2>&1 || fail "device-agent once failed: $(tail -5 "$work/once.out")"
   pass "doctor saw uhubctl and the hub node from the helper; list and once work"
 
+  say "a key and a proxy password given to the wrapper reach the agent as credentials, never the unit's environment"
+  # b3b4d4c's wrapper copied them with --setenv=, where any user reads them
+  # over D-Bus (systemctl show -p Environment). Here the key file is moved
+  # away, so the key can only come from the caller's variable, and the proxy
+  # is a listener that records what it gets and never answers: the command
+  # stays running while its unit and process are looked at.
+  local proxy_pw=proxy-pass-7c21e9d4 run_unit run_pid once_pid
+  in_box mv /etc/device-agent/api-key /etc/device-agent/api-key.aside
+  in_box systemd-run --unit=da-proxy --collect "$PKG_NODE" -e "
+    const fs = require('fs');
+    require('net').createServer((s) => s.on('data', (d) => fs.appendFileSync('/run/da-proxy.log', d))).listen(3128, '127.0.0.1');" >/dev/null
+  sleep 1
+  in_box env DEVICE_AGENT_API_KEY="$KEY" DEVICE_AGENT_HTTP_PROXY="http://lab:$proxy_pw@127.0.0.1:3128" device-agent once >"$work/secret-once.out" 2>&1 &
+  once_pid=$!
+  for _ in $(seq 1 60); do in_box test -s /run/da-proxy.log && break; sleep 0.5; done
+  in_box test -s /run/da-proxy.log || fail "the agent never reached the proxy: $(cat "$work/secret-once.out")"
+  sleep 0.5 # the rest of the request head
+  run_unit=$(in_box systemctl list-units --plain --no-legend --type=service 'run-*.service' | awk 'NR == 1 { print $1 }')
+  [ -n "$run_unit" ] || fail "no run-*.service while the wrapper's command runs"
+  run_pid=$(unit "$run_unit" MainPID)
+  [ "${run_pid:-0}" != 0 ] || fail "$run_unit has no main process"
+  unit "$run_unit" Environment >"$work/secret-env"
+  in_box cat "/proc/$run_pid/environ" | tr '\0' '\n' >>"$work/secret-env"
+  has "$KEY" <"$work/secret-env" && fail "the key is in $run_unit's environment"
+  has "$proxy_pw" <"$work/secret-env" && fail "the proxy password is in $run_unit's environment"
+  has "DEVICE_AGENT_HTTP_PROXY" <"$work/secret-env" && fail "the proxy variable is in $run_unit's environment"
+  has "^CREDENTIALS_DIRECTORY=" <"$work/secret-env" || fail "$run_unit's agent has no CREDENTIALS_DIRECTORY: $(cat "$work/secret-env")"
+  [ "$(in_box bash -c 'stat -c "%a %U" /run/device-agent-secrets.*')" = "700 root" ] || fail "the secrets' directory is not root's 0700: $(in_box bash -c 'ls -ld /run/device-agent-secrets.*')"
+  # What reached the proxy: its password and the account's key, both as the agent sends them.
+  in_box cat /run/da-proxy.log >"$work/proxy.log"
+  has "Proxy-Authorization: Basic $(printf 'lab:%s' "$proxy_pw" | base64 -w0)" <"$work/proxy.log" || fail "the proxy password did not reach the agent: $(head -c 600 "$work/proxy.log")"
+  has "Authorization: Basic $(printf 'agent@example.test:%s' "$KEY" | base64 -w0)" <"$work/proxy.log" || fail "the key did not reach the agent"
+  in_box systemctl stop da-proxy
+  for _ in $(seq 1 180); do kill -0 "$once_pid" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$once_pid" 2>/dev/null && fail "once did not end after the proxy went away"
+  wait "$once_pid" || true
+  in_box bash -c 'ls -d /run/device-agent-secrets.* 2>/dev/null' | has . && fail "the secrets' files were left in /run"
+  pass "$run_unit: neither the key nor the proxy password in its environment nor its agent's; both reached the proxy; their files removed"
+
+  say "once --dry-run, once and doctor with the key given only by DEVICE_AGENT_API_KEY"
+  in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent once --dry-run >"$work/key-dry.out" 2>&1 || fail "once --dry-run failed: $(tail -5 "$work/key-dry.out")"
+  in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent once >"$work/key-once.out" 2>&1 || fail "once failed (the cloud double takes only its key): $(tail -5 "$work/key-once.out")"
+  in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent doctor >"$work/key-doctor.out" 2>&1 || true
+  has 'accepts the credentials of agent@example.test' <"$work/key-doctor.out" || fail "doctor did not get the key: $(grep -i 'cloud\|key' "$work/key-doctor.out")"
+  in_box mv /etc/device-agent/api-key.aside /etc/device-agent/api-key
+  in_box journalctl --no-pager -o cat | has "$KEY\|$proxy_pw" && fail "the key or the proxy password is in the journal"
+  pass "once --dry-run, once and doctor work with the key as a credential; neither secret in the journal"
+
   say "every absolute path the installed product names is in the package (or made by the operator or systemd)"
   in_box device-agent --help >"$work/help.out" 2>&1 || true
   in_box device-agent run --help >>"$work/help.out" 2>&1 || true

@@ -27,7 +27,7 @@ export type Route =
 /** The setting names as operators know them, for messages. */
 export const SETTING_NAMES = {
   https: 'httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)',
-  http: 'httpProxy (DEVICE_AGENT_HTTP_PROXY, else http_proxy or HTTP_PROXY)',
+  http: 'httpProxy (DEVICE_AGENT_HTTP_PROXY, else the http-proxy credential, http_proxy or HTTP_PROXY)',
   noProxy: 'noProxy (DEVICE_AGENT_NO_PROXY, else no_proxy or NO_PROXY)',
 } as const;
 
