@@ -4,17 +4,12 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { batteryOf as stateOf, HealthMonitor } from '../../src/health/monitor.js';
 import { captureLogger } from '../log/capture.js';
+import { androidPhone } from '../support/devices.js';
 
 const settings = shippedHealth;
 
 const phone = (udid: string, temperature: number, extra: Partial<DeviceInfo> = {}): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
+  ...androidPhone(udid),
   battery: { status: 'CHARGING', temperature, percentage: '80' },
   storage: { total: 64 * 1024 ** 3, used: 10 * 1024 ** 3 },
   ...extra,

@@ -1,11 +1,10 @@
-import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
 import { silentLogger } from '../../src/log/logger.js';
-import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
+import type { DeviceSource } from '../../src/platforms/source.js';
 import { cleanString, cleanStrings, REPLACEMENT } from '../../src/report/clean-strings.js';
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
@@ -14,6 +13,7 @@ import { AgentStats } from '../../src/status/stats.js';
 import { systemClock } from '../../src/util/clock.js';
 import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
+import { fakeSource } from '../support/devices.js';
 
 /** The oracle, written apart from the code: a code unit the cloud must not get. */
 function badUnits(text: string): number[] {
@@ -109,21 +109,7 @@ const machine: fc.Arbitrary<Machine> = fc.record({
 });
 
 /** A source that hands out the given devices. */
-function source(devices: () => DeviceInfo[]): DeviceSource {
-  return Object.assign(new EventEmitter(), {
-    platform: 'android' as const,
-    readyState: 'device',
-    label: 'fake',
-    listed: true,
-    alive: true,
-    lastError: undefined,
-    start: async () => undefined,
-    stop: () => undefined,
-    listOnce: async () => undefined,
-    invalidateSlow: () => undefined,
-    collect: async (_request: CollectRequest) => devices(),
-  }) as DeviceSource;
-}
+const source = (devices: () => DeviceInfo[]): DeviceSource => fakeSource(async () => devices());
 
 function reporter(nodeId: string, sink: ReportSink, devices: () => DeviceInfo[], host: Machine): Reporter {
   return new Reporter({

@@ -1,37 +1,14 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/report/execute.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
+import { androidPhone, fakeSource } from '../support/devices.js';
 
-const device = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
-  ...over,
-});
+const device = androidPhone;
 
-function source(devices: DeviceInfo[]): DeviceSource {
-  return Object.assign(new EventEmitter(), {
-    platform: 'android' as const,
-    readyState: 'device',
-    label: 'fake',
-    listed: true,
-    alive: true,
-    lastError: undefined,
-    start: async () => undefined,
-    stop: () => undefined,
-    listOnce: async () => undefined,
-    invalidateSlow: () => undefined,
-    collect: async (_request: CollectRequest) => devices,
-  }) as DeviceSource;
-}
+const source = (devices: DeviceInfo[]): DeviceSource => fakeSource(async () => devices);
 
 const request = { refresh: 'all' } as unknown as CollectRequest;
 

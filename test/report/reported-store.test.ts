@@ -7,17 +7,9 @@ import { ReportedStore } from '../../src/report/reported-store.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { androidPhone } from '../support/devices.js';
 
-const info = (udid: string, battery = '50'): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
-  battery: { percentage: battery },
-});
+const info = (udid: string, battery = '50'): DeviceInfo => androidPhone(udid, { battery: { percentage: battery } });
 
 function recorder() {
   const lines: string[] = [];

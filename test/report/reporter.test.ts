@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { EventEmitter } from 'node:events';
 import { logFailedDevices, Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
@@ -14,6 +13,7 @@ import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../..
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { captureLogger } from '../log/capture.js';
+import { fakeSource } from '../support/devices.js';
 
 const machine = { hostname: 'h' } as Machine;
 const device = (udid: string): DeviceInfo => ({
@@ -53,24 +53,11 @@ class GatedSink implements ReportSink {
 }
 
 /** A source whose devices the test gives, recording what each report asked of it. */
-function fakeSource(devices: () => Promise<DeviceInfo[]>, requests: CollectRequest[]): DeviceSource {
-  return Object.assign(new EventEmitter(), {
-    platform: 'android' as const,
-    readyState: 'device',
-    label: 'fake',
-    listed: true,
-    alive: true,
-    lastError: undefined,
-    start: async () => undefined,
-    stop: () => undefined,
-    listOnce: async () => undefined,
-    invalidateSlow: () => undefined,
-    collect: async (request: CollectRequest) => {
-      requests.push(request);
-      return devices();
-    },
-  }) as DeviceSource;
-}
+const recordingSource = (devices: () => Promise<DeviceInfo[]>, requests: CollectRequest[]): DeviceSource =>
+  fakeSource(async (request: CollectRequest) => {
+    requests.push(request);
+    return devices();
+  });
 
 interface Extra {
   registry?: DeviceRegistry;
@@ -86,7 +73,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
   const r = new Reporter({
     nodeId: 'n1',
     cloud: sink,
-    sources: [fakeSource(async () => devices(), requests)],
+    sources: [recordingSource(async () => devices(), requests)],
     registry,
     health: new HealthMonitor(shippedHealth, silentLogger()),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },

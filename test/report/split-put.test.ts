@@ -3,16 +3,11 @@ import { putSplitting, REMEMBER_MS, TOO_LARGE_MESSAGE, type PartSize, type Repor
 import { CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { captureLogger } from '../log/capture.js';
+import { androidPhone } from '../support/devices.js';
 
 const machine = { hostname: 'h' } as Machine;
 const device = (udid: string, deviceName = 'phone'): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
+  ...androidPhone(udid),
   deviceName,
   modelName: 'Pixel 7',
 });
