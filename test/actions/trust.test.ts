@@ -14,18 +14,24 @@ describe('conflictsOf: whose identity another device claims', () => {
     const conflicts = conflictsOf(claims);
     expect([...conflicts.keys()].sort()).toEqual(['10.0.0.2:5555', '10.0.0.3:5555']);
     expect(conflicts.get('10.0.0.2:5555')).toEqual({ kind: 'shared_udid', id: 'VICTIM01', serials: ['10.0.0.2:5555', '10.0.0.3:5555'], devices: 2 });
-    expect(conflictNote(conflicts.get('10.0.0.3:5555')!)).toMatch(/^identity in conflict: 2 devices \(adb serials 10\.0\.0\.2:5555, 10\.0\.0\.3:5555\) give the udid VICTIM01; no port power/);
+    expect(conflictNote(conflicts.get('10.0.0.3:5555')!)).toMatch(
+      /^identity in conflict: 2 devices \(adb serials 10\.0\.0\.2:5555, 10\.0\.0\.3:5555\) give the udid VICTIM01; no port power/,
+    );
   });
 
   it('two USB phones giving one udid are in conflict; one phone over USB and TCP (adb tcpip) is not', () => {
-    expect(conflictsOf([
-      { serial: 'R5CY01', udid: 'R5CY01', usb: '1-1.4.3' },
-      { serial: 'FAKE01', udid: 'R5CY01', usb: '1-1.4.2' },
-    ]).size).toBe(2);
-    expect(conflictsOf([
-      { serial: 'R5CY01', udid: 'R5CY01', usb: '1-1.4.3' },
-      { serial: '10.0.0.2:5555', udid: 'R5CY01' },
-    ]).size).toBe(0);
+    expect(
+      conflictsOf([
+        { serial: 'R5CY01', udid: 'R5CY01', usb: '1-1.4.3' },
+        { serial: 'FAKE01', udid: 'R5CY01', usb: '1-1.4.2' },
+      ]).size,
+    ).toBe(2);
+    expect(
+      conflictsOf([
+        { serial: 'R5CY01', udid: 'R5CY01', usb: '1-1.4.3' },
+        { serial: '10.0.0.2:5555', udid: 'R5CY01' },
+      ]).size,
+    ).toBe(0);
   });
 
   it('a serial adb lists more than once is in conflict, whatever its udid', () => {
@@ -35,7 +41,10 @@ describe('conflictsOf: whose identity another device claims', () => {
 
   it('property: a udid claimed by two USB records, or by network records only, puts every claimant in conflict; a udid claimed once puts none', () => {
     const claim = fc.record({
-      serial: fc.oneof(fc.stringMatching(/^[A-Z0-9]{4,8}$/), fc.integer({ min: 1, max: 9 }).map((n) => `10.0.0.${n}:5555`)),
+      serial: fc.oneof(
+        fc.stringMatching(/^[A-Z0-9]{4,8}$/),
+        fc.integer({ min: 1, max: 9 }).map((n) => `10.0.0.${n}:5555`),
+      ),
       udid: fc.option(fc.constantFrom('U1', 'U2', 'U3'), { nil: undefined }),
     });
     fc.assert(
