@@ -8,6 +8,8 @@ export interface UsbPlace {
   usb?: string;
   transportId?: string;
   product?: string;
+  /** How many devices adb's long listing shows under this serial: more than 1 when phones share it. */
+  sharedBy?: number;
 }
 
 /** The last inventory problem of a device, for its message and the logs. */

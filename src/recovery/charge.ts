@@ -15,6 +15,7 @@ import { cloudIdOf, type BookingGate } from '../booking/gate.js';
 import { decideCharge, type ChargeSettings } from './charge-policy.js';
 import type { PortSwitch } from './uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
+import { claimOf, portRefusal, type Claim } from '../actions/trust.js';
 
 export interface ChargeControlOptions {
   registry: DeviceRegistry;
@@ -67,6 +68,10 @@ export class ChargeControl implements Action {
   private stopped = false;
   private readonly runner: ActionRunner;
   private readonly pauses: ChargePauses;
+  /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
+  private claims: Claim[] = [];
+  /** Phones whose pause was refused, and why: said once per reason. */
+  private readonly refused = new Map<string, string>();
 
   constructor(private readonly options: ChargeControlOptions) {
     this.pauses = new ChargePauses(options.registry);
@@ -152,7 +157,9 @@ export class ChargeControl implements Action {
     const { registry, hubPorts } = this.options;
     const now = this.options.clock.monotonic();
     const listed = new Set<string>();
-    for (const r of registry.list('android')) {
+    const records = registry.list('android');
+    this.claims = records.map((r) => claimOf(r));
+    for (const r of records) {
       listed.add(r.serial);
       const entry = this.pauses.of(r.serial);
       const udid = r.udid ?? entry?.pause?.udid;
@@ -161,7 +168,15 @@ export class ChargeControl implements Action {
     }
     // Paused phones are off adb: their pause outlives their record.
     for (const [serial, entry] of this.pauses.entries()) if (!listed.has(serial)) this.lookAt(serial, entry, undefined, now);
+    for (const serial of this.refused.keys()) if (!listed.has(serial)) this.refused.delete(serial);
     this.keep();
+  }
+
+  /** Why this phone's port may not be switched off for it now, or undefined. */
+  private refusal(record: DeviceSnapshot, udid: string): string | undefined {
+    const place = hubPortOf(this.options.hubPorts, udid, record.serial);
+    if (!place) return 'no hub port is mapped to it';
+    return portRefusal(claimOf(record, udid), this.claims, place, this.wayOf(udid, record) === 'uhubctl');
   }
 
   /** The way that switches this phone's port, when one does. */
@@ -200,8 +215,21 @@ export class ChargeControl implements Action {
       this.policy,
     );
     switch (decision.kind) {
-      case 'pause':
-        return this.pause(serial, record!, udid!, level, now);
+      case 'pause': {
+        const refusal = this.refusal(record!, udid!);
+        if (refusal === undefined) return this.pause(serial, record!, udid!, level, now);
+        if (this.refused.get(serial) !== refusal) {
+          this.options.stats.noteRefused('charge_pause');
+          limited(this.options.logger).warn(
+            'charge-refused',
+            { serial, udid, reason: refusal },
+            `not pausing the charge of ${udid} (adb serial ${serial}), battery at ${level} %: ${refusal}; its hub port is left as it is`,
+            serial,
+          );
+        }
+        this.refused.set(serial, refusal);
+        return;
+      }
       case 'resume':
         return this.resume(serial, decision.why, now);
       case 'switch-on':

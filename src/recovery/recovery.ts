@@ -15,6 +15,7 @@ import { BookingGate, cloudIdOf, type BookingVerdict } from '../booking/gate.js'
 import type { Disruption } from './recovery-policy.js';
 import type { PortPower } from './uhubctl.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
+import { claimOf, conflictsOf, conflictText, portRefusal } from '../actions/trust.js';
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline). */
 export interface RecoveryAdb {
@@ -76,6 +77,8 @@ export class Recovery implements Action {
   private readonly escalations: Escalations;
   private readonly notes: RecoveryNotebook;
   private readonly pauses: ChargePauses;
+  /** Actions refused for a device ("serial|action"), with why: said once per reason. */
+  private readonly refused = new Map<string, string>();
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -159,7 +162,11 @@ export class Recovery implements Action {
     };
     const attention = new Map<string, string>();
     const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
-    for (const action of this.policy.tick(devices, now, mayDisturb, portOff)) {
+    const claims = records.map((r) => claimOf(r, udidOf(r)));
+    const conflicts = conflictsOf(claims);
+    for (const planned of this.policy.tick(devices, now, mayDisturb, portOff)) {
+      const action = this.trusted(planned, conflicts, claims);
+      if (!action) continue;
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
         continue;
@@ -176,8 +183,50 @@ export class Recovery implements Action {
       }
       this.run(action);
     }
+    const serials = new Set(records.map((r) => r.serial));
+    for (const key of this.refused.keys()) if (!serials.has(key.slice(0, key.lastIndexOf('|')))) this.refused.delete(key);
     this.noteHolds(records, verdicts);
     this.noteAttention(records, attention);
+  }
+
+  /**
+   * The action as it may be taken: none for a device whose identity is in
+   * conflict, no power cycle of a port a USB phone is not behind, and an
+   * offline reconnect only of the devices whose identity holds. A refusal is
+   * counted and said once per device and reason.
+   */
+  private trusted(action: RecoveryAction, conflicts: ReturnType<typeof conflictsOf>, claims: ReturnType<typeof claimOf>[]): RecoveryAction | undefined {
+    if (action.kind === 'reconnect-offline') {
+      const serials = action.serials.filter((s) => !conflicts.has(s));
+      for (const s of action.serials) if (conflicts.has(s)) this.refuse(s, 'reconnect_offline', conflictText(conflicts.get(s)!));
+      // adb's host-wide reconnect would reach the conflicted ones too: one by one instead.
+      if (serials.length === action.serials.length) return action;
+      return serials.length ? { ...action, all: false, serials } : undefined;
+    }
+    if (action.kind !== 'kick' && action.kind !== 'power-cycle') return action;
+    const conflict = conflicts.get(action.serial);
+    const claim = claims.find((c) => c.serial === action.serial);
+    const why = conflict
+      ? conflictText(conflict)
+      : action.kind === 'power-cycle' && claim
+        ? portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)
+        : undefined;
+    if (why === undefined) return action;
+    this.refuse(action.serial, ACTION_NAME[action.kind], why);
+    return undefined;
+  }
+
+  private refuse(serial: string, action: string, why: string): void {
+    const key = `${serial}|${action}`;
+    if (this.refused.get(key) === why) return;
+    this.refused.set(key, why);
+    this.options.stats.noteRefused(action);
+    limited(this.options.logger).warn(
+      'recovery-refused',
+      { serial, action, reason: why },
+      `recovery does not ${action.replace('_', ' ')} ${serial}: ${why}; no host action is taken for it until its identity holds`,
+      serial,
+    );
   }
 
   /**

@@ -82,6 +82,12 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'reason',
     ),
     {
+      name: 'device_agent_actions_refused_total',
+      help: 'Host actions (kick, power_cycle, charge_pause) not taken because the identity of the device is in conflict or its USB path is not behind its hub port; once per device and reason.',
+      type: 'counter',
+      samples: [...stats.actionsRefused].map(([action, value]) => ({ labels: { action }, value })),
+    },
+    {
       name: 'device_agent_charge_pauses_total',
       help: 'Charge pauses started (a hub port switched off at the high mark, charge.ways).',
       type: 'counter',

@@ -19,6 +19,8 @@ export class AgentStats {
   readonly recoveryActions = new Map<string, number>();
   /** Recovery actions the booking gate held back, keyed "action|reason" (booked, unknown): once per cloud answer. */
   readonly recoveryHeld = new Map<string, number>();
+  /** Host actions refused for a device whose identity does not hold (actions/trust.ts), by action; once per device and reason. */
+  readonly actionsRefused = new Map<string, number>();
   /** Charge pauses started. */
   chargePauses = 0;
   /** Charge pauses ended, by why (booked, max_time, low_mark). */
@@ -29,6 +31,11 @@ export class AgentStats {
   readonly protectionWrites = new Map<string, number>();
   /** Samsung battery protection problems found (not_taken, not_honoured), each counted when it starts. */
   readonly protectionProblems = new Map<string, number>();
+
+  /** One more refusal of this action (kick, power_cycle, charge_pause). */
+  noteRefused(action: string): void {
+    this.actionsRefused.set(action, (this.actionsRefused.get(action) ?? 0) + 1);
+  }
 
   noteSourceRun(source: string, run: SourceRun): void {
     this.sourceRuns.set(source, run);

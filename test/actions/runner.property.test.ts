@@ -25,7 +25,8 @@ const PER_MINUTE = 4;
 type Step =
   | { kind: 'state'; serial: string; state: 'device' | 'offline' | 'gone' }
   | { kind: 'fail'; serial: string; times: number }
-  | { kind: 'answer'; serial: string }
+  /** An inventory answers; `as`: with the udid another phone gives (an impostor, issue 35). */
+  | { kind: 'answer'; serial: string; as: string | null }
   | { kind: 'booked'; serial: string; booked: boolean | 'error' }
   | { kind: 'wait'; ms: number };
 
@@ -36,7 +37,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('state' as const), serial, state: fc.constantFrom('device' as const, 'offline' as const, 'gone' as const) }),
   },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('fail' as const), serial, times: fc.integer({ min: 1, max: 4 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('answer' as const), serial }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('answer' as const), serial, as: fc.option(serial, { freq: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('booked' as const), serial, booked: fc.constantFrom(true, false, 'error' as const) }) },
   {
     weight: 3,
@@ -95,6 +96,12 @@ function bed() {
       return '';
     });
   };
+  /** Another listed phone gives the udid this one gave: no host action may touch it (the oracle, independent of src/actions/trust.ts). */
+  const conflicted = (s: string): boolean => {
+    const udid = registry.get(`android/${s}`)?.udid;
+    return udid !== undefined && registry.list('android').filter((r) => r.udid === udid).length > 1;
+  };
+  const violations: string[] = [];
   const gate = bookingGateOf(settings, clock);
   const runner = new ActionRunner({
     clock,
@@ -118,11 +125,16 @@ function bed() {
     runner,
     gate,
     adb: {
-      reconnectOffline: () => work('host', 3_000),
+      reconnectOffline: () => {
+        for (const r of registry.list('android'))
+          if (r.state === 'offline' && conflicted(r.serial)) violations.push(`host-wide reconnect at ${time.now} reached ${r.serial}`);
+        return work('host', 3_000);
+      },
       reconnect: (s) => {
+        if (conflicted(s)) violations.push(`reconnect of ${s} at ${time.now} while its udid is given twice`);
         // A kick is noted in recovery's one history as it is decided, and carried out at once.
         const kick = historyOf(escalations.of(s)).escalation?.kicks.includes(time.now) ?? false;
-        kicks.push({ serial: s, at: time.now, kick, answer: answers.get(s) });
+        kicks.push({ serial: s, at: time.now, kick, answer: answers.get(registry.get(`android/${s}`)?.udid ?? s) });
         return work(s, 2_000, s === 'S3');
       },
       connect: (a) => work(a, 1_000),
@@ -134,11 +146,11 @@ function bed() {
     booking: undefined,
     clock,
   });
-  return { time, clock, registry, recovery, runner, booked, asked, kicks };
+  return { time, clock, registry, recovery, runner, booked, asked, kicks, violations };
 }
 
 describe('recovery on the action runner, on virtual time', () => {
-  it('kicks only on a fresh "not booked", one action per target at a time, within its cooldown and hourly limit, and asks the cloud within its bound', async () => {
+  it('kicks only on a fresh "not booked", one action per target at a time, within its cooldown and hourly limit, never while another phone gives its udid, and asks the cloud within its bound', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 80 }), async (steps) => {
         const b = bed();
@@ -161,7 +173,7 @@ describe('recovery on the action runner, on virtual time', () => {
               }
               break;
             case 'answer':
-              b.registry.answered(`android/${s.serial}`, info(s.serial), b.clock.wall(), b.clock.monotonic());
+              b.registry.answered(`android/${s.serial}`, info(s.as ?? s.serial), b.clock.wall(), b.clock.monotonic());
               break;
             case 'booked':
               b.booked.set(s.serial, s.booked);
@@ -174,6 +186,8 @@ describe('recovery on the action runner, on virtual time', () => {
           await new Promise((resolve) => setImmediate(resolve));
         }
         b.recovery.stop();
+        // No transport kicked or reconnected while another phone gives its udid (issue 35).
+        expect(b.violations).toEqual([]);
         for (const k of b.kicks) {
           // Never a disruption without the cloud's "not booked"; a kick goes as it is decided, within the gate's cache.
           expect(k.answer?.answer, `reconnect of ${k.serial} at ${k.at}`).toEqual({ booked: false });

@@ -68,8 +68,8 @@ export class DaemonBed {
   }
 
   /** A simulated phone listening on TCP that adb does not know yet: one the agent connects (networkDevices). */
-  async networkPhone(serial: string): Promise<SimDevice> {
-    const device = new SimDevice({ profile: withSerial(loadProfile(this.profile), serial) });
+  async networkPhone(serial: string, options: Partial<Omit<SimDeviceOptions, 'profile'>> = {}): Promise<SimDevice> {
+    const device = new SimDevice({ ...options, profile: withSerial(loadProfile(this.profile), serial) });
     this.devices.push(device);
     await device.start();
     return device;

@@ -2,6 +2,7 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { HubPort } from '../../src/config/hub-ports.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import type { UsbPlace } from '../../src/devices/record.js';
 import { BookingGate } from '../../src/booking/gate.js';
 import { ChargeControl, type ChargeControlOptions } from '../../src/recovery/charge.js';
 import type { PortSwitch } from '../../src/recovery/uhubctl.js';
@@ -37,9 +38,14 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     clock,
     ...over,
   });
+  const places = new Map<string, UsbPlace>();
   /** A phone on adb that has just answered an inventory with its battery at this level. */
   const answered = (serial: string, udid: string, percent: number, modelName?: string): void => {
     registry.sync('android', new Map([...registry.list('android').map((r) => [r.serial, r.state] as const), [serial, 'device']]));
+    // adb's long listing finds a USB phone behind the port mapped to it, as on a host wired as its hubPorts say.
+    const place = hubPorts[udid] ?? hubPorts[serial];
+    if (place) places.set(serial, { usb: usbPathBehind(place) });
+    registry.setUsb('android', places);
     const info: DeviceInfo = {
       udid,
       serialNumber: serial,
@@ -54,4 +60,9 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     registry.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
   };
   return { control, registry, switched, answered, clock, time };
+}
+
+/** The USB path adb gives a phone plugged straight into this hub port (uhubctl's 1-1.4 port 3: 1-1.4.3). */
+export function usbPathBehind(place: HubPort): string {
+  return place.hub.includes('-') ? `${place.hub}.${place.port}` : `${place.hub}-${place.port}`;
 }

@@ -3,6 +3,7 @@
 // only formats them.
 import { gauge, type Metric } from '../../util/metric.js';
 import type { ProbeCounters } from './inventory/probe.js';
+import type { Conflict } from '../../actions/trust.js';
 
 export interface AndroidFacts {
   /** adb's state of each device it lists now. */
@@ -16,6 +17,8 @@ export interface AndroidFacts {
   duplicateSerials: ReadonlyMap<string, number>;
   /** udids that different phones give, with the serials of those phones. */
   sharedUdids: ReadonlyMap<string, readonly string[]>;
+  /** Identities claimed by more than one device listed now: no host action is taken for those devices. */
+  conflicts?: readonly Conflict[];
 }
 
 export function androidMetrics(facts: AndroidFacts): Metric[] {
@@ -39,6 +42,12 @@ export function androidMetrics(facts: AndroidFacts): Metric[] {
       help: 'Phones that give one udid under different adb serials, for udids given more than once: all but one go unreported.',
       type: 'gauge',
       samples: [...facts.sharedUdids].map(([udid, serials]) => ({ labels: { udid }, value: serials.length })),
+    },
+    {
+      name: 'device_agent_identity_conflict_devices',
+      help: 'Devices that claim one identity (kind shared_udid: one udid; shared_serial: one adb serial), by the identity: no port power, charge pause or transport kick is done for them.',
+      type: 'gauge',
+      samples: (facts.conflicts ?? []).map((c) => ({ labels: { kind: c.kind, id: c.id }, value: c.devices })),
     },
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', facts.trackerAlive ? 1 : 0),
     gauge(

@@ -27,6 +27,7 @@ import { facetKey } from '../../devices/facet.js';
 import { RecoveryNotebook } from '../../actions/recovery/notes.js';
 import { BatteryProtections } from '../../actions/samsung/state.js';
 import type { AdbServerHealth } from './adb/server-health.js';
+import { claimOf, conflictNote, conflictsOf, type Conflict } from '../../actions/trust.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -150,7 +151,14 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       probes: this.o.prober.counters,
       duplicateSerials: this.duplicateSerials,
       sharedUdids: this.sharedUdids,
+      conflicts: this.identityConflicts(),
     });
+  }
+
+  /** Devices whose identity another claims: no host action is taken for them (actions/trust.ts). */
+  identityConflicts(): Conflict[] {
+    const all = conflictsOf(this.o.registry.list(PLATFORM).map((r) => claimOf(r)));
+    return [...new Map([...all.values()].map((c) => [`${c.kind}|${c.id}`, c])).values()];
   }
 
   async listOnce(): Promise<void> {
@@ -190,7 +198,9 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
+    const conflicts = conflictsOf(records.map((r) => claimOf(r)));
     for (const record of records) {
+      const conflict = conflicts.get(record.serial);
       const notes = this.notes.of(record.key);
       // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
       const info = withRecoveryNotes(this.describe(record), [
@@ -198,6 +208,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
         notes?.heldBack,
         notes?.attention,
         this.protections.of(record.serial)?.message,
+        conflict && conflictNote(conflict),
       ]);
       if (info) described.push({ serial: record.serial, info });
     }
@@ -222,7 +233,9 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     try {
       const list = await this.o.adb.listDevicesLong();
       const places = new Map<string, UsbPlace>();
-      for (const d of list) places.set(d.serial, { usb: d.usb, transportId: d.transportId, product: d.product });
+      const count = new Map<string, number>();
+      for (const d of list) count.set(d.serial, (count.get(d.serial) ?? 0) + 1);
+      for (const d of list) places.set(d.serial, { usb: d.usb, transportId: d.transportId, product: d.product, sharedBy: count.get(d.serial) });
       this.o.registry.setUsb(PLATFORM, places);
       this.conflicts.check(list);
     } catch (err) {
