@@ -18,11 +18,13 @@ export interface Claim {
   usb?: string;
   /** How many devices adb's long listing shows under this serial (more than 1: phones sharing one serial). */
   sharedBy?: number;
+  /** adb lists it ready: it is about to say who it is, unless it already did. */
+  ready?: boolean;
 }
 
 /** A record's claim: what it gave as udid (or recovery remembers of it), where adb finds it. */
 export function claimOf(r: DeviceSnapshot, udid: string | undefined = r.udid): Claim {
-  return { serial: r.serial, udid, usb: r.usb?.usb, sharedBy: r.usb?.sharedBy };
+  return { serial: r.serial, udid, usb: r.usb?.usb, sharedBy: r.usb?.sharedBy, ready: r.state === 'device' };
 }
 
 /** Why no host action is taken for a device: its identity is in conflict. */
@@ -75,7 +77,13 @@ export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPo
   if (isTcpSerial(claim.serial)) {
     // A phone on Wi-Fi adb charged from the hub: its port cannot be checked, but a USB record of its udid is the phone the port belongs to.
     const usbTwin = claim.udid !== undefined && claims.some((c) => c.udid === claim.udid && !isTcpSerial(c.serial));
-    return usbTwin ? `its udid is also given over USB (${claim.udid}); the port is switched for that one only` : undefined;
+    if (usbTwin) return `its udid is also given over USB (${claim.udid}); the port is switched for that one only`;
+    // Nothing ties a network phone to the port but its word: while a ready device has not said who it is, that
+    // one may be the phone the udid belongs to (an impostor read first would otherwise switch the victim's port).
+    const unread = claims.filter((c) => c.serial !== claim.serial && c.ready === true && c.udid === undefined).map((c) => c.serial);
+    return unread.length > 0
+      ? `it is on network adb and ${unread.length === 1 ? 'a ready device has' : `${unread.length} ready devices have`} not said who ${unread.length === 1 ? 'it is' : 'they are'} yet (${unread.slice(0, 3).join(', ')}${unread.length > 3 ? ', ...' : ''}); one may be the phone ${claim.udid ?? 'it names'} belongs to`
+      : undefined;
   }
   if (!checkPath) return undefined;
   if (claim.usb === undefined) return 'adb has not said where it is on the USB tree yet';

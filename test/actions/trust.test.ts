@@ -83,6 +83,15 @@ describe('portRefusal: whether the port mapped to a device may be switched for i
     expect(portRefusal(unknown, [unknown], PORT, true)).toMatch(/has not said where it is/);
   });
 
+  it('a network phone is not switched for while another ready device has not said who it is: that one may be the phone it copies', () => {
+    const impostor = { serial: '10.0.0.3:5555', udid: 'VICTIM01' };
+    const unread = { serial: '10.0.0.2:5555', ready: true };
+    expect(portRefusal(impostor, [impostor, unread], PORT, true)).toMatch(/a ready device has not said who it is yet \(10\.0\.0\.2:5555\)/);
+    // A device adb does not list ready (unauthorized, offline) will not say: it does not hold the others back.
+    expect(portRefusal(impostor, [impostor, { serial: '10.0.0.2:5555', ready: false }], PORT, true)).toBeUndefined();
+    expect(portRefusal(impostor, [impostor, { ...unread, udid: 'OTHER001' }], PORT, true)).toBeUndefined();
+  });
+
   it('the network twin of a USB phone is not switched for: the USB record is the phone the port belongs to', () => {
     const usb = { serial: 'R5CY01', udid: 'R5CY01', usb: '1-1.4.3' };
     const tcp = { serial: '10.0.0.2:5555', udid: 'R5CY01' };

@@ -43,7 +43,8 @@ describe('two phones giving one udid, one of them on a mapped hub port', () => {
     });
 
     // The impostor's 100 % calls for a pause of the port mapped to VICTIM01 (the victim's): refused, said once.
-    const pauseLine = await agent.waitForLog((l) => /pausing the charge of VICTIM01/.test(String(l.msg)), 40_000);
+    // (Read before the victim, it is refused first because the victim has not said who it is yet.)
+    const pauseLine = await agent.waitForLog((l) => /^not pausing the charge of VICTIM01 .*give the udid VICTIM01/.test(String(l.msg)), 40_000);
     expect(pauseLine.serial).toBe(impostor.serial);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(hub.switches).toEqual([]);
