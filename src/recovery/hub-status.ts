@@ -31,7 +31,10 @@ export function parseHubStatus(output: string): Map<string, Set<number>> {
 export function hubStatusProblem(hub: string, ports: readonly number[], output: string): string | undefined {
   const listed = parseHubStatus(output).get(hub);
   if (!listed) {
-    const said = output.split('\n').find((l) => l.trim() !== '')?.trim();
+    const said = output
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim();
     return `hub ${hub} is not found by the hub tool${said ? ` (it says: ${said})` : ''}`;
   }
   const missing = ports.filter((p) => !listed.has(p));
@@ -42,7 +45,11 @@ export function hubStatusProblem(hub: string, ports: readonly number[], output: 
 /** The mapped ports by hub. */
 export function portsByHub(mapped: Iterable<HubPort>): Map<string, number[]> {
   const byHub = new Map<string, number[]>();
-  for (const { hub, port } of mapped) byHub.set(hub, [...(byHub.get(hub) ?? []), port].sort((a, b) => a - b));
+  for (const { hub, port } of mapped)
+    byHub.set(
+      hub,
+      [...(byHub.get(hub) ?? []), port].sort((a, b) => a - b),
+    );
   return byHub;
 }
 

@@ -392,7 +392,12 @@ export class Recovery implements Action {
       .then((status) => {
         if (status === entry.status || this.blocked.get(place) !== entry) return;
         this.blocked.delete(place);
-        limited(this.options.logger).info('recovery-cycle-unblocked', { hub, place }, `hub ${hub} answers differently now; power-cycling ${place} may be tried again`, place);
+        limited(this.options.logger).info(
+          'recovery-cycle-unblocked',
+          { hub, place },
+          `hub ${hub} answers differently now; power-cycling ${place} may be tried again`,
+          place,
+        );
       })
       .finally(() => (this.statusInFlight = false));
   }

@@ -88,7 +88,10 @@ describe('the hub helper, through its socket', () => {
         charge: { ways: [] },
         hubPorts: hubPorts.split(','),
       });
-      expect(item).toMatchObject({ status: 'fail', finding: expect.stringMatching(/hub 1-1\.9 is not found by the hub tool \(it says: No compatible devices detected at location 1-1\.9!\)/) });
+      expect(item).toMatchObject({
+        status: 'fail',
+        finding: expect.stringMatching(/hub 1-1\.9 is not found by the hub tool \(it says: No compatible devices detected at location 1-1\.9!\)/),
+      });
     } finally {
       hubPorts = 'HELPER01=1-1.4:3';
     }

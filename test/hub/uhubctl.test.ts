@@ -73,7 +73,7 @@ describe('uhubctl, through the stand-in', () => {
     expect(hub.switches).toHaveLength(before);
   });
 
-  it('lists a hub\'s status without -a (uhubctl -l HUB): its line and each of its ports; a location with no hub, its words', async () => {
+  it("lists a hub's status without -a (uhubctl -l HUB): its line and each of its ports; a location with no hub, its words", async () => {
     const output = await new Uhubctl(standIn).status('1-1.4');
     expect(output.split('\n')).toEqual([
       'Current status for hub 1-1.4 [2109:2817 VIA Labs, Inc. USB2.0 Hub, USB 2.10, 4 ports, ppps]',

@@ -218,7 +218,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private remembered(record: DeviceSnapshot): DeviceInfo | undefined {
     if (record.udid !== undefined || !isTcpSerial(record.serial)) return undefined;
     const phone = this.kept(record.key, true);
-    return phone && rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, kickedAt: this.kickedAfter(record.serial, phone) });
+    return (
+      phone &&
+      rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, kickedAt: this.kickedAfter(record.serial, phone) })
+    );
   }
 
   /** The remembered network phones adb does not list now, while the rule keeps them. */
