@@ -28,6 +28,7 @@ import { RecoveryNotebook } from '../../actions/recovery/notes.js';
 import { BatteryProtections } from '../../actions/samsung/state.js';
 import type { AdbServerHealth } from './adb/server-health.js';
 import { Escalations } from '../../actions/recovery/escalations.js';
+import { ChargePauses, portHeldOff } from '../../hub/charge-pauses.js';
 import { forgotten, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
 
 const PLATFORM = 'android';
@@ -229,8 +230,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const out: Array<{ serial: string; info: DeviceInfo }> = [];
     for (const [key] of this.o.registry.facet(REMEMBERED).entries()) {
       if (this.o.registry.get(key)) continue;
-      const phone = this.kept(key, false);
       const serial = key.slice(PLATFORM.length + 1);
+      // Off adb on purpose: charge control reports it, with why (report/charge-paused.ts).
+      const charge = new ChargePauses(this.o.registry).of(serial);
+      if (charge && portHeldOff(charge)) continue;
+      const phone = this.kept(key, false);
       if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, kickedAt: this.kickedAfter(serial, phone) }) });
     }
     return out;
