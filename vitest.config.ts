@@ -13,6 +13,7 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 
 /** Test files outside test/e2e and test/faults that need sockets or processes. */
 const E2E_FILES = [
+  'test/doctor/hub-tools-status.test.ts',
   'test/cli/launcher.test.ts',
   'test/cloud-double/cloud-double.test.ts',
   'test/cloud/booking-status.test.ts',

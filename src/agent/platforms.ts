@@ -45,6 +45,7 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
     reportWait: { idleMs: REPORT_IDLE_MS, maxMs: settings.probeTimeoutSeconds * 1000 + 1000 },
     reconcileMs: settings.reconcileSeconds * 1000,
     server: new AdbServerHealth({ adb, clock, logger }),
+    networkDevices: settings.networkDevices,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
   return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober } };

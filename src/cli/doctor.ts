@@ -67,7 +67,7 @@ export async function doctor(
   const stateDir = stateDirOf(settings, env);
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
-  config.push(...hubToolItems(settings, env));
+  config.push(...(await hubToolItems(settings, env)));
   // The hub tool as the daemon meets it, through the hub helper (the package's default).
   config.push(...(await hubHelperItems(settings)));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.

@@ -5,15 +5,22 @@
 // (execFile: a path as given, a bare name through PATH).
 
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 import { chargeWaysOf } from '../config/charge-ways.js';
 import type { Settings } from '../config/schema.js';
 import type { CheckItem } from './checklist.js';
+import { hubPortsOf } from '../config/hub-ports.js';
+import { hubStatusProblem, portsByHub } from '../recovery/hub-status.js';
+import { runTool } from '../recovery/uhubctl.js';
 
 interface HubToolSettings {
   recovery: Pick<Settings['recovery'], 'powerCycle' | 'powerCycleCommand'>;
   charge: { ways: readonly string[]; command?: string | undefined };
+  /** The hub ports mapped to phones: uhubctl's status listing must show each. */
+  hubPorts?: readonly string[];
 }
+
+const STATUS_TIMEOUT_MS = 10_000;
 
 interface Need {
   setting: string;
@@ -64,17 +71,55 @@ export function locate(program: string, path: string | undefined): { found: stri
   return { missing: program.includes('/') ? `${program} does not exist` : `${program} is not on PATH` };
 }
 
+/**
+ * The status listing of each mapped hub by uhubctl's command (`-l HUB`):
+ * what it sees, or what is not found. A tool that runs but sees no hub
+ * switches nothing.
+ */
+async function seenHubs(command: string, hubPorts: readonly string[], env: NodeJS.ProcessEnv): Promise<{ seen: string[]; problems: string[] }> {
+  const argv = command.split(/\s+/).filter(Boolean);
+  const seen: string[] = [];
+  const problems: string[] = [];
+  for (const [hub, ports] of portsByHub(hubPortsOf(hubPorts).values())) {
+    let output: string;
+    try {
+      output = await runTool([...argv, '-l', hub], STATUS_TIMEOUT_MS, env);
+    } catch (error) {
+      output = (error as Error).message.replace(/^.*?: exit status \d+: /, '');
+    }
+    const problem = hubStatusProblem(hub, ports, output);
+    if (problem) problems.push(problem);
+    else seen.push(`hub ${hub} port ${ports.join(', ')}`);
+  }
+  return { seen, problems };
+}
+
 /** One line per hub tool the settings call on; none when they call on none. */
-export function hubToolItems(settings: HubToolSettings, env: NodeJS.ProcessEnv): CheckItem[] {
-  return needs(settings).map(({ setting, program, users }) => {
-    const where = locate(program, env.PATH);
-    const who = users.join(', ');
-    if ('found' in where) return { status: 'ok', finding: `hub tool ${program} (${setting}, for ${who}): ${where.found}` };
-    const install = program.split('/').pop() === 'uhubctl' ? 'install uhubctl (`apt install uhubctl`) or ' : '';
+export async function hubToolItems(settings: HubToolSettings, env: NodeJS.ProcessEnv): Promise<CheckItem[]> {
+  const items: CheckItem[] = [];
+  for (const need of needs(settings)) items.push(await hubToolItem(settings, need, env));
+  return items;
+}
+
+async function hubToolItem(settings: HubToolSettings, { setting, program, users }: Need, env: NodeJS.ProcessEnv): Promise<CheckItem> {
+  const where = locate(program, env.PATH);
+  const who = users.join(', ');
+  if ('found' in where) {
+    const head = `hub tool ${program} (${setting}, for ${who}): ${where.found}`;
+    // uhubctl itself: a wrapper (sudo) may ask for what doctor cannot give, and the hub helper's client is checked through the helper (doctor-item.ts).
+    if (setting !== 'recovery.powerCycleCommand' || basename(program) !== 'uhubctl' || !settings.hubPorts?.length) return { status: 'ok', finding: head };
+    const { seen, problems } = await seenHubs(settings.recovery.powerCycleCommand, settings.hubPorts, env);
+    if (problems.length === 0) return { status: 'ok', finding: `${head}; its status listing shows ${seen.join('; ')}` };
     return {
       status: 'fail',
-      finding: `hub tool ${program} (${setting}, for ${who}): ${where.missing}`,
-      advice: `${install}set ${setting} to a program this host can run (a full path, or a name on the agent's PATH); until then no hub port is switched`,
+      finding: `${head}, but ${problems.join('; ')}`,
+      advice: `compare hubPorts with what \`${program} -l HUB\` lists (each hub's location and port) and fix the one that differs, or the hub's cabling; until then that port is never switched`,
     };
-  });
+  }
+  const install = program.split('/').pop() === 'uhubctl' ? 'install uhubctl (`apt install uhubctl`) or ' : '';
+  return {
+    status: 'fail',
+    finding: `hub tool ${program} (${setting}, for ${who}): ${where.missing}`,
+    advice: `${install}set ${setting} to a program this host can run (a full path, or a name on the agent's PATH); until then no hub port is switched`,
+  };
 }

@@ -2,8 +2,9 @@
 // started by device-agent-hub.socket (Accept=yes) with the connection as
 // standard input and output. It reads one request line, refuses a port the
 // operator did not map, and runs `uhubctl -l HUB -p PORT -a ACTION` (from
-// its PATH) under a deadline; `check` says whether uhubctl is there and
-// each mapped hub's device node opens, from inside the helper's sandbox.
+// its PATH) under a deadline; `check` says whether uhubctl is there, each
+// mapped hub's device node opens, and uhubctl's status listing of each
+// mapped hub shows it and its mapped ports, from inside the helper's sandbox.
 //   node dist/src/hub-helper/serve.js [--peer N-PID-UID] [--config-if-present PATH] [--usb-sysfs DIR] [--usb-devfs DIR]
 // --peer: the socket unit's instance name (%i), whose last part is the
 // peer's uid: only root and the agent's user (AGENT_USER) are answered.
@@ -19,6 +20,7 @@ import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { loadConfig } from '../config/load.js';
 import { locate } from '../doctor/hub-tools.js';
 import { runTool } from '../recovery/uhubctl.js';
+import { hubStatusProblem, portsByHub } from '../recovery/hub-status.js';
 import { answerHead, MAX_REQUEST_BYTES, parseRequest, refusal, type HubRequest } from './request.js';
 
 const READ_TIMEOUT_MS = 5_000;
@@ -91,6 +93,22 @@ export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok:
   return { ok: true, finding: `hub ${hub}: ${node} opens` };
 }
 
+/** `uhubctl -l HUB` of each mapped hub: whether it lists the hub and each mapped port. */
+async function statusFindings(mapped: readonly HubPort[]): Promise<Array<{ ok: boolean; finding: string }>> {
+  const out: Array<{ ok: boolean; finding: string }> = [];
+  for (const [hub, ports] of portsByHub(mapped)) {
+    let output: string;
+    try {
+      output = await runTool(['uhubctl', '-l', hub], TOOL_TIMEOUT_MS);
+    } catch (error) {
+      output = (error as Error).message.replace(/^.*?: exit status \d+: /, '');
+    }
+    const problem = hubStatusProblem(hub, ports, output);
+    out.push(problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` });
+  }
+  return out;
+}
+
 /** The answer to one request: the problem (undefined when done) and the output. */
 export async function answer(
   request: HubRequest,
@@ -101,8 +119,10 @@ export async function answer(
   if (request.kind === 'check') {
     const tool = locate('uhubctl', env.PATH);
     const hubs = [...new Set(mapped.map((p) => p.hub))].map((hub) => hubNodeFinding(hub, roots.sysfs, roots.devfs));
-    const lines = ['found' in tool ? `uhubctl: ${tool.found}` : `uhubctl: ${tool.missing}`, ...hubs.map((h) => h.finding)];
-    const problem = 'found' in tool ? hubs.find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
+    // uhubctl's own status listing of each mapped hub: a tool that runs but sees no hub there switches nothing.
+    const listings = 'found' in tool ? await statusFindings(mapped) : [];
+    const lines = ['found' in tool ? `uhubctl: ${tool.found}` : `uhubctl: ${tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
+    const problem = 'found' in tool ? [...hubs, ...listings].find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
     return { ...(problem !== undefined && { problem }), output: lines.join('\n') };
   }
   const refused = refusal(request, mapped);

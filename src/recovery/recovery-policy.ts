@@ -69,8 +69,12 @@ export interface ListedDevice {
   failingSince?: number;
   /** Kicks of its transport (monotonic ms, and the failure count then), the registry's history. */
   kicks?: ReadonlyArray<{ at: number; failures: number }>;
-  /** The hub port behind it (settings: hubPorts), for a power cycle. */
-  hubPort?: { hub: string; port: number };
+  /**
+   * The hub port behind it (settings: hubPorts), for a power cycle; blocked:
+   * why a cycle of it cannot work (its last one failed in a way no retry
+   * fixes), so that none is tried until the settings or the hub change.
+   */
+  hubPort?: { hub: string; port: number; blocked?: string };
   /**
    * Recovery's own memory of the phone by serial, which outlives its record
    * (a kicked phone may drop off adb's list and come back as a new record):
@@ -86,6 +90,11 @@ export interface ListedDevice {
 }
 
 export const HOUR_MS = 3_600_000;
+
+/** What a phone whose port cannot be power-cycled says: what was tried, and why no more is. */
+export function cannotCycle(place: { hub: string; port: number; blocked?: string }): string {
+  return `power-cycling hub ${place.hub} port ${place.port} cannot work (${place.blocked}); it is not tried again until the settings or the hub's port listing change`;
+}
 
 /** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
 const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
@@ -205,6 +214,10 @@ export class RecoveryPolicy {
           actions.push({ kind: 'needs-person', serial, key, reason: `its port was power-cycled ${cycles.length} times this hour and it is still wedged` });
           continue;
         }
+        if (d.hubPort.blocked !== undefined) {
+          actions.push({ kind: 'needs-person', serial, key, reason: cannotCycle(d.hubPort) });
+          continue;
+        }
         if (!mayDisturb(d, 'power-cycle')) continue;
         const { hub, port } = d.hubPort;
         actions.push({ kind: 'power-cycle', serial, key, hub, port, reason: `still wedged after a kick (shell missed its deadline ${count} times in a row)` });
@@ -274,6 +287,7 @@ export class RecoveryPolicy {
       const reason = `its port was power-cycled ${cycles.length} times this hour and it is still offline`;
       return { action: { kind: 'needs-person', serial, key, reason }, reconnect: true };
     }
+    if (d.hubPort.blocked !== undefined) return { action: { kind: 'needs-person', serial, key, reason: cannotCycle(d.hubPort) }, reconnect: true };
     if (!mayDisturb(d, 'power-cycle')) return { reconnect: false };
     const { hub, port } = d.hubPort;
     const reason = `still offline after ${run.reconnects} offline reconnects (offline for ${offlineFor})`;

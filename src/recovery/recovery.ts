@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../status/stats.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { ActionRunner, type Action } from '../actions/runner.js';
-import { HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './recovery-policy.js';
+import { cannotCycle, HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './recovery-policy.js';
 import { limited } from '../log/limited.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import { BookingGate, cloudIdOf, type BookingVerdict } from '../booking/gate.js';
@@ -16,6 +16,20 @@ import type { Disruption } from './recovery-policy.js';
 import type { PortPower } from './uhubctl.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import { claimOf, conflictsOf, conflictText, portRefusal } from '../actions/trust.js';
+import { lastingFailure } from './hub-status.js';
+
+/** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */
+export const BLOCKED_RECHECK_MS = 60_000;
+
+/** A hub port whose power cycle failed in a way no retry fixes. */
+interface BlockedPort {
+  /** Why (for the phone's message). */
+  why: string;
+  /** What the hub's status query said then (its output, or its failure): a different answer is a hardware change. */
+  status: string | undefined;
+  /** Monotonic ms of the last status query. */
+  checkedAt: number;
+}
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline). */
 export interface RecoveryAdb {
@@ -79,6 +93,9 @@ export class Recovery implements Action {
   private readonly pauses: ChargePauses;
   /** Actions refused for a device ("serial|action"), with why: said once per reason. */
   private readonly refused = new Map<string, string>();
+  /** Hub ports (HUB:PORT) not cycled again until the settings (a restart) or the hub's status listing change. */
+  private readonly blocked = new Map<string, BlockedPort>();
+  private statusInFlight = false;
 
   constructor(private readonly options: RecoveryOptions) {
     const r = options.settings.recovery;
@@ -138,8 +155,11 @@ export class Recovery implements Action {
       records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
       now,
     );
+    this.recheckBlocked(now);
     const listed = records.map((r) => {
-      const hubPort = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
+      const place = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
+      const blocked = place && this.blocked.get(`${place.hub}:${place.port}`);
+      const hubPort = place && (blocked ? { ...place, blocked: blocked.why } : place);
       return {
         serial: r.serial,
         state: stateOf(r),
@@ -240,7 +260,7 @@ export class Recovery implements Action {
       const reason = attention.get(r.key);
       const noted = notes.of(r.key)?.attention;
       if (reason !== undefined) {
-        const text = `needs a person: ${reason}; replug its cable or reboot it`;
+        const text = attentionText(reason);
         if (noted !== text) {
           notes.setAttention(r.key, text);
           limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
@@ -363,6 +383,8 @@ export class Recovery implements Action {
             action.address,
           );
         }
+      } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
+        await this.block(action, text);
       } else {
         if (action.kind === 'power-cycle') {
           this.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
@@ -377,11 +399,68 @@ export class Recovery implements Action {
     }
   }
 
+  /**
+   * A power cycle failed in a way no retry fixes: the port is not cycled
+   * again until the settings change (a restart) or the hub's status listing
+   * does (recheckBlocked), said once here and in the phone's message.
+   */
+  private async block(action: Extract<RecoveryAction, { kind: 'power-cycle' }>, text: string): Promise<void> {
+    const why = `${lastingFailure(text)}: ${text}`;
+    const status = await this.hubStatus(action.hub);
+    this.blocked.set(`${action.hub}:${action.port}`, { why, status, checkedAt: this.options.clock.monotonic() });
+    // The very text the policy's needs-person gives it next (noteAttention): one line, not two.
+    this.notes.setAttention(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
+    limited(this.options.logger).warn(
+      'recovery-cycle-blocked',
+      { serial: action.serial, hub: action.hub, port: action.port, err: text },
+      `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial} cannot work (${why}); it is not tried again until the settings change (restart the agent) or the hub's port listing does. Check hubPorts and the hub (\`uhubctl -l ${action.hub}\`)`,
+      `${action.hub}:${action.port}`,
+    );
+  }
+
+  /** The hub's status listing, or its failure's text; undefined when the tool has no status query. */
+  private async hubStatus(hub: string): Promise<string | undefined> {
+    const power = this.options.portPower;
+    if (!power?.status) return undefined;
+    return power.status(hub).then(
+      (output) => output,
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+  }
+
+  /** Asks the hubs of blocked ports for their status now and then: a different answer lets the port be cycled again. */
+  private recheckBlocked(now: number): void {
+    if (this.statusInFlight || !this.options.portPower?.status) return;
+    const due = [...this.blocked].find(([, b]) => now - b.checkedAt >= BLOCKED_RECHECK_MS);
+    if (!due) return;
+    const [place, entry] = due;
+    entry.checkedAt = now;
+    this.statusInFlight = true;
+    const hub = place.slice(0, place.lastIndexOf(':'));
+    void this.hubStatus(hub)
+      .then((status) => {
+        if (status === entry.status || this.blocked.get(place) !== entry) return;
+        this.blocked.delete(place);
+        limited(this.options.logger).info(
+          'recovery-cycle-unblocked',
+          { hub, place },
+          `hub ${hub} answers differently now; power-cycling ${place} may be tried again`,
+          place,
+        );
+      })
+      .finally(() => (this.statusInFlight = false));
+  }
+
   private count(action: RecoveryAction, result: 'ok' | 'failed'): void {
     const key = `${ACTION_NAME[action.kind]}|${result}`;
     const counts = this.options.stats.recoveryActions;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
+}
+
+/** A phone's message when recovery can do no more for it. */
+function attentionText(reason: string): string {
+  return `needs a person: ${reason}; replug its cable or reboot it`;
 }
 
 /** What an action is done to: a serial, a network address, or the host's offline devices (''). */

@@ -10,6 +10,8 @@ import { execFile } from 'node:child_process';
 export interface PortPower {
   /** Resolves with the tool's output once the port is on again; rejects with why not. */
   cycle(hub: string, port: number): Promise<string>;
+  /** The tool's own status listing of a hub (`uhubctl -l HUB`); rejects with why not. */
+  status?(hub: string): Promise<string>;
 }
 
 /** What charge control needs of a hub: one port's power switched off or on. */
@@ -39,6 +41,12 @@ export class Uhubctl implements PortPower, PortSwitch {
     return this.run(hub, port, power);
   }
 
+  status(hub: string): Promise<string> {
+    const [file, ...args] = this.argv;
+    if (!file) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
+    return runTool([file, ...args, '-l', hub], this.timeoutMs);
+  }
+
   private run(hub: string, port: number, action: 'cycle' | 'off' | 'on'): Promise<string> {
     const [file, ...args] = this.argv;
     if (!file) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
@@ -50,10 +58,10 @@ export class Uhubctl implements PortPower, PortSwitch {
  * Runs a hub's tool without a shell under a deadline: resolves with its
  * output (cut short, for the log), rejects with the command line and why.
  */
-export function runTool(argv: readonly string[], timeoutMs: number): Promise<string> {
+export function runTool(argv: readonly string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<string> {
   const [file, ...args] = argv as [string, ...string[]];
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024, ...(env && { env }) }, (error, stdout, stderr) => {
       const output = `${stdout}${stderr}`.trim().slice(0, OUTPUT_CHARS);
       if (!error) return resolve(output);
       const why = error.killed

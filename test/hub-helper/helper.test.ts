@@ -23,6 +23,8 @@ const socket = join(dir, 'hub.sock');
 const hub = new HubBed();
 const phone = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'HELPER01') });
 let server: Server;
+/** The helper's hubPorts (DEVICE_AGENT_HUB_PORTS), read by each connection's process. */
+let hubPorts = 'HELPER01=1-1.4:3';
 const client = `${process.execPath} ${join(dist, 'client.js')} --socket ${socket}`;
 
 beforeAll(async () => {
@@ -32,11 +34,11 @@ beforeAll(async () => {
   // A port the hub has but hubPorts does not map: the stand-in could switch it, the helper must not ask.
   hub.attach('1-1.4', 4, phone);
   symlinkSync(standIn, join(dir, 'uhubctl'));
-  const env = { ...process.env, ...hub.env, PATH: `${dir}${delimiter}${process.env.PATH}`, DEVICE_AGENT_HUB_PORTS: 'HELPER01=1-1.4:3' };
+  const env = { ...process.env, ...hub.env, PATH: `${dir}${delimiter}${process.env.PATH}` };
   server = createServer((conn: Socket) => {
     spawn(process.execPath, [join(dist, 'serve.js'), '--usb-sysfs', hub.env.UHUBCTL_STANDIN_SYSFS!, '--usb-devfs', hub.env.UHUBCTL_STANDIN_DEVFS!], {
       stdio: [conn, conn, 'ignore'],
-      env,
+      env: { ...env, DEVICE_AGENT_HUB_PORTS: hubPorts },
     }).on('exit', () => conn.destroy());
   });
   await new Promise<void>((resolve) => server.listen(socket, resolve));
@@ -72,9 +74,26 @@ describe('the hub helper, through its socket', () => {
     };
     const [item] = await hubHelperItems(settings);
     expect(item).toMatchObject({ status: 'ok' });
-    expect(item!.finding).toMatch(/uhubctl: .*uhubctl; hub 1-1.4: .*001\/002 opens/);
+    expect(item!.finding).toMatch(/uhubctl: .*uhubctl; hub 1-1.4: .*001\/002 opens; hub 1-1\.4: uhubctl lists port 3/);
     const [missing] = await hubHelperItems({ ...settings, recovery: { ...settings.recovery, powerCycleCommand: `hub-request --socket ${dir}/none.sock` } });
     expect(missing).toMatchObject({ status: 'fail', advice: expect.stringMatching(/device-agent-hub.socket/) });
     expect(await hubHelperItems({ ...settings, recovery: { ...settings.recovery, powerCycleCommand: 'uhubctl' } })).toEqual([]);
+  }, 20_000);
+
+  it("doctor's line fails when uhubctl, asked by the helper, lists no hub at a mapped location", async () => {
+    hubPorts = 'HELPER01=1-1.4:3,HELPER02=1-1.9:2';
+    try {
+      const [item] = await hubHelperItems({
+        recovery: { powerCycle: true, powerCycleCommand: `hub-request --socket ${socket}` },
+        charge: { ways: [] },
+        hubPorts: hubPorts.split(','),
+      });
+      expect(item).toMatchObject({
+        status: 'fail',
+        finding: expect.stringMatching(/hub 1-1\.9 is not found by the hub tool \(it says: No compatible devices detected at location 1-1\.9!\)/),
+      });
+    } finally {
+      hubPorts = 'HELPER01=1-1.4:3';
+    }
   }, 20_000);
 });

@@ -2,6 +2,7 @@ import { chmodSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Uhubctl } from '../../src/recovery/uhubctl.js';
+import { hubStatusProblem } from '../../src/recovery/hub-status.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { HubBed } from './hub-bed.js';
@@ -70,6 +71,20 @@ describe('uhubctl, through the stand-in', () => {
     const before = hub.switches.length;
     await expect(new Uhubctl(standIn).cycle('9-9', 1)).rejects.toThrow(/-l 9-9 -p 1 -a cycle: exit status 1: No compatible devices detected at location 9-9!/);
     expect(hub.switches).toHaveLength(before);
+  });
+
+  it("lists a hub's status without -a (uhubctl -l HUB): its line and each of its ports; a location with no hub, its words", async () => {
+    const output = await new Uhubctl(standIn).status('1-1.4');
+    expect(output.split('\n')).toEqual([
+      'Current status for hub 1-1.4 [2109:2817 VIA Labs, Inc. USB2.0 Hub, USB 2.10, 4 ports, ppps]',
+      '  Port 1: 0100 power',
+      '  Port 2: 0100 power',
+      '  Port 3: 0100 power',
+      '  Port 4: 0100 power',
+    ]);
+    expect(hubStatusProblem('1-1.4', [3], output)).toBeUndefined();
+    expect(hubStatusProblem('1-1.4', [3, 7], output)).toBe('hub 1-1.4 has no port 7 (it lists 1, 2, 3, 4)');
+    await expect(new Uhubctl(standIn).status('1-1.9')).rejects.toThrow(/-l 1-1\.9: exit status 1: No compatible devices detected at location 1-1\.9!/);
   });
 
   it('writes the port sysfs disable file as uhubctl does ("1" off, "0" on)', async () => {

@@ -393,6 +393,44 @@ describe('RecoveryPolicy', () => {
     expect(kinds(1_000_000 + 3_600_000, { kicks: [1_000_000], cycles: [] })).toEqual(['kick']);
   });
 
+  it('a port whose cycle cannot work (blocked) is not cycled: a wedged or offline phone asks for a person, saying what was tried and why', () => {
+    const s = { ...defaultRecoverySettings, powerCycle: true };
+    const p = new RecoveryPolicy(s, []);
+    const blocked = { hub: '1-1.4', port: 3, blocked: 'the hub tool finds no hub at that location: No compatible devices detected at location 1-1.4!' };
+    const t = 2_000_000;
+    const asked: string[] = [];
+    const mayDisturb = (_d: ListedDevice, action: string): boolean => (asked.push(action), true);
+    // Wedged, kicked once, past the cooldown: a cycle would be next.
+    const wedged: ListedDevice = {
+      serial: 'A',
+      state: 'device',
+      failures: 3,
+      failingSince: t - 10_000,
+      hubPort: blocked,
+      escalation: { kicks: [t - s.kickCooldownMs], cycles: [t - s.kickCooldownMs + 1] },
+    };
+    // Offline through its reconnects and long enough: a cycle would be next.
+    const offline: ListedDevice = {
+      serial: 'B',
+      state: 'offline',
+      hubPort: blocked,
+      escalation: {
+        kicks: [],
+        cycles: [],
+        offline: { since: t - OFFLINE_COOLDOWNS_BEFORE_CYCLE * s.offlineCooldownMs, reconnects: OFFLINE_RECONNECTS_BEFORE_CYCLE },
+      },
+    };
+    const actions = p.tick([wedged, offline], t + s.kickCooldownMs, mayDisturb);
+    expect(actions.filter((a) => a.kind === 'power-cycle')).toEqual([]);
+    const people = actions.filter((a) => a.kind === 'needs-person');
+    expect(people.map((a) => a.serial).sort()).toEqual(['A', 'B']);
+    for (const a of people)
+      expect(a.reason).toBe(
+        `power-cycling hub 1-1.4 port 3 cannot work (${blocked.blocked}); it is not tried again until the settings or the hub's port listing change`,
+      );
+    expect(asked).not.toContain('power-cycle');
+  });
+
   it('without power cycling (off, or no hub port), a phone past its kicks asks for a person, saying why', () => {
     for (const [powerCycle, why] of [
       [false, /power cycling is off/],

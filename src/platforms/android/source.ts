@@ -28,6 +28,9 @@ import { RecoveryNotebook } from '../../actions/recovery/notes.js';
 import { BatteryProtections } from '../../actions/samsung/state.js';
 import type { AdbServerHealth } from './adb/server-health.js';
 import { claimOf, conflictNote, conflictsOf, type Conflict } from '../../actions/trust.js';
+import { Escalations } from '../../actions/recovery/escalations.js';
+import { ChargePauses, portHeldOff } from '../../hub/charge-pauses.js';
+import { forgotten, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -56,6 +59,8 @@ export interface AndroidSourceOptions {
    * failure is the phone's.
    */
   server?: AdbServerHealth;
+  /** The network addresses the agent keeps connected (settings: networkDevices): one off adb's list is not unplugged. */
+  networkDevices?: readonly string[];
 }
 
 export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
@@ -199,11 +204,12 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     const conflicts = conflictsOf(records.map((r) => claimOf(r)));
+    for (const { serial, info } of this.rememberedOffList()) described.push({ serial, info });
     for (const record of records) {
       const conflict = conflicts.get(record.serial);
       const notes = this.notes.of(record.key);
       // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
-      const info = withRecoveryNotes(this.describe(record), [
+      const info = withRecoveryNotes(this.remembered(record) ?? this.describe(record), [
         this.o.server?.deviceNote(),
         notes?.heldBack,
         notes?.attention,
@@ -214,6 +220,62 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
     return dedupeByUdid(described.map((d) => d.info));
+  }
+
+  /**
+   * A TCP record that has not said who it is on this connection, reported
+   * as the phone last identified at its address while the rule of
+   * remembered.ts keeps it.
+   */
+  private remembered(record: DeviceSnapshot): DeviceInfo | undefined {
+    if (record.udid !== undefined || !isTcpSerial(record.serial)) return undefined;
+    const phone = this.kept(record.key, true);
+    return (
+      phone &&
+      rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, kickedAt: this.kickedAfter(record.serial, phone) })
+    );
+  }
+
+  /** The remembered network phones adb does not list now, while the rule keeps them. */
+  private rememberedOffList(): Array<{ serial: string; info: DeviceInfo }> {
+    const out: Array<{ serial: string; info: DeviceInfo }> = [];
+    for (const [key] of this.o.registry.facet(REMEMBERED).entries()) {
+      if (this.o.registry.get(key)) continue;
+      const serial = key.slice(PLATFORM.length + 1);
+      // Off adb on purpose: charge control reports it, with why (report/charge-paused.ts).
+      const charge = new ChargePauses(this.o.registry).of(serial);
+      if (charge && portHeldOff(charge)) continue;
+      const phone = this.kept(key, false);
+      if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, kickedAt: this.kickedAfter(serial, phone) }) });
+    }
+    return out;
+  }
+
+  /** The remembered phone at this key, unless the rule forgets it now (said once, when it does). */
+  private kept(key: string, listed: boolean): RememberedPhone | undefined {
+    const memory = this.o.registry.facet(REMEMBERED);
+    const phone = memory.get(key);
+    if (!phone) return undefined;
+    const serial = key.slice(PLATFORM.length + 1);
+    const why = forgotten(phone, this.o.clock.monotonic(), { listed, keptConnected: this.o.networkDevices?.includes(serial) ?? false });
+    if (why === undefined) return phone;
+    memory.delete(key);
+    limited(this.o.logger).info(
+      'network-device-forgotten',
+      { serial, udid: phone.udid },
+      `network device ${phone.udid} at ${serial} is forgotten: ${why}; it is reported UNPLUGGED`,
+      serial,
+    );
+    return undefined;
+  }
+
+  /** Wall ms of recovery's last kick of the address after the phone's last inventory, if any. */
+  private kickedAfter(serial: string, phone: RememberedPhone): number | undefined {
+    const kick = new Escalations(this.o.registry)
+      .of(serial)
+      ?.taken.filter((t) => t.what === 'kick' && t.at >= phone.at)
+      .at(-1);
+    return kick && this.o.clock.wall() - (this.o.clock.monotonic() - kick.at);
   }
 
   private sync(listing: ReadonlyMap<string, string>, changes: DeviceChange[]): void {
@@ -308,6 +370,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
           // and the phone went out without its model or state (issue 36).
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
+          // Who answers at a network address is remembered past its records (remembered.ts).
+          if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
+            registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });
+          }
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
         },
@@ -323,7 +389,9 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
             ? 'inventory of the device failed; its last good inventory is reported'
             : known?.udid !== undefined || !isTcpSerial(serial)
               ? 'inventory of the device failed; it is reported with its adb state only'
-              : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
+              : registry.facet(REMEMBERED).get(key)
+                ? `inventory of the device failed before it said who it is on this connection; it is reported as ${registry.facet(REMEMBERED).get(key)!.udid}, the phone last identified at this address, with its last inventory`
+                : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
           this.logFailure(serial, registry.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
         },
       )

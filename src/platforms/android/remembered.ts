@@ -1,0 +1,70 @@
+// A phone reached over TCP that has said who it is, remembered by its
+// address (adb's serial HOST:PORT) past its records: adb forgets a network
+// phone whose transport is dropped (recovery's kick, its link going down)
+// and lists it again as a new device that has not said who it is, and a
+// wedged one never will. Until it answers again it is reported with its
+// last inventory and a message naming what happened and whose fault it is
+// (its network link, or recovery's kick), instead of vanishing (issue 34).
+//
+// The rule (docs/design/faults.md, docs/design/architecture.md): it is
+// forgotten, and so reported UNPLUGGED once, when it has not answered for
+// REMEMBER_MS, when adb no longer lists its address and the agent does not
+// keep that address connected (networkDevices: someone disconnected it: an
+// unplug), or when another phone answers at its address.
+
+import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import { facetKey } from '../../devices/facet.js';
+
+/** What the agent last knew of a network phone. */
+export interface RememberedPhone {
+  udid: string;
+  /** Its last inventory (full or cut short). */
+  last: DeviceInfo;
+  /** Wall ms of that inventory. */
+  wallAt: number;
+  /** Monotonic ms of that inventory. */
+  at: number;
+}
+
+/** By record key (android/HOST:PORT), past the records. */
+export const REMEMBERED = facetKey<RememberedPhone>('android-remembered-network', 'device');
+
+/** How long a remembered phone stays reported without answering: recovery's hour (its kicks and cycles are counted over it). */
+export const REMEMBER_MS = 3_600_000;
+
+/** What is known now of the address, for the message. */
+export interface AddressNow {
+  serial: string;
+  /** adb's state of the address now; undefined: adb does not list it. */
+  state: string | undefined;
+  /** Why its inventory fails on this connection, if it does. */
+  failure?: string;
+  /** Wall ms of recovery's last kick of its transport after the last inventory, if any. */
+  kickedAt?: number;
+}
+
+/** Whether the remembered phone is to be forgotten now (see the rule above). */
+export function forgotten(phone: RememberedPhone, now: number, address: { listed: boolean; keptConnected: boolean }): string | undefined {
+  if (now - phone.at >= REMEMBER_MS) return `it has not answered for ${Math.round(REMEMBER_MS / 60_000)} min`;
+  if (!address.listed && !address.keptConnected) return 'adb no longer lists its address and the agent does not connect it (not in networkDevices)';
+  return undefined;
+}
+
+/** The report's entry for a remembered phone: its last inventory, unavailable, with what happened and whose fault it is. */
+export function rememberedInfo(phone: RememberedPhone, address: AddressNow): DeviceInfo {
+  const { serial, state, failure, kickedAt } = address;
+  const culprit =
+    kickedAt !== undefined
+      ? `recovery kicked its adb transport at ${new Date(kickedAt).toISOString()} (adb -s ${serial} reconnect), which drops its network link (adb over TCP to ${serial})`
+      : `its network link (adb over TCP to ${serial}) dropped`;
+  const now =
+    state === undefined
+      ? 'adb does not list the address now; the agent keeps connecting it'
+      : failure !== undefined
+        ? `adb lists the address as ${state} again, but its inventory fails (${failure}), so it has not said who it is since`
+        : `adb lists the address as ${state} again; it has not said who it is since`;
+  const message =
+    `reported with its last inventory, of ${new Date(phone.wallAt).toISOString()}: ${culprit}; ${now}. ` +
+    `It stays reported until it answers, or for ${Math.round(REMEMBER_MS / 60_000)} min without an answer`;
+  return { ...phone.last, udid: phone.udid, state: adbState(state ?? 'offline'), status: STATUS_UNAVAILABLE, message };
+}
