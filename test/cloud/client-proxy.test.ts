@@ -120,13 +120,18 @@ describe('through an authenticating squid', () => {
 
     expect(await client(cloud.url, { httpsProxy: squidAuth.url(account) }).putDevices(sampleReport())).toEqual({ failedDevices: [] });
     expect(cloud.putRequests()).toHaveLength(1);
-    expect(squidAuth.accessLog()).toMatch(new RegExp(`TCP_TUNNEL/200 \\d+ CONNECT ${NAME.replace(/\./g, '\\.')}:\\d+ ${account.user} `));
+    // squid writes a transaction's access-log line after it ends: read until it is there.
+    await expect
+      .poll(() => squidAuth.accessLog(), { timeout: 5_000 })
+      .toMatch(new RegExp(`TCP_TUNNEL/200 \\d+ CONNECT ${NAME.replace(/\./g, '\\.')}:\\d+ ${account.user} `));
     expectNoPassword();
   });
 
   it('sends a plain http cloud request in absolute form through httpProxy', async () => {
     expect(await client(plainCloud.url, { httpProxy: squidAuth.url(account) }).putDevices(sampleReport())).toEqual({ failedDevices: [] });
-    expect(squidAuth.accessLog()).toMatch(new RegExp(`PUT http://${NAME.replace(/\./g, '\\.')}:\\d+/v1/devices ${account.user} `));
+    await expect
+      .poll(() => squidAuth.accessLog(), { timeout: 5_000 })
+      .toMatch(new RegExp(`PUT http://${NAME.replace(/\./g, '\\.')}:\\d+/v1/devices ${account.user} `));
   });
 
   it('names the proxy and asks for credentials when it answers 407 to CONNECT; no retry', async () => {
