@@ -240,7 +240,7 @@ describe('a reboot the agent did not see', () => {
     // The previous test restarted the adb server: wait until this device takes shells before the first inventory.
     await backAfterRestart(device);
     const p = prober();
-    expect((await p.probe(device.serial, 'device')).platformVersion).toBe('8.1.0');
+    expect((await probeAfterRestart(p, device)).platformVersion).toBe('8.1.0');
     // The server goes down; meanwhile the phone takes an OTA and reboots, and
     // is up for 90 s by the time the agent looks again, 120 s later.
     await adb.kill();
@@ -261,7 +261,8 @@ describe('a reboot the agent did not see', () => {
     // The previous test restarted the adb server: wait until this device takes shells before the first inventory.
     await backAfterRestart(device);
     const p = prober();
-    await p.probe(device.serial, 'device');
+    // Asked as after a restart: the fresh server may still reset the first session (read ECONNRESET, clean-clone CI).
+    await probeAfterRestart(p, device);
     await adb.kill();
     await adb.restart({ reconnect: true });
     await backAfterRestart(device);
