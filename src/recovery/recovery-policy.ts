@@ -263,6 +263,10 @@ export class RecoveryPolicy {
   ): { action?: RecoveryAction; reconnect: boolean } {
     const run = d.escalation?.offline;
     const { offlineCooldownMs, kickCooldownMs, maxKicksPerHour, powerCycle } = this.settings;
+    // Offline because recovery just kicked it: the kick's own cooldown first, not a second reconnect of
+    // the same phone at once (the runner holds one action per target, and these are two kinds).
+    const lastKick = d.escalation?.kicks.at(-1) ?? -Infinity;
+    if (now >= lastKick && now - lastKick < kickCooldownMs) return { reconnect: false };
     // adb lists a network device offline while the handshake of the agent's
     // connect runs: a reconnect then would cut it. Left a cooldown first.
     if (isTcpSerial(d.serial) && (!run || now - run.since < offlineCooldownMs)) return { reconnect: false };

@@ -343,6 +343,14 @@ describe('RecoveryPolicy', () => {
     ).toEqual([{ kind: 'reconnect-offline', reason: '1 device(s) offline: R58M12AB', serials: ['R58M12AB'], all: false }]);
   });
 
+  it('does not reconnect a phone that is offline because it was just kicked: the kick has its cooldown first', () => {
+    const p = new RecoveryPolicy(defaultRecoverySettings, []);
+    const kicked = { serial: 'R58M12AB', state: 'offline', escalation: { kicks: [1_500], cycles: [] } };
+    // A second `adb -s R58M12AB reconnect` at the kick's own instant (found by the runner's property test).
+    expect(p.tick([kicked], 1_500)).toEqual([]);
+    expect(p.tick([kicked], 1_500 + defaultRecoverySettings.kickCooldownMs)).toMatchObject([{ kind: 'reconnect-offline', serials: ['R58M12AB'] }]);
+  });
+
   it("uses adb's host-wide reconnect only when it would drop no other device: adb 29 drops an unauthorized one too", () => {
     const p = new RecoveryPolicy(defaultRecoverySettings, []);
     const offline = { serial: 'R58M12AB', state: 'offline' };
