@@ -48,7 +48,7 @@ const E2E_FILES = [
   'test/platforms/ios/watcher-reconnect.test.ts',
   'test/platforms/ios/watcher.property.test.ts',
   'test/platforms/ios/watcher.test.ts',
-  'test/recovery/port-command.test.ts',
+  'test/hub/port-command.test.ts',
   'test/report/reported-store.test.ts',
   'test/sim-ios/idevice-tools.test.ts',
   'test/sim/adb-server.test.ts',

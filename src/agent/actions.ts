@@ -2,13 +2,13 @@
 // protection), built from the settings: moved here whole from the Agent's
 // constructor, so that the Agent is wiring only.
 import type { Parts } from './build.js';
-import { Recovery, bookingGateOf } from '../recovery/recovery.js';
-import { ChargeControl } from '../recovery/charge.js';
-import { PortCommand } from '../recovery/port-command.js';
-import { SamsungProtection } from '../recovery/samsung-protection.js';
+import { Recovery, bookingGateOf } from '../actions/recovery/recovery.js';
+import { ChargeControl } from '../actions/charge/charge.js';
+import { PortCommand } from '../hub/port-command.js';
+import { SamsungProtection } from '../actions/samsung/protection.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
-import { Uhubctl } from '../recovery/uhubctl.js';
+import { Uhubctl } from '../hub/uhubctl.js';
 import { ActionRunner } from '../actions/runner.js';
 
 /** An action with a lifecycle, as the Agent starts and stops it; the runner tells it of changes. */
@@ -40,7 +40,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
   const recovery = new Recovery({
     runner,
-    adb: parts.android.adb,
+    adb: parts.android.control,
     settings,
     stats: parts.stats,
     logger,
@@ -68,7 +68,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   });
   const protection = new SamsungProtection({
     runner,
-    adb: parts.android.adb,
+    phones: parts.android.control,
     registry,
     settings,
     gate,

@@ -9,6 +9,7 @@ import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import { DeviceProber } from '../platforms/android/inventory/probe.js';
 import { AdbServerHealth } from '../platforms/android/adb/server-health.js';
 import { AndroidSource, registryTierStore } from '../platforms/android/source.js';
+import { AndroidControl } from '../platforms/android/control.js';
 import { iosSource } from '../platforms/ios/setup.js';
 import type { DeviceSource } from '../platforms/source.js';
 
@@ -16,7 +17,7 @@ export interface Platforms {
   /** Every source, in report order. */
   sources: DeviceSource[];
   /** The Android side's own parts, which recovery, doctor and the metrics use. */
-  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber };
+  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber; control: AndroidControl };
 }
 
 export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): Platforms {
@@ -48,7 +49,7 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
     networkDevices: settings.networkDevices,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
-  return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober } };
+  return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober, control: new AndroidControl(adb) } };
 }
 
 /**

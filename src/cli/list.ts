@@ -8,7 +8,7 @@ import { listOnce, stopSources } from './inventory.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
-import { SamsungProtection } from '../recovery/samsung-protection.js';
+import { SamsungProtection } from '../actions/samsung/protection.js';
 import type { Parts } from '../agent/build.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
@@ -79,7 +79,7 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
 /** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */
 async function readProtection(parts: Parts): Promise<void> {
   const { registry, settings, stats, logger, clock, android } = parts;
-  const protection = new SamsungProtection({ adb: android.adb, registry, settings, booking: undefined, stats, logger, clock });
+  const protection = new SamsungProtection({ phones: android.control, registry, settings, booking: undefined, stats, logger, clock });
   protection.devicesChanged();
   await protection.settled();
   protection.stop();

@@ -10,8 +10,8 @@ import { chargeWaysOf } from '../config/charge-ways.js';
 import type { Settings } from '../config/schema.js';
 import type { CheckItem } from './checklist.js';
 import { hubPortsOf } from '../config/hub-ports.js';
-import { hubStatusProblem, portsByHub } from '../recovery/hub-status.js';
-import { runTool } from '../recovery/uhubctl.js';
+import { hubStatusProblem, portsByHub } from '../hub/status.js';
+import { runTool } from '../hub/uhubctl.js';
 
 interface HubToolSettings {
   recovery: Pick<Settings['recovery'], 'powerCycle' | 'powerCycleCommand'>;

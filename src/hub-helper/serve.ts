@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { loadConfig } from '../config/load.js';
 import { locate } from '../doctor/hub-tools.js';
-import { runTool } from '../recovery/uhubctl.js';
-import { hubStatusProblem, portsByHub } from '../recovery/hub-status.js';
+import { runTool } from '../hub/uhubctl.js';
+import { hubStatusProblem, portsByHub } from '../hub/status.js';
 import { answerHead, MAX_REQUEST_BYTES, parseRequest, refusal, type HubRequest } from './request.js';
 
 const READ_TIMEOUT_MS = 5_000;

@@ -11,7 +11,7 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
 import type { Clock, Timers } from '../util/clock.js';
-import type { SourceRun } from '../status/stats.js';
+import type { SourceRun } from '../stats/agent-stats.js';
 
 export interface Executed {
   devices: DeviceInfo[];

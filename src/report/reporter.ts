@@ -6,7 +6,7 @@ import type { DeviceRegistry } from '../devices/registry.js';
 import type { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
-import type { AgentStats } from '../status/stats.js';
+import type { AgentStats } from '../stats/agent-stats.js';
 import type { Failure, ReportPlan } from '../timing/planner.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { execute } from './execute.js';

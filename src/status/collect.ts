@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import type { AgentStats } from './stats.js';
+import type { AgentStats } from '../stats/agent-stats.js';
 import { buildNumber } from '../machine/build-number.js';
 import { projectRoot } from '../util/package.js';
 import { gauge, type Metric } from '../util/metric.js';

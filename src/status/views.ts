@@ -12,7 +12,7 @@ import { deviceRows, type DeviceRow, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
 import { formatMetrics } from './metrics.js';
 import type { StatusSource } from './server.js';
-import type { AgentStats } from './stats.js';
+import type { AgentStats } from '../stats/agent-stats.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {

@@ -10,8 +10,8 @@ import { BookingGate } from '../../src/booking/gate.js';
 import { ActionRunner, type Action } from '../../src/actions/runner.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
-import { bookingGateOf, Recovery } from '../../src/recovery/recovery.js';
-import { AgentStats } from '../../src/status/stats.js';
+import { bookingGateOf, Recovery } from '../../src/actions/recovery/recovery.js';
+import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
 

@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from '../../src/log/logger.js';
 import type { CollectRequest, DeviceSource, SourceEvents } from '../../src/platforms/source.js';
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
-import { AgentStats } from '../../src/status/stats.js';
+import { AgentStats } from '../../src/stats/agent-stats.js';
 import { StatusViews } from '../../src/status/views.js';
 import { VirtualTime } from '../../src/util/clock.js';
 import { shippedHealth } from '../health/defaults.js';

@@ -4,7 +4,7 @@ import type { BookingAnswer } from '../../src/cloud/booking-status.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
 import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/booking/gate.js';
-import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../src/recovery/recovery-policy.js';
+import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../src/actions/recovery/policy.js';
 import { VirtualTime } from '../../src/util/clock.js';
 
 const settings: BookingGateSettings = { cacheMs: 30_000, maxRequestsPerMinute: 4 };
@@ -100,7 +100,7 @@ const step = fc.record({ dt: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.int
 type Step = { dt: number; e: { kind: string; serial?: string; ok?: boolean; states?: string[]; booked?: boolean; mode?: CloudMode } };
 
 /**
- * Recovery's loop without I/O, as src/recovery/recovery.ts runs it: the
+ * Recovery's loop without I/O, as src/actions/recovery/recovery.ts runs it: the
  * registry's records, the policy asked with the gate as its mayDisturb, the
  * devices in the gate's turn order, a question for every "ask", and a look
  * again when an answer comes. The cloud answers after a while: the booking

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Uhubctl } from '../../src/recovery/uhubctl.js';
+import { Uhubctl } from '../../src/hub/uhubctl.js';
 import { hubHelperItems } from '../../src/hub-helper/doctor-item.js';
 import { HubBed } from '../hub/hub-bed.js';
 import { loadProfile, withSerial } from '../sim/profile.js';

@@ -1,8 +1,8 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Uhubctl } from '../../src/recovery/uhubctl.js';
-import { hubStatusProblem } from '../../src/recovery/hub-status.js';
+import { Uhubctl } from '../../src/hub/uhubctl.js';
+import { hubStatusProblem } from '../../src/hub/status.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { HubBed } from './hub-bed.js';

@@ -9,7 +9,7 @@ import { cleanString, cleanStrings, REPLACEMENT } from '../../src/report/clean-s
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import type { ReportPlan } from '../../src/timing/planner.js';
-import { AgentStats } from '../../src/status/stats.js';
+import { AgentStats } from '../../src/stats/agent-stats.js';
 import { systemClock } from '../../src/util/clock.js';
 import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';

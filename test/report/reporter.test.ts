@@ -6,7 +6,7 @@ import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js
 import { systemClock } from '../../src/util/clock.js';
 import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
-import { AgentStats } from '../../src/status/stats.js';
+import { AgentStats } from '../../src/stats/agent-stats.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import type { ReportPlan } from '../../src/timing/planner.js';
 import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';

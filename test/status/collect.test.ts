@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentStats } from '../../src/status/stats.js';
+import { AgentStats } from '../../src/stats/agent-stats.js';
 import { buildNumber } from '../../src/machine/build-number.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { formatMetrics } from '../../src/status/metrics.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AgentStats } from '../../src/status/stats.js';
+import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';

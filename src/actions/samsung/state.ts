@@ -42,7 +42,7 @@ const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'device');
 
 /**
  * Samsung battery protection per phone, by adb serial (the facet's key is
- * the stable key of the serial). The carrier (samsung-protection.ts) writes
+ * the stable key of the serial). The carrier (protection.ts) writes
  * it; the report, the rows and the metrics read it.
  */
 export class BatteryProtections {

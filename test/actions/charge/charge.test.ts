@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ChargePauses } from '../../src/hub/charge-pauses.js';
+import { ChargePauses } from '../../../src/hub/charge-pauses.js';
 import { chargeBed } from './charge-bed.js';
-import { AgentStats } from '../../src/status/stats.js';
+import { AgentStats } from '../../../src/stats/agent-stats.js';
 
 describe('charge control: the way per phone', () => {
   it("switches each phone's port through its own way, on the way and at stop", async () => {

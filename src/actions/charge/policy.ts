@@ -5,8 +5,8 @@
 // pause ends it at the next look, and the longest pause always ends it,
 // whatever the battery, the cloud or a failed switch say.
 
-import type { ChargeEntry, PauseEnd } from '../hub/charge-pauses.js';
-import type { BookingVerdict } from '../booking/gate.js';
+import type { ChargeEntry, PauseEnd } from '../../hub/charge-pauses.js';
+import type { BookingVerdict } from '../../booking/gate.js';
 
 export interface ChargeSettings {
   highPercent: number;

@@ -2,8 +2,8 @@
 // Self-healing never disrupts other devices: it only reconnects offline
 // devices, kicks one wedged transport, power-cycles one phone's hub port, or
 // (re)connects a configured network device. It never restarts the adb server.
-import { backoffBound } from '../util/backoff.js';
-import { isTcpSerial } from '../util/tcp-serial.js';
+import { backoffBound } from '../../util/backoff.js';
+import { isTcpSerial } from '../../util/tcp-serial.js';
 
 export interface RecoverySettings {
   /** Reconnect offline devices (`adb reconnect offline`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hubStatusProblem, lastingFailure, parseHubStatus, portsByHub } from '../../src/recovery/hub-status.js';
+import { hubStatusProblem, lastingFailure, parseHubStatus, portsByHub } from '../../src/hub/status.js';
 
 // uhubctl's status listing (the README of mvp/uhubctl, and test/hub/SOURCES.md) and its failures, read without I/O.
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PausedPortsFile } from '../../src/recovery/paused-ports.js';
-import { captureLogger } from '../log/capture.js';
+import { PausedPortsFile } from '../../../src/actions/charge/paused-ports.js';
+import { captureLogger } from '../../log/capture.js';
 import { chargeBed } from './charge-bed.js';
 
 const fileIn = () => join(mkdtempSync(join(tmpdir(), 'da-charge-')), 'state', 'charge-paused-ports.json');

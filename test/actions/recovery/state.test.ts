@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DeviceRegistry } from '../../src/devices/registry.js';
-import { RecoveryPolicy, defaultRecoverySettings } from '../../src/recovery/recovery-policy.js';
-import { recoveryState } from '../../src/recovery/recovery.js';
-import { portHeldOff } from '../../src/hub/charge-pauses.js';
-import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { RecoveryPolicy, defaultRecoverySettings } from '../../../src/actions/recovery/policy.js';
+import { recoveryState } from '../../../src/actions/recovery/recovery.js';
+import { portHeldOff } from '../../../src/hub/charge-pauses.js';
+import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
 
 describe('recoveryState', () => {
   it('a phone offline because charge control holds its port off is neither reconnected nor power-cycled, and its offline run ends', () => {

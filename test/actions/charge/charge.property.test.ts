@@ -1,18 +1,18 @@
 import fc from 'fast-check';
-import { ChargePauses } from '../../src/hub/charge-pauses.js';
+import { ChargePauses } from '../../../src/hub/charge-pauses.js';
 import { describe, expect, it } from 'vitest';
-import type { BookingAnswer, BookingStatusSource } from '../../src/cloud/booking-status.js';
-import { STATUS_UNPLUGGED, type DeviceInfo } from '../../src/cloud/types.js';
-import { loadSettings } from '../../src/config/load.js';
-import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/booking/gate.js';
-import { ChargeControl } from '../../src/recovery/charge.js';
-import type { PortSwitch } from '../../src/recovery/uhubctl.js';
-import { withChargePauses } from '../../src/report/charge-paused.js';
-import { UnpluggedLedger } from '../../src/report/unplugged.js';
-import { AgentStats } from '../../src/status/stats.js';
-import { VirtualTime } from '../../src/util/clock.js';
-import { captureLogger } from '../log/capture.js';
+import type { BookingAnswer, BookingStatusSource } from '../../../src/cloud/booking-status.js';
+import { STATUS_UNPLUGGED, type DeviceInfo } from '../../../src/cloud/types.js';
+import { loadSettings } from '../../../src/config/load.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { BookingGate } from '../../../src/booking/gate.js';
+import { ChargeControl } from '../../../src/actions/charge/charge.js';
+import type { PortSwitch } from '../../../src/hub/uhubctl.js';
+import { withChargePauses } from '../../../src/report/charge-paused.js';
+import { UnpluggedLedger } from '../../../src/report/unplugged.js';
+import { AgentStats } from '../../../src/stats/agent-stats.js';
+import { VirtualTime } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
 
 // Charge control over random sequences of battery levels, bookings, cloud
 // failures, switch failures and clock advances, run on the real parts: the

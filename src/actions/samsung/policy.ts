@@ -6,8 +6,8 @@
 // that reads as on and still charges well past the cap, is a problem on the
 // device, since the operator then needs a hub way instead.
 
-import type { ProtectionEntry } from '../actions/samsung/state.js';
-import type { BookingVerdict } from '../booking/gate.js';
+import type { ProtectionEntry } from './state.js';
+import type { BookingVerdict } from '../../booking/gate.js';
 
 /** The value the agent writes: protection on (One UI 3.1.1 to 5: charge capped at 85 %). */
 export const PROTECT_ON = '1';

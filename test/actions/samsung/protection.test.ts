@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BatteryProtections } from '../../src/actions/samsung/state.js';
-import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
-import type { DeviceInfo } from '../../src/cloud/types.js';
-import { loadSettings } from '../../src/config/load.js';
-import { DeviceRegistry } from '../../src/devices/registry.js';
-import { BookingGate } from '../../src/booking/gate.js';
-import { SamsungProtection, type ProtectionAdb } from '../../src/recovery/samsung-protection.js';
-import { AgentStats } from '../../src/status/stats.js';
-import { VirtualTime } from '../../src/util/clock.js';
-import { captureLogger } from '../log/capture.js';
+import { BatteryProtections } from '../../../src/actions/samsung/state.js';
+import type { BookingStatusSource } from '../../../src/cloud/booking-status.js';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { loadSettings } from '../../../src/config/load.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { BookingGate } from '../../../src/booking/gate.js';
+import { SamsungProtection } from '../../../src/actions/samsung/protection.js';
+import { AndroidControl } from '../../../src/platforms/android/control.js';
+import { AgentStats } from '../../../src/stats/agent-stats.js';
+import { VirtualTime } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
 
 // The samsung way's carrier on virtual time, on the real registry, booking
 // gate and policy: only the phone's shell and the cloud's answers are played
@@ -25,14 +26,20 @@ function bed(brand = 'samsung') {
   const registry = new DeviceRegistry();
   const settings = loadSettings({ env: {}, overrides: new Map<string, unknown>([['charge.ways', [`${UDID}=samsung`]]]) });
   const phone = { value: '0', ignoresWrites: false, percent: 50, status: 'CHARGING', commands: [] as string[] };
-  const adb: ProtectionAdb = {
+  // Android's own door for the actions, over a shell the test plays: the real command lines and parser.
+  const unused = () => Promise.reject(new Error('not used by this way'));
+  const phones = new AndroidControl({
+    reconnectOffline: unused,
+    reconnect: unused,
+    connect: unused,
     shell: (_serial, command) => {
       phone.commands.push(command);
       const put = /^settings put global protect_battery (\S+)$/.exec(command);
       if (put && !phone.ignoresWrites) phone.value = put[1]!;
-      return Promise.resolve({ output: put ? '' : `${phone.value}\n` });
+      const output = put ? '' : `${phone.value}\n`;
+      return Promise.resolve({ output, bytes: output.length, truncated: false });
     },
-  };
+  });
   const booking: BookingStatusSource = { ask: () => Promise.resolve({ booked: false }) };
   const inventory = () => {
     const info: DeviceInfo = {
@@ -52,7 +59,7 @@ function bed(brand = 'samsung') {
   const stats = new AgentStats();
   const log = captureLogger('info');
   const protection = new SamsungProtection({
-    adb,
+    phones,
     registry,
     settings,
     gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock),

@@ -1,21 +1,21 @@
-import type { BookingStatusSource } from '../cloud/booking-status.js';
-import { ActionRunner, type Action } from '../actions/runner.js';
-import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../config/charge-ways.js';
-import { hubPortOf, type HubPort } from '../config/hub-ports.js';
-import type { Settings } from '../config/schema.js';
-import { ChargePauses, type ChargeEntry, type PauseEnd } from '../hub/charge-pauses.js';
-import type { DeviceSnapshot } from '../devices/record.js';
-import type { DeviceRegistry } from '../devices/registry.js';
-import { limited } from '../log/limited.js';
-import type { Logger } from '../log/logger.js';
-import type { AgentStats } from '../status/stats.js';
-import { backoffDelay, type BackoffPolicy } from '../util/backoff.js';
-import { utcText, type Clock, type Timers } from '../util/clock.js';
-import { cloudIdOf, type BookingGate } from '../booking/gate.js';
-import { decideCharge, type ChargeSettings } from './charge-policy.js';
-import type { PortSwitch } from './uhubctl.js';
+import type { BookingStatusSource } from '../../cloud/booking-status.js';
+import { ActionRunner, type Action } from '../runner.js';
+import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../../config/charge-ways.js';
+import { hubPortOf, type HubPort } from '../../config/hub-ports.js';
+import type { Settings } from '../../config/schema.js';
+import { ChargePauses, type ChargeEntry, type PauseEnd } from '../../hub/charge-pauses.js';
+import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import { limited } from '../../log/limited.js';
+import type { Logger } from '../../log/logger.js';
+import type { AgentStats } from '../../stats/agent-stats.js';
+import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
+import { utcText, type Clock, type Timers } from '../../util/clock.js';
+import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
+import { decideCharge, type ChargeSettings } from './policy.js';
+import type { PortSwitch } from '../../hub/uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
-import { claimOf, portRefusal, type Claim } from '../actions/trust.js';
+import { claimOf, portRefusal, type Claim } from '../trust.js';
 
 export interface ChargeControlOptions {
   registry: DeviceRegistry;

@@ -1,14 +1,14 @@
-import type { DeviceInfo } from '../../src/cloud/types.js';
-import { loadSettings } from '../../src/config/load.js';
-import type { HubPort } from '../../src/config/hub-ports.js';
-import { DeviceRegistry } from '../../src/devices/registry.js';
-import type { UsbPlace } from '../../src/devices/record.js';
-import { BookingGate } from '../../src/booking/gate.js';
-import { ChargeControl, type ChargeControlOptions } from '../../src/recovery/charge.js';
-import type { PortSwitch } from '../../src/recovery/uhubctl.js';
-import { AgentStats } from '../../src/status/stats.js';
-import { VirtualTime } from '../../src/util/clock.js';
-import { captureLogger } from '../log/capture.js';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { loadSettings } from '../../../src/config/load.js';
+import type { HubPort } from '../../../src/config/hub-ports.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import type { UsbPlace } from '../../../src/devices/record.js';
+import { BookingGate } from '../../../src/booking/gate.js';
+import { ChargeControl, type ChargeControlOptions } from '../../../src/actions/charge/charge.js';
+import type { PortSwitch } from '../../../src/hub/uhubctl.js';
+import { AgentStats } from '../../../src/stats/agent-stats.js';
+import { VirtualTime } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
 
 /**
  * Charge control on the real registry and booking gate, a virtual clock, a

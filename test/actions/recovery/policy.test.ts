@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DeviceRegistry } from '../../src/devices/registry.js';
-import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
 import {
   HOUR_MS,
   OFFLINE_COOLDOWNS_BEFORE_CYCLE,
@@ -11,7 +11,7 @@ import {
   type ListedDevice,
   type RecoveryAction,
   type RecoverySettings,
-} from '../../src/recovery/recovery-policy.js';
+} from '../../../src/actions/recovery/policy.js';
 
 /**
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go

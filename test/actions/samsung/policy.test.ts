@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ProtectionEntry } from '../../src/actions/samsung/state.js';
-import type { BookingVerdict } from '../../src/booking/gate.js';
+import type { ProtectionEntry } from '../../../src/actions/samsung/state.js';
+import type { BookingVerdict } from '../../../src/booking/gate.js';
 import {
   afterLook,
   afterRead,
@@ -12,7 +12,7 @@ import {
   type ProtectionDecision,
   type ProtectionLook,
   type ProtectionSettings,
-} from '../../src/recovery/samsung-policy.js';
+} from '../../../src/actions/samsung/policy.js';
 
 const base: ProtectionSettings = { recheckMs: 600_000, retryMs: 60_000, cooldownMs: 3_600_000, overPercent: 90, overMs: 1_800_000 };
 const s = base;

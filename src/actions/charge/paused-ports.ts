@@ -1,6 +1,6 @@
-import type { Logger } from '../log/logger.js';
-import { limited } from '../log/limited.js';
-import { readStateFile, writeAtomically } from '../util/atomic-file.js';
+import type { Logger } from '../../log/logger.js';
+import { limited } from '../../log/limited.js';
+import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 
 /** Far more than a host's hub ports take. */
 const MAX_FILE_BYTES = 1024 * 1024;

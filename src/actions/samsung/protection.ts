@@ -1,17 +1,16 @@
-import type { BookingStatusSource } from '../cloud/booking-status.js';
-import { ActionRunner, type Action } from '../actions/runner.js';
-import { chargingOf } from '../cloud/device-facts.js';
-import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
-import type { Settings } from '../config/schema.js';
-import type { DeviceSnapshot } from '../devices/record.js';
-import type { DeviceRegistry } from '../devices/registry.js';
-import { BatteryProtections } from '../actions/samsung/state.js';
-import { limited } from '../log/limited.js';
-import type { Logger } from '../log/logger.js';
-import { parseSettingOrUnset } from '../platforms/android/inventory/parsers/settings.js';
-import type { AgentStats } from '../status/stats.js';
-import type { Clock, Timers } from '../util/clock.js';
-import { cloudIdOf, type BookingGate } from '../booking/gate.js';
+import type { BookingStatusSource } from '../../cloud/booking-status.js';
+import { ActionRunner, type Action } from '../runner.js';
+import { chargingOf } from '../../cloud/device-facts.js';
+import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../../config/charge-ways.js';
+import type { Settings } from '../../config/schema.js';
+import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import { BatteryProtections } from './state.js';
+import { limited } from '../../log/limited.js';
+import type { Logger } from '../../log/logger.js';
+import type { AgentStats } from '../../stats/agent-stats.js';
+import type { Clock, Timers } from '../../util/clock.js';
+import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import {
   afterLook,
   afterRead,
@@ -22,15 +21,18 @@ import {
   PROTECT_ON,
   type ProtectionDecision,
   type ProtectionSettings,
-} from './samsung-policy.js';
+} from './policy.js';
 
-/** The adb operation this way needs (AdbClient's shell, with its deadline). */
-export interface ProtectionAdb {
-  shell(serial: string, command: string, options: { timeoutMs: number; maxBytes?: number }): Promise<{ output: string }>;
+/** What this way needs of the platform (Android's AndroidControl): a global setting read and written, each with its deadline. */
+export interface GlobalSettings {
+  /** The value as the phone prints it, `null` when unset, undefined when the answer is no value; throws when the phone cannot be asked. */
+  getGlobal(serial: string, key: string): Promise<string | undefined>;
+  /** What the write printed (nothing, on success); throws when the phone cannot be asked. */
+  putGlobal(serial: string, key: string, value: string): Promise<string>;
 }
 
 export interface SamsungProtectionOptions {
-  adb: ProtectionAdb;
+  phones: GlobalSettings;
   registry: DeviceRegistry;
   settings: Pick<Settings, 'charge'>;
   /** Shared with recovery and the hub ways: the host's status requests are bounded together. None: only read, never write (`list`). */
@@ -60,8 +62,6 @@ const PROTECTION_POLICY: ProtectionSettings = {
 };
 
 const KEY = 'protect_battery';
-/** One `settings` call: the framework answers in well under a second, a loaded phone in a few. */
-const SHELL_MS = 10_000;
 
 /** Whether the phone is a Samsung, from its inventory's brand (ro.product.brand, else the manufacturer). */
 function isSamsung(r: DeviceSnapshot): boolean | undefined {
@@ -73,7 +73,7 @@ function isSamsung(r: DeviceSnapshot): boolean | undefined {
  * Samsung's battery protection (charge.ways = samsung): reads the phone's
  * protect_battery setting, writes 1 where it is not (only on a fresh "not
  * booked"), reads it back, and watches whether the phone keeps to the cap.
- * The decisions are samsung-policy.ts's; the state is the registry's
+ * The decisions are policy.ts's; the state is the registry's
  * (BatteryProtections). Each call is its own short shell session, never
  * part of an inventory, and never awaited by a report.
  */
@@ -194,7 +194,7 @@ export class SamsungProtection implements Action {
 
   private async get(serial: string): Promise<string | undefined> {
     try {
-      const value = parseSettingOrUnset((await this.o.adb.shell(serial, `settings get global ${KEY}`, { timeoutMs: SHELL_MS, maxBytes: 64 * 1024 })).output);
+      const value = await this.o.phones.getGlobal(serial, KEY);
       // The key holds a small number or nothing: any other line (a vendor's warning, garbage) says nothing of it,
       // and taken for "off" it would be written over and quoted in the phone's message.
       return value !== undefined && !VALUE.test(value) ? undefined : value;
@@ -227,7 +227,7 @@ export class SamsungProtection implements Action {
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
     let output: string;
     try {
-      output = (await this.o.adb.shell(r.serial, `settings put global ${KEY} ${PROTECT_ON}`, { timeoutMs: SHELL_MS, maxBytes: 64 * 1024 })).output.trim();
+      output = await this.o.phones.putGlobal(r.serial, KEY, PROTECT_ON);
     } catch (err) {
       output = err instanceof Error ? err.message : String(err);
     }

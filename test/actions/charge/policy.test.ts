@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChargeEntry, ChargePause } from '../../src/hub/charge-pauses.js';
-import type { BookingVerdict } from '../../src/booking/gate.js';
-import { decideCharge, type ChargeLook, type ChargeSettings } from '../../src/recovery/charge-policy.js';
+import type { ChargeEntry, ChargePause } from '../../../src/hub/charge-pauses.js';
+import type { BookingVerdict } from '../../../src/booking/gate.js';
+import { decideCharge, type ChargeLook, type ChargeSettings } from '../../../src/actions/charge/policy.js';
 
 const s: ChargeSettings = { highPercent: 80, lowPercent: 40, maxPauseMs: 600_000, waitBackMs: 120_000 };
 const free: BookingVerdict = { kind: 'free' };
