@@ -68,8 +68,6 @@ export interface DeviceRecord {
   askedAt?: number;
   /** Whether an inventory of the device is running now. */
   probing: boolean;
-  /** Health problems that hold now (health/rules.ts names). */
-  problems: readonly string[];
 }
 
 /** A record as readers see it. */

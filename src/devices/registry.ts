@@ -194,11 +194,6 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     for (const record of this.records.values()) if (record.platform === platform) record.usb = places.get(record.serial);
   }
 
-  setProblems(key: string, problems: readonly string[]): void {
-    const record = this.records.get(key);
-    if (record) record.problems = problems;
-  }
-
   /** The record, while the connection (when given) is still the one it has. */
   private current(key: string, connection: number | undefined): DeviceRecord | undefined {
     const record = this.records.get(key);
@@ -230,15 +225,15 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
 }
 
 function newRecord(key: string, platform: Platform, serial: string, state: string, seq: number): DeviceRecord {
-  return { key, platform, serial, state, changedSeq: seq, connection: 0, failures: 0, probing: false, problems: [] };
+  return { key, platform, serial, state, changedSeq: seq, connection: 0, failures: 0, probing: false };
 }
 
 /**
  * A new state is a new connection: per-connection facts are stale (and the
  * `connection` facets go, sync()), and a replugged wedged phone gets a fresh
  * start. The udid stays (an offline device is still the same phone), and so
- * do the health problems, which stand until the device answers again, and
- * the `record` and `device` facets (recovery's limits span reconnects).
+ * do the `record` facets (health's problems, which stand until the device
+ * answers again) and the `device` facets (recovery's limits span reconnects).
  */
 function newConnection(record: DeviceRecord, state: string, seq: number): void {
   record.state = state;

@@ -35,10 +35,21 @@ export function batteryOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key
   return key === undefined ? undefined : records.facet(BATTERY).get(key);
 }
 
-/** What the health rules read of the device registry: the records behind a udid, and health's facet. */
+/**
+ * Health's facet: the problems that hold on each record (rules.ts names).
+ * They stand across the record's reconnects until the device answers again,
+ * and go with the record.
+ */
+const PROBLEMS = facetKey<readonly Problem[]>('health-problems', 'record');
+
+/** The health problems that hold on a device's record now. */
+export function problemsOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key: string | undefined): readonly Problem[] {
+  return (key === undefined ? undefined : records.facet(PROBLEMS).get(key)) ?? [];
+}
+
+/** What the health rules read of the device registry: the records behind a udid, and health's facets. */
 export interface HealthRecords {
-  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures' | 'problems'>>;
-  setProblems(key: string, problems: readonly string[]): void;
+  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures'>>;
   facet<T>(key: FacetKey<T>): Facet<T>;
 }
 
@@ -46,8 +57,8 @@ export interface HealthRecords {
  * Applies the health rules to each report's devices: a problem gets one
  * warning when it starts and one line when it ends, a message on the
  * device's record for as long as it lasts, and UNAVAILABLE where its rule
- * asks for it. The problems that hold, and the battery's state, are kept in
- * the device's records, so they go with the device.
+ * asks for it. The problems that hold, and the battery's state, are health's
+ * facets of the device's records, so they go with the device.
  */
 export class HealthMonitor {
   constructor(
@@ -68,7 +79,7 @@ export class HealthMonitor {
       // not ready.
       if (!isReadyState(info.state)) return info;
       const behind = records.byUdid(info.udid);
-      const previous = new Set((behind[0]?.problems ?? []) as Problem[]);
+      const previous = new Set(problemsOf(records, behind[0]?.key));
       // The rule counts adb shell sessions; an iPhone's lockdown says so in its own message.
       const failures = Math.min(...behind.map((r) => (r.platform === 'android' ? r.failures : 0)), Infinity);
       const battery = this.batteryState(info, detail, batteryOf(records, behind[0]?.key));
@@ -85,7 +96,8 @@ export class HealthMonitor {
           log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
       for (const p of previous)
         if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
-      for (const r of behind) records.setProblems(r.key, [...now]);
+      const held = records.facet(PROBLEMS);
+      for (const r of behind) held.set(r.key, [...now]);
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.
       const messages = findings.filter((f) => !(f.problem === 'shell_unresponsive' && info.message)).map((f) => f.message);

@@ -1,4 +1,4 @@
-import { batteryOf } from '../health/monitor.js';
+import { batteryOf, problemsOf } from '../health/monitor.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
@@ -103,7 +103,7 @@ export function deviceRows(
       chargeState: way === 'samsung' ? (protections.of(serial)?.state ?? 'pending') : undefined,
       chargePausedUntil: pause && !pause.ended ? pause.untilWall : undefined,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
-      problems: [...(record?.problems ?? [])],
+      problems: [...problemsOf(records, record?.key)],
       message: info.message,
       inventoriedAt,
     });

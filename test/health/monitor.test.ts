@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shippedHealth } from './defaults.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { batteryOf as stateOf, HealthMonitor } from '../../src/health/monitor.js';
+import { batteryOf as stateOf, HealthMonitor, problemsOf } from '../../src/health/monitor.js';
 import { captureLogger } from '../log/capture.js';
 import { androidPhone } from '../support/devices.js';
 
@@ -21,7 +21,7 @@ function lab(...udids: string[]): DeviceRegistry {
   for (const u of udids) registry.identify(`android/${u}`, u);
   return registry;
 }
-const problemsOf = (registry: DeviceRegistry, udid: string): readonly string[] => registry.byUdid(udid)[0]?.problems ?? [];
+const problemsByUdid = (registry: DeviceRegistry, udid: string): readonly string[] => problemsOf(registry, registry.byUdid(udid)[0]?.key);
 
 describe('HealthMonitor', () => {
   it('a hot phone: message, UNAVAILABLE and one warning for as long as it is hot; one line when it has cooled', () => {
@@ -33,7 +33,7 @@ describe('HealthMonitor', () => {
     expect(first!.status).toBe('UNAVAILABLE');
     expect(first!.message).toMatch(/battery at 47 °C/);
     expect(input.status).toBe('AVAILABLE');
-    expect(problemsOf(reg, 'HOT1')).toEqual(['battery_hot']);
+    expect(problemsByUdid(reg, 'HOT1')).toEqual(['battery_hot']);
     for (const t of [46, 44, 43]) expect(monitor.apply([phone('HOT1', t)], reg)[0]!.status).toBe('UNAVAILABLE');
     const warnings = lines().filter((l) => l.level === 'warn');
     expect(warnings).toHaveLength(1);
@@ -41,7 +41,7 @@ describe('HealthMonitor', () => {
     const [cooled] = monitor.apply([phone('HOT1', 42)], reg);
     expect(cooled!.status).toBe('AVAILABLE');
     expect(cooled!.message).toBeUndefined();
-    expect(problemsOf(reg, 'HOT1')).toEqual([]);
+    expect(problemsByUdid(reg, 'HOT1')).toEqual([]);
     expect(lines().filter((l) => /battery hot is over/.test(String(l.msg)))).toHaveLength(1);
   });
 
@@ -61,7 +61,7 @@ describe('HealthMonitor', () => {
     const reg = lab('W1');
     for (let i = 0; i < 3; i++) reg.failed('android/W1', 'did not answer', 0, 0);
     const [quiet] = monitor.apply([phone('W1', 30, { message: 'has not answered since ...' })], reg);
-    expect(problemsOf(reg, 'W1')).toEqual(['shell_unresponsive']);
+    expect(problemsByUdid(reg, 'W1')).toEqual(['shell_unresponsive']);
     expect(quiet!.message).toBe('has not answered since ...');
   });
 
@@ -72,12 +72,12 @@ describe('HealthMonitor', () => {
     monitor.apply([phone('H2', 50)], reg);
     const offline: DeviceInfo = { ...phone('H2', 0), state: 'offline', battery: undefined, storage: undefined };
     expect(monitor.apply([offline], reg)[0]).toBe(offline);
-    expect(problemsOf(reg, 'H2')).toEqual(['battery_hot']);
+    expect(problemsByUdid(reg, 'H2')).toEqual(['battery_hot']);
     monitor.apply([phone('H2', 50)], reg);
     expect(lines().filter((l) => l.level === 'warn')).toHaveLength(1);
     // Unplugged: the source drops its record, and its problems with it.
     reg.sync('android', new Map());
-    expect(problemsOf(reg, 'H2')).toEqual([]);
+    expect(problemsByUdid(reg, 'H2')).toEqual([]);
   });
 
   it('applies to a paired iPhone as to a ready Android phone', () => {
@@ -87,7 +87,7 @@ describe('HealthMonitor', () => {
     reg.sync('ios', new Map([['IPHONE', 'attached']]));
     reg.identify('ios/IPHONE', 'IPHONE');
     monitor.apply([phone('IPHONE', 46, { state: 'paired', isIos: true, isAndroid: false, platformName: 'IOS' })], reg);
-    expect(problemsOf(reg, 'IPHONE')).toEqual(['battery_hot']);
+    expect(problemsByUdid(reg, 'IPHONE')).toEqual(['battery_hot']);
   });
 });
 
@@ -120,9 +120,9 @@ describe('HealthMonitor: battery wear signals', () => {
     const t0 = 1_700_000_000_000;
     expect(monitor.apply([samsung('S1', t0)], reg)[0]!.message).toBeUndefined();
     monitor.apply([samsung('S1', t0 + 3_600_000)], reg);
-    expect(problemsOf(reg, 'S1')).toEqual([]);
+    expect(problemsByUdid(reg, 'S1')).toEqual([]);
     const [held] = monitor.apply([samsung('S1', t0 + 3_601_000)], reg);
-    expect(problemsOf(reg, 'S1')).toEqual(['battery_held_full']);
+    expect(problemsByUdid(reg, 'S1')).toEqual(['battery_held_full']);
     expect(held!.status).toBe('AVAILABLE');
     expect(held!.message).toMatch(/^battery held full on external power for 60 min \(limit 60 min\)/);
     expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(3601);
@@ -155,7 +155,7 @@ describe('HealthMonitor: battery wear signals', () => {
     now = 11_000;
     monitor.apply([iphone], reg);
     expect(batteryOf(reg, 'IP')!.heldFullSeconds).toBe(11);
-    expect(problemsOf(reg, 'IP')).toEqual(['battery_held_full']);
+    expect(problemsByUdid(reg, 'IP')).toEqual(['battery_held_full']);
   });
 
   it('the charger counts only while the phone is plugged; wear figures and the health name reach the rules', () => {
@@ -165,12 +165,12 @@ describe('HealthMonitor: battery wear signals', () => {
     const xiaomi = phone('X1', 36, { batteryDetail: { externalPower: true, chargerMillivolts: 11000 } });
     const [fast] = monitor.apply([xiaomi, samsung('WORN', 0, { batteryDetail: { externalPower: true, healthPercent: 77, cycleCount: 1764 } })], reg);
     expect(fast!.message).toMatch(/^the charger offers 11\.0 V/);
-    expect(problemsOf(reg, 'WORN')).toEqual(['battery_worn']);
+    expect(problemsByUdid(reg, 'WORN')).toEqual(['battery_worn']);
     monitor.apply([phone('X1', 36, { batteryDetail: { externalPower: false, chargerMillivolts: 11000 } })], reg);
-    expect(problemsOf(reg, 'X1')).toEqual([]);
+    expect(problemsByUdid(reg, 'X1')).toEqual([]);
     expect(batteryOf(reg, 'X1')).toEqual({ heldFullSeconds: 0 });
     monitor.apply([phone('X1', 18, { battery: { status: 'NOT_CHARGING', health: 'OVERHEAT', temperature: 18, percentage: '80' } })], reg);
-    expect(problemsOf(reg, 'X1')).toEqual(['battery_unhealthy']);
+    expect(problemsByUdid(reg, 'X1')).toEqual(['battery_unhealthy']);
   });
 
   it('the state is kept in every record behind the udid and goes with them', () => {
