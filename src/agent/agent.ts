@@ -79,7 +79,7 @@ export class Agent {
 
   private async startSource(source: DeviceSource): Promise<void> {
     const { loop, runner } = this.parts;
-    source.on('connected', () => loop.sourceConnected());
+    source.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     source.on('resumed', () => loop.sourceResumed());
     await source.start();
     // Devices found at start go into the first report through the listing,

@@ -170,10 +170,10 @@ export class ReportLoop {
     this.arm();
   }
 
-  /** A source's service (re)connected: its listing counts as complete once it has settled. */
-  sourceConnected(): void {
-    this.planner.adbConnected(this.now());
-    this.deps.unplugged.adbConnected();
+  /** A source's service (re)connected: its listing counts as complete once it has settled, settleMs later. */
+  sourceConnected(settleMs: number): void {
+    this.planner.sourceConnected(this.now(), settleMs);
+    this.deps.unplugged.sourceConnected();
     this.arm();
   }
 
@@ -183,7 +183,7 @@ export class ReportLoop {
    * off by the restart need redoing.
    */
   sourceResumed(): void {
-    this.planner.adbResumed(this.now());
+    this.planner.sourceResumed(this.now());
     this.arm();
   }
 
@@ -256,7 +256,7 @@ export class ReportLoop {
     const notes = planner.finished(result, now);
     const { logger, unplugged } = this.deps;
     // A report for adb's list settling is owed only while some device reported before has not been seen since.
-    if (!unplugged.awaitingAdb) planner.adbSettleNotNeeded();
+    if (!unplugged.awaitingSettle) planner.settleNotNeeded();
     if (!outcome.delivered) {
       if (!this.stopping) this.notDelivered(outcome, notes, now);
       return;

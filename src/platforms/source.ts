@@ -59,8 +59,12 @@ export interface SourceChange {
 export interface SourceEvents {
   /** The listing changed. */
   change: [changes: SourceChange[]];
-  /** The platform's service connected (at start, or again after it went away). */
-  connected: [];
+  /**
+   * The platform's service connected (at start, or again after it went
+   * away). Its listing is complete only settleMs later: until then a device
+   * it does not list may still be enumerating, and is not taken as gone.
+   */
+  connected: [settleMs: number];
   /** The service came back after it went away; the same devices may be listed, but inventories were cut off. */
   resumed: [];
   /**

@@ -16,7 +16,7 @@ export class UnpluggedLedger {
   private readonly seenSinceConnect = new Set<string>();
 
   /** adb (re)connected: until its list is complete, only devices seen since then can be called gone. */
-  adbConnected(): void {
+  sourceConnected(): void {
     this.seenSinceConnect.clear();
   }
 
@@ -53,7 +53,7 @@ export class UnpluggedLedger {
   }
 
   /** Whether some device reported earlier has not been seen since adb connected: only adb settling can tell if it is gone. */
-  get awaitingAdb(): boolean {
+  get awaitingSettle(): boolean {
     for (const udid of this.reported.keys()) if (!this.seenSinceConnect.has(udid)) return true;
     return false;
   }

@@ -10,8 +10,8 @@
 //
 // Guarantees (test/timing/planner.property.test.ts checks each on long random
 // event sequences, test/timing/fleet.test.ts for a fleet of 1,000 agents):
-// - every report but the schedule's own tick (device changes, adb settling,
-//   the start, resends, retries, the watchdog, adb resumed, a request) starts
+// - every report but the schedule's own tick (device changes, a listing settling,
+//   the start, resends, retries, the watchdog, a source resumed, a request) starts
 //   at least minFollowUpGapMs after the previous report ended, so its PUT
 //   comes at least that long after the previous PUT: at most 12 such in any
 //   60 s with the default 5 s, whatever happens, plus the schedule's own (one
@@ -39,9 +39,9 @@
 //   per schedule period, plus jitter and slack, even when a schedule tick is
 //   lost; the start report waits a random part of startSpreadMs, and for
 //   every source's first listing (and, while the sources list fewer devices
-//   than the last run reported, for adb's list to settle), at most
+//   than the last run reported, for their listing to settle), at most
 //   firstListingWaitMs after start; nothing goes before it;
-// - adb tracking that comes back asks for a full report at most once a period;
+// - a source.s tracking that comes back asks for a full report at most once a period;
 // - a failed-device entry lives only while its device is reported; no retry
 //   is planned in the past;
 // - memory is bounded by the number of devices the last delivered report
@@ -68,10 +68,19 @@ export interface PlannerDevices {
 export type ReadyOf = (device: Pick<DeviceSnapshot, 'platform' | 'state'>) => boolean;
 
 /** adb's word for a device that answers: the default when no source says otherwise (the planner's own tests). */
-const adbReady: ReadyOf = (d) => d.state === 'device';
+const defaultReady: ReadyOf = (d) => d.state === 'device';
 
 export type Trigger =
-  'start' | 'schedule' | 'watchdog' | 'devices-changed' | 'adb-resumed' | 'adb-settled' | 'requested' | 'resend' | 'failed-device-retry' | 'inventory-retry';
+  | 'start'
+  | 'schedule'
+  | 'watchdog'
+  | 'devices-changed'
+  | 'source-resumed'
+  | 'source-settled'
+  | 'requested'
+  | 'resend'
+  | 'failed-device-retry'
+  | 'inventory-retry';
 
 /** How often the start report looks again whether every source has listed, while it waits for them. */
 const LISTING_POLL_MS = 100;
@@ -145,12 +154,6 @@ export interface PlannerOptions {
   minFollowUpGapMs?: number;
   /** A lost schedule tick is made up this long after it was due (default 10 s). */
   watchdogSlackMs?: number;
-  /**
-   * How long after adb (re)connects its device list is taken as complete
-   * (default 10 s): right after an adb server starts, USB phones are still
-   * being enumerated, and calling them gone would flap them in the cloud.
-   */
-  adbSettleMs?: number;
   /** The start report waits a random time under this (default 0): a fleet restarted together does not report in one second. */
   startSpreadMs?: number;
   /** The backoff of resends while the cloud does not take reports (src/timing/cloud-backoff.ts). */
@@ -166,7 +169,8 @@ export interface PlannerOptions {
    * Whether the sources list fewer devices than the last run reported
    * (default: never): a freshly started adb server lists none while it still
    * enumerates USB, and the start report waits for them until adb's list has
-   * settled (adbSettleMs after it connected), within firstListingWaitMs.
+   * settled (the settle time its source gave when it connected), within
+   * firstListingWaitMs.
    */
   returning?: () => boolean;
   /**
@@ -199,7 +203,7 @@ export class ReportPlanner {
   private lastEndAt: number | undefined;
   /** The last schedule tick, taken or dropped: the schedule is alive, the watchdog waits. */
   private lastTickAt: number | undefined;
-  /** When adb tracking coming back last asked for a full report. */
+  /** When a source's tracking coming back last asked for a full report. */
   private lastResumeAt: number | undefined;
   /** The report in flight carries news, not only the schedule's refresh. */
   private carriesNews = false;
@@ -215,7 +219,6 @@ export class ReportPlanner {
       maxChangeWaitMs: 1_500,
       minFollowUpGapMs: 5_000,
       watchdogSlackMs: 10_000,
-      adbSettleMs: 10_000,
       startSpreadMs: 0,
       probeRetryMinMs: 10_000,
       probeRetryMaxMs: 5 * 60_000,
@@ -224,7 +227,7 @@ export class ReportPlanner {
       returning: () => false,
       firstListingWaitMs: 0,
       deadline: () => Infinity,
-      ready: adbReady,
+      ready: defaultReady,
       ...options,
     };
     this.failed = new FailedDevicePolicy(options.failed);
@@ -253,31 +256,36 @@ export class ReportPlanner {
   }
 
   /**
-   * adb tracking came back: the same devices may be listed, but inventories
-   * may have been cut off (the Android source forgives those). A tracker
+   * A source's tracking came back: the same devices may be listed, but
+   * inventories may have been cut off (the Android source forgives those). A tracker
    * that keeps dying (a crash-looping adb server, a tunnel that cuts idle
    * connections) must not make a report each time: a full report at most
    * once a period; meanwhile changes are reported as changes.
    */
-  adbResumed(now: number): void {
+  sourceResumed(now: number): void {
     if (this.lastResumeAt !== undefined && now - this.lastResumeAt < this.o.periodMs) return;
     this.lastResumeAt = now;
-    this.immediate.add('adb-resumed');
+    this.immediate.add('source-resumed');
   }
 
-  /** adb tracking connected (at start or after the server restarted). */
-  adbConnected(now: number): void {
-    this.settleAt = now + this.o.adbSettleMs;
+  /**
+   * A source's tracking connected (at start, or after its service restarted);
+   * its listing is taken as complete settleMs later, as the source says (a
+   * device absent before then may still be enumerating, not gone). With
+   * several sources, the latest settle time holds.
+   */
+  sourceConnected(now: number, settleMs: number): void {
+    this.settleAt = Math.max(this.settleAt ?? 0, now + settleMs);
     this.settleDue = true;
   }
 
   /** Nothing waits for adb's list to settle (every device reported before was seen again): no report for it. */
-  adbSettleNotNeeded(): void {
+  settleNotNeeded(): void {
     this.settleDue = false;
   }
 
   /** Whether adb's device list can be taken as complete: a device absent from it is gone. */
-  adbSettled(now: number): boolean {
+  listSettled(now: number): boolean {
     return this.settleAt !== undefined && now >= this.settleAt;
   }
 
@@ -309,7 +317,7 @@ export class ReportPlanner {
    */
   private awaitingListing(now: number): boolean {
     if (!this.immediate.has('start')) return false;
-    return !this.o.listed() || (this.o.returning() && !this.adbSettled(now));
+    return !this.o.listed() || (this.o.returning() && !this.listSettled(now));
   }
 
   /** The report due at `now`, marked as in flight; undefined when none is due or one is in flight. */
@@ -319,7 +327,7 @@ export class ReportPlanner {
     if (triggers.length === 0) return undefined;
     const refresh = new Set<string>();
     const hold = new Set<string>();
-    const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'adb-resumed' || t === 'requested');
+    const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'source-resumed' || t === 'requested');
     // A full report answers a request still waiting for its gap: it reads everything the request asked for.
     if (full && this.immediate.has('requested') && !triggers.includes('requested')) triggers.push('requested');
     for (const d of this.devices.list()) {
@@ -337,7 +345,7 @@ export class ReportPlanner {
     const failedDue = this.failed.dueForRetry(now);
     for (const udid of failedDue) for (const r of this.devices.byUdid(udid)) refresh.add(r.key);
     this.failed.defer(failedDue, now);
-    if (triggers.includes('adb-settled')) this.settleDue = false;
+    if (triggers.includes('source-settled')) this.settleDue = false;
     // News rides along even when its own trigger is held for the schedule's report.
     this.carriesNews = triggers.some((t) => !SCHEDULED.has(t)) || this.changeFirstAt !== undefined || failedDue.length > 0;
     // A request still waiting for its gap stays; every other immediate trigger was taken.
@@ -357,7 +365,7 @@ export class ReportPlanner {
       reason: triggers.join(', '),
       listed,
       // Absent means gone only once every source has listed its devices and adb had time to enumerate USB.
-      complete: listed && this.adbSettled(now),
+      complete: listed && this.listSettled(now),
       // A retry chain never outlives the next scheduled report.
       deadline: this.o.deadline(),
     };
@@ -427,7 +435,7 @@ export class ReportPlanner {
     const startAt = waiting ? Math.max(this.startAt, this.listingWaitUntil) : this.startAt;
     for (const t of this.immediate) due.set(t, t === 'start' ? startAt : -Infinity);
     // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
-    if (this.settleDue && this.settleAt !== undefined) due.set('adb-settled', this.settleAt);
+    if (this.settleDue && this.settleAt !== undefined) due.set('source-settled', this.settleAt);
     if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
       due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + this.o.maxChangeWaitMs));
     }

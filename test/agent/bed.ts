@@ -156,7 +156,7 @@ export function reportBed(options: BedOptions = {}) {
   });
   registry.on('outcome', () => loop.outcomeNoted());
   for (const s of sources) {
-    s.on('connected', () => loop.sourceConnected());
+    s.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     s.on('change', () => loop.devicesChanged());
   }
   const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), chargeWays: [], clock });

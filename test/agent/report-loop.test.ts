@@ -47,7 +47,7 @@ describe('the start report', () => {
   it('a fresh adb server that lists nothing yet: waits for the devices the last run reported, until adb has settled', async () => {
     const bed = reportBed({ reportedBefore: ['P1', 'P2', 'P3'] });
     bed.loop.start();
-    bed.source.emit('connected');
+    bed.source.emit('connected', 10_000);
     bed.source.list([]);
     await bed.advance(1_700);
     expect(bed.cloud.bodies).toEqual([]);
@@ -60,7 +60,7 @@ describe('the start report', () => {
   it('a phone of the last run that is really gone: the start report goes once adb has settled, and says it UNPLUGGED', async () => {
     const bed = reportBed({ reportedBefore: ['P1', 'GONE'] });
     bed.loop.start();
-    bed.source.emit('connected');
+    bed.source.emit('connected', 10_000);
     bed.source.list(['P1']);
     await bed.advance(9_900);
     expect(bed.cloud.bodies).toEqual([]);

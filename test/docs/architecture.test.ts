@@ -121,8 +121,17 @@ describe('the rules the code keeps', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
-  it('6. the report path names no platform', () => {
-    const named = ['src/report/reporter.ts', 'src/report/execute.ts', 'src/agent/agent.ts', 'src/status/views.ts', 'src/cli/inventory.ts'].flatMap((file) =>
+  it('6. the report path and timing name no platform', () => {
+    const timing = readdirSync(new URL('src/timing/', root)).map((f) => `src/timing/${f}`);
+    const path = [
+      'src/report/reporter.ts',
+      'src/report/execute.ts',
+      'src/agent/agent.ts',
+      'src/agent/report-loop.ts',
+      'src/status/views.ts',
+      'src/cli/inventory.ts',
+    ];
+    const named = [...path, ...timing].flatMap((file) =>
       identifiers(file)
         .filter((id) => /android|ios(?![a-z])|adb|usbmux/i.test(id))
         .map((id) => `${file}: ${id}`),

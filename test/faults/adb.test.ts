@@ -51,7 +51,7 @@ describe('faults: adb and devices', () => {
         .map((d) => d.udid)
         .sort(),
     ).toEqual(serials);
-    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('adb-resumed'));
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('source-resumed'));
     expect(a.child.exitCode).toBeNull();
   });
 

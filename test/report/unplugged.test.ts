@@ -28,7 +28,7 @@ describe('UnpluggedLedger', () => {
   it('right after adb (re)connects, calls gone only a device seen since then; the others wait for the list to be complete', () => {
     const ledger = new UnpluggedLedger();
     ledger.delivered(ledger.compose([info('A'), info('B'), info('C')]));
-    ledger.adbConnected();
+    ledger.sourceConnected();
     // Only A is listed again so far; B and C may still be enumerating.
     const early = ledger.compose([info('A'), info('B')], false);
     expect(early.map((d) => d.udid)).toEqual(['A', 'B']);
@@ -38,12 +38,12 @@ describe('UnpluggedLedger', () => {
     expect(unplug.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
     ledger.delivered(unplug, false);
     // C alone waits for adb's list to settle.
-    expect(ledger.awaitingAdb).toBe(true);
+    expect(ledger.awaitingSettle).toBe(true);
     // The list is complete now: C did not come back.
     const settled = ledger.compose([info('A')]);
     expect(settled.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'C:UNPLUGGED']);
     ledger.delivered(settled);
-    expect(ledger.awaitingAdb).toBe(false);
+    expect(ledger.awaitingSettle).toBe(false);
   });
 
   it('marks nobody gone while adb has not listed its devices, and forgets nobody either', () => {

@@ -45,9 +45,9 @@ export class PlannerBed extends ReportPlanner {
   }
 
   /** adb tracking came back: the source forgives the inventories it cut off, the planner hears of it. */
-  override adbResumed(now: number): void {
+  override sourceResumed(now: number): void {
     this.registry.forgive('android');
-    super.adbResumed(now);
+    super.sourceResumed(now);
   }
 }
 

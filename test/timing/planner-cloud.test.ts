@@ -95,7 +95,7 @@ describe('report planner while the cloud fails', () => {
     const starts: number[] = [];
     // The tracker dies right after connecting, every 2 s for 3 minutes.
     for (let t = 10_000; t < 190_000; t += 2_000) {
-      p.adbResumed(t);
+      p.sourceResumed(t);
       const at = p.nextAt(t);
       if (at !== undefined && at <= t + 2_000 && p.take(at)) {
         starts.push(at);

@@ -10,7 +10,7 @@ import type { FailedDevice } from '../../src/cloud/types.js';
 import { seededRandom } from '../../src/util/clock.js';
 
 export type SimEvent =
-  { dt: number; kind: 'plug' | 'unplug' | 'offline' | 'wedge' | 'unwedge'; device: number } | { dt: number; kind: 'adb-resumed' | 'requested' };
+  { dt: number; kind: 'plug' | 'unplug' | 'offline' | 'wedge' | 'unwedge'; device: number } | { dt: number; kind: 'source-resumed' | 'requested' };
 
 export type Answer = { kind: 'ok'; failSent: number[]; failUnsent: number[] } | { kind: Failure; retryAfterMs?: number };
 
@@ -141,10 +141,10 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
   };
 
   const apply = (ev: SimEvent): void => {
-    if (ev.kind === 'adb-resumed') {
+    if (ev.kind === 'source-resumed') {
       obs.resumes.push(t);
-      planner.adbConnected(t);
-      return bed.adbResumed(t);
+      planner.sourceConnected(t, 10_000);
+      return bed.sourceResumed(t);
     }
     if (ev.kind === 'requested') return planner.requested();
     const serial = serialOf((ev as { device: number }).device);

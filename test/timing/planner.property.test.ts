@@ -15,7 +15,7 @@ const device = fc.integer({ min: 0, max: DEVICES - 1 });
 const dt = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 120_000 }));
 const event: fc.Arbitrary<SimEvent> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ dt, kind: fc.constantFrom('plug', 'unplug', 'offline', 'wedge', 'unwedge'), device }) },
-  { weight: 1, arbitrary: fc.record({ dt, kind: fc.constantFrom('adb-resumed', 'requested') }) },
+  { weight: 1, arbitrary: fc.record({ dt, kind: fc.constantFrom('source-resumed', 'requested') }) },
 );
 const okAnswer: fc.Arbitrary<Answer> = fc.record({
   kind: fc.constant('ok' as const),

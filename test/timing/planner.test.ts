@@ -151,17 +151,17 @@ describe('report planner', () => {
     p.start(0);
     p.take(0);
     p.finished({ delivered: true, sent: [], failedDevices: [] }, 10);
-    p.adbConnected(1_000);
-    expect(p.adbSettled(5_000)).toBe(false);
+    p.sourceConnected(1_000, 10_000);
+    expect(p.listSettled(5_000)).toBe(false);
     expect(p.nextAt(1_000)).toBe(11_000);
-    expect(p.take(11_000)!.triggers).toEqual(['adb-settled']);
-    expect(p.adbSettled(11_000)).toBe(true);
+    expect(p.take(11_000)!.triggers).toEqual(['source-settled']);
+    expect(p.listSettled(11_000)).toBe(true);
     p.finished({ delivered: true, sent: [], failedDevices: [] }, 11_010);
     // Once only.
     expect(p.nextAt(11_010)).toBeGreaterThan(HOUR / 2);
     // And not at all when every device came back before it settled.
-    p.adbConnected(20_000);
-    p.adbSettleNotNeeded();
+    p.sourceConnected(20_000, 10_000);
+    p.settleNotNeeded();
     expect(p.nextAt(20_000)).toBeGreaterThan(HOUR / 2);
   });
 });

@@ -34,6 +34,12 @@ import { forgotten, REMEMBERED, rememberedInfo, type RememberedPhone } from './r
 
 const PLATFORM = 'android';
 const READY = 'device';
+/**
+ * How long after adb (re)connects its device list is taken as complete:
+ * right after an adb server starts, USB phones are still being enumerated,
+ * and calling them gone would flap them in the cloud.
+ */
+const ADB_SETTLE_MS = 10_000;
 
 export interface AndroidSourceOptions {
   adb: AdbClient;
@@ -128,7 +134,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger });
     this.watcher = watcher;
     watcher.on('change', (changes: DeviceChange[]) => this.sync(watcher.devices, changes));
-    watcher.on('connected', () => this.emit('connected'));
+    watcher.on('connected', () => this.emit('connected', ADB_SETTLE_MS));
     watcher.on('resumed', () => this.resume());
     await watcher.start();
     // Devices found at start go into the first report through the listing,
