@@ -7,7 +7,8 @@ import type { Logger } from '../log/logger.js';
 import type { DeviceSource } from '../platforms/source.js';
 import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } from '../report/reporter.js';
 import type { UnpluggedLedger } from '../report/unplugged.js';
-import { ReportPlanner, type ReportResult } from '../timing/planner.js';
+import { PlanTimer } from '../timing/plan-timer.js';
+import { ReportPlanner, type PlannedReport, type ReportResult } from '../timing/planner.js';
 import { Scheduler } from '../timing/scheduler.js';
 import { BoundedSet } from '../util/bounded-set.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
@@ -57,7 +58,7 @@ export interface ReportLoopDeps {
 export class ReportLoop {
   private readonly scheduler: Scheduler;
   private readonly planner: ReportPlanner;
-  private timer: Timer | undefined;
+  private readonly timer: PlanTimer;
   private inFlight: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
@@ -76,10 +77,7 @@ export class ReportLoop {
       expression: settings.schedule,
       jitterMs: settings.jitterSeconds * 1000,
       nodeId,
-      onTick: () => {
-        this.planner.scheduleTick(this.now());
-        this.arm();
-      },
+      onTick: () => this.timer.tick(),
       logger,
       clock,
     });
@@ -99,6 +97,7 @@ export class ReportLoop {
       deadline: () => this.scheduler.nextRunAt() ?? clock.wall() + 60_000,
       ready: (d) => ready.get(d.platform) === d.state,
     });
+    this.timer = new PlanTimer(this.planner, clock, (plan) => this.fire(plan));
   }
 
   /** Time between scheduled reports. */
@@ -120,14 +119,13 @@ export class ReportLoop {
   start(): void {
     this.scheduler.start();
     this.started = true;
-    this.planner.start(this.now());
-    this.arm();
+    this.timer.start();
   }
 
   /** Stops planning: the schedule and the timer; a report in flight goes on (settle()). */
   stop(): void {
     this.stopping = true;
-    this.timer?.cancel();
+    this.timer.stop();
     this.scheduler.stop();
   }
 
@@ -191,22 +189,14 @@ export class ReportLoop {
     return this.deps.clock.monotonic();
   }
 
-  /** Sets the one timer to the planner's next report time. */
+  /** Something the planner heard may have moved its next report. */
   private arm(): void {
-    this.timer?.cancel();
-    this.timer = undefined;
-    if (this.stopping || !this.started) return;
-    const now = this.now();
-    const at = this.planner.nextAt(now);
-    if (at === undefined) return;
-    this.timer = this.deps.clock.setTimer(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
+    this.timer.arm();
   }
 
-  private fire(): void {
+  /** Carries out the plan the timer handed out; the outcome goes back to the planner. */
+  private fire(plan: PlannedReport): void {
     const { planner } = this;
-    if (this.stopping) return;
-    const plan = planner.take(this.now());
-    if (!plan) return this.arm();
     const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
     this.inFlight = this.deps.reporter
       .send(plan, this.abort.signal)

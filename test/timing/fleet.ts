@@ -1,16 +1,18 @@
 // A fleet of agents on one virtual time line: each agent is the real
-// Scheduler and the real ReportPlanner, wired the way src/agent/agent.ts
-// wires them (the schedule's ticks and the reports' outcomes go into the
-// planner; one timer fires when the planner says), against a cloud whose
+// Scheduler, ReportPlanner and PlanTimer, wired as src/agent/report-loop.ts
+// wires them (the schedule's ticks go through the PlanTimer into the
+// planner, its one timer fires when the planner says, and the reports'
+// outcomes go back to the planner), against a cloud whose
 // answer depends on when a PUT arrives. Nothing else of an agent runs:
 // collecting takes a fixed time per agent, and a PUT is answered 50 ms after
 // it arrives. Pure and replayable: every random draw comes from seeded sources.
 
 import { silentLogger } from '../../src/log/logger.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { ReportPlanner, type Trigger } from '../../src/timing/planner.js';
+import { PlanTimer } from '../../src/timing/plan-timer.js';
+import { ReportPlanner, type PlannedReport, type Trigger } from '../../src/timing/planner.js';
 import { Scheduler } from '../../src/timing/scheduler.js';
-import { seededRandom, VirtualTime, type Timer } from '../../src/util/clock.js';
+import { seededRandom, VirtualTime } from '../../src/util/clock.js';
 
 export type CloudAnswer = { kind: 'ok' } | { kind: 'transient'; retryAfterMs?: number };
 
@@ -66,17 +68,12 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
     const planRandom = seededRandom(seed * 2_000_003 + i);
     const collectMs = 300 + Math.floor(seededRandom(seed * 3_000_017 + i)() * 700);
     const nodeId = options.nodeId?.(i) ?? uuid();
-    let timer: Timer | undefined;
-    let inFlight = false;
 
     const scheduler = new Scheduler({
       expression,
       jitterMs,
       nodeId,
-      onTick: () => {
-        planner.scheduleTick(time.now);
-        arm();
-      },
+      onTick: () => timer.tick(),
       logger: silent,
       clock: schedClock,
     });
@@ -91,49 +88,38 @@ export function simulateFleet(options: FleetOptions): { attempts: Attempt[]; per
       random: planRandom,
     });
 
-    const arm = (): void => {
-      timer?.cancel();
-      timer = undefined;
-      if (inFlight) return;
-      const at = planner.nextAt(time.now);
-      if (at === undefined) return;
-      timer = time.schedule(fire, Math.max(0, at - time.now));
-    };
-
-    const fire = (): void => {
-      const plan = planner.take(time.now);
-      if (!plan) return arm();
-      inFlight = true;
+    // Collecting takes collectMs; the cloud answers ANSWER_MS after the PUT arrives.
+    const run = (plan: PlannedReport): void => {
       const startedAt = time.now;
       time.schedule(() => {
         const answer = cloud(time.now);
         attempts.push({ agent: i, at: time.now, startedAt, triggers: plan.triggers, answer });
         time.schedule(() => {
-          inFlight = false;
           planner.finished(
             answer.kind === 'ok'
               ? { delivered: true, sent: [], failedDevices: [] }
               : { delivered: false, failure: 'transient', retryAfterMs: answer.retryAfterMs },
             time.now,
           );
-          arm();
+          timer.arm();
         }, ANSWER_MS);
       }, collectMs);
     };
+
+    const timer = new PlanTimer(planner, time.clock(), run);
 
     for (const listing of options.listings?.(i) ?? []) {
       time.schedule(
         () => {
           registry.sync('android', new Map(listing.serials.map((serial) => [serial, 'device'])));
           planner.devicesChanged(time.now);
-          arm();
+          timer.arm();
         },
         Math.max(0, listing.at - time.now),
       );
     }
     scheduler.start();
-    planner.start(time.now);
-    arm();
+    timer.start();
   }
   time.runUntil(horizonMs);
   return { attempts, periodMs, time };
