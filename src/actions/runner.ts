@@ -7,6 +7,9 @@
 
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import { askBooking } from '../booking/ask.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import type { Logger } from '../log/logger.js';
+import type { AgentStats } from '../stats/agent-stats.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
 import { InFlight } from '../util/in-flight.js';
 import type { BookingGate, BookingVerdict } from '../booking/gate.js';
@@ -19,6 +22,58 @@ export interface Action {
   readonly tickMs: number;
   /** Looks at the devices now: decides, and starts its work through the runner. */
   look(): void;
+}
+
+/** What every action is built with. */
+export interface ActionOptions {
+  /** The devices, and the facets where each action keeps its state of them. */
+  registry: DeviceRegistry;
+  /** Whom the booking gate's questions go to; none: nothing that disturbs a device is ever done (nobody can say it is free). */
+  booking: BookingStatusSource | undefined;
+  stats: AgentStats;
+  logger: Logger;
+  clock: Clock & Timers;
+  /** How often the action looks at the devices between events. */
+  tickMs?: number;
+  /** The action runner shared with the other actions; else its own, on the action's gate. */
+  runner?: ActionRunner;
+}
+
+/**
+ * What every action does the same way through its runner: it starts and
+ * stops there, looks again when the devices change, and settled() waits for
+ * the work in flight (tests, one-shot commands). A subclass decides (look)
+ * and carries out.
+ */
+export abstract class RunnerAction implements Action {
+  abstract readonly name: string;
+  abstract readonly tickMs: number;
+  protected stopped = false;
+
+  constructor(protected readonly runner: ActionRunner) {}
+
+  abstract look(): void;
+
+  start(): void {
+    this.runner.start(this);
+  }
+
+  /** Async, since an action may have to undo its work before the agent goes (charge control switches paused ports on). */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.runner.stop(this);
+    return Promise.resolve();
+  }
+
+  /** An inventory answered or failed, or adb's list changed: look again now rather than at the next tick. */
+  devicesChanged(): void {
+    this.runner.look(this);
+  }
+
+  /** Resolves once the work and the questions in flight have ended. */
+  async settled(): Promise<void> {
+    await this.runner.settled();
+  }
 }
 
 export interface ActionRunnerOptions {

@@ -82,5 +82,5 @@ async function readProtection(parts: Parts): Promise<void> {
   const protection = new SamsungProtection({ phones: android.control, registry, settings, booking: undefined, stats, logger, clock });
   protection.devicesChanged();
   await protection.settled();
-  protection.stop();
+  await protection.stop();
 }

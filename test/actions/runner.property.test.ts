@@ -14,6 +14,7 @@ import { bookingGateOf, Recovery } from '../../src/actions/recovery/recovery.js'
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
+import { androidPhone } from '../support/devices.js';
 
 const SERIALS = ['S1', 'S2', 'S3'];
 const HOUR = 3_600_000;
@@ -45,15 +46,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-const info = (udid: string): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
-});
+const info = (udid: string): DeviceInfo => androidPhone(udid);
 
 /** Recovery on the real registry, gate and runner, a virtual clock, an adb and a cloud that answer after a while. */
 function bed() {
@@ -185,7 +178,7 @@ describe('recovery on the action runner, on virtual time', () => {
           // Let the promises of what fired run, as the event loop would between timers.
           await new Promise((resolve) => setImmediate(resolve));
         }
-        b.recovery.stop();
+        await b.recovery.stop();
         // No transport kicked or reconnected while another phone gives its udid (issue 35).
         expect(b.violations).toEqual([]);
         for (const k of b.kicks) {

@@ -3,16 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { facetKey } from '../../src/devices/facet.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { androidPhone } from '../support/devices.js';
 
-const info = (udid: string): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
-});
+const info = (udid: string): DeviceInfo => androidPhone(udid);
 
 const CONNECTION = facetKey<number>('test-connection', 'connection');
 const RECORD = facetKey<number>('test-record', 'record');

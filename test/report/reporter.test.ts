@@ -13,18 +13,10 @@ import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../..
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { captureLogger } from '../log/capture.js';
-import { fakeSource } from '../support/devices.js';
+import { androidPhone, fakeSource } from '../support/devices.js';
 
 const machine = { hostname: 'h' } as Machine;
-const device = (udid: string): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
-});
+const device = (udid: string): DeviceInfo => androidPhone(udid);
 
 /** A sink whose answers the test releases one by one. */
 class GatedSink implements ReportSink {

@@ -1,24 +1,19 @@
-import type { BookingStatusSource } from '../../cloud/booking-status.js';
-import { ActionRunner, type Action } from '../runner.js';
+import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../../config/charge-ways.js';
 import { hubPortOf, type HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
 import { ChargePauses, type ChargeEntry, type PauseEnd } from '../../hub/charge-pauses.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
 import { limited } from '../../log/limited.js';
-import type { Logger } from '../../log/logger.js';
-import type { AgentStats } from '../../stats/agent-stats.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
-import { utcText, type Clock, type Timers } from '../../util/clock.js';
+import { utcText } from '../../util/clock.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import type { PortSwitch } from '../../hub/uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
 import { claimOf, portRefusal, type Claim } from '../trust.js';
 
-export interface ChargeControlOptions {
-  registry: DeviceRegistry;
+export interface ChargeControlOptions extends ActionOptions {
   settings: Pick<Settings, 'charge'>;
   /** The hub port behind each phone (settings: hubPorts). */
   hubPorts: ReadonlyMap<string, HubPort>;
@@ -26,19 +21,10 @@ export interface ChargeControlOptions {
   ports: Partial<Record<PortWay, PortSwitch>>;
   /** Shared with recovery: the host's status requests are bounded together. */
   gate: BookingGate;
-  /** Whom the gate's questions go to; none: no pause ever starts (nobody can say the phone is free). */
-  booking: BookingStatusSource | undefined;
-  stats: AgentStats;
-  logger: Logger;
-  clock: Clock & Timers;
   /** A pause started or ended: the cloud should hear it now, not at the next schedule. */
   onChange?: () => void;
-  /** How often the phones are looked at between events; default 2 s. */
-  tickMs?: number;
   /** Where the ports held off are kept, so that a start after a crash switches them on (state directory). */
   kept?: PausedPortsKeeper;
-  /** The action runner shared with the other actions; else its own, on this gate. */
-  runner?: ActionRunner;
 }
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
@@ -60,13 +46,11 @@ const WHY: Record<PauseEnd, string> = {
  * awaited by a report. Its state is the registry's (ChargePauses), since a
  * paused phone is off adb and has no record.
  */
-export class ChargeControl implements Action {
+export class ChargeControl extends RunnerAction {
   readonly name = 'charge';
   readonly tickMs: number;
   private readonly ways: ChargeWays;
   private readonly policy: ChargeSettings;
-  private stopped = false;
-  private readonly runner: ActionRunner;
   private readonly pauses: ChargePauses;
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   private claims: Claim[] = [];
@@ -74,16 +58,16 @@ export class ChargeControl implements Action {
   private readonly refused = new Map<string, string>();
 
   constructor(private readonly options: ChargeControlOptions) {
+    const { clock, gate, booking, onChange } = options;
+    super(options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) }));
     this.pauses = new ChargePauses(options.registry);
     this.tickMs = options.tickMs ?? 2_000;
-    const { clock, gate, booking, onChange } = options;
-    this.runner = options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) });
     const c = options.settings.charge;
     this.ways = chargeWaysOf(c.ways);
     this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
   }
 
-  start(): void {
+  override start(): void {
     // Ports a run that crashed left off: nothing else would ever switch them on.
     const { kept, logger } = this.options;
     for (const p of kept?.load() ?? []) {
@@ -101,7 +85,7 @@ export class ChargeControl implements Action {
       );
     }
     kept?.save([]);
-    this.runner.start(this);
+    super.start();
   }
 
   /** Keeps the ports held off now (see PausedPortsFile). */
@@ -115,9 +99,8 @@ export class ChargeControl implements Action {
    * pause must not outlive the one who would end it. Bounded, so that the
    * agent still stops within its shutdown time.
    */
-  async stop(withinMs = STOP_MS): Promise<void> {
-    this.stopped = true;
-    this.runner.stop(this);
+  override async stop(withinMs = STOP_MS): Promise<void> {
+    await super.stop();
     const { logger } = this.options;
     const off = this.pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
     if (!off.length) return;
@@ -140,16 +123,6 @@ export class ChargeControl implements Action {
     await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
     clearTimeout(timer);
     this.keep();
-  }
-
-  /** An inventory answered, or adb's list changed: look again now rather than at the next tick. */
-  devicesChanged(): void {
-    this.runner.look(this);
-  }
-
-  /** Resolves once the switches and questions in flight have ended (tests). */
-  async settled(): Promise<void> {
-    await this.runner.settled();
   }
 
   look(): void {

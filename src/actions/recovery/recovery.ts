@@ -1,16 +1,12 @@
 import type { Settings } from '../../config/schema.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import { ChargePauses, portHeldOff, type ChargeEntry } from '../../hub/charge-pauses.js';
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
-import type { Logger } from '../../log/logger.js';
-import type { AgentStats } from '../../stats/agent-stats.js';
-import type { Clock, Timers } from '../../util/clock.js';
-import { ActionRunner, type Action } from '../runner.js';
+import type { Clock } from '../../util/clock.js';
+import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { cannotCycle, HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './policy.js';
 import { limited } from '../../log/limited.js';
-import type { BookingStatusSource } from '../../cloud/booking-status.js';
 import { BookingGate, cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
 import type { Disruption } from './policy.js';
 import type { PortPower } from '../../hub/uhubctl.js';
@@ -38,26 +34,15 @@ export interface RecoveryAdb {
   connect(address: string): Promise<string>;
 }
 
-export interface RecoveryOptions {
+export interface RecoveryOptions extends ActionOptions {
   adb: RecoveryAdb;
   settings: Pick<Settings, 'networkDevices' | 'recovery'>;
-  stats: AgentStats;
-  logger: Logger;
-  /** The devices (adb's records), with their failure counts and kick history. */
-  registry: DeviceRegistry;
-  /** Whom the booking gate asks; none: no disruptive action is ever taken (nobody can say the device is free). */
-  booking: BookingStatusSource | undefined;
   /** Switches hub ports (uhubctl), when recovery.powerCycle is on. */
   portPower?: PortPower;
   /** The hub port behind each phone (settings: hubPorts), by udid or serial. */
   hubPorts?: ReadonlyMap<string, HubPort>;
-  clock: Clock & Timers;
-  /** How often the policy is asked between events (network devices' backoff); default 2 s. */
-  tickMs?: number;
   /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
   gate?: BookingGate;
-  /** The action runner shared with the other actions; else its own, on this gate. */
-  runner?: ActionRunner;
 }
 
 /** Metric label of each action. */
@@ -78,14 +63,12 @@ const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
  * (what was done, and each offline phone's run) for the policy's limits.
  * It never restarts the adb server.
  */
-export class Recovery implements Action {
+export class Recovery extends RunnerAction {
   readonly name = 'recovery';
   readonly tickMs: number;
   private readonly policy: RecoveryPolicy;
-  private readonly runner: ActionRunner;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   private readonly failing = new Map<string, string>();
-  private stopped = false;
   private readonly gate: BookingGate;
   private readonly kickAfter: number;
   private readonly escalations: Escalations;
@@ -98,6 +81,9 @@ export class Recovery implements Action {
   private statusInFlight = false;
 
   constructor(private readonly options: RecoveryOptions) {
+    const gate = options.gate ?? bookingGateOf(options.settings, options.clock);
+    super(options.runner ?? new ActionRunner({ clock: options.clock, gate, booking: options.booking }));
+    this.gate = gate;
     const r = options.settings.recovery;
     this.policy = new RecoveryPolicy(
       {
@@ -114,31 +100,10 @@ export class Recovery implements Action {
       options.settings.networkDevices,
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
-    this.gate = options.gate ?? bookingGateOf(options.settings, options.clock);
     this.tickMs = options.tickMs ?? 2_000;
-    this.runner = options.runner ?? new ActionRunner({ clock: options.clock, gate: this.gate, booking: options.booking });
     this.escalations = new Escalations(options.registry);
     this.notes = new RecoveryNotebook(options.registry);
     this.pauses = new ChargePauses(options.registry);
-  }
-
-  start(): void {
-    this.runner.start(this);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.runner.stop(this);
-  }
-
-  /** An inventory failed, or adb's device list changed: look again now rather than at the next tick. */
-  devicesChanged(): void {
-    this.runner.look(this);
-  }
-
-  /** Resolves once the actions and questions in flight have ended (tests). */
-  async settled(): Promise<void> {
-    await this.runner.settled();
   }
 
   look(): void {

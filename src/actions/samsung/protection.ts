@@ -1,15 +1,10 @@
-import type { BookingStatusSource } from '../../cloud/booking-status.js';
-import { ActionRunner, type Action } from '../runner.js';
+import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { chargingOf } from '../../cloud/device-facts.js';
 import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../../config/charge-ways.js';
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
 import { BatteryProtections } from './state.js';
 import { limited } from '../../log/limited.js';
-import type { Logger } from '../../log/logger.js';
-import type { AgentStats } from '../../stats/agent-stats.js';
-import type { Clock, Timers } from '../../util/clock.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import {
   afterLook,
@@ -31,23 +26,13 @@ export interface GlobalSettings {
   putGlobal(serial: string, key: string, value: string): Promise<string>;
 }
 
-export interface SamsungProtectionOptions {
+export interface SamsungProtectionOptions extends ActionOptions {
   phones: GlobalSettings;
-  registry: DeviceRegistry;
   settings: Pick<Settings, 'charge'>;
   /** Shared with recovery and the hub ways: the host's status requests are bounded together. None: only read, never write (`list`). */
   gate?: BookingGate;
-  /** Whom the gate's questions go to; none: nothing is ever written (nobody can say the phone is free). */
-  booking: BookingStatusSource | undefined;
-  stats: AgentStats;
-  logger: Logger;
-  clock: Clock & Timers;
   /** A state the report shows changed: the cloud should hear it now. */
   onChange?: () => void;
-  /** How often the phones are looked at between events; default 5 s. */
-  tickMs?: number;
-  /** The action runner shared with the other actions; else its own, on this gate. */
-  runner?: ActionRunner;
 }
 
 /** What protect_battery can read: unset, or a mode's number. */
@@ -77,20 +62,18 @@ function isSamsung(r: DeviceSnapshot): boolean | undefined {
  * (BatteryProtections). Each call is its own short shell session, never
  * part of an inventory, and never awaited by a report.
  */
-export class SamsungProtection implements Action {
+export class SamsungProtection extends RunnerAction {
   readonly name = 'samsung-protection';
   readonly tickMs: number;
   private readonly ways: ChargeWays;
   private readonly policy: ProtectionSettings;
-  private stopped = false;
-  private readonly runner: ActionRunner;
   private readonly protections: BatteryProtections;
 
   constructor(private readonly o: SamsungProtectionOptions) {
+    const { clock, gate, booking, onChange } = o;
+    super(o.runner ?? new ActionRunner({ clock, booking, ...(gate && { gate }), ...(onChange && { onChange }) }));
     this.protections = new BatteryProtections(o.registry);
     this.tickMs = o.tickMs ?? 5_000;
-    const { clock, gate, booking, onChange } = o;
-    this.runner = o.runner ?? new ActionRunner({ clock, booking, ...(gate && { gate }), ...(onChange && { onChange }) });
     this.ways = chargeWaysOf(o.settings.charge.ways);
     this.policy = PROTECTION_POLICY;
   }
@@ -100,23 +83,13 @@ export class SamsungProtection implements Action {
     return this.ways.some((w) => w.way === 'samsung');
   }
 
-  start(): void {
+  override start(): void {
     // None named: nothing here ever runs, not even its tick.
-    if (this.wanted) this.runner.start(this);
+    if (this.wanted) super.start();
   }
 
-  stop(): void {
-    this.stopped = true;
-    this.runner.stop(this);
-  }
-
-  devicesChanged(): void {
-    if (this.wanted) this.runner.look(this);
-  }
-
-  /** Resolves once the reads, writes and questions in flight have ended (tests). */
-  async settled(): Promise<void> {
-    await this.runner.settled();
+  override devicesChanged(): void {
+    if (this.wanted) super.devicesChanged();
   }
 
   look(): void {

@@ -95,7 +95,7 @@ describe('the samsung way on virtual time', () => {
       const entry = new BatteryProtections(registry).of(SERIAL);
       expect(entry?.state).toBe('unreadable');
       expect(entry?.message ?? '').not.toContain(odd);
-      protection.stop();
+      await protection.stop();
     }
   });
 
@@ -126,7 +126,7 @@ describe('the samsung way on virtual time', () => {
     phone.percent = 80;
     await pass(10_000);
     expect(new BatteryProtections(registry).of(SERIAL)).toMatchObject({ state: 'on', message: undefined });
-    protection.stop();
+    await protection.stop();
   });
 
   it('writes a phone that drops the write once an hour at most, and says so once', async () => {
@@ -142,7 +142,7 @@ describe('the samsung way on virtual time', () => {
     expect(log.lines().filter((l) => /did not take/.test(String(l.msg)))).toHaveLength(1);
     expect(stats.protectionWrites.get('not_taken')).toBe(4);
     expect(stats.protectionProblems.get('not_taken')).toBe(1);
-    protection.stop();
+    await protection.stop();
   });
 
   it('leaves a phone of another maker alone, and says so once', async () => {
@@ -156,6 +156,6 @@ describe('the samsung way on virtual time', () => {
       message: expect.stringContaining("this phone's brand is google"),
     });
     expect(log.lines().filter((l) => /brand is google/.test(String(l.msg)))).toHaveLength(1);
-    protection.stop();
+    await protection.stop();
   });
 });

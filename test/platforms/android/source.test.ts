@@ -9,21 +9,13 @@ import { AndroidSource, registryTierStore } from '../../../src/platforms/android
 import { AdbServerHealth } from '../../../src/platforms/android/adb/server-health.js';
 import type { CollectRequest } from '../../../src/platforms/source.js';
 import { systemClock, type Clock } from '../../../src/util/clock.js';
+import { androidPhone } from '../../support/devices.js';
 
 // The Android source's promises to the report: it never waits for a device
 // longer than its report wait, waits only for what the report asked for,
 // never probes one device twice at once, and says what it knows.
 
-const info = (udid: string, serial = udid): DeviceInfo => ({
-  udid,
-  serialNumber: udid,
-  state: 'device',
-  status: 'AVAILABLE',
-  platformName: 'ANDROID',
-  isAndroid: true,
-  isIos: false,
-  modelName: `model of ${serial}`,
-});
+const info = (udid: string, serial = udid): DeviceInfo => androidPhone(udid, { modelName: `model of ${serial}` });
 
 /** A prober whose answers the test gives per serial: a value, an error, or never. */
 function prober(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
