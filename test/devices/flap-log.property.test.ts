@@ -36,9 +36,7 @@ const dt = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 120_000 }) },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 20 * 60_000 }) },
 );
-const one: fc.Arbitrary<Step[]> = fc
-  .record({ phone: fc.integer({ min: 0, max: PHONES.length - 1 }), to: fc.constantFrom(...STATES), dt })
-  .map((s) => [s]);
+const one: fc.Arbitrary<Step[]> = fc.record({ phone: fc.integer({ min: 0, max: PHONES.length - 1 }), to: fc.constantFrom(...STATES), dt }).map((s) => [s]);
 // A boot loop or a bad cable: one phone changing state again and again, for up to hours.
 const loop: fc.Arbitrary<Step[]> = fc
   .record({
@@ -89,7 +87,8 @@ function run(steps: Step[]) {
   return { lines, changes, history };
 }
 
-const flappingLine = (l: Line) => l.level === 'warn' && /^device .* changed state \d+ times in the last \d+ min \(now [a-z]+\): the phone or its (USB|network) link/.test(l.msg);
+const flappingLine = (l: Line) =>
+  l.level === 'warn' && /^device .* changed state \d+ times in the last \d+ min \(now [a-z]+\): the phone or its (USB|network) link/.test(l.msg);
 const settledLine = (l: Line) => l.level === 'info' && /^device .* settled: no state change for 5 min \(now [a-z]+\)/.test(l.msg);
 
 describe('a flapping phone summed up (FlapLog)', () => {
