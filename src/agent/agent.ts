@@ -8,7 +8,7 @@ import type { ReportedStore } from '../report/reported-store.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
-import { limited } from '../log/limited.js';
+import type { FlapLog } from '../devices/flap-log.js';
 import type { Action } from './actions.js';
 import type { ActionRunner } from '../actions/runner.js';
 import type { ReportLoop } from './report-loop.js';
@@ -29,6 +29,8 @@ export interface AgentParts {
   registry: DeviceRegistry;
   unplugged: UnpluggedLedger;
   reported: ReportedStore;
+  /** Where the sources' changes are logged, a flapping phone's summed up. */
+  flaps: Pick<FlapLog, 'changed' | 'stop'>;
   sources: readonly DeviceSource[];
   actions: readonly Action[];
   /** Where the actions hear that the devices changed (src/actions/runner.ts). */
@@ -98,6 +100,7 @@ export class Agent {
     this.stopping = true;
     const { logger, settings, loop } = this.parts;
     for (const service of [...this.services].reverse()) await service.stop();
+    this.parts.flaps.stop();
     await loop.settle(settings.shutdownTimeoutSeconds * 1000);
     logger.info('device-agent stopped');
   }
@@ -109,7 +112,6 @@ export class Agent {
   }
 
   private logChanges(changes: SourceChange[]): void {
-    for (const c of changes)
-      limited(this.parts.logger).info('device-changed', { serial: c.serial, from: c.from ?? 'absent', to: c.to ?? 'unplugged' }, 'device changed', c.serial);
+    this.parts.flaps.changed(changes);
   }
 }

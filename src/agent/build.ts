@@ -9,6 +9,7 @@ import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
+import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
 import { buildNumber } from '../machine/build-number.js';
@@ -38,6 +39,8 @@ export interface Parts extends Platforms {
   unplugged: UnpluggedLedger;
   /** The device set last reported, kept across restarts (no ghosts). */
   reported: ReportedStore;
+  /** The device-change lines, a flapping phone's summed up (src/devices/flap-log.ts). */
+  flaps: FlapLog;
   reporter: Reporter;
   /** The hub ports charge control holds off, kept across runs: a start after a crash switches them on. */
   pausedPorts: PausedPortsFile;
@@ -62,6 +65,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
   const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
+  const flaps = new FlapLog(logger, clock);
   const reporter = new Reporter({
     nodeId: options.nodeId,
     sources: platforms.sources,
@@ -77,10 +81,11 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     clock,
     // Past it, a source's devices go out with their last inventories (src/report/execute.ts).
     collectTimeoutMs: collectTimeoutMs(settings),
+    changes: flaps,
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, pausedPorts, reporter, booking: options.booking };
+  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, reporter, booking: options.booking };
 }
 
 /**
@@ -106,6 +111,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     registry,
     unplugged: parts.unplugged,
     reported: parts.reported,
+    flaps: parts.flaps,
     sources,
     actions,
     runner,

@@ -245,7 +245,7 @@ function deviceStateItem(facts: DeviceFacts): CheckItem {
     return {
       status: TRANSIENT_STATES.has(state) ? 'warn' : 'fail',
       finding: `device ${facts.serial}: ${state}${hidden}`,
-      advice: notReadyMessage(state),
+      advice: notReadyMessage(state, facts.serial),
     };
   }
   if (facts.model === undefined) {

@@ -28,7 +28,13 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
         },
       ];
     }
-    return [{ status: 'ok', finding: `no usbmuxd socket at ${address.path}: no iPhones on this host (install usbmuxd to report them)` }];
+    // Without usbmuxd the agent cannot see an iPhone at all, so it must not say there is none.
+    return [
+      {
+        status: 'ok',
+        finding: `no usbmuxd socket at ${address.path}: iPhones are not looked for on this host (an iPhone plugged here is not seen; install usbmuxd to report iPhones)`,
+      },
+    ];
   }
   const timeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
   const { listDevices } = await import('../platforms/ios/usbmuxd-client.js');

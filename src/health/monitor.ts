@@ -7,6 +7,7 @@ import type { Logger } from '../log/logger.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
 import { dropUndefined } from '../util/drop-undefined.js';
 
+import { isTcpSerial } from '../util/tcp-serial.js';
 import { evaluate, type HealthInput, type HealthSettings, type Problem } from './rules.js';
 import { fullOnPower, heldFullSeconds, observeFull, type HeldFull } from './held-full.js';
 
@@ -88,7 +89,8 @@ export class HealthMonitor {
         if (battery === undefined) kept.delete(r.key);
         else kept.set(r.key, battery);
       }
-      const findings = evaluate(inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), previous, this.settings);
+      const overNetwork = behind.length > 0 && behind.every((r) => r.platform === 'android' && isTcpSerial(r.key));
+      const findings = evaluate({ ...inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), overNetwork }, previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
       const log = limited(this.logger);
       for (const f of findings)

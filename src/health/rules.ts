@@ -48,6 +48,8 @@ export interface HealthInput {
   storageFreeBytes?: number;
   storageTotalBytes?: number;
   consecutiveShellFailures: number;
+  /** Reached over the network only (adb over TCP): no USB cable or hub of the host feeds it. */
+  overNetwork?: boolean;
   /** The battery's health as the phone names it (BatteryManager: GOOD, OVERHEAT, DEAD, OVER_VOLTAGE, UNSPECIFIED_FAILURE, COLD, UNKNOWN). */
   batteryHealth?: string;
   /** How long the battery has been full on external power without a break (s); undefined when it is not. */
@@ -88,7 +90,10 @@ export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: 
     out.push({
       problem: 'battery_low',
       unavailable: s.batteryLowUnavailable,
-      message: `battery at ${input.batteryPercent} % and not charging: check the USB cable and that the hub's power supply is on`,
+      // A phone reached over the network is not fed by the host's USB: the cable and hub advice would send someone to the wrong place.
+      message: input.overNetwork
+        ? `battery at ${input.batteryPercent} % and not charging: it is reached over the network, so no USB cable or hub of this host feeds it; plug it into a charger`
+        : `battery at ${input.batteryPercent} % and not charging: check the USB cable and that the hub's power supply is on`,
     });
   }
   const health = input.batteryHealth;

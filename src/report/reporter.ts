@@ -40,6 +40,12 @@ export interface ReporterDeps {
    * source's own deadlines say (a one-shot command's wait for every inventory).
    */
   collectTimeoutMs?: number;
+  /**
+   * Whether the device changes since the last report are news for its log
+   * line (src/devices/flap-log.ts): not when every one came from a flapping
+   * phone, already summed up there. None: every change is news.
+   */
+  changes?: { takeNews(): boolean };
 }
 
 export type ReportOutcome =
@@ -54,7 +60,8 @@ export type ReportOutcome =
  */
 /**
  * A quiet log (issue 34, finding 7): a scheduled report that carries no news
- * and follows a delivered one is logged at debug; one info line sums them up
+ * and follows a delivered one is logged at debug, and so is one that came
+ * only for the changes of flapping phones (src/devices/flap-log.ts); one info line sums them up
  * at most every REPORT_SUMMARY_MS (written with the first such report after
  * it). A report with news (the start, a change, a request, a resume) and the
  * first one delivered after a failure stay at info. README's log section
@@ -118,6 +125,7 @@ export class Reporter {
     const now = () => deps.clock.wall();
     const started = now();
     let body: ReportBody | undefined;
+    const changesNews = deps.changes?.takeNews() ?? true;
     try {
       const composed = await this.body(plan);
       body = composed.body;
@@ -146,7 +154,9 @@ export class Reporter {
         ms: now() - started,
       };
       // The first delivered report is news whatever its trigger: a schedule tick can come before the start report.
-      const news = !this.deliveredBefore || this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule');
+      // A report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
+      const news =
+        !this.deliveredBefore || this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
       this.lastFailed = false;
       this.deliveredBefore = true;
       if (news) deps.logger.info(fields, 'report delivered');
@@ -171,7 +181,7 @@ export class Reporter {
     const minutes = Math.round((at - this.quiet.since) / 60_000);
     logger.info(
       { reports: this.quiet.count, minutes, devices: fields.devices, failedDevices: fields.failedDevices },
-      `${this.quiet.count} scheduled report${this.quiet.count === 1 ? '' : 's'} without news delivered in the last ${minutes} min (each logged at debug); the last carried ${fields.devices} device${fields.devices === 1 ? '' : 's'}`,
+      `${this.quiet.count} report${this.quiet.count === 1 ? '' : 's'} without news (scheduled, or only for the changes of flapping phones) delivered in the last ${minutes} min (each logged at debug); the last carried ${fields.devices} device${fields.devices === 1 ? '' : 's'}`,
     );
     this.quiet = { count: 0, since: at };
   }

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import { ReportLoop } from '../../src/agent/report-loop.js';
 import type { DeviceInfo, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { FlapLog } from '../../src/devices/flap-log.js';
 import type { Platform } from '../../src/devices/record.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
@@ -110,6 +111,8 @@ export interface BedOptions {
   logger?: Logger;
   /** The schedule (default every 5 min). */
   schedule?: string;
+  /** Log the sources' changes as the daemon does, a flapping phone's summed up (src/devices/flap-log.ts). */
+  flapLog?: boolean;
 }
 
 export function reportBed(options: BedOptions = {}) {
@@ -129,6 +132,7 @@ export function reportBed(options: BedOptions = {}) {
     shutdownTimeoutSeconds: 5,
     requestTimeoutSeconds: 30,
   };
+  const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
   const reporter = new Reporter({
     nodeId: 'n1',
     sources,
@@ -142,6 +146,7 @@ export function reportBed(options: BedOptions = {}) {
     logger,
     clock,
     collectTimeoutMs: 20_000,
+    changes: flaps,
   });
   const loop = new ReportLoop({
     settings,
@@ -157,7 +162,10 @@ export function reportBed(options: BedOptions = {}) {
   registry.on('outcome', () => loop.outcomeNoted());
   for (const s of sources) {
     s.on('connected', (settleMs) => loop.sourceConnected(settleMs));
-    s.on('change', () => loop.devicesChanged());
+    s.on('change', (changes) => {
+      flaps?.changed(changes);
+      loop.devicesChanged();
+    });
   }
   const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), chargeWays: [], clock });
   views.noteStart(clock.wall());
@@ -171,5 +179,5 @@ export function reportBed(options: BedOptions = {}) {
   };
   /** The present (not UNPLUGGED) udids of each body. */
   const sent = () => cloud.bodies.map((b) => b.body.devices.filter((d) => d.status !== 'UNPLUGGED').map((d) => d.udid));
-  return { time, clock, registry, sources, source: sources[0]!, cloud, stats, loop, views, advance, sent, unplugged };
+  return { time, clock, registry, sources, source: sources[0]!, cloud, stats, loop, views, advance, sent, unplugged, flaps };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORT_FAILURE_LOG_MS } from '../../src/agent/report-loop.js';
 import { CloudProtocolError } from '../../src/cloud/errors.js';
 import { REPORT_SUMMARY_MS } from '../../src/report/reporter.js';
+import { FLAP_RULES } from '../../src/devices/flapping.js';
 import { captureLogger } from '../log/capture.js';
 import { reportBed } from './bed.js';
 
@@ -26,12 +27,39 @@ describe('a quiet log', () => {
     const delivered = info.filter((l) => l.msg === 'report delivered');
     // Only the start report (news) at info.
     expect(delivered.map((l) => l.reason)).toEqual(['start']);
-    const summaries = info.filter((l) => /scheduled reports? without news delivered/.test(String(l.msg)));
+    const summaries = info.filter((l) => /reports? without news \(scheduled, or only for the changes of flapping phones\) delivered/.test(String(l.msg)));
     expect(summaries.length).toBeGreaterThanOrEqual(5);
     expect(summaries.length).toBeLessThanOrEqual((6 * HOUR) / REPORT_SUMMARY_MS);
     expect(Number(summaries[0]!.reports)).toBeGreaterThanOrEqual(59);
     // Nothing else at info in steady state, whatever its cause.
     expect(info.length).toBe(1 + summaries.length);
+  }, 120_000);
+
+  it('a phone flapping for hours: no report line per change, the flapping summed up, then settled', async () => {
+    const log = captureLogger();
+    const bed = reportBed({ logger: log.logger, schedule: '* * * * *', flapLog: true });
+    bed.source.list(['P1', 'P2'], 'device', false);
+    bed.loop.start();
+    await bed.advance(10_000);
+    // P2 boot-loops: offline and back every 20 s for 2 hours (720 changes, a report for each).
+    for (let i = 0; i < 360; i++) {
+      bed.source.list(['P1', 'P2'], 'offline');
+      await bed.advance(10_000, 1_000);
+      bed.source.list(['P1', 'P2'], 'device');
+      await bed.advance(10_000, 1_000);
+    }
+    await bed.advance(6 * 60_000, 1_000);
+    // (MemSource.list says every listed phone changed; P1 flaps with it, which changes nothing of the count below.)
+    const info = log.lines().filter(atInfo);
+    const delivered = info.filter((l) => l.msg === 'report delivered');
+    // The start, and the reports of the first changes before the phones count as flapping.
+    expect(bed.cloud.bodies.length).toBeGreaterThan(300);
+    expect(delivered.length).toBeLessThanOrEqual(1 + 3);
+    const flapping = info.filter((l) => l.serial === 'P2' && /^device P2 changed state \d+ times/.test(String(l.msg)));
+    // One when it starts, then one per 10 min: 13 in 2 hours.
+    expect(flapping.length).toBeGreaterThanOrEqual(12);
+    expect(flapping.length).toBeLessThanOrEqual(1 + (2 * HOUR) / FLAP_RULES.summaryMs);
+    expect(info.filter((l) => l.serial === 'P2' && /^device P2 settled/.test(String(l.msg)))).toHaveLength(1);
   }, 120_000);
 
   it('a cloud answering every report with a login page: one line per 10 min at most, with the count', async () => {

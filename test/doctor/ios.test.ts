@@ -32,6 +32,10 @@ describe('doctor: iOS', () => {
     expect(await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
       { status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },
     ]);
+    // Without usbmuxd nothing was looked at: the line says so, and claims no absence of iPhones it could not see.
+    const [none] = await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' });
+    expect(none!.finding).not.toMatch(/no iPhones on this host/);
+    expect(none!.finding).toMatch(/iPhones are not looked for on this host \(an iPhone plugged here is not seen; install usbmuxd to report iPhones\)/);
     expect(await checkIos({ ...settings, ios: true }, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
       {
         status: 'warn',

@@ -9,33 +9,35 @@ import { sleep } from '../support/wait.js';
 // one per flap, and once things settle its next report has all 200 in full.
 
 const N = 200;
-const farm = new SimFarm({ count: N, profile: 'pixel-8-pro', serialPrefix: 'FLAP', readyTimeoutMs: 120_000 });
-const cloud = new CloudDouble();
-let agent: AgentProcess;
-
-beforeAll(async () => {
-  await farm.start();
-  await cloud.start();
-  agent = startAgent(['run'], daemonEnv(farm.env, cloud));
-}, 180_000);
-
-afterAll(async () => {
-  await agent?.stop('SIGKILL').catch(() => undefined);
-  await farm.stop();
-  await cloud.stop();
-}, 60_000);
 
 type Device = { udid: string; state: string; modelName?: string };
-const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
-const allReady = (r: RecordedRequest) => {
-  const ready = new Set(
-    devicesOf(r)
-      .filter((d) => d.state === 'device' && d.modelName !== undefined)
-      .map((d) => d.udid),
-  );
-  return farm.serialNumbers.every((s) => ready.has(s));
-};
 describe('faults: flapping', () => {
+  const farm = new SimFarm({ count: N, profile: 'pixel-8-pro', serialPrefix: 'FLAP', readyTimeoutMs: 120_000 });
+  const cloud = new CloudDouble();
+  let agent: AgentProcess;
+
+  beforeAll(async () => {
+    await farm.start();
+    await cloud.start();
+    agent = startAgent(['run'], daemonEnv(farm.env, cloud));
+  }, 180_000);
+
+  afterAll(async () => {
+    await agent?.stop('SIGKILL').catch(() => undefined);
+    await farm.stop();
+    await cloud.stop();
+  }, 60_000);
+
+  const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
+  const allReady = (r: RecordedRequest) => {
+    const ready = new Set(
+      devicesOf(r)
+        .filter((d) => d.state === 'device' && d.modelName !== undefined)
+        .map((d) => d.udid),
+    );
+    return farm.serialNumbers.every((s) => ready.has(s));
+  };
+
   it(`${N} devices flapping: few reports, the agent keeps running, then all ${N} reported in full`, async () => {
     await cloud.waitForPut((r) => r.answer?.status === 200 && allReady(r), 90_000);
     const before = cloud.putRequests().length;
@@ -62,4 +64,68 @@ describe('faults: flapping', () => {
     expect(changed.length).toBeGreaterThanOrEqual(1);
     expect(changed.length).toBeLessThanOrEqual(11);
   }, 300_000);
+});
+
+// Issue 34, finding 7: one phone flapping (a boot loop, a bad cable) wrote a
+// line per change, and a report line per report it caused. Now its first
+// changes are lines, then one line says it is flapping and whom to suspect,
+// and its further changes are at debug (src/devices/flap-log.ts).
+describe('faults: one phone flapping', () => {
+  const farm = new SimFarm({ count: 2, profile: 'pixel-8-pro', serialPrefix: 'BOOT' });
+  const cloud = new CloudDouble();
+  let agent: AgentProcess;
+
+  beforeAll(async () => {
+    await farm.start();
+    await cloud.start();
+    // At debug, to count the changes the flapping phone's summary holds back.
+    agent = startAgent(['run'], daemonEnv(farm.env, cloud, { DEVICE_AGENT_LOG_LEVEL: 'debug' }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await agent?.stop('SIGKILL').catch(() => undefined);
+    await farm.stop();
+    await cloud.stop();
+  }, 60_000);
+
+  it('a phone flapping 20 times: a bounded number of info lines, one of them naming it as flapping and whom to suspect', async () => {
+    await cloud.waitForPut(
+      (r) => r.answer?.status === 200 && farm.serialNumbers.every((s) => (r.body as { devices: Device[] }).devices.some((d) => d.udid === s)),
+      30_000,
+    );
+    const [flapper, steady] = farm.devices;
+    const serial = flapper!.serial;
+    const from = agent.logs().length;
+    // Its connection drops and adb lists it again: 20 changes of state, as adb lists them (device, offline, device...).
+    let changes = 0;
+    for (let i = 0; i < 40 && changes < 20; i++) {
+      flapper!.disconnect();
+      const offline = await farm.server.waitForState(serial, 'offline', 30_000).then(
+        () => true,
+        () => false,
+      );
+      await farm.server.waitForState(serial, 'device', 60_000);
+      if (offline) changes += 2;
+    }
+    expect(changes).toBeGreaterThanOrEqual(20);
+    await sleep(6_000);
+    const after = agent.logs().slice(from);
+    const atInfo = after.filter((l) => ['info', 'warn', 'error', 'fatal'].includes(String(l.level)));
+    const naming = atInfo.filter((l) => l.serial === serial || String(l.msg).includes(serial));
+    // Its first 3 changes, the line that it is flapping; and the lines of a cut-off inventory, if one was cut.
+    expect(naming.filter((l) => l.msg === 'device changed').length).toBeLessThanOrEqual(3);
+    const flapping = naming.filter((l) => String(l.msg).startsWith(`device ${serial} changed state`));
+    expect(flapping).toHaveLength(1);
+    expect(flapping[0]!.level).toBe('warn');
+    expect(String(flapping[0]!.msg)).toMatch(
+      /the phone or its network link is unstable, not the agent; check its Wi-Fi and address, or whether it is boot-looping/,
+    );
+    expect(naming.length).toBeLessThanOrEqual(10);
+    // The reports its changes caused are not a line each.
+    expect(atInfo.filter((l) => l.msg === 'report delivered').length).toBeLessThanOrEqual(4);
+    expect(atInfo.some((l) => l.serial === steady!.serial)).toBe(false);
+    // Every change was seen, and logged at debug past the first ones.
+    expect(after.filter((l) => l.msg === 'device changed' && l.serial === serial).length).toBeGreaterThanOrEqual(20);
+    expect(agent.child.exitCode).toBeNull();
+  }, 240_000);
 });

@@ -45,6 +45,27 @@ describe('HealthMonitor', () => {
     expect(lines().filter((l) => /battery hot is over/.test(String(l.msg)))).toHaveLength(1);
   });
 
+  it('a low battery on a phone reached over the network (adb over TCP) sends no one to a USB cable: plug it into a charger', () => {
+    const { logger } = captureLogger();
+    const monitor = new HealthMonitor(settings, logger);
+    const reg = new DeviceRegistry();
+    reg.sync(
+      'android',
+      new Map([
+        ['10.0.0.7:5555', 'device'],
+        ['USB1', 'device'],
+      ]),
+    );
+    reg.identify('android/10.0.0.7:5555', 'NET1');
+    reg.identify('android/USB1', 'USB1');
+    const low = (udid: string) => phone(udid, 30, { battery: { status: 'DISCHARGING', temperature: 30, percentage: '10' } });
+    const [net, usb] = monitor.apply([low('NET1'), low('USB1')], reg);
+    expect(net!.message).toMatch(
+      /battery at 10 % and not charging: it is reached over the network, so no USB cable or hub of this host feeds it; plug it into a charger/,
+    );
+    expect(usb!.message).toMatch(/battery at 10 % and not charging: check the USB cable and that the hub's power supply is on/);
+  });
+
   it('an informing rule adds its message and keeps the status; messages join the collector’s', () => {
     const { logger } = captureLogger();
     const monitor = new HealthMonitor(settings, logger);

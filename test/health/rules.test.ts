@@ -30,6 +30,13 @@ describe('health rules', () => {
     expect(problems(evaluate({ ...ok, batteryPercent: 15, charging: false }, none, s))).toEqual(['battery_low']);
   });
 
+  it('a low battery names what feeds the phone: the USB cable and hub, or for a phone reached over the network, its charger', () => {
+    expect(evaluate({ ...ok, batteryPercent: 15, charging: false }, none, s)[0]!.message).toMatch(/check the USB cable and that the hub's power supply is on$/);
+    const network = evaluate({ ...ok, batteryPercent: 15, charging: false, overNetwork: true }, none, s)[0]!.message;
+    expect(network).not.toMatch(/USB cable and/);
+    expect(network).toMatch(/reached over the network, so no USB cable or hub of this host feeds it; plug it into a charger$/);
+  });
+
   it('storage is nearly full under 1 GiB or under 5 % free', () => {
     const GiB = 1024 ** 3;
     expect(problems(evaluate({ ...ok, storageFreeBytes: 2 * GiB, storageTotalBytes: 100 * GiB }, none, s))).toEqual(['storage_full']);

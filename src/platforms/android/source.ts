@@ -332,7 +332,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
         limited(this.o.logger).warn(
           'network-device-unidentified',
           { serial, state },
-          `network device ${serial} is ${state} and has not said who it is yet; it is left out of reports until it answers its inventory. ${notReadyMessage(state)}`,
+          `network device ${serial} is ${state} and has not said who it is yet; it is left out of reports until it answers its inventory. ${notReadyMessage(state, serial)}`,
           serial,
         );
       }

@@ -202,7 +202,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
           limited(logger).warn(
             'iphone-not-paired',
             { udid, err: r.detail },
-            'iPhone is not paired with this host: unlock it, tap Trust, then run `idevicepair pair`',
+            `iPhone ${udid} is not paired with this host: unlock it, tap Trust, then run \`idevicepair pair\``,
             udid,
           );
         }
@@ -215,7 +215,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
           limited(logger).warn(
             'iphone-inventory-problem',
             { udid, err: r.detail },
-            'iPhone lockdown did not answer; its last good inventory is reported',
+            // The same culprits and advice as the phone's message (inventory.ts): the phone (locked, hung) or usbmuxd, which listed it.
+            `iPhone ${udid}: lockdown did not answer (${r.detail}); its last good inventory is reported. ` +
+              'Unlock it; if it stays, unplug and replug it, or restart usbmuxd if every iPhone does this',
             udid,
           );
         return notAnsweringDeviceInfo(udid, r.detail, previous);

@@ -54,7 +54,7 @@ const all = { refresh: 'all' as const };
 
 describe('IosSource', () => {
   it('reports paired, untrusted and silent phones, each as the spec wants, in one call', async () => {
-    const { sim, source, registry } = await setup();
+    const { sim, source, registry, lines } = await setup();
     const paired = sim.plug({ profile: 'iphone-13-ios16' });
     const untrusted = sim.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: 'UNTRUSTED-2' });
     await source.start();
@@ -73,6 +73,16 @@ describe('IosSource', () => {
     expect(silent).toMatchObject({ status: 'AVAILABLE', serialNumber: paired.profile.root.SerialNumber, battery: byUdid.get(paired.udid)!.battery });
     expect(silent.message).toMatch(/did not answer/);
     expect(registry.find('ios', paired.udid)?.failures).toBe(1);
+    // The log line names the phone, what failed and what to do, as its message does.
+    const warned = lines.filter((l) => l.level === 'warn').map((l) => l.msg);
+    expect(warned).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^iPhone ${paired.udid}: lockdown did not answer \\(.+\\); its last good inventory is reported. Unlock it; if it stays, unplug and replug it, or restart usbmuxd if every iPhone does this$`,
+        ),
+      ),
+    );
+    expect(warned).toContainEqual(`iPhone ${untrusted.udid} is not paired with this host: unlock it, tap Trust, then run \`idevicepair pair\``);
   });
 
   it('reads identity once per connection: later cycles read only battery and disk usage, a replug or the slow refresh reads it again', async () => {

@@ -255,7 +255,9 @@ export class DeviceWatcher extends EventEmitter {
       limited(logger).warn(
         'adb-tracking-ended',
         { adb, err },
-        'adb device tracking ended (the adb server was restarted or killed); reconnecting, then reconciling the device list',
+        // All the agent knows is that the connection closed: a restarted server and a proxy or tunnel cutting it look the same.
+        'adb device tracking ended: the connection to the adb server closed (the server restarted or stopped, or something between the agent and ' +
+          'the server cut it), not a fault of the phones; reconnecting, then reconciling the device list',
       );
       this.endSaid = true;
     } else if (note === 'flapping') {

@@ -10,6 +10,7 @@ import { DECLARED_PROPS, PROBES } from './probes/registry.js';
 import { simState } from './probes/sim-state.js';
 import type { FillContext, InventoryConfig, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
+import { isTcpSerial } from '../../../util/tcp-serial.js';
 
 export interface AssembleInput {
   adbSerial: string;
@@ -125,8 +126,26 @@ const NOT_READY_MESSAGES: [RegExp, string][] = [
   [/^no device$/, 'adb has no device behind this serial: reconnect the device, or run adb connect again for a network device.'],
 ];
 
-export function notReadyMessage(rawState: string): string {
+// For a phone reached over TCP (adb's HOST:PORT serial) the link is the
+// network, not a cable: the USB advice of these states would send someone
+// to a cable that is not there.
+const NETWORK_MESSAGES: [RegExp, string][] = [
+  [
+    /^connecting$/,
+    'adb is still connecting to the device over the network: wait a few seconds; if it stays, check that the device is on and reachable at its address.',
+  ],
+  [
+    /^offline$/,
+    'The device does not answer adb over the network: check that it is on, on the network and reachable at its address, then adb connect it again ' +
+      '(the agent does so by itself for networkDevices); if it stays offline, turn wireless debugging off and on or reboot the device.',
+  ],
+];
+
+export function notReadyMessage(rawState: string, adbSerial?: string): string {
   const state = rawState.trim();
+  if (adbSerial !== undefined && isTcpSerial(adbSerial)) {
+    for (const [pattern, message] of NETWORK_MESSAGES) if (pattern.test(state)) return message;
+  }
   for (const [pattern, message] of NOT_READY_MESSAGES) {
     if (pattern.test(state)) return message;
   }
@@ -144,7 +163,7 @@ export function notReadyDeviceInfo(adbSerial: string, rawState: string, knownUdi
     serialNumber: knownUdid ?? adbSerial,
     state: adbState(rawState),
     status: STATUS_UNAVAILABLE,
-    message: notReadyMessage(rawState),
+    message: notReadyMessage(rawState, adbSerial),
     platformName: 'ANDROID',
     isAndroid: true,
     isIos: false,

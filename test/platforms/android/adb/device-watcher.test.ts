@@ -44,6 +44,11 @@ describe('DeviceWatcher', () => {
       .filter((l) => l.level === 'warn')
       .map((l) => String(l.msg));
     expect(warnings).toEqual([expect.stringContaining('adb device tracking ended'), expect.stringContaining('keeps ending right after it connects')]);
+    // Here the server ran all along and something between cut the connection: the line claims no restart, and names both.
+    expect(warnings[0]).not.toMatch(/was restarted or killed/);
+    expect(warnings[0]).toMatch(
+      /the connection to the adb server closed \(the server restarted or stopped, or something between the agent and the server cut it\), not a fault of the phones/,
+    );
 
     // The trackers live again: the next connection holds, and a cut after it is reconnected at once.
     cutter.cutting = false;

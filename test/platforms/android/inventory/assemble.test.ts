@@ -155,6 +155,17 @@ describe('notReadyDeviceInfo', () => {
     expect(notReadyDeviceInfo('192.168.1.20:5555', 'offline', 'R5CY743GDFY').udid).toBe('R5CY743GDFY');
   });
 
+  it('a phone reached over the network is not sent to a USB cable: offline and connecting name its network', () => {
+    for (const state of ['offline', 'connecting']) {
+      expect(notReadyMessage(state, 'R58M1234')).toMatch(/cable/);
+      const network = notReadyMessage(state, '10.0.0.7:5555');
+      expect(network).not.toMatch(/cable/);
+      expect(network).toMatch(/over the network/);
+    }
+    expect(notReadyDeviceInfo('10.0.0.7:5555', 'offline').message).toMatch(/^The device does not answer adb over the network: check that it is on/);
+    expect(notReadyDeviceInfo('R58M1234', 'offline').message).toMatch(/reconnect the USB cable/);
+  });
+
   it('an unknown state still gets a message', () => {
     expect(notReadyMessage('weird')).toContain('"weird"');
     expect(notReadyMessage('')).toContain('"unknown"');
