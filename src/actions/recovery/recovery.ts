@@ -45,6 +45,16 @@ export interface RecoveryOptions extends ActionOptions {
   gate?: BookingGate;
 }
 
+/** What a failed action means and what happens next: the line names the layer at fault (the adb server's command, or the hub tool). */
+const FAILED_ADVICE: Record<Exclude<RecoveryAction['kind'], 'connect'>, string> = {
+  'reconnect-offline':
+    'the adb server did not carry out `adb reconnect offline` (check that `adb devices` answers on this host); it is tried again after the offline cooldown',
+  kick: 'the adb server did not carry out the kick, or the phone left adb meanwhile (check `adb devices` on this host); it counts against the hourly limit and is tried again after the kick cooldown',
+  'power-cycle': "the hub tool failed for this port (its words are above); the phone's message says a person is needed: check the hub's power and its cable",
+  // Never carried out, so never failed: named for the type's sake.
+  'needs-person': 'a person is needed',
+};
+
 /** Metric label of each action. */
 const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
   'reconnect-offline': 'reconnect_offline',
@@ -357,7 +367,7 @@ export class Recovery extends RunnerAction {
         limited(logger).warn(
           'recovery-failed',
           { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
-          `recovery action ${ACTION_NAME[action.kind]} failed: ${text}`,
+          `recovery action ${ACTION_NAME[action.kind]}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
           target || undefined,
         );
       }
