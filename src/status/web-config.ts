@@ -82,7 +82,15 @@ export function loadWebConfig(path: string): WebConfig {
     }
     const min = tls.min_version ?? 'TLS12';
     if (!(typeof min === 'string' && min in MIN_VERSIONS)) throw new ConfigError(SETTING, `${path}: tls_server_config.min_version must be TLS12 or TLS13`);
-    config.tls = { cert, key, certFile: where('cert_file')!, keyFile: where('key_file')!, ...(ca ? { ca } : {}), clientAuth: authType as ClientAuth, minVersion: MIN_VERSIONS[min as keyof typeof MIN_VERSIONS] };
+    config.tls = {
+      cert,
+      key,
+      certFile: where('cert_file')!,
+      keyFile: where('key_file')!,
+      ...(ca ? { ca } : {}),
+      clientAuth: authType as ClientAuth,
+      minVersion: MIN_VERSIONS[min as keyof typeof MIN_VERSIONS],
+    };
   }
   if (top.basic_auth_users !== undefined && top.basic_auth_users !== null) {
     const users = object(top.basic_auth_users, path, 'basic_auth_users');

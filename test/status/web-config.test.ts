@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -181,7 +182,7 @@ describe('the status endpoint, its certificate rotated', () => {
   const issuerOf = (port: string, cas: string[]): Promise<string> =>
     new Promise((resolve, reject) => {
       const req = httpsRequest({ host: '127.0.0.1', port, path: '/healthz', ca: cas, servername: 'localhost', agent: false }, (res) => {
-        const cert = (res.socket as import('node:tls').TLSSocket).getPeerCertificate();
+        const cert = (res.socket as TLSSocket).getPeerCertificate();
         res.resume();
         res.on('end', () => resolve(String(cert.issuer.CN)));
       });
