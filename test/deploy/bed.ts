@@ -182,10 +182,7 @@ async function main(): Promise<void> {
         return [200, 'wedged'];
       }
       if (url.pathname === '/bookings') {
-        return [
-          200,
-          cloud.statusRequests().map((r) => ({ udid: decodeURIComponent(r.path.split('/')[2] ?? ''), at: r.receivedAt, status: r.answer?.status })),
-        ];
+        return [200, cloud.statusRequests().map((r) => ({ udid: decodeURIComponent(r.path.split('/')[2] ?? ''), at: r.receivedAt, status: r.answer?.status }))];
       }
       if (url.pathname === '/hub') return [200, hubSwitches];
       if (url.pathname === '/fail' && req.method === 'POST') {
