@@ -23,8 +23,11 @@ RUN npm ci --no-audit --no-fund \
 FROM ${BASE_IMAGE}
 # Debian's adb (29.0.6 on bookworm) for DEVICE_AGENT_START_ADB=1; without
 # recommends, because the udev rules it recommends belong on the host.
+# uhubctl for the hub service (compose profile hub), which runs this image
+# as the hub helper: the agent's own container cannot use it (no hub node,
+# a read-only /sys, uid 1000).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends adb \
+ && apt-get install -y --no-install-recommends adb uhubctl \
  && rm -rf /var/lib/apt/lists/*
 
 # The node user (uid 1000) of the base image, also in plugdev so that it can
@@ -44,7 +47,10 @@ COPY --from=build /app/config /app/config
 COPY --from=build /app/dist/src /app/dist/src
 COPY --from=build /app/node_modules /app/node_modules
 COPY container/entrypoint.sh /usr/local/bin/device-agent-entrypoint
-RUN chmod 0755 /usr/local/bin/device-agent-entrypoint
+# The hub helper's client, named as the package names it (doctor asks the
+# helper when recovery.powerCycleCommand is a hub-request).
+COPY container/hub-request /app/bin/hub-request
+RUN chmod 0755 /usr/local/bin/device-agent-entrypoint /app/bin/hub-request
 # The commit the image is built from (`npm run image` passes it): the Machine
 # record's buildNumber, as the Debian package has it. The image has no .git.
 ARG BUILD_NUMBER=

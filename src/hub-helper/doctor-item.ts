@@ -52,7 +52,10 @@ export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_00
       {
         status: 'fail',
         finding: `hub helper: ${(error as Error).message}`,
-        advice: 'systemctl enable --now device-agent-hub.socket (the package installs it); until then no hub port is switched',
+        advice:
+          socket === HUB_SOCKET
+            ? 'systemctl enable --now device-agent-hub.socket (the package installs it); until then no hub port is switched'
+            : `start the hub helper that listens on ${socket} (in a container: the hub service, docs/install/container.md "Hub ports"); until then no hub port is switched`,
       },
     ];
   }

@@ -10,6 +10,7 @@ import { writeAtomically } from '../util/atomic-file.js';
 import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
+import { TlsReloader } from './tls-reload.js';
 
 export interface StatusSource {
   health(): Health;
@@ -25,6 +26,8 @@ export interface StatusServerOptions {
   webConfigFile?: string;
   /** statusHosts: Host names answered besides IP literals, loopback names, the listen host and this machine's name. */
   hosts?: readonly string[];
+  /** How often at most a connection looks whether the certificate or key file changed (default 1 s). */
+  tlsCheckMs?: number;
 }
 
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
@@ -134,17 +137,14 @@ export class StatusServer {
     const tls = this.web.tls;
     if (!tls) return http.createServer(handler);
     const asks = tls.clientAuth !== 'NoClientCert';
-    return https.createServer(
-      {
-        cert: tls.cert,
-        key: tls.key,
-        ...(tls.ca ? { ca: tls.ca } : {}),
-        minVersion: tls.minVersion,
-        requestCert: asks,
-        rejectUnauthorized: tls.clientAuth === 'RequireAndVerifyClientCert',
-      },
+    const base = { ...(tls.ca ? { ca: tls.ca } : {}), minVersion: tls.minVersion };
+    const server = https.createServer(
+      { cert: tls.cert, key: tls.key, ...base, requestCert: asks, rejectUnauthorized: tls.clientAuth === 'RequireAndVerifyClientCert' },
       handler,
     );
+    // A rotated certificate (certbot, short-lived ones) is served without a restart.
+    new TlsReloader({ certFile: tls.certFile, keyFile: tls.keyFile }, base, this.logger, Date.now, this.options.tlsCheckMs).attach(server);
+    return server;
   }
 
   /** The client certificate and the password the web config asks for, then the answer. */

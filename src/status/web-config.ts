@@ -28,6 +28,9 @@ const MIN_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
 export interface WebTls {
   cert: string;
   key: string;
+  /** Where cert and key were read: the endpoint reads them again when they change (tls-reload.ts). */
+  certFile: string;
+  keyFile: string;
   ca?: string;
   clientAuth: ClientAuth;
   minVersion: 'TLSv1.2' | 'TLSv1.3';
@@ -55,13 +58,16 @@ export function loadWebConfig(path: string): WebConfig {
   if (top.tls_server_config !== undefined && top.tls_server_config !== null) {
     const tls = object(top.tls_server_config, path, 'tls_server_config');
     refuseOthers(tls, ['cert_file', 'key_file', 'client_ca_file', 'client_auth_type', 'min_version'], path, 'tls_server_config.');
-    const file = (key: string): string | undefined => {
+    const where = (key: string): string | undefined => {
       const v = tls[key];
       if (v === undefined || v === null || v === '') return undefined;
       if (typeof v !== 'string') throw new ConfigError(SETTING, `${path}: tls_server_config.${key} must be a file path`);
       // Relative to the web config file, as exporter-toolkit reads them.
-      const at = isAbsolute(v) ? v : resolve(dirname(path), v);
-      return readRegular(at, `${path}: tls_server_config.${key} (${at})`);
+      return isAbsolute(v) ? v : resolve(dirname(path), v);
+    };
+    const file = (key: string): string | undefined => {
+      const at = where(key);
+      return at === undefined ? undefined : readRegular(at, `${path}: tls_server_config.${key} (${at})`);
     };
     const cert = file('cert_file');
     const key = file('key_file');
@@ -76,7 +82,15 @@ export function loadWebConfig(path: string): WebConfig {
     }
     const min = tls.min_version ?? 'TLS12';
     if (!(typeof min === 'string' && min in MIN_VERSIONS)) throw new ConfigError(SETTING, `${path}: tls_server_config.min_version must be TLS12 or TLS13`);
-    config.tls = { cert, key, ...(ca ? { ca } : {}), clientAuth: authType as ClientAuth, minVersion: MIN_VERSIONS[min as keyof typeof MIN_VERSIONS] };
+    config.tls = {
+      cert,
+      key,
+      certFile: where('cert_file')!,
+      keyFile: where('key_file')!,
+      ...(ca ? { ca } : {}),
+      clientAuth: authType as ClientAuth,
+      minVersion: MIN_VERSIONS[min as keyof typeof MIN_VERSIONS],
+    };
   }
   if (top.basic_auth_users !== undefined && top.basic_auth_users !== null) {
     const users = object(top.basic_auth_users, path, 'basic_auth_users');
@@ -148,6 +162,11 @@ function refuseOthers(o: Record<string, unknown>, known: readonly string[], path
 }
 
 /** A regular file's text: a FIFO or a device node would hang or flood the start. */
+/** A certificate and its key read again (a rotation): the same checks as at start. */
+export function readTlsPair(certFile: string, keyFile: string): { cert: string; key: string } {
+  return { cert: readRegular(certFile, certFile), key: readRegular(keyFile, keyFile) };
+}
+
 function readRegular(path: string, what: string): string {
   let fd: number;
   try {

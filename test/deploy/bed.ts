@@ -10,6 +10,9 @@
 //   POST /fail?status=503      the cloud answers every request with that status from now on
 //   POST /heal                 the cloud answers normally again
 //   POST /offline?serials=A    the phone's adbd stops answering its handshake (adb lists it offline)
+//   POST /wedge?serials=A      the phone's adbd is wedged for good: listed as a device, no shell answered,
+//                              a new connection's neither (a kick does not help; its port's power does)
+//   GET  /bookings             every booking question the cloud got (GET /devices/{udid}/status): udid, time, status
 //   GET  /hub                  every switch of a hub port seen: hub, port, power, serial, time
 // With --hub-sysfs DIR --hub-ports HUB:PORT=SERIAL,...: a hub for the
 // stand-in uhubctl (test/hub/uhubctl), which writes the ports' sysfs
@@ -18,6 +21,8 @@
 // makes the tree and the hub's device node.
 // node dist/test/deploy/bed.js --adb-port 5037 --cloud-port 8080 --control-port 8081 --serials A,B,C
 //   [--unauthorized C]   those phones wait for "Allow USB debugging" (adb lists them unauthorized)
+//   [--fixed-ports C=5602]  those phones listen on that port (adb serial 127.0.0.1:5602), so that the
+//                        agent's settings can name them (networkDevices) before the bed runs
 // The control port answers at once; the phones are connected as soon as the
 // adb server answers (--adb-wait-seconds, default 60: where the adb server
 // comes with the package under test, the bed starts before it).
@@ -43,6 +48,7 @@ const { values } = parseArgs({
     unauthorized: { type: 'string', default: '' },
     'hub-sysfs': { type: 'string' },
     'hub-ports': { type: 'string', default: '' },
+    'fixed-ports': { type: 'string', default: '' },
   },
 });
 
@@ -50,6 +56,16 @@ const adbPort = Number(values['adb-port']);
 const locked = new Set(values.unauthorized.split(',').filter(Boolean));
 const cloud = new CloudDouble();
 const phones = new Map<string, SimDevice>();
+const fixedPorts = new Map(
+  values['fixed-ports']
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const [serial, port] = entry.split('=');
+      if (!serial || !/^\d+$/.test(port ?? '')) throw new Error(`--fixed-ports: SERIAL=PORT, got ${entry}`);
+      return [serial, Number(port)] as const;
+    }),
+);
 
 async function connect(serial: string): Promise<void> {
   const phone = phones.get(serial);
@@ -120,7 +136,7 @@ async function main(): Promise<void> {
   await cloud.start(Number(values['cloud-port']));
   for (const serial of values.serials.split(',').filter(Boolean)) {
     const phone = new SimDevice({ profile: withSerial(loadProfile(values.profile), serial), mode: locked.has(serial) ? 'unauthorized' : 'ready' });
-    await phone.start();
+    await phone.start(fixedPorts.get(serial) ?? 0);
     phones.set(serial, phone);
   }
   const control = createServer((req, res) => {
@@ -160,6 +176,13 @@ async function main(): Promise<void> {
       if (url.pathname === '/offline' && req.method === 'POST') {
         for (const s of serials) phones.get(s)?.setMode('offline');
         return [200, 'offline'];
+      }
+      if (url.pathname === '/wedge' && req.method === 'POST') {
+        for (const s of serials) phones.get(s)?.wedge(true);
+        return [200, 'wedged'];
+      }
+      if (url.pathname === '/bookings') {
+        return [200, cloud.statusRequests().map((r) => ({ udid: decodeURIComponent(r.path.split('/')[2] ?? ''), at: r.receivedAt, status: r.answer?.status }))];
       }
       if (url.pathname === '/hub') return [200, hubSwitches];
       if (url.pathname === '/fail' && req.method === 'POST') {

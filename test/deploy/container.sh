@@ -236,5 +236,93 @@ podman stop -t 20 "da-host-$run_id" >/dev/null
 [ "$(podman inspect -f '{{ .State.ExitCode }}' "da-host-$run_id")" = 0 ] || fail "exit code on stop"
 pass "report delivered, healthy, JSON logs, clean stop"
 
+# ---- hub ports: the hub service beside the agent ----------------------------------
+# docs/install/container.md, "Hub ports": the image run a second time as the
+# hub helper (listen.js), the only container with the hub: the USB device
+# nodes (cgroup rule c 189:* rw) and a writable sysfs; no network, no
+# capabilities, read-only root, uid 0 with the agent's gid 1000 so that its
+# socket (0660, in a volume only these two mount) is the agent's to open.
+# The agent asks it through /app/bin/hub-request (its powerCycleCommand).
+# No hub on a build machine: the test makes one, a character node 189:1 for
+# /dev/bus/usb/001/002 and a sysfs tree with the ports' disable files; the
+# host has no /sys/bus/usb to mount the tree over, so the stand-in and the
+# helper's check are told where it is (UHUBCTL_STANDIN_SYSFS, --usb-sysfs).
+# The stand-in uhubctl (test/hub/uhubctl) stands where the image's uhubctl
+# would be found first (/usr/local/bin) and fails unless it opens the node
+# read-write and writes the disable file.
+say "hub ports from the container: the hub service, a charge pause the agent asks for, doctor"
+hub_tree=$work/hub-$run_id
+rm -rf "$hub_tree"
+mkdir -p "$hub_tree/sysfs/1-1" "$hub_tree/sysfs/1-1:1.0/1-1-port1" "$hub_tree/sysfs/1-1:1.0/1-1-port2" "$hub_tree/dev/001"
+echo 1 >"$hub_tree/sysfs/1-1/busnum"
+echo 2 >"$hub_tree/sysfs/1-1/devnum"
+echo 0 >"$hub_tree/sysfs/1-1:1.0/1-1-port1/disable"
+echo 0 >"$hub_tree/sysfs/1-1:1.0/1-1-port2/disable"
+mknod -m 0664 "$hub_tree/dev/001/002" c 189 1
+hub_ports=PODMAN01=1-1:1,PODMAN02=1-1:2
+volumes+=("da-hub-$run_id")
+hub_service() { # name, then extra podman flags
+  local name=$1
+  shift
+  names+=("$name")
+  podman run -d --name "$name" "${limits[@]}" --init --read-only --cap-drop ALL --security-opt no-new-privileges --network none \
+    --user 0:1000 -v "da-hub-$run_id:/run/device-agent-hub" -e DEVICE_AGENT_HUB_PORTS="$hub_ports" \
+    -v "$repo/test/hub/uhubctl:/usr/local/bin/uhubctl:ro" -v "$hub_tree/sysfs:/hub-sysfs" -e UHUBCTL_STANDIN_SYSFS=/hub-sysfs \
+    -v "$hub_tree/dev:/dev/bus/usb" "$@" \
+    --entrypoint node "$image" /app/dist/src/hub-helper/listen.js --socket /run/device-agent-hub/hub.sock --usb-sysfs /hub-sysfs >/dev/null
+}
+hub_service "da-hub-$run_id" --device-cgroup-rule 'c 189:* rw'
+for _ in $(seq 1 20); do podman logs "da-hub-$run_id" 2>&1 | has 'listening on /run/device-agent-hub/hub.sock' && break; sleep 0.5; done
+podman logs "da-hub-$run_id" 2>&1 | has 'listening on /run/device-agent-hub/hub.sock (mode 0660, uid 0, gid 1000)' || fail "the hub service did not listen"
+pass "hub service listening: $(podman logs "da-hub-$run_id" 2>&1 | tail -1)"
+
+kill "$bed_pid" 2>/dev/null && wait "$bed_pid" 2>/dev/null || true
+"$node" "$repo/dist/test/deploy/bed.js" --adb-port "$host_adb_port" --cloud-port "$cloud_port" --control-port "$control_port" --serials PODMAN01,PODMAN02 \
+  --profile samsung-galaxy-s25-plus --hub-sysfs "$hub_tree/sysfs" --hub-ports 1-1:1=PODMAN01,1-1:2=PODMAN02 >"$work/bed.log" 2>&1 &
+bed_pid=$!
+status_port=$(free_port)
+t0=$(now_ms)
+hub_agent=(--env-file "$env_file" -e DEVICE_AGENT_HUB_PORTS="$hub_ports" -e DEVICE_AGENT_CHARGE_WAYS=PODMAN01=uhubctl -e DEVICE_AGENT_CHARGE_HIGH_PERCENT=90
+  -e DEVICE_AGENT_CHARGE_LOW_PERCENT=40 -e DEVICE_AGENT_CHARGE_MAX_PAUSE_SECONDS=20 -e DEVICE_AGENT_RECOVERY_POWER_CYCLE=true
+  -e "DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND=/app/bin/hub-request --socket /run/device-agent-hub/hub.sock" -v "da-hub-$run_id:/run/device-agent-hub")
+names+=("da-hubagent-$run_id")
+podman run -d --name "da-hubagent-$run_id" "${common[@]}" "${hub_agent[@]}" \
+  -e ANDROID_ADB_SERVER_PORT="$host_adb_port" -e DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:"$status_port" "$image" >/dev/null
+port1=$hub_tree/sysfs/1-1:1.0/1-1-port1/disable
+for _ in $(seq 1 240); do [ "$(cat "$port1")" = 1 ] && break; sleep 0.5; done
+[ "$(cat "$port1")" = 1 ] || fail "PODMAN01's port was never switched off: $(podman logs "da-hubagent-$run_id" 2>&1 | grep -i 'hub\|charge' | tail -5)"
+podman logs "da-hub-$run_id" 2>&1 | has 'device-agent-hub: off hub 1-1 port 1: done' || fail "the hub service did not log the switch"
+wait_put "$t0" "status(p, 'PODMAN01') === 'UNAVAILABLE'" 60 >/dev/null || fail "the paused phone was not reported UNAVAILABLE"
+for _ in $(seq 1 80); do [ "$(cat "$port1")" = 0 ] && break; sleep 0.5; done
+[ "$(cat "$port1")" = 0 ] || fail "PODMAN01's port was not switched on after charge.maxPauseSeconds"
+bed GET /hub | has '"hub":"1-1","port":1,"power":"off","serial":"PODMAN01"' || fail "the bed did not see port 1 off: $(bed GET /hub)"
+[ "$(cat "$hub_tree/sysfs/1-1:1.0/1-1-port2/disable")" = 0 ] || fail "port 2 was switched"
+pass "the agent in its container paused PODMAN01's charging: port 1 off and on again, through the hub service and the stand-in"
+
+podman exec "da-hubagent-$run_id" node /app/bin/device-agent.js doctor >"$work/hub-doctor.out" 2>&1 || true
+has '\[ OK \] hub helper (/run/device-agent-hub/hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens; hub 1-1: uhubctl lists port 1, 2' <"$work/hub-doctor.out" ||
+  fail "doctor in the agent's container did not check the hub tool through the hub service: $(grep -i hub "$work/hub-doctor.out")"
+pass "doctor in the agent's container: $(grep 'hub helper' "$work/hub-doctor.out")"
+
+say "the hub's conditions: not from the agent's container, not without the cgroup rule, not for others"
+podman exec "da-hubagent-$run_id" /app/bin/hub-request --socket /run/device-agent-hub/hub.sock -l 1-1 -p 3 -a off >"$work/hub-unmapped.out" 2>&1 && fail "an unmapped port was switched"
+has 'not in hubPorts' <"$work/hub-unmapped.out" || fail "an unmapped port was not refused: $(cat "$work/hub-unmapped.out")"
+# The stand-in itself in a container run as the agent's, given the tree: no hub node there, nothing switched.
+podman run --rm "${common[@]}" -v "$repo/test/hub/uhubctl:/usr/local/bin/uhubctl:ro" -v "$hub_tree/sysfs:/hub-sysfs:ro" -e UHUBCTL_STANDIN_SYSFS=/hub-sysfs \
+  --entrypoint uhubctl "$image" -l 1-1 -p 1 -a off >"$work/hub-agent-direct.out" 2>&1 && fail "uhubctl switched a port from a container like the agent's"
+has 'permission problems\|No compatible devices' <"$work/hub-agent-direct.out" || fail "unexpected: $(cat "$work/hub-agent-direct.out")"
+podman rm -f -t 0 "da-hub-$run_id" >/dev/null
+hub_service "da-hubnorule-$run_id"
+for _ in $(seq 1 20); do podman logs "da-hubnorule-$run_id" 2>&1 | has 'listening on' && break; sleep 0.5; done
+podman exec "da-hubagent-$run_id" /app/bin/hub-request --socket /run/device-agent-hub/hub.sock -l 1-1 -p 2 -a off >"$work/hub-norule.out" 2>&1 && fail "the hub service switched a port without the device cgroup rule"
+has 'permission problems\|No compatible devices' <"$work/hub-norule.out" || fail "unexpected without the cgroup rule: $(cat "$work/hub-norule.out")"
+# Why, as the helper's check (doctor's question) sees it from there: the device policy refuses the node.
+podman exec "da-hubagent-$run_id" /app/bin/hub-request --socket /run/device-agent-hub/hub.sock --check >"$work/hub-norule-check.out" 2>&1 && fail "the check passed without the cgroup rule"
+has '/dev/bus/usb/001/002 does not open (EPERM)' <"$work/hub-norule-check.out" || fail "the check did not name the refused node: $(cat "$work/hub-norule-check.out")"
+[ "$(cat "$hub_tree/sysfs/1-1:1.0/1-1-port2/disable")" = 0 ] || fail "port 2 was switched"
+[ "$(stat -c '%a %u %g' "$(podman volume inspect -f '{{ .Mountpoint }}' "da-hub-$run_id")/hub.sock")" = "660 0 1000" ] || fail "the socket is not 0660 root:1000"
+pass "unmapped port refused; the stand-in fails in a container like the agent's and in a hub service without the cgroup rule; socket 0660 root:1000"
+podman stop -t 20 "da-hubagent-$run_id" >/dev/null
+
 say "container deploy checks passed"
 echo "container: $passed passed, 0 failed"

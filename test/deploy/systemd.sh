@@ -216,6 +216,10 @@ HUB_SYSFS=/sys/bus/usb/devices
 PORT_CHARGE=$HUB_SYSFS/1-1:1.0/1-1-port1/disable
 PORT_CYCLE=$HUB_SYSFS/1-1:1.0/1-1-port2/disable
 PKG_NODE=/usr/lib/device-agent/node/bin/node
+# DEPLOY02, the phone recovery power-cycles, on a port the settings name
+# (networkDevices): the agent connects it again after its kick, as recovery
+# kicks only a network phone it connects itself.
+CYCLE_PORT=5602
 
 # Runs a command under the sandbox of the installed device-agent.service:
 # every property of its [Service] section but how it is started and kept.
@@ -264,10 +268,12 @@ package_part() {
 { \"baseUrl\": \"http://127.0.0.1:8080/v1\", \"username\": \"agent@example.test\", \"schedule\": \"*/5 * * * * *\", \"jitterSeconds\": 0,
   \"hubPorts\": [\"DEPLOY01=1-1:1\", \"DEPLOY02=1-1:2\"],
   \"charge\": { \"ways\": [\"DEPLOY01=uhubctl\"], \"highPercent\": 90, \"lowPercent\": 40, \"maxPauseSeconds\": 20 },
-  \"recovery\": { \"powerCycle\": true, \"offlineCooldownSeconds\": 10, \"kickCooldownSeconds\": 10, \"bookingCacheSeconds\": 2 } }
+  \"networkDevices\": [\"127.0.0.1:$CYCLE_PORT\"], \"probeTimeoutSeconds\": 2,
+  \"recovery\": { \"powerCycle\": true, \"offlineCooldownSeconds\": 10, \"kickAfterShellFailures\": 2, \"kickCooldownSeconds\": 10, \"bookingCacheSeconds\": 2,
+    \"bookingRequestsPerMinute\": 60 } }
 JSON"
   in_box systemd-run --unit=da-bed --collect -p WorkingDirectory=/src "$PKG_NODE" /src/dist/test/deploy/bed.js --serials DEPLOY01,DEPLOY02,DEPLOY03 \
-    --profile samsung-galaxy-s25-plus --hub-sysfs "$HUB_SYSFS" --hub-ports 1-1:1=DEPLOY01,1-1:2=DEPLOY02 --adb-wait-seconds 120 >/dev/null
+    --profile samsung-galaxy-s25-plus --hub-sysfs "$HUB_SYSFS" --hub-ports 1-1:1=DEPLOY01,1-1:2=DEPLOY02 --fixed-ports DEPLOY02=$CYCLE_PORT --adb-wait-seconds 120 >/dev/null
   t0=$(box_ms)
   in_box systemctl restart device-agent
   wait_put "$t0" "['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) !== undefined)" 90 >/dev/null || fail "no report with the three phones from the package"
@@ -283,15 +289,54 @@ JSON"
   [ "$(in_box cat "$PORT_CHARGE")" = 0 ] || fail "DEPLOY01's port was not switched on after charge.maxPauseSeconds"
   pass "port 1 off (UNAVAILABLE, paused) and on again after the longest pause, through device-agent-hub"
 
-  say "a power cycle, as recovery asks for one, from the agent's sandbox through the hub helper"
-  # Recovery's decision to cycle is the e2e tests' (test/e2e/power-cycle*);
-  # here the command it runs, as the daemon's unit runs it.
-  in_agent_sandbox /usr/lib/device-agent/bin/hub-request -l 1-1 -p 2 -a cycle >"$work/cycle.out" 2>&1 || fail "the cycle failed: $(cat "$work/cycle.out")"
-  has 'Sent power on request' <"$work/cycle.out" || fail "no uhubctl output came back: $(cat "$work/cycle.out")"
-  for _ in $(seq 1 20); do bed GET /hub | has '"power":"on","serial":"DEPLOY02"' && break; sleep 0.5; done
-  bed GET /hub | has '"power":"off","serial":"DEPLOY02"' && bed GET /hub | has '"power":"on","serial":"DEPLOY02"' || fail "DEPLOY02's port was not switched off and on: $(bed GET /hub)"
-  in_box journalctl --no-pager -o cat | has 'device-agent-hub: cycle hub 1-1 port 2: done' || fail "the helper did not log the cycle"
-  pass "port 2 cycled off and on (the bed saw both), the helper logged it"
+  say "recovery power-cycles a wedged phone through the hub helper, as the shipped units run it"
+  # The whole path: DEPLOY02's adbd is wedged for good (listed as a device,
+  # no shell answered, a new connection's neither); the agent's inventories
+  # miss their deadline, recovery asks the booking gate (the cloud double:
+  # not booked), kicks the transport, the kick does not help, and after the
+  # kick cooldown recovery runs its powerCycleCommand, the package's
+  # hub-request, from the agent's unit: the hub helper runs the stand-in,
+  # which switches port 2 off and on in the sysfs tree (the bed unplugs the
+  # phone at off and plugs it back, freed, at on).
+  local wedged_at cycle_line done_line off_at on_at booked
+  wedged_at=$(box_ms)
+  bed POST '/wedge?serials=DEPLOY02' >/dev/null || fail "could not wedge DEPLOY02"
+  agent_line() { # PATTERN TIMEOUT_S: the first agent log line since the wedge that matches
+    for _ in $(seq 1 $(($2 * 2))); do
+      line=$(in_box journalctl --no-pager -o cat -u device-agent --since "@$((wedged_at / 1000))" | grep -m1 -e "$1" || true)
+      [ -n "$line" ] && { printf '%s\n' "$line"; return 0; }
+      sleep 0.5
+    done
+    return 1
+  }
+  agent_line "kicking the adb transport of 127.0.0.1:$CYCLE_PORT" 90 >/dev/null || fail "recovery never kicked the wedged DEPLOY02"
+  cycle_line=$(agent_line "power-cycling hub 1-1 port 2 behind 127.0.0.1:$CYCLE_PORT" 90) || fail "recovery did not decide a power cycle after the kick: $(in_box journalctl --no-pager -o cat -u device-agent | grep -i 'recover\|kick\|hub' | tail -5)"
+  has 'still wedged after a kick' <<<"$cycle_line" || fail "the cycle's reason is not the failed kick: $cycle_line"
+  done_line=$(agent_line "hub 1-1 port 2 power-cycled" 40) || fail "the agent did not log the cycle done: $(in_box journalctl --no-pager -o cat -u device-agent -u 'device-agent-hub@*' | grep -i 'hub' | tail -5)"
+  in_box journalctl --no-pager -o cat --since "@$((wedged_at / 1000))" | has 'device-agent-hub: cycle hub 1-1 port 2: done' || fail "the helper did not log the cycle"
+  # What the stand-in did, as the bed watched its sysfs port files: port 2
+  # (DEPLOY02's) off then on, once. (Port 1 is charge control's: DEPLOY01
+  # stays at 100 %, and may be paused again meanwhile.)
+  bed GET /hub >"$work/hub.json"
+  read -r off_at on_at < <("$node" -e "
+    const s = JSON.parse(require('fs').readFileSync('$work/hub.json', 'utf8')).filter((x) => x.at >= $wedged_at && x.port === 2);
+    if (s.map((x) => x.hub + ':' + x.serial + ':' + x.power).join() !== '1-1:DEPLOY02:off,1-1:DEPLOY02:on') process.exit(1);
+    console.log(s[0].at, s[1].at);") || fail "the stand-in did not switch port 2 off and on once: $(cat "$work/hub.json")"
+  # The booking gate was asked about DEPLOY02 before the switch, and the cloud double says: not booked.
+  bed GET /bookings | "$node" -e "
+    let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+      process.exit(JSON.parse(t).some((b) => b.udid === 'DEPLOY02' && b.status === 200 && b.at >= $wedged_at && b.at <= $off_at) ? 0 : 1);
+    });" || fail "the booking gate was not asked about DEPLOY02 before the cycle: $(bed GET /bookings)"
+  booked=$(in_box "$PKG_NODE" -e "fetch('http://127.0.0.1:8080/v1/devices/DEPLOY02/status', { headers: { authorization: 'Basic ' + Buffer.from('agent@example.test:$KEY').toString('base64') } })
+    .then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))")
+  has '"isBooked":false' <<<"$booked" || fail "the cloud double does not answer 'not booked' for DEPLOY02: $booked"
+  # The phone is back, reported available with no message, and the agent counts one power cycle.
+  wait_put "$on_at" "status(p, 'DEPLOY02') === 'AVAILABLE'" 90 >/dev/null || fail "DEPLOY02 was not reported AVAILABLE after its cycle"
+  in_box "$PKG_NODE" -e "fetch('http://127.0.0.1:9317/metrics').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))" >"$work/metrics.txt" ||
+    fail "no /metrics from the agent"
+  has '^device_agent_recovery_actions_total{action="power_cycle",result="ok"} 1$' <"$work/metrics.txt" ||
+    fail "the agent's metrics do not count one power cycle: $(grep recovery_actions "$work/metrics.txt")"
+  pass "wedged DEPLOY02: kicked, then (not booked) port 2 cycled by recovery through device-agent-hub and the stand-in, off at $off_at and on at $on_at; reported AVAILABLE again"
 
   say "the helper switches only mapped ports, and only for root and the agent's user"
   # Each exits 1 (refused): its output is read from a file, not a pipe that pipefail would fail.
@@ -302,9 +347,10 @@ JSON"
   pass "port 3 (unmapped) refused; user nobody refused"
 
   say "b3b4d4c's way: the stand-in uhubctl straight under the agent's sandbox fails"
-  if in_agent_sandbox /usr/local/bin/uhubctl -l 1-1 -p 1 -a off >"$work/sandboxed-uhubctl.log" 2>&1; then fail "uhubctl ran under the agent's own sandbox: the stand-in does not check what the real one needs"; fi
+  # Port 2: port 1 is charge control's, which may pause DEPLOY01 (at 100 %) again meanwhile.
+  if in_agent_sandbox /usr/local/bin/uhubctl -l 1-1 -p 2 -a off >"$work/sandboxed-uhubctl.log" 2>&1; then fail "uhubctl ran under the agent's own sandbox: the stand-in does not check what the real one needs"; fi
   has 'permission problems\|No compatible devices' <"$work/sandboxed-uhubctl.log" || fail "unexpected: $(cat "$work/sandboxed-uhubctl.log")"
-  [ "$(in_box cat "$PORT_CHARGE")" = 0 ] || fail "the port was switched from the agent's sandbox"
+  [ "$(in_box cat "$PORT_CYCLE")" = 0 ] || fail "the port was switched from the agent's sandbox"
   pass "no /dev/bus/usb and a read-only /sys there: $(head -1 "$work/sandboxed-uhubctl.log")"
 
   say "doctor, once and list through the packaged wrapper"

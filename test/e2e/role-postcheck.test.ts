@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -34,9 +34,47 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'server.crt'), ca.serverCert);
   writeFileSync(join(dir, 'server.key'), ca.serverKey);
   writeFileSync(join(dir, 'ca.pem'), ca.caCert);
+  // Scrapers' certificates: a CA of their own, and one client certificate it signed.
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  ssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'clients.key',
+    '-out',
+    'clients.crt',
+    '-subj',
+    '/CN=Scrapers CA',
+    '-days',
+    '2',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+  );
+  ssl('req', '-new', ...ec, '-keyout', 'prom.key', '-out', 'prom.csr', '-subj', '/CN=prometheus');
+  writeFileSync(join(dir, 'prom.ext'), 'extendedKeyUsage=clientAuth\n');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'prom.csr',
+    '-CA',
+    'clients.crt',
+    '-CAkey',
+    'clients.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'prom.ext',
+    '-out',
+    'prom.crt',
+  );
   writeFileSync(
     join(dir, 'web.yml'),
-    `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  prometheus: '${bcrypt.hashSync(password, 10)}'\n`,
+    'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: clients.crt\n' +
+      `basic_auth_users:\n  prometheus: '${bcrypt.hashSync(password, 10)}'\n`,
   );
   await adb.start();
   await cloud.start();
@@ -66,7 +104,13 @@ function fetchMetrics(): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
       `https://${listen}/metrics`,
-      { ca: readFileSync(join(dir, 'ca.pem'), 'utf8'), auth: `prometheus:${password}`, servername: 'localhost' },
+      {
+        ca: readFileSync(join(dir, 'ca.pem'), 'utf8'),
+        cert: readFileSync(join(dir, 'prom.crt'), 'utf8'),
+        key: readFileSync(join(dir, 'prom.key'), 'utf8'),
+        auth: `prometheus:${password}`,
+        servername: 'localhost',
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c: string) => (body += c));
@@ -108,12 +152,14 @@ function postcheck(vars: Record<string, unknown>): Promise<{ code: number; outpu
   });
 }
 
-describe('the role post-check against a status endpoint with TLS and basic authentication', () => {
+describe('the role post-check against a status endpoint with TLS, client certificates and basic authentication', () => {
   it('passes with the user and password, checking the certificate against its CA, and never prints the password', async () => {
     const run = await postcheck({
       device_agent_status_username: 'prometheus',
       device_agent_status_password: password,
       device_agent_status_ca_path: join(dir, 'ca.pem'),
+      device_agent_status_client_cert_path: join(dir, 'prom.crt'),
+      device_agent_status_client_key_path: join(dir, 'prom.key'),
     });
     expect(run.output).toContain('ok: [localhost]');
     expect(run.code, run.output).toBe(0);
@@ -125,11 +171,25 @@ describe('the role post-check against a status endpoint with TLS and basic authe
     const run = await postcheck({
       device_agent_status_username: 'prometheus',
       device_agent_status_password: 'not-the-password-0c3d',
+      device_agent_status_client_cert_path: join(dir, 'prom.crt'),
+      device_agent_status_client_key_path: join(dir, 'prom.key'),
       device_agent_postcheck_timeout: 2,
     });
     expect(run.code, run.output).not.toBe(0);
     expect(run.output).toMatch(/FAILED!/);
     expect(run.output).not.toContain('not-the-password-0c3d');
+    expect(run.output).not.toContain(password);
+  }, 150_000);
+
+  it('fails without the client certificate the web config asks for, the password right', async () => {
+    const run = await postcheck({
+      device_agent_status_username: 'prometheus',
+      device_agent_status_password: password,
+      device_agent_status_ca_path: join(dir, 'ca.pem'),
+      device_agent_postcheck_timeout: 2,
+    });
+    expect(run.code, run.output).not.toBe(0);
+    expect(run.output).toMatch(/FAILED!/);
     expect(run.output).not.toContain(password);
   }, 150_000);
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -76,7 +76,10 @@ describe('the hub helper, through its socket', () => {
     expect(item).toMatchObject({ status: 'ok' });
     expect(item!.finding).toMatch(/uhubctl: .*uhubctl; hub 1-1.4: .*001\/002 opens; hub 1-1\.4: uhubctl lists port 3/);
     const [missing] = await hubHelperItems({ ...settings, recovery: { ...settings.recovery, powerCycleCommand: `hub-request --socket ${dir}/none.sock` } });
-    expect(missing).toMatchObject({ status: 'fail', advice: expect.stringMatching(/device-agent-hub.socket/) });
+    expect(missing).toMatchObject({
+      status: 'fail',
+      advice: expect.stringMatching(/the hub helper that listens on .*none\.sock \(in a container: the hub service/),
+    });
     expect(await hubHelperItems({ ...settings, recovery: { ...settings.recovery, powerCycleCommand: 'uhubctl' } })).toEqual([]);
   }, 20_000);
 
@@ -96,4 +99,36 @@ describe('the hub helper, through its socket', () => {
       hubPorts = 'HELPER01=1-1.4:3';
     }
   }, 20_000);
+});
+
+// listen.js: the helper where no systemd starts it (the container's hub
+// service), a process of serve.js per connection on a socket of mode 0660.
+describe('the hub helper as the container runs it (listen.js)', () => {
+  it('listens on a socket only its user and group may open, and switches a mapped port through it', async () => {
+    const listenSocket = join(dir, 'listen.sock');
+    const env = { ...process.env, ...hub.env, PATH: `${dir}${delimiter}${process.env.PATH}`, DEVICE_AGENT_HUB_PORTS: hubPorts };
+    const listener = spawn(
+      process.execPath,
+      [join(dist, 'listen.js'), '--socket', listenSocket, '--usb-sysfs', hub.env.UHUBCTL_STANDIN_SYSFS!, '--usb-devfs', hub.env.UHUBCTL_STANDIN_DEVFS!],
+      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let log = '';
+    listener.stderr.on('data', (c: Buffer) => (log += c.toString()));
+    try {
+      for (let i = 0; i < 100 && !/listening on/.test(log); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(log).toMatch(/listening on .*listen\.sock \(mode 0660/);
+      expect(statSync(listenSocket).mode & 0o777).toBe(0o660);
+      const viaListener = `${process.execPath} ${join(dist, 'client.js')} --socket ${listenSocket}`;
+      await new Uhubctl(viaListener).switch('1-1.4', 3, 'off');
+      expect(readFileSync(hub.disableFile('1-1.4', 3), 'utf8')).toBe('1');
+      await new Uhubctl(viaListener).switch('1-1.4', 3, 'on');
+      expect(readFileSync(hub.disableFile('1-1.4', 3), 'utf8')).toBe('0');
+      await expect(new Uhubctl(viaListener).cycle('1-1.4', 4)).rejects.toThrow(/exit status 1/);
+      expect(log).toMatch(/device-agent-hub: off hub 1-1\.4 port 3: done/);
+    } finally {
+      listener.kill('SIGTERM');
+      await new Promise((r) => listener.once('exit', r));
+    }
+    expect(existsSync(listenSocket)).toBe(false);
+  }, 30_000);
 });

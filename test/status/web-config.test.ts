@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkStatusEndpoint } from '../../src/doctor/status-endpoint.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { createLogger, silentLogger } from '../../src/log/logger.js';
 import { StatusServer } from '../../src/status/server.js';
 import { loadWebConfig } from '../../src/status/web-config.js';
 import { privateCa } from '../proxies/private-ca.js';
@@ -171,5 +172,56 @@ describe('loadWebConfig', () => {
   it('a daemon given a web config it cannot use does not start the endpoint without it', () => {
     const { file } = webDir('tls_server_config:\n  cert_file: server.crt\n');
     expect(() => new StatusServer('127.0.0.1:0', source, silentLogger(), { webConfigFile: file })).toThrow(/needs both cert_file and key_file/);
+  });
+});
+
+// Certificates rotated in place (certbot renews and swaps the files; a CA's
+// short-lived certificates): the endpoint serves the new pair without a
+// restart, and a new pair that does not fit keeps the old one, with one warning.
+describe('the status endpoint, its certificate rotated', () => {
+  const issuerOf = (port: string, cas: string[]): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const req = httpsRequest({ host: '127.0.0.1', port, path: '/healthz', ca: cas, servername: 'localhost', agent: false }, (res) => {
+        const cert = (res.socket as TLSSocket).getPeerCertificate();
+        res.resume();
+        res.on('end', () => resolve(String(cert.issuer.CN)));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('serves the new certificate once the files change, and keeps it when the next pair does not match, saying so once', async () => {
+    const next = privateCa('Rotated Status CA', ['localhost', '127.0.0.1']);
+    const other = privateCa('Other Status CA', ['localhost', '127.0.0.1']);
+    const cas = [ca.caCert, next.caCert, other.caCert];
+    const { dir, file } = webDir('tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n');
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', pretty: false, destination: { write: (line: string) => lines.push(line) } });
+    const status = new StatusServer('127.0.0.1:0', source, logger, { webConfigFile: file, tlsCheckMs: 0 });
+    const port = (await status.start())!.replace(/^127\.0\.0\.1:/, '');
+    stops.push(() => status.stop());
+    expect(await issuerOf(port, cas)).toBe('Status Endpoint Test CA');
+
+    // As certbot swaps them: each file replaced by a rename.
+    const swap = (name: string, text: string): void => {
+      writeFileSync(join(dir, `${name}.new`), text);
+      renameSync(join(dir, `${name}.new`), join(dir, name));
+    };
+    swap('server.crt', next.serverCert);
+    swap('server.key', next.serverKey);
+    expect(await issuerOf(port, cas)).toBe('Rotated Status CA');
+    expect(lines.filter((l) => /serves its new certificate/.test(l))).toHaveLength(1);
+
+    // A certificate whose key is another's: the rotated pair stays.
+    swap('server.crt', other.serverCert);
+    expect(await issuerOf(port, cas)).toBe('Rotated Status CA');
+    expect(await issuerOf(port, cas)).toBe('Rotated Status CA');
+    const warnings = lines.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.msg).toMatch(/new certificate or key cannot be used .*keeps serving the previous one/);
+
+    // Its key follows: the other pair is served.
+    swap('server.key', other.serverKey);
+    expect(await issuerOf(port, cas)).toBe('Other Status CA');
   });
 });

@@ -1,0 +1,89 @@
+// The status endpoint's certificate and key, picked up again when an
+// operator rotates them (certbot, a CA's short-lived certificates) without a
+// restart. node_exporter's exporter-toolkit reads them at every handshake;
+// here a new connection looks at the two files' identity (inode, size,
+// modification time) at most once per interval, and only a change is read
+// and put in place with server.setSecureContext, before that connection's
+// handshake. A new pair that does not make a TLS context (half written, a
+// key of another certificate) leaves the one in use, with one warning per
+// such pair.
+
+import { statSync } from 'node:fs';
+import type { Server } from 'node:net';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
+import type { Logger } from '../log/logger.js';
+import { readTlsPair } from './web-config.js';
+
+/** At most one look at the files in this long: a scrape storm costs two stat calls a second. */
+const CHECK_MS = 1_000;
+
+/** What tells a file's content changed without reading it. */
+function identity(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch (error) {
+    return `missing:${(error as NodeJS.ErrnoException).code ?? ''}`;
+  }
+}
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+export class TlsReloader {
+  private lastCheck = -Infinity;
+  private seen: string;
+  private warned: string | undefined;
+
+  constructor(
+    private readonly files: TlsFiles,
+    /** The options of the context in use, but for cert and key. */
+    private readonly base: Omit<SecureContextOptions, 'cert' | 'key'>,
+    private readonly logger: Logger,
+    private readonly now: () => number = () => Date.now(),
+    private readonly checkMs = CHECK_MS,
+  ) {
+    this.seen = this.identities();
+  }
+
+  /** Looks before each connection's handshake (the listener runs before the TLS server's own). */
+  attach(server: Server & { setSecureContext(options: SecureContextOptions): void }): void {
+    server.prependListener('connection', () => this.check(server));
+  }
+
+  /** Puts a changed pair in place; returns true when it did. */
+  check(server: { setSecureContext(options: SecureContextOptions): void }): boolean {
+    const now = this.now();
+    if (now - this.lastCheck < this.checkMs && now >= this.lastCheck) return false;
+    this.lastCheck = now;
+    const current = this.identities();
+    if (current === this.seen) return false;
+    let options: SecureContextOptions;
+    try {
+      const { cert, key } = readTlsPair(this.files.certFile, this.files.keyFile);
+      options = { ...this.base, cert, key };
+      // Throws on a key that is not the certificate's, or a file that is not PEM.
+      createSecureContext(options);
+    } catch (error) {
+      if (this.warned !== current) {
+        this.warned = current;
+        this.logger.warn(
+          { certFile: this.files.certFile, keyFile: this.files.keyFile, err: (error as Error).message },
+          `the status endpoint's new certificate or key cannot be used (${(error as Error).message}); it keeps serving the previous one. Check that ${this.files.certFile} and ${this.files.keyFile} are a matching PEM pair`,
+        );
+      }
+      return false;
+    }
+    server.setSecureContext(options);
+    this.seen = current;
+    this.warned = undefined;
+    this.logger.info({ certFile: this.files.certFile }, 'the status endpoint serves its new certificate');
+    return true;
+  }
+
+  private identities(): string {
+    return `${identity(this.files.certFile)}|${identity(this.files.keyFile)}`;
+  }
+}
