@@ -24,6 +24,8 @@ export type BookingVerdict =
   { kind: 'free' } | { kind: 'booked'; answer: number } | { kind: 'unknown'; reason: string; answer?: number } | { kind: 'ask' } | { kind: 'waiting' };
 
 const MINUTE_MS = 60_000;
+/** A device refused for the budget counts as waiting its turn this long after it was last refused: every action looks at least this often. */
+const WAITING_MS = 15_000;
 
 interface Known {
   answer: BookingAnswer;
@@ -39,6 +41,8 @@ export class BookingGate {
   /** Monotonic ms of the status requests of the last minute, oldest first. */
   private sent: number[] = [];
   private seq = 0;
+  /** Devices refused for the budget, with when they were last refused: the next request is theirs before a device asked about within the minute. */
+  private readonly waiting = new Map<string, number>();
 
   constructor(
     private readonly settings: BookingGateSettings,
@@ -57,13 +61,20 @@ export class BookingGate {
     const known = this.known.get(deviceId);
     if (known && now - known.at < this.settings.cacheMs) return fromAnswer(known);
     if (this.asking.has(deviceId)) return { kind: 'waiting' };
-    if (this.sent.length < this.settings.maxRequestsPerMinute) {
+    // The budget is the host's, shared by every action: a device asked about
+    // within the minute yields to one that is waiting its turn, so one action
+    // asking again and again (charge control over a full phone) cannot keep
+    // another (recovery of a wedged phone) from ever being asked about.
+    const recent = known !== undefined && now - known.at < MINUTE_MS;
+    if (this.sent.length < this.settings.maxRequestsPerMinute && !(recent && this.othersWaiting(deviceId, now))) {
+      this.waiting.delete(deviceId);
       this.sent.push(now);
       this.asking.add(deviceId);
       return { kind: 'ask' };
     }
     // Out of budget: an old answer no longer says anything about now, but a
     // booked or failed one still names why the device is left alone.
+    this.waiting.set(deviceId, now);
     if (known && !('booked' in known.answer && !known.answer.booked)) return fromAnswer(known);
     return { kind: 'unknown', reason: `the agent asks the cloud at most ${this.settings.maxRequestsPerMinute} times a minute and will ask again shortly` };
   }
@@ -89,7 +100,17 @@ export class BookingGate {
 
   /** Entries kept, for the boundedness check. */
   size(): number {
-    return this.known.size + this.asking.size + this.sent.length;
+    return this.known.size + this.asking.size + this.sent.length + this.waiting.size;
+  }
+
+  /** Whether a device other than this one, not asked about within the minute, is waiting its turn. */
+  private othersWaiting(deviceId: string, now: number): boolean {
+    for (const id of this.waiting.keys()) {
+      if (id === deviceId) continue;
+      const at = this.known.get(id)?.at;
+      if (at === undefined || now - at >= MINUTE_MS) return true;
+    }
+    return false;
   }
 
   private prune(now: number): void {
@@ -98,6 +119,7 @@ export class BookingGate {
     // still left alone while the budget is spent; a minute covers that.
     const keep = Math.max(this.settings.cacheMs, MINUTE_MS);
     for (const [id, k] of this.known) if (now - k.at >= keep) this.known.delete(id);
+    for (const [id, at] of this.waiting) if (now - at >= WAITING_MS) this.waiting.delete(id);
   }
 }
 

@@ -68,6 +68,30 @@ describe('BookingGate', () => {
     expect(gate.byTurn(['B', 'A', 'C'], (d) => d)).toEqual(['C', 'A', 'B']);
   });
 
+  it('shares the budget across actions: a device asked about again and again yields to one waiting its turn', () => {
+    // Charge control looks at a full phone (A) first at every tick and asks whenever its answer is stale;
+    // recovery's wedged phone (B) comes later. Without the turn, A would take every request and B none.
+    const time = new VirtualTime();
+    const gate = new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, time.clock());
+    let firstAskOfB: number | undefined;
+    const asksOfA: number[] = [];
+    for (let t = 0; t <= 300_000; t += 2_000) {
+      if (t > 0) time.advance(2_000);
+      if (gate.verdict('A').kind === 'ask') {
+        asksOfA.push(t);
+        gate.answered('A', { booked: false });
+      }
+      if (t >= 30_000 && gate.verdict('B').kind === 'ask') {
+        firstAskOfB ??= t;
+        gate.answered('B', { unknown: 'the cloud did not answer' });
+      }
+    }
+    expect(firstAskOfB).toBeDefined();
+    expect(firstAskOfB!).toBeLessThanOrEqual(30_000 + 60_000);
+    // A still gets its share: the budget is not left unused.
+    expect(asksOfA.length).toBeGreaterThan(10);
+  });
+
   it('knows a USB phone by its serial until it gives a udid, a TCP one only by its udid', () => {
     expect(cloudIdOf('R58M12AB', undefined)).toBe('R58M12AB');
     expect(cloudIdOf('R58M12AB', 'UDID1')).toBe('UDID1');
