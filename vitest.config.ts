@@ -138,10 +138,11 @@ const projects: TestProjectInlineConfiguration[] = [
       include: E2E,
       // Mostly waiting on other processes and timers (about a quarter of a
       // core each); each file starts its own adb server on a free port and
-      // its own cloud double, so files do not share state. Three at once on
-      // 2 cores: five were faster but missed deadlines on a loaded machine
-      // (docs/design/tooling.md, "Where the e2e tier's time goes").
-      maxWorkers: 3,
+      // its own cloud double, so files do not share state. Five at once on
+      // 2 cores: 9.5 min instead of 17, every test passing at load 3 to 10;
+      // at load 18 to 24 deadlines were missed (docs/design/tooling.md,
+      // "Where the e2e tier's time goes").
+      maxWorkers: 5,
       sequence: { groupOrder: 1 },
     },
   },
