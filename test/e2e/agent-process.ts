@@ -34,14 +34,53 @@ export function runAgent(args: string[], env: Record<string, string>, timeoutMs 
   return agent.exited(timeoutMs);
 }
 
+/** The JSON log lines of one stream, parsed once each as they arrive (a test polls logs() every 50 ms for minutes). */
+class ParsedLines {
+  text = '';
+  readonly lines: Array<Record<string, unknown>> = [];
+  private parsedTo = 0;
+
+  /** The complete lines parsed so far, and a last line without its newline yet if it parses. */
+  read(): Array<Record<string, unknown>> {
+    const end = this.text.lastIndexOf('\n') + 1;
+    if (end > this.parsedTo) {
+      for (const l of this.text.slice(this.parsedTo, end).split('\n')) if (l.startsWith('{"level"')) this.lines.push(JSON.parse(l) as Record<string, unknown>);
+      this.parsedTo = end;
+    }
+    const tail = this.text.slice(end);
+    if (!tail.startsWith('{"level"')) return this.lines;
+    try {
+      return [...this.lines, JSON.parse(tail) as Record<string, unknown>];
+    } catch {
+      return this.lines;
+    }
+  }
+}
+
 export class AgentProcess {
-  stdout = '';
-  stderr = '';
+  private out = new ParsedLines();
+  private err = new ParsedLines();
   private readonly done: Promise<AgentRun>;
 
+  get stdout(): string {
+    return this.out.text;
+  }
+  /** A test may cut what it keeps (a long soak): the lines are parsed again from there. */
+  set stdout(text: string) {
+    this.out = new ParsedLines();
+    this.out.text = text;
+  }
+  get stderr(): string {
+    return this.err.text;
+  }
+  set stderr(text: string) {
+    this.err = new ParsedLines();
+    this.err.text = text;
+  }
+
   constructor(readonly child: ChildProcess) {
-    child.stdout?.on('data', (c: Buffer) => (this.stdout += c.toString()));
-    child.stderr?.on('data', (c: Buffer) => (this.stderr += c.toString()));
+    child.stdout?.on('data', (c: Buffer) => (this.out.text += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (this.err.text += c.toString()));
     this.done = new Promise((resolveRun) => {
       child.once('exit', (code, signal) => {
         // 'exit' can come before the last output: wait for the pipes to close.
@@ -58,10 +97,7 @@ export class AgentProcess {
 
   /** Log lines (JSON) from both streams, parsed; other lines are skipped. */
   logs(): Array<Record<string, unknown>> {
-    return (this.stdout + '\n' + this.stderr)
-      .split('\n')
-      .filter((l) => l.startsWith('{"level"'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return [...this.out.read(), ...this.err.read()];
   }
 
   async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 15_000): Promise<Record<string, unknown>> {

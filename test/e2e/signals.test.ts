@@ -21,8 +21,12 @@ describe('SIGTERM while the daemon is still starting', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const a = bed.run({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${(silent.address() as AddressInfo).port}` });
-      // Past the launcher and the settings, in the middle of the start.
-      await sleep(2_000);
+      // Past the launcher and the settings (its first line; the handlers come
+      // right after it), in the middle of the start. A fixed 2 s from the spawn
+      // was not always past them on a loaded machine: the SIGTERM then killed
+      // the process before it listened (signal SIGTERM, no exit code).
+      await a.waitForLog((l) => String(l.msg).startsWith('settings: '), 20_000);
+      await sleep(1_000);
       expect(a.logs().some((l) => l.msg === 'device-agent started')).toBe(false);
       const t0 = Date.now();
       const end = await a.stop('SIGTERM', 10_000);
