@@ -147,8 +147,11 @@ const projects: TestProjectInlineConfiguration[] = [
     },
   },
 ];
-// One at a time: they bound heap, descriptors and timing, which a neighbour would disturb.
-if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, maxWorkers: 1, sequence: { groupOrder: 2 } } });
+// All three at once, after the e2e tier: each bounds its own process's heap,
+// descriptors and sockets (its own agent, adb server and cloud double), which
+// a neighbour cannot change; two of them mostly wait out fixed durations, and
+// the 1,000-cycle soak is the one that needs a core (docs/design/tooling.md).
+if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, maxWorkers: 3, sequence: { groupOrder: 2 } } });
 
 export default defineConfig({
   test: {

@@ -95,6 +95,8 @@ function measure(): Sample {
 }
 
 describe('soak', () => {
+  // Its timeout guards against a hang; it is no bound on speed (npm run bench
+  // measures that): about 2.5 min alone, longer beside the other soaks.
   it(`${CYCLES} report cycles with flapping devices: no growth of heap or descriptors beyond the bound`, async () => {
     let flaps = 0;
     // One device at a time drops its connection every 150 ms; adb reconnects it.
@@ -154,5 +156,5 @@ describe('soak', () => {
     expect(end.heap - base!.heap).toBeLessThan(HEAP_BOUND);
     expect(end.fds - base!.fds).toBeLessThanOrEqual(FD_BOUND);
     expect(end.sockets - base!.sockets).toBeLessThanOrEqual(SOCKET_BOUND);
-  }, 240_000);
+  }, 600_000);
 });
