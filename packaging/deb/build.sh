@@ -101,7 +101,12 @@ runtime_dir=${DEVICE_AGENT_RUNTIME_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/device
 mkdir -p "$runtime_dir"
 runtime() { # arch -> directory holding bin/node and LICENSE of node-linux-<x64|arm64>@node_version
   local npm_arch=$([ "$1" = amd64 ] && echo x64 || echo arm64)
-  local name=node-linux-$npm_arch dir=$runtime_dir/node-linux-$npm_arch-$node_version
+  local name=node-linux-$npm_arch dir=$runtime_dir/node-linux-$npm_arch-$node_version lock
+  # Two builds at once (CI's deploy checks run side by side) share this
+  # cache: one fetches, the other waits and finds it. Called in $(...), so
+  # the lock goes with the subshell.
+  exec {lock}>"$runtime_dir/.lock"
+  flock "$lock"
   if [ ! -x "$dir/bin/node" ]; then
     # npm pack checks the tarball against the registry's sha512 integrity.
     (cd "$runtime_dir" && npm pack "$name@$node_version" --json --loglevel=error >"$name-$node_version.json") ||

@@ -128,12 +128,15 @@ if [ "$(cat "$image/.recipe" 2>/dev/null)" != "$recipe" ]; then
 fi
 
 # ---- the packages ------------------------------------------------------------------
-say "npm run package: N, N+1, arm64"
+# packaging/deb/build.sh is `npm run package` without its first step, the
+# build of dist/: `npm test` made dist/ before, and rebuilding it here would
+# rewrite files that the deploy checks running beside this one (.ci/run) read.
+say "packaging/deb/build.sh: N, N+1, arm64"
 rm -rf "$run"
 mkdir -p "$run" "$out"
 N=$("$node" -p "require('$repo/package.json').version")
 N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
-(cd "$repo" && npm run --silent package -- --arch all --out "$out") >"$run/package-N.log" 2>&1 || fail "npm run package: $(tail -20 "$run/package-N.log")"
+(cd "$repo" && bash packaging/deb/build.sh --arch all --out "$out") >"$run/package-N.log" 2>&1 || fail "building $N: $(tail -20 "$run/package-N.log")"
 (cd "$repo" && bash packaging/deb/build.sh --version "$N1" --out "$out") >"$run/package-N1.log" 2>&1 || fail "building $N1: $(tail -20 "$run/package-N1.log")"
 for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb" "device-agent_${N1}_amd64.deb"; do
   [ -s "$out/$deb" ] || fail "no $deb"
