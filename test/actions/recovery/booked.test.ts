@@ -99,3 +99,51 @@ describe('a wedged phone a kick did not bring back, booked', () => {
     expect(bed.notes(SERIAL)?.heldBack).toBeUndefined();
   });
 });
+
+/** At most `max` booking questions in any 60 s. */
+function withinBound(asked: ReadonlyArray<{ at: number }>, max: number): void {
+  for (const a of asked) expect(asked.filter((b) => b.at > a.at - 60_000 && b.at <= a.at).length).toBeLessThanOrEqual(max);
+}
+
+// Moved from test/e2e/booking.test.ts, which keeps the kick held and let
+// through against the real cloud double's status answers.
+describe('a wedged phone that would be kicked', () => {
+  it('is left alone while booked, for as long as it is booked, and kicked once the booking ends; the questions within the bound', async () => {
+    const bed = await phoneOnHub('BOOK0001');
+    bed.booked.add('BOOK0001');
+    bed.failed(SERIAL, 2);
+    const wedged = bed.time.now;
+    await bed.advance(30 * 60_000);
+    expect(bed.doneSince(wedged)).toEqual([]);
+    expect(bed.actions('kick', 'ok')).toBe(0);
+    expect(bed.held('kick', 'booked')).toBeGreaterThanOrEqual(1);
+    expect(bed.notes(SERIAL)?.heldBack).toMatch(/^left alone: booked in the cloud; recovery holds back kicking its adb transport/);
+    expect(bed.lines(/left alone: booked in the cloud/)[0]).toMatchObject({ level: 'info', serial: SERIAL, action: 'kick', reason: 'booked' });
+
+    bed.booked.delete('BOOK0001');
+    const ended = bed.time.now;
+    await bed.until(() => bed.doneSince(ended).length > 0, 30_000);
+    expect(bed.doneSince(ended)).toEqual([`reconnect ${SERIAL}`]);
+    bed.answered(SERIAL, 'BOOK0001');
+    await bed.advance(60_000);
+    expect(bed.actions('kick', 'ok')).toBe(1);
+    expect(bed.notes(SERIAL)?.heldBack).toBeUndefined();
+    withinBound(bed.asked, 4);
+  });
+
+  it('is left alone when the cloud cannot say whether it is booked', async () => {
+    const bed = await phoneOnHub('BOOK0002');
+    // What the status client makes of a 503 (test/cloud/booking-status.test.ts).
+    bed.cloud.unknown = 'GET /devices/BOOK0002/status: the cloud is unavailable (HTTP 503)';
+    bed.failed(SERIAL, 2);
+    const wedged = bed.time.now;
+    await bed.advance(3_000);
+    expect(bed.notes(SERIAL)?.heldBack).toMatch(/^left alone: the cloud could not say whether it is booked \(.*HTTP 503\)\); recovery holds back kicking its adb transport/);
+    await bed.advance(30 * 60_000);
+    expect(bed.doneSince(wedged)).toEqual([]);
+    expect(bed.actions('kick', 'ok')).toBe(0);
+    expect(bed.held('kick', 'unknown')).toBeGreaterThanOrEqual(1);
+    expect(bed.notes(SERIAL)?.heldBack).toMatch(/^left alone: the cloud could not say whether it is booked/);
+    withinBound(bed.asked, 4);
+  });
+});
