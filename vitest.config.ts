@@ -82,7 +82,6 @@ const LONGEST_FIRST = [
   'test/e2e/run-recovery.test.ts',
   'test/e2e/fleet.test.ts',
   'test/faults/arrivals.test.ts',
-  'test/e2e/power-cycle.test.ts',
   'test/faults/flapping.test.ts',
   'test/faults/adb.test.ts',
   'test/e2e/ghosts.test.ts',
