@@ -22,6 +22,8 @@ export interface RecoveryBedOptions {
   cycle?: PortPower['cycle'];
   /** The hub tool's status listing (`uhubctl -l HUB`); none: the tool has none. */
   status?: PortPower['status'];
+  /** adb connect's answer (`adb connect ADDRESS`): default, it connects. */
+  connect?: (address: string) => Promise<string>;
 }
 
 /**
@@ -72,7 +74,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     adb: {
       reconnectOffline: () => (note('reconnect offline'), Promise.resolve('')),
       reconnect: (serial) => (note(`reconnect ${serial}`), Promise.resolve('')),
-      connect: (address) => (note(`connect ${address}`), Promise.resolve(`already connected to ${address}`)),
+      connect: (address) => (note(`connect ${address}`), options.connect ? options.connect(address) : Promise.resolve(`already connected to ${address}`)),
     },
     settings,
     stats,
