@@ -69,3 +69,52 @@ describe('a report the cloud rejects with a 4xx', () => {
     expect(bed.cloud.attempts).toHaveLength(2);
   });
 });
+
+// Moved from test/e2e/run-recovery.test.ts (7 s of real time counting PUTs).
+describe('a slow cloud and a report asked for every second', () => {
+  it('never has two reports in flight and coalesces the requests into one follow-up', async () => {
+    const bed = reportBed({ schedule: '* * * * * *' });
+    bed.cloud.delayMs = 1_500;
+    bed.loop.start();
+    bed.source.list(['COAL0001'], 'device', true);
+    await bed.advance(60_000);
+    const at = bed.cloud.attempts;
+    expect(bed.cloud.maxInFlight).toBe(1);
+    // One report asked for every second, each answered in 1.5 s: one follows another, never overlapping, none left waiting.
+    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(1_500);
+    expect(at.length).toBeGreaterThanOrEqual(10);
+    expect(at.length).toBeLessThanOrEqual(40);
+  });
+});
+
+// Moved from test/e2e/run-recovery.test.ts (6.5 s of real time on a 2 s schedule, where the schedule's own reports could hide a resend without a fresh inventory).
+describe('a device the cloud does not store', () => {
+  it('is logged once per distinct message and inventoried afresh before each resend', async () => {
+    const log = captureLogger('info');
+    // The schedule far away (every 5 min, from 1 s past a tick): the resends are the device's own retries.
+    const bed = reportBed({ logger: log.logger });
+    bed.cloud.refuse.set('FAIL0001', 'missing required capability: battery');
+    await justAfterTick(bed);
+    bed.loop.start();
+    bed.source.list(['FAIL0001'], 'device', true);
+    await bed.advance(2_000);
+    expect(bed.sent()).toContainEqual(['FAIL0001']);
+    const asked = bed.source.asked.length;
+    const first = bed.cloud.bodies.length;
+    await bed.advance(4 * 60_000);
+    const warnings = () => log.lines().filter((l) => l.udid === 'FAIL0001' && l.level === 'warn');
+    expect(warnings()).toHaveLength(1);
+    expect(String(warnings()[0]!.msg)).toContain('missing required capability: battery');
+    // Resent, each time with a fresh inventory of it.
+    const resends = bed.cloud.bodies.length - first;
+    expect(resends).toBeGreaterThanOrEqual(2);
+    expect(bed.source.asked.slice(asked).filter((keys) => keys.includes('android/FAIL0001'))).toHaveLength(resends);
+
+    bed.cloud.refuse.set('FAIL0001', 'quota exceeded');
+    await bed.advance(60_000);
+    expect(warnings().map((l) => String(l.msg).includes('quota exceeded'))).toEqual([false, true]);
+    bed.cloud.refuse.clear();
+    await bed.advance(5 * 60_000);
+    expect(log.lines().filter((l) => String(l.msg).includes('stored device FAIL0001 again'))).toHaveLength(1);
+  });
+});
