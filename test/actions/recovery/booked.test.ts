@@ -44,7 +44,9 @@ describe('a booked phone stuck offline', () => {
     expect(bed.doneSince(offline)).toEqual([]);
     expect(bed.actions('reconnect_offline', 'ok') + bed.actions('power_cycle', 'ok')).toBe(0);
     expect(bed.held('reconnect_offline', 'booked')).toBeGreaterThanOrEqual(1);
-    expect(bed.notes(SERIAL)?.heldBack).toMatch(/^left alone: booked in the cloud; recovery holds back `adb reconnect` of the offline device until the booking ends$/);
+    expect(bed.notes(SERIAL)?.heldBack).toMatch(
+      /^left alone: booked in the cloud; recovery holds back `adb reconnect` of the offline device until the booking ends$/,
+    );
     expect(bed.lines(/left alone: booked in the cloud/)[0]).toMatchObject({ serial: SERIAL, action: 'reconnect_offline', reason: 'booked' });
     expect(bed.asked.map((a) => a.id)).toContain('OFFCYC02');
 
@@ -138,7 +140,9 @@ describe('a wedged phone that would be kicked', () => {
     bed.failed(SERIAL, 2);
     const wedged = bed.time.now;
     await bed.advance(3_000);
-    expect(bed.notes(SERIAL)?.heldBack).toMatch(/^left alone: the cloud could not say whether it is booked \(.*HTTP 503\)\); recovery holds back kicking its adb transport/);
+    expect(bed.notes(SERIAL)?.heldBack).toMatch(
+      /^left alone: the cloud could not say whether it is booked \(.*HTTP 503\)\); recovery holds back kicking its adb transport/,
+    );
     await bed.advance(30 * 60_000);
     expect(bed.doneSince(wedged)).toEqual([]);
     expect(bed.actions('kick', 'ok')).toBe(0);
