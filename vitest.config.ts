@@ -72,20 +72,20 @@ const E2E_FILES = [
 /**
  * The e2e files that take longest (measured, docs/design/tooling.md), started
  * first: with nothing cached, as on a clean clone, vitest starts files in the
- * order it finds them, and a 4-minute file started last is the tier's tail.
+ * order it finds them, and a file of minutes started last is the tier's tail.
  */
 const LONGEST_FIRST = [
-  'test/e2e/offline-power-cycle.test.ts',
   'test/e2e/reliability.test.ts',
-  'test/e2e/cycle-blocked.test.ts',
-  'test/e2e/booking.test.ts',
-  'test/e2e/run-recovery.test.ts',
   'test/e2e/fleet.test.ts',
   'test/faults/arrivals.test.ts',
-  'test/e2e/power-cycle.test.ts',
   'test/faults/flapping.test.ts',
   'test/faults/adb.test.ts',
   'test/e2e/ghosts.test.ts',
+  'test/e2e/freshness.test.ts',
+  'test/e2e/offline-power-cycle.test.ts',
+  'test/e2e/charge-control.test.ts',
+  'test/faults/slow-phone.test.ts',
+  'test/e2e/cycle-blocked.test.ts',
 ];
 
 /** vitest's order (tier by tier; in a tier, the longest cached first), with LONGEST_FIRST ahead in its tier. */

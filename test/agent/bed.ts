@@ -94,12 +94,31 @@ export class MemCloud implements ReportSink {
   /** Set: every PUT fails with it (a cloud answering with a login page), and is not kept. */
   failWith: Error | undefined;
   failing = false;
+  /** Devices the cloud does not store (udid -> its message), in failedDevices of every answer that carries them. */
+  readonly refuse = new Map<string, string>();
+  /** Times of every PUT, kept or not. */
+  readonly attempts: number[] = [];
+  /** How long the cloud takes to answer (virtual ms). */
+  delayMs = 0;
+  /** The most PUTs that were ever unanswered at once. */
+  maxInFlight = 0;
+  private inFlight = 0;
   constructor(private readonly time: VirtualTime) {}
-  putDevices(body: ReportBody): Promise<ReportAnswer> {
+  async putDevices(body: ReportBody): Promise<ReportAnswer> {
+    this.attempts.push(this.time.now);
+    if (this.delayMs > 0) {
+      this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+      await new Promise((r) => this.time.schedule(() => r(undefined), this.delayMs));
+      this.inFlight--;
+    }
+    return this.answer(body);
+  }
+  private answer(body: ReportBody): Promise<ReportAnswer> {
     if (this.failWith) return Promise.reject(this.failWith);
     this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: !this.failing });
     if (this.failing) return Promise.reject(new Error('the cloud answered 503'));
-    return Promise.resolve({ failedDevices: [] });
+    const failedDevices = body.devices.flatMap((d) => (this.refuse.has(d.udid) ? [{ udid: d.udid, message: this.refuse.get(d.udid)! }] : []));
+    return Promise.resolve({ failedDevices });
   }
 }
 

@@ -87,41 +87,9 @@ describe('a wedged adbd', () => {
   }, 30_000);
 });
 
-describe('the cloud refuses a device that is then unplugged', () => {
-  it('sends no report storm once its retry time has passed: a handful of PUTs, not dozens a second', async () => {
-    cloud.failDevices([{ udid: 'REFUSED1', message: 'missing required capability: platformVersion' }]);
-    await bed.plug('KEEP0001');
-    const refused = await bed.plug('REFUSED1');
-    const a = bed.run();
-    await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'REFUSED1'), 20_000);
-    await a.waitForLog((l) => String(l.msg).includes('the cloud did not store device REFUSED1'));
-    await refused.unplug();
-    await adb.disconnect(refused.port);
-    const t0 = Date.now();
-    await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'REFUSED1' && d.status === 'UNPLUGGED'), 5_000);
-    // The cloud refuses the UNPLUGGED record too (it keeps refusing the udid),
-    // so the device's next retry would fall 60 s after it; watch past that.
-    await sleep(Math.max(0, t0 + 65_000 - Date.now()));
-    const after = cloud.putRequests().filter((r) => r.receivedAt >= t0);
-    // The UNPLUGGED report and nothing more (the schedule is far away); before, about 50 a second.
-    expect(after.length).toBeLessThanOrEqual(2);
-    expect(a.child.exitCode).toBeNull();
-  }, 120_000);
-});
-
-describe('a report the cloud rejects with a 4xx', () => {
-  it('is not resent before the next scheduled report: resending the same body cannot help', async () => {
-    await bed.plug('FOURXX01');
-    cloud.failNext({ status: 422, times: Infinity, method: 'PUT', body: '{"error":"unprocessable"}' });
-    const a = bed.run();
-    await cloud.waitForPut(() => true, 20_000);
-    await sleep(12_000);
-    expect(cloud.putRequests()).toHaveLength(1);
-    const line = await a.waitForLog((l) => l.msg !== undefined && String(l.msg).startsWith('report not delivered'));
-    expect(String(line.msg)).toMatch(/next scheduled report/);
-    expect(a.child.exitCode).toBeNull();
-  }, 40_000);
-});
+// The cloud refusing a device that is then unplugged (no report storm) and
+// a 4xx (not resent before the schedule) are the planner's decisions, shown
+// on virtual time on the whole report path in test/agent/cloud-refusals.test.ts.
 
 describe('a cloud (or a proxy before it) that answers 200 with a 50 MB body', () => {
   it('is read no further than 16 MiB: that report is not delivered, it is sent again, and the agent stays small', async () => {

@@ -3,8 +3,10 @@ import { DaemonBed } from './daemon-bed.js';
 import { devicesOf, udidsOf as udids } from '../support/reports.js';
 import { sleep } from '../support/wait.js';
 
-// How the daemon recovers: adb server restarts, a cloud that is down or
-// answers failedDevices, reports asked for while one is in flight.
+// How the daemon recovers: adb server restarts, a cloud that is down. A
+// cloud that answers failedDevices and reports asked for while one is in
+// flight are the report loop's decisions, shown on virtual time in
+// test/agent/cloud-refusals.test.ts.
 
 const bed = new DaemonBed();
 const { adb, cloud } = bed;
@@ -50,42 +52,5 @@ describe('run: recovery', () => {
     const back = await cloud.waitForPut((r) => r.answer?.status === 200 && udids(r).includes('DOWN0002'), 40_000);
     expect(udids(back)).toEqual(['DOWN0001', 'DOWN0002']);
     expect(a.stdout + a.stderr).not.toContain(cloud.apiKey);
-  });
-
-  it('logs a failed device once per distinct message and probes it afresh before resending', async () => {
-    const device = await plug('FAIL0001');
-    cloud.failDevices([{ udid: 'FAIL0001', message: 'missing required capability: battery' }]);
-    const a = start({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
-    await cloud.waitForPut((r) => udids(r).includes('FAIL0001'));
-    const sessionsAfterFirst = device.shellSessions;
-    await sleep(6500);
-    const reports = cloud.putRequests().length;
-    expect(reports).toBeGreaterThanOrEqual(3);
-    const warnings = a.logs().filter((l) => l.udid === 'FAIL0001' && l.level === 'warn');
-    expect(warnings).toHaveLength(1);
-    expect(String(warnings[0]!.msg)).toContain('missing required capability: battery');
-    // Every resend carried a fresh probe of the device.
-    expect(device.shellSessions).toBeGreaterThan(sessionsAfterFirst);
-
-    cloud.failDevices([{ udid: 'FAIL0001', message: 'quota exceeded' }]);
-    await a.waitForLog((l) => l.udid === 'FAIL0001' && String(l.msg).includes('quota exceeded'), 10_000);
-    cloud.clearFailedDevices();
-    await a.waitForLog((l) => l.udid === 'FAIL0001' && String(l.msg).includes('stored device FAIL0001 again'), 10_000);
-  });
-
-  it('never has two reports in flight and coalesces requests into one follow-up', async () => {
-    await plug('COAL0001');
-    cloud.setDelay(1500);
-    const a = start({ DEVICE_AGENT_SCHEDULE: '* * * * * *' });
-    await sleep(7000);
-    const puts = cloud.putRequests();
-    // One request per second was asked for; each takes 1.5 s, so at most
-    // one follows another, never overlapping.
-    expect(puts.length).toBeGreaterThanOrEqual(2);
-    expect(puts.length).toBeLessThanOrEqual(5);
-    for (let i = 1; i < puts.length; i++) {
-      expect(puts[i]!.receivedAt).toBeGreaterThanOrEqual(puts[i - 1]!.receivedAt + 1500);
-    }
-    expect(a.child.exitCode).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChargePauses } from '../../../src/hub/charge-pauses.js';
 import { chargeBed } from './charge-bed.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
+import { captureLogger } from '../../log/capture.js';
 
 describe('charge control: the way per phone', () => {
   it("switches each phone's port through its own way, on the way and at stop", async () => {
@@ -47,6 +48,38 @@ describe('charge control: whose port a pause switches (issue 35)', () => {
     control.devicesChanged();
     await control.settled();
     expect(switched).toEqual([]);
+    await control.stop();
+  });
+});
+
+// Moved from test/e2e/charge-control.test.ts, which keeps the pause and its
+// end at the longest time through the real adb server and the stand-in
+// uhubctl: a booking seen during a pause ends it at the next look.
+describe('charge control: a booking during a pause', () => {
+  it('switches the port on at once when the cloud books the phone, not at the longest pause', async () => {
+    const booked = new Set<string>();
+    const log = captureLogger('info');
+    const stats = new AgentStats();
+    const { control, switched, answered, time } = chargeBed(
+      { DEVICE_AGENT_CHARGE_WAYS: 'CHARGE02=uhubctl', DEVICE_AGENT_CHARGE_MAX_PAUSE_SECONDS: '600' },
+      { CHARGE02: { hub: '1-1.4', port: 3 } },
+      { booking: { ask: (id) => Promise.resolve({ booked: booked.has(id) }) }, logger: log.logger, stats },
+    );
+    answered('S02', 'CHARGE02', 85);
+    control.start();
+    await control.settled();
+    expect(switched).toEqual(['uhubctl 1-1.4:3 off']);
+    booked.add('CHARGE02');
+    const from = time.now;
+    while (switched.length < 2 && time.now - from < 600_000) {
+      time.advance(1_000);
+      await control.settled();
+    }
+    expect(switched).toEqual(['uhubctl 1-1.4:3 off', 'uhubctl 1-1.4:3 on']);
+    // The gate's answer stands its cache time and charge control looks every few seconds: seconds, not the 600 s of the longest pause.
+    expect(time.now - from).toBeLessThan(15_000);
+    expect(log.lines().some((l) => /ending the charge pause of CHARGE02: the cloud says it is booked/.test(String(l.msg)))).toBe(true);
+    expect(stats.chargeEnds.get('booked')).toBe(1);
     await control.stop();
   });
 });

@@ -1,0 +1,147 @@
+import { bookingGateOf, Recovery } from '../../../src/actions/recovery/recovery.js';
+import { RecoveryNotebook } from '../../../src/actions/recovery/notes.js';
+import { ActionRunner } from '../../../src/actions/runner.js';
+import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
+import { hubPortsOf } from '../../../src/config/hub-ports.js';
+import { loadSettings } from '../../../src/config/load.js';
+import { recordKey } from '../../../src/devices/record.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import type { PortPower } from '../../../src/hub/uhubctl.js';
+import { AgentStats } from '../../../src/stats/agent-stats.js';
+import { VirtualTime } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
+import { androidPhone } from '../../support/devices.js';
+
+/** The lines of uhubctl's `-a cycle` output recovery's tests look for (the whole of it: test/hub/uhubctl). */
+const CYCLED = 'Sent power off request\nSent power on request';
+
+export interface RecoveryBedOptions {
+  /** The agent's settings, as variables (DEVICE_AGENT_...). */
+  env?: Record<string, string>;
+  /** The hub tool's cycle: resolves with its output or rejects with its words. Default: cycles, as uhubctl says. */
+  cycle?: PortPower['cycle'];
+  /** The hub tool's status listing (`uhubctl -l HUB`); none: the tool has none. */
+  status?: PortPower['status'];
+  /** adb connect's answer (`adb connect ADDRESS`): default, it connects. */
+  connect?: (address: string) => Promise<string>;
+}
+
+/**
+ * Recovery as buildActions wires it (one ActionRunner, the booking gate of
+ * the settings, the real registry, policy, escalations and notes) on
+ * VirtualTime, with the I/O scripted: adb's reconnects and connects and the
+ * hub tool note what they were asked (`done`, with the virtual time) and
+ * succeed unless told otherwise; the cloud's booking answer is `booked` (a
+ * set of udids) or `unknown`. The test plays adb's listing and the phone's
+ * inventories through the registry (list, answered, failed), as the
+ * Android source does.
+ */
+export function recoveryBed(options: RecoveryBedOptions = {}) {
+  const time = new VirtualTime();
+  const clock = time.clock({ seed: 7 });
+  const settings = loadSettings({ env: options.env ?? {} });
+  const registry = new DeviceRegistry();
+  const stats = new AgentStats();
+  const log = captureLogger('debug');
+  const done: Array<{ at: number; what: string }> = [];
+  const asked: Array<{ at: number; id: string }> = [];
+  const booked = new Set<string>();
+  const cloud = { unknown: undefined as string | undefined };
+  const booking = {
+    ask: (id: string): Promise<BookingAnswer> => {
+      asked.push({ at: time.now, id });
+      return Promise.resolve(cloud.unknown !== undefined ? { unknown: cloud.unknown } : { booked: booked.has(id) });
+    },
+  };
+  const note = (what: string): void => void done.push({ at: time.now, what });
+  const gate = bookingGateOf(settings, clock);
+  const runner = new ActionRunner({ clock, gate, booking });
+  const portPower: PortPower = {
+    cycle: (hub, port) => {
+      note(`cycle ${hub}:${port}`);
+      return options.cycle ? options.cycle(hub, port) : Promise.resolve(CYCLED);
+    },
+    ...(options.status && {
+      status: (hub: string) => {
+        note(`status ${hub}`);
+        return options.status!(hub);
+      },
+    }),
+  };
+  const recovery = new Recovery({
+    runner,
+    gate,
+    adb: {
+      reconnectOffline: () => (note('reconnect offline'), Promise.resolve('')),
+      reconnect: (serial) => (note(`reconnect ${serial}`), Promise.resolve('')),
+      connect: (address) => (note(`connect ${address}`), options.connect ? options.connect(address) : Promise.resolve(`already connected to ${address}`)),
+    },
+    settings,
+    stats,
+    logger: log.logger,
+    registry,
+    booking,
+    clock,
+    hubPorts: hubPortsOf(settings.hubPorts),
+    ...(settings.recovery.powerCycle && { portPower }),
+  });
+  const listing = new Map<string, string>();
+  const key = (serial: string): string => recordKey('android', serial);
+  const notes = new RecoveryNotebook(registry);
+  return {
+    time,
+    registry,
+    recovery,
+    stats,
+    log,
+    booked,
+    cloud,
+    /** adb's reconnects and connects, the hub tool's cycles and listings, in order. */
+    done,
+    /** The booking questions, in order. */
+    asked,
+    /** What was done at or after this virtual time (ms), the connects left out. */
+    doneSince: (at: number): string[] => done.filter((d) => d.at >= at && !d.what.startsWith('connect ')).map((d) => d.what),
+    /** adb lists the phone in this state now (the others as before); recovery hears of it, as from the Android source. */
+    list(serial: string, state: string): void {
+      listing.set(serial, state);
+      registry.sync('android', new Map(listing));
+      recovery.devicesChanged();
+    },
+    /** The phone answered an inventory: it says who it is and its failure run ends. */
+    answered(serial: string, udid: string): void {
+      registry.answered(key(serial), androidPhone(udid, { serialNumber: serial }), clock.wall(), clock.monotonic());
+      recovery.devicesChanged();
+    },
+    /** The phone's inventory failed (its shell missed the deadline), `times` in a row. */
+    failed(serial: string, times = 1): void {
+      for (let i = 0; i < times; i++) registry.failed(key(serial), 'shell did not answer within 2 s', clock.wall(), clock.monotonic());
+      recovery.devicesChanged();
+    },
+    /** What recovery notes for the phone's report (held back, needs a person). */
+    notes: (serial: string) => notes.of(key(serial)),
+    /** Runs virtual time on by ms in 1 s steps, the work each step started settled. */
+    async advance(ms: number): Promise<void> {
+      const end = time.now + ms;
+      while (time.now < end) {
+        time.advance(Math.min(1_000, end - time.now));
+        await recovery.settled();
+      }
+    },
+    /** Runs virtual time on in 1 s steps until `done` holds, at most maxMs; throws if it never does. */
+    async until(done: () => boolean, maxMs: number): Promise<void> {
+      const end = time.now + maxMs;
+      while (!done()) {
+        if (time.now >= end) throw new Error(`not within ${maxMs / 1000} s of virtual time`);
+        time.advance(1_000);
+        await recovery.settled();
+      }
+    },
+    /** device_agent_recovery_actions_total{action,result}. */
+    actions: (action: string, result: 'ok' | 'failed'): number => stats.recoveryActions.get(`${action}|${result}`) ?? 0,
+    /** device_agent_recovery_held_total{action,reason}. */
+    held: (action: string, reason: 'booked' | 'unknown'): number => stats.recoveryHeld.get(`${action}|${reason}`) ?? 0,
+    /** The log lines whose message matches. */
+    lines: (re: RegExp) => log.lines().filter((l) => re.test(String(l.msg))),
+  };
+}
