@@ -74,7 +74,7 @@ const E2E_FILES = [
  * first: with nothing cached, as on a clean clone, vitest starts files in the
  * order it finds them, and a file of minutes started last is the tier's tail.
  */
-const LONGEST_FIRST = [
+export const LONGEST_FIRST = [
   'test/e2e/reliability.test.ts',
   'test/e2e/fleet.test.ts',
   'test/faults/arrivals.test.ts',
@@ -107,7 +107,7 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-const E2E = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', ...E2E_FILES];
+export const E2E = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', ...E2E_FILES];
 const SOAK = ['test/soak/**/*.test.ts'];
 
 // npm sets npm_lifecycle_event to the script it runs.

@@ -40,7 +40,7 @@ export interface ReportLoopDeps {
   nodeId: string;
   sources: readonly DeviceSource[];
   registry: DeviceRegistry;
-  reporter: Pick<Reporter, 'send'>;
+  reporter: Pick<Reporter, 'send' | 'waitingOn'>;
   unplugged: UnpluggedLedger;
   logger: Logger;
   clock: Clock & Timers;
@@ -138,7 +138,13 @@ export class ReportLoop {
       const timedOut = await Promise.race([this.inFlight.then(() => false), new Promise<boolean>((r) => (timer = clock.setTimer(() => r(true), limitMs)))]);
       timer?.cancel();
       if (timedOut) {
-        logger.warn(`the report in flight did not finish within ${limitMs / 1000} s; it is abandoned and sent again at the next start`);
+        // Read before the abort: what it was still waiting for when time ran out.
+        const waiting = this.deps.reporter.waitingOn();
+        logger.warn(
+          `the report in flight did not finish within ${limitMs / 1000} s` +
+            (waiting === undefined ? '' : `: it was still waiting for ${waiting}`) +
+            '; it is abandoned and sent again at the next start',
+        );
         this.abort.abort(new Error('the agent is stopping'));
       }
     }

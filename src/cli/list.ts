@@ -10,6 +10,7 @@ import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
 import { SamsungProtection } from '../actions/samsung/protection.js';
 import type { Parts } from '../agent/build.js';
+import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,18 +34,11 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
-    let complete = await listOnce(parts, 'error');
-    const until = Date.now() + LIST_SETTLE_MS;
-    while (complete && settling(parts).length && Date.now() < until) {
-      await sleep(LIST_SETTLE_POLL_MS);
-      complete = await listOnce(parts, 'error');
-    }
-    const still = settling(parts);
-    if (still.length)
-      setup.logger.warn(
-        { serials: still.slice(0, 20) },
-        `${still.length} device${still.length === 1 ? ' is' : 's are'} still connecting or authorizing in adb after ${LIST_SETTLE_MS / 1000} s; listed in that state (run list again for their inventories)`,
-      );
+    const complete = await settledListing(
+      () => listOnce(parts, 'error'),
+      () => settling(parts),
+      setup.logger,
+    );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     await readProtection(parts);
     const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways));
@@ -54,6 +48,34 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   } finally {
     stopSources(parts);
   }
+}
+
+/**
+ * adb's listing, read again every LIST_SETTLE_POLL_MS while a device in it is
+ * still connecting or authorizing, LIST_SETTLE_MS at most; past it, one
+ * warning names how many are still settling. Resolves with whether the last
+ * listing was complete.
+ */
+export async function settledListing(
+  read: () => Promise<boolean>,
+  settlingNow: () => string[],
+  logger: Logger,
+  time: { now(): number; sleep(ms: number): Promise<unknown> } = { now: Date.now, sleep },
+): Promise<boolean> {
+  let complete = await read();
+  const until = time.now() + LIST_SETTLE_MS;
+  while (complete && settlingNow().length && time.now() < until) {
+    await time.sleep(LIST_SETTLE_POLL_MS);
+    complete = await read();
+  }
+  const still = settlingNow();
+  // An incomplete listing (adb did not answer) was not waited on: its own error line says it all.
+  if (complete && still.length)
+    logger.warn(
+      { serials: still.slice(0, 20) },
+      `${still.length} device${still.length === 1 ? ' is' : 's are'} still connecting or authorizing in adb after ${LIST_SETTLE_MS / 1000} s; listed in that state (run list again for their inventories)`,
+    );
+  return complete;
 }
 
 /** Serials adb is still connecting or authorizing. */

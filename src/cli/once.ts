@@ -32,7 +32,9 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     const outcome = await parts.reporter.send(plan);
     if (!outcome.delivered) {
       // A one-shot run has no next report: say plainly that nothing went out.
-      logger.error(`report not delivered: ${outcome.error.message}`);
+      logger.error(
+        `report not delivered: ${outcome.error.message}; nothing went out: device-agent doctor checks the settings and the way to the cloud from this host`,
+      );
       return EXIT.failed;
     }
     const sent = new Set(outcome.sent);
@@ -47,7 +49,8 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   }
 }
 
-function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv): string {
+/** The node id a dry run shows: the kept one, or a temporary one when none can be kept (it sends nothing). */
+export function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv): string {
   try {
     return resolveNodeId(setup.settings, env);
   } catch (err) {

@@ -3,6 +3,7 @@ import { resolveNodeId } from '../config/node-id.js';
 import { BookingStatusClient } from '../cloud/booking-status.js';
 import type { Setup } from './setup.js';
 import { limited } from '../log/limited.js';
+import { logUnhandledRejections } from './unhandled.js';
 
 // systemd's default stop timeout is 90 s, docker's 10 s: finish well inside the smaller.
 const HARD_EXIT_MS = 9_500;
@@ -21,13 +22,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const parts = buildParts(settings, env, logger, { nodeId, cloud, booking });
   const agent = buildDaemon(parts, nodeId);
 
-  process.on('unhandledRejection', (reason) => {
-    limited(logger).error(
-      'unhandled-rejection',
-      { err: reason instanceof Error ? reason.message : String(reason) },
-      'unexpected failure (unhandled rejection); the agent keeps running',
-    );
-  });
+  logUnhandledRejections(logger);
 
   // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
   // session that started it) asks for a full report instead of killing it.

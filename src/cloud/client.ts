@@ -78,6 +78,15 @@ export class CloudClient {
     this.options = options;
   }
 
+  /** The cloud's host (and port), as the lines that name it say it. */
+  get host(): string {
+    try {
+      return new URL(this.options.baseUrl).host;
+    } catch {
+      return this.options.baseUrl;
+    }
+  }
+
   /**
    * Reports the inventory. Resolves with the cloud's answer (failedDevices,
    * possibly empty) once delivered. Throws CloudAuthError, CloudRejectedError

@@ -6,7 +6,7 @@ import { FLAP_RULES, FlapLedger, type FlapLine, type FlapRules } from './flappin
 // The device-change lines of the daemon, with a flapping phone summed up
 // (flapping.ts): its summaries and its settled line come on the injected
 // clock's timer, even when the phone never changes again. Every line also
-// goes through a rate limiter per cause on the same clock, so that a hub
+// goes through a rate limiter per cause on the same clock and timers, so that a hub
 // that resets 200 phones at once writes a bounded number of lines too.
 
 export class FlapLog {
@@ -24,7 +24,8 @@ export class FlapLog {
     private readonly rules: FlapRules = FLAP_RULES,
   ) {
     this.ledger = new FlapLedger(rules);
-    this.log = new LimitedLog(logger, { now: () => clock.monotonic() });
+    // Its summaries on the injected timers too: due on virtual time, they come on virtual time.
+    this.log = new LimitedLog(logger, { now: () => clock.monotonic(), timers: clock });
   }
 
   /** A source's changes: each one logged, or summed up while its phone flaps. */

@@ -12,13 +12,32 @@ export interface LimitedLogOptions {
   limits?: RateLimitOptions;
   /** Monotonic ms: a wall-clock step must neither flush nor hold summaries. */
   now?: () => number;
+  /**
+   * What wakes a summary that is due when no line of its cause comes again:
+   * on the same time line as `now` (default the system's). The shape of
+   * util/clock.ts's Timers, which log/ sits below.
+   */
+  timers?: SummaryTimers;
 }
+
+export interface SummaryTimers {
+  setTimer(fn: () => void, ms: number, options?: { unref?: boolean }): { cancel(): void };
+}
+
+const realTimers: SummaryTimers = {
+  setTimer(fn, ms, options) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    if (options?.unref) t.unref();
+    return { cancel: () => clearTimeout(t) };
+  },
+};
 
 export class LimitedLog {
   private readonly limiter: LineRateLimiter;
   private readonly limits: RateLimitOptions;
   private readonly now: () => number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timers: SummaryTimers;
+  private timer: { cancel(): void } | undefined;
   private timerAt: number | undefined;
 
   constructor(
@@ -28,6 +47,7 @@ export class LimitedLog {
     this.limits = options.limits ?? DEFAULT_RATE_LIMIT;
     this.limiter = new LineRateLimiter(this.limits);
     this.now = options.now ?? (() => performance.now());
+    this.timers = options.timers ?? realTimers;
   }
 
   info(cause: string, fields: Record<string, unknown>, msg: string, subject?: string): void {
@@ -70,11 +90,11 @@ export class LimitedLog {
   private rearm(): void {
     const at = this.limiter.nextDueAt();
     if (at === this.timerAt) return;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     this.timerAt = at;
     if (at === undefined) return;
-    this.timer = setTimeout(
+    this.timer = this.timers.setTimer(
       () => {
         this.timer = undefined;
         this.timerAt = undefined;
@@ -82,8 +102,8 @@ export class LimitedLog {
         this.rearm();
       },
       Math.max(0, Math.ceil(at - this.now())),
+      { unref: true },
     );
-    this.timer.unref();
   }
 }
 

@@ -76,6 +76,10 @@ export class Reporter {
   private quiet: { count: number; since: number } | undefined;
   private lastFailed = false;
   private deliveredBefore = false;
+  /** What the reports in flight wait for now: sources collecting (a count each), the host's figures, the PUT. */
+  private readonly collecting = new Map<DeviceSource, number>();
+  private machinePending = 0;
+  private putting = 0;
 
   constructor(private readonly deps: ReporterDeps) {}
 
@@ -90,7 +94,13 @@ export class Reporter {
     const t0 = deps.clock.monotonic();
     const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
     const runs = await Promise.all(
-      deps.sources.map((s) => execute(s, request, { registry: deps.registry, clock: deps.clock, logger: deps.logger, timeoutMs })),
+      deps.sources.map((s) =>
+        this.while(
+          () => this.collecting.set(s, (this.collecting.get(s) ?? 0) + 1),
+          () => this.collecting.set(s, this.collecting.get(s)! - 1),
+          execute(s, request, { registry: deps.registry, clock: deps.clock, logger: deps.logger, timeoutMs }),
+        ),
+      ),
     );
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
     // Charge pauses after health: a paused phone's last reading is not a new one to judge.
@@ -107,7 +117,14 @@ export class Reporter {
   }
 
   private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
-    const [{ devices, answered }, machine] = await Promise.all([this.collect(plan.request), this.deps.machine.collect()]);
+    const [{ devices, answered }, machine] = await Promise.all([
+      this.collect(plan.request),
+      this.while(
+        () => this.machinePending++,
+        () => this.machinePending--,
+        this.deps.machine.collect(),
+      ),
+    ]);
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
     // The one place a body is composed, so the one place it is made clean:
@@ -135,10 +152,14 @@ export class Reporter {
       // unknown to the next start.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
       // Too large for the cloud (413): sent in parts, not whole again forever.
-      const { answer } = await putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger, {
-        size: this.partSize,
-        now: deps.clock.monotonic(),
-      });
+      const { answer } = await this.while(
+        () => this.putting++,
+        () => this.putting--,
+        putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger, {
+          size: this.partSize,
+          now: deps.clock.monotonic(),
+        }),
+      );
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
       // Only a report made once every source had listed its devices tells the truth about the host (/healthz).
@@ -171,6 +192,39 @@ export class Reporter {
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
   }
+  /**
+   * What a report in flight is waiting for now, as the agent knows it: the
+   * cloud's answer, or the inventories of named devices from a source, or
+   * the host's own figures; with what to do about it. None between reports.
+   * The shutdown line says it when the report does not finish in time.
+   */
+  waitingOn(): string | undefined {
+    const { deps } = this;
+    if (this.putting > 0) {
+      const at = deps.cloud.host === undefined ? 'the cloud' : deps.cloud.host;
+      return `the cloud's answer to PUT /devices at ${at} (check that this host reaches it: device-agent doctor)`;
+    }
+    const waits: string[] = [];
+    for (const [source, n] of this.collecting) {
+      if (n <= 0) continue;
+      const probing = deps.registry.list(source.platform).filter((r) => r.probing);
+      const who = probing.map((r) => (r.udid === undefined || r.udid === r.serial ? r.serial : `${r.udid} (${r.serial})`));
+      waits.push(
+        who.length === 0
+          ? `the ${source.platform} devices from ${source.label} (check it answers: device-agent doctor)`
+          : `the inventory of ${namesOf(who)} from ${source.label} (a slow or hung phone: see device-agent list; replug or reboot it if this lasts)`,
+      );
+    }
+    if (this.machinePending > 0) waits.push("the host's own figures (CPU, memory, disks: a hung mount or /proc read on this host)");
+    return waits.length === 0 ? undefined : waits.join('; and ');
+  }
+
+  /** Runs `during` bracketed by `enter` and `leave`: what waitingOn reads. */
+  private while<T>(enter: () => unknown, leave: () => unknown, during: Promise<T>): Promise<T> {
+    enter();
+    return during.finally(() => leave());
+  }
+
   private quietReport(fields: { devices: number; unplugged: number; failedDevices: number }): void {
     const { logger, clock } = this.deps;
     logger.debug(fields, 'report delivered');
@@ -185,6 +239,12 @@ export class Reporter {
     );
     this.quiet = { count: 0, since: at };
   }
+}
+
+/** At most 5 names, then how many more. */
+function namesOf(names: string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** The devices last delivered plus the present ones of a report about to go out. */

@@ -24,6 +24,8 @@ interface PutOptions {
 /** Where reports go: the cloud client, or a double. */
 export interface ReportSink {
   putDevices(body: ReportBody, options?: PutOptions): Promise<ReportAnswer>;
+  /** The host the reports go to, for lines that name it. */
+  readonly host?: string;
 }
 
 /** The message of a device sent with its identity only. */

@@ -128,7 +128,11 @@ export class StatusServer {
     try {
       writeAtomically(this.options.stateFile, JSON.stringify({ pid: process.pid, since: new Date().toISOString(), ...state }) + '\n');
     } catch (err) {
-      limited(this.logger).warn('state-dir-problem', { file: this.options.stateFile }, `cannot keep the status endpoint's state: ${(err as Error).message}`);
+      limited(this.logger).warn(
+        'state-dir-problem',
+        { file: this.options.stateFile },
+        `cannot keep the status endpoint's state in ${this.options.stateFile}: ${(err as Error).message}; the endpoint works, but doctor cannot say why it is off when it is. Make the state directory writable for the agent's user`,
+      );
     }
   }
 
@@ -192,21 +196,29 @@ export class StatusServer {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
+    // Each answer is made whole before its head is written: a view that throws
+    // becomes a 500, never a second head on a request already answered (which
+    // throws out of the handler and would end the daemon).
     try {
       if (path === '/healthz') {
         const health = this.source.health();
-        res.writeHead(health.ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' });
         // A status line only: the reasons' details (a proxy's address, the cloud's words) stay in the log and doctor.
-        res.end(health.ok ? 'ok\n' : `unhealthy: ${health.brief.join('; ')}\n`);
+        const body = health.ok ? 'ok\n' : `unhealthy: ${health.brief.join('; ')}\n`;
+        res.writeHead(health.ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
       } else if (path === '/metrics') {
-        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-        res.end(this.source.metrics());
+        const body = this.source.metrics();
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(body);
       } else {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('try /healthz or /metrics\n');
       }
     } catch (err) {
-      limited(this.logger).error('status-endpoint-failed', { err: (err as Error).message }, 'status endpoint failed to answer');
-      res.writeHead(500).end();
+      limited(this.logger).error(
+        'status-endpoint-failed',
+        { path, err: (err as Error).message },
+        `the status endpoint failed to answer ${path}: a bug in the agent, not a fault of the phones or the host; it answered 500 and keeps serving. Report it to the agent's maintainers with this line`,
+      );
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
     }
   }
 }

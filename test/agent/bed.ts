@@ -43,6 +43,8 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   fail: Error | undefined;
   /** Set: an inventory of a device fails (its udid). */
   readonly silent = new Set<string>();
+  /** Set: an inventory of a device never answers (its udid), and so the collect that asked it. */
+  readonly hung = new Set<string>();
 
   constructor(
     private readonly registry: DeviceRegistry,
@@ -80,6 +82,11 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
       if (r.state !== this.readyState || request.hold?.has(r.key)) continue;
       if (request.refresh !== 'all' && !request.refresh.has(r.key) && r.last !== undefined) continue;
       asked.push(r.key);
+      if (this.hung.has(r.serial)) {
+        this.registry.asked(r.key, 0);
+        this.asked.push(asked);
+        return new Promise<never>(() => undefined);
+      }
       if (this.silent.has(r.serial)) this.registry.failed(r.key, 'did not answer', 0, 0);
       else this.registry.answered(r.key, phone(r.serial, this.platform), 0, 0);
     }
@@ -103,6 +110,9 @@ export class MemCloud implements ReportSink {
   /** The most PUTs that were ever unanswered at once. */
   maxInFlight = 0;
   private inFlight = 0;
+  /** Set: every PUT is kept and never answered (a cloud that accepts and hangs). */
+  hanging = false;
+  readonly host = 'cloud.mem.test';
   constructor(private readonly time: VirtualTime) {}
   async putDevices(body: ReportBody): Promise<ReportAnswer> {
     this.attempts.push(this.time.now);
@@ -115,6 +125,10 @@ export class MemCloud implements ReportSink {
   }
   private answer(body: ReportBody): Promise<ReportAnswer> {
     if (this.failWith) return Promise.reject(this.failWith);
+    if (this.hanging) {
+      this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: false });
+      return new Promise<never>(() => undefined);
+    }
     this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: !this.failing });
     if (this.failing) return Promise.reject(new Error('the cloud answered 503'));
     const failedDevices = body.devices.flatMap((d) => (this.refuse.has(d.udid) ? [{ udid: d.udid, message: this.refuse.get(d.udid)! }] : []));

@@ -17,9 +17,10 @@ import { VirtualTime } from '../../src/util/clock.js';
 //   for a window, naming its state then;
 // - every change is a 'device changed' line, at info or (while its phone
 //   flaps) at debug.
-// Three phones at most: then the per-cause rate limiter behind the lines
-// (10 a minute, src/log/limited.ts) never holds one back, so the counts
-// here are the ledger's own (3 phones x 3 changes at info in a minute).
+// Three phones at most here: then the per-cause rate limiter behind the
+// lines (10 a minute, src/log/limited.ts) never holds one back, so the counts
+// are the ledger's own (3 phones x 3 changes at info in a minute). Many
+// phones at once, beyond the limiter, are the last property's.
 
 const { threshold: T, windowMs: W, summaryMs: S } = FLAP_RULES;
 const PHONES = ['R58M1234', 'emulator-5554', '10.0.0.7:5555'];
@@ -59,9 +60,13 @@ interface Line {
   serial?: string;
   state?: string;
   changes?: number;
+  /** A limiter's summary: the cause of the lines it held back, how many, some of their phones. */
+  cause?: string;
+  suppressed?: number;
+  subjects?: string[];
 }
 
-function run(steps: Step[]) {
+function run(steps: Step[], phones: readonly string[] = PHONES) {
   const time = new VirtualTime();
   const clock = time.clock();
   const lines: Line[] = [];
@@ -71,20 +76,21 @@ function run(steps: Step[]) {
     destination: { write: (l: string) => lines.push({ ...(JSON.parse(l) as Line), at: time.now }) },
   });
   const flaps = new FlapLog(logger, clock);
-  const changes = new Map<string, number[]>(PHONES.map((p) => [p, []]));
-  const history = new Map<string, Array<{ at: number; to: string | undefined }>>(PHONES.map((p) => [p, []]));
+  const changes = new Map<string, number[]>(phones.map((p) => [p, []]));
+  const history = new Map<string, Array<{ at: number; to: string | undefined }>>(phones.map((p) => [p, []]));
   const last = new Map<string, string | undefined>();
   for (const s of steps) {
     time.advance(s.dt);
-    const serial = PHONES[s.phone]!;
+    const serial = phones[s.phone]!;
     changes.get(serial)!.push(time.now);
     history.get(serial)!.push({ at: time.now, to: s.to });
     flaps.changed([{ serial, from: last.get(serial), to: s.to }]);
     last.set(serial, s.to);
   }
   time.advance(W + 1);
+  const end = time.now;
   flaps.stop();
-  return { lines, changes, history };
+  return { lines, changes, history, end };
 }
 
 const flappingLine = (l: Line) =>
@@ -150,5 +156,62 @@ describe('a flapping phone summed up (FlapLog)', () => {
     expect(summaries.slice(0, -1).map((l) => l.changes)).toEqual([19, ...Array<number>(summaries.length - 2).fill(20)]);
     expect(summaries.at(-1)!.changes).toBeLessThanOrEqual(20);
     expect(loud.at(-1)!.msg).toMatch(/^device R58M1234 settled: .*it changed state 2880 times over 1440 min while flapping$/);
+  });
+
+  // A hub that resets many phones at once: more flapping lines, changes and
+  // settled lines a minute than the limiter lets through. What it holds back
+  // is summed up a window later on the same (virtual) timers, naming the
+  // phones: up to 20 a summary, so with 16 phones every one is named.
+  it('many phones flapping beyond the limiter: every flapping phone still named, in its line or a summary a window later; every change counted', () => {
+    const MANY = Array.from({ length: 16 }, (_, i) => (i % 4 === 3 ? `10.0.0.${i}:5555` : `R58M${String(i).padStart(4, '0')}`));
+    const anyOne: fc.Arbitrary<Step[]> = fc.record({ phone: fc.integer({ min: 0, max: MANY.length - 1 }), to: fc.constantFrom(...STATES), dt }).map((s) => [s]);
+    // Many phones changing together, again and again (a hub's ports reset).
+    const storm: fc.Arbitrary<Step[]> = fc
+      .record({
+        from: fc.integer({ min: 0, max: MANY.length - 1 }),
+        width: fc.integer({ min: 4, max: MANY.length }),
+        count: fc.integer({ min: 2, max: 12 }),
+        everyMs: fc.integer({ min: 0, max: 90_000 }),
+        dt,
+      })
+      .map(({ from, width, count, everyMs, dt }) =>
+        Array.from({ length: count }, (_, i) =>
+          Array.from({ length: width }, (_, k): Step => ({
+            phone: (from + k) % MANY.length,
+            to: i % 2 ? 'offline' : 'device',
+            dt: k > 0 ? 0 : i === 0 ? dt : everyMs,
+          })),
+        ).flat(),
+      );
+    const sequences = fc
+      .array(fc.oneof({ weight: 2, arbitrary: anyOne }, { weight: 1, arbitrary: storm }), { minLength: 1, maxLength: 25 })
+      .map((parts) => parts.flat());
+    let heldBack = 0;
+    fc.assert(
+      fc.property(sequences, (sequence) => {
+        const { lines, changes, end } = run(sequence, MANY);
+        const summaries = lines.filter((l) => l.cause !== undefined);
+        heldBack += summaries.length;
+        // A summary comes one window after the first line it held back, on the timers, not at the next line or at stop.
+        for (const s of summaries.filter((l) => l.at < end)) {
+          const seconds = Number(/in the last (\d+) s were held back/.exec(s.msg)?.[1]);
+          expect(seconds).toBeLessThanOrEqual(60);
+        }
+        for (const serial of MANY) {
+          const times = changes.get(serial)!;
+          const flapped = times.some((t, i) => i + T < times.length && times[i + T]! - t < W);
+          const ownLine = lines.some((l) => flappingLine(l) && l.serial === serial);
+          const inSummary = summaries.some((l) => l.cause === 'device-flapping' && l.subjects?.includes(serial));
+          expect(ownLine || inSummary).toBe(flapped);
+        }
+        // Every change: a line, at info or debug, or counted in a summary of the lines held back.
+        const said = lines.filter((l) => l.msg === 'device changed').length;
+        const counted = summaries.filter((l) => l.cause === 'device-changed').reduce((n, l) => n + l.suppressed!, 0);
+        expect(said + counted).toBe([...changes.values()].reduce((n, t) => n + t.length, 0));
+      }),
+      { numRuns: 120 },
+    );
+    // The property is not empty: the limiter did hold lines back.
+    expect(heldBack).toBeGreaterThan(0);
   });
 });

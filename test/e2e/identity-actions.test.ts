@@ -60,6 +60,12 @@ describe('two phones giving one udid, one of them on a mapped hub port', () => {
     impostor.wedge(true);
     const refusedKick = await agent.waitForLog((l) => /recovery does not kick/.test(String(l.msg)), 90_000);
     expect(refusedKick.serial).toBe(impostor.serial);
+    // The line names the phone, why (the conflict), and that nothing is done to it until its identity holds.
+    expect(String(refusedKick.msg)).toMatch(
+      new RegExp(
+        `^recovery does not kick ${impostor.serial.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*VICTIM01.*; no host action is taken for it until its identity holds$`,
+      ),
+    );
     // Time for a power cycle after the kick cooldown, had the kick been done.
     await new Promise((resolve) => setTimeout(resolve, 15_000));
 

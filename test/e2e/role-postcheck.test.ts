@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { privateCa } from '../proxies/private-ca.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
+import { writeClientCa } from '../support/client-ca.js';
 import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
 
 // The Ansible role's post-check (deploy/ansible/roles/device_agent/tasks/
@@ -34,43 +35,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'server.crt'), ca.serverCert);
   writeFileSync(join(dir, 'server.key'), ca.serverKey);
   writeFileSync(join(dir, 'ca.pem'), ca.caCert);
-  // Scrapers' certificates: a CA of their own, and one client certificate it signed.
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl(
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'clients.key',
-    '-out',
-    'clients.crt',
-    '-subj',
-    '/CN=Scrapers CA',
-    '-days',
-    '2',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-  );
-  ssl('req', '-new', ...ec, '-keyout', 'prom.key', '-out', 'prom.csr', '-subj', '/CN=prometheus');
-  writeFileSync(join(dir, 'prom.ext'), 'extendedKeyUsage=clientAuth\n');
-  ssl(
-    'x509',
-    '-req',
-    '-in',
-    'prom.csr',
-    '-CA',
-    'clients.crt',
-    '-CAkey',
-    'clients.key',
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    'prom.ext',
-    '-out',
-    'prom.crt',
-  );
+  writeClientCa(dir);
   writeFileSync(
     join(dir, 'web.yml'),
     'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: clients.crt\n' +

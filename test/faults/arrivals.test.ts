@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
+import { agentOnFarm } from '../support/farm-agent.js';
+import { devicesOf } from '../support/reports.js';
+import { sleep } from '../support/wait.js';
 
 // A hub tree switched on: N phones arrive over about 48 s behind the real adb
 // server while the daemon runs (issue 36, finding 1). Device changes were
@@ -15,24 +17,8 @@ const N = Number(process.env.DEVICE_AGENT_TEST_ARRIVALS ?? 300);
 const SPREAD_MS = 48_000;
 const farm = new SimFarm({ count: 0, profile: 'pixel-8-pro', serialPrefix: 'ARRIVE', connectConcurrency: 8 });
 const cloud = new CloudDouble();
-let agent: AgentProcess;
-
-beforeAll(async () => {
-  await farm.start();
-  await cloud.start();
-  agent = startAgent(['run'], daemonEnv(farm.env, cloud));
-  await cloud.waitForPut((r) => r.answer?.status === 200, 60_000);
-}, 90_000);
-
-afterAll(async () => {
-  await agent?.stop('SIGKILL').catch(() => undefined);
-  await farm.stop();
-  await cloud.stop();
-}, 120_000);
-
-type Device = { udid: string; state: string; modelName?: string };
-const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const run = agentOnFarm(farm, cloud, {}, { stopMs: 120_000 });
+beforeAll(() => cloud.waitForPut((r) => r.answer?.status === 200, 60_000), 90_000);
 
 describe('faults: a burst of arrivals', () => {
   it(`${N} phones arriving over ${SPREAD_MS / 1000} s: at most 12 reports in any 60 s, then all ${N} in full`, async () => {
@@ -61,6 +47,6 @@ describe('faults: a burst of arrivals', () => {
     expect(busiest).toBeLessThanOrEqual(12);
     // Progress: once the last phone is plugged, the report that has every one in full is not far behind.
     expect(full.receivedAt - pluggedAt).toBeLessThan(120_000);
-    expect(agent.child.exitCode).toBeNull();
+    expect(run.agent.child.exitCode).toBeNull();
   }, 420_000);
 });

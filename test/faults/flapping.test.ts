@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
-import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
+import { agentOnFarm } from '../support/farm-agent.js';
+import { devicesOf } from '../support/reports.js';
 import { sleep } from '../support/wait.js';
 
 // 200 devices dropping their connections again and again (a bad USB hub):
@@ -10,25 +11,11 @@ import { sleep } from '../support/wait.js';
 
 const N = 200;
 
-type Device = { udid: string; state: string; modelName?: string };
 describe('faults: flapping', () => {
   const farm = new SimFarm({ count: N, profile: 'pixel-8-pro', serialPrefix: 'FLAP', readyTimeoutMs: 120_000 });
   const cloud = new CloudDouble();
-  let agent: AgentProcess;
+  const run = agentOnFarm(farm, cloud, {}, { startMs: 180_000 });
 
-  beforeAll(async () => {
-    await farm.start();
-    await cloud.start();
-    agent = startAgent(['run'], daemonEnv(farm.env, cloud));
-  }, 180_000);
-
-  afterAll(async () => {
-    await agent?.stop('SIGKILL').catch(() => undefined);
-    await farm.stop();
-    await cloud.stop();
-  }, 60_000);
-
-  const devicesOf = (r: RecordedRequest) => (r.body as { devices: Device[] } | undefined)?.devices ?? [];
   const allReady = (r: RecordedRequest) => {
     const ready = new Set(
       devicesOf(r)
@@ -57,10 +44,10 @@ describe('faults: flapping', () => {
     // the debounce turns them into a handful of reports (2 when measured).
     expect(reports).toBeGreaterThanOrEqual(1);
     expect(reports).toBeLessThanOrEqual(10);
-    expect(agent.child.exitCode).toBeNull();
+    expect(run.agent.child.exitCode).toBeNull();
     // 1,600 device events, and the log says so in a bounded number of lines
     // (src/log/limited.ts): ten, then a summary with the count a minute on.
-    const changed = agent.logs().filter((l) => l.msg === 'device changed');
+    const changed = run.agent.logs().filter((l) => l.msg === 'device changed');
     expect(changed.length).toBeGreaterThanOrEqual(1);
     expect(changed.length).toBeLessThanOrEqual(11);
   }, 300_000);
@@ -73,29 +60,14 @@ describe('faults: flapping', () => {
 describe('faults: one phone flapping', () => {
   const farm = new SimFarm({ count: 2, profile: 'pixel-8-pro', serialPrefix: 'BOOT' });
   const cloud = new CloudDouble();
-  let agent: AgentProcess;
-
-  beforeAll(async () => {
-    await farm.start();
-    await cloud.start();
-    // At debug, to count the changes the flapping phone's summary holds back.
-    agent = startAgent(['run'], daemonEnv(farm.env, cloud, { DEVICE_AGENT_LOG_LEVEL: 'debug' }));
-  }, 60_000);
-
-  afterAll(async () => {
-    await agent?.stop('SIGKILL').catch(() => undefined);
-    await farm.stop();
-    await cloud.stop();
-  }, 60_000);
+  // At debug, to count the changes the flapping phone's summary holds back.
+  const run = agentOnFarm(farm, cloud, { DEVICE_AGENT_LOG_LEVEL: 'debug' });
 
   it('a phone flapping 20 times: a bounded number of info lines, one of them naming it as flapping and whom to suspect', async () => {
-    await cloud.waitForPut(
-      (r) => r.answer?.status === 200 && farm.serialNumbers.every((s) => (r.body as { devices: Device[] }).devices.some((d) => d.udid === s)),
-      30_000,
-    );
+    await cloud.waitForPut((r) => r.answer?.status === 200 && farm.serialNumbers.every((s) => devicesOf(r).some((d) => d.udid === s)), 30_000);
     const [flapper, steady] = farm.devices;
     const serial = flapper!.serial;
-    const from = agent.logs().length;
+    const from = run.agent.logs().length;
     // Its connection drops and adb lists it again: 20 changes of state, as adb lists them (device, offline, device...).
     let changes = 0;
     for (let i = 0; i < 40 && changes < 20; i++) {
@@ -109,7 +81,7 @@ describe('faults: one phone flapping', () => {
     }
     expect(changes).toBeGreaterThanOrEqual(20);
     await sleep(6_000);
-    const after = agent.logs().slice(from);
+    const after = run.agent.logs().slice(from);
     const atInfo = after.filter((l) => ['info', 'warn', 'error', 'fatal'].includes(String(l.level)));
     const naming = atInfo.filter((l) => l.serial === serial || String(l.msg).includes(serial));
     // Its first 3 changes, the line that it is flapping; and the lines of a cut-off inventory, if one was cut.
@@ -126,6 +98,6 @@ describe('faults: one phone flapping', () => {
     expect(atInfo.some((l) => l.serial === steady!.serial)).toBe(false);
     // Every change was seen, and logged at debug past the first ones.
     expect(after.filter((l) => l.msg === 'device changed' && l.serial === serial).length).toBeGreaterThanOrEqual(20);
-    expect(agent.child.exitCode).toBeNull();
+    expect(run.agent.child.exitCode).toBeNull();
   }, 240_000);
 });

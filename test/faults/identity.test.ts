@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
+import { agentOnFarm } from '../support/farm-agent.js';
 
 // Two low-cost phones that both say ro.serialno 0123456789ABCDEF, each on its
 // own adb transport (over TCP here, as the simulator connects), booted at
@@ -17,25 +17,11 @@ const farm = new SimFarm({
   ],
 });
 const cloud = new CloudDouble();
-let agent: AgentProcess;
-let statusUrl = '';
-
-beforeAll(async () => {
-  await farm.start();
-  await cloud.start();
-  agent = startAgent(['run'], daemonEnv(farm.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }));
-  const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
-  statusUrl = `http://${String(line.listen)}`;
-}, 120_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  await farm.stop();
-  await cloud.stop();
-});
+const run = agentOnFarm(farm, cloud, { DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }, { startMs: 120_000 });
 
 describe('faults: conflicting identities', () => {
   it('two phones giving one udid: one is reported, the other is named in one warning and a metric', async () => {
+    const { agent, statusUrl } = run;
     const put = await cloud.waitForPut((r) => r.answer?.status === 200 && (r.body as { devices: unknown[] }).devices.length >= 2, 60_000);
     const udids = (put.body as { devices: Array<{ udid: string }> }).devices.map((d) => d.udid).sort();
     expect(udids).toEqual([SAME, 'IDENT0003']);

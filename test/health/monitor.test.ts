@@ -14,11 +14,16 @@ const phone = (udid: string, temperature: number, extra: Partial<DeviceInfo> = {
   storage: { total: 64 * 1024 ** 3, used: 10 * 1024 ** 3 },
   ...extra,
 });
-/** A registry listing these udids as ready Android phones (a USB serial is the udid). */
-function lab(...udids: string[]): DeviceRegistry {
+/**
+ * A registry listing these ready Android phones: a udid alone is a USB serial
+ * that is its own udid; a [serial, udid] pair is a record under another
+ * serial (a network phone's host:port, or a second record of one phone).
+ */
+function lab(...phones: Array<string | readonly [serial: string, udid: string]>): DeviceRegistry {
+  const pairs = phones.map((p) => (typeof p === 'string' ? ([p, p] as const) : p));
   const registry = new DeviceRegistry();
-  registry.sync('android', new Map(udids.map((u) => [u, 'device'])));
-  for (const u of udids) registry.identify(`android/${u}`, u);
+  registry.sync('android', new Map(pairs.map(([serial]) => [serial, 'device'])));
+  for (const [serial, udid] of pairs) registry.identify(`android/${serial}`, udid);
   return registry;
 }
 const problemsByUdid = (registry: DeviceRegistry, udid: string): readonly string[] => problemsOf(registry, registry.byUdid(udid)[0]?.key);
@@ -48,16 +53,7 @@ describe('HealthMonitor', () => {
   it('a low battery on a phone reached over the network (adb over TCP) sends no one to a USB cable: plug it into a charger', () => {
     const { logger } = captureLogger();
     const monitor = new HealthMonitor(settings, logger);
-    const reg = new DeviceRegistry();
-    reg.sync(
-      'android',
-      new Map([
-        ['10.0.0.7:5555', 'device'],
-        ['USB1', 'device'],
-      ]),
-    );
-    reg.identify('android/10.0.0.7:5555', 'NET1');
-    reg.identify('android/USB1', 'USB1');
+    const reg = lab(['10.0.0.7:5555', 'NET1'], 'USB1');
     const low = (udid: string) => phone(udid, 30, { battery: { status: 'DISCHARGING', temperature: 30, percentage: '10' } });
     const [net, usb] = monitor.apply([low('NET1'), low('USB1')], reg);
     expect(net!.message).toMatch(
@@ -198,16 +194,7 @@ describe('HealthMonitor: battery wear signals', () => {
     const { logger } = captureLogger();
     const monitor = new HealthMonitor(settings, logger);
     // The same phone on USB and over TCP: two records, one udid.
-    const reg = new DeviceRegistry();
-    reg.sync(
-      'android',
-      new Map([
-        ['S1', 'device'],
-        ['10.0.0.7:5555', 'device'],
-      ]),
-    );
-    reg.identify('android/S1', 'S1');
-    reg.identify('android/10.0.0.7:5555', 'S1');
+    const reg = lab('S1', ['10.0.0.7:5555', 'S1']);
     monitor.apply([samsung('S1', 0)], reg);
     monitor.apply([samsung('S1', 60_000)], reg);
     expect(reg.byUdid('S1').map((r) => stateOf(reg, r.key)?.signals.heldFullSeconds)).toEqual([60, 60]);

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, procSample, scrapeMetrics, type ProcSample } from '../bench/measure.js';
 import { shippedNodeOptions } from '../bench/shipped.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
+import { agentOnFarm } from '../support/farm-agent.js';
 import { sleep } from '../support/wait.js';
 
 // The daemon as operators run it (the unit's V8 flags included), in its own
@@ -26,35 +26,19 @@ const IN_FLIGHT_BOUND = 12;
 
 const farm = new SimFarm({ count: 4, profile: 'pixel-8-pro', serialPrefix: 'PSOAK' });
 const cloud = new CloudDouble();
-let agent: AgentProcess;
-
-beforeAll(async () => {
-  await farm.start();
-  await cloud.start();
-  agent = startAgent(
-    ['run'],
-    daemonEnv(farm.env, cloud, {
-      DEVICE_AGENT_SCHEDULE: '* * * * * *',
-      DEVICE_AGENT_CHANGE_DEBOUNCE_MS: '0',
-      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
-      // As shipped (the unit's V8 flags); SOAK_AGENT_NODE_OPTIONS to compare others, 'none' for Node's defaults.
-      NODE_OPTIONS: process.env.SOAK_AGENT_NODE_OPTIONS === 'none' ? undefined : (process.env.SOAK_AGENT_NODE_OPTIONS ?? shippedNodeOptions(root)),
-    }),
-  );
-}, 60_000);
-
-afterAll(async () => {
-  await agent?.stop('SIGKILL').catch(() => undefined);
-  await farm.stop();
-  await cloud.stop();
-}, 60_000);
+const run = agentOnFarm(farm, cloud, {
+  DEVICE_AGENT_SCHEDULE: '* * * * * *',
+  DEVICE_AGENT_CHANGE_DEBOUNCE_MS: '0',
+  DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+  // As shipped (the unit's V8 flags); SOAK_AGENT_NODE_OPTIONS to compare others, 'none' for Node's defaults.
+  NODE_OPTIONS: process.env.SOAK_AGENT_NODE_OPTIONS === 'none' ? undefined : (process.env.SOAK_AGENT_NODE_OPTIONS ?? shippedNodeOptions(root)),
+});
 
 describe('soak: the agent process', () => {
   it(
     'reporting every second with flapping devices: descriptors and sockets flat, RSS under the ceiling',
     async () => {
-      const listening = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
-      const statusUrl = `http://${String(listening.listen)}`;
+      const { agent, statusUrl } = run;
       await cloud.waitForPut((r) => r.answer?.status === 200, 30_000);
       let on = true;
       let flaps = 0;

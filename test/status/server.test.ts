@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ function recorder() {
     ...silentLogger(),
     error: (_o: unknown, m?: string) => void lines.push({ level: 'error', msg: String(m) }),
     info: (_o: unknown, m?: string) => void lines.push({ level: 'info', msg: String(m) }),
+    warn: (_o: unknown, m?: string) => void lines.push({ level: 'warn', msg: String(m) }),
   };
   return { logger: logger as unknown as Logger, lines };
 }
@@ -82,5 +83,47 @@ describe('StatusServer', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(lines.map((l) => l.level)).toEqual(['error']);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
+
+  it('a view that throws: 500 with one line blaming the agent and whom to tell, and the endpoint keeps answering', async () => {
+    const { logger, lines } = recorder();
+    let broken = true;
+    const failing = {
+      health: () => ({ ok: true, reasons: [], brief: [] }),
+      metrics: () => {
+        if (broken) throw new Error('cannot read properties of undefined');
+        return 'device_agent_up 1\n';
+      },
+    };
+    const status = new StatusServer('127.0.0.1:0', failing, logger);
+    open.push({ close: () => status.stop() });
+    const listen = (await status.start())!;
+    const metrics = await fetch(`http://${listen}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    expect(metrics.status).toBe(500);
+    expect(lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
+      "the status endpoint failed to answer /metrics: a bug in the agent, not a fault of the phones or the host; it answered 500 and keeps serving. Report it to the agent's maintainers with this line",
+    ]);
+    broken = false;
+    expect(await (await fetch(`http://${listen}/metrics`, { signal: AbortSignal.timeout(5_000) })).text()).toBe('device_agent_up 1\n');
+    expect((await fetch(`http://${listen}/healthz`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+  });
+
+  it('a state file it cannot keep: one warning naming the file, what it costs and what to do; the endpoint answers', async () => {
+    const { logger, lines } = recorder();
+    const dir = mkdtempSync(join(tmpdir(), 'da-status-state-'));
+    // A file where the state directory should be: no write there, even as root.
+    writeFileSync(join(dir, 'state'), 'a file\n');
+    const stateFile = join(dir, 'state', 'status-endpoint.json');
+    const status = new StatusServer('127.0.0.1:0', source, logger, { stateFile });
+    open.push({ close: () => status.stop() });
+    const listen = (await status.start())!;
+    expect((await fetch(`http://${listen}/healthz`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+    const warned = lines.filter((l) => l.level === 'warn').map((l) => l.msg);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(
+      new RegExp(
+        `^cannot keep the status endpoint's state in ${stateFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+; the endpoint works, but doctor cannot say why it is off when it is\\. Make the state directory writable for the agent's user$`,
+      ),
+    );
   });
 });

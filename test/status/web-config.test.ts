@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import { createLogger, silentLogger } from '../../src/log/logger.js';
 import { StatusServer } from '../../src/status/server.js';
 import { loadWebConfig } from '../../src/status/web-config.js';
 import { privateCa } from '../proxies/private-ca.js';
+import { writeClientCa } from '../support/client-ca.js';
 
 // The status endpoint for a remote Prometheus (issue 33, finding 7): the web
 // configuration file node_exporter reads, with certificates the openssl CLI
@@ -98,42 +98,7 @@ describe('the status endpoint with a web configuration file', () => {
 
   it('client_ca_file: only a client with a certificate that CA signed gets an answer', async () => {
     const { dir, file } = webDir('tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_ca_file: clients.crt\n');
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    ssl(
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      'clients.key',
-      '-out',
-      'clients.crt',
-      '-subj',
-      '/CN=Scrapers CA',
-      '-days',
-      '2',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-    );
-    ssl('req', '-new', ...ec, '-keyout', 'prom.key', '-out', 'prom.csr', '-subj', '/CN=prometheus');
-    writeFileSync(join(dir, 'prom.ext'), 'extendedKeyUsage=clientAuth\n');
-    ssl(
-      'x509',
-      '-req',
-      '-in',
-      'prom.csr',
-      '-CA',
-      'clients.crt',
-      '-CAkey',
-      'clients.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-extfile',
-      'prom.ext',
-      '-out',
-      'prom.crt',
-    );
+    writeClientCa(dir);
     const port = await serve(file);
     await expect(get(port, '/metrics')).rejects.toThrow();
     const ok = await get(port, '/metrics', { cert: readFileSync(join(dir, 'prom.crt'), 'utf8'), key: readFileSync(join(dir, 'prom.key'), 'utf8') });

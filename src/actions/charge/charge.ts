@@ -80,7 +80,13 @@ export class ChargeControl extends RunnerAction {
           .then((s) => s.switch(p.hub, p.port, 'on'))
           .then(
             () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
-            (err: unknown) => logger.warn({ hub: p.hub, port: p.port, err: String(err) }, `${String(err)}; switch it on by hand (${byHand(p)})`),
+            (err: unknown) => {
+              const text = err instanceof Error ? err.message : String(err);
+              logger.warn(
+                { hub: p.hub, port: p.port, udid: p.udid, err: text },
+                `could not switch hub ${p.hub} port ${p.port} on (an earlier run left it off for ${p.udid}): ${text}; switch it on by hand (${byHand(p)})`,
+              );
+            },
           ),
       );
     }

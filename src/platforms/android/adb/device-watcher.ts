@@ -16,6 +16,8 @@ export interface DeviceWatcherOptions {
   reconnectMaxMs?: number;
   /** A tracker connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
   stableMs?: number;
+  /** While the tracker keeps ending soon after it connects, at most one summary line this often (default 5 min). */
+  summaryMs?: number;
   clock?: Clock;
   /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
   pollMs?: number;
@@ -67,7 +69,10 @@ export class DeviceWatcher extends EventEmitter {
   ) {
     super();
     this.clock = options.clock ?? systemClock;
-    this.reconnects = new Reconnects({ firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs }, this.clock);
+    this.reconnects = new Reconnects(
+      { firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs, summaryMs: options.summaryMs },
+      this.clock,
+    );
   }
 
   /** serial -> adb state, as last seen. */
@@ -268,7 +273,11 @@ export class DeviceWatcher extends EventEmitter {
           `the device list is still read every ${Math.round(reconcileMs / 1000)} s. Check the adb server's log and the path to it`,
       );
     } else if (note === 'summary') {
-      logger.warn({ adb, ends }, `adb device tracking ended ${ends} more times soon after connecting; still reconnecting`);
+      logger.warn(
+        { adb, ends },
+        `adb device tracking ended ${ends} more times soon after connecting; still reconnecting. The adb server at ${adb} or the path to it ` +
+          "(a tunnel, a proxy), not the phones: check the adb server's log and the path to it",
+      );
     }
   }
 

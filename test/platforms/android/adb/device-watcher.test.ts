@@ -1,6 +1,7 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
-import { DeviceWatcher } from '../../../../src/platforms/android/adb/device-watcher.js';
+import { DeviceWatcher, type DeviceWatcherOptions } from '../../../../src/platforms/android/adb/device-watcher.js';
 import { captureLogger } from '../../../log/capture.js';
 import { AdbServer } from '../../../sim/adb-server.js';
 import { TrackerCutter } from '../../../sim/tracker-cutter.js';
@@ -23,15 +24,17 @@ afterAll(async () => {
   await adb.stop();
 });
 
+/** A watcher of the real adb server through the cutter, which starts cutting; its log lines captured. */
+function watchThroughCutter(options: Partial<DeviceWatcherOptions> = {}) {
+  cutter.cutting = true;
+  const { logger, lines } = captureLogger();
+  const client = new AdbClient({ host: '127.0.0.1', port: cutter.port, source: 'test' });
+  return { watcher: new DeviceWatcher(client, { reconcileMs: 30_000, logger, stableMs: 2_000, ...options }), lines };
+}
+
 describe('DeviceWatcher', () => {
   it('backs off a tracker that dies right after connecting, says so twice, and starts over once a connection holds', async () => {
-    cutter.cutting = true;
-    const { logger, lines } = captureLogger();
-    const watcher = new DeviceWatcher(new AdbClient({ host: '127.0.0.1', port: cutter.port, source: 'test' }), {
-      reconcileMs: 30_000,
-      logger,
-      stableMs: 2_000,
-    });
+    const { watcher, lines } = watchThroughCutter();
     let connects = 0;
     watcher.on('connected', () => connects++);
     await watcher.start();
@@ -67,4 +70,51 @@ describe('DeviceWatcher', () => {
     expect([said('adb device tracking ended'), said('device tracking resumed')]).toEqual([endedBefore + 1, resumedBefore + 1]);
     watcher.stop();
   }, 40_000);
+
+  it('a tracker that goes on ending: a summary now and then with the count, naming the adb server and the path to it, not the phones', async () => {
+    const { watcher, lines } = watchThroughCutter({ reconnectMaxMs: 400, summaryMs: 1_500 });
+    await watcher.start();
+    await sleep(5_000);
+    watcher.stop();
+    cutter.cutting = false;
+    const summaries = lines().filter((l) => / more times soon after connecting/.test(String(l.msg)));
+    // The first line and the flapping one come first; then at most one summary each 1.5 s, each with its count.
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    expect(summaries.length).toBeLessThanOrEqual(3);
+    for (const s of summaries) {
+      expect(s.level).toBe('warn');
+      expect(s.ends).toBeGreaterThanOrEqual(1);
+      expect(String(s.msg)).toBe(
+        `adb device tracking ended ${String(s.ends)} more times soon after connecting; still reconnecting. The adb server at ${String(s.adb)} or the path to it ` +
+          "(a tunnel, a proxy), not the phones: check the adb server's log and the path to it",
+      );
+    }
+  }, 20_000);
+
+  it('no adb server at its address: one line with the connection error, not one per reconnect', async () => {
+    const { logger, lines } = captureLogger();
+    // A port nobody listens on: taken, then freed.
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const watcher = new DeviceWatcher(new AdbClient({ host: '127.0.0.1', port: closed, source: 'test' }), {
+      reconcileMs: 30_000,
+      logger,
+      reconnectMaxMs: 300,
+    });
+    await watcher.start().catch(() => undefined);
+    await sleep(3_000);
+    watcher.stop();
+    const warned = lines().filter((l) => l.level === 'warn');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.msg).toBe(
+      `no adb server at tcp:127.0.0.1:${closed} (test) (ECONNREFUSED); start one with "adb start-server" (or the device-agent-adb systemd unit), ` +
+        'or point ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT at it',
+    );
+    expect(watcher.alive).toBe(false);
+  }, 20_000);
 });

@@ -1,0 +1,17 @@
+// A promise rejected with nobody to catch it is a bug of the agent, not a
+// fault of a phone, the adb server or the cloud. Node's default would end the
+// daemon, and every phone of the host with it: one rate-limited line says
+// what happened and whom to tell instead, and the daemon keeps reporting.
+import type { EventEmitter } from 'node:events';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+
+export const UNHANDLED_REJECTION_LINE =
+  "unexpected failure (unhandled rejection): a bug in the agent, not a fault of the phones, the adb server or the cloud; the agent keeps running; report it to the agent's maintainers with this line";
+
+/** Logs every unhandled rejection of `proc` (the process) instead of dying of it. */
+export function logUnhandledRejections(logger: Logger, proc: Pick<EventEmitter, 'on'> = process): void {
+  proc.on('unhandledRejection', (reason: unknown) => {
+    limited(logger).error('unhandled-rejection', { err: reason instanceof Error ? reason.message : String(reason) }, UNHANDLED_REJECTION_LINE);
+  });
+}
