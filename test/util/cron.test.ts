@@ -109,7 +109,12 @@ describe('nextRun', () => {
       fc.property(expressionArb, instantArb, (expression, after) => {
         const schedule = parseCron(expression);
         fc.pre(typeof schedule !== 'string');
-        const theirs = oracle(expression, tz).getNextMatch(new Date(after)).getTime();
+        const theirCron = oracle(expression, tz);
+        let theirs = theirCron.getNextMatch(new Date(after)).getTime();
+        // node-cron runs again in the repeat of a local time the fall-back already showed before `after`; this
+        // agent runs each local time once (the DST test below), so its next run is node-cron's first that is not
+        // such a repeat (found by fast-check: every minute in Lord Howe, after 02:00 became 01:30 again).
+        while (firstOccurrence(theirs) < theirs && firstOccurrence(theirs) <= after) theirs = theirCron.getNextMatch(new Date(theirs)).getTime();
         // Ours looks 30 years ahead, node-cron 100.
         fc.pre(theirs - after < 29 * 365 * 86_400_000);
         const ours = nextRun(schedule, after)!;
@@ -119,6 +124,10 @@ describe('nextRun', () => {
           expect(ours, `${expression} after ${new Date(after).toISOString()}`).toBeLessThan(theirs);
           return;
         }
+        // The first local time after a spring-forward gap, when the schedule names it: node-cron sometimes passes it
+        // over (found by fast-check: 1-31 2 * */3 * in Lord Howe, whose 02:00 becomes 02:30); it is a run here.
+        if (ours < theirs && ours > after && names(schedule, ours) && new Date(ours).getTimezoneOffset() !== new Date(ours - 3_600_000).getTimezoneOffset())
+          return;
         expect(new Date(ours).toISOString(), `${expression} after ${new Date(after).toISOString()}`).toBe(new Date(theirs).toISOString());
         compared++;
       }),
@@ -155,6 +164,26 @@ describe('nextRun', () => {
 });
 
 /** The local wall time of an instant in a zone, to the minute. */
+/** Whether the schedule names the local time of `at` (in process.env.TZ). */
+function names(schedule: CronSchedule, at: number): boolean {
+  const d = new Date(at);
+  const [seconds, minutes, hours, days, months, weekdays] = schedule.fields as number[][];
+  return (
+    seconds!.includes(d.getSeconds()) &&
+    minutes!.includes(d.getMinutes()) &&
+    hours!.includes(d.getHours()) &&
+    days!.includes(d.getDate()) &&
+    months!.includes(d.getMonth() + 1) &&
+    weekdays!.includes(d.getDay())
+  );
+}
+
+/** When the local time of `at` first came (in process.env.TZ): earlier than `at` when the fall-back repeats it. */
+function firstOccurrence(at: number): number {
+  const d = new Date(at);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()).getTime();
+}
+
 function wallTime(at: number, tz: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(new Date(at));
 }
