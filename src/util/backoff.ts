@@ -28,7 +28,9 @@ export function backoffBound(failures: number, policy: BackoffPolicy): number {
 /** The wait after `failures` failures in a row; `random` is a number in [0, 1). Never more than the bound, never less than (1 − jitter) of it. */
 export function backoffDelay(failures: number, policy: BackoffPolicy, random: number): number {
   const bound = backoffBound(failures, policy);
-  return bound - (policy.jitter ?? 0) * random * bound;
+  const jitter = policy.jitter ?? 0;
+  // Clamped: in floating point, bound − jitter·random·bound can land an ulp below (1 − jitter)·bound (fast-check found it).
+  return Math.max((1 - jitter) * bound, bound - jitter * random * bound);
 }
 
 /** A run of failures of one thing: each failure gives the wait before the next try; a success starts over. */

@@ -22,6 +22,7 @@ describe('backoff', () => {
           return delay <= bound && delay >= (1 - jitter) * bound && Number.isFinite(delay);
         },
       ),
+      { numRuns: 200_000 },
     );
     expect(backoffDelay(2, { firstMs: 20_000, maxMs: 300_000, jitter: 0.5 }, 0.5)).toBe(30_000);
   });
