@@ -84,7 +84,11 @@ describe('faults: adb and devices', () => {
       // Its identity came before the cut; what did not arrive is named, with why.
       expect(cut, udid).toMatchObject({ state: 'device', modelName: expect.any(String) });
       expect(cut?.battery, udid).toBeUndefined();
-      expect(cut?.message, udid).toMatch(/shell output ended before the inventory script did.*left out until the next inventory.*battery/);
+      // The one whose transport drops may already be back on its new connection when the report is taken:
+      // then it keeps its cut inventory's fields, with a message saying so.
+      const said = /shell output ended before the inventory script did.*left out until the next inventory.*battery/;
+      const back = /back on a new adb connection and its inventory has not finished yet; reported with its last inventory/;
+      if (udid === 'CUT00002' || !back.test(cut?.message ?? '')) expect(cut?.message, udid).toMatch(said);
     }
     expect(stays.cutSessions + drops.cutSessions).toBe(2);
     // Asked again soon, and then whole.

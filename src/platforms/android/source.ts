@@ -3,7 +3,7 @@
 // (inventory/probe.ts). Per-device state (the tier cache, the last good
 // inventory, the failure count) lives in the registry's records.
 import { EventEmitter } from 'node:events';
-import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry, OutcomeNote } from '../../devices/registry.js';
 import { recordKey, type DeviceSnapshot, type UsbPlace } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
@@ -321,6 +321,16 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       if (!failure || cached.message) return cached;
       return { ...cached, status: STATUS_UNAVAILABLE, message: this.advice(record) };
     }
+    const earlier = state === READY ? this.o.registry.facet(EARLIER).get(record.key) : undefined;
+    if (earlier && earlier.last.udid === record.udid) {
+      // Back on a new connection (its transport dropped and came back): until
+      // it answers again, the phone keeps the fields it last gave, so the
+      // cloud is never sent it without its model.
+      const message = failure
+        ? this.advice(record)
+        : `the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of ${new Date(earlier.wallAt).toISOString()}`;
+      return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, message };
+    }
     if (record.udid === undefined && isTcpSerial(serial)) {
       // One rule for a device reached over TCP that never said who it is,
       // whatever its state: adb names it HOST:PORT, which is not its udid, so
@@ -376,6 +386,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
           // and the phone went out without its model or state (issue 36).
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
+          if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
             registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });
@@ -461,5 +472,7 @@ export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
 
 /** The prober's tier cache of each connection: its readings say nothing of the next one. */
 const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
+/** The last inventory of the record, past its connections: what a phone back on a new connection is reported with until it answers. */
+const EARLIER = facetKey<{ last: DeviceInfo; wallAt: number }>('android-earlier-inventory', 'record');
 /** Logged once per connection: a TCP device that has not said who it is is left out of reports. */
 const LEFT_OUT_LOGGED = facetKey<true>('android-left-out-logged', 'connection');

@@ -192,6 +192,27 @@ describe('AndroidSource', () => {
     expect(third).toMatchObject({ udid: 'SLOW', modelName: 'model of SLOW', message: cut.message });
   });
 
+  it('reports a phone back on a new connection with its last inventory until the new one answers, never as a bare record', async () => {
+    // A transport that drops and comes back (offline, then device) starts a new connection with nothing read:
+    // a report taken then sent the phone without its model, which a cloud requiring it refuses.
+    const wall = Date.UTC(2026, 10, 24, 9, 0, 0);
+    const { fake } = prober((serial, n) => (n === 1 ? Promise.resolve({ ...info(serial), batteryLevel: 80 } as DeviceInfo) : never()));
+    const { collect } = source(fake, { reportWaitMs: 50, clock: { ...systemClock, wall: () => wall } });
+    const [first] = await collect(new Map([['BACK', 'device']]));
+    expect(first).toMatchObject({ modelName: 'model of BACK', status: 'AVAILABLE' });
+    await collect(new Map([['BACK', 'offline']]));
+    const [back] = await collect(new Map([['BACK', 'device']]));
+    expect(back).toMatchObject({ udid: 'BACK', state: 'device', modelName: 'model of BACK', batteryLevel: 80, status: 'UNAVAILABLE' });
+    expect(back!.message).toBe(
+      'the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of 2026-11-24T09:00:00.000Z',
+    );
+    // A different phone at the same serial is not given the other's fields: its udid is not known on this connection.
+    const { collect: collect2 } = source(prober(() => never()).fake, { reportWaitMs: 50 });
+    const [fresh] = await collect2(new Map([['NEVER', 'device']]));
+    expect(fresh).toMatchObject({ udid: 'NEVER', message: 'the inventory of the device has not finished yet' });
+    expect(fresh!.modelName).toBeUndefined();
+  });
+
   it('leaves out a network device that never said who it is, in any state, with one log line', async () => {
     logs.length = 0;
     const { fake } = prober(() => Promise.reject(new Error('closed')));
