@@ -148,8 +148,14 @@ export class Recovery extends RunnerAction {
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
     const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
     const verdicts = new Map<string, { verdict: BookingVerdict; action: Disruption }>();
-    // The booking gate, asked only about a device an action is due for.
+    const claims = records.map((r) => claimOf(r, udidOf(r)));
+    const conflicts = conflictsOf(claims);
+    // The booking gate, asked only about a device an action is due for, and
+    // not about one whose identity is in conflict: the trust rule refuses its
+    // action next, with its own line, and asking would spend the cloud's
+    // budget and say "left alone: booked" of a phone left alone for another reason.
     const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
+      if (conflicts.has(d.serial)) return true;
       const key = d.key ?? d.serial;
       const verdict = this.runner.verdict(ids.get(key), this);
       verdicts.set(key, { verdict, action });
@@ -157,8 +163,6 @@ export class Recovery extends RunnerAction {
     };
     const attention = new Map<string, string>();
     const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
-    const claims = records.map((r) => claimOf(r, udidOf(r)));
-    const conflicts = conflictsOf(claims);
     for (const planned of this.policy.tick(devices, now, mayDisturb, portOff)) {
       const action = this.trusted(planned, conflicts, claims);
       if (!action) continue;

@@ -303,3 +303,51 @@ describe('a network device whose address refuses', () => {
     expect(bed.actions('connect', 'failed')).toBe(at.length);
   });
 });
+
+// The trust rule's refusals of the other two host actions (the e2e test
+// test/e2e/identity-actions.test.ts reads the refused kick): each says
+// "recovery does not ACTION S: WHY; ..." once, is counted, and nothing is done.
+describe('recovery refuses a host action for a phone it cannot trust', () => {
+  it('does not power-cycle a network phone while a ready device has not said who it is: one line, counted, no cycle', async () => {
+    const bed = await phoneOnHub('TRUST001');
+    bed.failed(SERIAL, 2);
+    await bed.advance(3_000);
+    expect(bed.doneSince(0)).toEqual([`reconnect ${SERIAL}`]);
+    // Another phone is ready and has not said who it is: it may be the phone TRUST001 belongs to.
+    bed.list('127.0.0.1:40009', 'device');
+    bed.failed(SERIAL, 2);
+    const wedged = bed.time.now;
+    await bed.advance(30 * 60_000);
+    expect(bed.doneSince(wedged)).toEqual([]);
+    const refused = bed.lines(/^recovery does not power cycle /);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ level: 'warn', serial: SERIAL, action: 'power_cycle' });
+    expect(refused[0]!.msg).toBe(
+      `recovery does not power cycle ${SERIAL}: it is on network adb and a ready device has not said who it is yet (127.0.0.1:40009); ` +
+        'one may be the phone TRUST001 belongs to; no host action is taken for it until its identity holds',
+    );
+    expect(bed.stats.actionsRefused.get('power_cycle')).toBe(1);
+  });
+
+  it('does not reconnect offline phones that give one udid, asks the cloud nothing about them, and says so once each', async () => {
+    const twin = '127.0.0.1:40010';
+    const bed = recoveryBed({ env: { ...env('TWIN0001'), DEVICE_AGENT_NETWORK_DEVICES: `${SERIAL},${twin}` } });
+    bed.list(SERIAL, 'device');
+    bed.answered(SERIAL, 'TWIN0001');
+    bed.recovery.start();
+    bed.list(twin, 'device');
+    bed.answered(twin, 'TWIN0001');
+    bed.list(SERIAL, 'offline');
+    bed.list(twin, 'offline');
+    const offline = bed.time.now;
+    await bed.advance(10 * 60_000);
+    expect(bed.doneSince(offline).filter((d) => d.startsWith('reconnect'))).toEqual([]);
+    const refused = bed.lines(/^recovery does not reconnect offline /);
+    expect(refused.map((l) => l.serial).sort()).toEqual([SERIAL, twin].sort());
+    expect(String(refused[0]!.msg)).toMatch(/: 2 devices \(adb serials .*\) give the udid TWIN0001; no host action is taken for it until its identity holds$/);
+    expect(bed.stats.actionsRefused.get('reconnect_offline')).toBe(2);
+    // Nothing was asked of the cloud for them, and no note says they are left alone for their booking.
+    expect(bed.asked).toEqual([]);
+    expect(bed.notes(SERIAL)?.heldBack).toBeUndefined();
+  });
+});
