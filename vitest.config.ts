@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -118,6 +119,20 @@ if (!soakOn && !process.env.DEVICE_AGENT_SOAK_SKIP_SAID) {
   console.warn('soak tier skipped (test/soak): it runs in CI (CI set) and with `npm run test:soak`');
 }
 
+// In CI the property tests' cases come from the commit (test/support/property-seed.ts):
+// the same commit, the same cases. FC_SEED=N replays a run; elsewhere each run draws new ones.
+if (process.env.FC_SEED === undefined && process.env.CI) process.env.FC_SEED = String(commitSeed());
+const setupFiles = ['test/support/property-seed.ts'];
+
+/** The first 31 bits of HEAD's commit id; 0 outside a git checkout. */
+function commitSeed(): number {
+  try {
+    return parseInt(execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).slice(0, 8), 16) >>> 1;
+  } catch {
+    return 0;
+  }
+}
+
 const projects: TestProjectInlineConfiguration[] = [
   {
     extends: true,
@@ -125,7 +140,7 @@ const projects: TestProjectInlineConfiguration[] = [
       name: 'unit',
       include: ['test/**/*.test.ts'],
       exclude: [...E2E, ...SOAK],
-      setupFiles: ['test/support/unit-tier.ts'],
+      setupFiles: [...setupFiles, 'test/support/unit-tier.ts'],
       // CPU-bound: one file per core (vitest's default on 2 cores is 1).
       maxWorkers: 2,
       sequence: { groupOrder: 0 },
@@ -143,6 +158,7 @@ const projects: TestProjectInlineConfiguration[] = [
       // at load 18 to 24 deadlines were missed (docs/design/tooling.md,
       // "Where the e2e tier's time goes").
       maxWorkers: 5,
+      setupFiles,
       sequence: { groupOrder: 1 },
     },
   },
@@ -151,7 +167,7 @@ const projects: TestProjectInlineConfiguration[] = [
 // descriptors and sockets (its own agent, adb server and cloud double), which
 // a neighbour cannot change; two of them mostly wait out fixed durations, and
 // the 1,000-cycle soak is the one that needs a core (docs/design/tooling.md).
-if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, maxWorkers: 3, sequence: { groupOrder: 2 } } });
+if (soakOn) projects.push({ extends: true, test: { name: 'soak', include: SOAK, maxWorkers: 3, setupFiles, sequence: { groupOrder: 2 } } });
 
 export default defineConfig({
   test: {
