@@ -49,7 +49,8 @@ export type RecoveryAction =
   /** serials: the offline devices it is for; all: every offline USB device, so adb's host-wide command may run. */
   | { kind: 'reconnect-offline'; reason: string; serials: string[]; all: boolean }
   | { kind: 'kick'; serial: string; key: string; reason: string }
-  | { kind: 'connect'; address: string; reason: string }
+  /** listed: adb's state of the address when the connect was planned (undefined: adb does not list it). */
+  | { kind: 'connect'; address: string; reason: string; listed: string | undefined }
   | { kind: 'power-cycle'; serial: string; key: string; hub: string; port: number; reason: string }
   /** Not an action: what recovery could do is spent or cannot help; the phone's message asks for a person. */
   | { kind: 'needs-person'; serial: string; key: string; reason: string };
@@ -107,7 +108,8 @@ const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'resc
  */
 export class RecoveryPolicy {
   private lastOfflineReconnect = -Infinity;
-  private readonly connects = new Map<string, { failures: number; nextAt: number }>();
+  /** held: adb answered "already connected" while it listed the address offline: it holds the dead transport, and only its dropping it lets a connect help. */
+  private readonly connects = new Map<string, { failures: number; nextAt: number; held?: boolean; heldAt?: number }>();
 
   constructor(
     private readonly settings: RecoverySettings,
@@ -117,10 +119,21 @@ export class RecoveryPolicy {
   }
 
   /** Result of a connect the caller made for a network device. */
-  noteConnectOutcome(address: string, ok: boolean, now: number): void {
+  /**
+   * held: adb answered "already connected" to an address it lists offline.
+   * A connect cannot help then (adb keeps the transport it has), so it is
+   * asked again on the failure backoff, not every base interval, and at once
+   * when adb stops listing the address (tick()).
+   */
+  noteConnectOutcome(address: string, ok: boolean, now: number, held = false): void {
     const entry = this.connects.get(address);
     if (!entry) return;
-    if (ok) {
+    entry.held = ok && held;
+    if (entry.held) {
+      entry.heldAt = now;
+      entry.failures += 1;
+      entry.nextAt = now + this.backoff(entry.failures);
+    } else if (ok) {
       // Connected: asked again only if it drops, and no sooner than the base
       // interval (adb may list it offline a while before the handshake ends).
       entry.failures = 0;
@@ -238,13 +251,21 @@ export class RecoveryPolicy {
 
     for (const [address, entry] of this.connects) {
       const state = listed.get(address);
-      if (state === 'device' || state === 'unauthorized') continue;
+      if (state === 'device' || state === 'unauthorized') {
+        // It came through: what adb held is over.
+        if (entry.held) Object.assign(entry, { held: false, failures: 0 });
+        continue;
+      }
       // Off adb on purpose: a connect would only fail, and warn, until the pause ends.
       if (portOff.has(address)) continue;
+      // adb let go of the transport it held: a connect can work now (still a base interval after the last).
+      if (entry.held && state === undefined) entry.nextAt = Math.min(entry.nextAt, (entry.heldAt ?? now) + this.settings.connectBaseMs);
       if (now < entry.nextAt) continue;
       // Until the caller reports the outcome, do not ask again before the backoff.
       entry.nextAt = now + Math.max(this.backoff(entry.failures + 1), 1);
-      actions.push({ kind: 'connect', address, reason: state ? `listed as ${state}` : 'not listed by adb' });
+      // Its outcome says again whether adb holds it.
+      entry.held = false;
+      actions.push({ kind: 'connect', address, reason: state ? `listed as ${state}` : 'not listed by adb', listed: state });
     }
     return actions;
   }

@@ -334,9 +334,15 @@ export class Recovery extends RunnerAction {
         }
         case 'needs-person':
           return;
-        case 'connect':
-          await adb.connect(action.address);
-          this.policy.noteConnectOutcome(action.address, true, this.options.clock.monotonic());
+        case 'connect': {
+          const answer = await adb.connect(action.address);
+          // adb keeps the transport of an address it lists offline and says so: nothing was connected.
+          const held = action.listed === 'offline' && answer.startsWith('already');
+          this.policy.noteConnectOutcome(action.address, true, this.options.clock.monotonic(), held);
+          if (held) {
+            logger.debug({ address: action.address, answer }, 'adb holds the offline transport of the network device; connected again once adb drops it');
+            break;
+          }
           limited(logger).info(
             'recovery-connected',
             { address: action.address, reason: action.reason },
@@ -346,6 +352,7 @@ export class Recovery extends RunnerAction {
             action.address,
           );
           break;
+        }
       }
       this.count(action, 'ok');
     } catch (err) {

@@ -75,7 +75,8 @@ const eventOf = (listed: readonly string[]) =>
   fc.oneof(
     fc.record({ kind: fc.constant('shell' as const), serial: fc.constantFrom(...serials), ok: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }),
     fc.record({ kind: fc.constant('tick' as const), states: fc.array(fc.constantFrom(...listed), { minLength: 5, maxLength: 5 }) }),
-    fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean() }),
+    // held: adb answered "already connected" to the address it lists offline.
+    fc.record({ kind: fc.constant('connect' as const), ok: fc.boolean(), held: fc.boolean() }),
   );
 // Gaps of a few seconds (bursts of events, ticks) as often as long ones.
 const stepOf = (listed: readonly string[]) =>
@@ -101,7 +102,7 @@ function run(steps: Step[], settings: RecoverySettings = defaultRecoverySettings
   for (const { dt, e } of steps) {
     now += dt;
     if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok, now);
-    else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
+    else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now, e.held);
     else {
       const devices: ListedDevice[] = serials.flatMap((serial, i) => {
         const state = e.states[i];
@@ -252,8 +253,35 @@ describe('RecoveryPolicy', () => {
     // Not adb's host-wide command: it would drop 10.0.0.6:5555 for good.
     expect(actions.find((a) => a.kind === 'reconnect-offline')).toMatchObject({ serials: ['10.0.0.5:5555'], all: false });
     expect(p.tick(off, cool + defaultRecoverySettings.connectBaseMs).filter((a) => a.kind === 'connect')).toEqual([
-      { kind: 'connect', address: '10.0.0.5:5555', reason: 'listed as offline' },
+      { kind: 'connect', address: '10.0.0.5:5555', reason: 'listed as offline', listed: 'offline' },
     ]);
+  });
+
+  it('asks adb less and less often to connect an address it holds offline ("already connected"), and at once when it lets go', () => {
+    const p = new PolicyBed(defaultRecoverySettings, ['10.0.0.5:5555']);
+    const off = [{ serial: '10.0.0.5:5555', state: 'offline' }];
+    const connects: number[] = [];
+    // Ten minutes of a transport adb keeps offline: each connect answered "already connected".
+    for (let now = 0; now <= 600_000; now += 1_000) {
+      for (const a of p.tick(off, now)) {
+        if (a.kind !== 'connect') continue;
+        connects.push(now);
+        p.noteConnectOutcome(a.address, true, now, true);
+      }
+    }
+    // Every 2 s before (300 connects); now on the failure backoff (2 s doubling to 5 min), and once
+    // after each offline reconnect (a minute apart), which makes adb drop the transport.
+    const reconnects = 10;
+    expect(connects.length).toBeLessThanOrEqual(reconnects + 10);
+    // adb drops the transport (a reconnect, its timeout): connected again a base interval after the last try, not minutes later.
+    const last = connects.at(-1)!;
+    const dropped = last + 1_000;
+    const again = [dropped, dropped + 1_000, dropped + 2_000].find((now) => p.tick([], now).some((a) => a.kind === 'connect'));
+    expect(again).toBe(Math.max(dropped, last + defaultRecoverySettings.connectBaseMs));
+    // Through, then offline again: the backoff starts over.
+    p.tick([{ serial: '10.0.0.5:5555', state: 'device' }], dropped + 10_000);
+    p.noteConnectOutcome('10.0.0.5:5555', true, dropped + 3_000, false);
+    expect(p.backoff(1)).toBe(defaultRecoverySettings.connectBaseMs);
   });
 
   it('connect attempts are at least the base interval apart, except the one right after a kick', () => {
@@ -290,7 +318,9 @@ describe('RecoveryPolicy', () => {
     const actions = p.tick(ready, 2000);
     expect(actions.map((a) => a.kind)).toEqual(['kick']);
     // After the kick adb forgets it: the next tick connects it again.
-    expect(p.tick([{ serial: 'A', state: 'device' }], 3000)).toEqual([{ kind: 'connect', address: '10.0.0.5:5555', reason: 'not listed by adb' }]);
+    expect(p.tick([{ serial: 'A', state: 'device' }], 3000)).toEqual([
+      { kind: 'connect', address: '10.0.0.5:5555', reason: 'not listed by adb', listed: undefined },
+    ]);
   });
 
   it('never connects a network device adb lists as ready or waiting for authorization', () => {
@@ -301,7 +331,7 @@ describe('RecoveryPolicy', () => {
         for (const { dt, e } of steps) {
           now += dt;
           if (e.kind === 'shell') policy.noteShellOutcome(e.serial, e.ok, now);
-          else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now);
+          else if (e.kind === 'connect') policy.noteConnectOutcome('10.0.0.5:5555', e.ok, now, e.held);
           else {
             const devices: ListedDevice[] = serials.flatMap((serial, i) => (e.states[i] === 'gone' ? [] : [{ serial, state: e.states[i]! }]));
             const listed = devices.find((d) => d.serial === '10.0.0.5:5555')?.state;

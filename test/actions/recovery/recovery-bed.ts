@@ -108,6 +108,12 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
       registry.sync('android', new Map(listing));
       recovery.devicesChanged();
     },
+    /** adb no longer lists the phone (it dropped its transport, or the phone was unplugged). */
+    unlist(serial: string): void {
+      listing.delete(serial);
+      registry.sync('android', new Map(listing));
+      recovery.devicesChanged();
+    },
     /** The phone answered an inventory: it says who it is and its failure run ends. */
     answered(serial: string, udid: string): void {
       registry.answered(key(serial), androidPhone(udid, { serialNumber: serial }), clock.wall(), clock.monotonic());

@@ -351,3 +351,26 @@ describe('recovery refuses a host action for a phone it cannot trust', () => {
     expect(bed.notes(SERIAL)?.heldBack).toBeUndefined();
   });
 });
+
+// adb answers "already connected to ADDRESS" to a connect of an address it
+// lists offline (it keeps the transport it has). Each connect was logged as
+// "network device ADDRESS connected (listed as offline)", every 2 s for as
+// long as the phone stayed offline: untrue, and a connect adb cannot act on.
+describe('a network phone adb keeps listed offline', () => {
+  it('is not said to be connected, and adb is asked less and less often, once after each offline reconnect', async () => {
+    const bed = await phoneOnHub('HELD0001');
+    bed.list(SERIAL, 'offline');
+    const offline = bed.time.now;
+    await bed.advance(10 * 60_000);
+    const connects = bed.done.filter((d) => d.at >= offline && d.what.startsWith('connect '));
+    const reconnects = bed.done.filter((d) => d.at >= offline && d.what === 'reconnect offline');
+    // Before: 300 connects in these 10 minutes.
+    expect(connects.length).toBeLessThanOrEqual(reconnects.length + 10);
+    expect(bed.lines(/connected \(listed as offline\)/)).toEqual([]);
+    // adb drops it (after a reconnect, say): it is connected a base interval after the last try, and said so.
+    bed.unlist(SERIAL);
+    const dropped = bed.time.now;
+    await bed.advance(3_000);
+    expect(bed.done.filter((d) => d.at >= dropped && d.what === `connect ${SERIAL}`)).toHaveLength(1);
+  });
+});
