@@ -113,8 +113,9 @@ const SOAK = ['test/soak/**/*.test.ts'];
 
 // npm sets npm_lifecycle_event to the script it runs.
 const soakOn = Boolean(process.env.CI) || process.env.npm_lifecycle_event === 'test:soak';
-// The config is read once per project: say it once.
-if (!soakOn && !process.env.DEVICE_AGENT_SOAK_SKIP_SAID) {
+// The config is read once per project: say it once, and only to vitest (knip, in
+// `npm run lint`, reads it too; VITEST is vitest's own mark).
+if (!soakOn && process.env.VITEST && !process.env.DEVICE_AGENT_SOAK_SKIP_SAID) {
   process.env.DEVICE_AGENT_SOAK_SKIP_SAID = '1';
   console.warn('soak tier skipped (test/soak): it runs in CI (CI set) and with `npm run test:soak`');
 }
