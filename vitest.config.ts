@@ -120,15 +120,17 @@ if (!soakOn && process.env.VITEST && !process.env.DEVICE_AGENT_SOAK_SKIP_SAID) {
   console.warn('soak tier skipped (test/soak): it runs in CI (CI set) and with `npm run test:soak`');
 }
 
-// In CI the property tests' cases come from the commit (test/support/property-seed.ts):
-// the same commit, the same cases. FC_SEED=N replays a run; elsewhere each run draws new ones.
-if (process.env.FC_SEED === undefined && process.env.CI) process.env.FC_SEED = String(commitSeed());
+// In CI the property tests' cases come from the code (test/support/property-seed.ts):
+// the same src/ and test/, the same cases, whatever else a commit changes (a
+// note, the docs). FC_SEED=N replays a run; elsewhere each run draws new ones.
+if (process.env.FC_SEED === undefined && process.env.CI) process.env.FC_SEED = String(codeSeed());
 const setupFiles = ['test/support/property-seed.ts'];
 
-/** The first 31 bits of HEAD's commit id; 0 outside a git checkout. */
-function commitSeed(): number {
+/** 31 bits of the git trees of src/ and test/ at HEAD; 0 outside a git checkout. */
+function codeSeed(): number {
   try {
-    return parseInt(execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).slice(0, 8), 16) >>> 1;
+    const trees = execFileSync('git', ['rev-parse', 'HEAD:src', 'HEAD:test'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
+    return (parseInt(trees[0]!.slice(0, 8), 16) ^ parseInt(trees[1]!.slice(0, 8), 16)) >>> 1;
   } catch {
     return 0;
   }

@@ -8,12 +8,13 @@
 # Debian's ansible as docs/install/fleet.md says:
 #   fresh install of N (all hosts in one batch); a second run changes nothing
 #   (with device_agent_postcheck_phones=fail, which fails host 2 at doctor);
-#   upgrade to N+1 one host at a time, rollback to N all at once: on every
-#   host the package, `device-agent --version`, /metrics and the cloud double agree on
-#   the version, the node id, key and settings survive, the adb server is not
-#   restarted, and the cloud never saw a present phone gone;
-#   a host whose post-check fails (its cloud answers 503) stops the rollout,
-#   and the host of the next batch keeps the old version;
+#   upgrade to N+1 one host at a time: on every host the package,
+#   `device-agent --version`, /metrics and the cloud double agree on the
+#   version, the node id, key and settings survive, the adb server is not
+#   restarted, and the cloud never saw a present phone gone; the rollback to
+#   N in batches of two, host 2's cloud answering 503: host 1 rolled back and
+#   checked so, host 2 failing its post-check stops the rollout, and host 3,
+#   of the next batch, keeps N+1;
 #   every run has a fourth host that cannot be reached and a phone on host 2
 #   waiting for "Allow USB debugging": the rollout goes on without the one
 #   and passes the other, and its summary names both; more hosts down than
@@ -394,66 +395,70 @@ has '1 of 4 hosts cannot be reached (lab-host-4), more than device_agent_max_unr
 for h in "${hosts[@]}"; do [ "$(in_host "$h" dpkg-query -W -f '${Version}' device-agent)" = "$N" ] || fail "host $h changed although the rollout did not start"; done
 pass "a line break and a proxy in device_agent_settings refused with one clear line, too many hosts down stops before the first: nothing changed"
 
-rollout() { # label version batches extra-args...: then every host checked
-  local label=$1 v=$2 batches=$3 t0
-  declare -A agent_pid kept
+# What each host runs before a run, to compare after it.
+declare -A agent_pid kept
+remember_hosts() {
   for h in "${hosts[@]}"; do
     agent_pid[$h]=$(unit "$h" device-agent MainPID)
     kept[$h]=$(in_host "$h" sha256sum /etc/device-agent/agent.env /etc/device-agent/api-key)
   done
-  t0=$(host_ms 1)
-  playbook "$label" -e "device_agent_version=$v" "${@:4}" || fail "the $label failed: $(tail -30 "$run/ansible-$label.log")"
-  batches_of "$label" | has "^$batches\$" || fail "the $label ran in $(batches_of "$label") batches, not $batches"
-  down_named "$label"
-  for h in "${hosts[@]}"; do
-    check_host "$h" "$v" "$t0" "$label"
-    [ "$(unit "$h" device-agent MainPID)" != "${agent_pid[$h]}" ] || fail "host $h ($label): the agent was not restarted"
-    [ "$(unit "$h" device-agent-adb MainPID)" = "${adb_pid[$h]}" ] || fail "host $h ($label): the adb server was restarted"
-    [ "$(unit "$h" device-agent NRestarts)" = 0 ] || fail "host $h ($label): the agent crashed and was restarted"
-    [ "$(in_host "$h" sha256sum /etc/device-agent/agent.env /etc/device-agent/api-key)" = "${kept[$h]}" ] || fail "host $h ($label): agent.env or the key changed"
-    # The old process stopped as on SIGTERM, its report in flight finished, not killed.
-    in_host "$h" journalctl --no-pager -o cat -u device-agent _PID="${agent_pid[$h]}" | has '"msg":"device-agent stopped"' ||
-      fail "host $h ($label): the agent of the old version did not stop cleanly"
-    never_gone "$h"
-  done
+}
+# A host a run moved to version V: checked (check_host), its agent restarted
+# cleanly, its adb server, settings and key untouched, no phone shown gone.
+check_rolled() { # h V T0 label
+  local h=$1 label=$4
+  check_host "$h" "$2" "$3" "$label"
+  [ "$(unit "$h" device-agent MainPID)" != "${agent_pid[$h]}" ] || fail "host $h ($label): the agent was not restarted"
+  [ "$(unit "$h" device-agent-adb MainPID)" = "${adb_pid[$h]}" ] || fail "host $h ($label): the adb server was restarted"
+  [ "$(unit "$h" device-agent NRestarts)" = 0 ] || fail "host $h ($label): the agent crashed and was restarted"
+  [ "$(in_host "$h" sha256sum /etc/device-agent/agent.env /etc/device-agent/api-key)" = "${kept[$h]}" ] || fail "host $h ($label): agent.env or the key changed"
+  # The old process stopped as on SIGTERM, its report in flight finished, not killed.
+  in_host "$h" journalctl --no-pager -o cat -u device-agent _PID="${agent_pid[$h]}" | has '"msg":"device-agent stopped"' ||
+    fail "host $h ($label): the agent of the old version did not stop cleanly"
+  never_gone "$h"
 }
 
 say "upgrade to $N1, one host at a time (the default batch)"
-rollout upgrade "$N1" 3
+remember_hosts
+t0=$(host_ms 1)
+playbook upgrade -e "device_agent_version=$N1" || fail "the upgrade failed: $(tail -30 "$run/ansible-upgrade.log")"
+batches_of upgrade | has '^3$' || fail "the upgrade ran in $(batches_of upgrade) batches, not 3"
+down_named upgrade
+for h in "${hosts[@]}"; do check_rolled "$h" "$N1" "$t0" upgrade; done
 pass "all 3 hosts on $N1: same node ids, adb servers untouched, no phone shown gone"
 
-# All at once: what an operator does to leave a bad version quickly.
-say "rollback to $N, all hosts in one batch"
-rollout rollback "$N" 1 -e device_agent_batch=3
-pass "all 3 hosts back on $N: same node ids, adb servers untouched, no phone shown gone"
-
-# Batches of two: host 1 passes, host 2 fails beside it. A batch of one
-# whose host fails ends any play; a batch where one of two fails ends only
-# this one (max_fail_percentage 0), which is what is checked.
-say "a host whose post-check fails stops the rollout (batches of two)"
+# The rollback to N in batches of two, while host 2's cloud answers 503: host
+# 1 is rolled back and checked; host 2 fails its post-check beside it; a
+# batch where one of two fails ends the play (max_fail_percentage 0), so host
+# 3, in the next batch, keeps N+1. (A rollback all at once is the same role
+# with device_agent_batch=3, as the fresh install and the second run are.)
+say "rollback to $N in batches of two: a host whose post-check fails stops it"
 bed_host=2
 bed POST '/fail?status=503' >/dev/null || fail "could not make host 2's cloud fail"
+remember_hosts
 t0=$(host_ms 1)
-if playbook staged -e "device_agent_version=$N1" -e device_agent_batch=2; then fail "the rollout went on although host 2's post-check cannot pass"; fi
+if playbook staged -e "device_agent_version=$N" -e device_agent_batch=2; then fail "the rollout went on although host 2's post-check cannot pass"; fi
 grep -A3 'Wait for its first report to be delivered' "$run/ansible-staged.log" | has '^fatal: \[lab-host-2\]' || fail "host 2 did not fail at the report check: $(tail -30 "$run/ansible-staged.log")"
-got=$(in_host 1 dpkg-query -W -f '${Version}' device-agent)
-[ "$got" = "$N1" ] || fail "host 1, in the failed host's batch, runs $got, not $N1"
+check_rolled 1 "$N" "$t0" rollback
+got=$(in_host 2 dpkg-query -W -f '${Version}' device-agent)
+[ "$got" = "$N" ] || fail "host 2, which failed its post-check, runs $got, not $N"
 got=$(in_host 3 dpkg-query -W -f '${Version}' device-agent)
-[ "$got" = "$N" ] || fail "host 3, after the failed one, was changed to $got"
-[ "$(in_host 3 device-agent --version)" = "device-agent $N" ] || fail "host 3 does not run $N"
+[ "$got" = "$N1" ] || fail "host 3, after the failed one, was changed to $got"
+[ "$(in_host 3 device-agent --version)" = "device-agent $N1" ] || fail "host 3 does not run $N1"
 bed_host=3
-wait_put "$t0" "p.version !== '$N'" 1 >/dev/null && fail "host 3's cloud got a report of another version"
-summary_of staged lab-host-2 | has "^lab-host-2: FAILED at \"Wait for its first report to be delivered (/healthz)\", left on $N1" || fail "the summary of host 2: $(summary_of staged lab-host-2)"
-summary_of staged lab-host-3 | has "^lab-host-3: not started (the rollout stopped before it), left on $N\$" || fail "the summary of host 3: $(summary_of staged lab-host-3)"
-summary_of staged lab-host-1 | has "^lab-host-1: runs $N1, checked" || fail "the summary of host 1: $(summary_of staged lab-host-1)"
+wait_put "$t0" "p.version !== '$N1'" 1 >/dev/null && fail "host 3's cloud got a report of another version"
+summary_of staged lab-host-2 | has "^lab-host-2: FAILED at \"Wait for its first report to be delivered (/healthz)\", left on $N" || fail "the summary of host 2: $(summary_of staged lab-host-2)"
+summary_of staged lab-host-3 | has "^lab-host-3: not started (the rollout stopped before it), left on $N1\$" || fail "the summary of host 3: $(summary_of staged lab-host-3)"
+summary_of staged lab-host-1 | has "^lab-host-1: runs $N, checked" || fail "the summary of host 1: $(summary_of staged lab-host-1)"
 case "$(changed_of staged lab-host-3)" in '' | 0) ;; *) fail "the failed rollout changed host 3" ;; esac
 bed_host=2
 bed POST /heal >/dev/null
 for h in "${hosts[@]}"; do never_gone "$h"; done
-pass "host 1 on $N1 beside host 2, which failed its post-check; host 3, in the next batch, kept $N"
+pass "host 1 back on $N (same node id, adb server untouched, no phone shown gone) beside host 2, which failed its post-check; host 3, in the next batch, kept $N1"
 
 say "remove keeps configuration and state, purge removes them"
-h=3
+# Host 1 runs N after the rollback, and the role keeps its package in the cache.
+h=1
 in_host $h apt-get remove -y -qq device-agent >"$run/remove.log" 2>&1 || fail "apt-get remove: $(tail "$run/remove.log")"
 for u in device-agent device-agent-adb; do [ "$(in_host $h systemctl is-active $u || true)" = inactive ] || fail "$u still runs after remove"; done
 for f in /etc/device-agent/agent.env /etc/device-agent/api-key /var/lib/device-agent/node-id /var/lib/device-agent-adb/.android/adbkey; do

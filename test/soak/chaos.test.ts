@@ -23,7 +23,7 @@ import { sleep } from '../support/wait.js';
 // CHAOS_SECONDS and CHAOS_SEED change the run.
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
-// In CI, from the commit as the property tests' (vitest.config.ts): one commit, one sequence of actions.
+// In CI, from the code as the property tests' (vitest.config.ts): the same code, the same sequence of actions.
 const SEED = Number(process.env.CHAOS_SEED ?? process.env.FC_SEED ?? Date.now() % 1_000_000);
 // Printed first, so that a run that fails anywhere can be replayed (a failure mid-run printed no seed).
 console.log(`chaos: seed ${SEED} (replay with CHAOS_SEED=${SEED})`);

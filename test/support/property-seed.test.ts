@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 // The setup file hands FC_SEED to fast-check, and CI sets it (vitest.config.ts):
-// one commit, the same cases, so a clean clone's run says what the landing run will.
+// the same code, the same cases, so a clean clone's run says what the landing run will.
 describe('the property tests’ seed', () => {
   it('is FC_SEED when it is set, and set in CI', () => {
     const seed = process.env.FC_SEED;
