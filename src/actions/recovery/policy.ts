@@ -118,12 +118,12 @@ export class RecoveryPolicy {
     for (const address of networkDevices) this.connects.set(address, { failures: 0, nextAt: -Infinity });
   }
 
-  /** Result of a connect the caller made for a network device. */
   /**
-   * held: adb answered "already connected" to an address it lists offline.
-   * A connect cannot help then (adb keeps the transport it has), so it is
-   * asked again on the failure backoff, not every base interval, and at once
-   * when adb stops listing the address (tick()).
+   * Result of a connect the caller made for a network device. held: adb
+   * answered "already connected" to an address it lists offline. A connect
+   * cannot help then (adb keeps the transport it has), so it is asked again
+   * on the failure backoff, not every base interval, and a base interval
+   * after the last try once adb stops listing the address (tick()).
    */
   noteConnectOutcome(address: string, ok: boolean, now: number, held = false): void {
     const entry = this.connects.get(address);
