@@ -3,67 +3,12 @@
 // choose where on the USB tree adb finds it. So a port is switched, a charge
 // paused or a transport kicked only for a device whose identity no other
 // device claims, and a port only for a USB phone adb finds behind that port.
-// Pure: the actions and the Android source ask it with the registry's records.
+// Pure: the actions ask it with the registry's records; who claims what is
+// src/devices/claims.ts.
 
 import type { HubPort } from '../config/hub-ports.js';
-import type { DeviceSnapshot } from '../devices/record.js';
+import { conflictsOf, conflictText, type Claim, type Conflict } from '../devices/claims.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
-
-/** What the agent knows of one listed device: what it says of itself, and where adb finds it. */
-export interface Claim {
-  serial: string;
-  /** The udid it gave (its ro.serialno), once it answered an inventory. */
-  udid?: string;
-  /** adb's USB path (`adb devices -l`: usb:1-1.4.3); none over TCP or before the long listing. */
-  usb?: string;
-  /** How many devices adb's long listing shows under this serial (more than 1: phones sharing one serial). */
-  sharedBy?: number;
-  /** adb lists it ready: it is about to say who it is, unless it already did. */
-  ready?: boolean;
-}
-
-/** A record's claim: what it gave as udid (or recovery remembers of it), where adb finds it. */
-export function claimOf(r: DeviceSnapshot, udid: string | undefined = r.udid): Claim {
-  return { serial: r.serial, udid, usb: r.usb?.usb, sharedBy: r.usb?.sharedBy, ready: r.state === 'device' };
-}
-
-/** Why no host action is taken for a device: its identity is in conflict. */
-export interface Conflict {
-  kind: 'shared_udid' | 'shared_serial';
-  /** The udid (shared_udid) or the serial (shared_serial) claimed more than once. */
-  id: string;
-  /** The adb serials that claim it. */
-  serials: readonly string[];
-  /** How many devices claim it. */
-  devices: number;
-}
-
-/**
- * Serial -> its conflict, for every device whose identity another claims.
- * A serial adb lists more than once is one; so are all the records that give
- * one udid, except the usual twin of one phone: one USB record and the same
- * phone over TCP (adb tcpip). There the USB one is the phone the port
- * belongs to, and portRefusal keeps port actions to it.
- */
-export function conflictsOf(claims: readonly Claim[]): Map<string, Conflict> {
-  const out = new Map<string, Conflict>();
-  const byUdid = new Map<string, string[]>();
-  for (const c of claims) {
-    if ((c.sharedBy ?? 1) > 1) out.set(c.serial, { kind: 'shared_serial', id: c.serial, serials: [c.serial], devices: c.sharedBy! });
-    if (c.udid === undefined) continue;
-    const same = byUdid.get(c.udid);
-    if (same) same.push(c.serial);
-    else byUdid.set(c.udid, [c.serial]);
-  }
-  for (const [udid, serials] of byUdid) {
-    if (serials.length < 2) continue;
-    const usb = serials.filter((s) => !isTcpSerial(s));
-    if (usb.length === 1) continue;
-    const sorted = [...serials].sort();
-    for (const s of serials) if (!out.has(s)) out.set(s, { kind: 'shared_udid', id: udid, serials: sorted, devices: sorted.length });
-  }
-  return out;
-}
 
 /**
  * Why the port mapped to this device may not be switched for it, or
@@ -102,13 +47,6 @@ export function behindPort(usb: string, place: HubPort): boolean {
   if (!/^\d+-\d+(\.\d+)*$/.test(usb)) return false;
   const have = chain(usb);
   return have === want || have.startsWith(`${want}.`);
-}
-
-/** The words of a conflict in a device's message and the log. */
-export function conflictText(c: Conflict): string {
-  return c.kind === 'shared_serial'
-    ? `adb lists ${c.devices} devices under the serial ${c.id}`
-    : `${c.serials.length} devices (adb serials ${c.serials.join(', ')}) give the udid ${c.id}`;
 }
 
 /** The note a conflicted device's message carries. */

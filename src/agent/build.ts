@@ -15,6 +15,7 @@ import type { Logger } from '../log/logger.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
+import { buildFeatures } from './features.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { PausedPortsFile } from '../actions/charge/paused-ports.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
@@ -60,7 +61,8 @@ export interface BuildOptions {
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
   const clock = options.clock ?? systemClock;
   const registry = new DeviceRegistry();
-  const platforms = buildPlatforms(settings, env, logger, registry, clock);
+  const features = buildFeatures(registry);
+  const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const stats = new AgentStats();
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
@@ -70,6 +72,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     nodeId: options.nodeId,
     sources: platforms.sources,
     registry,
+    features,
     health: new HealthMonitor(settings.health, logger),
     settings,
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),

@@ -2,6 +2,7 @@
 // src/platforms/android/ and ios/ with a DeviceSource, and a line here.
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { DeviceFeature } from '../devices/feature.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import { AdbClient } from '../platforms/android/adb/client.js';
@@ -20,7 +21,14 @@ export interface Platforms {
   android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber; control: AndroidControl };
 }
 
-export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): Platforms {
+export function buildPlatforms(
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  registry: DeviceRegistry,
+  clock: Clock,
+  features: readonly DeviceFeature[],
+): Platforms {
   const adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
   const prober = new DeviceProber(adb, {
     timeoutMs: settings.probeTimeoutSeconds * 1000,
@@ -47,6 +55,7 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
     reconcileMs: settings.reconcileSeconds * 1000,
     server: new AdbServerHealth({ adb, clock, logger }),
     networkDevices: settings.networkDevices,
+    features,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
   return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober, control: new AndroidControl(adb) } };

@@ -1,4 +1,3 @@
-import { ChargePauses } from '../hub/charge-pauses.js';
 import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
@@ -15,7 +14,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { cleanStrings } from './clean-strings.js';
-import { withChargePauses } from './charge-paused.js';
+import { annotateAll, type DeviceFeature } from '../devices/feature.js';
 import { limited } from '../log/limited.js';
 
 export type { ReportSink } from './split-put.js';
@@ -25,6 +24,8 @@ export interface ReporterDeps {
   sources: readonly DeviceSource[];
   registry: DeviceRegistry;
   health: HealthMonitor;
+  /** What acts on devices, in registration order (src/agent/features.ts): each annotates the report after health. */
+  features: readonly DeviceFeature[];
   settings: DecorateSettings;
   machine: { collect(): Promise<Machine> };
   cloud: ReportSink;
@@ -103,9 +104,9 @@ export class Reporter {
       ),
     );
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
-    // Charge pauses after health: a paused phone's last reading is not a new one to judge.
+    // The features after health: a paused phone's last reading is not a new one to judge.
     const collected = runs.flatMap((r) => r.devices);
-    const devices = withChargePauses(deps.health.apply(collected, deps.registry), new ChargePauses(deps.registry)).map((info) => decorate(info, deps.settings));
+    const devices = annotateAll(deps.features, deps.health.apply(collected, deps.registry)).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return { devices, answered: runs.every((r) => r.ok) };

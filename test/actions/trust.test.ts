@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { behindPort, conflictNote, conflictsOf, portRefusal, type Claim } from '../../src/actions/trust.js';
+import { behindPort, conflictNote, portRefusal } from '../../src/actions/trust.js';
+import { conflictsOf, type Claim } from '../../src/devices/claims.js';
 
 const PORT = { hub: '1-1.4', port: 3 };
 

@@ -3,6 +3,7 @@
 // in-memory cloud (ReportSink), and the real registry, reporter, report loop
 // and status views between them, as buildDaemon wires them.
 import { EventEmitter } from 'node:events';
+import { buildFeatures } from '../../src/agent/features.js';
 import { ReportLoop } from '../../src/agent/report-loop.js';
 import type { DeviceInfo, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
@@ -170,6 +171,7 @@ export function reportBed(options: BedOptions = {}) {
     nodeId: 'n1',
     sources,
     registry,
+    features: buildFeatures(registry),
     health: new HealthMonitor(shippedHealth, logger),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => ({ hostname: 'h' }) as never },

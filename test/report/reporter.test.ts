@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildFeatures } from '../../src/agent/features.js';
 import { logFailedDevices, Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
@@ -67,6 +68,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
     cloud: sink,
     sources: [recordingSource(async () => devices(), requests)],
     registry,
+    features: buildFeatures(registry),
     health: new HealthMonitor(shippedHealth, silentLogger()),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: extra.machine ?? (async () => machine) },

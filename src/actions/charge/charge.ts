@@ -11,7 +11,8 @@ import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import type { PortSwitch } from '../../hub/uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
-import { claimOf, portRefusal, type Claim } from '../trust.js';
+import { claimOf, type Claim } from '../../devices/claims.js';
+import { portRefusal } from '../trust.js';
 
 export interface ChargeControlOptions extends ActionOptions {
   settings: Pick<Settings, 'charge'>;

@@ -11,7 +11,8 @@ import { BookingGate, cloudIdOf, type BookingVerdict } from '../../booking/gate.
 import type { Disruption } from './policy.js';
 import type { PortPower } from '../../hub/uhubctl.js';
 import { hubPortOf, type HubPort } from '../../config/hub-ports.js';
-import { claimOf, conflictsOf, conflictText, portRefusal } from '../trust.js';
+import { claimOf, conflictsOf, conflictText } from '../../devices/claims.js';
+import { portRefusal } from '../trust.js';
 import { lastingFailure } from '../../hub/status.js';
 
 /** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */

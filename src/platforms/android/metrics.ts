@@ -3,7 +3,7 @@
 // only formats them.
 import { gauge, type Metric } from '../../util/metric.js';
 import type { ProbeCounters } from './inventory/probe.js';
-import type { Conflict } from '../../actions/trust.js';
+import type { Conflict } from '../../devices/claims.js';
 
 export interface AndroidFacts {
   /** adb's state of each device it lists now. */

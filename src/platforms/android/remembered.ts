@@ -39,8 +39,8 @@ export interface AddressNow {
   state: string | undefined;
   /** Why its inventory fails on this connection, if it does. */
   failure?: string;
-  /** Wall ms of recovery's last kick of its transport after the last inventory, if any. */
-  kickedAt?: number;
+  /** The agent's own last cut of its transport after the last inventory (recovery's kick), if any: wall ms and what did it. */
+  cut?: { atWall: number; what: string };
 }
 
 /** Whether the remembered phone is to be forgotten now (see the rule above). */
@@ -52,10 +52,10 @@ export function forgotten(phone: RememberedPhone, now: number, address: { listed
 
 /** The report's entry for a remembered phone: its last inventory, unavailable, with what happened and whose fault it is. */
 export function rememberedInfo(phone: RememberedPhone, address: AddressNow): DeviceInfo {
-  const { serial, state, failure, kickedAt } = address;
+  const { serial, state, failure, cut } = address;
   const culprit =
-    kickedAt !== undefined
-      ? `recovery kicked its adb transport at ${new Date(kickedAt).toISOString()} (adb -s ${serial} reconnect), which drops its network link (adb over TCP to ${serial})`
+    cut !== undefined
+      ? `${cut.what} at ${new Date(cut.atWall).toISOString()} (adb -s ${serial} reconnect), which drops its network link (adb over TCP to ${serial})`
       : `its network link (adb over TCP to ${serial}) dropped`;
   const now =
     state === undefined

@@ -24,12 +24,9 @@ import type { DeviceProber, TierCache, TierCacheStore } from './inventory/probe.
 import { IdentityConflicts } from './identity-conflicts.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
-import { RecoveryNotebook } from '../../actions/recovery/notes.js';
-import { BatteryProtections } from '../../actions/samsung/state.js';
+import { lastCut, notesOf, reportedByFeature, type DeviceFeature } from '../../devices/feature.js';
+import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import type { AdbServerHealth } from './adb/server-health.js';
-import { claimOf, conflictNote, conflictsOf, type Conflict } from '../../actions/trust.js';
-import { Escalations } from '../../actions/recovery/escalations.js';
-import { ChargePauses, portHeldOff } from '../../hub/charge-pauses.js';
 import { forgotten, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
 
 const PLATFORM = 'android';
@@ -67,6 +64,13 @@ export interface AndroidSourceOptions {
   server?: AdbServerHealth;
   /** The network addresses the agent keeps connected (settings: networkDevices): one off adb's list is not unplugged. */
   networkDevices?: readonly string[];
+  /**
+   * What acts on devices (src/agent/features.ts): their notes join a
+   * device's message after the source's own word, a device one of them
+   * reports itself is not reported here, and a cut one of them made is
+   * named instead of the phone's link.
+   */
+  features: readonly DeviceFeature[];
 }
 
 export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
@@ -80,16 +84,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private readonly late = new Set<string>();
   private topologyInFlight = false;
   private readonly conflicts: IdentityConflicts;
-  /** What recovery and the samsung way say of a device: its message carries it. */
-  private readonly notes: RecoveryNotebook;
-  private readonly protections: BatteryProtections;
+  private readonly features: readonly DeviceFeature[];
 
   constructor(private readonly o: AndroidSourceOptions) {
     super();
     this.limiter = new Limiter(o.concurrency);
     this.conflicts = new IdentityConflicts(o.logger);
-    this.notes = new RecoveryNotebook(o.registry);
-    this.protections = new BatteryProtections(o.registry);
+    this.features = o.features;
     // The server answers again: what it cut off is asked again at once, as after an adb restart.
     o.server?.on('up', () => this.resume());
   }
@@ -209,18 +210,12 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
-    const conflicts = conflictsOf(records.map((r) => claimOf(r)));
     for (const { serial, info } of this.rememberedOffList()) described.push({ serial, info });
     for (const record of records) {
-      const conflict = conflicts.get(record.serial);
-      const notes = this.notes.of(record.key);
       // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
-      const info = withRecoveryNotes(this.remembered(record) ?? this.describe(record), [
+      const info = withFeatureNotes(this.remembered(record) ?? this.describe(record), [
         this.o.server?.deviceNote(),
-        notes?.heldBack,
-        notes?.attention,
-        this.protections.of(record.serial)?.message,
-        conflict && conflictNote(conflict),
+        ...notesOf(this.features, record, records),
       ]);
       if (info) described.push({ serial: record.serial, info });
     }
@@ -237,8 +232,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     if (record.udid !== undefined || !isTcpSerial(record.serial)) return undefined;
     const phone = this.kept(record.key, true);
     return (
-      phone &&
-      rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, kickedAt: this.kickedAfter(record.serial, phone) })
+      phone && rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, cut: this.cutAfter(record.serial, phone) })
     );
   }
 
@@ -248,11 +242,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const [key] of this.o.registry.facet(REMEMBERED).entries()) {
       if (this.o.registry.get(key)) continue;
       const serial = key.slice(PLATFORM.length + 1);
-      // Off adb on purpose: charge control reports it, with why (report/charge-paused.ts).
-      const charge = new ChargePauses(this.o.registry).of(serial);
-      if (charge && portHeldOff(charge)) continue;
+      // Off adb on purpose: the feature that switched it off reports it, with why.
+      if (reportedByFeature(this.features, key)) continue;
       const phone = this.kept(key, false);
-      if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, kickedAt: this.kickedAfter(serial, phone) }) });
+      if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, cut: this.cutAfter(serial, phone) }) });
     }
     return out;
   }
@@ -275,13 +268,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return undefined;
   }
 
-  /** Wall ms of recovery's last kick of the address after the phone's last inventory, if any. */
-  private kickedAfter(serial: string, phone: RememberedPhone): number | undefined {
-    const kick = new Escalations(this.o.registry)
-      .of(serial)
-      ?.taken.filter((t) => t.what === 'kick' && t.at >= phone.at)
-      .at(-1);
-    return kick && this.o.clock.wall() - (this.o.clock.monotonic() - kick.at);
+  /** The agent's own last cut of the address's transport after the phone's last inventory, if any, at its wall time. */
+  private cutAfter(serial: string, phone: RememberedPhone): { atWall: number; what: string } | undefined {
+    const cut = lastCut(this.features, recordKey(PLATFORM, serial), phone.at);
+    return cut && { atWall: this.o.clock.wall() - (this.o.clock.monotonic() - cut.at), what: cut.what };
   }
 
   private sync(listing: ReadonlyMap<string, string>, changes: DeviceChange[]): void {
@@ -440,8 +430,8 @@ function withLastKnown(cut: DeviceInfo, last: DeviceInfo | undefined): DeviceInf
   return merged as unknown as DeviceInfo;
 }
 
-/** What recovery and charge control say of the device (left alone, and why; a person needed; a battery protection that did not take), after what the report says of it. */
-function withRecoveryNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
+/** What the features say of the device (left alone, and why; a person needed; a battery protection that did not take), after what the report says of it. */
+function withFeatureNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
   return info && withNotes(info, notes);
 }
 

@@ -8,7 +8,7 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { BookingGate } from '../../../src/booking/gate.js';
 import { ChargeControl } from '../../../src/actions/charge/charge.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
-import { withChargePauses } from '../../../src/report/charge-paused.js';
+import { withChargePauses } from '../../../src/actions/charge/paused-report.js';
 import { UnpluggedLedger } from '../../../src/report/unplugged.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';

@@ -33,7 +33,7 @@ describe('a remembered network phone', () => {
       serial: '10.0.0.5:5555',
       state: 'device',
       failure: 'shell: no answer within 2 s',
-      kickedAt: Date.parse('2026-11-24T06:01:00Z'),
+      cut: { atWall: Date.parse('2026-11-24T06:01:00Z'), what: 'recovery kicked its adb transport' },
     });
     expect(kicked).toMatchObject({ udid: 'KICKED01', modelName: 'Pixel 8 Pro', status: 'UNAVAILABLE', state: 'device' });
     expect(kicked.message).toBe(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { recordKey } from '../../../src/devices/record.js';
@@ -52,6 +53,7 @@ function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: num
     reportWait: wait,
     reconcileMs: 60_000,
     server: o.server,
+    features: buildFeatures(registry),
   });
   const collect = (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
     registry.sync('android', devices);

@@ -1,7 +1,7 @@
-import { STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
-import type { ChargePause, ChargePauses } from '../hub/charge-pauses.js';
-import { utcText } from '../util/clock.js';
-import { withNotes } from '../cloud/device-message.js';
+import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import type { ChargePause, ChargePauses } from '../../hub/charge-pauses.js';
+import { utcText } from '../../util/clock.js';
+import { withNotes } from '../../cloud/device-message.js';
 
 /**
  * The report's devices with the charge pauses applied. A phone whose hub

@@ -1,0 +1,26 @@
+// Recovery as the report sees it: its notes in the device's message (held
+// back while booked, a person needed) and its kicks, which a network phone's
+// message blames instead of the phone.
+import type { DeviceFeature } from '../../devices/feature.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import { Escalations } from './escalations.js';
+import { RecoveryNotebook } from './notes.js';
+
+export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>): DeviceFeature {
+  const notebook = new RecoveryNotebook(registry);
+  const escalations = new Escalations(registry);
+  return {
+    name: 'recovery',
+    notes: (device) => {
+      const notes = notebook.of(device.key);
+      return [notes?.heldBack, notes?.attention];
+    },
+    cutSince: (key, since) => {
+      const kick = escalations
+        .of(key.slice(key.indexOf('/') + 1))
+        ?.taken.filter((t) => t.what === 'kick' && t.at >= since)
+        .at(-1);
+      return kick && { at: kick.at, what: 'recovery kicked its adb transport' };
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Identity trust as the report sees it: a device whose identity another
+// device claims says so in its message, and that no host action is done for
+// it (trust.ts).
+import type { DeviceFeature } from '../devices/feature.js';
+import type { DeviceSnapshot } from '../devices/record.js';
+import { claimOf, conflictsOf, type Conflict } from '../devices/claims.js';
+import { conflictNote } from './trust.js';
+
+export function trustFeature(): DeviceFeature {
+  // One computation per listing: every device of a report is asked with the same peers.
+  let last: { peers: readonly DeviceSnapshot[]; conflicts: Map<string, Conflict> } | undefined;
+  const conflictsAmong = (peers: readonly DeviceSnapshot[]): Map<string, Conflict> => {
+    if (last?.peers !== peers) last = { peers, conflicts: conflictsOf(peers.map((r) => claimOf(r))) };
+    return last.conflicts;
+  };
+  return {
+    name: 'identity-trust',
+    notes: (device, peers) => {
+      const conflict = conflictsAmong(peers).get(device.serial);
+      return [conflict && conflictNote(conflict)];
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// What acts on a device (recovery, charge control, Samsung's protection,
+// identity trust, ...) reaches the report through this one contract, so that
+// a platform names no feature and a feature plugs in with one line in
+// src/agent/features.ts. Each hook reads the feature's own facets; none
+// writes anything, since it runs while a report is being built.
+import type { DeviceInfo } from '../cloud/types.js';
+import type { DeviceSnapshot } from './record.js';
+
+/** When the agent itself cut a device's transport, and how: what a phone's message blames instead of the phone. */
+export interface TransportCut {
+  /** Monotonic ms of the cut. */
+  at: number;
+  /** What cut it, as the message says it ("recovery kicked its adb transport"). */
+  what: string;
+}
+
+export interface DeviceFeature {
+  /** A plain name, for logs and tests. */
+  readonly name: string;
+  /**
+   * What the feature says of this listed device in its message (a hold, a
+   * person needed, a setting that did not take), or nothing. `peers` are
+   * the records the same source lists now: a note about identity needs
+   * them.
+   */
+  notes?(device: DeviceSnapshot, peers: readonly DeviceSnapshot[]): ReadonlyArray<string | undefined>;
+  /** Whether the feature reports this device itself while it is off its source's list (its port is off on purpose). */
+  reportsAbsent?(key: string): boolean;
+  /** The feature's last cut of the device's transport after `since` (monotonic ms), if any. */
+  cutSince?(key: string, since: number): TransportCut | undefined;
+  /**
+   * The report's devices once the sources and health are done with them:
+   * the feature's own changes (a paused phone made UNAVAILABLE, one off adb
+   * added back), in registration order.
+   */
+  annotate?(devices: readonly DeviceInfo[]): DeviceInfo[];
+}
+
+/** The features' notes on a device, in registration order, without the empty ones. */
+export function notesOf(features: readonly DeviceFeature[], device: DeviceSnapshot, peers: readonly DeviceSnapshot[]): string[] {
+  const notes: string[] = [];
+  for (const f of features) for (const note of f.notes?.(device, peers) ?? []) if (note) notes.push(note);
+  return notes;
+}
+
+/** Whether some feature reports the device itself while it is off its source's list. */
+export function reportedByFeature(features: readonly DeviceFeature[], key: string): boolean {
+  return features.some((f) => f.reportsAbsent?.(key) === true);
+}
+
+/** The latest transport cut any feature made after `since`. */
+export function lastCut(features: readonly DeviceFeature[], key: string, since: number): TransportCut | undefined {
+  let latest: TransportCut | undefined;
+  for (const f of features) {
+    const cut = f.cutSince?.(key, since);
+    if (cut && (!latest || cut.at > latest.at)) latest = cut;
+  }
+  return latest;
+}
+
+/** Each feature's annotate pass over the report's devices, in registration order. */
+export function annotateAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[]): DeviceInfo[] {
+  let out = [...devices];
+  for (const f of features) if (f.annotate) out = f.annotate(out);
+  return out;
+}
