@@ -141,6 +141,17 @@ export class ActionRunner {
   }
 
   /**
+   * An action's pure decision, made first without the booking gate's
+   * verdict; only one that turns on it answers 'needs-verdict', and then the gate is
+   * asked (which may cost a status request: verdict above) and the decision
+   * made again with the verdict as a value.
+   */
+  decide<D extends { kind: string }>(deviceId: string | undefined, action: Action, decision: (verdict: BookingVerdict | undefined) => D): D {
+    const first = decision(undefined);
+    return first.kind === 'needs-verdict' ? decision(this.verdict(deviceId, action)) : first;
+  }
+
+  /**
    * Runs one piece of I/O for a target (a serial, an address, a port), never
    * two at once for the same target: false when one is in flight already.
    */

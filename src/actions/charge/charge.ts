@@ -184,15 +184,8 @@ export class ChargeControl extends RunnerAction {
     const level = fresh ? Number(record.last.battery?.percentage) : NaN;
     const udid = record?.udid ?? pause?.udid;
     const id = cloudIdOf(serial, udid);
-    const decision = decideCharge(
-      entry,
-      {
-        now,
-        percent: Number.isFinite(level) ? level : undefined,
-        back: fresh,
-        verdict: () => this.runner.verdict(id, this),
-      },
-      this.policy,
+    const decision = this.runner.decide(id, this, (verdict) =>
+      decideCharge(entry, { now, percent: Number.isFinite(level) ? level : undefined, back: fresh, verdict }, this.policy),
     );
     switch (decision.kind) {
       case 'pause': {
@@ -223,6 +216,7 @@ export class ChargeControl extends RunnerAction {
           serial,
         );
         return;
+      case 'needs-verdict':
       case 'none':
         // A phone gone from adb's list without a pause leaves nothing worth keeping.
         if (!record && !pause && !entry?.switching) this.pauses.forget(serial);

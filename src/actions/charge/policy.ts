@@ -1,6 +1,8 @@
 // When to pause a phone's charging and when to resume it, decided without
-// I/O from its entry (devices/charge-pauses.ts), one look at the phone, the
-// monotonic clock and the booking gate's verdict. Issue 27: a pause never
+// I/O from its entry (hub/charge-pauses.ts), one look at the phone, the
+// monotonic clock and the booking gate's verdict, a value: a decision that
+// turns on a verdict not given yet says 'needs-verdict', and the runner asks the gate
+// and decides again (runner.ts, decide). Issue 27: a pause never
 // starts without the cloud's fresh "not booked", a booking seen during a
 // pause ends it at the next look, and the longest pause always ends it,
 // whatever the battery, the cloud or a failed switch say.
@@ -26,12 +28,14 @@ export interface ChargeLook {
   percent?: number;
   /** The phone is on adb again and has answered since its pause ended. */
   back: boolean;
-  /** The booking gate's verdict, asked only when the decision turns on it (asking may cost a status request). */
-  verdict: () => BookingVerdict;
+  /** The booking gate's verdict; none yet: a decision that turns on it is 'needs-verdict' (asking may cost a status request). */
+  verdict?: BookingVerdict;
 }
 
 export type ChargeDecision =
   | { kind: 'none' }
+  /** The decision turns on the booking gate's verdict: ask it, and decide again with it. */
+  | { kind: 'needs-verdict' }
   /** Switch the port off: a pause starts. */
   | { kind: 'pause' }
   /** The pause is over: switch the port on. */
@@ -54,8 +58,10 @@ export function decideCharge(entry: Readonly<ChargeEntry> | undefined, look: Cha
     if (look.now >= pause.until) return { kind: 'resume', why: 'max_time' };
     if (look.percent !== undefined && look.percent <= s.lowPercent) return { kind: 'resume', why: 'low_mark' };
     // A cloud that cannot answer does not end a pause: the longest pause bounds it.
-    return look.verdict().kind === 'booked' ? { kind: 'resume', why: 'booked' } : { kind: 'none' };
+    if (look.verdict === undefined) return { kind: 'needs-verdict' };
+    return look.verdict.kind === 'booked' ? { kind: 'resume', why: 'booked' } : { kind: 'none' };
   }
   if (look.percent === undefined || look.percent < s.highPercent || !due) return { kind: 'none' };
-  return look.verdict().kind === 'free' ? { kind: 'pause' } : { kind: 'none' };
+  if (look.verdict === undefined) return { kind: 'needs-verdict' };
+  return look.verdict.kind === 'free' ? { kind: 'pause' } : { kind: 'none' };
 }

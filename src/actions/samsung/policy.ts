@@ -1,6 +1,8 @@
 // Samsung's battery protection (charge.ways = samsung), decided without I/O
-// from the phone's entry (devices/battery-protections.ts), one look at the
-// phone, the monotonic clock and the booking gate's verdict. Issue 27: the
+// from the phone's entry (state.ts), one look at the phone, the monotonic
+// clock and the booking gate's verdict, a value: a write that turns on a
+// verdict not given yet is 'needs-verdict', and the runner asks the gate and decides
+// again (runner.ts, decide). Issue 27: the
 // setting is written only on a fresh "not booked", at most once per
 // cooldown, and always read back; a read-back that is not 1, or a phone
 // that reads as on and still charges well past the cap, is a problem on the
@@ -46,12 +48,14 @@ export interface ProtectionLook {
   /** The level and whether it charges, from its last inventory; undefined when it does not say. */
   percent?: number;
   charging?: boolean;
-  /** The booking gate's verdict, asked only when a write turns on it (asking may cost a status request). */
-  verdict: () => BookingVerdict;
+  /** The booking gate's verdict; none yet: a write that turns on it is 'needs-verdict' (asking may cost a status request). */
+  verdict?: BookingVerdict;
 }
 
 export type ProtectionDecision =
   | { kind: 'none' }
+  /** A write turns on the booking gate's verdict: ask it, and decide again with it. */
+  | { kind: 'needs-verdict' }
   /** Say once that the way does not apply: the phone is not a Samsung. */
   | { kind: 'not-samsung' }
   /** Read protect_battery. */
@@ -75,7 +79,8 @@ export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, l
   if (!isOn(entry.value)) {
     if (entry.wroteAt !== undefined && look.now - entry.wroteAt < s.cooldownMs) return { kind: 'none' };
     // Only a fresh "not booked": booked, unknown, asking or waiting all leave the phone as it is.
-    return look.verdict().kind === 'free' ? { kind: 'write' } : { kind: 'none' };
+    if (look.verdict === undefined) return { kind: 'needs-verdict' };
+    return look.verdict.kind === 'free' ? { kind: 'write' } : { kind: 'none' };
   }
   const high = look.percent !== undefined && look.percent >= s.overPercent;
   if (high && look.charging === true) {

@@ -114,16 +114,12 @@ export class SamsungProtection extends RunnerAction {
     const level = Number(battery?.percentage);
     const now = clock.monotonic();
     const id = cloudIdOf(r.serial, r.udid);
-    const decision = decideProtection(
-      entry,
-      {
-        now,
-        samsung: isSamsung(r),
-        percent: Number.isFinite(level) ? level : undefined,
-        charging: chargingOf(battery?.status),
-        verdict: () => this.runner.verdict(id, this),
-      },
-      this.policy,
+    const decision = this.runner.decide(id, this, (verdict) =>
+      decideProtection(
+        entry,
+        { now, samsung: isSamsung(r), percent: Number.isFinite(level) ? level : undefined, charging: chargingOf(battery?.status), verdict },
+        this.policy,
+      ),
     );
     this.carryOut(r, decision, now, Number.isFinite(level) ? level : undefined);
   }
@@ -133,6 +129,7 @@ export class SamsungProtection extends RunnerAction {
     const entry = this.protections.of(r.serial);
     const log = limited(logger);
     switch (decision.kind) {
+      case 'needs-verdict':
       case 'none':
         return;
       case 'not-samsung': {

@@ -1,19 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { ChargeEntry, ChargePause } from '../../../src/hub/charge-pauses.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
-import { decideCharge, type ChargeLook, type ChargeSettings } from '../../../src/actions/charge/policy.js';
+import { decideCharge as decideChargePure, type ChargeLook, type ChargeSettings } from '../../../src/actions/charge/policy.js';
 
 const s: ChargeSettings = { highPercent: 80, lowPercent: 40, maxPauseMs: 600_000, waitBackMs: 120_000 };
 const free: BookingVerdict = { kind: 'free' };
 const booked: BookingVerdict = { kind: 'booked', answer: 1 };
 
-function look(over: Partial<ChargeLook> & { v?: BookingVerdict } = {}): ChargeLook & { asked: () => number } {
+/** As the runner decides (runner.ts, decide): without a verdict first, and with the gate's only when the decision turns on it. */
+function decideCharge(entry: Parameters<typeof decideChargePure>[0], l: Omit<TestLook, 'asked'>, settings: Parameters<typeof decideChargePure>[2]) {
+  const { ask, ...fields } = l;
+  const first = decideChargePure(entry, fields, settings);
+  return first.kind === 'needs-verdict' ? decideChargePure(entry, { ...fields, verdict: ask() }, settings) : first;
+}
+
+type TestLook = Omit<ChargeLook, 'verdict'> & { ask: () => BookingVerdict; asked: () => number };
+
+function look(over: Partial<ChargeLook> & { v?: BookingVerdict } = {}): TestLook {
   let asked = 0;
   const { v = free, ...rest } = over;
   return {
     now: 1_000_000,
     back: false,
-    verdict: () => {
+    ask: () => {
       asked++;
       return v;
     },

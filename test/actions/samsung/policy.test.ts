@@ -7,7 +7,7 @@ import {
   afterRead,
   afterWrite,
   asNotSamsung,
-  decideProtection,
+  decideProtection as decideProtectionPure,
   isOn,
   type ProtectionDecision,
   type ProtectionLook,
@@ -20,13 +20,22 @@ const free: BookingVerdict = { kind: 'free' };
 const booked: BookingVerdict = { kind: 'booked', answer: 1 };
 const NOW = 10_000_000;
 
-function look(over: Partial<ProtectionLook> & { v?: BookingVerdict } = {}): ProtectionLook & { asked: () => number } {
+/** As the runner decides (runner.ts, decide): without a verdict first, and with the gate's only when the decision turns on it. */
+function decideProtection(entry: Parameters<typeof decideProtectionPure>[0], l: Omit<TestLook, 'asked'>, settings: Parameters<typeof decideProtectionPure>[2]) {
+  const { ask, ...fields } = l;
+  const first = decideProtectionPure(entry, fields, settings);
+  return first.kind === 'needs-verdict' ? decideProtectionPure(entry, { ...fields, verdict: ask() }, settings) : first;
+}
+
+type TestLook = Omit<ProtectionLook, 'verdict'> & { ask: () => BookingVerdict; asked: () => number };
+
+function look(over: Partial<ProtectionLook> & { v?: BookingVerdict } = {}): TestLook {
   let asked = 0;
   const { v = free, ...rest } = over;
   return {
     now: NOW,
     samsung: true,
-    verdict: () => {
+    ask: () => {
       asked++;
       return v;
     },
@@ -147,7 +156,7 @@ describe('the Samsung battery protection policy over random sequences', () => {
               samsung: st.samsung,
               percent: st.percent,
               charging: st.charging,
-              verdict: () => {
+              ask: () => {
                 seen.push(st.verdict);
                 return st.verdict;
               },
