@@ -4,7 +4,7 @@ import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { Logger } from '../log/logger.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, Timers } from '../util/clock.js';
 import { AdbClient } from '../platforms/android/adb/client.js';
 import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import { DeviceProber } from '../platforms/android/inventory/probe.js';
@@ -26,7 +26,7 @@ export function buildPlatforms(
   env: NodeJS.ProcessEnv,
   logger: Logger,
   registry: DeviceRegistry,
-  clock: Clock,
+  clock: Clock & Timers,
   features: readonly DeviceFeature[],
 ): Platforms {
   const adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));

@@ -1,3 +1,5 @@
+import { systemClock, type Timer, type Timers } from './clock.js';
+
 /** At most `limit` tasks run at once; the others wait their turn in order. */
 export class Limiter {
   private running = 0;
@@ -22,22 +24,23 @@ export class Limiter {
  * `idleMs` pass with none of them settling, or `maxMs` pass in all. Never
  * rejects (the caller reads outcomes elsewhere). A lab's many inventories
  * finish one after another and are all waited for; one straggler holds the
- * wait for idleMs at most.
+ * wait for idleMs at most. On the caller's timers, so that a report's wait
+ * runs on the same clock as the rest of its timing.
  */
-export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: number, maxMs: number): Promise<void> {
+export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: number, maxMs: number, timers: Timers = systemClock): Promise<void> {
   let pending = tasks.length;
   if (pending === 0) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    let idle: NodeJS.Timeout | undefined;
+    let idle: Timer | undefined;
     const done = (): void => {
-      clearTimeout(idle);
-      clearTimeout(cap);
+      idle?.cancel();
+      cap.cancel();
       resolve();
     };
-    const cap = setTimeout(done, maxMs);
+    const cap = timers.setTimer(done, maxMs);
     const rearm = (): void => {
-      clearTimeout(idle);
-      idle = setTimeout(done, idleMs);
+      idle?.cancel();
+      idle = timers.setTimer(done, idleMs);
     };
     rearm();
     for (const task of tasks) {

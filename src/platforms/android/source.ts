@@ -7,7 +7,7 @@ import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types
 import type { DeviceRegistry, OutcomeNote } from '../../devices/registry.js';
 import { recordKey, type DeviceSnapshot, type UsbPlace } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { Limiter, waitWhileSettling } from '../../util/limit.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
@@ -43,7 +43,8 @@ export interface AndroidSourceOptions {
   prober: DeviceProber;
   registry: DeviceRegistry;
   logger: Logger;
-  clock: Clock;
+  /** The report's wait runs on its timers (no real timer on the report path). */
+  clock: Clock & Timers;
   /** Inventories at once. */
   concurrency: number;
   /**
@@ -206,7 +207,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       keys.push(record.key);
     }
     if (waiting.length && request.waitForAll) await Promise.all(waiting);
-    else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs);
+    else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs, this.o.clock);
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
     const described: Array<{ serial: string; info: DeviceInfo }> = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));

@@ -9,7 +9,7 @@ import type { DeviceProber, TierCache } from '../../../src/platforms/android/inv
 import { AndroidSource, registryTierStore } from '../../../src/platforms/android/source.js';
 import { AdbServerHealth } from '../../../src/platforms/android/adb/server-health.js';
 import type { CollectRequest } from '../../../src/platforms/source.js';
-import { systemClock, type Clock } from '../../../src/util/clock.js';
+import { systemClock, type Clock, type Timers } from '../../../src/util/clock.js';
 import { androidPhone } from '../../support/devices.js';
 
 // The Android source's promises to the report: it never waits for a device
@@ -40,7 +40,7 @@ const logger = { ...silentLogger(), warn: (_o: unknown, m?: string) => void logs
   typeof silentLogger
 >;
 
-function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock; server?: AdbServerHealth }) {
+function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: number; clock?: Clock & Timers; server?: AdbServerHealth }) {
   const wait = { idleMs: o.reportWaitMs, maxMs: 60_000 };
   const registry = new DeviceRegistry();
   const s = new AndroidSource({
