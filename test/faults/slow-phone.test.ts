@@ -76,8 +76,10 @@ describe('faults: one slow phone', () => {
           .filter((d) => d.udid === 'SLOWPHONE1' && d.message !== undefined)
           .map((d) => d.message!),
       );
-    expect(said.length).toBeGreaterThan(0);
-    expect(said[0]).toMatch(/did not finish within 8000 ms: \d+ of \d+ sections arrived in [\d.]+ s \(the device answers slowly/);
+    // Before its first inventory was cut it is reported as not yet read (issue 42); the cut says why it is slow.
+    const cut = said.filter((m) => !m.startsWith('the inventory of the device has not finished yet'));
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut[0]).toMatch(/did not finish within 8000 ms: \d+ of \d+ sections arrived in [\d.]+ s \(the device answers slowly/);
     for (const m of said) expect(m).not.toMatch(/replug|reboot/i);
   }, 120_000);
 });

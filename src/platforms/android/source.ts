@@ -322,6 +322,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
         : `the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of ${new Date(earlier.wallAt).toISOString()}`;
       return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, message };
     }
+    const early = state === READY ? this.o.registry.facet(EARLY).get(record.key) : undefined;
+    if (early) {
+      // Its inventory is still running, or failed before it ended: who it is, from the properties it gave first.
+      return { ...early, state: adbState(READY), status: STATUS_UNAVAILABLE, message: failure ? this.advice(record) : `${NOT_FINISHED}; ${FROM_PROPS}` };
+    }
     if (record.udid === undefined && isTcpSerial(serial)) {
       // One rule for a device reached over TCP that never said who it is,
       // whatever its state: adb names it HOST:PORT, which is not its udid, so
@@ -340,7 +345,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       return undefined;
     }
     const info = notReadyDeviceInfo(serial, state, record.udid);
-    if (state === READY) info.message = failure ? this.advice(record) : 'the inventory of the device has not finished yet';
+    if (state === READY) info.message = failure ? this.advice(record) : NOT_FINISHED;
     return info;
   }
 
@@ -364,7 +369,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const run = this.limiter
       .run(() => {
         startedAt = clock.monotonic();
-        return this.o.prober.probe(serial, record.state, connection);
+        return this.o.prober.probe(serial, record.state, connection, (info) => this.identified(key, connection, info));
       })
       .then(
         async (answer) => {
@@ -410,6 +415,22 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       });
     this.running.set(key, run);
     return run;
+  }
+
+  /**
+   * The phone's property dump arrived while its first inventory goes on (a
+   * slow phone's framework commands take the whole deadline): who it is, its
+   * model and Android version are known now, and it is reported with them
+   * until the inventory ends. A report that already went without it (a
+   * network phone is left out until it says who it is) hears it as news.
+   */
+  private identified(key: string, connection: number | undefined, info: DeviceInfo): void {
+    const { registry } = this.o;
+    const record = registry.get(key);
+    if (!record || record.last !== undefined || !registry.isCurrent(key, connection ?? -1)) return;
+    registry.identify(key, info.udid);
+    registry.facet(EARLY).set(key, info);
+    if (this.late.has(key)) this.emit('news', key);
   }
 
   /** Whether the adb server, asked now, is to blame for an inventory that started at `since` (monotonic) and failed. */
@@ -465,5 +486,10 @@ export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
 const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
 /** The last inventory of the record, past its connections: what a phone back on a new connection is reported with until it answers. */
 const EARLIER = facetKey<{ last: DeviceInfo; wallAt: number }>('android-earlier-inventory', 'record');
+/** Who a phone is, from the property dump its first inventory of the connection gave before it ended. */
+const EARLY = facetKey<DeviceInfo>('android-early-identity', 'connection');
+/** What a ready phone not yet inventoried on this connection says: the one wording, with or without its identity. */
+const NOT_FINISHED = 'the inventory of the device has not finished yet';
+const FROM_PROPS = 'reported with what its system properties say (its identity, model and Android version) until it ends';
 /** Logged once per connection: a TCP device that has not said who it is is left out of reports. */
 const LEFT_OUT_LOGGED = facetKey<true>('android-left-out-logged', 'connection');

@@ -54,6 +54,8 @@ export interface ShellOptions {
    * transport that drops ends the stream like a finished command.)
    */
   endMarker?: string;
+  /** Each chunk of the output as it arrives (within maxBytes), for a caller that can use a part before the end. */
+  onData?: (chunk: Buffer) => void;
 }
 
 export interface ShellResult {
@@ -206,7 +208,10 @@ export class AdbClient {
           const output = (): string => Buffer.concat(chunks).toString('utf8');
           opened.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
-            if (bytes <= maxBytes) return void chunks.push(chunk);
+            if (bytes <= maxBytes) {
+              chunks.push(chunk);
+              return void options.onData?.(chunk);
+            }
             // A device that floods is cut off here rather than read to the deadline.
             truncated = true;
             chunks.push(chunk.subarray(0, chunk.length - (bytes - maxBytes)));

@@ -9,6 +9,14 @@ import { PROBES, probesOf } from './probes/registry.js';
 import { TIERS, type InventoryConfig, type Probe, type Tier } from './probes/types.js';
 import { buildInventoryScript, END_MARKER, SECTION, splitSections } from './script.js';
 import { tcpAddress } from '../../../util/tcp-serial.js';
+import { EarlyProps } from './early-props.js';
+
+/**
+ * Who the device is, from its property dump alone, as soon as the dump has
+ * arrived in an inventory that goes on: the caller reports it with this
+ * until the inventory ends (issue 42). Called at most once per inventory.
+ */
+export type OnIdentity = (info: DeviceInfo) => void;
 
 export interface ProberOptions {
   timeoutMs: number;
@@ -178,11 +186,13 @@ export class DeviceProber {
    * Probes one device; throws only when nothing at all could be read (the
    * caller then keeps the device's last good inventory).
    */
-  async probe(serial: string, state: string, connection?: number): Promise<DeviceInfo> {
+  async probe(serial: string, state: string, connection?: number, onIdentity?: OnIdentity): Promise<DeviceInfo> {
     let entry = this.cache.get(serial, connection);
     if (entry) entry.gained = undefined;
     const missing = entry?.gathering ?? [];
-    let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])]);
+    // Only a device whose dump is not known yet: later reads have their identity already.
+    const early = entry?.props === undefined && onIdentity ? (dump: string) => this.identify(serial, state, dump, onIdentity) : undefined;
+    let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
     if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
       this.cache.delete(serial, connection);
@@ -221,15 +231,47 @@ export class DeviceProber {
     return ['volatile'];
   }
 
-  private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = [], first: readonly string[] = []): Promise<Run> {
+  /** The identity a property dump gives, handed over while the inventory goes on; a bad dump gives none. */
+  private identify(serial: string, state: string, dump: string, onIdentity: OnIdentity): void {
+    if (!PROPS_GOOD(dump)) return;
+    const info = assembleDeviceInfo({
+      adbSerial: serial,
+      adbState: state,
+      sections: new Map(),
+      props: pickProps(props.parse(dump) ?? {}),
+      config: this.options.config,
+      adbTunnelInfo: tunnelInfo(serial),
+    });
+    info.isHidden = this.options.hiddenDevices.includes(info.udid);
+    onIdentity(JSON.parse(JSON.stringify(info)) as DeviceInfo);
+  }
+
+  private async run(
+    serial: string,
+    tiers: readonly Tier[],
+    extra: readonly string[] = [],
+    first: readonly string[] = [],
+    onProps?: (dump: string) => void,
+  ): Promise<Run> {
     const script = this.script(tiers, extra, first);
     let output: string;
     let cut: Cut | undefined;
     this.counters.shellSessions++;
     if (tiers.length === TIERS.length) this.counters.fullReads++;
     const startedAt = this.now();
+    const watch = onProps && (tiers.includes(props.tier) || extra.includes(props.section)) ? new EarlyProps() : undefined;
+    const onData =
+      watch &&
+      ((chunk: Buffer) => {
+        const dump = watch.push(chunk);
+        try {
+          if (dump !== undefined) onProps!(dump);
+        } catch {
+          // The caller's news must not break the session it came from; the inventory's end says it all again.
+        }
+      });
     try {
-      const result = await this.adb.shell(serial, script, { timeoutMs: this.options.timeoutMs, endMarker: END_MARKER });
+      const result = await this.adb.shell(serial, script, { timeoutMs: this.options.timeoutMs, endMarker: END_MARKER, onData });
       this.counters.bytesRead += result.bytes;
       output = result.output;
     } catch (err) {
