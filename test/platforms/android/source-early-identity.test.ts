@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { silentLogger } from '../../../src/log/logger.js';
@@ -37,6 +38,7 @@ function source(fake: DeviceProber) {
     adb: {} as AdbClient,
     prober: fake,
     registry,
+    features: buildFeatures(registry),
     logger: silentLogger(),
     clock: systemClock,
     concurrency: 4,
