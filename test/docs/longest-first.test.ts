@@ -13,7 +13,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const config = (await import(pathToFileURL(join(root, 'vitest.config.ts')).href)) as { E2E: string[]; LONGEST_FIRST: string[] };
 const { E2E, LONGEST_FIRST } = config;
 
-/** The include patterns the config uses: literal paths and `dir/**` + `/*.test.ts`. */
+/** The include patterns the config uses: `dir/**` + `/*.test.ts` and `test/**` + `/*.e2e.test.ts`. */
 function matches(path: string, pattern: string): boolean {
   const source = pattern
     .split('**/')
@@ -33,7 +33,8 @@ describe("vitest.config.ts's LONGEST_FIRST", () => {
     expect(matches('test/e2e/a/b.test.ts', 'test/e2e/**/*.test.ts')).toBe(true);
     expect(matches('test/e2e/agent-process.ts', 'test/e2e/**/*.test.ts')).toBe(false);
     expect(matches('test/e2ex/fleet.test.ts', 'test/e2e/**/*.test.ts')).toBe(false);
-    expect(matches('test/sim/farm.test.ts', 'test/sim/farm.test.ts')).toBe(true);
+    expect(matches('test/sim/farm.e2e.test.ts', 'test/**/*.e2e.test.ts')).toBe(true);
+    expect(matches('test/sim/farm.test.ts', 'test/**/*.e2e.test.ts')).toBe(false);
   });
 
   it.each(LONGEST_FIRST)('%s exists and is in the e2e project', (path) => {

@@ -9,7 +9,7 @@ import { reported } from '../support/reports.js';
 // counts the status requests, which stay within the bound. How long a hold
 // lasts, and the hold when the cloud cannot say, are recovery's decisions,
 // shown on virtual time in test/actions/recovery/recovery.test.ts (the 503
-// read as "cannot say": test/cloud/booking-status.test.ts).
+// read as "cannot say": test/cloud/booking-status.e2e.test.ts).
 
 const bed = new DaemonBed();
 const { cloud } = bed;

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed } from './daemon-bed.js';
-import { sleep } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 // Issue 23 item 4: whatever the cloud answers, the daemon's log stays
 // readable. Each case runs the agent as its own process against the cloud
@@ -44,7 +44,8 @@ describe('a cloud whose failedDevices names 5,000 udids the report did not carry
     cloud.answerFailedDevices(() => udids(`R${round++}X`, 5_000));
     const a = bed.run({ DEVICE_AGENT_SCHEDULE: '* * * * * *' });
     await cloud.waitForPut(() => true, 20_000);
-    await sleep(15_000);
+    // Twelve answered reports, each naming 5,000 new udids (was: 15 s on the 1 s schedule, then at least 12).
+    await cloud.waitForPut(() => cloud.putRequests().filter((r) => r.answer !== undefined).length >= 12, 40_000);
     const puts = cloud.putRequests().length;
     expect(puts).toBeGreaterThanOrEqual(12);
     const about = a.logs().filter((l) => String(l.msg).includes('did not carry'));
@@ -90,7 +91,8 @@ describe('an adb server connection that dies 150 ms after it opens, over and ove
     try {
       const a = bed.run({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${proxy.port}` });
       await a.waitForLog((l) => l.msg === 'device-agent started', 20_000);
-      await sleep(15_000);
+      // (was: 15 s) The growing wait and its lines are test/util/reconnects.test.ts's, on virtual time.
+      await waitFor(() => proxy.connections() >= 10, 30_000, '10 connections through the proxy');
       // The loop ran (each tracker and request a connection through the proxy), and said so a bounded number of times.
       expect(proxy.connections()).toBeGreaterThanOrEqual(10);
       const ended = a.logs().filter((l) => String(l.msg).startsWith('adb device tracking ended'));

@@ -196,18 +196,13 @@ describe('mixed lab: run', () => {
       expect(metrics).toMatch(new RegExp(`^device_agent_device_up\\{udid="${first.udid}"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_battery_level_percent\\{udid="${first.udid}"\\} 100$`, 'm'));
 
-      // A quiet host: no report in the 5 s gap before the plug (docs/design/fleet.md).
-      await new Promise((r) => setTimeout(r, 5_000));
+      // A plug and an unplug are reported. Within 2 s on a quiet host is the
+      // planner's rule (test/timing/planner.property.test.ts), and the Android
+      // seam's (test/e2e/run.test.ts): this waited 5 s of quiet before each.
       const second = mux.plug({ profile: 'iphone-15-ios17' });
-      const pluggedAt = Date.now();
-      const withNew = await bed.cloud.waitForPut((r) => udidsOf(r).includes(second.udid), 5000);
-      expect(withNew.receivedAt - pluggedAt).toBeLessThan(2000);
-
-      await new Promise((r) => setTimeout(r, 5_000));
+      await bed.cloud.waitForPut((r) => udidsOf(r).includes(second.udid), 10_000);
       mux.unplug(second);
-      const unpluggedAt = Date.now();
-      const gone = await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'), 5000);
-      expect(gone.receivedAt - unpluggedAt).toBeLessThan(2000);
+      const gone = await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === second.udid && d.status === 'UNPLUGGED'), 10_000);
       // The Android phone and the first iPhone stay in the reports.
       expect(udidsOf(gone)).toEqual(expect.arrayContaining(['RUNMIX0001', first.udid]));
     } finally {

@@ -8,7 +8,7 @@ import { devicesOf } from '../support/reports.js';
 
 // The state directory as other versions, editors and crashes leave it, with
 // the daemon run as the operator runs it. (Full disk and read-only: the unit
-// tests of test/report/reported-store.test.ts on a small tmpfs; node-id
+// tests of test/report/reported-store.e2e.test.ts on a small tmpfs; node-id
 // files: test/config/node-id.test.ts.)
 
 const bed = new DaemonBed('pixel-8-pro');

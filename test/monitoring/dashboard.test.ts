@@ -4,7 +4,7 @@ import { selectors } from './promql-selectors.js';
 
 // The dashboard's shape: what Grafana needs to import it and lay it out.
 // What its queries read and return is checked against a live agent in
-// queries.test.ts.
+// queries.e2e.test.ts.
 
 const d = dashboard();
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };

@@ -3,7 +3,7 @@
 // cannot flake on a loaded machine. Anything that would open a connection,
 // listen, or start a process throws at once, naming the tier, instead of
 // quietly making the tier slow. A test that needs them belongs to the e2e
-// tier: add its file to E2E in vitest.config.ts.
+// tier: name its file x.e2e.test.ts (vitest.config.ts globs the name).
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
@@ -15,7 +15,7 @@ class UnitTierRefusal extends Error {
 function refuse(what: string): never {
   throw new UnitTierRefusal(
     `${what} is refused in the unit tier (sockets and child processes are the e2e tier's): ` +
-      'move the test file to the e2e project in vitest.config.ts, or test the logic without the I/O',
+      'rename the test file to x.e2e.test.ts (the e2e project, vitest.config.ts), or test the logic without the I/O',
   );
 }
 

@@ -140,7 +140,7 @@ describe('a wedged phone that would be kicked', () => {
 
   it('is left alone when the cloud cannot say whether it is booked', async () => {
     const bed = await phoneOnHub('BOOK0002');
-    // What the status client makes of a 503 (test/cloud/booking-status.test.ts).
+    // What the status client makes of a 503 (test/cloud/booking-status.e2e.test.ts).
     bed.cloud.unknown = 'GET /devices/BOOK0002/status: the cloud is unavailable (HTTP 503)';
     bed.failed(SERIAL, 2);
     const wedged = bed.time.now;

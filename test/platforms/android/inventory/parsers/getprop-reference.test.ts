@@ -82,11 +82,12 @@ describe('parseGetprop against the regex reference', () => {
     );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 60 }), (parts) => same(parts.join(''))),
-      { numRuns: 5000 },
+      // CI draws all the cases; a developer's run a fifth (issue 41).
+      { numRuns: process.env.CI ? 5000 : 1000 },
     );
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)),
-      { numRuns: 2000 },
+      { numRuns: process.env.CI ? 2000 : 400 },
     );
   });
 });

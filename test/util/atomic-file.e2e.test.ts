@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readStateFile, StateFileError, withStateLock, writeAtomically } from '../../src/util/atomic-file.js';
 
 // One test per rule of the state files (issue 33, finding 6). The race of two
-// processes on one directory: test/util/state-race.test.ts; the directory
+// processes on one directory: test/util/state-race.e2e.test.ts; the directory
 // flush after a rename: test/util/atomic-file.fsync.test.ts.
 
 const dir = () => mkdtempSync(join(tmpdir(), 'da-atomic-'));

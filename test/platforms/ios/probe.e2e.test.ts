@@ -1,5 +1,5 @@
 // The iOS client against the simulator (whose protocol Debian's
-// libimobiledevice accepts, test/sim-ios/idevice-tools.test.ts).
+// libimobiledevice accepts, test/sim-ios/idevice-tools.e2e.test.ts).
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
