@@ -70,7 +70,9 @@ const warnings = (agent: AgentProcess) => agent.logs().filter((l) => l.level ===
 const saying = (agent: AgentProcess, text: RegExp) => agent.logs().filter((l) => text.test(String(l.msg)));
 /** The one warning of a state directory in trouble, and what to do. */
 const directoryLine = (dir: string, trouble: string, advice: string) =>
-  new RegExp(`^the state directory ${dir}: ${trouble}\\. The agent goes on reporting, but keeps nothing there until this is fixed: ${advice}\\. A line says when its files are written again$`);
+  new RegExp(
+    `^the state directory ${dir}: ${trouble}\\. The agent goes on reporting, but keeps nothing there until this is fixed: ${advice}\\. A line says when its files are written again$`,
+  );
 const nodeIdOf = (r: RecordedRequest) => (r.body as { nodeId?: string }).nodeId;
 
 /** A SIGHUP's full report, and the one after it: the warnings are not said again per report. */
@@ -92,9 +94,13 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     expect(nodeIdOf(first)).toBe(KEPT_ID);
     expect(devicesOf(first).map((d) => d.udid)).toEqual(['FULL0001']);
     await twoMoreReports(agent);
-    expect(warnings(agent).map((l) => l.msg)).toEqual([expect.stringMatching(directoryLine(dir, 'the file system is full \\(ENOSPC\\)', 'free space on its file system'))]);
+    expect(warnings(agent).map((l) => l.msg)).toEqual([
+      expect.stringMatching(directoryLine(dir, 'the file system is full \\(ENOSPC\\)', 'free space on its file system')),
+    ]);
     // What each file it cannot keep costs: at info, once, however many reports.
-    expect(saying(agent, /^cannot keep the reported device set in .*reported-devices\.json: the file system is full \(ENOSPC\)\. Reports go on/)).toHaveLength(1);
+    expect(saying(agent, /^cannot keep the reported device set in .*reported-devices\.json: the file system is full \(ENOSPC\)\. Reports go on/)).toHaveLength(
+      1,
+    );
     // Nothing left behind that would hold the next write up (an empty .lock waited 5 s a write).
     expect(readdirSync(dir).sort()).toEqual(['filler', 'node-id']);
 
@@ -118,7 +124,9 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     expect(nodeIdOf(first)).toBe(KEPT_ID);
     expect(devicesOf(first).map((d) => d.udid)).toEqual(['INOD0001']);
     await twoMoreReports(agent);
-    expect(warnings(agent).map((l) => l.msg)).toEqual([expect.stringMatching(directoryLine(dir, 'the file system is full \\(ENOSPC\\)', 'free space on its file system'))]);
+    expect(warnings(agent).map((l) => l.msg)).toEqual([
+      expect.stringMatching(directoryLine(dir, 'the file system is full \\(ENOSPC\\)', 'free space on its file system')),
+    ]);
     expect(saying(agent, /^cannot keep the reported device set in /)).toHaveLength(1);
     for (const f of made) unlinkSync(f);
     const t0 = Date.now();
