@@ -1,9 +1,9 @@
 import { buildDaemon, buildParts, cloudClient } from '../agent/build.js';
-import { resolveNodeId } from '../config/node-id.js';
 import { BookingStatusClient } from '../cloud/booking-status.js';
 import type { Setup } from './setup.js';
 import { limited } from '../log/limited.js';
 import { logUnhandledRejections } from './unhandled.js';
+import { nodeIdWhenKept } from './node-id-wait.js';
 
 // systemd's default stop timeout is 90 s, docker's 10 s: finish well inside the smaller.
 const HARD_EXIT_MS = 9_500;
@@ -13,7 +13,30 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const { settings, logger } = setup;
   // setup() has them for a command that sends, or it stopped with exit 2.
   const credentials = setup.credentials!;
-  const nodeId = resolveNodeId(settings, env, logger);
+  // Listened for before the node id, which waits while there is no room to
+  // keep one, and before the start, which can take 20 s against an adb server
+  // that accepts and never answers: until now a SIGTERM then killed the
+  // process by the signal's default action, and so did a second one later.
+  let stopping = false;
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        logger.warn({ signal }, `a second ${signal}: exiting now; a report in flight is abandoned and sent again at the next start`);
+        exitAfterLog();
+        return;
+      }
+      stopping = true;
+      resolve(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  const nodeId = await nodeIdWhenKept(settings, env, logger, stopSignal);
+  if (nodeId === undefined) {
+    logger.info({ signal: await stopSignal }, 'stopping');
+    logger.info('stopped while waiting for room to keep a node id; nothing had been reported yet');
+    return 0;
+  }
   // One attempt per report: the planner's one backoff across reports does the
   // retrying (a retry chain per report multiplied a fleet's load in an outage).
   const cloud = cloudClient(settings, credentials, logger, { maxAttempts: 1 });
@@ -39,23 +62,6 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
       limited(logger).warn('stray-signal', { signal }, `${signal} ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)`),
     );
   }
-  // Listened for before the start, which can take 20 s against an adb server
-  // that accepts and never answers: until now a SIGTERM then killed the
-  // process by the signal's default action, and so did a second one later.
-  let stopping = false;
-  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        logger.warn({ signal }, `a second ${signal}: exiting now; a report in flight is abandoned and sent again at the next start`);
-        exitAfterLog();
-        return;
-      }
-      stopping = true;
-      resolve(signal);
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  });
   const startedFirst = await Promise.race([agent.start().then(() => undefined), stopSignal]);
   const signal = startedFirst ?? (await stopSignal);
   logger.info({ signal }, 'stopping');

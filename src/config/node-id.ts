@@ -17,24 +17,52 @@ const SETTING = 'stateDir (DEVICE_AGENT_STATE_DIR)';
 /** Far more than an id: a bigger file is not read (its parse refuses anything past one line anyway). */
 const MAX_NODE_ID_FILE_BYTES = 1024 * 1024;
 
+/** The file systems' words for "no room": blocks or inodes (ENOSPC), or the user's quota (EDQUOT). */
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * No node id is kept yet (or the kept one was lost) and none can be, for want
+ * of space: a wait, not a mistake in the settings. Freeing space fixes it,
+ * so the daemon waits for it (src/cli/node-id-wait.ts) rather than exit 2,
+ * which systemd does not restart.
+ */
+export class NoSpaceForNodeId extends ConfigError {
+  override readonly name = 'NoSpaceForNodeId';
+  constructor(
+    readonly dir: string,
+    readonly code: string,
+  ) {
+    super(
+      SETTING,
+      `no node id is kept in ${dir} yet and none can be (${code}: ${code === 'EDQUOT' ? "the agent's user is over its disk quota" : 'the file system is full'}); ` +
+        'nothing is reported until one is: a report under an id not kept would show the phones under a new host at every start. ' +
+        `Free space in ${dir}, or set DEVICE_AGENT_NODE_ID`,
+    );
+  }
+}
+
 /**
  * The node id: configured, else the one kept in the state directory, else a
  * new one written there, so that it survives restarts. A kept file that is
  * empty or all NUL bytes (a power loss right after it was first written) gets
  * a new id, with a warning; one holding something the agent did not write is
- * a configuration error naming the file.
+ * a configuration error naming the file. A kept id is read without writing a
+ * byte, so a full or read-only state directory does not stop the agent (issue
+ * 42); making one that cannot be kept for want of space is a NoSpaceForNodeId.
  */
 export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = process.env, logger?: Logger): string {
   if (settings.nodeId) return settings.nodeId;
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');
+  // Read without the lock: every write of the id is a rename, so a reader
+  // sees all of it or none, and the lock file needs room the disk may not
+  // have. Only making an id takes the lock (below), and reads again under it.
+  const kept = keptNodeId(file);
+  if (kept !== undefined) return kept;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o750 });
   } catch (err) {
-    throw new ConfigError(
-      SETTING,
-      `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
-    );
+    throw notKept(dir, err);
   }
   // Read and, when there is none, made under the state directory's lock: a
   // `once` started beside a first-starting daemon must find the daemon's id,
@@ -51,13 +79,7 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
       if (text !== undefined) {
         const kept = parseNodeIdFile(text);
         if (kept.kind === 'id') return kept.id;
-        if (kept.kind === 'foreign') {
-          throw new ConfigError(
-            SETTING,
-            `${file} is not a node id the agent wrote: it ${kept.problem}. Put this host's id back in it (one line), ` +
-              'or set DEVICE_AGENT_NODE_ID, or delete the file to get a new id (the cloud then sees a new host)',
-          );
-        }
+        if (kept.kind === 'foreign') throw foreign(file, kept.problem);
       }
       const id = randomUUID();
       try {
@@ -65,19 +87,13 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
         // flushes a power loss soon after can leave an empty or zeroed file.
         writeAtomically(file, id + '\n');
       } catch (err) {
-        throw new ConfigError(
-          SETTING,
-          `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
-        );
+        throw notKept(dir, err);
       }
       return { id, replaced: text !== undefined };
     });
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError(
-      SETTING,
-      `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
-    );
+    throw notKept(dir, err);
   }
   if (typeof made === 'string') return made;
   if (made.replaced) {
@@ -88,4 +104,42 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
     );
   }
   return made.id;
+}
+
+/**
+ * The id kept in file, read without a lock; undefined when there is none, it
+ * was lost (empty, NUL bytes) or the file system would not read it (the
+ * locked path says why, as before).
+ */
+function keptNodeId(file: string): string | undefined {
+  let text: string | undefined;
+  try {
+    text = readStateFile(file, MAX_NODE_ID_FILE_BYTES);
+  } catch (err) {
+    // A FIFO or a link in its place is named whatever the disk's state.
+    if (err instanceof StateFileError) throw new ConfigError(SETTING, err.message);
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  const kept = parseNodeIdFile(text);
+  if (kept.kind === 'id') return kept.id;
+  if (kept.kind === 'foreign') throw foreign(file, kept.problem);
+  return undefined;
+}
+
+function foreign(file: string, problem: string): ConfigError {
+  return new ConfigError(
+    SETTING,
+    `${file} is not a node id the agent wrote: it ${problem}. Put this host's id back in it (one line), ` +
+      'or set DEVICE_AGENT_NODE_ID, or delete the file to get a new id (the cloud then sees a new host)',
+  );
+}
+
+function notKept(dir: string, err: unknown): ConfigError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== undefined && NO_SPACE.has(code)) return new NoSpaceForNodeId(dir, code);
+  return new ConfigError(
+    SETTING,
+    `cannot keep the node id in ${dir}: ${(err as Error).message}; set DEVICE_AGENT_NODE_ID or a writable DEVICE_AGENT_STATE_DIR`,
+  );
 }

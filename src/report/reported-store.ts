@@ -6,6 +6,7 @@ import { readStateFile, StateFileError, writeAtomically } from '../util/atomic-f
 /** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 import { limited } from '../log/limited.js';
+import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../util/state-dir-trouble.js';
 
 /**
  * The devices the cloud was last told are present, kept in the state
@@ -53,12 +54,17 @@ export class ReportedStore {
     try {
       writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), devices }) + '\n');
       this.lastIds = ids;
+      stateDirWorks(this.file);
       if (this.lastProblem) this.logger.info({ file: this.file }, 'the reported device set is kept in the state directory again');
       this.lastProblem = undefined;
     } catch (err) {
-      this.warn(
-        `cannot keep the reported device set in ${this.file}: ${(err as Error).message}. Reports go on; after a restart, devices unplugged ` +
+      this.lastProblem = sayWriteFailure(
+        this.logger,
+        this.file,
+        err,
+        `cannot keep the reported device set in ${this.file}: ${stateWriteProblem(err)}. Reports go on; after a restart, devices unplugged ` +
           'meanwhile may stay online in the cloud until this is fixed (free space, or make the state directory writable)',
+        this.lastProblem,
       );
     }
   }

@@ -7,6 +7,7 @@ import { BasicAuth, loadWebConfig, type WebConfig } from './web-config.js';
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
+import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../util/state-dir-trouble.js';
 import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
@@ -39,6 +40,8 @@ export class StatusServer {
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
   private lastProblem: string | undefined;
+  /** The last failure to keep the state file, said once. */
+  private keepProblem: string | undefined;
   private readonly web: WebConfig;
   private readonly auth: BasicAuth;
   private readonly hostAllowed: (host: string | undefined) => boolean;
@@ -125,13 +128,18 @@ export class StatusServer {
   /** Keeps the endpoint's state for `doctor`, which cannot ask an endpoint that is not there; a failure to keep it costs nothing more. */
   private keep(state: Omit<StatusEndpointState, 'pid' | 'since'>): void {
     if (!this.options.stateFile) return;
+    const file = this.options.stateFile;
     try {
-      writeAtomically(this.options.stateFile, JSON.stringify({ pid: process.pid, since: new Date().toISOString(), ...state }) + '\n');
+      writeAtomically(file, JSON.stringify({ pid: process.pid, since: new Date().toISOString(), ...state }) + '\n');
+      stateDirWorks(file);
+      this.keepProblem = undefined;
     } catch (err) {
-      limited(this.logger).warn(
-        'state-dir-problem',
-        { file: this.options.stateFile },
-        `cannot keep the status endpoint's state in ${this.options.stateFile}: ${(err as Error).message}; the endpoint works, but doctor cannot say why it is off when it is. Make the state directory writable for the agent's user`,
+      this.keepProblem = sayWriteFailure(
+        this.logger,
+        file,
+        err,
+        `cannot keep the status endpoint's state in ${file}: ${stateWriteProblem(err)}; the endpoint works, but doctor cannot say why it is off when it is. Make the state directory writable for the agent's user`,
+        this.keepProblem,
       );
     }
   }

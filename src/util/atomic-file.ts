@@ -140,9 +140,19 @@ export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS
     if (fd !== undefined) {
       try {
         writeFileSync(fd, `${process.pid}\n`);
-      } finally {
+      } catch (err) {
+        // A full disk makes the file but not its pid: an empty lock left
+        // there is taken for a holder mid-write, and held every write up
+        // for 5 s (the event loop with it) until it was 30 s old.
         closeSync(fd);
+        try {
+          unlinkSync(lock);
+        } catch {
+          // Gone with the disk: nothing is left to hold anyone up.
+        }
+        throw err;
       }
+      closeSync(fd);
       held.add(lock);
       try {
         return fn();

@@ -1,6 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import { limited } from '../../log/limited.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../../util/state-dir-trouble.js';
 
 /** Far more than a host's hub ports take. */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -62,9 +63,17 @@ export class PausedPortsFile implements PausedPortsKeeper {
     try {
       writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), ports }) + '\n');
       this.last = key;
+      stateDirWorks(this.file);
+      if (this.lastProblem) this.logger.info({ file: this.file }, 'the hub ports held off are kept in the state directory again');
       this.lastProblem = undefined;
     } catch (err) {
-      this.warn(`cannot keep the hub ports held off in ${this.file}: ${(err as Error).message}; after a crash they would stay off until switched on by hand`);
+      this.lastProblem = sayWriteFailure(
+        this.logger,
+        this.file,
+        err,
+        `cannot keep the hub ports held off in ${this.file}: ${stateWriteProblem(err)}; after a crash they would stay off until switched on by hand`,
+        this.lastProblem,
+      );
     }
   }
 
