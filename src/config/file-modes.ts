@@ -8,7 +8,7 @@
 // sshd trusts root and the account's owner. Pure: the stat results come in.
 
 /** What stat says of a file or a directory. */
-export interface Ownership {
+interface Ownership {
   mode: number;
   uid: number;
   gid: number;
