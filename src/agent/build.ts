@@ -5,6 +5,7 @@ import { CloudClient } from '../cloud/client.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import type { RetryPolicy } from '../cloud/retry.js';
 import { cloudNetwork } from '../cloud/network.js';
+import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.js';
 import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
@@ -129,6 +130,23 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
  * deadlines end it well before (Android's report wait is the probe timeout
  * plus 1 s), so past twice the probe timeout plus 10 s it is stuck.
  */
+/** One line when a proxy the host sets is passed by for a plain http cloud on loopback: the route is then not what http_proxy says. */
+function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Logger): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return;
+  }
+  const route = routeFor(proxies, url);
+  if (route.kind === 'direct' && route.why === 'loopback-plain-http') {
+    logger.info(
+      { proxy: route.proxy.label },
+      `the cloud ${url.host} is reached direct, not through ${route.proxy.label} (${route.setting}): ${LOOPBACK_DIRECT}`,
+    );
+  }
+}
+
 function collectTimeoutMs(settings: Settings): number {
   return settings.probeTimeoutSeconds * 2000 + 10_000;
 }
@@ -140,6 +158,7 @@ const noCloud: ReportSink = {
 export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger, retry?: Partial<RetryPolicy>): CloudClient {
   // Proxies and trusted CAs (issue 26): docs/install/proxy.md.
   const network = cloudNetwork(settings);
+  sayLoopbackPassesProxy(settings.baseUrl, network.proxies, logger);
   return new CloudClient({
     retry,
     proxies: network.proxies,

@@ -63,6 +63,8 @@ export async function doctor(
     keySource: credentials.source,
   };
   if (target) config.push(cloudSettingsItem(target));
+  if (credentials?.exposed)
+    config.push({ status: 'warn', finding: credentials.exposed, advice: 'only root and the user the agent runs as should read the key' });
   config.push(nodeIdItem(inspectNodeId(settings, env)));
   const stateDir = stateDirOf(settings, env);
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));

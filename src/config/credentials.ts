@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { keyFileExposure } from './file-modes.js';
 import { join } from 'node:path';
 import { ConfigError, gatherConfigErrors } from './errors.js';
 import type { Settings } from './schema.js';
@@ -8,6 +9,8 @@ export interface Credentials {
   apiKey: string;
   /** Where the key came from, for log lines: never the key itself. */
   source: string;
+  /** The key file is readable by other users: said once at start, with the fix. */
+  exposed?: string;
 }
 
 /**
@@ -32,7 +35,11 @@ export function resolveCredentials(settings: Settings, env: NodeJS.ProcessEnv = 
 
 function apiKeyOf(settings: Settings, env: NodeJS.ProcessEnv): Omit<Credentials, 'username'> {
   if (settings.apiKey) return { apiKey: settings.apiKey.trim(), source: 'DEVICE_AGENT_API_KEY' };
-  if (settings.apiKeyFile) return { apiKey: readKey(settings.apiKeyFile, 'apiKeyFile (DEVICE_AGENT_API_KEY_FILE)'), source: settings.apiKeyFile };
+  if (settings.apiKeyFile) {
+    const apiKey = readKey(settings.apiKeyFile, 'apiKeyFile (DEVICE_AGENT_API_KEY_FILE)');
+    const exposed = exposureOf(settings.apiKeyFile);
+    return { apiKey, source: settings.apiKeyFile, ...(exposed && { exposed }) };
+  }
   if (env.CREDENTIALS_DIRECTORY) {
     const path = join(env.CREDENTIALS_DIRECTORY, 'api-key');
     return { apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)'), source: path };
@@ -53,4 +60,15 @@ function readKey(path: string, key: string): string {
   const value = text.trim();
   if (!value) throw new ConfigError(key, `${path} is empty`);
   return value;
+}
+
+/** Read already, so stat only fails in a race: then nothing is said. */
+function exposureOf(path: string): string | undefined {
+  const egid = process.getegid?.();
+  if (egid === undefined) return undefined;
+  try {
+    return keyFileExposure(path, statSync(path), egid);
+  } catch {
+    return undefined;
+  }
 }

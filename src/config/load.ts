@@ -1,6 +1,7 @@
 import { sentInClear } from './plain-http.js';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { settingsFileProblem } from './file-modes.js';
 import { projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors } from './errors.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
@@ -149,6 +150,7 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
     const stat = statSync(path);
     if (!stat.isFile()) throw new ConfigError(label, `${path} is not a regular file (a named pipe, a device or a directory); give the path of a JSON file`);
     if (stat.size > MAX_CONFIG_BYTES) throw new ConfigError(label, `${path} is ${stat.size} bytes; a settings file is a few KB (at most ${MAX_CONFIG_BYTES})`);
+    if (label !== 'defaults') refuseUntrusted(path, stat, label);
     bytes = readFileSync(path);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
@@ -163,6 +165,19 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
   }
   if (!isPlainObject(data)) throw new ConfigError(label, `${path} must hold a JSON object`);
   flatten(data, '', flat, path, errors);
+}
+
+/** A settings file another user may write or replace is refused (config/file-modes.ts). */
+function refuseUntrusted(path: string, stat: Stats, label: string): void {
+  const euid = process.geteuid?.();
+  if (euid === undefined) return;
+  const dir = dirname(realpathSync(path));
+  const problem = settingsFileProblem(path, stat, { path: dir, ...pick(statSync(dir)) }, euid);
+  if (problem) throw new ConfigError(label, problem);
+}
+
+function pick(stat: Stats): { mode: number; uid: number; gid: number } {
+  return { mode: stat.mode, uid: stat.uid, gid: stat.gid };
 }
 
 // Group names ("health") and keys, the names a file may use.

@@ -3,7 +3,7 @@
 // proxy showed. Pure: the observations come from proxy.ts.
 
 import { explainTunnelFailure, type ProxyContext } from '../cloud/proxy/explain.js';
-import type { ProxyPlan, Route } from '../cloud/proxy/route.js';
+import { LOOPBACK_DIRECT, type ProxyPlan, type Route } from '../cloud/proxy/route.js';
 import type { TunnelFailure } from '../cloud/proxy/tunnel.js';
 import type { TrustSource } from '../cloud/trust/trust.js';
 import type { CheckItem } from './checklist.js';
@@ -21,6 +21,8 @@ export function routeItems(host: string, route: Route, plan: ProxyPlan, env: Nod
     items.push({ status: 'ok', finding: `proxy: requests to ${host} go through ${route.proxy.label} (${route.setting})${account}` });
   } else if (route.why === 'no-proxy-entry') {
     items.push({ status: 'ok', finding: `proxy: requests to ${host} go direct: noProxy entry "${route.entry}" names it (noProxy, else NO_PROXY)` });
+  } else if (route.why === 'loopback-plain-http') {
+    items.push({ status: 'ok', finding: `proxy: requests to ${host} go direct, not through ${route.proxy.label} (${route.setting}): ${LOOPBACK_DIRECT}` });
   } else {
     items.push({ status: 'ok', finding: `proxy: none set for ${host} (${route.setting}); requests go direct` });
   }

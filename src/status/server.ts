@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import type { TLSSocket } from 'node:tls';
 import { http, https } from '../util/node-http.js';
-import { BasicAuth, loadWebConfig, type WebConfig } from './web-config.js';
+import { BasicAuth, loadWebConfig, type AuthAnswer, type WebConfig } from './web-config.js';
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
@@ -11,6 +11,7 @@ import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../util/state
 import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { TlsReloader } from './tls-reload.js';
 
 export interface StatusSource {
@@ -31,6 +32,8 @@ export interface StatusServerOptions {
   tlsCheckMs?: number;
 }
 
+const BUSY_LINE_EVERY_MS = 60_000;
+
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
 const RETRY_MS = 30_000;
 
@@ -45,6 +48,8 @@ export class StatusServer {
   private readonly web: WebConfig;
   private readonly auth: BasicAuth;
   private readonly hostAllowed: (host: string | undefined) => boolean;
+  private busySaidAt = -Infinity;
+  private busyAnswers = 0;
 
   /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
@@ -187,8 +192,13 @@ export class StatusServer {
     }
     if (this.auth.required) {
       // A malformed header is a refusal, never a crash of the endpoint.
-      const ok = await this.auth.allows(req.headers.authorization).catch(() => false);
-      if (!ok) {
+      const answer = await this.auth.check(req.headers.authorization).catch((): AuthAnswer => ({ kind: 'refused' }));
+      if (answer.kind === 'busy') {
+        this.sayBusy();
+        res.writeHead(429, { 'retry-after': String(answer.retryAfterSeconds), 'content-type': 'text/plain; charset=utf-8' }).end('Too Many Requests\n');
+        return;
+      }
+      if (answer.kind !== 'allowed') {
         res
           .writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', 'content-type': 'text/plain; charset=utf-8' })
           .end('Unauthorized\n');
@@ -196,6 +206,20 @@ export class StatusServer {
       }
     }
     this.handle(req, res);
+  }
+
+  /** A flood goes on for minutes: one line a minute at most, with how many were answered 429 since the last. */
+  private sayBusy(): void {
+    this.busyAnswers++;
+    const now = performance.now();
+    if (now - this.busySaidAt < BUSY_LINE_EVERY_MS) return;
+    this.logger.warn(
+      { answered429: this.busyAnswers },
+      'the status endpoint answered 429: more password checks were asked than it makes in a second (wrong passwords from some client?); ' +
+        'a scraper whose password passed once is still answered. Find the client sending wrong passwords, or let fewer clients reach statusListen',
+    );
+    this.busySaidAt = now;
+    this.busyAnswers = 0;
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {

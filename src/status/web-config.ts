@@ -1,9 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { constants, closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { parse } from 'yaml';
 import { ConfigError } from '../config/errors.js';
+import { CheckBudget, DEFAULT_CHECK_BURST, DEFAULT_CHECKS_PER_SECOND } from './check-budget.js';
 
 // The web configuration file node_exporter reads (Prometheus exporter-toolkit,
 // docs/web-configuration.md), so that one file and one scrape job serve both:
@@ -107,46 +109,76 @@ export function loadWebConfig(path: string): WebConfig {
   return config;
 }
 
+/** What a request's Authorization header gets. */
+export type AuthAnswer = { kind: 'allowed' } | { kind: 'refused' } | { kind: 'busy'; retryAfterSeconds: number };
+
+interface BasicAuthOptions {
+  /** The bcrypt check (tests count the calls). */
+  compare?: (password: string, hash: string) => Promise<boolean>;
+  /** Monotonic milliseconds, for the budget of checks. */
+  now?: () => number;
+  perSecond?: number;
+  burst?: number;
+}
+
 /**
  * Basic authentication against the bcrypt hashes. A bcrypt check costs tens
- * of milliseconds in JavaScript, so a pair that passed is remembered (as its
- * SHA-256, never the password) and a scrape every 15 s costs one hash.
+ * of milliseconds in JavaScript, so a pair that passed is remembered, as an
+ * HMAC under a key of this process (never the password, and nothing a copy of
+ * the memory could test guesses against offline), and a scrape every 15 s
+ * costs one HMAC. Checks beyond the budget (check-budget.ts) are not made:
+ * the request is answered busy, whoever sent it.
  */
 export class BasicAuth {
   private readonly passed = new Map<string, Buffer>();
+  private readonly key = randomBytes(32);
+  private readonly compare: (password: string, hash: string) => Promise<boolean>;
+  private readonly budget: CheckBudget;
   /** Checked against for an unknown user, so that the answer takes as long as for a known one; made at the first need. */
   private static decoy: string | undefined;
 
-  constructor(private readonly users: ReadonlyMap<string, string>) {}
+  constructor(
+    private readonly users: ReadonlyMap<string, string>,
+    options: BasicAuthOptions = {},
+  ) {
+    this.compare = options.compare ?? ((password, hash) => bcrypt.compare(password, hash));
+    this.budget = new CheckBudget({
+      perSecond: options.perSecond ?? DEFAULT_CHECKS_PER_SECOND,
+      burst: options.burst ?? DEFAULT_CHECK_BURST,
+      now: options.now ?? (() => performance.now()),
+    });
+  }
 
   get required(): boolean {
     return this.users.size > 0;
   }
 
-  /** Whether an Authorization header names a user and its password. */
-  async allows(header: string | undefined): Promise<boolean> {
-    if (!this.required) return true;
+  /** Whether an Authorization header names a user and its password, or the budget of checks is spent. */
+  async check(header: string | undefined): Promise<AuthAnswer> {
+    if (!this.required) return ALLOWED;
     const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header?.trim() ?? '');
-    if (!m) return false;
+    if (!m) return REFUSED;
     const pair = Buffer.from(m[1]!, 'base64').toString('utf8');
     const colon = pair.indexOf(':');
-    if (colon < 0) return false;
+    if (colon < 0) return REFUSED;
     const user = pair.slice(0, colon);
     const password = pair.slice(colon + 1);
     const hash = this.users.get(user);
-    const digest = createHash('sha256')
-      .update(`${user}\0${password}\0${hash ?? ''}`)
-      .digest();
+    const digest = createHmac('sha256', this.key).update(`${user}\0${password}`).digest();
     const known = this.passed.get(user);
-    if (hash && known && timingSafeEqual(known, digest)) return true;
-    const ok = await bcrypt.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt.hashSync('device-agent decoy', 10)));
+    if (hash && known && timingSafeEqual(known, digest)) return ALLOWED;
+    if (!this.budget.take()) return { kind: 'busy', retryAfterSeconds: this.budget.retryAfterSeconds() };
+    const ok = await this.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt.hashSync('device-agent decoy', 10)));
     if (ok && hash) {
       this.passed.set(user, digest);
-      return true;
+      return ALLOWED;
     }
-    return false;
+    return REFUSED;
   }
 }
+
+const ALLOWED: AuthAnswer = { kind: 'allowed' };
+const REFUSED: AuthAnswer = { kind: 'refused' };
 
 function object(v: unknown, path: string, where: string): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(SETTING, `${path}: ${where} must be a mapping`);

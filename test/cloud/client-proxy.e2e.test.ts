@@ -37,6 +37,8 @@ const squidStock = new Squid({ hosts: { [NAME]: '127.0.0.1' }, connectOnly443: t
 const tinyproxy = new Tinyproxy();
 const tinyproxyAuth = new Tinyproxy({ auth: { user: 'lab', password: 'tiny-secret' } });
 let tinyproxyBroken: Tinyproxy;
+// tinyproxy before squid, which alone resolves cloud.lab.test: plain http to loopback never goes through a proxy (issue 42).
+let tinyproxyChained: Tinyproxy;
 let silent: Server;
 let silentPort = 0;
 let downPort = 0;
@@ -52,6 +54,8 @@ beforeAll(async () => {
   downPort = await freePort();
   tinyproxyBroken = new Tinyproxy({ upstream: `127.0.0.1:${downPort}` });
   await tinyproxyBroken.start();
+  tinyproxyChained = new Tinyproxy({ upstream: `127.0.0.1:${squidStock.port}` });
+  await tinyproxyChained.start();
   // Accepts and never answers: a proxy that hangs.
   silent = createServer(() => undefined);
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -69,6 +73,7 @@ afterAll(async () => {
     tinyproxy.stop(),
     tinyproxyAuth.stop(),
     tinyproxyBroken?.stop(),
+    tinyproxyChained?.stop(),
   ]);
 });
 
@@ -192,7 +197,7 @@ describe('through tinyproxy with BasicAuth, and a wrong password', () => {
   const wrong = (): string => `http://lab:not-the-password@127.0.0.1:${tinyproxyAuth.port}`;
 
   it.each([
-    ['a plain http cloud (the request through the proxy)', () => plainCloud.url.replace(NAME, '127.0.0.1'), 'httpProxy'],
+    ['a plain http cloud (the request through the proxy)', () => plainCloud.url, 'httpProxy'],
     ['an https cloud (a CONNECT tunnel)', () => cloud.url.replace(NAME, '127.0.0.1'), 'httpsProxy'],
   ] as const)('%s: names the proxy and its address as the hop that answered or cut', async (_name, base, setting) => {
     const error = await failure(client(base(), { [setting]: wrong() }).putDevices(sampleReport()));
@@ -200,7 +205,7 @@ describe('through tinyproxy with BasicAuth, and a wrong password', () => {
     expect(error.message).toContain(`proxy http://127.0.0.1:${tinyproxyAuth.port}`);
     // Either the proxy's 401 arrived (refused credentials) or its reset did (cut before answering).
     expect(error.message).toMatch(
-      /refused the credentials of user lab \(401 Unauthorized\)|cut the connection before answering PUT http:\/\/127\.0\.0\.1:\d+ \(ECONNRESET\)/,
+      /refused the credentials of user lab \(401 Unauthorized\)|cut the connection before answering PUT http:\/\/(127\.0\.0\.1|cloud\.lab\.test):\d+ \(ECONNRESET\)/,
     );
     expect(error.message).not.toMatch(/the cloud is unavailable/);
     expectNoPassword(error.message, inspect(error));
@@ -208,8 +213,9 @@ describe('through tinyproxy with BasicAuth, and a wrong password', () => {
   });
 
   it("keeps the cloud's own 401, forwarded with Via, as the cloud refusing the API key", async () => {
-    const url = plainCloud.url.replace(NAME, '127.0.0.1');
-    const error = await failure(client(url, { httpProxy: `http://127.0.0.1:${tinyproxy.port}` }, { apiKey: 'not-the-key' }).putDevices(sampleReport()));
+    const error = await failure(
+      client(plainCloud.url, { httpProxy: `http://127.0.0.1:${tinyproxyChained.port}` }, { apiKey: 'not-the-key' }).putDevices(sampleReport()),
+    );
     expect(error).toBeInstanceOf(CloudAuthError);
   });
 });

@@ -2,8 +2,16 @@
 // (httpsProxy for https://, httpProxy for http://) unless NO_PROXY names the
 // host. The settings already carry the environment's HTTPS_PROXY, HTTP_PROXY
 // and NO_PROXY as their defaults (config/schema.ts). Pure: no I/O.
+//
+// Plain http to loopback never goes through a proxy, as Go's net/http never
+// proxies localhost (ProxyFromEnvironment): plain http is allowed there only
+// because the request stays on the host (config/plain-http.ts), and through
+// a proxy the API key in its Authorization header would cross to the proxy in
+// clear; a proxy elsewhere would reach its own loopback anyway. A host-wide
+// http_proxy set for other tools must not turn a local tunnel into a leak.
 
 import { formatEntry, noProxyMatch, parseNoProxy, type NoProxyList } from './no-proxy.js';
+import { isLoopbackHost } from '../../config/plain-http.js';
 import { isProblem, parseProxyUrl, type ProxyEndpoint } from '../../config/proxy-url.js';
 
 export interface ProxySettings {
@@ -22,7 +30,9 @@ export interface ProxyPlan {
 export type Route =
   | { kind: 'proxy'; proxy: ProxyEndpoint; setting: string }
   | { kind: 'direct'; why: 'no-proxy-set'; setting: string }
-  | { kind: 'direct'; why: 'no-proxy-entry'; entry: string };
+  | { kind: 'direct'; why: 'no-proxy-entry'; entry: string }
+  /** Plain http to loopback: the proxy set for it is passed by, so the key never crosses it in clear. */
+  | { kind: 'direct'; why: 'loopback-plain-http'; proxy: ProxyEndpoint; setting: string };
 
 /** The setting names as operators know them, for messages. */
 export const SETTING_NAMES = {
@@ -49,6 +59,7 @@ export function routeFor(plan: ProxyPlan, url: URL): Route {
   const port = url.port ? Number(url.port) : secure ? 443 : 80;
   const entry = noProxyMatch(plan.noProxy, url.hostname, port);
   if (entry) return { kind: 'direct', why: 'no-proxy-entry', entry: formatEntry(entry) };
+  if (!secure && isLoopbackHost(url.hostname)) return { kind: 'direct', why: 'loopback-plain-http', proxy, setting };
   return { kind: 'proxy', proxy, setting };
 }
 
@@ -62,3 +73,6 @@ function endpoint(value: string | undefined, setting: string): ProxyEndpoint | u
   if (isProblem(parsed)) throw new Error(`${setting} ${parsed.problem}`);
   return parsed;
 }
+
+/** Why a loopback http request passes the proxy by, for the start line and doctor. */
+export const LOOPBACK_DIRECT = 'plain http to loopback never goes through a proxy, where the API key would cross it unencrypted';

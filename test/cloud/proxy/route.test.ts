@@ -30,6 +30,15 @@ describe('routeFor', () => {
     expect(routeFor(planProxies({}), new URL('https://cloud.example.com/v1'))).toMatchObject({ kind: 'direct', why: 'no-proxy-set' });
   });
 
+  it('never sends plain http to loopback through a proxy, where the API key would cross it in clear (issue 42)', () => {
+    for (const url of ['http://127.0.0.1:8080/v1', 'http://localhost/v1', 'http://[::1]:9/v1', 'http://127.3.2.1/v1']) {
+      expect(routeFor(plan, new URL(url)), url).toMatchObject({ kind: 'direct', why: 'loopback-plain-http', proxy: { label: 'http://plain.corp:8080' } });
+    }
+    // https keeps its proxy: the key is inside TLS; a name that only resolves to loopback is another host, as for allowPlainHttp.
+    expect(routeFor(plan, new URL('https://127.0.0.1:8443/v1')).kind).toBe('proxy');
+    expect(routeFor(plan, new URL('http://cloud.localhost/v1')).kind).toBe('proxy');
+  });
+
   it('lists the passwords and credentials the masker must hide', () => {
     expect(proxySecrets(plan)).toEqual(['pw-1234', 'u:pw-1234']);
   });

@@ -1,0 +1,51 @@
+// How many password checks the status endpoint starts in a second. A bcrypt
+// check is tens of milliseconds of synchronous JavaScript on the agent's one
+// thread: 50 clients sending wrong passwords kept it busy enough to delay the
+// reports (issue 42). A token bucket bounds that CPU whoever asks; a pair
+// already checked costs no bcrypt (web-config.ts), so a scraper that has
+// passed once is not held by the flood. Pure: the clock comes in.
+
+interface CheckBudgetOptions {
+  /** Checks a second, on average. */
+  perSecond: number;
+  /** Checks at once after a quiet time. */
+  burst: number;
+  /** Monotonic milliseconds. */
+  now: () => number;
+}
+
+/** About 2 x 70 ms of bcrypt (cost 10 in bcryptjs) a second: a seventh of a core at most. */
+export const DEFAULT_CHECKS_PER_SECOND = 2;
+export const DEFAULT_CHECK_BURST = 4;
+
+export class CheckBudget {
+  private tokens: number;
+  private last: number;
+
+  constructor(private readonly options: CheckBudgetOptions) {
+    this.tokens = options.burst;
+    this.last = options.now();
+  }
+
+  /** Takes one check; false when none is left. */
+  take(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Whole seconds until a check is free again (for Retry-After). */
+  retryAfterSeconds(): number {
+    this.refill();
+    return Math.max(1, Math.ceil((1 - this.tokens) / this.options.perSecond));
+  }
+
+  private refill(): void {
+    const now = this.options.now();
+    // A clock that went back (it should not, being monotonic) refills nothing.
+    const elapsed = Math.max(0, now - this.last) / 1000;
+    this.last = now;
+    this.tokens = Math.min(this.options.burst, this.tokens + elapsed * this.options.perSecond);
+  }
+}
