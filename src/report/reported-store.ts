@@ -6,7 +6,7 @@ import { readStateFile, StateFileError, writeAtomically } from '../util/atomic-f
 /** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 import { limited } from '../log/limited.js';
-import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../util/state-dir-trouble.js';
+import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../log/state-dir-trouble.js';
 
 /**
  * The devices the cloud was last told are present, kept in the state

@@ -7,7 +7,7 @@ import { BasicAuth, loadWebConfig, type AuthAnswer, type WebConfig } from './web
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
-import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../util/state-dir-trouble.js';
+import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../log/state-dir-trouble.js';
 import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';

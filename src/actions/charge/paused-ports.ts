@@ -1,7 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import { limited } from '../../log/limited.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
-import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../../util/state-dir-trouble.js';
+import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../../log/state-dir-trouble.js';
 
 /** Far more than a host's hub ports take. */
 const MAX_FILE_BYTES = 1024 * 1024;

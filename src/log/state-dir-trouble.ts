@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import { limited } from '../log/limited.js';
-import type { Logger } from '../log/logger.js';
+import { limited } from './limited.js';
+import type { Logger } from './logger.js';
 
 // A full, over-quota or read-only state directory fails every writer of it
 // at once: the reported device set, the status endpoint's state, the hub
