@@ -150,3 +150,22 @@ describe('the rules the code keeps', () => {
     expect(fields.sort()).toEqual([...stated].sort());
   });
 });
+
+describe('the per-device state the page lists', () => {
+  it('names every facet the code declares, with its owner file and keep', () => {
+    // facetKey<T>('name', 'keep') in src/: each is a row of the facet table, under its owner file.
+    const declared = files
+      .filter((f) => f.startsWith('src/') && f !== 'src/devices/facet.ts')
+      .flatMap((f) => [...readFileSync(new URL(f, root), 'utf8').matchAll(/facetKey<[^>]*>\(\s*'([^']+)',\s*'(\w+)'/g)].map((m) => ({ file: f, keep: m[2]! })));
+    const table = doc.slice(doc.indexOf('| facet | owner | keep | why |'));
+    const rows = table
+      .split('\n')
+      .slice(2)
+      .filter((line) => line.startsWith('| '))
+      .map((line) => line.split(' | '))
+      .map((cells) => ({ file: `src/${cells[1]!.replaceAll('`', '')}`, keep: cells[2]! }));
+    const count = (list: Array<{ file: string; keep: string }>) =>
+      [...list.reduce((m, r) => m.set(`${r.file} ${r.keep}`, (m.get(`${r.file} ${r.keep}`) ?? 0) + 1), new Map<string, number>())].sort();
+    expect(count(rows)).toEqual(count(declared));
+  });
+});
