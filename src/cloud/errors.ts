@@ -64,6 +64,12 @@ export interface UnavailableDetails {
   attempts?: number;
   /** False for failures a quick retry cannot fix (TLS certificate problems). */
   retryable?: boolean;
+  /**
+   * How it failed, in a few words that stay the same while it fails the same
+   * way ("HTTP 502 from a gateway", "timeout", "network ECONNREFUSED", "TLS
+   * CERT_HAS_EXPIRED"): the report loop logs a line when it changes.
+   */
+  way?: string;
 }
 
 /**
@@ -78,6 +84,8 @@ export class CloudUnavailableError extends CloudError {
   readonly retryable: boolean;
   /** What happened, without the operation and advice (for retry logs). */
   readonly reason: string;
+  /** How it failed, stable across attempts that fail alike (UnavailableDetails.way). */
+  readonly way: string;
 
   constructor(operation: string, reason: string, details: UnavailableDetails = {}) {
     const safeReason = maskString(reason);
@@ -89,6 +97,7 @@ export class CloudUnavailableError extends CloudError {
     this.retryAfterMs = details.retryAfterMs;
     this.attempts = details.attempts;
     this.retryable = details.retryable ?? true;
+    this.way = details.way ?? (details.status !== undefined ? `HTTP ${details.status}` : `network ${details.code ?? 'error'}`);
   }
 
   /** The same failure, stamped with the attempt count when the retry chain gives up. */
@@ -98,6 +107,7 @@ export class CloudUnavailableError extends CloudError {
       code: this.code,
       retryAfterMs: this.retryAfterMs,
       retryable: this.retryable,
+      way: this.way,
       attempts,
     });
   }
@@ -119,7 +129,11 @@ export class CloudProxyError extends CloudUnavailableError {
   private readonly explanation: ProxyExplanation;
 
   constructor(operation: string, proxy: string, explanation: ProxyExplanation, details: UnavailableDetails = {}) {
-    super(operation, explanation.reason, { ...details, retryable: explanation.retryable });
+    super(operation, explanation.reason, {
+      ...details,
+      retryable: explanation.retryable,
+      way: `proxy ${explanation.problem} ${details.status ?? details.code ?? ''}`.trim(),
+    });
     this.proxy = proxy;
     this.problem = explanation.problem;
     this.advice = maskString(explanation.advice);
