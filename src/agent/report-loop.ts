@@ -1,5 +1,6 @@
 import { failureWay } from '../cloud/failure-way.js';
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
+import { UnsentAnswers } from '../cloud/unsent-answers.js';
 import { STATUS_UNPLUGGED } from '../cloud/types.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -11,7 +12,6 @@ import type { UnpluggedLedger } from '../report/unplugged.js';
 import { PlanTimer } from '../timing/plan-timer.js';
 import { ReportPlanner, type PlannedReport, type ReportResult } from '../timing/planner.js';
 import { Scheduler } from '../timing/scheduler.js';
-import { BoundedSet } from '../util/bounded-set.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
 
 /**
@@ -64,8 +64,8 @@ export class ReportLoop {
   private inFlight: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
-  /** failedDevices entries for devices not sent, already logged (bounded). */
-  private readonly unsentLogged = new BoundedSet<string>(10_000);
+  /** The answers naming devices not sent that were already logged (bounded). */
+  private readonly unsentAnswers = new UnsentAnswers();
   private started = false;
   private stopping = false;
   /** The devices of the last report, health applied: the per-device rows and metrics. */
@@ -262,8 +262,7 @@ export class ReportLoop {
       return;
     }
     this.failing = undefined;
-    const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
-    for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
+    const unsent = this.unsentAnswers.toLog(notes.unsent);
     logFailedDevices(logger, notes.newlyFailed, unsent);
     for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
   }
