@@ -175,8 +175,13 @@ export class CloudProtocolError extends CloudError {
 
 const EXCERPT_CHARS = 160;
 
-/** First characters of a body, whitespace collapsed and secrets masked. */
+/** First characters of a body, whitespace collapsed and secrets masked; a body that is not text is only counted. */
 export function safeExcerpt(body: string): string {
+  // Compressed or binary bytes (control characters, or what UTF-8 could not read) say nothing to a person and can upset a
+  // terminal; a stray one in a page of text does not make it binary.
+  if ((body.slice(0, EXCERPT_CHARS).match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0) >= 3) {
+    return `(${Buffer.byteLength(body)} bytes that are not text: compressed or binary)`;
+  }
   const flat = body.replace(/\s+/g, ' ').trim();
   const cut = flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
   return maskString(cut);
