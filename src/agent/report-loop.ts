@@ -1,4 +1,6 @@
+import { failureWay } from '../cloud/failure-way.js';
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
+import { UnsentAnswers } from '../cloud/unsent-answers.js';
 import { STATUS_UNPLUGGED } from '../cloud/types.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -10,7 +12,6 @@ import type { UnpluggedLedger } from '../report/unplugged.js';
 import { PlanTimer } from '../timing/plan-timer.js';
 import { ReportPlanner, type PlannedReport, type ReportResult } from '../timing/planner.js';
 import { Scheduler } from '../timing/scheduler.js';
-import { BoundedSet } from '../util/bounded-set.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
 
 /**
@@ -29,7 +30,8 @@ export const FIRST_LISTING_WAIT_MS = 10_000;
 /**
  * A report that keeps failing the same way (a cloud answering every report
  * with a login page) is logged once when it starts, again when the way it
- * fails changes, and otherwise at most once per REPORT_FAILURE_LOG_MS with
+ * fails changes (src/cloud/failure-way.ts: the status code and whether a
+ * gateway answered it, the network error code, TLS, a timeout), and otherwise at most once per REPORT_FAILURE_LOG_MS with
  * the count; the attempts between are at debug (issue 34, finding 7).
  * README's log section states it.
  */
@@ -62,14 +64,14 @@ export class ReportLoop {
   private inFlight: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
-  /** failedDevices entries for devices not sent, already logged (bounded). */
-  private readonly unsentLogged = new BoundedSet<string>(10_000);
+  /** The answers naming devices not sent that were already logged (bounded). */
+  private readonly unsentAnswers = new UnsentAnswers();
   private started = false;
   private stopping = false;
   /** The devices of the last report, health applied: the per-device rows and metrics. */
   private last: DeviceInfo[] = [];
-  /** The run of failed reports going on: its kind, its size, and when it was last logged. */
-  private failing: { kind: string; count: number; loggedAt: number; held: number } | undefined;
+  /** The run of failed reports going on: its kind (the failure class and way), its size, and when it was last logged. */
+  private failing: { kind: string; way: string; count: number; loggedAt: number; held: number } | undefined;
 
   constructor(private readonly deps: ReportLoopDeps) {
     const { settings, logger, clock, nodeId, sources } = deps;
@@ -228,7 +230,8 @@ export class ReportLoop {
 
   /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
   private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number; failures: number }, now: number): void {
-    const kind = `${outcome.error.name}/${outcome.failure}`;
+    const way = failureWay(outcome.error);
+    const kind = `${outcome.failure}/${way}`;
     const f = this.failing;
     const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures };
     if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
@@ -238,8 +241,9 @@ export class ReportLoop {
       return;
     }
     const held = f && f.kind === kind ? f.held : 0;
-    this.failing = { kind, count: (f?.count ?? 0) + 1, loggedAt: now, held: 0 };
-    logNotDelivered(this.deps.logger, outcome, next, held);
+    const was = f && f.kind !== kind ? f.way : undefined;
+    this.failing = { kind, way, count: (f?.count ?? 0) + 1, loggedAt: now, held: 0 };
+    logNotDelivered(this.deps.logger, outcome, next, held, was === undefined ? undefined : { was, now: way });
   }
 
   private finished(outcome: ReportOutcome): void {
@@ -258,8 +262,7 @@ export class ReportLoop {
       return;
     }
     this.failing = undefined;
-    const unsent = notes.unsent.filter((f) => !this.unsentLogged.has(`${f.udid}\n${f.message}`));
-    for (const f of unsent) this.unsentLogged.add(`${f.udid}\n${f.message}`);
+    const unsent = this.unsentAnswers.toLog(notes.unsent);
     logFailedDevices(logger, notes.newlyFailed, unsent);
     for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
   }

@@ -10,6 +10,7 @@ import { addSecret, maskString } from '../log/redact.js';
 import { classifyStatus, parseJsonObject, parseReportAnswer } from './answer.js';
 import type { SecureContext } from 'node:tls';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from './errors.js';
+import { gatewayOf, gatewayReason } from './gateway.js';
 import { httpRequest, type HttpResponse } from './http.js';
 import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContext } from './proxy/explain.js';
 import { routeFor, type ProxyPlan } from './proxy/route.js';
@@ -276,6 +277,14 @@ export class CloudClient {
       case 'transient': {
         const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), this.timing.now());
         const text = res.statusMessage ? ` ${res.statusMessage}` : '';
+        const gateway = gatewayOf(answer.status, firstHeader(res.headers.server), answer.body);
+        if (gateway !== undefined) {
+          throw new CloudUnavailableError(operation, gatewayReason(answer.status, res.statusMessage, gateway), {
+            status: answer.status,
+            retryAfterMs,
+            way: `HTTP ${answer.status} from a gateway`,
+          });
+        }
         throw new CloudUnavailableError(operation, `HTTP ${answer.status}${text}`, { status: answer.status, retryAfterMs });
       }
       case 'rejected':
@@ -300,12 +309,12 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
   const e = error as { code?: unknown; name?: unknown; message?: unknown };
   const code = typeof e.code === 'string' ? e.code : undefined;
   if (e.name === 'TimeoutError') {
-    return new CloudUnavailableError(operation, `no answer within ${timeoutMs} ms`, { code: code ?? 'ETIMEDOUT' });
+    return new CloudUnavailableError(operation, `no answer within ${timeoutMs} ms`, { code: code ?? 'ETIMEDOUT', way: 'timeout' });
   }
   if (code?.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW') {
     // Node's HTTP parser found no HTTP in what came back: a wrong port, or a
     // TLS server behind an http:// URL. Retrying in a second cannot help.
-    return new CloudUnavailableError(operation, `the server does not answer HTTP: ${notHttp(error)}`, { code, retryable: false });
+    return new CloudUnavailableError(operation, `the server does not answer HTTP: ${notHttp(error)}`, { code, retryable: false, way: 'not HTTP' });
   }
   const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
   const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
@@ -325,7 +334,7 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
     reason = [code, message].filter(Boolean).join(': ') || 'network error';
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason += '; check the host name in DEVICE_AGENT_BASE_URL and DNS';
-  return new CloudUnavailableError(operation, reason, { code, retryable: !tls });
+  return new CloudUnavailableError(operation, reason, { code, retryable: !tls, way: `${tls ? 'TLS' : 'network'} ${code ?? ssl ?? 'error'}` });
 }
 
 /** What answered instead of HTTP, from the bytes Node's parser kept. */

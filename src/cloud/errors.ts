@@ -64,6 +64,12 @@ export interface UnavailableDetails {
   attempts?: number;
   /** False for failures a quick retry cannot fix (TLS certificate problems). */
   retryable?: boolean;
+  /**
+   * How it failed, in a few words that stay the same while it fails the same
+   * way ("HTTP 502 from a gateway", "timeout", "network ECONNREFUSED", "TLS
+   * CERT_HAS_EXPIRED"): the report loop logs a line when it changes.
+   */
+  way?: string;
 }
 
 /**
@@ -78,6 +84,8 @@ export class CloudUnavailableError extends CloudError {
   readonly retryable: boolean;
   /** What happened, without the operation and advice (for retry logs). */
   readonly reason: string;
+  /** How it failed, stable across attempts that fail alike (UnavailableDetails.way). */
+  readonly way: string;
 
   constructor(operation: string, reason: string, details: UnavailableDetails = {}) {
     const safeReason = maskString(reason);
@@ -89,6 +97,7 @@ export class CloudUnavailableError extends CloudError {
     this.retryAfterMs = details.retryAfterMs;
     this.attempts = details.attempts;
     this.retryable = details.retryable ?? true;
+    this.way = details.way ?? (details.status !== undefined ? `HTTP ${details.status}` : `network ${details.code ?? 'error'}`);
   }
 
   /** The same failure, stamped with the attempt count when the retry chain gives up. */
@@ -98,6 +107,7 @@ export class CloudUnavailableError extends CloudError {
       code: this.code,
       retryAfterMs: this.retryAfterMs,
       retryable: this.retryable,
+      way: this.way,
       attempts,
     });
   }
@@ -119,7 +129,11 @@ export class CloudProxyError extends CloudUnavailableError {
   private readonly explanation: ProxyExplanation;
 
   constructor(operation: string, proxy: string, explanation: ProxyExplanation, details: UnavailableDetails = {}) {
-    super(operation, explanation.reason, { ...details, retryable: explanation.retryable });
+    super(operation, explanation.reason, {
+      ...details,
+      retryable: explanation.retryable,
+      way: `proxy ${explanation.problem} ${details.status ?? details.code ?? ''}`.trim(),
+    });
     this.proxy = proxy;
     this.problem = explanation.problem;
     this.advice = maskString(explanation.advice);
@@ -161,8 +175,13 @@ export class CloudProtocolError extends CloudError {
 
 const EXCERPT_CHARS = 160;
 
-/** First characters of a body, whitespace collapsed and secrets masked. */
+/** First characters of a body, whitespace collapsed and secrets masked; a body that is not text is only counted. */
 export function safeExcerpt(body: string): string {
+  // Compressed or binary bytes (control characters, or what UTF-8 could not read) say nothing to a person and can upset a
+  // terminal; a stray one in a page of text does not make it binary.
+  if ((body.slice(0, EXCERPT_CHARS).match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0) >= 3) {
+    return `(${Buffer.byteLength(body)} bytes that are not text: compressed or binary)`;
+  }
   const flat = body.replace(/\s+/g, ' ').trim();
   const cut = flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
   return maskString(cut);

@@ -272,6 +272,8 @@ export function logNotDelivered(
   next: { resendInMs: number | undefined; failures: number },
   /** Failures of the same kind since the last such line, not logged each (report-loop.ts). */
   heldBack = 0,
+  /** The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts). */
+  changed?: { was: string; now: string },
 ): void {
   const { error, failure, retryAfterMs } = failed;
   const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
@@ -285,10 +287,19 @@ export function logNotDelivered(
     next.failures > 1
       ? ` (${next.failures} in a row${heldBack ? `; ${heldBack} of them not logged since the last such line, at most one every ${REPORT_FAILURE_EVERY_MIN} min` : ''})`
       : '';
+  const other = changed ? `; it fails another way now: ${changed.now} (before: ${changed.was})` : '';
   limited(logger).error(
     'report-not-delivered',
-    { err: error.message, resendInMs: next.resendInMs, retryAfterMs, failures: next.failures, heldBack: heldBack || undefined },
-    `report not delivered${hint}${row}; ${when}`,
+    {
+      err: error.message,
+      way: changed?.now,
+      wasWay: changed?.was,
+      resendInMs: next.resendInMs,
+      retryAfterMs,
+      failures: next.failures,
+      heldBack: heldBack || undefined,
+    },
+    `report not delivered${hint}${row}${other}; ${when}`,
   );
 }
 

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { buildFeatures } from '../../src/agent/features.js';
 import { ReportLoop } from '../../src/agent/report-loop.js';
-import type { DeviceInfo, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
+import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
 import type { Platform } from '../../src/devices/record.js';
@@ -104,6 +104,8 @@ export class MemCloud implements ReportSink {
   failing = false;
   /** Devices the cloud does not store (udid -> its message), in failedDevices of every answer that carries them. */
   readonly refuse = new Map<string, string>();
+  /** Entries added to the failedDevices of every answer, carried or not (a cloud naming another host's devices). */
+  alsoNamed: FailedDevice[] = [];
   /** Times of every PUT, kept or not. */
   readonly attempts: number[] = [];
   /** How long the cloud takes to answer (virtual ms). */
@@ -133,7 +135,7 @@ export class MemCloud implements ReportSink {
     this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: !this.failing });
     if (this.failing) return Promise.reject(new Error('the cloud answered 503'));
     const failedDevices = body.devices.flatMap((d) => (this.refuse.has(d.udid) ? [{ udid: d.udid, message: this.refuse.get(d.udid)! }] : []));
-    return Promise.resolve({ failedDevices });
+    return Promise.resolve({ failedDevices: [...failedDevices, ...this.alsoNamed] });
   }
 }
 

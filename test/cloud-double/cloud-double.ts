@@ -9,6 +9,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { FailedDevice, ReportBody } from '../../src/cloud/types.js';
 import { validateReportBody, type Violation } from './schema.js';
 import { InventoryStore, matchesQuery, toDevice, type StoredDevice } from './store.js';
@@ -97,6 +98,8 @@ interface QueuedFault {
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+const compress = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+
 const CAPTIVE_PORTAL_HTML =
   '<!DOCTYPE html><html><head><title>Network Login</title></head>' +
   '<body><h1>Welcome to Guest Wi-Fi</h1><form method="post" action="/login">' +
@@ -118,6 +121,7 @@ export class CloudDouble {
   private extraFailed: ((body: ReportBody) => FailedDevice[]) | undefined;
   private delayMs = 0;
   private trickle: { intervalMs: number; chunkBytes: number } | undefined;
+  private coding: 'gzip' | 'deflate' | 'br' | undefined;
   private readonly waiters = new Set<() => void>();
   private stopping = new AbortController();
 
@@ -232,6 +236,16 @@ export class CloudDouble {
     return this;
   }
 
+  /**
+   * Persistently compresses every answer with a body in this content coding,
+   * whatever the request's Accept-Encoding says (RFC 9110 lets a server do
+   * so; a gateway configured to compress JSON does); undefined turns it off.
+   */
+  compressAnswers(coding: 'gzip' | 'deflate' | 'br' | undefined): this {
+    this.coding = coding;
+    return this;
+  }
+
   /** Persistently answers these udids in failedDevices whenever a report carries them. */
   failDevices(devices: FailedDevice[]): this {
     for (const d of devices) this.failedDevices.set(d.udid, d.message);
@@ -278,7 +292,7 @@ export class CloudDouble {
     return this;
   }
 
-  /** Drops queued and persistent faults, delays, programmed failedDevices and bookings. */
+  /** Drops queued and persistent faults, delays, compression, programmed failedDevices and bookings. */
   resetFaults(): this {
     this.faults = [];
     this.bookings.clear();
@@ -286,6 +300,7 @@ export class CloudDouble {
     this.extraFailed = undefined;
     this.delayMs = 0;
     this.trickle = undefined;
+    this.coding = undefined;
     return this;
   }
 
@@ -550,9 +565,12 @@ export class CloudDouble {
 
   private send(res: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
     if (res.destroyed) return;
-    const bytes = Buffer.from(body, 'utf8');
+    const plain = Buffer.from(body, 'utf8');
+    const coding = plain.length > 0 ? this.coding : undefined;
+    const bytes = coding === undefined ? plain : compress[coding](plain);
     res.writeHead(status, {
       ...headers,
+      ...(coding && { 'Content-Encoding': coding }),
       Date: this.dateHeader(),
       'Content-Length': String(bytes.length),
     });

@@ -1,0 +1,70 @@
+// An answer's Content-Encoding undone. The agent asks for none
+// (Accept-Encoding: identity), but RFC 9110 lets a server or a gateway
+// compress anyway, and a gzipped {"failedDevices": [...]} read as text is
+// garbage: the report would count as not delivered and the log would carry
+// compressed bytes. gzip, deflate and br are decoded with the same bound the
+// body reader applies to what comes over the wire, on the decoded size, so
+// that a small bomb cannot make a large answer.
+
+import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions, type BrotliOptions } from 'node:zlib';
+
+export class ContentEncodingError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ContentEncodingError';
+  }
+}
+
+type Decoder = (input: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>;
+
+const promised =
+  (fn: (input: Buffer, options: ZlibOptions & BrotliOptions, done: (error: Error | null, out: Buffer) => void) => void): Decoder =>
+  (input, options) =>
+    new Promise((resolve, reject) => fn(input, options, (error, out) => (error ? reject(error) : resolve(out))));
+
+const unzip = promised(gunzip);
+const brotli = promised(brotliDecompress);
+const zlibInflate = promised(inflate);
+const rawInflate = promised(inflateRaw);
+
+// "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2); some servers send it raw.
+const deflate: Decoder = (input, options) => ((input[0]! & 0x0f) === 8 && ((input[0]! << 8) | input[1]!) % 31 === 0 ? zlibInflate : rawInflate)(input, options);
+
+const DECODERS: Record<string, Decoder> = { gzip: unzip, 'x-gzip': unzip, deflate, br: brotli };
+
+/** The codings of a Content-Encoding header, in the order they were applied; identity left out. */
+export function codingsOf(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+/** The body with its codings undone, at most maxBytes decoded; an empty body stays empty (a HEAD, a 204). */
+export async function decodeBody(body: Buffer, header: string | undefined, maxBytes: number): Promise<Buffer> {
+  const codings = codingsOf(header);
+  if (body.length === 0 || codings.length === 0) return body;
+  let out = body;
+  for (const coding of codings.reverse()) {
+    const decoder = DECODERS[coding];
+    if (decoder === undefined) {
+      throw new ContentEncodingError(
+        'EBADENCODING',
+        `the answer came in the content coding "${coding.replace(/[^\x21-\x7e]/g, '?').slice(0, 40)}", which the agent cannot read (it asks for none: Accept-Encoding: identity)`,
+      );
+    }
+    try {
+      out = await decoder(out, { maxOutputLength: maxBytes });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'ERR_BUFFER_TOO_LARGE')
+        throw new ContentEncodingError('EBODYTOOLARGE', `the answer, once decoded (${coding}), is longer than ${maxBytes} bytes`);
+      throw new ContentEncodingError('EBADENCODING', `the answer says it is ${coding}-encoded but does not decode as ${coding}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+// Whether a 502, 503 or 504 came from a gateway in front of the cloud (a
+// reverse proxy, a load balancer) rather than from the cloud's API: the API
+// answers in JSON, a gateway with a page of its own (nginx's and haproxy's
+// are HTML). Then this host reached the gateway and the hop behind it failed,
+// which is where the operator (or the lab's network team) has to look.
+// Pure: the caller passes the answer in.
+
+const GATEWAY_STATUSES: Record<number, string> = {
+  502: 'it could not reach the cloud or got no valid answer from it',
+  503: 'it has no cloud server to send the request to, or is overloaded',
+  504: 'the cloud did not answer it in time',
+};
+
+/** The longest product name kept from a Server header. */
+const NAME_CHARS = 60;
+
+/**
+ * The gateway that made this answer ("nginx/1.22.1", or "a gateway" when it
+ * does not say), or undefined when the answer is not a gateway's: another
+ * status, an empty body (nothing says whose it is), or a JSON body (the API's).
+ */
+export function gatewayOf(status: number, server: string | undefined, body: string): string | undefined {
+  if (GATEWAY_STATUSES[status] === undefined) return undefined;
+  const text = body.trim();
+  if (text === '' || isJson(text)) return undefined;
+  const name = (server ?? '')
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, NAME_CHARS);
+  return name === '' ? 'a gateway' : `the gateway ${name}`;
+}
+
+/** The reason of a gateway's answer: who answered, that the host reached it, and what failed behind it. */
+export function gatewayReason(status: number, statusText: string, gateway: string): string {
+  const text = statusText ? ` ${statusText}` : '';
+  return (
+    `HTTP ${status}${text} from ${gateway} in front of the cloud, not from the cloud's API: ` +
+    `this host reaches the gateway, and the hop behind it failed (${GATEWAY_STATUSES[status] ?? 'it failed'})`
+  );
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

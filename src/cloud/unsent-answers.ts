@@ -1,0 +1,51 @@
+// The failedDevices entries naming devices a report did not carry: said in
+// one line per answer that names them, with their true count, and not said
+// again while the cloud repeats the same answer. What is remembered is a
+// digest of each answer's set of (udid, message) pairs, not the pairs: a
+// memory of pairs bounded at 10,000 forgot most of an answer naming 49,999,
+// so every report counted the forgotten ones as new ("the cloud named 39999
+// devices") and said it again. Pure: no I/O.
+
+import { createHash } from 'node:crypto';
+import { compareStrings } from '../util/compare.js';
+import { BoundedSet } from '../util/bounded-set.js';
+import type { FailedDevice } from './types.js';
+
+/** Distinct answers remembered (64 characters each): a cloud alternating between a few answers says each once. */
+export const UNSENT_ANSWERS_KEPT = 1_000;
+
+export class UnsentAnswers {
+  private readonly said: BoundedSet<string>;
+
+  constructor(kept = UNSENT_ANSWERS_KEPT) {
+    this.said = new BoundedSet(kept);
+  }
+
+  /**
+   * The entries of this answer to log, one per udid (the cloud may list one
+   * twice: its first entry counts), or none when this answer was logged
+   * already: the same udids with the same messages, in any order.
+   */
+  toLog(unsent: readonly FailedDevice[]): FailedDevice[] {
+    const byUdid = new Map<string, FailedDevice>();
+    for (const f of unsent) if (!byUdid.has(f.udid)) byUdid.set(f.udid, { udid: f.udid, message: f.message });
+    if (byUdid.size === 0) return [];
+    const digest = digestOf([...byUdid.values()]);
+    if (this.said.has(digest)) {
+      // Seen again: kept as the newest, so that a repeated answer is the last one forgotten.
+      this.said.add(digest);
+      return [];
+    }
+    this.said.add(digest);
+    return [...byUdid.values()];
+  }
+}
+
+function digestOf(entries: FailedDevice[]): string {
+  // Lengths first: no udid or message can run into the next one. One update: a call per entry costs more than the hash.
+  const text = [...entries]
+    .sort((a, b) => compareStrings(a.udid, b.udid))
+    .map((f) => `${f.udid.length}:${f.udid}${f.message.length}:${f.message}`)
+    .join('\n');
+  return createHash('sha256').update(text).digest('hex');
+}
