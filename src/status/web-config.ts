@@ -4,6 +4,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { parse } from 'yaml';
 import { ConfigError } from '../config/errors.js';
+import { yamlProblem } from './yaml-problem.js';
 
 // The web configuration file node_exporter reads (Prometheus exporter-toolkit,
 // docs/web-configuration.md), so that one file and one scrape job serve both:
@@ -49,7 +50,7 @@ export function loadWebConfig(path: string): WebConfig {
   try {
     doc = parse(text);
   } catch (err) {
-    throw new ConfigError(SETTING, `${path} is not YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigError(SETTING, `${path} is not YAML: ${yamlProblem(err)}`);
   }
   if (doc === null || doc === undefined) return { users: new Map() };
   const top = object(doc, path, 'the file');
