@@ -54,7 +54,7 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
   addSecret(settings.apiKey);
   maskProxyCredentials(settings);
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
-  const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink });
+  const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink, env });
   if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
   // Which file the daemon's settings came from: a file it was meant to read and did not is otherwise silent.
   if (args.command === 'run') {
