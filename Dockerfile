@@ -3,9 +3,12 @@
 #   docker build -t device-agent .
 # Another base (a registry mirror, a pinned digest) with:
 #   docker build --build-arg BASE_IMAGE=registry.example.com/node:24-bookworm-slim .
-# The base must be a Debian image that already has Node 24 on its PATH (any
-# official node:24-*-slim tag): the image runs that Node, not the pinned
-# `node` devDependency, which `npm prune` removes with the other dev packages.
+# The base must be a Debian image that already has Node 24 and npm on its
+# PATH and a `node` user (any official node:24-*-slim tag). Its Node only runs
+# the build: the image runs the pinned `node` devDependency (the version the
+# checkout and the .deb run, its bytes checked against
+# packaging/node-runtime.json by npm ci), copied over the base's, so a tag that
+# moves to another Node 24 release does not change the runtime (issue 42, 9).
 # Builds with docker (BuildKit or not) and podman/buildah 1.28 or later: no
 # heredoc, no COPY --chmod. podman keeps HEALTHCHECK only in the docker image
 # format: `podman build --format docker` (README, Container).
@@ -15,12 +18,20 @@ FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 COPY . .
 # The same install as on a lab host: `npm ci` also builds the TypeScript
-# (prepare script). Pruning then drops the compiler, the test tools and the
-# pinned Node binary, none of which the image runs.
+# (prepare script). The pinned Node binary is kept aside, and the build stops
+# if it is not the devDependency's version; pruning then drops it with the
+# compiler and the test tools.
 RUN npm ci --no-audit --no-fund \
+ && install -D -m 0755 node_modules/node/bin/node /opt/node/bin/node \
+ && pinned="v$(node -p "require('./package.json').devDependencies.node")" \
+ && got="$(/opt/node/bin/node --version)" \
+ && if [ "$got" != "$pinned" ]; then echo "the pinned Node is $got, not $pinned" >&2; exit 1; fi \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${BASE_IMAGE}
+# The pinned Node in place of the base's: `node` on the PATH (the entrypoint,
+# the healthcheck, the hub helper) is the runtime the project tests.
+COPY --from=build /opt/node/bin/node /usr/local/bin/node
 # Debian's adb (29.0.6 on bookworm) for DEVICE_AGENT_START_ADB=1; without
 # recommends, because the udev rules it recommends belong on the host.
 # uhubctl for the hub service (compose profile hub), which runs this image

@@ -45,7 +45,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
+      for (const p of argv.slice(i + 1)) positionals.push(p);
       break;
     }
     if (!arg.startsWith('-') || arg === '-') {

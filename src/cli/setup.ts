@@ -54,7 +54,7 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
   addSecret(settings.apiKey);
   maskProxyCredentials(settings);
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
-  const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink });
+  const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink, env });
   if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
   if (credentials?.exposed && args.command !== 'doctor') logger.warn({ apiKeyFile: credentials.source }, credentials.exposed);
   // Which file the daemon's settings came from: a file it was meant to read and did not is otherwise silent.

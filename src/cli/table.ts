@@ -83,7 +83,8 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint):
   // reorder a row, so each is shown as U+FFFD.
   // And each has a width: one long value must not make a row a megabyte (issue 35).
   const cells = rows.map((r) => shown.map((c) => clipCell(terminalText(c.cell(r)))));
-  const widths = shown.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i]!.length)));
+  // A fold, not Math.max(...): one argument per row would overflow the stack on a long list.
+  const widths = shown.map((c, i) => cells.reduce((w, row) => Math.max(w, row[i]!.length), c.title.length));
   const line = (texts: string[], painted: string[]): string =>
     painted
       .map((t, i) => (i === painted.length - 1 ? t : t + ' '.repeat(widths[i]! - texts[i]!.length)))

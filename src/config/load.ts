@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { settingsFileProblem } from './file-modes.js';
 import { projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors } from './errors.js';
+import { jsonSyntaxError } from './json-syntax.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
 import { envName, schema, type Field, type Settings } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
@@ -161,7 +162,10 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(label, `${path} is not valid JSON: ${(err as Error).message}`);
+    if (!(err instanceof SyntaxError)) throw err;
+    // Not JSON.parse's message: it quotes the text around the error, and this file holds the API key.
+    const { line, column, problem } = jsonSyntaxError(text);
+    throw new ConfigError(label, `${path} is not valid JSON: line ${line}, column ${column}: ${problem}`);
   }
   if (!isPlainObject(data)) throw new ConfigError(label, `${path} must hold a JSON object`);
   flatten(data, '', flat, path, errors);

@@ -82,7 +82,7 @@ export class HealthMonitor {
       const behind = records.byUdid(info.udid);
       const previous = new Set(problemsOf(records, behind[0]?.key));
       // The rule counts adb shell sessions; an iPhone's lockdown says so in its own message.
-      const failures = Math.min(...behind.map((r) => (r.platform === 'android' ? r.failures : 0)), Infinity);
+      const failures = behind.reduce((least, r) => Math.min(least, r.platform === 'android' ? r.failures : 0), Infinity);
       const battery = this.batteryState(info, detail, batteryOf(records, behind[0]?.key));
       const kept = records.facet(BATTERY);
       for (const r of behind) {

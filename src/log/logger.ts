@@ -2,6 +2,7 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 import { createRequire } from 'node:module';
 import { maskString } from './redact.js';
 import { OutputGate, type GatedOutput } from './output-gate.js';
+import { colourWanted } from '../util/paint.js';
 
 export type { Logger };
 
@@ -19,6 +20,8 @@ export interface LoggerOptions {
   destination?: Sink;
   /** Most bytes left unread in the destination before lines are dropped (src/log/output-gate.ts). */
   maxBufferedBytes?: number;
+  /** Where NO_COLOR and TERM are read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const redactPaths = [
@@ -44,7 +47,7 @@ const redactPaths = [
 export function createLogger(options: LoggerOptions = {}): Logger {
   const target = options.destination ?? process.stderr;
   const pretty = options.pretty ?? Boolean(target.isTTY);
-  const sink = pretty ? prettyStream(target) : target;
+  const sink = pretty ? prettyStream(target, 'pino-pretty', options.env ?? process.env) : target;
   const gate = new OutputGate(target, options.maxBufferedBytes);
   const masked: DestinationStream = {
     write(line: string) {
@@ -68,14 +71,26 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /**
  * A JSON line whose text, once pino-pretty unescapes it for a terminal, holds
- * no control character but newline and tab: a serial, a device name or a
- * cloud's message with an escape sequence would otherwise be run by the
- * terminal. JSON lines need nothing: JSON escapes them. Escaped backslashes
- * are matched as pairs, so text that merely looks like an escape stays.
+ * no control character but newline and tab (an error's stack runs over lines)
+ * and no format character: a serial, a device name or a cloud's message with
+ * an escape sequence would otherwise be run by the terminal, and a bidi
+ * override (U+202E) or a zero-width character would reorder or hide what
+ * follows it, as the list table already shows them (issue 42, 8c). Each
+ * becomes U+FFFD. JSON escapes controls but leaves format characters as they
+ * are, so those are matched both raw and escaped. Escaped backslashes are
+ * matched as pairs, so text that merely looks like an escape stays. JSON
+ * lines need nothing: a log collector reads them as data.
  */
 export function printable(jsonLine: string): string {
-  return jsonLine.replace(/\\(?:\\|u00(?:[01][0-9a-fA-F]|7[fF])|[bfr])|[\u0080-\u009f]/g, (m) => (m === '\\\\' ? m : '\\ufffd'));
+  return jsonLine.replace(/\\(?:\\|u([0-9a-fA-F]{4})|[bfr])|[\u0080-\u009f\p{Cf}]/gu, (m, code?: string) => {
+    if (m === '\\\\') return m;
+    if (code === undefined || UNPRINTABLE.test(String.fromCharCode(Number.parseInt(code, 16)))) return '\\ufffd';
+    return m;
+  });
 }
+
+// C0 controls but tab and newline, DEL, the C1 controls, and Unicode's format characters (Cf).
+const UNPRINTABLE = /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]$/u;
 
 /** A line in pino's own shape, written by the gate itself: the logger is in the middle of a write. */
 function droppedLine(dropped: number): string {
@@ -87,7 +102,7 @@ function droppedLine(dropped: number): string {
 // it. It is a dev dependency, so an install without dev packages (the
 // container image) has none: a terminal then gets plain JSON lines rather
 // than a crash.
-export function prettyStream(target: Sink, moduleName = 'pino-pretty'): Sink {
+export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: NodeJS.ProcessEnv = process.env): Sink {
   const require = createRequire(import.meta.url);
   let build: (opts: Record<string, unknown>) => Sink;
   try {
@@ -97,7 +112,8 @@ export function prettyStream(target: Sink, moduleName = 'pino-pretty'): Sink {
   }
   return build({
     destination: target,
-    colorize: Boolean(target.isTTY),
+    // no-color.org: NO_COLOR set and not empty means no colour, on the log lines as on the table.
+    colorize: colourWanted(target, env),
     translateTime: 'SYS:standard',
     ignore: 'pid,hostname',
     sync: true,

@@ -69,7 +69,9 @@ export async function putSplitting(
   const put = async (devices: DeviceInfo[]): Promise<void> => {
     try {
       parts++;
-      failed.push(...(await sink.putDevices({ ...body, devices }, opts)).failedDevices);
+      // The cloud's list has any length: spread into push() it would be that many
+      // arguments on the stack, and 200,000 overflow it (issue 42).
+      for (const f of (await sink.putDevices({ ...body, devices }, opts)).failedDevices) failed.push(f);
       largest = Math.max(largest, devices.length);
     } catch (err) {
       if (!(err instanceof CloudRejectedError && err.status === 413) || devices.length === 0) throw err;

@@ -6,6 +6,7 @@ import bcrypt from 'bcryptjs';
 import { parse } from 'yaml';
 import { ConfigError } from '../config/errors.js';
 import { CheckBudget, DEFAULT_CHECK_BURST, DEFAULT_CHECKS_PER_SECOND } from './check-budget.js';
+import { yamlProblem } from './yaml-problem.js';
 
 // The web configuration file node_exporter reads (Prometheus exporter-toolkit,
 // docs/web-configuration.md), so that one file and one scrape job serve both:
@@ -51,7 +52,7 @@ export function loadWebConfig(path: string): WebConfig {
   try {
     doc = parse(text);
   } catch (err) {
-    throw new ConfigError(SETTING, `${path} is not YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigError(SETTING, `${path} is not YAML: ${yamlProblem(err)}`);
   }
   if (doc === null || doc === undefined) return { users: new Map() };
   const top = object(doc, path, 'the file');

@@ -1,5 +1,5 @@
 // Terminal colour for what people read (the list table, the doctor's
-// checklist): only on a terminal, and never when NO_COLOR (no-color.org) or
+// checklist, log lines on a terminal): only on a terminal, and never when NO_COLOR (no-color.org) or
 // TERM=dumb says no.
 
 export interface Paint {
@@ -15,8 +15,12 @@ export const ansiPaint: Paint = {
   bad: (t) => `\u001b[31m${t}\u001b[39m`,
 };
 
+/** Whether a stream gets colour: a terminal, and neither NO_COLOR (set and not empty) nor TERM=dumb says no. */
+export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+}
+
 /** The paint for an output stream: colour on a terminal that wants it, none otherwise. */
 export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Paint {
-  const wanted = stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
-  return wanted ? ansiPaint : noPaint;
+  return colourWanted(stream, env) ? ansiPaint : noPaint;
 }

@@ -98,6 +98,14 @@ got=$(podman run --rm "${limits[@]}" --entrypoint cat "$image" /app/build-number
 [ -n "$revision" ] && [ "$got" = "$revision" ] || fail "the image's build number '$got' is not its revision label '$revision'"
 pass "built $image, whose agent says it is $version, build $got"
 
+say "the image runs the pinned Node (the node devDependency), not the base's"
+pinned=v$("$node" -p "require('$repo/package.json').devDependencies.node")
+got=$(podman run --rm "${limits[@]}" --entrypoint node "$image" --version)
+[ "$got" = "$pinned" ] || fail "the image runs Node $got, not the pinned $pinned"
+got=$(podman run --rm "${limits[@]}" --entrypoint /bin/sh "$image" -c 'command -v node')
+[ "$got" = /usr/local/bin/node ] || fail "node on the image's PATH is $got, not /usr/local/bin/node"
+pass "node --version in the image: $pinned"
+
 say "the image holds only what runs"
 listing=$(podman run --rm "${limits[@]}" --entrypoint /bin/ls "$image" /app /app/dist | tr '\n' ' ')
 [ "$listing" = "/app: bin build-number config dist node_modules package.json  /app/dist: src " ] || fail "unexpected files in /app: $listing"

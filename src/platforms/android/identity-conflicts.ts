@@ -92,5 +92,7 @@ const BOOT_SLACK_S = 120;
 function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>): boolean {
   if (group.filter((d) => !isTcpSerial(d.serial)).length > 1) return true;
   const boots = group.map((d) => d.info.bootTime).filter((b): b is number => b !== undefined);
-  return boots.length > 1 && Math.max(...boots) - Math.min(...boots) > BOOT_SLACK_S;
+  if (boots.length < 2) return false;
+  // Folds, not Math.max(...boots): adb's list, not the code, says how many there are.
+  return boots.reduce((a, b) => Math.max(a, b)) - boots.reduce((a, b) => Math.min(a, b)) > BOOT_SLACK_S;
 }
