@@ -75,7 +75,8 @@ export function keyRefusalText(key: string, names: Extract<Mapped<unknown>, { ki
     case 'unsure':
       return `the mapping key ${key} is the adb serial of ${names.serial}, which has not said its udid yet, and the udid ${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}: one phone over USB and TCP, or two`;
     case 'shared_udid':
-      return `the mapping key ${key} is the udid ${names.serials.length} devices (adb serials ${names.serials.join(', ')}) give`;
+      // The trust model's identity conflict, in its words (conflictText).
+      return `${names.serials.length} devices (adb serials ${names.serials.join(', ')}) give the udid ${key}`;
     case 'other':
       return `the mapping key ${key} names ${names.serials.join(', ')}`;
   }

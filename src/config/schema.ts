@@ -357,7 +357,7 @@ export const schema = {
       '`command` does the same with `charge.command`, ' +
       'and on again at `lowPercent` or after `maxPauseSeconds`, only while the cloud says the phone is not booked; ' +
       "`samsung` turns on a Samsung's own battery protection (`settings put global protect_battery 1`, a cap at 85 %) where it is off, only while the cloud says the phone is not booked, " +
-      'reads it back and says on the device when it did not take (removing the entry leaves the setting on the phone); ID is a udid or adb serial (one that is one device\'s serial and another\'s udid applies to neither, not even their model\'s entry), PATTERN a model (`*` for any text, ' +
+      "reads it back and says on the device when it did not take (removing the entry leaves the setting on the phone); ID is a udid or adb serial (one that is one device's serial and another's udid applies to neither, not even their model's entry), PATTERN a model (`*` for any text, " +
       "e.g. `model:SM-S9*=uhubctl`), a phone's own entry first, then the first model that matches; `off` names an exception. See [charge control](../operations/battery.md#charge-control)",
   },
   'charge.command': {
