@@ -10,6 +10,7 @@ import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import { Uhubctl } from '../hub/uhubctl.js';
 import { ActionRunner } from '../actions/runner.js';
+import { DeviceMapping } from '../actions/device-mapping.js';
 
 /** An action with a lifecycle, as the Agent starts and stops it; the runner tells it of changes. */
 export interface Action {
@@ -35,6 +36,8 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   const chargeWays = chargeWaysOf(settings.charge.ways);
   // One gate for recovery and charge control: the host's status requests are bounded together.
   const gate = bookingGateOf(settings, clock);
+  // One look-up from a device to its port and charge way: a key naming two phones is refused alike and said once.
+  const mapping = new DeviceMapping({ hubPorts, chargeWays, networkDevices: settings.networkDevices, logger });
   // One runner for the actions: the gate's questions, the work in flight, the news for the cloud.
   const runner = new ActionRunner({ clock, gate, booking: parts.booking, onChange });
   const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
@@ -48,6 +51,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     clock,
     booking: parts.booking,
     hubPorts: hubPorts,
+    mapping,
     gate,
     ...(settings.recovery.powerCycle && { portPower: uhubctl }),
   });
@@ -58,6 +62,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     registry,
     settings,
     hubPorts: hubPorts,
+    mapping,
     ports: { uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
     gate,
     booking: parts.booking,
@@ -71,6 +76,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     phones: parts.android.control,
     registry,
     settings,
+    mapping,
     gate,
     booking: parts.booking,
     stats: parts.stats,

@@ -46,8 +46,18 @@ export function chargeWaysOf(entries: readonly string[]): ChargeWays {
 /** The way for a phone: its udid's or serial's entry, else the first model pattern that matches, else off. */
 export function chargeWayOf(ways: ChargeWays, phone: { udid?: string; serial: string; model?: string }): ChargeWay {
   const own = ways.find((w) => w.id !== undefined && (w.id === phone.udid || w.id === phone.serial));
-  if (own) return own.way;
-  const model = phone.model;
+  return own ? own.way : modelWayOf(ways, phone.model);
+}
+
+/** The phones' own entries, by udid or serial; the first of an id listed twice, as chargeWayOf reads them. */
+export function ownWaysOf(ways: ChargeWays): ReadonlyMap<string, ChargeWay> {
+  const own = new Map<string, ChargeWay>();
+  for (const w of ways) if (w.id !== undefined && !own.has(w.id)) own.set(w.id, w.way);
+  return own;
+}
+
+/** The way of the first model pattern that matches, else off. */
+export function modelWayOf(ways: ChargeWays, model: string | undefined): ChargeWay {
   return (model !== undefined && ways.find((w) => w.model?.test(model))?.way) || 'off';
 }
 

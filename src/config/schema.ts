@@ -211,7 +211,7 @@ export const schema = {
     type: 'string[]',
     check: checkHubPorts,
     format: 'ID=HUB:PORT list',
-    help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`. A port is switched for a USB phone only while the usb path adb reports lies behind it (`R58M12AB=1-1.4:3` wants `usb:1-1.4.3` or below), and for no phone whose udid or serial another device claims ([trust model](../design/trust.md))",
+    help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`. A port is switched for a USB phone only while the usb path adb reports lies behind it (`R58M12AB=1-1.4:3` wants `usb:1-1.4.3` or below), and for no phone whose udid or serial another device claims; a key that is one device's adb serial and the udid another gives (a phone may give `127.0.0.1:5555` as its udid) names neither phone: nothing is switched through it, said in one warning, and such a phone is best mapped by its udid ([trust model](../design/trust.md))",
   },
   httpsProxy: {
     type: 'string',
@@ -357,7 +357,7 @@ export const schema = {
       '`command` does the same with `charge.command`, ' +
       'and on again at `lowPercent` or after `maxPauseSeconds`, only while the cloud says the phone is not booked; ' +
       "`samsung` turns on a Samsung's own battery protection (`settings put global protect_battery 1`, a cap at 85 %) where it is off, only while the cloud says the phone is not booked, " +
-      'reads it back and says on the device when it did not take (removing the entry leaves the setting on the phone); ID is a udid or adb serial, PATTERN a model (`*` for any text, ' +
+      "reads it back and says on the device when it did not take (removing the entry leaves the setting on the phone); ID is a udid or adb serial (one that is one device's serial and another's udid applies to neither, not even their model's entry), PATTERN a model (`*` for any text, " +
       "e.g. `model:SM-S9*=uhubctl`), a phone's own entry first, then the first model that matches; `off` names an exception. See [charge control](../operations/battery.md#charge-control)",
   },
   'charge.command': {

@@ -1,6 +1,6 @@
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
-import { chargeWayOf, chargeWaysOf, type ChargeWays, type PortWay } from '../../config/charge-ways.js';
-import { hubPortOf, type HubPort } from '../../config/hub-ports.js';
+import { chargeWaysOf, type PortWay } from '../../config/charge-ways.js';
+import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
 import { ChargePauses, type ChargeEntry, type PauseEnd } from '../../hub/charge-pauses.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
@@ -13,11 +13,15 @@ import type { PortSwitch } from '../../hub/uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
 import { claimOf, type Claim } from '../../devices/claims.js';
 import { portRefusal } from '../trust.js';
+import { DeviceMapping } from '../device-mapping.js';
+import { keyRefusalText } from '../mapping-key.js';
 
 export interface ChargeControlOptions extends ActionOptions {
   settings: Pick<Settings, 'charge'>;
-  /** The hub port behind each phone (settings: hubPorts). */
+  /** The hub port behind each phone (settings: hubPorts); looked up through `mapping` when given. */
   hubPorts: ReadonlyMap<string, HubPort>;
+  /** The look-up shared with recovery (a key naming two phones said once); else one of its own from hubPorts and charge.ways. */
+  mapping?: DeviceMapping;
   /** How each way switches a port: uhubctl, and the operator's command where charge.command is set. */
   ports: Partial<Record<PortWay, PortSwitch>>;
   /** Shared with recovery: the host's status requests are bounded together. */
@@ -50,7 +54,7 @@ const WHY: Record<PauseEnd, string> = {
 export class ChargeControl extends RunnerAction {
   readonly name = 'charge';
   readonly tickMs: number;
-  private readonly ways: ChargeWays;
+  private readonly mapping: DeviceMapping;
   private readonly policy: ChargeSettings;
   private readonly pauses: ChargePauses;
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
@@ -64,7 +68,7 @@ export class ChargeControl extends RunnerAction {
     this.pauses = new ChargePauses(options.registry);
     this.tickMs = options.tickMs ?? 2_000;
     const c = options.settings.charge;
-    this.ways = chargeWaysOf(c.ways);
+    this.mapping = options.mapping ?? new DeviceMapping({ hubPorts: options.hubPorts, chargeWays: chargeWaysOf(c.ways), logger: options.logger });
     this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
   }
 
@@ -134,7 +138,7 @@ export class ChargeControl extends RunnerAction {
 
   look(): void {
     if (this.stopped) return;
-    const { registry, hubPorts } = this.options;
+    const { registry } = this.options;
     const now = this.options.clock.monotonic();
     const listed = new Set<string>();
     const records = registry.list('android');
@@ -143,7 +147,8 @@ export class ChargeControl extends RunnerAction {
       listed.add(r.serial);
       const entry = this.pauses.of(r.serial);
       const udid = r.udid ?? entry?.pause?.udid;
-      if (!entry && (udid === undefined || !hubPortOf(hubPorts, udid, r.serial) || !this.wayOf(udid, r))) continue;
+      // A key naming two phones is not mapped for either: refused below, said once by the look-up.
+      if (!entry && (udid === undefined || this.placeOf(r, udid).kind === 'none' || this.wayOf(udid, r) === undefined)) continue;
       this.lookAt(r.serial, entry, r, now);
     }
     // Paused phones are off adb: their pause outlives their record.
@@ -154,14 +159,24 @@ export class ChargeControl extends RunnerAction {
 
   /** Why this phone's port may not be switched off for it now, or undefined. */
   private refusal(record: DeviceSnapshot, udid: string): string | undefined {
-    const place = hubPortOf(this.options.hubPorts, udid, record.serial);
-    if (!place) return 'no hub port is mapped to it';
-    return portRefusal(claimOf(record, udid), this.claims, place, this.wayOf(udid, record) === 'uhubctl');
+    const place = this.placeOf(record, udid);
+    if (place.kind === 'none') return 'no hub port is mapped to it';
+    if (place.kind === 'refused') return keyRefusalText(place.key, place.names);
+    const way = this.mapping.wayOf(claimOf(record, udid), this.claims, record.last?.modelName);
+    if (way.kind === 'refused') return keyRefusalText(way.key, way.names);
+    return portRefusal(claimOf(record, udid), this.claims, place.value, way.way === 'uhubctl');
   }
 
-  /** The way that switches this phone's port, when one does. */
-  private wayOf(udid: string, r: DeviceSnapshot): PortWay | undefined {
-    const way = chargeWayOf(this.ways, { udid, serial: r.serial, model: r.last?.modelName });
+  /** The hub port mapped to this phone, as the shared look-up finds it. */
+  private placeOf(r: DeviceSnapshot, udid: string) {
+    return this.mapping.portOf(claimOf(r, udid), this.claims);
+  }
+
+  /** The way that switches this phone's port, when one does; a refused key counts as one here (the refusal says why). */
+  private wayOf(udid: string, r: DeviceSnapshot): PortWay | 'refused' | undefined {
+    const found = this.mapping.wayOf(claimOf(r, udid), this.claims, r.last?.modelName);
+    if (found.kind === 'refused') return 'refused';
+    const way = found.way;
     return way !== 'off' && way !== 'samsung' && this.options.ports[way] ? way : undefined;
   }
 
@@ -225,8 +240,12 @@ export class ChargeControl extends RunnerAction {
   }
 
   private pause(serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): void {
-    const { clock, hubPorts, stats, logger } = this.options;
-    const place = hubPortOf(hubPorts, udid, serial)!;
+    const { clock, stats, logger } = this.options;
+    const found = this.placeOf(record, udid);
+    const way = this.wayOf(udid, record);
+    // refusal() said yes just before, on the same claims.
+    if (found.kind !== 'mapped' || way === undefined || way === 'refused') return;
+    const place = found.value;
     const wall = clock.wall();
     const maxMs = this.policy.maxPauseMs;
     this.pauses.set(serial, {
@@ -236,7 +255,7 @@ export class ChargeControl extends RunnerAction {
       pause: {
         udid,
         serial,
-        way: this.wayOf(udid, record)!,
+        way,
         hub: place.hub,
         port: place.port,
         info: record.last!,

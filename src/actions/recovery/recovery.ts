@@ -10,9 +10,11 @@ import { limited } from '../../log/limited.js';
 import { BookingGate, cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
 import type { Disruption } from './policy.js';
 import type { PortPower } from '../../hub/uhubctl.js';
-import { hubPortOf, type HubPort } from '../../config/hub-ports.js';
+import type { HubPort } from '../../config/hub-ports.js';
 import { claimOf, conflictsOf, conflictText } from '../../devices/claims.js';
 import { portRefusal } from '../trust.js';
+import { DeviceMapping } from '../device-mapping.js';
+import { keyRefusalText } from '../mapping-key.js';
 import { lastingFailure } from '../../hub/status.js';
 
 /** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */
@@ -42,6 +44,8 @@ export interface RecoveryOptions extends ActionOptions {
   portPower?: PortPower;
   /** The hub port behind each phone (settings: hubPorts), by udid or serial. */
   hubPorts?: ReadonlyMap<string, HubPort>;
+  /** The look-up shared with charge control (a key naming two phones said once); else one of its own from hubPorts. */
+  mapping?: DeviceMapping;
   /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
   gate?: BookingGate;
 }
@@ -90,6 +94,7 @@ export class Recovery extends RunnerAction {
   /** Hub ports (HUB:PORT) not cycled again until the settings (a restart) or the hub's status listing change. */
   private readonly blocked = new Map<string, BlockedPort>();
   private statusInFlight = false;
+  private readonly mapping: DeviceMapping | undefined;
 
   constructor(private readonly options: RecoveryOptions) {
     const gate = options.gate ?? bookingGateOf(options.settings, options.clock);
@@ -115,6 +120,8 @@ export class Recovery extends RunnerAction {
     this.escalations = new Escalations(options.registry);
     this.notes = new RecoveryNotebook(options.registry);
     this.pauses = new ChargePauses(options.registry);
+    const { hubPorts, logger } = options;
+    this.mapping = options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger }));
   }
 
   look(): void {
@@ -124,7 +131,6 @@ export class Recovery extends RunnerAction {
     const records = registry.list('android');
     const { escalations, pauses } = this;
     escalations.prune(now - HOUR_MS);
-    const ports = this.options.hubPorts;
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
     const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, pauses.of(r.serial));
     escalations.listed(
@@ -132,8 +138,13 @@ export class Recovery extends RunnerAction {
       now,
     );
     this.recheckBlocked(now);
-    const listed = records.map((r) => {
-      const place = ports && hubPortOf(ports, udidOf(r) ?? r.serial, r.serial);
+    const claims = records.map((r) => claimOf(r, udidOf(r)));
+    // The port a key names: a cycle through a key naming another phone, or two, is planned and then refused (trusted()).
+    const keyRefused = new Map<string, string>();
+    const listed = records.map((r, i) => {
+      const found = this.mapping?.portOf(claims[i]!, claims);
+      if (found?.kind === 'refused') keyRefused.set(r.serial, keyRefusalText(found.key, found.names));
+      const place = found && found.kind !== 'none' ? found.value : undefined;
       const blocked = place && this.blocked.get(`${place.hub}:${place.port}`);
       const hubPort = place && (blocked ? { ...place, blocked: blocked.why } : place);
       return {
@@ -149,14 +160,13 @@ export class Recovery extends RunnerAction {
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
     const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
     const verdicts = new Map<string, { verdict: BookingVerdict; action: Disruption }>();
-    const claims = records.map((r) => claimOf(r, udidOf(r)));
     const conflicts = conflictsOf(claims);
     // The booking gate, asked only about a device an action is due for, and
     // not about one whose identity is in conflict: the trust rule refuses its
     // action next, with its own line, and asking would spend the cloud's
     // budget and say "left alone: booked" of a phone left alone for another reason.
     const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
-      if (conflicts.has(d.serial)) return true;
+      if (conflicts.has(d.serial) || (action === 'power-cycle' && keyRefused.has(d.serial))) return true;
       const key = d.key ?? d.serial;
       const verdict = this.runner.verdict(ids.get(key), this);
       verdicts.set(key, { verdict, action });
@@ -165,7 +175,7 @@ export class Recovery extends RunnerAction {
     const attention = new Map<string, string>();
     const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
     for (const planned of this.policy.tick(devices, now, mayDisturb, portOff)) {
-      const action = this.trusted(planned, conflicts, claims);
+      const action = this.trusted(planned, conflicts, claims, keyRefused);
       if (!action) continue;
       if (action.kind === 'needs-person') {
         attention.set(action.key, action.reason);
@@ -195,7 +205,12 @@ export class Recovery extends RunnerAction {
    * offline reconnect only of the devices whose identity holds. A refusal is
    * counted and said once per device and reason.
    */
-  private trusted(action: RecoveryAction, conflicts: ReturnType<typeof conflictsOf>, claims: ReturnType<typeof claimOf>[]): RecoveryAction | undefined {
+  private trusted(
+    action: RecoveryAction,
+    conflicts: ReturnType<typeof conflictsOf>,
+    claims: ReturnType<typeof claimOf>[],
+    keyRefused: ReadonlyMap<string, string>,
+  ): RecoveryAction | undefined {
     if (action.kind === 'reconnect-offline') {
       const serials = action.serials.filter((s) => !conflicts.has(s));
       for (const s of action.serials) if (conflicts.has(s)) this.refuse(s, 'reconnect_offline', conflictText(conflicts.get(s)!));
@@ -208,8 +223,8 @@ export class Recovery extends RunnerAction {
     const claim = claims.find((c) => c.serial === action.serial);
     const why = conflict
       ? conflictText(conflict)
-      : action.kind === 'power-cycle' && claim
-        ? portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)
+      : action.kind === 'power-cycle'
+        ? (keyRefused.get(action.serial) ?? (claim && portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)))
         : undefined;
     if (why === undefined) return action;
     this.refuse(action.serial, ACTION_NAME[action.kind], why);

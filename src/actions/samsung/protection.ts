@@ -1,6 +1,8 @@
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { chargingOf } from '../../cloud/device-facts.js';
-import { chargeWayOf, chargeWaysOf, type ChargeWays } from '../../config/charge-ways.js';
+import { chargeWaysOf, type ChargeWays } from '../../config/charge-ways.js';
+import { DeviceMapping } from '../device-mapping.js';
+import { claimOf } from '../../devices/claims.js';
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import { BatteryProtections } from './state.js';
@@ -29,6 +31,8 @@ export interface GlobalSettings {
 export interface SamsungProtectionOptions extends ActionOptions {
   phones: GlobalSettings;
   settings: Pick<Settings, 'charge'>;
+  /** The look-up shared with charge control and recovery; else one of its own from charge.ways. */
+  mapping?: DeviceMapping;
   /** Shared with recovery and the hub ways: the host's status requests are bounded together. None: only read, never write (`list`). */
   gate?: BookingGate;
   /** A state the report shows changed: the cloud should hear it now. */
@@ -66,6 +70,7 @@ export class SamsungProtection extends RunnerAction {
   readonly name = 'samsung-protection';
   readonly tickMs: number;
   private readonly ways: ChargeWays;
+  private readonly mapping: DeviceMapping;
   private readonly policy: ProtectionSettings;
   private readonly protections: BatteryProtections;
 
@@ -75,6 +80,7 @@ export class SamsungProtection extends RunnerAction {
     this.protections = new BatteryProtections(o.registry);
     this.tickMs = o.tickMs ?? 5_000;
     this.ways = chargeWaysOf(o.settings.charge.ways);
+    this.mapping = o.mapping ?? new DeviceMapping({ hubPorts: new Map(), chargeWays: this.ways, logger: o.logger });
     this.policy = PROTECTION_POLICY;
   }
 
@@ -96,9 +102,13 @@ export class SamsungProtection extends RunnerAction {
     if (this.stopped || !this.wanted) return;
     const { registry } = this.o;
     const listed = new Set<string>();
-    for (const r of registry.list('android')) {
+    const records = registry.list('android');
+    const claims = records.map((r) => claimOf(r));
+    for (const r of records) {
       if (r.state !== 'device' || r.udid === undefined) continue;
-      if (chargeWayOf(this.ways, { udid: r.udid, serial: r.serial, model: r.last?.modelName }) !== 'samsung') continue;
+      // A key naming another phone, or two, writes nothing on either (the look-up says so once).
+      const found = this.mapping.wayOf(claimOf(r), claims, r.last?.modelName);
+      if (found.kind !== 'way' || found.way !== 'samsung') continue;
       listed.add(r.serial);
       this.lookAt(r);
     }

@@ -1,0 +1,79 @@
+// The one look-up from a device to its hub port and charge way (issue 42):
+// charge control, recovery's power cycle and Samsung's protection all ask it,
+// so that a key naming two phones is refused the same way everywhere and said
+// once, whichever action met it first.
+
+import { modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../config/charge-ways.js';
+import type { HubPort } from '../config/hub-ports.js';
+import type { Logger } from '../log/logger.js';
+import { limited } from '../log/limited.js';
+import { mappedFor, type Mapped } from './mapping-key.js';
+import type { Claim } from '../devices/claims.js';
+
+export interface DeviceMappingOptions {
+  hubPorts: ReadonlyMap<string, HubPort>;
+  chargeWays?: ChargeWays;
+  /**
+   * The network addresses the agent connects (networkDevices): each is the
+   * adb serial of a phone to come, so a key naming one is that phone's
+   * before adb lists it, not the key of whichever device gives it as udid first.
+   */
+  networkDevices?: readonly string[];
+  logger: Logger;
+}
+
+/** A charge way as the look-up found it: a refused own entry keeps every way off for the phone, models included. */
+export type WayLookup = { kind: 'way'; way: ChargeWay } | Extract<Mapped<ChargeWay>, { kind: 'refused' }>;
+
+export class DeviceMapping {
+  private readonly ownWays: ReadonlyMap<string, ChargeWay>;
+  private readonly ways: ChargeWays;
+  /** Key conflicts said, by key and phones, while those devices are listed. */
+  private readonly said = new Map<string, readonly string[]>();
+
+  constructor(private readonly o: DeviceMappingOptions) {
+    this.ways = o.chargeWays ?? [];
+    this.ownWays = ownWaysOf(this.ways);
+  }
+
+  /** The hub port mapped to the device, when its key names it alone. */
+  portOf(claim: Claim, claims: readonly Claim[]): Mapped<HubPort> {
+    return this.seen(mappedFor(this.o.hubPorts, claim, this.withExpected(claims)), claims);
+  }
+
+  /** The device's charge way: its own entry when its key names it alone, else the first model that matches, else off. */
+  wayOf(claim: Claim, claims: readonly Claim[], model: string | undefined): WayLookup {
+    const own = this.seen(mappedFor(this.ownWays, claim, this.withExpected(claims)), claims);
+    if (own.kind === 'refused') return own;
+    return { kind: 'way', way: own.kind === 'mapped' ? own.value : modelWayOf(this.ways, model) };
+  }
+
+  private withExpected(claims: readonly Claim[]): Claim[] {
+    const listed = new Set(claims.map((c) => c.serial));
+    return [...claims, ...(this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }))];
+  }
+
+  /** Says a key that names two phones once, while both are listed. */
+  private seen<T>(found: Mapped<T>, claims: readonly Claim[]): Mapped<T> {
+    const listed = new Set(claims.map((c) => c.serial));
+    for (const [id, serials] of this.said) if (!serials.every((s) => listed.has(s))) this.said.delete(id);
+    if (found.kind !== 'refused' || found.names.kind !== 'serial_and_udid') return found;
+    const { key } = found;
+    const { serial, serialUdid, byUdid } = found.names;
+    const id = `${key}|${serial}|${byUdid.join(',')}`;
+    if (this.said.has(id)) return found;
+    // Said once: the expected address coming on adb later is the same conflict.
+    this.said.set(id, listed.has(serial) ? [serial, ...byUdid] : byUdid);
+    const settings = [this.o.hubPorts.has(key) && 'hubPorts', this.ownWays.has(key) && 'charge.ways'].filter(Boolean).join(' and ');
+    const first = listed.has(serial) ? `${serial} (udid ${serialUdid ?? 'not said yet'})` : `${serial} (a network device the agent connects, not on adb yet)`;
+    const names = serialUdid !== undefined ? `${serialUdid} (the udid of ${serial}) or ` : '';
+    limited(this.o.logger).warn(
+      'mapping-key-conflict',
+      { key, serial, udid: serialUdid, udidOf: byUdid },
+      `the key ${key} in ${settings} names two phones: ${first} by its adb serial, and ${byUdid.join(', ')} by the udid it gives; ` +
+        `no hub port is switched and no charge way applied through it for either. Map the phone you mean by a name no other device gives: ${names}${byUdid.join(', ')} (the adb serial of the phone giving ${key} as its udid)`,
+      key,
+    );
+    return found;
+  }
+}

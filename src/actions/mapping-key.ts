@@ -1,0 +1,83 @@
+// Which phone a mapping key names (issue 42). An entry of hubPorts or
+// charge.ways is keyed by "a udid or an adb serial", and the two name spaces
+// overlap: a phone chooses its udid (ro.serialno), so it can give another
+// phone's adb serial as its udid (a network phone's 127.0.0.1:5555, a USB
+// phone's R58M12AB). A key is acted on only for the one physical phone it
+// names; a key that is one device's serial and another's udid names neither.
+// Pure: the actions ask it with what every listed device claims.
+
+import { isTcpSerial } from '../util/tcp-serial.js';
+import type { Claim } from '../devices/claims.js';
+
+/** What one key names among the devices listed (and the network addresses the agent expects). */
+export type KeyNames =
+  /** No device: the phone is not here (yet). */
+  | { kind: 'none' }
+  /** One phone: one device, or one phone's USB device and its TCP twin (adb tcpip), all giving the key as udid. */
+  | { kind: 'one'; serials: readonly string[] }
+  /** The serial of a USB device that has not said its udid yet, and the udid of network devices: its twin, or other phones. Known once it answers. */
+  | { kind: 'unsure'; serial: string; byUdid: readonly string[] }
+  /** The adb serial of one device and the udid other devices give: two phones. */
+  | { kind: 'serial_and_udid'; serial: string; serialUdid?: string; byUdid: readonly string[] }
+  /** The udid several phones give (two USB devices, or network devices only): conflictsOf names it too. */
+  | { kind: 'shared_udid'; serials: readonly string[] };
+
+export function keyNames(key: string, claims: readonly Claim[]): KeyNames {
+  const bySerial = claims.find((c) => c.serial === key);
+  const byUdid = claims.filter((c) => c.udid === key && c.serial !== key);
+  if (!bySerial && byUdid.length === 0) return { kind: 'none' };
+  if (byUdid.length === 0) return { kind: 'one', serials: [key] };
+  const udidSerials = byUdid.map((c) => c.serial).sort();
+  if (bySerial && bySerial.udid !== key) {
+    // Not said yet: if it gives the key too, it may be the USB side of the network devices giving it (one phone).
+    const twin = bySerial.udid === undefined && !isTcpSerial(bySerial.serial) && byUdid.every((c) => isTcpSerial(c.serial));
+    if (twin) return { kind: 'unsure', serial: bySerial.serial, byUdid: udidSerials };
+    return { kind: 'serial_and_udid', serial: bySerial.serial, ...(bySerial.udid !== undefined && { serialUdid: bySerial.udid }), byUdid: udidSerials };
+  }
+  const all = bySerial ? [bySerial, ...byUdid] : byUdid;
+  const serials = all.map((c) => c.serial).sort();
+  if (all.length === 1) return { kind: 'one', serials };
+  // The rule of conflictsOf: one phone over USB and TCP at once; two USB devices, or network ones only, are several phones.
+  return all.filter((c) => !isTcpSerial(c.serial)).length === 1 ? { kind: 'one', serials } : { kind: 'shared_udid', serials };
+}
+
+/** A device's entry in a mapping (hubPorts, charge.ways' own entries), as the look-up found it. */
+export type Mapped<T> =
+  /** Neither its udid nor its serial is a key. */
+  | { kind: 'none' }
+  /** Its key names it and no other phone. */
+  | { kind: 'mapped'; key: string; value: T }
+  /** Its key names another phone, or more than one: nothing is done through it. */
+  | { kind: 'refused'; key: string; value: T; names: Exclude<KeyNames, { kind: 'one' | 'none' }> | { kind: 'other'; serials: readonly string[] } };
+
+/**
+ * The entry of the device `claim`, looked up by its udid first, then its
+ * serial, and kept only when that key names this device's phone alone.
+ * `claims`: every device listed, and the addresses the agent expects.
+ */
+export function mappedFor<T>(entries: ReadonlyMap<string, T>, claim: Claim, claims: readonly Claim[]): Mapped<T> {
+  const key = [claim.udid, claim.serial].find((k): k is string => k !== undefined && entries.has(k));
+  if (key === undefined) return { kind: 'none' };
+  const value = entries.get(key)!;
+  const names = keyNames(key, [claim, ...claims.filter((c) => c.serial !== claim.serial)]);
+  if (names.kind === 'none') return { kind: 'none' };
+  if (names.kind !== 'one') return { kind: 'refused', key, value, names };
+  return names.serials.includes(claim.serial)
+    ? { kind: 'mapped', key, value }
+    : { kind: 'refused', key, value, names: { kind: 'other', serials: names.serials } };
+}
+
+/** Why nothing is done through a key, in a refusal line and a device's message. */
+export function keyRefusalText(key: string, names: Extract<Mapped<unknown>, { kind: 'refused' }>['names']): string {
+  switch (names.kind) {
+    case 'serial_and_udid':
+      return `the mapping key ${key} is the adb serial of ${names.serial} and the udid ${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}: it names two phones`;
+    case 'unsure':
+      return `the mapping key ${key} is the adb serial of ${names.serial}, which has not said its udid yet, and the udid ${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}: one phone over USB and TCP, or two`;
+    case 'shared_udid':
+      // The trust model's identity conflict, in its words (conflictText).
+      return `${names.serials.length} devices (adb serials ${names.serials.join(', ')}) give the udid ${key}`;
+    case 'other':
+      return `the mapping key ${key} names ${names.serials.join(', ')}`;
+  }
+}
