@@ -6,7 +6,9 @@ import { reportBed } from './bed.js';
 // (the real registry, report loop, planner, scheduler and reporter on
 // virtual time), on random sequences of plugs, unplugs, bursts of arrivals, departures and flaps,
 // inventories that fail, schedule ticks (every minute) and cloud outages:
-// - at most 13 PUTs in any 60 s: 12 gapped ones and the schedule's tick;
+// - at most 14 PUTs in any 60 s: 12 on the report budget and the schedule's
+//   ticks, two when one was held 50 ms by a report in flight (fast-check found
+//   14, issue 42: the schedule's report spends no token);
 // - a lone plug or unplug on a quiet host (no PUT in the 5 s before it, the
 //   cloud taking reports) is in a PUT within 2 s;
 // - every change is in a PUT within 6 s (a token of the report budget comes
@@ -100,12 +102,12 @@ const steps = fc.array(step, { minLength: 1, maxLength: 40 });
 const runs = { numRuns: 100 };
 
 describe('the report rate on the whole report path, on random plugs, bursts, failing inventories, ticks and outages', () => {
-  it('makes at most 13 PUTs in any 60 s (12 and the schedule tick); reports a lone change on a quiet host within 2 s, and every change within 6 s (a token back) or the report in flight', async () => {
+  it('makes at most 14 PUTs in any 60 s (12 and two schedule ticks); reports a lone change on a quiet host within 2 s, and every change within 6 s (a token back) or the report in flight', async () => {
     await fc.assert(
       fc.asyncProperty(steps, async (s) => {
         const { puts, changes, outages, endAt, silenced } = await run(s);
-        // 12 gapped reports and the schedule's own tick (a minute apart, no jitter here).
-        for (const p of puts) expect(puts.filter((q) => q.at >= p.at && q.at < p.at + 60_000).length).toBeLessThanOrEqual(13);
+        // 12 reports on the budget and the schedule's own ticks (a minute apart, no jitter here, one held by a report in flight).
+        for (const p of puts) expect(puts.filter((q) => q.at >= p.at && q.at < p.at + 60_000).length).toBeLessThanOrEqual(14);
         // A window is clear of the cloud's failures when no outage touched it, nor a report it failed before it: the backoff holds
         // news until the first scheduled report at least half a period after the failure (src/timing/cloud-backoff.ts), so up to
         // 1.5 periods (90 s here). A tick a millisecond short of that half period waits for the next one (found by fast-check,

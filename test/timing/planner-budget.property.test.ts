@@ -17,7 +17,12 @@ const CAPACITY = 3;
 const REFILL_MS = 6_000;
 
 // Lone changes right after a report (1-2 s), bursts (0-300 ms), and quiet spells.
-const dt = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 1_000, max: 2_000 }), fc.integer({ min: 0, max: 8_000 }), fc.integer({ min: 0, max: 60_000 }));
+const dt = fc.oneof(
+  fc.integer({ min: 0, max: 300 }),
+  fc.integer({ min: 1_000, max: 2_000 }),
+  fc.integer({ min: 0, max: 8_000 }),
+  fc.integer({ min: 0, max: 60_000 }),
+);
 const device = fc.integer({ min: 0, max: DEVICES - 1 });
 const event: fc.Arbitrary<SimEvent> = fc.oneof(
   { weight: 8, arbitrary: fc.record({ dt, kind: fc.constantFrom('plug', 'unplug', 'offline'), device }) },

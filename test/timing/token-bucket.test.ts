@@ -63,8 +63,18 @@ describe('the report budget', () => {
             gaps.map((g) => (t += g)),
             durations,
           );
-          expect(inAnyWindow(r.map((x) => x.start), 60_000)).toBeLessThanOrEqual(12);
-          expect(inAnyWindow(r.map((x) => x.end), 60_000)).toBeLessThanOrEqual(12);
+          expect(
+            inAnyWindow(
+              r.map((x) => x.start),
+              60_000,
+            ),
+          ).toBeLessThanOrEqual(12);
+          expect(
+            inAnyWindow(
+              r.map((x) => x.end),
+              60_000,
+            ),
+          ).toBeLessThanOrEqual(12);
         },
       ),
       { numRuns: 500 },
