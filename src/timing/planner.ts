@@ -11,14 +11,17 @@
 // Guarantees (test/timing/planner.property.test.ts checks each on long random
 // event sequences, test/timing/fleet.test.ts for a fleet of 1,000 agents):
 // - every report but the schedule's own tick (device changes, a listing settling,
-//   the start, resends, retries, the watchdog, a source resumed, a request) starts
-//   at least minFollowUpGapMs after the previous report ended, so its PUT
-//   comes at least that long after the previous PUT: at most 12 such in any
-//   60 s with the default 5 s, whatever happens, plus the schedule's own (one
-//   a period: 13 in any 60 s with a period of a minute and no jitter). A burst of arrivals or
-//   departures (a hub tree switched on) is coalesced into one report per gap
-//   (issue 36: device changes were outside the gap, and 300 phones arriving
-//   made 30 reports a minute); a report the cloud rejected (4xx other than 408/429) or
+//   the start, resends, retries, the watchdog, a source resumed, a request)
+//   starts only with a token of the report budget (src/timing/token-bucket.ts:
+//   reportBurst tokens when full, one back every reportRefillMs, spent when the
+//   report ends): at most 12 such in any 60 s with the default 3 and 6 s,
+//   whatever happens, plus the schedule's own (one a period: 13 in any 60 s
+//   with a period of a minute and no jitter). A burst of arrivals or
+//   departures (a hub tree switched on) is coalesced into one report per
+//   token (issue 36: device changes were outside any bound, and 300 phones
+//   arriving made 30 reports a minute); a lone change finds a token and goes
+//   at once (issue 42: a fixed 5 s gap after every report held a plug 1.5 s
+//   after one for 3.4-5 s); a report the cloud rejected (4xx other than 408/429) or
 //   refused for its credentials is not resent before the next scheduled report;
 // - while the cloud does not take reports (network, timeout, 408, 429, 5xx),
 //   one backoff spans all reports (src/timing/cloud-backoff.ts): a scheduled
@@ -28,14 +31,13 @@
 //   of a minute or more), and after the cloud comes back its next attempt is
 //   its next scheduled report, or a resend of news;
 // - no report starts before the time a Retry-After named, plus jitter;
-//   an operator's request (SIGHUP) is answered at once, or minFollowUpGapMs
-//   after the previous report ended, whichever is later; requests
-//   meanwhile fold into it;
-// - a device change on a quiet host (no report ended in the
-//   minFollowUpGapMs before it, none in flight) is reported within maxChangeWaitMs plus the
-//   report in flight; any device change within minFollowUpGapMs plus the
-//   report in flight, unless the cloud's last answer was a failure that may pass (then
-//   it goes with the backoff's next attempt); a report starts at least once
+//   an operator's request (SIGHUP) is answered at once, or when a token of
+//   the budget is free, whichever is later; requests meanwhile fold into it;
+// - a device change that finds a token free and no report in flight is
+//   reported within maxChangeWaitMs (the start report's end counts as any
+//   other's); any device change within reportRefillMs, or the end of the
+//   report in flight when that is later, unless the cloud's last answer was a
+//   failure that may pass (then it goes with the backoff's next attempt); a report starts at least once
 //   per schedule period, plus jitter and slack, even when a schedule tick is
 //   lost; the start report waits a random part of startSpreadMs, and for
 //   every source's first listing (and, while the sources list fewer devices
@@ -54,6 +56,7 @@ import type { CollectRequest } from '../platforms/source.js';
 import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
 import { systemClock } from '../util/clock.js';
 import { CloudBackoff } from './cloud-backoff.js';
+import { TokenBucket } from './token-bucket.js';
 
 /** What the planner reads of the device registry. */
 export interface PlannerDevices {
@@ -150,8 +153,10 @@ export interface PlannerOptions {
   debounceMs: number;
   /** ... but never longer than this after the first (default 1.5 s). */
   maxChangeWaitMs?: number;
-  /** Least time between the end of a report and the start of the next, whatever their triggers (default 5 s). */
-  minFollowUpGapMs?: number;
+  /** Reports other than the schedule's own tick that may go one after the other: the budget's tokens when full (default 3). */
+  reportBurst?: number;
+  /** One token of the report budget comes back every reportRefillMs (default 6 s: with 3 tokens, at most 12 such reports in any 60 s). */
+  reportRefillMs?: number;
   /** A lost schedule tick is made up this long after it was due (default 10 s). */
   watchdogSlackMs?: number;
   /** The start report waits a random time under this (default 0): a fleet restarted together does not report in one second. */
@@ -189,6 +194,10 @@ export class ReportPlanner {
   private readonly o: Required<Omit<PlannerOptions, 'failed' | 'cloudBackoff'>>;
   readonly failed: FailedDevicePolicy;
   private readonly cloud: CloudBackoff;
+  /** The report budget of everything but the schedule's own tick. */
+  private readonly budget: TokenBucket;
+  /** The report in flight took a token: it spends it when it ends. */
+  private spends = false;
   /** The registry's change counter when the last report started: records changed after it are refreshed. */
   private seenChange = 0;
   private changeFirstAt: number | undefined;
@@ -199,8 +208,6 @@ export class ReportPlanner {
   private listingWaitUntil = -Infinity;
   private inFlight = false;
   private lastStartAt: number | undefined;
-  /** When the last report ended (delivered or not): the next one starts minFollowUpGapMs after it at the earliest. */
-  private lastEndAt: number | undefined;
   /** The last schedule tick, taken or dropped: the schedule is alive, the watchdog waits. */
   private lastTickAt: number | undefined;
   /** When a source's tracking coming back last asked for a full report. */
@@ -217,7 +224,8 @@ export class ReportPlanner {
   ) {
     this.o = {
       maxChangeWaitMs: 1_500,
-      minFollowUpGapMs: 5_000,
+      reportBurst: 3,
+      reportRefillMs: 6_000,
       watchdogSlackMs: 10_000,
       startSpreadMs: 0,
       probeRetryMinMs: 10_000,
@@ -232,6 +240,7 @@ export class ReportPlanner {
     };
     this.failed = new FailedDevicePolicy(options.failed);
     this.cloud = new CloudBackoff({ periodMs: this.o.periodMs, random: this.o.random, policy: options.cloudBackoff });
+    this.budget = new TokenBucket({ capacity: this.o.reportBurst, refillMs: this.o.reportRefillMs });
   }
 
   // ---- events ----
@@ -327,8 +336,10 @@ export class ReportPlanner {
     if (triggers.length === 0) return undefined;
     const refresh = new Set<string>();
     const hold = new Set<string>();
+    // Every report but the schedule's own waited for a token (dueTimes); what rides along with the schedule's goes free.
+    this.spends = !triggers.includes('schedule');
     const full = triggers.some((t) => t === 'start' || t === 'schedule' || t === 'watchdog' || t === 'source-resumed' || t === 'requested');
-    // A full report answers a request still waiting for its gap: it reads everything the request asked for.
+    // A full report answers a request still waiting for a token: it reads everything the request asked for.
     if (full && this.immediate.has('requested') && !triggers.includes('requested')) triggers.push('requested');
     for (const d of this.devices.list()) {
       if (!this.o.ready(d)) continue;
@@ -348,7 +359,7 @@ export class ReportPlanner {
     if (triggers.includes('source-settled')) this.settleDue = false;
     // News rides along even when its own trigger is held for the schedule's report.
     this.carriesNews = triggers.some((t) => !SCHEDULED.has(t)) || this.changeFirstAt !== undefined || failedDue.length > 0;
-    // A request still waiting for its gap stays; every other immediate trigger was taken.
+    // A request still waiting for a token stays; every other immediate trigger was taken.
     const requestWaits = this.immediate.has('requested') && !triggers.includes('requested');
     this.immediate.clear();
     if (requestWaits) this.immediate.add('requested');
@@ -374,7 +385,9 @@ export class ReportPlanner {
   /** The report handed out by take() ended. */
   finished(result: ReportResult, now: number): FinishNotes {
     this.inFlight = false;
-    this.lastEndAt = now;
+    // Spent at the end, not the start: the PUT went in between, so the budget bounds the PUTs the cloud sees.
+    if (this.spends) this.budget.spend(now);
+    this.spends = false;
     if (!result.delivered) {
       if (result.failure === 'transient') {
         this.cloud.failed({ now, carriedNews: this.carriesNews, retryAfterMs: result.retryAfterMs });
@@ -451,17 +464,14 @@ export class ReportPlanner {
     const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
     if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs);
 
-    // One gap for every trigger: device changes and the schedule too. A reload
-    // loop sending SIGHUP every few ms made one full report after another (44
-    // PUTs in 10 s); 300 phones arriving over 48 s made 59 in 119 s.
-    // Counted from the end of the previous report, not its start: the cloud
-    // sees the PUTs, and a report's inventory wait moves its PUT after its
-    // start (measured: 13 PUTs in 60 s with the gap counted from the starts).
-    const gapFloor = this.lastEndAt === undefined ? -Infinity : this.lastEndAt + this.o.minFollowUpGapMs;
+    // One budget for every trigger but the schedule's tick: device changes too.
+    // A reload loop sending SIGHUP every few ms made one full report after
+    // another (44 PUTs in 10 s); 300 phones arriving over 48 s made 59 in 119 s.
+    const tokenAt = this.budget.freeAt(now);
     const holds = this.cloud.holds([...due.keys()].some((t) => !SCHEDULED.has(t)));
     for (const [t, at] of due) {
       // The schedule's own tick keeps its time (its period bounds it; tests and labs run schedules of seconds).
-      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, t === 'schedule' ? -Infinity : gapFloor);
+      const floor = Math.max(SCHEDULED.has(t) ? holds.schedule : holds.news, t === 'schedule' ? -Infinity : tokenAt);
       if (floor === Infinity) due.delete(t);
       else due.set(t, Math.max(at, floor));
     }

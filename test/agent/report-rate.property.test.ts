@@ -6,11 +6,13 @@ import { reportBed } from './bed.js';
 // (the real registry, report loop, planner, scheduler and reporter on
 // virtual time), on random sequences of plugs, unplugs, bursts of arrivals, departures and flaps,
 // inventories that fail, schedule ticks (every minute) and cloud outages:
-// - at most 13 PUTs in any 60 s: 12 gapped ones and the schedule's tick;
+// - at most 14 PUTs in any 60 s: 12 on the report budget and the schedule's
+//   ticks, two when one was held 50 ms by a report in flight (fast-check found
+//   14, issue 42: the schedule's report spends no token);
 // - a lone plug or unplug on a quiet host (no PUT in the 5 s before it, the
 //   cloud taking reports) is in a PUT within 2 s;
-// - every change is in a PUT within 5 s plus the report in flight, while the
-//   cloud takes reports.
+// - every change is in a PUT within 6 s (a token of the report budget comes
+//   back) or the report in flight, while the cloud takes reports.
 
 const PHONES = 40;
 const serial = (k: number) => `P${String(k).padStart(3, '0')}`;
@@ -101,12 +103,12 @@ const steps = fc.array(step, { minLength: 1, maxLength: 40 });
 const runs = { numRuns: process.env.CI ? 100 : 35 };
 
 describe('the report rate on the whole report path, on random plugs, bursts, failing inventories, ticks and outages', () => {
-  it('makes at most 13 PUTs in any 60 s (12 and the schedule tick); reports a lone change on a quiet host within 2 s, and every change within 5 s plus the report in flight', async () => {
+  it('makes at most 14 PUTs in any 60 s (12 and two schedule ticks); reports a lone change on a quiet host within 2 s, and every change within 6 s (a token back) or the report in flight', async () => {
     await fc.assert(
       fc.asyncProperty(steps, async (s) => {
         const { puts, changes, outages, endAt, silenced } = await run(s);
-        // 12 gapped reports and the schedule's own tick (a minute apart, no jitter here).
-        for (const p of puts) expect(puts.filter((q) => q.at >= p.at && q.at < p.at + 60_000).length).toBeLessThanOrEqual(13);
+        // 12 reports on the budget and the schedule's own ticks (a minute apart, no jitter here, one held by a report in flight).
+        for (const p of puts) expect(puts.filter((q) => q.at >= p.at && q.at < p.at + 60_000).length).toBeLessThanOrEqual(14);
         // A window is clear of the cloud's failures when no outage touched it, nor a report it failed before it: the backoff holds
         // news until the first scheduled report at least half a period after the failure (src/timing/cloud-backoff.ts), so up to
         // 1.5 periods (90 s here). A tick a millisecond short of that half period waits for the next one (found by fast-check,
@@ -114,7 +116,7 @@ describe('the report rate on the whole report path, on random plugs, bursts, fai
         const clear = (from: number, to: number) =>
           !outages.some((o) => o.from <= to && o.to >= from) && !puts.some((p) => !p.delivered && p.at <= to && p.at >= from - 90_000);
         for (const [i, c] of changes.entries()) {
-          if (c.at + 6_000 > endAt || !clear(c.at - 5_100, c.at + 6_000)) continue;
+          if (c.at + 6_100 > endAt || !clear(c.at - 5_100, c.at + 6_100)) continue;
           // The first PUT after the change: a later change of the same phone may have undone it by then.
           const undone = (until: number) => changes.slice(i + 1).some((d) => d.udid === c.udid && d.at <= until);
           const next = puts.find((p) => p.at > c.at);
@@ -122,8 +124,8 @@ describe('the report rate on the whole report path, on random plugs, bursts, fai
           if (quiet) {
             expect(next && next.at - c.at, `lone change of ${c.udid} at ${c.at}`).toBeLessThanOrEqual(2_000);
           }
-          // 5 s after the report in flight (which takes no time here), and the 50 ms steps of the bed.
-          expect(next && next.at - c.at, `change of ${c.udid} at ${c.at}`).toBeLessThanOrEqual(5_100);
+          // A token back 6 s after the last start (the report in flight takes no time here), and the 50 ms steps of the bed.
+          expect(next && next.at - c.at, `change of ${c.udid} at ${c.at}`).toBeLessThanOrEqual(6_050);
           if (!undone(next!.at) && !silenced.has(c.udid)) expect(shows(next!.body, c), `change of ${c.udid} at ${c.at} in the PUT at ${next!.at}`).toBe(true);
         }
       }),

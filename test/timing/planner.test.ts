@@ -31,35 +31,43 @@ function drive(
 }
 
 describe('report planner', () => {
-  it('answers an operator at once, but a flood of requests makes one full report per 5 s after the previous one ended; a full report answers a waiting request', () => {
+  it('answers an operator at once, but a flood of requests spends the budget (3 reports at once, then one per 6 s); a full report answers a waiting request', () => {
     const p = planner();
     const ok = { delivered: true as const, sent: [], failedDevices: [] };
     p.requested();
     expect(p.nextAt(0)).toBe(0);
     expect(p.take(0)?.triggers).toEqual(['requested']);
     p.finished(ok, 100);
-    // 200 requests in the next 4 s: one report, when the gap has passed.
+    // 200 requests in the next 4 s: the budget's two other tokens at once, then one report when a token is back.
     const starts: number[] = [];
-    for (let t = 100; t < 9_000; t += 20) {
+    let busyUntil = 100;
+    for (let t = 100; t < 14_000; t += 20) {
       if (t < 4_100) p.requested();
+      if (t < busyUntil) continue;
       const plan = p.nextAt(t) !== undefined && p.nextAt(t)! <= t ? p.take(t) : undefined;
       if (plan) {
         starts.push(t);
-        p.finished(ok, t + 100);
+        busyUntil = t + 100;
+        p.finished(ok, busyUntil);
       }
     }
-    expect(starts).toEqual([5_100]);
-    // A request waits for its gap, and so does a device change (one gap for every trigger, issue 36): one report carries both.
+    // The third token was spent at 300, with 0.2 s of the first back (it refills while a report is in flight): the next is whole 5.8 s later.
+    expect(starts).toEqual([100, 200, 6_100]);
+    // A request waits for its token, and so does a device change (one budget for every trigger, issue 36): one report carries both.
     p.requested();
-    p.deviceChanged('A', 'device', 5_200);
-    expect(p.nextAt(5_200)).toBe(10_200);
-    expect(p.take(10_200)?.triggers.sort()).toEqual(['devices-changed', 'requested']);
-    p.finished(ok, 10_300);
-    // The schedule's tick keeps its time (its period bounds it), and a request waiting meanwhile rides along.
+    p.deviceChanged('A', 'device', 6_300);
+    expect(p.nextAt(6_300)).toBe(12_100);
+    expect(p.take(12_100)?.triggers.sort()).toEqual(['devices-changed', 'requested']);
+    p.finished(ok, 12_200);
+    // The schedule's tick keeps its time (its period bounds it), and a request waiting meanwhile rides along, without a token.
     p.requested();
-    p.scheduleTick(10_350);
-    expect(p.nextAt(10_350)).toBe(10_350);
-    expect(p.take(10_350)?.triggers.sort()).toEqual(['requested', 'schedule']);
+    p.scheduleTick(12_250);
+    expect(p.nextAt(12_250)).toBe(12_250);
+    expect(p.take(12_250)?.triggers.sort()).toEqual(['requested', 'schedule']);
+    p.finished(ok, 12_300);
+    // The schedule's report spent none: a change waits only for the token the last spend left coming.
+    p.deviceChanged('A', undefined, 12_400);
+    expect(p.nextAt(12_400)).toBe(18_100);
   });
 
   it('a device the cloud refused and that is then unplugged makes no report storm', () => {
@@ -139,11 +147,11 @@ describe('report planner', () => {
     p.probeOutcome('W', false, 10_200);
     p.finished({ delivered: true, sent: ['OK', 'W'], failedDevices: [] }, 10_200);
     expect(p.nextAt(10_200)).toBe(30_200);
-    // Replugged: asked with the next report, as soon as the gap after the retry allows.
+    // Replugged: asked with the next report, at once after the debounce (the budget has tokens).
     p.deviceChanged('W', 'offline', 11_000);
     p.deviceChanged('W', 'device', 11_100);
-    expect(p.nextAt(11_100)).toBe(15_200);
-    expect([...p.take(15_200)!.refresh]).toEqual(['W']);
+    expect(p.nextAt(11_100)).toBe(11_600);
+    expect([...p.take(11_600)!.refresh]).toEqual(['W']);
   });
 
   it("takes adb's list as complete only 10 s after it connects, then reports once so the devices not back go out as UNPLUGGED", () => {
