@@ -58,7 +58,7 @@ describe('tiered inventory in the running daemon', () => {
     await cloud.waitForPut((r) => mine(r)?.battery?.percentage === '74', 15_000);
     await device.setProfile(withOutputs(base, { 'dumpsys battery': original('dumpsys battery').replace('level: 74', 'level: 41') }));
     const changedAt = Date.now();
-    // The next report: a 2 s schedule, but every report starts 5 s after the previous one ended (the report gap, docs/design/fleet.md).
+    // The next report: a 2 s schedule, but a report that is not the schedule's takes a token of the report budget (docs/design/fleet.md).
     const put = await cloud.waitForPut((r) => r.receivedAt >= changedAt && mine(r)?.battery?.percentage === '41', 10_000);
     expect(put.receivedAt - changedAt).toBeLessThan(7_500);
     const all = scripts(device);
@@ -105,7 +105,7 @@ describe('tiered inventory in the running daemon', () => {
     await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 15_000);
     await device.setProfile(withOutputs(withProps(base, { 'ro.build.version.release': '9' }), { 'cat /proc/uptime': '40.00 70.00\n' }));
     const rebootedAt = Date.now();
-    // Within the report gap (5 s after the previous report ended) and the report in flight.
+    // Within the report budget's wait (a token back every 6 s) and the report in flight.
     const put = await cloud.waitForPut((r) => r.receivedAt >= rebootedAt && mine(r)?.platformVersion === '9', 10_000);
     // The simulator's uptime advances from 40 s after the reboot.
     expect(mine(put)!.uptime).toBeGreaterThanOrEqual(40);

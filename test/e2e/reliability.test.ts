@@ -50,7 +50,7 @@ describe('a wedged adbd', () => {
     ).toBe(true);
 
     // A plug and an unplug of the others are reported promptly while it stays wedged: within the
-    // report gap (5 s after the previous report ended, docs/design/fleet.md) and the report's own
+    // report budget (a token back every 6 s, docs/design/fleet.md) and the report's own
     // collection, the wedged phone's 2 s probe deadline included.
     const t0 = Date.now();
     await bed.plug('WELL0003');

@@ -37,7 +37,7 @@ describe('run: recovery', () => {
     expect(udids(after)).toContain('ADBR0001');
     // A new plug after the restart is seen: tracking really resumed.
     await plug('ADBR0003');
-    const later = await cloud.waitForPut((r) => udids(r).includes('ADBR0003'), 10_000); // within the 5 s report gap after the UNPLUGGED report
+    const later = await cloud.waitForPut((r) => udids(r).includes('ADBR0003'), 10_000); // within the report budget's wait after the UNPLUGGED report
     expect(udids(later)).toEqual(['ADBR0001', 'ADBR0003']);
     expect(a.child.exitCode).toBeNull();
   });

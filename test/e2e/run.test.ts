@@ -25,7 +25,7 @@ describe('run', () => {
     // The devices found at start are inventoried once, not again as "changed".
     await sleep(1600);
     expect(present.shellSessions).toBe(1);
-    // A quiet host: no report in the 5 s gap before the plug (docs/design/fleet.md).
+    // A quiet host: a token of the report budget left for the plug (docs/design/fleet.md).
     await sleep(3_500);
 
     const plugged = await plug('RUNA0002');
@@ -43,7 +43,7 @@ describe('run', () => {
 
     // The next report leaves it out.
     await plug('RUNA0003');
-    // Within the 5 s gap after the UNPLUGGED report.
+    // Within the report budget's wait after the UNPLUGGED report.
     const later = await cloud.waitForPut((r) => udids(r).includes('RUNA0003'), 10_000);
     expect(udids(later)).not.toContain('RUNA0002');
     expect(a.stdout + a.stderr).not.toContain(cloud.apiKey);
@@ -60,7 +60,7 @@ describe('run', () => {
       device.disconnect();
       await sleep(150);
     }
-    // The flaps are gathered into the report after the 5 s gap that follows the start report.
+    // The flaps are gathered into one report, on a token of the report budget.
     await sleep(6_000);
     const after = cloud.putRequests().length - before;
     expect(after).toBeGreaterThanOrEqual(1);

@@ -129,7 +129,7 @@ describe(`a fleet of ${AGENTS} agents`, () => {
     let slowestLone = 0;
     for (const list of groupByAgent(attempts).values()) {
       for (let k = 0; k < list.length; k++) worstMinute = Math.max(worstMinute, list.filter((a) => a.at >= list[k]!.at && a.at < list[k]!.at + MIN).length);
-      // Progress: the first report planned after each change (collecting 0.3-1 s, the answer 50 ms, then the 5 s gap).
+      // Progress: the first report planned after each change (collecting 0.3-1 s, the answer 50 ms, then a token of the report budget).
       for (const change of listings) {
         const covering = list.find((a) => a.startedAt >= change.at);
         slowestChange = Math.max(slowestChange, (covering?.startedAt ?? Infinity) - change.at);
