@@ -165,7 +165,7 @@ export const schema = {
     optional: true,
     format: 'path',
     unset: 'none: plain HTTP, no authentication (keep `statusListen` on loopback then)',
-    help: "node_exporter's web configuration file for the status endpoint: `tls_server_config` (`cert_file`, `key_file`, `client_ca_file`, `client_auth_type`, `min_version`) and `basic_auth_users` with bcrypt hashes; see docs/reference/metrics.md",
+    help: "node_exporter's web configuration file for the status endpoint: `tls_server_config` (`cert_file`, `key_file`, `client_ca_file`, `client_auth_type`, `min_version`) and `basic_auth_users` with bcrypt hashes (at most 2 bcrypt checks a second, a burst of 4: beyond that a request is answered 429 with Retry-After, unchecked, so wrong passwords cannot starve the agent; a pair that passed costs none again); see docs/reference/metrics.md",
   },
   statusHosts: {
     type: 'string[]',
