@@ -43,7 +43,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
   const recovery = new Recovery({
     runner,
-    adb: parts.android.control,
+    adb: parts.control,
     settings,
     stats: parts.stats,
     logger,
@@ -59,6 +59,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   // off must be switched on after charge control was turned off too.
   const charge = new ChargeControl({
     runner,
+    phones: parts.control,
     registry,
     settings,
     hubPorts: hubPorts,
@@ -73,7 +74,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   });
   const protection = new SamsungProtection({
     runner,
-    phones: parts.android.control,
+    phones: parts.control,
     registry,
     settings,
     mapping,

@@ -17,8 +17,10 @@ import type { DeviceSource } from '../platforms/source.js';
 export interface Platforms {
   /** Every source, in report order. */
   sources: DeviceSource[];
-  /** The Android side's own parts, which recovery, doctor and the metrics use. */
-  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber; control: AndroidControl };
+  /** The door through which the actions (recovery, charge control, Samsung protection) reach the phones: it names their platform. */
+  control: AndroidControl;
+  /** The Android side's own parts, which doctor and the metrics use. */
+  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber };
 }
 
 export function buildPlatforms(
@@ -58,7 +60,7 @@ export function buildPlatforms(
     features,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
-  return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober, control: new AndroidControl(adb) } };
+  return { sources: ios ? [android, ios] : [android], control: new AndroidControl(adb), android: { source: android, adb, prober } };
 }
 
 /**

@@ -100,8 +100,8 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
 
 /** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */
 async function readProtection(parts: Parts): Promise<void> {
-  const { registry, settings, stats, logger, clock, android } = parts;
-  const protection = new SamsungProtection({ phones: android.control, registry, settings, booking: undefined, stats, logger, clock });
+  const { registry, settings, stats, logger, clock, control } = parts;
+  const protection = new SamsungProtection({ phones: control, registry, settings, booking: undefined, stats, logger, clock });
   protection.devicesChanged();
   await protection.settled();
   await protection.stop();

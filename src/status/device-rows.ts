@@ -4,7 +4,7 @@ import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWayOf, type ChargeWays } from '../config/charge-ways.js';
-import { ChargePauses } from '../hub/charge-pauses.js';
+import { pauseOfUdid } from '../hub/charge-pauses.js';
 import { BatteryProtections } from '../actions/samsung/state.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 
@@ -61,14 +61,12 @@ export function deviceRows(
   ports: ReadonlyMap<string, HubPort> = new Map(),
   ways: ChargeWays = [],
 ): DeviceRow[] {
-  // A paused phone is off adb, without a record, and its row says so.
-  const pauses = new ChargePauses(records);
-  const protections = new BatteryProtections(records);
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
     // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
     const record = behind.find((r) => r.usb?.usb !== undefined) ?? behind[0];
-    const pause = pauses.pauseOf(info.udid);
+    // A paused phone is off adb, without a record, and its row says so.
+    const pause = pauseOfUdid(records, info.udid);
     const serial = record?.serial ?? pause?.serial ?? info.udid;
     const way = chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName });
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
@@ -100,7 +98,7 @@ export function deviceRows(
       transportId: record?.usb?.transportId,
       product: record?.usb?.product,
       chargeWay: way === 'off' ? undefined : way,
-      chargeState: way === 'samsung' ? (protections.of(serial)?.state ?? 'pending') : undefined,
+      chargeState: way === 'samsung' ? ((record && new BatteryProtections(records, record.platform).of(serial)?.state) ?? 'pending') : undefined,
       chargePausedUntil: pause && !pause.ended ? pause.untilWall : undefined,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
       problems: [...problemsOf(records, record?.key)],
