@@ -12,11 +12,15 @@ import { AdbServerHealth } from '../platforms/android/adb/server-health.js';
 import { AndroidSource, registryTierStore } from '../platforms/android/source.js';
 import { AndroidControl } from '../platforms/android/control.js';
 import { iosSource } from '../platforms/ios/setup.js';
-import type { DeviceSource } from '../platforms/source.js';
+import type { DeviceSource, PlatformName } from '../platforms/source.js';
+import { ANDROID_NAME } from '../platforms/android/name.js';
+import { IOS_NAME } from '../platforms/ios/name.js';
 
 export interface Platforms {
   /** Every source, in report order. */
   sources: DeviceSource[];
+  /** Every platform's names, whether its source runs or not (a device an earlier run reported is still shown by name). */
+  names: readonly PlatformName[];
   /** The door through which the actions (recovery, charge control, Samsung protection) reach the phones: it names their platform. */
   control: AndroidControl;
   /** The Android side's own parts, which doctor and the metrics use. */
@@ -60,7 +64,12 @@ export function buildPlatforms(
     features,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
-  return { sources: ios ? [android, ios] : [android], control: new AndroidControl(adb), android: { source: android, adb, prober } };
+  return {
+    sources: ios ? [android, ios] : [android],
+    names: [ANDROID_NAME, IOS_NAME],
+    control: new AndroidControl(adb),
+    android: { source: android, adb, prober },
+  };
 }
 
 /**

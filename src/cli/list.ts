@@ -41,7 +41,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
     );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     await readProtection(parts);
-    const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways));
+    const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways), parts.names);
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
     return complete ? EXIT.ok : EXIT.failed;

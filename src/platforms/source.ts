@@ -117,3 +117,9 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   /** The platform's own series for /metrics (its service's round trip, its counters). */
   metrics?(): Metric[];
 }
+
+/** How a platform's devices are named: the cloud's DeviceInfo.platformName, and the name people read (`list`, /metrics). */
+export interface PlatformName {
+  readonly platformName: string;
+  readonly shown: string;
+}

@@ -7,6 +7,7 @@ import { chargeWayOf, type ChargeWays } from '../config/charge-ways.js';
 import { pauseOfUdid } from '../hub/charge-pauses.js';
 import { BatteryProtections } from '../actions/samsung/state.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { PlatformName } from '../platforms/source.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -60,6 +61,8 @@ export function deviceRows(
   records: RowRecords,
   ports: ReadonlyMap<string, HubPort> = new Map(),
   ways: ChargeWays = [],
+  /** Each platform's names (src/agent/platforms.ts): a row shows its platform's, else the cloud's platformName as it is. */
+  names: readonly PlatformName[] = [],
 ): DeviceRow[] {
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
@@ -79,7 +82,7 @@ export function deviceRows(
       serial,
       state: info.state,
       status: info.status,
-      platform: info.isIos ? 'iOS' : 'Android',
+      platform: names.find((n) => n.platformName === info.platformName)?.shown ?? info.platformName,
       model: info.modelName,
       version: info.platformVersion,
       batteryPercent: Number.isFinite(percent) ? percent : undefined,

@@ -2,7 +2,7 @@ import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { ChargeWays } from '../config/charge-ways.js';
 import type { HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
-import type { DeviceSource } from '../platforms/source.js';
+import type { DeviceSource, PlatformName } from '../platforms/source.js';
 import type { Clock } from '../util/clock.js';
 import type { MetricSource } from '../util/metric.js';
 import { agentVersion } from '../util/package.js';
@@ -33,6 +33,8 @@ export interface StatusViewsDeps {
   report: ReportView;
   hubPorts: ReadonlyMap<string, HubPort>;
   chargeWays: ChargeWays;
+  /** Each platform's names, for the rows. */
+  platformNames?: readonly PlatformName[];
   clock: Clock;
 }
 
@@ -64,7 +66,7 @@ export class StatusViews implements StatusSource {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays);
+    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays, this.deps.platformNames);
   }
 
   metrics(): string {
