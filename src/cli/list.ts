@@ -12,7 +12,6 @@ import { SamsungProtection } from '../actions/samsung/protection.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
-import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -80,7 +79,7 @@ export async function settledListing(
 
 /** Serials adb is still connecting or authorizing. */
 function settling(parts: Parts): string[] {
-  return parts.registry.list('android').flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
+  return parts.registry.list(parts.unready.platform).flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
 }
 
 /**
@@ -91,9 +90,9 @@ function settling(parts: Parts): string[] {
 function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
   const shown = new Set(devices.map((d) => d.udid));
   const more: DeviceInfo[] = [];
-  for (const r of parts.registry.list('android')) {
+  for (const r of parts.registry.list(parts.unready.platform)) {
     if (r.udid !== undefined ? shown.has(r.udid) : shown.has(r.serial)) continue;
-    more.push(notReadyDeviceInfo(r.serial, r.state, r.udid));
+    more.push(parts.unready.describe(r.serial, r.state, r.udid));
   }
   return [...devices, ...more];
 }
