@@ -27,6 +27,8 @@ export interface Actions {
   hubPorts: ReadonlyMap<string, HubPort>;
   /** Which phones have charge control (settings: charge.ways), read once. */
   chargeWays: ChargeWays;
+  /** The one look-up from a device to its port and charge way: the rows show what the actions would do. */
+  mapping: DeviceMapping;
 }
 
 /** onChange: an action changed what a device's report says (a pause, a protection), worth a report. */
@@ -94,5 +96,6 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     runner,
     hubPorts,
     chargeWays,
+    mapping,
   };
 }

@@ -1,5 +1,6 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
+import { DeviceMapping } from '../actions/device-mapping.js';
 import { hubPortsOf } from '../config/hub-ports.js';
 import { chargeWaysOf } from '../config/charge-ways.js';
 import { paintFor } from '../util/paint.js';
@@ -40,7 +41,11 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
     );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     await readProtection(parts);
-    const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways), parts.names);
+    const hubPorts = hubPortsOf(parts.settings.hubPorts);
+    const chargeWays = chargeWaysOf(parts.settings.charge.ways);
+    // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
+    const look = new DeviceMapping({ hubPorts, chargeWays, networkDevices: parts.settings.networkDevices, logger: parts.logger });
+    const rows = deviceRows(devices, parts.registry, hubPorts, chargeWays, parts.names, { look, platform: parts.control.platform });
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
     return complete ? EXIT.ok : EXIT.failed;

@@ -8,6 +8,9 @@ import { pauseOfUdid } from '../hub/charge-pauses.js';
 import { BatteryProtections } from '../actions/samsung/state.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { PlatformName } from '../platforms/source.js';
+import type { DeviceMapping } from '../actions/device-mapping.js';
+import { claimOf } from '../devices/claims.js';
+import type { Platform } from '../devices/record.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -54,7 +57,13 @@ export interface DeviceRow {
 }
 
 /** What rows read of the device registry: the records behind a udid (through its index, not a scan), and the features' facets. */
-export type RowRecords = Pick<DeviceRegistry, 'byUdid' | 'facet'>;
+export type RowRecords = Pick<DeviceRegistry, 'byUdid' | 'facet' | 'list'>;
+
+/** The actions' one look-up of a device's hub port and charge way, and the platform whose phones it maps. */
+export interface RowMapping {
+  look: DeviceMapping;
+  platform: Platform;
+}
 
 export function deviceRows(
   infos: readonly DeviceInfo[],
@@ -63,7 +72,10 @@ export function deviceRows(
   ways: ChargeWays = [],
   /** Each platform's names (src/agent/platforms.ts): a row shows its platform's, else the cloud's platformName as it is. */
   names: readonly PlatformName[] = [],
+  /** Given, the port and way are the actions' (a key naming two phones maps neither); else read from `ports` and `ways`. */
+  mapping?: RowMapping,
 ): DeviceRow[] {
+  const claims = mapping ? records.list(mapping.platform).map((r) => claimOf(r)) : [];
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
     // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
@@ -71,12 +83,15 @@ export function deviceRows(
     // A paused phone is off adb, without a record, and its row says so.
     const pause = pauseOfUdid(records, info.udid);
     const serial = record?.serial ?? pause?.serial ?? info.udid;
-    const way = chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName });
+    const claim = record ? claimOf(record, info.udid) : { serial, udid: info.udid };
+    const found = mapping?.look.wayOf(claim, claims, info.modelName);
+    const way = !mapping ? chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName }) : found?.kind === 'way' ? found.way : 'off';
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;
     // What the health rules keep of the battery beyond the report's figures.
     const battery = batteryOf(records, record?.key)?.signals;
-    const place = hubPortOf(ports, info.udid, serial);
+    const mapped = mapping?.look.portOf(claim, claims);
+    const place = !mapping ? hubPortOf(ports, info.udid, serial) : mapped?.kind === 'mapped' ? mapped.value : undefined;
     return dropUndefined({
       udid: info.udid,
       serial,

@@ -8,7 +8,7 @@ import type { MetricSource } from '../util/metric.js';
 import { agentVersion } from '../util/package.js';
 import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
-import { deviceRows, type DeviceRow, type RowRecords } from './device-rows.js';
+import { deviceRows, type DeviceRow, type RowMapping, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
 import { formatMetrics } from './metrics.js';
 import type { StatusSource } from './server.js';
@@ -35,6 +35,8 @@ export interface StatusViewsDeps {
   chargeWays: ChargeWays;
   /** Each platform's names, for the rows. */
   platformNames?: readonly PlatformName[];
+  /** The actions' look-up of ports and ways, for the rows. */
+  mapping?: RowMapping;
   clock: Clock;
 }
 
@@ -66,7 +68,7 @@ export class StatusViews implements StatusSource {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays, this.deps.platformNames);
+    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays, this.deps.platformNames, this.deps.mapping);
   }
 
   metrics(): string {
