@@ -27,6 +27,8 @@ export interface Actions {
   hubPorts: ReadonlyMap<string, HubPort>;
   /** Which phones have charge control (settings: charge.ways), read once. */
   chargeWays: ChargeWays;
+  /** The one look-up from a device to its port and charge way: the rows show what the actions would do. */
+  mapping: DeviceMapping;
 }
 
 /** onChange: an action changed what a device's report says (a pause, a protection), worth a report. */
@@ -43,7 +45,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   const uhubctl = new Uhubctl(settings.recovery.powerCycleCommand);
   const recovery = new Recovery({
     runner,
-    adb: parts.android.control,
+    adb: parts.control,
     settings,
     stats: parts.stats,
     logger,
@@ -59,6 +61,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   // off must be switched on after charge control was turned off too.
   const charge = new ChargeControl({
     runner,
+    phones: parts.control,
     registry,
     settings,
     hubPorts: hubPorts,
@@ -73,7 +76,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
   });
   const protection = new SamsungProtection({
     runner,
-    phones: parts.android.control,
+    phones: parts.control,
     registry,
     settings,
     mapping,
@@ -93,5 +96,6 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     runner,
     hubPorts,
     chargeWays,
+    mapping,
   };
 }

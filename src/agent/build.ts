@@ -99,8 +99,20 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
 export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
-  const { actions, runner, hubPorts, chargeWays } = buildActions(parts, () => loop.devicesChanged());
-  const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts, chargeWays, clock });
+  const { actions, runner, hubPorts, chargeWays, mapping } = buildActions(parts, () => loop.devicesChanged());
+  const views = new StatusViews({
+    nodeId,
+    settings,
+    stats,
+    registry,
+    sources,
+    report: loop,
+    hubPorts,
+    chargeWays,
+    platformNames: parts.names,
+    mapping: { look: mapping, platform: parts.control.platform },
+    clock,
+  });
   // Its state file beside reported-devices.json: the state directory, where doctor looks.
   const status = new StatusServer(settings.statusListen, views, logger, {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),

@@ -3,6 +3,8 @@
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceFeature } from '../devices/feature.js';
+import type { Platform } from '../devices/record.js';
+import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { AdbClient } from '../platforms/android/adb/client.js';
@@ -10,15 +12,28 @@ import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import { DeviceProber } from '../platforms/android/inventory/probe.js';
 import { AdbServerHealth } from '../platforms/android/adb/server-health.js';
 import { AndroidSource, registryTierStore } from '../platforms/android/source.js';
+import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
 import { AndroidControl } from '../platforms/android/control.js';
 import { iosSource } from '../platforms/ios/setup.js';
-import type { DeviceSource } from '../platforms/source.js';
+import type { DeviceSource, PlatformName } from '../platforms/source.js';
+import { ANDROID_NAME } from '../platforms/android/name.js';
+import { IOS_NAME } from '../platforms/ios/name.js';
 
 export interface Platforms {
   /** Every source, in report order. */
   sources: DeviceSource[];
-  /** The Android side's own parts, which recovery, doctor and the metrics use. */
-  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber; control: AndroidControl };
+  /** Every platform's names, whether its source runs or not (a device an earlier run reported is still shown by name). */
+  names: readonly PlatformName[];
+  /**
+   * The platform whose every listed device `list` shows, in every state
+   * (issue 34), and how one that has not answered is described: adb lists
+   * phones still connecting or authorizing, and network phones not yet known.
+   */
+  unready: { platform: Platform; describe(serial: string, state: string, udid?: string): DeviceInfo };
+  /** The door through which the actions (recovery, charge control, Samsung protection) reach the phones: it names their platform. */
+  control: AndroidControl;
+  /** The Android side's own parts, which doctor and the metrics use. */
+  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber };
 }
 
 export function buildPlatforms(
@@ -58,7 +73,13 @@ export function buildPlatforms(
     features,
   });
   const ios = iosSource(settings, env, logger, registry, clock);
-  return { sources: ios ? [android, ios] : [android], android: { source: android, adb, prober, control: new AndroidControl(adb) } };
+  return {
+    sources: ios ? [android, ios] : [android],
+    names: [ANDROID_NAME, IOS_NAME],
+    unready: { platform: android.platform, describe: notReadyDeviceInfo },
+    control: new AndroidControl(adb),
+    android: { source: android, adb, prober },
+  };
 }
 
 /**

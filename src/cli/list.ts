@@ -1,5 +1,6 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
+import { DeviceMapping } from '../actions/device-mapping.js';
 import { hubPortsOf } from '../config/hub-ports.js';
 import { chargeWaysOf } from '../config/charge-ways.js';
 import { paintFor } from '../util/paint.js';
@@ -12,7 +13,6 @@ import { SamsungProtection } from '../actions/samsung/protection.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
-import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -41,7 +41,11 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
     );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     await readProtection(parts);
-    const rows = deviceRows(devices, parts.registry, hubPortsOf(parts.settings.hubPorts), chargeWaysOf(parts.settings.charge.ways));
+    const hubPorts = hubPortsOf(parts.settings.hubPorts);
+    const chargeWays = chargeWaysOf(parts.settings.charge.ways);
+    // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
+    const look = new DeviceMapping({ hubPorts, chargeWays, networkDevices: parts.settings.networkDevices, logger: parts.logger });
+    const rows = deviceRows(devices, parts.registry, hubPorts, chargeWays, parts.names, { look, platform: parts.control.platform });
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
     return complete ? EXIT.ok : EXIT.failed;
@@ -80,7 +84,7 @@ export async function settledListing(
 
 /** Serials adb is still connecting or authorizing. */
 function settling(parts: Parts): string[] {
-  return parts.registry.list('android').flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
+  return parts.registry.list(parts.unready.platform).flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
 }
 
 /**
@@ -91,17 +95,17 @@ function settling(parts: Parts): string[] {
 function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
   const shown = new Set(devices.map((d) => d.udid));
   const more: DeviceInfo[] = [];
-  for (const r of parts.registry.list('android')) {
+  for (const r of parts.registry.list(parts.unready.platform)) {
     if (r.udid !== undefined ? shown.has(r.udid) : shown.has(r.serial)) continue;
-    more.push(notReadyDeviceInfo(r.serial, r.state, r.udid));
+    more.push(parts.unready.describe(r.serial, r.state, r.udid));
   }
   return [...devices, ...more];
 }
 
 /** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */
 async function readProtection(parts: Parts): Promise<void> {
-  const { registry, settings, stats, logger, clock, android } = parts;
-  const protection = new SamsungProtection({ phones: android.control, registry, settings, booking: undefined, stats, logger, clock });
+  const { registry, settings, stats, logger, clock, control } = parts;
+  const protection = new SamsungProtection({ phones: control, registry, settings, booking: undefined, stats, logger, clock });
   protection.devicesChanged();
   await protection.settled();
   await protection.stop();

@@ -76,3 +76,9 @@ export type DeviceSnapshot = Readonly<DeviceRecord>;
 export function recordKey(platform: Platform, serial: string): string {
   return `${platform}/${serial}`;
 }
+
+/** The platform and serial a record key names (recordKey's inverse). */
+export function keyParts(key: string): { platform: Platform; serial: string } {
+  const at = key.indexOf('/');
+  return { platform: key.slice(0, at) as Platform, serial: key.slice(at + 1) };
+}

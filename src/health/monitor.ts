@@ -1,7 +1,7 @@
 import { STATUS_UNAVAILABLE } from '../cloud/types.js';
 import { withNotes } from '../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../cloud/types.js';
-import type { DeviceSnapshot } from '../devices/record.js';
+import type { DeviceSnapshot, Platform } from '../devices/record.js';
 import { facetKey, type Facet, type FacetKey } from '../devices/facet.js';
 import type { Logger } from '../log/logger.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';
@@ -50,7 +50,7 @@ export function problemsOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, ke
 
 /** What the health rules read of the device registry: the records behind a udid, and health's facets. */
 export interface HealthRecords {
-  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'failures'>>;
+  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'serial' | 'failures'>>;
   facet<T>(key: FacetKey<T>): Facet<T>;
 }
 
@@ -69,8 +69,12 @@ export class HealthMonitor {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The devices with their problems applied (new objects; the inputs are not changed). */
-  apply(infos: readonly DeviceInfo[], records: HealthRecords): DeviceInfo[] {
+  /**
+   * The devices with their problems applied (new objects; the inputs are not
+   * changed). `shell`: the platforms whose records' failures count shell
+   * sessions (their sources say so); every platform's when not given.
+   */
+  apply(infos: readonly DeviceInfo[], records: HealthRecords, shell?: ReadonlySet<Platform>): DeviceInfo[] {
     return infos.map((withDetail) => {
       // The battery detail is the agent's own: no report carries it.
       const { batteryDetail: detail, ...rest } = withDetail;
@@ -81,15 +85,16 @@ export class HealthMonitor {
       if (!isReadyState(info.state)) return info;
       const behind = records.byUdid(info.udid);
       const previous = new Set(problemsOf(records, behind[0]?.key));
-      // The rule counts adb shell sessions; an iPhone's lockdown says so in its own message.
-      const failures = behind.reduce((least, r) => Math.min(least, r.platform === 'android' ? r.failures : 0), Infinity);
+      // The rule counts shell sessions; a platform whose failures are not (an iPhone's lockdown) says so in its own message.
+      const failures = behind.reduce((least, r) => Math.min(least, !shell || shell.has(r.platform) ? r.failures : 0), Infinity);
       const battery = this.batteryState(info, detail, batteryOf(records, behind[0]?.key));
       const kept = records.facet(BATTERY);
       for (const r of behind) {
         if (battery === undefined) kept.delete(r.key);
         else kept.set(r.key, battery);
       }
-      const overNetwork = behind.length > 0 && behind.every((r) => r.platform === 'android' && isTcpSerial(r.key));
+      // A HOST:PORT serial is a phone over the network; no udid (an iPhone's serial) ends in a port.
+      const overNetwork = behind.length > 0 && behind.every((r) => isTcpSerial(r.serial));
       const findings = evaluate({ ...inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), overNetwork }, previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
       const log = limited(this.logger);

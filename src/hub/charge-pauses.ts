@@ -1,6 +1,6 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import { facetKey, type Facet } from '../devices/facet.js';
-import { recordKey } from '../devices/record.js';
+import { keyParts, recordKey, type Platform } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 
 /** A charge pause: the hub port behind a phone switched off on purpose (charge control). */
@@ -54,39 +54,61 @@ export interface ChargeEntry {
 const CHARGE = facetKey<ChargeEntry>('charge', 'device');
 
 /**
- * Charge pauses, by adb serial (the facet's key is the stable key of the
- * serial). Charge control writes them; the reporter, the rows, recovery and
- * the metrics read them.
+ * Charge pauses, by the serial of the platform's phone (the facet's key is
+ * the stable key of the serial on the platform the actions were handed).
+ * Charge control writes them; the reporter, the rows, recovery and the
+ * metrics read them.
  */
 export class ChargePauses {
   private readonly facet: Facet<ChargeEntry>;
 
-  constructor(registry: Pick<DeviceRegistry, 'facet'>) {
+  constructor(
+    registry: Pick<DeviceRegistry, 'facet'>,
+    private readonly platform: Platform,
+  ) {
     this.facet = registry.facet(CHARGE);
   }
 
   of(serial: string): Readonly<ChargeEntry> | undefined {
-    return this.facet.get(recordKey('android', serial));
+    return this.facet.get(recordKey(this.platform, serial));
   }
 
   set(serial: string, entry: ChargeEntry): void {
-    this.facet.set(recordKey('android', serial), entry);
+    this.facet.set(recordKey(this.platform, serial), entry);
   }
 
   forget(serial: string): void {
-    this.facet.delete(recordKey('android', serial));
+    this.facet.delete(recordKey(this.platform, serial));
   }
 
   /** Every entry with its serial. */
   entries(): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
-    return this.facet.entries().map(([key, entry]) => [key.slice(key.indexOf('/') + 1), entry]);
+    return entriesIn(this.facet);
   }
 
   /** The pause of the phone with this udid, running or waiting for the phone to come back. */
   pauseOf(udid: string): Readonly<ChargePause> | undefined {
-    for (const [, entry] of this.facet.entries()) if (entry.pause?.udid === udid) return entry.pause;
-    return undefined;
+    return pauseIn(this.facet, udid);
   }
+}
+
+/** Every charge entry with its serial, whatever the platform: what the report applies. */
+export function chargeEntries(registry: Pick<DeviceRegistry, 'facet'>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
+  return entriesIn(registry.facet(CHARGE));
+}
+
+/** The pause of the phone with this udid, whatever its platform: what its row shows while it is off its source's list. */
+export function pauseOfUdid(registry: Pick<DeviceRegistry, 'facet'>, udid: string): Readonly<ChargePause> | undefined {
+  return pauseIn(registry.facet(CHARGE), udid);
+}
+
+function entriesIn(facet: Facet<ChargeEntry>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
+  return facet.entries().map(([key, entry]) => [keyParts(key).serial, entry]);
+}
+
+function pauseIn(facet: Facet<ChargeEntry>, udid: string): Readonly<ChargePause> | undefined {
+  for (const [, entry] of facet.entries()) if (entry.pause?.udid === udid) return entry.pause;
+  return undefined;
 }
 
 /** Whether the phone's port is off on purpose (or being switched): recovery leaves it alone. */

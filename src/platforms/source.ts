@@ -106,8 +106,20 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
    * those, whatever the platform.
    */
   readonly readyState: string;
+  /**
+   * Whether its records' failures count shell sessions that did not answer,
+   * which health's shell_unresponsive rule reads (adb's); a source whose
+   * failed inventory says so in its own message leaves it out.
+   */
+  readonly failuresAreShellSessions?: boolean;
   /** What keeps the host from reporting this platform's devices now (/healthz): none when all is well. */
   problems?(): string[];
   /** The platform's own series for /metrics (its service's round trip, its counters). */
   metrics?(): Metric[];
+}
+
+/** How a platform's devices are named: the cloud's DeviceInfo.platformName, and the name people read (`list`, /metrics). */
+export interface PlatformName {
+  readonly platformName: string;
+  readonly shown: string;
 }

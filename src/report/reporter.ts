@@ -106,7 +106,8 @@ export class Reporter {
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
     // The features after health: a paused phone's last reading is not a new one to judge.
     const collected = runs.flatMap((r) => r.devices);
-    const devices = annotateAll(deps.features, deps.health.apply(collected, deps.registry)).map((info) => decorate(info, deps.settings));
+    const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
+    const devices = annotateAll(deps.features, deps.health.apply(collected, deps.registry, shell)).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return { devices, answered: runs.every((r) => r.ok) };

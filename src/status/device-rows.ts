@@ -4,9 +4,13 @@ import type { DeviceInfo } from '../cloud/types.js';
 import { dropUndefined } from '../util/drop-undefined.js';
 import { hubPortOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWayOf, type ChargeWays } from '../config/charge-ways.js';
-import { ChargePauses } from '../hub/charge-pauses.js';
+import { pauseOfUdid } from '../hub/charge-pauses.js';
 import { BatteryProtections } from '../actions/samsung/state.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { PlatformName } from '../platforms/source.js';
+import type { DeviceMapping } from '../actions/device-mapping.js';
+import { claimOf } from '../devices/claims.js';
+import type { Platform } from '../devices/record.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -53,35 +57,47 @@ export interface DeviceRow {
 }
 
 /** What rows read of the device registry: the records behind a udid (through its index, not a scan), and the features' facets. */
-export type RowRecords = Pick<DeviceRegistry, 'byUdid' | 'facet'>;
+export type RowRecords = Pick<DeviceRegistry, 'byUdid' | 'facet' | 'list'>;
+
+/** The actions' one look-up of a device's hub port and charge way, and the platform whose phones it maps. */
+export interface RowMapping {
+  look: DeviceMapping;
+  platform: Platform;
+}
 
 export function deviceRows(
   infos: readonly DeviceInfo[],
   records: RowRecords,
   ports: ReadonlyMap<string, HubPort> = new Map(),
   ways: ChargeWays = [],
+  /** Each platform's names (src/agent/platforms.ts): a row shows its platform's, else the cloud's platformName as it is. */
+  names: readonly PlatformName[] = [],
+  /** Given, the port and way are the actions' (a key naming two phones maps neither); else read from `ports` and `ways`. */
+  mapping?: RowMapping,
 ): DeviceRow[] {
-  // A paused phone is off adb, without a record, and its row says so.
-  const pauses = new ChargePauses(records);
-  const protections = new BatteryProtections(records);
+  const claims = mapping ? records.list(mapping.platform).map((r) => claimOf(r)) : [];
   return infos.map((info) => {
     const behind = records.byUdid(info.udid);
     // A phone on USB and over TCP has two records: the row shows the USB one, as the report does.
     const record = behind.find((r) => r.usb?.usb !== undefined) ?? behind[0];
-    const pause = pauses.pauseOf(info.udid);
+    // A paused phone is off adb, without a record, and its row says so.
+    const pause = pauseOfUdid(records, info.udid);
     const serial = record?.serial ?? pause?.serial ?? info.udid;
-    const way = chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName });
+    const claim = record ? claimOf(record, info.udid) : { serial, udid: info.udid };
+    const found = mapping?.look.wayOf(claim, claims, info.modelName);
+    const way = !mapping ? chargeWayOf(ways, { udid: info.udid, serial, model: info.modelName }) : found?.kind === 'way' ? found.way : 'off';
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;
     // What the health rules keep of the battery beyond the report's figures.
     const battery = batteryOf(records, record?.key)?.signals;
-    const place = hubPortOf(ports, info.udid, serial);
+    const mapped = mapping?.look.portOf(claim, claims);
+    const place = !mapping ? hubPortOf(ports, info.udid, serial) : mapped?.kind === 'mapped' ? mapped.value : undefined;
     return dropUndefined({
       udid: info.udid,
       serial,
       state: info.state,
       status: info.status,
-      platform: info.isIos ? 'iOS' : 'Android',
+      platform: names.find((n) => n.platformName === info.platformName)?.shown ?? info.platformName,
       model: info.modelName,
       version: info.platformVersion,
       batteryPercent: Number.isFinite(percent) ? percent : undefined,
@@ -100,7 +116,7 @@ export function deviceRows(
       transportId: record?.usb?.transportId,
       product: record?.usb?.product,
       chargeWay: way === 'off' ? undefined : way,
-      chargeState: way === 'samsung' ? (protections.of(serial)?.state ?? 'pending') : undefined,
+      chargeState: way === 'samsung' ? ((record && new BatteryProtections(records, record.platform).of(serial)?.state) ?? 'pending') : undefined,
       chargePausedUntil: pause && !pause.ended ? pause.untilWall : undefined,
       up: isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0,
       problems: [...problemsOf(records, record?.key)],

@@ -2,13 +2,13 @@ import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { ChargeWays } from '../config/charge-ways.js';
 import type { HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
-import type { DeviceSource } from '../platforms/source.js';
+import type { DeviceSource, PlatformName } from '../platforms/source.js';
 import type { Clock } from '../util/clock.js';
 import type { MetricSource } from '../util/metric.js';
 import { agentVersion } from '../util/package.js';
 import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
-import { deviceRows, type DeviceRow, type RowRecords } from './device-rows.js';
+import { deviceRows, type DeviceRow, type RowMapping, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
 import { formatMetrics } from './metrics.js';
 import type { StatusSource } from './server.js';
@@ -33,6 +33,10 @@ export interface StatusViewsDeps {
   report: ReportView;
   hubPorts: ReadonlyMap<string, HubPort>;
   chargeWays: ChargeWays;
+  /** Each platform's names, for the rows. */
+  platformNames?: readonly PlatformName[];
+  /** The actions' look-up of ports and ways, for the rows. */
+  mapping?: RowMapping;
   clock: Clock;
 }
 
@@ -64,7 +68,7 @@ export class StatusViews implements StatusSource {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays);
+    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays, this.deps.platformNames, this.deps.mapping);
   }
 
   metrics(): string {

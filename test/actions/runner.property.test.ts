@@ -61,7 +61,7 @@ function bed() {
     },
   });
   const registry = new DeviceRegistry();
-  const escalations = new Escalations(registry);
+  const escalations = new Escalations(registry, 'android');
   const booked = new Map<string, boolean | 'error'>();
   /** What the cloud said of each id and when (virtual ms): the last answer a kick relies on. */
   const answers = new Map<string, { at: number; answer: BookingAnswer }>();
@@ -118,6 +118,7 @@ function bed() {
     runner,
     gate,
     adb: {
+      platform: 'android',
       reconnectOffline: () => {
         for (const r of registry.list('android'))
           if (r.state === 'offline' && conflicted(r.serial)) violations.push(`host-wide reconnect at ${time.now} reached ${r.serial}`);

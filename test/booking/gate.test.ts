@@ -135,7 +135,7 @@ class Bed {
   readonly time = new VirtualTime();
   readonly clock = this.time.clock();
   readonly registry = new DeviceRegistry();
-  private readonly escalations = new Escalations(this.registry);
+  private readonly escalations = new Escalations(this.registry, 'android');
   // Power cycling on, with hub ports for A and B: a kick, then the port's power.
   readonly policy = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, ['10.0.0.5:5555']);
   readonly ports = new Map([

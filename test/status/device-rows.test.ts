@@ -54,7 +54,7 @@ describe('deviceRows: charge control', () => {
   it('a paused phone off adb keeps its serial, with its way and until when its port stays off', () => {
     const reg = new DeviceRegistry();
     const until = Date.UTC(2026, 10, 23, 17, 40, 0);
-    new ChargePauses(reg).set('127.0.0.1:5555', {
+    new ChargePauses(reg, 'android').set('127.0.0.1:5555', {
       failures: 0,
       pause: {
         udid: 'U1',
@@ -81,7 +81,7 @@ describe('deviceRows: charge control', () => {
     const reg = registry(undefined);
     const samsung = chargeWaysOf([`${info.udid}=samsung`]);
     expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'pending' });
-    new BatteryProtections(reg).set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
+    new BatteryProtections(reg, 'android').set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
     expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'not-taken' });
     expect(deviceRows([info], reg, new Map(), chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
   });

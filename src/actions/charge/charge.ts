@@ -4,6 +4,7 @@ import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
 import { ChargePauses, type ChargeEntry, type PauseEnd } from '../../hub/charge-pauses.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
+import type { PhoneControl } from '../../devices/control.js';
 import { limited } from '../../log/limited.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
 import { utcText } from '../../util/clock.js';
@@ -17,6 +18,8 @@ import { DeviceMapping } from '../device-mapping.js';
 import { keyRefusalText } from '../mapping-key.js';
 
 export interface ChargeControlOptions extends ActionOptions {
+  /** The platform whose phones it pauses, as handed to the actions: a paused phone leaves that platform's listing. */
+  phones: PhoneControl;
   settings: Pick<Settings, 'charge'>;
   /** The hub port behind each phone (settings: hubPorts); looked up through `mapping` when given. */
   hubPorts: ReadonlyMap<string, HubPort>;
@@ -65,7 +68,7 @@ export class ChargeControl extends RunnerAction {
   constructor(private readonly options: ChargeControlOptions) {
     const { clock, gate, booking, onChange } = options;
     super(options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) }));
-    this.pauses = new ChargePauses(options.registry);
+    this.pauses = new ChargePauses(options.registry, options.phones.platform);
     this.tickMs = options.tickMs ?? 2_000;
     const c = options.settings.charge;
     this.mapping = options.mapping ?? new DeviceMapping({ hubPorts: options.hubPorts, chargeWays: chargeWaysOf(c.ways), logger: options.logger });
@@ -138,10 +141,10 @@ export class ChargeControl extends RunnerAction {
 
   look(): void {
     if (this.stopped) return;
-    const { registry } = this.options;
+    const { registry, phones } = this.options;
     const now = this.options.clock.monotonic();
     const listed = new Set<string>();
-    const records = registry.list('android');
+    const records = registry.list(phones.platform);
     this.claims = records.map((r) => claimOf(r));
     for (const r of records) {
       listed.add(r.serial);

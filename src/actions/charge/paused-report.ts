@@ -11,7 +11,7 @@ import { withNotes } from '../../cloud/device-message.js';
  * and until when. A paused phone still on adb is UNAVAILABLE with the same
  * message.
  */
-export function withChargePauses(devices: readonly DeviceInfo[], pauses: ChargePauses): DeviceInfo[] {
+export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>): DeviceInfo[] {
   const out = [...devices];
   for (const [, entry] of pauses.entries()) {
     const pause = entry.pause;

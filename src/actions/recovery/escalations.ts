@@ -1,5 +1,5 @@
 import { facetKey, type Facet } from '../../devices/facet.js';
-import { recordKey } from '../../devices/record.js';
+import { recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
@@ -73,18 +73,21 @@ export function historyOf(e: Readonly<Escalation> | undefined): {
 }
 
 /**
- * Recovery's kicks and power cycles, by adb serial (the facet's key is the
- * stable key of the serial). Recovery writes it; nothing else does.
+ * Recovery's kicks and power cycles, by the serial of the platform's phone
+ * (the facet's key is the stable key of the serial). Recovery writes it; nothing else does.
  */
 export class Escalations {
   private readonly facet: Facet<Escalation>;
 
-  constructor(registry: Pick<DeviceRegistry, 'facet'>) {
+  constructor(
+    registry: Pick<DeviceRegistry, 'facet'>,
+    private readonly platform: Platform,
+  ) {
     this.facet = registry.facet(ESCALATIONS);
   }
 
   of(serial: string): Readonly<Escalation> | undefined {
-    return this.facet.get(recordKey('android', serial));
+    return this.facet.get(recordKey(this.platform, serial));
   }
 
   /** Recovery kicked the phone's transport or power-cycled its port at this time, with its failure count then. */
@@ -103,7 +106,7 @@ export class Escalations {
    */
   listed(devices: ReadonlyArray<{ serial: string; state: string; udid?: string }>, now: number): void {
     for (const { serial, state, udid } of devices) {
-      const entry = this.facet.get(recordKey('android', serial));
+      const entry = this.facet.get(recordKey(this.platform, serial));
       if (state === 'offline') {
         const e = entry ?? this.entry(serial, udid);
         if (udid !== undefined) e.udid = udid;
@@ -111,7 +114,7 @@ export class Escalations {
         else e.offline = { since: now, reconnects: 0, seen: now };
       } else if (entry?.offline && !IN_BETWEEN.has(state)) {
         entry.offline = undefined;
-        if (entry.taken.length === 0) this.facet.delete(recordKey('android', serial));
+        if (entry.taken.length === 0) this.facet.delete(recordKey(this.platform, serial));
       }
     }
   }
@@ -132,7 +135,7 @@ export class Escalations {
   }
 
   private entry(serial: string, udid: string | undefined): Escalation {
-    const key = recordKey('android', serial);
+    const key = recordKey(this.platform, serial);
     let entry = this.facet.get(key);
     if (!entry) this.facet.set(key, (entry = { taken: [] }));
     if (udid !== undefined) entry.udid = udid;

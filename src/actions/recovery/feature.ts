@@ -5,10 +5,10 @@ import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { Escalations } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
+import { keyParts } from '../../devices/record.js';
 
 export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>): DeviceFeature {
   const notebook = new RecoveryNotebook(registry);
-  const escalations = new Escalations(registry);
   return {
     name: 'recovery',
     notes: (device) => {
@@ -16,8 +16,9 @@ export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>)
       return [notes?.heldBack, notes?.attention];
     },
     cutSince: (key, since) => {
-      const kick = escalations
-        .of(key.slice(key.indexOf('/') + 1))
+      const { platform, serial } = keyParts(key);
+      const kick = new Escalations(registry, platform)
+        .of(serial)
         ?.taken.filter((t) => t.what === 'kick' && t.at >= since)
         .at(-1);
       return kick && { at: kick.at, what: 'recovery kicked its adb transport' };

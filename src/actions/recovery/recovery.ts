@@ -1,5 +1,6 @@
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
+import type { PhoneControl } from '../../devices/control.js';
 import { ChargePauses, portHeldOff, type ChargeEntry } from '../../hub/charge-pauses.js';
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
@@ -30,8 +31,8 @@ interface BlockedPort {
   checkedAt: number;
 }
 
-/** The adb operations recovery uses (AdbClient's, each with its deadline). */
-export interface RecoveryAdb {
+/** The adb operations recovery uses (AdbClient's, each with its deadline), on the phones of the platform it carries. */
+export interface RecoveryAdb extends PhoneControl {
   reconnectOffline(): Promise<string>;
   reconnect(serial: string): Promise<string>;
   connect(address: string): Promise<string>;
@@ -117,9 +118,9 @@ export class Recovery extends RunnerAction {
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
     this.tickMs = options.tickMs ?? 2_000;
-    this.escalations = new Escalations(options.registry);
+    this.escalations = new Escalations(options.registry, options.adb.platform);
     this.notes = new RecoveryNotebook(options.registry);
-    this.pauses = new ChargePauses(options.registry);
+    this.pauses = new ChargePauses(options.registry, options.adb.platform);
     const { hubPorts, logger } = options;
     this.mapping = options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger }));
   }
@@ -128,7 +129,7 @@ export class Recovery extends RunnerAction {
     if (this.stopped) return;
     const { registry, clock } = this.options;
     const now = clock.monotonic();
-    const records = registry.list('android');
+    const records = registry.list(this.options.adb.platform);
     const { escalations, pauses } = this;
     escalations.prune(now - HOUR_MS);
     const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;

@@ -5,6 +5,5 @@ import type { DeviceRegistry } from '../../devices/registry.js';
 import { BatteryProtections } from './state.js';
 
 export function samsungFeature(registry: Pick<DeviceRegistry, 'facet'>): DeviceFeature {
-  const protections = new BatteryProtections(registry);
-  return { name: 'samsung-protection', notes: (device) => [protections.of(device.serial)?.message] };
+  return { name: 'samsung-protection', notes: (device) => [new BatteryProtections(registry, device.platform).of(device.serial)?.message] };
 }

@@ -5,6 +5,7 @@ import { DeviceMapping } from '../device-mapping.js';
 import { claimOf } from '../../devices/claims.js';
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
+import type { PhoneControl } from '../../devices/control.js';
 import { BatteryProtections } from './state.js';
 import { limited } from '../../log/limited.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
@@ -20,8 +21,8 @@ import {
   type ProtectionSettings,
 } from './policy.js';
 
-/** What this way needs of the platform (Android's AndroidControl): a global setting read and written, each with its deadline. */
-export interface GlobalSettings {
+/** What this way needs of the platform (its PhoneControl): a global setting read and written, each with its deadline. */
+export interface GlobalSettings extends PhoneControl {
   /** The value as the phone prints it, `null` when unset, undefined when the answer is no value; throws when the phone cannot be asked. */
   getGlobal(serial: string, key: string): Promise<string | undefined>;
   /** What the write printed (nothing, on success); throws when the phone cannot be asked. */
@@ -77,7 +78,7 @@ export class SamsungProtection extends RunnerAction {
   constructor(private readonly o: SamsungProtectionOptions) {
     const { clock, gate, booking, onChange } = o;
     super(o.runner ?? new ActionRunner({ clock, booking, ...(gate && { gate }), ...(onChange && { onChange }) }));
-    this.protections = new BatteryProtections(o.registry);
+    this.protections = new BatteryProtections(o.registry, o.phones.platform);
     this.tickMs = o.tickMs ?? 5_000;
     this.ways = chargeWaysOf(o.settings.charge.ways);
     this.mapping = o.mapping ?? new DeviceMapping({ hubPorts: new Map(), chargeWays: this.ways, logger: o.logger });
@@ -100,9 +101,9 @@ export class SamsungProtection extends RunnerAction {
 
   look(): void {
     if (this.stopped || !this.wanted) return;
-    const { registry } = this.o;
+    const { registry, phones } = this.o;
     const listed = new Set<string>();
-    const records = registry.list('android');
+    const records = registry.list(phones.platform);
     const claims = records.map((r) => claimOf(r));
     for (const r of records) {
       if (r.state !== 'device' || r.udid === undefined) continue;
@@ -114,7 +115,7 @@ export class SamsungProtection extends RunnerAction {
     }
     // A phone taken out of the way (or off adb) keeps its setting; what the agent knew of it is still kept
     // while it is listed elsewhere, and dropped once it is gone from adb for good.
-    for (const serial of this.protections.serials()) if (!listed.has(serial) && !registry.find('android', serial)) this.protections.forget(serial);
+    for (const serial of this.protections.serials()) if (!listed.has(serial) && !registry.find(phones.platform, serial)) this.protections.forget(serial);
   }
 
   private lookAt(r: DeviceSnapshot): void {

@@ -1,5 +1,5 @@
 import { facetKey, type Facet } from '../../devices/facet.js';
-import { recordKey } from '../../devices/record.js';
+import { keyParts, recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 
 /**
@@ -41,30 +41,33 @@ export interface ProtectionEntry {
 const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'device');
 
 /**
- * Samsung battery protection per phone, by adb serial (the facet's key is
- * the stable key of the serial). The carrier (protection.ts) writes
+ * Samsung battery protection per phone, by the serial of the platform's
+ * phone (the facet's key is the stable key of the serial). The carrier (protection.ts) writes
  * it; the report, the rows and the metrics read it.
  */
 export class BatteryProtections {
   private readonly facet: Facet<ProtectionEntry>;
 
-  constructor(registry: Pick<DeviceRegistry, 'facet'>) {
+  constructor(
+    registry: Pick<DeviceRegistry, 'facet'>,
+    private readonly platform: Platform,
+  ) {
     this.facet = registry.facet(PROTECTION);
   }
 
   of(serial: string): Readonly<ProtectionEntry> | undefined {
-    return this.facet.get(recordKey('android', serial));
+    return this.facet.get(recordKey(this.platform, serial));
   }
 
   set(serial: string, entry: ProtectionEntry): void {
-    this.facet.set(recordKey('android', serial), entry);
+    this.facet.set(recordKey(this.platform, serial), entry);
   }
 
   forget(serial: string): void {
-    this.facet.delete(recordKey('android', serial));
+    this.facet.delete(recordKey(this.platform, serial));
   }
 
   serials(): string[] {
-    return this.facet.entries().map(([key]) => key.slice(key.indexOf('/') + 1));
+    return this.facet.entries().map(([key]) => keyParts(key).serial);
   }
 }

@@ -1,4 +1,6 @@
 import type { AdbClient } from './adb/client.js';
+import type { PhoneControl } from '../../devices/control.js';
+import type { Platform } from '../../devices/record.js';
 import { parseSettingOrUnset } from './inventory/parsers/settings.js';
 
 /** One `settings` call: the framework answers in well under a second, a loaded phone in a few. */
@@ -12,7 +14,9 @@ const SETTINGS_BYTES = 64 * 1024;
  * never hold the adb client. Each call is one adb request with the client's
  * deadline; the shapes are the actions' own (RecoveryAdb, GlobalSettings).
  */
-export class AndroidControl {
+export class AndroidControl implements PhoneControl {
+  readonly platform: Platform = 'android';
+
   constructor(private readonly adb: Pick<AdbClient, 'reconnectOffline' | 'reconnect' | 'connect' | 'shell'>) {}
 
   reconnectOffline(): Promise<string> {

@@ -77,6 +77,7 @@ export interface AndroidSourceOptions {
 export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly platform = PLATFORM;
   readonly readyState = READY;
+  readonly failuresAreShellSessions = true;
   private watcher: DeviceWatcher | undefined;
   private listedOnce = false;
   private readonly limiter: Limiter;

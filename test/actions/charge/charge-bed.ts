@@ -27,6 +27,7 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     },
   });
   const control = new ChargeControl({
+    phones: { platform: 'android' },
     registry,
     settings: loadSettings({ env }),
     hubPorts: new Map(Object.entries(hubPorts)),

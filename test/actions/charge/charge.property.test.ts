@@ -103,6 +103,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
   };
   const stats = new AgentStats();
   const control = new ChargeControl({
+    phones: { platform: 'android' },
     registry,
     settings,
     hubPorts: new Map([[UDID, { hub: '1-1', port: 2 }]]),
@@ -122,7 +123,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
     await control.settled();
     expect(violations).toEqual([]);
     const now = clock.monotonic();
-    const pause = new ChargePauses(registry).of(SERIAL)?.pause;
+    const pause = new ChargePauses(registry, 'android').of(SERIAL)?.pause;
     if (pause && !pause.ended) {
       expect(now - pause.since, 'a pause never outlasts the longest time, plus one tick').toBeLessThanOrEqual(MAX_PAUSE_MS + TICK_MS);
       // A booking the cloud has said since the pause began has ended it.
@@ -131,7 +132,9 @@ async function play(steps: Step[]): Promise<AgentStats> {
     }
     if (pause?.ended) expect(pause.ended.at - pause.since).toBeLessThanOrEqual(MAX_PAUSE_MS + TICK_MS);
     // The report as the reporter composes it.
-    const body = ledger.compose(withChargePauses(world.present && registry.find('android', SERIAL)?.last ? [info()] : [], new ChargePauses(registry)));
+    const body = ledger.compose(
+      withChargePauses(world.present && registry.find('android', SERIAL)?.last ? [info()] : [], new ChargePauses(registry, 'android')),
+    );
     if (pause) expect(body.find((d) => d.udid === UDID)?.status, 'a paused phone is never UNPLUGGED').not.toBe(STATUS_UNPLUGGED);
     ledger.delivered(body);
   };

@@ -15,7 +15,7 @@ describe('charge control: the way per phone', () => {
     control.start();
     await control.settled();
     expect(switched.sort()).toEqual(['command 1-1:1 off', 'uhubctl 1-1:2 off']);
-    expect(new ChargePauses(registry).of('SC')?.pause?.way).toBe('command');
+    expect(new ChargePauses(registry, 'android').of('SC')?.pause?.way).toBe('command');
     await control.stop();
     expect(switched.slice(2).sort()).toEqual(['command 1-1:1 on', 'uhubctl 1-1:2 on']);
   });

@@ -32,7 +32,7 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
 
 describe('charge pauses in the report', () => {
   it('reports a paused phone off adb with its last inventory, UNAVAILABLE, saying why and until when', () => {
-    const pauses = new ChargePauses(new DeviceRegistry());
+    const pauses = new ChargePauses(new DeviceRegistry(), 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     const out = withChargePauses([info('OTHER')], pauses);
     expect(out.map((d) => d.udid)).toEqual(['OTHER', 'P1']);
@@ -45,7 +45,7 @@ describe('charge pauses in the report', () => {
   });
 
   it('marks a paused phone still on adb, and leaves one back after its pause to speak for itself', () => {
-    const pauses = new ChargePauses(new DeviceRegistry());
+    const pauses = new ChargePauses(new DeviceRegistry(), 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     expect(withChargePauses([info('P1', { message: 'battery hot' })], pauses)[0]).toMatchObject({
       status: 'UNAVAILABLE',

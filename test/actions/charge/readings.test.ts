@@ -36,7 +36,7 @@ describe('charge control: which readings count', () => {
     // The longest pause ends it; the phone never answered since, its record still says 85 %.
     await tick(b, MAX_S * 1000 + 3_000);
     expect(b.switched).toEqual(['uhubctl 1-1:3 off', 'uhubctl 1-1:3 on']);
-    const ended = new ChargePauses(b.registry).of('S1')?.pause?.ended;
+    const ended = new ChargePauses(b.registry, 'android').of('S1')?.pause?.ended;
     expect(ended?.why).toBe('max_time');
     expect(ended?.switchedOn, 'still waiting for a reading from after the pause').toBe(true);
 
@@ -55,11 +55,11 @@ describe('charge control: which readings count', () => {
     b.control.start();
     await b.control.settled();
     await tick(b, 5_000);
-    expect(new ChargePauses(b.registry).of('S1')?.pause?.ended, 'the old reading is not a low one').toBeUndefined();
+    expect(new ChargePauses(b.registry, 'android').of('S1')?.pause?.ended, 'the old reading is not a low one').toBeUndefined();
     b.answered('S1', 'U1', 38);
     b.control.devicesChanged();
     await b.control.settled();
-    expect(new ChargePauses(b.registry).of('S1')?.pause?.ended?.why).toBe('low_mark');
+    expect(new ChargePauses(b.registry, 'android').of('S1')?.pause?.ended?.why).toBe('low_mark');
     expect(b.switched).toEqual(['uhubctl 1-1:3 off', 'uhubctl 1-1:3 on']);
     await b.control.stop();
   });

@@ -3,7 +3,7 @@ import { Escalations, historyOf } from '../../../src/actions/recovery/escalation
 import { RecoveryNotebook } from '../../../src/actions/recovery/notes.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 
-const escalations = (): Escalations => new Escalations(new DeviceRegistry());
+const escalations = (): Escalations => new Escalations(new DeviceRegistry(), 'android');
 
 describe('Escalations', () => {
   it('keeps what recovery did to a serial, with its udid, until it is older than the window', () => {
@@ -52,13 +52,13 @@ describe('Escalations', () => {
 
   it('outlives the record: a phone that drops off the listing and comes back finds its kicks', () => {
     const registry = new DeviceRegistry();
-    const e = new Escalations(registry);
+    const e = new Escalations(registry, 'android');
     registry.sync('android', new Map([['10.0.0.7:5555', 'device']]));
     e.note('10.0.0.7:5555', 'kick', 5_000, 'udid-7');
     registry.sync('android', new Map());
     expect(registry.list('android')).toEqual([]);
     registry.sync('android', new Map([['10.0.0.7:5555', 'device']]));
-    expect(historyOf(new Escalations(registry).of('10.0.0.7:5555')).escalation?.kicks).toEqual([5_000]);
+    expect(historyOf(new Escalations(registry, 'android').of('10.0.0.7:5555')).escalation?.kicks).toEqual([5_000]);
   });
 });
 

@@ -26,7 +26,7 @@ describe('a recovery action that fails', () => {
     const recovery = new Recovery({
       runner,
       gate,
-      adb: { reconnectOffline: refused, reconnect: refused, connect: refused },
+      adb: { platform: 'android', reconnectOffline: refused, reconnect: refused, connect: refused },
       settings,
       stats: new AgentStats(),
       logger: log.logger,

@@ -20,7 +20,7 @@ import {
  */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
-  private readonly escalations = new Escalations(this.registry);
+  private readonly escalations = new Escalations(this.registry, 'android');
 
   constructor(
     settings: RecoverySettings,

@@ -72,6 +72,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     runner,
     gate,
     adb: {
+      platform: 'android',
       reconnectOffline: () => (note('reconnect offline'), Promise.resolve('')),
       reconnect: (serial) => (note(`reconnect ${serial}`), Promise.resolve('')),
       connect: (address) => (note(`connect ${address}`), options.connect ? options.connect(address) : Promise.resolve(`already connected to ${address}`)),

@@ -7,7 +7,7 @@ import { Escalations, historyOf } from '../../../src/actions/recovery/escalation
 
 describe('recoveryState', () => {
   it('a phone offline because charge control holds its port off is neither reconnected nor power-cycled, and its offline run ends', () => {
-    const escalations = new Escalations(new DeviceRegistry());
+    const escalations = new Escalations(new DeviceRegistry(), 'android');
     const policy = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, []);
     const look = (charge: Parameters<typeof recoveryState>[1], now: number) => {
       const state = recoveryState('offline', charge);

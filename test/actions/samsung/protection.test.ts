@@ -92,7 +92,7 @@ describe('the samsung way on virtual time', () => {
         phone.commands.filter((c) => c.startsWith('settings put')),
         JSON.stringify(odd.slice(0, 40)),
       ).toEqual([]);
-      const entry = new BatteryProtections(registry).of(SERIAL);
+      const entry = new BatteryProtections(registry, 'android').of(SERIAL);
       expect(entry?.state).toBe('unreadable');
       expect(entry?.message ?? '').not.toContain(odd);
       await protection.stop();
@@ -105,14 +105,14 @@ describe('the samsung way on virtual time', () => {
     protection.start();
     await pass(10_000);
     expect(phone.value).toBe('1');
-    expect(new BatteryProtections(registry).of(SERIAL)?.state).toBe('on');
+    expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('on');
 
     // Charging at 95 % with protection on: a One UI that keeps the value and ignores it.
     phone.percent = 95;
     await pass(29 * MINUTE);
-    expect(new BatteryProtections(registry).of(SERIAL)?.state).toBe('on');
+    expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('on');
     await pass(2 * MINUTE);
-    const entry = new BatteryProtections(registry).of(SERIAL)!;
+    const entry = new BatteryProtections(registry, 'android').of(SERIAL)!;
     expect(entry.state).toBe('not-honoured');
     expect(entry.message).toMatch(
       /^Samsung battery protection is set but not honoured \(protect_battery reads 1, yet the battery charged at 95 %, past the 85 % cap/,
@@ -125,7 +125,7 @@ describe('the samsung way on virtual time', () => {
     // Under the mark: the flag is over.
     phone.percent = 80;
     await pass(10_000);
-    expect(new BatteryProtections(registry).of(SERIAL)).toMatchObject({ state: 'on', message: undefined });
+    expect(new BatteryProtections(registry, 'android').of(SERIAL)).toMatchObject({ state: 'on', message: undefined });
     await protection.stop();
   });
 
@@ -138,7 +138,7 @@ describe('the samsung way on virtual time', () => {
     const puts = phone.commands.filter((c) => c.startsWith('settings put'));
     // At 0, 1 h, 2 h and 3 h (the cooldown counted from each write).
     expect(puts).toHaveLength(4);
-    expect(new BatteryProtections(registry).of(SERIAL)?.state).toBe('not-taken');
+    expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('not-taken');
     expect(log.lines().filter((l) => /did not take/.test(String(l.msg)))).toHaveLength(1);
     expect(stats.protectionWrites.get('not_taken')).toBe(4);
     expect(stats.protectionProblems.get('not_taken')).toBe(1);
@@ -151,7 +151,7 @@ describe('the samsung way on virtual time', () => {
     protection.start();
     await pass(30 * MINUTE);
     expect(phone.commands).toEqual([]);
-    expect(new BatteryProtections(registry).of(SERIAL)).toMatchObject({
+    expect(new BatteryProtections(registry, 'android').of(SERIAL)).toMatchObject({
       state: 'not-samsung',
       message: expect.stringContaining("this phone's brand is google"),
     });

@@ -2,6 +2,7 @@
 // (script.ts). Pure: no I/O, no clock. Each probe (probes/*.ts) parses its own
 // section and fills the fields it owns; a missing or unreadable section leaves
 // only that probe's fields undefined.
+import { ANDROID_NAME } from '../name.js';
 import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 import { identityFromProps } from './identity.js';
 import type { Props } from './parsers/getprop.js';
@@ -65,7 +66,7 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     serialNumber: identity.serialNumber,
     state: adbState(input.adbState),
     status: STATUS_AVAILABLE,
-    platformName: 'ANDROID',
+    platformName: ANDROID_NAME.platformName,
     platformVersion: undefined,
     modelName: undefined,
     brandName: undefined,
@@ -164,7 +165,7 @@ export function notReadyDeviceInfo(adbSerial: string, rawState: string, knownUdi
     state: adbState(rawState),
     status: STATUS_UNAVAILABLE,
     message: notReadyMessage(rawState, adbSerial),
-    platformName: 'ANDROID',
+    platformName: ANDROID_NAME.platformName,
     isAndroid: true,
     isIos: false,
   };
