@@ -40,3 +40,14 @@ export function parseDmesgLine(line: string): KernelLine | undefined {
 function unescapeKmsg(text: string): string {
   return text.replace(/\\x([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
+
+/**
+ * A line of a kernel log file: a /dev/kmsg record when it has a record's
+ * prefix (then only as one: a program's record must not pass as a dmesg
+ * line), else a dmesg or journal line. A continuation line says nothing.
+ */
+export function parseKernelLogLine(line: string): KernelLine | undefined {
+  if (/^\d+,\d+,\d+,/.test(line)) return parseKmsgRecord(line);
+  if (/^\s/.test(line) && !/^\s*\[/.test(line)) return undefined;
+  return parseDmesgLine(line);
+}

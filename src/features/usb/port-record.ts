@@ -99,3 +99,53 @@ function capByAge(table: Record<string, { seenAt: number }>, max: number): void 
   for (const name of names) if (table[name]!.seenAt < table[oldest]!.seenAt) oldest = name;
   delete table[oldest];
 }
+
+/**
+ * A record read back from the state file, rebuilt from what is valid in it:
+ * a hand-edited or cut file loses the entries that do not parse, never
+ * stops the agent; undefined when nothing of it is a record.
+ */
+export function recordFrom(value: unknown): PortRecord | undefined {
+  if (!isObject(value) || !isObject(value.ports) || !isObject(value.controllers)) return undefined;
+  const record = emptyRecord();
+  for (const [port, entry] of Object.entries(value.ports)) {
+    if (!/^\d+-\d+(?:\.\d+)*$/.test(port) || !isObject(entry) || !isObject(entry.days)) continue;
+    const days: Record<string, PortDay> = {};
+    for (const [day, d] of Object.entries(entry.days)) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !isObject(d)) continue;
+      days[day] = { failures: counts(d.failures), serials: strings(d.serials), failingSerials: strings(d.failingSerials) };
+    }
+    record.ports[port] = {
+      days,
+      seenAt: typeof entry.seenAt === 'number' ? entry.seenAt : 0,
+      ...(typeof entry.serial === 'string' ? { serial: entry.serial } : {}),
+      ...(typeof entry.lastFailureAt === 'number' ? { lastFailureAt: entry.lastFailureAt } : {}),
+    };
+  }
+  for (const [name, entry] of Object.entries(value.controllers)) {
+    if (!isObject(entry) || !isObject(entry.days)) continue;
+    const days: Record<string, FailureCounts> = {};
+    for (const [day, d] of Object.entries(entry.days)) if (/^\d{4}-\d{2}-\d{2}$/.test(day)) days[day] = counts(d);
+    record.controllers[name] = { days, seenAt: typeof entry.seenAt === 'number' ? entry.seenAt : 0 };
+  }
+  capByAge(record.ports, MAX_PORTS);
+  capByAge(record.controllers, MAX_CONTROLLERS);
+  return record;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function counts(value: unknown): FailureCounts {
+  const out: FailureCounts = {};
+  if (!isObject(value)) return out;
+  for (const [kind, n] of Object.entries(value)) {
+    if (FAILURE_KINDS.has(kind as UsbEventKind) && typeof n === 'number' && Number.isFinite(n) && n > 0) out[kind as UsbEventKind] = Math.floor(n);
+  }
+  return out;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string').slice(0, MAX_SERIALS) : [];
+}

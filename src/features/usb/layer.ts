@@ -1,0 +1,155 @@
+// The USB layer at run time: the kernel log followed into the record per
+// port, the record saved in the state directory, the verdicts worked out
+// after each change and logged once each, and what a device's message
+// gets from them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Settings } from '../../config/schema.js';
+import type { DeviceSnapshot } from '../../devices/record.js';
+import type { Logger } from '../../log/logger.js';
+import type { Clock, Timer, Timers } from '../../util/clock.js';
+import { attribute, type Verdict } from './attribution.js';
+import { busOf, classifyUsbLine, hubOf } from './classify.js';
+import { KernelLogFollower } from './follow.js';
+import { parseKernelLogLine } from './kernel-line.js';
+import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
+import { controllersOfBuses } from './sysfs.js';
+import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+
+/** The verdicts are worked out this long after a change: a burst of lines is one pass. */
+const SETTLE_MS = 1_000;
+const SAVE_EVERY_MS = 60_000;
+const SYSFS_EVERY_MS = 60_000;
+
+export interface UsbContext {
+  settings: Pick<Settings, 'usb'>;
+  stateDir: string;
+  logger: Logger;
+  clock: Clock & Timers;
+}
+
+export class UsbLayer {
+  private readonly file: PortRecordFile;
+  private record: PortRecord = emptyRecord();
+  private follower: KernelLogFollower | undefined;
+  private source: string | undefined;
+  private skipUpTo: number | undefined;
+  private seq: number | undefined;
+  private dirty = false;
+  private verdicts: Verdict[] = [];
+  private readonly logged = new Set<string>();
+  private settle: Timer | undefined;
+  private saver: Timer | undefined;
+  private controllers = new Map<number, string>();
+  private controllersAt = -Infinity;
+
+  constructor(private readonly context: UsbContext) {
+    this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
+  }
+
+  start(): void {
+    const path = this.context.settings.usb.kernelLog;
+    if (path === '' || this.follower) return;
+    const stored = this.file.load();
+    this.record = stored.record;
+    this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
+    // The same log of the same boot: its records up to the saved one are counted already.
+    this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
+    this.seq = this.skipUpTo;
+    this.work();
+    this.follower = new KernelLogFollower({ path, logger: this.context.logger, timers: this.context.clock, onLine: (line) => this.line(line) });
+    if (this.follower.start()) this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+  }
+
+  stop(): void {
+    this.follower?.stop();
+    this.settle?.cancel();
+    this.saver?.cancel();
+    if (this.dirty) this.save();
+  }
+
+  /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
+  noteFor(device: DeviceSnapshot): string | undefined {
+    const port = device.usb?.usb;
+    const onPort = port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined;
+    const words = this.verdicts.filter((v) => {
+      if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
+      if (onPort === undefined) return false;
+      if (v.ports.includes(onPort)) return true;
+      if (v.layer === 'hub' || v.layer === 'hub-power') return hubOf(onPort) === v.subject;
+      if (v.layer === 'controller') return this.controllerOf(busOf(onPort)) === v.subject;
+      return false;
+    });
+    return words.length ? `USB: ${words.map((v) => v.evidence).join('; ')}` : undefined;
+  }
+
+  private line(line: string): void {
+    const parsed = parseKernelLogLine(line);
+    if (!parsed) return;
+    if (parsed.seq !== undefined) {
+      if (this.skipUpTo !== undefined && parsed.seq <= this.skipUpTo) return;
+      this.seq = parsed.seq;
+    }
+    const event = classifyUsbLine(parsed.text);
+    if (!event) return;
+    addEvent(this.record, event, this.context.clock.wall());
+    this.dirty = true;
+    this.settle ??= this.context.clock.setTimer(
+      () => {
+        this.settle = undefined;
+        this.work();
+      },
+      SETTLE_MS,
+      { unref: true },
+    );
+  }
+
+  /** Works the verdicts out again, and logs each new one once. */
+  private work(): void {
+    const now = this.context.clock.wall();
+    pruneRecord(this.record, now);
+    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllerOf(bus) });
+    const current = new Set<string>();
+    for (const v of this.verdicts) {
+      const key = `${v.layer} ${v.subject}`;
+      current.add(key);
+      if (!this.logged.has(key)) this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+    }
+    // A verdict that went away is logged again if it comes back.
+    this.logged.clear();
+    for (const key of current) this.logged.add(key);
+  }
+
+  private controllerOf(bus: number): string {
+    const at = this.context.clock.monotonic();
+    if (at - this.controllersAt >= SYSFS_EVERY_MS) {
+      this.controllers = controllersOfBuses(this.context.settings.usb.sysfsRoot);
+      this.controllersAt = at;
+    }
+    return this.controllers.get(bus) ?? `bus ${bus}`;
+  }
+
+  private periodicSave(): void {
+    if (this.dirty) this.save();
+    this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+  }
+
+  private save(): void {
+    pruneRecord(this.record, this.context.clock.wall());
+    const saved = this.file.save({
+      record: this.record,
+      ...(this.source !== undefined ? { source: this.source } : {}),
+      ...(this.seq !== undefined ? { seq: this.seq } : {}),
+    });
+    if (saved) this.dirty = false;
+  }
+}
+
+/** This boot's id: the kernel's record numbers start again at each boot. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
