@@ -4,6 +4,7 @@
 // gets from them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
@@ -13,7 +14,8 @@ import { busOf, classifyUsbLine, hubOf } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
-import { controllersOfBuses } from './sysfs.js';
+import { onUsbOffList, rememberListed } from './off-adb.js';
+import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 
 /** The verdicts are worked out this long after a change: a burst of lines is one pass. */
@@ -42,6 +44,9 @@ export class UsbLayer {
   private saver: Timer | undefined;
   private controllers = new Map<number, string>();
   private controllersAt = -Infinity;
+  /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
+  private readonly listed = new Map<string, DeviceInfo>();
+  private readonly saidOffList = new Set<string>();
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -81,6 +86,27 @@ export class UsbLayer {
       return false;
     });
     return words.length ? `USB: ${words.map((v) => v.evidence).join('; ')}` : undefined;
+  }
+
+  /**
+   * The report's devices, with each phone listed before that its source
+   * lists no more while sysfs still shows its USB serial on a port: it is
+   * there, adb (or usbmuxd) just cannot see it.
+   */
+  withPhonesOnUsb(devices: readonly DeviceInfo[]): DeviceInfo[] {
+    const root = this.context.settings.usb.sysfsRoot;
+    if (root === '') return [...devices];
+    const onUsb = serialsOnPorts(root);
+    const added = onUsbOffList(devices, this.listed.values(), onUsb);
+    for (const d of added) {
+      if (this.saidOffList.has(d.udid)) continue;
+      this.saidOffList.add(d.udid);
+      this.context.logger.info({ udid: d.udid }, `${d.udid} ${d.message ?? ''}`);
+    }
+    rememberListed(this.listed, devices, onUsb);
+    // Said once per stay off the list: listed again, or gone from USB, it may be said again.
+    for (const udid of this.saidOffList) if (!added.some((d) => d.udid === udid)) this.saidOffList.delete(udid);
+    return [...devices, ...added];
   }
 
   private line(line: string): void {
