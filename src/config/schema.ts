@@ -222,8 +222,10 @@ export const schema = {
   },
   'usb.sysfsRoot': {
     type: 'string',
-    format: 'path',
-    help: "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts",
+    format: 'path, or `""` for off',
+    help:
+      "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts, and the serial on each port: " +
+      'a phone adb (or usbmuxd) stops listing while its serial is on a port is reported UNAVAILABLE with why (USB debugging off, charge-only mode, a revoked key), not UNPLUGGED. `""` turns both off',
   },
   httpsProxy: {
     type: 'string',
