@@ -96,6 +96,37 @@ describe('the USB layer on a replayed kernel log', () => {
   });
 });
 
+describe("the USB layer's word on devices behind a hub or a controller", () => {
+  it('gives the hub verdict to a phone on any port of that hub, and the controller verdict to a phone on any of its buses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const controller = join(dir, 'devices', '0000:00:14.0');
+    mkdirSync(join(controller, 'usb2'), { recursive: true });
+    const sysfs = join(dir, 'bus');
+    mkdirSync(sysfs);
+    symlinkSync(join(controller, 'usb2'), join(sysfs, 'usb2'));
+    const log = join(dir, 'kmsg.rec');
+    const records = [
+      'usb 1-1.1: SerialNumber: P1',
+      'usb 1-1.2: SerialNumber: P2',
+      'usb 1-1.1: device descriptor read/64, error -71',
+      'usb 1-1.2: device not accepting address 9, error -71',
+      'xhci_hcd 0000:00:14.0: xHCI host controller not responding, assume dead',
+    ].map((text, i) => `3,${i + 1},${i * 1000},-;${text}`);
+    writeFileSync(log, `${records.join('\n')}\n`);
+    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    started.push(feature);
+    void feature.start?.();
+    await waitFor(() => note(feature, phone('P3', '1-1.3')) !== undefined, 10_000, 'the hub verdict');
+    expect(note(feature, phone('P3', '1-1.3'))).toMatch(
+      /^USB: hub 1-1: all 2 of its ports \(1-1\.1, 1-1\.2\) failed within 10 min .*: the hub or its power supply$/,
+    );
+    expect(note(feature, phone('P4', '2-4'))).toMatch(
+      /^USB: controller 0000:00:14\.0: the kernel found it dead once .*: the host controller, not the phones or hubs on it$/,
+    );
+    expect(note(feature, phone('P5', '3-1'))).toBeUndefined();
+  });
+});
+
 describe('controllersOfBuses', () => {
   it("names each bus's controller from the root hub's link, and nothing without sysfs", () => {
     const root = mkdtempSync(join(tmpdir(), 'usb-sysfs-'));
