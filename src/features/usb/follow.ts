@@ -28,6 +28,7 @@ export class KernelLogFollower {
   private timer: Timer | undefined;
   private partial = '';
   private stopped = false;
+  private failing = false;
   private readonly buffer = Buffer.alloc(READ_BYTES);
 
   constructor(private readonly options: FollowOptions) {}
@@ -71,14 +72,17 @@ export class KernelLogFollower {
       if (err) {
         // EPIPE: the record we were to read was overwritten in the ring buffer; the next read goes on with the oldest kept.
         if (err.code === 'EPIPE') return this.turn(reads + 1);
-        // EAGAIN: nothing new.
-        if (err.code !== 'EAGAIN')
+        // EAGAIN: nothing new. Another error (a directory named, a device gone): said once, until a read works again.
+        if (err.code !== 'EAGAIN' && !this.failing) {
+          this.failing = true;
           this.options.logger.warn(
             { path: this.options.path, code: err.code },
-            `reading the kernel's messages from ${this.options.path} failed (${err.message}); trying again in a second`,
+            `reading the kernel's messages from ${this.options.path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
           );
+        }
         return this.later(this.options.pollMs ?? POLL_MS);
       }
+      this.failing = false;
       if (n === 0) return this.later(this.options.pollMs ?? POLL_MS);
       this.take(this.buffer.toString('utf8', 0, n));
       this.turn(reads + 1);

@@ -11,6 +11,8 @@ export interface KernelLine {
   text: string;
   /** The record's sequence number, for /dev/kmsg records. */
   seq?: number;
+  /** The record's time, in microseconds since its boot, for /dev/kmsg records. */
+  tsUs?: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export function parseKmsgRecord(record: string): KernelLine | undefined {
   if (!m) return undefined;
   const pri = Number(m[1]);
   if (pri >> 3 !== 0) return undefined;
-  return { text: unescapeKmsg(m[4]!), seq: Number(m[2]) };
+  return { text: unescapeKmsg(m[4]!), seq: Number(m[2]), tsUs: Number(m[3]) };
 }
 
 /** A dmesg line ("[   86.4] usb 2-3: ...") or a journal line ("Nov 27 20:16:17 host kernel: usb ..."), or a bare message. */

@@ -47,6 +47,7 @@ export class UsbLayer {
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
   private readonly listed = new Map<string, DeviceInfo>();
   private readonly saidOffList = new Set<string>();
+  private anchor: { wall: number; tsUs: number } | undefined;
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -118,7 +119,7 @@ export class UsbLayer {
     }
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
-    addEvent(this.record, event, this.context.clock.wall());
+    addEvent(this.record, event, this.wallOf(parsed.tsUs));
     this.dirty = true;
     this.settle ??= this.context.clock.setTimer(
       () => {
@@ -128,6 +129,24 @@ export class UsbLayer {
       SETTLE_MS,
       { unref: true },
     );
+  }
+
+  /**
+   * When a record was logged, on the wall clock: the ring buffer read at
+   * start, or a replay, arrives all at once, and failures hours apart must
+   * not look simultaneous (a hub's ports "at once"). /dev/kmsg's times count
+   * from this boot (/proc/uptime gives its wall time); a recording's from the
+   * first record read, taken as now.
+   */
+  private wallOf(tsUs: number | undefined): number {
+    const now = this.context.clock.wall();
+    if (tsUs === undefined) return now;
+    if (!this.anchor) {
+      const boot = this.context.settings.usb.kernelLog === '/dev/kmsg' ? bootWall(now) : undefined;
+      this.anchor = boot === undefined ? { wall: now, tsUs } : { wall: boot, tsUs: 0 };
+    }
+    const wall = this.anchor.wall + (tsUs - this.anchor.tsUs) / 1000;
+    return clampLive(wall, now, this.context.settings.usb.kernelLog === '/dev/kmsg');
   }
 
   /** Works the verdicts out again, and logs each new one once. */
@@ -169,6 +188,21 @@ export class UsbLayer {
     });
     if (saved) this.dirty = false;
   }
+}
+
+/** The wall time of this boot, from /proc/uptime; undefined where it cannot be read. */
+function bootWall(now: number): number | undefined {
+  try {
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Number.isFinite(uptime) ? now - uptime * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A live record is never in the future (the kernel's record clock stops in a suspend, uptime does not: after one, records map early, never late). */
+function clampLive(wall: number, now: number, live: boolean): number {
+  return live ? Math.min(wall, now) : wall;
 }
 
 /** This boot's id: the kernel's record numbers start again at each boot. */

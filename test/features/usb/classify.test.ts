@@ -99,7 +99,7 @@ describe('parseKmsgRecord', () => {
   });
 
   it('keeps the sequence number and decodes escapes', () => {
-    expect(parseKmsgRecord('6,42,100,-;usb 1-2: SerialNumber: a\\x20b\n')).toEqual({ seq: 42, text: 'usb 1-2: SerialNumber: a b' });
+    expect(parseKmsgRecord('6,42,100,-;usb 1-2: SerialNumber: a\\x20b\n')).toEqual({ seq: 42, tsUs: 100, text: 'usb 1-2: SerialNumber: a b' });
     expect(parseKmsgRecord('garbage')).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import type { DeviceSnapshot } from '../../../src/devices/record.js';
 import type { DeviceFeature } from '../../../src/devices/feature.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { controllersOfBuses } from '../../../src/features/usb/sysfs.js';
+import { KernelLogFollower } from '../../../src/features/usb/follow.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
@@ -89,6 +90,26 @@ describe('the USB layer on a replayed kernel log', () => {
     expect(note(feature, phone('R58D', '1-1.4.2'))).toBeUndefined();
   });
 
+  it('says once that a kernel log it opened cannot be read (a directory named), however often it tries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = captureLogger();
+    // Timers the test fires by hand: each retry runs when the test says.
+    const due: Array<() => void> = [];
+    const follower = new KernelLogFollower({
+      path: dir,
+      onLine: () => undefined,
+      logger: log.logger,
+      timers: { setTimer: (fn) => (due.push(fn), { cancel: () => undefined }) },
+    });
+    expect(follower.start()).toBe(true);
+    for (let retry = 0; retry < 5; retry++) {
+      await waitFor(() => due.length > 0, 5_000, 'the next retry');
+      due.shift()!();
+    }
+    follower.stop();
+    expect(log.lines().filter((l) => String(l.msg).startsWith(`reading the kernel's messages from ${dir} failed`))).toHaveLength(1);
+  });
+
   it('reads nothing when usb.kernelLog is empty', () => {
     const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
     const { lines } = start('', dir);
@@ -124,6 +145,31 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
       /^USB: controller 0000:00:14\.0: the kernel found it dead once .*: the host controller, not the phones or hubs on it$/,
     );
     expect(note(feature, phone('P5', '3-1'))).toBeUndefined();
+  });
+});
+
+describe("the kernel's record times", () => {
+  it("keep failures an hour apart in a replay from counting as a hub's ports failing at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    const hour = 3_600_000_000;
+    writeFileSync(
+      log,
+      [
+        // A healthy port: not every port of the controller fails.
+        `6,0,500,-;usb 1-3.1: SerialNumber: HEALTHY`,
+        `3,1,1000,-;usb 1-1.1: device descriptor read/64, error -71`,
+        `3,2,${hour},-;usb 1-1.2: device descriptor read/64, error -71`,
+        // The same two ports of another hub, a second apart: at once.
+        `3,3,${2 * hour},-;usb 1-2.1: device descriptor read/64, error -71`,
+        `3,4,${2 * hour + 1_000_000},-;usb 1-2.2: device descriptor read/64, error -71`,
+      ].join('\n') + '\n',
+    );
+    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: '' } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    started.push(feature);
+    void feature.start?.();
+    await waitFor(() => note(feature, phone('P', '1-2.3')) !== undefined, 10_000, 'the verdict on hub 1-2');
+    expect(note(feature, phone('Q', '1-1.3'))).toBeUndefined();
   });
 });
 
