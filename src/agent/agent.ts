@@ -3,6 +3,7 @@ import type { DeviceSource, SourceChange } from '../platforms/source.js';
 import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { DeviceFeature } from '../devices/feature.js';
 import type { UnpluggedLedger } from '../report/unplugged.js';
 import type { ReportedStore } from '../report/reported-store.js';
 import type { Logger } from '../log/logger.js';
@@ -38,6 +39,8 @@ export interface AgentParts {
   loop: ReportLoop;
   views: StatusViews;
   status: StatusServer;
+  /** The features; those with a lifecycle start after the status server, before the sources. */
+  features?: readonly DeviceFeature[];
 }
 
 /**
@@ -55,6 +58,7 @@ export class Agent {
     const { status, sources, actions, loop } = parts;
     this.services = [
       { name: 'status', start: () => status.start(), stop: () => status.stop() },
+      ...(parts.features ?? []).flatMap((f) => (f.start ? [{ name: f.name, start: () => f.start?.(), stop: () => f.stop?.() }] : [])),
       ...sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
       ...actions,
       { name: 'schedule', start: () => loop.start(), stop: () => loop.stop() },

@@ -9,6 +9,7 @@ import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.
 import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
+import type { DeviceFeature } from '../devices/feature.js';
 import { DeviceRegistry } from '../devices/registry.js';
 import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
@@ -48,6 +49,8 @@ export interface Parts extends Platforms {
   pausedPorts: PausedPortsFile;
   /** Whom recovery's booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
+  /** The features (src/agent/features.ts): the daemon starts those that follow something of their own. */
+  features: readonly DeviceFeature[];
 }
 
 export interface BuildOptions {
@@ -62,7 +65,7 @@ export interface BuildOptions {
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
   const clock = options.clock ?? systemClock;
   const registry = new DeviceRegistry();
-  const features = buildFeatures(registry);
+  const features = buildFeatures(registry, { settings, stateDir: stateDirOf(settings, env), logger, clock });
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const stats = new AgentStats();
   const unplugged = new UnpluggedLedger();
@@ -89,7 +92,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, reporter, booking: options.booking };
+  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, reporter, booking: options.booking, features };
 }
 
 /**
@@ -134,6 +137,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     loop,
     views,
     status,
+    features: parts.features,
   });
 }
 

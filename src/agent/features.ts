@@ -7,7 +7,12 @@ import { samsungFeature } from '../actions/samsung/feature.js';
 import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import { usbFeature } from '../features/usb/feature.js';
+import type { UsbContext } from '../features/usb/layer.js';
 
-export function buildFeatures(registry: DeviceRegistry): DeviceFeature[] {
-  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry)];
+/** What the features that follow something of their own need: the daemon's settings, state directory, logger and clock. */
+type FeatureContext = UsbContext;
+
+export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext): DeviceFeature[] {
+  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry), usbFeature(context)];
 }

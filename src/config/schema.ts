@@ -213,6 +213,20 @@ export const schema = {
     format: 'ID=HUB:PORT list',
     help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`. A port is switched for a USB phone only while the usb path adb reports lies behind it (`R58M12AB=1-1.4:3` wants `usb:1-1.4.3` or below), and for no phone whose udid or serial another device claims; a key that is one device's adb serial and the udid another gives (a phone may give `127.0.0.1:5555` as its udid) names neither phone: nothing is switched through it, said in one warning, and such a phone is best mapped by its udid ([trust model](../design/trust.md))",
   },
+  'usb.kernelLog': {
+    type: 'string',
+    format: 'path, or `""` for off',
+    help:
+      "the kernel's log the USB layer follows for its messages about ports, hubs and controllers: `/dev/kmsg`, or a recorded file of `/dev/kmsg` records to replay an incident; " +
+      '`""` turns the reading off. Where it cannot be read (`kernel.dmesg_restrict=1` without `CAP_SYSLOG`, a container without `/dev/kmsg`) the agent says so once and works as without it',
+  },
+  'usb.sysfsRoot': {
+    type: 'string',
+    format: 'path, or `""` for off',
+    help:
+      "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts, and the serial on each port: " +
+      'a phone adb (or usbmuxd) stops listing while its serial is on a port is reported UNAVAILABLE with why (USB debugging off, charge-only mode, a revoked key), not UNPLUGGED. `""` turns both off',
+  },
   httpsProxy: {
     type: 'string',
     optional: true,

@@ -17,6 +17,10 @@ export interface TransportCut {
 export interface DeviceFeature {
   /** A plain name, for logs and tests. */
   readonly name: string;
+  /** Starts what the feature follows on its own (a log, a timer), with the daemon's services, before the sources. */
+  start?(): Promise<void> | void;
+  /** Stops it, in reverse order with the daemon's services. */
+  stop?(): Promise<void> | void;
   /**
    * What the feature says of this listed device in its message (a hold, a
    * person needed, a setting that did not take), or nothing. `peers` are

@@ -1,0 +1,20 @@
+// The USB layer as the report sees it: a device's message gets the
+// evidence when the kernel's word blames its port, its hub, its controller
+// or the phone itself; a phone gone from its source's list while the
+// kernel still has it on a port is reported as such, not UNPLUGGED. Built for every command, started only by the daemon
+// (the kernel log is followed only while it runs); without a context (tests
+// that build the features alone) it says nothing.
+import type { DeviceFeature } from '../../devices/feature.js';
+import { UsbLayer, type UsbContext } from './layer.js';
+
+export function usbFeature(context: UsbContext | undefined): DeviceFeature {
+  const layer = context && new UsbLayer(context);
+  return {
+    name: 'usb',
+    start: () => layer?.start(),
+    stop: () => layer?.stop(),
+    notes: (device) => [layer?.noteFor(device)],
+    // Last: a phone another feature reports off its list (a charge pause) is in the list by then.
+    annotate: (devices) => (layer ? layer.withPhonesOnUsb(devices) : [...devices]),
+  };
+}

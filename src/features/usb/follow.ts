@@ -1,0 +1,118 @@
+// Follows a kernel log: /dev/kmsg, one record per read, or a recorded file
+// of records (a replay), read to its end and then watched for more. Opened
+// read-only and non-blocking, so that a quiet /dev/kmsg never holds a
+// thread; polled on the injected timers, a second apart when there is
+// nothing new, which keeps an idle agent idle.
+import { closeSync, constants, openSync, read } from 'node:fs';
+import type { Logger } from '../../log/logger.js';
+import type { Timer, Timers } from '../../util/clock.js';
+
+const POLL_MS = 1_000;
+/** /dev/kmsg refuses a read into a buffer smaller than its record (EINVAL); its records are at most 8 KiB less the prefix. */
+const READ_BYTES = 16 * 1024;
+/** Reads in one go before the follower lets other work run. */
+const READS_PER_TURN = 256;
+/** A "line" longer than this is not a kernel line: dropped rather than kept growing. */
+const MAX_LINE = 64 * 1024;
+
+export interface FollowOptions {
+  path: string;
+  onLine: (line: string) => void;
+  logger: Logger;
+  timers: Timers;
+  pollMs?: number;
+}
+
+export class KernelLogFollower {
+  private fd: number | undefined;
+  private timer: Timer | undefined;
+  private partial = '';
+  private stopped = false;
+  private failing = false;
+  private readonly buffer = Buffer.alloc(READ_BYTES);
+
+  constructor(private readonly options: FollowOptions) {}
+
+  /** Opens the log and starts following it; false (and one line saying why and what to do) when it cannot be read. */
+  start(): boolean {
+    const { path, logger } = this.options;
+    try {
+      this.fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (err) {
+      // Info, not a warning: the agent works as before without it, and the packaged unit hides /dev/kmsg (PrivateDevices=yes).
+      logger.info({ path, code: (err as NodeJS.ErrnoException).code }, cannotRead(path, err as NodeJS.ErrnoException));
+      return false;
+    }
+    this.turn();
+    return true;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Closed already: nothing to release.
+      }
+      this.fd = undefined;
+    }
+  }
+
+  private turn(reads = 0): void {
+    if (this.stopped || this.fd === undefined) return;
+    if (reads >= READS_PER_TURN) {
+      this.later(0);
+      return;
+    }
+    read(this.fd, this.buffer, 0, this.buffer.length, null, (err, n) => {
+      if (this.stopped) return;
+      if (err) {
+        // EPIPE: the record we were to read was overwritten in the ring buffer; the next read goes on with the oldest kept.
+        if (err.code === 'EPIPE') return this.turn(reads + 1);
+        // EAGAIN: nothing new. Another error (a directory named, a device gone): said once, until a read works again.
+        if (err.code !== 'EAGAIN' && !this.failing) {
+          this.failing = true;
+          this.options.logger.warn(
+            { path: this.options.path, code: err.code },
+            `reading the kernel's messages from ${this.options.path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
+          );
+        }
+        return this.later(this.options.pollMs ?? POLL_MS);
+      }
+      this.failing = false;
+      if (n === 0) return this.later(this.options.pollMs ?? POLL_MS);
+      this.take(this.buffer.toString('utf8', 0, n));
+      this.turn(reads + 1);
+    });
+  }
+
+  private take(text: string): void {
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    if (this.partial.length > MAX_LINE) this.partial = '';
+    for (const line of lines) {
+      try {
+        this.options.onLine(line);
+      } catch (err) {
+        this.options.logger.warn({ err }, 'a kernel line could not be read as one; it is skipped');
+      }
+    }
+  }
+
+  private later(ms: number): void {
+    this.timer = this.options.timers.setTimer(() => this.turn(), ms, { unref: true });
+  }
+}
+
+function cannotRead(path: string, err: NodeJS.ErrnoException): string {
+  if (err.code === 'EACCES' || err.code === 'EPERM') {
+    return `cannot read the kernel's messages at ${path} (${err.code}): the USB layer will not say which port, hub or controller fails; give the agent CAP_SYSLOG (or set kernel.dmesg_restrict=0), or set usb.kernelLog to "" to turn this off. Everything else works as before`;
+  }
+  if (err.code === 'ENOENT') {
+    return `cannot read the kernel's messages: ${path} does not exist here (the packaged unit's PrivateDevices=yes hides /dev/kmsg, as does a container without it); the USB layer will not say which port, hub or controller fails. Set usb.kernelLog to "" to turn this off. Everything else works as before`;
+  }
+  return `cannot read the kernel's messages at ${path} (${err.message}); set usb.kernelLog to "" to turn this off. Everything else works as before`;
+}

@@ -1,0 +1,215 @@
+// The USB layer at run time: the kernel log followed into the record per
+// port, the record saved in the state directory, the verdicts worked out
+// after each change and logged once each, and what a device's message
+// gets from them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DeviceInfo } from '../../cloud/types.js';
+import type { Settings } from '../../config/schema.js';
+import type { DeviceSnapshot } from '../../devices/record.js';
+import type { Logger } from '../../log/logger.js';
+import type { Clock, Timer, Timers } from '../../util/clock.js';
+import { attribute, type Verdict } from './attribution.js';
+import { busOf, classifyUsbLine, hubOf } from './classify.js';
+import { KernelLogFollower } from './follow.js';
+import { parseKernelLogLine } from './kernel-line.js';
+import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
+import { onUsbOffList, rememberListed } from './off-adb.js';
+import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
+import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+
+/** The verdicts are worked out this long after a change: a burst of lines is one pass. */
+const SETTLE_MS = 1_000;
+const SAVE_EVERY_MS = 60_000;
+const SYSFS_EVERY_MS = 60_000;
+
+export interface UsbContext {
+  settings: Pick<Settings, 'usb'>;
+  stateDir: string;
+  logger: Logger;
+  clock: Clock & Timers;
+}
+
+export class UsbLayer {
+  private readonly file: PortRecordFile;
+  private record: PortRecord = emptyRecord();
+  private follower: KernelLogFollower | undefined;
+  private source: string | undefined;
+  private skipUpTo: number | undefined;
+  private seq: number | undefined;
+  private dirty = false;
+  private verdicts: Verdict[] = [];
+  private readonly logged = new Set<string>();
+  private settle: Timer | undefined;
+  private saver: Timer | undefined;
+  private controllers = new Map<number, string>();
+  private controllersAt = -Infinity;
+  /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
+  private readonly listed = new Map<string, DeviceInfo>();
+  private readonly saidOffList = new Set<string>();
+  private anchor: { wall: number; tsUs: number } | undefined;
+
+  constructor(private readonly context: UsbContext) {
+    this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
+  }
+
+  start(): void {
+    const path = this.context.settings.usb.kernelLog;
+    if (path === '' || this.follower) return;
+    const stored = this.file.load();
+    this.record = stored.record;
+    this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
+    // The same log of the same boot: its records up to the saved one are counted already.
+    this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
+    this.seq = this.skipUpTo;
+    this.work();
+    this.follower = new KernelLogFollower({ path, logger: this.context.logger, timers: this.context.clock, onLine: (line) => this.line(line) });
+    if (this.follower.start()) this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+  }
+
+  stop(): void {
+    this.follower?.stop();
+    this.settle?.cancel();
+    this.saver?.cancel();
+    if (this.dirty) this.save();
+  }
+
+  /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
+  noteFor(device: DeviceSnapshot): string | undefined {
+    const port = device.usb?.usb;
+    const onPort = port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined;
+    const words = this.verdicts.filter((v) => {
+      if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
+      if (onPort === undefined) return false;
+      if (v.ports.includes(onPort)) return true;
+      if (v.layer === 'hub' || v.layer === 'hub-power') return hubOf(onPort) === v.subject;
+      if (v.layer === 'controller') return this.controllerOf(busOf(onPort)) === v.subject;
+      return false;
+    });
+    return words.length ? `USB: ${words.map((v) => v.evidence).join('; ')}` : undefined;
+  }
+
+  /**
+   * The report's devices, with each phone listed before that its source
+   * lists no more while sysfs still shows its USB serial on a port: it is
+   * there, adb (or usbmuxd) just cannot see it.
+   */
+  withPhonesOnUsb(devices: readonly DeviceInfo[]): DeviceInfo[] {
+    const root = this.context.settings.usb.sysfsRoot;
+    if (root === '') return [...devices];
+    const onUsb = serialsOnPorts(root);
+    const added = onUsbOffList(devices, this.listed.values(), onUsb);
+    for (const d of added) {
+      if (this.saidOffList.has(d.udid)) continue;
+      this.saidOffList.add(d.udid);
+      this.context.logger.info({ udid: d.udid }, `${d.udid} ${d.message ?? ''}`);
+    }
+    rememberListed(this.listed, devices, onUsb);
+    // Said once per stay off the list: listed again, or gone from USB, it may be said again.
+    for (const udid of this.saidOffList) if (!added.some((d) => d.udid === udid)) this.saidOffList.delete(udid);
+    return [...devices, ...added];
+  }
+
+  private line(line: string): void {
+    const parsed = parseKernelLogLine(line);
+    if (!parsed) return;
+    if (parsed.seq !== undefined) {
+      if (this.skipUpTo !== undefined && parsed.seq <= this.skipUpTo) return;
+      this.seq = parsed.seq;
+    }
+    const event = classifyUsbLine(parsed.text);
+    if (!event) return;
+    addEvent(this.record, event, this.wallOf(parsed.tsUs));
+    this.dirty = true;
+    this.settle ??= this.context.clock.setTimer(
+      () => {
+        this.settle = undefined;
+        this.work();
+      },
+      SETTLE_MS,
+      { unref: true },
+    );
+  }
+
+  /**
+   * When a record was logged, on the wall clock: the ring buffer read at
+   * start, or a replay, arrives all at once, and failures hours apart must
+   * not look simultaneous (a hub's ports "at once"). /dev/kmsg's times count
+   * from this boot (/proc/uptime gives its wall time); a recording's from the
+   * first record read, taken as now.
+   */
+  private wallOf(tsUs: number | undefined): number {
+    const now = this.context.clock.wall();
+    if (tsUs === undefined) return now;
+    if (!this.anchor) {
+      const boot = this.context.settings.usb.kernelLog === '/dev/kmsg' ? bootWall(now) : undefined;
+      this.anchor = boot === undefined ? { wall: now, tsUs } : { wall: boot, tsUs: 0 };
+    }
+    const wall = this.anchor.wall + (tsUs - this.anchor.tsUs) / 1000;
+    return clampLive(wall, now, this.context.settings.usb.kernelLog === '/dev/kmsg');
+  }
+
+  /** Works the verdicts out again, and logs each new one once. */
+  private work(): void {
+    const now = this.context.clock.wall();
+    pruneRecord(this.record, now);
+    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllerOf(bus) });
+    const current = new Set<string>();
+    for (const v of this.verdicts) {
+      const key = `${v.layer} ${v.subject}`;
+      current.add(key);
+      if (!this.logged.has(key)) this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+    }
+    // A verdict that went away is logged again if it comes back.
+    this.logged.clear();
+    for (const key of current) this.logged.add(key);
+  }
+
+  private controllerOf(bus: number): string {
+    const at = this.context.clock.monotonic();
+    if (at - this.controllersAt >= SYSFS_EVERY_MS) {
+      this.controllers = controllersOfBuses(this.context.settings.usb.sysfsRoot);
+      this.controllersAt = at;
+    }
+    return this.controllers.get(bus) ?? `bus ${bus}`;
+  }
+
+  private periodicSave(): void {
+    if (this.dirty) this.save();
+    this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+  }
+
+  private save(): void {
+    pruneRecord(this.record, this.context.clock.wall());
+    const saved = this.file.save({
+      record: this.record,
+      ...(this.source !== undefined ? { source: this.source } : {}),
+      ...(this.seq !== undefined ? { seq: this.seq } : {}),
+    });
+    if (saved) this.dirty = false;
+  }
+}
+
+/** The wall time of this boot, from /proc/uptime; undefined where it cannot be read. */
+function bootWall(now: number): number | undefined {
+  try {
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Number.isFinite(uptime) ? now - uptime * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A live record is never in the future (the kernel's record clock stops in a suspend, uptime does not: after one, records map early, never late). */
+function clampLive(wall: number, now: number, live: boolean): number {
+  return live ? Math.min(wall, now) : wall;
+}
+
+/** This boot's id: the kernel's record numbers start again at each boot. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

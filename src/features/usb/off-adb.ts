@@ -1,0 +1,53 @@
+// A phone the kernel has on a USB port but no source lists: not taken
+// away, so not UNPLUGGED. Its USB debugging was turned off (an OS update
+// does it), it came up in charge-only mode, or its adb key was revoked.
+// Pure: the layer gives it the devices it saw listed before and the serials
+// sysfs shows on ports now.
+import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
+import { IOS_PLATFORM } from '../../platforms/ios/inventory.js';
+
+/** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
+export function usbSerialsOf(device: DeviceInfo): string[] {
+  return [...new Set([device.serialNumber, device.udid, device.udid.replace(/-/g, '')])];
+}
+
+/** The devices to add to a report: each remembered one missing from it whose USB serial sysfs shows on a port. */
+export function onUsbOffList(present: readonly DeviceInfo[], remembered: Iterable<DeviceInfo>, onUsb: ReadonlyMap<string, string>): DeviceInfo[] {
+  const listed = new Set(present.map((d) => d.udid));
+  const out: DeviceInfo[] = [];
+  for (const device of remembered) {
+    if (listed.has(device.udid)) continue;
+    const port = usbSerialsOf(device)
+      .map((s) => onUsb.get(s))
+      .find((p) => p !== undefined);
+    if (port === undefined) continue;
+    const { message: _old, batteryDetail: _detail, ...last } = device;
+    out.push({
+      ...last,
+      state: 'no device',
+      status: STATUS_UNAVAILABLE,
+      message:
+        `on USB port ${port} (the kernel enumerated it) but ${device.platformName === IOS_PLATFORM ? 'usbmuxd' : 'adb'} does not list it: ` +
+        'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+    });
+  }
+  return out;
+}
+
+/** How many listed devices the layer remembers for this: a lab's worth, the least recently listed dropped first. */
+const MAX_REMEMBERED = 512;
+
+/** Remembers the devices listed now (the latest listing of each wins), and forgets those neither listed nor on a port. */
+export function rememberListed(remembered: Map<string, DeviceInfo>, present: readonly DeviceInfo[], onUsb: ReadonlyMap<string, string>): void {
+  const listed = new Set<string>();
+  for (const device of present) {
+    if (device.status === STATUS_UNPLUGGED) continue;
+    listed.add(device.udid);
+    remembered.delete(device.udid);
+    remembered.set(device.udid, device);
+  }
+  for (const [udid, device] of remembered) {
+    if (!listed.has(udid) && !usbSerialsOf(device).some((s) => onUsb.has(s))) remembered.delete(udid);
+  }
+  while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+}

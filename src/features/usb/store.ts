@@ -1,0 +1,72 @@
+// The record per port kept in the state directory across restarts, with the
+// last kernel record read (its sequence number, for this boot and log), so
+// that a restart does not count the ring buffer's old records twice.
+// Written atomically (src/util/atomic-file.ts); a file that cannot be read
+// as one is set aside with one line, and the record starts empty.
+import type { Logger } from '../../log/logger.js';
+import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import { emptyRecord, recordFrom, type PortRecord } from './port-record.js';
+
+export const USB_PORTS_FILE = 'usb-ports.json';
+/** 512 ports x 7 days with their serials: well under this. */
+const MAX_BYTES = 8 * 1024 * 1024;
+
+export interface StoredPorts {
+  record: PortRecord;
+  /** Which log and boot `seq` counts in ("BOOT_ID /dev/kmsg"). */
+  source?: string;
+  /** The last kernel record read from that source. */
+  seq?: number;
+}
+
+export class PortRecordFile {
+  constructor(
+    readonly file: string,
+    private readonly logger: Logger,
+  ) {}
+
+  load(): StoredPorts {
+    let text: string | undefined;
+    try {
+      text = readStateFile(this.file, MAX_BYTES);
+    } catch (err) {
+      this.logger.warn({ file: this.file, err }, `the USB port record ${this.file} cannot be read (${(err as Error).message}); starting an empty one`);
+      return { record: emptyRecord() };
+    }
+    if (text === undefined) return { record: emptyRecord() };
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    const stored = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const record = recordFrom(stored.record);
+    if (!record) {
+      this.logger.warn(
+        { file: this.file },
+        `the USB port record ${this.file} is not one the agent wrote; starting an empty one (it is replaced at the next save)`,
+      );
+      return { record: emptyRecord() };
+    }
+    return {
+      record,
+      ...(typeof stored.source === 'string' ? { source: stored.source } : {}),
+      ...(typeof stored.seq === 'number' ? { seq: stored.seq } : {}),
+    };
+  }
+
+  /** Saves; a failure is one line, and the record stays in memory for the next try. */
+  save(stored: StoredPorts): boolean {
+    try {
+      writeAtomically(this.file, `${JSON.stringify(stored)}\n`);
+      return true;
+    } catch (err) {
+      this.logger.warn(
+        { file: this.file, err },
+        `the USB port record could not be saved to ${this.file} (${(err as Error).message}); it is kept in memory and tried again`,
+      );
+      return false;
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DeviceSnapshot } from '../../../src/devices/record.js';
+import type { DeviceFeature } from '../../../src/devices/feature.js';
+import { usbFeature } from '../../../src/features/usb/feature.js';
+import { controllersOfBuses } from '../../../src/features/usb/sysfs.js';
+import { KernelLogFollower } from '../../../src/features/usb/follow.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { waitFor } from '../../support/wait.js';
+import { captureLogger } from '../../log/capture.js';
+
+// The USB layer on real files: a recorded /dev/kmsg replayed and followed,
+// the record kept in a state directory across a restart, a kernel log that
+// cannot be read. The kernel log is a file here, as a lab replaying an
+// incident gives it (usb.kernelLog).
+
+function phone(serial: string, usb?: string): DeviceSnapshot {
+  return {
+    key: `android/${serial}`,
+    platform: 'android',
+    serial,
+    state: 'device',
+    changedSeq: 0,
+    connection: 1,
+    failures: 0,
+    probing: false,
+    ...(usb ? { usb: { usb } } : {}),
+  };
+}
+
+/** 14 enumeration failures of port 1-1.4.2 with 3 phones, as /dev/kmsg records. */
+function badPortRecords(firstSeq: number): string {
+  const out: string[] = [];
+  let seq = firstSeq;
+  for (const [i, serial] of ['R58A', 'R58B', 'R58C'].entries()) {
+    out.push(`6,${seq++},${seq * 1000},-;usb 1-1.4.2: new high-speed USB device number ${i + 5} using xhci_hcd`);
+    out.push(`6,${seq++},${seq * 1000},-;usb 1-1.4.2: SerialNumber: ${serial}`);
+    out.push(' SUBSYSTEM=usb');
+    for (let n = 0; n < (i === 0 ? 6 : 4); n++) out.push(`3,${seq++},${seq * 1000},-;usb 1-1.4.2: device descriptor read/64, error -71`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const started: DeviceFeature[] = [];
+afterEach(async () => {
+  for (const f of started.splice(0)) await f.stop?.();
+});
+
+function start(kernelLog: string, stateDir: string, logger = captureLogger()): { feature: DeviceFeature; lines: () => Array<Record<string, unknown>> } {
+  const feature = usbFeature({ settings: { usb: { kernelLog, sysfsRoot: join(stateDir, 'no-sysfs') } }, stateDir, logger: logger.logger, clock: systemClock });
+  started.push(feature);
+  void feature.start?.();
+  return { feature, lines: logger.lines };
+}
+
+const note = (feature: DeviceFeature, device: DeviceSnapshot): string | undefined => feature.notes?.(device, [])[0];
+
+describe('the USB layer on a replayed kernel log', () => {
+  it("puts the port's evidence on the message of a phone on that port, logs it once, and keeps the record across a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    writeFileSync(log, badPortRecords(100));
+    const first = start(log, dir);
+    const onPort = phone('R58D', '1-1.4.2');
+    await waitFor(() => note(first.feature, onPort) !== undefined, 10_000, 'the port verdict');
+    expect(note(first.feature, onPort)).toBe(
+      'USB: port 1-1.4.2: 14 enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone',
+    );
+    expect(note(first.feature, phone('R58E', '1-1.4.3'))).toBeUndefined();
+    expect(first.lines().filter((l) => String(l.msg).startsWith('port 1-1.4.2:'))).toHaveLength(1);
+    await first.feature.stop?.();
+    expect(JSON.parse(readFileSync(join(dir, 'usb-ports.json'), 'utf8'))).toMatchObject({ seq: expect.any(Number) as unknown });
+
+    // A restart on the same log counts none of its records twice, and follows what the kernel adds.
+    const second = start(log, dir);
+    await waitFor(() => note(second.feature, onPort) !== undefined, 10_000, 'the verdict after a restart');
+    expect(note(second.feature, onPort)).toContain('14 enumeration failures');
+    appendFileSync(log, '3,500,999999,-;usb 1-1.4.2: device descriptor read/64, error -71\n');
+    await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 10_000, 'the appended record');
+  });
+
+  it("says once that it cannot read the kernel's messages, and says nothing on devices", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const { feature, lines } = start(join(dir, 'no-such-kmsg'), dir);
+    const warnings = lines().filter((l) => String(l.msg).includes("cannot read the kernel's messages"));
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0]!.msg)).toContain('usb.kernelLog');
+    expect(note(feature, phone('R58D', '1-1.4.2'))).toBeUndefined();
+  });
+
+  it('says once that a kernel log it opened cannot be read (a directory named), however often it tries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = captureLogger();
+    // Timers the test fires by hand: each retry runs when the test says.
+    const due: Array<() => void> = [];
+    const follower = new KernelLogFollower({
+      path: dir,
+      onLine: () => undefined,
+      logger: log.logger,
+      timers: { setTimer: (fn) => (due.push(fn), { cancel: () => undefined }) },
+    });
+    expect(follower.start()).toBe(true);
+    for (let retry = 0; retry < 5; retry++) {
+      await waitFor(() => due.length > 0, 5_000, 'the next retry');
+      due.shift()!();
+    }
+    follower.stop();
+    expect(log.lines().filter((l) => String(l.msg).startsWith(`reading the kernel's messages from ${dir} failed`))).toHaveLength(1);
+  });
+
+  it('reads nothing when usb.kernelLog is empty', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const { lines } = start('', dir);
+    expect(lines()).toEqual([]);
+  });
+});
+
+describe("the USB layer's word on devices behind a hub or a controller", () => {
+  it('gives the hub verdict to a phone on any port of that hub, and the controller verdict to a phone on any of its buses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const controller = join(dir, 'devices', '0000:00:14.0');
+    mkdirSync(join(controller, 'usb2'), { recursive: true });
+    const sysfs = join(dir, 'bus');
+    mkdirSync(sysfs);
+    symlinkSync(join(controller, 'usb2'), join(sysfs, 'usb2'));
+    const log = join(dir, 'kmsg.rec');
+    const records = [
+      'usb 1-1.1: SerialNumber: P1',
+      'usb 1-1.2: SerialNumber: P2',
+      'usb 1-1.1: device descriptor read/64, error -71',
+      'usb 1-1.2: device not accepting address 9, error -71',
+      'xhci_hcd 0000:00:14.0: xHCI host controller not responding, assume dead',
+    ].map((text, i) => `3,${i + 1},${i * 1000},-;${text}`);
+    writeFileSync(log, `${records.join('\n')}\n`);
+    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    started.push(feature);
+    void feature.start?.();
+    await waitFor(() => note(feature, phone('P3', '1-1.3')) !== undefined, 10_000, 'the hub verdict');
+    expect(note(feature, phone('P3', '1-1.3'))).toMatch(
+      /^USB: hub 1-1: all 2 of its ports \(1-1\.1, 1-1\.2\) failed within 10 min .*: the hub or its power supply$/,
+    );
+    expect(note(feature, phone('P4', '2-4'))).toMatch(
+      /^USB: controller 0000:00:14\.0: the kernel found it dead once .*: the host controller, not the phones or hubs on it$/,
+    );
+    expect(note(feature, phone('P5', '3-1'))).toBeUndefined();
+  });
+});
+
+describe("the kernel's record times", () => {
+  it("keep failures an hour apart in a replay from counting as a hub's ports failing at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    const hour = 3_600_000_000;
+    writeFileSync(
+      log,
+      [
+        // A healthy port: not every port of the controller fails.
+        `6,0,500,-;usb 1-3.1: SerialNumber: HEALTHY`,
+        `3,1,1000,-;usb 1-1.1: device descriptor read/64, error -71`,
+        `3,2,${hour},-;usb 1-1.2: device descriptor read/64, error -71`,
+        // The same two ports of another hub, a second apart: at once.
+        `3,3,${2 * hour},-;usb 1-2.1: device descriptor read/64, error -71`,
+        `3,4,${2 * hour + 1_000_000},-;usb 1-2.2: device descriptor read/64, error -71`,
+      ].join('\n') + '\n',
+    );
+    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: '' } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    started.push(feature);
+    void feature.start?.();
+    await waitFor(() => note(feature, phone('P', '1-2.3')) !== undefined, 10_000, 'the verdict on hub 1-2');
+    expect(note(feature, phone('Q', '1-1.3'))).toBeUndefined();
+  });
+});
+
+describe('controllersOfBuses', () => {
+  it("names each bus's controller from the root hub's link, and nothing without sysfs", () => {
+    const root = mkdtempSync(join(tmpdir(), 'usb-sysfs-'));
+    const controller = join(root, 'devices', 'pci0000:00', '0000:00:14.0');
+    mkdirSync(join(controller, 'usb1'), { recursive: true });
+    mkdirSync(join(root, 'bus'));
+    symlinkSync(join(controller, 'usb1'), join(root, 'bus', 'usb1'));
+    mkdirSync(join(root, 'bus', 'usb2'));
+    expect(controllersOfBuses(join(root, 'bus'))).toEqual(new Map([[1, '0000:00:14.0']]));
+    expect(controllersOfBuses(join(root, 'missing'))).toEqual(new Map());
+  });
+});

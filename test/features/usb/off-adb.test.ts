@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { usbFeature } from '../../../src/features/usb/feature.js';
+import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
+
+// A phone adb stops listing while the kernel still has it on a port (USB
+// debugging turned off by an OS update, charge-only mode): reported
+// UNAVAILABLE with what the USB layer says, never left to become UNPLUGGED.
+
+const pixel: DeviceInfo = {
+  udid: 'udid-pixel',
+  serialNumber: '1A2B3C4D',
+  state: 'device',
+  status: 'AVAILABLE',
+  message: 'an old note',
+  platformName: 'ANDROID',
+  platformVersion: '14',
+  modelName: 'Pixel 8',
+  isAndroid: true,
+  isIos: false,
+};
+
+describe('onUsbOffList', () => {
+  it('adds a remembered phone whose serial is on a port, and no other', () => {
+    const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]));
+    expect(added).toEqual([
+      expect.objectContaining({
+        udid: 'udid-pixel',
+        state: 'no device',
+        status: 'UNAVAILABLE',
+        message:
+          'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+      }),
+    ]);
+    expect(onUsbOffList([], [pixel], new Map([['OTHER', '1-1.4.2']]))).toEqual([]);
+    expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]))).toEqual([]);
+  });
+
+  it('matches an iPhone by its udid without the dash, as its USB serial reads', () => {
+    const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
+    expect(onUsbOffList([], [iphone], new Map([['00008030001A2B3C', '2-3']]))[0]?.message).toContain('usbmuxd does not list it');
+  });
+
+  it('forgets a phone neither listed nor on a port', () => {
+    const remembered = new Map<string, DeviceInfo>();
+    rememberListed(remembered, [pixel], new Map());
+    expect([...remembered.keys()]).toEqual(['udid-pixel']);
+    rememberListed(remembered, [], new Map([['1A2B3C4D', '1-2']]));
+    expect([...remembered.keys()]).toEqual(['udid-pixel']);
+    rememberListed(remembered, [], new Map());
+    expect([...remembered.keys()]).toEqual([]);
+  });
+});
+
+describe('the USB feature over a sysfs tree', () => {
+  it('keeps a phone off adb but on USB in the report, says so once, and lets it go once it leaves the port', () => {
+    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-'));
+    const port = join(root, '1-1.4.2');
+    mkdirSync(port);
+    writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
+    const log = captureLogger();
+    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock });
+    expect(feature.annotate!([pixel])).toEqual([pixel]);
+    const off = feature.annotate!([]);
+    expect(off).toHaveLength(1);
+    expect(off[0]).toMatchObject({ udid: 'udid-pixel', status: 'UNAVAILABLE', state: 'no device' });
+    expect(feature.annotate!([])).toHaveLength(1);
+    expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
+    rmSync(port, { recursive: true });
+    expect(feature.annotate!([])).toEqual([]);
+  });
+});
