@@ -7,7 +7,9 @@ import { samsungFeature } from '../actions/samsung/feature.js';
 import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import { readinessFeature } from '../features/readiness/feature.js';
 
-export function buildFeatures(registry: DeviceRegistry): DeviceFeature[] {
-  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry)];
+/** `readiness`: the lab's readiness baseline (readiness.checks); none, as in tests that build the features alone, turns readiness off. */
+export function buildFeatures(registry: DeviceRegistry, readiness: readonly string[] = []): DeviceFeature[] {
+  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry), readinessFeature(registry, readiness)];
 }

@@ -482,6 +482,15 @@ export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
   };
 }
 
+/**
+ * The last good text of a cached section (slow or connection tier) of the
+ * device's current connection: what a feature reads of the inventory's own
+ * shell session instead of opening another (readiness reads its section).
+ */
+export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: string, section: string): string | undefined {
+  return registry.facet(TIER_CACHE).get(key)?.sections.get(section);
+}
+
 /** The prober's tier cache of each connection: its readings say nothing of the next one. */
 const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
 /** The last inventory of the record, past its connections: what a phone back on a new connection is reported with until it answers. */

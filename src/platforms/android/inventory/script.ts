@@ -31,6 +31,7 @@ export const SECTION = {
   bluetoothName: 'bluetooth_name',
   imei: 'imei',
   simState: 'sim_state',
+  readiness: 'readiness',
 } as const;
 
 const END = 'end';
