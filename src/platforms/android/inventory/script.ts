@@ -31,7 +31,9 @@ export const SECTION = {
   bluetoothName: 'bluetooth_name',
   imei: 'imei',
   simState: 'sim_state',
-  readiness: 'readiness',
+  readinessGlobal: 'readiness_global',
+  readinessSystem: 'readiness_system',
+  readinessKeyguard: 'readiness_keyguard',
 } as const;
 
 const END = 'end';

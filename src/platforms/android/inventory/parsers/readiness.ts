@@ -1,4 +1,4 @@
-// Parses the readiness section (probes/readiness.ts): the settings a lab's
+// Parses the readiness sections (probes/readiness.ts), alone or read together: the settings a lab's
 // baseline judges, as `settings list NAMESPACE` prints them (key=value),
 // cut to the keys asked for, each namespace between its `namespace:NAME`
 // line and its `status:NAME=N` line; the keyguard's `secure=` line of

@@ -29,25 +29,50 @@ export const READINESS_SETTINGS = {
 /** Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI keeps as properties. */
 export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall'] as const;
 
-const keys = Object.values(READINESS_SETTINGS).flat();
-const lists = Object.keys(READINESS_SETTINGS).join(' ');
+/** One `settings list` cut on the phone to the keys asked for, between its namespace line and its exit status. */
+function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
+  const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
+  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | keep 'namespace:*' 'status:*' ${keys}`;
+}
 
-/**
- * The readiness readings: feeds no DeviceInfo field (the phone's inventory is
- * unchanged); the readiness feature reads the cached section. On the slow
- * tier: these settings change when someone acts on the phone or an update
- * lands, and they cost four commands, never on the periodic cycle.
- */
-export const readiness: Probe<ReadinessReading> = {
-  section: 'readiness',
+// The readiness readings, one framework command per section so that a slow
+// phone gathers them one at a time as it does the other sections (a section
+// of three slow commands would never fit its deadline). They feed no
+// DeviceInfo field (the phone's inventory is unchanged): the readiness
+// feature reads the cached sections. No `good`: a slow phone gathers only
+// good sections, and a phone whose list fails for good (no `settings list`)
+// would be asked for it forever; a failed list reads as unread, never as
+// failed. On the slow tier: these settings change
+// when someone acts on the phone or an update lands, never on the periodic cycle.
+const NOTE = 'readiness for automation (src/features/readiness/): feeds no field';
+
+export const readinessGlobal: Probe<ReadinessReading> = {
+  section: 'readiness_global',
   tier: 'slow',
-  command:
-    `for n in ${lists}; do echo "namespace:$n"; t settings list $n; echo "status:$n=$?"; done 2>&1 | keep 'namespace:*' 'status:*' ${keys.map((k) => `'${k}=*'`).join(' ')}; ` +
-    "t dumpsys window policy 2>&1 | keep '*secure=*'; " +
-    READINESS_PROPS.map((p) => `echo "prop:${p}=$(getprop ${p})"`).join('; '),
+  command: settingsList('global'),
   fields: [],
-  // A run whose lists all failed keeps the last good reading.
-  good: (text) => /^status:[a-z]+=0$/m.test(text),
-  note: 'readiness for automation (src/features/readiness/): feeds no field',
+  note: NOTE,
   parse: parseReadiness,
 };
+
+export const readinessSystem: Probe<ReadinessReading> = {
+  section: 'readiness_system',
+  tier: 'slow',
+  command: settingsList('system'),
+  fields: [],
+  note: NOTE,
+  parse: parseReadiness,
+};
+
+/** The keyguard's `secure=` (a credential set) and Xiaomi's toggles. */
+export const readinessKeyguard: Probe<ReadinessReading> = {
+  section: 'readiness_keyguard',
+  tier: 'slow',
+  command: "t dumpsys window policy 2>&1 | keep '*secure=*'; " + READINESS_PROPS.map((p) => `echo "prop:${p}=$(getprop ${p})"`).join('; '),
+  fields: [],
+  note: NOTE,
+  parse: parseReadiness,
+};
+
+/** The readiness sections, whose texts read together as one reading. */
+export const READINESS_PROBES = [readinessGlobal, readinessSystem, readinessKeyguard] as const;

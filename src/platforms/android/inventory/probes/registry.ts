@@ -12,7 +12,7 @@ import { orientation } from './orientation.js';
 import { packages } from './packages.js';
 import { ping } from './ping.js';
 import { props } from './props.js';
-import { readiness } from './readiness.js';
+import { readinessGlobal, readinessKeyguard, readinessSystem } from './readiness.js';
 import { proxy } from './proxy.js';
 import { simState } from './sim-state.js';
 import { su } from './su.js';
@@ -33,7 +33,9 @@ export const PROBES: readonly Probe<unknown>[] = [
   proxy,
   wmDensity,
   packages,
-  readiness,
+  readinessGlobal,
+  readinessSystem,
+  readinessKeyguard,
   battery,
   df,
   meminfo,
