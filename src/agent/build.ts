@@ -9,6 +9,7 @@ import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
+import { featureMetrics, type DeviceFeature } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
@@ -47,6 +48,8 @@ export interface Parts extends Platforms {
   pausedPorts: PausedPortsFile;
   /** Whom recovery's booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
+  /** The registered features (src/agent/features.ts): their series join /metrics. */
+  features: readonly DeviceFeature[];
 }
 
 export interface BuildOptions {
@@ -88,7 +91,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, reporter, booking: options.booking };
+  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, reporter, booking: options.booking, features };
 }
 
 /**
@@ -99,7 +102,18 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
   const { actions, runner, hubPorts, chargeWays } = buildActions(parts, () => loop.devicesChanged());
-  const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts, chargeWays, clock });
+  const views = new StatusViews({
+    nodeId,
+    settings,
+    stats,
+    registry,
+    sources,
+    metricSources: [featureMetrics(parts.features)],
+    report: loop,
+    hubPorts,
+    chargeWays,
+    clock,
+  });
   // Its state file beside reported-devices.json: the state directory, where doctor looks.
   const status = new StatusServer(settings.statusListen, views, logger, {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { reported } from '../support/reports.js';
-import { DaemonBed } from './daemon-bed.js';
+import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 
 // Readiness for automation in the running daemon: the real adb server,
 // simulated Pixels that answer `settings list global|system` and `dumpsys
@@ -58,15 +58,23 @@ const STAY_AWAKE =
   'Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)';
 
 describe('readiness for automation', () => {
-  it('names a phone whose stay-awake is off, with the fix, from its first report; says nothing of a ready one until its stay-awake is turned off', async () => {
-    bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10' });
+  it('names a phone whose stay-awake is off, with the fix, from its first report; says nothing of a ready one until its stay-awake is turned off; /metrics counts them per check', async () => {
+    const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
     const first = await cloud.waitForPut((r) => reported('NOTRDY02', () => true)(r) && reported('READY001', () => true)(r), 30_000);
     expect(reported('NOTRDY02', (d) => d.message === STAY_AWAKE)(first)).toBe(true);
     expect(reported('READY001', (d) => d.status === 'AVAILABLE' && d.message === undefined)(first)).toBe(true);
+    const failing = (metrics: string): string | undefined => /^device_agent_readiness_failing_devices\{check="stayAwake"\} (\d+)$/m.exec(metrics)?.[1];
+    let metrics = await scrapeMetrics(agent);
+    expect(failing(metrics)).toBe('1');
+    expect(metrics).toMatch(/^device_agent_readiness_failing_devices\{check="windowAnimation"\} 0$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="ready"\} 1$/m);
 
     // Someone turns stay awake off: named at the next slow read, as the other.
     const off = Date.now();
     await ready.setProfile(phone('READY001', READY_GLOBAL.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0')));
     await cloud.waitForPut((r) => r.receivedAt > off && reported('READY001', (d) => d.message === STAY_AWAKE)(r), 40_000);
+    metrics = await scrapeMetrics(agent);
+    expect(failing(metrics)).toBe('2');
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="not_ready"\} 2$/m);
   }, 90_000);
 });
