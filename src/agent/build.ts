@@ -64,7 +64,7 @@ export interface BuildOptions {
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
   const clock = options.clock ?? systemClock;
   const registry = new DeviceRegistry();
-  const features = buildFeatures(registry, settings.readiness.checks);
+  const features = buildFeatures(registry, settings.readiness.checks, logger);
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const stats = new AgentStats();
   const unplugged = new UnpluggedLedger();

@@ -8,8 +8,9 @@ import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { readinessFeature } from '../features/readiness/feature.js';
+import type { Logger } from '../log/logger.js';
 
-/** `readiness`: the lab's readiness baseline (readiness.checks); none, as in tests that build the features alone, turns readiness off. */
-export function buildFeatures(registry: DeviceRegistry, readiness: readonly string[] = []): DeviceFeature[] {
-  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry), readinessFeature(registry, readiness)];
+/** `readiness`: the lab's readiness baseline (readiness.checks); none, as in tests that build the features alone, turns readiness off. `logger`: where drift lines go. */
+export function buildFeatures(registry: DeviceRegistry, readiness: readonly string[] = [], logger?: Logger): DeviceFeature[] {
+  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry), readinessFeature(registry, readiness, logger)];
 }

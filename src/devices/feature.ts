@@ -35,6 +35,12 @@ export interface DeviceFeature {
    * added back), in registration order.
    */
   annotate?(devices: readonly DeviceInfo[]): DeviceInfo[];
+  /**
+   * The device's inventory answered (its readings are new): a feature that
+   * follows a device's readings over time looks here, once per inventory,
+   * and may log what changed; it writes only its own facets.
+   */
+  answered?(device: DeviceSnapshot): void;
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];
 }

@@ -58,7 +58,7 @@ const STAY_AWAKE =
   'Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)';
 
 describe('readiness for automation', () => {
-  it('names a phone whose stay-awake is off, with the fix, from its first report; says nothing of a ready one until its stay-awake is turned off; /metrics counts them per check', async () => {
+  it('names a phone whose stay-awake is off, with the fix, from its first report; says nothing of a ready one until its stay-awake is turned off, then one drift line; /metrics counts them per check', async () => {
     const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
     const first = await cloud.waitForPut((r) => reported('NOTRDY02', () => true)(r) && reported('READY001', () => true)(r), 30_000);
     expect(reported('NOTRDY02', (d) => d.message === STAY_AWAKE)(first)).toBe(true);
@@ -73,8 +73,15 @@ describe('readiness for automation', () => {
     const off = Date.now();
     await ready.setProfile(phone('READY001', READY_GLOBAL.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0')));
     await cloud.waitForPut((r) => r.receivedAt > off && reported('READY001', (d) => d.message === STAY_AWAKE)(r), 40_000);
+    // The change is one line, however many reports follow.
+    const line = 'device READY001: readiness changed: stay awake while charging went from 7 to 0; it fails the baseline now';
+    await agent.waitForLog((l) => l.msg === line, 10_000);
+    const later = Date.now();
+    await cloud.waitForPut((r) => r.receivedAt > later + 4_000, 20_000);
+    expect(agent.logs().filter((l) => String(l.msg).includes('readiness changed'))).toHaveLength(1);
     metrics = await scrapeMetrics(agent);
     expect(failing(metrics)).toBe('2');
+    expect(metrics).toMatch(/^device_agent_readiness_changes_total 1$/m);
     expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="not_ready"\} 2$/m);
   }, 90_000);
 });

@@ -26,7 +26,7 @@ describe('docs/reference/metrics.md', () => {
         sharedUdids: new Map(),
       }),
       // The features' own series (DeviceFeature.metrics).
-      ...readinessMetrics([], []),
+      ...readinessMetrics([], [], 0),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));

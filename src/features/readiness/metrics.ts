@@ -5,7 +5,8 @@
 import type { Metric } from '../../util/metric.js';
 import type { Verdict } from './verdict.js';
 
-export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>): Metric[] {
+/** `flips`: the readiness values that changed on a phone since the agent started (drift.ts). */
+export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>, flips: number): Metric[] {
   const judged = verdicts.filter((v): v is Verdict => v !== undefined);
   const failing = new Map(checks.map((c) => [c, 0]));
   for (const verdict of judged) for (const f of verdict.failed) failing.set(f.check.id, (failing.get(f.check.id) ?? 0) + 1);
@@ -24,6 +25,12 @@ export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyAr
         { labels: { verdict: 'ready' }, value: judged.filter((v) => v.ready).length },
         { labels: { verdict: 'not_ready' }, value: judged.filter((v) => !v.ready).length },
       ],
+    },
+    {
+      name: 'device_agent_readiness_changes_total',
+      help: 'readiness values that changed on a phone between two readings (each logged once)',
+      type: 'counter',
+      samples: [{ value: flips }],
     },
   ];
 }

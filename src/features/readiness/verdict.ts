@@ -21,6 +21,16 @@ export interface Verdict {
  * expected value or undefined for the check's default; `maker` is the phone's
  * brand, for the vendor checks.
  */
+/** The values of the baseline's checks that the reading answers, by check name. */
+export function valuesOf(reading: ReadinessReading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const check of CHECKS) {
+    const value = baseline.has(check.id) ? valueOf(check, reading, maker) : undefined;
+    if (value !== undefined) values[check.id] = value;
+  }
+  return values;
+}
+
 export function judge(reading: ReadinessReading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Verdict {
   const failed: Failure[] = [];
   const unread: string[] = [];

@@ -383,6 +383,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
+          const answered = registry.isCurrent(key, connection ?? -1) ? registry.get(key) : undefined;
+          if (answered) for (const feature of this.features) feature.answered?.(answered);
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
             registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });

@@ -11,7 +11,7 @@ describe('the readiness series', () => {
     const lineage = parseReadiness(readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') } } }))!;
     const mi9t = parseReadiness(readinessSection({ lists: { global: { text: fixture('miui12-mi9t-global.txt') } } }))!;
     const verdicts = [judge(lineage, baseline, 'samsung'), judge(mi9t, baseline, 'Xiaomi'), undefined];
-    const [failing, devices] = readinessMetrics([...baseline.keys()], verdicts);
+    const [failing, devices] = readinessMetrics([...baseline.keys()], verdicts, 0);
     expect(failing!.samples).toEqual([
       { labels: { check: 'stayAwake' }, value: 2 },
       { labels: { check: 'wifi' }, value: 1 },
