@@ -9,8 +9,8 @@ import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.
 import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
-import type { DeviceFeature } from '../devices/feature.js';
 import { DeviceRegistry } from '../devices/registry.js';
+import { featureMetrics, type DeviceFeature } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
 import type { Logger } from '../log/logger.js';
@@ -49,7 +49,7 @@ export interface Parts extends Platforms {
   pausedPorts: PausedPortsFile;
   /** Whom recovery's booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
-  /** The features (src/agent/features.ts): the daemon starts those that follow something of their own. */
+  /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own, and their series join /metrics. */
   features: readonly DeviceFeature[];
 }
 
@@ -114,6 +114,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     chargeWays,
     platformNames: parts.names,
     mapping: { look: mapping, platform: parts.control.platform },
+    metricSources: [featureMetrics(parts.features)],
     clock,
   });
   // Its state file beside reported-devices.json: the state directory, where doctor looks.

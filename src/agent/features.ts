@@ -9,10 +9,24 @@ import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext } from '../features/usb/layer.js';
+import { readinessFeature } from '../features/readiness/feature.js';
+import type { Settings } from '../config/schema.js';
 
-/** What the features that follow something of their own need: the daemon's settings, state directory, logger and clock. */
-type FeatureContext = UsbContext;
+/**
+ * What the features that follow something of their own need: the daemon's
+ * settings (the USB layer's kernel log and sysfs root, the lab's readiness
+ * baseline), state directory, logger and clock. None, as in tests that build
+ * the features alone: the USB layer and readiness are off.
+ */
+type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'> };
 
 export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext): DeviceFeature[] {
-  return [recoveryFeature(registry), samsungFeature(registry), trustFeature(), chargeFeature(registry), usbFeature(context)];
+  return [
+    recoveryFeature(registry),
+    samsungFeature(registry),
+    trustFeature(),
+    chargeFeature(registry),
+    usbFeature(context),
+    readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
+  ];
 }

@@ -4,6 +4,7 @@ import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
 import { checkHubPorts } from './hub-ports.js';
 import { checkChargeWays, checkPortCommand } from './charge-ways.js';
+import { checkReadinessChecks } from './readiness.js';
 
 // The one schema of the agent's settings. Every key can come from
 // config/default.json, from the file given with --config, or from an
@@ -395,6 +396,17 @@ export const schema = {
     min: 5,
     max: 86400,
     help: 'the port is switched on again this long after a pause started, whatever the battery or the cloud says',
+  },
+  'readiness.checks': {
+    type: 'string[]',
+    check: checkReadinessChecks,
+    format: 'NAME or NAME=VALUE list',
+    help:
+      "the lab's readiness baseline for Android phones: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
+      'a phone that fails one is named not ready in its message, with what to do. The names: `stayAwake` (on), `screenLock` (false: no PIN, pattern or password), ' +
+      '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
+      '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
+      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
   },
 } as const satisfies Record<string, Field>;
 

@@ -4,6 +4,7 @@
 // src/agent/features.ts. Each hook reads the feature's own facets; none
 // writes anything, since it runs while a report is being built.
 import type { DeviceInfo } from '../cloud/types.js';
+import type { Metric, MetricSource } from '../util/metric.js';
 import type { DeviceSnapshot } from './record.js';
 
 /** When the agent itself cut a device's transport, and how: what a phone's message blames instead of the phone. */
@@ -38,6 +39,14 @@ export interface DeviceFeature {
    * added back), in registration order.
    */
   annotate?(devices: readonly DeviceInfo[]): DeviceInfo[];
+  /**
+   * The device's inventory answered (its readings are new): a feature that
+   * follows a device's readings over time looks here, once per inventory,
+   * and may log what changed; it writes only its own facets.
+   */
+  answered?(device: DeviceSnapshot): void;
+  /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
+  metrics?(): Metric[];
 }
 
 /** The features' notes on a device, in registration order, without the empty ones. */
@@ -67,4 +76,9 @@ export function annotateAll(features: readonly DeviceFeature[], devices: readonl
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out);
   return out;
+}
+
+/** The features' own series, as one more source of /metrics. */
+export function featureMetrics(features: readonly DeviceFeature[]): MetricSource {
+  return { metrics: () => features.flatMap((f) => f.metrics?.() ?? []) };
 }

@@ -4,6 +4,7 @@ import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
+import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -24,6 +25,8 @@ describe('docs/reference/metrics.md', () => {
         duplicateSerials: new Map(),
         sharedUdids: new Map(),
       }),
+      // The features' own series (DeviceFeature.metrics).
+      ...readinessMetrics([], [], 0),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));

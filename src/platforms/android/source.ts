@@ -384,6 +384,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
+          const answered = registry.isCurrent(key, connection ?? -1) ? registry.get(key) : undefined;
+          if (answered) for (const feature of this.features) feature.answered?.(answered);
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
             registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });
@@ -481,6 +483,15 @@ export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
       if (current(key, connection)) caches.delete(key);
     },
   };
+}
+
+/**
+ * The last good text of a cached section (slow or connection tier) of the
+ * device's current connection: what a feature reads of the inventory's own
+ * shell session instead of opening another (readiness reads its section).
+ */
+export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: string, section: string): string | undefined {
+  return registry.facet(TIER_CACHE).get(key)?.sections.get(section);
 }
 
 /** The prober's tier cache of each connection: its readings say nothing of the next one. */

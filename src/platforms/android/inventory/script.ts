@@ -31,6 +31,9 @@ export const SECTION = {
   bluetoothName: 'bluetooth_name',
   imei: 'imei',
   simState: 'sim_state',
+  readinessGlobal: 'readiness_global',
+  readinessSystem: 'readiness_system',
+  readinessKeyguard: 'readiness_keyguard',
 } as const;
 
 const END = 'end';

@@ -12,6 +12,7 @@ import { orientation } from './orientation.js';
 import { packages } from './packages.js';
 import { ping } from './ping.js';
 import { props } from './props.js';
+import { readinessGlobal, readinessKeyguard, readinessSystem } from './readiness.js';
 import { proxy } from './proxy.js';
 import { simState } from './sim-state.js';
 import { su } from './su.js';
@@ -32,6 +33,9 @@ export const PROBES: readonly Probe<unknown>[] = [
   proxy,
   wmDensity,
   packages,
+  readinessGlobal,
+  readinessSystem,
+  readinessKeyguard,
   battery,
   df,
   meminfo,

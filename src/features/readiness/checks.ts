@@ -1,0 +1,213 @@
+// The readiness checks of an Android phone: what each reads of the slow-tier
+// readiness section (src/platforms/android/inventory/probes/readiness.ts),
+// the value that suits automated testing, and what a person does when the
+// phone differs. Pure.
+import type { ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
+
+/** Where a check's value comes from. */
+type Source =
+  /** A `settings list` key; `unset` is Android's default when the phone has no row for it. */
+  | { kind: 'setting'; namespace: 'global' | 'system'; key: string; unset: string }
+  /** The keyguard's `secure=` (a PIN, pattern or password set). */
+  | { kind: 'keyguard' }
+  /** A system property, read only on the makers named (a blank property reads as unread: no phone of ours showed its default). */
+  | { kind: 'prop'; name: string; makers: RegExp };
+
+/** How a value meets the expected one. */
+type Match = 'equal' | 'on' | 'number';
+
+export interface Check {
+  /** The name in `readiness.checks`. */
+  readonly id: string;
+  /** What it is, as the message names it. */
+  readonly what: string;
+  readonly source: Source;
+  /** The value that suits automated testing: the baseline's default. */
+  readonly expect: string;
+  /** `on`: any value but 0 (a bit mask, as stay awake's) passes `on` and `0` passes `off`; `number`: 0 and 0.0 are one value. */
+  readonly match: Match;
+  /** What a person does to meet it. */
+  readonly fix: string;
+}
+
+const ANIMATIONS = 'Developer options > Window, Transition and Animator duration scale: Animation off';
+
+export const CHECKS: readonly Check[] = [
+  {
+    id: 'stayAwake',
+    what: 'stay awake while charging',
+    source: { kind: 'setting', namespace: 'global', key: 'stay_on_while_plugged_in', unset: '0' },
+    expect: 'on',
+    match: 'on',
+    fix: 'Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',
+  },
+  {
+    id: 'screenLock',
+    what: 'secure screen lock',
+    source: { kind: 'keyguard' },
+    expect: 'false',
+    match: 'equal',
+    fix: 'Settings > Security > Screen lock: None or Swipe (a person must remove the PIN, pattern or password)',
+  },
+  {
+    id: 'windowAnimation',
+    what: 'window animation scale',
+    source: { kind: 'setting', namespace: 'global', key: 'window_animation_scale', unset: '1.0' },
+    expect: '0',
+    match: 'number',
+    fix: `${ANIMATIONS} (adb shell settings put global window_animation_scale 0)`,
+  },
+  {
+    id: 'transitionAnimation',
+    what: 'transition animation scale',
+    source: { kind: 'setting', namespace: 'global', key: 'transition_animation_scale', unset: '1.0' },
+    expect: '0',
+    match: 'number',
+    fix: `${ANIMATIONS} (adb shell settings put global transition_animation_scale 0)`,
+  },
+  {
+    id: 'animatorDuration',
+    what: 'animator duration scale',
+    source: { kind: 'setting', namespace: 'global', key: 'animator_duration_scale', unset: '1.0' },
+    expect: '0',
+    match: 'number',
+    fix: `${ANIMATIONS} (adb shell settings put global animator_duration_scale 0)`,
+  },
+  {
+    id: 'verifyAdbInstalls',
+    what: 'verify apps over USB',
+    source: { kind: 'setting', namespace: 'global', key: 'verifier_verify_adb_installs', unset: '1' },
+    expect: '0',
+    match: 'equal',
+    fix: 'Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
+  },
+  {
+    id: 'packageVerifier',
+    what: 'app verification (Play Protect)',
+    source: { kind: 'setting', namespace: 'global', key: 'package_verifier_enable', unset: '1' },
+    expect: '0',
+    match: 'equal',
+    fix: 'Play Store > Play Protect > Scan apps with Play Protect off',
+  },
+  {
+    id: 'autoRotate',
+    what: 'auto-rotation',
+    source: { kind: 'setting', namespace: 'system', key: 'accelerometer_rotation', unset: '0' },
+    expect: '0',
+    match: 'equal',
+    fix: 'quick settings: Auto-rotate off (adb shell settings put system accelerometer_rotation 0)',
+  },
+  {
+    id: 'autoTime',
+    what: 'automatic date and time',
+    source: { kind: 'setting', namespace: 'global', key: 'auto_time', unset: '1' },
+    expect: '1',
+    match: 'equal',
+    fix: 'Settings > System > Date & time: Set time automatically on',
+  },
+  {
+    id: 'autoTimeZone',
+    what: 'automatic time zone',
+    source: { kind: 'setting', namespace: 'global', key: 'auto_time_zone', unset: '1' },
+    expect: '1',
+    match: 'equal',
+    fix: 'Settings > System > Date & time: Set time zone automatically on',
+  },
+  {
+    id: 'airplaneMode',
+    what: 'airplane mode',
+    source: { kind: 'setting', namespace: 'global', key: 'airplane_mode_on', unset: '0' },
+    expect: '0',
+    match: 'equal',
+    fix: 'quick settings: Airplane mode off',
+  },
+  {
+    id: 'wifi',
+    what: 'Wi-Fi',
+    source: { kind: 'setting', namespace: 'global', key: 'wifi_on', unset: '0' },
+    expect: 'on',
+    match: 'on',
+    fix: "quick settings: Wi-Fi on, joined to the lab's network",
+  },
+  {
+    id: 'batterySaver',
+    what: 'battery saver',
+    source: { kind: 'setting', namespace: 'global', key: 'low_power', unset: '0' },
+    expect: '0',
+    match: 'equal',
+    fix: 'quick settings: Battery saver off',
+  },
+  {
+    id: 'autoSystemUpdates',
+    what: 'automatic system updates',
+    // 1 means the automatic updates are off.
+    source: { kind: 'setting', namespace: 'global', key: 'ota_disable_automatic_update', unset: '0' },
+    expect: '1',
+    match: 'equal',
+    fix: 'Developer options > Automatic system updates off',
+  },
+  {
+    id: 'developerOptions',
+    what: 'developer options',
+    source: { kind: 'setting', namespace: 'global', key: 'development_settings_enabled', unset: '0' },
+    expect: '1',
+    match: 'equal',
+    fix: 'Settings > About phone: tap Build number seven times, then keep Developer options on',
+  },
+  {
+    id: 'usbDebugging',
+    what: 'USB debugging',
+    source: { kind: 'setting', namespace: 'global', key: 'adb_enabled', unset: '0' },
+    expect: '1',
+    match: 'equal',
+    fix: 'Developer options > USB debugging on',
+  },
+  {
+    id: 'xiaomiInput',
+    what: 'Xiaomi "USB debugging (Security settings)"',
+    source: { kind: 'prop', name: 'persist.security.adbinput', makers: /^(xiaomi|redmi|poco)$/i },
+    expect: '1',
+    match: 'equal',
+    fix: 'Developer options > USB debugging (Security settings) on (MIUI asks for a SIM and a Mi account); without it input injection is refused',
+  },
+  {
+    id: 'xiaomiInstall',
+    what: 'Xiaomi "Install via USB"',
+    source: { kind: 'prop', name: 'persist.security.adbinstall', makers: /^(xiaomi|redmi|poco)$/i },
+    expect: '1',
+    match: 'equal',
+    fix: 'Developer options > Install via USB on (MIUI asks for a Mi account)',
+  },
+];
+
+export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);
+
+/** The phone's value for the check, or undefined when it was not read (or the check is not for this maker). */
+export function valueOf(check: Check, reading: ReadinessReading, maker: string | undefined): string | undefined {
+  const source = check.source;
+  switch (source.kind) {
+    case 'setting': {
+      const list = reading.settings.get(source.namespace);
+      return list === undefined ? undefined : (list.get(source.key) ?? source.unset);
+    }
+    case 'keyguard':
+      return reading.keyguardSecure === undefined ? undefined : String(reading.keyguardSecure);
+    case 'prop':
+      return maker !== undefined && source.makers.test(maker) ? reading.props.get(source.name) : undefined;
+  }
+}
+
+/** Whether `value` meets `expected` as the check compares them. */
+export function meets(check: Check, value: string, expected: string): boolean {
+  const v = value.trim();
+  switch (check.match) {
+    case 'on': {
+      const isOn = v !== '0' && v !== '' && v !== 'null';
+      return expected === 'off' || expected === '0' ? !isOn : expected === 'on' ? isOn : v === expected;
+    }
+    case 'number':
+      return Number.isFinite(Number(v)) && Number(v) === Number(expected);
+    case 'equal':
+      return v === expected;
+  }
+}

@@ -1,0 +1,63 @@
+// A phone's readiness verdict against the lab's baseline: ready, or not ready
+// with each failed check named, its value, and what to do. Pure.
+import type { ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
+import { CHECKS, meets, valueOf, type Check } from './checks.js';
+
+export interface Failure {
+  check: Check;
+  value: string;
+  expected: string;
+}
+
+export interface Verdict {
+  ready: boolean;
+  failed: Failure[];
+  /** The checks of the baseline the phone's reading did not answer (an old Android, a failed list): neither passed nor failed. */
+  unread: string[];
+}
+
+/**
+ * `baseline`: each check that matters (readiness.checks), with the lab's own
+ * expected value or undefined for the check's default; `maker` is the phone's
+ * brand, for the vendor checks.
+ */
+/** The values of the baseline's checks that the reading answers, by check name. */
+export function valuesOf(reading: ReadinessReading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const check of CHECKS) {
+    const value = baseline.has(check.id) ? valueOf(check, reading, maker) : undefined;
+    if (value !== undefined) values[check.id] = value;
+  }
+  return values;
+}
+
+export function judge(reading: ReadinessReading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Verdict {
+  const failed: Failure[] = [];
+  const unread: string[] = [];
+  for (const check of CHECKS) {
+    if (!baseline.has(check.id)) continue;
+    const expected = baseline.get(check.id) ?? check.expect;
+    const value = valueOf(check, reading, maker);
+    if (value === undefined) {
+      if (check.source.kind !== 'prop') unread.push(check.id);
+      continue;
+    }
+    if (!meets(check, value, expected)) failed.push({ check, value, expected });
+  }
+  return { ready: failed.length === 0, failed, unread };
+}
+
+/** What the device's message says of a phone that is not ready; undefined when it is. */
+export function verdictMessage(verdict: Verdict): string | undefined {
+  if (verdict.ready) return undefined;
+  const items = verdict.failed.map(
+    ({ check, value, expected }) => `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}: ${check.fix}`,
+  );
+  return `not ready for automation (${verdict.failed.length} of the lab's checks failed): ${items.join('; ')}`;
+}
+
+function shown(check: Check, value: string, named = true): string {
+  const source = check.source;
+  if (source.kind === 'keyguard') return value === 'true' ? 'set' : 'none';
+  return named ? `${value} (${source.kind === 'setting' ? source.key : source.name})` : value;
+}

@@ -1,0 +1,78 @@
+import { parseReadiness, type ReadinessReading } from '../parsers/readiness.js';
+import type { Probe } from './types.js';
+
+/**
+ * The settings a lab's readiness baseline may judge, by namespace: the only
+ * lines of `settings list` the device sends (a whole list is 10-20 KB).
+ * src/features/readiness/checks.ts names each key it reads from here.
+ */
+export const READINESS_SETTINGS = {
+  global: [
+    'adb_enabled',
+    'development_settings_enabled',
+    'stay_on_while_plugged_in',
+    'window_animation_scale',
+    'transition_animation_scale',
+    'animator_duration_scale',
+    'verifier_verify_adb_installs',
+    'package_verifier_enable',
+    'auto_time',
+    'auto_time_zone',
+    'airplane_mode_on',
+    'wifi_on',
+    'low_power',
+    'ota_disable_automatic_update',
+  ],
+  system: ['accelerometer_rotation'],
+} as const;
+
+/** Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI keeps as properties. */
+export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall'] as const;
+
+/** One `settings list` cut on the phone to the keys asked for, between its namespace line and its exit status. */
+function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
+  const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
+  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | keep 'namespace:*' 'status:*' ${keys}`;
+}
+
+// The readiness readings, one framework command per section so that a slow
+// phone gathers them one at a time as it does the other sections (a section
+// of three slow commands would never fit its deadline). They feed no
+// DeviceInfo field (the phone's inventory is unchanged): the readiness
+// feature reads the cached sections. No `good`: a slow phone gathers only
+// good sections, and a phone whose list fails for good (no `settings list`)
+// would be asked for it forever; a failed list reads as unread, never as
+// failed. On the slow tier: these settings change
+// when someone acts on the phone or an update lands, never on the periodic cycle.
+const NOTE = 'readiness for automation (src/features/readiness/): feeds no field';
+
+export const readinessGlobal: Probe<ReadinessReading> = {
+  section: 'readiness_global',
+  tier: 'slow',
+  command: settingsList('global'),
+  fields: [],
+  note: NOTE,
+  parse: parseReadiness,
+};
+
+export const readinessSystem: Probe<ReadinessReading> = {
+  section: 'readiness_system',
+  tier: 'slow',
+  command: settingsList('system'),
+  fields: [],
+  note: NOTE,
+  parse: parseReadiness,
+};
+
+/** The keyguard's `secure=` (a credential set) and Xiaomi's toggles. */
+export const readinessKeyguard: Probe<ReadinessReading> = {
+  section: 'readiness_keyguard',
+  tier: 'slow',
+  command: "t dumpsys window policy 2>&1 | keep '*secure=*'; " + READINESS_PROPS.map((p) => `echo "prop:${p}=$(getprop ${p})"`).join('; '),
+  fields: [],
+  note: NOTE,
+  parse: parseReadiness,
+};
+
+/** The readiness sections, whose texts read together as one reading. */
+export const READINESS_PROBES = [readinessGlobal, readinessSystem, readinessKeyguard] as const;

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/config/readiness.js';
+import { CHECK_IDS, CHECKS } from '../../../src/features/readiness/checks.js';
+import { judge, verdictMessage } from '../../../src/features/readiness/verdict.js';
+import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
+import { READINESS_PROPS, READINESS_SETTINGS } from '../../../src/platforms/android/inventory/probes/readiness.js';
+import { fixture, readinessSection } from './section.js';
+
+// The readiness checks and the verdict on recorded `settings list` and
+// `dumpsys window policy` outputs (fixtures/README.md names each source).
+
+const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
+// The baseline a lab gets without setting one.
+const DEFAULT = parseReadinessChecks(
+  (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
+);
+
+function reading(text: string): ReadinessReading {
+  const parsed = parseReadiness(text);
+  if (!parsed) throw new Error('no reading');
+  return parsed;
+}
+
+const lineage = readinessSection({
+  lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') }, system: { text: fixture('lineage18-sm-a520f-system.txt') } },
+  window: fixture('dumpsys-window-policy-keyguard.txt'),
+});
+const mi9t = readinessSection({
+  lists: { global: { text: fixture('miui12-mi9t-global.txt') } },
+  props: { 'persist.security.adbinput': '', 'persist.security.adbinstall': '' },
+});
+
+describe('the readiness section', () => {
+  it('reads the kept settings of a LineageOS Galaxy A5, an unset key left to its Android default', () => {
+    const r = reading(lineage);
+    expect(Object.fromEntries(r.settings.get('global')!)).toMatchObject({ stay_on_while_plugged_in: '0', window_animation_scale: '1.0', adb_enabled: '1' });
+    expect(r.settings.get('global')!.has('verifier_verify_adb_installs')).toBe(false);
+    expect(r.settings.get('system')!.get('accelerometer_rotation')).toBe('0');
+    expect(r.keyguardSecure).toBe(false);
+  });
+
+  it("reads a Mi 9T's CRLF list; a namespace whose list failed (status 1) is unread, not all-defaults", () => {
+    const r = reading(mi9t);
+    expect(r.settings.get('global')!.get('wifi_on')).toBe('0');
+    expect(r.settings.has('system')).toBe(false);
+    expect(r.props.size).toBe(0);
+  });
+
+  it('gives no reading for an output with none of its lines (a shell that printed only an error)', () => {
+    expect(parseReadiness('/system/bin/sh: settings: inaccessible or not found\n')).toBeUndefined();
+  });
+
+  it('keeps a stray key line out of the namespace it does not follow', () => {
+    const r = reading('wifi_on=1\nnamespace:global\nwifi_on=0\nstatus:global=0\n');
+    expect(r.settings.get('global')!.get('wifi_on')).toBe('0');
+  });
+});
+
+describe('the checks', () => {
+  it('are the ones the settings name, each reading a key the probe keeps', () => {
+    expect([...CHECK_IDS].sort()).toEqual([...READINESS_CHECK_NAMES].sort());
+    const kept = new Set<string>(Object.values(READINESS_SETTINGS).flat());
+    for (const check of CHECKS) {
+      if (check.source.kind === 'setting') expect(kept.has(check.source.key), check.id).toBe(true);
+      if (check.source.kind === 'prop') expect(READINESS_PROPS as readonly string[]).toContain(check.source.name);
+    }
+  });
+});
+
+describe('the verdict', () => {
+  it('names what the LineageOS Galaxy A5 fails against the default baseline, each with its fix', () => {
+    const verdict = judge(reading(lineage), DEFAULT, 'samsung');
+    expect(verdict.ready).toBe(false);
+    expect(verdict.failed.map((f) => f.check.id)).toEqual([
+      'stayAwake',
+      'windowAnimation',
+      'transitionAnimation',
+      'animatorDuration',
+      'verifyAdbInstalls',
+      'autoSystemUpdates',
+    ]);
+    const message = verdictMessage(verdict)!;
+    expect(message).toContain('stay awake while charging is 0 (stay_on_while_plugged_in), expected on: Developer options > Stay awake on');
+    // Unset on the phone: Android's default (verify on) is what it does.
+    expect(message).toContain('verify apps over USB is 1 (verifier_verify_adb_installs), expected 0');
+    expect(verdict.unread).toEqual([]);
+  });
+
+  it("judges a Mi 9T's global settings; its system list and keyguard unread are neither passed nor failed", () => {
+    const verdict = judge(reading(mi9t), ALL, 'Xiaomi');
+    expect(verdict.failed.map((f) => f.check.id)).toEqual([
+      'stayAwake',
+      'windowAnimation',
+      'transitionAnimation',
+      'animatorDuration',
+      'packageVerifier',
+      'wifi',
+    ]);
+    expect(verdict.unread).toEqual(['screenLock', 'autoRotate']);
+  });
+
+  it("takes the lab's own value over the default (NAME=VALUE), and judges only the checks listed", () => {
+    const own = parseReadinessChecks(['stayAwake=off', 'windowAnimation=1', 'autoSystemUpdates']);
+    const verdict = judge(reading(lineage), own, 'samsung');
+    expect(verdict.failed.map((f) => f.check.id)).toEqual(['autoSystemUpdates']);
+  });
+
+  it('is ready, with no message, when every listed check passes', () => {
+    const verdict = judge(
+      reading(lineage),
+      parseReadinessChecks(['usbDebugging', 'developerOptions', 'autoRotate', 'screenLock', 'airplaneMode', 'wifi']),
+      'samsung',
+    );
+    expect(verdict).toEqual({ ready: true, failed: [], unread: [] });
+    expect(verdictMessage(verdict)).toBeUndefined();
+  });
+
+  it('names a secure screen lock (reconstruction: the same block with secure=true, as AOSP prints it)', () => {
+    const text = readinessSection({ window: fixture('dumpsys-window-policy-keyguard.txt').replace('secure=false', 'secure=true') });
+    const verdict = judge(reading(text), DEFAULT, 'Google');
+    expect(verdictMessage(verdict)).toBe(
+      "not ready for automation (1 of the lab's checks failed): secure screen lock is set, expected none: Settings > Security > Screen lock: None or Swipe (a person must remove the PIN, pattern or password)",
+    );
+  });
+
+  it("judges Xiaomi's toggles on Xiaomi phones only, and a blank property as unread (reconstruction: no recording found)", () => {
+    const off = readinessSection({ props: { 'persist.security.adbinput': '0', 'persist.security.adbinstall': '1' } });
+    expect(judge(reading(off), DEFAULT, 'POCO').failed.map((f) => f.check.id)).toEqual(['xiaomiInput']);
+    expect(judge(reading(off), DEFAULT, 'google').failed).toEqual([]);
+    expect(judge(reading(mi9t), parseReadinessChecks(['xiaomiInput']), 'Xiaomi').failed).toEqual([]);
+  });
+});
+
+describe('readiness.checks', () => {
+  it('takes NAME and NAME=VALUE, and leaves out what is no check', () => {
+    expect([...parseReadinessChecks(['stayAwake', 'wifi=0', 'bogus'])]).toEqual([
+      ['stayAwake', undefined],
+      ['wifi', '0'],
+    ]);
+  });
+
+  it('refuses, when the settings load, a name that is no check', () => {
+    expect(checkReadinessChecks(['stayAwake', 'wifi=1'])).toBeUndefined();
+    expect(checkReadinessChecks(['stayawake'])).toMatch(/^must be NAME or NAME=VALUE entries with NAME one of stayAwake, .*; got "stayawake"$/);
+  });
+});
