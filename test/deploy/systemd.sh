@@ -379,7 +379,10 @@ JSON"
     const fs = require('fs');
     require('net').createServer((s) => s.on('data', (d) => fs.appendFileSync('/run/da-proxy.log', d))).listen(3128, '127.0.0.1');" >/dev/null
   sleep 1
-  in_box env DEVICE_AGENT_API_KEY="$KEY" DEVICE_AGENT_HTTP_PROXY="http://lab:$proxy_pw@127.0.0.1:3128" device-agent once >"$work/secret-once.out" 2>&1 &
+  # The cloud by a name, not loopback: plain http to loopback never goes
+  # through a proxy (issue 42), and plain http elsewhere needs allowPlainHttp.
+  in_box env DEVICE_AGENT_API_KEY="$KEY" DEVICE_AGENT_HTTP_PROXY="http://lab:$proxy_pw@127.0.0.1:3128" \
+    DEVICE_AGENT_BASE_URL=http://cloud.lab.test:8080/v1 DEVICE_AGENT_ALLOW_PLAIN_HTTP=true device-agent once >"$work/secret-once.out" 2>&1 &
   once_pid=$!
   for _ in $(seq 1 60); do in_box test -s /run/da-proxy.log && break; sleep 0.5; done
   in_box test -s /run/da-proxy.log || fail "the agent never reached the proxy: $(cat "$work/secret-once.out")"
