@@ -26,6 +26,7 @@ const BOUNDARIES = [
   'The cloud: body',
   'The cloud: the meaning of the answer',
   'The state directory',
+  "The kernel's USB messages",
   'The clock',
   'Signals',
   'stdout and the log sink',
