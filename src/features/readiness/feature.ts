@@ -25,7 +25,8 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
   const seen = registry.facet(SEEN);
   let flipCount = 0;
   const readingOf = (device: DeviceSnapshot): ReadinessReading | undefined => {
-    if (baseline.size === 0 || device.platform !== 'android') return undefined;
+    // Selected by what the platform read, never by its name: a record without readiness sections (an iPhone) has no reading.
+    if (baseline.size === 0) return undefined;
     const texts = READINESS_PROBES.map((probe) => cachedSection(registry, device.key, probe.section));
     return texts.every((t) => t === undefined) ? undefined : parseReadiness(texts.join('\n'));
   };
@@ -51,6 +52,6 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
         logger?.info({ serial: device.serial, check: flip.check, from: flip.from, to: flip.to }, `device ${device.udid ?? device.serial}: ${flipLine(flip)}`);
       }
     },
-    metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list('android').map(verdictOf), flipCount)),
+    metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list().map(verdictOf), flipCount)),
   };
 }
