@@ -36,7 +36,8 @@ describe('no ghost devices after a restart', () => {
       const second = bed.run(extra);
       // adb's list counts as complete 10 s after the agent connects to it (USB enumeration).
       const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 20_000);
-      expect(statusOf(put)).toEqual(['GHOST001:AVAILABLE', 'GHOST002:UNPLUGGED', 'GHOST003:AVAILABLE']);
+      // The others are in it, never UNPLUGGED: AVAILABLE, or UNAVAILABLE while their first inventory of the new run is still being read (issue 42).
+      expect(statusOf(put).map((s) => s.replace(':UNAVAILABLE', ':AVAILABLE'))).toEqual(['GHOST001:AVAILABLE', 'GHOST002:UNPLUGGED', 'GHOST003:AVAILABLE']);
       expect(
         cloud
           .putRequests()
@@ -46,9 +47,10 @@ describe('no ghost devices after a restart', () => {
       ).toEqual(['GHOST002:UNPLUGGED']);
       const t1 = Date.now();
       second.child.kill('SIGHUP');
-      const next = await cloud.waitForPut((r) => r.receivedAt >= t1, 10_000);
+      // A full report: it waits for every inventory (the probe timeout at most), and for a token of the report budget.
+      const next = await cloud.waitForPut((r) => r.receivedAt >= t1, 30_000);
       expect(statusOf(next)).toEqual(['GHOST001:AVAILABLE', 'GHOST003:AVAILABLE']);
-    }, 60_000);
+    }, 90_000);
   }
 
   it('marks nobody gone while the adb server is not up yet at start', async () => {
