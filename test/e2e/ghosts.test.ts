@@ -28,7 +28,7 @@ describe('no ghost devices after a restart', () => {
       await bed.plug('GHOST003');
       const extra = { DEVICE_AGENT_STATE_DIR: `/tmp/da-ghost-state-${signal}-${process.pid}` };
       const first = bed.run(extra);
-      await cloud.waitForPut((r) => devicesOf(r).length === 3, 20_000);
+      await cloud.waitForPut((r) => devicesOf(r).length === 3, 40_000);
       await first.stop(signal);
       await gone.unplug();
       await adb.disconnect(gone.port);
