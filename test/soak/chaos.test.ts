@@ -87,8 +87,12 @@ beforeAll(async () => {
   );
   const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 30_000);
   statusUrl = `http://${String(line.listen)}`;
-  await cloud.waitForPut((r) => r.answer?.status === 200 && devicesOf(r).length === DEVICES, 60_000);
-}, 120_000);
+  // The start, before any fault: 30 first inventories on a 3 s probe deadline. Alone it takes
+  // about 6 s; in one CI run, with the other two soaks and a core's worth of other work beside
+  // it, 13 reports in 60 s had not yet carried all 30 (each phone left out until its identity
+  // arrives, issue 42). What the soak bounds starts after this.
+  await cloud.waitForPut((r) => r.answer?.status === 200 && devicesOf(r).length === DEVICES, 150_000);
+}, 210_000);
 
 afterAll(async () => {
   await agent?.stop('SIGKILL').catch(() => undefined);

@@ -426,7 +426,13 @@ export class DeviceProber {
       // Slow, not hung: it answered, only not in time. Replugging would not help.
       const seconds = ((run.arrivedAt - run.startedAt) / 1000).toFixed(1);
       const left = entry?.gathering?.length ?? 0;
-      const rest = left > 0 ? `; the ${left} sections still missing are asked for in the next inventories, a few at a time` : '';
+      // Only the sections read once per connection count here: the periodic ones are asked for in every inventory anyway.
+      const rest =
+        left === 1
+          ? '; the one section read once per connection still missing is asked for in the next inventory'
+          : left > 1
+            ? `; the ${left} sections read once per connection still missing are asked for in the next inventories, a few at a time`
+            : '';
       const standIns = expected.filter((probe) => !run.sections.has(probe.section) && entry?.volatile?.has(probe.section)).map((probe) => probe.section);
       const earlier = standIns.length > 0 ? `; ${standIns.join(', ')} are from its previous inventory` : '';
       return `the inventory did not finish within ${this.options.timeoutMs} ms: ${read} of ${expected.length} sections arrived in ${seconds} s (the device answers slowly, as a loaded phone's framework commands do, or one of its services hangs)${rest}${earlier}${lacking}.`;
