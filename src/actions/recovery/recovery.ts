@@ -4,6 +4,7 @@ import type { PhoneControl } from '../../devices/control.js';
 import { ChargePauses, portHeldOff, type ChargeEntry } from '../../hub/charge-pauses.js';
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
+import { RECOVERY_ACTIONS, RECOVERY_HELD } from './counts.js';
 import type { Clock } from '../../util/clock.js';
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { cannotCycle, HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './policy.js';
@@ -299,8 +300,7 @@ export class Recovery extends RunnerAction {
           : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
       notes.setHeldBack(r.key, text);
       if (!notes.countHold(r.key, `${action}|${verdict.answer ?? text}`)) continue;
-      const counts = stats.recoveryHeld;
-      counts.set(`${action}|${reason}`, (counts.get(`${action}|${reason}`) ?? 0) + 1);
+      stats.counter(RECOVERY_HELD).add(action, reason);
       limited(logger).info('recovery-held-back', { serial: r.serial, udid: r.udid, action, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
     }
   }
@@ -455,9 +455,7 @@ export class Recovery extends RunnerAction {
   }
 
   private count(action: RecoveryAction, result: 'ok' | 'failed'): void {
-    const key = `${ACTION_NAME[action.kind]}|${result}`;
-    const counts = this.options.stats.recoveryActions;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    this.options.stats.counter(RECOVERY_ACTIONS).add(ACTION_NAME[action.kind], result);
   }
 }
 
