@@ -9,6 +9,7 @@ import type { Clock } from '../../util/clock.js';
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { cannotCycle, HOUR_MS, RecoveryPolicy, type ListedDevice, type RecoveryAction } from './policy.js';
 import { limited } from '../../log/limited.js';
+import { SaidOnce } from '../../log/said-once.js';
 import { BookingGate, cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
 import type { Disruption } from './policy.js';
 import type { PortPower } from '../../hub/uhubctl.js';
@@ -85,14 +86,14 @@ export class Recovery extends RunnerAction {
   readonly tickMs: number;
   private readonly policy: RecoveryPolicy;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
-  private readonly failing = new Map<string, string>();
+  private readonly failing: SaidOnce;
   private readonly gate: BookingGate;
   private readonly kickAfter: number;
   private readonly escalations: Escalations;
   private readonly notes: RecoveryNotebook;
   private readonly pauses: ChargePauses;
   /** Actions refused for a device ("serial|action"), with why: said once per reason. */
-  private readonly refused = new Map<string, string>();
+  private readonly refused: SaidOnce;
   /** Hub ports (HUB:PORT) not cycled again until the settings (a restart) or the hub's status listing change. */
   private readonly blocked = new Map<string, BlockedPort>();
   private statusInFlight = false;
@@ -119,6 +120,9 @@ export class Recovery extends RunnerAction {
     );
     this.kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
     this.tickMs = options.tickMs ?? 2_000;
+    const now = (): number => options.clock.monotonic();
+    this.failing = new SaidOnce(now);
+    this.refused = new SaidOnce(now);
     this.escalations = new Escalations(options.registry, options.adb.platform);
     this.notes = new RecoveryNotebook(options.registry);
     this.pauses = new ChargePauses(options.registry, options.adb.platform);
@@ -196,7 +200,7 @@ export class Recovery extends RunnerAction {
       this.run(action);
     }
     const serials = new Set(records.map((r) => r.serial));
-    for (const key of this.refused.keys()) if (!serials.has(key.slice(0, key.lastIndexOf('|')))) this.refused.delete(key);
+    this.refused.retain((key) => serials.has(key.slice(0, key.lastIndexOf('|'))));
     this.noteHolds(records, verdicts);
     this.noteAttention(records, attention);
   }
@@ -234,9 +238,7 @@ export class Recovery extends RunnerAction {
   }
 
   private refuse(serial: string, action: string, why: string): void {
-    const key = `${serial}|${action}`;
-    if (this.refused.get(key) === why) return;
-    this.refused.set(key, why);
+    if (!this.refused.say(`${serial}|${action}`, why)) return;
     this.options.stats.noteRefused(action);
     limited(this.options.logger).warn(
       'recovery-refused',
@@ -363,7 +365,7 @@ export class Recovery extends RunnerAction {
           limited(logger).info(
             'recovery-connected',
             { address: action.address, reason: action.reason },
-            this.failing.delete(action.address)
+            this.failing.forget(action.address) !== undefined
               ? `network device ${action.address} connected again`
               : `network device ${action.address} connected (${action.reason})`,
             action.address,
@@ -377,8 +379,7 @@ export class Recovery extends RunnerAction {
       const text = err instanceof Error ? err.message : String(err);
       if (action.kind === 'connect') {
         this.policy.noteConnectOutcome(action.address, false, this.options.clock.monotonic());
-        if (this.failing.get(action.address) !== text) {
-          this.failing.set(action.address, text);
+        if (this.failing.say(action.address, text)) {
           limited(logger).warn(
             'recovery-connect-failed',
             { address: action.address, err: text },
