@@ -45,7 +45,7 @@ function callableInputs(): string[] {
     const source = program.getSourceFile(file)!;
     const name = file.slice(root.length);
     for (const s of source.statements) {
-      const exported = ts.getCombinedModifierFlags(s as ts.Declaration) & ts.ModifierFlags.Export;
+      const exported = ts.canHaveModifiers(s) && ts.getModifiers(s)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
       if (!exported) continue;
       if (ts.isFunctionDeclaration(s) && s.name) found.push(...ofParameters(s.parameters, `${name} ${s.name.text}`));
       if (ts.isClassDeclaration(s) && s.name) {
