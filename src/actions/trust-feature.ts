@@ -1,12 +1,13 @@
 // Identity trust as the report sees it: a device whose identity another
 // device claims says so in its message, and that no host action is done for
-// it (trust.ts).
+// it (trust.ts); and the count of the host actions refused so.
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceSnapshot } from '../devices/record.js';
 import { claimOf, conflictsOf, type Conflict } from '../devices/claims.js';
+import type { AgentStats } from '../stats/agent-stats.js';
 import { conflictNote } from './trust.js';
 
-export function trustFeature(): DeviceFeature {
+export function trustFeature(stats: Pick<AgentStats, 'actionsRefused'>): DeviceFeature {
   // One computation per listing: every device of a report is asked with the same peers.
   let last: { peers: readonly DeviceSnapshot[]; conflicts: Map<string, Conflict> } | undefined;
   const conflictsAmong = (peers: readonly DeviceSnapshot[]): Map<string, Conflict> => {
@@ -19,5 +20,13 @@ export function trustFeature(): DeviceFeature {
       const conflict = conflictsAmong(peers).get(device.serial);
       return [conflict && conflictNote(conflict)];
     },
+    metrics: () => [
+      {
+        name: 'device_agent_actions_refused_total',
+        help: 'Host actions (kick, power_cycle, charge_pause) not taken because the identity of the device is in conflict or its USB path is not behind its hub port; once per device and reason.',
+        type: 'counter',
+        samples: [...stats.actionsRefused].map(([action, value]) => ({ labels: { action }, value })),
+      },
+    ],
   };
 }

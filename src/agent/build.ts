@@ -65,9 +65,9 @@ export interface BuildOptions {
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
   const clock = options.clock ?? systemClock;
   const registry = new DeviceRegistry();
-  const features = buildFeatures(registry, { settings, stateDir: stateDirOf(settings, env), logger, clock });
-  const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const stats = new AgentStats();
+  const features = buildFeatures(registry, { settings, stateDir: stateDirOf(settings, env), logger, clock }, stats);
+  const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
   const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);

@@ -1,3 +1,5 @@
+import { Counter, type CounterKey } from './counter.js';
+
 /** How one source's last collect went (src/report/execute.ts), for /metrics. */
 export interface SourceRun {
   durationMs: number;
@@ -15,11 +17,15 @@ export class AgentStats {
   listingDelivered = false;
   /** The last collect of each source (platform): how long it took and whether it answered. */
   readonly sourceRuns = new Map<string, SourceRun>();
-  /** Recovery actions carried out, keyed "action|result". */
-  readonly recoveryActions = new Map<string, number>();
-  /** Recovery actions the booking gate held back, keyed "action|reason" (booked, unknown): once per cloud answer. */
-  readonly recoveryHeld = new Map<string, number>();
-  /** Host actions refused for a device whose identity does not hold (actions/trust.ts), by action; once per device and reason. */
+  /** Each feature's own counters, by the key it declares (counter.ts); its metrics() hook serves them. */
+  private readonly counters = new Map<CounterKey, Counter>();
+  /**
+   * Host actions refused for a device whose identity does not hold
+   * (actions/trust.ts), by action; once per device and reason. Written by
+   * recovery and charge control, served by identity trust's metrics(); a map
+   * here rather than a counter of trust's while charge control writes it
+   * through noteRefused.
+   */
   readonly actionsRefused = new Map<string, number>();
   /** Charge pauses started. */
   chargePauses = 0;
@@ -27,14 +33,17 @@ export class AgentStats {
   readonly chargeEnds = new Map<string, number>();
   /** Hub port switches of charge control, keyed "power|result" (off|ok, on|failed, ...). */
   readonly chargeSwitches = new Map<string, number>();
-  /** Writes of Samsung's protect_battery, by result (taken, not_taken). */
-  readonly protectionWrites = new Map<string, number>();
-  /** Samsung battery protection problems found (not_taken, not_honoured), each counted when it starts. */
-  readonly protectionProblems = new Map<string, number>();
 
   /** One more refusal of this action (kick, power_cycle, charge_pause). */
   noteRefused(action: string): void {
     this.actionsRefused.set(action, (this.actionsRefused.get(action) ?? 0) + 1);
+  }
+
+  /** The one counter of this key: the action that counts and the feature that serves it share it. */
+  counter(key: CounterKey): Counter {
+    let counter = this.counters.get(key);
+    if (!counter) this.counters.set(key, (counter = new Counter(key)));
+    return counter;
   }
 
   noteSourceRun(source: string, run: SourceRun): void {

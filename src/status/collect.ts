@@ -11,7 +11,12 @@ export interface MetricsInput {
   nodeId: string;
 }
 
-/** The agent's metrics, from its stats and the process's own figures; each platform adds its own (DeviceSource.metrics). */
+/**
+ * The agent's metrics, from its stats and the process's own figures; each
+ * platform adds its own (DeviceSource.metrics), and each feature its own
+ * (DeviceFeature.metrics). Charge control's are still here, until it moves
+ * under its feature (issue 41).
+ */
 export function agentMetrics(input: MetricsInput): Metric[] {
   const { stats } = input;
   const usage = process.resourceUsage();
@@ -69,24 +74,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'Duration of the last inventory (all devices).',
       stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000,
     ),
-    pairCounter(
-      'device_agent_recovery_actions_total',
-      'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',
-      stats.recoveryActions,
-      'result',
-    ),
-    pairCounter(
-      'device_agent_recovery_held_total',
-      'Self-healing actions (reconnect_offline, kick, power_cycle) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
-      stats.recoveryHeld,
-      'reason',
-    ),
-    {
-      name: 'device_agent_actions_refused_total',
-      help: 'Host actions (kick, power_cycle, charge_pause) not taken because the identity of the device is in conflict or its USB path is not behind its hub port; once per device and reason.',
-      type: 'counter',
-      samples: [...stats.actionsRefused].map(([action, value]) => ({ labels: { action }, value })),
-    },
     {
       name: 'device_agent_charge_pauses_total',
       help: 'Charge pauses started (a hub port switched off at the high mark, charge.ways).',
@@ -106,18 +93,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'result',
     ),
     {
-      name: 'device_agent_battery_protection_writes_total',
-      help: "Writes of Samsung's protect_battery (charge.ways = samsung), by what the read-back said (taken, not_taken).",
-      type: 'counter',
-      samples: [...stats.protectionWrites].map(([result, value]) => ({ labels: { result }, value })),
-    },
-    {
-      name: 'device_agent_battery_protection_problems_total',
-      help: 'Samsung battery protection problems found, each counted when it starts: not_taken (a write did not read back as 1), not_honoured (reads 1, charges past the cap).',
-      type: 'counter',
-      samples: [...stats.protectionProblems].map(([problem, value]) => ({ labels: { problem }, value })),
-    },
-    {
       name: 'process_cpu_seconds_total',
       help: 'User and system CPU time of the agent process.',
       type: 'counter',
@@ -129,7 +104,7 @@ export function agentMetrics(input: MetricsInput): Metric[] {
   ];
 }
 
-/** A counter of recovery's, kept by "action|second" keys: the second part becomes the named label. */
+/** A counter of charge control's, kept by "action|second" keys: the second part becomes the named label. */
 function pairCounter(name: string, help: string, counts: ReadonlyMap<string, number>, second: string): Metric {
   return {
     name,

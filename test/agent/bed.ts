@@ -173,7 +173,7 @@ export function reportBed(options: BedOptions = {}) {
     nodeId: 'n1',
     sources,
     registry,
-    features: buildFeatures(registry),
+    features: buildFeatures(registry, undefined, stats),
     health: new HealthMonitor(shippedHealth, logger),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => ({ hostname: 'h' }) as never },

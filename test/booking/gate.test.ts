@@ -4,7 +4,7 @@ import type { BookingAnswer } from '../../src/cloud/booking-status.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
 import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/booking/gate.js';
-import { RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../src/actions/recovery/policy.js';
+import { RecoveryPolicy, defaultRecoverySettings, type Disruption, type ListedDevice, type RecoveryAction } from '../../src/actions/recovery/policy.js';
 import { VirtualTime } from '../../src/util/clock.js';
 
 const settings: BookingGateSettings = { cacheMs: 30_000, maxRequestsPerMinute: 4 };
@@ -187,18 +187,16 @@ class Bed {
       hubPort: this.ports.get(r.serial),
       ...historyOf(escalations.of(r.serial)),
     }));
-    const mayDisturb = (d: ListedDevice): boolean => {
-      const id = ids.get(d.key!);
+    const devices = this.gate.byTurn(listed, (d) => ids.get(d.key!));
+    // The gate asked about each disruption due, in the policy's order, before it decides with the answers as values.
+    const cleared = new Map<string, Set<Disruption>>();
+    for (const due of this.policy.due(devices, now)) {
+      const id = ids.get(due.key);
       const verdict = this.gate.verdict(id);
       if (verdict.kind === 'ask') this.question(id!);
-      return verdict.kind === 'free';
-    };
-    for (const a of this.policy.tick(
-      this.gate.byTurn(listed, (d) => ids.get(d.key!)),
-      now,
-      mayDisturb,
-    ))
-      this.act(a, now);
+      if (verdict.kind === 'free') cleared.set(due.key, (cleared.get(due.key) ?? new Set<Disruption>()).add(due.action));
+    }
+    for (const a of this.policy.tick(devices, now, { cleared })) this.act(a, now);
   }
 
   private lastAnswer(serial: string): { at: number; answer: BookingAnswer } | undefined {

@@ -5,6 +5,9 @@ import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
 import { readinessMetrics } from '../../src/features/readiness/metrics.js';
+import { buildFeatures } from '../../src/agent/features.js';
+import { featureMetrics } from '../../src/devices/feature.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -26,6 +29,7 @@ describe('docs/reference/metrics.md', () => {
         sharedUdids: new Map(),
       }),
       // The features' own series (DeviceFeature.metrics).
+      ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
       ...readinessMetrics([], [], 0),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);

@@ -1,13 +1,15 @@
 // Recovery as the report sees it: its notes in the device's message (held
 // back while booked, a person needed) and its kicks, which a network phone's
-// message blames instead of the phone.
+// message blames instead of the phone; and its counters.
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { Escalations } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
 import { keyParts } from '../../devices/record.js';
+import type { AgentStats } from '../../stats/agent-stats.js';
+import { RECOVERY_ACTIONS, RECOVERY_HELD } from './counts.js';
 
-export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>): DeviceFeature {
+export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>, stats: Pick<AgentStats, 'counter'>): DeviceFeature {
   const notebook = new RecoveryNotebook(registry);
   return {
     name: 'recovery',
@@ -23,5 +25,6 @@ export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>)
         .at(-1);
       return kick && { at: kick.at, what: 'recovery kicked its adb transport' };
     },
+    metrics: () => [stats.counter(RECOVERY_ACTIONS).metric(), stats.counter(RECOVERY_HELD).metric()],
   };
 }

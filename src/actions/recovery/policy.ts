@@ -58,6 +58,40 @@ export type RecoveryAction =
 /** The disruptive actions, which the booking gate is asked about. */
 export type Disruption = 'reconnect-offline' | 'kick' | 'power-cycle';
 
+/** A disruption due for a device, which the booking gate must let through before it is planned. */
+export interface DueDisruption {
+  /** The device's key (its serial when it has none). */
+  key: string;
+  serial: string;
+  action: Disruption;
+}
+
+/**
+ * What a tick decides on besides the devices, as values the runner worked
+ * out before: `cleared`, the disruptions let through, by device key ('all':
+ * every one, as when no gate is asked); `portOff`, the serials whose hub
+ * port charge control holds off on purpose (a network device among them is
+ * not connected again until its port is on).
+ */
+export interface TickInput {
+  cleared?: ReadonlyMap<string, ReadonlySet<Disruption>> | 'all';
+  portOff?: ReadonlySet<string>;
+}
+
+/** held: adb answered "already connected" while it listed the address offline: it holds the dead transport, and only its dropping it lets a connect help. */
+interface ConnectEntry {
+  failures: number;
+  nextAt: number;
+  held?: boolean;
+  heldAt?: number;
+}
+
+/** What the policy keeps between ticks: the offline-reconnect cooldown and the connect backoff of each configured address. */
+interface Memory {
+  lastOfflineReconnect: number;
+  connects: Map<string, ConnectEntry>;
+}
+
 /** What the policy reads of a device's registry record. */
 export interface ListedDevice {
   serial: string;
@@ -102,20 +136,25 @@ const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'resc
 
 /**
  * Pure policy. Feed it the devices (with their failure counts and kick
- * history from the registry) and a time; ask it which actions to take now.
- * It keeps per-device nothing: only the offline-reconnect cooldown and the
- * connect backoff of the configured network addresses.
+ * history from the registry), a time and the booking gate's clearances as
+ * values; ask it which actions to take now. It keeps per-device nothing: only
+ * the offline-reconnect cooldown and the connect backoff of the configured
+ * network addresses. The runner asks first which disruptions are due (due(),
+ * which changes nothing), gets the gate's verdict on each, and then ticks
+ * with them.
  */
 export class RecoveryPolicy {
-  private lastOfflineReconnect = -Infinity;
-  /** held: adb answered "already connected" while it listed the address offline: it holds the dead transport, and only its dropping it lets a connect help. */
-  private readonly connects = new Map<string, { failures: number; nextAt: number; held?: boolean; heldAt?: number }>();
+  private readonly memory: Memory = { lastOfflineReconnect: -Infinity, connects: new Map() };
 
   constructor(
     private readonly settings: RecoverySettings,
     private readonly networkDevices: readonly string[] = [],
   ) {
-    for (const address of networkDevices) this.connects.set(address, { failures: 0, nextAt: -Infinity });
+    for (const address of networkDevices) this.memory.connects.set(address, { failures: 0, nextAt: -Infinity });
+  }
+
+  private get connects(): Map<string, ConnectEntry> {
+    return this.memory.connects;
   }
 
   /**
@@ -150,28 +189,46 @@ export class RecoveryPolicy {
   }
 
   /**
-   * The device list changed or a report is due: which actions to take now.
-   * mayDisturb is asked last, only about a device an action is due for (the
-   * booking gate: it may cost a request to the cloud); a device it refuses
-   * is left out, and the action stays due. portOff: serials whose hub port
-   * charge control holds off on purpose; a network device among them is not
-   * connected again until its port is on.
+   * The disruptions a tick at `now` would ask the booking gate about, in the
+   * order it would (the gate's budget is spent in that order); nothing
+   * changes. Which are due does not turn on the answers.
    */
-  tick(
-    devices: readonly ListedDevice[],
-    now: number,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean = () => true,
-    portOff: ReadonlySet<string> = new Set(),
-  ): RecoveryAction[] {
+  due(devices: readonly ListedDevice[], now: number, portOff?: ReadonlySet<string>): DueDisruption[] {
+    const asked: DueDisruption[] = [];
+    const copy: Memory = {
+      lastOfflineReconnect: this.memory.lastOfflineReconnect,
+      connects: new Map([...this.memory.connects].map(([a, e]) => [a, { ...e }])),
+    };
+    this.plan(copy, devices, now, { cleared: new Map(), ...(portOff && { portOff }) }, asked);
+    return asked;
+  }
+
+  /**
+   * The device list changed or a report is due: which actions to take now.
+   * A disruption the input does not clear is left out, and stays due.
+   */
+  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}): RecoveryAction[] {
+    return this.plan(this.memory, devices, now, input, []);
+  }
+
+  private plan(memory: Memory, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
+    const { cleared = 'all', portOff = new Set<string>() } = input;
+    // Asked last, only about a device an action is due for: what the gate let through.
+    const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
+      const key = d.key ?? d.serial;
+      asked.push({ key, serial: d.serial, action });
+      return cleared === 'all' || cleared.get(key)?.has(action) === true;
+    };
+    const { connects } = memory;
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
 
     // USB devices, and the network devices the agent connects again: adb 29
     // forgets a TCP device whose transport is dropped (`adb reconnect
     // offline` included), and one connected by hand would not come back.
-    const offline = devices.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || this.connects.has(d.serial)));
+    const offline = devices.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || connects.has(d.serial)));
     const reconnectDue =
-      this.settings.reconnectOffline && (now - this.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < this.lastOfflineReconnect);
+      this.settings.reconnectOffline && (now - memory.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < memory.lastOfflineReconnect);
     const toReconnect: ListedDevice[] = [];
     for (const d of offline) {
       const step = this.offlineStep(d, now, reconnectDue, mayDisturb);
@@ -181,7 +238,7 @@ export class RecoveryPolicy {
     if (reconnectDue && toReconnect.length > 0) {
       const allowed = toReconnect.filter((d) => mayDisturb(d, 'reconnect-offline'));
       if (allowed.length > 0) {
-        this.lastOfflineReconnect = now;
+        memory.lastOfflineReconnect = now;
         const serials = allowed.map((d) => d.serial);
         actions.push({
           kind: 'reconnect-offline',
@@ -195,7 +252,7 @@ export class RecoveryPolicy {
         // adb drops a network device it reconnects: the agent connects it
         // again once the reconnect has had a moment, not alongside it.
         for (const serial of serials) {
-          const entry = this.connects.get(serial);
+          const entry = connects.get(serial);
           if (entry) entry.nextAt = now + this.settings.connectBaseMs;
         }
       }
@@ -208,7 +265,7 @@ export class RecoveryPolicy {
       // A TCP device is kicked only when the agent connects it again: adb 29
       // forgets one whose transport is kicked, and a device someone else
       // connected would be gone for good.
-      if (isTcpSerial(serial) && !this.connects.has(serial)) continue;
+      if (isTcpSerial(serial) && !connects.has(serial)) continue;
       const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
       const recorded = (d.kicks ?? []).filter((k) => inHour(k.at));
       const last = recorded.at(-1);
@@ -245,11 +302,11 @@ export class RecoveryPolicy {
       if (!mayDisturb(d, 'kick')) continue;
       actions.push({ kind: 'kick', serial, key, reason: `shell missed its deadline ${count} times in a row` });
       // adb 29 forgets a TCP device whose transport is kicked: connect it again.
-      const entry = this.connects.get(serial);
+      const entry = connects.get(serial);
       if (entry) entry.nextAt = now;
     }
 
-    for (const [address, entry] of this.connects) {
+    for (const [address, entry] of connects) {
       const state = listed.get(address);
       if (state === 'device' || state === 'unauthorized') {
         // It came through: what adb held is over.

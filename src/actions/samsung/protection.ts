@@ -7,6 +7,7 @@ import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { BatteryProtections } from './state.js';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from './counts.js';
 import { limited } from '../../log/limited.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import {
@@ -166,7 +167,7 @@ export class SamsungProtection extends RunnerAction {
       case 'not-honoured': {
         const message = notHonoured(entry?.value, percent, this.policy.overMs);
         this.protections.set(r.serial, afterLook(entry!, decision, now, message));
-        stats.protectionProblems.set('not_honoured', (stats.protectionProblems.get('not_honoured') ?? 0) + 1);
+        stats.counter(PROTECTION_PROBLEMS).add('not_honoured');
         log.warn('protection-not-honoured', { serial: r.serial, udid: r.udid, percent }, `device ${r.udid}: ${message}`, r.serial);
         return this.runner.changed();
       }
@@ -216,7 +217,7 @@ export class SamsungProtection extends RunnerAction {
     const next = { ...afterWrite(this.protections.of(r.serial)!, readBack, clock.monotonic()), before: was };
     this.protections.set(r.serial, next);
     const result = next.state === 'on' ? 'taken' : 'not_taken';
-    stats.protectionWrites.set(result, (stats.protectionWrites.get(result) ?? 0) + 1);
+    stats.counter(PROTECTION_WRITES).add(result);
     if (next.state === 'on')
       logger.info(
         { serial: r.serial, udid: r.udid, was },
@@ -224,7 +225,7 @@ export class SamsungProtection extends RunnerAction {
       );
     else if (prior !== 'not-taken') {
       // Said once: a write tried again after the cooldown that fails the same way is no news.
-      stats.protectionProblems.set('not_taken', (stats.protectionProblems.get('not_taken') ?? 0) + 1);
+      stats.counter(PROTECTION_PROBLEMS).add('not_taken');
       limited(logger).warn('protection-not-taken', { serial: r.serial, udid: r.udid, was, readBack, output }, `device ${r.udid}: ${next.message}`, r.serial);
     } else logger.debug({ serial: r.serial, udid: r.udid, readBack, output }, `device ${r.udid}: ${KEY} still does not take`);
     this.runner.changed();

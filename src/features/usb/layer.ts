@@ -8,6 +8,7 @@ import type { DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
+import { SaidOnce } from '../../log/said-once.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
 import { attribute, type Verdict } from './attribution.js';
 import { busOf, classifyUsbLine, hubOf } from './classify.js';
@@ -39,18 +40,21 @@ export class UsbLayer {
   private seq: number | undefined;
   private dirty = false;
   private verdicts: Verdict[] = [];
-  private readonly logged = new Set<string>();
+  /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
+  private readonly logged: SaidOnce;
   private settle: Timer | undefined;
   private saver: Timer | undefined;
   private controllers = new Map<number, string>();
   private controllersAt = -Infinity;
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
   private readonly listed = new Map<string, DeviceInfo>();
-  private readonly saidOffList = new Set<string>();
+  private readonly saidOffList: SaidOnce;
   private anchor: { wall: number; tsUs: number } | undefined;
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
+    this.logged = new SaidOnce(() => context.clock.monotonic());
+    this.saidOffList = new SaidOnce(() => context.clock.monotonic());
   }
 
   start(): void {
@@ -100,13 +104,12 @@ export class UsbLayer {
     const onUsb = serialsOnPorts(root);
     const added = onUsbOffList(devices, this.listed.values(), onUsb);
     for (const d of added) {
-      if (this.saidOffList.has(d.udid)) continue;
-      this.saidOffList.add(d.udid);
+      if (!this.saidOffList.say(d.udid)) continue;
       this.context.logger.info({ udid: d.udid }, `${d.udid} ${d.message ?? ''}`);
     }
     rememberListed(this.listed, devices, onUsb);
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
-    for (const udid of this.saidOffList) if (!added.some((d) => d.udid === udid)) this.saidOffList.delete(udid);
+    this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
     return [...devices, ...added];
   }
 
@@ -158,11 +161,10 @@ export class UsbLayer {
     for (const v of this.verdicts) {
       const key = `${v.layer} ${v.subject}`;
       current.add(key);
-      if (!this.logged.has(key)) this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+      if (this.logged.say(key)) this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
     }
     // A verdict that went away is logged again if it comes back.
-    this.logged.clear();
-    for (const key of current) this.logged.add(key);
+    this.logged.retain((key) => current.has(key));
   }
 
   private controllerOf(bus: number): string {

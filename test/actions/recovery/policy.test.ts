@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
+import { VirtualTime } from '../../../src/util/clock.js';
 import {
   HOUR_MS,
   OFFLINE_COOLDOWNS_BEFORE_CYCLE,
   OFFLINE_RECONNECTS_BEFORE_CYCLE,
   RecoveryPolicy,
   defaultRecoverySettings,
+  type Disruption,
   type ListedDevice,
   type RecoveryAction,
   type RecoverySettings,
@@ -436,8 +438,6 @@ describe('RecoveryPolicy', () => {
     const p = new RecoveryPolicy(s, []);
     const blocked = { hub: '1-1.4', port: 3, blocked: 'the hub tool finds no hub at that location: No compatible devices detected at location 1-1.4!' };
     const t = 2_000_000;
-    const asked: string[] = [];
-    const mayDisturb = (_d: ListedDevice, action: string): boolean => (asked.push(action), true);
     // Wedged, kicked once, past the cooldown: a cycle would be next.
     const wedged: ListedDevice = {
       serial: 'A',
@@ -458,7 +458,8 @@ describe('RecoveryPolicy', () => {
         offline: { since: t - OFFLINE_COOLDOWNS_BEFORE_CYCLE * s.offlineCooldownMs, reconnects: OFFLINE_RECONNECTS_BEFORE_CYCLE },
       },
     };
-    const actions = p.tick([wedged, offline], t + s.kickCooldownMs, mayDisturb);
+    const asked = p.due([wedged, offline], t + s.kickCooldownMs).map((d) => d.action);
+    const actions = p.tick([wedged, offline], t + s.kickCooldownMs, { cleared: 'all' });
     expect(actions.filter((a) => a.kind === 'power-cycle')).toEqual([]);
     const people = actions.filter((a) => a.kind === 'needs-person');
     expect(people.map((a) => a.serial).sort()).toEqual(['A', 'B']);
@@ -487,7 +488,6 @@ describe('RecoveryPolicy', () => {
 
   it('asks the booking gate about a power cycle as about a kick', () => {
     const p = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, []);
-    const asked: string[] = [];
     const d: ListedDevice = {
       serial: 'A',
       state: 'device',
@@ -496,8 +496,8 @@ describe('RecoveryPolicy', () => {
       hubPort: { hub: '1-1', port: 1 },
       escalation: { kicks: [0], cycles: [] },
     };
-    expect(p.tick([d], 600_000, (_d, action) => (asked.push(action), false))).toEqual([]);
-    expect(asked).toEqual(['power-cycle']);
+    expect(p.due([d], 600_000)).toEqual([{ key: 'A', serial: 'A', action: 'power-cycle' }]);
+    expect(p.tick([d], 600_000, { cleared: new Map() })).toEqual([]);
   });
 
   it("keeps the kick cooldown for a phone that dropped off adb's list and came back as a new record", () => {
@@ -511,5 +511,81 @@ describe('RecoveryPolicy', () => {
     for (let i = 0; i < 3; i++) p.noteShellOutcome('A', false, 2);
     expect(p.tick(ready, 3)).toEqual([]);
     expect(p.tick(ready, defaultRecoverySettings.kickCooldownMs).map((a) => a.kind)).toEqual(['kick']);
+  });
+});
+
+describe('RecoveryPolicy: the booking gate as values', () => {
+  // Listed devices as recovery reads them, with histories in the last hour: A and B behind hub ports, C not, one network address.
+  const listedOf = (now: number) =>
+    fc
+      .record({
+        serial: fc.constantFrom('A', 'B', 'C', '10.0.0.5:5555'),
+        state: fc.constantFrom('device', 'device', 'offline', 'unauthorized'),
+        failures: fc.integer({ min: 0, max: 8 }),
+        kicksAgo: fc.array(fc.integer({ min: 1, max: HOUR_MS }), { maxLength: 4 }),
+        cyclesAgo: fc.array(fc.integer({ min: 1, max: HOUR_MS }), { maxLength: 4 }),
+        offline: fc.option(fc.record({ ago: fc.integer({ min: 0, max: 600_000 }), reconnects: fc.integer({ min: 0, max: 4 }) }), { nil: undefined }),
+      })
+      .map((d): ListedDevice => ({
+        serial: d.serial,
+        state: d.state,
+        key: `android/${d.serial}`,
+        failures: d.failures,
+        failingSince: now - 600_000,
+        ...(d.serial === 'A' || d.serial === 'B' ? { hubPort: { hub: '1-1', port: d.serial === 'A' ? 1 : 2 } } : {}),
+        escalation: {
+          kicks: d.kicksAgo.map((a) => now - a).sort((x, y) => x - y),
+          cycles: d.cyclesAgo.map((a) => now - a).sort((x, y) => x - y),
+          ...(d.state === 'offline' && d.offline && { offline: { since: now - d.offline.ago, reconnects: d.offline.reconnects } }),
+        },
+      }));
+  const look = fc.record({
+    dt: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 400_000 })),
+    devices: fc.uniqueArray(listedOf(10 * HOUR_MS), { selector: (d) => d.serial, maxLength: 4 }),
+    // The gate's answer on each disruption due, in turn; past the list, not free.
+    answers: fc.array(fc.boolean(), { maxLength: 8 }),
+    connected: fc.option(fc.boolean(), { nil: undefined }),
+  });
+  const isDisruption = (kind: string): kind is Disruption => kind === 'kick' || kind === 'power-cycle' || kind === 'reconnect-offline';
+
+  it('due() changes nothing, and a tick takes exactly the disruptions due that the gate cleared, on virtual time', () => {
+    fc.assert(
+      fc.property(fc.array(look, { maxLength: 40 }), (looks) => {
+        const settings = { ...defaultRecoverySettings, powerCycle: true };
+        // One policy is asked what is due before each tick, its twin is not: they must decide alike.
+        const asked = new RecoveryPolicy(settings, ['10.0.0.5:5555']);
+        const twin = new RecoveryPolicy(settings, ['10.0.0.5:5555']);
+        const time = new VirtualTime();
+        const clock = time.clock();
+        for (const l of looks) {
+          time.advance(l.dt);
+          // The devices were drawn about 10 h in; shifted onto the clock's time line.
+          const now = 10 * HOUR_MS + clock.monotonic();
+          const devices = l.devices;
+          const due = asked.due(devices, now);
+          expect(asked.due(devices, now)).toEqual(due);
+          const cleared = new Map<string, Set<Disruption>>();
+          due.forEach((d, i) => {
+            if (l.answers[i] === true) cleared.set(d.key, (cleared.get(d.key) ?? new Set<Disruption>()).add(d.action));
+          });
+          const actions = asked.tick(devices, now, { cleared });
+          expect(twin.tick(devices, now, { cleared })).toEqual(actions);
+          for (const a of actions) {
+            if (!isDisruption(a.kind)) continue;
+            const serials = a.kind === 'reconnect-offline' ? a.serials : [(a as { serial: string }).serial];
+            for (const serial of serials) {
+              const key = `android/${serial}`;
+              expect(due).toContainEqual({ key, serial, action: a.kind });
+              expect(cleared.get(key)?.has(a.kind)).toBe(true);
+            }
+          }
+          if (l.connected !== undefined) {
+            asked.noteConnectOutcome('10.0.0.5:5555', l.connected, now);
+            twin.noteConnectOutcome('10.0.0.5:5555', l.connected, now);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

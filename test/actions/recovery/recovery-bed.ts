@@ -4,6 +4,7 @@ import { ActionRunner } from '../../../src/actions/runner.js';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
 import { hubPortsOf } from '../../../src/config/hub-ports.js';
 import { loadSettings } from '../../../src/config/load.js';
+import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../../src/actions/recovery/counts.js';
 import { recordKey } from '../../../src/devices/record.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { PortPower } from '../../../src/hub/uhubctl.js';
@@ -145,9 +146,9 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
       }
     },
     /** device_agent_recovery_actions_total{action,result}. */
-    actions: (action: string, result: 'ok' | 'failed'): number => stats.recoveryActions.get(`${action}|${result}`) ?? 0,
+    actions: (action: string, result: 'ok' | 'failed'): number => stats.counter(RECOVERY_ACTIONS).get(action, result),
     /** device_agent_recovery_held_total{action,reason}. */
-    held: (action: string, reason: 'booked' | 'unknown'): number => stats.recoveryHeld.get(`${action}|${reason}`) ?? 0,
+    held: (action: string, reason: 'booked' | 'unknown'): number => stats.counter(RECOVERY_HELD).get(action, reason),
     /** The log lines whose message matches. */
     lines: (re: RegExp) => log.lines().filter((l) => re.test(String(l.msg))),
   };

@@ -48,7 +48,7 @@ describe('portHeldOff', () => {
     const address = '10.0.0.5:5555';
     const policy = new RecoveryPolicy(defaultRecoverySettings, [address]);
     const connects = (charge: Parameters<typeof portHeldOff>[0], now: number) =>
-      policy.tick([], now, () => true, portHeldOff(charge) ? new Set([address]) : new Set()).filter((a) => a.kind === 'connect');
+      policy.tick([], now, { portOff: portHeldOff(charge) ? new Set([address]) : new Set() }).filter((a) => a.kind === 'connect');
     const step = defaultRecoverySettings.connectMaxMs;
     expect(connects({ pause: undefined, switching: 'off' }, 0)).toEqual([]);
     expect(connects({ pause: pause() }, step)).toEqual([]);

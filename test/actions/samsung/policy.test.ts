@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProtectionEntry } from '../../../src/actions/samsung/state.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
+import { VirtualTime } from '../../../src/util/clock.js';
 import {
   afterLook,
   afterRead,
@@ -198,6 +199,77 @@ describe('the Samsung battery protection policy over random sequences', () => {
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('the Samsung battery protection policy on virtual time, as SamsungProtection runs it', () => {
+  // A read or a write in flight for a while (busy), as the action's shell calls are; the phone's readings drawn per look.
+  const timed = fc.record({
+    advance: fc.oneof(fc.integer({ min: 0, max: 30_000 }), fc.integer({ min: 0, max: 900_000 })),
+    verdict: fc.oneof(fc.constant(free), fc.constantFrom(...verdicts)),
+    samsung: fc.constantFrom<boolean | undefined>(true, true, true, false),
+    percent: fc.option(fc.integer({ min: 80, max: 100 }), { nil: undefined }),
+    charging: fc.option(fc.boolean(), { nil: undefined }),
+    readValue: values,
+    readBack: values,
+    // How long the shell call takes.
+    takes: fc.integer({ min: 0, max: 20_000 }),
+  });
+
+  it('decides nothing while a call is in flight, flags a cap not honoured only after overMs past it, and reads no sooner than retryMs apart', () => {
+    fc.assert(
+      fc.property(fc.array(timed, { maxLength: 80 }), (steps) => {
+        const time = new VirtualTime();
+        const clock = time.clock();
+        let entry: ProtectionEntry | undefined;
+        let pending: { until: number; done: () => ProtectionEntry } | undefined;
+        const reads: number[] = [];
+        for (const st of steps) {
+          time.advance(st.advance);
+          const now = clock.monotonic();
+          if (pending && now >= pending.until) {
+            entry = pending.done();
+            pending = undefined;
+          }
+          const decision = decideProtection(entry, { now, samsung: st.samsung, percent: st.percent, charging: st.charging, ask: () => st.verdict }, s);
+          if (pending) expect(decision.kind).toBe('none');
+          switch (decision.kind) {
+            case 'read': {
+              if (reads.length && entry?.state !== 'not-samsung') expect(now - reads.at(-1)!).toBeGreaterThanOrEqual(s.retryMs);
+              reads.push(now);
+              entry = { failures: 0, state: 'pending', ...entry, busy: true };
+              const value = st.readValue;
+              pending = { until: now + st.takes, done: () => afterRead(entry, value, clock.monotonic()) };
+              break;
+            }
+            case 'write': {
+              entry = { ...entry!, busy: true };
+              const readBack = st.readBack;
+              pending = { until: now + st.takes, done: () => afterWrite(entry!, readBack, clock.monotonic()) };
+              break;
+            }
+            case 'not-samsung':
+              entry = asNotSamsung(entry, 'not a Samsung');
+              break;
+            case 'not-honoured':
+              // On, and charging past the cap since at least overMs ago.
+              expect(isOn(entry!.value)).toBe(true);
+              expect(st.charging).toBe(true);
+              expect(st.percent).toBeGreaterThanOrEqual(s.overPercent);
+              expect(now - entry!.overSince!).toBeGreaterThanOrEqual(s.overMs);
+              entry = afterLook(entry!, decision, now, 'not honoured');
+              break;
+            case 'over':
+            case 'under':
+              entry = afterLook(entry!, decision, now);
+              break;
+            default:
+              break;
+          }
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../../src/actions/samsung/counts.js';
 import { BatteryProtections } from '../../../src/actions/samsung/state.js';
 import type { BookingStatusSource } from '../../../src/cloud/booking-status.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
@@ -120,7 +121,7 @@ describe('the samsung way on virtual time', () => {
     await pass(20 * MINUTE);
     const said = log.lines().filter((l) => /not honoured/.test(String(l.msg)));
     expect(said).toHaveLength(1);
-    expect(stats.protectionProblems.get('not_honoured')).toBe(1);
+    expect(stats.counter(PROTECTION_PROBLEMS).get('not_honoured')).toBe(1);
 
     // Under the mark: the flag is over.
     phone.percent = 80;
@@ -140,8 +141,8 @@ describe('the samsung way on virtual time', () => {
     expect(puts).toHaveLength(4);
     expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('not-taken');
     expect(log.lines().filter((l) => /did not take/.test(String(l.msg)))).toHaveLength(1);
-    expect(stats.protectionWrites.get('not_taken')).toBe(4);
-    expect(stats.protectionProblems.get('not_taken')).toBe(1);
+    expect(stats.counter(PROTECTION_WRITES).get('not_taken')).toBe(4);
+    expect(stats.counter(PROTECTION_PROBLEMS).get('not_taken')).toBe(1);
     await protection.stop();
   });
 

@@ -1,0 +1,89 @@
+// Hub ports whose power cycle failed in a way no retry fixes: not cycled
+// again until the settings change (a restart) or the hub's status listing
+// does, which is asked now and then to see the hardware change.
+import { limited } from '../../log/limited.js';
+import type { Logger } from '../../log/logger.js';
+import { lastingFailure } from '../../hub/status.js';
+import type { PortPower } from '../../hub/uhubctl.js';
+
+/** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */
+export const BLOCKED_RECHECK_MS = 60_000;
+
+/** A hub port whose power cycle failed in a way no retry fixes. */
+interface BlockedPort {
+  /** Why (for the phone's message). */
+  why: string;
+  /** What the hub's status query said then (its output, or its failure): a different answer is a hardware change. */
+  status: string | undefined;
+  /** Monotonic ms of the last status query. */
+  checkedAt: number;
+}
+
+export class BlockedPorts {
+  /** By HUB:PORT. */
+  private readonly blocked = new Map<string, BlockedPort>();
+  private statusInFlight = false;
+
+  constructor(
+    private readonly portPower: PortPower | undefined,
+    private readonly logger: Logger,
+    private readonly now: () => number,
+  ) {}
+
+  /** Why the port cannot be cycled, while it is blocked. */
+  why(hub: string, port: number): string | undefined {
+    return this.blocked.get(`${hub}:${port}`)?.why;
+  }
+
+  /**
+   * A power cycle failed: whether no retry fixes it, and then the port is
+   * blocked and said once here. Returns the reason for the phone's message.
+   */
+  async block(action: { serial: string; hub: string; port: number }, text: string): Promise<string | undefined> {
+    const lasting = lastingFailure(text);
+    if (lasting === undefined) return undefined;
+    const why = `${lasting}: ${text}`;
+    const status = await this.hubStatus(action.hub);
+    this.blocked.set(`${action.hub}:${action.port}`, { why, status, checkedAt: this.now() });
+    limited(this.logger).warn(
+      'recovery-cycle-blocked',
+      { serial: action.serial, hub: action.hub, port: action.port, err: text },
+      `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial} cannot work (${why}); it is not tried again until the settings change (restart the agent) or the hub's port listing does. Check hubPorts and the hub (\`uhubctl -l ${action.hub}\`)`,
+      `${action.hub}:${action.port}`,
+    );
+    return why;
+  }
+
+  /** Asks the hubs of blocked ports for their status now and then: a different answer lets the port be cycled again. */
+  recheck(now: number): void {
+    if (this.statusInFlight || !this.portPower?.status) return;
+    const due = [...this.blocked].find(([, b]) => now - b.checkedAt >= BLOCKED_RECHECK_MS);
+    if (!due) return;
+    const [place, entry] = due;
+    entry.checkedAt = now;
+    this.statusInFlight = true;
+    const hub = place.slice(0, place.lastIndexOf(':'));
+    void this.hubStatus(hub)
+      .then((status) => {
+        if (status === entry.status || this.blocked.get(place) !== entry) return;
+        this.blocked.delete(place);
+        limited(this.logger).info(
+          'recovery-cycle-unblocked',
+          { hub, place },
+          `hub ${hub} answers differently now; power-cycling ${place} may be tried again`,
+          place,
+        );
+      })
+      .finally(() => (this.statusInFlight = false));
+  }
+
+  /** The hub's status listing, or its failure's text; undefined when the tool has no status query. */
+  private async hubStatus(hub: string): Promise<string | undefined> {
+    const power = this.portPower;
+    if (!power?.status) return undefined;
+    return power.status(hub).then(
+      (output) => output,
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+  }
+}

@@ -1,0 +1,139 @@
+// Carrying out one of recovery's actions through adb or the hub tool, each
+// bounded by its deadline and never awaited by a report: the lines it writes,
+// the outcome the policy hears (a connect's), and the counts.
+import { limited } from '../../log/limited.js';
+import type { Logger } from '../../log/logger.js';
+import type { SaidOnce } from '../../log/said-once.js';
+import { lastingFailure } from '../../hub/status.js';
+import type { PortPower } from '../../hub/uhubctl.js';
+import type { AgentStats } from '../../stats/agent-stats.js';
+import type { PhoneControl } from '../../devices/control.js';
+import { ACTION_NAME, attentionText, targetOf } from './action-names.js';
+import type { BlockedPorts } from './blocked-ports.js';
+import { RECOVERY_ACTIONS } from './counts.js';
+import type { RecoveryNotebook } from './notes.js';
+import { cannotCycle, type RecoveryAction, type RecoveryPolicy } from './policy.js';
+
+/** The adb operations recovery uses (AdbClient's, each with its deadline), on the phones of the platform it carries. */
+export interface RecoveryAdb extends PhoneControl {
+  reconnectOffline(): Promise<string>;
+  reconnect(serial: string): Promise<string>;
+  connect(address: string): Promise<string>;
+}
+
+/** What a failed action means and what happens next: the line names the layer at fault (the adb server's command, or the hub tool). */
+const FAILED_ADVICE: Record<Exclude<RecoveryAction['kind'], 'connect'>, string> = {
+  'reconnect-offline':
+    'the adb server did not carry out `adb reconnect offline` (check that `adb devices` answers on this host); it is tried again after the offline cooldown',
+  kick: 'the adb server did not carry out the kick, or the phone left adb meanwhile (check `adb devices` on this host); it counts against the hourly limit and is tried again after the kick cooldown',
+  'power-cycle': "the hub tool failed for this port (its words are above); the phone's message says a person is needed: check the hub's power and its cable",
+  // Never carried out, so never failed: named for the type's sake.
+  'needs-person': 'a person is needed',
+};
+
+export interface CarryContext {
+  adb: RecoveryAdb;
+  portPower: PortPower | undefined;
+  logger: Logger;
+  stats: Pick<AgentStats, 'counter'>;
+  now: () => number;
+  /** Hears each connect's outcome: its backoff. */
+  policy: Pick<RecoveryPolicy, 'noteConnectOutcome'>;
+  /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
+  failing: SaidOnce;
+  notes: RecoveryNotebook;
+  blocked: BlockedPorts;
+}
+
+export async function carry(c: CarryContext, action: RecoveryAction): Promise<void> {
+  const target = targetOf(action);
+  const { adb, logger } = c;
+  try {
+    switch (action.kind) {
+      case 'reconnect-offline':
+        if (action.all) {
+          limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
+          await adb.reconnectOffline();
+        } else {
+          // adb's host-wide command would touch the offline devices the booking gate holds back too.
+          limited(logger).info(
+            'recovery-reconnect-offline',
+            { reason: action.reason },
+            `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`,
+          );
+          for (const serial of action.serials) await adb.reconnect(serial);
+        }
+        break;
+      case 'kick':
+        limited(logger).warn(
+          'recovery-kick',
+          { serial: action.serial, reason: action.reason },
+          `kicking the adb transport of ${action.serial} (adb -s ${action.serial} reconnect): ${action.reason}; other devices are not touched`,
+          action.serial,
+        );
+        await adb.reconnect(action.serial);
+        break;
+      case 'power-cycle': {
+        limited(logger).warn(
+          'recovery-power-cycle',
+          { serial: action.serial, hub: action.hub, port: action.port, reason: action.reason },
+          `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial}: ${action.reason}; other ports are not touched`,
+          action.serial,
+        );
+        const output = await c.portPower!.cycle(action.hub, action.port);
+        logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
+        break;
+      }
+      case 'needs-person':
+        return;
+      case 'connect': {
+        const answer = await adb.connect(action.address);
+        // adb keeps the transport of an address it lists offline and says so: nothing was connected.
+        const held = action.listed === 'offline' && answer.startsWith('already');
+        c.policy.noteConnectOutcome(action.address, true, c.now(), held);
+        if (held) {
+          logger.debug({ address: action.address, answer }, 'adb holds the offline transport of the network device; connected again once adb drops it');
+          break;
+        }
+        limited(logger).info(
+          'recovery-connected',
+          { address: action.address, reason: action.reason },
+          c.failing.forget(action.address) !== undefined
+            ? `network device ${action.address} connected again`
+            : `network device ${action.address} connected (${action.reason})`,
+          action.address,
+        );
+        break;
+      }
+    }
+    c.stats.counter(RECOVERY_ACTIONS).add(ACTION_NAME[action.kind], 'ok');
+  } catch (err) {
+    c.stats.counter(RECOVERY_ACTIONS).add(ACTION_NAME[action.kind], 'failed');
+    const text = err instanceof Error ? err.message : String(err);
+    if (action.kind === 'connect') {
+      c.policy.noteConnectOutcome(action.address, false, c.now());
+      if (c.failing.say(action.address, text)) {
+        limited(logger).warn(
+          'recovery-connect-failed',
+          { address: action.address, err: text },
+          `network device ${action.address} could not be connected (${text}); the agent keeps trying, less and less often (at most every 5 min). Check that the device is on and its adb over TCP is enabled`,
+          action.address,
+        );
+      }
+    } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
+      // The very text the policy's needs-person gives it next (holds.ts, noteAttention): one line, not two.
+      const why = await c.blocked.block(action, text);
+      c.notes.setAttention(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
+    } else {
+      if (action.kind === 'power-cycle') {
+        c.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+      }
+      limited(logger).warn(
+        'recovery-failed',
+        { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
+        `recovery action ${ACTION_NAME[action.kind]}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
+        target || undefined,
+      );
+    }
+  }
+}

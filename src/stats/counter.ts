@@ -1,0 +1,49 @@
+// A feature's own counter, kept in AgentStats by a key the feature declares
+// once (as a facet is kept in the registry), so that the stats name no
+// feature: the action that counts and the feature's metrics() hook that
+// serves the series reach the same counter through `stats.counter(KEY)`.
+import type { Metric } from '../util/metric.js';
+
+/** A counter's series: its name, help text and label names, declared once by its owner. */
+export interface CounterKey {
+  readonly name: string;
+  readonly help: string;
+  readonly labels: readonly string[];
+}
+
+export function counterKey(name: string, help: string, labels: readonly string[]): CounterKey {
+  return { name, help, labels };
+}
+
+/** Counts by label values, in the order each combination was first counted. */
+export class Counter {
+  private readonly counts = new Map<string, { values: readonly string[]; value: number }>();
+
+  constructor(readonly key: CounterKey) {}
+
+  /** One more, for these label values (one per label of the key, in its order). */
+  add(...values: string[]): void {
+    const id = values.join('\u0000');
+    const entry = this.counts.get(id);
+    if (entry) entry.value++;
+    else this.counts.set(id, { values, value: 1 });
+  }
+
+  /** The count for these label values; 0 when never counted. */
+  get(...values: string[]): number {
+    return this.counts.get(values.join('\u0000'))?.value ?? 0;
+  }
+
+  /** The series, labels in the key's order. */
+  metric(): Metric {
+    const { name, help, labels } = this.key;
+    return {
+      name,
+      help,
+      type: 'counter',
+      samples: [...this.counts.values()].map(({ values, value }) =>
+        labels.length ? { labels: Object.fromEntries(labels.map((l, i) => [l, values[i] ?? ''])), value } : { value },
+      ),
+    };
+  }
+}
