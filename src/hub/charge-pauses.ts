@@ -36,8 +36,8 @@ export interface ChargePause {
 
 /** The check of one pause's power cut (actions/charge/power-check.ts decides it). */
 export interface CutCheck {
-  /** Monotonic ms when the port was switched off. */
-  offAt: number;
+  /** Wall ms when the port was switched off: the readings' times are the phone's wall times. */
+  offAtWall: number;
   /** Readings taken after the switch that showed the phone on power. */
   onPower: number;
   /** Wall ms of the last reading counted (the switch at first), so that a reading counts once however often it is looked at. */

@@ -283,7 +283,7 @@ export class ChargeControl extends RunnerAction {
         : record.state === 'device' && record.failures === 0 && record.inventoriedAt !== undefined
           ? { at: record.inventoriedAt, seen: powerOf(record.last) }
           : undefined;
-    const { check, verdict } = checkCut(pause.cut!, { now, reading }, POWER_BOUNDS);
+    const { check, verdict } = checkCut(pause.cut!, { reading }, POWER_BOUNDS);
     if (check !== pause.cut) this.pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
       this.powerPaths.count('cut');
@@ -459,7 +459,7 @@ export class ChargeControl extends RunnerAction {
  * must show power again.
  */
 function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
-  if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(now, wall) };
+  if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
   return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
 }
 

@@ -36,8 +36,6 @@ export interface PowerBounds {
 }
 
 export interface CutLook {
-  /** Monotonic ms. */
-  now: number;
   /** The phone's latest reading and when it was taken (wall ms), or gone: off its source's list. */
   reading: { at: number; seen: PowerSeen } | 'gone' | undefined;
 }
@@ -45,15 +43,17 @@ export interface CutLook {
 export type CutVerdict = { kind: 'wait' } | { kind: 'cut'; seen: 'off-power' | 'gone' } | { kind: 'not-cut'; readings: number; afterMs: number };
 
 /** A new check, from the moment the off switch worked. */
-export function cutCheck(offAt: number, offAtWall: number): CutCheck {
-  return { offAt, onPower: 0, lastReadingAt: offAtWall };
+export function cutCheck(offAtWall: number): CutCheck {
+  return { offAtWall, onPower: 0, lastReadingAt: offAtWall };
 }
 
 /**
  * One look at a paused phone: the check as it is now and what it found. A
  * check with a verdict stays as it is. A phone off power, or gone, is a cut;
  * a port is named as keeping power only on evidence: `readings` readings
- * after the switch on power, the last one at least `cutWithinMs` after it.
+ * after the switch on power, the last one taken at least `cutWithinMs` after
+ * it (the reading's time, not the look's: a reading looked at late is as
+ * early as it was taken).
  * No reading (a phone that does not answer) is no evidence: the pause's own
  * bounds end it.
  */
@@ -67,7 +67,7 @@ export function checkCut(check: CutCheck, look: CutLook, b: PowerBounds): { chec
   if (reading.seen === 'off-power') return { check: { ...next, verdict: 'cut' }, verdict: { kind: 'cut', seen: 'off-power' } };
   if (reading.seen !== 'on-power') return { check: next, verdict: { kind: 'wait' } };
   const onPower = check.onPower + 1;
-  const afterMs = look.now - check.offAt;
+  const afterMs = reading.at - check.offAtWall;
   if (onPower >= b.readings && afterMs >= b.cutWithinMs) {
     return { check: { ...next, onPower, verdict: 'not-cut' }, verdict: { kind: 'not-cut', readings: onPower, afterMs } };
   }
