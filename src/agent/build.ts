@@ -96,7 +96,22 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, powerPaths, reporter, booking: options.booking, features };
+  return {
+    ...platforms,
+    settings,
+    logger,
+    clock,
+    registry,
+    stats,
+    unplugged,
+    reported,
+    flaps,
+    pausedPorts,
+    powerPaths,
+    reporter,
+    booking: options.booking,
+    features,
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ import { claimOf, type Claim } from '../../devices/claims.js';
 import { portRefusal } from '../trust.js';
 import { DeviceMapping } from '../device-mapping.js';
 import { keyRefusalText } from '../mapping-key.js';
-import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type PowerBounds, type CutVerdict } from './power-check.js';
+import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import { PowerPaths } from './power-paths.js';
 
 export interface ChargeControlOptions extends ActionOptions {
@@ -277,17 +277,14 @@ export class ChargeControl extends RunnerAction {
   private checkPowerCut(serial: string, record: DeviceSnapshot | undefined, now: number): CutVerdict['kind'] {
     const entry = this.pauses.of(serial)!;
     const pause = entry.pause!;
-    const reading =
-      record === undefined
-        ? ('gone' as const)
-        : record.state === 'device' && record.failures === 0 && record.inventoriedAt !== undefined
-          ? { at: record.inventoriedAt, seen: powerOf(record.last) }
-          : undefined;
-    const { check, verdict } = checkCut(pause.cut!, { reading }, POWER_BOUNDS);
+    const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
     if (check !== pause.cut) this.pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
       this.powerPaths.count('cut');
-      this.options.logger.debug({ serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen }, `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`);
+      this.options.logger.debug(
+        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
+        `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
+      );
     }
     if (verdict.kind !== 'not-cut') return verdict.kind;
     const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
@@ -461,6 +458,17 @@ export class ChargeControl extends RunnerAction {
 function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
   if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
   return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
+}
+
+/**
+ * A paused phone's latest reading for the power check: when its battery
+ * service answered (where the inventory says: one that ends after the switch
+ * may have read it before) and what it says; gone: off its source's list.
+ */
+function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
+  if (record === undefined) return 'gone';
+  if (record.state !== 'device' || record.failures !== 0 || record.inventoriedAt === undefined) return undefined;
+  return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
 }
 
 /** What an operator runs to switch a port on that the agent could not. */
