@@ -79,6 +79,27 @@ describe('charge control: a hub port that does not cut power', () => {
     await next.control.stop();
   });
 
+  it('a reading the battery service gave before the off switch does not count, even from an inventory that ended after it', async () => {
+    const { logger } = captureLogger();
+    const powerPaths = new PowerPaths();
+    const { control, switched, answered, time, clock } = chargeBed(ENV, PORTS, { logger, powerPaths });
+    answered('S1', 'U1', 95, undefined, onPower);
+    control.start();
+    await control.settled();
+    expect(switched).toEqual(['uhubctl 1-1:2 off']);
+    // Slow inventories that read the battery a moment before the switch, and ended after it.
+    const before = clock.wall() - 1_000;
+    for (let i = 0; i < 4; i++) {
+      time.advance(10_000);
+      answered('S1', 'U1', 95, undefined, { batteryDetail: { externalPower: true, observedAtMs: before } });
+      control.devicesChanged();
+      await control.settled();
+    }
+    expect(powerPaths.uncutAt('1-1', 2)).toBeUndefined();
+    expect(switched).toEqual(['uhubctl 1-1:2 off']);
+    await control.stop();
+  });
+
   it('a port that cuts power is not named, and a phone not on power again by the end of the wait after its pause is said once', async () => {
     const { logger, lines } = captureLogger();
     const powerPaths = new PowerPaths();
