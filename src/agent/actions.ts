@@ -73,6 +73,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     logger,
     clock,
     kept: parts.pausedPorts,
+    powerPaths: parts.powerPaths,
   });
   const protection = new SamsungProtection({
     runner,

@@ -20,6 +20,7 @@ import { buildPlatforms, type Platforms } from './platforms.js';
 import { buildFeatures } from './features.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { PausedPortsFile } from '../actions/charge/paused-ports.js';
+import { PowerPaths, uncutPortsFile } from '../actions/charge/power-paths.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../stats/agent-stats.js';
@@ -47,6 +48,8 @@ export interface Parts extends Platforms {
   reporter: Reporter;
   /** The hub ports charge control holds off, kept across runs: a start after a crash switches them on. */
   pausedPorts: PausedPortsFile;
+  /** The hub ports charge control found not to cut power, kept across runs: it does not switch them again. */
+  powerPaths: PowerPaths;
   /** Whom recovery's booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
   /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own, and their series join /metrics. */
@@ -65,8 +68,9 @@ export interface BuildOptions {
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
   const clock = options.clock ?? systemClock;
   const registry = new DeviceRegistry();
+  const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
   const stats = new AgentStats();
-  const features = buildFeatures(registry, { settings, stateDir: stateDirOf(settings, env), logger, clock }, stats);
+  const features = buildFeatures(registry, { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths }, stats);
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
@@ -92,7 +96,22 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   });
   // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
   unplugged.seed(reported.load());
-  return { ...platforms, settings, logger, clock, registry, stats, unplugged, reported, flaps, pausedPorts, reporter, booking: options.booking, features };
+  return {
+    ...platforms,
+    settings,
+    logger,
+    clock,
+    registry,
+    stats,
+    unplugged,
+    reported,
+    flaps,
+    pausedPorts,
+    powerPaths,
+    reporter,
+    booking: options.booking,
+    features,
+  };
 }
 
 /**

@@ -12,22 +12,24 @@ import type { UsbContext } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
+import type { PowerPaths } from '../actions/charge/power-paths.js';
 
 /**
  * What the features that follow something of their own need: the daemon's
  * settings (the USB layer's kernel log and sysfs root, the lab's readiness
- * baseline), state directory, logger and clock. None, as in tests that build
- * the features alone: the USB layer and readiness are off. `stats` holds the
- * counters the actions write and the features serve (AgentStats.counter).
+ * baseline), state directory, logger and clock, and the hub ports charge
+ * control found not to cut power (its notes and metrics). None, as in tests
+ * that build the features alone: the USB layer and readiness are off. `stats`
+ * holds the counters the actions write and the features serve (AgentStats.counter).
  */
-type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'> };
+type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'>; powerPaths?: PowerPaths };
 
 export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext, stats = new AgentStats()): DeviceFeature[] {
   return [
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats),
     trustFeature(stats),
-    chargeFeature(registry),
+    chargeFeature(registry, context?.powerPaths),
     usbFeature(context),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
   ];

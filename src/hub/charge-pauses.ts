@@ -29,11 +29,29 @@ export interface ChargePause {
    * the port is on again, and until when the phone is waited for before its
    * absence means it is gone.
    */
-  ended?: { why: PauseEnd; at: number; atWall: number; switchedOn: boolean; waitUntil: number };
+  ended?: { why: PauseEnd; at: number; atWall: number; switchedOn: boolean; waitUntil: number; onWall?: number };
+  /** Whether the port really cut the phone's power, from the moment it was switched off (actions/charge/power-check.ts). */
+  cut?: CutCheck;
 }
 
-/** Why a pause ended: the cloud booked the phone, the longest pause was up, or a reading showed the low mark. */
-export type PauseEnd = 'booked' | 'max_time' | 'low_mark';
+/** The check of one pause's power cut (actions/charge/power-check.ts decides it). */
+export interface CutCheck {
+  /** Wall ms when the port was switched off: the readings' times are the phone's wall times. */
+  offAtWall: number;
+  /** Readings taken after the switch that showed the phone on power. */
+  onPower: number;
+  /** Wall ms of the last reading counted (the switch at first), so that a reading counts once however often it is looked at. */
+  lastReadingAt?: number;
+  /** Set once decided: the power was cut, or the port keeps it. */
+  verdict?: 'cut' | 'not-cut';
+}
+
+/**
+ * Why a pause ended: the cloud booked the phone, the longest pause was up, a
+ * reading showed the low mark, or the phone stayed on power with its port
+ * off (the hub does not cut power on that port).
+ */
+export type PauseEnd = 'booked' | 'max_time' | 'low_mark' | 'power_not_cut';
 
 /** What charge control keeps of one phone, by adb serial. */
 export interface ChargeEntry {

@@ -5,7 +5,9 @@
 // power on plugs it back as a phone that booted afresh (a wedged adbd is
 // not wedged any more, one stuck offline answers its handshake). A
 // power-only port (a phone on Wi-Fi adb, charged from the hub) leaves the
-// phone on adb whatever its power.
+// phone on adb whatever its power; its battery says it is off power while the
+// port is off. A port that keeps power (a hub that says it switched the port
+// off and did not: mvp/uhubctl #617) changes nothing for its phone.
 //
 // The bed also lays out what the real uhubctl needs and the stand-in checks
 // (test/hub/uhubctl): a sysfs tree with each hub's busnum and devnum and
@@ -32,15 +34,19 @@ export interface PortSwitch {
 export class HubBed {
   /** Every switch the stand-in asked for, in order. */
   readonly switches: PortSwitch[] = [];
-  private readonly ports = new Map<string, { device: SimDevice; powered: boolean; powerOnly: boolean }>();
+  private readonly ports = new Map<string, { device: SimDevice; powered: boolean; powerOnly: boolean; keepsPower: boolean }>();
   private server: Server | undefined;
   private url: string | undefined;
   private readonly root = mkdtempSync(join(tmpdir(), 'hub-bed-'));
   private readonly hubs: string[] = [];
 
-  /** Puts a phone on a hub's port; powerOnly: its data goes another way, so switching the port leaves it on adb. */
-  attach(hub: string, port: number, device: SimDevice, options: { powerOnly?: boolean } = {}): void {
-    this.ports.set(`${hub}:${port}`, { device, powered: true, powerOnly: options.powerOnly ?? false });
+  /**
+   * Puts a phone on a hub's port; powerOnly: its data goes another way, so
+   * switching the port leaves it on adb; keepsPower: the hub says the port is
+   * off and keeps it on, data and power.
+   */
+  attach(hub: string, port: number, device: SimDevice, options: { powerOnly?: boolean; keepsPower?: boolean } = {}): void {
+    this.ports.set(`${hub}:${port}`, { device, powered: true, powerOnly: options.powerOnly ?? false, keepsPower: options.keepsPower ?? false });
     if (!this.hubs.includes(hub)) {
       this.hubs.push(hub);
       const devnum = String(this.hubs.length + 1).padStart(3, '0');
@@ -94,10 +100,14 @@ export class HubBed {
     const { device } = slot;
     if (power === 'off' && slot.powered) {
       slot.powered = false;
-      if (!slot.powerOnly) await device.unplug();
+      // A hub that keeps power: nothing happens below its word.
+      if (!slot.keepsPower) await (slot.powerOnly ? device.setExternalPower(false) : device.unplug());
     } else if (power === 'on' && !slot.powered) {
       slot.powered = true;
-      if (!slot.powerOnly) {
+      if (slot.keepsPower) {
+        // Nothing was cut, so nothing comes back.
+      } else if (slot.powerOnly) await device.setExternalPower(true);
+      else {
         device.wedge(false);
         // Booted afresh: an adbd stuck before its handshake (offline) answers again.
         if (device.currentMode === 'offline') device.setMode('ready');

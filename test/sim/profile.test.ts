@@ -14,8 +14,10 @@ import {
   parseGetprop,
   setGetprop,
   withBatteryLevel,
+  withExternalPower,
   withSerial,
 } from './profile.js';
+import { onExternalPower, parseBattery } from '../../src/platforms/android/inventory/parsers/battery.js';
 
 const pixelDump = readFileSync(join(DEVICES_DIR, 'pixel-8-pro', 'getprop.txt'), 'utf8');
 
@@ -145,5 +147,18 @@ describe('withBatteryLevel', () => {
 
   it('refuses a profile without a battery recording', () => {
     expect(() => withBatteryLevel(loadProfile('pixel-8-pro'), 50)).toThrow(ProfileError);
+  });
+});
+
+describe('withExternalPower', () => {
+  it('says the phone is off every charger and discharging, or on USB and charging, as the battery parser reads it', () => {
+    const samsung = loadProfile('samsung-galaxy-s25-plus');
+    const read = (p: typeof samsung) => parseBattery(p.commands.get('dumpsys battery')!.output);
+    const off = read(withExternalPower(samsung, false));
+    expect(off).toMatchObject({ acPowered: false, usbPowered: false, wirelessPowered: false, status: 'DISCHARGING', percentage: '100' });
+    expect(onExternalPower(off)).toBe(false);
+    const on = read(withExternalPower(withExternalPower(samsung, false), true));
+    expect(on).toMatchObject({ usbPowered: true, status: 'CHARGING' });
+    expect(onExternalPower(on)).toBe(true);
   });
 });

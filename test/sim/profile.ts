@@ -147,6 +147,23 @@ export function withBatteryLevel(profile: Profile, percent: number): Profile {
   return { ...profile, commands: new Map(profile.commands).set('dumpsys battery', { output, exitCode: recorded.exitCode }) };
 }
 
+/**
+ * A copy of `profile` whose `dumpsys battery` says the phone is on USB power
+ * (`USB powered: true`, status CHARGING) or on none (every `... powered:`
+ * line false, status DISCHARGING): a phone whose hub port's power a test
+ * cuts. The profile must have a recording of it with its charger lines.
+ */
+export function withExternalPower(profile: Profile, on: boolean): Profile {
+  const recorded = profile.commands.get('dumpsys battery');
+  if (!recorded || !/^\s*USB powered: \w+$/m.test(recorded.output))
+    throw new ProfileError(`${profile.name} has no dumpsys battery recording with its charger lines`);
+  const output = recorded.output
+    .replace(/^(\s*(?:AC|Wireless|Dock) powered: )\w+$/gm, '$1false')
+    .replace(/^(\s*USB powered: )\w+$/m, `$1${on}`)
+    .replace(/^(\s*status: )\d+$/m, `$1${on ? 2 : 3}`);
+  return { ...profile, commands: new Map(profile.commands).set('dumpsys battery', { output, exitCode: recorded.exitCode }) };
+}
+
 function rawRecording(bytes: Buffer, exitCode = 0): Recording {
   return { output: bytes.toString('utf8'), exitCode, bytes };
 }

@@ -22,7 +22,7 @@ import {
   formatBanner,
   type Packet,
 } from './packet.js';
-import { withBatteryLevel, type Profile } from './profile.js';
+import { withBatteryLevel, withExternalPower, type Profile } from './profile.js';
 import { killTree, spawnShell } from './shell.js';
 import { recordedUptimeSeconds, writeStubs, type StubSet } from './stubs.js';
 
@@ -310,6 +310,11 @@ export class SimDevice {
   /** Answers the next `dumpsys battery` with the battery at this level (withBatteryLevel): charged or drained by the test. */
   setBatteryLevel(percent: number): Promise<void> {
     return this.setProfile(withBatteryLevel(this.options.profile, percent));
+  }
+
+  /** Its battery on USB power or on none, from the next shell on (a hub port whose power is cut). */
+  setExternalPower(on: boolean): Promise<void> {
+    return this.setProfile(withExternalPower(this.options.profile, on));
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,7 @@ import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { chargeWaysOf, type PortWay } from '../../config/charge-ways.js';
 import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
-import { ChargePauses, type ChargeEntry, type PauseEnd } from '../../hub/charge-pauses.js';
+import { ChargePauses, type ChargeEntry, type ChargePause, type PauseEnd } from '../../hub/charge-pauses.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { limited } from '../../log/limited.js';
@@ -16,6 +16,8 @@ import { claimOf, type Claim } from '../../devices/claims.js';
 import { portRefusal } from '../trust.js';
 import { DeviceMapping } from '../device-mapping.js';
 import { keyRefusalText } from '../mapping-key.js';
+import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
+import { PowerPaths } from './power-paths.js';
 
 export interface ChargeControlOptions extends ActionOptions {
   /** The platform whose phones it pauses, as handed to the actions: a paused phone leaves that platform's listing. */
@@ -33,6 +35,8 @@ export interface ChargeControlOptions extends ActionOptions {
   onChange?: () => void;
   /** Where the ports held off are kept, so that a start after a crash switches them on (state directory). */
   kept?: PausedPortsKeeper;
+  /** The hub ports found not to cut power, shared with the charge feature (notes, metrics) and kept across restarts; else one of its own in memory. */
+  powerPaths?: PowerPaths;
 }
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
@@ -41,11 +45,21 @@ const WAIT_BACK_MS = 120_000;
 const STOP_MS = 5_000;
 /** A failed switch is tried again after this, doubling, jittered. */
 const RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000, jitter: 0.5 };
+/**
+ * A port is named as not cutting power once two readings after its off
+ * switch, the last at least 20 s after it, showed the phone still on power:
+ * Android updates its battery service at the charger's uevent, well within
+ * a second, so one reading could be a moment early, two 20 s apart are not.
+ */
+const POWER_BOUNDS: PowerBounds = { cutWithinMs: 20_000, readings: 2 };
+/** Where uhubctl lists the hubs known to switch each port's power. */
+const SUPPORTED_HUBS = 'https://github.com/mvp/uhubctl#compatible-usb-hubs';
 
 const WHY: Record<PauseEnd, string> = {
   booked: 'the cloud says it is booked',
   max_time: 'the longest pause (charge.maxPauseSeconds) is up',
   low_mark: 'the battery is down to the low mark',
+  power_not_cut: 'its phone stayed on power with the port off, so the pause spares nothing',
 };
 
 /**
@@ -60,6 +74,7 @@ export class ChargeControl extends RunnerAction {
   private readonly mapping: DeviceMapping;
   private readonly policy: ChargeSettings;
   private readonly pauses: ChargePauses;
+  private readonly powerPaths: PowerPaths;
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   private claims: Claim[] = [];
   /** Phones whose pause was refused, and why: said once per reason. */
@@ -69,6 +84,7 @@ export class ChargeControl extends RunnerAction {
     const { clock, gate, booking, onChange } = options;
     super(options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) }));
     this.pauses = new ChargePauses(options.registry, options.phones.platform);
+    this.powerPaths = options.powerPaths ?? new PowerPaths();
     this.tickMs = options.tickMs ?? 2_000;
     const c = options.settings.charge;
     this.mapping = options.mapping ?? new DeviceMapping({ hubPorts: options.hubPorts, chargeWays: chargeWaysOf(c.ways), logger: options.logger });
@@ -78,6 +94,7 @@ export class ChargeControl extends RunnerAction {
   override start(): void {
     // Ports a run that crashed left off: nothing else would ever switch them on.
     const { kept, logger } = this.options;
+    this.powerPaths.load();
     for (const p of kept?.load() ?? []) {
       logger.warn(
         { hub: p.hub, port: p.port, udid: p.udid },
@@ -152,6 +169,8 @@ export class ChargeControl extends RunnerAction {
       const udid = r.udid ?? entry?.pause?.udid;
       // A key naming two phones is not mapped for either: refused below, said once by the look-up.
       if (!entry && (udid === undefined || this.placeOf(r, udid).kind === 'none' || this.wayOf(udid, r) === undefined)) continue;
+      // A port that kept its phone on power is not used again: no pause, and no booking question for one.
+      if (!entry && this.uncutPortOf(r, udid!)) continue;
       this.lookAt(r.serial, entry, r, now);
     }
     // Paused phones are off adb: their pause outlives their record.
@@ -165,9 +184,17 @@ export class ChargeControl extends RunnerAction {
     const place = this.placeOf(record, udid);
     if (place.kind === 'none') return 'no hub port is mapped to it';
     if (place.kind === 'refused') return keyRefusalText(place.key, place.names);
+    const uncut = this.powerPaths.uncutAt(place.value.hub, place.value.port);
+    if (uncut) return `hub ${uncut.hub} port ${uncut.port} does not cut power (${uncut.seen})`;
     const way = this.mapping.wayOf(claimOf(record, udid), this.claims, record.last?.modelName);
     if (way.kind === 'refused') return keyRefusalText(way.key, way.names);
     return portRefusal(claimOf(record, udid), this.claims, place.value, way.way === 'uhubctl');
+  }
+
+  /** The mark of the port mapped to this phone, when that port does not cut power. */
+  private uncutPortOf(r: DeviceSnapshot, udid: string) {
+    const place = this.placeOf(r, udid);
+    return place.kind === 'mapped' ? this.powerPaths.uncutAt(place.value.hub, place.value.port) : undefined;
   }
 
   /** The hub port mapped to this phone, as the shared look-up finds it. */
@@ -201,6 +228,7 @@ export class ChargeControl extends RunnerAction {
       (after === undefined || record.inventoriedAt > after);
     const level = fresh ? Number(record.last.battery?.percentage) : NaN;
     const udid = record?.udid ?? pause?.udid;
+    if (pause && !pause.ended && pause.cut && !entry.switching && this.checkPowerCut(serial, record, now) === 'not-cut') return;
     const id = cloudIdOf(serial, udid);
     const decision = this.runner.decide(id, this, (verdict) =>
       decideCharge(entry, { now, percent: Number.isFinite(level) ? level : undefined, back: fresh, verdict }, this.policy),
@@ -225,21 +253,88 @@ export class ChargeControl extends RunnerAction {
         return this.resume(serial, decision.why, now);
       case 'switch-on':
         return this.switchOn(serial);
-      case 'forget':
+      case 'forget': {
+        const back = this.checkPowerBack(serial, record, now);
+        if (back === 'wait') return;
         this.pauses.forget(serial);
-        limited(this.options.logger).info(
-          'charge-back',
-          { serial, udid },
-          `device ${udid ?? serial} is ${fresh ? 'back on adb' : 'not back on adb'} after its charge pause`,
-          serial,
-        );
+        if (back === 'charging' || back === 'no-evidence')
+          limited(this.options.logger).info('charge-back', { serial, udid }, `device ${udid ?? serial} is back on adb after its charge pause`, serial);
         return;
+      }
       case 'needs-verdict':
       case 'none':
         // A phone gone from adb's list without a pause leaves nothing worth keeping.
         if (!record && !pause && !entry?.switching) this.pauses.forget(serial);
         return;
     }
+  }
+
+  /**
+   * One look at whether a paused phone's port cut its power (power-check.ts).
+   * A port that kept it on power is marked, said once, and the pause ends:
+   * it spares the battery nothing.
+   */
+  private checkPowerCut(serial: string, record: DeviceSnapshot | undefined, now: number): CutVerdict['kind'] {
+    const entry = this.pauses.of(serial)!;
+    const pause = entry.pause!;
+    const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
+    if (check !== pause.cut) this.pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
+    if (verdict.kind === 'cut') {
+      this.powerPaths.count('cut');
+      this.options.logger.debug(
+        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
+        `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
+      );
+    }
+    if (verdict.kind !== 'not-cut') return verdict.kind;
+    const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
+    this.powerPaths.count('not_cut');
+    if (this.powerPaths.mark({ hub: pause.hub, port: pause.port, udid: pause.udid, seen, atWall: this.options.clock.wall() }))
+      this.options.logger.warn(
+        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen },
+        `hub ${pause.hub} port ${pause.port} does not cut power: ${pause.udid} stayed on power (${seen}); ` +
+          `charge control no longer switches this port. To pause this phone's charge, put it on a hub with real per-port power switching (${SUPPORTED_HUBS})`,
+      );
+    this.resume(serial, 'power_not_cut', now);
+    return 'not-cut';
+  }
+
+  /**
+   * Whether a phone whose pause ended shows power again (power-check.ts):
+   * 'wait' keeps its entry for a later reading; a phone not on power, or not
+   * back, by the bound is said once.
+   */
+  private checkPowerBack(serial: string, record: DeviceSnapshot | undefined, now: number): BackVerdict {
+    const pause = this.pauses.of(serial)!.pause!;
+    const ended = pause.ended!;
+    const since = ended.onWall ?? ended.atWall;
+    const fresh = record?.state === 'device' && record.failures === 0 && record.inventoriedAt !== undefined && record.inventoriedAt > since;
+    const verdict = checkBack({ now, until: ended.waitUntil, seen: fresh ? powerOf(record.last) : undefined });
+    const place = `hub ${pause.hub} port ${pause.port}`;
+    const fields = { serial, udid: pause.udid, hub: pause.hub, port: pause.port };
+    const waited = Math.round(this.policy.waitBackMs / 1000);
+    if (verdict === 'charging') this.powerPaths.count('charging_again');
+    if (verdict === 'not-charging') {
+      this.powerPaths.count('not_charging_again');
+      limited(this.options.logger).warn(
+        'charge-not-again',
+        fields,
+        `${pause.udid} is back on adb after its charge pause but not on power ${waited} s after ${place} was switched on again: ` +
+          `check the port's power (uhubctl -l ${pause.hub} -p ${pause.port}), the cable and the hub's power supply`,
+        serial,
+      );
+    }
+    if (verdict === 'not-back') {
+      this.powerPaths.count('not_back');
+      limited(this.options.logger).warn(
+        'charge-not-back',
+        fields,
+        `${pause.udid} is not back on adb ${waited} s after ${place} was switched on again at the end of its charge pause: ` +
+          `check that the port is on (uhubctl -l ${pause.hub} -p ${pause.port}) and the phone's cable`,
+        serial,
+      );
+    }
+    return verdict;
   }
 
   private pause(serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): void {
@@ -318,13 +413,14 @@ export class ChargeControl extends RunnerAction {
     const now = clock.monotonic();
     const current = this.pauses.of(serial)!;
     if (failure === undefined) {
-      const ended = current.pause?.ended;
+      const pause = current.pause;
+      const wall = clock.wall();
       this.pauses.set(serial, {
         ...current,
         switching: undefined,
         failures: 0,
         retryAt: undefined,
-        ...(power === 'on' && ended && { pause: { ...current.pause, ended: { ...ended, switchedOn: true, waitUntil: now + this.policy.waitBackMs } } }),
+        ...(pause && { pause: switched(pause, power, now, wall, this.policy.waitBackMs) }),
       });
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
@@ -352,6 +448,27 @@ export class ChargeControl extends RunnerAction {
     if (power === 'off') this.runner.changed();
     this.keep();
   }
+}
+
+/**
+ * A pause once its port switched: off, the power cut is checked from now on
+ * (power-check.ts); on, after the pause ended, the phone is waited for and
+ * must show power again.
+ */
+function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
+  if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
+  return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
+}
+
+/**
+ * A paused phone's latest reading for the power check: when its battery
+ * service answered (where the inventory says: one that ends after the switch
+ * may have read it before) and what it says; gone: off its source's list.
+ */
+function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
+  if (record === undefined) return 'gone';
+  if (record.state !== 'device' || record.failures !== 0 || record.inventoriedAt === undefined) return undefined;
+  return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
 }
 
 /** What an operator runs to switch a port on that the agent could not. */

@@ -1,13 +1,17 @@
 // Charge control as the report sees it: a phone whose port is off on purpose
 // is off adb, yet reported (UNAVAILABLE with its last inventory and why,
 // never UNPLUGGED: paused-report.ts), and no other reader reports it for it.
+// A phone on a hub port found not to cut power says so in its message, and
+// the ports and the checks are counted in /metrics (power-paths.ts).
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { ChargePauses, chargeEntries, portHeldOff } from '../../hub/charge-pauses.js';
 import { keyParts } from '../../devices/record.js';
+import { utcText } from '../../util/clock.js';
 import { withChargePauses } from './paused-report.js';
+import type { PowerPaths } from './power-paths.js';
 
-export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>): DeviceFeature {
+export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>, powerPaths?: PowerPaths): DeviceFeature {
   return {
     name: 'charge-control',
     reportsAbsent: (key) => {
@@ -15,7 +19,16 @@ export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>): DeviceFe
       const charge = new ChargePauses(registry, platform).of(serial);
       return charge !== undefined && portHeldOff(charge);
     },
+    notes: (device) =>
+      device.udid === undefined
+        ? []
+        : (powerPaths?.uncutFor(device.udid) ?? []).map(
+            (p) =>
+              `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
+              'charge control no longer pauses this phone there; a hub with real per-port power switching would',
+          ),
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }),
+    ...(powerPaths && { metrics: () => powerPaths.metrics() }),
   };
 }

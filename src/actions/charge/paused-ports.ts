@@ -15,66 +15,86 @@ export interface PausedPort {
   way: 'uhubctl' | 'command';
 }
 
+/** Where a list of hub ports is kept across runs (a KeptPortsFile; none: not kept). */
+export interface PortsKeeper<T> {
+  load(): T[];
+  save(ports: readonly T[]): void;
+}
+
 /** Where the ports held off are kept across runs (PausedPortsFile; none: not kept). */
-export interface PausedPortsKeeper {
-  load(): PausedPort[];
-  save(ports: readonly PausedPort[]): void;
+export type PausedPortsKeeper = PortsKeeper<PausedPort>;
+
+/** What a kept list is, and what its loss costs, in its lines. */
+export interface KeptWords<T> {
+  isItem(v: unknown): v is T;
+  keyOf(p: T): string;
+  /** What an unreadable file costs ("hub ports a previous run left off (if any) must be switched on by hand"). */
+  lost: string;
+  /** What a failed write costs ("after a crash they would stay off until switched on by hand"). */
+  unsaved: string;
+  /** What the list is ("the hub ports held off"). */
+  what: string;
 }
 
 /**
- * The hub ports charge control holds off, kept in the state directory. A
- * stopping agent switches them on itself; one that crashed, or was killed,
- * could not, and the phones behind them would stay without power for good.
- * The next start reads this file and switches them on. Written atomically,
- * only when the set changes; a problem costs one warning.
+ * A list of hub ports charge control keeps in the state directory. Written
+ * atomically, only when the list changes; a problem costs one warning.
  */
-export class PausedPortsFile implements PausedPortsKeeper {
+export class KeptPortsFile<T> implements PortsKeeper<T> {
   private last = '';
   private lastProblem: string | undefined;
 
   constructor(
     readonly file: string,
     private readonly logger: Logger,
+    private readonly words: KeptWords<T>,
   ) {}
 
-  load(): PausedPort[] {
+  load(): T[] {
     let text: string | undefined;
     try {
       text = readStateFile(this.file, MAX_FILE_BYTES);
     } catch (err) {
-      this.warn(`cannot read ${this.file}: ${(err as Error).message}; hub ports a previous run left off (if any) must be switched on by hand`);
+      this.warn(`cannot read ${this.file}: ${(err as Error).message}; ${this.words.lost}`);
       return [];
     }
     if (text === undefined) return [];
     try {
       const parsed = JSON.parse(text) as { ports?: unknown };
-      const ports = Array.isArray(parsed.ports) ? parsed.ports.filter(isPausedPort) : [];
-      this.last = keyOf(ports);
+      const ports = Array.isArray(parsed.ports) ? parsed.ports.filter((p) => this.words.isItem(p)) : [];
+      this.last = this.keyOf(ports);
       return ports;
     } catch {
-      this.warn(`${this.file} is not the JSON the agent writes; hub ports a previous run left off (if any) must be switched on by hand`);
+      this.warn(`${this.file} is not the JSON the agent writes; ${this.words.lost}`);
       return [];
     }
   }
 
-  save(ports: readonly PausedPort[]): void {
-    const key = keyOf(ports);
+  save(ports: readonly T[]): void {
+    const key = this.keyOf(ports);
     if (key === this.last) return;
     try {
       writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), ports }) + '\n');
       this.last = key;
       stateDirWorks(this.file);
-      if (this.lastProblem) this.logger.info({ file: this.file }, 'the hub ports held off are kept in the state directory again');
+      if (this.lastProblem) this.logger.info({ file: this.file }, `${this.words.what} are kept in the state directory again`);
       this.lastProblem = undefined;
     } catch (err) {
       this.lastProblem = sayWriteFailure(
         this.logger,
         this.file,
         err,
-        `cannot keep the hub ports held off in ${this.file}: ${stateWriteProblem(err)}; after a crash they would stay off until switched on by hand`,
+        `cannot keep ${this.words.what} in ${this.file}: ${stateWriteProblem(err)}; ${this.words.unsaved}`,
         this.lastProblem,
       );
     }
+  }
+
+  private keyOf(ports: readonly T[]): string {
+    return ports
+      .map((p) => this.words.keyOf(p))
+      .sort()
+      .join('\n');
   }
 
   private warn(problem: string): void {
@@ -84,14 +104,25 @@ export class PausedPortsFile implements PausedPortsKeeper {
   }
 }
 
+/**
+ * The hub ports charge control holds off, kept in the state directory. A
+ * stopping agent switches them on itself; one that crashed, or was killed,
+ * could not, and the phones behind them would stay without power for good.
+ * The next start reads this file and switches them on.
+ */
+export class PausedPortsFile extends KeptPortsFile<PausedPort> {
+  constructor(file: string, logger: Logger) {
+    super(file, logger, {
+      isItem: isPausedPort,
+      keyOf: (p) => `${p.hub}:${p.port}=${p.udid}`,
+      lost: 'hub ports a previous run left off (if any) must be switched on by hand',
+      unsaved: 'after a crash they would stay off until switched on by hand',
+      what: 'the hub ports held off',
+    });
+  }
+}
+
 function isPausedPort(v: unknown): v is PausedPort {
   const p = v as Partial<PausedPort> | null;
   return typeof p?.hub === 'string' && typeof p.port === 'number' && typeof p.udid === 'string' && (p.way === 'uhubctl' || p.way === 'command');
-}
-
-function keyOf(ports: readonly PausedPort[]): string {
-  return ports
-    .map((p) => `${p.hub}:${p.port}=${p.udid}`)
-    .sort()
-    .join('\n');
 }

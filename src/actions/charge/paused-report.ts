@@ -39,7 +39,7 @@ function messageOf(pause: Readonly<ChargePause>): string {
       `charge paused to spare the battery: ${place} switched off at ${pause.percent} %; ` +
       `on again by ${utcText(pause.untilWall)} at the latest, or as soon as the cloud books it`
     );
-  const why = ended.why.replace('_', ' ');
+  const why = ended.why.replace(/_/g, ' ');
   if (!ended.switchedOn) return `charge pause over (${why}) but ${place} is not on again yet; the agent keeps trying`;
   return `charge pause over (${why}): ${place} on again since ${utcText(ended.atWall)}; waiting for the phone to come back on adb`;
 }

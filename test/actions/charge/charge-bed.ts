@@ -40,8 +40,8 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     ...over,
   });
   const places = new Map<string, UsbPlace>();
-  /** A phone on adb that has just answered an inventory with its battery at this level. */
-  const answered = (serial: string, udid: string, percent: number, modelName?: string): void => {
+  /** A phone on adb that has just answered an inventory with its battery at this level (and what else `extra` says). */
+  const answered = (serial: string, udid: string, percent: number, modelName?: string, extra: Partial<DeviceInfo> = {}): void => {
     registry.sync('android', new Map([...registry.list('android').map((r) => [r.serial, r.state] as const), [serial, 'device']]));
     // adb's long listing finds a USB phone behind the port mapped to it, as on a host wired as its hubPorts say.
     const place = hubPorts[udid] ?? hubPorts[serial];
@@ -57,6 +57,7 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
       isIos: false,
       ...(modelName && { modelName }),
       battery: { percentage: String(percent) },
+      ...extra,
     };
     registry.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
   };

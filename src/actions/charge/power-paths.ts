@@ -1,0 +1,98 @@
+// The hub ports found not to cut a phone's power when switched off
+// (power-check.ts), kept across restarts in the state directory: charge
+// control does not switch them for a pause again. Shared by charge control,
+// which marks them, and its feature, which notes them in the device's
+// message and counts them in /metrics.
+import type { Logger } from '../../log/logger.js';
+import type { Metric } from '../../util/metric.js';
+import { KeptPortsFile, type PortsKeeper } from './paused-ports.js';
+
+/** A hub port that kept a phone on power while switched off. */
+export interface UncutPort {
+  hub: string;
+  port: number;
+  /** The phone it was seen with. */
+  udid: string;
+  /** What was seen, as the lines say it ("2 readings on power over 24 s with the port off"). */
+  seen: string;
+  /** Wall ms when it was found. */
+  atWall: number;
+}
+
+/** What the checks of the power path found, for /metrics: a bounded label set. */
+export type PowerCheckResult = 'cut' | 'not_cut' | 'charging_again' | 'not_charging_again' | 'not_back';
+
+export class PowerPaths {
+  private readonly uncut = new Map<string, UncutPort>();
+  private readonly results = new Map<PowerCheckResult, number>();
+  private loaded = false;
+
+  constructor(private readonly keeper?: PortsKeeper<UncutPort>) {}
+
+  /** Reads the kept ports once: at charge control's start, not while the daemon is built. */
+  load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    for (const p of this.keeper?.load() ?? []) this.uncut.set(placeKey(p.hub, p.port), p);
+  }
+
+  /** The port's mark, when it does not cut power. */
+  uncutAt(hub: string, port: number): Readonly<UncutPort> | undefined {
+    return this.uncut.get(placeKey(hub, port));
+  }
+
+  /** The marks of ports this phone was found on. */
+  uncutFor(udid: string): Array<Readonly<UncutPort>> {
+    return [...this.uncut.values()].filter((p) => p.udid === udid);
+  }
+
+  /** Marks a port; false when it was already. */
+  mark(p: UncutPort): boolean {
+    const key = placeKey(p.hub, p.port);
+    if (this.uncut.has(key)) return false;
+    this.uncut.set(key, p);
+    this.keeper?.save([...this.uncut.values()]);
+    return true;
+  }
+
+  count(result: PowerCheckResult): void {
+    this.results.set(result, (this.results.get(result) ?? 0) + 1);
+  }
+
+  metrics(): Metric[] {
+    return [
+      {
+        name: 'device_agent_charge_ports_without_power_cut',
+        help: 'Hub ports that kept a phone on power while switched off for a charge pause; charge control no longer switches them.',
+        type: 'gauge',
+        samples: [{ value: this.uncut.size }],
+      },
+      {
+        name: 'device_agent_charge_power_checks_total',
+        help: 'Checks of the power path around charge pauses, by what they found.',
+        type: 'counter',
+        samples: [...this.results].map(([result, value]) => ({ labels: { result }, value })),
+      },
+    ];
+  }
+}
+
+/** The file of the ports that do not cut power, in the state directory. */
+export function uncutPortsFile(file: string, logger: Logger): KeptPortsFile<UncutPort> {
+  return new KeptPortsFile<UncutPort>(file, logger, {
+    isItem: isUncutPort,
+    keyOf: (p) => placeKey(p.hub, p.port),
+    lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
+    unsaved: 'after a restart they would be tried for a charge pause again',
+    what: 'the hub ports that do not cut power',
+  });
+}
+
+function placeKey(hub: string, port: number): string {
+  return `${hub}:${port}`;
+}
+
+function isUncutPort(v: unknown): v is UncutPort {
+  const p = v as Partial<UncutPort> | null;
+  return typeof p?.hub === 'string' && typeof p.port === 'number' && typeof p.udid === 'string' && typeof p.seen === 'string' && typeof p.atWall === 'number';
+}
