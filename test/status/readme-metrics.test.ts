@@ -5,6 +5,7 @@ import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
 import { readinessMetrics } from '../../src/features/readiness/metrics.js';
+import { PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -26,7 +27,8 @@ describe('docs/reference/metrics.md', () => {
         sharedUdids: new Map(),
       }),
       // The features' own series (DeviceFeature.metrics).
-      ...readinessMetrics([], [], 0),
+      ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
+      ...usbMetrics(new PortFailureCounts(), [], new Map()),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));

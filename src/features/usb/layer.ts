@@ -8,11 +8,13 @@ import type { DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
+import type { Metric } from '../../util/metric.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
-import { attribute, type Verdict } from './attribution.js';
+import { attribute, type Layer, type Verdict } from './attribution.js';
 import { busOf, classifyUsbLine, hubOf } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
+import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
 import { onUsbOffList, rememberListed } from './off-adb.js';
 import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
@@ -48,6 +50,8 @@ export class UsbLayer {
   private readonly listed = new Map<string, DeviceInfo>();
   private readonly saidOffList = new Set<string>();
   private anchor: { wall: number; tsUs: number } | undefined;
+  private readonly failures = new PortFailureCounts();
+  private readonly loggedByLayer = new Map<Layer, number>();
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -110,6 +114,12 @@ export class UsbLayer {
     return [...devices, ...added];
   }
 
+  /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
+  metrics(): Metric[] {
+    if (this.context.settings.usb.kernelLog === '') return [];
+    return usbMetrics(this.failures, this.verdicts, this.loggedByLayer);
+  }
+
   private line(line: string): void {
     const parsed = parseKernelLogLine(line);
     if (!parsed) return;
@@ -119,6 +129,7 @@ export class UsbLayer {
     }
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
+    if (event.port !== undefined) this.failures.add(event.port, event.kind);
     addEvent(this.record, event, this.wallOf(parsed.tsUs));
     this.dirty = true;
     this.settle ??= this.context.clock.setTimer(
@@ -158,7 +169,9 @@ export class UsbLayer {
     for (const v of this.verdicts) {
       const key = `${v.layer} ${v.subject}`;
       current.add(key);
-      if (!this.logged.has(key)) this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+      if (this.logged.has(key)) continue;
+      this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+      this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
     }
     // A verdict that went away is logged again if it comes back.
     this.logged.clear();

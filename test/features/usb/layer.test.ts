@@ -70,6 +70,15 @@ describe('the USB layer on a replayed kernel log', () => {
     );
     expect(note(first.feature, phone('R58E', '1-1.4.3'))).toBeUndefined();
     expect(first.lines().filter((l) => String(l.msg).startsWith('port 1-1.4.2:'))).toHaveLength(1);
+    // /metrics: the port's failures by kind, the verdict standing and logged once, by layer.
+    const series = (name: string, labels: Record<string, string>): number | undefined =>
+      first.feature.metrics!()
+        .find((m) => m.name === name)
+        ?.samples.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v))?.value;
+    expect(series('device_agent_usb_port_failures_total', { port: '1-1.4.2', kind: 'enumeration_failed' })).toBe(14);
+    expect(series('device_agent_usb_verdicts', { layer: 'port' })).toBe(1);
+    expect(series('device_agent_usb_verdicts_total', { layer: 'port' })).toBe(1);
+    expect(series('device_agent_usb_verdicts_total', { layer: 'hub' })).toBe(0);
     await first.feature.stop?.();
     expect(JSON.parse(readFileSync(join(dir, 'usb-ports.json'), 'utf8'))).toMatchObject({ seq: expect.any(Number) as unknown });
 
@@ -112,8 +121,9 @@ describe('the USB layer on a replayed kernel log', () => {
 
   it('reads nothing when usb.kernelLog is empty', () => {
     const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
-    const { lines } = start('', dir);
+    const { feature, lines } = start('', dir);
     expect(lines()).toEqual([]);
+    expect(feature.metrics!()).toEqual([]);
   });
 });
 
