@@ -66,7 +66,8 @@ export class UsbLayer {
     // The same log of the same boot: its records up to the saved one are counted already.
     this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
     this.seq = this.skipUpTo;
-    this.work();
+    // The saved record's verdicts are said again, but were counted by the run that found them: a restart fires no alert.
+    this.work(false);
     this.follower = new KernelLogFollower({ path, logger: this.context.logger, timers: this.context.clock, onLine: (line) => this.line(line) });
     if (this.follower.start()) this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
   }
@@ -160,8 +161,8 @@ export class UsbLayer {
     return clampLive(wall, now, this.context.settings.usb.kernelLog === '/dev/kmsg');
   }
 
-  /** Works the verdicts out again, and logs each new one once. */
-  private work(): void {
+  /** Works the verdicts out again, and logs each new one once; `count`: counts it in /metrics as new. */
+  private work(count = true): void {
     const now = this.context.clock.wall();
     pruneRecord(this.record, now);
     this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllerOf(bus) });
@@ -171,7 +172,7 @@ export class UsbLayer {
       current.add(key);
       if (this.logged.has(key)) continue;
       this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
-      this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
+      if (count) this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
     }
     // A verdict that went away is logged again if it comes back.
     this.logged.clear();

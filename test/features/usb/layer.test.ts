@@ -86,6 +86,13 @@ describe('the USB layer on a replayed kernel log', () => {
     const second = start(log, dir);
     await waitFor(() => note(second.feature, onPort) !== undefined, 10_000, 'the verdict after a restart');
     expect(note(second.feature, onPort)).toContain('14 enumeration failures');
+    // The verdict stands, but the run before counted it: a restart is no new verdict for the alerts.
+    const standing = (layer: string, name: string): number | undefined =>
+      second.feature
+        .metrics!()
+        .find((m) => m.name === name)
+        ?.samples.find((s) => s.labels?.layer === layer)?.value;
+    expect([standing('port', 'device_agent_usb_verdicts'), standing('port', 'device_agent_usb_verdicts_total')]).toEqual([1, 0]);
     appendFileSync(log, '3,500,999999,-;usb 1-1.4.2: device descriptor read/64, error -71\n');
     await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 10_000, 'the appended record');
   });
