@@ -88,8 +88,7 @@ describe('the USB layer on a replayed kernel log', () => {
     expect(note(second.feature, onPort)).toContain('14 enumeration failures');
     // The verdict stands, but the run before counted it: a restart is no new verdict for the alerts.
     const standing = (layer: string, name: string): number | undefined =>
-      second.feature
-        .metrics!()
+      second.feature.metrics!()
         .find((m) => m.name === name)
         ?.samples.find((s) => s.labels?.layer === layer)?.value;
     expect([standing('port', 'device_agent_usb_verdicts'), standing('port', 'device_agent_usb_verdicts_total')]).toEqual([1, 0]);
