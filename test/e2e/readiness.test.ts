@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
+import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
-import { reported } from '../support/reports.js';
+import { reported, type ReportedDevice } from '../support/reports.js';
 import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 
 // Readiness for automation in the running daemon: the real adb server,
@@ -15,6 +15,9 @@ import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 // READY001  every default check met (the recorded lists with stay awake 7, animations 0,
 //           verify apps over USB 0, automatic updates off), until its stay-awake is turned off
 // NOTRDY02  the same, but stay awake off (the recorded stay_on_while_plugged_in=0)
+// OTAPHONE3 ready on an earlier build (the recorded Pixel 8 Pro's fingerprint edited to an
+//           Android 15 build id), then an OTA: it reboots on the recorded Android 16 build
+//           with verify apps over USB back on (the verifier_verify_adb_installs=0 row gone)
 
 const fixture = (name: string): string => readFileSync(new URL(`../features/readiness/fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -33,6 +36,9 @@ function phone(serial: string, global: string): Profile {
   commands.set('dumpsys window policy', { output: fixture('dumpsys-window-policy-keyguard.txt'), exitCode: 0 });
   return { ...base, commands };
 }
+
+/** The Android version the report gives (a field the shared ReportedDevice leaves out). */
+const versionOf = (d: ReportedDevice): string | undefined => (d as { platformVersion?: string }).platformVersion;
 
 const bed = new DaemonBed('pixel-8-pro');
 const { cloud } = bed;
@@ -79,9 +85,57 @@ describe('readiness for automation', () => {
     const later = Date.now();
     await cloud.waitForPut((r) => r.receivedAt > later + 4_000, 20_000);
     expect(agent.logs().filter((l) => String(l.msg).includes('readiness changed'))).toHaveLength(1);
+    // Each phone's first not-ready moment: one warning with the fix, NOTRDY02's at its first reading, READY001's at the change.
+    const warnings = agent.logs().filter((l) => l.level === 'warn' && String(l.msg).includes(': not ready for automation'));
+    expect(warnings.map((l) => String(l.msg)).sort()).toEqual([`device NOTRDY02: ${STAY_AWAKE}`, `device READY001: ${STAY_AWAKE}`]);
     metrics = await scrapeMetrics(agent);
     expect(failing(metrics)).toBe('2');
-    expect(metrics).toMatch(/^device_agent_readiness_changes_total 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_changes_total\{check="stayAwake"\} 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_not_ready_total\{check="stayAwake"\} 2$/m);
     expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="not_ready"\} 2$/m);
   }, 90_000);
+
+  it('an OTA that changes the build and turns verify apps over USB back on: one build line, one flip line, one not-ready warning, counted, whatever the reports', async () => {
+    await bed.reset();
+    const NOW = 'google/husky/husky:16/CP1A.260305.018/14887507:user/release-keys';
+    const EARLIER = NOW.replace(':16/CP1A.260305.018/14887507:', ':15/BP1A.250505.005/13277524:');
+    const before = withProps(phone('OTAPHONE3', READY_GLOBAL), {
+      'ro.build.fingerprint': EARLIER,
+      'ro.system.build.fingerprint': EARLIER,
+      'ro.build.version.release': '15',
+      'ro.build.id': 'BP1A.250505.005',
+    });
+    const ota = await plug(before);
+    const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
+    await cloud.waitForPut(
+      reported('OTAPHONE3', (d) => d.status === 'AVAILABLE' && versionOf(d) === '15' && d.message === undefined),
+      30_000,
+    );
+
+    // The update: the phone reboots on the new build, its verify apps over USB back to Android's default (on).
+    const at = Date.now();
+    await ota.reboot({ profile: phone('OTAPHONE3', READY_GLOBAL.replace('\nverifier_verify_adb_installs=0', '')), uptimeSeconds: 5 });
+    const VERIFY =
+      "not ready for automation (1 of the lab's checks failed): verify apps over USB is 1 (verifier_verify_adb_installs), expected 0: " +
+      'Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)';
+    await cloud.waitForPut((r) => r.receivedAt > at && reported('OTAPHONE3', (d) => versionOf(d) === '16' && d.message === VERIFY)(r), 40_000);
+    const build =
+      'device OTAPHONE3: build changed from Android 15 (BP1A.250505.005) to Android 16 (CP1A.260305.018) (an OTA update or a new image; ' +
+      `ro.build.fingerprint was ${EARLIER}, is ${NOW}): an update may turn developer settings back on, which its readiness then names`;
+    await agent.waitForLog((l) => l.msg === build, 10_000);
+    await agent.waitForLog((l) => l.msg === `device OTAPHONE3: ${VERIFY}` && l.level === 'warn', 10_000);
+    // More reports, and a slow read past the change: still one line of each.
+    const later = Date.now();
+    await cloud.waitForPut((r) => r.receivedAt > later + 12_000, 30_000);
+    const said = (text: string): number => agent.logs().filter((l) => String(l.msg).includes(text)).length;
+    expect([said('build changed from'), said('readiness changed: verify apps over USB went from 0 to 1'), said(': not ready for automation')]).toEqual([
+      1, 1, 1,
+    ]);
+    expect(said('readiness changed')).toBe(1);
+    const metrics = await scrapeMetrics(agent);
+    expect(metrics).toMatch(/^device_agent_readiness_build_changes_total 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_changes_total\{check="verifyAdbInstalls"\} 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_not_ready_total\{check="verifyAdbInstalls"\} 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_failing_devices\{check="verifyAdbInstalls"\} 1$/m);
+  }, 120_000);
 });

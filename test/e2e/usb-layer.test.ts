@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DaemonBed } from './daemon-bed.js';
+import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 import { devicesOf, reported } from '../support/reports.js';
 
 // The USB layer in the daemon, through the real adb server and the cloud
@@ -37,8 +37,23 @@ describe('the USB layer in the daemon', () => {
     ]);
     writeFileSync(kernelLog, `${lines.join('\n')}\n`);
     await bed.plug('USBBAD01');
-    const agent = bed.run({ DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
+    const agent = bed.run({
+      DEVICE_AGENT_USB_KERNEL_LOG: kernelLog,
+      DEVICE_AGENT_USB_SYSFS_ROOT: sysfs,
+      DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
+      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+    });
     await agent.waitForLog((l) => String(l.msg).startsWith('phone USBBAD01: failed on 2 different ports'), 30_000);
+    // /metrics: each port's failures by kind, the phone verdict standing and logged once.
+    const metrics = await scrapeMetrics(agent);
+    for (const port of ['1-1.2', '2-1.3']) {
+      expect(metrics).toContain(`device_agent_usb_port_failures_total{port="${port}",kind="enumeration_failed"} 1`);
+      expect(metrics).toContain(`device_agent_usb_port_failures_total{port="${port}",kind="reset"} 1`);
+    }
+    expect(metrics).toContain('device_agent_usb_port_failures_total{port="other",kind="enumeration_failed"} 0');
+    expect(metrics).toContain('device_agent_usb_verdicts{layer="phone"} 1');
+    expect(metrics).toContain('device_agent_usb_verdicts_total{layer="phone"} 1');
+    expect(metrics).toContain('device_agent_usb_verdicts_total{layer="hub"} 0');
     const put = await cloud.waitForPut(
       reported('USBBAD01', (d) => /USB: phone USBBAD01/.test(d.message ?? '')),
       30_000,

@@ -45,7 +45,7 @@ describe('alerting rules', () => {
     expect(code, output).toBe(0);
   });
 
-  it('include what issue 26 asks for', () => {
+  it('include what issues 26, 43 and 44 ask for', () => {
     expect(alerts.sort()).toEqual(
       [
         'DeviceAgentDown', // an agent that stopped reporting ...
@@ -60,6 +60,11 @@ describe('alerting rules', () => {
         'DeviceAgentBatteryLow',
         'DeviceAgentStorageFull',
         'DeviceAgentDevicesDropped',
+        'DeviceAgentPhoneNotReady', // issue 44: drift of readiness ...
+        'DeviceAgentPhoneUpdated',
+        'DeviceAgentUsbPortFailing', // ... and issue 43: the USB layer
+        'DeviceAgentUsbHubFailing',
+        'DeviceAgentUsbControllerFailing',
       ].sort(),
     );
   });

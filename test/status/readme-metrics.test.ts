@@ -8,6 +8,7 @@ import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -30,7 +31,8 @@ describe('docs/reference/metrics.md', () => {
       }),
       // The features' own series (DeviceFeature.metrics).
       ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
-      ...readinessMetrics([], [], 0),
+      ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
+      ...usbMetrics(new PortFailureCounts(), [], new Map()),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));

@@ -1,7 +1,11 @@
-// Drift: a readiness value that changed on a phone since the agent last read
-// it (someone turned stay awake off, an update turned verify apps over USB
-// back on). Pure: what the feature logs, once per change, never per report.
+// Drift: what changed on a phone since the agent last read it, as events the
+// feature logs once each, never once per report: a readiness value that
+// flipped (someone turned stay awake off, an update turned verify apps over
+// USB back on), the phone's first not-ready moment (of each stretch of not
+// ready), and a build that changed (an OTA). Pure.
+import { buildOf, type Build } from './build.js';
 import { CHECKS, meets } from './checks.js';
+import type { Verdict } from './verdict.js';
 
 /** The values of the baseline's checks the phone answered, by check name. */
 export type Values = Readonly<Record<string, string>>;
@@ -30,4 +34,42 @@ export function flips(before: Values, now: Values, baseline: ReadonlyMap<string,
 /** The line of one flip. */
 export function flipLine(flip: Flip): string {
   return `readiness changed: ${flip.what} went from ${flip.from} to ${flip.to}; it ${flip.passes ? 'meets' : 'fails'} the baseline now`;
+}
+
+/** What the agent last saw of a phone, kept past its connections. */
+export interface Seen {
+  values: Values;
+  /** Its last verdict was not ready: a not-ready moment is said once, until it is ready again. */
+  notReady: boolean;
+  /** Its last build fingerprint. */
+  fingerprint?: string;
+}
+
+/** One inventory's word: the values and verdict of its readiness sections (none when unread), its build fingerprint. */
+export interface Observation {
+  values: Values;
+  verdict?: Verdict;
+  fingerprint?: string;
+}
+
+export type DriftEvent = { kind: 'build'; from: Build; to: Build } | { kind: 'value'; flip: Flip } | { kind: 'not_ready'; verdict: Verdict };
+
+/**
+ * What changed between what was seen and this observation, and what is
+ * seen now. A phone seen for the first time has no build or value drift
+ * (nothing to compare), but may be not ready from its first reading.
+ */
+export function drift(before: Seen | undefined, now: Observation, baseline: ReadonlyMap<string, string | undefined>): { seen: Seen; events: DriftEvent[] } {
+  const events: DriftEvent[] = [];
+  const from = buildOf(before?.fingerprint);
+  const to = buildOf(now.fingerprint);
+  if (from && to && from.fingerprint !== to.fingerprint) events.push({ kind: 'build', from, to });
+  if (before) for (const flip of flips(before.values, now.values, baseline)) events.push({ kind: 'value', flip });
+  const notReady = now.verdict ? !now.verdict.ready : (before?.notReady ?? false);
+  if (now.verdict && notReady && !before?.notReady) events.push({ kind: 'not_ready', verdict: now.verdict });
+  const fingerprint = to?.fingerprint ?? before?.fingerprint;
+  return {
+    seen: { values: { ...before?.values, ...now.values }, notReady, ...(fingerprint !== undefined ? { fingerprint } : {}) },
+    events,
+  };
 }

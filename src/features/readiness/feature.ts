@@ -1,9 +1,12 @@
 // Readiness for automation as the report sees it: a phone that fails the
 // lab's baseline (readiness.checks) says so in its message, each failed check
 // named with what to do, while it lasts; /metrics counts the phones failing
-// each check; a value that changes on a phone is one info line, once. The
-// readings are the inventory's own (the slow-tier readiness sections of the
-// one shell session per device): this reads them and opens no session.
+// each check. Drift is logged once per change, never per report: a value
+// that changes on a phone is one info line, a phone's first not-ready moment
+// one warning line with the fixes, a build that changed (an OTA) one info
+// line. The readings are the inventory's own (the slow-tier readiness
+// sections and the property dump of the one shell session per device): this
+// reads them and opens no session.
 import { parseReadinessChecks } from '../../config/readiness.js';
 import { facetKey } from '../../devices/facet.js';
 import type { DeviceFeature } from '../../devices/feature.js';
@@ -12,18 +15,23 @@ import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';
 import { parseReadiness, type ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
 import { READINESS_PROBES } from '../../platforms/android/inventory/probes/readiness.js';
-import { cachedSection } from '../../platforms/android/source.js';
-import { flipLine, flips, type Values } from './drift.js';
+import { cachedProp, cachedSection } from '../../platforms/android/source.js';
+import { buildLine } from './build.js';
+import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
 import { judge, valuesOf, verdictMessage, type Verdict } from './verdict.js';
 
-/** The values last read of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
-const SEEN = facetKey<Values>('readiness-seen', 'device');
+/** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
+const SEEN = facetKey<Seen>('readiness-seen', 'device');
+
+const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 
 export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'>, checks: readonly string[], logger?: Logger): DeviceFeature {
   const baseline = parseReadinessChecks(checks);
   const seen = registry.facet(SEEN);
-  let flipCount = 0;
+  const changes = new Map<string, number>();
+  const notReady = new Map<string, number>();
+  let builds = 0;
   const readingOf = (device: DeviceSnapshot): ReadinessReading | undefined => {
     // Selected by what the platform read, never by its name: a record without readiness sections (an iPhone) has no reading.
     if (baseline.size === 0) return undefined;
@@ -34,6 +42,36 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
     const reading = readingOf(device);
     return reading && judge(reading, baseline, device.last?.brandName);
   };
+  const fingerprintOf = (device: DeviceSnapshot): string | undefined => {
+    if (baseline.size === 0) return undefined;
+    for (const name of FINGERPRINT_PROPS) {
+      const value = cachedProp(registry, device.key, name)?.trim();
+      if (value) return value;
+    }
+    return undefined;
+  };
+  const log = (device: DeviceSnapshot, event: DriftEvent): void => {
+    // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
+    const name = `device ${device.udid ?? device.serial}`;
+    switch (event.kind) {
+      case 'build':
+        builds++;
+        logger?.info({ serial: device.serial, from: event.from.fingerprint, to: event.to.fingerprint }, `${name}: ${buildLine(event.from, event.to)}`);
+        return;
+      case 'value': {
+        const { flip } = event;
+        add(changes, flip.check);
+        logger?.info({ serial: device.serial, check: flip.check, from: flip.from, to: flip.to }, `${name}: ${flipLine(flip)}`);
+        return;
+      }
+      case 'not_ready': {
+        const failed = event.verdict.failed.map((f) => f.check.id);
+        for (const check of failed) add(notReady, check);
+        logger?.warn({ serial: device.serial, checks: failed }, `${name}: ${verdictMessage(event.verdict) ?? 'not ready for automation'}`);
+        return;
+      }
+    }
+  };
   return {
     name: 'readiness',
     notes: (device) => {
@@ -42,16 +80,22 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
     },
     answered: (device) => {
       const reading = readingOf(device);
-      if (!reading) return;
-      const now = valuesOf(reading, baseline, device.last?.brandName);
-      const before = seen.get(device.key);
-      seen.set(device.key, { ...before, ...now });
-      for (const flip of before ? flips(before, now, baseline) : []) {
-        flipCount++;
-        // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
-        logger?.info({ serial: device.serial, check: flip.check, from: flip.from, to: flip.to }, `device ${device.udid ?? device.serial}: ${flipLine(flip)}`);
-      }
+      const fingerprint = fingerprintOf(device);
+      if (!reading && fingerprint === undefined) return;
+      const maker = device.last?.brandName;
+      const observed = {
+        values: reading ? valuesOf(reading, baseline, maker) : {},
+        ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
+        ...(fingerprint !== undefined ? { fingerprint } : {}),
+      };
+      const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
+      seen.set(device.key, now);
+      for (const event of events) log(device, event);
     },
-    metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list().map(verdictOf), flipCount)),
+    metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list().map(verdictOf), { changes, notReady, builds })),
   };
+}
+
+function add(counts: Map<string, number>, check: string): void {
+  counts.set(check, (counts.get(check) ?? 0) + 1);
 }

@@ -1,12 +1,22 @@
 // The readiness series of /metrics: per check of the baseline, how many
 // phones fail it, and how many phones were judged and found not ready. The
 // labels are the baseline's check names, a fixed set: never one per device
-// (the device's message names its own failures). Pure.
+// (the device's message names its own failures); and the drift events
+// (drift.ts) counted by kind, each also logged once. Pure.
 import type { Metric } from '../../util/metric.js';
 import type { Verdict } from './verdict.js';
 
-/** `flips`: the readiness values that changed on a phone since the agent started (drift.ts). */
-export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>, flips: number): Metric[] {
+/** The drift events since the agent started (drift.ts). */
+export interface DriftCounts {
+  /** Readiness values that flipped, by check. */
+  changes: ReadonlyMap<string, number>;
+  /** Phones that went not ready, by each check failing at that moment. */
+  notReady: ReadonlyMap<string, number>;
+  /** Build fingerprints that changed (OTA updates). */
+  builds: number;
+}
+
+export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>, counts: DriftCounts): Metric[] {
   const judged = verdicts.filter((v): v is Verdict => v !== undefined);
   const failing = new Map(checks.map((c) => [c, 0]));
   for (const verdict of judged) for (const f of verdict.failed) failing.set(f.check.id, (failing.get(f.check.id) ?? 0) + 1);
@@ -28,9 +38,21 @@ export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyAr
     },
     {
       name: 'device_agent_readiness_changes_total',
-      help: 'readiness values that changed on a phone between two readings (each logged once)',
+      help: 'readiness values that changed on a phone between two readings, by check (each logged once)',
       type: 'counter',
-      samples: [{ value: flips }],
+      samples: checks.map((check) => ({ labels: { check }, value: counts.changes.get(check) ?? 0 })),
+    },
+    {
+      name: 'device_agent_readiness_not_ready_total',
+      help: 'phones that went not ready (the first reading of each stretch, logged once), by each check failing then',
+      type: 'counter',
+      samples: checks.map((check) => ({ labels: { check }, value: counts.notReady.get(check) ?? 0 })),
+    },
+    {
+      name: 'device_agent_readiness_build_changes_total',
+      help: 'phones whose build fingerprint changed between two readings (an OTA update or a new image; each logged once)',
+      type: 'counter',
+      samples: [{ value: counts.builds }],
     },
   ];
 }

@@ -16,5 +16,6 @@ export function usbFeature(context: UsbContext | undefined): DeviceFeature {
     notes: (device) => [layer?.noteFor(device)],
     // Last: a phone another feature reports off its list (a charge pause) is in the list by then.
     annotate: (devices) => (layer ? layer.withPhonesOnUsb(devices) : [...devices]),
+    metrics: () => layer?.metrics() ?? [],
   };
 }

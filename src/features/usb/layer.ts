@@ -9,11 +9,13 @@ import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
+import type { Metric } from '../../util/metric.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
-import { attribute, type Verdict } from './attribution.js';
+import { attribute, type Layer, type Verdict } from './attribution.js';
 import { busOf, classifyUsbLine, hubOf } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
+import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
 import { onUsbOffList, rememberListed } from './off-adb.js';
 import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
@@ -50,6 +52,8 @@ export class UsbLayer {
   private readonly listed = new Map<string, DeviceInfo>();
   private readonly saidOffList: SaidOnce;
   private anchor: { wall: number; tsUs: number } | undefined;
+  private readonly failures = new PortFailureCounts();
+  private readonly loggedByLayer = new Map<Layer, number>();
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -66,7 +70,8 @@ export class UsbLayer {
     // The same log of the same boot: its records up to the saved one are counted already.
     this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
     this.seq = this.skipUpTo;
-    this.work();
+    // The saved record's verdicts are said again, but were counted by the run that found them: a restart fires no alert.
+    this.work(false);
     this.follower = new KernelLogFollower({ path, logger: this.context.logger, timers: this.context.clock, onLine: (line) => this.line(line) });
     if (this.follower.start()) this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
   }
@@ -113,6 +118,12 @@ export class UsbLayer {
     return [...devices, ...added];
   }
 
+  /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
+  metrics(): Metric[] {
+    if (this.context.settings.usb.kernelLog === '') return [];
+    return usbMetrics(this.failures, this.verdicts, this.loggedByLayer);
+  }
+
   private line(line: string): void {
     const parsed = parseKernelLogLine(line);
     if (!parsed) return;
@@ -122,6 +133,7 @@ export class UsbLayer {
     }
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
+    if (event.port !== undefined) this.failures.add(event.port, event.kind);
     addEvent(this.record, event, this.wallOf(parsed.tsUs));
     this.dirty = true;
     this.settle ??= this.context.clock.setTimer(
@@ -152,8 +164,8 @@ export class UsbLayer {
     return clampLive(wall, now, this.context.settings.usb.kernelLog === '/dev/kmsg');
   }
 
-  /** Works the verdicts out again, and logs each new one once. */
-  private work(): void {
+  /** Works the verdicts out again, and logs each new one once; `count`: counts it in /metrics as new. */
+  private work(count = true): void {
     const now = this.context.clock.wall();
     pruneRecord(this.record, now);
     this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllerOf(bus) });
@@ -161,7 +173,9 @@ export class UsbLayer {
     for (const v of this.verdicts) {
       const key = `${v.layer} ${v.subject}`;
       current.add(key);
-      if (this.logged.say(key)) this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+      if (!this.logged.say(key)) continue;
+      this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+      if (count) this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
     }
     // A verdict that went away is logged again if it comes back.
     this.logged.retain((key) => current.has(key));

@@ -494,6 +494,15 @@ export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: stri
   return registry.facet(TIER_CACHE).get(key)?.sections.get(section);
 }
 
+/**
+ * A system property of the device's current connection, from its cached
+ * property dump (only the properties the probes declare, IDENTITY_PROPS):
+ * readiness reads the build fingerprint here to see an OTA.
+ */
+export function cachedProp(registry: Pick<DeviceRegistry, 'facet'>, key: string, name: string): string | undefined {
+  return registry.facet(TIER_CACHE).get(key)?.props?.[name];
+}
+
 /** The prober's tier cache of each connection: its readings say nothing of the next one. */
 const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
 /** The last inventory of the record, past its connections: what a phone back on a new connection is reported with until it answers. */

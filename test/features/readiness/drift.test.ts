@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks } from '../../../src/config/readiness.js';
-import { flipLine, flips } from '../../../src/features/readiness/drift.js';
-import { valuesOf } from '../../../src/features/readiness/verdict.js';
+import { drift, flipLine, flips } from '../../../src/features/readiness/drift.js';
+import { judge, valuesOf } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { fixture, readinessSection } from './section.js';
 
@@ -26,5 +26,37 @@ describe('readiness drift', () => {
     const values = read(fixture('lineage18-sm-a520f-global.txt'));
     expect(flips(values, values, baseline)).toEqual([]);
     expect(flips({}, values, baseline)).toEqual([]);
+  });
+
+  it('drift: a first reading has no build or value drift but may be not ready; a new build and a flip are events; not ready is said once per stretch', () => {
+    const NOW = 'google/husky/husky:16/CP1A.260305.018/14887507:user/release-keys';
+    const EARLIER = NOW.replace(':16/CP1A.260305.018/14887507:', ':15/BP1A.250505.005/13277524:');
+    const reading = (global: string) => parseReadiness(readinessSection({ lists: { global: { text: global } } }))!;
+    const ready =
+      fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7') + 'verifier_verify_adb_installs=0\n';
+    const observe = (global: string, fingerprint?: string) => {
+      const r = reading(global);
+      return { values: valuesOf(r, baseline, 'samsung'), verdict: judge(r, baseline, 'samsung'), ...(fingerprint ? { fingerprint } : {}) };
+    };
+    const kinds = (events: Array<{ kind: string }>) => events.map((e) => e.kind);
+    const first = drift(undefined, observe(fixture('lineage18-sm-a520f-global.txt'), EARLIER), baseline);
+    expect(kinds(first.events)).toEqual(['not_ready']);
+    expect(first.seen.notReady).toBe(true);
+    // Still not ready, one value fixed: a flip, no second warning.
+    const second = drift(
+      first.seen,
+      observe(fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7'), EARLIER),
+      baseline,
+    );
+    expect(kinds(second.events)).toEqual(['value']);
+    // The OTA: a new build, and all fixed.
+    const third = drift(second.seen, observe(ready, NOW), baseline);
+    expect(kinds(third.events)).toEqual(['build', 'value']);
+    expect(third.seen).toMatchObject({ notReady: false, fingerprint: NOW });
+    // An inventory without readings keeps what was seen: a not-ready phone unread for a while is not not-ready anew.
+    const unread = drift(first.seen, { values: {} }, baseline);
+    expect(unread.seen.notReady).toBe(true);
+    expect(kinds(drift(unread.seen, observe(fixture('lineage18-sm-a520f-global.txt'), EARLIER), baseline).events)).toEqual([]);
+    expect(drift(third.seen, { values: {} }, baseline)).toEqual({ seen: third.seen, events: [] });
   });
 });

@@ -70,6 +70,15 @@ describe('the USB layer on a replayed kernel log', () => {
     );
     expect(note(first.feature, phone('R58E', '1-1.4.3'))).toBeUndefined();
     expect(first.lines().filter((l) => String(l.msg).startsWith('port 1-1.4.2:'))).toHaveLength(1);
+    // /metrics: the port's failures by kind, the verdict standing and logged once, by layer.
+    const series = (name: string, labels: Record<string, string>): number | undefined =>
+      first.feature.metrics!()
+        .find((m) => m.name === name)
+        ?.samples.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v))?.value;
+    expect(series('device_agent_usb_port_failures_total', { port: '1-1.4.2', kind: 'enumeration_failed' })).toBe(14);
+    expect(series('device_agent_usb_verdicts', { layer: 'port' })).toBe(1);
+    expect(series('device_agent_usb_verdicts_total', { layer: 'port' })).toBe(1);
+    expect(series('device_agent_usb_verdicts_total', { layer: 'hub' })).toBe(0);
     await first.feature.stop?.();
     expect(JSON.parse(readFileSync(join(dir, 'usb-ports.json'), 'utf8'))).toMatchObject({ seq: expect.any(Number) as unknown });
 
@@ -77,6 +86,12 @@ describe('the USB layer on a replayed kernel log', () => {
     const second = start(log, dir);
     await waitFor(() => note(second.feature, onPort) !== undefined, 10_000, 'the verdict after a restart');
     expect(note(second.feature, onPort)).toContain('14 enumeration failures');
+    // The verdict stands, but the run before counted it: a restart is no new verdict for the alerts.
+    const standing = (layer: string, name: string): number | undefined =>
+      second.feature.metrics!()
+        .find((m) => m.name === name)
+        ?.samples.find((s) => s.labels?.layer === layer)?.value;
+    expect([standing('port', 'device_agent_usb_verdicts'), standing('port', 'device_agent_usb_verdicts_total')]).toEqual([1, 0]);
     appendFileSync(log, '3,500,999999,-;usb 1-1.4.2: device descriptor read/64, error -71\n');
     await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 10_000, 'the appended record');
   });
@@ -112,8 +127,9 @@ describe('the USB layer on a replayed kernel log', () => {
 
   it('reads nothing when usb.kernelLog is empty', () => {
     const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
-    const { lines } = start('', dir);
+    const { feature, lines } = start('', dir);
     expect(lines()).toEqual([]);
+    expect(feature.metrics!()).toEqual([]);
   });
 });
 

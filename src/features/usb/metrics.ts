@@ -1,0 +1,69 @@
+// The USB layer's series of /metrics, on bounded label sets: the failures
+// the kernel logged by port path and kind, for the first MAX_PORT_SERIES
+// ports that failed since the agent started and the rest summed in one
+// port="other" series (a lab that rewires, or a storm over a big farm,
+// cannot grow /metrics); and the attribution verdicts by layer. Pure.
+import type { Metric, Sample } from '../../util/metric.js';
+import type { Layer, Verdict } from './attribution.js';
+import { FAILURE_KINDS, type UsbEventKind } from './classify.js';
+
+/** Ports with a series of their own; a port that fails after these is counted in port="other". */
+export const MAX_PORT_SERIES = 32;
+
+const LAYERS: readonly Layer[] = ['controller', 'hub-power', 'hub', 'port', 'phone'];
+
+/** Prometheus label values in the agent's style: enumeration_failed, hub_power. */
+function label(name: string): string {
+  return name.replace(/-/g, '_');
+}
+
+/**
+ * The failures per port since the agent started. A port keeps its series
+ * once it has one (a counter that moved to "other" would go backwards), so
+ * the ports with series are the first to fail, not the worst: the record
+ * per port (and the log's verdicts) names the worst.
+ */
+export class PortFailureCounts {
+  private readonly ports = new Map<string, Map<UsbEventKind, number>>();
+  private readonly other = new Map<UsbEventKind, number>();
+
+  add(port: string, kind: UsbEventKind): void {
+    if (!FAILURE_KINDS.has(kind)) return;
+    let counts = this.ports.get(port);
+    if (!counts && this.ports.size < MAX_PORT_SERIES) this.ports.set(port, (counts = new Map<UsbEventKind, number>()));
+    const into = counts ?? this.other;
+    into.set(kind, (into.get(kind) ?? 0) + 1);
+  }
+
+  samples(): Sample[] {
+    const out: Sample[] = [];
+    for (const [port, counts] of this.ports) for (const [kind, value] of counts) out.push({ labels: { port, kind: label(kind) }, value });
+    // Every kind of "other", 0 or not: the label values an alert names are always served.
+    for (const kind of FAILURE_KINDS) out.push({ labels: { port: 'other', kind: label(kind) }, value: this.other.get(kind) ?? 0 });
+    return out;
+  }
+}
+
+/** `standing`: the verdicts of the record now; `logged`: the verdicts logged since the agent started (each new one once), by layer. */
+export function usbMetrics(failures: PortFailureCounts, standing: readonly Verdict[], logged: ReadonlyMap<Layer, number>): Metric[] {
+  return [
+    {
+      name: 'device_agent_usb_port_failures_total',
+      help: `USB failures the kernel logged since the agent started, by port path (the first ${MAX_PORT_SERIES} ports to fail; the rest in port="other") and kind`,
+      type: 'counter',
+      samples: failures.samples(),
+    },
+    {
+      name: 'device_agent_usb_verdicts',
+      help: "the USB layer's attributions standing now (the record per port, today and yesterday UTC), by the layer blamed",
+      type: 'gauge',
+      samples: LAYERS.map((layer) => ({ labels: { layer: label(layer) }, value: standing.filter((v) => v.layer === layer).length })),
+    },
+    {
+      name: 'device_agent_usb_verdicts_total',
+      help: "the USB layer's attributions logged since the agent started (each new one once), by the layer blamed",
+      type: 'counter',
+      samples: LAYERS.map((layer) => ({ labels: { layer: label(layer) }, value: logged.get(layer) ?? 0 })),
+    },
+  ];
+}

@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { registryTierStore } from '../../../src/platforms/android/source.js';
+import { VirtualClock, VirtualTime } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
+import { fixture, readinessSection } from './section.js';
+
+// The readiness feature as the daemon drives it: the Android inventory's
+// tier cache holds the readiness sections and the property dump of the
+// connection (registryTierStore, as the prober keeps them), the source calls
+// `answered` once per inventory, and the feature logs what drifted. The
+// readings are the recorded Galaxy A5's `settings list global` (fixtures/
+// README.md), edited where a test says so; the fingerprint is the recorded
+// Pixel 8 Pro's (test/fixtures/devices/pixel-8-pro), and an earlier build of
+// it edited from it.
+
+const SERIAL = 'R58M20ABCD';
+const KEY = `android/${SERIAL}`;
+const NOW = 'google/husky/husky:16/CP1A.260305.018/14887507:user/release-keys';
+const EARLIER = 'google/husky/husky:15/BP1A.250505.005/13277524:user/release-keys';
+const GLOBAL = fixture('lineage18-sm-a520f-global.txt');
+/** Every check of this baseline met: stay awake on, verify apps over USB off. */
+const READY = GLOBAL.replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7') + 'verifier_verify_adb_installs=0\n';
+
+interface Reading {
+  /** The `settings list global` text, or undefined when the readiness sections were not read. */
+  global?: string;
+  fingerprint?: string;
+}
+
+function bench(checks = ['stayAwake', 'verifyAdbInstalls']) {
+  const registry = new DeviceRegistry();
+  const time = new VirtualTime();
+  const clock = new VirtualClock(time, () => 0.5, 0);
+  const log = captureLogger('info');
+  const feature = readinessFeature(registry, checks, log.logger);
+  const store = registryTierStore(registry);
+  registry.sync('android', new Map([[SERIAL, 'device']]));
+  const info: DeviceInfo = {
+    udid: SERIAL,
+    serialNumber: SERIAL,
+    state: 'device',
+    status: 'AVAILABLE',
+    platformName: 'Android',
+    brandName: 'samsung',
+  } as DeviceInfo;
+  /** One inventory that answered with this reading, a minute after the last. */
+  const answer = (reading: Reading): void => {
+    time.runUntil(time.now + 60_000);
+    const sections = new Map<string, string>();
+    if (reading.global !== undefined) sections.set('readiness_global', readinessSection({ lists: { global: { text: reading.global } } }));
+    store.set(SERIAL, {
+      sections,
+      props: reading.fingerprint !== undefined ? { 'ro.build.fingerprint': reading.fingerprint } : {},
+      slowReadAtMs: clock.monotonic(),
+      slowStale: false,
+    });
+    registry.answered(KEY, info, clock.wall(), clock.monotonic());
+    feature.answered!(registry.get(KEY)!);
+  };
+  const messages = (): string[] => log.lines().map((l) => String(l.msg));
+  const counter = (name: string, check?: string): number | undefined =>
+    feature.metrics!()
+      .find((m) => m.name === name)
+      ?.samples.find((s) => check === undefined || s.labels?.check === check)?.value;
+  return { answer, messages, lines: log.lines, counter };
+}
+
+describe('readiness drift as the daemon sees it', () => {
+  it('logs an OTA once, naming the old and the new build, and counts it; the same build again is nothing', () => {
+    const { answer, messages, counter } = bench();
+    answer({ global: READY, fingerprint: EARLIER });
+    answer({ global: READY, fingerprint: EARLIER });
+    expect(messages()).toEqual([]);
+    answer({ global: READY, fingerprint: NOW });
+    answer({ global: READY, fingerprint: NOW });
+    expect(messages()).toEqual([
+      `device ${SERIAL}: build changed from Android 15 (BP1A.250505.005) to Android 16 (CP1A.260305.018) (an OTA update or a new image; ` +
+        `ro.build.fingerprint was ${EARLIER}, is ${NOW}): an update may turn developer settings back on, which its readiness then names`,
+    ]);
+    expect(counter('device_agent_readiness_build_changes_total')).toBe(1);
+  });
+
+  it("warns once at a phone's first not-ready moment, naming the failed checks and their fixes, and again only after it was ready", () => {
+    const { answer, lines, counter } = bench();
+    answer({ global: GLOBAL });
+    answer({ global: GLOBAL });
+    const warnings = (): string[] =>
+      lines()
+        .filter((l) => l.level === 'warn')
+        .map((l) => String(l.msg));
+    expect(warnings()).toEqual([
+      `device ${SERIAL}: not ready for automation (2 of the lab's checks failed): ` +
+        'stay awake while charging is 0 (stay_on_while_plugged_in), expected on: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); ' +
+        'verify apps over USB is 1 (verifier_verify_adb_installs), expected 0: Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
+    ]);
+    expect([counter('device_agent_readiness_not_ready_total', 'stayAwake'), counter('device_agent_readiness_not_ready_total', 'verifyAdbInstalls')]).toEqual([
+      1, 1,
+    ]);
+    // Fixed, then stay awake off again: a new stretch, one more warning.
+    answer({ global: READY });
+    answer({ global: READY.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0') });
+    answer({ global: READY.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0') });
+    expect(warnings()).toHaveLength(2);
+    expect(counter('device_agent_readiness_not_ready_total', 'stayAwake')).toBe(2);
+    expect(counter('device_agent_readiness_not_ready_total', 'verifyAdbInstalls')).toBe(1);
+    // Three flips of stay awake (0 -> 7 -> 0) and one of verify apps, each logged once.
+    expect(counter('device_agent_readiness_changes_total', 'stayAwake')).toBe(2);
+    expect(counter('device_agent_readiness_changes_total', 'verifyAdbInstalls')).toBe(1);
+  });
+
+  it('says nothing of an inventory without readiness sections or fingerprint (an unread slow tier), and keeps what it saw across it', () => {
+    const { answer, messages } = bench();
+    answer({ global: READY, fingerprint: NOW });
+    answer({});
+    answer({ global: READY, fingerprint: NOW });
+    expect(messages()).toEqual([]);
+  });
+
+  // Random sequences of readings of one phone: each of the two checks' values
+  // from a small set, the fingerprint from three builds, any part unread.
+  // Each line stands for one change: never more lines than changes, and
+  // exactly one per change of each kind, however many reports repeat a state.
+  it('logs one line per change, never one per report, on random reading sequences', () => {
+    const reading = fc.record({
+      stayAwake: fc.option(fc.constantFrom('0', '3', '7'), { nil: undefined }),
+      verify: fc.option(fc.constantFrom('0', '1'), { nil: undefined }),
+      fingerprint: fc.option(fc.constantFrom(EARLIER, NOW, NOW.replace('14887507', '14887999')), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(reading, { minLength: 1, maxLength: 40 }), (readings) => {
+        const { answer, lines } = bench();
+        let changes = 0;
+        let notReadyMoments = 0;
+        let builds = 0;
+        const last: { stayAwake?: string; verify?: string; fingerprint?: string; notReady?: boolean } = {};
+        for (const r of readings) {
+          const read = r.stayAwake !== undefined || r.verify !== undefined;
+          // Both settings come from one list: a list read gives every value (a missing row is Android's default).
+          const stay = read ? (r.stayAwake ?? '0') : undefined;
+          const verify = read ? (r.verify ?? '1') : undefined;
+          const global = read ? `stay_on_while_plugged_in=${stay}\n${r.verify !== undefined ? `verifier_verify_adb_installs=${r.verify}\n` : ''}` : undefined;
+          answer({ ...(global !== undefined ? { global } : {}), ...(r.fingerprint !== undefined ? { fingerprint: r.fingerprint } : {}) });
+          if (read) {
+            if (last.stayAwake !== undefined && last.stayAwake !== stay) changes++;
+            if (last.verify !== undefined && last.verify !== verify) changes++;
+            const notReady = stay === '0' || verify !== '0';
+            if (notReady && !last.notReady) notReadyMoments++;
+            Object.assign(last, { stayAwake: stay, verify, notReady });
+          }
+          if (r.fingerprint !== undefined) {
+            if (last.fingerprint !== undefined && last.fingerprint !== r.fingerprint) builds++;
+            last.fingerprint = r.fingerprint;
+          }
+        }
+        const msgs = lines().map((l) => String(l.msg));
+        expect(msgs.filter((m) => m.includes(': readiness changed: '))).toHaveLength(changes);
+        expect(msgs.filter((m) => m.includes(': not ready for automation '))).toHaveLength(notReadyMoments);
+        expect(msgs.filter((m) => m.includes(': build changed from '))).toHaveLength(builds);
+        expect(msgs.length).toBe(changes + notReadyMoments + builds);
+        expect(msgs.length).toBeLessThanOrEqual(readings.length * 4);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
