@@ -9,6 +9,7 @@ import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
+import { PowerPaths } from '../../src/actions/charge/power-paths.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -33,6 +34,8 @@ describe('docs/reference/metrics.md', () => {
       ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
       ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
+      // Charge control's power path checks (with the daemon's state directory).
+      ...new PowerPaths().metrics(),
       ...deviceMetrics([]),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));
