@@ -12,6 +12,7 @@ import { facetKey } from '../../devices/facet.js';
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
+import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import { parseReadiness, type ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
 import { READINESS_PROBES } from '../../platforms/android/inventory/probes/readiness.js';
@@ -67,7 +68,15 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
       case 'not_ready': {
         const failed = event.verdict.failed.map((f) => f.check.id);
         for (const check of failed) add(notReady, check);
-        logger?.warn({ serial: device.serial, checks: failed }, `${name}: ${verdictMessage(event.verdict) ?? 'not ready for automation'}`);
+        // Through the per-cause limit (docs/design/faults.md, bounded logs): a host whose 50 phones start
+        // not ready says 10 of them and then one summary naming the rest, not 50 warnings in a minute.
+        if (logger)
+          limited(logger).warn(
+            'readiness-not-ready',
+            { serial: device.serial, checks: failed },
+            `${name}: ${verdictMessage(event.verdict) ?? 'not ready for automation'}`,
+            name,
+          );
         return;
       }
     }

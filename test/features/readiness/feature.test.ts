@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMIT } from '../../../src/log/rate-limit.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
@@ -112,6 +113,20 @@ describe('readiness drift as the daemon sees it', () => {
     expect(counter('device_agent_readiness_changes_total', 'verifyAdbInstalls')).toBe(1);
   });
 
+  it('holds not-ready warnings to the per-cause limit: a host whose phones start not ready says 10 a minute, not one per phone', () => {
+    // One phone going not ready 15 times stands for 15 phones at start: the
+    // limit is per cause (the log's, on its own clock: this runs in well under a minute).
+    const { answer, lines, counter } = bench();
+    const notReady = READY.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0');
+    for (let i = 0; i < 15; i++) {
+      answer({ global: notReady });
+      answer({ global: READY });
+    }
+    expect(lines().filter((l) => l.level === 'warn' && String(l.msg).includes(': not ready for automation '))).toHaveLength(DEFAULT_RATE_LIMIT.burst);
+    // Counted whole: the metric is not held back.
+    expect(counter('device_agent_readiness_not_ready_total', 'stayAwake')).toBe(15);
+  });
+
   it('says nothing of an inventory without readiness sections or fingerprint (an unread slow tier), and keeps what it saw across it', () => {
     const { answer, messages } = bench();
     answer({ global: READY, fingerprint: NOW });
@@ -158,9 +173,12 @@ describe('readiness drift as the daemon sees it', () => {
         }
         const msgs = lines().map((l) => String(l.msg));
         expect(msgs.filter((m) => m.includes(': readiness changed: '))).toHaveLength(changes);
-        expect(msgs.filter((m) => m.includes(': not ready for automation '))).toHaveLength(notReadyMoments);
+        // Not-ready warnings go through the per-cause limit (10 a minute, then one summary): a
+        // sequence runs in well under a minute, so at most 10 are written.
+        const notReadyLines = Math.min(notReadyMoments, DEFAULT_RATE_LIMIT.burst);
+        expect(msgs.filter((m) => m.includes(': not ready for automation '))).toHaveLength(notReadyLines);
         expect(msgs.filter((m) => m.includes(': build changed from '))).toHaveLength(builds);
-        expect(msgs.length).toBe(changes + notReadyMoments + builds);
+        expect(msgs.length).toBe(changes + notReadyLines + builds);
         expect(msgs.length).toBeLessThanOrEqual(readings.length * 4);
       }),
       { numRuns: 200 },
