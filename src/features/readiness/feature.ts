@@ -15,7 +15,7 @@ import { READINESS_PROBES } from '../../platforms/android/inventory/probes/readi
 import { cachedSection } from '../../platforms/android/source.js';
 import { flipLine, flips, type Values } from './drift.js';
 import { readinessMetrics } from './metrics.js';
-import { judge, valuesOf, verdictMessage, type Verdict } from './verdict.js';
+import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
 
 /** The values last read of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
 const SEEN = facetKey<Values>('readiness-seen', 'device');
@@ -51,6 +51,14 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
         // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
         logger?.info({ serial: device.serial, check: flip.check, from: flip.from, to: flip.to }, `device ${device.udid ?? device.serial}: ${flipLine(flip)}`);
       }
+    },
+    columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
+    cells: (_info, device): Record<string, string> => {
+      const reading = device && readingOf(device);
+      if (!device || !reading) return {};
+      const maker = device.last?.brandName;
+      const cell = verdictCell(judge(reading, baseline, maker), Object.keys(valuesOf(reading, baseline, maker)).length);
+      return cell === undefined ? {} : { readiness: cell };
     },
     metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list().map(verdictOf), flipCount)),
   };

@@ -61,3 +61,13 @@ function shown(check: Check, value: string, named = true): string {
   if (source.kind === 'keyguard') return value === 'true' ? 'set' : 'none';
   return named ? `${value} (${source.kind === 'setting' ? source.key : source.name})` : value;
 }
+
+/**
+ * `list`'s cell: "ready", or "not ready: stayAwake, verifyAdbInstalls" (the
+ * failed checks by their names in readiness.checks); undefined when the
+ * reading answered none of the baseline's checks (`answered`): nothing was judged.
+ */
+export function verdictCell(verdict: Verdict, answered: number): string | undefined {
+  if (!verdict.ready) return `not ready: ${verdict.failed.map((f) => f.check.id).join(', ')}`;
+  return answered > 0 ? 'ready' : undefined;
+}
