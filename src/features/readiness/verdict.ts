@@ -50,10 +50,13 @@ export function judge(reading: ReadinessReading, baseline: ReadonlyMap<string, s
 /** What the device's message says of a phone that is not ready; undefined when it is. */
 export function verdictMessage(verdict: Verdict): string | undefined {
   if (verdict.ready) return undefined;
-  const items = verdict.failed.map(
-    ({ check, value, expected }) => `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}: ${check.fix}`,
-  );
+  const items = verdict.failed.map((f) => `${failureText(f)}: ${f.check.fix}`);
   return `not ready for automation (${verdict.failed.length} of the lab's checks failed): ${items.join('; ')}`;
+}
+
+/** "stay awake while charging is 0 (stay_on_while_plugged_in), expected on". */
+export function failureText({ check, value, expected }: Failure): string {
+  return `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}`;
 }
 
 function shown(check: Check, value: string, named = true): string {

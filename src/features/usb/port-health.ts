@@ -67,7 +67,7 @@ const WHAT_TO_DO: Record<Layer, string> = {
   port: 'swap the cable first, then move the phone to another hub port',
   phone: 'take the phone out of the pool and check it and its own cable',
   hub: "check the hub's power supply and its upstream cable, then the hub itself",
-  'hub-power': "give the hub a power supply big enough for its phones, and look for a damaged cable or a phone drawing too much",
+  'hub-power': 'give the hub a power supply big enough for its phones, and look for a damaged cable or a phone drawing too much',
   controller: 'spread the hubs over more host controllers (another port group or a PCIe USB card); a controller the kernel found dead needs a reboot',
 };
 
