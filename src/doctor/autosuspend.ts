@@ -54,12 +54,13 @@ export function autosuspendItems(ports: readonly PhonePort[]): CheckItem[] {
   const read = ports.filter((p) => p.control !== undefined);
   if (read.length === 0) return [];
   const auto = read.filter((p) => p.control === 'auto').map((p) => p.port);
-  if (auto.length === 0) return [{ status: 'ok', finding: `USB autosuspend: off (power/control = on) on the ${read.length} ports carrying phones` }];
+  const carrying = `${read.length} ${read.length === 1 ? 'port' : 'ports'} carrying phones`;
+  if (auto.length === 0) return [{ status: 'ok', finding: `USB autosuspend: off (power/control = on) on the ${carrying}` }];
   const shown = auto.length > 8 ? `${auto.slice(0, 8).join(', ')} and ${auto.length - 8} more` : auto.join(', ');
   return [
     {
       status: 'warn',
-      finding: `USB autosuspend: on (power/control = auto) on ${auto.length} of the ${read.length} ports carrying phones: ${shown}`,
+      finding: `USB autosuspend: on (power/control = auto) on ${auto.length} of the ${carrying}: ${shown}`,
       advice:
         'the kernel suspends an idle USB device, and phones drop off adb every few seconds: turn it off for good with the kernel parameter usbcore.autosuspend=-1 (then reboot), ' +
         `or now with \`echo on | sudo tee /sys/bus/usb/devices/${auto[0]}/power/control\` for each port (lost at a replug; a udev rule ATTR{power/control}="on" keeps it)`,
