@@ -228,7 +228,7 @@ export const schema = {
     help:
       "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts, and the serial on each port: " +
       'a phone adb (or usbmuxd) stops listing while its serial is on a port is reported UNAVAILABLE with why (USB debugging off, charge-only mode, a revoked key), not UNPLUGGED; ' +
-      "`list`'s USB PORT column and `doctor`'s controller load and autosuspend lines read it too. `\"\"` turns them off",
+      '`list`\'s USB PORT column and `doctor`\'s controller load and autosuspend lines read it too. `""` turns them off',
   },
   httpsProxy: {
     type: 'string',
