@@ -35,6 +35,8 @@ const ADB_ANSWER_TIMEOUT_MS = 10_000;
 const TUNNEL_TIMEOUT_MS = 10_000;
 // A getprop answers at once on a healthy device; the full probe timeout is for the inventory.
 const MODEL_TIMEOUT_MS = 5_000;
+// With the readiness sections (three framework commands, each under the device's own 10 s `timeout`): a healthy phone answers in a second or two.
+const READINESS_TIMEOUT_MS = 15_000;
 
 /**
  * Checks the configuration, the adb server, each device and the cloud, prints
@@ -112,7 +114,7 @@ export async function doctor(
       usbControllers: () => (sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot)),
       health: settings.health,
       readiness: parseReadinessChecks(settings.readiness.checks),
-      readinessTimeoutMs: settings.probeTimeoutSeconds * 1000,
+      readinessTimeoutMs: Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS),
       phonePorts: (serials, paths) => (sysfsRoot === '' ? [] : readPhonePorts(sysfsRoot, serials, paths)),
     });
   })();

@@ -7,6 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AdbDevice, ShellOptions, ShellResult } from '../platforms/android/adb/client.js';
 import type { LongDevice } from '../platforms/android/adb/devices-long.js';
+import { ShellTimeoutError } from '../platforms/android/adb/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -143,9 +144,17 @@ async function deviceFacts(
     // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
     const command = `${battery ? `${MODEL_COMMAND}; ${BATTERY_COMMAND}` : MODEL_COMMAND}${readiness ? `\n${READINESS_COMMAND}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
-    const result = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 });
-    const { head, readiness: answer } = readiness ? splitReadiness(result.output) : { head: result.output, readiness: undefined };
-    if (answer) facts.readiness = answer;
+    const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 }).then(
+      (result) => ({ text: result.output, whole: true }),
+      (error: unknown) => {
+        // The readiness part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
+        const partial = readiness && error instanceof ShellTimeoutError ? error.partial : undefined;
+        if (partial === undefined || splitReadiness(partial).readiness === undefined) throw error;
+        return { text: partial, whole: false };
+      },
+    );
+    const { head, readiness: answer } = readiness ? splitReadiness(output.text) : { head: output.text, readiness: undefined };
+    if (answer) facts.readiness = output.whole ? answer : { text: '' };
     if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
     const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
