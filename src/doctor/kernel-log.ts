@@ -19,10 +19,17 @@ export interface KernelLogFacts {
   underSystemd: boolean;
   /** The installed unit that hides /dev/kmsg from the service (PrivateDevices=yes, no drop-in opening it), if any. */
   hidingUnit?: string;
+  /** The doctor runs as root where kernel.dmesg_restrict=1: what it can read says nothing of an agent running as another user. */
+  rootOverRestrict?: boolean;
 }
 
 /** Opens the log read-only, as the follower does, and closes it at once; reads the installed unit. */
-export function kernelLogFacts(path: string, env: NodeJS.ProcessEnv, unitDirs: readonly string[] = UNIT_DIRS): KernelLogFacts {
+export function kernelLogFacts(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  unitDirs: readonly string[] = UNIT_DIRS,
+  restrictFile = '/proc/sys/kernel/dmesg_restrict',
+): KernelLogFacts {
   const facts: KernelLogFacts = { path, underSystemd: Boolean(env.INVOCATION_ID) };
   if (path === '') return facts;
   try {
@@ -32,7 +39,16 @@ export function kernelLogFacts(path: string, env: NodeJS.ProcessEnv, unitDirs: r
   }
   const unit = facts.underSystemd ? undefined : hidingUnit(unitDirs);
   if (unit !== undefined) facts.hidingUnit = unit;
+  if (!facts.underSystemd && process.getuid?.() === 0 && dmesgRestricted(restrictFile)) facts.rootOverRestrict = true;
   return facts;
+}
+
+function dmesgRestricted(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').trim() === '1';
+  } catch {
+    return false;
+  }
 }
 
 /** The installed unit file when it sets PrivateDevices=yes and no drop-in turns it off or binds /dev/kmsg in. */
@@ -98,6 +114,13 @@ export function kernelLogItem(facts: KernelLogFacts): CheckItem {
       status: 'warn',
       finding: `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${facts.hidingUnit} has PrivateDevices=yes, which hides /dev/kmsg`,
       advice: `the service's USB layer stays off (it says so once at start) and the rest works; to let it read the kernel's messages, ${DROP_IN}; ${OFF_ON_PURPOSE}`,
+    };
+  }
+  if (facts.rootOverRestrict && path === '/dev/kmsg') {
+    return {
+      status: 'ok',
+      finding:
+        'USB kernel log: /dev/kmsg readable by this doctor, run as root; with kernel.dmesg_restrict=1 an agent running as another user reads it only with CAP_SYSLOG (run doctor as the agent runs to know)',
     };
   }
   return {

@@ -33,7 +33,7 @@ const PACKAGED = '[Service]\nDynamicUser=yes\nPrivateDevices=yes\nPrivateUsers=y
 describe('kernelLogFacts and kernelLogItem', () => {
   it('a readable log, no unit installed: ok', () => {
     const path = recording();
-    const facts = kernelLogFacts(path, {}, [dir()]);
+    const facts = kernelLogFacts(path, {}, [dir()], join(dir(), 'no-dmesg-restrict'));
     expect(facts).toEqual({ path, underSystemd: false });
     expect(kernelLogItem(facts)).toEqual({ status: 'ok', finding: `USB kernel log: ${path} readable: the USB layer judges ports, hubs and controllers` });
   });
@@ -96,4 +96,22 @@ describe('kernelLogFacts and kernelLogItem', () => {
       finding: 'USB kernel log: off (usb.kernelLog is empty): ports, hubs and controllers are not judged',
     });
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'run as root where kernel.dmesg_restrict=1: readable says nothing of an agent running as another user, and says so',
+    () => {
+      const restrict = join(dir(), 'dmesg_restrict');
+      writeFileSync(restrict, '1\n');
+      const facts = kernelLogFacts('/dev/kmsg', {}, [dir()], restrict);
+      expect(facts.rootOverRestrict).toBe(true);
+      expect(kernelLogItem({ ...facts, error: undefined }).finding).toBe(
+        'USB kernel log: /dev/kmsg readable by this doctor, run as root; with kernel.dmesg_restrict=1 an agent running as another user reads it only with CAP_SYSLOG (run doctor as the agent runs to know)',
+      );
+      writeFileSync(restrict, '0\n');
+      expect(kernelLogFacts('/dev/kmsg', {}, [dir()], restrict).rootOverRestrict).toBeUndefined();
+      writeFileSync(restrict, '1\n');
+      // Under systemd it opened the log as the service does: nothing to add.
+      expect(kernelLogFacts('/dev/kmsg', { INVOCATION_ID: 'x' }, [dir()], restrict).rootOverRestrict).toBeUndefined();
+    },
+  );
 });
