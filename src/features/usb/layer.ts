@@ -14,11 +14,10 @@ import { busOf, classifyUsbLine, hubOf } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
-import { onUsbOffList, rememberListed } from './off-adb.js';
+import { onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
 import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
-import { usbSerialsOf } from './off-adb.js';
 
 /** The verdicts are worked out this long after a change: a burst of lines is one pass. */
 const SETTLE_MS = 1_000;
