@@ -10,6 +10,10 @@ import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { readUsbControllers } from '../doctor/usb.js';
+import { readPhonePorts } from '../doctor/autosuspend.js';
+import { kernelLogFacts, kernelLogItem } from '../doctor/kernel-log.js';
+import { readPortRecord, worstPortItems } from '../doctor/worst-ports.js';
+import { parseReadinessChecks } from '../config/readiness.js';
 import { hubToolItems } from '../doctor/hub-tools.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import { hubHelperItems } from '../hub-helper/doctor-item.js';
@@ -31,6 +35,8 @@ const ADB_ANSWER_TIMEOUT_MS = 10_000;
 const TUNNEL_TIMEOUT_MS = 10_000;
 // A getprop answers at once on a healthy device; the full probe timeout is for the inventory.
 const MODEL_TIMEOUT_MS = 5_000;
+// With the readiness sections (three framework commands, each under the device's own 10 s `timeout`): a healthy phone answers in a second or two.
+const READINESS_TIMEOUT_MS = 15_000;
 
 /**
  * Checks the configuration, the adb server, each device and the cloud, prints
@@ -96,6 +102,7 @@ export async function doctor(
     if (!(error instanceof ConfigError)) throw error;
     addressError = error;
   }
+  const sysfsRoot = settings.usb.sysfsRoot;
   const adbChecked = (async (): Promise<CheckItem[]> => {
     if (!parts) return [adbAddressFailed(addressError)];
     return checkAdb(parts.android.adb, {
@@ -104,8 +111,11 @@ export async function doctor(
       concurrency: settings.probeConcurrency,
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
-      usbControllers: () => readUsbControllers(),
+      usbControllers: () => (sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot)),
       health: settings.health,
+      readiness: parseReadinessChecks(settings.readiness.checks),
+      readinessTimeoutMs: Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS),
+      phonePorts: (serials, paths) => (sysfsRoot === '' ? [] : readPhonePorts(sysfsRoot, serials, paths)),
     });
   })();
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
@@ -116,12 +126,23 @@ export async function doctor(
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
   const statusChecked = checkStatusEndpoint({ listen: settings.statusListen, stateDir, webConfigFile: settings.statusWebConfigFile });
   const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked, statusChecked]);
-  const items = atPhoneLevel([...config, ...adbItems, ...iosItems, ...networkItems, ...cloudItems, ...statusItems], phones);
+  const items = atPhoneLevel(
+    [...config, ...adbItems, ...usbLayerItems(settings, stateDir, env, logger), ...iosItems, ...networkItems, ...cloudItems, ...statusItems],
+    phones,
+  );
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }
   stdout.write(formatChecklist(items, paintFor(stdout, env)));
   return exitCodeOf(items);
+}
+
+/** The USB layer's host lines: its kernel log as the agent would read it, and the worst ports of the record in the state directory. */
+function usbLayerItems(settings: Setup['settings'], stateDir: string, env: NodeJS.ProcessEnv, logger: Setup['logger']): CheckItem[] {
+  const { kernelLog, sysfsRoot } = settings.usb;
+  const items = [kernelLogItem(kernelLogFacts(kernelLog, env))];
+  if (kernelLog !== '') items.push(...worstPortItems(readPortRecord(stateDir, logger), Date.now(), sysfsRoot, stateDir));
+  return items;
 }
 
 /**

@@ -9,6 +9,7 @@ import { listOnce, stopSources } from './inventory.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
+import { columnsOf } from '../devices/feature.js';
 import { SamsungProtection } from '../actions/samsung/protection.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
@@ -45,9 +46,10 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
     const chargeWays = chargeWaysOf(parts.settings.charge.ways);
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
     const look = new DeviceMapping({ hubPorts, chargeWays, networkDevices: parts.settings.networkDevices, logger: parts.logger });
-    const rows = deviceRows(devices, parts.registry, hubPorts, chargeWays, parts.names, { look, platform: parts.control.platform });
+    const rows = deviceRows(devices, parts.registry, hubPorts, chargeWays, parts.names, { look, platform: parts.control.platform }, parts.features);
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
-    if (rows.length || complete) stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env)));
+    if (rows.length || complete)
+      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)));
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
     stopSources(parts);

@@ -3,6 +3,7 @@ import { noPaint, type Paint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 import { utcText } from '../util/clock.js';
 import { terminalText } from '../report/clean-strings.js';
+import type { FeatureColumn } from '../devices/feature.js';
 
 // `device-agent list` for people: one row per device, columns padded to
 // their widest cell. Pure: rows in, text out.
@@ -73,10 +74,19 @@ function clipCell(text: string): string {
   return chars.length > MAX_CELL_CHARS ? `${chars.slice(0, MAX_CELL_CHARS - 1).join('')}…` : text;
 }
 
-export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint): string {
+/**
+ * The features' columns (readiness, the USB port's health) go before
+ * PROBLEMS; a device a feature says nothing of shows "-" there, and a
+ * column no device fills is left out.
+ */
+export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []): string {
   if (!rows.length) return 'no devices\n';
+  const extra: Column[] = featureColumns
+    .filter((f) => rows.some((r) => r.features?.[f.key] !== undefined))
+    .map((f) => ({ title: f.title, cell: (r) => r.features?.[f.key] ?? '-' }));
+  const all = [...columns.slice(0, -1), ...extra, columns[columns.length - 1]!];
   // A column no row fills (UDID on a USB-only lab, battery health where no phone reports wear) is left out.
-  const shown = columns.filter((c) => !c.optional || rows.some((r) => c.cell(r) !== ''));
+  const shown = all.filter((c) => !c.optional || rows.some((r) => c.cell(r) !== ''));
   // Cells hold what devices say about themselves (a model name, adb's serial
   // from a USB descriptor): a control character there would reach the
   // terminal as a command, and a newline or a bidi override would forge or

@@ -28,6 +28,10 @@ export const otherVariables = {
       'and `httpsProxy` from its `https-proxy` file when neither the settings file nor `DEVICE_AGENT_HTTPS_PROXY` sets it (before `https_proxy`); `httpProxy` likewise from `http-proxy`',
   },
   STATE_DIRECTORY: { readBy: 'agent', help: "set by systemd's `StateDirectory=`: the state directory when `stateDir` is unset" },
+  INVOCATION_ID: {
+    readBy: 'agent',
+    help: "set by systemd for a unit it runs: `doctor` run so (as the service, or under `systemd-run`) opens the kernel log as the service would, and does not read the installed unit's sandbox instead",
+  },
   DEVICE_AGENT_BUILD_NUMBER: {
     readBy: 'agent',
     help: "the build number reported in the Machine record (packagers set it); else the checkout's commit, else the version",

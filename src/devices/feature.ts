@@ -15,6 +15,14 @@ export interface TransportCut {
   what: string;
 }
 
+/** A column a feature adds to `list`. */
+export interface FeatureColumn {
+  /** Its key in a `list --json` row's `features`. */
+  key: string;
+  /** Its title in `list`'s table. */
+  title: string;
+}
+
 export interface DeviceFeature {
   /** A plain name, for logs and tests. */
   readonly name: string;
@@ -45,6 +53,14 @@ export interface DeviceFeature {
    * and may log what changed; it writes only its own facets.
    */
   answered?(device: DeviceSnapshot): void;
+  /** The columns the feature adds to `list` (none while it is off). */
+  columns?(): readonly FeatureColumn[];
+  /**
+   * The device's cells in those columns, by key ("ready", "1-1.4.2 ok");
+   * a key left out shows "-". `device` is its record, absent for a device
+   * no source lists (one a feature reports itself).
+   */
+  cells?(info: DeviceInfo, device: DeviceSnapshot | undefined): Readonly<Record<string, string>>;
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];
 }
@@ -81,4 +97,16 @@ export function annotateAll(features: readonly DeviceFeature[], devices: readonl
 /** The features' own series, as one more source of /metrics. */
 export function featureMetrics(features: readonly DeviceFeature[]): MetricSource {
   return { metrics: () => features.flatMap((f) => f.metrics?.() ?? []) };
+}
+
+/** The features' `list` columns, in registration order. */
+export function columnsOf(features: readonly DeviceFeature[]): FeatureColumn[] {
+  return features.flatMap((f) => f.columns?.() ?? []);
+}
+
+/** The features' cells for one device, by column key. */
+export function cellsOf(features: readonly DeviceFeature[], info: DeviceInfo, device: DeviceSnapshot | undefined): Record<string, string> {
+  const cells: Record<string, string> = {};
+  for (const f of features) Object.assign(cells, f.cells?.(info, device));
+  return cells;
 }

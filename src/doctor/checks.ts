@@ -7,6 +7,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AdbDevice, ShellOptions, ShellResult } from '../platforms/android/adb/client.js';
 import type { LongDevice } from '../platforms/android/adb/devices-long.js';
+import { ShellTimeoutError } from '../platforms/android/adb/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -15,7 +16,9 @@ import { readStateFile, StateFileError } from '../util/atomic-file.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 import { usbItems, type ControllerLoad } from './usb.js';
+import { autosuspendItems, type PhonePort } from './autosuspend.js';
 import { BATTERY_COMMAND, batteryItems } from './battery.js';
+import { READINESS_COMMAND, readinessItems, splitReadiness, type ReadinessAnswer } from './readiness.js';
 import type { HealthSettings } from '../health/rules.js';
 import {
   adbServerFailed,
@@ -65,6 +68,11 @@ export interface AdbCheckOptions {
   usbControllers?: () => ControllerLoad[] | undefined;
   /** The health rules: with them, the one shell of each ready device also reads its battery. */
   health?: HealthSettings;
+  /** The lab's readiness baseline (readiness.checks): when not empty, the one shell also reads the readiness sections, within `readinessTimeoutMs`. */
+  readiness?: ReadonlyMap<string, string | undefined>;
+  readinessTimeoutMs?: number;
+  /** The ports carrying phones (sysfs), given adb's serials and usb paths: for the controllers' load and the autosuspend line. */
+  phonePorts?: (serials: ReadonlySet<string>, paths: ReadonlySet<string>) => PhonePort[];
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -95,13 +103,27 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const hidden = new Set(options.hiddenDevices);
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
   const health = options.health;
+  const readiness = options.readiness !== undefined && options.readiness.size > 0;
+  const timeoutMs = readiness ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, device, hidden, options.shellTimeoutMs, health !== undefined)),
+    ...(await deviceFacts(adb, device, hidden, timeoutMs, health !== undefined, readiness)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
   const deviceItems = facts.flatMap((f) => [deviceItem(f), ...(health && f.battery !== undefined ? batteryItems(f.serial, f.battery, health) : [])]);
-  return [...items, ...deviceItems, ...usbItems(long, options.usbControllers?.())];
+  const readinessLines = options.readiness ? readinessItems(facts, options.readiness) : [];
+  const ports = options.phonePorts?.(new Set(devices.map((d) => d.serial)), new Set(long.flatMap((d) => (d.usb === undefined ? [] : [d.usb])))) ?? [];
+  return [
+    ...items,
+    ...deviceItems,
+    ...readinessLines,
+    ...usbItems(
+      long,
+      options.usbControllers?.(),
+      ports.map((p) => p.port),
+    ),
+    ...autosuspendItems(ports),
+  ];
 }
 
 async function deviceFacts(
@@ -110,16 +132,31 @@ async function deviceFacts(
   hidden: Set<string>,
   timeoutMs: number,
   battery: boolean,
-): Promise<DeviceFacts & { battery?: string }> {
-  const facts: DeviceFacts & { battery?: string } = { serial: device.serial, state: device.state, hidden: hidden.has(device.serial) || undefined };
+  readiness: boolean,
+): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer }> {
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer } = {
+    serial: device.serial,
+    state: device.state,
+    hidden: hidden.has(device.serial) || undefined,
+  };
   if (device.state !== 'device') return facts;
   try {
-    // Still one shell per device: the battery's output follows the model's one line.
-    const command = battery ? `${MODEL_COMMAND}; ${BATTERY_COMMAND}` : MODEL_COMMAND;
+    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
+    const command = `${battery ? `${MODEL_COMMAND}; ${BATTERY_COMMAND}` : MODEL_COMMAND}${readiness ? `\n${READINESS_COMMAND}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
-    const result = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery ? 64 * 1024 : 4096 });
-    if (battery) facts.battery = result.output.slice(result.output.indexOf('\n') + 1);
-    const model = parseModel(result.output);
+    const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 }).then(
+      (result) => ({ text: result.output, whole: true }),
+      (error: unknown) => {
+        // The readiness part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
+        const partial = readiness && error instanceof ShellTimeoutError ? error.partial : undefined;
+        if (partial === undefined || splitReadiness(partial).readiness === undefined) throw error;
+        return { text: partial, whole: false };
+      },
+    );
+    const { head, readiness: answer } = readiness ? splitReadiness(output.text) : { head: output.text, readiness: undefined };
+    if (answer) facts.readiness = output.whole ? answer : { text: '' };
+    if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
+    const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
   } catch (error) {

@@ -67,12 +67,17 @@ export function readUsbControllers(root = '/sys/bus/usb/devices'): ControllerLoa
  * has and how many are adb's, a warning near the usual limit. Without sysfs,
  * adb's own usb paths count per bus.
  */
-export function usbItems(devices: readonly LongDevice[], controllers: readonly ControllerLoad[] | undefined): CheckItem[] {
+export function usbItems(devices: readonly LongDevice[], controllers: readonly ControllerLoad[] | undefined, phonePorts: readonly string[] = []): CheckItem[] {
   const phonesPerBus = new Map<number, number>();
-  for (const d of devices) {
-    const bus = usbBus(d.usb);
+  const count = (bus: number | undefined): void => {
     if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
-  }
+  };
+  for (const d of devices) count(usbBus(d.usb));
+  // Phones sysfs shows on a port that adb does not list there (an iPhone, a phone with USB debugging off) load the controller too.
+  const adbPaths = new Set(devices.map((d) => d.usb));
+  const more = phonePorts.filter((p) => !adbPaths.has(p));
+  for (const p of more) count(usbBus(p));
+  const what = more.length ? 'phones' : 'adb devices';
   if (!phonesPerBus.size) return [];
   const loads: Array<ControllerLoad & { phones: number }> = [];
   const known = new Set<number>();
@@ -84,7 +89,7 @@ export function usbItems(devices: readonly LongDevice[], controllers: readonly C
   for (const [bus, phones] of phonesPerBus) if (!known.has(bus)) loads.push({ controller: `bus ${bus}`, buses: [bus], devices: phones, phones });
   return loads.map((l) => {
     const where = `USB controller ${l.controller} (bus ${l.buses.join(', ')})`;
-    const counted = l.devices === l.phones ? `${l.phones} adb devices` : `${l.devices} USB devices, hubs included, ${l.phones} of them adb devices`;
+    const counted = l.devices === l.phones ? `${l.phones} ${what}` : `${l.devices} USB devices, hubs included, ${l.phones} of them ${what}`;
     if (l.devices < USB_DEVICES_PER_CONTROLLER - MARGIN) return { status: 'ok', finding: `${where}: ${counted}` };
     return {
       status: 'warn',

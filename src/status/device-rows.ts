@@ -11,6 +11,7 @@ import type { PlatformName } from '../platforms/source.js';
 import type { DeviceMapping } from '../actions/device-mapping.js';
 import { claimOf } from '../devices/claims.js';
 import type { Platform } from '../devices/record.js';
+import { cellsOf, type DeviceFeature } from '../devices/feature.js';
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export interface DeviceRow {
@@ -54,6 +55,8 @@ export interface DeviceRow {
   message?: string;
   /** When its last inventory answered (ms, wall clock). */
   inventoriedAt?: number;
+  /** The features' `list` cells, by column key (readiness, usbPort); absent when none says anything. */
+  features?: Record<string, string>;
 }
 
 /** What rows read of the device registry: the records behind a udid (through its index, not a scan), and the features' facets. */
@@ -74,6 +77,8 @@ export function deviceRows(
   names: readonly PlatformName[] = [],
   /** Given, the port and way are the actions' (a key naming two phones maps neither); else read from `ports` and `ways`. */
   mapping?: RowMapping,
+  /** Given (by `list`), each feature's cells of the device. */
+  features: readonly DeviceFeature[] = [],
 ): DeviceRow[] {
   const claims = mapping ? records.list(mapping.platform).map((r) => claimOf(r)) : [];
   return infos.map((info) => {
@@ -92,6 +97,7 @@ export function deviceRows(
     const battery = batteryOf(records, record?.key)?.signals;
     const mapped = mapping?.look.portOf(claim, claims);
     const place = !mapping ? hubPortOf(ports, info.udid, serial) : mapped?.kind === 'mapped' ? mapped.value : undefined;
+    const cells = cellsOf(features, info, record);
     return dropUndefined({
       udid: info.udid,
       serial,
@@ -122,6 +128,7 @@ export function deviceRows(
       problems: [...problemsOf(records, record?.key)],
       message: info.message,
       inventoriedAt,
+      features: Object.keys(cells).length ? cells : undefined,
     });
   });
 }

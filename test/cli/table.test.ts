@@ -173,4 +173,27 @@ describe('formatTable: charge control', () => {
     expect(lines[1]).toMatch(/ samsung:on( |$)/);
     expect(lines[2]).toMatch(/ samsung:not-taken( |$)/);
   });
+
+  it("shows the features' columns before PROBLEMS, '-' for a device a feature says nothing of, and leaves out a column no device fills", () => {
+    const columns = [
+      { key: 'readiness', title: 'READY' },
+      { key: 'usbPort', title: 'USB PORT' },
+      { key: 'other', title: 'OTHER' },
+    ];
+    const text = formatTable(
+      [
+        row({ features: { readiness: 'not ready: stayAwake', usbPort: '1-1.4.2 14 enum failures/2d (port)' } }),
+        row({ serial: 'ZY22', udid: 'ZY22', usb: undefined, features: { readiness: 'ready' } }),
+      ],
+      undefined,
+      columns,
+    );
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/\sUSB\s+READY\s+USB PORT\s+PROBLEMS$/);
+    expect(lines[1]).toMatch(/\s1-1\.4\.2\s+not ready: stayAwake\s+1-1\.4\.2 14 enum failures\/2d \(port\)$/);
+    expect(lines[2]).toMatch(/\sready\s+-$/);
+    expect(text).not.toContain('OTHER');
+    // Without feature cells the table is as before.
+    expect(formatTable([row({})], undefined, columns).split('\n')[0]).toMatch(/\sUSB\s+PROBLEMS$/);
+  });
 });

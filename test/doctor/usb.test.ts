@@ -77,4 +77,13 @@ describe('usbItems', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ status: 'warn', finding: expect.stringMatching(/^USB controller bus 1 \(bus 1\): 28 adb devices;/) });
   });
+
+  it('phones sysfs shows on a port that adb does not list there (an iPhone, debugging off) load their controller too, said as phones', () => {
+    const items = usbItems([phone('A', '1-1.1'), phone('T')], [{ controller: '0000:00:14.0', buses: [1], devices: 5 }], ['1-1.1', '1-1.2', '1-1.3']);
+    expect(items).toEqual([{ status: 'ok', finding: 'USB controller 0000:00:14.0 (bus 1): 5 USB devices, hubs included, 3 of them phones' }]);
+    // A controller with phones only sysfs knows of gets its line too.
+    expect(usbItems([], [{ controller: '0000:03:00.0', buses: [3], devices: 2 }], ['3-1', '3-2'])).toEqual([
+      { status: 'ok', finding: 'USB controller 0000:03:00.0 (bus 3): 2 phones' },
+    ]);
+  });
 });

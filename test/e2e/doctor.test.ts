@@ -58,6 +58,9 @@ function env(extra: Record<string, string> = {}) {
     DEVICE_AGENT_BASE_URL: baseUrl,
     DEVICE_AGENT_USERNAME: cloud.username,
     DEVICE_AGENT_API_KEY: cloud.apiKey,
+    // The USB layer's host lines depend on the host (a /dev/kmsg readable or not): test/e2e/surfaces.test.ts drives them with a recording.
+    DEVICE_AGENT_USB_KERNEL_LOG: '',
+    DEVICE_AGENT_USB_SYSFS_ROOT: '',
     ...extra,
   });
 }

@@ -86,3 +86,21 @@ describe('deviceRows: charge control', () => {
     expect(deviceRows([info], reg, new Map(), chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
   });
 });
+
+describe("deviceRows: the features' cells", () => {
+  it("each feature's cells of the device, with its record; none without features, nor when every feature says nothing", () => {
+    const seen: Array<string | undefined> = [];
+    const features = [
+      { name: 'a', cells: (_i: DeviceInfo, d: { serial: string } | undefined) => (seen.push(d?.serial), { readiness: 'ready' }) },
+      { name: 'b', cells: () => ({ usbPort: '1-1.4.2 ok' }) },
+      { name: 'c' },
+    ];
+    const [row] = deviceRows([info], registry(undefined), undefined, undefined, undefined, undefined, features);
+    expect(row!.features).toEqual({ readiness: 'ready', usbPort: '1-1.4.2 ok' });
+    expect(seen).toEqual([info.udid]);
+    expect(deviceRows([info], registry(undefined))[0]).not.toHaveProperty('features');
+    expect(deviceRows([info], registry(undefined), undefined, undefined, undefined, undefined, [{ name: 'quiet', cells: () => ({}) }])[0]).not.toHaveProperty(
+      'features',
+    );
+  });
+});

@@ -20,7 +20,7 @@ import { cachedProp, cachedSection } from '../../platforms/android/source.js';
 import { buildLine } from './build.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
-import { judge, valuesOf, verdictMessage, type Verdict } from './verdict.js';
+import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
 
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
 const SEEN = facetKey<Seen>('readiness-seen', 'device');
@@ -100,6 +100,14 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
       const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
       seen.set(device.key, now);
       for (const event of events) log(device, event);
+    },
+    columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
+    cells: (_info, device): Record<string, string> => {
+      const reading = device && readingOf(device);
+      if (!device || !reading) return {};
+      const maker = device.last?.brandName;
+      const cell = verdictCell(judge(reading, baseline, maker), Object.keys(valuesOf(reading, baseline, maker)).length);
+      return cell === undefined ? {} : { readiness: cell };
     },
     metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list().map(verdictOf), { changes, notReady, builds })),
   };

@@ -50,14 +50,27 @@ export function judge(reading: ReadinessReading, baseline: ReadonlyMap<string, s
 /** What the device's message says of a phone that is not ready; undefined when it is. */
 export function verdictMessage(verdict: Verdict): string | undefined {
   if (verdict.ready) return undefined;
-  const items = verdict.failed.map(
-    ({ check, value, expected }) => `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}: ${check.fix}`,
-  );
+  const items = verdict.failed.map((f) => `${failureText(f)}: ${f.check.fix}`);
   return `not ready for automation (${verdict.failed.length} of the lab's checks failed): ${items.join('; ')}`;
+}
+
+/** "stay awake while charging is 0 (stay_on_while_plugged_in), expected on". */
+export function failureText({ check, value, expected }: Failure): string {
+  return `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}`;
 }
 
 function shown(check: Check, value: string, named = true): string {
   const source = check.source;
   if (source.kind === 'keyguard') return value === 'true' ? 'set' : 'none';
   return named ? `${value} (${source.kind === 'setting' ? source.key : source.name})` : value;
+}
+
+/**
+ * `list`'s cell: "ready", or "not ready: stayAwake, verifyAdbInstalls" (the
+ * failed checks by their names in readiness.checks); undefined when the
+ * reading answered none of the baseline's checks (`answered`): nothing was judged.
+ */
+export function verdictCell(verdict: Verdict, answered: number): string | undefined {
+  if (!verdict.ready) return `not ready: ${verdict.failed.map((f) => f.check.id).join(', ')}`;
+  return answered > 0 ? 'ready' : undefined;
 }

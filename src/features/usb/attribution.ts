@@ -31,7 +31,7 @@ export interface AttributionOptions {
   atOnceMs?: number;
 }
 
-const WINDOW = 'today and yesterday (UTC)';
+export const WINDOW = 'today and yesterday (UTC)';
 const AT_ONCE_MS = 10 * 60_000;
 
 interface PortView {
@@ -171,7 +171,7 @@ const LABELS: Partial<Record<UsbEventKind, [string, string]>> = {
 };
 
 /** "14 enumeration failures and 2 resets". */
-function describe(failures: FailureCounts): string {
+export function describe(failures: FailureCounts): string {
   const parts = (Object.entries(failures) as Array<[UsbEventKind, number]>)
     .filter(([kind, n]) => n > 0 && LABELS[kind])
     .sort(([, a], [, b]) => b - a)

@@ -16,6 +16,11 @@ export function usbFeature(context: UsbContext | undefined): DeviceFeature {
     notes: (device) => [layer?.noteFor(device)],
     // Last: a phone another feature reports off its list (a charge pause) is in the list by then.
     annotate: (devices) => (layer ? layer.withPhonesOnUsb(devices) : [...devices]),
+    columns: () => (layer?.on ? [{ key: 'usbPort', title: 'USB PORT' }] : []),
+    cells: (info, device): Record<string, string> => {
+      const cell = layer?.portCell(info, device);
+      return cell === undefined ? {} : { usbPort: cell };
+    },
     metrics: () => layer?.metrics() ?? [],
   };
 }

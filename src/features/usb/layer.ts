@@ -2,7 +2,7 @@
 // port, the record saved in the state directory, the verdicts worked out
 // after each change and logged once each, and what a device's message
 // gets from them.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
@@ -17,14 +17,18 @@ import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
-import { onUsbOffList, rememberListed } from './off-adb.js';
+import { onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
 import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+import { healthCell, portHealth } from './port-health.js';
 
 /** The verdicts are worked out this long after a change: a burst of lines is one pass. */
 const SETTLE_MS = 1_000;
 const SAVE_EVERY_MS = 60_000;
 const SYSFS_EVERY_MS = 60_000;
+/** `list` reads sysfs's serials once for all its rows. */
+const SYSFS_CELL_MS = 5_000;
+const PORT = /^\d+-\d+(?:\.\d+)*$/;
 
 export interface UsbContext {
   settings: Pick<Settings, 'usb'>;
@@ -54,6 +58,9 @@ export class UsbLayer {
   private anchor: { wall: number; tsUs: number } | undefined;
   private readonly failures = new PortFailureCounts();
   private readonly loggedByLayer = new Map<Layer, number>();
+  /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; undefined when there is none. */
+  private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
+  private ports: { at: number; bySerial: Map<string, string> } | undefined;
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -116,6 +123,53 @@ export class UsbLayer {
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
     this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
     return [...devices, ...added];
+  }
+
+  /** Whether `list` gets a USB PORT column: the layer reads something (the kernel log or sysfs). */
+  get on(): boolean {
+    const { kernelLog, sysfsRoot } = this.context.settings.usb;
+    return kernelLog !== '' || sysfsRoot !== '';
+  }
+
+  /**
+   * `list`'s cell of a device: its port (adb's usb path, else the port sysfs
+   * shows its USB serial on) and that port's health from the record per port
+   * ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone when
+   * there is no record to judge it by; undefined off USB.
+   */
+  portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
+    const path = device?.usb?.usb;
+    const port = path !== undefined && PORT.test(path) ? path : this.portOfSerial(info);
+    if (port === undefined) return undefined;
+    const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
+    if (!record) return port;
+    return healthCell(portHealth(record.record, record.verdicts, port, this.context.clock.wall()));
+  }
+
+  private portOfSerial(info: DeviceInfo): string | undefined {
+    const root = this.context.settings.usb.sysfsRoot;
+    if (root === '') return undefined;
+    const at = this.context.clock.monotonic();
+    if (!this.ports || at - this.ports.at >= SYSFS_CELL_MS) this.ports = { at, bySerial: serialsOnPorts(root) };
+    const bySerial = this.ports.bySerial;
+    return usbSerialsOf(info)
+      .map((s) => bySerial.get(s))
+      .find((p) => p !== undefined);
+  }
+
+  /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
+  private storedRecord(): { record: PortRecord; verdicts: Verdict[] } | undefined {
+    if (this.stored === undefined) {
+      const exists = this.context.settings.usb.kernelLog !== '' && existsSync(this.file.file);
+      if (!exists) this.stored = null;
+      else {
+        const now = this.context.clock.wall();
+        const record = this.file.load().record;
+        pruneRecord(record, now);
+        this.stored = { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) };
+      }
+    }
+    return this.stored ?? undefined;
   }
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */

@@ -1,0 +1,81 @@
+// A port's health as `list` and `doctor` show it, from the record per port
+// and the verdicts worked out from it: its failures of today and yesterday
+// (UTC, the attribution's window), the phones seen failing on it, and the
+// layer a verdict blames for them. Pure.
+import { dayOf, type FailureCounts, type PortRecord } from './port-record.js';
+import { describe, WINDOW, type Layer, type Verdict } from './attribution.js';
+import type { UsbEventKind } from './classify.js';
+
+export interface PortHealth {
+  port: string;
+  failures: FailureCounts;
+  total: number;
+  /** The phones seen failing on it. */
+  phones: number;
+  /** The verdict that covers it, if any: the layer to blame. */
+  verdict?: Verdict;
+}
+
+/** The port's failures in the window, and the verdict covering it. */
+export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number): PortHealth {
+  const days = new Set([dayOf(now), dayOf(now - 86_400_000)]);
+  const failures: FailureCounts = {};
+  const phones = new Set<string>();
+  for (const [day, d] of Object.entries(record.ports[port]?.days ?? {})) {
+    if (!days.has(day)) continue;
+    for (const [kind, n] of Object.entries(d.failures) as Array<[UsbEventKind, number]>) failures[kind] = (failures[kind] ?? 0) + n;
+    for (const s of d.failingSerials) phones.add(s);
+  }
+  const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
+  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port)) : undefined;
+  return { port, failures, total, phones: phones.size, ...(verdict ? { verdict } : {}) };
+}
+
+/** The ports of the record with failures in the window, the most failures first, at most `n`. */
+export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now: number, n: number): PortHealth[] {
+  return Object.keys(record.ports)
+    .map((port) => portHealth(record, verdicts, port, now))
+    .filter((h) => h.total > 0)
+    .sort((a, b) => b.total - a.total || a.port.localeCompare(b.port))
+    .slice(0, n);
+}
+
+const SHORT: Partial<Record<UsbEventKind, string>> = {
+  'enumeration-failed': 'enum failures',
+  reset: 'resets',
+  'slow-speed': 'speed fallbacks',
+  'over-current': 'over-currents',
+  'controller-limit': 'controller limits',
+  'hub-port-error': 'hub port errors',
+};
+
+const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'hub power', hub: 'hub', port: 'port', phone: 'phone' };
+
+/**
+ * `list`'s cell: "1-1.4.2 ok", or "1-1.4.2 14 enum failures/2d (port)" (one
+ * kind) or "1-1.4.2 17 failures/2d (hub)" (several), the layer in brackets
+ * when a verdict blames one. "/2d" is today and yesterday, UTC.
+ */
+export function healthCell(health: PortHealth): string {
+  if (health.total === 0) return `${health.port} ok`;
+  const kinds = (Object.entries(health.failures) as Array<[UsbEventKind, number]>).filter(([, n]) => n > 0);
+  const what = kinds.length === 1 ? `${kinds[0]![1]} ${SHORT[kinds[0]![0]] ?? 'failures'}` : `${health.total} failures`;
+  return `${health.port} ${what}/2d${health.verdict ? ` (${LAYER[health.verdict.layer]})` : ''}`;
+}
+
+const WHAT_TO_DO: Record<Layer, string> = {
+  port: 'swap the cable first, then move the phone to another hub port',
+  phone: 'take the phone out of the pool and check it and its own cable',
+  hub: "check the hub's power supply and its upstream cable, then the hub itself",
+  'hub-power': 'give the hub a power supply big enough for its phones, and look for a damaged cable or a phone drawing too much',
+  controller: 'spread the hubs over more host controllers (another port group or a PCIe USB card); a controller the kernel found dead needs a reboot',
+};
+
+/** `doctor`'s finding for a port with failures (what the record holds), and the advice: the layer a verdict blames and what to do. */
+export function healthLine(health: PortHealth): { finding: string; advice: string } {
+  const phones = health.phones === 0 ? '' : ` with ${health.phones} ${health.phones === 1 ? 'phone' : 'different phones'}`;
+  const finding = `USB port ${health.port}: ${describe(health.failures)} ${WINDOW}${phones}`;
+  const v = health.verdict;
+  if (!v) return { finding, advice: 'no layer to blame yet (one phone on one port): watch whether it follows the phone or stays with the port' };
+  return { finding, advice: `${v.evidence}; ${WHAT_TO_DO[v.layer]}` };
+}

@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import type { DeviceSnapshot } from '../../../src/devices/record.js';
+import { classifyUsbLine } from '../../../src/features/usb/classify.js';
+import { usbFeature } from '../../../src/features/usb/feature.js';
+import { addEvent, emptyRecord } from '../../../src/features/usb/port-record.js';
+import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
+
+// The USB layer's `list` cells in a one-shot command: the layer is not
+// started, so it reads the record the daemon saved in the state directory
+// (built here from kernel lines in the form of the recorded ones), and finds
+// a phone adb has no usb path for (over TCP here) by its serial in a sysfs
+// tree built here.
+
+const info = (udid: string): DeviceInfo => ({ udid, serialNumber: udid, platformName: 'Android' }) as DeviceInfo;
+const record = (serial: string, usb?: string): DeviceSnapshot => ({
+  key: `android/${serial}`,
+  platform: 'android',
+  serial,
+  state: 'device',
+  changedSeq: 0,
+  connection: 1,
+  failures: 0,
+  probing: false,
+  ...(usb ? { usb: { usb } } : {}),
+});
+
+function lab(): { stateDir: string; sysfs: string } {
+  const stateDir = mkdtempSync(join(tmpdir(), 'usb-cells-'));
+  const sysfs = join(stateDir, 'sysfs');
+  mkdirSync(join(sysfs, '1-1.3'), { recursive: true });
+  writeFileSync(join(sysfs, '1-1.3', 'serial'), 'TCP00001\n');
+  const saved = emptyRecord();
+  const now = Date.now();
+  for (const serial of ['R58A', 'R58B']) {
+    for (const line of [
+      'usb 1-1.4.2: new high-speed USB device number 5 using xhci_hcd',
+      `usb 1-1.4.2: SerialNumber: ${serial}`,
+      'usb 1-1.4.2: device descriptor read/64, error -71',
+      'usb 1-1.4.2: device descriptor read/64, error -71',
+    ])
+      addEvent(saved, classifyUsbLine(line)!, now);
+  }
+  new PortRecordFile(join(stateDir, USB_PORTS_FILE), captureLogger().logger).save({ record: saved });
+  return { stateDir, sysfs };
+}
+
+describe("the USB layer's list cells", () => {
+  it("the port adb names, or the one sysfs shows the serial on, with its health from the daemon's saved record", () => {
+    const { stateDir, sysfs } = lab();
+    const feature = usbFeature({
+      settings: { usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs } },
+      stateDir,
+      logger: captureLogger().logger,
+      clock: systemClock,
+    });
+    expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT' }]);
+    expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2 4 enum failures/2d (port)' });
+    expect(feature.cells?.(info('TCP00001'), record('127.0.0.1:5555'))).toEqual({ usbPort: '1-1.3 ok' });
+    // Off USB: nothing, so the table shows "-".
+    expect(feature.cells?.(info('ELSEWHERE'), record('127.0.0.1:5556'))).toEqual({});
+  });
+
+  it('with the kernel log off, the port alone: its health is not known', () => {
+    const { stateDir, sysfs } = lab();
+    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: sysfs } }, stateDir, logger: captureLogger().logger, clock: systemClock });
+    expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2' });
+  });
+
+  it('with both settings off, no column', () => {
+    const { stateDir } = lab();
+    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: '' } }, stateDir, logger: captureLogger().logger, clock: systemClock });
+    expect(feature.columns?.()).toEqual([]);
+    expect(usbFeature(undefined).columns?.()).toEqual([]);
+  });
+});
