@@ -29,7 +29,7 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats),
     trustFeature(stats),
-    chargeFeature(registry, context?.powerPaths),
+    chargeFeature(registry, stats, context?.powerPaths),
     usbFeature(context),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
   ];

@@ -27,12 +27,6 @@ export class AgentStats {
    * through noteRefused.
    */
   readonly actionsRefused = new Map<string, number>();
-  /** Charge pauses started. */
-  chargePauses = 0;
-  /** Charge pauses ended, by why (booked, max_time, low_mark). */
-  readonly chargeEnds = new Map<string, number>();
-  /** Hub port switches of charge control, keyed "power|result" (off|ok, on|failed, ...). */
-  readonly chargeSwitches = new Map<string, number>();
 
   /** One more refusal of this action (kick, power_cycle, charge_pause). */
   noteRefused(action: string): void {

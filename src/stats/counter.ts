@@ -41,9 +41,13 @@ export class Counter {
       name,
       help,
       type: 'counter',
-      samples: [...this.counts.values()].map(({ values, value }) =>
-        labels.length ? { labels: Object.fromEntries(labels.map((l, i) => [l, values[i] ?? ''])), value } : { value },
-      ),
+      // A counter without labels is served from 0, as Prometheus expects of one; one with labels has a series per combination counted.
+      samples:
+        !labels.length && this.counts.size === 0
+          ? [{ value: 0 }]
+          : [...this.counts.values()].map(({ values, value }) =>
+              labels.length ? { labels: Object.fromEntries(labels.map((l, i) => [l, values[i] ?? ''])), value } : { value },
+            ),
     };
   }
 }

@@ -14,8 +14,7 @@ export interface MetricsInput {
 /**
  * The agent's metrics, from its stats and the process's own figures; each
  * platform adds its own (DeviceSource.metrics), and each feature its own
- * (DeviceFeature.metrics). Charge control's are still here, until it moves
- * under its feature (issue 41).
+ * (DeviceFeature.metrics): this file names no feature.
  */
 export function agentMetrics(input: MetricsInput): Metric[] {
   const { stats } = input;
@@ -75,24 +74,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000,
     ),
     {
-      name: 'device_agent_charge_pauses_total',
-      help: 'Charge pauses started (a hub port switched off at the high mark, charge.ways).',
-      type: 'counter',
-      samples: [{ value: stats.chargePauses }],
-    },
-    {
-      name: 'device_agent_charge_pause_ends_total',
-      help: 'Charge pauses ended, by why (booked, max_time, low_mark).',
-      type: 'counter',
-      samples: [...stats.chargeEnds].map(([why, value]) => ({ labels: { why }, value })),
-    },
-    pairCounter(
-      'device_agent_charge_switches_total',
-      'Hub port switches of charge control (action off, on) by result (ok, failed).',
-      stats.chargeSwitches,
-      'result',
-    ),
-    {
       name: 'process_cpu_seconds_total',
       help: 'User and system CPU time of the agent process.',
       type: 'counter',
@@ -102,19 +83,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
     gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),
     gauge('process_open_fds', 'Open file descriptors (sockets included).', openFds()),
   ];
-}
-
-/** A counter of charge control's, kept by "action|second" keys: the second part becomes the named label. */
-function pairCounter(name: string, help: string, counts: ReadonlyMap<string, number>, second: string): Metric {
-  return {
-    name,
-    help,
-    type: 'counter',
-    samples: [...counts].map(([key, value]) => {
-      const [action, other] = key.split('|') as [string, string];
-      return { labels: { action, [second]: other }, value };
-    }),
-  };
 }
 
 // Fixed for the life of the process, so read once rather than on every scrape.

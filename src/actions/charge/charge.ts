@@ -1,4 +1,5 @@
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 import { chargeWaysOf, type PortWay } from '../../config/charge-ways.js';
 import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
@@ -364,7 +365,7 @@ export class ChargeControl extends RunnerAction {
         untilWall: wall + maxMs,
       },
     });
-    stats.chargePauses++;
+    stats.counter(CHARGE_PAUSES).add();
     limited(logger).info(
       'charge-pause',
       { serial, udid, hub: place.hub, port: place.port, percent },
@@ -381,7 +382,7 @@ export class ChargeControl extends RunnerAction {
     const entry = this.pauses.of(serial)!;
     const pause = entry.pause!;
     this.pauses.set(serial, { ...entry, pause: { ...pause, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
-    stats.chargeEnds.set(why, (stats.chargeEnds.get(why) ?? 0) + 1);
+    stats.counter(CHARGE_ENDS).add(why);
     limited(logger).info(
       'charge-resume',
       { serial, udid: pause.udid, hub: pause.hub, port: pause.port, why },
@@ -408,8 +409,7 @@ export class ChargeControl extends RunnerAction {
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     }
-    const count = `${power}|${failure === undefined ? 'ok' : 'failed'}`;
-    stats.chargeSwitches.set(count, (stats.chargeSwitches.get(count) ?? 0) + 1);
+    stats.counter(CHARGE_SWITCHES).add(power, failure === undefined ? 'ok' : 'failed');
     const now = clock.monotonic();
     const current = this.pauses.of(serial)!;
     if (failure === undefined) {

@@ -2,7 +2,8 @@
 // is off adb, yet reported (UNAVAILABLE with its last inventory and why,
 // never UNPLUGGED: paused-report.ts), and no other reader reports it for it.
 // A phone on a hub port found not to cut power says so in its message, and
-// the ports and the checks are counted in /metrics (power-paths.ts).
+// the ports and the checks are counted in /metrics (power-paths.ts), beside
+// the pauses and switches charge.ts counts (counts.ts).
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { ChargePauses, chargeEntries, portHeldOff } from '../../hub/charge-pauses.js';
@@ -10,8 +11,10 @@ import { keyParts } from '../../devices/record.js';
 import { utcText } from '../../util/clock.js';
 import { withChargePauses } from './paused-report.js';
 import type { PowerPaths } from './power-paths.js';
+import type { AgentStats } from '../../stats/agent-stats.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 
-export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>, powerPaths?: PowerPaths): DeviceFeature {
+export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>, stats: Pick<AgentStats, 'counter'>, powerPaths?: PowerPaths): DeviceFeature {
   return {
     name: 'charge-control',
     reportsAbsent: (key) => {
@@ -29,6 +32,6 @@ export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>, powerPath
           ),
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }),
-    ...(powerPaths && { metrics: () => powerPaths.metrics() }),
+    metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...(powerPaths?.metrics() ?? [])],
   };
 }

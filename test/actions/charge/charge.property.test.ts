@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from '../../../src/actions/charge/counts.js';
 import { ChargePauses } from '../../../src/hub/charge-pauses.js';
 import { describe, expect, it } from 'vitest';
 import type { BookingAnswer, BookingStatusSource } from '../../../src/cloud/booking-status.js';
@@ -177,7 +178,7 @@ describe('charge control over random sequences', () => {
     let pauses = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 80 }), async (steps) => {
-        pauses += (await play(steps)).chargePauses;
+        pauses += (await play(steps)).counter(CHARGE_PAUSES).get();
       }),
       { numRuns: 150 },
     );
@@ -190,20 +191,20 @@ describe('charge control over random sequences', () => {
       { kind: 'level', percent: 90 },
       { kind: 'wait', ms: MAX_PAUSE_MS + 2 * TICK_MS },
     ]);
-    expect(pausedThenUp.chargePauses).toBe(1);
-    expect(pausedThenUp.chargeEnds.get('max_time')).toBe(1);
+    expect(pausedThenUp.counter(CHARGE_PAUSES).get()).toBe(1);
+    expect(pausedThenUp.counter(CHARGE_ENDS).get('max_time')).toBe(1);
     const booked = await play([
       { kind: 'level', percent: 90 },
       { kind: 'wait', ms: 4_000 },
       { kind: 'booked', on: true },
       { kind: 'wait', ms: CACHE_MS + TICK_MS },
     ]);
-    expect(booked.chargeEnds.get('booked')).toBe(1);
+    expect(booked.counter(CHARGE_ENDS).get('booked')).toBe(1);
     const brokenHub = await play([
       { kind: 'hub', broken: true },
       { kind: 'level', percent: 90 },
       { kind: 'wait', ms: 30_000 },
     ]);
-    expect(brokenHub.chargeSwitches.get('off|failed')).toBeGreaterThanOrEqual(2);
+    expect(brokenHub.counter(CHARGE_SWITCHES).get('off', 'failed')).toBeGreaterThanOrEqual(2);
   });
 });

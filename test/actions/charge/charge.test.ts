@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHARGE_ENDS } from '../../../src/actions/charge/counts.js';
 import { ChargePauses } from '../../../src/hub/charge-pauses.js';
 import { chargeBed } from './charge-bed.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
@@ -79,7 +80,7 @@ describe('charge control: a booking during a pause', () => {
     // The gate's answer stands its cache time and charge control looks every few seconds: seconds, not the 600 s of the longest pause.
     expect(time.now - from).toBeLessThan(15_000);
     expect(log.lines().some((l) => /ending the charge pause of CHARGE02: the cloud says it is booked/.test(String(l.msg)))).toBe(true);
-    expect(stats.chargeEnds.get('booked')).toBe(1);
+    expect(stats.counter(CHARGE_ENDS).get('booked')).toBe(1);
     await control.stop();
   });
 });

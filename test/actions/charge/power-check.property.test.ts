@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { CHARGE_ENDS, CHARGE_PAUSES } from '../../../src/actions/charge/counts.js';
 import { describe, expect, it } from 'vitest';
 import { ChargeControl } from '../../../src/actions/charge/charge.js';
 import { PowerPaths } from '../../../src/actions/charge/power-paths.js';
@@ -158,8 +159,8 @@ async function play(w: { hubCuts: boolean; usb: boolean }, steps: Step[]): Promi
     await look();
   }
   await control.stop();
-  run.pauses = stats.chargePauses;
-  run.endedUncut = stats.chargeEnds.get('power_not_cut') ?? 0;
+  run.pauses = stats.counter(CHARGE_PAUSES).get();
+  run.endedUncut = stats.counter(CHARGE_ENDS).get('power_not_cut');
   run.uncutLines = lines().filter((l) => UNCUT.test(String(l.msg))).length;
   run.notAgainLines = lines().filter((l) => /but not on power .* after hub 1-1 port 2 was switched on again/.test(String(l.msg))).length;
   return run;
