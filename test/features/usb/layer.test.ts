@@ -64,7 +64,7 @@ describe('the USB layer on a replayed kernel log', () => {
     writeFileSync(log, badPortRecords(100));
     const first = start(log, dir);
     const onPort = phone('R58D', '1-1.4.2');
-    await waitFor(() => note(first.feature, onPort) !== undefined, 10_000, 'the port verdict');
+    await waitFor(() => note(first.feature, onPort) !== undefined, 30_000, 'the port verdict');
     expect(note(first.feature, onPort)).toBe(
       'USB: port 1-1.4.2: 14 enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone',
     );
@@ -84,7 +84,7 @@ describe('the USB layer on a replayed kernel log', () => {
 
     // A restart on the same log counts none of its records twice, and follows what the kernel adds.
     const second = start(log, dir);
-    await waitFor(() => note(second.feature, onPort) !== undefined, 10_000, 'the verdict after a restart');
+    await waitFor(() => note(second.feature, onPort) !== undefined, 30_000, 'the verdict after a restart');
     expect(note(second.feature, onPort)).toContain('14 enumeration failures');
     // The verdict stands, but the run before counted it: a restart is no new verdict for the alerts.
     const standing = (layer: string, name: string): number | undefined =>
@@ -93,7 +93,7 @@ describe('the USB layer on a replayed kernel log', () => {
         ?.samples.find((s) => s.labels?.layer === layer)?.value;
     expect([standing('port', 'device_agent_usb_verdicts'), standing('port', 'device_agent_usb_verdicts_total')]).toEqual([1, 0]);
     appendFileSync(log, '3,500,999999,-;usb 1-1.4.2: device descriptor read/64, error -71\n');
-    await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 10_000, 'the appended record');
+    await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 30_000, 'the appended record');
   });
 
   it("says once that it cannot read the kernel's messages, and says nothing on devices", () => {
@@ -153,7 +153,7 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
     const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
     started.push(feature);
     void feature.start?.();
-    await waitFor(() => note(feature, phone('P3', '1-1.3')) !== undefined, 10_000, 'the hub verdict');
+    await waitFor(() => note(feature, phone('P3', '1-1.3')) !== undefined, 30_000, 'the hub verdict');
     expect(note(feature, phone('P3', '1-1.3'))).toMatch(
       /^USB: hub 1-1: all 2 of its ports \(1-1\.1, 1-1\.2\) failed within 10 min .*: the hub or its power supply$/,
     );
@@ -184,7 +184,7 @@ describe("the kernel's record times", () => {
     const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: '' } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
     started.push(feature);
     void feature.start?.();
-    await waitFor(() => note(feature, phone('P', '1-2.3')) !== undefined, 10_000, 'the verdict on hub 1-2');
+    await waitFor(() => note(feature, phone('P', '1-2.3')) !== undefined, 30_000, 'the verdict on hub 1-2');
     expect(note(feature, phone('Q', '1-1.3'))).toBeUndefined();
   });
 });
