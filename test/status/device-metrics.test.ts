@@ -47,7 +47,7 @@ describe('deviceMetrics: battery wear', () => {
 });
 
 describe('deviceMetrics: the version label a platform names', () => {
-  it('device_agent_device_info carries each platform\'s version label, the version on its own devices and empty on the others', () => {
+  it("device_agent_device_info carries each platform's version label, the version on its own devices and empty on the others", () => {
     const rows = [row('A', { platform: 'A-shown', version: '14', versionLabel: 'alpha' }), row('B', { platform: 'B-shown', version: '17.5' })];
     const labels = samples(rows, 'device_agent_device_info').map((s) => s.labels);
     expect(labels[0]).toMatchObject({ udid: 'A', platform: 'A-shown', alpha: '14' });
