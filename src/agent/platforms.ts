@@ -32,8 +32,21 @@ export interface Platforms {
   unready: { platform: Platform; describe(serial: string, state: string, udid?: string): DeviceInfo };
   /** The door through which the actions (recovery, charge control, Samsung protection) reach the phones: it names their platform. */
   control: AndroidControl;
-  /** The Android side's own parts, which doctor and the metrics use. */
-  android: { source: AndroidSource; adb: AdbClient; prober: DeviceProber };
+  /**
+   * The platforms' service clients that doctor checks beyond what the
+   * sources say (src/doctor/checks.ts: the adb server and what it lists),
+   * the same clients the sources use, so doctor sees what the agent will.
+   */
+  services: { adb: AdbClient };
+}
+
+/**
+ * Each platform's service address as the variables and settings give it,
+ * read once before anything is built: throws the ConfigError of one that
+ * cannot be used, so a command stops on it as on any setting.
+ */
+export function checkServiceAddresses(env: NodeJS.ProcessEnv, settings: Pick<Settings, 'adbServerSocket'> | undefined): void {
+  resolveAdbServer(env, settings?.adbServerSocket);
 }
 
 export function buildPlatforms(
@@ -78,7 +91,7 @@ export function buildPlatforms(
     names: [ANDROID_NAME, IOS_NAME],
     unready: { platform: android.platform, describe: notReadyDeviceInfo },
     control: new AndroidControl(adb),
-    android: { source: android, adb, prober },
+    services: { adb },
   };
 }
 

@@ -105,7 +105,7 @@ export async function doctor(
   const sysfsRoot = settings.usb.sysfsRoot;
   const adbChecked = (async (): Promise<CheckItem[]> => {
     if (!parts) return [adbAddressFailed(addressError)];
-    return checkAdb(parts.android.adb, {
+    return checkAdb(parts.services.adb, {
       answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
       shellTimeoutMs: Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000),
       concurrency: settings.probeConcurrency,

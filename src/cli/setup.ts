@@ -6,7 +6,7 @@ import type { Settings } from '../config/schema.js';
 import { createLogger, type Logger, type Sink } from '../log/logger.js';
 import { addSecret } from '../log/redact.js';
 import { maskProxyCredentials } from '../cloud/network.js';
-import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
+import { checkServiceAddresses } from '../agent/platforms.js';
 import type { CliArgs } from './args.js';
 
 export interface Setup {
@@ -39,7 +39,7 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
         loaded = loadConfig({ configPath: args.configPath, env, overrides });
       },
       () => {
-        if (!lenient) resolveAdbServer(env, loaded?.settings.adbServerSocket);
+        if (!lenient) checkServiceAddresses(env, loaded?.settings);
       },
       () => {
         if (sends && loaded) credentials = sendingCredentials(loaded.settings, env);

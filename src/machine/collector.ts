@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Machine } from '../cloud/types.js';
-import { parseMeminfo } from '../platforms/android/inventory/parsers/meminfo.js';
+import { parseMeminfo } from '../util/meminfo.js';
 import { pickNetwork } from './network.js';
 import { parseDefaultRoute } from './route.js';
 

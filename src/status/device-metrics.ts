@@ -1,5 +1,6 @@
 import type { DeviceRow } from './device-rows.js';
 import type { Metric } from '../util/metric.js';
+import type { PlatformName } from '../platforms/source.js';
 import { PROBLEMS } from '../health/rules.js';
 
 // Per-device series, each labelled udid, for a lab dashboard. A device's
@@ -46,7 +47,9 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
   ],
 ];
 
-export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {
+/** `names`: every platform's (src/agent/platforms.ts), whose version labels every device_agent_device_info sample carries, empty but on its own platform's devices. */
+export function deviceMetrics(rows: readonly DeviceRow[], names: readonly PlatformName[]): Metric[] {
+  const versionLabels = names.flatMap((n) => (n.versionLabel === undefined ? [] : [n.versionLabel]));
   const info: Metric = {
     name: 'device_agent_device_info',
     help: 'A device of the last report, with what identifies it and where it is plugged.',
@@ -57,7 +60,7 @@ export function deviceMetrics(rows: readonly DeviceRow[]): Metric[] {
         serial: r.serial,
         model: r.model ?? '',
         platform: r.platform,
-        android: r.platform === 'Android' ? (r.version ?? '') : '',
+        ...Object.fromEntries(versionLabels.map((label) => [label, r.versionLabel === label ? (r.version ?? '') : ''])),
         state: r.state,
         usb: r.usb ?? '',
         hub: r.hub ?? '',

@@ -23,6 +23,8 @@ export interface DeviceRow {
   platform: string;
   model?: string;
   version?: string;
+  /** The metrics label its platform puts the version under (PlatformName.versionLabel). */
+  versionLabel?: string;
   batteryPercent?: number;
   batteryCelsius?: number;
   charging?: boolean;
@@ -98,14 +100,16 @@ export function deviceRows(
     const mapped = mapping?.look.portOf(claim, claims);
     const place = !mapping ? hubPortOf(ports, info.udid, serial) : mapped?.kind === 'mapped' ? mapped.value : undefined;
     const cells = cellsOf(features, info, record);
+    const name = names.find((n) => n.platformName === info.platformName);
     return dropUndefined({
       udid: info.udid,
       serial,
       state: info.state,
       status: info.status,
-      platform: names.find((n) => n.platformName === info.platformName)?.shown ?? info.platformName,
+      platform: name?.shown ?? info.platformName,
       model: info.modelName,
       version: info.platformVersion,
+      versionLabel: name?.versionLabel,
       batteryPercent: Number.isFinite(percent) ? percent : undefined,
       batteryCelsius: info.battery?.temperature,
       charging: chargingOf(info.battery?.status),

@@ -77,7 +77,7 @@ export class StatusViews implements StatusSource {
       ...agentMetrics({ stats, failedDevices: report.failedDevices(), version: agentVersion, nodeId: this.deps.nodeId }),
       ...sources.flatMap((s) => s.metrics?.() ?? []),
       ...metricSources.flatMap((m) => m.metrics()),
-      ...deviceMetrics(this.rows()),
+      ...deviceMetrics(this.rows(), this.deps.platformNames ?? []),
     ]);
   }
 }

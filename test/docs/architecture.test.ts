@@ -16,6 +16,8 @@ const rootPath = fileURLToPath(root);
 const doc = readFileSync(new URL('docs/design/architecture.md', root), 'utf8');
 const files = sourceFiles(rootPath);
 const edges = importEdges(rootPath, files, compilerOptions(rootPath));
+/** What androidOutsidePlatforms() may find at most; the figure is in docs/design/tooling.md. */
+const ANDROID_LINES_AT_MOST = 29;
 
 /** The layers of rule 1, top first, as the page lists them. */
 function layers(): string[][] {
@@ -62,6 +64,43 @@ function identifiers(file: string): string[] {
     if (kind === ts.SyntaxKind.Identifier) out.push(scanner.getTokenText());
   }
   return out;
+}
+
+/** The lines of a file whose code (an identifier, a string, a template or an import path; never a comment) matches the pattern. */
+function codeLines(file: string, pattern: RegExp): Array<{ line: number; text: string }> {
+  const text = readFileSync(new URL(file, root), 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const hit = new Set<number>();
+  // forEachChild walks the syntax tree, which holds no comment: only the tokens that are code are read.
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isIdentifier(node) || ts.isPrivateIdentifier(node) || ts.isLiteralExpression(node) || ts.isTemplateLiteralToken(node)) &&
+      pattern.test(node.getText(source))
+    ) {
+      hit.add(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const lines = text.split('\n');
+  return [...hit].sort((a, b) => a - b).map((line) => ({ line, text: lines[line - 1]!.trim() }));
+}
+
+/**
+ * Where src/ outside src/platforms/ still names Android in code (issue 41),
+ * file:line, but for what is allowed to: the registration list of the
+ * sources, the Platform type, and the cloud's own words (DeviceInfo's
+ * isAndroid and its platformName ANDROID, src/cloud/types.ts, and the two
+ * places that carry them, src/report/split-put.ts and src/report/stored-device.ts).
+ */
+function androidOutsidePlatforms(): string[] {
+  const allowed = (file: string, text: string): boolean =>
+    file === 'src/agent/platforms.ts' ||
+    (file === 'src/devices/record.ts' && /^export type Platform = /.test(text)) ||
+    (['src/cloud/types.ts', 'src/report/split-put.ts', 'src/report/stored-device.ts'].includes(file) && /isAndroid|'ANDROID'/.test(text));
+  return files
+    .filter((f) => f.startsWith('src/') && !f.startsWith('src/platforms/'))
+    .flatMap((file) => codeLines(file, /android/i).flatMap(({ line, text }) => (allowed(file, text) ? [] : [`${file}:${line}: ${text}`])));
 }
 
 describe('docs/design/architecture.md', () => {
@@ -137,6 +176,18 @@ describe('the rules the code keeps', () => {
         .map((id) => `${file}: ${id}`),
     );
     expect(named).toEqual([]);
+  });
+
+  it('1. the platform sits below the features: no platform file imports a feature, an action, the health rules or the hub', () => {
+    const above = ['src/features/', 'src/actions/', 'src/health/', 'src/hub/'];
+    const up = edges.filter((e) => e.from.startsWith('src/platforms/') && above.some((folder) => e.to.startsWith(folder)));
+    expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('6. no platform name outside src/platforms/: the word android in code (issue 41), no more lines than docs/design/tooling.md records', () => {
+    const lines = androidOutsidePlatforms();
+    // The count this was brought down to (33 code lines before issue 41's work); lower it as the rest moves, never raise it.
+    expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(ANDROID_LINES_AT_MOST);
   });
 
   it('7. the record holds identity and lifecycle only: DeviceRecord has the fields the page lists, and no other', () => {

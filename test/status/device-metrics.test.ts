@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
+import type { PlatformName } from '../../src/platforms/source.js';
 
 const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
   udid,
@@ -12,7 +13,12 @@ const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
   problems: [],
   ...over,
 });
-const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows).find((m) => m.name === name)!.samples;
+// Two platforms as the registration list names them: one with a version label, one without.
+const names: PlatformName[] = [
+  { platformName: 'A', shown: 'A-shown', versionLabel: 'alpha' },
+  { platformName: 'B', shown: 'B-shown' },
+];
+const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows, names).find((m) => m.name === name)!.samples;
 
 describe('deviceMetrics: battery wear', () => {
   it('the time held full, the charger in volts, cycles and state of health, each only where the phone has it', () => {
@@ -31,12 +37,23 @@ describe('deviceMetrics: battery wear', () => {
   });
 
   it('the problem series names every problem a rule can raise', () => {
-    const help = deviceMetrics([]).find((m) => m.name === 'device_agent_device_problem')!.help;
+    const help = deviceMetrics([], names).find((m) => m.name === 'device_agent_device_problem')!.help;
     for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']) expect(help).toContain(p);
     expect(samples([row('S25', { problems: ['battery_held_full', 'battery_worn'] })], 'device_agent_device_problem')).toEqual([
       { labels: { udid: 'S25', problem: 'battery_held_full' }, value: 1 },
       { labels: { udid: 'S25', problem: 'battery_worn' }, value: 1 },
     ]);
+  });
+});
+
+describe('deviceMetrics: the version label a platform names', () => {
+  it("device_agent_device_info carries each platform's version label, the version on its own devices and empty on the others", () => {
+    const rows = [row('A', { platform: 'A-shown', version: '14', versionLabel: 'alpha' }), row('B', { platform: 'B-shown', version: '17.5' })];
+    const labels = samples(rows, 'device_agent_device_info').map((s) => s.labels);
+    expect(labels[0]).toMatchObject({ udid: 'A', platform: 'A-shown', alpha: '14' });
+    expect(labels[1]).toMatchObject({ udid: 'B', platform: 'B-shown', alpha: '' });
+    // The label sits where the platform's version always sat: right after platform.
+    expect(Object.keys(labels[1]!).slice(3, 6)).toEqual(['platform', 'alpha', 'state']);
   });
 });
 

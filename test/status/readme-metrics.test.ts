@@ -36,7 +36,7 @@ describe('docs/reference/metrics.md', () => {
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       // Charge control's power path checks (with the daemon's state directory).
       ...new PowerPaths().metrics(),
-      ...deviceMetrics([]),
+      ...deviceMetrics([], []),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));
   });

@@ -1,5 +1,5 @@
 import type { Probe } from './types.js';
-import { parseMeminfo, type Memory } from '../parsers/meminfo.js';
+import { parseMeminfo, type Memory } from '../../../../util/meminfo.js';
 
 export const meminfo: Probe<Memory> = {
   section: 'meminfo',

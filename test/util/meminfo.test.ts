@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMeminfo } from '../../../../../src/platforms/android/inventory/parsers/meminfo.js';
-import { fixture } from '../fixture.js';
+import { parseMeminfo } from '../../src/util/meminfo.js';
+
+// Recorded /proc/meminfo outputs; their sources are in fixtures/SOURCES.md.
+function fixture(folder: string, name: string): string {
+  return readFileSync(new URL(`./fixtures/${folder}/${name}`, import.meta.url), 'utf8');
+}
 
 describe('parseMeminfo', () => {
   it('uses MemAvailable where the kernel has it', () => {
