@@ -17,7 +17,11 @@ export const OFF_ADB_VALUE = 'off adb';
 /** The verdict of a phone on a port and off adb: not ready, failing usbDebugging; undefined when the baseline leaves usbDebugging out, or for an iPhone (usbmuxd), which readiness does not judge. */
 export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>): Verdict | undefined {
   if (off.source !== 'adb' || !baseline.has(USB_DEBUGGING.id)) return undefined;
-  return { ready: false, failed: [{ check: USB_DEBUGGING, value: OFF_ADB_VALUE, expected: baseline.get(USB_DEBUGGING.id) ?? USB_DEBUGGING.expect }], unread: [] };
+  return {
+    ready: false,
+    failed: [{ check: USB_DEBUGGING, value: OFF_ADB_VALUE, expected: baseline.get(USB_DEBUGGING.id) ?? USB_DEBUGGING.expect }],
+    unread: [],
+  };
 }
 
 /** The message of such a phone: the cause, each way it comes about with its fix, and that it is not unplugged. */
