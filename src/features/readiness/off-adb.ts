@@ -12,7 +12,7 @@ import type { Verdict } from './verdict.js';
 const USB_DEBUGGING = CHECKS.find((c) => c.id === 'usbDebugging')!;
 
 /** The value a phone off adb is shown with: adb cannot reach it, so its adb_enabled was not read. */
-export const OFF_ADB_VALUE = 'off adb';
+const OFF_ADB_VALUE = 'off adb';
 
 /** The verdict of a phone on a port and off adb: not ready, failing usbDebugging; undefined when the baseline leaves usbDebugging out, or for an iPhone (usbmuxd), which readiness does not judge. */
 export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>): Verdict | undefined {

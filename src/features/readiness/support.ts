@@ -13,7 +13,7 @@ import type { Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
-export const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall'];
+const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall'];
 
 /**
  * The phone's flags: the host's (`support.*`, which a lab sets to turn a
