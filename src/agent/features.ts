@@ -7,6 +7,7 @@ import { samsungFeature } from '../actions/samsung/feature.js';
 import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import { OFF_SOURCE } from '../devices/off-source.js';
 import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
@@ -30,7 +31,8 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     samsungFeature(registry, stats),
     trustFeature(stats),
     chargeFeature(registry, stats, context?.powerPaths),
-    usbFeature(context),
+    // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
+    usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
   ];
 }

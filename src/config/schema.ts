@@ -153,7 +153,10 @@ export const schema = {
   reachabilityHost: { type: 'string', unset: "the cloud's host", help: 'host the devices ping for `networkReachability`' },
   hiddenDevices: { type: 'string[]', help: 'udids reported with `isHidden: true`' },
   addedToCloud: { type: 'boolean', help: '`addedToCloud` of every device' },
-  'support.appiumDisabled': { type: 'boolean', help: '`support.appiumDisabled` of every device' },
+  'support.appiumDisabled': {
+    type: 'boolean',
+    help: '`support.appiumDisabled` of every device; also set per phone where readiness finds Appium cannot run (`usbDebugging`, `xiaomiInput`, `xiaomiInstall` failing: docs/operations/lab.md), never cleared by it',
+  },
   'support.networkTrafficCapturingDisabled': { type: 'boolean', help: '`support.networkTrafficCapturingDisabled` of every device' },
   'support.unlockPasscodeDisabled': { type: 'boolean', help: '`support.unlockPasscodeDisabled` of every device' },
   'support.setTimeZoneDisabled': { type: 'boolean', help: '`support.setTimeZoneDisabled` of every device' },

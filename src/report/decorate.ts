@@ -1,4 +1,4 @@
-import type { DeviceInfo } from '../cloud/types.js';
+import type { DeviceInfo, Support } from '../cloud/types.js';
 import type { Settings } from '../config/schema.js';
 
 /** The settings that say how the cloud should treat the host's devices, whatever their platform. */
@@ -14,6 +14,17 @@ export function decorate(info: DeviceInfo, settings: DecorateSettings): DeviceIn
     ...info,
     addedToCloud: settings.addedToCloud,
     isHidden: settings.hiddenDevices.includes(info.udid),
-    support: { ...settings.support },
+    support: supportWith(settings.support, info.support),
   };
+}
+
+/**
+ * The host's flags (`support.*`), each also set where a feature set it for
+ * this phone (readiness's appiumDisabled, src/features/readiness/support.ts):
+ * a flag the lab sets on the host stays set on every phone.
+ */
+function supportWith(host: Support, phone: Support | undefined): Support {
+  const out = { ...host };
+  for (const key of Object.keys(out) as Array<keyof Support>) out[key] = out[key] || phone?.[key] === true;
+  return out;
 }

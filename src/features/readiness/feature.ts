@@ -8,7 +8,9 @@
 // sections and the property dump of the one shell session per device): this
 // reads them and opens no session.
 import { parseReadinessChecks } from '../../config/readiness.js';
+import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
+import { OFF_SOURCE } from '../../devices/off-source.js';
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -20,6 +22,8 @@ import { cachedProp, cachedSection } from '../../platforms/android/source.js';
 import { buildLine } from './build.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
+import { offAdbMessage, offAdbVerdict } from './off-adb.js';
+import { supportOf } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
 
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
@@ -27,9 +31,24 @@ const SEEN = facetKey<Seen>('readiness-seen', 'device');
 
 const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 
-export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'>, checks: readonly string[], logger?: Logger): DeviceFeature {
+export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list' | 'byUdid'>, checks: readonly string[], logger?: Logger): DeviceFeature {
   const baseline = parseReadinessChecks(checks);
   const seen = registry.facet(SEEN);
+  // What the USB layer publishes: phones on a port that adb no longer lists (src/devices/off-source.ts).
+  const offSource = registry.facet(OFF_SOURCE);
+  const offVerdictOf = (udid: string): Verdict | undefined => {
+    const off = offSource.get(udid);
+    return off && offAdbVerdict(off, baseline);
+  };
+  /** A device of the report with readiness's word: a phone off adb judged by why, and the support flags its verdict decides. */
+  const annotated = (info: DeviceInfo): DeviceInfo => {
+    const off = offSource.get(info.udid);
+    const offVerdict = off && offAdbVerdict(off, baseline);
+    if (off && offVerdict) return { ...info, message: offAdbMessage(off), support: supportOf(info.support, offVerdict) };
+    const [record] = registry.byUdid(info.udid);
+    const verdict = record && verdictOf(record);
+    return verdict ? { ...info, support: supportOf(info.support, verdict) } : info;
+  };
   const changes = new Map<string, number>();
   const notReady = new Map<string, number>();
   let builds = 0;
@@ -101,15 +120,24 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
       seen.set(device.key, now);
       for (const event of events) log(device, event);
     },
+    // After the USB layer's (registration order), which adds the phones off adb to the report.
+    annotate: (devices) => (baseline.size === 0 ? [...devices] : devices.map(annotated)),
     columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
-    cells: (_info, device): Record<string, string> => {
+    cells: (info, device): Record<string, string> => {
+      const off = device ? undefined : offVerdictOf(info.udid);
+      if (off) return { readiness: verdictCell(off, 1)! };
       const reading = device && readingOf(device);
       if (!device || !reading) return {};
       const maker = device.last?.brandName;
       const cell = verdictCell(judge(reading, baseline, maker), Object.keys(valuesOf(reading, baseline, maker)).length);
       return cell === undefined ? {} : { readiness: cell };
     },
-    metrics: () => (baseline.size === 0 ? [] : readinessMetrics([...baseline.keys()], registry.list().map(verdictOf), { changes, notReady, builds })),
+    metrics: () => {
+      if (baseline.size === 0) return [];
+      const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
+      const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
+      return readinessMetrics([...baseline.keys()], [...listed.map(verdictOf), ...off], { changes, notReady, builds });
+    },
   };
 }
 

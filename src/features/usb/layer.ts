@@ -6,6 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
+import type { Facet } from '../../devices/facet.js';
+import type { OffSource } from '../../devices/off-source.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
@@ -17,7 +19,7 @@ import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
-import { onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
+import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
 import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
@@ -35,6 +37,8 @@ export interface UsbContext {
   stateDir: string;
   logger: Logger;
   clock: Clock & Timers;
+  /** Where the layer publishes the phones on a port and off their source's list (src/devices/off-source.ts), for readiness to read. */
+  offSource?: Facet<OffSource>;
 }
 
 export class UsbLayer {
@@ -115,6 +119,7 @@ export class UsbLayer {
     if (root === '') return [...devices];
     const onUsb = serialsOnPorts(root);
     const added = onUsbOffList(devices, this.listed.values(), onUsb);
+    this.publish(added, onUsb);
     for (const d of added) {
       if (!this.saidOffList.say(d.udid)) continue;
       this.context.logger.info({ udid: d.udid }, `${d.udid} ${d.message ?? ''}`);
@@ -123,6 +128,18 @@ export class UsbLayer {
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
     this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
     return [...devices, ...added];
+  }
+
+  /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
+  private publish(added: readonly DeviceInfo[], onUsb: ReadonlyMap<string, string>): void {
+    const facet = this.context.offSource;
+    if (!facet) return;
+    const now = new Set(added.map((d) => d.udid));
+    for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
+    for (const d of added) {
+      const off = offSourceOf(d, onUsb);
+      if (off) facet.set(d.udid, off);
+    }
   }
 
   /** Whether `list` gets a USB PORT column: the layer reads something (the kernel log or sysfs). */

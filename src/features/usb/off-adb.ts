@@ -4,11 +4,20 @@
 // Pure: the layer gives it the devices it saw listed before and the serials
 // sysfs shows on ports now.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
+import type { OffSource } from '../../devices/off-source.js';
 import { IOS_PLATFORM } from '../../platforms/ios/inventory.js';
 
 /** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
 export function usbSerialsOf(device: DeviceInfo): string[] {
   return [...new Set([device.serialNumber, device.udid, device.udid.replace(/-/g, '')])];
+}
+
+/** Where sysfs shows the device's USB serial, and which source no longer reaching it; undefined off every port. */
+export function offSourceOf(device: DeviceInfo, onUsb: ReadonlyMap<string, string>): OffSource | undefined {
+  const port = usbSerialsOf(device)
+    .map((s) => onUsb.get(s))
+    .find((p) => p !== undefined);
+  return port === undefined ? undefined : { port, source: device.platformName === IOS_PLATFORM ? 'usbmuxd' : 'adb' };
 }
 
 /** The devices to add to a report: each remembered one missing from it whose USB serial sysfs shows on a port. */
@@ -17,17 +26,15 @@ export function onUsbOffList(present: readonly DeviceInfo[], remembered: Iterabl
   const out: DeviceInfo[] = [];
   for (const device of remembered) {
     if (listed.has(device.udid)) continue;
-    const port = usbSerialsOf(device)
-      .map((s) => onUsb.get(s))
-      .find((p) => p !== undefined);
-    if (port === undefined) continue;
+    const off = offSourceOf(device, onUsb);
+    if (off === undefined) continue;
     const { message: _old, batteryDetail: _detail, ...last } = device;
     out.push({
       ...last,
       state: 'no device',
       status: STATUS_UNAVAILABLE,
       message:
-        `on USB port ${port} (the kernel enumerated it) but ${device.platformName === IOS_PLATFORM ? 'usbmuxd' : 'adb'} does not list it: ` +
+        `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ` +
         'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
     });
   }

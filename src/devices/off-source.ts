@@ -1,0 +1,18 @@
+// A fact one feature publishes for the others: a phone its source (adb,
+// usbmuxd) no longer lists while the layer below still has it on a USB
+// port. The USB layer writes it (src/features/usb/), readiness reads it
+// (src/features/readiness/), so that such a phone is reported as not ready
+// with that cause rather than as gone, and neither feature imports the
+// other. Keyed by the udid the cloud knows the phone by: its record, and
+// with it its stable key, went when its source stopped listing it.
+import { facetKey } from './facet.js';
+
+export interface OffSource {
+  /** The USB port sysfs shows its serial on ("1-1.3"). */
+  port: string;
+  /** The source that no longer lists it: what cannot reach it. */
+  source: 'adb' | 'usbmuxd';
+}
+
+/** Set while the phone is on a port and off its source's list, deleted when either ends. */
+export const OFF_SOURCE = facetKey<OffSource>('off-source', 'device');

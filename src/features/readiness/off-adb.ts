@@ -1,0 +1,36 @@
+// Where readiness meets the USB layer: a phone adb no longer lists while
+// the kernel still has it on a USB port (src/devices/off-source.ts) cannot
+// be asked for its settings, but why adb lost it is known well enough to
+// judge it: its USB debugging is off (an OS update turns it off), it came
+// up in charge-only mode, or the host's adb key was revoked. Each makes it
+// fail the usbDebugging check, so it is not ready with that cause rather
+// than gone. Pure.
+import type { OffSource } from '../../devices/off-source.js';
+import { CHECKS } from './checks.js';
+import type { Verdict } from './verdict.js';
+
+const USB_DEBUGGING = CHECKS.find((c) => c.id === 'usbDebugging')!;
+
+/** The value a phone off adb is shown with: adb cannot reach it, so its adb_enabled was not read. */
+const OFF_ADB_VALUE = 'off adb';
+
+/** The verdict of a phone on a port and off adb: not ready, failing usbDebugging; undefined when the baseline leaves usbDebugging out, or for an iPhone (usbmuxd), which readiness does not judge. */
+export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>): Verdict | undefined {
+  if (off.source !== 'adb' || !baseline.has(USB_DEBUGGING.id)) return undefined;
+  return {
+    ready: false,
+    failed: [{ check: USB_DEBUGGING, value: OFF_ADB_VALUE, expected: baseline.get(USB_DEBUGGING.id) ?? USB_DEBUGGING.expect }],
+    unread: [],
+  };
+}
+
+/** The message of such a phone: the cause, each way it comes about with its fix, and that it is not unplugged. */
+export function offAdbMessage(off: OffSource): string {
+  return (
+    `not ready for automation: USB debugging is unreachable (usbDebugging): on USB port ${off.port} (the kernel enumerated it) but adb does not list it. ` +
+    'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +
+    'charge-only USB mode: set the USB mode to File transfer, or pick it in the "USB charging this device" notification; ' +
+    'the host\'s adb key revoked ("Revoke USB debugging authorizations"): replug it and accept "Allow USB debugging" for this computer, "Always allow" ticked; ' +
+    'not unplugged'
+  );
+}

@@ -1,0 +1,26 @@
+// The cloud's `support` flags a readiness check decides, per phone. The
+// contract (docs/reference/cloud-api-v1.md) gives one of them a meaning a
+// check can answer: `appiumDisabled`, which GET /devices filters on ("filter
+// by Appium disabled"). Appium drives an Android phone through adb, installs
+// its server over it and injects input: a phone whose USB debugging is off
+// (off adb altogether), or a Xiaomi refusing injected input or installs over
+// USB, cannot run it. The other four flags name cloud features
+// (traffic and payload capture, unlocking by passcode, setting the time zone)
+// whose meaning the contract does not give, so no check decides them: the
+// message names those checks' failures, and the flags stay the host's.
+// Pure.
+import type { Support } from '../../cloud/types.js';
+import type { Verdict } from './verdict.js';
+
+/** The checks whose failure disables Appium on the phone. */
+const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall'];
+
+/**
+ * The phone's flags: the host's (`support.*`, which a lab sets to turn a
+ * cloud feature off on every phone and no check turns back on), with
+ * `appiumDisabled` set when its verdict fails a check Appium needs.
+ */
+export function supportOf(support: Support | undefined, verdict: Verdict | undefined): Support | undefined {
+  if (!support || !verdict || !verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id))) return support;
+  return { ...support, appiumDisabled: true };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { OFF_SOURCE } from '../../../src/devices/off-source.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { offAdbVerdict } from '../../../src/features/readiness/off-adb.js';
+
+// Readiness meets the USB layer: a phone adb no longer lists while sysfs
+// shows its serial on a port, as the USB layer publishes it (the OFF_SOURCE
+// facet), is judged not ready on usbDebugging: its message names the cause
+// and the fixes, READY and /metrics say so. The USB layer's side (what it
+// publishes) is in test/features/usb/off-source.test.ts.
+
+const UDID = 'USBOFF01';
+const NOTHING: DeviceInfo['support'] = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: false,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: false,
+};
+
+/** The phone as the USB layer adds it back to the report: its last inventory, UNAVAILABLE, with the USB layer's own message. */
+const OFF: DeviceInfo = {
+  udid: UDID,
+  serialNumber: UDID,
+  state: 'no device',
+  status: 'UNAVAILABLE',
+  platformName: 'Android',
+  isAndroid: true,
+  isIos: false,
+  modelName: 'Pixel 8 Pro',
+  support: NOTHING,
+  message: 'on USB port 1-1.3 (the kernel enumerated it) but adb does not list it: ...',
+};
+
+function bench(checks = ['stayAwake', 'usbDebugging']) {
+  const registry = new DeviceRegistry();
+  const feature = readinessFeature(registry, checks);
+  const off = registry.facet(OFF_SOURCE);
+  const failing = (check: string): number | undefined =>
+    feature.metrics!()
+      .find((m) => m.name === 'device_agent_readiness_failing_devices')
+      ?.samples.find((s) => s.labels?.check === check)?.value;
+  const notReady = (): number | undefined =>
+    feature.metrics!()
+      .find((m) => m.name === 'device_agent_readiness_devices')
+      ?.samples.find((s) => s.labels?.verdict === 'not_ready')?.value;
+  return { feature, off, failing, notReady };
+}
+
+describe('readiness on a phone on USB and off adb', () => {
+  it('is not ready on usbDebugging: the message names the cause and each fix, READY and /metrics say so, Appium is off for it', () => {
+    const { feature, off, failing, notReady } = bench();
+    off.set(UDID, { port: '1-1.3', source: 'adb' });
+    const [device] = feature.annotate!([OFF]);
+    expect(device!.message).toBe(
+      'not ready for automation: USB debugging is unreachable (usbDebugging): on USB port 1-1.3 (the kernel enumerated it) but adb does not list it. ' +
+        'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +
+        'charge-only USB mode: set the USB mode to File transfer, or pick it in the "USB charging this device" notification; ' +
+        'the host\'s adb key revoked ("Revoke USB debugging authorizations"): replug it and accept "Allow USB debugging" for this computer, "Always allow" ticked; ' +
+        'not unplugged',
+    );
+    expect(device!.status).toBe('UNAVAILABLE');
+    expect(device!.support?.appiumDisabled).toBe(true);
+    // No record: adb does not list it, so the cell comes from the published fact.
+    expect(feature.cells!(OFF, undefined)).toEqual({ readiness: 'not ready: usbDebugging' });
+    expect(failing('usbDebugging')).toBe(1);
+    expect(failing('stayAwake')).toBe(0);
+    expect(notReady()).toBe(1);
+  });
+
+  it('back on adb (the fact dropped), it is neither judged nor counted from it', () => {
+    const { feature, off, failing, notReady } = bench();
+    off.set(UDID, { port: '1-1.3', source: 'adb' });
+    off.delete(UDID);
+    expect(feature.annotate!([OFF])[0]).toEqual(OFF);
+    expect(feature.cells!(OFF, undefined)).toEqual({});
+    expect(failing('usbDebugging')).toBe(0);
+    expect(notReady()).toBe(0);
+  });
+
+  it("keeps the USB layer's word where the baseline leaves usbDebugging out, and for an iPhone off usbmuxd (no iPhone checks yet)", () => {
+    const without = bench(['stayAwake']);
+    without.off.set(UDID, { port: '1-1.3', source: 'adb' });
+    expect(without.feature.annotate!([OFF])[0]).toEqual(OFF);
+    expect(without.feature.cells!(OFF, undefined)).toEqual({});
+    expect(offAdbVerdict({ port: '2-3', source: 'usbmuxd' }, new Map([['usbDebugging', undefined]]))).toBeUndefined();
+  });
+});
