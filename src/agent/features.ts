@@ -8,7 +8,7 @@ import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { usbFeature } from '../features/usb/feature.js';
-import type { UsbContext } from '../features/usb/layer.js';
+import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
@@ -24,13 +24,14 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
  */
 type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'>; powerPaths?: PowerPaths };
 
-export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext, stats = new AgentStats()): DeviceFeature[] {
+/** usb: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else one of the context's own. */
+export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext, stats = new AgentStats(), usb?: UsbLayer): DeviceFeature[] {
   return [
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats),
     trustFeature(stats),
     chargeFeature(registry, context?.powerPaths),
-    usbFeature(context),
+    usbFeature(context, usb),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
   ];
 }

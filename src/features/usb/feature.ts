@@ -7,8 +7,8 @@
 import type { DeviceFeature } from '../../devices/feature.js';
 import { UsbLayer, type UsbContext } from './layer.js';
 
-export function usbFeature(context: UsbContext | undefined): DeviceFeature {
-  const layer = context && new UsbLayer(context);
+export function usbFeature(context: UsbContext | undefined, given?: UsbLayer): DeviceFeature {
+  const layer = given ?? (context && new UsbLayer(context));
   return {
     name: 'usb',
     start: () => layer?.start(),
