@@ -92,7 +92,7 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
         const since = c.usb?.wall();
         const output = await c.portPower!.cycle(action.hub, action.port);
         logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
-        if (c.usb && since !== undefined && action.usbPort !== undefined) await confirmCycle(c.usb, c, action, action.usbPort, since);
+        if (c.usb && since !== undefined && action.usbPort !== undefined) confirmCycle(c.usb, c, action, action.usbPort, since);
         break;
       }
       case 'needs-person':
@@ -158,28 +158,33 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
  * After a power cycle: the kernel log must show the phone's port drop and
  * enumerate a device again within CYCLE_CONFIRM_MS, else the hub did not
  * cycle that port (uhubctl's hub or port is not the phone's, or the hub
- * does not switch power per port): one line naming the port.
+ * does not switch power per port): one line naming the port. Checked on the
+ * injected timers, apart from the action: its target is free again at once,
+ * and the cycle's cooldown keeps a second cycle away meanwhile.
  */
-async function confirmCycle(
+function confirmCycle(
   usb: NonNullable<CarryContext['usb']>,
   c: Pick<CarryContext, 'logger' | 'stats'>,
   action: Extract<RecoveryAction, { kind: 'power-cycle' }>,
   usbPort: string,
   since: number,
-): Promise<void> {
-  let seen = usb.evidence.cycled(usbPort, since);
-  for (let waited = 0; seen && !(seen.dropped && seen.back) && waited < CYCLE_CONFIRM_MS; waited += CYCLE_POLL_MS) {
-    await new Promise<void>((resolve) => usb.timers.setTimer(resolve, CYCLE_POLL_MS, { unref: true }));
-    seen = usb.evidence.cycled(usbPort, since);
-  }
-  // No kernel log read: nothing to confirm with.
-  if (!seen || (seen.dropped && seen.back)) return;
-  const what = seen.dropped ? 'dropped but did not enumerate again' : 'did not drop';
-  c.stats.counter(RECOVERY_USB).add('cycle_unconfirmed');
-  limited(c.logger).warn(
-    'recovery-cycle-unconfirmed',
-    { serial: action.serial, hub: action.hub, port: action.port, usbPort },
-    `hub ${action.hub} port ${action.port} was power-cycled, but the kernel log shows USB port ${usbPort} ${what} within ${CYCLE_CONFIRM_MS / 1000} s: the hub did not cycle it (check that hubPorts names this phone's hub and port, and that the hub switches power per port)`,
-    action.serial,
-  );
+): void {
+  const check = (waited: number): void => {
+    const seen = usb.evidence.cycled(usbPort, since);
+    // No kernel log read: nothing to confirm with.
+    if (!seen || (seen.dropped && seen.back)) return;
+    if (waited < CYCLE_CONFIRM_MS) {
+      usb.timers.setTimer(() => check(waited + CYCLE_POLL_MS), CYCLE_POLL_MS, { unref: true });
+      return;
+    }
+    const what = seen.dropped ? 'dropped but did not enumerate again' : 'did not drop';
+    c.stats.counter(RECOVERY_USB).add('cycle_unconfirmed');
+    limited(c.logger).warn(
+      'recovery-cycle-unconfirmed',
+      { serial: action.serial, hub: action.hub, port: action.port, usbPort },
+      `hub ${action.hub} port ${action.port} was power-cycled, but the kernel log shows USB port ${usbPort} ${what} within ${CYCLE_CONFIRM_MS / 1000} s: the hub did not cycle it (check that hubPorts names this phone's hub and port, and that the hub switches power per port)`,
+      action.serial,
+    );
+  };
+  check(0);
 }
