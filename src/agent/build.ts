@@ -77,7 +77,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths };
   // One USB layer: the feature reports through it, recovery reads its evidence.
   const usb = new UsbLayer(featureContext);
-  const features = buildFeatures(registry, featureContext, stats, usb);
+  const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);

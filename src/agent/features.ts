@@ -24,14 +24,14 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
  */
 type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'>; powerPaths?: PowerPaths };
 
-/** usb: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else one of the context's own. */
-export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext, stats = new AgentStats(), usb?: UsbLayer): DeviceFeature[] {
+/** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
+export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): DeviceFeature[] {
   return [
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats),
     trustFeature(stats),
     chargeFeature(registry, context?.powerPaths),
-    usbFeature(context, usb),
+    usbFeature(context),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
   ];
 }
