@@ -56,6 +56,7 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     mapping,
     gate,
     ...(settings.recovery.powerCycle && { portPower: uhubctl }),
+    ...(parts.usb && { usb: parts.usb }),
   });
   // Built even with no phone listed in charge.ways: ports a crashed run left
   // off must be switched on after charge control was turned off too.

@@ -18,6 +18,8 @@ import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
 import { buildFeatures } from './features.js';
+import { UsbLayer } from '../features/usb/layer.js';
+import type { UsbEvidence } from '../devices/usb-evidence.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { PausedPortsFile } from '../actions/charge/paused-ports.js';
 import { PowerPaths, uncutPortsFile } from '../actions/charge/power-paths.js';
@@ -54,6 +56,8 @@ export interface Parts extends Platforms {
   booking: BookingStatusSource | undefined;
   /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own, and their series join /metrics. */
   features: readonly DeviceFeature[];
+  /** The USB layer's word on the phones, read-only, for recovery (src/devices/usb-evidence.ts). */
+  usb: UsbEvidence;
 }
 
 export interface BuildOptions {
@@ -70,7 +74,10 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
   const stats = new AgentStats();
-  const features = buildFeatures(registry, { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths }, stats);
+  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths };
+  // One USB layer: the feature reports through it, recovery reads its evidence.
+  const usb = new UsbLayer(featureContext);
+  const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
@@ -111,6 +118,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     reporter,
     booking: options.booking,
     features,
+    usb,
   };
 }
 

@@ -9,7 +9,7 @@ import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { OFF_SOURCE } from '../devices/off-source.js';
 import { usbFeature } from '../features/usb/feature.js';
-import type { UsbContext } from '../features/usb/layer.js';
+import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
@@ -25,7 +25,8 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
  */
 type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'>; powerPaths?: PowerPaths };
 
-export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext, stats = new AgentStats()): DeviceFeature[] {
+/** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
+export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): DeviceFeature[] {
   return [
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats),

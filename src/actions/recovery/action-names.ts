@@ -9,11 +9,13 @@ export const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
   connect: 'connect',
   'power-cycle': 'power_cycle',
   'needs-person': 'needs_person',
+  'hub-lost': 'hub_lost',
 };
 
 /** What an action is done to: a serial, a network address, or the host's offline devices (''). */
 export function targetOf(action: RecoveryAction): string {
   if (action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person') return action.serial;
+  if (action.kind === 'hub-lost') return action.hub;
   return action.kind === 'connect' ? action.address : '';
 }
 

@@ -10,7 +10,9 @@ import type { AgentStats } from '../../stats/agent-stats.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { ACTION_NAME, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
-import { RECOVERY_ACTIONS } from './counts.js';
+import { RECOVERY_ACTIONS, RECOVERY_USB } from './counts.js';
+import type { UsbEvidence } from '../../devices/usb-evidence.js';
+import type { Timers } from '../../util/clock.js';
 import type { RecoveryNotebook } from './notes.js';
 import { cannotCycle, type RecoveryAction, type RecoveryPolicy } from './policy.js';
 
@@ -29,6 +31,7 @@ const FAILED_ADVICE: Record<Exclude<RecoveryAction['kind'], 'connect'>, string> 
   'power-cycle': "the hub tool failed for this port (its words are above); the phone's message says a person is needed: check the hub's power and its cable",
   // Never carried out, so never failed: named for the type's sake.
   'needs-person': 'a person is needed',
+  'hub-lost': 'a person is needed at the hub',
 };
 
 export interface CarryContext {
@@ -43,7 +46,13 @@ export interface CarryContext {
   failing: SaidOnce;
   notes: RecoveryNotebook;
   blocked: BlockedPorts;
+  /** The USB layer's word after a power cycle, and the wall clock and timers its wait runs on; none: a cycle is not checked. */
+  usb?: { evidence: UsbEvidence; wall: () => number; timers: Timers };
 }
+
+/** How long after a power cycle the kernel log must show the phone's port drop and enumerate again: a phone takes a few seconds to come back on USB. */
+export const CYCLE_CONFIRM_MS = 20_000;
+const CYCLE_POLL_MS = 1_000;
 
 export async function carry(c: CarryContext, action: RecoveryAction): Promise<void> {
   const target = targetOf(action);
@@ -80,11 +89,18 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
           `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial}: ${action.reason}; other ports are not touched`,
           action.serial,
         );
+        const since = c.usb?.wall();
         const output = await c.portPower!.cycle(action.hub, action.port);
         logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
+        if (c.usb && since !== undefined && action.usbPort !== undefined) confirmCycle(c.usb, c, action, action.usbPort, since);
         break;
       }
       case 'needs-person':
+        return;
+      case 'hub-lost':
+        // Said here once per episode (the policy's memory), instead of a line per phone.
+        logger.warn({ hub: action.hub, serials: action.serials }, `${action.reason}; recovery does not kick or cycle them one by one`);
+        c.stats.counter(RECOVERY_USB).add('hub_lost');
         return;
       case 'connect': {
         const answer = await adb.connect(action.address);
@@ -136,4 +152,39 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
       );
     }
   }
+}
+
+/**
+ * After a power cycle: the kernel log must show the phone's port drop and
+ * enumerate a device again within CYCLE_CONFIRM_MS, else the hub did not
+ * cycle that port (uhubctl's hub or port is not the phone's, or the hub
+ * does not switch power per port): one line naming the port. Checked on the
+ * injected timers, apart from the action: its target is free again at once,
+ * and the cycle's cooldown keeps a second cycle away meanwhile.
+ */
+function confirmCycle(
+  usb: NonNullable<CarryContext['usb']>,
+  c: Pick<CarryContext, 'logger' | 'stats'>,
+  action: Extract<RecoveryAction, { kind: 'power-cycle' }>,
+  usbPort: string,
+  since: number,
+): void {
+  const check = (waited: number): void => {
+    const seen = usb.evidence.cycled(usbPort, since);
+    // No kernel log read: nothing to confirm with.
+    if (!seen || (seen.dropped && seen.back)) return;
+    if (waited < CYCLE_CONFIRM_MS) {
+      usb.timers.setTimer(() => check(waited + CYCLE_POLL_MS), CYCLE_POLL_MS, { unref: true });
+      return;
+    }
+    const what = seen.dropped ? 'dropped but did not enumerate again' : 'did not drop';
+    c.stats.counter(RECOVERY_USB).add('cycle_unconfirmed');
+    limited(c.logger).warn(
+      'recovery-cycle-unconfirmed',
+      { serial: action.serial, hub: action.hub, port: action.port, usbPort },
+      `hub ${action.hub} port ${action.port} was power-cycled, but the kernel log shows USB port ${usbPort} ${what} within ${CYCLE_CONFIRM_MS / 1000} s: the hub did not cycle it (check that hubPorts names this phone's hub and port, and that the hub switches power per port)`,
+      action.serial,
+    );
+  };
+  check(0);
 }

@@ -15,3 +15,10 @@ export const RECOVERY_HELD = counterKey(
   'Self-healing actions (reconnect_offline, kick, power_cycle) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
   ['action', 'reason'],
 );
+
+/** What recovery left to the USB layer's evidence, by what: hub_lost (several phones of one hub off USB together: once per episode), cycle_unconfirmed (a power cycle the kernel log did not show drop and come back). */
+export const RECOVERY_USB = counterKey(
+  'device_agent_recovery_usb_total',
+  'What recovery judged from the USB layer: hub_lost (phones of one hub off USB together, once per episode), cycle_unconfirmed (a hub port power cycle the kernel log did not show drop and re-enumerate).',
+  ['what'],
+);

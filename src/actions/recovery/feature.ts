@@ -7,7 +7,7 @@ import { Escalations } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
 import { keyParts } from '../../devices/record.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
-import { RECOVERY_ACTIONS, RECOVERY_HELD } from './counts.js';
+import { RECOVERY_ACTIONS, RECOVERY_HELD, RECOVERY_USB } from './counts.js';
 
 export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>, stats: Pick<AgentStats, 'counter'>): DeviceFeature {
   const notebook = new RecoveryNotebook(registry);
@@ -25,6 +25,6 @@ export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>,
         .at(-1);
       return kick && { at: kick.at, what: 'recovery kicked its adb transport' };
     },
-    metrics: () => [stats.counter(RECOVERY_ACTIONS).metric(), stats.counter(RECOVERY_HELD).metric()],
+    metrics: () => [stats.counter(RECOVERY_ACTIONS).metric(), stats.counter(RECOVERY_HELD).metric(), stats.counter(RECOVERY_USB).metric()],
   };
 }

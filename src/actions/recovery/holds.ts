@@ -32,7 +32,13 @@ export interface HoldContext {
  * A phone recovery can do no more for says that a person is needed, as
  * long as it stays wedged; a failed power cycle says so too (carry.ts).
  */
-export function noteAttention(c: HoldContext, records: readonly DeviceSnapshot[], attention: ReadonlyMap<string, string>): void {
+export function noteAttention(
+  c: HoldContext,
+  records: readonly DeviceSnapshot[],
+  attention: ReadonlyMap<string, string>,
+  /** The keys whose line is said elsewhere (their hub's, once): the note only. */
+  quiet: ReadonlySet<string> = new Set(),
+): void {
   const { notes, logger } = c;
   for (const r of records) {
     const reason = attention.get(r.key);
@@ -41,7 +47,8 @@ export function noteAttention(c: HoldContext, records: readonly DeviceSnapshot[]
       const text = attentionText(reason);
       if (noted !== text) {
         notes.setAttention(r.key, text);
-        limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+        if (!quiet.has(r.key))
+          limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
       }
     } else if (noted !== undefined && r.state !== 'offline' && r.failures < c.kickAfter) {
       notes.setAttention(r.key, undefined);

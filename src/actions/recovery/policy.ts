@@ -4,6 +4,7 @@
 // (re)connects a configured network device. It never restarts the adb server.
 import { backoffBound } from '../../util/backoff.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
+import type { UsbSeen } from '../../devices/usb-evidence.js';
 
 export interface RecoverySettings {
   /** Reconnect offline devices (`adb reconnect offline`). */
@@ -51,9 +52,16 @@ export type RecoveryAction =
   | { kind: 'kick'; serial: string; key: string; reason: string }
   /** listed: adb's state of the address when the connect was planned (undefined: adb does not list it). */
   | { kind: 'connect'; address: string; reason: string; listed: string | undefined }
-  | { kind: 'power-cycle'; serial: string; key: string; hub: string; port: number; reason: string }
-  /** Not an action: what recovery could do is spent or cannot help; the phone's message asks for a person. */
-  | { kind: 'needs-person'; serial: string; key: string; reason: string };
+  /** usbPort: the phone's USB port path, when the USB layer knows it: the kernel log must show it drop and come back. */
+  | { kind: 'power-cycle'; serial: string; key: string; hub: string; port: number; reason: string; usbPort?: string }
+  /**
+   * Not an action: what recovery could do is spent or cannot help; the
+   * phone's message asks for a person. quiet: its line is the hub's
+   * (hub-lost), not one of its own.
+   */
+  | { kind: 'needs-person'; serial: string; key: string; reason: string; quiet?: boolean }
+  /** Not an action: several phones of one hub lost together, said once per episode (one line, one count), not once per phone. */
+  | { kind: 'hub-lost'; hub: string; serials: string[]; reason: string };
 
 /** The disruptive actions, which the booking gate is asked about. */
 export type Disruption = 'reconnect-offline' | 'kick' | 'power-cycle';
@@ -90,7 +98,15 @@ interface ConnectEntry {
 interface Memory {
   lastOfflineReconnect: number;
   connects: Map<string, ConnectEntry>;
+  /** The hubs whose lost phones were said, while the episode lasts. */
+  hubsSaid: Set<string>;
 }
+
+/** Phones of one hub whose ports dropped this close together were lost together (the USB layer's "at once"). */
+export const LOST_TOGETHER_MS = 10 * 60_000;
+
+/** The layers whose verdict on a port covers every phone behind it: no phone of them is helped one by one. */
+const WIDE_LAYERS = new Set(['controller', 'hub-power', 'hub']);
 
 /** What the policy reads of a device's registry record. */
 export interface ListedDevice {
@@ -116,6 +132,12 @@ export interface ListedDevice {
    * its kicks and its power cycles (monotonic ms). When given, the kicks'
    * cooldown and hourly limit count these rather than the record's.
    */
+  /**
+   * What the USB layer says of it (UsbEvidence, as a value): a phone the
+   * kernel does not have on any port is not kicked or reconnected through
+   * adb, which cannot reach it.
+   */
+  usb?: UsbSeen;
   escalation?: {
     kicks: readonly number[];
     cycles: readonly number[];
@@ -144,7 +166,7 @@ const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'resc
  * with them.
  */
 export class RecoveryPolicy {
-  private readonly memory: Memory = { lastOfflineReconnect: -Infinity, connects: new Map() };
+  private readonly memory: Memory = { lastOfflineReconnect: -Infinity, connects: new Map(), hubsSaid: new Set() };
 
   constructor(
     private readonly settings: RecoverySettings,
@@ -198,6 +220,7 @@ export class RecoveryPolicy {
     const copy: Memory = {
       lastOfflineReconnect: this.memory.lastOfflineReconnect,
       connects: new Map([...this.memory.connects].map(([a, e]) => [a, { ...e }])),
+      hubsSaid: new Set(this.memory.hubsSaid),
     };
     this.plan(copy, devices, now, { cleared: new Map(), ...(portOff && { portOff }) }, asked);
     return asked;
@@ -222,11 +245,14 @@ export class RecoveryPolicy {
     const { connects } = memory;
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
+    // Not enumerated on USB: the evidence picks the step, never adb.
+    actions.push(...this.unseenSteps(memory, devices, now, mayDisturb));
+    const seen = devices.filter((d) => d.usb?.enumerated !== false);
 
     // USB devices, and the network devices the agent connects again: adb 29
     // forgets a TCP device whose transport is dropped (`adb reconnect
     // offline` included), and one connected by hand would not come back.
-    const offline = devices.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || connects.has(d.serial)));
+    const offline = seen.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || connects.has(d.serial)));
     const reconnectDue =
       this.settings.reconnectOffline && (now - memory.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < memory.lastOfflineReconnect);
     const toReconnect: ListedDevice[] = [];
@@ -258,7 +284,7 @@ export class RecoveryPolicy {
       }
     }
 
-    for (const d of devices) {
+    for (const d of seen) {
       const { serial } = d;
       const count = d.failures ?? 0;
       if (d.state !== 'device' || count < this.settings.kickAfterFailures) continue;
@@ -290,7 +316,8 @@ export class RecoveryPolicy {
         }
         if (!mayDisturb(d, 'power-cycle')) continue;
         const { hub, port } = d.hubPort;
-        actions.push({ kind: 'power-cycle', serial, key, hub, port, reason: `still wedged after a kick (shell missed its deadline ${count} times in a row)` });
+        const reason = `still wedged after a kick (shell missed its deadline ${count} times in a row)`;
+        actions.push({ kind: 'power-cycle', serial, key, hub, port, reason, ...usbPortOf(d) });
         continue;
       }
       if (now - lastKick < this.settings.kickCooldownMs) continue;
@@ -373,11 +400,95 @@ export class RecoveryPolicy {
     if (!mayDisturb(d, 'power-cycle')) return { reconnect: false };
     const { hub, port } = d.hubPort;
     const reason = `still offline after ${run.reconnects} offline reconnects (offline for ${offlineFor})`;
-    return { action: { kind: 'power-cycle', serial, key, hub, port, reason }, reconnect: false };
+    return { action: { kind: 'power-cycle', serial, key, hub, port, reason, ...usbPortOf(d) }, reconnect: false };
+  }
+
+  /**
+   * The phones the kernel does not have on any port (sysfs shows none of its
+   * serials, the kernel log's last word on its port is a drop or a failed
+   * enumeration): an adb kick or reconnect cannot reach them. Two or more of
+   * one hub lost together, or any whose hub or controller the USB layer
+   * blames, are the hub's: one hub line per episode, each phone's message
+   * names the hub, and none is cycled one by one. Any other is its port's
+   * power cycle when one is set and allowed, else a person.
+   */
+  private unseenSteps(
+    memory: Memory,
+    devices: readonly ListedDevice[],
+    now: number,
+    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
+  ): RecoveryAction[] {
+    const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
+    const byHub = new Map<string, typeof unseen>();
+    for (const u of unseen) {
+      const hub = u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer) ? u.usb.blame.subject : u.usb.hub;
+      byHub.set(hub, [...(byHub.get(hub) ?? []), u]);
+    }
+    const actions: RecoveryAction[] = [];
+    const episodes = new Set<string>();
+    for (const [hub, group] of byHub) {
+      const times = group.map((u) => u.usb.at);
+      const blamed = group.some((u) => u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer));
+      const together = group.length >= 2 && Math.max(...times) - Math.min(...times) <= LOST_TOGETHER_MS;
+      if (!blamed && !together) {
+        for (const { d, usb } of group) actions.push(this.unseenStep(d, usb, now, mayDisturb));
+        continue;
+      }
+      episodes.add(hub);
+      const serials = group.map((u) => u.d.serial).sort();
+      const evidence = group.find((u) => u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer))?.usb.blame?.evidence;
+      const reason = `${serials.length} phone(s) of hub ${hub} are off USB together (${group
+        .map((u) => u.usb.port)
+        .sort()
+        .join(', ')}): ${evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
+      if (!memory.hubsSaid.has(hub)) actions.push({ kind: 'hub-lost', hub, serials, reason });
+      for (const { d } of group) {
+        const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
+        actions.push({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason: note, quiet: true });
+      }
+    }
+    // An episode ends when the hub has no lost phone left: the next one is said again.
+    for (const hub of [...memory.hubsSaid]) if (!episodes.has(hub)) memory.hubsSaid.delete(hub);
+    for (const hub of episodes) memory.hubsSaid.add(hub);
+    return actions;
+  }
+
+  /** One phone off USB on its own: its port's power cycle (within the hourly limit and the cooldown), else a person; never adb. */
+  private unseenStep(
+    d: ListedDevice,
+    usb: Extract<UsbSeen, { enumerated: false }>,
+    now: number,
+    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
+  ): RecoveryAction {
+    const { serial } = d;
+    const key = d.key ?? serial;
+    const blame = usb.blame ? `; the USB layer says: ${usb.blame.evidence}` : '';
+    const what = `not enumerated on USB (the kernel's last word on port ${usb.port} is ${usb.last})${blame}; an adb kick cannot reach a phone the kernel does not see`;
+    if (!this.settings.powerCycle || !d.hubPort) {
+      const why = this.settings.powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
+      return { kind: 'needs-person', serial, key, reason: `${what}; ${why}` };
+    }
+    const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
+    const cycles = (d.escalation?.cycles ?? []).filter(inHour);
+    if (d.hubPort.blocked !== undefined) return { kind: 'needs-person', serial, key, reason: `${what}; ${cannotCycle(d.hubPort)}` };
+    if (cycles.length >= this.settings.maxKicksPerHour) {
+      return { kind: 'needs-person', serial, key, reason: `${what}; its port was power-cycled ${cycles.length} times this hour` };
+    }
+    // Within a cycle's cooldown, or held back by the gate: the person's note stands meanwhile.
+    if (now - (cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs || !mayDisturb(d, 'power-cycle')) {
+      return { kind: 'needs-person', serial, key, reason: `${what}; its hub port is power-cycled when it may be` };
+    }
+    const { hub, port } = d.hubPort;
+    return { kind: 'power-cycle', serial, key, hub, port, reason: what, usbPort: usb.port };
   }
 
   /** Size of the state, for the boundedness property. */
   size(): number {
     return this.connects.size;
   }
+}
+
+/** The USB port a power cycle must show drop and come back, when the USB layer knows the phone's. */
+function usbPortOf(d: ListedDevice): { usbPort?: string } {
+  return d.usb ? { usbPort: d.usb.port } : {};
 }

@@ -18,6 +18,8 @@ import { BlockedPorts } from './blocked-ports.js';
 import { carry, type CarryContext, type RecoveryAdb } from './carry.js';
 import { noteAttention, noteHolds, type HoldContext, type HoldVerdict, type Verdicts } from './holds.js';
 import { Refusals } from './refusals.js';
+import type { UsbEvidence, UsbSeen } from '../../devices/usb-evidence.js';
+import { isTcpSerial } from '../../util/tcp-serial.js';
 
 export type { RecoveryAdb } from './carry.js';
 
@@ -32,6 +34,8 @@ export interface RecoveryOptions extends ActionOptions {
   mapping?: DeviceMapping;
   /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
   gate?: BookingGate;
+  /** The USB layer's word on each phone (the wiring hands it in): a phone the kernel does not see is not reached through adb, and a power cycle is checked in its log. */
+  usb?: UsbEvidence;
 }
 
 /**
@@ -86,7 +90,8 @@ export class Recovery extends RunnerAction {
     this.blocked = new BlockedPorts(portPower, logger, now);
     const notes = new RecoveryNotebook(registry);
     this.holds = { notes, stats, logger, kickAfter };
-    this.carrying = { adb, portPower, logger, stats, now, policy: this.policy, failing: new SaidOnce(now), notes, blocked: this.blocked };
+    const usb = options.usb && { evidence: options.usb, wall: () => options.clock.wall(), timers: options.clock };
+    this.carrying = { adb, portPower, logger, stats, now, policy: this.policy, failing: new SaidOnce(now), notes, blocked: this.blocked, ...(usb && { usb }) };
     const { hubPorts } = options;
     this.mapping = options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger }));
   }
@@ -114,6 +119,7 @@ export class Recovery extends RunnerAction {
       const place = found && found.kind !== 'none' ? found.value : undefined;
       const blocked = place && this.blocked.why(place.hub, place.port);
       const hubPort = place && (blocked ? { ...place, blocked } : place);
+      const usb = this.usbOf(r, udidOf(r));
       return {
         serial: r.serial,
         state: stateOf(r),
@@ -121,6 +127,7 @@ export class Recovery extends RunnerAction {
         failures: r.failures,
         failingSince: r.failure?.first,
         hubPort,
+        ...(usb && { usb }),
         ...historyOf(escalations.of(r.serial)),
       };
     });
@@ -131,7 +138,13 @@ export class Recovery extends RunnerAction {
     // The disruptions due, cleared (or not) before the policy decides, as values.
     const { cleared, verdicts } = this.clear(this.policy.due(devices, now, portOff), ids, conflicts, keyRefused);
     const attention = new Map<string, string>();
+    const quiet = new Set<string>();
     for (const planned of this.policy.tick(devices, now, { cleared, portOff })) {
+      if (planned.kind === 'hub-lost') {
+        void carry(this.carrying, planned);
+        continue;
+      }
+      if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
       const action = this.refusals.trusted(planned, conflicts, claims, keyRefused);
       if (!action) continue;
       if (action.kind === 'needs-person') {
@@ -152,7 +165,18 @@ export class Recovery extends RunnerAction {
     }
     this.refusals.listed(new Set(records.map((r) => r.serial)));
     noteHolds(this.holds, records, verdicts);
-    noteAttention(this.holds, records, attention);
+    noteAttention(this.holds, records, attention, quiet);
+  }
+
+  /**
+   * The USB layer's word on a phone on USB (a network phone's transport is
+   * not its USB cable): its USB serials are its adb serial and its udid.
+   */
+  private usbOf(r: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined {
+    if (!this.options.usb || isTcpSerial(r.serial)) return undefined;
+    const serials = [...new Set([r.serial, ...(udid !== undefined ? [udid, udid.replace(/-/g, '')] : [])])];
+    const port = r.usb?.usb;
+    return this.options.usb.seen(serials, port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined);
   }
 
   /**

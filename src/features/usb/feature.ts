@@ -7,8 +7,9 @@
 import type { DeviceFeature } from '../../devices/feature.js';
 import { UsbLayer, type UsbContext } from './layer.js';
 
-export function usbFeature(context: UsbContext | undefined): DeviceFeature {
-  const layer = context && new UsbLayer(context);
+/** context.layer: the layer itself, when the wiring keeps it too (recovery reads its evidence); else one of its own. */
+export function usbFeature(context: (UsbContext & { layer?: UsbLayer }) | undefined): DeviceFeature {
+  const layer = context && (context.layer ?? new UsbLayer(context));
   return {
     name: 'usb',
     start: () => layer?.start(),

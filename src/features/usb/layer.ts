@@ -23,6 +23,8 @@ import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf } from './off-a
 import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
+import { cycledOf, PortWords, seenOf } from './presence.js';
+import type { PortCycleSeen, UsbBlame, UsbEvidence, UsbSeen } from '../../devices/usb-evidence.js';
 
 /** The verdicts are worked out this long after a change: a burst of lines is one pass. */
 const SETTLE_MS = 1_000;
@@ -41,7 +43,7 @@ export interface UsbContext {
   offSource?: Facet<OffSource>;
 }
 
-export class UsbLayer {
+export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
   private record: PortRecord = emptyRecord();
   private follower: KernelLogFollower | undefined;
@@ -65,6 +67,8 @@ export class UsbLayer {
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; undefined when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
   private ports: { at: number; bySerial: Map<string, string> } | undefined;
+  /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
+  private readonly words = new PortWords();
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -100,13 +104,43 @@ export class UsbLayer {
     const onPort = port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined;
     const words = this.verdicts.filter((v) => {
       if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
-      if (onPort === undefined) return false;
-      if (v.ports.includes(onPort)) return true;
-      if (v.layer === 'hub' || v.layer === 'hub-power') return hubOf(onPort) === v.subject;
-      if (v.layer === 'controller') return this.controllerOf(busOf(onPort)) === v.subject;
-      return false;
+      return onPort !== undefined && this.covers(v, onPort);
     });
     return words.length ? `USB: ${words.map((v) => v.evidence).join('; ')}` : undefined;
+  }
+
+  /** Whether a verdict on a port, a hub or a controller covers this port. */
+  private covers(v: Verdict, port: string): boolean {
+    if (v.ports.includes(port)) return true;
+    if (v.layer === 'hub' || v.layer === 'hub-power') return hubOf(port) === v.subject;
+    if (v.layer === 'controller') return this.controllerOf(busOf(port)) === v.subject;
+    return false;
+  }
+
+  /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
+  seen(serials: readonly string[], port?: string): UsbSeen | undefined {
+    const { kernelLog, sysfsRoot } = this.context.settings.usb;
+    if (kernelLog === '' || sysfsRoot === '' || serials.length === 0) return undefined;
+    return seenOf(serials, port, this.onUsb(), this.words, (p) => this.blameOf(p));
+  }
+
+  /** Recovery's check after a power cycle: the port dropped and enumerated again since wall ms `since`. */
+  cycled(port: string, since: number): PortCycleSeen | undefined {
+    if (this.context.settings.usb.kernelLog === '' || !this.follower) return undefined;
+    return cycledOf(this.words, port, since);
+  }
+
+  /** The widest verdict that covers a port (controller first, as attribution orders them); a phone's own verdict is not the port's. */
+  private blameOf(port: string): UsbBlame | undefined {
+    const v = this.verdicts.find((x) => x.layer !== 'phone' && this.covers(x, port));
+    return v && { layer: v.layer, subject: v.subject, evidence: v.evidence };
+  }
+
+  /** sysfs's serials on ports, read at most every few seconds for all the phones of one look. */
+  private onUsb(): Map<string, string> {
+    const at = this.context.clock.monotonic();
+    if (!this.ports || at - this.ports.at >= SYSFS_CELL_MS) this.ports = { at, bySerial: serialsOnPorts(this.context.settings.usb.sysfsRoot) };
+    return this.ports.bySerial;
   }
 
   /**
@@ -164,11 +198,8 @@ export class UsbLayer {
   }
 
   private portOfSerial(info: DeviceInfo): string | undefined {
-    const root = this.context.settings.usb.sysfsRoot;
-    if (root === '') return undefined;
-    const at = this.context.clock.monotonic();
-    if (!this.ports || at - this.ports.at >= SYSFS_CELL_MS) this.ports = { at, bySerial: serialsOnPorts(root) };
-    const bySerial = this.ports.bySerial;
+    if (this.context.settings.usb.sysfsRoot === '') return undefined;
+    const bySerial = this.onUsb();
     return usbSerialsOf(info)
       .map((s) => bySerial.get(s))
       .find((p) => p !== undefined);
@@ -205,7 +236,9 @@ export class UsbLayer {
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
     if (event.port !== undefined) this.failures.add(event.port, event.kind);
-    addEvent(this.record, event, this.wallOf(parsed.tsUs));
+    const at = this.wallOf(parsed.tsUs);
+    addEvent(this.record, event, at);
+    this.words.add(event, at);
     this.dirty = true;
     this.settle ??= this.context.clock.setTimer(
       () => {

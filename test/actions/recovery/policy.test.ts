@@ -113,7 +113,7 @@ function run(steps: Step[], settings: RecoverySettings = defaultRecoverySettings
       // What adb lists, each look: the offline runs are judged from it.
       for (const d of devices) log.push({ now, kind: 'listed', target: d.serial, state: d.state });
       for (const a of policy.tick(devices, now)) {
-        const target = a.kind === 'connect' ? a.address : a.kind === 'reconnect-offline' ? '' : a.serial;
+        const target = a.kind === 'connect' ? a.address : a.kind === 'reconnect-offline' ? '' : a.kind === 'hub-lost' ? a.hub : a.serial;
         log.push({ now, kind: a.kind, target, ...(a.kind === 'reconnect-offline' ? { serials: a.serials } : {}) });
       }
     }

@@ -11,6 +11,7 @@ import type { PortPower } from '../../../src/hub/uhubctl.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
+import type { UsbEvidence } from '../../../src/devices/usb-evidence.js';
 import { androidPhone } from '../../support/devices.js';
 
 /** The lines of uhubctl's `-a cycle` output recovery's tests look for (the whole of it: test/hub/uhubctl). */
@@ -25,6 +26,8 @@ export interface RecoveryBedOptions {
   status?: PortPower['status'];
   /** adb connect's answer (`adb connect ADDRESS`): default, it connects. */
   connect?: (address: string) => Promise<string>;
+  /** The USB layer's word on the phones, as the wiring hands it in; none: recovery has no USB evidence. */
+  usb?: UsbEvidence;
 }
 
 /**
@@ -86,6 +89,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     clock,
     hubPorts: hubPortsOf(settings.hubPorts),
     ...(settings.recovery.powerCycle && { portPower }),
+    ...(options.usb && { usb: options.usb }),
   });
   const listing = new Map<string, string>();
   const key = (serial: string): string => recordKey('android', serial);

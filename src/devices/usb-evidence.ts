@@ -1,0 +1,51 @@
+// What recovery needs from the USB layer below adb, as a read-only
+// capability the wiring hands in (src/agent/actions.ts): here, below both,
+// so that recovery never imports the layer, and its policy gets the answers
+// as values.
+
+/** What the USB layer blames for a port's failures, with the evidence a person can check. */
+export interface UsbBlame {
+  /** controller, hub-power, hub, port or phone. */
+  layer: string;
+  subject: string;
+  evidence: string;
+}
+
+/**
+ * A phone as the USB layer sees it: enumerated on a port (sysfs shows its
+ * serial there), or not enumerated at all (sysfs shows it nowhere and the
+ * kernel's last word on the port it was last on is a disconnect or a failed
+ * enumeration).
+ */
+export type UsbSeen =
+  | { enumerated: true; port: string }
+  | {
+      enumerated: false;
+      port: string;
+      /** The hub the port hangs off ("1-1.4" for "1-1.4.2"). */
+      hub: string;
+      /** The kernel's last word on the port. */
+      last: 'disconnected' | 'failing enumeration';
+      /** Wall ms of that word. */
+      at: number;
+      /** What the layer blames for the port's failures, when it blames something. */
+      blame?: UsbBlame;
+    };
+
+/** Whether a port dropped and enumerated again in the kernel's log since a time. */
+export interface PortCycleSeen {
+  dropped: boolean;
+  back: boolean;
+}
+
+export interface UsbEvidence {
+  /** What the layer says of a phone with these USB serials (adb's usb path, when adb gives one, first); undefined: it cannot say (sysfs or the kernel log not read, or never seen). */
+  seen(serials: readonly string[], port?: string): UsbSeen | undefined;
+  /** What the kernel log says of the port since wall ms `since`; undefined when the kernel log is not read. */
+  cycled(port: string, since: number): PortCycleSeen | undefined;
+}
+
+/** The USB port path of a uhubctl location and port: hub "1-1.4" port 2 is "1-1.4.2", root hub "1" port 3 is "1-3". */
+export function portPathOf(hub: string, port: number): string {
+  return hub.includes('-') ? `${hub}.${port}` : `${hub}-${port}`;
+}

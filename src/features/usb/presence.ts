@@ -1,0 +1,80 @@
+// Whether the kernel has a phone on a port now, from the layer's two
+// sources: sysfs (its serial on a port) and the kernel log (the last word on
+// the port it was last seen on). Pure but for the bounded memory of the
+// kernel's last word per port, which the layer feeds line by line; recovery
+// reads the answers through the capability it is handed (UsbEvidence).
+import type { PortCycleSeen, UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
+import { hubOf, type UsbEvent } from './classify.js';
+
+/** As many ports and serials as the record per port keeps. */
+const MAX_KEPT = 512;
+
+interface PortWord {
+  /** The kernel's last word on the port that says whether a device is on it. */
+  last: 'disconnected' | 'failing enumeration' | 'enumerated';
+  at: number;
+  /** Wall ms of its last disconnect, and of its last new device after it. */
+  droppedAt?: number;
+  backAt?: number;
+}
+
+export class PortWords {
+  private readonly ports = new Map<string, PortWord>();
+  private readonly serials = new Map<string, string>();
+
+  /** One classified kernel event at wall ms `at`. */
+  add(event: UsbEvent, at: number): void {
+    const { port } = event;
+    if (port === undefined) return;
+    if (event.kind === 'serial' && event.serial !== undefined) keep(this.serials, event.serial, port);
+    const word = this.ports.get(port);
+    if (event.kind === 'disconnect') keep(this.ports, port, { ...word, last: 'disconnected', at, droppedAt: at });
+    else if (event.kind === 'enumeration-failed') keep(this.ports, port, { ...word, last: 'failing enumeration', at });
+    else if (event.kind === 'new-device' || event.kind === 'serial') keep(this.ports, port, { ...word, last: 'enumerated', at, backAt: at });
+  }
+
+  /** The port the kernel last saw one of these serials on. */
+  portOf(serials: readonly string[]): string | undefined {
+    return serials.map((s) => this.serials.get(s)).find((p) => p !== undefined);
+  }
+
+  of(port: string): Readonly<PortWord> | undefined {
+    return this.ports.get(port);
+  }
+}
+
+/**
+ * A phone with these USB serials: enumerated where sysfs shows one of them;
+ * not enumerated where sysfs shows none and the kernel's last word on its
+ * port (adb's usb path, else the port the kernel last read its serial on) is
+ * a disconnect or a failed enumeration; else undefined (nothing to go on).
+ */
+export function seenOf(
+  serials: readonly string[],
+  port: string | undefined,
+  onUsb: ReadonlyMap<string, string>,
+  words: PortWords,
+  blameOf: (port: string) => UsbBlame | undefined,
+): UsbSeen | undefined {
+  const on = serials.map((s) => onUsb.get(s)).find((p) => p !== undefined);
+  if (on !== undefined) return { enumerated: true, port: on };
+  const where = port ?? words.portOf(serials);
+  if (where === undefined) return undefined;
+  const word = words.of(where);
+  if (!word || word.last === 'enumerated') return undefined;
+  const blame = blameOf(where);
+  return { enumerated: false, port: where, hub: hubOf(where), last: word.last, at: word.at, ...(blame && { blame }) };
+}
+
+/** Whether the port dropped, and enumerated a device again after, since wall ms `since`. */
+export function cycledOf(words: PortWords, port: string, since: number): PortCycleSeen {
+  const word = words.of(port);
+  const dropped = word?.droppedAt !== undefined && word.droppedAt >= since;
+  return { dropped, back: dropped && word.backAt !== undefined && word.backAt >= word.droppedAt };
+}
+
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_KEPT) map.delete(map.keys().next().value!);
+}
