@@ -29,6 +29,7 @@ export class KernelLogFollower {
   private partial = '';
   private stopped = false;
   private failing = false;
+  private overran = false;
   private readonly buffer = Buffer.alloc(READ_BYTES);
 
   constructor(private readonly options: FollowOptions) {}
@@ -71,7 +72,17 @@ export class KernelLogFollower {
       if (this.stopped) return;
       if (err) {
         // EPIPE: the record we were to read was overwritten in the ring buffer; the next read goes on with the oldest kept.
-        if (err.code === 'EPIPE') return this.turn(reads + 1);
+        // Said once: a storm of kernel lines can overrun the ring buffer often, and each time is the same news.
+        if (err.code === 'EPIPE') {
+          if (!this.overran) {
+            this.overran = true;
+            this.options.logger.info(
+              { path: this.options.path },
+              `the kernel overwrote some of its messages before the agent read them (a burst larger than its ring buffer): the USB record may miss failures of that moment; said once`,
+            );
+          }
+          return this.turn(reads + 1);
+        }
         // EAGAIN: nothing new. Another error (a directory named, a device gone): said once, until a read works again.
         if (err.code !== 'EAGAIN' && !this.failing) {
           this.failing = true;

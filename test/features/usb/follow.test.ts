@@ -1,0 +1,137 @@
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as Fs from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KernelLogFollower } from '../../../src/features/usb/follow.js';
+import type { Timers } from '../../../src/util/clock.js';
+import { waitFor } from '../../support/wait.js';
+import { captureLogger } from '../../log/capture.js';
+
+// The follower on a real file, its polls driven by hand (each due timer run
+// when the test says), and on reads that fail the way /dev/kmsg's do. A
+// /dev/kmsg read returns one whole record; a recorded file can be read while
+// it is still being written, so a record may arrive in two reads.
+
+const fsMock = vi.hoisted(() => ({ failNext: [] as string[] }));
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof Fs>();
+  return {
+    ...real,
+    read: ((
+      fd: number,
+      buffer: Buffer,
+      offset: number,
+      length: number,
+      position: number | null,
+      cb: (err: NodeJS.ErrnoException | null, n: number) => void,
+    ) => {
+      const code = fsMock.failNext.shift();
+      if (code) return process.nextTick(() => cb(Object.assign(new Error(`${code}: simulated`), { code }), 0));
+      return real.read(fd, buffer, offset, length, position, cb);
+    }) as typeof real.read,
+  };
+});
+
+/** Timers the test runs by hand: the follower's next poll waits until `tick()`. */
+function handTimers(): Timers & { tick(): void; pending(): number } {
+  const due: Array<() => void> = [];
+  return {
+    setTimer: (fn) => (due.push(fn), { cancel: () => undefined }),
+    tick: () => due.shift()?.(),
+    pending: () => due.length,
+  };
+}
+
+function follow(path: string): { lines: string[]; log: ReturnType<typeof captureLogger>; timers: ReturnType<typeof handTimers>; follower: KernelLogFollower } {
+  const lines: string[] = [];
+  const log = captureLogger();
+  const timers = handTimers();
+  const follower = new KernelLogFollower({ path, onLine: (l) => lines.push(l), logger: log.logger, timers });
+  return { lines, log, timers, follower };
+}
+
+const RECORD = '6,2042,151213001,-;usb 1-1.4.2: device descriptor read/64, error -71';
+
+let running: KernelLogFollower | undefined;
+afterEach(() => {
+  running?.stop();
+  running = undefined;
+  fsMock.failNext.length = 0;
+});
+
+describe('KernelLogFollower', () => {
+  it('reads a record whose end is written after a poll as one line, never two halves', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kmsg-')), 'kmsg');
+    writeFileSync(file, RECORD.slice(0, 20));
+    const f = follow(file);
+    running = f.follower;
+    expect(f.follower.start()).toBe(true);
+    await waitFor(() => f.timers.pending() > 0, 5_000, 'the first poll');
+    expect(f.lines).toEqual([]);
+    appendFileSync(file, RECORD.slice(20) + '\n');
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 0, 5_000, 'the record');
+    expect(f.lines).toEqual([RECORD]);
+  });
+
+  it('drops a "line" without an end longer than 64 KiB, and reads the next record whole', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kmsg-')), 'kmsg');
+    writeFileSync(file, 'x'.repeat(70 * 1024));
+    const f = follow(file);
+    running = f.follower;
+    f.follower.start();
+    await waitFor(() => f.timers.pending() > 0, 5_000, 'the first poll');
+    appendFileSync(file, 'tail of the garbage\n' + RECORD + '\n');
+    f.timers.tick();
+    await waitFor(() => f.lines.includes(RECORD), 5_000, 'the record');
+    expect(f.lines.every((l) => l.length < 64 * 1024)).toBe(true);
+  });
+
+  it('goes on after the ring buffer overwrote a record (EPIPE), and says so once however often it happens', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kmsg-')), 'kmsg');
+    writeFileSync(file, RECORD + '\n');
+    fsMock.failNext.push('EPIPE', 'EPIPE');
+    const f = follow(file);
+    running = f.follower;
+    f.follower.start();
+    await waitFor(() => f.lines.length > 0, 5_000, 'the record after two overruns');
+    await waitFor(() => f.timers.pending() > 0, 5_000, 'the next poll');
+    fsMock.failNext.push('EPIPE');
+    appendFileSync(file, RECORD + '\n');
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 1, 5_000, 'the second record');
+    expect(f.lines).toEqual([RECORD, RECORD]);
+    const said = f.log.lines().filter((l) => String(l.msg).startsWith('the kernel overwrote some of its messages'));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.level).toBe('info');
+  });
+
+  it('keeps trying a log whose reads fail, says it once, and reads again once a read works', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kmsg-')), 'kmsg');
+    writeFileSync(file, '');
+    fsMock.failNext.push('EIO', 'EIO', 'EIO');
+    const f = follow(file);
+    running = f.follower;
+    f.follower.start();
+    for (let i = 0; i < 3; i++) {
+      await waitFor(() => f.timers.pending() > 0, 5_000, 'the next retry');
+      f.timers.tick();
+    }
+    appendFileSync(file, RECORD + '\n');
+    await waitFor(() => f.timers.pending() > 0, 5_000, 'the next poll');
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 0, 5_000, 'the record once reads work');
+    expect(f.log.lines().filter((l) => String(l.msg).startsWith(`reading the kernel's messages from ${file} failed`))).toHaveLength(1);
+  });
+
+  it('reads nothing more once stopped, even with a read in flight', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kmsg-')), 'kmsg');
+    writeFileSync(file, RECORD + '\n');
+    const f = follow(file);
+    f.follower.start();
+    f.follower.stop();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.lines).toEqual([]);
+  });
+});
