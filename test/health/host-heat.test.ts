@@ -96,7 +96,7 @@ describe('host-level hot batteries, as registered', () => {
 
   it('a phone that is not ready carries no new reading and is not counted', () => {
     const b = bed();
-    const off = { ...phone('C', hot + 5), state: 'offline' };
+    const off: DeviceInfo = { ...phone('C', hot + 5), state: 'offline' };
     annotateAll(b.features, [phone('A', hot + 2), phone('B', hot + 2), off]);
     expect(b.hostLines()).toEqual([]);
   });
