@@ -11,6 +11,7 @@ import { OFF_SOURCE } from '../devices/off-source.js';
 import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
+import { hostHeatFeature } from '../health/host-heat-feature.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
 import type { PowerPaths } from '../actions/charge/power-paths.js';
@@ -23,7 +24,7 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
  * that build the features alone: the USB layer and readiness are off. `stats`
  * holds the counters the actions write and the features serve (AgentStats.counter).
  */
-type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'>; powerPaths?: PowerPaths };
+type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'> & Partial<Pick<Settings, 'health'>>; powerPaths?: PowerPaths };
 
 /** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
 export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): DeviceFeature[] {
@@ -35,5 +36,7 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
+    // After health, once per report: several phones hot together are one host-level line; off without the health settings.
+    ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic())] : []),
   ];
 }

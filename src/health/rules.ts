@@ -69,13 +69,21 @@ export interface Finding {
 
 const MIB = 1024 ** 2;
 
+/**
+ * Whether a battery at `t` °C is hot: from batteryHotCelsius up, and once
+ * hot until it is at or below batteryHotCelsius less the hysteresis. The
+ * one rule of a hot battery, which the host-level judgement (host-heat.ts)
+ * reads too.
+ */
+export function isHot(t: number, wasHot: boolean, s: Pick<HealthSettings, 'batteryHotCelsius' | 'batteryHotHysteresisCelsius'>): boolean {
+  return wasHot ? t > s.batteryHotCelsius - s.batteryHotHysteresisCelsius : t >= s.batteryHotCelsius;
+}
+
 export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: HealthSettings): Finding[] {
   const out: Finding[] = [];
   const t = input.temperatureCelsius;
   if (t !== undefined) {
-    const limit = previous.has('battery_hot') ? s.batteryHotCelsius - s.batteryHotHysteresisCelsius : s.batteryHotCelsius;
-    const hot = previous.has('battery_hot') ? t > limit : t >= limit;
-    if (hot) {
+    if (isHot(t, previous.has('battery_hot'), s)) {
       const back = s.batteryHotCelsius - s.batteryHotHysteresisCelsius;
       out.push({
         problem: 'battery_hot',

@@ -57,6 +57,7 @@ describe('alerting rules', () => {
         'DeviceAgentDeviceRecoveredRepeatedly',
         'DeviceAgentRecoveryFailing',
         'DeviceAgentBatteryHot',
+        'DeviceAgentHostHot', // issue 43: several phones hot together are the room or the host
         'DeviceAgentBatteryLow',
         'DeviceAgentStorageFull',
         'DeviceAgentDevicesDropped',

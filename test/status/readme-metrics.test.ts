@@ -10,6 +10,8 @@ import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 import { PowerPaths } from '../../src/actions/charge/power-paths.js';
+import { hostHeatFeature } from '../../src/health/host-heat-feature.js';
+import { shippedHealth } from '../health/defaults.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -34,6 +36,8 @@ describe('docs/reference/metrics.md', () => {
       ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
       ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
+      // Several phones hot together (with the daemon's health settings).
+      ...(hostHeatFeature(shippedHealth, undefined, () => 0).metrics?.() ?? []),
       // Charge control's power path checks (with the daemon's state directory).
       ...new PowerPaths().metrics(),
       ...deviceMetrics([], []),

@@ -122,3 +122,19 @@ export function hubOf(port: string): string {
 export function busOf(port: string): number {
   return Number(port.slice(0, port.indexOf('-')));
 }
+
+/**
+ * A speed fallback read from sysfs: the phone's link speed (its `speed`,
+ * Mb/s) below what its port runs at (the parent hub's or root hub's
+ * `speed`). Every phone is a high-speed (480 Mb/s) device at least, so one
+ * below 480 on a port of 480 or more has fallen back, which is the cable (a
+ * charge-grade or USB 1 cable, its data lines failing) or a worn plug, not
+ * the phone's software. A phone at 480 on a SuperSpeed hub is not judged:
+ * the kernel puts a high-speed link on the hub's USB 2 half, whose speed is
+ * 480, and most phones are USB 2 devices anyway, so sysfs cannot tell a USB 2
+ * cable on a USB 3 phone from a USB 2 phone.
+ */
+export function speedFallback(port: string, phoneMbps: number, portMbps: number): string | undefined {
+  if (!(phoneMbps > 0) || !(portMbps > 0) || phoneMbps >= portMbps || phoneMbps >= 480) return undefined;
+  return `port ${port}: phone at ${phoneMbps} Mb/s on a ${portMbps} Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first`;
+}

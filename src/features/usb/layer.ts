@@ -14,13 +14,13 @@ import { SaidOnce } from '../../log/said-once.js';
 import type { Metric } from '../../util/metric.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, hubOf } from './classify.js';
+import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
 import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
-import { controllersOfBuses, serialsOnPorts } from './sysfs.js';
+import { controllersOfBuses, serialsOnPorts, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
@@ -67,6 +67,7 @@ export class UsbLayer implements UsbEvidence {
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; undefined when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
   private ports: { at: number; bySerial: Map<string, string> } | undefined;
+  private readonly speeds = new Map<string, { at: number; said: string | undefined }>();
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
 
@@ -106,7 +107,23 @@ export class UsbLayer implements UsbEvidence {
       if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
       return onPort !== undefined && this.covers(v, onPort);
     });
-    return words.length ? `USB: ${words.map((v) => v.evidence).join('; ')}` : undefined;
+    const said = [...words.map((v) => v.evidence), ...(onPort === undefined ? [] : [this.fallbackOf(onPort)])].filter((w) => w !== undefined);
+    return said.length ? `USB: ${said.join('; ')}` : undefined;
+  }
+
+  /** A phone's link below its port's speed, from sysfs, read at most every few seconds per port. */
+  private fallbackOf(port: string): string | undefined {
+    const root = this.context.settings.usb.sysfsRoot;
+    if (root === '') return undefined;
+    const at = this.context.clock.monotonic();
+    const kept = this.speeds.get(port);
+    if (kept && at - kept.at < SYSFS_CELL_MS) return kept.said;
+    const speeds = speedsOfPort(root, port);
+    const said = speeds && speedFallback(port, speeds.phone, speeds.port);
+    // Bounded: the ports adb names, dropped when the map grows past the lab's size.
+    if (this.speeds.size >= 1024) this.speeds.clear();
+    this.speeds.set(port, { at, said });
+    return said;
   }
 
   /** Whether a verdict on a port, a hub or a controller covers this port. */

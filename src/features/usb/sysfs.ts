@@ -49,3 +49,24 @@ export function serialsOnPorts(root: string): Map<string, string> {
   }
   return out;
 }
+
+/**
+ * The link speed (Mb/s) of the device on a port and of the hub it hangs off
+ * ("1-1.4.2" under "1-1.4", "1-3" under the root hub "usb1"), from their
+ * `speed` files; undefined where either cannot be read.
+ */
+export function speedsOfPort(root: string, port: string): { phone: number; port: number } | undefined {
+  const dot = port.lastIndexOf('.');
+  const parent = dot >= 0 ? port.slice(0, dot) : `usb${port.slice(0, port.indexOf('-'))}`;
+  const read = (name: string): number | undefined => {
+    try {
+      const n = Number(readFileSync(join(root, name, 'speed'), 'utf8').trim());
+      return Number.isFinite(n) && n > 0 ? n : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const phone = read(port);
+  const hub = phone === undefined ? undefined : read(parent);
+  return phone === undefined || hub === undefined ? undefined : { phone, port: hub };
+}

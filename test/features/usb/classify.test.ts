@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyUsbLine, hubOf, type UsbEvent } from '../../../src/features/usb/classify.js';
+import { classifyUsbLine, hubOf, speedFallback, type UsbEvent } from '../../../src/features/usb/classify.js';
 import { parseDmesgLine, parseKmsgRecord } from '../../../src/features/usb/kernel-line.js';
 
 // Real kernel lines quoted in public reports (fixtures/README.md names each
@@ -82,6 +82,31 @@ describe('classifyUsbLine on real lines', () => {
       { kind: 'new-device', port: '4-1', speed: 'full-speed' },
       { kind: 'slow-speed', port: '4-1' },
     ]);
+  });
+});
+
+describe('speed fallback on a port that can do more', () => {
+  it('a full-speed device on an xHCI root port, and the kernel saying so (viveris/uMTP-Responder#83)', () => {
+    expect(eventsOf('umtp-responder-83.dmesg')).toEqual([
+      { kind: 'new-device', port: '1-3', speed: 'full-speed' },
+      { kind: 'slow-speed', port: '1-3' },
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("from sysfs: a phone below 480 Mb/s on a port of 480 or more is the cable or the plug; at its port's speed, or a high-speed phone, it is not", () => {
+    expect(speedFallback('1-1.4.2', 12, 480)).toBe(
+      'port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
+    );
+    expect(speedFallback('1-3', 1.5, 480)).toMatch(/^port 1-3: phone at 1\.5 Mb\/s on a 480 Mb\/s port: /);
+    expect(speedFallback('1-1.4.2', 480, 480)).toBeUndefined();
+    // A USB 2 phone under a SuperSpeed hub is on the hub's USB 2 half: nothing to say.
+    expect(speedFallback('2-1.1', 480, 5000)).toBeUndefined();
+    // A full-speed port (an old USB 1.1 hub): the phone runs as fast as the port.
+    expect(speedFallback('3-1', 12, 12)).toBeUndefined();
+    expect(speedFallback('3-1', 12, Number.NaN)).toBeUndefined();
   });
 });
 

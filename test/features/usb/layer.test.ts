@@ -201,3 +201,28 @@ describe('controllersOfBuses', () => {
     expect(controllersOfBuses(join(root, 'missing'))).toEqual(new Map());
   });
 });
+
+describe('a phone below its port’s speed, from sysfs', () => {
+  it("puts the cable or the plug on the message of a phone at 12 Mb/s on a 480 Mb/s port, and nothing on one at the port's speed", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-speed-'));
+    const sysfs = join(dir, 'devices');
+    const dev = (name: string, speed: string): void => {
+      mkdirSync(join(sysfs, name), { recursive: true });
+      writeFileSync(join(sysfs, name, 'speed'), `${speed}\n`);
+    };
+    dev('usb1', '480');
+    dev('1-1', '480');
+    dev('1-1.4', '480');
+    dev('1-1.4.2', '12');
+    dev('1-1.4.3', '480');
+    dev('1-2', '12');
+    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    expect(note(feature, phone('SLOW', '1-1.4.2'))).toBe(
+      'USB: port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
+    );
+    expect(note(feature, phone('FAST', '1-1.4.3'))).toBeUndefined();
+    // On a root hub's port: the root hub's own speed is the port's.
+    expect(note(feature, phone('ROOT', '1-2'))).toMatch(/^USB: port 1-2: phone at 12 Mb\/s on a 480 Mb\/s port: /);
+    expect(note(feature, phone('NOWHERE', '1-9'))).toBeUndefined();
+  });
+});
