@@ -44,8 +44,3 @@ export interface UsbEvidence {
   /** What the kernel log says of the port since wall ms `since`; undefined when the kernel log is not read. */
   cycled(port: string, since: number): PortCycleSeen | undefined;
 }
-
-/** The USB port path of a uhubctl location and port: hub "1-1.4" port 2 is "1-1.4.2", root hub "1" port 3 is "1-3". */
-export function portPathOf(hub: string, port: number): string {
-  return hub.includes('-') ? `${hub}.${port}` : `${hub}-${port}`;
-}
