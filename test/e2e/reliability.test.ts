@@ -12,7 +12,7 @@ import { procSample } from '../bench/measure.js';
 import { SimFarm } from '../sim/farm.js';
 import { DaemonBed } from './daemon-bed.js';
 import { devicesOf } from '../support/reports.js';
-import { sleep } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 // The faults that silenced or flooded a host before the report planner and
 // the adb deadlines: each runs the agent as the operator runs it (its own
@@ -171,9 +171,9 @@ describe('signals in each phase of a report', () => {
     await bed.plug('TERM0001');
     cloud.setDelay(60_000);
     const a = bed.run({ DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS: '2' });
-    // The double records a request when it answers; the start report is under way by then.
+    // The start report in flight: the double records a PUT when it arrives, and holds its answer.
     await a.waitForLog((l) => l.msg === 'device-agent started');
-    await sleep(1_500);
+    await waitFor(() => cloud.putRequests().length > 0, 20_000, 'the start report at the cloud');
     const t0 = Date.now();
     const end = await a.stop('SIGTERM', 8_000);
     expect(end.code).toBe(0);

@@ -3,7 +3,7 @@ import type { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, runAgent } from './agent-process.js';
 import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 import { reported } from '../support/reports.js';
-import { sleep } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 // Samsung's battery protection (charge.ways = samsung) in the running
 // daemon: the real adb server, simulated Galaxy S25+ phones keeping
@@ -66,10 +66,13 @@ describe("Samsung's battery protection", () => {
     expect(await phones.PIXEL004!.setting('protect_battery')).toBe('0');
 
     // Booked: read, never written, while the cloud says so.
+    // Bounded by looks, not by time: two more "booked" answers after the read (the booked phone
+    // asks at every look), each a decision that left the setting alone; or a write, which stops the asking.
     await agent.waitForLog((l) => l.msg === 'device SAMBK003: protect_battery reads null', 20_000);
-    await sleep(6_000);
+    const asked = cloud.statusRequests('SAMBK003').length;
+    const written = () => agent.logs().some((l) => String(l.msg).startsWith('device SAMBK003: Samsung battery protection on'));
+    await waitFor(() => cloud.statusRequests('SAMBK003').length >= asked + 2 || written(), 20_000, 'two more booking questions for SAMBK003');
     expect(await phones.SAMBK003!.setting('protect_battery')).toBe('null');
-    expect(cloud.statusRequests('SAMBK003').length).toBeGreaterThan(0);
     let metrics = await scrapeMetrics(agent);
     expect(state(metrics, 'SAMON001')).toBe('on');
     expect(state(metrics, 'SAMNO002')).toBe('not-taken');

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed } from './daemon-bed.js';
-import { sleep } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 // Signals the daemon gets at awkward moments, beyond the ones of
 // test/e2e/reliability.test.ts (SIGTERM while the first report's PUT hangs or
@@ -45,7 +45,8 @@ describe('a second SIGTERM while the first waits for the report in flight', () =
     cloud.setDelay(60_000);
     const a = bed.run({ DEVICE_AGENT_SHUTDOWN_TIMEOUT_SECONDS: '9' });
     await a.waitForLog((l) => l.msg === 'device-agent started');
-    await sleep(1_500);
+    // The start report in flight: the double records a PUT when it arrives, and holds its answer.
+    await waitFor(() => cloud.putRequests().length > 0, 20_000, 'the start report at the cloud');
     a.child.kill('SIGTERM');
     await a.waitForLog((l) => l.msg === 'waiting for the report in flight to finish');
     const t0 = Date.now();
