@@ -11,6 +11,7 @@ import { OFF_SOURCE } from '../devices/off-source.js';
 import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
+import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
 import type { PowerPaths } from '../actions/charge/power-paths.js';
@@ -34,6 +35,6 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     chargeFeature(registry, stats, context?.powerPaths),
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
-    readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
+    readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
   ];
 }

@@ -18,6 +18,8 @@ import { iosSource } from '../platforms/ios/setup.js';
 import type { DeviceSource, PlatformName } from '../platforms/source.js';
 import { ANDROID_NAME } from '../platforms/android/name.js';
 import { IOS_NAME } from '../platforms/ios/name.js';
+import type { ReadinessReader } from '../platforms/readiness.js';
+import { ANDROID_READINESS } from '../platforms/android/readiness.js';
 
 export interface Platforms {
   /** Every source, in report order. */
@@ -39,6 +41,12 @@ export interface Platforms {
    */
   services: { adb: AdbClient };
 }
+
+/**
+ * The platform that offers the readiness capability (src/platforms/readiness.ts):
+ * the readiness feature judges what it reads, and names no platform.
+ */
+export const readinessReader: ReadinessReader = ANDROID_READINESS;
 
 /**
  * Each platform's service address as the variables and settings give it,
