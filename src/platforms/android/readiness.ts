@@ -5,12 +5,13 @@
 import type { ReadinessReader } from '../readiness.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
+import { ANDROID_NAME } from './name.js';
 import { cachedProp, cachedSection } from './source.js';
 
 const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 
 export const ANDROID_READINESS: ReadinessReader = {
-  phones: 'Android phones',
+  phones: ANDROID_NAME.phones,
   buildName: (release, id) => `Android ${release}${id !== undefined ? ` (${id})` : ''}`,
   reading: (registry, key) => {
     const texts = READINESS_PROBES.map((probe) => cachedSection(registry, key, probe.section));
