@@ -62,18 +62,18 @@ export interface ServiceDoctor {
   /** The variables that point at the service, for advice: "ADB_SERVER_SOCKET=tcp:HOST:PORT (or ...)". */
   readonly addressVariables: { readonly socket: string; readonly port: string };
   /** The error code of a service that could not be reached, or undefined when the error is another. */
-  unreachable(error: unknown): string | undefined;
+  readonly unreachable: (error: unknown) => string | undefined;
   /** The output a shell cut at its deadline still gave, or undefined when the error is another. */
-  partialOutput(error: unknown): string | undefined;
+  readonly partialOutput: (error: unknown) => string | undefined;
   /** The service tool's banner (`adb version`); undefined when it names no version. */
-  toolVersion(output: string): ToolVersion | undefined;
+  readonly toolVersion: (output: string) => ToolVersion | undefined;
   /** What to do about a phone the service lists in a state other than ready. */
-  notReadyAdvice(state: string, serial: string): string;
+  readonly notReadyAdvice: (state: string, serial: string) => string;
   /** The shell command that prints the battery, and what its output says. */
   readonly batteryCommand: string;
-  battery(output: string): BatteryFacts;
+  readonly battery: (output: string) => BatteryFacts;
   /** The shell command that prints the readiness sections and the brand, where its part starts in an output, and what its text says. */
   readonly readinessCommand: string;
-  splitReadiness(output: string): { head: string; readiness?: ReadinessAnswer };
-  parseReadiness(text: string): ReadinessReading | undefined;
+  readonly splitReadiness: (output: string) => { head: string; readiness?: ReadinessAnswer };
+  readonly parseReadiness: (text: string) => ReadinessReading | undefined;
 }

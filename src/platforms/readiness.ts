@@ -23,9 +23,9 @@ export interface ReadinessReader {
   /** Its devices as /metrics' help names them ("... phones"). */
   readonly phones: string;
   /** A build for people, from its version and build id. */
-  buildName(release: string, id: string | undefined): string;
+  readonly buildName: (release: string, id: string | undefined) => string;
   /** The reading of the device's current connection, from what its inventory already read; undefined when it read none (a device of another platform). */
-  reading(registry: Pick<DeviceRegistry, 'facet'>, key: string): ReadinessReading | undefined;
+  readonly reading: (registry: Pick<DeviceRegistry, 'facet'>, key: string) => ReadinessReading | undefined;
   /** The build fingerprint of the device's current connection, trimmed; undefined when not read or blank. */
-  fingerprint(registry: Pick<DeviceRegistry, 'facet'>, key: string): string | undefined;
+  readonly fingerprint: (registry: Pick<DeviceRegistry, 'facet'>, key: string) => string | undefined;
 }
