@@ -12,6 +12,7 @@ import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import { hostHeatFeature } from '../health/host-heat-feature.js';
+import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
 import type { PowerPaths } from '../actions/charge/power-paths.js';
@@ -35,7 +36,7 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     chargeFeature(registry, stats, context?.powerPaths),
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
-    readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
+    readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
     // After health, once per report: several phones hot together are one host-level line; off without the health settings.
     ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic())] : []),
   ];

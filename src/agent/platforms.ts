@@ -18,6 +18,12 @@ import { iosSource } from '../platforms/ios/setup.js';
 import type { DeviceSource, PlatformName } from '../platforms/source.js';
 import { ANDROID_NAME } from '../platforms/android/name.js';
 import { IOS_NAME } from '../platforms/ios/name.js';
+import type { ReadinessReader } from '../platforms/readiness.js';
+import { ANDROID_READINESS } from '../platforms/android/readiness.js';
+import type { ServiceDoctor } from '../platforms/doctor.js';
+import { ADB_DOCTOR } from '../platforms/android/doctor.js';
+import type { PlatformVariables } from '../config/variables.js';
+import { ADB_REFERENCE, ADB_VARIABLES } from '../platforms/android/adb/variables.js';
 
 export interface Platforms {
   /** Every source, in report order. */
@@ -39,6 +45,33 @@ export interface Platforms {
    */
   services: { adb: AdbClient };
 }
+
+/** Every platform's names, whether its source runs or not. */
+export const platformNames: readonly PlatformName[] = [ANDROID_NAME, IOS_NAME];
+
+/**
+ * The platform that offers the readiness capability (src/platforms/readiness.ts):
+ * the readiness feature judges what it reads, and names no platform.
+ */
+export const readinessReader: ReadinessReader = ANDROID_READINESS;
+
+/**
+ * What the platform whose service doctor checks (src/doctor/checks.ts: the
+ * adb server and what it lists) offers it: the service's errors, variables and
+ * banner, and its phones' outputs (src/platforms/doctor.ts). Known before
+ * anything is built, since the doctor words a service address that cannot be used too.
+ */
+export const serviceDoctor: ServiceDoctor = ADB_DOCTOR;
+
+/**
+ * The variables the platforms' services read as their own tools do (adb's),
+ * with the reference's section on each: the reference, the commands' help and
+ * the unknown-variable check list them and name no platform.
+ */
+export const platformVariables = { variables: ADB_VARIABLES, sections: ADB_REFERENCE } as const satisfies PlatformVariables;
+
+/** A variable a platform's service reads. */
+export type PlatformVariableName = keyof typeof ADB_VARIABLES;
 
 /**
  * Each platform's service address as the variables and settings give it,
@@ -88,7 +121,7 @@ export function buildPlatforms(
   const ios = iosSource(settings, env, logger, registry, clock);
   return {
     sources: ios ? [android, ios] : [android],
-    names: [ANDROID_NAME, IOS_NAME],
+    names: platformNames,
     unready: { platform: android.platform, describe: notReadyDeviceInfo },
     control: new AndroidControl(adb),
     services: { adb },

@@ -3,6 +3,7 @@
 import { schema } from '../config/schema.js';
 import { PHONE_LEVELS } from '../doctor/checklist.js';
 import type { OtherVariableName } from '../config/variables.js';
+import { platformVariables, type PlatformVariableName } from '../agent/platforms.js';
 
 export type CommandName = 'run' | 'once' | 'list' | 'doctor';
 type SettingKey = keyof typeof schema;
@@ -40,7 +41,7 @@ export interface CommandSpec {
   flags: readonly FlagSpec[];
   /** The settings it depends on, most important first (it reads all of them). */
   settings: readonly SettingKey[];
-  other: readonly OtherVariableName[];
+  other: readonly (OtherVariableName | PlatformVariableName)[];
   exits: Readonly<Partial<Record<ExitCode, string>>>;
 }
 
@@ -60,7 +61,11 @@ const common = [configFlag, logLevelFlag, logFormatFlag, helpFlag];
 const cloud: SettingKey[] = ['baseUrl', 'username', 'apiKey', 'apiKeyFile'];
 // How requests reach the cloud: docs/install/proxy.md.
 const network: SettingKey[] = ['httpsProxy', 'noProxy', 'caFile'];
-const adb: OtherVariableName[] = ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_PORT', 'USBMUXD_SOCKET_ADDRESS'];
+// The platforms' services: their own variables (adb's), then usbmuxd's.
+const adb: Array<OtherVariableName | PlatformVariableName> = [
+  ...(Object.keys(platformVariables.variables) as PlatformVariableName[]),
+  'USBMUXD_SOCKET_ADDRESS',
+];
 const configError = 'a usage or configuration error (every bad setting is named)';
 
 export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {

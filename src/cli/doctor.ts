@@ -1,4 +1,5 @@
 import { buildParts, cloudClient, type Parts } from '../agent/build.js';
+import { serviceDoctor } from '../agent/platforms.js';
 import type { Credentials } from '../config/credentials.js';
 import { ConfigError, ConfigErrors } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -104,8 +105,9 @@ export async function doctor(
   }
   const sysfsRoot = settings.usb.sysfsRoot;
   const adbChecked = (async (): Promise<CheckItem[]> => {
-    if (!parts) return [adbAddressFailed(addressError)];
+    if (!parts) return [adbAddressFailed(addressError, serviceDoctor)];
     return checkAdb(parts.services.adb, {
+      service: serviceDoctor,
       answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
       shellTimeoutMs: Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000),
       concurrency: settings.probeConcurrency,

@@ -3,6 +3,7 @@
 import { defaultText, plain } from '../config/reference.js';
 import { envName, schema, type Field } from '../config/schema.js';
 import { otherVariables } from '../config/variables.js';
+import { platformNames, platformVariables } from '../agent/platforms.js';
 import { COMMAND_NAMES, COMMANDS, EXIT, helpFlag, versionFlag, type CommandName, type ExitCode, type FlagSpec } from './commands.js';
 
 export interface HelpContext {
@@ -23,7 +24,7 @@ export function globalHelp(ctx: HelpContext): string {
   const commonFlags = COMMANDS.run.flags.filter((f) => COMMAND_NAMES.every((c) => COMMANDS[c].flags.includes(f)));
   const only = COMMAND_NAMES.flatMap((c) => COMMANDS[c].flags.filter((f) => !commonFlags.includes(f)).map((f) => ({ ...f, help: `(${c}) ${f.help}` })));
   return [
-    `device-agent ${ctx.version}: reports the Android phones and iPhones of this host to the device-testing cloud`,
+    `device-agent ${ctx.version}: reports the ${platformNames.flatMap((n) => n.phones ?? []).join(' and ')} of this host to the device-testing cloud`,
     '',
     'Usage: device-agent COMMAND [options]',
     '',
@@ -52,7 +53,7 @@ export function commandHelp(name: CommandName, ctx: HelpContext): string {
     const field: Field = schema[key];
     return [envName(key), plain(defaultText(field, ctx.defaults.get(key)))];
   });
-  const others = spec.other.map((other): [string, string] => [other, plain(otherVariables[other].help)]);
+  const others = spec.other.map((other): [string, string] => [other, plain({ ...platformVariables.variables, ...otherVariables }[other].help)]);
   return [
     `device-agent ${name}: ${spec.summary}`,
     '',

@@ -2,7 +2,7 @@
 // docs/reference/configuration.md is this text (a test keeps it so), and the
 // command help shows the same defaults. Pure.
 import { envName, formerEnvName, schema, type Field } from './schema.js';
-import { otherVariables } from './variables.js';
+import { otherVariables, type PlatformVariables } from './variables.js';
 
 export const REFERENCE_PATH = 'docs/reference/configuration.md';
 
@@ -64,7 +64,8 @@ export function plain(text: string): string {
   return text.replace(/`/g, '');
 }
 
-export function configurationReference(defaults: ReadonlyMap<string, unknown>): string {
+/** `platforms`: the platforms' own variables and sections (src/agent/platforms.ts), listed before the others. */
+export function configurationReference(defaults: ReadonlyMap<string, unknown>, platforms: PlatformVariables): string {
   const rows = settingRows(defaults);
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const renamed = rows.filter((r) => r.formerVariable);
@@ -118,15 +119,9 @@ export function configurationReference(defaults: ReadonlyMap<string, unknown>): 
       const field: Field = f;
       return (field.envDefault ?? []).map((name) => `| \`${name}\` | agent | the default of \`${key}\` when neither a file nor \`${envName(key)}\` sets it |`);
     }),
-    ...Object.entries(otherVariables).map(([name, v]) => `| \`${name}\` | ${v.readBy} | ${cell(v.help)} |`),
+    ...Object.entries({ ...platforms.variables, ...otherVariables }).map(([name, v]) => `| \`${name}\` | ${v.readBy} | ${cell(v.help)} |`),
     '',
-    '## The adb server',
-    '',
-    'The first of these that is set decides: `ADB_SERVER_SOCKET` (`tcp:HOST:PORT`, as the adb tool reads it), the',
-    '`adbServerSocket` setting, `ANDROID_ADB_SERVER_PORT` (a port on localhost), else `tcp:localhost:5037`. The agent',
-    'never starts an adb server itself (adbkit would by default): under systemd the adb unit owns it, with the USB access',
-    'and adb key the agent has no business holding.',
-    '',
+    ...platforms.sections,
     '## Secrets',
     '',
     'The settings marked as masked, and the `Authorization` header, are masked in every log line (by path and by content,',

@@ -181,8 +181,8 @@ export const schema = {
     optional: true,
     check: checkAdbSocket,
     format: 'tcp:HOST:PORT',
-    unset: '`ANDROID_ADB_SERVER_PORT` on localhost, else `tcp:localhost:5037`',
-    help: 'the adb server; `ADB_SERVER_SOCKET` wins over it, and it wins over `ANDROID_ADB_SERVER_PORT`',
+    unset: "adb's port variable on localhost (see The adb server), else `tcp:localhost:5037`",
+    help: "the adb server; `ADB_SERVER_SOCKET` wins over it, and it wins over adb's port variable",
   },
   slowFactsRefreshSeconds: {
     type: 'integer',
@@ -407,7 +407,7 @@ export const schema = {
     check: checkReadinessChecks,
     format: 'NAME or NAME=VALUE list',
     help:
-      "the lab's readiness baseline for Android phones: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
+      "the lab's readiness baseline for phones: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
       'a phone that fails one is named not ready in its message, with what to do. The names: `stayAwake` (on), `screenLock` (false: no PIN, pattern or password), ' +
       '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
       '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +

@@ -1,6 +1,7 @@
 // The variables the agent reads besides its settings' DEVICE_AGENT_* names
 // and the conventional ones a setting defaults to (a field's envDefault):
-// the adb and libimobiledevice conventions, systemd's, OpenSSL's, the
+// libimobiledevice's convention (a platform's own service variables, adb's,
+// are the platform's: PlatformVariables, handed in by src/agent/platforms.ts), systemd's, OpenSSL's, the
 // terminal's, and two DEVICE_AGENT_* names that are not settings. One table, so that the
 // unknown-variable warning knows them and the reference lists them; a test
 // keeps it equal to what src/ and container/ read.
@@ -12,14 +13,6 @@ export interface OtherVariable {
 }
 
 export const otherVariables = {
-  ADB_SERVER_SOCKET: {
-    readBy: 'agent',
-    help: '`tcp:HOST:PORT` of the adb server, as the adb tool reads it; wins over `adbServerSocket` and `ANDROID_ADB_SERVER_PORT`',
-  },
-  ANDROID_ADB_SERVER_PORT: {
-    readBy: 'agent',
-    help: 'port of the adb server on localhost, as the adb tool reads it; used when neither `ADB_SERVER_SOCKET` nor `adbServerSocket` is set',
-  },
   USBMUXD_SOCKET_ADDRESS: { readBy: 'agent', help: '`UNIX:/path` or `HOST:PORT` of usbmuxd, as libimobiledevice reads it; wins over `usbmuxdSocketAddress`' },
   CREDENTIALS_DIRECTORY: {
     readBy: 'agent',
@@ -55,3 +48,10 @@ export const otherVariables = {
 } as const satisfies Record<string, OtherVariable>;
 
 export type OtherVariableName = keyof typeof otherVariables;
+
+/** What the platforms declare for the reference: their services' variables, and a section of prose each. */
+export interface PlatformVariables {
+  variables: Readonly<Record<string, OtherVariable>>;
+  /** Markdown lines, each section ending with an empty line. */
+  sections: readonly string[];
+}

@@ -1,27 +1,24 @@
-// The doctor's battery lines: what one `dumpsys battery` of a ready device
-// shows against the health rules. Pure: the output in, checklist items out.
+// The doctor's battery lines: what one battery reading of a ready device
+// (`dumpsys battery`, read by the platform's ServiceDoctor.battery) shows
+// against the health rules. Pure: the reading in, checklist items out.
 // Held full is not judged here: it takes readings over time, which only the
 // running daemon has (its device_agent_device_battery_full_seconds).
 
 import { chargingOf } from '../cloud/device-facts.js';
 import { evaluate, type HealthSettings } from '../health/rules.js';
-import { onExternalPower, parseBattery } from '../platforms/android/inventory/parsers/battery.js';
+import type { BatteryFacts } from '../platforms/doctor.js';
 import type { CheckItem } from './checklist.js';
 
-export const BATTERY_COMMAND = 'dumpsys battery';
-
-export function batteryItems(serial: string, output: string, settings: HealthSettings): CheckItem[] {
-  const reading = parseBattery(output);
-  const percent = reading.percentage === undefined ? undefined : Number(reading.percentage);
+export function batteryItems(serial: string, battery: BatteryFacts, settings: HealthSettings): CheckItem[] {
   const findings = evaluate(
     {
-      temperatureCelsius: reading.temperature,
-      batteryPercent: percent,
-      charging: chargingOf(reading.status),
-      batteryHealth: reading.health,
-      chargerMillivolts: onExternalPower(reading) === false ? undefined : reading.maxChargingVoltage,
-      cycleCount: reading.cycleCount,
-      healthPercent: reading.healthPercent,
+      temperatureCelsius: battery.temperatureCelsius,
+      batteryPercent: battery.batteryPercent,
+      charging: chargingOf(battery.status),
+      batteryHealth: battery.batteryHealth,
+      chargerMillivolts: battery.chargerMillivolts,
+      cycleCount: battery.cycleCount,
+      healthPercent: battery.healthPercent,
       consecutiveShellFailures: 0,
     },
     new Set(),

@@ -2,27 +2,10 @@ import { maskString } from '../log/redact.js';
 import { noPaint, type Paint } from '../util/paint.js';
 import { terminalText } from '../report/clean-strings.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+// The item is the platform's as much as the doctor's (src/platforms/doctor.ts): a platform's doctor words fill it.
+import type { CheckItem, CheckStatus } from '../platforms/doctor.js';
 
-/** One line of the doctor's checklist. */
-export interface CheckItem {
-  status: CheckStatus;
-  /** What was found, on one line. */
-  finding: string;
-  /** What the operator should do; shown only when the item is not ok. */
-  advice?: string;
-  /**
-   * A failure of the configuration, one `once` and `run` would refuse to
-   * start with (exit 2), rather than of the lab or the cloud.
-   */
-  config?: boolean;
-  /**
-   * A problem of one phone (its state, its shell, its battery) rather than
-   * of the host: the host still reports its other phones, so it fails the
-   * doctor only at the phone level 'fail' (see atPhoneLevel).
-   */
-  phone?: boolean;
-}
+export type { CheckItem, CheckStatus } from '../platforms/doctor.js';
 
 /** What a failed phone item does to the doctor: warn (the default), or fail (`doctor --phones fail`). */
 export const PHONE_LEVELS = ['warn', 'fail'] as const;

@@ -5,9 +5,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { AdbDevice, ShellOptions, ShellResult } from '../platforms/android/adb/client.js';
-import type { LongDevice } from '../platforms/android/adb/devices-long.js';
-import { ShellTimeoutError } from '../platforms/android/adb/errors.js';
+import type { ReadinessAnswer, ServiceDoctor } from '../platforms/doctor.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -17,8 +15,8 @@ import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 import { usbItems, type ControllerLoad } from './usb.js';
 import { autosuspendItems, type PhonePort } from './autosuspend.js';
-import { BATTERY_COMMAND, batteryItems } from './battery.js';
-import { READINESS_COMMAND, readinessItems, splitReadiness, type ReadinessAnswer } from './readiness.js';
+import { batteryItems } from './battery.js';
+import { readinessItems } from './readiness.js';
 import type { HealthSettings } from '../health/rules.js';
 import {
   adbServerFailed,
@@ -31,7 +29,6 @@ import {
   devicesFailed,
   NoAnswerError,
   noDevicesItem,
-  parseAdbVersion,
   parseModel,
   type CloudTarget,
   type DeviceFacts,
@@ -39,14 +36,26 @@ import {
 } from './findings.js';
 import { compareStrings } from '../util/compare.js';
 
-/** The part of AdbClient the doctor uses. */
+/** A device as the service lists it: its serial and the service's state string. */
+interface ListedDevice {
+  serial: string;
+  state: string;
+}
+
+/** A device as the service's long listing places it (usb path, transport id). */
+interface LongListedDevice extends ListedDevice {
+  usb?: string;
+  transportId?: string;
+}
+
+/** The part of the platform's service client (AdbClient) the doctor uses. */
 export interface DoctorAdb {
   readonly label: string;
   version(): Promise<number>;
-  listDevices(): Promise<AdbDevice[]>;
+  listDevices(): Promise<ListedDevice[]>;
   /** adb's long listing (usb path, transport id); without it the doctor shows no USB topology. */
-  listDevicesLong?(): Promise<LongDevice[]>;
-  shell(serial: string, command: string, options: ShellOptions): Promise<ShellResult>;
+  listDevicesLong?(): Promise<LongListedDevice[]>;
+  shell(serial: string, command: string, options: { timeoutMs: number; maxBytes?: number }): Promise<{ output: string }>;
 }
 
 /** The part of CloudClient the doctor uses. */
@@ -55,6 +64,8 @@ export interface DoctorCloud {
 }
 
 export interface AdbCheckOptions {
+  /** The platform's doctor words (src/platforms/doctor.ts): its errors, variables, banner and phones' outputs. */
+  service: ServiceDoctor;
   /** How long the server may take for version and the device list. */
   answerTimeoutMs: number;
   /** How long one device may take for its one getprop. */
@@ -83,12 +94,12 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   try {
     version = await answerWithin(adb.version(), `adb server ${adb.label}`, options.answerTimeoutMs);
   } catch (error) {
-    return [adbServerFailed(adb.label, error)];
+    return [adbServerFailed(adb.label, error, options.service)];
   }
   const items: CheckItem[] = [adbServerItem(adb.label, version)];
-  const tool = options.adbTool && parseAdbVersion((await options.adbTool()) ?? '');
+  const tool = options.adbTool && options.service.toolVersion((await options.adbTool()) ?? '');
   if (tool) items.push(adbToolItem(tool, version));
-  let devices: AdbDevice[];
+  let devices: ListedDevice[];
   try {
     devices = await answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs);
   } catch (error) {
@@ -97,7 +108,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   if (devices.length === 0) return [...items, noDevicesItem()];
   // The long listing only adds where each device is plugged: without it, the rest stands.
   const long = adb.listDevicesLong
-    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): LongDevice[] => [])
+    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): LongListedDevice[] => [])
     : [];
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
@@ -106,12 +117,16 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const readiness = options.readiness !== undefined && options.readiness.size > 0;
   const timeoutMs = readiness ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, device, hidden, timeoutMs, health !== undefined, readiness)),
+    ...(await deviceFacts(adb, options.service, device, hidden, timeoutMs, health !== undefined, readiness)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
-  const deviceItems = facts.flatMap((f) => [deviceItem(f), ...(health && f.battery !== undefined ? batteryItems(f.serial, f.battery, health) : [])]);
-  const readinessLines = options.readiness ? readinessItems(facts, options.readiness) : [];
+  const service = options.service;
+  const deviceItems = facts.flatMap((f) => [
+    deviceItem(f, service),
+    ...(health && f.battery !== undefined ? batteryItems(f.serial, service.battery(f.battery), health) : []),
+  ]);
+  const readinessLines = options.readiness ? readinessItems(facts, options.readiness, service.parseReadiness) : [];
   const ports = options.phonePorts?.(new Set(devices.map((d) => d.serial)), new Set(long.flatMap((d) => (d.usb === undefined ? [] : [d.usb])))) ?? [];
   return [
     ...items,
@@ -128,7 +143,8 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
 
 async function deviceFacts(
   adb: DoctorAdb,
-  device: AdbDevice,
+  service: ServiceDoctor,
+  device: ListedDevice,
   hidden: Set<string>,
   timeoutMs: number,
   battery: boolean,
@@ -142,18 +158,18 @@ async function deviceFacts(
   if (device.state !== 'device') return facts;
   try {
     // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
-    const command = `${battery ? `${MODEL_COMMAND}; ${BATTERY_COMMAND}` : MODEL_COMMAND}${readiness ? `\n${READINESS_COMMAND}` : ''}`;
+    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
       (error: unknown) => {
         // The readiness part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
-        const partial = readiness && error instanceof ShellTimeoutError ? error.partial : undefined;
-        if (partial === undefined || splitReadiness(partial).readiness === undefined) throw error;
+        const partial = readiness ? service.partialOutput(error) : undefined;
+        if (partial === undefined || service.splitReadiness(partial).readiness === undefined) throw error;
         return { text: partial, whole: false };
       },
     );
-    const { head, readiness: answer } = readiness ? splitReadiness(output.text) : { head: output.text, readiness: undefined };
+    const { head, readiness: answer } = readiness ? service.splitReadiness(output.text) : { head: output.text, readiness: undefined };
     if (answer) facts.readiness = output.whole ? answer : { text: '' };
     if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
     const model = parseModel(head);

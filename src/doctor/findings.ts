@@ -3,10 +3,9 @@
 // The I/O that gathers the observations is in checks.ts.
 
 import { sentInClear } from '../config/plain-http.js';
-import { AdbUnreachableError } from '../platforms/android/adb/errors.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import type { CredentialCheck } from '../cloud/client.js';
-import { notReadyMessage } from '../platforms/android/inventory/assemble.js';
+import type { ServiceDoctor, ToolVersion } from '../platforms/doctor.js';
 import type { ConfigWarning } from '../config/environment.js';
 import { SERVICE_STATE_ADVICE } from '../config/service-state.js';
 import type { CheckItem } from './checklist.js';
@@ -148,12 +147,14 @@ export function adbServerItem(label: string, version: number): CheckItem {
   return { status: 'ok', finding: `adb server ${label}, version ${version} (adb ${adbVersionName(version)})` };
 }
 
-export function adbServerFailed(label: string, error: unknown): CheckItem {
+/** The server could not be asked; `service` (the platform's doctor words) knows its errors and variables. */
+export function adbServerFailed(label: string, error: unknown, service: Pick<ServiceDoctor, 'unreachable' | 'addressVariables'>): CheckItem {
+  const { socket, port } = service.addressVariables;
   const start =
-    'start it with "adb start-server" (or systemctl start device-agent-adb), or point ADB_SERVER_SOCKET=tcp:HOST:PORT ' +
-    '(or ANDROID_ADB_SERVER_PORT) at the running server';
-  if (error instanceof AdbUnreachableError) {
-    return { status: 'fail', finding: `adb server ${label}: not reachable (${error.code})`, advice: start };
+    `start it with "adb start-server" (or systemctl start device-agent-adb), or point ${socket}=tcp:HOST:PORT ` + `(or ${port}) at the running server`;
+  const unreachable = service.unreachable(error);
+  if (unreachable !== undefined) {
+    return { status: 'fail', finding: `adb server ${label}: not reachable (${unreachable})`, advice: start };
   }
   if (error instanceof NoAnswerError) {
     return {
@@ -165,32 +166,15 @@ export function adbServerFailed(label: string, error: unknown): CheckItem {
   return { status: 'fail', finding: `adb server ${label}: ${errorText(error)}`, advice: start };
 }
 
-/** ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT could not be read as an address. */
-export function adbAddressFailed(error: unknown): CheckItem {
+/** The service's address variables (the platform's, `service.addressVariables`) could not be read as an address. */
+export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'addressVariables'>): CheckItem {
+  const { socket, port } = service.addressVariables;
   return {
     status: 'fail',
     config: true,
     finding: `adb server address: ${errorText(error)}`,
-    advice: 'set ADB_SERVER_SOCKET=tcp:HOST:PORT (or ANDROID_ADB_SERVER_PORT=PORT), or unset both for tcp:localhost:5037',
+    advice: `set ${socket}=tcp:HOST:PORT (or ${port}=PORT), or unset both for tcp:localhost:5037`,
   };
-}
-
-export interface AdbToolVersion {
-  /** Internal version: 41 for "Android Debug Bridge version 1.0.41". */
-  version: number;
-  /** The release line: "Version 36.0.0-13206524", "Version 29.0.6-debian". */
-  release?: string;
-  /** The "Installed as" path. */
-  path?: string;
-}
-
-/** The output of `adb version`; undefined when it does not name a version. */
-export function parseAdbVersion(output: string): AdbToolVersion | undefined {
-  const version = /Android Debug Bridge version 1\.0\.(\d+)/.exec(output)?.[1];
-  if (version === undefined) return undefined;
-  const release = /^(?:Version|Revision) (\S+)/m.exec(output)?.[1];
-  const path = /^Installed as (.+?)\s*$/m.exec(output)?.[1];
-  return { version: Number(version), release, path };
 }
 
 /**
@@ -198,7 +182,7 @@ export function parseAdbVersion(output: string): AdbToolVersion | undefined {
  * another version kills the server it finds ("adb server version (40)
  * doesn't match this client (41); killing..."), which drops every device.
  */
-export function adbToolItem(tool: AdbToolVersion, serverVersion: number): CheckItem {
+export function adbToolItem(tool: ToolVersion, serverVersion: number): CheckItem {
   const where = tool.path ?? 'adb on PATH';
   const release = tool.release ? `, ${tool.release}` : '';
   if (tool.version === serverVersion) {
@@ -231,21 +215,21 @@ export function devicesFailed(error: unknown): CheckItem {
 // Passing states: adb is still working on them, waiting may be all it takes.
 const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
 
-/** One device as adb lists it: a phone's item, which fails the doctor only with --phones fail. */
-export function deviceItem(facts: DeviceFacts): CheckItem {
-  const item: CheckItem = { ...deviceStateItem(facts), phone: true };
+/** One device as adb lists it: a phone's item, which fails the doctor only with --phones fail; `service` says what to do about a state other than ready. */
+export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
+  const item: CheckItem = { ...deviceStateItem(facts, service), phone: true };
   const at = [facts.usb && `usb ${facts.usb}`, facts.transportId && `transport ${facts.transportId}`].filter(Boolean).join(', ');
   return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
 }
 
-function deviceStateItem(facts: DeviceFacts): CheckItem {
+function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
   const hidden = facts.hidden ? ', reported hidden' : '';
   const state = facts.state.trim() || 'unknown';
   if (state !== 'device') {
     return {
       status: TRANSIENT_STATES.has(state) ? 'warn' : 'fail',
       finding: `device ${facts.serial}: ${state}${hidden}`,
-      advice: notReadyMessage(state, facts.serial),
+      advice: service.notReadyAdvice(state, facts.serial),
     };
   }
   if (facts.model === undefined) {

@@ -12,12 +12,18 @@
 
 import { readdirSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { usbBus, type LongDevice } from '../platforms/android/adb/devices-long.js';
+import { usbBus } from '../util/usb-path.js';
 import type { CheckItem } from './checklist.js';
 
 export const USB_DEVICES_PER_CONTROLLER = 32;
 /** Warn this close to the limit: the next hub or phone may not enumerate. */
 const MARGIN = 4;
+
+/** A device as the service's long listing places it: its serial, and its Linux usb path ("1-1.4.2"; absent over TCP). */
+export interface PlacedDevice {
+  serial: string;
+  usb?: string;
+}
 
 export interface ControllerLoad {
   /** The controller's device (its PCI address), or "bus N" when sysfs does not say. */
@@ -67,7 +73,11 @@ export function readUsbControllers(root = '/sys/bus/usb/devices'): ControllerLoa
  * has and how many are adb's, a warning near the usual limit. Without sysfs,
  * adb's own usb paths count per bus.
  */
-export function usbItems(devices: readonly LongDevice[], controllers: readonly ControllerLoad[] | undefined, phonePorts: readonly string[] = []): CheckItem[] {
+export function usbItems(
+  devices: readonly PlacedDevice[],
+  controllers: readonly ControllerLoad[] | undefined,
+  phonePorts: readonly string[] = [],
+): CheckItem[] {
   const phonesPerBus = new Map<number, number>();
   const count = (bus: number | undefined): void => {
     if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);

@@ -128,4 +128,6 @@ export interface PlatformName {
    * platform names it, so /metrics needs no platform's name.
    */
   readonly versionLabel?: string;
+  /** Its devices for people, in the commands' help: "Android phones", "iPhones". */
+  readonly phones?: string;
 }

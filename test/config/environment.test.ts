@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { knownVariableNames, readEnvironment } from '../../src/config/environment.js';
 import { envName, schema } from '../../src/config/schema.js';
 import { otherVariables } from '../../src/config/variables.js';
+import { platformVariables } from '../../src/agent/platforms.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -71,7 +72,7 @@ describe('the variables the agent reads', () => {
 
   it('are all known: every DEVICE_AGENT_ name in src/ and container/, and every env.NAME src/ reads', () => {
     const text = read([...files(join(root, 'src')), ...files(join(root, 'container'))]);
-    const known = new Set([...knownVariableNames(), ...Object.keys(otherVariables)]);
+    const known = new Set([...knownVariableNames(), ...Object.keys(otherVariables), ...Object.keys(platformVariables.variables)]);
     const named = new Set(text.match(/\bDEVICE_AGENT_[A-Z0-9_]*[A-Z0-9]\b/g));
     const read_ = new Set([...text.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
     expect(named.size).toBeGreaterThan(10);
@@ -80,6 +81,6 @@ describe('the variables the agent reads', () => {
 
   it("other variables never shadow a setting's variable", () => {
     const settings = new Set(Object.keys(schema).map(envName));
-    expect(Object.keys(otherVariables).filter((n) => settings.has(n))).toEqual([]);
+    expect([...Object.keys(otherVariables), ...Object.keys(platformVariables.variables)].filter((n) => settings.has(n))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDefaults } from '../../src/config/load.js';
 import { configurationReference, REFERENCE_PATH, settingRows } from '../../src/config/reference.js';
 import { schema, type Field } from '../../src/config/schema.js';
+import { platformVariables } from '../../src/agent/platforms.js';
 
 // docs/reference/configuration.md is rendered from the schema and the
 // defaults: this keeps the page equal to what the agent reads.
@@ -11,7 +12,7 @@ const page = new URL(`../../${REFERENCE_PATH}`, import.meta.url);
 
 describe('the settings reference', () => {
   it('is the one the schema renders', () => {
-    const rendered = configurationReference(loadDefaults());
+    const rendered = configurationReference(loadDefaults(), platformVariables);
     if (process.env.UPDATE_DOCS === '1') writeFileSync(page, rendered);
     expect(readFileSync(page, 'utf8'), 'run: UPDATE_DOCS=1 npx vitest run test/config/reference.test.ts').toBe(rendered);
   });

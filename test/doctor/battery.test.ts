@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { batteryItems } from '../../src/doctor/battery.js';
 import { fixture } from '../platforms/android/inventory/fixture.js';
 import { shippedHealth } from '../health/defaults.js';
 
-const items = (name: string, settings = shippedHealth) => batteryItems('R1', fixture('battery', name), settings);
+const items = (name: string, settings = shippedHealth) => batteryItems('R1', ADB_DOCTOR.battery(fixture('battery', name)), settings);
 
 describe('batteryItems', () => {
   it('one warning per battery problem the recording shows, with what to do', () => {
@@ -38,7 +39,7 @@ describe('batteryItems', () => {
     expect(items('pixel-c-dragon-android7-ac-5v.txt')).toEqual([]);
     expect(items('samsung-oneui.txt')).toEqual([]);
     expect(items('samsung-galaxy-a35-sm-a356e-android16.txt')).toEqual([]);
-    expect(batteryItems('R1', "Can't find service: battery\n", shippedHealth)).toEqual([]);
+    expect(batteryItems('R1', ADB_DOCTOR.battery("Can't find service: battery\n"), shippedHealth)).toEqual([]);
   });
 
   it('follows the settings', () => {

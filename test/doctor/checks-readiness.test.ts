@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { parseReadinessChecks } from '../../src/config/readiness.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
@@ -32,7 +33,15 @@ function adb(shell: (serial: string, command: string) => Promise<string>): Docto
   };
 }
 
-const options = { answerTimeoutMs: 1_000, shellTimeoutMs: 1_000, concurrency: 2, hiddenDevices: [], readiness: baseline, readinessTimeoutMs: 15_000 };
+const options = {
+  service: ADB_DOCTOR,
+  answerTimeoutMs: 1_000,
+  shellTimeoutMs: 1_000,
+  concurrency: 2,
+  hiddenDevices: [],
+  readiness: baseline,
+  readinessTimeoutMs: 15_000,
+};
 
 describe('checkAdb with the readiness baseline', () => {
   it('reads the sections in the one shell; a shell cut in them keeps its model line, and its checks are unread, never ready', async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { AdbClient, type ShellResult } from '../../src/platforms/android/adb/client.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
 import { CloudAuthError } from '../../src/cloud/errors.js';
@@ -13,7 +14,7 @@ import { shippedHealth } from '../health/defaults.js';
 import { fixture } from '../platforms/android/inventory/fixture.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
-const options: AdbCheckOptions = { answerTimeoutMs: 2_000, shellTimeoutMs: 1_000, concurrency: 4, hiddenDevices: [] };
+const options: AdbCheckOptions = { service: ADB_DOCTOR, answerTimeoutMs: 2_000, shellTimeoutMs: 1_000, concurrency: 4, hiddenDevices: [] };
 const servers: ScriptedAdbServer[] = [];
 
 afterEach(async () => {

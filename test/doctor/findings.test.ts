@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ADB_DOCTOR, parseAdbVersion } from '../../src/platforms/android/doctor.js';
 import { AdbUnreachableError } from '../../src/platforms/android/adb/errors.js';
 import { readEnvironment } from '../../src/config/environment.js';
 import { CloudAuthError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from '../../src/cloud/errors.js';
@@ -17,7 +18,6 @@ import {
   formatDuration,
   NoAnswerError,
   nodeIdItem,
-  parseAdbVersion,
   parseModel,
   safeUrl,
   settingsItem,
@@ -79,45 +79,50 @@ describe('formatDuration', () => {
 
 describe('deviceItem', () => {
   it('is ok for a ready device with its model', () => {
-    expect(deviceItem({ serial: '0816f3699208ee6d', state: 'device', model: 'Pixel 8 Pro' })).toEqual({
+    expect(deviceItem({ serial: '0816f3699208ee6d', state: 'device', model: 'Pixel 8 Pro' }, ADB_DOCTOR)).toEqual({
       status: 'ok',
       finding: 'device 0816f3699208ee6d: device, Pixel 8 Pro',
       phone: true,
     });
-    expect(deviceItem({ serial: 'X', state: 'device', model: 'SM-S936B', hidden: true }).finding).toBe('device X: device, SM-S936B, reported hidden');
+    expect(deviceItem({ serial: 'X', state: 'device', model: 'SM-S936B', hidden: true }, ADB_DOCTOR).finding).toBe(
+      'device X: device, SM-S936B, reported hidden',
+    );
   });
 
   it('fails states that need the operator, with the advice of each', () => {
-    const unauthorized = deviceItem({ serial: '10.10.176.186:7401', state: 'unauthorized' });
+    const unauthorized = deviceItem({ serial: '10.10.176.186:7401', state: 'unauthorized' }, ADB_DOCTOR);
     expect(unauthorized.status).toBe('fail');
     expect(unauthorized.advice).toMatch(/Allow USB debugging/);
-    const noPermissions = deviceItem({
-      serial: 'eb9f484b',
-      state: 'no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html]',
-    });
+    const noPermissions = deviceItem(
+      {
+        serial: 'eb9f484b',
+        state: 'no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html]',
+      },
+      ADB_DOCTOR,
+    );
     expect(noPermissions.status).toBe('fail');
     expect(noPermissions.advice).toMatch(/udev rule/);
-    expect(deviceItem({ serial: 'emulator-5554', state: 'offline' }).advice).toMatch(/reconnect/i);
-    expect(deviceItem({ serial: 'R', state: 'recovery' }).advice).toMatch(/recovery/);
+    expect(deviceItem({ serial: 'emulator-5554', state: 'offline' }, ADB_DOCTOR).advice).toMatch(/reconnect/i);
+    expect(deviceItem({ serial: 'R', state: 'recovery' }, ADB_DOCTOR).advice).toMatch(/recovery/);
     // A phone's own failure: it fails the doctor only with --phones fail (atPhoneLevel).
     expect(unauthorized.phone).toBe(true);
     expect(noPermissions.phone).toBe(true);
   });
 
   it('only warns for states adb is still working through', () => {
-    expect(deviceItem({ serial: 'A', state: 'authorizing' }).status).toBe('warn');
-    expect(deviceItem({ serial: 'A', state: 'connecting' }).status).toBe('warn');
+    expect(deviceItem({ serial: 'A', state: 'authorizing' }, ADB_DOCTOR).status).toBe('warn');
+    expect(deviceItem({ serial: 'A', state: 'connecting' }, ADB_DOCTOR).status).toBe('warn');
   });
 
   it('warns when a ready device gave no model', () => {
-    const item = deviceItem({ serial: 'A', state: 'device', shellProblem: 'its shell failed: timeout' });
+    const item = deviceItem({ serial: 'A', state: 'device', shellProblem: 'its shell failed: timeout' }, ADB_DOCTOR);
     expect(item.status).toBe('warn');
     expect(item.finding).toBe('device A: device, but its shell failed: timeout');
     expect(item.advice).toMatch(/reboot/);
   });
 
   it('has advice for a state nobody listed (invented: an empty state)', () => {
-    const item = deviceItem({ serial: 'A', state: '' });
+    const item = deviceItem({ serial: 'A', state: '' }, ADB_DOCTOR);
     expect(item.finding).toBe('device A: unknown');
     expect(item.advice).toMatch(/reconnect/);
   });
@@ -181,13 +186,13 @@ describe('adbToolItem', () => {
 
 describe('adbServerFailed', () => {
   it('says how to start adb when nothing listens', () => {
-    const item = adbServerFailed('tcp:127.0.0.1:5037 (default tcp:localhost:5037)', new AdbUnreachableError('tcp:127.0.0.1:5037', 'ECONNREFUSED'));
+    const item = adbServerFailed('tcp:127.0.0.1:5037 (default tcp:localhost:5037)', new AdbUnreachableError('tcp:127.0.0.1:5037', 'ECONNREFUSED'), ADB_DOCTOR);
     expect(item).toMatchObject({ status: 'fail', finding: 'adb server tcp:127.0.0.1:5037 (default tcp:localhost:5037): not reachable (ECONNREFUSED)' });
     expect(item.advice).toMatch(/adb start-server.*device-agent-adb.*ADB_SERVER_SOCKET/);
   });
 
   it('says what to check when the address never answers', () => {
-    const item = adbServerFailed('tcp:10.0.0.2:5037 (ADB_SERVER_SOCKET)', new NoAnswerError('adb server', 10_000));
+    const item = adbServerFailed('tcp:10.0.0.2:5037 (ADB_SERVER_SOCKET)', new NoAnswerError('adb server', 10_000), ADB_DOCTOR);
     expect(item.finding).toBe('adb server tcp:10.0.0.2:5037 (ADB_SERVER_SOCKET): connected, but no answer within 10 s');
     expect(item.advice).toMatch(/kill-server/);
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks } from '../../src/config/readiness.js';
-import { READINESS_COMMAND, readinessItems, splitReadiness } from '../../src/doctor/readiness.js';
+import { readinessItems } from '../../src/doctor/readiness.js';
+import { READINESS_COMMAND, splitReadiness } from '../../src/platforms/android/doctor.js';
+import { parseReadiness } from '../../src/platforms/android/inventory/parsers/readiness.js';
 import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';
 import { fixture, readinessSection } from '../features/readiness/section.js';
 
@@ -84,6 +86,7 @@ describe('readinessItems', () => {
         { serial: 'R58B', readiness: ready.readiness },
       ],
       DEFAULTS,
+      parseReadiness,
     );
     expect(items).toEqual([
       { status: 'ok', finding: "readiness: 1 of 2 phones ready for automation against the lab's baseline (readiness.checks: 16 checks)" },
@@ -100,9 +103,11 @@ describe('readinessItems', () => {
 
   it('a phone whose reading answered none of the checks is never called ready; no line when no phone was judged', () => {
     const unread = splitReadiness(output(readinessSection({}))).readiness;
-    expect(readinessItems([{ serial: 'R58C', readiness: unread }], DEFAULTS)).toEqual([]);
+    expect(readinessItems([{ serial: 'R58C', readiness: unread }], DEFAULTS, parseReadiness)).toEqual([]);
     const ready = splitReadiness(output(section(READY_GLOBAL))).readiness;
-    expect(readinessItems([{ serial: 'R58B', readiness: ready }, { serial: 'R58C', readiness: unread }, { serial: 'OFFLINE' }], DEFAULTS)).toEqual([
+    expect(
+      readinessItems([{ serial: 'R58B', readiness: ready }, { serial: 'R58C', readiness: unread }, { serial: 'OFFLINE' }], DEFAULTS, parseReadiness),
+    ).toEqual([
       {
         status: 'ok',
         finding: "readiness: 1 of 1 phones ready for automation against the lab's baseline (readiness.checks: 16 checks); 1 answered none of the checks",
@@ -111,6 +116,6 @@ describe('readinessItems', () => {
   });
 
   it('an empty baseline says nothing', () => {
-    expect(readinessItems([{ serial: 'R58B', readiness: splitReadiness(output(section(READY_GLOBAL))).readiness }], new Map())).toEqual([]);
+    expect(readinessItems([{ serial: 'R58B', readiness: splitReadiness(output(section(READY_GLOBAL))).readiness }], new Map(), parseReadiness)).toEqual([]);
   });
 });

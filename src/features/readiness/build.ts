@@ -21,16 +21,19 @@ export function buildOf(fingerprint: string | undefined): Build | undefined {
   return m ? { fingerprint: text, release: m[1] || undefined, id: m[2] || undefined } : { fingerprint: text };
 }
 
-/** "Android 16 (CP1A.260305.018)", or the fingerprint when it names no version. */
-function named(build: Build): string {
+/** The platform's name of a build from its version and id (`ReadinessReader.buildName`). */
+type BuildName = (release: string, id: string | undefined) => string;
+
+/** The build as the platform names it ("Android 16 (CP1A.260305.018)"), or the fingerprint when it names no version. */
+function named(build: Build, name: BuildName): string {
   if (build.release === undefined) return build.fingerprint;
-  return `Android ${build.release}${build.id !== undefined ? ` (${build.id})` : ''}`;
+  return name(build.release, build.id);
 }
 
 /** The line of a build that changed between two readings: an update, or a new image flashed. */
-export function buildLine(from: Build, to: Build): string {
+export function buildLine(from: Build, to: Build, name: BuildName): string {
   return (
-    `build changed from ${named(from)} to ${named(to)} (an OTA update or a new image; ro.build.fingerprint was ${from.fingerprint}, is ${to.fingerprint}): ` +
+    `build changed from ${named(from, name)} to ${named(to, name)} (an OTA update or a new image; ro.build.fingerprint was ${from.fingerprint}, is ${to.fingerprint}): ` +
     'an update may turn developer settings back on, which its readiness then names'
   );
 }

@@ -2,7 +2,7 @@
 // readiness section (src/platforms/android/inventory/probes/readiness.ts),
 // the value that suits automated testing, and what a person does when the
 // phone differs. Pure.
-import type { ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
+import type { ReadinessReading } from '../../platforms/readiness.js';
 
 /** Where a check's value comes from. */
 type Source =

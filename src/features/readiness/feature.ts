@@ -16,9 +16,7 @@ import type { DeviceSnapshot } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
-import { parseReadiness, type ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
-import { READINESS_PROBES } from '../../platforms/android/inventory/probes/readiness.js';
-import { cachedProp, cachedSection } from '../../platforms/android/source.js';
+import type { ReadinessReader, ReadinessReading } from '../../platforms/readiness.js';
 import { buildLine } from './build.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
@@ -29,9 +27,17 @@ import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './ve
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
 const SEEN = facetKey<Seen>('readiness-seen', 'device');
 
-const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
-
-export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list' | 'byUdid'>, checks: readonly string[], logger?: Logger): DeviceFeature {
+/**
+ * The feature, reading through the platform's readiness capability (`reader`,
+ * src/platforms/readiness.ts): the platform reads the values and words its
+ * phones and builds, the feature judges them.
+ */
+export function readinessFeature(
+  registry: Pick<DeviceRegistry, 'facet' | 'list' | 'byUdid'>,
+  checks: readonly string[],
+  reader: ReadinessReader,
+  logger?: Logger,
+): DeviceFeature {
   const baseline = parseReadinessChecks(checks);
   const seen = registry.facet(SEEN);
   // What the USB layer publishes: phones on a port that adb no longer lists (src/devices/off-source.ts).
@@ -55,8 +61,7 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
   const readingOf = (device: DeviceSnapshot): ReadinessReading | undefined => {
     // Selected by what the platform read, never by its name: a record without readiness sections (an iPhone) has no reading.
     if (baseline.size === 0) return undefined;
-    const texts = READINESS_PROBES.map((probe) => cachedSection(registry, device.key, probe.section));
-    return texts.every((t) => t === undefined) ? undefined : parseReadiness(texts.join('\n'));
+    return reader.reading(registry, device.key);
   };
   const verdictOf = (device: DeviceSnapshot): Verdict | undefined => {
     const reading = readingOf(device);
@@ -64,11 +69,7 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
   };
   const fingerprintOf = (device: DeviceSnapshot): string | undefined => {
     if (baseline.size === 0) return undefined;
-    for (const name of FINGERPRINT_PROPS) {
-      const value = cachedProp(registry, device.key, name)?.trim();
-      if (value) return value;
-    }
-    return undefined;
+    return reader.fingerprint(registry, device.key);
   };
   const log = (device: DeviceSnapshot, event: DriftEvent): void => {
     // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
@@ -76,7 +77,10 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
     switch (event.kind) {
       case 'build':
         builds++;
-        logger?.info({ serial: device.serial, from: event.from.fingerprint, to: event.to.fingerprint }, `${name}: ${buildLine(event.from, event.to)}`);
+        logger?.info(
+          { serial: device.serial, from: event.from.fingerprint, to: event.to.fingerprint },
+          `${name}: ${buildLine(event.from, event.to, reader.buildName)}`,
+        );
         return;
       case 'value': {
         const { flip } = event;
@@ -136,7 +140,7 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
       if (baseline.size === 0) return [];
       const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
       const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
-      return readinessMetrics([...baseline.keys()], [...listed.map(verdictOf), ...off], { changes, notReady, builds });
+      return readinessMetrics([...baseline.keys()], [...listed.map(verdictOf), ...off], { changes, notReady, builds }, reader.phones);
     },
   };
 }

@@ -1,6 +1,6 @@
 // A phone's readiness verdict against the lab's baseline: ready, or not ready
 // with each failed check named, its value, and what to do. Pure.
-import type { ReadinessReading } from '../../platforms/android/inventory/parsers/readiness.js';
+import type { ReadinessReading } from '../../platforms/readiness.js';
 import { CHECKS, meets, valueOf, type Check } from './checks.js';
 
 export interface Failure {

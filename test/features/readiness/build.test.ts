@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import { buildLine, buildOf } from '../../../src/features/readiness/build.js';
 
 // Real fingerprints, from the recorded property dumps of the device
@@ -30,10 +31,10 @@ describe('the build a fingerprint names', () => {
     const now = fingerprint('pixel-8-pro');
     // The same phone a release earlier: the recorded fingerprint with an Android 15 build id (edited).
     const before = now.replace(':16/CP1A.260305.018/14887507:', ':15/BP1A.250505.005/13277524:');
-    expect(buildLine(buildOf(before)!, buildOf(now)!)).toBe(
+    expect(buildLine(buildOf(before)!, buildOf(now)!, ANDROID_READINESS.buildName)).toBe(
       'build changed from Android 15 (BP1A.250505.005) to Android 16 (CP1A.260305.018) (an OTA update or a new image; ' +
         `ro.build.fingerprint was ${before}, is ${now}): an update may turn developer settings back on, which its readiness then names`,
     );
-    expect(buildLine(buildOf('odd-1')!, buildOf('odd-2')!)).toMatch(/^build changed from odd-1 to odd-2 /);
+    expect(buildLine(buildOf('odd-1')!, buildOf('odd-2')!, ANDROID_READINESS.buildName)).toMatch(/^build changed from odd-1 to odd-2 /);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { OFF_SOURCE } from '../../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
@@ -36,7 +37,7 @@ const OFF: DeviceInfo = {
 
 function bench(checks = ['stayAwake', 'usbDebugging']) {
   const registry = new DeviceRegistry();
-  const feature = readinessFeature(registry, checks);
+  const feature = readinessFeature(registry, checks, ANDROID_READINESS);
   const off = registry.facet(OFF_SOURCE);
   const failing = (check: string): number | undefined =>
     feature.metrics!()

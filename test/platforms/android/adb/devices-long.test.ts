@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseDevicesLong, usbBus } from '../../../../src/platforms/android/adb/devices-long.js';
+import { parseDevicesLong } from '../../../../src/platforms/android/adb/devices-long.js';
+import { usbBus } from '../../../../src/util/usb-path.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`fixtures/devices-l/${name}`, import.meta.url), 'utf8');
 

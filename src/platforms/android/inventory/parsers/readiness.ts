@@ -6,18 +6,9 @@
 // Pure: the feature that judges the values (src/features/readiness/) reads
 // this, never the text.
 
-export interface ReadinessReading {
-  /**
-   * Each namespace whose `settings list` answered (exit status 0), with the
-   * keys it printed: a key absent here is unset on the phone (it has its
-   * Android default), not unread.
-   */
-  settings: ReadonlyMap<string, ReadonlyMap<string, string>>;
-  /** Whether the keyguard asks for a PIN, pattern or password (`secure=` of KeyguardServiceDelegate); undefined when not printed. */
-  keyguardSecure?: boolean;
-  /** The properties that are set (a blank value reads as unset). */
-  props: ReadonlyMap<string, string>;
-}
+import type { ReadinessReading } from '../../../readiness.js';
+
+export type { ReadinessReading };
 
 const SETTING = /^([A-Za-z0-9_.:-]+)=(.*)$/;
 

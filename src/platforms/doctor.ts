@@ -1,0 +1,79 @@
+// What a platform offers the doctor (issue 41): the checklist's item, which
+// a platform's words fill as much as the doctor's, and the capability through
+// which the doctor reads a platform's service and phones without naming the
+// platform. The platform knows its service's errors and variables, its
+// tool's banner and its phones' outputs (the battery, the readiness
+// sections); the doctor (src/doctor/) judges what they say.
+import type { ReadinessReading } from './readiness.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+/** One line of the doctor's checklist. */
+export interface CheckItem {
+  status: CheckStatus;
+  /** What was found, on one line. */
+  finding: string;
+  /** What the operator should do; shown only when the item is not ok. */
+  advice?: string;
+  /**
+   * A failure of the configuration, one `once` and `run` would refuse to
+   * start with (exit 2), rather than of the lab or the cloud.
+   */
+  config?: boolean;
+  /**
+   * A problem of one phone (its state, its shell, its battery) rather than
+   * of the host: the host still reports its other phones, so it fails the
+   * doctor only at the phone level 'fail' (see atPhoneLevel).
+   */
+  phone?: boolean;
+}
+
+/** The version of the service's command-line tool, as its banner prints it. */
+export interface ToolVersion {
+  /** The service's internal version: 41 for adb 1.0.41. */
+  version: number;
+  /** The release line: "Version 36.0.0-13206524", "Version 29.0.6-debian". */
+  release?: string;
+  /** The "Installed as" path. */
+  path?: string;
+}
+
+/** A battery as one reading of a phone shows it, in the health rules' terms. */
+export interface BatteryFacts {
+  temperatureCelsius?: number;
+  batteryPercent?: number;
+  /** The platform's charging status word, as the inventory reports it (CHARGING, FULL, ...). */
+  status?: string;
+  batteryHealth?: string;
+  /** The charger's voltage, only while on external power. */
+  chargerMillivolts?: number;
+  cycleCount?: number;
+  healthPercent?: number;
+}
+
+/** What a phone's readiness part of the output says: the sections' text, and its brand. */
+export interface ReadinessAnswer {
+  text: string;
+  brand?: string;
+}
+
+/** The capability a platform with a phone service (adb) offers the doctor. */
+export interface ServiceDoctor {
+  /** The variables that point at the service, for advice: "ADB_SERVER_SOCKET=tcp:HOST:PORT (or ...)". */
+  readonly addressVariables: { readonly socket: string; readonly port: string };
+  /** The error code of a service that could not be reached, or undefined when the error is another. */
+  readonly unreachable: (error: unknown) => string | undefined;
+  /** The output a shell cut at its deadline still gave, or undefined when the error is another. */
+  readonly partialOutput: (error: unknown) => string | undefined;
+  /** The service tool's banner (`adb version`); undefined when it names no version. */
+  readonly toolVersion: (output: string) => ToolVersion | undefined;
+  /** What to do about a phone the service lists in a state other than ready. */
+  readonly notReadyAdvice: (state: string, serial: string) => string;
+  /** The shell command that prints the battery, and what its output says. */
+  readonly batteryCommand: string;
+  readonly battery: (output: string) => BatteryFacts;
+  /** The shell command that prints the readiness sections and the brand, where its part starts in an output, and what its text says. */
+  readonly readinessCommand: string;
+  readonly splitReadiness: (output: string) => { head: string; readiness?: ReadinessAnswer };
+  readonly parseReadiness: (text: string) => ReadinessReading | undefined;
+}

@@ -1,0 +1,31 @@
+// The readiness capability (issue 41): what a platform offers the readiness
+// feature (src/features/readiness/) so that the feature judges readings and
+// names no platform. The platform reads the values (the Android inventory's
+// readiness sections) and words them (its phones, its builds); the feature
+// selects devices by what the reader answers, never by a platform's name.
+import type { DeviceRegistry } from '../devices/registry.js';
+
+/** The values a lab's baseline judges, as a platform read them. */
+export interface ReadinessReading {
+  /**
+   * Each namespace whose `settings list` answered (exit status 0), with the
+   * keys it printed: a key absent here is unset on the phone (it has its
+   * platform's default), not unread.
+   */
+  settings: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Whether the keyguard asks for a PIN, pattern or password; undefined when not read. */
+  keyguardSecure?: boolean;
+  /** The properties that are set (a blank value reads as unset). */
+  props: ReadonlyMap<string, string>;
+}
+
+export interface ReadinessReader {
+  /** Its devices as /metrics' help names them ("... phones"). */
+  readonly phones: string;
+  /** A build for people, from its version and build id. */
+  readonly buildName: (release: string, id: string | undefined) => string;
+  /** The reading of the device's current connection, from what its inventory already read; undefined when it read none (a device of another platform). */
+  readonly reading: (registry: Pick<DeviceRegistry, 'facet'>, key: string) => ReadinessReading | undefined;
+  /** The build fingerprint of the device's current connection, trimmed; undefined when not read or blank. */
+  readonly fingerprint: (registry: Pick<DeviceRegistry, 'facet'>, key: string) => string | undefined;
+}
