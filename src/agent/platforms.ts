@@ -85,7 +85,7 @@ export function buildPlatforms(
     networkDevices: settings.networkDevices,
     features,
   });
-  const ios = iosSource(settings, env, logger, registry, clock);
+  const ios = iosSource(settings, env, logger, registry, clock, features);
   return {
     sources: ios ? [android, ios] : [android],
     names: [ANDROID_NAME, IOS_NAME],

@@ -2,6 +2,7 @@
 // (readiness.checks) from the same readings the inventory takes (its
 // readiness sections), read in the doctor's one shell per device. Pure but
 // for the command text: the output in, checklist items out.
+import { CHECKS } from '../features/readiness/checks.js';
 import { failureText, judge, valuesOf } from '../features/readiness/verdict.js';
 import { parseReadiness } from '../platforms/android/inventory/parsers/readiness.js';
 import { READINESS_PROBES } from '../platforms/android/inventory/probes/readiness.js';
@@ -69,9 +70,11 @@ export function readinessItems(phones: readonly PhoneReadiness[], baseline: Read
   const judged = ready + phoneItems.length;
   if (judged === 0) return [];
   const apart = unread ? `; ${unread} answered none of the checks` : '';
+  // The checks a shell reading answers: those of the baseline read from a source's published facts are not for these phones.
+  const shellChecks = [...baseline.keys()].filter((id) => CHECKS.find((c) => c.id === id)?.source.kind !== 'fact').length;
   const summary: CheckItem = {
     status: 'ok',
-    finding: `readiness: ${ready} of ${judged} phones ready for automation against the lab's baseline (readiness.checks: ${baseline.size} checks)${apart}`,
+    finding: `readiness: ${ready} of ${judged} phones ready for automation against the lab's baseline (readiness.checks: ${shellChecks} checks)${apart}`,
   };
   return [summary, ...phoneItems];
 }

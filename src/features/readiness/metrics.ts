@@ -23,13 +23,13 @@ export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyAr
   return [
     {
       name: 'device_agent_readiness_failing_devices',
-      help: "Android phones whose last readiness reading fails the check of the lab's baseline (readiness.checks)",
+      help: "phones whose last readiness reading fails the check of the lab's baseline (readiness.checks)",
       type: 'gauge',
       samples: [...failing].map(([check, value]) => ({ labels: { check }, value })),
     },
     {
       name: 'device_agent_readiness_devices',
-      help: 'Android phones with a readiness reading, by verdict',
+      help: 'phones with a readiness reading, by verdict',
       type: 'gauge',
       samples: [
         { labels: { verdict: 'ready' }, value: judged.filter((v) => v.ready).length },

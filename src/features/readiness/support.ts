@@ -4,7 +4,9 @@
 // by Appium disabled"). Appium drives an Android phone through adb, installs
 // its server over it and injects input: a phone whose USB debugging is off
 // (off adb altogether), or a Xiaomi refusing injected input or installs over
-// USB, cannot run it. The other four flags name cloud features
+// USB, cannot run it; nor can an iPhone that does not trust the host (no
+// pairing, no session) or whose Developer Mode is off (from iOS 16, the
+// XCUITest driver's WebDriverAgent will not install or run). The other four flags name cloud features
 // (traffic and payload capture, unlocking by passcode, setting the time zone)
 // whose meaning the contract does not give, so no check decides them: the
 // message names those checks' failures, and the flags stay the host's.
@@ -13,7 +15,7 @@ import type { Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
-const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall'];
+const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode'];
 
 /**
  * The phone's flags: the host's (`support.*`, which a lab sets to turn a
