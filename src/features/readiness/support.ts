@@ -23,6 +23,15 @@ const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomi
  * `appiumDisabled` set when its verdict fails a check Appium needs.
  */
 export function supportOf(support: Support | undefined, verdict: Verdict | undefined): Support | undefined {
-  if (!support || !verdict || !verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id))) return support;
-  return { ...support, appiumDisabled: true };
+  if (!verdict || !verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id))) return support;
+  // A source that gives no flags of its own (lockdown's inventory) gets this one alone: the report's decorate ORs the host's in.
+  return { ...(support ?? NO_FLAGS), appiumDisabled: true };
 }
+
+const NO_FLAGS: Support = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: false,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: false,
+};

@@ -46,6 +46,9 @@ describe('readiness on published facts', () => {
     expect(supportOf({ appiumDisabled: false } as never, verdict)).toMatchObject({ appiumDisabled: true });
     const devOff = judge(facts({ paired: 'true', developerMode: 'false' }), DEFAULT, undefined);
     expect(supportOf({ appiumDisabled: false } as never, devOff)).toMatchObject({ appiumDisabled: true });
+    // A source that gives no flags (lockdown's inventory) gets this one, which the report ORs with the host's.
+    expect(supportOf(undefined, devOff)).toMatchObject({ appiumDisabled: true, setTimeZoneDisabled: false });
+    expect(supportOf(undefined, judge(facts({ paired: 'true', developerMode: 'true' }), DEFAULT, undefined))).toBeUndefined();
   });
 
   it("passcode: a lab that wants none fails a phone found locked behind one; the default wants one", () => {
