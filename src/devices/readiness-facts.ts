@@ -8,5 +8,8 @@
 // A check a phone's facts leave out is unknown: neither passed nor failed.
 import { facetKey } from './facet.js';
 
-/** The facts of one connection, by check name ("developerMode": "false"); dropped with the connection, as what they were read on. */
-export const READINESS_FACTS = facetKey<Readonly<Record<string, string>>>('readiness-facts', 'connection');
+/** The facts of one connection, by check name ("developerMode": "false"). */
+type ReadinessFacts = Readonly<Record<string, string>>;
+
+/** Written by the source that read them, dropped with the connection, as what they were read on. */
+export const READINESS_FACTS = facetKey<ReadinessFacts>('readiness-facts', 'connection');
