@@ -413,7 +413,7 @@ export const schema = {
       '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
       '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
       'Developer Mode on, iOS 16 and later), `passcode` (true: a passcode set; lockdown tells it only while the phone is locked, so it is unknown, never failed, otherwise), ' +
-      '`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host\'s tools support, `9..` by default, e.g. `osVersion=12..16` ' +
+      "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host's tools support, `9..` by default, e.g. `osVersion=12..16` " +
       'where the tools have no iOS 17 tunnel); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
   },
 } as const satisfies Record<string, Field>;

@@ -14,7 +14,9 @@ import { pairedFacts } from '../platforms/ios/readiness.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 
-type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'> & { readiness?: Pick<Settings['readiness'], 'checks'> };
+type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'> & {
+  readiness?: Pick<Settings['readiness'], 'checks'>;
+};
 
 export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): Promise<CheckItem[]> {
   if (settings.ios === false) return [{ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' }];
@@ -107,7 +109,12 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
   const lines = phones.flat();
   const notReady = lines.filter((l) => l.finding.includes(': not ready for automation: ')).length;
   const summary: CheckItem[] = judged
-    ? [{ status: 'ok', finding: `iPhone readiness: ${judged - notReady} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)` }]
+    ? [
+        {
+          status: 'ok',
+          finding: `iPhone readiness: ${judged - notReady} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
+        },
+      ]
     : [];
   return [...items, ...summary, ...lines];
 }

@@ -183,9 +183,12 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       registry.settled(record.key, connection);
     }
     if (result.kind === 'ok' && !known)
-      registry
-        .facet(IDENTITY)
-        .set(record.key, { deviceId: device.deviceId, root: result.values.root, ...(result.values.amfi ? { amfi: result.values.amfi } : {}), at: clock.monotonic() });
+      registry.facet(IDENTITY).set(record.key, {
+        deviceId: device.deviceId,
+        root: result.values.root,
+        ...(result.values.amfi ? { amfi: result.values.amfi } : {}),
+        at: clock.monotonic(),
+      });
     return this.toInfo(record, result, cached?.amfi);
   }
 

@@ -51,7 +51,7 @@ describe('readiness on published facts', () => {
     expect(supportOf(undefined, judge(facts({ paired: 'true', developerMode: 'true' }), DEFAULT, undefined))).toBeUndefined();
   });
 
-  it("passcode: a lab that wants none fails a phone found locked behind one; the default wants one", () => {
+  it('passcode: a lab that wants none fails a phone found locked behind one; the default wants one', () => {
     expect(judge(facts({ passcode: 'true' }), DEFAULT, undefined).ready).toBe(true);
     const none = parseReadinessChecks(['passcode=false']);
     expect(verdictMessage(judge(facts({ passcode: 'true' }), none, undefined))).toContain('a passcode is on (PasswordProtected), expected off');
