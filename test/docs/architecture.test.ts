@@ -17,7 +17,7 @@ const doc = readFileSync(new URL('docs/design/architecture.md', root), 'utf8');
 const files = sourceFiles(rootPath);
 const edges = importEdges(rootPath, files, compilerOptions(rootPath));
 /** What androidOutsidePlatforms() may find at most; the figure is in docs/design/tooling.md. */
-const ANDROID_LINES_AT_MOST = 29;
+const ANDROID_LINES_AT_MOST = 25;
 
 /** The layers of rule 1, top first, as the page lists them. */
 function layers(): string[][] {
