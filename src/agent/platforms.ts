@@ -118,7 +118,7 @@ export function buildPlatforms(
     networkDevices: settings.networkDevices,
     features,
   });
-  const ios = iosSource(settings, env, logger, registry, clock);
+  const ios = iosSource(settings, env, logger, registry, clock, features);
   return {
     sources: ios ? [android, ios] : [android],
     names: platformNames,

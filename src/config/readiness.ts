@@ -23,6 +23,10 @@ export const READINESS_CHECK_NAMES = [
   'usbDebugging',
   'xiaomiInput',
   'xiaomiInstall',
+  'paired',
+  'developerMode',
+  'passcode',
+  'osVersion',
 ] as const;
 
 const ENTRY = /^([A-Za-z]+)(?:=(\S+))?$/;

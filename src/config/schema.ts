@@ -155,7 +155,7 @@ export const schema = {
   addedToCloud: { type: 'boolean', help: '`addedToCloud` of every device' },
   'support.appiumDisabled': {
     type: 'boolean',
-    help: '`support.appiumDisabled` of every device; also set per phone where readiness finds Appium cannot run (`usbDebugging`, `xiaomiInput`, `xiaomiInstall` failing: docs/operations/lab.md), never cleared by it',
+    help: '`support.appiumDisabled` of every device; also set per phone where readiness finds Appium cannot run (`usbDebugging`, `xiaomiInput`, `xiaomiInstall`, `paired`, `developerMode` failing: docs/operations/lab.md), never cleared by it',
   },
   'support.networkTrafficCapturingDisabled': { type: 'boolean', help: '`support.networkTrafficCapturingDisabled` of every device' },
   'support.unlockPasscodeDisabled': { type: 'boolean', help: '`support.unlockPasscodeDisabled` of every device' },
@@ -407,11 +407,14 @@ export const schema = {
     check: checkReadinessChecks,
     format: 'NAME or NAME=VALUE list',
     help:
-      "the lab's readiness baseline for phones: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
+      "the lab's readiness baseline: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
       'a phone that fails one is named not ready in its message, with what to do. The names: `stayAwake` (on), `screenLock` (false: no PIN, pattern or password), ' +
       '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
       '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
-      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
+      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
+      'Developer Mode on, iOS 16 and later), `passcode` (true: a passcode set; lockdown tells it only while the phone is locked, so it is unknown, never failed, otherwise), ' +
+      "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host's tools support, `9..` by default, e.g. `osVersion=12..16` " +
+      'where the tools have no iOS 17 tunnel); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
   },
 } as const satisfies Record<string, Field>;
 

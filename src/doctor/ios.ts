@@ -1,14 +1,22 @@
 // The doctor's iOS checks: is usbmuxd there and answering, and for each
-// iPhone, is it paired with this host and does its lockdown answer. Uses the
-// agent's own client, so what the doctor sees is what the agent will see.
+// iPhone, is it paired with this host and does its lockdown answer, and,
+// with a readiness baseline, is it ready for automation (the facts the
+// source publishes, src/platforms/ios/readiness.ts, judged as the agent
+// judges them). Uses the agent's own client, so what the doctor sees is
+// what the agent will see.
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
 import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../config/usbmuxd-address.js';
+import { parseReadinessChecks } from '../config/readiness.js';
+import { failureText, judge } from '../features/readiness/verdict.js';
 import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js';
+import { pairedFacts } from '../platforms/ios/readiness.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 
-type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'>;
+type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'> & {
+  readiness?: Pick<Settings['readiness'], 'checks'>;
+};
 
 export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): Promise<CheckItem[]> {
   if (settings.ios === false) return [{ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' }];
@@ -52,31 +60,61 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     ];
   }
   const items: CheckItem[] = [{ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` }];
-  const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem> => {
+  const baseline = parseReadinessChecks(settings.readiness?.checks ?? []);
+  let judged = 0;
+  const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem[]> => {
     const r = await probeIphone(address, device, timeoutMs);
     if (r.kind === 'ok') {
       const info = iosDeviceInfo(device.udid, r.values);
-      return {
+      const line: CheckItem = {
         status: 'ok',
         finding: `iPhone ${device.udid} (${info.modelName ?? '?'}, iOS ${info.platformVersion ?? '?'}): paired, lockdown answers`,
         phone: true,
       };
+      if (baseline.size === 0) return [line];
+      // The readiness the agent reports for it, from the same session's facts (a not-paired phone has its own line above).
+      judged++;
+      const verdict = judge({ facts: new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))) }, baseline, info.brandName);
+      if (verdict.ready) return [line];
+      return [
+        line,
+        {
+          status: 'warn',
+          phone: true,
+          finding: `iPhone ${device.udid}: not ready for automation: ${verdict.failed.map(failureText).join(', ')}`,
+          advice: verdict.failed.map((f) => `${f.check.what}: ${f.check.fix}`).join('; '),
+        },
+      ];
     }
     if (r.kind === 'not-paired') {
       const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
-      return {
-        status: 'warn',
-        finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`,
-        advice: NOT_PAIRED_MESSAGE,
-        phone: true,
-      };
+      return [
+        {
+          status: 'warn',
+          finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`,
+          advice: NOT_PAIRED_MESSAGE,
+          phone: true,
+        },
+      ];
     }
-    return {
-      status: 'warn',
-      finding: `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
-      advice: 'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
-      phone: true,
-    };
+    return [
+      {
+        status: 'warn',
+        finding: `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
+        advice: 'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
+        phone: true,
+      },
+    ];
   });
-  return [...items, ...phones];
+  const lines = phones.flat();
+  const notReady = lines.filter((l) => l.finding.includes(': not ready for automation: ')).length;
+  const summary: CheckItem[] = judged
+    ? [
+        {
+          status: 'ok',
+          finding: `iPhone readiness: ${judged - notReady} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
+        },
+      ]
+    : [];
+  return [...items, ...summary, ...lines];
 }

@@ -3,6 +3,7 @@
 // readiness sections), read in the doctor's one shell per device with the
 // platform's command (ServiceDoctor.readinessCommand). Pure: the answers and
 // the platform's parser in, checklist items out.
+import { CHECKS } from '../features/readiness/checks.js';
 import { failureText, judge, valuesOf } from '../features/readiness/verdict.js';
 import type { ReadinessAnswer, ServiceDoctor } from '../platforms/doctor.js';
 import type { CheckItem } from './checklist.js';
@@ -51,9 +52,11 @@ export function readinessItems(
   const judged = ready + phoneItems.length;
   if (judged === 0) return [];
   const apart = unread ? `; ${unread} answered none of the checks` : '';
+  // The checks a shell reading answers: those of the baseline read from a source's published facts are not for these phones.
+  const shellChecks = [...baseline.keys()].filter((id) => CHECKS.find((c) => c.id === id)?.source.kind !== 'fact').length;
   const summary: CheckItem = {
     status: 'ok',
-    finding: `readiness: ${ready} of ${judged} phones ready for automation against the lab's baseline (readiness.checks: ${baseline.size} checks)${apart}`,
+    finding: `readiness: ${ready} of ${judged} phones ready for automation against the lab's baseline (readiness.checks: ${shellChecks} checks)${apart}`,
   };
   return [summary, ...phoneItems];
 }

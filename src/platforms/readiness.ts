@@ -20,8 +20,6 @@ export interface ReadinessReading {
 }
 
 export interface ReadinessReader {
-  /** Its devices as /metrics' help names them ("... phones"). */
-  readonly phones: string;
   /** A build for people, from its version and build id. */
   readonly buildName: (release: string, id: string | undefined) => string;
   /** The reading of the device's current connection, from what its inventory already read; undefined when it read none (a device of another platform). */

@@ -28,6 +28,30 @@ describe('doctor: iOS', () => {
     for (const p of [paired, untrusted, hung]) mux.unplug(p);
   });
 
+  it("with the lab's baseline: an iPhone with Developer Mode off is named not ready with the fix; iOS 9 (no Developer Mode) is not", async () => {
+    const off = mux.plug({ profile: 'iphone-15-ios17', developerMode: false });
+    const old = mux.plug({ profile: 'iphone-6s-ios9' });
+    try {
+      const items = await checkIos({ ...settings, readiness: { checks: ['paired', 'developerMode', 'passcode', 'osVersion'] } }, mux.env);
+      expect(items).toContainEqual({
+        status: 'ok',
+        finding: "iPhone readiness: 1 of 2 paired iPhones ready for automation against the lab's baseline (readiness.checks)",
+      });
+      const warned = items.filter((i) => i.finding.includes('not ready for automation'));
+      expect(warned).toEqual([
+        {
+          status: 'warn',
+          phone: true,
+          finding: `iPhone ${off.udid}: not ready for automation: Developer Mode is off (DeveloperModeStatus), expected on`,
+          advice: expect.stringContaining('Developer Mode: Settings > Privacy & Security > Developer Mode on'),
+        },
+      ]);
+      expect(old.sessions).toBe(1);
+    } finally {
+      for (const p of [off, old]) mux.unplug(p);
+    }
+  });
+
   it('no socket is fine unless iPhones were asked for, a bad address fails, ios off says so', async () => {
     expect(await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
       { status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },

@@ -91,6 +91,14 @@ for (const transport of ['unix', 'tcp'] as const) {
       expect(disk.get('AmountDataAvailable')).toBe('4051574496');
     });
 
+    it('ideviceinfo reads Developer Mode and PasswordProtected as the agent does; iOS 9 has no amfi domain', async () => {
+      const amfi = ['-q', 'com.apple.security.mac.amfi', '-k', 'DeveloperModeStatus'];
+      expect((await run('ideviceinfo', ['-u', ios17.udid, ...amfi], sim.env)).stdout.trim()).toBe('true');
+      expect((await run('ideviceinfo', ['-u', ios16.udid, '-k', 'PasswordProtected'], sim.env)).stdout.trim()).toBe('false');
+      const old = await run('ideviceinfo', ['-u', ios9.udid, ...amfi], sim.env);
+      expect(old.stdout.trim()).toBe('');
+    });
+
     it('ideviceinfo -k reads one key', async () => {
       const r = await run('ideviceinfo', ['-u', ios16.udid, '-k', 'ProductVersion'], sim.env);
       expect(r.stdout.trim()).toBe('16.3.1');

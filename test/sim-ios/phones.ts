@@ -33,6 +33,7 @@ export const PROFILES: Record<string, PhoneProfile> = {
       HardwareModel: 'N71AP',
       ProductName: 'iPhone OS',
       ProductType: 'iPhone8,1',
+      PasswordProtected: false,
       ProductVersion: '9.3.5',
       SerialNumber: 'F17QK0ZJGRY5',
       UniqueDeviceID: '5e2f7a1b9c0d4e3f8a6b1c2d3e4f5a6b7c8d9e0f',
@@ -63,6 +64,7 @@ export const PROFILES: Record<string, PhoneProfile> = {
       HardwarePlatform: 't8110',
       ProductName: 'iPhone OS',
       ProductType: 'iPhone14,5',
+      PasswordProtected: false,
       ProductVersion: '16.3.1',
       SerialNumber: 'C1QQG9XD4R',
       UniqueDeviceID: '00008110-000E44540A2A801E',
@@ -70,6 +72,7 @@ export const PROFILES: Record<string, PhoneProfile> = {
     },
     domains: {
       'com.apple.mobile.battery': battery(100, false),
+      'com.apple.security.mac.amfi': { DeveloperModeStatus: true },
       'com.apple.disk_usage': {
         TotalDiskCapacity: 128000000000,
         TotalDataCapacity: 111735013376,
@@ -93,6 +96,7 @@ export const PROFILES: Record<string, PhoneProfile> = {
       HardwarePlatform: 't8120',
       ProductName: 'iPhone OS',
       ProductType: 'iPhone15,4',
+      PasswordProtected: false,
       ProductVersion: '17.4.1',
       SerialNumber: 'HW7QX2L9PQ',
       UniqueDeviceID: '00008120-001A2C3E0E83C01E',
@@ -100,6 +104,7 @@ export const PROFILES: Record<string, PhoneProfile> = {
     },
     domains: {
       'com.apple.mobile.battery': battery(42, true),
+      'com.apple.security.mac.amfi': { DeveloperModeStatus: true },
       'com.apple.disk_usage': {
         TotalDiskCapacity: 256000000000,
         TotalDataCapacity: 238047506432,

@@ -15,11 +15,20 @@ import { profile as loadProfile, type PhoneProfile } from './phones.js';
 export const LOCKDOWN_PORT = 62078;
 const MSG_PLIST = 8;
 
+const AMFI = 'com.apple.security.mac.amfi';
+
 export interface PhoneSpec {
   profile: string | PhoneProfile;
   state?: PairState;
   /** Overrides the profile's UniqueDeviceID. */
   udid?: string;
+  /** Developer Mode (com.apple.security.mac.amfi DeveloperModeStatus); the profile's by default (on from iOS 16, absent before). */
+  developerMode?: boolean;
+  /**
+   * The passcode as lockdown's root PasswordProtected shows it: `locked` (a passcode, locked now: true),
+   * `unlocked` (a passcode, unlocked now: false) or `none` (false, as unlocked: lockdown cannot tell them apart).
+   */
+  passcode?: 'none' | 'unlocked' | 'locked';
 }
 
 export interface SimPhone extends LockdownPhone {
@@ -109,6 +118,8 @@ export class SimUsbmuxd {
   plug(spec: PhoneSpec): SimPhone {
     const prof = typeof spec.profile === 'string' ? loadProfile(spec.profile) : structuredClone(spec.profile);
     if (spec.udid) prof.root.UniqueDeviceID = spec.udid;
+    if (spec.developerMode !== undefined) prof.domains[AMFI] = { ...prof.domains[AMFI], DeveloperModeStatus: spec.developerMode };
+    if (spec.passcode !== undefined) prof.root.PasswordProtected = spec.passcode === 'locked';
     const phone: SimPhone = {
       deviceId: this.nextId++,
       udid: String(prof.root.UniqueDeviceID),

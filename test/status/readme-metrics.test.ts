@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ANDROID_READINESS } from '../../src/platforms/android/readiness.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
@@ -35,7 +34,7 @@ describe('docs/reference/metrics.md', () => {
       }),
       // The features' own series (DeviceFeature.metrics).
       ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
-      ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }, ANDROID_READINESS.phones),
+      ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       // Several phones hot together (with the daemon's health settings).
       ...(hostHeatFeature(shippedHealth, undefined, () => 0).metrics?.() ?? []),

@@ -1,7 +1,11 @@
-// The readiness checks of an Android phone: what each reads of the slow-tier
-// readiness section (src/platforms/android/inventory/probes/readiness.ts),
-// the value that suits automated testing, and what a person does when the
-// phone differs. Pure.
+// The readiness checks: what each reads of the slow-tier readiness section
+// of the shell inventory (src/platforms/android/inventory/probes/readiness.ts)
+// or of the facts a source publishes from its own session
+// (src/devices/readiness-facts.ts: lockdown's, for the phones behind
+// usbmuxd), the value that suits automated testing, and what a person does
+// when the phone differs. A check applies to the phones whose reading has its
+// kind of source: a phone is judged by what its platform can read, never by
+// the platform's name. Pure.
 import type { ReadinessReading } from '../../platforms/readiness.js';
 
 /** Where a check's value comes from. */
@@ -11,10 +15,12 @@ type Source =
   /** The keyguard's `secure=` (a PIN, pattern or password set). */
   | { kind: 'keyguard' }
   /** A system property, read only on the makers named (a blank property reads as unread: no phone of ours showed its default). */
-  | { kind: 'prop'; name: string; makers: RegExp };
+  | { kind: 'prop'; name: string; makers: RegExp }
+  /** A fact the phone's source published under the check's name (src/devices/readiness-facts.ts); `key` is what it was read from, as the message names it. */
+  | { kind: 'fact'; key: string };
 
 /** How a value meets the expected one. */
-type Match = 'equal' | 'on' | 'number';
+type Match = 'equal' | 'on' | 'number' | 'range';
 
 export interface Check {
   /** The name in `readiness.checks`. */
@@ -24,7 +30,11 @@ export interface Check {
   readonly source: Source;
   /** The value that suits automated testing: the baseline's default. */
   readonly expect: string;
-  /** `on`: any value but 0 (a bit mask, as stay awake's) passes `on` and `0` passes `off`; `number`: 0 and 0.0 are one value. */
+  /**
+   * `on`: any value but 0 (a bit mask, as stay awake's) passes `on` and `0` passes `off`; `number`: 0 and 0.0 are one value;
+   * `range`: a dotted version within `MIN..MAX`, either end optional and both inclusive, a bound naming fewer parts covering all
+   * below it (`..16` takes 16.7.2).
+   */
   readonly match: Match;
   /** What a person does to meet it. */
   readonly fix: string;
@@ -178,14 +188,62 @@ export const CHECKS: readonly Check[] = [
     match: 'equal',
     fix: 'Developer options > Install via USB on (MIUI asks for a Mi account)',
   },
+  {
+    id: 'paired',
+    what: 'paired and trusted',
+    source: { kind: 'fact', key: 'pair record and StartSession' },
+    expect: 'true',
+    match: 'equal',
+    fix: 'unlock it, tap "Trust" on "Trust This Computer?" and enter the passcode, then run `idevicepair pair` on the host (as the user usbmuxd serves)',
+  },
+  {
+    id: 'developerMode',
+    what: 'Developer Mode',
+    source: { kind: 'fact', key: 'DeveloperModeStatus' },
+    expect: 'true',
+    match: 'equal',
+    fix: 'Settings > Privacy & Security > Developer Mode on, restart when asked, then confirm "Turn On" after the restart (a person must do it: the phone asks for its passcode)',
+  },
+  {
+    id: 'passcode',
+    what: 'a passcode',
+    source: { kind: 'fact', key: 'PasswordProtected' },
+    expect: 'true',
+    match: 'equal',
+    fix: 'Settings > Face ID & Passcode (or Touch ID & Passcode) > Turn Passcode On (a person must choose it)',
+  },
+  {
+    id: 'osVersion',
+    what: 'OS version',
+    source: { kind: 'fact', key: 'ProductVersion' },
+    expect: '9..',
+    match: 'range',
+    fix: "update it (Settings > General > Software Update) or give the host tools that support it, as the lab's `readiness.checks` range osVersion=MIN..MAX names",
+  },
 ];
 
 export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);
 
-/** The phone's value for the check, or undefined when it was not read (or the check is not for this maker). */
-export function valueOf(check: Check, reading: ReadinessReading, maker: string | undefined): string | undefined {
+/** The facts a source published of a phone (src/devices/readiness-facts.ts), by check name. */
+export interface FactsReading {
+  readonly facts: ReadonlyMap<string, string>;
+}
+
+/** What a phone's platform read for readiness: the shell inventory's sections, or a source's facts. */
+export type Reading = ReadinessReading | FactsReading;
+
+/** Whether the check reads the kind of source the reading has: a check of the other kind is not for this phone. */
+export function appliesTo(check: Check, reading: Reading): boolean {
+  return (check.source.kind === 'fact') === 'facts' in reading;
+}
+
+/** The phone's value for the check, or undefined when it was not read (or the check is not for this maker or this kind of reading). */
+export function valueOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
   const source = check.source;
+  if ('facts' in reading) return source.kind === 'fact' ? reading.facts.get(check.id) : undefined;
   switch (source.kind) {
+    case 'fact':
+      return undefined;
     case 'setting': {
       const list = reading.settings.get(source.namespace);
       return list === undefined ? undefined : (list.get(source.key) ?? source.unset);
@@ -209,5 +267,31 @@ export function meets(check: Check, value: string, expected: string): boolean {
       return Number.isFinite(Number(v)) && Number(v) === Number(expected);
     case 'equal':
       return v === expected;
+    case 'range':
+      return inRange(v, expected);
   }
+}
+
+/** A dotted version's numeric parts ("16.3.1" → [16, 3, 1]); undefined when it is not one. */
+function versionParts(text: string): number[] | undefined {
+  return /^\d+(\.\d+)*$/.test(text) ? text.split('.').map(Number) : undefined;
+}
+
+/** -1, 0 or 1 comparing `version` with `bound` on the parts the bound names. */
+function compareOnBound(version: readonly number[], bound: readonly number[]): number {
+  for (let i = 0; i < bound.length; i++) {
+    const d = (version[i] ?? 0) - bound[i]!;
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+/** Whether `version` is within `MIN..MAX` (either end optional; an odd range or version is never within). */
+export function inRange(version: string, range: string): boolean {
+  const m = /^([\d.]*)\.\.([\d.]*)$/.exec(range.trim());
+  const v = versionParts(version);
+  if (!m || !v) return false;
+  const [min, max] = [m[1] ? versionParts(m[1]) : [], m[2] ? versionParts(m[2]) : []];
+  if (!min || !max) return false;
+  return compareOnBound(v, min) >= 0 && (max.length === 0 || compareOnBound(v, max) <= 0);
 }

@@ -5,19 +5,22 @@
 // that changes on a phone is one info line, a phone's first not-ready moment
 // one warning line with the fixes, a build that changed (an OTA) one info
 // line. The readings are the inventory's own (the slow-tier readiness
-// sections and the property dump of the one shell session per device): this
-// reads them and opens no session.
+// sections and the property dump of the one shell session per device, or
+// the facts a source published from its own session,
+// src/devices/readiness-facts.ts): this reads them and opens no session.
 import { parseReadinessChecks } from '../../config/readiness.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
+import { READINESS_FACTS } from '../../devices/readiness-facts.js';
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
-import type { ReadinessReader, ReadinessReading } from '../../platforms/readiness.js';
+import type { ReadinessReader } from '../../platforms/readiness.js';
 import { buildLine } from './build.js';
+import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
@@ -58,10 +61,14 @@ export function readinessFeature(
   const changes = new Map<string, number>();
   const notReady = new Map<string, number>();
   let builds = 0;
-  const readingOf = (device: DeviceSnapshot): ReadinessReading | undefined => {
-    // Selected by what the platform read, never by its name: a record without readiness sections (an iPhone) has no reading.
+  const facts = registry.facet(READINESS_FACTS);
+  const readingOf = (device: DeviceSnapshot): Reading | undefined => {
+    // Selected by what the platform read, never by its name: the shell inventory's readiness sections, else the facts its source published.
     if (baseline.size === 0) return undefined;
-    return reader.reading(registry, device.key);
+    const read = reader.reading(registry, device.key);
+    if (read) return read;
+    const published = facts.get(device.key);
+    return published && { facts: new Map(Object.entries(published)) };
   };
   const verdictOf = (device: DeviceSnapshot): Verdict | undefined => {
     const reading = readingOf(device);
@@ -140,7 +147,7 @@ export function readinessFeature(
       if (baseline.size === 0) return [];
       const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
       const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
-      return readinessMetrics([...baseline.keys()], [...listed.map(verdictOf), ...off], { changes, notReady, builds }, reader.phones);
+      return readinessMetrics([...baseline.keys()], [...listed.map(verdictOf), ...off], { changes, notReady, builds });
     },
   };
 }

@@ -16,21 +16,20 @@ export interface DriftCounts {
   builds: number;
 }
 
-/** `phones`: the platform's word for the devices it reads readiness of (`ReadinessReader.phones`), in the help of the two gauges. */
-export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>, counts: DriftCounts, phones: string): Metric[] {
+export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>, counts: DriftCounts): Metric[] {
   const judged = verdicts.filter((v): v is Verdict => v !== undefined);
   const failing = new Map(checks.map((c) => [c, 0]));
   for (const verdict of judged) for (const f of verdict.failed) failing.set(f.check.id, (failing.get(f.check.id) ?? 0) + 1);
   return [
     {
       name: 'device_agent_readiness_failing_devices',
-      help: `${phones} whose last readiness reading fails the check of the lab's baseline (readiness.checks)`,
+      help: "phones whose last readiness reading fails the check of the lab's baseline (readiness.checks)",
       type: 'gauge',
       samples: [...failing].map(([check, value]) => ({ labels: { check }, value })),
     },
     {
       name: 'device_agent_readiness_devices',
-      help: `${phones} with a readiness reading, by verdict`,
+      help: 'phones with a readiness reading, by verdict',
       type: 'gauge',
       samples: [
         { labels: { verdict: 'ready' }, value: judged.filter((v) => v.ready).length },

@@ -4,7 +4,9 @@
 // by Appium disabled"). Appium drives an Android phone through adb, installs
 // its server over it and injects input: a phone whose USB debugging is off
 // (off adb altogether), or a Xiaomi refusing injected input or installs over
-// USB, cannot run it. The other four flags name cloud features
+// USB, cannot run it; nor can an iPhone that does not trust the host (no
+// pairing, no session) or whose Developer Mode is off (from iOS 16, the
+// XCUITest driver's WebDriverAgent will not install or run). The other four flags name cloud features
 // (traffic and payload capture, unlocking by passcode, setting the time zone)
 // whose meaning the contract does not give, so no check decides them: the
 // message names those checks' failures, and the flags stay the host's.
@@ -13,7 +15,7 @@ import type { Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
-const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall'];
+const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode'];
 
 /**
  * The phone's flags: the host's (`support.*`, which a lab sets to turn a
@@ -21,6 +23,15 @@ const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomi
  * `appiumDisabled` set when its verdict fails a check Appium needs.
  */
 export function supportOf(support: Support | undefined, verdict: Verdict | undefined): Support | undefined {
-  if (!support || !verdict || !verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id))) return support;
-  return { ...support, appiumDisabled: true };
+  if (!verdict || !verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id))) return support;
+  // A source that gives no flags of its own (lockdown's inventory) gets this one alone: the report's decorate ORs the host's in.
+  return { ...(support ?? NO_FLAGS), appiumDisabled: true };
 }
+
+const NO_FLAGS: Support = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: false,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: false,
+};

@@ -1,7 +1,6 @@
 // A phone's readiness verdict against the lab's baseline: ready, or not ready
 // with each failed check named, its value, and what to do. Pure.
-import type { ReadinessReading } from '../../platforms/readiness.js';
-import { CHECKS, meets, valueOf, type Check } from './checks.js';
+import { appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
 
 export interface Failure {
   check: Check;
@@ -12,7 +11,7 @@ export interface Failure {
 export interface Verdict {
   ready: boolean;
   failed: Failure[];
-  /** The checks of the baseline the phone's reading did not answer (an old Android, a failed list): neither passed nor failed. */
+  /** The checks of the baseline the phone's reading did not answer (an old OS, a failed list, a domain lockdown refused): neither passed nor failed. */
   unread: string[];
 }
 
@@ -22,7 +21,7 @@ export interface Verdict {
  * brand, for the vendor checks.
  */
 /** The values of the baseline's checks that the reading answers, by check name. */
-export function valuesOf(reading: ReadinessReading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Record<string, string> {
+export function valuesOf(reading: Reading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Record<string, string> {
   const values: Record<string, string> = {};
   for (const check of CHECKS) {
     const value = baseline.has(check.id) ? valueOf(check, reading, maker) : undefined;
@@ -31,11 +30,11 @@ export function valuesOf(reading: ReadinessReading, baseline: ReadonlyMap<string
   return values;
 }
 
-export function judge(reading: ReadinessReading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Verdict {
+export function judge(reading: Reading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Verdict {
   const failed: Failure[] = [];
   const unread: string[] = [];
   for (const check of CHECKS) {
-    if (!baseline.has(check.id)) continue;
+    if (!baseline.has(check.id) || !appliesTo(check, reading)) continue;
     const expected = baseline.get(check.id) ?? check.expect;
     const value = valueOf(check, reading, maker);
     if (value === undefined) {
@@ -62,6 +61,10 @@ export function failureText({ check, value, expected }: Failure): string {
 function shown(check: Check, value: string, named = true): string {
   const source = check.source;
   if (source.kind === 'keyguard') return value === 'true' ? 'set' : 'none';
+  if (source.kind === 'fact') {
+    const word = value === 'true' ? 'on' : value === 'false' ? 'off' : value;
+    return named ? `${word} (${source.key})` : word;
+  }
   return named ? `${value} (${source.kind === 'setting' ? source.key : source.name})` : value;
 }
 

@@ -1,17 +1,15 @@
 // What the Android platform offers the readiness feature (the capability of
 // src/platforms/readiness.ts): the readiness sections and the build
 // fingerprint its inventory already read on the current connection, and its
-// words for its phones and builds. Reads the tier cache, opens no session.
+// word for its builds. Reads the tier cache, opens no session.
 import type { ReadinessReader } from '../readiness.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
-import { ANDROID_NAME } from './name.js';
 import { cachedProp, cachedSection } from './source.js';
 
 const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 
 export const ANDROID_READINESS: ReadinessReader = {
-  phones: ANDROID_NAME.phones,
   buildName: (release, id) => `Android ${release}${id !== undefined ? ` (${id})` : ''}`,
   reading: (registry, key) => {
     const texts = READINESS_PROBES.map((probe) => cachedSection(registry, key, probe.section));

@@ -18,6 +18,8 @@ export interface LockdownValues {
   root: Dict;
   battery?: Dict;
   diskUsage?: Dict;
+  /** com.apple.security.mac.amfi as read for readiness (DeveloperModeStatus), with the root domain; absent when lockdown refused it or the root was known. */
+  amfi?: Dict;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);

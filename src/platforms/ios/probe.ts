@@ -6,6 +6,7 @@ import { IosTimeoutError, LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
+import { AMFI_DOMAIN } from './readiness.js';
 import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
 
 export type ProbeResult =
@@ -21,7 +22,9 @@ const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'Pairin
 /**
  * `known`: the root domain read earlier on this connection. Given, the probe
  * reads only the volatile domains (battery, disk usage) in its session, the
- * tiers of the Android inventory: identity once per connection.
+ * tiers of the Android inventory: identity once per connection. Without it,
+ * the same session also reads Developer Mode (the amfi domain's
+ * DeveloperModeStatus) for readiness, so that costs the periodic cycle nothing.
  */
 export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict): Promise<ProbeResult> {
   let record: Dict | undefined;
@@ -38,16 +41,28 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
     const version = known ? known.ProductVersion : await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
     await client.startSession(record, typeof version === 'string' ? version : undefined, stepTimeoutMs);
     const root = known ?? ((await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict);
+    // An iOS before 16 has no Developer Mode: lockdown answers MissingValue, and the check is unknown.
+    const amfi = known ? undefined : await optionalValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
     const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
     await client.stopSession(stepTimeoutMs).catch(() => {});
-    return { kind: 'ok', values: { root: root ?? {}, battery, diskUsage } };
+    return { kind: 'ok', values: { root: root ?? {}, battery, diskUsage, ...(amfi !== undefined ? { amfi: { DeveloperModeStatus: amfi } } : {}) } };
   } catch (err) {
     if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };
     if (err instanceof IosTimeoutError) return { kind: 'silent', detail: err.message };
     return { kind: 'silent', detail: (err as Error).message };
   } finally {
     client?.close();
+  }
+}
+
+/** One key of a domain; undefined when lockdown refuses it (a domain or key the phone does not have). */
+async function optionalValue(client: LockdownClient, domain: string, key: string, timeoutMs: number): Promise<unknown> {
+  try {
+    return await client.getValue(domain, key, timeoutMs);
+  } catch (err) {
+    if (err instanceof LockdownError) return undefined;
+    throw err;
   }
 }
 

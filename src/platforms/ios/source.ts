@@ -2,7 +2,10 @@
 // and each is inventoried at every report with one lockdown session (bounded
 // concurrency, so a silent phone holds up only itself). The root domain
 // (identity, name, version) is read once per connection and slow refresh,
-// and kept in the device's record.
+// and kept in the device's record; so are the readiness facts (pairing,
+// Developer Mode, the lock, the version: readiness.ts), which the source
+// publishes for readiness (src/devices/readiness-facts.ts). The features'
+// notes join each phone's message, as on every source.
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -21,6 +24,10 @@ import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
+import { notesOf, type DeviceFeature } from '../../devices/feature.js';
+import { READINESS_FACTS } from '../../devices/readiness-facts.js';
+import { withNotes } from '../../cloud/device-message.js';
+import { pairedFacts, unpairedFacts } from './readiness.js';
 
 const PLATFORM = 'ios';
 /** usbmuxd's word for a phone it lists: each can be asked. */
@@ -38,14 +45,17 @@ export interface IosSourceOptions {
   slowFactsRefreshMs: number;
   /** See IosWatcherOptions.quietWhenAbsent. */
   quietWhenAbsent?: boolean;
+  /** What acts on devices (src/agent/features.ts): their notes join a phone's message, and they hear of each inventory that answered. */
+  features?: readonly DeviceFeature[];
   /** For tests; the real lockdown probe by default. */
   probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict) => Promise<ProbeResult>;
 }
 
-/** The root domain of one usbmuxd connection (DeviceID), and when it was read (monotonic ms). */
+/** The root domain of one usbmuxd connection (DeviceID), the amfi domain read with it, and when they were read (monotonic ms). */
 interface IdentityCache {
   deviceId: number;
   root: Dict;
+  amfi?: Dict;
   at: number;
 }
 
@@ -140,9 +150,10 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       wanted.forEach((r, i) => fresh.set(r.key, infos[i]));
     }
     const out: DeviceInfo[] = [];
+    const features = this.o.features ?? [];
     for (const record of records) {
       const info = fresh.has(record.key) ? fresh.get(record.key) : this.describe(record);
-      if (info) out.push(info);
+      if (info) out.push(withNotes(info, notesOf(features, record, records)));
     }
     return out;
   }
@@ -161,7 +172,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const device = this.watcher.device(record.serial);
     if (!device) return undefined;
     const { registry, clock } = this.o;
-    const known = stale ? undefined : this.identityOf(record, device.deviceId);
+    const cached = stale ? undefined : this.identityOf(record, device.deviceId);
+    const known = cached?.root;
     const connection = registry.asked(record.key, clock.monotonic());
     let result: ProbeResult;
     try {
@@ -171,33 +183,44 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       registry.settled(record.key, connection);
     }
     if (result.kind === 'ok' && !known)
-      registry.facet(IDENTITY).set(record.key, { deviceId: device.deviceId, root: result.values.root, at: clock.monotonic() });
-    return this.toInfo(record, result);
+      registry.facet(IDENTITY).set(record.key, {
+        deviceId: device.deviceId,
+        root: result.values.root,
+        ...(result.values.amfi ? { amfi: result.values.amfi } : {}),
+        at: clock.monotonic(),
+      });
+    return this.toInfo(record, result, cached?.amfi);
   }
 
   /**
    * The root domain read on this connection, while it is fresh: a replug
    * (new DeviceID, maybe after an update) or the slow refresh reads it again.
    */
-  private identityOf(record: DeviceSnapshot, deviceId: number): Dict | undefined {
+  private identityOf(record: DeviceSnapshot, deviceId: number): IdentityCache | undefined {
     const known = this.o.registry.facet(IDENTITY).get(record.key);
     if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
-    return known.root;
+    return known;
   }
 
-  private toInfo(record: DeviceSnapshot, r: ProbeResult): DeviceInfo {
+  /** `knownAmfi`: the amfi domain read with the cached root domain, when this reading used the cache. */
+  private toInfo(record: DeviceSnapshot, r: ProbeResult, knownAmfi?: Dict): DeviceInfo {
     const { registry, clock, logger } = this.o;
     const udid = record.serial;
     const previous = registry.get(record.key)?.last;
     switch (r.kind) {
       case 'ok': {
         const info = iosDeviceInfo(udid, r.values);
+        // Published before the answer, so that the features hearing of it judge this reading.
+        registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi));
         const note = registry.answered(record.key, info, clock.wall(), clock.monotonic());
         if (note.recovered) limited(logger).info('iphone-inventory-recovered', { udid }, 'iPhone answers its inventory again', udid);
+        const answered = registry.get(record.key);
+        if (answered) for (const feature of this.o.features ?? []) feature.answered?.(answered);
         return info;
       }
       case 'not-paired': {
         // The phone answered: it does not trust this host. A state, not a failure of the phone.
+        registry.facet(READINESS_FACTS).set(record.key, unpairedFacts(r.public));
         if (registry.noticed(record.key, r.detail)) {
           limited(logger).warn(
             'iphone-not-paired',

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import { parseReadinessChecks } from '../../../src/config/readiness.js';
 import { readinessMetrics } from '../../../src/features/readiness/metrics.js';
 import { judge } from '../../../src/features/readiness/verdict.js';
@@ -14,7 +13,7 @@ describe('the readiness series', () => {
     const lineage = parseReadiness(readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') } } }))!;
     const mi9t = parseReadiness(readinessSection({ lists: { global: { text: fixture('miui12-mi9t-global.txt') } } }))!;
     const verdicts = [judge(lineage, baseline, 'samsung'), judge(mi9t, baseline, 'Xiaomi'), undefined];
-    const [failing, devices] = readinessMetrics([...baseline.keys()], verdicts, NONE, ANDROID_READINESS.phones);
+    const [failing, devices] = readinessMetrics([...baseline.keys()], verdicts, NONE);
     expect(failing!.samples).toEqual([
       { labels: { check: 'stayAwake' }, value: 2 },
       { labels: { check: 'wifi' }, value: 1 },

@@ -94,7 +94,8 @@ describe('IosSource', () => {
     const rootReads = () => requests().filter((r) => r === 'root').length;
     const first = (await source.collect(all))[0]!;
     expect(rootReads()).toBe(1);
-    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.mobile.battery', 'com.apple.disk_usage']);
+    // Developer Mode (readiness) is read with the root, in the same session: at connect and on the slow refresh only.
+    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.security.mac.amfi', 'com.apple.mobile.battery', 'com.apple.disk_usage']);
 
     phone.log.length = 0;
     now += 30_000;
@@ -109,6 +110,7 @@ describe('IosSource', () => {
     now += 31_000;
     await source.collect(all);
     expect(rootReads()).toBe(1);
+    expect(requests().filter((r) => r === 'com.apple.security.mac.amfi')).toHaveLength(1);
 
     // A replug is a new connection (new DeviceID): identity read again.
     sim.unplug(phone);

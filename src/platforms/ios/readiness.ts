@@ -1,0 +1,51 @@
+// The readiness facts of an iPhone (src/devices/readiness-facts.ts), from
+// what the inventory's lockdown session already read: no request of its own
+// but one GetValue of the amfi domain, read with the root domain (at connect
+// and on the slow refresh). Pure. Each fact is named by the readiness check it
+// answers (src/config/readiness.ts); one lockdown did not give is left out,
+// so its check is unknown, never failed.
+//
+// - paired: the host holds a pair record the phone took (StartSession
+//   succeeded); "false" when lockdown will not open a session for it.
+// - developerMode: `DeveloperModeStatus` of the domain
+//   `com.apple.security.mac.amfi`, as pymobiledevice3 reads it
+//   (`LockdownClient.developer_mode_status`, pymobiledevice3/lockdown.py),
+//   a boolean; iOS before 16 has no Developer Mode and answers MissingValue.
+// - passcode: the root domain's `PasswordProtected`. It is the phone's lock
+//   state, not whether a passcode exists (libimobiledevice's maintainer,
+//   libimobiledevice#1191: "shows the current lock status, not if the device
+//   has a passcode set"; `false` on an unlocked phone with a passcode,
+//   ahoog42/ios-triage#9), and MobileGestalt's PasswordConfigured, which
+//   said it, is refused from iOS 17.4 (libimobiledevice#1542, #1607). So
+//   `true` says a passcode is set (the phone is locked behind it) and
+//   `false` says nothing: the fact is "true" or left out.
+// - osVersion: the root domain's `ProductVersion`.
+import type { Dict } from './framing.js';
+
+export const AMFI_DOMAIN = 'com.apple.security.mac.amfi';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** A plist boolean as lockdown gives it; a string "true"/"false" is taken too, as some tools print it. */
+function bool(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  return undefined;
+}
+
+/** The facts of a phone that opened a session: `root` its root domain, `amfi` its amfi domain (undefined when lockdown refused it). */
+export function pairedFacts(root: Dict, amfi: Dict | undefined): Record<string, string> {
+  const facts: Record<string, string> = { paired: 'true' };
+  const developerMode = bool(amfi?.DeveloperModeStatus);
+  if (developerMode !== undefined) facts.developerMode = String(developerMode);
+  if (bool(root.PasswordProtected) === true) facts.passcode = 'true';
+  const version = str(root.ProductVersion);
+  if (version !== undefined) facts.osVersion = version;
+  return facts;
+}
+
+/** The facts of a phone lockdown will not open a session for: not paired, and its version when it showed it to anyone. */
+export function unpairedFacts(publicRoot: Dict | undefined): Record<string, string> {
+  const version = str(publicRoot?.ProductVersion);
+  return version === undefined ? { paired: 'false' } : { paired: 'false', osVersion: version };
+}

@@ -1,0 +1,79 @@
+// The verdict on the facts a source publishes (src/devices/readiness-facts.ts):
+// the lockdown checks, judged as the shell inventory's are, and the two
+// kinds of checks kept apart. The facts are those src/platforms/ios/readiness.ts
+// makes of the recorded lockdown answers (test/platforms/ios/fixtures/readiness/SOURCES.md).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/config/readiness.js';
+import { inRange, type FactsReading } from '../../../src/features/readiness/checks.js';
+import { supportOf } from '../../../src/features/readiness/support.js';
+import { judge, valuesOf, verdictCell, verdictMessage } from '../../../src/features/readiness/verdict.js';
+
+const DEFAULT = parseReadinessChecks(
+  (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
+);
+const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
+const facts = (f: Record<string, string>): FactsReading => ({ facts: new Map(Object.entries(f)) });
+
+describe('readiness on published facts', () => {
+  it('Developer Mode off: not ready, named with its key and what a person does', () => {
+    const verdict = judge(facts({ paired: 'true', developerMode: 'false', osVersion: '17.4.1' }), DEFAULT, 'Apple');
+    expect(verdict.ready).toBe(false);
+    expect(verdict.failed.map((f) => f.check.id)).toEqual(['developerMode']);
+    expect(verdictMessage(verdict)).toBe(
+      "not ready for automation (1 of the lab's checks failed): Developer Mode is off (DeveloperModeStatus), expected on: " +
+        'Settings > Privacy & Security > Developer Mode on, restart when asked, then confirm "Turn On" after the restart (a person must do it: the phone asks for its passcode)',
+    );
+    expect(verdictCell(verdict, Object.keys(valuesOf(facts({ developerMode: 'false' }), DEFAULT, 'Apple')).length)).toBe('not ready: developerMode');
+  });
+
+  it('the shell checks do not apply to a facts reading, nor the fact checks to a shell one: neither failed nor unread', () => {
+    const verdict = judge(facts({ paired: 'true', developerMode: 'true', osVersion: '16.3.1' }), ALL, 'Apple');
+    expect(verdict).toEqual({ ready: true, failed: [], unread: ['passcode'] });
+    const shell = judge({ settings: new Map([['global', new Map()]]), props: new Map() }, ALL, 'Google');
+    expect(shell.unread.some((id) => ['paired', 'developerMode', 'passcode', 'osVersion'].includes(id))).toBe(false);
+  });
+
+  it('a domain lockdown refused (no developerMode fact) is unknown, never a failure', () => {
+    const verdict = judge(facts({ paired: 'true', osVersion: '10.2' }), DEFAULT, 'Apple');
+    expect(verdict.ready).toBe(true);
+    expect(verdict.unread).toEqual(['developerMode', 'passcode']);
+  });
+
+  it('not paired: not ready, and Appium is disabled on it, as with Developer Mode off', () => {
+    const verdict = judge(facts({ paired: 'false' }), DEFAULT, undefined);
+    expect(verdict.failed.map((f) => f.check.id)).toEqual(['paired']);
+    expect(supportOf({ appiumDisabled: false } as never, verdict)).toMatchObject({ appiumDisabled: true });
+    const devOff = judge(facts({ paired: 'true', developerMode: 'false' }), DEFAULT, undefined);
+    expect(supportOf({ appiumDisabled: false } as never, devOff)).toMatchObject({ appiumDisabled: true });
+    // A source that gives no flags (lockdown's inventory) gets this one, which the report ORs with the host's.
+    expect(supportOf(undefined, devOff)).toMatchObject({ appiumDisabled: true, setTimeZoneDisabled: false });
+    expect(supportOf(undefined, judge(facts({ paired: 'true', developerMode: 'true' }), DEFAULT, undefined))).toBeUndefined();
+  });
+
+  it('passcode: a lab that wants none fails a phone found locked behind one; the default wants one', () => {
+    expect(judge(facts({ passcode: 'true' }), DEFAULT, undefined).ready).toBe(true);
+    const none = parseReadinessChecks(['passcode=false']);
+    expect(verdictMessage(judge(facts({ passcode: 'true' }), none, undefined))).toContain('a passcode is on (PasswordProtected), expected off');
+  });
+
+  it("osVersion against the lab's range of the host's tools", () => {
+    const lab = parseReadinessChecks(['osVersion=12..16']);
+    expect(judge(facts({ osVersion: '16.7.2' }), lab, undefined).ready).toBe(true);
+    const v17 = judge(facts({ osVersion: '17.4.1' }), lab, undefined);
+    expect(verdictMessage(v17)).toContain('OS version is 17.4.1 (ProductVersion), expected 12..16');
+    expect(judge(facts({ osVersion: '9.3.5' }), lab, undefined).ready).toBe(false);
+    // The default takes every version this agent's lockdown reads.
+    expect(judge(facts({ osVersion: '9.3.5' }), DEFAULT, undefined).ready).toBe(true);
+  });
+
+  it('the range: either end optional, a bound covering its minor versions, an odd one never within', () => {
+    expect(inRange('16.3.1', '16..16')).toBe(true);
+    expect(inRange('16.3.1', '16.4..')).toBe(false);
+    expect(inRange('17.0', '..16')).toBe(false);
+    expect(inRange('15.8', '..')).toBe(true);
+    expect(inRange('16.3.1', '16.3.1..16.3.1')).toBe(true);
+    expect(inRange('beta', '9..')).toBe(false);
+    expect(inRange('16.0', 'x..y')).toBe(false);
+  });
+});
