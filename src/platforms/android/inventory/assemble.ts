@@ -77,7 +77,6 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     isEmulator: undefined,
     isRooted: undefined,
     addedToCloud: config.addedToCloud,
-    isHidden: config.isHidden,
     support: { ...config.support },
     installedBrowsers: undefined,
     orientation: undefined,

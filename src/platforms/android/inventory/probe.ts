@@ -21,7 +21,6 @@ export type OnIdentity = (info: DeviceInfo) => void;
 export interface ProberOptions {
   timeoutMs: number;
   config: InventoryConfig;
-  hiddenDevices: readonly string[];
   /** How often the slow tier is read again (default 900 s). */
   slowFactsRefreshSeconds?: number;
   /**
@@ -215,7 +214,6 @@ export class DeviceProber {
       adbTunnelInfo: tunnelInfo(serial),
       observedAtMs: run.observedAtMs,
     });
-    info.isHidden = this.options.hiddenDevices.includes(info.udid);
     if (!run.whole) info.message = this.cutMessage(run, info, entry);
     // Its strings are cut from the whole script output (up to 50 KB or more
     // per device); the caller keeps the record until the next inventory, so
@@ -242,7 +240,6 @@ export class DeviceProber {
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
     });
-    info.isHidden = this.options.hiddenDevices.includes(info.udid);
     onIdentity(JSON.parse(JSON.stringify(info)) as DeviceInfo);
   }
 
