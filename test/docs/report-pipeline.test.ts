@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { sourceFiles } from '../../tools/cycles/imports.js';
+import { compilerOptions, sourceFiles } from '../../tools/cycles/imports.js';
 
 // Issue 41's report pipeline, read from the syntax tree of src/: each
 // property that "one place does it" is checked by finding every place that
@@ -55,11 +55,67 @@ function propertyWriters(name: string): string[] {
   return out;
 }
 
+/**
+ * Every place in src/ that writes a device's `message` (DeviceInfo's, as
+ * TypeScript resolves it): an object literal key or an assignment whose
+ * property is DeviceInfo's `message`, an object literal that spreads a
+ * device and sets `message`, and a rest that leaves it out of a device.
+ */
+function deviceMessageWriters(): string[] {
+  const program = ts.createProgram(
+    files.map((f) => rootPath + f),
+    compilerOptions(rootPath),
+  );
+  const checker = program.getTypeChecker();
+  const typesFile = rootPath + 'src/cloud/types.ts';
+  const isDeviceField = (symbol: ts.Symbol | undefined, name: string): boolean =>
+    symbol?.declarations?.some(
+      (d) =>
+        d.getSourceFile().fileName === typesFile &&
+        ts.isInterfaceDeclaration(d.parent) &&
+        d.parent.name.text === 'DeviceInfo' &&
+        propertyName((d as ts.NamedDeclaration).name) === name,
+    ) ?? false;
+  const isDeviceMessage = (symbol: ts.Symbol | undefined): boolean => isDeviceField(symbol, 'message');
+  // A device's type, or a literal that spreads one: its udid is DeviceInfo's.
+  const isDevice = (type: ts.Type | undefined): boolean =>
+    type !== undefined && (isDeviceMessage(type.getProperty('message')) || isDeviceField(type.getProperty('udid'), 'udid'));
+  const out: string[] = [];
+  for (const source of program.getSourceFiles()) {
+    if (!source.fileName.startsWith(rootPath + 'src/')) continue;
+    const file = source.fileName.slice(rootPath.length);
+    const at = (node: ts.Node): string => `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+    const visit = (node: ts.Node): void => {
+      if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && propertyName(node.name) === 'message') {
+        const literal = node.parent;
+        if (isDevice(checker.getContextualType(literal)) || isDevice(checker.getTypeAtLocation(literal))) out.push(at(node));
+      }
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+        if (ts.isPropertyAccessExpression(node.left) && node.left.name.text === 'message' && isDeviceMessage(checker.getSymbolAtLocation(node.left.name)))
+          out.push(at(node));
+      }
+      if (ts.isBindingElement(node) && propertyName(node.propertyName ?? node.name) === 'message' && ts.isObjectBindingPattern(node.parent)) {
+        const hasRest = node.parent.elements.some((e) => e.dotDotDotToken !== undefined);
+        if (hasRest && isDevice(checker.getTypeAtLocation(node.parent))) out.push(at(node));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
 describe('the report pipeline (issue 41)', () => {
   it('isHidden is written once: by the report decorate pass, from settings.hiddenDevices', () => {
     const writers = propertyWriters('isHidden');
     expect(writers.map((w) => w.replace(/:\d+$/, ''))).toEqual(['src/report/decorate.ts', 'src/report/decorate.ts']);
     const decorate = readFileSync(new URL('src/report/decorate.ts', root), 'utf8');
     expect(decorate).toMatch(/const isHidden = settings\.hiddenDevices\.includes\(info\.udid\)/);
+  });
+  it("one function composes a device's message: no file but src/cloud/device-message.ts writes DeviceInfo.message", () => {
+    const writers = deviceMessageWriters().map((w) => w.replace(/:\d+$/, ''));
+    expect(writers.filter((f) => f !== 'src/cloud/device-message.ts')).toEqual([]);
+    // The check sees a writer: the composer's own.
+    expect(writers).toContain('src/cloud/device-message.ts');
   });
 });

@@ -10,6 +10,7 @@ import { TIERS, type InventoryConfig, type Probe, type Tier } from './probes/typ
 import { buildInventoryScript, END_MARKER, SECTION, splitSections } from './script.js';
 import { tcpAddress } from '../../../util/tcp-serial.js';
 import { EarlyProps } from './early-props.js';
+import { composeMessage } from '../../../cloud/device-message.js';
 
 /**
  * Who the device is, from its property dump alone, as soon as the dump has
@@ -214,7 +215,7 @@ export class DeviceProber {
       adbTunnelInfo: tunnelInfo(serial),
       observedAtMs: run.observedAtMs,
     });
-    if (!run.whole) info.message = this.cutMessage(run, info, entry);
+    if (!run.whole) Object.assign(info, composeMessage([this.cutMessage(run, info, entry)]));
     // Its strings are cut from the whole script output (up to 50 KB or more
     // per device); the caller keeps the record until the next inventory, so
     // it gets a copy that does not hold that output alive (measured: 19 MB
