@@ -67,6 +67,7 @@ export function buildPlatforms(
       reachabilityHost: reachabilityHost(settings),
     },
     now: () => clock.monotonic(),
+    wall: () => clock.wall(),
     store: registryTierStore(registry),
   });
   const android = new AndroidSource({

@@ -105,6 +105,60 @@ function deviceMessageWriters(): string[] {
   return out;
 }
 
+/**
+ * One reading's path to the PUT body (issue 41): the Android source's
+ * collect and its inventory, the registry, the report (execute, health, the
+ * features' passes, decorate, the UNPLUGGED ledger, the body's limits) and
+ * the loop that plans it. The transports under it (adb's socket, the cloud's
+ * HTTP) keep their own I/O deadlines and are not on this list.
+ */
+const REPORT_PATH = [
+  'src/agent/report-loop.ts',
+  'src/timing/plan-timer.ts',
+  'src/timing/planner.ts',
+  'src/report/reporter.ts',
+  'src/report/execute.ts',
+  'src/platforms/android/source.ts',
+  'src/platforms/android/inventory/probe.ts',
+  'src/platforms/android/inventory/assemble.ts',
+  'src/devices/registry.ts',
+  'src/devices/feature.ts',
+  'src/health/monitor.ts',
+  'src/health/rules.ts',
+  'src/actions/charge/paused-report.ts',
+  'src/features/usb/off-adb.ts',
+  'src/features/readiness/feature.ts',
+  'src/report/decorate.ts',
+  'src/report/unplugged.ts',
+  'src/report/field-limits.ts',
+  'src/report/clean-strings.ts',
+  'src/report/split-put.ts',
+  'src/cloud/device-message.ts',
+];
+
+/** Where a file reads real time or sets a real timer itself, not through the injected clock and timers (src/util/clock.ts). */
+function realTime(file: string): string[] {
+  const source = parse(file);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && ['setTimeout', 'setInterval', 'setImmediate'].includes(node.text)) out.push(`${where(source, node)} ${node.text}`);
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      ['Date', 'performance'].includes(node.expression.text) &&
+      node.name.text === 'now'
+    )
+      out.push(`${where(source, node)} ${node.getText(source)}`);
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Date' && (node.arguments?.length ?? 0) === 0)
+      out.push(`${where(source, node)} new Date()`);
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && /^(node:)?(timers|perf_hooks)(\/|$)/.test(node.moduleSpecifier.text))
+      out.push(`${where(source, node)} import ${node.moduleSpecifier.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
 describe('the report pipeline (issue 41)', () => {
   it('isHidden is written once: by the report decorate pass, from settings.hiddenDevices', () => {
     const writers = propertyWriters('isHidden');
@@ -117,5 +171,12 @@ describe('the report pipeline (issue 41)', () => {
     expect(writers.filter((f) => f !== 'src/cloud/device-message.ts')).toEqual([]);
     // The check sees a writer: the composer's own.
     expect(writers).toContain('src/cloud/device-message.ts');
+  });
+
+  it('the report path holds no real timer: from a reading to the PUT body, time is the injected clock and timers only', () => {
+    for (const file of REPORT_PATH) expect(() => parse(file), file).not.toThrow();
+    expect(REPORT_PATH.flatMap(realTime)).toEqual([]);
+    // The check sees real time where it is: the clock itself.
+    expect(realTime('src/util/clock.ts').length).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,7 @@ import { buildInventoryScript, END_MARKER, SECTION, splitSections } from './scri
 import { tcpAddress } from '../../../util/tcp-serial.js';
 import { EarlyProps } from './early-props.js';
 import { composeMessage } from '../../../cloud/device-message.js';
+import { systemClock } from '../../../util/clock.js';
 
 /**
  * Who the device is, from its property dump alone, as soon as the dump has
@@ -31,6 +32,8 @@ export interface ProberOptions {
    * step of the wall clock would read as a reboot.
    */
   now?: () => number;
+  /** Wall clock (ms) of when a reading was taken (bootTime, the battery's time); the agent's injected one. */
+  wall?: () => number;
   store?: TierCacheStore;
 }
 
@@ -152,6 +155,7 @@ export class DeviceProber {
   private readonly scripts = new Map<string, string>();
   private readonly slowRefreshMs: number;
   private readonly now: () => number;
+  private readonly wall: () => number;
   readonly counters: ProbeCounters = { shellSessions: 0, bytesRead: 0, fullReads: 0 };
 
   constructor(
@@ -159,7 +163,8 @@ export class DeviceProber {
     private readonly options: ProberOptions,
   ) {
     this.slowRefreshMs = (options.slowFactsRefreshSeconds ?? 900) * 1000;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? (() => systemClock.monotonic());
+    this.wall = options.wall ?? (() => systemClock.wall());
     this.cache = options.store ?? new Map<string, TierCache>();
   }
 
@@ -285,7 +290,7 @@ export class DeviceProber {
     if (sections.size === 0) {
       throw new Error(`device ${serial} answered the inventory script with nothing usable${cut ? ` (${describeCut(cut, this.options.timeoutMs)})` : ''}`);
     }
-    return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: Date.now() };
+    return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: this.wall() };
   }
 
   /**
