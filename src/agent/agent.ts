@@ -70,11 +70,13 @@ export class Agent {
     // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
     unplugged.seed(reported.load());
     views.noteStart(clock.wall());
-    // A failed inventory plans a retry: look at the plan again.
-    registry.on('outcome', () => {
+    // A failed inventory plans a retry: look at the plan again. An outcome
+    // noted while a report is being built is heard once, when it has ended.
+    const outcomeHeard = (): void => {
       runner.devicesChanged();
       loop.outcomeNoted();
-    });
+    };
+    registry.on('outcome', () => loop.afterReport(outcomeHeard));
     for (const service of this.services) await service.start();
     this.started = true;
     logger.info(

@@ -88,7 +88,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     sources: platforms.sources,
     registry,
     features,
-    health: new HealthMonitor(settings.health, logger),
+    health: new HealthMonitor(settings.health, logger, () => clock.wall()),
     settings,
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
     cloud: options.cloud ?? noCloud,

@@ -94,14 +94,13 @@ export function buildPlatforms(
   const prober = new DeviceProber(adb, {
     timeoutMs: settings.probeTimeoutSeconds * 1000,
     slowFactsRefreshSeconds: settings.slowFactsRefreshSeconds,
-    hiddenDevices: settings.hiddenDevices,
     config: {
-      isHidden: false,
       addedToCloud: settings.addedToCloud,
       support: settings.support,
       reachabilityHost: reachabilityHost(settings),
     },
     now: () => clock.monotonic(),
+    wall: () => clock.wall(),
     store: registryTierStore(registry),
   });
   const android = new AndroidSource({

@@ -62,6 +62,10 @@ export class ReportLoop {
   private readonly planner: ReportPlanner;
   private readonly timer: PlanTimer;
   private inFlight: Promise<void> | undefined;
+  /** A report is being built (from the plan handed out to its outcome): what the registry says meanwhile waits (afterReport). */
+  private building = false;
+  /** What afterReport held while the report was built, each once, in the order first heard. */
+  private readonly held = new Set<() => void>();
   private readonly abort = new AbortController();
   private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
   /** The answers naming devices not sent that were already logged (bounded). */
@@ -171,6 +175,23 @@ export class ReportLoop {
     this.arm();
   }
 
+  /** Whether a report is being built now: the plan handed out, its outcome not yet heard. */
+  get reporting(): boolean {
+    return this.building;
+  }
+
+  /**
+   * Runs `heard` now, or, while a report is being built, once when it has
+   * ended: the registry is written during a report (the sources note each
+   * inventory's outcome), and what it says then must neither re-arm the loop
+   * nor make the actions look mid-report (issue 41). The same function held
+   * twice runs once.
+   */
+  afterReport(heard: () => void): void {
+    if (this.building) this.held.add(heard);
+    else heard();
+  }
+
   /** An inventory's outcome was noted: a failure plans a retry, so look at the plan again. */
   outcomeNoted(): void {
     this.arm();
@@ -206,6 +227,7 @@ export class ReportLoop {
   private fire(plan: PlannedReport): void {
     const { planner } = this;
     const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
+    this.building = true;
     this.inFlight = this.deps.reporter
       .send(plan, this.abort.signal)
       .then((outcome) => {
@@ -224,6 +246,10 @@ export class ReportLoop {
       })
       .finally(() => {
         this.inFlight = undefined;
+        this.building = false;
+        const held = [...this.held];
+        this.held.clear();
+        for (const heard of held) heard();
         this.arm();
       });
   }

@@ -27,6 +27,7 @@ export interface BatteryState {
   signals: BatterySignals;
 }
 import { limited } from '../log/limited.js';
+import { systemClock } from '../util/clock.js';
 
 /** Health's facet: the battery's state of each record, dropped with it. */
 export const BATTERY = facetKey<BatteryState>('health-battery', 'record');
@@ -65,8 +66,8 @@ export class HealthMonitor {
   constructor(
     private readonly settings: HealthSettings,
     private readonly logger: Logger,
-    /** Wall clock, for readings that do not say when they were taken. */
-    private readonly now: () => number = Date.now,
+    /** Wall clock, for readings that do not say when they were taken: the agent's injected one (the report path holds no real timer). */
+    private readonly now: () => number = () => systemClock.wall(),
   ) {}
 
   /**

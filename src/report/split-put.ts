@@ -15,6 +15,7 @@ import { CloudRejectedError } from '../cloud/errors.js';
 import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../cloud/types.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
+import { composeMessage } from '../cloud/device-message.js';
 
 interface PutOptions {
   deadline?: number;
@@ -120,6 +121,6 @@ function identityOnly(d: DeviceInfo): DeviceInfo {
     platformName: d.platformName,
     isAndroid: d.isAndroid,
     isIos: d.isIos,
-    message: TOO_LARGE_MESSAGE,
+    ...composeMessage([TOO_LARGE_MESSAGE]),
   };
 }

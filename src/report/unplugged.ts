@@ -1,4 +1,5 @@
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
+import { withoutMessage } from '../cloud/device-message.js';
 
 /**
  * Remembers which devices the cloud was last told about, so that a device
@@ -37,8 +38,7 @@ export class UnpluggedLedger {
     for (const udid of this.pending.keys()) if (presentIds.has(udid)) this.pending.delete(udid);
     for (const [udid, info] of this.reported) {
       if (!nothingGone && (complete || this.seenSinceConnect.has(udid)) && !presentIds.has(udid) && !this.pending.has(udid)) {
-        const { message: _message, ...rest } = info;
-        this.pending.set(udid, { ...rest, state: 'unplugged', status: STATUS_UNPLUGGED });
+        this.pending.set(udid, { ...withoutMessage(info), state: 'unplugged', status: STATUS_UNPLUGGED });
       }
     }
     return [...present, ...this.pending.values()];

@@ -196,7 +196,9 @@ export function reportBed(options: BedOptions = {}) {
     clock,
     firstListingWaitMs: options.firstListingWaitMs,
   });
-  registry.on('outcome', () => loop.outcomeNoted());
+  // As the Agent wires it: an outcome noted mid-report is heard once, after it.
+  const outcomeHeard = (): void => loop.outcomeNoted();
+  registry.on('outcome', () => loop.afterReport(outcomeHeard));
   for (const s of sources) {
     s.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     s.on('change', (changes) => {

@@ -94,3 +94,30 @@ describe('the plan', () => {
     expect(ios.asked.at(-1)).toEqual(['ios/I2']);
   });
 });
+
+describe('no event re-enters the loop while a report is built (issue 41)', () => {
+  it("the registry's outcomes noted during a report are heard once, after it ends, and a failure still plans its retry", async () => {
+    const bed = reportBed();
+    bed.source.list(['P1', 'P2', 'P3']);
+    bed.source.silent.add('P3');
+    const heard: boolean[] = [];
+    const outcomeNoted = bed.loop.outcomeNoted.bind(bed.loop);
+    bed.loop.outcomeNoted = () => {
+      heard.push(bed.loop.reporting);
+      outcomeNoted();
+    };
+    let outcomes = 0;
+    bed.registry.on('outcome', () => outcomes++);
+    bed.loop.start();
+    await bed.advance(1_000);
+    // Three inventories noted their outcomes while the start report was built: the loop heard them once, after it.
+    expect(outcomes).toBe(3);
+    // The silent phone has no inventory yet: it is not reported.
+    expect(bed.sent()).toEqual([['P1', 'P2']]);
+    expect(heard).toEqual([false]);
+    // The silent phone's retry (10 s after the failure) is planned from what was heard, and again heard only after.
+    await bed.advance(10_000);
+    expect(bed.source.asked.at(-1)).toEqual(['android/P3']);
+    expect(heard.every((reporting) => !reporting)).toBe(true);
+  });
+});

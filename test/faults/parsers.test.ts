@@ -113,7 +113,6 @@ describe('faults: garbage into every parser', () => {
           adbState: state,
           sections,
           config: {
-            isHidden: false,
             addedToCloud: true,
             support: {
               appiumDisabled: false,

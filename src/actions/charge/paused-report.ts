@@ -1,7 +1,7 @@
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import type { ChargePause, ChargePauses } from '../../hub/charge-pauses.js';
 import { utcText } from '../../util/clock.js';
-import { withNotes } from '../../cloud/device-message.js';
+import { composeMessage, withNotes, withoutMessage } from '../../cloud/device-message.js';
 
 /**
  * The report's devices with the charge pauses applied. A phone whose hub
@@ -25,8 +25,8 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<Ch
       continue;
     }
     // The battery detail is the agent's own (health/monitor.ts): no report carries it.
-    const { batteryDetail: _detail, message: _old, ...last } = pause.info;
-    out.push({ ...last, status: STATUS_UNAVAILABLE, message });
+    const { batteryDetail: _detail, ...last } = pause.info;
+    out.push({ ...withoutMessage(last), status: STATUS_UNAVAILABLE, ...composeMessage([message]) });
   }
   return out;
 }

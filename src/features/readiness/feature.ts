@@ -26,6 +26,7 @@ import { readinessMetrics } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
 import { supportOf } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
+import { composeMessage } from '../../cloud/device-message.js';
 
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
 const SEEN = facetKey<Seen>('readiness-seen', 'device');
@@ -53,7 +54,7 @@ export function readinessFeature(
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline);
-    if (off && offVerdict) return { ...info, message: offAdbMessage(off), support: supportOf(info.support, offVerdict) };
+    if (off && offVerdict) return { ...info, ...composeMessage([offAdbMessage(off)]), support: supportOf(info.support, offVerdict) };
     const [record] = registry.byUdid(info.udid);
     const verdict = record && verdictOf(record);
     return verdict ? { ...info, support: supportOf(info.support, verdict) } : info;

@@ -6,6 +6,7 @@
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { OffSource } from '../../devices/off-source.js';
 import { IOS_PLATFORM } from '../../platforms/ios/inventory.js';
+import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 /** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
 export function usbSerialsOf(device: DeviceInfo): string[] {
@@ -28,14 +29,15 @@ export function onUsbOffList(present: readonly DeviceInfo[], remembered: Iterabl
     if (listed.has(device.udid)) continue;
     const off = offSourceOf(device, onUsb);
     if (off === undefined) continue;
-    const { message: _old, batteryDetail: _detail, ...last } = device;
+    const { batteryDetail: _detail, ...last } = device;
     out.push({
-      ...last,
+      ...withoutMessage(last),
       state: 'no device',
       status: STATUS_UNAVAILABLE,
-      message:
+      ...composeMessage([
         `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ` +
-        'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+          'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+      ]),
     });
   }
   return out;

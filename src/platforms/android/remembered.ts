@@ -14,6 +14,7 @@
 
 import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
+import { composeMessage } from '../../cloud/device-message.js';
 
 /** What the agent last knew of a network phone. */
 export interface RememberedPhone {
@@ -66,5 +67,5 @@ export function rememberedInfo(phone: RememberedPhone, address: AddressNow): Dev
   const message =
     `reported with its last inventory, of ${new Date(phone.wallAt).toISOString()}: ${culprit}; ${now}. ` +
     `It stays reported until it answers, or for ${Math.round(REMEMBER_MS / 60_000)} min without an answer`;
-  return { ...phone.last, udid: phone.udid, state: adbState(state ?? 'offline'), status: STATUS_UNAVAILABLE, message };
+  return { ...phone.last, udid: phone.udid, state: adbState(state ?? 'offline'), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
 }

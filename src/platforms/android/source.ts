@@ -16,7 +16,7 @@ import type { Metric } from '../../util/metric.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
-import { withNotes } from '../../cloud/device-message.js';
+import { composeMessage, withNotes } from '../../cloud/device-message.js';
 import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
 import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
 import { dedupeByUdid } from './inventory/dedupe.js';
@@ -311,7 +311,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const cached = state === READY ? record.last : undefined;
     if (cached) {
       if (!failure || cached.message) return cached;
-      return { ...cached, status: STATUS_UNAVAILABLE, message: this.advice(record) };
+      return { ...cached, status: STATUS_UNAVAILABLE, ...composeMessage([this.advice(record)]) };
     }
     const earlier = state === READY ? this.o.registry.facet(EARLIER).get(record.key) : undefined;
     if (earlier && earlier.last.udid === record.udid) {
@@ -321,12 +321,17 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       const message = failure
         ? this.advice(record)
         : `the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of ${new Date(earlier.wallAt).toISOString()}`;
-      return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, message };
+      return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
     }
     const early = state === READY ? this.o.registry.facet(EARLY).get(record.key) : undefined;
     if (early) {
       // Its inventory is still running, or failed before it ended: who it is, from the properties it gave first.
-      return { ...early, state: adbState(READY), status: STATUS_UNAVAILABLE, message: failure ? this.advice(record) : `${NOT_FINISHED}; ${FROM_PROPS}` };
+      return {
+        ...early,
+        state: adbState(READY),
+        status: STATUS_UNAVAILABLE,
+        ...composeMessage([failure ? this.advice(record) : `${NOT_FINISHED}; ${FROM_PROPS}`]),
+      };
     }
     if (record.udid === undefined && isTcpSerial(serial)) {
       // One rule for a device reached over TCP that never said who it is,
@@ -346,7 +351,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       return undefined;
     }
     const info = notReadyDeviceInfo(serial, state, record.udid);
-    if (state === READY) info.message = failure ? this.advice(record) : NOT_FINISHED;
+    if (state === READY) Object.assign(info, composeMessage([failure ? this.advice(record) : NOT_FINISHED]));
     return info;
   }
 

@@ -6,6 +6,7 @@ import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type
 import type { Dict } from './framing.js';
 import { modelName } from './models.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
+import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 export const IOS_PLATFORM = 'IOS';
 /** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
@@ -86,7 +87,7 @@ export function notPairedDeviceInfo(udid: string, detail?: string, known?: Devic
     serialNumber: known?.serialNumber ?? udid,
     state: IOS_STATE_NOT_PAIRED,
     status: STATUS_UNAVAILABLE,
-    message: detail ? `${NOT_PAIRED_MESSAGE} (${detail})` : NOT_PAIRED_MESSAGE,
+    ...composeMessage([detail ? `${NOT_PAIRED_MESSAGE} (${detail})` : NOT_PAIRED_MESSAGE]),
     platformName: IOS_PLATFORM,
     isAndroid: false,
     isIos: true,
@@ -100,13 +101,13 @@ export function notPairedDeviceInfo(udid: string, detail?: string, known?: Devic
  */
 export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo): DeviceInfo {
   const message = `lockdown on this iPhone did not answer (${detail}): unlock it; if it stays, unplug and replug it or restart usbmuxd.`;
-  if (lastGood) return { ...lastGood, message };
+  if (lastGood) return { ...lastGood, ...composeMessage([message]) };
   return {
     udid,
     serialNumber: udid,
     state: IOS_STATE_NOT_ANSWERING,
     status: STATUS_UNAVAILABLE,
-    message,
+    ...composeMessage([message]),
     platformName: IOS_PLATFORM,
     isAndroid: false,
     isIos: true,
@@ -115,6 +116,6 @@ export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: 
 }
 
 function stripLive(info: DeviceInfo): Partial<DeviceInfo> {
-  const { battery: _b, storage: _s, message: _m, ...rest } = info;
-  return rest;
+  const { battery: _b, storage: _s, ...rest } = info;
+  return withoutMessage(rest);
 }

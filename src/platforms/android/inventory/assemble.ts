@@ -12,6 +12,7 @@ import { simState } from './probes/sim-state.js';
 import type { FillContext, InventoryConfig, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
 import { isTcpSerial } from '../../../util/tcp-serial.js';
+import { composeMessage } from '../../../cloud/device-message.js';
 
 export interface AssembleInput {
   adbSerial: string;
@@ -77,7 +78,6 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     isEmulator: undefined,
     isRooted: undefined,
     addedToCloud: config.addedToCloud,
-    isHidden: config.isHidden,
     support: { ...config.support },
     installedBrowsers: undefined,
     orientation: undefined,
@@ -164,7 +164,7 @@ export function notReadyDeviceInfo(adbSerial: string, rawState: string, knownUdi
     serialNumber: knownUdid ?? adbSerial,
     state: adbState(rawState),
     status: STATUS_UNAVAILABLE,
-    message: notReadyMessage(rawState, adbSerial),
+    ...composeMessage([notReadyMessage(rawState, adbSerial)]),
     platformName: ANDROID_NAME.platformName,
     isAndroid: true,
     isIos: false,

@@ -10,6 +10,8 @@ import { TIERS, type InventoryConfig, type Probe, type Tier } from './probes/typ
 import { buildInventoryScript, END_MARKER, SECTION, splitSections } from './script.js';
 import { tcpAddress } from '../../../util/tcp-serial.js';
 import { EarlyProps } from './early-props.js';
+import { composeMessage } from '../../../cloud/device-message.js';
+import { systemClock } from '../../../util/clock.js';
 
 /**
  * Who the device is, from its property dump alone, as soon as the dump has
@@ -21,7 +23,6 @@ export type OnIdentity = (info: DeviceInfo) => void;
 export interface ProberOptions {
   timeoutMs: number;
   config: InventoryConfig;
-  hiddenDevices: readonly string[];
   /** How often the slow tier is read again (default 900 s). */
   slowFactsRefreshSeconds?: number;
   /**
@@ -31,6 +32,8 @@ export interface ProberOptions {
    * step of the wall clock would read as a reboot.
    */
   now?: () => number;
+  /** Wall clock (ms) of when a reading was taken (bootTime, the battery's time); the agent's injected one. */
+  wall?: () => number;
   store?: TierCacheStore;
 }
 
@@ -152,6 +155,7 @@ export class DeviceProber {
   private readonly scripts = new Map<string, string>();
   private readonly slowRefreshMs: number;
   private readonly now: () => number;
+  private readonly wall: () => number;
   readonly counters: ProbeCounters = { shellSessions: 0, bytesRead: 0, fullReads: 0 };
 
   constructor(
@@ -159,7 +163,8 @@ export class DeviceProber {
     private readonly options: ProberOptions,
   ) {
     this.slowRefreshMs = (options.slowFactsRefreshSeconds ?? 900) * 1000;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? (() => systemClock.monotonic());
+    this.wall = options.wall ?? (() => systemClock.wall());
     this.cache = options.store ?? new Map<string, TierCache>();
   }
 
@@ -215,8 +220,7 @@ export class DeviceProber {
       adbTunnelInfo: tunnelInfo(serial),
       observedAtMs: run.observedAtMs,
     });
-    info.isHidden = this.options.hiddenDevices.includes(info.udid);
-    if (!run.whole) info.message = this.cutMessage(run, info, entry);
+    if (!run.whole) Object.assign(info, composeMessage([this.cutMessage(run, info, entry)]));
     // Its strings are cut from the whole script output (up to 50 KB or more
     // per device); the caller keeps the record until the next inventory, so
     // it gets a copy that does not hold that output alive (measured: 19 MB
@@ -242,7 +246,6 @@ export class DeviceProber {
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
     });
-    info.isHidden = this.options.hiddenDevices.includes(info.udid);
     onIdentity(JSON.parse(JSON.stringify(info)) as DeviceInfo);
   }
 
@@ -287,7 +290,7 @@ export class DeviceProber {
     if (sections.size === 0) {
       throw new Error(`device ${serial} answered the inventory script with nothing usable${cut ? ` (${describeCut(cut, this.options.timeoutMs)})` : ''}`);
     }
-    return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: Date.now() };
+    return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: this.wall() };
   }
 
   /**

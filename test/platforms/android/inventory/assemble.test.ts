@@ -13,7 +13,7 @@ const support: Support = {
   setTimeZoneDisabled: false,
   networkPayloadCaptureDisabled: true,
 };
-const config = { isHidden: false, addedToCloud: true, support };
+const config = { addedToCloud: true, support };
 
 function sections(entries: Record<string, string>): Map<string, string> {
   return new Map(Object.entries(entries));
@@ -46,11 +46,12 @@ describe('assembleDeviceInfo', () => {
       isAndroid: true,
       isIos: false,
       isEmulator: false,
-      isHidden: false,
       addedToCloud: true,
       support,
     });
     expect(info).not.toHaveProperty('message');
+    // isHidden is the report's word (src/report/decorate.ts), never the inventory's.
+    expect(info).not.toHaveProperty('isHidden');
   });
 
   it('the user-set device name wins over the marketing name', () => {

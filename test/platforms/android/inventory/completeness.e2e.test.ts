@@ -56,8 +56,7 @@ async function plug(profile: Profile, options: Partial<SimDeviceOptions> = {}): 
 function prober(timeoutMs = 10_000): DeviceProber {
   return new DeviceProber(new AdbClient({ host: '127.0.0.1', port: adb.port, source: 'test' }), {
     timeoutMs,
-    hiddenDevices: [],
-    config: { isHidden: false, addedToCloud: true, support: NOTHING_DISABLED },
+    config: { addedToCloud: true, support: NOTHING_DISABLED },
     now: () => performance.now() + skew,
   });
 }

@@ -64,7 +64,7 @@ function readsOf(probe: Probe, sections: Map<string, string>, all: Props, withRe
     read: readOther,
     props,
     identity: identityFromProps(all, 'SERIAL'),
-    config: { isHidden: false, addedToCloud: true, support: NOTHING_DISABLED, reachabilityHost: 'cloud.example.com' },
+    config: { addedToCloud: true, support: NOTHING_DISABLED, reachabilityHost: 'cloud.example.com' },
     observedAtMs: 1_700_000_000_000,
   };
   const info = { udid: 'SERIAL', serialNumber: 'SERIAL' } as DeviceInfo;

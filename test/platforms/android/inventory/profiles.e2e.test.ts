@@ -38,7 +38,7 @@ async function inventory(profileName: string, adbSerial: string): Promise<{ info
     adbSerial,
     adbState: 'device',
     sections,
-    config: { isHidden: false, addedToCloud: true, support, reachabilityHost: 'cloud.example.com' },
+    config: { addedToCloud: true, support, reachabilityHost: 'cloud.example.com' },
   });
   return { info, sections };
 }

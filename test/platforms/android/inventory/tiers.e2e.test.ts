@@ -60,8 +60,7 @@ function prober(slowFactsRefreshSeconds = 900, timeoutMs = 10_000): DeviceProber
   return new DeviceProber(new AdbClient({ host: '127.0.0.1', port: adb.port, source: 'test' }), {
     timeoutMs,
     slowFactsRefreshSeconds,
-    hiddenDevices: [],
-    config: { isHidden: false, addedToCloud: true, support: {} as never },
+    config: { addedToCloud: true, support: {} as never },
     now: () => performance.now() + skew,
   });
 }

@@ -17,7 +17,7 @@ const assemble = (adbSerial: string, props: string) =>
     adbSerial,
     adbState: 'device',
     sections: new Map([[SECTION.props, props]]),
-    config: { isHidden: false, addedToCloud: true, support },
+    config: { addedToCloud: true, support },
   });
 
 describe('Android TV recordings', () => {

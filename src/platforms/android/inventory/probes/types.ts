@@ -74,7 +74,6 @@ export interface Probe<T = unknown> {
 
 /** The settings an inventory depends on. */
 export interface InventoryConfig {
-  isHidden: boolean;
   addedToCloud: boolean;
   support: Support;
   reachabilityHost?: string;
