@@ -4,6 +4,7 @@
 import { chargeFeature } from '../actions/charge/feature.js';
 import { recoveryFeature } from '../actions/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
+import { readinessFixFeature } from '../actions/readiness-fix/feature.js';
 import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -23,7 +24,7 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
  * that build the features alone: the USB layer and readiness are off. `stats`
  * holds the counters the actions write and the features serve (AgentStats.counter).
  */
-type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'>; powerPaths?: PowerPaths };
+type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb'> & { readiness: Pick<Settings['readiness'], 'checks'> }; powerPaths?: PowerPaths };
 
 /** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
 export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): DeviceFeature[] {
@@ -35,5 +36,6 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], context?.logger),
+    readinessFixFeature(stats),
   ];
 }
