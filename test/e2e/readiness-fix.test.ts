@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice, type SimDeviceOptions } from '../sim/sim-device.js';
 import { reported } from '../support/reports.js';
-import { sleep } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 
 // Readiness's fix-it action (readiness.fix) in the running daemon: the real
@@ -111,7 +111,9 @@ describe('readiness.fix', () => {
 
     // Booked: said once, nothing written, however long it stays booked.
     await agent.waitForLog((l) => l.msg === 'device FIXBOOK2: readiness settings not put back: the cloud says it is booked', 20_000);
-    await sleep(6_000);
+    // The cloud asked again and again (its answer kept 2 s) while the phone stays booked.
+    const asked = cloud.statusRequests('FIXBOOK2').length;
+    await waitFor(() => cloud.statusRequests('FIXBOOK2').length >= asked + 2, 20_000);
     expect(await settingsOf(phones.FIXBOOK2!)).toEqual(DRIFTED);
     expect(cloud.statusRequests('FIXBOOK2').length).toBeGreaterThan(0);
     expect(agent.logs().filter((l) => String(l.msg).startsWith('device FIXBOOK2: readiness settings'))).toHaveLength(1);
