@@ -3,6 +3,7 @@ import { parseReadinessChecks } from '../../config/readiness.js';
 import type { Settings } from '../../config/schema.js';
 import type { SettingsWriter } from '../../devices/control.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
+import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import { READINESS_FIXES } from './counts.js';
@@ -41,9 +42,10 @@ const FIX_POLICY: FixSettings = {
 const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
 
 /**
- * Readiness's fix-it action (readiness.fix, default off): reads the
- * settings of the lab's baseline that the agent may change (policy.ts,
- * FIXABLE), puts back those that differ, only on a fresh "not booked" from
+ * Readiness's fix-it action (readiness.fix, default off): where the phone's
+ * inventory (the readiness values published in src/devices/readiness-values.ts)
+ * shows a setting of the lab's baseline that the agent may change (policy.ts,
+ * FIXABLE) differing, reads those settings, puts back those that differ, only on a fresh "not booked" from
  * the cloud, and reads each back. The decisions are policy.ts's, the state
  * the registry's (ReadinessFixes). Each call is its own short shell session,
  * never part of an inventory, and never awaited by a report.
@@ -81,12 +83,13 @@ export class ReadinessFix extends RunnerAction {
     const records = registry.list(phones.platform);
     const conflicts = conflictsOf(records.map((r) => claimOf(r)));
     const now = clock.monotonic();
+    const inventory = registry.facet(READINESS_VALUES);
     for (const r of records) {
       if (r.state !== 'device') continue;
       const entry = this.fixes.of(r.serial);
       const conflicted = conflicts.has(r.serial);
       const decision = this.runner.decide(cloudIdOf(r.serial, r.udid), this, (verdict) =>
-        decideFix(entry, { now, conflicted, ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
+        decideFix(entry, { now, conflicted, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
       );
       this.carryOut(r, decision);
     }

@@ -7,6 +7,8 @@
 // gate and decides again (runner.ts, decide); only a fresh "not booked"
 // writes, at most once per cooldown and a few times an hour, and what did
 // not stick is not written again on that phone until its value changes.
+// The settings are read in a shell of the action's own only while the
+// phone's inventory (its slow-tier readiness reading) shows one differing.
 
 import type { BookingVerdict } from '../../booking/gate.js';
 import type { SettingsNamespace } from '../../devices/control.js';
@@ -121,6 +123,8 @@ export interface FixLook {
   now: number;
   /** Another device claims its identity: the agent touches neither (src/actions/trust.ts). */
   conflicted: boolean;
+  /** The values the phone's last inventory read, by check (src/devices/readiness-values.ts); none before its first readiness reading. */
+  inventory?: Readonly<Record<string, string>>;
   /** The booking gate's verdict; none yet: a fix that turns on it is 'needs-verdict'. */
   verdict?: BookingVerdict;
 }
@@ -155,12 +159,33 @@ export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]):
   return writes;
 }
 
+/**
+ * Whether the inventory shows a setting the action may put back differing,
+ * but one that did not stick and still reads as it did then: only then are
+ * the settings read in a shell of the action's own.
+ */
+export function inventoryDiffers(
+  entry: Readonly<FixEntry> | undefined,
+  inventory: Readonly<Record<string, string>> | undefined,
+  targets: readonly Target[],
+): boolean {
+  if (inventory === undefined) return false;
+  return targets.some((target) => {
+    const check = target.setting.check;
+    const value = inventory[check];
+    if (value === undefined || meets(target, value)) return false;
+    const stuck = entry?.stuck[check];
+    return stuck === undefined || effective(target.setting, stuck) !== effective(target.setting, value);
+  });
+}
+
 export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, targets: readonly Target[], s: FixSettings): FixDecision {
   if (entry?.busy || targets.length === 0) return { kind: 'none' };
-  if (entry === undefined) return { kind: 'read' };
-  const last = entry.readAt ?? -Infinity;
-  if (look.now - last >= (entry.failures > 0 ? s.retryMs : s.recheckMs)) return { kind: 'read' };
-  if (look.conflicted) return { kind: 'none' };
+  const last = entry?.readAt ?? -Infinity;
+  const due = look.now - last >= (entry && entry.failures > 0 ? s.retryMs : s.recheckMs);
+  // What was read is old: read again only where the inventory shows something to put back, and never write on it.
+  if (due) return inventoryDiffers(entry, look.inventory, targets) ? { kind: 'read' } : { kind: 'none' };
+  if (entry === undefined || look.conflicted) return { kind: 'none' };
   const writes = writesOf(entry, targets);
   if (writes.length === 0) return { kind: 'none' };
   const lastFix = entry.fixes[entry.fixes.length - 1];

@@ -11,6 +11,7 @@ import { parseReadinessChecks } from '../../config/readiness.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
+import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -34,6 +35,8 @@ const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'
 export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list' | 'byUdid'>, checks: readonly string[], logger?: Logger): DeviceFeature {
   const baseline = parseReadinessChecks(checks);
   const seen = registry.facet(SEEN);
+  // Published for the fix-it action (src/devices/readiness-values.ts): what the inventory read, by check.
+  const published = registry.facet(READINESS_VALUES);
   // What the USB layer publishes: phones on a port that adb no longer lists (src/devices/off-source.ts).
   const offSource = registry.facet(OFF_SOURCE);
   const offVerdictOf = (udid: string): Verdict | undefined => {
@@ -116,6 +119,7 @@ export function readinessFeature(registry: Pick<DeviceRegistry, 'facet' | 'list'
         ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
         ...(fingerprint !== undefined ? { fingerprint } : {}),
       };
+      if (reading) published.set(device.key, observed.values);
       const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
       seen.set(device.key, now);
       for (const event of events) log(device, event);

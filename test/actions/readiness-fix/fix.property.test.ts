@@ -13,6 +13,7 @@ import { FIXABLE, HOUR_MS } from '../../../src/actions/readiness-fix/policy.js';
 import { READINESS_FIXES } from '../../../src/actions/readiness-fix/counts.js';
 import type { SettingsNamespace, SettingsWriter } from '../../../src/devices/control.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { READINESS_VALUES } from '../../../src/devices/readiness-values.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
@@ -127,8 +128,17 @@ function bed(notSticking: ReadonlySet<string>) {
     },
   });
   const stats = new AgentStats();
+  /** The phone's inventory answers: readiness publishes the values it read (an unset one at its default), as the daemon's readiness feature does. */
+  const inventory = (serial: string): void => {
+    const values = phones.get(serial)!;
+    registry.answered(`android/${serial}`, androidPhone(serial), clock.wall(), clock.monotonic());
+    const read = Object.fromEntries(
+      FIXABLE.map((f) => [f.check, ((v) => (v === 'null' || v === undefined ? f.unset : v))(values.get(`${f.namespace}/${f.key}`))]),
+    );
+    registry.facet(READINESS_VALUES).set(`android/${serial}`, read);
+  };
   const fix = new ReadinessFix({ runner, gate, phones: writer, settings, stats, logger: captureLogger().logger, registry, booking: undefined, clock });
-  return { time, clock, registry, fix, booked, phones, ops, changes, violations, stats };
+  return { time, clock, registry, fix, booked, phones, ops, changes, violations, stats, inventory };
 }
 
 describe('readiness.fix on the action runner, on virtual time', () => {
@@ -138,7 +148,7 @@ describe('readiness.fix on the action runner, on virtual time', () => {
         const b = bed(new Set(notSticking));
         const states = new Map<string, string>(SERIALS.map((sn) => [sn, 'device']));
         b.registry.sync('android', new Map(states));
-        for (const sn of SERIALS) b.registry.answered(`android/${sn}`, androidPhone(sn), b.clock.wall(), b.clock.monotonic());
+        for (const sn of SERIALS) b.inventory(sn);
         b.fix.start();
         const flush = () => new Promise((resolve) => setImmediate(resolve));
         for (const s of steps) {
@@ -150,7 +160,7 @@ describe('readiness.fix on the action runner, on virtual time', () => {
               b.fix.devicesChanged();
               break;
             case 'answer':
-              if (states.get(s.serial) === 'device') b.registry.answered(`android/${s.serial}`, androidPhone(s.serial), b.clock.wall(), b.clock.monotonic());
+              if (states.get(s.serial) === 'device') b.inventory(s.serial);
               b.fix.devicesChanged();
               break;
             case 'booked':
@@ -204,7 +214,7 @@ describe('readiness.fix on the action runner, on virtual time', () => {
   it('on a cloud that says not booked, puts every differing setting back within a minute, and counts it', async () => {
     const b = bed(new Set(['global/verifier_verify_adb_installs']));
     b.registry.sync('android', new Map(SERIALS.map((sn) => [sn, 'device'])));
-    for (const sn of SERIALS) b.registry.answered(`android/${sn}`, androidPhone(sn), b.clock.wall(), b.clock.monotonic());
+    for (const sn of SERIALS) b.inventory(sn);
     b.fix.start();
     for (let i = 0; i < 120; i++) {
       b.time.advance(500);

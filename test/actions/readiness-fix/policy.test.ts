@@ -41,11 +41,12 @@ const entry = (values: Record<string, string>, over: Partial<FixEntry> = {}): Fi
   ...over,
 });
 /** As the runner decides: first without the gate's verdict, then with it when the decision turns on it. */
-const decide = (e: FixEntry | undefined, verdict: BookingVerdict = free, conflicted = false) => {
-  const first = decideFix(e, { now: NOW, conflicted }, DEFAULT, S);
-  return first.kind === 'needs-verdict' ? decideFix(e, { now: NOW, conflicted, verdict }, DEFAULT, S) : first;
-};
 const OFF = { stayAwake: '0', windowAnimation: '1.0', transitionAnimation: '0', animatorDuration: '0', verifyAdbInstalls: '0', autoRotate: '0' };
+const READY = { ...OFF, stayAwake: '7', windowAnimation: '0' };
+const decide = (e: FixEntry | undefined, verdict: BookingVerdict = free, conflicted = false, inventory: Record<string, string> | undefined = OFF) => {
+  const first = decideFix(e, { now: NOW, conflicted, inventory }, DEFAULT, S);
+  return first.kind === 'needs-verdict' ? decideFix(e, { now: NOW, conflicted, inventory, verdict }, DEFAULT, S) : first;
+};
 
 describe("readiness's fix-it decisions", () => {
   it('reads what the readiness checks read, and nothing a person must decide is in the allowed list', () => {
@@ -79,6 +80,16 @@ describe("readiness's fix-it decisions", () => {
     expect(meets(target('windowAnimation'), 'null')).toBe(false);
     expect(meets(target('verifyAdbInstalls'), 'null')).toBe(false);
     expect(meets(target('autoRotate'), 'null')).toBe(true);
+  });
+
+  it('opens a shell of its own only while the inventory shows a setting differing, but one that did not stick and still reads so', () => {
+    expect(decide(undefined)).toEqual({ kind: 'read' });
+    expect(decide(undefined, free, false, READY)).toEqual({ kind: 'none' });
+    expect(decideFix(undefined, { now: NOW, conflicted: false }, DEFAULT, S)).toEqual({ kind: 'none' });
+    const stale = entry(OFF, { readAt: NOW - S.recheckMs });
+    expect(decide(stale, free, false, READY)).toEqual({ kind: 'none' });
+    expect(decide({ ...stale, stuck: { stayAwake: 'null', windowAnimation: '1.0' } }, free, false, OFF)).toEqual({ kind: 'none' });
+    expect(decide({ ...stale, stuck: { windowAnimation: '1.0' } }, free, false, OFF)).toEqual({ kind: 'read' });
   });
 
   it('reads first; writes only the settings that differ, on a fresh "not booked"', () => {
