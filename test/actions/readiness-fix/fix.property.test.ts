@@ -180,11 +180,12 @@ describe('readiness.fix on the action runner, on virtual time', () => {
           }
           await flush();
         }
-        for (let i = 0; i < 20; i++) {
+        // Stopped, so that no fix starts; the one in flight ends, with its read-backs.
+        await b.fix.stop();
+        for (let i = 0; i < 60; i++) {
           b.time.advance(500);
           await flush();
         }
-        await b.fix.stop();
         expect(b.violations).toEqual([]);
         for (const sn of SERIALS) {
           const mine = b.ops.filter((o) => o.serial === sn);
