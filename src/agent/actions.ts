@@ -1,11 +1,12 @@
 // The actions on devices (recovery, charge control, Samsung's battery
-// protection), built from the settings: moved here whole from the Agent's
+// protection, readiness's fix-it), built from the settings: moved here whole from the Agent's
 // constructor, so that the Agent is wiring only.
 import type { Parts } from './build.js';
 import { Recovery, bookingGateOf } from '../actions/recovery/recovery.js';
 import { ChargeControl } from '../actions/charge/charge.js';
 import { PortCommand } from '../hub/port-command.js';
 import { SamsungProtection } from '../actions/samsung/protection.js';
+import { ReadinessFix } from '../actions/readiness-fix/fix.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import { Uhubctl } from '../hub/uhubctl.js';
@@ -88,13 +89,15 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     logger,
     clock,
   });
+  // Readiness's fix-it action (readiness.fix, off by default): only while the cloud says the phone is not booked.
+  const fix = new ReadinessFix({ runner, phones: parts.control, registry, settings, gate, booking: parts.booking, stats: parts.stats, logger, clock });
   const action = (name: string, a: { start(): Promise<unknown> | void; stop(): Promise<unknown> | void }): Action => ({
     name,
     start: () => a.start(),
     stop: () => a.stop(),
   });
   return {
-    actions: [action('recovery', recovery), action('charge', charge), action('protection', protection)],
+    actions: [action('recovery', recovery), action('charge', charge), action('protection', protection), action('readiness-fix', fix)],
     runner,
     hubPorts,
     chargeWays,

@@ -4,6 +4,7 @@
 import { chargeFeature } from '../actions/charge/feature.js';
 import { recoveryFeature } from '../actions/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
+import { readinessFixFeature } from '../actions/readiness-fix/feature.js';
 import { trustFeature } from '../actions/trust-feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -25,7 +26,10 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
  * that build the features alone: the USB layer and readiness are off. `stats`
  * holds the counters the actions write and the features serve (AgentStats.counter).
  */
-type FeatureContext = UsbContext & { settings: Pick<Settings, 'usb' | 'readiness'> & Partial<Pick<Settings, 'health'>>; powerPaths?: PowerPaths };
+type FeatureContext = UsbContext & {
+  settings: Pick<Settings, 'usb'> & { readiness: Pick<Settings['readiness'], 'checks'> } & Partial<Pick<Settings, 'health'>>;
+  powerPaths?: PowerPaths;
+};
 
 /** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
 export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): DeviceFeature[] {
@@ -37,6 +41,7 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
+    readinessFixFeature(stats),
     // After health, once per report: several phones hot together are one host-level line; off without the health settings.
     ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic())] : []),
   ];

@@ -106,14 +106,23 @@ export interface SimDeviceOptions {
    */
   uptimeSeconds?: number;
   /**
-   * Global settings this device keeps as state rather than as recordings:
-   * `settings get global KEY` prints the value (`null` for an unset key, as
-   * Android does) and `settings put global KEY V` changes it, for this device
-   * only. Also setSetting() and setting().
+   * Settings this device keeps as state rather than as recordings, by key
+   * (global) or `system/KEY`: `settings get global KEY` prints the value
+   * (`null` for an unset key, as Android does), `settings put global KEY V`
+   * changes it, and `settings list global` answers its recording with the
+   * kept values in place, for this device only. Also setSetting() and setting().
    */
   settings?: Record<string, string>;
   /** `settings put` of those keys is dropped without a word (a One UI that ignores it). Also ignoreSettingWrites(). */
   ignoresSettingWrites?: boolean;
+  /** Kept keys (as in `settings`) whose `settings put` does not stick: the phone takes the write and keeps the old value. */
+  settingsThatDoNotStick?: readonly string[];
+}
+
+/** The file of a kept setting in the settings folder (stubs.ts): `KEY` is global, `system/KEY` a system one. */
+function settingFile(key: string): string {
+  const [namespace, name] = key.startsWith('system/') ? ['system', key.slice('system/'.length)] : ['global', key];
+  return `${namespace}.${name}`;
 }
 
 /** Microseconds since the epoch, the clock bash's EPOCHREALTIME reads in the stubs. */
@@ -252,6 +261,7 @@ export class SimDevice {
         await mkdir(this.settingsDir()!);
         for (const [key, value] of Object.entries(this.options.settings)) await this.setSetting(key, value);
         await this.ignoreSettingWrites(this.options.ignoresSettingWrites ?? false);
+        for (const key of this.options.settingsThatDoNotStick ?? []) await writeFile(join(this.settingsDir()!, `ignore.${settingFile(key)}`), '');
       }
     }
     await this.listen(port);
@@ -282,11 +292,11 @@ export class SimDevice {
     return this.workDir && this.options.settings ? join(this.workDir, 'settings') : undefined;
   }
 
-  /** What `settings get global KEY` answers now; undefined for a key the device keeps no state of. */
+  /** What `settings get global KEY` (or, for `system/KEY`, `settings get system KEY`) answers now; undefined for a key the device keeps no state of. */
   async setting(key: string): Promise<string | undefined> {
     const dir = this.settingsDir();
     if (!dir) return undefined;
-    return readFile(join(dir, `global.${key}`), 'utf8').then(
+    return readFile(join(dir, settingFile(key)), 'utf8').then(
       (text) => text.trimEnd(),
       () => undefined,
     );
@@ -296,7 +306,7 @@ export class SimDevice {
   async setSetting(key: string, value: string): Promise<void> {
     const dir = this.settingsDir();
     if (!dir) throw new Error('this simulated device keeps no settings state (SimDeviceOptions.settings)');
-    await writeFile(join(dir, `global.${key}`), `${value}\n`);
+    await writeFile(join(dir, settingFile(key)), `${value}\n`);
   }
 
   /** From now on `settings put` of the kept keys is dropped (true) or taken (false). */

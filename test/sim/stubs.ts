@@ -103,22 +103,41 @@ function lagLine(name: string): string {
 
 /**
  * `settings` answers from per-device state before its recordings: with
- * SIM_SETTINGS (a folder, set by SimDevice per session) a global key that
- * has a file there reads as the file's line, and `put` replaces it, unless
- * the folder holds `ignore-writes` (a phone whose One UI drops the write,
- * as a real one does without a word). Keys without a file answer from the
- * recordings as before.
+ * SIM_SETTINGS (a folder, set by SimDevice per session) a global or system
+ * key that has a file there (`global.KEY`, `system.KEY`) reads as the
+ * file's line, and `put` replaces it, unless the folder holds
+ * `ignore-writes` (a phone whose One UI drops every write, as a real one
+ * does without a word) or `ignore.NAMESPACE.KEY` (that one key does not
+ * stick). `settings list NAMESPACE` answers its recording with the kept
+ * keys' values in place of the recorded ones (settingsListBody). Keys
+ * without a file answer from the recordings as before.
  */
 function settingsStateLines(flavour: Flavour): string[] {
   const fn = flavour === 'function';
   const quit = fn ? 'return' : 'exit';
   const printf = fn ? 'builtin printf' : 'printf';
   return [
-    'if [ -n "$SIM_SETTINGS" ] && [ "$2" = global ] && [ -e "$SIM_SETTINGS/global.$3" ]; then',
-    `  case "$1" in get) IFS= read -r v < "$SIM_SETTINGS/global.$3"; ${printf} '%s\n' "$v"; ${quit} 0 ;;`,
-    `  put) [ -e "$SIM_SETTINGS/ignore-writes" ] || ${printf} '%s\n' "$4" > "$SIM_SETTINGS/global.$3"; ${quit} 0 ;; esac`,
+    'if [ -n "$SIM_SETTINGS" ] && { [ "$2" = global ] || [ "$2" = system ]; } && [ -e "$SIM_SETTINGS/$2.$3" ]; then',
+    `  case "$1" in get) IFS= read -r v < "$SIM_SETTINGS/$2.$3"; ${printf} '%s\n' "$v"; ${quit} 0 ;;`,
+    `  put) [ -e "$SIM_SETTINGS/ignore-writes" ] || [ -e "$SIM_SETTINGS/ignore.$2.$3" ] || ${printf} '%s\n' "$4" > "$SIM_SETTINGS/$2.$3"; ${quit} 0 ;; esac`,
     'fi',
   ];
+}
+
+/**
+ * `settings list NAMESPACE` with per-device state: the recording's lines but
+ * those of a kept key, then each kept key's `KEY=VALUE` (none for `null`,
+ * as Android lists no row for an unset key), in a subshell so that no
+ * variable leaks into the session. Without state, the recording alone.
+ */
+function settingsListBody(namespace: string, file: string, recorded: string, flavour: Flavour): string {
+  const fn = flavour === 'function';
+  const printf = fn ? 'builtin printf' : 'printf';
+  const quit = fn ? 'return' : 'exit';
+  const overlay =
+    `( while IFS= read -r l || [ -n "$l" ]; do [ -e "$SIM_SETTINGS/${namespace}.\${l%%=*}" ] || ${printf} '%s\\n' "$l"; done < ${file}; ` +
+    `for f in "$SIM_SETTINGS"/${namespace}.*; do [ -e "$f" ] || continue; IFS= read -r v < "$f"; [ "$v" = null ] || ${printf} '%s=%s\\n' "\${f##*/${namespace}.}" "$v"; done )`;
+  return `if [ -n "$SIM_SETTINGS" ]; then ${overlay}; ${quit} 0; fi; ${recorded}`;
 }
 
 /** The generated source of one command, as an executable or a function. Pure. */
@@ -146,7 +165,8 @@ export function stubSource(name: string, plan: StubPlan, outputFile: (recording:
       : recording.exitCode === 0
         ? `exec /bin/cat ${file}`
         : `/bin/cat ${file}; exit ${recording.exitCode}`;
-    lines.push(`${shellQuote(args)}) ${body} ;;`);
+    const list = name === 'settings' ? /^list (global|system)$/.exec(args) : null;
+    lines.push(`${shellQuote(args)}) ${list ? settingsListBody(list[1]!, file, body, flavour) : body} ;;`);
   }
   lines.push('esac');
   if (plan.getprop) {

@@ -13,6 +13,7 @@ import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { READINESS_FACTS } from '../../devices/readiness-facts.js';
+import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -44,6 +45,8 @@ export function readinessFeature(
 ): DeviceFeature {
   const baseline = parseReadinessChecks(checks);
   const seen = registry.facet(SEEN);
+  // Published for the fix-it action (src/devices/readiness-values.ts): what the inventory read, by check.
+  const published = registry.facet(READINESS_VALUES);
   // What the USB layer publishes: phones on a port that adb no longer lists (src/devices/off-source.ts).
   const offSource = registry.facet(OFF_SOURCE);
   const offVerdictOf = (udid: string): Verdict | undefined => {
@@ -68,8 +71,8 @@ export function readinessFeature(
     if (baseline.size === 0) return undefined;
     const read = reader.reading(registry, device.key);
     if (read) return read;
-    const published = facts.get(device.key);
-    return published && { facts: new Map(Object.entries(published)) };
+    const sourced = facts.get(device.key);
+    return sourced && { facts: new Map(Object.entries(sourced)) };
   };
   const verdictOf = (device: DeviceSnapshot): Verdict | undefined => {
     const reading = readingOf(device);
@@ -128,6 +131,7 @@ export function readinessFeature(
         ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
         ...(fingerprint !== undefined ? { fingerprint } : {}),
       };
+      if (reading) published.set(device.key, observed.values);
       const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
       seen.set(device.key, now);
       for (const event of events) log(device, event);

@@ -1,5 +1,5 @@
 import type { AdbClient } from './adb/client.js';
-import type { PhoneControl } from '../../devices/control.js';
+import type { SettingsNamespace, SettingsWriter } from '../../devices/control.js';
 import type { Platform } from '../../devices/record.js';
 import { parseSettingOrUnset } from './inventory/parsers/settings.js';
 
@@ -11,10 +11,11 @@ const SETTINGS_BYTES = 64 * 1024;
 /**
  * What the agent's actions may do to an Android phone: the platform's one
  * door for them, so that recovery and Samsung protection (src/actions/)
- * never hold the adb client. Each call is one adb request with the client's
+ * never hold the adb client, and readiness's fix-it action writes its
+ * settings (SettingsWriter). Each call is one adb request with the client's
  * deadline; the shapes are the actions' own (RecoveryAdb, GlobalSettings).
  */
-export class AndroidControl implements PhoneControl {
+export class AndroidControl implements SettingsWriter {
   readonly platform: Platform = 'android';
 
   constructor(private readonly adb: Pick<AdbClient, 'reconnectOffline' | 'reconnect' | 'connect' | 'shell'>) {}
@@ -32,14 +33,24 @@ export class AndroidControl implements PhoneControl {
   }
 
   /** A global setting as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
-  async getGlobal(serial: string, key: string): Promise<string | undefined> {
-    const { output } = await this.adb.shell(serial, `settings get global ${key}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
-    return parseSettingOrUnset(output);
+  getGlobal(serial: string, key: string): Promise<string | undefined> {
+    return this.getSetting(serial, 'global', key);
   }
 
   /** Writes a global setting; what `settings put` printed (nothing, on success). */
-  async putGlobal(serial: string, key: string, value: string): Promise<string> {
-    const { output } = await this.adb.shell(serial, `settings put global ${key} ${value}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
+  putGlobal(serial: string, key: string, value: string): Promise<string> {
+    return this.putSetting(serial, 'global', key, value);
+  }
+
+  /** A setting of the namespace as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
+  async getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined> {
+    const { output } = await this.adb.shell(serial, `settings get ${namespace} ${key}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
+    return parseSettingOrUnset(output);
+  }
+
+  /** Writes a setting of the namespace; what `settings put` printed (nothing, on success). */
+  async putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string): Promise<string> {
+    const { output } = await this.adb.shell(serial, `settings put ${namespace} ${key} ${value}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
     return output.trim();
   }
 }
