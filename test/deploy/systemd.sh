@@ -410,16 +410,16 @@ JSON"
     fail "the agent says it cannot read the kernel's messages: $(in_box journalctl --no-pager -o cat -u device-agent | grep -i "kernel's messages" | head -3)"
   in_box "$PKG_NODE" -e "fetch('http://127.0.0.1:9317/metrics').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))" >"$work/kmsg-metrics.txt" ||
     fail "no /metrics from the agent"
-  has '^device_agent_usb_port_failures_total{port="other",kind="enumeration_failed"} 0$' <"$work/kmsg-metrics.txt" || fail "the USB layer's series are not on /metrics: $(grep usb_ "$work/kmsg-metrics.txt" | head -5)"
+  has '^device_agent_usb_port_failures_total{' <"$work/kmsg-metrics.txt" || fail "the USB layer's series are not on /metrics: $(grep usb_ "$work/kmsg-metrics.txt" | head -5)"
   has 'port="1-1.4"' <"$work/kmsg-metrics.txt" && fail "the line a program wrote to /dev/kmsg was counted as the kernel's: $(grep 'port="1-1.4"' "$work/kmsg-metrics.txt")"
   # The service may not write to it, nor see the kernel's addresses CAP_SYSLOG would show.
   in_agent_sandbox /bin/sh -c 'echo forged > /dev/kmsg' >"$work/agent-kmsg-write.out" 2>&1 && fail "the agent's sandbox can write to /dev/kmsg"
   in_agent_sandbox /bin/sh -c 'cat /proc/kallsyms' >"$work/agent-kallsyms.out" 2>&1 && fail "the agent's sandbox reads /proc/kallsyms"
   # doctor as the service runs (its unit's sandbox, its dynamic user) and as root through the wrapper.
   in_agent_sandbox /usr/bin/device-agent doctor >"$work/kmsg-doctor.out" 2>&1 || true
-  has '^\[ OK \] USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$work/kmsg-doctor.out" ||
+  has '\[ OK \] USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$work/kmsg-doctor.out" ||
     fail "doctor in the service's sandbox does not say the kernel log is readable: $(grep -i 'kernel log' "$work/kmsg-doctor.out" || tail -5 "$work/kmsg-doctor.out")"
-  has '^\[ OK \] USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$work/doctor.out" ||
+  has '\[ OK \] USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$work/doctor.out" ||
     fail "device-agent doctor (the wrapper, as root) does not say the kernel log is readable: $(grep -i 'kernel log' "$work/doctor.out")"
   pass "service pid $agent_pid holds /dev/kmsg open (fd $kmsg_fd) and reads it, no error said; CAP_SYSLOG alone; $forged; no write to /dev/kmsg, no /proc/kallsyms from its sandbox; doctor readable from its sandbox and through the wrapper (kernel.dmesg_restrict=$restrict)"
 
