@@ -93,6 +93,13 @@ case "${1:-}" in
         esac
       done < <(systemctl show -P EnvironmentFiles device-agent.service 2>/dev/null)
       [ "$files" -gt 0 ] || props+=(-p EnvironmentFile=-/etc/device-agent/agent.env)
+      # doctor opens the kernel log (the USB layer's) with the service's
+      # capabilities: CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for.
+      # What else of the unit hides /dev/kmsg, doctor reads from the unit.
+      if [ "$1" = doctor ]; then
+        caps=$(systemctl show -P AmbientCapabilities device-agent.service 2>/dev/null || true)
+        [ -z "$caps" ] || props+=(-p "AmbientCapabilities=$caps")
+      fi
       # The caller's other settings; systemd-run copies each named variable's
       # value (those files still win over them, as EnvironmentFile= does over
       # Environment=).

@@ -1,8 +1,11 @@
 // The doctor's line on the USB layer's kernel log (usb.kernelLog): whether
-// the agent can read it where it runs. The doctor opens it as itself; run
-// by hand on a host with the packaged unit, it also reads the unit, whose
-// PrivateDevices=yes hides /dev/kmsg from the service however readable it
-// is to the person running the doctor.
+// the agent can read it where it runs. The doctor opens it as itself, and
+// reads the installed unit with its drop-ins: the packaged unit lets the
+// service read /dev/kmsg (bound into its private /dev, CAP_SYSLOG), and a
+// drop-in may take that away again (PrivateDevices=yes without the bind,
+// ProtectKernelLogs=yes, PrivateUsers=yes, no CAP_SYSLOG where
+// kernel.dmesg_restrict=1), however readable the log is to the person or
+// the systemd-run of the packaged wrapper running the doctor.
 import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckItem } from './checklist.js';
@@ -15,10 +18,13 @@ export interface KernelLogFacts {
   path: string;
   /** Undefined when it opened; else the error's code (ENOENT, EACCES, ...). */
   error?: string;
-  /** The doctor runs under systemd (INVOCATION_ID): it opened the log as the service would. */
+  /** The doctor runs under systemd (INVOCATION_ID): it opened the log as a service does. */
   underSystemd: boolean;
-  /** The installed unit that hides /dev/kmsg from the service (PrivateDevices=yes, no drop-in opening it), if any. */
+  /** The installed unit, when it keeps the service from reading /dev/kmsg (with its drop-ins), and why. */
   hidingUnit?: string;
+  hiding?: string;
+  /** The installed unit, when it lets the service read /dev/kmsg (the packaged one does). */
+  openingUnit?: string;
   /** The doctor runs as root where kernel.dmesg_restrict=1: what it can read says nothing of an agent running as another user. */
   rootOverRestrict?: boolean;
 }
@@ -37,9 +43,17 @@ export function kernelLogFacts(
   } catch (err) {
     facts.error = (err as NodeJS.ErrnoException).code ?? 'error';
   }
-  const unit = facts.underSystemd ? undefined : hidingUnit(unitDirs);
-  if (unit !== undefined) facts.hidingUnit = unit;
-  if (!facts.underSystemd && process.getuid?.() === 0 && dmesgRestricted(restrictFile)) facts.rootOverRestrict = true;
+  const restricted = dmesgRestricted(restrictFile);
+  // Under systemd too: the packaged wrapper's doctor runs in a systemd-run of
+  // its own, not in the unit's sandbox, and would see /dev/kmsg where the
+  // unit hides it. In the unit's own sandbox the open answers first.
+  const unit = path === '/dev/kmsg' ? installedUnit(unitDirs) : undefined;
+  if (unit !== undefined) {
+    const hiding = hidingReason(unit.settings, restricted);
+    if (hiding === undefined) facts.openingUnit = unit.file;
+    else Object.assign(facts, { hidingUnit: unit.file, hiding });
+  }
+  if (!facts.underSystemd && process.getuid?.() === 0 && restricted) facts.rootOverRestrict = true;
   return facts;
 }
 
@@ -51,8 +65,10 @@ function dmesgRestricted(file: string): boolean {
   }
 }
 
-/** The installed unit file when it sets PrivateDevices=yes and no drop-in turns it off or binds /dev/kmsg in. */
-function hidingUnit(dirs: readonly string[]): string | undefined {
+const YES = /^(?:yes|true|on|1)$/i;
+
+/** The installed unit file and its [Service] settings, the drop-ins' after the unit's (each key's values in order; an empty value resets a list). */
+function installedUnit(dirs: readonly string[]): { file: string; settings: Map<string, string[]> } | undefined {
   for (const dir of dirs) {
     const file = join(dir, UNIT);
     let text: string;
@@ -61,11 +77,53 @@ function hidingUnit(dirs: readonly string[]): string | undefined {
     } catch {
       continue;
     }
-    if (!/^\s*PrivateDevices\s*=\s*(?:yes|true|on|1)\s*$/m.test(text)) return undefined;
-    const dropIns = dirs.flatMap((d) => confFiles(join(d, `${UNIT}.d`)));
-    const opened = dropIns.some((t) => /^\s*PrivateDevices\s*=\s*(?:no|false|off|0)\s*$/m.test(t) || /^\s*Bind(?:ReadOnly)?Paths\s*=.*\/dev\/kmsg/m.test(t));
-    return opened ? undefined : file;
+    const settings = new Map<string, string[]>();
+    for (const t of [text, ...dirs.flatMap((d) => confFiles(join(d, `${UNIT}.d`)))]) serviceSettings(t, settings);
+    return { file, settings };
   }
+  return undefined;
+}
+
+function serviceSettings(text: string, into: Map<string, string[]>): void {
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const header = /^\[(.+)\]$/.exec(line);
+    if (header) section = header[1]!;
+    const m = /^([A-Za-z]+)\s*=\s*(.*)$/.exec(line);
+    if (section !== 'Service' || !m) continue;
+    const [, key, value] = m;
+    into.set(key!, value === '' ? [] : [...(into.get(key!) ?? []), value!]);
+  }
+}
+
+function last(settings: Map<string, string[]>, key: string): string | undefined {
+  const values = settings.get(key);
+  return values?.[values.length - 1];
+}
+
+/** Why the unit keeps its service from reading /dev/kmsg, in systemd's words; undefined when it lets it. */
+function hidingReason(settings: Map<string, string[]>, restricted: boolean): string | undefined {
+  if (YES.test(last(settings, 'ProtectKernelLogs') ?? '')) return 'ProtectKernelLogs=yes, which denies /dev/kmsg to the service';
+  const bound = [...(settings.get('BindReadOnlyPaths') ?? []), ...(settings.get('BindPaths') ?? [])].some((v) =>
+    v.split(/\s+/).some((p) => p.replace(/^-/, '').split(':')[0] === '/dev/kmsg'),
+  );
+  const privateDevices = YES.test(last(settings, 'PrivateDevices') ?? '');
+  if (privateDevices && !bound) return 'PrivateDevices=yes without BindReadOnlyPaths=/dev/kmsg, which hides /dev/kmsg from the service';
+  const policed = privateDevices || /^(?:closed|strict)$/.test(last(settings, 'DevicePolicy') ?? '');
+  const allowed = (settings.get('DeviceAllow') ?? []).some((v) => /^(?:\/dev\/kmsg|char-mem)\s+\S*r/.test(v));
+  if (policed && !allowed) return 'a closed device policy without DeviceAllow=/dev/kmsg r, which refuses the service the open';
+  if (!restricted) return undefined;
+  const user = last(settings, 'User');
+  const root = !YES.test(last(settings, 'DynamicUser') ?? '') && (user === undefined || user === 'root' || user === '0');
+  if (root) return undefined;
+  if (YES.test(last(settings, 'PrivateUsers') ?? ''))
+    return "PrivateUsers=yes, under which the service's CAP_SYSLOG is not the host's, and kernel.dmesg_restrict=1 asks for the host's";
+  const caps = (key: string) => (settings.get(key) ?? []).flatMap((v) => v.split(/\s+/)).map((c) => c.toUpperCase());
+  if (!caps('AmbientCapabilities').includes('CAP_SYSLOG')) return 'no AmbientCapabilities=CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for';
+  const bounding = caps('CapabilityBoundingSet');
+  if (settings.has('CapabilityBoundingSet') && (bounding.includes('~CAP_SYSLOG') || !bounding.some((c) => c === 'CAP_SYSLOG' || c.startsWith('~'))))
+    return 'a CapabilityBoundingSet= without CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for';
   return undefined;
 }
 
@@ -73,6 +131,7 @@ function confFiles(dir: string): string[] {
   try {
     return readdirSync(dir)
       .filter((n) => n.endsWith('.conf'))
+      .sort()
       .map((n) => readFileSync(join(dir, n), 'utf8'));
   } catch {
     return [];
@@ -80,8 +139,9 @@ function confFiles(dir: string): string[] {
 }
 
 const OFF_ON_PURPOSE = 'or set usb.kernelLog to "" to say it is off on purpose; everything else works without it';
-const DROP_IN =
-  'a drop-in (systemctl edit device-agent) with BindReadOnlyPaths=/dev/kmsg and DeviceAllow=/dev/kmsg r, and where kernel.dmesg_restrict=1 also AmbientCapabilities=CAP_SYSLOG with PrivateUsers=no';
+/** What the packaged unit has for it, and how to find what took it away. */
+const PACKAGED =
+  'the packaged unit lets the service read it (BindReadOnlyPaths=-/dev/kmsg, DeviceAllow=/dev/kmsg r, AmbientCapabilities=CAP_SYSLOG, no PrivateUsers= or ProtectKernelLogs=): `systemctl cat device-agent` shows the drop-in or the copy that changed that';
 
 export function kernelLogItem(facts: KernelLogFacts): CheckItem {
   const { path, error } = facts;
@@ -91,11 +151,11 @@ export function kernelLogItem(facts: KernelLogFacts): CheckItem {
       status: 'warn',
       finding:
         path === '/dev/kmsg'
-          ? 'USB kernel log: /dev/kmsg does not exist here (a container started without it, or a unit with PrivateDevices=yes): the USB layer cannot say which port, hub or controller fails'
+          ? 'USB kernel log: /dev/kmsg does not exist here (a container started without it, or a unit that hides it): the USB layer cannot say which port, hub or controller fails'
           : `USB kernel log: usb.kernelLog ${path} does not exist`,
       advice:
         path === '/dev/kmsg'
-          ? `in a container, pass it in (podman run --device /dev/kmsg ..., and CAP_SYSLOG where kernel.dmesg_restrict=1); under the packaged unit, ${DROP_IN}; ${OFF_ON_PURPOSE}`
+          ? `in a container, pass it in (podman run --device /dev/kmsg:/dev/kmsg:r ..., and CAP_SYSLOG where kernel.dmesg_restrict=1); under systemd, ${PACKAGED}; ${OFF_ON_PURPOSE}`
           : `point usb.kernelLog at /dev/kmsg or at a recording of its records; ${OFF_ON_PURPOSE}`,
     };
   }
@@ -103,7 +163,7 @@ export function kernelLogItem(facts: KernelLogFacts): CheckItem {
     return {
       status: 'warn',
       finding: `USB kernel log: ${path} cannot be read (${error}): the USB layer cannot say which port, hub or controller fails`,
-      advice: `with kernel.dmesg_restrict=1 only CAP_SYSLOG reads /dev/kmsg: give the agent CAP_SYSLOG, or set kernel.dmesg_restrict=0; ${OFF_ON_PURPOSE}`,
+      advice: `with kernel.dmesg_restrict=1 only CAP_SYSLOG (of the host's user namespace) reads /dev/kmsg: give the agent CAP_SYSLOG (${PACKAGED}), or set kernel.dmesg_restrict=0; ${OFF_ON_PURPOSE}`,
     };
   }
   if (error !== undefined) {
@@ -112,8 +172,14 @@ export function kernelLogItem(facts: KernelLogFacts): CheckItem {
   if (facts.hidingUnit !== undefined && path === '/dev/kmsg') {
     return {
       status: 'warn',
-      finding: `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${facts.hidingUnit} has PrivateDevices=yes, which hides /dev/kmsg`,
-      advice: `the service's USB layer stays off (it says so once at start) and the rest works; to let it read the kernel's messages, ${DROP_IN}; ${OFF_ON_PURPOSE}`,
+      finding: `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${facts.hidingUnit} has ${facts.hiding ?? 'settings that hide it'}`,
+      advice: `the service's USB layer stays off (it says so once at start) and the rest works; ${PACKAGED}; ${OFF_ON_PURPOSE}`,
+    };
+  }
+  if (facts.openingUnit !== undefined && path === '/dev/kmsg' && !facts.underSystemd) {
+    return {
+      status: 'ok',
+      finding: `USB kernel log: /dev/kmsg readable by this doctor, and its unit ${facts.openingUnit} lets the service read it: the USB layer judges ports, hubs and controllers`,
     };
   }
   if (facts.rootOverRestrict && path === '/dev/kmsg') {

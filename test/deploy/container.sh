@@ -5,8 +5,9 @@
 # `node` package, npm, and a `node` user, as node:24-bookworm-slim has), then
 # both compose profiles run as their podman flags against the device
 # simulator and the cloud double (test/deploy/bed.ts, on this host). Checks:
-#   the report is delivered; the root is read-only with no capabilities; the
-#   healthcheck works; the node id and the adb key survive a new container;
+#   the report is delivered; the root is read-only with no capability but
+#   CAP_SYSLOG, with which the agent holds the host's /dev/kmsg (passed in
+#   read-only, the USB layer's kernel log) open; the healthcheck works; the node id and the adb key survive a new container;
 #   every log line is JSON; stop is clean; the image holds only what runs.
 # Needs root, podman, runc and debootstrap (.ci/run installs them) and
 # `npm test` (or `npm run build`) run before, for dist/.
@@ -157,7 +158,7 @@ EOF
 # with the host's network here because the phones are simulated over TCP.
 common=("${limits[@]}" --health-interval disable --init --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges
   --env-file "$env_file" -v "$key_file:/run/secrets/api-key:ro" -e DEVICE_AGENT_API_KEY_FILE=/run/secrets/api-key
-  --stop-timeout 20 --network host)
+  --stop-timeout 20 --network host --device /dev/kmsg:/dev/kmsg:r --cap-add SYSLOG)
 # No USB bus on a build machine: the bind mount is given where there is one.
 usb=(--device-cgroup-rule 'c 189:* rmw' --group-add "$(getent group plugdev | cut -d: -f3 || echo 46)")
 [ -d /dev/bus/usb ] && usb+=(-v /dev/bus/usb:/dev/bus/usb)
@@ -194,8 +195,17 @@ pass "report delivered by node $node_id"
 [ "$(podman inspect -f '{{ .HostConfig.ReadonlyRootfs }}' "da-usb-$run_id")" = true ] || fail "the root is not read-only"
 podman exec "da-usb-$run_id" sh -c 'touch /app/x' 2>/dev/null && fail "the root is writable"
 capeff=$(podman exec "da-usb-$run_id" sh -c "grep CapEff /proc/1/status | cut -f2")
-[ "$capeff" = 0000000000000000 ] || fail "the container has capabilities: $capeff"
-pass "read-only root, no capabilities"
+# CAP_SYSLOG (bit 34) alone, for the kernel log where kernel.dmesg_restrict=1.
+[ "$capeff" = 0000000400000000 ] || fail "the container has capabilities other than CAP_SYSLOG: $capeff"
+pass "read-only root, no capability but CAP_SYSLOG"
+
+# The USB layer's kernel log: the agent (uid 1000) holds /dev/kmsg open and
+# says nothing of not reading it (podman gives an added capability to the
+# non-root user as an ambient one; Docker does not, docs/install/container.md).
+podman exec "da-usb-$run_id" sh -c 'for f in /proc/[0-9]*/fd/*; do [ "$(readlink "$f")" = /dev/kmsg ] && echo "$f"; done; true' >"$work/container-kmsg-fds"
+[ -s "$work/container-kmsg-fds" ] || fail "no process of the container holds /dev/kmsg open: $(podman logs "da-usb-$run_id" 2>&1 | grep -i "kernel's messages" | head -3)"
+podman logs "da-usb-$run_id" 2>&1 | has "cannot read the kernel's messages\\|reading the kernel's messages from" && fail "the agent says it cannot read the kernel's messages: $(podman logs "da-usb-$run_id" 2>&1 | grep -i "kernel's messages" | head -3)"
+pass "the agent holds /dev/kmsg open ($(head -n 1 "$work/container-kmsg-fds")) as uid 1000 with CAP_SYSLOG, no read error said"
 
 for _ in $(seq 1 30); do podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1 && break; sleep 1; done
 podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1 || fail "the healthcheck fails on a healthy agent"

@@ -1,12 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { kernelLogFacts, kernelLogItem } from '../../src/doctor/kernel-log.js';
 
 // The doctor's kernel log line: the log opened as the doctor runs, and the
-// installed unit read (unit directories built here, with the packaged
-// unit's own PrivateDevices=yes line).
+// installed unit read with its drop-ins (unit directories built here: the
+// shipped systemd/device-agent.service itself, drop-ins taking its access
+// away one setting at a time, and the unit as shipped before, which hid
+// /dev/kmsg).
 
 function dir(): string {
   return mkdtempSync(join(tmpdir(), 'da-kmsg-'));
@@ -28,7 +31,15 @@ function unitDir(unit: string, dropIn?: string): string {
   return d;
 }
 
+/** The unit as shipped before this change: PrivateDevices=yes hid /dev/kmsg. */
 const PACKAGED = '[Service]\nDynamicUser=yes\nPrivateDevices=yes\nPrivateUsers=yes\n';
+const SHIPPED = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../systemd/device-agent.service'), 'utf8');
+
+function restrict(value: '0' | '1'): string {
+  const file = join(dir(), 'dmesg_restrict');
+  writeFileSync(file, `${value}\n`);
+  return file;
+}
 
 describe('kernelLogFacts and kernelLogItem', () => {
   it('a readable log, no unit installed: ok', () => {
@@ -41,8 +52,9 @@ describe('kernelLogFacts and kernelLogItem', () => {
   it('/dev/kmsg missing: a container without it, or the unit; what to do for each', () => {
     const item = kernelLogItem({ path: '/dev/kmsg', error: 'ENOENT', underSystemd: false });
     expect(item.status).toBe('warn');
-    expect(item.finding).toMatch(/^USB kernel log: \/dev\/kmsg does not exist here \(a container started without it, or a unit with PrivateDevices=yes\)/);
-    expect(item.advice).toMatch(/podman run --device \/dev\/kmsg/);
+    expect(item.finding).toMatch(/^USB kernel log: \/dev\/kmsg does not exist here \(a container started without it, or a unit that hides it\)/);
+    expect(item.advice).toMatch(/podman run --device \/dev\/kmsg:\/dev\/kmsg:r/);
+    expect(item.advice).toMatch(/systemctl cat device-agent/);
     expect(item.advice).toMatch(/usb\.kernelLog to ""/);
   });
 
@@ -66,28 +78,76 @@ describe('kernelLogFacts and kernelLogItem', () => {
     expect(item.advice).toMatch(/kernel\.dmesg_restrict=0/);
   });
 
-  it('readable by the doctor run by hand, while the installed unit hides /dev/kmsg from the service: a warning naming the unit', () => {
+  it('readable by the doctor run by hand, while the installed unit hides /dev/kmsg from the service (the unit as shipped before): a warning naming the unit and why', () => {
     const units = unitDir(PACKAGED);
-    const facts = kernelLogFacts('/dev/kmsg', {}, [units]);
+    const facts = kernelLogFacts('/dev/kmsg', {}, [units], restrict('1'));
     const item = kernelLogItem({ ...facts, error: undefined });
     expect(facts.hidingUnit).toBe(join(units, 'device-agent.service'));
     expect(item.status).toBe('warn');
     expect(item.finding).toBe(
-      `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${join(units, 'device-agent.service')} has PrivateDevices=yes, which hides /dev/kmsg`,
+      `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${join(units, 'device-agent.service')} has PrivateDevices=yes without BindReadOnlyPaths=/dev/kmsg, which hides /dev/kmsg from the service`,
     );
-    expect(item.advice).toMatch(/BindReadOnlyPaths=\/dev\/kmsg/);
+    expect(item.advice).toMatch(/BindReadOnlyPaths=-\/dev\/kmsg, DeviceAllow=\/dev\/kmsg r, AmbientCapabilities=CAP_SYSLOG/);
   });
 
-  it('a drop-in that binds /dev/kmsg in, or a doctor run under systemd, is as the service reads it', () => {
+  it('the shipped unit lets the service read /dev/kmsg, where kernel.dmesg_restrict is 1 or 0: said so, no warning', () => {
+    for (const value of <const>['1', '0']) {
+      const units = unitDir(SHIPPED);
+      const facts = kernelLogFacts('/dev/kmsg', {}, [units], restrict(value));
+      expect(facts.hidingUnit, facts.hiding).toBeUndefined();
+      expect(facts.openingUnit).toBe(join(units, 'device-agent.service'));
+      expect(kernelLogItem({ ...facts, error: undefined })).toEqual({
+        status: 'ok',
+        finding: `USB kernel log: /dev/kmsg readable by this doctor, and its unit ${join(units, 'device-agent.service')} lets the service read it: the USB layer judges ports, hubs and controllers`,
+      });
+    }
+  });
+
+  it("a drop-in that takes one of the shipped unit's settings away is named, each (kernel.dmesg_restrict=1)", () => {
+    const cases: Array<[string, string]> = [
+      ['ProtectKernelLogs=yes', 'ProtectKernelLogs=yes, which denies /dev/kmsg to the service'],
+      ['BindReadOnlyPaths=', 'PrivateDevices=yes without BindReadOnlyPaths=/dev/kmsg, which hides /dev/kmsg from the service'],
+      ['DeviceAllow=', 'a closed device policy without DeviceAllow=/dev/kmsg r, which refuses the service the open'],
+      ['PrivateUsers=yes', "PrivateUsers=yes, under which the service's CAP_SYSLOG is not the host's, and kernel.dmesg_restrict=1 asks for the host's"],
+      ['AmbientCapabilities=', 'no AmbientCapabilities=CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for'],
+      ['CapabilityBoundingSet=\nCapabilityBoundingSet=CAP_NET_RAW', 'a CapabilityBoundingSet= without CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for'],
+    ];
+    for (const [dropIn, why] of cases) {
+      const units = unitDir(SHIPPED, `[Service]\n${dropIn}\n`);
+      const facts = kernelLogFacts('/dev/kmsg', {}, [units], restrict('1'));
+      expect({ dropIn, hiding: facts.hiding, unit: facts.hidingUnit }).toEqual({ dropIn, hiding: why, unit: join(units, 'device-agent.service') });
+      expect(kernelLogItem({ ...facts, error: undefined }).status).toBe('warn');
+    }
+    // Where kernel.dmesg_restrict=0 the capability is not needed: only the device's settings count.
+    expect(kernelLogFacts('/dev/kmsg', {}, [unitDir(SHIPPED, '[Service]\nPrivateUsers=yes\nAmbientCapabilities=\n')], restrict('0')).hiding).toBeUndefined();
+    expect(kernelLogFacts('/dev/kmsg', {}, [unitDir(SHIPPED, '[Service]\nProtectKernelLogs=yes\n')], restrict('0')).hiding).toMatch(/^ProtectKernelLogs=yes/);
+  });
+
+  it('a drop-in that binds /dev/kmsg into the old unit, or a unit without a sandbox, lets the service read it', () => {
     expect(
-      kernelLogFacts('/dev/kmsg', {}, [unitDir(PACKAGED, '[Service]\nBindReadOnlyPaths=/dev/kmsg\nDeviceAllow=/dev/kmsg r\n')]).hidingUnit,
+      kernelLogFacts('/dev/kmsg', {}, [unitDir(PACKAGED, '[Service]\nBindReadOnlyPaths=/dev/kmsg\nDeviceAllow=/dev/kmsg r\n')], restrict('0')).hidingUnit,
     ).toBeUndefined();
-    expect(kernelLogFacts('/dev/kmsg', {}, [unitDir('[Service]\nDynamicUser=yes\n')]).hidingUnit).toBeUndefined();
-    const under = kernelLogFacts('/dev/kmsg', { INVOCATION_ID: 'abc' }, [unitDir(PACKAGED)]);
+    expect(kernelLogFacts('/dev/kmsg', {}, [unitDir('[Service]\nDynamicUser=yes\n')], restrict('0')).hidingUnit).toBeUndefined();
+    // A root service needs no ambient capability.
+    expect(
+      kernelLogFacts('/dev/kmsg', {}, [unitDir('[Service]\nPrivateDevices=yes\nBindReadOnlyPaths=/dev/kmsg\nDeviceAllow=/dev/kmsg r\n')], restrict('1')).hiding,
+    ).toBeUndefined();
+  });
+
+  it("under systemd: readable in the shipped unit's sandbox is as the service runs; a systemd-run that opens what the unit hides (the wrapper's doctor) is not", () => {
+    const under = kernelLogFacts('/dev/kmsg', { INVOCATION_ID: 'abc' }, [unitDir(SHIPPED)], restrict('1'));
     expect(under.hidingUnit).toBeUndefined();
     expect(kernelLogItem({ ...under, error: undefined }).finding).toBe(
       'USB kernel log: /dev/kmsg readable under systemd, as the service runs: the USB layer judges ports, hubs and controllers',
     );
+    const units = unitDir(SHIPPED, '[Service]\nProtectKernelLogs=yes\n');
+    const wrapper = kernelLogFacts('/dev/kmsg', { INVOCATION_ID: 'abc' }, [units], restrict('1'));
+    expect(kernelLogItem({ ...wrapper, error: undefined })).toMatchObject({
+      status: 'warn',
+      finding: `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${join(units, 'device-agent.service')} has ProtectKernelLogs=yes, which denies /dev/kmsg to the service`,
+    });
+    // In the unit's own sandbox the open fails first, and says how.
+    expect(kernelLogItem({ ...wrapper, error: 'ENOENT' }).finding).toMatch(/^USB kernel log: \/dev\/kmsg does not exist here/);
   });
 
   it('off says so, and is no warning', () => {

@@ -40,7 +40,7 @@ export class KernelLogFollower {
     try {
       this.fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
-      // Info, not a warning: the agent works as before without it, and the packaged unit hides /dev/kmsg (PrivateDevices=yes).
+      // Info, not a warning: the agent works as before without it (a container without /dev/kmsg, a host that withholds it).
       logger.info({ path, code: (err as NodeJS.ErrnoException).code }, cannotRead(path, err as NodeJS.ErrnoException));
       return false;
     }
@@ -123,7 +123,7 @@ function cannotRead(path: string, err: NodeJS.ErrnoException): string {
     return `cannot read the kernel's messages at ${path} (${err.code}): the USB layer will not say which port, hub or controller fails; give the agent CAP_SYSLOG (or set kernel.dmesg_restrict=0), or set usb.kernelLog to "" to turn this off. Everything else works as before`;
   }
   if (err.code === 'ENOENT') {
-    return `cannot read the kernel's messages: ${path} does not exist here (the packaged unit's PrivateDevices=yes hides /dev/kmsg, as does a container without it); the USB layer will not say which port, hub or controller fails. Set usb.kernelLog to "" to turn this off. Everything else works as before`;
+    return `cannot read the kernel's messages: ${path} does not exist here (a container started without it, or a unit that hides it: PrivateDevices=yes without BindReadOnlyPaths=/dev/kmsg, or ProtectKernelLogs=yes); the USB layer will not say which port, hub or controller fails. Set usb.kernelLog to "" to turn this off. Everything else works as before`;
   }
   return `cannot read the kernel's messages at ${path} (${err.message}); set usb.kernelLog to "" to turn this off. Everything else works as before`;
 }
