@@ -75,6 +75,15 @@ for tool in debootstrap systemd-nspawn nsenter ansible-playbook lintian dpkg-shl
   command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install debootstrap systemd-container ansible lintian dpkg-dev openssh-client iproute2)"
 done
 [ -f "$repo/dist/test/deploy/bed.js" ] || fail "dist/ is missing: run npm test or npm run build first"
+# What a run that was stopped halfway left (a host's overlay, its veth and
+# network namespace, all named by this check) is taken away first, so that a
+# run does not fail on its predecessor's leftovers. Two runs at once share
+# those names: run one at a time.
+for h in "${hosts[@]}"; do
+  if mountpoint -q "$run/h$h/root"; then umount "$run/h$h/root"; fi
+  ip link del "$(veth_of "$h")" 2>/dev/null || true
+  ip netns del "$(ns_of "$h")" 2>/dev/null || true
+done
 if ip route | has '10\.199\.24\.'; then
   ip link show "$(veth_of 1)" >/dev/null 2>&1 || fail "10.199.24.0/24 is routed on this machine already: the test hosts' addresses would clash"
 fi
