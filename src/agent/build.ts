@@ -19,6 +19,7 @@ import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
 import { buildFeatures } from './features.js';
 import { UsbLayer } from '../features/usb/layer.js';
+import { OFF_SOURCE } from '../devices/off-source.js';
 import type { UsbEvidence } from '../devices/usb-evidence.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { PausedPortsFile } from '../actions/charge/paused-ports.js';
@@ -75,8 +76,10 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
   const stats = new AgentStats();
   const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths };
-  // One USB layer: the feature reports through it, recovery reads its evidence.
-  const usb = new UsbLayer(featureContext);
+  // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
+  // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
+  // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
+  const usb = new UsbLayer({ ...featureContext, offSource: registry.facet(OFF_SOURCE) });
   const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const unplugged = new UnpluggedLedger();
