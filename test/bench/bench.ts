@@ -10,6 +10,9 @@
 //                               N means all devices at once; 0 for none
 //   BENCH_LIVE_N=50             devices for the plug and idle measurements (0 skips)
 //   BENCH_PERIOD=1              also measure CPU over one full 60 s schedule period
+//   BENCH_KMSG_RATE=20          kernel USB lines a second in the busy-kernel-log idle window (0 skips):
+//                               the live daemon follows a file of /dev/kmsg records (usb.kernelLog)
+//                               that this appends to, failures and re-enumerations over 16 hub ports
 //   BENCH_PROFILE=xiaomi-poco-f6  recorded device profile (test/fixtures/devices)
 //   BENCH_AGENT_NODE_OPTIONS=.. NODE_OPTIONS for the agent process (e.g. --max-semi-space-size=2)
 //   BENCH_CYCLES_N=50           devices for the per-cycle table (0 skips)
@@ -18,7 +21,8 @@
 //                               pm, dumpsys input and telephony.registry are recorded)
 //   BENCH_OUT=file.json         write the raw results there
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInventoryScript } from '../../src/platforms/android/inventory/script.js';
@@ -43,6 +47,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const sweep = (process.env.BENCH_SWEEP ?? 'N').split(',').filter((v) => v !== '0' && v !== '');
 const liveN = Number(process.env.BENCH_LIVE_N ?? 50);
 const measurePeriod = process.env.BENCH_PERIOD !== '0';
+const kmsgRate = Number(process.env.BENCH_KMSG_RATE ?? 20);
 const DEFAULT_CONCURRENCY = 16;
 const agentNodeOptions = nodeOptions(process.env.BENCH_AGENT_NODE_OPTIONS);
 const cyclesN = Number(process.env.BENCH_CYCLES_N ?? 50);
@@ -106,6 +111,8 @@ interface LiveResult {
   plugMs: number[];
   idle?: { seconds: number; cpuSeconds: number; reportsInWindow: number; fds: [number, number]; rss: [number, number] };
   period?: { seconds: number; cpuSeconds: number };
+  /** The idle window again while the kernel log gets kmsgRate USB lines a second. */
+  busyKernelLog?: { rate: number; lines: number; seconds: number; cpuSeconds: number; reportsInWindow: number };
 }
 
 const cloud = new CloudDouble();
@@ -255,12 +262,46 @@ async function benchSize(n: number, profile: Profile, script: string): Promise<S
   return result;
 }
 
+/**
+ * Appends /dev/kmsg records to `path`, `rate` a second in tenth-second
+ * batches: on 16 ports of hub 1-1, an enumeration failure (error -71), a
+ * disconnect and a new device, in turn, as a hub with a bad power supply
+ * logs them. Returns the lines written when stopped.
+ */
+function busyKernelLog(path: string, rate: number): { stop(): number } {
+  const messages = [
+    (p: number) => `3,%SEQ%,%TS%,-;usb 1-1.${p}: device descriptor read/64, error -71`,
+    (p: number) => `6,%SEQ%,%TS%,-;usb 1-1.${p}: USB disconnect, device number ${40 + p}`,
+    (p: number) => `6,%SEQ%,%TS%,-;usb 1-1.${p}: new high-speed USB device number ${40 + p} using xhci_hcd`,
+  ];
+  let seq = 1_000_000;
+  let written = 0;
+  const perBatch = Math.max(1, Math.round(rate / 10));
+  const timer = setInterval(() => {
+    let text = '';
+    for (let i = 0; i < perBatch; i++, seq++, written++) {
+      const line = messages[seq % messages.length]!(1 + (Math.floor(seq / messages.length) % 16));
+      text += line.replace('%SEQ%', String(seq)).replace('%TS%', String(Math.round(performance.now() * 1000))) + '\n';
+    }
+    appendFileSync(path, text);
+  }, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return written;
+    },
+  };
+}
+
 async function benchLive(n: number, profile: Profile): Promise<LiveResult> {
   log(`live: ${n} devices, daemon on a 60 s schedule`);
   const farm = new SimFarm({ count: n, profile, serialPrefix: 'LIVEx', readyTimeoutMs: 120_000 });
   await farm.start();
   const plugged: SimDevice[] = [];
-  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '* * * * *', DEVICE_AGENT_LOG_LEVEL: 'debug' }));
+  // The kernel log the daemon follows: a file of /dev/kmsg records (a replay), empty until the busy window.
+  const kmsg = join(mkdtempSync(join(tmpdir(), 'bench-kmsg-')), 'kmsg');
+  writeFileSync(kmsg, '');
+  const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '* * * * *', DEVICE_AGENT_LOG_LEVEL: 'debug', DEVICE_AGENT_USB_KERNEL_LOG: kmsg }));
   const result: LiveResult = { n, plugMs: [] };
   const delivered = () => agent.logs().filter((l) => l.msg === 'report delivered' && l.ms !== undefined);
   try {
@@ -293,6 +334,26 @@ async function benchLive(n: number, profile: Profile): Promise<LiveResult> {
       result.idle = { seconds, cpuSeconds: b.cpuSeconds - a.cpuSeconds, reportsInWindow, fds: [a.fds, b.fds], rss: [a.rssBytes, b.rssBytes] };
       log(`idle: ${(b.cpuSeconds - a.cpuSeconds).toFixed(2)} CPU s over ${seconds.toFixed(1)} s, ${reportsInWindow} reports in the window`);
       if (reportsInWindow === 0) break;
+    }
+
+    // Idle with a busy kernel log: a hub whose 16 ports fail and come back, kmsgRate lines a second.
+    if (kmsgRate > 0) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const last = delivered().length;
+        const writer = busyKernelLog(kmsg, kmsgRate);
+        const a = procSample(agent.child.pid!);
+        const t0 = performance.now();
+        await sleep(20_000);
+        const b = procSample(agent.child.pid!);
+        const lines = writer.stop();
+        const seconds = (performance.now() - t0) / 1000;
+        const reportsInWindow = delivered().length - last;
+        result.busyKernelLog = { rate: kmsgRate, lines, seconds, cpuSeconds: b.cpuSeconds - a.cpuSeconds, reportsInWindow };
+        log(
+          `busy kernel log: ${lines} lines, ${(b.cpuSeconds - a.cpuSeconds).toFixed(2)} CPU s over ${seconds.toFixed(1)} s, ${reportsInWindow} reports in the window`,
+        );
+        if (reportsInWindow === 0) break;
+      }
     }
 
     // One full period: from one scheduled report to the next, everything included.
@@ -496,6 +557,13 @@ function printLive(live: LiveResult): void {
     console.log(
       `idle CPU (${live.n} devices, 60 s schedule, ${live.idle.seconds.toFixed(0)} s between reports): ${pct.toFixed(2)} % of a core` +
         ` (${live.idle.cpuSeconds.toFixed(2)} CPU s; ${live.idle.reportsInWindow} reports in window; fds ${live.idle.fds.join('->')}; RSS ${mb(live.idle.rss[0])}->${mb(live.idle.rss[1])} MB)`,
+    );
+  }
+  if (live.busyKernelLog) {
+    const k = live.busyKernelLog;
+    console.log(
+      `idle CPU with a busy kernel log (${live.n} devices, ${k.rate} USB lines a second over 16 ports, ${k.lines} lines in ${k.seconds.toFixed(0)} s): ` +
+        `${((k.cpuSeconds / k.seconds) * 100).toFixed(2)} % of a core (${k.cpuSeconds.toFixed(2)} CPU s; ${k.reportsInWindow} reports in window)`,
     );
   }
   if (live.period) {
