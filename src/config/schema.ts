@@ -324,6 +324,18 @@ export const schema = {
     max: 30,
     help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)',
   },
+  'health.hostHotPhones': {
+    type: 'integer',
+    min: 2,
+    max: 1000,
+    help: 'this many phones of the host turning hot within `health.hostHotWindowMinutes` of each other are one host-level episode (the room or the host, not the phones): one warning naming them, a note on each, `device_agent_host_hot_episode` 1',
+  },
+  'health.hostHotWindowMinutes': {
+    type: 'integer',
+    min: 1,
+    max: 1440,
+    help: 'how close together (minutes) the phones of `health.hostHotPhones` must turn hot to be one host-level episode',
+  },
   'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },
   'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level (%) while not charging is low' },
   'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device `UNAVAILABLE`' },

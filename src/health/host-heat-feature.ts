@@ -15,8 +15,9 @@ import { gauge, type Metric } from '../util/metric.js';
 import { HostHeat, hostHeatNote, type HeatReading } from './host-heat.js';
 import type { HealthSettings } from './rules.js';
 
+/** settings: health.*, the host-level episode's size and window included (health.hostHotPhones, health.hostHotWindowMinutes). */
 export function hostHeatFeature(settings: HealthSettings, logger: Logger | undefined, now: () => number): DeviceFeature {
-  const heat = new HostHeat(settings);
+  const heat = new HostHeat(settings, settings.hostHotPhones, settings.hostHotWindowMinutes * 60_000);
   return {
     name: 'host-heat',
     annotate: (devices) => {

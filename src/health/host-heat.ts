@@ -12,9 +12,9 @@
 // and at most two lines per HOST_HOT_PHONES phones turning hot.
 import { isHot, type HealthSettings } from './rules.js';
 
-/** Phones turned hot together that make a host-level episode. */
+/** Phones turned hot together that make a host-level episode (health.hostHotPhones's default). */
 export const HOST_HOT_PHONES = 3;
-/** Within how long of each other they turned hot. */
+/** Within how long of each other they turned hot (health.hostHotWindowMinutes's default). */
 export const HOST_HOT_WINDOW_MS = 10 * 60_000;
 /** Phones named in the line; the count says the rest. */
 const NAMED = 10;

@@ -7,6 +7,9 @@ export interface HealthSettings {
   batteryHotCelsius: number;
   /** A hot battery counts as cooled only this far below batteryHotCelsius. */
   batteryHotHysteresisCelsius: number;
+  /** Phones turning hot within hostHotWindowMinutes of each other that are one host-level episode (host-heat.ts). */
+  hostHotPhones: number;
+  hostHotWindowMinutes: number;
   batteryHotUnavailable: boolean;
   batteryLowPercent: number;
   batteryLowUnavailable: boolean;

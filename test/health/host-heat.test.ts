@@ -18,12 +18,12 @@ function phone(udid: string, temperature: number, message?: string): DeviceInfo 
   return { udid, state: 'device', status: 'AVAILABLE', battery: { temperature }, ...(message ? { message } : {}) } as DeviceInfo;
 }
 
-function bed() {
+function bed(health = shippedHealth) {
   let now = 0;
   const clock: Clock & Timers = { ...systemClock, monotonic: () => now };
   const log = captureLogger();
   const features = buildFeatures(new DeviceRegistry(), {
-    settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
+    settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health },
     stateDir: '/nonexistent',
     logger: log.logger,
     clock,
@@ -92,6 +92,20 @@ describe('host-level hot batteries, as registered', () => {
     expect(b.hostLines()).toEqual([]);
     expect(b.metrics()).toMatch(/^device_agent_host_hot_phones 3$/m);
     expect(b.metrics()).toMatch(/^device_agent_host_hot_episode 0$/m);
+  });
+
+  it("the lab's own size and window: two phones hot within 2 minutes with health.hostHotPhones 2 and hostHotWindowMinutes 2; not when 5 minutes apart", () => {
+    const near = bed({ ...shippedHealth, hostHotPhones: 2, hostHotWindowMinutes: 2 });
+    annotateAll(near.features, [phone('A', hot + 2), phone('B', hot - 10)]);
+    near.advance(90_000);
+    annotateAll(near.features, [phone('A', hot + 2), phone('B', hot + 2)]);
+    expect(near.hostLines()).toHaveLength(1);
+    expect(near.hostLines()[0]).toMatchObject({ level: 'warn', count: 2 });
+    const apart = bed({ ...shippedHealth, hostHotPhones: 2, hostHotWindowMinutes: 2 });
+    annotateAll(apart.features, [phone('A', hot + 2), phone('B', hot - 10)]);
+    apart.advance(5 * 60_000);
+    annotateAll(apart.features, [phone('A', hot + 2), phone('B', hot + 2)]);
+    expect(apart.hostLines()).toEqual([]);
   });
 
   it('a phone that is not ready carries no new reading and is not counted', () => {
