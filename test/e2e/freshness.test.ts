@@ -103,8 +103,10 @@ describe('tiered inventory in the running daemon', () => {
     const device = await plugBase();
     bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
     await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 15_000);
-    await device.setProfile(withOutputs(withProps(base, { 'ro.build.version.release': '9' }), { 'cat /proc/uptime': '40.00 70.00\n' }));
+    // Taken before: the simulator's uptime starts at 40 s when setProfile begins, before its stubs are
+    // written (under CI's load a second once, which put the uptime read past 40 + the time measured after).
     const rebootedAt = Date.now();
+    await device.setProfile(withOutputs(withProps(base, { 'ro.build.version.release': '9' }), { 'cat /proc/uptime': '40.00 70.00\n' }));
     // Within the report budget's wait (a token back every 6 s) and the report in flight.
     const put = await cloud.waitForPut((r) => r.receivedAt >= rebootedAt && mine(r)?.platformVersion === '9', 10_000);
     // The simulator's uptime advances from 40 s after the reboot.
