@@ -121,7 +121,7 @@ const projects: TestProjectInlineConfiguration[] = [
       // and the USB layer, readiness and host heat in every agent, three in
       // a row of CI's clean-clone runs each missed one real-time deadline
       // that passes alone (a wedged phone's once, a reboot's uptime, an
-      // alert's going), the machine quiet beside them.
+      // alert's going), the last two with the machine quiet beside them.
       maxWorkers: 2,
       setupFiles,
       sequence: { groupOrder: 1 },
