@@ -38,6 +38,14 @@ export interface Check {
   readonly match: Match;
   /** What a person does to meet it. */
   readonly fix: string;
+  /**
+   * The source's own message of a phone failing it already says what to do
+   * (the iOS source's "not paired ... unlock it, tap Trust, then run
+   * `idevicepair pair`"): the device's message then names the check without
+   * saying the fix a second time. A log line and `doctor`, which carry no
+   * device message, still give it.
+   */
+  readonly fixInSourceMessage?: true;
 }
 
 const ANIMATIONS = 'Developer options > Window, Transition and Animator duration scale: Animation off';
@@ -195,6 +203,7 @@ export const CHECKS: readonly Check[] = [
     expect: 'true',
     match: 'equal',
     fix: 'unlock it, tap "Trust" on "Trust This Computer?" and enter the passcode, then run `idevicepair pair` on the host (as the user usbmuxd serves)',
+    fixInSourceMessage: true,
   },
   {
     id: 'developerMode',

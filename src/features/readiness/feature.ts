@@ -119,7 +119,7 @@ export function readinessFeature(
     name: 'readiness',
     notes: (device) => {
       const verdict = verdictOf(device);
-      return verdict ? [verdictMessage(verdict)] : [];
+      return verdict ? [verdictMessage(verdict, true)] : [];
     },
     answered: (device) => {
       const reading = readingOf(device);

@@ -46,10 +46,17 @@ export function judge(reading: Reading, baseline: ReadonlyMap<string, string | u
   return { ready: failed.length === 0, failed, unread };
 }
 
-/** What the device's message says of a phone that is not ready; undefined when it is. */
-export function verdictMessage(verdict: Verdict): string | undefined {
+/**
+ * What is said of a phone that is not ready, each failed check with what to
+ * do; undefined when it is ready. In the device's message (`inMessage`), a
+ * check whose fix the source's own message already gives points there
+ * rather than say it twice.
+ */
+export function verdictMessage(verdict: Verdict, inMessage = false): string | undefined {
   if (verdict.ready) return undefined;
-  const items = verdict.failed.map((f) => `${failureText(f)}: ${f.check.fix}`);
+  const items = verdict.failed.map(
+    (f) => `${failureText(f)}: ${inMessage && f.check.fixInSourceMessage ? 'what to do is said at the start of this message' : f.check.fix}`,
+  );
   return `not ready for automation (${verdict.failed.length} of the lab's checks failed): ${items.join('; ')}`;
 }
 

@@ -8,6 +8,8 @@ import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/config
 import { inRange, type FactsReading } from '../../../src/features/readiness/checks.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
 import { judge, valuesOf, verdictCell, verdictMessage } from '../../../src/features/readiness/verdict.js';
+import { withNotes } from '../../../src/cloud/device-message.js';
+import { notPairedDeviceInfo } from '../../../src/platforms/ios/inventory.js';
 
 const DEFAULT = parseReadinessChecks(
   (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
@@ -49,6 +51,18 @@ describe('readiness on published facts', () => {
     // A source that gives no flags (lockdown's inventory) gets this one, which the report ORs with the host's.
     expect(supportOf(undefined, devOff)).toMatchObject({ appiumDisabled: true, setTimeZoneDisabled: false });
     expect(supportOf(undefined, judge(facts({ paired: 'true', developerMode: 'true' }), DEFAULT, undefined))).toBeUndefined();
+  });
+
+  it("not paired: the device's message says the pairing fix once (the source's own words), the log line and doctor still give it", () => {
+    const verdict = judge(facts({ paired: 'false' }), DEFAULT, undefined);
+    const message = withNotes(notPairedDeviceInfo('00008110-000A1C2E3E4F801E'), [verdictMessage(verdict, true)]).message!;
+    expect(message.split('idevicepair pair').length - 1).toBe(1);
+    expect(message).toContain('paired and trusted is off (pair record and StartSession), expected on: what to do is said at the start of this message');
+    expect(verdictMessage(verdict)).toContain('then run `idevicepair pair` on the host');
+    // A check whose fix no source message gives keeps it in the device's message too.
+    expect(verdictMessage(judge(facts({ paired: 'true', developerMode: 'false' }), DEFAULT, undefined), true)).toContain(
+      'Developer Mode on, restart when asked',
+    );
   });
 
   it('passcode: a lab that wants none fails a phone found locked behind one; the default wants one', () => {
