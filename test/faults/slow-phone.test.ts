@@ -54,32 +54,25 @@ describe('faults: one slow phone', () => {
     expect(put.receivedAt - pluggedAt).toBeLessThan(9_000);
   }, 60_000);
 
-  it('says the slow phone is slow, with the figures, not to replug it, and still reports every field within a few inventories', async () => {
-    const whole = await cloud.waitForPut(
-      (r) =>
-        devicesOf(r.body).some((d) => {
-          const full = d as Device & Record<string, unknown>;
-          // Every field the recording can give (it has no wm size nor /proc/uptime).
-          return (
-            d.udid === 'SLOWPHONE1' &&
-            d.status === 'AVAILABLE' &&
-            ['installedBrowsers', 'battery', 'storage', 'memory', 'orientation'].every((f) => full[f] !== undefined)
-          );
-        }),
-      90_000,
-    );
+  it('says the slow phone is slow, with the figures of the probe deadline it was given, not to replug it', async () => {
+    // The first inventory cut (8 s after the start) is the seam: the daemon's deadline, the prober's message and the report.
+    // That a cut inventory keeps what arrived and the next ones ask for the rest, so that every field comes within a few
+    // inventories, is the prober's, on the real adb server (test/platforms/android/inventory/tiers.e2e.test.ts).
+    const slowMessages = (body: unknown) =>
+      devicesOf(body)
+        .filter((d) => d.udid === 'SLOWPHONE1' && d.message !== undefined)
+        .map((d) => d.message!);
+    // Before its first inventory was cut it is reported as not yet read (issue 42); the cut says why it is slow.
+    const isCut = (m: string) => !m.startsWith('the inventory of the device has not finished yet');
+    const first = await cloud.waitForPut((r) => slowMessages(r.body).some(isCut), 60_000);
     const said = cloud
       .putRequests()
-      .filter((r) => r.receivedAt <= whole.receivedAt)
-      .flatMap((r) =>
-        devicesOf(r.body)
-          .filter((d) => d.udid === 'SLOWPHONE1' && d.message !== undefined)
-          .map((d) => d.message!),
-      );
-    // Before its first inventory was cut it is reported as not yet read (issue 42); the cut says why it is slow.
-    const cut = said.filter((m) => !m.startsWith('the inventory of the device has not finished yet'));
-    expect(cut.length).toBeGreaterThan(0);
+      .filter((r) => r.receivedAt <= first.receivedAt)
+      .flatMap((r) => slowMessages(r.body));
+    const cut = said.filter(isCut);
     expect(cut[0]).toMatch(/did not finish within 8000 ms: \d+ of \d+ sections arrived in [\d.]+ s \(the device answers slowly/);
     for (const m of said) expect(m).not.toMatch(/replug|reboot/i);
-  }, 120_000);
+    // With the model its property dump gave at once.
+    expect(devicesOf(first.body).find((d) => d.udid === 'SLOWPHONE1')?.modelName).toBeDefined();
+  }, 60_000);
 });
