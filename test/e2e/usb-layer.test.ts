@@ -143,6 +143,53 @@ describe('the USB layer in the daemon', () => {
     expect(await usbPortCells(env)).toEqual({ PORTC003: '1-1.4.2 7 enum failures/2d (port)' });
   }, 60_000);
 
+  it("blames a hub whose ports all failed together on the hub or its power supply: one hub line, not one per phone, the hub in each phone's message and in /metrics and list", async () => {
+    const { kernelLog, sysfs } = lab();
+    const { record } = kmsg();
+    const phones = { '1-1.1': 'HUBPH001', '1-1.2': 'HUBPH002', '1-1.3': 'HUBPH003' };
+    const enumerated = (port: string, serial: string, n: number): string[] => [
+      record(`usb ${port}: new high-speed USB device number ${n} using xhci_hcd`),
+      record(`usb ${port}: SerialNumber: ${serial}`),
+    ];
+    const lines = [
+      // A phone on another hub of the same controller stays well: not the controller.
+      ...enumerated('1-2', 'ROOTPH04', 2),
+      ...Object.entries(phones).flatMap(([port, serial], i) => enumerated(port, serial, i + 3)),
+      // Hub 1-1 drops every phone at once, and each fails to enumerate again before it comes back.
+      ...Object.entries(phones).flatMap(([port, serial], i) => [
+        record(`usb ${port}: USB disconnect, device number ${i + 3}`),
+        record(`usb ${port}: new high-speed USB device number ${i + 7} using xhci_hcd`),
+        record(`usb ${port}: device descriptor read/64, error -71`),
+        ...enumerated(port, serial, i + 10),
+      ]),
+    ];
+    writeFileSync(kernelLog, `${lines.join('\n')}\n`);
+    for (const [port, serial] of Object.entries(phones)) {
+      onPort(sysfs, port, serial);
+      await bed.plug(serial);
+    }
+    const env = { DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const agent = bed.run(env);
+    const VERDICT = 'hub 1-1: all 3 of its ports (1-1.1, 1-1.2, 1-1.3) failed within 10 min today and yesterday (UTC): the hub or its power supply';
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('hub 1-1:'), 15_000);
+    expect(line).toMatchObject({ level: 'warn', msg: VERDICT, layer: 'hub', subject: '1-1', ports: ['1-1.1', '1-1.2', '1-1.3'] });
+    const put = await cloud.waitForPut(
+      (r) => Object.values(phones).every((serial) => reported(serial, (d) => d.message?.includes(`USB: ${VERDICT}`) === true)(r)),
+      15_000,
+    );
+    await cloud.waitForPut((r) => r.receivedAt > put.receivedAt, 10_000);
+    // One line for the hub: none per port, per phone or for the controller.
+    expect(linesStarting(agent, 'hub 1-1:')).toHaveLength(1);
+    for (const other of ['port ', 'phone ', 'controller ']) expect(linesStarting(agent, other)).toEqual([]);
+    const metrics = await scrapeMetrics(agent);
+    for (const port of Object.keys(phones)) expect(metrics).toContain(`device_agent_usb_port_failures_total{port="${port}",kind="enumeration_failed"} 1`);
+    expect(metrics).toContain('device_agent_usb_verdicts{layer="hub"} 1');
+    expect(metrics).toContain('device_agent_usb_verdicts_total{layer="hub"} 1');
+    for (const layer of ['port', 'phone', 'controller']) expect(metrics).toContain(`device_agent_usb_verdicts{layer="${layer}"} 0`);
+    // list reads the record the daemon saves when it stops: each phone's port, blamed on the hub.
+    expect(await usbPortCells(env)).toEqual(Object.fromEntries(Object.entries(phones).map(([port, serial]) => [serial, `${port} 1 enum failures/2d (hub)`])));
+  }, 60_000);
+
   it('reports a phone adb stopped listing while it is on a USB port as UNAVAILABLE and not ready (usbDebugging) with the cause and the fix, never UNPLUGGED, and UNPLUGGED once it leaves the port', async () => {
     const { sysfs } = lab();
     const port = join(sysfs, '1-1.3');
