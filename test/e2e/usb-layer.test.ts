@@ -187,7 +187,7 @@ describe('the USB layer in the daemon', () => {
     expect(metrics).toContain('device_agent_usb_verdicts_total{layer="hub"} 1');
     for (const layer of ['port', 'phone', 'controller']) expect(metrics).toContain(`device_agent_usb_verdicts{layer="${layer}"} 0`);
     // list reads the record the daemon saves when it stops: each phone's port, blamed on the hub.
-    expect(await usbPortCells(env)).toEqual(Object.fromEntries(Object.entries(phones).map(([port, serial]) => [serial, `${port} 1 enum failures/2d (hub)`])));
+    expect(await usbPortCells(env)).toEqual(Object.fromEntries(Object.entries(phones).map(([port, serial]) => [serial, `${port} 1 enum failure/2d (hub)`])));
   }, 60_000);
 
   it('reports a phone adb stopped listing while it is on a USB port as UNAVAILABLE and not ready (usbDebugging) with the cause and the fix, never UNPLUGGED, and UNPLUGGED once it leaves the port', async () => {
