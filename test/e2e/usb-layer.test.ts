@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { daemonEnv, runAgent } from './agent-process.js';
 import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 import { devicesOf, reported, type ReportedDevice } from '../support/reports.js';
 
@@ -23,6 +24,43 @@ function lab(): { kernelLog: string; sysfs: string } {
   mkdirSync(sysfs);
   return { kernelLog: join(dir, 'kmsg.rec'), sysfs };
 }
+
+/** A phone's USB serial on a port of the sysfs tree ("1-1.4.2/serial"), as the kernel shows an enumerated device. */
+function onPort(sysfs: string, port: string, serial: string): void {
+  mkdirSync(join(sysfs, port));
+  writeFileSync(join(sysfs, port, 'serial'), `${serial}\n`);
+}
+
+/**
+ * /dev/kmsg records (Documentation/ABI/testing/dev-kmsg), numbered on and a
+ * millisecond apart from `seq`. The texts are the shapes of
+ * test/features/usb/fixtures/: `new high-speed USB device number` and
+ * `SerialNumber:` (rpi-linux-3366), `device descriptor read/64, error -71`
+ * (aioc-122), `USB disconnect, device number` (rpi-linux-3404, libfx2-2).
+ */
+function kmsg(): { record: (text: string) => string } {
+  let seq = 1;
+  return { record: (text) => `3,${seq},${seq++ * 1000},-;${text}` };
+}
+
+/** The log lines whose message starts with `prefix`. */
+const linesStarting = (agent: { logs(): Array<Record<string, unknown>> }, prefix: string): Array<Record<string, unknown>> =>
+  agent.logs().filter((l) => String(l.msg).startsWith(prefix));
+
+/** A state directory of its own, for `list` to read the daemon's record from after it stops. */
+const stateDirOf = (): string => join(mkdtempSync(join(tmpdir(), 'usb-e2e-state-')), 'state');
+
+/** Stops the daemon (which saves its record per port) and gives `list --json`'s USB PORT cell of each phone, by udid. */
+async function usbPortCells(env: Record<string, string>): Promise<Record<string, string | undefined>> {
+  expect((await bed.agent!.stop('SIGTERM', 15_000)).code).toBe(0);
+  bed.agent = undefined;
+  const table = await runAgent(['list', '--json'], daemonEnv(bed.adb.env, cloud, env));
+  expect(table.code, table.stderr).toBe(0);
+  const rows = JSON.parse(table.stdout) as Array<{ udid: string; features?: Record<string, string> }>;
+  return Object.fromEntries(rows.map((r) => [r.udid, r.features?.usbPort]));
+}
+
+const FAST = { DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' };
 
 describe('the USB layer in the daemon', () => {
   it('puts the evidence on the message of a phone that failed on two ports', async () => {
@@ -62,6 +100,95 @@ describe('the USB layer in the daemon', () => {
       'USB: phone USBBAD01: failed on 2 different ports (1-1.2, 2-1.3) today and yesterday (UTC): the phone or its own cable, not the ports',
     );
   }, 90_000);
+
+  it('blames a port that failed with three phones in turn on the port or its cable: in the message of the phone on it now, in one log line however often it reports, in /metrics and in list', async () => {
+    const { kernelLog, sysfs } = lab();
+    const { record } = kmsg();
+    // PORTA001 and PORTB002 came and went; PORTC003 is on the port now.
+    const lines = ['PORTA001', 'PORTB002', 'PORTC003'].flatMap((serial, i) => [
+      record(`usb 1-1.4.2: new high-speed USB device number ${i + 5} using xhci_hcd`),
+      record(`usb 1-1.4.2: SerialNumber: ${serial}`),
+      record('usb 1-1.4.2: device descriptor read/64, error -71'),
+      record('usb 1-1.4.2: device descriptor read/64, error -71'),
+    ]);
+    writeFileSync(kernelLog, `${lines.join('\n')}\n`);
+    onPort(sysfs, '1-1.4.2', 'PORTC003');
+    await bed.plug('PORTC003');
+    const env = { DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const agent = bed.run(env);
+    const VERDICT = (n: number): string =>
+      `port 1-1.4.2: ${n} enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone`;
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('port 1-1.4.2:'), 15_000);
+    expect(line).toMatchObject({ level: 'warn', msg: VERDICT(6), layer: 'port', subject: '1-1.4.2', ports: ['1-1.4.2'] });
+    await cloud.waitForPut(
+      reported('PORTC003', (d) => d.message?.includes(`USB: ${VERDICT(6)}`) === true),
+      15_000,
+    );
+    // The port fails once more: the evidence grows, the verdict is the same one and is not logged again.
+    appendFileSync(kernelLog, `${record('usb 1-1.4.2: device descriptor read/64, error -71')}\n`);
+    const grown = await cloud.waitForPut(
+      reported('PORTC003', (d) => d.message?.includes(`USB: ${VERDICT(7)}`) === true),
+      15_000,
+    );
+    await cloud.waitForPut((r) => r.receivedAt > grown.receivedAt && reported('PORTC003', () => true)(r), 10_000);
+    expect(linesStarting(agent, 'port 1-1.4.2:')).toHaveLength(1);
+    // Not the phones: none of the three is blamed.
+    expect(linesStarting(agent, 'phone ')).toEqual([]);
+    const metrics = await scrapeMetrics(agent);
+    expect(metrics).toContain('device_agent_usb_port_failures_total{port="1-1.4.2",kind="enumeration_failed"} 7');
+    expect(metrics).toContain('device_agent_usb_verdicts{layer="port"} 1');
+    expect(metrics).toContain('device_agent_usb_verdicts_total{layer="port"} 1');
+    expect(metrics).toContain('device_agent_usb_verdicts{layer="phone"} 0');
+    // list reads the record the daemon saves when it stops: the port's health, blamed on the port.
+    expect(await usbPortCells(env)).toEqual({ PORTC003: '1-1.4.2 7 enum failures/2d (port)' });
+  }, 60_000);
+
+  it("blames a hub whose ports all failed together on the hub or its power supply: one hub line, not one per phone, the hub in each phone's message and in /metrics and list", async () => {
+    const { kernelLog, sysfs } = lab();
+    const { record } = kmsg();
+    const phones = { '1-1.1': 'HUBPH001', '1-1.2': 'HUBPH002', '1-1.3': 'HUBPH003' };
+    const enumerated = (port: string, serial: string, n: number): string[] => [
+      record(`usb ${port}: new high-speed USB device number ${n} using xhci_hcd`),
+      record(`usb ${port}: SerialNumber: ${serial}`),
+    ];
+    const lines = [
+      // A phone on another hub of the same controller stays well: not the controller.
+      ...enumerated('1-2', 'ROOTPH04', 2),
+      ...Object.entries(phones).flatMap(([port, serial], i) => enumerated(port, serial, i + 3)),
+      // Hub 1-1 drops every phone at once, and each fails to enumerate again before it comes back.
+      ...Object.entries(phones).flatMap(([port, serial], i) => [
+        record(`usb ${port}: USB disconnect, device number ${i + 3}`),
+        record(`usb ${port}: new high-speed USB device number ${i + 7} using xhci_hcd`),
+        record(`usb ${port}: device descriptor read/64, error -71`),
+        ...enumerated(port, serial, i + 10),
+      ]),
+    ];
+    writeFileSync(kernelLog, `${lines.join('\n')}\n`);
+    for (const [port, serial] of Object.entries(phones)) {
+      onPort(sysfs, port, serial);
+      await bed.plug(serial);
+    }
+    const env = { DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const agent = bed.run(env);
+    const VERDICT = 'hub 1-1: all 3 of its ports (1-1.1, 1-1.2, 1-1.3) failed within 10 min today and yesterday (UTC): the hub or its power supply';
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('hub 1-1:'), 15_000);
+    expect(line).toMatchObject({ level: 'warn', msg: VERDICT, layer: 'hub', subject: '1-1', ports: ['1-1.1', '1-1.2', '1-1.3'] });
+    const put = await cloud.waitForPut(
+      (r) => Object.values(phones).every((serial) => reported(serial, (d) => d.message?.includes(`USB: ${VERDICT}`) === true)(r)),
+      15_000,
+    );
+    await cloud.waitForPut((r) => r.receivedAt > put.receivedAt, 10_000);
+    // One line for the hub: none per port, per phone or for the controller.
+    expect(linesStarting(agent, 'hub 1-1:')).toHaveLength(1);
+    for (const other of ['port ', 'phone ', 'controller ']) expect(linesStarting(agent, other)).toEqual([]);
+    const metrics = await scrapeMetrics(agent);
+    for (const port of Object.keys(phones)) expect(metrics).toContain(`device_agent_usb_port_failures_total{port="${port}",kind="enumeration_failed"} 1`);
+    expect(metrics).toContain('device_agent_usb_verdicts{layer="hub"} 1');
+    expect(metrics).toContain('device_agent_usb_verdicts_total{layer="hub"} 1');
+    for (const layer of ['port', 'phone', 'controller']) expect(metrics).toContain(`device_agent_usb_verdicts{layer="${layer}"} 0`);
+    // list reads the record the daemon saves when it stops: each phone's port, blamed on the hub.
+    expect(await usbPortCells(env)).toEqual(Object.fromEntries(Object.entries(phones).map(([port, serial]) => [serial, `${port} 1 enum failure/2d (hub)`])));
+  }, 60_000);
 
   it('reports a phone adb stopped listing while it is on a USB port as UNAVAILABLE and not ready (usbDebugging) with the cause and the fix, never UNPLUGGED, and UNPLUGGED once it leaves the port', async () => {
     const { sysfs } = lab();

@@ -101,8 +101,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
   noteFor(device: DeviceSnapshot): string | undefined {
-    const port = device.usb?.usb;
-    const onPort = port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined;
+    const onPort = this.portOf(device.usb?.usb, () => snapshotSerials(device));
     const words = this.verdicts.filter((v) => {
       if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
       return onPort !== undefined && this.covers(v, onPort);
@@ -206,18 +205,24 @@ export class UsbLayer implements UsbEvidence {
    * there is no record to judge it by; undefined off USB.
    */
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
-    const path = device?.usb?.usb;
-    const port = path !== undefined && PORT.test(path) ? path : this.portOfSerial(info);
+    const port = this.portOf(device?.usb?.usb, () => usbSerialsOf(info));
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
     if (!record) return port;
     return healthCell(portHealth(record.record, record.verdicts, port, this.context.clock.wall()));
   }
 
-  private portOfSerial(info: DeviceInfo): string | undefined {
+  /**
+   * A device's port: adb's usb path, else the port sysfs shows one of its
+   * USB serials on. usbmuxd names no port for an iPhone, and adb none for a
+   * phone it reaches over TCP: without the second, their port's, hub's and
+   * controller's verdicts would reach `list` but never their message.
+   */
+  private portOf(path: string | undefined, serials: () => readonly string[]): string | undefined {
+    if (path !== undefined && PORT.test(path)) return path;
     if (this.context.settings.usb.sysfsRoot === '') return undefined;
     const bySerial = this.onUsb();
-    return usbSerialsOf(info)
+    return serials()
       .map((s) => bySerial.get(s))
       .find((p) => p !== undefined);
   }
@@ -325,6 +330,12 @@ export class UsbLayer implements UsbEvidence {
     });
     if (saved) this.dirty = false;
   }
+}
+
+/** The USB serials a device known by its record may enumerate with: its last inventory's, else its udid or adb's serial. */
+function snapshotSerials(device: DeviceSnapshot): string[] {
+  if (device.last) return usbSerialsOf(device.last);
+  return [...new Set([device.serial, ...(device.udid === undefined ? [] : [device.udid, device.udid.replace(/-/g, '')])])];
 }
 
 /** The wall time of this boot, from /proc/uptime; undefined where it cannot be read. */

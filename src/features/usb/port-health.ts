@@ -40,13 +40,14 @@ export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now
     .slice(0, n);
 }
 
-const SHORT: Partial<Record<UsbEventKind, string>> = {
-  'enumeration-failed': 'enum failures',
-  reset: 'resets',
-  'slow-speed': 'speed fallbacks',
-  'over-current': 'over-currents',
-  'controller-limit': 'controller limits',
-  'hub-port-error': 'hub port errors',
+/** One and several: a hub failing its ports together often leaves one failure on each. */
+const SHORT: Partial<Record<UsbEventKind, [string, string]>> = {
+  'enumeration-failed': ['enum failure', 'enum failures'],
+  reset: ['reset', 'resets'],
+  'slow-speed': ['speed fallback', 'speed fallbacks'],
+  'over-current': ['over-current', 'over-currents'],
+  'controller-limit': ['controller limit', 'controller limits'],
+  'hub-port-error': ['hub port error', 'hub port errors'],
 };
 
 const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'hub power', hub: 'hub', port: 'port', phone: 'phone' };
@@ -59,7 +60,9 @@ const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'h
 export function healthCell(health: PortHealth): string {
   if (health.total === 0) return `${health.port} ok`;
   const kinds = (Object.entries(health.failures) as Array<[UsbEventKind, number]>).filter(([, n]) => n > 0);
-  const what = kinds.length === 1 ? `${kinds[0]![1]} ${SHORT[kinds[0]![0]] ?? 'failures'}` : `${health.total} failures`;
+  const [kind, n] = kinds.length === 1 ? kinds[0]! : [undefined, health.total];
+  const [one, several] = (kind && SHORT[kind]) || ['failure', 'failures'];
+  const what = `${n} ${n === 1 ? one : several}`;
   return `${health.port} ${what}/2d${health.verdict ? ` (${LAYER[health.verdict.layer]})` : ''}`;
 }
 

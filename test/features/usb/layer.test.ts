@@ -162,6 +162,35 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
     );
     expect(note(feature, phone('P5', '3-1'))).toBeUndefined();
   });
+  it('finds the port of a phone adb names none for (over TCP) or of an iPhone (usbmuxd names none) by its USB serial in sysfs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const sysfs = join(dir, 'bus');
+    const onPort = (port: string, serial: string): void => {
+      mkdirSync(join(sysfs, port), { recursive: true });
+      writeFileSync(join(sysfs, port, 'serial'), `${serial}\n`);
+    };
+    onPort('1-1.4.2', 'R58D');
+    // An iPhone enumerates with its udid without the dash.
+    onPort('1-1.4.3', '00008030001A2B3C0E12802E');
+    const log = join(dir, 'kmsg.rec');
+    writeFileSync(log, badPortRecords(100) + '3,200,300000,-;usb 1-1.4.3: SerialNumber: 00008030001A2B3C0E12802E\n');
+    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    started.push(feature);
+    void feature.start?.();
+    const overTcp: DeviceSnapshot = { ...phone('127.0.0.1:5555'), udid: 'R58D' };
+    await waitFor(() => note(feature, overTcp) !== undefined, 30_000, 'the port verdict');
+    expect(note(feature, overTcp)).toMatch(
+      /^USB: port 1-1\.4\.2: 14 enumeration failures .* with 3 different phones: the cable or the hub port, not the phone$/,
+    );
+    // The same port's hub fails on another port too: all of hub 1-1.4 at once.
+    appendFileSync(log, '3,201,301000,-;usb 1-1.4.3: device descriptor read/64, error -71\n');
+    const iPhone: DeviceSnapshot = { ...phone('00008030-001A2B3C0E12802E'), platform: 'ios', udid: '00008030-001A2B3C0E12802E' };
+    await waitFor(() => note(feature, iPhone) !== undefined, 30_000, 'the hub verdict');
+    expect(note(feature, iPhone)).toMatch(
+      /^USB: hub 1-1\.4: all 2 of its ports \(1-1\.4\.2, 1-1\.4\.3\) failed within 10 min .*: the hub or its power supply$/,
+    );
+    expect(note(feature, phone('NOTONUSB'))).toBeUndefined();
+  });
 });
 
 describe("the kernel's record times", () => {

@@ -79,6 +79,14 @@ describe('portHealth and its cell', () => {
     expect(healthCell(portHealth(record, verdictsOf(record), '2-1.3', NOON))).toBe('2-1.3 2 failures/2d (phone)');
   });
 
+  it('one failure is said in the singular: a hub that failed its ports together once each', () => {
+    const record = emptyRecord();
+    for (const port of ['1-1.1', '1-1.2']) feed(record, [`usb ${port}: device descriptor read/64, error -71`], NOON);
+    expect(healthCell(portHealth(record, verdictsOf(record), '1-1.1', NOON))).toBe('1-1.1 1 enum failure/2d (hub)');
+    feed(record, ['usb 1-1.2: reset high-speed USB device number 4 using xhci_hcd'], NOON);
+    expect(healthCell(portHealth(record, verdictsOf(record), '1-1.2', NOON))).toBe('1-1.2 2 failures/2d (hub)');
+  });
+
   it('failures older than yesterday (UTC) are not counted', () => {
     const record = emptyRecord();
     feed(record, ['usb 1-1.2: device descriptor read/64, error -71'], NOON - 2 * 86_400_000);
