@@ -36,6 +36,17 @@ export type PresenceKind = PresenceReason['kind'];
 export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source'];
 
 /**
+ * Whether a reason's inventory stands for its source's reading now (a failed
+ * source's last word), which health judges like a fresh one, or is a device
+ * held off its source (a charge pause, a phone off adb), whose last reading
+ * is not a new one to judge: the report joins the first before health and
+ * the second after it, as each joined before the ledger.
+ */
+export function judgedByHealth(reason: PresenceReason): boolean {
+  return reason.kind === 'source-failed' || reason.kind === 'unanswered' || reason.kind === 'network-dropped';
+}
+
+/**
  * Until when an entry holds: a deadline on the injected monotonic clock,
  * past which it is dropped whatever its writer says; or while a condition
  * its writer follows holds, which the writer ends by writing the entry again
@@ -94,7 +105,8 @@ function slot(reason: PresenceReason): string {
 
 /**
  * The entries the agent owes the cloud now, one per reason and scope. Its
- * writers (the failed-source fallback in src/report/execute.ts so far) say
+ * writers (the failed-source fallback in src/report/execute.ts, charge
+ * control's pauses in src/actions/charge/paused-report.ts) say
  * their whole word for a reason and scope at once with `owe`; the report
  * asks `report` once, on its clock.
  */
@@ -117,6 +129,12 @@ export class PresenceLedger {
     const answer = carry([...this.entries.values()], present, now);
     for (const entry of answer.expired) this.entries.delete(slot(entry.reason));
     return answer;
+  }
+
+  /** Whether this very device object is one an entry owes: it is worded by its writer, and an annotate pass leaves it alone. */
+  carries(info: DeviceInfo): boolean {
+    for (const entry of this.entries.values()) if (entry.devices.includes(info)) return true;
+    return false;
   }
 
   /** The entries held now, for a test or a view. */

@@ -15,7 +15,7 @@ import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { cleanStrings } from './clean-strings.js';
 import { annotateAll, type DeviceFeature } from '../devices/feature.js';
-import { PresenceLedger } from '../devices/presence.js';
+import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 
 export type { ReportSink } from './split-put.js';
@@ -31,11 +31,6 @@ export interface ReporterDeps {
   machine: { collect(): Promise<Machine> };
   cloud: ReportSink;
   unplugged: UnpluggedLedger;
-  /**
-   * The devices owed the cloud while nothing reads them (src/devices/presence.ts),
-   * asked once per report after the sources; none: the reporter keeps its own.
-   */
-  presence?: PresenceLedger;
   /** Where the delivered device set is kept across restarts; none for a dry run. */
   reported?: ReportedStore;
   stats: AgentStats;
@@ -87,11 +82,8 @@ export class Reporter {
   private readonly collecting = new Map<DeviceSource, number>();
   private machinePending = 0;
   private putting = 0;
-  private readonly presence: PresenceLedger;
 
-  constructor(private readonly deps: ReporterDeps) {
-    this.presence = deps.presence ?? new PresenceLedger();
-  }
+  constructor(private readonly deps: ReporterDeps) {}
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
@@ -108,17 +100,21 @@ export class Reporter {
         this.while(
           () => this.collecting.set(s, (this.collecting.get(s) ?? 0) + 1),
           () => this.collecting.set(s, this.collecting.get(s)! - 1),
-          execute(s, request, { registry: deps.registry, presence: this.presence, clock: deps.clock, logger: deps.logger, timeoutMs }),
+          execute(s, request, { registry: deps.registry, presence: deps.registry.presence, clock: deps.clock, logger: deps.logger, timeoutMs }),
         ),
       ),
     );
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
-    // The devices owed while nothing reads them join here, once, before health judges their last readings.
+    // The devices owed while nothing reads them (src/devices/presence.ts), asked once: a source's last reading
+    // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
     const present = runs.flatMap((r) => r.devices);
-    const collected = [...present, ...this.presence.report(present, deps.clock.monotonic()).carried.map((c) => c.info)];
-    // The features after health: a paused phone's last reading is not a new one to judge.
+    const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
+    const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
+    const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));
+    // The features after health and the held devices.
     const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
-    const devices = annotateAll(deps.features, deps.health.apply(collected, deps.registry, shell)).map((info) => decorate(info, deps.settings));
+    const judged = [...deps.health.apply(collected, deps.registry, shell), ...held];
+    const devices = annotateAll(deps.features, judged).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return { devices, answered: runs.every((r) => r.ok) };
