@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import { FacetStore, type Facet, type FacetKey } from './facet.js';
+import { PresenceLedger } from './presence.js';
 import { recordKey, type DeviceRecord, type DeviceSnapshot, type Platform, type UsbPlace } from './record.js';
 
 /** What one finished inventory did to a record's failure count. */
@@ -29,6 +30,12 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
   private readonly facets = new Map<string, FacetStore<unknown>>();
   private readonly udidIndex = new Map<string, Set<string>>();
   private seq = 0;
+  /**
+   * The devices owed the cloud while nothing reads them (presence.ts): kept
+   * here, beside the facets, so that the platforms and the features that
+   * know of such a device write to the same ledger the report asks.
+   */
+  readonly presence = new PresenceLedger();
 
   /** Counts state changes: a record with a larger changedSeq changed after the counter was read. */
   get changeCounter(): number {

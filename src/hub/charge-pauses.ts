@@ -82,7 +82,7 @@ export class ChargePauses {
 
   constructor(
     registry: Pick<DeviceRegistry, 'facet'>,
-    private readonly platform: Platform,
+    protected readonly platform: Platform,
   ) {
     this.facet = registry.facet(CHARGE);
   }

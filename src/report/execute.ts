@@ -1,12 +1,15 @@
 // Every source's collect run the same way (node_exporter's execute() is the
 // model): timed, bounded, counted as a success or a failure, and a source
 // that throws or does not answer in time does not take the report down with
-// it: its devices go out with their last inventories, in their last known
-// state, and a message naming the failure as the host's, and the report is not taken as a complete listing.
+// it: its devices are owed the cloud with their last inventories, in their
+// last known state, and a message naming the failure as the host's (an entry
+// of the presence ledger, src/devices/presence.ts, which the report asks),
+// and the report is not taken as a complete listing.
 import { withNotes } from '../cloud/device-message.js';
 import { boundDevice, clippedNote } from './field-limits.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { PresenceLedger, PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
@@ -15,13 +18,15 @@ import type { SourceRun } from '../stats/agent-stats.js';
 
 export interface Executed {
   devices: DeviceInfo[];
-  /** The source answered: its devices are what it said, and an absent one is absent. */
+  /** The source answered: its devices are what it said, and an absent one is absent; else they are owed in the presence ledger. */
   ok: boolean;
   run: SourceRun;
 }
 
 export interface ExecuteOptions {
   registry: Pick<DeviceRegistry, 'list'>;
+  /** Where a failed source's devices are owed until it answers again. */
+  presence: Pick<PresenceLedger, 'owe' | 'end'>;
   clock: Clock & Timers;
   logger: Logger;
   /** How long a collect may take; none: as long as it takes (a one-shot command waits for every inventory). */
@@ -32,6 +37,11 @@ class CollectTimeout extends Error {
   constructor(ms: number) {
     super(`it did not answer within ${Math.round(ms / 1000)} s`);
   }
+}
+
+/** Why a failed source's devices are carried: one entry per source, which its next answer ends. */
+export function sourceFailed(source: Pick<DeviceSource, 'platform'>): PresenceReason {
+  return { kind: 'source-failed', scope: source.platform };
 }
 
 export async function execute(source: DeviceSource, request: CollectRequest, o: ExecuteOptions): Promise<Executed> {
@@ -46,6 +56,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             collecting,
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
+    o.presence.end(sourceFailed(source));
     return { devices: bounded(devices, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
@@ -58,7 +69,9 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
       source.platform,
     );
     const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes(r.last, [message])] : []));
-    return { devices: bounded(devices, source.platform, o.logger), ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
+    // Replaced at each failure, ended by the next answer: the report asks the ledger for them.
+    o.presence.owe(sourceFailed(source), bounded(devices, source.platform, o.logger), { while: `${source.label} fails` });
+    return { devices: [], ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
   } finally {
     timer?.cancel();
   }

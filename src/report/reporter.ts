@@ -15,6 +15,7 @@ import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { cleanStrings } from './clean-strings.js';
 import { annotateAll, type DeviceFeature } from '../devices/feature.js';
+import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 
 export type { ReportSink } from './split-put.js';
@@ -99,15 +100,21 @@ export class Reporter {
         this.while(
           () => this.collecting.set(s, (this.collecting.get(s) ?? 0) + 1),
           () => this.collecting.set(s, this.collecting.get(s)! - 1),
-          execute(s, request, { registry: deps.registry, clock: deps.clock, logger: deps.logger, timeoutMs }),
+          execute(s, request, { registry: deps.registry, presence: deps.registry.presence, clock: deps.clock, logger: deps.logger, timeoutMs }),
         ),
       ),
     );
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
-    // The features after health: a paused phone's last reading is not a new one to judge.
-    const collected = runs.flatMap((r) => r.devices);
+    // The devices owed while nothing reads them (src/devices/presence.ts), asked once: a source's last reading
+    // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
+    const present = runs.flatMap((r) => r.devices);
+    const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
+    const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
+    const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));
+    // The features after health and the held devices.
     const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
-    const devices = annotateAll(deps.features, deps.health.apply(collected, deps.registry, shell)).map((info) => decorate(info, deps.settings));
+    const judged = [...deps.health.apply(collected, deps.registry, shell), ...held];
+    const devices = annotateAll(deps.features, judged).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return { devices, answered: runs.every((r) => r.ok) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/report/execute.js';
+import { PresenceLedger } from '../../src/devices/presence.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
 import { systemClock } from '../../src/util/clock.js';
@@ -19,7 +20,7 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     const out = await execute(
       source([plain, device('LONGNAME', { deviceName: 'N'.repeat(4 * 1024 * 1024), message: 'charging' }), device('U'.repeat(300))]),
       request,
-      { registry: { list: () => [] }, clock: systemClock, logger, timeoutMs: undefined },
+      { registry: { list: () => [] }, presence: new PresenceLedger(), clock: systemClock, logger, timeoutMs: undefined },
     );
     expect(out.devices.map((d) => d.udid)).toEqual(['PLAIN001', 'LONGNAME']);
     expect(out.devices[0]).toBe(plain);

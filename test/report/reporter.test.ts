@@ -126,11 +126,12 @@ describe('Reporter', () => {
     const sink = new GatedSink();
     const log = captureLogger();
     let fail = false;
+    let answerOnly = ['A', 'B'];
     const { r, stats } = reporter(
       sink,
       () => {
         if (fail) throw new Error('adb went away');
-        return [device('A'), device('B')];
+        return answerOnly.map(device);
       },
       log.logger,
       // B has no record with an inventory (its listing went with the source): absent from the report, yet not gone.
@@ -157,6 +158,13 @@ describe('Reporter', () => {
           (l) => l.msg === 'collecting the android devices failed (fake: adb went away); the report carries their last inventories and calls none of them gone',
         ),
     ).toHaveLength(1);
+    // The source answers again without A: the failure's entry in the presence ledger ended with it, so A is gone, once.
+    fail = false;
+    answerOnly = ['B'];
+    const third = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    await third;
+    expect(sink.bodies[2]!.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['B:AVAILABLE', 'A:UNPLUGGED']);
   });
 
   it('a source that does not answer in time does not hold the report: its devices go out with their last inventories', async () => {

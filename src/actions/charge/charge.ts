@@ -3,7 +3,8 @@ import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 import { chargeWaysOf, type PortWay } from '../../config/charge-ways.js';
 import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
-import { ChargePauses, type ChargeEntry, type ChargePause, type PauseEnd } from '../../hub/charge-pauses.js';
+import type { ChargePauses, ChargeEntry, ChargePause, PauseEnd } from '../../hub/charge-pauses.js';
+import { OwedPauses } from './paused-report.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { limited } from '../../log/limited.js';
@@ -84,7 +85,7 @@ export class ChargeControl extends RunnerAction {
   constructor(private readonly options: ChargeControlOptions) {
     const { clock, gate, booking, onChange } = options;
     super(options.runner ?? new ActionRunner({ clock, gate, booking, ...(onChange && { onChange }) }));
-    this.pauses = new ChargePauses(options.registry, options.phones.platform);
+    this.pauses = new OwedPauses(options.registry, options.phones.platform);
     this.powerPaths = options.powerPaths ?? new PowerPaths();
     this.tickMs = options.tickMs ?? 2_000;
     const c = options.settings.charge;

@@ -1,6 +1,7 @@
 // Charge control as the report sees it: a phone whose port is off on purpose
 // is off adb, yet reported (UNAVAILABLE with its last inventory and why,
-// never UNPLUGGED: paused-report.ts), and no other reader reports it for it.
+// never UNPLUGGED: owed in the presence ledger, paused-report.ts), and no
+// other reader reports it for it.
 // A phone on a hub port found not to cut power says so in its message, and
 // the ports and the checks are counted in /metrics (power-paths.ts), beside
 // the pauses and switches charge.ts counts (counts.ts).
@@ -14,7 +15,11 @@ import type { PowerPaths } from './power-paths.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 
-export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>, stats: Pick<AgentStats, 'counter'>, powerPaths?: PowerPaths): DeviceFeature {
+export function chargeFeature(
+  registry: Pick<DeviceRegistry, 'facet' | 'presence'>,
+  stats: Pick<AgentStats, 'counter'>,
+  powerPaths?: PowerPaths,
+): DeviceFeature {
   return {
     name: 'charge-control',
     reportsAbsent: (key) => {
@@ -31,7 +36,7 @@ export function chargeFeature(registry: Pick<DeviceRegistry, 'facet'>, stats: Pi
               'charge control no longer pauses this phone there; a hub with real per-port power switching would',
           ),
     // After health: a paused phone's last reading is not a new one to judge.
-    annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }),
+    annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, registry.presence),
     metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...(powerPaths?.metrics() ?? [])],
   };
 }

@@ -1,32 +1,68 @@
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
-import type { ChargePause, ChargePauses } from '../../hub/charge-pauses.js';
+import { ChargePauses, type ChargeEntry, type ChargePause } from '../../hub/charge-pauses.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
+import { recordKey } from '../../devices/record.js';
 import { utcText } from '../../util/clock.js';
 import { composeMessage, withNotes, withoutMessage } from '../../cloud/device-message.js';
 
 /**
- * The report's devices with the charge pauses applied. A phone whose hub
- * port is off on purpose drops off adb, and a device absent from a report
- * would go out as UNPLUGGED (report/unplugged.ts): until it is back, it is
- * reported with its last inventory, UNAVAILABLE, and a message saying why
- * and until when. A paused phone still on adb is UNAVAILABLE with the same
- * message.
+ * A phone whose hub port is off on purpose drops off adb, and a device
+ * absent from a report would go out as UNPLUGGED (report/unplugged.ts):
+ * while charge control keeps its pause (switched off, or over and waiting
+ * for the phone back), the phone is owed in the presence ledger
+ * (src/devices/presence.ts) with its last inventory, UNAVAILABLE, and a
+ * message saying why and until when. Every write of a pause writes its
+ * entry too, so the ledger says what the facet says.
  */
-export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>): DeviceInfo[] {
+export class OwedPauses extends ChargePauses {
+  constructor(
+    private readonly registry: Pick<DeviceRegistry, 'facet' | 'presence'>,
+    platform: ChargePauses['platform'],
+  ) {
+    super(registry, platform);
+  }
+
+  override set(serial: string, entry: ChargeEntry): void {
+    super.set(serial, entry);
+    this.registry.presence.owe(this.reason(serial), entry.pause ? [pausedInfo(entry.pause)] : [], WHILE_PAUSED);
+  }
+
+  override forget(serial: string): void {
+    super.forget(serial);
+    this.registry.presence.end(this.reason(serial));
+  }
+
+  private reason(serial: string): PresenceReason {
+    return { kind: 'charge-paused', scope: recordKey(this.platform, serial) };
+  }
+}
+
+/** Charge control ends the pause itself (booked, its longest time, the phone back or awaited long enough): its bound is the pause's own. */
+const WHILE_PAUSED: PresenceBound = { while: 'charge control keeps the pause (its port off, or the phone awaited back)' };
+
+/** A paused phone as the report carries it while it is off adb: its last inventory, UNAVAILABLE, with why and until when. */
+export function pausedInfo(pause: Readonly<ChargePause>): DeviceInfo {
+  // The battery detail is the agent's own (health/monitor.ts): no report carries it.
+  const { batteryDetail: _detail, ...last } = pause.info;
+  return { ...withoutMessage(last), status: STATUS_UNAVAILABLE, ...composeMessage([messageOf(pause)]) };
+}
+
+/**
+ * The report's devices with the charge pauses applied to the paused phones
+ * still on adb: UNAVAILABLE with the same message. A phone the ledger
+ * carries (`owed`: off adb, worded by pausedInfo) is left as it is.
+ */
+export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, owed: Pick<PresenceLedger, 'carries'>): DeviceInfo[] {
   const out = [...devices];
   for (const [, entry] of pauses.entries()) {
     const pause = entry.pause;
     if (!pause) continue;
-    const message = messageOf(pause);
     const i = out.findIndex((d) => d.udid === pause.udid);
-    if (i >= 0) {
-      // Once the port is on again, a phone back on adb speaks for itself; while the off switch is in
-      // flight it is still on adb and charging, so the pause is not news yet (it goes out once the switch worked).
-      if (!pause.ended && entry.switching !== 'off') out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [message]);
-      continue;
-    }
-    // The battery detail is the agent's own (health/monitor.ts): no report carries it.
-    const { batteryDetail: _detail, ...last } = pause.info;
-    out.push({ ...withoutMessage(last), status: STATUS_UNAVAILABLE, ...composeMessage([message]) });
+    if (i < 0 || owed.carries(out[i]!)) continue;
+    // Once the port is on again, a phone back on adb speaks for itself; while the off switch is in
+    // flight it is still on adb and charging, so the pause is not news yet (it goes out once the switch worked).
+    if (!pause.ended && entry.switching !== 'off') out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [messageOf(pause)]);
   }
   return out;
 }

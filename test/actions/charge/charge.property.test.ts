@@ -133,9 +133,9 @@ async function play(steps: Step[]): Promise<AgentStats> {
     }
     if (pause?.ended) expect(pause.ended.at - pause.since).toBeLessThanOrEqual(MAX_PAUSE_MS + TICK_MS);
     // The report as the reporter composes it.
-    const body = ledger.compose(
-      withChargePauses(world.present && registry.find('android', SERIAL)?.last ? [info()] : [], new ChargePauses(registry, 'android')),
-    );
+    const present = world.present && registry.find('android', SERIAL)?.last ? [info()] : [];
+    const carried = registry.presence.report(present, now).carried.map((c) => c.info);
+    const body = ledger.compose(withChargePauses([...present, ...carried], new ChargePauses(registry, 'android'), registry.presence));
     if (pause) expect(body.find((d) => d.udid === UDID)?.status, 'a paused phone is never UNPLUGGED').not.toBe(STATUS_UNPLUGGED);
     ledger.delivered(body);
   };

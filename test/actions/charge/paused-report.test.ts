@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import { ChargePauses, type ChargePause } from '../../../src/hub/charge-pauses.js';
-import { withChargePauses } from '../../../src/actions/charge/paused-report.js';
+import type { ChargePause } from '../../../src/hub/charge-pauses.js';
+import { OwedPauses, withChargePauses } from '../../../src/actions/charge/paused-report.js';
 
 const info = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
   udid,
@@ -30,11 +30,19 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   ...over,
 });
 
+/** The report's devices as the reporter has them: the present ones, then what the presence ledger carries, then the charge pass. */
+function reported(present: DeviceInfo[], registry: DeviceRegistry, pauses: OwedPauses): DeviceInfo[] {
+  const carried = registry.presence.report(present, 0).carried.map((c) => c.info);
+  return withChargePauses([...present, ...carried], pauses, registry.presence);
+}
+
 describe('charge pauses in the report', () => {
   it('reports a paused phone off adb with its last inventory, UNAVAILABLE, saying why and until when', () => {
-    const pauses = new ChargePauses(new DeviceRegistry(), 'android');
+    const registry = new DeviceRegistry();
+    const pauses = new OwedPauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
-    const out = withChargePauses([info('OTHER')], pauses);
+    const out = reported([info('OTHER')], registry, pauses);
+    expect(registry.presence.owed().map((e) => e.reason)).toEqual([{ kind: 'charge-paused', scope: 'android/S1' }]);
     expect(out.map((d) => d.udid)).toEqual(['OTHER', 'P1']);
     expect(out[1]).toEqual({
       ...info('P1', { modelName: 'Pixel 8 Pro' }),
@@ -45,20 +53,25 @@ describe('charge pauses in the report', () => {
   });
 
   it('marks a paused phone still on adb, and leaves one back after its pause to speak for itself', () => {
-    const pauses = new ChargePauses(new DeviceRegistry(), 'android');
+    const registry = new DeviceRegistry();
+    const pauses = new OwedPauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
-    expect(withChargePauses([info('P1', { message: 'battery hot' })], pauses)[0]).toMatchObject({
+    expect(reported([info('P1', { message: 'battery hot' })], registry, pauses)[0]).toMatchObject({
       status: 'UNAVAILABLE',
       message: expect.stringMatching(/^battery hot; charge paused/) as string,
     });
     const ended = { why: 'booked' as const, at: 1, atWall: at + 60_000, switchedOn: true, waitUntil: 2 };
     pauses.set('S1', { failures: 0, pause: pause({ ended }) });
-    expect(withChargePauses([info('P1')], pauses)).toEqual([info('P1')]);
+    expect(reported([info('P1')], registry, pauses)).toEqual([info('P1')]);
     // Not back yet: still UNAVAILABLE, never absent (absent would be UNPLUGGED).
-    expect(withChargePauses([], pauses)[0]!.message).toBe(
+    expect(reported([], registry, pauses)[0]!.message).toBe(
       'charge pause over (booked): hub 1-1.4 port 3 on again since 2026-11-23T17:01:00Z; waiting for the phone to come back on adb',
     );
     pauses.set('S1', { failures: 2, pause: pause({ ended: { ...ended, why: 'max_time', switchedOn: false } }) });
-    expect(withChargePauses([], pauses)[0]!.message).toBe('charge pause over (max time) but hub 1-1.4 port 3 is not on again yet; the agent keeps trying');
+    expect(reported([], registry, pauses)[0]!.message).toBe('charge pause over (max time) but hub 1-1.4 port 3 is not on again yet; the agent keeps trying');
+    // Forgotten (the phone back, or awaited long enough): no longer owed, so absent it goes UNPLUGGED.
+    pauses.forget('S1');
+    expect(reported([], registry, pauses)).toEqual([]);
+    expect(registry.presence.owed()).toEqual([]);
   });
 });
