@@ -183,7 +183,9 @@ export class ReadinessFix extends RunnerAction {
       cut = { write, index, reason: putFailed ?? ('unasked' in answer ? answer.unasked : '') };
       break;
     }
-    this.fixes.set(r.serial, afterFix(this.fixes.of(r.serial)!, readBacks, clock.monotonic(), cut !== undefined));
+    // Forgotten while the fix ran (the phone gone from adb for good, look() dropped its entry): nothing of it to keep.
+    const entry = this.fixes.of(r.serial);
+    if (entry) this.fixes.set(r.serial, afterFix(entry, readBacks, clock.monotonic(), cut !== undefined));
     const name = `device ${r.udid ?? r.serial}`;
     const taken = readBacks.filter(stuckTo);
     const notTaken = readBacks.filter((b) => !stuckTo(b));

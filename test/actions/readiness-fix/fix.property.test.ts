@@ -33,7 +33,9 @@ type Step =
   | { kind: 'booked'; serial: string; booked: boolean | 'error' }
   /** A person (or an update) changes a setting on the phone. */
   | { kind: 'person'; serial: string; key: string; value: string }
-  | { kind: 'wait'; ms: number };
+  | { kind: 'wait'; ms: number }
+  /** The phone cut in the middle of whatever it is asked next: unplugged (until its next state step), or its shell closed on one call. */
+  | { kind: 'cut'; serial: string; how: Cut };
 
 const serial = fc.constantFrom(...SERIALS);
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -47,13 +49,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('person' as const), serial, key: fc.constantFrom(...KEYS), value: fc.constantFrom('0', '1', '1.0', '7', 'null') }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), serial, how: fc.constantFrom('gone' as const, 'closed' as const) }) },
   {
     weight: 4,
     arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 100, max: 5_000 }), fc.integer({ min: 1_000, max: 900_000 })) }),
   },
 );
 
-type Op = { serial: string; at: number; op: 'get' | 'put'; key: string };
+/** One settings call; `failed`: the phone could not answer it (cut). */
+type Op = { serial: string; at: number; op: 'get' | 'put'; key: string; failed?: boolean };
 
 /** A phone's adb transport cut (adb answers "device not found" at once, until it is back) or its shell dying in one call (that call fails, the next works). */
 type Cut = 'gone' | 'closed';
@@ -96,7 +100,8 @@ function bed(notSticking: ReadonlySet<string>) {
     const n = (inFlight.get(serial) ?? 0) + 1;
     inFlight.set(serial, n);
     if (n > 1) violations.push(`${n} settings calls at once on ${serial} at ${time.now}`);
-    ops.push({ serial, at: time.now, op, key: name });
+    const op$: Op = { serial, at: time.now, op, key: name };
+    ops.push(op$);
     if (op === 'put') {
       if (!ALLOWED.has(name)) violations.push(`write of ${name} on ${serial}: not in the allowed list`);
       const id = registry.get(`android/${serial}`)?.udid ?? serial;
@@ -107,6 +112,7 @@ function bed(notSticking: ReadonlySet<string>) {
     return later(250, () => {
       inFlight.set(serial, n - 1);
       const how = cut.get(serial);
+      if (how) op$.failed = true;
       if (how === 'gone') throw new Error(`device '${serial}' not found`);
       if (how === 'closed') {
         cut.delete(serial);
@@ -169,7 +175,12 @@ describe('readiness.fix on the action runner, on virtual time', () => {
         const flush = () => new Promise((resolve) => setImmediate(resolve));
         for (const s of steps) {
           switch (s.kind) {
+            case 'cut':
+              b.cut.set(s.serial, s.how);
+              break;
             case 'state':
+              // Whatever its state now, the phone answers again (back on adb, or gone from it).
+              b.cut.delete(s.serial);
               if (s.state === 'gone') states.delete(s.serial);
               else states.set(s.serial, s.state);
               b.registry.sync('android', new Map(states));
@@ -215,7 +226,8 @@ describe('readiness.fix on the action runner, on virtual time', () => {
           for (const t of starts) expect(starts.filter((u) => u > t - HOUR_MS && u <= t).length, `fixes of ${sn} in an hour`).toBeLessThanOrEqual(MAX_PER_HOUR);
           // A write that did not stick is not made again until the value changed (a person's step in between).
           for (const key of notSticking) {
-            const puts = mine.filter((o) => o.op === 'put' && o.key === key).map((o) => o.at);
+            // Only a write the phone took and read back says "did not stick": one cut before its read-back answered says nothing.
+            const puts = mine.filter((o, i) => o.op === 'put' && o.key === key && !o.failed && mine[i + 1]?.failed !== true).map((o) => o.at);
             for (let i = 1; i < puts.length; i++)
               expect(
                 b.changes.some((c) => c.serial === sn && c.key === key && c.at >= puts[i - 1]! && c.at <= puts[i]!),
@@ -257,6 +269,27 @@ describe('readiness.fix on the action runner, on virtual time', () => {
   // known: neither fixed nor "did not stick" (which would keep the setting
   // from being written again until a person changes it), and nothing more is
   // asked of the phone in that fix.
+  it('a phone gone from adb for good in the middle of a fix (its entry dropped meanwhile): the fix ends without a crash, counted interrupted', async () => {
+    const b = bed(new Set());
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.hooks.afterPut = (sn) => {
+      if (b.cut.has(sn)) return;
+      b.cut.set(sn, 'gone');
+      b.registry.sync('android', new Map());
+      b.fix.devicesChanged();
+    };
+    b.fix.start();
+    for (let i = 0; i < 60; i++) {
+      b.time.advance(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(b.ops.filter((o) => o.op === 'put')).toHaveLength(1);
+    expect(b.stats.counter(READINESS_FIXES).get('interrupted')).toBe(1);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
   for (const how of ['gone', 'closed'] as const) {
     it(`a phone cut (${how === 'gone' ? 'unplugged' : 'its shell closed'}) between a write and its read-back: no crash, the fix stops there, counted interrupted, one info line; fixed once it answers again, within the cooldown`, async () => {
       const b = bed(new Set());
