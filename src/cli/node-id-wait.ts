@@ -18,40 +18,70 @@ export async function nodeIdWhenKept(
   stopped: Promise<unknown>,
   retryMs = RETRY_MS,
 ): Promise<string | undefined> {
-  let said: string | undefined;
-  let asked = false;
-  for (;;) {
-    try {
-      const id = resolveNodeId(settings, env, logger);
-      if (said) logger.info({ nodeId: id }, `the node id ${id} is kept in the state directory now; reporting starts`);
-      return id;
-    } catch (err) {
-      if (!(err instanceof NoSpaceForNodeId)) throw err;
-      if (err.message !== said) {
-        said = err.message;
-        logger.warn({ stateDir: err.dir, code: err.code }, `${err.message}; trying again every ${retryMs / 1000} s, or at once on SIGHUP`);
-      } else if (asked) {
-        // The operator asked (freed space, reloaded): an answer, not a repeat.
-        logger.info({ stateDir: err.dir, code: err.code }, `SIGHUP: still no room to keep a node id in ${err.dir} (${err.code}); nothing is reported yet`);
+  // One SIGHUP listener for the whole wait, in place before its first line is
+  // said and until after its last: removing a signal's last listener gives
+  // the signal back to its default action, which ends the process. A listener
+  // taken off and put back around each try left a moment, with a line just
+  // said, when a SIGHUP sent on reading that line killed the agent.
+  const pauses = new Pauses(stopped);
+  process.on('SIGHUP', pauses.sighup);
+  try {
+    let said: string | undefined;
+    let asked = false;
+    for (;;) {
+      try {
+        const id = resolveNodeId(settings, env, logger);
+        if (said) logger.info({ nodeId: id }, `the node id ${id} is kept in the state directory now; reporting starts`);
+        return id;
+      } catch (err) {
+        if (!(err instanceof NoSpaceForNodeId)) throw err;
+        if (err.message !== said) {
+          said = err.message;
+          logger.warn({ stateDir: err.dir, code: err.code }, `${err.message}; trying again every ${retryMs / 1000} s, or at once on SIGHUP`);
+        } else if (asked) {
+          // The operator asked (freed space, reloaded): an answer, not a repeat.
+          logger.info({ stateDir: err.dir, code: err.code }, `SIGHUP: still no room to keep a node id in ${err.dir} (${err.code}); nothing is reported yet`);
+        }
       }
+      const next = await pauses.next(retryMs);
+      if (next === 'stopped') return undefined;
+      asked = next === 'sighup';
     }
-    const next = await nextTry(retryMs, stopped);
-    if (next === 'stopped') return undefined;
-    asked = next === 'sighup';
+  } finally {
+    process.off('SIGHUP', pauses.sighup);
   }
 }
 
-/** Which came first: the time to try again, a SIGHUP, or the stop. */
-function nextTry(ms: number, stopped: Promise<unknown>): Promise<'timer' | 'sighup' | 'stopped'> {
-  return new Promise((resolve) => {
-    const done = (how: 'timer' | 'sighup' | 'stopped') => (): void => {
-      clearTimeout(timer);
-      process.off('SIGHUP', sighup);
-      resolve(how);
-    };
-    const sighup = done('sighup');
-    const timer = setTimeout(done('timer'), ms);
-    process.on('SIGHUP', sighup);
-    void stopped.then(done('stopped'));
-  });
+/** What ends each pause between tries: the time to try again, a SIGHUP, or the stop (which wins). */
+class Pauses {
+  private stopped = false;
+  private asked = false;
+  private wake: (() => void) | undefined;
+
+  constructor(stopped: Promise<unknown>) {
+    // Once, not once a pause: a day of 30 s pauses would otherwise hang 2880 callbacks on it.
+    void stopped.then(() => {
+      this.stopped = true;
+      this.wake?.();
+    });
+  }
+
+  readonly sighup = (): void => {
+    this.asked = true;
+    this.wake?.();
+  };
+
+  next(ms: number): Promise<'timer' | 'sighup' | 'stopped'> {
+    return new Promise((resolve) => {
+      const settle = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        const why = this.stopped ? 'stopped' : this.asked ? 'sighup' : 'timer';
+        this.asked = false;
+        resolve(why);
+      };
+      const timer = setTimeout(settle, ms);
+      this.wake = settle;
+    });
+  }
 }

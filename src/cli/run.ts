@@ -31,6 +31,19 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+  // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
+  // session that started it) asks for a full report instead of killing it.
+  // Listened for from the start, as the stop signals: with no listener it
+  // meets its default action, which ends the process, and a reload can come
+  // during the wait for a node id (which answers it itself) or the build
+  // after it. Until the agent is there it asks for nothing: the first report
+  // is a full one.
+  const built: { agent?: ReturnType<typeof buildDaemon> } = {};
+  process.on('SIGHUP', () => {
+    if (!built.agent) return;
+    limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
+    void built.agent.report('SIGHUP');
+  });
   const nodeId = await nodeIdWhenKept(settings, env, logger, stopSignal);
   if (nodeId === undefined) {
     logger.info({ signal: await stopSignal }, 'stopping');
@@ -44,15 +57,10 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const booking = new BookingStatusClient(cloud, settings.recovery.bookingTimeoutSeconds * 1000);
   const parts = buildParts(settings, env, logger, { nodeId, cloud, booking });
   const agent = buildDaemon(parts, nodeId);
+  built.agent = agent;
 
   logUnhandledRejections(logger);
 
-  // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
-  // session that started it) asks for a full report instead of killing it.
-  process.on('SIGHUP', () => {
-    limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
-    void agent.report('SIGHUP');
-  });
   // Node's default for SIGUSR1 opens its inspector on 127.0.0.1:9229, where
   // any local user could then run code as the agent and read its API key;
   // SIGUSR2's default ends the daemon. A stray one (a logrotate script meant

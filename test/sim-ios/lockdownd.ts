@@ -28,7 +28,14 @@ export interface LockdownPhone {
   sessions: number;
   /** TLS protocol negotiated per session ('TLSv1' for iOS 9), and whether the client showed a certificate. */
   tls: { protocol: string | null; clientCert: boolean }[];
+  /**
+   * A fault of the amfi domain in a session, for tests: `refused`, lockdown answers its GetValue with an
+   * error (GetProhibited, as for a domain a host may not read); `close`, the connection closes on that request.
+   */
+  amfiFault?: 'refused' | 'close';
 }
+
+const AMFI = 'com.apple.security.mac.amfi';
 
 type Dict = Record<string, unknown>;
 
@@ -108,6 +115,12 @@ export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {
       case 'QueryType':
         return reply({ Type: 'com.apple.mobile.lockdown' });
       case 'GetValue':
+        if (sessionId !== undefined && req.Domain === AMFI && phone.amfiFault === 'refused')
+          return reply({ Domain: AMFI, Key: req.Key, Error: 'GetProhibited' });
+        if (sessionId !== undefined && req.Domain === AMFI && phone.amfiFault === 'close') {
+          raw.destroy();
+          return;
+        }
         return reply(getValue(phone, req, sessionId !== undefined));
       case 'Pair':
         return reply({ Error: phone.state === 'untrusted' ? 'PairingDialogResponsePending' : 'PasswordProtected' });

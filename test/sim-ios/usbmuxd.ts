@@ -29,6 +29,8 @@ export interface PhoneSpec {
    * `unlocked` (a passcode, unlocked now: false) or `none` (false, as unlocked: lockdown cannot tell them apart).
    */
   passcode?: 'none' | 'unlocked' | 'locked';
+  /** The amfi domain refused in a session (an error answer) or the connection closed on its request (LockdownPhone.amfiFault). */
+  amfiFault?: 'refused' | 'close';
 }
 
 export interface SimPhone extends LockdownPhone {
@@ -130,6 +132,7 @@ export class SimUsbmuxd {
       log: [],
       sessions: 0,
       tls: [],
+      ...(spec.amfiFault && { amfiFault: spec.amfiFault }),
     };
     this.phones.set(phone.deviceId, phone);
     for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));

@@ -125,15 +125,17 @@ export class ReadinessFix extends RunnerAction {
     if (!this.runner.run(`${this.o.phones.platform}/${r.serial}`, work)) this.fixes.set(r.serial, { ...entry, busy: false });
   }
 
-  private async get(serial: string, target: Target): Promise<string | undefined> {
+  /** A setting's value as the phone answered it (undefined: nothing readable), or why the phone could not be asked (gone, its shell cut, no answer in time). */
+  private async ask(serial: string, target: Target): Promise<{ value: string | undefined } | { unasked: string }> {
     const { namespace, key } = target.setting;
     try {
       const value = await this.o.phones.getSetting(serial, namespace, key);
       // A setting here holds a number or nothing: any other line (a vendor's warning) says nothing of it.
-      return value !== undefined && VALUE.test(value.trim()) ? value.trim() : undefined;
+      return { value: value !== undefined && VALUE.test(value.trim()) ? value.trim() : undefined };
     } catch (err) {
-      this.o.logger.debug({ serial, err: err instanceof Error ? err.message : String(err) }, `reading ${namespace} ${key} failed`);
-      return undefined;
+      const unasked = err instanceof Error ? err.message : String(err);
+      this.o.logger.debug({ serial, err: unasked }, `reading ${namespace} ${key} failed`);
+      return { unasked };
     }
   }
 
@@ -141,9 +143,14 @@ export class ReadinessFix extends RunnerAction {
     const values: Record<string, string> = {};
     let failed = false;
     for (const target of this.targets) {
-      const value = await this.get(r.serial, target);
-      if (value === undefined) failed = true;
-      else values[target.setting.check] = value;
+      const answer = await this.ask(r.serial, target);
+      // A phone that cannot be asked (gone, its shell cut) is not asked the rest: the read is tried again after the retry delay.
+      if ('unasked' in answer) {
+        failed = true;
+        break;
+      }
+      if (answer.value === undefined) failed = true;
+      else values[target.setting.check] = answer.value;
     }
     this.fixes.set(r.serial, afterRead(this.fixes.of(r.serial), failed ? undefined : values, this.o.clock.monotonic()));
     this.runner.look(this);
@@ -152,28 +159,54 @@ export class ReadinessFix extends RunnerAction {
   private async fix(r: DeviceSnapshot, writes: readonly Write[]): Promise<void> {
     const { logger, stats, clock } = this.o;
     const readBacks: ReadBack[] = [];
-    for (const write of writes) {
+    /** The phone could not be asked through a write and its read-back (unplugged, its shell cut): the write it was, and why. */
+    let cut: { write: Write; index: number; reason: string } | undefined;
+    for (const [index, write] of writes.entries()) {
       const { namespace, key } = write.target.setting;
-      let output: string;
+      let output = '';
+      let putFailed: string | undefined;
       try {
         output = await this.o.phones.putSetting(r.serial, namespace, key, write.target.write);
       } catch (err) {
-        output = err instanceof Error ? err.message : String(err);
+        putFailed = err instanceof Error ? err.message : String(err);
       }
       // Always read back after a write: the phone's word, not the write's, says whether it took.
-      const value = await this.get(r.serial, write.target);
-      readBacks.push({ write, value });
+      const answer = await this.ask(r.serial, write.target);
       if (output) logger.debug({ serial: r.serial, namespace, key, output }, `settings put ${namespace} ${key} printed something`);
+      if (putFailed === undefined && 'value' in answer) {
+        readBacks.push({ write, value: answer.value });
+        continue;
+      }
+      // A call failed: the phone is gone or its shell was cut. A read-back that still shows the baseline says the write took;
+      // otherwise what it holds is not known, which is not "did not stick". Nothing more is asked of it in this fix.
+      if ('value' in answer && answer.value !== undefined && stuckTo({ write, value: answer.value })) readBacks.push({ write, value: answer.value });
+      cut = { write, index, reason: putFailed ?? ('unasked' in answer ? answer.unasked : '') };
+      break;
     }
-    this.fixes.set(r.serial, afterFix(this.fixes.of(r.serial)!, readBacks, clock.monotonic()));
+    // Forgotten while the fix ran (the phone gone from adb for good, look() dropped its entry): nothing of it to keep.
+    const entry = this.fixes.of(r.serial);
+    if (entry) this.fixes.set(r.serial, afterFix(entry, readBacks, clock.monotonic(), cut !== undefined));
     const name = `device ${r.udid ?? r.serial}`;
     const taken = readBacks.filter(stuckTo);
     const notTaken = readBacks.filter((b) => !stuckTo(b));
-    stats.counter(READINESS_FIXES).add(notTaken.length === 0 ? 'fixed' : 'not_taken');
-    if (taken.length > 0)
+    stats.counter(READINESS_FIXES).add(cut ? 'interrupted' : notTaken.length === 0 ? 'fixed' : 'not_taken');
+    const putBack = taken.map((b) => `${b.write.target.setting.key} ${b.write.from} → ${b.value}`).join(', ');
+    if (cut) {
+      // One line: the phone going away is said where adb's list is read; this says what the fix leaves unknown.
+      const confirmed = readBacks.some((b) => b.write === cut.write);
+      const notTried = writes.slice(cut.index + 1).map((w) => w.target.setting.key);
+      logger.info(
+        { serial: r.serial, udid: r.udid, settings: writes.map((w) => w.target.setting.key) },
+        `${name}: readiness settings fix cut short: the phone could not be asked (${cut.reason})` +
+          (putBack ? `; put back: ${putBack}` : '') +
+          (confirmed ? '' : `; not confirmed: ${cut.write.target.setting.key}`) +
+          (notTried.length > 0 ? `; not tried: ${notTried.join(', ')}` : '') +
+          '; read again once it answers',
+      );
+    } else if (taken.length > 0)
       logger.info(
         { serial: r.serial, udid: r.udid, settings: taken.map((b) => b.write.target.setting.key) },
-        `${name}: readiness settings put back after the cloud said it is not booked: ${taken.map((b) => `${b.write.target.setting.key} ${b.write.from} → ${b.value}`).join(', ')}`,
+        `${name}: readiness settings put back after the cloud said it is not booked: ${putBack}`,
       );
     for (const b of notTaken) {
       const { namespace, key } = b.write.target.setting;

@@ -220,8 +220,16 @@ export interface ReadBack {
   readonly value: string | undefined;
 }
 
-/** The entry after a fix and its read-backs: a setting that does not meet the baseline now did not stick. */
-export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack[], now: number): FixEntry {
+/**
+ * The entry after a fix and its read-backs: a setting that does not meet the
+ * baseline now did not stick. `cut`: the phone could not be asked midway
+ * (unplugged, its shell cut); the writes without a read-back are left as
+ * they were read (not "did not stick", which would keep them from being
+ * written again), and the phone is read again after the retry delay, not the
+ * recheck's. The fix counts against the cooldown and the hourly limit all
+ * the same: a phone that drops at every write is not written in a storm.
+ */
+export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack[], now: number, cut = false): FixEntry {
   const values: Record<string, string> = { ...entry.values };
   const stuck: Record<string, string> = { ...entry.stuck };
   for (const { write, value } of readBacks) {
@@ -232,7 +240,7 @@ export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack
     else stuck[check] = read;
   }
   const fixes = [...entry.fixes.filter((t) => now - t < HOUR_MS), now];
-  return { ...entry, busy: false, readAt: now, values, stuck, fixes, refused: undefined };
+  return { ...entry, busy: false, readAt: now, values, stuck, fixes, refused: undefined, ...(cut && { failures: entry.failures + 1 }) };
 }
 
 /** Whether a read-back met the baseline. */

@@ -2,10 +2,14 @@
 // of records (a replay), read to its end and then watched for more. Opened
 // read-only and non-blocking, so that a quiet /dev/kmsg never holds a
 // thread; polled on the injected timers, a second apart when there is
-// nothing new, which keeps an idle agent idle.
-import { closeSync, constants, openSync, read } from 'node:fs';
+// nothing new, which keeps an idle agent idle. A recorded file rotated while
+// it is followed (renamed and a new one made, or truncated) is read on from
+// the new file's start once the old one is read to its end, as Telegraf's
+// tail input and `tail -F` do.
+import { closeSync, constants, fstatSync, openSync, read, statSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import type { Timer, Timers } from '../../util/clock.js';
+import { fileChange, type FileId } from './follow-rotation.js';
 
 const POLL_MS = 1_000;
 /** /dev/kmsg refuses a read into a buffer smaller than its record (EINVAL); its records are at most 8 KiB less the prefix. */
@@ -18,6 +22,8 @@ const MAX_LINE = 64 * 1024;
 export interface FollowOptions {
   path: string;
   onLine: (line: string) => void;
+  /** A replay was rotated: what follows is a new recording, read from its start, whose record numbers start afresh. */
+  onRotated?: () => void;
   logger: Logger;
   timers: Timers;
   pollMs?: number;
@@ -30,6 +36,10 @@ export class KernelLogFollower {
   private stopped = false;
   private failing = false;
   private overran = false;
+  private newUnreadable = false;
+  /** A regular file (a replay) is read at a position the follower keeps, so that a truncation can be seen; /dev/kmsg at its own. */
+  private regular = false;
+  private position = 0;
   private readonly buffer = Buffer.alloc(READ_BYTES);
 
   constructor(private readonly options: FollowOptions) {}
@@ -44,6 +54,7 @@ export class KernelLogFollower {
       logger.info({ path, code: (err as NodeJS.ErrnoException).code }, cannotRead(path, err as NodeJS.ErrnoException));
       return false;
     }
+    this.regular = isRegular(this.fd);
     this.turn();
     return true;
   }
@@ -68,7 +79,7 @@ export class KernelLogFollower {
       this.later(0);
       return;
     }
-    read(this.fd, this.buffer, 0, this.buffer.length, null, (err, n) => {
+    read(this.fd, this.buffer, 0, this.buffer.length, this.regular ? this.position : null, (err, n) => {
       if (this.stopped) return;
       if (err) {
         // EPIPE: the record we were to read was overwritten in the ring buffer; the next read goes on with the oldest kept.
@@ -94,10 +105,53 @@ export class KernelLogFollower {
         return this.later(this.options.pollMs ?? POLL_MS);
       }
       this.failing = false;
-      if (n === 0) return this.later(this.options.pollMs ?? POLL_MS);
+      if (n === 0) {
+        // At the end of what is open: the moment to see whether a replay was rotated, with nothing of the old file left unread.
+        if (this.regular && this.followRotation()) return this.turn(reads + 1);
+        return this.later(this.options.pollMs ?? POLL_MS);
+      }
+      this.position += n;
       this.take(this.buffer.toString('utf8', 0, n));
       this.turn(reads + 1);
     });
+  }
+
+  /** True when the follower now reads a rotated replay from its start: the new file, or the old one emptied. */
+  private followRotation(): boolean {
+    const { path, logger } = this.options;
+    const open = identityOf(this.fd!);
+    // Not known (cannot happen on an open descriptor): go on with the open file.
+    if (!open) return false;
+    const change = fileChange(open, identityAt(path), this.position);
+    if (change === 'same') return false;
+    if (change === 'replaced') {
+      let fd: number;
+      try {
+        fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      } catch (err) {
+        // Not readable yet (made, its mode not yet set): the next poll tries again, the old file still open meanwhile; said once.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!this.newUnreadable)
+          logger.warn(
+            { path, code },
+            `the kernel log ${path} was replaced by a file the agent cannot open (${code}); trying again every second, said once: check usb.kernelLog`,
+          );
+        this.newUnreadable = true;
+        return false;
+      }
+      this.newUnreadable = false;
+      closeSync(this.fd!);
+      this.fd = fd;
+      this.regular = isRegular(fd);
+      logger.info({ path }, `the kernel log ${path} was replaced by a new file (rotated); reading the new one from its start`);
+    } else {
+      logger.info({ path }, `the kernel log ${path} was truncated; reading it again from its start`);
+    }
+    // A record cut off at the rotation has no end to come: dropped, never joined to the new file's first.
+    this.partial = '';
+    this.position = 0;
+    this.options.onRotated?.();
+    return true;
   }
 
   private take(text: string): void {
@@ -115,6 +169,27 @@ export class KernelLogFollower {
 
   private later(ms: number): void {
     this.timer = this.options.timers.setTimer(() => this.turn(), ms, { unref: true });
+  }
+}
+
+function identityOf(fd: number): (FileId & { size: number; isFile(): boolean }) | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRegular(fd: number): boolean {
+  return identityOf(fd)?.isFile() ?? false;
+}
+
+/** The file the path names now; undefined while there is none (or it cannot be looked at: then the open one is kept). */
+function identityAt(path: string): FileId | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }
 

@@ -88,7 +88,14 @@ export class UsbLayer implements UsbEvidence {
     this.seq = this.skipUpTo;
     // The saved record's verdicts are said again, but were counted by the run that found them: a restart fires no alert.
     this.work(false);
-    this.follower = new KernelLogFollower({ path, logger: this.context.logger, timers: this.context.clock, onLine: (line) => this.line(line) });
+    this.follower = new KernelLogFollower({
+      path,
+      logger: this.context.logger,
+      timers: this.context.clock,
+      onLine: (line) => this.line(line),
+      // A new recording in its place: the records counted before the restart were the old one's, and its numbers start afresh.
+      onRotated: () => (this.skipUpTo = undefined),
+    });
     if (this.follower.start()) this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
   }
 

@@ -41,12 +41,16 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
     const version = known ? known.ProductVersion : await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
     await client.startSession(record, typeof version === 'string' ? version : undefined, stepTimeoutMs);
     const root = known ?? ((await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict);
-    // An iOS before 16 has no Developer Mode: lockdown answers MissingValue, and the check is unknown.
-    const amfi = known ? undefined : await optionalValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
     const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
-    await client.stopSession(stepTimeoutMs).catch(() => {});
-    return { kind: 'ok', values: { root: root ?? {}, battery, diskUsage, ...(amfi !== undefined ? { amfi: { DeveloperModeStatus: amfi } } : {}) } };
+    // Last, so that lockdown refusing it costs that one check and nothing else: an iOS before 16 has no
+    // Developer Mode (MissingValue), and a phone may answer another error or close the connection on it.
+    const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
+    if (amfi.connected) await client.stopSession(stepTimeoutMs).catch(() => {});
+    return {
+      kind: 'ok',
+      values: { root: root ?? {}, battery, diskUsage, ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}) },
+    };
   } catch (err) {
     if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };
     if (err instanceof IosTimeoutError) return { kind: 'silent', detail: err.message };
@@ -56,13 +60,17 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
   }
 }
 
-/** One key of a domain; undefined when lockdown refuses it (a domain or key the phone does not have). */
-async function optionalValue(client: LockdownClient, domain: string, key: string, timeoutMs: number): Promise<unknown> {
+/**
+ * One key of a domain read for readiness, once the inventory's values are in: undefined when lockdown
+ * refuses it (an error answer: a domain or key the phone does not have, or will not give), and when the
+ * connection closes or stalls on that request, then with `connected` false (no StopSession is sent on it).
+ * Either way its check is unknown, never failed, and what was read before it stands.
+ */
+async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number): Promise<{ value: unknown; connected: boolean }> {
   try {
-    return await client.getValue(domain, key, timeoutMs);
+    return { value: await client.getValue(domain, key, timeoutMs), connected: true };
   } catch (err) {
-    if (err instanceof LockdownError) return undefined;
-    throw err;
+    return { value: undefined, connected: err instanceof LockdownError };
   }
 }
 

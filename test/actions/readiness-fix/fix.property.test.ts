@@ -33,7 +33,9 @@ type Step =
   | { kind: 'booked'; serial: string; booked: boolean | 'error' }
   /** A person (or an update) changes a setting on the phone. */
   | { kind: 'person'; serial: string; key: string; value: string }
-  | { kind: 'wait'; ms: number };
+  | { kind: 'wait'; ms: number }
+  /** The phone cut in the middle of whatever it is asked next: unplugged (until its next state step), or its shell closed on one call. */
+  | { kind: 'cut'; serial: string; how: Cut };
 
 const serial = fc.constantFrom(...SERIALS);
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -47,13 +49,18 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('person' as const), serial, key: fc.constantFrom(...KEYS), value: fc.constantFrom('0', '1', '1.0', '7', 'null') }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), serial, how: fc.constantFrom('gone' as const, 'closed' as const) }) },
   {
     weight: 4,
     arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 100, max: 5_000 }), fc.integer({ min: 1_000, max: 900_000 })) }),
   },
 );
 
-type Op = { serial: string; at: number; op: 'get' | 'put'; key: string };
+/** One settings call; `failed`: the phone could not answer it (cut). */
+type Op = { serial: string; at: number; op: 'get' | 'put'; key: string; failed?: boolean };
+
+/** A phone's adb transport cut (adb answers "device not found" at once, until it is back) or its shell dying in one call (that call fails, the next works). */
+type Cut = 'gone' | 'closed';
 
 function bed(notSticking: ReadonlySet<string>) {
   const time = new VirtualTime();
@@ -74,6 +81,10 @@ function bed(notSticking: ReadonlySet<string>) {
   const changes: Array<{ serial: string; key: string; at: number }> = [];
   const inFlight = new Map<string, number>();
   const violations: string[] = [];
+  /** The phones whose calls fail now, and how. */
+  const cut = new Map<string, Cut>();
+  /** Called once a write has landed on the phone, before its answer: where a test cuts the phone between a write and its read-back. */
+  const hooks: { afterPut?: (serial: string, key: string) => void } = {};
   const later = <T>(ms: number, fn: () => T): Promise<T> =>
     new Promise((resolve, reject) =>
       clock.setTimer(() => {
@@ -89,7 +100,8 @@ function bed(notSticking: ReadonlySet<string>) {
     const n = (inFlight.get(serial) ?? 0) + 1;
     inFlight.set(serial, n);
     if (n > 1) violations.push(`${n} settings calls at once on ${serial} at ${time.now}`);
-    ops.push({ serial, at: time.now, op, key: name });
+    const op$: Op = { serial, at: time.now, op, key: name };
+    ops.push(op$);
     if (op === 'put') {
       if (!ALLOWED.has(name)) violations.push(`write of ${name} on ${serial}: not in the allowed list`);
       const id = registry.get(`android/${serial}`)?.udid ?? serial;
@@ -99,7 +111,16 @@ function bed(notSticking: ReadonlySet<string>) {
     }
     return later(250, () => {
       inFlight.set(serial, n - 1);
-      return fn();
+      const how = cut.get(serial);
+      if (how) op$.failed = true;
+      if (how === 'gone') throw new Error(`device '${serial}' not found`);
+      if (how === 'closed') {
+        cut.delete(serial);
+        throw new Error(`the shell session of ${serial} closed before its end`);
+      }
+      const out = fn();
+      if (op === 'put') hooks.afterPut?.(serial, name);
+      return out;
     });
   };
   const writer: SettingsWriter = {
@@ -137,8 +158,9 @@ function bed(notSticking: ReadonlySet<string>) {
     );
     registry.facet(READINESS_VALUES).set(`android/${serial}`, read);
   };
-  const fix = new ReadinessFix({ runner, gate, phones: writer, settings, stats, logger: captureLogger().logger, registry, booking: undefined, clock });
-  return { time, clock, registry, fix, booked, phones, ops, changes, violations, stats, inventory };
+  const log = captureLogger();
+  const fix = new ReadinessFix({ runner, gate, phones: writer, settings, stats, logger: log.logger, registry, booking: undefined, clock });
+  return { time, clock, registry, fix, booked, phones, ops, changes, violations, stats, inventory, cut, hooks, log };
 }
 
 describe('readiness.fix on the action runner, on virtual time', () => {
@@ -153,7 +175,12 @@ describe('readiness.fix on the action runner, on virtual time', () => {
         const flush = () => new Promise((resolve) => setImmediate(resolve));
         for (const s of steps) {
           switch (s.kind) {
+            case 'cut':
+              b.cut.set(s.serial, s.how);
+              break;
             case 'state':
+              // Whatever its state now, the phone answers again (back on adb, or gone from it).
+              b.cut.delete(s.serial);
               if (s.state === 'gone') states.delete(s.serial);
               else states.set(s.serial, s.state);
               b.registry.sync('android', new Map(states));
@@ -199,7 +226,8 @@ describe('readiness.fix on the action runner, on virtual time', () => {
           for (const t of starts) expect(starts.filter((u) => u > t - HOUR_MS && u <= t).length, `fixes of ${sn} in an hour`).toBeLessThanOrEqual(MAX_PER_HOUR);
           // A write that did not stick is not made again until the value changed (a person's step in between).
           for (const key of notSticking) {
-            const puts = mine.filter((o) => o.op === 'put' && o.key === key).map((o) => o.at);
+            // Only a write the phone took and read back says "did not stick": one cut before its read-back answered says nothing.
+            const puts = mine.filter((o, i) => o.op === 'put' && o.key === key && !o.failed && mine[i + 1]?.failed !== true).map((o) => o.at);
             for (let i = 1; i < puts.length; i++)
               expect(
                 b.changes.some((c) => c.serial === sn && c.key === key && c.at >= puts[i - 1]! && c.at <= puts[i]!),
@@ -234,4 +262,105 @@ describe('readiness.fix on the action runner, on virtual time', () => {
     expect(b.violations).toEqual([]);
     await b.fix.stop();
   });
+
+  // The phone boundary, "closes mid-stream": the phone unplugged (or its
+  // transport dropped) between a `settings put` and its read-back, or its
+  // shell dying in the middle of a write. What the phone holds is then not
+  // known: neither fixed nor "did not stick" (which would keep the setting
+  // from being written again until a person changes it), and nothing more is
+  // asked of the phone in that fix.
+  it('a phone gone from adb for good in the middle of a fix (its entry dropped meanwhile): the fix ends without a crash, counted interrupted', async () => {
+    const b = bed(new Set());
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.hooks.afterPut = (sn) => {
+      if (b.cut.has(sn)) return;
+      b.cut.set(sn, 'gone');
+      b.registry.sync('android', new Map());
+      b.fix.devicesChanged();
+    };
+    b.fix.start();
+    for (let i = 0; i < 60; i++) {
+      b.time.advance(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(b.ops.filter((o) => o.op === 'put')).toHaveLength(1);
+    expect(b.stats.counter(READINESS_FIXES).get('interrupted')).toBe(1);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  for (const how of ['gone', 'closed'] as const) {
+    it(`a phone cut (${how === 'gone' ? 'unplugged' : 'its shell closed'}) between a write and its read-back: no crash, the fix stops there, counted interrupted, one info line; fixed once it answers again, within the cooldown`, async () => {
+      const b = bed(new Set());
+      const settle = async (ms: number) => {
+        for (let left = ms; left > 0; left -= 500) {
+          b.time.advance(500);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      b.registry.sync('android', new Map([['F1', 'device']]));
+      b.inventory('F1');
+      let cutAt: number | undefined;
+      b.hooks.afterPut = (sn) => {
+        // The first write lands; the phone is cut before its read-back.
+        if (cutAt !== undefined) return;
+        cutAt = b.time.now;
+        b.cut.set(sn, how);
+        if (how === 'gone') b.registry.sync('android', new Map([['F1', 'offline']]));
+      };
+      b.fix.start();
+      await settle(30_000);
+      expect(cutAt).toBeDefined();
+      const during = b.ops.filter((o) => o.at >= cutAt!);
+      // The read-back of the write that landed, and nothing after it: no other write tried on a phone that cannot answer.
+      expect(during.map((o) => o.op)).toEqual(['get']);
+      expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(0);
+      expect(b.stats.counter(READINESS_FIXES).get('not_taken')).toBe(0);
+      expect(b.stats.counter(READINESS_FIXES).get('interrupted')).toBe(1);
+      const lines = b.log.lines().filter((l) => l.level !== 'debug');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 'info',
+        msg: expect.stringMatching(/^device F1: readiness settings fix cut short: the phone could not be asked \(/),
+      });
+      expect(String(lines[0]!.msg)).toMatch(
+        /\); not confirmed: stay_on_while_plugged_in; not tried: window_animation_scale, transition_animation_scale, animator_duration_scale, verifier_verify_adb_installs, accelerometer_rotation; read again once it answers$/,
+      );
+
+      // Two minutes: unplugged, not one more call on it; its shell cut once, the phone still listed, its settings read again after a minute.
+      const calls = b.ops.length;
+      await settle(120_000);
+      const meanwhile = b.ops.slice(calls);
+      if (how === 'gone') expect(meanwhile).toEqual([]);
+      else {
+        expect(meanwhile.map((o) => o.op)).toEqual(Array.from({ length: 6 }, () => 'get'));
+        expect(meanwhile[0]!.at - cutAt!).toBeGreaterThanOrEqual(60_000);
+      }
+
+      // Back: the first write had landed, the others had not. They are put back (not taken for "did not stick"),
+      // but not before the cooldown of the fix that was cut: a phone that drops at every write is not written in a storm.
+      b.cut.delete('F1');
+      b.registry.sync('android', new Map([['F1', 'device']]));
+      b.inventory('F1');
+      b.fix.devicesChanged();
+      await settle(900_000);
+      expect(Object.fromEntries(b.phones.get('F1')!)).toEqual({
+        'global/stay_on_while_plugged_in': '7',
+        'global/window_animation_scale': '0',
+        'global/transition_animation_scale': '0',
+        'global/animator_duration_scale': '0',
+        'global/verifier_verify_adb_installs': '0',
+        'system/accelerometer_rotation': '0',
+      });
+      expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
+      const puts = b.ops.filter((o) => o.op === 'put').map((o) => o.at);
+      const firstFix = puts[0]!;
+      const secondFix = puts.find((t) => t > cutAt!)!;
+      expect(secondFix - firstFix).toBeGreaterThanOrEqual(COOLDOWN_MS);
+      expect(b.violations).toEqual([]);
+      expect(b.log.lines().filter((l) => l.level === 'warn')).toEqual([]);
+      await b.fix.stop();
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Fs from 'node:fs';
@@ -13,11 +13,16 @@ import { captureLogger } from '../../log/capture.js';
 // /dev/kmsg read returns one whole record; a recorded file can be read while
 // it is still being written, so a record may arrive in two reads.
 
-const fsMock = vi.hoisted(() => ({ failNext: [] as string[] }));
+const fsMock = vi.hoisted(() => ({ failNext: [] as string[], failOpen: [] as string[] }));
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof Fs>();
   return {
     ...real,
+    openSync: ((...args: Parameters<typeof real.openSync>) => {
+      const code = fsMock.failOpen.shift();
+      if (code) throw Object.assign(new Error(`${code}: simulated`), { code });
+      return real.openSync(...args);
+    }) as typeof real.openSync,
     read: ((
       fd: number,
       buffer: Buffer,
@@ -58,6 +63,7 @@ afterEach(() => {
   running?.stop();
   running = undefined;
   fsMock.failNext.length = 0;
+  fsMock.failOpen.length = 0;
 });
 
 describe('KernelLogFollower', () => {
@@ -123,6 +129,79 @@ describe('KernelLogFollower', () => {
     f.timers.tick();
     await waitFor(() => f.lines.length > 0, 5_000, 'the record once reads work');
     expect(f.log.lines().filter((l) => String(l.msg).startsWith(`reading the kernel's messages from ${file} failed`))).toHaveLength(1);
+  });
+
+  // A replay file rotated while it is followed (a recording tool, logrotate):
+  // as Telegraf's tail input and `tail -F` do, the rest of the old file is
+  // read, then the new one from its start. /dev/kmsg itself is never
+  // replaced or truncated; a character device is not checked.
+  it('a replay file replaced while followed (renamed, a new one in its place): the rest of the old one, then the new one from its start, one line saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kmsg-'));
+    const file = join(dir, 'kmsg');
+    const second = RECORD.replace('2042', '2043');
+    const fresh = RECORD.replace('2042', '7');
+    writeFileSync(file, RECORD + '\n');
+    const f = follow(file);
+    running = f.follower;
+    f.follower.start();
+    await waitFor(() => f.lines.length > 0 && f.timers.pending() > 0, 5_000, 'the first record, then a quiet poll');
+    // Written to the old file after its rename: still its record, read before the new file.
+    renameSync(file, join(dir, 'kmsg.1'));
+    appendFileSync(join(dir, 'kmsg.1'), second + '\n');
+    writeFileSync(file, fresh + '\n');
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 2 || (f.lines.length === 2 && f.timers.pending() > 0), 5_000, 'the records after the rotation');
+    expect(f.lines).toEqual([RECORD, second, fresh]);
+    appendFileSync(file, RECORD + '\n');
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 3, 5_000, 'a record appended to the new file');
+    expect(f.lines).toEqual([RECORD, second, fresh, RECORD]);
+    const said = f.log.lines().filter((l) => String(l.msg).includes('was replaced'));
+    expect(said).toEqual([
+      expect.objectContaining({ level: 'info', msg: `the kernel log ${file} was replaced by a new file (rotated); reading the new one from its start` }),
+    ]);
+  });
+
+  it('a replay file truncated while followed (copytruncate): read again from its start, its records whole, one line saying so', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kmsg-')), 'kmsg');
+    writeFileSync(file, RECORD + '\n' + RECORD + '\n');
+    const f = follow(file);
+    running = f.follower;
+    f.follower.start();
+    await waitFor(() => f.lines.length === 2 && f.timers.pending() > 0, 5_000, 'the two records, then a quiet poll');
+    truncateSync(file, 0);
+    const after = RECORD.replace('2042', '1');
+    appendFileSync(file, after + '\n');
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 2, 5_000, 'the record written after the truncation');
+    expect(f.lines).toEqual([RECORD, RECORD, after]);
+    const said = f.log.lines().filter((l) => String(l.msg).includes('was truncated'));
+    expect(said).toEqual([expect.objectContaining({ level: 'info', msg: `the kernel log ${file} was truncated; reading it again from its start` })]);
+  });
+
+  it('a replay replaced by a file it cannot open yet: the old one kept, one warning however many polls, and the new one read once it opens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kmsg-'));
+    const file = join(dir, 'kmsg');
+    writeFileSync(file, RECORD + '\n');
+    const f = follow(file);
+    running = f.follower;
+    f.follower.start();
+    await waitFor(() => f.lines.length > 0 && f.timers.pending() > 0, 5_000, 'the first record, then a quiet poll');
+    renameSync(file, join(dir, 'kmsg.1'));
+    writeFileSync(file, RECORD.replace('2042', '7') + '\n');
+    fsMock.failOpen.push('EACCES', 'EACCES', 'EACCES');
+    for (let i = 0; i < 3; i++) {
+      f.timers.tick();
+      await waitFor(() => f.timers.pending() > 0, 5_000, 'the next poll');
+    }
+    expect(f.lines).toEqual([RECORD]);
+    f.timers.tick();
+    await waitFor(() => f.lines.length > 1, 5_000, 'the new file once it opens');
+    expect(f.lines).toEqual([RECORD, RECORD.replace('2042', '7')]);
+    const warned = f.log.lines().filter((l) => l.level === 'warn');
+    expect(warned.map((l) => l.msg)).toEqual([
+      `the kernel log ${file} was replaced by a file the agent cannot open (EACCES); trying again every second, said once: check usb.kernelLog`,
+    ]);
   });
 
   it('reads nothing more once stopped, even with a read in flight', async () => {

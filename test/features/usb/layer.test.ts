@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ describe('the USB layer on a replayed kernel log', () => {
     expect(note(first.feature, onPort)).toBe(
       'USB: port 1-1.4.2: 14 enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone',
     );
-    expect(note(first.feature, phone('R58E', '1-1.4.3'))).toBeUndefined();
+    expect(note(first.feature, phone('R58E', '2-1.3'))).toBeUndefined();
     expect(first.lines().filter((l) => String(l.msg).startsWith('port 1-1.4.2:'))).toHaveLength(1);
     // /metrics: the port's failures by kind, the verdict standing and logged once, by layer.
     const series = (name: string, labels: Record<string, string>): number | undefined =>
@@ -94,6 +94,22 @@ describe('the USB layer on a replayed kernel log', () => {
     expect([standing('port', 'device_agent_usb_verdicts'), standing('port', 'device_agent_usb_verdicts_total')]).toEqual([1, 0]);
     appendFileSync(log, '3,500,999999,-;usb 1-1.4.2: device descriptor read/64, error -71\n');
     await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 30_000, 'the appended record');
+  });
+
+  it('a replay replaced while followed, after a restart: the new recording counted from its start, whatever its record numbers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    writeFileSync(log, badPortRecords(100));
+    const first = start(log, dir);
+    await waitFor(() => note(first.feature, phone('R58D', '1-1.4.2')) !== undefined, 30_000, 'the port verdict');
+    await first.feature.stop?.();
+    // The restart skips the records up to the one it kept (seq 135); the new recording numbers its own from 1.
+    const second = start(log, dir);
+    await waitFor(() => note(second.feature, phone('R58D', '1-1.4.2')) !== undefined, 30_000, 'the verdict after a restart');
+    renameSync(log, `${log}.1`);
+    writeFileSync(log, badPortRecords(1).replaceAll('1-1.4.2', '2-1.3'));
+    await waitFor(() => note(second.feature, phone('R58E', '2-1.3')) !== undefined, 30_000, "the new recording's verdict");
+    expect(note(second.feature, phone('R58E', '2-1.3'))).toContain('port 2-1.3: 14 enumeration failures');
   });
 
   it("says once that it cannot read the kernel's messages, and says nothing on devices", () => {

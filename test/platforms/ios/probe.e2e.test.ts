@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { iosDeviceInfo } from '../../../src/platforms/ios/inventory.js';
 import { probeIphone } from '../../../src/platforms/ios/probe.js';
+import { pairedFacts } from '../../../src/platforms/ios/readiness.js';
 import { listDevices, MuxListener, type MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 
@@ -63,6 +64,29 @@ describe('probeIphone against the simulated usbmuxd', () => {
     expect(b.kind).toBe('ok');
     expect(Date.now() - t0).toBeLessThan(1500);
   });
+
+  // Lockdown refusing the amfi domain in the middle of a session, on an iOS
+  // that has Developer Mode (MissingValue on an older one is the other case):
+  // an error answer, or the connection closing on that one request.
+  for (const [fault, how] of [
+    ['refused', 'an error answer (GetProhibited)'],
+    ['close', 'the connection closed on that request'],
+  ] as const) {
+    it(`the amfi domain refused mid-session (${how}): Developer Mode unknown, never failed; the rest of the inventory whole`, async () => {
+      const phone = sim.plug({ profile: 'iphone-15-ios17', udid: `AMFI-${fault}`, amfiFault: fault });
+      const r = await probeIphone(address, mux(phone), 3000);
+      expect(r.kind).toBe('ok');
+      if (r.kind !== 'ok') return;
+      expect(phone.log.some((l) => l.domain === 'com.apple.security.mac.amfi')).toBe(true);
+      expect(r.values.amfi).toBeUndefined();
+      expect(pairedFacts(r.values.root, r.values.amfi)).toEqual({ paired: 'true', osVersion: phone.profile.root.ProductVersion });
+      const info = iosDeviceInfo(phone.udid, r.values);
+      expect(info.serialNumber).toBe(phone.profile.root.SerialNumber);
+      expect(info.battery?.percentage).toBe(String(phone.profile.domains['com.apple.mobile.battery']!.BatteryCurrentCapacity));
+      expect(info.storage?.total).toBe(phone.profile.domains['com.apple.disk_usage']!.TotalDataCapacity);
+      sim.unplug(phone);
+    });
+  }
 
   it('a phone unplugged before the probe is silent, not a crash', async () => {
     const r = await probeIphone(address, { deviceId: 9999, udid: 'GONE', connectionType: 'USB' }, 500);

@@ -94,8 +94,9 @@ describe('IosSource', () => {
     const rootReads = () => requests().filter((r) => r === 'root').length;
     const first = (await source.collect(all))[0]!;
     expect(rootReads()).toBe(1);
-    // Developer Mode (readiness) is read with the root, in the same session: at connect and on the slow refresh only.
-    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.security.mac.amfi', 'com.apple.mobile.battery', 'com.apple.disk_usage']);
+    // Developer Mode (readiness) is read with the root, in the same session: at connect and on the slow refresh only;
+    // last, so that lockdown refusing it costs that one check (test/platforms/ios/probe.e2e.test.ts).
+    expect(requests()).toEqual(['ProductVersion', 'root', 'com.apple.mobile.battery', 'com.apple.disk_usage', 'com.apple.security.mac.amfi']);
 
     phone.log.length = 0;
     now += 30_000;
