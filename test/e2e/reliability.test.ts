@@ -10,6 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runAgent } from './agent-process.js';
 import { procSample } from '../bench/measure.js';
 import { SimFarm } from '../sim/farm.js';
+import { loadProfile, withProps } from '../sim/profile.js';
+import { STRING_LIMITS } from '../../src/report/field-limits.js';
 import { DaemonBed } from './daemon-bed.js';
 import { devicesOf } from '../support/reports.js';
 import { sleep, waitFor } from '../support/wait.js';
@@ -212,8 +214,17 @@ describe('signals in each phase of a report', () => {
 
 describe('once --dry-run into a pipe', () => {
   it('writes every byte to a reader that starts late, and ends quietly when the reader goes away', async () => {
-    // 200 phones make a body of many pipe buffers (64 KiB each).
-    const farm = new SimFarm({ count: 200, profile: 'pixel-8-pro', serialPrefix: 'PIPE' });
+    // What it needs is a body longer than what an exit that does not wait for it gets out: the pipe holds 64 KiB,
+    // and such an exit (bin/device-agent.js calling process.exit at once) got 65,536 or 131,072 bytes out here. So, as before,
+    // more than three pipe buffers; but from fewer phones that each say more, since each phone is an inventory of
+    // its own, twice (200 Pixels of 1.1 KB each took 75 s in CI): names as long as the report keeps
+    // (src/report/field-limits.ts) make 2.3 KB a phone.
+    const profile = withProps(loadProfile('xiaomi-poco-f6'), {
+      'ro.product.model': 'm'.repeat(STRING_LIMITS.modelName),
+      'ro.product.brand': 'b'.repeat(STRING_LIMITS.brandName),
+      'ro.product.marketname': 'd'.repeat(STRING_LIMITS.deviceName),
+    });
+    const farm = new SimFarm({ count: PIPE_PHONES, profile, serialPrefix: 'PIPE' });
     await farm.start();
     try {
       await pipeChecks(farm.env);
@@ -223,26 +234,32 @@ describe('once --dry-run into a pipe', () => {
   }, 180_000);
 });
 
+const PIPE_PHONES = 95;
+
 async function pipeChecks(adbEnv: Record<string, string>): Promise<void> {
   {
     const dir = mkdtempSync(join(tmpdir(), 'da-pipe-'));
     const out = join(dir, 'out.json');
-    const env = baseEnv({ ...adbEnv });
+    // Each run its own home and state directory: the two run at once.
     const sh = (script: string) =>
       new Promise<{ code: number | null; stderr: string }>((done) => {
+        const env = baseEnv({ ...adbEnv });
         const child = execFile('bash', ['-c', script], { env: { ...env, NODE: process.execPath, BIN: bin, OUT: out }, timeout: 60_000 }, () => undefined);
         let stderr = '';
         child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
         child.on('exit', (code) => done({ code, stderr }));
       });
-    const late = await sh('"$NODE" "$BIN" once --dry-run | (sleep 2; cat > "$OUT"); exit "${PIPESTATUS[0]}"');
+    // The two runs at once: each is an inventory of every phone, and the machine's second core would otherwise wait.
+    const [late, gone] = await Promise.all([
+      sh('"$NODE" "$BIN" once --dry-run | (sleep 2; cat > "$OUT"); exit "${PIPESTATUS[0]}"'),
+      sh('"$NODE" "$BIN" once --dry-run | head -c 100 > /dev/null; exit "${PIPESTATUS[0]}"'),
+    ]);
     expect(late.code, late.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
     // This check failed twice under the whole suite's load and never alone: its words say what the agent said.
     expect(text.length, late.stderr).toBeGreaterThan(3 * 65_536);
-    expect((JSON.parse(text) as { devices: unknown[] }).devices, late.stderr).toHaveLength(200);
+    expect((JSON.parse(text) as { devices: unknown[] }).devices, late.stderr).toHaveLength(PIPE_PHONES);
 
-    const gone = await sh('"$NODE" "$BIN" once --dry-run | head -c 100 > /dev/null; exit "${PIPESTATUS[0]}"');
     expect(gone.code, gone.stderr).toBe(0);
     expect(gone.stderr).not.toMatch(/EPIPE|unexpected failure|\n\s+at /);
   }
