@@ -102,6 +102,13 @@ const projects: TestProjectInlineConfiguration[] = [
       setupFiles: [...setupFiles, 'test/support/unit-tier.ts'],
       // CPU-bound: one file per core (vitest's default on 2 cores is 1).
       maxWorkers: 2,
+      // Files share a worker's module cache instead of each loading its own:
+      // the tier took 234 CPU s isolated and 84 without, most of it spent
+      // importing src/ again for each of its 200 files (docs/design/tooling.md,
+      // "The unit tier without isolation"). A unit test therefore mocks no
+      // module (vi.mock would miss a module another file loaded first): it
+      // hands the code under test its I/O, as test/features/usb/follow.test.ts does.
+      isolate: false,
       sequence: { groupOrder: 0 },
     },
   },

@@ -23,6 +23,10 @@ vi.mock('node:fs', async (importOriginal) => {
   };
 });
 
+// The unit tier shares a worker's module cache between files (isolate: false,
+// vitest.config.ts): another file may have loaded atomic-file.ts with the real
+// node:fs, so it is loaded afresh here, under the mock.
+vi.resetModules();
 const { writeAtomically } = await import('../../src/util/atomic-file.js');
 
 describe('writeAtomically', () => {

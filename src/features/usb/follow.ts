@@ -27,7 +27,17 @@ export interface FollowOptions {
   logger: Logger;
   timers: Timers;
   pollMs?: number;
+  /** How the log is opened and read: node:fs's calls, unless a test gives ones that fail as /dev/kmsg's can (EPIPE, EIO, EACCES). */
+  io?: FollowIo;
 }
+
+/** The two calls through which a log's own failures reach the follower. */
+export interface FollowIo {
+  openSync: typeof openSync;
+  read: typeof read;
+}
+
+const NODE_IO: FollowIo = { openSync, read };
 
 export class KernelLogFollower {
   private fd: number | undefined;
@@ -42,13 +52,17 @@ export class KernelLogFollower {
   private position = 0;
   private readonly buffer = Buffer.alloc(READ_BYTES);
 
-  constructor(private readonly options: FollowOptions) {}
+  private readonly io: FollowIo;
+
+  constructor(private readonly options: FollowOptions) {
+    this.io = options.io ?? NODE_IO;
+  }
 
   /** Opens the log and starts following it; false (and one line saying why and what to do) when it cannot be read. */
   start(): boolean {
     const { path, logger } = this.options;
     try {
-      this.fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      this.fd = this.io.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
       // Info, not a warning: the agent works as before without it (a container without /dev/kmsg, a host that withholds it).
       logger.info({ path, code: (err as NodeJS.ErrnoException).code }, cannotRead(path, err as NodeJS.ErrnoException));
@@ -79,7 +93,7 @@ export class KernelLogFollower {
       this.later(0);
       return;
     }
-    read(this.fd, this.buffer, 0, this.buffer.length, this.regular ? this.position : null, (err, n) => {
+    this.io.read(this.fd, this.buffer, 0, this.buffer.length, this.regular ? this.position : null, (err, n) => {
       if (this.stopped) return;
       if (err) {
         // EPIPE: the record we were to read was overwritten in the ring buffer; the next read goes on with the oldest kept.
@@ -127,7 +141,7 @@ export class KernelLogFollower {
     if (change === 'replaced') {
       let fd: number;
       try {
-        fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+        fd = this.io.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
       } catch (err) {
         // Not readable yet (made, its mode not yet set): the next poll tries again, the old file still open meanwhile; said once.
         const code = (err as NodeJS.ErrnoException).code;

@@ -1,9 +1,8 @@
-import { appendFileSync, mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, openSync, read, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type * as Fs from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KernelLogFollower } from '../../../src/features/usb/follow.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KernelLogFollower, type FollowIo } from '../../../src/features/usb/follow.js';
 import type { Timers } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
@@ -13,30 +12,23 @@ import { captureLogger } from '../../log/capture.js';
 // /dev/kmsg read returns one whole record; a recorded file can be read while
 // it is still being written, so a record may arrive in two reads.
 
-const fsMock = vi.hoisted(() => ({ failNext: [] as string[], failOpen: [] as string[] }));
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof Fs>();
-  return {
-    ...real,
-    openSync: ((...args: Parameters<typeof real.openSync>) => {
-      const code = fsMock.failOpen.shift();
-      if (code) throw Object.assign(new Error(`${code}: simulated`), { code });
-      return real.openSync(...args);
-    }) as typeof real.openSync,
-    read: ((
-      fd: number,
-      buffer: Buffer,
-      offset: number,
-      length: number,
-      position: number | null,
-      cb: (err: NodeJS.ErrnoException | null, n: number) => void,
-    ) => {
-      const code = fsMock.failNext.shift();
-      if (code) return process.nextTick(() => cb(Object.assign(new Error(`${code}: simulated`), { code }), 0));
-      return real.read(fd, buffer, offset, length, position, cb);
-    }) as typeof real.read,
-  };
-});
+// The log's own failures, given to the follower as its I/O (FollowIo)
+// rather than by mocking node:fs, which the unit tier's shared module cache
+// (isolate: false, vitest.config.ts) would leave unmocked for a follower
+// another test file loaded first.
+const fsMock = { failNext: [] as string[], failOpen: [] as string[] };
+const failingIo: FollowIo = {
+  openSync: (...args: Parameters<typeof openSync>) => {
+    const code = fsMock.failOpen.shift();
+    if (code) throw Object.assign(new Error(`${code}: simulated`), { code });
+    return openSync(...args);
+  },
+  read: ((fd: number, buffer: Buffer, offset: number, length: number, position: number | null, cb: (err: NodeJS.ErrnoException | null, n: number) => void) => {
+    const code = fsMock.failNext.shift();
+    if (code) return process.nextTick(() => cb(Object.assign(new Error(`${code}: simulated`), { code }), 0));
+    return read(fd, buffer, offset, length, position, cb);
+  }) as typeof read,
+};
 
 /** Timers the test runs by hand: the follower's next poll waits until `tick()`. */
 function handTimers(): Timers & { tick(): void; pending(): number } {
@@ -52,7 +44,7 @@ function follow(path: string): { lines: string[]; log: ReturnType<typeof capture
   const lines: string[] = [];
   const log = captureLogger();
   const timers = handTimers();
-  const follower = new KernelLogFollower({ path, onLine: (l) => lines.push(l), logger: log.logger, timers });
+  const follower = new KernelLogFollower({ path, onLine: (l) => lines.push(l), logger: log.logger, timers, io: failingIo });
   return { lines, log, timers, follower };
 }
 
