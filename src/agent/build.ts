@@ -13,6 +13,7 @@ import { DeviceRegistry } from '../devices/registry.js';
 import { featureMetrics, type DeviceFeature } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
+import { hostHeatOf } from '../health/host-heat-feature.js';
 import type { Logger } from '../log/logger.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
@@ -75,7 +76,9 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
   const stats = new AgentStats();
-  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths };
+  // One judge of hot batteries for the host: the feature says the host's line, the monitor holds a phone's own warning while it holds.
+  const heat = hostHeatOf(settings.health);
+  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, heat };
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
   // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
   // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
@@ -91,7 +94,12 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     sources: platforms.sources,
     registry,
     features,
-    health: new HealthMonitor(settings.health, logger, () => clock.wall()),
+    health: new HealthMonitor(
+      settings.health,
+      logger,
+      () => clock.wall(),
+      () => heat.episode,
+    ),
     settings,
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
     cloud: options.cloud ?? noCloud,

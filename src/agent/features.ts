@@ -13,6 +13,7 @@ import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import { hostHeatFeature } from '../health/host-heat-feature.js';
+import type { HostHeat } from '../health/host-heat.js';
 import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
@@ -29,6 +30,8 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
 type FeatureContext = UsbContext & {
   settings: Pick<Settings, 'usb'> & { readiness: Pick<Settings['readiness'], 'checks'> } & Partial<Pick<Settings, 'health'>>;
   powerPaths?: PowerPaths;
+  /** The host-level judge of hot batteries the health monitor reads too; the feature makes its own without it. */
+  heat?: HostHeat;
 };
 
 /** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
@@ -43,6 +46,6 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
     readinessFixFeature(stats),
     // After health, once per report: several phones hot together are one host-level line; off without the health settings.
-    ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic())] : []),
+    ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic(), context.heat)] : []),
   ];
 }

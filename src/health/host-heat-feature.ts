@@ -13,11 +13,20 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { gauge, type Metric } from '../util/metric.js';
 import { HostHeat, hostHeatNote, type HeatReading } from './host-heat.js';
+
+/** The host-level judge of hot batteries, as the settings size it. */
+export function hostHeatOf(settings: HealthSettings): HostHeat {
+  return new HostHeat(settings, settings.hostHotPhones, settings.hostHotWindowMinutes * 60_000);
+}
 import type { HealthSettings } from './rules.js';
 
-/** settings: health.*, the host-level episode's size and window included (health.hostHotPhones, health.hostHotWindowMinutes). */
-export function hostHeatFeature(settings: HealthSettings, logger: Logger | undefined, now: () => number): DeviceFeature {
-  const heat = new HostHeat(settings, settings.hostHotPhones, settings.hostHotWindowMinutes * 60_000);
+/**
+ * settings: health.*, the host-level episode's size and window included
+ * (health.hostHotPhones, health.hostHotWindowMinutes). heat: the judge the
+ * health monitor reads too (hostHeatOf), so that a phone turning hot while
+ * the episode holds is named by the host's line, not a warning of its own.
+ */
+export function hostHeatFeature(settings: HealthSettings, logger: Logger | undefined, now: () => number, heat: HostHeat = hostHeatOf(settings)): DeviceFeature {
   return {
     name: 'host-heat',
     annotate: (devices) => {

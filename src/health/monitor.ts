@@ -68,6 +68,12 @@ export class HealthMonitor {
     private readonly logger: Logger,
     /** Wall clock, for readings that do not say when they were taken: the agent's injected one (the report path holds no real timer). */
     private readonly now: () => number = () => systemClock.wall(),
+    /**
+     * Whether a host-level episode of hot batteries holds (host-heat.ts): a
+     * phone turning hot then is one more symptom of the host's one cause,
+     * named in the host's line and its own message, not a warning of its own.
+     */
+    private readonly hostHot: () => boolean = () => false,
   ) {}
 
   /**
@@ -100,7 +106,7 @@ export class HealthMonitor {
       const now = new Set(findings.map((f) => f.problem));
       const log = limited(this.logger);
       for (const f of findings)
-        if (!previous.has(f.problem))
+        if (!previous.has(f.problem) && !(f.problem === 'battery_hot' && this.hostHot()))
           log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
       for (const p of previous)
         if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);

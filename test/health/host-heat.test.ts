@@ -7,6 +7,9 @@ import { formatMetrics } from '../../src/status/metrics.js';
 import type { Clock, Timers } from '../../src/util/clock.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
+import { hostHeatOf } from '../../src/health/host-heat-feature.js';
+import { HealthMonitor } from '../../src/health/monitor.js';
+import { androidPhone } from '../support/devices.js';
 import { shippedHealth } from './defaults.js';
 
 // Several phones hot within minutes, through the features as registered
@@ -113,5 +116,53 @@ describe('host-level hot batteries, as registered', () => {
     const off: DeviceInfo = { ...phone('C', hot + 5), state: 'offline' };
     annotateAll(b.features, [phone('A', hot + 2), phone('B', hot + 2), off]);
     expect(b.hostLines()).toEqual([]);
+  });
+});
+
+describe('host-level hot batteries with the health monitor, as the daemon wires them (src/agent/build.ts)', () => {
+  it('a phone turning hot while the host episode holds gets no warning of its own: the host line names the cause, its message points there', () => {
+    let now = 0;
+    const clock: Clock & Timers = { ...systemClock, monotonic: () => now };
+    const log = captureLogger();
+    const heat = hostHeatOf(shippedHealth);
+    const serials = ['A', 'B', 'C', 'D', 'E', 'F'];
+    const registry = new DeviceRegistry();
+    registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
+    for (const s of serials) registry.identify(`android/${s}`, s);
+    const monitor = new HealthMonitor(
+      shippedHealth,
+      log.logger,
+      () => clock.wall(),
+      () => heat.episode,
+    );
+    const features = buildFeatures(registry, {
+      settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
+      stateDir: '/nonexistent',
+      logger: log.logger,
+      clock,
+      heat,
+    });
+    const temps = new Map(serials.map((s) => [s, hot - 8]));
+    const report = () =>
+      annotateAll(
+        features,
+        monitor.apply(
+          serials.map((s) => ({ ...androidPhone(s), battery: { status: 'CHARGING', temperature: temps.get(s)!, percentage: '80' } })),
+          registry,
+        ),
+      );
+    report();
+    // The room warms: one phone after the other turns hot, a minute apart.
+    let out: DeviceInfo[] = [];
+    for (const s of serials) {
+      now += 60_000;
+      temps.set(s, hot + 2);
+      out = report();
+    }
+    const ownWarnings = log.lines().filter((l) => l.problem === 'battery_hot' && l.level === 'warn');
+    // The three that made the episode warned as they turned hot (nothing yet said it was the host); the three after did not.
+    expect(ownWarnings.map((l) => l.udid)).toEqual(['A', 'B', 'C']);
+    expect(log.lines().filter((l) => /^host: 3 phones have hot batteries/.test(String(l.msg)))).toHaveLength(1);
+    for (const d of out) expect(d.message).toMatch(/^battery at \d+ °C \(limit \d+ °C\).*; one of 6 phones on this host whose batteries turned hot together/);
   });
 });
