@@ -89,7 +89,9 @@ describe('npx device-agent run', () => {
     const deadline = Date.now() + 20_000;
     while (alive(agentPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(alive(agentPid), `agent ${agentPid} still runs after npm got SIGTERM`).toBe(false);
-    expect(npx.logs().some((l) => l.msg === 'device-agent stopped')).toBe(true);
+    // Stopped as on SIGTERM: after its start, or during it (a loaded host can still be starting
+    // when npm goes: "stopped while starting", which CI's clean-clone run met once).
+    expect(npx.logs().some((l) => l.msg === 'device-agent stopped' || l.msg === 'stopped while starting; nothing had been reported yet')).toBe(true);
   }, 90_000);
 });
 
