@@ -423,6 +423,44 @@ JSON"
     fail "device-agent doctor (the wrapper, as root) does not say the kernel log is readable: $(grep -i 'kernel log' "$work/doctor.out")"
   pass "service pid $agent_pid holds /dev/kmsg open (fd $kmsg_fd) and reads it, no error said; CAP_SYSLOG alone; $forged; no write to /dev/kmsg, no /proc/kallsyms from its sandbox; doctor readable from its sandbox and through the wrapper (kernel.dmesg_restrict=$restrict)"
 
+  say "kernel USB lines replayed to the installed service, under its own unit, are classified and counted per port"
+  # A line a program writes to /dev/kmsg is of the user facility, which the
+  # agent does not read (above): no USB line can be put into /dev/kmsg from
+  # here. The same follower and classifier read a recording of /dev/kmsg
+  # records (usb.kernelLog, as an operator replays an incident): a drop-in
+  # points the service, in its sandbox as shipped, at one made from a real
+  # kernel log (aioc-122.dmesg, its source in test/features/usb/fixtures/README.md:
+  # a new device on port 2-3, then three failures to enumerate it), and is
+  # taken away after.
+  local replay_dir=/usr/local/share/device-agent-replay seq=9000000000 text prio replayed
+  : >"$work/kmsg-replay"
+  while IFS= read -r line; do
+    seq=$((seq + 1))
+    text=${line#*] }
+    case $text in *error* | *unable*) prio=3 ;; *) prio=6 ;; esac
+    printf '%d,%d,%d,-;%s\n' "$prio" "$seq" "$((86000000 + seq - 9000000000))" "$text" >>"$work/kmsg-replay"
+  done <"$repo/test/features/usb/fixtures/aioc-122.dmesg"
+  in_box mkdir -p "$replay_dir" /etc/systemd/system/device-agent.service.d
+  in_box tee "$replay_dir/kmsg" <"$work/kmsg-replay" >/dev/null
+  printf '[Service]\nEnvironment=DEVICE_AGENT_USB_KERNEL_LOG=%s/kmsg\n' "$replay_dir" | in_box tee /etc/systemd/system/device-agent.service.d/kmsg-replay.conf >/dev/null
+  in_box systemctl daemon-reload
+  t0=$(box_ms)
+  in_box systemctl restart device-agent
+  wait_put "$t0" "true" 60 >/dev/null || fail "no report after the restart onto the replayed kernel log"
+  replayed=
+  for _ in $(seq 1 20); do
+    in_box "$PKG_NODE" -e "fetch('http://127.0.0.1:9317/metrics').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))" >"$work/replay-metrics.txt" || true
+    has '^device_agent_usb_port_failures_total{port="2-3",kind="enumeration_failed"} 3$' <"$work/replay-metrics.txt" && replayed=1 && break
+    sleep 0.5
+  done
+  [ -n "$replayed" ] || fail "the service did not count the replay's three enumeration failures on port 2-3: $(grep 'port="2-3"' "$work/replay-metrics.txt" || true) $(in_box journalctl --no-pager -o cat -u device-agent | grep -i "kernel's messages\|usb" | tail -3)"
+  in_box rm -f /etc/systemd/system/device-agent.service.d/kmsg-replay.conf
+  in_box systemctl daemon-reload
+  t0=$(box_ms)
+  in_box systemctl restart device-agent
+  wait_put "$t0" "true" 60 >/dev/null || fail "no report after the replay's drop-in was taken away"
+  pass "the installed service read $(wc -l <"$work/kmsg-replay") records of aioc-122's kernel log from $replay_dir/kmsg under its unit: port 2-3, 3 enumeration failures on /metrics; the drop-in taken away"
+
   say "a key and a proxy password given to the wrapper reach the agent as credentials, never the unit's environment"
   # b3b4d4c's wrapper copied them with --setenv=, where any user reads them
   # over D-Bus (systemctl show -p Environment). Here the key file is moved
