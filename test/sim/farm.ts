@@ -73,11 +73,33 @@ export class SimFarm {
       }
       for (const spec of this.specs()) this.create(spec);
       await Promise.all(this.devices.map((device) => device.start()));
-      await this.connectAll(this.devices);
-      await this.waitForExpectedStates(this.devices);
+      await this.settle();
     } catch (error) {
       await this.stop();
       throw error;
+    }
+  }
+
+  /**
+   * Connects every device and waits for adb to list them. The adb server
+   * itself can die of SIGSEGV under many `adb connect`s at once (AdbServer.crash):
+   * then it is started again on its port and the devices connected again,
+   * up to twice, said on stderr; a test that needs the farm then gets one,
+   * and anything else fails the set-up as before.
+   */
+  private async settle(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.server.crash = undefined;
+        await this.connectAll(this.devices);
+        await this.waitForExpectedStates(this.devices);
+        return;
+      } catch (error) {
+        const crash = await this.server.crashWithin(1_000);
+        if (crash === undefined || attempt > 2) throw error;
+        process.stderr.write(`SimFarm: ${crash} while connecting ${this.devices.length} devices; starting it again (attempt ${attempt + 1})\n`);
+        await this.server.restart({ reconnect: false });
+      }
     }
   }
 
