@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { procSample, parseMetrics } from '../bench/measure.js';
 import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { AdbServer } from '../sim/adb-server.js';
@@ -199,19 +199,40 @@ describe('chaos soak', () => {
       await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
       const calm = Date.now();
       const present = [...plugged.keys()].sort();
+      const whole = (r: RecordedRequest) =>
+        r.answer?.status === 200 &&
+        present.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE'));
       // Within the bound: the next scheduled report (20 s), plus a probe deadline and a request.
-      const final = await cloud.waitForPut(
-        (r) =>
-          r.receivedAt >= calm &&
-          r.answer?.status === 200 &&
-          present.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')),
-        35_000,
-      );
+      const first = await cloud.waitForPut((r) => r.receivedAt >= calm && whole(r), 35_000);
+      // The first report the cloud took after the calm may have been composed before it: a body
+      // waits out the cloud's 503s and 429s before a 200, and a collect waits out wedged phones'
+      // probe deadlines, so a phone unplugged meanwhile may still be in it. The promise is that the
+      // cloud does not keep it: the next report, composed after that one ended (reports never
+      // overlap), holds no phone that is gone. SIGHUP asks for it now rather than at the schedule.
+      agent.child.kill('SIGHUP');
+      const final = await cloud.waitForPut((r) => r.receivedAt > first.receivedAt && whole(r), 35_000);
       const reportedPresent = devicesOf(final)
         .filter((d) => d.status !== 'UNPLUGGED')
         .map((d) => d.udid)
         .sort();
-      // No ghost: a phone that is gone is not shown as present.
+      // No ghost: a phone that is gone is not shown as present. A ghost is shown
+      // with what each report said of it, what adb lists and the agent's lines naming it.
+      const ghosts = reportedPresent.filter((u) => !present.includes(u));
+      const stale = devicesOf(first).filter((d) => d.status !== 'UNPLUGGED' && !present.includes(d.udid));
+      if (stale.length > 0) console.log(`chaos: the first report after the calm still held ${stale.map((d) => d.udid).join(', ')} (composed before it)`);
+      if (ghosts.length > 0) {
+        const listed = await adb.devices().catch((e: unknown) => String(e));
+        const about = (u: string) => agent.logs().filter((l) => JSON.stringify(l).includes(u));
+        const entry = (r: RecordedRequest, u: string) => {
+          const d = devicesOf(r).find((x) => x.udid === u);
+          return JSON.stringify(d && { state: d.state, status: d.status, message: d.message });
+        };
+        for (const u of ghosts)
+          console.log(
+            `chaos: ghost ${u}: in the first report ${entry(first, u)}, in the next ${entry(final, u)}; ` +
+              `adb lists ${JSON.stringify(listed)}; its last lines ${JSON.stringify(about(u).slice(-15))}`,
+          );
+      }
       expect(reportedPresent).toEqual(present);
       for (const d of cloud.devices()) {
         if (!present.includes(d.info.udid)) expect(d.isOnline, `${d.info.udid} is gone`).toBe(false);
