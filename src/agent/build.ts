@@ -76,7 +76,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
   const stats = new AgentStats();
-  // One judge of hot batteries for the host: the feature says the host's line, the monitor holds a phone's own warning while it holds.
+  // One judge of hot batteries for the host: the feature says the host's line, and a phone's own hot warning after it, unless the host's line names it.
   const heat = hostHeatOf(settings.health);
   const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, heat };
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
@@ -94,12 +94,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     sources: platforms.sources,
     registry,
     features,
-    health: new HealthMonitor(
-      settings.health,
-      logger,
-      () => clock.wall(),
-      () => heat.episode,
-    ),
+    health: new HealthMonitor(settings.health, logger, () => clock.wall(), heat),
     settings,
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
     cloud: options.cloud ?? noCloud,

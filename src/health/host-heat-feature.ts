@@ -36,10 +36,13 @@ export function hostHeatFeature(settings: HealthSettings, logger: Logger | undef
         return isReadyState(d.state) && typeof celsius === 'number' ? [{ udid: d.udid, celsius }] : [];
       });
       const line = heat.observe(readings, now());
-      if (line && logger) {
+      const own = heat.release();
+      if (logger) {
         const log = limited(logger);
-        if (line.kind === 'start') log.warn('host-hot', { phones: line.phones.map((p) => p.udid), count: line.phones.length }, line.message);
-        else log.info('host-hot-over', { stillHot: line.stillHot, lastedMs: line.lastedMs }, line.message);
+        if (line?.kind === 'start') log.warn('host-hot', { phones: line.phones.map((p) => p.udid), count: line.phones.length }, line.message);
+        else if (line) log.info('host-hot-over', { stillHot: line.stillHot, lastedMs: line.lastedMs }, line.message);
+        // Health's own words and key for a phone turning hot, said here once the host's pass has spoken.
+        for (const w of own) log.warn('device-health-problem', { udid: w.udid, problem: 'battery_hot' }, w.message, w.udid);
       }
       if (!heat.episode) return [...devices];
       const hot = new Set(heat.hotPhones());

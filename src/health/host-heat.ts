@@ -34,10 +34,17 @@ interface Phone {
   celsius: number;
 }
 
+/** A phone's own warning that its battery turned hot, held until the host-level pass of the same report. */
+export interface HotWarning {
+  udid: string;
+  message: string;
+}
+
 export class HostHeat {
   private readonly phones = new Map<string, Phone>();
   private episodeSince: number | undefined;
   private lastEnd = -Infinity;
+  private held: HotWarning[] = [];
 
   constructor(
     private readonly settings: Pick<HealthSettings, 'batteryHotCelsius' | 'batteryHotHysteresisCelsius'>,
@@ -73,6 +80,24 @@ export class HostHeat {
     this.episodeSince = undefined;
     this.lastEnd = now;
     return { kind: 'over', stillHot: hot.length, lastedMs, message: overMessage(hot.length, lastedMs) };
+  }
+
+  /**
+   * Health judges a report's phones before this judge reads the report, so a
+   * phone's own hot warning waits here for it: when the phones that turn hot
+   * in one report start an episode (or one holds), the host's line names them
+   * and their own warnings are not said.
+   */
+  hold(warning: HotWarning): void {
+    this.held.push(warning);
+  }
+
+  /** The held warnings to say after this report's observe: all of them, but those of phones hot in an episode that holds. */
+  release(): HotWarning[] {
+    const hot = new Set(this.episode ? this.hotPhones() : []);
+    const say = this.held.filter((w) => !hot.has(w.udid));
+    this.held = [];
+    return say;
   }
 
   /** Whether a host-level episode holds now. */

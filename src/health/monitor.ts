@@ -10,6 +10,7 @@ import { dropUndefined } from '../util/drop-undefined.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 import { evaluate, type HealthInput, type HealthSettings, type Problem } from './rules.js';
 import { fullOnPower, heldFullSeconds, observeFull, type HeldFull } from './held-full.js';
+import type { HostHeat } from './host-heat.js';
 
 /** A device's battery figures beyond the report's: its rows and metrics show them. */
 export interface BatterySignals {
@@ -69,11 +70,12 @@ export class HealthMonitor {
     /** Wall clock, for readings that do not say when they were taken: the agent's injected one (the report path holds no real timer). */
     private readonly now: () => number = () => systemClock.wall(),
     /**
-     * Whether a host-level episode of hot batteries holds (host-heat.ts): a
-     * phone turning hot then is one more symptom of the host's one cause,
-     * named in the host's line and its own message, not a warning of its own.
+     * The host-level judge of hot batteries (host-heat.ts), whose pass comes
+     * after this one in the report: a phone's own hot warning is handed to it
+     * and said there, unless the phones hot together are one cause of the
+     * host, which its line names. None: said at once.
      */
-    private readonly hostHot: () => boolean = () => false,
+    private readonly heat?: Pick<HostHeat, 'hold'>,
   ) {}
 
   /**
@@ -105,9 +107,11 @@ export class HealthMonitor {
       const findings = evaluate({ ...inputOf(info, Number.isFinite(failures) ? failures : 0, battery?.signals), overNetwork }, previous, this.settings);
       const now = new Set(findings.map((f) => f.problem));
       const log = limited(this.logger);
-      for (const f of findings)
-        if (!previous.has(f.problem) && !(f.problem === 'battery_hot' && this.hostHot()))
-          log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
+      for (const f of findings) {
+        if (previous.has(f.problem)) continue;
+        if (f.problem === 'battery_hot' && this.heat) this.heat.hold({ udid: info.udid, message: `device ${info.udid}: ${f.message}` });
+        else log.warn('device-health-problem', { udid: info.udid, problem: f.problem }, `device ${info.udid}: ${f.message}`, info.udid);
+      }
       for (const p of previous)
         if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
       const held = records.facet(PROBLEMS);

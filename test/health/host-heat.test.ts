@@ -129,12 +129,7 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.identify(`android/${s}`, s);
-    const monitor = new HealthMonitor(
-      shippedHealth,
-      log.logger,
-      () => clock.wall(),
-      () => heat.episode,
-    );
+    const monitor = new HealthMonitor(shippedHealth, log.logger, () => clock.wall(), heat);
     const features = buildFeatures(registry, {
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
       stateDir: '/nonexistent',
@@ -160,9 +155,45 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
       out = report();
     }
     const ownWarnings = log.lines().filter((l) => l.problem === 'battery_hot' && l.level === 'warn');
-    // The three that made the episode warned as they turned hot (nothing yet said it was the host); the three after did not.
-    expect(ownWarnings.map((l) => l.udid)).toEqual(['A', 'B', 'C']);
+    // The first two warned as they turned hot (nothing said it was the host yet); the third's report started the
+    // episode, whose line names it; the three after it did not warn either.
+    expect(ownWarnings.map((l) => l.udid)).toEqual(['A', 'B']);
     expect(log.lines().filter((l) => /^host: 3 phones have hot batteries/.test(String(l.msg)))).toHaveLength(1);
     for (const d of out) expect(d.message).toMatch(/^battery at \d+ °C \(limit \d+ °C\).*; one of 6 phones on this host whose batteries turned hot together/);
+  });
+
+  it('phones turning hot in one report are one host line and no warning each; a lone hot phone still warns', () => {
+    const log = captureLogger();
+    const heat = hostHeatOf(shippedHealth);
+    const serials = ['A', 'B', 'C', 'D', 'E'];
+    const registry = new DeviceRegistry();
+    registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
+    for (const s of serials) registry.identify(`android/${s}`, s);
+    const monitor = new HealthMonitor(shippedHealth, log.logger, () => 0, heat);
+    const features = buildFeatures(registry, {
+      settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
+      stateDir: '/nonexistent',
+      logger: log.logger,
+      clock: { ...systemClock, monotonic: () => 0 },
+      heat,
+    });
+    const report = (temps: Record<string, number>) =>
+      annotateAll(
+        features,
+        monitor.apply(
+          Object.entries(temps).map(([s, t]) => ({ ...androidPhone(s), battery: { status: 'CHARGING', temperature: t, percentage: '80' } })),
+          registry,
+        ),
+      );
+    const own = () => log.lines().filter((l) => l.problem === 'battery_hot' && l.level === 'warn');
+    report({ A: hot + 2, B: hot + 2, C: hot + 2, D: hot - 8 });
+    expect(own()).toEqual([]);
+    expect(log.lines().filter((l) => /^host: 3 phones have hot batteries/.test(String(l.msg)))).toHaveLength(1);
+    // The host cools; later one phone alone turns hot: its own warning, said once.
+    report({ A: hot - 8, B: hot - 8, C: hot - 8, D: hot - 8 });
+    report({ A: hot - 8, B: hot - 8, C: hot - 8, D: hot - 8, E: hot + 2 });
+    report({ A: hot - 8, B: hot - 8, C: hot - 8, D: hot - 8, E: hot + 2 });
+    expect(own().map((l) => l.udid)).toEqual(['E']);
+    expect(own()[0]!.msg).toMatch(/^device E: battery at \d+ °C/);
   });
 });
