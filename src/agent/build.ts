@@ -107,8 +107,11 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     collectTimeoutMs: collectTimeoutMs(settings),
     changes: flaps,
   });
-  // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
-  unplugged.seed(reported.load());
+  // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED,
+  // unless the USB layer finds one on a port with adb no longer listing it.
+  const earlier = reported.load();
+  unplugged.seed(earlier);
+  usb.rememberEarlier(earlier);
   return {
     ...platforms,
     settings,

@@ -252,4 +252,37 @@ describe('the USB layer in the daemon', () => {
     // Off the port, the fact is dropped: nothing counted under usbDebugging any more.
     expect(failing(await scrapeMetrics(agent))).toBe('0');
   }, 90_000);
+  it('after a restart, a phone whose USB debugging went off while the agent was down is UNAVAILABLE and not ready from the first report, never UNPLUGGED, and list shows it so', async () => {
+    const { sysfs } = lab();
+    onPort(sysfs, '1-1.5', 'USBRST01');
+    const phone = await bed.plug('USBRST01');
+    const env = { DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    bed.run(env);
+    await cloud.waitForPut(
+      reported('USBRST01', (d) => d.status === 'AVAILABLE'),
+      30_000,
+    );
+    expect((await bed.agent!.stop('SIGTERM', 15_000)).code).toBe(0);
+    bed.agent = undefined;
+    // While the agent is down an OS update turns USB debugging off: adb loses the phone, the kernel still has it on 1-1.5.
+    await bed.adb.disconnect(phone.port);
+    const NOT_READY =
+      /^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.5 \(the kernel enumerated it\) but adb does not list it\. /;
+    // A one-shot list, run by the operator before the daemon is back, shows it on its port and not ready.
+    const table = await runAgent(['list', '--json'], daemonEnv(bed.adb.env, cloud, env));
+    expect(table.code, table.stderr).toBe(0);
+    const rows = JSON.parse(table.stdout) as Array<{ udid: string; status: string; state: string; message?: string }>;
+    const row = rows.find((r) => r.udid === 'USBRST01');
+    expect(row).toMatchObject({ status: 'UNAVAILABLE', state: 'no device' });
+    expect(row!.message).toMatch(NOT_READY);
+    const startedAt = Date.now();
+    bed.run(env);
+    const first = await cloud.waitForPut((r) => r.receivedAt >= startedAt && r.answer?.status === 200, 30_000);
+    const device = devicesOf(first).find((d) => d.udid === 'USBRST01');
+    expect(device).toMatchObject({ status: 'UNAVAILABLE', state: 'no device', modelName: 'Pixel 8 Pro' });
+    expect(device!.message).toMatch(NOT_READY);
+    await cloud.waitForPut((r) => r.receivedAt > first.receivedAt && reported('USBRST01', () => true)(r), 15_000);
+    for (const r of cloud.putRequests().filter((r) => r.receivedAt >= startedAt))
+      expect(devicesOf(r).find((d) => d.udid === 'USBRST01')?.status).not.toBe('UNPLUGGED');
+  }, 90_000);
 });

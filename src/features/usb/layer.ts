@@ -4,7 +4,7 @@
 // gets from them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeviceInfo } from '../../cloud/types.js';
+import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
 import type { Facet } from '../../devices/facet.js';
 import type { OffSource } from '../../devices/off-source.js';
@@ -185,6 +185,19 @@ export class UsbLayer implements UsbEvidence {
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
     this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
     return [...devices, ...added];
+  }
+
+  /**
+   * The devices an earlier run reported (the state directory's
+   * reported-devices.json), as if listed before this run: a phone whose USB
+   * debugging went off while the agent was down (an OS update overnight, a
+   * restart, an upgrade) is then known on its port from the first report, and
+   * reported as off adb, not UNPLUGGED; and `list` shows it so. Those listed
+   * this run win; one neither listed nor on a port is forgotten at the first
+   * report, as any other.
+   */
+  rememberEarlier(devices: readonly DeviceInfo[]): void {
+    for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, d);
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */

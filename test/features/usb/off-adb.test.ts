@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
+import { UsbLayer } from '../../../src/features/usb/layer.js';
 import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.js';
+import { storedDevice } from '../../../src/report/stored-device.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
 
@@ -73,5 +75,27 @@ describe('the USB feature over a sysfs tree', () => {
     expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
     rmSync(port, { recursive: true });
     expect(feature.annotate!([])).toEqual([]);
+  });
+});
+
+describe('after a restart: the devices an earlier run reported', () => {
+  it('a phone whose debugging went off while the agent was down is known on its port from the first report; one gone from USB, or sent UNPLUGGED before, is not', () => {
+    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-restart-'));
+    mkdirSync(join(root, '1-1.4.2'));
+    writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
+    const layer = new UsbLayer({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: captureLogger().logger, clock: systemClock });
+    // As reported-devices.json gives them back: identity only.
+    const earlier = [
+      pixel,
+      { ...pixel, udid: 'udid-away', serialNumber: 'AWAY0001' },
+      { ...pixel, udid: 'udid-old', serialNumber: '1A2B3C4D', status: 'UNPLUGGED' },
+    ];
+    layer.rememberEarlier(earlier.map((d) => storedDevice(JSON.parse(JSON.stringify(d)))!));
+    const first = layer.withPhonesOnUsb([]);
+    expect(first.map((d) => d.udid)).toEqual(['udid-pixel']);
+    expect(first[0]).toMatchObject({ serialNumber: '1A2B3C4D', modelName: 'Pixel 8', state: 'no device', status: 'UNAVAILABLE' });
+    expect(first[0]!.message).toMatch(/^on USB port 1-1\.4\.2 \(the kernel enumerated it\) but adb does not list it: /);
+    // Listed again this run: the listing wins, and the earlier word is not added beside it.
+    expect(layer.withPhonesOnUsb([pixel])).toEqual([pixel]);
   });
 });
