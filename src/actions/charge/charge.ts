@@ -8,6 +8,7 @@ import { OwedPauses } from './paused-report.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { limited } from '../../log/limited.js';
+import { SaidOnce } from '../../log/said-once.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
 import { utcText } from '../../util/clock.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
@@ -80,7 +81,7 @@ export class ChargeControl extends RunnerAction {
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   private claims: Claim[] = [];
   /** Phones whose pause was refused, and why: said once per reason. */
-  private readonly refused = new Map<string, string>();
+  private readonly refused = new SaidOnce(() => this.options.clock.monotonic());
 
   constructor(private readonly options: ChargeControlOptions) {
     const { clock, gate, booking, onChange } = options;
@@ -177,7 +178,7 @@ export class ChargeControl extends RunnerAction {
     }
     // Paused phones are off adb: their pause outlives their record.
     for (const [serial, entry] of this.pauses.entries()) if (!listed.has(serial)) this.lookAt(serial, entry, undefined, now);
-    for (const serial of this.refused.keys()) if (!listed.has(serial)) this.refused.delete(serial);
+    this.refused.retain((serial) => listed.has(serial));
     this.keep();
   }
 
@@ -239,7 +240,7 @@ export class ChargeControl extends RunnerAction {
       case 'pause': {
         const refusal = this.refusal(record!, udid!);
         if (refusal === undefined) return this.pause(serial, record!, udid!, level, now);
-        if (this.refused.get(serial) !== refusal) {
+        if (this.refused.say(serial, refusal)) {
           this.options.stats.noteRefused('charge_pause');
           limited(this.options.logger).warn(
             'charge-refused',
@@ -248,7 +249,6 @@ export class ChargeControl extends RunnerAction {
             serial,
           );
         }
-        this.refused.set(serial, refusal);
         return;
       }
       case 'resume':

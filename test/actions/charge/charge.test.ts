@@ -25,10 +25,11 @@ describe('charge control: the way per phone', () => {
 describe('charge control: whose port a pause switches (issue 35)', () => {
   it('pauses no port for a phone that gives the udid of the one behind it: neither while both give it, nor the impostor alone elsewhere on the USB tree', async () => {
     const stats = new AgentStats();
+    const log = captureLogger();
     const { control, registry, switched, answered } = chargeBed(
       { DEVICE_AGENT_CHARGE_WAYS: 'VICTIM01=uhubctl' },
       { VICTIM01: { hub: '1-1.4', port: 3 } },
-      { stats },
+      { stats, logger: log.logger },
     );
     answered('VICTIM01', 'VICTIM01', 100);
     answered('FAKE0001', 'VICTIM01', 100);
@@ -43,6 +44,13 @@ describe('charge control: whose port a pause switches (issue 35)', () => {
     await control.settled();
     expect(switched).toEqual([]);
     expect(stats.actionsRefused.get('charge_pause')).toBe(2);
+    // Looked at again and again, the same refusals are said and counted once each.
+    for (let i = 0; i < 3; i++) {
+      control.devicesChanged();
+      await control.settled();
+    }
+    expect(stats.actionsRefused.get('charge_pause')).toBe(2);
+    expect(log.lines().filter((l) => String(l.msg).startsWith('not pausing the charge of VICTIM01'))).toHaveLength(2);
 
     // The victim unplugged: the impostor alone with its udid is still not behind the port.
     registry.sync('android', new Map([['FAKE0001', 'device']]));
