@@ -1,3 +1,6 @@
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { procSample, parseMetrics } from '../bench/measure.js';
@@ -14,10 +17,16 @@ import { sleep } from '../support/wait.js';
 // cloud double cycles through its fault modes (5,000 failedDevices the report
 // did not carry among them); one phone's properties hold NUL and control
 // characters; the agent gets SIGHUP bursts and stray SIGUSR1/SIGUSR2, and its
-// log reader stalls now and then. The agent runs as its own process.
+// log reader stalls now and then. The USB layer runs beside the rest: a sysfs
+// tree shows each plugged phone's serial on its port (usb.sysfsRoot), the
+// kernel's USB lines for plugs, unplugs and failed enumerations are appended
+// to a replayed /dev/kmsg (usb.kernelLog), and a phone's USB debugging goes
+// off now and then (adb loses it, its port keeps it) and on again. The agent
+// runs as its own process.
 // Afterwards the planner's guarantees are checked from outside, on the
 // double's request log and on /healthz and /metrics: nothing hung, the PUT
-// rate stayed bounded, every ready phone is reported once the faults stop, no
+// rate stayed bounded, every ready phone is reported once the faults stop,
+// every phone off adb but on its port is UNAVAILABLE and never UNPLUGGED, no
 // phone that is gone is shown as present, RSS and descriptors are flat, and
 // no kind of log line came more than 11 times in any minute.
 // CHAOS_SECONDS and CHAOS_SEED change the run.
@@ -40,6 +49,30 @@ const adb = new AdbServer();
 const cloud = new CloudDouble();
 const plugged = new Map<string, SimDevice>();
 const unplugged = new Map<string, SimDevice>();
+/** Plugged phones whose USB debugging is off (on their port, off adb), and since when (ms). */
+const debugOff = new Map<string, number>();
+const usbDir = mkdtempSync(join(tmpdir(), 'chaos-usb-'));
+const sysfs = join(usbDir, 'sysfs');
+const kernelLog = join(usbDir, 'kmsg.rec');
+mkdirSync(sysfs);
+writeFileSync(kernelLog, '');
+let kmsgSeq = 1;
+/** A /dev/kmsg record (Documentation/ABI/testing/dev-kmsg) of the kernel's USB driver, in the shapes of test/features/usb/fixtures/. */
+const kernel = (text: string): void => {
+  appendFileSync(kernelLog, `6,${kmsgSeq},${kmsgSeq++ * 1000},-;${text}\n`);
+};
+/** Each phone's own hub port, as an enumerated USB device shows in sysfs ("1-1.7/serial"). */
+const portOf = (serial: string): string => `1-1.${Number(serial.slice(-3)) + 1}`;
+function onPort(serial: string): void {
+  mkdirSync(join(sysfs, portOf(serial)), { recursive: true });
+  writeFileSync(join(sysfs, portOf(serial), 'serial'), `${serial}\n`);
+  kernel(`usb ${portOf(serial)}: new high-speed USB device number ${kmsgSeq % 120} using xhci_hcd`);
+  kernel(`usb ${portOf(serial)}: SerialNumber: ${serial}`);
+}
+function offPort(serial: string): void {
+  rmSync(join(sysfs, portOf(serial)), { recursive: true, force: true });
+  kernel(`usb ${portOf(serial)}: USB disconnect, device number ${kmsgSeq % 120}`);
+}
 let agent: AgentProcess;
 let statusUrl = '';
 async function plug(serial: string): Promise<void> {
@@ -52,6 +85,7 @@ async function plug(serial: string): Promise<void> {
     await device.start();
   }
   plugged.set(serial, device);
+  onPort(serial);
   await adb.connect(device.port, { wait: false }).catch(() => undefined);
 }
 
@@ -59,10 +93,26 @@ async function unplug(serial: string): Promise<void> {
   const device = plugged.get(serial);
   if (!device) return;
   plugged.delete(serial);
+  debugOff.delete(serial);
   unplugged.set(serial, device);
   device.wedge(false);
   await device.unplug();
+  offPort(serial);
   await adb.disconnect(device.port).catch(() => undefined);
+}
+
+/** USB debugging off (an OS update does it) or on again: adb loses or finds the phone, its port keeps it throughout. */
+async function debugging(serial: string, on: boolean): Promise<void> {
+  const device = plugged.get(serial);
+  if (!device) return;
+  if (on) {
+    debugOff.delete(serial);
+    await adb.connect(device.port, { wait: false }).catch(() => undefined);
+  } else {
+    debugOff.set(serial, Date.now());
+    device.wedge(false);
+    await adb.disconnect(device.port).catch(() => undefined);
+  }
 }
 
 async function get(path: string, timeoutMs = 3_000): Promise<{ status: number; text: string }> {
@@ -83,6 +133,8 @@ beforeAll(async () => {
       DEVICE_AGENT_REQUEST_TIMEOUT_SECONDS: '5',
       DEVICE_AGENT_RECONCILE_SECONDS: '5',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+      DEVICE_AGENT_USB_SYSFS_ROOT: sysfs,
+      DEVICE_AGENT_USB_KERNEL_LOG: kernelLog,
     }),
   );
   const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 30_000);
@@ -99,6 +151,7 @@ afterAll(async () => {
   for (const d of [...plugged.values(), ...unplugged.values()]) await d.stop();
   await adb.stop();
   await cloud.stop();
+  rmSync(usbDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('chaos soak', () => {
@@ -157,7 +210,7 @@ describe('chaos soak', () => {
           counts.restart = (counts.restart ?? 0) + 1;
           await adb.restart({ reconnect: false });
           // adb 29 forgets connected devices on a restart: connect the plugged ones again.
-          for (const d of plugged.values()) await adb.connect(d.port, { wait: false }).catch(() => undefined);
+          for (const [serial, d] of plugged) if (!debugOff.has(serial)) await adb.connect(d.port, { wait: false }).catch(() => undefined);
           continue;
         }
         const r = random();
@@ -185,6 +238,16 @@ describe('chaos soak', () => {
           action = 'stall-logs';
           agent.child.stdout?.pause();
           setTimeout(() => agent.child.stdout?.resume(), 2_000);
+        } else if (r < 0.87) {
+          // USB debugging off on a phone the cloud has been shown (so the agent knows it), or on again.
+          action = debugOff.has(serial) ? 'debug-on' : 'debug-off';
+          if (action === 'debug-on') await debugging(serial, true);
+          else if (serial !== ODD && plugged.has(serial) && cloud.devices().some((d) => d.info.udid === serial && d.isOnline)) await debugging(serial, false);
+          else action = 'quiet';
+        } else if (r < 0.9) {
+          // A port failing to enumerate (a worn cable, a flaky hub port): the kernel says so.
+          action = 'usb-error';
+          kernel(`usb ${portOf(serial)}: device descriptor read/64, error -71`);
         } else {
           action = 'quiet';
         }
@@ -196,12 +259,17 @@ describe('chaos soak', () => {
       cloud.resetFaults();
       agent.child.stdout?.resume();
       for (const d of plugged.values()) d.wedge(false);
-      await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
+      const onAdb = [...plugged].filter(([serial]) => !debugOff.has(serial));
+      await adb.waitForStates(new Map(onAdb.map(([, d]) => [d.serial, 'device'])), 60_000);
       const calm = Date.now();
+      const ready = onAdb.map(([serial]) => serial).sort();
+      const off = [...debugOff.keys()].sort();
       const present = [...plugged.keys()].sort();
+      // Every phone on adb whole and AVAILABLE; every phone off adb but on its port UNAVAILABLE, said why.
       const whole = (r: RecordedRequest) =>
         r.answer?.status === 200 &&
-        present.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE'));
+        ready.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')) &&
+        off.every((u) => devicesOf(r).some((d) => d.udid === u && d.status === 'UNAVAILABLE' && /adb does not list it/.test(d.message ?? '')));
       // Within the bound: the next scheduled report (20 s), plus a probe deadline and a request.
       const first = await cloud.waitForPut((r) => r.receivedAt >= calm && whole(r), 35_000);
       // The first report the cloud took after the calm may have been composed before it: a body
@@ -247,7 +315,7 @@ describe('chaos soak', () => {
       const health = await get('/healthz');
       const metrics = parseMetrics((await get('/metrics')).text);
       console.log(
-        `chaos: seed ${SEED}, ${SECONDS} s, actions ${JSON.stringify(counts)}, ${puts.length} PUTs (worst 10 s window: ${worst}), ` +
+        `chaos: seed ${SEED}, ${SECONDS} s, actions ${JSON.stringify(counts)}, ${off.length} phones off adb on their ports at the end, ${puts.length} PUTs (worst 10 s window: ${worst}), ` +
           `fds ${samples.map((s) => s.fds).join(' ')}, RSS MiB ${samples.map((s) => (s.rss / 2 ** 20).toFixed(0)).join(' ')}`,
       );
       expect(worst).toBeLessThanOrEqual(20);
@@ -284,7 +352,12 @@ describe('chaos soak', () => {
       expect(agent.child.exitCode).toBeNull();
       expect(health.status).toBe(200);
       expect(metrics.get('device_agent_adb_tracker_up')).toBe(1);
-      expect(metrics.get('device_agent_devices{state="device"}')).toBe(present.length);
+      expect(metrics.get('device_agent_devices{state="device"}')).toBe(ready.length);
+      // A phone off adb but on its port was never sent UNPLUGGED while it stayed so: each report the cloud took
+      // since was composed after the one that showed it on adb (reports never overlap; it was online then).
+      for (const [serial, since] of debugOff)
+        for (const r of cloud.putRequests().filter((q) => q.receivedAt > since && q.answer?.status === 200))
+          expect(devicesOf(r).find((d) => d.udid === serial)?.status, `${serial} off adb, on its port`).not.toBe('UNPLUGGED');
 
       // Flat: descriptors and RSS of the last third against the middle third (the
       // first third is warm-up), medians so that a sample landing mid-report does not decide.
