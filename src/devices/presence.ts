@@ -107,7 +107,9 @@ function slot(reason: PresenceReason): string {
  * The entries the agent owes the cloud now, one per reason and scope. Its
  * writers (the failed-source fallback in src/report/execute.ts, charge
  * control's pauses in src/actions/charge/paused-report.ts) say
- * their whole word for a reason and scope at once with `owe`; the report
+ * their whole word for a reason and scope at once with `owe`; a source's
+ * own entries (the Android source's remembered network phones) are written
+ * by execute.ts with `replace`, its whole word after each answer; the report
  * asks `report` once, on its clock.
  */
 export class PresenceLedger {
@@ -117,6 +119,16 @@ export class PresenceLedger {
   owe(reason: PresenceReason, devices: readonly DeviceInfo[], bound: PresenceBound): void {
     if (devices.length === 0) this.entries.delete(slot(reason));
     else this.entries.set(slot(reason), { reason, devices: [...devices], bound });
+  }
+
+  /**
+   * One writer's whole word for these kinds within the scopes it names
+   * (`owner/...`, a source's record keys): these entries, and none other of
+   * its; none: all of its entries of these kinds end.
+   */
+  replace(owner: string, kinds: readonly PresenceKind[], entries: readonly PresenceEntry[]): void {
+    for (const [at, entry] of this.entries) if (kinds.includes(entry.reason.kind) && entry.reason.scope.startsWith(`${owner}/`)) this.entries.delete(at);
+    for (const entry of entries) this.owe(entry.reason, entry.devices, entry.bound);
   }
 
   /** The entry of this reason and scope ends: its devices are no longer owed for it. */

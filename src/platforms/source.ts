@@ -6,6 +6,7 @@
 // and health problems of its own: nothing above names a platform.
 import type { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
+import type { PresenceEntry, PresenceKind } from '../devices/presence.js';
 import type { Platform } from '../devices/record.js';
 import type { Metric } from '../util/metric.js';
 
@@ -98,6 +99,18 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
    * (bounded), every record described from what is known.
    */
   collect(request: CollectRequest): Promise<DeviceInfo[]>;
+  /**
+   * The kinds of presence entry the source owes of its own (the Android
+   * source: 'network-dropped'), and the entries its last collect owes: devices
+   * it knows are there though nothing of theirs answers now, each scoped by
+   * its record key (platform/serial), with its bound. execute.ts writes them
+   * to the presence ledger after an answer, bounded like the source's list,
+   * as the source's whole word for those kinds, and ends them when the
+   * source fails, so that they are carried as they were in its list: only
+   * while it answers.
+   */
+  readonly owes?: readonly PresenceKind[];
+  owed?(): readonly PresenceEntry[];
   /** Read the slow facts again at the next inventory (an operator asked for a full report). */
   invalidateSlow(): void;
   /**

@@ -25,8 +25,8 @@ export interface Executed {
 
 export interface ExecuteOptions {
   registry: Pick<DeviceRegistry, 'list'>;
-  /** Where a failed source's devices are owed until it answers again. */
-  presence: Pick<PresenceLedger, 'owe' | 'end'>;
+  /** Where a failed source's devices are owed until it answers again, and a source's own owed devices while it answers. */
+  presence: Pick<PresenceLedger, 'owe' | 'end' | 'replace'>;
   clock: Clock & Timers;
   logger: Logger;
   /** How long a collect may take; none: as long as it takes (a one-shot command waits for every inventory). */
@@ -57,6 +57,9 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
+    // Read right after its own answer: what this collect owes, bounded as its list is.
+    const owed = (source.owed?.() ?? []).map((e) => ({ ...e, devices: bounded([...e.devices], source.platform, o.logger) }));
+    if (source.owes) o.presence.replace(source.platform, source.owes, owed);
     return { devices: bounded(devices, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
@@ -71,6 +74,8 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes(r.last, [message])] : []));
     // Replaced at each failure, ended by the next answer: the report asks the ledger for them.
     o.presence.owe(sourceFailed(source), bounded(devices, source.platform, o.logger), { while: `${source.label} fails` });
+    // What the source owed of its own was carried only while it answered, as its list was: not now.
+    if (source.owes) o.presence.replace(source.platform, source.owes, []);
     return { devices: [], ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
   } finally {
     timer?.cancel();

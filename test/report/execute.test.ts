@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/report/execute.js';
-import { PresenceLedger } from '../../src/devices/presence.js';
+import { PresenceLedger, type PresenceEntry } from '../../src/devices/presence.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
 import { systemClock } from '../../src/util/clock.js';
@@ -33,5 +33,39 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/its udid is 300 characters long, over the limit of 256/);
     expect(left[0]!.length).toBeLessThan(400);
+  });
+
+  it('writes what a source owes of its own to the presence ledger after an answer, bounded like its list, as its whole word; ends it when the source fails', async () => {
+    const { logger } = captureLogger();
+    const presence = new PresenceLedger();
+    // Charge control's entry under the same platform's keys is not the source's to replace.
+    presence.owe({ kind: 'charge-paused', scope: 'android/S1' }, [device('PAUSED01')], { while: 'paused' });
+    const dropped = { kind: 'network-dropped', scope: 'android/10.0.0.5:5555' } as const;
+    let owed: PresenceEntry[] = [{ reason: dropped, devices: [device('NET00001', { deviceName: 'N'.repeat(1_000) })], bound: { until: 9_000 } }];
+    let fail = false;
+    const src = Object.assign(
+      fakeSource(async () => {
+        if (fail) throw new Error('adb gone');
+        return [device('USB00001')];
+      }),
+      { owes: ['network-dropped'] as const, owed: () => owed },
+    );
+    const run = () => execute(src, request, { registry: { list: () => [] }, presence, clock: systemClock, logger, timeoutMs: undefined });
+    expect((await run()).devices.map((d) => d.udid)).toEqual(['USB00001']);
+    const written = presence.owed().find((e) => e.reason.kind === 'network-dropped')!;
+    expect(written.bound).toEqual({ until: 9_000 });
+    expect([...written.devices[0]!.deviceName!].length).toBeLessThanOrEqual(256);
+    expect(written.devices[0]!.message).toMatch(/clipped: deviceName$/);
+    // Its next answer owes nothing: the entry ends.
+    owed = [];
+    await run();
+    expect(presence.owed().map((e) => e.reason.kind)).toEqual(['charge-paused']);
+    owed = [{ reason: dropped, devices: [device('NET00001')], bound: { until: 9_000 } }];
+    await run();
+    expect(presence.owed().map((e) => e.reason.kind)).toEqual(['charge-paused', 'network-dropped']);
+    // A failure ends it: carried only while the source answers, as its list was.
+    fail = true;
+    await run();
+    expect(presence.owed().map((e) => e.reason.kind)).toEqual(['charge-paused']);
   });
 });

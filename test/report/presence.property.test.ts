@@ -1,28 +1,39 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../src/cloud/types.js';
-import { PresenceLedger, type PresenceReason } from '../../src/devices/presence.js';
+import { PresenceLedger, type PresenceEntry, type PresenceReason } from '../../src/devices/presence.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { androidPhone as phone } from '../support/devices.js';
 
 // The rule of docs/design/architecture.md ("Presence is never silently
 // lost"), over random lives of a few phones: plugged, answering, unplugged,
-// paused by charge control (a bound on the clock, or resumed), a source that
-// fails and answers again, time passing. The writers owe the ledger as the
+// paused by charge control (a bound on the clock, or resumed), a network
+// phone whose link drops (remembered for an hour from its last answer), a
+// source that fails and answers again, time passing, also between the
+// source's word and the report's ask. The writers owe the ledger as the
 // agent's do (a failed source: src/report/execute.ts; a pause: a bound on
-// the clock), the report asks it once, and the UNPLUGGED ledger composes.
+// the clock; the Android source's remembered network phones: its whole word
+// after each answer, ended by a failure, through execute.ts), the report
+// asks it once, and the UNPLUGGED ledger composes.
 // At every report each device once reported is either in the body with an
 // inventory and a reason, or sent UNPLUGGED exactly once, or waiting while a
 // source that did not answer says nothing is gone; never carried past its bound.
 
-const PHONES = ['P0', 'P1', 'P2'];
+const PHONES = ['P0', 'P1', 'P2', 'N0'];
+/** N0 is reached over TCP: its link can drop, and the source remembers it (src/platforms/android/remembered.ts). */
+const NETWORK = 'N0';
+/** remembered.ts's hour, shortened so that random ticks reach it. */
+const REMEMBER_MS = 90_000;
+const droppedOf = (udid: string): PresenceReason => ({ kind: 'network-dropped', scope: `android/${udid}` });
 const SOURCE: PresenceReason = { kind: 'source-failed', scope: 'android' };
 const pausedOf = (udid: string): PresenceReason => ({ kind: 'charge-paused', scope: `android/${udid}` });
 
 type Step =
   | { op: 'plug' | 'unplug' | 'resume'; phone: number }
   | { op: 'pause'; phone: number; ms: number }
-  | { op: 'fail' | 'answer' | 'report' }
+  | { op: 'drop' }
+  | { op: 'fail' | 'answer' }
+  | { op: 'report'; lag: number }
   | { op: 'tick'; ms: number };
 
 const phoneIx = fc.integer({ min: 0, max: PHONES.length - 1 });
@@ -30,7 +41,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constantFrom('plug' as const, 'unplug' as const, 'resume' as const), phone: phoneIx }),
   fc.record({ op: fc.constant('pause' as const), phone: phoneIx, ms: fc.integer({ min: 1, max: 60_000 }) }),
   fc.record({ op: fc.constantFrom('fail' as const, 'answer' as const) }),
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('report' as const) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('drop' as const) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('report' as const), lag: fc.integer({ min: 0, max: 5_000 }) }) },
   fc.record({ op: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 40_000 }) }),
 );
 
@@ -40,6 +52,10 @@ interface Phone {
   last?: DeviceInfo;
   /** Monotonic ms its pause ends by; its port is off, so it is off its source. */
   pausedUntil?: number;
+  /** The network phone's link dropped: off its source, remembered while `answeredAt` is within the hour. */
+  dropped?: boolean;
+  /** Monotonic ms it last answered (the network phone's memory). */
+  answeredAt?: number;
 }
 
 describe('presence ledger with the UNPLUGGED ledger: presence is never silently lost (issue 41)', () => {
@@ -48,22 +64,33 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         const presence = new PresenceLedger();
         const unplugged = new UnpluggedLedger();
-        const phones = new Map<string, Phone>(PHONES.map((u) => [u, { plugged: false }]));
+        // The network phone starts connected, so that its link has something to drop in most runs.
+        const phones = new Map<string, Phone>(PHONES.map((u) => [u, { plugged: u === NETWORK }]));
         /** Per udid: reported present since its last UNPLUGGED record, and whether that record went. */
         const told = new Map<string, { reported: boolean }>();
         let now = 0;
         let failing = false;
-        const listed = (p: Phone) => p.plugged && p.pausedUntil === undefined;
-        for (const s of [...steps, { op: 'answer' as const }, { op: 'tick' as const, ms: 120_000 }, { op: 'report' as const }]) {
+        const listed = (p: Phone) => p.plugged && p.pausedUntil === undefined && !p.dropped;
+        for (const s of [...steps, { op: 'answer' as const }, { op: 'tick' as const, ms: 120_000 }, { op: 'report' as const, lag: 0 }]) {
           const udid = 'phone' in s ? PHONES[s.phone]! : '';
           const p = phones.get(udid);
           switch (s.op) {
             case 'plug':
+              // A dropped network phone back on its address answers again.
               p!.plugged = true;
+              p!.dropped = false;
               break;
             case 'unplug':
+              // For a dropped network phone: someone disconnected its address, and it is forgotten.
               p!.plugged = false;
+              p!.dropped = false;
+              p!.answeredAt = undefined;
               break;
+            case 'drop': {
+              const q = phones.get(NETWORK)!;
+              if (listed(q) && q.answeredAt !== undefined) q.dropped = true;
+              break;
+            }
             case 'pause':
               // Charge control pauses a phone it has read, and owes it until the pause's bound.
               if (!listed(p!) || !p!.last) break;
@@ -86,16 +113,33 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               break;
             case 'report': {
               // The sources: an answering one lists its phones; a failed one owes their last inventories (execute.ts).
+              // An answering source also owes its remembered network phone, within the hour from its last answer.
               const present: DeviceInfo[] = [];
               const owed: DeviceInfo[] = [];
+              const remembered: PresenceEntry[] = [];
               for (const [u, q] of phones) {
+                if (u === NETWORK && q.dropped && !failing && q.answeredAt !== undefined) {
+                  if (now - q.answeredAt < REMEMBER_MS)
+                    remembered.push({
+                      reason: droppedOf(u),
+                      devices: [{ ...q.last!, status: 'UNAVAILABLE', message: 'link dropped' }],
+                      bound: { until: q.answeredAt + REMEMBER_MS },
+                    });
+                  else q.answeredAt = undefined;
+                }
                 if (!listed(q)) continue;
                 if (failing) {
                   if (q.last) owed.push({ ...q.last, message: 'source failed' });
-                } else present.push((q.last = phone(u)));
+                } else {
+                  present.push((q.last = phone(u)));
+                  if (u === NETWORK) q.answeredAt = now;
+                }
               }
               if (failing) presence.owe(SOURCE, owed, { while: 'the source fails' });
               else presence.end(SOURCE);
+              presence.replace('android', ['network-dropped'], remembered);
+              // The other sources' time: the report asks the ledger a little after this source's word.
+              now += s.lag;
               const { carried } = presence.report(present, now);
               const why = new Map(carried.map((c) => [c.info.udid, c.reason]));
               // As the reporter has it: a report is complete only when every source answered (src/report/reporter.ts).
@@ -114,6 +158,10 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                   if (!present.some((x) => x.udid === u)) {
                     expect(reason).toBeDefined();
                     if (reason!.kind === 'charge-paused') expect(now).toBeLessThan(q.pausedUntil!);
+                    if (reason!.kind === 'network-dropped') {
+                      expect(failing).toBe(false);
+                      expect(now).toBeLessThan(q.answeredAt! + REMEMBER_MS);
+                    }
                   }
                   told.set(u, { reported: true });
                 } else if (d) {

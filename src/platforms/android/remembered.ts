@@ -5,6 +5,8 @@
 // wedged one never will. Until it answers again it is reported with its
 // last inventory and a message naming what happened and whose fault it is
 // (its network link, or recovery's kick), instead of vanishing (issue 34).
+// The source owes it in the presence ledger (src/devices/presence.ts,
+// reason network-dropped), bounded by REMEMBER_MS from its last answer.
 //
 // The rule (docs/design/faults.md, docs/design/architecture.md): it is
 // forgotten, and so reported UNPLUGGED once, when it has not answered for

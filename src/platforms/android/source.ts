@@ -19,7 +19,7 @@ import { androidMetrics } from './metrics.js';
 import { composeMessage, withNotes } from '../../cloud/device-message.js';
 import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
 import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
-import { dedupeByUdid } from './inventory/dedupe.js';
+import { keptByUdid } from './inventory/dedupe.js';
 import type { DeviceProber, TierCache, TierCacheStore } from './inventory/probe.js';
 import { IdentityConflicts } from './identity-conflicts.js';
 import { limited } from '../../log/limited.js';
@@ -27,7 +27,8 @@ import { facetKey } from '../../devices/facet.js';
 import { lastCut, notesOf, reportedByFeature, type DeviceFeature } from '../../devices/feature.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import type { AdbServerHealth } from './adb/server-health.js';
-import { forgotten, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
+import { forgotten, REMEMBER_MS, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
+import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -78,6 +79,9 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   readonly platform = PLATFORM;
   readonly readyState = READY;
   readonly failuresAreShellSessions = true;
+  readonly owes: readonly PresenceKind[] = ['network-dropped'];
+  /** What the last collect owes the presence ledger (remembered.ts's phones): execute.ts writes it after the answer. */
+  private owing: PresenceEntry[] = [];
   private watcher: DeviceWatcher | undefined;
   private listedOnce = false;
   private readonly limiter: Limiter;
@@ -210,19 +214,31 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     if (waiting.length && request.waitForAll) await Promise.all(waiting);
     else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs, this.o.clock);
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
-    const described: Array<{ serial: string; info: DeviceInfo }> = [];
+    const described: Described[] = [];
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
-    for (const { serial, info } of this.rememberedOffList()) described.push({ serial, info });
+    described.push(...this.rememberedOffList());
     for (const record of records) {
+      const remembered = this.remembered(record);
       // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
-      const info = withFeatureNotes(this.remembered(record) ?? this.describe(record), [
-        this.o.server?.deviceNote(),
-        ...notesOf(this.features, record, records),
-      ]);
-      if (info) described.push({ serial: record.serial, info });
+      const info = withFeatureNotes(remembered?.info ?? this.describe(record), [this.o.server?.deviceNote(), ...notesOf(this.features, record, records)]);
+      if (info) described.push({ serial: record.serial, info, phone: remembered?.phone });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
-    return dedupeByUdid(described.map((d) => d.info));
+    // One per udid as before; a remembered phone that wins its udid is owed in the presence ledger, one that
+    // loses to a twin on USB hands it its tunnel here, as a listed TCP twin does.
+    const listed: DeviceInfo[] = [];
+    const owing: PresenceEntry[] = [];
+    for (const { info, from } of keptByUdid(described.map((d) => d.info))) {
+      const { serial, phone } = described[from]!;
+      if (phone === undefined) listed.push(info);
+      else owing.push({ reason: networkDropped(serial), devices: [info], bound: { until: phone.at + REMEMBER_MS } });
+    }
+    this.owing = owing;
+    return listed;
+  }
+
+  owed(): readonly PresenceEntry[] {
+    return this.owing;
   }
 
   /**
@@ -230,24 +246,27 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
    * as the phone last identified at its address while the rule of
    * remembered.ts keeps it.
    */
-  private remembered(record: DeviceSnapshot): DeviceInfo | undefined {
+  private remembered(record: DeviceSnapshot): { info: DeviceInfo; phone: RememberedPhone } | undefined {
     if (record.udid !== undefined || !isTcpSerial(record.serial)) return undefined;
     const phone = this.kept(record.key, true);
     return (
-      phone && rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, cut: this.cutAfter(record.serial, phone) })
+      phone && {
+        info: rememberedInfo(phone, { serial: record.serial, state: record.state, failure: record.failure?.text, cut: this.cutAfter(record.serial, phone) }),
+        phone,
+      }
     );
   }
 
   /** The remembered network phones adb does not list now, while the rule keeps them. */
-  private rememberedOffList(): Array<{ serial: string; info: DeviceInfo }> {
-    const out: Array<{ serial: string; info: DeviceInfo }> = [];
+  private rememberedOffList(): Described[] {
+    const out: Described[] = [];
     for (const [key] of this.o.registry.facet(REMEMBERED).entries()) {
       if (this.o.registry.get(key)) continue;
       const serial = key.slice(PLATFORM.length + 1);
       // Off adb on purpose: the feature that switched it off reports it, with why.
       if (reportedByFeature(this.features, key)) continue;
       const phone = this.kept(key, false);
-      if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, cut: this.cutAfter(serial, phone) }) });
+      if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, cut: this.cutAfter(serial, phone) }), phone });
     }
     return out;
   }
@@ -450,6 +469,22 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
+}
+
+/** What the report says of one device, and the remembered network phone it stands for, if it is one (remembered.ts). */
+interface Described {
+  serial: string;
+  info: DeviceInfo;
+  phone?: RememberedPhone;
+}
+
+/**
+ * Why a remembered network phone is carried: dropped or kicked off its
+ * address, not yet identified again; one entry per address (its record key),
+ * bounded by the hour remembered.ts keeps it.
+ */
+function networkDropped(serial: string): PresenceEntry['reason'] {
+  return { kind: 'network-dropped', scope: recordKey(PLATFORM, serial) };
 }
 
 /** A cut inventory's fields over the last reading of the same phone: a field it did not read keeps its last known value. */

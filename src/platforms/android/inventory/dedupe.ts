@@ -17,19 +17,29 @@ function rank(info: DeviceInfo): number {
  * over the network.
  */
 export function dedupeByUdid(infos: readonly DeviceInfo[]): DeviceInfo[] {
-  const groups = new Map<string, DeviceInfo[]>();
-  for (const info of infos) {
+  return keptByUdid(infos).map((k) => k.info);
+}
+
+/**
+ * dedupeByUdid, with the index in `infos` each kept entry came from: the
+ * source owes a remembered network phone that won its udid in the presence
+ * ledger rather than in its list, and one that lost still hands its tunnel over.
+ */
+export function keptByUdid(infos: readonly DeviceInfo[]): Array<{ info: DeviceInfo; from: number }> {
+  const groups = new Map<string, number[]>();
+  infos.forEach((info, i) => {
     const group = groups.get(info.udid);
-    if (group) group.push(info);
-    else groups.set(info.udid, [info]);
-  }
-  const result: DeviceInfo[] = [];
+    if (group) group.push(i);
+    else groups.set(info.udid, [i]);
+  });
+  const result: Array<{ info: DeviceInfo; from: number }> = [];
   for (const group of groups.values()) {
-    const sorted = [...group].sort((a, b) => rank(a) - rank(b));
-    const best = sorted[0];
-    if (!best) continue;
-    const tunnel = best.adbTunnelInfo ?? sorted.find((info) => info.adbTunnelInfo !== undefined)?.adbTunnelInfo;
-    result.push(tunnel === undefined ? best : { ...best, adbTunnelInfo: tunnel });
+    const sorted = [...group].sort((a, b) => rank(infos[a]!) - rank(infos[b]!));
+    const from = sorted[0];
+    if (from === undefined) continue;
+    const best = infos[from]!;
+    const tunnel = best.adbTunnelInfo ?? sorted.map((i) => infos[i]!).find((info) => info.adbTunnelInfo !== undefined)?.adbTunnelInfo;
+    result.push({ info: tunnel === undefined ? best : { ...best, adbTunnelInfo: tunnel }, from });
   }
   return result;
 }
