@@ -143,9 +143,9 @@ export class PresenceLedger {
     return answer;
   }
 
-  /** Whether this very device object is one an entry owes: it is worded by its writer, and an annotate pass leaves it alone. */
-  carries(info: DeviceInfo): boolean {
-    for (const entry of this.entries.values()) if (entry.devices.includes(info)) return true;
+  /** Whether this very device object is one an entry of this kind owes: worded by that writer, which its own annotate pass leaves alone. */
+  carries(info: DeviceInfo, kind: PresenceKind): boolean {
+    for (const entry of this.entries.values()) if (entry.reason.kind === kind && entry.devices.includes(info)) return true;
     return false;
   }
 

@@ -51,7 +51,7 @@ export function pausedInfo(pause: Readonly<ChargePause>): DeviceInfo {
 /**
  * The report's devices with the charge pauses applied to the paused phones
  * still on adb: UNAVAILABLE with the same message. A phone the ledger
- * carries (`owed`: off adb, worded by pausedInfo) is left as it is.
+ * carries for its pause (`owed`: off adb, worded by pausedInfo) is left as it is.
  */
 export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, owed: Pick<PresenceLedger, 'carries'>): DeviceInfo[] {
   const out = [...devices];
@@ -59,7 +59,8 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<Ch
     const pause = entry.pause;
     if (!pause) continue;
     const i = out.findIndex((d) => d.udid === pause.udid);
-    if (i < 0 || owed.carries(out[i]!)) continue;
+    // Worded by pausedInfo already; a phone another reason carries (a failed source's last state) still gets the pause's note.
+    if (i < 0 || owed.carries(out[i]!, 'charge-paused')) continue;
     // Once the port is on again, a phone back on adb speaks for itself; while the off switch is in
     // flight it is still on adb and charging, so the pause is not news yet (it goes out once the switch worked).
     if (!pause.ended && entry.switching !== 'off') out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [messageOf(pause)]);

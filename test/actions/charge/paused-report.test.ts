@@ -74,4 +74,20 @@ describe('charge pauses in the report', () => {
     expect(reported([], registry, pauses)).toEqual([]);
     expect(registry.presence.owed()).toEqual([]);
   });
+
+  it("a paused phone a failed source carries keeps the pause's note beside the failure's", () => {
+    const registry = new DeviceRegistry();
+    const pauses = new OwedPauses(registry, 'android');
+    pauses.set('S1', { failures: 0, pause: pause() });
+    // adb did not answer: its phones go out with their last state, this one among them.
+    registry.presence.owe({ kind: 'source-failed', scope: 'android' }, [info('P1', { message: 'the agent could not read its android devices' })], {
+      while: 'adb fails',
+    });
+    const out = reported([], registry, pauses);
+    expect(out.map((d) => d.udid)).toEqual(['P1']);
+    expect(out[0]).toMatchObject({
+      status: 'UNAVAILABLE',
+      message: expect.stringMatching(/^the agent could not read its android devices; charge paused to spare the battery: hub 1-1\.4 port 3/) as string,
+    });
+  });
 });
