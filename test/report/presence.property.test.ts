@@ -9,7 +9,9 @@ import { androidPhone as phone } from '../support/devices.js';
 // lost"), over random lives of a few phones: plugged, answering, unplugged,
 // paused by charge control (a bound on the clock, or resumed), a network
 // phone whose link drops (remembered for an hour from its last answer), a
-// source that fails and answers again, time passing, also between the
+// source that fails and answers again, a phone back on a new connection
+// whose inventory has not answered yet (its earlier one owed until it does),
+// time passing, also between the
 // source's word and the report's ask. The writers owe the ledger as the
 // agent's do (a failed source: src/report/execute.ts; a pause: a bound on
 // the clock; the Android source's remembered network phones: its whole word
@@ -27,9 +29,10 @@ const REMEMBER_MS = 90_000;
 const droppedOf = (udid: string): PresenceReason => ({ kind: 'network-dropped', scope: `android/${udid}` });
 const SOURCE: PresenceReason = { kind: 'source-failed', scope: 'android' };
 const pausedOf = (udid: string): PresenceReason => ({ kind: 'charge-paused', scope: `android/${udid}` });
+const backOf = (udid: string): PresenceReason => ({ kind: 'unanswered', scope: `android/${udid}` });
 
 type Step =
-  | { op: 'plug' | 'unplug' | 'resume'; phone: number }
+  | { op: 'plug' | 'unplug' | 'resume' | 'reconnect'; phone: number }
   | { op: 'pause'; phone: number; ms: number }
   | { op: 'drop' }
   | { op: 'fail' | 'answer' }
@@ -38,7 +41,7 @@ type Step =
 
 const phoneIx = fc.integer({ min: 0, max: PHONES.length - 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ op: fc.constantFrom('plug' as const, 'unplug' as const, 'resume' as const), phone: phoneIx }),
+  fc.record({ op: fc.constantFrom('plug' as const, 'unplug' as const, 'resume' as const, 'reconnect' as const), phone: phoneIx }),
   fc.record({ op: fc.constant('pause' as const), phone: phoneIx, ms: fc.integer({ min: 1, max: 60_000 }) }),
   fc.record({ op: fc.constantFrom('fail' as const, 'answer' as const) }),
   { weight: 2, arbitrary: fc.record({ op: fc.constant('drop' as const) }) },
@@ -56,6 +59,8 @@ interface Phone {
   dropped?: boolean;
   /** Monotonic ms it last answered (the network phone's memory). */
   answeredAt?: number;
+  /** Back on a new connection, its inventory not answered yet: the source owes its earlier one. */
+  back?: boolean;
 }
 
 describe('presence ledger with the UNPLUGGED ledger: presence is never silently lost (issue 41)', () => {
@@ -85,6 +90,10 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               p!.plugged = false;
               p!.dropped = false;
               p!.answeredAt = undefined;
+              break;
+            case 'reconnect':
+              // Its transport dropped and came back: the next report finds its inventory still running.
+              if (listed(p!) && p!.last) p!.back = true;
               break;
             case 'drop': {
               const q = phones.get(NETWORK)!;
@@ -130,6 +139,14 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                 if (!listed(q)) continue;
                 if (failing) {
                   if (q.last) owed.push({ ...q.last, message: 'source failed' });
+                } else if (q.back) {
+                  // Owed with its earlier inventory, not listed; it answers by the next report.
+                  remembered.push({
+                    reason: backOf(u),
+                    devices: [{ ...q.last!, status: 'UNAVAILABLE', message: 'back, not answered' }],
+                    bound: { while: 'unanswered' },
+                  });
+                  q.back = false;
                 } else {
                   present.push((q.last = phone(u)));
                   if (u === NETWORK) q.answeredAt = now;
@@ -137,7 +154,7 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               }
               if (failing) presence.owe(SOURCE, owed, { while: 'the source fails' });
               else presence.end(SOURCE);
-              presence.replace('android', ['network-dropped'], remembered);
+              presence.replace('android', ['network-dropped', 'unanswered'], remembered);
               // The other sources' time: the report asks the ledger a little after this source's word.
               now += s.lag;
               const { carried } = presence.report(present, now);
@@ -158,6 +175,7 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                   if (!present.some((x) => x.udid === u)) {
                     expect(reason).toBeDefined();
                     if (reason!.kind === 'charge-paused') expect(now).toBeLessThan(q.pausedUntil!);
+                    if (reason!.kind === 'unanswered') expect(failing || !listed(q)).toBe(false);
                     if (reason!.kind === 'network-dropped') {
                       expect(failing).toBe(false);
                       expect(now).toBeLessThan(q.answeredAt! + REMEMBER_MS);
@@ -165,8 +183,9 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                   }
                   told.set(u, { reported: true });
                 } else if (d) {
-                  // UNPLUGGED: once, and only for a device reported since its last one.
+                  // UNPLUGGED: once, only for a device reported since its last one, and never one its source lists.
                   expect(was).toBe(true);
+                  expect(listed(q)).toBe(false);
                   told.set(u, { reported: false });
                 } else if (was) {
                   // Absent and owed: only while a source that did not answer says nothing is gone.

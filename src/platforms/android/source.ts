@@ -79,8 +79,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   readonly platform = PLATFORM;
   readonly readyState = READY;
   readonly failuresAreShellSessions = true;
-  readonly owes: readonly PresenceKind[] = ['network-dropped'];
-  /** What the last collect owes the presence ledger (remembered.ts's phones): execute.ts writes it after the answer. */
+  readonly owes: readonly PresenceKind[] = ['network-dropped', 'unanswered'];
+  /** What the last collect owes the presence ledger (remembered.ts's phones, phones back on a new connection): execute.ts writes it after the answer. */
   private owing: PresenceEntry[] = [];
   private watcher: DeviceWatcher | undefined;
   private listedOnce = false;
@@ -219,19 +219,24 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     described.push(...this.rememberedOffList());
     for (const record of records) {
       const remembered = this.remembered(record);
+      const back = remembered ? undefined : this.backOnNewConnection(record);
       // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
-      const info = withFeatureNotes(remembered?.info ?? this.describe(record), [this.o.server?.deviceNote(), ...notesOf(this.features, record, records)]);
-      if (info) described.push({ serial: record.serial, info, phone: remembered?.phone });
+      const info = withFeatureNotes(remembered?.info ?? back ?? this.describe(record), [
+        this.o.server?.deviceNote(),
+        ...notesOf(this.features, record, records),
+      ]);
+      if (info) described.push({ serial: record.serial, info, phone: remembered?.phone, back: back !== undefined });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
-    // One per udid as before; a remembered phone that wins its udid is owed in the presence ledger, one that
-    // loses to a twin on USB hands it its tunnel here, as a listed TCP twin does.
+    // One per udid as before; a remembered phone, or one back on a new connection, that wins its udid is owed in
+    // the presence ledger; one that loses to a twin on USB hands it its tunnel here, as a listed TCP twin does.
     const listed: DeviceInfo[] = [];
     const owing: PresenceEntry[] = [];
     for (const { info, from } of keptByUdid(described.map((d) => d.info))) {
-      const { serial, phone } = described[from]!;
-      if (phone === undefined) listed.push(info);
-      else owing.push({ reason: networkDropped(serial), devices: [info], bound: { until: phone.at + REMEMBER_MS } });
+      const { serial, phone, back } = described[from]!;
+      if (phone !== undefined) owing.push({ reason: networkDropped(serial), devices: [info], bound: { until: phone.at + REMEMBER_MS } });
+      else if (back) owing.push({ reason: unanswered(serial), devices: [info], bound: UNTIL_IT_ANSWERS });
+      else listed.push(info);
     }
     this.owing = owing;
     return listed;
@@ -324,6 +329,22 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     }
   }
 
+  /**
+   * A phone back on a new connection (its transport dropped and came back)
+   * that has not answered on it yet: until it does, it keeps the fields it
+   * last gave, so the cloud is never sent it without its model. Owed in the
+   * presence ledger (unanswered), not in the source's list.
+   */
+  private backOnNewConnection(record: DeviceSnapshot): DeviceInfo | undefined {
+    if (record.state !== READY || record.last) return undefined;
+    const earlier = this.o.registry.facet(EARLIER).get(record.key);
+    if (!earlier || earlier.last.udid !== record.udid) return undefined;
+    const message = record.failure
+      ? this.advice(record)
+      : `the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of ${new Date(earlier.wallAt).toISOString()}`;
+    return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
+  }
+
   /** What the report says of one device, from what is known now. */
   private describe(record: DeviceSnapshot): DeviceInfo | undefined {
     const { serial, state, failure } = record;
@@ -331,16 +352,6 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     if (cached) {
       if (!failure || cached.message) return cached;
       return { ...cached, status: STATUS_UNAVAILABLE, ...composeMessage([this.advice(record)]) };
-    }
-    const earlier = state === READY ? this.o.registry.facet(EARLIER).get(record.key) : undefined;
-    if (earlier && earlier.last.udid === record.udid) {
-      // Back on a new connection (its transport dropped and came back): until
-      // it answers again, the phone keeps the fields it last gave, so the
-      // cloud is never sent it without its model.
-      const message = failure
-        ? this.advice(record)
-        : `the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of ${new Date(earlier.wallAt).toISOString()}`;
-      return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
     }
     const early = state === READY ? this.o.registry.facet(EARLY).get(record.key) : undefined;
     if (early) {
@@ -471,12 +482,19 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 }
 
-/** What the report says of one device, and the remembered network phone it stands for, if it is one (remembered.ts). */
+/** What the report says of one device, and the remembered network phone it stands for, if it is one (remembered.ts), or whether it is back on a new connection unanswered. */
 interface Described {
   serial: string;
   info: DeviceInfo;
   phone?: RememberedPhone;
+  back?: boolean;
 }
+
+/** Why a phone back on a new connection is carried with its earlier inventory: one entry per record, until its inventory answers (the source's next word). */
+function unanswered(serial: string): PresenceEntry['reason'] {
+  return { kind: 'unanswered', scope: recordKey(PLATFORM, serial) };
+}
+const UNTIL_IT_ANSWERS: PresenceEntry['bound'] = { while: 'its inventory on the new connection has not answered' };
 
 /**
  * Why a remembered network phone is carried: dropped or kicked off its

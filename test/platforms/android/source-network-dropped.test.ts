@@ -57,7 +57,7 @@ const never = () => new Promise<DeviceInfo>(() => undefined);
 describe('AndroidSource: a dropped network phone is owed in the presence ledger (issue 41)', () => {
   it('owes it, not lists it: its last inventory, UNAVAILABLE, what adb says of the address, until the hour remembered.ts keeps it', async () => {
     const { source, clock, collect } = bed((serial, n) => (serial === ADDRESS && n === 1 ? Promise.resolve(net()) : never()));
-    expect(source.owes).toEqual(['network-dropped']);
+    expect(source.owes).toEqual(['network-dropped', 'unanswered']);
     const [first] = await collect({ [ADDRESS]: 'device' });
     expect(first).toMatchObject({ udid: 'NET00001', status: 'AVAILABLE' });
     expect(source.owed()).toEqual([]);
