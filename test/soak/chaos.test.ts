@@ -287,7 +287,10 @@ describe('chaos soak', () => {
       // with what each report said of it, what adb lists and the agent's lines naming it.
       const ghosts = reportedPresent.filter((u) => !present.includes(u));
       const stale = devicesOf(first).filter((d) => d.status !== 'UNPLUGGED' && !present.includes(d.udid));
-      if (stale.length > 0) console.log(`chaos: the first report after the calm still held ${stale.map((d) => d.udid).join(', ')} (composed before it)`);
+      if (stale.length > 0)
+        console.log(
+          `chaos: the first report after the calm still held ${stale.map((d) => d.udid).join(', ')}; composed before the calm, or kept: the next report decides`,
+        );
       if (ghosts.length > 0) {
         const listed = await adb.devices().catch((e: unknown) => String(e));
         const about = (u: string) => agent.logs().filter((l) => JSON.stringify(l).includes(u));
