@@ -82,7 +82,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
   // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
   // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
-  const usb = new UsbLayer({ ...featureContext, offSource: registry.facet(OFF_SOURCE) });
+  const usb = new UsbLayer({ ...featureContext, offSource: registry.facet(OFF_SOURCE), presence: registry.presence });
   const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
   const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
   const unplugged = new UnpluggedLedger();

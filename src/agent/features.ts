@@ -42,7 +42,7 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     trustFeature(stats),
     chargeFeature(registry, stats, context?.powerPaths),
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
-    usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE) }),
+    usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE), presence: registry.presence }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
     readinessFixFeature(stats),
     // After health, once per report: several phones hot together are one host-level line; off without the health settings.

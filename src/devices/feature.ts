@@ -1,8 +1,9 @@
 // What acts on a device (recovery, charge control, Samsung's protection,
 // identity trust, ...) reaches the report through this one contract, so that
 // a platform names no feature and a feature plugs in with one line in
-// src/agent/features.ts. Each hook reads the feature's own facets; none
-// writes anything, since it runs while a report is being built.
+// src/agent/features.ts. While a report is being built a hook writes only
+// the feature's own facets, and `owe` the presence ledger, before the report
+// asks it.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { DeviceSnapshot } from './record.js';
@@ -41,6 +42,13 @@ export interface DeviceFeature {
   reportsAbsent?(key: string): boolean;
   /** The feature's last cut of the device's transport after `since` (monotonic ms), if any. */
   cutSince?(key: string, since: number): TransportCut | undefined;
+  /**
+   * Right before the report asks the presence ledger (src/devices/presence.ts),
+   * once per report: the feature writes there the devices it owes the cloud
+   * though no source lists them (the USB layer's phones off adb but on a
+   * port), as its whole word for its reason, to the ledger it was built with.
+   */
+  owe?(): void;
   /**
    * The report's devices once the sources and health are done with them:
    * the feature's own changes (a paused phone made UNAVAILABLE, one off adb
@@ -85,6 +93,11 @@ export function lastCut(features: readonly DeviceFeature[], key: string, since: 
     if (cut && (!latest || cut.at > latest.at)) latest = cut;
   }
   return latest;
+}
+
+/** Each feature's word to the presence ledger before the report asks it, in registration order. */
+export function oweAll(features: readonly DeviceFeature[]): void {
+  for (const f of features) f.owe?.();
 }
 
 /** Each feature's annotate pass over the report's devices, in registration order. */

@@ -14,7 +14,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { cleanStrings } from './clean-strings.js';
-import { annotateAll, type DeviceFeature } from '../devices/feature.js';
+import { annotateAll, oweAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 
@@ -108,6 +108,7 @@ export class Reporter {
     // The devices owed while nothing reads them (src/devices/presence.ts), asked once: a source's last reading
     // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
     const present = runs.flatMap((r) => r.devices);
+    oweAll(deps.features);
     const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
     const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
     const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));

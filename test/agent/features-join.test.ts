@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
-import { annotateAll, cellsOf } from '../../src/devices/feature.js';
+import { annotateAll, cellsOf, oweAll } from '../../src/devices/feature.js';
 import { OFF_SOURCE } from '../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
@@ -12,9 +12,10 @@ import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
 
 // The join as the features are registered (src/agent/features.ts): the USB
-// layer adds a phone adb stopped listing while sysfs (a tree built here)
-// shows its serial on a port, and publishes the fact; readiness, after it,
-// judges that phone not ready on usbDebugging. Neither imports the other.
+// layer owes in the presence ledger a phone adb stopped listing while sysfs
+// (a tree built here) shows its serial on a port, and publishes the fact;
+// readiness, after it, judges that phone not ready on usbDebugging. Neither
+// imports the other.
 
 const PHONE: DeviceInfo = {
   udid: 'USBOFF01',
@@ -41,22 +42,28 @@ function bed() {
     logger: captureLogger().logger,
     clock: systemClock,
   });
-  return { registry, features, unplug: () => rmSync(port, { recursive: true }) };
+  // One report's pass as the reporter runs it: the features owe, the presence ledger is asked once, then the annotate pass.
+  const report = (present: DeviceInfo[]): DeviceInfo[] => {
+    oweAll(features);
+    const { carried } = registry.presence.report(present, 0);
+    return annotateAll(features, [...present, ...carried.map((c) => c.info)]);
+  };
+  return { registry, features, report, unplug: () => rmSync(port, { recursive: true }) };
 }
 
 describe('the USB layer and readiness, as registered', () => {
   it('a phone off adb while on its port: UNAVAILABLE, not ready on usbDebugging with the cause, READY says so; off the port, the fact is dropped', () => {
-    const { registry, features, unplug } = bed();
-    annotateAll(features, [PHONE]);
+    const { registry, features, report, unplug } = bed();
+    report([PHONE]);
     // adb lists it no more.
-    const [off] = annotateAll(features, []);
+    const [off] = report([]);
     expect(off).toMatchObject({ udid: 'USBOFF01', status: 'UNAVAILABLE', state: 'no device', support: { appiumDisabled: true } });
     expect(off!.message).toMatch(/^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 .* not unplugged$/);
     expect(cellsOf(features, off!, undefined)).toMatchObject({ readiness: 'not ready: usbDebugging', usbPort: '1-1.3' });
     expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toEqual({ port: '1-1.3', source: 'adb' });
     // Taken off the port: no longer added, no longer published.
     unplug();
-    expect(annotateAll(features, [])).toEqual([]);
+    expect(report([])).toEqual([]);
     expect(registry.facet(OFF_SOURCE).entries()).toEqual([]);
   });
 });

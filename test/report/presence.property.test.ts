@@ -11,6 +11,8 @@ import { androidPhone as phone } from '../support/devices.js';
 // phone whose link drops (remembered for an hour from its last answer), a
 // source that fails and answers again, a phone back on a new connection
 // whose inventory has not answered yet (its earlier one owed until it does),
+// a USB phone whose debugging goes off and on (off adb, on its port: the USB
+// layer owes every phone it has seen listed that sysfs shows on a port),
 // time passing, also between the
 // source's word and the report's ask. The writers owe the ledger as the
 // agent's do (a failed source: src/report/execute.ts; a pause: a bound on
@@ -30,9 +32,10 @@ const droppedOf = (udid: string): PresenceReason => ({ kind: 'network-dropped', 
 const SOURCE: PresenceReason = { kind: 'source-failed', scope: 'android' };
 const pausedOf = (udid: string): PresenceReason => ({ kind: 'charge-paused', scope: `android/${udid}` });
 const backOf = (udid: string): PresenceReason => ({ kind: 'unanswered', scope: `android/${udid}` });
+const USB: PresenceReason = { kind: 'off-source', scope: 'usb' };
 
 type Step =
-  | { op: 'plug' | 'unplug' | 'resume' | 'reconnect'; phone: number }
+  | { op: 'plug' | 'unplug' | 'resume' | 'reconnect' | 'debug'; phone: number }
   | { op: 'pause'; phone: number; ms: number }
   | { op: 'drop' }
   | { op: 'fail' | 'answer' }
@@ -42,6 +45,8 @@ type Step =
 const phoneIx = fc.integer({ min: 0, max: PHONES.length - 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constantFrom('plug' as const, 'unplug' as const, 'resume' as const, 'reconnect' as const), phone: phoneIx }),
+  // The USB phones (P0 to P2) only: the network phone has no port.
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('debug' as const), phone: fc.integer({ min: 0, max: 2 }) }) },
   fc.record({ op: fc.constant('pause' as const), phone: phoneIx, ms: fc.integer({ min: 1, max: 60_000 }) }),
   fc.record({ op: fc.constantFrom('fail' as const, 'answer' as const) }),
   { weight: 2, arbitrary: fc.record({ op: fc.constant('drop' as const) }) },
@@ -61,6 +66,8 @@ interface Phone {
   answeredAt?: number;
   /** Back on a new connection, its inventory not answered yet: the source owes its earlier one. */
   back?: boolean;
+  /** Its USB debugging is off: adb does not list it, its port still shows it. */
+  debugOff?: boolean;
 }
 
 describe('presence ledger with the UNPLUGGED ledger: presence is never silently lost (issue 41)', () => {
@@ -69,13 +76,16 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         const presence = new PresenceLedger();
         const unplugged = new UnpluggedLedger();
-        // The network phone starts connected, so that its link has something to drop in most runs.
-        const phones = new Map<string, Phone>(PHONES.map((u) => [u, { plugged: u === NETWORK }]));
+        // The network phone and one USB phone start connected, so that a link has something to drop and a
+        // debugging switch something to turn off in most runs.
+        const phones = new Map<string, Phone>(PHONES.map((u) => [u, { plugged: u === NETWORK || u === 'P0' }]));
         /** Per udid: reported present since its last UNPLUGGED record, and whether that record went. */
         const told = new Map<string, { reported: boolean }>();
         let now = 0;
         let failing = false;
-        const listed = (p: Phone) => p.plugged && p.pausedUntil === undefined && !p.dropped;
+        const listed = (p: Phone) => p.plugged && p.pausedUntil === undefined && !p.dropped && !p.debugOff;
+        /** On its USB port, as sysfs shows it: plugged, its port not switched off by a pause; the network phone has none. */
+        const onPort = (u: string, p: Phone) => u !== NETWORK && p.plugged && p.pausedUntil === undefined;
         for (const s of [...steps, { op: 'answer' as const }, { op: 'tick' as const, ms: 120_000 }, { op: 'report' as const, lag: 0 }]) {
           const udid = 'phone' in s ? PHONES[s.phone]! : '';
           const p = phones.get(udid);
@@ -88,8 +98,13 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
             case 'unplug':
               // For a dropped network phone: someone disconnected its address, and it is forgotten.
               p!.plugged = false;
+              p!.debugOff = false;
               p!.dropped = false;
               p!.answeredAt = undefined;
+              break;
+            case 'debug':
+              // Its debugging goes off (an update) or on again; its port keeps it throughout.
+              if (PHONES[s.phone] !== NETWORK && p!.plugged) p!.debugOff = !p!.debugOff;
               break;
             case 'reconnect':
               // Its transport dropped and came back: the next report finds its inventory still running.
@@ -155,6 +170,12 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               if (failing) presence.owe(SOURCE, owed, { while: 'the source fails' });
               else presence.end(SOURCE);
               presence.replace('android', ['network-dropped', 'unanswered'], remembered);
+              // The USB layer, right before the ask: every phone it has seen listed (read once) that is on a port.
+              presence.owe(
+                USB,
+                [...phones].flatMap(([u, q]) => (q.last && onPort(u, q) ? [{ ...q.last, state: 'no device', status: 'UNAVAILABLE', message: 'off adb' }] : [])),
+                { while: 'on a port, off adb' },
+              );
               // The other sources' time: the report asks the ledger a little after this source's word.
               now += s.lag;
               const { carried } = presence.report(present, now);
@@ -176,6 +197,7 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                     expect(reason).toBeDefined();
                     if (reason!.kind === 'charge-paused') expect(now).toBeLessThan(q.pausedUntil!);
                     if (reason!.kind === 'unanswered') expect(failing || !listed(q)).toBe(false);
+                    if (reason!.kind === 'off-source') expect(onPort(u, q)).toBe(true);
                     if (reason!.kind === 'network-dropped') {
                       expect(failing).toBe(false);
                       expect(now).toBeLessThan(q.answeredAt! + REMEMBER_MS);
@@ -186,6 +208,8 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                   // UNPLUGGED: once, only for a device reported since its last one, and never one its source lists.
                   expect(was).toBe(true);
                   expect(listed(q)).toBe(false);
+                  // Nor one still on its USB port: off adb is not unplugged.
+                  expect(onPort(u, q) && q.last !== undefined).toBe(false);
                   told.set(u, { reported: false });
                 } else if (was) {
                   // Absent and owed: only while a source that did not answer says nothing is gone.

@@ -15,7 +15,8 @@ export function usbFeature(context: (UsbContext & { layer?: UsbLayer }) | undefi
     start: () => layer?.start(),
     stop: () => layer?.stop(),
     notes: (device) => [layer?.noteFor(device)],
-    // Last: a phone another feature reports off its list (a charge pause) is in the list by then.
+    owe: () => layer?.oweOnUsb(),
+    // The phones off adb the ledger carried for it are in the list by then: it publishes them and says so once.
     annotate: (devices) => (layer ? layer.withPhonesOnUsb(devices) : [...devices]),
     columns: () => (layer?.on ? [{ key: 'usbPort', title: 'USB PORT' }] : []),
     cells: (info, device): Record<string, string> => {

@@ -8,6 +8,7 @@ import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
 import type { Facet } from '../../devices/facet.js';
 import type { OffSource } from '../../devices/off-source.js';
+import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
@@ -41,7 +42,17 @@ export interface UsbContext {
   clock: Clock & Timers;
   /** Where the layer publishes the phones on a port and off their source's list (src/devices/off-source.ts), for readiness to read. */
   offSource?: Facet<OffSource>;
+  /**
+   * Where the layer owes those phones (src/devices/presence.ts, off-source),
+   * so that the report carries them; none: it reports no phone off its list
+   * (a layer built alone, for its port records).
+   */
+  presence?: Pick<PresenceLedger, 'owe' | 'carries'>;
 }
+
+/** The USB layer's one entry in the presence ledger: the phones listed before, on a port now, off their source's list. */
+const OFF_SOURCE_REASON: PresenceReason = { kind: 'off-source', scope: 'usb' };
+const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on a port and its source does not list it' };
 
 export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
@@ -61,6 +72,8 @@ export class UsbLayer implements UsbEvidence {
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
   private readonly listed = new Map<string, DeviceInfo>();
   private readonly saidOffList: SaidOnce;
+  /** sysfs's serials on ports as the last owe read them, for the annotate pass of the same report. */
+  private owedFrom: ReadonlyMap<string, string> | undefined;
   private anchor: { wall: number; tsUs: number } | undefined;
   private readonly failures = new PortFailureCounts();
   private readonly loggedByLayer = new Map<Layer, number>();
@@ -167,24 +180,42 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * The report's devices, with each phone listed before that its source
-   * lists no more while sysfs still shows its USB serial on a port: it is
-   * there, adb (or usbmuxd) just cannot see it.
+   * Before the report asks the presence ledger: each phone listed before
+   * whose USB serial sysfs shows on a port, worded as off its source's list.
+   * The ledger carries those the report does not hold otherwise (listed by
+   * their source, or carried for an earlier reason such as a failed source's
+   * last state): it is there, adb (or usbmuxd) just cannot see it.
+   */
+  oweOnUsb(): void {
+    const { presence, settings } = this.context;
+    if (!presence) return;
+    this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string>() : serialsOnPorts(settings.usb.sysfsRoot);
+    presence.owe(OFF_SOURCE_REASON, onUsbOffList([], this.listed.values(), this.owedFrom), WHILE_ON_PORT);
+  }
+
+  /**
+   * The report's devices, the phones the ledger carried for the layer among
+   * them: those are published for readiness and said once; the others are
+   * remembered as listed. The list is left as it is.
    */
   withPhonesOnUsb(devices: readonly DeviceInfo[]): DeviceInfo[] {
-    const root = this.context.settings.usb.sysfsRoot;
-    if (root === '') return [...devices];
-    const onUsb = serialsOnPorts(root);
-    const added = onUsbOffList(devices, this.listed.values(), onUsb);
+    const { presence } = this.context;
+    if (!presence || this.owedFrom === undefined) return [...devices];
+    const onUsb = this.owedFrom;
+    const added = devices.filter((d) => presence.carries(d, 'off-source'));
     this.publish(added, onUsb);
     for (const d of added) {
       if (!this.saidOffList.say(d.udid)) continue;
       this.context.logger.info({ udid: d.udid }, `${d.udid} ${d.message ?? ''}`);
     }
-    rememberListed(this.listed, devices, onUsb);
+    rememberListed(
+      this.listed,
+      devices.filter((d) => !added.includes(d)),
+      onUsb,
+    );
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
     this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
-    return [...devices, ...added];
+    return [...devices];
   }
 
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { PresenceLedger } from '../../../src/devices/presence.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { UsbLayer } from '../../../src/features/usb/layer.js';
 import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.js';
@@ -66,15 +67,26 @@ describe('the USB feature over a sysfs tree', () => {
     mkdirSync(port);
     writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
     const log = captureLogger();
-    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock });
-    expect(feature.annotate!([pixel])).toEqual([pixel]);
-    const off = feature.annotate!([]);
+    const presence = new PresenceLedger();
+    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock, presence });
+    // One report as the reporter runs it: the feature owes, the ledger is asked once, then the annotate pass.
+    const report = (present: DeviceInfo[]): DeviceInfo[] => {
+      feature.owe!();
+      return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
+    };
+    expect(report([pixel])).toEqual([pixel]);
+    const off = report([]);
     expect(off).toHaveLength(1);
     expect(off[0]).toMatchObject({ udid: 'udid-pixel', status: 'UNAVAILABLE', state: 'no device' });
-    expect(feature.annotate!([])).toHaveLength(1);
+    expect(presence.owed().map((e) => e.reason)).toEqual([{ kind: 'off-source', scope: 'usb' }]);
+    expect(report([])).toHaveLength(1);
     expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
+    // Carried for a reason nearer the phone (its source failed, and carries its last state): not off adb.
+    presence.owe({ kind: 'source-failed', scope: 'android' }, [pixel], { while: 'adb fails' });
+    expect(report([])).toEqual([pixel]);
+    presence.end({ kind: 'source-failed', scope: 'android' });
     rmSync(port, { recursive: true });
-    expect(feature.annotate!([])).toEqual([]);
+    expect(report([])).toEqual([]);
   });
 });
 
@@ -83,7 +95,18 @@ describe('after a restart: the devices an earlier run reported', () => {
     const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-restart-'));
     mkdirSync(join(root, '1-1.4.2'));
     writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
-    const layer = new UsbLayer({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: captureLogger().logger, clock: systemClock });
+    const presence = new PresenceLedger();
+    const layer = new UsbLayer({
+      settings: { usb: { kernelLog: '', sysfsRoot: root } },
+      stateDir: root,
+      logger: captureLogger().logger,
+      clock: systemClock,
+      presence,
+    });
+    const report = (present: DeviceInfo[]): DeviceInfo[] => {
+      layer.oweOnUsb();
+      return layer.withPhonesOnUsb([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
+    };
     // As reported-devices.json gives them back: identity only.
     const earlier = [
       pixel,
@@ -91,11 +114,11 @@ describe('after a restart: the devices an earlier run reported', () => {
       { ...pixel, udid: 'udid-old', serialNumber: '1A2B3C4D', status: 'UNPLUGGED' },
     ];
     layer.rememberEarlier(earlier.map((d) => storedDevice(JSON.parse(JSON.stringify(d)))!));
-    const first = layer.withPhonesOnUsb([]);
+    const first = report([]);
     expect(first.map((d) => d.udid)).toEqual(['udid-pixel']);
     expect(first[0]).toMatchObject({ serialNumber: '1A2B3C4D', modelName: 'Pixel 8', state: 'no device', status: 'UNAVAILABLE' });
     expect(first[0]!.message).toMatch(/^on USB port 1-1\.4\.2 \(the kernel enumerated it\) but adb does not list it: /);
     // Listed again this run: the listing wins, and the earlier word is not added beside it.
-    expect(layer.withPhonesOnUsb([pixel])).toEqual([pixel]);
+    expect(report([pixel])).toEqual([pixel]);
   });
 });
