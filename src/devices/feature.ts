@@ -47,8 +47,12 @@ export interface DeviceFeature {
    * once per report: the feature writes there the devices it owes the cloud
    * though no source lists them (the USB layer's phones off adb but on a
    * port), as its whole word for its reason, to the ledger it was built with.
+   * `listing.absentIsGone(udid)`: whether that device, absent from the
+   * report, would be called gone (UNPLUGGED) by it: not while a source fails,
+   * nor, while an adb server comes back, for a device it has not listed again
+   * yet.
    */
-  owe?(): void;
+  owe?(listing: Listing): void;
   /**
    * The report's devices once the sources and health are done with them:
    * the feature's own changes (a paused phone made UNAVAILABLE, one off adb
@@ -96,8 +100,13 @@ export function lastCut(features: readonly DeviceFeature[], key: string, since: 
 }
 
 /** Each feature's word to the presence ledger before the report asks it, in registration order. */
-export function oweAll(features: readonly DeviceFeature[]): void {
-  for (const f of features) f.owe?.();
+/** What the report knows of its sources' listings when the features owe. */
+export interface Listing {
+  absentIsGone(udid: string): boolean;
+}
+
+export function oweAll(features: readonly DeviceFeature[], listing: Listing): void {
+  for (const f of features) f.owe?.(listing);
 }
 
 /** Each feature's annotate pass over the report's devices, in registration order. */

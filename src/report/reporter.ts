@@ -87,11 +87,12 @@ export class Reporter {
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
-    return (await this.collect(request)).devices;
+    return (await this.collect(request, true)).devices;
   }
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
-  private async collect(request: CollectRequest): Promise<{ devices: DeviceInfo[]; answered: boolean }> {
+  /** `complete`: whether the plan takes the sources' listings as complete (the USB layer calls a phone off adb only then). */
+  private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean }> {
     const { deps } = this;
     const t0 = deps.clock.monotonic();
     const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
@@ -108,7 +109,8 @@ export class Reporter {
     // The devices owed while nothing reads them (src/devices/presence.ts), asked once: a source's last reading
     // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
     const present = runs.flatMap((r) => r.devices);
-    oweAll(deps.features);
+    const answeredAll = runs.every((r) => r.ok);
+    oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete) });
     const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
     const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
     const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));
@@ -128,7 +130,7 @@ export class Reporter {
 
   private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
     const [{ devices, answered }, machine] = await Promise.all([
-      this.collect(plan.request),
+      this.collect(plan.request, plan.complete),
       this.while(
         () => this.machinePending++,
         () => this.machinePending--,

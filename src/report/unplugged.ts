@@ -52,6 +52,15 @@ export class UnpluggedLedger {
     for (const d of devices) if (!this.reported.has(d.udid)) this.reported.set(d.udid, d);
   }
 
+  /**
+   * Whether a device absent from a report composed now would be called gone,
+   * as compose() decides: on a complete listing, or once seen since adb
+   * (re)connected. The USB layer calls a phone off adb instead exactly then.
+   */
+  absentIsGone(udid: string, complete: boolean): boolean {
+    return complete || this.seenSinceConnect.has(udid);
+  }
+
   /** Whether some device reported earlier has not been seen since adb connected: only adb settling can tell if it is gone. */
   get awaitingSettle(): boolean {
     for (const udid of this.reported.keys()) if (!this.seenSinceConnect.has(udid)) return true;

@@ -44,7 +44,7 @@ function bed() {
   });
   // One report's pass as the reporter runs it: the features owe, the presence ledger is asked once, then the annotate pass.
   const report = (present: DeviceInfo[]): DeviceInfo[] => {
-    oweAll(features);
+    oweAll(features, { absentIsGone: () => true });
     const { carried } = registry.presence.report(present, 0);
     return annotateAll(features, [...present, ...carried.map((c) => c.info)]);
   };

@@ -285,4 +285,31 @@ describe('the USB layer in the daemon', () => {
     for (const r of cloud.putRequests().filter((r) => r.receivedAt >= startedAt))
       expect(devicesOf(r).find((d) => d.udid === 'USBRST01')?.status).not.toBe('UNPLUGGED');
   }, 90_000);
+
+  it('an adb server restart is not USB debugging turned off: phones on their ports that adb lists again as it comes back are not called off adb, nor logged so', async () => {
+    const { sysfs } = lab();
+    const serials = ['USBRS001', 'USBRS002', 'USBRS003'];
+    const phones = [];
+    for (const [i, serial] of serials.entries()) {
+      onPort(sysfs, `1-1.${i + 1}`, serial);
+      phones.push(await bed.plug(serial));
+    }
+    const agent = bed.run({ DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
+    await cloud.waitForPut((r) => serials.every((u) => reported(u, (d) => d.status === 'AVAILABLE')(r)), 30_000);
+    const restartAt = Date.now();
+    // The server restarts and takes a few seconds to have every phone again (adb connects them one by one).
+    await bed.adb.restart({ reconnect: false });
+    // A report while the server has none of them yet (the daemon reports every 2 s here).
+    await cloud.waitForPut((r) => r.receivedAt > restartAt && r.answer?.status === 200, 20_000);
+    for (const p of phones) await bed.adb.connect(p.port);
+    await cloud.waitForPut((r) => r.receivedAt > restartAt && serials.every((u) => reported(u, (d) => d.status === 'AVAILABLE')(r)), 40_000);
+    const offAdb = (d: ReportedDevice): boolean => /adb does not list it/.test(d.message ?? '');
+    for (const r of cloud.putRequests().filter((q) => q.receivedAt > restartAt))
+      expect(
+        devicesOf(r)
+          .filter(offAdb)
+          .map((d) => d.udid),
+      ).toEqual([]);
+    expect(agent.logs().filter((l) => /adb does not list it/.test(String(l.msg)))).toEqual([]);
+  }, 90_000);
 });

@@ -15,7 +15,7 @@ export function usbFeature(context: (UsbContext & { layer?: UsbLayer }) | undefi
     start: () => layer?.start(),
     stop: () => layer?.stop(),
     notes: (device) => [layer?.noteFor(device)],
-    owe: () => layer?.oweOnUsb(),
+    owe: (listing) => layer?.oweOnUsb(listing),
     // The phones off adb the ledger carried for it are in the list by then: it publishes them and says so once.
     annotate: (devices) => (layer ? layer.withPhonesOnUsb(devices) : [...devices]),
     columns: () => (layer?.on ? [{ key: 'usbPort', title: 'USB PORT' }] : []),

@@ -9,6 +9,7 @@ import type { Settings } from '../../config/schema.js';
 import type { Facet } from '../../devices/facet.js';
 import type { OffSource } from '../../devices/off-source.js';
 import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
+import type { Listing } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
@@ -184,13 +185,21 @@ export class UsbLayer implements UsbEvidence {
    * whose USB serial sysfs shows on a port, worded as off its source's list.
    * The ledger carries those the report does not hold otherwise (listed by
    * their source, or carried for an earlier reason such as a failed source's
-   * last state): it is there, adb (or usbmuxd) just cannot see it.
+   * last state): it is there, adb (or usbmuxd) just cannot see it. Only a
+   * phone the report would otherwise call gone: while an adb server comes
+   * back (restarted, reconnected) it lists the phones one by one, and one not
+   * listed again yet is not one whose debugging went off (nor is it gone).
    */
-  oweOnUsb(): void {
+  oweOnUsb(listing: Listing = { absentIsGone: () => true }): void {
     const { presence, settings } = this.context;
     if (!presence) return;
     this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string>() : serialsOnPorts(settings.usb.sysfsRoot);
-    presence.owe(OFF_SOURCE_REASON, onUsbOffList([], this.listed.values(), this.owedFrom), WHILE_ON_PORT);
+    const off = onUsbOffList([], this.listed.values(), this.owedFrom);
+    presence.owe(
+      OFF_SOURCE_REASON,
+      off.filter((d) => listing.absentIsGone(d.udid)),
+      WHILE_ON_PORT,
+    );
   }
 
   /**

@@ -71,7 +71,7 @@ describe('the USB feature over a sysfs tree', () => {
     const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock, presence });
     // One report as the reporter runs it: the feature owes, the ledger is asked once, then the annotate pass.
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!();
+      feature.owe!({ absentIsGone: () => true });
       return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
     };
     expect(report([pixel])).toEqual([pixel]);
@@ -81,6 +81,9 @@ describe('the USB feature over a sysfs tree', () => {
     expect(presence.owed().map((e) => e.reason)).toEqual([{ kind: 'off-source', scope: 'usb' }]);
     expect(report([])).toHaveLength(1);
     expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
+    // While adb comes back after a restart, a phone it has not listed again is not one whose debugging went off.
+    feature.owe!({ absentIsGone: () => false });
+    expect(presence.report([], 0).carried).toEqual([]);
     // Carried for a reason nearer the phone (its source failed, and carries its last state): not off adb.
     presence.owe({ kind: 'source-failed', scope: 'android' }, [pixel], { while: 'adb fails' });
     expect(report([])).toEqual([pixel]);
