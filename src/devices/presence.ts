@@ -114,6 +114,8 @@ function slot(reason: PresenceReason): string {
  */
 export class PresenceLedger {
   private readonly entries = new Map<string, PresenceEntry>();
+  /** The reason each device the last report carried was carried for, by udid: what `carries` answers. */
+  private lastCarried = new Map<string, PresenceKind>();
 
   /** These devices are owed for this reason and scope, so bounded, and no other; none: the entry ends. */
   owe(reason: PresenceReason, devices: readonly DeviceInfo[], bound: PresenceBound): void {
@@ -140,13 +142,18 @@ export class PresenceLedger {
   report(present: readonly DeviceInfo[], now: number): Carried {
     const answer = carry([...this.entries.values()], present, now);
     for (const entry of answer.expired) this.entries.delete(slot(entry.reason));
+    this.lastCarried = new Map(answer.carried.map((c) => [c.info.udid, c.reason.kind]));
     return answer;
   }
 
-  /** Whether this very device object is one an entry of this kind owes: worded by that writer, which its own annotate pass leaves alone. */
-  carries(info: DeviceInfo, kind: PresenceKind): boolean {
-    for (const entry of this.entries.values()) if (entry.reason.kind === kind && entry.devices.includes(info)) return true;
-    return false;
+  /**
+   * Whether the last report carried this device (by udid) for this kind:
+   * worded by that writer, which its own annotate pass leaves alone. By udid,
+   * not by object, so that a feature that copies every device on the way
+   * does not hide which were carried from those after it.
+   */
+  carries(info: Pick<DeviceInfo, 'udid'>, kind: PresenceKind): boolean {
+    return this.lastCarried.get(info.udid) === kind;
   }
 
   /** The entries held now, for a test or a view. */

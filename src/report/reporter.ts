@@ -91,7 +91,7 @@ export class Reporter {
   }
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
-  /** `complete`: whether the plan takes the sources' listings as complete (the USB layer calls a phone off adb only then). */
+  /** `complete`: whether the plan takes the sources' listings as complete; with the UNPLUGGED ledger it decides which absent phone is gone, and so which one the USB layer may call off adb. */
   private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean }> {
     const { deps } = this;
     const t0 = deps.clock.monotonic();

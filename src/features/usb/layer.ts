@@ -190,7 +190,7 @@ export class UsbLayer implements UsbEvidence {
    * back (restarted, reconnected) it lists the phones one by one, and one not
    * listed again yet is not one whose debugging went off (nor is it gone).
    */
-  oweOnUsb(listing: Listing = { absentIsGone: () => true }): void {
+  oweOnUsb(listing: Listing): void {
     const { presence, settings } = this.context;
     if (!presence) return;
     this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string>() : serialsOnPorts(settings.usb.sysfsRoot);

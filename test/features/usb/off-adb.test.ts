@@ -93,6 +93,29 @@ describe('the USB feature over a sysfs tree', () => {
   });
 });
 
+describe('the USB feature after a feature that copies every device', () => {
+  it('still knows the phones the ledger carried for it, by udid: it says them, and remembers the others as listed', () => {
+    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-copied-'));
+    mkdirSync(join(root, '1-1.4.2'));
+    writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
+    const log = captureLogger();
+    const presence = new PresenceLedger();
+    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock, presence });
+    const report = (present: DeviceInfo[]): DeviceInfo[] => {
+      feature.owe!({ absentIsGone: () => true });
+      // A feature registered before it that hands on a copy of each device.
+      return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)].map((d) => ({ ...d })));
+    };
+    report([pixel]);
+    expect(report([]).map((d) => d.udid)).toEqual(['udid-pixel']);
+    expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
+    // Listed again: not carried, so not said; off again later, said again.
+    report([pixel]);
+    report([]);
+    expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(2);
+  });
+});
+
 describe('after a restart: the devices an earlier run reported', () => {
   it('a phone whose debugging went off while the agent was down is known on its port from the first report; one gone from USB, or sent UNPLUGGED before, is not', () => {
     const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-restart-'));
@@ -107,7 +130,7 @@ describe('after a restart: the devices an earlier run reported', () => {
       presence,
     });
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      layer.oweOnUsb();
+      layer.oweOnUsb({ absentIsGone: () => true });
       return layer.withPhonesOnUsb([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
     };
     // As reported-devices.json gives them back: identity only.
