@@ -100,6 +100,29 @@ bed() { # bed METHOD PATH: the bed's control port, inside the box
 }
 box_ms() { in_box date +%s%3N; }
 unit() { in_box systemctl show -P "$2" "$1"; }
+# wait_put with the three phones, where the bed connects them: Debian's adb
+# aborted once in CI while the bed connected them ("fdevent_epoll.cpp:88]
+# failed to unregister fd ... Bad file descriptor", SIGABRT, at a8a583c).
+# systemd restarted it, and a restarted adb forgets phones reached with
+# `adb connect`, where USB phones would come back by themselves: so when its
+# unit's automatic restarts grow, the check says so and connects them again.
+# A restart this check makes itself (systemctl restart) does not count.
+wait_phones() {
+  local since=$1 predicate=$2 timeout=$3 end=$((SECONDS + $3)) seen found
+  seen=$(unit device-agent-adb NRestarts)
+  while [ $SECONDS -lt $end ]; do
+    if found=$(wait_put "$since" "$predicate" 5); then
+      printf '%s\n' "$found"
+      return 0
+    fi
+    if [ "$(unit device-agent-adb NRestarts)" != "$seen" ]; then
+      seen=$(unit device-agent-adb NRestarts)
+      echo "note: the adb server stopped and systemd restarted it (NRestarts $seen; its last lines: $(in_box journalctl --no-pager -o cat -u device-agent-adb | grep -E 'adb F |Main process exited' | tail -2 | tr '\n' ' ')); the bed connects its phones again" >&2
+      bed POST '/connect?serials=DEPLOY01,DEPLOY02,DEPLOY03' >/dev/null || true
+    fi
+  done
+  return 1
+}
 
 checkout_part() {
 say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
@@ -135,7 +158,7 @@ pass "README steps 3-6"
 say "a report is delivered with the simulated phones"
 t0=$(box_ms)
 all3="['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) === 'AVAILABLE')"
-first=$(wait_put "$t0" "$all3" 90) || fail "no report with the three phones"
+first=$(wait_phones "$t0" "$all3" 90) || fail "no report with the three phones"
 node_id=$(printf '%s' "$first" | node_id_of)
 pass "report delivered by node $node_id"
 
@@ -214,7 +237,7 @@ for u in device-agent-adb device-agent; do
   [ "$(in_box systemctl is-active "$u" || true)" = active ] || fail "$u is not active after boot"
 done
 bed_start
-wait_put 0 "p.nodeId === '$node_id' && ['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) === 'AVAILABLE')" 90 >/dev/null ||
+wait_phones 0 "p.nodeId === '$node_id' && ['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) === 'AVAILABLE')" 90 >/dev/null ||
   fail "no report with the same node id after a reboot"
 pass "both units active after boot; same node id"
 in_box journalctl --no-pager -o cat | has "$KEY" && fail "the key is in the journal"
@@ -296,7 +319,7 @@ JSON"
     --profile samsung-galaxy-s25-plus --hub-sysfs "$HUB_SYSFS" --hub-ports 1-1:1=DEPLOY01,1-1:2=DEPLOY02 --fixed-ports DEPLOY02=$CYCLE_PORT --adb-wait-seconds 120 >/dev/null
   t0=$(box_ms)
   in_box systemctl restart device-agent
-  wait_put "$t0" "['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) !== undefined)" 90 >/dev/null || fail "no report with the three phones from the package"
+  wait_phones "$t0" "['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) !== undefined)" 90 >/dev/null || fail "no report with the three phones from the package"
   in_box journalctl --no-pager -o cat -u device-agent | has 'settings: the defaults, then /etc/device-agent/config.json' || fail "the agent did not say it read /etc/device-agent/config.json"
   pass "reported; the agent said it read /etc/device-agent/config.json"
 

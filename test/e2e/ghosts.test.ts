@@ -107,7 +107,11 @@ describe('no ghost devices after a restart', () => {
     await adb.restart({ reconnect: false });
     await adb.connect(a.port);
     const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.status === 'UNPLUGGED'), 30_000);
-    expect(statusOf(put)).toEqual(['ADBRST01:AVAILABLE', 'ADBRST02:UNPLUGGED']);
+    // ADBRST01 is back on a new connection. Under load it may be UNAVAILABLE in that report (its
+    // inventory on the new connection not answered yet, or past its deadline), as the platform's CI
+    // saw at a8a583c, 10 s after the restart: present, never UNPLUGGED, and AVAILABLE after.
+    expect(statusOf(put).map((s) => s.replace('ADBRST01:UNAVAILABLE', 'ADBRST01:AVAILABLE'))).toEqual(['ADBRST01:AVAILABLE', 'ADBRST02:UNPLUGGED']);
+    await cloud.waitForPut((r) => r.receivedAt >= t0 && statusOf(r).includes('ADBRST01:AVAILABLE'), 30_000);
     const after = cloud.putRequests().filter((r) => r.receivedAt >= t0);
     expect(after.flatMap(statusOf).filter((s) => s === 'ADBRST01:UNPLUGGED')).toEqual([]);
     expect(agent.child.exitCode).toBeNull();
