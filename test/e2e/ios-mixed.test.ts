@@ -210,4 +210,33 @@ describe('mixed lab: run', () => {
       await bed.stop();
     }
   });
+
+  it('a usbmuxd restart whose iPhones are listed again late: no report drops one or sends it UNPLUGGED', async () => {
+    const { DaemonBed } = await import('./daemon-bed.js');
+    const { devicesOf } = await import('../support/reports.js');
+    const { waitFor } = await import('../support/wait.js');
+    const bed = new DaemonBed();
+    await bed.start();
+    try {
+      const phone = mux.plug({ profile: 'iphone-13-ios16' });
+      const agent = bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *' });
+      await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === phone.udid && d.status === 'AVAILABLE'), 15_000);
+      const t0 = Date.now();
+      const listed = () => mux.requests.filter((t) => t === 'ListDevices').length;
+      const before = listed();
+      // A just-started usbmuxd lists a phone once its version exchange and preflight are done: here 6 s after its socket is back.
+      await mux.restart(100, 6_000);
+      await waitFor(() => listed() > before, 5_000, 'the agent asking the restarted usbmuxd for its list');
+      const hup = Date.now();
+      agent.child.kill('SIGHUP');
+      const during = await bed.cloud.waitForPut((r) => r.receivedAt >= hup, 10_000);
+      // Composed while usbmuxd did not list the phone yet: the case at stake, not one after it came back.
+      expect(during.receivedAt).toBeLessThan(t0 + 6_000);
+      const since = bed.cloud.putRequests().filter((r) => r.receivedAt >= t0);
+      for (const r of since) expect(devicesOf(r).find((d) => d.udid === phone.udid)?.status ?? 'absent').not.toMatch(/^(absent|UNPLUGGED)$/);
+    } finally {
+      for (const p of [...mux.phones.values()]) mux.unplug(p);
+      await bed.stop();
+    }
+  });
 });

@@ -61,6 +61,8 @@ export class SimUsbmuxd {
   private readonly clients = new Set<net.Socket>();
   private readonly listeners = new Set<net.Socket>();
   private nextId = 1;
+  /** Phones plugged but not active yet after a restart: neither listed nor announced (see restart). */
+  private readonly activating = new Set<number>();
   private dir?: string;
   private tcpPort = 0;
   /** UNIX:/path (or 127.0.0.1:PORT with tcp) as USBMUXD_SOCKET_ADDRESS wants it. */
@@ -105,11 +107,32 @@ export class SimUsbmuxd {
     if (server) await new Promise<void>((res) => server.close(() => res()));
   }
 
-  /** usbmuxd restarted: every connection ends, the socket comes back. */
-  async restart(downMs = 0): Promise<void> {
+  /**
+   * usbmuxd restarted: every connection ends, the socket comes back. With
+   * `activeAfterMs`, the phones are listed (and announced to listeners) only
+   * that long after the socket is back, as a real usbmuxd's are: its
+   * ListDevices answers only devices done with their version exchange and
+   * preflight (device_get_list in usbmuxd's src/device.c: MUXDEV_ACTIVE and
+   * visible), which a just-started usbmuxd has not finished.
+   */
+  async restart(downMs = 0, activeAfterMs = 0): Promise<void> {
     await this.stop();
     if (downMs) await new Promise((r) => setTimeout(r, downMs));
+    if (activeAfterMs > 0) {
+      for (const id of this.phones.keys()) this.activating.add(id);
+      setTimeout(() => {
+        for (const id of [...this.activating]) {
+          this.activating.delete(id);
+          const phone = this.phones.get(id);
+          if (phone) for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
+        }
+      }, activeAfterMs);
+    }
     await this.start();
+  }
+
+  private active(): SimPhone[] {
+    return [...this.phones.values()].filter((p) => !this.activating.has(p.deviceId));
   }
 
   async dispose(): Promise<void> {
@@ -199,12 +222,12 @@ export class SimUsbmuxd {
     const result = (n: number) => sock.write(encodeMux({ MessageType: 'Result', Number: n }, tag));
     switch (type) {
       case 'ListDevices':
-        sock.write(encodeMux({ DeviceList: [...this.phones.values()].map(attached) }, tag));
+        sock.write(encodeMux({ DeviceList: this.active().map(attached) }, tag));
         return;
       case 'Listen':
         result(0);
         this.listeners.add(sock);
-        for (const p of this.phones.values()) sock.write(encodeMux(attached(p), 0));
+        for (const p of this.active()) sock.write(encodeMux(attached(p), 0));
         if (this.cutListenAfterMs !== undefined) setTimeout(() => sock.destroy(), this.cutListenAfterMs);
         return;
       case 'ReadBUID':

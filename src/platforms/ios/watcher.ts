@@ -55,6 +55,16 @@ export class IosWatcher extends EventEmitter {
   private absentNoted = false;
   /** When the usbmuxd connection was lost (monotonic ms), while it is. */
   private lostAt: number | undefined;
+  /**
+   * Until when (monotonic ms) a phone known from before a reconnect is kept
+   * though usbmuxd does not list it: a usbmuxd that has just started lists a
+   * phone only once its version exchange and preflight are done
+   * (device_get_list in usbmuxd's src/device.c takes MUXDEV_ACTIVE and visible
+   * devices only), a second or more later, so a restart would otherwise drop
+   * and re-add every phone.
+   */
+  private settleUntil: number | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: IosWatcherOptions) {
     super();
@@ -92,6 +102,7 @@ export class IosWatcher extends EventEmitter {
     this.running = false;
     clearInterval(this.reconcileTimer);
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.settleTimer);
     this.listener?.stop();
     this.listener = undefined;
   }
@@ -114,8 +125,9 @@ export class IosWatcher extends EventEmitter {
       if (!this.known.has(d.udid)) changes.push({ serial: d.udid, to: IOS_ATTACHED });
       this.known.set(d.udid, d);
     }
+    const settling = this.settleUntil !== undefined && this.clock.monotonic() < this.settleUntil;
     for (const udid of [...this.known.keys()]) {
-      if (!seen.has(udid)) {
+      if (!seen.has(udid) && !settling) {
         this.known.delete(udid);
         changes.push({ serial: udid, from: IOS_ATTACHED });
       }
@@ -196,6 +208,7 @@ export class IosWatcher extends EventEmitter {
       this.absentNoted = false;
       this.reconnects.opened();
       this.lostAt = undefined;
+      if (this.known.size > 0) this.settle();
       await this.reconcile();
     } catch (err) {
       listener.stop();
@@ -203,6 +216,18 @@ export class IosWatcher extends EventEmitter {
       this.dropAllAfterGrace();
       this.scheduleReconnect(this.reconnects.failed());
     }
+  }
+
+  /** After a reconnect with phones known: keep the unlisted ones for the grace, then reconcile once more. */
+  private settle(): void {
+    const graceMs = this.options.awayGraceMs ?? 10_000;
+    this.settleUntil = this.clock.monotonic() + graceMs;
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleUntil = undefined;
+      if (this.running && this.listener) void this.reconcile();
+    }, graceMs);
+    this.settleTimer.unref();
   }
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */

@@ -71,7 +71,8 @@ describe('IosWatcher', () => {
     ['unix', false],
     ['tcp', true],
   ])('a usbmuxd restart that lost an unplug (%s): reconnects and reconciles, no ghost left', async (_name, tcp) => {
-    const { sim, watcher, lines } = await setup({ tcp });
+    // The grace short: a phone not listed after a reconnect is kept that long (a usbmuxd just started lists its phones late).
+    const { sim, watcher, lines } = await setup({ tcp, awayGraceMs: 300 });
     const a = sim.plug({ profile: 'iphone-13-ios16' });
     const b = sim.plug({ profile: 'iphone-15-ios17' });
     await watcher.start();
@@ -104,6 +105,27 @@ describe('IosWatcher', () => {
     await until(() => !watcher.devices.has(a.udid), 5000);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1400);
     expect(changes).toEqual([{ serial: a.udid, from: 'attached' }]);
+  });
+
+  it('a restarted usbmuxd that lists its phones late (version exchange, preflight) drops and re-adds none; one that never comes back goes after the grace', async () => {
+    const { sim, watcher, changes } = await setup({ awayGraceMs: 2000 });
+    const a = sim.plug({ profile: 'iphone-13-ios16' });
+    const b = sim.plug({ profile: 'iphone-15-ios17' });
+    await watcher.start();
+    changes.length = 0;
+    // b is unplugged while usbmuxd is down; a is listed again only 800 ms after the socket is back.
+    await sim.stop();
+    sim.phones.delete(b.deviceId);
+    await sim.restart(100, 800);
+    await until(() => watcher.alive, 3000);
+    const back = Date.now();
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(changes).toEqual([]);
+    expect([...watcher.devices.keys()].sort()).toEqual([a.udid, b.udid].sort());
+    await until(() => !watcher.devices.has(b.udid), 4000);
+    expect(Date.now() - back).toBeGreaterThanOrEqual(1900);
+    expect(changes).toEqual([{ serial: b.udid, from: 'attached' }]);
+    expect(watcher.devices.has(a.udid)).toBe(true);
   });
 
   it('no usbmuxd socket: one informational line, no error loop, and picked up when usbmuxd appears', async () => {

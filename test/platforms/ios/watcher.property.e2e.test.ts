@@ -1,5 +1,5 @@
 // Invariant: whatever plugs, unplugs and usbmuxd restarts happen (events
-// lost while usbmuxd is down included), once things settle the watcher knows
+// lost while usbmuxd is down included, phones listed late after a restart), once things settle the watcher knows
 // exactly the phones usbmuxd knows, and its 'change' events replay to that set.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,12 +9,12 @@ import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
 
-type Step = { op: 'plug' } | { op: 'unplug'; pick: number } | { op: 'restart'; lose: number | undefined } | { op: 'pause' };
+type Step = { op: 'plug' } | { op: 'unplug'; pick: number } | { op: 'restart'; lose: number | undefined; lateMs: number } | { op: 'pause' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ op: 'plug' }),
   fc.nat().map<Step>((pick) => ({ op: 'unplug', pick })),
-  fc.option(fc.nat(), { nil: undefined }).map<Step>((lose) => ({ op: 'restart', lose })),
+  fc.record({ lose: fc.option(fc.nat(), { nil: undefined }), lateMs: fc.constantFrom(0, 0, 50, 150) }).map<Step>((r) => ({ op: 'restart', ...r })),
   fc.constant<Step>({ op: 'pause' }),
 );
 
@@ -43,6 +43,8 @@ describe('IosWatcher on random event sequences', () => {
             logger: silentLogger(),
             reconnectMinMs: 5,
             reconnectMaxMs: 40,
+            // Short, so that a lost phone goes within the settle wait below; a late listing (lateMs) stays within it.
+            awayGraceMs: 300,
           });
           const replay = new Set<string>();
           watcher.on('change', (cs: DeviceChange[]) => {
@@ -63,7 +65,8 @@ describe('IosWatcher on random event sequences', () => {
                 const all = [...mux.phones.values()];
                 // A phone that goes while usbmuxd is down: no Detached reaches anyone.
                 if (s.lose !== undefined && all.length) mux.phones.delete(all[s.lose % all.length]!.deviceId);
-                await mux.start();
+                // The phones listed again only lateMs after the socket is back, as a just-started usbmuxd lists them.
+                await mux.restart(0, s.lateMs);
               } else await new Promise((r) => setTimeout(r, 5));
             }
             const expected = () => [...mux.phones.values()].map((p) => p.udid).sort();
