@@ -211,7 +211,7 @@ describe('mixed lab: run', () => {
     }
   });
 
-  it('a usbmuxd restart whose iPhones are listed again late: no report drops one or sends it UNPLUGGED', async () => {
+  it('a usbmuxd restart whose iPhones are listed again late: no report drops one or sends it UNPLUGGED, nor asks it before it is listed', async () => {
     const { DaemonBed } = await import('./daemon-bed.js');
     const { devicesOf } = await import('../support/reports.js');
     const { waitFor } = await import('../support/wait.js');
@@ -234,6 +234,11 @@ describe('mixed lab: run', () => {
       expect(during.receivedAt).toBeLessThan(t0 + 6_000);
       const since = bed.cloud.putRequests().filter((r) => r.receivedAt >= t0);
       for (const r of since) expect(devicesOf(r).find((d) => d.udid === phone.udid)?.status ?? 'absent').not.toMatch(/^(absent|UNPLUGGED)$/);
+      // Not asked meanwhile (the restarted usbmuxd numbers its devices afresh and refuses one not active yet):
+      // reported with its last reading, as it was.
+      const kept = devicesOf(during).find((d) => d.udid === phone.udid);
+      expect(kept).toMatchObject({ status: 'AVAILABLE', modelName: 'iPhone 13' });
+      expect(kept?.message).toBeUndefined();
     } finally {
       for (const p of [...mux.phones.values()]) mux.unplug(p);
       await bed.stop();

@@ -118,6 +118,14 @@ export class SimUsbmuxd {
   async restart(downMs = 0, activeAfterMs = 0): Promise<void> {
     await this.stop();
     if (downMs) await new Promise((r) => setTimeout(r, downMs));
+    // A new usbmuxd process numbers its devices from 1 again (DeviceID), in the order it finds them.
+    const phones = [...this.phones.values()];
+    this.phones.clear();
+    this.nextId = 1;
+    for (const phone of phones) {
+      phone.deviceId = this.nextId++;
+      this.phones.set(phone.deviceId, phone);
+    }
     if (activeAfterMs > 0) {
       for (const id of this.phones.keys()) this.activating.add(id);
       setTimeout(() => {
@@ -242,7 +250,8 @@ export class SimUsbmuxd {
       }
       case 'Connect': {
         const phone = this.phones.get(Number(req.DeviceID));
-        if (!phone) return void result(2);
+        // BadDevice, as usbmuxd answers for a device it does not have active (yet).
+        if (!phone || this.activating.has(phone.deviceId)) return void result(2);
         // PortNumber travels in network byte order inside a little-endian field.
         const raw = Number(req.PortNumber) & 0xffff;
         const port = ((raw & 0xff) << 8) | (raw >> 8);

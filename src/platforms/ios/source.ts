@@ -138,7 +138,11 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const { refresh, hold } = request;
     const wanted = records.filter(
       (r) =>
-        r.state === READY && !hold?.has(r.key) && (refresh === 'all' || refresh.has(r.key) || (r.last === undefined && r.failure === undefined && !r.probing)),
+        r.state === READY &&
+        !hold?.has(r.key) &&
+        // Kept through a usbmuxd restart but not listed again yet: described from its last reading, not asked.
+        this.watcher.listedNow(r.serial) &&
+        (refresh === 'all' || refresh.has(r.key) || (r.last === undefined && r.failure === undefined && !r.probing)),
     );
     const fresh = new Map<string, DeviceInfo | undefined>();
     if (wanted.length) {

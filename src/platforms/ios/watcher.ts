@@ -65,6 +65,8 @@ export class IosWatcher extends EventEmitter {
    */
   private settleUntil: number | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
+  /** The phones kept since a reconnect that usbmuxd has not listed again yet: their DeviceID is not usbmuxd's word now. */
+  private readonly unlisted = new Set<string>();
 
   constructor(private readonly options: IosWatcherOptions) {
     super();
@@ -81,6 +83,16 @@ export class IosWatcher extends EventEmitter {
   /** The usbmuxd entry of a phone (its DeviceID for Connect). */
   device(udid: string): MuxDevice | undefined {
     return this.known.get(udid);
+  }
+
+  /**
+   * Whether usbmuxd lists the phone now, so that it may be asked: not while
+   * usbmuxd is away, nor after a reconnect until it lists the phone again.
+   * A restarted usbmuxd numbers its devices afresh, so a DeviceID from
+   * before may be another phone's now, or nobody's yet.
+   */
+  listedNow(udid: string): boolean {
+    return this.listener !== undefined && this.known.has(udid) && !this.unlisted.has(udid);
   }
 
   get alive(): boolean {
@@ -122,6 +134,7 @@ export class IosWatcher extends EventEmitter {
     const seen = new Set<string>();
     for (const d of list) {
       seen.add(d.udid);
+      this.unlisted.delete(d.udid);
       if (!this.known.has(d.udid)) changes.push({ serial: d.udid, to: IOS_ATTACHED });
       this.known.set(d.udid, d);
     }
@@ -129,6 +142,7 @@ export class IosWatcher extends EventEmitter {
     for (const udid of [...this.known.keys()]) {
       if (!seen.has(udid) && !settling) {
         this.known.delete(udid);
+        this.unlisted.delete(udid);
         changes.push({ serial: udid, from: IOS_ATTACHED });
       }
     }
@@ -177,11 +191,13 @@ export class IosWatcher extends EventEmitter {
     listener.on('attached', (d: MuxDevice) => {
       const had = this.known.get(d.udid);
       this.known.set(d.udid, d);
+      this.unlisted.delete(d.udid);
       if (!had) this.emit('change', [{ serial: d.udid, to: IOS_ATTACHED }]);
     });
     listener.on('detached', (id: number) => {
       for (const [udid, d] of this.known) {
-        if (d.deviceId !== id) continue;
+        // An unlisted phone's DeviceID is from before the restart: another phone may have that number now.
+        if (d.deviceId !== id || this.unlisted.has(udid)) continue;
         this.known.delete(udid);
         this.emit('change', [{ serial: udid, from: IOS_ATTACHED }]);
       }
@@ -208,7 +224,10 @@ export class IosWatcher extends EventEmitter {
       this.absentNoted = false;
       this.reconnects.opened();
       this.lostAt = undefined;
-      if (this.known.size > 0) this.settle();
+      if (this.known.size > 0) {
+        for (const udid of this.known.keys()) this.unlisted.add(udid);
+        this.settle();
+      }
       await this.reconcile();
     } catch (err) {
       listener.stop();
@@ -240,6 +259,7 @@ export class IosWatcher extends EventEmitter {
     if (!this.known.size) return;
     const changes = [...this.known.keys()].map((udid) => ({ serial: udid, from: IOS_ATTACHED }));
     this.known.clear();
+    this.unlisted.clear();
     this.emit('change', changes);
   }
 

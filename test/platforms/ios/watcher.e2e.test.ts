@@ -119,13 +119,42 @@ describe('IosWatcher', () => {
     await sim.restart(100, 800);
     await until(() => watcher.alive, 3000);
     const back = Date.now();
+    // Kept, but not to be asked: its DeviceID is from before the restart.
+    expect(watcher.listedNow(a.udid)).toBe(false);
     await new Promise((r) => setTimeout(r, 1200));
     expect(changes).toEqual([]);
     expect([...watcher.devices.keys()].sort()).toEqual([a.udid, b.udid].sort());
+    expect(watcher.listedNow(a.udid)).toBe(true);
+    expect(watcher.listedNow(b.udid)).toBe(false);
+    expect(watcher.device(a.udid)?.deviceId).toBe(a.deviceId);
     await until(() => !watcher.devices.has(b.udid), 4000);
     expect(Date.now() - back).toBeGreaterThanOrEqual(1900);
     expect(changes).toEqual([{ serial: b.udid, from: 'attached' }]);
     expect(watcher.devices.has(a.udid)).toBe(true);
+  });
+
+  it('after a restart, a Detached for a new DeviceID never removes a kept phone that had that number before', async () => {
+    const { sim, watcher, changes } = await setup({ awayGraceMs: 2000 });
+    const a = sim.plug({ profile: 'iphone-13-ios16' });
+    const b = sim.plug({ profile: 'iphone-15-ios17' });
+    await watcher.start();
+    sim.unplug(a);
+    await until(() => !watcher.devices.has(a.udid), 2000);
+    const before = watcher.device(b.udid)?.deviceId;
+    changes.length = 0;
+    // The restarted usbmuxd numbers b 1, and lists it late; the next phone gets b's number from before.
+    await sim.restart(50, 1500);
+    await until(() => watcher.alive, 3000);
+    const c = sim.plug({ profile: 'iphone-6s-ios9' });
+    expect(c.deviceId).toBe(before);
+    await until(() => watcher.devices.has(c.udid), 2000);
+    sim.unplug(c);
+    await until(() => !watcher.devices.has(c.udid), 2000);
+    expect(watcher.devices.has(b.udid)).toBe(true);
+    expect(changes).toEqual([
+      { serial: c.udid, to: 'attached' },
+      { serial: c.udid, from: 'attached' },
+    ]);
   });
 
   it('no usbmuxd socket: one informational line, no error loop, and picked up when usbmuxd appears', async () => {
