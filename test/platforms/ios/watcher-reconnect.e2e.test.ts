@@ -44,12 +44,16 @@ describe('IosWatcher reconnects', () => {
     expect(warnings).toEqual([expect.stringContaining('usbmuxd connection ended'), expect.stringContaining('keeps ending right after it opens')]);
     expect([...watcher.devices.keys()]).toEqual([phone.udid]);
 
+    // Every Listen answered so far is cut 30 ms after its answer, the one open now too: wait for one
+    // answered after this, then for it to hold past stableMs. (Waiting for `alive` alone once took a
+    // connection about to be cut for one that held, under CI's load at fd21902: the wait had grown.)
     sim.cutListenAfterMs = undefined;
-    for (let waited = 0; !watcher.alive && waited < 3_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    const listenCount = () => sim.requests.filter((r) => r === 'Listen').length;
+    const cut = listenCount();
+    for (let waited = 0; !(watcher.alive && listenCount() > cut) && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 1_200));
     expect(watcher.alive).toBe(true);
     // A cut after a connection that held is followed by a reconnect within the shortest wait.
-    const listenCount = () => sim.requests.filter((r) => r === 'Listen').length;
     const before = listenCount();
     await sim.restart();
     const restarted = Date.now();
