@@ -101,7 +101,14 @@ export class Reporter {
         this.while(
           () => this.collecting.set(s, (this.collecting.get(s) ?? 0) + 1),
           () => this.collecting.set(s, this.collecting.get(s)! - 1),
-          execute(s, request, { registry: deps.registry, presence: deps.registry.presence, clock: deps.clock, logger: deps.logger, timeoutMs }),
+          execute(s, request, {
+            registry: deps.registry,
+            presence: deps.registry.presence,
+            features: deps.features,
+            clock: deps.clock,
+            logger: deps.logger,
+            timeoutMs,
+          }),
         ),
       ),
     );

@@ -184,6 +184,11 @@ describe('the rules the code keeps', () => {
     expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
+  it('1. the platforms are handed no feature: no platform file imports the DeviceFeature contract, so none can call a feature', () => {
+    const reach = edges.filter((e) => e.from.startsWith('src/platforms/') && e.to === 'src/devices/feature.ts');
+    expect(reach.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
   it('6. no platform name outside src/platforms/: the word android in code (issue 41), no more lines than docs/design/tooling.md records', () => {
     const lines = androidOutsidePlatforms();
     // 33 code lines before issue 41's work, 0 since: a platform's words come through what it offers (src/platforms/*.ts capabilities), never raise it.

@@ -11,12 +11,13 @@ import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { Limiter, waitWhileSettling } from '../../util/limit.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
-import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceChange, type SourceEvents } from '../source.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceChange, type SourceDevice, type SourceEvents } from '../source.js';
 import type { Metric } from '../../util/metric.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
 import { composeMessage, withNotes } from '../../cloud/device-message.js';
+import { TRANSPORT_CUT } from '../../devices/transport-cut.js';
 import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
 import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
 import { keptByUdid } from './inventory/dedupe.js';
@@ -24,7 +25,6 @@ import type { DeviceProber, TierCache, TierCacheStore } from './inventory/probe.
 import { IdentityConflicts } from './identity-conflicts.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
-import { lastCut, notesOf, reportedByFeature, type DeviceFeature } from '../../devices/feature.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import type { AdbServerHealth } from './adb/server-health.js';
 import { forgotten, REMEMBER_MS, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
@@ -66,13 +66,6 @@ export interface AndroidSourceOptions {
   server?: AdbServerHealth;
   /** The network addresses the agent keeps connected (settings: networkDevices): one off adb's list is not unplugged. */
   networkDevices?: readonly string[];
-  /**
-   * What acts on devices (src/agent/features.ts): their notes join a
-   * device's message after the source's own word, a device one of them
-   * reports itself is not reported here, and a cut one of them made is
-   * named instead of the phone's link.
-   */
-  features: readonly DeviceFeature[];
 }
 
 export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceSource {
@@ -90,13 +83,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private readonly late = new Set<string>();
   private topologyInFlight = false;
   private readonly conflicts: IdentityConflicts;
-  private readonly features: readonly DeviceFeature[];
 
   constructor(private readonly o: AndroidSourceOptions) {
     super();
     this.limiter = new Limiter(o.concurrency);
     this.conflicts = new IdentityConflicts(o.logger);
-    this.features = o.features;
     // The server answers again: what it cut off is asked again at once, as after an adb restart.
     o.server?.on('up', () => this.resume());
   }
@@ -196,7 +187,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const record of this.o.registry.list(PLATFORM)) this.o.prober.invalidateSlow(record.serial);
   }
 
-  async collect(request: CollectRequest): Promise<DeviceInfo[]> {
+  async collect(request: CollectRequest): Promise<SourceDevice[]> {
     if (this.watcher) void this.refreshTopology();
     const { refresh, hold } = request;
     const waiting: Array<Promise<void>> = [];
@@ -221,22 +212,20 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       const remembered = this.remembered(record);
       const back = remembered ? undefined : this.backOnNewConnection(record);
       // A host-level cause first: while the adb server does not answer, what is said of a phone is its last known state, and why.
-      const info = withFeatureNotes(remembered?.info ?? back ?? this.describe(record), [
-        this.o.server?.deviceNote(),
-        ...notesOf(this.features, record, records),
-      ]);
+      const said = remembered?.info ?? back ?? this.describe(record);
+      const info = said && withNotes(said, [this.o.server?.deviceNote()]);
       if (info) described.push({ serial: record.serial, info, phone: remembered?.phone, back: back !== undefined });
     }
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
     // One per udid as before; a remembered phone, or one back on a new connection, that wins its udid is owed in
     // the presence ledger; one that loses to a twin on USB hands it its tunnel here, as a listed TCP twin does.
-    const listed: DeviceInfo[] = [];
+    const listed: SourceDevice[] = [];
     const owing: PresenceEntry[] = [];
     for (const { info, from } of keptByUdid(described.map((d) => d.info))) {
       const { serial, phone, back } = described[from]!;
       if (phone !== undefined) owing.push({ reason: networkDropped(serial), devices: [info], bound: { until: phone.at + REMEMBER_MS } });
       else if (back) owing.push({ reason: unanswered(serial), devices: [info], bound: UNTIL_IT_ANSWERS });
-      else listed.push(info);
+      else listed.push({ key: recordKey(PLATFORM, serial), info });
     }
     this.owing = owing;
     return listed;
@@ -268,8 +257,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const [key] of this.o.registry.facet(REMEMBERED).entries()) {
       if (this.o.registry.get(key)) continue;
       const serial = key.slice(PLATFORM.length + 1);
-      // Off adb on purpose: the feature that switched it off reports it, with why.
-      if (reportedByFeature(this.features, key)) continue;
+      // Off adb on purpose (its port switched off): the writer that owes it for that words it, with why.
+      if (this.o.registry.presence.owesBefore('network-dropped', key, this.o.clock.monotonic())) continue;
       const phone = this.kept(key, false);
       if (phone) out.push({ serial, info: rememberedInfo(phone, { serial, state: undefined, cut: this.cutAfter(serial, phone) }), phone });
     }
@@ -296,8 +285,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 
   /** The agent's own last cut of the address's transport after the phone's last inventory, if any, at its wall time. */
   private cutAfter(serial: string, phone: RememberedPhone): { atWall: number; what: string } | undefined {
-    const cut = lastCut(this.features, recordKey(PLATFORM, serial), phone.at);
-    return cut && { atWall: this.o.clock.wall() - (this.o.clock.monotonic() - cut.at), what: cut.what };
+    const cut = this.o.registry.facet(TRANSPORT_CUT).get(recordKey(PLATFORM, serial));
+    return cut && cut.at >= phone.at ? { atWall: this.o.clock.wall() - (this.o.clock.monotonic() - cut.at), what: cut.what } : undefined;
   }
 
   private sync(listing: ReadonlyMap<string, string>, changes: DeviceChange[]): void {
@@ -419,8 +408,6 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
-          const answered = registry.isCurrent(key, connection ?? -1) ? registry.get(key) : undefined;
-          if (answered) for (const feature of this.features) feature.answered?.(answered);
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
             registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });
@@ -511,11 +498,6 @@ function withLastKnown(cut: DeviceInfo, last: DeviceInfo | undefined): DeviceInf
   const merged: Record<string, unknown> = { ...last };
   for (const [k, v] of Object.entries(cut)) if (v !== undefined) merged[k] = v;
   return merged as unknown as DeviceInfo;
-}
-
-/** What the features say of the device (left alone, and why; a person needed; a battery protection that did not take), after what the report says of it. */
-function withFeatureNotes(info: DeviceInfo | undefined, notes: ReadonlyArray<string | undefined>): DeviceInfo | undefined {
-  return info && withNotes(info, notes);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { recordKey } from '../../../src/devices/record.js';
@@ -53,11 +52,10 @@ function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: num
     reportWait: wait,
     reconcileMs: 60_000,
     server: o.server,
-    features: buildFeatures(registry),
   });
-  const collect = (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
+  const collect = async (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
     registry.sync('android', devices);
-    return s.collect(request);
+    return (await s.collect(request)).map((d) => d.info);
   };
   return { s, registry, collect };
 }
