@@ -281,14 +281,14 @@ export function failureOf(error: Error): Failure {
 }
 
 /** One log line for a report that was not delivered, saying when it goes out again. */
-/** REPORT_FAILURE_LOG_MS of report-loop.ts, in minutes, for the line (the loop imports this module). */
+/** REPORT_FAILURE_LOG_MS of run.ts, in minutes, for the line (run.ts imports this module). */
 const REPORT_FAILURE_EVERY_MIN = 10;
 
 export function logNotDelivered(
   logger: Logger,
   failed: { error: Error; failure: Failure; retryAfterMs?: number },
   next: { resendInMs: number | undefined; failures: number },
-  /** Failures of the same kind since the last such line, not logged each (report-loop.ts). */
+  /** Failures of the same kind since the last such line, not logged each (run.ts). */
   heldBack = 0,
   /** The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts). */
   changed?: { was: string; now: string },

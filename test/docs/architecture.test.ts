@@ -167,6 +167,7 @@ describe('the rules the code keeps', () => {
       'src/report/execute.ts',
       'src/agent/agent.ts',
       'src/agent/report-loop.ts',
+      'src/report/run.ts',
       'src/status/views.ts',
       'src/cli/inventory.ts',
     ];

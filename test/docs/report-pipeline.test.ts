@@ -114,11 +114,14 @@ function deviceMessageWriters(): string[] {
  */
 const REPORT_PATH = [
   'src/agent/report-loop.ts',
+  'src/report/run.ts',
   'src/timing/plan-timer.ts',
   'src/timing/planner.ts',
   'src/report/reporter.ts',
   'src/report/execute.ts',
   'src/platforms/android/source.ts',
+  'src/platforms/android/inventory/runner.ts',
+  'src/platforms/android/describe.ts',
   'src/platforms/android/inventory/probe.ts',
   'src/platforms/android/inventory/assemble.ts',
   'src/devices/registry.ts',
