@@ -65,13 +65,6 @@ export interface DeviceFeature {
   metrics?(): Metric[];
 }
 
-/** The features' notes on a device, in registration order, without the empty ones. */
-export function notesOf(features: readonly DeviceFeature[], device: DeviceSnapshot, peers: readonly DeviceSnapshot[]): string[] {
-  const notes: string[] = [];
-  for (const f of features) for (const note of f.notes?.(device, peers) ?? []) if (note) notes.push(note);
-  return notes;
-}
-
 /** Each feature's word to the presence ledger before the report asks it, in registration order. */
 /** What the report knows of its sources' listings when the features owe. */
 export interface Listing {

@@ -8,14 +8,15 @@
 // of a device joins its message here, after its source's own word, so that
 // a source names no feature.
 import { withNotes } from '../cloud/device-message.js';
-import { notesOf, type DeviceFeature } from '../devices/feature.js';
+import type { DeviceFeature } from '../devices/feature.js';
+import { notesFor } from './notes.js';
 import { boundDevice, clippedNote } from './field-limits.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { PresenceLedger, PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
-import type { CollectRequest, DeviceSource, SourceDevice } from '../platforms/source.js';
+import type { CollectRequest, DeviceSource } from '../platforms/source.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { SourceRun } from '../stats/agent-stats.js';
 
@@ -66,7 +67,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
-    const noted = notesFor(source, o);
+    const noted = notesFor(source.platform, o);
     // Read right after its own answer: what this collect owes, noted and bounded as its list is (its scope is its record's key).
     const owed = (source.owed?.() ?? []).map((e) => ({
       ...e,
@@ -97,21 +98,6 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
   } finally {
     timer?.cancel();
   }
-}
-
-/**
- * The features' notes on a device of the source (a hold, a person needed, a
- * protection that did not take, an identity in conflict), in registration
- * order after what its source says; `peers` are the records the same
- * source lists now. A device with no record (a remembered network phone
- * adb does not list) gets none.
- */
-function notesFor(source: Pick<DeviceSource, 'platform'>, o: Pick<ExecuteOptions, 'registry' | 'features'>): (device: SourceDevice) => DeviceInfo {
-  const peers = o.registry.list(source.platform);
-  return ({ key, info }) => {
-    const record = o.registry.get(key);
-    return record ? withNotes(info, notesOf(o.features, record, peers)) : info;
-  };
 }
 
 /**

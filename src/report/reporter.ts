@@ -13,7 +13,7 @@ import { putSplitting, type PartSize, type ReportSink } from './split-put.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
-import { cleanStrings } from './clean-strings.js';
+import { composeBody } from './body.js';
 import { annotateAll, oweAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
@@ -146,14 +146,7 @@ export class Reporter {
     ]);
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
-    // The one place a body is composed, so the one place it is made clean:
-    // the devices before the ledger sees them, so that it keys them by the
-    // udids the cloud knows, and the body once more for what the ledger adds.
-    return {
-      body: cleanStrings({ nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(cleanStrings(devices), complete, !answered) }),
-      complete,
-      answered,
-    };
+    return { body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered }, this.deps.unplugged), complete, answered };
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
