@@ -10,7 +10,7 @@ import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
-import { featureMetrics, type DeviceFeature } from '../devices/feature.js';
+import { answeredAll, featureMetrics, type DeviceFeature } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
 import { hostHeatOf } from '../health/host-heat-feature.js';
@@ -84,7 +84,9 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
   const usb = new UsbLayer({ ...featureContext, offSource: registry.facet(OFF_SOURCE), presence: registry.presence });
   const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
-  const platforms = buildPlatforms(settings, env, logger, registry, clock, features);
+  // Each inventory that answered, heard by the features that follow readings (readiness's drift): the platform names none.
+  registry.on('answered', (device) => answeredAll(features, device));
+  const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
   const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);

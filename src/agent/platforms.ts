@@ -2,7 +2,6 @@
 // src/platforms/android/ and ios/ with a DeviceSource, and a line here.
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { DeviceFeature } from '../devices/feature.js';
 import type { Platform } from '../devices/record.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
@@ -11,7 +10,8 @@ import { AdbClient } from '../platforms/android/adb/client.js';
 import { resolveAdbServer } from '../platforms/android/adb/server-address.js';
 import { DeviceProber } from '../platforms/android/inventory/probe.js';
 import { AdbServerHealth } from '../platforms/android/adb/server-health.js';
-import { AndroidSource, registryTierStore } from '../platforms/android/source.js';
+import { AndroidSource } from '../platforms/android/source.js';
+import { registryTierStore } from '../platforms/android/inventory/tier-store.js';
 import { notReadyDeviceInfo } from '../platforms/android/inventory/assemble.js';
 import { AndroidControl } from '../platforms/android/control.js';
 import { iosSource } from '../platforms/ios/setup.js';
@@ -82,14 +82,7 @@ export function checkServiceAddresses(env: NodeJS.ProcessEnv, settings: Pick<Set
   resolveAdbServer(env, settings?.adbServerSocket);
 }
 
-export function buildPlatforms(
-  settings: Settings,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  registry: DeviceRegistry,
-  clock: Clock & Timers,
-  features: readonly DeviceFeature[],
-): Platforms {
+export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock & Timers): Platforms {
   const adb = new AdbClient(resolveAdbServer(env, settings.adbServerSocket));
   const prober = new DeviceProber(adb, {
     timeoutMs: settings.probeTimeoutSeconds * 1000,
@@ -115,9 +108,8 @@ export function buildPlatforms(
     reconcileMs: settings.reconcileSeconds * 1000,
     server: new AdbServerHealth({ adb, clock, logger }),
     networkDevices: settings.networkDevices,
-    features,
   });
-  const ios = iosSource(settings, env, logger, registry, clock, features);
+  const ios = iosSource(settings, env, logger, registry, clock);
   return {
     sources: ios ? [android, ios] : [android],
     names: platformNames,

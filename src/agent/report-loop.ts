@@ -1,18 +1,16 @@
-import { failureWay } from '../cloud/failure-way.js';
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
-import { UnsentAnswers } from '../cloud/unsent-answers.js';
-import { STATUS_UNPLUGGED } from '../cloud/types.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceSource } from '../platforms/source.js';
-import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } from '../report/reporter.js';
+import type { ReportOutcome, Reporter } from '../report/reporter.js';
+import { ReportRun } from '../report/run.js';
 import type { UnpluggedLedger } from '../report/unplugged.js';
 import { PlanTimer } from '../timing/plan-timer.js';
-import { ReportPlanner, type PlannedReport, type ReportResult } from '../timing/planner.js';
+import { ReportPlanner } from '../timing/planner.js';
 import { Scheduler } from '../timing/scheduler.js';
-import type { Clock, Timer, Timers } from '../util/clock.js';
+import type { Clock, Timers } from '../util/clock.js';
 
 /**
  * How long the start report waits at most for every source's first listing
@@ -26,16 +24,6 @@ import type { Clock, Timer, Timers } from '../util/clock.js';
  * docs/design/fleet.md states it.
  */
 export const FIRST_LISTING_WAIT_MS = 10_000;
-
-/**
- * A report that keeps failing the same way (a cloud answering every report
- * with a login page) is logged once when it starts, again when the way it
- * fails changes (src/cloud/failure-way.ts: the status code and whether a
- * gateway answered it, the network error code, TLS, a timeout), and otherwise at most once per REPORT_FAILURE_LOG_MS with
- * the count; the attempts between are at debug (issue 34, finding 7).
- * README's log section states it.
- */
-export const REPORT_FAILURE_LOG_MS = 600_000;
 
 export interface ReportLoopDeps {
   settings: Pick<Settings, 'schedule' | 'jitterSeconds' | 'changeDebounceMs' | 'shutdownTimeoutSeconds'>;
@@ -54,28 +42,16 @@ export interface ReportLoopDeps {
  * The report loop, as a lifecycle: source events, schedule ticks and report
  * outcomes go into the planner; the one timer it keeps fires when the
  * planner says and hands the planner's plan, a complete value, to the
- * reporter, whose outcome goes back to the planner. Everything runs on the
- * injected clock and timers.
+ * report run (src/report/run.ts), which sends it and gives the planner its
+ * outcome. Everything runs on the injected clock and timers.
  */
 export class ReportLoop {
   private readonly scheduler: Scheduler;
   private readonly planner: ReportPlanner;
   private readonly timer: PlanTimer;
-  private inFlight: Promise<void> | undefined;
-  /** A report is being built (from the plan handed out to its outcome): what the registry says meanwhile waits (afterReport). */
-  private building = false;
-  /** What afterReport held while the report was built, each once, in the order first heard. */
-  private readonly held = new Set<() => void>();
-  private readonly abort = new AbortController();
-  private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
-  /** The answers naming devices not sent that were already logged (bounded). */
-  private readonly unsentAnswers = new UnsentAnswers();
+  private readonly run: ReportRun;
   private started = false;
   private stopping = false;
-  /** The devices of the last report, health applied: the per-device rows and metrics. */
-  private last: DeviceInfo[] = [];
-  /** The run of failed reports going on: its kind (the failure class and way), its size, and when it was last logged. */
-  private failing: { kind: string; way: string; count: number; loggedAt: number; held: number } | undefined;
 
   constructor(private readonly deps: ReportLoopDeps) {
     const { settings, logger, clock, nodeId, sources } = deps;
@@ -103,7 +79,8 @@ export class ReportLoop {
       deadline: () => this.scheduler.nextRunAt() ?? clock.wall() + 60_000,
       ready: (d) => ready.get(d.platform) === d.state,
     });
-    this.timer = new PlanTimer(this.planner, clock, (plan) => this.fire(plan));
+    this.run = new ReportRun({ planner: this.planner, reporter: deps.reporter, unplugged: deps.unplugged, logger, clock, ended: () => this.arm() });
+    this.timer = new PlanTimer(this.planner, clock, (plan) => this.run.fire(plan));
   }
 
   /** Time between scheduled reports. */
@@ -113,7 +90,7 @@ export class ReportLoop {
 
   /** The devices of the last report, UNPLUGGED ones left out. */
   get lastDevices(): readonly DeviceInfo[] {
-    return this.last;
+    return this.run.lastDevices;
   }
 
   /** The devices the cloud did not store, while they are reported. */
@@ -131,30 +108,14 @@ export class ReportLoop {
   /** Stops planning: the schedule and the timer; a report in flight goes on (settle()). */
   stop(): void {
     this.stopping = true;
+    this.run.stop();
     this.timer.stop();
     this.scheduler.stop();
   }
 
   /** Lets the report in flight finish within `limitMs`, then aborts it. */
-  async settle(limitMs: number): Promise<void> {
-    const { logger, clock } = this.deps;
-    if (this.inFlight) {
-      logger.info('waiting for the report in flight to finish');
-      let timer: Timer | undefined;
-      const timedOut = await Promise.race([this.inFlight.then(() => false), new Promise<boolean>((r) => (timer = clock.setTimer(() => r(true), limitMs)))]);
-      timer?.cancel();
-      if (timedOut) {
-        // Read before the abort: what it was still waiting for when time ran out.
-        const waiting = this.deps.reporter.waitingOn();
-        logger.warn(
-          `the report in flight did not finish within ${limitMs / 1000} s` +
-            (waiting === undefined ? '' : `: it was still waiting for ${waiting}`) +
-            '; it is abandoned and sent again at the next start',
-        );
-        this.abort.abort(new Error('the agent is stopping'));
-      }
-    }
-    for (const w of this.waiters.splice(0)) w(undefined);
+  settle(limitMs: number): Promise<void> {
+    return this.run.settle(limitMs);
   }
 
   /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
@@ -164,7 +125,7 @@ export class ReportLoop {
     // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
     for (const source of this.deps.sources) source.invalidateSlow();
     this.planner.requested();
-    const done = new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
+    const done = this.run.awaitRequested();
     this.arm();
     return done;
   }
@@ -177,19 +138,12 @@ export class ReportLoop {
 
   /** Whether a report is being built now: the plan handed out, its outcome not yet heard. */
   get reporting(): boolean {
-    return this.building;
+    return this.run.reporting;
   }
 
-  /**
-   * Runs `heard` now, or, while a report is being built, once when it has
-   * ended: the registry is written during a report (the sources note each
-   * inventory's outcome), and what it says then must neither re-arm the loop
-   * nor make the actions look mid-report (issue 41). The same function held
-   * twice runs once.
-   */
+  /** Runs `heard` now, or once the report being built has ended (ReportRun.afterReport). */
   afterReport(heard: () => void): void {
-    if (this.building) this.held.add(heard);
-    else heard();
+    this.run.afterReport(heard);
   }
 
   /** An inventory's outcome was noted: a failure plans a retry, so look at the plan again. */
@@ -221,75 +175,5 @@ export class ReportLoop {
   /** Something the planner heard may have moved its next report. */
   private arm(): void {
     this.timer.arm();
-  }
-
-  /** Carries out the plan the timer handed out; the outcome goes back to the planner. */
-  private fire(plan: PlannedReport): void {
-    const { planner } = this;
-    const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
-    this.building = true;
-    this.inFlight = this.deps.reporter
-      .send(plan, this.abort.signal)
-      .then((outcome) => {
-        this.finished(outcome);
-        for (const w of waiters) w(outcome);
-      })
-      .catch((err: unknown) => {
-        // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
-        planner.finished({ delivered: false, failure: 'transient' }, this.now());
-        limited(this.deps.logger).error(
-          'report-unexpected-failure',
-          { err: err instanceof Error ? err.message : String(err) },
-          'unexpected failure while reporting; the agent keeps running',
-        );
-        for (const w of waiters) w(undefined);
-      })
-      .finally(() => {
-        this.inFlight = undefined;
-        this.building = false;
-        const held = [...this.held];
-        this.held.clear();
-        for (const heard of held) heard();
-        this.arm();
-      });
-  }
-
-  /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
-  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number; failures: number }, now: number): void {
-    const way = failureWay(outcome.error);
-    const kind = `${outcome.failure}/${way}`;
-    const f = this.failing;
-    const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures };
-    if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
-      f.count++;
-      f.held++;
-      this.deps.logger.debug({ err: outcome.error.message, failures: notes.failures }, 'report not delivered again, the same way');
-      return;
-    }
-    const held = f && f.kind === kind ? f.held : 0;
-    const was = f && f.kind !== kind ? f.way : undefined;
-    this.failing = { kind, way, count: (f?.count ?? 0) + 1, loggedAt: now, held: 0 };
-    logNotDelivered(this.deps.logger, outcome, next, held, was === undefined ? undefined : { was, now: way });
-  }
-
-  private finished(outcome: ReportOutcome): void {
-    const now = this.now();
-    const { planner } = this;
-    if (outcome.body) this.last = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);
-    const result: ReportResult = outcome.delivered
-      ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
-      : { delivered: false, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
-    const notes = planner.finished(result, now);
-    const { logger, unplugged } = this.deps;
-    // A report for adb's list settling is owed only while some device reported before has not been seen since.
-    if (!unplugged.awaitingSettle) planner.settleNotNeeded();
-    if (!outcome.delivered) {
-      if (!this.stopping) this.notDelivered(outcome, notes, now);
-      return;
-    }
-    this.failing = undefined;
-    const unsent = this.unsentAnswers.toLog(notes.unsent);
-    logFailedDevices(logger, notes.newlyFailed, unsent);
-    for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
   }
 }

@@ -10,8 +10,8 @@ import type { DeviceInfo } from './types.js';
  *
  * The order of a listed device's words is the pipeline's: in the source,
  * its own word (a not-ready state, a cut or failed inventory, a reading kept
- * from an earlier connection), then adb's server and the features' notes in
- * their registration order (`src/agent/features.ts`); in `execute.ts`, a
+ * from an earlier connection), then adb's server; in `execute.ts`, the
+ * features' notes in their registration order (`src/agent/features.ts`), a
  * failed source's fallback and the clipped values; then health's problems,
  * then the features' annotate pass (charge control's pause, `withNotes` at
  * each step). A feature that speaks for a

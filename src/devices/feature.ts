@@ -8,14 +8,6 @@ import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { DeviceSnapshot } from './record.js';
 
-/** When the agent itself cut a device's transport, and how: what a phone's message blames instead of the phone. */
-export interface TransportCut {
-  /** Monotonic ms of the cut. */
-  at: number;
-  /** What cut it, as the message says it ("recovery kicked its adb transport"). */
-  what: string;
-}
-
 /** A column a feature adds to `list`. */
 export interface FeatureColumn {
   /** Its key in a `list --json` row's `features`. */
@@ -38,10 +30,6 @@ export interface DeviceFeature {
    * them.
    */
   notes?(device: DeviceSnapshot, peers: readonly DeviceSnapshot[]): ReadonlyArray<string | undefined>;
-  /** Whether the feature reports this device itself while it is off its source's list (its port is off on purpose). */
-  reportsAbsent?(key: string): boolean;
-  /** The feature's last cut of the device's transport after `since` (monotonic ms), if any. */
-  cutSince?(key: string, since: number): TransportCut | undefined;
   /**
    * Right before the report asks the presence ledger (src/devices/presence.ts),
    * once per report: the feature writes there the devices it owes the cloud
@@ -77,28 +65,6 @@ export interface DeviceFeature {
   metrics?(): Metric[];
 }
 
-/** The features' notes on a device, in registration order, without the empty ones. */
-export function notesOf(features: readonly DeviceFeature[], device: DeviceSnapshot, peers: readonly DeviceSnapshot[]): string[] {
-  const notes: string[] = [];
-  for (const f of features) for (const note of f.notes?.(device, peers) ?? []) if (note) notes.push(note);
-  return notes;
-}
-
-/** Whether some feature reports the device itself while it is off its source's list. */
-export function reportedByFeature(features: readonly DeviceFeature[], key: string): boolean {
-  return features.some((f) => f.reportsAbsent?.(key) === true);
-}
-
-/** The latest transport cut any feature made after `since`. */
-export function lastCut(features: readonly DeviceFeature[], key: string, since: number): TransportCut | undefined {
-  let latest: TransportCut | undefined;
-  for (const f of features) {
-    const cut = f.cutSince?.(key, since);
-    if (cut && (!latest || cut.at > latest.at)) latest = cut;
-  }
-  return latest;
-}
-
 /** Each feature's word to the presence ledger before the report asks it, in registration order. */
 /** What the report knows of its sources' listings when the features owe. */
 export interface Listing {
@@ -114,6 +80,11 @@ export function annotateAll(features: readonly DeviceFeature[], devices: readonl
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out);
   return out;
+}
+
+/** The device's inventory answered: each feature that follows readings hears of it, in registration order. */
+export function answeredAll(features: readonly DeviceFeature[], device: DeviceSnapshot): void {
+  for (const f of features) f.answered?.(device);
 }
 
 /** The features' own series, as one more source of /metrics. */

@@ -156,6 +156,20 @@ export class PresenceLedger {
     return this.lastCarried.get(info.udid) === kind;
   }
 
+  /**
+   * Whether a writer owes this scope (a record key) for a reason nearer the
+   * device than `kind` (earlier in PRESENCE_ORDER), within its bound at
+   * monotonic `now`: that writer words the device, so one owing it for
+   * `kind` leaves it alone (the Android source a remembered network phone
+   * whose port charge control switched off on purpose).
+   */
+  owesBefore(kind: PresenceKind, scope: string, now: number): boolean {
+    const nearer = PRESENCE_ORDER.slice(0, PRESENCE_ORDER.indexOf(kind));
+    for (const entry of this.entries.values())
+      if (entry.reason.scope === scope && nearer.includes(entry.reason.kind) && entry.devices.length > 0 && !expired(entry.bound, now)) return true;
+    return false;
+  }
+
   /** The entries held now, for a test or a view. */
   owed(): PresenceEntry[] {
     return [...this.entries.values()];

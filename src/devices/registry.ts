@@ -23,9 +23,13 @@ export interface OutcomeNote {
  * device's stable key, as the facet's key says.
  *
  * Emits 'outcome' after an inventory's outcome is noted, so that whoever
- * plans the next report can look again (a failed inventory plans a retry).
+ * plans the next report can look again (a failed inventory plans a retry),
+ * and 'answered' with the record when an inventory of its current
+ * connection answered (in full or cut short), so that the features that
+ * follow a device's readings over time hear of each once (the wiring hands
+ * it to them: src/agent/build.ts), and the platform that wrote it names none.
  */
-export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
+export class DeviceRegistry extends EventEmitter<{ outcome: []; answered: [device: DeviceSnapshot] }> {
   private readonly records = new Map<string, DeviceRecord>();
   private readonly facets = new Map<string, FacetStore<unknown>>();
   private readonly udidIndex = new Map<string, Set<string>>();
@@ -143,6 +147,7 @@ export class DeviceRegistry extends EventEmitter<{ outcome: [] }> {
     this.setUdid(record, info.udid);
     record.last = info;
     record.inventoriedAt = wallNow;
+    this.emit('answered', record);
     if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection, progress);
     const recovered = record.failures > 0 || record.notice !== undefined;
     record.failures = 0;

@@ -76,6 +76,13 @@ export interface SourceEvents {
   news: [key: string];
 }
 
+/** One device of a source's collect: the source's own word, and the record it says it of. */
+export interface SourceDevice {
+  /** The record's key (platform/serial). */
+  key: string;
+  info: DeviceInfo;
+}
+
 export interface DeviceSource extends EventEmitter<SourceEvents> {
   readonly platform: Platform;
   /** A name for logs and doctor: the service and its address. */
@@ -95,10 +102,12 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   readonly alive: boolean;
   readonly lastError: string | undefined;
   /**
-   * The devices as the report says them: inventories the request asks for
-   * (bounded), every record described from what is known.
+   * The devices as the source says them: inventories the request asks for
+   * (bounded), every record described from what is known, each with the key
+   * of the record it was described from (what the features' notes are
+   * about: src/report/execute.ts adds them).
    */
-  collect(request: CollectRequest): Promise<DeviceInfo[]>;
+  collect(request: CollectRequest): Promise<SourceDevice[]>;
   /**
    * The kinds of presence entry the source owes of its own (the Android
    * source: 'network-dropped'), and the entries its last collect owes: devices

@@ -4,8 +4,12 @@
 // it: its devices are owed the cloud with their last inventories, in their
 // last known state, and a message naming the failure as the host's (an entry
 // of the presence ledger, src/devices/presence.ts, which the report asks),
-// and the report is not taken as a complete listing.
+// and the report is not taken as a complete listing. What the features say
+// of a device joins its message here, after its source's own word, so that
+// a source names no feature.
 import { withNotes } from '../cloud/device-message.js';
+import type { DeviceFeature } from '../devices/feature.js';
+import { notesFor } from './notes.js';
 import { boundDevice, clippedNote } from './field-limits.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -24,7 +28,13 @@ export interface Executed {
 }
 
 export interface ExecuteOptions {
-  registry: Pick<DeviceRegistry, 'list'>;
+  registry: Pick<DeviceRegistry, 'list' | 'get'>;
+  /**
+   * What acts on devices (src/agent/features.ts), in registration order:
+   * their notes join the message of each device the source speaks for
+   * (listed, or owed of its own) after the source's word.
+   */
+  features: readonly DeviceFeature[];
   /** Where a failed source's devices are owed until it answers again, and a source's own owed devices while it answers. */
   presence: Pick<PresenceLedger, 'owe' | 'end' | 'replace'>;
   clock: Clock & Timers;
@@ -57,10 +67,18 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
-    // Read right after its own answer: what this collect owes, bounded as its list is.
-    const owed = (source.owed?.() ?? []).map((e) => ({ ...e, devices: bounded([...e.devices], source.platform, o.logger) }));
+    const noted = notesFor(source.platform, o);
+    // Read right after its own answer: what this collect owes, noted and bounded as its list is (its scope is its record's key).
+    const owed = (source.owed?.() ?? []).map((e) => ({
+      ...e,
+      devices: bounded(
+        e.devices.map((info) => noted({ key: e.reason.scope, info })),
+        source.platform,
+        o.logger,
+      ),
+    }));
     if (source.owes) o.presence.replace(source.platform, source.owes, owed);
-    return { devices: bounded(devices, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
+    return { devices: bounded(devices.map(noted), source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.

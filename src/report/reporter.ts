@@ -13,7 +13,7 @@ import { putSplitting, type PartSize, type ReportSink } from './split-put.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
-import { cleanStrings } from './clean-strings.js';
+import { composeBody } from './body.js';
 import { annotateAll, oweAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
@@ -101,7 +101,14 @@ export class Reporter {
         this.while(
           () => this.collecting.set(s, (this.collecting.get(s) ?? 0) + 1),
           () => this.collecting.set(s, this.collecting.get(s)! - 1),
-          execute(s, request, { registry: deps.registry, presence: deps.registry.presence, clock: deps.clock, logger: deps.logger, timeoutMs }),
+          execute(s, request, {
+            registry: deps.registry,
+            presence: deps.registry.presence,
+            features: deps.features,
+            clock: deps.clock,
+            logger: deps.logger,
+            timeoutMs,
+          }),
         ),
       ),
     );
@@ -139,14 +146,7 @@ export class Reporter {
     ]);
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
-    // The one place a body is composed, so the one place it is made clean:
-    // the devices before the ledger sees them, so that it keys them by the
-    // udids the cloud knows, and the body once more for what the ledger adds.
-    return {
-      body: cleanStrings({ nodeId: this.deps.nodeId, machine, devices: this.deps.unplugged.compose(cleanStrings(devices), complete, !answered) }),
-      complete,
-      answered,
-    };
+    return { body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered }, this.deps.unplugged), complete, answered };
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
@@ -274,14 +274,14 @@ export function failureOf(error: Error): Failure {
 }
 
 /** One log line for a report that was not delivered, saying when it goes out again. */
-/** REPORT_FAILURE_LOG_MS of report-loop.ts, in minutes, for the line (the loop imports this module). */
+/** REPORT_FAILURE_LOG_MS of run.ts, in minutes, for the line (run.ts imports this module). */
 const REPORT_FAILURE_EVERY_MIN = 10;
 
 export function logNotDelivered(
   logger: Logger,
   failed: { error: Error; failure: Failure; retryAfterMs?: number },
   next: { resendInMs: number | undefined; failures: number },
-  /** Failures of the same kind since the last such line, not logged each (report-loop.ts). */
+  /** Failures of the same kind since the last such line, not logged each (run.ts). */
   heldBack = 0,
   /** The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts). */
   changed?: { was: string; now: string },

@@ -11,7 +11,7 @@ import { FlapLog } from '../../src/devices/flap-log.js';
 import type { Platform } from '../../src/devices/record.js';
 import { HealthMonitor } from '../../src/health/monitor.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
-import type { CollectRequest, DeviceSource, SourceEvents } from '../../src/platforms/source.js';
+import type { CollectRequest, DeviceSource, SourceDevice, SourceEvents } from '../../src/platforms/source.js';
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
@@ -76,7 +76,7 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
       );
   }
 
-  async collect(request: CollectRequest): Promise<DeviceInfo[]> {
+  async collect(request: CollectRequest): Promise<SourceDevice[]> {
     if (this.fail) throw this.fail;
     const asked: string[] = [];
     for (const r of this.registry.list(this.platform)) {
@@ -92,7 +92,7 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
       else this.registry.answered(r.key, phone(r.serial, this.platform), 0, 0);
     }
     this.asked.push(asked);
-    return this.registry.list(this.platform).flatMap((r) => (r.last ? [r.last] : []));
+    return this.registry.list(this.platform).flatMap((r) => (r.last ? [{ key: r.key, info: r.last }] : []));
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_FAILURE_LOG_MS } from '../../src/agent/report-loop.js';
+import { REPORT_FAILURE_LOG_MS } from '../../src/report/run.js';
 import { CloudProtocolError } from '../../src/cloud/errors.js';
 import { REPORT_SUMMARY_MS } from '../../src/report/reporter.js';
 import { FLAP_RULES } from '../../src/devices/flapping.js';

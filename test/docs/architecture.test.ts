@@ -167,6 +167,7 @@ describe('the rules the code keeps', () => {
       'src/report/execute.ts',
       'src/agent/agent.ts',
       'src/agent/report-loop.ts',
+      'src/report/run.ts',
       'src/status/views.ts',
       'src/cli/inventory.ts',
     ];
@@ -182,6 +183,11 @@ describe('the rules the code keeps', () => {
     const above = ['src/features/', 'src/actions/', 'src/health/', 'src/hub/'];
     const up = edges.filter((e) => e.from.startsWith('src/platforms/') && above.some((folder) => e.to.startsWith(folder)));
     expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it('1. the platforms are handed no feature: no platform file imports the DeviceFeature contract, so none can call a feature', () => {
+    const reach = edges.filter((e) => e.from.startsWith('src/platforms/') && e.to === 'src/devices/feature.ts');
+    expect(reach.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
   it('6. no platform name outside src/platforms/: the word android in code (issue 41), no more lines than docs/design/tooling.md records', () => {

@@ -114,11 +114,14 @@ function deviceMessageWriters(): string[] {
  */
 const REPORT_PATH = [
   'src/agent/report-loop.ts',
+  'src/report/run.ts',
   'src/timing/plan-timer.ts',
   'src/timing/planner.ts',
   'src/report/reporter.ts',
   'src/report/execute.ts',
   'src/platforms/android/source.ts',
+  'src/platforms/android/inventory/runner.ts',
+  'src/platforms/android/describe.ts',
   'src/platforms/android/inventory/probe.ts',
   'src/platforms/android/inventory/assemble.ts',
   'src/devices/registry.ts',
@@ -216,7 +219,7 @@ describe('the report pipeline (issue 41)', () => {
     // Top first: a smaller index is a higher layer.
     const ups = layers.filter((layer, i) => i > 0 && layer < layers[i - 1]!).length;
     const returns = files.filter((file, i) => i > 0 && files[i - 1] !== file && files.slice(0, i - 1).includes(file)).length;
-    const stated = /today it goes up (\d+) times and returns (\d+) times/.exec(doc.replace(/\s+/g, ' '));
+    const stated = /Today it goes up (\d+) times and returns (\d+) times?\./.exec(doc.replace(/\s+/g, ' '));
     expect(stated, 'the page states the figures').not.toBeNull();
     expect({ ups, returns }).toEqual({ ups: Number(stated![1]), returns: Number(stated![2]) });
   });

@@ -6,6 +6,8 @@ import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
 import { androidPhone, fakeSource } from '../support/devices.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import type { DeviceFeature } from '../../src/devices/feature.js';
 
 const device = androidPhone;
 
@@ -20,7 +22,7 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     const out = await execute(
       source([plain, device('LONGNAME', { deviceName: 'N'.repeat(4 * 1024 * 1024), message: 'charging' }), device('U'.repeat(300))]),
       request,
-      { registry: { list: () => [] }, presence: new PresenceLedger(), clock: systemClock, logger, timeoutMs: undefined },
+      { registry: { list: () => [], get: () => undefined }, presence: new PresenceLedger(), features: [], clock: systemClock, logger, timeoutMs: undefined },
     );
     expect(out.devices.map((d) => d.udid)).toEqual(['PLAIN001', 'LONGNAME']);
     expect(out.devices[0]).toBe(plain);
@@ -50,7 +52,8 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
       }),
       { owes: ['network-dropped'] as const, owed: () => owed },
     );
-    const run = () => execute(src, request, { registry: { list: () => [] }, presence, clock: systemClock, logger, timeoutMs: undefined });
+    const run = () =>
+      execute(src, request, { registry: { list: () => [], get: () => undefined }, presence, features: [], clock: systemClock, logger, timeoutMs: undefined });
     expect((await run()).devices.map((d) => d.udid)).toEqual(['USB00001']);
     const written = presence.owed().find((e) => e.reason.kind === 'network-dropped')!;
     expect(written.bound).toEqual({ until: 9_000 });
@@ -67,5 +70,38 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     fail = true;
     await run();
     expect(presence.owed().map((e) => e.reason.kind)).toEqual(['charge-paused']);
+  });
+
+  it('adds the features’ notes after the source’s word, in registration order, to each device the source speaks for, by the record it said it of (owed ones by their scope); none to a device without a record', async () => {
+    const registry = new DeviceRegistry();
+    registry.sync(
+      'android',
+      new Map([
+        ['USB00001', 'device'],
+        ['10.0.0.5:5555', 'device'],
+        ['LONGNAME', 'device'],
+      ]),
+    );
+    const features: DeviceFeature[] = [
+      { name: 'first', notes: (d, peers) => [`first on ${d.serial} of ${peers.length}`] },
+      { name: 'quiet', notes: () => [undefined] },
+      { name: 'second', notes: (d) => [`second on ${d.serial}`] },
+    ];
+    const presence = new PresenceLedger();
+    const owed: PresenceEntry[] = [
+      { reason: { kind: 'network-dropped', scope: 'android/10.0.0.5:5555' }, devices: [device('NET00001', { message: 'dropped' })], bound: { until: 9_000 } },
+      { reason: { kind: 'network-dropped', scope: 'android/10.0.0.6:5555' }, devices: [device('NET00002', { message: 'gone' })], bound: { until: 9_000 } },
+    ];
+    const src = Object.assign(
+      fakeSource(async () => [device('USB00001', { message: 'its word' }), device('LONGNAME', { deviceName: 'N'.repeat(1_000) })]),
+      { owes: ['network-dropped'] as const, owed: () => owed },
+    );
+    const { logger } = captureLogger();
+    const out = await execute(src, request, { registry, presence, features, clock: systemClock, logger, timeoutMs: undefined });
+    expect(out.devices[0]!.message).toBe('its word; first on USB00001 of 3; second on USB00001');
+    // The notes come before what execute itself adds (the clipped values).
+    expect(out.devices[1]!.message).toBe('first on LONGNAME of 3; second on LONGNAME; the phone gave a value longer than the agent sends, clipped: deviceName');
+    const written = presence.owed().flatMap((e) => e.devices.map((d) => d.message));
+    expect(written).toEqual(['dropped; first on 10.0.0.5:5555 of 3; second on 10.0.0.5:5555', 'gone']);
   });
 });

@@ -17,7 +17,7 @@ export const androidPhone = (udid: string, over: Partial<DeviceInfo> = {}): Devi
   ...over,
 });
 
-/** An Android source whose collect the test gives; everything else answers at once. */
+/** An Android source whose collect the test gives (each device said of the record android/UDID); everything else answers at once. */
 export function fakeSource(collect: (request: CollectRequest) => Promise<DeviceInfo[]>): DeviceSource {
   return Object.assign(new EventEmitter(), {
     platform: 'android' as const,
@@ -30,6 +30,6 @@ export function fakeSource(collect: (request: CollectRequest) => Promise<DeviceI
     stop: () => undefined,
     listOnce: async () => undefined,
     invalidateSlow: () => undefined,
-    collect,
+    collect: async (request: CollectRequest) => (await collect(request)).map((info) => ({ key: `android/${info.udid}`, info })),
   }) as DeviceSource;
 }

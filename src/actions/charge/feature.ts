@@ -7,8 +7,7 @@
 // the pauses and switches charge.ts counts (counts.ts).
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-import { ChargePauses, chargeEntries, portHeldOff } from '../../hub/charge-pauses.js';
-import { keyParts } from '../../devices/record.js';
+import { chargeEntries } from '../../hub/charge-pauses.js';
 import { utcText } from '../../util/clock.js';
 import { withChargePauses } from './paused-report.js';
 import type { PowerPaths } from './power-paths.js';
@@ -22,11 +21,6 @@ export function chargeFeature(
 ): DeviceFeature {
   return {
     name: 'charge-control',
-    reportsAbsent: (key) => {
-      const { platform, serial } = keyParts(key);
-      const charge = new ChargePauses(registry, platform).of(serial);
-      return charge !== undefined && portHeldOff(charge);
-    },
     notes: (device) =>
       device.udid === undefined
         ? []

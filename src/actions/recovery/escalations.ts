@@ -1,6 +1,7 @@
 import { facetKey, type Facet } from '../../devices/facet.js';
 import { recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
+import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
 export interface OfflineRun {
@@ -78,12 +79,15 @@ export function historyOf(e: Readonly<Escalation> | undefined): {
  */
 export class Escalations {
   private readonly facet: Facet<Escalation>;
+  /** The kicks published for the platform (src/devices/transport-cut.ts): a dropped network phone's message names them. */
+  private readonly cuts: Facet<TransportCut>;
 
   constructor(
     registry: Pick<DeviceRegistry, 'facet'>,
     private readonly platform: Platform,
   ) {
     this.facet = registry.facet(ESCALATIONS);
+    this.cuts = registry.facet(TRANSPORT_CUT);
   }
 
   of(serial: string): Readonly<Escalation> | undefined {
@@ -94,6 +98,7 @@ export class Escalations {
   note(serial: string, what: Taken['what'], at: number, udid: string | undefined, failures = 0): void {
     const entry = this.entry(serial, udid);
     entry.taken.push({ what, at, failures });
+    if (what === 'kick') this.cuts.set(recordKey(this.platform, serial), { at, what: 'recovery kicked its adb transport' });
     // A port switched off and on is a new start: the reconnects that come next are counted afresh.
     if (what === 'cycle' && entry.offline) entry.offline.reconnects = 0;
   }
@@ -127,6 +132,7 @@ export class Escalations {
 
   /** Forgets what happened before `since`, an offline run not seen since then, and the phones with nothing left. */
   prune(since: number): void {
+    for (const [key, cut] of this.cuts.entries()) if (cut.at <= since) this.cuts.delete(key);
     for (const [key, e] of this.facet.entries()) {
       e.taken = e.taken.filter((t) => t.at > since);
       if (e.offline && e.offline.seen <= since) e.offline = undefined;

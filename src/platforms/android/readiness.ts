@@ -5,7 +5,7 @@
 import type { ReadinessReader } from '../readiness.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
-import { cachedProp, cachedSection } from './source.js';
+import { cachedProp, cachedSection } from './inventory/tier-store.js';
 
 const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 

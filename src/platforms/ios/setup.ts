@@ -7,21 +7,13 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { parseUsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { IosSource } from './source.js';
-import type { DeviceFeature } from '../../devices/feature.js';
 
 export type IosSettings = Pick<
   Settings,
   'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'
 >;
 
-export function iosSource(
-  settings: IosSettings,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  registry: DeviceRegistry,
-  clock: Clock,
-  features: readonly DeviceFeature[] = [],
-): IosSource | undefined {
+export function iosSource(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): IosSource | undefined {
   if (settings.ios === false) return undefined;
   let address;
   try {
@@ -41,6 +33,5 @@ export function iosSource(
     slowFactsRefreshMs: (settings.slowFactsRefreshSeconds ?? 900) * 1000,
     // Unset is "iPhones if there are any": only ios: true asks to hear that there are none.
     quietWhenAbsent: settings.ios !== true,
-    features,
   });
 }

@@ -4,8 +4,9 @@
 // (identity, name, version) is read once per connection and slow refresh,
 // and kept in the device's record; so are the readiness facts (pairing,
 // Developer Mode, the lock, the version: readiness.ts), which the source
-// publishes for readiness (src/devices/readiness-facts.ts). The features'
-// notes join each phone's message, as on every source.
+// publishes for readiness (src/devices/readiness-facts.ts). The source
+// says its own word of each phone; what the features say joins in the
+// report (src/report/execute.ts), as on every source.
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -14,7 +15,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
-import type { CollectRequest, DeviceSource, SourceEvents } from '../source.js';
+import type { CollectRequest, DeviceSource, SourceDevice, SourceEvents } from '../source.js';
 import type { ListingChange as DeviceChange } from '../source.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
@@ -24,9 +25,7 @@ import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
-import { notesOf, type DeviceFeature } from '../../devices/feature.js';
 import { READINESS_FACTS } from '../../devices/readiness-facts.js';
-import { withNotes } from '../../cloud/device-message.js';
 import { pairedFacts, unpairedFacts } from './readiness.js';
 
 const PLATFORM = 'ios';
@@ -45,8 +44,6 @@ export interface IosSourceOptions {
   slowFactsRefreshMs: number;
   /** See IosWatcherOptions.quietWhenAbsent. */
   quietWhenAbsent?: boolean;
-  /** What acts on devices (src/agent/features.ts): their notes join a phone's message, and they hear of each inventory that answered. */
-  features?: readonly DeviceFeature[];
   /** For tests; the real lockdown probe by default. */
   probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict) => Promise<ProbeResult>;
 }
@@ -132,7 +129,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
    * known) read afresh, one lockdown session each with bounded concurrency,
    * the others described from what the last reading said.
    */
-  async collect(request: CollectRequest): Promise<DeviceInfo[]> {
+  async collect(request: CollectRequest): Promise<SourceDevice[]> {
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
     const { refresh, hold } = request;
@@ -153,11 +150,10 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       const infos = await mapLimit(wanted, this.o.concurrency, (record) => this.inventory(record, probe, stale));
       wanted.forEach((r, i) => fresh.set(r.key, infos[i]));
     }
-    const out: DeviceInfo[] = [];
-    const features = this.o.features ?? [];
+    const out: SourceDevice[] = [];
     for (const record of records) {
       const info = fresh.has(record.key) ? fresh.get(record.key) : this.describe(record);
-      if (info) out.push(withNotes(info, notesOf(features, record, records)));
+      if (info) out.push({ key: record.key, info });
     }
     return out;
   }
@@ -214,12 +210,10 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     switch (r.kind) {
       case 'ok': {
         const info = iosDeviceInfo(udid, r.values);
-        // Published before the answer, so that the features hearing of it judge this reading.
+        // Published with the answer, so that the features hearing of it judge this reading.
         registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi));
         const note = registry.answered(record.key, info, clock.wall(), clock.monotonic());
         if (note.recovered) limited(logger).info('iphone-inventory-recovered', { udid }, 'iPhone answers its inventory again', udid);
-        const answered = registry.get(record.key);
-        if (answered) for (const feature of this.o.features ?? []) feature.answered?.(answered);
         return info;
       }
       case 'not-paired': {

@@ -5,7 +5,7 @@ import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { registryTierStore } from '../../../src/platforms/android/source.js';
+import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { VirtualClock, VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
 import { fixture, readinessSection } from './section.js';

@@ -7,7 +7,7 @@ import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
 import { judge } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
-import { registryTierStore } from '../../../src/platforms/android/source.js';
+import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { decorate } from '../../../src/report/decorate.js';
 import { fixture, readinessSection } from './section.js';
 

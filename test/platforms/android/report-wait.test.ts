@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { silentLogger } from '../../../src/log/logger.js';
@@ -26,7 +25,6 @@ function source(time: VirtualTime) {
     concurrency: 4,
     reportWait: { idleMs: 3_000, maxMs: 21_000 },
     reconcileMs: 60_000,
-    features: buildFeatures(registry),
   });
   registry.sync('android', new Map([['HUNG01', 'device']]));
   return s;

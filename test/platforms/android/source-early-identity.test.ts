@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { silentLogger } from '../../../src/log/logger.js';
@@ -38,16 +37,15 @@ function source(fake: DeviceProber) {
     adb: {} as AdbClient,
     prober: fake,
     registry,
-    features: buildFeatures(registry),
     logger: silentLogger(),
     clock: systemClock,
     concurrency: 4,
     reportWait: { idleMs: 20, maxMs: 60_000 },
     reconcileMs: 60_000,
   });
-  const collect = (devices: Map<string, string>) => {
+  const collect = async (devices: Map<string, string>) => {
     registry.sync('android', devices);
-    return s.collect({ refresh: 'all' });
+    return (await s.collect({ refresh: 'all' })).map((d) => d.info);
   };
   return { s, collect };
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { silentLogger } from '../../../src/log/logger.js';
@@ -8,6 +7,8 @@ import type { DeviceProber } from '../../../src/platforms/android/inventory/prob
 import { REMEMBER_MS } from '../../../src/platforms/android/remembered.js';
 import { AndroidSource } from '../../../src/platforms/android/source.js';
 import { systemClock } from '../../../src/util/clock.js';
+import { TRANSPORT_CUT } from '../../../src/devices/transport-cut.js';
+import type { PresenceLedger } from '../../../src/devices/presence.js';
 import { androidPhone } from '../../support/devices.js';
 
 // A network phone dropped or kicked off its address (remembered.ts) is owed
@@ -43,13 +44,12 @@ function bed(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
     reportWait: { idleMs: 50, maxMs: 60_000 },
     reconcileMs: 60_000,
     networkDevices: [ADDRESS],
-    features: buildFeatures(registry),
   });
-  const collect = (listing: Record<string, string>) => {
+  const collect = async (listing: Record<string, string>) => {
     registry.sync('android', new Map(Object.entries(listing)));
-    return source.collect({ refresh: 'all' });
+    return (await source.collect({ refresh: 'all' })).map((d) => d.info);
   };
-  return { source, clock, collect };
+  return { source, clock, collect, registry };
 }
 
 const never = () => new Promise<DeviceInfo>(() => undefined);
@@ -98,5 +98,35 @@ describe('AndroidSource: a dropped network phone is owed in the presence ledger 
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ udid: 'NET00001', status: 'AVAILABLE', adbTunnelInfo: TUNNEL });
     expect(source.owed()).toEqual([]);
+  });
+
+  it('blames the agent’s own kick, as recovery publishes it (src/devices/transport-cut.ts), when it came after the phone’s last answer, and its link otherwise', async () => {
+    const { source, clock, collect, registry } = bed((serial, n) => (serial === ADDRESS && n === 1 ? Promise.resolve(net()) : never()));
+    await collect({ [ADDRESS]: 'device' });
+    const answeredAt = clock.now;
+    // A kick from before its last answer says nothing of this drop.
+    registry.facet(TRANSPORT_CUT).set(`android/${ADDRESS}`, { at: answeredAt - 1, what: 'recovery kicked its adb transport' });
+    clock.now += 1_000;
+    await collect({});
+    expect(source.owed()[0]!.devices[0]!.message).toMatch(/: its network link \(adb over TCP to 10\.0\.0\.5:5555\) dropped;/);
+    registry.facet(TRANSPORT_CUT).set(`android/${ADDRESS}`, { at: answeredAt + 500, what: 'recovery kicked its adb transport' });
+    await collect({});
+    expect(source.owed()[0]!.devices[0]!.message).toMatch(
+      /: recovery kicked its adb transport at 2026-11-25T08:59:59\.500Z \(adb -s 10\.0\.0\.5:5555 reconnect\), which drops its network link/,
+    );
+  });
+
+  it('leaves a dropped phone another writer owes for a reason nearer it (its port switched off on purpose) to that writer, and keeps remembering it', async () => {
+    const { source, clock, collect, registry } = bed((serial, n) => (serial === ADDRESS && n === 1 ? Promise.resolve(net()) : never()));
+    await collect({ [ADDRESS]: 'device' });
+    const ledger: PresenceLedger = registry.presence;
+    ledger.owe({ kind: 'charge-paused', scope: `android/${ADDRESS}` }, [net()], { while: 'paused' });
+    clock.now += 1_000;
+    await collect({});
+    expect(source.owed()).toEqual([]);
+    // The pause over, it is the source's again: still remembered, not forgotten meanwhile.
+    ledger.end({ kind: 'charge-paused', scope: `android/${ADDRESS}` });
+    await collect({});
+    expect(source.owed()[0]!.reason).toEqual({ kind: 'network-dropped', scope: `android/${ADDRESS}` });
   });
 });

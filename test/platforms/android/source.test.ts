@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { recordKey } from '../../../src/devices/record.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
 import type { DeviceProber, TierCache } from '../../../src/platforms/android/inventory/probe.js';
-import { AndroidSource, registryTierStore } from '../../../src/platforms/android/source.js';
+import { AndroidSource } from '../../../src/platforms/android/source.js';
+import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { AdbServerHealth } from '../../../src/platforms/android/adb/server-health.js';
 import type { CollectRequest } from '../../../src/platforms/source.js';
 import { systemClock, type Clock, type Timers } from '../../../src/util/clock.js';
@@ -53,11 +53,10 @@ function source(fake: DeviceProber, o: { reportWaitMs: number; concurrency?: num
     reportWait: wait,
     reconcileMs: 60_000,
     server: o.server,
-    features: buildFeatures(registry),
   });
-  const collect = (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
+  const collect = async (devices: Map<string, string>, request: CollectRequest = { refresh: 'all' }) => {
     registry.sync('android', devices);
-    return s.collect(request);
+    return (await s.collect(request)).map((d) => d.info);
   };
   return { s, registry, collect };
 }

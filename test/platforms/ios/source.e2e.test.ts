@@ -51,6 +51,8 @@ async function setup(o: Partial<IosSourceOptions> = {}) {
 }
 
 const all = { refresh: 'all' as const };
+/** What the source says of its phones, without the records they are said of. */
+const infos = async (source: IosSource) => (await source.collect(all)).map((d) => d.info);
 
 describe('IosSource', () => {
   it('reports paired, untrusted and silent phones, each as the spec wants, in one call', async () => {
@@ -58,7 +60,7 @@ describe('IosSource', () => {
     const paired = sim.plug({ profile: 'iphone-13-ios16' });
     const untrusted = sim.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: 'UNTRUSTED-2' });
     await source.start();
-    const first = await source.collect(all);
+    const first = await infos(source);
     const byUdid = new Map(first.map((i) => [i.udid, i]));
     expect(byUdid.get(paired.udid)).toMatchObject({ status: 'AVAILABLE', platformName: 'IOS', isIos: true, isAndroid: false, modelName: 'iPhone 13' });
     expect(byUdid.get(untrusted.udid)).toMatchObject({ status: 'UNAVAILABLE', modelName: 'iPhone 15', message: expect.stringContaining('idevicepair pair') });
@@ -67,7 +69,7 @@ describe('IosSource', () => {
     // The paired phone's lockdown now hangs: last good inventory plus a message, and a failure in its record.
     paired.state = 'hang';
     const t0 = Date.now();
-    const second = await source.collect(all);
+    const second = await infos(source);
     expect(Date.now() - t0).toBeLessThan(1500);
     const silent = second.find((i) => i.udid === paired.udid)!;
     expect(silent).toMatchObject({ status: 'AVAILABLE', serialNumber: paired.profile.root.SerialNumber, battery: byUdid.get(paired.udid)!.battery });
@@ -92,7 +94,7 @@ describe('IosSource', () => {
     await source.start();
     const requests = () => phone.log.filter((l) => l.request === 'GetValue').map((l) => l.domain ?? l.key ?? 'root');
     const rootReads = () => requests().filter((r) => r === 'root').length;
-    const first = (await source.collect(all))[0]!;
+    const first = (await infos(source))[0]!;
     expect(rootReads()).toBe(1);
     // Developer Mode (readiness) is read with the root, in the same session: at connect and on the slow refresh only;
     // last, so that lockdown refusing it costs that one check (test/platforms/ios/probe.e2e.test.ts).
@@ -100,7 +102,7 @@ describe('IosSource', () => {
 
     phone.log.length = 0;
     now += 30_000;
-    const second = (await source.collect(all))[0]!;
+    const second = (await infos(source))[0]!;
     expect(requests()).toEqual(['com.apple.mobile.battery', 'com.apple.disk_usage']);
     expect(phone.sessions).toBe(2);
     // Every field is still there: identity from the first read.
@@ -109,7 +111,7 @@ describe('IosSource', () => {
     // The slow refresh reads the root again (a renamed phone shows).
     phone.log.length = 0;
     now += 31_000;
-    await source.collect(all);
+    await infos(source);
     expect(rootReads()).toBe(1);
     expect(requests().filter((r) => r === 'com.apple.security.mac.amfi')).toHaveLength(1);
 
@@ -118,7 +120,7 @@ describe('IosSource', () => {
     await until(() => !source.listedSerials().includes(phone.udid), 2000);
     const again = sim.plug({ profile: 'iphone-13-ios16' });
     await until(() => source.listedSerials().includes(again.udid), 2000);
-    await source.collect(all);
+    await infos(source);
     expect(again.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
   });
 
@@ -130,13 +132,13 @@ describe('IosSource', () => {
     const { sim, source, registry } = await setup({ probe: async () => results.shift()! });
     const phone = sim.plug({ profile: 'iphone-13-ios16' });
     await source.start();
-    expect((await source.collect(all))[0]?.serialNumber).toBe('S1');
+    expect((await infos(source))[0]?.serialNumber).toBe('S1');
     sim.unplug(phone);
     await until(() => registry.size === 0, 2000);
-    expect(await source.collect(all)).toEqual([]);
+    expect(await infos(source)).toEqual([]);
     sim.plug({ profile: 'iphone-13-ios16', udid: phone.udid });
     await until(() => registry.size === 1, 2000);
-    const after = await source.collect(all);
+    const after = await infos(source);
     expect(after[0]).toMatchObject({ serialNumber: phone.udid, status: 'UNAVAILABLE' });
   });
 });

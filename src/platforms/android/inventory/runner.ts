@@ -1,0 +1,172 @@
+// The one per-device inventory runner of the Android source: the
+// inventories a report plans are started here, at most `concurrency` at once
+// and never two of one device, and waited for as a report does (bounded by
+// the report wait, on the injected timers). Each answer is applied to the
+// registry once (the record's last reading, its failure count), with what
+// the source keeps of it past the connection (EARLIER, and for a network
+// phone REMEMBERED); an answer that comes after the report moved on is news
+// for the next one.
+import type { DeviceInfo } from '../../../cloud/types.js';
+import type { DeviceRegistry, OutcomeNote } from '../../../devices/registry.js';
+import type { DeviceSnapshot } from '../../../devices/record.js';
+import { facetKey } from '../../../devices/facet.js';
+import { limited } from '../../../log/limited.js';
+import type { Logger } from '../../../log/logger.js';
+import type { Clock, Timers } from '../../../util/clock.js';
+import { Limiter, waitWhileSettling } from '../../../util/limit.js';
+import { isTcpSerial } from '../../../util/tcp-serial.js';
+import type { CollectRequest } from '../../source.js';
+import type { AdbServerHealth } from '../adb/server-health.js';
+import { REMEMBERED } from '../remembered.js';
+import type { DeviceProber } from './probe.js';
+
+/** The state in which adb says a phone answers an inventory. */
+const READY = 'device';
+
+/** The last inventory of the record, past its connections: what a phone back on a new connection is reported with until it answers. */
+export const EARLIER = facetKey<{ last: DeviceInfo; wallAt: number }>('android-earlier-inventory', 'record');
+/** Who a phone is, from the property dump its first inventory of the connection gave before it ended. */
+export const EARLY = facetKey<DeviceInfo>('android-early-identity', 'connection');
+
+export interface InventoryRunnerOptions {
+  prober: DeviceProber;
+  registry: DeviceRegistry;
+  logger: Logger;
+  /** The report's wait runs on its timers (no real timer on the report path). */
+  clock: Clock & Timers;
+  /** Inventories at once. */
+  concurrency: number;
+  /** See AndroidSourceOptions.reportWait. */
+  reportWait: { idleMs: number; maxMs: number };
+  /** The adb server's own round trip, asked when an inventory fails: a server that does not answer is blamed instead of the phone. */
+  server?: AdbServerHealth;
+  /** An inventory the last report stopped waiting for answered, and its device was not yet shown ready: news for a report. */
+  news: (key: string) => void;
+}
+
+export class InventoryRunner {
+  private readonly limiter: Limiter;
+  private readonly running = new Map<string, Promise<void>>();
+  /** Inventories a report stopped waiting for: their answer is news if the device was not shown ready. */
+  private readonly late = new Set<string>();
+
+  constructor(private readonly o: InventoryRunnerOptions) {
+    this.limiter = new Limiter(o.concurrency);
+  }
+
+  /**
+   * Starts the inventories the request plans among `records` (the ready
+   * ones it names, and any never asked), and waits for them as the report
+   * does: all of them for a one-shot command, else while they keep
+   * answering, within the report wait. Only what this report asked for is
+   * waited for: an inventory another report started goes on and is reported
+   * when it answers.
+   */
+  async run(records: readonly DeviceSnapshot[], request: CollectRequest): Promise<void> {
+    const { refresh, hold } = request;
+    const waiting: Array<Promise<void>> = [];
+    const keys: string[] = [];
+    for (const record of records) {
+      if (record.state !== READY) continue;
+      const wanted = refresh === 'all' || refresh.has(record.key) || (record.last === undefined && record.failure === undefined && !record.probing);
+      if (!wanted || hold?.has(record.key)) continue;
+      waiting.push(this.running.get(record.key) ?? this.start(record));
+      keys.push(record.key);
+    }
+    if (waiting.length && request.waitForAll) await Promise.all(waiting);
+    else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs, this.o.clock);
+    for (const key of keys) if (this.running.has(key)) this.late.add(key);
+  }
+
+  private start(record: DeviceSnapshot): Promise<void> {
+    const { key, serial } = record;
+    const { registry, clock } = this.o;
+    // News when it answers after the report moved on: a device not yet shown ready.
+    const wasNews = record.last === undefined || record.failures > 0;
+    const connection = registry.asked(key, clock.monotonic());
+    let startedAt = clock.monotonic();
+    const run = this.limiter
+      .run(() => {
+        startedAt = clock.monotonic();
+        return this.o.prober.probe(serial, record.state, connection, (info) => this.identified(key, connection, info));
+      })
+      .then(
+        async (answer) => {
+          // Cut short while the adb server was not answering: the server's fault; the last good reading stays.
+          if (answer.message !== undefined && (await this.serverAtFault(startedAt))) return;
+          const progress = answer.message !== undefined && this.o.prober.madeProgress(serial, connection);
+          // A cut inventory (a slow phone's framework commands past the
+          // deadline) keeps what the last one of this connection said for
+          // the fields it did not read: it replaced the last reading whole,
+          // and the phone went out without its model or state (issue 36).
+          const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
+          const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
+          if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
+          // Who answers at a network address is remembered past its records (remembered.ts).
+          if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
+            registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });
+          }
+          if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
+          else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
+        },
+        async (err: unknown) => {
+          const text = err instanceof Error ? err.message : String(err);
+          if (await this.serverAtFault(startedAt)) {
+            // Not the phone's failure: no count, no "replug it", nothing for recovery to act on.
+            this.o.logger.debug({ serial, err: text }, 'inventory of the device failed while the adb server did not answer; not counted against the device');
+            return;
+          }
+          const known = registry.get(key);
+          const what = known?.last
+            ? 'inventory of the device failed; its last good inventory is reported'
+            : known?.udid !== undefined || !isTcpSerial(serial)
+              ? 'inventory of the device failed; it is reported with its adb state only'
+              : registry.facet(REMEMBERED).get(key)
+                ? `inventory of the device failed before it said who it is on this connection; it is reported as ${registry.facet(REMEMBERED).get(key)!.udid}, the phone last identified at this address, with its last inventory`
+                : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
+          this.logFailure(serial, registry.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
+        },
+      )
+      .finally(() => {
+        this.running.delete(key);
+        registry.settled(key, connection);
+        if (this.late.delete(key) && wasNews) this.o.news(key);
+      });
+    this.running.set(key, run);
+    return run;
+  }
+
+  /**
+   * The phone's property dump arrived while its first inventory goes on (a
+   * slow phone's framework commands take the whole deadline): who it is, its
+   * model and Android version are known now, and it is reported with them
+   * until the inventory ends. A report that already went without it (a
+   * network phone is left out until it says who it is) hears it as news.
+   */
+  private identified(key: string, connection: number | undefined, info: DeviceInfo): void {
+    const { registry } = this.o;
+    const record = registry.get(key);
+    if (!record || record.last !== undefined || !registry.isCurrent(key, connection ?? -1)) return;
+    registry.identify(key, info.udid);
+    registry.facet(EARLY).set(key, info);
+    if (this.late.has(key)) this.o.news(key);
+  }
+
+  /** Whether the adb server, asked now, is to blame for an inventory that started at `since` (monotonic) and failed. */
+  private serverAtFault(since: number): Promise<boolean> {
+    return this.o.server ? this.o.server.blame(since) : Promise.resolve(false);
+  }
+
+  /** One warning per device and distinct problem, not one per report. */
+  private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
+    if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
+  }
+}
+
+/** A cut inventory's fields over the last reading of the same phone: a field it did not read keeps its last known value. */
+function withLastKnown(cut: DeviceInfo, last: DeviceInfo | undefined): DeviceInfo {
+  if (last === undefined || last.udid !== cut.udid) return cut;
+  const merged: Record<string, unknown> = { ...last };
+  for (const [k, v] of Object.entries(cut)) if (v !== undefined) merged[k] = v;
+  return merged as unknown as DeviceInfo;
+}

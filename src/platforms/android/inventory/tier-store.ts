@@ -1,0 +1,53 @@
+// The prober's tier caches (probe.ts), kept as a facet of the registry's
+// records and dropped with the connection: an inventory's reads and writes
+// reach only the connection it started on. What a feature reads of the
+// inventory's own shell session instead of opening another (readiness reads
+// its sections and the build fingerprint) comes from here too.
+import type { DeviceRegistry } from '../../../devices/registry.js';
+import { facetKey } from '../../../devices/facet.js';
+import { recordKey } from '../../../devices/record.js';
+import type { TierCache, TierCacheStore } from './probe.js';
+
+const PLATFORM = 'android';
+
+/** The prober's tier cache of each connection: its readings say nothing of the next one. */
+const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
+
+/** The prober's tier caches in the registry's records, each reachable only from the connection it was read on. */
+export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
+  const caches = registry.facet(TIER_CACHE);
+  const current = (key: string, connection: number | undefined): boolean =>
+    connection === undefined ? registry.get(key) !== undefined : registry.isCurrent(key, connection);
+  return {
+    get: (serial, connection) => {
+      const key = recordKey(PLATFORM, serial);
+      return current(key, connection) ? caches.get(key) : undefined;
+    },
+    set: (serial, cache, connection) => {
+      const key = recordKey(PLATFORM, serial);
+      if (current(key, connection)) caches.set(key, cache);
+    },
+    delete: (serial, connection) => {
+      const key = recordKey(PLATFORM, serial);
+      if (current(key, connection)) caches.delete(key);
+    },
+  };
+}
+
+/**
+ * The last good text of a cached section (slow or connection tier) of the
+ * device's current connection: what a feature reads of the inventory's own
+ * shell session instead of opening another (readiness reads its section).
+ */
+export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: string, section: string): string | undefined {
+  return registry.facet(TIER_CACHE).get(key)?.sections.get(section);
+}
+
+/**
+ * A system property of the device's current connection, from its cached
+ * property dump (only the properties the probes declare, IDENTITY_PROPS):
+ * readiness reads the build fingerprint here to see an OTA.
+ */
+export function cachedProp(registry: Pick<DeviceRegistry, 'facet'>, key: string, name: string): string | undefined {
+  return registry.facet(TIER_CACHE).get(key)?.props?.[name];
+}

@@ -1,0 +1,180 @@
+// One report at a time, from the plan handed out to its outcome heard: the
+// plan goes to the reporter, what the registry says meanwhile is held and
+// heard once the report has ended (no event re-enters the loop while a
+// report is built, issue 41), the outcome goes back to the planner, and a
+// report not delivered is logged once per way it fails (src/cloud/failure-way.ts).
+import { failureWay } from '../cloud/failure-way.js';
+import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
+import { UnsentAnswers } from '../cloud/unsent-answers.js';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+import type { PlannedReport, ReportPlanner, ReportResult } from '../timing/planner.js';
+import type { Clock, Timer, Timers } from '../util/clock.js';
+import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } from './reporter.js';
+import type { UnpluggedLedger } from './unplugged.js';
+
+/**
+ * A report that keeps failing the same way (a cloud answering every report
+ * with a login page) is logged once when it starts, again when the way it
+ * fails changes (src/cloud/failure-way.ts: the status code and whether a
+ * gateway answered it, the network error code, TLS, a timeout), and otherwise at most once per REPORT_FAILURE_LOG_MS with
+ * the count; the attempts between are at debug (issue 34, finding 7).
+ * README's log section states it.
+ */
+export const REPORT_FAILURE_LOG_MS = 600_000;
+
+export interface ReportRunDeps {
+  planner: ReportPlanner;
+  reporter: Pick<Reporter, 'send' | 'waitingOn'>;
+  unplugged: UnpluggedLedger;
+  logger: Logger;
+  clock: Clock & Timers;
+  /** The report ended, whatever its outcome: the loop looks at the planner again. */
+  ended: () => void;
+}
+
+export class ReportRun {
+  private inFlight: Promise<void> | undefined;
+  /** A report is being built (from the plan handed out to its outcome): what the registry says meanwhile waits (afterReport). */
+  private building = false;
+  /** What afterReport held while the report was built, each once, in the order first heard. */
+  private readonly held = new Set<() => void>();
+  private readonly abort = new AbortController();
+  private waiters: Array<(outcome: ReportOutcome | undefined) => void> = [];
+  /** The answers naming devices not sent that were already logged (bounded). */
+  private readonly unsentAnswers = new UnsentAnswers();
+  private stopping = false;
+  /** The devices of the last report, health applied: the per-device rows and metrics. */
+  private last: DeviceInfo[] = [];
+  /** The run of failed reports going on: its kind (the failure class and way), its size, and when it was last logged. */
+  private failing: { kind: string; way: string; count: number; loggedAt: number; held: number } | undefined;
+
+  constructor(private readonly deps: ReportRunDeps) {}
+
+  /** The devices of the last report, UNPLUGGED ones left out. */
+  get lastDevices(): readonly DeviceInfo[] {
+    return this.last;
+  }
+
+  /** Whether a report is being built now: the plan handed out, its outcome not yet heard. */
+  get reporting(): boolean {
+    return this.building;
+  }
+
+  /** The outcome of the next report made for a request (SIGHUP, tests); undefined if the agent stops first. */
+  awaitRequested(): Promise<ReportOutcome | undefined> {
+    return new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
+  }
+
+  /**
+   * Runs `heard` now, or, while a report is being built, once when it has
+   * ended: the registry is written during a report (the sources note each
+   * inventory's outcome), and what it says then must neither re-arm the loop
+   * nor make the actions look mid-report (issue 41). The same function held
+   * twice runs once.
+   */
+  afterReport(heard: () => void): void {
+    if (this.building) this.held.add(heard);
+    else heard();
+  }
+
+  /** Carries out the plan the timer handed out; the outcome goes back to the planner. */
+  fire(plan: PlannedReport): void {
+    const { planner } = this.deps;
+    const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
+    this.building = true;
+    this.inFlight = this.deps.reporter
+      .send(plan, this.abort.signal)
+      .then((outcome) => {
+        this.finished(outcome);
+        for (const w of waiters) w(outcome);
+      })
+      .catch((err: unknown) => {
+        // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
+        planner.finished({ delivered: false, failure: 'transient' }, this.now());
+        limited(this.deps.logger).error(
+          'report-unexpected-failure',
+          { err: err instanceof Error ? err.message : String(err) },
+          'unexpected failure while reporting; the agent keeps running',
+        );
+        for (const w of waiters) w(undefined);
+      })
+      .finally(() => {
+        this.inFlight = undefined;
+        this.building = false;
+        const held = [...this.held];
+        this.held.clear();
+        for (const heard of held) heard();
+        this.deps.ended();
+      });
+  }
+
+  /** No report is handed out any more: a failure from now on is the stop's, not worth a line. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /** Lets the report in flight finish within `limitMs`, then aborts it; whoever awaits a requested report hears none. */
+  async settle(limitMs: number): Promise<void> {
+    const { logger, clock } = this.deps;
+    if (this.inFlight) {
+      logger.info('waiting for the report in flight to finish');
+      let timer: Timer | undefined;
+      const timedOut = await Promise.race([this.inFlight.then(() => false), new Promise<boolean>((r) => (timer = clock.setTimer(() => r(true), limitMs)))]);
+      timer?.cancel();
+      if (timedOut) {
+        // Read before the abort: what it was still waiting for when time ran out.
+        const waiting = this.deps.reporter.waitingOn();
+        logger.warn(
+          `the report in flight did not finish within ${limitMs / 1000} s` +
+            (waiting === undefined ? '' : `: it was still waiting for ${waiting}`) +
+            '; it is abandoned and sent again at the next start',
+        );
+        this.abort.abort(new Error('the agent is stopping'));
+      }
+    }
+    for (const w of this.waiters.splice(0)) w(undefined);
+  }
+
+  private now(): number {
+    return this.deps.clock.monotonic();
+  }
+
+  /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
+  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number; failures: number }, now: number): void {
+    const way = failureWay(outcome.error);
+    const kind = `${outcome.failure}/${way}`;
+    const f = this.failing;
+    const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures };
+    if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
+      f.count++;
+      f.held++;
+      this.deps.logger.debug({ err: outcome.error.message, failures: notes.failures }, 'report not delivered again, the same way');
+      return;
+    }
+    const held = f && f.kind === kind ? f.held : 0;
+    const was = f && f.kind !== kind ? f.way : undefined;
+    this.failing = { kind, way, count: (f?.count ?? 0) + 1, loggedAt: now, held: 0 };
+    logNotDelivered(this.deps.logger, outcome, next, held, was === undefined ? undefined : { was, now: way });
+  }
+
+  private finished(outcome: ReportOutcome): void {
+    const now = this.now();
+    const { planner, logger, unplugged } = this.deps;
+    if (outcome.body) this.last = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);
+    const result: ReportResult = outcome.delivered
+      ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
+      : { delivered: false, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
+    const notes = planner.finished(result, now);
+    // A report for adb's list settling is owed only while some device reported before has not been seen since.
+    if (!unplugged.awaitingSettle) planner.settleNotNeeded();
+    if (!outcome.delivered) {
+      if (!this.stopping) this.notDelivered(outcome, notes, now);
+      return;
+    }
+    this.failing = undefined;
+    const unsent = this.unsentAnswers.toLog(notes.unsent);
+    logFailedDevices(logger, notes.newlyFailed, unsent);
+    for (const udid of notes.recovered) limited(logger).info('cloud-stored-again', { udid }, `the cloud stored device ${udid} again`, udid);
+  }
+}
