@@ -1,6 +1,7 @@
 // Every feature that acts on a device, registered in one place, in the order
 // their notes join a device's message: adding one is a folder with a
-// DeviceFeature (src/devices/feature.ts) and a line here.
+// DeviceFeature (src/devices/feature.ts) and a line here. A feature's action
+// is built from here too (src/agent/actions.ts iterates this list).
 import { chargeFeature } from '../actions/charge/feature.js';
 import { recoveryFeature } from '../actions/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
@@ -18,6 +19,12 @@ import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
 import type { PowerPaths } from '../actions/charge/power-paths.js';
+import type { PausedPortsKeeper } from '../actions/charge/paused-ports.js';
+import type { ActionParts } from '../actions/parts.js';
+import type { Platforms } from './platforms.js';
+
+/** The features as the wiring holds them: each action is built with the parts every action shares, on the platform's control. */
+export type Features = ReadonlyArray<DeviceFeature<ActionParts<Platforms['control']>>>;
 
 /**
  * What the features that follow something of their own need: the daemon's
@@ -30,17 +37,19 @@ import type { PowerPaths } from '../actions/charge/power-paths.js';
 type FeatureContext = UsbContext & {
   settings: Pick<Settings, 'usb'> & { readiness: Pick<Settings['readiness'], 'checks'> } & Partial<Pick<Settings, 'health'>>;
   powerPaths?: PowerPaths;
+  /** Where charge control keeps the ports it holds off across a crash. */
+  pausedPorts?: PausedPortsKeeper;
   /** The host-level judge of hot batteries the health monitor reads too; the feature makes its own without it. */
   heat?: HostHeat;
 };
 
 /** context.layer: the USB layer, when the caller keeps it too (the daemon's recovery reads its evidence); else the feature builds its own. */
-export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): DeviceFeature[] {
+export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): Features {
   return [
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats),
     trustFeature(stats),
-    chargeFeature(registry, stats, context?.powerPaths),
+    chargeFeature(registry, stats, context?.powerPaths, context?.pausedPorts),
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE), presence: registry.presence }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),

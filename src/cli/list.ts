@@ -10,7 +10,7 @@ import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
-import { SamsungProtection } from '../actions/samsung/protection.js';
+import { readOnce } from '../agent/actions.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
@@ -41,7 +41,8 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
       setup.logger,
     );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
-    await readProtection(parts);
+    // What a feature shows of a phone that only its action reads (Samsung's protect_battery, for the CHARGE column); `list` writes nothing (it asks no cloud).
+    await readOnce(parts);
     const hubPorts = hubPortsOf(parts.settings.hubPorts);
     const chargeWays = chargeWaysOf(parts.settings.charge.ways);
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
@@ -102,13 +103,4 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
     more.push(parts.unready.describe(r.serial, r.state, r.udid));
   }
   return [...devices, ...more];
-}
-
-/** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */
-async function readProtection(parts: Parts): Promise<void> {
-  const { registry, settings, stats, logger, clock, control } = parts;
-  const protection = new SamsungProtection({ phones: control, registry, settings, booking: undefined, stats, logger, clock });
-  protection.devicesChanged();
-  await protection.settled();
-  await protection.stop();
 }

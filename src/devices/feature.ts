@@ -1,9 +1,9 @@
 // What acts on a device (recovery, charge control, Samsung's protection,
-// identity trust, ...) reaches the report through this one contract, so that
-// a platform names no feature and a feature plugs in with one line in
-// src/agent/features.ts. While a report is being built a hook writes only
-// the feature's own facets, and `owe` the presence ledger, before the report
-// asks it.
+// identity trust, ...) reaches the report, the views and the wiring through
+// this one contract, so that a platform, the views and the wiring name no
+// feature and a feature plugs in with one line in src/agent/features.ts.
+// While a report is being built a hook writes only the feature's own facets,
+// and `owe` the presence ledger, before the report asks it.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { DeviceSnapshot } from './record.js';
@@ -24,9 +24,50 @@ export interface FeatureColumn {
   title: string;
 }
 
-export interface DeviceFeature {
+/** A part of the daemon with a lifecycle, as the Agent starts it in order and stops it in reverse. */
+export interface Service {
+  readonly name: string;
+  start(): Promise<unknown> | void;
+  stop(): Promise<unknown> | void;
+}
+
+/**
+ * What an action acts on, in the order the actions start: a phone's link
+ * (recovery's reconnects, kicks and power cycles), its hub port's power
+ * (charge control), its settings (Samsung protection, readiness's fix-it).
+ * They stop in reverse, so that nothing writes a phone's settings while
+ * charge control switches its paused ports on at stop, and recovery, which
+ * would reach a phone whose port has just come on, stops last.
+ */
+export const ACTS_ON = ['link', 'power', 'settings'] as const;
+
+/**
+ * A feature's action: what it does to devices. The wiring
+ * (src/agent/actions.ts) builds it once with the parts every action shares
+ * (`Wiring`: src/actions/parts.ts, the runner, the booking gate, the
+ * mapping, the phones' control, ...), so that it names no action.
+ */
+export interface FeatureAction<Wiring> {
+  readonly actsOn: (typeof ACTS_ON)[number];
+  build(wiring: Wiring): Service;
+  /**
+   * What a command that changes nothing runs instead (`list`): reads once
+   * what the feature shows of the phones, writes nothing, and resolves when
+   * done.
+   */
+  readOnce?(wiring: Wiring): Promise<void>;
+}
+
+/**
+ * `Wiring`: the parts a feature's action is built with; a feature with no
+ * action needs none (never), and a list of features is typed by the parts
+ * its wiring hands them.
+ */
+export interface DeviceFeature<Wiring = never> {
   /** A plain name, for logs and tests. */
   readonly name: string;
+  /** The feature's action, when it acts on devices; started after the sources, in ACTS_ON's order. */
+  readonly action?: FeatureAction<Wiring>;
   /** Starts what the feature follows on its own (a log, a timer), with the daemon's services, before the sources. */
   start?(): Promise<void> | void;
   /** Stops it, in reverse order with the daemon's services. */
@@ -99,12 +140,12 @@ export function lastCut(features: readonly DeviceFeature[], key: string, since: 
   return latest;
 }
 
-/** Each feature's word to the presence ledger before the report asks it, in registration order. */
 /** What the report knows of its sources' listings when the features owe. */
 export interface Listing {
   absentIsGone(udid: string): boolean;
 }
 
+/** Each feature's word to the presence ledger before the report asks it, in registration order. */
 export function oweAll(features: readonly DeviceFeature[], listing: Listing): void {
   for (const f of features) f.owe?.(listing);
 }
@@ -114,6 +155,11 @@ export function annotateAll(features: readonly DeviceFeature[], devices: readonl
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out);
   return out;
+}
+
+/** The features' actions in the order they start: by what they act on (ACTS_ON), then in registration order. */
+export function actionsOf<Wiring>(features: ReadonlyArray<DeviceFeature<Wiring>>): Array<FeatureAction<Wiring>> {
+  return ACTS_ON.flatMap((on) => features.flatMap((f) => (f.action?.actsOn === on ? [f.action] : [])));
 }
 
 /** The features' own series, as one more source of /metrics. */

@@ -1,6 +1,7 @@
 // Recovery as the report sees it: its notes in the device's message (held
 // back while booked, a person needed) and its kicks, which a network phone's
-// message blames instead of the phone; and its counters.
+// message blames instead of the phone; and its counters. Its action
+// (recovery.ts) is built from the parts every action shares.
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { Escalations } from './escalations.js';
@@ -8,11 +9,32 @@ import { RecoveryNotebook } from './notes.js';
 import { keyParts } from '../../devices/record.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
 import { RECOVERY_ACTIONS, RECOVERY_HELD, RECOVERY_USB } from './counts.js';
+import type { ActionParts } from '../parts.js';
+import { Recovery, type RecoveryAdb } from './recovery.js';
 
-export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>, stats: Pick<AgentStats, 'counter'>): DeviceFeature {
+export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>, stats: Pick<AgentStats, 'counter'>): DeviceFeature<ActionParts<RecoveryAdb>> {
   const notebook = new RecoveryNotebook(registry);
   return {
     name: 'recovery',
+    action: {
+      actsOn: 'link',
+      build: (p) =>
+        new Recovery({
+          runner: p.runner,
+          adb: p.phones,
+          settings: p.settings,
+          stats: p.stats,
+          logger: p.logger,
+          registry: p.registry,
+          clock: p.clock,
+          booking: p.booking,
+          hubPorts: p.hubPorts,
+          mapping: p.mapping,
+          gate: p.gate,
+          ...(p.settings.recovery.powerCycle && { portPower: p.uhubctl }),
+          ...(p.usb && { usb: p.usb }),
+        }),
+    },
     notes: (device) => {
       const notes = notebook.of(device.key);
       return [notes?.heldBack, notes?.attention];
