@@ -48,6 +48,12 @@ export class DeviceMapping {
     return { kind: 'way', way: own.kind === 'mapped' ? own.value : modelWayOf(this.ways, model) };
   }
 
+  /** The way that applies to the device, as the actions carry it out: off where its key is refused. */
+  wayApplied(claim: Claim, claims: readonly Claim[], model: string | undefined): ChargeWay {
+    const found = this.wayOf(claim, claims, model);
+    return found.kind === 'way' ? found.way : 'off';
+  }
+
   private withExpected(claims: readonly Claim[]): Claim[] {
     const listed = new Set(claims.map((c) => c.serial));
     return [...claims, ...(this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }))];

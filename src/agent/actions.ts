@@ -4,10 +4,8 @@
 import type { Parts } from './build.js';
 import { bookingGateOf } from '../booking/gate.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
-import { chargeWaysOf, type ChargeWays } from '../config/charge-ways.js';
 import { Uhubctl } from '../hub/uhubctl.js';
 import { ActionRunner } from '../actions/runner.js';
-import { DeviceMapping } from '../actions/device-mapping.js';
 import type { ActionParts } from '../actions/parts.js';
 import { actionsOf, type Service } from '../devices/feature.js';
 
@@ -20,10 +18,6 @@ export interface Actions {
   runner: ActionRunner;
   /** The operator's map of the hub port behind each phone (settings: hubPorts), read once. */
   hubPorts: ReadonlyMap<string, HubPort>;
-  /** Which phones have charge control (settings: charge.ways), read once. */
-  chargeWays: ChargeWays;
-  /** The one look-up from a device to its port and charge way: the rows show what the actions would do. */
-  mapping: DeviceMapping;
 }
 
 /** onChange: an action changed what a device's report says (a pause, a protection), worth a report. */
@@ -37,8 +31,6 @@ export function buildActions(parts: Parts, onChange: () => void): Actions {
     }),
     runner: shared.runner,
     hubPorts: shared.hubPorts,
-    chargeWays: chargeWaysOf(parts.settings.charge.ways),
-    mapping: shared.mapping,
   };
 }
 
@@ -50,16 +42,14 @@ export async function readOnce(parts: Parts): Promise<void> {
 
 function sharedParts(parts: Parts, onChange: () => void): ActionParts<Parts['control']> {
   const { settings, logger, registry, clock, stats, booking } = parts;
-  const hubPorts = hubPortsOf(settings.hubPorts);
-  const chargeWays = chargeWaysOf(settings.charge.ways);
   // One gate for every action: the host's status requests are bounded together.
   const gate = bookingGateOf(settings, clock);
   return {
     runner: new ActionRunner({ clock, gate, booking, onChange }),
     gate,
     booking,
-    mapping: new DeviceMapping({ hubPorts, chargeWays, networkDevices: settings.networkDevices, logger }),
-    hubPorts,
+    mapping: parts.mapping,
+    hubPorts: hubPortsOf(settings.hubPorts),
     phones: parts.control,
     uhubctl: new Uhubctl(settings.recovery.powerCycleCommand),
     usb: parts.usb,

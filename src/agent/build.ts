@@ -25,6 +25,9 @@ import type { UsbEvidence } from '../devices/usb-evidence.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { PausedPortsFile } from '../actions/charge/paused-ports.js';
 import { PowerPaths, uncutPortsFile } from '../actions/charge/power-paths.js';
+import { DeviceMapping } from '../actions/device-mapping.js';
+import { hubPortsOf } from '../config/hub-ports.js';
+import { chargeWaysOf } from '../config/charge-ways.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../stats/agent-stats.js';
@@ -56,6 +59,8 @@ export interface Parts extends Platforms {
   features: Features;
   /** The USB layer's word on the phones, read-only, for recovery (src/devices/usb-evidence.ts). */
   usb: UsbEvidence;
+  /** The one look-up from a device to its hub port and charge way (settings hubPorts and charge.ways), read once. */
+  mapping: DeviceMapping;
 }
 
 export interface BuildOptions {
@@ -75,7 +80,14 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   // One judge of hot batteries for the host: the feature says the host's line, and a phone's own hot warning after it, unless the host's line names it.
   const heat = hostHeatOf(settings.health);
   const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
-  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, heat };
+  // One look-up from a device to its port and charge way, for the actions and the rows alike: a key naming two phones is refused alike and said once.
+  const mapping = new DeviceMapping({
+    hubPorts: hubPortsOf(settings.hubPorts),
+    chargeWays: chargeWaysOf(settings.charge.ways),
+    networkDevices: settings.networkDevices,
+    logger,
+  });
+  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, mapping, heat };
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
   // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
   // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
@@ -122,6 +134,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     booking: options.booking,
     features,
     usb,
+    mapping,
   };
 }
 
@@ -132,7 +145,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
 export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
-  const { actions, runner, hubPorts, chargeWays, mapping } = buildActions(parts, () => loop.devicesChanged());
+  const { actions, runner, hubPorts } = buildActions(parts, () => loop.devicesChanged());
   const views = new StatusViews({
     nodeId,
     settings,
@@ -141,9 +154,9 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     sources,
     report: loop,
     hubPorts,
-    chargeWays,
     platformNames: parts.names,
-    mapping: { look: mapping, platform: parts.control.platform },
+    mapping: { look: parts.mapping, platform: parts.control.platform },
+    features: parts.features,
     metricSources: [featureMetrics(parts.features)],
     clock,
   });

@@ -14,6 +14,7 @@ import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import { hostHeatFeature } from '../health/host-heat-feature.js';
+import { healthFeature } from '../health/feature.js';
 import type { HostHeat } from '../health/host-heat.js';
 import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
@@ -21,6 +22,7 @@ import { AgentStats } from '../stats/agent-stats.js';
 import type { PowerPaths } from '../actions/charge/power-paths.js';
 import type { PausedPortsKeeper } from '../actions/charge/paused-ports.js';
 import type { ActionParts } from '../actions/parts.js';
+import type { DeviceMapping } from '../actions/device-mapping.js';
 import type { Platforms } from './platforms.js';
 
 /** The features as the wiring holds them: each action is built with the parts every action shares, on the platform's control. */
@@ -39,6 +41,8 @@ type FeatureContext = UsbContext & {
   powerPaths?: PowerPaths;
   /** Where charge control keeps the ports it holds off across a crash. */
   pausedPorts?: PausedPortsKeeper;
+  /** The actions' one look-up of a device's port and charge way: the rows show the way the actions would apply. */
+  mapping?: DeviceMapping;
   /** The host-level judge of hot batteries the health monitor reads too; the feature makes its own without it. */
   heat?: HostHeat;
 };
@@ -47,13 +51,15 @@ type FeatureContext = UsbContext & {
 export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext & { layer?: UsbLayer }, stats = new AgentStats()): Features {
   return [
     recoveryFeature(registry, stats),
-    samsungFeature(registry, stats),
+    samsungFeature(registry, stats, context?.mapping),
     trustFeature(stats),
-    chargeFeature(registry, stats, context?.powerPaths, context?.pausedPorts),
+    chargeFeature(registry, stats, { powerPaths: context?.powerPaths, kept: context?.pausedPorts, mapping: context?.mapping }),
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE), presence: registry.presence }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
     readinessFixFeature(stats),
+    // What the health rules keep of a device, in the views: its PROBLEMS column closes list's table, after the columns above.
+    healthFeature(registry),
     // After health, once per report: several phones hot together are one host-level line; off without the health settings.
     ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic(), context.heat)] : []),
   ];

@@ -1,8 +1,5 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
-import { DeviceMapping } from '../actions/device-mapping.js';
-import { hubPortsOf } from '../config/hub-ports.js';
-import { chargeWaysOf } from '../config/charge-ways.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
@@ -43,11 +40,12 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     // What a feature shows of a phone that only its action reads (Samsung's protect_battery, for the CHARGE column); `list` writes nothing (it asks no cloud).
     await readOnce(parts);
-    const hubPorts = hubPortsOf(parts.settings.hubPorts);
-    const chargeWays = chargeWaysOf(parts.settings.charge.ways);
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
-    const look = new DeviceMapping({ hubPorts, chargeWays, networkDevices: parts.settings.networkDevices, logger: parts.logger });
-    const rows = deviceRows(devices, parts.registry, hubPorts, chargeWays, parts.names, { look, platform: parts.control.platform }, parts.features);
+    const rows = deviceRows(devices, parts.registry, {
+      names: parts.names,
+      mapping: { look: parts.mapping, platform: parts.control.platform },
+      features: parts.features,
+    });
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete)
       stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)));

@@ -7,6 +7,7 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { DeviceSnapshot } from './record.js';
+import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
 
 /** When the agent itself cut a device's transport, and how: what a phone's message blames instead of the phone. */
 export interface TransportCut {
@@ -14,14 +15,6 @@ export interface TransportCut {
   at: number;
   /** What cut it, as the message says it ("recovery kicked its adb transport"). */
   what: string;
-}
-
-/** A column a feature adds to `list`. */
-export interface FeatureColumn {
-  /** Its key in a `list --json` row's `features`. */
-  key: string;
-  /** Its title in `list`'s table. */
-  title: string;
 }
 
 /** A part of the daemon with a lifecycle, as the Agent starts it in order and stops it in reverse. */
@@ -106,16 +99,25 @@ export interface DeviceFeature<Wiring = never> {
    * and may log what changed; it writes only its own facets.
    */
   answered?(device: DeviceSnapshot): void;
-  /** The columns the feature adds to `list` (none while it is off). */
+  /**
+   * The serial of a device the feature reports itself while no source lists
+   * it (charge control's paused phone, off adb with its port): its row shows it.
+   */
+  serialOf?(udid: string): string | undefined;
+  /** The fields the feature adds to a device's row (`list --json`, and what its columns and gauges read), each in its place. */
+  fields?(): readonly RowField[];
+  /** The columns the feature adds to `list` (none while it is off): read from the row, or its `cells`. */
   columns?(): readonly FeatureColumn[];
   /**
-   * The device's cells in those columns, by key ("ready", "1-1.4.2 ok");
+   * The device's cells in its cell columns, by key ("ready", "1-1.4.2 ok");
    * a key left out shows "-". `device` is its record, absent for a device
    * no source lists (one a feature reports itself).
    */
   cells?(info: DeviceInfo, device: DeviceSnapshot | undefined): Readonly<Record<string, string>>;
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];
+  /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
+  gauges?(): readonly DeviceGauge[];
 }
 
 /** The features' notes on a device, in registration order, without the empty ones. */
@@ -165,6 +167,25 @@ export function actionsOf<Wiring>(features: ReadonlyArray<DeviceFeature<Wiring>>
 /** The features' own series, as one more source of /metrics. */
 export function featureMetrics(features: readonly DeviceFeature[]): MetricSource {
   return { metrics: () => features.flatMap((f) => f.metrics?.() ?? []) };
+}
+
+/** The serial a feature gives a device no source lists, if one does. */
+export function serialOf(features: readonly DeviceFeature[], udid: string): string | undefined {
+  for (const f of features) {
+    const serial = f.serialOf?.(udid);
+    if (serial !== undefined) return serial;
+  }
+  return undefined;
+}
+
+/** The features' row fields, in registration order. */
+export function fieldsOf(features: readonly DeviceFeature[]): RowField[] {
+  return features.flatMap((f) => f.fields?.() ?? []);
+}
+
+/** The features' per-device gauges, in registration order. */
+export function gaugesOf(features: readonly DeviceFeature[]): DeviceGauge[] {
+  return features.flatMap((f) => f.gauges?.() ?? []);
 }
 
 /** The features' `list` columns, in registration order. */

@@ -50,7 +50,7 @@ describe('buildActions: the registered features, in the order of what they act o
     // One runner and one look-up for every action: the host's booking questions are bounded together.
     for (const s of seen) {
       expect(s.wiring.runner).toBe(built.runner);
-      expect(s.wiring.mapping).toBe(built.mapping);
+      expect(s.wiring.mapping).toBe(base.mapping);
       expect(s.wiring.phones).toBe(base.control);
     }
     seen.length = 0;

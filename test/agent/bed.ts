@@ -206,7 +206,7 @@ export function reportBed(options: BedOptions = {}) {
       loop.devicesChanged();
     });
   }
-  const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), chargeWays: [], clock });
+  const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), clock });
   views.noteStart(clock.wall());
   /** Runs virtual time on by ms, letting the promises of each step settle. */
   const advance = async (ms: number, stepMs = 50): Promise<void> => {

@@ -1,6 +1,7 @@
 // Samsung's battery protection as the report sees it: where it stands on the
 // phone, in the device's message while that is a problem, and its counters;
-// and the action (protection.ts), built from the parts every action shares.
+// what the views show of it (row.ts); and the action (protection.ts), built
+// from the parts every action shares.
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
@@ -8,10 +9,18 @@ import type { ActionParts } from '../parts.js';
 import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from './counts.js';
 import { SamsungProtection, type GlobalSettings } from './protection.js';
 import { BatteryProtections } from './state.js';
+import type { DeviceMapping } from '../device-mapping.js';
+import { protectionRow } from './row.js';
 
-export function samsungFeature(registry: Pick<DeviceRegistry, 'facet'>, stats: Pick<AgentStats, 'counter'>): DeviceFeature<ActionParts<GlobalSettings>> {
+export function samsungFeature(
+  registry: Pick<DeviceRegistry, 'facet'>,
+  stats: Pick<AgentStats, 'counter'>,
+  /** The actions' look-up of a device's way, for its row. */
+  mapping?: DeviceMapping,
+): DeviceFeature<ActionParts<GlobalSettings>> {
   return {
     name: 'samsung-protection',
+    ...protectionRow(registry, mapping),
     action: {
       actsOn: 'settings',
       build: (p) =>
