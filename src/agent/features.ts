@@ -6,7 +6,7 @@ import { chargeFeature } from '../actions/charge/feature.js';
 import { recoveryFeature } from '../actions/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
 import { readinessFixFeature } from '../actions/readiness-fix/feature.js';
-import { trustFeature } from '../actions/trust-feature.js';
+import { trustFeature } from '../actions/trust/feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { OFF_SOURCE } from '../devices/off-source.js';

@@ -38,7 +38,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
       setup.logger,
     );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
-    // What a feature shows of a phone that only its action reads (Samsung's protect_battery, for the CHARGE column); `list` writes nothing (it asks no cloud).
+    // What a feature shows of a phone that only its action reads (a setting of the phone, for a column); `list` writes nothing (it asks no cloud).
     await readOnce(parts);
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
     const rows = deviceRows(devices, parts.registry, {

@@ -1,4 +1,4 @@
-// What acts on a device (recovery, charge control, Samsung's protection,
+// What acts on a device (recovery, charge control, a phone's own battery cap,
 // identity trust, ...) reaches the report, the views and the wiring through
 // this one contract, so that a platform, the views and the wiring name no
 // feature and a feature plugs in with one line in src/agent/features.ts.
@@ -27,7 +27,7 @@ export interface Service {
 /**
  * What an action acts on, in the order the actions start: a phone's link
  * (recovery's reconnects, kicks and power cycles), its hub port's power
- * (charge control), its settings (Samsung protection, readiness's fix-it).
+ * (charge control), its settings (a battery cap, readiness's fix-it).
  * They stop in reverse, so that nothing writes a phone's settings while
  * charge control switches its paused ports on at stop, and recovery, which
  * would reach a phone whose port has just come on, stops last.
