@@ -53,7 +53,7 @@ export interface Parts extends Platforms {
   /** The device-change lines, a flapping phone's summed up (src/devices/flap-log.ts). */
   flaps: FlapLog;
   reporter: Reporter;
-  /** Whom recovery's booking gate asks; none for a command that sends nothing. */
+  /** Whom the actions' booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
   /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own and builds their actions, and their series join /metrics. */
   features: Features;

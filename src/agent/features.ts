@@ -1,7 +1,9 @@
 // Every feature that acts on a device, registered in one place, in the order
-// their notes join a device's message: adding one is a folder with a
-// DeviceFeature (src/devices/feature.ts) and a line here. A feature's action
-// is built from here too (src/agent/actions.ts iterates this list).
+// their notes join a device's message, and in which what several add at one
+// place of a view follows (src/devices/feature-view.ts): adding one is a
+// folder with a DeviceFeature (src/devices/feature.ts) and a line here. A
+// feature's action is built from here too (src/agent/actions.ts iterates
+// this list).
 import { chargeFeature } from '../actions/charge/feature.js';
 import { recoveryFeature } from '../actions/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
@@ -31,9 +33,11 @@ export type Features = ReadonlyArray<DeviceFeature<ActionParts<Platforms['contro
 /**
  * What the features that follow something of their own need: the daemon's
  * settings (the USB layer's kernel log and sysfs root, the lab's readiness
- * baseline), state directory, logger and clock, and the hub ports charge
- * control found not to cut power (its notes and metrics). None, as in tests
- * that build the features alone: the USB layer and readiness are off. `stats`
+ * baseline), state directory, logger and clock; charge control's files (the
+ * hub ports found not to cut power, for its notes and metrics, and those it
+ * holds off, for its action); and the actions' look-up of ports and ways, for
+ * the ways the rows show. None, as in tests that build the features alone:
+ * the USB layer and readiness are off, and no way is shown. `stats`
  * holds the counters the actions write and the features serve (AgentStats.counter).
  */
 type FeatureContext = UsbContext & {

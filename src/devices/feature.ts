@@ -29,8 +29,7 @@ export interface Service {
  * (recovery's reconnects, kicks and power cycles), its hub port's power
  * (charge control), its settings (a battery cap, readiness's fix-it).
  * They stop in reverse, so that nothing writes a phone's settings while
- * charge control switches its paused ports on at stop, and recovery, which
- * would reach a phone whose port has just come on, stops last.
+ * charge control switches its paused ports on at stop.
  */
 export const ACTS_ON = ['link', 'power', 'settings'] as const;
 

@@ -37,7 +37,7 @@ export interface StatusViewsDeps {
   /** The actions' look-up of ports and ways, for the rows. */
   mapping?: RowMapping;
   /** The registered features: what each adds to the rows and their per-device series. */
-  features?: readonly DeviceFeature[];
+  features: readonly DeviceFeature[];
   clock: Clock;
 }
 
