@@ -1,7 +1,7 @@
 // The one look-up from a device to its hub port and charge way (issue 42):
-// charge control, recovery's power cycle and Samsung's protection all ask it,
-// so that a key naming two phones is refused the same way everywhere and said
-// once, whichever action met it first.
+// every action that reaches a phone through its port or its charge way asks
+// it, and the rows show what it says, so that a key naming two phones is
+// refused the same way everywhere and said once, whichever met it first.
 
 import { modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../config/charge-ways.js';
 import type { HubPort } from '../config/hub-ports.js';
@@ -46,6 +46,12 @@ export class DeviceMapping {
     const own = this.seen(mappedFor(this.ownWays, claim, this.withExpected(claims)), claims);
     if (own.kind === 'refused') return own;
     return { kind: 'way', way: own.kind === 'mapped' ? own.value : modelWayOf(this.ways, model) };
+  }
+
+  /** The way that applies to the device, as the actions carry it out: off where its key is refused. */
+  wayApplied(claim: Claim, claims: readonly Claim[], model: string | undefined): ChargeWay {
+    const found = this.wayOf(claim, claims, model);
+    return found.kind === 'way' ? found.way : 'off';
   }
 
   private withExpected(claims: readonly Claim[]): Claim[] {

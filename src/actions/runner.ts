@@ -1,7 +1,7 @@
-// The one control loop of the agent's actions (recovery, charge control,
-// Samsung protection, the next one): each action looks at the devices on
-// the injected clock's timers and on every change, decides without I/O, and
-// hands its I/O to the runner, which keeps what every action needs once:
+// The one control loop of the agent's actions (each feature's, built by
+// src/agent/actions.ts): each action looks at the devices on the injected
+// clock's timers and on every change, decides without I/O, and hands its
+// I/O to the runner, which keeps what every action needs once:
 // the booking gate's questions, one piece of work per target at a time, the
 // work in flight for stop and tests, and the Agent's ear for news.
 

@@ -10,7 +10,7 @@ import type { Credentials } from '../config/credentials.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
-import { answeredAll, featureMetrics, type DeviceFeature } from '../devices/feature.js';
+import { answeredAll, featureMetrics } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
 import { hostHeatOf } from '../health/host-heat-feature.js';
@@ -18,13 +18,16 @@ import type { Logger } from '../log/logger.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
-import { buildFeatures } from './features.js';
+import { buildFeatures, type Features } from './features.js';
 import { UsbLayer } from '../features/usb/layer.js';
 import { OFF_SOURCE } from '../devices/off-source.js';
 import type { UsbEvidence } from '../devices/usb-evidence.js';
 import { ReportedStore } from '../report/reported-store.js';
 import { PausedPortsFile } from '../actions/charge/paused-ports.js';
 import { PowerPaths, uncutPortsFile } from '../actions/charge/power-paths.js';
+import { DeviceMapping } from '../actions/device-mapping.js';
+import { hubPortsOf } from '../config/hub-ports.js';
+import { chargeWaysOf } from '../config/charge-ways.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../stats/agent-stats.js';
@@ -50,16 +53,14 @@ export interface Parts extends Platforms {
   /** The device-change lines, a flapping phone's summed up (src/devices/flap-log.ts). */
   flaps: FlapLog;
   reporter: Reporter;
-  /** The hub ports charge control holds off, kept across runs: a start after a crash switches them on. */
-  pausedPorts: PausedPortsFile;
-  /** The hub ports charge control found not to cut power, kept across runs: it does not switch them again. */
-  powerPaths: PowerPaths;
-  /** Whom recovery's booking gate asks; none for a command that sends nothing. */
+  /** Whom the actions' booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
-  /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own, and their series join /metrics. */
-  features: readonly DeviceFeature[];
+  /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own and builds their actions, and their series join /metrics. */
+  features: Features;
   /** The USB layer's word on the phones, read-only, for recovery (src/devices/usb-evidence.ts). */
   usb: UsbEvidence;
+  /** The one look-up from a device to its hub port and charge way (settings hubPorts and charge.ways), read once. */
+  mapping: DeviceMapping;
 }
 
 export interface BuildOptions {
@@ -78,7 +79,15 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const stats = new AgentStats();
   // One judge of hot batteries for the host: the feature says the host's line, and a phone's own hot warning after it, unless the host's line names it.
   const heat = hostHeatOf(settings.health);
-  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, heat };
+  const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
+  // One look-up from a device to its port and charge way, for the actions and the rows alike: a key naming two phones is refused alike and said once.
+  const mapping = new DeviceMapping({
+    hubPorts: hubPortsOf(settings.hubPorts),
+    chargeWays: chargeWaysOf(settings.charge.ways),
+    networkDevices: settings.networkDevices,
+    logger,
+  });
+  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, mapping, heat };
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
   // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
   // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
@@ -89,7 +98,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
-  const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
   const flaps = new FlapLog(logger, clock);
   const reporter = new Reporter({
     nodeId: options.nodeId,
@@ -124,12 +132,11 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     unplugged,
     reported,
     flaps,
-    pausedPorts,
-    powerPaths,
     reporter,
     booking: options.booking,
     features,
     usb,
+    mapping,
   };
 }
 
@@ -140,7 +147,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
 export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
-  const { actions, runner, hubPorts, chargeWays, mapping } = buildActions(parts, () => loop.devicesChanged());
+  const { actions, runner, hubPorts } = buildActions(parts, () => loop.devicesChanged());
   const views = new StatusViews({
     nodeId,
     settings,
@@ -149,9 +156,9 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     sources,
     report: loop,
     hubPorts,
-    chargeWays,
     platformNames: parts.names,
-    mapping: { look: mapping, platform: parts.control.platform },
+    mapping: { look: parts.mapping, platform: parts.control.platform },
+    features: parts.features,
     metricSources: [featureMetrics(parts.features)],
     clock,
   });

@@ -36,7 +36,7 @@ export interface Platforms {
    * phones still connecting or authorizing, and network phones not yet known.
    */
   unready: { platform: Platform; describe(serial: string, state: string, udid?: string): DeviceInfo };
-  /** The door through which the actions (recovery, charge control, Samsung protection) reach the phones: it names their platform. */
+  /** The door through which the features' actions reach the phones: it names their platform. */
   control: AndroidControl;
   /**
    * The platforms' service clients that doctor checks beyond what the

@@ -6,6 +6,7 @@
 // flood the cloud.
 
 import type { BookingAnswer } from '../cloud/booking-status.js';
+import type { Settings } from '../config/schema.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 
 export interface BookingGateSettings {
@@ -136,4 +137,10 @@ function fromAnswer(known: Known): BookingVerdict {
   const { answer, seq } = known;
   if ('unknown' in answer) return { kind: 'unknown', reason: answer.unknown, answer: seq };
   return answer.booked ? { kind: 'booked', answer: seq } : { kind: 'free' };
+}
+
+/** The host's booking gate, as the recovery settings bound it. */
+export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: { monotonic(): number }): BookingGate {
+  const r = settings.recovery;
+  return new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, clock);
 }

@@ -1,8 +1,5 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
-import { DeviceMapping } from '../actions/device-mapping.js';
-import { hubPortsOf } from '../config/hub-ports.js';
-import { chargeWaysOf } from '../config/charge-ways.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
@@ -10,7 +7,7 @@ import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
-import { SamsungProtection } from '../actions/samsung/protection.js';
+import { readOnce } from '../agent/actions.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
@@ -41,12 +38,14 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
       setup.logger,
     );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
-    await readProtection(parts);
-    const hubPorts = hubPortsOf(parts.settings.hubPorts);
-    const chargeWays = chargeWaysOf(parts.settings.charge.ways);
+    // What a feature shows of a phone that only its action reads (a setting of the phone, for a column); `list` writes nothing (it asks no cloud).
+    await readOnce(parts);
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
-    const look = new DeviceMapping({ hubPorts, chargeWays, networkDevices: parts.settings.networkDevices, logger: parts.logger });
-    const rows = deviceRows(devices, parts.registry, hubPorts, chargeWays, parts.names, { look, platform: parts.control.platform }, parts.features);
+    const rows = deviceRows(devices, parts.registry, {
+      names: parts.names,
+      mapping: { look: parts.mapping, platform: parts.control.platform },
+      features: parts.features,
+    });
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete)
       stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)));
@@ -102,13 +101,4 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
     more.push(parts.unready.describe(r.serial, r.state, r.udid));
   }
   return [...devices, ...more];
-}
-
-/** Reads Samsung's protect_battery of the phones with that way, for the CHARGE column; `list` never writes it (it asks no cloud). */
-async function readProtection(parts: Parts): Promise<void> {
-  const { registry, settings, stats, logger, clock, control } = parts;
-  const protection = new SamsungProtection({ phones: control, registry, settings, booking: undefined, stats, logger, clock });
-  protection.devicesChanged();
-  await protection.settled();
-  await protection.stop();
 }

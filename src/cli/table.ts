@@ -1,21 +1,18 @@
 import type { DeviceRow } from '../status/device-rows.js';
 import { noPaint, type Paint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
-import { utcText } from '../util/clock.js';
 import { terminalText } from '../report/clean-strings.js';
-import type { FeatureColumn } from '../devices/feature.js';
+import { placed, type FeatureColumn, type RowColumn } from '../devices/feature-view.js';
 
 // `device-agent list` for people: one row per device, columns padded to
-// their widest cell. Pure: rows in, text out.
+// their widest cell. Pure: rows in, text out. The features add their columns
+// (DeviceFeature.columns), each in its place among these.
 
 const GiB = 1024 ** 3;
 
-interface Column {
-  title: string;
-  cell(row: DeviceRow): string;
-  paint?(row: DeviceRow, text: string, p: Paint): string;
-  /** Left out when no row fills it. */
-  optional?: boolean;
+interface Column extends RowColumn {
+  /** Shown only when this says so of the rows (a feature's cell column: when some device has a cell). */
+  shown?(rows: readonly DeviceRow[]): boolean;
 }
 
 const columns: Column[] = [
@@ -27,43 +24,15 @@ const columns: Column[] = [
   { title: 'BATTERY', cell: (r) => (r.batteryPercent === undefined ? '' : `${r.batteryPercent}%`) },
   { title: 'TEMP', cell: (r) => (r.batteryCelsius === undefined ? '' : `${r.batteryCelsius}°C`) },
   { title: 'CHARGING', cell: (r) => (r.charging === undefined ? '' : r.charging ? 'yes' : 'no') },
-  {
-    title: 'BATTERY HEALTH',
-    cell: (r) => batteryHealthOf(r),
-    paint: (r, t, p) => (r.problems.some((x) => BATTERY_PROBLEMS.has(x)) ? p.warn(t) : t),
-    optional: true,
-  },
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
   { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
   { title: 'HUB:PORT', cell: (r) => (r.hub === undefined ? '' : `${r.hub}:${r.hubPort}`), optional: true },
-  { title: 'CHARGE', cell: (r) => chargeOf(r), optional: true },
-  { title: 'PROBLEMS', cell: (r) => problemsOf(r), paint: (_r, t, p) => (t ? p.bad(t) : t) },
 ];
 
-const BATTERY_PROBLEMS = new Set(['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']);
-
-/** The battery's wear figures where the phone has them: health other than good, state of health, cycles, time held full, the charger. */
-function batteryHealthOf(r: DeviceRow): string {
-  const parts: string[] = [];
-  if (r.batteryHealth && r.batteryHealth !== 'GOOD' && r.batteryHealth !== 'UNKNOWN') parts.push(r.batteryHealth);
-  if (r.batteryHealthPercent !== undefined) parts.push(`${r.batteryHealthPercent}%`);
-  if (r.batteryCycles !== undefined) parts.push(`${r.batteryCycles} cycles`);
-  if (r.batteryFullSeconds) parts.push(`full ${shortDuration(r.batteryFullSeconds)}`);
-  if (r.chargerMillivolts !== undefined) parts.push(`${(r.chargerMillivolts / 1000).toFixed(1)} V`);
-  return parts.join(', ');
-}
-
-function shortDuration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} min`;
-  return `${Math.floor(seconds / 3600)} h`;
-}
-
-/** Health problems, and for a device that is not up, why (its state or its message's gist). */
-function problemsOf(r: DeviceRow): string {
-  const out = [...r.problems];
-  if (!r.up && !r.problems.includes('shell_unresponsive')) out.push(r.state === 'device' || r.state === 'paired' ? 'no_inventory' : r.state.split(' ')[0]!);
-  return out.join(',');
+/** A feature's column as the table shows it: a cell column shows "-" where the feature says nothing, and only when some device has a cell. */
+function columnOf(c: FeatureColumn): Column {
+  if (!('key' in c)) return c;
+  return { title: c.title, cell: (r) => r.features?.[c.key] ?? '-', shown: (rows) => rows.some((r) => r.features?.[c.key] !== undefined) };
 }
 
 /** Characters a table cell shows; `list --json` has the whole (bounded) value. */
@@ -74,19 +43,16 @@ function clipCell(text: string): string {
   return chars.length > MAX_CELL_CHARS ? `${chars.slice(0, MAX_CELL_CHARS - 1).join('')}…` : text;
 }
 
-/**
- * The features' columns (readiness, the USB port's health) go before
- * PROBLEMS; a device a feature says nothing of shows "-" there, and a
- * column no device fills is left out.
- */
+/** The features' columns go where each says, else after the table's own, in registration order; a column no device fills is left out. */
 export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []): string {
   if (!rows.length) return 'no devices\n';
-  const extra: Column[] = featureColumns
-    .filter((f) => rows.some((r) => r.features?.[f.key] !== undefined))
-    .map((f) => ({ title: f.title, cell: (r) => r.features?.[f.key] ?? '-' }));
-  const all = [...columns.slice(0, -1), ...extra, columns[columns.length - 1]!];
+  const all = placed(
+    columns,
+    (c) => c.title,
+    featureColumns.map((c) => ({ place: 'place' in c ? c.place : undefined, item: columnOf(c) })),
+  );
   // A column no row fills (UDID on a USB-only lab, battery health where no phone reports wear) is left out.
-  const shown = all.filter((c) => !c.optional || rows.some((r) => c.cell(r) !== ''));
+  const shown = all.filter((c) => (c.shown ? c.shown(rows) : !c.optional || rows.some((r) => c.cell(r) !== '')));
   // Cells hold what devices say about themselves (a model name, adb's serial
   // from a USB descriptor): a control character there would reach the
   // terminal as a command, and a newline or a bidi override would forge or
@@ -112,11 +78,4 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
     );
   });
   return out.join('\n') + '\n';
-}
-
-/** The charge control of a phone: paused (until when at the latest), or the way that applies to it (with its state, for samsung). */
-function chargeOf(r: DeviceRow): string {
-  if (r.chargePausedUntil !== undefined) return `paused to ${utcText(r.chargePausedUntil).slice(11)}`;
-  if (r.chargeState !== undefined) return `${r.chargeWay}:${r.chargeState}`;
-  return r.chargeWay ?? '';
 }

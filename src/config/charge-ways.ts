@@ -7,8 +7,13 @@
 /** The ways the agent can carry out; `off` names an exception to a model's rule. */
 export const CHARGE_WAYS = ['off', 'uhubctl', 'command', 'samsung'] as const;
 export type ChargeWay = (typeof CHARGE_WAYS)[number];
-/** The ways that pause a phone's charge by switching its hub port; `samsung` sets the phone's own cap instead. */
-export type PortWay = Exclude<ChargeWay, 'off' | 'samsung'>;
+/** The ways that pause a phone's charge by switching its hub port (charge control's); the others switch no port. */
+const PORT_WAYS = ['uhubctl', 'command'] as const satisfies readonly ChargeWay[];
+export type PortWay = (typeof PORT_WAYS)[number];
+
+export function isPortWay(way: ChargeWay): way is PortWay {
+  return (PORT_WAYS as readonly ChargeWay[]).includes(way);
+}
 
 interface Entry {
   /** A udid or serial, or undefined for a model pattern. */

@@ -1,24 +1,57 @@
-// What acts on a device (recovery, charge control, Samsung's protection,
-// identity trust, ...) reaches the report through this one contract, so that
-// a platform names no feature and a feature plugs in with one line in
-// src/agent/features.ts. While a report is being built a hook writes only
-// the feature's own facets, and `owe` the presence ledger, before the report
-// asks it.
+// What acts on a device (recovery, charge control, a phone's own battery cap,
+// identity trust, ...) reaches the report, the views and the wiring through
+// this one contract, so that a platform, the views and the wiring name no
+// feature and a feature plugs in with one line in src/agent/features.ts.
+// While a report is being built a hook writes only the feature's own facets,
+// and `owe` the presence ledger, before the report asks it.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { DeviceSnapshot } from './record.js';
+import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
 
-/** A column a feature adds to `list`. */
-export interface FeatureColumn {
-  /** Its key in a `list --json` row's `features`. */
-  key: string;
-  /** Its title in `list`'s table. */
-  title: string;
+/** A part of the daemon with a lifecycle, as the Agent starts it in order and stops it in reverse. */
+export interface Service {
+  readonly name: string;
+  start(): Promise<unknown> | void;
+  stop(): Promise<unknown> | void;
 }
 
-export interface DeviceFeature {
+/**
+ * What an action acts on, in the order the actions start: a phone's link
+ * (recovery's reconnects, kicks and power cycles), its hub port's power
+ * (charge control), its settings (a battery cap, readiness's fix-it).
+ * They stop in reverse, so that nothing writes a phone's settings while
+ * charge control switches its paused ports on at stop.
+ */
+export const ACTS_ON = ['link', 'power', 'settings'] as const;
+
+/**
+ * A feature's action: what it does to devices. The wiring
+ * (src/agent/actions.ts) builds it once with the parts every action shares
+ * (`Wiring`: src/actions/parts.ts, the runner, the booking gate, the
+ * mapping, the phones' control, ...), so that it names no action.
+ */
+export interface FeatureAction<Wiring> {
+  readonly actsOn: (typeof ACTS_ON)[number];
+  build(wiring: Wiring): Service;
+  /**
+   * What a command that changes nothing runs instead (`list`): reads once
+   * what the feature shows of the phones, writes nothing, and resolves when
+   * done.
+   */
+  readOnce?(wiring: Wiring): Promise<void>;
+}
+
+/**
+ * `Wiring`: the parts a feature's action is built with; a feature with no
+ * action needs none (never), and a list of features is typed by the parts
+ * its wiring hands them.
+ */
+export interface DeviceFeature<Wiring = never> {
   /** A plain name, for logs and tests. */
   readonly name: string;
+  /** The feature's action, when it acts on devices; started after the sources, in ACTS_ON's order. */
+  readonly action?: FeatureAction<Wiring>;
   /** Starts what the feature follows on its own (a log, a timer), with the daemon's services, before the sources. */
   start?(): Promise<void> | void;
   /** Stops it, in reverse order with the daemon's services. */
@@ -53,24 +86,33 @@ export interface DeviceFeature {
    * and may log what changed; it writes only its own facets.
    */
   answered?(device: DeviceSnapshot): void;
-  /** The columns the feature adds to `list` (none while it is off). */
+  /**
+   * The serial of a device the feature reports itself while no source lists
+   * it (charge control's paused phone, off adb with its port): its row shows it.
+   */
+  serialOf?(udid: string): string | undefined;
+  /** The fields the feature adds to a device's row (`list --json`, and what its columns and gauges read), each in its place. */
+  fields?(): readonly RowField[];
+  /** The columns the feature adds to `list` (none while it is off): read from the row, or its `cells`. */
   columns?(): readonly FeatureColumn[];
   /**
-   * The device's cells in those columns, by key ("ready", "1-1.4.2 ok");
+   * The device's cells in its cell columns, by key ("ready", "1-1.4.2 ok");
    * a key left out shows "-". `device` is its record, absent for a device
    * no source lists (one a feature reports itself).
    */
   cells?(info: DeviceInfo, device: DeviceSnapshot | undefined): Readonly<Record<string, string>>;
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];
+  /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
+  gauges?(): readonly DeviceGauge[];
 }
 
-/** Each feature's word to the presence ledger before the report asks it, in registration order. */
 /** What the report knows of its sources' listings when the features owe. */
 export interface Listing {
   absentIsGone(udid: string): boolean;
 }
 
+/** Each feature's word to the presence ledger before the report asks it, in registration order. */
 export function oweAll(features: readonly DeviceFeature[], listing: Listing): void {
   for (const f of features) f.owe?.(listing);
 }
@@ -87,9 +129,33 @@ export function answeredAll(features: readonly DeviceFeature[], device: DeviceSn
   for (const f of features) f.answered?.(device);
 }
 
+/** The features' actions in the order they start: by what they act on (ACTS_ON), then in registration order. */
+export function actionsOf<Wiring>(features: ReadonlyArray<DeviceFeature<Wiring>>): Array<FeatureAction<Wiring>> {
+  return ACTS_ON.flatMap((on) => features.flatMap((f) => (f.action?.actsOn === on ? [f.action] : [])));
+}
+
 /** The features' own series, as one more source of /metrics. */
 export function featureMetrics(features: readonly DeviceFeature[]): MetricSource {
   return { metrics: () => features.flatMap((f) => f.metrics?.() ?? []) };
+}
+
+/** The serial a feature gives a device no source lists, if one does. */
+export function serialOf(features: readonly DeviceFeature[], udid: string): string | undefined {
+  for (const f of features) {
+    const serial = f.serialOf?.(udid);
+    if (serial !== undefined) return serial;
+  }
+  return undefined;
+}
+
+/** The features' row fields, in registration order. */
+export function fieldsOf(features: readonly DeviceFeature[]): RowField[] {
+  return features.flatMap((f) => f.fields?.() ?? []);
+}
+
+/** The features' per-device gauges, in registration order. */
+export function gaugesOf(features: readonly DeviceFeature[]): DeviceGauge[] {
+  return features.flatMap((f) => f.gauges?.() ?? []);
 }
 
 /** The features' `list` columns, in registration order. */

@@ -1,5 +1,4 @@
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
-import type { ChargeWays } from '../config/charge-ways.js';
 import type { HubPort } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceSource, PlatformName } from '../platforms/source.js';
@@ -13,6 +12,7 @@ import { evaluateHealth, type Health } from './health.js';
 import { formatMetrics } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
+import type { DeviceFeature } from '../devices/feature.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {
@@ -32,11 +32,12 @@ export interface StatusViewsDeps {
   metricSources?: readonly MetricSource[];
   report: ReportView;
   hubPorts: ReadonlyMap<string, HubPort>;
-  chargeWays: ChargeWays;
   /** Each platform's names, for the rows. */
   platformNames?: readonly PlatformName[];
   /** The actions' look-up of ports and ways, for the rows. */
   mapping?: RowMapping;
+  /** The registered features: what each adds to the rows and their per-device series. */
+  features: readonly DeviceFeature[];
   clock: Clock;
 }
 
@@ -68,7 +69,8 @@ export class StatusViews implements StatusSource {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    return deviceRows(this.deps.report.lastDevices, this.deps.registry, this.deps.hubPorts, this.deps.chargeWays, this.deps.platformNames, this.deps.mapping);
+    const { report, registry, hubPorts, platformNames, mapping, features } = this.deps;
+    return deviceRows(report.lastDevices, registry, { ports: hubPorts, names: platformNames, mapping, features });
   }
 
   metrics(): string {
@@ -77,7 +79,7 @@ export class StatusViews implements StatusSource {
       ...agentMetrics({ stats, failedDevices: report.failedDevices(), version: agentVersion, nodeId: this.deps.nodeId }),
       ...sources.flatMap((s) => s.metrics?.() ?? []),
       ...metricSources.flatMap((m) => m.metrics()),
-      ...deviceMetrics(this.rows(), this.deps.platformNames ?? []),
+      ...deviceMetrics(this.rows(), this.deps.platformNames ?? [], this.deps.features),
     ]);
   }
 }

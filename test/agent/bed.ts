@@ -169,11 +169,12 @@ export function reportBed(options: BedOptions = {}) {
     requestTimeoutSeconds: 30,
   };
   const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
+  const features = buildFeatures(registry, undefined, stats);
   const reporter = new Reporter({
     nodeId: 'n1',
     sources,
     registry,
-    features: buildFeatures(registry, undefined, stats),
+    features,
     health: new HealthMonitor(shippedHealth, logger),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => ({ hostname: 'h' }) as never },
@@ -206,7 +207,7 @@ export function reportBed(options: BedOptions = {}) {
       loop.devicesChanged();
     });
   }
-  const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), chargeWays: [], clock });
+  const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), features, clock });
   views.noteStart(clock.wall());
   /** Runs virtual time on by ms, letting the promises of each step settle. */
   const advance = async (ms: number, stepMs = 50): Promise<void> => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable, MAX_CELL_CHARS } from '../../src/cli/table.js';
-import { ansiPaint } from '../../src/util/paint.js';
+import { formatTable as format, MAX_CELL_CHARS } from '../../src/cli/table.js';
+import { ansiPaint, type Paint } from '../../src/util/paint.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
+import { columnsOf } from '../../src/devices/feature.js';
+import type { FeatureColumn } from '../../src/devices/feature-view.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { rowFeatures } from '../status/row-features.js';
+
+/** The table as `list` prints it: the registered features' columns (charge control's, cell columns such as readiness's, then health's). */
+function formatTable(rows: readonly DeviceRow[], paint?: Paint, cellColumns: readonly FeatureColumn[] = []): string {
+  const [samsung, charge, health] = rowFeatures(new DeviceRegistry());
+  return format(rows, paint, columnsOf([samsung!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
+}
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({
   udid: 'R58M12AB',

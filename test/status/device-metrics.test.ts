@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
 import type { PlatformName } from '../../src/platforms/source.js';
+import { DeviceRegistry } from '../../src/devices/registry.js';
+import { rowFeatures } from './row-features.js';
 
 const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
   udid,
@@ -18,7 +20,8 @@ const names: PlatformName[] = [
   { platformName: 'A', shown: 'A-shown', versionLabel: 'alpha' },
   { platformName: 'B', shown: 'B-shown' },
 ];
-const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows, names).find((m) => m.name === name)!.samples;
+const features = rowFeatures(new DeviceRegistry());
+const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows, names, features).find((m) => m.name === name)!.samples;
 
 describe('deviceMetrics: battery wear', () => {
   it('the time held full, the charger in volts, cycles and state of health, each only where the phone has it', () => {
@@ -37,7 +40,7 @@ describe('deviceMetrics: battery wear', () => {
   });
 
   it('the problem series names every problem a rule can raise', () => {
-    const help = deviceMetrics([], names).find((m) => m.name === 'device_agent_device_problem')!.help;
+    const help = deviceMetrics([], names, features).find((m) => m.name === 'device_agent_device_problem')!.help;
     for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']) expect(help).toContain(p);
     expect(samples([row('S25', { problems: ['battery_held_full', 'battery_worn'] })], 'device_agent_device_problem')).toEqual([
       { labels: { udid: 'S25', problem: 'battery_held_full' }, value: 1 },

@@ -5,6 +5,7 @@ import { deviceRows } from '../../src/status/device-rows.js';
 import { DeviceMapping } from '../../src/actions/device-mapping.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
 import { captureLogger } from '../log/capture.js';
+import { rowFeatures } from './row-features.js';
 
 const info = (udid: string): DeviceInfo => ({
   udid,
@@ -39,7 +40,7 @@ describe("deviceRows: through the actions' look-up", () => {
     const chargeWays = chargeWaysOf(['SB=uhubctl']);
     const reg = lab();
     const look = new DeviceMapping({ hubPorts, chargeWays, logger: captureLogger().logger });
-    const rows = deviceRows([info('SB'), info('UB')], reg, hubPorts, chargeWays, [], { look, platform: 'android' });
+    const rows = deviceRows([info('SB'), info('UB')], reg, { ports: hubPorts, mapping: { look, platform: 'android' }, features: rowFeatures(reg, look) });
     for (const row of rows) {
       expect(row, `row of ${row.serial}`).not.toHaveProperty('hub');
       expect(row, `row of ${row.serial}`).not.toHaveProperty('chargeWay');
@@ -50,7 +51,8 @@ describe("deviceRows: through the actions' look-up", () => {
     const hubPorts = new Map([['UB', { hub: '1-1', port: 2 }]]);
     const chargeWays = chargeWaysOf(['UB=uhubctl']);
     const look = new DeviceMapping({ hubPorts, chargeWays, logger: captureLogger().logger });
-    const [row] = deviceRows([info('UB')], lab(), hubPorts, chargeWays, [], { look, platform: 'android' });
+    const reg = lab();
+    const [row] = deviceRows([info('UB')], reg, { ports: hubPorts, mapping: { look, platform: 'android' }, features: rowFeatures(reg, look) });
     expect(row).toMatchObject({ serial: 'SB', hub: '1-1', hubPort: 2, chargeWay: 'uhubctl' });
   });
 });

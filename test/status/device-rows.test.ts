@@ -6,6 +6,10 @@ import { deviceRows } from '../../src/status/device-rows.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
 import { ChargePauses } from '../../src/hub/charge-pauses.js';
 import { BatteryProtections } from '../../src/actions/samsung/state.js';
+import { DeviceMapping } from '../../src/actions/device-mapping.js';
+import type { ChargeWays } from '../../src/config/charge-ways.js';
+import { captureLogger } from '../log/capture.js';
+import { rowFeatures } from './row-features.js';
 
 const info: DeviceInfo = {
   udid: 'R5CY743GDFY',
@@ -17,6 +21,11 @@ const info: DeviceInfo = {
   isIos: false,
   battery: { status: 'FULL', health: 'GOOD', percentage: '100', temperature: 31 },
 };
+/** The rows as the views build them, with the features that add to them and the actions' look-up of `ways`. */
+function rows(infos: DeviceInfo[], reg: DeviceRegistry, ways: ChargeWays = []): ReturnType<typeof deviceRows> {
+  const look = new DeviceMapping({ hubPorts: new Map(), chargeWays: ways, logger: captureLogger().logger });
+  return deviceRows(infos, reg, { mapping: { look, platform: 'android' }, features: rowFeatures(reg, look) });
+}
 function registry(battery: BatteryState | undefined): DeviceRegistry {
   const reg = new DeviceRegistry();
   reg.sync('android', new Map([[info.udid, 'device']]));
@@ -27,13 +36,13 @@ function registry(battery: BatteryState | undefined): DeviceRegistry {
 
 describe('deviceRows: battery', () => {
   it("the health name from the report, the wear figures from the device's record", () => {
-    const [row] = deviceRows([info], registry({ signals: { heldFullSeconds: 93_600, cycleCount: 1, healthPercent: 96 } }));
+    const [row] = rows([info], registry({ signals: { heldFullSeconds: 93_600, cycleCount: 1, healthPercent: 96 } }));
     expect(row).toMatchObject({ batteryHealth: 'GOOD', batteryFullSeconds: 93_600, batteryCycles: 1, batteryHealthPercent: 96 });
     expect(row).not.toHaveProperty('chargerMillivolts');
   });
 
   it('no figures where the record has none', () => {
-    const [row] = deviceRows([info], registry(undefined));
+    const [row] = rows([info], registry(undefined));
     for (const key of ['batteryFullSeconds', 'batteryCycles', 'batteryHealthPercent', 'chargerMillivolts']) expect(row).not.toHaveProperty(key);
   });
 });
@@ -42,9 +51,9 @@ describe('deviceRows: the port behind each phone', () => {
   it("the hub and port the settings map to its udid or serial, beside adb's usb path", () => {
     const reg = registry(undefined);
     reg.setUsb('android', new Map([[info.udid, { usb: '1-1.4.3', transportId: '7' }]]));
-    const [row] = deviceRows([info], reg, new Map([[info.udid, { hub: '1-1.4', port: 3 }]]));
+    const [row] = deviceRows([info], reg, { ports: new Map([[info.udid, { hub: '1-1.4', port: 3 }]]) });
     expect(row).toMatchObject({ usb: '1-1.4.3', hub: '1-1.4', hubPort: 3 });
-    const [unmapped] = deviceRows([info], reg, new Map([['ELSE', { hub: '1-1.4', port: 3 }]]));
+    const [unmapped] = deviceRows([info], reg, { ports: new Map([['ELSE', { hub: '1-1.4', port: 3 }]]) });
     expect(unmapped).not.toHaveProperty('hub');
     expect(unmapped).not.toHaveProperty('hubPort');
   });
@@ -71,7 +80,7 @@ describe('deviceRows: charge control', () => {
       },
     });
     const ways = chargeWaysOf(['U1=uhubctl']);
-    const [paused, other] = deviceRows([{ ...info, udid: 'U1' }, info], reg, new Map(), ways);
+    const [paused, other] = rows([{ ...info, udid: 'U1' }, info], reg, ways);
     expect(paused).toMatchObject({ serial: '127.0.0.1:5555', chargeWay: 'uhubctl', chargePausedUntil: until });
     expect(other).not.toHaveProperty('chargeWay');
     expect(other).not.toHaveProperty('chargePausedUntil');
@@ -80,10 +89,10 @@ describe('deviceRows: charge control', () => {
   it("the samsung way's state from the registry, pending until it is read; none for other ways", () => {
     const reg = registry(undefined);
     const samsung = chargeWaysOf([`${info.udid}=samsung`]);
-    expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'pending' });
+    expect(rows([info], reg, samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'pending' });
     new BatteryProtections(reg, 'android').set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
-    expect(deviceRows([info], reg, new Map(), samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'not-taken' });
-    expect(deviceRows([info], reg, new Map(), chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
+    expect(rows([info], reg, samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'not-taken' });
+    expect(rows([info], reg, chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
   });
 });
 
@@ -95,12 +104,10 @@ describe("deviceRows: the features' cells", () => {
       { name: 'b', cells: () => ({ usbPort: '1-1.4.2 ok' }) },
       { name: 'c' },
     ];
-    const [row] = deviceRows([info], registry(undefined), undefined, undefined, undefined, undefined, features);
+    const [row] = deviceRows([info], registry(undefined), { features });
     expect(row!.features).toEqual({ readiness: 'ready', usbPort: '1-1.4.2 ok' });
     expect(seen).toEqual([info.udid]);
     expect(deviceRows([info], registry(undefined))[0]).not.toHaveProperty('features');
-    expect(deviceRows([info], registry(undefined), undefined, undefined, undefined, undefined, [{ name: 'quiet', cells: () => ({}) }])[0]).not.toHaveProperty(
-      'features',
-    );
+    expect(deviceRows([info], registry(undefined), { features: [{ name: 'quiet', cells: () => ({}) }] })[0]).not.toHaveProperty('features');
   });
 });

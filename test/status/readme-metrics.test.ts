@@ -40,7 +40,8 @@ describe('docs/reference/metrics.md', () => {
       ...(hostHeatFeature(shippedHealth, undefined, () => 0).metrics?.() ?? []),
       // Charge control's power path checks (with the daemon's state directory).
       ...new PowerPaths().metrics(),
-      ...deviceMetrics([], []),
+      // The per-device series, with those the features add (DeviceFeature.gauges).
+      ...deviceMetrics([], [], buildFeatures(new DeviceRegistry())),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));
   });

@@ -1,6 +1,6 @@
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
-import { chargeWaysOf, type PortWay } from '../../config/charge-ways.js';
+import { chargeWaysOf, isPortWay, type PortWay } from '../../config/charge-ways.js';
 import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
 import type { ChargePauses, ChargeEntry, ChargePause, PauseEnd } from '../../hub/charge-pauses.js';
@@ -210,7 +210,7 @@ export class ChargeControl extends RunnerAction {
     const found = this.mapping.wayOf(claimOf(r, udid), this.claims, r.last?.modelName);
     if (found.kind === 'refused') return 'refused';
     const way = found.way;
-    return way !== 'off' && way !== 'samsung' && this.options.ports[way] ? way : undefined;
+    return isPortWay(way) && this.options.ports[way] ? way : undefined;
   }
 
   private portsOf(way: PortWay): Promise<PortSwitch> {

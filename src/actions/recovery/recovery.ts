@@ -3,11 +3,10 @@ import type { DeviceSnapshot } from '../../devices/record.js';
 import { ChargePauses, portHeldOff, type ChargeEntry } from '../../hub/charge-pauses.js';
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
-import type { Clock } from '../../util/clock.js';
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { HOUR_MS, RecoveryPolicy, type Disruption, type DueDisruption } from './policy.js';
 import { SaidOnce } from '../../log/said-once.js';
-import { BookingGate, cloudIdOf } from '../../booking/gate.js';
+import { bookingGateOf, cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import type { PortPower } from '../../hub/uhubctl.js';
 import type { HubPort } from '../../config/hub-ports.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
@@ -205,12 +204,6 @@ export class Recovery extends RunnerAction {
     }
     return { cleared, verdicts };
   }
-}
-
-/** The host's booking gate, as the recovery settings bound it. */
-export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: Clock): BookingGate {
-  const r = settings.recovery;
-  return new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, clock);
 }
 
 /**

@@ -48,7 +48,7 @@ describe('charge control: a hub port that does not cut power', () => {
     expect(said[0]).toMatchObject({ hub: '1-1', port: 2, udid: 'U1' });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ports: [{ hub: '1-1', port: 2, udid: 'U1' }] });
 
-    const feature = chargeFeature(registry, new AgentStats(), powerPaths);
+    const feature = chargeFeature(registry, new AgentStats(), { powerPaths });
     const record = registry.find('android', 'S1')!;
     expect(feature.notes!(record, [record])).toEqual([
       expect.stringMatching(

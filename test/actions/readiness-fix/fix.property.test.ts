@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { ActionRunner } from '../../../src/actions/runner.js';
-import { bookingGateOf } from '../../../src/actions/recovery/recovery.js';
+import { bookingGateOf } from '../../../src/booking/gate.js';
 import { ReadinessFix } from '../../../src/actions/readiness-fix/fix.js';
 import { FIXABLE, HOUR_MS } from '../../../src/actions/readiness-fix/policy.js';
 import { READINESS_FIXES } from '../../../src/actions/readiness-fix/counts.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bookingGateOf, Recovery } from '../../../src/actions/recovery/recovery.js';
+import { Recovery } from '../../../src/actions/recovery/recovery.js';
+import { bookingGateOf } from '../../../src/booking/gate.js';
 import { ActionRunner } from '../../../src/actions/runner.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';

@@ -1,4 +1,5 @@
-import { bookingGateOf, Recovery } from '../../../src/actions/recovery/recovery.js';
+import { Recovery } from '../../../src/actions/recovery/recovery.js';
+import { bookingGateOf } from '../../../src/booking/gate.js';
 import { RecoveryNotebook } from '../../../src/actions/recovery/notes.js';
 import { ActionRunner } from '../../../src/actions/runner.js';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';

@@ -1,11 +1,13 @@
 // Identity trust as the report sees it: a device whose identity another
 // device claims says so in its message, and that no host action is done for
-// it (trust.ts); and the count of the host actions refused so.
-import type { DeviceFeature } from '../devices/feature.js';
-import type { DeviceSnapshot } from '../devices/record.js';
-import { claimOf, conflictsOf, type Conflict } from '../devices/claims.js';
-import type { AgentStats } from '../stats/agent-stats.js';
-import { conflictNote } from './trust.js';
+// it; and the count of the host actions refused so. The rule itself
+// (src/actions/trust.ts) is every action's, beside the runner: they refuse
+// through it.
+import type { DeviceFeature } from '../../devices/feature.js';
+import type { DeviceSnapshot } from '../../devices/record.js';
+import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
+import type { AgentStats } from '../../stats/agent-stats.js';
+import { conflictNote } from '../trust.js';
 
 export function trustFeature(stats: Pick<AgentStats, 'actionsRefused'>): DeviceFeature {
   // One computation per listing: every device of a report is asked with the same peers.

@@ -1,0 +1,123 @@
+// What a feature shows of a device in the views (`list`, its `--json`, the
+// per-device series of /metrics), declared through DeviceFeature
+// (src/devices/feature.ts), so that the views in src/status/ and src/cli/
+// name no feature: each field, column and series says where it goes among
+// the view's own, and the outputs keep their order whoever adds to them.
+import type { DeviceInfo } from '../cloud/types.js';
+import type { Paint } from '../util/paint.js';
+import type { Sample } from '../util/metric.js';
+import type { Claim } from './claims.js';
+import type { DeviceSnapshot } from './record.js';
+
+/**
+ * One device as people and dashboards see it: what `list` prints and the
+ * per-device metrics expose. The fields named here are the view's own
+ * (src/status/device-rows.ts); a feature adds its own by key (`fields`),
+ * and reads them back from the row.
+ */
+export interface DeviceRow {
+  udid: string;
+  /** adb's serial (HOST:PORT over TCP); the udid for an iPhone. */
+  serial: string;
+  state: string;
+  status: string;
+  platform: string;
+  model?: string;
+  version?: string;
+  /** The metrics label its platform puts the version under (PlatformName.versionLabel). */
+  versionLabel?: string;
+  batteryPercent?: number;
+  batteryCelsius?: number;
+  charging?: boolean;
+  /** The battery's health as the phone names it (GOOD, OVERHEAT, ...). */
+  batteryHealth?: string;
+  storageFreeBytes?: number;
+  memoryAvailableBytes?: number;
+  usb?: string;
+  /** The hub (uhubctl's location) and port behind it, where the settings map it (hubPorts). */
+  hub?: string;
+  hubPort?: number;
+  transportId?: string;
+  product?: string;
+  /** Ready and answering its inventory. */
+  up: boolean;
+  message?: string;
+  /** When its last inventory answered (ms, wall clock). */
+  inventoriedAt?: number;
+  /** The features' `list` cells, by column key (readiness, usbPort); absent when none says anything. */
+  features?: Record<string, string>;
+  /** What the features add, by the keys they declare. */
+  [key: string]: unknown;
+}
+
+/**
+ * Where a feature's field, column or series goes: right after, or right
+ * before, the view's own of that name (a row's key, a column's title, a
+ * series' name). Several at one place keep the registration order; without
+ * a place, or with one the view does not have, it goes at the end.
+ */
+export type Place = { after: string } | { before: string };
+
+/** What a feature reads of one device for its fields. */
+export interface RowSubject {
+  info: DeviceInfo;
+  /** Its record, absent for a device no source lists (one a feature reports itself). */
+  device: DeviceSnapshot | undefined;
+  /** Its serial as the row shows it. */
+  serial: string;
+  /** Who it claims to be, and what every listed device of the actions' platform claims: the actions' look-up reads both. */
+  claim: Claim;
+  claims: readonly Claim[];
+}
+
+/** A field a feature adds to every device's row (`list --json`). */
+export interface RowField {
+  key: string;
+  place: Place;
+  /** Its value for the device; undefined leaves the key out. */
+  value(subject: RowSubject): unknown;
+}
+
+/** A column of `list`'s table read from the row: the feature's fields and the view's own. */
+export interface RowColumn {
+  title: string;
+  place?: Place;
+  cell(row: DeviceRow): string;
+  /** Its cell as painted, by what the row says. */
+  paint?(row: DeviceRow, text: string, p: Paint): string;
+  /** Left out when no row fills it. */
+  optional?: boolean;
+}
+
+/** A column of the feature's `cells`: a device it says nothing of shows "-", and the column is left out when no device has a cell. */
+export interface CellColumn {
+  /** Its key in a `list --json` row's `features`. */
+  key: string;
+  title: string;
+}
+
+/** A column a feature adds to `list`. */
+export type FeatureColumn = RowColumn | CellColumn;
+
+/** A per-device gauge a feature adds to /metrics, read from each row. */
+export interface DeviceGauge {
+  name: string;
+  help: string;
+  place?: Place;
+  samples(row: DeviceRow): Sample[];
+}
+
+/** The one sample of a device's gauge, labelled by its udid; none while the value is unknown. */
+export function udidSample(row: DeviceRow, value: number | undefined): Sample[] {
+  return value === undefined ? [] : [{ labels: { udid: row.udid }, value }];
+}
+
+/** The view's own items with what the features add placed among them (see Place), in registration order. */
+export function placed<T>(own: readonly T[], nameOf: (item: T) => string, added: ReadonlyArray<{ place?: Place | undefined; item: T }>): T[] {
+  const anchorOf = (place: Place): string => ('after' in place ? place.after : place.before);
+  const names = new Set(own.map(nameOf));
+  const at = (after: boolean, name: string): T[] =>
+    added.flatMap(({ place, item }) => (place && anchorOf(place) === name && 'after' in place === after ? [item] : []));
+  const end = added.flatMap(({ place, item }) => (place && names.has(anchorOf(place)) ? [] : [item]));
+  return [...own.flatMap((item) => [...at(false, nameOf(item)), item, ...at(true, nameOf(item))]), ...end];
+}
