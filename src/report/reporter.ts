@@ -2,7 +2,7 @@ import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError }
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { HealthMonitor } from '../health/monitor.js';
+import type { Platform } from '../devices/record.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
 import type { AgentStats } from '../stats/agent-stats.js';
@@ -24,7 +24,7 @@ export interface ReporterDeps {
   nodeId: string;
   sources: readonly DeviceSource[];
   registry: DeviceRegistry;
-  health: HealthMonitor;
+  health: HealthStep;
   /** What acts on devices, in registration order (src/agent/features.ts): each annotates the report after health. */
   features: readonly DeviceFeature[];
   settings: DecorateSettings;
@@ -48,6 +48,16 @@ export interface ReporterDeps {
    * phone, already summed up there. None: every change is news.
    */
   changes?: { takeNews(): boolean };
+}
+
+/**
+ * The report's health step: each device judged by the health rules, its
+ * problems in its message (src/health/monitor.ts's HealthMonitor, which the
+ * wiring hands in, so that the report imports no feature). `shell`: the
+ * platforms whose records' failures count shell sessions.
+ */
+export interface HealthStep {
+  apply(infos: readonly DeviceInfo[], records: DeviceRegistry, shell?: ReadonlySet<Platform>): DeviceInfo[];
 }
 
 export type ReportOutcome =
