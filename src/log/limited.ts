@@ -128,8 +128,10 @@ type Carrying = Logger & { [CLOCK]?: LimiterClock };
  * none runs on the system's.
  */
 export function carryClock(logger: Logger, clock: LimiterClock): void {
+  // A limiter made before runs on what the logger carried then, the system's if nothing: the same clock moves nothing.
+  const before = (logger as Carrying)[CLOCK] ?? systemClock;
   Object.defineProperty(logger, CLOCK, { value: clock, configurable: true, writable: true });
-  perLogger.get(logger)?.runOn(clock);
+  if (clock !== before) perLogger.get(logger)?.runOn(clock);
 }
 
 /** The rate-limited face of a logger: use it for every line that can repeat. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { carryClock, LimitedLog, limited } from '../../src/log/limited.js';
-import { VirtualTime } from '../../src/util/clock.js';
+import { systemClock, VirtualTime } from '../../src/util/clock.js';
 import { captureLogger } from './capture.js';
 
 describe('LimitedLog', () => {
@@ -93,6 +93,15 @@ describe('limited(logger) on the clock its logger carries', () => {
     time.advance(60_000);
     expect(lines()).toHaveLength(22);
     expect(lines()[21]).toMatchObject({ suppressed: 2 });
+  });
+
+  it("handed the clock its limiter already runs on (the system's: the daemon, a one-shot command), it holds what it held back", () => {
+    const { logger, lines } = captureLogger();
+    twelve(logger);
+    carryClock(logger, systemClock);
+    expect(lines()).toHaveLength(10);
+    limited(logger).flush();
+    expect(lines()[10]).toMatchObject({ suppressed: 2 });
   });
 
   it('a child of the logger carries its clock', () => {
