@@ -15,6 +15,7 @@ import { FlapLog } from '../devices/flap-log.js';
 import { HealthMonitor } from '../health/monitor.js';
 import { hostHeatOf } from '../health/host-heat-feature.js';
 import type { Logger } from '../log/logger.js';
+import { carryClock } from '../log/limited.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
@@ -74,6 +75,8 @@ export interface BuildOptions {
 
 export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, options: BuildOptions): Parts {
   const clock = options.clock ?? systemClock;
+  // Every limited(logger) of the agent counts and wakes its summaries on the agent's time line.
+  carryClock(logger, clock);
   const registry = new DeviceRegistry();
   const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
   const stats = new AgentStats();

@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import type { Logger } from './logger.js';
 import { DEFAULT_RATE_LIMIT, LineRateLimiter, type RateLimitOptions, type Summary } from './rate-limit.js';
+import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 
 // The rate limiter of rate-limit.ts wired to a logger and a timer: lines that
 // can repeat go through here with a cause, and the summary of what was held
@@ -12,32 +12,19 @@ export interface LimitedLogOptions {
   limits?: RateLimitOptions;
   /** Monotonic ms: a wall-clock step must neither flush nor hold summaries. */
   now?: () => number;
-  /**
-   * What wakes a summary that is due when no line of its cause comes again:
-   * on the same time line as `now` (default the system's). The shape of
-   * util/clock.ts's Timers, which log/ sits below.
-   */
-  timers?: SummaryTimers;
+  /** What wakes a summary that is due when no line of its cause comes again: on the same time line as `now` (default the system's). */
+  timers?: Timers;
 }
 
-export interface SummaryTimers {
-  setTimer(fn: () => void, ms: number, options?: { unref?: boolean }): { cancel(): void };
-}
-
-const realTimers: SummaryTimers = {
-  setTimer(fn, ms, options) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    if (options?.unref) t.unref();
-    return { cancel: () => clearTimeout(t) };
-  },
-};
+/** The time line a limiter runs on: its monotonic clock and its timers, as the agent's Clock & Timers give them. */
+export type LimiterClock = Pick<Clock, 'monotonic'> & Timers;
 
 export class LimitedLog {
-  private readonly limiter: LineRateLimiter;
+  private limiter: LineRateLimiter;
   private readonly limits: RateLimitOptions;
-  private readonly now: () => number;
-  private readonly timers: SummaryTimers;
-  private timer: { cancel(): void } | undefined;
+  private now: () => number;
+  private timers: Timers;
+  private timer: Timer | undefined;
   private timerAt: number | undefined;
 
   constructor(
@@ -46,8 +33,8 @@ export class LimitedLog {
   ) {
     this.limits = options.limits ?? DEFAULT_RATE_LIMIT;
     this.limiter = new LineRateLimiter(this.limits);
-    this.now = options.now ?? (() => performance.now());
-    this.timers = options.timers ?? realTimers;
+    this.now = options.now ?? (() => systemClock.monotonic());
+    this.timers = options.timers ?? systemClock;
   }
 
   info(cause: string, fields: Record<string, unknown>, msg: string, subject?: string): void {
@@ -60,6 +47,22 @@ export class LimitedLog {
 
   error(cause: string, fields: Record<string, unknown>, msg: string, subject?: string): void {
     this.write('error', cause, fields, msg, subject);
+  }
+
+  /**
+   * Moves the limiter to another time line (a logger handed its clock after
+   * it limited a line). Its windows were counted on the old one, which the
+   * new one need not share: what it held back is written now, and it starts
+   * afresh.
+   */
+  runOn(clock: LimiterClock): void {
+    this.flush();
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.timerAt = undefined;
+    this.now = () => clock.monotonic();
+    this.timers = clock;
+    this.limiter = new LineRateLimiter(this.limits);
   }
 
   /** Writes every summary still owed (before the process ends). */
@@ -111,11 +114,32 @@ export class LimitedLog {
 // logger shares it without the limiter being passed along the wiring.
 const perLogger = new WeakMap<Logger, LimitedLog>();
 
+// The clock a logger carries, for the same reason: the wiring hands it to the
+// logger once (carryClock), and every limited(logger) runs on it. A property
+// of the logger rather than an entry of a map, so that a child logger, which
+// pino makes with the logger as its prototype, carries it too.
+const CLOCK = Symbol('device-agent.limiter-clock');
+type Carrying = Logger & { [CLOCK]?: LimiterClock };
+
+/**
+ * Hands the logger the clock its limiter runs on: the agent's, so that a
+ * summary held back is counted and written on the time line everything else
+ * decides on (a virtual one in tests and simulations). A logger that carries
+ * none runs on the system's.
+ */
+export function carryClock(logger: Logger, clock: LimiterClock): void {
+  // A limiter made before runs on what the logger carried then, the system's if nothing: the same clock moves nothing.
+  const before = (logger as Carrying)[CLOCK] ?? systemClock;
+  Object.defineProperty(logger, CLOCK, { value: clock, configurable: true, writable: true });
+  if (clock !== before) perLogger.get(logger)?.runOn(clock);
+}
+
 /** The rate-limited face of a logger: use it for every line that can repeat. */
 export function limited(logger: Logger): LimitedLog {
   let log = perLogger.get(logger);
   if (!log) {
-    log = new LimitedLog(logger);
+    const clock = (logger as Carrying)[CLOCK];
+    log = new LimitedLog(logger, clock && { now: () => clock.monotonic(), timers: clock });
     perLogger.set(logger, log);
   }
   return log;

@@ -42,6 +42,35 @@ export const systemClock: Clock & Timers = {
 };
 
 /**
+ * Calls fn every ms on the timers until the returned timer is cancelled, as
+ * setInterval does on real time: the next call is set before this one runs,
+ * so the period holds however long fn takes.
+ */
+export function every(timers: Timers, ms: number, fn: () => void, options?: { unref?: boolean }): Timer {
+  let next: Timer | undefined;
+  let cancelled = false;
+  const arm = (): void => {
+    next = timers.setTimer(
+      () => {
+        if (cancelled) return;
+        arm();
+        fn();
+      },
+      // As setInterval: at least 1 ms, or a virtual time line would never move past it.
+      Math.max(1, ms),
+      options,
+    );
+  };
+  arm();
+  return {
+    cancel: () => {
+      cancelled = true;
+      next?.cancel();
+    },
+  };
+}
+
+/**
  * A seeded random source (mulberry32): the same seed gives the same numbers,
  * so a simulated fleet's jitter is replayable and two runs can be compared
  * draw for draw.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LimitedLog, limited } from '../../src/log/limited.js';
+import { carryClock, LimitedLog, limited } from '../../src/log/limited.js';
+import { systemClock, VirtualTime } from '../../src/util/clock.js';
 import { captureLogger } from './capture.js';
 
 describe('LimitedLog', () => {
@@ -55,5 +56,60 @@ describe('LimitedLog', () => {
     const b = captureLogger().logger;
     expect(limited(a)).toBe(limited(a));
     expect(limited(a)).not.toBe(limited(b));
+  });
+});
+
+// Issue 41: limited(logger), which every module calls without a clock, runs
+// on the clock its logger carries (the agent's, handed in src/agent/build.ts).
+describe('limited(logger) on the clock its logger carries', () => {
+  /** Twelve lines of one cause: the first ten (the default burst) written, two held back. */
+  const twelve = (logger: Parameters<typeof limited>[0]): void => {
+    for (let i = 0; i < 12; i++) limited(logger).warn('adb-tracking-ended', {}, 'adb device tracking ended');
+  };
+
+  it('writes a held-back summary when it is due on that time line, not before, and counts the window on it', () => {
+    const { logger, lines } = captureLogger();
+    const time = new VirtualTime();
+    carryClock(logger, time.clock());
+    twelve(logger);
+    expect(lines()).toHaveLength(10);
+    time.advance(59_999);
+    expect(lines()).toHaveLength(10);
+    time.advance(1);
+    expect(lines()).toHaveLength(11);
+    expect(lines()[10]).toMatchObject({ cause: 'adb-tracking-ended', suppressed: 2 });
+    expect(String(lines()[10]!.msg)).toMatch(/^2 more log lines of this kind in the last 60 s were held back/);
+  });
+
+  it('a limiter made before its logger was handed the clock says what it held back, then runs on the clock', () => {
+    const { logger, lines } = captureLogger();
+    twelve(logger);
+    const time = new VirtualTime();
+    carryClock(logger, time.clock());
+    expect(lines()).toHaveLength(11);
+    expect(lines()[10]).toMatchObject({ suppressed: 2 });
+    twelve(logger);
+    expect(lines()).toHaveLength(21);
+    time.advance(60_000);
+    expect(lines()).toHaveLength(22);
+    expect(lines()[21]).toMatchObject({ suppressed: 2 });
+  });
+
+  it("handed the clock its limiter already runs on (the system's: the daemon, a one-shot command), it holds what it held back", () => {
+    const { logger, lines } = captureLogger();
+    twelve(logger);
+    carryClock(logger, systemClock);
+    expect(lines()).toHaveLength(10);
+    limited(logger).flush();
+    expect(lines()[10]).toMatchObject({ suppressed: 2 });
+  });
+
+  it('a child of the logger carries its clock', () => {
+    const { logger, lines } = captureLogger();
+    const time = new VirtualTime();
+    carryClock(logger, time.clock());
+    twelve(logger.child({ part: 'watcher' }));
+    time.advance(60_000);
+    expect(lines().filter((l) => l.suppressed === 2)).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ import type { PhoneControl } from '../../devices/control.js';
 import { limited } from '../../log/limited.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
-import { utcText } from '../../util/clock.js';
+import { utcText, type Timer } from '../../util/clock.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import type { PortSwitch } from '../../hub/uhubctl.js';
@@ -153,9 +153,9 @@ export class ChargeControl extends RunnerAction {
           ),
       ),
     );
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))]);
-    clearTimeout(timer);
+    let timer: Timer | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = this.options.clock.setTimer(resolve, withinMs)))]);
+    timer?.cancel();
     this.keep();
   }
 

@@ -123,7 +123,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   async start(): Promise<void> {
-    const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger });
+    const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger, clock: this.o.clock });
     this.watcher = watcher;
     watcher.on('change', (changes: DeviceChange[]) => this.sync(watcher.devices, changes));
     watcher.on('connected', () => this.emit('connected', ADB_SETTLE_MS));

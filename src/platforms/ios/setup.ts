@@ -4,7 +4,7 @@
 import type { Settings } from '../../config/schema.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock, Timers } from '../../util/clock.js';
 import { parseUsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { IosSource } from './source.js';
 
@@ -13,7 +13,13 @@ export type IosSettings = Pick<
   'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'
 >;
 
-export function iosSource(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock): IosSource | undefined {
+export function iosSource(
+  settings: IosSettings,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  registry: DeviceRegistry,
+  clock: Clock & Timers,
+): IosSource | undefined {
   if (settings.ios === false) return undefined;
   let address;
   try {

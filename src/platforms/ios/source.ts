@@ -12,7 +12,7 @@ import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { recordKey, type DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
 import type { CollectRequest, DeviceSource, SourceDevice, SourceEvents } from '../source.js';
@@ -36,7 +36,8 @@ export interface IosSourceOptions {
   address: UsbmuxdAddress;
   registry: DeviceRegistry;
   logger: Logger;
-  clock: Clock;
+  /** Its reads' times, and its watcher's timers. */
+  clock: Clock & Timers;
   stepTimeoutMs: number;
   concurrency: number;
   reconcileMs: number;
@@ -74,6 +75,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       stepTimeoutMs: o.stepTimeoutMs,
       logger: o.logger,
       quietWhenAbsent: o.quietWhenAbsent,
+      clock: o.clock,
     });
     this.watcher.on('change', (changes: DeviceChange[]) => {
       this.o.registry.sync(PLATFORM, this.watcher.devices);

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { ListingChange as DeviceChange } from '../source.js';
 import type { Logger } from '../../log/logger.js';
-import { systemClock, type Clock } from '../../util/clock.js';
+import { every, systemClock, type Clock, type Timer, type Timers } from '../../util/clock.js';
 import { Reconnects, type EndNote } from '../../util/reconnects.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice, MuxListener } from './usbmuxd-client.js';
@@ -28,7 +28,8 @@ export interface IosWatcherOptions {
   reconnectMaxMs?: number;
   /** A Listen connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
   stableMs?: number;
-  clock?: Clock;
+  /** The reconciliation, the settling and the reconnects run on its timers (default the system's). */
+  clock?: Clock & Timers;
   /**
    * How long the phones known before usbmuxd went away are kept while it is
    * away (default 10 s, adb's settle time): a usbmuxd restart then reports no
@@ -46,10 +47,10 @@ export class IosWatcher extends EventEmitter {
   /** udid -> usbmuxd DeviceID (changes on every replug). */
   private readonly known = new Map<string, MuxDevice>();
   private listener: MuxListener | undefined;
-  private reconcileTimer: NodeJS.Timeout | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconcileTimer: Timer | undefined;
+  private reconnectTimer: Timer | undefined;
   private readonly reconnects: Reconnects;
-  private readonly clock: Clock;
+  private readonly clock: Clock & Timers;
   private running = false;
   private lastErrorText: string | undefined;
   private absentNoted = false;
@@ -64,7 +65,7 @@ export class IosWatcher extends EventEmitter {
    * and re-add every phone.
    */
   private settleUntil: number | undefined;
-  private settleTimer: NodeJS.Timeout | undefined;
+  private settleTimer: Timer | undefined;
   /** The phones kept since a reconnect that usbmuxd has not listed again yet: their DeviceID is not usbmuxd's word now. */
   private readonly unlisted = new Set<string>();
 
@@ -105,16 +106,15 @@ export class IosWatcher extends EventEmitter {
 
   async start(): Promise<void> {
     this.running = true;
-    this.reconcileTimer = setInterval(() => void this.tick(), this.options.reconcileMs);
-    this.reconcileTimer.unref();
+    this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.tick(), { unref: true });
     await this.connect();
   }
 
   stop(): void {
     this.running = false;
-    clearInterval(this.reconcileTimer);
-    clearTimeout(this.reconnectTimer);
-    clearTimeout(this.settleTimer);
+    this.reconcileTimer?.cancel();
+    this.reconnectTimer?.cancel();
+    this.settleTimer?.cancel();
     this.listener?.stop();
     this.listener = undefined;
   }
@@ -241,12 +241,15 @@ export class IosWatcher extends EventEmitter {
   private settle(): void {
     const graceMs = this.options.awayGraceMs ?? 10_000;
     this.settleUntil = this.clock.monotonic() + graceMs;
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleUntil = undefined;
-      if (this.running && this.listener) void this.reconcile();
-    }, graceMs);
-    this.settleTimer.unref();
+    this.settleTimer?.cancel();
+    this.settleTimer = this.clock.setTimer(
+      () => {
+        this.settleUntil = undefined;
+        if (this.running && this.listener) void this.reconcile();
+      },
+      graceMs,
+      { unref: true },
+    );
   }
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
@@ -284,8 +287,8 @@ export class IosWatcher extends EventEmitter {
 
   private scheduleReconnect(delayMs: number): void {
     if (!this.running) return;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.connect(), Math.round(delayMs));
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
   }
 
   private noteError(err: unknown): void {

@@ -4,6 +4,8 @@ import { ChargePauses } from '../../../src/hub/charge-pauses.js';
 import { chargeBed } from './charge-bed.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { captureLogger } from '../../log/capture.js';
+import type { PausedPort } from '../../../src/actions/charge/paused-ports.js';
+import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 
 describe('charge control: the way per phone', () => {
   it("switches each phone's port through its own way, on the way and at stop", async () => {
@@ -90,5 +92,42 @@ describe('charge control: a booking during a pause', () => {
     expect(log.lines().some((l) => /ending the charge pause of CHARGE02: the cloud says it is booked/.test(String(l.msg)))).toBe(true);
     expect(stats.counter(CHARGE_ENDS).get('booked')).toBe(1);
     await control.stop();
+  });
+});
+
+describe('charge control: stopping, on the injected clock (issue 41)', () => {
+  it('waits for the paused ports to be on again for its bound of the clock, then gives up and keeps them as held off', async () => {
+    const saved: PausedPort[][] = [];
+    const switched: string[] = [];
+    // The off switch works; the on switch never answers (a hung uhubctl).
+    const hung: PortSwitch = {
+      switch: (hub, port, power) => {
+        switched.push(`${hub}:${port} ${power}`);
+        return power === 'on' ? new Promise<string>(() => {}) : Promise.resolve('');
+      },
+    };
+    const { control, answered, time } = chargeBed(
+      { DEVICE_AGENT_CHARGE_WAYS: 'U1=uhubctl' },
+      { U1: { hub: '1-1', port: 1 } },
+      { ports: { uhubctl: hung }, kept: { load: () => [], save: (ports) => void saved.push([...ports]) } },
+    );
+    answered('S1', 'U1', 95);
+    control.start();
+    await control.settled();
+    expect(switched).toEqual(['1-1:1 off']);
+    let stopped = false;
+    const stopping = control.stop(5_000).then(() => (stopped = true));
+    const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    await settle();
+    expect(switched).toEqual(['1-1:1 off', '1-1:1 on']);
+    time.advance(4_999);
+    await settle();
+    expect(stopped).toBe(false);
+    time.advance(1);
+    await settle();
+    expect(stopped).toBe(true);
+    await stopping;
+    // Given up: the port is still off, and kept so that the next start switches it on.
+    expect(saved.at(-1)).toEqual([{ hub: '1-1', port: 1, udid: 'U1', way: 'uhubctl' }]);
   });
 });

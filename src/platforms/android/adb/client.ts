@@ -190,6 +190,8 @@ export class AdbClient {
         clearTimeout(timer);
         fn();
       };
+      // Real time, not the agent's clock: a deadline of the socket's own I/O,
+      // which runs in real time whatever clock the agent decides on.
       const timer = setTimeout(() => {
         finish(() => {
           // Nothing of an abandoned session may linger: its socket is destroyed, not just ended.
@@ -249,6 +251,7 @@ export class AdbClient {
     const scope = this.scope();
     const ms = timeoutMs ?? this.requestTimeoutMs;
     return new Promise<T>((resolve, reject) => {
+      // Real time, as the shell's deadline above: the transport's own.
       const timer = setTimeout(() => {
         scope.close();
         reject(new AdbUnreachableError(this.label, 'ETIMEDOUT', `${ms} ms`));

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ListingChange } from '../../source.js';
 import type { Logger } from '../../../log/logger.js';
-import { systemClock, type Clock } from '../../../util/clock.js';
+import { every, systemClock, type Clock, type Timer, type Timers } from '../../../util/clock.js';
 import { Reconnects, type EndNote } from '../../../util/reconnects.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
 import { limited } from '../../../log/limited.js';
@@ -18,7 +18,8 @@ export interface DeviceWatcherOptions {
   stableMs?: number;
   /** While the tracker keeps ending soon after it connects, at most one summary line this often (default 5 min). */
   summaryMs?: number;
-  clock?: Clock;
+  /** The reconciliation, the polling and the reconnects run on its timers (default the system's). */
+  clock?: Clock & Timers;
   /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
   pollMs?: number;
   /** While polling, tracking is asked for again this often (default 60 s). */
@@ -45,10 +46,10 @@ const RETRY_TRACKING_MS = 60_000;
 export class DeviceWatcher extends EventEmitter {
   private readonly known = new Map<string, string>();
   private tracker: Tracker | undefined;
-  private reconcileTimer: NodeJS.Timeout | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconcileTimer: Timer | undefined;
+  private reconnectTimer: Timer | undefined;
   private readonly reconnects: Reconnects;
-  private readonly clock: Clock;
+  private readonly clock: Clock & Timers;
   private trackerError: string | undefined;
   private running = false;
   private connected = false;
@@ -58,13 +59,13 @@ export class DeviceWatcher extends EventEmitter {
   private everConnected = false;
   private roundTripMs: number | undefined;
   /** Set while the adb server refuses tracking: the device list is polled. */
-  private pollTimer: NodeJS.Timeout | undefined;
+  private pollTimer: Timer | undefined;
   private pollRefusal: string | undefined;
   /** While polling: the last poll was answered (the server is up, if not tracking). */
   private pollOk = false;
 
   constructor(
-    private readonly adb: AdbClient,
+    private readonly adb: Pick<AdbClient, 'label' | 'listDevices' | 'track'>,
     private readonly options: DeviceWatcherOptions,
   ) {
     super();
@@ -101,8 +102,7 @@ export class DeviceWatcher extends EventEmitter {
 
   async start(): Promise<void> {
     this.running = true;
-    this.reconcileTimer = setInterval(() => void this.reconcile(), this.options.reconcileMs);
-    this.reconcileTimer.unref();
+    this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.reconcile(), { unref: true });
     await this.connect();
   }
 
@@ -113,10 +113,10 @@ export class DeviceWatcher extends EventEmitter {
 
   stop(): void {
     this.running = false;
-    clearInterval(this.reconcileTimer);
-    clearInterval(this.pollTimer);
+    this.reconcileTimer?.cancel();
+    this.pollTimer?.cancel();
     this.pollTimer = undefined;
-    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer?.cancel();
     this.tracker?.removeAllListeners();
     this.tracker?.on('error', () => {});
     this.tracker?.end();
@@ -209,8 +209,7 @@ export class DeviceWatcher extends EventEmitter {
   private startPolling(refusal: string): void {
     const pollMs = this.options.pollMs ?? POLL_MS;
     if (this.pollTimer === undefined) {
-      this.pollTimer = setInterval(() => void this.reconcile(), pollMs);
-      this.pollTimer.unref();
+      this.pollTimer = every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
     }
     if (this.pollRefusal !== refusal) {
       const retry = Math.round((this.options.retryTrackingMs ?? RETRY_TRACKING_MS) / 1000);
@@ -229,7 +228,7 @@ export class DeviceWatcher extends EventEmitter {
   /** Stops polling; true when it was polling. */
   private stopPolling(): boolean {
     if (this.pollTimer === undefined) return false;
-    clearInterval(this.pollTimer);
+    this.pollTimer.cancel();
     this.pollTimer = undefined;
     this.pollRefusal = undefined;
     this.pollOk = false;
@@ -283,8 +282,8 @@ export class DeviceWatcher extends EventEmitter {
 
   private scheduleReconnect(delayMs: number): void {
     if (!this.running) return;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.connect(), Math.round(delayMs));
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
   }
 
   private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }): void {

@@ -14,7 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { limited } from '../../../log/limited.js';
 import type { Logger } from '../../../log/logger.js';
-import type { Clock } from '../../../util/clock.js';
+import type { Clock, Timer, Timers } from '../../../util/clock.js';
 
 /** Deadline of the server's own round trip when a failure asks for it: a server answers host:version in milliseconds. */
 export const SERVER_CHECK_TIMEOUT_MS = 3_000;
@@ -28,7 +28,8 @@ export interface ServerRoundTrip {
 
 export interface AdbServerHealthOptions {
   adb: ServerRoundTrip;
-  clock: Clock;
+  /** The recheck of a server found not answering runs on its timers. */
+  clock: Clock & Timers;
   logger: Logger;
   checkTimeoutMs?: number;
   recheckMs?: number;
@@ -45,7 +46,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   /** Monotonic ms the server was last found not answering. */
   private lastDownAt: number | undefined;
   private checking: Promise<boolean> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: Timer | undefined;
   private stopped = false;
 
   constructor(private readonly o: AdbServerHealthOptions) {
@@ -94,7 +95,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 
@@ -122,7 +123,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
     const was = this.downState;
     if (was) {
       this.downState = undefined;
-      clearTimeout(this.timer);
+      this.timer?.cancel();
       this.timer = undefined;
       limited(logger).info(
         'adb-server-answering',
@@ -136,10 +137,13 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
 
   private recheck(): void {
     if (this.stopped || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (!this.stopped) void this.check();
-    }, this.o.recheckMs ?? SERVER_RECHECK_MS);
-    this.timer.unref();
+    this.timer = this.o.clock.setTimer(
+      () => {
+        this.timer = undefined;
+        if (!this.stopped) void this.check();
+      },
+      this.o.recheckMs ?? SERVER_RECHECK_MS,
+      { unref: true },
+    );
   }
 }
