@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { folderOf } from '../../tools/cycles/graph.js';
 import { compilerOptions, importEdges, sourceFiles } from '../../tools/cycles/imports.js';
 import { facetTable } from './facet-table.js';
+import { srcProgram } from './src-program.js';
 
 // docs/design/architecture.md is the map of src/ and states the rules the
 // code keeps. This reads the code for each: the paths it names exist, every
@@ -33,10 +34,7 @@ function layers(): string[][] {
 
 /** Call sites of the registry's writing methods, file by file, as TypeScript resolves them. */
 function registryWriters(methods: readonly string[]): Map<string, string[]> {
-  const program = ts.createProgram(
-    files.map((f) => rootPath + f),
-    compilerOptions(rootPath),
-  );
+  const program = srcProgram();
   const checker = program.getTypeChecker();
   const registryFile = rootPath + 'src/devices/registry.ts';
   const found = new Map<string, string[]>();

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { compilerOptions, sourceFiles } from '../../tools/cycles/imports.js';
 import { facetTable } from './facet-table.js';
 import { facetWrites, type FacetWrite } from './facet-writes.js';
+import { srcProgram } from './src-program.js';
 
 // Issue 41's rule "only a facet's owner writes its facet": every write to a
 // facet in src/, found with the type checker (facet-writes.ts says what a
@@ -16,11 +15,7 @@ import { facetWrites, type FacetWrite } from './facet-writes.js';
 const root = new URL('../../', import.meta.url);
 const rootPath = fileURLToPath(root);
 const table = facetTable(readFileSync(new URL('docs/design/architecture.md', root), 'utf8'));
-const files = sourceFiles(rootPath).filter((f) => f.startsWith('src/'));
-const program = ts.createProgram(
-  files.map((f) => rootPath + f),
-  compilerOptions(rootPath),
-);
+const program = srcProgram();
 const { writes, lifecycle } = facetWrites(program, rootPath);
 
 const where = (w: FacetWrite): string => `${w.file}:${w.line} (${w.call})`;

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { compilerOptions, sourceFiles } from '../../tools/cycles/imports.js';
+import { sourceFiles } from '../../tools/cycles/imports.js';
+import { srcProgram } from './src-program.js';
 
 // Issue 41's report pipeline, read from the syntax tree of src/: each
 // property that "one place does it" is checked by finding every place that
@@ -62,10 +63,7 @@ function propertyWriters(name: string): string[] {
  * device and sets `message`, and a rest that leaves it out of a device.
  */
 function deviceMessageWriters(): string[] {
-  const program = ts.createProgram(
-    files.map((f) => rootPath + f),
-    compilerOptions(rootPath),
-  );
+  const program = srcProgram();
   const checker = program.getTypeChecker();
   const typesFile = rootPath + 'src/cloud/types.ts';
   const isDeviceField = (symbol: ts.Symbol | undefined, name: string): boolean =>
