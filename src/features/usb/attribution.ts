@@ -9,7 +9,7 @@
 //   one phone failing on two or more ports        -> the phone
 // Each verdict carries the evidence as a sentence a person can check.
 import { busOf, hubOf, type UsbEventKind } from './classify.js';
-import { dayOf, type FailureCounts, type PortRecord } from './port-record.js';
+import { windowOf, type DayWindow, type FailureCounts, type PortRecord } from './port-record.js';
 
 export type Layer = 'controller' | 'hub-power' | 'hub' | 'port' | 'phone';
 
@@ -45,7 +45,7 @@ interface PortView {
 export function attribute(record: PortRecord, options: AttributionOptions): Verdict[] {
   const controllerOf = (port: string): string => options.controllerOfBus?.(busOf(port)) ?? `bus ${busOf(port)}`;
   const atOnce = options.atOnceMs ?? AT_ONCE_MS;
-  const days = new Set([dayOf(options.now), dayOf(options.now - 86_400_000)]);
+  const days = windowOf(options.now);
   const ports = portViews(record, days);
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
@@ -138,7 +138,7 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
   return verdicts;
 }
 
-function portViews(record: PortRecord, days: ReadonlySet<string>): Map<string, PortView> {
+function portViews(record: PortRecord, days: DayWindow): Map<string, PortView> {
   const out = new Map<string, PortView>();
   for (const [port, entry] of Object.entries(record.ports)) {
     const inWindow = Object.entries(entry.days).filter(([day]) => days.has(day));
@@ -151,7 +151,7 @@ function portViews(record: PortRecord, days: ReadonlySet<string>): Map<string, P
   return out;
 }
 
-function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts }>, days: ReadonlySet<string>): FailureCounts {
+function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts }>, days: DayWindow): FailureCounts {
   const sum: FailureCounts = {};
   for (const [day, value] of Object.entries(byDay)) {
     if (!days.has(day)) continue;

@@ -2,7 +2,7 @@
 // and the verdicts worked out from it: its failures of today and yesterday
 // (UTC, the attribution's window), the phones seen failing on it, and the
 // layer a verdict blames for them. Pure.
-import { dayOf, type FailureCounts, type PortRecord } from './port-record.js';
+import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
 import { describe, WINDOW, type Layer, type Verdict } from './attribution.js';
 import type { UsbEventKind } from './classify.js';
 
@@ -18,7 +18,7 @@ export interface PortHealth {
 
 /** The port's failures in the window, and the verdict covering it. */
 export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number): PortHealth {
-  const days = new Set([dayOf(now), dayOf(now - 86_400_000)]);
+  const days = windowOf(now);
   const failures: FailureCounts = {};
   const phones = new Set<string>();
   for (const [day, d] of Object.entries(record.ports[port]?.days ?? {})) {

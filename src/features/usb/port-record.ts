@@ -51,6 +51,22 @@ export function dayOf(wallMs: number): string {
   return new Date(wallMs).toISOString().slice(0, 10);
 }
 
+/** The days the verdicts count: yesterday, today, and any later one. */
+export interface DayWindow {
+  has(day: string): boolean;
+}
+
+/**
+ * From yesterday (UTC) on, later days included: a replayed recording's times
+ * count from its first record taken as now, so a failure it holds two hours
+ * later falls on tomorrow when the replay starts after 22:00; a live record
+ * is never later than now.
+ */
+export function windowOf(now: number): DayWindow {
+  const yesterday = dayOf(now - 86_400_000);
+  return { has: (day) => day >= yesterday };
+}
+
 /** Adds one classified kernel event at wall time `now`. */
 export function addEvent(record: PortRecord, event: UsbEvent, now: number): void {
   const day = dayOf(now);

@@ -34,6 +34,15 @@ describe('attribute: the evidence a person can check', () => {
     ]);
   });
 
+  it("counts a replay's failures that its first record, taken as now, puts after midnight", () => {
+    // A replay started at 23:00 UTC: two hours into the recording is tomorrow.
+    const late = Date.UTC(2026, 10, 24, 23, 0, 0);
+    const record = emptyRecord();
+    feed(record, ['usb 1-2.1: device descriptor read/64, error -71'], late + 2 * 3_600_000);
+    feed(record, ['usb 1-2.2: device descriptor read/64, error -71'], late + 2 * 3_600_000 + 1_000);
+    expect(attribute(record, { now: late }).map((v) => `${v.layer} ${v.subject}`)).toEqual(['hub 1-2']);
+  });
+
   it('failures older than yesterday are not held against anything', () => {
     const record = emptyRecord();
     feed(
