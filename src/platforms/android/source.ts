@@ -5,10 +5,7 @@
 // (describe.ts). Per-device state (the tier cache, the last good inventory,
 // the failure count) lives in the registry's records.
 import { EventEmitter } from 'node:events';
-import type { DeviceRegistry } from '../../devices/registry.js';
 import { recordKey, type UsbPlace } from '../../devices/record.js';
-import type { Logger } from '../../log/logger.js';
-import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceChange, type SourceDevice, type SourceEvents } from '../source.js';
 import type { Metric } from '../../util/metric.js';
@@ -17,11 +14,9 @@ import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
 import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
 import { keptByUdid } from './inventory/dedupe.js';
-import type { DeviceProber } from './inventory/probe.js';
-import { InventoryRunner } from './inventory/runner.js';
+import { InventoryRunner, type InventoryRunnerOptions } from './inventory/runner.js';
 import { IdentityConflicts } from './identity-conflicts.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
-import type { AdbServerHealth } from './adb/server-health.js';
 import { REMEMBER_MS } from './remembered.js';
 import { Describer } from './describe.js';
 import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
@@ -35,31 +30,11 @@ const READY = 'device';
  */
 const ADB_SETTLE_MS = 10_000;
 
-export interface AndroidSourceOptions {
+/** What the source is built with: the inventory runner's parts (inventory/runner.ts), and adb's. */
+export interface AndroidSourceOptions extends Omit<InventoryRunnerOptions, 'news'> {
   adb: AdbClient;
-  prober: DeviceProber;
-  registry: DeviceRegistry;
-  logger: Logger;
-  /** The report's wait runs on its timers (no real timer on the report path). */
-  clock: Clock & Timers;
-  /** Inventories at once. */
-  concurrency: number;
-  /**
-   * How long a report waits for the inventories it asked for: while they
-   * keep answering, no more than `idleMs` for the next one, and `maxMs` in
-   * all. One still running then goes on in the background; its device is
-   * reported with its last good inventory meanwhile, so a slow device holds
-   * up a report by idleMs at most.
-   */
-  reportWait: { idleMs: number; maxMs: number };
   /** The tracker's periodic full listing. */
   reconcileMs: number;
-  /**
-   * The adb server's own round trip, asked when an inventory fails: a server
-   * that does not answer is blamed instead of the phone. Without it, every
-   * failure is the phone's.
-   */
-  server?: AdbServerHealth;
   /** The network addresses the agent keeps connected (settings: networkDevices): one off adb's list is not unplugged. */
   networkDevices?: readonly string[];
 }

@@ -36,9 +36,19 @@ export interface InventoryRunnerOptions {
   clock: Clock & Timers;
   /** Inventories at once. */
   concurrency: number;
-  /** See AndroidSourceOptions.reportWait. */
+  /**
+   * How long a report waits for the inventories it asked for: while they
+   * keep answering, no more than `idleMs` for the next one, and `maxMs` in
+   * all. One still running then goes on in the background; its device is
+   * reported with its last good inventory meanwhile, so a slow device holds
+   * up a report by idleMs at most.
+   */
   reportWait: { idleMs: number; maxMs: number };
-  /** The adb server's own round trip, asked when an inventory fails: a server that does not answer is blamed instead of the phone. */
+  /**
+   * The adb server's own round trip, asked when an inventory fails: a server
+   * that does not answer is blamed instead of the phone. Without it, every
+   * failure is the phone's.
+   */
   server?: AdbServerHealth;
   /** An inventory the last report stopped waiting for answered, and its device was not yet shown ready: news for a report. */
   news: (key: string) => void;
