@@ -75,7 +75,9 @@ cp "$repo/package.json" "$repo/package-lock.json" "$deps/"
 # production dependency needs an install script (checked just below).
 (cd "$deps" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error) >"$work/npm-ci.log" 2>&1 ||
   fail "npm ci --omit=dev failed: $(tail -5 "$work/npm-ci.log")"
-native=$(find "$deps/node_modules" \( -name '*.node' -o -name binding.gyp \) -print | head -3)
+# sed, not head: under pipefail, head leaving early kills find with SIGPIPE
+# and the build would stop here without saying why.
+native=$(find "$deps/node_modules" \( -name '*.node' -o -name binding.gyp \) -print | sed -n 1,3p)
 [ -z "$native" ] || fail "a production dependency has native code, which one package per architecture cannot hold as built here: $native"
 # What runs stays; what only describes or builds a dependency goes (its
 # licence files stay, the copyright file points to them).
@@ -160,7 +162,7 @@ shlibs() {
 for arch in "${arches[@]}"; do
   runtime=$(runtime "$arch")
   case "$arch" in amd64) machine='X86-64' ;; arm64) machine='AArch64' ;; esac
-  readelf -h "$runtime/bin/node" | grep -q "Machine:.*$machine" || fail "$runtime/bin/node is not an $arch binary"
+  readelf -h "$runtime/bin/node" | grep -c "Machine:.*$machine" >/dev/null || fail "$runtime/bin/node is not an $arch binary"
   shlibs "$arch" "$runtime/bin/node"
 
   root=$work/$arch

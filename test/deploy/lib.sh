@@ -23,6 +23,13 @@ pass() {
 # producer with SIGPIPE and the pipeline fails although the line is there
 # (a false FAIL, or a false pass where the check is `&& fail`).
 has() { grep -c -e "$1" >/dev/null; }
+# A command whose failure the check does not test ends it (set -e), and it
+# used to end without a word: stop 49's rollout check died on a `| head -1`
+# (SIGPIPE, under pipefail) with no FAIL line, so nobody could tell which step
+# broke. This names the line and the command, through the check's own fail,
+# which adds what it knows (the hosts' journals). Functions do not inherit it:
+# set -E would fire it in every $(...) whose failure is expected.
+trap 'rc=$?; fail "line $LINENO of ${0##*/}: \`$BASH_COMMAND\` ended with status $rc, which the check does not expect"' ERR
 
 ensure_base() {
   mkdir -p "$work"

@@ -496,7 +496,11 @@ say "a newcomer follows the README's one-host install on the purged host"
 # variables the README says to set and the key typed at the prompt (stdin).
 readme_block=$(awk '/^### One host: the Debian package/{f=1} f&&/^```sh/{g=1;next} g&&/^```/{exit} g' "$repo/README.md")
 [ "$(printf '%s\n' "$readme_block" | wc -l)" -ge 5 ] || fail "the README's one-host block was not found"
-install_line=$(printf '%s\n' "$readme_block" | head -1 | sed "s|\./device-agent_[^ ]*\.deb|./device-agent_${N}_amd64.deb|")
+# The first line by expansion, not `| head -1`: bash's printf writes line by
+# line, head leaves after the first, and the next write's SIGPIPE failed this
+# assignment under pipefail about once in 150 runs, which ended the check
+# without a word (stop 49's CI).
+install_line=$(sed "s|\./device-agent_[^ ]*\.deb|./device-agent_${N}_amd64.deb|" <<<"${readme_block%%$'\n'*}")
 printf '%s\n' "$install_line" | has "^apt-get install ./device-agent_${N}_amd64.deb" || fail "the README's first line is not the package install: $install_line"
 in_host $h bash -c "cd /root && $install_line" >"$run/unconfigured.log" 2>&1 || fail "the README's install line: $(tail "$run/unconfigured.log")"
 [ "$(in_host $h systemctl is-active device-agent-adb || true)" = active ] || fail "the adb server did not start on a fresh install"
@@ -509,7 +513,7 @@ pass "installed as the README says, without configuration: adb runs, the agent i
 bed_host=$h
 bed POST "/connect?serials=$(phones_of $h)" >/dev/null || fail "could not connect host $h's phones to the new adb server"
 t0=$(host_ms $h)
-rest=$(printf '%s\n' "$readme_block" | tail -n +2)
+rest=${readme_block#*$'\n'}
 printf '%s\n' "$KEY" | in_host $h bash -c "set -e
 editor() { printf '%s\n' 'DEVICE_AGENT_BASE_URL=http://127.0.0.1:8080/v1' 'DEVICE_AGENT_USERNAME=agent@example.test' >> \"\$1\"; }
 cd /root

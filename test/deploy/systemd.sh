@@ -420,7 +420,7 @@ JSON"
   restrict=$(in_box cat /proc/sys/kernel/dmesg_restrict)
   in_box test -c /dev/kmsg || fail "the box has no /dev/kmsg: nspawn was not given it"
   agent_pid=$(unit device-agent MainPID)
-  kmsg_fd=$(in_box find "/proc/$agent_pid/fd" -lname '*/kmsg' -printf '%f\n' | head -n 1)
+  kmsg_fd=$(in_box find "/proc/$agent_pid/fd" -lname '*/kmsg' -printf '%f\n' -quit)
   [ -n "$kmsg_fd" ] || fail "the service (pid $agent_pid) has no /dev/kmsg open: $(in_box journalctl --no-pager -o cat -u device-agent | grep -i "kernel's messages" | head -3)"
   # Only CAP_SYSLOG (bit 34), effective and ambient.
   in_box grep -E '^Cap(Eff|Amb):' "/proc/$agent_pid/status" >"$work/agent-caps"
