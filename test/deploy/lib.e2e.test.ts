@@ -17,13 +17,9 @@ function check(name: string, body: string): { status: number | null; stdout: str
   const script = join(dir, name);
   writeFileSync(
     script,
-    [
-      'set -euo pipefail',
-      `here=${JSON.stringify(resolve('test/deploy'))}`,
-      `. ${JSON.stringify(lib)}`,
-      'fail() { echo "FAIL: $*" >&2; exit 1; }',
-      body,
-    ].join('\n') + '\n',
+    ['set -euo pipefail', `here=${JSON.stringify(resolve('test/deploy'))}`, `. ${JSON.stringify(lib)}`, 'fail() { echo "FAIL: $*" >&2; exit 1; }', body].join(
+      '\n',
+    ) + '\n',
   );
   const run = spawnSync('bash', [script], { encoding: 'utf8', timeout: 10_000, env: { ...process.env, DEPLOY_WORK: dir } });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
