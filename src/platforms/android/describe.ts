@@ -123,9 +123,11 @@ export class Describer {
     if (record.state !== READY || record.last) return undefined;
     const earlier = this.o.registry.facet(EARLIER).get(record.key);
     if (!earlier || earlier.last.udid !== record.udid) return undefined;
+    // Properties said on this connection are this connection's word (describe), not a phone back.
+    if (earlier.fromProps && this.o.registry.facet(EARLY).get(record.key)) return undefined;
     const message = record.failure
       ? advice(record)
-      : `the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of ${new Date(earlier.wallAt).toISOString()}`;
+      : `the device is back on a new adb connection and its inventory has not finished yet; reported with ${earlier.fromProps ? 'what its system properties said on its last connection' : 'its last inventory'}, of ${new Date(earlier.wallAt).toISOString()}`;
     return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
   }
 

@@ -89,3 +89,54 @@ describe('AndroidSource: a phone whose first inventory has not ended', () => {
     expect((await collect(devices))[0]).toMatchObject({ udid: 'FA69P0301911', status: 'UNAVAILABLE' });
   });
 });
+
+describe('AndroidSource: a phone whose transport dropped during its first inventory', () => {
+  it('is reported back on its new connection with who its properties said it is, never with its serial alone', async () => {
+    // Under load a cut shell session's transport drops (100 ms later) before the cut answer is
+    // applied: no inventory of the phone ever ended, and the early identity went with the connection.
+    const wall = Date.UTC(2026, 10, 26, 1, 0, 0);
+    let calls = 0;
+    let endFirst: ((info: DeviceInfo) => void) | undefined;
+    const fake = {
+      counters: { shellSessions: 0, bytesRead: 0 },
+      invalidateSlow: () => undefined,
+      madeProgress: () => true,
+      probe: (serial: string, _state: string, _connection: number | undefined, onIdentity?: OnIdentity) =>
+        new Promise<DeviceInfo>((resolve) => {
+          // The first connection's inventory says who the phone is, then ends when the test says;
+          // the new connection's has not reached its property dump yet.
+          if (++calls === 1) {
+            onIdentity?.(identity(serial));
+            endFirst = resolve;
+          }
+        }),
+    } as unknown as DeviceProber;
+    const registry = new DeviceRegistry();
+    const s = new AndroidSource({
+      adb: {} as AdbClient,
+      prober: fake,
+      registry,
+      logger: silentLogger(),
+      clock: { ...systemClock, wall: () => wall },
+      concurrency: 4,
+      reportWait: { idleMs: 20, maxMs: 60_000 },
+      reconcileMs: 60_000,
+    });
+    const collect = async (state: string) => {
+      registry.sync('android', new Map([['FA69P0301911', state]]));
+      return (await s.collect({ refresh: 'all' })).map((d) => d.info);
+    };
+    expect((await collect('device'))[0]).toMatchObject({ modelName: 'Pixel', status: 'UNAVAILABLE' });
+    await collect('offline');
+    // The cut answer comes after the drop: it is for a connection that is gone, and is not applied.
+    endFirst!({ ...androidPhone('FA69P0301911', { modelName: 'Pixel' }), message: 'the shell output ended before the inventory script did' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await collect('device')).toEqual([]);
+    const [owed] = s.owed();
+    expect(owed).toMatchObject({ reason: { kind: 'unanswered', scope: 'android/FA69P0301911' } });
+    expect(owed!.devices[0]).toMatchObject({ udid: 'FA69P0301911', modelName: 'Pixel', platformVersion: '10', state: 'device', status: 'UNAVAILABLE' });
+    expect(owed!.devices[0]!.message).toBe(
+      'the device is back on a new adb connection and its inventory has not finished yet; reported with what its system properties said on its last connection, of 2026-11-26T01:00:00.000Z',
+    );
+  });
+});

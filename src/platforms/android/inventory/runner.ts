@@ -23,8 +23,12 @@ import type { DeviceProber } from './probe.js';
 /** The state in which adb says a phone answers an inventory. */
 const READY = 'device';
 
-/** The last inventory of the record, past its connections: what a phone back on a new connection is reported with until it answers. */
-export const EARLIER = facetKey<{ last: DeviceInfo; wallAt: number }>('android-earlier-inventory', 'record');
+/**
+ * The last inventory of the record, past its connections: what a phone back
+ * on a new connection is reported with until it answers. `fromProps` when
+ * no inventory of it ever ended and this is what its property dump said.
+ */
+export const EARLIER = facetKey<{ last: DeviceInfo; wallAt: number; fromProps?: true }>('android-earlier-inventory', 'record');
 /** Who a phone is, from the property dump its first inventory of the connection gave before it ended. */
 export const EARLY = facetKey<DeviceInfo>('android-early-identity', 'connection');
 
@@ -159,6 +163,14 @@ export class InventoryRunner {
     if (!record || record.last !== undefined || !registry.isCurrent(key, connection ?? -1)) return;
     registry.identify(key, info.udid);
     registry.facet(EARLY).set(key, info);
+    // Kept past the connection too, unless an inventory of the phone ended
+    // before: a transport that drops before this inventory's answer is
+    // applied (a cut shell session, 100 ms later) left the phone on its next
+    // connection with its serial alone, no model, until it answered again.
+    const earlier = registry.facet(EARLIER).get(key);
+    if (!earlier || earlier.fromProps || earlier.last.udid !== info.udid) {
+      registry.facet(EARLIER).set(key, { last: info, wallAt: this.o.clock.wall(), fromProps: true });
+    }
     if (this.late.has(key)) this.o.news(key);
   }
 
