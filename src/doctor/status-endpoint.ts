@@ -70,6 +70,16 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
         },
       ];
     case 'silent':
+      // The daemon's own kept word says it listens there, and it is alive: the
+      // port is the agent's, not another program's; it is slow to answer.
+      if (daemon)
+        return [
+          {
+            status: 'warn',
+            finding: `status endpoint: the agent (pid ${daemon.pid}) listens on ${where} but gave no HTTP answer within ${(input.timeoutMs ?? ANSWER_TIMEOUT_MS) / 1000} s: it is busy (starting, or the host is loaded) or stuck; a scrape would time out the same way`,
+            advice: 'run doctor again; if it stays so, see its log (journalctl -u device-agent) and restart it (systemctl restart device-agent)',
+          },
+        ];
       return [
         {
           status: 'fail',

@@ -73,6 +73,27 @@ describe('checkStatusEndpoint', () => {
     });
   });
 
+  it('names the agent, not another program, when the port is its own and it is slow to answer', async () => {
+    // Right after systemctl start on a loaded host (the README runs doctor next), the daemon had
+    // bound the port and kept so, but answered later than doctor waited.
+    const held: Socket[] = [];
+    const port = await listen(createServer((s) => void held.push(s)));
+    closers.unshift(async () => held.forEach((s) => s.destroy()));
+    const dir = stateDir();
+    const listenAt = `127.0.0.1:${port}`;
+    writeFileSync(
+      join(dir, 'status-endpoint.json'),
+      JSON.stringify({ pid: process.pid, since: '2026-11-26T01:00:00.000Z', listen: listenAt, listening: true, bound: listenAt }),
+    );
+    expect(await checkStatusEndpoint({ listen: listenAt, stateDir: dir, timeoutMs: 300 })).toEqual([
+      {
+        status: 'warn',
+        finding: `status endpoint: the agent (pid ${process.pid}) listens on http://${listenAt} but gave no HTTP answer within 0.3 s: it is busy (starting, or the host is loaded) or stuck; a scrape would time out the same way`,
+        advice: expect.stringContaining('journalctl -u device-agent'),
+      },
+    ]);
+  });
+
   it('fails naming the daemon and its reason when the daemon kept that it cannot listen', async () => {
     const port = await freePort();
     const dir = stateDir();
