@@ -7,6 +7,8 @@ import { modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../confi
 import type { HubPort } from '../config/hub-ports.js';
 import type { Logger } from '../log/logger.js';
 import { limited } from '../log/limited.js';
+import { SaidOnce } from '../log/said-once.js';
+import type { Clock } from '../util/clock.js';
 import { mappedFor, type Mapped } from './mapping-key.js';
 import type { Claim } from '../devices/claims.js';
 
@@ -20,6 +22,8 @@ export interface DeviceMappingOptions {
    */
   networkDevices?: readonly string[];
   logger: Logger;
+  /** For what was said once and when (log/said-once.ts). */
+  clock: Pick<Clock, 'monotonic'>;
 }
 
 /** A charge way as the look-up found it: a refused own entry keeps every way off for the phone, models included. */
@@ -28,12 +32,13 @@ export type WayLookup = { kind: 'way'; way: ChargeWay } | Extract<Mapped<ChargeW
 export class DeviceMapping {
   private readonly ownWays: ReadonlyMap<string, ChargeWay>;
   private readonly ways: ChargeWays;
-  /** Key conflicts said, by key and phones, while those devices are listed. */
-  private readonly said = new Map<string, readonly string[]>();
+  /** Key conflicts said (the subject: the key and both phones' names), while those phones are there. */
+  private readonly said: SaidOnce;
 
   constructor(private readonly o: DeviceMappingOptions) {
     this.ways = o.chargeWays ?? [];
     this.ownWays = ownWaysOf(this.ways);
+    this.said = new SaidOnce(() => o.clock.monotonic());
   }
 
   /** The hub port mapped to the device, when its key names it alone. */
@@ -59,17 +64,23 @@ export class DeviceMapping {
     return [...claims, ...(this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }))];
   }
 
-  /** Says a key that names two phones once, while both are listed. */
+  /**
+   * Says a key that names two phones once, while both are there: listed, or
+   * for the one named by its serial an address the agent connects (expected
+   * on adb, coming or going, it is the same conflict). One gone, the
+   * conflict coming back is said again.
+   */
   private seen<T>(found: Mapped<T>, claims: readonly Claim[]): Mapped<T> {
     const listed = new Set(claims.map((c) => c.serial));
-    for (const [id, serials] of this.said) if (!serials.every((s) => listed.has(s))) this.said.delete(id);
+    const there = (serial: string): boolean => listed.has(serial) || (this.o.networkDevices ?? []).includes(serial);
+    this.said.retain((id) => {
+      const [, serial, byUdid] = JSON.parse(id) as [string, string, string[]];
+      return there(serial) && byUdid.every((s) => listed.has(s));
+    });
     if (found.kind !== 'refused' || found.names.kind !== 'serial_and_udid') return found;
     const { key } = found;
     const { serial, serialUdid, byUdid } = found.names;
-    const id = `${key}|${serial}|${byUdid.join(',')}`;
-    if (this.said.has(id)) return found;
-    // Said once: the expected address coming on adb later is the same conflict.
-    this.said.set(id, listed.has(serial) ? [serial, ...byUdid] : byUdid);
+    if (!this.said.say(JSON.stringify([key, serial, byUdid]))) return found;
     const settings = [this.o.hubPorts.has(key) && 'hubPorts', this.ownWays.has(key) && 'charge.ways'].filter(Boolean).join(' and ');
     const first = listed.has(serial) ? `${serial} (udid ${serialUdid ?? 'not said yet'})` : `${serial} (a network device the agent connects, not on adb yet)`;
     const names = serialUdid !== undefined ? `${serialUdid} (the udid of ${serial}) or ` : '';

@@ -89,6 +89,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     chargeWays: chargeWaysOf(settings.charge.ways),
     networkDevices: settings.networkDevices,
     logger,
+    clock,
   });
   const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, mapping, heat };
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the

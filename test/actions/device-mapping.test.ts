@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/util/clock.js';
 import { DeviceMapping } from '../../src/actions/device-mapping.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
 import type { Claim } from '../../src/devices/claims.js';
@@ -15,6 +16,7 @@ function mapping(networkDevices: string[] = []) {
     chargeWays: chargeWaysOf([`${FIRST}=uhubctl`, 'model:*=samsung']),
     networkDevices,
     logger,
+    clock: systemClock,
   });
   return { m, conflictLines: () => lines().filter((l) => /names two phones/.test(String(l.msg))) };
 }
@@ -46,5 +48,29 @@ describe('DeviceMapping: the one look-up of a port and a charge way (issue 42)',
     expect(String(conflictLines()[0]!.msg)).toMatch(/127\.0\.0\.1:5601 \(a network device the agent connects, not on adb yet\) by its adb serial/);
     // Without the setting, the lone device was trusted with the key.
     expect(mapping().m.portOf(second, [second]).kind).toBe('mapped');
+  });
+
+  it('says the conflict of an address the agent connects once, as it comes on adb and goes off again; once more after the other phone left and came back', () => {
+    const { m, conflictLines } = mapping([FIRST]);
+    for (const listed of [[second], [first, second], [second], [first, second]]) expect(m.portOf(second, listed).kind).toBe('refused');
+    expect(conflictLines()).toHaveLength(1);
+    // The phone giving the address as its udid leaves: the conflict has ended, and coming back it is said again.
+    expect(m.portOf(first, [first])).toMatchObject({ kind: 'mapped' });
+    expect(m.portOf(second, [first, second]).kind).toBe('refused');
+    expect(conflictLines()).toHaveLength(2);
+  });
+
+  it('says the conflict of a phone on USB again when it left adb and came back', () => {
+    const usb: Claim = { serial: 'R58M123', udid: 'R58M999', ready: true };
+    const giver: Claim = { serial: '127.0.0.1:5603', udid: 'R58M123', ready: true };
+    const { logger, lines } = captureLogger();
+    const m = new DeviceMapping({ hubPorts: new Map([['R58M123', { hub: '1-1', port: 2 }]]), logger, clock: systemClock });
+    const said = () => lines().filter((l) => /names two phones/.test(String(l.msg))).length;
+    m.portOf(usb, [usb, giver]);
+    m.portOf(usb, [usb, giver]);
+    expect(said()).toBe(1);
+    expect(m.portOf(giver, [giver]).kind).toBe('mapped');
+    m.portOf(usb, [usb, giver]);
+    expect(said()).toBe(2);
   });
 });

@@ -82,7 +82,7 @@ export class SamsungProtection extends RunnerAction {
     this.protections = new BatteryProtections(o.registry, o.phones.platform);
     this.tickMs = o.tickMs ?? 5_000;
     this.ways = chargeWaysOf(o.settings.charge.ways);
-    this.mapping = o.mapping ?? new DeviceMapping({ hubPorts: new Map(), chargeWays: this.ways, logger: o.logger });
+    this.mapping = o.mapping ?? new DeviceMapping({ hubPorts: new Map(), chargeWays: this.ways, logger: o.logger, clock: o.clock });
     this.policy = PROTECTION_POLICY;
   }
 
