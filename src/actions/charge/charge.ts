@@ -90,7 +90,8 @@ export class ChargeControl extends RunnerAction {
     this.powerPaths = options.powerPaths ?? new PowerPaths();
     this.tickMs = options.tickMs ?? 2_000;
     const c = options.settings.charge;
-    this.mapping = options.mapping ?? new DeviceMapping({ hubPorts: options.hubPorts, chargeWays: chargeWaysOf(c.ways), logger: options.logger, clock: options.clock });
+    this.mapping =
+      options.mapping ?? new DeviceMapping({ hubPorts: options.hubPorts, chargeWays: chargeWaysOf(c.ways), logger: options.logger, clock: options.clock });
     this.policy = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
   }
 

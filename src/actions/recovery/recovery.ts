@@ -92,7 +92,8 @@ export class Recovery extends RunnerAction {
     const usb = options.usb && { evidence: options.usb, wall: () => options.clock.wall(), timers: options.clock };
     this.carrying = { adb, portPower, logger, stats, now, policy: this.policy, failing: new SaidOnce(now), notes, blocked: this.blocked, ...(usb && { usb }) };
     const { hubPorts } = options;
-    this.mapping = options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger, clock: options.clock }));
+    this.mapping =
+      options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger, clock: options.clock }));
   }
 
   look(): void {
