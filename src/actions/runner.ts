@@ -90,7 +90,8 @@ export class ActionRunner {
   /** The actions that have looked and are not stopped, with their next tick. */
   private readonly live = new Map<Action, Timer>();
   private readonly stopped = new Set<Action>();
-  private readonly busy = new Set<string>();
+  /** The targets with a piece of work in flight (run). */
+  private readonly working = new Set<string>();
   private readonly inFlight = new InFlight();
 
   constructor(private readonly o: ActionRunnerOptions) {}
@@ -154,23 +155,31 @@ export class ActionRunner {
   /**
    * Runs one piece of I/O for a target (a serial, an address, a port), never
    * two at once for the same target: false when one is in flight already.
+   * `then` looks again once it has ended and the target is free, so that a
+   * decision waiting on isBusy is made at once, not at the next tick.
    */
-  run(target: string, work: () => Promise<void>): boolean {
-    if (this.busy.has(target)) return false;
-    this.busy.add(target);
+  run(target: string, work: () => Promise<void>, then?: Action): boolean {
+    if (this.working.has(target)) return false;
+    this.working.add(target);
     this.inFlight.track(
       (async () => {
         try {
           await work();
         } finally {
-          this.busy.delete(target);
+          this.working.delete(target);
         }
+        if (then) this.look(then);
       })(),
     );
     return true;
   }
 
-  /** Work kept for settled() whose action keeps its own mark of it (a port switching, a setting being read). */
+  /** Whether a piece of work for the target is in flight: a decision that must wait for it takes this as a value. */
+  isBusy(target: string): boolean {
+    return this.working.has(target);
+  }
+
+  /** Work kept for settled() whose action keeps its own mark of it (a port switching). */
   track(work: Promise<void>): void {
     this.inFlight.track(work);
   }

@@ -240,4 +240,21 @@ describe('ActionRunner', () => {
     expect(runner.verdict('U1', action)).toEqual({ kind: 'free' });
     expect(runner.run('S1', () => Promise.resolve())).toBe(true);
   });
+
+  it('marks a target busy while its work runs, and looks again with `then` once it is free, so a decision waiting on it is made at once', async () => {
+    const time = new VirtualTime();
+    const runner = new ActionRunner({ clock: time.clock(), booking: undefined });
+    const busyAtLook: boolean[] = [];
+    const action: Action = { name: 'a', tickMs: 60_000, look: () => void busyAtLook.push(runner.isBusy('S1')) };
+    runner.start(action);
+    let release!: () => void;
+    runner.run('S1', () => new Promise<void>((r) => (release = r)), action);
+    expect(runner.isBusy('S1')).toBe(true);
+    expect(runner.isBusy('S2')).toBe(false);
+    release();
+    await runner.settled();
+    // The first look started the action; the second came when the work ended, the target free then.
+    expect(busyAtLook).toEqual([false, false]);
+    expect(runner.isBusy('S1')).toBe(false);
+  });
 });

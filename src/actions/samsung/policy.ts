@@ -50,6 +50,8 @@ export interface ProtectionLook {
   charging?: boolean;
   /** The booking gate's verdict; none yet: a write that turns on it is 'needs-verdict' (asking may cost a status request). */
   verdict?: BookingVerdict;
+  /** A read or a write of the phone in flight: the runner's mark (runner.ts, isBusy), not the entry's. */
+  busy?: boolean;
 }
 
 export type ProtectionDecision =
@@ -70,7 +72,7 @@ export type ProtectionDecision =
   | { kind: 'not-honoured' };
 
 export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, look: ProtectionLook, s: ProtectionSettings): ProtectionDecision {
-  if (entry?.busy || look.samsung === undefined) return { kind: 'none' };
+  if (look.busy || look.samsung === undefined) return { kind: 'none' };
   if (!look.samsung) return entry?.state === 'not-samsung' ? { kind: 'none' } : { kind: 'not-samsung' };
   if (entry === undefined || entry.state === 'not-samsung') return { kind: 'read' };
   const last = entry.readAt ?? -Infinity;
@@ -98,7 +100,7 @@ export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, l
  * retryMs, not at every look.
  */
 export function afterRead(entry: Readonly<ProtectionEntry> | undefined, value: string | undefined, now: number): ProtectionEntry {
-  const base: ProtectionEntry = { failures: 0, ...entry, state: entry?.state ?? 'pending', busy: false, readAt: now };
+  const base: ProtectionEntry = { failures: 0, ...entry, state: entry?.state ?? 'pending', readAt: now };
   if (value === undefined) {
     // A problem found stands through a read that failed; otherwise nothing is known, and nothing is written on it.
     const problem = base.state === 'not-taken' || base.state === 'not-honoured';
@@ -116,7 +118,7 @@ export function afterRead(entry: Readonly<ProtectionEntry> | undefined, value: s
 
 /** The entry after a write and its read-back (undefined: the read-back failed): anything but 1 is the problem. */
 export function afterWrite(entry: Readonly<ProtectionEntry>, readBack: string | undefined, now: number): ProtectionEntry {
-  const base: ProtectionEntry = { ...entry, busy: false, wroteAt: now, readAt: now, failures: 0, value: readBack ?? entry.value };
+  const base: ProtectionEntry = { ...entry, wroteAt: now, readAt: now, failures: 0, value: readBack ?? entry.value };
   if (readBack === PROTECT_ON) return { ...base, state: 'on', message: undefined };
   return { ...base, state: 'not-taken', message: notTaken(readBack) };
 }

@@ -126,10 +126,11 @@ export class SamsungProtection extends RunnerAction {
     const level = Number(battery?.percentage);
     const now = clock.monotonic();
     const id = cloudIdOf(r.serial, r.udid);
+    const busy = this.runner.isBusy(targetOf(r.serial));
     const decision = this.runner.decide(id, this, (verdict) =>
       decideProtection(
         entry,
-        { now, samsung: isSamsung(r), percent: Number.isFinite(level) ? level : undefined, charging: chargingOf(battery?.status), verdict },
+        { now, samsung: isSamsung(r), percent: Number.isFinite(level) ? level : undefined, charging: chargingOf(battery?.status), verdict, busy },
         this.policy,
       ),
     );
@@ -151,11 +152,13 @@ export class SamsungProtection extends RunnerAction {
         return this.runner.changed();
       }
       case 'read':
-        this.protections.set(r.serial, { failures: 0, state: 'pending', ...entry, busy: true });
-        return this.runner.track(this.read(r));
+        // Pending from the first read on, for the rows and the report.
+        this.protections.set(r.serial, { failures: 0, state: 'pending', ...entry });
+        this.runner.run(targetOf(r.serial), () => this.read(r), this);
+        return;
       case 'write':
-        this.protections.set(r.serial, { ...entry!, busy: true });
-        return this.runner.track(this.write(r));
+        this.runner.run(targetOf(r.serial), () => this.write(r), this);
+        return;
       case 'over':
       case 'under':
         this.protections.set(r.serial, afterLook(entry!, decision, now));
@@ -200,7 +203,6 @@ export class SamsungProtection extends RunnerAction {
         r.serial,
       );
     else if (value !== undefined && value !== before?.value) logger.info({ serial: r.serial, udid: r.udid, value }, `device ${r.udid}: ${KEY} reads ${value}`);
-    this.runner.look(this);
   }
 
   private async write(r: DeviceSnapshot): Promise<void> {
@@ -229,6 +231,10 @@ export class SamsungProtection extends RunnerAction {
       limited(logger).warn('protection-not-taken', { serial: r.serial, udid: r.udid, was, readBack, output }, `device ${r.udid}: ${next.message}`, r.serial);
     } else logger.debug({ serial: r.serial, udid: r.udid, readBack, output }, `device ${r.udid}: ${KEY} still does not take`);
     this.runner.changed();
-    this.runner.look(this);
   }
+}
+
+/** The runner's target for the phone's setting: one read or write of it at a time. */
+function targetOf(serial: string): string {
+  return `samsung ${serial}`;
 }

@@ -25,8 +25,6 @@ export interface ProtectionEntry {
   before?: string;
   /** Monotonic ms since when the phone has been seen charging above the cap with the setting on. */
   overSince?: number;
-  /** A read or a write in flight. */
-  busy?: boolean;
   /** Reads that failed in a row: the next waits longer. */
   failures: number;
   /** The message on the device while the state is a problem (or not a Samsung). */

@@ -232,19 +232,20 @@ describe('the Samsung battery protection policy on virtual time, as SamsungProte
             entry = pending.done();
             pending = undefined;
           }
-          const decision = decideProtection(entry, { now, samsung: st.samsung, percent: st.percent, charging: st.charging, ask: () => st.verdict }, s);
+          // In flight: the runner's mark, handed to the decision as a value.
+          const busy = pending !== undefined;
+          const decision = decideProtection(entry, { now, samsung: st.samsung, percent: st.percent, charging: st.charging, busy, ask: () => st.verdict }, s);
           if (pending) expect(decision.kind).toBe('none');
           switch (decision.kind) {
             case 'read': {
               if (reads.length && entry?.state !== 'not-samsung') expect(now - reads.at(-1)!).toBeGreaterThanOrEqual(s.retryMs);
               reads.push(now);
-              entry = { failures: 0, state: 'pending', ...entry, busy: true };
+              entry = { failures: 0, state: 'pending', ...entry };
               const value = st.readValue;
               pending = { until: now + st.takes, done: () => afterRead(entry, value, clock.monotonic()) };
               break;
             }
             case 'write': {
-              entry = { ...entry!, busy: true };
               const readBack = st.readBack;
               pending = { until: now + st.takes, done: () => afterWrite(entry!, readBack, clock.monotonic()) };
               break;
