@@ -5,7 +5,7 @@ import { silentLogger } from '../../../src/log/logger.js';
 import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
 import type { DeviceProber, OnIdentity } from '../../../src/platforms/android/inventory/probe.js';
 import { AndroidSource } from '../../../src/platforms/android/source.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { systemClock, type Clock, type Timers } from '../../../src/util/clock.js';
 import { androidPhone } from '../../support/devices.js';
 
 // Issue 42: a phone whose first inventory runs long (a slow phone's framework
@@ -15,30 +15,38 @@ import { androidPhone } from '../../support/devices.js';
 
 const identity = (serial: string): DeviceInfo => androidPhone('FA69P0301911', { modelName: 'Pixel', platformVersion: '10', serialNumber: serial });
 
-/** A prober whose inventory says who the phone is at once and ends when the test says. */
-function slowProber() {
-  const ends: Array<(info: DeviceInfo) => void> = [];
+/** A prober whose inventories are `probe`'s. */
+function proberOf(probe: (serial: string, onIdentity?: OnIdentity) => Promise<DeviceInfo>): DeviceProber {
   const fake = {
     counters: { shellSessions: 0, bytesRead: 0 },
     invalidateSlow: () => undefined,
     madeProgress: () => true,
-    probe: (serial: string, _state: string, _connection: number | undefined, onIdentity?: OnIdentity) =>
+    probe: (serial: string, _state: string, _connection: number | undefined, onIdentity?: OnIdentity) => probe(serial, onIdentity),
+  };
+  return fake as unknown as DeviceProber;
+}
+
+/** A prober whose inventory says who the phone is at once and ends when the test says. */
+function slowProber() {
+  const ends: Array<(info: DeviceInfo) => void> = [];
+  const fake = proberOf(
+    (serial, onIdentity) =>
       new Promise<DeviceInfo>((resolve) => {
         onIdentity?.(identity(serial));
         ends.push(resolve);
       }),
-  };
-  return { fake: fake as unknown as DeviceProber, ends };
+  );
+  return { fake, ends };
 }
 
-function source(fake: DeviceProber) {
+function source(fake: DeviceProber, clock: Clock & Timers = systemClock) {
   const registry = new DeviceRegistry();
   const s = new AndroidSource({
     adb: {} as AdbClient,
     prober: fake,
     registry,
     logger: silentLogger(),
-    clock: systemClock,
+    clock,
     concurrency: 4,
     reportWait: { idleMs: 20, maxMs: 60_000 },
     reconcileMs: 60_000,
@@ -72,13 +80,7 @@ describe('AndroidSource: a phone whose first inventory has not ended', () => {
 
   it('a network phone a report went without (its identity came late) is news', async () => {
     let tell: (() => void) | undefined;
-    const fake = {
-      counters: { shellSessions: 0, bytesRead: 0 },
-      invalidateSlow: () => undefined,
-      madeProgress: () => true,
-      probe: (serial: string, _state: string, _connection: number | undefined, onIdentity?: OnIdentity) =>
-        new Promise<DeviceInfo>(() => (tell = () => onIdentity?.(identity(serial)))),
-    } as unknown as DeviceProber;
+    const fake = proberOf((serial, onIdentity) => new Promise<DeviceInfo>(() => (tell = () => onIdentity?.(identity(serial)))));
     const { s, collect } = source(fake);
     const news: string[] = [];
     s.on('news', (key) => news.push(key));
@@ -97,35 +99,19 @@ describe('AndroidSource: a phone whose transport dropped during its first invent
     const wall = Date.UTC(2026, 10, 26, 1, 0, 0);
     let calls = 0;
     let endFirst: ((info: DeviceInfo) => void) | undefined;
-    const fake = {
-      counters: { shellSessions: 0, bytesRead: 0 },
-      invalidateSlow: () => undefined,
-      madeProgress: () => true,
-      probe: (serial: string, _state: string, _connection: number | undefined, onIdentity?: OnIdentity) =>
+    // The first connection's inventory says who the phone is, then ends when the test says;
+    // the new connection's has not reached its property dump yet.
+    const fake = proberOf(
+      (serial, onIdentity) =>
         new Promise<DeviceInfo>((resolve) => {
-          // The first connection's inventory says who the phone is, then ends when the test says;
-          // the new connection's has not reached its property dump yet.
           if (++calls === 1) {
             onIdentity?.(identity(serial));
             endFirst = resolve;
           }
         }),
-    } as unknown as DeviceProber;
-    const registry = new DeviceRegistry();
-    const s = new AndroidSource({
-      adb: {} as AdbClient,
-      prober: fake,
-      registry,
-      logger: silentLogger(),
-      clock: { ...systemClock, wall: () => wall },
-      concurrency: 4,
-      reportWait: { idleMs: 20, maxMs: 60_000 },
-      reconcileMs: 60_000,
-    });
-    const collect = async (state: string) => {
-      registry.sync('android', new Map([['FA69P0301911', state]]));
-      return (await s.collect({ refresh: 'all' })).map((d) => d.info);
-    };
+    );
+    const { s, collect: collectListed } = source(fake, { ...systemClock, wall: () => wall });
+    const collect = (state: string) => collectListed(new Map([['FA69P0301911', state]]));
     expect((await collect('device'))[0]).toMatchObject({ modelName: 'Pixel', status: 'UNAVAILABLE' });
     await collect('offline');
     // The cut answer comes after the drop: it is for a connection that is gone, and is not applied.
