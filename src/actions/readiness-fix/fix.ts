@@ -88,8 +88,9 @@ export class ReadinessFix extends RunnerAction {
       if (r.state !== 'device') continue;
       const entry = this.fixes.of(r.serial);
       const conflicted = conflicts.has(r.serial);
+      const busy = this.runner.isBusy(this.targetOf(r.serial));
       const decision = this.runner.decide(cloudIdOf(r.serial, r.udid), this, (verdict) =>
-        decideFix(entry, { now, conflicted, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
+        decideFix(entry, { now, conflicted, busy, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
       );
       this.carryOut(r, decision);
     }
@@ -119,10 +120,15 @@ export class ReadinessFix extends RunnerAction {
     }
   }
 
-  /** One piece of work on the phone, marked busy; none when the runner has another in flight for it. */
+  /** One piece of work on the phone, through the runner, which marks it in flight and looks again when it ends. */
   private begin(r: DeviceSnapshot, entry: FixEntry, work: () => Promise<void>): void {
-    this.fixes.set(r.serial, { ...entry, busy: true });
-    if (!this.runner.run(`${this.o.phones.platform}/${r.serial}`, work)) this.fixes.set(r.serial, { ...entry, busy: false });
+    this.fixes.set(r.serial, entry);
+    this.runner.run(this.targetOf(r.serial), work, this);
+  }
+
+  /** The runner's target for the phone: one read or fix of it at a time. */
+  private targetOf(serial: string): string {
+    return `${this.o.phones.platform}/${serial}`;
   }
 
   /** A setting's value as the phone answered it (undefined: nothing readable), or why the phone could not be asked (gone, its shell cut, no answer in time). */
@@ -153,7 +159,6 @@ export class ReadinessFix extends RunnerAction {
       else values[target.setting.check] = answer.value;
     }
     this.fixes.set(r.serial, afterRead(this.fixes.of(r.serial), failed ? undefined : values, this.o.clock.monotonic()));
-    this.runner.look(this);
   }
 
   private async fix(r: DeviceSnapshot, writes: readonly Write[]): Promise<void> {
@@ -216,6 +221,5 @@ export class ReadinessFix extends RunnerAction {
       );
     }
     this.runner.changed();
-    this.runner.look(this);
   }
 }

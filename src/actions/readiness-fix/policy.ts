@@ -95,8 +95,6 @@ export interface FixEntry {
   values?: Readonly<Record<string, string>>;
   /** Monotonic ms of the last read (answered or not). */
   readAt?: number;
-  /** A read or a fix in flight. */
-  busy?: boolean;
   /** Reads that failed in a row. */
   failures: number;
   /** Monotonic ms of each fix within the last hour, oldest first. */
@@ -127,6 +125,8 @@ export interface FixLook {
   inventory?: Readonly<Record<string, string>>;
   /** The booking gate's verdict; none yet: a fix that turns on it is 'needs-verdict'. */
   verdict?: BookingVerdict;
+  /** A read or a fix of the phone in flight: the runner's mark (runner.ts, isBusy), not the entry's. */
+  busy?: boolean;
 }
 
 /** One write of a fix: the setting, the value read before and the value written. */
@@ -180,7 +180,7 @@ export function inventoryDiffers(
 }
 
 export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, targets: readonly Target[], s: FixSettings): FixDecision {
-  if (entry?.busy || targets.length === 0) return { kind: 'none' };
+  if (look.busy || targets.length === 0) return { kind: 'none' };
   const last = entry?.readAt ?? -Infinity;
   const due = look.now - last >= (entry && entry.failures > 0 ? s.retryMs : s.recheckMs);
   // What was read is old: read again only where the inventory shows something to put back, and never write on it.
@@ -207,7 +207,7 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
 
 /** The entry after a read (values undefined: it failed); a setting whose value changed since it did not stick may be written again. */
 export function afterRead(entry: Readonly<FixEntry> | undefined, values: Readonly<Record<string, string>> | undefined, now: number): FixEntry {
-  const base: FixEntry = { failures: 0, fixes: [], stuck: {}, ...entry, busy: false, readAt: now };
+  const base: FixEntry = { failures: 0, fixes: [], stuck: {}, ...entry, readAt: now };
   if (values === undefined) return { ...base, failures: base.failures + 1 };
   const stuck = Object.fromEntries(Object.entries(base.stuck).filter(([check, was]) => values[check] === was));
   return { ...base, failures: 0, values, stuck };
@@ -240,7 +240,7 @@ export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack
     else stuck[check] = read;
   }
   const fixes = [...entry.fixes.filter((t) => now - t < HOUR_MS), now];
-  return { ...entry, busy: false, readAt: now, values, stuck, fixes, refused: undefined, ...(cut && { failures: entry.failures + 1 }) };
+  return { ...entry, readAt: now, values, stuck, fixes, refused: undefined, ...(cut && { failures: entry.failures + 1 }) };
 }
 
 /** Whether a read-back met the baseline. */

@@ -263,6 +263,21 @@ describe('readiness.fix on the action runner, on virtual time', () => {
     await b.fix.stop();
   });
 
+  it('asks the cloud and writes as soon as its read ends, not at its next tick: the runner looks again once the phone is free', async () => {
+    const b = bed(new Set());
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.fix.start();
+    for (let i = 0; i < 100 && !b.ops.some((o) => o.op === 'put'); i++) {
+      b.time.advance(100);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Six reads of 250 ms, then the cloud's answer after 1.5 s: the first write at 3 s, before the 5 s tick.
+    const firstPut = b.ops.find((o) => o.op === 'put');
+    expect(firstPut?.at).toBeLessThan(5_000);
+    await b.fix.stop();
+  });
+
   // The phone boundary, "closes mid-stream": the phone unplugged (or its
   // transport dropped) between a `settings put` and its read-back, or its
   // shell dying in the middle of a write. What the phone holds is then not
