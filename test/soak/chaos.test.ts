@@ -143,7 +143,20 @@ beforeAll(async () => {
   // about 6 s; in one CI run, with the other two soaks and a core's worth of other work beside
   // it, 13 reports in 60 s had not yet carried all 30 (each phone left out until its identity
   // arrives, issue 42). What the soak bounds starts after this.
-  await cloud.waitForPut((r) => r.answer?.status === 200 && devicesOf(r).length === DEVICES, 150_000);
+  await cloud
+    .waitForPut((r) => r.answer?.status === 200 && devicesOf(r).length === DEVICES, 150_000)
+    .catch(async (e: unknown) => {
+      // Which phones the last report left out, what adb lists and the agent's last lines naming each:
+      // a start that failed in CI said only how many reports went out.
+      const last = cloud.putRequests().findLast((r) => r.answer?.status === 200);
+      const missing = [...plugged].filter(([udid]) => !last || !devicesOf(last).some((x) => x.udid === udid));
+      const listed = await adb.devices().catch((err: unknown) => String(err));
+      const about = (words: string[]) => agent.logs().filter((l) => words.some((w) => JSON.stringify(l).includes(w)));
+      for (const [udid, d] of missing)
+        console.log(`chaos start: ${udid} (${d.serial}) not in the last report; its last lines ${JSON.stringify(about([udid, d.serial]).slice(-10))}`);
+      console.log(`chaos start: adb lists ${JSON.stringify(listed)}`);
+      throw e;
+    });
 }, 210_000);
 
 afterAll(async () => {
