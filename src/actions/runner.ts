@@ -2,8 +2,10 @@
 // src/agent/actions.ts): each action looks at the devices on the injected
 // clock's timers and on every change, decides without I/O, and hands its
 // I/O to the runner, which keeps what every action needs once:
-// the booking gate's questions, one piece of work per target at a time, the
-// work in flight for stop and tests, and the Agent's ear for news.
+// the booking gate's questions, one piece of work per target at a time, when
+// the counted work of each target started (the cooldowns and hourly limits
+// decide from it), the work in flight for stop and tests, and the Agent's ear
+// for news.
 
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import { askBooking } from '../booking/ask.js';
@@ -84,7 +86,12 @@ export interface ActionRunnerOptions {
   booking: BookingStatusSource | undefined;
   /** Something the report shows changed: the cloud should hear it now. */
   onChange?: () => void;
+  /** How long the start of counted work is kept (ms): the longest cooldown or limit window of the actions (default one hour). */
+  countedWindowMs?: number;
 }
+
+/** One hour: the Samsung write's cooldown and the hourly limits, the longest windows of today's actions. */
+const COUNTED_WINDOW_MS = 3_600_000;
 
 export class ActionRunner {
   /** The actions that have looked and are not stopped, with their next tick. */
@@ -92,6 +99,8 @@ export class ActionRunner {
   private readonly stopped = new Set<Action>();
   /** The targets with a piece of work in flight (run). */
   private readonly working = new Set<string>();
+  /** When counted work of each target started (monotonic ms, oldest first), within the counted window. */
+  private readonly counted = new Map<string, number[]>();
   private readonly inFlight = new InFlight();
 
   constructor(private readonly o: ActionRunnerOptions) {}
@@ -157,10 +166,14 @@ export class ActionRunner {
    * two at once for the same target: false when one is in flight already.
    * `then` looks again once it has ended and the target is free, so that a
    * decision waiting on isBusy is made at once, not at the next tick.
+   * `counted`: its start counts toward the target's cooldown and limits
+   * (startsOf), whether the work then succeeds or not: a phone that fails
+   * every write is not written in a storm.
    */
-  run(target: string, work: () => Promise<void>, then?: Action): boolean {
+  run(target: string, work: () => Promise<void>, then?: Action, counted = false): boolean {
     if (this.working.has(target)) return false;
     this.working.add(target);
+    if (counted) this.count(target);
     this.inFlight.track(
       (async () => {
         try {
@@ -179,6 +192,16 @@ export class ActionRunner {
     return this.working.has(target);
   }
 
+  /**
+   * When counted work of the target started (monotonic ms, oldest first),
+   * within the counted window: a decision's cooldown and hourly limit take
+   * this as a value.
+   */
+  startsOf(target: string): readonly number[] {
+    const now = this.o.clock.monotonic();
+    return (this.counted.get(target) ?? []).filter((at) => now - at < this.window);
+  }
+
   /** Work kept for settled() whose action keeps its own mark of it (a port switching). */
   track(work: Promise<void>): void {
     this.inFlight.track(work);
@@ -192,6 +215,21 @@ export class ActionRunner {
   /** Resolves once the work and questions in flight, and whatever they started, have ended. */
   async settled(): Promise<void> {
     await this.inFlight.settled();
+  }
+
+  private get window(): number {
+    return this.o.countedWindowMs ?? COUNTED_WINDOW_MS;
+  }
+
+  /** A counted start now; starts past the window are dropped, and a target with none left is forgotten (bounded however many phones come and go). */
+  private count(target: string): void {
+    const now = this.o.clock.monotonic();
+    for (const [key, starts] of this.counted) {
+      const kept = starts.filter((at) => now - at < this.window);
+      if (kept.length > 0) this.counted.set(key, kept);
+      else this.counted.delete(key);
+    }
+    this.counted.set(target, [...(this.counted.get(target) ?? []), now]);
   }
 
   private async ask(gate: BookingGate, deviceId: string, then: Action): Promise<void> {

@@ -257,4 +257,33 @@ describe('ActionRunner', () => {
     expect(busyAtLook).toEqual([false, false]);
     expect(runner.isBusy('S1')).toBe(false);
   });
+
+  it('keeps when counted work of each target started, for an hour, whether it then failed or not; uncounted work and other targets apart', async () => {
+    const time = new VirtualTime();
+    const runner = new ActionRunner({ clock: time.clock(), booking: undefined });
+    expect(runner.startsOf('S1')).toEqual([]);
+    runner.run('S1', () => Promise.reject(new Error('cut')).catch(() => undefined), undefined, true);
+    await runner.settled();
+    time.advance(600_000);
+    runner.run('S1', () => Promise.resolve());
+    runner.run('S2', () => Promise.resolve(), undefined, true);
+    await runner.settled();
+    time.advance(1_000);
+    runner.run('S1', () => Promise.resolve(), undefined, true);
+    await runner.settled();
+    expect(runner.startsOf('S1')).toEqual([0, 601_000]);
+    expect(runner.startsOf('S2')).toEqual([600_000]);
+    // Refused while one is in flight: not counted.
+    let release!: () => void;
+    runner.run('S3', () => new Promise<void>((r) => (release = r)), undefined, true);
+    runner.run('S3', () => Promise.resolve(), undefined, true);
+    release();
+    await runner.settled();
+    expect(runner.startsOf('S3')).toEqual([601_000]);
+    // An hour on, a start is no longer kept.
+    time.advance(3_599_999);
+    expect(runner.startsOf('S1')).toEqual([601_000]);
+    time.advance(601_000);
+    expect(runner.startsOf('S1')).toEqual([]);
+  });
 });

@@ -46,8 +46,8 @@ const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
  * inventory (the readiness values published in src/devices/readiness-values.ts)
  * shows a setting of the lab's baseline that the agent may change (policy.ts,
  * FIXABLE) differing, reads those settings, puts back those that differ, only on a fresh "not booked" from
- * the cloud, and reads each back. The decisions are policy.ts's, the state
- * the registry's (ReadinessFixes). Each call is its own short shell session,
+ * the cloud, and reads each back. The decisions are policy.ts's, what was
+ * read the registry's (ReadinessFixes), when each fix started the runner's. Each call is its own short shell session,
  * never part of an inventory, and never awaited by a report.
  */
 export class ReadinessFix extends RunnerAction {
@@ -88,9 +88,11 @@ export class ReadinessFix extends RunnerAction {
       if (r.state !== 'device') continue;
       const entry = this.fixes.of(r.serial);
       const conflicted = conflicts.has(r.serial);
-      const busy = this.runner.isBusy(this.targetOf(r.serial));
+      const target = this.targetOf(r.serial);
+      const busy = this.runner.isBusy(target);
+      const fixes = this.runner.startsOf(target);
       const decision = this.runner.decide(cloudIdOf(r.serial, r.udid), this, (verdict) =>
-        decideFix(entry, { now, conflicted, busy, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
+        decideFix(entry, { now, conflicted, busy, fixes, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
       );
       this.carryOut(r, decision);
     }
@@ -112,18 +114,18 @@ export class ReadinessFix extends RunnerAction {
         return;
       }
       case 'read':
-        this.begin(r, { failures: 0, fixes: [], stuck: {}, ...entry }, () => this.read(r));
+        this.begin(r, { failures: 0, stuck: {}, ...entry }, () => this.read(r));
         return;
       case 'fix':
-        this.begin(r, entry!, () => this.fix(r, decision.writes));
+        this.begin(r, entry!, () => this.fix(r, decision.writes), true);
         return;
     }
   }
 
-  /** One piece of work on the phone, through the runner, which marks it in flight and looks again when it ends. */
-  private begin(r: DeviceSnapshot, entry: FixEntry, work: () => Promise<void>): void {
+  /** One piece of work on the phone, through the runner, which marks it in flight, counts a fix's start and looks again when it ends. */
+  private begin(r: DeviceSnapshot, entry: FixEntry, work: () => Promise<void>, fix = false): void {
     this.fixes.set(r.serial, entry);
-    this.runner.run(this.targetOf(r.serial), work, this);
+    this.runner.run(this.targetOf(r.serial), work, this, fix);
   }
 
   /** The runner's target for the phone: one read or fix of it at a time. */

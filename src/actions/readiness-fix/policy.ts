@@ -97,8 +97,6 @@ export interface FixEntry {
   readAt?: number;
   /** Reads that failed in a row. */
   failures: number;
-  /** Monotonic ms of each fix within the last hour, oldest first. */
-  fixes: readonly number[];
   /** Settings that did not stick, by check name, with the value they read as then: not written again until it changes. */
   stuck: Readonly<Record<string, string>>;
   /** The refusal said of the phone (booked, unknown) while it lasts: said once. */
@@ -127,6 +125,8 @@ export interface FixLook {
   verdict?: BookingVerdict;
   /** A read or a fix of the phone in flight: the runner's mark (runner.ts, isBusy), not the entry's. */
   busy?: boolean;
+  /** When each fix of the phone within the last hour started (monotonic ms, oldest first): the runner's count (runner.ts, startsOf). */
+  fixes: readonly number[];
 }
 
 /** One write of a fix: the setting, the value read before and the value written. */
@@ -188,9 +188,9 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
   if (entry === undefined || look.conflicted) return { kind: 'none' };
   const writes = writesOf(entry, targets);
   if (writes.length === 0) return { kind: 'none' };
-  const lastFix = entry.fixes[entry.fixes.length - 1];
+  const lastFix = look.fixes.at(-1);
   if (lastFix !== undefined && look.now - lastFix < s.cooldownMs) return { kind: 'none' };
-  if (entry.fixes.filter((t) => look.now - t < HOUR_MS).length >= s.maxPerHour) return { kind: 'none' };
+  if (look.fixes.filter((t) => look.now - t < HOUR_MS).length >= s.maxPerHour) return { kind: 'none' };
   // Only a fresh "not booked": booked or unknown is a refusal; asking or waiting leaves the phone as it is.
   if (look.verdict === undefined) return { kind: 'needs-verdict' };
   switch (look.verdict.kind) {
@@ -207,7 +207,7 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
 
 /** The entry after a read (values undefined: it failed); a setting whose value changed since it did not stick may be written again. */
 export function afterRead(entry: Readonly<FixEntry> | undefined, values: Readonly<Record<string, string>> | undefined, now: number): FixEntry {
-  const base: FixEntry = { failures: 0, fixes: [], stuck: {}, ...entry, readAt: now };
+  const base: FixEntry = { failures: 0, stuck: {}, ...entry, readAt: now };
   if (values === undefined) return { ...base, failures: base.failures + 1 };
   const stuck = Object.fromEntries(Object.entries(base.stuck).filter(([check, was]) => values[check] === was));
   return { ...base, failures: 0, values, stuck };
@@ -226,8 +226,8 @@ export interface ReadBack {
  * (unplugged, its shell cut); the writes without a read-back are left as
  * they were read (not "did not stick", which would keep them from being
  * written again), and the phone is read again after the retry delay, not the
- * recheck's. The fix counts against the cooldown and the hourly limit all
- * the same: a phone that drops at every write is not written in a storm.
+ * recheck's. The fix counted against the cooldown and the hourly limit
+ * when it started (the runner's count), cut or not.
  */
 export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack[], now: number, cut = false): FixEntry {
   const values: Record<string, string> = { ...entry.values };
@@ -239,8 +239,7 @@ export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack
     if (value !== undefined && meets(write.target, value)) delete stuck[check];
     else stuck[check] = read;
   }
-  const fixes = [...entry.fixes.filter((t) => now - t < HOUR_MS), now];
-  return { ...entry, readAt: now, values, stuck, fixes, refused: undefined, ...(cut && { failures: entry.failures + 1 }) };
+  return { ...entry, readAt: now, values, stuck, refused: undefined, ...(cut && { failures: entry.failures + 1 }) };
 }
 
 /** Whether a read-back met the baseline. */

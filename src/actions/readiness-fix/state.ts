@@ -5,8 +5,10 @@ import type { FixEntry } from './policy.js';
 
 /**
  * The fix-it action's facet: kept by the phone's stable key past its
- * records, since a phone that replugs is the same phone, and the cooldown,
- * the hourly limit and what did not stick must hold across its reconnects.
+ * records, since a phone that replugs is the same phone, and what was read
+ * and what did not stick must hold across its reconnects. The cooldown and
+ * the hourly limit count the fixes' starts, which the runner keeps by the
+ * phone's target past its records too (runner.ts, startsOf).
  */
 const FIXES = facetKey<FixEntry>('readiness-fix', 'device');
 

@@ -52,6 +52,8 @@ export interface ProtectionLook {
   verdict?: BookingVerdict;
   /** A read or a write of the phone in flight: the runner's mark (runner.ts, isBusy), not the entry's. */
   busy?: boolean;
+  /** When each write of the phone within the last hour started (monotonic ms, oldest first): the runner's count (runner.ts, startsOf). */
+  writes: readonly number[];
 }
 
 export type ProtectionDecision =
@@ -79,7 +81,8 @@ export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, l
   if (look.now - last >= (entry.failures > 0 ? s.retryMs : s.recheckMs)) return { kind: 'read' };
   if (entry.value === undefined) return { kind: 'none' };
   if (!isOn(entry.value)) {
-    if (entry.wroteAt !== undefined && look.now - entry.wroteAt < s.cooldownMs) return { kind: 'none' };
+    const lastWrite = look.writes.at(-1);
+    if (lastWrite !== undefined && look.now - lastWrite < s.cooldownMs) return { kind: 'none' };
     // Only a fresh "not booked": booked, unknown, asking or waiting all leave the phone as it is.
     if (look.verdict === undefined) return { kind: 'needs-verdict' };
     return look.verdict.kind === 'free' ? { kind: 'write' } : { kind: 'none' };
@@ -118,7 +121,7 @@ export function afterRead(entry: Readonly<ProtectionEntry> | undefined, value: s
 
 /** The entry after a write and its read-back (undefined: the read-back failed): anything but 1 is the problem. */
 export function afterWrite(entry: Readonly<ProtectionEntry>, readBack: string | undefined, now: number): ProtectionEntry {
-  const base: ProtectionEntry = { ...entry, wroteAt: now, readAt: now, failures: 0, value: readBack ?? entry.value };
+  const base: ProtectionEntry = { ...entry, readAt: now, failures: 0, value: readBack ?? entry.value };
   if (readBack === PROTECT_ON) return { ...base, state: 'on', message: undefined };
   return { ...base, state: 'not-taken', message: notTaken(readBack) };
 }
@@ -149,7 +152,7 @@ export function afterLook(entry: Readonly<ProtectionEntry>, decision: Protection
   }
 }
 
-/** The entry of a phone found not to be a Samsung: nothing is known of its setting, but a write made before still counts toward the cooldown. */
+/** The entry of a phone found not to be a Samsung: nothing is known of its setting (a write made before still counts toward the cooldown: the runner keeps it). */
 export function asNotSamsung(entry: Readonly<ProtectionEntry> | undefined, message: string): ProtectionEntry {
-  return { failures: 0, wroteAt: entry?.wroteAt, before: entry?.before, state: 'not-samsung', message };
+  return { failures: 0, before: entry?.before, state: 'not-samsung', message };
 }

@@ -127,10 +127,11 @@ export class SamsungProtection extends RunnerAction {
     const now = clock.monotonic();
     const id = cloudIdOf(r.serial, r.udid);
     const busy = this.runner.isBusy(targetOf(r.serial));
+    const writes = this.runner.startsOf(targetOf(r.serial));
     const decision = this.runner.decide(id, this, (verdict) =>
       decideProtection(
         entry,
-        { now, samsung: isSamsung(r), percent: Number.isFinite(level) ? level : undefined, charging: chargingOf(battery?.status), verdict, busy },
+        { now, samsung: isSamsung(r), percent: Number.isFinite(level) ? level : undefined, charging: chargingOf(battery?.status), verdict, busy, writes },
         this.policy,
       ),
     );
@@ -157,7 +158,8 @@ export class SamsungProtection extends RunnerAction {
         this.runner.run(targetOf(r.serial), () => this.read(r), this);
         return;
       case 'write':
-        this.runner.run(targetOf(r.serial), () => this.write(r), this);
+        // Counted at its start: the cooldown holds whatever the write and its read-back then do.
+        this.runner.run(targetOf(r.serial), () => this.write(r), this, true);
         return;
       case 'over':
       case 'under':

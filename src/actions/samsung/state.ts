@@ -19,8 +19,6 @@ export interface ProtectionEntry {
   value?: string;
   /** Monotonic ms of the last read that answered. */
   readAt?: number;
-  /** Monotonic ms of the last write: at most one per cooldown. */
-  wroteAt?: number;
   /** What the write replaced, for the operator who wants it back. */
   before?: string;
   /** Monotonic ms since when the phone has been seen charging above the cap with the setting on. */
@@ -33,8 +31,9 @@ export interface ProtectionEntry {
 
 /**
  * The samsung way's facet: kept by the phone's stable key past its records,
- * since a phone that replugs is the same phone with the same setting, and
- * the write cooldown must hold across its reconnects.
+ * since a phone that replugs is the same phone with the same setting. The
+ * write cooldown counts the writes' starts, which the runner keeps by the
+ * phone's target past its records too (runner.ts, startsOf).
  */
 const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'device');
 

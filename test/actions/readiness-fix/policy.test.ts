@@ -36,7 +36,6 @@ const entry = (values: Record<string, string>, over: Partial<FixEntry> = {}): Fi
   values,
   readAt: NOW - 1_000,
   failures: 0,
-  fixes: [],
   stuck: {},
   ...over,
 });
@@ -49,9 +48,10 @@ const decide = (
   conflicted = false,
   inventory: Record<string, string> | undefined = OFF,
   busy = false,
+  fixes: readonly number[] = [],
 ) => {
-  const first = decideFix(e, { now: NOW, conflicted, inventory, busy }, DEFAULT, S);
-  return first.kind === 'needs-verdict' ? decideFix(e, { now: NOW, conflicted, inventory, busy, verdict }, DEFAULT, S) : first;
+  const first = decideFix(e, { now: NOW, conflicted, inventory, busy, fixes }, DEFAULT, S);
+  return first.kind === 'needs-verdict' ? decideFix(e, { now: NOW, conflicted, inventory, busy, fixes, verdict }, DEFAULT, S) : first;
 };
 
 describe("readiness's fix-it decisions", () => {
@@ -91,7 +91,7 @@ describe("readiness's fix-it decisions", () => {
   it('opens a shell of its own only while the inventory shows a setting differing, but one that did not stick and still reads so', () => {
     expect(decide(undefined)).toEqual({ kind: 'read' });
     expect(decide(undefined, free, false, READY)).toEqual({ kind: 'none' });
-    expect(decideFix(undefined, { now: NOW, conflicted: false }, DEFAULT, S)).toEqual({ kind: 'none' });
+    expect(decideFix(undefined, { now: NOW, conflicted: false, fixes: [] }, DEFAULT, S)).toEqual({ kind: 'none' });
     const stale = entry(OFF, { readAt: NOW - S.recheckMs });
     expect(decide(stale, free, false, READY)).toEqual({ kind: 'none' });
     expect(decide({ ...stale, stuck: { stayAwake: 'null', windowAnimation: '1.0' } }, free, false, OFF)).toEqual({ kind: 'none' });
@@ -119,9 +119,12 @@ describe("readiness's fix-it decisions", () => {
   });
 
   it('one fix per cooldown, a few an hour, none while busy; reads again after recheck, sooner after a failure', () => {
-    expect(decide(entry(OFF, { fixes: [NOW - 60_000] }))).toEqual({ kind: 'none' });
-    expect(decide(entry(OFF, { fixes: [NOW - 3_000_000, NOW - 2_000_000, NOW - 1_000_000] }))).toEqual({ kind: 'none' });
-    expect(decide(entry(OFF, { fixes: [NOW - 4_000_000, NOW - 2_000_000, NOW - 1_000_000] })).kind).toBe('fix');
+    // The fixes' starts: the runner's count, handed in as a value.
+    const fixesAt = (...starts: number[]) => decide(entry(OFF), free, false, OFF, false, starts);
+    expect(fixesAt(NOW - 60_000)).toEqual({ kind: 'none' });
+    expect(fixesAt(NOW - S.cooldownMs).kind).toBe('fix');
+    expect(fixesAt(NOW - 3_000_000, NOW - 2_000_000, NOW - 1_000_000)).toEqual({ kind: 'none' });
+    expect(fixesAt(NOW - 4_000_000, NOW - 2_000_000, NOW - 1_000_000).kind).toBe('fix');
     // A read or a fix in flight: the runner's mark, handed in as a value.
     expect(decide(entry(OFF), free, false, OFF, true)).toEqual({ kind: 'none' });
     expect(decide(entry(OFF, { readAt: NOW - S.recheckMs }))).toEqual({ kind: 'read' });
@@ -142,9 +145,8 @@ describe("readiness's fix-it decisions", () => {
     );
     expect(after.stuck).toEqual({ windowAnimation: '1.0' });
     expect(after.values).toMatchObject({ stayAwake: '7', windowAnimation: '1.0' });
-    expect(after.fixes).toEqual([NOW]);
-    const later = { ...after, fixes: [NOW - S.cooldownMs] };
-    expect(decide(later)).toEqual({ kind: 'none' });
+    const later = after;
+    expect(decide(later, free, false, OFF, false, [NOW - S.cooldownMs])).toEqual({ kind: 'none' });
     // Still 1.0 at the next read: still left alone; someone set it to 0.5: written again.
     expect(afterRead(later, { ...OFF, stayAwake: '7' }, NOW).stuck).toEqual({ windowAnimation: '1.0' });
     const changed = afterRead(later, { ...OFF, stayAwake: '7', windowAnimation: '0.5' }, NOW);

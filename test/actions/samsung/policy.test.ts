@@ -20,6 +20,8 @@ const s = base;
 const free: BookingVerdict = { kind: 'free' };
 const booked: BookingVerdict = { kind: 'booked', answer: 1 };
 const NOW = 10_000_000;
+/** The runner keeps the starts of counted work for an hour (runner.ts, startsOf). */
+const lastHour = (starts: readonly number[], now: number): number[] => starts.filter((t) => now - t < 3_600_000);
 
 /** As the runner decides (runner.ts, decide): without a verdict first, and with the gate's only when the decision turns on it. */
 function decideProtection(entry: Parameters<typeof decideProtectionPure>[0], l: Omit<TestLook, 'asked'>, settings: Parameters<typeof decideProtectionPure>[2]) {
@@ -41,6 +43,8 @@ function look(over: Partial<ProtectionLook> & { v?: BookingVerdict } = {}): Test
       return v;
     },
     ...rest,
+    // The writes' starts: the runner's count, none unless a test says so.
+    writes: rest.writes ?? [],
     asked: () => asked,
   };
 }
@@ -75,8 +79,11 @@ describe('the Samsung battery protection policy', () => {
 
   it('writes at most once per cooldown, and reads again after recheckMs, or retryMs after a failed read', () => {
     const written = afterWrite(read('0'), '0', NOW);
-    expect(decideProtection(written, look({ now: NOW + s.cooldownMs - 1 }), { ...s, recheckMs: Infinity })).toEqual({ kind: 'none' });
-    expect(decideProtection(written, look({ now: NOW + s.cooldownMs }), { ...s, recheckMs: Infinity })).toEqual({ kind: 'write' });
+    expect(decideProtection(written, look({ now: NOW + s.cooldownMs - 1, writes: [NOW] }), { ...s, recheckMs: Infinity })).toEqual({ kind: 'none' });
+    expect(decideProtection(written, look({ now: NOW + s.cooldownMs, writes: [NOW] }), { ...s, recheckMs: Infinity })).toEqual({ kind: 'write' });
+    // The last write's start decides, whatever the entry says: one found not to be a Samsung in between waits all the same.
+    const between = asNotSamsung(written, 'not a Samsung');
+    expect(decideProtection(afterRead(between, '0', NOW + 1), look({ now: NOW + 2, writes: [NOW] }), s)).toEqual({ kind: 'none' });
     expect(decideProtection(read('1'), look({ now: NOW - 1_000 + s.recheckMs }), s)).toEqual({ kind: 'read' });
     const failed = afterRead(undefined, undefined, NOW);
     expect(failed.state).toBe('unreadable');
@@ -93,7 +100,7 @@ describe('the Samsung battery protection policy', () => {
       expect(after.message).toContain(back === undefined ? 'could not be read back' : `protect_battery reads ${back}`);
       expect(after.message).toContain('use a hub way (uhubctl/command)');
     }
-    expect(afterWrite(read('0'), '1', NOW)).toMatchObject({ state: 'on', message: undefined, wroteAt: NOW });
+    expect(afterWrite(read('0'), '1', NOW)).toMatchObject({ state: 'on', message: undefined });
     // A later read of 0 does not clear the problem; a read of 1 (someone turned it on) does.
     const notTaken = afterWrite(read('0'), '0', NOW);
     expect(afterRead(notTaken, '0', NOW + 1)).toMatchObject({ state: 'not-taken', message: notTaken.message });
@@ -157,6 +164,8 @@ describe('the Samsung battery protection policy over random sequences', () => {
               samsung: st.samsung,
               percent: st.percent,
               charging: st.charging,
+              // As the runner hands them: the starts of the last hour only (runner.ts, startsOf).
+              writes: lastHour(writes, now),
               ask: () => {
                 seen.push(st.verdict);
                 return st.verdict;
@@ -217,7 +226,7 @@ describe('the Samsung battery protection policy on virtual time, as SamsungProte
     takes: fc.integer({ min: 0, max: 20_000 }),
   });
 
-  it('decides nothing while a call is in flight, flags a cap not honoured only after overMs past it, and reads no sooner than retryMs apart', () => {
+  it('decides nothing while a call is in flight, flags a cap not honoured only after overMs past it, reads no sooner than retryMs apart and writes no sooner than the cooldown', () => {
     fc.assert(
       fc.property(fc.array(timed, { maxLength: 80 }), (steps) => {
         const time = new VirtualTime();
@@ -225,6 +234,7 @@ describe('the Samsung battery protection policy on virtual time, as SamsungProte
         let entry: ProtectionEntry | undefined;
         let pending: { until: number; done: () => ProtectionEntry } | undefined;
         const reads: number[] = [];
+        const writes: number[] = [];
         for (const st of steps) {
           time.advance(st.advance);
           const now = clock.monotonic();
@@ -234,7 +244,11 @@ describe('the Samsung battery protection policy on virtual time, as SamsungProte
           }
           // In flight: the runner's mark, handed to the decision as a value.
           const busy = pending !== undefined;
-          const decision = decideProtection(entry, { now, samsung: st.samsung, percent: st.percent, charging: st.charging, busy, ask: () => st.verdict }, s);
+          const decision = decideProtection(
+            entry,
+            { now, samsung: st.samsung, percent: st.percent, charging: st.charging, busy, writes: lastHour(writes, now), ask: () => st.verdict },
+            s,
+          );
           if (pending) expect(decision.kind).toBe('none');
           switch (decision.kind) {
             case 'read': {
@@ -246,6 +260,8 @@ describe('the Samsung battery protection policy on virtual time, as SamsungProte
               break;
             }
             case 'write': {
+              if (writes.length) expect(now - writes.at(-1)!).toBeGreaterThanOrEqual(s.cooldownMs);
+              writes.push(now);
               const readBack = st.readBack;
               pending = { until: now + st.takes, done: () => afterWrite(entry!, readBack, clock.monotonic()) };
               break;
