@@ -6,6 +6,7 @@ import { parseEndpointState, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type Statu
 import type { CheckItem } from './checklist.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
+import { processIdentity } from '../util/process-identity.js';
 
 // The status endpoint, as a remote Prometheus and the role's post-check see
 // it: doctor asks the configured address for /healthz and tells the agent's
@@ -45,7 +46,7 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
     }
   }
   const kept = keptState(input.stateDir);
-  const daemon = kept && kept.listen === input.listen && alive(kept.pid) ? kept : undefined;
+  const daemon = kept && kept.listen === input.listen && stillRuns(kept) ? kept : undefined;
   if (daemon && !daemon.listening) {
     return [
       {
@@ -128,6 +129,19 @@ function localAddress(listen: string): string | undefined {
   if (!m || m[2] === '0') return undefined;
   const host = m[1] === '0.0.0.0' ? '127.0.0.1' : m[1] === '[::]' || m[1] === '::' ? '[::1]' : m[1]!;
   return `${host}:${m[2]}`;
+}
+
+/**
+ * Whether the process that kept the state still runs: its pid alive, and,
+ * where the state says who it was, the same process (a pid is handed out
+ * again: after a reboot the kept one is often another service's). Where
+ * /proc cannot say, the live pid is taken for it, as before.
+ */
+function stillRuns(kept: StatusEndpointState): boolean {
+  if (!alive(kept.pid)) return false;
+  if (kept.started === undefined) return true;
+  const now = processIdentity(kept.pid);
+  return now === undefined || now === kept.started;
 }
 
 function alive(pid: number): boolean {

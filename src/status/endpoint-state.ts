@@ -9,6 +9,8 @@ export const STATUS_SERVER_HEADER = 'device-agent';
 
 export interface StatusEndpointState {
   pid: number;
+  /** Who that pid was (src/util/process-identity.ts): a pid handed out again later is not the daemon. */
+  started?: string;
   /** When this state began (ISO). */
   since: string;
   /** The statusListen setting: HOST:PORT or off. */
@@ -27,6 +29,7 @@ export function parseEndpointState(text: string): StatusEndpointState | undefine
     if (typeof v.pid !== 'number' || typeof v.listen !== 'string' || typeof v.listening !== 'boolean' || typeof v.since !== 'string') return undefined;
     return {
       pid: v.pid,
+      ...(typeof v.started === 'string' ? { started: v.started } : {}),
       since: v.since,
       listen: v.listen,
       listening: v.listening,

@@ -13,6 +13,7 @@ import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { TlsReloader } from './tls-reload.js';
+import { processIdentity } from '../util/process-identity.js';
 
 export interface StatusSource {
   health(): Health;
@@ -46,6 +47,8 @@ export class StatusServer {
   /** The last failure to keep the state file, said once. */
   private keepProblem: string | undefined;
   private readonly web: WebConfig;
+  /** Who this process is past its pid, kept beside it for `doctor` (read once: it does not change). */
+  private readonly started = processIdentity(process.pid);
   private readonly auth: BasicAuth;
   private readonly hostAllowed: (host: string | undefined) => boolean;
   private busySaidAt = -Infinity;
@@ -131,11 +134,11 @@ export class StatusServer {
   }
 
   /** Keeps the endpoint's state for `doctor`, which cannot ask an endpoint that is not there; a failure to keep it costs nothing more. */
-  private keep(state: Omit<StatusEndpointState, 'pid' | 'since'>): void {
+  private keep(state: Omit<StatusEndpointState, 'pid' | 'started' | 'since'>): void {
     if (!this.options.stateFile) return;
     const file = this.options.stateFile;
     try {
-      writeAtomically(file, JSON.stringify({ pid: process.pid, since: new Date().toISOString(), ...state }) + '\n');
+      writeAtomically(file, JSON.stringify({ pid: process.pid, started: this.started, since: new Date().toISOString(), ...state }) + '\n');
       stateDirWorks(file);
       this.keepProblem = undefined;
     } catch (err) {

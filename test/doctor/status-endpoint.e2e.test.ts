@@ -1,4 +1,4 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkStatusEndpoint } from '../../src/doctor/status-endpoint.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { StatusServer } from '../../src/status/server.js';
+import { processIdentity } from '../../src/util/process-identity.js';
 
 // doctor's look at the status endpoint, over real sockets: the agent's, another
 // program on the port, nothing, and the daemon's own word when it could not listen.
@@ -114,6 +115,60 @@ describe('checkStatusEndpoint', () => {
         advice: expect.stringContaining('free the port'),
       },
     ]);
+  });
+
+  it("does not take a live pid handed out again for the daemon: another program's silent port and a stale 'cannot listen' are said as they are", async () => {
+    // After a reboot the kept pid is often another service's: alive, but not the process that kept the state.
+    const other = 'another-boot/12345';
+    const held: Socket[] = [];
+    const port = await listen(createServer((s) => void held.push(s)));
+    closers.unshift(async () => held.forEach((s) => s.destroy()));
+    const dir = stateDir();
+    const listenAt = `127.0.0.1:${port}`;
+    const keep = (state: object) =>
+      writeFileSync(join(dir, 'status-endpoint.json'), JSON.stringify({ pid: process.pid, since: '2026-11-26T01:00:00.000Z', listen: listenAt, ...state }));
+    keep({ started: other, listening: true, bound: listenAt });
+    expect((await checkStatusEndpoint({ listen: listenAt, stateDir: dir, timeoutMs: 300 }))[0]).toMatchObject({
+      status: 'fail',
+      finding: expect.stringContaining(`http://${listenAt} is held by another program: it took the connection and gave no HTTP answer`),
+    });
+    // The same state kept by this very process: the agent, slow.
+    keep({ started: processIdentity(process.pid), listening: true, bound: listenAt });
+    expect((await checkStatusEndpoint({ listen: listenAt, stateDir: dir, timeoutMs: 300 }))[0]).toMatchObject({
+      status: 'warn',
+      finding: expect.stringContaining(`the agent (pid ${process.pid}) listens on http://${listenAt}`),
+    });
+    // A daemon that could not listen, long gone, its pid another's now: nothing listens, the port is free.
+    const free = await freePort();
+    writeFileSync(
+      join(dir, 'status-endpoint.json'),
+      JSON.stringify({
+        pid: process.pid,
+        started: other,
+        since: '2026-11-24T03:00:00.000Z',
+        listen: `127.0.0.1:${free}`,
+        listening: false,
+        problem: 'the port is held by another process',
+      }),
+    );
+    expect((await checkStatusEndpoint({ listen: `127.0.0.1:${free}`, stateDir: dir }))[0]).toMatchObject({
+      status: 'ok',
+      finding: expect.stringContaining(`nothing listens on http://127.0.0.1:${free}: the daemon is not running, and the port is free for it`),
+    });
+  });
+
+  it('keeps who it is beside its pid, for doctor', async () => {
+    const dir = stateDir();
+    const status = new StatusServer('127.0.0.1:0', { health: () => ({ ok: true, reasons: [], brief: [] }), metrics: () => '' }, silentLogger(), {
+      stateFile: join(dir, 'status-endpoint.json'),
+    });
+    await status.start();
+    closers.push(() => status.stop());
+    expect(JSON.parse(readFileSync(join(dir, 'status-endpoint.json'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      started: processIdentity(process.pid),
+      listening: true,
+    });
   });
 
   it('is content when nothing listens and no daemon runs (doctor before the first start): the port is free for it', async () => {
