@@ -86,11 +86,13 @@ export interface ActionRunnerOptions {
   booking: BookingStatusSource | undefined;
   /** Something the report shows changed: the cloud should hear it now. */
   onChange?: () => void;
-  /** How long the start of counted work is kept (ms): the longest cooldown or limit window of the actions (default one hour). */
-  countedWindowMs?: number;
 }
 
-/** One hour: the Samsung write's cooldown and the hourly limits, the longest windows of today's actions. */
+/**
+ * How long the start of counted work is kept: one hour, the longest window
+ * a decision counts in today (Samsung's write cooldown, the hourly limits).
+ * A longer cooldown would need a longer window here.
+ */
 const COUNTED_WINDOW_MS = 3_600_000;
 
 export class ActionRunner {
@@ -199,7 +201,7 @@ export class ActionRunner {
    */
   startsOf(target: string): readonly number[] {
     const now = this.o.clock.monotonic();
-    return (this.counted.get(target) ?? []).filter((at) => now - at < this.window);
+    return (this.counted.get(target) ?? []).filter((at) => now - at < COUNTED_WINDOW_MS);
   }
 
   /** Work kept for settled() whose action keeps its own mark of it (a port switching). */
@@ -217,15 +219,11 @@ export class ActionRunner {
     await this.inFlight.settled();
   }
 
-  private get window(): number {
-    return this.o.countedWindowMs ?? COUNTED_WINDOW_MS;
-  }
-
   /** A counted start now; starts past the window are dropped, and a target with none left is forgotten (bounded however many phones come and go). */
   private count(target: string): void {
     const now = this.o.clock.monotonic();
     for (const [key, starts] of this.counted) {
-      const kept = starts.filter((at) => now - at < this.window);
+      const kept = starts.filter((at) => now - at < COUNTED_WINDOW_MS);
       if (kept.length > 0) this.counted.set(key, kept);
       else this.counted.delete(key);
     }

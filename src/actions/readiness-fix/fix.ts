@@ -47,8 +47,9 @@ const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
  * shows a setting of the lab's baseline that the agent may change (policy.ts,
  * FIXABLE) differing, reads those settings, puts back those that differ, only on a fresh "not booked" from
  * the cloud, and reads each back. The decisions are policy.ts's, what was
- * read the registry's (ReadinessFixes), when each fix started the runner's. Each call is its own short shell session,
- * never part of an inventory, and never awaited by a report.
+ * read the registry's (ReadinessFixes), when each fix started the runner's.
+ * Each call is its own short shell session, never part of an inventory, and
+ * never awaited by a report.
  */
 export class ReadinessFix extends RunnerAction {
   readonly name = 'readiness-fix';
