@@ -141,6 +141,15 @@ export class VirtualTime {
     this.runUntil(this.t + ms);
   }
 
+  /**
+   * The process stalls for ms (a paused VM, a blocked event loop): both clocks
+   * move on and no timer fires; the next advance() fires every one that came
+   * due meanwhile, late.
+   */
+  stall(ms: number): void {
+    this.t += Math.max(0, ms);
+  }
+
   /** Timers still pending (cancelled ones excluded). */
   get pending(): number {
     return this.heap.filter((p) => !p.cancelled).length;

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/timing/scheduler.js';
 import { MAX_SPREAD_MS, nodePhase } from '../../src/timing/spread.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -125,33 +125,30 @@ describe('Scheduler', () => {
     s.stop();
   });
 
+  it('after the process stalled, runs once for all the times it missed', () => {
+    // A paused VM or a blocked event loop: both clocks move on and every
+    // timer fires late, once.
+    const { s, ticks, time, clock } = scheduler('* * * * * *');
+    s.start();
+    time.advance(2_000);
+    const before = ticks.length;
+    time.stall(4_200);
+    const resumed = clock.wall();
+    time.advance(1_500);
+    s.stop();
+    // In the 1.5 s after it: the late run, then at most two on time; not four more.
+    const after = ticks.filter((t) => t >= resumed && t < resumed + 1_500);
+    expect(ticks.slice(0, before).every((t) => t < resumed)).toBe(true);
+    expect(after.length).toBeLessThanOrEqual(3);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    // The first of them is the late run, at once.
+    expect(after[0]).toBe(resumed);
+    expect(warnings).toEqual([]);
+  });
+
   it('reads the period from the expression, before start', () => {
     expect(scheduler('* * * * *').s.periodMs()).toBe(60_000);
     expect(scheduler('*/15 * * * * *').s.periodMs()).toBe(15_000);
     expect(scheduler('0 9,17 * * *').s.periodMs()).toBe(16 * 3_600_000);
-  });
-});
-
-describe('Scheduler on the real clock', () => {
-  afterEach(() => undefined);
-
-  it('after the process stalled, runs once for all the times it missed', async () => {
-    // A paused VM or a blocked event loop: both clocks move on and every
-    // timer fires late, once. Played with a busy loop on the real clocks.
-    const ticks: number[] = [];
-    const s = new Scheduler({ expression: '* * * * * *', jitterMs: 0, nodeId: 'lab-host-01', onTick: () => ticks.push(Date.now()), logger });
-    s.start();
-    const stallUntil = Date.now() + 4_200;
-    while (Date.now() < stallUntil) {
-      // The event loop is blocked: four runs come due.
-    }
-    const resumed = Date.now();
-    await new Promise((r) => setTimeout(r, 1_500));
-    s.stop();
-    // In the 1.5 s after it: the late run, then at most two on time; not four more.
-    const after = ticks.filter((t) => t >= resumed && t < resumed + 1_500);
-    expect(after.length).toBeLessThanOrEqual(3);
-    expect(after.length).toBeGreaterThanOrEqual(1);
-    expect(warnings).toEqual([]);
   });
 });

@@ -24,6 +24,26 @@ describe('VirtualTime', () => {
     expect(order).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
+  it('in a stall moves both clocks on and fires nothing; the next advance fires what came due, late and in order', () => {
+    const time = new VirtualTime(1_000_000);
+    const clock = time.clock();
+    const fired: Array<[string, number]> = [];
+    time.schedule(() => fired.push(['a@100', clock.monotonic()]), 100);
+    time.schedule(() => fired.push(['b@300', clock.monotonic()]), 300);
+    time.schedule(() => fired.push(['c@5000', clock.monotonic()]), 5_000);
+    time.stall(1_000);
+    expect(fired).toEqual([]);
+    expect(clock.monotonic()).toBe(1_000);
+    expect(clock.wall()).toBe(1_001_000);
+    time.advance(0);
+    expect(fired).toEqual([
+      ['a@100', 1_000],
+      ['b@300', 1_000],
+    ]);
+    time.advance(4_000);
+    expect(fired.at(-1)).toEqual(['c@5000', 5_000]);
+  });
+
   it('gives each clock its own random source and wall offset; a wall step leaves the monotonic clock alone', () => {
     const time = new VirtualTime(1_000_000);
     const a = time.clock({ seed: 1 });

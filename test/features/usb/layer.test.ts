@@ -7,14 +7,15 @@ import type { DeviceFeature } from '../../../src/devices/feature.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { controllersOfBuses } from '../../../src/features/usb/sysfs.js';
 import { KernelLogFollower } from '../../../src/features/usb/follow.js';
-import { systemClock } from '../../../src/util/clock.js';
+import { VirtualTime } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
 
 // The USB layer on real files: a recorded /dev/kmsg replayed and followed,
 // the record kept in a state directory across a restart, a kernel log that
 // cannot be read. The kernel log is a file here, as a lab replaying an
-// incident gives it (usb.kernelLog).
+// incident gives it (usb.kernelLog). Its timers (the follower's poll, the
+// settle before a verdict) run on virtual time, its reads on the real files.
 
 function phone(serial: string, usb?: string): DeviceSnapshot {
   return {
@@ -48,11 +49,29 @@ afterEach(async () => {
   for (const f of started.splice(0)) await f.stop?.();
 });
 
-function start(kernelLog: string, stateDir: string, logger = captureLogger()): { feature: DeviceFeature; lines: () => Array<Record<string, unknown>> } {
-  const feature = usbFeature({ settings: { usb: { kernelLog, sysfsRoot: join(stateDir, 'no-sysfs') } }, stateDir, logger: logger.logger, clock: systemClock });
+/** The layer's timers on a time line of its own, its wall clock at today's. */
+function layer(usb: { kernelLog: string; sysfsRoot: string }, stateDir: string, logger = captureLogger()) {
+  const time = new VirtualTime(Date.now());
+  const feature = usbFeature({ settings: { usb }, stateDir, logger: logger.logger, clock: time.clock() });
   started.push(feature);
   void feature.start?.();
-  return { feature, lines: logger.lines };
+  /**
+   * Moves virtual time on a tenth of a second at a time, letting the real
+   * reads of the kernel log end between steps, until the condition holds.
+   */
+  const until = async (condition: () => boolean, what: string): Promise<void> => {
+    for (let step = 0; step < 600; step++) {
+      if (condition()) return;
+      await new Promise((r) => setTimeout(r, 1));
+      time.advance(100);
+    }
+    throw new Error(`${what} did not hold within 60 s of virtual time`);
+  };
+  return { feature, lines: logger.lines, until };
+}
+
+function start(kernelLog: string, stateDir: string, logger = captureLogger()) {
+  return layer({ kernelLog, sysfsRoot: join(stateDir, 'no-sysfs') }, stateDir, logger);
 }
 
 const note = (feature: DeviceFeature, device: DeviceSnapshot): string | undefined => feature.notes?.(device, [])[0];
@@ -64,7 +83,7 @@ describe('the USB layer on a replayed kernel log', () => {
     writeFileSync(log, badPortRecords(100));
     const first = start(log, dir);
     const onPort = phone('R58D', '1-1.4.2');
-    await waitFor(() => note(first.feature, onPort) !== undefined, 30_000, 'the port verdict');
+    await first.until(() => note(first.feature, onPort) !== undefined, 'the port verdict');
     expect(note(first.feature, onPort)).toBe(
       'USB: port 1-1.4.2: 14 enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone',
     );
@@ -84,7 +103,7 @@ describe('the USB layer on a replayed kernel log', () => {
 
     // A restart on the same log counts none of its records twice, and follows what the kernel adds.
     const second = start(log, dir);
-    await waitFor(() => note(second.feature, onPort) !== undefined, 30_000, 'the verdict after a restart');
+    await second.until(() => note(second.feature, onPort) !== undefined, 'the verdict after a restart');
     expect(note(second.feature, onPort)).toContain('14 enumeration failures');
     // The verdict stands, but the run before counted it: a restart is no new verdict for the alerts.
     const standing = (layer: string, name: string): number | undefined =>
@@ -93,7 +112,7 @@ describe('the USB layer on a replayed kernel log', () => {
         ?.samples.find((s) => s.labels?.layer === layer)?.value;
     expect([standing('port', 'device_agent_usb_verdicts'), standing('port', 'device_agent_usb_verdicts_total')]).toEqual([1, 0]);
     appendFileSync(log, '3,500,999999,-;usb 1-1.4.2: device descriptor read/64, error -71\n');
-    await waitFor(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 30_000, 'the appended record');
+    await second.until(() => note(second.feature, onPort)?.includes('15 enumeration failures') === true, 'the appended record');
   });
 
   it('a replay replaced while followed, after a restart: the new recording counted from its start, whatever its record numbers', async () => {
@@ -101,14 +120,14 @@ describe('the USB layer on a replayed kernel log', () => {
     const log = join(dir, 'kmsg.rec');
     writeFileSync(log, badPortRecords(100));
     const first = start(log, dir);
-    await waitFor(() => note(first.feature, phone('R58D', '1-1.4.2')) !== undefined, 30_000, 'the port verdict');
+    await first.until(() => note(first.feature, phone('R58D', '1-1.4.2')) !== undefined, 'the port verdict');
     await first.feature.stop?.();
     // The restart skips the records up to the one it kept (seq 135); the new recording numbers its own from 1.
     const second = start(log, dir);
-    await waitFor(() => note(second.feature, phone('R58D', '1-1.4.2')) !== undefined, 30_000, 'the verdict after a restart');
+    await second.until(() => note(second.feature, phone('R58D', '1-1.4.2')) !== undefined, 'the verdict after a restart');
     renameSync(log, `${log}.1`);
     writeFileSync(log, badPortRecords(1).replaceAll('1-1.4.2', '2-1.3'));
-    await waitFor(() => note(second.feature, phone('R58E', '2-1.3')) !== undefined, 30_000, "the new recording's verdict");
+    await second.until(() => note(second.feature, phone('R58E', '2-1.3')) !== undefined, "the new recording's verdict");
     expect(note(second.feature, phone('R58E', '2-1.3'))).toContain('port 2-1.3: 14 enumeration failures');
   });
 
@@ -166,10 +185,8 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
       'xhci_hcd 0000:00:14.0: xHCI host controller not responding, assume dead',
     ].map((text, i) => `3,${i + 1},${i * 1000},-;${text}`);
     writeFileSync(log, `${records.join('\n')}\n`);
-    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
-    started.push(feature);
-    void feature.start?.();
-    await waitFor(() => note(feature, phone('P3', '1-1.3')) !== undefined, 30_000, 'the hub verdict');
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: sysfs }, dir);
+    await until(() => note(feature, phone('P3', '1-1.3')) !== undefined, 'the hub verdict');
     expect(note(feature, phone('P3', '1-1.3'))).toMatch(
       /^USB: hub 1-1: all 2 of its ports \(1-1\.1, 1-1\.2\) failed within 10 min .*: the hub or its power supply$/,
     );
@@ -190,18 +207,16 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
     onPort('1-1.4.3', '00008030001A2B3C0E12802E');
     const log = join(dir, 'kmsg.rec');
     writeFileSync(log, badPortRecords(100) + '3,200,300000,-;usb 1-1.4.3: SerialNumber: 00008030001A2B3C0E12802E\n');
-    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
-    started.push(feature);
-    void feature.start?.();
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: sysfs }, dir);
     const overTcp: DeviceSnapshot = { ...phone('127.0.0.1:5555'), udid: 'R58D' };
-    await waitFor(() => note(feature, overTcp) !== undefined, 30_000, 'the port verdict');
+    await until(() => note(feature, overTcp) !== undefined, 'the port verdict');
     expect(note(feature, overTcp)).toMatch(
       /^USB: port 1-1\.4\.2: 14 enumeration failures .* with 3 different phones: the cable or the hub port, not the phone$/,
     );
     // The same port's hub fails on another port too: all of hub 1-1.4 at once.
     appendFileSync(log, '3,201,301000,-;usb 1-1.4.3: device descriptor read/64, error -71\n');
     const iPhone: DeviceSnapshot = { ...phone('00008030-001A2B3C0E12802E'), platform: 'ios', udid: '00008030-001A2B3C0E12802E' };
-    await waitFor(() => note(feature, iPhone) !== undefined, 30_000, 'the hub verdict');
+    await until(() => note(feature, iPhone) !== undefined, 'the hub verdict');
     expect(note(feature, iPhone)).toMatch(
       /^USB: hub 1-1\.4: all 2 of its ports \(1-1\.4\.2, 1-1\.4\.3\) failed within 10 min .*: the hub or its power supply$/,
     );
@@ -226,10 +241,8 @@ describe("the kernel's record times", () => {
         `3,4,${2 * hour + 1_000_000},-;usb 1-2.2: device descriptor read/64, error -71`,
       ].join('\n') + '\n',
     );
-    const feature = usbFeature({ settings: { usb: { kernelLog: log, sysfsRoot: '' } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
-    started.push(feature);
-    void feature.start?.();
-    await waitFor(() => note(feature, phone('P', '1-2.3')) !== undefined, 30_000, 'the verdict on hub 1-2');
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: '' }, dir);
+    await until(() => note(feature, phone('P', '1-2.3')) !== undefined, 'the verdict on hub 1-2');
     expect(note(feature, phone('Q', '1-1.3'))).toBeUndefined();
   });
 });
@@ -261,7 +274,12 @@ describe('a phone below its port’s speed, from sysfs', () => {
     dev('1-1.4.2', '12');
     dev('1-1.4.3', '480');
     dev('1-2', '12');
-    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: sysfs } }, stateDir: dir, logger: captureLogger().logger, clock: systemClock });
+    const feature = usbFeature({
+      settings: { usb: { kernelLog: '', sysfsRoot: sysfs } },
+      stateDir: dir,
+      logger: captureLogger().logger,
+      clock: new VirtualTime(Date.now()).clock(),
+    });
     expect(note(feature, phone('SLOW', '1-1.4.2'))).toBe(
       'USB: port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
     );
