@@ -6,7 +6,7 @@ import { parseEndpointState, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type Statu
 import type { CheckItem } from './checklist.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
-import { processIdentity } from '../util/process-identity.js';
+import { pidAlive, processIdentity } from '../util/process-identity.js';
 
 // The status endpoint, as a remote Prometheus and the role's post-check see
 // it: doctor asks the configured address for /healthz and tells the agent's
@@ -138,19 +138,10 @@ function localAddress(listen: string): string | undefined {
  * /proc cannot say, the live pid is taken for it, as before.
  */
 function stillRuns(kept: StatusEndpointState): boolean {
-  if (!alive(kept.pid)) return false;
+  if (!pidAlive(kept.pid)) return false;
   if (kept.started === undefined) return true;
   const now = processIdentity(kept.pid);
   return now === undefined || now === kept.started;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function ask(url: string, timeoutMs: number): Promise<Probe> {

@@ -17,6 +17,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { pidAlive } from './process-identity.js';
 
 // The state directory is shared: the daemon, `once` and `doctor` run by hand
 // beside it, a second daemon by mistake. Each writer therefore uses a temp
@@ -205,7 +206,7 @@ function lockHolder(lock: string): Holder {
   const pid = /^\d+\n$/.test(text) ? Number(text.trim()) : undefined;
   const old = Date.now() - stat.mtimeMs > LOCK_STALE_MS;
   // An empty file younger than a hold is a holder between its open and its write.
-  return { text, pid, stale: old || (pid !== undefined && !alive(pid)) };
+  return { text, pid, stale: old || (pid !== undefined && !pidAlive(pid)) };
 }
 
 /** Removes a stale lock, unless it changed hands since it was judged (then the next look judges again). */
@@ -214,17 +215,6 @@ function breakStale(lock: string, judged: string): void {
     if (readFileSync(lock, 'utf8') === judged) unlinkSync(lock);
   } catch {
     // Someone else broke it first.
-  }
-}
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: a process of another user holds it, alive.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 
@@ -245,7 +235,7 @@ function sweepLeftovers(file: string): void {
   }
   for (const name of names) {
     const m = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length)) : null;
-    if (m && !alive(Number(m[1]))) {
+    if (m && !pidAlive(Number(m[1]))) {
       try {
         unlinkSync(join(dir, name));
       } catch {

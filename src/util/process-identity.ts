@@ -37,3 +37,18 @@ export function processIdentity(pid: number, proc = '/proc'): string | undefined
     return undefined;
   }
 }
+
+/**
+ * Whether a process with this pid exists. One of another user counts
+ * (EPERM: it exists, this process may not signal it); a pid that is not a
+ * positive integer names no process (0 and below would signal a group).
+ */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

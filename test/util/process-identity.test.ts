@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processIdentity, startTimeOf } from '../../src/util/process-identity.js';
+import { pidAlive, processIdentity, startTimeOf } from '../../src/util/process-identity.js';
 
 // Recorded /proc/PID/stat lines; their sources are in fixtures/SOURCES.md.
 const stat = (name: string) => readFileSync(new URL(`./fixtures/proc-stat/${name}`, import.meta.url), 'utf8');
@@ -39,5 +39,18 @@ describe('processIdentity', () => {
     const mine = processIdentity(process.pid);
     expect(mine).toMatch(/^[0-9a-f-]+\/\d+$/);
     expect(processIdentity(process.pid)).toBe(mine);
+  });
+});
+
+describe('pidAlive', () => {
+  it('is true for a live process, this one or another user’s; false for a pid no process has, and for one that is not a pid', () => {
+    expect(pidAlive(process.pid)).toBe(true);
+    // pid 1 runs on any Linux; a user that may not signal it gets EPERM, which is still alive.
+    expect(pidAlive(1)).toBe(true);
+    // Pids stay below pid_max: that one is never in use.
+    const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
+    expect(pidAlive(pidMax)).toBe(false);
+    // 0 and -1 would signal a process group, and every process this one may signal.
+    for (const notOne of [0, -1, Number.NaN, 1.5]) expect(pidAlive(notOne)).toBe(false);
   });
 });
