@@ -22,6 +22,7 @@ import {
   formatBanner,
   type Packet,
 } from './packet.js';
+import { freePort } from './adb-server.js';
 import { withBatteryLevel, withExternalPower, type Profile } from './profile.js';
 import { killTree, spawnShell } from './shell.js';
 import { recordedUptimeSeconds, writeStubs, type StubSet } from './stubs.js';
@@ -264,8 +265,18 @@ export class SimDevice {
         for (const key of this.options.settingsThatDoNotStick ?? []) await writeFile(join(this.settingsDir()!, `ignore.${settingFile(key)}`), '');
       }
     }
-    await this.listen(port);
-    return this.listenPort;
+    // Below the ephemeral range (freePort), unless a port is given: an
+    // unplugged or rebooted device listens on its port again, and one the
+    // kernel handed out may by then be an outgoing connection's source port
+    // (charge-control's replug failed so in CI once: listen EADDRINUSE on 39291).
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.listen(port || (await freePort()));
+        return this.listenPort;
+      } catch (err) {
+        if (port !== 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 20) throw err;
+      }
+    }
   }
 
   /**
