@@ -133,7 +133,9 @@ free_port() {
 }
 cloud_port=$(free_port)
 control_port=$(free_port)
-bed() { "$node" -e "fetch('http://127.0.0.1:$control_port$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"; }
+# lib.sh's bed and wait_put: the bed runs here.
+bed_port=$control_port
+bed_node() { "$node" -e "$1"; }
 now_ms() { "$node" -e 'console.log(Date.now())'; }
 start_bed() { # adb port
   [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null && wait "$bed_pid" 2>/dev/null || true

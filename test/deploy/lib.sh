@@ -1,8 +1,9 @@
 # Shared by the deploy checks (sourced after setting $here): where things
 # are, progress lines, the pass count, the cached Debian 12 base, and waiting
 # for a report at the cloud double of test/deploy/bed.ts. The script that
-# sources it defines `fail MESSAGE` and `bed METHOD PATH` (the bed's control
-# port, wherever the bed runs).
+# sources it defines `fail MESSAGE` and `bed_node SCRIPT`, which runs
+# `node -e SCRIPT` where the bed's control port is 127.0.0.1:$bed_port
+# (inside the box, in a host's network namespace, or here).
 
 repo=$(cd "$here/../.." && pwd)
 work=${DEPLOY_WORK:-/var/tmp/device-agent-deploy}
@@ -72,27 +73,45 @@ unmount_roots() {
   for dir in "${roots[@]}"; do if mountpoint -q "$dir"; then umount "$dir" || umount -l "$dir"; fi; done
 }
 
+# bed METHOD PATH: asks the bed's control port; prints its answer, fails
+# unless it is a 2xx.
+bed() {
+  bed_node "fetch('http://127.0.0.1:$bed_port$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
+}
+
 # wait_put SINCE_MS JS_PREDICATE [TIMEOUT_S]: waits for a PUT /devices
 # received after SINCE_MS that the cloud answered 200 and for which the
 # predicate on p (receivedAt, nodeId, devices: udid, status; status(p, udid)
-# is a helper) holds; prints it as JSON.
+# is a helper) holds; prints it as JSON. One process asks the bed every half
+# second, until TIMEOUT_S seconds have passed and it has asked at least
+# 2 * TIMEOUT_S times (as the loop before it did, so that a loaded machine
+# stretches the wait as it did that loop's). That loop started two Node
+# processes a poll, about 0.25 CPU s each half second of every wait, in the
+# three checks that .ci/run runs side by side beside the soaks.
 wait_put() {
-  local since=$1 predicate=$2 timeout=${3:-60} found
-  for _ in $(seq 1 $((timeout * 2))); do
-    found=$(bed GET /puts 2>/dev/null | "$node" -e "
-      let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
-        let all = []; try { all = JSON.parse(t); } catch {}
-        const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
-        const hit = all.find((p) => p.receivedAt >= $since && p.status === 200 && (${predicate}));
-        if (hit) process.stdout.write(JSON.stringify(hit));
-      });" || true)
-    if [ -n "$found" ]; then
-      printf '%s\n' "$found"
-      return 0
-    fi
-    sleep 0.5
-  done
-  return 1
+  local since=$1 predicate=$2 timeout=${3:-60}
+  bed_node "
+    const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
+    const end = Date.now() + $timeout * 1000;
+    const hitIn = (all) => {
+      try {
+        return Array.isArray(all) ? all.find((p) => p.receivedAt >= $since && p.status === 200 && (${predicate})) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    (async () => {
+      for (let asked = 1; ; asked++) {
+        let all;
+        try {
+          all = await (await fetch('http://127.0.0.1:$bed_port/puts', { signal: AbortSignal.timeout(5000) })).json();
+        } catch {}
+        const hit = hitIn(all);
+        if (hit) return void process.stdout.write(JSON.stringify(hit) + '\\n');
+        if (Date.now() >= end && asked >= 2 * $timeout) process.exit(1);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();"
 }
 
 # The nodeId of a PUT printed by wait_put, read from standard input.

@@ -94,11 +94,10 @@ in_host() { # host command...: inside host n's namespaces, a clean environment
 }
 unit() { in_host "$1" systemctl show -P "$3" "$2"; }
 host_ms() { in_host "$1" date +%s%3N; }
-# lib.sh's wait_put asks `bed`: the bed of host $bed_host, on its loopback.
+# lib.sh's bed and wait_put ask the bed of host $bed_host, on its loopback.
 bed_host=1
-bed() {
-  ip netns exec "$(ns_of "$bed_host")" "$node" -e "fetch('http://127.0.0.1:8081$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
-}
+bed_port=8081
+bed_node() { ip netns exec "$(ns_of "$bed_host")" "$node" -e "$1"; }
 status_page() { # host path: /metrics or /healthz of the agent on host n
   ip netns exec "$(ns_of "$1")" "$node" -e "fetch('http://127.0.0.1:9317$2').then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
 }

@@ -95,9 +95,9 @@ bed_start() {
   in_box systemd-run --unit=da-bed --collect -p WorkingDirectory=/opt/device-agent \
     "$BOX_NODE" /opt/device-agent/dist/test/deploy/bed.js --serials DEPLOY01,DEPLOY02,DEPLOY03 >/dev/null
 }
-bed() { # bed METHOD PATH: the bed's control port, inside the box
-  in_box "$BOX_NODE" -e "fetch('http://127.0.0.1:8081$2', { method: '$1' }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(2))"
-}
+# The bed's control port is inside the box (lib.sh's bed and wait_put).
+bed_port=8081
+bed_node() { in_box "$BOX_NODE" -e "$1"; }
 box_ms() { in_box date +%s%3N; }
 unit() { in_box systemctl show -P "$2" "$1"; }
 # wait_put with the three phones, where the bed connects them: Debian's adb
