@@ -16,6 +16,7 @@ import { HealthMonitor } from '../health/monitor.js';
 import { hostHeatOf } from '../health/host-heat-feature.js';
 import type { Logger } from '../log/logger.js';
 import { carryClock } from '../log/limited.js';
+import { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { buildPlatforms, type Platforms } from './platforms.js';
@@ -51,6 +52,8 @@ export interface Parts extends Platforms {
   unplugged: UnpluggedLedger;
   /** The device set last reported, kept across restarts (no ghosts). */
   reported: ReportedStore;
+  /** The state directory's troubles, said once between its writers. */
+  stateDirTrouble: StateDirTrouble;
   /** The device-change lines, a flapping phone's summed up (src/devices/flap-log.ts). */
   flaps: FlapLog;
   reporter: Reporter;
@@ -78,11 +81,13 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   // Every limited(logger) of the agent counts and wakes its summaries on the agent's time line.
   carryClock(logger, clock);
   const registry = new DeviceRegistry();
-  const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger));
+  // The state directory's writers say its trouble (full, read-only) once between them.
+  const stateDirTrouble = new StateDirTrouble();
+  const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger, stateDirTrouble));
   const stats = new AgentStats();
   // One judge of hot batteries for the host: the feature says the host's line, and a phone's own hot warning after it, unless the host's line names it.
   const heat = hostHeatOf(settings.health);
-  const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger);
+  const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger, stateDirTrouble);
   // One look-up from a device to its port and charge way, for the actions and the rows alike: a key naming two phones is refused alike and said once.
   const mapping = new DeviceMapping({
     hubPorts: hubPortsOf(settings.hubPorts),
@@ -101,7 +106,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   registry.on('answered', (device) => answeredAll(features, device));
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const unplugged = new UnpluggedLedger();
-  const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger);
+  const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger, stateDirTrouble);
   const flaps = new FlapLog(logger, clock);
   const reporter = new Reporter({
     nodeId: options.nodeId,
@@ -135,6 +140,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stats,
     unplugged,
     reported,
+    stateDirTrouble,
     flaps,
     reporter,
     booking: options.booking,
@@ -169,6 +175,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
   // Its state file beside reported-devices.json: the state directory, where doctor looks.
   const status = new StatusServer(settings.statusListen, views, logger, {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
+    stateDirTrouble: parts.stateDirTrouble,
     webConfigFile: settings.statusWebConfigFile,
     hosts: settings.statusHosts,
   });

@@ -8,7 +8,9 @@ import type { Logger } from './logger.js';
 // whichever writer meets it first; each writer says at info what it cannot
 // keep. And in words that stay the same from one attempt to the next: Node's
 // message names the step that failed and the writer's random temporary file,
-// so a line deduplicated on it could come again with every report.
+// so a line deduplicated on it could come again with every report. The
+// agent's writers share one StateDirTrouble (src/agent/build.ts); a writer
+// built alone (a one-shot command, a test) has its own.
 
 const WORDS: Readonly<Record<string, string>> = {
   ENOSPC: 'the file system is full (ENOSPC)',
@@ -22,9 +24,6 @@ const ADVICE: Readonly<Record<string, string>> = {
   EROFS: 'remount it read-write, or set DEVICE_AGENT_STATE_DIR to a writable directory',
 };
 
-/** Directory and code of each trouble said and not gone since. */
-const said = new Set<string>();
-
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
 /** What a failed write of a state file met, in words that do not change between attempts. */
@@ -33,35 +32,41 @@ export function stateWriteProblem(err: unknown): string {
   return (code !== undefined && WORDS[code]) || (err as Error).message;
 }
 
-/**
- * Says that a state file could not be written: `line` is the writer's own
- * (what it cannot keep and what that costs), and is not said again while it
- * stays `lastSaid`. Returns the line, for the writer to keep.
- */
-export function sayWriteFailure(logger: Logger, file: string, err: unknown, line: string, lastSaid: string | undefined): string {
-  if (line === lastSaid) return line;
-  const code = codeOf(err);
-  if (code === undefined || !WORDS[code]) {
-    limited(logger).warn('state-dir-problem', { file }, line);
+/** The state directory's troubles, said once across the writers that share it. */
+export class StateDirTrouble {
+  /** Directory and code of each trouble said and not gone since. */
+  private readonly said = new Set<string>();
+
+  /**
+   * Says that a state file could not be written: `line` is the writer's own
+   * (what it cannot keep and what that costs), and is not said again while it
+   * stays `lastSaid`. Returns the line, for the writer to keep.
+   */
+  writeFailed(logger: Logger, file: string, err: unknown, line: string, lastSaid: string | undefined): string {
+    if (line === lastSaid) return line;
+    const code = codeOf(err);
+    if (code === undefined || !WORDS[code]) {
+      limited(logger).warn('state-dir-problem', { file }, line);
+      return line;
+    }
+    const dir = dirname(file);
+    const key = `${dir}\n${code}`;
+    if (!this.said.has(key)) {
+      this.said.add(key);
+      limited(logger).warn(
+        'state-dir-problem',
+        { stateDir: dir, code },
+        `the state directory ${dir}: ${WORDS[code]}. The agent goes on reporting, but keeps nothing there until this is fixed: ` +
+          `${ADVICE[code]}. A line says when its files are written again`,
+      );
+    }
+    logger.info({ file }, line);
     return line;
   }
-  const dir = dirname(file);
-  const key = `${dir}\n${code}`;
-  if (!said.has(key)) {
-    said.add(key);
-    limited(logger).warn(
-      'state-dir-problem',
-      { stateDir: dir, code },
-      `the state directory ${dir}: ${WORDS[code]}. The agent goes on reporting, but keeps nothing there until this is fixed: ` +
-        `${ADVICE[code]}. A line says when its files are written again`,
-    );
-  }
-  logger.info({ file }, line);
-  return line;
-}
 
-/** A write to the file's directory went through: a trouble met again later is said again. */
-export function stateDirWorks(file: string): void {
-  const prefix = `${dirname(file)}\n`;
-  for (const key of said) if (key.startsWith(prefix)) said.delete(key);
+  /** A write to the file's directory went through: a trouble met again later is said again. */
+  works(file: string): void {
+    const prefix = `${dirname(file)}\n`;
+    for (const key of this.said) if (key.startsWith(prefix)) this.said.delete(key);
+  }
 }

@@ -6,7 +6,7 @@ import { readStateFile, StateFileError, writeAtomically } from '../util/atomic-f
 /** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 import { limited } from '../log/limited.js';
-import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../log/state-dir-trouble.js';
+import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
 
 /**
  * The devices the cloud was last told are present, kept in the state
@@ -24,6 +24,7 @@ export class ReportedStore {
   constructor(
     readonly file: string,
     private readonly logger: Logger,
+    private readonly trouble = new StateDirTrouble(),
   ) {}
 
   /** The devices of the last delivered report; none when there is no file or it is unreadable. */
@@ -54,11 +55,11 @@ export class ReportedStore {
     try {
       writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), devices }) + '\n');
       this.lastIds = ids;
-      stateDirWorks(this.file);
+      this.trouble.works(this.file);
       if (this.lastProblem) this.logger.info({ file: this.file }, 'the reported device set is kept in the state directory again');
       this.lastProblem = undefined;
     } catch (err) {
-      this.lastProblem = sayWriteFailure(
+      this.lastProblem = this.trouble.writeFailed(
         this.logger,
         this.file,
         err,

@@ -7,7 +7,7 @@ import { BasicAuth, loadWebConfig, type AuthAnswer, type WebConfig } from './web
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
-import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../log/state-dir-trouble.js';
+import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
 import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
@@ -31,6 +31,8 @@ export interface StatusServerOptions {
   hosts?: readonly string[];
   /** How often at most a connection looks whether the certificate or key file changed (default 1 s). */
   tlsCheckMs?: number;
+  /** The state directory's troubles, shared with the agent's other writers of it (one of its own if none). */
+  stateDirTrouble?: StateDirTrouble;
 }
 
 const BUSY_LINE_EVERY_MS = 60_000;
@@ -49,6 +51,7 @@ export class StatusServer {
   private readonly web: WebConfig;
   /** Who this process is past its pid, kept beside it for `doctor` (read once: it does not change). */
   private readonly started = processIdentity(process.pid);
+  private readonly trouble: StateDirTrouble;
   private readonly auth: BasicAuth;
   private readonly hostAllowed: (host: string | undefined) => boolean;
   private busySaidAt = -Infinity;
@@ -61,6 +64,7 @@ export class StatusServer {
     private readonly logger: Logger,
     private readonly options: StatusServerOptions = {},
   ) {
+    this.trouble = options.stateDirTrouble ?? new StateDirTrouble();
     this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
     this.auth = new BasicAuth(this.web.users);
     const listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
@@ -139,10 +143,10 @@ export class StatusServer {
     const file = this.options.stateFile;
     try {
       writeAtomically(file, JSON.stringify({ pid: process.pid, started: this.started, since: new Date().toISOString(), ...state }) + '\n');
-      stateDirWorks(file);
+      this.trouble.works(file);
       this.keepProblem = undefined;
     } catch (err) {
-      this.keepProblem = sayWriteFailure(
+      this.keepProblem = this.trouble.writeFailed(
         this.logger,
         file,
         err,

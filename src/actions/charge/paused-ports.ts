@@ -1,7 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import { limited } from '../../log/limited.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
-import { sayWriteFailure, stateDirWorks, stateWriteProblem } from '../../log/state-dir-trouble.js';
+import { StateDirTrouble, stateWriteProblem } from '../../log/state-dir-trouble.js';
 
 /** Far more than a host's hub ports take. */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -48,6 +48,7 @@ export class KeptPortsFile<T> implements PortsKeeper<T> {
     readonly file: string,
     private readonly logger: Logger,
     private readonly words: KeptWords<T>,
+    private readonly trouble = new StateDirTrouble(),
   ) {}
 
   load(): T[] {
@@ -76,11 +77,11 @@ export class KeptPortsFile<T> implements PortsKeeper<T> {
     try {
       writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), ports }) + '\n');
       this.last = key;
-      stateDirWorks(this.file);
+      this.trouble.works(this.file);
       if (this.lastProblem) this.logger.info({ file: this.file }, `${this.words.what} are kept in the state directory again`);
       this.lastProblem = undefined;
     } catch (err) {
-      this.lastProblem = sayWriteFailure(
+      this.lastProblem = this.trouble.writeFailed(
         this.logger,
         this.file,
         err,
@@ -111,14 +112,19 @@ export class KeptPortsFile<T> implements PortsKeeper<T> {
  * The next start reads this file and switches them on.
  */
 export class PausedPortsFile extends KeptPortsFile<PausedPort> {
-  constructor(file: string, logger: Logger) {
-    super(file, logger, {
-      isItem: isPausedPort,
-      keyOf: (p) => `${p.hub}:${p.port}=${p.udid}`,
-      lost: 'hub ports a previous run left off (if any) must be switched on by hand',
-      unsaved: 'after a crash they would stay off until switched on by hand',
-      what: 'the hub ports held off',
-    });
+  constructor(file: string, logger: Logger, trouble?: StateDirTrouble) {
+    super(
+      file,
+      logger,
+      {
+        isItem: isPausedPort,
+        keyOf: (p) => `${p.hub}:${p.port}=${p.udid}`,
+        lost: 'hub ports a previous run left off (if any) must be switched on by hand',
+        unsaved: 'after a crash they would stay off until switched on by hand',
+        what: 'the hub ports held off',
+      },
+      trouble,
+    );
   }
 }
 

@@ -5,6 +5,7 @@
 // message and counts them in /metrics.
 import type { Logger } from '../../log/logger.js';
 import type { Metric } from '../../util/metric.js';
+import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { KeptPortsFile, type PortsKeeper } from './paused-ports.js';
 
 /** A hub port that kept a phone on power while switched off. */
@@ -78,14 +79,19 @@ export class PowerPaths {
 }
 
 /** The file of the ports that do not cut power, in the state directory. */
-export function uncutPortsFile(file: string, logger: Logger): KeptPortsFile<UncutPort> {
-  return new KeptPortsFile<UncutPort>(file, logger, {
-    isItem: isUncutPort,
-    keyOf: (p) => placeKey(p.hub, p.port),
-    lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
-    unsaved: 'after a restart they would be tried for a charge pause again',
-    what: 'the hub ports that do not cut power',
-  });
+export function uncutPortsFile(file: string, logger: Logger, trouble?: StateDirTrouble): KeptPortsFile<UncutPort> {
+  return new KeptPortsFile<UncutPort>(
+    file,
+    logger,
+    {
+      isItem: isUncutPort,
+      keyOf: (p) => placeKey(p.hub, p.port),
+      lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
+      unsaved: 'after a restart they would be tried for a charge pause again',
+      what: 'the hub ports that do not cut power',
+    },
+    trouble,
+  );
 }
 
 function placeKey(hub: string, port: number): string {
