@@ -32,11 +32,19 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** Ports this process handed out: not handed out again, so that one given back (an adb server killed, a phone unplugged) is there for its owner to take again. */
+const handedOut = new Set<number>();
+/** Slices of the range, one for each of the test workers that run at once (vitest's VITEST_POOL_ID, 1 to 3) and one for other processes. */
+const SLICES = 4;
+
 /**
  * A free port for another process to listen on, below the kernel's
  * ephemeral range: a port the kernel handed out goes back into that range,
  * where any outgoing connection (adb to a phone) may take it before the
- * other process listens on it.
+ * other process listens on it. Each test worker draws from its own slice and
+ * never twice the same port: an adb server restarted on its port found a
+ * simulated phone of the other worker there once (CI13: the restart's first
+ * request reset, then refused), when both drew from the whole range.
  */
 export async function freePort(): Promise<number> {
   let low = 32768;
@@ -47,8 +55,12 @@ export async function freePort(): Promise<number> {
   }
   const top = Math.max(1100, low - 1);
   const bottom = Math.max(1025, top - 10_000);
+  const size = Math.floor((top - bottom) / SLICES);
+  const from = bottom + ((Number(process.env.VITEST_POOL_ID) || 0) % SLICES) * size;
   for (let attempt = 0; ; attempt++) {
-    const port = bottom + Math.floor(Math.random() * (top - bottom));
+    const port = from + Math.floor(Math.random() * size);
+    // A slice used up (thousands of ports in one process) may hand out a port again rather than fail.
+    if (handedOut.has(port) && attempt < 10 * size) continue;
     const server = net.createServer();
     const ok = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
@@ -56,9 +68,10 @@ export async function freePort(): Promise<number> {
     });
     if (ok) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      handedOut.add(port);
       return port;
     }
-    if (attempt > 100) throw new Error('no free port below the ephemeral range');
+    if (attempt > 10 * size + 100) throw new Error('no free port below the ephemeral range');
   }
 }
 
