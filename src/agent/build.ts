@@ -12,7 +12,6 @@ import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
 import { answeredAll, featureMetrics } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
-import { HealthMonitor } from '../health/monitor.js';
 import { hostHeatOf } from '../health/host-heat-feature.js';
 import type { Logger } from '../log/logger.js';
 import { carryClock } from '../log/limited.js';
@@ -113,7 +112,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     sources: platforms.sources,
     registry,
     features,
-    health: new HealthMonitor(settings.health, logger, () => clock.wall(), heat),
     settings,
     machine: new MachineCollector({ version: agentVersion, buildNumber: buildNumber(projectRoot, agentVersion, env) }),
     cloud: options.cloud ?? noCloud,

@@ -47,7 +47,7 @@ type FeatureContext = UsbContext & {
   pausedPorts?: PausedPortsKeeper;
   /** The actions' one look-up of a device's port and charge way: the rows show the way the actions would apply. */
   mapping?: DeviceMapping;
-  /** The host-level judge of hot batteries the health monitor reads too; the feature makes its own without it. */
+  /** The host-level judge of hot batteries health's judging reads too; the host-heat feature makes its own without it. */
   heat?: HostHeat;
 };
 
@@ -62,8 +62,12 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE), presence: registry.presence }),
     readinessFeature(registry, context?.settings.readiness.checks ?? [], readinessReader, context?.logger),
     readinessFixFeature(stats),
-    // What the health rules keep of a device, in the views: its PROBLEMS column closes list's table, after the columns above.
-    healthFeature(registry),
+    // Judges each fresh reading before every feature's annotate pass (DeviceFeature.judge), and shows what the rules keep
+    // of a device: its PROBLEMS column closes list's table, after the columns above. Judges nothing without the health settings.
+    healthFeature(
+      registry,
+      context?.settings.health && { settings: context.settings.health, logger: context.logger, now: () => context.clock.wall(), heat: context.heat },
+    ),
     // After health, once per report: several phones hot together are one host-level line; off without the health settings.
     ...(context?.settings.health ? [hostHeatFeature(context.settings.health, context.logger, () => context.clock.monotonic(), context.heat)] : []),
   ];

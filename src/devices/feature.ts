@@ -6,7 +6,7 @@
 // and `owe` the presence ledger, before the report asks it.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
-import type { DeviceSnapshot } from './record.js';
+import type { DeviceSnapshot, Platform } from './record.js';
 import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
 
 /** A part of the daemon with a lifecycle, as the Agent starts it in order and stops it in reverse. */
@@ -75,7 +75,15 @@ export interface DeviceFeature<Wiring = never> {
    */
   owe?(listing: Listing): void;
   /**
-   * The report's devices once the sources and health are done with them:
+   * The report's freshly read devices, judged before any annotate pass: the
+   * sources' readings, and the last reading of a listed device that did not
+   * answer, but not a device held off its source (its last reading is not a
+   * new one to judge). A feature that judges readings (health) marks them
+   * here, writing only its own facets; in registration order.
+   */
+  judge?(devices: readonly DeviceInfo[], sources: Judging): DeviceInfo[];
+  /**
+   * The report's devices once the sources and the judges are done with them:
    * the feature's own changes (a paused phone made UNAVAILABLE, one off adb
    * added back), in registration order.
    */
@@ -110,6 +118,19 @@ export interface DeviceFeature<Wiring = never> {
 /** What the report knows of its sources' listings when the features owe. */
 export interface Listing {
   absentIsGone(udid: string): boolean;
+}
+
+/** What the report knows of its sources when the features judge. */
+export interface Judging {
+  /** The platforms whose records' failures count shell sessions (their sources say so). */
+  shell: ReadonlySet<Platform>;
+}
+
+/** Each feature that judges readings, over the report's freshly read devices, in registration order. */
+export function judgeAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[], sources: Judging): DeviceInfo[] {
+  let out = [...devices];
+  for (const f of features) if (f.judge) out = f.judge(out, sources);
+  return out;
 }
 
 /** Each feature's word to the presence ledger before the report asks it, in registration order. */

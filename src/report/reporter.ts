@@ -2,7 +2,6 @@ import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError }
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { Platform } from '../devices/record.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
 import type { AgentStats } from '../stats/agent-stats.js';
@@ -14,7 +13,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
-import { annotateAll, oweAll, type DeviceFeature } from '../devices/feature.js';
+import { annotateAll, judgeAll, oweAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 
@@ -24,8 +23,7 @@ export interface ReporterDeps {
   nodeId: string;
   sources: readonly DeviceSource[];
   registry: DeviceRegistry;
-  health: HealthStep;
-  /** What acts on devices, in registration order (src/agent/features.ts): each annotates the report after health. */
+  /** What acts on devices, in registration order (src/agent/features.ts): the judges (health) first, then each annotates the report. */
   features: readonly DeviceFeature[];
   settings: DecorateSettings;
   machine: { collect(): Promise<Machine> };
@@ -50,23 +48,13 @@ export interface ReporterDeps {
   changes?: { takeNews(): boolean };
 }
 
-/**
- * The report's health step: each device judged by the health rules, its
- * problems in its message (src/health/monitor.ts's HealthMonitor, which the
- * wiring hands in, so that the report imports no feature). `shell`: the
- * platforms whose records' failures count shell sessions.
- */
-export interface HealthStep {
-  apply(infos: readonly DeviceInfo[], records: DeviceRegistry, shell?: ReadonlySet<Platform>): DeviceInfo[];
-}
-
 export type ReportOutcome =
   | { delivered: true; failedDevices: FailedDevice[]; body: ReportBody; sent: string[] }
   | { delivered: false; error: Error; failure: Failure; retryAfterMs?: number; body?: ReportBody };
 
 /**
- * One report, in one direction: collect (every source) → health → decorate
- * → compose with the UNPLUGGED records still owed → PUT; the outcome goes
+ * One report, in one direction: collect (every source) → the features judge
+ * (health) and annotate → decorate → compose with the UNPLUGGED records still owed → PUT; the outcome goes
  * back to the caller. It decides nothing about timing: when to report, and
  * what to inventory, is the planner's.
  */
@@ -131,9 +119,9 @@ export class Reporter {
     const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
     const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
     const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));
-    // The features after health and the held devices.
+    // The judges (health) on the fresh readings, then the held devices join, then every feature's annotate pass.
     const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
-    const judged = [...deps.health.apply(collected, deps.registry, shell), ...held];
+    const judged = [...judgeAll(deps.features, collected, { shell }), ...held];
     const devices = annotateAll(deps.features, judged).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');

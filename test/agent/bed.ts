@@ -9,7 +9,6 @@ import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../../s
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
 import type { Platform } from '../../src/devices/record.js';
-import { HealthMonitor } from '../../src/health/monitor.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
 import type { CollectRequest, DeviceSource, SourceDevice, SourceEvents } from '../../src/platforms/source.js';
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
@@ -169,13 +168,22 @@ export function reportBed(options: BedOptions = {}) {
     requestTimeoutSeconds: 30,
   };
   const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
-  const features = buildFeatures(registry, undefined, stats);
+  // As the daemon builds them, with its health settings: health judges each reading; no kernel log or sysfs to follow.
+  const features = buildFeatures(
+    registry,
+    {
+      settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
+      stateDir: '/nonexistent',
+      logger,
+      clock,
+    },
+    stats,
+  );
   const reporter = new Reporter({
     nodeId: 'n1',
     sources,
     registry,
     features,
-    health: new HealthMonitor(shippedHealth, logger),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => ({ hostname: 'h' }) as never },
     cloud,

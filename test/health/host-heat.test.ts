@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
-import { annotateAll, featureMetrics } from '../../src/devices/feature.js';
+import { annotateAll, featureMetrics, judgeAll } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { formatMetrics } from '../../src/status/metrics.js';
 import type { Clock, Timers } from '../../src/util/clock.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
 import { hostHeatOf } from '../../src/health/host-heat-feature.js';
-import { HealthMonitor } from '../../src/health/monitor.js';
 import { androidPhone } from '../support/devices.js';
 import { shippedHealth } from './defaults.js';
 
@@ -120,6 +119,8 @@ describe('host-level hot batteries, as registered', () => {
 });
 
 describe('host-level hot batteries with the health monitor, as the daemon wires them (src/agent/build.ts)', () => {
+  // The report's judges, then its annotate passes (src/report/reporter.ts), over the features as registered.
+  const shell = { shell: new Set(['android'] as const) };
   it('a phone turning hot while the host episode holds gets no warning of its own: the host line names the cause, its message points there', () => {
     let now = 0;
     const clock: Clock & Timers = { ...systemClock, monotonic: () => now };
@@ -129,7 +130,6 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.identify(`android/${s}`, s);
-    const monitor = new HealthMonitor(shippedHealth, log.logger, () => clock.wall(), heat);
     const features = buildFeatures(registry, {
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
       stateDir: '/nonexistent',
@@ -141,9 +141,10 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const report = () =>
       annotateAll(
         features,
-        monitor.apply(
+        judgeAll(
+          features,
           serials.map((s) => ({ ...androidPhone(s), battery: { status: 'CHARGING', temperature: temps.get(s)!, percentage: '80' } })),
-          registry,
+          shell,
         ),
       );
     report();
@@ -169,7 +170,6 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.identify(`android/${s}`, s);
-    const monitor = new HealthMonitor(shippedHealth, log.logger, () => 0, heat);
     const features = buildFeatures(registry, {
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
       stateDir: '/nonexistent',
@@ -180,9 +180,10 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const report = (temps: Record<string, number>) =>
       annotateAll(
         features,
-        monitor.apply(
+        judgeAll(
+          features,
           Object.entries(temps).map(([s, t]) => ({ ...androidPhone(s), battery: { status: 'CHARGING', temperature: t, percentage: '80' } })),
-          registry,
+          shell,
         ),
       );
     const own = () => log.lines().filter((l) => l.problem === 'battery_hot' && l.level === 'warn');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { HealthMonitor } from '../../src/health/monitor.js';
+import { healthFeature } from '../../src/health/feature.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { DeviceSource } from '../../src/platforms/source.js';
 import { cleanString, cleanStrings, REPLACEMENT } from '../../src/report/clean-strings.js';
@@ -112,13 +112,14 @@ const machine: fc.Arbitrary<Machine> = fc.record({
 const source = (devices: () => DeviceInfo[]): DeviceSource => fakeSource(async () => devices());
 
 function reporter(nodeId: string, sink: ReportSink, devices: () => DeviceInfo[], host: Machine): Reporter {
+  const registry = new DeviceRegistry();
   return new Reporter({
     nodeId,
     cloud: sink,
     sources: [source(devices)],
-    registry: new DeviceRegistry(),
-    features: [],
-    health: new HealthMonitor(shippedHealth, silentLogger()),
+    registry,
+    // Health judges each reading, as in the daemon: its messages are cleaned too.
+    features: [healthFeature(registry, { settings: shippedHealth })],
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => host },
     unplugged: new UnpluggedLedger(),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
+import { withNotes } from '../../src/cloud/device-message.js';
+import type { DeviceFeature } from '../../src/devices/feature.js';
 import { logFailedDevices, Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { HealthMonitor } from '../../src/health/monitor.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
 import { systemClock } from '../../src/util/clock.js';
-import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
@@ -54,6 +54,8 @@ const recordingSource = (devices: () => Promise<DeviceInfo[]>, requests: Collect
 
 interface Extra {
   registry?: DeviceRegistry;
+  /** Instead of the registered features (built on the registry). */
+  features?: (registry: DeviceRegistry) => DeviceFeature[];
   stats?: AgentStats;
   machine?: () => Promise<Machine>;
   collectTimeoutMs?: number;
@@ -68,8 +70,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
     cloud: sink,
     sources: [recordingSource(async () => devices(), requests)],
     registry,
-    features: buildFeatures(registry),
-    health: new HealthMonitor(shippedHealth, silentLogger()),
+    features: extra.features?.(registry) ?? buildFeatures(registry),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: extra.machine ?? (async () => machine) },
     unplugged: new UnpluggedLedger(),
@@ -92,6 +93,37 @@ function known(...udids: string[]): DeviceRegistry {
 const plan = (request: CollectRequest, reason = 'x'): ReportPlan => ({ request, reason, complete: true, listed: true, deadline: Date.now() + 60_000 });
 
 describe('Reporter', () => {
+  it("the features' judges see the fresh readings only, before any feature's annotate pass; a device held off its source joins after them", async () => {
+    const judged: string[][] = [];
+    const annotated: string[] = [];
+    const features = (registry: DeviceRegistry): DeviceFeature[] => [
+      // Registered before the judge: its annotate pass still sees the judged devices.
+      {
+        name: 'first',
+        owe: () => registry.presence.owe({ kind: 'charge-paused', scope: 'P' }, [device('P')], { while: 'test' }),
+        annotate: (devices) => {
+          annotated.push(...devices.map((d) => `${d.udid}: ${d.message ?? ''}`));
+          return [...devices];
+        },
+      },
+      {
+        name: 'judge',
+        judge: (devices, sources) => {
+          judged.push([...devices.map((d) => d.udid), `shell: ${[...sources.shell].join()}`]);
+          return devices.map((d) => withNotes({ ...d }, ['judged']));
+        },
+      },
+    ];
+    const sink = new GatedSink();
+    const { r } = reporter(sink, () => [device('A')], silentLogger(), { features });
+    const sent = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    await sent;
+    // The source does not count shell sessions (fakeSource): no platform's failures are shell sessions.
+    expect(judged).toEqual([['A', 'shell: ']]);
+    expect(annotated).toEqual(['A: judged', 'P: ']);
+  });
+
   it('collects with the request it is given and returns the udids it carried', async () => {
     const sink = new GatedSink();
     const { r, requests } = reporter(sink, () => [device('A'), device('B')]);
