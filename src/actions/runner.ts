@@ -89,11 +89,15 @@ export interface ActionRunnerOptions {
 }
 
 /**
- * How long the start of counted work is kept: one hour, the longest window
- * a decision counts in today (Samsung's write cooldown, the hourly limits).
- * A longer cooldown would need a longer window here.
+ * How long the start of counted work is kept: one hour, the window the
+ * hourly limits and Samsung's write cooldown count in. Work whose cooldown
+ * may be longer says how long its starts are kept (run's `counted`:
+ * recovery's offline cooldown, up to a day).
  */
 const COUNTED_WINDOW_MS = 3_600_000;
+
+/** Counted: whether a piece of work's start counts, and for how long it is kept when longer than the counted window. */
+export type Counted = boolean | { keepMs: number };
 
 export class ActionRunner {
   /** The actions that have looked and are not stopped, with their next tick. */
@@ -101,8 +105,8 @@ export class ActionRunner {
   private readonly stopped = new Set<Action>();
   /** The targets with a piece of work in flight (run). */
   private readonly working = new Set<string>();
-  /** When counted work of each target started (monotonic ms, oldest first), within the counted window. */
-  private readonly counted = new Map<string, number[]>();
+  /** When counted work of each target started (monotonic ms, oldest first), within the target's window. */
+  private readonly counted = new Map<string, { keepMs: number; starts: number[] }>();
   private readonly inFlight = new InFlight();
 
   constructor(private readonly o: ActionRunnerOptions) {}
@@ -170,12 +174,13 @@ export class ActionRunner {
    * decision waiting on isBusy is made at once, not at the next tick.
    * `counted`: its start counts toward the target's cooldown and limits
    * (startsOf), whether the work then succeeds or not: a phone that fails
-   * every write is not written in a storm.
+   * every write is not written in a storm; `{ keepMs }`, kept that long
+   * when it is more than the counted window.
    */
-  run(target: string, work: () => Promise<void>, then?: Action, counted = false): boolean {
+  run(target: string, work: () => Promise<void>, then?: Action, counted: Counted = false): boolean {
     if (this.working.has(target)) return false;
     this.working.add(target);
-    if (counted) this.count(target);
+    if (counted) this.count(target, counted === true ? COUNTED_WINDOW_MS : Math.max(COUNTED_WINDOW_MS, counted.keepMs));
     this.inFlight.track(
       (async () => {
         try {
@@ -196,12 +201,13 @@ export class ActionRunner {
 
   /**
    * When counted work of the target started (monotonic ms, oldest first),
-   * within the counted window: a decision's cooldown and hourly limit take
-   * this as a value.
+   * within its window: a decision's cooldown and hourly limit take this as
+   * a value.
    */
   startsOf(target: string): readonly number[] {
     const now = this.o.clock.monotonic();
-    return (this.counted.get(target) ?? []).filter((at) => now - at < COUNTED_WINDOW_MS);
+    const entry = this.counted.get(target);
+    return entry ? entry.starts.filter((at) => now - at < entry.keepMs) : [];
   }
 
   /** Work kept for settled() whose action keeps its own mark of it (a port switching). */
@@ -219,15 +225,15 @@ export class ActionRunner {
     await this.inFlight.settled();
   }
 
-  /** A counted start now; starts past the window are dropped, and a target with none left is forgotten (bounded however many phones come and go). */
-  private count(target: string): void {
+  /** A counted start now; starts past their window are dropped, and a target with none left is forgotten (bounded however many phones come and go). */
+  private count(target: string, keepMs: number): void {
     const now = this.o.clock.monotonic();
-    for (const [key, starts] of this.counted) {
-      const kept = starts.filter((at) => now - at < COUNTED_WINDOW_MS);
-      if (kept.length > 0) this.counted.set(key, kept);
+    for (const [key, entry] of this.counted) {
+      const kept = entry.starts.filter((at) => now - at < entry.keepMs);
+      if (kept.length > 0) this.counted.set(key, { ...entry, starts: kept });
       else this.counted.delete(key);
     }
-    this.counted.set(target, [...(this.counted.get(target) ?? []), now]);
+    this.counted.set(target, { keepMs, starts: [...(this.counted.get(target)?.starts ?? []), now] });
   }
 
   private async ask(gate: BookingGate, deviceId: string, then: Action): Promise<void> {

@@ -286,4 +286,24 @@ describe('ActionRunner', () => {
     time.advance(601_000);
     expect(runner.startsOf('S1')).toEqual([]);
   });
+
+  it("keeps a start longer when its work says so (recovery's offline cooldown, up to a day), never shorter than the hour, and forgets it after", async () => {
+    const time = new VirtualTime();
+    const runner = new ActionRunner({ clock: time.clock(), booking: undefined });
+    runner.run('host', () => Promise.resolve(), undefined, { keepMs: 86_400_000 });
+    runner.run('short', () => Promise.resolve(), undefined, { keepMs: 60_000 });
+    await runner.settled();
+    time.advance(3_600_000);
+    // A day's cooldown still counts from it; a minute's is kept the hour, as any counted start.
+    expect(runner.startsOf('host')).toEqual([0]);
+    expect(runner.startsOf('short')).toEqual([]);
+    time.advance(86_400_000 - 3_600_000 - 1);
+    expect(runner.startsOf('host')).toEqual([0]);
+    time.advance(1);
+    expect(runner.startsOf('host')).toEqual([]);
+    // Another counted start drops what no window keeps: nothing of 'host' stays behind.
+    runner.run('other', () => Promise.resolve(), undefined, true);
+    await runner.settled();
+    expect(runner.startsOf('host')).toEqual([]);
+  });
 });

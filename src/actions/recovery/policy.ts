@@ -84,7 +84,16 @@ export interface DueDisruption {
 export interface TickInput {
   cleared?: ReadonlyMap<string, ReadonlySet<Disruption>> | 'all';
   portOff?: ReadonlySet<string>;
+  /**
+   * When the last offline reconnect started (monotonic ms), the runner's
+   * counted start of OFFLINE_RECONNECT_TARGET, kept for a whole offline
+   * cooldown; none: not within it.
+   */
+  lastOfflineReconnect?: number;
 }
+
+/** The runner's target of the host's offline reconnect, whose counted start the offline cooldown decides from. */
+export const OFFLINE_RECONNECT_TARGET = 'reconnect-offline';
 
 /** held: adb answered "already connected" while it listed the address offline: it holds the dead transport, and only its dropping it lets a connect help. */
 interface ConnectEntry {
@@ -94,9 +103,8 @@ interface ConnectEntry {
   heldAt?: number;
 }
 
-/** What the policy keeps between ticks: the offline-reconnect cooldown and the connect backoff of each configured address. */
+/** What the policy keeps between ticks: the connect backoff of each configured address, and the hubs said. */
 interface Memory {
-  lastOfflineReconnect: number;
   connects: Map<string, ConnectEntry>;
   /** The hubs whose lost phones were said, while the episode lasts. */
   hubsSaid: Set<string>;
@@ -160,13 +168,14 @@ const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'resc
  * Pure policy. Feed it the devices (with their failure counts and kick
  * history from the registry), a time and the booking gate's clearances as
  * values; ask it which actions to take now. It keeps per-device nothing: only
- * the offline-reconnect cooldown and the connect backoff of the configured
- * network addresses. The runner asks first which disruptions are due (due(),
+ * the connect backoff of the configured network addresses, and which hubs'
+ * lost phones it said; the offline-reconnect cooldown decides from the
+ * runner's counted start (TickInput.lastOfflineReconnect). The runner asks first which disruptions are due (due(),
  * which changes nothing), gets the gate's verdict on each, and then ticks
  * with them.
  */
 export class RecoveryPolicy {
-  private readonly memory: Memory = { lastOfflineReconnect: -Infinity, connects: new Map(), hubsSaid: new Set() };
+  private readonly memory: Memory = { connects: new Map(), hubsSaid: new Set() };
 
   constructor(
     private readonly settings: RecoverySettings,
@@ -215,14 +224,13 @@ export class RecoveryPolicy {
    * order it would (the gate's budget is spent in that order); nothing
    * changes. Which are due does not turn on the answers.
    */
-  due(devices: readonly ListedDevice[], now: number, portOff?: ReadonlySet<string>): DueDisruption[] {
+  due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}): DueDisruption[] {
     const asked: DueDisruption[] = [];
     const copy: Memory = {
-      lastOfflineReconnect: this.memory.lastOfflineReconnect,
       connects: new Map([...this.memory.connects].map(([a, e]) => [a, { ...e }])),
       hubsSaid: new Set(this.memory.hubsSaid),
     };
-    this.plan(copy, devices, now, { cleared: new Map(), ...(portOff && { portOff }) }, asked);
+    this.plan(copy, devices, now, { ...input, cleared: new Map() }, asked);
     return asked;
   }
 
@@ -235,7 +243,7 @@ export class RecoveryPolicy {
   }
 
   private plan(memory: Memory, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
-    const { cleared = 'all', portOff = new Set<string>() } = input;
+    const { cleared = 'all', portOff = new Set<string>(), lastOfflineReconnect = -Infinity } = input;
     // Asked last, only about a device an action is due for: what the gate let through.
     const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
       const key = d.key ?? d.serial;
@@ -253,8 +261,7 @@ export class RecoveryPolicy {
     // forgets a TCP device whose transport is dropped (`adb reconnect
     // offline` included), and one connected by hand would not come back.
     const offline = seen.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || connects.has(d.serial)));
-    const reconnectDue =
-      this.settings.reconnectOffline && (now - memory.lastOfflineReconnect >= this.settings.offlineCooldownMs || now < memory.lastOfflineReconnect);
+    const reconnectDue = this.settings.reconnectOffline && (now - lastOfflineReconnect >= this.settings.offlineCooldownMs || now < lastOfflineReconnect);
     const toReconnect: ListedDevice[] = [];
     for (const d of offline) {
       const step = this.offlineStep(d, now, reconnectDue, mayDisturb);
@@ -264,7 +271,6 @@ export class RecoveryPolicy {
     if (reconnectDue && toReconnect.length > 0) {
       const allowed = toReconnect.filter((d) => mayDisturb(d, 'reconnect-offline'));
       if (allowed.length > 0) {
-        memory.lastOfflineReconnect = now;
         const serials = allowed.map((d) => d.serial);
         actions.push({
           kind: 'reconnect-offline',

@@ -4,7 +4,7 @@ import { ChargePauses, portHeldOff, type ChargeEntry } from '../../hub/charge-pa
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
-import { HOUR_MS, RecoveryPolicy, type Disruption, type DueDisruption } from './policy.js';
+import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { bookingGateOf, cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import type { PortPower } from '../../hub/uhubctl.js';
@@ -135,11 +135,14 @@ export class Recovery extends RunnerAction {
     const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
     const conflicts = conflictsOf(claims);
     const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
+    // The offline cooldown counts from the runner's start of the last reconnect.
+    const lastOfflineReconnect = this.runner.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
+    const facts = { portOff, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
     // The disruptions due, cleared (or not) before the policy decides, as values.
-    const { cleared, verdicts } = this.clear(this.policy.due(devices, now, portOff), ids, conflicts, keyRefused);
+    const { cleared, verdicts } = this.clear(this.policy.due(devices, now, facts), ids, conflicts, keyRefused);
     const attention = new Map<string, string>();
     const quiet = new Set<string>();
-    for (const planned of this.policy.tick(devices, now, { cleared, portOff })) {
+    for (const planned of this.policy.tick(devices, now, { ...facts, cleared })) {
       if (planned.kind === 'hub-lost') {
         void carry(this.carrying, planned);
         continue;
@@ -161,11 +164,18 @@ export class Recovery extends RunnerAction {
         const record = registry.get(action.key);
         escalations.note(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, record?.udid, record?.failures ?? 0);
       }
-      this.runner.run(`${action.kind} ${targetOf(action)}`, () => carry(this.carrying, action));
+      this.runner.run(...this.work(action));
     }
     this.refusals.listed(new Set(records.map((r) => r.serial)));
     noteHolds(this.holds, records, verdicts);
     noteAttention(this.holds, records, attention, quiet);
+  }
+
+  /** The runner's work for an action: the host's offline reconnect counted, and kept for its whole cooldown. */
+  private work(action: RecoveryAction): Parameters<ActionRunner['run']> {
+    const go = () => carry(this.carrying, action);
+    if (action.kind !== 'reconnect-offline') return [`${action.kind} ${targetOf(action)}`, go];
+    return [OFFLINE_RECONNECT_TARGET, go, undefined, { keepMs: this.options.settings.recovery.offlineCooldownSeconds * 1000 }];
   }
 
   /**

@@ -18,11 +18,14 @@ import {
 /**
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go
  * into a registry, which the policy reads, with the registry's memory of the
- * kicks by serial (Escalations), which outlives a record that drops off the list.
+ * kicks by serial (Escalations), which outlives a record that drops off the list,
+ * and the start of the last offline reconnect, which the runner counts when
+ * the work starts (at once here: the work takes no time).
  */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
   private readonly escalations = new Escalations(this.registry, 'android');
+  private lastOfflineReconnect: number | undefined;
 
   constructor(
     settings: RecoverySettings,
@@ -58,8 +61,10 @@ class PolicyBed extends RecoveryPolicy {
       hubPort: this.ports.get(r.serial),
       ...historyOf(escalations.of(r.serial)),
     }));
-    const actions = super.tick(listed, now);
+    const last = this.lastOfflineReconnect;
+    const actions = super.tick(listed, now, last === undefined ? {} : { lastOfflineReconnect: last });
     for (const a of actions) {
+      if (a.kind === 'reconnect-offline') this.lastOfflineReconnect = now;
       if (a.kind === 'reconnect-offline') for (const serial of a.serials) escalations.reconnected(serial);
       if (a.kind !== 'kick' && a.kind !== 'power-cycle') continue;
       escalations.note(a.serial, a.kind === 'kick' ? 'kick' : 'cycle', now, undefined, this.registry.get(a.key)?.failures);

@@ -77,6 +77,23 @@ describe('a booked phone stuck offline', () => {
   });
 });
 
+describe('an offline phone with an offline cooldown longer than the hour the runner keeps counted starts', () => {
+  it("is reconnected once per cooldown, counted from the runner's start of the last reconnect", async () => {
+    const bed = recoveryBed({ env: { DEVICE_AGENT_RECOVERY_OFFLINE_COOLDOWN_SECONDS: '10800' } });
+    bed.list('R58M12AB', 'offline');
+    bed.recovery.start();
+    await bed.advance(5_000);
+    expect(bed.doneSince(0)).toEqual(['reconnect offline']);
+    const first = bed.done[0]!.at;
+    // Past the hour, still within the 3 h cooldown: nothing.
+    await bed.advance(3 * 3_600_000 - 10_000);
+    expect(bed.doneSince(first + 1)).toEqual([]);
+    await bed.advance(10_000);
+    expect(bed.doneSince(first + 1)).toEqual(['reconnect offline']);
+    expect(bed.done.at(-1)!.at - first).toBeGreaterThanOrEqual(3 * 3_600_000);
+  });
+});
+
 describe('a wedged phone a kick did not bring back, booked', () => {
   it('has its power cycle held while booked, saying so, and cycled once the booking ends', async () => {
     const bed = await phoneOnHub('OFFCYC03');
