@@ -115,24 +115,21 @@ podman image inspect "$image" | has '"Healthcheck"' || fail "the image has no HE
 pass "$listing"
 
 # ---- the test bed on this host -----------------------------------------------
-# A free port below the kernel's ephemeral range: a port the kernel handed
+# Free ports below the kernel's ephemeral range: a port the kernel handed
 # out (listen on 0) goes back into that range, and the containers share the
 # host's network, so an outgoing connection (adb to a phone) could take it
-# before the agent listens on it (EADDRINUSE, seen in CI).
-free_port() {
-  "$node" -e "
-    const net = require('net');
-    const low = Number(require('fs').readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    const top = Math.max(1100, low - 1), bottom = Math.max(1025, top - 10000);
-    const tryPort = (n) => {
-      const port = bottom + Math.floor(Math.random() * (top - bottom));
-      const s = net.createServer().once('error', () => (n > 0 ? tryPort(n - 1) : process.exit(1)));
-      s.listen(port, '127.0.0.1', () => s.close(() => console.log(port)));
-    };
-    tryPort(50);"
-}
-cloud_port=$(free_port)
-control_port=$(free_port)
+# before the agent listens on it (EADDRINUSE, seen in CI). Every port this
+# check needs, drawn at once by test/sim/adb-server.ts's freePort from the
+# slice it keeps for processes other than the test workers: the soak
+# tier's workers, beside this check in CI, draw from slices of their own
+# (this check drew from the whole range before, theirs included), and one
+# process hands out no port twice (separate draws could).
+ports=$("$node" --input-type=module -e "
+  import { freePort } from '$repo/dist/test/sim/adb-server.js';
+  const ports = [];
+  for (let i = 0; i < 7; i++) ports.push(await freePort());
+  console.log(ports.join(' '));") || fail "no free ports below the ephemeral range"
+read -r cloud_port control_port adb_port status_port host_adb_port host_status_port hub_status_port <<<"$ports"
 # lib.sh's bed and wait_put: the bed runs here.
 bed_port=$control_port
 bed_node() { "$node" -e "$1"; }
@@ -185,8 +182,6 @@ check_logs_json() {
 
 # ---- profile usb: adb inside the container -------------------------------------
 say "profile usb: adb server inside the container"
-adb_port=$(free_port)
-status_port=$(free_port)
 start_bed "$adb_port"
 t0=$(now_ms)
 run_usb "da-usb-$run_id" "$adb_port"
@@ -237,12 +232,11 @@ pass "same node id and adb key"
 
 # ---- profile host-adb: adb server on the host ------------------------------------
 say "profile host-adb: adb server on the host"
-host_adb_port=$(free_port)
 adb_home=$(mktemp -d)
 HOME=$adb_home adb -P "$host_adb_port" server nodaemon >"$work/host-adb.log" 2>&1 &
 adb_pid=$!
 start_bed "$host_adb_port"
-status_port=$(free_port)
+status_port=$host_status_port
 t0=$(now_ms)
 names+=("da-host-$run_id")
 podman run -d --name "da-host-$run_id" "${common[@]}" \
@@ -300,7 +294,7 @@ kill "$bed_pid" 2>/dev/null && wait "$bed_pid" 2>/dev/null || true
 "$node" "$repo/dist/test/deploy/bed.js" --adb-port "$host_adb_port" --cloud-port "$cloud_port" --control-port "$control_port" --serials PODMAN01,PODMAN02 \
   --profile samsung-galaxy-s25-plus --hub-sysfs "$hub_tree/sysfs" --hub-ports 1-1:1=PODMAN01,1-1:2=PODMAN02 >"$work/bed.log" 2>&1 &
 bed_pid=$!
-status_port=$(free_port)
+status_port=$hub_status_port
 t0=$(now_ms)
 hub_agent=(--env-file "$env_file" -e DEVICE_AGENT_HUB_PORTS="$hub_ports" -e DEVICE_AGENT_CHARGE_WAYS=PODMAN01=uhubctl -e DEVICE_AGENT_CHARGE_HIGH_PERCENT=90
   -e DEVICE_AGENT_CHARGE_LOW_PERCENT=40 -e DEVICE_AGENT_CHARGE_MAX_PAUSE_SECONDS=20 -e DEVICE_AGENT_RECOVERY_POWER_CYCLE=true
