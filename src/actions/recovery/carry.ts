@@ -98,7 +98,7 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
       case 'needs-person':
         return;
       case 'hub-lost':
-        // Said here once per episode (the policy's memory), instead of a line per phone.
+        // Said once per episode (recovery.ts keeps which hubs were said), instead of a line per phone.
         logger.warn({ hub: action.hub, serials: action.serials }, `${action.reason}; recovery does not kick or cycle them one by one`);
         c.stats.counter(RECOVERY_USB).add('hub_lost');
         return;

@@ -60,7 +60,7 @@ export type RecoveryAction =
    * (hub-lost), not one of its own.
    */
   | { kind: 'needs-person'; serial: string; key: string; reason: string; quiet?: boolean }
-  /** Not an action: several phones of one hub lost together, said once per episode (one line, one count), not once per phone. */
+  /** Not an action: several phones of one hub lost together, at every look while the episode lasts; recovery says it once per episode (one line, one count), not once per phone. */
   | { kind: 'hub-lost'; hub: string; serials: string[]; reason: string };
 
 /** The disruptive actions, which the booking gate is asked about. */
@@ -103,11 +103,9 @@ interface ConnectEntry {
   heldAt?: number;
 }
 
-/** What the policy keeps between ticks: the connect backoff of each configured address, and the hubs said. */
+/** What the policy keeps between ticks: the connect backoff of each configured address. */
 interface Memory {
   connects: Map<string, ConnectEntry>;
-  /** The hubs whose lost phones were said, while the episode lasts. */
-  hubsSaid: Set<string>;
 }
 
 /** Phones of one hub whose ports dropped this close together were lost together (the USB layer's "at once"). */
@@ -168,14 +166,15 @@ const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'resc
  * Pure policy. Feed it the devices (with their failure counts and kick
  * history from the registry), a time and the booking gate's clearances as
  * values; ask it which actions to take now. It keeps per-device nothing: only
- * the connect backoff of the configured network addresses, and which hubs'
- * lost phones it said; the offline-reconnect cooldown decides from the
- * runner's counted start (TickInput.lastOfflineReconnect). The runner asks first which disruptions are due (due(),
- * which changes nothing), gets the gate's verdict on each, and then ticks
- * with them.
+ * the connect backoff of the configured network addresses. The
+ * offline-reconnect cooldown decides from the runner's counted start
+ * (TickInput.lastOfflineReconnect), and a hub's lost phones come out at every
+ * look of the episode, which recovery says once. The runner asks first which
+ * disruptions are due (due(), which changes nothing), gets the gate's
+ * verdict on each, and then ticks with them.
  */
 export class RecoveryPolicy {
-  private readonly memory: Memory = { connects: new Map(), hubsSaid: new Set() };
+  private readonly memory: Memory = { connects: new Map() };
 
   constructor(
     private readonly settings: RecoverySettings,
@@ -228,7 +227,6 @@ export class RecoveryPolicy {
     const asked: DueDisruption[] = [];
     const copy: Memory = {
       connects: new Map([...this.memory.connects].map(([a, e]) => [a, { ...e }])),
-      hubsSaid: new Set(this.memory.hubsSaid),
     };
     this.plan(copy, devices, now, { ...input, cleared: new Map() }, asked);
     return asked;
@@ -254,7 +252,7 @@ export class RecoveryPolicy {
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
     // Not enumerated on USB: the evidence picks the step, never adb.
-    actions.push(...this.unseenSteps(memory, devices, now, mayDisturb));
+    actions.push(...this.unseenSteps(devices, now, mayDisturb));
     const seen = devices.filter((d) => d.usb?.enumerated !== false);
 
     // USB devices, and the network devices the agent connects again: adb 29
@@ -414,16 +412,11 @@ export class RecoveryPolicy {
    * serials, the kernel log's last word on its port is a drop or a failed
    * enumeration): an adb kick or reconnect cannot reach them. Two or more of
    * one hub lost together, or any whose hub or controller the USB layer
-   * blames, are the hub's: one hub line per episode, each phone's message
+   * blames, are the hub's: the hub's line at every look of the episode (said once by recovery), each phone's message
    * names the hub, and none is cycled one by one. Any other is its port's
    * power cycle when one is set and allowed, else a person.
    */
-  private unseenSteps(
-    memory: Memory,
-    devices: readonly ListedDevice[],
-    now: number,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
-  ): RecoveryAction[] {
+  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice, action: Disruption) => boolean): RecoveryAction[] {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
     const byHub = new Map<string, typeof unseen>();
     for (const u of unseen) {
@@ -431,7 +424,6 @@ export class RecoveryPolicy {
       byHub.set(hub, [...(byHub.get(hub) ?? []), u]);
     }
     const actions: RecoveryAction[] = [];
-    const episodes = new Set<string>();
     for (const [hub, group] of byHub) {
       const times = group.map((u) => u.usb.at);
       const blamed = group.some((u) => u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer));
@@ -440,22 +432,18 @@ export class RecoveryPolicy {
         for (const { d, usb } of group) actions.push(this.unseenStep(d, usb, now, mayDisturb));
         continue;
       }
-      episodes.add(hub);
       const serials = group.map((u) => u.d.serial).sort();
       const evidence = group.find((u) => u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer))?.usb.blame?.evidence;
       const reason = `${serials.length} phone(s) of hub ${hub} are off USB together (${group
         .map((u) => u.usb.port)
         .sort()
         .join(', ')}): ${evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
-      if (!memory.hubsSaid.has(hub)) actions.push({ kind: 'hub-lost', hub, serials, reason });
+      actions.push({ kind: 'hub-lost', hub, serials, reason });
       for (const { d } of group) {
         const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
         actions.push({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason: note, quiet: true });
       }
     }
-    // An episode ends when the hub has no lost phone left: the next one is said again.
-    for (const hub of [...memory.hubsSaid]) if (!episodes.has(hub)) memory.hubsSaid.delete(hub);
-    for (const hub of episodes) memory.hubsSaid.add(hub);
     return actions;
   }
 

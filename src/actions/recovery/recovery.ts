@@ -59,6 +59,8 @@ export class Recovery extends RunnerAction {
   private readonly holds: HoldContext;
   private readonly carrying: CarryContext;
   private readonly mapping: DeviceMapping | undefined;
+  /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
+  private readonly hubsSaid: SaidOnce;
 
   constructor(private readonly options: RecoveryOptions) {
     const gate = options.gate ?? bookingGateOf(options.settings, options.clock);
@@ -91,6 +93,7 @@ export class Recovery extends RunnerAction {
     this.holds = { notes, stats, logger, kickAfter };
     const usb = options.usb && { evidence: options.usb, wall: () => options.clock.wall(), timers: options.clock };
     this.carrying = { adb, portPower, logger, stats, now, policy: this.policy, failing: new SaidOnce(now), notes, blocked: this.blocked, ...(usb && { usb }) };
+    this.hubsSaid = new SaidOnce(now);
     const { hubPorts } = options;
     this.mapping =
       options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger, clock: options.clock }));
@@ -142,9 +145,11 @@ export class Recovery extends RunnerAction {
     const { cleared, verdicts } = this.clear(this.policy.due(devices, now, facts), ids, conflicts, keyRefused);
     const attention = new Map<string, string>();
     const quiet = new Set<string>();
+    const lostHubs = new Set<string>();
     for (const planned of this.policy.tick(devices, now, { ...facts, cleared })) {
       if (planned.kind === 'hub-lost') {
-        void carry(this.carrying, planned);
+        lostHubs.add(planned.hub);
+        if (this.hubsSaid.say(planned.hub)) void carry(this.carrying, planned);
         continue;
       }
       if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
@@ -166,6 +171,8 @@ export class Recovery extends RunnerAction {
       }
       this.runner.run(...this.work(action));
     }
+    // An episode ends when the hub has no phones lost together left: the next one is said again.
+    this.hubsSaid.retain((hub) => lostHubs.has(hub));
     this.refusals.listed(new Set(records.map((r) => r.serial)));
     noteHolds(this.holds, records, verdicts);
     noteAttention(this.holds, records, attention, quiet);

@@ -25,6 +25,35 @@ function evidence(): UsbEvidence & { phone: UsbSeen | undefined; cycle: PortCycl
 const gone: UsbSeen = { enumerated: false, port: '1-1.4.3', hub: '1-1.4', last: 'disconnected', at: 0 };
 
 describe('recovery on the USB layer evidence', () => {
+  it('says a hub whose phones are off USB together once per episode, one line and one count, and again for the next episode', async () => {
+    // Two phones of hub 1-1.4, each with the kernel's word on it by adb serial.
+    const phones = new Map<string, UsbSeen>();
+    const usb: UsbEvidence = { seen: (serials) => phones.get(serials[0]!), cycled: () => undefined };
+    const bed = recoveryBed({ env: { DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2' }, usb });
+    for (const [n, serial] of ['R58H0001', 'R58H0002'].entries()) {
+      bed.list(serial, 'device');
+      bed.answered(serial, `HUB-000${n + 1}`);
+    }
+    bed.recovery.start();
+    const lose = () => {
+      for (const [n, serial] of ['R58H0001', 'R58H0002'].entries()) phones.set(serial, { ...gone, port: `1-1.4.${n + 1}` });
+    };
+    const hubLines = () => bed.lines(/lost|off USB together/).filter((l) => l.hub === '1-1.4');
+    lose();
+    await bed.advance(30 * 60_000);
+    expect(hubLines()).toHaveLength(1);
+    expect(bed.stats.counter(RECOVERY_USB).get('hub_lost')).toBe(1);
+    // Back on their ports: the episode ends. Lost together again: a new one, said again.
+    for (const [n, serial] of ['R58H0001', 'R58H0002'].entries()) phones.set(serial, { enumerated: true, port: `1-1.4.${n + 1}` });
+    await bed.advance(60_000);
+    lose();
+    await bed.advance(30 * 60_000);
+    expect(hubLines()).toHaveLength(2);
+    expect(bed.stats.counter(RECOVERY_USB).get('hub_lost')).toBe(2);
+    expect(bed.doneSince(0)).toEqual([]);
+    await bed.recovery.stop();
+  });
+
   it('does not kick a wedged phone the kernel has on no port: a person is asked for once, naming the port and why adb cannot help', async () => {
     const usb = evidence();
     const bed = recoveryBed({ env: { DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2' }, usb });
