@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +120,39 @@ async function get(path: string, timeoutMs = 3_000): Promise<{ status: number; t
   return { status: res.status, text: await res.text() };
 }
 
+/**
+ * Follows a process while something waits on it: its CPU seconds, the states
+ * /proc says it was in (every 250 ms), and the machine's load at the end.
+ */
+function watchProcess(pid: number): { stop(): string } {
+  const stateOf = (): string => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '?';
+    } catch {
+      return 'gone';
+    }
+  };
+  const cpu = (): number => {
+    try {
+      return procSample(pid).cpuSeconds;
+    } catch {
+      return NaN;
+    }
+  };
+  const states: string[] = [stateOf()];
+  const cpuBefore = cpu();
+  const timer = setInterval(() => states.push(stateOf()), 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      states.push(stateOf());
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+      return `the agent used ${(cpu() - cpuBefore).toFixed(2)} CPU s, its states ${states.join('')} (R running, S waiting, D on the disk), load ${load}`;
+    },
+  };
+}
+
 beforeAll(async () => {
   await adb.start();
   await cloud.start();
@@ -214,8 +247,18 @@ describe('chaos soak', () => {
           // A hang, not latency: in CI the three soaks share two cores with their simulators, and this
           // round's clean-clone runs saw /healthz take 2.1-3.1 s there (1.5 s was the bound; alone it holds).
           // How fast the agent answers is the benchmark's to show (docs/design/tooling.md, "CI this round").
-          await get('/healthz', 8_000).catch((e: unknown) => slowHealth.push(String(e)));
-          if (Date.now() - started > 5_000) slowHealth.push(`/healthz took ${Date.now() - started} ms`);
+          // What the agent did while it was asked, so that a slow answer names its culprit (CI12's 5,044 ms did not):
+          // CPU spent on its own work, a sleep on the disk (D), or a machine that did not run it (R, little CPU).
+          const watch = watchProcess(agent.child.pid!);
+          const failed = await get('/healthz', 8_000).then(
+            () => undefined,
+            (e: unknown) => String(e),
+          );
+          const seen = watch.stop();
+          if (failed !== undefined || Date.now() - started > 5_000)
+            slowHealth.push(
+              `${failed ?? `/healthz took ${Date.now() - started} ms`}; meanwhile ${seen}; its last lines ${JSON.stringify(agent.logs().slice(-5))}`,
+            );
           samples.push({ fds: procSample(agent.child.pid!).fds, rss: procSample(agent.child.pid!).rssBytes });
         }
         if (now >= nextRestart) {
