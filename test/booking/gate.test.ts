@@ -1,3 +1,4 @@
+import { ConnectBackoffs } from '../../src/actions/recovery/connects.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { BookingAnswer } from '../../src/cloud/booking-status.js';
@@ -138,6 +139,9 @@ class Bed {
   private readonly escalations = new Escalations(this.registry, 'android');
   // Power cycling on, with hub ports for A and B: a kick, then the port's power.
   readonly policy = new RecoveryPolicy({ ...defaultRecoverySettings, powerCycle: true }, ['10.0.0.5:5555']);
+  // What recovery keeps between looks, as the runner and ConnectBackoffs keep it for it.
+  private readonly backoffs = new ConnectBackoffs(['10.0.0.5:5555'], defaultRecoverySettings);
+  private lastOfflineReconnect: number | undefined;
   readonly ports = new Map([
     ['A', { hub: '1-1', port: 1 }],
     ['B', { hub: '1-1', port: 2 }],
@@ -190,13 +194,15 @@ class Bed {
     const devices = this.gate.byTurn(listed, (d) => ids.get(d.key!));
     // The gate asked about each disruption due, in the policy's order, before it decides with the answers as values.
     const cleared = new Map<string, Set<Disruption>>();
-    for (const due of this.policy.due(devices, now)) {
+    const last = this.lastOfflineReconnect;
+    const facts = { connects: this.backoffs.view, ...(last !== undefined && { lastOfflineReconnect: last }) };
+    for (const due of this.policy.due(devices, now, facts)) {
       const id = ids.get(due.key);
       const verdict = this.gate.verdict(id);
       if (verdict.kind === 'ask') this.question(id!);
       if (verdict.kind === 'free') cleared.set(due.key, (cleared.get(due.key) ?? new Set<Disruption>()).add(due.action));
     }
-    for (const a of this.policy.tick(devices, now, { cleared })) this.act(a, now);
+    for (const a of this.backoffs.take(this.policy.tick(devices, now, { ...facts, cleared }))) this.act(a, now);
   }
 
   private lastAnswer(serial: string): { at: number; answer: BookingAnswer } | undefined {
@@ -213,6 +219,7 @@ class Bed {
       this.escalations.note(a.serial, 'kick', now, undefined, this.registry.get(a.key)?.failures);
       this.actions.push({ at: now, serial: a.serial, kind: 'kick', last: this.lastAnswer(a.serial) });
     } else if (a.kind === 'reconnect-offline') {
+      this.lastOfflineReconnect = now;
       for (const serial of a.serials) {
         this.actions.push({ at: now, serial, kind: 'reconnect', last: this.lastAnswer(serial) });
         this.escalations.reconnected(serial);

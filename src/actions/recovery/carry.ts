@@ -14,7 +14,8 @@ import { RECOVERY_ACTIONS, RECOVERY_USB } from './counts.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
 import type { Timers } from '../../util/clock.js';
 import type { RecoveryNotebook } from './notes.js';
-import { cannotCycle, type RecoveryAction, type RecoveryPolicy } from './policy.js';
+import { cannotCycle, type RecoveryAction } from './policy.js';
+import type { ConnectBackoffs } from './connects.js';
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline), on the phones of the platform it carries. */
 export interface RecoveryAdb extends PhoneControl {
@@ -41,7 +42,7 @@ export interface CarryContext {
   stats: Pick<AgentStats, 'counter'>;
   now: () => number;
   /** Hears each connect's outcome: its backoff. */
-  policy: Pick<RecoveryPolicy, 'noteConnectOutcome'>;
+  connects: Pick<ConnectBackoffs, 'noteOutcome'>;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   failing: SaidOnce;
   notes: RecoveryNotebook;
@@ -106,7 +107,7 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
         const answer = await adb.connect(action.address);
         // adb keeps the transport of an address it lists offline and says so: nothing was connected.
         const held = action.listed === 'offline' && answer.startsWith('already');
-        c.policy.noteConnectOutcome(action.address, true, c.now(), held);
+        c.connects.noteOutcome(action.address, true, c.now(), held);
         if (held) {
           logger.debug({ address: action.address, answer }, 'adb holds the offline transport of the network device; connected again once adb drops it');
           break;
@@ -127,7 +128,7 @@ export async function carry(c: CarryContext, action: RecoveryAction): Promise<vo
     c.stats.counter(RECOVERY_ACTIONS).add(ACTION_NAME[action.kind], 'failed');
     const text = err instanceof Error ? err.message : String(err);
     if (action.kind === 'connect') {
-      c.policy.noteConnectOutcome(action.address, false, c.now());
+      c.connects.noteOutcome(action.address, false, c.now());
       if (c.failing.say(action.address, text)) {
         limited(logger).warn(
           'recovery-connect-failed',

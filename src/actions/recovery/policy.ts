@@ -2,7 +2,7 @@
 // Self-healing never disrupts other devices: it only reconnects offline
 // devices, kicks one wedged transport, power-cycles one phone's hub port, or
 // (re)connects a configured network device. It never restarts the adb server.
-import { backoffBound } from '../../util/backoff.js';
+import { connectBackoff, FRESH, type BackoffIntent, type ConnectEntry } from './connects.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { UsbSeen } from '../../devices/usb-evidence.js';
 
@@ -90,23 +90,12 @@ export interface TickInput {
    * cooldown; none: not within it.
    */
   lastOfflineReconnect?: number;
+  /** The connect backoff of each configured address (connects.ts), as recovery keeps it; an address left out has had no connect yet. */
+  connects?: ReadonlyMap<string, Readonly<ConnectEntry>>;
 }
 
 /** The runner's target of the host's offline reconnect, whose counted start the offline cooldown decides from. */
 export const OFFLINE_RECONNECT_TARGET = 'reconnect-offline';
-
-/** held: adb answered "already connected" while it listed the address offline: it holds the dead transport, and only its dropping it lets a connect help. */
-interface ConnectEntry {
-  failures: number;
-  nextAt: number;
-  held?: boolean;
-  heldAt?: number;
-}
-
-/** What the policy keeps between ticks: the connect backoff of each configured address. */
-interface Memory {
-  connects: Map<string, ConnectEntry>;
-}
 
 /** Phones of one hub whose ports dropped this close together were lost together (the USB layer's "at once"). */
 export const LOST_TOGETHER_MS = 10 * 60_000;
@@ -164,83 +153,54 @@ const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'resc
 
 /**
  * Pure policy. Feed it the devices (with their failure counts and kick
- * history from the registry), a time and the booking gate's clearances as
- * values; ask it which actions to take now. It keeps per-device nothing: only
- * the connect backoff of the configured network addresses. The
- * offline-reconnect cooldown decides from the runner's counted start
- * (TickInput.lastOfflineReconnect), and a hub's lost phones come out at every
- * look of the episode, which recovery says once. The runner asks first which
- * disruptions are due (due(), which changes nothing), gets the gate's
- * verdict on each, and then ticks with them.
+ * history from the registry), a time, the booking gate's clearances and
+ * what recovery keeps between looks as values (the runner's start of the
+ * last offline reconnect, the connect backoff of the configured network
+ * addresses); ask it which actions to take now. It keeps nothing: what its
+ * plan moves of a connect backoff comes back as an intent
+ * (`connect-backoff`, which ConnectBackoffs.take keeps), and a hub's lost
+ * phones come out at every look of the episode, which recovery says once.
+ * The runner asks first which disruptions are due (due(), which changes
+ * nothing), gets the gate's verdict on each, and then ticks with them.
  */
 export class RecoveryPolicy {
-  private readonly memory: Memory = { connects: new Map() };
-
   constructor(
     private readonly settings: RecoverySettings,
+    /** The configured network addresses (settings: networkDevices), which the agent connects and keeps connected. */
     private readonly networkDevices: readonly string[] = [],
-  ) {
-    for (const address of networkDevices) this.memory.connects.set(address, { failures: 0, nextAt: -Infinity });
-  }
-
-  private get connects(): Map<string, ConnectEntry> {
-    return this.memory.connects;
-  }
-
-  /**
-   * Result of a connect the caller made for a network device. held: adb
-   * answered "already connected" to an address it lists offline. A connect
-   * cannot help then (adb keeps the transport it has), so it is asked again
-   * on the failure backoff, not every base interval, and a base interval
-   * after the last try once adb stops listing the address (tick()).
-   */
-  noteConnectOutcome(address: string, ok: boolean, now: number, held = false): void {
-    const entry = this.connects.get(address);
-    if (!entry) return;
-    entry.held = ok && held;
-    if (entry.held) {
-      entry.heldAt = now;
-      entry.failures += 1;
-      entry.nextAt = now + this.backoff(entry.failures);
-    } else if (ok) {
-      // Connected: asked again only if it drops, and no sooner than the base
-      // interval (adb may list it offline a while before the handshake ends).
-      entry.failures = 0;
-      entry.nextAt = now + this.settings.connectBaseMs;
-    } else {
-      entry.failures += 1;
-      entry.nextAt = now + this.backoff(entry.failures);
-    }
-  }
-
-  backoff(failures: number): number {
-    const { connectBaseMs, connectMaxMs } = this.settings;
-    return backoffBound(failures, { firstMs: connectBaseMs, maxMs: connectMaxMs });
-  }
+  ) {}
 
   /**
    * The disruptions a tick at `now` would ask the booking gate about, in the
-   * order it would (the gate's budget is spent in that order); nothing
-   * changes. Which are due does not turn on the answers.
+   * order it would (the gate's budget is spent in that order). Which are due
+   * does not turn on the answers.
    */
   due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}): DueDisruption[] {
     const asked: DueDisruption[] = [];
-    const copy: Memory = {
-      connects: new Map([...this.memory.connects].map(([a, e]) => [a, { ...e }])),
-    };
-    this.plan(copy, devices, now, { ...input, cleared: new Map() }, asked);
+    this.plan(this.connectsOf(input), devices, now, { ...input, cleared: new Map() }, asked);
     return asked;
   }
 
   /**
-   * The device list changed or a report is due: which actions to take now.
-   * A disruption the input does not clear is left out, and stays due.
+   * The device list changed or a report is due: which actions to take now,
+   * and what they move of the connect backoff, as intents. A disruption the
+   * input does not clear is left out, and stays due.
    */
-  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}): RecoveryAction[] {
-    return this.plan(this.memory, devices, now, input, []);
+  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}): Array<RecoveryAction | BackoffIntent> {
+    const connects = this.connectsOf(input);
+    const actions: Array<RecoveryAction | BackoffIntent> = this.plan(connects, devices, now, input, []);
+    for (const [address, entry] of connects) {
+      if (!sameEntry(entry, input.connects?.get(address) ?? FRESH)) actions.push({ kind: 'connect-backoff', address, entry });
+    }
+    return actions;
   }
 
-  private plan(memory: Memory, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
+  /** A copy of each configured address's backoff for one plan to move. */
+  private connectsOf(input: Pick<TickInput, 'connects'>): Map<string, ConnectEntry> {
+    return new Map(this.networkDevices.map((address) => [address, { ...(input.connects?.get(address) ?? FRESH) }]));
+  }
+
+  private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
     const { cleared = 'all', portOff = new Set<string>(), lastOfflineReconnect = -Infinity } = input;
     // Asked last, only about a device an action is due for: what the gate let through.
     const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
@@ -248,7 +208,6 @@ export class RecoveryPolicy {
       asked.push({ key, serial: d.serial, action });
       return cleared === 'all' || cleared.get(key)?.has(action) === true;
     };
-    const { connects } = memory;
     const actions: RecoveryAction[] = [];
     const listed = new Map(devices.map((d) => [d.serial, d.state]));
     // Not enumerated on USB: the evidence picks the step, never adb.
@@ -350,7 +309,7 @@ export class RecoveryPolicy {
       if (entry.held && state === undefined) entry.nextAt = Math.min(entry.nextAt, (entry.heldAt ?? now) + this.settings.connectBaseMs);
       if (now < entry.nextAt) continue;
       // Until the caller reports the outcome, do not ask again before the backoff.
-      entry.nextAt = now + Math.max(this.backoff(entry.failures + 1), 1);
+      entry.nextAt = now + Math.max(connectBackoff(entry.failures + 1, this.settings), 1);
       // Its outcome says again whether adb holds it.
       entry.held = false;
       actions.push({ kind: 'connect', address, reason: state ? `listed as ${state}` : 'not listed by adb', listed: state });
@@ -477,12 +436,12 @@ export class RecoveryPolicy {
   }
 
   /** Size of the state, for the boundedness property. */
-  size(): number {
-    return this.connects.size;
-  }
 }
 
 /** The USB port a power cycle must show drop and come back, when the USB layer knows the phone's. */
 function usbPortOf(d: ListedDevice): { usbPort?: string } {
   return d.usb ? { usbPort: d.usb.port } : {};
 }
+
+const sameEntry = (a: Readonly<ConnectEntry>, b: Readonly<ConnectEntry>): boolean =>
+  a.failures === b.failures && a.nextAt === b.nextAt && a.held === b.held && a.heldAt === b.heldAt;

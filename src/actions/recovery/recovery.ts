@@ -1,11 +1,13 @@
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/record.js';
-import { ChargePauses, portHeldOff, type ChargeEntry } from '../../hub/charge-pauses.js';
+import { ChargePauses, portHeldOff } from '../../hub/charge-pauses.js';
+import { recoveryState } from './state.js';
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';
 import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
 import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
 import { SaidOnce } from '../../log/said-once.js';
+import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
 import { bookingGateOf, cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import type { PortPower } from '../../hub/uhubctl.js';
 import type { HubPort } from '../../config/hub-ports.js';
@@ -61,6 +63,8 @@ export class Recovery extends RunnerAction {
   private readonly mapping: DeviceMapping | undefined;
   /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
   private readonly hubsSaid: SaidOnce;
+  /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
+  private readonly connects: ConnectBackoffs;
 
   constructor(private readonly options: RecoveryOptions) {
     const gate = options.gate ?? bookingGateOf(options.settings, options.clock);
@@ -76,8 +80,7 @@ export class Recovery extends RunnerAction {
         kickAfterFailures: kickAfter,
         kickCooldownMs: r.kickCooldownSeconds * 1000,
         maxKicksPerHour: r.maxKicksPerHour,
-        connectBaseMs: 2_000,
-        connectMaxMs: 5 * 60_000,
+        ...CONNECT_TIMING,
         powerCycle: r.powerCycle && options.portPower !== undefined,
       },
       options.settings.networkDevices,
@@ -92,7 +95,19 @@ export class Recovery extends RunnerAction {
     const notes = new RecoveryNotebook(registry);
     this.holds = { notes, stats, logger, kickAfter };
     const usb = options.usb && { evidence: options.usb, wall: () => options.clock.wall(), timers: options.clock };
-    this.carrying = { adb, portPower, logger, stats, now, policy: this.policy, failing: new SaidOnce(now), notes, blocked: this.blocked, ...(usb && { usb }) };
+    this.connects = new ConnectBackoffs(options.settings.networkDevices, CONNECT_TIMING);
+    this.carrying = {
+      adb,
+      portPower,
+      logger,
+      stats,
+      now,
+      connects: this.connects,
+      failing: new SaidOnce(now),
+      notes,
+      blocked: this.blocked,
+      ...(usb && { usb }),
+    };
     this.hubsSaid = new SaidOnce(now);
     const { hubPorts } = options;
     this.mapping =
@@ -140,13 +155,13 @@ export class Recovery extends RunnerAction {
     const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
     // The offline cooldown counts from the runner's start of the last reconnect.
     const lastOfflineReconnect = this.runner.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
-    const facts = { portOff, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
+    const facts = { portOff, connects: this.connects.view, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
     // The disruptions due, cleared (or not) before the policy decides, as values.
     const { cleared, verdicts } = this.clear(this.policy.due(devices, now, facts), ids, conflicts, keyRefused);
     const attention = new Map<string, string>();
     const quiet = new Set<string>();
     const lostHubs = new Set<string>();
-    for (const planned of this.policy.tick(devices, now, { ...facts, cleared })) {
+    for (const planned of this.connects.take(this.policy.tick(devices, now, { ...facts, cleared }))) {
       if (planned.kind === 'hub-lost') {
         lostHubs.add(planned.hub);
         if (this.hubsSaid.say(planned.hub)) void carry(this.carrying, planned);
@@ -222,16 +237,4 @@ export class Recovery extends RunnerAction {
     }
     return { cleared, verdicts };
   }
-}
-
-/**
- * The state recovery sees a phone in: one whose port charge control holds off
- * (or is switching) is off adb on purpose. A phone over TCP stays listed
- * offline while adb retries it, one on Wi-Fi adb charged from the hub stays
- * ready: neither is reconnected, kicked or power-cycled (a cycle would switch
- * its port on mid-pause), and an offline run ends. Once the port is on again,
- * recovery helps it back like any other.
- */
-export function recoveryState(state: string, charge: Pick<ChargeEntry, 'pause' | 'switching'> | undefined): string {
-  return charge !== undefined && portHeldOff(charge) ? 'charge-paused' : state;
 }

@@ -1,3 +1,4 @@
+import type { BackoffIntent } from '../../../src/actions/recovery/connects.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LOST_TOGETHER_MS, RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../../src/actions/recovery/policy.js';
@@ -50,7 +51,7 @@ function listed(i: number, p: PhoneAt, now: number, wallNow: number): ListedDevi
   };
 }
 
-const adbTargets = (a: RecoveryAction): string[] => (a.kind === 'kick' ? [a.serial] : a.kind === 'reconnect-offline' ? a.serials : []);
+const adbTargets = (a: RecoveryAction | BackoffIntent): string[] => (a.kind === 'kick' ? [a.serial] : a.kind === 'reconnect-offline' ? a.serials : []);
 
 describe('recovery on the USB layer evidence', () => {
   it('never kicks or reconnects through adb a phone the evidence says is not enumerated, whatever else holds', () => {

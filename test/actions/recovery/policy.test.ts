@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
 import { VirtualTime } from '../../../src/util/clock.js';
+import { connectBackoff, ConnectBackoffs } from '../../../src/actions/recovery/connects.js';
 import {
   HOUR_MS,
   OFFLINE_COOLDOWNS_BEFORE_CYCLE,
@@ -19,13 +20,16 @@ import {
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go
  * into a registry, which the policy reads, with the registry's memory of the
  * kicks by serial (Escalations), which outlives a record that drops off the list,
- * and the start of the last offline reconnect, which the runner counts when
- * the work starts (at once here: the work takes no time).
+ * the start of the last offline reconnect, which the runner counts when
+ * the work starts (at once here: the work takes no time), and the connect
+ * backoff of the configured addresses, which the plan's intents and the
+ * connects' outcomes move.
  */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
   private readonly escalations = new Escalations(this.registry, 'android');
   private lastOfflineReconnect: number | undefined;
+  private readonly backoffs: ConnectBackoffs;
 
   constructor(
     settings: RecoverySettings,
@@ -33,6 +37,15 @@ class PolicyBed extends RecoveryPolicy {
     private readonly ports: ReadonlyMap<string, { hub: string; port: number }> = new Map(),
   ) {
     super(settings, networkDevices);
+    this.backoffs = new ConnectBackoffs(networkDevices, settings);
+  }
+
+  noteConnectOutcome(address: string, ok: boolean, now: number, held = false): void {
+    this.backoffs.noteOutcome(address, ok, now, held);
+  }
+
+  size(): number {
+    return this.backoffs.size;
   }
 
   noteShellOutcome(serial: string, ok: boolean, now = 0): void {
@@ -62,7 +75,8 @@ class PolicyBed extends RecoveryPolicy {
       ...historyOf(escalations.of(r.serial)),
     }));
     const last = this.lastOfflineReconnect;
-    const actions = super.tick(listed, now, last === undefined ? {} : { lastOfflineReconnect: last });
+    const facts = { connects: this.backoffs.view, ...(last !== undefined && { lastOfflineReconnect: last }) };
+    const actions = this.backoffs.take(super.tick(listed, now, facts));
     for (const a of actions) {
       if (a.kind === 'reconnect-offline') this.lastOfflineReconnect = now;
       if (a.kind === 'reconnect-offline') for (const serial of a.serials) escalations.reconnected(serial);
@@ -288,7 +302,7 @@ describe('RecoveryPolicy', () => {
     // Through, then offline again: the backoff starts over.
     p.tick([{ serial: '10.0.0.5:5555', state: 'device' }], dropped + 10_000);
     p.noteConnectOutcome('10.0.0.5:5555', true, dropped + 3_000, false);
-    expect(p.backoff(1)).toBe(defaultRecoverySettings.connectBaseMs);
+    expect(connectBackoff(1, defaultRecoverySettings)).toBe(defaultRecoverySettings.connectBaseMs);
   });
 
   it('connect attempts are at least the base interval apart, except the one right after a kick', () => {
@@ -305,8 +319,7 @@ describe('RecoveryPolicy', () => {
       }),
       { numRuns: 300 },
     );
-    const p = new RecoveryPolicy(defaultRecoverySettings, []);
-    for (let f = 0; f < 100; f++) expect(p.backoff(f)).toBeLessThanOrEqual(defaultRecoverySettings.connectMaxMs);
+    for (let f = 0; f < 100; f++) expect(connectBackoff(f, defaultRecoverySettings)).toBeLessThanOrEqual(defaultRecoverySettings.connectMaxMs);
   });
 
   it('kicks after exactly N consecutive misses and reconnects the network device after its kick', () => {
@@ -560,6 +573,9 @@ describe('RecoveryPolicy: the booking gate as values', () => {
         // One policy is asked what is due before each tick, its twin is not: they must decide alike.
         const asked = new RecoveryPolicy(settings, ['10.0.0.5:5555']);
         const twin = new RecoveryPolicy(settings, ['10.0.0.5:5555']);
+        // What recovery keeps of each between looks: the connect backoff.
+        const askedBackoffs = new ConnectBackoffs(['10.0.0.5:5555'], settings);
+        const twinBackoffs = new ConnectBackoffs(['10.0.0.5:5555'], settings);
         const time = new VirtualTime();
         const clock = time.clock();
         for (const l of looks) {
@@ -567,14 +583,14 @@ describe('RecoveryPolicy: the booking gate as values', () => {
           // The devices were drawn about 10 h in; shifted onto the clock's time line.
           const now = 10 * HOUR_MS + clock.monotonic();
           const devices = l.devices;
-          const due = asked.due(devices, now);
-          expect(asked.due(devices, now)).toEqual(due);
+          const due = asked.due(devices, now, { connects: askedBackoffs.view });
+          expect(asked.due(devices, now, { connects: askedBackoffs.view })).toEqual(due);
           const cleared = new Map<string, Set<Disruption>>();
           due.forEach((d, i) => {
             if (l.answers[i] === true) cleared.set(d.key, (cleared.get(d.key) ?? new Set<Disruption>()).add(d.action));
           });
-          const actions = asked.tick(devices, now, { cleared });
-          expect(twin.tick(devices, now, { cleared })).toEqual(actions);
+          const actions = askedBackoffs.take(asked.tick(devices, now, { cleared, connects: askedBackoffs.view }));
+          expect(twinBackoffs.take(twin.tick(devices, now, { cleared, connects: twinBackoffs.view }))).toEqual(actions);
           for (const a of actions) {
             if (!isDisruption(a.kind)) continue;
             const serials = a.kind === 'reconnect-offline' ? a.serials : [(a as { serial: string }).serial];
@@ -585,8 +601,8 @@ describe('RecoveryPolicy: the booking gate as values', () => {
             }
           }
           if (l.connected !== undefined) {
-            asked.noteConnectOutcome('10.0.0.5:5555', l.connected, now);
-            twin.noteConnectOutcome('10.0.0.5:5555', l.connected, now);
+            askedBackoffs.noteOutcome('10.0.0.5:5555', l.connected, now);
+            twinBackoffs.noteOutcome('10.0.0.5:5555', l.connected, now);
           }
         }
       }),

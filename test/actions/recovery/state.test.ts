@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { RecoveryPolicy, defaultRecoverySettings } from '../../../src/actions/recovery/policy.js';
-import { recoveryState } from '../../../src/actions/recovery/recovery.js';
+import { recoveryState } from '../../../src/actions/recovery/state.js';
 import { portHeldOff } from '../../../src/hub/charge-pauses.js';
 import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
 
