@@ -327,7 +327,27 @@ describe('chaos soak', () => {
         ready.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')) &&
         off.every((u) => devicesOf(r).some((d) => d.udid === u && d.status === 'UNAVAILABLE' && /adb does not list it/.test(d.message ?? '')));
       // Within the bound: the next scheduled report (20 s), plus a probe deadline and a request.
-      const first = await cloud.waitForPut((r) => r.receivedAt >= calm && whole(r), 35_000);
+      // A miss names what the last delivered report said of each phone it waited for (CI15 said only the PUTs' answers).
+      const notWhole = (): string[] => {
+        const last = cloud.putRequests().findLast((r) => r.receivedAt >= calm && r.answer?.status === 200);
+        if (!last) return [`no report delivered since the calm, ${Date.now() - calm} ms`];
+        return [...ready, ...off].flatMap((u) => {
+          const d = devicesOf(last).find((x) => x.udid === u);
+          const fine = ready.includes(u)
+            ? d?.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE'
+            : d?.status === 'UNAVAILABLE' && /adb does not list it/.test(d.message ?? '');
+          const lines = agent.logs().filter((l) => JSON.stringify(l).includes(u));
+          return fine
+            ? []
+            : [`${u}: ${JSON.stringify(d && { state: d.state, status: d.status, message: d.message })}; its last lines ${JSON.stringify(lines.slice(-4))}`];
+        });
+      };
+      const first = await cloud
+        .waitForPut((r) => r.receivedAt >= calm && whole(r), 35_000)
+        .catch((e: unknown) => {
+          for (const line of notWhole()) console.log(`chaos end: ${line}`);
+          throw e;
+        });
       // The first report the cloud took after the calm may have been composed before it: a body
       // waits out the cloud's 503s and 429s before a 200, and a collect waits out wedged phones'
       // probe deadlines, so a phone unplugged meanwhile may still be in it. The promise is that the
