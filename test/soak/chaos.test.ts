@@ -10,6 +10,7 @@ import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { seededRandom } from '../../src/util/clock.js';
 import { devicesOf } from '../support/reports.js';
+import { markSoakStarted } from '../support/soak-started.js';
 import { sleep } from '../support/wait.js';
 
 // Chaos soak: about 30 simulated phones behind the real adb server plug,
@@ -178,6 +179,7 @@ beforeAll(async () => {
   // arrives, issue 42). What the soak bounds starts after this.
   await cloud
     .waitForPut((r) => r.answer?.status === 200 && devicesOf(r).length === DEVICES, 150_000)
+    .finally(markSoakStarted)
     .catch(async (e: unknown) => {
       // Which phones the last report left out, what adb lists and the agent's last lines naming each:
       // a start that failed in CI said only how many reports went out.
