@@ -190,7 +190,7 @@ describe('the USB layer in the daemon', () => {
     expect(await usbPortCells(env)).toEqual(Object.fromEntries(Object.entries(phones).map(([port, serial]) => [serial, `${port} 1 enum failure/2d (hub)`])));
   }, 60_000);
 
-  it('reports a phone adb stopped listing while it is on a USB port as UNAVAILABLE and not ready (usbDebugging) with the cause and the fix, never UNPLUGGED, and UNPLUGGED once it leaves the port', async () => {
+  it("reports a phone adb stopped listing while it is on a USB port as UNAVAILABLE and not ready (usbDebugging) with the cause and the fix, never UNPLUGGED, UNPLUGGED once it leaves the port, and not ready again back on it without debugging (an update's reboot)", async () => {
     const { sysfs } = lab();
     const port = join(sysfs, '1-1.3');
     mkdirSync(port);
@@ -251,6 +251,14 @@ describe('the USB layer in the daemon', () => {
     }
     // Off the port, the fact is dropped: nothing counted under usbDebugging any more.
     expect(failing(await scrapeMetrics(agent))).toBe('0');
+    // Back on its port, still without debugging (an OS update rebooted it): the same phone, off adb again, not gone.
+    const gone = cloud.putRequests().at(-1)!.receivedAt;
+    mkdirSync(port);
+    writeFileSync(join(port, 'serial'), 'USBOFF01\n');
+    const back = await cloud.waitForPut((r) => r.receivedAt > gone && reported('USBOFF01', (d) => d.status === 'UNAVAILABLE')(r), 30_000);
+    expect(devicesOf(back).find((d) => d.udid === 'USBOFF01')?.message).toMatch(
+      /^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 /,
+    );
   }, 90_000);
   it('after a restart, a phone whose USB debugging went off while the agent was down is UNAVAILABLE and not ready from the first report, never UNPLUGGED, and list shows it so', async () => {
     const { sysfs } = lab();

@@ -220,7 +220,6 @@ export class UsbLayer implements UsbEvidence {
     rememberListed(
       this.listed,
       devices.filter((d) => !added.includes(d)),
-      onUsb,
     );
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
     this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
@@ -233,8 +232,8 @@ export class UsbLayer implements UsbEvidence {
    * debugging went off while the agent was down (an OS update overnight, a
    * restart, an upgrade) is then known on its port from the first report, and
    * reported as off adb, not UNPLUGGED; and `list` shows it so. Those listed
-   * this run win; one neither listed nor on a port is forgotten at the first
-   * report, as any other.
+   * this run win; one on no port is reported only once it is on one again,
+   * as any other (rememberListed).
    */
   rememberEarlier(devices: readonly DeviceInfo[]): void {
     for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, d);

@@ -46,17 +46,23 @@ export function onUsbOffList(present: readonly DeviceInfo[], remembered: Iterabl
 /** How many listed devices the layer remembers for this: a lab's worth, the least recently listed dropped first. */
 const MAX_REMEMBERED = 512;
 
-/** Remembers the devices listed now (the latest listing of each wins), and forgets those neither listed nor on a port. */
-export function rememberListed(remembered: Map<string, DeviceInfo>, present: readonly DeviceInfo[], onUsb: ReadonlyMap<string, string>): void {
-  const listed = new Set<string>();
+/**
+ * Remembers the devices listed now (the latest listing of each wins, and of
+ * each USB serial: a phone listed under a new udid is not also kept under its
+ * old one). A device that leaves its source's list and its port is kept too:
+ * an OS update reboots the phone (off USB for a minute, reported UNPLUGGED
+ * meanwhile) and brings it back on its port without USB debugging, and a
+ * phone replugged with debugging off is the same phone. Kept, it is only ever
+ * reported while sysfs shows it on a port (onUsbOffList); the least recently
+ * listed go first past a lab's worth.
+ */
+export function rememberListed(remembered: Map<string, DeviceInfo>, present: readonly DeviceInfo[]): void {
   for (const device of present) {
     if (device.status === STATUS_UNPLUGGED) continue;
-    listed.add(device.udid);
+    const serials = usbSerialsOf(device);
+    for (const [udid, other] of remembered) if (udid !== device.udid && usbSerialsOf(other).some((s) => serials.includes(s))) remembered.delete(udid);
     remembered.delete(device.udid);
     remembered.set(device.udid, device);
-  }
-  for (const [udid, device] of remembered) {
-    if (!listed.has(udid) && !usbSerialsOf(device).some((s) => onUsb.has(s))) remembered.delete(udid);
   }
   while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
 }

@@ -48,20 +48,31 @@ describe('onUsbOffList', () => {
     const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
     expect(onUsbOffList([], [iphone], new Map([['00008030001A2B3C', '2-3']]))[0]?.message).toContain('usbmuxd does not list it');
   });
+});
 
-  it('forgets a phone neither listed nor on a port', () => {
+describe('rememberListed', () => {
+  it('keeps a phone that left its list and its port (an OS update rebooting it), one entry per USB serial, the least recently listed dropped past 512', () => {
     const remembered = new Map<string, DeviceInfo>();
-    rememberListed(remembered, [pixel], new Map());
+    rememberListed(remembered, [pixel]);
+    rememberListed(remembered, []);
     expect([...remembered.keys()]).toEqual(['udid-pixel']);
-    rememberListed(remembered, [], new Map([['1A2B3C4D', '1-2']]));
-    expect([...remembered.keys()]).toEqual(['udid-pixel']);
-    rememberListed(remembered, [], new Map());
-    expect([...remembered.keys()]).toEqual([]);
+    // The same phone listed under a new udid: the old one is not kept beside it.
+    rememberListed(remembered, [{ ...pixel, udid: 'udid-pixel-new' }]);
+    expect([...remembered.keys()]).toEqual(['udid-pixel-new']);
+    // An UNPLUGGED entry is no listing.
+    rememberListed(remembered, [{ ...pixel, udid: 'udid-gone', serialNumber: 'GONE', status: 'UNPLUGGED' }]);
+    expect([...remembered.keys()]).toEqual(['udid-pixel-new']);
+    rememberListed(
+      remembered,
+      Array.from({ length: 512 }, (_, i) => ({ ...pixel, udid: `udid-${i}`, serialNumber: `S${i}` })),
+    );
+    expect(remembered.size).toBe(512);
+    expect(remembered.has('udid-pixel-new')).toBe(false);
   });
 });
 
 describe('the USB feature over a sysfs tree', () => {
-  it('keeps a phone off adb but on USB in the report, says so once, and lets it go once it leaves the port', () => {
+  it('keeps a phone off adb but on USB in the report, says so once, lets it go once it leaves the port, and knows it again back on the port without debugging', () => {
     const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-'));
     const port = join(root, '1-1.4.2');
     mkdirSync(port);
@@ -90,6 +101,10 @@ describe('the USB feature over a sysfs tree', () => {
     presence.end({ kind: 'source-failed', scope: 'android' });
     rmSync(port, { recursive: true });
     expect(report([])).toEqual([]);
+    // Back on its port without debugging (an OS update rebooted it, a report went by meanwhile): off adb, not gone.
+    mkdirSync(port);
+    writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
+    expect(report([])).toEqual([expect.objectContaining({ udid: 'udid-pixel', status: 'UNAVAILABLE', state: 'no device' })]);
   });
 });
 
