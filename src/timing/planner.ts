@@ -85,6 +85,14 @@ export type Trigger =
   | 'failed-device-retry'
   | 'inventory-retry';
 
+/**
+ * A device whose inventories failed N times in a row is asked again
+ * backoffBound(N) after its last failure (or its last ask, while one runs),
+ * without jitter: 10 s, 20 s, 40 s, up to 5 min (README: "the agent retries
+ * less and less often").
+ */
+export const PROBE_RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000 };
+
 /** How often the start report looks again whether every source has listed, while it waits for them. */
 const LISTING_POLL_MS = 100;
 
@@ -163,8 +171,8 @@ export interface PlannerOptions {
   startSpreadMs?: number;
   /** The backoff of resends while the cloud does not take reports (src/timing/cloud-backoff.ts). */
   cloudBackoff?: BackoffPolicy;
-  probeRetryMinMs?: number;
-  probeRetryMaxMs?: number;
+  /** How soon a device whose inventories keep failing is asked again (default PROBE_RETRY). */
+  probeRetry?: BackoffPolicy;
   failed?: FailedDevicePolicyOptions;
   /** The random source of jitter (the agent's clock's). */
   random?: () => number;
@@ -228,8 +236,7 @@ export class ReportPlanner {
       reportRefillMs: 6_000,
       watchdogSlackMs: 10_000,
       startSpreadMs: 0,
-      probeRetryMinMs: 10_000,
-      probeRetryMaxMs: 5 * 60_000,
+      probeRetry: PROBE_RETRY,
       random: systemClock.random,
       listed: () => true,
       returning: () => false,
@@ -434,7 +441,7 @@ export class ReportPlanner {
   /** When a device whose inventories keep failing is asked again. */
   private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>): number {
     const from = Math.max(d.failure?.at ?? -Infinity, d.askedAt ?? -Infinity);
-    return from + backoffBound(d.failures, { firstMs: this.o.probeRetryMinMs, maxMs: this.o.probeRetryMaxMs });
+    return from + backoffBound(d.failures, this.o.probeRetry);
   }
 
   private noteChange(now: number): void {
