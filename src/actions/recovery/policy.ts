@@ -2,11 +2,12 @@
 // Self-healing never disrupts other devices: it only reconnects offline
 // devices, kicks one wedged transport, power-cycles one phone's hub port, or
 // (re)connects a configured network device. It never restarts the adb server.
-import { connectBackoff, FRESH, type BackoffIntent, type ConnectEntry } from './connects.js';
+import { CONNECT_TIMING, connectBackoff, FRESH, type BackoffIntent, type ConnectEntry, type ConnectTiming } from './connects.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { UsbSeen } from '../../devices/usb-evidence.js';
 
-export interface RecoverySettings {
+/** Recovery's settings, and the connect backoff of `networkDevices` (ConnectTiming). */
+export interface RecoverySettings extends ConnectTiming {
   /** Reconnect offline devices (`adb reconnect offline`). */
   reconnectOffline: boolean;
   offlineCooldownMs: number;
@@ -14,9 +15,6 @@ export interface RecoverySettings {
   kickAfterFailures: number;
   kickCooldownMs: number;
   maxKicksPerHour: number;
-  /** Backoff of network-device connects: base doubles per failure up to max. */
-  connectBaseMs: number;
-  connectMaxMs: number;
   /**
    * Power-cycle the hub port of a phone a kick did not bring back (uhubctl),
    * or one that offline reconnects did not (see OFFLINE_RECONNECTS_BEFORE_CYCLE),
@@ -41,8 +39,7 @@ export const defaultRecoverySettings: RecoverySettings = {
   kickAfterFailures: 3,
   kickCooldownMs: 5 * 60_000,
   maxKicksPerHour: 3,
-  connectBaseMs: 2_000,
-  connectMaxMs: 5 * 60_000,
+  ...CONNECT_TIMING,
   powerCycle: false,
 };
 
