@@ -69,6 +69,16 @@ describe('rememberListed', () => {
     expect(remembered.size).toBe(512);
     expect(remembered.has('udid-pixel-new')).toBe(false);
   });
+
+  it('keeps two phones listed together when one of them now gives the USB serial the other gave before', () => {
+    const remembered = new Map<string, DeviceInfo>();
+    rememberListed(remembered, [{ ...pixel, udid: 'udid-x', serialNumber: 'S1' }]);
+    rememberListed(remembered, [
+      { ...pixel, udid: 'udid-x', serialNumber: 'T1' },
+      { ...pixel, udid: 'udid-y', serialNumber: 'S1' },
+    ]);
+    expect([...remembered.keys()].sort()).toEqual(['udid-x', 'udid-y']);
+  });
 });
 
 describe('the USB feature over a sysfs tree', () => {
