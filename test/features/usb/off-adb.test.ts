@@ -70,7 +70,7 @@ describe('rememberListed', () => {
     expect(remembered.has('udid-pixel-new')).toBe(false);
   });
 
-  it('keeps two phones listed together when one of them now gives the USB serial the other gave before', () => {
+  it('keeps phones listed together: one that now gives the USB serial the other gave before, and clones sharing one', () => {
     const remembered = new Map<string, DeviceInfo>();
     rememberListed(remembered, [{ ...pixel, udid: 'udid-x', serialNumber: 'S1' }]);
     rememberListed(remembered, [
@@ -78,6 +78,11 @@ describe('rememberListed', () => {
       { ...pixel, udid: 'udid-y', serialNumber: 'S1' },
     ]);
     expect([...remembered.keys()].sort()).toEqual(['udid-x', 'udid-y']);
+    const clones = new Map<string, DeviceInfo>();
+    const clone = (udid: string): DeviceInfo => ({ ...pixel, udid, serialNumber: '0123456789ABCDEF' });
+    rememberListed(clones, [clone('udid-a'), clone('udid-b')]);
+    rememberListed(clones, [clone('udid-a'), clone('udid-b')]);
+    expect([...clones.keys()].sort()).toEqual(['udid-a', 'udid-b']);
   });
 });
 
