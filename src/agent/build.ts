@@ -18,7 +18,7 @@ import { carryClock } from '../log/limited.js';
 import { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
-import { buildPlatforms, type Platforms } from './platforms.js';
+import { buildPlatforms, platformNames, type Platforms } from './platforms.js';
 import { buildFeatures, type Features } from './features.js';
 import { UsbLayer } from '../features/usb/layer.js';
 import { OFF_SOURCE } from '../devices/off-source.js';
@@ -95,7 +95,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     logger,
     clock,
   });
-  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, mapping, heat };
+  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, mapping, heat, platforms: platformNames };
   // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
   // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
   // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.

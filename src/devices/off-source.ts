@@ -10,8 +10,12 @@ import { facetKey } from './facet.js';
 export interface OffSource {
   /** The USB port sysfs shows its serial on ("1-1.3"). */
   port: string;
-  /** The source that no longer lists it: what cannot reach it. */
-  source: 'adb' | 'usbmuxd';
+  /** The device's platform (DeviceInfo.platformName): a feature that reads one platform's phones selects by it. */
+  platformName: string;
+  /** What no longer lists it, as its platform names it (adb, usbmuxd): what cannot reach it. */
+  source: string;
+  /** Why a phone on a port may be off that list, and what to do, as its platform words it. */
+  causes: string;
 }
 
 /** Set while the phone is on a port and off its source's list, deleted when either ends. */

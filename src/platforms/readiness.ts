@@ -20,6 +20,8 @@ export interface ReadinessReading {
 }
 
 export interface ReadinessReader {
+  /** The platform whose phones it reads (DeviceInfo.platformName): one of them its source no longer lists is judged by why. */
+  readonly platformName: string;
   /** A build for people, from its version and build id. */
   readonly buildName: (release: string, id: string | undefined) => string;
   /** The reading of the device's current connection, from what its inventory already read; undefined when it read none (a device of another platform). */

@@ -152,4 +152,11 @@ export interface PlatformName {
   readonly versionLabel?: string;
   /** Its devices for people, in the commands' help: "Android phones", "iPhones". */
   readonly phones?: string;
+  /**
+   * What lists its phones over USB, and why the kernel may have one on a
+   * port that it does not list, with what to do, in the words of a device's
+   * message (the USB layer's, src/features/usb/off-adb.ts). None: the layer
+   * says nothing of its phones off their list.
+   */
+  readonly offList?: { readonly source: string; readonly causes: string };
 }

@@ -18,6 +18,7 @@ import { StatusViews } from '../../src/status/views.js';
 import { VirtualTime } from '../../src/util/clock.js';
 import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
+import { platformNames } from '../../src/agent/platforms.js';
 
 export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
   const android = platform === 'android';
@@ -174,6 +175,7 @@ export function reportBed(options: BedOptions = {}) {
     {
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
       stateDir: '/nonexistent',
+      platforms: platformNames,
       logger,
       clock,
     },

@@ -10,6 +10,7 @@ import { DeviceRegistry } from '../../src/devices/registry.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
+import { platformNames } from '../../src/agent/platforms.js';
 
 // The join as the features are registered (src/agent/features.ts): the USB
 // layer owes in the presence ledger a phone adb stopped listing while sysfs
@@ -22,7 +23,7 @@ const PHONE: DeviceInfo = {
   serialNumber: 'USBOFF01',
   state: 'device',
   status: 'AVAILABLE',
-  platformName: 'Android',
+  platformName: 'ANDROID',
   isAndroid: true,
   isIos: false,
   modelName: 'Pixel 8 Pro',
@@ -37,6 +38,7 @@ function bed() {
   writeFileSync(join(port, 'serial'), 'USBOFF01\n');
   const registry = new DeviceRegistry();
   const features = buildFeatures(registry, {
+    platforms: platformNames,
     settings: { usb: { kernelLog: '', sysfsRoot: sysfs }, readiness: { checks: ['stayAwake', 'usbDebugging'] } },
     stateDir: dir,
     logger: captureLogger().logger,
@@ -60,7 +62,7 @@ describe('the USB layer and readiness, as registered', () => {
     expect(off).toMatchObject({ udid: 'USBOFF01', status: 'UNAVAILABLE', state: 'no device', support: { appiumDisabled: true } });
     expect(off!.message).toMatch(/^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 .* not unplugged$/);
     expect(cellsOf(features, off!, undefined)).toMatchObject({ readiness: 'not ready: usbDebugging', usbPort: '1-1.3' });
-    expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toEqual({ port: '1-1.3', source: 'adb' });
+    expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toMatchObject({ port: '1-1.3', source: 'adb', platformName: 'ANDROID' });
     // Taken off the port: no longer added, no longer published.
     unplug();
     expect(report([])).toEqual([]);

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daemonEnv, runAgent } from './agent-process.js';
 import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 import { devicesOf, reported, type ReportedDevice } from '../support/reports.js';
+import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
 
 // The USB layer in the daemon, through the real adb server and the cloud
 // double, with a simulated kernel log (a file of /dev/kmsg records, as a lab
@@ -260,6 +261,39 @@ describe('the USB layer in the daemon', () => {
       /^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 /,
     );
   }, 90_000);
+  it('reports an iPhone usbmuxd stopped listing while it is on a USB port as UNAVAILABLE, blaming usbmuxd (an iPhone has no USB debugging), never UNPLUGGED there, and UNPLUGGED once off the port', async () => {
+    const { sysfs } = lab();
+    const mux = new SimUsbmuxd();
+    await mux.start();
+    try {
+      const iphone = mux.plug({ profile: 'iphone-13-ios16' });
+      // An iPhone's USB serial is its udid without the dash (usb 1-4: SerialNumber: 0000812000092D910EDB401E, libimobiledevice#1491).
+      onPort(sysfs, '2-3', iphone.udid.replace(/-/g, ''));
+      bed.run({ ...mux.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
+      await cloud.waitForPut(
+        reported(iphone.udid, (d) => d.status === 'AVAILABLE'),
+        30_000,
+      );
+      const offAt = Date.now();
+      mux.unplug(iphone);
+      const off = await cloud.waitForPut((r) => r.receivedAt > offAt && reported(iphone.udid, (d) => d.status === 'UNAVAILABLE')(r), 30_000);
+      const device = devicesOf(off).find((d) => d.udid === iphone.udid)!;
+      expect(device).toMatchObject({ state: 'no device', isIos: true });
+      expect(device.message).toContain(
+        'on USB port 2-3 (the kernel enumerated it) but usbmuxd does not list it: usbmuxd did not take it (its log says why: ' +
+          'a device it could not open or configure, or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again; not unplugged',
+      );
+      expect(device.message).not.toContain('USB debugging');
+      rmSync(join(sysfs, '2-3'), { recursive: true });
+      const goneAt = Date.now();
+      const gone = await cloud.waitForPut((r) => r.receivedAt > goneAt && reported(iphone.udid, (d) => d.status === 'UNPLUGGED')(r), 30_000);
+      for (const r of cloud.putRequests().filter((r) => r.receivedAt > offAt && r.receivedAt < gone.receivedAt && r.receivedAt <= goneAt))
+        expect(devicesOf(r).find((d) => d.udid === iphone.udid)?.status).not.toBe('UNPLUGGED');
+    } finally {
+      await mux.dispose();
+    }
+  }, 90_000);
+
   it('after a restart, a phone whose USB debugging went off while the agent was down is UNAVAILABLE and not ready from the first report, never UNPLUGGED, and list shows it so', async () => {
     const { sysfs } = lab();
     onPort(sysfs, '1-1.5', 'USBRST01');

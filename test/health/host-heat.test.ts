@@ -10,6 +10,7 @@ import { captureLogger } from '../log/capture.js';
 import { hostHeatOf } from '../../src/health/host-heat-feature.js';
 import { androidPhone } from '../support/devices.js';
 import { shippedHealth } from './defaults.js';
+import { platformNames } from '../../src/agent/platforms.js';
 
 // Several phones hot within minutes, through the features as registered
 // (src/agent/features.ts), on a clock the test moves.
@@ -25,6 +26,7 @@ function bed(health = shippedHealth) {
   const clock: Clock & Timers = { ...systemClock, monotonic: () => now };
   const log = captureLogger();
   const features = buildFeatures(new DeviceRegistry(), {
+    platforms: platformNames,
     settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health },
     stateDir: '/nonexistent',
     logger: log.logger,
@@ -131,6 +133,7 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.identify(`android/${s}`, s);
     const features = buildFeatures(registry, {
+      platforms: platformNames,
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
       stateDir: '/nonexistent',
       logger: log.logger,
@@ -171,6 +174,7 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.identify(`android/${s}`, s);
     const features = buildFeatures(registry, {
+      platforms: platformNames,
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
       stateDir: '/nonexistent',
       logger: log.logger,

@@ -51,12 +51,12 @@ export function readinessFeature(
   const offSource = registry.facet(OFF_SOURCE);
   const offVerdictOf = (udid: string): Verdict | undefined => {
     const off = offSource.get(udid);
-    return off && offAdbVerdict(off, baseline);
+    return off && offAdbVerdict(off, baseline, reader.platformName);
   };
   /** A device of the report with readiness's word: a phone off adb judged by why, and the support flags its verdict decides. */
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
-    const offVerdict = off && offAdbVerdict(off, baseline);
+    const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
     if (off && offVerdict) return { ...info, ...composeMessage([offAdbMessage(off)]), support: supportOf(info.support, offVerdict) };
     const [record] = registry.byUdid(info.udid);
     const verdict = record && verdictOf(record);

@@ -14,9 +14,14 @@ const USB_DEBUGGING = CHECKS.find((c) => c.id === 'usbDebugging')!;
 /** The value a phone off adb is shown with: adb cannot reach it, so its adb_enabled was not read. */
 const OFF_ADB_VALUE = 'off adb';
 
-/** The verdict of a phone on a port and off adb: not ready, failing usbDebugging; undefined when the baseline leaves usbDebugging out, or for an iPhone (usbmuxd), which readiness does not judge. */
-export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>): Verdict | undefined {
-  if (off.source !== 'adb' || !baseline.has(USB_DEBUGGING.id)) return undefined;
+/**
+ * The verdict of a phone on a port and off adb: not ready, failing
+ * usbDebugging; undefined when the baseline leaves usbDebugging out, or for a
+ * phone of another platform than the one readiness reads (`platformName`,
+ * its reader's: an iPhone has no USB debugging).
+ */
+export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>, platformName: string): Verdict | undefined {
+  if (off.platformName !== platformName || !baseline.has(USB_DEBUGGING.id)) return undefined;
   return {
     ready: false,
     failed: [{ check: USB_DEBUGGING, value: OFF_ADB_VALUE, expected: baseline.get(USB_DEBUGGING.id) ?? USB_DEBUGGING.expect }],
@@ -27,7 +32,7 @@ export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, stri
 /** The message of such a phone: the cause, each way it comes about with its fix, and that it is not unplugged. */
 export function offAdbMessage(off: OffSource): string {
   return (
-    `not ready for automation: USB debugging is unreachable (usbDebugging): on USB port ${off.port} (the kernel enumerated it) but adb does not list it. ` +
+    `not ready for automation: USB debugging is unreachable (usbDebugging): on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it. ` +
     'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +
     'charge-only USB mode: set the USB mode to File transfer, or pick it in the "USB charging this device" notification; ' +
     'the host\'s adb key revoked ("Revoke USB debugging authorizations"): replug it and accept "Allow USB debugging" for this computer, "Always allow" ticked; ' +

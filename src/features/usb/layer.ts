@@ -14,6 +14,7 @@ import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
 import type { Metric } from '../../util/metric.js';
+import type { PlatformName } from '../../platforms/source.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
 import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
@@ -43,6 +44,8 @@ export interface UsbContext {
   clock: Clock & Timers;
   /** Where the layer publishes the phones on a port and off their source's list (src/devices/off-source.ts), for readiness to read. */
   offSource?: Facet<OffSource>;
+  /** Every platform's names: what lists its phones and why one may be off that list (PlatformName.offList). */
+  platforms: readonly PlatformName[];
   /**
    * Where the layer owes those phones (src/devices/presence.ts, off-source),
    * so that the report carries them; none: it reports no phone off its list
@@ -194,7 +197,7 @@ export class UsbLayer implements UsbEvidence {
     const { presence, settings } = this.context;
     if (!presence) return;
     this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string>() : serialsOnPorts(settings.usb.sysfsRoot);
-    const off = onUsbOffList([], this.listed.values(), this.owedFrom);
+    const off = onUsbOffList([], this.listed.values(), this.owedFrom, this.context.platforms);
     presence.owe(
       OFF_SOURCE_REASON,
       off.filter((d) => listing.absentIsGone(d.udid)),
@@ -246,7 +249,7 @@ export class UsbLayer implements UsbEvidence {
     const now = new Set(added.map((d) => d.udid));
     for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
     for (const d of added) {
-      const off = offSourceOf(d, onUsb);
+      const off = offSourceOf(d, onUsb, this.context.platforms);
       if (off) facet.set(d.udid, off);
     }
   }

@@ -1,11 +1,12 @@
 // A phone the kernel has on a USB port but no source lists: not taken
-// away, so not UNPLUGGED. Its USB debugging was turned off (an OS update
-// does it), it came up in charge-only mode, or its adb key was revoked.
-// Pure: the layer gives it the devices it saw listed before and the serials
-// sysfs shows on ports now.
+// away, so not UNPLUGGED. Why, its platform words (PlatformName.offList): an
+// Android phone's USB debugging was turned off (an OS update does it), it
+// came up in charge-only mode, or its adb key was revoked; usbmuxd did not
+// take an iPhone. Pure: the layer gives it the devices it saw listed before,
+// the serials sysfs shows on ports now and the platforms' names.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { OffSource } from '../../devices/off-source.js';
-import { IOS_PLATFORM } from '../../platforms/ios/inventory.js';
+import type { PlatformName } from '../../platforms/source.js';
 import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 /** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
@@ -13,31 +14,39 @@ export function usbSerialsOf(device: DeviceInfo): string[] {
   return [...new Set([device.serialNumber, device.udid, device.udid.replace(/-/g, '')])];
 }
 
-/** Where sysfs shows the device's USB serial, and which source no longer reaching it; undefined off every port. */
-export function offSourceOf(device: DeviceInfo, onUsb: ReadonlyMap<string, string>): OffSource | undefined {
+/**
+ * Where sysfs shows the device's USB serial, and what no longer lists it and
+ * why, in its platform's words; undefined off every port, and for a platform
+ * that gives no such words.
+ */
+export function offSourceOf(device: DeviceInfo, onUsb: ReadonlyMap<string, string>, platforms: readonly PlatformName[]): OffSource | undefined {
+  const words = platforms.find((p) => p.platformName === device.platformName)?.offList;
+  if (!words) return undefined;
   const port = usbSerialsOf(device)
     .map((s) => onUsb.get(s))
     .find((p) => p !== undefined);
-  return port === undefined ? undefined : { port, source: device.platformName === IOS_PLATFORM ? 'usbmuxd' : 'adb' };
+  return port === undefined ? undefined : { port, platformName: device.platformName, ...words };
 }
 
 /** The devices to add to a report: each remembered one missing from it whose USB serial sysfs shows on a port. */
-export function onUsbOffList(present: readonly DeviceInfo[], remembered: Iterable<DeviceInfo>, onUsb: ReadonlyMap<string, string>): DeviceInfo[] {
+export function onUsbOffList(
+  present: readonly DeviceInfo[],
+  remembered: Iterable<DeviceInfo>,
+  onUsb: ReadonlyMap<string, string>,
+  platforms: readonly PlatformName[],
+): DeviceInfo[] {
   const listed = new Set(present.map((d) => d.udid));
   const out: DeviceInfo[] = [];
   for (const device of remembered) {
     if (listed.has(device.udid)) continue;
-    const off = offSourceOf(device, onUsb);
+    const off = offSourceOf(device, onUsb, platforms);
     if (off === undefined) continue;
     const { batteryDetail: _detail, ...last } = device;
     out.push({
       ...withoutMessage(last),
       state: 'no device',
       status: STATUS_UNAVAILABLE,
-      ...composeMessage([
-        `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ` +
-          'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
-      ]),
+      ...composeMessage([`on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`]),
     });
   }
   return out;

@@ -6,4 +6,5 @@ export const ANDROID_NAME = {
   shown: 'Android',
   versionLabel: 'android',
   phones: 'Android phones',
+  offList: { source: 'adb', causes: 'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked' },
 } as const satisfies PlatformName;

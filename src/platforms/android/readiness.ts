@@ -6,10 +6,12 @@ import type { ReadinessReader } from '../readiness.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
 import { cachedProp, cachedSection } from './inventory/tier-store.js';
+import { ANDROID_NAME } from './name.js';
 
 const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 
 export const ANDROID_READINESS: ReadinessReader = {
+  platformName: ANDROID_NAME.platformName,
   buildName: (release, id) => `Android ${release}${id !== undefined ? ` (${id})` : ''}`,
   reading: (registry, key) => {
     const texts = READINESS_PROBES.map((probe) => cachedSection(registry, key, probe.section));

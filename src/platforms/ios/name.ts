@@ -2,4 +2,17 @@ import type { PlatformName } from '../source.js';
 import { IOS_PLATFORM } from './inventory.js';
 
 /** iOS's names: what its inventories say to the cloud, and what `list` and /metrics show. */
-export const IOS_NAME: PlatformName = { platformName: IOS_PLATFORM, shown: 'iOS', phones: 'iPhones' };
+export const IOS_NAME: PlatformName = {
+  platformName: IOS_PLATFORM,
+  shown: 'iOS',
+  phones: 'iPhones',
+  // usbmuxd lists every iPhone it takes, trusted or not (trust is lockdown's): one the kernel enumerated and usbmuxd does
+  // not list is one usbmuxd did not take. Seen in public threads: usbmuxd crashing as the phone came
+  // (libimobiledevice/libimobiledevice#1035), stalled on a USB 3 port where a USB 2 port worked (#1491), failing to open the device
+  // (libimobiledevice-win32/imobiledevice-net#125). Not USB debugging, which an iPhone has none of.
+  offList: {
+    source: 'usbmuxd',
+    causes:
+      'usbmuxd did not take it (its log says why: a device it could not open or configure, or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again',
+  },
+};

@@ -5,6 +5,8 @@ import { OFF_SOURCE } from '../../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { offAdbVerdict } from '../../../src/features/readiness/off-adb.js';
+import { offSourceOf } from '../../../src/features/usb/off-adb.js';
+import { platformNames } from '../../../src/agent/platforms.js';
 
 // Readiness meets the USB layer: a phone adb no longer lists while sysfs
 // shows its serial on a port, as the USB layer publishes it (the OFF_SOURCE
@@ -27,13 +29,17 @@ const OFF: DeviceInfo = {
   serialNumber: UDID,
   state: 'no device',
   status: 'UNAVAILABLE',
-  platformName: 'Android',
+  platformName: 'ANDROID',
   isAndroid: true,
   isIos: false,
   modelName: 'Pixel 8 Pro',
   support: NOTHING,
   message: 'on USB port 1-1.3 (the kernel enumerated it) but adb does not list it: ...',
 };
+
+/** What the USB layer publishes of it on port 1-1.3, in its platform's words; and of an iPhone on a port, off usbmuxd. */
+const ANDROID_OFF = offSourceOf(OFF, new Map([[UDID, '1-1.3']]), platformNames)!;
+const IPHONE_OFF = offSourceOf({ ...OFF, platformName: 'IOS', isAndroid: false, isIos: true }, new Map([[UDID, '1-1.3']]), platformNames)!;
 
 function bench(checks = ['stayAwake', 'usbDebugging']) {
   const registry = new DeviceRegistry();
@@ -53,7 +59,7 @@ function bench(checks = ['stayAwake', 'usbDebugging']) {
 describe('readiness on a phone on USB and off adb', () => {
   it('is not ready on usbDebugging: the message names the cause and each fix, READY and /metrics say so, Appium is off for it', () => {
     const { feature, off, failing, notReady } = bench();
-    off.set(UDID, { port: '1-1.3', source: 'adb' });
+    off.set(UDID, ANDROID_OFF);
     const [device] = feature.annotate!([OFF]);
     expect(device!.message).toBe(
       'not ready for automation: USB debugging is unreachable (usbDebugging): on USB port 1-1.3 (the kernel enumerated it) but adb does not list it. ' +
@@ -73,7 +79,7 @@ describe('readiness on a phone on USB and off adb', () => {
 
   it('back on adb (the fact dropped), it is neither judged nor counted from it', () => {
     const { feature, off, failing, notReady } = bench();
-    off.set(UDID, { port: '1-1.3', source: 'adb' });
+    off.set(UDID, ANDROID_OFF);
     off.delete(UDID);
     expect(feature.annotate!([OFF])[0]).toEqual(OFF);
     expect(feature.cells!(OFF, undefined)).toEqual({});
@@ -83,9 +89,9 @@ describe('readiness on a phone on USB and off adb', () => {
 
   it("keeps the USB layer's word where the baseline leaves usbDebugging out, and for an iPhone off usbmuxd (no iPhone checks yet)", () => {
     const without = bench(['stayAwake']);
-    without.off.set(UDID, { port: '1-1.3', source: 'adb' });
+    without.off.set(UDID, ANDROID_OFF);
     expect(without.feature.annotate!([OFF])[0]).toEqual(OFF);
     expect(without.feature.cells!(OFF, undefined)).toEqual({});
-    expect(offAdbVerdict({ port: '2-3', source: 'usbmuxd' }, new Map([['usbDebugging', undefined]]))).toBeUndefined();
+    expect(offAdbVerdict({ ...IPHONE_OFF, port: '2-3' }, new Map([['usbDebugging', undefined]]), ANDROID_READINESS.platformName)).toBeUndefined();
   });
 });

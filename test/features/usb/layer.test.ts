@@ -10,6 +10,7 @@ import { KernelLogFollower } from '../../../src/features/usb/follow.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
+import { platformNames } from '../../../src/agent/platforms.js';
 
 // The USB layer on real files: a recorded /dev/kmsg replayed and followed,
 // the record kept in a state directory across a restart, a kernel log that
@@ -52,7 +53,7 @@ afterEach(async () => {
 /** The layer's timers on a time line of its own, its wall clock at today's. */
 function layer(usb: { kernelLog: string; sysfsRoot: string }, stateDir: string, logger = captureLogger()) {
   const time = new VirtualTime(Date.now());
-  const feature = usbFeature({ settings: { usb }, stateDir, logger: logger.logger, clock: time.clock() });
+  const feature = usbFeature({ platforms: platformNames, settings: { usb }, stateDir, logger: logger.logger, clock: time.clock() });
   started.push(feature);
   void feature.start?.();
   /**
@@ -275,6 +276,7 @@ describe('a phone below its port’s speed, from sysfs', () => {
     dev('1-1.4.3', '480');
     dev('1-2', '12');
     const feature = usbFeature({
+      platforms: platformNames,
       settings: { usb: { kernelLog: '', sysfsRoot: sysfs } },
       stateDir: dir,
       logger: captureLogger().logger,

@@ -10,6 +10,7 @@ import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.
 import { storedDevice } from '../../../src/report/stored-device.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
+import { platformNames } from '../../../src/agent/platforms.js';
 
 // A phone adb stops listing while the kernel still has it on a port (USB
 // debugging turned off by an OS update, charge-only mode): reported
@@ -30,7 +31,7 @@ const pixel: DeviceInfo = {
 
 describe('onUsbOffList', () => {
   it('adds a remembered phone whose serial is on a port, and no other', () => {
-    const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]));
+    const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]), platformNames);
     expect(added).toEqual([
       expect.objectContaining({
         udid: 'udid-pixel',
@@ -40,13 +41,22 @@ describe('onUsbOffList', () => {
           'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
       }),
     ]);
-    expect(onUsbOffList([], [pixel], new Map([['OTHER', '1-1.4.2']]))).toEqual([]);
-    expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]))).toEqual([]);
+    expect(onUsbOffList([], [pixel], new Map([['OTHER', '1-1.4.2']]), platformNames)).toEqual([]);
+    expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]), platformNames)).toEqual([]);
   });
 
-  it('matches an iPhone by its udid without the dash, as its USB serial reads', () => {
+  it("matches an iPhone by its udid without the dash, as its USB serial reads, and blames usbmuxd, not an Android phone's settings", () => {
     const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
-    expect(onUsbOffList([], [iphone], new Map([['00008030001A2B3C', '2-3']]))[0]?.message).toContain('usbmuxd does not list it');
+    const [added] = onUsbOffList([], [iphone], new Map([['00008030001A2B3C', '2-3']]), platformNames);
+    expect(added?.message).toBe(
+      'on USB port 2-3 (the kernel enumerated it) but usbmuxd does not list it: usbmuxd did not take it (its log says why: a device it could not open or configure, ' +
+        'or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again; not unplugged',
+    );
+  });
+
+  it('says nothing of a phone whose platform gives no words for it: it cannot name what lost it', () => {
+    const other: DeviceInfo = { ...pixel, platformName: 'TIZEN', isAndroid: false };
+    expect(onUsbOffList([], [other], new Map([['1A2B3C4D', '1-1.4.2']]), platformNames)).toEqual([]);
   });
 });
 
@@ -94,7 +104,14 @@ describe('the USB feature over a sysfs tree', () => {
     writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
     const log = captureLogger();
     const presence = new PresenceLedger();
-    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock, presence });
+    const feature = usbFeature({
+      platforms: platformNames,
+      settings: { usb: { kernelLog: '', sysfsRoot: root } },
+      stateDir: root,
+      logger: log.logger,
+      clock: systemClock,
+      presence,
+    });
     // One report as the reporter runs it: the feature owes, the ledger is asked once, then the annotate pass.
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
       feature.owe!({ absentIsGone: () => true });
@@ -130,7 +147,14 @@ describe('the USB feature after a feature that copies every device', () => {
     writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
     const log = captureLogger();
     const presence = new PresenceLedger();
-    const feature = usbFeature({ settings: { usb: { kernelLog: '', sysfsRoot: root } }, stateDir: root, logger: log.logger, clock: systemClock, presence });
+    const feature = usbFeature({
+      platforms: platformNames,
+      settings: { usb: { kernelLog: '', sysfsRoot: root } },
+      stateDir: root,
+      logger: log.logger,
+      clock: systemClock,
+      presence,
+    });
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
       feature.owe!({ absentIsGone: () => true });
       // A feature registered before it that hands on a copy of each device.
@@ -153,6 +177,7 @@ describe('after a restart: the devices an earlier run reported', () => {
     writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
     const presence = new PresenceLedger();
     const layer = new UsbLayer({
+      platforms: platformNames,
       settings: { usb: { kernelLog: '', sysfsRoot: root } },
       stateDir: root,
       logger: captureLogger().logger,
