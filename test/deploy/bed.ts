@@ -3,10 +3,12 @@
 // connected to the adb server the deployment runs, the cloud double on a
 // fixed port, and a small control port the shell scripts ask with fetch:
 //   GET  /puts                 every PUT /devices: time, status, nodeId, the Machine's version and
-//                              buildNumber, devices (udid, status)
+//                              buildNumber, devices (udid, status, message)
 //   GET  /ready                200 once every phone is listed by adb as a device
 //   POST /connect?serials=A,B  `adb connect` those phones again (after an adb restart)
 //   POST /unplug?serials=A     the phone goes away for good
+//   POST /disconnect?serials=A adb stops listing the phone, which stays up (USB debugging turned off: the
+//                              check keeps its serial on a sysfs port)
 //   POST /fail?status=503      the cloud answers every request with that status from now on
 //   POST /heal                 the cloud answers normally again
 //   POST /offline?serials=A    the phone's adbd stops answering its handshake (adb lists it offline)
@@ -148,14 +150,15 @@ async function main(): Promise<void> {
           200,
           cloud.putRequests().map((r) => {
             const body = r.body as
-              { nodeId?: string; machine?: { version?: string; buildNumber?: string }; devices?: Array<{ udid: string; status: string }> } | undefined;
+              | { nodeId?: string; machine?: { version?: string; buildNumber?: string }; devices?: Array<{ udid: string; status: string; message?: string }> }
+              | undefined;
             return {
               receivedAt: r.receivedAt,
               status: r.answer?.status,
               nodeId: body?.nodeId,
               version: body?.machine?.version,
               buildNumber: body?.machine?.buildNumber,
-              devices: (body?.devices ?? []).map((d) => ({ udid: d.udid, status: d.status })),
+              devices: (body?.devices ?? []).map((d) => ({ udid: d.udid, status: d.status, message: d.message })),
             };
           }),
         ];
@@ -172,6 +175,13 @@ async function main(): Promise<void> {
           await phone?.stop();
         }
         return [200, 'unplugged'];
+      }
+      if (url.pathname === '/disconnect' && req.method === 'POST') {
+        for (const s of serials) {
+          const phone = phones.get(s);
+          if (phone) await hostRequest(adbPort, `host:disconnect:127.0.0.1:${phone.port}`, { timeoutMs: 5_000 });
+        }
+        return [200, 'disconnected'];
       }
       if (url.pathname === '/offline' && req.method === 'POST') {
         for (const s of serials) phones.get(s)?.setMode('offline');

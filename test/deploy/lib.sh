@@ -81,8 +81,8 @@ bed() {
 
 # wait_put SINCE_MS JS_PREDICATE [TIMEOUT_S]: waits for a PUT /devices
 # received after SINCE_MS that the cloud answered 200 and for which the
-# predicate on p (receivedAt, nodeId, devices: udid, status; status(p, udid)
-# is a helper) holds; prints it as JSON. One process asks the bed every half
+# predicate on p (receivedAt, nodeId, devices: udid, status, message;
+# status(p, udid) and message(p, udid) are helpers) holds; prints it as JSON. One process asks the bed every half
 # second, until TIMEOUT_S seconds have passed and it has asked at least
 # 2 * TIMEOUT_S times (as the loop before it did, so that a loaded machine
 # stretches the wait as it did that loop's). That loop started two Node
@@ -92,6 +92,7 @@ wait_put() {
   local since=$1 predicate=$2 timeout=${3:-60}
   bed_node "
     const status = (p, u) => (p.devices.find((d) => d.udid === u) || {}).status;
+    const message = (p, u) => (p.devices.find((d) => d.udid === u) || {}).message || '';
     const end = Date.now() + $timeout * 1000;
     const hitIn = (all) => {
       try {

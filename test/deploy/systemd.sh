@@ -484,6 +484,32 @@ JSON"
   wait_put "$t0" "true" 60 >/dev/null || fail "no report after the replay's drop-in was taken away"
   pass "the installed service read $(wc -l <"$work/kmsg-replay") records of aioc-122's kernel log from $replay_dir/kmsg under its unit: port 2-3, 3 enumeration failures on /metrics; the drop-in taken away"
 
+  say "a phone adb stops listing while its serial stays on a USB port: UNAVAILABLE and named, not UNPLUGGED, under the unit's sandbox"
+  # USB debugging turned off (an OS update does it): adb loses the phone, the
+  # kernel keeps it on its port. The USB layer reads the ports' serials from
+  # /sys/bus/usb/devices (usb.sysfsRoot's default) as the shipped unit lets
+  # it, so the box's sysfs tree gets DEPLOY03's port, then the bed has adb
+  # drop the phone; taken off the port, it is UNPLUGGED.
+  local off_at gone_at
+  in_box bash -euc "mkdir -p $HUB_SYSFS/1-1.3 && echo DEPLOY03 > $HUB_SYSFS/1-1.3/serial" || fail "could not put DEPLOY03 on port 1-1.3"
+  off_at=$(box_ms)
+  bed POST '/disconnect?serials=DEPLOY03' >/dev/null || fail "the bed could not have adb drop DEPLOY03"
+  wait_put "$off_at" "status(p, 'DEPLOY03') === 'UNAVAILABLE' && /on USB port 1-1\\.3 \\(the kernel enumerated it\\) but adb does not list it/.test(message(p, 'DEPLOY03')) && /not unplugged$/.test(message(p, 'DEPLOY03'))" 60 >"$work/off-adb-put.json" ||
+    fail "DEPLOY03, off adb and on port 1-1.3, was not reported UNAVAILABLE with its port; since adb dropped it: $(bed GET /puts | "$node" -e "
+      let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+        const seen = JSON.parse(t).filter((p) => p.receivedAt >= $off_at).map((p) => p.devices.find((d) => d.udid === 'DEPLOY03'));
+        process.stdout.write(seen.map((d) => (d ? d.status + (d.message ? ' (' + d.message + ')' : '') : 'absent')).join(', ') || 'no report');
+      });")"
+  in_box rm -r "$HUB_SYSFS/1-1.3"
+  gone_at=$(box_ms)
+  wait_put "$gone_at" "status(p, 'DEPLOY03') === 'UNPLUGGED'" 60 >/dev/null || fail "DEPLOY03 was not reported UNPLUGGED once off its port"
+  bed GET /puts | "$node" -e "
+    let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+      const between = JSON.parse(t).filter((p) => p.receivedAt >= $off_at && p.receivedAt < $gone_at);
+      process.exit(between.some((p) => p.devices.some((d) => d.udid === 'DEPLOY03' && d.status === 'UNPLUGGED')) ? 1 : 0);
+    });" || fail "DEPLOY03 was reported UNPLUGGED while its serial was on port 1-1.3"
+  pass "DEPLOY03 off adb on port 1-1.3: UNAVAILABLE, the port and the causes in its message, never UNPLUGGED there; UNPLUGGED once off the port"
+
   say "a key and a proxy password given to the wrapper reach the agent as credentials, never the unit's environment"
   # b3b4d4c's wrapper copied them with --setenv=, where any user reads them
   # over D-Bus (systemctl show -p Environment). Here the key file is moved
