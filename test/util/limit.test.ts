@@ -12,7 +12,7 @@ const after = (time: VirtualTime, ms: number, fail = false): Promise<void> =>
   new Promise<void>((resolve, reject) => time.schedule(() => (fail ? reject(new Error('x')) : resolve()), ms));
 
 /** When the wait ends on the time line: moved on a millisecond at a time, the settled tasks' callbacks run between steps. */
-async function endOf(time: VirtualTime, wait: Promise<void>, limitMs = 20_000): Promise<number> {
+async function endOf(time: VirtualTime, wait: Promise<unknown>, limitMs = 20_000): Promise<number> {
   let ended: number | undefined;
   void wait.then(() => (ended = time.now));
   for (;;) {
