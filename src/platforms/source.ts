@@ -4,6 +4,7 @@
 // the agent, `once`, `list` and `doctor` only iterate them. What a platform
 // alone knows (adb's round trip, the prober's counters) it gives as metrics
 // and health problems of its own: nothing above names a platform.
+import type { OffListMode } from '../devices/off-source.js';
 import type { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { PresenceEntry, PresenceKind } from '../devices/presence.js';
@@ -158,5 +159,22 @@ export interface PlatformName {
    * message (the USB layer's, src/features/usb/off-adb.ts). None: the layer
    * says nothing of its phones off their list.
    */
-  readonly offList?: { readonly source: string; readonly causes: string };
+  readonly offList?: OffListWords;
+}
+
+/** One interface a USB device offers, as sysfs shows it: bInterfaceClass, bInterfaceSubClass and bInterfaceProtocol, two hex digits each ("ff"). */
+export interface UsbInterface {
+  readonly class: string;
+  readonly subclass: string;
+  readonly protocol: string;
+}
+
+/** How a platform words a phone the kernel has on a port that its source does not list. */
+export interface OffListWords {
+  /** What lists its phones (adb, usbmuxd): what cannot reach one off the list. */
+  readonly source: string;
+  /** Why a phone may be off that list, and what to do, when nothing more is known. */
+  readonly causes: string;
+  /** What the interfaces the phone offers on its port tell more, with the words for it; undefined when they tell nothing more. */
+  readonly byInterfaces?: (interfaces: readonly UsbInterface[]) => { mode: OffListMode; causes: string } | undefined;
 }

@@ -261,6 +261,35 @@ describe('the USB layer in the daemon', () => {
       /^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 /,
     );
   }, 90_000);
+  it('reports a phone adb stopped listing whose port shows it in its bootloader (fastboot) as UNAVAILABLE with that cause, not as USB debugging off', async () => {
+    const { sysfs } = lab();
+    onPort(sysfs, '1-1.6', 'USBFB001');
+    const phone = await bed.plug('USBFB001');
+    bed.run({ DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
+    await cloud.waitForPut(
+      reported('USBFB001', (d) => d.status === 'AVAILABLE'),
+      30_000,
+    );
+    // Rebooted into its bootloader: adb loses it, and on its port it now offers fastboot's interface (ff/42/03), as sysfs lays it out.
+    const iface = join(sysfs, '1-1.6', '1-1.6:1.0');
+    mkdirSync(iface);
+    for (const [file, value] of [
+      ['bInterfaceClass', 'ff'],
+      ['bInterfaceSubClass', '42'],
+      ['bInterfaceProtocol', '03'],
+    ])
+      writeFileSync(join(iface, file!), `${value}\n`);
+    const offAt = Date.now();
+    await bed.adb.disconnect(phone.port);
+    const off = await cloud.waitForPut((r) => r.receivedAt > offAt && reported('USBFB001', (d) => d.status === 'UNAVAILABLE')(r), 30_000);
+    const message = devicesOf(off).find((d) => d.udid === 'USBFB001')!.message;
+    expect(message).toContain(
+      "on USB port 1-1.6 (the kernel enumerated it) but adb does not list it: it is in its bootloader, not in Android (it offers fastboot's USB interface, ff/42/03)",
+    );
+    // Readiness leaves it to the USB layer's word: its USB debugging is not what is wrong.
+    expect(message).not.toContain('USB debugging');
+  }, 90_000);
+
   it('reports an iPhone usbmuxd stopped listing while it is on a USB port as UNAVAILABLE, blaming usbmuxd (an iPhone has no USB debugging), never UNPLUGGED there, and UNPLUGGED once off the port', async () => {
     const { sysfs } = lab();
     const mux = new SimUsbmuxd();

@@ -16,12 +16,14 @@ const OFF_ADB_VALUE = 'off adb';
 
 /**
  * The verdict of a phone on a port and off adb: not ready, failing
- * usbDebugging; undefined when the baseline leaves usbDebugging out, or for a
+ * usbDebugging; undefined when the baseline leaves usbDebugging out, for a
  * phone of another platform than the one readiness reads (`platformName`,
- * its reader's: an iPhone has no USB debugging).
+ * its reader's: an iPhone has no USB debugging), and where the kernel shows
+ * more than the port (`mode`: a phone in its bootloader, or one offering
+ * adb's interface, whose debugging is on): the USB layer's word stands.
  */
 export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>, platformName: string): Verdict | undefined {
-  if (off.platformName !== platformName || !baseline.has(USB_DEBUGGING.id)) return undefined;
+  if (off.platformName !== platformName || off.mode !== undefined || !baseline.has(USB_DEBUGGING.id)) return undefined;
   return {
     ready: false,
     failed: [{ check: USB_DEBUGGING, value: OFF_ADB_VALUE, expected: baseline.get(USB_DEBUGGING.id) ?? USB_DEBUGGING.expect }],

@@ -14,7 +14,7 @@ import type { DeviceSnapshot } from '../../devices/record.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
 import type { Metric } from '../../util/metric.js';
-import type { PlatformName } from '../../platforms/source.js';
+import type { PlatformName, UsbInterface } from '../../platforms/source.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
 import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
@@ -23,7 +23,7 @@ import { parseKernelLogLine } from './kernel-line.js';
 import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
 import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
-import { controllersOfBuses, serialsOnPorts, speedsOfPort } from './sysfs.js';
+import { controllersOfBuses, interfacesOnPort, serialsOnPorts, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
@@ -60,6 +60,8 @@ const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on a p
 
 export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
+  /** The interfaces a phone off its list offers on its port: read for those phones only, at each report. */
+  private readonly interfacesOf = (port: string): readonly UsbInterface[] => interfacesOnPort(this.context.settings.usb.sysfsRoot, port);
   private record: PortRecord = emptyRecord();
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
@@ -197,7 +199,7 @@ export class UsbLayer implements UsbEvidence {
     const { presence, settings } = this.context;
     if (!presence) return;
     this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string>() : serialsOnPorts(settings.usb.sysfsRoot);
-    const off = onUsbOffList([], this.listed.values(), this.owedFrom, this.context.platforms);
+    const off = onUsbOffList([], this.listed.values(), this.owedFrom, this.context.platforms, this.interfacesOf);
     presence.owe(
       OFF_SOURCE_REASON,
       off.filter((d) => listing.absentIsGone(d.udid)),
@@ -249,7 +251,7 @@ export class UsbLayer implements UsbEvidence {
     const now = new Set(added.map((d) => d.udid));
     for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
     for (const d of added) {
-      const off = offSourceOf(d, onUsb, this.context.platforms);
+      const off = offSourceOf(d, onUsb, this.context.platforms, this.interfacesOf);
       if (off) facet.set(d.udid, off);
     }
   }

@@ -6,7 +6,7 @@
 // the serials sysfs shows on ports now and the platforms' names.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { OffSource } from '../../devices/off-source.js';
-import type { PlatformName } from '../../platforms/source.js';
+import type { PlatformName, UsbInterface } from '../../platforms/source.js';
 import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 /** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
@@ -14,18 +14,29 @@ export function usbSerialsOf(device: DeviceInfo): string[] {
   return [...new Set([device.serialNumber, device.udid, device.udid.replace(/-/g, '')])];
 }
 
+/** The interfaces the device on a port offers (sysfs.ts's interfacesOnPort). */
+export type InterfacesOf = (port: string) => readonly UsbInterface[];
+
 /**
  * Where sysfs shows the device's USB serial, and what no longer lists it and
- * why, in its platform's words; undefined off every port, and for a platform
- * that gives no such words.
+ * why, in its platform's words: finer ones when the interfaces it offers
+ * there show more (its bootloader, its source's own interface); undefined off
+ * every port, and for a platform that gives no such words.
  */
-export function offSourceOf(device: DeviceInfo, onUsb: ReadonlyMap<string, string>, platforms: readonly PlatformName[]): OffSource | undefined {
+export function offSourceOf(
+  device: DeviceInfo,
+  onUsb: ReadonlyMap<string, string>,
+  platforms: readonly PlatformName[],
+  interfacesOf: InterfacesOf = () => [],
+): OffSource | undefined {
   const words = platforms.find((p) => p.platformName === device.platformName)?.offList;
   if (!words) return undefined;
   const port = usbSerialsOf(device)
     .map((s) => onUsb.get(s))
     .find((p) => p !== undefined);
-  return port === undefined ? undefined : { port, platformName: device.platformName, ...words };
+  if (port === undefined) return undefined;
+  const shown = words.byInterfaces?.(interfacesOf(port));
+  return { port, platformName: device.platformName, source: words.source, causes: shown?.causes ?? words.causes, ...(shown && { mode: shown.mode }) };
 }
 
 /** The devices to add to a report: each remembered one missing from it whose USB serial sysfs shows on a port. */
@@ -34,12 +45,13 @@ export function onUsbOffList(
   remembered: Iterable<DeviceInfo>,
   onUsb: ReadonlyMap<string, string>,
   platforms: readonly PlatformName[],
+  interfacesOf: InterfacesOf = () => [],
 ): DeviceInfo[] {
   const listed = new Set(present.map((d) => d.udid));
   const out: DeviceInfo[] = [];
   for (const device of remembered) {
     if (listed.has(device.udid)) continue;
-    const off = offSourceOf(device, onUsb, platforms);
+    const off = offSourceOf(device, onUsb, platforms, interfacesOf);
     if (off === undefined) continue;
     const { batteryDetail: _detail, ...last } = device;
     out.push({

@@ -1,9 +1,11 @@
 // What sysfs says of the USB tree that the kernel's lines do not: which
 // host controller each bus belongs to ("usb1" links to
 // .../0000:00:14.0/usb1; a copied tree without links gives "bus N"), and
-// which serial is enumerated on which port.
+// which serial is enumerated on which port, and which interfaces a device
+// offers there.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { UsbInterface } from '../../platforms/source.js';
 
 /** The controller of each bus, from the root hubs' links; empty where there is no sysfs. */
 export function controllersOfBuses(root: string): Map<number, string> {
@@ -69,4 +71,29 @@ export function speedsOfPort(root: string, port: string): { phone: number; port:
   const phone = read(port);
   const hub = phone === undefined ? undefined : read(parent);
   return phone === undefined || hub === undefined ? undefined : { phone, port: hub };
+}
+
+/**
+ * The interfaces the device on a port offers, from its interface entries
+ * ("1-1.4.2/1-1.4.2:1.0/bInterfaceClass", SubClass, Protocol: two hex digits
+ * each); empty where none can be read (a copied tree of serials only).
+ */
+export function interfacesOnPort(root: string, port: string): UsbInterface[] {
+  const dir = join(root, port);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: UsbInterface[] = [];
+  for (const name of names.filter((n) => n.startsWith(`${port}:`)).sort()) {
+    try {
+      const read = (file: string): string => readFileSync(join(dir, name, file), 'utf8').trim();
+      out.push({ class: read('bInterfaceClass'), subclass: read('bInterfaceSubClass'), protocol: read('bInterfaceProtocol') });
+    } catch {
+      // An interface going away as the device does: the others still say what they say.
+    }
+  }
+  return out;
 }

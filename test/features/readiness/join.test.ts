@@ -94,4 +94,15 @@ describe('readiness on a phone on USB and off adb', () => {
     expect(without.feature.cells!(OFF, undefined)).toEqual({});
     expect(offAdbVerdict({ ...IPHONE_OFF, port: '2-3' }, new Map([['usbDebugging', undefined]]), ANDROID_READINESS.platformName)).toBeUndefined();
   });
+
+  it("keeps the USB layer's word where the kernel shows more than the port: a phone in its bootloader, or one offering adb's interface (its debugging is on)", () => {
+    for (const mode of ['bootloader', 'offers-source'] as const) {
+      const { feature, off, failing, notReady } = bench();
+      off.set(UDID, { ...ANDROID_OFF, mode });
+      expect(feature.annotate!([OFF])[0]).toEqual(OFF);
+      expect(feature.cells!(OFF, undefined)).toEqual({});
+      expect(failing('usbDebugging')).toBe(0);
+      expect(notReady()).toBe(0);
+    }
+  });
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { PresenceLedger } from '../../../src/devices/presence.js';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { UsbLayer } from '../../../src/features/usb/layer.js';
 import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.js';
@@ -137,6 +139,66 @@ describe('the USB feature over a sysfs tree', () => {
     mkdirSync(port);
     writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
     expect(report([])).toEqual([expect.objectContaining({ udid: 'udid-pixel', status: 'UNAVAILABLE', state: 'no device' })]);
+  });
+});
+
+describe('the USB feature over a sysfs tree with the interfaces a phone offers', () => {
+  /** The phone on 1-1.4.2 with its interface entries, as sysfs lays them out ("1-1.4.2/1-1.4.2:1.0/bInterfaceClass"). */
+  function tree(interfaces: Array<[string, string, string]>): string {
+    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-ifaces-'));
+    mkdirSync(join(root, '1-1.4.2'));
+    writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
+    interfaces.forEach(([c, sc, p], i) => {
+      const dir = join(root, '1-1.4.2', `1-1.4.2:1.${i}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'bInterfaceClass'), `${c}\n`);
+      writeFileSync(join(dir, 'bInterfaceSubClass'), `${sc}\n`);
+      writeFileSync(join(dir, 'bInterfaceProtocol'), `${p}\n`);
+    });
+    return root;
+  }
+  function offReport(root: string): { device: DeviceInfo | undefined; published: OffSource | undefined } {
+    const presence = new PresenceLedger();
+    const registry = new DeviceRegistry();
+    const feature = usbFeature({
+      platforms: platformNames,
+      settings: { usb: { kernelLog: '', sysfsRoot: root } },
+      stateDir: root,
+      logger: captureLogger().logger,
+      clock: systemClock,
+      presence,
+      offSource: registry.facet(OFF_SOURCE),
+    });
+    const report = (present: DeviceInfo[]): DeviceInfo[] => {
+      feature.owe!({ absentIsGone: () => true });
+      return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
+    };
+    report([pixel]);
+    const [device] = report([]);
+    return { device, published: registry.facet(OFF_SOURCE).get('udid-pixel') };
+  }
+
+  it('names the bootloader for a phone offering fastboot, another adb server for one offering adb, and debugging off for one offering MTP alone', () => {
+    const fastboot = offReport(tree([['ff', '42', '03']]));
+    expect(fastboot.device?.message).toBe(
+      "on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: it is in its bootloader, not in Android (it offers fastboot's USB interface, ff/42/03): " +
+        'a failed update or flash, or a boot loop; `fastboot reboot` it, or flash it again; not unplugged',
+    );
+    expect(fastboot.published).toMatchObject({ port: '1-1.4.2', source: 'adb', mode: 'bootloader' });
+    // MTP and adb, as a Xiaomi offers them (protobom/protobom#351): its debugging is on.
+    const held = offReport(
+      tree([
+        ['ff', 'ff', '00'],
+        ['ff', '42', '01'],
+      ]),
+    );
+    expect(held.device?.message).toContain(
+      "but adb does not list it: its USB debugging is on (it offers adb's USB interface, ff/42/01) but this adb server has not taken it",
+    );
+    expect(held.published?.mode).toBe('offers-source');
+    const mtpOnly = offReport(tree([['ff', 'ff', '00']]));
+    expect(mtpOnly.device?.message).toContain('but adb does not list it: USB debugging turned off (an OS update does it)');
+    expect(mtpOnly.published).not.toHaveProperty('mode');
   });
 });
 
