@@ -22,8 +22,8 @@ import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
-import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf } from './off-adb.js';
-import { controllersOfBuses, interfacesOnPort, serialsOnPorts, speedsOfPort } from './sysfs.js';
+import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf, type PortsBySerial } from './off-adb.js';
+import { controllersOfBuses, interfacesOnPort, portsBySerial, serialsOnPorts, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
@@ -79,7 +79,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly listed = new Map<string, DeviceInfo>();
   private readonly saidOffList: SaidOnce;
   /** sysfs's serials on ports as the last owe read them, for the annotate pass of the same report. */
-  private owedFrom: ReadonlyMap<string, string> | undefined;
+  private owedFrom: PortsBySerial | undefined;
   private anchor: { wall: number; tsUs: number } | undefined;
   private readonly failures = new PortFailureCounts();
   private readonly loggedByLayer = new Map<Layer, number>();
@@ -198,7 +198,7 @@ export class UsbLayer implements UsbEvidence {
   oweOnUsb(listing: Listing): void {
     const { presence, settings } = this.context;
     if (!presence) return;
-    this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string>() : serialsOnPorts(settings.usb.sysfsRoot);
+    this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string[]>() : portsBySerial(settings.usb.sysfsRoot);
     const off = onUsbOffList([], this.listed.values(), this.owedFrom, this.context.platforms, this.interfacesOf);
     presence.owe(
       OFF_SOURCE_REASON,
@@ -245,7 +245,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: ReadonlyMap<string, string>): void {
+  private publish(added: readonly DeviceInfo[], onUsb: PortsBySerial): void {
     const facet = this.context.offSource;
     if (!facet) return;
     const now = new Set(added.map((d) => d.udid));

@@ -17,25 +17,29 @@ export function usbSerialsOf(device: DeviceInfo): string[] {
 /** The interfaces the device on a port offers (sysfs.ts's interfacesOnPort). */
 export type InterfacesOf = (port: string) => readonly UsbInterface[];
 
+/** Every port sysfs shows each USB serial on (sysfs.ts's portsBySerial). */
+export type PortsBySerial = ReadonlyMap<string, readonly string[]>;
+
 /**
  * Where sysfs shows the device's USB serial, and what no longer lists it and
  * why, in its platform's words: finer ones when the interfaces it offers
  * there show more (its bootloader, its source's own interface); undefined off
- * every port, and for a platform that gives no such words.
+ * every port, and for a platform that gives no such words. A serial on
+ * several ports (clones sharing it) names them all ("1-1.3 or 1-1.4"), and
+ * no port's interfaces speak for it.
  */
 export function offSourceOf(
   device: DeviceInfo,
-  onUsb: ReadonlyMap<string, string>,
+  onUsb: PortsBySerial,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
 ): OffSource | undefined {
   const words = platforms.find((p) => p.platformName === device.platformName)?.offList;
   if (!words) return undefined;
-  const port = usbSerialsOf(device)
-    .map((s) => onUsb.get(s))
-    .find((p) => p !== undefined);
-  if (port === undefined) return undefined;
-  const shown = words.byInterfaces?.(interfacesOf(port));
+  const ports = [...new Set(usbSerialsOf(device).flatMap((s) => onUsb.get(s) ?? []))];
+  if (ports.length === 0) return undefined;
+  const port = ports.join(' or ');
+  const shown = ports.length === 1 ? words.byInterfaces?.(interfacesOf(port)) : undefined;
   return { port, platformName: device.platformName, source: words.source, causes: shown?.causes ?? words.causes, ...(shown && { mode: shown.mode }) };
 }
 
@@ -43,7 +47,7 @@ export function offSourceOf(
 export function onUsbOffList(
   present: readonly DeviceInfo[],
   remembered: Iterable<DeviceInfo>,
-  onUsb: ReadonlyMap<string, string>,
+  onUsb: PortsBySerial,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
 ): DeviceInfo[] {

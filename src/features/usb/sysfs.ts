@@ -53,6 +53,33 @@ export function serialsOnPorts(root: string): Map<string, string> {
 }
 
 /**
+ * Every port each USB serial is enumerated on, in port order: phones that
+ * share a serial (clones giving `0123456789ABCDEF`) are on several, and which
+ * of them is which cannot be told from sysfs.
+ */
+export function portsBySerial(root: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return out;
+  }
+  for (const name of names.filter((n) => /^\d+-\d+(?:\.\d+)*$/.test(n)).sort()) {
+    try {
+      const serial = readFileSync(join(root, name, 'serial'), 'utf8').trim();
+      if (serial === '' || serial.length > 128) continue;
+      const ports = out.get(serial);
+      if (ports) ports.push(name);
+      else out.set(serial, [name]);
+    } catch {
+      // No serial: a hub, or a device that gives none.
+    }
+  }
+  return out;
+}
+
+/**
  * The link speed (Mb/s) of the device on a port and of the hub it hangs off
  * ("1-1.4.2" under "1-1.4", "1-3" under the root hub "usb1"), from their
  * `speed` files; undefined where either cannot be read.

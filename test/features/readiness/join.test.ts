@@ -38,8 +38,8 @@ const OFF: DeviceInfo = {
 };
 
 /** What the USB layer publishes of it on port 1-1.3, in its platform's words; and of an iPhone on a port, off usbmuxd. */
-const ANDROID_OFF = offSourceOf(OFF, new Map([[UDID, '1-1.3']]), platformNames)!;
-const IPHONE_OFF = offSourceOf({ ...OFF, platformName: 'IOS', isAndroid: false, isIos: true }, new Map([[UDID, '1-1.3']]), platformNames)!;
+const ANDROID_OFF = offSourceOf(OFF, new Map([[UDID, ['1-1.3']]]), platformNames)!;
+const IPHONE_OFF = offSourceOf({ ...OFF, platformName: 'IOS', isAndroid: false, isIos: true }, new Map([[UDID, ['1-1.3']]]), platformNames)!;
 
 function bench(checks = ['stayAwake', 'usbDebugging']) {
   const registry = new DeviceRegistry();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceSnapshot } from '../../../src/devices/record.js';
 import type { DeviceFeature } from '../../../src/devices/feature.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
-import { controllersOfBuses } from '../../../src/features/usb/sysfs.js';
+import { controllersOfBuses, interfacesOnPort, portsBySerial } from '../../../src/features/usb/sysfs.js';
 import { KernelLogFollower } from '../../../src/features/usb/follow.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
@@ -258,6 +258,36 @@ describe('controllersOfBuses', () => {
     mkdirSync(join(root, 'bus', 'usb2'));
     expect(controllersOfBuses(join(root, 'bus'))).toEqual(new Map([[1, '0000:00:14.0']]));
     expect(controllersOfBuses(join(root, 'missing'))).toEqual(new Map());
+  });
+});
+
+describe('portsBySerial and interfacesOnPort', () => {
+  it('gives every port of a serial (clones sharing one are on several), skips hubs and interfaces, and reads the interfaces of a port', () => {
+    const root = mkdtempSync(join(tmpdir(), 'usb-sysfs-serials-'));
+    const device = (port: string, serial?: string): void => {
+      mkdirSync(join(root, port));
+      if (serial !== undefined) writeFileSync(join(root, port, 'serial'), `${serial}\n`);
+    };
+    device('1-1');
+    device('1-1.4', '0123456789ABCDEF');
+    device('1-1.3', '0123456789ABCDEF');
+    device('2-1', 'R58M12ABCDE');
+    // An interface entry, as /sys/bus/usb/devices lists them beside the devices: not a port.
+    device('2-1:1.0');
+    const iface = join(root, '2-1', '2-1:1.0');
+    mkdirSync(iface);
+    writeFileSync(join(iface, 'bInterfaceClass'), 'ff\n');
+    writeFileSync(join(iface, 'bInterfaceSubClass'), '42\n');
+    writeFileSync(join(iface, 'bInterfaceProtocol'), '01\n');
+    expect(portsBySerial(root)).toEqual(
+      new Map([
+        ['0123456789ABCDEF', ['1-1.3', '1-1.4']],
+        ['R58M12ABCDE', ['2-1']],
+      ]),
+    );
+    expect(interfacesOnPort(root, '2-1')).toEqual([{ class: 'ff', subclass: '42', protocol: '01' }]);
+    expect(interfacesOnPort(root, '1-1.3')).toEqual([]);
+    expect(portsBySerial(join(root, 'missing'))).toEqual(new Map());
   });
 });
 

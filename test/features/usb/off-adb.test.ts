@@ -13,6 +13,7 @@ import { storedDevice } from '../../../src/report/stored-device.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
 import { platformNames } from '../../../src/agent/platforms.js';
+import type { UsbInterface } from '../../../src/platforms/source.js';
 
 // A phone adb stops listing while the kernel still has it on a port (USB
 // debugging turned off by an OS update, charge-only mode): reported
@@ -33,7 +34,7 @@ const pixel: DeviceInfo = {
 
 describe('onUsbOffList', () => {
   it('adds a remembered phone whose serial is on a port, and no other', () => {
-    const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]), platformNames);
+    const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames);
     expect(added).toEqual([
       expect.objectContaining({
         udid: 'udid-pixel',
@@ -43,22 +44,33 @@ describe('onUsbOffList', () => {
           'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
       }),
     ]);
-    expect(onUsbOffList([], [pixel], new Map([['OTHER', '1-1.4.2']]), platformNames)).toEqual([]);
-    expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', '1-1.4.2']]), platformNames)).toEqual([]);
+    expect(onUsbOffList([], [pixel], new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toEqual([]);
+    expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toEqual([]);
   });
 
   it("matches an iPhone by its udid without the dash, as its USB serial reads, and blames usbmuxd, not an Android phone's settings", () => {
     const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
-    const [added] = onUsbOffList([], [iphone], new Map([['00008030001A2B3C', '2-3']]), platformNames);
+    const [added] = onUsbOffList([], [iphone], new Map([['00008030001A2B3C', ['2-3']]]), platformNames);
     expect(added?.message).toBe(
       'on USB port 2-3 (the kernel enumerated it) but usbmuxd does not list it: usbmuxd did not take it (its log says why: a device it could not open or configure, ' +
         'or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again; not unplugged',
     );
   });
 
+  it("names every port of a serial clones share, and lets no one port's interfaces speak for it", () => {
+    const clone: DeviceInfo = { ...pixel, serialNumber: '0123456789ABCDEF' };
+    const fastbootEverywhere = (): UsbInterface[] => [{ class: 'ff', subclass: '42', protocol: '03' }];
+    const [added] = onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
+    expect(added?.message).toBe(
+      'on USB port 1-1.3 or 1-1.4 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+    );
+    // On one port, that port's interfaces speak.
+    expect(onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)[0]?.message).toContain('in its bootloader');
+  });
+
   it('says nothing of a phone whose platform gives no words for it: it cannot name what lost it', () => {
     const other: DeviceInfo = { ...pixel, platformName: 'TIZEN', isAndroid: false };
-    expect(onUsbOffList([], [other], new Map([['1A2B3C4D', '1-1.4.2']]), platformNames)).toEqual([]);
+    expect(onUsbOffList([], [other], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toEqual([]);
   });
 });
 
