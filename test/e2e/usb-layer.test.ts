@@ -288,6 +288,10 @@ describe('the USB layer in the daemon', () => {
     );
     // Readiness leaves it to the USB layer's word: its USB debugging is not what is wrong.
     expect(message).not.toContain('USB debugging');
+    // /metrics counts it for DeviceAgentPhoneOffList (the first scrape may precede the report that carried it).
+    const counted = '\ndevice_agent_usb_off_list_devices{source="adb",mode="bootloader"} 1\n';
+    await cloud.waitForPut((r) => r.receivedAt > off.receivedAt, 10_000);
+    expect(await scrapeMetrics(bed.agent!)).toContain(counted);
   }, 90_000);
 
   it('reports an iPhone usbmuxd stopped listing while it is on a USB port as UNAVAILABLE, blaming usbmuxd (an iPhone has no USB debugging), never UNPLUGGED there, and UNPLUGGED once off the port', async () => {

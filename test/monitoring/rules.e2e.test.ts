@@ -63,6 +63,7 @@ describe('alerting rules', () => {
         'DeviceAgentDevicesDropped',
         'DeviceAgentPhoneNotReady', // issue 44: drift of readiness ...
         'DeviceAgentPhoneUpdated',
+        'DeviceAgentPhoneOffList', // a phone on its port and off its list that readiness does not judge (a bootloader, another adb server, an iPhone)
         'DeviceAgentUsbPortFailing', // ... and issue 43: the USB layer
         'DeviceAgentUsbHubFailing',
         'DeviceAgentUsbControllerFailing',

@@ -8,7 +8,7 @@ import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
+import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 import { PowerPaths } from '../../src/actions/charge/power-paths.js';
 import { hostHeatFeature } from '../../src/health/host-heat-feature.js';
 import { shippedHealth } from '../health/defaults.js';
@@ -36,6 +36,7 @@ describe('docs/reference/metrics.md', () => {
       ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
       ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
+      offListMetric([], ['adb', 'usbmuxd']),
       // Several phones hot together (with the daemon's health settings).
       ...(hostHeatFeature(shippedHealth, undefined, () => 0).metrics?.() ?? []),
       // Charge control's power path checks (with the daemon's state directory).

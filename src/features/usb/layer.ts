@@ -20,7 +20,7 @@ import { attribute, type Layer, type Verdict } from './attribution.js';
 import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
-import { PortFailureCounts, usbMetrics } from './metrics.js';
+import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
 import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf, type PortsBySerial } from './off-adb.js';
 import { controllersOfBuses, interfacesOnPort, portsBySerial, serialsOnPorts, speedsOfPort } from './sysfs.js';
@@ -80,6 +80,8 @@ export class UsbLayer implements UsbEvidence {
   private readonly saidOffList: SaidOnce;
   /** sysfs's serials on ports as the last owe read them, for the annotate pass of the same report. */
   private owedFrom: PortsBySerial | undefined;
+  /** The phones the last report carried as on a port and off their source's list, for /metrics. */
+  private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
   private readonly failures = new PortFailureCounts();
   private readonly loggedByLayer = new Map<Layer, number>();
@@ -246,14 +248,16 @@ export class UsbLayer implements UsbEvidence {
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
   private publish(added: readonly DeviceInfo[], onUsb: PortsBySerial): void {
+    const offs = added.flatMap((d) => {
+      const off = offSourceOf(d, onUsb, this.context.platforms, this.interfacesOf);
+      return off ? [{ udid: d.udid, off }] : [];
+    });
+    this.offList = offs.map((o) => o.off);
     const facet = this.context.offSource;
     if (!facet) return;
     const now = new Set(added.map((d) => d.udid));
     for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
-    for (const d of added) {
-      const off = offSourceOf(d, onUsb, this.context.platforms, this.interfacesOf);
-      if (off) facet.set(d.udid, off);
-    }
+    for (const { udid, off } of offs) facet.set(udid, off);
   }
 
   /** Whether `list` gets a USB PORT column: the layer reads something (the kernel log or sysfs). */
@@ -308,8 +312,12 @@ export class UsbLayer implements UsbEvidence {
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
   metrics(): Metric[] {
-    if (this.context.settings.usb.kernelLog === '') return [];
-    return usbMetrics(this.failures, this.verdicts, this.loggedByLayer);
+    const { kernelLog, sysfsRoot } = this.context.settings.usb;
+    const sources = [...new Set(this.context.platforms.flatMap((p) => (p.offList ? [p.offList.source] : [])))];
+    return [
+      ...(kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
+      ...(sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),
+    ];
   }
 
   private line(line: string): void {

@@ -2,7 +2,9 @@
 // the kernel logged by port path and kind, for the first MAX_PORT_SERIES
 // ports that failed since the agent started and the rest summed in one
 // port="other" series (a lab that rewires, or a storm over a big farm,
-// cannot grow /metrics); and the attribution verdicts by layer. Pure.
+// cannot grow /metrics); the attribution verdicts by layer; and the phones
+// on a port and off their source's list. Pure.
+import type { OffSource } from '../../devices/off-source.js';
 import type { Metric, Sample } from '../../util/metric.js';
 import type { Layer, Verdict } from './attribution.js';
 import { FAILURE_KINDS, type UsbEventKind } from './classify.js';
@@ -66,4 +68,24 @@ export function usbMetrics(failures: PortFailureCounts, standing: readonly Verdi
       samples: LAYERS.map((layer) => ({ labels: { layer: label(layer) }, value: logged.get(layer) ?? 0 })),
     },
   ];
+}
+
+/** What the kernel shows of a phone off its source's list beyond its port, as a label value: `port` when nothing more. */
+const OFF_LIST_MODES = ['port', 'bootloader', 'offers_source'] as const;
+
+/**
+ * The phones the last report carried as on a USB port and off their
+ * source's list, by that source (adb, usbmuxd) and what the port shows more
+ * (`bootloader`, `offers_source`, else `port`); every pair served, 0 or not.
+ */
+export function offListMetric(offs: readonly OffSource[], sources: readonly string[]): Metric {
+  const modeOf = (off: OffSource): string => (off.mode === undefined ? 'port' : label(off.mode));
+  return {
+    name: 'device_agent_usb_off_list_devices',
+    help: "phones on a USB port (sysfs) that their source no longer lists, at the last report, by source and what the port shows more (bootloader, offers_source: its source's own interface; port: nothing more)",
+    type: 'gauge',
+    samples: sources.flatMap((source) =>
+      OFF_LIST_MODES.map((mode) => ({ labels: { source, mode }, value: offs.filter((o) => o.source === source && modeOf(o) === mode).length })),
+    ),
+  };
 }

@@ -169,7 +169,7 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
     });
     return root;
   }
-  function offReport(root: string): { device: DeviceInfo | undefined; published: OffSource | undefined } {
+  function offReport(root: string): { device: DeviceInfo | undefined; published: OffSource | undefined; count: (mode: string) => number | undefined } {
     const presence = new PresenceLedger();
     const registry = new DeviceRegistry();
     const feature = usbFeature({
@@ -187,7 +187,9 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
     };
     report([pixel]);
     const [device] = report([]);
-    return { device, published: registry.facet(OFF_SOURCE).get('udid-pixel') };
+    const offList = feature.metrics!().find((m) => m.name === 'device_agent_usb_off_list_devices');
+    const count = (mode: string): number | undefined => offList?.samples.find((s) => s.labels?.source === 'adb' && s.labels.mode === mode)?.value;
+    return { device, published: registry.facet(OFF_SOURCE).get('udid-pixel'), count };
   }
 
   it('names the bootloader for a phone offering fastboot, another adb server for one offering adb, and debugging off for one offering MTP alone', () => {
@@ -197,6 +199,8 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
         'a failed update or flash, or a boot loop; `fastboot reboot` it, or flash it again; not unplugged',
     );
     expect(fastboot.published).toMatchObject({ port: '1-1.4.2', source: 'adb', mode: 'bootloader' });
+    // /metrics counts it by source and by what the port shows, every pair served.
+    expect([fastboot.count('bootloader'), fastboot.count('offers_source'), fastboot.count('port')]).toEqual([1, 0, 0]);
     // MTP and adb, as a Xiaomi offers them (protobom/protobom#351): its debugging is on.
     const held = offReport(
       tree([
@@ -208,9 +212,11 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
       "but adb does not list it: its USB debugging is on (it offers adb's USB interface, ff/42/01) but this adb server has not taken it",
     );
     expect(held.published?.mode).toBe('offers-source');
+    expect(held.count('offers_source')).toBe(1);
     const mtpOnly = offReport(tree([['ff', 'ff', '00']]));
     expect(mtpOnly.device?.message).toContain('but adb does not list it: USB debugging turned off (an OS update does it)');
     expect(mtpOnly.published).not.toHaveProperty('mode');
+    expect([mtpOnly.count('port'), mtpOnly.count('bootloader')]).toEqual([1, 0]);
   });
 });
 
