@@ -118,6 +118,8 @@ export interface DeviceFeature<Wiring = never> {
 /** What the report knows of its sources' listings when the features owe. */
 export interface Listing {
   absentIsGone(udid: string): boolean;
+  /** Whether a source's answer holds the device in this report: one that does is owed by nobody. */
+  listed(udid: string): boolean;
 }
 
 /** What the report knows of its sources when the features judge. */

@@ -115,7 +115,8 @@ export class Reporter {
     // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
     const present = runs.flatMap((r) => r.devices);
     const answeredAll = runs.every((r) => r.ok);
-    oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete) });
+    const listed = new Set(present.map((d) => d.udid));
+    oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete), listed: (udid) => listed.has(udid) });
     const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
     const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
     const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));

@@ -46,7 +46,7 @@ function bed() {
   });
   // One report's pass as the reporter runs it: the features owe, the presence ledger is asked once, then the annotate pass.
   const report = (present: DeviceInfo[]): DeviceInfo[] => {
-    oweAll(features, { absentIsGone: () => true });
+    oweAll(features, { absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
     const { carried } = registry.presence.report(present, 0);
     return annotateAll(features, [...present, ...carried.map((c) => c.info)]);
   };

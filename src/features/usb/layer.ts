@@ -201,12 +201,9 @@ export class UsbLayer implements UsbEvidence {
     const { presence, settings } = this.context;
     if (!presence) return;
     this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string[]>() : portsBySerial(settings.usb.sysfsRoot);
-    const off = onUsbOffList([], this.listed.values(), this.owedFrom, this.context.platforms, this.interfacesOf);
-    presence.owe(
-      OFF_SOURCE_REASON,
-      off.filter((d) => listing.absentIsGone(d.udid)),
-      WHILE_ON_PORT,
-    );
+    // Only the phones the report would call gone: reading the interfaces of 60 listed phones took 5 ms a report here.
+    const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
+    presence.owe(OFF_SOURCE_REASON, onUsbOffList([], gone, this.owedFrom, this.context.platforms, this.interfacesOf), WHILE_ON_PORT);
   }
 
   /**

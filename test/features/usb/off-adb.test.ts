@@ -128,7 +128,7 @@ describe('the USB feature over a sysfs tree', () => {
     });
     // One report as the reporter runs it: the feature owes, the ledger is asked once, then the annotate pass.
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!({ absentIsGone: () => true });
+      feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
       return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
     };
     expect(report([pixel])).toEqual([pixel]);
@@ -139,7 +139,7 @@ describe('the USB feature over a sysfs tree', () => {
     expect(report([])).toHaveLength(1);
     expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
     // While adb comes back after a restart, a phone it has not listed again is not one whose debugging went off.
-    feature.owe!({ absentIsGone: () => false });
+    feature.owe!({ absentIsGone: () => false, listed: () => false });
     expect(presence.report([], 0).carried).toEqual([]);
     // Carried for a reason nearer the phone (its source failed, and carries its last state): not off adb.
     presence.owe({ kind: 'source-failed', scope: 'android' }, [pixel], { while: 'adb fails' });
@@ -182,7 +182,7 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
       offSource: registry.facet(OFF_SOURCE),
     });
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!({ absentIsGone: () => true });
+      feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
       return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
     };
     report([pixel]);
@@ -236,7 +236,7 @@ describe('the USB feature after a feature that copies every device', () => {
       presence,
     });
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!({ absentIsGone: () => true });
+      feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
       // A feature registered before it that hands on a copy of each device.
       return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)].map((d) => ({ ...d })));
     };
@@ -265,7 +265,7 @@ describe('after a restart: the devices an earlier run reported', () => {
       presence,
     });
     const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      layer.oweOnUsb({ absentIsGone: () => true });
+      layer.oweOnUsb({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
       return layer.withPhonesOnUsb([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
     };
     // As reported-devices.json gives them back: identity only.
