@@ -291,6 +291,9 @@ describe('the USB layer in the daemon', () => {
     // /metrics counts it for DeviceAgentPhoneOffList (the first scrape may precede the report that carried it).
     const counted = '\ndevice_agent_usb_off_list_devices{source="adb",mode="bootloader"} 1\n';
     await cloud.waitForPut((r) => r.receivedAt > off.receivedAt, 10_000);
+    // From adb's loss on, never UNPLUGGED while it is on its port.
+    for (const r of cloud.putRequests().filter((r) => r.receivedAt > offAt))
+      expect(devicesOf(r).find((d) => d.udid === 'USBFB001')?.status).not.toBe('UNPLUGGED');
     expect(await scrapeMetrics(bed.agent!)).toContain(counted);
   }, 90_000);
 

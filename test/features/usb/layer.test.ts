@@ -11,6 +11,7 @@ import { VirtualTime } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
 import { platformNames } from '../../../src/agent/platforms.js';
+import { offAdbByInterfaces } from '../../../src/platforms/android/usb-interfaces.js';
 
 // The USB layer on real files: a recorded /dev/kmsg replayed and followed,
 // the record kept in a state directory across a restart, a kernel log that
@@ -289,6 +290,22 @@ describe('portsBySerial and interfacesOnPort', () => {
     expect(interfacesOnPort(root, '2-1')).toEqual([{ class: 'ff', subclass: '42', protocol: '01' }]);
     expect(interfacesOnPort(root, '1-1.3')).toEqual([]);
     expect(portsBySerial(join(root, 'missing'))).toEqual(new Map());
+  });
+});
+
+describe('interfacesOnPort on what a lab leaves behind', () => {
+  it('skips an interface whose files are gone mid-read (the phone unplugged), and hands on garbage bytes, which no platform takes for a mode', () => {
+    const root = mkdtempSync(join(tmpdir(), 'usb-sysfs-ifaces-'));
+    const iface = (name: string, files: Record<string, string>): void => {
+      mkdirSync(join(root, '1-1.3', name), { recursive: true });
+      for (const [file, value] of Object.entries(files)) writeFileSync(join(root, '1-1.3', name, file), value);
+    };
+    iface('1-1.3:1.0', { bInterfaceClass: 'ff\n', bInterfaceSubClass: '42\n' });
+    iface('1-1.3:1.1', { bInterfaceClass: 'zz\u0000\u00ff', bInterfaceSubClass: '42\n', bInterfaceProtocol: '03\n' });
+    const read = interfacesOnPort(root, '1-1.3');
+    expect(read).toEqual([{ class: 'zz\u0000\u00ff', subclass: '42', protocol: '03' }]);
+    expect(offAdbByInterfaces(read)).toBeUndefined();
+    expect(interfacesOnPort(root, '9-9')).toEqual([]);
   });
 });
 
