@@ -210,7 +210,7 @@ export class ActionRunner {
     return entry ? entry.starts.filter((at) => now - at < entry.keepMs) : [];
   }
 
-  /** Work kept for settled() whose action keeps its own mark of it (a port switching). */
+  /** Work kept for settled() that no decision waits for (charge control switching on, at its start, the ports a crashed run left off). */
   track(work: Promise<void>): void {
     this.inFlight.track(work);
   }

@@ -56,8 +56,6 @@ export type PauseEnd = 'booked' | 'max_time' | 'low_mark' | 'power_not_cut';
 /** What charge control keeps of one phone, by adb serial. */
 export interface ChargeEntry {
   pause?: ChargePause;
-  /** A port switch in flight. */
-  switching?: 'off' | 'on';
   /** Switches that failed in a row, and when the next may be tried (monotonic ms). */
   failures: number;
   retryAt?: number;
@@ -129,7 +127,11 @@ function pauseIn(facet: Facet<ChargeEntry>, udid: string): Readonly<ChargePause>
   return undefined;
 }
 
-/** Whether the phone's port is off on purpose (or being switched): recovery leaves it alone. */
-export function portHeldOff(charge: Pick<ChargeEntry, 'pause' | 'switching'>): boolean {
-  return charge.switching !== undefined || (charge.pause !== undefined && charge.pause.ended?.switchedOn !== true);
+/**
+ * Whether the phone's port is off on purpose, or being switched for a pause
+ * (a pause is kept from before its off switch until its on switch worked):
+ * recovery leaves it alone.
+ */
+export function portHeldOff(charge: Pick<ChargeEntry, 'pause'>): boolean {
+  return charge.pause !== undefined && charge.pause.ended?.switchedOn !== true;
 }

@@ -232,10 +232,11 @@ export class ChargeControl extends RunnerAction {
       (after === undefined || record.inventoriedAt > after);
     const level = fresh ? Number(record.last.battery?.percentage) : NaN;
     const udid = record?.udid ?? pause?.udid;
-    if (pause && !pause.ended && pause.cut && !entry.switching && this.checkPowerCut(serial, record, now) === 'not-cut') return;
+    const busy = this.runner.isBusy(targetOf(serial));
+    if (pause && !pause.ended && pause.cut && !busy && this.checkPowerCut(serial, record, now) === 'not-cut') return;
     const id = cloudIdOf(serial, udid);
     const decision = this.runner.decide(id, this, (verdict) =>
-      decideCharge(entry, { now, percent: Number.isFinite(level) ? level : undefined, back: fresh, verdict }, this.policy),
+      decideCharge(entry, { now, percent: Number.isFinite(level) ? level : undefined, back: fresh, busy, verdict }, this.policy),
     );
     switch (decision.kind) {
       case 'pause': {
@@ -267,7 +268,7 @@ export class ChargeControl extends RunnerAction {
       case 'needs-verdict':
       case 'none':
         // A phone gone from adb's list without a pause leaves nothing worth keeping.
-        if (!record && !pause && !entry?.switching) this.pauses.forget(serial);
+        if (!record && !pause && !busy) this.pauses.forget(serial);
         return;
     }
   }
@@ -352,7 +353,6 @@ export class ChargeControl extends RunnerAction {
     this.pauses.set(serial, {
       ...this.pauses.of(serial),
       failures: this.pauses.of(serial)?.failures ?? 0,
-      switching: 'off',
       pause: {
         udid,
         serial,
@@ -376,7 +376,7 @@ export class ChargeControl extends RunnerAction {
       serial,
     );
     // The cloud hears of the pause once the port is off (switchPort), not while the switch may still fail.
-    this.runner.track(this.switchPort(serial, 'off'));
+    this.runner.run(targetOf(serial), () => this.switchPort(serial, 'off'));
   }
 
   private resume(serial: string, why: PauseEnd, now: number): void {
@@ -396,14 +396,13 @@ export class ChargeControl extends RunnerAction {
   }
 
   private switchOn(serial: string): void {
-    this.runner.track(this.switchPort(serial, 'on'));
+    this.runner.run(targetOf(serial), () => this.switchPort(serial, 'on'));
   }
 
   private async switchPort(serial: string, power: 'off' | 'on'): Promise<void> {
     const { clock, stats, logger } = this.options;
     const entry = this.pauses.of(serial)!;
     const { hub, port, udid } = entry.pause!;
-    this.pauses.set(serial, { ...entry, switching: power });
     let failure: string | undefined;
     let output = '';
     try {
@@ -419,7 +418,6 @@ export class ChargeControl extends RunnerAction {
       const wall = clock.wall();
       this.pauses.set(serial, {
         ...current,
-        switching: undefined,
         failures: 0,
         retryAt: undefined,
         ...(pause && { pause: switched(pause, power, now, wall, this.policy.waitBackMs) }),
@@ -433,7 +431,7 @@ export class ChargeControl extends RunnerAction {
     const failures = current.failures + 1;
     const waitMs = backoffDelay(failures, RETRY, clock.random());
     // An off switch that failed leaves the port on: no pause, and the phone charges as before.
-    this.pauses.set(serial, { ...current, switching: undefined, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
+    this.pauses.set(serial, { ...current, failures, retryAt: now + waitMs, ...(power === 'off' && { pause: undefined }) });
     const what =
       power === 'off'
         ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`
@@ -471,6 +469,11 @@ function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
   if (record === undefined) return 'gone';
   if (record.state !== 'device' || record.failures !== 0 || record.inventoriedAt === undefined) return undefined;
   return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
+}
+
+/** The runner's target for the switches of one phone's port: one at a time, and the policy decides nothing while one is in flight. */
+function targetOf(serial: string): string {
+  return `charge ${serial}`;
 }
 
 /** What an operator runs to switch a port on that the agent could not. */

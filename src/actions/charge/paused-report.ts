@@ -61,9 +61,9 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<Ch
     const i = out.findIndex((d) => d.udid === pause.udid);
     // Worded by pausedInfo already; a phone another reason carries (a failed source's last state) still gets the pause's note.
     if (i < 0 || owed.carries(out[i]!, 'charge-paused')) continue;
-    // Once the port is on again, a phone back on adb speaks for itself; while the off switch is in
-    // flight it is still on adb and charging, so the pause is not news yet (it goes out once the switch worked).
-    if (!pause.ended && entry.switching !== 'off') out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [messageOf(pause)]);
+    // Once the port is on again, a phone back on adb speaks for itself; until the off switch worked
+    // (its power-cut check starts then) it is still on adb and charging, so the pause is not news yet.
+    if (!pause.ended && pause.cut !== undefined) out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [messageOf(pause)]);
   }
   return out;
 }

@@ -28,6 +28,8 @@ export interface ChargeLook {
   percent?: number;
   /** The phone is on adb again and has answered since its pause ended. */
   back: boolean;
+  /** A switch of its port is in flight (the runner's mark): nothing is decided until it has ended. */
+  busy: boolean;
   /** The booking gate's verdict; none yet: a decision that turns on it is 'needs-verdict' (asking may cost a status request). */
   verdict?: BookingVerdict;
 }
@@ -46,7 +48,7 @@ export type ChargeDecision =
   | { kind: 'forget' };
 
 export function decideCharge(entry: Readonly<ChargeEntry> | undefined, look: ChargeLook, s: ChargeSettings): ChargeDecision {
-  if (entry?.switching) return { kind: 'none' };
+  if (look.busy) return { kind: 'none' };
   const pause = entry?.pause;
   const due = entry?.retryAt === undefined || look.now >= entry.retryAt;
   if (pause?.ended) {

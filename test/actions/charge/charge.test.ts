@@ -131,3 +131,47 @@ describe('charge control: stopping, on the injected clock (issue 41)', () => {
     expect(saved.at(-1)).toEqual([{ hub: '1-1', port: 1, udid: 'U1', way: 'uhubctl' }]);
   });
 });
+
+describe('charge control: one switch of a port at a time (the runner keeps the mark)', () => {
+  it('decides nothing for a phone while its off switch is in flight, and ends the pause for a booking once it has ended', async () => {
+    const booked = new Set<string>();
+    const log = captureLogger('info');
+    const switched: string[] = [];
+    let release = (): void => {};
+    // The off switch hangs until released (a slow hub); the on switch answers at once.
+    const slow: PortSwitch = {
+      switch: (hub, port, power) => {
+        switched.push(`${hub}:${port} ${power}`);
+        return power === 'off' ? new Promise<string>((resolve) => (release = () => resolve(''))) : Promise.resolve('');
+      },
+    };
+    const { control, answered, time } = chargeBed(
+      { DEVICE_AGENT_CHARGE_WAYS: 'U1=uhubctl' },
+      { U1: { hub: '1-1', port: 1 } },
+      { ports: { uhubctl: slow }, booking: { ask: (id) => Promise.resolve({ booked: booked.has(id) }) }, logger: log.logger },
+    );
+    const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    answered('S1', 'U1', 95);
+    control.start();
+    for (let i = 0; i < 5; i++) await settle();
+    expect(switched).toEqual(['1-1:1 off']);
+    booked.add('U1');
+    // Looks at every tick and change for 30 s: the booking is not acted on while the off switch hangs.
+    for (let i = 0; i < 30; i++) {
+      time.advance(1_000);
+      control.devicesChanged();
+      await settle();
+    }
+    expect(switched).toEqual(['1-1:1 off']);
+    expect(log.lines().some((l) => String(l.msg).startsWith('ending the charge pause'))).toBe(false);
+    release();
+    const from = time.now;
+    while (switched.length < 2 && time.now - from < 60_000) {
+      time.advance(1_000);
+      await control.settled();
+    }
+    expect(switched).toEqual(['1-1:1 off', '1-1:1 on']);
+    expect(log.lines().filter((l) => String(l.msg).startsWith('ending the charge pause of U1: the cloud says it is booked'))).toHaveLength(1);
+    await control.stop();
+  });
+});

@@ -27,6 +27,8 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   sinceWall: at,
   until: 600_000,
   untilWall: at + 600_000,
+  // Its port off: the power-cut check starts when the off switch worked.
+  cut: { offAtWall: at, onPower: 0, lastReadingAt: at },
   ...over,
 });
 
@@ -73,6 +75,16 @@ describe('charge pauses in the report', () => {
     pauses.forget('S1');
     expect(reported([], registry, pauses)).toEqual([]);
     expect(registry.presence.owed()).toEqual([]);
+  });
+
+  it('says nothing of a pause whose off switch has not worked yet: the phone still on adb charges as before', () => {
+    const registry = new DeviceRegistry();
+    const pauses = new OwedPauses(registry, 'android');
+    pauses.set('S1', { failures: 0, pause: pause({ cut: undefined }) });
+    expect(reported([info('P1', { message: 'battery hot' })], registry, pauses)).toEqual([info('P1', { message: 'battery hot' })]);
+    // The switch worked: now it is news.
+    pauses.set('S1', { failures: 0, pause: pause() });
+    expect(reported([info('P1')], registry, pauses)[0]).toMatchObject({ status: 'UNAVAILABLE' });
   });
 
   it("a paused phone a failed source carries keeps the pause's note beside the failure's", () => {

@@ -22,6 +22,7 @@ function look(over: Partial<ChargeLook> & { v?: BookingVerdict } = {}): TestLook
   return {
     now: 1_000_000,
     back: false,
+    busy: false,
     ask: () => {
       asked++;
       return v;
@@ -74,7 +75,10 @@ describe('the charge policy', () => {
   });
 
   it('decides nothing while a switch is in flight', () => {
-    expect(decideCharge(paused({ until: 0 }, { switching: 'off' }), look({ v: booked }), s)).toEqual({ kind: 'none' });
+    expect(decideCharge(paused({ until: 0 }), look({ v: booked, busy: true }), s)).toEqual({ kind: 'none' });
+    const ended = { why: 'booked' as const, at: 1, atWall: 1, switchedOn: false, waitUntil: Infinity };
+    expect(decideCharge(paused({ ended }), look({ busy: true }), s)).toEqual({ kind: 'none' });
+    expect(decideCharge(undefined, look({ percent: 90, busy: true }), s)).toEqual({ kind: 'none' });
   });
 
   it('switches on again after a failed try once its backoff is over, then waits for the phone', () => {
