@@ -60,8 +60,12 @@ const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on a p
 
 export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
-  /** The interfaces a phone off its list offers on its port: read for those phones only, at each report. */
-  private readonly interfacesOf = (port: string): readonly UsbInterface[] => interfacesOnPort(this.context.settings.usb.sysfsRoot, port);
+  /**
+   * The interfaces a phone off its list offers on its port, as this report
+   * read them: read for those phones only, once a report, so that what the
+   * phone's message says and what is published for readiness agree.
+   */
+  private interfacesOf: (port: string) => readonly UsbInterface[] = () => [];
   private record: PortRecord = emptyRecord();
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
@@ -201,6 +205,8 @@ export class UsbLayer implements UsbEvidence {
     const { presence, settings } = this.context;
     if (!presence) return;
     this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string[]>() : portsBySerial(settings.usb.sysfsRoot);
+    const read = new Map<string, readonly UsbInterface[]>();
+    this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(settings.usb.sysfsRoot, port)).get(port)!;
     // Only the phones the report would call gone: reading the interfaces of 60 listed phones took 5 ms a report here.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     presence.owe(OFF_SOURCE_REASON, onUsbOffList([], gone, this.owedFrom, this.context.platforms, this.interfacesOf), WHILE_ON_PORT);

@@ -32,6 +32,54 @@ const pixel: DeviceInfo = {
   isIos: false,
 };
 
+/** A sysfs tree with the phone's USB serial on port 1-1.4.2, and its interface entries as sysfs lays them out ("1-1.4.2/1-1.4.2:1.0/bInterfaceClass"). */
+function sysfsTree(interfaces: Array<[string, string, string]> = []): string {
+  const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-'));
+  mkdirSync(join(root, '1-1.4.2'));
+  writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
+  offerInterfaces(root, interfaces);
+  return root;
+}
+
+function offerInterfaces(root: string, interfaces: Array<[string, string, string]>): void {
+  interfaces.forEach(([c, sc, p], i) => {
+    const dir = join(root, '1-1.4.2', `1-1.4.2:1.${i}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'bInterfaceClass'), `${c}\n`);
+    writeFileSync(join(dir, 'bInterfaceSubClass'), `${sc}\n`);
+    writeFileSync(join(dir, 'bInterfaceProtocol'), `${p}\n`);
+  });
+}
+
+/**
+ * The USB feature over a sysfs tree, as the agent wires it, and one report
+ * as the reporter runs it: the feature owes, the ledger is asked once
+ * (`between` runs then), then the annotate pass; `copy`: a feature
+ * registered before it hands on a copy of each device.
+ */
+function usbBed(root: string, o: { copy?: boolean } = {}) {
+  const log = captureLogger();
+  const presence = new PresenceLedger();
+  const registry = new DeviceRegistry();
+  const feature = usbFeature({
+    platforms: platformNames,
+    settings: { usb: { kernelLog: '', sysfsRoot: root } },
+    stateDir: root,
+    logger: log.logger,
+    clock: systemClock,
+    presence,
+    offSource: registry.facet(OFF_SOURCE),
+  });
+  const report = (present: DeviceInfo[], between?: () => void): DeviceInfo[] => {
+    feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
+    const devices = [...present, ...presence.report(present, 0).carried.map((c) => c.info)];
+    between?.();
+    return feature.annotate!(o.copy ? devices.map((d) => ({ ...d })) : devices);
+  };
+  const published = (): OffSource | undefined => registry.facet(OFF_SOURCE).get('udid-pixel');
+  return { feature, presence, log, report, published };
+}
+
 describe('onUsbOffList', () => {
   it('adds a remembered phone whose serial is on a port, and no other', () => {
     const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames);
@@ -112,25 +160,9 @@ describe('rememberListed', () => {
 
 describe('the USB feature over a sysfs tree', () => {
   it('keeps a phone off adb but on USB in the report, says so once, lets it go once it leaves the port, and knows it again back on the port without debugging', () => {
-    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-'));
+    const root = sysfsTree();
     const port = join(root, '1-1.4.2');
-    mkdirSync(port);
-    writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
-    const log = captureLogger();
-    const presence = new PresenceLedger();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: root } },
-      stateDir: root,
-      logger: log.logger,
-      clock: systemClock,
-      presence,
-    });
-    // One report as the reporter runs it: the feature owes, the ledger is asked once, then the annotate pass.
-    const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
-      return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
-    };
+    const { feature, presence, log, report } = usbBed(root);
     expect(report([pixel])).toEqual([pixel]);
     const off = report([]);
     expect(off).toHaveLength(1);
@@ -155,45 +187,17 @@ describe('the USB feature over a sysfs tree', () => {
 });
 
 describe('the USB feature over a sysfs tree with the interfaces a phone offers', () => {
-  /** The phone on 1-1.4.2 with its interface entries, as sysfs lays them out ("1-1.4.2/1-1.4.2:1.0/bInterfaceClass"). */
-  function tree(interfaces: Array<[string, string, string]>): string {
-    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-ifaces-'));
-    mkdirSync(join(root, '1-1.4.2'));
-    writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
-    interfaces.forEach(([c, sc, p], i) => {
-      const dir = join(root, '1-1.4.2', `1-1.4.2:1.${i}`);
-      mkdirSync(dir);
-      writeFileSync(join(dir, 'bInterfaceClass'), `${c}\n`);
-      writeFileSync(join(dir, 'bInterfaceSubClass'), `${sc}\n`);
-      writeFileSync(join(dir, 'bInterfaceProtocol'), `${p}\n`);
-    });
-    return root;
-  }
   function offReport(root: string): { device: DeviceInfo | undefined; published: OffSource | undefined; count: (mode: string) => number | undefined } {
-    const presence = new PresenceLedger();
-    const registry = new DeviceRegistry();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: root } },
-      stateDir: root,
-      logger: captureLogger().logger,
-      clock: systemClock,
-      presence,
-      offSource: registry.facet(OFF_SOURCE),
-    });
-    const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
-      return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
-    };
+    const { feature, report, published } = usbBed(root);
     report([pixel]);
     const [device] = report([]);
     const offList = feature.metrics!().find((m) => m.name === 'device_agent_usb_off_list_devices');
     const count = (mode: string): number | undefined => offList?.samples.find((s) => s.labels?.source === 'adb' && s.labels.mode === mode)?.value;
-    return { device, published: registry.facet(OFF_SOURCE).get('udid-pixel'), count };
+    return { device, published: published(), count };
   }
 
   it('names the bootloader for a phone offering fastboot, another adb server for one offering adb, and debugging off for one offering MTP alone', () => {
-    const fastboot = offReport(tree([['ff', '42', '03']]));
+    const fastboot = offReport(sysfsTree([['ff', '42', '03']]));
     expect(fastboot.device?.message).toBe(
       "on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: it is in its bootloader, not in Android (it offers fastboot's USB interface, ff/42/03): " +
         'a failed update or flash, or a boot loop; `fastboot reboot` it, or flash it again; not unplugged',
@@ -203,7 +207,7 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
     expect([fastboot.count('bootloader'), fastboot.count('offers_source'), fastboot.count('port')]).toEqual([1, 0, 0]);
     // MTP and adb, as a Xiaomi offers them (protobom/protobom#351): its debugging is on.
     const held = offReport(
-      tree([
+      sysfsTree([
         ['ff', 'ff', '00'],
         ['ff', '42', '01'],
       ]),
@@ -213,33 +217,29 @@ describe('the USB feature over a sysfs tree with the interfaces a phone offers',
     );
     expect(held.published?.mode).toBe('offers-source');
     expect(held.count('offers_source')).toBe(1);
-    const mtpOnly = offReport(tree([['ff', 'ff', '00']]));
+    const mtpOnly = offReport(sysfsTree([['ff', 'ff', '00']]));
     expect(mtpOnly.device?.message).toContain('but adb does not list it: USB debugging turned off (an OS update does it)');
     expect(mtpOnly.published).not.toHaveProperty('mode');
     expect([mtpOnly.count('port'), mtpOnly.count('bootloader')]).toEqual([1, 0]);
+  });
+  it("publishes for readiness what the phone's message says, though its port changes mid-report: each port is read once a report", () => {
+    const root = sysfsTree([['ff', '42', '03']]);
+    const { report, published } = usbBed(root);
+    report([pixel]);
+    // Out of its bootloader into Android between the ledger's answer and the annotate pass.
+    const [device] = report([], () => offerInterfaces(root, [['ff', '42', '01']]));
+    expect(device?.message).toContain('it is in its bootloader');
+    expect(published()).toMatchObject({ mode: 'bootloader' });
+    // The next report reads the port again.
+    const [next] = report([]);
+    expect(next?.message).toContain('its USB debugging is on');
+    expect(published()).toMatchObject({ mode: 'offers-source' });
   });
 });
 
 describe('the USB feature after a feature that copies every device', () => {
   it('still knows the phones the ledger carried for it, by udid: it says them, and remembers the others as listed', () => {
-    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-copied-'));
-    mkdirSync(join(root, '1-1.4.2'));
-    writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
-    const log = captureLogger();
-    const presence = new PresenceLedger();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: root } },
-      stateDir: root,
-      logger: log.logger,
-      clock: systemClock,
-      presence,
-    });
-    const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
-      // A feature registered before it that hands on a copy of each device.
-      return feature.annotate!([...present, ...presence.report(present, 0).carried.map((c) => c.info)].map((d) => ({ ...d })));
-    };
+    const { log, report } = usbBed(sysfsTree(), { copy: true });
     report([pixel]);
     expect(report([]).map((d) => d.udid)).toEqual(['udid-pixel']);
     expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
@@ -252,9 +252,7 @@ describe('the USB feature after a feature that copies every device', () => {
 
 describe('after a restart: the devices an earlier run reported', () => {
   it('a phone whose debugging went off while the agent was down is known on its port from the first report; one gone from USB, or sent UNPLUGGED before, is not', () => {
-    const root = mkdtempSync(join(tmpdir(), 'usb-off-adb-restart-'));
-    mkdirSync(join(root, '1-1.4.2'));
-    writeFileSync(join(root, '1-1.4.2', 'serial'), '1A2B3C4D\n');
+    const root = sysfsTree();
     const presence = new PresenceLedger();
     const layer = new UsbLayer({
       platforms: platformNames,
