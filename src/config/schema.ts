@@ -230,7 +230,7 @@ export const schema = {
     format: 'path, or `""` for off',
     help:
       "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts, and the serial on each port: " +
-      'a phone adb (or usbmuxd) stops listing while its serial is on a port is reported UNAVAILABLE with why (USB debugging off, charge-only mode, a revoked key; in its bootloader, or held by another adb server, when the interfaces it offers on the port say so; usbmuxd did not take an iPhone), not UNPLUGGED; ' +
+      'a phone adb (or usbmuxd) stops listing while its serial is on a port is reported UNAVAILABLE with why (USB debugging off, charge-only mode; in its bootloader, or held by another adb server, when the interfaces it offers on the port say so; usbmuxd did not take an iPhone), not UNPLUGGED; ' +
       '`list`\'s USB PORT column and `doctor`\'s controller load and autosuspend lines read it too. `""` turns them off',
   },
   httpsProxy: {

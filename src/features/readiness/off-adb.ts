@@ -1,8 +1,9 @@
 // Where readiness meets the USB layer: a phone adb no longer lists while
 // the kernel still has it on a USB port (src/devices/off-source.ts) cannot
 // be asked for its settings, but why adb lost it is known well enough to
-// judge it: its USB debugging is off (an OS update turns it off), it came
-// up in charge-only mode, or the host's adb key was revoked. Each makes it
+// judge it: its USB debugging is off (an OS update turns it off), or it came
+// up in charge-only mode (a revoked host key does not hide a phone: adb
+// lists it unauthorized). Each makes it
 // fail the usbDebugging check, so it is not ready with that cause rather
 // than gone. Pure.
 import type { OffSource } from '../../devices/off-source.js';
@@ -37,7 +38,6 @@ export function offAdbMessage(off: OffSource): string {
     `not ready for automation: USB debugging is unreachable (usbDebugging): on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it. ` +
     'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +
     'charge-only USB mode: set the USB mode to File transfer, or pick it in the "USB charging this device" notification; ' +
-    'the host\'s adb key revoked ("Revoke USB debugging authorizations"): replug it and accept "Allow USB debugging" for this computer, "Always allow" ticked; ' +
     'not unplugged'
   );
 }

@@ -1,7 +1,7 @@
 // A phone the kernel has on a USB port but no source lists: not taken
 // away, so not UNPLUGGED. Why, its platform words (PlatformName.offList): an
-// Android phone's USB debugging was turned off (an OS update does it), it
-// came up in charge-only mode, or its adb key was revoked; usbmuxd did not
+// Android phone's USB debugging was turned off (an OS update does it), or it
+// came up in charge-only mode; usbmuxd did not
 // take an iPhone. Pure: the layer gives it the devices it saw listed before,
 // the serials sysfs shows on ports now and the platforms' names.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';

@@ -9,7 +9,8 @@ export const ANDROID_NAME = {
   phones: 'Android phones',
   offList: {
     source: 'adb',
-    causes: 'USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked',
+    // Not a revoked host key: adb lists such a phone, as unauthorized (its AUTH answer, AOSP's d5fcafaf).
+    causes: 'USB debugging turned off (an OS update does it), or charge-only mode',
     byInterfaces: offAdbByInterfaces,
   },
 } as const satisfies PlatformName;

@@ -65,7 +65,6 @@ describe('readiness on a phone on USB and off adb', () => {
       'not ready for automation: USB debugging is unreachable (usbDebugging): on USB port 1-1.3 (the kernel enumerated it) but adb does not list it. ' +
         'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +
         'charge-only USB mode: set the USB mode to File transfer, or pick it in the "USB charging this device" notification; ' +
-        'the host\'s adb key revoked ("Revoke USB debugging authorizations"): replug it and accept "Allow USB debugging" for this computer, "Always allow" ticked; ' +
         'not unplugged',
     );
     expect(device!.status).toBe('UNAVAILABLE');

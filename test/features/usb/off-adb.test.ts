@@ -89,7 +89,7 @@ describe('onUsbOffList', () => {
         state: 'no device',
         status: 'UNAVAILABLE',
         message:
-          'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+          'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
       }),
     ]);
     expect(onUsbOffList([], [pixel], new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toEqual([]);
@@ -110,7 +110,7 @@ describe('onUsbOffList', () => {
     const fastbootEverywhere = (): UsbInterface[] => [{ class: 'ff', subclass: '42', protocol: '03' }];
     const [added] = onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
     expect(added?.message).toBe(
-      'on USB port 1-1.3 or 1-1.4 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), charge-only mode, or the host key revoked; not unplugged',
+      'on USB port 1-1.3 or 1-1.4 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
     );
     // On one port, that port's interfaces speak.
     expect(onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)[0]?.message).toContain('in its bootloader');
