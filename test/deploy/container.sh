@@ -8,7 +8,9 @@
 #   the report is delivered; the root is read-only with no capability but
 #   CAP_SYSLOG, with which the agent holds the host's /dev/kmsg (passed in
 #   read-only, the USB layer's kernel log) open; the healthcheck works; the node id and the adb key survive a new container;
-#   every log line is JSON; stop is clean; the image holds only what runs.
+#   every log line is JSON; a phone adb drops while its serial stays on a
+#   USB port is UNAVAILABLE, not UNPLUGGED; stop is clean; the image holds
+#   only what runs.
 # Needs root, podman, runc and debootstrap (.ci/run installs them) and
 # `npm test` (or `npm run build`) run before, for dist/.
 #
@@ -41,6 +43,7 @@ cleanup() {
   for n in "${names[@]}"; do podman rm -f -t 0 "$n" >/dev/null 2>&1 || true; done
   for v in "${volumes[@]}"; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
   [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null || true
+  [ -n "${usb_tree:-}" ] && rm -rf "$usb_tree"
   [ -n "${adb_pid:-}" ] && kill "$adb_pid" 2>/dev/null || true
   wait 2>/dev/null || true
 }
@@ -161,11 +164,18 @@ common=("${limits[@]}" --health-interval disable --init --read-only --tmpfs /tmp
 # No USB bus on a build machine: the bind mount is given where there is one.
 usb=(--device-cgroup-rule 'c 189:* rmw' --group-add "$(getent group plugdev | cut -d: -f3 || echo 46)")
 [ -d /dev/bus/usb ] && usb+=(-v /dev/bus/usb:/dev/bus/usb)
-run_usb() { # name adb_port
+# No USB bus on a build machine, so no /sys/bus/usb/devices either: a tree
+# laid out as it is (a port's directory with its serial) stands in, written
+# here and read by the agent as uid 1000 through a read-only bind mount
+# (usb.sysfsRoot), for the USB layer's phones off adb.
+usb_tree=$work/usb-sysfs-$run_id
+rm -rf "$usb_tree"
+mkdir -p "$usb_tree"
+run_usb() { # name adb_port [podman run flags...]
   names+=("$1")
   podman run -d --name "$1" "${common[@]}" \
     -e DEVICE_AGENT_START_ADB=1 -e ANDROID_ADB_SERVER_PORT="$2" -e DEVICE_AGENT_STATUS_LISTEN=127.0.0.1:"$status_port" \
-    "${usb[@]}" -v "da-adb-keys-$run_id:/home/node/.android" -v "da-state-$run_id:/var/lib/device-agent" \
+    "${usb[@]}" "${@:3}" -v "da-adb-keys-$run_id:/home/node/.android" -v "da-state-$run_id:/var/lib/device-agent" \
     "$image" >/dev/null
 }
 volumes+=("da-adb-keys-$run_id" "da-state-$run_id" "da-state-host-$run_id")
@@ -184,7 +194,7 @@ check_logs_json() {
 say "profile usb: adb server inside the container"
 start_bed "$adb_port"
 t0=$(now_ms)
-run_usb "da-usb-$run_id" "$adb_port"
+run_usb "da-usb-$run_id" "$adb_port" -v "$usb_tree:/usb-sysfs:ro" -e DEVICE_AGENT_USB_SYSFS_ROOT=/usb-sysfs
 first=$(wait_put "$t0" "status(p, 'PODMAN01') === 'AVAILABLE' && status(p, 'PODMAN02') === 'AVAILABLE'" 120) || fail "no report with both phones (bed: $(tail -3 "$work/bed.log"))"
 node_id=$(printf '%s' "$first" | node_id_of)
 pass "report delivered by node $node_id"
@@ -212,6 +222,25 @@ adb_key=$(podman exec "da-usb-$run_id" cat /home/node/.android/adbkey.pub) || fa
 podman logs "da-usb-$run_id" 2>&1 | has '"component":"adb"' || fail "no adb log line (wrapped as JSON) in the container's output"
 check_logs_json "da-usb-$run_id"
 pass "every log line is JSON, adb's included"
+
+say "a phone adb stops listing while its serial stays on a USB port: UNAVAILABLE and named, not UNPLUGGED, from the image"
+# USB debugging turned off (an OS update does it): adb, inside the
+# container, loses the phone; the kernel keeps it on its port.
+mkdir -p "$usb_tree/1-1.3"
+echo PODMAN02 >"$usb_tree/1-1.3/serial"
+off_at=$(now_ms)
+bed POST '/disconnect?serials=PODMAN02' >/dev/null || fail "the bed could not have adb drop PODMAN02"
+wait_put "$off_at" "status(p, 'PODMAN02') === 'UNAVAILABLE' && /on USB port 1-1\\.3 \\(the kernel enumerated it\\) but adb does not list it/.test(message(p, 'PODMAN02'))" 60 >/dev/null ||
+  fail "PODMAN02, off adb and on port 1-1.3, was not reported UNAVAILABLE with its port: $(podman logs "da-usb-$run_id" 2>&1 | grep -i 'PODMAN02\|sysfs' | tail -3)"
+rm -r "$usb_tree/1-1.3"
+gone_at=$(now_ms)
+wait_put "$gone_at" "status(p, 'PODMAN02') === 'UNPLUGGED'" 60 >/dev/null || fail "PODMAN02 was not reported UNPLUGGED once off its port"
+bed GET /puts | "$node" -e "
+  let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+    const between = JSON.parse(t).filter((p) => p.receivedAt >= $off_at && p.receivedAt < $gone_at);
+    process.exit(between.some((p) => p.devices.some((d) => d.udid === 'PODMAN02' && d.status === 'UNPLUGGED')) ? 1 : 0);
+  });" || fail "PODMAN02 was reported UNPLUGGED while its serial was on port 1-1.3"
+pass "PODMAN02 off adb on port 1-1.3: UNAVAILABLE with its port, never UNPLUGGED there; UNPLUGGED once off the port"
 
 t=$SECONDS
 podman stop -t 20 "da-usb-$run_id" >/dev/null
