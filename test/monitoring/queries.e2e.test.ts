@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEMS } from '../../src/health/rules.js';
@@ -40,11 +43,31 @@ function served(text: string): Map<string, Map<string, Set<string>>> {
   return families;
 }
 
+/**
+ * The USB layer's inputs, whatever the machine's own: aioc-122's kernel log
+ * (three enumeration failures on port 2-3) as /dev/kmsg records, and a sysfs
+ * tree with no phone on a port.
+ */
+function usbInputs(): { kernelLog: string; sysfs: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'da-monitoring-usb-'));
+  const dmesg = readFileSync(fileURLToPath(new URL('../features/usb/fixtures/aioc-122.dmesg', import.meta.url)), 'utf8');
+  const records = dmesg
+    .split('\n')
+    .filter((l) => l.includes('] '))
+    .map((l, i) => `3,${i + 1},${(i + 1) * 1000},-;${l.slice(l.indexOf('] ') + 2)}`);
+  writeFileSync(join(dir, 'kmsg'), records.join('\n') + '\n');
+  mkdirSync(join(dir, 'sysfs'));
+  return { kernelLog: join(dir, 'kmsg'), sysfs: join(dir, 'sysfs') };
+}
+
 beforeAll(async () => {
   lab.bed.cloud.failDevices([{ udid: REFUSED, message: 'device limit of the account reached' }]);
   const off = `127.0.0.1:${await freePort()}`;
+  const usb = usbInputs();
   await lab.start([{ serial: HOT, tenths: 470 }, { serial: REFUSED }, { serial: 'LOCKED03', mode: 'unauthorized' }], [RULES], {
     DEVICE_AGENT_NETWORK_DEVICES: off,
+    DEVICE_AGENT_USB_KERNEL_LOG: usb.kernelLog,
+    DEVICE_AGENT_USB_SYSFS_ROOT: usb.sysfs,
   });
   metricsText = await eventually('a report with the hot phone, the refused one and the locked one in /metrics', async () => {
     const text = await lab.metricsText();
@@ -152,6 +175,24 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
     expect(results.get('Problems A')).toEqual([{ metric: { problem: 'battery_hot' }, value: '1' }]);
     expect(results.get('Devices refused by the cloud A')!.map((s) => s.metric.udid)).toEqual([REFUSED]);
     expect(results.get('Devices with a problem A')!.map((s) => [s.metric.udid, s.metric.problem, s.metric.model])).toEqual([[HOT, 'battery_hot', 'T5911']]);
+    // The USB row: a series for each layer a verdict may blame, the replayed log's port among the failing
+    // ones, every source and mode of the phones off their list (none here), and each check of the baseline.
+    expect(
+      results
+        .get('USB verdicts standing A')!
+        .map((s) => s.metric.layer)
+        .sort(),
+    ).toEqual(['controller', 'hub', 'hub_power', 'phone', 'port']);
+    expect(results.get('USB port failures A')!.map((s) => s.metric.port)).toContain('2-3');
+    expect(
+      results
+        .get('Phones on a port, off their list A')!
+        .map((s) => `${s.metric.source} ${s.metric.mode} ${s.value}`)
+        .sort(),
+    ).toEqual(['adb bootloader 0', 'adb offers_source 0', 'adb port 0', 'usbmuxd bootloader 0', 'usbmuxd offers_source 0', 'usbmuxd port 0']);
+    expect(results.get('Phones not ready, by check A')!.map((s) => s.metric.check)).toEqual(
+      expect.arrayContaining(['usbDebugging', 'stayAwake', 'screenLock']),
+    );
     // The devices table: a row of each of its queries for each reported device.
     for (const ref of ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'])
       expect(
