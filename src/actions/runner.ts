@@ -96,6 +96,17 @@ export interface ActionRunnerOptions {
  */
 const COUNTED_WINDOW_MS = 3_600_000;
 
+/**
+ * A decision as the runner makes it (decide): first without the booking
+ * gate's verdict, and again with `verdict()`'s, asked only when the first
+ * says it turns on it ('needs-verdict'). Pure but for what `verdict` does;
+ * the policies' tests decide through it.
+ */
+export function decideWithVerdict<D extends { kind: string }>(decision: (verdict: BookingVerdict | undefined) => D, verdict: () => BookingVerdict): D {
+  const first = decision(undefined);
+  return first.kind === 'needs-verdict' ? decision(verdict()) : first;
+}
+
 /** Counted: whether a piece of work's start counts, and for how long it is kept when longer than the counted window. */
 export type Counted = boolean | { keepMs: number };
 
@@ -163,8 +174,7 @@ export class ActionRunner {
    * made again with the verdict as a value.
    */
   decide<D extends { kind: string }>(deviceId: string | undefined, action: Action, decision: (verdict: BookingVerdict | undefined) => D): D {
-    const first = decision(undefined);
-    return first.kind === 'needs-verdict' ? decision(this.verdict(deviceId, action)) : first;
+    return decideWithVerdict(decision, () => this.verdict(deviceId, action));
   }
 
   /**

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ChargeEntry, ChargePause } from '../../../src/hub/charge-pauses.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
+import { decideWithVerdict } from '../../../src/actions/runner.js';
 import { decideCharge as decideChargePure, type ChargeLook, type ChargeSettings } from '../../../src/actions/charge/policy.js';
 
 const s: ChargeSettings = { highPercent: 80, lowPercent: 40, maxPauseMs: 600_000, waitBackMs: 120_000 };
 const free: BookingVerdict = { kind: 'free' };
 const booked: BookingVerdict = { kind: 'booked', answer: 1 };
 
-/** As the runner decides (runner.ts, decide): without a verdict first, and with the gate's only when the decision turns on it. */
+/** Through the runner's own way to decide (runner.ts, decideWithVerdict): the gate is asked only when the decision turns on it. */
 function decideCharge(entry: Parameters<typeof decideChargePure>[0], l: Omit<TestLook, 'asked'>, settings: Parameters<typeof decideChargePure>[2]) {
   const { ask, ...fields } = l;
-  const first = decideChargePure(entry, fields, settings);
-  return first.kind === 'needs-verdict' ? decideChargePure(entry, { ...fields, verdict: ask() }, settings) : first;
+  return decideWithVerdict((verdict) => decideChargePure(entry, { ...fields, ...(verdict && { verdict }) }, settings), ask);
 }
 
 type TestLook = Omit<ChargeLook, 'verdict'> & { ask: () => BookingVerdict; asked: () => number };

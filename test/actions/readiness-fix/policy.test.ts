@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks } from '../../../src/config/readiness.js';
 import { CHECKS } from '../../../src/features/readiness/checks.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
+import { decideWithVerdict } from '../../../src/actions/runner.js';
 import {
   afterFix,
   afterRead,
@@ -39,9 +40,9 @@ const entry = (values: Record<string, string>, over: Partial<FixEntry> = {}): Fi
   stuck: {},
   ...over,
 });
-/** As the runner decides: first without the gate's verdict, then with it when the decision turns on it. */
 const OFF = { stayAwake: '0', windowAnimation: '1.0', transitionAnimation: '0', animatorDuration: '0', verifyAdbInstalls: '0', autoRotate: '0' };
 const READY = { ...OFF, stayAwake: '7', windowAnimation: '0' };
+/** Through the runner's own way to decide (runner.ts, decideWithVerdict): first without the gate's verdict, then with it when the decision turns on it. */
 const decide = (
   e: FixEntry | undefined,
   verdict: BookingVerdict = free,
@@ -49,10 +50,11 @@ const decide = (
   inventory: Record<string, string> | undefined = OFF,
   busy = false,
   fixes: readonly number[] = [],
-) => {
-  const first = decideFix(e, { now: NOW, conflicted, inventory, busy, fixes }, DEFAULT, S);
-  return first.kind === 'needs-verdict' ? decideFix(e, { now: NOW, conflicted, inventory, busy, fixes, verdict }, DEFAULT, S) : first;
-};
+) =>
+  decideWithVerdict(
+    (v) => decideFix(e, { now: NOW, conflicted, inventory, busy, fixes, ...(v && { verdict: v }) }, DEFAULT, S),
+    () => verdict,
+  );
 
 describe("readiness's fix-it decisions", () => {
   it('reads what the readiness checks read, and nothing a person must decide is in the allowed list', () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProtectionEntry } from '../../../src/actions/samsung/state.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
+import { decideWithVerdict } from '../../../src/actions/runner.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import {
   afterLook,
@@ -23,11 +24,10 @@ const NOW = 10_000_000;
 /** The runner keeps the starts of counted work for an hour (runner.ts, startsOf). */
 const lastHour = (starts: readonly number[], now: number): number[] => starts.filter((t) => now - t < 3_600_000);
 
-/** As the runner decides (runner.ts, decide): without a verdict first, and with the gate's only when the decision turns on it. */
+/** Through the runner's own way to decide (runner.ts, decideWithVerdict): the gate is asked only when the decision turns on it. */
 function decideProtection(entry: Parameters<typeof decideProtectionPure>[0], l: Omit<TestLook, 'asked'>, settings: Parameters<typeof decideProtectionPure>[2]) {
   const { ask, ...fields } = l;
-  const first = decideProtectionPure(entry, fields, settings);
-  return first.kind === 'needs-verdict' ? decideProtectionPure(entry, { ...fields, verdict: ask() }, settings) : first;
+  return decideWithVerdict((verdict) => decideProtectionPure(entry, { ...fields, ...(verdict && { verdict }) }, settings), ask);
 }
 
 type TestLook = Omit<ProtectionLook, 'verdict'> & { ask: () => BookingVerdict; asked: () => number };
