@@ -94,7 +94,12 @@ export interface ActionRunnerOptions {
  * may be longer says how long its starts are kept (run's `counted`:
  * recovery's offline cooldown, up to a day).
  */
-const COUNTED_WINDOW_MS = 3_600_000;
+export const COUNTED_WINDOW_MS = 3_600_000;
+
+/** The starts still within their window at `now` (monotonic ms), oldest first: what startsOf hands a decision. */
+export function startsWithin(starts: readonly number[], now: number, keepMs: number): number[] {
+  return starts.filter((at) => now - at < keepMs);
+}
 
 /**
  * A decision as the runner makes it (decide): first without the booking
@@ -217,7 +222,7 @@ export class ActionRunner {
   startsOf(target: string): readonly number[] {
     const now = this.o.clock.monotonic();
     const entry = this.counted.get(target);
-    return entry ? entry.starts.filter((at) => now - at < entry.keepMs) : [];
+    return entry ? startsWithin(entry.starts, now, entry.keepMs) : [];
   }
 
   /** Work kept for settled() that no decision waits for (charge control switching on, at its start, the ports a crashed run left off). */
@@ -239,7 +244,7 @@ export class ActionRunner {
   private count(target: string, keepMs: number): void {
     const now = this.o.clock.monotonic();
     for (const [key, entry] of this.counted) {
-      const kept = entry.starts.filter((at) => now - at < entry.keepMs);
+      const kept = startsWithin(entry.starts, now, entry.keepMs);
       if (kept.length > 0) this.counted.set(key, { ...entry, starts: kept });
       else this.counted.delete(key);
     }
