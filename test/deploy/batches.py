@@ -3,8 +3,8 @@
 # `hosts` and `serial`), given the order in which the first play's hosts
 # answered: that play builds the group of reachable hosts in the order its
 # results come back, which varies from run to run. Prints the batches as
-# JSON. Run by test/deploy/rollout-batches.e2e.test.ts with Debian's
-# ansible (/usr/bin/python3).
+# JSON. Run by test/deploy/rollout-batches.e2e.test.ts on the Python that
+# ansible-playbook runs on.
 #
 #   batches.py PLAYBOOK INVENTORY ANSWERED_HOST,... EXTRA_VARS_JSON
 import json

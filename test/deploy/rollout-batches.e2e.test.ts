@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,9 +16,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const inventory = join(dir, 'inventory.ini');
 writeFileSync(inventory, '[device_agents]\nlab-host-1\nlab-host-2\nlab-host-3\nlab-host-4\n\n[bench]\nlab-host-2\n');
 
+/** The Python that ansible-playbook runs on (its #! line), where Ansible's modules are. */
+function ansiblePython(): string {
+  const which = spawnSync('sh', ['-c', 'command -v ansible-playbook'], { encoding: 'utf8' });
+  expect(which.status, 'ansible-playbook is not installed (Debian: apt-get install ansible; .ci/run does)').toBe(0);
+  const line = readFileSync(which.stdout.trim(), 'utf8').split('\n')[0]!;
+  const [interpreter, ...args] = line.replace(/^#!\s*/, '').split(/\s+/);
+  // "#!/usr/bin/env python3" names it through env.
+  return interpreter!.endsWith('/env') ? args[0]! : interpreter!;
+}
+
 function batches(answered: string[], extra: Record<string, unknown>): string[][] {
   const run = spawnSync(
-    '/usr/bin/python3',
+    ansiblePython(),
     [resolve('test/deploy/batches.py'), resolve('deploy/ansible/rollout.yml'), inventory, answered.join(','), JSON.stringify(extra)],
     { encoding: 'utf8', timeout: 30_000 },
   );
