@@ -92,4 +92,13 @@ describe('AdbServer', () => {
     const probe = new AdbServer({ port });
     await expect(probe.devices()).rejects.toThrow();
   });
+
+  it("names a server that died on its own in the error of adb's list, not a bare ECONNREFUSED", async () => {
+    const server = new AdbServer();
+    cleanup.push(() => server.stop());
+    await server.start();
+    // As Debian's adb now and then dies of SIGSEGV: not through kill(), which the server takes for a test's own.
+    process.kill(server.pid!, 'SIGKILL');
+    await expect(server.devices()).rejects.toThrow(/^adb server \(pid \d+\) died: SIGKILL; host:devices on port \d+ failed: /);
+  });
 });

@@ -273,8 +273,17 @@ export class AdbServer {
     return hostRequest(this.serverPort, `host:disconnect:127.0.0.1:${devicePort}`);
   }
 
+  /** adb's list; a server that died on its own is named in the error (CI26's chaos soak failed on a bare ECONNREFUSED here). */
   async devices(): Promise<DeviceEntry[]> {
-    return parseDevices(await hostRequest(this.serverPort, 'host:devices'));
+    let answer: string;
+    try {
+      answer = await hostRequest(this.serverPort, 'host:devices');
+    } catch (error) {
+      const crash = await this.crashWithin(500);
+      if (crash === undefined) throw error;
+      throw new AdbHostError(`${crash}; host:devices on port ${this.serverPort} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return parseDevices(answer);
   }
 
   async state(serial: string): Promise<DeviceState> {
