@@ -362,7 +362,14 @@ JSON"
   # What the stand-in did, as the bed watched its sysfs port files: port 2
   # (DEPLOY02's) off then on, once. (Port 1 is charge control's: DEPLOY01
   # stays at 100 %, and may be paused again meanwhile.)
-  bed GET /hub >"$work/hub.json"
+  # The bed sees the stand-in's switches by polling the port files and replugs
+  # the phone between them: under load its record of the on may trail the
+  # agent's "power-cycled" line (CI26), so it is waited for.
+  for _ in $(seq 1 40); do
+    bed GET /hub >"$work/hub.json"
+    "$node" -e "process.exit(JSON.parse(require('fs').readFileSync('$work/hub.json', 'utf8')).some((x) => x.at >= $wedged_at && x.port === 2 && x.power === 'on') ? 0 : 1)" && break
+    sleep 0.5
+  done
   read -r off_at on_at < <("$node" -e "
     const s = JSON.parse(require('fs').readFileSync('$work/hub.json', 'utf8')).filter((x) => x.at >= $wedged_at && x.port === 2);
     if (s.map((x) => x.hub + ':' + x.serial + ':' + x.power).join() !== '1-1:DEPLOY02:off,1-1:DEPLOY02:on') process.exit(1);
