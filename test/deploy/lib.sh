@@ -117,3 +117,14 @@ wait_put() {
 
 # The nodeId of a PUT printed by wait_put, read from standard input.
 node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))"; }
+
+# never_reported UDID STATUS FROM_MS TO_MS: true when no PUT the bed got from
+# FROM_MS up to (not including) TO_MS reported UDID with STATUS; false too
+# when the bed's PUTs cannot be read (so a check never passes unread).
+never_reported() {
+  bed GET /puts | "$node" -e "
+    let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
+      const between = JSON.parse(t).filter((p) => p.receivedAt >= $3 && p.receivedAt < $4);
+      process.exit(between.some((p) => p.devices.some((d) => d.udid === '$1' && d.status === '$2')) ? 1 : 0);
+    });"
+}
