@@ -150,6 +150,16 @@ export class VirtualTime {
     this.t += Math.max(0, ms);
   }
 
+  /**
+   * When the next pending timer fires (monotonic ms), if any: a test whose
+   * timers start work that settles on promises runs time on timer by timer,
+   * letting each one's work run before the next (as the event loop would).
+   */
+  get next(): number | undefined {
+    while (this.heap[0]?.cancelled) this.pop();
+    return this.heap[0]?.at;
+  }
+
   /** Timers still pending (cancelled ones excluded). */
   get pending(): number {
     return this.heap.filter((p) => !p.cancelled).length;

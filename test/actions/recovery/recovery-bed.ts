@@ -29,6 +29,10 @@ export interface RecoveryBedOptions {
   connect?: (address: string) => Promise<string>;
   /** The USB layer's word on the phones, as the wiring hands it in; none: recovery has no USB evidence. */
   usb?: UsbEvidence;
+  /** How often recovery looks between events (ms); default: the agent's 2 s. */
+  tickMs?: number;
+  /** The cloud's booking answer (GET /devices/{id}/status); default: at once, `booked` or `cloud.unknown`. One that takes virtual time needs run(), not advance(). */
+  ask?: (id: string) => Promise<BookingAnswer>;
 }
 
 /**
@@ -55,6 +59,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
   const booking = {
     ask: (id: string): Promise<BookingAnswer> => {
       asked.push({ at: time.now, id });
+      if (options.ask) return options.ask(id);
       return Promise.resolve(cloud.unknown !== undefined ? { unknown: cloud.unknown } : { booked: booked.has(id) });
     },
   };
@@ -91,12 +96,15 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     hubPorts: hubPortsOf(settings.hubPorts),
     ...(settings.recovery.powerCycle && { portPower }),
     ...(options.usb && { usb: options.usb }),
+    ...(options.tickMs !== undefined && { tickMs: options.tickMs }),
   });
   const listing = new Map<string, string>();
   const key = (serial: string): string => recordKey('android', serial);
   const notes = new RecoveryNotebook(registry);
   return {
     time,
+    clock,
+    gate,
     registry,
     recovery,
     stats,
@@ -113,6 +121,14 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     list(serial: string, state: string): void {
       listing.set(serial, state);
       registry.sync('android', new Map(listing));
+      recovery.devicesChanged();
+    },
+    /** adb's whole listing at once (serial -> state), as one change of its list, with the USB place `devices -l` gives each phone on USB. */
+    relist(next: ReadonlyMap<string, string>, usb: ReadonlyMap<string, string> = new Map()): void {
+      listing.clear();
+      for (const [serial, state] of next) listing.set(serial, state);
+      registry.sync('android', new Map(listing));
+      registry.setUsb('android', new Map([...usb].filter(([serial]) => listing.has(serial)).map(([serial, port]) => [serial, { usb: port }])));
       recovery.devicesChanged();
     },
     /** adb no longer lists the phone (it dropped its transport, or the phone was unplugged). */
@@ -140,6 +156,20 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
         time.advance(Math.min(1_000, end - time.now));
         await recovery.settled();
       }
+    },
+    /**
+     * Runs virtual time on by ms timer by timer, the work each timer started
+     * let run before the next one fires (an answer that takes virtual time
+     * would hold settled(), and so advance(), for ever).
+     */
+    async run(ms: number): Promise<void> {
+      const end = time.now + ms;
+      for (let at = time.next; at !== undefined && at <= end; at = time.next) {
+        time.runUntil(at);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      time.runUntil(end);
+      await new Promise((resolve) => setImmediate(resolve));
     },
     /** Runs virtual time on in 1 s steps until `done` holds, at most maxMs; throws if it never does. */
     async until(done: () => boolean, maxMs: number): Promise<void> {
