@@ -77,7 +77,7 @@ function bookingBed() {
   const bed = recoveryBed({
     env: ENV,
     // The rule is checked at every disruption, whenever it comes: how often recovery looks between events changes when, not
-    // whether (an answer and a change of the list make it look at once). A look a tenth of the agent's 2 s keeps runs of hours cheap.
+    // whether (an answer and a change of the list make it look at once). A look every 10 s, not the agent's 2 s, keeps runs of hours cheap.
     tickMs: 10_000,
     ask: (id) => {
       const mode = cloud.mode;
