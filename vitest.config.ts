@@ -142,7 +142,7 @@ const projects: TestProjectInlineConfiguration[] = [
       // that passes alone (a wedged phone's once, a reboot's uptime, an
       // alert's going), the last two with the machine quiet beside them.
       maxWorkers: 2,
-      setupFiles,
+      setupFiles: [...setupFiles, 'test/support/e2e-started.ts'],
       retry: HARNESS_ADB_DIED,
       sequence: { groupOrder: 1 },
     },

@@ -39,6 +39,47 @@ describe('test/deploy/lib.sh', () => {
     expect(run).toEqual({ status: 0, stdout: 'done\n', stderr: '' });
   });
 
+  // packages.sh writes its verdicts; a check waits for the one it needs
+  // (.ci/run builds the packages beside the e2e tier, long before the checks).
+  describe('await_packages', () => {
+    const verdicts = (name: string, built?: string, lintian?: string): string => {
+      const at = join(dir, name);
+      return [`mkdir -p ${at}`, built && `echo ${JSON.stringify(built)} > ${at}/built`, lintian && `echo ${JSON.stringify(lintian)} > ${at}/lintian`, '']
+        .filter((l) => l !== undefined)
+        .join('\n');
+    };
+
+    it('goes on once a verdict is ok', () => {
+      const run = check(
+        'ok.sh',
+        `${verdicts('ok', 'ok', 'ok')}await_packages ${join(dir, 'ok')} built\nawait_packages ${join(dir, 'ok')} lintian\necho going on`,
+      );
+      expect(run).toEqual({ status: 0, stdout: 'going on\n', stderr: '' });
+    });
+
+    it('fails with the verdict when it is not ok', () => {
+      const run = check(
+        'bad.sh',
+        `${verdicts('bad', 'ok', 'device-agent_1_amd64.deb: E: bad-thing')}await_packages ${join(dir, 'bad')} lintian\necho not reached`,
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe('FAIL: packages (lintian): device-agent_1_amd64.deb: E: bad-thing\n');
+    });
+
+    it('waits for a verdict still to come', () => {
+      const at = join(dir, 'late');
+      const run = check('late.sh', `mkdir -p ${at}\n(sleep 1; echo ok > ${at}/built) &\nawait_packages ${at} built "$!"\necho built`);
+      expect(run).toEqual({ status: 0, stdout: 'built\n', stderr: '' });
+    });
+
+    it('fails, naming it, when the packages.sh it waits for ended without a verdict', () => {
+      const at = join(dir, 'died');
+      const run = check('died.sh', `mkdir -p ${at}\n(exit 3) &\nawait_packages ${at} built "$!"\necho not reached`);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^FAIL: packages\.sh ended without its built verdict/);
+    });
+  });
+
   it('still lets a check fail with its own words', () => {
     const run = check('own.sh', 'printf x | has y || fail "no y in x"');
     expect(run.status).toBe(1);

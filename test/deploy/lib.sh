@@ -68,6 +68,15 @@ fresh_root() {
   # the other checks. What is installed, and how, is the same.
   echo force-unsafe-io >"$dir/etc/dpkg/dpkg.cfg.d/ci-unsafe-io"
 }
+# reuse_root DIR: the system fresh_root made at DIR, with the changes an
+# earlier run made to it (systemd.sh's install part, in test/deploy/prepare.sh).
+reuse_root() {
+  local dir=$1
+  if mountpoint -q "$dir"; then umount "$dir"; fi
+  [ -d "$dir.upper" ] && [ -d "$dir.work" ] || fail "no earlier system at $dir to go on with"
+  mount -t overlay overlay -o "lowerdir=$base,upperdir=$dir.upper,workdir=$dir.work" "$dir" || fail "could not mount the overlay of $base at $dir again"
+  roots+=("$dir")
+}
 unmount_roots() {
   local dir
   for dir in "${roots[@]}"; do if mountpoint -q "$dir"; then umount "$dir" || umount -l "$dir"; fi; done
@@ -127,4 +136,22 @@ never_reported() {
       const between = JSON.parse(t).filter((p) => p.receivedAt >= $3 && p.receivedAt < $4);
       process.exit(between.some((p) => p.devices.some((d) => d.udid === '$1' && d.status === '$2')) ? 1 : 0);
     });"
+}
+
+# await_packages DIR VERDICT [PID]: waits for packages.sh's verdict (built,
+# then lintian) in DIR and fails with it unless it is "ok". PID is the
+# packages.sh this check started; without one (prepare.sh ran it,
+# DEPLOY_PREPARED) it waits up to 30 minutes.
+await_packages() {
+  local dir=$1 name=$2 pid=${3:-} waited=0
+  until [ -s "$dir/$name" ]; do
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      [ -s "$dir/$name" ] || fail "packages.sh ended without its $name verdict: $(tail -5 "$dir.log" 2>/dev/null)"
+      break
+    fi
+    [ "$waited" -lt 3600 ] || fail "no $name verdict from packages.sh in $dir after 30 minutes"
+    sleep 0.5
+    waited=$((waited + 1))
+  done
+  [ "$(cat "$dir/$name")" = ok ] || fail "packages ($name): $(cat "$dir/$name")"
 }

@@ -137,34 +137,27 @@ if [ "$(cat "$image/.recipe" 2>/dev/null)" != "$recipe" ]; then
 fi
 
 # ---- the packages ------------------------------------------------------------------
-# packaging/deb/build.sh is `npm run package` without its first step, the
-# build of dist/: `npm test` made dist/ before, and rebuilding it here would
-# rewrite files that the deploy checks running beside this one (.ci/run) read.
-say "packaging/deb/build.sh: N, N+1, arm64"
+# test/deploy/packages.sh, here or (DEPLOY_PREPARED) by .ci/run beside the e2e
+# tier. Either way it only packages the dist/ that `npm test` made: rebuilding
+# it here would rewrite files that the deploy checks running beside this one
+# (.ci/run) read. lintian reads both packages whole, about 45 s of CPU: here it
+# runs while the hosts boot and take the first install, and its verdict is
+# taken after that.
+say "packaging/deb/build.sh: N, N+1, arm64 (test/deploy/packages.sh)"
 rm -rf "$run"
-mkdir -p "$run" "$out"
+mkdir -p "$run"
+packer=
+if [ -n "${DEPLOY_PREPARED:-}" ]; then
+  out=$DEPLOY_PREPARED
+else
+  bash "$here/packages.sh" "$out" >"$out.log" 2>&1 &
+  packer=$!
+fi
+await_packages "$out" built "$packer"
 N=$("$node" -p "require('$repo/package.json').version")
 N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
-# One after the other: side by side (in two directories) they were not
-# shown faster in CI, where the other checks and the soaks already keep the
-# two cores busy (docs/design/tooling.md, 11-26, seventh stop).
-(cd "$repo" && bash packaging/deb/build.sh --arch all --out "$out") >"$run/package-N.log" 2>&1 || fail "building $N: $(tail -20 "$run/package-N.log")"
-(cd "$repo" && bash packaging/deb/build.sh --version "$N1" --out "$out") >"$run/package-N1.log" 2>&1 || fail "building $N1: $(tail -20 "$run/package-N1.log")"
-for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb" "device-agent_${N1}_amd64.deb"; do
-  [ -s "$out/$deb" ] || fail "no $deb"
-  (cd "$out" && sha256sum -c --quiet "$deb.sha256") || fail "$deb does not match its .sha256"
-done
 build_number=$(dpkg-deb --fsys-tarfile "$out/device-agent_${N}_amd64.deb" | tar -xO ./usr/lib/device-agent/build-number)
-[ "$(dpkg-deb -f "$out/device-agent_${N}_arm64.deb" Architecture)" = arm64 ] || fail "the arm64 package says it is for $(dpkg-deb -f "$out/device-agent_${N}_arm64.deb" Architecture)"
 pass "built $N (amd64, arm64) and $N1 (amd64), build $build_number"
-
-# lintian reads both packages whole, about 45 s of CPU: it runs while the
-# hosts boot and take the first install, and its verdict is taken after that.
-lintians=()
-for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb"; do
-  lintian --fail-on error,warning "$out/$deb" >"$run/lintian-$deb.log" 2>&1 &
-  lintians+=("$!:$deb")
-done
 
 # ---- boot -------------------------------------------------------------------------
 ssh-keygen -q -t ed25519 -N '' -C rollout-test -f "$run/id_ed25519"
@@ -316,10 +309,7 @@ pass "all 3 hosts run $N and reported it with their phones (nodes ${node_id[1]},
 pass "lab-host-4, down, left out and named; host 2's unauthorized phone a warning of its doctor, named in the summary: $(summary_of fresh lab-host-2)"
 
 say "lintian, started after the build"
-for entry in "${lintians[@]}"; do
-  deb=${entry#*:}
-  wait "${entry%%:*}" || fail "lintian $deb: $(grep -E '^[EW]:' "$run/lintian-$deb.log" | head -20)"
-done
+await_packages "$out" lintian "$packer"
 pass "lintian: no error or warning on either architecture (overrides explained in packaging/deb/lintian-overrides)"
 
 say "the proxy and the CA: a credential and a file, not agent.env"

@@ -51,8 +51,10 @@ for tool in debootstrap systemd-nspawn nsenter; do command -v "$tool" >/dev/null
 # ---- the machine -------------------------------------------------------------
 # DEPLOY_PART: all (the default), checkout or package. .ci/run runs the two
 # parts side by side, so each part keeps its logs and its apt cache apart.
+# install is the checkout part's first two README steps alone, whose system
+# the checkout part then boots (test/deploy/prepare.sh).
 part=${DEPLOY_PART:-all}
-case "$part" in all | checkout | package) ;; *) fail "DEPLOY_PART=$part: all, checkout or package" ;; esac
+case "$part" in all | checkout | package | install) ;; *) fail "DEPLOY_PART=$part: all, checkout, package or install" ;; esac
 out=$work/systemd-$part
 mkdir -p "$out"
 ensure_base
@@ -132,15 +134,28 @@ wait_phones() {
   return 1
 }
 
-checkout_part() {
-fresh_root "$root"
-
-say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
-step2=$(readme_step 2)
-step2=${step2//REPOSITORY-URL//src}
-nspawn_run "$(readme_step 1)
+install_steps() {
+  fresh_root "$root"
+  say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
+  local step2
+  step2=$(readme_step 2)
+  step2=${step2//REPOSITORY-URL//src}
+  nspawn_run "$(readme_step 1)
 $step2" >"$out/install.log" 2>&1 || fail "README steps 1-2 failed: $(tail -20 "$out/install.log")"
-pass "README steps 1-2"
+  pass "README steps 1-2"
+}
+
+checkout_part() {
+# The system prepare.sh installed in this run (DEPLOY_PREPARED), if it did:
+# the same two steps from the same checkout, made earlier.
+if [ -n "${DEPLOY_PREPARED:-}" ] && [ "$(cat "$DEPLOY_PREPARED/installed" 2>/dev/null)" = ok ]; then
+  say "README steps 1 and 2, as test/deploy/prepare.sh ran them in this run ($work/systemd-install/install.log)"
+  reuse_root "$root"
+  cp "$work/systemd-install/install.log" "$out/install.log"
+  pass "README steps 1-2 (prepare.sh)"
+else
+  install_steps
+fi
 
 say "boot"
 boot
@@ -285,10 +300,15 @@ in_agent_sandbox() {
 }
 
 package_part() {
-  local deb
-  deb=$repo/dist/deb/device-agent_$("$node" -p "require('$repo/package.json').version")_$(dpkg --print-architecture).deb
-  # A clean clone has none yet: build it here (rollout.sh builds its own, elsewhere).
-  if [ ! -s "$deb" ]; then
+  local deb name
+  name=device-agent_$("$node" -p "require('$repo/package.json').version")_$(dpkg --print-architecture).deb
+  deb=$repo/dist/deb/$name
+  if [ -n "${DEPLOY_PREPARED:-}" ]; then
+    # .ci/run built it beside the e2e tier, for rollout.sh too (test/deploy/packages.sh).
+    await_packages "$DEPLOY_PREPARED" built
+    deb=$DEPLOY_PREPARED/$name
+  elif [ ! -s "$deb" ]; then
+    # A clean clone has none yet: build it here (rollout.sh builds its own, elsewhere).
     (cd "$repo" && bash packaging/deb/build.sh --arch "$(dpkg --print-architecture)") || fail "could not build $deb (npm run package)"
   fi
   [ -s "$deb" ] || fail "$deb is missing after the package build"
@@ -594,6 +614,11 @@ JSON"
 
 # DEPLOY_PART=package runs the installed package's checks alone (the
 # checkout's take minutes more); DEPLOY_PART=checkout the checkout's alone.
+if [ "$part" = install ]; then
+  install_steps
+  echo "systemd: $passed passed, 0 failed (the checkout's README steps 1 and 2 alone)"
+  exit 0
+fi
 if [ "$part" != package ]; then checkout_part; fi
 if [ "$part" != checkout ]; then package_part; fi
 
