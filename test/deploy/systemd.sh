@@ -270,7 +270,7 @@ poweroff
 }
 
 # ---- the installed package ---------------------------------------------------
-# The .deb of `npm run package` (dist/deb, this version and architecture)
+# The .deb of `npm run package` (dist/deb, or prepare.sh's; this version and architecture)
 # installed in a fresh Debian 12 with apt-get, then checked under its
 # shipped units: reporting with the settings of /etc/device-agent/config.json
 # (which the agent names at start), the packaged wrapper's commands, every
@@ -319,7 +319,9 @@ package_part() {
   boot_args=(--bind=/dev/kmsg --capability=CAP_SYSLOG)
   fresh_root "$root"
   say "the package: apt-get install $(basename "$deb") in a fresh Debian 12"
-  nspawn_run "apt-get update -qq && apt-get install -y -qq /src/dist/deb/$(basename "$deb")" >"$out/package-install.log" 2>&1 ||
+  # Copied in: prepare.sh's packages are outside the checkout the box sees.
+  install -m 0644 "$deb" "$root/srv/$name"
+  nspawn_run "apt-get update -qq && apt-get install -y -qq /srv/$name" >"$out/package-install.log" 2>&1 ||
     fail "installing the package failed: $(tail -20 "$out/package-install.log")"
   pass "installed with apt-get"
 
