@@ -4,10 +4,12 @@
 # writes DEVICE_AGENT_E2E_STARTED's file) or vitest ends, whichever comes
 # first; the lint's output is held and printed after vitest's. Fails if
 # either fails. The lint is about 80 CPU seconds with no deadline: before
-# the tests it delayed them by a minute; beside the CPU-bound unit tier it
-# slowed that by 20 s (45 to 65 s); beside CI's deploy checks, whose phase
-# is CPU-bound, it slowed the rollout by about as much as it saved; the e2e
-# tier leaves the machine 55 to 95 % idle (docs/design/tooling.md, 11-27).
+# the tests it delayed them by a minute; after them, in CI, it fell in the
+# deploy checks' CPU-bound phase and slowed the rollout by 48 s of the 70 it
+# saved (CI36); the e2e tier leaves the machine about 60 % idle. It waits for
+# that tier rather than join the CPU-bound unit tier, which it slowed by
+# about 5 s on Node 20 and not at all on Node 24, one run each
+# (docs/design/tooling.md, 11-27).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # As npm runs scripts: the pinned Node 24 (the `node` devDependency) first on
