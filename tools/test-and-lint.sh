@@ -7,8 +7,8 @@
 # the tests it delayed them by a minute; after them, in CI, it fell in the
 # deploy checks' CPU-bound phase and slowed the rollout by 48 s of the 70 it
 # saved (CI36); the e2e tier leaves the machine about 60 % idle. It waits for
-# that tier rather than join the CPU-bound unit tier, which it slowed by
-# about 5 s on Node 20 and not at all on Node 24, one run each
+# that tier rather than join the CPU-bound unit tier, which it slowed by a
+# few seconds at most on Node 20 and not at all on Node 24, one run each
 # (docs/design/tooling.md, 11-27).
 set -uo pipefail
 cd "$(dirname "$0")/.."

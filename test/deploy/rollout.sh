@@ -140,8 +140,8 @@ fi
 # test/deploy/packages.sh, here or (DEPLOY_PREPARED) by .ci/run beside the e2e
 # tier. Either way it only packages the dist/ that `npm test` made: rebuilding
 # it here would rewrite files that the deploy checks running beside this one
-# (.ci/run) read. lintian reads both packages whole, about 45 s of CPU: here it
-# runs while the hosts boot and take the first install, and its verdict is
+# (.ci/run) read. lintian reads both packages whole (34 s for the two on a
+# quiet machine, packages.sh): here it runs while the hosts boot and take the first install, and its verdict is
 # taken after that.
 say "packaging/deb/build.sh: N, N+1, arm64 (test/deploy/packages.sh)"
 rm -rf "$run"
