@@ -74,7 +74,8 @@ export const E2E = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', E2E_NAM
  * CI30's `completeness.e2e` failed on it (CI26's chaos soak, on a bare
  * ECONNREFUSED to its adb server, most likely too): the harness's adb, not
  * the agent, which outlives a dead adb server (test/faults/adb.test.ts). A
- * test whose own adb server died so runs once more; any other failure does not.
+ * test whose own adb server died so runs once more, against that server
+ * started again (test/support/adb-revive.ts); any other failure does not.
  */
 const HARNESS_ADB_DIED = { count: 1, condition: /^adb server \(pid \d+\) died: SIG[A-Z]+;/ };
 const SOAK = ['test/soak/**/*.test.ts'];
@@ -142,7 +143,7 @@ const projects: TestProjectInlineConfiguration[] = [
       // that passes alone (a wedged phone's once, a reboot's uptime, an
       // alert's going), the last two with the machine quiet beside them.
       maxWorkers: 2,
-      setupFiles: [...setupFiles, 'test/support/e2e-started.ts'],
+      setupFiles: [...setupFiles, 'test/support/adb-revive.ts', 'test/support/e2e-started.ts'],
       retry: HARNESS_ADB_DIED,
       sequence: { groupOrder: 1 },
     },
@@ -156,7 +157,14 @@ const projects: TestProjectInlineConfiguration[] = [
 if (soakOn)
   projects.push({
     extends: true,
-    test: { name: 'soak', include: SOAK, maxWorkers: 3, setupFiles, retry: HARNESS_ADB_DIED, sequence: { groupOrder: 2 } },
+    test: {
+      name: 'soak',
+      include: SOAK,
+      maxWorkers: 3,
+      setupFiles: [...setupFiles, 'test/support/adb-revive.ts'],
+      retry: HARNESS_ADB_DIED,
+      sequence: { groupOrder: 2 },
+    },
   });
 
 export default defineConfig({

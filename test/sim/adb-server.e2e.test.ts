@@ -1,6 +1,6 @@
 import { Adb } from '@devicefarmer/adbkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AdbServer } from './adb-server.js';
+import { AdbServer, reviveCrashed } from './adb-server.js';
 import { encodeRequest, parseDevices } from './host-client.js';
 import { loadProfile } from './profile.js';
 import { SimDevice } from './sim-device.js';
@@ -100,5 +100,33 @@ describe('AdbServer', () => {
     // As Debian's adb now and then dies of SIGSEGV: not through kill(), which the server takes for a test's own.
     process.kill(server.pid!, 'SIGKILL');
     await expect(server.devices()).rejects.toThrow(/^adb server \(pid \d+\) died: SIGKILL; host:devices on port \d+ failed: /);
+  });
+
+  it('reviveCrashed starts a server that died on its own again, on its port, with its phones; not one its test killed or stopped', async () => {
+    const { server, device } = await serverWithDevice();
+    const port = server.port;
+    const killedByTest = new AdbServer();
+    cleanup.push(() => killedByTest.stop());
+    await killedByTest.start();
+    await killedByTest.kill();
+    const stopped = new AdbServer();
+    await stopped.start();
+    await stopped.stop();
+    const gone = new SimDevice({ profile: loadProfile('pixel-8-pro') });
+    await gone.start();
+    await server.connect(gone.port);
+    await server.waitForState(gone.serial, 'device');
+    await gone.stop();
+    process.kill(server.pid!, 'SIGKILL');
+    expect(await server.crashWithin(5_000)).toMatch(/died: SIGKILL/);
+    await reviveCrashed();
+    expect(server.running).toBe(true);
+    expect(server.port).toBe(port);
+    expect(server.crash).toBeUndefined();
+    await server.waitForState(device.serial, 'device');
+    // The phone unplugged before the crash is not connected again, nor kept for the next restart.
+    expect([...server.connected]).toEqual([device.port]);
+    expect(killedByTest.running).toBe(false);
+    expect(stopped.running).toBe(false);
   });
 });

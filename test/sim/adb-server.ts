@@ -75,6 +75,26 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/** Servers started and not stopped, so a test's set-up can start again one that died on its own (reviveCrashed). */
+const live = new Set<AdbServer>();
+
+/**
+ * Starts again each server of this process that died on its own (`crash`)
+ * and that no test stopped, on its port and HOME, with its phones connected
+ * again; says so on stderr. A file-scoped server (started in beforeAll) that
+ * died in one test stays dead for the next, and for that test's retry
+ * (HARNESS_ADB_DIED in vitest.config.ts): CI39's retry of `completeness.e2e`
+ * ran into ECONNREFUSED. Run before each e2e and soak test (test/support/adb-revive.ts).
+ */
+export async function reviveCrashed(): Promise<void> {
+  for (const server of live) {
+    const crash = server.crash;
+    if (crash === undefined || server.running) continue;
+    process.stderr.write(`AdbServer: ${crash}; starting it again on port ${server.port}\n`);
+    await server.revive();
+  }
+}
+
 export class AdbServer {
   private child: ChildProcess | undefined;
   private serverPort = 0;
@@ -119,6 +139,7 @@ export class AdbServer {
       const port = this.serverPort || this.options.port || (await freePort());
       try {
         await this.launch(port);
+        live.add(this);
         return port;
       } catch (error) {
         lastError = error as Error;
@@ -167,6 +188,8 @@ export class AdbServer {
       try {
         await hostRequest(port, 'host:version', { timeoutMs: 1000 });
         this.serverPort = port;
+        // `crash` tells how this server died, not an earlier one on the port.
+        this.crash = undefined;
         return;
       } catch (error) {
         if (Date.now() > deadline) throw error;
@@ -239,7 +262,22 @@ export class AdbServer {
     }
   }
 
+  /**
+   * Start again after a crash: on the same port and HOME, the crash
+   * forgotten, the phones connected again; one since unplugged (its port
+   * refusing) is dropped rather than failing the others.
+   */
+  async revive(): Promise<void> {
+    await this.start();
+    const ports = [...this.connected];
+    const answers = await Promise.allSettled(ports.map((port) => this.connect(port)));
+    answers.forEach((answer, i) => {
+      if (answer.status === 'rejected' || /failed to connect/.test(answer.value)) this.connected.delete(ports[i]!);
+    });
+  }
+
   async stop(): Promise<void> {
+    live.delete(this);
     await this.kill();
     this.connected.clear();
     if (this.home) await rm(this.home, { recursive: true, force: true });
