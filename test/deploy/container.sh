@@ -238,8 +238,11 @@ off_at=$(now_ms)
 bed POST '/disconnect?serials=PODMAN02' >/dev/null || fail "the bed could not have adb drop PODMAN02"
 wait_put "$off_at" "status(p, 'PODMAN02') === 'UNAVAILABLE' && /on USB port 1-1\\.3 \\(the kernel enumerated it\\) but adb does not list it/.test(message(p, 'PODMAN02'))" 60 >/dev/null ||
   fail "PODMAN02, off adb and on port 1-1.3, was not reported UNAVAILABLE with its port: $(podman logs "da-usb-$run_id" 2>&1 | grep -i 'PODMAN02\|sysfs' | tail -3)"
-rm -r "$usb_tree/1-1.3"
+# The time first: a report that read sysfs after the rm can reach the bed
+# before a node started after it says the time, under CI's load (CI40: that
+# UNPLUGGED went out before gone_at, and was not waited for).
 gone_at=$(now_ms)
+rm -r "$usb_tree/1-1.3"
 wait_put "$gone_at" "status(p, 'PODMAN02') === 'UNPLUGGED'" 60 >/dev/null || fail "PODMAN02 was not reported UNPLUGGED once off its port"
 never_reported PODMAN02 UNPLUGGED "$off_at" "$gone_at" || fail "PODMAN02 was reported UNPLUGGED while its serial was on port 1-1.3"
 pass "PODMAN02 off adb on port 1-1.3: UNAVAILABLE with its port, never UNPLUGGED there; UNPLUGGED once off the port"
