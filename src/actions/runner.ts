@@ -14,6 +14,7 @@ import type { Logger } from '../log/logger.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
 import { InFlight } from '../util/in-flight.js';
+import { CountedStarts, type Start } from './counted-starts.js';
 import type { BookingGate, BookingVerdict } from '../booking/gate.js';
 
 /** One action as the runner drives it. */
@@ -96,11 +97,6 @@ export interface ActionRunnerOptions {
  */
 export const COUNTED_WINDOW_MS = 3_600_000;
 
-/** The starts still within their window at `now` (monotonic ms), oldest first: what startsOf hands a decision. */
-export function startsWithin(starts: readonly number[], now: number, keepMs: number): number[] {
-  return starts.filter((at) => now - at < keepMs);
-}
-
 /**
  * A decision as the runner makes it (decide): first without the booking
  * gate's verdict, and again with `verdict()`'s, asked only when the first
@@ -112,8 +108,12 @@ export function decideWithVerdict<D extends { kind: string }>(decision: (verdict
   return first.kind === 'needs-verdict' ? decision(verdict()) : first;
 }
 
-/** Counted: whether a piece of work's start counts, and for how long it is kept when longer than the counted window. */
-export type Counted = boolean | { keepMs: number };
+/**
+ * Counted: whether a piece of work's start counts; `keepMs`, how long it is
+ * kept when longer than the counted window; `failures`, the target's failure
+ * count then, kept with the start (countedOf).
+ */
+export type Counted = boolean | { keepMs?: number; failures?: number };
 
 export class ActionRunner {
   /** The actions that have looked and are not stopped, with their next tick. */
@@ -121,8 +121,8 @@ export class ActionRunner {
   private readonly stopped = new Set<Action>();
   /** The targets with a piece of work in flight (run). */
   private readonly working = new Set<string>();
-  /** When counted work of each target started (monotonic ms, oldest first), within the target's window. */
-  private readonly counted = new Map<string, { keepMs: number; starts: number[] }>();
+  /** When counted work of each target started, within the target's window. */
+  private readonly counted = new CountedStarts();
   private readonly inFlight = new InFlight();
 
   constructor(private readonly o: ActionRunnerOptions) {}
@@ -190,12 +190,15 @@ export class ActionRunner {
    * `counted`: its start counts toward the target's cooldown and limits
    * (startsOf), whether the work then succeeds or not: a phone that fails
    * every write is not written in a storm; `{ keepMs }`, kept that long
-   * when it is more than the counted window.
+   * when it is more than the counted window; `{ failures }`, kept with it.
    */
   run(target: string, work: () => Promise<void>, then?: Action, counted: Counted = false): boolean {
     if (this.working.has(target)) return false;
     this.working.add(target);
-    if (counted) this.count(target, counted === true ? COUNTED_WINDOW_MS : Math.max(COUNTED_WINDOW_MS, counted.keepMs));
+    if (counted) {
+      const { keepMs = 0, failures = 0 } = counted === true ? {} : counted;
+      this.counted.count(target, this.o.clock.monotonic(), Math.max(COUNTED_WINDOW_MS, keepMs), failures);
+    }
     this.inFlight.track(
       (async () => {
         try {
@@ -220,9 +223,12 @@ export class ActionRunner {
    * a value.
    */
   startsOf(target: string): readonly number[] {
-    const now = this.o.clock.monotonic();
-    const entry = this.counted.get(target);
-    return entry ? startsWithin(entry.starts, now, entry.keepMs) : [];
+    return this.countedOf(target).map((s) => s.at);
+  }
+
+  /** The same starts with the failure count each was started at (recovery's kicks and cycles). */
+  countedOf(target: string): readonly Start[] {
+    return this.counted.of(target, this.o.clock.monotonic());
   }
 
   /** Work kept for settled() that no decision waits for (charge control switching on, at its start, the ports a crashed run left off). */
@@ -238,17 +244,6 @@ export class ActionRunner {
   /** Resolves once the work and questions in flight, and whatever they started, have ended. */
   async settled(): Promise<void> {
     await this.inFlight.settled();
-  }
-
-  /** A counted start now; starts past their window are dropped, and a target with none left is forgotten (bounded however many phones come and go). */
-  private count(target: string, keepMs: number): void {
-    const now = this.o.clock.monotonic();
-    for (const [key, entry] of this.counted) {
-      const kept = startsWithin(entry.starts, now, entry.keepMs);
-      if (kept.length > 0) this.counted.set(key, { ...entry, starts: kept });
-      else this.counted.delete(key);
-    }
-    this.counted.set(target, { keepMs, starts: [...(this.counted.get(target)?.starts ?? []), now] });
   }
 
   private async ask(gate: BookingGate, deviceId: string, then: Action): Promise<void> {

@@ -9,7 +9,6 @@ import { loadSettings } from '../../src/config/load.js';
 import { BookingGate, bookingGateOf } from '../../src/booking/gate.js';
 import { ActionRunner, type Action } from '../../src/actions/runner.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { Escalations, historyOf } from '../../src/actions/recovery/escalations.js';
 import { Recovery } from '../../src/actions/recovery/recovery.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../src/util/clock.js';
@@ -61,7 +60,6 @@ function bed() {
     },
   });
   const registry = new DeviceRegistry();
-  const escalations = new Escalations(registry, 'android');
   const booked = new Map<string, boolean | 'error'>();
   /** What the cloud said of each id and when (virtual ms): the last answer a kick relies on. */
   const answers = new Map<string, { at: number; answer: BookingAnswer }>();
@@ -126,8 +124,8 @@ function bed() {
       },
       reconnect: (s) => {
         if (conflicted(s)) violations.push(`reconnect of ${s} at ${time.now} while its udid is given twice`);
-        // A kick is noted in recovery's one history as it is decided, and carried out at once.
-        const kick = historyOf(escalations.of(s)).escalation?.kicks.includes(time.now) ?? false;
+        // A kick is counted by the runner as it starts, and carried out at once.
+        const kick = runner.countedOf(`kick ${s}`).some((start) => start.at === time.now);
         kicks.push({ serial: s, at: time.now, kick, answer: answers.get(registry.get(`android/${s}`)?.udid ?? s) });
         return work(s, 2_000, s === 'S3');
       },
@@ -305,5 +303,29 @@ describe('ActionRunner', () => {
     runner.run('other', () => Promise.resolve(), undefined, true);
     await runner.settled();
     expect(runner.startsOf('host')).toEqual([]);
+  });
+
+  it("keeps the failure count each counted start was made at (recovery's kicks and cycles), and forgets every target whose starts left their window", async () => {
+    const time = new VirtualTime();
+    const runner = new ActionRunner({ clock: time.clock(), booking: undefined });
+    runner.run('kick S1', () => Promise.resolve(), undefined, { failures: 3 });
+    await runner.settled();
+    time.advance(1_000);
+    runner.run('kick S1', () => Promise.resolve(), undefined, { failures: 6 });
+    runner.run('power-cycle S1', () => Promise.resolve(), undefined, true);
+    await runner.settled();
+    expect(runner.countedOf('kick S1')).toEqual([
+      { at: 0, failures: 3 },
+      { at: 1_000, failures: 6 },
+    ]);
+    expect(runner.countedOf('power-cycle S1')).toEqual([{ at: 1_000, failures: 0 }]);
+    expect(runner.startsOf('kick S1')).toEqual([0, 1_000]);
+    // A thousand phones kicked once, an hour apart from the last: only the last is kept.
+    for (let i = 0; i < 1_000; i++) runner.run(`kick P${i}`, () => Promise.resolve(), undefined, { failures: 1 });
+    await runner.settled();
+    time.advance(3_600_000);
+    runner.run('kick LAST', () => Promise.resolve(), undefined, { failures: 1 });
+    await runner.settled();
+    expect((runner as unknown as { counted: { size: number } }).counted.size).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import { facetKey, type Facet } from '../../devices/facet.js';
 import { recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js';
+import type { Start } from '../counted-starts.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
 export interface OfflineRun {
@@ -13,22 +14,17 @@ export interface OfflineRun {
   seen: number;
 }
 
-/** One disruptive action recovery took on a phone. */
-export interface Taken {
-  /** A transport kick, or a hub port power cycle. */
-  what: 'kick' | 'cycle';
-  /** Monotonic ms. */
-  at: number;
-  /** The phone's failure count then: within one run of failures, the next action waits for as many again. */
-  failures: number;
-}
-
-/** What recovery did to one phone within the hour its limits look at: the one history of its kicks and cycles. */
+/**
+ * What recovery knows of a phone past its records. Its kicks and cycles are
+ * the runner's counted starts (runner.ts, countedOf: `kick SERIAL`,
+ * `power-cycle SERIAL`); this holds what those do not: who the phone was
+ * and how long it has been offline.
+ */
 export interface Escalation {
-  /** Kicks and power cycles, oldest first. */
-  taken: Taken[];
   /** The udid the phone had when recovery last acted on it. */
   udid?: string;
+  /** Monotonic ms of recovery's last kick or cycle of it: the udid is kept as long as that counts. */
+  actedAt?: number;
   /** While adb lists it offline: how long, and what reconnecting it has done. */
   offline?: OfflineRun;
 }
@@ -36,9 +32,8 @@ export interface Escalation {
 /**
  * Recovery's facet, kept by the phone's stable key past its records: a
  * kicked phone can drop off adb's list and come back as a new record that
- * has not said who it is yet, and the kick cooldown, the hourly limits and
- * the booking question (which needs the udid) must still count what was done
- * to it. The same holds for an offline phone: `adb reconnect offline` makes
+ * has not said who it is yet, and the booking question (which needs the
+ * udid) must still know who it is. The same holds for an offline phone: `adb reconnect offline` makes
  * adb drop it and list it again, and its offline run (since when, how many
  * reconnects) must survive that for the power cycle to follow them.
  */
@@ -51,30 +46,30 @@ const ESCALATIONS = facetKey<Escalation>('recovery', 'device');
  */
 const IN_BETWEEN = new Set(['offline', 'connecting', 'authorizing']);
 
-/** The times of one kind of action, oldest first. */
-function timesOf(e: Readonly<Escalation>, what: Taken['what']): number[] {
-  return e.taken.filter((t) => t.what === what).map((t) => t.at);
-}
-
 /**
- * The one history as the recovery policy reads it: every kick and cycle with
- * the failure count then (within a run of failures, the next action waits
- * for as many failures again), and the kicks and cycles apart, with the
- * offline run, for the cooldowns and the hourly limits.
+ * A phone's history as the recovery policy reads it: every kick and cycle
+ * with the failure count then (within a run of failures, the next action
+ * waits for as many failures again), and the kicks and cycles apart, with
+ * the offline run, for the cooldowns and the hourly limits.
  */
-export function historyOf(e: Readonly<Escalation> | undefined): {
+export function historyOf(
+  kicks: readonly Start[],
+  cycles: readonly Start[],
+  offline?: OfflineRun,
+): {
   kicks: Array<{ at: number; failures: number }>;
   escalation?: { kicks: number[]; cycles: number[]; offline?: OfflineRun };
 } {
-  if (!e) return { kicks: [] };
+  if (kicks.length === 0 && cycles.length === 0 && !offline) return { kicks: [] };
+  const times = (starts: readonly Start[]): number[] => starts.map((t) => t.at);
   return {
-    kicks: e.taken.map((t) => ({ at: t.at, failures: t.failures })),
-    escalation: { kicks: timesOf(e, 'kick'), cycles: timesOf(e, 'cycle'), ...(e.offline && { offline: e.offline }) },
+    kicks: [...kicks, ...cycles].sort((a, b) => a.at - b.at).map((t) => ({ at: t.at, failures: t.failures })),
+    escalation: { kicks: times(kicks), cycles: times(cycles), ...(offline && { offline }) },
   };
 }
 
 /**
- * Recovery's kicks and power cycles, by the serial of the platform's phone
+ * Recovery's memory of each phone by the serial of the platform's phone
  * (the facet's key is the stable key of the serial). Recovery writes it; nothing else does.
  */
 export class Escalations {
@@ -94,10 +89,10 @@ export class Escalations {
     return this.facet.get(recordKey(this.platform, serial));
   }
 
-  /** Recovery kicked the phone's transport or power-cycled its port at this time, with its failure count then. */
-  note(serial: string, what: Taken['what'], at: number, udid: string | undefined, failures = 0): void {
+  /** Recovery kicked the phone's transport or power-cycled its port at this time (the runner counts the start). */
+  acted(serial: string, what: 'kick' | 'cycle', at: number, udid: string | undefined): void {
     const entry = this.entry(serial, udid);
-    entry.taken.push({ what, at, failures });
+    entry.actedAt = at;
     if (what === 'kick') this.cuts.set(recordKey(this.platform, serial), { at, what: 'recovery kicked its adb transport' });
     // A port switched off and on is a new start: the reconnects that come next are counted afresh.
     if (what === 'cycle' && entry.offline) entry.offline.reconnects = 0;
@@ -119,7 +114,7 @@ export class Escalations {
         else e.offline = { since: now, reconnects: 0, seen: now };
       } else if (entry?.offline && !IN_BETWEEN.has(state)) {
         entry.offline = undefined;
-        if (entry.taken.length === 0) this.facet.delete(recordKey(this.platform, serial));
+        if (entry.actedAt === undefined) this.facet.delete(recordKey(this.platform, serial));
       }
     }
   }
@@ -130,20 +125,20 @@ export class Escalations {
     if (run) run.reconnects++;
   }
 
-  /** Forgets what happened before `since`, an offline run not seen since then, and the phones with nothing left. */
+  /** Forgets an action before `since`, an offline run not seen since then, and the phones with nothing left. */
   prune(since: number): void {
     for (const [key, cut] of this.cuts.entries()) if (cut.at <= since) this.cuts.delete(key);
     for (const [key, e] of this.facet.entries()) {
-      e.taken = e.taken.filter((t) => t.at > since);
+      if (e.actedAt !== undefined && e.actedAt <= since) e.actedAt = undefined;
       if (e.offline && e.offline.seen <= since) e.offline = undefined;
-      if (e.taken.length === 0 && !e.offline) this.facet.delete(key);
+      if (e.actedAt === undefined && !e.offline) this.facet.delete(key);
     }
   }
 
   private entry(serial: string, udid: string | undefined): Escalation {
     const key = recordKey(this.platform, serial);
     let entry = this.facet.get(key);
-    if (!entry) this.facet.set(key, (entry = { taken: [] }));
+    if (!entry) this.facet.set(key, (entry = {}));
     if (udid !== undefined) entry.udid = udid;
     return entry;
   }

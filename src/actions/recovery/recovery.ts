@@ -44,9 +44,9 @@ export interface RecoveryOptions extends ActionOptions {
  * decides (reconnect offline devices, kick one wedged transport,
  * power-cycle one phone's hub port, keep network devices connected), one
  * action per target at a time, each bounded by its deadline and never
- * awaited by a report (carry.ts), and keeps the registry's Escalations up to
- * date (what was done, and each offline phone's run) for the policy's limits.
- * It never restarts the adb server.
+ * awaited by a report (carry.ts). The runner counts its kicks and cycles for
+ * the policy's limits; the registry's Escalations keep who each phone was
+ * and its offline run. It never restarts the adb server.
  */
 export class Recovery extends RunnerAction {
   readonly name = 'recovery';
@@ -146,7 +146,7 @@ export class Recovery extends RunnerAction {
         failingSince: r.failure?.first,
         hubPort,
         ...(usb && { usb }),
-        ...historyOf(escalations.of(r.serial)),
+        ...this.historyOf(r.serial),
       };
     });
     const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
@@ -174,17 +174,10 @@ export class Recovery extends RunnerAction {
         attention.set(action.key, action.reason);
         continue;
       }
-      if (action.kind === 'reconnect-offline') {
-        for (const serial of action.serials) escalations.reconnected(serial);
-      }
-      if (action.kind === 'kick' || action.kind === 'power-cycle') {
-        // With the failure count: within one run of failures, the next action
-        // waits for as many failures again (adb may not see a TCP phone's
-        // connection die, and its run would go on).
-        const record = registry.get(action.key);
-        escalations.note(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, record?.udid, record?.failures ?? 0);
-      }
-      this.runner.run(...this.work(action));
+      if (action.kind === 'reconnect-offline') for (const serial of action.serials) escalations.reconnected(serial);
+      const started = this.runner.run(...this.work(action));
+      if (started && (action.kind === 'kick' || action.kind === 'power-cycle'))
+        escalations.acted(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, registry.get(action.key)?.udid);
     }
     // An episode ends when the hub has no phones lost together left: the next one is said again.
     this.hubsSaid.retain((hub) => lostHubs.has(hub));
@@ -193,11 +186,27 @@ export class Recovery extends RunnerAction {
     noteAttention(this.holds, records, attention, quiet);
   }
 
-  /** The runner's work for an action: the host's offline reconnect counted, and kept for its whole cooldown. */
+  /**
+   * The runner's work for an action: the host's offline reconnect counted,
+   * and kept for its whole cooldown; a kick or a cycle counted with the
+   * phone's failure count, since within one run of failures the next action
+   * waits for as many failures again (adb may not see a TCP phone's
+   * connection die, and its run would go on).
+   */
   private work(action: RecoveryAction): Parameters<ActionRunner['run']> {
     const go = () => carry(this.carrying, action);
-    if (action.kind !== 'reconnect-offline') return [`${action.kind} ${targetOf(action)}`, go];
-    return [OFFLINE_RECONNECT_TARGET, go, undefined, { keepMs: this.options.settings.recovery.offlineCooldownSeconds * 1000 }];
+    if (action.kind === 'reconnect-offline') {
+      return [OFFLINE_RECONNECT_TARGET, go, undefined, { keepMs: this.options.settings.recovery.offlineCooldownSeconds * 1000 }];
+    }
+    const target = `${action.kind} ${targetOf(action)}`;
+    if (action.kind !== 'kick' && action.kind !== 'power-cycle') return [target, go];
+    return [target, go, undefined, { failures: this.options.registry.get(action.key)?.failures ?? 0 }];
+  }
+
+  /** What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run. */
+  private historyOf(serial: string): ReturnType<typeof historyOf> {
+    const counted = (kind: string) => this.runner.countedOf(`${kind} ${serial}`);
+    return historyOf(counted('kick'), counted('power-cycle'), this.escalations.of(serial)?.offline);
   }
 
   /**

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
+import { CountedStarts } from '../../../src/actions/counted-starts.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { connectBackoff, ConnectBackoffs } from '../../../src/actions/recovery/connects.js';
 import {
   HOUR_MS,
   OFFLINE_COOLDOWNS_BEFORE_CYCLE,
   OFFLINE_RECONNECTS_BEFORE_CYCLE,
+  OFFLINE_RECONNECT_TARGET,
   RecoveryPolicy,
   defaultRecoverySettings,
   type Disruption,
@@ -18,17 +20,18 @@ import {
 
 /**
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go
- * into a registry, which the policy reads, with the registry's memory of the
- * kicks by serial (Escalations), which outlives a record that drops off the list,
- * the start of the last offline reconnect, which the runner counts when
- * the work starts (at once here: the work takes no time), and the connect
- * backoff of the configured addresses, which the plan's intents and the
- * connects' outcomes move.
+ * into a registry, which the policy reads, with recovery's memory of each
+ * serial's offline run (Escalations), which outlives a record that drops off
+ * the list, the kicks, cycles and offline reconnects counted as the runner
+ * counts them when their work starts (its CountedStarts, at once here: the
+ * work takes no time), and the connect backoff of the configured addresses,
+ * which the plan's intents and the connects' outcomes move.
  */
 class PolicyBed extends RecoveryPolicy {
   private readonly registry = new DeviceRegistry();
   private readonly escalations = new Escalations(this.registry, 'android');
-  private lastOfflineReconnect: number | undefined;
+  private readonly counted = new CountedStarts();
+  private readonly offlineCooldownMs: number;
   private readonly backoffs: ConnectBackoffs;
 
   constructor(
@@ -37,6 +40,7 @@ class PolicyBed extends RecoveryPolicy {
     private readonly ports: ReadonlyMap<string, { hub: string; port: number }> = new Map(),
   ) {
     super(settings, networkDevices);
+    this.offlineCooldownMs = settings.offlineCooldownMs;
     this.backoffs = new ConnectBackoffs(networkDevices, settings);
   }
 
@@ -72,16 +76,19 @@ class PolicyBed extends RecoveryPolicy {
       failures: r.failures,
       failingSince: r.failure?.first,
       hubPort: this.ports.get(r.serial),
-      ...historyOf(escalations.of(r.serial)),
+      ...historyOf(this.counted.of(`kick ${r.serial}`, now), this.counted.of(`power-cycle ${r.serial}`, now), escalations.of(r.serial)?.offline),
     }));
-    const last = this.lastOfflineReconnect;
+    const last = this.counted.of(OFFLINE_RECONNECT_TARGET, now).at(-1)?.at;
     const facts = { connects: this.backoffs.view, ...(last !== undefined && { lastOfflineReconnect: last }) };
     const actions = this.backoffs.take(super.tick(listed, now, facts));
     for (const a of actions) {
-      if (a.kind === 'reconnect-offline') this.lastOfflineReconnect = now;
-      if (a.kind === 'reconnect-offline') for (const serial of a.serials) escalations.reconnected(serial);
+      if (a.kind === 'reconnect-offline') {
+        this.counted.count(OFFLINE_RECONNECT_TARGET, now, Math.max(HOUR_MS, this.offlineCooldownMs));
+        for (const serial of a.serials) escalations.reconnected(serial);
+      }
       if (a.kind !== 'kick' && a.kind !== 'power-cycle') continue;
-      escalations.note(a.serial, a.kind === 'kick' ? 'kick' : 'cycle', now, undefined, this.registry.get(a.key)?.failures);
+      this.counted.count(`${a.kind} ${a.serial}`, now, HOUR_MS, this.registry.get(a.key)?.failures ?? 0);
+      escalations.acted(a.serial, a.kind === 'kick' ? 'kick' : 'cycle', now, undefined);
     }
     return actions;
   }

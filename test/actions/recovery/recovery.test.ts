@@ -251,6 +251,31 @@ describe('a power cycle on a hub the tool does not find', () => {
 
 const CYCLE_SERIAL = '127.0.0.1:40003';
 
+describe('a phone a kick did not help, still failing in the same run', () => {
+  it('is kicked again only after as many failures again, counted from its failure count at the kick the runner counted, though the cooldown is over', async () => {
+    const phone = 'R58M1KICK';
+    const bed = recoveryBed({
+      env: { DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '3', DEVICE_AGENT_RECOVERY_KICK_COOLDOWN_SECONDS: '10' },
+    });
+    bed.list(phone, 'device');
+    bed.answered(phone, 'KICK0001');
+    bed.recovery.start();
+    bed.failed(phone, 3);
+    await bed.advance(2_000);
+    expect(bed.doneSince(0)).toEqual([`reconnect ${phone}`]);
+    // The cooldown is over; two more failures are not three.
+    await bed.advance(20_000);
+    for (let n = 4; n <= 5; n++) {
+      bed.failed(phone);
+      await bed.advance(2_000);
+      expect(bed.doneSince(0), `at ${n} failures`).toEqual([`reconnect ${phone}`]);
+    }
+    bed.failed(phone);
+    await bed.advance(2_000);
+    expect(bed.doneSince(0)).toEqual([`reconnect ${phone}`, `reconnect ${phone}`]);
+  });
+});
+
 describe('a phone a kick does not bring back', () => {
   it('has its hub port power-cycled once the kick cooldown is over, on a fresh "not booked", and comes back', async () => {
     const bed = recoveryBed({

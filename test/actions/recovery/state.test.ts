@@ -28,7 +28,7 @@ describe('recoveryState', () => {
     const look = (charge: Parameters<typeof recoveryState>[1], now: number) => {
       const state = recoveryState('offline', charge);
       escalations.listed([{ serial: 'R58M1', state }], now);
-      const d = { serial: 'R58M1', state, hubPort: { hub: '1-1', port: 1 }, ...historyOf(escalations.of('R58M1')) };
+      const d = { serial: 'R58M1', state, hubPort: { hub: '1-1', port: 1 }, ...historyOf([], [], escalations.of('R58M1')?.offline) };
       return policy.tick([d], now).map((a) => a.kind);
     };
     // Held off from the pause's start, before its off switch has ended.

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProtectionEntry } from '../../../src/actions/samsung/state.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
-import { COUNTED_WINDOW_MS, decideWithVerdict, startsWithin } from '../../../src/actions/runner.js';
+import { COUNTED_WINDOW_MS, decideWithVerdict } from '../../../src/actions/runner.js';
+import { startsWithin } from '../../../src/actions/counted-starts.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import {
   afterLook,
@@ -22,7 +23,12 @@ const free: BookingVerdict = { kind: 'free' };
 const booked: BookingVerdict = { kind: 'booked', answer: 1 };
 const NOW = 10_000_000;
 /** The starts of counted work the runner hands a decision: those of its window, an hour (runner.ts, startsOf). */
-const lastHour = (starts: readonly number[], now: number): number[] => startsWithin(starts, now, COUNTED_WINDOW_MS);
+const lastHour = (starts: readonly number[], now: number): number[] =>
+  startsWithin(
+    starts.map((at) => ({ at, failures: 0 })),
+    now,
+    COUNTED_WINDOW_MS,
+  ).map((s) => s.at);
 
 /** Through the runner's own way to decide (runner.ts, decideWithVerdict): the gate is asked only when the decision turns on it. */
 function decideProtection(entry: Parameters<typeof decideProtectionPure>[0], l: Omit<TestLook, 'asked'>, settings: Parameters<typeof decideProtectionPure>[2]) {
