@@ -143,7 +143,8 @@ function run(steps: Step[], settings: RecoverySettings = defaultRecoverySettings
         log.push({ now, kind: a.kind, target, ...(a.kind === 'reconnect-offline' ? { serials: a.serials } : {}) });
       }
     }
-    expect(policy.size()).toBeLessThanOrEqual(serials.length * 2 + 1);
+    // expect() only on a breach: a call per step was a third of this file's time (vitest's assertion count).
+    if (policy.size() > serials.length * 2 + 1) expect(policy.size()).toBeLessThanOrEqual(serials.length * 2 + 1);
   }
   return log;
 }
