@@ -104,16 +104,24 @@ async function unplug(serial: string): Promise<void> {
   await adb.disconnect(device.port).catch(() => undefined);
 }
 
-/** USB debugging off (an OS update does it) or on again: adb loses or finds the phone, its port keeps it throughout. */
+/**
+ * USB debugging off (an OS update does it) or on again: adb loses or finds
+ * the phone, its port keeps it throughout. Off, the phone speaks no adb: it
+ * refuses connections, as well as adb dropping it. A disconnect alone lost
+ * to a connect still in flight (the adb restart's, 97 ms before; CI42), and
+ * adb listed the phone again.
+ */
 async function debugging(serial: string, on: boolean): Promise<void> {
   const device = plugged.get(serial);
   if (!device) return;
   if (on) {
     debugOff.delete(serial);
+    await device.replug();
     await adb.connect(device.port, { wait: false }).catch(() => undefined);
   } else {
     debugOff.set(serial, Date.now());
     device.wedge(false);
+    await device.unplug();
     await adb.disconnect(device.port).catch(() => undefined);
   }
 }
