@@ -17,7 +17,7 @@ import type { DeviceInfo } from './types.js';
  * each step). A feature that speaks for a
  * device no source reads (the USB layer's phone off adb, readiness's verdict
  * on it) replaces the message with its own word. No other file writes a
- * device's `message`: `test/docs/report-pipeline.test.ts` fails when one does.
+ * device's `message`: `test/docs/report-pipeline.rules.ts` fails when one does.
  */
 export function composeMessage(words: ReadonlyArray<string | undefined>): Pick<DeviceInfo, 'message'> {
   const said = words.filter((w): w is string => w !== undefined && w !== '');

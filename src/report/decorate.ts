@@ -8,7 +8,7 @@ export type DecorateSettings = Pick<Settings, 'hiddenDevices' | 'addedToCloud' |
  * Applies the operator's settings to a device record of any platform and
  * state: a hidden phone stays hidden while it is offline or unpaired too.
  * This is the one place `isHidden` is written (issue 41; a test in
- * test/docs/report-pipeline.test.ts fails on a second writer): the sources
+ * test/docs/report-pipeline.rules.ts fails on a second writer): the sources
  * leave it out. It goes where the cloud has always received it, right after
  * `addedToCloud` when the source gave that, else at the end.
  * Returns a new record; the input is not changed.

@@ -1,9 +1,8 @@
-// One type-checked program over src/, built once per test worker: the
-// architecture, report-pipeline and facet-writers tests each read the whole
-// of src/ with TypeScript's checker, and building it costs seconds (three
-// times that when each built its own). The unit tier shares a worker's
-// module cache (vitest.config.ts: isolate false), so this module's program
-// is built by the first file that asks and reused by the others.
+// One type-checked program over src/, built once: the rules that read the
+// whole of src/ with TypeScript's checker (architecture, report-pipeline,
+// facet-writers and decision-inputs, each a `.rules.ts` file) share it, and
+// building it costs seconds. They run as one test file (src-rules.test.ts),
+// so one worker builds it and the others never load TypeScript for it.
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { compilerOptions, sourceFiles } from '../../tools/cycles/imports.js';

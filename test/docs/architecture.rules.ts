@@ -235,7 +235,7 @@ describe('the rules the code keeps', () => {
 
 describe('the per-device state the page lists', () => {
   it('names every facet the code declares, with the file that declares it and its keep', () => {
-    // facetKey<T>('name', 'keep') in src/: each is a row of the facet table; who writes it is facet-writers.test.ts's.
+    // facetKey<T>('name', 'keep') in src/: each is a row of the facet table; who writes it is facet-writers.rules.ts's.
     const declared = files
       .filter((f) => f.startsWith('src/') && f !== 'src/devices/facet.ts')
       .flatMap((f) => [...readFileSync(new URL(f, root), 'utf8').matchAll(/facetKey<[^>]*>\(\s*'([^']+)',\s*'(\w+)'/g)].map((m) => `${m[1]!} ${f} ${m[2]!}`));

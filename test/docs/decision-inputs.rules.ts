@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { compilerOptions } from '../../tools/cycles/imports.js';
+import { srcProgram } from './src-program.js';
 
 // docs/design/architecture.md: each action's decision (src/actions/*/policy.ts)
 // is pure, "whose input holds values only: the booking gate's verdict is
@@ -19,7 +19,8 @@ const policies = readdirSync(`${root}src/actions`, { withFileTypes: true })
   .filter((f) => ts.sys.fileExists(f));
 
 function callableInputs(): string[] {
-  const program = ts.createProgram(policies, compilerOptions(root));
+  // The one program over src/ (src-program.ts): the policies are in it, typed as tsconfig.json types them.
+  const program = srcProgram();
   const checker = program.getTypeChecker();
   const ours = (t: ts.Type): boolean => (t.getSymbol()?.declarations ?? []).some((d) => d.getSourceFile().fileName.startsWith(`${root}src/`));
   const callable = (type: ts.Type, where: string, depth: number, seen: Set<ts.Type>): string[] => {
