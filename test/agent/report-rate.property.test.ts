@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../support/property-runs.js';
 import { reportBed } from './bed.js';
 
 // The report rate bound of docs/design/fleet.md on the whole report path
@@ -99,8 +100,7 @@ const shows = (body: { devices: Array<{ udid: string; status: string }> }, c: Ch
   body.devices.some((d) => d.udid === c.udid && d.status !== 'UNPLUGGED') === c.present;
 
 const steps = fc.array(step, { minLength: 1, maxLength: 40 });
-// CI draws all the cases; a run on a developer's machine a third (issue 41: the unit tier's slowest file).
-const runs = { numRuns: process.env.CI ? 100 : 35 };
+const runs = propertyRuns(100);
 
 describe('the report rate on the whole report path, on random plugs, bursts, failing inventories, ticks and outages', () => {
   it('makes at most 14 PUTs in any 60 s (12 and two schedule ticks); reports a lone change on a quiet host within 2 s, and every change within 6 s (a token back) or the report in flight', async () => {

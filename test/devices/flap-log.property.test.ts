@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../support/property-runs.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
 import { FLAP_RULES } from '../../src/devices/flapping.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -140,7 +141,7 @@ describe('a flapping phone summed up (FlapLog)', () => {
           if (!flapped) expect(changed.every((l) => l.level === 'info')).toBe(true);
         }
       }),
-      { numRuns: 150 },
+      propertyRuns(150),
     );
   });
 
@@ -209,7 +210,7 @@ describe('a flapping phone summed up (FlapLog)', () => {
         const counted = summaries.filter((l) => l.cause === 'device-changed').reduce((n, l) => n + l.suppressed!, 0);
         expect(said + counted).toBe([...changes.values()].reduce((n, t) => n + t.length, 0));
       }),
-      { numRuns: 120 },
+      propertyRuns(120),
     );
     // The property is not empty: the limiter did hold lines back.
     expect(heldBack).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../support/property-runs.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { healthFeature } from '../../src/health/feature.js';
@@ -154,7 +155,7 @@ describe('clean strings', () => {
         sent.devices.forEach((d, i) => expect(d.udid.length).toBe(devices[i]!.udid.length));
         expect(sent.machine.freemem).toBe(host.freemem);
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 
@@ -172,7 +173,7 @@ describe('clean strings', () => {
         }
         expect(cleanString(out)).toBe(out);
       }),
-      { numRuns: 2_000 },
+      propertyRuns(2_000),
     );
   });
 

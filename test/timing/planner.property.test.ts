@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../support/property-runs.js';
 import type { PlannerOptions } from '../../src/timing/planner.js';
 import { DEVICES, simulate, type Answer, type SimEvent, type SimInput } from './planner-sim.js';
 
@@ -44,8 +45,7 @@ const input = (answer: fc.Arbitrary<Answer>): fc.Arbitrary<SimInput> =>
 /** Long outages: the cloud mostly fails, now and then it takes a report. */
 const outageAnswer: fc.Arbitrary<Answer> = fc.oneof({ weight: 12, arbitrary: transient }, { weight: 1, arbitrary: okAnswer });
 
-// CI draws all the cases; a run on a developer's machine a third (issue 41: among the unit tier's slowest files).
-const runs = { numRuns: process.env.CI ? 300 : 100 };
+const runs = propertyRuns(300);
 // Each property checks its bound over every report of a run and calls expect() on a breach only:
 // vitest's expect() updates its assertion state on every call, which was a sixth of the file's time.
 

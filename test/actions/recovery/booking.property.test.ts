@@ -7,6 +7,7 @@
 // answer, younger than the gate's cache.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../support/property-runs.js';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
 import { recoveryBed } from './recovery-bed.js';
 
@@ -139,14 +140,20 @@ function bookingBed() {
     },
     /** The rule: every disruption follows a fresh "not booked" from the cloud, its latest answer on the device. */
     checkActions(from: number): void {
+      // expect() is called on a breach only: it updates vitest's assertion state on every call, a tenth of the file's time.
       for (const { last, ...a } of actions.slice(from)) {
+        const fresh = last !== undefined && 'booked' in last.answer && !last.answer.booked && a.at - last.at < CACHE_MS;
+        if (fresh) continue;
         expect(last?.answer, `${a.what} reaching ${a.serial} at ${a.at}`).toEqual({ booked: false });
         expect(a.at - last!.at, `${a.what} reaching ${a.serial} at ${a.at}`).toBeLessThan(CACHE_MS);
       }
     },
     checkRate(): void {
       const asked = bed.asked.map((a) => a.at);
-      for (const t of asked) expect(asked.filter((u) => u > t - 60_000 && u <= t).length, 'status requests a minute').toBeLessThanOrEqual(PER_MINUTE);
+      for (const t of asked) {
+        const n = asked.filter((u) => u > t - 60_000 && u <= t).length;
+        if (n > PER_MINUTE) expect(n, `status requests in the minute to ${t}`).toBeLessThanOrEqual(PER_MINUTE);
+      }
     },
   };
 }
@@ -175,7 +182,8 @@ async function play(b: ReturnType<typeof bookingBed>, steps: Step[]): Promise<vo
     await b.bed.run(0);
     b.take(before);
     b.checkActions(seen);
-    expect(b.bed.gate.size()).toBeLessThanOrEqual(serials.length * 2 + PER_MINUTE);
+    if (b.bed.gate.size() > serials.length * 2 + PER_MINUTE)
+      expect(b.bed.gate.size(), "the booking gate's entries").toBeLessThanOrEqual(serials.length * 2 + PER_MINUTE);
   }
 }
 
@@ -187,9 +195,11 @@ function started(): ReturnType<typeof bookingBed> {
   return b;
 }
 
+const runs = propertyRuns(100);
+
 describe('the booking rule over random sequences', () => {
   it('no action on a device whose latest answer is booked or unknown; status requests within the bound', async () => {
-    // Not vacuous: across the runs, actions (power cycles of wedged and of offline phones among them) are taken and devices are held back as booked.
+    // Not vacuous: across the runs, more actions than runs are taken (power cycles of wedged and of offline phones among them), and more answers than runs hold a device back as booked.
     let acted = 0;
     let cycled = 0;
     let cycledOffline = 0;
@@ -211,13 +221,13 @@ describe('the booking rule over random sequences', () => {
         cycledOffline += b.actions.filter((a) => a.what.startsWith('cycle ') && a.offline).length;
         heldBooked += [...b.answers.values()].flat().filter((a) => 'booked' in a.answer && a.answer.booked).length;
       }),
-      { numRuns: 100 },
+      runs,
     );
-    expect(acted).toBeGreaterThan(100);
+    expect(acted).toBeGreaterThan(runs.numRuns);
     expect(cycled).toBeGreaterThan(0);
     // The power cycle of a phone offline reconnects did not bring back, too.
     expect(cycledOffline).toBeGreaterThan(0);
-    expect(heldBooked).toBeGreaterThan(100);
+    expect(heldBooked).toBeGreaterThan(runs.numRuns);
   });
 
   it('recovery still proceeds when the cloud says not booked: a wedged phone is kicked and an offline one reconnected', async () => {
@@ -254,7 +264,7 @@ describe('the booking rule over random sequences', () => {
           await b.bed.recovery.stop();
         },
       ),
-      { numRuns: 100 },
+      runs,
     );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../support/property-runs.js';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
@@ -166,7 +167,7 @@ describe('RecoveryPolicy', () => {
         const offline = log.filter((a) => a.kind === 'reconnect-offline').map((a) => a.now);
         for (let i = 1; i < offline.length; i++) expect(offline[i]! - offline[i - 1]!).toBeGreaterThanOrEqual(defaultRecoverySettings.offlineCooldownMs);
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 
@@ -203,7 +204,7 @@ describe('RecoveryPolicy', () => {
           expect(c.now - reconnects.at(-1)!.now).toBeGreaterThanOrEqual(settings.offlineCooldownMs);
         }
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
     // Not vacuous: offline phones do get their ports cycled across the runs.
     expect(offlineCycles).toBeGreaterThan(0);
@@ -325,7 +326,7 @@ describe('RecoveryPolicy', () => {
           if (!kickedBetween) expect(connects[i]!.now - connects[i - 1]!.now).toBeGreaterThanOrEqual(defaultRecoverySettings.connectBaseMs);
         }
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
     for (let f = 0; f < 100; f++) expect(connectBackoff(f, defaultRecoverySettings)).toBeLessThanOrEqual(defaultRecoverySettings.connectMaxMs);
   });
@@ -368,7 +369,7 @@ describe('RecoveryPolicy', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 
@@ -614,7 +615,7 @@ describe('RecoveryPolicy: the booking gate as values', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      propertyRuns(300),
     );
   });
 });

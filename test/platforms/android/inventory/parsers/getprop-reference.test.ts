@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../../../../support/property-runs.js';
 import { parseGetprop } from '../../../../../src/platforms/android/inventory/parsers/getprop.js';
 import { fixture } from '../fixture.js';
 
@@ -82,12 +83,11 @@ describe('parseGetprop against the regex reference', () => {
     );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 60 }), (parts) => same(parts.join(''))),
-      // CI draws all the cases; a developer's run a fifth (issue 41).
-      { numRuns: process.env.CI ? 5000 : 1000 },
+      propertyRuns(5000, 5),
     );
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)),
-      { numRuns: process.env.CI ? 2000 : 400 },
+      propertyRuns(2000, 5),
     );
   });
 });
