@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../support/property-runs.js';
 import type { PlannerOptions } from '../../src/timing/planner.js';
-import { DEVICES, simulate, type Answer, type SimEvent, type SimInput } from './planner-sim.js';
+import { DEVICES, simulate, type Answer, type Observation, type SimEvent, type SimInput } from './planner-sim.js';
 
 // The planner's guarantees, checked on long random sequences of device
 // events, schedule ticks (some lost), cloud answers of every class,
@@ -45,7 +45,22 @@ const input = (answer: fc.Arbitrary<Answer>): fc.Arbitrary<SimInput> =>
 /** Long outages: the cloud mostly fails, now and then it takes a report. */
 const outageAnswer: fc.Arbitrary<Answer> = fc.oneof({ weight: 12, arbitrary: transient }, { weight: 1, arbitrary: okAnswer });
 
-const runs = propertyRuns(300);
+// One seed for all of the file's properties (CI's, property-seed.ts, or one
+// drawn now): those over the same arbitrary draw the same cases, so each case
+// is simulated once and its observation read by each of them (seven
+// simulated each case before, each property as many cases as now). A
+// property only reads it. Bounded: shrinking a failure draws thousands.
+const runs = { ...propertyRuns(300), seed: fc.readConfigureGlobal().seed ?? Math.floor(Math.random() * 2 ** 31) };
+const simulated = new Map<string, Observation>();
+function observe(i: SimInput): Observation {
+  const key = JSON.stringify(i);
+  let obs = simulated.get(key);
+  if (!obs) {
+    if (simulated.size >= 1_000) simulated.clear();
+    simulated.set(key, (obs = simulate(i, options, HORIZON)));
+  }
+  return obs;
+}
 // Each property checks its bound over every report of a run and calls expect() on a breach only:
 // vitest's expect() updates its assertion state on every call, which was a sixth of the file's time.
 
@@ -53,7 +68,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('keeps its own bookkeeping sound: no plan in the past, memory bounded by the devices', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         expect(obs.violation).toBeUndefined();
         expect(obs.maxFootprint).toBeLessThanOrEqual(4 * DEVICES);
       }),
@@ -64,7 +79,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('starts and ends at most 12 reports but the schedule tick in any 60 s, whatever their triggers and whatever happens', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const { starts } = simulate(i, options, HORIZON);
+        const { starts } = observe(i);
         const gapped = (k: number) => !starts[k]!.triggers.includes('schedule');
         const others = starts.filter((_, k) => gapped(k));
         // The PUT goes between a report's start and its end: both are bounded.
@@ -85,7 +100,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('never resends a report the cloud rejected (4xx) or refused for its credentials', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         for (const k of obs.refused) {
           const next = obs.starts[k + 1];
           if (next?.triggers.includes('resend')) expect(next.triggers, `the report after ${obs.starts[k]!.at}`).not.toContain('resend');
@@ -106,7 +121,7 @@ describe('report planner: invariants on random event sequences', () => {
   it("reports a device change on a quiet host (no report in flight or ended in the 5 s before it) within 2 s, unless the cloud is failing (then with the backoff's next attempt)", () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         for (const c of obs.changes) {
           if (c.at + 2_000 > obs.endAt || failingWithin(obs, c.at, 2_000)) continue;
           if (obs.starts.some((s) => s.at <= c.at && (s.endAt === undefined || s.endAt > c.at - 5_000))) continue;
@@ -121,7 +136,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('reports every device change within 6 s (a token of the budget comes back), or once the report in flight ends when that is later, unless the cloud is failing', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         const within = 6_000 + MAX_REPORT_MS;
         for (const c of obs.changes) {
           if (c.at + within > obs.endAt || failingWithin(obs, c.at, within)) continue;
@@ -138,7 +153,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('while the cloud accepts, a report starts at least once per period (plus jitter and slack), even with lost schedule ticks', () => {
     fc.assert(
       fc.property(input(okAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         const bound = options.periodMs + options.jitterMs + 10_000 + MAX_REPORT_MS;
         const times = [...obs.starts.map((s) => s.at), obs.endAt];
         expect(times[0]).toBe(0);
@@ -152,7 +167,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('asks a device whose probe failed no sooner than 10 s later, unless adb saw it change or tracking resumed', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         for (const p of obs.probes) {
           if (p.ok) continue;
           const next = obs.probes.find((q) => q.serial === p.serial && q.startedAt > p.startedAt);
@@ -171,7 +186,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('while the cloud fails, at most 3 attempts in any 60 s: one backoff spans every report', () => {
     fc.assert(
       fc.property(input(outageAnswer), (i) => {
-        const { starts } = simulate(i, options, HORIZON);
+        const { starts } = observe(i);
         // Runs of attempts that all failed with a failure that may pass.
         for (let k = 0; k < starts.length; k++) {
           let n = 0;
@@ -189,7 +204,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('starts nothing before the time a Retry-After named', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const { starts } = simulate(i, options, HORIZON);
+        const { starts } = observe(i);
         for (let k = 0; k + 1 < starts.length; k++) {
           const answer = starts[k]!.answer;
           if (answer?.kind !== 'transient' || answer.retryAfterMs === undefined) continue;
@@ -204,7 +219,7 @@ describe('report planner: invariants on random event sequences', () => {
   it('after a failure, the next attempt comes within two periods, or the Retry-After, its jitter and a period', () => {
     fc.assert(
       fc.property(input(anyAnswer), (i) => {
-        const obs = simulate(i, options, HORIZON);
+        const obs = observe(i);
         const { starts } = obs;
         for (let k = 0; k < starts.length; k++) {
           const s = starts[k]!;
