@@ -46,10 +46,10 @@ const input = (answer: fc.Arbitrary<Answer>): fc.Arbitrary<SimInput> =>
 const outageAnswer: fc.Arbitrary<Answer> = fc.oneof({ weight: 12, arbitrary: transient }, { weight: 1, arbitrary: okAnswer });
 
 // One seed for all of the file's properties (CI's, property-seed.ts, or one
-// drawn now): those over the same arbitrary draw the same cases, so each case
-// is simulated once and its observation read by each of them (seven
-// simulated each case before, each property as many cases as now). A
-// property only reads it. Bounded: shrinking a failure draws thousands.
+// drawn now): the seven over the same arbitrary draw the same cases, so each
+// case is simulated once and its observation read by all seven, which each
+// simulated their own before. Each still checks as many cases. A property
+// only reads an observation. Bounded: shrinking a failure draws thousands.
 const runs = { ...propertyRuns(300), seed: fc.readConfigureGlobal().seed ?? Math.floor(Math.random() * 2 ** 31) };
 const simulated = new Map<string, Observation>();
 function observe(i: SimInput): Observation {

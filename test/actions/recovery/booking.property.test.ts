@@ -140,7 +140,7 @@ function bookingBed() {
     },
     /** The rule: every disruption follows a fresh "not booked" from the cloud, its latest answer on the device. */
     checkActions(from: number): void {
-      // expect() is called on a breach only: it updates vitest's assertion state on every call, a tenth of the file's time.
+      // expect() is called on a breach only: it updates vitest's assertion state on every call (0.26 s of the file's 6.4 s profile).
       for (const { last, ...a } of actions.slice(from)) {
         const fresh = last !== undefined && 'booked' in last.answer && !last.answer.booked && a.at - last.at < CACHE_MS;
         if (fresh) continue;
