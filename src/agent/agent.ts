@@ -45,7 +45,7 @@ export interface AgentParts {
 
 /**
  * The daemon, as wiring only: source events go to the report loop and the
- * actions, the registry's outcomes to the loop; start() and stop() run an
+ * actions, the readings' outcomes to the loop; start() and stop() run an
  * ordered list of services (status server, each source, the actions, the
  * report loop) and stop them in reverse.
  */
@@ -76,7 +76,7 @@ export class Agent {
       runner.devicesChanged();
       loop.outcomeNoted();
     };
-    registry.on('outcome', () => loop.afterReport(outcomeHeard));
+    registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
     for (const service of this.services) await service.start();
     this.started = true;
     logger.info(

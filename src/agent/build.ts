@@ -102,7 +102,10 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const usb = new UsbLayer({ ...featureContext, offSource: registry.facet(OFF_SOURCE), presence: registry.presence });
   const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
   // Each inventory that answered, heard by the features that follow readings (readiness's drift): the platform names none.
-  registry.on('answered', (device) => answeredAll(features, device));
+  registry.readings.on('answered', (key) => {
+    const device = registry.get(key);
+    if (device) answeredAll(features, device);
+  });
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const unplugged = new UnpluggedLedger();
   const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger, stateDirTrouble);

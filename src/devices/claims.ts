@@ -3,7 +3,7 @@
 // serial adb names it by, so two devices can claim one. Pure; the platform
 // counts the conflicts in its metrics, and the actions refuse to touch a
 // device in one (src/actions/trust.ts).
-import type { DeviceSnapshot } from './record.js';
+import type { DeviceSnapshot } from './snapshot.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 
 /** What the agent knows of one listed device: what it says of itself, and where adb finds it. */

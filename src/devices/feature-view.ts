@@ -7,7 +7,7 @@ import type { DeviceInfo } from '../cloud/types.js';
 import type { Paint } from '../util/paint.js';
 import type { Sample } from '../util/metric.js';
 import type { Claim } from './claims.js';
-import type { DeviceSnapshot } from './record.js';
+import type { DeviceSnapshot } from './snapshot.js';
 
 /**
  * One device as people and dashboards see it: what `list` prints and the

@@ -6,7 +6,8 @@
 // and `owe` the presence ledger, before the report asks it.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
-import type { DeviceSnapshot, Platform } from './record.js';
+import type { Platform } from './record.js';
+import type { DeviceSnapshot } from './snapshot.js';
 import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
 
 /** A part of the daemon with a lifecycle, as the Agent starts it in order and stops it in reverse. */

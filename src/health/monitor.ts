@@ -1,7 +1,8 @@
 import { STATUS_UNAVAILABLE } from '../cloud/types.js';
 import { withNotes } from '../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../cloud/types.js';
-import type { DeviceSnapshot, Platform } from '../devices/record.js';
+import type { Platform } from '../devices/record.js';
+import type { DeviceSnapshot } from '../devices/snapshot.js';
 import { facetKey, type Facet, type FacetKey } from '../devices/facet.js';
 import type { Logger } from '../log/logger.js';
 import { chargingOf, isReadyState } from '../cloud/device-facts.js';

@@ -1,5 +1,5 @@
 // One report at a time, from the plan handed out to its outcome heard: the
-// plan goes to the reporter, what the registry says meanwhile is held and
+// plan goes to the reporter, what the readings say meanwhile is held and
 // heard once the report has ended (no event re-enters the loop while a
 // report is built, issue 41), the outcome goes back to the planner, and a
 // report not delivered is logged once per way it fails (src/cloud/failure-way.ts).
@@ -35,7 +35,7 @@ export interface ReportRunDeps {
 
 export class ReportRun {
   private inFlight: Promise<void> | undefined;
-  /** A report is being built (from the plan handed out to its outcome): what the registry says meanwhile waits (afterReport). */
+  /** A report is being built (from the plan handed out to its outcome): what the readings say meanwhile waits (afterReport). */
   private building = false;
   /** What afterReport held while the report was built, each once, in the order first heard. */
   private readonly held = new Set<() => void>();
@@ -68,8 +68,8 @@ export class ReportRun {
 
   /**
    * Runs `heard` now, or, while a report is being built, once when it has
-   * ended: the registry is written during a report (the sources note each
-   * inventory's outcome), and what it says then must neither re-arm the loop
+   * ended: the readings are written during a report (the sources note each
+   * inventory's outcome), and what they say then must neither re-arm the loop
    * nor make the actions look mid-report (issue 41). The same function held
    * twice runs once.
    */

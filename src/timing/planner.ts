@@ -51,7 +51,7 @@
 
 import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
-import type { DeviceSnapshot } from '../devices/record.js';
+import type { DeviceSnapshot } from '../devices/snapshot.js';
 import type { CollectRequest } from '../platforms/source.js';
 import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
 import { systemClock } from '../util/clock.js';

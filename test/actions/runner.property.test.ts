@@ -160,12 +160,12 @@ describe('recovery on the action runner, on virtual time', () => {
               break;
             case 'fail':
               for (let i = 0; i < s.times; i++) {
-                b.registry.failed(`android/${s.serial}`, 'missed its deadline', b.clock.wall(), b.clock.monotonic());
+                b.registry.readings.failed(`android/${s.serial}`, 'missed its deadline', b.clock.wall(), b.clock.monotonic());
                 b.recovery.devicesChanged();
               }
               break;
             case 'answer':
-              b.registry.answered(`android/${s.serial}`, info(s.as ?? s.serial), b.clock.wall(), b.clock.monotonic());
+              b.registry.readings.answered(`android/${s.serial}`, info(s.as ?? s.serial), b.clock.wall(), b.clock.monotonic());
               break;
             case 'booked':
               b.booked.set(s.serial, s.booked);

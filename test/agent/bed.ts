@@ -84,12 +84,12 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
       if (request.refresh !== 'all' && !request.refresh.has(r.key) && r.last !== undefined) continue;
       asked.push(r.key);
       if (this.hung.has(r.serial)) {
-        this.registry.asked(r.key, 0);
+        this.registry.readings.asked(r.key, 0);
         this.asked.push(asked);
         return new Promise<never>(() => undefined);
       }
-      if (this.silent.has(r.serial)) this.registry.failed(r.key, 'did not answer', 0, 0);
-      else this.registry.answered(r.key, phone(r.serial, this.platform), 0, 0);
+      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, 'did not answer', 0, 0);
+      else this.registry.readings.answered(r.key, phone(r.serial, this.platform), 0, 0);
     }
     this.asked.push(asked);
     return this.registry.list(this.platform).flatMap((r) => (r.last ? [{ key: r.key, info: r.last }] : []));
@@ -209,7 +209,7 @@ export function reportBed(options: BedOptions = {}) {
   });
   // As the Agent wires it: an outcome noted mid-report is heard once, after it.
   const outcomeHeard = (): void => loop.outcomeNoted();
-  registry.on('outcome', () => loop.afterReport(outcomeHeard));
+  registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
   for (const s of sources) {
     s.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     s.on('change', (changes) => {

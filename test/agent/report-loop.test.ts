@@ -107,7 +107,7 @@ describe('no event re-enters the loop while a report is built (issue 41)', () =>
       outcomeNoted();
     };
     let outcomes = 0;
-    bed.registry.on('outcome', () => outcomes++);
+    bed.registry.readings.on('outcome', () => outcomes++);
     bed.loop.start();
     await bed.advance(1_000);
     // Three inventories noted their outcomes while the start report was built: the loop heard them once, after it.

@@ -32,9 +32,9 @@ describe('DeviceRegistry', () => {
   it('notes an outcome only for the connection that asked', () => {
     const registry = new DeviceRegistry();
     registry.sync('android', new Map([['S1', 'device']]));
-    const asked = registry.asked('android/S1', 0)!;
+    const asked = registry.readings.asked('android/S1', 0)!;
     registry.sync('android', new Map([['S1', 'offline']]));
-    registry.failed('android/S1', 'late', 0, 1, asked);
+    registry.readings.failed('android/S1', 'late', 0, 1, asked);
     expect(registry.get('android/S1')?.failures).toBe(0);
     expect(registry.isCurrent('android/S1', asked)).toBe(false);
   });
@@ -103,7 +103,7 @@ describe('DeviceRegistry, on random sequences', () => {
             }
             case 'answered': {
               const connection = (m?.connection ?? 0) - (s.stale ? 1 : 0);
-              registry.answered(key, info(s.udid), now, now, s.partial ? 'cut short' : undefined, connection);
+              registry.readings.answered(key, info(s.udid), now, now, s.partial ? 'cut short' : undefined, connection);
               if (m && !s.stale) {
                 m.udid = s.udid;
                 m.failures = s.partial ? m.failures + 1 : 0;
@@ -112,7 +112,7 @@ describe('DeviceRegistry, on random sequences', () => {
             }
             case 'failed': {
               const connection = (m?.connection ?? 0) - (s.stale ? 1 : 0);
-              registry.failed(key, 'missed its deadline', now, now, connection, s.progress);
+              registry.readings.failed(key, 'missed its deadline', now, now, connection, s.progress);
               if (m && !s.stale) m.failures = s.progress ? 1 : m.failures + 1;
               break;
             }

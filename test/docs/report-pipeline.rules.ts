@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { sourceFiles } from '../../tools/cycles/imports.js';
-import { srcProgram } from './src-program.js';
+import { callersOf, srcProgram } from './src-program.js';
 
 // Issue 41's report pipeline, read from the syntax tree of src/: each
 // property that "one place does it" is checked by finding every place that
@@ -220,5 +220,14 @@ describe('the report pipeline (issue 41)', () => {
     const stated = /Today it goes up (\d+) times and returns (\d+) times?\./.exec(doc.replace(/\s+/g, ' '));
     expect(stated, 'the page states the figures').not.toBeNull();
     expect({ ups, returns }).toEqual({ ups: Number(stated![1]), returns: Number(stated![2]) });
+  });
+  it("the way's files after the listing write no record: the reading is applied to readings.ts, never back into the registry", () => {
+    const files = way();
+    const after = files.slice(files.indexOf('src/devices/registry.ts') + 1);
+    expect(after).toContain('src/devices/readings.ts');
+    const recordWriters = callersOf('src/devices/registry.ts', ['sync', 'setUsb']);
+    expect(recordWriters.has('src/platforms/android/source.ts'), 'the source syncs its listing').toBe(true);
+    expect(after.filter((f) => recordWriters.has(f))).toEqual([]);
+    expect(callersOf('src/devices/readings.ts', ['answered', 'failed']).has('src/platforms/android/inventory/runner.ts')).toBe(true);
   });
 });

@@ -131,7 +131,7 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const serials = ['A', 'B', 'C', 'D', 'E', 'F'];
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
-    for (const s of serials) registry.identify(`android/${s}`, s);
+    for (const s of serials) registry.readings.identify(`android/${s}`, s);
     const features = buildFeatures(registry, {
       platforms: platformNames,
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
@@ -172,7 +172,7 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     const serials = ['A', 'B', 'C', 'D', 'E'];
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
-    for (const s of serials) registry.identify(`android/${s}`, s);
+    for (const s of serials) registry.readings.identify(`android/${s}`, s);
     const features = buildFeatures(registry, {
       platforms: platformNames,
       settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },

@@ -22,8 +22,8 @@ const iphone = (udid: string): DeviceInfo => ready(udid, { state: 'paired', isIo
 function failing(platform: 'android' | 'ios', serial: string, udid: string, failures: number): DeviceRegistry {
   const registry = new DeviceRegistry();
   registry.sync(platform, new Map([[serial, platform === 'ios' ? 'paired' : 'device']]));
-  registry.identify(`${platform}/${serial}`, udid);
-  for (let i = 0; i < failures; i++) registry.failed(`${platform}/${serial}`, 'no answer', 1_000 + i, 1_000 + i);
+  registry.readings.identify(`${platform}/${serial}`, udid);
+  for (let i = 0; i < failures; i++) registry.readings.failed(`${platform}/${serial}`, 'no answer', 1_000 + i, 1_000 + i);
   return registry;
 }
 

@@ -23,7 +23,7 @@ function lab(...phones: Array<string | readonly [serial: string, udid: string]>)
   const pairs = phones.map((p) => (typeof p === 'string' ? ([p, p] as const) : p));
   const registry = new DeviceRegistry();
   registry.sync('android', new Map(pairs.map(([serial]) => [serial, 'device'])));
-  for (const [serial, udid] of pairs) registry.identify(`android/${serial}`, udid);
+  for (const [serial, udid] of pairs) registry.readings.identify(`android/${serial}`, udid);
   return registry;
 }
 const problemsByUdid = (registry: DeviceRegistry, udid: string): readonly string[] => problemsOf(registry, registry.byUdid(udid)[0]?.key);
@@ -76,7 +76,7 @@ describe('HealthMonitor', () => {
     const { logger } = captureLogger();
     const monitor = new HealthMonitor(settings, logger);
     const reg = lab('W1');
-    for (let i = 0; i < 3; i++) reg.failed('android/W1', 'did not answer', 0, 0);
+    for (let i = 0; i < 3; i++) reg.readings.failed('android/W1', 'did not answer', 0, 0);
     const [quiet] = monitor.apply([phone('W1', 30, { message: 'has not answered since ...' })], reg);
     expect(problemsByUdid(reg, 'W1')).toEqual(['shell_unresponsive']);
     expect(quiet!.message).toBe('has not answered since ...');
@@ -102,7 +102,7 @@ describe('HealthMonitor', () => {
     const monitor = new HealthMonitor(settings, logger);
     const reg = new DeviceRegistry();
     reg.sync('ios', new Map([['IPHONE', 'attached']]));
-    reg.identify('ios/IPHONE', 'IPHONE');
+    reg.readings.identify('ios/IPHONE', 'IPHONE');
     monitor.apply([phone('IPHONE', 46, { state: 'paired', isIos: true, isAndroid: false, platformName: 'IOS' })], reg);
     expect(problemsByUdid(reg, 'IPHONE')).toEqual(['battery_hot']);
   });
@@ -166,7 +166,7 @@ describe('HealthMonitor: battery wear signals', () => {
     const monitor = new HealthMonitor({ ...settings, batteryHeldFullSeconds: 10 }, logger, () => now);
     const reg = new DeviceRegistry();
     reg.sync('ios', new Map([['IP', 'paired']]));
-    reg.identify('ios/IP', 'IP');
+    reg.readings.identify('ios/IP', 'IP');
     const iphone = phone('IP', 30, { state: 'paired', isIos: true, isAndroid: false, platformName: 'IOS', battery: { status: 'FULL', percentage: '100' } });
     monitor.apply([iphone], reg);
     now = 11_000;
@@ -200,7 +200,7 @@ describe('HealthMonitor: battery wear signals', () => {
     expect(reg.byUdid('S1').map((r) => stateOf(reg, r.key)?.signals.heldFullSeconds)).toEqual([60, 60]);
     reg.sync('android', new Map());
     reg.sync('android', new Map([['S1', 'device']]));
-    reg.identify('android/S1', 'S1');
+    reg.readings.identify('android/S1', 'S1');
     monitor.apply([samsung('S1', 5_000_000)], reg);
     expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(0);
   });

@@ -86,7 +86,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
 function known(...udids: string[]): DeviceRegistry {
   const registry = new DeviceRegistry();
   registry.sync('android', new Map(udids.map((u) => [u, 'device'])));
-  for (const udid of udids) registry.answered(`android/${udid}`, device(udid), 0, 0);
+  for (const udid of udids) registry.readings.answered(`android/${udid}`, device(udid), 0, 0);
   return registry;
 }
 

@@ -28,8 +28,8 @@ function lab(): DeviceRegistry {
       ['SA', 'device'],
     ]),
   );
-  reg.identify('android/SB', 'UB');
-  reg.identify('android/SA', 'SB');
+  reg.readings.identify('android/SB', 'UB');
+  reg.readings.identify('android/SA', 'SB');
   return reg;
 }
 

@@ -30,7 +30,7 @@ function rows(infos: DeviceInfo[], reg: DeviceRegistry, ways: ChargeWays = []): 
 function registry(battery: BatteryState | undefined): DeviceRegistry {
   const reg = new DeviceRegistry();
   reg.sync('android', new Map([[info.udid, 'device']]));
-  reg.identify(`android/${info.udid}`, info.udid);
+  reg.readings.identify(`android/${info.udid}`, info.udid);
   if (battery) reg.facet(BATTERY).set(`android/${info.udid}`, battery);
   return reg;
 }

@@ -46,9 +46,9 @@ function lab() {
   const parts = buildParts(loadSettings({ env }), env, captureLogger().logger, { nodeId: 'views-order' });
   const { registry } = parts;
   registry.sync('android', new Map([['SAM1', 'device']]));
-  registry.identify('android/SAM1', 'SAM1');
+  registry.readings.identify('android/SAM1', 'SAM1');
   registry.setUsb('android', new Map([['SAM1', { usb: '1-1.2', transportId: '3', product: 'a54' }]]));
-  registry.answered('android/SAM1', PHONE, 1_750_000_000_000, 1_000);
+  registry.readings.answered('android/SAM1', PHONE, 1_750_000_000_000, 1_000);
   registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000, cycleCount: 300, healthPercent: 90 } });
   registry.facet(facetKey<string[]>('health-problems', 'record')).set('android/SAM1', ['battery_hot']);
   new BatteryProtections(registry, 'android').set('SAM1', { failures: 0, state: 'on' });

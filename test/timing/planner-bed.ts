@@ -25,7 +25,7 @@ export class PlannerBed extends ReportPlanner {
     if (to === undefined) this.listing.delete(serial);
     else this.listing.set(serial, to);
     this.registry.sync('android', this.listing);
-    if (to !== undefined) this.registry.identify(keyOf(serial), serial);
+    if (to !== undefined) this.registry.readings.identify(keyOf(serial), serial);
     this.devicesChanged(now);
   }
 
@@ -33,20 +33,20 @@ export class PlannerBed extends ReportPlanner {
   override take(now: number): PlannedReport | undefined {
     const plan = super.take(now);
     if (!plan) return undefined;
-    for (const key of plan.refresh) if (!plan.hold.has(key) && this.registry.get(key)?.state === 'device') this.registry.asked(key, now);
+    for (const key of plan.refresh) if (!plan.hold.has(key) && this.registry.get(key)?.state === 'device') this.registry.readings.asked(key, now);
     return { ...plan, refresh: serials(plan.refresh), hold: serials(plan.hold) };
   }
 
   /** An inventory of a ready device answered in full (ok), or failed. */
   probeOutcome(serial: string, ok: boolean, now: number): void {
     const key = keyOf(serial);
-    if (ok) this.registry.answered(key, info(serial), now, now);
-    else this.registry.failed(key, 'did not answer', now, now);
+    if (ok) this.registry.readings.answered(key, info(serial), now, now);
+    else this.registry.readings.failed(key, 'did not answer', now, now);
   }
 
   /** adb tracking came back: the source forgives the inventories it cut off, the planner hears of it. */
   override sourceResumed(now: number): void {
-    this.registry.forgive('android');
+    this.registry.readings.forgive('android');
     super.sourceResumed(now);
   }
 }

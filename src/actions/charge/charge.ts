@@ -5,7 +5,7 @@ import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
 import type { ChargePauses, ChargeEntry, ChargePause, PauseEnd } from '../../hub/charge-pauses.js';
 import { OwedPauses } from './paused-report.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { limited } from '../../log/limited.js';
 import { SaidOnce } from '../../log/said-once.js';

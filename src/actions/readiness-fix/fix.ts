@@ -4,7 +4,7 @@ import type { Settings } from '../../config/schema.js';
 import type { SettingsWriter } from '../../devices/control.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { cloudIdOf, type BookingGate } from '../../booking/gate.js';
 import { READINESS_FIXES } from './counts.js';
 import { ReadinessFixes } from './state.js';

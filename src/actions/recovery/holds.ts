@@ -2,7 +2,7 @@
 // more for says a person is needed, and one the booking gate holds an action
 // back from says so, counted and logged once per cloud answer.
 import type { BookingVerdict } from '../../booking/gate.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import type { AgentStats } from '../../stats/agent-stats.js';

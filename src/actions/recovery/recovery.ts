@@ -1,5 +1,5 @@
 import type { Settings } from '../../config/schema.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { ChargePauses, portHeldOff } from '../../hub/charge-pauses.js';
 import { recoveryState } from './state.js';
 import { Escalations, historyOf } from './escalations.js';

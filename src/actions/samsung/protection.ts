@@ -4,7 +4,7 @@ import { chargeWaysOf, type ChargeWays } from '../../config/charge-ways.js';
 import { DeviceMapping } from '../device-mapping.js';
 import { claimOf } from '../../devices/claims.js';
 import type { Settings } from '../../config/schema.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { BatteryProtections } from './state.js';
 import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from './counts.js';

@@ -4,7 +4,7 @@
 // (src/actions/trust.ts) is every action's, beside the runner: they refuse
 // through it.
 import type { DeviceFeature } from '../../devices/feature.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
 import { conflictNote } from '../trust.js';

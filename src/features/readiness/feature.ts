@@ -15,7 +15,7 @@ import { OFF_SOURCE } from '../../devices/off-source.js';
 import { READINESS_FACTS } from '../../devices/readiness-facts.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceFeature } from '../../devices/feature.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';

@@ -10,7 +10,7 @@ import type { Facet } from '../../devices/facet.js';
 import type { OffSource } from '../../devices/off-source.js';
 import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
 import type { Listing } from '../../devices/feature.js';
-import type { DeviceSnapshot } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
 import type { Metric } from '../../util/metric.js';

@@ -1,6 +1,6 @@
 // What the Android source says of each phone it knows, from what is known
-// now (the record's last reading, its failure, the early identity of a first
-// inventory still running, the earlier inventory of a phone back on a new
+// now (its reading: the last inventory, the failure; the early identity of a
+// first inventory still running, the earlier inventory of a phone back on a new
 // connection, the phone last identified at a network address): the source's
 // own word, before what the features say of it (src/report/execute.ts). It
 // reads the registry and writes only what the rule of remembered.ts forgets
@@ -9,7 +9,8 @@
 import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { composeMessage, withNotes } from '../../cloud/device-message.js';
 import { facetKey } from '../../devices/facet.js';
-import { recordKey, type DeviceSnapshot } from '../../devices/record.js';
+import { recordKey } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { TRANSPORT_CUT } from '../../devices/transport-cut.js';
 import { limited } from '../../log/limited.js';

@@ -62,7 +62,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     o.server?.on('up', () => this.resume());
   }
   private resume(): void {
-    this.o.registry.forgive(PLATFORM);
+    this.o.registry.readings.forgive(PLATFORM);
     this.emit('resumed');
   }
 

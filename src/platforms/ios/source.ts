@@ -10,7 +10,8 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-import { recordKey, type DeviceSnapshot } from '../../devices/record.js';
+import { recordKey } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
@@ -176,13 +177,13 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const { registry, clock } = this.o;
     const cached = stale ? undefined : this.identityOf(record, device.deviceId);
     const known = cached?.root;
-    const connection = registry.asked(record.key, clock.monotonic());
+    const connection = registry.readings.asked(record.key, clock.monotonic());
     let result: ProbeResult;
     try {
       result = await probe(this.o.address, device, this.o.stepTimeoutMs, known);
     } finally {
       // Whatever came of it, the phone is not being read any more: the planner may ask it again.
-      registry.settled(record.key, connection);
+      registry.readings.settled(record.key, connection);
     }
     if (result.kind === 'ok' && !known)
       registry.facet(IDENTITY).set(record.key, {
@@ -214,14 +215,14 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         const info = iosDeviceInfo(udid, r.values);
         // Published with the answer, so that the features hearing of it judge this reading.
         registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi));
-        const note = registry.answered(record.key, info, clock.wall(), clock.monotonic());
+        const note = registry.readings.answered(record.key, info, clock.wall(), clock.monotonic());
         if (note.recovered) limited(logger).info('iphone-inventory-recovered', { udid }, 'iPhone answers its inventory again', udid);
         return info;
       }
       case 'not-paired': {
         // The phone answered: it does not trust this host. A state, not a failure of the phone.
         registry.facet(READINESS_FACTS).set(record.key, unpairedFacts(r.public));
-        if (registry.noticed(record.key, r.detail)) {
+        if (registry.readings.noticed(record.key, r.detail)) {
           limited(logger).warn(
             'iphone-not-paired',
             { udid, err: r.detail },
@@ -233,7 +234,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         return notPairedDeviceInfo(udid, r.detail, pub ?? previous);
       }
       case 'silent': {
-        const note = registry.failed(record.key, r.detail, clock.wall(), clock.monotonic());
+        const note = registry.readings.failed(record.key, r.detail, clock.wall(), clock.monotonic());
         if (note.newProblem)
           limited(logger).warn(
             'iphone-inventory-problem',

@@ -59,7 +59,7 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
       battery: { percentage: String(percent) },
       ...extra,
     };
-    registry.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
+    registry.readings.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
   };
   return { control, registry, switched, answered, clock, time };
 }

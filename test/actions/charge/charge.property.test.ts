@@ -81,7 +81,7 @@ async function play(steps: Step[]): Promise<AgentStats> {
     registry.sync('android', new Map([[SERIAL, 'device']]));
     // Where adb's long listing finds it: behind its port (1-1 port 2).
     registry.setUsb('android', new Map([[SERIAL, { usb: '1-1.2' }]]));
-    registry.answered(`android/${SERIAL}`, info(), clock.wall(), clock.monotonic());
+    registry.readings.answered(`android/${SERIAL}`, info(), clock.wall(), clock.monotonic());
   };
   const violations: string[] = [];
   const ports: PortSwitch = {

@@ -89,7 +89,7 @@ async function play(w: { hubCuts: boolean; usb: boolean }, steps: Step[]): Promi
       battery: { percentage: String(state.percent), ...(state.saysPower && { status: powered() ? 'CHARGING' : 'DISCHARGING' }) },
       ...(state.saysPower && { batteryDetail: { externalPower: powered() } }),
     };
-    registry.answered(`android/${SERIAL}`, info, clock.wall(), clock.monotonic());
+    registry.readings.answered(`android/${SERIAL}`, info, clock.wall(), clock.monotonic());
     if (!state.portOn && state.saysPower && powered()) run.onPowerWhileOff.push(clock.wall());
   };
   const ports: PortSwitch = {

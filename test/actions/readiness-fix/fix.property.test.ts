@@ -152,7 +152,7 @@ function bed(notSticking: ReadonlySet<string>) {
   /** The phone's inventory answers: readiness publishes the values it read (an unset one at its default), as the daemon's readiness feature does. */
   const inventory = (serial: string): void => {
     const values = phones.get(serial)!;
-    registry.answered(`android/${serial}`, androidPhone(serial), clock.wall(), clock.monotonic());
+    registry.readings.answered(`android/${serial}`, androidPhone(serial), clock.wall(), clock.monotonic());
     const read = Object.fromEntries(
       FIXABLE.map((f) => [f.check, ((v) => (v === 'null' || v === undefined ? f.unset : v))(values.get(`${f.namespace}/${f.key}`))]),
     );

@@ -36,9 +36,9 @@ describe('a recovery action that fails', () => {
       clock,
     });
     registry.sync('android', new Map([['W1', 'device']]));
-    registry.answered('android/W1', androidPhone('udid-w1'), clock.wall(), clock.monotonic());
-    registry.failed('android/W1', 'shell did not open', clock.wall(), clock.monotonic());
-    registry.failed('android/W1', 'shell did not open', clock.wall(), clock.monotonic());
+    registry.readings.answered('android/W1', androidPhone('udid-w1'), clock.wall(), clock.monotonic());
+    registry.readings.failed('android/W1', 'shell did not open', clock.wall(), clock.monotonic());
+    registry.readings.failed('android/W1', 'shell did not open', clock.wall(), clock.monotonic());
     recovery.start();
     for (let i = 0; i < 10; i++) {
       time.advance(1_000);

@@ -56,13 +56,13 @@ class PolicyBed extends RecoveryPolicy {
   noteShellOutcome(serial: string, ok: boolean, now = 0): void {
     const key = `android/${serial}`;
     if (ok)
-      this.registry.answered(
+      this.registry.readings.answered(
         key,
         { udid: serial, serialNumber: serial, state: 'device', status: 'AVAILABLE', platformName: 'ANDROID', isAndroid: true, isIos: false },
         now,
         now,
       );
-    else this.registry.failed(key, 'missed its deadline', now, now);
+    else this.registry.readings.failed(key, 'missed its deadline', now, now);
   }
 
   override tick(devices: readonly ListedDevice[], now: number): RecoveryAction[] {

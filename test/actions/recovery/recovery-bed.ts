@@ -139,12 +139,12 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     },
     /** The phone answered an inventory: it says who it is and its failure run ends. */
     answered(serial: string, udid: string): void {
-      registry.answered(key(serial), androidPhone(udid, { serialNumber: serial }), clock.wall(), clock.monotonic());
+      registry.readings.answered(key(serial), androidPhone(udid, { serialNumber: serial }), clock.wall(), clock.monotonic());
       recovery.devicesChanged();
     },
     /** The phone's inventory failed (its shell missed the deadline), `times` in a row. */
     failed(serial: string, times = 1): void {
-      for (let i = 0; i < times; i++) registry.failed(key(serial), 'shell did not answer within 2 s', clock.wall(), clock.monotonic());
+      for (let i = 0; i < times; i++) registry.readings.failed(key(serial), 'shell did not answer within 2 s', clock.wall(), clock.monotonic());
       recovery.devicesChanged();
     },
     /** What recovery notes for the phone's report (held back, needs a person). */

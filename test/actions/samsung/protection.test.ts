@@ -55,7 +55,7 @@ function bed(brand = 'samsung') {
       battery: { percentage: String(phone.percent), status: phone.status },
     };
     registry.sync('android', new Map([[SERIAL, 'device']]));
-    registry.answered(`android/${SERIAL}`, info, clock.wall(), clock.monotonic());
+    registry.readings.answered(`android/${SERIAL}`, info, clock.wall(), clock.monotonic());
   };
   const stats = new AgentStats();
   const log = captureLogger('info');

@@ -24,7 +24,7 @@ function bench() {
   const answer = (facts: Record<string, string>): void => {
     now += 60_000;
     registry.facet(READINESS_FACTS).set(KEY, facts);
-    registry.answered(KEY, info, now, now);
+    registry.readings.answered(KEY, info, now, now);
     feature.answered!(registry.get(KEY)!);
   };
   const counter = (name: string, labels: Record<string, string>): number | undefined =>

@@ -60,7 +60,7 @@ function bench(checks = ['stayAwake', 'verifyAdbInstalls']) {
       slowReadAtMs: clock.monotonic(),
       slowStale: false,
     });
-    registry.answered(KEY, info, clock.wall(), clock.monotonic());
+    registry.readings.answered(KEY, info, clock.wall(), clock.monotonic());
     feature.answered!(registry.get(KEY)!);
   };
   const messages = (): string[] => log.lines().map((l) => String(l.msg));

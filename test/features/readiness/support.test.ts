@@ -93,7 +93,7 @@ describe('the readiness feature sets it on the report', () => {
       slowReadAtMs: 0,
       slowStale: false,
     });
-    registry.answered(`android/${serial}`, info, 0, 0);
+    registry.readings.answered(`android/${serial}`, info, 0, 0);
     const other = { ...info, udid: 'elsewhere', serialNumber: 'elsewhere' };
     expect(feature.annotate!([info, other])).toEqual([{ ...info, support: { ...HOST, appiumDisabled: true } }, other]);
   });

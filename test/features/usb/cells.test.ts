@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import type { DeviceSnapshot } from '../../../src/devices/record.js';
+import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
 import { classifyUsbLine } from '../../../src/features/usb/classify.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { addEvent, emptyRecord } from '../../../src/features/usb/port-record.js';

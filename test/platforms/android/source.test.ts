@@ -256,14 +256,14 @@ describe('registryTierStore', () => {
     const store = registryTierStore(registry);
     const key = recordKey('android', 'A');
     registry.sync('android', new Map([['A', 'device']]));
-    const first = registry.asked(key, 0);
+    const first = registry.readings.asked(key, 0);
     const old = { tiers: 'read before the replug' } as unknown as TierCache;
     store.set('A', old, first);
     expect(store.get('A', first)).toBe(old);
     // Unplugged and plugged again while that inventory still ran: a new connection.
     registry.sync('android', new Map([['A', 'offline']]));
     registry.sync('android', new Map([['A', 'device']]));
-    const second = registry.asked(key, 1);
+    const second = registry.readings.asked(key, 1);
     expect(second).not.toBe(first);
     store.set('A', old, first);
     expect(store.get('A', second)).toBeUndefined();

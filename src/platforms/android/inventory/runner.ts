@@ -1,14 +1,15 @@
 // The one per-device inventory runner of the Android source: the
 // inventories a report plans are started here, at most `concurrency` at once
 // and never two of one device, and waited for as a report does (bounded by
-// the report wait, on the injected timers). Each answer is applied to the
-// registry once (the record's last reading, its failure count), with what
-// the source keeps of it past the connection (EARLIER, and for a network
-// phone REMEMBERED); an answer that comes after the report moved on is news
-// for the next one.
+// the report wait, on the injected timers). Each answer is applied once to
+// the phone's reading (devices/readings.ts: its last inventory, its failure
+// count), never to its record, with what the source keeps of it past the
+// connection (EARLIER, and for a network phone REMEMBERED); an answer that
+// comes after the report moved on is news for the next one.
 import type { DeviceInfo } from '../../../cloud/types.js';
-import type { DeviceRegistry, OutcomeNote } from '../../../devices/registry.js';
-import type { DeviceSnapshot } from '../../../devices/record.js';
+import type { OutcomeNote } from '../../../devices/readings.js';
+import type { DeviceRegistry } from '../../../devices/registry.js';
+import type { DeviceSnapshot } from '../../../devices/snapshot.js';
 import { facetKey } from '../../../devices/facet.js';
 import { limited } from '../../../log/limited.js';
 import type { Logger } from '../../../log/logger.js';
@@ -97,7 +98,7 @@ export class InventoryRunner {
     const { registry, clock } = this.o;
     // News when it answers after the report moved on: a device not yet shown ready.
     const wasNews = record.last === undefined || record.failures > 0;
-    const connection = registry.asked(key, clock.monotonic());
+    const connection = registry.readings.asked(key, clock.monotonic());
     let startedAt = clock.monotonic();
     const run = this.limiter
       .run(() => {
@@ -114,7 +115,7 @@ export class InventoryRunner {
           // the fields it did not read: it replaced the last reading whole,
           // and the phone went out without its model or state (issue 36).
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
-          const note = registry.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
+          const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
@@ -138,12 +139,12 @@ export class InventoryRunner {
               : registry.facet(REMEMBERED).get(key)
                 ? `inventory of the device failed before it said who it is on this connection; it is reported as ${registry.facet(REMEMBERED).get(key)!.udid}, the phone last identified at this address, with its last inventory`
                 : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
-          this.logFailure(serial, registry.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
+          this.logFailure(serial, registry.readings.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
         },
       )
       .finally(() => {
         this.running.delete(key);
-        registry.settled(key, connection);
+        registry.readings.settled(key, connection);
         if (this.late.delete(key) && wasNews) this.o.news(key);
       });
     this.running.set(key, run);
@@ -161,7 +162,7 @@ export class InventoryRunner {
     const { registry } = this.o;
     const record = registry.get(key);
     if (!record || record.last !== undefined || !registry.isCurrent(key, connection ?? -1)) return;
-    registry.identify(key, info.udid);
+    registry.readings.identify(key, info.udid);
     registry.facet(EARLY).set(key, info);
     // Kept past the connection too, unless an inventory of the phone ended
     // before: a transport that drops before this inventory's answer is
