@@ -181,7 +181,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     }
   }
 
-  /** The device said who it is (an iPhone's usbmuxd listing, an Android phone's property dump before its inventory ends). */
+  /** The device said who it is: with an inventory's answer, or first (an Android phone's property dump, before its inventory ends). */
   identify(key: string, udid: string): void {
     const reading = this.entries.get(key)?.reading;
     if (!reading || reading.udid === udid) return;

@@ -126,7 +126,7 @@ export class DeviceRegistry {
     for (const store of this.facets.values()) if (store.keep !== 'device') store.delete(key);
   }
 
-  /** The record with its reading, as it stands now. */
+  /** The record with its reading, as they stand now (sync opens a reading with every record; the default only satisfies the type). */
   private view(record: DeviceRecord): DeviceSnapshot {
     return { ...record, ...(this.readings.of(record.key) ?? { failures: 0, probing: false }) };
   }
