@@ -137,7 +137,11 @@ describe('DeviceRegistry, on random sequences', () => {
                 .map((r) => r.key)
                 .sort(),
             ).toEqual(want.sort());
+            // The readings' own index too: a flapping phone's gone keys leave nothing behind it.
+            expect([...registry.readings.keysOf(udid)].sort()).toEqual(want.sort());
           }
+          // A reading lives exactly as long as its record.
+          for (const sn of ['S1', 'S2', 'S3', '10.0.0.7:5555']) expect(registry.readings.of(`android/${sn}`) !== undefined, sn).toBe(model.has(sn));
           // Facets: by connection and by record only while it lasts; by the stable key always.
           for (const sn of ['S1', 'S2', 'S3', '10.0.0.7:5555']) {
             const k = `android/${sn}`;
