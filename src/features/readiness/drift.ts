@@ -65,7 +65,8 @@ export function drift(before: Seen | undefined, now: Observation, baseline: Read
   const to = buildOf(now.fingerprint);
   if (from && to && from.fingerprint !== to.fingerprint) events.push({ kind: 'build', from, to });
   if (before) for (const flip of flips(before.values, now.values, baseline)) events.push({ kind: 'value', flip });
-  const notReady = now.verdict ? !now.verdict.ready : (before?.notReady ?? false);
+  // Unread is not not-ready: a stretch of not ready ends only at a verdict that fails nothing.
+  const notReady = now.verdict ? now.verdict.failed.length > 0 : (before?.notReady ?? false);
   if (now.verdict && notReady && !before?.notReady) events.push({ kind: 'not_ready', verdict: now.verdict });
   const fingerprint = to?.fingerprint ?? before?.fingerprint;
   return {

@@ -23,6 +23,15 @@ const SERIALS = ['F1', 'F2', 'F3'];
 /** What readiness.fix may write, and nothing else: the allowed list as namespace/key. */
 const ALLOWED = new Set(FIXABLE.map((f) => `${f.namespace}/${f.key}`));
 const KEYS = FIXABLE.map((f) => `${f.namespace}/${f.key}`);
+/** Each setting at a value that differs from the baseline: where every phone starts. */
+const DIFFERING: Record<string, string> = {
+  stayAwake: '0',
+  windowAnimation: '1.0',
+  transitionAnimation: '1.0',
+  animatorDuration: '1.0',
+  verifyAdbInstalls: '1',
+  autoRotate: '1',
+};
 /** The action's own limits (fix.ts): one fix per 10 minutes, 3 an hour. */
 const COOLDOWN_MS = 600_000;
 const MAX_PER_HOUR = 3;
@@ -73,9 +82,7 @@ function bed(notSticking: ReadonlySet<string>) {
   /** What the cloud said of each id, with when the agent had it (virtual ms). */
   const answers = new Map<string, Array<{ at: number; answer: BookingAnswer | 'error' }>>();
   /** Each phone's settings, by namespace/key: all differ from the baseline at first. */
-  const phones = new Map<string, Map<string, string>>(
-    SERIALS.map((s) => [s, new Map(FIXABLE.map((f) => [`${f.namespace}/${f.key}`, f.check === 'autoRotate' ? '1' : f.unset]))]),
-  );
+  const phones = new Map<string, Map<string, string>>(SERIALS.map((s) => [s, new Map(FIXABLE.map((f) => [`${f.namespace}/${f.key}`, DIFFERING[f.check]!]))]));
   const ops: Op[] = [];
   /** When a person changed a setting: a write that did not stick may be tried again only after one. */
   const changes: Array<{ serial: string; key: string; at: number }> = [];
@@ -154,7 +161,10 @@ function bed(notSticking: ReadonlySet<string>) {
     const values = phones.get(serial)!;
     registry.readings.answered(`android/${serial}`, androidPhone(serial), clock.wall(), clock.monotonic());
     const read = Object.fromEntries(
-      FIXABLE.map((f) => [f.check, ((v) => (v === 'null' || v === undefined ? f.unset : v))(values.get(`${f.namespace}/${f.key}`))]),
+      FIXABLE.flatMap((f) => {
+        const v = values.get(`${f.namespace}/${f.key}`);
+        return v === undefined || v === 'null' ? [] : [[f.check, v] as const];
+      }),
     );
     registry.facet(READINESS_VALUES).set(`android/${serial}`, read);
   };
@@ -259,6 +269,27 @@ describe('readiness.fix on the action runner, on virtual time', () => {
         'system/accelerometer_rotation': '0',
       });
     expect(b.stats.counter(READINESS_FIXES).get('not_taken')).toBe(3);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  it('a phone that stays awake on AC only (1: asleep on USB) is put back to 7, what Developer options writes, with the USB bit; a row it does not have is never written', async () => {
+    const b = bed(new Set());
+    const settings = b.phones.get('F1')!;
+    for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '1' : '0');
+    // No verifier_verify_adb_installs row: `settings get` prints null, which is unread, and differs from nothing.
+    settings.set('global/verifier_verify_adb_installs', 'null');
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.fix.start();
+    for (let i = 0; i < 60; i++) {
+      b.time.advance(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(b.ops.filter((o) => o.op === 'put').map((o) => o.key)).toEqual(['global/stay_on_while_plugged_in']);
+    expect(settings.get('global/stay_on_while_plugged_in')).toBe('7');
+    expect(settings.get('global/verifier_verify_adb_installs')).toBe('null');
+    expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
     expect(b.violations).toEqual([]);
     await b.fix.stop();
   });

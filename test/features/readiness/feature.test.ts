@@ -88,15 +88,17 @@ describe('readiness drift as the daemon sees it', () => {
 
   it("warns once at a phone's first not-ready moment, naming the failed checks and their fixes, and again only after it was ready", () => {
     const { answer, lines, counter } = bench();
-    answer({ global: GLOBAL });
-    answer({ global: GLOBAL });
+    // The recording with verify apps over USB on (its own list has no row for it: unread).
+    const on = GLOBAL + 'verifier_verify_adb_installs=1\n';
+    answer({ global: on });
+    answer({ global: on });
     const warnings = (): string[] =>
       lines()
         .filter((l) => l.level === 'warn')
         .map((l) => String(l.msg));
     expect(warnings()).toEqual([
       `device ${SERIAL}: not ready for automation (2 of the lab's checks failed): ` +
-        'stay awake while charging is 0 (stay_on_while_plugged_in), expected on: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); ' +
+        'stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); ' +
         'verify apps over USB is 1 (verifier_verify_adb_installs), expected 0: Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
     ]);
     expect([counter('device_agent_readiness_not_ready_total', 'stayAwake'), counter('device_agent_readiness_not_ready_total', 'verifyAdbInstalls')]).toEqual([
@@ -142,8 +144,8 @@ describe('readiness drift as the daemon sees it', () => {
   // exactly one per change of each kind, however many reports repeat a state.
   it('logs one line per change, never one per report, on random reading sequences', () => {
     const reading = fc.record({
-      stayAwake: fc.option(fc.constantFrom('0', '3', '7'), { nil: undefined }),
-      verify: fc.option(fc.constantFrom('0', '1'), { nil: undefined }),
+      stayAwake: fc.option(fc.constantFrom('0', '1', '3', '7', 'NaN', ''), { nil: undefined }),
+      verify: fc.option(fc.constantFrom('0', '1', 'null'), { nil: undefined }),
       fingerprint: fc.option(fc.constantFrom(EARLIER, NOW, NOW.replace('14887507', '14887999')), { nil: undefined }),
     });
     fc.assert(
@@ -153,19 +155,27 @@ describe('readiness drift as the daemon sees it', () => {
         let notReadyMoments = 0;
         let builds = 0;
         const last: { stayAwake?: string; verify?: string; fingerprint?: string; notReady?: boolean } = {};
+        /** The value a row reads as (an empty value, NaN or null is unread: no value). */
+        const readAs = (v: string | undefined, grammar: RegExp): string | undefined => (v !== undefined && grammar.test(v) ? v : undefined);
         for (const r of readings) {
-          const read = r.stayAwake !== undefined || r.verify !== undefined;
-          // Both settings come from one list: a list read gives every value (a missing row is Android's default).
-          const stay = read ? (r.stayAwake ?? '0') : undefined;
-          const verify = read ? (r.verify ?? '1') : undefined;
-          const global = read ? `stay_on_while_plugged_in=${stay}\n${r.verify !== undefined ? `verifier_verify_adb_installs=${r.verify}\n` : ''}` : undefined;
+          const listed = r.stayAwake !== undefined || r.verify !== undefined;
+          // A row for each value given; a key without a row is unread, as is a row the framework would not parse.
+          const global = listed
+            ? `${r.stayAwake !== undefined ? `stay_on_while_plugged_in=${r.stayAwake}\n` : ''}${r.verify !== undefined ? `verifier_verify_adb_installs=${r.verify}\n` : ''}`
+            : undefined;
           answer({ ...(global !== undefined ? { global } : {}), ...(r.fingerprint !== undefined ? { fingerprint: r.fingerprint } : {}) });
-          if (read) {
-            if (last.stayAwake !== undefined && last.stayAwake !== stay) changes++;
-            if (last.verify !== undefined && last.verify !== verify) changes++;
-            const notReady = stay === '0' || verify !== '0';
+          if (listed) {
+            const stay = readAs(r.stayAwake, /^\d+$/);
+            const verify = readAs(r.verify, /^[01]$/);
+            // A value is compared with the last one read, whenever that was.
+            if (stay !== undefined && last.stayAwake !== undefined && last.stayAwake !== stay) changes++;
+            if (verify !== undefined && last.verify !== undefined && last.verify !== verify) changes++;
+            // Stay awake needs the USB bit (2); unread values neither pass nor fail.
+            const notReady = (stay !== undefined && (Number(stay) & 2) === 0) || (verify !== undefined && verify !== '0');
             if (notReady && !last.notReady) notReadyMoments++;
-            Object.assign(last, { stayAwake: stay, verify, notReady });
+            last.notReady = notReady;
+            if (stay !== undefined) last.stayAwake = stay;
+            if (verify !== undefined) last.verify = verify;
           }
           if (r.fingerprint !== undefined) {
             if (last.fingerprint !== undefined && last.fingerprint !== r.fingerprint) builds++;
