@@ -149,7 +149,9 @@ export function readinessFeature(
     metrics: () => {
       if (baseline.size === 0) return [];
       const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
-      const verdicts = listed.map(verdictOf);
+      // A phone whose reading of this connection is not in yet (a new connection after a state flap, a cache
+      // dropped for a reboot's full read) counts by its last verdict: a gauge says the phones, not the moment.
+      const verdicts = listed.map((d) => verdictOf(d) ?? seen.get(d.key)?.verdict);
       const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
       return readinessMetrics([...baseline.keys()], [...verdicts, ...off], { changes, notReady, builds });
     },

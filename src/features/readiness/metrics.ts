@@ -23,13 +23,13 @@ export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyAr
   return [
     {
       name: 'device_agent_readiness_failing_devices',
-      help: "phones whose last readiness reading fails the check of the lab's baseline (readiness.checks)",
+      help: "phones whose last readiness verdict fails the check of the lab's baseline (readiness.checks)",
       type: 'gauge',
       samples: [...failing].map(([check, value]) => ({ labels: { check }, value })),
     },
     {
       name: 'device_agent_readiness_devices',
-      help: 'phones with a readiness reading, by verdict: ready (every check of the baseline read and met), not_ready (one failed), unread (none failed, one or more could not be read)',
+      help: 'phones adb or usbmuxd lists, by their last readiness verdict (kept while the next reading is in flight): ready (every check of the baseline read and met), not_ready (one failed), unread (none failed, one or more could not be read)',
       type: 'gauge',
       samples: (['ready', 'not_ready', 'unread'] as const).map((verdict) => ({
         labels: { verdict },

@@ -68,7 +68,10 @@ function bench(checks = ['stayAwake', 'verifyAdbInstalls']) {
     feature.metrics!()
       .find((m) => m.name === name)
       ?.samples.find((s) => check === undefined || s.labels?.check === check)?.value;
-  return { answer, messages, lines: log.lines, counter };
+  /** The phones by verdict, as a scrape of /metrics reads them now. */
+  const devices = (): Record<string, number> =>
+    Object.fromEntries((feature.metrics!().find((m) => m.name === 'device_agent_readiness_devices')?.samples ?? []).map((s) => [s.labels!.verdict!, s.value]));
+  return { answer, messages, lines: log.lines, counter, devices, registry, store, time };
 }
 
 describe('readiness drift as the daemon sees it', () => {
@@ -193,6 +196,93 @@ describe('readiness drift as the daemon sees it', () => {
         expect(msgs.length).toBeLessThanOrEqual(readings.length * 4);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+// The gauges between two readings: a phone's tier cache goes with its
+// connection (a state flap: offline and back, a replug, an adb restart's
+// re-listing) and is dropped before a reboot's full re-read (probe.ts), and
+// the next reading takes a whole inventory, seconds on a slow phone. The
+// gauges count the phones, so a phone listed all along stays counted by its
+// last verdict until the next one is in; only a phone adb no longer lists
+// leaves them. On the injected clock, scraped every second between readings.
+describe('the readiness gauges between readings', () => {
+  it('keep a phone in its count while its next reading is in flight: after a state flap, and with its cache dropped for a reboot', () => {
+    const { answer, devices, registry, store, time } = bench();
+    answer({ global: READY });
+    expect(devices()).toEqual({ ready: 1, not_ready: 0, unread: 0 });
+    // adb lists it offline, then back: a new connection, whose cache is empty until its first inventory answers.
+    registry.sync('android', new Map([[SERIAL, 'offline']]));
+    registry.sync('android', new Map([[SERIAL, 'device']]));
+    for (let i = 0; i < 10; i++) {
+      time.runUntil(time.now + 1_000);
+      expect(devices()).toEqual({ ready: 1, not_ready: 0, unread: 0 });
+    }
+    answer({ global: READY.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0') });
+    expect(devices()).toEqual({ ready: 0, not_ready: 1, unread: 0 });
+    // A reboot seen by its uptime: the prober drops the cache, then reads every tier again.
+    store.delete(SERIAL);
+    for (let i = 0; i < 10; i++) {
+      time.runUntil(time.now + 1_000);
+      expect(devices()).toEqual({ ready: 0, not_ready: 1, unread: 0 });
+    }
+    // Gone from adb: out of the count.
+    registry.sync('android', new Map());
+    expect(devices()).toEqual({ ready: 0, not_ready: 0, unread: 0 });
+  });
+
+  it('property: a listed phone that was ever judged is counted once, by its last verdict, at every scrape, whatever flaps and reads come', () => {
+    type Step =
+      { kind: 'answer'; stay?: string } | { kind: 'unread' } | { kind: 'flap' } | { kind: 'drop' } | { kind: 'gone' } | { kind: 'back' } | { kind: 'wait' };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ kind: fc.constant('answer' as const), stay: fc.option(fc.constantFrom('0', '1', '7'), { nil: undefined }) }),
+      fc.constantFrom<Step>({ kind: 'unread' }, { kind: 'flap' }, { kind: 'drop' }, { kind: 'gone' }, { kind: 'back' }, { kind: 'wait' }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const { answer, devices, registry, store, time } = bench();
+        let listed = true;
+        /** The last verdict read, by where it counts. */
+        let last: 'ready' | 'not_ready' | 'unread' | undefined;
+        for (const s of steps) {
+          switch (s.kind) {
+            case 'answer':
+              if (!listed) break;
+              // verify apps over USB off; stay awake as given, or no row (unread).
+              answer({ global: `${s.stay !== undefined ? `stay_on_while_plugged_in=${s.stay}\n` : ''}verifier_verify_adb_installs=0\n` });
+              last = s.stay === undefined ? 'unread' : s.stay === '7' ? 'ready' : 'not_ready';
+              break;
+            case 'unread':
+              // An inventory whose slow tier was not read: no verdict, nothing changes.
+              if (listed) answer({});
+              break;
+            case 'flap':
+              if (!listed) break;
+              registry.sync('android', new Map([[SERIAL, 'offline']]));
+              registry.sync('android', new Map([[SERIAL, 'device']]));
+              break;
+            case 'drop':
+              if (listed) store.delete(SERIAL);
+              break;
+            case 'gone':
+              registry.sync('android', new Map());
+              listed = false;
+              break;
+            case 'back':
+              registry.sync('android', new Map([[SERIAL, 'device']]));
+              listed = true;
+              break;
+            case 'wait':
+              time.runUntil(time.now + 5_000);
+              break;
+          }
+          const want = { ready: 0, not_ready: 0, unread: 0 };
+          if (listed && last !== undefined) want[last] = 1;
+          expect(devices()).toEqual(want);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });
