@@ -186,17 +186,30 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
   if (look.fixes.filter((t) => look.now - t < HOUR_MS).length >= s.maxPerHour) return { kind: 'none' };
   // Only a fresh "not booked": booked or unknown is a refusal; asking or waiting leaves the phone as it is.
   if (look.verdict === undefined) return { kind: 'needs-verdict' };
-  switch (look.verdict.kind) {
-    case 'free':
-      return { kind: 'fix', writes };
+  if (look.verdict.kind === 'free') return { kind: 'fix', writes };
+  const reason = refusalOf(look.verdict);
+  return reason === undefined ? { kind: 'none' } : { kind: 'refused', reason };
+}
+
+/** Why a verdict other than "not booked" lets nothing be written: booked, or the cloud cannot say; undefined while it is being asked. */
+export function refusalOf(verdict: BookingVerdict): string | undefined {
+  switch (verdict.kind) {
     case 'booked':
-      return { kind: 'refused', reason: 'the cloud says it is booked' };
+      return 'the cloud says it is booked';
     case 'unknown':
-      return { kind: 'refused', reason: `the cloud cannot say whether it is booked (${look.verdict.reason})` };
+      return `the cloud cannot say whether it is booked (${verdict.reason})`;
     default:
-      return { kind: 'none' };
+      return undefined;
   }
 }
+
+/**
+ * How young the cloud's "not booked" must be for a write to rest on it: the
+ * fix starts only on an answer this young, and asks again before each later
+ * write whose answer is older (a phone slow to answer takes seconds a
+ * setting). docs/design/trust.md states it.
+ */
+export const ANSWER_MAX_AGE_MS = 3_000;
 
 /** The entry after a read (values undefined: it failed); a setting whose value changed since it did not stick may be written again. */
 export function afterRead(entry: Readonly<FixEntry> | undefined, values: Readonly<Record<string, string>> | undefined, now: number): FixEntry {
