@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { AdbServer } from '../sim/adb-server.js';
+import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { type AgentProcess, daemonEnv, runAgent, startAgent } from './agent-process.js';
@@ -72,12 +72,50 @@ describe('status endpoint', () => {
     await agent.waitForLog((l) => String(l.msg).includes('adb device tracking ended'));
     const down = await get('/healthz');
     expect(down.status).toBe(503);
-    expect(down.text).toMatch(/adb device tracking is down/);
+    // Tracking ended; once the reconnect finds nothing listening, the server is named (a daemon started without one: below).
+    expect(down.text).toMatch(/adb device tracking is down|adb server not answering/);
     await adb.restart();
     await agent.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 20_000);
     expect((await get('/healthz')).status).toBe(200);
     expect((await get('/nowhere')).status).toBe(404);
   });
+});
+
+describe('a daemon started with no adb server (issue 61)', () => {
+  it('says the adb server is down in /healthz and the metrics, with a failed Android collect, not an empty lab; healthy once the server comes', async () => {
+    const port = await freePort();
+    const late = new AdbServer({ port });
+    const adbEnv = { ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` };
+    const daemon = startAgent(['run'], daemonEnv(adbEnv, cloud, { DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }));
+    try {
+      const line = await daemon.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+      const at = (path: string) => fetch(`http://${String(line.listen)}${path}`).then(async (r) => ({ status: r.status, text: await r.text() }));
+      // The start report goes after its wait for a first listing (10 s), with none.
+      await daemon.waitForLog((l) => l.msg === 'report delivered', 30_000);
+      const metrics = (await at('/metrics')).text;
+      expect(metrics).toMatch(/^device_agent_adb_server_up 0$/m);
+      expect(metrics).toMatch(/^device_agent_source_collect_success\{source="android"\} 0$/m);
+      const health = await at('/healthz');
+      expect(health.status).toBe(503);
+      expect(health.text).toMatch(/^unhealthy: adb server not answering(;|$)/);
+      // The tracker's line says it once; the reports meanwhile add no line of their own.
+      expect(daemon.logs().filter((l) => String(l.msg).startsWith('no adb server at'))).toHaveLength(1);
+      expect(daemon.logs().filter((l) => String(l.msg).startsWith('collecting the android devices failed'))).toEqual([]);
+
+      const delivered = () => daemon.logs().filter((l) => l.msg === 'report delivered').length;
+      const before = delivered();
+      await late.start();
+      await daemon.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 30_000);
+      // A report made once adb has listed (none of its own phones here) makes the host healthy.
+      await waitUntil(async () => delivered() > before && (await at('/healthz')).status === 200, 30_000);
+      const after = (await at('/metrics')).text;
+      expect(after).toMatch(/^device_agent_adb_server_up 1$/m);
+      expect(after).toMatch(/^device_agent_source_collect_success\{source="android"\} 1$/m);
+    } finally {
+      await daemon.stop();
+      await late.stop();
+    }
+  }, 90_000);
 });
 
 describe('a status port held by another program (issue 33, finding 7)', () => {
@@ -106,3 +144,11 @@ describe('a status port held by another program (issue 33, finding 7)', () => {
     }
   }, 90_000);
 });
+
+async function waitUntil(ok: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
