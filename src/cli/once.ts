@@ -6,6 +6,7 @@ import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import { EXIT } from './commands.js';
+import { sentence } from '../util/sentence.js';
 
 const NOTHING_SENT = 'Nothing was sent: a report without those devices would tell the cloud they are gone.';
 const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a report without those devices would tell the cloud they are gone.';
@@ -69,10 +70,4 @@ export function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv): string {
     setup.logger.warn(`${why}; this dry run uses a temporary node id`);
     return 'dry-run-unsaved-node-id';
   }
-}
-
-/** The text as a sentence that another can follow: ended by its own period, or given one. */
-function sentence(text: string): string {
-  const t = text.trimEnd();
-  return /[.!?]$/.test(t) ? t : `${t}.`;
 }

@@ -118,6 +118,40 @@ describe('a daemon started with no adb server (issue 61)', () => {
   }, 90_000);
 });
 
+describe('a key the cloud stops taking (issue 61)', () => {
+  it('/healthz says 503 naming the refused credentials from the first refusal, and 200 once a report is delivered again', async () => {
+    const own = new CloudDouble();
+    await own.start();
+    const daemon = startAgent(['run'], daemonEnv(adb.env, own, { DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }));
+    try {
+      const line = await daemon.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+      const healthz = () => fetch(`http://${String(line.listen)}/healthz`).then(async (r) => ({ status: r.status, text: await r.text() }));
+      await daemon.waitForLog((l) => l.msg === 'report delivered', 30_000);
+      await waitUntil(async () => (await healthz()).status === 200, 20_000);
+      // The key is revoked: every PUT from now on is answered 401.
+      own.failNext({ status: 401, method: 'PUT', times: Infinity });
+      daemon.child.kill('SIGHUP');
+      const refused = await daemon.waitForLog((l) => String(l.msg).startsWith('report not delivered'), 20_000);
+      expect(refused).toMatchObject({ level: 'error', failures: 1 });
+      expect(String(refused.msg)).toMatch(
+        /^report not delivered: PUT \/devices: the cloud rejected the credentials \(401 Unauthorized\)\. .*\. Fix the setting it names and restart the agent/,
+      );
+      expect(await healthz()).toEqual({
+        status: 503,
+        text: 'unhealthy: cloud refused the credentials (HTTP 401): fix DEVICE_AGENT_USERNAME or the API key and restart the agent\n',
+      });
+      own.resetFaults();
+      const before = daemon.logs().filter((l) => l.msg === 'report delivered').length;
+      daemon.child.kill('SIGHUP');
+      await waitUntil(async () => daemon.logs().filter((l) => l.msg === 'report delivered').length > before, 20_000);
+      expect((await healthz()).status).toBe(200);
+    } finally {
+      await daemon.stop();
+      await own.stop();
+    }
+  }, 90_000);
+});
+
 describe('a status port held by another program (issue 33, finding 7)', () => {
   it('the daemon says so in one line and keeps reporting; doctor fails naming the daemon and why, though the other program answers 200', async () => {
     // Another program on the port that answers /healthz with 200: a post-check reading only the status code would pass.
