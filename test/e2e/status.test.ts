@@ -14,6 +14,7 @@ const cloud = new CloudDouble();
 const ready = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'STAT0001') });
 const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'STAT0002'), mode: 'unauthorized' });
 let agent: AgentProcess;
+let agentEnv: Record<string, string>;
 let statusUrl = '';
 
 beforeAll(async () => {
@@ -23,13 +24,11 @@ beforeAll(async () => {
   await adb.connect(await locked.start(), { wait: false });
   await adb.waitForState(`127.0.0.1:${locked.port}`, 'unauthorized', 20_000);
   cloud.failDevices([{ udid: 'STAT0001', message: 'missing required capability: battery' }]);
-  agent = startAgent(
-    ['run'],
-    daemonEnv(adb.env, cloud, {
-      DEVICE_AGENT_SCHEDULE: '0 0 * * *',
-      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
-    }),
-  );
+  agentEnv = daemonEnv(adb.env, cloud, {
+    DEVICE_AGENT_SCHEDULE: '0 0 * * *',
+    DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+  });
+  agent = startAgent(['run'], agentEnv);
   const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
   statusUrl = `http://${String(line.listen)}`;
 });
@@ -79,6 +78,27 @@ describe('status endpoint', () => {
     expect((await get('/healthz')).status).toBe(200);
     expect((await get('/nowhere')).status).toBe(404);
   });
+});
+
+describe('doctor and the agent answering on the status port (issue 61)', () => {
+  it("fails when the agent there is not this host's (its node id), and passes for this host's own", async () => {
+    const listen = statusUrl.replace('http://', '');
+    const statusLine = (run: { stdout: string }) => run.stdout.split('\n').find((l) => l.includes('status endpoint'));
+    // Another checkout on this host: its own state directory, which keeps no node id yet, or one of its own.
+    const [fresh, other, own] = await Promise.all([
+      runAgent(['doctor'], daemonEnv(adb.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: listen })),
+      runAgent(['doctor'], daemonEnv(adb.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: listen, DEVICE_AGENT_NODE_ID: 'other-lab-host' })),
+      runAgent(['doctor'], agentEnv),
+    ]);
+    expect(statusLine(fresh)).toMatch(
+      /^\[FAIL\] status endpoint: another device-agent answers on http:\/\/127\.0\.0\.1:\d+: its node id is [0-9a-f-]{36}, and this configuration keeps none yet/,
+    );
+    expect(fresh.code, fresh.stdout).toBe(1);
+    expect(statusLine(other)).toMatch(
+      /: its node id is [0-9a-f-]{36}, not this host's other-lab-host \(DEVICE_AGENT_NODE_ID\): another checkout or state directory holds the port/,
+    );
+    expect(statusLine(own)).toMatch(/^\[(?: OK |WARN)\] status endpoint: the agent answers on http:\/\/127\.0\.0\.1:\d+/);
+  }, 60_000);
 });
 
 describe('a daemon started with no adb server (issue 61)', () => {
