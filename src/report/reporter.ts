@@ -13,6 +13,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
+import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
@@ -81,8 +82,12 @@ export class Reporter {
   private readonly collecting = new Map<DeviceSource, number>();
   private machinePending = 0;
   private putting = 0;
+  /** hiddenDevices entries no device has, said after the first complete listing. */
+  private readonly hidden: HiddenDevicesCheck;
 
-  constructor(private readonly deps: ReporterDeps) {}
+  constructor(private readonly deps: ReporterDeps) {
+    this.hidden = new HiddenDevicesCheck(deps.settings.hiddenDevices, deps.logger);
+  }
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
@@ -146,6 +151,7 @@ export class Reporter {
     ]);
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
+    if (complete) this.hidden.listed(devices);
     return { body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered }, this.deps.unplugged), complete, answered };
   }
 

@@ -208,6 +208,28 @@ describe('once', () => {
     expect(cloud.putRequests()).toHaveLength(1);
   });
 
+  it('a mistyped DEVICE_AGENT_HIDDEN_DEVICES: refused when space-separated (exit 2), and a udid no phone has said once (issue 61)', async () => {
+    const spaced = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_HIDDEN_DEVICES: 'PIXEL8PRO0001 NOSUCHPHONE1' }));
+    expect(spaced.code, spaced.stderr).toBe(2);
+    expect(spaced.stdout).toBe('');
+    expect(spaced.stderr).toMatch(
+      /hiddenDevices \(DEVICE_AGENT_HIDDEN_DEVICES\): "PIXEL8PRO0001 NOSUCHPHONE1" holds a space, which no udid does: separate the udids with commas/,
+    );
+    const run = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_HIDDEN_DEVICES: 'PIXEL8PRO0001,NOSUCHPHONE1' }));
+    expect(run.code, run.stderr).toBe(0);
+    const body = JSON.parse(run.stdout) as { devices: Array<{ udid: string; isHidden: boolean }> };
+    expect(body.devices.map((d) => `${d.udid}:${d.isHidden}`)).toEqual(['PIXEL8PRO0001:true']);
+    const said = logLines(run.stderr).filter((l) => String(l.msg).startsWith('hiddenDevices'));
+    expect(said.map((l) => [l.level, l.msg])).toEqual([
+      [
+        'warn',
+        expect.stringMatching(
+          /^hiddenDevices \(DEVICE_AGENT_HIDDEN_DEVICES\) names NOSUCHPHONE1, which no device on this host has \(1 listed\): it hides nothing here/,
+        ),
+      ],
+    ]);
+  });
+
   it('exits 2 on a configuration error, naming the setting', async () => {
     const bad = await runAgent(['once'], env({ DEVICE_AGENT_PROBE_CONCURRENCY: '0' }));
     expect(bad.code).toBe(2);
