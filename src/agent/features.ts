@@ -18,7 +18,8 @@ import { readinessFeature } from '../features/readiness/feature.js';
 import { hostHeatFeature } from '../health/host-heat-feature.js';
 import { healthFeature } from '../health/feature.js';
 import type { HostHeat } from '../health/host-heat.js';
-import { readinessReader } from './platforms.js';
+import { readinessReader, wearReader } from './platforms.js';
+import { wearFeature } from '../features/wear/feature.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
 import type { PowerPaths } from '../actions/charge/power-paths.js';
@@ -41,7 +42,7 @@ export type Features = ReadonlyArray<DeviceFeature<ActionParts<Platforms['contro
  * holds the counters the actions write and the features serve (AgentStats.counter).
  */
 type FeatureContext = UsbContext & {
-  settings: Pick<Settings, 'usb'> & { readiness: Pick<Settings['readiness'], 'checks'> } & Partial<Pick<Settings, 'health'>>;
+  settings: Pick<Settings, 'usb'> & { readiness: Pick<Settings['readiness'], 'checks'> } & Partial<Pick<Settings, 'health' | 'wear'>>;
   powerPaths?: PowerPaths;
   /** Where charge control keeps the ports it holds off across a crash. */
   pausedPorts?: PausedPortsKeeper;
@@ -57,6 +58,18 @@ export function buildFeatures(registry: DeviceRegistry, context?: FeatureContext
     recoveryFeature(registry, stats),
     samsungFeature(registry, stats, context?.mapping),
     trustFeature(stats),
+    // What each phone tells of its wear, read once per inventory, and the days until a figure passes its limit; off without its
+    // settings. Before charge control, so that its series and fields keep their places (before the free storage's, after health's).
+    wearFeature(
+      registry,
+      context?.settings.wear && {
+        settings: context.settings.wear,
+        reader: wearReader,
+        logger: context.logger,
+        clock: context.clock,
+        stateDir: context.stateDir,
+      },
+    ),
     chargeFeature(registry, stats, { powerPaths: context?.powerPaths, kept: context?.pausedPorts, mapping: context?.mapping }),
     // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
     usbFeature(context && { ...context, offSource: registry.facet(OFF_SOURCE), presence: registry.presence }),

@@ -374,17 +374,58 @@ export const schema = {
     max: 48000,
     help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off',
   },
-  'health.batteryMaxCycles': {
-    type: 'integer',
-    min: 0,
-    max: 100000,
-    help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off',
-  },
-  'health.batteryMinHealthPercent': {
+  'wear.batteryMinHealthPercent': {
     type: 'integer',
     min: 0,
     max: 100,
-    help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off',
+    help: "a battery that holds less than this share (%) of its design capacity needs replacing, and a phone whose battery fades toward it is named `wear.noticeDays` ahead, where the phone tells its capacity (sysfs, the `tradeinmode` report, Samsung, an iPhone's diagnostics relay); 0 turns the figure off",
+  },
+  'wear.batteryMaxCycles': {
+    type: 'integer',
+    min: 0,
+    max: 100000,
+    help: 'a battery past this many full charge cycles is worn (most phones are rated 500 to 1000), and one counting toward it is named `wear.noticeDays` ahead, where the phone counts them; 0 turns the figure off',
+  },
+  'wear.swellingHeldFullHours': {
+    type: 'integer',
+    min: 0,
+    max: 168,
+    help: 'a battery held full while at or above `wear.swellingWarmCelsius` for more than this many hours of the last 7 days is at risk of swelling: check it and let it run down; 0 turns the figure off',
+  },
+  'wear.swellingWarmCelsius': {
+    type: 'integer',
+    min: 20,
+    max: 80,
+    help: 'the battery temperature (°C) from which time held full counts toward `wear.swellingHeldFullHours`',
+  },
+  'wear.appIdLimit': {
+    type: 'integer',
+    min: 0,
+    max: 19999,
+    help: "the largest app id an installed third-party package may have before the phone is about to run out (apps get 10000 to 19999; Google's lab server reboots a phone at 19990); 0 turns the figure off",
+  },
+  'wear.storageMaxLifeUsedPercent': {
+    type: 'integer',
+    min: 0,
+    max: 100,
+    help: "the share (%) of the flash's rated life a phone may have used, where it tells it (eMMC or UFS life time in sysfs, the `tradeinmode` report); 0 turns the figure off",
+  },
+  'wear.noticeDays': {
+    type: 'integer',
+    min: 0,
+    max: 365,
+    help: 'a phone whose forecast says a figure passes its limit within this many days is named: in its message, `list`, `doctor` and `device_agent_device_wear_days_left`; 0 names only what is past its limit',
+  },
+  'wear.baselinePackages': {
+    type: 'string[]',
+    format: 'package names, `*` for any text',
+    help: "the third-party packages a lab's phones are meant to have (e.g. `io.appium.*`); any other one installed is a leftover, counted per phone in `list`, `doctor` and `device_agent_device_leftover_packages`; empty: leftovers are not counted",
+  },
+  'wear.tmpMaxMiB': {
+    type: 'integer',
+    min: 0,
+    max: 1048576,
+    help: 'more than this (MiB) in `/data/local/tmp` is files piling up: the phone says so in its message; 0 turns the figure off',
   },
   'charge.ways': {
     type: 'string[]',
@@ -478,6 +519,16 @@ export function envName(key: string): string {
       .join('_')
   );
 }
+
+/**
+ * Settings that moved to another key: the old key (in a settings file, or
+ * its variable) still works, with a warning, while operators rename it.
+ * The battery's wear left health for the wear feature (issue 64).
+ */
+export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = {
+  'health.batteryMaxCycles': 'wear.batteryMaxCycles',
+  'health.batteryMinHealthPercent': 'wear.batteryMinHealthPercent',
+};
 
 /**
  * The variable the agent read before envName kept units whole (every

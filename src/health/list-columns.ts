@@ -1,10 +1,10 @@
-// Health's columns in `list`'s table: the battery's wear figures, painted
+// Health's columns in `list`'s table: the battery's figures beyond its level, painted
 // where a battery problem holds, and the problems, with why a device that is
 // not up is not (its state, or no inventory), unless a problem says it.
 import type { DeviceRow, RowColumn } from '../devices/feature-view.js';
 import { healthOf } from './row.js';
 
-const BATTERY_PROBLEMS = new Set(['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']);
+const BATTERY_PROBLEMS = new Set(['battery_unhealthy', 'battery_held_full', 'charging_voltage_high']);
 
 export const batteryHealthColumn: RowColumn = {
   title: 'BATTERY HEALTH',
@@ -21,13 +21,11 @@ export const problemsColumn: RowColumn = {
   paint: (_r, t, p) => (t ? p.bad(t) : t),
 };
 
-/** The battery's wear figures where the phone has them: health other than good, state of health, cycles, time held full, the charger. */
+/** The battery's figures beyond its level: health other than good, time held full, the charger (its wear is the WEAR column's). */
 function batteryHealthOf(row: DeviceRow): string {
   const r = healthOf(row);
   const parts: string[] = [];
   if (r.batteryHealth && r.batteryHealth !== 'GOOD' && r.batteryHealth !== 'UNKNOWN') parts.push(r.batteryHealth);
-  if (r.batteryHealthPercent !== undefined) parts.push(`${r.batteryHealthPercent}%`);
-  if (r.batteryCycles !== undefined) parts.push(`${r.batteryCycles} cycles`);
   if (r.batteryFullSeconds) parts.push(`full ${shortDuration(r.batteryFullSeconds)}`);
   if (r.chargerMillivolts !== undefined) parts.push(`${(r.chargerMillivolts / 1000).toFixed(1)} V`);
   return parts.join(', ');

@@ -9,8 +9,8 @@ import { rowFeatures } from '../status/row-features.js';
 
 /** The table as `list` prints it: the registered features' columns (charge control's, cell columns such as readiness's, then health's). */
 function formatTable(rows: readonly DeviceRow[], paint?: Paint, cellColumns: readonly FeatureColumn[] = []): string {
-  const [samsung, charge, health] = rowFeatures(new DeviceRegistry());
-  return format(rows, paint, columnsOf([samsung!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
+  const [samsung, wear, charge, health] = rowFeatures(new DeviceRegistry());
+  return format(rows, paint, columnsOf([samsung!, wear!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
 }
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({
@@ -115,7 +115,7 @@ describe('formatTable', () => {
 });
 
 describe('formatTable: battery health', () => {
-  it('a column of the wear figures where a phone has them, left out where none has', () => {
+  it("a column of the battery's figures where a phone has them, its wear beside them, each left out where none has", () => {
     const text = formatTable([
       row({}),
       row({
@@ -139,12 +139,13 @@ describe('formatTable: battery health', () => {
       row({ serial: 'Y1', udid: 'Y1', batteryFullSeconds: 90 }),
     ]);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^SERIAL\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
+    expect(lines[0]).toMatch(/^SERIAL\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+WEAR\s+FREE\s+USB\s+PROBLEMS$/);
     expect(lines[1]).toMatch(/ yes {3,}12\.3 GiB/);
-    expect(lines[2]).toMatch(/ yes\s+86%, 619 cycles, full 26 h\s+12\.3 GiB .* battery_held_full$/);
+    expect(lines[2]).toMatch(/ yes\s+full 26 h\s+86%, 619 cycles\s+12\.3 GiB .* battery_held_full$/);
     expect(lines[3]).toMatch(/ yes\s+OVERHEAT, 11\.0 V\s+12\.3 GiB .* battery_unhealthy,charging_voltage_high$/);
     expect(lines[4]).toMatch(/ yes\s+full 90 s\s+12\.3 GiB/);
     expect(formatTable([row({ batteryHealth: 'GOOD', batteryFullSeconds: 0 })])).not.toContain('BATTERY HEALTH');
+    expect(formatTable([row({ batteryHealth: 'GOOD' })])).not.toContain('WEAR');
   });
 
   it('a HUB:PORT column where the settings map a phone to a hub port, left out where they map none', () => {
@@ -154,10 +155,15 @@ describe('formatTable: battery health', () => {
     expect(formatTable([row({})])).not.toContain('HUB:PORT');
   });
 
-  it('paints the figures of a phone with a battery problem', () => {
-    const painted = formatTable([row({ batteryCycles: 900, problems: ['battery_worn'] })], ansiPaint);
-    expect(painted).toContain('\u001b[33m900 cycles\u001b[39m');
-    expect(formatTable([row({ batteryCycles: 12, problems: ['storage_full'] })], ansiPaint)).toContain(' 12 cycles ');
+  it('paints the figures of a phone with a battery problem, and its wear by when it needs action', () => {
+    const painted = formatTable([row({ batteryFullSeconds: 26 * 3600, problems: ['battery_held_full'] })], ansiPaint);
+    expect(painted).toContain('\u001b[33mfull 26 h\u001b[39m');
+    expect(formatTable([row({ batteryFullSeconds: 90, problems: ['storage_full'] })], ansiPaint)).toContain(' full 90 s ');
+    const now = formatTable([row({ batteryCycles: 900, wear: { daysLeft: 0, reason: 'battery_cycles' } })], ansiPaint);
+    expect(now).toContain('\u001b[31m900 cycles, battery_cycles now\u001b[39m');
+    const soon = formatTable([row({ batteryCycles: 780, wear: { daysLeft: 12, reason: 'battery_cycles' } })], ansiPaint);
+    expect(soon).toContain('\u001b[33m780 cycles, battery_cycles 12d\u001b[39m');
+    expect(formatTable([row({ batteryCycles: 12 })], ansiPaint)).toContain(' 12 cycles ');
   });
 });
 

@@ -5,6 +5,7 @@ import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
 import { readinessMetrics } from '../../src/features/readiness/metrics.js';
+import { wearMetrics } from '../../src/features/wear/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
@@ -35,6 +36,8 @@ describe('docs/reference/metrics.md', () => {
       // The features' own series (DeviceFeature.metrics).
       ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
       ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
+      // Wear's (with the daemon's wear settings).
+      ...wearMetrics([], 30),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
       // Several phones hot together (with the daemon's health settings).

@@ -4,14 +4,15 @@ import { samsungFeature } from '../../src/actions/samsung/feature.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import type { DeviceRegistry } from '../../src/devices/registry.js';
 import { healthFeature } from '../../src/health/feature.js';
+import { wearFeature } from '../../src/features/wear/feature.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 
 /**
  * The features that add fields, columns and gauges to the views, in the
- * order src/agent/features.ts registers them (Samsung protection before
+ * order src/agent/features.ts registers them (Samsung protection, wear,
  * charge control, health last), reading the ways through `look`.
  */
 export function rowFeatures(registry: DeviceRegistry, look?: DeviceMapping): DeviceFeature[] {
   const stats = new AgentStats();
-  return [samsungFeature(registry, stats, look), chargeFeature(registry, stats, { mapping: look }), healthFeature(registry)];
+  return [samsungFeature(registry, stats, look), wearFeature(registry), chargeFeature(registry, stats, { mapping: look }), healthFeature(registry)];
 }

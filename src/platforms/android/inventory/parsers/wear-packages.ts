@@ -21,9 +21,6 @@
 // Chromium's swarming bot checks the same.
 import type { AppIds, Unread } from '../../../wear.js';
 
-/** Past the app range (Process.LAST_APPLICATION_UID). */
-export const LAST_APP_ID = 19999;
-
 export interface WearPackages {
   /** Third-party package names, as printed (untrusted text). */
   thirdParty?: string[];

@@ -60,5 +60,3 @@ export const wearTradeIn: Probe<WearTradeIn> = {
   shrink: shrinkTradeIn,
   parse: parseWearTradeIn,
 };
-
-export const WEAR_PROBES = [wearFiles, wearPackages, wearTradeIn] as const;
