@@ -22,6 +22,7 @@ import type { ReadinessReader } from '../platforms/readiness.js';
 import { ANDROID_READINESS } from '../platforms/android/readiness.js';
 import type { WearReader } from '../platforms/wear.js';
 import { ANDROID_WEAR } from '../platforms/android/wear.js';
+import { IOS_WEAR_READER } from '../platforms/ios/wear.js';
 import type { ServiceDoctor } from '../platforms/doctor.js';
 import { ADB_DOCTOR } from '../platforms/android/doctor.js';
 import type { PlatformVariables } from '../config/variables.js';
@@ -62,7 +63,7 @@ export const readinessReader: ReadinessReader = ANDROID_READINESS;
  * first that read a device answers for it, so the wear feature names none.
  */
 export const wearReader: WearReader = {
-  reading: (registry, key) => [ANDROID_WEAR].map((r) => r.reading(registry, key)).find((r) => r !== undefined),
+  reading: (registry, key) => [ANDROID_WEAR, IOS_WEAR_READER].map((r) => r.reading(registry, key)).find((r) => r !== undefined),
 };
 
 /**

@@ -4,6 +4,7 @@
 // lacks or denies, the life-time files, the counted /data/local/tmp.
 import { readFileSync } from 'node:fs';
 import { POWER_SUPPLIES } from '../../../src/platforms/android/inventory/parsers/wear-files.js';
+import type { Profile } from '../../sim/profile.js';
 
 export const fixture = (name: string): string => readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -45,4 +46,30 @@ export function wearFilesSection(s: FilesSection): string {
 /** The packages section: the listing's lines and the status line the script appends. */
 export function wearPackagesSection(listing: string, status = 0): string {
   return `${listing.replace(/\n$/, '')}\npm_status:${status}\n`;
+}
+
+/**
+ * A copy of a simulated phone's profile that answers the wear section's
+ * commands with these outputs: each supply's uevent, `tradeinmode getstatus`,
+ * the third-party listing with uids, and /data/local/tmp. The phone's
+ * identity stays the profile's; the outputs are the recordings named in
+ * fixtures/SOURCES.md (another phone's, where a test says so). Commands not
+ * given answer as a phone without them: cat's "No such file or directory",
+ * the shell's "not found".
+ */
+export function withWear(
+  profile: Profile,
+  wear: { supplies?: Partial<Record<Supply, string>>; tradeIn?: string; packages?: string; tmp?: { names: string[]; kib: number } },
+): Profile {
+  const commands = new Map(profile.commands);
+  for (const [name, text] of Object.entries(wear.supplies ?? {})) commands.set(`cat /sys/class/power_supply/${name}/uevent`, { output: text, exitCode: 0 });
+  if (wear.tradeIn !== undefined) commands.set('tradeinmode getstatus', { output: wear.tradeIn, exitCode: 0 });
+  if (wear.packages !== undefined) commands.set('pm list packages -3 -U --user 0', { output: wear.packages, exitCode: 0 });
+  if (wear.tmp) {
+    commands.set('ls -a /data/local/tmp', { output: ['.', '..', ...wear.tmp.names].join('\n') + '\n', exitCode: 0 });
+    commands.set('du -sk /data/local/tmp', { output: `${wear.tmp.kib}\t/data/local/tmp\n`, exitCode: 0 });
+  }
+  const fallbacks = new Map(profile.fallbacks);
+  if (!fallbacks.has('cat')) fallbacks.set('cat', { template: 'cat: {arg}: No such file or directory', exitCode: 1 });
+  return { ...profile, commands, fallbacks };
 }

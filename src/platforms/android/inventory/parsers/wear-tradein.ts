@@ -11,8 +11,10 @@
 // - locks.factory_reset_protection: true, and the report holds nothing else
 //   (a phone under FRP reports only its locks);
 // - imeis, serial and product: identities this parser never keeps.
-// Before Android 16 there is no such command (the shell's "not found"); a
-// phone whose service refuses prints something other than JSON. Pure.
+// Before Android 16 there is no such command: the shell's "not found", or,
+// run under toybox's timeout, "timeout: exec tradeinmode: No such file or
+// directory"; a phone whose service refuses prints something other than
+// JSON. Pure.
 import type { BatteryWear, StorageWear, Unread } from '../../../wear.js';
 
 export interface WearTradeIn {
@@ -23,7 +25,7 @@ export interface WearTradeIn {
 
 export function parseWearTradeIn(text: string): WearTradeIn {
   const trimmed = text.replace(/\r/g, '').trim();
-  if (/tradeinmode: (?:inaccessible or )?not found$/m.test(trimmed) || /^\/system\/bin\/sh: tradeinmode: /m.test(trimmed)) {
+  if (/tradeinmode: (?:inaccessible or )?not found$/m.test(trimmed) || /^timeout: exec tradeinmode: No such file or directory$/m.test(trimmed)) {
     return { unread: [{ what: 'tradeinmode', why: 'absent' }] };
   }
   const json = objectOf(trimmed);

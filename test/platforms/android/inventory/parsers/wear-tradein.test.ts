@@ -22,6 +22,8 @@ describe('tradeinmode getstatus', () => {
   it('before Android 16 there is no such command: absent', () => {
     expect(parseWearTradeIn('/system/bin/sh: tradeinmode: inaccessible or not found\n').unread).toEqual([{ what: 'tradeinmode', why: 'absent' }]);
     expect(parseWearTradeIn('/system/bin/sh: tradeinmode: not found\n').unread).toEqual([{ what: 'tradeinmode', why: 'absent' }]);
+    // Run under toybox's timeout (Android 7 and later), its exec's words.
+    expect(parseWearTradeIn('timeout: exec tradeinmode: No such file or directory\n').unread).toEqual([{ what: 'tradeinmode', why: 'absent' }]);
   });
 
   it('a reply that is not JSON is a refusal; nothing at all is garbage', () => {
