@@ -3,6 +3,7 @@ import { serviceDoctor } from '../agent/platforms.js';
 import type { Credentials } from '../config/credentials.js';
 import { ConfigError, ConfigErrors } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
+import { readWearHistories } from '../doctor/wear.js';
 import { otherServiceStateDir } from '../config/service-state.js';
 import { paintFor } from '../util/paint.js';
 import { atPhoneLevel, formatChecklist, exitCodeOf, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
@@ -118,6 +119,8 @@ export async function doctor(
       health: settings.health,
       readiness: parseReadinessChecks(settings.readiness.checks),
       readinessTimeoutMs: Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS),
+      // The daemon's wear histories, read-only: a forecast needs the days one look does not have.
+      wear: { settings: settings.wear, histories: readWearHistories(stateDir, logger), nowMs: Date.now() },
       phonePorts: (serials, paths) => (sysfsRoot === '' ? [] : readPhonePorts(sysfsRoot, serials, paths)),
     });
   })();

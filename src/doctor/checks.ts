@@ -16,6 +16,10 @@ import type { CheckItem } from './checklist.js';
 import { usbItems, type ControllerLoad } from './usb.js';
 import { autosuspendItems, type PhonePort } from './autosuspend.js';
 import { batteryItems } from './battery.js';
+import { wearItems } from './wear.js';
+import type { WearSettings } from '../features/wear/judge.js';
+import type { DaySample } from '../features/wear/history.js';
+import type { WearReading } from '../platforms/wear.js';
 import { readinessItems } from './readiness.js';
 import type { HealthSettings } from '../health/rules.js';
 import {
@@ -82,6 +86,8 @@ export interface AdbCheckOptions {
   /** The lab's readiness baseline (readiness.checks): when not empty, the one shell also reads the readiness sections, within `readinessTimeoutMs`. */
   readiness?: ReadonlyMap<string, string | undefined>;
   readinessTimeoutMs?: number;
+  /** The wear settings: with them, the one shell also reads the wear sections, within `readinessTimeoutMs`; the daemon's histories by serial where the state directory holds them. */
+  wear?: { settings: WearSettings; histories: ReadonlyMap<string, readonly DaySample[]>; nowMs: number };
   /** The ports carrying phones (sysfs), given adb's serials and usb paths: for the controllers' load and the autosuspend line. */
   phonePorts?: (serials: ReadonlySet<string>, paths: ReadonlySet<string>) => PhonePort[];
 }
@@ -115,9 +121,10 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
   const health = options.health;
   const readiness = options.readiness !== undefined && options.readiness.size > 0;
-  const timeoutMs = readiness ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
+  const wear = options.wear !== undefined;
+  const timeoutMs = readiness || wear ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, options.service, device, hidden, timeoutMs, health !== undefined, readiness)),
+    ...(await deviceFacts(adb, options.service, device, hidden, timeoutMs, health !== undefined, readiness, wear)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
@@ -127,11 +134,20 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
     ...(health && f.battery !== undefined ? batteryItems(f.serial, service.battery(f.battery), health) : []),
   ]);
   const readinessLines = options.readiness ? readinessItems(facts, options.readiness, service.parseReadiness) : [];
+  const wearLines = options.wear
+    ? wearItems(
+        facts.map((f) => ({ ...f, ...(f.battery !== undefined && { samsung: service.battery(f.battery) }) })),
+        options.wear.settings,
+        options.wear.histories,
+        options.wear.nowMs,
+      )
+    : [];
   const ports = options.phonePorts?.(new Set(devices.map((d) => d.serial)), new Set(long.flatMap((d) => (d.usb === undefined ? [] : [d.usb])))) ?? [];
   return [
     ...items,
     ...deviceItems,
     ...readinessLines,
+    ...wearLines,
     ...usbItems(
       long,
       options.usbControllers?.(),
@@ -149,8 +165,9 @@ async function deviceFacts(
   timeoutMs: number,
   battery: boolean,
   readiness: boolean,
-): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer }> {
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer } = {
+  wear = false,
+): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = {
     serial: device.serial,
     state: device.state,
     hidden: hidden.has(device.serial) || undefined,
@@ -158,19 +175,25 @@ async function deviceFacts(
   if (device.state !== 'device') return facts;
   try {
     // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
-    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}`;
+    // The wear sections last: a cut in them leaves the readiness part before them whole.
+    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
-    const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 }).then(
+    const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
       (error: unknown) => {
-        // The readiness part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
-        const partial = readiness ? service.partialOutput(error) : undefined;
-        if (partial === undefined || service.splitReadiness(partial).readiness === undefined) throw error;
+        // A part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
+        const partial = readiness || wear ? service.partialOutput(error) : undefined;
+        const started =
+          partial !== undefined && ((readiness && service.splitReadiness(partial).readiness !== undefined) || (wear && service.wear(partial) !== undefined));
+        if (!started) throw error;
         return { text: partial, whole: false };
       },
     );
     const { head, readiness: answer } = readiness ? service.splitReadiness(output.text) : { head: output.text, readiness: undefined };
-    if (answer) facts.readiness = output.whole ? answer : { text: '' };
+    const worn = wear ? service.wear(output.text) : undefined;
+    if (worn) facts.wear = worn;
+    // The readiness part is whole when the output is, or when a wear section after it arrived.
+    if (answer) facts.readiness = output.whole || worn !== undefined ? answer : { text: '' };
     if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
     const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;

@@ -8,8 +8,9 @@
 // days), at least three of the figure's steps apart (a gauge that
 // wobbles by one step either way never reads as fading), over at least
 // minSpanDays. The rate is that difference over the distance between the
-// thirds' centres; the figure now is the last third's mean carried to today
-// at that rate. A figure already past its limit is 0 days; one moving away
+// thirds' centres; the days left run from the last third's mean carried to
+// today at that rate, at least one while the last reading is not past the
+// limit. A reading already past its limit is 0 days; a figure moving away
 // from it, or not moving enough to tell, has no forecast (undefined): unknown
 // is never "soon".
 
@@ -40,7 +41,7 @@ export const DEFAULT_WINDOW: ForecastWindow = { windowDays: 90, minSpanDays: 14 
 export interface Forecast {
   /** Whole days until the figure is past its limit; 0 when it is now. */
   days: number;
-  /** The figure now: the last reading when past the limit, else the trend's figure today. */
+  /** The figure now: the last reading. */
   value: number;
   /** Change a day toward the limit (positive), when a trend told the days. */
   ratePerDay?: number;
@@ -72,7 +73,8 @@ export function forecast(samples: readonly Sample[], rule: ForecastRule, today: 
   const rate = moved / between;
   const now = mean(tail, (s) => s.value) + sign * rate * (today - mean(tail, (s) => s.day));
   const left = sign * (rule.limit - now);
-  return { days: left <= 0 ? 0 : Math.floor(left / rate), value: now, ratePerDay: rate };
+  // 0 is for a reading past the limit: a trend that says it is past today while the last reading is not says "within a day".
+  return { days: Math.max(1, Math.floor(left / rate)), value: last.value, ratePerDay: rate };
 }
 
 /** The epoch day of a wall-clock instant. */
