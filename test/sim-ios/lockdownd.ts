@@ -36,9 +36,10 @@ export interface LockdownPhone {
   /**
    * The diagnostics relay (com.apple.mobile.diagnostics_relay): what its IORegistry and GasGauge requests
    * answer, and its faults for tests: `refused`, StartService answers InvalidService; `status`, each request
-   * a Status other than Success; `hang`, the service's connection never answers. None: the service refuses.
+   * a Status other than Success; `hang`, the service's connection never answers; `close`, it closes on the first
+   * request. None: the service refuses.
    */
-  relay?: { ioregistry?: Dict; gasGauge?: Dict; fault?: 'refused' | 'status' | 'hang' };
+  relay?: { ioregistry?: Dict; gasGauge?: Dict; fault?: 'refused' | 'status' | 'hang' | 'close' };
 }
 
 const AMFI = 'com.apple.security.mac.amfi';
@@ -257,6 +258,10 @@ export function serveRelay(raw: net.Socket, phone: LockdownPhone): void {
       phone.log.push({ request: `relay:${request}` });
       const relay = phone.relay;
       if (relay?.fault === 'hang') continue;
+      if (relay?.fault === 'close') {
+        raw.destroy();
+        return;
+      }
       const answer = (body: Dict) => secure.write(encodeFrame(body, false));
       if (relay?.fault === 'status') {
         answer({ Status: 'UnknownRequest' });

@@ -72,6 +72,13 @@ describe('the diagnostics relay, read with the root domain', () => {
     expect(phone.log.at(-1)?.request).toBe('StopSession');
   });
 
+  it('a relay connection that closes on its first request: unread, refused; the session and the inventory stand', async () => {
+    const phone = sim.plug({ profile: 'iphone-13-ios16', udid: 'RELAY-8', relay: { fault: 'close' } });
+    const r = await probeIphone(address, mux(phone), 3000);
+    expect(r).toMatchObject({ kind: 'ok', values: { wear: { unread: [{ what: 'diagnostics relay', why: 'refused' }] } } });
+    expect(phone.log.at(-1)?.request).toBe('StopSession');
+  });
+
   it('between two slow reads (the root domain known) the relay is not asked', async () => {
     const phone = sim.plug({ profile: 'iphone-13-ios16', udid: 'RELAY-7', relay: { ioregistry: {} } });
     const first = await probeIphone(address, mux(phone), 3000);

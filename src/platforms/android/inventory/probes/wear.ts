@@ -40,9 +40,28 @@ export const wearFiles: Probe<WearFiles> = {
   parse: parseWearFiles,
 };
 
+/** Package lines a phone's cached listing keeps at most: a test farm phone with thousands of leftovers costs its cache no more. */
+export const MAX_KEPT_PACKAGES = 2000;
+
 export const wearPackages: Probe<WearPackages> = {
   section: 'wear_packages',
   tier: 'slow',
+  // What the cache keeps: the package lines, the largest app id's first (so the limit never drops it), and the status line.
+  shrink: (text) => {
+    const lines = text.replace(/\r/g, '').split('\n');
+    const packages = lines.filter((l) => l.startsWith('package:'));
+    const appId = (l: string) =>
+      Math.max(
+        0,
+        ...(/uid:([0-9,]+)/
+          .exec(l)?.[1]
+          ?.split(',')
+          .map((u) => Number(u) % 100_000) ?? [0]),
+      );
+    const top = packages.reduce<string | undefined>((best, l) => (best === undefined || appId(l) > appId(best) ? l : best), undefined);
+    const kept = [...(top ? [top] : []), ...packages.filter((l) => l !== top)].slice(0, MAX_KEPT_PACKAGES);
+    return [...kept, ...lines.filter((l) => l.startsWith('pm_status:') || l === 'Error: Unknown option: -U')].join('\n') + '\n';
+  },
   // -U before Android 8 is an error that Android 7's cmd exits 0 on: the list is asked again without it.
   command:
     'o=$(t pm list packages -3 -U --user 0 2>&1); s=$?; case $o in *package:*) echo "$o";; *) echo "$o"; o=$(t pm list packages -3 2>&1); s=$?; echo "$o";; esac; echo "pm_status:$s"',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWearPackages } from '../../../../../src/platforms/android/inventory/parsers/wear-packages.js';
+import { MAX_KEPT_PACKAGES, wearPackages } from '../../../../../src/platforms/android/inventory/probes/wear.js';
 import { wearPackagesSection } from '../../../../features/wear/section.js';
 
 // The wear_packages section on the formats of AOSP's runListPackages (the
@@ -44,5 +45,16 @@ describe('pm list packages -3 -U --user 0', () => {
   it("a name that is not a package name is not read (the line is the device's words)", () => {
     const r = parseWearPackages(wearPackagesSection('package:org.example.app uid:10400\npackage:bad name uid:19999\n'));
     expect(r.apps).toEqual({ maxAppId: 10400, packages: 1 });
+  });
+});
+
+describe('what the cache keeps of a listing (wearPackages.shrink)', () => {
+  it('a phone with thousands of leftovers: at most MAX_KEPT_PACKAGES lines, the largest app id among them, the status kept', () => {
+    const listing = Array.from({ length: 5000 }, (_, i) => `package:org.example.p${i} uid:${10_000 + i}`).join('\n') + '\n';
+    const kept = wearPackages.shrink!(wearPackagesSection(listing));
+    expect(kept.split('\n').filter((l) => l.startsWith('package:'))).toHaveLength(MAX_KEPT_PACKAGES);
+    expect(parseWearPackages(kept).apps).toEqual({ maxAppId: 14_999, packages: MAX_KEPT_PACKAGES });
+    const small = wearPackagesSection('package:org.example.app uid:10400\n');
+    expect(parseWearPackages(wearPackages.shrink!(small))).toEqual(parseWearPackages(small));
   });
 });
