@@ -86,7 +86,7 @@ describe('list', () => {
     expect(rows.find((r) => r.serial === bySerial)).toMatchObject({ hub: '2-1', hubPort: 7 });
     expect(rows.filter((r) => r.hub !== undefined)).toHaveLength(2);
     const table = await runAgent(['list'], env({ DEVICE_AGENT_HUB_PORTS: 'LIST00=1-1.4:3' }));
-    expect(table.stdout.split('\n')[0]).toMatch(/\sUSB\s+HUB:PORT\s+PROBLEMS$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/\sUSB\s+HUB:PORT\s+READY\s+PROBLEMS$/);
     expect(table.stdout.split('\n').find((l) => l.startsWith(phones[0]!.serial))).toMatch(/\s1-1\.4:3(\s|$)/);
   }, 90_000);
 
@@ -94,8 +94,9 @@ describe('list', () => {
     const run = await runAgent(['list'], env());
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    // BATTERY HEALTH shows because the Samsung and Xiaomi recordings carry wear figures and a charger voltage.
-    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
+    // BATTERY HEALTH shows because the Xiaomi recording carries a charger voltage, WEAR because the Samsung recordings carry
+    // their wear figures; READY because the default readiness baseline judges every phone.
+    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+WEAR\s+FREE\s+USB\s+READY\s+PROBLEMS$/);
     // One row per phone and one for the unauthorized network phone.
     expect(lines).toHaveLength(2 + profiles.length);
     expect(run.stdout).not.toContain('\u001b[');
