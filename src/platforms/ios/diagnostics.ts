@@ -53,14 +53,18 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
   };
 }
 
-/** The cycles of a GasGauge answer; its FullChargeCapacity only where it is mAh (before iOS 12.2), never its percent. */
+/**
+ * The cycles of a GasGauge answer; its FullChargeCapacity only where it is
+ * mAh (before iOS 12.2), never its percent: 100 is below a fifth of any
+ * phone's design capacity, which healthOf refuses.
+ */
 export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | undefined {
   const gauge = dict(dict(answer?.Diagnostics)?.GasGauge);
   if (!gauge) return undefined;
   const cycles = cyclesOf(int(gauge.CycleCount));
   const full = int(gauge.FullChargeCapacity);
   const design = int(gauge.DesignCapacity);
-  const health = full !== undefined && full > 100 ? healthOf(full, design) : undefined;
+  const health = healthOf(full, design);
   if (cycles === undefined && health === undefined) return undefined;
   return {
     source: 'gasgauge',
