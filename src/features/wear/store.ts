@@ -36,23 +36,27 @@ export class WearFile {
       value = undefined;
     }
     const phones = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).phones : undefined;
-    const out: Histories = new Map();
-    if (typeof phones === 'object' && phones !== null && !Array.isArray(phones)) {
-      for (const [udid, h] of Object.entries(phones)) {
-        const history = historyFrom(h);
-        if (!history) {
-          out.clear();
-          break;
-        }
-        out.set(udid, history);
-      }
-      if (out.size > 0 || Object.keys(phones).length === 0) return out;
+    if (typeof phones !== 'object' || phones === null || Array.isArray(phones)) {
+      this.logger.warn(
+        { file: this.file },
+        `the wear history ${this.file} is not one the agent wrote; forecasts start from no history (it is replaced at the next save)`,
+      );
+      return new Map();
     }
-    this.logger.warn(
-      { file: this.file },
-      `the wear history ${this.file} is not one the agent wrote; forecasts start from no history (it is replaced at the next save)`,
-    );
-    return new Map();
+    // A hand-edited file keeps the phones whose history is still the agent's; one line names what was dropped.
+    const out: Histories = new Map();
+    const dropped: string[] = [];
+    for (const [udid, h] of Object.entries(phones)) {
+      const history = historyFrom(h);
+      if (history) out.set(udid, history);
+      else dropped.push(udid);
+    }
+    if (dropped.length)
+      this.logger.warn(
+        { file: this.file, dropped: dropped.length },
+        `the wear history ${this.file} holds ${dropped.length} phone(s) whose history is not one the agent wrote; their forecasts start from no history (the others are kept)`,
+      );
+    return out;
   }
 
   /** Saves; a failure is one line, and the histories stay in memory for the next try. */
