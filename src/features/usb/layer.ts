@@ -335,7 +335,10 @@ export class UsbLayer implements UsbEvidence {
     if (device.udid === undefined || (device.usb?.sharedBy ?? 1) > 1) return;
     const record = this.rec();
     const identities = [device.serial, device.udid, device.udid.replace(/-/g, '')];
-    if (linkPort(record, port, device.udid, identities, this.context.clock.wall()) && this.started) this.dirty = true;
+    if (!linkPort(record, port, device.udid, identities, this.context.clock.wall()) || !this.started) return;
+    this.dirty = true;
+    // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
+    if (this.follower) this.workSoon();
   }
 
   /**
@@ -404,6 +407,11 @@ export class UsbLayer implements UsbEvidence {
     this.words.add(event, at);
     this.recorder.add(event, at);
     this.dirty = true;
+    this.workSoon();
+  }
+
+  /** Works the verdicts out once a burst has settled: a burst of lines, or of links, is one pass. */
+  private workSoon(): void {
     this.settle ??= this.context.clock.setTimer(
       () => {
         this.settle = undefined;
