@@ -320,6 +320,15 @@ describe("a device that claims another phone's identity does not take its port (
     expect(report([])).toEqual([]);
   });
 
+  it("a hub plugged into the phone's port, giving the phone's serial, is no phone: a hub is never one", () => {
+    const root = sysfsTree();
+    const { report } = usbBed(root);
+    report([pixel]);
+    // The phone leaves 1-1.4.2; a hub giving its serial takes the port.
+    writeFileSync(join(root, '1-1.4.2', 'bDeviceClass'), '09\n');
+    expect(report([])).toEqual([]);
+  });
+
   it("a gadget giving the serial of a phone adb never placed on a port (over the network) does not put it on the gadget's port", () => {
     const root = sysfsTree();
     const { report } = usbBed(root);
