@@ -327,15 +327,17 @@ export class UsbLayer implements UsbEvidence {
 
   /**
    * Links a listed phone to the port its source places it on, in the record
-   * per port: what the off-list report and a phone's verdict rest on. Not for
-   * a serial adb lists twice (clones sharing one: which of them is on this
-   * path cannot be told), nor before the phone has said its udid.
+   * per port: what the off-list report and a phone's verdict rest on; not
+   * before the phone has said its udid. A serial adb lists twice (clones
+   * sharing one) is placed too, but counts for no phone's verdict: which of
+   * them failed where cannot be told.
    */
   private link(port: string, device: DeviceSnapshot): void {
-    if (device.udid === undefined || (device.usb?.sharedBy ?? 1) > 1) return;
+    if (device.udid === undefined) return;
     const record = this.rec();
     const identities = [device.serial, device.udid, device.udid.replace(/-/g, '')];
-    if (!linkPort(record, port, device.udid, identities, this.context.clock.wall()) || !this.started) return;
+    const alone = (device.usb?.sharedBy ?? 1) <= 1;
+    if (!linkPort(record, port, device.udid, identities, this.context.clock.wall(), alone) || !this.started) return;
     this.dirty = true;
     // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
     if (this.follower) this.workSoon();

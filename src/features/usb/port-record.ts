@@ -212,15 +212,17 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
 /**
  * Links a phone to a port on its source's word (adb's usb path, usbmuxd's
  * location): `identities` are its USB serials (adb's serial, its udid with
- * and without the dash); `udid` keys where it was last placed. Returns
- * whether the record changed.
+ * and without the dash); `udid` keys where it was last placed; `alone`:
+ * no other device shares its serial, so a phone's verdict may count this
+ * port for it. Returns whether the record changed.
  */
-export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number): boolean {
+export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true): boolean {
   const serials = [...new Set(identities)].filter((id) => id !== '' && id.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS);
   const entry = portEntry(record, port, at);
   const linked = (portDay(entry, dayOf(at)).linked ??= []);
   const before = linked.length;
-  for (const id of serials) addCapped(linked, id);
+  // A serial adb lists twice (clones) places the phone, but names no one phone a verdict can blame.
+  if (alone) for (const id of serials) addCapped(linked, id);
   const links = record.links[udid] ?? [];
   const was = links.find((l) => l.port === port);
   const changed = was === undefined || was.serials.join('\n') !== serials.join('\n') || linked.length !== before;
