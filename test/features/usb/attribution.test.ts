@@ -254,3 +254,17 @@ describe('a phone is placed on a port by its source, never by a serial a device 
     ).toEqual(['R58REAL']);
   });
 });
+
+describe('a death whose controller cannot be placed', () => {
+  it('without sysfs or a bus line, the echoes are not counted until a device enumerates on a bus no controller is known for', () => {
+    const record = emptyRecord();
+    feed(record, ['xhci_hcd 0000:00:14.0: HC died; cleaning up', 'usb 3-4: Not enough bandwidth for new device state.'], NOON);
+    expect(attribute(record, { now: NOON }).map((v) => v.layer)).toEqual(['controller']);
+    // A device enumerates on bus 3: a controller works there; what fails after that counts.
+    feed(record, ['usb 3-4: new high-speed USB device number 9 using xhci_hcd', 'usb 3-4: Not enough bandwidth for new device state.'], NOON + 60_000);
+    expect(attribute(record, { now: NOON + 60_000 }).map((v) => v.evidence)).toEqual([
+      expect.stringMatching(/^controller 0000:00:14\.0: the kernel found it dead once .*1 failure line under it/),
+      expect.stringMatching(/^controller bus 3: out of devices or bandwidth once /),
+    ]);
+  });
+});
