@@ -141,7 +141,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
   const day = dayOf(at);
   const controller = controllerOf(record, event, options);
   if (event.role === 'fact') {
-    fact(record, event, at, controller);
+    fact(record, event, at, controller, options);
     return 'fact';
   }
   if (!FAILURE_KINDS.has(event.kind)) return 'ignored';
@@ -183,7 +183,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
   return 'counted';
 }
 
-function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined): void {
+function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions): void {
   if (event.kind === 'bus-registered' && event.controller !== undefined && event.bus !== undefined) {
     record.buses[String(event.bus)] = event.controller;
     const names = Object.keys(record.buses);
@@ -195,8 +195,12 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
     controllerEntry(record, event.controller, at).removedSince = at;
     return;
   }
-  // A device enumerated: the controller of its bus works again.
-  if (event.kind === 'new-device' && controller !== undefined) revive(record, controller);
+  // A device enumerated: the controller of its bus works again; on a bus whose controller is not known, any dead one
+  // whose buses are not known either may be it, as its echoes were taken for its own (unmappedDeath).
+  if (event.kind === 'new-device') {
+    if (controller !== undefined) revive(record, controller);
+    else reviveUnmapped(record, options);
+  }
   if (event.kind === 'serial' && event.port !== undefined && event.serial !== undefined) {
     const entry = portEntry(record, event.port, at);
     if (event.serial.length > MAX_SERIAL_CHARS) {
@@ -260,6 +264,10 @@ function knownBySysfs(controller: string, options: RecordOptions): boolean {
   if (!options.controllerOfBus) return false;
   for (let bus = 1; bus <= 64; bus++) if (options.controllerOfBus(bus) === controller) return true;
   return false;
+}
+
+function reviveUnmapped(record: PortRecord, options: RecordOptions): void {
+  for (let dead = unmappedDeath(record, options); dead !== undefined; dead = unmappedDeath(record, options)) revive(record, dead);
 }
 
 function revive(record: PortRecord, controller: string): void {
