@@ -523,7 +523,7 @@ JSON"
   t0=$(box_ms)
   in_box systemctl restart device-agent
   wait_put "$t0" "true" 60 >/dev/null || fail "no report after the replay's drop-in was taken away"
-  pass "the installed service read $(wc -l <"$out/kmsg-replay") records of aioc-122's kernel log from $replay_dir/kmsg under its unit: port 2-3, 3 enumeration failures on /metrics; the drop-in taken away"
+  pass "the installed service read $(wc -l <"$out/kmsg-replay") records of aioc-122's kernel log from $replay_dir/kmsg under its unit: port 2-3, 2 enumeration failures on /metrics; the drop-in taken away"
 
   say "a phone adb stops listing while its serial stays on a USB port: UNAVAILABLE and named, not UNPLUGGED, under the unit's sandbox"
   # USB debugging turned off (an OS update does it): adb loses the phone, the
