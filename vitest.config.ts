@@ -35,7 +35,6 @@ export const LONGEST_FIRST = [
   'test/e2e/ghosts.test.ts',
   'test/monitoring/alert-firing.e2e.test.ts',
   'test/e2e/charge-power-path.test.ts',
-  'test/e2e/fleet.test.ts',
   'test/e2e/offline-power-cycle.test.ts',
   'test/faults/cloud.test.ts',
   'test/platforms/android/inventory/tiers.e2e.test.ts',
