@@ -32,7 +32,7 @@ async function phoneOnHub(udid: string) {
   );
   await cloud.waitForPut(
     reported(udid, (d) => d.status === 'AVAILABLE'),
-    20_000,
+    30_000,
   );
   return { phone, agent, from: hub.switches.length };
 }
@@ -50,7 +50,7 @@ describe('a phone offline reconnects do not bring back', () => {
     const offline = stickOffline(phone);
     await bed.adb.waitForState(phone.serial, 'offline', 10_000);
 
-    const cycle = await agent.waitForLog((l) => l.serial === phone.serial && /power-cycling hub 1-1\.4 port 3/.test(String(l.msg)), 90_000);
+    const cycle = await agent.waitForLog((l) => l.serial === phone.serial && /power-cycling hub 1-1\.4 port 3/.test(String(l.msg)), 100_000);
     expect(String(cycle.msg)).toMatch(/still offline after 2 offline reconnects/);
     expect(at(cycle) - offline).toBeGreaterThanOrEqual(2 * OFFLINE_COOLDOWN_S * 1000 - 500);
     const done = await agent.waitForLog((l) => /hub 1-1\.4 port 3 power-cycled/.test(String(l.msg)), 30_000);
