@@ -60,10 +60,10 @@ describe('a phone offline reconnects do not bring back', () => {
     // The booking gate was asked before the cycle.
     expect(cloud.statusRequests('OFFCYC01').some((r) => r.receivedAt <= switches[0]!.at)).toBe(true);
 
-    await cloud.waitForPut((r) => r.receivedAt > switches[1]!.at && reported('OFFCYC01', (d) => d.status === 'AVAILABLE' && !d.message)(r), 60_000);
+    await cloud.waitForPut((r) => r.receivedAt > switches[1]!.at && reported('OFFCYC01', (d) => d.status === 'AVAILABLE' && !d.message)(r), 120_000);
     const text = await scrapeMetrics(agent);
     expect(actions(text, 'reconnect_offline')).toBeGreaterThanOrEqual(2);
     expect(counter(text, 'actions', 'power_cycle', 'ok')).toBe(1);
     expect(actions(text, 'kick')).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

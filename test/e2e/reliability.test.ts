@@ -105,7 +105,7 @@ describe('a cloud (or a proxy before it) that answers 200 with a 50 MB body', ()
     // The daemon makes one attempt per report; the planner sends the news again after its jittered resend delay.
     const failed = await a.waitForLog(
       (l) => String(l.msg).startsWith('report not delivered') && /EBODYTOOLARGE: the answer is longer than 16777216 bytes/.test(String(l.err)),
-      20_000,
+      40_000,
     );
     // Sent again with the backoff: when is the planner's (test/timing/planner-cloud.test.ts, on virtual time), and a
     // report not delivered then sent again by the running daemon is test/faults/cloud.test.ts's. Waiting here for the
