@@ -24,8 +24,6 @@ export interface DeviceRow {
   platform: string;
   model?: string;
   version?: string;
-  /** The metrics label its platform puts the version under (PlatformName.versionLabel). */
-  versionLabel?: string;
   batteryPercent?: number;
   batteryCelsius?: number;
   charging?: boolean;

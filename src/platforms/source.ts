@@ -145,12 +145,6 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
 export interface PlatformName {
   readonly platformName: string;
   readonly shown: string;
-  /**
-   * The label of device_agent_device_info that carries this platform's
-   * version (empty on every other platform's device), when it has one: the
-   * platform names it, so /metrics needs no platform's name.
-   */
-  readonly versionLabel?: string;
   /** Its devices for people, in the commands' help: "Android phones", "iPhones". */
   readonly phones?: string;
   /**

@@ -75,7 +75,6 @@ describe('the views with the registered features', () => {
       'platform',
       'model',
       'version',
-      'versionLabel',
       'batteryPercent',
       'batteryCelsius',
       'charging',
@@ -128,8 +127,9 @@ describe('the views with the registered features', () => {
 
   it('/metrics: the per-device series in the order they always had', () => {
     const { parts, rows } = lab();
-    expect(deviceMetrics(rows, parts.names, parts.features).map((m) => m.name)).toEqual([
+    expect(deviceMetrics(rows, parts.features).map((m) => m.name)).toEqual([
       'device_agent_device_info',
+      'device_agent_device_state',
       'device_agent_device_up',
       'device_agent_device_battery_level_percent',
       'device_agent_device_battery_temperature_celsius',
