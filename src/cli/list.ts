@@ -12,6 +12,7 @@ import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitingFor, type StatusLine } from './progress.js';
 
 /**
  * How long `list` waits at most for devices adb is still connecting or
@@ -28,18 +29,27 @@ const SETTLING = new Set(['connecting', 'authorizing']);
  * Same settings and discovery as `once`. Exits 1 when a source did not
  * answer: "no devices" must not stand for "no adb server" in a script.
  */
-export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, stdout: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+export async function list(
+  setup: Setup,
+  env: NodeJS.ProcessEnv,
+  json: boolean,
+  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+  line?: StatusLine,
+): Promise<number> {
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
+    line?.follow(listingWait(parts));
     const complete = await settledListing(
       () => listOnce(parts, 'error'),
       () => settling(parts),
       setup.logger,
     );
+    line?.follow(inventoryWait(parts, setup.settings.probeTimeoutSeconds));
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     // What a feature shows of a phone that only its action reads (a setting of the phone, for a column); `list` writes nothing (it asks no cloud).
     await readOnce(parts);
+    line?.done();
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
     const rows = deviceRows(devices, parts.registry, {
       names: parts.names,
@@ -51,9 +61,32 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
       stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)));
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
+    line?.done();
     stopSources(parts);
   }
 }
+
+/** While the sources list their devices, and adb settles the ones still connecting: what the status line says. */
+function listingWait(parts: Parts): () => string {
+  const t0 = Date.now();
+  return () => {
+    const still = settling(parts);
+    if (!still.length) return `listing devices: ${parts.sources.map((s) => s.label).join(', ')}`;
+    return `waiting ${seconds(t0)} s for ${waitingFor(still.length, 'device', 'devices', still)} adb is still connecting, at most ${LIST_SETTLE_MS / 1000} s`;
+  };
+}
+
+/** While the inventories run: the phones whose inventory has not ended, and how long each may take. */
+function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
+  const t0 = Date.now();
+  return () => {
+    const probing = parts.registry.list().flatMap((r) => (r.probing ? [r.serial] : []));
+    if (!probing.length) return 'reading inventories';
+    return `waiting ${seconds(t0)} s for ${waitingFor(probing.length, "phone's inventory", "phones' inventories", probing)}, at most ${timeoutSeconds} s`;
+  };
+}
+
+const seconds = (t0: number): number => Math.floor((Date.now() - t0) / 1000);
 
 /**
  * adb's listing, read again every LIST_SETTLE_POLL_MS while a device in it is
