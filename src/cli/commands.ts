@@ -111,7 +111,9 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   list: {
     usage: 'device-agent list [--json] [options]',
     summary: 'collect one inventory and print a table of the devices; sends nothing',
-    about: 'Collects one inventory and prints one row per device for people (colour on a terminal), or JSON rows with --json. Sends nothing.',
+    about:
+      'Collects one inventory and prints one row per device for people (colour on a terminal), with a line under the table for each device ' +
+      'with something to say, or JSON rows with --json. On a terminal, stderr says what it waits for. Sends nothing.',
     flags: [{ name: 'json', help: 'print the rows as JSON' }, ...common],
     settings: ['adbServerSocket', 'ios', 'probeTimeoutSeconds', 'probeConcurrency', 'hiddenDevices', 'stateDir'],
     other: [...adb, 'NO_COLOR', 'TERM'],

@@ -5,12 +5,13 @@ import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
-import { formatTable } from './table.js';
+import { formatNotes, formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
 import { readOnce } from '../agent/actions.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
+import { composeMessage } from '../cloud/device-message.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitingFor, type StatusLine } from './progress.js';
 
@@ -58,7 +59,7 @@ export async function list(
     });
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete)
-      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)));
+      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
     line?.done();
@@ -131,7 +132,27 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
   const more: DeviceInfo[] = [];
   for (const r of parts.registry.list(parts.unready.platform)) {
     if (r.udid !== undefined ? shown.has(r.udid) : shown.has(r.serial)) continue;
-    more.push(parts.unready.describe(r.serial, r.state, r.udid));
+    const info = parts.unready.describe(r.serial, r.state, r.udid);
+    // Ready, but its inventory failed before it said who it is: that failure is why, not its state (adb's word is "device").
+    more.push(
+      r.failure
+        ? { ...info, ...composeMessage([`its inventory failed before it said who it is (${r.failure.text}); it is left out of reports until it answers`]) }
+        : info,
+    );
   }
   return [...devices, ...more];
 }
+
+/**
+ * A log line about one device, below an error: its row says it (its state,
+ * PROBLEMS, READY, and its message under the table; --json has the
+ * message), so `list` does not write it as well (issue 61). A line about
+ * several devices (two phones giving one udid), or about none, is written.
+ */
+export function aboutOneDevice(fields: Readonly<Record<string, unknown>>, level: number): boolean {
+  const one = typeof fields.serial === 'string' || typeof fields.udid === 'string';
+  return level < PINO_ERROR && one && fields.serials === undefined && fields.devices === undefined;
+}
+
+/** pino's number for error. */
+const PINO_ERROR = 50;

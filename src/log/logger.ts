@@ -22,6 +22,8 @@ export interface LoggerOptions {
   maxBufferedBytes?: number;
   /** Where NO_COLOR and TERM are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Lines not to write, by the fields of the call and pino's level number (`list` leaves out what its rows say). */
+  omit?: (fields: Readonly<Record<string, unknown>>, level: number) => boolean;
 }
 
 const redactPaths = [
@@ -64,9 +66,20 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       redact: { paths: redactPaths, censor: '***' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      ...(options.omit ? { hooks: { logMethod: omitting(options.omit) } } : {}),
     },
     masked,
   );
+}
+
+/** pino's logMethod hook that drops the calls `omit` names: their first argument is the line's fields when it is an object. */
+function omitting(omit: NonNullable<LoggerOptions['omit']>) {
+  return function (this: Logger, args: Parameters<Logger['info']>, method: Logger['info'], level: number): void {
+    const first: unknown = args[0];
+    const fields = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
+    if (omit(fields, level)) return;
+    method.apply(this, args);
+  };
 }
 
 /**

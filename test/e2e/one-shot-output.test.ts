@@ -58,6 +58,10 @@ describe('what a one-shot command waits for', () => {
       expect(run.stderr).not.toMatch(/waiting \d+ s|checking \d+ s/);
     }
     expect(list.stdout.split('\n')[0]).toMatch(/^SERIAL/);
+    // The hung phone's problem once: no_inventory in its row, why under the table (not adb's state, which says "device"), no log line.
+    expect(list.stdout.split('\n').find((l) => l.startsWith(hung))).toMatch(/\sno_inventory$/);
+    expect(list.stdout).toContain(`\n${hung}: its inventory failed before it said who it is (device ${hung} did not finish its shell session within 4000 ms`);
+    expect(list.stderr).not.toContain(hung);
     expect(doctor.stdout.split('\n')[0]).toMatch(/^\[ OK \] configuration valid/);
   }, 60_000);
 });
@@ -65,7 +69,11 @@ describe('what a one-shot command waits for', () => {
 describe('doctor --json (issue 61)', () => {
   it('prints the checklist as JSON for a script: every check, the hung phone a warning of its own, and the exit code it returns', async () => {
     const run = await runAgent(['doctor', '--json'], env());
-    const out = JSON.parse(run.stdout) as { exitCode: number; warnings: number; checks: Array<{ status: string; finding: string; advice?: string; phone?: boolean }> };
+    const out = JSON.parse(run.stdout) as {
+      exitCode: number;
+      warnings: number;
+      checks: Array<{ status: string; finding: string; advice?: string; phone?: boolean }>;
+    };
     expect(out.exitCode).toBe(run.code);
     expect(out.checks[0]).toMatchObject({ status: 'ok', finding: expect.stringMatching(/^configuration valid/) });
     const stuck = out.checks.find((c) => c.finding.startsWith(`device ${hung}:`));

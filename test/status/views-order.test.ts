@@ -114,13 +114,16 @@ describe('the views with the registered features', () => {
       'BATTERY',
       'TEMP',
       'CHARGING',
-      'BATTERY HEALTH',
+      'HEALTH',
+      'CAPACITY',
+      'CYCLES',
       'FREE',
+      // With the USB layer's port cell inside it, and the hub port the settings map.
       'USB',
-      'HUB:PORT',
       'CHARGE',
-      // The features' cell columns (here the USB layer's) before health's PROBLEMS, which closes the table.
-      'USB PORT',
+      // Readiness's cell column, there with the shipped checks though the phone is not read yet (issue 61).
+      'READY',
+      // Health's PROBLEMS closes the table.
       'PROBLEMS',
     ]);
   });

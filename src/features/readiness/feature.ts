@@ -139,14 +139,18 @@ export function readinessFeature(
     // After the USB layer's (registration order), which adds the phones off adb to the report.
     annotate: (devices) => (baseline.size === 0 ? [...devices] : devices.map(annotated)),
     columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
+    // With checks set, every device listed has a cell: one not read yet says so, apart from a lab with readiness off (no column).
     cells: (info, device): Record<string, string> => {
+      if (baseline.size === 0) return {};
       const off = device ? undefined : offVerdictOf(info.udid);
       if (off) return { readiness: verdictCell(off, 1)! };
-      const reading = device && readingOf(device);
-      if (!device || !reading) return {};
+      // No record (a phone no source lists, or one that has not said who it is): nothing to say ("-").
+      if (!device) return {};
+      const reading = readingOf(device);
+      if (!reading) return { readiness: NOT_READ_YET };
       const maker = device.last?.brandName;
       const cell = verdictCell(judge(reading, baseline, maker), Object.keys(valuesOf(reading, baseline, maker)).length);
-      return cell === undefined ? {} : { readiness: cell };
+      return { readiness: cell ?? NOT_READABLE };
     },
     metrics: () => {
       if (baseline.size === 0) return [];
@@ -156,6 +160,11 @@ export function readinessFeature(
     },
   };
 }
+
+/** A device whose readiness has not been read: not ready, not failing, unknown. */
+const NOT_READ_YET = 'not read yet';
+/** Read, but none of the baseline's checks could be (its settings or lists did not answer). */
+const NOT_READABLE = 'not readable';
 
 function add(counts: Map<string, number>, check: string): void {
   counts.set(check, (counts.get(check) ?? 0) + 1);

@@ -61,7 +61,8 @@ describe("the USB layer's list cells", () => {
       logger: captureLogger().logger,
       clock: systemClock,
     });
-    expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT' }]);
+    // Inside list's own USB column (issue 61: one USB column, not three).
+    expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }]);
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2 4 enum failures/2d (port)' });
     expect(feature.cells?.(info('TCP00001'), record('127.0.0.1:5555'))).toEqual({ usbPort: '1-1.3 ok' });
     // Off USB: nothing, so the table shows "-".
