@@ -88,6 +88,12 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   readonly platform: Platform;
   /** A name for logs and doctor: the service and its address. */
   readonly label: string;
+  /**
+   * The label as the start line gives it, with what is there now where that
+   * matters (no usbmuxd socket: none is used until one appears, as `doctor`
+   * says); the label alone without it.
+   */
+  whereNow?(): string;
   /** Starts following the platform's devices (the daemon). */
   start(): Promise<void>;
   stop(): void;
