@@ -35,8 +35,9 @@ export async function list(
   env: NodeJS.ProcessEnv,
   json: boolean,
   stdout: NodeJS.WritableStream & { isTTY?: boolean },
-  line?: StatusLine,
+  output: { line?: StatusLine; lines?: DeviceLines } = {},
 ): Promise<number> {
+  const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
@@ -57,12 +58,16 @@ export async function list(
       mapping: { look: parts.mapping, platform: parts.control.platform },
       features: parts.features,
     });
+    // Before the table: what was said of a device it does not show; what it shows, its rows say.
+    lines?.release(new Set(rows.flatMap((r) => [r.serial, r.udid])));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete)
       stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
     line?.done();
+    // A list that ended early shows no row: every line held is written.
+    lines?.release();
     stopSources(parts);
   }
 }
@@ -144,14 +149,31 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
 }
 
 /**
- * A log line about one device, below an error: its row says it (its state,
+ * A log line about one device, below an error: held until the rows are
+ * known. One about a device the table shows is its row's to say (its state,
  * PROBLEMS, READY, and its message under the table; --json has the
- * message), so `list` does not write it as well (issue 61). A line about
- * several devices (two phones giving one udid), or about none, is written.
+ * message), so `list` does not write it as well (issue 61); one about a
+ * device the table does not show (a udid no phone has) is written before
+ * the table. A line about several devices (two phones giving one udid) or
+ * about none, and every error, is written at once.
  */
-export function aboutOneDevice(fields: Readonly<Record<string, unknown>>, level: number): boolean {
-  const one = typeof fields.serial === 'string' || typeof fields.udid === 'string';
-  return level < PINO_ERROR && one && fields.serials === undefined && fields.devices === undefined;
+export class DeviceLines {
+  private held: Array<{ ids: string[]; write: () => void }> = [];
+
+  /** The logger's hold (LoggerOptions.hold). */
+  readonly hold = (fields: Readonly<Record<string, unknown>>, level: number, write: () => void): boolean => {
+    const ids = [fields.serial, fields.udid].filter((id): id is string => typeof id === 'string');
+    if (level >= PINO_ERROR || !ids.length || fields.serials !== undefined || fields.devices !== undefined) return false;
+    this.held.push({ ids, write });
+    return true;
+  };
+
+  /** Writes the held lines about no device of `shown` (serials and udids), and lets the others go; all of them when none is shown (no table). */
+  release(shown: ReadonlySet<string> = new Set()): void {
+    const held = this.held;
+    this.held = [];
+    for (const line of held) if (!line.ids.some((id) => shown.has(id))) line.write();
+  }
 }
 
 /** pino's number for error. */

@@ -45,10 +45,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     // The daemon logs to stdout (journald, docker logs); one-shot commands keep
     // stdout for their output and log to stderr.
     if (args.command === 'list') {
-      const { list, aboutOneDevice } = await import('./list.js');
-      // On a terminal, what list waits for, at the foot of stderr, its log lines above it; none about one device, which its row says.
+      const { list, DeviceLines } = await import('./list.js');
+      // On a terminal, what list waits for, at the foot of stderr, its log lines above it; none about a device its table shows, which its row says.
       const line = StatusLine.onTerminal(process.stderr, env);
-      return await list(setup(args, env, line ?? process.stderr, false, aboutOneDevice), env, args.json ?? false, process.stdout, line);
+      const lines = new DeviceLines();
+      return await list(setup(args, env, line ?? process.stderr, false, lines.hold), env, args.json ?? false, process.stdout, { line, lines });
     }
     const s = setup(args, env, args.command === 'run' ? process.stdout : process.stderr);
     switch (args.command) {
