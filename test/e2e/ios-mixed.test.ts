@@ -118,7 +118,8 @@ describe('mixed lab: once --dry-run', () => {
       });
       expect(rows.get(untrusted.udid)).toMatchObject({ platform: 'iOS', up: false });
       const table = await runAgent(['list'], env());
-      expect(table.stdout).toMatch(new RegExp(`^${paired.udid}\\s+paired\\s+iPhone 13\\s+iOS 16\\.3\\.1\\s+100%`, 'm'));
+      // Its udid in UDID too, though it is its serial: a blank would read as unknown (issue 61).
+      expect(table.stdout).toMatch(new RegExp(`^${paired.udid}\\s+${paired.udid}\\s+paired\\s+iPhone 13\\s+iOS 16\\.3\\.1\\s+100%`, 'm'));
     } finally {
       for (const p of [...mux.phones.values()]) mux.unplug(p);
     }
@@ -191,8 +192,9 @@ describe('mixed lab: run', () => {
       const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
       const metrics = await (await fetch(`http://${listen}/metrics`)).text();
       expect(metrics).toMatch(
-        new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",android="",state="paired",`, 'm'),
+        new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",os_version="16\\.`, 'm'),
       );
+      expect(metrics).toMatch(new RegExp(`^device_agent_device_state\\{udid="${first.udid}",state="paired"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_up\\{udid="${first.udid}"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_battery_level_percent\\{udid="${first.udid}"\\} 100$`, 'm'));
 

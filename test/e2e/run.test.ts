@@ -81,6 +81,15 @@ describe('run', () => {
     expect(a.logs().some((l) => l.msg === 'device-agent stopped')).toBe(true);
   });
 
+  it('names where each source looks in its start line, a usbmuxd socket that is not there as absent, as doctor says (issue 61)', async () => {
+    const a = start({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' });
+    const line = await a.waitForLog((l) => l.msg === 'device-agent started');
+    expect(line.sources).toEqual({
+      android: expect.stringMatching(/^tcp:127\.0\.0\.1:\d+ \(ADB_SERVER_SOCKET\)$/),
+      ios: 'UNIX:/nonexistent/usbmuxd: no usbmuxd socket there; iPhones are looked for once one appears',
+    });
+  });
+
   it('lets an in-flight report finish on SIGTERM', async () => {
     await plug('STOP0002');
     cloud.setDelay(2000);

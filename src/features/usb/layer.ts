@@ -287,7 +287,7 @@ export class UsbLayer implements UsbEvidence {
     for (const { udid, off } of offs) facet.set(udid, off);
   }
 
-  /** Whether `list` gets a USB PORT column: the layer reads something (the kernel log or sysfs). */
+  /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
   get on(): boolean {
     const { kernelLog, sysfsRoot } = this.context.settings.usb;
     return kernelLog !== '' || sysfsRoot !== '';
