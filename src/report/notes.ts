@@ -20,12 +20,21 @@ export function notesFor(
   platform: Platform,
   o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
 ): (device: SourceDevice) => DeviceInfo {
+  const notes = notesOf(platform, o);
+  return ({ key, info }) => withNotes(info, notes(key));
+}
+
+/** The same notes, by record key: what joins the words of a device the source owes (src/devices/presence.ts). */
+export function notesOf(
+  platform: Platform,
+  o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
+): (key: string) => string[] {
   const peers = o.registry.list(platform);
-  return ({ key, info }) => {
+  return (key) => {
     const record = o.registry.get(key);
-    if (!record) return info;
+    if (!record) return [];
     const notes: string[] = [];
     for (const f of o.features) for (const note of f.notes?.(record, peers) ?? []) if (note) notes.push(note);
-    return withNotes(info, notes);
+    return notes;
   };
 }
