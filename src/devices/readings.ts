@@ -94,7 +94,8 @@ interface Entry {
   /** Which record of the key this is: a key listed again after it went is a new life. */
   life: number;
   connection: number;
-  reading: Reading;
+  /** What the reading holds itself: its answer is the kept inventory's (of() shows it). */
+  reading: Omit<Reading, 'last' | 'inventoriedAt'>;
 }
 
 /**
@@ -327,7 +328,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   }
 
   /** The reading, while the connection (when given) is still the one that asked. */
-  private current(key: string, connection: number | undefined): Reading | undefined {
+  private current(key: string, connection: number | undefined): Entry['reading'] | undefined {
     const entry = this.entries.get(key);
     return entry && (connection === undefined || entry.connection === connection) ? entry.reading : undefined;
   }
