@@ -73,8 +73,6 @@ export interface KeptInventory {
 interface Said extends KeptInventory {
   life: number;
   connection: number;
-  /** The order of the writes, so that a later property dump is told from an earlier answer. */
-  n: number;
 }
 
 /** What is kept of one record key: the last answer, and the last property dump. */
@@ -118,10 +116,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   private readonly udidIndex = new Map<string, Set<string>>();
   /** The one store of the phones' last inventories, by record key, in the order last said. */
   private readonly kept = new Map<string, Kept>();
-  /** The key whose answer last gave each udid. */
-  private readonly answeredAs = new Map<string, string>();
   private lives = 0;
-  private writes = 0;
 
   /** The reading of a record's key, while the record lasts, with the inventory its connection answered. */
   of(key: string): Readonly<Reading> | undefined {
@@ -148,7 +143,8 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     if (life === undefined || kept === undefined) return undefined;
     const answer = kept.answer?.life === life ? kept.answer : undefined;
     const props = kept.props?.life === life ? kept.props : undefined;
-    return props && (!answer || (props.n > answer.n && props.info.udid !== answer.info.udid)) ? props : answer;
+    // A dump said after the last answer (on a later connection) is the record's word when it names another phone.
+    return props && (!answer || (props.connection > answer.connection && props.info.udid !== answer.info.udid)) ? props : answer;
   }
 
   /** The last answer given at this key, whatever record or connection gave it. */
@@ -163,11 +159,8 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
    */
   inventoryOf(udid: string, key?: string): DeviceInfo | undefined {
     const mine = (k: KeptInventory | undefined) => (k?.info.udid === udid ? k.info : undefined);
-    const answered = this.answeredAs.get(udid);
-    return (
-      (key === undefined ? undefined : (mine(this.earlier(key)) ?? mine(this.lastAnswer(key)))) ??
-      (answered === undefined ? undefined : mine(this.lastAnswer(answered)))
-    );
+    const atKey = key === undefined ? undefined : (mine(this.earlier(key)) ?? mine(this.lastAnswer(key)));
+    return atKey ?? [...this.kept.values()].findLast((k) => k.answer?.info.udid === udid)?.answer?.info;
   }
 
   /** The keys whose device gave this udid (a phone on USB and over TCP has two; so do phones that share a serial). */
@@ -307,22 +300,19 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   private keep(key: string, said: KeptInventory): void {
     const entry = this.entries.get(key)!;
     const kept = this.kept.get(key) ?? {};
-    const at: Said = { ...said, life: entry.life, connection: entry.connection, n: ++this.writes };
+    const at: Said = { ...said, life: entry.life, connection: entry.connection };
     this.kept.delete(key);
     this.kept.set(key, said.props ? { ...kept, props: at } : { ...kept, answer: at });
-    if (!said.props) this.answeredAs.set(said.info.udid, key);
     this.prune();
   }
 
   private prune(): void {
     if (this.kept.size <= KEPT_PAST_RECORDS) return;
     let past = [...this.kept.keys()].filter((k) => !this.entries.has(k)).length;
-    for (const [key, kept] of this.kept) {
+    for (const key of this.kept.keys()) {
       if (past <= KEPT_PAST_RECORDS) return;
       if (this.entries.has(key)) continue;
       this.kept.delete(key);
-      const udid = kept.answer?.info.udid;
-      if (udid !== undefined && this.answeredAs.get(udid) === key) this.answeredAs.delete(udid);
       past--;
     }
   }
