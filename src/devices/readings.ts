@@ -53,12 +53,12 @@ const NOTHING: OutcomeNote = { recovered: false, newProblem: false };
 
 /**
  * A phone's last inventory, kept once: what its last answer said (whole or
- * cut short), or, before any answer of its record, what the property dump of
- * its first inventory said. Kept by the record key it was given on, past the
- * connection and the record: whoever still reports a phone that nothing
- * reads now (a network phone whose link dropped, a paused phone, one off
- * adb but on its port) names the device, and the report reads its inventory
- * here (src/devices/presence.ts).
+ * cut short), kept by the record key it was given on past the connection and
+ * the record, so that whoever still reports a phone nothing reads now (a
+ * network phone whose link dropped, a paused phone, one off adb but on its
+ * port) names the device and the report reads its inventory here
+ * (src/devices/presence.ts); or, while its record lasts and no answer came
+ * since, what the property dump of a first inventory said.
  */
 export interface KeptInventory {
   info: DeviceInfo;
@@ -73,12 +73,6 @@ export interface KeptInventory {
 interface Said extends KeptInventory {
   life: number;
   connection: number;
-}
-
-/** What is kept of one record key: the last answer, and the last property dump. */
-interface Kept {
-  answer?: Said;
-  props?: Said;
 }
 
 /**
@@ -114,23 +108,25 @@ interface Entry {
 export class Readings extends EventEmitter<{ outcome: []; answered: [key: string] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly udidIndex = new Map<string, Set<string>>();
-  /** The one store of the phones' last inventories, by record key, in the order last said. */
-  private readonly kept = new Map<string, Kept>();
+  /** The one store of the phones' last inventories: each key's last answer, in the order said. */
+  private readonly answers = new Map<string, Said>();
+  /** A first inventory's property dump, by key, while its record lasts and no answer came since. */
+  private readonly dumps = new Map<string, Said>();
   private lives = 0;
 
   /** The reading of a record's key, while the record lasts, with the inventory its connection answered. */
   of(key: string): Readonly<Reading> | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    const answer = this.kept.get(key)?.answer;
+    const answer = this.answers.get(key);
     return answer && ofEntry(answer, entry) ? { ...entry.reading, last: answer.info, inventoriedAt: answer.wallAt } : entry.reading;
   }
 
   /** What the property dump of this connection's first inventory said, while no answer of it has come. */
   early(key: string): KeptInventory | undefined {
     const entry = this.entries.get(key);
-    const props = this.kept.get(key)?.props;
-    return entry && props && ofEntry(props, entry) ? props : undefined;
+    const dump = this.dumps.get(key);
+    return entry && dump && ofEntry(dump, entry) ? dump : undefined;
   }
 
   /**
@@ -139,17 +135,16 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
    */
   earlier(key: string): KeptInventory | undefined {
     const life = this.entries.get(key)?.life;
-    const kept = this.kept.get(key);
-    if (life === undefined || kept === undefined) return undefined;
-    const answer = kept.answer?.life === life ? kept.answer : undefined;
-    const props = kept.props?.life === life ? kept.props : undefined;
-    // A dump said after the last answer (on a later connection) is the record's word when it names another phone.
-    return props && (!answer || (props.connection > answer.connection && props.info.udid !== answer.info.udid)) ? props : answer;
+    const answer = this.answers.get(key);
+    const mine = answer?.life === life ? answer : undefined;
+    // A dump, said since the last answer, is the record's word when it names another phone.
+    const dump = this.dumps.get(key);
+    return dump && (!mine || dump.info.udid !== mine.info.udid) ? dump : mine;
   }
 
   /** The last answer given at this key, whatever record or connection gave it. */
   lastAnswer(key: string): KeptInventory | undefined {
-    return this.kept.get(key)?.answer;
+    return this.answers.get(key);
   }
 
   /**
@@ -160,7 +155,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   inventoryOf(udid: string, key?: string): DeviceInfo | undefined {
     const mine = (k: KeptInventory | undefined) => (k?.info.udid === udid ? k.info : undefined);
     const atKey = key === undefined ? undefined : (mine(this.earlier(key)) ?? mine(this.lastAnswer(key)));
-    return atKey ?? [...this.kept.values()].findLast((k) => k.answer?.info.udid === udid)?.answer?.info;
+    return atKey ?? [...this.answers.values()].findLast((k) => k.info.udid === udid)?.info;
   }
 
   /** The keys whose device gave this udid (a phone on USB and over TCP has two; so do phones that share a serial). */
@@ -176,7 +171,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   open(key: string, connection: number): void {
     const was = this.entries.get(key);
     const udid = was?.reading.udid;
-    const life = was === undefined || connection === 0 ? ++this.lives : was.life;
+    const life = was?.life ?? ++this.lives;
     this.entries.set(key, { life, connection, reading: { ...(udid === undefined ? {} : { udid }), failures: 0, probing: false } });
   }
 
@@ -185,6 +180,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     const udid = this.entries.get(key)?.reading.udid;
     if (udid !== undefined) this.unindex(key, udid);
     this.entries.delete(key);
+    this.dumps.delete(key);
     this.prune();
   }
 
@@ -298,21 +294,23 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
    * recently said is dropped.
    */
   private keep(key: string, said: KeptInventory): void {
-    const entry = this.entries.get(key)!;
-    const kept = this.kept.get(key) ?? {};
-    const at: Said = { ...said, life: entry.life, connection: entry.connection };
-    this.kept.delete(key);
-    this.kept.set(key, said.props ? { ...kept, props: at } : { ...kept, answer: at });
+    const { life, connection } = this.entries.get(key)!;
+    const at: Said = { ...said, life, connection };
+    if (said.props) return void this.dumps.set(key, at);
+    // An answer says more than any dump before it.
+    this.dumps.delete(key);
+    this.answers.delete(key);
+    this.answers.set(key, at);
     this.prune();
   }
 
   private prune(): void {
-    if (this.kept.size <= KEPT_PAST_RECORDS) return;
-    let past = [...this.kept.keys()].filter((k) => !this.entries.has(k)).length;
-    for (const key of this.kept.keys()) {
+    if (this.answers.size <= KEPT_PAST_RECORDS) return;
+    let past = [...this.answers.keys()].filter((k) => !this.entries.has(k)).length;
+    for (const key of this.answers.keys()) {
       if (past <= KEPT_PAST_RECORDS) return;
       if (this.entries.has(key)) continue;
-      this.kept.delete(key);
+      this.answers.delete(key);
       past--;
     }
   }

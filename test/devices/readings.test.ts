@@ -88,6 +88,10 @@ describe("the one store of a phone's last inventory", () => {
     readings.said('android/S1', phone('U9', 'other'), 4_000, 40, 3);
     expect(readings.earlier('android/S1')?.info.modelName).toBe('other');
     expect(readings.inventoryOf('U1', 'android/S1')?.modelName).toBe('answer');
+    // An answer says more than any dump before it, whoever the dump named.
+    readings.answered('android/S1', phone('U1', 'answer again'), 5_000, 50, undefined, 3);
+    readings.open('android/S1', 4);
+    expect(readings.earlier('android/S1')?.info.modelName).toBe('answer again');
   });
 
   it("drops the least recently said of the keys whose record went past a lab's worth, never a listed one", () => {

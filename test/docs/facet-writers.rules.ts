@@ -123,8 +123,9 @@ describe("a phone's last inventory: one store, one writer (issue 62)", () => {
   it("the fields of src/ that hold an inventory: the one store of them, and the report's own record of what it sent", () => {
     const fields = inSrc(ts.isPropertyDeclaration).filter(({ node }) => holdsInventory(checker.getTypeAtLocation(node)));
     expect(fields.map(({ node, at }) => `${at.split(':')[0]} ${node.name.getText()}`).sort()).toEqual([
-      // The readings: each phone's last inventory (its last answer, or its first inventory's property dump), by record key.
-      'src/devices/readings.ts kept',
+      // The readings: each phone's last inventory (its last answer), and a first inventory's property dump until an answer, by record key.
+      'src/devices/readings.ts answers',
+      'src/devices/readings.ts dumps',
       // The report: the devices of its last body (the views' rows), and what the cloud was told of each (for its UNPLUGGED record).
       'src/report/run.ts last',
       'src/report/unplugged.ts pending',
@@ -140,18 +141,25 @@ describe("a phone's last inventory: one store, one writer (issue 62)", () => {
         ts.isPropertyAccessExpression(node.expression) &&
         ['set', 'delete', 'clear'].includes(node.expression.name.text) &&
         ts.isPropertyAccessExpression(node.expression.expression) &&
-        node.expression.expression.name.text === 'kept' &&
+        ['answers', 'dumps'].includes(node.expression.expression.name.text) &&
         node.getSourceFile().fileName === readings,
     );
     const methodOf = (node: ts.Node): string => {
       for (let at: ts.Node | undefined = node; at; at = at.parent) if (ts.isMethodDeclaration(at)) return at.name.getText();
       return '';
     };
-    // Kept by keep, and dropped past a lab's worth of gone keys by prune: nothing else touches it.
-    expect(writes.map(({ node }) => `${methodOf(node)} ${(node.expression as ts.PropertyAccessExpression).name.text}`).sort()).toEqual([
-      'keep delete',
-      'keep set',
-      'prune delete',
+    // Kept by keep (an answer drops the dump before it), a dump dropped with its record, an answer past a lab's worth of gone keys: nothing else touches them.
+    const what = (node: ts.CallExpression) => {
+      const call = node.expression as ts.PropertyAccessExpression;
+      return `${methodOf(node)} ${(call.expression as ts.PropertyAccessExpression).name.text}.${call.name.text}`;
+    };
+    expect(writes.map(({ node }) => what(node)).sort()).toEqual([
+      'close dumps.delete',
+      'keep answers.delete',
+      'keep answers.set',
+      'keep dumps.delete',
+      'keep dumps.set',
+      'prune answers.delete',
     ]);
     const keeps = inSrc(
       (node): node is ts.CallExpression => ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'keep',
