@@ -108,6 +108,9 @@ export function decideWithVerdict<D extends { kind: string }>(decision: (verdict
   return first.kind === 'needs-verdict' ? decision(verdict()) : first;
 }
 
+/** What a runner without a gate says: nothing may disturb a device. */
+const NO_GATE: BookingVerdict = { kind: 'unknown', reason: 'this run only reads the setting' };
+
 /**
  * Counted: whether a piece of work's start counts; `keepMs`, how long it is
  * kept when longer than the counted window; `failures`, the target's failure
@@ -124,6 +127,8 @@ export class ActionRunner {
   /** When counted work of each target started, within the target's window. */
   private readonly counted = new CountedStarts();
   private readonly inFlight = new InFlight();
+  /** The status requests in flight, by device id. */
+  private readonly questions = new Map<string, Promise<void>>();
 
   constructor(private readonly o: ActionRunnerOptions) {}
 
@@ -164,11 +169,33 @@ export class ActionRunner {
    * against the host's bound already), and its answer makes `then` look
    * again.
    */
-  verdict(deviceId: string | undefined, then: Action): BookingVerdict {
+  verdict(deviceId: string | undefined, then: Action, maxAgeMs?: number): BookingVerdict {
     const { gate } = this.o;
-    if (!gate) return { kind: 'unknown', reason: 'this run only reads the setting' };
-    const verdict = gate.verdict(deviceId);
+    if (!gate) return NO_GATE;
+    const verdict = gate.verdict(deviceId, maxAgeMs);
     if (verdict.kind === 'ask') this.inFlight.track(this.ask(gate, deviceId!, then));
+    return verdict;
+  }
+
+  /**
+   * The gate's verdict on an answer younger than `maxAgeMs`, asked for now
+   * and awaited when the one it has is older (or a question of another look
+   * is in flight): what a piece of work checks before each step that must
+   * rest on a fresh "not booked" (readiness's fix, before each write). The
+   * question counts against the host's bound like any: out of budget, the
+   * verdict is not "free".
+   */
+  async freshVerdict(deviceId: string | undefined, maxAgeMs: number): Promise<BookingVerdict> {
+    const { gate } = this.o;
+    if (!gate) return NO_GATE;
+    let verdict = gate.verdict(deviceId, maxAgeMs);
+    // Once for a question already in flight, once for one of its own: then the answer is as young as it gets.
+    for (let turn = 0; turn < 2 && (verdict.kind === 'ask' || verdict.kind === 'waiting'); turn++) {
+      const pending = verdict.kind === 'ask' ? this.question(gate, deviceId!) : this.questions.get(deviceId!);
+      if (!pending) break;
+      await pending;
+      verdict = gate.verdict(deviceId, maxAgeMs);
+    }
     return verdict;
   }
 
@@ -178,8 +205,8 @@ export class ActionRunner {
    * asked (which may cost a status request: verdict above) and the decision
    * made again with the verdict as a value.
    */
-  decide<D extends { kind: string }>(deviceId: string | undefined, action: Action, decision: (verdict: BookingVerdict | undefined) => D): D {
-    return decideWithVerdict(decision, () => this.verdict(deviceId, action));
+  decide<D extends { kind: string }>(deviceId: string | undefined, action: Action, decision: (verdict: BookingVerdict | undefined) => D, maxAgeMs?: number): D {
+    return decideWithVerdict(decision, () => this.verdict(deviceId, action, maxAgeMs));
   }
 
   /**
@@ -247,9 +274,22 @@ export class ActionRunner {
   }
 
   private async ask(gate: BookingGate, deviceId: string, then: Action): Promise<void> {
-    const answer = await askBooking(this.o.booking, deviceId);
-    gate.answered(deviceId, answer);
+    await this.question(gate, deviceId);
     // A stopped action's answer is kept by the gate; the action does not look again.
     if (!this.stopped.has(then)) then.look();
+  }
+
+  /** One status request the gate said to make, its answer handed to the gate; kept while in flight, so that work needing it may await it. */
+  private question(gate: BookingGate, deviceId: string): Promise<void> {
+    const pending = (async () => {
+      try {
+        gate.answered(deviceId, await askBooking(this.o.booking, deviceId));
+      } finally {
+        this.questions.delete(deviceId);
+      }
+    })();
+    this.questions.set(deviceId, pending);
+    this.inFlight.track(pending);
+    return pending;
   }
 }

@@ -62,6 +62,7 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
   const items: CheckItem[] = [{ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` }];
   const baseline = parseReadinessChecks(settings.readiness?.checks ?? []);
   let judged = 0;
+  let readyCount = 0;
   const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem[]> => {
     const r = await probeIphone(address, device, timeoutMs);
     if (r.kind === 'ok') {
@@ -75,7 +76,16 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
       // The readiness the agent reports for it, from the same session's facts (a not-paired phone has its own line above).
       judged++;
       const verdict = judge({ facts: new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))) }, baseline, info.brandName);
-      if (verdict.ready) return [line];
+      if (verdict.ready) {
+        readyCount++;
+        return [line];
+      }
+      // Unread (a passcode lockdown tells only while the phone is locked): never called ready, never failed.
+      if (verdict.failed.length === 0)
+        return [
+          line,
+          { status: 'ok', phone: true, finding: `iPhone ${device.udid}: readiness unread, never called ready: ${verdict.unread.join(', ')} not read` },
+        ];
       return [
         line,
         {
@@ -107,12 +117,11 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     ];
   });
   const lines = phones.flat();
-  const notReady = lines.filter((l) => l.finding.includes(': not ready for automation: ')).length;
   const summary: CheckItem[] = judged
     ? [
         {
           status: 'ok',
-          finding: `iPhone readiness: ${judged - notReady} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
+          finding: `iPhone readiness: ${readyCount} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
         },
       ]
     : [];

@@ -11,7 +11,9 @@ import { ReadinessFixes } from './state.js';
 import {
   afterFix,
   afterRead,
+  ANSWER_MAX_AGE_MS,
   decideFix,
+  refusalOf,
   stuckTo,
   targetsOf,
   type FixDecision,
@@ -92,8 +94,11 @@ export class ReadinessFix extends RunnerAction {
       const target = this.targetOf(r.serial);
       const busy = this.runner.isBusy(target);
       const fixes = this.runner.startsOf(target);
-      const decision = this.runner.decide(cloudIdOf(r.serial, r.udid), this, (verdict) =>
-        decideFix(entry, { now, conflicted, busy, fixes, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
+      const decision = this.runner.decide(
+        cloudIdOf(r.serial, r.udid),
+        this,
+        (verdict) => decideFix(entry, { now, conflicted, busy, fixes, inventory: inventory.get(r.key), ...(verdict && { verdict }) }, this.targets, FIX_POLICY),
+        ANSWER_MAX_AGE_MS,
       );
       this.carryOut(r, decision);
     }
@@ -169,8 +174,16 @@ export class ReadinessFix extends RunnerAction {
     const readBacks: ReadBack[] = [];
     /** The phone could not be asked through a write and its read-back (unplugged, its shell cut): the write it was, and why. */
     let cut: { write: Write; index: number; reason: string } | undefined;
+    /** The cloud, asked again before a write, said booked or could not say: the write not made, and why. */
+    let refused: { index: number; reason: string } | undefined;
     for (const [index, write] of writes.entries()) {
       const { namespace, key } = write.target.setting;
+      // Each write rests on a "not booked" younger than ANSWER_MAX_AGE_MS: older (the writes before it took that long), asked again.
+      const verdict = await this.runner.freshVerdict(cloudIdOf(r.serial, r.udid), ANSWER_MAX_AGE_MS);
+      if (verdict.kind !== 'free') {
+        refused = { index, reason: refusalOf(verdict) ?? 'the cloud, asked again, has not answered yet' };
+        break;
+      }
       let output = '';
       let putFailed: string | undefined;
       try {
@@ -193,13 +206,21 @@ export class ReadinessFix extends RunnerAction {
     }
     // Forgotten while the fix ran (the phone gone from adb for good, look() dropped its entry): nothing of it to keep.
     const entry = this.fixes.of(r.serial);
-    if (entry) this.fixes.set(r.serial, afterFix(entry, readBacks, clock.monotonic(), cut !== undefined));
+    // A refusal midway is said once, as one at the start is (look's 'refused'), until a fix goes through.
+    if (entry) this.fixes.set(r.serial, { ...afterFix(entry, readBacks, clock.monotonic(), cut !== undefined), ...(refused && { refused: refused.reason }) });
     const name = `device ${r.udid ?? r.serial}`;
     const taken = readBacks.filter(stuckTo);
     const notTaken = readBacks.filter((b) => !stuckTo(b));
-    stats.counter(READINESS_FIXES).add(cut ? 'interrupted' : notTaken.length === 0 ? 'fixed' : 'not_taken');
+    stats.counter(READINESS_FIXES).add(cut ? 'interrupted' : refused ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken');
     const putBack = taken.map((b) => `${b.write.target.setting.key} ${b.write.from} → ${b.value}`).join(', ');
-    if (cut) {
+    if (refused) {
+      const notWritten = writes.slice(refused.index).map((w) => w.target.setting.key);
+      logger.info(
+        { serial: r.serial, udid: r.udid, settings: notWritten },
+        `${name}: readiness settings fix stopped before writing ${notWritten.join(', ')}: asked again (its last "not booked" was older than ${ANSWER_MAX_AGE_MS / 1000} s), ${refused.reason}` +
+          (putBack ? `; put back before: ${putBack}` : ''),
+      );
+    } else if (cut) {
       // One line: the phone going away is said where adb's list is read; this says what the fix leaves unknown.
       const confirmed = readBacks.some((b) => b.write === cut.write);
       const notTried = writes.slice(cut.index + 1).map((w) => w.target.setting.key);
