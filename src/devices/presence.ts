@@ -82,16 +82,10 @@ export interface PresenceEntry {
 /** A device's last inventory, as the report finds it for an owed device; none: it is not carried. */
 export type InventoryOf = (device: OwedDevice) => DeviceInfo | undefined;
 
-/** One device the report carries for the ledger: its last inventory with its writer's words, and why. */
-export interface CarriedDevice {
-  info: DeviceInfo;
-  reason: PresenceReason;
-}
-
 /** What the ledger answers a report. */
 export interface Carried {
-  /** The owed devices the report does not hold, each with the reason it is carried. */
-  carried: CarriedDevice[];
+  /** The owed devices the report does not hold, each with its last inventory in its writer's words and the reason it is carried. */
+  carried: Array<{ info: DeviceInfo; reason: PresenceReason }>;
   /** The entries past their bound, dropped now: their devices go UNPLUGGED unless present. */
   expired: PresenceEntry[];
 }
@@ -126,7 +120,7 @@ export function carry(entries: readonly PresenceEntry[], present: readonly Devic
   const held = new Set(present.map((d) => d.udid));
   const live = entries.filter((e) => !expired(e.bound, now));
   const ordered = PRESENCE_ORDER.flatMap((kind) => live.filter((e) => e.reason.kind === kind));
-  const carried: CarriedDevice[] = [];
+  const carried: Carried['carried'] = [];
   for (const entry of ordered) {
     const added: string[] = [];
     for (const owed of entry.devices) {
@@ -141,7 +135,7 @@ export function carry(entries: readonly PresenceEntry[], present: readonly Devic
 }
 
 /** Why each carried device is carried, by udid, as the annotate passes are handed it. */
-export function kindsOf(carried: readonly CarriedDevice[]): CarriedKinds {
+export function kindsOf(carried: Carried['carried']): CarriedKinds {
   return new Map(carried.map((c) => [c.info.udid, c.reason.kind]));
 }
 

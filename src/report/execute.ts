@@ -9,7 +9,7 @@
 // word, so that a source names no feature.
 import { withNotes } from '../cloud/device-message.js';
 import type { DeviceFeature } from '../devices/feature.js';
-import { notesFor, notesOf } from './notes.js';
+import { notesOf } from './notes.js';
 import { boundDevice, clippedNote } from './field-limits.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -67,7 +67,6 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
-    const noted = notesFor(source.platform, o);
     const notes = notesOf(source.platform, o);
     // Read right after its own answer: what this collect owes, noted as its list is (its scope is its record's key).
     const owed = (source.owed?.() ?? []).map((e) => ({
@@ -75,7 +74,8 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
       devices: e.devices.map((d) => ({ ...d, notes: [...(d.notes ?? []), ...notes(e.reason.scope)] })),
     }));
     if (source.owes) o.presence.replace(source.platform, source.owes, owed);
-    return { devices: bounded(devices.map(noted), source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
+    const noted = devices.map((d) => withNotes(d.info, notes(d.key)));
+    return { devices: bounded(noted, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.

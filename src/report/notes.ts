@@ -3,28 +3,17 @@
 // each feature's notes hook, in registration order (src/agent/features.ts),
 // joins the device's message after its source's word, by the record the
 // source said it of, so that no source is handed a feature.
-import { withNotes } from '../cloud/device-message.js';
-import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { Platform } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { SourceDevice } from '../platforms/source.js';
 
 /**
- * The notes of each device of the platform's source; `peers` are the
- * records the same source lists now (a note about identity needs them). A
- * device with no record (a remembered network phone adb does not list)
- * gets none.
+ * The notes of each device of the platform's source, by the key of the
+ * record it was said of (a listed device, or one the source owes); `peers`
+ * are the records the same source lists now (a note about identity needs
+ * them). A device with no record (a remembered network phone adb does not
+ * list) gets none.
  */
-export function notesFor(
-  platform: Platform,
-  o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
-): (device: SourceDevice) => DeviceInfo {
-  const notes = notesOf(platform, o);
-  return ({ key, info }) => withNotes(info, notes(key));
-}
-
-/** The same notes, by record key: what joins the words of a device the source owes (src/devices/presence.ts). */
 export function notesOf(
   platform: Platform,
   o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
