@@ -164,7 +164,7 @@ describe('the USB feature over a sysfs tree', () => {
   it('keeps a phone off adb but on USB in the report, says so once, lets it go once it leaves the port, and knows it again back on the port without debugging', () => {
     const root = sysfsTree();
     const port = join(root, '1-1.4.2');
-    const { feature, presence, log, report } = usbBed(root);
+    const { feature, presence, log, report, published } = usbBed(root);
     expect(report([pixel])).toEqual([pixel]);
     const off = report([]);
     expect(off).toHaveLength(1);
@@ -178,6 +178,7 @@ describe('the USB feature over a sysfs tree', () => {
     // Carried for a reason nearer the phone (its source failed, and carries its last state): not off adb.
     presence.owe({ kind: 'source-failed', scope: 'android' }, [{ udid: pixel.udid }], { while: 'adb fails' });
     expect(report([])).toEqual([pixel]);
+    expect(published()).toBeUndefined();
     presence.end({ kind: 'source-failed', scope: 'android' });
     rmSync(port, { recursive: true });
     expect(report([])).toEqual([]);
