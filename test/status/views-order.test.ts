@@ -54,7 +54,7 @@ function lab() {
   new BatteryProtections(registry, 'android').set('SAM1', { failures: 0, state: 'on' });
   new ChargePauses(registry, 'android').set('SAM1', {
     failures: 0,
-    pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, info: PHONE, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },
+    pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },
   });
   const rows = deviceRows([PHONE], registry, {
     names: parts.names,
