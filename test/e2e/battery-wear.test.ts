@@ -6,11 +6,10 @@ import { baseEnv, runAgent } from './agent-process.js';
 import { DaemonBed } from './daemon-bed.js';
 import type { SimDevice } from '../sim/sim-device.js';
 
-// The battery signals in the running daemon and in `list`: the real adb
+// The battery wear signals in the running daemon and in `list`: the real adb
 // server, simulated phones answering `dumpsys battery` with recordings of
 // real phones, the cloud double (which refuses any field the contract does
-// not have), /metrics over HTTP. Samsung's wear figures are the wear
-// feature's (src/features/wear/): its note on the message, its gauges.
+// not have), /metrics over HTTP.
 //
 // FULL0001  Samsung lab phone of zebrunner #150: 100 %, FULL, on USB, ASOC 96, 1 cycle
 // WORN0002  Samsung of 2018 (tistory): ASOC 77, 1764 cycles, charging on USB
@@ -75,6 +74,7 @@ describe('battery wear signals in the running daemon', () => {
     // The double checks every body against the contract and refuses unknown fields.
     expect(put.answer?.status).toBe(200);
     expect(find(put, 'FULL0001')!.message).toMatch(/^battery held full on external power for \d+ s \(limit 2 s\): /);
+    // Samsung's wear figures are the wear feature's: its notes on the message.
     expect(find(put, 'WORN0002')!.message).toMatch(/battery holds 77 % of its design capacity \(limit 80 %\): replace the battery or retire the phone/);
     expect(find(put, 'WORN0002')!.message).toMatch(/battery past 800 full charge cycles \(1764\)/);
     expect(find(put, 'FAST0003')!.message).toMatch(/^the charger offers 11\.0 V \(limit 6\.0 V\): /);
@@ -146,7 +146,7 @@ describe('battery wear signals in the running daemon', () => {
     ).toEqual(['device FULL0001: battery held full is over']);
   }, 30_000);
 
-  it('list: the problems and the BATTERY HEALTH column, --json with the figures', async () => {
+  it("list: the problems, the phone's word for its battery, its capacity and cycles in plain columns, each problem's sentence under the table; --json with the figures", async () => {
     const env = baseEnv({ ...bed.adb.env });
     const [json, table] = await Promise.all([runAgent(['list', '--json'], env), runAgent(['list'], env)]);
     expect(json.code, json.stderr).toBe(0);
@@ -158,12 +158,18 @@ describe('battery wear signals in the running daemon', () => {
     // One inventory cannot tell how long a battery has been full.
     expect(row('FULL0001')).toMatchObject({ batteryFullSeconds: 0, batteryCycles: 1, batteryHealthPercent: 96 });
     expect(table.code, table.stderr).toBe(0);
-    const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/\bCHARGING\s+BATTERY HEALTH\s+WEAR\s+FREE\b/);
+    const [head, notes] = table.stdout.trimEnd().split('\n\n');
+    const lines = head!.split('\n');
+    expect(lines[0]).toMatch(/\bCHARGING\s+HEALTH\s+CAPACITY\s+CYCLES\s+WEAR\s+FREE\b/);
     const line = (udid: string) => lines.find((l) => l.includes(` ${udid} `))!;
-    expect(line('WORN0002')).toMatch(/ 77%, 1764 cycles, battery_capacity now /);
-    expect(line('FAST0003')).toMatch(/ 11\.0 V .*charging_voltage_high$/);
-    expect(line('SICK0004')).toMatch(/ OVERHEAT, 5\.0 V .*battery_unhealthy$/);
+    expect(line('WORN0002')).toMatch(/ good\s+77%\s+1764\s+battery_capacity now\s/);
+    expect(line('FAST0003')).toMatch(/ good\s.*charging_voltage_high$/);
+    expect(line('SICK0004')).toMatch(/ overheat\s.*battery_unhealthy$/);
+    // The charger's volts are the problem's sentence, once, under the table: not a cell, not a log line (issue 61).
+    expect(head).not.toMatch(/ V\b/);
+    const note = (udid: string) => notes!.split('\n').find((l) => l.startsWith(`${phones[udid]!.serial}: `));
+    expect(note('FAST0003')).toMatch(/the charger offers 11\.0 V/);
+    expect(table.stderr).not.toMatch(/charger offers/);
   }, 60_000);
 
   it('doctor: a warning line with what to do for each battery problem one look shows (held full needs the daemon)', async () => {
@@ -178,7 +184,7 @@ describe('battery wear signals in the running daemon', () => {
     expect(warning(serial('WORN0002'), 'wear battery_cycles now')[1]).toMatch(/^ {7}-> battery past 800 full charge cycles \(1764\)/);
     expect(warning(serial('FAST0003'), 'charging_voltage_high')[1]).toMatch(/^ {7}-> the charger offers 11\.0 V/);
     expect(warning(serial('SICK0004'), 'battery_unhealthy')[1]).toMatch(/^ {7}-> the phone reports its battery health as OVERHEAT: /);
-    // Its readiness line is readiness's (the profile records no settings list: unread), its wear lines wear's.
+    // Its readiness line is readiness's, its wear lines wear's.
     expect(lines.filter((l) => l.includes(serial('FULL0001')) && !l.includes(': wear') && !l.includes(': readiness'))).toEqual([
       expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/),
     ]);

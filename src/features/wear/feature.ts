@@ -10,7 +10,7 @@
 // inventory already read: it opens no session.
 import { join } from 'node:path';
 import type { DeviceFeature } from '../../devices/feature.js';
-import { udidSample, type DeviceRow } from '../../devices/feature-view.js';
+import { udidSample, type RowColumn } from '../../devices/feature-view.js';
 import { facetKey } from '../../devices/facet.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -19,11 +19,10 @@ import { silentLogger, type Logger } from '../../log/logger.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { BatteryWear, WearReader, WearReading } from '../../platforms/wear.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
-import type { Paint } from '../../util/paint.js';
 import { every } from '../../util/clock.js';
 import { dayOf } from './forecast.js';
 import { latest, withExposure, withFigures, type DaySample, type Figures } from './history.js';
-import { judgeWear, REASONS, type Finding, type WearSettings } from './judge.js';
+import { judgeWear, REASONS, type Finding, type Reason, type WearSettings } from './judge.js';
 import { leftovers } from './leftovers.js';
 import { wearMetrics } from './metrics.js';
 import { wearOf } from './row.js';
@@ -194,7 +193,8 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
         },
       },
     ],
-    columns: () => [{ title: 'WEAR', place: { before: 'FREE' }, cell: wearCell, paint: wearPaint, optional: true }],
+    // Before FREE: after health's HEALTH (its place is after CHARGING), in the order the battery's columns always had.
+    columns: () => [capacityColumn, cyclesColumn, wearColumn],
     gauges: () => [
       {
         name: 'device_agent_device_battery_cycles',
@@ -252,19 +252,48 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
   };
 }
 
-/** Due now: bad; forecast: a warning. */
-function wearPaint(row: DeviceRow, text: string, p: Paint): string {
-  const days = wearOf(row).wear?.daysLeft;
-  return days === undefined ? text : days === 0 ? p.bad(text) : p.warn(text);
-}
+/** A finding's figure painted by when it needs action: due now bad, forecast a warning. */
+const paintFor =
+  (...reasons: Reason[]): RowColumn['paint'] =>
+  (row, text, p) => {
+    const days = wearOf(row)
+      .wear?.findings?.filter((f) => reasons.includes(f.reason))
+      .reduce((min, f) => Math.min(min, f.days), Infinity);
+    return days === undefined || days === Infinity ? text : days === 0 ? p.bad(text) : p.warn(text);
+  };
 
-/** `list`'s WEAR cell: the soonest action and its days, else the battery's capacity and cycles. */
-function wearCell(row: DeviceRow): string {
-  const r = wearOf(row);
-  const w = r.wear;
-  const parts: string[] = [];
-  if (r.batteryHealthPercent !== undefined) parts.push(`${r.batteryHealthPercent}%`);
-  if (r.batteryCycles !== undefined) parts.push(`${r.batteryCycles} cycles`);
-  if (w?.reason !== undefined && w.daysLeft !== undefined) parts.push(w.daysLeft === 0 ? `${w.reason} now` : `${w.reason} ${w.daysLeft}d`);
-  return parts.join(', ');
-}
+/** What the battery holds when full, in % of its design capacity, where the phone tells it. */
+const capacityColumn: RowColumn = {
+  title: 'CAPACITY',
+  place: { before: 'FREE' },
+  cell: (r) => {
+    const percent = wearOf(r).batteryHealthPercent;
+    return percent === undefined ? '' : `${percent}%`;
+  },
+  paint: paintFor('battery_capacity', 'swelling'),
+  optional: true,
+};
+
+const cyclesColumn: RowColumn = {
+  title: 'CYCLES',
+  place: { before: 'FREE' },
+  cell: (r) => {
+    const cycles = wearOf(r).batteryCycles;
+    return cycles === undefined ? '' : String(cycles);
+  },
+  paint: paintFor('battery_cycles'),
+  optional: true,
+};
+
+/** The soonest action a phone's wear needs: its reason and when ("app_ids in 12 d", "battery_capacity now"). */
+const wearColumn: RowColumn = {
+  title: 'WEAR',
+  place: { before: 'FREE' },
+  cell: (r) => {
+    const w = wearOf(r).wear;
+    if (w?.reason === undefined || w.daysLeft === undefined) return '';
+    return w.daysLeft === 0 ? `${w.reason} now` : `${w.reason} in ${w.daysLeft} d`;
+  },
+  paint: (r, t, p) => (t === '' ? t : wearOf(r).wear?.daysLeft === 0 ? p.bad(t) : p.warn(t)),
+  optional: true,
+};
