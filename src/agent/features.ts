@@ -5,7 +5,7 @@
 // feature's action is built from here too (src/agent/actions.ts iterates
 // this list).
 import { chargeFeature } from '../actions/charge/feature.js';
-import { recoveryFeature } from '../actions/recovery/feature.js';
+import { recoveryFeature } from '../features/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
 import { readinessFixFeature } from '../actions/readiness-fix/feature.js';
 import { trustFeature } from '../actions/trust/feature.js';

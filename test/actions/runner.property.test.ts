@@ -9,7 +9,7 @@ import { loadSettings } from '../../src/config/load.js';
 import { BookingGate, bookingGateOf } from '../../src/booking/gate.js';
 import { ActionRunner, type Action } from '../../src/actions/runner.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { Recovery } from '../../src/actions/recovery/recovery.js';
+import { Recovery } from '../../src/features/recovery/recovery.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';

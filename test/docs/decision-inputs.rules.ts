@@ -13,9 +13,12 @@ import { srcProgram } from './src-program.js';
 // the project's own types, and fails on anything callable.
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const policies = readdirSync(`${root}src/actions`, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => `${root}src/actions/${e.name}/policy.ts`)
+const policies = ['actions', 'features']
+  .flatMap((folder) =>
+    readdirSync(`${root}src/${folder}`, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `${root}src/${folder}/${e.name}/policy.ts`),
+  )
   .filter((f) => ts.sys.fileExists(f));
 
 function callableInputs(): string[] {

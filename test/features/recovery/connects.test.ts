@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterConnect, ConnectBackoffs, FRESH } from '../../../src/actions/recovery/connects.js';
+import { afterConnect, ConnectBackoffs, FRESH } from '../../../src/features/recovery/connects.js';
 
 const timing = { connectBaseMs: 2_000, connectMaxMs: 300_000 };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
-import { RecoveryPolicy, defaultRecoverySettings } from '../../../src/actions/recovery/policy.js';
-import { recoveryState } from '../../../src/actions/recovery/state.js';
+import { RecoveryPolicy, defaultRecoverySettings } from '../../../src/features/recovery/policy.js';
+import { recoveryState } from '../../../src/features/recovery/state.js';
 import { portHeldOff } from '../../../src/hub/charge-pauses.js';
-import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
+import { Escalations, historyOf } from '../../../src/features/recovery/escalations.js';
 
 const pause = (ended?: { switchedOn: boolean }) =>
   ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Recovery } from '../../../src/actions/recovery/recovery.js';
+import { Recovery } from '../../../src/features/recovery/recovery.js';
 import { bookingGateOf } from '../../../src/booking/gate.js';
 import { ActionRunner } from '../../../src/actions/runner.js';
 import { loadSettings } from '../../../src/config/load.js';

@@ -1,11 +1,11 @@
-import { Recovery } from '../../../src/actions/recovery/recovery.js';
+import { Recovery } from '../../../src/features/recovery/recovery.js';
 import { bookingGateOf } from '../../../src/booking/gate.js';
-import { RecoveryNotebook } from '../../../src/actions/recovery/notes.js';
+import { RecoveryNotebook } from '../../../src/features/recovery/notes.js';
 import { ActionRunner } from '../../../src/actions/runner.js';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
 import { hubPortsOf } from '../../../src/config/hub-ports.js';
 import { loadSettings } from '../../../src/config/load.js';
-import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../../src/actions/recovery/counts.js';
+import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../../src/features/recovery/counts.js';
 import { recordKey } from '../../../src/devices/record.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { PortPower } from '../../../src/hub/uhubctl.js';

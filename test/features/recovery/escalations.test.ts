@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
-import { RecoveryNotebook } from '../../../src/actions/recovery/notes.js';
+import { Escalations, historyOf } from '../../../src/features/recovery/escalations.js';
+import { RecoveryNotebook } from '../../../src/features/recovery/notes.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { TRANSPORT_CUT } from '../../../src/devices/transport-cut.js';
 

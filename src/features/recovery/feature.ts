@@ -8,7 +8,7 @@ import type { DeviceRegistry } from '../../devices/registry.js';
 import { RecoveryNotebook } from './notes.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
 import { RECOVERY_ACTIONS, RECOVERY_HELD, RECOVERY_USB } from './counts.js';
-import type { ActionParts } from '../parts.js';
+import type { ActionParts } from '../../actions/parts.js';
 import { Recovery, type RecoveryAdb } from './recovery.js';
 
 export function recoveryFeature(registry: Pick<DeviceRegistry, 'facet' | 'get'>, stats: Pick<AgentStats, 'counter'>): DeviceFeature<ActionParts<RecoveryAdb>> {

@@ -2,7 +2,7 @@ import { facetKey, type Facet } from '../../devices/facet.js';
 import { recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js';
-import type { Start } from '../counted-starts.js';
+import type { Start } from '../../actions/counted-starts.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
 export interface OfflineRun {

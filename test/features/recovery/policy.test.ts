@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../support/property-runs.js';
 import fc from 'fast-check';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
-import { Escalations, historyOf } from '../../../src/actions/recovery/escalations.js';
+import { Escalations, historyOf } from '../../../src/features/recovery/escalations.js';
 import { CountedStarts } from '../../../src/actions/counted-starts.js';
 import { VirtualTime } from '../../../src/util/clock.js';
-import { connectBackoff, ConnectBackoffs } from '../../../src/actions/recovery/connects.js';
+import { connectBackoff, ConnectBackoffs } from '../../../src/features/recovery/connects.js';
 import {
   HOUR_MS,
   OFFLINE_COOLDOWNS_BEFORE_CYCLE,
@@ -17,7 +17,7 @@ import {
   type ListedDevice,
   type RecoveryAction,
   type RecoverySettings,
-} from '../../../src/actions/recovery/policy.js';
+} from '../../../src/features/recovery/policy.js';
 
 /**
  * The policy as Recovery runs it: adb's list and the inventories' outcomes go

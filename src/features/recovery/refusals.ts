@@ -7,7 +7,7 @@ import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
 import type { AgentStats } from '../../stats/agent-stats.js';
-import { portRefusal } from '../trust.js';
+import { portRefusal } from '../../actions/trust.js';
 import { ACTION_NAME } from './action-names.js';
 import type { RecoveryAction } from './policy.js';
 

@@ -1,7 +1,7 @@
-import type { BackoffIntent } from '../../../src/actions/recovery/connects.js';
+import type { BackoffIntent } from '../../../src/features/recovery/connects.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LOST_TOGETHER_MS, RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../../src/actions/recovery/policy.js';
+import { LOST_TOGETHER_MS, RecoveryPolicy, defaultRecoverySettings, type ListedDevice, type RecoveryAction } from '../../../src/features/recovery/policy.js';
 import type { UsbBlame, UsbSeen } from '../../../src/devices/usb-evidence.js';
 
 // Recovery's steps from the USB layer's evidence, on virtual time: the
