@@ -4,7 +4,7 @@
 // folder with a DeviceFeature (src/devices/feature.ts) and a line here. A
 // feature's action is built from here too (src/agent/actions.ts iterates
 // this list).
-import { chargeFeature } from '../actions/charge/feature.js';
+import { chargeFeature } from '../features/charge/feature.js';
 import { recoveryFeature } from '../features/recovery/feature.js';
 import { samsungFeature } from '../actions/samsung/feature.js';
 import { readinessFixFeature } from '../actions/readiness-fix/feature.js';
@@ -21,8 +21,8 @@ import type { HostHeat } from '../health/host-heat.js';
 import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';
-import type { PowerPaths } from '../actions/charge/power-paths.js';
-import type { PausedPortsKeeper } from '../actions/charge/paused-ports.js';
+import type { PowerPaths } from '../features/charge/power-paths.js';
+import type { PausedPortsKeeper } from '../features/charge/paused-ports.js';
 import type { ActionParts } from '../actions/parts.js';
 import type { DeviceMapping } from '../actions/device-mapping.js';
 import type { Platforms } from './platforms.js';

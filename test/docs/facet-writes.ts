@@ -23,7 +23,7 @@ import ts from 'typescript';
 // device and decides nothing they write.
 
 export interface FacetWrite {
-  /** Repository path of the file whose code writes, e.g. "src/hub/charge-pauses.ts". */
+  /** Repository path of the file whose code writes, e.g. "src/features/charge/pauses.ts". */
   file: string;
   line: number;
   /** What it calls: "Facet.set", "ChargePauses.forget". */

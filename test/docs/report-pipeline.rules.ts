@@ -126,7 +126,7 @@ const REPORT_PATH = [
   'src/devices/feature.ts',
   'src/health/monitor.ts',
   'src/health/rules.ts',
-  'src/actions/charge/paused-report.ts',
+  'src/features/charge/paused-report.ts',
   'src/features/usb/off-adb.ts',
   'src/features/readiness/feature.ts',
   'src/report/decorate.ts',

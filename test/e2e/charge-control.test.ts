@@ -8,7 +8,7 @@ import { devicesOf, reported } from '../support/reports.js';
 // double answering the booking status, and the stand-in uhubctl switching
 // the phone's port on the hub bed (which pulls and replugs its cable). A
 // booking during a pause ending it at once is charge control's decision,
-// shown on virtual time in test/actions/charge/charge.test.ts.
+// shown on virtual time in test/features/charge/charge.test.ts.
 
 // A profile with a dumpsys battery recording, so that the level can be set.
 const { bed, hub } = hubDaemonBed('samsung-galaxy-s25-plus');

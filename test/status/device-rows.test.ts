@@ -5,7 +5,7 @@ import { DeviceRegistry } from '../../src/devices/registry.js';
 import { BATTERY, type BatteryState } from '../../src/health/monitor.js';
 import { deviceRows } from '../../src/status/device-rows.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
-import { ChargePauses } from '../../src/hub/charge-pauses.js';
+import { ChargePauses } from '../../src/features/charge/pauses.js';
 import { BatteryProtections } from '../../src/actions/samsung/state.js';
 import { DeviceMapping } from '../../src/actions/device-mapping.js';
 import type { ChargeWays } from '../../src/config/charge-ways.js';

@@ -9,7 +9,7 @@ import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
-import { PowerPaths } from '../../src/actions/charge/power-paths.js';
+import { PowerPaths } from '../../src/features/charge/power-paths.js';
 import { hostHeatFeature } from '../../src/health/host-heat-feature.js';
 import { shippedHealth } from '../health/defaults.js';
 

@@ -1,4 +1,4 @@
-import { chargeFeature } from '../../src/actions/charge/feature.js';
+import { chargeFeature } from '../../src/features/charge/feature.js';
 import type { DeviceMapping } from '../../src/actions/device-mapping.js';
 import { samsungFeature } from '../../src/actions/samsung/feature.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';

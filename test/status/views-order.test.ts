@@ -9,7 +9,7 @@ import { loadSettings } from '../../src/config/load.js';
 import { columnsOf } from '../../src/devices/feature.js';
 import { facetKey } from '../../src/devices/facet.js';
 import { BATTERY } from '../../src/health/monitor.js';
-import { ChargePauses } from '../../src/hub/charge-pauses.js';
+import { ChargePauses } from '../../src/features/charge/pauses.js';
 import { formatTable } from '../../src/cli/table.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { deviceRows } from '../../src/status/device-rows.js';

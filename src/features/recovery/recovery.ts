@@ -1,6 +1,6 @@
 import type { Settings } from '../../config/schema.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { ChargePauses, portHeldOff } from '../../hub/charge-pauses.js';
+import { ChargePauses, portHeldOff } from '../charge/pauses.js';
 import { recoveryState } from './state.js';
 import { Escalations, historyOf } from './escalations.js';
 import { RecoveryNotebook } from './notes.js';

@@ -1,6 +1,6 @@
 // The state recovery sees a phone in, beside adb's: charge control's hold on
 // its port counts first.
-import { portHeldOff, type ChargeEntry } from '../../hub/charge-pauses.js';
+import { portHeldOff, type ChargeEntry } from '../charge/pauses.js';
 
 /**
  * The state recovery sees a phone in: one whose port charge control holds off

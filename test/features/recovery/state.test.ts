@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { RecoveryPolicy, defaultRecoverySettings } from '../../../src/features/recovery/policy.js';
 import { recoveryState } from '../../../src/features/recovery/state.js';
-import { portHeldOff } from '../../../src/hub/charge-pauses.js';
+import { portHeldOff } from '../../../src/features/charge/pauses.js';
 import { Escalations, historyOf } from '../../../src/features/recovery/escalations.js';
 
 const pause = (ended?: { switchedOn: boolean }) =>

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PausedPortsFile } from '../../../src/actions/charge/paused-ports.js';
+import { PausedPortsFile } from '../../../src/features/charge/paused-ports.js';
 import { captureLogger } from '../../log/capture.js';
 import { chargeBed } from './charge-bed.js';
 

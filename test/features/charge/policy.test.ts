@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ChargeEntry, ChargePause } from '../../../src/hub/charge-pauses.js';
+import type { ChargeEntry, ChargePause } from '../../../src/features/charge/pauses.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
 import { decideWithVerdict } from '../../../src/actions/runner.js';
-import { decideCharge as decideChargePure, type ChargeLook, type ChargeSettings } from '../../../src/actions/charge/policy.js';
+import { decideCharge as decideChargePure, type ChargeLook, type ChargeSettings } from '../../../src/features/charge/policy.js';
 
 const s: ChargeSettings = { highPercent: 80, lowPercent: 40, maxPauseMs: 600_000, waitBackMs: 120_000 };
 const free: BookingVerdict = { kind: 'free' };

@@ -10,13 +10,13 @@
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { PortCommand } from '../../hub/port-command.js';
-import type { ActionParts } from '../parts.js';
+import type { ActionParts } from '../../actions/parts.js';
 import { ChargeControl } from './charge.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
-import type { DeviceMapping } from '../device-mapping.js';
+import type { DeviceMapping } from '../../actions/device-mapping.js';
 import { chargeRow } from './row.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-import { chargeEntries } from '../../hub/charge-pauses.js';
+import { chargeEntries } from './pauses.js';
 import { utcText } from '../../util/clock.js';
 import { withChargePauses } from './paused-report.js';
 import type { PowerPaths } from './power-paths.js';

@@ -5,9 +5,9 @@
 import type { DeviceFeature } from '../../devices/feature.js';
 import { udidSample, type DeviceRow } from '../../devices/feature-view.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-import { pauseOfUdid } from '../../hub/charge-pauses.js';
+import { pauseOfUdid } from './pauses.js';
 import { utcText } from '../../util/clock.js';
-import type { DeviceMapping } from '../device-mapping.js';
+import type { DeviceMapping } from '../../actions/device-mapping.js';
 
 /** What charge control adds to a device's row, and the state of its way another feature may add. */
 interface ChargeRow extends DeviceRow {

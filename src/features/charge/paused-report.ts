@@ -1,5 +1,5 @@
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
-import { ChargePauses, type ChargeEntry, type ChargePause } from '../../hub/charge-pauses.js';
+import { ChargePauses, type ChargeEntry, type ChargePause } from './pauses.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
 import { recordKey } from '../../devices/record.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import type { ChargePause } from '../../../src/hub/charge-pauses.js';
-import { OwedPauses, withChargePauses } from '../../../src/actions/charge/paused-report.js';
+import type { ChargePause } from '../../../src/features/charge/pauses.js';
+import { OwedPauses, withChargePauses } from '../../../src/features/charge/paused-report.js';
 
 const info = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
   udid,

@@ -1,9 +1,9 @@
-import { ActionRunner, RunnerAction, type ActionOptions } from '../runner.js';
+import { ActionRunner, RunnerAction, type ActionOptions } from '../../actions/runner.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 import { chargeWaysOf, isPortWay, type PortWay } from '../../config/charge-ways.js';
 import type { HubPort } from '../../config/hub-ports.js';
 import type { Settings } from '../../config/schema.js';
-import type { ChargePauses, ChargeEntry, ChargePause, PauseEnd } from '../../hub/charge-pauses.js';
+import type { ChargePauses, ChargeEntry, ChargePause, PauseEnd } from './pauses.js';
 import { OwedPauses } from './paused-report.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { PhoneControl } from '../../devices/control.js';
@@ -16,9 +16,9 @@ import { decideCharge, type ChargeSettings } from './policy.js';
 import type { PortSwitch } from '../../hub/uhubctl.js';
 import type { PausedPortsKeeper } from './paused-ports.js';
 import { claimOf, type Claim } from '../../devices/claims.js';
-import { portRefusal } from '../trust.js';
-import { DeviceMapping } from '../device-mapping.js';
-import { keyRefusalText } from '../mapping-key.js';
+import { portRefusal } from '../../actions/trust.js';
+import { DeviceMapping } from '../../actions/device-mapping.js';
+import { keyRefusalText } from '../../actions/mapping-key.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import { PowerPaths } from './power-paths.js';
 

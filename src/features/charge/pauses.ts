@@ -1,7 +1,7 @@
-import type { DeviceInfo } from '../cloud/types.js';
-import { facetKey, type Facet } from '../devices/facet.js';
-import { keyParts, recordKey, type Platform } from '../devices/record.js';
-import type { DeviceRegistry } from '../devices/registry.js';
+import type { DeviceInfo } from '../../cloud/types.js';
+import { facetKey, type Facet } from '../../devices/facet.js';
+import { keyParts, recordKey, type Platform } from '../../devices/record.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
 
 /** A charge pause: the hub port behind a phone switched off on purpose (charge control). */
 export interface ChargePause {
@@ -30,11 +30,11 @@ export interface ChargePause {
    * absence means it is gone.
    */
   ended?: { why: PauseEnd; at: number; atWall: number; switchedOn: boolean; waitUntil: number; onWall?: number };
-  /** Whether the port really cut the phone's power, from the moment it was switched off (actions/charge/power-check.ts). */
+  /** Whether the port really cut the phone's power, from the moment it was switched off (features/charge/power-check.ts). */
   cut?: CutCheck;
 }
 
-/** The check of one pause's power cut (actions/charge/power-check.ts decides it). */
+/** The check of one pause's power cut (features/charge/power-check.ts decides it). */
 export interface CutCheck {
   /** Wall ms when the port was switched off: the readings' times are the phone's wall times. */
   offAtWall: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PausedPort } from '../../../src/actions/charge/paused-ports.js';
+import type { PausedPort } from '../../../src/features/charge/paused-ports.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import { captureLogger } from '../../log/capture.js';
 import { chargeBed } from './charge-bed.js';

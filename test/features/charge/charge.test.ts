@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CHARGE_ENDS } from '../../../src/actions/charge/counts.js';
-import { ChargePauses } from '../../../src/hub/charge-pauses.js';
+import { CHARGE_ENDS } from '../../../src/features/charge/counts.js';
+import { ChargePauses } from '../../../src/features/charge/pauses.js';
 import { chargeBed } from './charge-bed.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { captureLogger } from '../../log/capture.js';
-import type { PausedPort } from '../../../src/actions/charge/paused-ports.js';
+import type { PausedPort } from '../../../src/features/charge/paused-ports.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 
 describe('charge control: the way per phone', () => {

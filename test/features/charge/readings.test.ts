@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChargePauses } from '../../../src/hub/charge-pauses.js';
+import { ChargePauses } from '../../../src/features/charge/pauses.js';
 import { chargeBed } from './charge-bed.js';
 
 // A phone that stays on adb while its port is off (one on Wi-Fi adb, or data

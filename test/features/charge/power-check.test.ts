@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkBack, checkCut, cutCheck, powerOf, type PowerBounds } from '../../../src/actions/charge/power-check.js';
+import { checkBack, checkCut, cutCheck, powerOf, type PowerBounds } from '../../../src/features/charge/power-check.js';
 import { onExternalPower, parseBattery } from '../../../src/platforms/android/inventory/parsers/battery.js';
 
 // The power path check's decisions (issue 43), pure. What a reading says of

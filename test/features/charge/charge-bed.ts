@@ -4,7 +4,7 @@ import type { HubPort } from '../../../src/config/hub-ports.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { UsbPlace } from '../../../src/devices/record.js';
 import { BookingGate } from '../../../src/booking/gate.js';
-import { ChargeControl, type ChargeControlOptions } from '../../../src/actions/charge/charge.js';
+import { ChargeControl, type ChargeControlOptions } from '../../../src/features/charge/charge.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';

@@ -8,7 +8,7 @@
 
 import { chargingOf } from '../../cloud/device-facts.js';
 import type { Battery, BatteryDetail } from '../../cloud/types.js';
-import type { CutCheck } from '../../hub/charge-pauses.js';
+import type { CutCheck } from './pauses.js';
 
 /** What one reading of the phone says of its power, or that it is gone from its port (off its source's list). */
 export type PowerSeen = 'on-power' | 'off-power' | 'gone' | 'unknown';

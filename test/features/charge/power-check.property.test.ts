@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { CHARGE_ENDS, CHARGE_PAUSES } from '../../../src/actions/charge/counts.js';
+import { CHARGE_ENDS, CHARGE_PAUSES } from '../../../src/features/charge/counts.js';
 import { describe, expect, it } from 'vitest';
-import { ChargeControl } from '../../../src/actions/charge/charge.js';
-import { PowerPaths } from '../../../src/actions/charge/power-paths.js';
+import { ChargeControl } from '../../../src/features/charge/charge.js';
+import { PowerPaths } from '../../../src/features/charge/power-paths.js';
 import { BookingGate } from '../../../src/booking/gate.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { loadSettings } from '../../../src/config/load.js';

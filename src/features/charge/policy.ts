@@ -1,5 +1,5 @@
 // When to pause a phone's charging and when to resume it, decided without
-// I/O from its entry (hub/charge-pauses.ts), one look at the phone, the
+// I/O from its entry (features/charge/pauses.ts), one look at the phone, the
 // monotonic clock and the booking gate's verdict, a value: a decision that
 // turns on a verdict not given yet says 'needs-verdict', and the runner asks the gate
 // and decides again (runner.ts, decide). Issue 27: a pause never
@@ -7,7 +7,7 @@
 // pause ends it at the next look, and the longest pause always ends it,
 // whatever the battery, the cloud or a failed switch say.
 
-import type { ChargeEntry, PauseEnd } from '../../hub/charge-pauses.js';
+import type { ChargeEntry, PauseEnd } from './pauses.js';
 import type { BookingVerdict } from '../../booking/gate.js';
 
 export interface ChargeSettings {
