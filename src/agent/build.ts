@@ -12,7 +12,7 @@ import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
 import { answeredAll, featureMetrics } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
-import { hostHeatOf } from '../health/host-heat-feature.js';
+import { hostHeatOf } from '../features/host-heat/feature.js';
 import type { Logger } from '../log/logger.js';
 import { carryClock } from '../log/limited.js';
 import { StateDirTrouble } from '../log/state-dir-trouble.js';

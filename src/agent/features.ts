@@ -6,18 +6,18 @@
 // this list).
 import { chargeFeature } from '../features/charge/feature.js';
 import { recoveryFeature } from '../features/recovery/feature.js';
-import { samsungFeature } from '../actions/samsung/feature.js';
-import { readinessFixFeature } from '../actions/readiness-fix/feature.js';
-import { trustFeature } from '../actions/trust/feature.js';
+import { samsungFeature } from '../features/samsung/feature.js';
+import { readinessFixFeature } from '../features/readiness-fix/feature.js';
+import { trustFeature } from '../features/trust/feature.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { OFF_SOURCE } from '../devices/off-source.js';
 import { usbFeature } from '../features/usb/feature.js';
 import type { UsbContext, UsbLayer } from '../features/usb/layer.js';
 import { readinessFeature } from '../features/readiness/feature.js';
-import { hostHeatFeature } from '../health/host-heat-feature.js';
-import { healthFeature } from '../health/feature.js';
-import type { HostHeat } from '../health/host-heat.js';
+import { hostHeatFeature } from '../features/host-heat/feature.js';
+import { healthFeature } from '../features/health/feature.js';
+import type { HostHeat } from '../features/host-heat/host-heat.js';
 import { readinessReader } from './platforms.js';
 import type { Settings } from '../config/schema.js';
 import { AgentStats } from '../stats/agent-stats.js';

@@ -5,7 +5,7 @@
 // running daemon has (its device_agent_device_battery_full_seconds).
 
 import { chargingOf } from '../cloud/device-facts.js';
-import { evaluate, type HealthSettings } from '../health/rules.js';
+import { evaluate, type HealthSettings } from '../features/health/rules.js';
 import type { BatteryFacts } from '../platforms/doctor.js';
 import type { CheckItem } from './checklist.js';
 

@@ -17,7 +17,7 @@ import { usbItems, type ControllerLoad } from './usb.js';
 import { autosuspendItems, type PhonePort } from './autosuspend.js';
 import { batteryItems } from './battery.js';
 import { readinessItems } from './readiness.js';
-import type { HealthSettings } from '../health/rules.js';
+import type { HealthSettings } from '../features/health/rules.js';
 import {
   adbServerFailed,
   adbServerItem,

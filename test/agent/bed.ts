@@ -16,7 +16,7 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { StatusViews } from '../../src/status/views.js';
 import { VirtualTime } from '../../src/util/clock.js';
-import { shippedHealth } from '../health/defaults.js';
+import { shippedHealth } from '../features/health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { platformNames } from '../../src/agent/platforms.js';
 

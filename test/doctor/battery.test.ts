@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { batteryItems } from '../../src/doctor/battery.js';
 import { fixture } from '../platforms/android/inventory/fixture.js';
-import { shippedHealth } from '../health/defaults.js';
+import { shippedHealth } from '../features/health/defaults.js';
 
 const items = (name: string, settings = shippedHealth) => batteryItems('R1', ADB_DOCTOR.battery(fixture('battery', name)), settings);
 

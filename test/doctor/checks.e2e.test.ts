@@ -10,7 +10,7 @@ import type { Settings } from '../../src/config/schema.js';
 import { checkAdb, checkCloud, inspectNodeId, MODEL_COMMAND, unwritable, type AdbCheckOptions, type DoctorAdb } from '../../src/doctor/checks.js';
 import { freePort } from '../sim/adb-server.js';
 import { hostDevicesPayload, ScriptedAdbServer } from './scripted-adb.js';
-import { shippedHealth } from '../health/defaults.js';
+import { shippedHealth } from '../features/health/defaults.js';
 import { fixture } from '../platforms/android/inventory/fixture.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../support/property-runs.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { healthFeature } from '../../src/health/feature.js';
+import { healthFeature } from '../../src/features/health/feature.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { DeviceSource } from '../../src/platforms/source.js';
 import { cleanString, cleanStrings, REPLACEMENT } from '../../src/report/clean-strings.js';
@@ -12,7 +12,7 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import type { ReportPlan } from '../../src/timing/planner.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { systemClock } from '../../src/util/clock.js';
-import { shippedHealth } from '../health/defaults.js';
+import { shippedHealth } from '../features/health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { fakeSource } from '../support/devices.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
 import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../src/features/recovery/counts.js';
-import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../src/actions/samsung/counts.js';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../src/features/samsung/counts.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';

@@ -10,8 +10,8 @@ import { featureMetrics } from '../../src/devices/feature.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 import { PowerPaths } from '../../src/features/charge/power-paths.js';
-import { hostHeatFeature } from '../../src/health/host-heat-feature.js';
-import { shippedHealth } from '../health/defaults.js';
+import { hostHeatFeature } from '../../src/features/host-heat/feature.js';
+import { shippedHealth } from '../features/health/defaults.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.

@@ -1,9 +1,9 @@
 import { chargeFeature } from '../../src/features/charge/feature.js';
 import type { DeviceMapping } from '../../src/actions/device-mapping.js';
-import { samsungFeature } from '../../src/actions/samsung/feature.js';
+import { samsungFeature } from '../../src/features/samsung/feature.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import type { DeviceRegistry } from '../../src/devices/registry.js';
-import { healthFeature } from '../../src/health/feature.js';
+import { healthFeature } from '../../src/features/health/feature.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 
 /**
