@@ -13,8 +13,6 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   warnOfServiceStateDir(setup, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
-  // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
-  parts.unplugged.seed(parts.reported.load());
   try {
     const complete = await listOnce(parts);
     // A one-shot command has nothing else to do: it waits for every inventory, each bounded by its own deadline.

@@ -10,7 +10,8 @@ import { DeviceRegistry } from '../../src/devices/registry.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
-import { platformNames } from '../../src/agent/platforms.js';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 
 // The join as the features are registered (src/agent/features.ts): the USB
 // layer owes in the presence ledger a phone adb stopped listing while sysfs
@@ -37,13 +38,15 @@ function bed() {
   mkdirSync(port, { recursive: true });
   writeFileSync(join(port, 'serial'), 'USBOFF01\n');
   const registry = new DeviceRegistry();
-  const features = buildFeatures(registry, {
-    platforms: platformNames,
-    settings: { usb: { kernelLog: '', sysfsRoot: sysfs }, readiness: { checks: ['stayAwake', 'usbDebugging'] } },
-    stateDir: dir,
-    logger: captureLogger().logger,
-    clock: systemClock,
-  });
+  const features = buildFeatures(
+    featureContext<AndroidControl>({
+      set: { 'usb.kernelLog': '', 'usb.sysfsRoot': sysfs, 'readiness.checks': ['stayAwake', 'usbDebugging'] },
+      registry,
+      stateDir: dir,
+      logger: captureLogger().logger,
+      clock: systemClock,
+    }),
+  );
   // One report's pass as the reporter runs it: the features owe, the presence ledger is asked once, then the annotate pass.
   const report = (present: DeviceInfo[]): DeviceInfo[] => {
     oweAll(features, { absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });

@@ -18,9 +18,11 @@ import ts from 'typescript';
 // method taken without being called, or a facet handed on as a type of
 // another `set` or `delete` (or as any).
 //
-// Not a helper: a DeviceFeature (src/devices/feature.ts). Its hooks are the
-// feature's own code, run when the pipeline says; the pipeline hands them a
-// device and decides nothing they write.
+// Not a helper: a DeviceFeature (src/devices/feature.ts, and the Feature
+// the factories return, src/features/context.ts) or a feature's DeviceAction
+// (src/actions/runner.ts). Their hooks are the feature's own code, run when
+// the pipeline or the runner says; those hand them a device or an intent the
+// feature decided, and decide nothing they write.
 
 export interface FacetWrite {
   /** Repository path of the file whose code writes, e.g. "src/features/charge/pauses.ts". */
@@ -141,11 +143,14 @@ export function facetWrites(program: ts.Program, root: string): FacetWrites {
     );
   const isFacetType = (type: ts.Type): boolean => isTypeOf(type, ['Facet', 'FacetStore']);
   const isFacetKeyType = (type: ts.Type): boolean => isTypeOf(type, ['FacetKey']);
+  const hooks: Record<string, string> = {
+    'src/devices/feature.ts': 'DeviceFeature',
+    'src/features/context.ts': 'Feature',
+    'src/actions/runner.ts': 'DeviceAction',
+  };
   const isDeviceFeature = (type: ts.Type | undefined): boolean =>
     [type?.getSymbol(), type?.aliasSymbol].some((s) =>
-      s?.declarations?.some(
-        (d) => d.getSourceFile().fileName === `${root}src/devices/feature.ts` && (d as ts.NamedDeclaration).name?.getText() === 'DeviceFeature',
-      ),
+      s?.declarations?.some((d) => hooks[d.getSourceFile().fileName.slice(root.length)] === (d as ts.NamedDeclaration).name?.getText()),
     );
 
   // Following a value back to what was put there.

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { loadSettings } from '../../src/config/load.js';
+import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../support/property-runs.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
@@ -120,7 +122,7 @@ function reporter(nodeId: string, sink: ReportSink, devices: () => DeviceInfo[],
     sources: [source(devices)],
     registry,
     // Health judges each reading, as in the daemon: its messages are cleaned too.
-    features: [healthFeature(registry, { settings: shippedHealth })],
+    features: [healthFeature(featureContext({ registry, settings: { ...loadSettings({ env: {} }), health: shippedHealth } }))],
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => host },
     unplugged: new UnpluggedLedger(),

@@ -6,7 +6,7 @@ import { BATTERY, type BatteryState } from '../../src/features/health/monitor.js
 import { deviceRows } from '../../src/status/device-rows.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
 import { ChargePauses } from '../../src/features/charge/pauses.js';
-import { BatteryProtections } from '../../src/features/samsung/state.js';
+import { PROTECTION } from '../../src/features/samsung/state.js';
 import { DeviceMapping } from '../../src/actions/device-mapping.js';
 import type { ChargeWays } from '../../src/config/charge-ways.js';
 import { captureLogger } from '../log/capture.js';
@@ -91,7 +91,7 @@ describe('deviceRows: charge control', () => {
     const reg = registry(undefined);
     const samsung = chargeWaysOf([`${info.udid}=samsung`]);
     expect(rows([info], reg, samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'pending' });
-    new BatteryProtections(reg, 'android').set(info.udid, { failures: 0, state: 'not-taken', message: 'did not take' });
+    reg.facet(PROTECTION).set(`android/${info.udid}`, { failures: 0, state: 'not-taken', message: 'did not take' });
     expect(rows([info], reg, samsung)[0]).toMatchObject({ chargeWay: 'samsung', chargeState: 'not-taken' });
     expect(rows([info], reg, chargeWaysOf([`${info.udid}=uhubctl`]))[0]).not.toHaveProperty('chargeState');
   });

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
@@ -7,11 +9,9 @@ import { androidMetrics } from '../../src/platforms/android/metrics.js';
 import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
-import { DeviceRegistry } from '../../src/devices/registry.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 import { PowerPaths } from '../../src/features/charge/power-paths.js';
 import { hostHeatFeature } from '../../src/features/host-heat/feature.js';
-import { shippedHealth } from '../features/health/defaults.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -33,16 +33,16 @@ describe('docs/reference/metrics.md', () => {
         sharedUdids: new Map(),
       }),
       // The features' own series (DeviceFeature.metrics).
-      ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
+      ...featureMetrics(buildFeatures(featureContext<AndroidControl>())).metrics(),
       ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
       // Several phones hot together (with the daemon's health settings).
-      ...(hostHeatFeature(shippedHealth, undefined, () => 0).metrics?.() ?? []),
+      ...(hostHeatFeature(featureContext()).metrics?.() ?? []),
       // Charge control's power path checks (with the daemon's state directory).
       ...new PowerPaths().metrics(),
       // The per-device series, with those the features add (DeviceFeature.gauges).
-      ...deviceMetrics([], [], buildFeatures(new DeviceRegistry())),
+      ...deviceMetrics([], [], buildFeatures(featureContext<AndroidControl>())),
     ].map((m) => [m.name, m.type] as const);
     expect(new Map(documented)).toEqual(new Map(served));
   });

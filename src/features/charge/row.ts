@@ -24,8 +24,8 @@ const chargeOf = (row: DeviceRow): ChargeRow => row;
 
 export function chargeRow(
   registry: Pick<DeviceRegistry, 'facet'>,
-  /** The actions' look-up; without it no way is shown. */
-  mapping: DeviceMapping | undefined,
+  /** The actions' look-up of a device's way. */
+  mapping: DeviceMapping,
 ): Pick<DeviceFeature, 'serialOf' | 'fields' | 'columns' | 'gauges'> {
   return {
     serialOf: (udid) => pauseOfUdid(registry, udid)?.serial,
@@ -34,7 +34,7 @@ export function chargeRow(
         key: 'chargeWay',
         place: { after: 'product' },
         value: (s) => {
-          const way = mapping?.wayApplied(s.claim, s.claims, s.info.modelName);
+          const way = mapping.wayApplied(s.claim, s.claims, s.info.modelName);
           return way === 'off' ? undefined : way;
         },
       },

@@ -4,33 +4,23 @@
 // them: what the rules keep of a device's battery beyond the report's
 // figures and the problems that hold, as fields of its row, `list`'s BATTERY
 // HEALTH and PROBLEMS columns (list-columns.ts) and per-device gauges.
-import type { DeviceFeature } from '../../devices/feature.js';
 import { udidSample, type RowSubject } from '../../devices/feature-view.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
-import { silentLogger, type Logger } from '../../log/logger.js';
-import type { HostHeat } from '../host-heat/host-heat.js';
+import { hostHeatOf } from '../host-heat/host-heat.js';
+import type { Feature, FeatureContext } from '../context.js';
 import { batteryOf, HealthMonitor, problemsOf } from './monitor.js';
-import { PROBLEMS, type HealthSettings } from './rules.js';
+import { PROBLEMS } from './rules.js';
 import { batteryHealthColumn, problemsColumn } from './list-columns.js';
 import { healthOf } from './row.js';
 
-/** What health judges readings with: the health.* settings, the log, the injected wall clock, and the host's judge of hot batteries (host-heat.ts). */
-export interface HealthJudging {
-  settings: HealthSettings;
-  logger?: Logger;
-  now?: () => number;
-  heat?: Pick<HostHeat, 'hold'>;
-}
-
-/** judging: none, as for a feature built for its views alone: no reading is judged. */
-export function healthFeature(registry: Pick<DeviceRegistry, 'facet' | 'byUdid'>, judging?: HealthJudging): DeviceFeature {
+export function healthFeature(ctx: FeatureContext): Feature {
+  const { registry, clock } = ctx;
   const signals = (s: RowSubject) => batteryOf(registry, s.device?.key)?.signals;
   const battery = { after: 'batteryHealth' };
   const afterCharging = { after: 'device_agent_device_battery_charging' };
-  const monitor = judging && new HealthMonitor(judging.settings, judging.logger ?? silentLogger(), judging.now, judging.heat);
+  const monitor = new HealthMonitor(ctx.settings.health, ctx.logger, () => clock.wall(), hostHeatOf(ctx));
   return {
     name: 'health',
-    ...(monitor && { judge: (devices, sources) => monitor.apply(devices, registry, sources.shell) }),
+    judge: (devices, sources) => monitor.apply(devices, registry, sources.shell),
     fields: () => [
       { key: 'batteryFullSeconds', place: battery, value: (s) => signals(s)?.heldFullSeconds },
       { key: 'chargerMillivolts', place: battery, value: (s) => signals(s)?.chargerMillivolts },

@@ -8,25 +8,20 @@
 import { withNotes } from '../../cloud/device-message.js';
 import { isReadyState } from '../../cloud/device-facts.js';
 import type { DeviceInfo } from '../../cloud/types.js';
-import type { DeviceFeature } from '../../devices/feature.js';
 import { limited } from '../../log/limited.js';
-import type { Logger } from '../../log/logger.js';
 import { gauge, type Metric } from '../../util/metric.js';
-import { HostHeat, hostHeatNote, type HeatReading } from './host-heat.js';
-
-/** The host-level judge of hot batteries, as the settings size it. */
-export function hostHeatOf(settings: HealthSettings): HostHeat {
-  return new HostHeat(settings, settings.hostHotPhones, settings.hostHotWindowMinutes * 60_000);
-}
-import type { HealthSettings } from '../health/rules.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { hostHeatNote, hostHeatOf, type HeatReading } from './host-heat.js';
 
 /**
- * settings: health.*, the host-level episode's size and window included
- * (health.hostHotPhones, health.hostHotWindowMinutes). heat: the judge the
- * health monitor reads too (hostHeatOf), so that a phone turning hot while
- * the episode holds is named by the host's line, not a warning of its own.
+ * health.*, the host-level episode's size and window included
+ * (health.hostHotPhones, health.hostHotWindowMinutes). The judge is the one
+ * the health monitor reads too (hostHeatOf), so that a phone turning hot
+ * while the episode holds is named by the host's line, not a warning of its own.
  */
-export function hostHeatFeature(settings: HealthSettings, logger: Logger | undefined, now: () => number, heat: HostHeat = hostHeatOf(settings)): DeviceFeature {
+export function hostHeatFeature(ctx: FeatureContext): Feature {
+  const heat = hostHeatOf(ctx);
+  const { logger, clock } = ctx;
   return {
     name: 'host-heat',
     annotate: (devices) => {
@@ -35,15 +30,13 @@ export function hostHeatFeature(settings: HealthSettings, logger: Logger | undef
         // A device that is not ready carries its last reading, not a new one.
         return isReadyState(d.state) && typeof celsius === 'number' ? [{ udid: d.udid, celsius }] : [];
       });
-      const line = heat.observe(readings, now());
+      const line = heat.observe(readings, clock.monotonic());
       const own = heat.release();
-      if (logger) {
-        const log = limited(logger);
-        if (line?.kind === 'start') log.warn('host-hot', { phones: line.phones.map((p) => p.udid), count: line.phones.length }, line.message);
-        else if (line) log.info('host-hot-over', { stillHot: line.stillHot, lastedMs: line.lastedMs }, line.message);
-        // Health's own words and key for a phone turning hot, said here once the host's pass has spoken.
-        for (const w of own) log.warn('device-health-problem', { udid: w.udid, problem: 'battery_hot' }, w.message, w.udid);
-      }
+      const log = limited(logger);
+      if (line?.kind === 'start') log.warn('host-hot', { phones: line.phones.map((p) => p.udid), count: line.phones.length }, line.message);
+      else if (line) log.info('host-hot-over', { stillHot: line.stillHot, lastedMs: line.lastedMs }, line.message);
+      // Health's own words and key for a phone turning hot, said here once the host's pass has spoken.
+      for (const w of own) log.warn('device-health-problem', { udid: w.udid, problem: 'battery_hot' }, w.message, w.udid);
       if (!heat.episode) return [...devices];
       const hot = new Set(heat.hotPhones());
       const note = hostHeatNote(hot.size);

@@ -11,6 +11,8 @@
 // hot. One line when it starts, one when it ends: never a line per report,
 // and at most two lines per HOST_HOT_PHONES phones turning hot.
 import { isHot, type HealthSettings } from '../health/rules.js';
+import { sharedKey } from '../../util/shared-parts.js';
+import type { FeatureContext } from '../context.js';
 
 /** Phones turned hot together that make a host-level episode (health.hostHotPhones's default). */
 export const HOST_HOT_PHONES = 3;
@@ -136,4 +138,13 @@ function startMessage(phones: readonly HeatReading[], windowMs: number, limit: n
 function overMessage(stillHot: number, lastedMs: number): string {
   const still = stillHot === 0 ? 'no phone is hot now' : `${stillHot} still hot, each a phone of its own to look at`;
   return `host: phones hot together is over after ${Math.max(1, Math.round(lastedMs / 60_000))} min: ${still}`;
+}
+
+/** The host's one judge of hot batteries: the host-heat feature says the host's line, and health a phone's own hot warning after it, unless the host's line names it. */
+const HOST_HEAT = sharedKey<HostHeat>('host-heat');
+
+/** The judge, as the settings size it, the same for every feature of one build. */
+export function hostHeatOf(ctx: Pick<FeatureContext, 'settings' | 'shared'>): HostHeat {
+  const s = ctx.settings.health;
+  return ctx.shared.of(HOST_HEAT, () => new HostHeat(s, s.hostHotPhones, s.hostHotWindowMinutes * 60_000));
 }

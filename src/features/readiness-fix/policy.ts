@@ -99,8 +99,6 @@ export interface FixEntry {
   failures: number;
   /** Settings that did not stick, by check name, with the value they read as then: not written again until it changes. */
   stuck: Readonly<Record<string, string>>;
-  /** The refusal said of the phone (booked, unknown) while it lasts: said once. */
-  refused?: string;
 }
 
 export interface FixSettings {
@@ -142,7 +140,7 @@ export type FixDecision =
   | { kind: 'read' }
   /** Write these, then read each back. */
   | { kind: 'fix'; writes: readonly Write[] }
-  /** Settings differ, but the cloud says booked or cannot say: nothing is written; said once. */
+  /** Settings differ, but the cloud says booked or cannot say: nothing is written; said once (the runner's hold). */
   | { kind: 'refused'; reason: string };
 
 export const HOUR_MS = 3_600_000;
@@ -239,7 +237,7 @@ export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack
     if (value !== undefined && meets(write.target, value)) delete stuck[check];
     else stuck[check] = read;
   }
-  return { ...entry, readAt: now, values, stuck, refused: undefined, ...(cut && { failures: entry.failures + 1 }) };
+  return { ...entry, readAt: now, values, stuck, ...(cut && { failures: entry.failures + 1 }) };
 }
 
 /** Whether a read-back met the baseline. */

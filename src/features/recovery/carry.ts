@@ -10,7 +10,7 @@ import type { AgentStats } from '../../stats/agent-stats.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { ACTION_NAME, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
-import { RECOVERY_ACTIONS, RECOVERY_USB } from './counts.js';
+import { RECOVERY_USB } from './counts.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
 import type { Timers } from '../../util/clock.js';
 import type { RecoveryNotebook } from './notes.js';
@@ -55,103 +55,104 @@ export interface CarryContext {
 export const CYCLE_CONFIRM_MS = 20_000;
 const CYCLE_POLL_MS = 1_000;
 
-export async function carry(c: CarryContext, action: RecoveryAction): Promise<void> {
-  const target = targetOf(action);
+/** Carries one action out; throws when the adb server or the hub tool failed (carryFailed says what that leaves). */
+export async function carryOut(c: CarryContext, action: RecoveryAction): Promise<void> {
   const { adb, logger } = c;
-  try {
-    switch (action.kind) {
-      case 'reconnect-offline':
-        if (action.all) {
-          limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
-          await adb.reconnectOffline();
-        } else {
-          // adb's host-wide command would touch the offline devices the booking gate holds back too.
-          limited(logger).info(
-            'recovery-reconnect-offline',
-            { reason: action.reason },
-            `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`,
-          );
-          for (const serial of action.serials) await adb.reconnect(serial);
-        }
-        break;
-      case 'kick':
-        limited(logger).warn(
-          'recovery-kick',
-          { serial: action.serial, reason: action.reason },
-          `kicking the adb transport of ${action.serial} (adb -s ${action.serial} reconnect): ${action.reason}; other devices are not touched`,
-          action.serial,
-        );
-        await adb.reconnect(action.serial);
-        break;
-      case 'power-cycle': {
-        limited(logger).warn(
-          'recovery-power-cycle',
-          { serial: action.serial, hub: action.hub, port: action.port, reason: action.reason },
-          `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial}: ${action.reason}; other ports are not touched`,
-          action.serial,
-        );
-        const since = c.usb?.wall();
-        const output = await c.portPower!.cycle(action.hub, action.port);
-        logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
-        if (c.usb && since !== undefined && action.usbPort !== undefined) confirmCycle(c.usb, c, action, action.usbPort, since);
-        break;
-      }
-      case 'needs-person':
-        return;
-      case 'hub-lost':
-        // Said once per episode (recovery.ts keeps which hubs were said), instead of a line per phone.
-        logger.warn({ hub: action.hub, serials: action.serials }, `${action.reason}; recovery does not kick or cycle them one by one`);
-        c.stats.counter(RECOVERY_USB).add('hub_lost');
-        return;
-      case 'connect': {
-        const answer = await adb.connect(action.address);
-        // adb keeps the transport of an address it lists offline and says so: nothing was connected.
-        const held = action.listed === 'offline' && answer.startsWith('already');
-        c.connects.noteOutcome(action.address, true, c.now(), held);
-        if (held) {
-          logger.debug({ address: action.address, answer }, 'adb holds the offline transport of the network device; connected again once adb drops it');
-          break;
-        }
+  switch (action.kind) {
+    case 'reconnect-offline':
+      if (action.all) {
+        limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
+        await adb.reconnectOffline();
+      } else {
+        // adb's host-wide command would touch the offline devices the booking gate holds back too.
         limited(logger).info(
-          'recovery-connected',
-          { address: action.address, reason: action.reason },
-          c.failing.forget(action.address) !== undefined
-            ? `network device ${action.address} connected again`
-            : `network device ${action.address} connected (${action.reason})`,
-          action.address,
+          'recovery-reconnect-offline',
+          { reason: action.reason },
+          `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`,
         );
+        for (const serial of action.serials) await adb.reconnect(serial);
+      }
+      break;
+    case 'kick':
+      limited(logger).warn(
+        'recovery-kick',
+        { serial: action.serial, reason: action.reason },
+        `kicking the adb transport of ${action.serial} (adb -s ${action.serial} reconnect): ${action.reason}; other devices are not touched`,
+        action.serial,
+      );
+      await adb.reconnect(action.serial);
+      break;
+    case 'power-cycle': {
+      limited(logger).warn(
+        'recovery-power-cycle',
+        { serial: action.serial, hub: action.hub, port: action.port, reason: action.reason },
+        `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial}: ${action.reason}; other ports are not touched`,
+        action.serial,
+      );
+      const since = c.usb?.wall();
+      const output = await c.portPower!.cycle(action.hub, action.port);
+      logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
+      if (c.usb && since !== undefined && action.usbPort !== undefined) confirmCycle(c.usb, c, action, action.usbPort, since);
+      break;
+    }
+    case 'needs-person':
+      return;
+    case 'hub-lost':
+      // Said once per episode (recovery.ts keeps which hubs were said), instead of a line per phone.
+      logger.warn({ hub: action.hub, serials: action.serials }, `${action.reason}; recovery does not kick or cycle them one by one`);
+      c.stats.counter(RECOVERY_USB).add('hub_lost');
+      return;
+    case 'connect': {
+      const answer = await adb.connect(action.address);
+      // adb keeps the transport of an address it lists offline and says so: nothing was connected.
+      const held = action.listed === 'offline' && answer.startsWith('already');
+      c.connects.noteOutcome(action.address, true, c.now(), held);
+      if (held) {
+        logger.debug({ address: action.address, answer }, 'adb holds the offline transport of the network device; connected again once adb drops it');
         break;
       }
+      limited(logger).info(
+        'recovery-connected',
+        { address: action.address, reason: action.reason },
+        c.failing.forget(action.address) !== undefined
+          ? `network device ${action.address} connected again`
+          : `network device ${action.address} connected (${action.reason})`,
+        action.address,
+      );
+      break;
     }
-    c.stats.counter(RECOVERY_ACTIONS).add(ACTION_NAME[action.kind], 'ok');
-  } catch (err) {
-    c.stats.counter(RECOVERY_ACTIONS).add(ACTION_NAME[action.kind], 'failed');
-    const text = err instanceof Error ? err.message : String(err);
-    if (action.kind === 'connect') {
-      c.connects.noteOutcome(action.address, false, c.now());
-      if (c.failing.say(action.address, text)) {
-        limited(logger).warn(
-          'recovery-connect-failed',
-          { address: action.address, err: text },
-          `network device ${action.address} could not be connected (${text}); the agent keeps trying, less and less often (at most every 5 min). Check that the device is on and its adb over TCP is enabled`,
-          action.address,
-        );
-      }
-    } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
-      // The very text the policy's needs-person gives it next (holds.ts, noteAttention): one line, not two.
-      const why = await c.blocked.block(action, text);
-      c.notes.setAttention(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
-    } else {
-      if (action.kind === 'power-cycle') {
-        c.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
-      }
+  }
+}
+
+/** What a failed action leaves: the line naming the layer at fault, a connect's backoff, a port no retry can cycle, a person needed. */
+export async function carryFailed(c: CarryContext, action: RecoveryAction, err: unknown): Promise<void> {
+  const target = targetOf(action);
+  const { logger } = c;
+  const text = err instanceof Error ? err.message : String(err);
+  if (action.kind === 'connect') {
+    c.connects.noteOutcome(action.address, false, c.now());
+    if (c.failing.say(action.address, text)) {
       limited(logger).warn(
-        'recovery-failed',
-        { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
-        `recovery action ${ACTION_NAME[action.kind]}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
-        target || undefined,
+        'recovery-connect-failed',
+        { address: action.address, err: text },
+        `network device ${action.address} could not be connected (${text}); the agent keeps trying, less and less often (at most every 5 min). Check that the device is on and its adb over TCP is enabled`,
+        action.address,
       );
     }
+  } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
+    // The very text the policy's needs-person gives it next (holds.ts, noteAttention): one line, not two.
+    const why = await c.blocked.block(action, text);
+    c.notes.setAttention(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
+  } else {
+    if (action.kind === 'power-cycle') {
+      c.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+    }
+    limited(logger).warn(
+      'recovery-failed',
+      { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
+      `recovery action ${ACTION_NAME[action.kind]}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
+      target || undefined,
+    );
   }
 }
 

@@ -1,249 +1,268 @@
-import type { Settings } from '../../config/schema.js';
-import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { ChargePauses, portHeldOff } from '../charge/pauses.js';
-import { recoveryState } from './state.js';
-import { Escalations, historyOf } from './escalations.js';
-import { RecoveryNotebook } from './notes.js';
-import { ActionRunner, RunnerAction, type ActionOptions } from '../../actions/runner.js';
-import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
-import { SaidOnce } from '../../log/said-once.js';
-import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
-import { bookingGateOf, cloudIdOf, type BookingGate } from '../../booking/gate.js';
-import type { PortPower } from '../../hub/uhubctl.js';
-import type { HubPort } from '../../config/hub-ports.js';
-import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
-import { DeviceMapping } from '../../actions/device-mapping.js';
+import type { ActionLook, DeviceAction, Intent } from '../../actions/runner.js';
+import { portRefusal } from '../../actions/trust.js';
 import { keyRefusalText } from '../../actions/mapping-key.js';
-import { targetOf } from './action-names.js';
-import { BlockedPorts } from './blocked-ports.js';
-import { carry, type CarryContext, type RecoveryAdb } from './carry.js';
-import { noteAttention, noteHolds, type HoldContext, type HoldVerdict, type Verdicts } from './holds.js';
-import { Refusals } from './refusals.js';
-import type { UsbEvidence, UsbSeen } from '../../devices/usb-evidence.js';
+import { cloudIdOf } from '../../booking/gate.js';
+import { claimOf, conflictsOf, conflictText, type Claim, type Conflict } from '../../devices/claims.js';
+import { recordKey } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
+import { SaidOnce } from '../../log/said-once.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
+import type { FeatureContext } from '../context.js';
+import { portHeldOff } from '../charge/pauses.js';
+import { ChargePauses } from '../charge/pauses.js';
+import { ACTION_NAME, targetOf } from './action-names.js';
+import { BlockedPorts } from './blocked-ports.js';
+import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
+import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
+import { RECOVERY_ACTIONS } from './counts.js';
+import { Escalations, historyOf } from './escalations.js';
+import { noteAttention, noteHolds, type HoldVerdict, type Verdicts } from './holds.js';
+import { RecoveryNotebook } from './notes.js';
+import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
+import { recoveryState } from './state.js';
 
 export type { RecoveryAdb } from './carry.js';
 
-export interface RecoveryOptions extends ActionOptions {
-  adb: RecoveryAdb;
-  settings: Pick<Settings, 'networkDevices' | 'recovery'>;
-  /** Switches hub ports (uhubctl), when recovery.powerCycle is on. */
-  portPower?: PortPower;
-  /** The hub port behind each phone (settings: hubPorts), by udid or serial. */
-  hubPorts?: ReadonlyMap<string, HubPort>;
-  /** The look-up shared with charge control (a key naming two phones said once); else one of its own from hubPorts. */
-  mapping?: DeviceMapping;
-  /** The booking gate, when shared with charge control (one bound on the host's status requests); else its own. */
-  gate?: BookingGate;
-  /** The USB layer's word on each phone (the wiring hands it in): a phone the kernel does not see is not reached through adb, and a power cycle is checked in its log. */
-  usb?: UsbEvidence;
-}
+/** One of recovery's actions as the runner carries it out. */
+type RecoveryIntent = Intent & { action: RecoveryAction };
 
 /**
- * Self-healing that never disrupts: carries out what the RecoveryPolicy
- * decides (reconnect offline devices, kick one wedged transport,
- * power-cycle one phone's hub port, keep network devices connected), one
- * action per target at a time, each bounded by its deadline and never
- * awaited by a report (carry.ts). The runner counts its kicks and cycles for
- * the policy's limits; the registry's Escalations keep who each phone was
- * and its offline run. It never restarts the adb server.
+ * Self-healing that never disrupts: what the RecoveryPolicy decides
+ * (reconnect offline devices, kick one wedged transport, power-cycle one
+ * phone's hub port, keep network devices connected), one action per target
+ * at a time, each bounded by its deadline and never awaited by a report
+ * (carry.ts). The runner counts its kicks and cycles for the policy's
+ * limits; the registry's Escalations keep who each phone was and its offline
+ * run. It never restarts the adb server.
  */
-export class Recovery extends RunnerAction {
-  readonly name = 'recovery';
-  readonly tickMs: number;
-  private readonly policy: RecoveryPolicy;
-  private readonly gate: BookingGate;
-  private readonly escalations: Escalations;
-  private readonly pauses: ChargePauses;
-  private readonly refusals: Refusals;
+export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<RecoveryIntent> {
+  const { registry, logger, stats, clock, mapping, settings } = ctx;
+  const adb = ctx.platforms.phones;
+  const r = settings.recovery;
+  const portPower = r.powerCycle ? ctx.uhubctl : undefined;
+  // 0 turns kicking off: no number of failures reaches it.
+  const kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
+  const policy = new RecoveryPolicy(
+    {
+      reconnectOffline: r.reconnectOffline,
+      offlineCooldownMs: r.offlineCooldownSeconds * 1000,
+      kickAfterFailures: kickAfter,
+      kickCooldownMs: r.kickCooldownSeconds * 1000,
+      maxKicksPerHour: r.maxKicksPerHour,
+      ...CONNECT_TIMING,
+      powerCycle: r.powerCycle,
+    },
+    settings.networkDevices,
+  );
+  const now = (): number => clock.monotonic();
+  const escalations = new Escalations(registry, adb.platform);
+  const pauses = new ChargePauses(registry, adb.platform);
   /** Hub ports not cycled again until the settings (a restart) or the hub's status listing change. */
-  private readonly blocked: BlockedPorts;
-  private readonly holds: HoldContext;
-  private readonly carrying: CarryContext;
-  private readonly mapping: DeviceMapping | undefined;
-  /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
-  private readonly hubsSaid: SaidOnce;
+  const blocked = new BlockedPorts(portPower, logger, now);
+  const notes = new RecoveryNotebook(registry);
   /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
-  private readonly connects: ConnectBackoffs;
-
-  constructor(private readonly options: RecoveryOptions) {
-    const gate = options.gate ?? bookingGateOf(options.settings, options.clock);
-    super(options.runner ?? new ActionRunner({ clock: options.clock, gate, booking: options.booking }));
-    this.gate = gate;
-    const r = options.settings.recovery;
-    // 0 turns kicking off: no number of failures reaches it.
-    const kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
-    this.policy = new RecoveryPolicy(
-      {
-        reconnectOffline: r.reconnectOffline,
-        offlineCooldownMs: r.offlineCooldownSeconds * 1000,
-        kickAfterFailures: kickAfter,
-        kickCooldownMs: r.kickCooldownSeconds * 1000,
-        maxKicksPerHour: r.maxKicksPerHour,
-        ...CONNECT_TIMING,
-        powerCycle: r.powerCycle && options.portPower !== undefined,
-      },
-      options.settings.networkDevices,
-    );
-    this.tickMs = options.tickMs ?? 2_000;
-    const { registry, logger, stats, adb, portPower } = options;
-    const now = (): number => options.clock.monotonic();
-    this.escalations = new Escalations(registry, adb.platform);
-    this.pauses = new ChargePauses(registry, adb.platform);
-    this.refusals = new Refusals(stats, logger, now);
-    this.blocked = new BlockedPorts(portPower, logger, now);
-    const notes = new RecoveryNotebook(registry);
-    this.holds = { notes, stats, logger, kickAfter };
-    const usb = options.usb && { evidence: options.usb, wall: () => options.clock.wall(), timers: options.clock };
-    this.connects = new ConnectBackoffs(options.settings.networkDevices, CONNECT_TIMING);
-    this.carrying = {
+  const connects = new ConnectBackoffs(settings.networkDevices, CONNECT_TIMING);
+  /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
+  const hubsSaid = new SaidOnce(now);
+  const failing = new SaidOnce(now);
+  /** What carrying out reads: the USB layer's word only once every feature is built (the layer offers it). */
+  const carrying = (): CarryContext => {
+    const usb = ctx.shared.get(USB_EVIDENCE);
+    return {
       adb,
       portPower,
       logger,
       stats,
       now,
-      connects: this.connects,
-      failing: new SaidOnce(now),
+      connects,
+      failing,
       notes,
-      blocked: this.blocked,
-      ...(usb && { usb }),
+      blocked,
+      ...(usb && { usb: { evidence: usb, wall: () => clock.wall(), timers: clock } }),
     };
-    this.hubsSaid = new SaidOnce(now);
-    const { hubPorts } = options;
-    this.mapping =
-      options.mapping ?? (hubPorts && new DeviceMapping({ hubPorts, networkDevices: options.settings.networkDevices, logger, clock: options.clock }));
-  }
-
-  look(): void {
-    if (this.stopped) return;
-    const { registry, clock } = this.options;
-    const now = clock.monotonic();
-    const records = registry.list(this.options.adb.platform);
-    const { escalations, pauses } = this;
-    escalations.prune(now - HOUR_MS);
-    const udidOf = (r: DeviceSnapshot): string | undefined => r.udid ?? escalations.of(r.serial)?.udid;
-    const stateOf = (r: DeviceSnapshot): string => recoveryState(r.state, pauses.of(r.serial));
-    escalations.listed(
-      records.map((r) => ({ serial: r.serial, state: stateOf(r), udid: udidOf(r) })),
-      now,
-    );
-    this.blocked.recheck(now);
-    const claims = records.map((r) => claimOf(r, udidOf(r)));
-    // The port a key names: a cycle through a key naming another phone, or two, is planned and then refused (Refusals).
-    const keyRefused = new Map<string, string>();
-    const listed = records.map((r, i) => {
-      const found = this.mapping?.portOf(claims[i]!, claims);
-      if (found?.kind === 'refused') keyRefused.set(r.serial, keyRefusalText(found.key, found.names));
-      const place = found && found.kind !== 'none' ? found.value : undefined;
-      const blocked = place && this.blocked.why(place.hub, place.port);
-      const hubPort = place && (blocked ? { ...place, blocked } : place);
-      const usb = this.usbOf(r, udidOf(r));
-      return {
-        serial: r.serial,
-        state: stateOf(r),
-        key: r.key,
-        failures: r.failures,
-        failingSince: r.failure?.first,
-        hubPort,
-        ...(usb && { usb }),
-        ...this.historyOf(r.serial),
-      };
-    });
-    const ids = new Map(records.map((r) => [r.key, cloudIdOf(r.serial, udidOf(r))]));
-    const devices = this.gate.byTurn(listed, (d) => ids.get(d.key));
-    const conflicts = conflictsOf(claims);
-    const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
-    // The offline cooldown counts from the runner's start of the last reconnect.
-    const lastOfflineReconnect = this.runner.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
-    const facts = { portOff, connects: this.connects.view, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
-    // The disruptions due, cleared (or not) before the policy decides, as values.
-    const { cleared, verdicts } = this.clear(this.policy.due(devices, now, facts), ids, conflicts, keyRefused);
-    const attention = new Map<string, string>();
-    const quiet = new Set<string>();
-    const lostHubs = new Set<string>();
-    for (const planned of this.connects.take(this.policy.tick(devices, now, { ...facts, cleared }))) {
-      if (planned.kind === 'hub-lost') {
-        lostHubs.add(planned.hub);
-        if (this.hubsSaid.say(planned.hub)) void carry(this.carrying, planned);
-        continue;
-      }
-      if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
-      const action = this.refusals.trusted(planned, conflicts, claims, keyRefused);
-      if (!action) continue;
-      if (action.kind === 'needs-person') {
-        attention.set(action.key, action.reason);
-        continue;
-      }
-      if (action.kind === 'reconnect-offline') for (const serial of action.serials) escalations.reconnected(serial);
-      const started = this.runner.run(...this.work(action));
-      if (started && (action.kind === 'kick' || action.kind === 'power-cycle'))
-        escalations.acted(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', now, registry.get(action.key)?.udid);
-    }
-    // An episode ends when the hub has no phones lost together left: the next one is said again.
-    this.hubsSaid.retain((hub) => lostHubs.has(hub));
-    this.refusals.listed(new Set(records.map((r) => r.serial)));
-    noteHolds(this.holds, records, verdicts);
-    noteAttention(this.holds, records, attention, quiet);
-  }
-
-  /**
-   * The runner's work for an action: the host's offline reconnect counted,
-   * and kept for its whole cooldown; a kick or a cycle counted with the
-   * phone's failure count, since within one run of failures the next action
-   * waits for as many failures again (adb may not see a TCP phone's
-   * connection die, and its run would go on).
-   */
-  private work(action: RecoveryAction): Parameters<ActionRunner['run']> {
-    const go = () => carry(this.carrying, action);
-    if (action.kind === 'reconnect-offline') {
-      return [OFFLINE_RECONNECT_TARGET, go, undefined, { keepMs: this.options.settings.recovery.offlineCooldownSeconds * 1000 }];
-    }
-    const target = `${action.kind} ${targetOf(action)}`;
-    if (action.kind !== 'kick' && action.kind !== 'power-cycle') return [target, go];
-    return [target, go, undefined, { failures: this.options.registry.get(action.key)?.failures ?? 0 }];
-  }
-
-  /** What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run. */
-  private historyOf(serial: string): ReturnType<typeof historyOf> {
-    const counted = (kind: string) => this.runner.countedOf(`${kind} ${serial}`);
-    return historyOf(counted('kick'), counted('power-cycle'), this.escalations.of(serial)?.offline);
-  }
+  };
 
   /**
    * The USB layer's word on a phone on USB (a network phone's transport is
    * not its USB cable): its USB serials are its adb serial and its udid.
    */
-  private usbOf(r: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined {
-    if (!this.options.usb || isTcpSerial(r.serial)) return undefined;
-    const serials = [...new Set([r.serial, ...(udid !== undefined ? [udid, udid.replace(/-/g, '')] : [])])];
-    const port = r.usb?.usb;
-    return this.options.usb.seen(serials, port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined);
-  }
+  const usbOf = (d: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined => {
+    const evidence = ctx.shared.get(USB_EVIDENCE);
+    if (!evidence || isTcpSerial(d.serial)) return undefined;
+    const serials = [...new Set([d.serial, ...(udid !== undefined ? [udid, udid.replace(/-/g, '')] : [])])];
+    const port = d.usb?.usb;
+    return evidence.seen(serials, port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined);
+  };
+
+  /**
+   * The runner's intent for an action: the host's offline reconnect counted,
+   * and kept for its whole cooldown; a kick or a cycle counted with the
+   * phone's failure count, since within one run of failures the next action
+   * waits for as many failures again (adb may not see a TCP phone's
+   * connection die, and its run would go on).
+   */
+  const intentOf = (action: RecoveryAction): RecoveryIntent => {
+    const count = { key: RECOVERY_ACTIONS, labels: [ACTION_NAME[action.kind]] };
+    if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
+    const target = `${action.kind} ${targetOf(action)}`;
+    if (action.kind !== 'kick' && action.kind !== 'power-cycle') return { target, action, count };
+    return { target, action, count, counted: { failures: registry.get(action.key)?.failures ?? 0 } };
+  };
+
+  /**
+   * The trust rule applied to the plan (actions/trust.ts): no host action for
+   * a device whose identity is in conflict, no power cycle of a port a USB
+   * phone is not behind, and an offline reconnect only of the devices whose
+   * identity holds. The runner says and counts each refusal once.
+   */
+  const trusted = (
+    action: RecoveryAction,
+    conflicts: ReadonlyMap<string, Conflict>,
+    claims: readonly Claim[],
+    keyRefused: ReadonlyMap<string, string>,
+    look: ActionLook,
+  ): RecoveryAction | undefined => {
+    const refuse = (serial: string, name: string, why: string): void =>
+      look.refuse({
+        key: recordKey(adb.platform, serial),
+        action: name,
+        why,
+        line: {
+          key: 'recovery-refused',
+          fields: { serial, action: name, reason: why },
+          text: `recovery does not ${name.replace('_', ' ')} ${serial}: ${why}; no host action is taken for it until its identity holds`,
+          subject: serial,
+        },
+      });
+    if (action.kind === 'reconnect-offline') {
+      const serials = action.serials.filter((s) => !conflicts.has(s));
+      for (const s of action.serials) if (conflicts.has(s)) refuse(s, 'reconnect_offline', conflictText(conflicts.get(s)!));
+      // adb's host-wide reconnect would reach the conflicted ones too: one by one instead.
+      if (serials.length === action.serials.length) return action;
+      return serials.length ? { ...action, all: false, serials } : undefined;
+    }
+    if (action.kind !== 'kick' && action.kind !== 'power-cycle') return action;
+    const conflict = conflicts.get(action.serial);
+    const claim = claims.find((c) => c.serial === action.serial);
+    const why = conflict
+      ? conflictText(conflict)
+      : action.kind === 'power-cycle'
+        ? (keyRefused.get(action.serial) ?? (claim && portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)))
+        : undefined;
+    if (why === undefined) return action;
+    refuse(action.serial, ACTION_NAME[action.kind], why);
+    return undefined;
+  };
 
   /**
    * The booking gate's word on each disruption due, in the policy's order.
    * A device whose identity is in conflict (or a cycle through a key naming
    * two phones) is not asked about: the trust rule refuses its action next,
-   * with its own line, and asking would spend the cloud's budget and say
-   * "left alone: booked" of a phone left alone for another reason.
+   * and asking would spend the cloud's budget and say "left alone: booked" of
+   * a phone left alone for another reason.
    */
-  private clear(
+  const clear = (
     due: readonly DueDisruption[],
     ids: ReadonlyMap<string, string | undefined>,
     conflicts: ReadonlyMap<string, Conflict>,
     keyRefused: ReadonlyMap<string, string>,
-  ): { cleared: Map<string, Set<Disruption>>; verdicts: Verdicts } {
+    look: ActionLook,
+  ): { cleared: Map<string, Set<Disruption>>; verdicts: Verdicts } => {
     const cleared = new Map<string, Set<Disruption>>();
     const verdicts = new Map<string, HoldVerdict>();
     for (const { key, serial, action } of due) {
       let free = conflicts.has(serial) || (action === 'power-cycle' && keyRefused.has(serial));
       if (!free) {
-        const verdict = this.runner.verdict(ids.get(key), this);
+        const verdict = look.verdict(ids.get(key));
         verdicts.set(key, { verdict, action });
         free = verdict.kind === 'free';
       }
       if (free) cleared.set(key, (cleared.get(key) ?? new Set<Disruption>()).add(action));
     }
     return { cleared, verdicts };
-  }
+  };
+
+  return {
+    name: 'recovery',
+    actsOn: 'link',
+    tickMs: 2_000,
+    wanted: true,
+    decide(look) {
+      const { now: at } = look;
+      const records = registry.list(adb.platform);
+      escalations.prune(at - HOUR_MS);
+      const udidOf = (d: DeviceSnapshot): string | undefined => d.udid ?? escalations.of(d.serial)?.udid;
+      const stateOf = (d: DeviceSnapshot): string => recoveryState(d.state, pauses.of(d.serial));
+      escalations.listed(
+        records.map((d) => ({ serial: d.serial, state: stateOf(d), udid: udidOf(d) })),
+        at,
+      );
+      blocked.recheck(at);
+      const claims = records.map((d) => claimOf(d, udidOf(d)));
+      // The port a key names: a cycle through a key naming another phone, or two, is planned and then refused (trusted).
+      const keyRefused = new Map<string, string>();
+      const listed = records.map((d, i) => {
+        const found = mapping.portOf(claims[i]!, claims);
+        if (found.kind === 'refused') keyRefused.set(d.serial, keyRefusalText(found.key, found.names));
+        const place = found.kind !== 'none' ? found.value : undefined;
+        const why = place && blocked.why(place.hub, place.port);
+        const hubPort = place && (why ? { ...place, blocked: why } : place);
+        const usb = usbOf(d, udidOf(d));
+        const counted = (kind: string) => look.countedOf(`${kind} ${d.serial}`);
+        return {
+          serial: d.serial,
+          state: stateOf(d),
+          key: d.key,
+          failures: d.failures,
+          failingSince: d.failure?.first,
+          hubPort,
+          ...(usb && { usb }),
+          // What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run.
+          ...historyOf(counted('kick'), counted('power-cycle'), escalations.of(d.serial)?.offline),
+        };
+      });
+      const ids = new Map(records.map((d) => [d.key, cloudIdOf(d.serial, udidOf(d))]));
+      const devices = look.byTurn(listed, (d) => ids.get(d.key));
+      const conflicts = conflictsOf(claims);
+      const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
+      // The offline cooldown counts from the runner's start of the last reconnect.
+      const lastOfflineReconnect = look.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
+      const facts = { portOff, connects: connects.view, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
+      // The disruptions due, cleared (or not) before the policy decides, as values.
+      const { cleared, verdicts } = clear(policy.due(devices, at, facts), ids, conflicts, keyRefused, look);
+      const attention = new Map<string, string>();
+      const quiet = new Set<string>();
+      const lostHubs = new Set<string>();
+      const intents: RecoveryIntent[] = [];
+      for (const planned of connects.take(policy.tick(devices, at, { ...facts, cleared }))) {
+        if (planned.kind === 'hub-lost') {
+          lostHubs.add(planned.hub);
+          if (hubsSaid.say(planned.hub)) intents.push({ target: planned.hub, action: planned, now: true });
+          continue;
+        }
+        if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
+        const action = trusted(planned, conflicts, claims, keyRefused, look);
+        if (!action) continue;
+        if (action.kind === 'needs-person') {
+          attention.set(action.key, action.reason);
+          continue;
+        }
+        if (action.kind === 'reconnect-offline') for (const serial of action.serials) escalations.reconnected(serial);
+        const intent = intentOf(action);
+        // One action per target: one in flight already is not started, and its phone's history stays as it is.
+        if (look.isBusy(intent.target)) continue;
+        if (action.kind === 'kick' || action.kind === 'power-cycle')
+          escalations.acted(action.serial, action.kind === 'kick' ? 'kick' : 'cycle', at, registry.get(action.key)?.udid);
+        intents.push(intent);
+      }
+      // An episode ends when the hub has no phones lost together left: the next one is said again.
+      hubsSaid.retain((hub) => lostHubs.has(hub));
+      noteHolds(look, kickAfter, records, verdicts);
+      noteAttention(notes, logger, kickAfter, records, attention, quiet);
+      return intents;
+    },
+    apply: ({ action }) => carryOut(carrying(), action),
+    failed: ({ action }, error) => carryFailed(carrying(), action, error),
+  };
 }

@@ -5,12 +5,12 @@ import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRow } from '../../devices/feature-view.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { DeviceMapping } from '../../actions/device-mapping.js';
-import { BatteryProtections } from './state.js';
+import { PROTECTION } from './state.js';
 
 export function protectionRow(
   registry: Pick<DeviceRegistry, 'facet'>,
-  /** The actions' look-up of a device's way; without it no state is shown. */
-  mapping: DeviceMapping | undefined,
+  /** The actions' look-up of a device's way. */
+  mapping: DeviceMapping,
 ): Pick<DeviceFeature, 'fields' | 'gauges'> {
   return {
     fields: () => [
@@ -18,9 +18,9 @@ export function protectionRow(
         key: 'chargeState',
         place: { before: 'up' },
         value: (s) => {
-          if (mapping?.wayApplied(s.claim, s.claims, s.info.modelName) !== 'samsung') return undefined;
+          if (mapping.wayApplied(s.claim, s.claims, s.info.modelName) !== 'samsung') return undefined;
           // Pending until it is read, and for a phone no source lists now.
-          return (s.device && new BatteryProtections(registry, s.device.platform).of(s.serial)?.state) ?? 'pending';
+          return (s.device && registry.facet(PROTECTION).get(s.device.key)?.state) ?? 'pending';
         },
       },
     ],

@@ -1,6 +1,4 @@
-import { facetKey, type Facet } from '../../devices/facet.js';
-import { keyParts, recordKey, type Platform } from '../../devices/record.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
+import { facetKey } from '../../devices/facet.js';
 
 /**
  * Where Samsung's battery protection (charge.ways = samsung) stands on one
@@ -30,41 +28,9 @@ export interface ProtectionEntry {
 }
 
 /**
- * The samsung way's facet: kept by the phone's stable key past its records,
- * since a phone that replugs is the same phone with the same setting. The
- * write cooldown counts the writes' starts, which the runner keeps by the
- * phone's target past its records too (runner.ts, startsOf).
+ * The samsung way's facet, by the phone's record: a reconnect keeps it, and
+ * it goes with the record once adb no longer lists the phone. The write
+ * cooldown counts the writes' starts, which the runner keeps by the phone's
+ * target past its records (runner.ts, startsOf).
  */
-const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'device');
-
-/**
- * Samsung battery protection per phone, by the serial of the platform's
- * phone (the facet's key is the stable key of the serial). The carrier (protection.ts) writes
- * it; the report, the rows and the metrics read it.
- */
-export class BatteryProtections {
-  private readonly facet: Facet<ProtectionEntry>;
-
-  constructor(
-    registry: Pick<DeviceRegistry, 'facet'>,
-    private readonly platform: Platform,
-  ) {
-    this.facet = registry.facet(PROTECTION);
-  }
-
-  of(serial: string): Readonly<ProtectionEntry> | undefined {
-    return this.facet.get(recordKey(this.platform, serial));
-  }
-
-  set(serial: string, entry: ProtectionEntry): void {
-    this.facet.set(recordKey(this.platform, serial), entry);
-  }
-
-  forget(serial: string): void {
-    this.facet.delete(recordKey(this.platform, serial));
-  }
-
-  serials(): string[] {
-    return this.facet.entries().map(([key]) => keyParts(key).serial);
-  }
-}
+export const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'record');

@@ -1,21 +1,34 @@
+import { BookingGate } from '../../../src/booking/gate.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { loadSettings } from '../../../src/config/load.js';
 import type { HubPort } from '../../../src/config/hub-ports.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { UsbPlace } from '../../../src/devices/record.js';
-import { BookingGate } from '../../../src/booking/gate.js';
-import { ChargeControl, type ChargeControlOptions } from '../../../src/features/charge/charge.js';
+import type { ChargeParts } from '../../../src/features/charge/charge.js';
+import { chargeFeatureWith } from '../../../src/features/charge/feature.js';
+import type { BookingStatusSource } from '../../../src/cloud/booking-status.js';
+import { PowerPaths } from '../../../src/features/charge/power-paths.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
-import { AgentStats } from '../../../src/stats/agent-stats.js';
+import type { Logger } from '../../../src/log/logger.js';
+import type { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
+
+export interface ChargeBedOptions extends Partial<ChargeParts> {
+  logger?: Logger;
+  booking?: BookingStatusSource;
+  stats?: AgentStats;
+  tickMs?: number;
+}
 
 /**
  * Charge control on the real registry and booking gate, a virtual clock, a
  * cloud that says "not booked" and hub tools that note what they were asked
- * (`name hub:port power`) and always succeed.
+ * (`name hub:port power`) and always succeed. `hubPorts`: the settings'
+ * hubPorts, as entries.
  */
-export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPort>, over: Partial<ChargeControlOptions> = {}) {
+export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPort>, over: ChargeBedOptions = {}) {
   const time = new VirtualTime();
   const clock = time.clock({ seed: 1 });
   const registry = new DeviceRegistry();
@@ -26,18 +39,17 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
       return Promise.resolve('');
     },
   });
-  const control = new ChargeControl({
-    phones: { platform: 'android' },
-    registry,
-    settings: loadSettings({ env }),
-    hubPorts: new Map(Object.entries(hubPorts)),
-    ports: { uhubctl: tool('uhubctl'), command: tool('command') },
+  const settings = loadSettings({ env, overrides: new Map([['hubPorts', Object.entries(hubPorts).map(([id, p]) => `${id}=${p.hub}:${p.port}`)]]) });
+  const ctx = featureContext({ settings, registry, clock, logger: over.logger ?? captureLogger().logger, ...(over.stats && { stats: over.stats }) });
+  const parts: ChargeParts = {
+    ports: over.ports ?? { uhubctl: tool('uhubctl'), command: tool('command') },
+    powerPaths: over.powerPaths ?? new PowerPaths(),
+    kept: over.kept,
+  };
+  const control = actionBed((c) => chargeFeatureWith(c, parts), ctx, {
     gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock),
-    booking: { ask: () => Promise.resolve({ booked: false }) },
-    stats: new AgentStats(),
-    logger: captureLogger().logger,
-    clock,
-    ...over,
+    booking: over.booking ?? { ask: () => Promise.resolve({ booked: false }) },
+    ...(over.tickMs !== undefined && { tickMs: over.tickMs }),
   });
   const places = new Map<string, UsbPlace>();
   /** A phone on adb that has just answered an inventory with its battery at this level (and what else `extra` says). */
@@ -61,7 +73,7 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     };
     registry.readings.answered(`android/${serial}`, info, clock.wall(), clock.monotonic());
   };
-  return { control, registry, switched, answered, clock, time };
+  return { control, feature: control.feature, registry, switched, answered, clock, time, stats: ctx.stats };
 }
 
 /** The USB path adb gives a phone plugged straight into this hub port (uhubctl's 1-1.4 port 3: 1-1.4.3). */

@@ -7,7 +7,9 @@ import { STATUS_UNPLUGGED, type DeviceInfo } from '../../../src/cloud/types.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { BookingGate } from '../../../src/booking/gate.js';
-import { ChargeControl } from '../../../src/features/charge/charge.js';
+import { PowerPaths } from '../../../src/features/charge/power-paths.js';
+import { chargeFeatureWith } from '../../../src/features/charge/feature.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import { withChargePauses } from '../../../src/features/charge/paused-report.js';
 import { UnpluggedLedger } from '../../../src/report/unplugged.js';
@@ -103,19 +105,11 @@ async function play(steps: Step[]): Promise<AgentStats> {
     },
   };
   const stats = new AgentStats();
-  const control = new ChargeControl({
-    phones: { platform: 'android' },
-    registry,
-    settings,
-    hubPorts: new Map([[UDID, { hub: '1-1', port: 2 }]]),
-    ports: { uhubctl: ports },
-    gate: new BookingGate({ cacheMs: CACHE_MS, maxRequestsPerMinute: 4 }, clock),
-    booking,
-    stats,
-    logger: captureLogger('silent').logger,
-    clock,
-    tickMs: TICK_MS,
-  });
+  const control = actionBed(
+    (c) => chargeFeatureWith(c, { ports: { uhubctl: ports }, powerPaths: new PowerPaths(), kept: undefined }),
+    featureContext({ settings: { ...settings, hubPorts: [`${UDID}=1-1:2`] }, registry, stats, logger: captureLogger('silent').logger, clock }),
+    { gate: new BookingGate({ cacheMs: CACHE_MS, maxRequestsPerMinute: 4 }, clock), booking: booking, tickMs: TICK_MS },
+  );
   const ledger = new UnpluggedLedger();
   inventory();
   control.start();

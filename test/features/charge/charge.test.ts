@@ -1,3 +1,4 @@
+import { ACTIONS_REFUSED } from '../../../src/actions/trust.js';
 import { describe, expect, it } from 'vitest';
 import { CHARGE_ENDS } from '../../../src/features/charge/counts.js';
 import { ChargePauses } from '../../../src/features/charge/pauses.js';
@@ -45,13 +46,13 @@ describe('charge control: whose port a pause switches (issue 35)', () => {
     control.start();
     await control.settled();
     expect(switched).toEqual([]);
-    expect(stats.actionsRefused.get('charge_pause')).toBe(2);
+    expect(stats.counter(ACTIONS_REFUSED).get('charge_pause')).toBe(2);
     // Looked at again and again, the same refusals are said and counted once each.
     for (let i = 0; i < 3; i++) {
       control.devicesChanged();
       await control.settled();
     }
-    expect(stats.actionsRefused.get('charge_pause')).toBe(2);
+    expect(stats.counter(ACTIONS_REFUSED).get('charge_pause')).toBe(2);
     expect(log.lines().filter((l) => String(l.msg).startsWith('not pausing the charge of VICTIM01'))).toHaveLength(2);
 
     // The victim unplugged: the impostor alone with its udid is still not behind the port.
@@ -116,7 +117,7 @@ describe('charge control: stopping, on the injected clock (issue 41)', () => {
     await control.settled();
     expect(switched).toEqual(['1-1:1 off']);
     let stopped = false;
-    const stopping = control.stop(5_000).then(() => (stopped = true));
+    const stopping = control.stop().then(() => (stopped = true));
     const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     await settle();
     expect(switched).toEqual(['1-1:1 off', '1-1:1 on']);

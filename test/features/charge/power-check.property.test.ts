@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { CHARGE_ENDS, CHARGE_PAUSES } from '../../../src/features/charge/counts.js';
 import { describe, expect, it } from 'vitest';
-import { ChargeControl } from '../../../src/features/charge/charge.js';
+import { chargeFeatureWith } from '../../../src/features/charge/feature.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { PowerPaths } from '../../../src/features/charge/power-paths.js';
 import { BookingGate } from '../../../src/booking/gate.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
@@ -107,20 +108,11 @@ async function play(w: { hubCuts: boolean; usb: boolean }, steps: Step[]): Promi
   };
   const { logger, lines } = captureLogger();
   const stats = new AgentStats();
-  const control = new ChargeControl({
-    phones: { platform: 'android' },
-    registry,
-    settings,
-    hubPorts: new Map([[UDID, { hub: '1-1', port: 2 }]]),
-    ports: { uhubctl: ports },
-    gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock),
-    booking: { ask: () => Promise.resolve({ booked: false }) },
-    stats,
-    logger,
-    clock,
-    tickMs: TICK_MS,
-    powerPaths,
-  });
+  const control = actionBed(
+    (c) => chargeFeatureWith(c, { ports: { uhubctl: ports }, powerPaths: powerPaths, kept: undefined }),
+    featureContext({ settings: { ...settings, hubPorts: [`${UDID}=1-1:2`] }, registry, stats, logger: logger, clock }),
+    { gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock), booking: { ask: () => Promise.resolve({ booked: false }) }, tickMs: TICK_MS },
+  );
   inventory();
   control.start();
 

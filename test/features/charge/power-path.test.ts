@@ -1,9 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chargeFeature } from '../../../src/features/charge/feature.js';
 import { PowerPaths, uncutPortsFile } from '../../../src/features/charge/power-paths.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { captureLogger } from '../../log/capture.js';
@@ -26,7 +24,7 @@ describe('charge control: a hub port that does not cut power', () => {
     const file = stateFile();
     const { logger, lines } = captureLogger();
     const powerPaths = new PowerPaths(uncutPortsFile(file, logger));
-    const { control, switched, answered, time, registry } = chargeBed(ENV, PORTS, { logger, powerPaths });
+    const { control, feature, switched, answered, time, registry } = chargeBed(ENV, PORTS, { logger, powerPaths });
     answered('S1', 'U1', 95, undefined, onPower);
     control.start();
     await control.settled();
@@ -48,7 +46,6 @@ describe('charge control: a hub port that does not cut power', () => {
     expect(said[0]).toMatchObject({ hub: '1-1', port: 2, udid: 'U1' });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ports: [{ hub: '1-1', port: 2, udid: 'U1' }] });
 
-    const feature = chargeFeature(registry, new AgentStats(), { powerPaths });
     const record = registry.find('android', 'S1')!;
     expect(feature.notes!(record, [record])).toEqual([
       expect.stringMatching(

@@ -7,15 +7,31 @@ import { formatMetrics } from '../../../src/status/metrics.js';
 import type { Clock, Timers } from '../../../src/util/clock.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
-import { hostHeatOf } from '../../../src/features/host-heat/feature.js';
 import { androidPhone } from '../../support/devices.js';
 import { shippedHealth } from '../health/defaults.js';
-import { platformNames } from '../../../src/agent/platforms.js';
+import { loadSettings } from '../../../src/config/load.js';
+import type { HealthSettings } from '../../../src/features/health/rules.js';
+import type { Logger } from '../../../src/log/logger.js';
+import type { AndroidControl } from '../../../src/platforms/android/control.js';
+import { featureContext } from '../../support/feature-bed.js';
 
 // Several phones hot within minutes, through the features as registered
 // (src/agent/features.ts), on a clock the test moves.
 
 const hot = shippedHealth.batteryHotCelsius;
+
+/** The features' context as the daemon builds it, with these health settings; no kernel log, sysfs or readiness baseline. */
+function contextOf(registry: DeviceRegistry, logger: Logger, clock: Clock & Timers, health: HealthSettings) {
+  const settings = loadSettings({
+    env: {},
+    overrides: new Map<string, unknown>([
+      ['usb.kernelLog', ''],
+      ['usb.sysfsRoot', '/nonexistent'],
+      ['readiness.checks', []],
+    ]),
+  });
+  return featureContext<AndroidControl>({ settings: { ...settings, health }, registry, logger, clock, stateDir: '/nonexistent' });
+}
 
 function phone(udid: string, temperature: number, message?: string): DeviceInfo {
   return { udid, state: 'device', status: 'AVAILABLE', battery: { temperature }, ...(message ? { message } : {}) } as DeviceInfo;
@@ -25,13 +41,7 @@ function bed(health = shippedHealth) {
   let now = 0;
   const clock: Clock & Timers = { ...systemClock, monotonic: () => now };
   const log = captureLogger();
-  const features = buildFeatures(new DeviceRegistry(), {
-    platforms: platformNames,
-    settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health },
-    stateDir: '/nonexistent',
-    logger: log.logger,
-    clock,
-  });
+  const features = buildFeatures(contextOf(new DeviceRegistry(), log.logger, clock, health));
   const hostLines = () => log.lines().filter((l) => l.cause === 'host-hot' || l.cause === 'host-hot-over' || /^host: /.test(String(l.msg)));
   const metrics = () => formatMetrics(featureMetrics(features).metrics());
   return { features, advance: (ms: number) => (now += ms), hostLines, metrics };
@@ -127,19 +137,11 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
     let now = 0;
     const clock: Clock & Timers = { ...systemClock, monotonic: () => now };
     const log = captureLogger();
-    const heat = hostHeatOf(shippedHealth);
     const serials = ['A', 'B', 'C', 'D', 'E', 'F'];
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.readings.identify(`android/${s}`, s);
-    const features = buildFeatures(registry, {
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
-      stateDir: '/nonexistent',
-      logger: log.logger,
-      clock,
-      heat,
-    });
+    const features = buildFeatures(contextOf(registry, log.logger, clock, shippedHealth));
     const temps = new Map(serials.map((s) => [s, hot - 8]));
     const report = () =>
       annotateAll(
@@ -168,19 +170,11 @@ describe('host-level hot batteries with the health monitor, as the daemon wires 
 
   it('phones turning hot in one report are one host line and no warning each; a lone hot phone still warns', () => {
     const log = captureLogger();
-    const heat = hostHeatOf(shippedHealth);
     const serials = ['A', 'B', 'C', 'D', 'E'];
     const registry = new DeviceRegistry();
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) registry.readings.identify(`android/${s}`, s);
-    const features = buildFeatures(registry, {
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
-      stateDir: '/nonexistent',
-      logger: log.logger,
-      clock: { ...systemClock, monotonic: () => 0 },
-      heat,
-    });
+    const features = buildFeatures(contextOf(registry, log.logger, { ...systemClock, monotonic: () => 0 }, shippedHealth));
     const report = (temps: Record<string, number>) =>
       annotateAll(
         features,

@@ -6,9 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
 import { loadSettings } from '../../../src/config/load.js';
-import { ActionRunner } from '../../../src/actions/runner.js';
-import { bookingGateOf } from '../../../src/booking/gate.js';
-import { ReadinessFix } from '../../../src/features/readiness-fix/fix.js';
+import { readinessFixFeature } from '../../../src/features/readiness-fix/feature.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { FIXABLE, HOUR_MS } from '../../../src/features/readiness-fix/policy.js';
 import { READINESS_FIXES } from '../../../src/features/readiness-fix/counts.js';
 import type { SettingsNamespace, SettingsWriter } from '../../../src/devices/control.js';
@@ -132,22 +131,17 @@ function bed(notSticking: ReadonlySet<string>) {
         return '';
       }),
   };
-  const gate = bookingGateOf(settings, clock);
-  const runner = new ActionRunner({
-    clock,
-    gate,
-    booking: {
-      ask: (id) =>
-        later(1_500, () => {
-          const b = booked.get(id) ?? false;
-          const list = answers.get(id) ?? [];
-          answers.set(id, list);
-          list.push({ at: time.now, answer: b === 'error' ? 'error' : { booked: b } });
-          if (b === 'error') throw new Error('cloud down');
-          return { booked: b };
-        }),
-    },
-  });
+  const booking = {
+    ask: (id: string) =>
+      later(1_500, () => {
+        const b = booked.get(id) ?? false;
+        const list = answers.get(id) ?? [];
+        answers.set(id, list);
+        list.push({ at: time.now, answer: b === 'error' ? 'error' : { booked: b } });
+        if (b === 'error') throw new Error('cloud down');
+        return { booked: b };
+      }),
+  };
   const stats = new AgentStats();
   /** The phone's inventory answers: readiness publishes the values it read (an unset one at its default), as the daemon's readiness feature does. */
   const inventory = (serial: string): void => {
@@ -159,7 +153,7 @@ function bed(notSticking: ReadonlySet<string>) {
     registry.facet(READINESS_VALUES).set(`android/${serial}`, read);
   };
   const log = captureLogger();
-  const fix = new ReadinessFix({ runner, gate, phones: writer, settings, stats, logger: log.logger, registry, booking: undefined, clock });
+  const fix = actionBed(readinessFixFeature, featureContext({ phones: writer, settings, stats, logger: log.logger, registry, clock }), { booking });
   return { time, clock, registry, fix, booked, phones, ops, changes, violations, stats, inventory, cut, hooks, log };
 }
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Escalations, historyOf } from '../../../src/features/recovery/escalations.js';
-import { RecoveryNotebook } from '../../../src/features/recovery/notes.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { TRANSPORT_CUT } from '../../../src/devices/transport-cut.js';
 
@@ -71,22 +70,5 @@ describe('historyOf', () => {
     });
     expect(historyOf([], [])).toEqual({ kicks: [] });
     expect(historyOf([], [], offline)).toEqual({ kicks: [], escalation: { kicks: [], cycles: [], offline } });
-  });
-});
-
-describe('RecoveryNotebook.countHold', () => {
-  it('counts a hold once per answer, again when the answer changes, and goes with the record', () => {
-    const registry = new DeviceRegistry();
-    const notes = new RecoveryNotebook(registry);
-    registry.sync('android', new Map([['A1', 'device']]));
-    const key = registry.list('android')[0]!.key;
-    expect(notes.countHold(key, 'kick|booked')).toBe(true);
-    expect(notes.countHold(key, 'kick|booked')).toBe(false);
-    expect(notes.countHold(key, 'kick|unknown')).toBe(true);
-    notes.setAttention(key, 'needs a person');
-    registry.sync('android', new Map());
-    expect(notes.countHold(key, 'kick|unknown')).toBe(false);
-    registry.sync('android', new Map([['A1', 'device']]));
-    expect(notes.of(key), 'a record that comes back is looked at afresh').toBeUndefined();
   });
 });

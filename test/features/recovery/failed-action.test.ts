@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Recovery } from '../../../src/features/recovery/recovery.js';
-import { bookingGateOf } from '../../../src/booking/gate.js';
-import { ActionRunner } from '../../../src/actions/runner.js';
+import { recoveryFeature } from '../../../src/features/recovery/feature.js';
+import type { RecoveryAdb } from '../../../src/features/recovery/carry.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
@@ -20,20 +20,11 @@ describe('a recovery action that fails', () => {
     const settings = loadSettings({ env: { DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2' } });
     const registry = new DeviceRegistry();
     const log = captureLogger('info');
-    const gate = bookingGateOf(settings, clock);
     const booking = { ask: () => Promise.resolve({ booked: false }) };
-    const runner = new ActionRunner({ clock, gate, booking });
     const refused = () => Promise.reject(new Error("adb server answered 'closed'"));
-    const recovery = new Recovery({
-      runner,
-      gate,
-      adb: { platform: 'android', reconnectOffline: refused, reconnect: refused, connect: refused },
-      settings,
-      stats: new AgentStats(),
-      logger: log.logger,
-      registry,
+    const adb: RecoveryAdb = { platform: 'android', reconnectOffline: refused, reconnect: refused, connect: refused };
+    const recovery = actionBed(recoveryFeature, featureContext({ settings, registry, stats: new AgentStats(), logger: log.logger, clock, phones: adb }), {
       booking,
-      clock,
     });
     registry.sync('android', new Map([['W1', 'device']]));
     registry.readings.answered('android/W1', androidPhone('udid-w1'), clock.wall(), clock.monotonic());

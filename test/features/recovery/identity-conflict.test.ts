@@ -1,3 +1,4 @@
+import { ACTIONS_REFUSED } from '../../../src/actions/trust.js';
 import { describe, expect, it } from 'vitest';
 import { recoveryBed } from './recovery-bed.js';
 
@@ -39,7 +40,7 @@ describe('a wedged phone that gives another phone’s udid, that udid on a mappe
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ serial: IMPOSTOR });
     expect(String(refused[0]!.msg)).toMatch(/VICTIM01.*; no host action is taken for it until its identity holds$/);
-    expect(bed.stats.actionsRefused.get('kick')).toBeGreaterThanOrEqual(1);
+    expect(bed.stats.counter(ACTIONS_REFUSED).get('kick')).toBeGreaterThanOrEqual(1);
     expect(bed.actions('kick', 'ok') + bed.actions('power_cycle', 'ok')).toBe(0);
   });
 });

@@ -1,9 +1,11 @@
-import { Recovery } from '../../../src/features/recovery/recovery.js';
-import { bookingGateOf } from '../../../src/booking/gate.js';
+import { recoveryFeature } from '../../../src/features/recovery/feature.js';
 import { RecoveryNotebook } from '../../../src/features/recovery/notes.js';
-import { ActionRunner } from '../../../src/actions/runner.js';
+import { holdNote } from '../../../src/actions/runner.js';
+import type { RecoveryAdb } from '../../../src/features/recovery/carry.js';
+import { USB_EVIDENCE } from '../../../src/devices/usb-evidence.js';
+import { SharedParts } from '../../../src/util/shared-parts.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
-import { hubPortsOf } from '../../../src/config/hub-ports.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../../src/features/recovery/counts.js';
 import { recordKey } from '../../../src/devices/record.js';
@@ -64,10 +66,8 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
     },
   };
   const note = (what: string): void => void done.push({ at: time.now, what });
-  const gate = bookingGateOf(settings, clock);
-  const runner = new ActionRunner({ clock, gate, booking });
-  const portPower: PortPower = {
-    cycle: (hub, port) => {
+  const portPower = {
+    cycle: (hub: string, port: number) => {
       note(`cycle ${hub}:${port}`);
       return options.cycle ? options.cycle(hub, port) : Promise.resolve(CYCLED);
     },
@@ -78,26 +78,18 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
       },
     }),
   };
-  const recovery = new Recovery({
-    runner,
-    gate,
-    adb: {
-      platform: 'android',
-      reconnectOffline: () => (note('reconnect offline'), Promise.resolve('')),
-      reconnect: (serial) => (note(`reconnect ${serial}`), Promise.resolve('')),
-      connect: (address) => (note(`connect ${address}`), options.connect ? options.connect(address) : Promise.resolve(`already connected to ${address}`)),
-    },
-    settings,
-    stats,
-    logger: log.logger,
-    registry,
-    booking,
-    clock,
-    hubPorts: hubPortsOf(settings.hubPorts),
-    ...(settings.recovery.powerCycle && { portPower }),
-    ...(options.usb && { usb: options.usb }),
-    ...(options.tickMs !== undefined && { tickMs: options.tickMs }),
-  });
+  const adb: RecoveryAdb = {
+    platform: 'android',
+    reconnectOffline: () => (note('reconnect offline'), Promise.resolve('')),
+    reconnect: (serial) => (note(`reconnect ${serial}`), Promise.resolve('')),
+    connect: (address) => (note(`connect ${address}`), options.connect ? options.connect(address) : Promise.resolve(`already connected to ${address}`)),
+  };
+  // The USB layer's word, as the layer offers it to the other features.
+  const shared = new SharedParts();
+  if (options.usb) shared.of(USB_EVIDENCE, () => options.usb!);
+  const ctx = featureContext({ settings, registry, stats, logger: log.logger, clock, phones: adb, uhubctl: portPower, shared });
+  const recovery = actionBed(recoveryFeature, ctx, { booking, ...(options.tickMs !== undefined && { tickMs: options.tickMs }) });
+  const gate = recovery.gate!;
   const listing = new Map<string, string>();
   const key = (serial: string): string => recordKey('android', serial);
   const notes = new RecoveryNotebook(registry);
@@ -148,7 +140,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
       recovery.devicesChanged();
     },
     /** What recovery notes for the phone's report (held back, needs a person). */
-    notes: (serial: string) => notes.of(key(serial)),
+    notes: (serial: string) => ({ heldBack: holdNote(registry, key(serial), 'recovery'), attention: notes.of(key(serial)) }),
     /** Runs virtual time on by ms in 1 s steps, the work each step started settled. */
     async advance(ms: number): Promise<void> {
       const end = time.now + ms;

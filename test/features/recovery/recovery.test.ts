@@ -1,3 +1,4 @@
+import { ACTIONS_REFUSED } from '../../../src/actions/trust.js';
 import { describe, expect, it } from 'vitest';
 import { recoveryBed } from './recovery-bed.js';
 
@@ -368,7 +369,7 @@ describe('recovery refuses a host action for a phone it cannot trust', () => {
       `recovery does not power cycle ${SERIAL}: it is on network adb and a ready device has not said who it is yet (127.0.0.1:40009); ` +
         'one may be the phone TRUST001 belongs to; no host action is taken for it until its identity holds',
     );
-    expect(bed.stats.actionsRefused.get('power_cycle')).toBe(1);
+    expect(bed.stats.counter(ACTIONS_REFUSED).get('power_cycle')).toBe(1);
   });
 
   it('does not reconnect offline phones that give one udid, asks the cloud nothing about them, and says so once each', async () => {
@@ -387,7 +388,7 @@ describe('recovery refuses a host action for a phone it cannot trust', () => {
     const refused = bed.lines(/^recovery does not reconnect offline /);
     expect(refused.map((l) => l.serial).sort()).toEqual([SERIAL, twin].sort());
     expect(String(refused[0]!.msg)).toMatch(/: 2 devices \(adb serials .*\) give the udid TWIN0001; no host action is taken for it until its identity holds$/);
-    expect(bed.stats.actionsRefused.get('reconnect_offline')).toBe(2);
+    expect(bed.stats.counter(ACTIONS_REFUSED).get('reconnect_offline')).toBe(2);
     // Nothing was asked of the cloud for them, and no note says they are left alone for their booking.
     expect(bed.asked).toEqual([]);
     expect(bed.notes(SERIAL)?.heldBack).toBeUndefined();

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../../src/features/samsung/counts.js';
-import { BatteryProtections } from '../../../src/features/samsung/state.js';
+import { PROTECTION } from '../../../src/features/samsung/state.js';
 import type { BookingStatusSource } from '../../../src/cloud/booking-status.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { BookingGate } from '../../../src/booking/gate.js';
-import { SamsungProtection } from '../../../src/features/samsung/protection.js';
+import { samsungFeature } from '../../../src/features/samsung/feature.js';
+import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { AndroidControl } from '../../../src/platforms/android/control.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
@@ -59,16 +60,9 @@ function bed(brand = 'samsung') {
   };
   const stats = new AgentStats();
   const log = captureLogger('info');
-  const protection = new SamsungProtection({
-    phones,
-    registry,
-    settings,
+  const protection = actionBed(samsungFeature, featureContext({ phones, registry, settings, stats, logger: log.logger, clock }), {
     gate: new BookingGate({ cacheMs: 10_000, maxRequestsPerMinute: 4 }, clock),
     booking,
-    stats,
-    logger: log.logger,
-    clock,
-    tickMs: 5_000,
   });
   /** Lets virtual time pass a tick at a time, with a fresh inventory and the work of each tick let through. */
   const pass = async (ms: number) => {
@@ -93,7 +87,7 @@ describe('the samsung way on virtual time', () => {
         phone.commands.filter((c) => c.startsWith('settings put')),
         JSON.stringify(odd.slice(0, 40)),
       ).toEqual([]);
-      const entry = new BatteryProtections(registry, 'android').of(SERIAL);
+      const entry = registry.facet(PROTECTION).get(`android/${SERIAL}`);
       expect(entry?.state).toBe('unreadable');
       expect(entry?.message ?? '').not.toContain(odd);
       await protection.stop();
@@ -106,14 +100,14 @@ describe('the samsung way on virtual time', () => {
     protection.start();
     await pass(10_000);
     expect(phone.value).toBe('1');
-    expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('on');
+    expect(registry.facet(PROTECTION).get(`android/${SERIAL}`)?.state).toBe('on');
 
     // Charging at 95 % with protection on: a One UI that keeps the value and ignores it.
     phone.percent = 95;
     await pass(29 * MINUTE);
-    expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('on');
+    expect(registry.facet(PROTECTION).get(`android/${SERIAL}`)?.state).toBe('on');
     await pass(2 * MINUTE);
-    const entry = new BatteryProtections(registry, 'android').of(SERIAL)!;
+    const entry = registry.facet(PROTECTION).get(`android/${SERIAL}`)!;
     expect(entry.state).toBe('not-honoured');
     expect(entry.message).toMatch(
       /^Samsung battery protection is set but not honoured \(protect_battery reads 1, yet the battery charged at 95 %, past the 85 % cap/,
@@ -126,7 +120,7 @@ describe('the samsung way on virtual time', () => {
     // Under the mark: the flag is over.
     phone.percent = 80;
     await pass(10_000);
-    expect(new BatteryProtections(registry, 'android').of(SERIAL)).toMatchObject({ state: 'on', message: undefined });
+    expect(registry.facet(PROTECTION).get(`android/${SERIAL}`)).toMatchObject({ state: 'on', message: undefined });
     await protection.stop();
   });
 
@@ -139,7 +133,7 @@ describe('the samsung way on virtual time', () => {
     const puts = phone.commands.filter((c) => c.startsWith('settings put'));
     // At 0, 1 h, 2 h and 3 h (the cooldown counted from each write).
     expect(puts).toHaveLength(4);
-    expect(new BatteryProtections(registry, 'android').of(SERIAL)?.state).toBe('not-taken');
+    expect(registry.facet(PROTECTION).get(`android/${SERIAL}`)?.state).toBe('not-taken');
     expect(log.lines().filter((l) => /did not take/.test(String(l.msg)))).toHaveLength(1);
     expect(stats.counter(PROTECTION_WRITES).get('not_taken')).toBe(4);
     expect(stats.counter(PROTECTION_PROBLEMS).get('not_taken')).toBe(1);
@@ -152,7 +146,7 @@ describe('the samsung way on virtual time', () => {
     protection.start();
     await pass(30 * MINUTE);
     expect(phone.commands).toEqual([]);
-    expect(new BatteryProtections(registry, 'android').of(SERIAL)).toMatchObject({
+    expect(registry.facet(PROTECTION).get(`android/${SERIAL}`)).toMatchObject({
       state: 'not-samsung',
       message: expect.stringContaining("this phone's brand is google"),
     });

@@ -10,7 +10,7 @@ import { addEvent, emptyRecord } from '../../../src/features/usb/port-record.js'
 import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
-import { platformNames } from '../../../src/agent/platforms.js';
+import { featureContext } from '../../support/feature-bed.js';
 
 // The USB layer's `list` cells in a one-shot command: the layer is not
 // started, so it reads the record the daemon saved in the state directory
@@ -54,13 +54,14 @@ function lab(): { stateDir: string; sysfs: string } {
 describe("the USB layer's list cells", () => {
   it("the port adb names, or the one sysfs shows the serial on, with its health from the daemon's saved record", () => {
     const { stateDir, sysfs } = lab();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs } },
-      stateDir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs },
+        stateDir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    );
     expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT' }]);
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2 4 enum failures/2d (port)' });
     expect(feature.cells?.(info('TCP00001'), record('127.0.0.1:5555'))).toEqual({ usbPort: '1-1.3 ok' });
@@ -70,26 +71,28 @@ describe("the USB layer's list cells", () => {
 
   it('with the kernel log off, the port alone: its health is not known', () => {
     const { stateDir, sysfs } = lab();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: sysfs } },
-      stateDir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '', sysfsRoot: sysfs },
+        stateDir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    );
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2' });
   });
 
   it('with both settings off, no column', () => {
     const { stateDir } = lab();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: '' } },
-      stateDir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '', sysfsRoot: '' },
+        stateDir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    );
     expect(feature.columns?.()).toEqual([]);
-    expect(usbFeature(undefined).columns?.()).toEqual([]);
+    expect(usbFeature(featureContext()).columns?.(), 'without a state directory: nothing read').toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { KernelLogFollower } from '../../../src/features/usb/follow.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
-import { platformNames } from '../../../src/agent/platforms.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { offAdbByInterfaces } from '../../../src/platforms/android/usb-interfaces.js';
 
 // The USB layer on real files: a recorded /dev/kmsg replayed and followed,
@@ -54,7 +54,7 @@ afterEach(async () => {
 /** The layer's timers on a time line of its own, its wall clock at today's. */
 function layer(usb: { kernelLog: string; sysfsRoot: string }, stateDir: string, logger = captureLogger()) {
   const time = new VirtualTime(Date.now());
-  const feature = usbFeature({ platforms: platformNames, settings: { usb }, stateDir, logger: logger.logger, clock: time.clock() });
+  const feature = usbFeature(featureContext({ usb, stateDir, logger: logger.logger, clock: time.clock() }));
   started.push(feature);
   void feature.start?.();
   /**
@@ -323,13 +323,14 @@ describe('a phone below its port’s speed, from sysfs', () => {
     dev('1-1.4.2', '12');
     dev('1-1.4.3', '480');
     dev('1-2', '12');
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: sysfs } },
-      stateDir: dir,
-      logger: captureLogger().logger,
-      clock: new VirtualTime(Date.now()).clock(),
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '', sysfsRoot: sysfs },
+        stateDir: dir,
+        logger: captureLogger().logger,
+        clock: new VirtualTime(Date.now()).clock(),
+      }),
+    );
     expect(note(feature, phone('SLOW', '1-1.4.2'))).toBe(
       'USB: port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
     );

@@ -13,6 +13,7 @@ import { storedDevice } from '../../../src/report/stored-device.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
 import { platformNames } from '../../../src/agent/platforms.js';
+import { featureContext } from '../../support/feature-bed.js';
 import type { UsbInterface } from '../../../src/platforms/source.js';
 
 // A phone adb stops listing while the kernel still has it on a port (USB
@@ -59,17 +60,17 @@ function offerInterfaces(root: string, interfaces: Array<[string, string, string
  */
 function usbBed(root: string, o: { copy?: boolean } = {}) {
   const log = captureLogger();
-  const presence = new PresenceLedger();
   const registry = new DeviceRegistry();
-  const feature = usbFeature({
-    platforms: platformNames,
-    settings: { usb: { kernelLog: '', sysfsRoot: root } },
-    stateDir: root,
-    logger: log.logger,
-    clock: systemClock,
-    presence,
-    offSource: registry.facet(OFF_SOURCE),
-  });
+  const presence = registry.presence;
+  const feature = usbFeature(
+    featureContext({
+      usb: { kernelLog: '', sysfsRoot: root },
+      stateDir: root,
+      logger: log.logger,
+      clock: systemClock,
+      registry,
+    }),
+  );
   const report = (present: DeviceInfo[], between?: () => void): DeviceInfo[] => {
     feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
     const devices = [...present, ...presence.report(present, 0).carried.map((c) => c.info)];

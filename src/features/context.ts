@@ -1,0 +1,54 @@
+// What every feature is built with, and what a feature is: each folder of
+// src/features/ exports one factory of this one signature, and
+// src/agent/features.ts, the registration list, is the one place that names
+// them. The context names no feature: a part two features share is reached
+// by a key its owner declares (`shared`, src/util/shared-parts.ts).
+import type { DeviceMapping } from '../actions/device-mapping.js';
+import type { DeviceAction } from '../actions/runner.js';
+import type { DeviceInfo } from '../cloud/types.js';
+import type { Settings } from '../config/schema.js';
+import type { PhoneControl } from '../devices/control.js';
+import type { DeviceFeature } from '../devices/feature.js';
+import type { DeviceRegistry } from '../devices/registry.js';
+import type { Uhubctl } from '../hub/uhubctl.js';
+import type { Logger } from '../log/logger.js';
+import type { StateDirTrouble } from '../log/state-dir-trouble.js';
+import type { ReadinessReader } from '../platforms/readiness.js';
+import type { PlatformName } from '../platforms/source.js';
+import type { AgentStats } from '../stats/agent-stats.js';
+import type { Clock, Timers } from '../util/clock.js';
+import type { SharedParts } from '../util/shared-parts.js';
+
+/** `Phones`: what a feature needs of the platform's door to its phones; the registration list checks the platform's control has it. */
+export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
+  settings: Settings;
+  registry: DeviceRegistry;
+  /** Where a feature's counters are kept (stats.counter(KEY)), which its metrics() serves. */
+  stats: AgentStats;
+  logger: Logger;
+  /** The one time line: what decides on time reads it, and the timers run on it. */
+  clock: Clock & Timers;
+  /** Where a feature keeps its files across restarts; none: it keeps them in memory only. */
+  stateDir: string | undefined;
+  /** The state directory's troubles (full, read-only), said once between its writers. */
+  stateDirTrouble: StateDirTrouble;
+  /** The devices the last run reported (reported-devices.json), for a feature that carries them on. */
+  earlier: readonly DeviceInfo[];
+  /** What the platforms offer: every platform's names, the readings readiness judges, and the door to the phones the actions act on. */
+  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; phones: Phones };
+  /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
+  mapping: DeviceMapping;
+  /** The port switcher of recovery.powerCycleCommand, for power cycles and charge pauses alike. */
+  uhubctl: Uhubctl;
+  /** What two features share, by the key its owner declares. */
+  shared: SharedParts;
+}
+
+/** A feature as registered: its hooks into the report and the views, and its action. */
+export interface Feature extends DeviceFeature {
+  /** What it does to devices, driven by the runner (src/actions/runner.ts); started after the sources, in ACTS_ON's order. */
+  readonly action?: DeviceAction;
+}
+
+/** The one signature of a feature's factory. */
+export type FeatureFactory<Phones extends PhoneControl = PhoneControl> = (ctx: FeatureContext<Phones>) => Feature;
