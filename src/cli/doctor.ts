@@ -14,7 +14,7 @@ import { readUsbControllers } from '../doctor/usb.js';
 import { readPhonePorts } from '../doctor/autosuspend.js';
 import { kernelLogFacts, kernelLogItem } from '../doctor/kernel-log.js';
 import { readPortRecord, worstPortItems } from '../doctor/worst-ports.js';
-import { parseReadinessChecks } from '../config/readiness.js';
+import { parseReadinessChecks } from '../features/readiness/settings.js';
 import { hubToolItems } from '../doctor/hub-tools.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import { hubHelperItems } from '../hub-helper/doctor-item.js';

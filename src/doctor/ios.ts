@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
 import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../config/usbmuxd-address.js';
-import { parseReadinessChecks } from '../config/readiness.js';
+import { parseReadinessChecks } from '../features/readiness/settings.js';
 import { failureText, judge } from '../features/readiness/verdict.js';
 import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js';
 import { pairedFacts } from '../platforms/ios/readiness.js';

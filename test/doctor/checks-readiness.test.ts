@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
-import { parseReadinessChecks } from '../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
 import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';

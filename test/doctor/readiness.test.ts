@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks } from '../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { readinessItems } from '../../src/doctor/readiness.js';
 import { READINESS_COMMAND, splitReadiness } from '../../src/platforms/android/doctor.js';
 import { parseReadiness } from '../../src/platforms/android/inventory/parsers/readiness.js';

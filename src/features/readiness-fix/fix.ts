@@ -1,6 +1,6 @@
 import type { DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf } from '../../booking/gate.js';
-import { parseReadinessChecks } from '../../config/readiness.js';
+import { parseReadinessChecks } from '../readiness/settings.js';
 import type { SettingsWriter } from '../../devices/control.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';

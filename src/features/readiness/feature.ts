@@ -8,7 +8,7 @@
 // sections and the property dump of the one shell session per device, or
 // the facts a source published from its own session,
 // src/devices/readiness-facts.ts): this reads them and opens no session.
-import { parseReadinessChecks } from '../../config/readiness.js';
+import { parseReadinessChecks } from './settings.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';

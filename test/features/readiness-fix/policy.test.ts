@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks } from '../../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../../src/features/readiness/settings.js';
 import { CHECKS } from '../../../src/features/readiness/checks.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
 import { decideWithVerdict } from '../../../src/actions/runner.js';

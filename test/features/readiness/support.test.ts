@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo, Support } from '../../../src/cloud/types.js';
-import { parseReadinessChecks } from '../../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../../src/features/readiness/settings.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { featureContext } from '../../support/feature-bed.js';
