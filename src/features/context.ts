@@ -13,7 +13,8 @@ import type { DeviceRegistry } from '../devices/registry.js';
 import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import type { StateDirTrouble } from '../log/state-dir-trouble.js';
-import type { ReadinessReader } from '../platforms/readiness.js';
+import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
+import type { ReadinessReader, ReadinessReading } from '../platforms/readiness.js';
 import type { PlatformName } from '../platforms/source.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import type { Clock, Timers } from '../util/clock.js';
@@ -44,10 +45,43 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   shared: SharedParts;
 }
 
-/** A feature as registered: its hooks into the report and the views, and its action. */
+/** A feature as registered: its hooks into the report and the views, its action and its doctor lines. */
 export interface Feature extends DeviceFeature {
   /** What it does to devices, driven by the runner (src/actions/runner.ts); started after the sources, in ACTS_ON's order. */
   readonly action?: DeviceAction;
+  /** What it checks in `doctor` (src/cli/doctor.ts iterates the registration list). */
+  readonly doctor?: FeatureDoctor;
+}
+
+/** A phone as the doctor's one shell of it read it, for the features' lines about it. */
+export interface DoctorPhone {
+  serial: string;
+  /** The phone service's state of it (ready or not). */
+  state: string;
+  /** Its USB path, from the service's long listing; none over TCP, or without the listing. */
+  usb?: string;
+  /** Its battery, when a feature reads it (FeatureDoctor.reads) and the shell answered. */
+  battery?: BatteryFacts;
+  /** Its readiness part, when a feature reads it: the reading (none when cut short or unreadable) and the phone's brand. */
+  readiness?: { reading: ReadinessReading | undefined; brand?: string };
+}
+
+/** A feature's lines in `doctor`, each in its place of the checklist. */
+export interface FeatureDoctor {
+  /** What the doctor's one shell of each ready phone prints for these lines too. */
+  readonly reads?: ReadonlyArray<'battery' | 'readiness'>;
+  /** Among the configuration's lines: a program the settings call on. */
+  config?(env: NodeJS.ProcessEnv): Promise<CheckItem[]>;
+  /** After each phone's own line. */
+  phone?(phone: DoctorPhone): CheckItem[];
+  /** After every phone's lines: what the feature says of them together. */
+  phones?(phones: readonly DoctorPhone[]): CheckItem[];
+  /** After those: where the phones plug in. */
+  ports?(phones: readonly DoctorPhone[]): CheckItem[];
+  /** After the phone service's section: the host's own lines. */
+  host?(env: NodeJS.ProcessEnv): CheckItem[];
+  /** A phone whose source read its readiness facts in a session of its own (an iPhone's lockdown): ready, a warning, or nothing judged. */
+  readonly facts?: (name: string, facts: ReadonlyMap<string, string>, brand: string | undefined) => CheckItem | 'ready' | undefined;
 }
 
 /** The one signature of a feature's factory. */

@@ -1,3 +1,4 @@
+import { readinessDoctor } from '../../src/features/readiness/doctor.js';
 import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
@@ -39,7 +40,7 @@ const options = {
   shellTimeoutMs: 1_000,
   concurrency: 2,
   hiddenDevices: [],
-  readiness: baseline,
+  features: [readinessDoctor(baseline)],
   readinessTimeoutMs: 15_000,
 };
 

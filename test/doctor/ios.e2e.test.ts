@@ -1,3 +1,5 @@
+import { readinessDoctor } from '../../src/features/readiness/doctor.js';
+import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkIos } from '../../src/doctor/ios.js';
@@ -32,7 +34,7 @@ describe('doctor: iOS', () => {
     const off = mux.plug({ profile: 'iphone-15-ios17', developerMode: false });
     const old = mux.plug({ profile: 'iphone-6s-ios9' });
     try {
-      const items = await checkIos({ ...settings, readiness: { checks: ['paired', 'developerMode', 'passcode', 'osVersion'] } }, mux.env);
+      const items = await checkIos(settings, mux.env, readinessDoctor(parseReadinessChecks(['paired', 'developerMode', 'passcode', 'osVersion'])).facts);
       expect(items).toContainEqual({
         status: 'ok',
         finding: "iPhone readiness: 1 of 2 paired iPhones ready for automation against the lab's baseline (readiness.checks)",

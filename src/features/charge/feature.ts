@@ -7,6 +7,7 @@
 // (counts.ts). What the views show of it is row.ts's; its action, charge.ts's.
 import { join } from 'node:path';
 import { PortCommand } from '../../hub/port-command.js';
+import { hubToolItems } from '../../hub/tool-doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { chargeControl, type ChargeParts } from './charge.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
@@ -49,6 +50,8 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
                 `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
                 'charge control no longer pauses this phone there; a hub with real per-port power switching would',
             ),
+    // The operator's own hub tool, for the `command` way.
+    doctor: { config: (env) => hubToolItems(ctx.settings, env, 'charge.command') },
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, registry.presence),
     metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...powerPaths.metrics()],

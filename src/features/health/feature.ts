@@ -6,6 +6,7 @@
 // HEALTH and PROBLEMS columns (list-columns.ts) and per-device gauges.
 import { udidSample, type RowSubject } from '../../devices/feature-view.js';
 import { hostHeatOf } from '../host-heat/host-heat.js';
+import { batteryItems } from './battery-doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { batteryOf, HealthMonitor, problemsOf } from './monitor.js';
 import { PROBLEMS } from './rules.js';
@@ -21,6 +22,8 @@ export function healthFeature(ctx: FeatureContext): Feature {
   return {
     name: 'health',
     judge: (devices, sources) => monitor.apply(devices, registry, sources.shell),
+    // One battery reading of each ready phone against the rules (held full takes readings over time: the daemon's).
+    doctor: { reads: ['battery'], phone: (p) => (p.battery ? batteryItems(p.serial, p.battery, ctx.settings.health) : []) },
     fields: () => [
       { key: 'batteryFullSeconds', place: battery, value: (s) => signals(s)?.heldFullSeconds },
       { key: 'chargerMillivolts', place: battery, value: (s) => signals(s)?.chargerMillivolts },

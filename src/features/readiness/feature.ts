@@ -18,6 +18,7 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { buildLine } from './build.js';
+import { readinessDoctor } from './doctor.js';
 import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
@@ -110,6 +111,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   };
   return {
     name: 'readiness',
+    doctor: readinessDoctor(baseline),
     notes: (device) => {
       const verdict = verdictOf(device);
       return verdict ? [verdictMessage(verdict, true)] : [];

@@ -8,6 +8,7 @@
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import type { Feature, FeatureContext } from '../context.js';
+import { usbDoctor } from './doctor.js';
 import { UsbLayer } from './layer.js';
 
 export function usbFeature(ctx: FeatureContext): Feature {
@@ -38,5 +39,6 @@ export function usbFeature(ctx: FeatureContext): Feature {
       return cell === undefined ? {} : { usbPort: cell };
     },
     metrics: () => layer.metrics(),
+    doctor: usbDoctor(ctx),
   };
 }

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LongDevice } from '../../src/platforms/android/adb/devices-long.js';
-import { readUsbControllers, usbItems } from '../../src/doctor/usb.js';
+import type { LongDevice } from '../../../src/platforms/android/adb/devices-long.js';
+import { readUsbControllers, usbItems } from '../../../src/features/usb/controllers.js';
 
 /**
  * A sysfs tree as Linux lays it out: /sys/bus/usb/devices holds links into

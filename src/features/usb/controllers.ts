@@ -12,8 +12,8 @@
 
 import { readdirSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { usbBus } from '../util/usb-path.js';
-import type { CheckItem } from './checklist.js';
+import { usbBus } from '../../util/usb-path.js';
+import type { CheckItem } from '../../platforms/doctor.js';
 
 export const USB_DEVICES_PER_CONTROLLER = 32;
 /** Warn this close to the limit: the next hub or phone may not enumerate. */

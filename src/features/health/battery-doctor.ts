@@ -4,10 +4,10 @@
 // Held full is not judged here: it takes readings over time, which only the
 // running daemon has (its device_agent_device_battery_full_seconds).
 
-import { chargingOf } from '../cloud/device-facts.js';
-import { evaluate, type HealthSettings } from '../features/health/rules.js';
-import type { BatteryFacts } from '../platforms/doctor.js';
-import type { CheckItem } from './checklist.js';
+import { chargingOf } from '../../cloud/device-facts.js';
+import { evaluate, type HealthSettings } from './rules.js';
+import type { BatteryFacts } from '../../platforms/doctor.js';
+import type { CheckItem } from '../../platforms/doctor.js';
 
 export function batteryItems(serial: string, battery: BatteryFacts, settings: HealthSettings): CheckItem[] {
   const findings = evaluate(

@@ -1,17 +1,25 @@
 // The hub tools the settings call on: recovery's power cycle and charge
 // control switch hub ports by running a program, and a program missing from
 // the host shows only when a phone needs it (a cycle that fails, a pause that
-// never starts). The doctor looks for it up front, as the agent would run it
-// (execFile: a path as given, a bare name through PATH).
+// never starts). Their doctor lines (each feature's: recovery's for
+// recovery.powerCycleCommand, charge control's for charge.command) look for it
+// up front, as the agent would run it (execFile: a path as given, a bare name
+// through PATH).
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import { chargeWaysOf } from '../config/charge-ways.js';
 import type { Settings } from '../config/schema.js';
-import type { CheckItem } from './checklist.js';
 import { hubPortsOf } from '../config/hub-ports.js';
-import { hubStatusProblem, portsByHub } from '../hub/status.js';
-import { runTool } from '../hub/uhubctl.js';
+import { hubStatusProblem, portsByHub } from './status.js';
+import { runTool } from './uhubctl.js';
+
+/** One line of the doctor's checklist (src/platforms/doctor.ts's CheckItem, which this layer sits below). */
+interface ToolLine {
+  status: 'ok' | 'fail';
+  finding: string;
+  advice?: string;
+}
 
 interface HubToolSettings {
   recovery: Pick<Settings['recovery'], 'powerCycle' | 'powerCycleCommand'>;
@@ -94,14 +102,18 @@ async function seenHubs(command: string, hubPorts: readonly string[], env: NodeJ
   return { seen, problems };
 }
 
-/** One line per hub tool the settings call on; none when they call on none. */
-export async function hubToolItems(settings: HubToolSettings, env: NodeJS.ProcessEnv): Promise<CheckItem[]> {
-  const items: CheckItem[] = [];
-  for (const need of needs(settings)) items.push(await hubToolItem(settings, need, env));
+/** One line per hub tool the settings call on (`setting`: only the one it names); none when they call on none. */
+export async function hubToolItems(
+  settings: HubToolSettings,
+  env: NodeJS.ProcessEnv,
+  setting?: 'recovery.powerCycleCommand' | 'charge.command',
+): Promise<ToolLine[]> {
+  const items: ToolLine[] = [];
+  for (const need of needs(settings)) if (setting === undefined || need.setting === setting) items.push(await hubToolItem(settings, need, env));
   return items;
 }
 
-async function hubToolItem(settings: HubToolSettings, { setting, program, users }: Need, env: NodeJS.ProcessEnv): Promise<CheckItem> {
+async function hubToolItem(settings: HubToolSettings, { setting, program, users }: Need, env: NodeJS.ProcessEnv): Promise<ToolLine> {
   const where = locate(program, env.PATH);
   const who = users.join(', ');
   if ('found' in where) {

@@ -8,7 +8,7 @@
 // the systemd-run of the packaged wrapper running the doctor.
 import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckItem } from './checklist.js';
+import type { CheckItem } from '../../platforms/doctor.js';
 
 /** Where the packaged unit may be installed, the administrator's copy first. */
 const UNIT_DIRS = ['/etc/systemd/system', '/lib/systemd/system', '/usr/lib/systemd/system'];

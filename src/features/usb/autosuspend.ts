@@ -6,7 +6,7 @@
 // whose serial or port adb names.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckItem } from './checklist.js';
+import type { CheckItem } from '../../platforms/doctor.js';
 
 export interface PhonePort {
   port: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
-import { batteryItems } from '../../src/doctor/battery.js';
-import { fixture } from '../platforms/android/inventory/fixture.js';
-import { shippedHealth } from '../features/health/defaults.js';
+import { ADB_DOCTOR } from '../../../src/platforms/android/doctor.js';
+import { batteryItems } from '../../../src/features/health/battery-doctor.js';
+import { fixture } from '../../platforms/android/inventory/fixture.js';
+import { shippedHealth } from './defaults.js';
 
 const items = (name: string, settings = shippedHealth) => batteryItems('R1', ADB_DOCTOR.battery(fixture('battery', name)), settings);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { kernelLogFacts, kernelLogItem } from '../../src/doctor/kernel-log.js';
+import { kernelLogFacts, kernelLogItem } from '../../../src/features/usb/kernel-log.js';
 
 // The doctor's kernel log line: the log opened as the doctor runs, and the
 // installed unit read with its drop-ins (unit directories built here: the
@@ -33,7 +33,7 @@ function unitDir(unit: string, dropIn?: string): string {
 
 /** The unit as shipped before this change: PrivateDevices=yes hid /dev/kmsg. */
 const PACKAGED = '[Service]\nDynamicUser=yes\nPrivateDevices=yes\nPrivateUsers=yes\n';
-const SHIPPED = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../systemd/device-agent.service'), 'utf8');
+const SHIPPED = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../systemd/device-agent.service'), 'utf8');
 
 function restrict(value: '0' | '1'): string {
   const file = join(dir(), 'dmesg_restrict');

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPortRecord, worstPortItems } from '../../src/doctor/worst-ports.js';
-import { classifyUsbLine } from '../../src/features/usb/classify.js';
-import { addEvent, emptyRecord, type PortRecord } from '../../src/features/usb/port-record.js';
-import { USB_PORTS_FILE } from '../../src/features/usb/store.js';
-import { createLogger } from '../../src/log/logger.js';
+import { readPortRecord, worstPortItems } from '../../../src/features/usb/worst-ports.js';
+import { classifyUsbLine } from '../../../src/features/usb/classify.js';
+import { addEvent, emptyRecord, type PortRecord } from '../../../src/features/usb/port-record.js';
+import { USB_PORTS_FILE } from '../../../src/features/usb/store.js';
+import { createLogger } from '../../../src/log/logger.js';
 
 // The worst ports of the record the daemon keeps in the state directory,
 // built here from kernel lines in the form of the recorded ones

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hubToolItems, locate } from '../../src/doctor/hub-tools.js';
+import { hubToolItems, locate } from '../../src/hub/tool-doctor.js';
 
 /** A directory for PATH with these files, executable or not. */
 function bin(files: Record<string, boolean>): string {

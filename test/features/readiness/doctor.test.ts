@@ -1,10 +1,12 @@
+import type { DoctorPhone } from '../../../src/features/context.js';
+import type { ReadinessAnswer } from '../../../src/platforms/doctor.js';
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
-import { readinessItems } from '../../src/doctor/readiness.js';
-import { READINESS_COMMAND, splitReadiness } from '../../src/platforms/android/doctor.js';
-import { parseReadiness } from '../../src/platforms/android/inventory/parsers/readiness.js';
-import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';
-import { fixture, readinessSection } from '../features/readiness/section.js';
+import { parseReadinessChecks } from '../../../src/features/readiness/settings.js';
+import { readinessItems } from '../../../src/features/readiness/doctor.js';
+import { READINESS_COMMAND, splitReadiness } from '../../../src/platforms/android/doctor.js';
+import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';
+import { END_MARKER, marker } from '../../../src/platforms/android/inventory/script.js';
+import { fixture, readinessSection } from './section.js';
 
 // The doctor's readiness lines from what the one shell per device prints:
 // the model's line, then the readiness sections as the inventory's script
@@ -49,6 +51,15 @@ function section(global: string): string {
   });
 }
 
+/** A phone as the doctor hands it to the features: its readiness part parsed by the platform, as checkAdb does. */
+function phone(serial: string, answer?: ReadinessAnswer): DoctorPhone {
+  return {
+    serial,
+    state: 'device',
+    ...(answer && { readiness: { reading: parseReadiness(answer.text), ...(answer.brand !== undefined && { brand: answer.brand }) } }),
+  };
+}
+
 describe('splitReadiness', () => {
   it('cuts the model (and battery) part from the readiness part, with the brand', () => {
     const { head, readiness } = splitReadiness(output(section(READY_GLOBAL), 'Xiaomi'));
@@ -80,14 +91,7 @@ describe('readinessItems', () => {
       ),
     );
     const ready = splitReadiness(output(section(READY_GLOBAL)));
-    const items = readinessItems(
-      [
-        { serial: 'R58A', readiness: notReady.readiness },
-        { serial: 'R58B', readiness: ready.readiness },
-      ],
-      DEFAULTS,
-      parseReadiness,
-    );
+    const items = readinessItems([phone('R58A', notReady.readiness), phone('R58B', ready.readiness)], DEFAULTS);
     expect(items).toEqual([
       { status: 'ok', finding: "readiness: 1 of 2 phones ready for automation against the lab's baseline (readiness.checks: 16 checks)" },
       {
@@ -103,11 +107,9 @@ describe('readinessItems', () => {
 
   it('a phone whose reading answered none of the checks is never called ready; no line when no phone was judged', () => {
     const unread = splitReadiness(output(readinessSection({}))).readiness;
-    expect(readinessItems([{ serial: 'R58C', readiness: unread }], DEFAULTS, parseReadiness)).toEqual([]);
+    expect(readinessItems([phone('R58C', unread)], DEFAULTS)).toEqual([]);
     const ready = splitReadiness(output(section(READY_GLOBAL))).readiness;
-    expect(
-      readinessItems([{ serial: 'R58B', readiness: ready }, { serial: 'R58C', readiness: unread }, { serial: 'OFFLINE' }], DEFAULTS, parseReadiness),
-    ).toEqual([
+    expect(readinessItems([phone('R58B', ready), phone('R58C', unread), phone('OFFLINE')], DEFAULTS)).toEqual([
       {
         status: 'ok',
         finding: "readiness: 1 of 1 phones ready for automation against the lab's baseline (readiness.checks: 16 checks); 1 answered none of the checks",
@@ -116,6 +118,6 @@ describe('readinessItems', () => {
   });
 
   it('an empty baseline says nothing', () => {
-    expect(readinessItems([{ serial: 'R58B', readiness: splitReadiness(output(section(READY_GLOBAL))).readiness }], new Map(), parseReadiness)).toEqual([]);
+    expect(readinessItems([phone('R58B', splitReadiness(output(section(READY_GLOBAL))).readiness)], new Map())).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autosuspendItems, readPhonePorts } from '../../src/doctor/autosuspend.js';
+import { autosuspendItems, readPhonePorts } from '../../../src/features/usb/autosuspend.js';
 
 // The ports carrying phones, from a sysfs tree built here as a copy of
 // /sys/bus/usb/devices holds it: a device directory per port with its

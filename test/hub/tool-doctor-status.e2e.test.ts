@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hubToolItems } from '../../src/doctor/hub-tools.js';
-import { HubBed } from '../hub/hub-bed.js';
+import { hubToolItems } from '../../src/hub/tool-doctor.js';
+import { HubBed } from './hub-bed.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 

@@ -4,13 +4,13 @@
 // attribution blames and what to do.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../log/logger.js';
-import { attribute } from '../features/usb/attribution.js';
-import { healthLine, worstPorts } from '../features/usb/port-health.js';
-import { pruneRecord, type PortRecord } from '../features/usb/port-record.js';
-import { PortRecordFile, USB_PORTS_FILE } from '../features/usb/store.js';
-import { controllersOfBuses } from '../features/usb/sysfs.js';
-import type { CheckItem } from './checklist.js';
+import type { Logger } from '../../log/logger.js';
+import { attribute } from './attribution.js';
+import { healthLine, worstPorts } from './port-health.js';
+import { pruneRecord, type PortRecord } from './port-record.js';
+import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+import { controllersOfBuses } from './sysfs.js';
+import type { CheckItem } from '../../platforms/doctor.js';
 
 /** The ports named at most: the worst, not a page of them. */
 const WORST = 3;
