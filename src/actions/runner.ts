@@ -86,6 +86,8 @@ export interface Hold {
   mark: string;
   count: { readonly key: CounterKey; readonly labels: readonly string[] };
   line: Line;
+  /** Said and counted already, by the work that met it: only its note and mark are kept. */
+  quiet?: boolean;
 }
 
 /** What a decision reads of the runner, as values, and where it leaves what the runner says for it. */
@@ -102,15 +104,16 @@ export interface ActionLook {
    * The booking gate's verdict on disturbing the device the cloud knows by
    * this id. When the gate says to ask, the question goes out now (counted
    * against the host's bound already), and its answer makes the action look
-   * again.
+   * again. `maxAgeMs`: the oldest answer the work may act on, when it needs
+   * one younger than the gate's cache keeps.
    */
-  verdict(deviceId: string | undefined): BookingVerdict;
+  verdict(deviceId: string | undefined, maxAgeMs?: number): BookingVerdict;
   /**
    * A decision made first without the gate's verdict; only one that says it
    * turns on it ('needs-verdict') costs a question, and is made again with
    * the verdict as a value.
    */
-  decide<D extends { kind: string }>(deviceId: string | undefined, decision: (verdict: BookingVerdict | undefined) => D): D;
+  decide<D extends { kind: string }>(deviceId: string | undefined, decision: (verdict: BookingVerdict | undefined) => D, maxAgeMs?: number): D;
   /** The devices in the order the gate would rather ask about them: the one asked about longest ago (never, first). */
   byTurn<T>(devices: readonly T[], idOf: (d: T) => string | undefined): T[];
   refuse(refusal: Refusal): void;
@@ -121,8 +124,21 @@ export interface ActionLook {
   changed(): void;
 }
 
-/** What carrying an intent out may tell the runner. */
-export type Applying = Pick<ActionLook, 'changed' | 'release'>;
+/** What carrying an intent out may ask and tell the runner. */
+export type Applying = Pick<ActionLook, 'changed' | 'release' | 'hold'> & {
+  /**
+   * The gate's verdict on an answer younger than `maxAgeMs`, asked for now
+   * and awaited when the one it has is older (or a question of another look
+   * is in flight): what work checks before each step that must rest on a
+   * fresh "not booked" (readiness's fix, before each write). The question
+   * counts against the host's bound like any: out of budget, the verdict is
+   * not "free".
+   */
+  freshVerdict(deviceId: string | undefined, maxAgeMs: number): Promise<BookingVerdict>;
+};
+
+/** What a runner without a gate says: nothing may disturb a device. */
+const NO_GATE: BookingVerdict = { kind: 'unknown', reason: 'this run only reads the setting' };
 
 /**
  * A decision as the runner makes it (ActionLook.decide): first without the
@@ -194,6 +210,8 @@ export class ActionRunner {
   /** When counted work of each target started, within the target's window. */
   private readonly counted = new CountedStarts();
   private readonly inFlight = new InFlight();
+  /** The status requests in flight, by device id. */
+  private readonly questions = new Map<string, Promise<void>>();
   /** The refusals said ("KEY|ACTION", with why), while the device is listed. */
   private readonly refused: SaidOnce;
 
@@ -250,14 +268,14 @@ export class ActionRunner {
   /** What a decision of this action reads and says through. */
   private lookOf(action: DeviceAction): ActionLook {
     const now = this.o.clock.monotonic();
-    const verdict = (deviceId: string | undefined): BookingVerdict => this.verdict(deviceId, action);
+    const verdict = (deviceId: string | undefined, maxAgeMs?: number): BookingVerdict => this.verdict(deviceId, action, maxAgeMs);
     return {
       now,
       isBusy: (target) => this.working.has(target),
       startsOf: (target) => this.counted.of(target, now).map((s) => s.at),
       countedOf: (target) => this.counted.of(target, now),
       verdict,
-      decide: (deviceId, decision) => decideWithVerdict(decision, () => verdict(deviceId)),
+      decide: (deviceId, decision, maxAgeMs) => decideWithVerdict(decision, () => verdict(deviceId, maxAgeMs)),
       byTurn: (devices, idOf) => (this.o.gate ? this.o.gate.byTurn(devices, idOf) : [...devices]),
       refuse: (r) => this.refuse(r),
       hold: (h) => this.hold(h),
@@ -266,24 +284,56 @@ export class ActionRunner {
     };
   }
 
-  private verdict(deviceId: string | undefined, then: DeviceAction): BookingVerdict {
+  private verdict(deviceId: string | undefined, then: DeviceAction, maxAgeMs?: number): BookingVerdict {
     const { gate } = this.o;
-    if (!gate) return { kind: 'unknown', reason: 'this run only reads the setting' };
-    const verdict = gate.verdict(deviceId);
+    if (!gate) return NO_GATE;
+    const verdict = gate.verdict(deviceId, maxAgeMs);
     if (verdict.kind === 'ask') this.inFlight.track(this.ask(gate, deviceId!, then));
     return verdict;
   }
 
+  private async freshVerdict(deviceId: string | undefined, maxAgeMs: number): Promise<BookingVerdict> {
+    const { gate } = this.o;
+    if (!gate) return NO_GATE;
+    let verdict = gate.verdict(deviceId, maxAgeMs);
+    // Once for a question already in flight, once for one of its own: then the answer is as young as it gets.
+    for (let turn = 0; turn < 2 && (verdict.kind === 'ask' || verdict.kind === 'waiting'); turn++) {
+      const pending = verdict.kind === 'ask' ? this.question(gate, deviceId!) : this.questions.get(deviceId!);
+      if (!pending) break;
+      await pending;
+      verdict = gate.verdict(deviceId, maxAgeMs);
+    }
+    return verdict;
+  }
+
   private async ask(gate: BookingGate, deviceId: string, then: DeviceAction): Promise<void> {
-    const answer = await askBooking(this.o.booking, deviceId);
-    gate.answered(deviceId, answer);
+    await this.question(gate, deviceId);
     // A stopped action's answer is kept by the gate; the action does not look again.
     if (!this.stopped.has(then)) this.look(then);
   }
 
+  /** One status request the gate said to make, its answer handed to the gate; kept while in flight, so that work needing it may await it. */
+  private question(gate: BookingGate, deviceId: string): Promise<void> {
+    const pending = (async () => {
+      try {
+        gate.answered(deviceId, await askBooking(this.o.booking, deviceId));
+      } finally {
+        this.questions.delete(deviceId);
+      }
+    })();
+    this.questions.set(deviceId, pending);
+    this.inFlight.track(pending);
+    return pending;
+  }
+
   /** Carries an intent out: at once when it does no I/O; else once its target is free, counted as it starts. */
   private run<I extends Intent>(action: DeviceAction<I>, intent: I): void {
-    const look: Applying = { changed: () => this.o.onChange?.(), release: (key, by, ended) => this.release(key, by, ended) };
+    const look: Applying = {
+      changed: () => this.o.onChange?.(),
+      release: (key, by, ended) => this.release(key, by, ended),
+      hold: (h) => this.hold(h),
+      freshVerdict: (deviceId, maxAgeMs) => this.freshVerdict(deviceId, maxAgeMs),
+    };
     if (intent.now) {
       void action.apply(intent, look);
       return;
@@ -325,7 +375,7 @@ export class ActionRunner {
     const said = holds[h.by]?.mark === h.mark;
     facet.set(h.key, { ...holds, [h.by]: { note: h.note, mark: h.mark } });
     // Only a listed device has holds: they go with its record.
-    if (said || facet.get(h.key) === undefined) return;
+    if (said || h.quiet || facet.get(h.key) === undefined) return;
     this.o.stats.counter(h.count.key).add(...h.count.labels);
     this.say(h.line, 'info');
   }

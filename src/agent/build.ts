@@ -180,6 +180,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     stateDirTrouble: parts.stateDirTrouble,
     webConfigFile: settings.statusWebConfigFile,
     hosts: settings.statusHosts,
+    nodeId,
   });
   return new Agent({
     nodeId,

@@ -53,14 +53,17 @@ export class BookingGate {
   /**
    * The verdict on disturbing the device the cloud knows by this id now;
    * undefined when the agent does not know the id (the cloud cannot be
-   * asked about a device it was never told of).
+   * asked about a device it was never told of). `maxAgeMs`: the oldest
+   * answer the caller may act on, when its work needs a younger one than
+   * the cache keeps (readiness's fix, a write at a time); an older one is
+   * asked again, and never says "not booked" meanwhile.
    */
-  verdict(deviceId: string | undefined): BookingVerdict {
+  verdict(deviceId: string | undefined, maxAgeMs = this.settings.cacheMs): BookingVerdict {
     if (deviceId === undefined) return { kind: 'unknown', reason: 'the agent does not know its udid yet, so the cloud cannot be asked' };
     const now = this.clock.monotonic();
     this.prune(now);
     const known = this.known.get(deviceId);
-    if (known && now - known.at < this.settings.cacheMs) return fromAnswer(known);
+    if (known && now - known.at < Math.min(this.settings.cacheMs, maxAgeMs)) return fromAnswer(known);
     if (this.asking.has(deviceId)) return { kind: 'waiting' };
     // The budget is the host's, shared by every action: a device asked about
     // within the minute yields to one that is waiting its turn, so one action

@@ -11,7 +11,7 @@ type SettingKey = keyof typeof schema;
 /** The exit codes every command follows; a command uses the ones its table names. */
 export const EXIT = {
   ok: 0,
-  /** once: not delivered; list: a device source (the adb server) did not answer; doctor: a check failed; run: an unexpected failure. */
+  /** once: not delivered, or a device source did not answer (nothing sent); list: a device source (the adb server) did not answer; doctor: a check failed; run: an unexpected failure. */
   failed: 1,
   /** A usage or configuration error: restarting cannot fix it (the unit's RestartPreventExitStatus=2). */
   config: 2,
@@ -103,7 +103,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
     exits: {
       0: 'the cloud stored the report (--dry-run: the body was printed)',
-      1: 'the report was not delivered',
+      1: 'not delivered, or a device source did not answer (no adb server): nothing sent',
       2: configError,
       3: 'the cloud refused some devices (failedDevices), each logged',
     },

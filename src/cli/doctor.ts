@@ -66,7 +66,8 @@ export async function doctor(
   if (target) config.push(cloudSettingsItem(target));
   if (credentials?.exposed)
     config.push({ status: 'warn', finding: credentials.exposed, advice: 'only root and the user the agent runs as should read the key' });
-  config.push(nodeIdItem(inspectNodeId(settings, env)));
+  const nodeId = inspectNodeId(settings, env);
+  config.push(nodeIdItem(nodeId));
   const stateDir = stateDirOf(settings, env);
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
@@ -123,7 +124,18 @@ export async function doctor(
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
   const iosChecked = checkIos(settings, env, (name, facts, brand) => doctors.map((d) => d.facts?.(name, facts, brand)).find((v) => v !== undefined));
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
-  const statusChecked = checkStatusEndpoint({ listen: settings.statusListen, stateDir, webConfigFile: settings.statusWebConfigFile });
+  const statusChecked = checkStatusEndpoint({
+    listen: settings.statusListen,
+    stateDir,
+    webConfigFile: settings.statusWebConfigFile,
+    // Whose agent should answer there: this host's node id, to tell it from another agent on the port.
+    nodeId:
+      nodeId.kind === 'configured'
+        ? { id: nodeId.id, from: 'DEVICE_AGENT_NODE_ID' }
+        : nodeId.kind === 'kept'
+          ? { id: nodeId.id, from: `kept in ${nodeId.file}` }
+          : undefined,
+  });
   const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked, statusChecked]);
   const items = atPhoneLevel(
     [...config, ...adbItems, ...doctors.flatMap((d) => d.host?.(env) ?? []), ...iosItems, ...networkItems, ...cloudItems, ...statusItems],

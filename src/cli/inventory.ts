@@ -4,11 +4,12 @@ import { SourceUnreachableError } from '../platforms/source.js';
 /**
  * The listing of a one-shot command (once, list): every source lists the
  * devices present now, once. A source whose service does not answer lists
- * none (with one line saying why, an error where the command fails for it);
- * returns whether every source answered, so that absence can be taken as
- * unplugged.
+ * none, with one error line saying why, what the command does without its
+ * devices (`then`: what it means for the command, after the source's own
+ * consequence) and what to do; returns whether every source answered, so
+ * that absence can be taken as unplugged.
  */
-export async function listOnce(parts: Parts, level: 'warn' | 'error' = 'warn'): Promise<boolean> {
+export async function listOnce(parts: Parts, then = ''): Promise<boolean> {
   const { sources, logger } = parts;
   const answered = await Promise.all(
     sources.map(async (source) => {
@@ -17,7 +18,7 @@ export async function listOnce(parts: Parts, level: 'warn' | 'error' = 'warn'): 
         return source.listed;
       } catch (err) {
         if (!(err instanceof SourceUnreachableError)) throw err;
-        logger[level]({ source: source.label }, `${err.message}. ${err.consequence}`);
+        logger.error({ source: source.label }, `${err.message}. ${err.consequence}${then && ` ${then}`}`);
         return false;
       }
     }),

@@ -32,7 +32,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
     const complete = await settledListing(
-      () => listOnce(parts, 'error'),
+      () => listOnce(parts),
       () => settling(parts),
       setup.logger,
     );

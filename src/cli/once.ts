@@ -6,6 +6,10 @@ import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import { EXIT } from './commands.js';
+import { sentence } from '../util/sentence.js';
+
+const NOTHING_SENT = 'Nothing was sent: a report without those devices would tell the cloud they are gone.';
+const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a report without those devices would tell the cloud they are gone.';
 
 /** One inventory, sent (or printed with --dry-run); returns the exit code. */
 export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream): Promise<number> {
@@ -14,13 +18,17 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
   try {
-    const complete = await listOnce(parts);
+    // A source that did not answer lists none of its devices: a report without them would tell the cloud they
+    // are gone (a cloud that takes a host's report as its whole list marks them offline), so none goes, and a
+    // dry run prints none, as `list` shows no table: exit 1 with the source's line (what to do), as `list` does.
+    const complete = await listOnce(parts, dryRun ? NOTHING_PRINTED : NOTHING_SENT);
+    if (!complete) return EXIT.failed;
     // A one-shot command has nothing else to do: it waits for every inventory, each bounded by its own deadline.
     const plan = {
       request: { refresh: 'all' as const, waitForAll: true },
       reason: 'once',
-      complete,
-      listed: complete,
+      complete: true,
+      listed: true,
       deadline: Date.now() + settings.requestTimeoutSeconds * 2000,
     };
     if (dryRun) {
@@ -29,9 +37,10 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
     }
     const outcome = await parts.reporter.send(plan);
     if (!outcome.delivered) {
-      // A one-shot run has no next report: say plainly that nothing went out.
+      // A one-shot run has no next report: say plainly that nothing went out. The error's own text is a
+      // sentence or more (the credentials' says what to check and ends with its period): the line goes on after it.
       logger.error(
-        `report not delivered: ${outcome.error.message}; nothing went out: device-agent doctor checks the settings and the way to the cloud from this host`,
+        `report not delivered: ${sentence(outcome.error.message)} Nothing went out; device-agent doctor checks the settings and the way to the cloud from this host`,
       );
       return EXIT.failed;
     }

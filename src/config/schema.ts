@@ -3,6 +3,7 @@ import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
 import { checkHubPorts } from './hub-ports.js';
+import { checkHiddenDevices } from './hidden-devices.js';
 import type { Field } from './field.js';
 import { chargeSettings } from '../features/charge/settings.js';
 import { healthSettings } from '../features/health/settings.js';
@@ -136,7 +137,12 @@ export const schema = {
   probeTimeoutSeconds: { type: 'integer', min: 1, max: 600, help: "timeout of one device's inventory shell session" },
   probeConcurrency: { type: 'integer', min: 1, max: 1000, help: 'devices probed at once' },
   reachabilityHost: { type: 'string', unset: "the cloud's host", help: 'host the devices ping for `networkReachability`' },
-  hiddenDevices: { type: 'string[]', help: 'udids reported with `isHidden: true`' },
+  hiddenDevices: {
+    type: 'string[]',
+    check: checkHiddenDevices,
+    format: 'udid list',
+    help: 'udids reported with `isHidden: true`; an entry with a blank, a semicolon or quotes is refused, and one no device has is said once the devices are listed',
+  },
   addedToCloud: { type: 'boolean', help: '`addedToCloud` of every device' },
   'support.appiumDisabled': {
     type: 'boolean',

@@ -59,6 +59,7 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
   }
   const items: CheckItem[] = [{ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` }];
   let judged = 0;
+  let readyCount = 0;
   const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem[]> => {
     const r = await probeIphone(address, device, timeoutMs);
     if (r.kind === 'ok') {
@@ -72,7 +73,9 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
       const verdict = judgeFacts?.(`iPhone ${device.udid}`, new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))), info.brandName);
       if (verdict === undefined) return [line];
       judged++;
-      return verdict === 'ready' ? [line] : [line, verdict];
+      if (verdict !== 'ready') return [line, verdict];
+      readyCount++;
+      return [line];
     }
     if (r.kind === 'not-paired') {
       const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
@@ -95,12 +98,11 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
     ];
   });
   const lines = phones.flat();
-  const notReady = lines.filter((l) => l.finding.includes(': not ready for automation: ')).length;
   const summary: CheckItem[] = judged
     ? [
         {
           status: 'ok',
-          finding: `iPhone readiness: ${judged - notReady} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
+          finding: `iPhone readiness: ${readyCount} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
         },
       ]
     : [];

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { http, https } from '../util/node-http.js';
 import { readStateFile } from '../util/atomic-file.js';
-import { parseEndpointState, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type StatusEndpointState } from '../status/endpoint-state.js';
+import { parseEndpointState, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckItem } from './checklist.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
@@ -10,8 +10,10 @@ import { pidAlive, processIdentity } from '../util/process-identity.js';
 
 // The status endpoint, as a remote Prometheus and the role's post-check see
 // it: doctor asks the configured address for /healthz and tells the agent's
-// answer (its Server header) from another program holding the port; what the
-// daemon kept in the state directory says why its endpoint is not there.
+// answer (its Server header) from another program holding the port, and this
+// host's agent (its node id, from the state directory or the settings) from
+// another agent holding it (another checkout, another state directory); what
+// the daemon kept in the state directory says why its endpoint is not there.
 
 const ANSWER_TIMEOUT_MS = 3_000;
 const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off, and restart the agent';
@@ -19,13 +21,18 @@ const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_
 export interface StatusCheckInput {
   listen: string;
   stateDir: string;
+  /** This host's node id and where it is from ("kept in FILE", "DEVICE_AGENT_NODE_ID"); none when none is kept yet. */
+  nodeId?: { id: string; from: string };
   /** statusWebConfigFile: whether the endpoint speaks TLS, and a file the daemon would refuse. */
   webConfigFile?: string;
   timeoutMs?: number;
 }
 
 type Probe =
-  { kind: 'answer'; status: number; server: string | undefined; body: string } | { kind: 'refused' } | { kind: 'silent' } | { kind: 'error'; message: string };
+  | { kind: 'answer'; status: number; server: string | undefined; nodeId: string | undefined; body: string }
+  | { kind: 'refused' }
+  | { kind: 'silent' }
+  | { kind: 'error'; message: string };
 
 export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckItem[]> {
   if (input.listen === 'off') return [{ status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' }];
@@ -102,6 +109,8 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
       },
     ];
   }
+  const other = anotherAgent(probe, input, daemon, where);
+  if (other) return [other];
   if (probe.status === 200) return [{ status: 'ok', finding: `status endpoint: the agent answers on ${where}, healthy` }];
   if (probe.status === 401)
     return [{ status: 'ok', finding: `status endpoint: the agent answers on ${where} (basic authentication asked, as its web config says)` }];
@@ -112,6 +121,44 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
       advice: 'the lines of the checklist above say what is wrong; /healthz turns 200 once a report is delivered',
     },
   ];
+}
+
+/**
+ * Whether the agent answering is not this host's: its node id (the header its
+ * answers carry) is another than the one this host keeps, or this host keeps
+ * none (its daemon keeps one before it listens). Where the answer says no id
+ * (basic authentication asked, or a version that did not say it), the
+ * daemon's own kept word that it listens there, alive, stands for it; without
+ * it, doctor cannot tell and says so.
+ */
+function anotherAgent(
+  probe: Extract<Probe, { kind: 'answer' }>,
+  input: StatusCheckInput,
+  daemon: StatusEndpointState | undefined,
+  where: string,
+): CheckItem | undefined {
+  const port = /:(\d+)$/.exec(where)?.[1];
+  const stop = `stop the other agent (ss -ltnp 'sport = :${port}' shows its pid), or give one of them another DEVICE_AGENT_STATUS_LISTEN`;
+  if (probe.nodeId === undefined) {
+    if (daemon) return undefined;
+    return {
+      status: 'warn',
+      finding:
+        `status endpoint: an agent answers on ${where} but ${probe.status === 401 ? 'asks for basic authentication before it says' : 'does not say'} its node id, ` +
+        `and no daemon of this state directory (${input.stateDir}) says it listens there: it may be another agent than this host's`,
+      advice: `if this host's agent runs, run doctor with its settings (the service's: see the README); else ${stop}`,
+    };
+  }
+  if (input.nodeId?.id === probe.nodeId) return undefined;
+  const theirs = `another device-agent answers on ${where}: its node id is ${probe.nodeId}`;
+  return {
+    status: 'fail',
+    finding:
+      input.nodeId === undefined
+        ? `status endpoint: ${theirs}, and this configuration keeps none yet (state directory ${input.stateDir}): it is not this host's agent (another checkout or state directory); a scraper would read its /healthz and /metrics for this host's`
+        : `status endpoint: ${theirs}, not this host's ${input.nodeId.id} (${input.nodeId.from}): another checkout or state directory holds the port; a scraper would read its /healthz and /metrics for this host's`,
+    advice: `${stop}; if it is this host's service, doctor runs with other settings than it: run doctor as the service runs (see the README)`,
+  };
 }
 
 function keptState(dir: string): StatusEndpointState | undefined {
@@ -154,7 +201,15 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
       res.on('data', (c: string) => {
         if (body.length < 4096) body += c;
       });
-      res.on('end', () => resolve({ kind: 'answer', status: res.statusCode ?? 0, server: header(res.headers.server), body }));
+      res.on('end', () =>
+        resolve({
+          kind: 'answer',
+          status: res.statusCode ?? 0,
+          server: header(res.headers.server),
+          nodeId: decoded(header(res.headers[STATUS_NODE_HEADER])),
+          body,
+        }),
+      );
       res.on('error', (err) => resolve({ kind: 'error', message: err.message }));
     });
     req.on('timeout', () => {
@@ -167,4 +222,14 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** The node id the header carries, URI-encoded; a value that does not decode is taken as it is. */
+function decoded(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }

@@ -8,9 +8,10 @@ import type { DeviceRegistry } from '../devices/registry.js';
 /** The values a lab's baseline judges, as a platform read them. */
 export interface ReadinessReading {
   /**
-   * Each namespace whose `settings list` answered (exit status 0), with the
-   * keys it printed: a key absent here is unset on the phone (it has its
-   * platform's default), not unread.
+   * Each namespace whose `settings list` ended with exit status 0, with the
+   * rows it printed, their values as printed: a key absent here was not read
+   * (the phone has no row for it, or the list printed nothing), and its
+   * check is unread, never judged at a default.
    */
   settings: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Whether the keyguard asks for a PIN, pattern or password; undefined when not read. */

@@ -13,7 +13,10 @@ import type { Metric } from '../util/metric.js';
 
 /**
  * What listOnce throws when the platform's service does not answer: a
- * one-shot command goes on without the platform's devices, saying so.
+ * one-shot command goes on without the platform's devices, saying so. A
+ * collect throws it too when the service cannot be reached: the source has
+ * said so in its own line, and the report carries its devices as a failed
+ * collect's (src/report/execute.ts) without a line of its own.
  */
 export class SourceUnreachableError extends Error {
   override readonly name = 'SourceUnreachableError';

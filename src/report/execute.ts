@@ -16,7 +16,7 @@ import type { DeviceRegistry } from '../devices/registry.js';
 import type { PresenceLedger, PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
-import type { CollectRequest, DeviceSource } from '../platforms/source.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource } from '../platforms/source.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { SourceRun } from '../stats/agent-stats.js';
 
@@ -83,12 +83,14 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     const text = err instanceof Error ? err.message : String(err);
     // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.
     const message = `the agent could not read its ${source.platform} devices (${source.label}: ${text}); a fault on the agent host's side, not known to be the device's: this is the device's last known state`;
-    limited(o.logger).warn(
-      'source-collect-failed',
-      { source: source.platform, err: text },
-      `collecting the ${source.platform} devices failed (${source.label}: ${text}); the report carries their last inventories and calls none of them gone`,
-      source.platform,
-    );
+    // A source whose service cannot be reached said so in its own line when it found it out: not again at each report.
+    if (!(err instanceof SourceUnreachableError))
+      limited(o.logger).warn(
+        'source-collect-failed',
+        { source: source.platform, err: text },
+        `collecting the ${source.platform} devices failed (${source.label}: ${text}); the report carries their last inventories and calls none of them gone`,
+        source.platform,
+      );
     const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes(r.last, [message])] : []));
     // Replaced at each failure, ended by the next answer: the report asks the ledger for them.
     o.presence.owe(sourceFailed(source), bounded(devices, source.platform, o.logger), { while: `${source.label} fails` });

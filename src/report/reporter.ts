@@ -13,9 +13,11 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
+import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
+import { capitalized, sentence } from '../util/sentence.js';
 
 export type { ReportSink } from './split-put.js';
 
@@ -80,8 +82,12 @@ export class Reporter {
   private readonly collecting = new Map<DeviceSource, number>();
   private machinePending = 0;
   private putting = 0;
+  /** hiddenDevices entries no device has, said after the first complete listing. */
+  private readonly hidden: HiddenDevicesCheck;
 
-  constructor(private readonly deps: ReporterDeps) {}
+  constructor(private readonly deps: ReporterDeps) {
+    this.hidden = new HiddenDevicesCheck(deps.settings.hiddenDevices, deps.logger);
+  }
 
   /** The devices present now, health rules and settings applied, sources in registration order. */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
@@ -145,6 +151,7 @@ export class Reporter {
     ]);
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
+    if (complete) this.hidden.listed(devices);
     return { body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered }, this.deps.unplugged), complete, answered };
   }
 
@@ -173,6 +180,7 @@ export class Reporter {
       );
       deps.stats.reportsSent++;
       deps.stats.lastSuccessAt = now();
+      deps.stats.refusal = undefined;
       // Only a report made once every source had listed its devices tells the truth about the host (/healthz).
       if (plan.listed && composed.answered) deps.stats.listingDelivered = true;
       deps.unplugged.delivered(body.devices, composed.complete);
@@ -199,6 +207,11 @@ export class Reporter {
       deps.stats.reportsFailed++;
       this.lastFailed = true;
       deps.stats.lastFailure = error.message;
+      if (error instanceof CloudAuthError || error instanceof CloudRejectedError) {
+        // The first refusal's time is kept while it goes on: /healthz says since when.
+        const since = deps.stats.refusal?.status === error.status ? deps.stats.refusal.since : now();
+        deps.stats.refusal = { status: error.status, credentials: error instanceof CloudAuthError, since, message: error.message };
+      }
       const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
@@ -298,6 +311,15 @@ export function logNotDelivered(
       ? ` (${next.failures} in a row${heldBack ? `; ${heldBack} of them not logged since the last such line, at most one every ${REPORT_FAILURE_EVERY_MIN} min` : ''})`
       : '';
   const other = changed ? `; it fails another way now: ${changed.now} (before: ${changed.was})` : '';
+  // A refusal (401, 403, another 4xx) says what to check in its own text: the line says it, then what happens next.
+  // Settings (the credentials, the base URL) are read at start: fixed, they take a restart.
+  const refused = failure !== 'transient';
+  if (refused)
+    when =
+      failure === 'auth' || (error instanceof CloudRejectedError && error.status === 404)
+        ? `fix the setting it names and restart the agent (settings are read at start); until then each scheduled report is sent and refused the same way, and /healthz says so`
+        : `${when}; /healthz says so until a report is delivered`;
+  const head = `report not delivered${hint}${row}${other}`;
   limited(logger).error(
     'report-not-delivered',
     {
@@ -309,7 +331,7 @@ export function logNotDelivered(
       failures: next.failures,
       heldBack: heldBack || undefined,
     },
-    `report not delivered${hint}${row}${other}; ${when}`,
+    refused ? `${head}: ${sentence(error.message)} ${capitalized(when)}` : `${head}; ${when}`,
   );
 }
 

@@ -141,20 +141,23 @@ export class ReportRun {
   }
 
   /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
-  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number; failures: number }, now: number): void {
+  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number }, now: number): void {
     const way = failureWay(outcome.error);
     const kind = `${outcome.failure}/${way}`;
     const f = this.failing;
-    const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures: notes.failures };
+    // Reports in a row not delivered, whatever the way: the planner's backoff counts only those worth resending
+    // (a refused key left it at 0, and the first refusal's line said "failures: 0").
+    const failures = (f?.count ?? 0) + 1;
+    const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures };
     if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
       f.count++;
       f.held++;
-      this.deps.logger.debug({ err: outcome.error.message, failures: notes.failures }, 'report not delivered again, the same way');
+      this.deps.logger.debug({ err: outcome.error.message, failures }, 'report not delivered again, the same way');
       return;
     }
     const held = f && f.kind === kind ? f.held : 0;
     const was = f && f.kind !== kind ? f.way : undefined;
-    this.failing = { kind, way, count: (f?.count ?? 0) + 1, loggedAt: now, held: 0 };
+    this.failing = { kind, way, count: failures, loggedAt: now, held: 0 };
     logNotDelivered(this.deps.logger, outcome, next, held, was === undefined ? undefined : { was, now: way });
   }
 

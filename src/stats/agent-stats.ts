@@ -1,5 +1,14 @@
 import { Counter, type CounterKey } from './counter.js';
 
+/** A refusal of the reports by the cloud (AgentStats.refusal). */
+export interface CloudRefusal {
+  status: number;
+  /** 401 or 403: the credentials (or the account's rights), not the report. */
+  credentials: boolean;
+  since: number;
+  message: string;
+}
+
 /** How one source's last collect went (src/report/execute.ts), for /metrics. */
 export interface SourceRun {
   durationMs: number;
@@ -12,6 +21,13 @@ export class AgentStats {
   reportsFailed = 0;
   lastSuccessAt: number | undefined;
   lastFailure: string | undefined;
+  /**
+   * The cloud refused the reports as such (401 or 403: the credentials; another
+   * 4xx: the request) since `since` (wall ms), with its message saying what to
+   * check: waiting cannot cure it, so /healthz names it from the first refusal
+   * until a report is delivered again.
+   */
+  refusal: CloudRefusal | undefined;
   lastInventoryDurationMs: number | undefined;
   /** A report made after every source had listed its devices, each answering, was delivered: only then is the host healthy. */
   listingDelivered = false;

@@ -7,6 +7,16 @@ export const STATUS_STATE_FILE = 'status-endpoint.json';
 /** The Server header of the agent's status endpoint: how a client tells it from another program on the port. */
 export const STATUS_SERVER_HEADER = 'device-agent';
 
+/**
+ * The header that carries the agent's node id (URI-encoded: an id may hold any
+ * text but control characters) on the answers of its endpoint past the Host
+ * check and authentication, as /metrics carries it in device_agent_info: how
+ * `doctor` tells this host's agent from another one on the port (another
+ * checkout, another state directory). No secret: the id names the host to the
+ * cloud in every report.
+ */
+export const STATUS_NODE_HEADER = 'device-agent-node-id';
+
 export interface StatusEndpointState {
   pid: number;
   /** Who that pid was (src/util/process-identity.ts): a pid handed out again later is not the daemon. */

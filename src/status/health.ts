@@ -1,3 +1,5 @@
+import type { CloudRefusal } from '../stats/agent-stats.js';
+
 export interface HealthInput {
   now: number;
   startedAt: number;
@@ -9,6 +11,8 @@ export interface HealthInput {
   listingDelivered: boolean;
   /** How old the last successful report may be. */
   maxReportAgeMs: number;
+  /** The cloud refuses the reports as such since the first refusal, until one is delivered (AgentStats.refusal). */
+  refusal?: CloudRefusal;
 }
 
 export interface Health {
@@ -23,7 +27,13 @@ export function evaluateHealth(input: HealthInput): Health {
   const reasons: string[] = [...input.sourceProblems];
   // A source's problem starts with what is down; what follows a colon is an error text.
   const brief: string[] = input.sourceProblems.map((p) => p.split(':')[0]!.slice(0, 80));
-  if (input.lastSuccessAt !== undefined && !input.listingDelivered) {
+  const refusal = input.refusal;
+  if (refusal) {
+    // Waiting cannot cure it: named from the first refusal, not as a report grown too old minutes later. It
+    // stands for the other reasons of the cloud's part (no report delivered, too old): it is their cause.
+    brief.push(refusalBrief(refusal));
+    reasons.push(`the cloud has refused every report since ${new Date(refusal.since).toISOString()}: ${refusal.message}`);
+  } else if (input.lastSuccessAt !== undefined && !input.listingDelivered) {
     brief.push('no report of every source delivered');
     reasons.push(
       `no report made after every source had listed its devices has been delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago`,
@@ -40,4 +50,12 @@ export function evaluateHealth(input: HealthInput): Health {
     );
   }
   return { ok: reasons.length === 0, reasons, brief };
+}
+
+/** /healthz's words for a refusal: what the cloud refused and what to do, without its text. */
+function refusalBrief(r: CloudRefusal): string {
+  if (r.status === 401) return 'cloud refused the credentials (HTTP 401): fix DEVICE_AGENT_USERNAME or the API key and restart the agent';
+  if (r.credentials) return 'cloud refused the account (HTTP 403): check the credentials and that the account may report devices, then restart the agent';
+  if (r.status === 404) return 'cloud answered 404: DEVICE_AGENT_BASE_URL is likely not its v1 root; fix it and restart the agent';
+  return `cloud rejected the report (HTTP ${r.status}): see the agent's log`;
 }

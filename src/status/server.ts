@@ -8,7 +8,7 @@ import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
 import { writeAtomically } from '../util/atomic-file.js';
 import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
-import { STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
+import { STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +33,8 @@ export interface StatusServerOptions {
   tlsCheckMs?: number;
   /** The state directory's troubles, shared with the agent's other writers of it (one of its own if none). */
   stateDirTrouble?: StateDirTrouble;
+  /** The agent's node id, said in a header of each answer past the Host check and authentication (STATUS_NODE_HEADER). */
+  nodeId?: string;
 }
 
 const BUSY_LINE_EVERY_MS = 60_000;
@@ -231,6 +233,8 @@ export class StatusServer {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
+    // Whose agent this is, for doctor: only to whom may read /metrics, which names it too.
+    if (this.options.nodeId !== undefined) res.setHeader(STATUS_NODE_HEADER, encodeURIComponent(this.options.nodeId));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;

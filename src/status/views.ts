@@ -62,6 +62,7 @@ export class StatusViews implements StatusSource {
       lastFailure: stats.lastFailure,
       sourceProblems: sources.flatMap((s) => s.problems?.() ?? []),
       listingDelivered: stats.listingDelivered,
+      refusal: stats.refusal,
       // Two missed schedules (with jitter and a retry chain) before it counts as unhealthy.
       maxReportAgeMs: Math.max(2 * interval + settings.jitterSeconds * 1000 + settings.requestTimeoutSeconds * 1000, 120_000),
     });

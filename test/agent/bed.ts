@@ -150,6 +150,8 @@ export interface BedOptions {
   schedule?: string;
   /** Log the sources' changes as the daemon does, a flapping phone's summed up (src/devices/flap-log.ts). */
   flapLog?: boolean;
+  /** The hiddenDevices setting (default none). */
+  hiddenDevices?: string[];
 }
 
 export function reportBed(options: BedOptions = {}) {
@@ -193,7 +195,7 @@ export function reportBed(options: BedOptions = {}) {
     sources,
     registry,
     features,
-    settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+    settings: { hiddenDevices: options.hiddenDevices ?? [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => ({ hostname: 'h' }) as never },
     cloud,
     unplugged,

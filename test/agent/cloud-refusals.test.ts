@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CloudRejectedError } from '../../src/cloud/errors.js';
+import { CloudAuthError, CloudRejectedError } from '../../src/cloud/errors.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { Scheduler } from '../../src/timing/scheduler.js';
 import { captureLogger } from '../log/capture.js';
@@ -67,6 +67,57 @@ describe('a report the cloud rejects with a 4xx', () => {
     expect(bed.cloud.attempts).toHaveLength(1);
     await bed.advance(1_000);
     expect(bed.cloud.attempts).toHaveLength(2);
+  });
+});
+
+describe('a key the cloud refuses (issue 61)', () => {
+  it('is named by /healthz from the first refusal, with what to do, in one line of sentences counting it; healthy again once a report is delivered', async () => {
+    const log = captureLogger('info');
+    const bed = reportBed({ logger: log.logger });
+    bed.loop.start();
+    bed.source.list(['KEY00001'], 'device', true);
+    await bed.advance(5_000);
+    expect(bed.views.health().ok).toBe(true);
+
+    // The key is revoked: the next report (a plug) is refused.
+    bed.cloud.failWith = new CloudAuthError('PUT /devices', 401);
+    bed.source.list(['KEY00001', 'KEY00002'], 'device', true);
+    await bed.advance(5_000);
+    const refused = bed.views.health();
+    expect(refused.ok).toBe(false);
+    expect(refused.brief).toEqual(['cloud refused the credentials (HTTP 401): fix DEVICE_AGENT_USERNAME or the API key and restart the agent']);
+    const lines = () => log.lines().filter((l) => String(l.msg).startsWith('report not delivered'));
+    expect(lines()).toHaveLength(1);
+    // It read "... account).; it is sent again ..." with failures: 0 (the backoff's count, which a refusal leaves at 0).
+    expect(lines()[0]).toMatchObject({ level: 'error', failures: 1 });
+    expect(String(lines()[0]!.msg)).toMatch(
+      /^report not delivered: PUT \/devices: the cloud rejected the credentials \(401 Unauthorized\)\. Check DEVICE_AGENT_USERNAME .* account\)\. Fix the setting it names and restart the agent/,
+    );
+    expect(String(lines()[0]!.msg)).not.toMatch(/\.;/);
+
+    // Twenty minutes of scheduled reports refused alike: still the refusal, never "last report too old".
+    await bed.advance(20 * 60_000, 1_000);
+    expect(bed.cloud.attempts.length).toBeGreaterThanOrEqual(5);
+    expect(bed.views.health().brief).toEqual(refused.brief);
+
+    bed.cloud.failWith = undefined;
+    bed.source.list(['KEY00001'], 'device', true);
+    await bed.advance(5_000);
+    expect(bed.views.health()).toMatchObject({ ok: true, brief: [] });
+  });
+
+  it('a 403 names the account and its rights; a 404 the base URL', async () => {
+    for (const [error, brief] of [
+      [new CloudAuthError('PUT /devices', 403), /^cloud refused the account \(HTTP 403\): check the credentials and that the account may report devices/],
+      [new CloudRejectedError('PUT /devices', 404, 'not found'), /^cloud answered 404: DEVICE_AGENT_BASE_URL is likely not its v1 root/],
+    ] as const) {
+      const bed = reportBed();
+      bed.cloud.failWith = error;
+      bed.loop.start();
+      bed.source.list(['KEY00003'], 'device', true);
+      await bed.advance(5_000);
+      expect(bed.views.health().brief).toEqual([expect.stringMatching(brief)]);
+    }
   });
 });
 

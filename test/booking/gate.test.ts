@@ -24,6 +24,28 @@ describe('BookingGate', () => {
     expect(gate.verdict('A')).toMatchObject({ kind: 'booked' });
   });
 
+  it('a caller needing a younger answer than the cache keeps (maxAgeMs) gets one asked again, never an older "not booked"', () => {
+    const time = new VirtualTime();
+    const gate = new BookingGate(settings, time.clock());
+    gate.verdict('A');
+    gate.answered('A', { booked: false });
+    time.advance(2_999);
+    expect(gate.verdict('A', 3_000)).toEqual({ kind: 'free' });
+    time.advance(1);
+    // Still within the cache for others; too old for this caller: asked again, waited for, then as the new answer says.
+    expect(gate.verdict('A')).toEqual({ kind: 'free' });
+    expect(gate.verdict('A', 3_000)).toEqual({ kind: 'ask' });
+    expect(gate.verdict('A', 3_000)).toEqual({ kind: 'waiting' });
+    gate.answered('A', { booked: true });
+    expect(gate.verdict('A', 3_000)).toMatchObject({ kind: 'booked' });
+    // Out of budget, a stale "not booked" is no licence for it either.
+    const spent = new BookingGate({ cacheMs: 30_000, maxRequestsPerMinute: 1 }, time.clock());
+    spent.verdict('B');
+    spent.answered('B', { booked: false });
+    time.advance(5_000);
+    expect(spent.verdict('B', 3_000)).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/at most 1 times a minute/) });
+  });
+
   it('holds a device the cloud could not answer for, and one without an id', () => {
     const gate = new BookingGate(settings, new VirtualTime().clock());
     gate.verdict('A');

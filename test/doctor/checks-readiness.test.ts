@@ -13,7 +13,8 @@ import { fixture, readinessSection } from '../features/readiness/section.js';
 // or stops in the middle of them at the deadline.
 
 const baseline = parseReadinessChecks(['stayAwake', 'verifyAdbInstalls']);
-const readiness = `${marker('readiness_global')}\n${readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') } } })}${marker('readiness_system')}\n`;
+// The recording with a verify apps over USB row of 1 (it has none, which would be unread).
+const readiness = `${marker('readiness_global')}\n${readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') + 'verifier_verify_adb_installs=1\n' } } })}${marker('readiness_system')}\n`;
 
 function adb(shell: (serial: string, command: string) => Promise<string>): DoctorAdb & { commands: string[] } {
   const commands: string[] = [];
@@ -56,10 +57,13 @@ describe('checkAdb with the readiness baseline', () => {
     expect(fake.commands[0]).toMatch(/^getprop ro\.product\.model\n/);
     expect(items.find((i) => i.finding.startsWith('device CUT0002'))).toMatchObject({ status: 'ok', finding: 'device CUT0002: device, SM-A520F' });
     expect(items.find((i) => i.finding.startsWith('readiness:'))?.finding).toBe(
-      "readiness: 0 of 1 phones ready for automation against the lab's baseline (readiness.checks: 2 checks); 1 answered none of the checks",
+      "readiness: 0 of 2 phones ready for automation against the lab's baseline (readiness.checks: 2 checks); 1 with checks unread, counted apart",
+    );
+    expect(items.find((i) => i.finding.startsWith('device CUT0002: readiness'))?.finding).toBe(
+      'device CUT0002: readiness unread, never called ready: its readiness sections answered none of the checks',
     );
     expect(items.find((i) => i.finding.startsWith('device WHOLE01: not ready'))?.finding).toBe(
-      'device WHOLE01: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in), expected on, verify apps over USB is 1 (verifier_verify_adb_installs), expected 0',
+      'device WHOLE01: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB, verify apps over USB is 1 (verifier_verify_adb_installs), expected 0',
     );
   });
 

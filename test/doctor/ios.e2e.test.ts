@@ -32,13 +32,17 @@ describe('doctor: iOS', () => {
 
   it("with the lab's baseline: an iPhone with Developer Mode off is named not ready with the fix; iOS 9 (no Developer Mode) is not", async () => {
     const off = mux.plug({ profile: 'iphone-15-ios17', developerMode: false });
-    const old = mux.plug({ profile: 'iphone-6s-ios9' });
+    // Found locked behind a passcode: every check read (Developer Mode is not an iOS 9 phone's).
+    const old = mux.plug({ profile: 'iphone-6s-ios9', passcode: 'locked' });
+    // Unlocked: lockdown does not tell whether it has a passcode.
+    const unlocked = mux.plug({ profile: 'iphone-13-ios16', passcode: 'none' });
     try {
       const items = await checkIos(settings, mux.env, readinessDoctor(parseReadinessChecks(['paired', 'developerMode', 'passcode', 'osVersion'])).facts);
       expect(items).toContainEqual({
         status: 'ok',
-        finding: "iPhone readiness: 1 of 2 paired iPhones ready for automation against the lab's baseline (readiness.checks)",
+        finding: "iPhone readiness: 1 of 3 paired iPhones ready for automation against the lab's baseline (readiness.checks)",
       });
+      expect(items).toContainEqual({ status: 'ok', phone: true, finding: `iPhone ${unlocked.udid}: readiness unread, never called ready: passcode not read` });
       const warned = items.filter((i) => i.finding.includes('not ready for automation'));
       expect(warned).toEqual([
         {
@@ -50,7 +54,7 @@ describe('doctor: iOS', () => {
       ]);
       expect(old.sessions).toBe(1);
     } finally {
-      for (const p of [off, old]) mux.unplug(p);
+      for (const p of [off, old, unlocked]) mux.unplug(p);
     }
   });
 

@@ -37,17 +37,70 @@ describe('checkStatusEndpoint', () => {
       '127.0.0.1:0',
       { health: () => ({ ok, reasons: ok ? [] : ['adb device tracking is down'], brief: ok ? [] : ['adb device tracking is down'] }), metrics: () => '' },
       silentLogger(),
+      { nodeId: 'lab-node-7' },
     );
     const bound = (await status.start())!;
     closers.push(() => status.stop());
-    expect(await checkStatusEndpoint({ listen: bound, stateDir: stateDir() })).toEqual([
+    const nodeId = { id: 'lab-node-7', from: 'kept in /var/lib/device-agent/node-id' };
+    expect(await checkStatusEndpoint({ listen: bound, stateDir: stateDir(), nodeId })).toEqual([
       { status: 'ok', finding: `status endpoint: the agent answers on http://${bound}, healthy` },
     ]);
     ok = false;
-    expect((await checkStatusEndpoint({ listen: bound, stateDir: stateDir() }))[0]).toMatchObject({
+    expect((await checkStatusEndpoint({ listen: bound, stateDir: stateDir(), nodeId }))[0]).toMatchObject({
       status: 'warn',
       finding: `status endpoint: the agent answers on http://${bound}, unhealthy (HTTP 503): adb device tracking is down`,
     });
+  });
+
+  it("fails when another agent holds the port (another checkout, another state directory): its node id is not this host's (issue 61)", async () => {
+    // Healthy, and not the one this host keeps: the doctor said "the agent answers ..., healthy" of it.
+    const status = new StatusServer('127.0.0.1:0', { health: () => ({ ok: true, reasons: [], brief: [] }), metrics: () => '' }, silentLogger(), {
+      nodeId: 'other-checkout-ü',
+    });
+    const bound = (await status.start())!;
+    closers.push(() => status.stop());
+    const dir = stateDir();
+    const [mismatch] = await checkStatusEndpoint({ listen: bound, stateDir: dir, nodeId: { id: 'lab-node-7', from: 'DEVICE_AGENT_NODE_ID' } });
+    expect(mismatch).toEqual({
+      status: 'fail',
+      finding: `status endpoint: another device-agent answers on http://${bound}: its node id is other-checkout-ü, not this host's lab-node-7 (DEVICE_AGENT_NODE_ID): another checkout or state directory holds the port; a scraper would read its /healthz and /metrics for this host's`,
+      advice: expect.stringMatching(/^stop the other agent \(ss -ltnp 'sport = :\d+' shows its pid\), or give one of them another DEVICE_AGENT_STATUS_LISTEN/),
+    });
+    // This configuration keeps no node id yet: whatever agent answers is not its own.
+    const [none] = await checkStatusEndpoint({ listen: bound, stateDir: dir });
+    expect(none).toMatchObject({
+      status: 'fail',
+      finding: expect.stringContaining(
+        `another device-agent answers on http://${bound}: its node id is other-checkout-ü, and this configuration keeps none yet (state directory ${dir})`,
+      ),
+    });
+  });
+
+  it('cannot tell whose an agent is that says no node id (an older version, or basic authentication asked) unless its daemon kept that it listens there', async () => {
+    const port = await listen(createHttpServer((_req, res) => res.writeHead(200, { server: 'device-agent' }).end('ok\n')));
+    const listenAt = `127.0.0.1:${port}`;
+    const dir = stateDir();
+    expect((await checkStatusEndpoint({ listen: listenAt, stateDir: dir, nodeId: { id: 'n', from: 'x' } }))[0]).toMatchObject({
+      status: 'warn',
+      finding: expect.stringContaining(
+        `an agent answers on http://${listenAt} but does not say its node id, and no daemon of this state directory (${dir}) says it listens there`,
+      ),
+    });
+    // Kept by this very process, alive, listening there: it is this host's daemon.
+    writeFileSync(
+      join(dir, 'status-endpoint.json'),
+      JSON.stringify({
+        pid: process.pid,
+        started: processIdentity(process.pid),
+        since: '2026-11-26T01:00:00.000Z',
+        listen: listenAt,
+        listening: true,
+        bound: listenAt,
+      }),
+    );
+    expect(await checkStatusEndpoint({ listen: listenAt, stateDir: dir, nodeId: { id: 'n', from: 'x' } })).toEqual([
+      { status: 'ok', finding: `status endpoint: the agent answers on http://${listenAt}, healthy` },
+    ]);
   });
 
   it('fails when another program holds the port and answers HTTP: a scraper would read it for the agent', async () => {

@@ -1,9 +1,11 @@
 // iPhone readiness end to end: the simulated usbmuxd with iPhones whose
 // lockdown says Developer Mode is off, or has no Developer Mode (iOS 9), or
-// no passcode; the compiled CLI in its own process under `once --dry-run`
-// and `list --json`. The one with Developer Mode off is reported not ready
-// with the cause and the fix, in its message and in list's READY column; the
-// others are not called not ready for what lockdown cannot tell.
+// no passcode, and one that does not trust the host; the compiled CLI in its
+// own process under `once --dry-run` and `list --json`. The one with
+// Developer Mode off, and the untrusted one, are reported not ready with the
+// cause and the fix, in their message and in list's READY column, Appium off
+// for them; the others are not called not ready for what lockdown cannot
+// tell, nor ready: their READY names what is unread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdbServer } from '../sim/adb-server.js';
 import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
@@ -25,10 +27,11 @@ afterAll(async () => {
 const env = () => baseEnv({ ...adb.env, ...mux.env, DEVICE_AGENT_NODE_ID: 'ios-readiness' });
 
 describe('iPhone readiness', () => {
-  it('an iPhone with Developer Mode off is not ready, with the cause and the fix, in its message and in list', async () => {
+  it('an iPhone with Developer Mode off, or one that does not trust the host, is not ready, with the cause and the fix, in its message and in list, Appium off for it', async () => {
     const off = mux.plug({ profile: 'iphone-15-ios17', developerMode: false });
     const on = mux.plug({ profile: 'iphone-13-ios16', passcode: 'none' });
     const old = mux.plug({ profile: 'iphone-6s-ios9' });
+    const untrusted = mux.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: '00008120-0000UNTRUSTED01' });
     try {
       const once = await runAgent(['once', '--dry-run'], env());
       expect(once.code, once.stderr).toBe(0);
@@ -40,7 +43,13 @@ describe('iPhone readiness', () => {
         ),
         support: { appiumDisabled: true },
       });
-      // Developer Mode on, no passcode (lockdown cannot tell none from unlocked): ready, no message.
+      // Not paired: the source's own message, not ready on paired, and Appium off for it.
+      expect(devices.get(untrusted.udid)).toMatchObject({
+        status: 'UNAVAILABLE',
+        message: expect.stringContaining('paired and trusted is off (pair record and StartSession), expected on'),
+        support: { appiumDisabled: true },
+      });
+      // Developer Mode on, no passcode (lockdown cannot tell none from unlocked): not failed, no message.
       expect(devices.get(on.udid)).toMatchObject({ status: 'AVAILABLE', support: { appiumDisabled: false } });
       expect(devices.get(on.udid)).not.toHaveProperty('message');
       // iOS 9 has no amfi domain: lockdown answers MissingValue, the check is unknown, the phone reported as ever.
@@ -54,10 +63,13 @@ describe('iPhone readiness', () => {
       expect(list.code, list.stderr).toBe(0);
       const rows = new Map((JSON.parse(list.stdout) as Array<{ udid: string; features?: Record<string, unknown> }>).map((r) => [r.udid, r]));
       expect(rows.get(off.udid)?.features).toMatchObject({ readiness: 'not ready: developerMode' });
-      expect(rows.get(on.udid)?.features).toMatchObject({ readiness: 'ready' });
+      // Unlocked, its passcode unread: never called ready.
+      expect(rows.get(on.udid)?.features).toMatchObject({ readiness: 'unread: passcode' });
+      expect(rows.get(untrusted.udid)?.features).toMatchObject({ readiness: 'not ready: paired' });
       const table = await runAgent(['list'], env());
       expect(table.stdout).toMatch(/READY/);
       expect(table.stdout).toMatch(new RegExp(`^${off.udid}.*not ready: developerMode`, 'm'));
+      expect(table.stdout).toMatch(new RegExp(`^${untrusted.udid}.*not ready: paired`, 'm'));
     } finally {
       for (const p of [...mux.phones.values()]) mux.unplug(p);
     }

@@ -43,6 +43,11 @@ afterAll(async () => {
   await Promise.all([pixel.stop(), locked.stop(), silent.stop(), twin.stop(), cloud.stop()]);
 });
 
+/** The JSON log lines of a run's stderr. */
+function logLines(stderr: string): Array<Record<string, unknown>> {
+  return stderr.split('\n').flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as Record<string, unknown>] : []));
+}
+
 function env(extra: Record<string, string> = {}) {
   return baseEnv({
     ...adb.env,
@@ -107,13 +112,17 @@ describe('once --dry-run', () => {
     expect(pixel.shellSessions).toBeGreaterThanOrEqual(1);
   });
 
-  it('without an adb server still prints the Machine part and says how to start adb', async () => {
+  it('without an adb server prints nothing, exits 1 as once and list do, and says how to start adb in one line', async () => {
     const run = await runAgent(['once', '--dry-run'], baseEnv({ ADB_SERVER_SOCKET: 'tcp:127.0.0.1:1' }));
-    expect(run.code).toBe(0);
-    const body = JSON.parse(run.stdout);
-    expect(body.devices).toEqual([]);
-    expect(typeof body.machine.hostname).toBe('string');
-    expect(run.stderr).toMatch(/no adb server at tcp:127\.0\.0\.1:1 \(ADB_SERVER_SOCKET\).*adb start-server/);
+    expect(run.code, run.stderr).toBe(1);
+    // No body: once would send none, and an empty device list would read as an empty lab.
+    expect(run.stdout).toBe('');
+    const errors = logLines(run.stderr).filter((l) => l.level === 'error');
+    expect(errors.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^no adb server at tcp:127\.0\.0\.1:1 \(ADB_SERVER_SOCKET\).*adb start-server.*\. No Android device is listed\. Nothing is printed: once would send nothing/,
+      ),
+    ]);
   });
 });
 
@@ -154,22 +163,71 @@ describe('once', () => {
     }
   });
 
+  it('without an adb server sends nothing and exits 1: the cloud keeps the phones an earlier run reported', async () => {
+    const e = env();
+    expect((await runAgent(['once'], e)).code).toBe(0);
+    const online = () => cloud.devices().find((d) => d.info.udid === 'PIXEL8PRO0001')?.isOnline;
+    expect(online()).toBe(true);
+    cloud.clearRequests();
+    // The same host (node id, state directory) with its adb server gone: a report without its phones would
+    // tell a cloud that takes a host's report as its whole list that they are gone (the double marks them offline).
+    const run = await runAgent(['once'], { ...e, ADB_SERVER_SOCKET: 'tcp:127.0.0.1:1' });
+    expect(run.code, run.stderr).toBe(1);
+    expect(cloud.putRequests()).toHaveLength(0);
+    expect(online()).toBe(true);
+    expect(run.stdout).toBe('');
+    const errors = logLines(run.stderr).filter((l) => l.level === 'error');
+    expect(errors.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^no adb server at tcp:127\.0\.0\.1:1 \(ADB_SERVER_SOCKET\) \(ECONNREFUSED\); start one with "adb start-server".*\. No Android device is listed\. Nothing was sent: a report without those devices would tell the cloud they are gone\.$/,
+      ),
+    ]);
+  });
+
   it('exits 1 when the report cannot be delivered', async () => {
     const run = await runAgent(['once'], env({ DEVICE_AGENT_BASE_URL: 'http://127.0.0.1:1/v1', DEVICE_AGENT_REQUEST_TIMEOUT_SECONDS: '2' }));
     expect(run.code, run.stderr).toBe(1);
     // The error names the address and what failed; the line says nothing went out and where to look.
     expect(run.stderr).toMatch(
-      /"report not delivered: PUT \/devices: .*ECONNREFUSED 127\.0\.0\.1:1.*; nothing went out: device-agent doctor checks the settings and the way to the cloud from this host"/,
+      /"report not delivered: PUT \/devices: .*ECONNREFUSED 127\.0\.0\.1:1.*\)\. Nothing went out; device-agent doctor checks the settings and the way to the cloud from this host"/,
     );
   });
 
-  it('exits 1 on rejected credentials, naming them, with one request only', async () => {
+  it('exits 1 on rejected credentials, naming them in one line of sentences, with one request only', async () => {
     cloud.clearRequests();
     const run = await runAgent(['once'], env({ DEVICE_AGENT_API_KEY: 'wrong-key-123456' }));
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/DEVICE_AGENT_API_KEY/);
+    const errors = logLines(run.stderr).filter((l) => l.level === 'error');
+    // The cause's own sentence ends with its period, and the line goes on after it (it read "account).; nothing went out").
+    expect(errors.map((l) => l.msg)).toEqual([
+      expect.stringMatching(
+        /^report not delivered: PUT \/devices: the cloud rejected the credentials \(401 Unauthorized\)\. Check DEVICE_AGENT_USERNAME .*DEVICE_AGENT_API_KEY.* account\)\. Nothing went out; device-agent doctor checks/,
+      ),
+    ]);
     expect(run.stderr).not.toContain('wrong-key-123456');
     expect(cloud.putRequests()).toHaveLength(1);
+  });
+
+  it('a mistyped DEVICE_AGENT_HIDDEN_DEVICES: refused when space-separated (exit 2), and a udid no phone has said once (issue 61)', async () => {
+    const spaced = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_HIDDEN_DEVICES: 'PIXEL8PRO0001 NOSUCHPHONE1' }));
+    expect(spaced.code, spaced.stderr).toBe(2);
+    expect(spaced.stdout).toBe('');
+    expect(spaced.stderr).toMatch(
+      /hiddenDevices \(DEVICE_AGENT_HIDDEN_DEVICES\): "PIXEL8PRO0001 NOSUCHPHONE1" holds a space, which no udid does: separate the udids with commas/,
+    );
+    const run = await runAgent(['once', '--dry-run'], env({ DEVICE_AGENT_HIDDEN_DEVICES: 'PIXEL8PRO0001,NOSUCHPHONE1' }));
+    expect(run.code, run.stderr).toBe(0);
+    const body = JSON.parse(run.stdout) as { devices: Array<{ udid: string; isHidden: boolean }> };
+    expect(body.devices.map((d) => `${d.udid}:${d.isHidden}`)).toEqual(['PIXEL8PRO0001:true']);
+    const said = logLines(run.stderr).filter((l) => String(l.msg).startsWith('hiddenDevices'));
+    expect(said.map((l) => [l.level, l.msg])).toEqual([
+      [
+        'warn',
+        expect.stringMatching(
+          /^hiddenDevices \(DEVICE_AGENT_HIDDEN_DEVICES\) names NOSUCHPHONE1, which no device on this host has \(1 listed\): it hides nothing here/,
+        ),
+      ],
+    ]);
   });
 
   it('exits 2 on a configuration error, naming the setting', async () => {

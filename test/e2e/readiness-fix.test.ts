@@ -17,6 +17,7 @@ import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 // FIXFREE1  stay awake off, animations on; not booked: put back, read back, reported ready
 // FIXBOOK2  the same, booked: nothing written, said once
 // FIXSTIK3  the same, not booked, but its animator duration scale does not stick: one warning
+// FIXSLOW4  the same, every shell answering 2.5 s late; not booked until its first write lands, booked after
 
 const fixture = (name: string): string => readFileSync(new URL(`../features/readiness/fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -124,4 +125,24 @@ describe('readiness.fix', () => {
     expect(metrics).toMatch(/^device_agent_readiness_fixes_total\{result="not_taken"\} 1$/m);
     expect(metrics).toMatch(/^device_agent_readiness_fixes_total\{result="refused"\} 1$/m);
   }, 120_000);
+
+  it('on a phone slow to answer (2.5 s a command), asks the cloud again before each write whose "not booked" is 3 s old: booked by then, nothing more is written', async () => {
+    await bed.reset();
+    await plug('FIXSLOW4', { delayMs: 2_500 });
+    cloud.setBooked('FIXSLOW4', false);
+    const agent = bed.run({
+      DEVICE_AGENT_READINESS_FIX: 'true',
+      DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
+      DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10',
+      DEVICE_AGENT_RECOVERY_BOOKING_REQUESTS_PER_MINUTE: '60',
+    });
+    // Once the cloud has answered its first question (not booked: the first write goes on it), it says booked.
+    await waitFor(() => cloud.statusRequests('FIXSLOW4').length > 0, 90_000, 'a first status request');
+    cloud.setBooked('FIXSLOW4', true);
+    const asked = cloud.statusRequests('FIXSLOW4').length;
+    await agent.waitForLog((l) => String(l.msg).startsWith('device FIXSLOW4: readiness settings fix stopped before writing window_animation_scale'), 60_000);
+    // Asked again before the second write (the first and its read-back took 5 s), which was not made; the first was.
+    expect(cloud.statusRequests('FIXSLOW4').length).toBeGreaterThan(asked);
+    expect(await settingsOf(phones.FIXSLOW4!)).toEqual({ ...DRIFTED, stay_on_while_plugged_in: '7' });
+  }, 180_000);
 });

@@ -17,7 +17,9 @@ import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 // NOTRDY02  the same, but stay awake off (the recorded stay_on_while_plugged_in=0)
 // OTAPHONE3 ready on an earlier build (the recorded Pixel 8 Pro's fingerprint edited to an
 //           Android 15 build id), then an OTA: it reboots on the recorded Android 16 build
-//           with verify apps over USB back on (the verifier_verify_adb_installs=0 row gone)
+//           with verify apps over USB back on (its verifier_verify_adb_installs row reads 1)
+// NOLIST04  a phone whose `settings` has no `list`, as Android 5's SettingsCmd (a Fire TV stick on
+//           Fire OS 5): "Invalid command: list" and the usage, from the source, exit status 0
 
 const fixture = (name: string): string => readFileSync(new URL(`../features/readiness/fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -60,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => bed.stop());
 
 const STAY_AWAKE =
-  "not ready for automation (1 of the lab's checks failed): stay awake while charging is 0 (stay_on_while_plugged_in), expected on: " +
+  "not ready for automation (1 of the lab's checks failed): stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB: " +
   'Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)';
 
 describe('readiness for automation', () => {
@@ -112,9 +114,12 @@ describe('readiness for automation', () => {
       30_000,
     );
 
-    // The update: the phone reboots on the new build, its verify apps over USB back to Android's default (on).
+    // The update: the phone reboots on the new build, its verify apps over USB back on.
     const at = Date.now();
-    await ota.reboot({ profile: phone('OTAPHONE3', READY_GLOBAL.replace('\nverifier_verify_adb_installs=0', '')), uptimeSeconds: 5 });
+    await ota.reboot({
+      profile: phone('OTAPHONE3', READY_GLOBAL.replace('verifier_verify_adb_installs=0', 'verifier_verify_adb_installs=1')),
+      uptimeSeconds: 5,
+    });
     const VERIFY =
       "not ready for automation (1 of the lab's checks failed): verify apps over USB is 1 (verifier_verify_adb_installs), expected 0: " +
       'Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)';
@@ -138,4 +143,39 @@ describe('readiness for automation', () => {
     expect(metrics).toMatch(/^device_agent_readiness_not_ready_total\{check="verifyAdbInstalls"\} 1$/m);
     expect(metrics).toMatch(/^device_agent_readiness_failing_devices\{check="verifyAdbInstalls"\} 1$/m);
   }, 120_000);
+
+  it('a phone whose settings cannot list (Android 5 has no list command, and exits 0) is unread: READY says so, counted neither ready nor failing', async () => {
+    await bed.reset();
+    // SettingsCmd.printUsage() of Android 5 (frameworks/base cmds/settings), after its "Invalid command: list".
+    const usage = [
+      'Invalid command: list',
+      'usage:  settings [--user NUM] get namespace key',
+      '        settings [--user NUM] put namespace key value',
+      '',
+      "'namespace' is one of {system, secure, global}, case-insensitive",
+      "If '--user NUM' is not given, the operations are performed on the owner user.",
+    ].join('\n');
+    const base = phone('NOLIST04', '');
+    const commands = new Map(base.commands);
+    commands.set('settings list global', { output: usage, exitCode: 0 });
+    commands.set('settings list system', { output: usage, exitCode: 0 });
+    await plug({ ...base, commands });
+    const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
+    await cloud.waitForPut(
+      reported('NOLIST04', (d) => d.status === 'AVAILABLE'),
+      30_000,
+    );
+    await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 10_000);
+    // Its first inventory read every tier, the readiness sections with them: the lists as nothing, its keyguard as it is.
+    const metrics = await scrapeMetrics(agent);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="unread"\} 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="ready"\} 0$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="not_ready"\} 0$/m);
+    expect(metrics).not.toMatch(/^device_agent_readiness_failing_devices\{check="[a-zA-Z]+"\} [1-9]/m);
+    // Nothing failed: no not-ready line, no not-ready message.
+    expect(agent.logs().filter((l) => String(l.msg).includes('not ready for automation'))).toEqual([]);
+    const after = Date.now();
+    const put = await cloud.waitForPut((r) => r.receivedAt > after && reported('NOLIST04', () => true)(r), 10_000);
+    expect(reported('NOLIST04', (d) => d.message === undefined)(put)).toBe(true);
+  }, 90_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { AdbServer } from '../sim/adb-server.js';
+import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { type AgentProcess, daemonEnv, runAgent, startAgent } from './agent-process.js';
@@ -14,6 +14,7 @@ const cloud = new CloudDouble();
 const ready = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'STAT0001') });
 const locked = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'STAT0002'), mode: 'unauthorized' });
 let agent: AgentProcess;
+let agentEnv: Record<string, string>;
 let statusUrl = '';
 
 beforeAll(async () => {
@@ -23,13 +24,11 @@ beforeAll(async () => {
   await adb.connect(await locked.start(), { wait: false });
   await adb.waitForState(`127.0.0.1:${locked.port}`, 'unauthorized', 20_000);
   cloud.failDevices([{ udid: 'STAT0001', message: 'missing required capability: battery' }]);
-  agent = startAgent(
-    ['run'],
-    daemonEnv(adb.env, cloud, {
-      DEVICE_AGENT_SCHEDULE: '0 0 * * *',
-      DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
-    }),
-  );
+  agentEnv = daemonEnv(adb.env, cloud, {
+    DEVICE_AGENT_SCHEDULE: '0 0 * * *',
+    DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
+  });
+  agent = startAgent(['run'], agentEnv);
   const line = await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
   statusUrl = `http://${String(line.listen)}`;
 });
@@ -72,12 +71,105 @@ describe('status endpoint', () => {
     await agent.waitForLog((l) => String(l.msg).includes('adb device tracking ended'));
     const down = await get('/healthz');
     expect(down.status).toBe(503);
-    expect(down.text).toMatch(/adb device tracking is down/);
+    // Tracking ended; once the reconnect finds nothing listening, the server is named (a daemon started without one: below).
+    expect(down.text).toMatch(/adb device tracking is down|adb server not answering/);
     await adb.restart();
     await agent.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 20_000);
     expect((await get('/healthz')).status).toBe(200);
     expect((await get('/nowhere')).status).toBe(404);
   });
+});
+
+describe('doctor and the agent answering on the status port (issue 61)', () => {
+  it("fails when the agent there is not this host's (its node id), and passes for this host's own", async () => {
+    const listen = statusUrl.replace('http://', '');
+    const statusLine = (run: { stdout: string }) => run.stdout.split('\n').find((l) => l.includes('status endpoint'));
+    // Another checkout on this host: its own state directory, which keeps no node id yet, or one of its own.
+    const [fresh, other, own] = await Promise.all([
+      runAgent(['doctor'], daemonEnv(adb.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: listen })),
+      runAgent(['doctor'], daemonEnv(adb.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: listen, DEVICE_AGENT_NODE_ID: 'other-lab-host' })),
+      runAgent(['doctor'], agentEnv),
+    ]);
+    expect(statusLine(fresh)).toMatch(
+      /^\[FAIL\] status endpoint: another device-agent answers on http:\/\/127\.0\.0\.1:\d+: its node id is [0-9a-f-]{36}, and this configuration keeps none yet/,
+    );
+    expect(fresh.code, fresh.stdout).toBe(1);
+    expect(statusLine(other)).toMatch(
+      /: its node id is [0-9a-f-]{36}, not this host's other-lab-host \(DEVICE_AGENT_NODE_ID\): another checkout or state directory holds the port/,
+    );
+    expect(statusLine(own)).toMatch(/^\[(?: OK |WARN)\] status endpoint: the agent answers on http:\/\/127\.0\.0\.1:\d+/);
+  }, 60_000);
+});
+
+describe('a daemon started with no adb server (issue 61)', () => {
+  it('says the adb server is down in /healthz and the metrics, with a failed Android collect, not an empty lab; healthy once the server comes', async () => {
+    const port = await freePort();
+    const late = new AdbServer({ port });
+    const adbEnv = { ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` };
+    const daemon = startAgent(['run'], daemonEnv(adbEnv, cloud, { DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }));
+    try {
+      const line = await daemon.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+      const at = (path: string) => fetch(`http://${String(line.listen)}${path}`).then(async (r) => ({ status: r.status, text: await r.text() }));
+      // The start report goes after its wait for a first listing (10 s), with none.
+      await daemon.waitForLog((l) => l.msg === 'report delivered', 30_000);
+      const metrics = (await at('/metrics')).text;
+      expect(metrics).toMatch(/^device_agent_adb_server_up 0$/m);
+      expect(metrics).toMatch(/^device_agent_source_collect_success\{source="android"\} 0$/m);
+      const health = await at('/healthz');
+      expect(health.status).toBe(503);
+      expect(health.text).toMatch(/^unhealthy: adb server not answering(;|$)/);
+      // The tracker's line says it once; the reports meanwhile add no line of their own.
+      expect(daemon.logs().filter((l) => String(l.msg).startsWith('no adb server at'))).toHaveLength(1);
+      expect(daemon.logs().filter((l) => String(l.msg).startsWith('collecting the android devices failed'))).toEqual([]);
+
+      const delivered = () => daemon.logs().filter((l) => l.msg === 'report delivered').length;
+      const before = delivered();
+      await late.start();
+      await daemon.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 30_000);
+      // A report made once adb has listed (none of its own phones here) makes the host healthy.
+      await waitUntil(async () => delivered() > before && (await at('/healthz')).status === 200, 30_000);
+      const after = (await at('/metrics')).text;
+      expect(after).toMatch(/^device_agent_adb_server_up 1$/m);
+      expect(after).toMatch(/^device_agent_source_collect_success\{source="android"\} 1$/m);
+    } finally {
+      await daemon.stop();
+      await late.stop();
+    }
+  }, 90_000);
+});
+
+describe('a key the cloud stops taking (issue 61)', () => {
+  it('/healthz says 503 naming the refused credentials from the first refusal, and 200 once a report is delivered again', async () => {
+    const own = new CloudDouble();
+    await own.start();
+    const daemon = startAgent(['run'], daemonEnv(adb.env, own, { DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' }));
+    try {
+      const line = await daemon.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)');
+      const healthz = () => fetch(`http://${String(line.listen)}/healthz`).then(async (r) => ({ status: r.status, text: await r.text() }));
+      await daemon.waitForLog((l) => l.msg === 'report delivered', 30_000);
+      await waitUntil(async () => (await healthz()).status === 200, 20_000);
+      // The key is revoked: every PUT from now on is answered 401.
+      own.failNext({ status: 401, method: 'PUT', times: Infinity });
+      daemon.child.kill('SIGHUP');
+      const refused = await daemon.waitForLog((l) => String(l.msg).startsWith('report not delivered'), 20_000);
+      expect(refused).toMatchObject({ level: 'error', failures: 1 });
+      expect(String(refused.msg)).toMatch(
+        /^report not delivered: PUT \/devices: the cloud rejected the credentials \(401 Unauthorized\)\. .*\. Fix the setting it names and restart the agent/,
+      );
+      expect(await healthz()).toEqual({
+        status: 503,
+        text: 'unhealthy: cloud refused the credentials (HTTP 401): fix DEVICE_AGENT_USERNAME or the API key and restart the agent\n',
+      });
+      own.resetFaults();
+      const before = daemon.logs().filter((l) => l.msg === 'report delivered').length;
+      daemon.child.kill('SIGHUP');
+      await waitUntil(async () => daemon.logs().filter((l) => l.msg === 'report delivered').length > before, 20_000);
+      expect((await healthz()).status).toBe(200);
+    } finally {
+      await daemon.stop();
+      await own.stop();
+    }
+  }, 90_000);
 });
 
 describe('a status port held by another program (issue 33, finding 7)', () => {
@@ -106,3 +198,11 @@ describe('a status port held by another program (issue 33, finding 7)', () => {
     }
   }, 90_000);
 });
+
+async function waitUntil(ok: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

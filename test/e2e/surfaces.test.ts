@@ -127,7 +127,7 @@ describe('list and doctor show readiness and the USB port', () => {
     };
     const notReady = at(`device ${serials.get('NOTRDY02')!}: not ready`);
     expect(out[notReady]).toBe(
-      `[WARN] device ${serials.get('NOTRDY02')!}: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in), expected on`,
+      `[WARN] device ${serials.get('NOTRDY02')!}: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB`,
     );
     expect(out[notReady + 1]).toBe(
       '       -> stay awake while charging: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runAgent } from '../e2e/agent-process.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { AdbServer } from '../sim/adb-server.js';
 
 // A bad --config file stops the daemon at once with exit 2 and a message that
 // names the file or the setting, before it touches adb or the cloud.
@@ -54,12 +55,16 @@ describe('faults: bad configuration file', () => {
 });
 
 describe('faults: odd bytes in the configuration', () => {
+  // A real adb server (with no phones): once exits 0 only when its listing is whole.
+  const adb = new AdbServer();
+  beforeAll(() => adb.start());
+  afterAll(() => adb.stop());
   const env = (extra: Record<string, string> = {}) =>
     baseEnv({
       DEVICE_AGENT_BASE_URL: 'http://127.0.0.1:9/v1',
       DEVICE_AGENT_USERNAME: 'agent@example.test',
       DEVICE_AGENT_API_KEY: 'test-api-key-config-fault',
-      ADB_SERVER_SOCKET: 'tcp:127.0.0.1:9',
+      ...adb.env,
       DEVICE_AGENT_STATUS_LISTEN: 'off',
       ...extra,
     });

@@ -47,6 +47,26 @@ describe('evaluateHealth', () => {
     expect(evaluateHealth({ ...base }).reasons[0]).toMatch(/no report delivered since the start 100 s ago/);
   });
 
+  it('names a refused key from the first refusal, even with a report delivered a moment before, in place of the age of the last report (issue 61)', () => {
+    const refusal = {
+      status: 401,
+      credentials: true,
+      since: 990_000,
+      message: 'PUT /devices: the cloud rejected the credentials (401 Unauthorized). Check ...',
+    };
+    const fresh = evaluateHealth({ ...base, lastSuccessAt: 980_000, refusal });
+    expect(fresh.ok).toBe(false);
+    expect(fresh.brief).toEqual(['cloud refused the credentials (HTTP 401): fix DEVICE_AGENT_USERNAME or the API key and restart the agent']);
+    expect(fresh.reasons).toEqual([`the cloud has refused every report since ${new Date(990_000).toISOString()}: ${refusal.message}`]);
+    // Later, the reports refused all along: still the cause, not its consequence.
+    expect(evaluateHealth({ ...base, now: 2_000_000, lastSuccessAt: 980_000, refusal }).brief).toEqual(fresh.brief);
+    // Beside a source's problem, each is said.
+    expect(evaluateHealth({ ...base, lastSuccessAt: 980_000, refusal, sourceProblems: ['adb server not answering: x'] }).brief).toEqual([
+      'adb server not answering',
+      fresh.brief[0],
+    ]);
+  });
+
   it('is not healthy on a delivered report made before every source had listed its devices (issue 33)', () => {
     const early = evaluateHealth({ ...base, lastSuccessAt: 950_000, listingDelivered: false });
     expect(early.ok).toBe(false);

@@ -35,7 +35,7 @@ function webDir(yaml: string): { dir: string; file: string } {
 }
 
 async function serve(webConfigFile: string): Promise<string> {
-  const status = new StatusServer('127.0.0.1:0', source, silentLogger(), { webConfigFile });
+  const status = new StatusServer('127.0.0.1:0', source, silentLogger(), { webConfigFile, nodeId: 'lab-node-7' });
   const bound = (await status.start())!;
   stops.push(() => status.stop());
   return bound.replace(/^127\.0\.0\.1:/, '');
@@ -77,11 +77,14 @@ describe('the status endpoint with a web configuration file', () => {
     const port = await serve(file);
     const none = await get(port, '/metrics');
     expect([none.status, none.headers['www-authenticate'], none.headers.server]).toEqual([401, 'Basic realm="device-agent", charset="UTF-8"', 'device-agent']);
+    // The node id only to whom may read /metrics, which names it too.
+    expect(none.headers['device-agent-node-id']).toBeUndefined();
     expect(none.body).not.toContain('device_agent_up');
     expect((await get(port, '/metrics', { auth: 'prometheus:wrong' })).status).toBe(401);
     expect((await get(port, '/metrics', { auth: 'someone:s3cret pass' })).status).toBe(401);
     const ok = await get(port, '/metrics', { auth: 'prometheus:s3cret pass' });
     expect([ok.status, ok.body]).toEqual([200, 'device_agent_up 1\n']);
+    expect(ok.headers['device-agent-node-id']).toBe('lab-node-7');
     // Again: the remembered pair, as a scrape every 15 s.
     expect((await get(port, '/healthz', { auth: 'prometheus:s3cret pass' })).body).toBe('ok\n');
     // Plain HTTP on the TLS port gets no metrics.
@@ -90,9 +93,16 @@ describe('the status endpoint with a web configuration file', () => {
       (e: Error) => `refused: ${e.message}`,
     );
     expect(plain).not.toContain('device_agent_up');
-    // doctor speaks TLS there and knows the agent by its answer.
+    // doctor speaks TLS there and knows the agent by its answer; whose agent, it cannot read past the password
+    // (no daemon of its state directory says it listens there): it says so (test/doctor/status-endpoint.e2e.test.ts).
     expect(await checkStatusEndpoint({ listen: `127.0.0.1:${port}`, stateDir: mkdtempSync(join(tmpdir(), 'da-web-state-')), webConfigFile: file })).toEqual([
-      { status: 'ok', finding: `status endpoint: the agent answers on https://127.0.0.1:${port} (basic authentication asked, as its web config says)` },
+      {
+        status: 'warn',
+        finding: expect.stringContaining(
+          `status endpoint: an agent answers on https://127.0.0.1:${port} but asks for basic authentication before it says its node id`,
+        ),
+        advice: expect.any(String),
+      },
     ]);
   });
 

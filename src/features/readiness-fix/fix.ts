@@ -1,4 +1,4 @@
-import type { DeviceAction, Intent } from '../../actions/runner.js';
+import type { Applying, DeviceAction, Hold, Intent } from '../../actions/runner.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { parseReadinessChecks } from '../readiness/settings.js';
 import type { SettingsWriter } from '../../devices/control.js';
@@ -8,7 +8,19 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { FeatureContext } from '../context.js';
 import { READINESS_FIXES } from './counts.js';
 import { FIXES } from './state.js';
-import { afterFix, afterRead, decideFix, stuckTo, targetsOf, type FixSettings, type ReadBack, type Target, type Write } from './policy.js';
+import {
+  afterFix,
+  afterRead,
+  ANSWER_MAX_AGE_MS,
+  decideFix,
+  refusalOf,
+  stuckTo,
+  targetsOf,
+  type FixSettings,
+  type ReadBack,
+  type Target,
+  type Write,
+} from './policy.js';
 
 const FIX_POLICY: FixSettings = {
   recheckMs: 5 * 60_000,
@@ -37,6 +49,18 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
   const fixes = registry.facet(FIXES);
   const targets: readonly Target[] = targetsOf(parseReadinessChecks(ctx.settings.readiness.checks));
   const inventory = registry.facet(READINESS_VALUES);
+  /** The booking's refusal of a fix, said and counted once until a fix goes through (the runner's hold). */
+  const refusal = (r: DeviceSnapshot, reason: string): Hold => ({
+    key: r.key,
+    by: 'readiness-fix',
+    mark: reason,
+    count: { key: READINESS_FIXES, labels: ['refused'] },
+    line: {
+      key: 'readiness-fix-refused',
+      fields: { serial: r.serial, udid: r.udid },
+      text: `device ${r.udid ?? r.serial}: readiness settings not put back: ${reason}`,
+    },
+  });
   /** The runner's target for the phone: one read or fix of it at a time. */
   const targetOf = (serial: string): string => `${phones.platform}/${serial}`;
 
@@ -70,12 +94,20 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     fixes.set(r.key, afterRead(fixes.get(r.key), failed ? undefined : values, ctx.clock.monotonic()));
   };
 
-  const fix = async (r: DeviceSnapshot, writes: readonly Write[]): Promise<string> => {
+  const fix = async (r: DeviceSnapshot, writes: readonly Write[], look: Applying): Promise<string> => {
     const readBacks: ReadBack[] = [];
     /** The phone could not be asked through a write and its read-back (unplugged, its shell cut): the write it was, and why. */
     let cut: { write: Write; index: number; reason: string } | undefined;
+    /** The cloud, asked again before a write, said booked or could not say: the write not made, and why. */
+    let refused: { index: number; reason: string } | undefined;
     for (const [index, write] of writes.entries()) {
       const { namespace, key } = write.target.setting;
+      // Each write rests on a "not booked" younger than ANSWER_MAX_AGE_MS: older (the writes before it took that long), asked again.
+      const verdict = await look.freshVerdict(cloudIdOf(r.serial, r.udid), ANSWER_MAX_AGE_MS);
+      if (verdict.kind !== 'free') {
+        refused = { index, reason: refusalOf(verdict) ?? 'the cloud, asked again, has not answered yet' };
+        break;
+      }
       let output = '';
       let putFailed: string | undefined;
       try {
@@ -99,11 +131,20 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     // Forgotten while the fix ran (the phone gone from adb for good, look() dropped its entry): nothing of it to keep.
     const entry = fixes.get(r.key);
     if (entry) fixes.set(r.key, afterFix(entry, readBacks, ctx.clock.monotonic(), cut !== undefined));
+    // A refusal midway is said once, as one at the start is (the look's hold), until a fix goes through: this line says it.
+    if (refused) look.hold({ ...refusal(r, refused.reason), quiet: true });
     const name = `device ${r.udid ?? r.serial}`;
     const taken = readBacks.filter(stuckTo);
     const notTaken = readBacks.filter((b) => !stuckTo(b));
     const putBack = taken.map((b) => `${b.write.target.setting.key} ${b.write.from} → ${b.value}`).join(', ');
-    if (cut) {
+    if (refused) {
+      const notWritten = writes.slice(refused.index).map((w) => w.target.setting.key);
+      logger.info(
+        { serial: r.serial, udid: r.udid, settings: notWritten },
+        `${name}: readiness settings fix stopped before writing ${notWritten.join(', ')}: asked again (its last "not booked" was older than ${ANSWER_MAX_AGE_MS / 1000} s), ${refused.reason}` +
+          (putBack ? `; put back before: ${putBack}` : ''),
+      );
+    } else if (cut) {
       // One line: the phone going away is said where adb's list is read; this says what the fix leaves unknown.
       const confirmed = readBacks.some((b) => b.write === cut.write);
       const notTried = writes.slice(cut.index + 1).map((w) => w.target.setting.key);
@@ -127,7 +168,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
         `${name}: ${namespace} ${key} did not stick (wrote ${b.write.target.write}, reads ${b.value ?? 'nothing readable'}); not written again on this phone until its value changes`,
       );
     }
-    return cut ? 'interrupted' : notTaken.length === 0 ? 'fixed' : 'not_taken';
+    return cut ? 'interrupted' : refused ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken';
   };
 
   return {
@@ -190,7 +231,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       }
       // A fix ends a stretch of refusals: the next one is said again.
       look.release(r.key, 'readiness-fix', true);
-      const result = await fix(r, intent.writes);
+      const result = await fix(r, intent.writes, look);
       look.changed();
       return result;
     },

@@ -12,9 +12,7 @@
 
 import type { BookingVerdict } from '../../booking/gate.js';
 import type { SettingsNamespace } from '../../devices/control.js';
-
-/** How a value meets the baseline: `on` any value but 0 (stay awake's bit mask), `number` 0 and 0.0 as one value, `equal` the same text. */
-type Match = 'on' | 'number' | 'equal';
+import { meetsValue, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
 
 /** A setting the agent may put back: the readiness check it answers and what that check reads (src/features/readiness/checks.ts, kept equal by a test). */
 export interface Fixable {
@@ -22,23 +20,22 @@ export interface Fixable {
   readonly check: string;
   readonly namespace: SettingsNamespace;
   readonly key: string;
-  /** What the phone holds when it has no row for the key (Android's default). */
-  readonly unset: string;
+  /** How its value reads (src/devices/readiness-grammar.ts, as the check reads it): a value outside it (`null`: no row; garbage) is unread and never written over. */
+  readonly kind: ValueKind;
   /** The check's value when the baseline names it without one. */
   readonly expect: string;
-  readonly match: Match;
-  /** What is written for `on` (stay awake: on for AC, USB and wireless). */
+  /** What is written for `on`: stay awake's 7 (AC, USB and wireless), what Developer options' "Stay awake" toggle writes (StayAwakePreferenceController.SETTING_VALUE_ON), with the USB bit a lab needs. */
   readonly on?: string;
 }
 
 /** The allowed list: nothing outside it is ever written. */
 export const FIXABLE: readonly Fixable[] = [
-  { check: 'stayAwake', namespace: 'global', key: 'stay_on_while_plugged_in', unset: '0', expect: 'on', match: 'on', on: '7' },
-  { check: 'windowAnimation', namespace: 'global', key: 'window_animation_scale', unset: '1.0', expect: '0', match: 'number' },
-  { check: 'transitionAnimation', namespace: 'global', key: 'transition_animation_scale', unset: '1.0', expect: '0', match: 'number' },
-  { check: 'animatorDuration', namespace: 'global', key: 'animator_duration_scale', unset: '1.0', expect: '0', match: 'number' },
-  { check: 'verifyAdbInstalls', namespace: 'global', key: 'verifier_verify_adb_installs', unset: '1', expect: '0', match: 'equal' },
-  { check: 'autoRotate', namespace: 'system', key: 'accelerometer_rotation', unset: '0', expect: '0', match: 'equal' },
+  { check: 'stayAwake', namespace: 'global', key: 'stay_on_while_plugged_in', kind: 'plugged', expect: 'on', on: '7' },
+  { check: 'windowAnimation', namespace: 'global', key: 'window_animation_scale', kind: 'scale', expect: '0' },
+  { check: 'transitionAnimation', namespace: 'global', key: 'transition_animation_scale', kind: 'scale', expect: '0' },
+  { check: 'animatorDuration', namespace: 'global', key: 'animator_duration_scale', kind: 'scale', expect: '0' },
+  { check: 'verifyAdbInstalls', namespace: 'global', key: 'verifier_verify_adb_installs', kind: 'flag', expect: '0' },
+  { check: 'autoRotate', namespace: 'system', key: 'accelerometer_rotation', kind: 'flag', expect: '0' },
 ];
 
 /** One setting to put back: what the baseline wants of it and what is written. */
@@ -62,31 +59,27 @@ export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Ta
   for (const setting of FIXABLE) {
     if (!baseline.has(setting.check)) continue;
     const expect = baseline.get(setting.check) ?? setting.expect;
-    const write = setting.match === 'on' && expect === 'on' ? setting.on : setting.match === 'on' && expect === 'off' ? '0' : expect;
+    const write = setting.on !== undefined && expect === 'on' ? setting.on : setting.on !== undefined && expect === 'off' ? '0' : expect;
     if (write !== undefined && NUMBER.test(write)) targets.push({ setting, expect, write });
   }
   return targets;
 }
 
-/** The phone's value as the check reads it: `null` (no row) is Android's default. */
-export function effective(setting: Fixable, value: string): string {
-  const v = value.trim();
-  return v === 'null' || v === '' ? setting.unset : v;
+/** The phone's value as the check reads it (normalised: 0.0 is 0), or undefined when it is unread (`null`: no row; garbage). */
+export function readAs(setting: Fixable, value: string): string | undefined {
+  return readValue(setting.kind, value);
 }
 
-/** Whether the value read meets the target, as the readiness check compares them. */
+/** Whether the value read meets the target, as the readiness check compares them; an unread value meets nothing (and differs from nothing). */
 export function meets(target: Target, value: string): boolean {
-  const v = effective(target.setting, value);
-  switch (target.setting.match) {
-    case 'on': {
-      const isOn = v !== '0';
-      return target.expect === 'on' ? isOn : target.expect === 'off' ? !isOn : v === target.expect;
-    }
-    case 'number':
-      return Number.isFinite(Number(v)) && Number(v) === Number(target.expect);
-    case 'equal':
-      return v === target.expect;
-  }
+  const read = readAs(target.setting, value);
+  return read !== undefined && meetsValue(target.setting.kind, read, target.expect);
+}
+
+/** Whether the value was read and differs from the target: only such a value is ever written over. */
+export function differs(target: Target, value: string): boolean {
+  const read = readAs(target.setting, value);
+  return read !== undefined && !meetsValue(target.setting.kind, read, target.expect);
 }
 
 /** What the action knows and did of one phone. */
@@ -150,7 +143,7 @@ export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]):
   const writes: Write[] = [];
   for (const target of targets) {
     const value = entry.values?.[target.setting.check];
-    if (value === undefined || meets(target, value)) continue;
+    if (value === undefined || !differs(target, value)) continue;
     if (entry.stuck[target.setting.check] === value) continue;
     writes.push({ target, from: value });
   }
@@ -171,9 +164,9 @@ export function inventoryDiffers(
   return targets.some((target) => {
     const check = target.setting.check;
     const value = inventory[check];
-    if (value === undefined || meets(target, value)) return false;
+    if (value === undefined || !differs(target, value)) return false;
     const stuck = entry?.stuck[check];
-    return stuck === undefined || effective(target.setting, stuck) !== effective(target.setting, value);
+    return stuck === undefined || (readAs(target.setting, stuck) ?? stuck) !== readAs(target.setting, value);
   });
 }
 
@@ -191,17 +184,30 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
   if (look.fixes.filter((t) => look.now - t < HOUR_MS).length >= s.maxPerHour) return { kind: 'none' };
   // Only a fresh "not booked": booked or unknown is a refusal; asking or waiting leaves the phone as it is.
   if (look.verdict === undefined) return { kind: 'needs-verdict' };
-  switch (look.verdict.kind) {
-    case 'free':
-      return { kind: 'fix', writes };
+  if (look.verdict.kind === 'free') return { kind: 'fix', writes };
+  const reason = refusalOf(look.verdict);
+  return reason === undefined ? { kind: 'none' } : { kind: 'refused', reason };
+}
+
+/** Why a verdict other than "not booked" lets nothing be written: booked, or the cloud cannot say; undefined while it is being asked. */
+export function refusalOf(verdict: BookingVerdict): string | undefined {
+  switch (verdict.kind) {
     case 'booked':
-      return { kind: 'refused', reason: 'the cloud says it is booked' };
+      return 'the cloud says it is booked';
     case 'unknown':
-      return { kind: 'refused', reason: `the cloud cannot say whether it is booked (${look.verdict.reason})` };
+      return `the cloud cannot say whether it is booked (${verdict.reason})`;
     default:
-      return { kind: 'none' };
+      return undefined;
   }
 }
+
+/**
+ * How young the cloud's "not booked" must be for a write to rest on it: the
+ * fix starts only on an answer this young, and asks again before each later
+ * write whose answer is older (a phone slow to answer takes seconds a
+ * setting). docs/design/trust.md states it.
+ */
+export const ANSWER_MAX_AGE_MS = 3_000;
 
 /** The entry after a read (values undefined: it failed); a setting whose value changed since it did not stick may be written again. */
 export function afterRead(entry: Readonly<FixEntry> | undefined, values: Readonly<Record<string, string>> | undefined, now: number): FixEntry {

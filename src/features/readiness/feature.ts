@@ -136,18 +136,19 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
     cells: (info, device): Record<string, string> => {
       const off = device ? undefined : offVerdictOf(info.udid);
-      if (off) return { readiness: verdictCell(off, 1)! };
-      const reading = device && readingOf(device);
-      if (!device || !reading) return {};
-      const maker = device.last?.brandName;
-      const cell = verdictCell(judge(reading, baseline, maker), Object.keys(valuesOf(reading, baseline, maker)).length);
+      if (off) return { readiness: verdictCell(off)! };
+      const verdict = device && verdictOf(device);
+      const cell = verdict && verdictCell(verdict);
       return cell === undefined ? {} : { readiness: cell };
     },
     metrics: () => {
       if (baseline.size === 0) return [];
       const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
+      // A phone whose reading of this connection is not in yet (a new connection after a state flap, a cache
+      // dropped for a reboot's full read) counts by its last verdict: a gauge says the phones, not the moment.
+      const verdicts = listed.map((d) => verdictOf(d) ?? seen.get(d.key)?.verdict);
       const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
-      return readinessMetrics([...baseline.keys()], [...listed.map(verdictOf), ...off], { changes, notReady, builds });
+      return readinessMetrics([...baseline.keys()], [...verdicts, ...off], { changes, notReady, builds });
     },
   };
 }

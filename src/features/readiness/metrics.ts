@@ -4,7 +4,7 @@
 // (the device's message names its own failures); and the drift events
 // (drift.ts) counted by kind, each also logged once. Pure.
 import type { Metric } from '../../util/metric.js';
-import type { Verdict } from './verdict.js';
+import { stateOf, type Verdict } from './verdict.js';
 
 /** The drift events since the agent started (drift.ts). */
 export interface DriftCounts {
@@ -23,18 +23,18 @@ export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyAr
   return [
     {
       name: 'device_agent_readiness_failing_devices',
-      help: "phones whose last readiness reading fails the check of the lab's baseline (readiness.checks)",
+      help: "phones whose last readiness verdict fails the check of the lab's baseline (readiness.checks)",
       type: 'gauge',
       samples: [...failing].map(([check, value]) => ({ labels: { check }, value })),
     },
     {
       name: 'device_agent_readiness_devices',
-      help: 'phones with a readiness reading, by verdict',
+      help: 'phones adb or usbmuxd lists, by their last readiness verdict (kept while the next reading is in flight): ready (every check of the baseline read and met), not_ready (one failed), unread (none failed, one or more could not be read)',
       type: 'gauge',
-      samples: [
-        { labels: { verdict: 'ready' }, value: judged.filter((v) => v.ready).length },
-        { labels: { verdict: 'not_ready' }, value: judged.filter((v) => !v.ready).length },
-      ],
+      samples: (['ready', 'not_ready', 'unread'] as const).map((verdict) => ({
+        labels: { verdict },
+        value: judged.filter((v) => stateOf(v) === verdict).length,
+      })),
     },
     {
       name: 'device_agent_readiness_changes_total',

@@ -1,6 +1,10 @@
-// A phone's readiness verdict against the lab's baseline: ready, or not ready
-// with each failed check named, its value, and what to do. Pure.
+// A phone's readiness verdict against the lab's baseline: ready (every check
+// of the baseline that is the phone's read and met), not ready (a check read
+// and failed, each named with its value and what to do), or unread (none
+// failed, but one or more could not be read: never called ready, never
+// failed). Pure.
 import { appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
+import { expectedText, valueNote } from '../../devices/readiness-grammar.js';
 
 export interface Failure {
   check: Check;
@@ -9,10 +13,20 @@ export interface Failure {
 }
 
 export interface Verdict {
+  /** Every check of the baseline that is the phone's was read and met (and there was one): only then. */
   ready: boolean;
   failed: Failure[];
-  /** The checks of the baseline the phone's reading did not answer (an old OS, a failed list, a domain lockdown refused): neither passed nor failed. */
+  /** The checks of the baseline the phone's reading did not answer (a failed list, a key it does not print, garbage, a domain lockdown refused): neither passed nor failed, and the phone not ready for it either. */
   unread: string[];
+}
+
+/** Where a verdict counts: ready, not ready (a check failed), unread (none failed, one or more unread); undefined when no check of the baseline is the phone's. */
+export type VerdictState = 'ready' | 'not_ready' | 'unread';
+
+export function stateOf(verdict: Verdict): VerdictState | undefined {
+  if (verdict.failed.length > 0) return 'not_ready';
+  if (verdict.unread.length > 0) return 'unread';
+  return verdict.ready ? 'ready' : undefined;
 }
 
 /**
@@ -33,17 +47,19 @@ export function valuesOf(reading: Reading, baseline: ReadonlyMap<string, string 
 export function judge(reading: Reading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Verdict {
   const failed: Failure[] = [];
   const unread: string[] = [];
+  let read = 0;
   for (const check of CHECKS) {
-    if (!baseline.has(check.id) || !appliesTo(check, reading)) continue;
+    if (!baseline.has(check.id) || !appliesTo(check, reading, maker)) continue;
     const expected = baseline.get(check.id) ?? check.expect;
     const value = valueOf(check, reading, maker);
     if (value === undefined) {
-      if (check.source.kind !== 'prop') unread.push(check.id);
+      unread.push(check.id);
       continue;
     }
+    read++;
     if (!meets(check, value, expected)) failed.push({ check, value, expected });
   }
-  return { ready: failed.length === 0, failed, unread };
+  return { ready: failed.length === 0 && unread.length === 0 && read > 0, failed, unread };
 }
 
 /**
@@ -53,14 +69,14 @@ export function judge(reading: Reading, baseline: ReadonlyMap<string, string | u
  * rather than say it twice.
  */
 export function verdictMessage(verdict: Verdict, inMessage = false): string | undefined {
-  if (verdict.ready) return undefined;
+  if (verdict.failed.length === 0) return undefined;
   const items = verdict.failed.map(
     (f) => `${failureText(f)}: ${inMessage && f.check.fixInSourceMessage ? 'what to do is said at the start of this message' : f.check.fix}`,
   );
   return `not ready for automation (${verdict.failed.length} of the lab's checks failed): ${items.join('; ')}`;
 }
 
-/** "stay awake while charging is 0 (stay_on_while_plugged_in), expected on". */
+/** "stay awake while charging is 1 (stay_on_while_plugged_in: AC only, asleep on USB), expected on over USB". */
 export function failureText({ check, value, expected }: Failure): string {
   return `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}`;
 }
@@ -72,15 +88,25 @@ function shown(check: Check, value: string, named = true): string {
     const word = value === 'true' ? 'on' : value === 'false' ? 'off' : value;
     return named ? `${word} (${source.key})` : word;
   }
-  return named ? `${value} (${source.kind === 'setting' ? source.key : source.name})` : value;
+  if (!named) return expectedText(check.kind, value);
+  const note = valueNote(check.kind, value);
+  return `${value} (${source.kind === 'setting' ? source.key : source.name}${note === undefined ? '' : `: ${note}`})`;
 }
 
 /**
- * `list`'s cell: "ready", or "not ready: stayAwake, verifyAdbInstalls" (the
- * failed checks by their names in readiness.checks); undefined when the
- * reading answered none of the baseline's checks (`answered`): nothing was judged.
+ * `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls" (the
+ * failed checks by their names in readiness.checks), or "unread: developerOptions"
+ * (none failed, these not read); undefined when no check of the baseline is the phone's.
  */
-export function verdictCell(verdict: Verdict, answered: number): string | undefined {
-  if (!verdict.ready) return `not ready: ${verdict.failed.map((f) => f.check.id).join(', ')}`;
-  return answered > 0 ? 'ready' : undefined;
+export function verdictCell(verdict: Verdict): string | undefined {
+  switch (stateOf(verdict)) {
+    case 'not_ready':
+      return `not ready: ${verdict.failed.map((f) => f.check.id).join(', ')}`;
+    case 'unread':
+      return `unread: ${verdict.unread.join(', ')}`;
+    case 'ready':
+      return 'ready';
+    case undefined:
+      return undefined;
+  }
 }

@@ -52,7 +52,7 @@ export function androidMetrics(facts: AndroidFacts): Metric[] {
     gauge('device_agent_adb_tracker_up', 'Whether adb device tracking is connected.', facts.trackerAlive ? 1 : 0),
     gauge(
       'device_agent_adb_server_up',
-      "Whether the adb server answered its own round trip (host:version) when an inventory failure last asked it; 0 blames the host's server, not the phones.",
+      "Whether the adb server answers: 0 while nothing answers as adb at its address, or its own round trip (host:version) failed when an inventory failure asked it; 0 blames the host's server, not the phones.",
       facts.serverUp === undefined ? undefined : facts.serverUp ? 1 : 0,
     ),
     gauge(

@@ -22,6 +22,9 @@ import { Describer } from './describe.js';
 import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
 
 const PLATFORM = 'android';
+const NOT_LISTED = 'No Android device is listed.';
+/** What /healthz says (the words before the colon) of an adb server the agent cannot reach: server-health.ts's words. */
+const SERVER_DOWN = 'adb server not answering';
 const READY = 'device';
 /**
  * How long after adb (re)connects its device list is taken as complete:
@@ -114,10 +117,22 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.o.server?.stop();
   }
 
-  /** adb tracking down, or an adb server that does not answer, keeps the host from reporting its phones. */
+  /**
+   * adb tracking down, or an adb server that does not answer, keeps the host
+   * from reporting its phones: one reason for a server that cannot be reached
+   * at all (its round trip's, or the tracker's own words), named as the
+   * server's ("adb server not answering"), not as tracking's.
+   */
   problems(): string[] {
     const server = this.o.server?.problem();
-    return [...(this.alive ? [] : [`adb device tracking is down${this.lastError ? `: ${this.lastError}` : ''}`]), ...(server ? [server] : [])];
+    if (this.alive) return server ? [server] : [];
+    if (this.serverUnreachable) return [server ?? `${SERVER_DOWN}: ${this.lastError ?? 'no answer'}`];
+    return [`adb device tracking is down${this.lastError ? `: ${this.lastError}` : ''}`, ...(server ? [server] : [])];
+  }
+
+  /** The adb server cannot be reached at all now (the watcher's word; a one-shot command's listOnce throws instead). */
+  private get serverUnreachable(): boolean {
+    return this.watcher?.serverUnreachable ?? false;
   }
 
   metrics(): Metric[] {
@@ -125,7 +140,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       states: this.o.registry.list(PLATFORM).map((r) => r.state),
       trackerAlive: this.alive,
       roundTripMs: this.roundTripMs,
-      serverUp: this.o.server ? !this.o.server.down : undefined,
+      // Down when its own round trip failed, or when nothing answers at its address (no inventory then fails to ask it).
+      serverUp: this.o.server ? !this.o.server.down && !this.serverUnreachable : undefined,
       probes: this.o.prober.counters,
       duplicateSerials: this.duplicateSerials,
       sharedUdids: this.sharedUdids,
@@ -144,7 +160,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     try {
       list = await this.o.adb.listDevices();
     } catch (err) {
-      if (err instanceof AdbUnreachableError) throw new SourceUnreachableError(err.message, 'No Android device is listed.');
+      if (err instanceof AdbUnreachableError) throw new SourceUnreachableError(err.message, NOT_LISTED);
       throw err;
     }
     this.o.registry.sync(PLATFORM, new Map(list.map((d) => [d.serial, d.state])));
@@ -157,6 +173,9 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
+    // No adb server to ask: not a collect that answered with no phones (the report then calls none of them gone,
+    // and carries those it knows with their last inventories: src/report/execute.ts).
+    if (this.serverUnreachable) throw new SourceUnreachableError(this.lastError ?? `the adb server at ${this.label} does not answer`, NOT_LISTED);
     if (this.watcher) void this.refreshTopology();
     await this.runner.run(this.o.registry.list(PLATFORM), request);
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));

@@ -221,6 +221,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       }
       case 'not-paired': {
         // The phone answered: it does not trust this host. A state, not a failure of the phone.
+        // Its udid is usbmuxd's name for it, as for a paired phone's answer: the views and the features
+        // find its record by it (its READY, its support flags), as they find a paired one's.
+        registry.readings.identify(record.key, udid);
         registry.facet(READINESS_FACTS).set(record.key, unpairedFacts(r.public));
         if (registry.readings.noticed(record.key, r.detail)) {
           limited(logger).warn(

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookingAnswer } from '../../../src/cloud/booking-status.js';
 import { loadSettings } from '../../../src/config/load.js';
+import { bookingGateOf } from '../../../src/booking/gate.js';
 import { readinessFixFeature } from '../../../src/features/readiness-fix/feature.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { FIXABLE, HOUR_MS } from '../../../src/features/readiness-fix/policy.js';
@@ -22,6 +23,15 @@ const SERIALS = ['F1', 'F2', 'F3'];
 /** What readiness.fix may write, and nothing else: the allowed list as namespace/key. */
 const ALLOWED = new Set(FIXABLE.map((f) => `${f.namespace}/${f.key}`));
 const KEYS = FIXABLE.map((f) => `${f.namespace}/${f.key}`);
+/** Each setting at a value that differs from the baseline: where every phone starts. */
+const DIFFERING: Record<string, string> = {
+  stayAwake: '0',
+  windowAnimation: '1.0',
+  transitionAnimation: '1.0',
+  animatorDuration: '1.0',
+  verifyAdbInstalls: '1',
+  autoRotate: '1',
+};
 /** The action's own limits (fix.ts): one fix per 10 minutes, 3 an hour. */
 const COOLDOWN_MS = 600_000;
 const MAX_PER_HOUR = 3;
@@ -61,7 +71,11 @@ type Op = { serial: string; at: number; op: 'get' | 'put'; key: string; failed?:
 /** A phone's adb transport cut (adb answers "device not found" at once, until it is back) or its shell dying in one call (that call fails, the next works). */
 type Cut = 'gone' | 'closed';
 
-function bed(notSticking: ReadonlySet<string>) {
+/** The bound each write's "not booked" must be younger than (policy.ts, ANSWER_MAX_AGE_MS; docs/design/trust.md). */
+const ANSWER_BOUND_MS = 3_000;
+
+/** `callMs`: how long each settings call takes on the phones (a phone slow to answer: seconds). */
+function bed(notSticking: ReadonlySet<string>, callMs = 250) {
   const time = new VirtualTime();
   const clock = time.clock({ seed: 11 });
   const settings = loadSettings({
@@ -72,9 +86,7 @@ function bed(notSticking: ReadonlySet<string>) {
   /** What the cloud said of each id, with when the agent had it (virtual ms). */
   const answers = new Map<string, Array<{ at: number; answer: BookingAnswer | 'error' }>>();
   /** Each phone's settings, by namespace/key: all differ from the baseline at first. */
-  const phones = new Map<string, Map<string, string>>(
-    SERIALS.map((s) => [s, new Map(FIXABLE.map((f) => [`${f.namespace}/${f.key}`, f.check === 'autoRotate' ? '1' : f.unset]))]),
-  );
+  const phones = new Map<string, Map<string, string>>(SERIALS.map((s) => [s, new Map(FIXABLE.map((f) => [`${f.namespace}/${f.key}`, DIFFERING[f.check]!]))]));
   const ops: Op[] = [];
   /** When a person changed a setting: a write that did not stick may be tried again only after one. */
   const changes: Array<{ serial: string; key: string; at: number }> = [];
@@ -107,8 +119,11 @@ function bed(notSticking: ReadonlySet<string>) {
       const last = answers.get(id)?.at(-1);
       if (last?.answer === 'error' || (last?.answer as { booked?: boolean } | undefined)?.booked !== false)
         violations.push(`write of ${name} on ${serial} at ${time.now}: the cloud last said ${JSON.stringify(last?.answer)}`);
+      const arrived = arrivals.get(id)?.at(-1);
+      if (arrived !== undefined && time.now - arrived >= ANSWER_BOUND_MS)
+        violations.push(`write of ${name} on ${serial} at ${time.now}: on a "not booked" that reached the agent ${time.now - arrived} ms before`);
     }
-    return later(250, () => {
+    return later(callMs, () => {
       inFlight.set(serial, n - 1);
       const how = cut.get(serial);
       if (how) op$.failed = true;
@@ -131,6 +146,14 @@ function bed(notSticking: ReadonlySet<string>) {
         return '';
       }),
   };
+  const gate = bookingGateOf(settings, clock);
+  // When each answer reached the agent (the gate was handed it): what a write's freshness is counted from.
+  const arrivals = new Map<string, number[]>();
+  const handOver = gate.answered.bind(gate);
+  gate.answered = (id, answer) => {
+    arrivals.set(id, [...(arrivals.get(id) ?? []), time.now]);
+    handOver(id, answer);
+  };
   const booking = {
     ask: (id: string) =>
       later(1_500, () => {
@@ -148,13 +171,16 @@ function bed(notSticking: ReadonlySet<string>) {
     const values = phones.get(serial)!;
     registry.readings.answered(`android/${serial}`, androidPhone(serial), clock.wall(), clock.monotonic());
     const read = Object.fromEntries(
-      FIXABLE.map((f) => [f.check, ((v) => (v === 'null' || v === undefined ? f.unset : v))(values.get(`${f.namespace}/${f.key}`))]),
+      FIXABLE.flatMap((f) => {
+        const v = values.get(`${f.namespace}/${f.key}`);
+        return v === undefined || v === 'null' ? [] : [[f.check, v] as const];
+      }),
     );
     registry.facet(READINESS_VALUES).set(`android/${serial}`, read);
   };
   const log = captureLogger();
-  const fix = actionBed(readinessFixFeature, featureContext({ phones: writer, settings, stats, logger: log.logger, registry, clock }), { booking });
-  return { time, clock, registry, fix, booked, phones, ops, changes, violations, stats, inventory, cut, hooks, log };
+  const fix = actionBed(readinessFixFeature, featureContext({ phones: writer, settings, stats, logger: log.logger, registry, clock }), { gate, booking });
+  return { time, clock, registry, fix, booked, answers, arrivals, phones, ops, changes, violations, stats, inventory, cut, hooks, log };
 }
 
 describe('readiness.fix on the action runner, on virtual time', () => {
@@ -253,6 +279,81 @@ describe('readiness.fix on the action runner, on virtual time', () => {
         'system/accelerometer_rotation': '0',
       });
     expect(b.stats.counter(READINESS_FIXES).get('not_taken')).toBe(3);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  it('a phone that stays awake on AC only (1: asleep on USB) is put back to 7, what Developer options writes, with the USB bit; a row it does not have is never written', async () => {
+    const b = bed(new Set());
+    const settings = b.phones.get('F1')!;
+    for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '1' : '0');
+    // No verifier_verify_adb_installs row: `settings get` prints null, which is unread, and differs from nothing.
+    settings.set('global/verifier_verify_adb_installs', 'null');
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.fix.start();
+    for (let i = 0; i < 60; i++) {
+      b.time.advance(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(b.ops.filter((o) => o.op === 'put').map((o) => o.key)).toEqual(['global/stay_on_while_plugged_in']);
+    expect(settings.get('global/stay_on_while_plugged_in')).toBe('7');
+    expect(settings.get('global/verifier_verify_adb_installs')).toBe('null');
+    expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  // A phone slow to answer (2.5 s a settings call): a write and its read-back take 5 s, six of them half a minute. Each
+  // write rests on a "not booked" younger than the bound: the cloud is asked again before each write whose answer is older.
+  it('on a phone slow to answer (2.5 s a call), rests each write on a "not booked" younger than 3 s, asking again before each; booked meanwhile: no more writes, said once', async () => {
+    const b = bed(new Set(), 2_500);
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.fix.start();
+    const settle = async (ms: number) => {
+      for (let left = ms; left > 0; left -= 250) {
+        b.time.advance(250);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    // The read (six calls), the first answer, the first write: booked from its read-back on.
+    for (let i = 0; i < 400 && !b.ops.some((o) => o.op === 'put'); i++) await settle(250);
+    expect(b.ops.filter((o) => o.op === 'put')).toHaveLength(1);
+    b.booked.set('F1', true);
+    await settle(60_000);
+    const puts = b.ops.filter((o) => o.op === 'put');
+    expect(puts.map((o) => o.key)).toEqual(['global/stay_on_while_plugged_in']);
+    // Asked again before the second write, which was not made.
+    const answers = b.answers.get('F1')!;
+    expect(answers.map((a) => a.answer)).toEqual([{ booked: false }, { booked: true }]);
+    expect(answers[1]!.at).toBeGreaterThan(puts[0]!.at);
+    expect(b.stats.counter(READINESS_FIXES).get('refused')).toBe(1);
+    expect(b.log.lines().map((l) => String(l.msg))).toContainEqual(
+      expect.stringMatching(
+        /^device F1: readiness settings fix stopped before writing window_animation_scale, transition_animation_scale, animator_duration_scale, verifier_verify_adb_installs, accelerometer_rotation: asked again \(its last "not booked" was older than 3 s\), the cloud says it is booked; put back before: stay_on_while_plugged_in 0 → 7$/,
+      ),
+    );
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  it('on a phone slow to answer, with the cloud saying not booked throughout: every setting put back, each write on its own fresh answer', async () => {
+    const b = bed(new Set(), 2_500);
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.inventory('F1');
+    b.fix.start();
+    for (let i = 0; i < 400; i++) {
+      b.time.advance(250);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const puts = b.ops.filter((o) => o.op === 'put');
+    expect(puts).toHaveLength(FIXABLE.length);
+    const answers = b.answers.get('F1')!;
+    expect(answers.map((a) => a.answer)).toEqual(puts.map(() => ({ booked: false })));
+    const arrivals = b.arrivals.get('F1')!;
+    for (const put of puts) expect(put.at - arrivals.filter((at) => at <= put.at).at(-1)!).toBeLessThan(ANSWER_BOUND_MS);
+    expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
     expect(b.violations).toEqual([]);
     await b.fix.stop();
   });

@@ -7,6 +7,7 @@ import {
   afterFix,
   afterRead,
   decideFix,
+  differs,
   FIXABLE,
   meets,
   targetsOf,
@@ -60,8 +61,9 @@ describe("readiness's fix-it decisions", () => {
   it('reads what the readiness checks read, and nothing a person must decide is in the allowed list', () => {
     for (const f of FIXABLE) {
       const check = CHECKS.find((c) => c.id === f.check)!;
-      expect(check.source, f.check).toEqual({ kind: 'setting', namespace: f.namespace, key: f.key, unset: f.unset });
+      expect(check.source, f.check).toEqual({ kind: 'setting', namespace: f.namespace, key: f.key });
       expect(check.expect, f.check).toBe(f.expect);
+      expect(check.kind, f.check).toBe(f.kind);
     }
     expect(FIXABLE.map((f) => f.check)).not.toEqual(expect.arrayContaining(['screenLock']));
     for (const never of ['screenLock', 'developerOptions', 'usbDebugging', 'packageVerifier']) expect(DEFAULT.map((t) => t.setting.check)).not.toContain(never);
@@ -81,13 +83,16 @@ describe("readiness's fix-it decisions", () => {
     expect(targetsOf(parseReadinessChecks([]))).toEqual([]);
   });
 
-  it('meets as the check does: stay awake any bit, a scale 0 or 0.0, null the default', () => {
+  it('meets as the check does: stay awake the USB bit, a scale 0 or 0.0; null (no row) and garbage are unread: neither met nor differing, never written over', () => {
     expect(meets(target('stayAwake'), '3')).toBe(true);
-    expect(meets(target('stayAwake'), 'null')).toBe(false);
+    expect(meets(target('stayAwake'), '15')).toBe(true);
+    // AC only: the phone sleeps on a lab's USB cable.
+    expect(meets(target('stayAwake'), '1')).toBe(false);
+    expect(differs(target('stayAwake'), '1')).toBe(true);
     expect(meets(target('windowAnimation'), '0.0')).toBe(true);
-    expect(meets(target('windowAnimation'), 'null')).toBe(false);
-    expect(meets(target('verifyAdbInstalls'), 'null')).toBe(false);
-    expect(meets(target('autoRotate'), 'null')).toBe(true);
+    for (const t of ['stayAwake', 'windowAnimation', 'verifyAdbInstalls', 'autoRotate'])
+      for (const unread of ['null', '', 'NaN', ' 0', '0x1'])
+        expect([t, unread, meets(target(t), unread), differs(target(t), unread)]).toEqual([t, unread, false, false]);
   });
 
   it('opens a shell of its own only while the inventory shows a setting differing, but one that did not stick and still reads so', () => {
@@ -96,7 +101,7 @@ describe("readiness's fix-it decisions", () => {
     expect(decideFix(undefined, { now: NOW, conflicted: false, fixes: [] }, DEFAULT, S)).toEqual({ kind: 'none' });
     const stale = entry(OFF, { readAt: NOW - S.recheckMs });
     expect(decide(stale, free, false, READY)).toEqual({ kind: 'none' });
-    expect(decide({ ...stale, stuck: { stayAwake: 'null', windowAnimation: '1.0' } }, free, false, OFF)).toEqual({ kind: 'none' });
+    expect(decide({ ...stale, stuck: { stayAwake: '0', windowAnimation: '1.0' } }, free, false, OFF)).toEqual({ kind: 'none' });
     expect(decide({ ...stale, stuck: { windowAnimation: '1.0' } }, free, false, OFF)).toEqual({ kind: 'read' });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks } from '../../../src/features/readiness/settings.js';
-import { judge, valuesOf, verdictCell } from '../../../src/features/readiness/verdict.js';
+import { judge, verdictCell } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { fixture, readinessSection } from './section.js';
 
@@ -10,17 +10,24 @@ const baseline = parseReadinessChecks(['stayAwake', 'verifyAdbInstalls', 'autoRo
 
 function cell(section: string): string | undefined {
   const reading = parseReadiness(section)!;
-  return verdictCell(judge(reading, baseline, 'samsung'), Object.keys(valuesOf(reading, baseline, 'samsung')).length);
+  return verdictCell(judge(reading, baseline, 'samsung'));
 }
 
 describe('verdictCell', () => {
   it('names the failed checks by their names in readiness.checks', () => {
-    // The recording as it is: stay awake 0, verify apps over USB unset (1, Android's default).
-    expect(
-      cell(
-        readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') }, system: { text: fixture('lineage18-sm-a520f-system.txt') } } }),
-      ),
-    ).toBe('not ready: stayAwake, verifyAdbInstalls');
+    // The recording with verify apps over USB on: stay awake 0 fails, and verify apps over USB.
+    const global = fixture('lineage18-sm-a520f-global.txt') + 'verifier_verify_adb_installs=1\n';
+    expect(cell(readinessSection({ lists: { global: { text: global }, system: { text: fixture('lineage18-sm-a520f-system.txt') } } }))).toBe(
+      'not ready: stayAwake, verifyAdbInstalls',
+    );
+  });
+
+  it('names the checks unread when none failed: a row the list does not print is not a default', () => {
+    // The recording as it is has no verifier_verify_adb_installs row.
+    const global = fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=3');
+    expect(cell(readinessSection({ lists: { global: { text: global }, system: { text: fixture('lineage18-sm-a520f-system.txt') } } }))).toBe(
+      'unread: verifyAdbInstalls',
+    );
   });
 
   it('ready when every check read passes', () => {
@@ -29,7 +36,7 @@ describe('verdictCell', () => {
     expect(cell(readinessSection({ lists: { global: { text: global }, system: { text: fixture('lineage18-sm-a520f-system.txt') } } }))).toBe('ready');
   });
 
-  it('nothing when the lists could not be read: unread is never ready', () => {
-    expect(cell(readinessSection({}))).toBeUndefined();
+  it('unread when the lists could not be read: unread is never ready', () => {
+    expect(cell(readinessSection({}))).toBe('unread: stayAwake, verifyAdbInstalls, autoRotate');
   });
 });

@@ -98,7 +98,7 @@ describe('readinessItems', () => {
         status: 'warn',
         phone: true,
         finding:
-          'device R58A: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in), expected on, verify apps over USB is 1 (verifier_verify_adb_installs), expected 0',
+          'device R58A: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB, verify apps over USB is 1 (verifier_verify_adb_installs), expected 0',
         advice:
           'stay awake while charging: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); verify apps over USB: Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
       },
@@ -107,13 +107,24 @@ describe('readinessItems', () => {
 
   it('a phone whose reading answered none of the checks is never called ready; no line when no phone was judged', () => {
     const unread = splitReadiness(output(readinessSection({}))).readiness;
-    expect(readinessItems([phone('R58C', unread)], DEFAULTS)).toEqual([]);
+    expect(readinessItems([phone('OFFLINE')], DEFAULTS)).toEqual([]);
     const ready = splitReadiness(output(section(READY_GLOBAL))).readiness;
-    expect(readinessItems([phone('R58B', ready), phone('R58C', unread), phone('OFFLINE')], DEFAULTS)).toEqual([
+    // The Galaxy A5 as recorded, stay awake on: its list has no row for verify apps over USB, which is unread.
+    const partly = splitReadiness(
+      output(section(fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7'))),
+    ).readiness;
+    expect(
+      readinessItems(
+        [phone('R58B', ready), phone('R58C', unread), phone('R58D', partly), phone('OFFLINE')],
+        parseReadinessChecks(['stayAwake', 'verifyAdbInstalls']),
+      ),
+    ).toEqual([
       {
         status: 'ok',
-        finding: "readiness: 1 of 1 phones ready for automation against the lab's baseline (readiness.checks: 16 checks); 1 answered none of the checks",
+        finding: "readiness: 1 of 3 phones ready for automation against the lab's baseline (readiness.checks: 2 checks); 2 with checks unread, counted apart",
       },
+      { status: 'ok', phone: true, finding: 'device R58C: readiness unread, never called ready: its readiness sections answered none of the checks' },
+      { status: 'ok', phone: true, finding: 'device R58D: readiness unread, never called ready: verifyAdbInstalls not read' },
     ]);
   });
 

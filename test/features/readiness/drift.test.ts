@@ -6,6 +6,8 @@ import { parseReadiness } from '../../../src/platforms/android/inventory/parsers
 import { fixture, readinessSection } from './section.js';
 
 const baseline = parseReadinessChecks(['stayAwake', 'verifyAdbInstalls', 'wifi']);
+/** The recording with verify apps over USB on (a row of 1; the recording has none, which is unread). */
+const A5 = fixture('lineage18-sm-a520f-global.txt') + 'verifier_verify_adb_installs=1\n';
 const read = (global: string) => valuesOf(parseReadiness(readinessSection({ lists: { global: { text: global } } }))!, baseline, 'samsung');
 
 describe('readiness drift', () => {
@@ -13,8 +15,8 @@ describe('readiness drift', () => {
     const before = read(
       fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7') + 'verifier_verify_adb_installs=0\n',
     );
-    // An update: verify apps over USB back to its default (the row gone), stay awake off.
-    const after = read(fixture('lineage18-sm-a520f-global.txt'));
+    // An update: verify apps over USB back on, stay awake off.
+    const after = read(A5);
     expect(flips(before, after, baseline).map(flipLine)).toEqual([
       'readiness changed: stay awake while charging went from 7 to 0; it fails the baseline now',
       'readiness changed: verify apps over USB went from 0 to 1; it fails the baseline now',
@@ -23,9 +25,11 @@ describe('readiness drift', () => {
   });
 
   it('sees no change in the same reading, nor in a check one of the two did not read', () => {
-    const values = read(fixture('lineage18-sm-a520f-global.txt'));
+    const values = read(A5);
     expect(flips(values, values, baseline)).toEqual([]);
     expect(flips({}, values, baseline)).toEqual([]);
+    // The row gone is unread, not a change to a default.
+    expect(flips(values, read(fixture('lineage18-sm-a520f-global.txt')), baseline)).toEqual([]);
   });
 
   it('drift: a first reading has no build or value drift but may be not ready; a new build and a flip are events; not ready is said once per stretch', () => {
@@ -39,15 +43,11 @@ describe('readiness drift', () => {
       return { values: valuesOf(r, baseline, 'samsung'), verdict: judge(r, baseline, 'samsung'), ...(fingerprint ? { fingerprint } : {}) };
     };
     const kinds = (events: Array<{ kind: string }>) => events.map((e) => e.kind);
-    const first = drift(undefined, observe(fixture('lineage18-sm-a520f-global.txt'), EARLIER), baseline);
+    const first = drift(undefined, observe(A5, EARLIER), baseline);
     expect(kinds(first.events)).toEqual(['not_ready']);
     expect(first.seen.notReady).toBe(true);
     // Still not ready, one value fixed: a flip, no second warning.
-    const second = drift(
-      first.seen,
-      observe(fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7'), EARLIER),
-      baseline,
-    );
+    const second = drift(first.seen, observe(A5.replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7'), EARLIER), baseline);
     expect(kinds(second.events)).toEqual(['value']);
     // The OTA: a new build, and all fixed.
     const third = drift(second.seen, observe(ready, NOW), baseline);
@@ -56,7 +56,15 @@ describe('readiness drift', () => {
     // An inventory without readings keeps what was seen: a not-ready phone unread for a while is not not-ready anew.
     const unread = drift(first.seen, { values: {} }, baseline);
     expect(unread.seen.notReady).toBe(true);
-    expect(kinds(drift(unread.seen, observe(fixture('lineage18-sm-a520f-global.txt'), EARLIER), baseline).events)).toEqual([]);
+    expect(kinds(drift(unread.seen, observe(A5, EARLIER), baseline).events)).toEqual([]);
+    // A verdict that fails none, checks unread, ends the stretch of not ready (and starts none).
+    const partly = drift(
+      first.seen,
+      observe(fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7')),
+      baseline,
+    );
+    expect(partly.seen.notReady).toBe(false);
+    expect(kinds(partly.events)).toEqual(['value']);
     expect(drift(third.seen, { values: {} }, baseline)).toEqual({ seen: third.seen, events: [] });
   });
 });

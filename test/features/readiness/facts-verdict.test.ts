@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
-import { inRange, type FactsReading } from '../../../src/features/readiness/checks.js';
+import type { FactsReading } from '../../../src/features/readiness/checks.js';
+import { inRange } from '../../../src/devices/readiness-grammar.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
-import { judge, valuesOf, verdictCell, verdictMessage } from '../../../src/features/readiness/verdict.js';
+import { judge, verdictCell, verdictMessage } from '../../../src/features/readiness/verdict.js';
 import { withNotes } from '../../../src/cloud/device-message.js';
 import { notPairedDeviceInfo } from '../../../src/platforms/ios/inventory.js';
 
@@ -26,20 +27,30 @@ describe('readiness on published facts', () => {
       "not ready for automation (1 of the lab's checks failed): Developer Mode is off (DeveloperModeStatus), expected on: " +
         'Settings > Privacy & Security > Developer Mode on, restart when asked, then confirm "Turn On" after the restart (a person must do it: the phone asks for its passcode)',
     );
-    expect(verdictCell(verdict, Object.keys(valuesOf(facts({ developerMode: 'false' }), DEFAULT, 'Apple')).length)).toBe('not ready: developerMode');
+    expect(verdictCell(verdict)).toBe('not ready: developerMode');
   });
 
   it('the shell checks do not apply to a facts reading, nor the fact checks to a shell one: neither failed nor unread', () => {
     const verdict = judge(facts({ paired: 'true', developerMode: 'true', osVersion: '16.3.1' }), ALL, 'Apple');
-    expect(verdict).toEqual({ ready: true, failed: [], unread: ['passcode'] });
+    // Unlocked, the phone does not tell whether it has a passcode: unread, and so not called ready.
+    expect(verdict).toEqual({ ready: false, failed: [], unread: ['passcode'] });
+    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '16.3.1', passcode: 'true' }), ALL, 'Apple')).toEqual({
+      ready: true,
+      failed: [],
+      unread: [],
+    });
     const shell = judge({ settings: new Map([['global', new Map()]]), props: new Map() }, ALL, 'Google');
     expect(shell.unread.some((id) => ['paired', 'developerMode', 'passcode', 'osVersion'].includes(id))).toBe(false);
   });
 
-  it('a domain lockdown refused (no developerMode fact) is unknown, never a failure', () => {
-    const verdict = judge(facts({ paired: 'true', osVersion: '10.2' }), DEFAULT, 'Apple');
-    expect(verdict.ready).toBe(true);
-    expect(verdict.unread).toEqual(['developerMode', 'passcode']);
+  it('a domain lockdown refused (no developerMode fact) is unknown, never a failure; before iOS 16 there is no Developer Mode to read', () => {
+    // iOS 17: Developer Mode exists, lockdown did not say: unread.
+    const refused = judge(facts({ paired: 'true', osVersion: '17.4.1', passcode: 'true' }), DEFAULT, 'Apple');
+    expect(refused).toMatchObject({ ready: false, failed: [], unread: ['developerMode'] });
+    // iOS 10: the check is not the phone's (MissingValue is all it can answer), as a Xiaomi toggle on a Pixel.
+    expect(judge(facts({ paired: 'true', osVersion: '10.2', passcode: 'true' }), DEFAULT, 'Apple')).toEqual({ ready: true, failed: [], unread: [] });
+    // No version known: the check may be the phone's, so unread.
+    expect(judge(facts({ paired: 'true', passcode: 'true' }), DEFAULT, 'Apple').unread).toEqual(['developerMode', 'osVersion']);
   });
 
   it('not paired: not ready, and Appium is disabled on it, as with Developer Mode off', () => {
@@ -66,7 +77,7 @@ describe('readiness on published facts', () => {
   });
 
   it('passcode: a lab that wants none fails a phone found locked behind one; the default wants one', () => {
-    expect(judge(facts({ passcode: 'true' }), DEFAULT, undefined).ready).toBe(true);
+    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1', passcode: 'true' }), DEFAULT, undefined).ready).toBe(true);
     const none = parseReadinessChecks(['passcode=false']);
     expect(verdictMessage(judge(facts({ passcode: 'true' }), none, undefined))).toContain('a passcode is on (PasswordProtected), expected off');
   });
@@ -78,7 +89,7 @@ describe('readiness on published facts', () => {
     expect(verdictMessage(v17)).toContain('OS version is 17.4.1 (ProductVersion), expected 12..16');
     expect(judge(facts({ osVersion: '9.3.5' }), lab, undefined).ready).toBe(false);
     // The default takes every version this agent's lockdown reads.
-    expect(judge(facts({ osVersion: '9.3.5' }), DEFAULT, undefined).ready).toBe(true);
+    expect(judge(facts({ osVersion: '9.3.5' }), DEFAULT, undefined).failed).toEqual([]);
   });
 
   it('the range: either end optional, a bound covering its minor versions, an odd one never within', () => {

@@ -68,7 +68,10 @@ function bench(checks = ['stayAwake', 'verifyAdbInstalls']) {
     feature.metrics!()
       .find((m) => m.name === name)
       ?.samples.find((s) => check === undefined || s.labels?.check === check)?.value;
-  return { answer, messages, lines: log.lines, counter };
+  /** The phones by verdict, as a scrape of /metrics reads them now. */
+  const devices = (): Record<string, number> =>
+    Object.fromEntries((feature.metrics!().find((m) => m.name === 'device_agent_readiness_devices')?.samples ?? []).map((s) => [s.labels!.verdict!, s.value]));
+  return { answer, messages, lines: log.lines, counter, devices, registry, store, time };
 }
 
 describe('readiness drift as the daemon sees it', () => {
@@ -88,15 +91,17 @@ describe('readiness drift as the daemon sees it', () => {
 
   it("warns once at a phone's first not-ready moment, naming the failed checks and their fixes, and again only after it was ready", () => {
     const { answer, lines, counter } = bench();
-    answer({ global: GLOBAL });
-    answer({ global: GLOBAL });
+    // The recording with verify apps over USB on (its own list has no row for it: unread).
+    const on = GLOBAL + 'verifier_verify_adb_installs=1\n';
+    answer({ global: on });
+    answer({ global: on });
     const warnings = (): string[] =>
       lines()
         .filter((l) => l.level === 'warn')
         .map((l) => String(l.msg));
     expect(warnings()).toEqual([
       `device ${SERIAL}: not ready for automation (2 of the lab's checks failed): ` +
-        'stay awake while charging is 0 (stay_on_while_plugged_in), expected on: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); ' +
+        'stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); ' +
         'verify apps over USB is 1 (verifier_verify_adb_installs), expected 0: Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
     ]);
     expect([counter('device_agent_readiness_not_ready_total', 'stayAwake'), counter('device_agent_readiness_not_ready_total', 'verifyAdbInstalls')]).toEqual([
@@ -142,8 +147,8 @@ describe('readiness drift as the daemon sees it', () => {
   // exactly one per change of each kind, however many reports repeat a state.
   it('logs one line per change, never one per report, on random reading sequences', () => {
     const reading = fc.record({
-      stayAwake: fc.option(fc.constantFrom('0', '3', '7'), { nil: undefined }),
-      verify: fc.option(fc.constantFrom('0', '1'), { nil: undefined }),
+      stayAwake: fc.option(fc.constantFrom('0', '1', '3', '7', 'NaN', ''), { nil: undefined }),
+      verify: fc.option(fc.constantFrom('0', '1', 'null'), { nil: undefined }),
       fingerprint: fc.option(fc.constantFrom(EARLIER, NOW, NOW.replace('14887507', '14887999')), { nil: undefined }),
     });
     fc.assert(
@@ -153,19 +158,27 @@ describe('readiness drift as the daemon sees it', () => {
         let notReadyMoments = 0;
         let builds = 0;
         const last: { stayAwake?: string; verify?: string; fingerprint?: string; notReady?: boolean } = {};
+        /** The value a row reads as (an empty value, NaN or null is unread: no value). */
+        const readAs = (v: string | undefined, grammar: RegExp): string | undefined => (v !== undefined && grammar.test(v) ? v : undefined);
         for (const r of readings) {
-          const read = r.stayAwake !== undefined || r.verify !== undefined;
-          // Both settings come from one list: a list read gives every value (a missing row is Android's default).
-          const stay = read ? (r.stayAwake ?? '0') : undefined;
-          const verify = read ? (r.verify ?? '1') : undefined;
-          const global = read ? `stay_on_while_plugged_in=${stay}\n${r.verify !== undefined ? `verifier_verify_adb_installs=${r.verify}\n` : ''}` : undefined;
+          const listed = r.stayAwake !== undefined || r.verify !== undefined;
+          // A row for each value given; a key without a row is unread, as is a row the framework would not parse.
+          const global = listed
+            ? `${r.stayAwake !== undefined ? `stay_on_while_plugged_in=${r.stayAwake}\n` : ''}${r.verify !== undefined ? `verifier_verify_adb_installs=${r.verify}\n` : ''}`
+            : undefined;
           answer({ ...(global !== undefined ? { global } : {}), ...(r.fingerprint !== undefined ? { fingerprint: r.fingerprint } : {}) });
-          if (read) {
-            if (last.stayAwake !== undefined && last.stayAwake !== stay) changes++;
-            if (last.verify !== undefined && last.verify !== verify) changes++;
-            const notReady = stay === '0' || verify !== '0';
+          if (listed) {
+            const stay = readAs(r.stayAwake, /^\d+$/);
+            const verify = readAs(r.verify, /^[01]$/);
+            // A value is compared with the last one read, whenever that was.
+            if (stay !== undefined && last.stayAwake !== undefined && last.stayAwake !== stay) changes++;
+            if (verify !== undefined && last.verify !== undefined && last.verify !== verify) changes++;
+            // Stay awake needs the USB bit (2); unread values neither pass nor fail.
+            const notReady = (stay !== undefined && (Number(stay) & 2) === 0) || (verify !== undefined && verify !== '0');
             if (notReady && !last.notReady) notReadyMoments++;
-            Object.assign(last, { stayAwake: stay, verify, notReady });
+            last.notReady = notReady;
+            if (stay !== undefined) last.stayAwake = stay;
+            if (verify !== undefined) last.verify = verify;
           }
           if (r.fingerprint !== undefined) {
             if (last.fingerprint !== undefined && last.fingerprint !== r.fingerprint) builds++;
@@ -183,6 +196,93 @@ describe('readiness drift as the daemon sees it', () => {
         expect(msgs.length).toBeLessThanOrEqual(readings.length * 4);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+// The gauges between two readings: a phone's tier cache goes with its
+// connection (a state flap: offline and back, a replug, an adb restart's
+// re-listing) and is dropped before a reboot's full re-read (probe.ts), and
+// the next reading takes a whole inventory, seconds on a slow phone. The
+// gauges count the phones, so a phone listed all along stays counted by its
+// last verdict until the next one is in; only a phone adb no longer lists
+// leaves them. On the injected clock, scraped every second between readings.
+describe('the readiness gauges between readings', () => {
+  it('keep a phone in its count while its next reading is in flight: after a state flap, and with its cache dropped for a reboot', () => {
+    const { answer, devices, registry, store, time } = bench();
+    answer({ global: READY });
+    expect(devices()).toEqual({ ready: 1, not_ready: 0, unread: 0 });
+    // adb lists it offline, then back: a new connection, whose cache is empty until its first inventory answers.
+    registry.sync('android', new Map([[SERIAL, 'offline']]));
+    registry.sync('android', new Map([[SERIAL, 'device']]));
+    for (let i = 0; i < 10; i++) {
+      time.runUntil(time.now + 1_000);
+      expect(devices()).toEqual({ ready: 1, not_ready: 0, unread: 0 });
+    }
+    answer({ global: READY.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0') });
+    expect(devices()).toEqual({ ready: 0, not_ready: 1, unread: 0 });
+    // A reboot seen by its uptime: the prober drops the cache, then reads every tier again.
+    store.delete(SERIAL);
+    for (let i = 0; i < 10; i++) {
+      time.runUntil(time.now + 1_000);
+      expect(devices()).toEqual({ ready: 0, not_ready: 1, unread: 0 });
+    }
+    // Gone from adb: out of the count.
+    registry.sync('android', new Map());
+    expect(devices()).toEqual({ ready: 0, not_ready: 0, unread: 0 });
+  });
+
+  it('property: a listed phone that was ever judged is counted once, by its last verdict, at every scrape, whatever flaps and reads come', () => {
+    type Step =
+      { kind: 'answer'; stay?: string } | { kind: 'unread' } | { kind: 'flap' } | { kind: 'drop' } | { kind: 'gone' } | { kind: 'back' } | { kind: 'wait' };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ kind: fc.constant('answer' as const), stay: fc.option(fc.constantFrom('0', '1', '7'), { nil: undefined }) }),
+      fc.constantFrom<Step>({ kind: 'unread' }, { kind: 'flap' }, { kind: 'drop' }, { kind: 'gone' }, { kind: 'back' }, { kind: 'wait' }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const { answer, devices, registry, store, time } = bench();
+        let listed = true;
+        /** The last verdict read, by where it counts. */
+        let last: 'ready' | 'not_ready' | 'unread' | undefined;
+        for (const s of steps) {
+          switch (s.kind) {
+            case 'answer':
+              if (!listed) break;
+              // verify apps over USB off; stay awake as given, or no row (unread).
+              answer({ global: `${s.stay !== undefined ? `stay_on_while_plugged_in=${s.stay}\n` : ''}verifier_verify_adb_installs=0\n` });
+              last = s.stay === undefined ? 'unread' : s.stay === '7' ? 'ready' : 'not_ready';
+              break;
+            case 'unread':
+              // An inventory whose slow tier was not read: no verdict, nothing changes.
+              if (listed) answer({});
+              break;
+            case 'flap':
+              if (!listed) break;
+              registry.sync('android', new Map([[SERIAL, 'offline']]));
+              registry.sync('android', new Map([[SERIAL, 'device']]));
+              break;
+            case 'drop':
+              if (listed) store.delete(SERIAL);
+              break;
+            case 'gone':
+              registry.sync('android', new Map());
+              listed = false;
+              break;
+            case 'back':
+              registry.sync('android', new Map([[SERIAL, 'device']]));
+              listed = true;
+              break;
+            case 'wait':
+              time.runUntil(time.now + 5_000);
+              break;
+          }
+          const want = { ready: 0, not_ready: 0, unread: 0 };
+          if (listed && last !== undefined) want[last] = 1;
+          expect(devices()).toEqual(want);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -22,6 +22,21 @@ describe('the readiness series', () => {
     expect(devices!.samples).toEqual([
       { labels: { verdict: 'ready' }, value: 0 },
       { labels: { verdict: 'not_ready' }, value: 2 },
+      { labels: { verdict: 'unread' }, value: 0 },
+    ]);
+  });
+
+  it('count a phone whose lists could not be read (a TV stick without `settings list`: rows of neither) as unread: never ready, never failing', () => {
+    const baseline = parseReadinessChecks(['stayAwake', 'screenLock']);
+    // Fire OS 5 (Android 5.1) has no `settings list`: SettingsCmd prints "Invalid command: list" and its usage on stderr and exits 0,
+    // so the section holds the namespace's lines and no row; its keyguard answers.
+    const stick = parseReadiness(readinessSection({ lists: { global: { text: '' } }, window: fixture('dumpsys-window-policy-keyguard.txt') }))!;
+    const [failing, devices] = readinessMetrics([...baseline.keys()], [judge(stick, baseline, 'Amazon')], NONE);
+    expect(failing!.samples.map((s) => s.value)).toEqual([0, 0]);
+    expect(devices!.samples).toEqual([
+      { labels: { verdict: 'ready' }, value: 0 },
+      { labels: { verdict: 'not_ready' }, value: 0 },
+      { labels: { verdict: 'unread' }, value: 1 },
     ]);
   });
 });

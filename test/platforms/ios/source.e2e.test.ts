@@ -9,6 +9,9 @@ import type { ProbeResult } from '../../../src/platforms/ios/probe.js';
 import { IosSource, type IosSourceOptions } from '../../../src/platforms/ios/source.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
+import { cellsOf } from '../../../src/devices/feature.js';
+import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { featureContext } from '../../support/feature-bed.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -85,6 +88,22 @@ describe('IosSource', () => {
       ),
     );
     expect(warned).toContainEqual(`iPhone ${untrusted.udid} is not paired with this host: unlock it, tap Trust, then run \`idevicepair pair\``);
+  });
+
+  it('an untrusted phone is found by its udid, as a paired one is: readiness names it not ready on paired, READY says so, Appium is off for it', async () => {
+    const { sim, source, registry } = await setup();
+    const untrusted = sim.plug({ profile: 'iphone-15-ios17', state: 'untrusted', udid: 'UNTRUSTED-3' });
+    await source.start();
+    const [info] = await infos(source);
+    expect(registry.byUdid(untrusted.udid).map((r) => r.key)).toEqual([`ios/${untrusted.udid}`]);
+    const feature = readinessFeature(featureContext({ registry, set: { 'readiness.checks': ['paired', 'developerMode', 'passcode', 'osVersion'] } }));
+    const [annotated] = feature.annotate!([info!]);
+    expect(annotated!.support).toMatchObject({ appiumDisabled: true });
+    expect(cellsOf([feature], info!, registry.byUdid(untrusted.udid)[0])).toEqual({ readiness: 'not ready: paired' });
+    expect(feature.metrics!().find((m) => m.name === 'device_agent_readiness_devices')?.samples).toContainEqual({
+      labels: { verdict: 'not_ready' },
+      value: 1,
+    });
   });
 
   it('reads identity once per connection: later cycles read only battery and disk usage, a replug or the slow refresh reads it again', async () => {

@@ -5,6 +5,7 @@ import { every, systemClock, type Clock, type Timer, type Timers } from '../../.
 import { Reconnects, type EndNote } from '../../../util/reconnects.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
 import { limited } from '../../../log/limited.js';
+import { AdbUnreachableError } from './errors.js';
 
 /** A change in adb's listing (the watchers of every platform speak it). */
 export type DeviceChange = ListingChange;
@@ -63,6 +64,8 @@ export class DeviceWatcher extends EventEmitter {
   private pollRefusal: string | undefined;
   /** While polling: the last poll was answered (the server is up, if not tracking). */
   private pollOk = false;
+  /** The last failure was the server's own (nothing listens, it did not answer, or something else answered): not a cut connection. */
+  private unreachable = false;
 
   constructor(
     private readonly adb: Pick<AdbClient, 'label' | 'listDevices' | 'track'>,
@@ -88,6 +91,17 @@ export class DeviceWatcher extends EventEmitter {
 
   get lastError(): string | undefined {
     return this.lastErrorText;
+  }
+
+  /**
+   * Whether the adb server itself cannot be reached now: neither tracked nor
+   * polled, and the last try to reach it found nothing listening, no answer,
+   * or something else than adb answering (AdbUnreachableError). A daemon
+   * started before its adb server is so from the start, with no phones to
+   * fail an inventory and show it (issue 61).
+   */
+  get serverUnreachable(): boolean {
+    return !this.alive && this.unreachable;
   }
 
   /** True once adb has answered a full device list: from then on, absence means unplugged. */
@@ -131,6 +145,7 @@ export class DeviceWatcher extends EventEmitter {
       const t0 = this.clock.monotonic();
       list = await this.adb.listDevices();
       this.roundTripMs = this.clock.monotonic() - t0;
+      this.unreachable = false;
     } catch (err) {
       this.noteError(err);
       this.pollOk = false;
@@ -177,6 +192,7 @@ export class DeviceWatcher extends EventEmitter {
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
       this.connected = true;
+      this.unreachable = false;
       // From polling to tracking is no comeback of the server: its inventories were not cut off.
       const polled = this.stopPolling();
       if (this.lastErrorText || this.endSaid)
@@ -306,6 +322,7 @@ export class DeviceWatcher extends EventEmitter {
 
   private noteError(err: unknown): void {
     const text = err instanceof Error ? err.message : String(err);
+    this.unreachable = err instanceof AdbUnreachableError;
     // One line per distinct problem, not one per reconnect attempt.
     if (text !== this.lastErrorText) limited(this.options.logger).warn('adb-unreachable', { adb: this.adb.label }, text);
     this.lastErrorText = text;

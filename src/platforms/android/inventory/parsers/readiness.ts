@@ -5,6 +5,26 @@
 // `dumpsys window policy`; and a few system properties as `prop:NAME=VALUE`.
 // Pure: the feature that judges the values (src/features/readiness/) reads
 // this, never the text.
+//
+// What `settings list` prints, across the versions still in use (the
+// catalogue: AOSP's SettingsCmd, Android 4.2-7, and SettingsService's shell
+// command through `cmd settings`, Android 7 on; docs/operations/lab.md):
+// - every row as `name=value`, sorted, the value as stored: `null` for a row
+//   without one, empty, or holding `=` and newlines of its own (a value's
+//   second line is printed as a line of its own);
+// - nothing but errors on stderr when it cannot list: "Invalid command:
+//   list" and the usage (Android 5 and before have no `list`: a TV stick on
+//   Fire OS 5), "Invalid namespace", "Error while accessing settings
+//   provider" with a stack trace, a SecurityException, "cmd: Can't find
+//   service: settings" (the provider not up yet);
+// - an exit status that says nothing before Android 8 (SettingsCmd and
+//   Android 7's `cmd` exit 0 whatever happened), 255 for SettingsService's
+//   errors, 20 for `cmd` without the service, 124 for `timeout`.
+// So a status 0 does not say the list was read: what says a setting was
+// read is its row. A key the list does not print is unread (the parser
+// leaves it out; the checks then have no value), and so is a key printed
+// twice in one list (a second line of another setting's value that reads
+// like a row: the device's words, not the list's).
 
 import type { ReadinessReading } from '../../../readiness.js';
 
@@ -18,36 +38,45 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
   let keyguardSecure: boolean | undefined;
   let namespace: string | undefined;
   let values = new Map<string, string>();
+  let twice = new Set<string>();
   let any = false;
-  for (const raw of text.replace(/\r/g, '').split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('namespace:')) {
-      namespace = line.slice('namespace:'.length);
+  // Android before 7 runs adb's shell on a pty, which ends each line with \r\n.
+  for (const line of text.replace(/\r/g, '').split('\n')) {
+    const own = line.trim();
+    if (own.startsWith('namespace:')) {
+      namespace = own.slice('namespace:'.length);
       values = new Map();
+      twice = new Set();
       continue;
     }
-    const status = /^status:([a-z]+)=(\d+)$/.exec(line);
+    const status = /^status:([a-z]+)=(\d+)$/.exec(own);
     if (status) {
-      // Only a list that ended well says which keys are unset.
-      if (namespace !== undefined && status[1] === namespace && status[2] === '0') settings.set(namespace, values);
+      // Only a list that ended well is taken; its rows are what was read, a key printed twice is not.
+      if (namespace !== undefined && status[1] === namespace && status[2] === '0') {
+        for (const key of twice) values.delete(key);
+        settings.set(namespace, values);
+      }
       any = true;
       namespace = undefined;
       continue;
     }
-    const secure = /^secure=(true|false)$/.exec(line);
+    const secure = /^secure=(true|false)$/.exec(own);
     if (secure) {
       keyguardSecure = secure[1] === 'true';
       any = true;
       continue;
     }
-    if (line.startsWith('prop:')) {
-      const prop = SETTING.exec(line.slice('prop:'.length));
+    if (own.startsWith('prop:')) {
+      const prop = SETTING.exec(own.slice('prop:'.length));
       if (prop && prop[2]!.trim() !== '') props.set(prop[1]!, prop[2]!.trim());
       any = true;
       continue;
     }
+    // A row as the list printed it: the value not trimmed (the framework's parser takes no spaces either).
     const setting = SETTING.exec(line);
-    if (setting && namespace !== undefined) values.set(setting[1]!, setting[2]!);
+    if (!setting || namespace === undefined) continue;
+    if (values.has(setting[1]!)) twice.add(setting[1]!);
+    values.set(setting[1]!, setting[2]!);
   }
   return any ? { settings, keyguardSecure, props } : undefined;
 }

@@ -3,9 +3,18 @@
 // stack traces on the same stream (the script merges stderr).
 
 // What a failed call prints instead of a value: the shell or toybox
-// `timeout` not finding the command, framework exceptions, service lookups.
+// `timeout` not finding the command, framework exceptions, service lookups;
+// and each error line of the `settings` command's own source, in every
+// version still in use: SettingsCmd (Android 4.2-7: "Invalid command",
+// "Invalid namespace", "Too many arguments", "Unable to run settings
+// command", "Error while accessing settings provider", "Can't read key K in
+// T for user U", "List failed in ..."), SettingsService (Android 8 on: "Bad
+// arguments", "Invalid user: N", "--user not supported ...", "Argument
+// expected to be 'default'", "Unspecified command", "Exception occurred while
+// executing"), and `cmd` ("cmd: Can't find service: settings", before
+// Android 8 without its "cmd: ").
 const FAILURE =
-  /^(\/system\/bin\/sh: |sh: |timeout: |Error|Exception|java\.|\s+at |Security exception|usage:|cmd: Can't find service)|not found$|No such file or directory$|Permission denied$|inaccessible or not found/i;
+  /^(\/system\/bin\/sh: |sh: |timeout: |Error|Exception|java\.|\s+at |Security exception|usage:|(cmd: )?Can't find service|Invalid (command|namespace|table|user)\b|Too many arguments$|Bad arguments$|Unspecified command$|Unable to run settings command$|Argument expected to be 'default'$|Can't (read|set|clear) key |List failed in |--user not supported)|not found$|No such file or directory$|Permission denied$|inaccessible or not found/i;
 
 export function parseSettingValue(text: string): string | undefined {
   const lines = text

@@ -19,6 +19,18 @@ describe('parseSettingValue', () => {
     // toybox timeout wrapping a command the device lacks (seen through the simulator).
     ['timeout: exec settings: No such file or directory\n', undefined],
     ["cmd: Can't find service: settings\n", undefined],
+    // The one-line errors of the settings command's own source (parsers/settings.ts names each), never a value.
+    ["Can't find service: settings\n", undefined],
+    ['Unable to run settings command\n', undefined],
+    ['Error while accessing settings provider\n', undefined],
+    ["Invalid namespace 'global '\n", undefined],
+    ['Invalid command: get\n', undefined],
+    ['Too many arguments\n', undefined],
+    ['Bad arguments\n', undefined],
+    ['Invalid user: 10\n', undefined],
+    ["Can't read key device_name in global for user 0\n", undefined],
+    // A value that merely starts like one is still a value.
+    ['Invalidator 3000\n', 'Invalidator 3000'],
   ])('%j', (text, value) => {
     expect(parseSettingValue(text)).toBe(value);
   });
