@@ -175,7 +175,7 @@ describe('the rules the code keeps', () => {
     expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
-  it('1. the platforms are handed no feature: no platform file imports the DeviceFeature contract, so none can call a feature', () => {
+  it('6. the platforms are handed no feature: no platform file imports the DeviceFeature contract, so none can call a feature', () => {
     const reach = edges.filter((e) => e.from.startsWith('src/platforms/') && e.to === 'src/devices/feature.ts');
     expect(reach.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
@@ -189,14 +189,31 @@ describe('the rules the code keeps', () => {
   it("8. the views name no feature: src/status/, src/report/ and src/cli/ import nothing from a feature's folder", () => {
     const folders = featureFolders();
     expect(folders).toEqual(expect.arrayContaining(['src/features/samsung/', 'src/features/charge/', 'src/features/health/']));
-    // One folder per feature: none lies loose among the parts its kind shares (the runner, the look-up).
-    expect(folders.filter((f) => f === 'src/actions/' || f === 'src/features/')).toEqual([]);
     // A feature's settings fragment is of the config layer (folderOf): the views may read the settings.
     const internal = (file: string): boolean => folderOf(file) !== 'config' && folders.some((folder) => file.startsWith(folder));
     const named = edges
       .filter((e) => ['src/status/', 'src/report/', 'src/cli/'].some((view) => e.from.startsWith(view)) && internal(e.to))
       .map((e) => `${e.from} -> ${e.to}`);
     expect(named).toEqual([]);
+  });
+
+  it('9. one home per feature: each registered factory lies in its own folder of src/features/; build.ts, the context and src/doctor/ import from none', () => {
+    const folders = featureFolders();
+    expect(folders.length).toBeGreaterThanOrEqual(9);
+    expect(folders.filter((f) => !/^src\/features\/[\w-]+\/$/.test(f))).toEqual([]);
+    const naming = (file: string): boolean => folderOf(file) === 'features' && /^src\/features\/[\w-]+\//.test(file);
+    const named = edges
+      .filter((e) => (e.from === 'src/agent/build.ts' || e.from === 'src/features/context.ts' || e.from.startsWith('src/doctor/')) && naming(e.to))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(named).toEqual([]);
+  });
+
+  it("9. no feature builds a runner, a look-up or a booking gate: those are the wiring's and the test beds'", () => {
+    const built = files
+      .filter((f) => f.startsWith('src/features/'))
+      .flatMap((file) => codeLines(file, /^(ActionRunner|DeviceMapping|bookingGateOf)$/).map(({ line, text }) => `${file}:${line}: ${text}`))
+      .filter((l) => /new ActionRunner|new DeviceMapping|bookingGateOf\(/.test(l));
+    expect(built).toEqual([]);
   });
 
   it('7. the record holds identity and lifecycle only: DeviceRecord has the fields the page lists, and no other', () => {

@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { srcProgram } from './src-program.js';
 
-// docs/design/architecture.md: each action's decision (src/actions/*/policy.ts)
+// docs/design/architecture.md, rule 10: each feature's decision (src/features/*/policy.ts)
 // is pure, "whose input holds values only: the booking gate's verdict is
 // worked out by the runner before it is called, never a closure". A closure
 // in a decision's input can do I/O (ask the cloud) from inside it. This reads

@@ -6,7 +6,7 @@
 // /metrics (power-paths.ts), beside the pauses and switches the action counts
 // (counts.ts). What the views show of it is row.ts's; its action, charge.ts's.
 import { join } from 'node:path';
-import { PortCommand } from '../../hub/port-command.js';
+import { PortCommand } from './port-command.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { chargeControl, type ChargeParts } from './charge.js';

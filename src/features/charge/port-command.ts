@@ -5,7 +5,7 @@
 // (off or on) put in, run without a shell (no quoting to get wrong, nothing
 // a hub name could inject), under the same deadline as uhubctl.
 
-import { runTool, type PortSwitch } from './uhubctl.js';
+import { runTool, type PortSwitch } from '../../hub/uhubctl.js';
 
 const PLACES = /\{(hub|port|action)\}/g;
 

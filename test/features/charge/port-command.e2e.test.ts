@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PortCommand } from '../../src/hub/port-command.js';
+import { PortCommand } from '../../../src/features/charge/port-command.js';
 
 describe("the operator's port command", () => {
   it('puts the hub, the port and the action into each word, and runs it without a shell', async () => {
