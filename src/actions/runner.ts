@@ -1,12 +1,9 @@
-// The one control loop of the features' actions. An action decides: it reads
-// the devices, hands its pure policy values (the runner's marks and counted
-// starts, the booking gate's verdict worked out here) and returns intents;
-// the runner carries each out with the action's apply, never two at once for
-// one target, counting its start and its outcome. What every action did on
-// its own before is kept here once: the booking gate's questions, the trust
-// rule's refusals and the booking holds (each said and counted once while it
-// lasts, and forgotten with the device), the work in flight for stop and
-// tests, and the news for the cloud.
+// The one control loop of the features' actions. An action decides (its pure
+// policy handed values: the runner's marks and counted starts, the booking
+// gate's verdict) and returns intents; the runner carries each out, one per
+// target at a time, counting its start and its outcome, and keeps once for
+// every action the booking questions, the refusals and holds (said and
+// counted once, forgotten with the device) and the work in flight.
 import { askBooking } from '../booking/ask.js';
 import type { BookingGate, BookingVerdict } from '../booking/gate.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
@@ -22,19 +19,10 @@ import { InFlight } from '../util/in-flight.js';
 import { CountedStarts, type Start } from './counted-starts.js';
 import { ACTIONS_REFUSED } from './trust.js';
 
-/**
- * What an action acts on, in the order the actions start: a phone's link
- * (recovery), its hub port's power (charge control), its settings (a battery
- * cap, readiness's fix-it). They stop in reverse, so that nothing writes a
- * phone's settings while charge control switches its paused ports on at stop.
- */
+/** What an action acts on, in the order the actions start (they stop in reverse): a phone's link, its hub port's power, its settings. */
 export const ACTS_ON = ['link', 'power', 'settings'] as const;
 
-/**
- * How long the start of counted work is kept: one hour, the window the
- * hourly limits and Samsung's write cooldown count in; an intent whose
- * cooldown is longer says so (recovery's offline reconnect, up to a day).
- */
+/** How long a counted start is kept: the hour the hourly limits count in; an intent may ask for longer (recovery's offline reconnect). */
 export const COUNTED_WINDOW_MS = 3_600_000;
 
 /** Whether an intent's start counts; `keepMs`, how long when longer than the window; `failures`, the target's failure count then (countedOf). */
@@ -102,17 +90,11 @@ export interface ActionLook {
   countedOf(target: string): readonly Start[];
   /**
    * The booking gate's verdict on disturbing the device the cloud knows by
-   * this id. When the gate says to ask, the question goes out now (counted
-   * against the host's bound already), and its answer makes the action look
-   * again. `maxAgeMs`: the oldest answer the work may act on, when it needs
-   * one younger than the gate's cache keeps.
+   * this id; a question it says to ask goes out now, and its answer makes the
+   * action look again. `maxAgeMs`: the oldest answer the work may act on.
    */
   verdict(deviceId: string | undefined, maxAgeMs?: number): BookingVerdict;
-  /**
-   * A decision made first without the gate's verdict; only one that says it
-   * turns on it ('needs-verdict') costs a question, and is made again with
-   * the verdict as a value.
-   */
+  /** A decision made without the gate's verdict, and again with it only when it says it turns on it ('needs-verdict'). */
   decide<D extends { kind: string }>(deviceId: string | undefined, decision: (verdict: BookingVerdict | undefined) => D, maxAgeMs?: number): D;
   /** The devices in the order the gate would rather ask about them: the one asked about longest ago (never, first). */
   byTurn<T>(devices: readonly T[], idOf: (d: T) => string | undefined): T[];
@@ -126,25 +108,14 @@ export interface ActionLook {
 
 /** What carrying an intent out may ask and tell the runner. */
 export type Applying = Pick<ActionLook, 'changed' | 'release' | 'hold'> & {
-  /**
-   * The gate's verdict on an answer younger than `maxAgeMs`, asked for now
-   * and awaited when the one it has is older (or a question of another look
-   * is in flight): what work checks before each step that must rest on a
-   * fresh "not booked" (readiness's fix, before each write). The question
-   * counts against the host's bound like any: out of budget, the verdict is
-   * not "free".
-   */
+  /** The gate's verdict on an answer younger than `maxAgeMs`, asked and awaited when older: for work whose every step rests on a fresh "not booked". */
   freshVerdict(deviceId: string | undefined, maxAgeMs: number): Promise<BookingVerdict>;
 };
 
 /** What a runner without a gate says: nothing may disturb a device. */
 const NO_GATE: BookingVerdict = { kind: 'unknown', reason: 'this run only reads the setting' };
 
-/**
- * A decision as the runner makes it (ActionLook.decide): first without the
- * booking gate's verdict, and again with `verdict()`'s only when the first
- * says it turns on it. The policies' tests decide through it.
- */
+/** A decision as the runner makes it (ActionLook.decide); the policies' tests decide through it. */
 export function decideWithVerdict<D extends { kind: string }>(decision: (verdict: BookingVerdict | undefined) => D, verdict: () => BookingVerdict): D {
   const first = decision(undefined);
   return first.kind === 'needs-verdict' ? decision(verdict()) : first;

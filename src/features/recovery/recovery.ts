@@ -28,13 +28,10 @@ export type { RecoveryAdb } from './carry.js';
 type RecoveryIntent = Intent & { action: RecoveryAction };
 
 /**
- * Self-healing that never disrupts: what the RecoveryPolicy decides
- * (reconnect offline devices, kick one wedged transport, power-cycle one
- * phone's hub port, keep network devices connected), one action per target
- * at a time, each bounded by its deadline and never awaited by a report
- * (carry.ts). The runner counts its kicks and cycles for the policy's
- * limits; the registry's Escalations keep who each phone was and its offline
- * run. It never restarts the adb server.
+ * Self-healing that never disrupts (README.md): what the RecoveryPolicy
+ * decides, carried out by carry.ts. The runner counts its kicks and cycles
+ * for the policy's limits; Escalations keep who each phone was and its
+ * offline run. It never restarts the adb server.
  */
 export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<RecoveryIntent> {
   const { registry, logger, stats, clock, mapping, settings } = ctx;
@@ -83,10 +80,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     };
   };
 
-  /**
-   * The USB layer's word on a phone on USB (a network phone's transport is
-   * not its USB cable): its USB serials are its adb serial and its udid.
-   */
+  /** The USB layer's word on a phone on USB (not a network phone's), by its USB serials: its adb serial and its udid. */
   const usbOf = (d: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined => {
     const evidence = ctx.shared.get(USB_EVIDENCE);
     if (!evidence || isTcpSerial(d.serial)) return undefined;
@@ -96,11 +90,9 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   };
 
   /**
-   * The runner's intent for an action: the host's offline reconnect counted,
-   * and kept for its whole cooldown; a kick or a cycle counted with the
-   * phone's failure count, since within one run of failures the next action
-   * waits for as many failures again (adb may not see a TCP phone's
-   * connection die, and its run would go on).
+   * The runner's intent for an action: the offline reconnect counted for its
+   * whole cooldown; a kick or a cycle counted with the phone's failure count,
+   * since within one run of failures the next waits for as many again.
    */
   const intentOf = (action: RecoveryAction): RecoveryIntent => {
     const count = { key: RECOVERY_ACTIONS, labels: [ACTION_NAME[action.kind]] };
@@ -110,12 +102,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     return { target, action, count, counted: { failures: registry.get(action.key)?.failures ?? 0 } };
   };
 
-  /**
-   * The trust rule applied to the plan (actions/trust.ts): no host action for
-   * a device whose identity is in conflict, no power cycle of a port a USB
-   * phone is not behind, and an offline reconnect only of the devices whose
-   * identity holds. The runner says and counts each refusal once.
-   */
+  /** The trust rule applied to the plan (actions/trust.ts): the action as it may be taken, each refusal handed to the runner. */
   const trusted = (
     action: RecoveryAction,
     conflicts: ReadonlyMap<string, Conflict>,
@@ -156,11 +143,9 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   };
 
   /**
-   * The booking gate's word on each disruption due, in the policy's order.
-   * A device whose identity is in conflict (or a cycle through a key naming
-   * two phones) is not asked about: the trust rule refuses its action next,
-   * and asking would spend the cloud's budget and say "left alone: booked" of
-   * a phone left alone for another reason.
+   * The booking gate's word on each disruption due, in the policy's order;
+   * not asked for one the trust rule refuses next, which would spend the
+   * cloud's budget and say "left alone: booked" of it.
    */
   const clear = (
     due: readonly DueDisruption[],
