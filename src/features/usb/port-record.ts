@@ -330,7 +330,7 @@ function tables(record: PortRecord): Array<Record<string, Dated>> {
  * it, the least recently seen ports. The newest is what a verdict rests on.
  */
 export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): void {
-  if (JSON.stringify(record).length <= maxBytes) return;
+  if (bytesOf(record) <= maxBytes) return;
   const days = [...new Set(tables(record).flatMap((t) => Object.values(t).flatMap((e) => Object.keys(e.days))))].sort();
   for (const day of days.slice(0, -1)) {
     for (const table of tables(record))
@@ -339,16 +339,23 @@ export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): vo
         if (entry.after) delete entry.after[day];
         if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined) delete table[name];
       }
-    if (JSON.stringify(record).length <= maxBytes) return;
+    if (bytesOf(record) <= maxBytes) return;
   }
-  // Today alone is over: the ports seen longest ago go, each at its size.
-  let size = JSON.stringify(record).length;
+  // Today alone is over: the ports seen longest ago go, each at its size. A port's
+  // entry takes `"name":{...}` and at most a comma out of the record: its own
+  // object's size less its two braces, which never counts more than it frees.
+  let size = bytesOf(record);
   const byAge = Object.entries(record.ports).sort(([, a], [, b]) => a.seenAt - b.seenAt);
   for (const [name, entry] of byAge) {
     if (size <= maxBytes) return;
-    size -= JSON.stringify({ [name]: entry }).length;
+    size -= bytesOf({ [name]: entry }) - 2;
     delete record.ports[name];
   }
+}
+
+/** The record's size as written: UTF-8 bytes, not UTF-16 units (a serial may be any text). */
+function bytesOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
 }
 
 function addCapped(list: string[], serial: string): void {

@@ -102,7 +102,7 @@ describe('the record per port is never thrown away whole (issue 60)', () => {
         const r = { ...emptyRecord(), ports: structuredClone(ports) } as PortRecord;
         const daysBefore = [...new Set(Object.values(ports).flatMap((e) => Object.keys(e.days)))].sort();
         boundRecord(r, max);
-        const size = JSON.stringify(r).length;
+        const size = Buffer.byteLength(JSON.stringify(r));
         const daysAfter = [...new Set(Object.values(r.ports).flatMap((e) => Object.keys(e.days)))].sort();
         expect(size).toBeLessThanOrEqual(max);
         // The days kept are the newest of those there were.
