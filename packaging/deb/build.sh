@@ -111,8 +111,10 @@ runtime() { # arch -> directory holding bin/node and LICENSE of node-linux-<x64|
   flock "$lock"
   if [ ! -x "$dir/bin/node" ]; then
     # npm pack checks the tarball against the registry's sha512 integrity.
-    (cd "$runtime_dir" && npm pack "$name@$node_version" --json --loglevel=error >"$name-$node_version.json") ||
-      fail "could not fetch $name@$node_version from the npm registry"
+    # npm's --json error goes to the .json file and its stack to .err: one line is said from both.
+    if ! (cd "$runtime_dir" && npm pack "$name@$node_version" --json --loglevel=error >"$name-$node_version.json" 2>"$name-$node_version.err"); then
+      fail "could not fetch $name@$node_version, the pinned Node.js runtime, from the npm registry ($("$node" "$repo/dist/packaging/node-runtime-cli.js" why "$runtime_dir/$name-$node_version.json" "$runtime_dir/$name-$node_version.err")), and $runtime_dir has none: build where the registry (or its proxy) answers, or copy that directory from a machine that built this version (DEVICE_AGENT_RUNTIME_CACHE names it; docs/install/package.md)"
+    fi
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
     tar -xzf "$runtime_dir/$name-$node_version.tgz" -C "$dir.tmp" --strip-components=1 package/bin/node package/LICENSE
     rm -rf "$dir" && mv "$dir.tmp" "$dir"
