@@ -74,7 +74,7 @@ cp "$repo/package.json" "$repo/package-lock.json" "$deps/"
 # --ignore-scripts: the project's prepare (tsc) is not wanted and no
 # production dependency needs an install script (checked just below).
 (cd "$deps" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error) >"$work/npm-ci.log" 2>&1 ||
-  fail "npm ci --omit=dev failed: $(tail -5 "$work/npm-ci.log")"
+  fail "npm ci --omit=dev failed ($("$node" "$repo/dist/packaging/node-runtime-cli.js" why /dev/null "$work/npm-ci.log")): the production dependencies come from the npm registry or npm's cache; build where the registry (or its proxy) answers, or after an npm ci there filled the cache (whole log: $work/npm-ci.log)"
 # sed, not head: under pipefail, head leaving early kills find with SIGPIPE
 # and the build would stop here without saying why.
 native=$(find "$deps/node_modules" \( -name '*.node' -o -name binding.gyp \) -print | sed -n 1,3p)
