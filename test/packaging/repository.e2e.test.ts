@@ -265,7 +265,7 @@ describe('npm run repository', () => {
     );
   }, 60_000);
 
-  it('refuses to publish unsigned or with a key that cannot sign, in one line each', async () => {
+  it('refuses to publish unsigned, or with a key that cannot sign (no secret part, expired), in one line each', async () => {
     const deb = await makeDeb('2611.24');
     const unsigned = await publish({ home: lab.home }, join(scratch, 'unsigned-repo'), deb);
     expect(unsigned.code).toBe(1);
@@ -278,5 +278,10 @@ describe('npm run repository', () => {
     expect(noSecret.code).toBe(1);
     expect(noSecret.out).toMatch(new RegExp(`^repository: no secret key ${lab.fpr} in `, 'm'));
     await sh('gpgconf', ['--kill', 'all'], { GNUPGHOME: publicOnly });
+    const expired = await makeKey('expired-publisher', '2020-01-01 12:00:00');
+    const late = await publish(expired, join(scratch, 'expired-repo'), deb);
+    expect(late.code).toBe(1);
+    expect(late.out).toMatch(new RegExp(`^repository: key ${expired.fpr} cannot sign: gpg: .*Unusable secret key`, 'm'));
+    await sh('gpgconf', ['--kill', 'all'], { GNUPGHOME: expired.home });
   }, 60_000);
 });
