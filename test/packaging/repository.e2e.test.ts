@@ -257,6 +257,47 @@ describe('the lab repository, as apt reads it', () => {
 });
 
 describe('npm run repository', () => {
+  it('rotates the key as docs/install/repository.md says: both public keys published first, then the new key signs, and a host with both takes it', async () => {
+    // A repository and a key home of their own (the old key and the new one in it, as on the build machine).
+    const old = await makeKey('rotation');
+    const made = await sh('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'device-agent packages (rotation, new)', 'ed25519', 'sign', '1y'], {
+      GNUPGHOME: old.home,
+    });
+    expect(made.code, made.out).toBe(0);
+    const fprs = [
+      ...(await sh('gpg', ['--batch', '--with-colons', '--list-secret-keys'], { GNUPGHOME: old.home })).out.matchAll(/^fpr:+([0-9A-F]{40}):/gm),
+    ].map((m) => m[1]!);
+    const next = fprs.find((f) => f !== old.fpr)!;
+    const rotating = join(scratch, 'rotating');
+    const oldOnly = join(scratch, 'old-only.gpg');
+    const first = await makeDeb('2611.25');
+    expect((await publish(old, rotating, first)).code).toBe(0);
+    copyFileSync(join(rotating, 'public/device-agent.gpg'), oldOnly);
+    // Step 2: both public keys published, the old one still signing (the same package again: nothing added).
+    const both = await publish(old, rotating, '--next-key', next, first);
+    expect(both.code, both.out).toBe(0);
+    const keyring = join(scratch, 'both.gpg');
+    copyFileSync(join(rotating, 'public/device-agent.gpg'), keyring);
+    const listed = await sh('gpg', ['--batch', '--with-colons', '--show-keys', keyring]);
+    expect([...listed.out.matchAll(/^fpr:+([0-9A-F]{40}):/gm)].map((m) => m[1]).sort()).toEqual([old.fpr, next].sort());
+    const moved = host('rotated', keyring);
+    const stayed = host('not-rotated', oldOnly);
+    served = join(rotating, 'public');
+    expect((await moved.update()).code).toBe(0);
+    expect((await stayed.update()).code).toBe(0);
+    // Step 3: the new key signs; the key file holds it alone.
+    const signedByNew = await publish({ home: old.home, fpr: next }, rotating, await makeDeb('2611.26'));
+    expect(signedByNew.code, signedByNew.out).toBe(0);
+    const update = await moved.update();
+    expect(update.code, update.out).toBe(0);
+    expect(await moved.candidate()).toBe('2611.26');
+    // A host that never got the file with both keys stops upgrading, as the page says.
+    const refused = await stayed.update();
+    expect(refused.out).toMatch(/NO_PUBKEY/);
+    expect(await stayed.candidate()).toBe('2611.25');
+    await sh('gpgconf', ['--kill', 'all'], { GNUPGHOME: old.home });
+  }, 60_000);
+
   it('refuses to publish a version again with other bytes, naming it and what to do', async () => {
     const again = await publish(lab, repo, await makeDeb('2611.23', 'rebuilt'));
     expect(again.code).toBe(1);
