@@ -83,7 +83,7 @@ native=$(find "$deps/node_modules" \( -name '*.node' -o -name binding.gyp \) -pr
 # licence files stay, the copyright file points to them).
 find "$deps/node_modules" ! -iname 'licen[cs]e*' \( -name '*.md' -o -name '*.markdown' -o -name '*.html' -o -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \
   -o -name '.npmignore' -o -name '.eslintrc*' -o -name '.editorconfig' -o -name '.travis.yml' -o -name '.gitattributes' -o -name 'tsconfig*.json' \) -type f -delete
-find "$deps/node_modules" -depth \( -name .github -o -name test -o -name tests -o -name benchmarks -o -name docs -o -name example -o -name examples \) -type d -exec rm -rf {} +
+find "$deps/node_modules" -depth \( -name .github -o -name .husky -o -name test -o -name tests -o -name benchmarks -o -name docs -o -name example -o -name examples \) -type d -exec rm -rf {} +
 rm -f "$deps/node_modules/.package-lock.json"
 # The dependencies' own command-line tools (adbkit's, pino's): the agent
 # loads their modules, never runs them, and they would want a system node.
@@ -97,6 +97,12 @@ rm -f "$deps/node_modules/.package-lock.json"
     const bin = JSON.parse(fs.readFileSync(file, "utf8")).bin;
     for (const target of typeof bin === "string" ? [bin] : Object.values(bin ?? {})) fs.rmSync(path.join(root, d, target), { force: true });
   }' "$deps/node_modules"
+# A file that is neither a script nor a program keeps no executable bit its
+# npm tarball gave it (secure-json-parse's LICENSE has one, which lintian
+# calls executable-not-elf-or-script); scripts keep theirs.
+find "$deps/node_modules" -type f -perm /111 -print0 | while IFS= read -r -d '' file; do
+  case "$(head -c 4 "$file" | tr -d '\0')" in '#!'* | $'\x7f'ELF) ;; *) chmod a-x "$file" ;; esac
+done
 
 # ---- the pinned Node.js runtime ---------------------------------------------------
 runtime_dir=${DEVICE_AGENT_RUNTIME_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/device-agent/runtime}
