@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ReadinessAnswer, ServiceDoctor } from '../platforms/doctor.js';
+import type { WearReading } from '../platforms/wear.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -13,15 +14,7 @@ import { parseNodeIdFile } from '../config/node-id-text.js';
 import { readStateFile, StateFileError } from '../util/atomic-file.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
-import { usbItems, type ControllerLoad } from './usb.js';
-import { autosuspendItems, type PhonePort } from './autosuspend.js';
-import { batteryItems } from './battery.js';
-import { wearItems } from './wear.js';
-import type { WearSettings } from '../features/wear/judge.js';
-import type { DaySample } from '../features/wear/history.js';
-import type { WearReading } from '../platforms/wear.js';
-import { readinessItems } from './readiness.js';
-import type { HealthSettings } from '../health/rules.js';
+import type { DoctorPhone, FeatureDoctor } from '../features/context.js';
 import {
   adbServerFailed,
   adbServerItem,
@@ -79,17 +72,14 @@ export interface AdbCheckOptions {
   hiddenDevices: readonly string[];
   /** The output of `adb version` of the adb on PATH, or undefined when there is none. */
   adbTool?: () => Promise<string | undefined>;
-  /** USB devices per host controller (sysfs), or undefined where the host does not show them. */
-  usbControllers?: () => ControllerLoad[] | undefined;
-  /** The health rules: with them, the one shell of each ready device also reads its battery. */
-  health?: HealthSettings;
-  /** The lab's readiness baseline (readiness.checks): when not empty, the one shell also reads the readiness sections, within `readinessTimeoutMs`. */
-  readiness?: ReadonlyMap<string, string | undefined>;
+  /**
+   * The registered features' doctor lines: each phone's after its own, and
+   * theirs over the phones after all of them; the one shell of each ready
+   * device also prints what they read (its battery; the readiness sections
+   * and the wear sections, within `readinessTimeoutMs`).
+   */
+  features?: readonly FeatureDoctor[];
   readinessTimeoutMs?: number;
-  /** The wear settings: with them, the one shell also reads the wear sections, within `readinessTimeoutMs`; the daemon's histories by serial where the state directory holds them. */
-  wear?: { settings: WearSettings; histories: ReadonlyMap<string, readonly DaySample[]>; nowMs: number };
-  /** The ports carrying phones (sysfs), given adb's serials and usb paths: for the controllers' load and the autosuspend line. */
-  phonePorts?: (serials: ReadonlySet<string>, paths: ReadonlySet<string>) => PhonePort[];
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -119,41 +109,34 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
-  const health = options.health;
-  const readiness = options.readiness !== undefined && options.readiness.size > 0;
-  const wear = options.wear !== undefined;
+  const features = options.features ?? [];
+  const reads = new Set(features.flatMap((f) => f.reads ?? []));
+  const battery = reads.has('battery');
+  const readiness = reads.has('readiness');
+  const wear = reads.has('wear');
   const timeoutMs = readiness || wear ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
+  const service = options.service;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, options.service, device, hidden, timeoutMs, health !== undefined, readiness, wear)),
+    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, { battery, readiness, wear })),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
-  const service = options.service;
-  const deviceItems = facts.flatMap((f) => [
-    deviceItem(f, service),
-    ...(health && f.battery !== undefined ? batteryItems(f.serial, service.battery(f.battery), health) : []),
-  ]);
-  const readinessLines = options.readiness ? readinessItems(facts, options.readiness, service.parseReadiness) : [];
-  const wearLines = options.wear
-    ? wearItems(
-        facts.map((f) => ({ ...f, ...(f.battery !== undefined && { samsung: service.battery(f.battery) }) })),
-        options.wear.settings,
-        options.wear.histories,
-        options.wear.nowMs,
-      )
-    : [];
-  const ports = options.phonePorts?.(new Set(devices.map((d) => d.serial)), new Set(long.flatMap((d) => (d.usb === undefined ? [] : [d.usb])))) ?? [];
+  // The phones as the features read them: the battery and the readiness sections parsed by the platform.
+  const phones: DoctorPhone[] = facts.map((f) => ({
+    serial: f.serial,
+    state: f.state,
+    ...(f.usb !== undefined && { usb: f.usb }),
+    ...(f.battery !== undefined && { battery: service.battery(f.battery) }),
+    ...(f.readiness && {
+      readiness: { reading: service.parseReadiness(f.readiness.text), ...(f.readiness.brand !== undefined && { brand: f.readiness.brand }) },
+    }),
+    ...(f.wear && { wear: f.wear }),
+  }));
   return [
     ...items,
-    ...deviceItems,
-    ...readinessLines,
-    ...wearLines,
-    ...usbItems(
-      long,
-      options.usbControllers?.(),
-      ports.map((p) => p.port),
-    ),
-    ...autosuspendItems(ports),
+    ...facts.flatMap((f, i) => [deviceItem(f, service), ...features.flatMap((d) => d.phone?.(phones[i]!) ?? [])]),
+    ...features.flatMap((d) => d.phones?.(phones) ?? []),
+    ...features.flatMap((d) => d.ports?.(phones) ?? []),
   ];
 }
 
@@ -163,10 +146,9 @@ async function deviceFacts(
   device: ListedDevice,
   hidden: Set<string>,
   timeoutMs: number,
-  battery: boolean,
-  readiness: boolean,
-  wear = false,
+  reads: { battery: boolean; readiness: boolean; wear: boolean },
 ): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
+  const { battery, readiness, wear } = reads;
   const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = {
     serial: device.serial,
     state: device.state,
@@ -174,8 +156,8 @@ async function deviceFacts(
   };
   if (device.state !== 'device') return facts;
   try {
-    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
-    // The wear sections last: a cut in them leaves the readiness part before them whole.
+    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both,
+    // the wear sections come last: a cut in them leaves the readiness part before them whole.
     const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Support } from '../../src/cloud/types.js';
 import type { Settings } from '../../src/config/schema.js';
-import type { HealthSettings } from '../../src/health/rules.js';
+import type { HealthSettings } from '../../src/features/health/rules.js';
 import type { WearSettings } from '../../src/features/wear/judge.js';
 
 // Settings is derived from the schema; these pin what the derivation gives,

@@ -1,6 +1,8 @@
+import { readinessDoctor } from '../../src/features/readiness/doctor.js';
+import { wearDoctor } from '../../src/features/wear/doctor.js';
 import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
-import { parseReadinessChecks } from '../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
 import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';
@@ -41,7 +43,7 @@ const options = {
   shellTimeoutMs: 1_000,
   concurrency: 2,
   hiddenDevices: [],
-  readiness: baseline,
+  features: [readinessDoctor(baseline)],
   readinessTimeoutMs: 15_000,
 };
 
@@ -80,8 +82,8 @@ describe('checkAdb with the readiness baseline', () => {
 });
 
 describe('checkAdb with readiness and wear', () => {
-  const wear = {
-    settings: {
+  const wear = wearDoctor(
+    {
       batteryMinHealthPercent: 80,
       batteryMaxCycles: 800,
       swellingHeldFullHours: 72,
@@ -92,9 +94,9 @@ describe('checkAdb with readiness and wear', () => {
       baselinePackages: [],
       tmpMaxMiB: 1024,
     },
-    histories: new Map(),
-    nowMs: Date.UTC(2026, 10, 27),
-  };
+    () => new Map(),
+    () => Date.UTC(2026, 10, 27),
+  );
   // The Mi 6's worn bms uevent (test/features/wear/fixtures/SOURCES.md), as the wear_files section prints it.
   const files = `${marker('wear_files')}\n${wearFilesSection({ supplies: { bms: wearFixture('mi6-c1_atl-bms-uevent.txt') } })}${marker('wear_packages')}\n`;
 
@@ -102,7 +104,7 @@ describe('checkAdb with readiness and wear', () => {
     const fake = adb((serial) =>
       Promise.reject(new ShellTimeoutError(serial, 15_000, `SM-A520F\n${readiness}${marker('readiness_keyguard')}\n${END_MARKER}\nbrand:samsung\n${files}`)),
     );
-    const items = await checkAdb(fake, { ...options, wear });
+    const items = await checkAdb(fake, { ...options, features: [...options.features, wear] });
     expect(fake.commands[0]).toContain(marker('wear_tradein'));
     expect(fake.commands[0]!.indexOf(marker('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(marker('readiness_keyguard')));
     expect(items.find((i) => i.finding.startsWith('device CUT0002: not ready'))).toBeDefined();

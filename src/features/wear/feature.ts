@@ -9,34 +9,23 @@
 // per phone and reason and the phones by reason. It reads what the
 // inventory already read: it opens no session.
 import { join } from 'node:path';
-import type { DeviceFeature } from '../../devices/feature.js';
 import { udidSample, type RowColumn } from '../../devices/feature-view.js';
 import { facetKey } from '../../devices/facet.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
-import { silentLogger, type Logger } from '../../log/logger.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
-import type { BatteryWear, WearReader, WearReading } from '../../platforms/wear.js';
-import type { Clock, Timer, Timers } from '../../util/clock.js';
+import type { BatteryWear, WearReading } from '../../platforms/wear.js';
+import type { Timer } from '../../util/clock.js';
 import { every } from '../../util/clock.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { wearDoctor } from './doctor.js';
 import { dayOf } from './forecast.js';
 import { latest, withExposure, withFigures, type DaySample, type Figures } from './history.js';
-import { judgeWear, REASONS, type Finding, type Reason, type WearSettings } from './judge.js';
+import { judgeWear, REASONS, type Finding, type Reason } from './judge.js';
 import { leftovers } from './leftovers.js';
 import { wearMetrics } from './metrics.js';
 import { wearOf } from './row.js';
 import { bounded, WEAR_FILE, WearFile, type Histories } from './store.js';
-
-export interface WearContext {
-  settings: WearSettings;
-  /** The platforms' wear capability (src/agent/platforms.ts): the first that read the device answers. */
-  reader: WearReader;
-  logger?: Logger;
-  clock: Clock & Timers;
-  /** Where the histories are kept across restarts; none: in memory only. */
-  stateDir?: string;
-}
 
 /** What wear keeps of a phone: its history, what its last reading told, and its findings. */
 interface WearState {
@@ -63,10 +52,15 @@ const BEFORE_STORAGE = { before: 'device_agent_device_storage_free_bytes' };
 /** How often the histories are saved while the daemon runs. */
 const SAVE_MS = 10 * 60_000;
 
-export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: WearContext): DeviceFeature {
+/** The feature, reading through the platforms' wear capability (ctx.platforms.wear): the first platform that read a device answers for it. */
+export function wearFeature(ctx: FeatureContext): Feature {
+  const { registry, logger, clock } = ctx;
+  const settings = ctx.settings.wear;
+  const reader = ctx.platforms.wear;
   const state = registry.facet(WEAR);
-  const file = context?.stateDir === undefined ? undefined : new WearFile(join(context.stateDir, WEAR_FILE), context.logger ?? silentLogger());
-  // Read at once, also by a command that changes nothing (`list` shows the forecasts the daemon's history gives); written only by the daemon.
+  const file = ctx.stateDir === undefined ? undefined : new WearFile(join(ctx.stateDir, WEAR_FILE), logger);
+  // Read at once, also by a command that changes nothing (`list` shows the forecasts the daemon's history gives,
+  // `doctor` judges with it); written only by the daemon.
   let stored: Histories = file?.load() ?? new Map<string, DaySample[]>();
   let dirty = false;
   let timer: Timer | undefined;
@@ -76,12 +70,11 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
     if (file.save(stored)) dirty = false;
   };
   const findingsOf = (key: string | undefined) => (key === undefined ? [] : (state.get(key)?.findings ?? []));
-  const near = (f: Finding) => context !== undefined && f.days <= context.settings.noticeDays;
+  const near = (f: Finding) => f.days <= settings.noticeDays;
 
   const answered = (device: DeviceSnapshot): void => {
-    if (!context) return;
-    const s = context.settings;
-    const reading = context.reader.reading(registry, device.key);
+    const s = settings;
+    const reading = reader.reading(registry, device.key);
     const info = device.last;
     const samsung: BatteryWear | undefined =
       info?.batteryDetail && (info.batteryDetail.cycleCount !== undefined || info.batteryDetail.healthPercent !== undefined)
@@ -91,7 +84,7 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
     if (!reading && batteries.length === 0 && !info?.battery) return;
     const previous = state.get(device.key);
     const udid = device.udid ?? info?.udid;
-    const now = context.clock.wall();
+    const now = clock.wall();
     const today = dayOf(now);
     const figures: Figures = {
       health: batteries.find((b) => b.healthPercent !== undefined)?.healthPercent,
@@ -133,8 +126,6 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
   };
 
   const say = (device: DeviceSnapshot, before: readonly Finding[], after: readonly Finding[]): void => {
-    const logger = context?.logger;
-    if (!logger) return;
     const name = `device ${device.udid ?? device.serial}`;
     const was = new Set(before.filter(near).map((f) => f.reason));
     const is = new Set(after.filter(near).map((f) => f.reason));
@@ -143,10 +134,7 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
         limited(logger).warn('wear-near', { serial: device.serial, reason: f.reason, days: f.days }, `${name}: ${f.message}`, name);
     for (const reason of was)
       if (!is.has(reason))
-        logger.info(
-          { serial: device.serial, reason },
-          `${name}: ${reason.replaceAll('_', ' ')} no longer needs action within ${context?.settings.noticeDays} days`,
-        );
+        logger.info({ serial: device.serial, reason }, `${name}: ${reason.replaceAll('_', ' ')} no longer needs action within ${settings.noticeDays} days`);
   };
 
   const soonest = (key: string | undefined): Finding | undefined => findingsOf(key)[0];
@@ -154,8 +142,8 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
   return {
     name: 'wear',
     start: () => {
-      if (!file || !context) return;
-      timer = every(context.clock, SAVE_MS, save, { unref: true });
+      if (!file) return;
+      timer = every(clock, SAVE_MS, save, { unref: true });
     },
     stop: () => {
       // Only the daemon, which started it, writes: a command that changes nothing never does.
@@ -165,6 +153,12 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
       save();
     },
     answered,
+    // Each phone's wear read in the doctor's one shell, judged with the daemon's histories (read-only: a forecast needs days).
+    doctor: wearDoctor(
+      settings,
+      () => stored,
+      () => clock.wall(),
+    ),
     notes: (device) =>
       findingsOf(device.key)
         .filter(near)
@@ -243,12 +237,10 @@ export function wearFeature(registry: Pick<DeviceRegistry, 'facet'>, context?: W
       },
     ],
     metrics: () =>
-      context
-        ? wearMetrics(
-            state.entries().map(([, w]) => w),
-            context.settings.noticeDays,
-          )
-        : [],
+      wearMetrics(
+        state.entries().map(([, w]) => w),
+        settings.noticeDays,
+      ),
   };
 }
 

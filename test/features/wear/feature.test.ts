@@ -11,6 +11,7 @@ import { registryTierStore } from '../../../src/platforms/android/inventory/tier
 import { ANDROID_WEAR } from '../../../src/platforms/android/wear.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { fixture, wearFilesSection, wearPackagesSection, type FilesSection } from './section.js';
 
 // Wear as the daemon drives it: the Android inventory's tier cache holds the
@@ -49,7 +50,8 @@ function bench(settings: Partial<WearSettings> = {}, stateDir?: string) {
   const time = new VirtualTime();
   const clock = time.clock();
   const log = captureLogger('info');
-  const feature = wearFeature(registry, { settings: { ...SETTINGS, ...settings }, reader: ANDROID_WEAR, logger: log.logger, clock, stateDir });
+  const set = Object.fromEntries(Object.entries({ ...SETTINGS, ...settings }).map(([k, v]) => [`wear.${k}`, v]));
+  const feature = wearFeature(featureContext({ registry, clock, logger: log.logger, set, wear: ANDROID_WEAR, ...(stateDir !== undefined && { stateDir }) }));
   const store = registryTierStore(registry);
   registry.sync('android', new Map([[SERIAL, 'device']]));
   const answer = (a: Answer, afterMs = DAY): void => {

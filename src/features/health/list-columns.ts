@@ -1,0 +1,44 @@
+// Health's columns in `list`'s table: the battery's health as the phone
+// names it, painted where it is a problem (its capacity and cycles are
+// wear's columns, beside it), and the problems, with why a device that is
+// not up is not (its state, or no inventory), unless a problem says it. The
+// charger's voltage and the time held full are in the problem's note under
+// the table when they are a problem (charging_voltage_high,
+// battery_held_full), and in `list --json` always.
+import type { DeviceRow, RowColumn } from '../../devices/feature-view.js';
+import { healthOf } from './row.js';
+
+const painted =
+  (problem: string): RowColumn['paint'] =>
+  (r, t, p) =>
+    healthOf(r).problems?.includes(problem) ? p.warn(t) : t;
+
+/** The phone's word for its battery (good, overheat, dead...), where it says one. */
+const healthColumn: RowColumn = {
+  title: 'HEALTH',
+  place: { after: 'CHARGING' },
+  cell: (r) => {
+    const health = healthOf(r).batteryHealth;
+    return health === undefined || health === 'UNKNOWN' ? '' : health.toLowerCase().replaceAll('_', ' ');
+  },
+  paint: painted('battery_unhealthy'),
+  optional: true,
+};
+
+/** The battery's columns, in their order after CHARGING. */
+export const batteryColumns: readonly RowColumn[] = [healthColumn];
+
+/** Last: the features' other columns go before it (health is registered after them). */
+export const problemsColumn: RowColumn = {
+  title: 'PROBLEMS',
+  cell: (r) => problemsOf(r),
+  paint: (_r, t, p) => (t ? p.bad(t) : t),
+};
+
+/** Health problems, and for a device that is not up, why (its state or its message's gist). */
+function problemsOf(row: DeviceRow): string {
+  const r = healthOf(row);
+  const out = [...(r.problems ?? [])];
+  if (!r.up && !out.includes('shell_unresponsive')) out.push(r.state === 'device' || r.state === 'paired' ? 'no_inventory' : r.state.split(' ')[0]!);
+  return out.join(',');
+}
