@@ -24,7 +24,7 @@ describe('batteryItems', () => {
         phone: true,
       },
     ]);
-    // The 2016 Samsung: ASOC 77 % and 1764 cycles, worn: wear's to judge (test/doctor/wear.test.ts), not health's.
+    // The 2016 Samsung: ASOC 77 % and 1764 cycles, worn: wear's to judge (test/features/wear/doctor.test.ts), not health's.
     expect(items('samsung-2016-battery-tistory-usb-charging.txt')).toEqual([]);
   });
 
