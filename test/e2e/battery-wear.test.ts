@@ -175,6 +175,11 @@ describe('battery wear signals in the running daemon', () => {
     expect(warning(serial('WORN0002'), 'battery_worn')[1]).toMatch(/^ {7}-> battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\); /);
     expect(warning(serial('FAST0003'), 'charging_voltage_high')[1]).toMatch(/^ {7}-> the charger offers 11\.0 V/);
     expect(warning(serial('SICK0004'), 'battery_unhealthy')[1]).toMatch(/^ {7}-> the phone reports its battery health as OVERHEAT: /);
-    expect(lines.filter((l) => l.includes(serial('FULL0001')))).toEqual([expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/)]);
+    // No battery line for the held-full phone: one look cannot tell how long it has been full. Its readiness is named
+    // apart, never called ready (issue 60, item 8): the Samsung recording has no `settings` lists to read.
+    expect(lines.filter((l) => l.includes(serial('FULL0001')))).toEqual([
+      expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/),
+      expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: readiness unread, never called ready: /),
+    ]);
   }, 60_000);
 });
