@@ -420,11 +420,12 @@ describe('the USB layer in the daemon', () => {
     // is then absent as a phone adb stopped listing is. A USB phone never is: adb's serial is its own, and it is
     // reported under it meanwhile (runner.ts). Under CI's load one such failure once made USBRS002 "off adb": the bed's,
     // not the promise's, so a phone the agent said that of is left out here, and only that one.
+    const adbSerials = phones.map((p) => p.serial);
     const tcpOnly = new Set(
       agent
         .logs()
         .filter((l) => Date.parse(String(l.time)) > restartAt && /failed before it said who it is; it is left out of reports/.test(String(l.msg)))
-        .map((l) => serials[phones.findIndex((p) => p.serial === l.serial)]),
+        .map((l) => serials[adbSerials.indexOf(String(l.serial))]),
     );
     const offAdb = (d: ReportedDevice): boolean => /adb does not list it/.test(d.message ?? '') && !tcpOnly.has(d.udid);
     for (const r of cloud.putRequests().filter((q) => q.receivedAt > restartAt))
