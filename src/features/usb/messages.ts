@@ -1,14 +1,8 @@
-// The catalogue of the kernel's USB messages the layer reads: every message
-// of the USB core's hub, host-controller, message and generic-driver code
-// (drivers/usb/core/hub.c, hcd.c, message.c, generic.c, config.c) and of the
-// xHCI driver (drivers/usb/host/xhci.c, xhci-ring.c) that says something of a
-// port, the device on it, a hub or a host controller at the levels the
-// kernel prints by default, and the EHCI and OHCI drivers' controller deaths;
-// each in every wording it has had from kernel 4.9 to 6.12, read from those
-// kernels' sources, and the older per-port wordings of the hub errors that
-// logs of older hosts still show. Data only: the classifier matches these
-// formats (format.ts), and docs/reference/usb-kernel-messages.md is this
-// table in words (test/features/usb/messages.test.ts checks they agree).
+// The catalogue of the kernel's USB messages the layer reads: every message of the USB core (hub.c, hcd.c, message.c,
+// generic.c, config.c) and the xHCI driver (xhci.c, xhci-ring.c) that says something of a port, its device, a hub or a
+// controller at the default levels, and the EHCI and OHCI controller deaths; each in every wording from kernel 4.9 to
+// 6.12, read from their sources, plus the older per-port hub wordings. Data only: docs/reference/usb-kernel-messages.md
+// is this table in words (test/features/usb/messages.test.ts checks they agree).
 //
 // What a message points at (`layer`) and whether it is a cause or a
 // consequence (`role`):
@@ -84,11 +78,7 @@ export interface KernelMessage {
   pointsAt: PointsAt;
   /** What it means, in a few words, for the reference page. */
   says: string;
-  /**
-   * Conversions whose value the event carries, by their index among the
-   * format's conversions: the port number of an older hub wording, the bus a
-   * controller registered, the device's serial, its speed.
-   */
+  /** The conversions whose value the event carries, by index: an older hub wording's port, a bus, a serial, a speed. */
   fields?: Partial<Record<'port' | 'bus' | 'serial' | 'speed', number>>;
   /** Values a conversion must have for the entry to match, by its index ("can't set config" with error -28 only). */
   values?: Partial<Record<number, readonly string[]>>;
