@@ -1,6 +1,7 @@
 // What a platform offers the doctor: the checklist item's words, and a capability to read the platform's service and
 // phones without naming it. The platform knows its errors and outputs; the doctor (src/doctor/) judges them.
 import type { ReadinessReading } from './readiness.js';
+import type { WearReading } from './wear.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -65,4 +66,7 @@ export interface ServiceDoctor {
   readonly readinessCommand: string;
   readonly splitReadiness: (output: string) => { head: string; readiness?: ReadinessAnswer };
   readonly parseReadiness: (text: string) => ReadinessReading | undefined;
+  /** The shell command that prints the wear sections (after the others), and the wear reading of an output that ran it. */
+  readonly wearCommand: string;
+  readonly wear: (output: string) => WearReading | undefined;
 }

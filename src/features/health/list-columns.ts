@@ -1,5 +1,6 @@
-// Health's columns in `list`: the battery's health, capacity and cycles, painted where a battery problem holds, and the
-// problems, with why a device not up is not. The charger's voltage and the time held full appear in a problem's note.
+// Health's columns in `list`: the battery's health, painted where it is a problem (capacity and cycles are wear's
+// columns), and the problems, with why a device not up is not. The charger's voltage and the time held full appear in a
+// problem's note, and in `list --json` always.
 import type { DeviceRow, RowColumn } from '../../devices/feature-view.js';
 import { healthOf } from './row.js';
 
@@ -20,31 +21,8 @@ const healthColumn: RowColumn = {
   optional: true,
 };
 
-/** State of health: what the battery holds, in % of its design capacity, where the phone reports it. */
-const capacityColumn: RowColumn = {
-  title: 'CAPACITY',
-  place: { after: 'CHARGING' },
-  cell: (r) => {
-    const percent = healthOf(r).batteryHealthPercent;
-    return percent === undefined ? '' : `${percent}%`;
-  },
-  paint: painted('battery_worn'),
-  optional: true,
-};
-
-const cyclesColumn: RowColumn = {
-  title: 'CYCLES',
-  place: { after: 'CHARGING' },
-  cell: (r) => {
-    const cycles = healthOf(r).batteryCycles;
-    return cycles === undefined ? '' : String(cycles);
-  },
-  paint: painted('battery_worn'),
-  optional: true,
-};
-
 /** The battery's columns, in their order after CHARGING. */
-export const batteryColumns: readonly RowColumn[] = [healthColumn, capacityColumn, cyclesColumn];
+export const batteryColumns: readonly RowColumn[] = [healthColumn];
 
 /** Last: the features' other columns go before it (health is registered after them). */
 export const problemsColumn: RowColumn = {
