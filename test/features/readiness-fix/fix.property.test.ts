@@ -283,12 +283,12 @@ describe('readiness.fix on the action runner, on virtual time', () => {
     await b.fix.stop();
   });
 
-  it('a phone that stays awake on AC only (1: asleep on USB) is put back to 7, what Developer options writes, with the USB bit; a row it does not have is never written', async () => {
+  it('a phone that stays awake on AC only (1: asleep on USB) is put back to 7, what Developer options writes, with the USB bit; a row it does not have is written only where its reader has a fixed default', async () => {
     const b = bed(new Set());
     const settings = b.phones.get('F1')!;
     for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '1' : '0');
-    // No verifier_verify_adb_installs row: `settings get` prints null, which is unread, and differs from nothing.
-    settings.set('global/verifier_verify_adb_installs', 'null');
+    // No window_animation_scale row: `settings get` prints null, which is unread (its reader's default is its last value), and differs from nothing.
+    settings.set('global/window_animation_scale', 'null');
     b.registry.sync('android', new Map([['F1', 'device']]));
     b.inventory('F1');
     b.fix.start();
@@ -298,7 +298,30 @@ describe('readiness.fix on the action runner, on virtual time', () => {
     }
     expect(b.ops.filter((o) => o.op === 'put').map((o) => o.key)).toEqual(['global/stay_on_while_plugged_in']);
     expect(settings.get('global/stay_on_while_plugged_in')).toBe('7');
-    expect(settings.get('global/verifier_verify_adb_installs')).toBe('null');
+    expect(settings.get('global/window_animation_scale')).toBe('null');
+    expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  it('a GMS phone that never wrote verifier_verify_adb_installs (settings get: null, which PackageManagerService reads as 1) gets it put back to 0', async () => {
+    const b = bed(new Set());
+    const settings = b.phones.get('F1')!;
+    for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '7' : '0');
+    settings.set('global/verifier_verify_adb_installs', 'null');
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    // The inventory's list had no row either: readiness publishes the framework's default for it.
+    b.registry.readings.answered('android/F1', androidPhone('F1'), b.clock.wall(), b.clock.monotonic());
+    b.registry
+      .facet(READINESS_VALUES)
+      .set('android/F1', { stayAwake: '7', windowAnimation: '0', transitionAnimation: '0', animatorDuration: '0', verifyAdbInstalls: '1', autoRotate: '0' });
+    b.fix.start();
+    for (let i = 0; i < 60; i++) {
+      b.time.advance(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(b.ops.filter((o) => o.op === 'put').map((o) => o.key)).toEqual(['global/verifier_verify_adb_installs']);
+    expect(settings.get('global/verifier_verify_adb_installs')).toBe('0');
     expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
     expect(b.violations).toEqual([]);
     await b.fix.stop();

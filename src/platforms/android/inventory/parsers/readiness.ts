@@ -21,10 +21,15 @@
 //   Android 7's `cmd` exit 0 whatever happened), 255 for SettingsService's
 //   errors, 20 for `cmd` without the service, 124 for `timeout`.
 // So a status 0 does not say the list was read: what says a setting was
-// read is its row. A key the list does not print is unread (the parser
-// leaves it out; the checks then have no value), and so is a key printed
-// twice in one list (a second line of another setting's value that reads
-// like a row: the device's words, not the list's).
+// read is its row, and what says the list was read whole is a status 0 with
+// rows printed (the probe counts them: `rows:NAMESPACE=N` after the status,
+// every line of the list of a row's shape, kept or not; a list that cannot
+// list prints none, only the errors above). A key the list does not print
+// is left out of the rows; in a list read whole it is no row of the phone's
+// (its check may know the framework's default for it:
+// src/features/readiness/checks.ts), in any other it is unread. A key
+// printed twice in one list is unread (a second line of another setting's
+// value that reads like a row: the device's words, not the list's).
 
 import type { ReadinessReading } from '../../../readiness.js';
 
@@ -34,6 +39,9 @@ const SETTING = /^([A-Za-z0-9_.:-]+)=(.*)$/;
 
 export function parseReadiness(text: string): ReadinessReading | undefined {
   const settings = new Map<string, Map<string, string>>();
+  /** The keys printed twice in each list taken (its status 0), until its row count says whether it was read whole. */
+  const doubtful = new Map<string, Set<string>>();
+  const whole = new Map<string, ReadonlySet<string>>();
   const props = new Map<string, string>();
   let keyguardSecure: boolean | undefined;
   let namespace: string | undefined;
@@ -55,9 +63,18 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
       if (namespace !== undefined && status[1] === namespace && status[2] === '0') {
         for (const key of twice) values.delete(key);
         settings.set(namespace, values);
+        doubtful.set(namespace, twice);
       }
       any = true;
       namespace = undefined;
+      continue;
+    }
+    // After its status: the rows the list printed. Only a list taken, that printed rows, was read whole.
+    const rows = /^rows:([a-z]+)=(\d+)$/.exec(own);
+    if (rows) {
+      const twiceIn = doubtful.get(rows[1]!);
+      if (twiceIn !== undefined && Number(rows[2]) > 0) whole.set(rows[1]!, twiceIn);
+      doubtful.delete(rows[1]!);
       continue;
     }
     const secure = /^secure=(true|false)$/.exec(own);
@@ -78,5 +95,5 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
     if (values.has(setting[1]!)) twice.add(setting[1]!);
     values.set(setting[1]!, setting[2]!);
   }
-  return any ? { settings, keyguardSecure, props } : undefined;
+  return any ? { settings, whole, keyguardSecure, props } : undefined;
 }
