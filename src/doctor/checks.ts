@@ -146,15 +146,21 @@ async function deviceFacts(
   battery: boolean,
   readiness: boolean,
 ): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer }> {
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer } = {
-    serial: device.serial,
-    state: device.state,
-    hidden: hidden.has(device.serial) || undefined,
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer } = { serial: device.serial, state: device.state };
+  // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
+  const judgeHidden = (udid: string): void => {
+    facts.udid = udid;
+    if (hidden.has(udid)) facts.hidden = 'udid';
+    else if (hidden.has(device.serial)) facts.hidden = 'serial';
   };
-  if (device.state !== 'device') return facts;
+  if (device.state !== 'device') {
+    judgeHidden(device.serial);
+    return facts;
+  }
   try {
-    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
-    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}`;
+    // Still one shell per device: the udid's lines and the battery's output follow the model's one line, the readiness sections follow them all.
+    const first = `${MODEL_COMMAND}; ${service.udidCommand}`;
+    const command = `${battery ? `${first}; ${service.batteryCommand}` : first}${readiness ? `\n${service.readinessCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
@@ -167,12 +173,15 @@ async function deviceFacts(
     );
     const { head, readiness: answer } = readiness ? service.splitReadiness(output.text) : { head: output.text, readiness: undefined };
     if (answer) facts.readiness = output.whole ? answer : { text: '' };
-    if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
+    const { udid, rest } = service.udid(head.slice(head.indexOf('\n') + 1), device.serial);
+    judgeHidden(udid ?? device.serial);
+    if (battery) facts.battery = rest;
     const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
   } catch (error) {
     facts.shellProblem = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (facts.udid === undefined) judgeHidden(device.serial);
   }
   return facts;
 }
