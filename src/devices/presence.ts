@@ -27,7 +27,14 @@ export type PresenceReason =
   /** A source that threw or did not answer in time: its devices keep their last known state. */
   | { kind: 'source-failed'; scope: string }
   /** A phone its source no longer lists while the kernel still has it on a USB port. */
-  | { kind: 'off-source'; scope: string };
+  | { kind: 'off-source'; scope: string }
+  /**
+   * A device the cloud was last told of (an earlier run's, from the state
+   * directory) that its source does not list while absence cannot call it
+   * gone: the source has not answered since the agent started, or its list
+   * is not complete yet. Its inventory is what the cloud was told.
+   */
+  | { kind: 'unlisted'; scope: string };
 
 export type PresenceKind = PresenceReason['kind'];
 
@@ -36,7 +43,7 @@ export type PresenceKind = PresenceReason['kind'];
  * one nearest the device's own reading first (its source's last word), the
  * one furthest from it last.
  */
-export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source'];
+export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source', 'unlisted'];
 
 /**
  * Whether a reason's inventory stands for its source's reading now (a failed
@@ -148,7 +155,9 @@ function slot(reason: PresenceReason): string {
  * The entries the agent owes the cloud now, one per reason and scope. Its
  * writers (the failed-source fallback in src/report/execute.ts, charge
  * control's pauses in src/features/charge/paused-report.ts, the USB layer)
- * say their whole word for a reason and scope at once with `owe`; a
+ * say their whole word for a reason and scope at once with `owe`, as does
+ * the report for the devices the cloud was told of that no source lists yet
+ * (src/report/reporter.ts); a
  * source's own entries (the Android source's remembered network phones)
  * are written by execute.ts with `replace`, its whole word after each
  * answer; the report asks `report` once, on its clock.
