@@ -14,4 +14,19 @@ export interface SettingsWriter extends PhoneControl {
   getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined>;
   /** What the write printed (nothing, on success); throws when the phone cannot be asked. */
   putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string): Promise<string>;
+  /**
+   * What a write printed when the phone refused it (its framework's
+   * security policy), with what a person turns on for the phone's maker
+   * (its brand or manufacturer, as the phone says it); undefined when it
+   * printed no refusal.
+   */
+  refusal(printed: string, maker: string | undefined): WriteRefusal | undefined;
+}
+
+/** A write the phone refused: its own words, and the toggle that lets it. */
+export interface WriteRefusal {
+  /** The framework's message, as the phone printed it (clipped). */
+  readonly said: string;
+  /** What a person turns on, by its name on the phone. */
+  readonly enable: string;
 }

@@ -17,12 +17,19 @@ export type PresenceReason =
   /** A source that threw or did not answer in time: its devices keep their last known state. */
   | { kind: 'source-failed'; scope: string }
   /** A phone its source no longer lists while the kernel still has it on a USB port. */
-  | { kind: 'off-source'; scope: string };
+  | { kind: 'off-source'; scope: string }
+  /**
+   * A device the cloud was last told of (an earlier run's, from the state
+   * directory) that its source does not list while absence cannot call it
+   * gone: the source has not answered since the agent started, or its list
+   * is not complete yet. Its inventory is what the cloud was told.
+   */
+  | { kind: 'unlisted'; scope: string };
 
 export type PresenceKind = PresenceReason['kind'];
 
 /** Which reason wins when two carry one udid: nearest the device's own reading first (its source's last word). */
-export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source'];
+export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source', 'unlisted'];
 
 /**
  * Whether a reason's inventory stands for its source's reading now (a failed source's last word), which health judges
@@ -118,7 +125,8 @@ function slot(reason: PresenceReason): string {
 
 /**
  * The entries the agent owes the cloud now, one per reason and scope. Writers say their whole word for a reason and
- * scope with `owe`, or `replace` for a source's own entries; the report asks `report` once, on its clock.
+ * scope with `owe` (the report too, for phones the cloud was told of that no source lists yet), or `replace` for a
+ * source's own entries; the report asks `report` once, on its clock.
  */
 export class PresenceLedger {
   private readonly entries = new Map<string, PresenceEntry>();

@@ -147,16 +147,22 @@ async function deviceFacts(
   reads: { battery: boolean; readiness: boolean; wear: boolean },
 ): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
   const { battery, readiness, wear } = reads;
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = {
-    serial: device.serial,
-    state: device.state,
-    hidden: hidden.has(device.serial) || undefined,
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = { serial: device.serial, state: device.state };
+  // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
+  const judgeHidden = (udid: string): void => {
+    facts.udid = udid;
+    if (hidden.has(udid)) facts.hidden = 'udid';
+    else if (hidden.has(device.serial)) facts.hidden = 'serial';
   };
-  if (device.state !== 'device') return facts;
+  if (device.state !== 'device') {
+    judgeHidden(device.serial);
+    return facts;
+  }
   try {
-    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both,
-    // the wear sections come last: a cut in them leaves the readiness part before them whole.
-    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
+    // Still one shell per device: the udid's lines and the battery's output follow the model's one line, the readiness
+    // sections follow them all, the wear sections come last: a cut in them leaves the readiness part before them whole.
+    const first = `${MODEL_COMMAND}; ${service.udidCommand}`;
+    const command = `${battery ? `${first}; ${service.batteryCommand}` : first}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
@@ -174,12 +180,15 @@ async function deviceFacts(
     if (worn) facts.wear = worn;
     // The readiness part is whole when the output is, or when a wear section after it arrived.
     if (answer) facts.readiness = output.whole || worn !== undefined ? answer : { text: '' };
-    if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
+    const { udid, rest } = service.udid(head.slice(head.indexOf('\n') + 1), device.serial);
+    judgeHidden(udid ?? device.serial);
+    if (battery) facts.battery = rest;
     const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
   } catch (error) {
     facts.shellProblem = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (facts.udid === undefined) judgeHidden(device.serial);
   }
   return facts;
 }

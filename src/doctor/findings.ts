@@ -25,8 +25,10 @@ export interface DeviceFacts {
   model?: string;
   /** Why the one shell of a ready device gave no model. */
   shellProblem?: string;
-  /** Listed in hiddenDevices. */
-  hidden?: boolean;
+  /** The udid the report gives it (read in the doctor's one shell; its adb serial where it was not read). */
+  udid?: string;
+  /** hiddenDevices names its udid (the report hides it), or only its adb serial where that differs (the report does not). */
+  hidden?: 'udid' | 'serial';
   /** adb's usb path and transport id, from its long listing. */
   usb?: string;
   transportId?: string;
@@ -220,8 +222,22 @@ export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'not
   return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
 }
 
+/** A device line with what hiddenDevices says of it: hidden by its udid, or named by its adb serial only, which hides nothing. */
 function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
-  const hidden = facts.hidden ? ', reported hidden' : '';
+  const item = stateItem(facts, service);
+  if (facts.hidden !== 'serial') return item;
+  const note = `, not hidden: hiddenDevices names its adb serial, and the report hides by udid (${facts.udid ?? 'not read'})`;
+  const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES) in place of its adb serial`;
+  return {
+    ...item,
+    status: item.status === 'ok' ? 'warn' : item.status,
+    finding: `${item.finding}${note}`,
+    advice: item.advice === undefined ? advice : `${item.advice}; ${advice}`,
+  };
+}
+
+function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
+  const hidden = facts.hidden === 'udid' ? ', reported hidden' : '';
   const state = facts.state.trim() || 'unknown';
   if (state !== 'device') {
     return {

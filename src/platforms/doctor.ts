@@ -59,6 +59,15 @@ export interface ServiceDoctor {
   readonly toolVersion: (output: string) => ToolVersion | undefined;
   /** What to do about a phone the service lists in a state other than ready. */
   readonly notReadyAdvice: (state: string, serial: string) => string;
+  /**
+   * The shell command that prints, after the model's line, the properties a
+   * phone's udid comes from (one line each), and the udid they give, as the
+   * report's inventory derives it (its adb serial when they are blank),
+   * with what follows them; no udid when the lines are not there (a shell
+   * cut short).
+   */
+  readonly udidCommand: string;
+  readonly udid: (afterModel: string, serial: string) => { udid?: string; rest: string };
   /** The shell command that prints the battery, and what its output says. */
   readonly batteryCommand: string;
   readonly battery: (output: string) => BatteryFacts;

@@ -6,6 +6,14 @@ import type { DeviceRegistry } from '../devices/registry.js';
 export interface ReadinessReading {
   /** Each namespace whose `settings list` exited 0, with its rows as printed: a key absent here is unread, never defaulted. */
   settings: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /**
+   * The namespaces whose list was read whole (its exit status 0, and rows
+   * counted: a list that cannot list prints none), each with the keys it
+   * printed more than once: a key absent from a whole list is no row of the
+   * phone's, which the framework's reader takes at its default; a key
+   * printed twice is unread all the same.
+   */
+  whole?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Whether the keyguard asks for a PIN, pattern or password; undefined when not read. */
   keyguardSecure?: boolean;
   /** The properties that are set (a blank value reads as unset). */

@@ -82,6 +82,13 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   listOnce(): Promise<void>;
   /** Whether the last listing can be trusted as complete: a device absent from it is gone. */
   readonly listed: boolean;
+  /**
+   * Whether its service has answered a listing since the agent started
+   * (usbmuxd: once; none: as `listed` says). Until then a device an earlier
+   * run reported that the source does not list is not known gone: the report
+   * carries it (src/report/reporter.ts).
+   */
+  readonly answered?: boolean;
   /** Whether the platform's service connection is up now. */
   readonly alive: boolean;
   readonly lastError: string | undefined;

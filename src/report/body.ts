@@ -13,11 +13,13 @@ export interface BodyParts {
   /** Whether the listing is complete, and whether nothing is gone (a source did not answer): as UnpluggedLedger.compose takes them. */
   complete: boolean;
   nothingGone: boolean;
+  /** The devices held that no source listed (carried while they cannot be called gone), as UnpluggedLedger.compose takes them. */
+  unseen?: ReadonlySet<string>;
 }
 
 export function composeBody(parts: BodyParts, ledger: Pick<UnpluggedLedger, 'compose'>): ReportBody {
   const present = cleanStrings([...parts.devices]);
-  const all = ledger.compose(present, parts.complete, parts.nothingGone);
+  const all = ledger.compose(present, parts.complete, parts.nothingGone, parts.unseen);
   const owed = cleanStrings(all.slice(present.length));
   return { ...cleanStrings({ nodeId: parts.nodeId, machine: parts.machine }), devices: [...present, ...owed] };
 }

@@ -19,6 +19,8 @@ export interface Executed {
   devices: DeviceInfo[];
   /** The source answered: its devices are what it said, and an absent one is absent; else they are owed in the presence ledger. */
   ok: boolean;
+  /** Why it did not answer, in its own words. */
+  error?: string;
   run: SourceRun;
 }
 
@@ -84,7 +86,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     o.presence.owe(sourceFailed(source), devices, { while: `${source.label} fails` });
     // What the source owed of its own was carried only while it answered, as its list was: not now.
     if (source.owes) o.presence.replace(source.platform, source.owes, []);
-    return { devices: [], ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
+    return { devices: [], ok: false, error: text, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
   } finally {
     timer?.cancel();
   }

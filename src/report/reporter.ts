@@ -1,6 +1,6 @@
 import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
-import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
+import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
@@ -15,7 +15,7 @@ import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
 import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, type DeviceFeature } from '../devices/feature.js';
-import { judgedByHealth, kindsOf, type OwedDevice } from '../devices/presence.js';
+import { judgedByHealth, kindsOf, type OwedDevice, type PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import { capitalized, sentence } from '../util/sentence.js';
 
@@ -53,6 +53,9 @@ export type ReportOutcome =
  */
 export const REPORT_SUMMARY_MS = 3_600_000;
 
+/** Why the report carries a device the cloud was told of that no source lists yet: one entry, the report's own, written at each. */
+const UNLISTED: PresenceReason = { kind: 'unlisted', scope: 'report' };
+
 /**
  * One report, in one direction: collect (every source) → the features judge (health) and annotate → decorate → compose
  * with the UNPLUGGED records still owed → PUT. It decides nothing about timing: that is the planner's.
@@ -82,7 +85,7 @@ export class Reporter {
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
   /** `complete`: whether the plan takes the sources' listings as complete; with the UNPLUGGED ledger it decides which absent phone is gone, and so which one the USB layer may call off adb. */
-  private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean }> {
+  private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean; unseen: ReadonlySet<string> }> {
     const { deps } = this;
     const t0 = deps.clock.monotonic();
     const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
@@ -107,7 +110,20 @@ export class Reporter {
     const present = runs.flatMap((r) => r.devices);
     const answeredAll = runs.every((r) => r.ok);
     const listed = new Set(present.map((d) => d.udid));
-    oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete), listed: (udid) => listed.has(udid) });
+    // A device the cloud was told of is gone only once every source answered, its own since the agent started, and its list is complete.
+    const unheard = (udid: string) => {
+      const source = this.sourceOf(udid);
+      return source !== undefined && !(source.answered ?? source.listed);
+    };
+    const absentIsGone = (udid: string) => answeredAll && !unheard(udid) && deps.unplugged.absentIsGone(udid, complete);
+    oweAll(deps.features, { absentIsGone, listed: (udid) => listed.has(udid) });
+    const failedNow = new Map(deps.sources.flatMap((s, i) => (runs[i]!.ok ? [] : [[s, runs[i]!.error] as const])));
+    const unlisted = deps.unplugged.current.filter((d) => !listed.has(d.udid) && !absentIsGone(d.udid));
+    deps.registry.presence.owe(
+      UNLISTED,
+      unlisted.map((d) => ({ udid: d.udid, says: { status: STATUS_UNAVAILABLE }, why: this.unlistedWhy(d.udid, unheard(d.udid), failedNow) })),
+      { while: 'no source lists them and absence cannot call them gone' },
+    );
     // Each owed device with its last inventory: the readings', or for a phone only an earlier run read, what the cloud
     // was last told of it.
     const inventoryOf = (d: OwedDevice) => deps.registry.readings.inventoryOf(d.udid, d.key) ?? deps.unplugged.told(d.udid);
@@ -121,7 +137,34 @@ export class Reporter {
     const devices = annotateAll(deps.features, judged, kindsOf(kept)).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
-    return { devices, answered: runs.every((r) => r.ok) };
+    const unseen = new Set(kept.filter((c) => c.reason.kind === UNLISTED.kind).map((c) => c.info.udid));
+    return { devices, answered: runs.every((r) => r.ok), unseen };
+  }
+
+  /** The source of a device the cloud was told of, by its platform's name; none when its platform runs no source now. */
+  private sourceOf(udid: string): DeviceSource | undefined {
+    const told = this.deps.unplugged.told(udid);
+    return told === undefined ? undefined : this.deps.sources.find((s) => s.platform === told.platformName.toLowerCase());
+  }
+
+  /**
+   * Why a device the cloud was told of is carried though no source lists it:
+   * its source has not answered since the agent started, or does not answer
+   * now (in the words a failed source's devices have, execute.ts), or its
+   * list is not complete yet.
+   */
+  private unlistedWhy(udid: string, unheard: boolean, failedNow: ReadonlyMap<DeviceSource, string | undefined>): string {
+    const source = this.sourceOf(udid);
+    const label = source?.label ?? 'its source';
+    const error = (source && failedNow.get(source)) ?? source?.lastError;
+    const cause = `${label}${error ? `: ${error}` : ''}`;
+    const host = "a fault on the agent host's side, not known to be the device's: this is the device as the agent last reported it";
+    if (unheard) return `the agent has not read its ${source?.platform ?? ''} devices since it started (${cause}); ${host}`;
+    if (source && failedNow.has(source)) return `the agent could not read its ${source.platform} devices (${cause}); ${host}`;
+    return (
+      `${label} does not list it now, and the agent cannot take its list as complete yet (it has just (re)connected, or a source does not answer), ` +
+      'so it is not called gone: this is the device as the agent last reported it'
+    );
   }
 
   /** The body a report would carry now, without sending it (a dry run). */
@@ -130,7 +173,7 @@ export class Reporter {
   }
 
   private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
-    const [{ devices, answered }, machine] = await Promise.all([
+    const [{ devices, answered, unseen }, machine] = await Promise.all([
       this.collect(plan.request, plan.complete),
       this.while(
         () => this.machinePending++,
@@ -141,7 +184,11 @@ export class Reporter {
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
     if (complete) this.hidden.listed(devices);
-    return { body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered }, this.deps.unplugged), complete, answered };
+    return {
+      body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered, unseen }, this.deps.unplugged),
+      complete,
+      answered,
+    };
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {

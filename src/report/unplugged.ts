@@ -22,11 +22,13 @@ export class UnpluggedLedger {
   /**
    * The devices to send: the present ones plus the UNPLUGGED records still owed. `complete` is false while adb's list is
    * not complete: then only a device seen since adb connected and absent now is gone, so an adb restart flaps no phone.
-   * `nothingGone`: a source did not answer, so no device becomes UNPLUGGED in this report.
+   * `nothingGone`: a source did not answer, so no device becomes UNPLUGGED in this report. `unseen`: the devices the
+   * report holds that no source listed (carried while they cannot be called gone): they count as unseen.
    */
-  compose(present: DeviceInfo[], complete = true, nothingGone = false): DeviceInfo[] {
+  compose(present: DeviceInfo[], complete = true, nothingGone = false, unseen: ReadonlySet<string> = new Set()): DeviceInfo[] {
     const presentIds = new Set(present.map((d) => d.udid));
-    for (const udid of presentIds) this.seenSinceConnect.add(udid);
+    // `unseen`: present in the report only because no source lists them yet (the report carries them): not seen.
+    for (const udid of presentIds) if (!unseen.has(udid)) this.seenSinceConnect.add(udid);
     // Bounded by the devices present or reported: the others are settled either way.
     for (const udid of this.seenSinceConnect) if (!presentIds.has(udid) && !this.reported.has(udid)) this.seenSinceConnect.delete(udid);
     for (const udid of this.pending.keys()) if (presentIds.has(udid)) this.pending.delete(udid);

@@ -1,7 +1,8 @@
 import type { Applying, DeviceAction, Hold, Intent } from '../../actions/runner.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { parseReadinessChecks } from '../readiness/settings.js';
-import type { SettingsWriter } from '../../devices/control.js';
+import type { SettingsWriter, WriteRefusal } from '../../devices/control.js';
+import { SaidOnce } from '../../log/said-once.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -58,6 +59,8 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       text: `device ${r.udid ?? r.serial}: readiness settings not put back: ${reason}`,
     },
   });
+  /** The phones' refusals of writes, said once per phone until a write of it goes through or what it refuses changes. */
+  const refusalsSaid = new SaidOnce(() => ctx.clock.monotonic());
   /** The runner's target for the phone: one read or fix of it at a time. */
   const targetOf = (serial: string): string => `${phones.platform}/${serial}`;
 
@@ -97,6 +100,9 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     let cut: { write: Write; index: number; reason: string } | undefined;
     /** The cloud, asked again before a write, said booked or could not say: the write not made, and why. */
     let refused: { index: number; reason: string } | undefined;
+    /** Writes the phone refused (its maker's policy): not "did not stick", never marked so; written again after the cooldown. */
+    const phoneRefused: Array<{ write: Write; refusal: WriteRefusal }> = [];
+    const maker = r.last?.brandName;
     for (const [index, write] of writes.entries()) {
       const { namespace, key } = write.target.setting;
       // Each write rests on a "not booked" younger than ANSWER_MAX_AGE_MS: older (the writes before it took that long), asked again.
@@ -114,9 +120,12 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       }
       // Always read back after a write: the phone's word, not the write's, says whether it took.
       const answer = await ask(r.serial, write.target);
-      if (output) logger.debug({ serial: r.serial, namespace, key, output }, `settings put ${namespace} ${key} printed something`);
+      const refusal = output ? phones.refusal(output, maker) : undefined;
+      if (output && !refusal) logger.debug({ serial: r.serial, namespace, key, output }, `settings put ${namespace} ${key} printed something`);
       if (putFailed === undefined && 'value' in answer) {
-        readBacks.push({ write, value: answer.value });
+        // Refused, and still off the baseline: the phone's policy, said as such, not a value that did not stick.
+        if (refusal && !(answer.value !== undefined && stuckTo({ write, value: answer.value }))) phoneRefused.push({ write, refusal });
+        else readBacks.push({ write, value: answer.value });
         continue;
       }
       // A call failed (the phone gone, its shell cut): a read-back still showing the baseline says the write took; else
@@ -158,6 +167,15 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
         { serial: r.serial, udid: r.udid, settings: taken.map((b) => b.write.target.setting.key) },
         `${name}: readiness settings put back after the cloud said it is not booked: ${putBack}`,
       );
+    if (phoneRefused.length > 0) {
+      const keys = phoneRefused.map((p) => `${p.write.target.setting.namespace} ${p.write.target.setting.key}`);
+      const { said, enable } = phoneRefused[0]!.refusal;
+      const text =
+        `${name}: the phone refused to write ${keys.join(', ')} (SecurityException: ${said}): its maker keeps adb from changing settings until a developer toggle is on; ` +
+        `turn on ${enable}. The agent writes it again after its cooldown`;
+      if (refusalsSaid.say(r.key, text))
+        logger.warn({ serial: r.serial, udid: r.udid, settings: phoneRefused.map((p) => p.write.target.setting.key), refusal: said }, text);
+    } else if (readBacks.length > 0) refusalsSaid.forget(r.key);
     for (const b of notTaken) {
       const { namespace, key } = b.write.target.setting;
       logger.warn(
@@ -165,7 +183,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
         `${name}: ${namespace} ${key} did not stick (wrote ${b.write.target.write}, reads ${b.value ?? 'nothing readable'}); not written again on this phone until its value changes`,
       );
     }
-    return cut ? 'interrupted' : refused ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken';
+    return cut ? 'interrupted' : refused || phoneRefused.length > 0 ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken';
   };
 
   return {

@@ -20,16 +20,23 @@ export interface Fixable {
   readonly expect: string;
   /** What is written for `on`: stay awake's 7 (AC, USB and wireless), what Developer options' "Stay awake" toggle writes (StayAwakePreferenceController.SETTING_VALUE_ON), with the USB bit a lab needs. */
   readonly on?: string;
+  /**
+   * The framework's default where the phone has no row (the check's
+   * `absent`, named with its reader in src/features/readiness/checks.ts):
+   * `settings get` prints `null` then, which its reader takes at this value,
+   * so it is read as it and written over like any value.
+   */
+  readonly absent?: string;
 }
 
 /** The allowed list: nothing outside it is ever written. */
 export const FIXABLE: readonly Fixable[] = [
-  { check: 'stayAwake', namespace: 'global', key: 'stay_on_while_plugged_in', kind: 'plugged', expect: 'on', on: '7' },
+  { check: 'stayAwake', namespace: 'global', key: 'stay_on_while_plugged_in', kind: 'plugged', expect: 'on', on: '7', absent: '1' },
   { check: 'windowAnimation', namespace: 'global', key: 'window_animation_scale', kind: 'scale', expect: '0' },
   { check: 'transitionAnimation', namespace: 'global', key: 'transition_animation_scale', kind: 'scale', expect: '0' },
   { check: 'animatorDuration', namespace: 'global', key: 'animator_duration_scale', kind: 'scale', expect: '0' },
-  { check: 'verifyAdbInstalls', namespace: 'global', key: 'verifier_verify_adb_installs', kind: 'flag', expect: '0' },
-  { check: 'autoRotate', namespace: 'system', key: 'accelerometer_rotation', kind: 'flag', expect: '0' },
+  { check: 'verifyAdbInstalls', namespace: 'global', key: 'verifier_verify_adb_installs', kind: 'flag', expect: '0', absent: '1' },
+  { check: 'autoRotate', namespace: 'system', key: 'accelerometer_rotation', kind: 'flag', expect: '0', absent: '0' },
 ];
 
 /** One setting to put back: what the baseline wants of it and what is written. */
@@ -55,9 +62,9 @@ export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Ta
   return targets;
 }
 
-/** The phone's value as the check reads it (normalised: 0.0 is 0), or undefined when it is unread (`null`: no row; garbage). */
+/** The phone's value as the check reads it (normalised: 0.0 is 0), or undefined when it is unread (`null`: no row, of a setting without a fixed default; garbage). */
 export function readAs(setting: Fixable, value: string): string | undefined {
-  return readValue(setting.kind, value);
+  return value === 'null' && setting.absent !== undefined ? setting.absent : readValue(setting.kind, value);
 }
 
 /** Whether the value read meets the target, as the readiness check compares them; an unread value meets nothing (and differs from nothing). */

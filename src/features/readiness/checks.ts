@@ -6,8 +6,14 @@ import { atLeast, meetsValue, readValue, type ValueKind } from '../../devices/re
 
 /** Where a check's value comes from. */
 type Source =
-  /** A `settings list` key; a key the list does not print is unread (its platform's default is what the framework's reader of it says, which the list does not). */
-  | { kind: 'setting'; namespace: 'global' | 'system'; key: string }
+  /**
+   * A `settings list` key. A key a list read whole does not print is no row
+   * of the phone's: its value is `absent` where the framework's own reader
+   * takes the same default in every version in use (the reader named beside
+   * it, fixtures/SOURCES.md of test/features/readiness), else unread; in a
+   * list not read whole it is unread.
+   */
+  | { kind: 'setting'; namespace: 'global' | 'system'; key: string; absent?: string }
   /** The keyguard's `secure=` (a PIN, pattern or password set). */
   | { kind: 'keyguard' }
   /** A system property, read only on the makers named (a blank property reads as unread: no phone of ours showed its default). */
@@ -39,7 +45,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'stayAwake',
     what: 'stay awake while charging',
-    source: { kind: 'setting', namespace: 'global', key: 'stay_on_while_plugged_in' },
+    // No row: PowerManagerService.updateSettingsLocked reads it with BatteryManager.BATTERY_PLUGGED_AC, Android 5 on.
+    source: { kind: 'setting', namespace: 'global', key: 'stay_on_while_plugged_in', absent: '1' },
     expect: 'on',
     kind: 'plugged',
     fix: 'Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',
@@ -55,6 +62,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'windowAnimation',
     what: 'window animation scale',
+    // No row is unread (the three scales): WindowManagerService reads them with its current value as the default.
     source: { kind: 'setting', namespace: 'global', key: 'window_animation_scale' },
     expect: '0',
     kind: 'scale',
@@ -79,7 +87,9 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'verifyAdbInstalls',
     what: 'verify apps over USB',
-    source: { kind: 'setting', namespace: 'global', key: 'verifier_verify_adb_installs' },
+    // No row: read with 1 by PackageManagerService.isVerificationEnabled (Android 5 to 12),
+    // VerificationParams.isVerificationEnabled (13) and VerifyingSession.isAdbVerificationEnabled (14 on).
+    source: { kind: 'setting', namespace: 'global', key: 'verifier_verify_adb_installs', absent: '1' },
     expect: '0',
     kind: 'flag',
     fix: 'Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
@@ -87,6 +97,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'packageVerifier',
     what: 'app verification (Play Protect)',
+    // No row is unread: PackageManagerService read it with 1 up to Android 12, the framework no longer reads it
+    // from 13 (VerifyingSession), and Play Protect's own default is not public.
     source: { kind: 'setting', namespace: 'global', key: 'package_verifier_enable' },
     expect: '0',
     kind: 'flag',
@@ -95,7 +107,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoRotate',
     what: 'auto-rotation',
-    source: { kind: 'setting', namespace: 'system', key: 'accelerometer_rotation' },
+    // No row: read with 0 by PhoneWindowManager.updateSettings (Android 5 to 9) and DisplayRotation (10 on).
+    source: { kind: 'setting', namespace: 'system', key: 'accelerometer_rotation', absent: '0' },
     expect: '0',
     kind: 'flag',
     fix: 'quick settings: Auto-rotate off (adb shell settings put system accelerometer_rotation 0)',
@@ -103,6 +116,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoTime',
     what: 'automatic date and time',
+    // No row is unread: NetworkTimeUpdateService.isAutomaticTimeRequested read it with 0, the time detector
+    // (ServiceConfigAccessorImpl, Android 12 on) with 1.
     source: { kind: 'setting', namespace: 'global', key: 'auto_time' },
     expect: '1',
     kind: 'flag',
@@ -111,6 +126,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoTimeZone',
     what: 'automatic time zone',
+    // No row is unread: read with 0 before the time zone detector, with 1 by it (ServiceConfigAccessorImpl).
     source: { kind: 'setting', namespace: 'global', key: 'auto_time_zone' },
     expect: '1',
     kind: 'flag',
@@ -119,7 +135,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'airplaneMode',
     what: 'airplane mode',
-    source: { kind: 'setting', namespace: 'global', key: 'airplane_mode_on' },
+    // No row: read with 0 by WifiSettingsStore.getPersistedAirplaneModeOn, every version, as by telephony's readers.
+    source: { kind: 'setting', namespace: 'global', key: 'airplane_mode_on', absent: '0' },
     expect: '0',
     kind: 'flag',
     fix: 'quick settings: Airplane mode off',
@@ -127,7 +144,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'wifi',
     what: 'Wi-Fi',
-    source: { kind: 'setting', namespace: 'global', key: 'wifi_on' },
+    // No row: WifiSettingsStore.getPersistedWifiState takes WIFI_DISABLED (0) and writes it, every version.
+    source: { kind: 'setting', namespace: 'global', key: 'wifi_on', absent: '0' },
     expect: 'on',
     kind: 'wifi',
     fix: "quick settings: Wi-Fi on, joined to the lab's network",
@@ -135,7 +153,9 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'batterySaver',
     what: 'battery saver',
-    source: { kind: 'setting', namespace: 'global', key: 'low_power' },
+    // No row: read with 0 by PowerManagerService.updateSettingsLocked (Android 5 to 8) and
+    // BatterySaverStateMachine.refreshSettingsLocked (9 on).
+    source: { kind: 'setting', namespace: 'global', key: 'low_power', absent: '0' },
     expect: '0',
     kind: 'flag',
     fix: 'quick settings: Battery saver off',
@@ -143,7 +163,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoSystemUpdates',
     what: 'automatic system updates',
-    // 1 means the automatic updates are off.
+    // 1 means the automatic updates are off. No row is unread: no framework service reads it (the vendor's
+    // updater does; AOSP's Settings app shows it with 0).
     source: { kind: 'setting', namespace: 'global', key: 'ota_disable_automatic_update' },
     expect: '1',
     kind: 'flag',
@@ -152,6 +173,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'developerOptions',
     what: 'developer options',
+    // No row is unread: its default depends on the build type (eng builds: 1).
     source: { kind: 'setting', namespace: 'global', key: 'development_settings_enabled' },
     expect: '1',
     kind: 'flag',
@@ -160,6 +182,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'usbDebugging',
     what: 'USB debugging',
+    // No row is unread: the framework derives it from persist.sys.usb.config (UsbDeviceManager, AdbService), no fixed default.
     source: { kind: 'setting', namespace: 'global', key: 'adb_enabled' },
     expect: '1',
     kind: 'flag',
@@ -247,7 +270,20 @@ export function appliesTo(check: Check, reading: Reading, maker: string | undefi
   return true;
 }
 
-/** The text the phone gave for the check, before its grammar; undefined when none (a list that failed, a key it does not print). */
+/**
+ * Whether the check's value is the framework's default for a row the phone
+ * does not have: a setting with a fixed default that a list read whole did
+ * not print (nor printed twice).
+ */
+export function absentRow(check: Check, reading: Reading): boolean {
+  const source = check.source;
+  if ('facts' in reading || source.kind !== 'setting' || source.absent === undefined) return false;
+  if (reading.settings.get(source.namespace)?.has(source.key)) return false;
+  const twice = reading.whole?.get(source.namespace);
+  return twice !== undefined && !twice.has(source.key);
+}
+
+/** The text the phone gave for the check, before its grammar; undefined when none (a list that failed, a key it does not print and whose default is not fixed). */
 function rawOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
   const source = check.source;
   if ('facts' in reading) return source.kind === 'fact' ? reading.facts.get(check.id) : undefined;
@@ -255,7 +291,7 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined): strin
     case 'fact':
       return undefined;
     case 'setting':
-      return reading.settings.get(source.namespace)?.get(source.key);
+      return reading.settings.get(source.namespace)?.get(source.key) ?? (absentRow(check, reading) ? source.absent : undefined);
     case 'keyguard':
       return reading.keyguardSecure === undefined ? undefined : String(reading.keyguardSecure);
     case 'prop':

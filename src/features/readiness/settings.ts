@@ -57,12 +57,14 @@ export const readinessSettings = {
     format: 'NAME or NAME=VALUE list',
     help:
       "the lab's readiness baseline: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
-      'a phone that fails one is named not ready in its message, with what to do; a check not read (a list that failed, a row the phone does not print, a value its framework would not take) is unread: never failed, never ready. ' +
+      'a phone that fails one is named not ready in its message, with what to do; a check not read (a list that failed, a row the phone does not print, a value its framework would not take) is unread: never failed, never ready, ' +
+      "but for a row a whole list does not print where the framework's reader has one default in every version in use (`stayAwake` 1, `verifyAdbInstalls` 1, `autoRotate`, `airplaneMode`, `wifi`, `batterySaver` 0: docs/operations/lab.md), which is read as that default. " +
       'The names: `stayAwake` (on: the USB bit of the power sources it stays awake on; 1, AC only, fails), `screenLock` (false: no PIN, pattern or password), ' +
       '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
       '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
       '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
-      "Developer Mode on, iOS 16 and later: not an older phone's check), `passcode` (true: a passcode set; lockdown tells it only while the phone is locked, so it is unread otherwise: never failed, never ready), " +
+      "Developer Mode on, iOS 16 and later: not an older phone's check), `passcode` (true: a passcode set; not in the default: lockdown tells it only while the phone is locked, " +
+      "its root domain's PasswordProtected being the lock state, so an unlocked iPhone is unread for it, never failed, never ready; add it only where the phones stay locked), " +
       "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host's tools support, `9..` by default, e.g. `osVersion=12..16` " +
       'where the tools have no iOS 17 tunnel); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
   },

@@ -1,12 +1,14 @@
 // A phone's readiness verdict against the lab's baseline: ready (every check of its read and met), not ready (a check
 // read and failed, each named with its value and what to do), or unread (none failed, some not read). Pure.
-import { appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
+import { absentRow, appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
 import { expectedText, valueNote } from '../../devices/readiness-grammar.js';
 
 export interface Failure {
   check: Check;
   value: string;
   expected: string;
+  /** The phone has no row for the setting: its value is the framework's default (checks.ts, absentRow). */
+  noRow?: true;
 }
 
 export interface Verdict {
@@ -49,7 +51,7 @@ export function judge(reading: Reading, baseline: ReadonlyMap<string, string | u
       continue;
     }
     read++;
-    if (!meets(check, value, expected)) failed.push({ check, value, expected });
+    if (!meets(check, value, expected)) failed.push({ check, value, expected, ...(absentRow(check, reading) && { noRow: true as const }) });
   }
   return { ready: failed.length === 0 && unread.length === 0 && read > 0, failed, unread };
 }
@@ -64,11 +66,11 @@ export function verdictMessage(verdict: Verdict, inMessage = false): string | un
 }
 
 /** "stay awake while charging is 1 (stay_on_while_plugged_in: AC only, asleep on USB), expected on over USB". */
-export function failureText({ check, value, expected }: Failure): string {
-  return `${check.what} is ${shown(check, value)}, expected ${shown(check, expected, false)}`;
+export function failureText({ check, value, expected, noRow }: Failure): string {
+  return `${check.what} is ${shown(check, value, true, noRow)}, expected ${shown(check, expected, false)}`;
 }
 
-function shown(check: Check, value: string, named = true): string {
+function shown(check: Check, value: string, named = true, noRow = false): string {
   const source = check.source;
   if (source.kind === 'keyguard') return value === 'true' ? 'set' : 'none';
   if (source.kind === 'fact') {
@@ -76,8 +78,8 @@ function shown(check: Check, value: string, named = true): string {
     return named ? `${word} (${source.key})` : word;
   }
   if (!named) return expectedText(check.kind, value);
-  const note = valueNote(check.kind, value);
-  return `${value} (${source.kind === 'setting' ? source.key : source.name}${note === undefined ? '' : `: ${note}`})`;
+  const note = [noRow ? "no row, the framework's default" : undefined, valueNote(check.kind, value)].filter((n) => n !== undefined).join('; ');
+  return `${value} (${source.kind === 'setting' ? source.key : source.name}${note === '' ? '' : `: ${note}`})`;
 }
 
 /** `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls", or "unread: developerOptions"; undefined when no check is the phone's. */

@@ -101,6 +101,11 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.watcher.alive;
   }
 
+  /** usbmuxd has answered a list since the start: a host without usbmuxd lists no iPhone, but says nothing of one an earlier run reported. */
+  get answered(): boolean {
+    return this.watcher.answered;
+  }
+
   get lastError(): string | undefined {
     return undefined;
   }

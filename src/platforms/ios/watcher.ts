@@ -43,6 +43,7 @@ export class IosWatcher extends EventEmitter {
   private running = false;
   private lastErrorText: string | undefined;
   private absentNoted = false;
+  private answeredOnce = false;
   /** When the usbmuxd connection was lost (monotonic ms), while it is. */
   private lostAt: number | undefined;
   /**
@@ -80,6 +81,11 @@ export class IosWatcher extends EventEmitter {
     return this.listener !== undefined;
   }
 
+  /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
+  get answered(): boolean {
+    return this.answeredOnce;
+  }
+
   get address(): UsbmuxdAddress {
     return this.options.address;
   }
@@ -109,6 +115,7 @@ export class IosWatcher extends EventEmitter {
       this.noteError(err);
       return false;
     }
+    this.answeredOnce = true;
     if (!this.running) return true;
     const changes: DeviceChange[] = [];
     const seen = new Set<string>();

@@ -76,8 +76,23 @@ describe('readiness on published facts', () => {
     );
   });
 
-  it('passcode: a lab that wants none fails a phone found locked behind one; the default wants one', () => {
-    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1', passcode: 'true' }), DEFAULT, undefined).ready).toBe(true);
+  it('passcode: not in the default baseline (lockdown tells it only while the phone is locked): an unlocked iPhone with every default check met is ready', () => {
+    expect(DEFAULT.has('passcode')).toBe(false);
+    // Unlocked: PasswordProtected false, so no passcode fact (src/platforms/ios/readiness.ts).
+    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1' }), DEFAULT, undefined)).toEqual({ ready: true, failed: [], unread: [] });
+    // A lab that adds it: an unlocked phone is unread for it, never ready.
+    const added = parseReadinessChecks([...DEFAULT.keys(), 'passcode']);
+    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1' }), added, undefined)).toEqual({
+      ready: false,
+      failed: [],
+      unread: ['passcode'],
+    });
+  });
+
+  it('passcode: a lab that wants none fails a phone found locked behind one; one that wants one takes a phone found locked', () => {
+    expect(
+      judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1', passcode: 'true' }), parseReadinessChecks(['passcode']), undefined).ready,
+    ).toBe(true);
     const none = parseReadinessChecks(['passcode=false']);
     expect(verdictMessage(judge(facts({ passcode: 'true' }), none, undefined))).toContain('a passcode is on (PasswordProtected), expected off');
   });

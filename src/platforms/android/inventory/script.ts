@@ -71,6 +71,10 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     // keep: the stdin lines matching a pattern, in shell builtins (Android 5's mksh may lack grep), so a long dumpsys
     // of which one line is read is not sent whole.
     'keep() { while IFS= read -r l; do for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; }',
+    // tally NS PATTERN...: keep's lines of one `settings list NS`, then `rows:NS=N`, N the lines it printed
+    // that read as rows (name=value, the name of the characters a setting's has): a list that printed
+    // none did not list (src/platforms/android/inventory/parsers/readiness.ts).
+    'tally() { n=0; ns=$1; shift; while IFS= read -r l; do case $l in status:*|namespace:*) ;; *) k=${l%%=*}; case $k in "$l"|"")  ;; *[!A-Za-z0-9_.:-]*) ;; *) n=$((n+1));; esac;; esac; for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; echo "rows:$ns=$n"; }',
   ];
   const extra = new Set(opts.sections ?? []);
   const tiers = new Set(opts.tiers);

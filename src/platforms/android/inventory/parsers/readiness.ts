@@ -9,8 +9,10 @@
 //   with a stack trace, a SecurityException, "cmd: Can't find service: settings");
 // - an exit status that says nothing before Android 8 (always 0), 255 for SettingsService's errors, 20 for `cmd`
 //   without the service, 124 for `timeout`.
-// So only a row says a setting was read: a key the list does not print is unread, and so is a key printed twice (a
-// line of another value that reads like a row: the device's words, not the list's).
+// So a status 0 does not say the list was read whole: a status 0 with rows printed does (the probe counts them,
+// `rows:NAMESPACE=N`). A key a list read whole does not print is no row of the phone's (its check may know the
+// framework's default: src/features/readiness/checks.ts); in any other list it is unread, and so is a key printed
+// twice (a line of another value that reads like a row: the device's words, not the list's).
 
 import type { ReadinessReading } from '../../../readiness.js';
 
@@ -20,6 +22,9 @@ const SETTING = /^([A-Za-z0-9_.:-]+)=(.*)$/;
 
 export function parseReadiness(text: string): ReadinessReading | undefined {
   const settings = new Map<string, Map<string, string>>();
+  /** The keys printed twice in each list taken (its status 0), until its row count says whether it was read whole. */
+  const doubtful = new Map<string, Set<string>>();
+  const whole = new Map<string, ReadonlySet<string>>();
   const props = new Map<string, string>();
   let keyguardSecure: boolean | undefined;
   let namespace: string | undefined;
@@ -41,9 +46,18 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
       if (namespace !== undefined && status[1] === namespace && status[2] === '0') {
         for (const key of twice) values.delete(key);
         settings.set(namespace, values);
+        doubtful.set(namespace, twice);
       }
       any = true;
       namespace = undefined;
+      continue;
+    }
+    // After its status: the rows the list printed. Only a list taken, that printed rows, was read whole.
+    const rows = /^rows:([a-z]+)=(\d+)$/.exec(own);
+    if (rows) {
+      const twiceIn = doubtful.get(rows[1]!);
+      if (twiceIn !== undefined && Number(rows[2]) > 0) whole.set(rows[1]!, twiceIn);
+      doubtful.delete(rows[1]!);
       continue;
     }
     const secure = /^secure=(true|false)$/.exec(own);
@@ -64,5 +78,5 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
     if (values.has(setting[1]!)) twice.add(setting[1]!);
     values.set(setting[1]!, setting[2]!);
   }
-  return any ? { settings, keyguardSecure, props } : undefined;
+  return any ? { settings, whole, keyguardSecure, props } : undefined;
 }

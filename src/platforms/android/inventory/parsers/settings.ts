@@ -38,3 +38,21 @@ export function isUnsetSetting(text: string): boolean {
 export function parseSettingOrUnset(text: string): string | undefined {
   return isUnsetSetting(text) ? 'null' : parseSettingValue(text);
 }
+
+/**
+ * The framework's refusal of a `settings put`, as the command prints it: the
+ * SecurityException's message ("Permission denial: writing to settings
+ * requires:android.permission.WRITE_SECURE_SETTINGS"), after SettingsService's
+ * "Exception occurred while executing 'put':" (Android 8 on), SettingsCmd's
+ * "Error while accessing settings provider" (4.2 to 7), or `cmd`'s "Security
+ * exception: ..." line; undefined when it printed none. A maker's policy
+ * refuses adb's shell so until a developer toggle is on
+ * (test/platforms/android/inventory/parsers/fixtures/SOURCES.md, settings-put/).
+ */
+export function parseWriteRefusal(text: string): string | undefined {
+  for (const line of text.replace(/\r/g, '').split('\n')) {
+    const m = /^\s*(?:java\.lang\.SecurityException|Security exception): (.+)$/.exec(line);
+    if (m) return m[1]!.trim().slice(0, 300);
+  }
+  return undefined;
+}

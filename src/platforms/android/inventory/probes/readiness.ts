@@ -25,10 +25,15 @@ export const READINESS_SETTINGS = {
 /** Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI keeps as properties. */
 export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall'] as const;
 
-/** One `settings list` cut on the phone to the keys asked for, between its namespace line and its exit status. */
+/**
+ * One `settings list` cut on the phone to the keys asked for, between its
+ * namespace line and its exit status, then the count of rows it printed
+ * (`rows:NAMESPACE=N`, the script's `tally`): a list that printed rows and
+ * exited 0 was read whole, so a key absent from it is no row of the phone's.
+ */
 function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
   const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
-  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | keep 'namespace:*' 'status:*' ${keys}`;
+  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | tally ${namespace} 'namespace:*' 'status:*' ${keys}`;
 }
 
 // One framework command per section, so a slow phone gathers them one at a time. They feed no DeviceInfo field. No
