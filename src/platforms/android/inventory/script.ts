@@ -34,6 +34,8 @@ export const SECTION = {
   readinessGlobal: 'readiness_global',
   readinessSystem: 'readiness_system',
   readinessKeyguard: 'readiness_keyguard',
+  advancedProtection: 'advanced_protection',
+  pageSize: 'page_size',
 } as const;
 
 const END = 'end';
