@@ -33,7 +33,19 @@ export interface LockdownPhone {
    * error (GetProhibited, as for a domain a host may not read); `close`, the connection closes on that request.
    */
   amfiFault?: 'refused' | 'close';
+  /**
+   * The developer disk image as mobile_image_mounter answers it (image-mounter.ts): `mounted` (LookupImage lists
+   * its signature), `not-mounted` (an empty list, CopyDevices none), `empty-list` (mounted, but LookupImage answers an
+   * empty list and CopyDevices lists it, as an iOS 27 phone did: pymobiledevice3#1815), `error` (LookupImage
+   * answers DeviceLocked). Absent: the service is not offered (StartService answers InvalidService).
+   */
+  developerImage?: 'mounted' | 'not-mounted' | 'empty-list' | 'error';
+  /** The services StartService opened, by port, until usbmuxd connects them. */
+  services: Map<number, string>;
 }
+
+export const IMAGE_MOUNTER = 'com.apple.mobile.mobile_image_mounter';
+let nextServicePort = 49_200;
 
 const AMFI = 'com.apple.security.mac.amfi';
 
@@ -140,6 +152,13 @@ export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {
         stopTls();
         return;
       }
+      case 'StartService': {
+        if (sessionId === undefined) return reply({ Error: 'NoRunningSession' });
+        if (req.Service !== IMAGE_MOUNTER || phone.developerImage === undefined) return reply({ Service: req.Service, Error: 'InvalidService' });
+        const port = nextServicePort++;
+        phone.services.set(port, IMAGE_MOUNTER);
+        return reply({ Service: req.Service, Port: port, EnableServiceSSL: true });
+      }
       case 'Goodbye':
         reply({ Result: 'Success' });
         return;
@@ -213,4 +232,60 @@ function getValue(phone: LockdownPhone, req: Dict, inSession: boolean): Dict {
   if (!inSession || !values) return { ...out, Error: 'MissingValue' };
   if (key) return key in values ? { ...out, Value: values[key] } : { ...out, Error: 'MissingValue' };
   return { ...out, Value: values };
+}
+
+/**
+ * mobile_image_mounter on the connection usbmuxd opened to the port
+ * StartService gave: TLS from the first byte (EnableServiceSSL), then the
+ * lockdown framing with `Command` requests. Answers as the fixtures of
+ * test/platforms/ios/fixtures/developer-image/ (SOURCES.md there).
+ */
+export function serveImageMounter(raw: net.Socket, phone: LockdownPhone): void {
+  const secure = new tls.TLSSocket(raw, {
+    isServer: true,
+    cert: phone.certs.deviceCert,
+    key: phone.certs.deviceKey,
+    requestCert: true,
+    rejectUnauthorized: false,
+  });
+  secure.on('error', () => raw.destroy());
+  raw.on('error', () => {});
+  let buffered = Buffer.alloc(0);
+  secure.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 4) {
+      const len = buffered.readUInt32BE(0);
+      if (buffered.length < 4 + len) return;
+      let req: Dict;
+      try {
+        req = decodePlist(buffered.subarray(4, 4 + len)) as Dict;
+      } catch {
+        raw.destroy();
+        return;
+      }
+      buffered = buffered.subarray(4 + len);
+      const command = String(req.Command ?? '');
+      phone.log.push({ request: command, ...(typeof req.ImageType === 'string' ? { key: req.ImageType } : {}) });
+      secure.write(encodeFrame(mounterAnswer(phone, command, req), false));
+    }
+  });
+}
+
+function mounterAnswer(phone: LockdownPhone, command: string, req: Dict): Dict {
+  const image = phone.developerImage;
+  const personalized = Number.parseInt(String(phone.profile.root.ProductVersion), 10) >= 17;
+  const type = personalized ? 'Personalized' : 'Developer';
+  switch (command) {
+    case 'LookupImage':
+      if (image === 'error') return { Error: 'DeviceLocked' };
+      if (image === 'mounted' && req.ImageType === type) return { ImageSignature: [Buffer.alloc(128, 7)], Status: 'Complete' };
+      return { ImageSignature: [], Status: 'Complete' };
+    case 'CopyDevices':
+      return {
+        EntryList: image === 'mounted' || image === 'empty-list' ? [{ DiskImageType: type, MountPath: personalized ? '/System/Developer' : '/Developer' }] : [],
+        Status: 'Complete',
+      };
+    default:
+      return { Error: 'UnknownCommand' };
+  }
 }

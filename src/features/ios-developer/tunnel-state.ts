@@ -8,7 +8,9 @@
 // which every client then dials in vain. A tunnel a daemon makes is new each
 // time: its address and port are the phone's answer to a new handshake
 // (#712's listing: each tunnel of one udid its own fdXX:: address and
-// port). So a tunnel is named by (daemon, udid, address, port) and dated by
+// port; go-ios's own e2e test of `tunnel refresh`,
+// test/e2e/tunnel/perdevice_test.go, fails when the refreshed tunnel has the
+// same address and RSD port as before). So a tunnel is named by (daemon, udid, address, port) and dated by
 // the phone's connection it was first seen in: one first seen in an earlier
 // connection of the phone was made before it came back, and is stale; one
 // first seen while usbmuxd did not list the phone (a Wi-Fi tunnel, or one

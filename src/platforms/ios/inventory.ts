@@ -21,6 +21,8 @@ export interface LockdownValues {
   diskUsage?: Dict;
   /** com.apple.security.mac.amfi as read for readiness (DeveloperModeStatus), with the root domain; absent when lockdown refused it or the root was known. */
   amfi?: Dict;
+  /** Whether the developer disk image is mounted, when this reading asked and the phone said (image-mounter.ts). */
+  developerImage?: 'mounted' | 'not-mounted';
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);

@@ -6,6 +6,8 @@ import { IosTimeoutError, LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
+import { readDeveloperImage } from './image-mounter.js';
+import { majorOf } from './developer-image.js';
 import { AMFI_DOMAIN } from './readiness.js';
 import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
 
@@ -26,7 +28,17 @@ const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'Pairin
  * the same session also reads Developer Mode (the amfi domain's
  * DeveloperModeStatus) for readiness, so that costs the periodic cycle nothing.
  */
-export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict): Promise<ProbeResult> {
+export interface ProbeOptions {
+  /**
+   * Read whether the developer disk image is mounted (iOS 17 and later:
+   * image-mounter.ts): with the root domain, and on every inventory while the
+   * last reading said it was not, so that a phone someone mounts one on is
+   * seen at the next report. One more connection to the phone when asked.
+   */
+  readImage?: boolean;
+}
+
+export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict, options: ProbeOptions = {}): Promise<ProbeResult> {
   let record: Dict | undefined;
   let client: LockdownClient | undefined;
   try {
@@ -46,10 +58,22 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
     // Last, so that lockdown refusing it costs that one check and nothing else: an iOS before 16 has no
     // Developer Mode (MissingValue), and a phone may answer another error or close the connection on it.
     const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
+    const productVersion = typeof root?.ProductVersion === 'string' ? root.ProductVersion : undefined;
+    // Only from iOS 17, whose developer services need the personalized image: an older phone costs nothing more.
+    const image =
+      options.readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17
+        ? await readDeveloperImage(address, device, client, record, productVersion, stepTimeoutMs)
+        : undefined;
     if (amfi.connected) await client.stopSession(stepTimeoutMs).catch(() => {});
     return {
       kind: 'ok',
-      values: { root: root ?? {}, battery, diskUsage, ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}) },
+      values: {
+        root: root ?? {},
+        battery,
+        diskUsage,
+        ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}),
+        ...(image && image.state !== 'unknown' ? { developerImage: image.state } : {}),
+      },
     };
   } catch (err) {
     if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };

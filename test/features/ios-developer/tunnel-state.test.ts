@@ -4,12 +4,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TunnelRecord } from '../../../src/features/ios-developer/daemons.js';
-import { TunnelLedger, type DaemonNow } from '../../../src/features/ios-developer/tunnel-state.js';
+import { TunnelLedger, type DaemonNow, type DaemonRef } from '../../../src/features/ios-developer/tunnel-state.js';
 import { propertyRuns } from '../../support/property-runs.js';
 
 const UDID = '00008110-001C19A43420401E';
-const GO = { id: 'go-ios=http://127.0.0.1:60105', kind: 'go-ios' as const, url: 'http://127.0.0.1:60105' };
-const TD = { id: 'tunneld=http://127.0.0.1:49151', kind: 'tunneld' as const, url: 'http://127.0.0.1:49151' };
+const GO: DaemonRef = { id: 'go-ios=http://127.0.0.1:60105', kind: 'go-ios', url: 'http://127.0.0.1:60105' };
+const TD: DaemonRef = { id: 'tunneld=http://127.0.0.1:49151', kind: 'tunneld', url: 'http://127.0.0.1:49151' };
 const t = (address: string, port = 51971, udid = UDID): TunnelRecord => ({ udid, address, port });
 const up = (tunnels: TunnelRecord[], d = GO): DaemonNow => ({ ...d, state: 'up', tunnels });
 const down = (d = GO): DaemonNow => ({ ...d, state: 'down', why: 'connection refused' });

@@ -1,0 +1,71 @@
+// Whether the developer disk image is mounted, read over plain USB lockdown
+// against the simulated usbmuxd: StartService of mobile_image_mounter in the
+// inventory's session, its own TLS connection, LookupImage and, after an
+// empty list, CopyDevices (src/platforms/ios/developer-image.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
+import { probeIphone } from '../../../src/platforms/ios/probe.js';
+import type { MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
+import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
+
+const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB' });
+
+describe('the developer disk image, read over lockdown', () => {
+  const sim = new SimUsbmuxd();
+  let address: ReturnType<typeof parseUsbmuxdAddress>;
+  beforeAll(async () => {
+    await sim.start();
+    address = parseUsbmuxdAddress(sim.address);
+  });
+  afterAll(() => sim.dispose());
+
+  const read = async (spec: Parameters<SimUsbmuxd['plug']>[0]) => {
+    const phone = sim.plug(spec);
+    try {
+      const r = await probeIphone(address, mux(phone), 3000, undefined, { readImage: true });
+      return { r, phone };
+    } finally {
+      sim.unplug(phone);
+    }
+  };
+
+  it('mounted: the personalized image on iOS 17, in the same session, the inventory unchanged', async () => {
+    const { r, phone } = await read({ profile: 'iphone-15-ios17', developerImage: 'mounted' });
+    expect(r).toMatchObject({ kind: 'ok', values: { developerImage: 'mounted', root: { ProductVersion: '17.4.1' } } });
+    expect(phone.log.filter((l) => l.request === 'LookupImage')).toEqual([{ request: 'LookupImage', key: 'Personalized' }]);
+    expect(phone.sessions).toBe(1);
+    expect(phone.log.at(-1)?.request).toBe('StopSession');
+  });
+
+  it('not mounted: an empty list, and CopyDevices lists none', async () => {
+    const { r, phone } = await read({ profile: 'iphone-15-ios17', developerImage: 'not-mounted' });
+    expect(r).toMatchObject({ kind: 'ok', values: { developerImage: 'not-mounted' } });
+    expect(phone.log.map((l) => l.request)).toContain('CopyDevices');
+  });
+
+  it('mounted but not listed by LookupImage (pymobiledevice3 #1815): CopyDevices says mounted', async () => {
+    const { r } = await read({ profile: 'iphone-15-ios17', developerImage: 'empty-list' });
+    expect(r).toMatchObject({ kind: 'ok', values: { developerImage: 'mounted' } });
+  });
+
+  it('an error answer, or no such service: unknown (left out), the inventory still whole', async () => {
+    for (const developerImage of ['error', 'none'] as const) {
+      const { r } = await read({ profile: 'iphone-15-ios17', developerImage });
+      expect(r.kind).toBe('ok');
+      if (r.kind === 'ok') {
+        expect(r.values).not.toHaveProperty('developerImage');
+        expect(r.values.battery).toBeDefined();
+      }
+    }
+  });
+
+  it('before iOS 17, and when not asked: no StartService at all', async () => {
+    const { r, phone } = await read({ profile: 'iphone-13-ios16', developerImage: 'mounted' });
+    expect(r).toMatchObject({ kind: 'ok' });
+    expect(phone.log.map((l) => l.request)).not.toContain('StartService');
+    const again = sim.plug({ profile: 'iphone-15-ios17' });
+    await probeIphone(address, mux(again), 3000);
+    expect(again.log.map((l) => l.request)).not.toContain('StartService');
+    sim.unplug(again);
+  });
+});
