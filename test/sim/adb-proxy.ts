@@ -1,7 +1,9 @@
 // A TCP relay in front of the adb server that can kill device trackers: a
 // crash-looping adb server or a tunnel that cuts idle connections, as the
 // agent sees them. Every other request passes untouched, so shells, device
-// lists and connects keep working while the trackers die.
+// lists and connects keep working while the trackers die. It also answers
+// `host:mdns:services` as adb 30 and later do, with the announcements a test
+// sets (the adb 29 behind it has no mdns), since no real mdns runs here.
 import net from 'node:net';
 
 export interface AdbProxyOptions {
@@ -17,6 +19,15 @@ export interface AdbProxyOptions {
 
 /** adb host services that stream device changes until the connection ends. */
 const TRACKER_SERVICE = /^host:track-devices/;
+const MDNS_SERVICES = 'host:mdns:services';
+
+/** One service mdns announces, as adb 30 and later list it. */
+export interface MdnsAnnouncement {
+  instance: string;
+  type: 'adb' | 'adb-tls-pairing' | 'adb-tls-connect';
+  /** IPv4:PORT; '' for a service resolved on IPv6 only (Android 16's adb prints no address then). */
+  address: string;
+}
 
 export class AdbProxy {
   /** Client connections relayed since start. */
@@ -26,6 +37,17 @@ export class AdbProxy {
   /** Tracker connections the proxy cut. */
   trackersCut = 0;
   trackerLifetimeMs: number | undefined;
+  /**
+   * What `host:mdns:services` answers, as adb 30 and later build it
+   * (client/transport_mdns.cpp: `INSTANCE\tSERVICE\tIPV4:PORT\n` per
+   * service; test/platforms/android/adb/fixtures/mdns/SOURCES.md): the adb 29
+   * behind the proxy has no such service (it answers FAIL "unknown host
+   * service", which passes through while this is undefined). A string is
+   * answered as it is (garbage, a flood).
+   */
+  mdns: MdnsAnnouncement[] | string | undefined;
+  /** host:mdns:services requests answered. */
+  mdnsAsked = 0;
 
   private server: net.Server | undefined;
   private listenPort = 0;
@@ -101,6 +123,16 @@ export class AdbProxy {
       if (Number.isFinite(length) && head.length < 4 + length) return;
       client.off('data', onFirst);
       const service = Number.isFinite(length) ? head.subarray(4, 4 + length).toString('utf8') : '';
+      if (service === MDNS_SERVICES && this.mdns !== undefined) {
+        this.mdnsAsked++;
+        upstream.destroy();
+        const body = Buffer.from(
+          typeof this.mdns === 'string' ? this.mdns : this.mdns.map((m) => `${m.instance}\t_${m.type}._tcp\t${m.address}\n`).join(''),
+          'utf8',
+        );
+        client.end(Buffer.concat([Buffer.from(`OKAY${body.length.toString(16).padStart(4, '0')}`, 'ascii'), body]));
+        return;
+      }
       if (TRACKER_SERVICE.test(service)) this.watchTracker(client, upstream, close);
       upstream.write(head);
       client.pipe(upstream);

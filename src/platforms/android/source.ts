@@ -19,6 +19,7 @@ import { IdentityConflicts } from './identity-conflicts.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import { REMEMBER_MS } from './remembered.js';
 import { Describer } from './describe.js';
+import { MdnsFinder } from './mdns-finder.js';
 import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
 
 const PLATFORM = 'android';
@@ -55,9 +56,12 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private readonly conflicts: IdentityConflicts;
   private readonly runner: InventoryRunner;
   private readonly describer: Describer;
+  /** Wireless-debugging phones found again on their new port after a reboot (mdns-finder.ts). */
+  private readonly mdns: MdnsFinder;
 
   constructor(private readonly o: AndroidSourceOptions) {
     super();
+    this.mdns = new MdnsFinder({ adb: o.adb, registry: o.registry, logger: o.logger, clock: o.clock });
     this.conflicts = new IdentityConflicts(o.logger);
     this.runner = new InventoryRunner({ ...o, news: (key) => this.emit('news', key) });
     this.describer = new Describer(o);
@@ -176,7 +180,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     // No adb server to ask: not a collect that answered with no phones (the report then calls none of them gone,
     // and carries those it knows with their last inventories: src/report/execute.ts).
     if (this.serverUnreachable) throw new SourceUnreachableError(this.lastError ?? `the adb server at ${this.label} does not answer`, NOT_LISTED);
-    if (this.watcher) void this.refreshTopology();
+    if (this.watcher) {
+      void this.refreshTopology();
+      void this.mdns.tick();
+    }
     await this.runner.run(this.o.registry.list(PLATFORM), request);
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     const described = this.describer.all(records);

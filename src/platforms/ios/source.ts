@@ -198,7 +198,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         deviceId: device.deviceId,
         root: known ?? result.values.root,
         ...((result.values.amfi ?? cached?.amfi) ? { amfi: result.values.amfi ?? cached?.amfi } : {}),
-        at: known ? cached!.at : clock.monotonic(),
+        at: known && cached ? cached.at : clock.monotonic(),
         ...(image ? { image } : {}),
       });
     return this.toInfo(record, result, cached?.amfi, image);

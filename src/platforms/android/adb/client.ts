@@ -146,6 +146,25 @@ export class AdbClient {
     return answer;
   }
 
+  /** `adb disconnect HOST:PORT`: the server drops that network device. */
+  async disconnect(address: string): Promise<string> {
+    return this.hostValue(`host:disconnect:${address}`);
+  }
+
+  /**
+   * What `adb mdns services` prints after its header (adb/mdns.ts parses it):
+   * adb 30 and later. adb 29 and before answer FAIL "unknown host service",
+   * an AdbCommandError here, as any other refusal of the request.
+   */
+  async mdnsServices(): Promise<string> {
+    try {
+      return await this.hostValue('host:mdns:services');
+    } catch (err) {
+      if ((err as Error).name === 'FailError') throw new AdbCommandError('mdns services', (err as Error).message.replace(/^Failure: '(.*)'$/s, '$1'));
+      throw err;
+    }
+  }
+
   /**
    * A host request adbkit has no (faithful) command for, answered with OKAY
    * and one length-prefixed value: `host:devices-l`, `host:connect:H:P`,
