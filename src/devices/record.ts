@@ -1,9 +1,11 @@
 /** Where a device plugs in: one folder under src/platforms each. */
 export type Platform = 'android' | 'ios';
 
-/** Where adb says a device hangs on the USB tree (`adb devices -l`). */
+/** Where a device's source says it hangs on the USB tree: adb's usb path (`adb devices -l`), usbmuxd's LocationID. */
 export interface UsbPlace {
   usb?: string;
+  /** usbmuxd's LocationID for an iPhone: on Linux, (bus << 16) | device address. */
+  location?: number;
   transportId?: string;
   product?: string;
   /** How many devices adb's long listing shows under this serial: more than 1 when phones share it. */

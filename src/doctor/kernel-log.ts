@@ -6,8 +6,10 @@
 // ProtectKernelLogs=yes, PrivateUsers=yes, no CAP_SYSLOG where
 // kernel.dmesg_restrict=1), however readable the log is to the person or
 // the systemd-run of the packaged wrapper running the doctor.
-import { closeSync, constants, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { notAKernelLog } from '../features/usb/kernel-line.js';
+import { logSourceOf } from '../features/usb/log-source.js';
 import type { CheckItem } from './checklist.js';
 
 /** Where the packaged unit may be installed, the administrator's copy first. */
@@ -18,6 +20,8 @@ export interface KernelLogFacts {
   path: string;
   /** Undefined when it opened; else the error's code (ENOENT, EACCES, ...). */
   error?: string;
+  /** What it opened as: the kernel's /dev/kmsg, a recording of kernel lines (a file or a pipe), or what it is instead of a kernel log. */
+  is?: { kind: 'kmsg' } | { kind: 'recording' } | { kind: 'stream' } | { kind: 'not-a-log'; what: string };
   /** The doctor runs under systemd (INVOCATION_ID): it opened the log as a service does. */
   underSystemd: boolean;
   /** The installed unit, when it keeps the service from reading /dev/kmsg (with its drop-ins), and why. */
@@ -39,7 +43,12 @@ export function kernelLogFacts(
   const facts: KernelLogFacts = { path, underSystemd: Boolean(env.INVOCATION_ID) };
   if (path === '') return facts;
   try {
-    closeSync(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      facts.is = whatIsOpen(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     facts.error = (err as NodeJS.ErrnoException).code ?? 'error';
   }
@@ -55,6 +64,16 @@ export function kernelLogFacts(
   }
   if (!facts.underSystemd && process.getuid?.() === 0 && restricted) facts.rootOverRestrict = true;
   return facts;
+}
+
+/** What an open usb.kernelLog is, as the follower tells it: its kind (fstat), and for a file, whether its start reads as kernel lines. */
+function whatIsOpen(fd: number): NonNullable<KernelLogFacts['is']> {
+  const source = logSourceOf(fstatSync(fd));
+  if (source.kind !== 'recording') return source;
+  const buffer = Buffer.alloc(64 * 1024);
+  const n = readSync(fd, buffer, 0, buffer.length, 0);
+  const why = n === 0 ? undefined : notAKernelLog(buffer.toString('utf8', 0, n));
+  return why === undefined ? source : { kind: 'not-a-log', what: `a file whose start is no kernel log (${why})` };
 }
 
 function dmesgRestricted(file: string): boolean {
@@ -169,6 +188,13 @@ export function kernelLogItem(facts: KernelLogFacts): CheckItem {
   if (error !== undefined) {
     return { status: 'warn', finding: `USB kernel log: ${path} cannot be opened (${error})`, advice: `check usb.kernelLog; ${OFF_ON_PURPOSE}` };
   }
+  if (facts.is?.kind === 'not-a-log') {
+    return {
+      status: 'warn',
+      finding: `USB kernel log: ${path} is ${facts.is.what}, not a kernel log: the USB layer reads nothing from it`,
+      advice: `point usb.kernelLog at /dev/kmsg, or at a recording of its records (a file or a pipe of kernel lines); ${OFF_ON_PURPOSE}`,
+    };
+  }
   if (facts.hidingUnit !== undefined && path === '/dev/kmsg') {
     return {
       status: 'warn',
@@ -189,8 +215,9 @@ export function kernelLogItem(facts: KernelLogFacts): CheckItem {
         'USB kernel log: /dev/kmsg readable by this doctor, run as root; with kernel.dmesg_restrict=1 an agent running as another user reads it only with CAP_SYSLOG (run doctor as the agent runs to know)',
     };
   }
+  const what = facts.is?.kind === 'recording' ? ', a recording of kernel lines,' : facts.is?.kind === 'stream' ? ', a pipe (a replay),' : '';
   return {
     status: 'ok',
-    finding: `USB kernel log: ${path} readable${facts.underSystemd ? ' under systemd, as the service runs' : ''}: the USB layer judges ports, hubs and controllers`,
+    finding: `USB kernel log: ${path}${what} readable${facts.underSystemd ? ' under systemd, as the service runs' : ''}: the USB layer judges ports, hubs and controllers`,
   };
 }

@@ -7,6 +7,7 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { annotateAll, cellsOf, oweAll } from '../../src/devices/feature.js';
 import { OFF_SOURCE } from '../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import type { DeviceSnapshot } from '../../src/devices/snapshot.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
@@ -14,7 +15,8 @@ import { platformNames } from '../../src/agent/platforms.js';
 
 // The join as the features are registered (src/agent/features.ts): the USB
 // layer owes in the presence ledger a phone adb stopped listing while sysfs
-// (a tree built here) shows its serial on a port, and publishes the fact;
+// (a tree built here) shows its serial on the port adb placed it on (its usb
+// path, read with its note while it was listed), and publishes the fact;
 // readiness, after it, judges that phone not ready on usbDebugging. Neither
 // imports the other.
 
@@ -46,6 +48,18 @@ function bed() {
   });
   // One report's pass as the reporter runs it: the features owe, the presence ledger is asked once, then the annotate pass.
   const report = (present: DeviceInfo[]): DeviceInfo[] => {
+    // Each listed phone's note, as the report asks it: adb has it on 1-1.3.
+    for (const d of present) {
+      const record = {
+        key: `android/${d.serialNumber}`,
+        platform: 'android',
+        serial: d.serialNumber,
+        udid: d.udid,
+        state: 'device',
+        usb: { usb: '1-1.3' },
+      } as unknown as DeviceSnapshot;
+      for (const f of features) f.notes?.(record, [record]);
+    }
     oweAll(features, { absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
     const { carried } = registry.presence.report(present, 0);
     return annotateAll(features, [...present, ...carried.map((c) => c.info)]);

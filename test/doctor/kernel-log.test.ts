@@ -45,8 +45,30 @@ describe('kernelLogFacts and kernelLogItem', () => {
   it('a readable log, no unit installed: ok', () => {
     const path = recording();
     const facts = kernelLogFacts(path, {}, [dir()], join(dir(), 'no-dmesg-restrict'));
-    expect(facts).toEqual({ path, underSystemd: false });
-    expect(kernelLogItem(facts)).toEqual({ status: 'ok', finding: `USB kernel log: ${path} readable: the USB layer judges ports, hubs and controllers` });
+    expect(facts).toEqual({ path, underSystemd: false, is: { kind: 'recording' } });
+    expect(kernelLogItem(facts)).toEqual({
+      status: 'ok',
+      finding: `USB kernel log: ${path}, a recording of kernel lines, readable: the USB layer judges ports, hubs and controllers`,
+    });
+  });
+
+  it('a directory, another device than /dev/kmsg, or a file that is no kernel log: said what it is, never "readable" (issue 60)', () => {
+    const none = join(dir(), 'no-dmesg-restrict');
+    const directory = dir();
+    expect(kernelLogItem(kernelLogFacts(directory, {}, [dir()], none))).toEqual({
+      status: 'warn',
+      finding: `USB kernel log: ${directory} is a directory, not a kernel log: the USB layer reads nothing from it`,
+      advice: expect.stringMatching(/^point usb\.kernelLog at \/dev\/kmsg, or at a recording of its records/),
+    });
+    expect(kernelLogItem(kernelLogFacts('/dev/zero', {}, [dir()], none)).finding).toBe(
+      'USB kernel log: /dev/zero is a character device (1:5) that is not /dev/kmsg (1:11), not a kernel log: the USB layer reads nothing from it',
+    );
+    const passwd = join(dir(), 'passwd');
+    writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n');
+    expect(kernelLogItem(kernelLogFacts(passwd, {}, [dir()], none))).toMatchObject({
+      status: 'warn',
+      finding: expect.stringMatching(/is a file whose start is no kernel log \(none of its first 2 lines is a kernel line/),
+    });
   });
 
   it('/dev/kmsg missing: a container without it, or the unit; what to do for each', () => {

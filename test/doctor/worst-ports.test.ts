@@ -64,7 +64,7 @@ describe('worstPortItems', () => {
   it('a record without failures in the window is one ok line; no record yet says where it will be', () => {
     const record = emptyRecord();
     feed(record, ['usb 1-1.2: device descriptor read/64, error -71'], NOON - 3 * 86_400_000);
-    feed(record, ['usb 1-1.3: new high-speed USB device number 2 using xhci_hcd'], NOON);
+    feed(record, ['usb 1-1.3: new high-speed USB device number 2 using xhci_hcd', 'usb 1-1.3: SerialNumber: R58E'], NOON);
     const dir = stateDir(record);
     expect(worstPortItems(readPortRecord(dir, logger), NOON, '', dir)).toEqual([
       { status: 'ok', finding: `USB ports: no failures today or yesterday (UTC) on the 2 ports in ${join(dir, USB_PORTS_FILE)}` },

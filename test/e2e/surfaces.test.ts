@@ -6,6 +6,7 @@ import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { daemonEnv, runAgent, startAgent } from './agent-process.js';
 import { DaemonBed } from './daemon-bed.js';
+import { AdbProxy } from '../sim/adb-proxy.js';
 
 // The operator surfaces of readiness and the USB layer, as the compiled CLI
 // shows them: the real adb server with two simulated Pixels that answer the
@@ -16,7 +17,10 @@ import { DaemonBed } from './daemon-bed.js';
 // phones on 1-1.2 and 1-1.3 (adb interfaces), 1-1.2 with autosuspend on.
 // The USB PORT column sits beside adb's USB (the features' registration order), READY after it.
 // The daemon reads the log and keeps its record in the state directory;
-// `list` and `doctor` then read that record as an operator's would.
+// `list` and `doctor` then read that record as an operator's would. The
+// phones reach adb over TCP; a relay in front of the adb server gives their
+// lines of `adb devices -l` the usb paths a USB phone's carry (1-1.2, 1-1.3):
+// the USB layer places a phone on a port by that path only.
 //
 // READY001  every default check met, on 1-1.2 (power/control auto)
 // NOTRDY02  stay awake off, on 1-1.3, the last of three phones the port failed with
@@ -77,6 +81,7 @@ function kernelLog(): string {
 
 const bed = new DaemonBed('pixel-8-pro');
 const serials = new Map<string, string>();
+let proxy: AdbProxy;
 
 async function plug(udid: string, profile: Profile): Promise<void> {
   const device = new SimDevice({ profile });
@@ -90,14 +95,21 @@ beforeAll(async () => {
   await bed.start();
   await plug('READY001', phone('READY001', READY_GLOBAL));
   await plug('NOTRDY02', phone('NOTRDY02', READY_GLOBAL.replace('stay_on_while_plugged_in=7', 'stay_on_while_plugged_in=0')));
+  proxy = new AdbProxy({ targetPort: bed.adb.port });
+  await proxy.start();
+  proxy.usbPaths.set(serials.get('READY001')!, '1-1.2');
+  proxy.usbPaths.set(serials.get('NOTRDY02')!, '1-1.3');
 }, 60_000);
-afterAll(() => bed.stop());
+afterAll(async () => {
+  await proxy.stop();
+  await bed.stop();
+});
 
 describe('list and doctor show readiness and the USB port', () => {
   it('list has a READY and a USB PORT column; doctor names the not-ready phone with its fix, the kernel log, autosuspend, the controller and the worst port', async () => {
     const sysfsRoot = sysfs({ '1-1.2': { serial: 'READY001', control: 'auto' }, '1-1.3': { serial: 'NOTRDY02', control: 'on' } });
     const log = kernelLog();
-    const env = daemonEnv(bed.adb.env, bed.cloud, { DEVICE_AGENT_USB_KERNEL_LOG: log, DEVICE_AGENT_USB_SYSFS_ROOT: sysfsRoot });
+    const env = daemonEnv(bed.adb.env, bed.cloud, { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: log, DEVICE_AGENT_USB_SYSFS_ROOT: sysfsRoot });
 
     // The USB PORT column sits beside adb's USB (the features' registration order), READY after it.
     // The daemon reads the log into its record per port and saves it when it stops.
@@ -110,8 +122,8 @@ describe('list and doctor show readiness and the USB port', () => {
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0], table.stdout).toMatch(/\sUSB\s+USB PORT\s+READY\s+PROBLEMS$/);
     const row = (serial: string): string => lines.find((l) => l.startsWith(serials.get(serial)!))!;
-    expect(row('READY001')).toMatch(/\stcp\s+1-1\.2 ok\s+ready$/);
-    expect(row('NOTRDY02')).toMatch(/\stcp\s+1-1\.3 12 enum failures\/2d \(port\)\s+not ready: stayAwake$/);
+    expect(row('READY001')).toMatch(/\s1-1\.2\s+1-1\.2 ok\s+ready$/);
+    expect(row('NOTRDY02')).toMatch(/\s1-1\.3\s+1-1\.3 12 enum failures\/2d \(port\)\s+not ready: stayAwake$/);
 
     const json = await runAgent(['list', '--json'], env);
     const rows = JSON.parse(json.stdout) as Array<{ udid: string; features?: Record<string, string> }>;
@@ -133,11 +145,13 @@ describe('list and doctor show readiness and the USB port', () => {
       '       -> stay awake while charging: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',
     );
     expect(out[at('readiness:')]).toBe("[ OK ] readiness: 1 of 2 phones ready for automation against the lab's baseline (readiness.checks: 16 checks)");
-    expect(out[at('USB kernel log')]).toBe(`[ OK ] USB kernel log: ${log} readable: the USB layer judges ports, hubs and controllers`);
+    expect(out[at('USB kernel log')]).toBe(
+      `[ OK ] USB kernel log: ${log}, a recording of kernel lines, readable: the USB layer judges ports, hubs and controllers`,
+    );
     const autosuspend = at('USB autosuspend');
     expect(out[autosuspend]).toBe('[WARN] USB autosuspend: on (power/control = auto) on 1 of the 2 ports carrying phones: 1-1.2');
     expect(out[autosuspend + 1]).toMatch(/usbcore\.autosuspend=-1/);
-    expect(out[at('USB controller')]).toBe('[ OK ] USB controller bus 1 (bus 1): 3 USB devices, hubs included, 2 of them phones');
+    expect(out[at('USB controller')]).toBe('[ OK ] USB controller bus 1 (bus 1): 3 USB devices, hubs included, 2 of them adb devices');
     const port = at('USB port 1-1.3');
     expect(out[port]).toBe('[WARN] USB port 1-1.3: 12 enumeration failures today and yesterday (UTC) with 3 different phones');
     expect(out[port + 1]).toMatch(/the cable or the hub port, not the phone; swap the cable first/);

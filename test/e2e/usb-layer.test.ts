@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,18 +6,40 @@ import { daemonEnv, runAgent } from './agent-process.js';
 import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 import { devicesOf, reported, type ReportedDevice } from '../support/reports.js';
 import { SimUsbmuxd } from '../sim-ios/usbmuxd.js';
+import { AdbProxy } from '../sim/adb-proxy.js';
 
 // The USB layer in the daemon, through the real adb server and the cloud
 // double, with a simulated kernel log (a file of /dev/kmsg records, as a lab
 // replaying an incident gives it: usb.kernelLog) and a sysfs tree built
-// here (usb.sysfsRoot).
+// here (usb.sysfsRoot). The simulated phones reach adb over TCP; a relay in
+// front of the adb server (test/sim/adb-proxy.ts) gives each the usb path a
+// USB phone's line of `adb devices -l` carries, as it would be found on the
+// tree: the agent places a phone on a port by that path only.
 
 const bed = new DaemonBed();
 const { cloud } = bed;
+let proxy: AdbProxy;
 
-beforeAll(() => bed.start());
-afterEach(() => bed.reset());
-afterAll(() => bed.stop());
+beforeAll(async () => {
+  await bed.start();
+  proxy = new AdbProxy({ targetPort: bed.adb.port });
+  await proxy.start();
+});
+afterEach(async () => {
+  proxy.usbPaths.clear();
+  await bed.reset();
+});
+afterAll(async () => {
+  await proxy.stop();
+  await bed.stop();
+});
+
+/** A simulated phone plugged in, which adb's long list places on `port`. */
+async function plugAt(serial: string, port: string): Promise<Awaited<ReturnType<typeof bed.plug>>> {
+  const phone = await bed.plug(serial);
+  proxy.usbPaths.set(phone.serial, port);
+  return phone;
+}
 
 function lab(): { kernelLog: string; sysfs: string } {
   const dir = mkdtempSync(join(tmpdir(), 'usb-e2e-'));
@@ -75,13 +97,21 @@ describe('the USB layer in the daemon', () => {
       record(`usb ${port}: reset high-speed USB device number ${i + 4} using xhci_hcd`),
     ]);
     writeFileSync(kernelLog, `${lines.join('\n')}\n`);
-    await bed.plug('USBBAD01');
+    // adb has the phone on 1-1.2 first; it is moved to 2-1.3, where adb finds it next.
+    const bad = await plugAt('USBBAD01', '1-1.2');
     const agent = bed.run({
+      ...proxy.env,
       DEVICE_AGENT_USB_KERNEL_LOG: kernelLog,
       DEVICE_AGENT_USB_SYSFS_ROOT: sysfs,
       DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
     });
+    await cloud.waitForPut(
+      reported('USBBAD01', () => true),
+      30_000,
+    );
+    expect(linesStarting(agent, 'phone ')).toEqual([]);
+    proxy.usbPaths.set(bad.serial, '2-1.3');
     await agent.waitForLog((l) => String(l.msg).startsWith('phone USBBAD01: failed on 2 different ports'), 30_000);
     // /metrics: each port's failures by kind, the phone verdict standing and logged once.
     const metrics = await scrapeMetrics(agent);
@@ -114,8 +144,8 @@ describe('the USB layer in the daemon', () => {
     ]);
     writeFileSync(kernelLog, `${lines.join('\n')}\n`);
     onPort(sysfs, '1-1.4.2', 'PORTC003');
-    await bed.plug('PORTC003');
-    const env = { DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    await plugAt('PORTC003', '1-1.4.2');
+    const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
     const agent = bed.run(env);
     const VERDICT = (n: number): string =>
       `port 1-1.4.2: ${n} enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone`;
@@ -167,9 +197,9 @@ describe('the USB layer in the daemon', () => {
     writeFileSync(kernelLog, `${lines.join('\n')}\n`);
     for (const [port, serial] of Object.entries(phones)) {
       onPort(sysfs, port, serial);
-      await bed.plug(serial);
+      await plugAt(serial, port);
     }
-    const env = { DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
     const agent = bed.run(env);
     const VERDICT = 'hub 1-1: all 3 of its ports (1-1.1, 1-1.2, 1-1.3) failed within 10 min today and yesterday (UTC): the hub or its power supply';
     const line = await agent.waitForLog((l) => String(l.msg).startsWith('hub 1-1:'), 15_000);
@@ -196,9 +226,10 @@ describe('the USB layer in the daemon', () => {
     const port = join(sysfs, '1-1.3');
     mkdirSync(port);
     writeFileSync(join(port, 'serial'), 'USBOFF01\n');
-    const phone = await bed.plug('USBOFF01');
+    const phone = await plugAt('USBOFF01', '1-1.3');
     // The default baseline (config/default.json) has usbDebugging: readiness meets the USB layer there.
     const agent = bed.run({
+      ...proxy.env,
       DEVICE_AGENT_USB_KERNEL_LOG: '',
       DEVICE_AGENT_USB_SYSFS_ROOT: sysfs,
       DEVICE_AGENT_SCHEDULE: '*/2 * * * * *',
@@ -265,8 +296,8 @@ describe('the USB layer in the daemon', () => {
   it('reports a phone adb stopped listing whose port shows it in its bootloader (fastboot) as UNAVAILABLE with that cause, not as USB debugging off', async () => {
     const { sysfs } = lab();
     onPort(sysfs, '1-1.6', 'USBFB001');
-    const phone = await bed.plug('USBFB001');
-    bed.run({ DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
+    const phone = await plugAt('USBFB001', '1-1.6');
+    bed.run({ ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
     await cloud.waitForPut(
       reported('USBFB001', (d) => d.status === 'AVAILABLE'),
       30_000,
@@ -303,10 +334,12 @@ describe('the USB layer in the daemon', () => {
     const mux = new SimUsbmuxd();
     await mux.start();
     try {
-      const iphone = mux.plug({ profile: 'iphone-13-ios16' });
+      // usbmuxd locates it on bus 2, device 5 (its LocationID on Linux: (bus << 16) | address), which sysfs has on 2-3.
+      const iphone = mux.plug({ profile: 'iphone-13-ios16', location: (2 << 16) | 5 });
       // An iPhone's USB serial is its udid without the dash (usb 1-4: SerialNumber: 0000812000092D910EDB401E, libimobiledevice#1491).
       onPort(sysfs, '2-3', iphone.udid.replace(/-/g, ''));
-      bed.run({ ...mux.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
+      writeFileSync(join(sysfs, '2-3', 'devnum'), '5\n');
+      bed.run({ ...mux.env, ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
       await cloud.waitForPut(
         reported(iphone.udid, (d) => d.status === 'AVAILABLE'),
         30_000,
@@ -334,8 +367,8 @@ describe('the USB layer in the daemon', () => {
   it('after a restart, a phone whose USB debugging went off while the agent was down is UNAVAILABLE and not ready from the first report, never UNPLUGGED, and list shows it so', async () => {
     const { sysfs } = lab();
     onPort(sysfs, '1-1.5', 'USBRST01');
-    const phone = await bed.plug('USBRST01');
-    const env = { DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const phone = await plugAt('USBRST01', '1-1.5');
+    const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
     bed.run(env);
     await cloud.waitForPut(
       reported('USBRST01', (d) => d.status === 'AVAILABLE'),
@@ -371,9 +404,9 @@ describe('the USB layer in the daemon', () => {
     const phones = [];
     for (const [i, serial] of serials.entries()) {
       onPort(sysfs, `1-1.${i + 1}`, serial);
-      phones.push(await bed.plug(serial));
+      phones.push(await plugAt(serial, `1-1.${i + 1}`));
     }
-    const agent = bed.run({ DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
+    const agent = bed.run({ ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
     await cloud.waitForPut((r) => serials.every((u) => reported(u, (d) => d.status === 'AVAILABLE')(r)), 30_000);
     const restartAt = Date.now();
     // The server restarts and takes a few seconds to have every phone again (adb connects them one by one).
@@ -390,5 +423,86 @@ describe('the USB layer in the daemon', () => {
           .map((d) => d.udid),
       ).toEqual([]);
     expect(agent.logs().filter((l) => /adb does not list it/.test(String(l.msg)))).toEqual([]);
+  }, 90_000);
+
+  it('a hub whose four ports fail together in the kernel\'s per-port wording (cannot reset, Cannot enable, cannot disable): one hub line, counted per port, in list and in doctor, no port "ok"', async () => {
+    const { kernelLog, sysfs } = lab();
+    const { record } = kmsg();
+    const ports = [1, 2, 3, 4].map((p) => `1-1.2.4.${p}`);
+    const lines = [
+      ...ports.flatMap((port, i) => [
+        record(`usb ${port}: new high-speed USB device number ${i + 5} using xhci_hcd`),
+        record(`usb ${port}: SerialNumber: HUB4P00${i}`),
+      ]),
+      // The wording of 4.9 on, as bareboat-necessities/lysmarine_gen#316 quotes it (fixtures/lysmarine-gen-316.dmesg).
+      ...[1, 2, 3, 4].flatMap((p) => [
+        record(`usb 1-1.2.4-port${p}: cannot reset (err = -71)`),
+        record(`usb 1-1.2.4-port${p}: Cannot enable. Maybe the USB cable is bad?`),
+        record(`usb 1-1.2.4-port${p}: cannot disable (err = -71)`),
+      ]),
+    ];
+    writeFileSync(kernelLog, `${lines.join('\n')}\n`);
+    for (const [i, port] of ports.entries()) {
+      onPort(sysfs, port, `HUB4P00${i}`);
+      await plugAt(`HUB4P00${i}`, port);
+    }
+    const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const agent = bed.run(env);
+    const VERDICT =
+      'hub 1-1.2.4: all 4 of its ports (1-1.2.4.1, 1-1.2.4.2, 1-1.2.4.3, 1-1.2.4.4) failed within 10 min today and yesterday (UTC): the hub or its power supply';
+    await agent.waitForLog((l) => l.msg === VERDICT, 15_000);
+    await cloud.waitForPut((r) => [0, 1, 2, 3].every((i) => reported(`HUB4P00${i}`, (d) => d.message?.includes(`USB: ${VERDICT}`) === true)(r)), 15_000);
+    const metrics = await scrapeMetrics(agent);
+    for (const port of ports) expect(metrics).toContain(`device_agent_usb_port_failures_total{port="${port}",kind="hub_port_error"} 3`);
+    expect(metrics).toContain('device_agent_usb_verdicts{layer="hub"} 1');
+    expect(linesStarting(agent, 'hub 1-1.2.4:')).toHaveLength(1);
+    expect(await usbPortCells(env)).toEqual(Object.fromEntries(ports.map((port, i) => [`HUB4P00${i}`, `${port} 3 hub port errors/2d (hub)`])));
+    const doctor = await runAgent(['doctor'], daemonEnv(bed.adb.env, cloud, env));
+    for (const port of ports.slice(0, 3)) expect(doctor.stdout).toContain(`[WARN] USB port ${port}: 3 hub port errors today and yesterday (UTC) with 1 phone`);
+    expect(doctor.stdout).not.toMatch(/USB ports: no failures/);
+  }, 90_000);
+
+  it("a controller's death told in all its lines, then slot and bandwidth errors: one controller line saying it died once, no controller limit anywhere, in /metrics or doctor", async () => {
+    const { kernelLog, sysfs } = lab();
+    const { record } = kmsg();
+    // The death as raspberrypi/linux#3404 quotes it (fixtures/rpi-linux-3404-hse.dmesg), then what a dead xHCI prints when asked for a slot.
+    const lines = [
+      record('usb 1-1.2: new high-speed USB device number 3 using xhci_hcd'),
+      record('usb 1-1.2: SerialNumber: DEADC001'),
+      ...[
+        'WARNING: Host System Error',
+        'Host halt failed, -110',
+        'xHCI host not responding to stop endpoint command.',
+        'xHCI host controller not responding, assume dead',
+        'HC died; cleaning up',
+        'Error while assigning device slot ID',
+        'Max number of devices this xHCI host supports is 32.',
+      ].map((t) => record(`xhci_hcd 0000:01:00.0: ${t}`)),
+      record("usb usb1-port2: couldn't allocate usb_device"),
+      record('usb 1-1.2: Not enough bandwidth for new device state.'),
+    ];
+    writeFileSync(kernelLog, `${lines.join('\n')}\n`);
+    const controller = join(sysfs, '..', 'devices', '0000:01:00.0', 'usb1');
+    mkdirSync(controller, { recursive: true });
+    symlinkSync(controller, join(sysfs, 'usb1'));
+    onPort(sysfs, '1-1.2', 'DEADC001');
+    await plugAt('DEADC001', '1-1.2');
+    const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
+    const agent = bed.run(env);
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('controller 0000:01:00.0:'), 15_000);
+    expect(line.msg).toBe(
+      'controller 0000:01:00.0: the kernel found it dead once ("WARNING: Host System Error") today and yesterday (UTC); ' +
+        "the 8 failure lines under it after its death are that death's consequences, not counted: the host controller, not the phones or hubs on it",
+    );
+    const put = await cloud.waitForPut(
+      reported('DEADC001', (d) => d.message?.includes('USB: controller 0000:01:00.0') === true),
+      15_000,
+    );
+    expect(devicesOf(put).find((d) => d.udid === 'DEADC001')!.message).not.toMatch(/out of devices or bandwidth|controller limit/);
+    const metrics = await scrapeMetrics(agent);
+    expect(metrics).not.toMatch(/kind="controller_limit"} [1-9]/);
+    expect(await usbPortCells(env)).toEqual({ DEADC001: '1-1.2 ok' });
+    const doctor = await runAgent(['doctor'], daemonEnv(bed.adb.env, cloud, env));
+    expect(doctor.stdout).not.toMatch(/controller limit|out of devices or bandwidth/);
   }, 90_000);
 });

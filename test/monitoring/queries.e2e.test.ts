@@ -45,7 +45,7 @@ function served(text: string): Map<string, Map<string, Set<string>>> {
 
 /**
  * The USB layer's inputs, whatever the machine's own: aioc-122's kernel log
- * (three enumeration failures on port 2-3) as /dev/kmsg records, and a sysfs
+ * (enumeration failures on port 2-3) as /dev/kmsg records, and a sysfs
  * tree with no phone on a port.
  */
 function usbInputs(): { kernelLog: string; sysfs: string } {

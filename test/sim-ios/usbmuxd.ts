@@ -22,6 +22,11 @@ export interface PhoneSpec {
   state?: PairState;
   /** Overrides the profile's UniqueDeviceID. */
   udid?: string;
+  /**
+   * usbmuxd's LocationID for it: on Linux (bus << 16) | device address (usbmuxd's src/usb.c,
+   * usb_get_location), which a sysfs tree maps to a port; a macOS-like location by default.
+   */
+  location?: number;
   /** Developer Mode (com.apple.security.mac.amfi DeveloperModeStatus); the profile's by default (on from iOS 16, absent before). */
   developerMode?: boolean;
   /**
@@ -38,6 +43,7 @@ export interface PhoneSpec {
 export interface SimPhone extends LockdownPhone {
   deviceId: number;
   udid: string;
+  location?: number;
 }
 
 type Dict = Record<string, unknown>;
@@ -168,6 +174,7 @@ export class SimUsbmuxd {
       ...(spec.amfiFault && { amfiFault: spec.amfiFault }),
       ...imageOf(spec, prof),
       services: new Map(),
+      ...(spec.location !== undefined && { location: spec.location }),
     };
     this.phones.set(phone.deviceId, phone);
     for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
@@ -306,7 +313,7 @@ function attached(p: SimPhone): Dict {
       ConnectionSpeed: 480000000,
       ConnectionType: 'USB',
       DeviceID: p.deviceId,
-      LocationID: 0x14100000 + p.deviceId,
+      LocationID: p.location ?? 0x14100000 + p.deviceId,
       ProductID: 0x12a8,
       SerialNumber: p.udid,
       USBSerialNumber: p.udid.replace(/-/g, ''),

@@ -1,9 +1,14 @@
 // A TCP relay in front of the adb server that can kill device trackers: a
 // crash-looping adb server or a tunnel that cuts idle connections, as the
 // agent sees them. Every other request passes untouched, so shells, device
-// lists and connects keep working while the trackers die. It also answers
-// `host:mdns:services` as adb 30 and later do, with the announcements a test
-// sets (the adb 29 behind it has no mdns), since no real mdns runs here.
+// lists and connects keep working while the trackers die; but for the long
+// device list (`host:devices-l`), where it can also place devices on the
+// USB tree: the simulated phones reach adb over TCP, and a USB phone's line
+// carries its usb path (`SERIAL device usb:1-1.4.3 product:...`, as
+// test/platforms/android/adb/fixtures/devices-l/ records adb printing it).
+// It also answers `host:mdns:services` as adb 30 and later do, with the
+// announcements a test sets (the adb 29 behind it has no mdns), since no real
+// mdns runs here.
 import net from 'node:net';
 
 export interface AdbProxyOptions {
@@ -16,6 +21,9 @@ export interface AdbProxyOptions {
    */
   trackerLifetimeMs?: number;
 }
+
+/** adb's one-shot long device list, whose answer the proxy may rewrite (usbPaths). */
+const DEVICES_LONG = 'host:devices-l';
 
 /** adb host services that stream device changes until the connection ends. */
 const TRACKER_SERVICE = /^host:track-devices/;
@@ -37,6 +45,8 @@ export class AdbProxy {
   /** Tracker connections the proxy cut. */
   trackersCut = 0;
   trackerLifetimeMs: number | undefined;
+  /** adb serial -> the usb path its line in the long device list gets, as a USB phone's has. */
+  readonly usbPaths = new Map<string, string>();
   /**
    * What `host:mdns:services` answers, as adb 30 and later build it
    * (client/transport_mdns.cpp: `INSTANCE\tSERVICE\tIPV4:PORT\n` per
@@ -106,7 +116,10 @@ export class AdbProxy {
     const upstream = net.connect(this.options.targetPort, '127.0.0.1');
     this.track(upstream);
     // A refused or dropped server is passed on as a dropped connection, as the client would see it.
+    // A long device list being rewritten ends the client itself, once the answer is written.
+    let rewriting = false;
     const close = (): void => {
+      if (rewriting) return;
       client.destroy();
       upstream.destroy();
     };
@@ -134,11 +147,37 @@ export class AdbProxy {
         return;
       }
       if (TRACKER_SERVICE.test(service)) this.watchTracker(client, upstream, close);
+      if (service === DEVICES_LONG && this.usbPaths.size > 0) {
+        rewriting = true;
+        this.placeOnUsb(client, upstream);
+      } else upstream.pipe(client);
       upstream.write(head);
       client.pipe(upstream);
     };
     client.on('data', onFirst);
-    upstream.pipe(client);
+  }
+
+  /** The long device list's answer (OKAY, 4 hex digits of length, the lines), each placed line given its usb path. */
+  private placeOnUsb(client: net.Socket, upstream: net.Socket): void {
+    const chunks: Buffer[] = [];
+    upstream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    upstream.once('close', () => {
+      const answer = Buffer.concat(chunks).toString('utf8');
+      if (!answer.startsWith('OKAY')) {
+        client.end(answer);
+        return;
+      }
+      const lines = answer
+        .slice(8)
+        .split('\n')
+        .map((line) => {
+          const m = /^(\S+)(\s+)(\S+)(.*)$/.exec(line);
+          const path = m && this.usbPaths.get(m[1]!);
+          return m && path ? `${m[1]!}${m[2]!}${m[3]!} usb:${path}${m[4]!}` : line;
+        })
+        .join('\n');
+      client.end(`OKAY${Buffer.byteLength(lines).toString(16).padStart(4, '0')}${lines}`);
+    });
   }
 
   private watchTracker(client: net.Socket, upstream: net.Socket, close: () => void): void {

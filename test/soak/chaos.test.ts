@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { procSample, parseMetrics } from '../bench/measure.js';
 import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
+import { AdbProxy } from '../sim/adb-proxy.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
@@ -24,8 +25,10 @@ import { sleep } from '../support/wait.js';
 // tree shows each plugged phone's serial on its port (usb.sysfsRoot), the
 // kernel's USB lines for plugs, unplugs and failed enumerations are appended
 // to a replayed /dev/kmsg (usb.kernelLog), and a phone's USB debugging goes
-// off now and then (adb loses it, its port keeps it) and on again. The agent
-// runs as its own process.
+// off now and then (adb loses it, its port keeps it) and on again; a relay in
+// front of the adb server gives each phone's line of `adb devices -l` the usb
+// path of its port, as a USB phone's carries (the layer places a phone on a
+// port by that path only). The agent runs as its own process.
 // Afterwards the planner's guarantees are checked from outside, on the
 // double's request log and on /healthz and /metrics: nothing hung, the PUT
 // rate stayed bounded, every ready phone is reported once the faults stop,
@@ -49,6 +52,7 @@ const oddProfile = (serial: string) => {
 };
 
 const adb = new AdbServer();
+let proxy: AdbProxy;
 const cloud = new CloudDouble();
 const plugged = new Map<string, SimDevice>();
 const unplugged = new Map<string, SimDevice>();
@@ -88,6 +92,7 @@ async function plug(serial: string): Promise<void> {
     await device.start();
   }
   plugged.set(serial, device);
+  proxy.usbPaths.set(device.serial, portOf(serial));
   onPort(serial);
   await adb.connect(device.port, { wait: false }).catch(() => undefined);
 }
@@ -166,12 +171,15 @@ function watchProcess(pid: number): { stop(): string } {
 
 beforeAll(async () => {
   await adb.start();
+  proxy = new AdbProxy({ targetPort: adb.port });
+  await proxy.start();
   await cloud.start();
   for (let i = 0; i < DEVICES; i++) await plug(`CHAOS${String(i).padStart(3, '0')}`);
   await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
   agent = startAgent(
     ['run'],
     daemonEnv(adb.env, cloud, {
+      ...proxy.env,
       DEVICE_AGENT_SCHEDULE: '*/20 * * * * *',
       DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '3',
       DEVICE_AGENT_REQUEST_TIMEOUT_SECONDS: '5',
@@ -207,6 +215,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.stop('SIGKILL').catch(() => undefined);
   for (const d of [...plugged.values(), ...unplugged.values()]) await d.stop();
+  await proxy?.stop();
   await adb.stop();
   await cloud.stop();
   rmSync(usbDir, { recursive: true, force: true });

@@ -1,14 +1,23 @@
 // Which layer failed, from the record per port. Pure. The rules, most
 // general first, each port blamed at most once:
-//   a controller the kernel found dead or out of devices/bandwidth, or every
-//     port of its two or more hubs failing       -> the controller
-//   over-current on a port                        -> the hub's power
-//   every port of a hub (two or more) failing within minutes of each other
+//   a controller the kernel found dead, out of devices or bandwidth, or
+//     stalling on its commands, or every port of its two or more hubs failing
+//                                                 -> the controller
+//   over-current on the hub itself, on two or more of its ports, or a power
+//     budget the hub cannot meet                  -> the hub's power
+//   over-current on one port while the hub's other ports report none
+//                                                 -> that port's load: its phone or cable
+//   a hub's own requests failing (its port status, its status pipe), or
+//     every port of a hub (two or more) failing within minutes of each other
 //                                                 -> the hub or its power supply
 //   one port failing with two or more phones      -> the port or its cable
-//   one phone failing on two or more ports        -> the phone
-// Each verdict carries the evidence as a sentence a person can check.
+//   one phone failing on two or more ports adb or usbmuxd placed it on
+//                                                 -> the phone
+// Only causes are counted (port-record.ts): what followed a controller's
+// death is its consequence, never a limit or a port's failure. Each verdict
+// carries the evidence as a sentence a person can check.
 import { busOf, hubOf, type UsbEventKind } from './classify.js';
+import { clipText } from './text.js';
 import { windowOf, type DayWindow, type FailureCounts, type PortRecord } from './port-record.js';
 
 export type Layer = 'controller' | 'hub-power' | 'hub' | 'port' | 'phone';
@@ -20,30 +29,43 @@ export interface Verdict {
   /** The ports the verdict covers: a device on one of them gets the evidence. */
   ports: string[];
   evidence: string;
+  /** What to do, when it is not the layer's usual advice (an over-current on one port: its phone or cable). */
+  advice?: string;
+  /**
+   * A hub or hub-power verdict covers every port of its hub, those without a
+   * failure too (they hang off the same hub and supply); a verdict on one
+   * port's load covers that port only.
+   */
+  wholeHub?: boolean;
 }
 
 export interface AttributionOptions {
   /** Wall ms now: the window is this UTC day and the one before. */
   now: number;
-  /** The controller of a bus (sysfs's usbN link); "bus N" when unknown. */
-  controllerOfBus?: (bus: number) => string;
+  /** The controller of a bus (sysfs's usbN link); the kernel's bus lines, then "bus N", when it does not say. */
+  controllerOfBus?: (bus: number) => string | undefined;
   /** Failures of a hub's ports this close together are "at once". */
   atOnceMs?: number;
 }
 
 export const WINDOW = 'today and yesterday (UTC)';
 const AT_ONCE_MS = 10 * 60_000;
+/** A hub's own errors that make a verdict: one can be the hub being unplugged while it was asked (the recorder drops those it sees). */
+const HUB_ERRORS = 2;
+/** Commands a controller failed to complete that make a verdict: one may be a device holding it. */
+const CONTROLLER_ERRORS = 2;
 
 interface PortView {
   port: string;
   failures: FailureCounts;
   total: number;
   failingSerials: Set<string>;
+  linked: Set<string>;
   lastFailureAt: number | undefined;
 }
 
 export function attribute(record: PortRecord, options: AttributionOptions): Verdict[] {
-  const controllerOf = (port: string): string => options.controllerOfBus?.(busOf(port)) ?? `bus ${busOf(port)}`;
+  const controllerOf = (bus: number): string => options.controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
   const atOnce = options.atOnceMs ?? AT_ONCE_MS;
   const days = windowOf(options.now);
   const ports = portViews(record, days);
@@ -53,54 +75,116 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
     verdicts.push(v);
     for (const p of v.ports) covered.add(p);
   };
+  const byHub = (views: Iterable<PortView>): Map<string, PortView[]> => {
+    const out = new Map<string, PortView[]>();
+    for (const view of views) push(out, hubOf(view.port), view);
+    return out;
+  };
+  const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
 
   // Controllers.
   const controllers = new Map<string, PortView[]>();
-  for (const view of ports.values()) push(controllers, controllerOf(view.port), view);
+  for (const view of ports.values()) push(controllers, controllerOf(busOf(view.port)), view);
   const controllerNames = new Set([...controllers.keys(), ...Object.keys(record.controllers)]);
   for (const controller of [...controllerNames].sort()) {
-    const own = sumDays(record.controllers[controller]?.days ?? {}, days);
+    const entry = record.controllers[controller];
+    const own = sumDays(entry?.days ?? {}, days);
+    const after = Object.entries(entry?.after ?? {}).reduce((n, [day, k]) => n + (days.has(day) ? k : 0), 0);
     const onPorts = controllers.get(controller) ?? [];
     const limitOnPorts = onPorts.reduce((n, v) => n + (v.failures['controller-limit'] ?? 0), 0);
     const reasons: string[] = [];
-    if (own['controller-died']) reasons.push(`the kernel found it dead ${times(own['controller-died'])}`);
+    if (own['controller-died']) {
+      const said = entry?.diedBy;
+      reasons.push(`the kernel found it dead ${times(own['controller-died'])}${said ? ` ("${said}")` : ''}`);
+    }
     const limits = (own['controller-limit'] ?? 0) + limitOnPorts;
     if (limits) reasons.push(`out of devices or bandwidth ${times(limits)}`);
-    const hubs = new Set(onPorts.map((v) => hubOf(v.port)));
-    if (hubs.size >= 2 && onPorts.every((v) => v.total > 0)) reasons.push(`every port on its ${hubs.size} hubs failed`);
+    if ((own['controller-error'] ?? 0) >= CONTROLLER_ERRORS) reasons.push(`it failed to complete a command ${times(own['controller-error']!)}`);
+    const hubsOn = new Set(onPorts.map((v) => hubOf(v.port)));
+    if (hubsOn.size >= 2 && onPorts.every((v) => v.total > 0)) reasons.push(`every port on its ${hubsOn.size} hubs failed`);
     if (reasons.length === 0) continue;
+    const echoes =
+      after > 0 ? `; the ${after} failure ${after === 1 ? 'line' : 'lines'} under it after its death are that death's consequences, not counted` : '';
     claim({
       layer: 'controller',
       subject: controller,
       ports: onPorts.map((v) => v.port).sort(),
-      evidence: `controller ${controller}: ${reasons.join(', ')} ${WINDOW}: the host controller, not the phones or hubs on it`,
+      evidence: `controller ${controller}: ${reasons.join(', ')} ${WINDOW}${echoes}: the host controller, not the phones or hubs on it`,
     });
   }
 
-  // Over-current: the hub's power.
-  const overCurrent = new Map<string, PortView[]>();
-  for (const view of ports.values()) if (!covered.has(view.port) && view.failures['over-current']) push(overCurrent, hubOf(view.port), view);
-  for (const [hub, views] of [...overCurrent].sort(([a], [b]) => a.localeCompare(b))) {
-    const where = views.map((v) => `${v.port} (${times(v.failures['over-current']!)})`).join(', ');
+  // The hub's power: over-current on the hub itself or on several of its ports, or a budget it cannot meet.
+  const open = (views: PortView[]): PortView[] => views.filter((v) => !covered.has(v.port));
+  const powerHubs = new Set<string>();
+  for (const [hub, counts] of hubs) if (counts['over-current'] || counts['power-budget']) powerHubs.add(hub);
+  const portsOf = byHub(ports.values());
+  for (const [hub, views] of portsOf) {
+    const over = open(views).filter((v) => v.failures['over-current']);
+    if (over.length >= 2 || open(views).some((v) => v.failures['power-budget'])) powerHubs.add(hub);
+  }
+  for (const hub of [...powerHubs].sort()) {
+    const all = portsOf.get(hub) ?? [];
+    const views = open(all);
+    // Its ports all under a controller's verdict already: that verdict says it.
+    if (all.length > 0 && views.length === 0) continue;
+    const own = hubs.get(hub) ?? {};
+    const parts: string[] = [];
+    if (own['over-current']) parts.push(`over-current on the hub itself ${times(own['over-current'])}`);
+    const over = views.filter((v) => v.failures['over-current']);
+    if (over.length) parts.push(`over-current on ports ${over.map((v) => `${v.port} (${times(v.failures['over-current']!)})`).join(', ')}`);
+    const budget = (own['power-budget'] ?? 0) + views.reduce((n, v) => n + (v.failures['power-budget'] ?? 0), 0);
+    if (budget) parts.push(`more current asked than it can give ${times(budget)}`);
     claim({
       layer: 'hub-power',
       subject: hub,
+      ports: views
+        .filter((v) => v.failures['over-current'] || v.failures['power-budget'])
+        .map((v) => v.port)
+        .sort(),
+      wholeHub: true,
+      evidence: `hub ${hub}: ${parts.join(', ')} ${WINDOW}: the hub's power supply (missing, too small or failing), not the phones on it`,
+    });
+  }
+
+  // Over-current on one port of a hub whose other ports report none: that port's load.
+  for (const view of [...ports.values()].sort((a, b) => a.port.localeCompare(b.port))) {
+    if (covered.has(view.port) || !view.failures['over-current']) continue;
+    const phones = [...view.failingSerials].map((s) => clipText(s, 64));
+    claim({
+      layer: 'port',
+      subject: view.port,
+      ports: [view.port],
+      evidence: `port ${view.port}: over-current ${times(view.failures['over-current'])} ${WINDOW} while the other ports of hub ${hubOf(view.port)} report none: the phone on it${phones.length ? ` (${phones.join(', ')})` : ''} or its cable draws more than the port gives, not the hub's supply`,
+      advice:
+        'swap the cable first, then try the phone on another port: if the over-current follows the phone, take it out of the pool (a damaged battery or charging circuit)',
+    });
+  }
+
+  // Hubs whose own requests fail.
+  for (const [hub, counts] of [...hubs].sort(([a], [b]) => a.localeCompare(b))) {
+    const n = counts['hub-error'] ?? 0;
+    if (n < HUB_ERRORS || isCoveredHub(hub, verdicts)) continue;
+    const views = open(portsOf.get(hub) ?? []);
+    claim({
+      layer: 'hub',
+      subject: hub,
       ports: views.map((v) => v.port).sort(),
-      evidence: `hub ${hub}: over-current on port ${where} ${WINDOW}: the hub's power supply, or a phone drawing more than the port gives`,
+      wholeHub: true,
+      evidence: `hub ${hub}: its own requests (port status, status pipe) failed ${times(n)} ${WINDOW}: the hub, its upstream cable or its power supply`,
     });
   }
 
   // Hubs whose every port failed at once.
-  const hubs = new Map<string, PortView[]>();
-  for (const view of ports.values()) if (!covered.has(view.port)) push(hubs, hubOf(view.port), view);
-  for (const [hub, views] of [...hubs].sort(([a], [b]) => a.localeCompare(b))) {
-    if (views.length < 2 || !views.every((v) => v.total > 0 && v.lastFailureAt !== undefined)) continue;
+  for (const [hub, all] of [...portsOf].sort(([a], [b]) => a.localeCompare(b))) {
+    const views = open(all);
+    if (views.length < 2 || views.length !== all.length || !views.every((v) => v.total > 0 && v.lastFailureAt !== undefined)) continue;
     const times_ = views.map((v) => v.lastFailureAt!);
     if (Math.max(...times_) - Math.min(...times_) > atOnce) continue;
     claim({
       layer: 'hub',
       subject: hub,
       ports: views.map((v) => v.port).sort(),
+      wholeHub: true,
       evidence: `hub ${hub}: all ${views.length} of its ports (${views
         .map((v) => v.port)
         .sort()
@@ -119,11 +203,11 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
     });
   }
 
-  // One phone, several ports.
+  // One phone, several ports: only ports its source placed it on (adb's usb path, usbmuxd's location), never a serial a device printed.
   const portsOfSerial = new Map<string, PortView[]>();
   for (const view of ports.values()) {
     if (covered.has(view.port)) continue;
-    for (const serial of view.failingSerials) push(portsOfSerial, serial, view);
+    for (const serial of view.failingSerials) if (view.linked.has(serial)) push(portsOfSerial, serial, view);
   }
   for (const [serial, views] of [...portsOfSerial].sort(([a], [b]) => a.localeCompare(b))) {
     if (views.length < 2) continue;
@@ -132,10 +216,15 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
       layer: 'phone',
       subject: serial,
       ports: list,
-      evidence: `phone ${serial}: failed on ${views.length} different ports (${list.join(', ')}) ${WINDOW}: the phone or its own cable, not the ports`,
+      evidence: `phone ${clipText(serial, 64)}: failed on ${views.length} different ports (${list.join(', ')}) ${WINDOW}: the phone or its own cable, not the ports`,
     });
   }
   return verdicts;
+}
+
+/** Whether a verdict already names this hub as a whole. */
+function isCoveredHub(hub: string, verdicts: readonly Verdict[]): boolean {
+  return verdicts.some((v) => v.wholeHub === true && v.subject === hub);
 }
 
 function portViews(record: PortRecord, days: DayWindow): Map<string, PortView> {
@@ -145,8 +234,9 @@ function portViews(record: PortRecord, days: DayWindow): Map<string, PortView> {
     if (inWindow.length === 0) continue;
     const failures = sumDays(entry.days, days);
     const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
+    const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
     const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
-    out.set(port, { port, failures, total, failingSerials, lastFailureAt: entry.lastFailureAt });
+    out.set(port, { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt });
   }
   return out;
 }
@@ -166,6 +256,7 @@ const LABELS: Partial<Record<UsbEventKind, [string, string]>> = {
   reset: ['reset', 'resets'],
   'slow-speed': ['speed fallback', 'speed fallbacks'],
   'over-current': ['over-current', 'over-currents'],
+  'power-budget': ['power budget exceeded', 'power budgets exceeded'],
   'controller-limit': ['controller limit', 'controller limits'],
   'hub-port-error': ['hub port error', 'hub port errors'],
 };

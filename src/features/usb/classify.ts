@@ -8,97 +8,123 @@
 //   "usb 1-1.3-port1: ..."         hub 1-1.3, port 1          -> "1-1.3.1"
 //   "hub 1-1:1.0: ... port 3"      hub 1-1's interface, port 3 -> "1-1.3"
 // Controller lines name the controller by its device ("xhci_hcd 0000:00:14.0:").
+// Which messages, and what each says: the catalogue, messages.ts.
+import { compileFormat } from './format.js';
+import { KERNEL_MESSAGES, type KernelMessage, type Named, type Role, type UsbEventKind } from './messages.js';
 
-export type UsbEventKind =
-  | 'enumeration-failed'
-  | 'reset'
-  | 'disconnect'
-  | 'new-device'
-  | 'serial'
-  | 'slow-speed'
-  | 'over-current'
-  | 'controller-limit'
-  | 'hub-port-error'
-  | 'controller-died';
-
-/** The kinds that count as a failure of the port, hub or controller they name. */
-export const FAILURE_KINDS: ReadonlySet<UsbEventKind> = new Set([
-  'enumeration-failed',
-  'reset',
-  'slow-speed',
-  'over-current',
-  'controller-limit',
-  'hub-port-error',
-  'controller-died',
-]);
+export { FAILURE_KINDS, type Role, type UsbEventKind } from './messages.js';
 
 export interface UsbEvent {
   kind: UsbEventKind;
+  /** A cause counts; a consequence follows a cause printed before it and never counts; a fact is a state (messages.ts). */
+  role: Role;
+  /** The catalogue entry the line matched (messages.ts). */
+  id: string;
   /** The port path ("1-1.4.2"), when the line names a port or the device on one. */
   port?: string;
+  /** The hub's own path ("1-1", "usb1" for a root hub), when the line names a hub itself. */
+  hub?: string;
   /** The controller's device name ("0000:00:14.0"), when the line names a controller. */
   controller?: string;
-  /** The device's USB serial, for a SerialNumber line. */
+  /** The bus a controller registered, for that fact. */
+  bus?: number;
+  /** The device's USB serial, for a SerialNumber line: the device's own words, data. */
   serial?: string;
   /** The negotiated speed, for a new device ("high-speed"). */
   speed?: string;
+  /** The message itself, for a controller's line: the kernel's own words (no device chooses them), quoted as evidence. */
+  said?: string;
 }
 
-const CONTROLLER_DRIVER = /^(?:xhci[_-]hcd|ehci[_-][\w-]+|ohci[_-][\w-]+|uhci_hcd|dwc_otg|dwc2)$/;
+const CONTROLLER_DRIVER = /^(?:xhci[_-][\w-]+|ehci[_-][\w-]+|ohci[_-][\w-]+|uhci[_-][\w-]+|dwc_otg|dwc2|ci_hdrc|musb-hdrc)$/;
 
-/** What a kernel message says of USB, or undefined when it says nothing this feature reads. */
+interface Compiled {
+  entry: KernelMessage;
+  pattern: RegExp;
+}
+
+/** The catalogue compiled once, by whom its messages name. */
+const BY_NAMED = new Map<Named, Compiled[]>();
+for (const entry of KERNEL_MESSAGES) {
+  const list = BY_NAMED.get(entry.named) ?? [];
+  list.push({ entry, pattern: compileFormat(entry.format, entry.args).pattern });
+  BY_NAMED.set(entry.named, list);
+}
+
+/**
+ * What a kernel message says of USB, or undefined when it is not one of the
+ * catalogue's. The message is read as "DRIVER NAME: TEXT", where DRIVER and
+ * NAME are the kernel's (a device's words never come before the colon), and
+ * TEXT must match an entry's format whole: a device string inside it (a
+ * product named "Not enough bandwidth for new device state.") is matched, if
+ * at all, only as the data of the line that prints it.
+ */
 export function classifyUsbLine(text: string): UsbEvent | undefined {
-  const head = /^(\S+) (\S+): (.*)$/.exec(text.trim());
+  const head = /^(\S+) (\S+): (.*)$/s.exec(text.replace(/\s+$/, ''));
   if (!head) return undefined;
   const [, driver, name, message] = head as unknown as [string, string, string, string];
-  if (CONTROLLER_DRIVER.test(driver)) return controllerEvent(name, message);
-  if (driver === 'hub') return hubEvent(name, message);
+  if (CONTROLLER_DRIVER.test(driver)) {
+    const family = /^xhci/.test(driver) ? 'xhci' : /^ehci/.test(driver) ? 'ehci' : /^ohci/.test(driver) ? 'ohci' : undefined;
+    return match(['controller', ...(family ? [family as Named] : [])], message, { controller: name });
+  }
+  if (driver === 'hub') {
+    // "hub 1-1:1.0": the hub's interface; the hub is "1-1", a root hub "1-0" (bus 1's, "usb1").
+    const hub = /^(\d+-[\d.]+):\d+\.\d+$/.exec(name)?.[1];
+    return hub === undefined ? undefined : match(['hub'], message, { hub });
+  }
   if (driver !== 'usb') return undefined;
-  const port = portOf(name);
-  if (port === undefined) return undefined;
-  return deviceEvent(port, message);
+  if (PORT_PATH.test(name)) return match(['device'], message, { port: name });
+  const port = portDeviceOf(name);
+  return port === undefined ? undefined : match(['port'], message, { port });
 }
 
-function deviceEvent(port: string, message: string): UsbEvent | undefined {
-  if (/device descriptor read\/\w+, error -\d+/.test(message)) return { kind: 'enumeration-failed', port };
-  if (/device not accepting address \d+, error -\d+/.test(message)) return { kind: 'enumeration-failed', port };
-  if (/unable to enumerate USB device/.test(message)) return { kind: 'enumeration-failed', port };
-  if (/^reset \S+ USB device number \d+ using /.test(message)) return { kind: 'reset', port };
-  if (/^USB disconnect, device number \d+/.test(message)) return { kind: 'disconnect', port };
-  const fresh = /^new (\S+) USB device number \d+ using /.exec(message);
-  if (fresh) return { kind: 'new-device', port, speed: fresh[1]! };
-  const serial = /^SerialNumber: (\S+)\s*$/.exec(message);
-  if (serial) return { kind: 'serial', port, serial: serial[1]! };
-  if (/not running at top speed; connect to a high speed hub/.test(message)) return { kind: 'slow-speed', port };
-  if (/over-current (?:condition|change)/.test(message)) return { kind: 'over-current', port };
-  if (/Not enough bandwidth for new device state/.test(message)) return { kind: 'controller-limit', port };
-  if (/not enough host controller resources/i.test(message)) return { kind: 'controller-limit', port };
-  if (/couldn't allocate usb_device/.test(message)) return { kind: 'controller-limit', port };
-  if (/disabled by hub \(EMI\?\)/.test(message)) return { kind: 'hub-port-error', port };
+const PORT_PATH = /^\d+-\d+(?:\.\d+)*$/;
+
+/** The first entry of these groups whose format the message matches, as an event on `on`. */
+function match(groups: readonly Named[], message: string, on: { port?: string; hub?: string; controller?: string }): UsbEvent | undefined {
+  for (const group of groups) {
+    for (const { entry, pattern } of BY_NAMED.get(group) ?? []) {
+      const m = pattern.exec(message);
+      if (!m) continue;
+      const values = m.slice(1);
+      if (entry.values && !Object.entries(entry.values).every(([i, allowed]) => allowed!.includes(values[Number(i)] ?? ''))) continue;
+      const event = eventOf(entry, values, on);
+      if (on.controller !== undefined) event.said = message;
+      return event;
+    }
+  }
   return undefined;
 }
 
-function hubEvent(name: string, message: string): UsbEvent | undefined {
-  // "hub 1-1:1.0": the hub's interface; its ports are children of "1-1".
-  const hub = /^(\d+-[\d.]+):\d+\.\d+$/.exec(name)?.[1];
-  const portNumber = /port (\d+)/.exec(message)?.[1];
-  if (hub === undefined || portNumber === undefined) return undefined;
-  const port = childPort(hub, portNumber);
-  if (/cannot disable port/.test(message)) return { kind: 'hub-port-error', port };
-  if (/over-current (?:change|condition)/.test(message)) return { kind: 'over-current', port };
-  return undefined;
+function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: string; hub?: string; controller?: string }): UsbEvent {
+  const field = (name: keyof NonNullable<KernelMessage['fields']>): string | undefined => {
+    const i = entry.fields?.[name];
+    return i === undefined ? undefined : values[i];
+  };
+  const event: UsbEvent = { kind: entry.kind, role: entry.role, id: entry.id };
+  if (on.controller !== undefined) event.controller = on.controller;
+  if (on.hub !== undefined) {
+    // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3".
+    const number = field('port');
+    if (number !== undefined) event.port = childPort(on.hub, number);
+    else event.hub = hubName(on.hub);
+  }
+  if (on.port !== undefined) {
+    // A device line about a hub itself ("usb 1-1.2: clear tt 1 (9082) error -71") names the hub, not a port's failure.
+    if (entry.kind === 'hub-error') event.hub = on.port;
+    else event.port = on.port;
+  }
+  const bus = field('bus');
+  if (bus !== undefined) event.bus = Number(bus);
+  const serial = field('serial');
+  if (serial !== undefined) event.serial = serial;
+  const speed = field('speed');
+  if (speed !== undefined) event.speed = speed;
+  return event;
 }
 
-function controllerEvent(controller: string, message: string): UsbEvent | undefined {
-  if (/host controller not responding, assume dead|HC died; cleaning up/.test(message)) return { kind: 'controller-died', controller };
-  if (/Max number of devices this xHCI host supports is/.test(message)) return { kind: 'controller-limit', controller };
-  if (/Not enough bandwidth|not enough host controller resources/i.test(message)) return { kind: 'controller-limit', controller };
-  return undefined;
-}
-
-/** The port path a kernel device name stands for, or undefined for a name that is not one (an interface, a root hub). */
-function portOf(name: string): string | undefined {
-  if (/^\d+-\d+(?:\.\d+)*$/.test(name)) return name;
+/** The port path a port device's name stands for: "usb1-port6" is root port 6 of bus 1 ("1-6"), "1-1.3-port1" port 1 of hub 1-1.3. */
+function portDeviceOf(name: string): string | undefined {
   const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
   if (rootPort) return `${rootPort[1]}-${rootPort[2]}`;
   const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
@@ -110,6 +136,12 @@ function portOf(name: string): string | undefined {
 function childPort(hub: string, port: string): string {
   const root = /^(\d+)-0$/.exec(hub);
   return root ? `${root[1]}-${port}` : `${hub}.${port}`;
+}
+
+/** A hub by the name hubOf gives it: a root hub "1-0" is "usb1". */
+function hubName(hub: string): string {
+  const root = /^(\d+)-0$/.exec(hub);
+  return root ? `usb${root[1]}` : hub;
 }
 
 /** The hub a port hangs off ("1-1.4.2" -> "1-1.4"; "1-3" -> the root hub "usb1"). */

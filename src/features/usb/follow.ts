@@ -5,11 +5,16 @@
 // nothing new, which keeps an idle agent idle. A recorded file rotated while
 // it is followed (renamed and a new one made, or truncated) is read on from
 // the new file's start once the old one is read to its end, as Telegraf's
-// tail input and `tail -F` do.
+// tail input and `tail -F` do. What is no kernel log is not followed, and
+// said once: a directory or another device than /dev/kmsg (fstat, at the
+// open: /dev/zero would be endless reads), a file or pipe whose first bytes
+// are binary or whose first lines are no kernel lines.
 import { closeSync, constants, fstatSync, openSync, read, statSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import type { Timer, Timers } from '../../util/clock.js';
 import { fileChange, type FileId } from './follow-rotation.js';
+import { notAKernelLog } from './kernel-line.js';
+import { logSourceOf } from './log-source.js';
 
 const POLL_MS = 1_000;
 /** /dev/kmsg refuses a read into a buffer smaller than its record (EINVAL); its records are at most 8 KiB less the prefix. */
@@ -24,6 +29,8 @@ export interface FollowOptions {
   onLine: (line: string) => void;
   /** A replay was rotated: what follows is a new recording, read from its start, whose record numbers start afresh. */
   onRotated?: () => void;
+  /** The log turned out to be no kernel log (its first bytes); the follower stopped and said why once. */
+  onNotALog?: (why: string) => void;
   logger: Logger;
   timers: Timers;
   pollMs?: number;
@@ -50,6 +57,8 @@ export class KernelLogFollower {
   /** A regular file (a replay) is read at a position the follower keeps, so that a truncation can be seen; /dev/kmsg at its own. */
   private regular = false;
   private position = 0;
+  /** Whether the first bytes of a recording or a pipe are still to be looked at. */
+  private checkFirst = false;
   private readonly buffer = Buffer.alloc(READ_BYTES);
 
   private readonly io: FollowIo;
@@ -68,7 +77,15 @@ export class KernelLogFollower {
       logger.info({ path, code: (err as NodeJS.ErrnoException).code }, cannotRead(path, err as NodeJS.ErrnoException));
       return false;
     }
-    this.regular = isRegular(this.fd);
+    const source = sourceOf(this.fd);
+    if (source?.kind === 'not-a-log') {
+      closeSync(this.fd);
+      this.fd = undefined;
+      logger.warn({ path }, notALog(path, source.what));
+      return false;
+    }
+    this.regular = source?.kind === 'recording';
+    this.checkFirst = source?.kind !== 'kmsg';
     this.turn();
     return true;
   }
@@ -125,7 +142,19 @@ export class KernelLogFollower {
         return this.later(this.options.pollMs ?? POLL_MS);
       }
       this.position += n;
-      this.take(this.buffer.toString('utf8', 0, n));
+      const text = this.buffer.toString('utf8', 0, n);
+      if (this.checkFirst) {
+        // Looked at until a whole line has come, within the first 64 KiB.
+        this.checkFirst = !text.includes('\n') && this.position < 64 * 1024;
+        const why = notAKernelLog(text);
+        if (why !== undefined) {
+          this.options.logger.warn({ path: this.options.path }, notALog(this.options.path, `a file whose start is no kernel log (${why})`));
+          this.stop();
+          this.options.onNotALog?.(why);
+          return;
+        }
+      }
+      this.take(text);
       this.turn(reads + 1);
     });
   }
@@ -157,6 +186,7 @@ export class KernelLogFollower {
       closeSync(this.fd!);
       this.fd = fd;
       this.regular = isRegular(fd);
+      this.checkFirst = true;
       logger.info({ path }, `the kernel log ${path} was replaced by a new file (rotated); reading the new one from its start`);
     } else {
       logger.info({ path }, `the kernel log ${path} was truncated; reading it again from its start`);
@@ -186,7 +216,7 @@ export class KernelLogFollower {
   }
 }
 
-function identityOf(fd: number): (FileId & { size: number; isFile(): boolean }) | undefined {
+function identityOf(fd: number): (FileId & { size: number; isFile(): boolean; rdev: number }) | undefined {
   try {
     return fstatSync(fd);
   } catch {
@@ -196,6 +226,15 @@ function identityOf(fd: number): (FileId & { size: number; isFile(): boolean }) 
 
 function isRegular(fd: number): boolean {
   return identityOf(fd)?.isFile() ?? false;
+}
+
+function sourceOf(fd: number): ReturnType<typeof logSourceOf> | undefined {
+  const stat = identityOf(fd) as Parameters<typeof logSourceOf>[0] | undefined;
+  return stat && logSourceOf(stat);
+}
+
+function notALog(path: string, what: string): string {
+  return `usb.kernelLog ${path} is ${what}, not a kernel log: the USB layer reads nothing from it (ports, hubs and controllers are not judged). Point it at /dev/kmsg or at a recording of its records, or set it to "" to turn this off; said once`;
 }
 
 /** The file the path names now; undefined while there is none (or it cannot be looked at: then the open one is kept). */

@@ -10,22 +10,26 @@ import type { Facet } from '../../devices/facet.js';
 import type { OffSource } from '../../devices/off-source.js';
 import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
 import type { Listing } from '../../devices/feature.js';
+import type { UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
+import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
 import type { PlatformName, UsbInterface } from '../../platforms/source.js';
 import type { Clock, Timer, Timers } from '../../util/clock.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
+import { busOf, classifyUsbLine, hubOf, speedFallback, type UsbEvent } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
-import { addEvent, emptyRecord, pruneRecord, type PortRecord } from './port-record.js';
-import { offSourceOf, onUsbOffList, rememberListed, usbSerialsOf, type PortsBySerial } from './off-adb.js';
-import { controllersOfBuses, interfacesOnPort, portsBySerial, serialsOnPorts, speedsOfPort } from './sysfs.js';
+import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord, type Recorded } from './port-record.js';
+import { KernelRecorder } from './recorder.js';
+import { offSourceOf, onUsbOffList, rememberListed, type PortsBySerial } from './off-adb.js';
+import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
+import { clipText } from './text.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
 import type { PortCycleSeen, UsbBlame, UsbEvidence, UsbSeen } from '../../devices/usb-evidence.js';
 
@@ -56,7 +60,9 @@ export interface UsbContext {
 
 /** The USB layer's one entry in the presence ledger: the phones listed before, on a port now, off their source's list. */
 const OFF_SOURCE_REASON: PresenceReason = { kind: 'off-source', scope: 'usb' };
-const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on a port and its source does not list it' };
+const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on the port its source last placed it on, and its source does not list it' };
+/** Ports named in a verdict's log line at most: a controller's can be hundreds. */
+const LOGGED_PORTS = 16;
 
 export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
@@ -67,6 +73,10 @@ export class UsbLayer implements UsbEvidence {
    */
   private interfacesOf: (port: string) => readonly UsbInterface[] = () => [];
   private record: PortRecord = emptyRecord();
+  /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
+  private started = false;
+  private loaded = false;
+  private readonly recorder: KernelRecorder;
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
   private skipUpTo: number | undefined;
@@ -82,8 +92,9 @@ export class UsbLayer implements UsbEvidence {
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
   private readonly listed = new Map<string, DeviceInfo>();
   private readonly saidOffList: SaidOnce;
-  /** sysfs's serials on ports as the last owe read them, for the annotate pass of the same report. */
-  private owedFrom: PortsBySerial | undefined;
+  /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
+  private owedFrom: Map<string, PortsBySerial> | undefined;
+  private locations: { at: number; ports: Map<number, string | undefined> } | undefined;
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -91,7 +102,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; undefined when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private ports: { at: number; bySerial: Map<string, string> } | undefined;
+  private ports: { at: number; bySerial: Map<string, string[]> } | undefined;
   private readonly speeds = new Map<string, { at: number; said: string | undefined }>();
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
@@ -100,13 +111,23 @@ export class UsbLayer implements UsbEvidence {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
     this.logged = new SaidOnce(() => context.clock.monotonic());
     this.saidOffList = new SaidOnce(() => context.clock.monotonic());
+    this.recorder = new KernelRecorder(
+      () => this.record,
+      () => ({ controllerOfBus: (bus) => this.sysfsController(bus) }),
+      (event, outcome) => this.recorded(event, outcome),
+    );
   }
 
   start(): void {
-    const path = this.context.settings.usb.kernelLog;
-    if (path === '' || this.follower) return;
+    const { kernelLog: path, sysfsRoot } = this.context.settings.usb;
+    if ((path === '' && sysfsRoot === '') || this.started) return;
+    this.started = true;
+    this.loaded = true;
     const stored = this.file.load();
     this.record = stored.record;
+    // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
+    this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+    if (path === '') return;
     this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
     // The same log of the same boot: its records up to the saved one are counted already.
     this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
@@ -121,19 +142,21 @@ export class UsbLayer implements UsbEvidence {
       // A new recording in its place: the records counted before the restart were the old one's, and its numbers start afresh.
       onRotated: () => (this.skipUpTo = undefined),
     });
-    if (this.follower.start()) this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+    if (!this.follower.start()) this.follower = undefined;
   }
 
   stop(): void {
     this.follower?.stop();
     this.settle?.cancel();
     this.saver?.cancel();
-    if (this.dirty) this.save();
+    this.recorder.flush();
+    if (this.dirty && this.started) this.save();
   }
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
   noteFor(device: DeviceSnapshot): string | undefined {
-    const onPort = this.portOf(device.usb?.usb, () => snapshotSerials(device));
+    const onPort = this.portOf(device.usb);
+    if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) => {
       if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
       return onPort !== undefined && this.covers(v, onPort);
@@ -160,7 +183,7 @@ export class UsbLayer implements UsbEvidence {
   /** Whether a verdict on a port, a hub or a controller covers this port. */
   private covers(v: Verdict, port: string): boolean {
     if (v.ports.includes(port)) return true;
-    if (v.layer === 'hub' || v.layer === 'hub-power') return hubOf(port) === v.subject;
+    if (v.wholeHub === true) return hubOf(port) === v.subject;
     if (v.layer === 'controller') return this.controllerOf(busOf(port)) === v.subject;
     return false;
   }
@@ -185,9 +208,9 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** sysfs's serials on ports, read at most every few seconds for all the phones of one look. */
-  private onUsb(): Map<string, string> {
+  private onUsb(): Map<string, string[]> {
     const at = this.context.clock.monotonic();
-    if (!this.ports || at - this.ports.at >= SYSFS_CELL_MS) this.ports = { at, bySerial: serialsOnPorts(this.context.settings.usb.sysfsRoot) };
+    if (!this.ports || at - this.ports.at >= SYSFS_CELL_MS) this.ports = { at, bySerial: portsBySerial(this.context.settings.usb.sysfsRoot) };
     return this.ports.bySerial;
   }
 
@@ -204,12 +227,13 @@ export class UsbLayer implements UsbEvidence {
   oweOnUsb(listing: Listing): void {
     const { presence, settings } = this.context;
     if (!presence) return;
-    this.owedFrom = settings.usb.sysfsRoot === '' ? new Map<string, string[]>() : portsBySerial(settings.usb.sysfsRoot);
     const read = new Map<string, readonly UsbInterface[]>();
     this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(settings.usb.sysfsRoot, port)).get(port)!;
     // Only the phones the report would call gone: reading the interfaces of 60 listed phones took 5 ms a report here.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
-    presence.owe(OFF_SOURCE_REASON, onUsbOffList([], gone, this.owedFrom, this.context.platforms, this.interfacesOf), WHILE_ON_PORT);
+    this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
+    const owed = gone.flatMap((d) => onUsbOffList([], [d], this.owedFrom!.get(d.udid)!, this.context.platforms, this.interfacesOf));
+    presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
   /**
@@ -250,9 +274,9 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: PortsBySerial): void {
+  private publish(added: readonly DeviceInfo[], onUsb: ReadonlyMap<string, PortsBySerial>): void {
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.context.platforms, this.interfacesOf);
+      const off = offSourceOf(d, onUsb.get(d.udid) ?? new Map<string, string[]>(), this.context.platforms, this.interfacesOf);
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
@@ -270,13 +294,14 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * `list`'s cell of a device: its port (adb's usb path, else the port sysfs
-   * shows its USB serial on) and that port's health from the record per port
-   * ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone when
-   * there is no record to judge it by; undefined off USB.
+   * `list`'s cell of a device: its port (where its source places it, or, for
+   * a phone off its source's list, where it last did and sysfs still shows
+   * it) and that port's health from the record per port ("1-1.4.2 ok",
+   * "1-1.4.2 14 enum failures/2d (port)"); the port alone when there is no
+   * record to judge it by; undefined off USB.
    */
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
-    const port = this.portOf(device?.usb?.usb, () => usbSerialsOf(info));
+    const port = device ? this.portOf(device.usb) : this.linkedOnUsb(info.udid).get(info.udid)?.[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
     if (!record) return port;
@@ -284,18 +309,66 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * A device's port: adb's usb path, else the port sysfs shows one of its
-   * USB serials on. usbmuxd names no port for an iPhone, and adb none for a
-   * phone it reaches over TCP: without the second, their port's, hub's and
-   * controller's verdicts would reach `list` but never their message.
+   * A device's port, on its source's word only, which the device cannot
+   * choose: adb's usb path (`adb devices -l`), or the place usbmuxd's
+   * LocationID gives (bus and device number, which sysfs maps to a port). A
+   * serial a device prints names no port: any device may print any serial.
+   * A phone adb reaches over the network has no port here.
    */
-  private portOf(path: string | undefined, serials: () => readonly string[]): string | undefined {
-    if (path !== undefined && PORT.test(path)) return path;
-    if (this.context.settings.usb.sysfsRoot === '') return undefined;
-    const bySerial = this.onUsb();
-    return serials()
-      .map((s) => bySerial.get(s))
-      .find((p) => p !== undefined);
+  private portOf(usb: UsbPlace | undefined): string | undefined {
+    if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
+    if (usb?.location === undefined || this.context.settings.usb.sysfsRoot === '') return undefined;
+    const at = this.context.clock.monotonic();
+    if (!this.locations || at - this.locations.at >= SYSFS_CELL_MS) this.locations = { at, ports: new Map() };
+    const ports = this.locations.ports;
+    if (!ports.has(usb.location)) ports.set(usb.location, portOfLocation(this.context.settings.usb.sysfsRoot, usb.location));
+    return ports.get(usb.location);
+  }
+
+  /**
+   * Links a listed phone to the port its source places it on, in the record
+   * per port: what the off-list report and a phone's verdict rest on; not
+   * before the phone has said its udid. A serial adb lists twice (clones
+   * sharing one) is placed too, but counts for no phone's verdict: which of
+   * them failed where cannot be told.
+   */
+  private link(port: string, device: DeviceSnapshot): void {
+    if (device.udid === undefined) return;
+    const record = this.rec();
+    const identities = [device.serial, device.udid, device.udid.replace(/-/g, '')];
+    const alone = (device.usb?.sharedBy ?? 1) <= 1;
+    if (!linkPort(record, port, device.udid, identities, this.context.clock.wall(), alone) || !this.started) return;
+    this.dirty = true;
+    // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
+    if (this.follower) this.workSoon();
+  }
+
+  /**
+   * Where sysfs shows the phone with this udid, on the ports its source last
+   * placed it on: the device there gives a serial the phone had there, and is
+   * no hub. Keyed by the phone's udid (with and without the dash), as
+   * offSourceOf asks for it; empty without sysfs or a link.
+   */
+  private linkedOnUsb(udid: string): PortsBySerial {
+    const root = this.context.settings.usb.sysfsRoot;
+    const links = root === '' ? [] : (this.rec().links[udid] ?? []);
+    const ports = links
+      .filter((l) => {
+        const there = deviceOnPort(root, l.port);
+        return there !== undefined && !there.hub && l.serials.includes(there.serial);
+      })
+      .map((l) => l.port)
+      .sort();
+    return ports.length ? new Map([...new Set([udid, udid.replace(/-/g, '')])].map((id) => [id, ports])) : new Map<string, string[]>();
+  }
+
+  /** The record: the layer's own once started; a one-shot command's read of the daemon's, once. */
+  private rec(): PortRecord {
+    if (!this.loaded) {
+      this.loaded = true;
+      if (this.on && existsSync(this.file.file)) this.record = this.file.load().record;
+    }
+    return this.record;
   }
 
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
@@ -332,11 +405,15 @@ export class UsbLayer implements UsbEvidence {
     }
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
-    if (event.port !== undefined) this.failures.add(event.port, event.kind);
     const at = this.wallOf(parsed.tsUs);
-    addEvent(this.record, event, at);
     this.words.add(event, at);
+    this.recorder.add(event, at);
     this.dirty = true;
+    this.workSoon();
+  }
+
+  /** Works the verdicts out once a burst has settled: a burst of lines, or of links, is one pass. */
+  private workSoon(): void {
     this.settle ??= this.context.clock.setTimer(
       () => {
         this.settle = undefined;
@@ -365,30 +442,49 @@ export class UsbLayer implements UsbEvidence {
     return clampLive(wall, now, this.context.settings.usb.kernelLog === '/dev/kmsg');
   }
 
-  /** Works the verdicts out again, and logs each new one once; `count`: counts it in /metrics as new. */
+  /** An event the recorder committed: a cause counted on a port is a failure of /metrics. */
+  private recorded(event: UsbEvent, outcome: Recorded | 'unplugged'): void {
+    if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
+  }
+
+  /**
+   * Works the verdicts out again, and logs each new one once, through the
+   * agent's limit per cause (one cause per layer): a flood of lines that
+   * makes verdicts come and go costs at most that many lines a minute per
+   * layer and a summary; `count`: counts it in /metrics as new.
+   */
   private work(count = true): void {
     const now = this.context.clock.wall();
+    this.recorder.flush();
     pruneRecord(this.record, now);
-    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllerOf(bus) });
+    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.sysfsController(bus) });
     const current = new Set<string>();
+    const log = limited(this.context.logger);
     for (const v of this.verdicts) {
       const key = `${v.layer} ${v.subject}`;
       current.add(key);
       if (!this.logged.say(key)) continue;
-      this.context.logger.warn({ layer: v.layer, subject: v.subject, ports: v.ports }, v.evidence);
+      const ports = v.ports.length > LOGGED_PORTS ? [...v.ports.slice(0, LOGGED_PORTS), `and ${v.ports.length - LOGGED_PORTS} more`] : v.ports;
+      log.warn(`usb-verdict-${v.layer}`, { layer: v.layer, subject: clipText(v.subject, 64), ports }, v.evidence, clipText(v.subject, 64));
       if (count) this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
     }
     // A verdict that went away is logged again if it comes back.
     this.logged.retain((key) => current.has(key));
   }
 
-  private controllerOf(bus: number): string {
+  /** The controller of a bus as sysfs names it (its usbN link), read at most once a minute. */
+  private sysfsController(bus: number): string | undefined {
     const at = this.context.clock.monotonic();
     if (at - this.controllersAt >= SYSFS_EVERY_MS) {
       this.controllers = controllersOfBuses(this.context.settings.usb.sysfsRoot);
       this.controllersAt = at;
     }
-    return this.controllers.get(bus) ?? `bus ${bus}`;
+    return this.controllers.get(bus);
+  }
+
+  /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
+  private controllerOf(bus: number): string {
+    return this.sysfsController(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
   }
 
   private periodicSave(): void {
@@ -398,6 +494,7 @@ export class UsbLayer implements UsbEvidence {
 
   private save(): void {
     pruneRecord(this.record, this.context.clock.wall());
+    boundRecord(this.record);
     const saved = this.file.save({
       record: this.record,
       ...(this.source !== undefined ? { source: this.source } : {}),
@@ -405,12 +502,6 @@ export class UsbLayer implements UsbEvidence {
     });
     if (saved) this.dirty = false;
   }
-}
-
-/** The USB serials a device known by its record may enumerate with: its last inventory's, else its udid or adb's serial. */
-function snapshotSerials(device: DeviceSnapshot): string[] {
-  if (device.last) return usbSerialsOf(device.last);
-  return [...new Set([device.serial, ...(device.udid === undefined ? [] : [device.udid, device.udid.replace(/-/g, '')])])];
 }
 
 /** The wall time of this boot, from /proc/uptime; undefined where it cannot be read. */

@@ -4,7 +4,7 @@
 // layer a verdict blames for them. Pure.
 import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
 import { describe, WINDOW, type Layer, type Verdict } from './attribution.js';
-import type { UsbEventKind } from './classify.js';
+import { hubOf, type UsbEventKind } from './classify.js';
 
 export interface PortHealth {
   port: string;
@@ -27,7 +27,7 @@ export function portHealth(record: PortRecord, verdicts: readonly Verdict[], por
     for (const s of d.failingSerials) phones.add(s);
   }
   const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
-  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port)) : undefined;
+  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOf(port) === v.subject)) : undefined;
   return { port, failures, total, phones: phones.size, ...(verdict ? { verdict } : {}) };
 }
 
@@ -46,6 +46,7 @@ const SHORT: Partial<Record<UsbEventKind, [string, string]>> = {
   reset: ['reset', 'resets'],
   'slow-speed': ['speed fallback', 'speed fallbacks'],
   'over-current': ['over-current', 'over-currents'],
+  'power-budget': ['power budget exceeded', 'power budgets exceeded'],
   'controller-limit': ['controller limit', 'controller limits'],
   'hub-port-error': ['hub port error', 'hub port errors'],
 };
@@ -80,5 +81,5 @@ export function healthLine(health: PortHealth): { finding: string; advice: strin
   const finding = `USB port ${health.port}: ${describe(health.failures)} ${WINDOW}${phones}`;
   const v = health.verdict;
   if (!v) return { finding, advice: 'no layer to blame yet (one phone on one port): watch whether it follows the phone or stays with the port' };
-  return { finding, advice: `${v.evidence}; ${WHAT_TO_DO[v.layer]}` };
+  return { finding, advice: `${v.evidence}; ${v.advice ?? WHAT_TO_DO[v.layer]}` };
 }

@@ -1,25 +1,46 @@
 // The record per port, pure: for each port path and UTC day, the failures
-// by kind, the phones seen and the phones seen failing, and per controller
-// the controller's own failures. Bounded so that a busy kernel log or a
-// lab that rewires every day cannot grow it: days older than KEEP_DAYS are
-// dropped, serials per port and day capped, ports capped (the least
-// recently seen goes first). The functions change the record in place:
-// the store saves it as it is.
+// by kind, the phones the kernel saw there and saw failing there, and the
+// phones adb or usbmuxd placed there; per hub, the failures of the hub
+// itself; per controller, its own failures, the lines that followed its
+// death (consequences, never causes), whether it stands dead, and which
+// buses it drives. The functions change the record in place: the store
+// saves it as it is.
+//
+// Bounded, so that a busy kernel log, a lab that rewires every day or a
+// device that makes up a new serial at each plug cannot grow it: days
+// older than KEEP_DAYS are dropped; strings and lists per port and day are
+// capped; ports, hubs, controllers and links are capped, the least recently
+// seen dropped first; and the whole is kept under MAX_RECORD_BYTES as JSON
+// by dropping its oldest days first (boundRecord), so the file the agent
+// writes is always one it reads back.
 import { FAILURE_KINDS, type UsbEvent, type UsbEventKind } from './classify.js';
 
 const KEEP_DAYS = 7;
 export const MAX_PORTS = 512;
+const MAX_HUBS = 128;
 const MAX_CONTROLLERS = 32;
 const MAX_SERIALS = 16;
+/** Phones linked to ports, by identity: a lab's worth, the least recently linked dropped. */
+const MAX_LINKS = 512;
+/**
+ * A USB string descriptor holds at most 126 UTF-16 units, so the kernel
+ * never prints a longer serial; a longer one (a hand-made recording) is not
+ * kept as one.
+ */
+export const MAX_SERIAL_CHARS = 128;
+/** The record as JSON, at most: the oldest days go first past it (boundRecord). */
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 export type FailureCounts = Partial<Record<UsbEventKind, number>>;
 
 interface PortDay {
   failures: FailureCounts;
-  /** The phones enumerated on the port that day. */
+  /** The phones enumerated on the port that day (the serials the kernel printed: the devices' own words). */
   serials: string[];
   /** The phones on the port when it failed (the last serial the port enumerated). */
   failingSerials: string[];
+  /** The identities adb (its usb path) or usbmuxd (its location) placed on this port that day: evidence a device cannot forge. */
+  linked?: string[];
 }
 
 interface PortEntry {
@@ -32,18 +53,48 @@ interface PortEntry {
   seenAt: number;
 }
 
-interface ControllerEntry {
+interface HubEntry {
   days: Record<string, FailureCounts>;
   seenAt: number;
 }
 
+interface ControllerEntry {
+  days: Record<string, FailureCounts>;
+  /** Per day, the failure lines under it that followed its death: its consequences, counted apart. */
+  after?: Record<string, number>;
+  seenAt: number;
+  /** Wall ms of its death, while it stands: no bus registered by it and no device enumerated on its buses since. */
+  deadSince?: number;
+  /** The kernel's line that said it died, for the evidence. */
+  diedBy?: string;
+  /** Wall ms it began to be removed (unbound, unplugged), until it registers a bus again: what fails under it meanwhile is the removal. */
+  removedSince?: number;
+}
+
+/** Where a phone's source placed it on the USB tree (adb's usb path, usbmuxd's location), and the USB serials it had there. */
+export interface PortLink {
+  port: string;
+  /** Wall ms it was last placed there. */
+  at: number;
+  /** Its USB serials as the source named it there (adb's serial over USB is the device's USB serial; its udid, with and without the dash). */
+  serials: string[];
+}
+
+/** Ports kept per phone: one that moved keeps its last few. */
+const LINKS_PER_PHONE = 4;
+
 export interface PortRecord {
   ports: Record<string, PortEntry>;
+  hubs: Record<string, HubEntry>;
   controllers: Record<string, ControllerEntry>;
+  /** Bus number to controller, as the kernel's "new USB bus registered" lines said. */
+  buses: Record<string, string>;
+  /** Each phone's ports, by udid, as its source placed it, the latest last. */
+  links: Record<string, PortLink[]>;
 }
 
 export function emptyRecord(): PortRecord {
-  return { ports: {}, controllers: {} };
+  return { ports: {}, hubs: {}, controllers: {}, buses: {}, links: {} };
 }
 
 /** The UTC day of a wall-clock time, the record's day key. */
@@ -67,41 +118,244 @@ export function windowOf(now: number): DayWindow {
   return { has: (day) => day >= yesterday };
 }
 
-/** Adds one classified kernel event at wall time `now`. */
-export function addEvent(record: PortRecord, event: UsbEvent, now: number): void {
-  const day = dayOf(now);
-  if (event.controller !== undefined) {
-    const entry = (record.controllers[event.controller] ??= { days: {}, seenAt: now });
-    entry.seenAt = now;
-    const counts = (entry.days[day] ??= {});
-    counts[event.kind] = (counts[event.kind] ?? 0) + 1;
-    capByAge(record.controllers, MAX_CONTROLLERS);
-    return;
-  }
-  if (event.port === undefined) return;
-  const entry = (record.ports[event.port] ??= { days: {}, seenAt: now });
-  entry.seenAt = now;
-  const today = (entry.days[day] ??= { failures: {}, serials: [], failingSerials: [] });
-  if (event.kind === 'serial' && event.serial !== undefined) {
-    entry.serial = event.serial;
-    addCapped(today.serials, event.serial);
-  } else if (FAILURE_KINDS.has(event.kind)) {
-    today.failures[event.kind] = (today.failures[event.kind] ?? 0) + 1;
-    entry.lastFailureAt = now;
-    if (entry.serial !== undefined) addCapped(today.failingSerials, entry.serial);
-  }
-  capByAge(record.ports, MAX_PORTS);
+export interface RecordOptions {
+  /** The controller of a bus from sysfs (its usbN link); the record's own bus lines are asked after it. */
+  controllerOfBus?: (bus: number) => string | undefined;
 }
 
-/** Drops the days older than KEEP_DAYS before `now`, and the ports and controllers left without any. */
+/** The controller of a bus, as sysfs or the kernel's bus lines name it; undefined when neither does. */
+export function controllerOfBus(record: PortRecord, bus: number, options: RecordOptions = {}): string | undefined {
+  return options.controllerOfBus?.(bus) ?? record.buses[String(bus)];
+}
+
+/**
+ * Adds one classified kernel event at wall time `at`. A cause counts; a
+ * cause under a controller that stands dead is that death's consequence,
+ * and so is a second death line of one death ("HC died" after "assume
+ * dead"); a consequence never counts; a fact moves the record's state.
+ */
+/** What addEvent made of an event: a cause counted, the echo of one (never counted), a fact, or nothing. */
+export type Recorded = 'counted' | 'consequence' | 'fact' | 'ignored';
+
+export function addEvent(record: PortRecord, event: UsbEvent, at: number, options: RecordOptions = {}): Recorded {
+  const day = dayOf(at);
+  const controller = controllerOf(record, event, options);
+  if (event.role === 'fact') {
+    fact(record, event, at, controller, options);
+    return 'fact';
+  }
+  if (!FAILURE_KINDS.has(event.kind)) return 'ignored';
+  if (controller !== undefined && record.controllers[controller]?.removedSince !== undefined) return 'ignored';
+  const dead = controller === undefined ? unmappedDeath(record, options) : deadOne(record, controller);
+  if (event.role === 'consequence' || dead !== undefined) {
+    // The echo of a death: counted apart on the dead controller, never as a cause.
+    if (dead !== undefined) {
+      const entry = record.controllers[dead]!;
+      entry.after ??= {};
+      entry.after[day] = (entry.after[day] ?? 0) + 1;
+    }
+    return 'consequence';
+  }
+  if (event.kind === 'controller-died' && controller !== undefined) {
+    const entry = controllerEntry(record, controller, at);
+    entry.deadSince = at;
+    entry.diedBy = (event.said ?? event.id).slice(0, 120);
+    count((entry.days[day] ??= {}), event.kind);
+    return 'counted';
+  }
+  if (event.controller !== undefined) {
+    count((controllerEntry(record, event.controller, at).days[day] ??= {}), event.kind);
+    return 'counted';
+  }
+  if (event.hub !== undefined) {
+    const entry = (record.hubs[event.hub] ??= { days: {}, seenAt: at });
+    entry.seenAt = at;
+    count((entry.days[day] ??= {}), event.kind);
+    capByAge(record.hubs, MAX_HUBS);
+    return 'counted';
+  }
+  if (event.port === undefined) return 'ignored';
+  const entry = portEntry(record, event.port, at);
+  const today = portDay(entry, day);
+  count(today.failures, event.kind);
+  entry.lastFailureAt = at;
+  if (entry.serial !== undefined) addCapped(today.failingSerials, entry.serial);
+  return 'counted';
+}
+
+function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions): void {
+  if (event.kind === 'bus-registered' && event.controller !== undefined && event.bus !== undefined) {
+    record.buses[String(event.bus)] = event.controller;
+    const names = Object.keys(record.buses);
+    if (names.length > MAX_CONTROLLERS * 4) delete record.buses[names[0]!];
+    revive(record, event.controller);
+    return;
+  }
+  if (event.kind === 'controller-removed' && event.controller !== undefined) {
+    controllerEntry(record, event.controller, at).removedSince = at;
+    return;
+  }
+  // A device enumerated: the controller of its bus works again; on a bus whose controller is not known, any dead one
+  // whose buses are not known either may be it, as its echoes were taken for its own (unmappedDeath).
+  if (event.kind === 'new-device') {
+    if (controller !== undefined) revive(record, controller);
+    else reviveUnmapped(record, options);
+  }
+  if (event.kind === 'serial' && event.port !== undefined && event.serial !== undefined) {
+    const entry = portEntry(record, event.port, at);
+    if (event.serial.length > MAX_SERIAL_CHARS) {
+      // Not a serial the kernel prints: the port's phone is unknown from here on.
+      delete entry.serial;
+      return;
+    }
+    entry.serial = event.serial;
+    addCapped(portDay(entry, dayOf(at)).serials, event.serial);
+  }
+}
+
+/**
+ * Links a phone to a port on its source's word (adb's usb path, usbmuxd's
+ * location): `identities` are its USB serials (adb's serial, its udid with
+ * and without the dash); `udid` keys where it was last placed; `alone`:
+ * no other device shares its serial, so a phone's verdict may count this
+ * port for it. Returns whether the record changed.
+ */
+export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true): boolean {
+  const serials = [...new Set(identities)].filter((id) => id !== '' && id.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS);
+  const entry = portEntry(record, port, at);
+  const linked = (portDay(entry, dayOf(at)).linked ??= []);
+  const before = linked.length;
+  // A serial adb lists twice (clones) places the phone, but names no one phone a verdict can blame.
+  if (alone) for (const id of serials) addCapped(linked, id);
+  const links = record.links[udid] ?? [];
+  const was = links.find((l) => l.port === port);
+  const changed = was === undefined || was.serials.join('\n') !== serials.join('\n') || linked.length !== before;
+  delete record.links[udid];
+  record.links[udid] = [...links.filter((l) => l.port !== port), { port, at, serials }].slice(-LINKS_PER_PHONE);
+  const names = Object.keys(record.links);
+  if (names.length > MAX_LINKS) delete record.links[names[0]!];
+  return changed;
+}
+
+function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions): string | undefined {
+  if (event.controller !== undefined) return event.controller;
+  const path = event.port ?? event.hub;
+  if (path === undefined) return undefined;
+  const bus = /^(?:usb)?(\d+)/.exec(path)?.[1];
+  return bus === undefined ? undefined : controllerOfBus(record, Number(bus), options);
+}
+
+/** The controller, when it stands dead. */
+function deadOne(record: PortRecord, controller: string): string | undefined {
+  return record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
+}
+
+/**
+ * For a port whose controller is not known (no sysfs, no bus line read): a
+ * dead controller whose buses are not known either may be its own, and what
+ * may be a death's echo is never counted as a cause.
+ */
+function unmappedDeath(record: PortRecord, options: RecordOptions): string | undefined {
+  const mapped = new Set(Object.values(record.buses));
+  return Object.keys(record.controllers).find((c) => record.controllers[c]!.deadSince !== undefined && !mapped.has(c) && !knownBySysfs(c, options));
+}
+
+function knownBySysfs(controller: string, options: RecordOptions): boolean {
+  if (!options.controllerOfBus) return false;
+  for (let bus = 1; bus <= 64; bus++) if (options.controllerOfBus(bus) === controller) return true;
+  return false;
+}
+
+function reviveUnmapped(record: PortRecord, options: RecordOptions): void {
+  for (let dead = unmappedDeath(record, options); dead !== undefined; dead = unmappedDeath(record, options)) revive(record, dead);
+}
+
+function revive(record: PortRecord, controller: string): void {
+  const entry = record.controllers[controller];
+  if (!entry) return;
+  delete entry.deadSince;
+  delete entry.removedSince;
+}
+
+function controllerEntry(record: PortRecord, name: string, at: number): ControllerEntry {
+  const entry = (record.controllers[name] ??= { days: {}, seenAt: at });
+  entry.seenAt = at;
+  capByAge(record.controllers, MAX_CONTROLLERS);
+  return entry;
+}
+
+function portEntry(record: PortRecord, port: string, at: number): PortEntry {
+  const entry = (record.ports[port] ??= { days: {}, seenAt: at });
+  entry.seenAt = at;
+  capByAge(record.ports, MAX_PORTS);
+  // The cap may have dropped the least recently seen: never this one, just seen.
+  return record.ports[port] ?? (record.ports[port] = entry);
+}
+
+function portDay(entry: PortEntry, day: string): PortDay {
+  return (entry.days[day] ??= { failures: {}, serials: [], failingSerials: [] });
+}
+
+function count(counts: FailureCounts, kind: UsbEventKind): void {
+  counts[kind] = (counts[kind] ?? 0) + 1;
+}
+
+/** Drops the days older than KEEP_DAYS before `now`, and the ports, hubs and controllers left without any. */
 export function pruneRecord(record: PortRecord, now: number): void {
   const oldest = dayOf(now - (KEEP_DAYS - 1) * 86_400_000);
-  for (const table of [record.ports, record.controllers] as Array<Record<string, { days: Record<string, unknown> }>>) {
+  for (const table of tables(record)) {
     for (const [name, entry] of Object.entries(table)) {
       for (const day of Object.keys(entry.days)) if (day < oldest) delete entry.days[day];
-      if (Object.keys(entry.days).length === 0) delete table[name];
+      for (const day of Object.keys(entry.after ?? {})) if (day < oldest) delete entry.after![day];
+      // A controller standing dead is kept: its death is its state, not only its count.
+      if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined && entry.removedSince === undefined) delete table[name];
     }
   }
+  for (const [udid, links] of Object.entries(record.links)) {
+    const kept = links.filter((l) => dayOf(l.at) >= oldest);
+    if (kept.length) record.links[udid] = kept;
+    else delete record.links[udid];
+  }
+}
+
+type Dated = { days: Record<string, unknown>; after?: Record<string, number>; deadSince?: number; removedSince?: number; seenAt: number };
+
+function tables(record: PortRecord): Array<Record<string, Dated>> {
+  return [record.ports, record.hubs, record.controllers] as Array<Record<string, Dated>>;
+}
+
+/**
+ * Keeps the record within `maxBytes` as JSON: drops its oldest days first,
+ * across every port, hub and controller, then, when today alone is over
+ * it, the least recently seen ports. The newest is what a verdict rests on.
+ */
+export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): void {
+  if (bytesOf(record) <= maxBytes) return;
+  const days = [...new Set(tables(record).flatMap((t) => Object.values(t).flatMap((e) => Object.keys(e.days))))].sort();
+  for (const day of days.slice(0, -1)) {
+    for (const table of tables(record))
+      for (const [name, entry] of Object.entries(table)) {
+        delete entry.days[day];
+        if (entry.after) delete entry.after[day];
+        if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined) delete table[name];
+      }
+    if (bytesOf(record) <= maxBytes) return;
+  }
+  // Today alone is over: the ports seen longest ago go, each at its size. A port's
+  // entry takes `"name":{...}` and at most a comma out of the record: its own
+  // object's size less its two braces, which never counts more than it frees.
+  let size = bytesOf(record);
+  const byAge = Object.entries(record.ports).sort(([, a], [, b]) => a.seenAt - b.seenAt);
+  for (const [name, entry] of byAge) {
+    if (size <= maxBytes) return;
+    size -= bytesOf({ [name]: entry }) - 2;
+    delete record.ports[name];
+  }
+}
+
+/** The record's size as written: UTF-8 bytes, not UTF-16 units (a serial may be any text). */
+function bytesOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
 }
 
 function addCapped(list: string[], serial: string): void {
@@ -128,29 +382,76 @@ export function recordFrom(value: unknown): PortRecord | undefined {
     if (!/^\d+-\d+(?:\.\d+)*$/.test(port) || !isObject(entry) || !isObject(entry.days)) continue;
     const days: Record<string, PortDay> = {};
     for (const [day, d] of Object.entries(entry.days)) {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !isObject(d)) continue;
-      days[day] = { failures: counts(d.failures), serials: strings(d.serials), failingSerials: strings(d.failingSerials) };
+      if (!DAY.test(day) || !isObject(d)) continue;
+      const linked = strings(d.linked);
+      days[day] = {
+        failures: counts(d.failures),
+        serials: strings(d.serials),
+        failingSerials: strings(d.failingSerials),
+        ...(linked.length ? { linked } : {}),
+      };
     }
     record.ports[port] = {
       days,
-      seenAt: typeof entry.seenAt === 'number' ? entry.seenAt : 0,
-      ...(typeof entry.serial === 'string' ? { serial: entry.serial } : {}),
-      ...(typeof entry.lastFailureAt === 'number' ? { lastFailureAt: entry.lastFailureAt } : {}),
+      seenAt: number(entry.seenAt) ?? 0,
+      ...(typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? { serial: entry.serial } : {}),
+      ...(number(entry.lastFailureAt) !== undefined ? { lastFailureAt: number(entry.lastFailureAt)! } : {}),
     };
+  }
+  for (const [name, entry] of Object.entries(isObject(value.hubs) ? value.hubs : {})) {
+    if (!/^(?:usb\d+|\d+-\d+(?:\.\d+)*)$/.test(name) || !isObject(entry) || !isObject(entry.days)) continue;
+    record.hubs[name] = { days: dayCounts(entry.days), seenAt: number(entry.seenAt) ?? 0 };
   }
   for (const [name, entry] of Object.entries(value.controllers)) {
     if (!isObject(entry) || !isObject(entry.days)) continue;
-    const days: Record<string, FailureCounts> = {};
-    for (const [day, d] of Object.entries(entry.days)) if (/^\d{4}-\d{2}-\d{2}$/.test(day)) days[day] = counts(d);
-    record.controllers[name] = { days, seenAt: typeof entry.seenAt === 'number' ? entry.seenAt : 0 };
+    const after: Record<string, number> = {};
+    for (const [day, n] of Object.entries(isObject(entry.after) ? entry.after : {})) {
+      const value = number(n);
+      if (DAY.test(day) && value !== undefined && value > 0) after[day] = Math.floor(value);
+    }
+    record.controllers[name] = {
+      days: dayCounts(entry.days),
+      seenAt: number(entry.seenAt) ?? 0,
+      ...(Object.keys(after).length ? { after } : {}),
+      ...(number(entry.deadSince) !== undefined ? { deadSince: number(entry.deadSince)! } : {}),
+      ...(typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? { diedBy: entry.diedBy } : {}),
+      ...(number(entry.removedSince) !== undefined ? { removedSince: number(entry.removedSince)! } : {}),
+    };
   }
+  for (const [bus, controller] of Object.entries(isObject(value.buses) ? value.buses : {}))
+    if (/^\d{1,3}$/.test(bus) && typeof controller === 'string') record.buses[bus] = controller;
+  for (const [udid, links] of Object.entries(isObject(value.links) ? value.links : {})) {
+    if (!Array.isArray(links) || udid.length > MAX_SERIAL_CHARS) continue;
+    const kept: PortLink[] = [];
+    for (const link of links.slice(-LINKS_PER_PHONE)) {
+      if (!isObject(link) || typeof link.port !== 'string' || !/^\d+-\d+(?:\.\d+)*$/.test(link.port) || number(link.at) === undefined) continue;
+      kept.push({ port: link.port, at: number(link.at)!, serials: strings(link.serials) });
+    }
+    if (kept.length) record.links[udid] = kept;
+  }
+  const links = Object.keys(record.links);
+  for (const udid of links.slice(0, Math.max(0, links.length - MAX_LINKS))) delete record.links[udid];
   capByAge(record.ports, MAX_PORTS);
+  capByAge(record.hubs, MAX_HUBS);
   capByAge(record.controllers, MAX_CONTROLLERS);
+  boundRecord(record);
   return record;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function dayCounts(days: Record<string, unknown>): Record<string, FailureCounts> {
+  const out: Record<string, FailureCounts> = {};
+  for (const [day, d] of Object.entries(days)) if (DAY.test(day)) out[day] = counts(d);
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function number(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 function counts(value: unknown): FailureCounts {
@@ -163,5 +464,5 @@ function counts(value: unknown): FailureCounts {
 }
 
 function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string').slice(0, MAX_SERIALS) : [];
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string' && s.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS) : [];
 }

@@ -44,19 +44,21 @@ export class PortWords {
 }
 
 /**
- * A phone with these USB serials: enumerated where sysfs shows one of them;
- * not enumerated where sysfs shows none and the kernel's last word on its
- * port (adb's usb path, else the port the kernel last read its serial on) is
- * a disconnect or a failed enumeration; else undefined (nothing to go on).
+ * A phone with these USB serials: enumerated where sysfs shows one of them
+ * (on adb's usb path when adb gives one: a device elsewhere giving its
+ * serial is not it); not enumerated where sysfs shows none and the kernel's
+ * last word on its port (adb's usb path, else the port the kernel last read
+ * its serial on) is a disconnect or a failed enumeration; else undefined
+ * (nothing to go on).
  */
 export function seenOf(
   serials: readonly string[],
   port: string | undefined,
-  onUsb: ReadonlyMap<string, string>,
+  onUsb: ReadonlyMap<string, readonly string[]>,
   words: PortWords,
   blameOf: (port: string) => UsbBlame | undefined,
 ): UsbSeen | undefined {
-  const on = serials.map((s) => onUsb.get(s)).find((p) => p !== undefined);
+  const on = serials.flatMap((s) => onUsb.get(s) ?? []).find((p) => port === undefined || p === port);
   if (on !== undefined) return { enumerated: true, port: on };
   const where = port ?? words.portOf(serials);
   if (where === undefined) return undefined;

@@ -2,14 +2,18 @@
 // last kernel record read (its sequence number, for this boot and log), so
 // that a restart does not count the ring buffer's old records twice.
 // Written atomically (src/util/atomic-file.ts); a file that cannot be read
-// as one is set aside with one line, and the record starts empty.
+// as one is set aside with one line, and the record starts empty. What is
+// written is bounded (boundRecord: at most MAX_RECORD_BYTES, its oldest days
+// dropped first) and what is read back may be larger, up to MAX_BYTES: a
+// record an older version wrote (it could grow past 15 MB) is read and cut
+// down to the bound, never thrown away whole.
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
-import { emptyRecord, recordFrom, type PortRecord } from './port-record.js';
+import { boundRecord, emptyRecord, recordFrom, type PortRecord } from './port-record.js';
 
 export const USB_PORTS_FILE = 'usb-ports.json';
-/** 512 ports x 7 days with their serials: well under this. */
-const MAX_BYTES = 8 * 1024 * 1024;
+/** What is read back at most: the agent writes at most MAX_RECORD_BYTES (4 MiB); versions before it wrote up to about 25 MB. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 export interface StoredPorts {
   record: PortRecord;
@@ -58,6 +62,7 @@ export class PortRecordFile {
 
   /** Saves; a failure is one line, and the record stays in memory for the next try. */
   save(stored: StoredPorts): boolean {
+    boundRecord(stored.record);
     try {
       writeAtomically(this.file, `${JSON.stringify(stored)}\n`);
       return true;

@@ -29,30 +29,6 @@ export function controllersOfBuses(root: string): Map<number, string> {
 }
 
 /**
- * The USB serial of each device the kernel enumerated, by serial, with its
- * port path: "1-1.4.2/serial". Hubs and devices without one are left out.
- */
-export function serialsOnPorts(root: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    if (!/^\d+-\d+(?:\.\d+)*$/.test(name)) continue;
-    try {
-      const serial = readFileSync(join(root, name, 'serial'), 'utf8').trim();
-      if (serial !== '' && serial.length <= 128) out.set(serial, name);
-    } catch {
-      // No serial: a hub, or a device that gives none.
-    }
-  }
-  return out;
-}
-
-/**
  * Every port each USB serial is enumerated on, in port order: phones that
  * share a serial (clones giving `0123456789ABCDEF`) are on several, and which
  * of them is which cannot be told from sysfs.
@@ -123,4 +99,49 @@ export function interfacesOnPort(root: string, port: string): UsbInterface[] {
     }
   }
   return out;
+}
+
+/**
+ * The USB serial of the device on a port and whether it is a hub (its
+ * bDeviceClass 09: a hub is never a phone, whatever serial it gives);
+ * undefined when no device with a serial is there.
+ */
+export function deviceOnPort(root: string, port: string): { serial: string; hub: boolean } | undefined {
+  const read = (file: string): string | undefined => {
+    try {
+      return readFileSync(join(root, port, file), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const serial = read('serial');
+  if (serial === undefined || serial === '' || serial.length > 128) return undefined;
+  return { serial, hub: read('bDeviceClass') === '09' };
+}
+
+/**
+ * The port of the device usbmuxd locates by its LocationID: on Linux,
+ * usbmuxd's location is (bus << 16) | device address (its src/usb.c,
+ * usb_get_location), and sysfs gives each device's `busnum` and `devnum`.
+ * The kernel numbers devices itself: a device cannot choose its place.
+ */
+export function portOfLocation(root: string, location: number): string | undefined {
+  if (!Number.isInteger(location) || location <= 0) return undefined;
+  const bus = location >>> 16;
+  const devnum = location & 0xffff;
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (!/^\d+-\d+(?:\.\d+)*$/.test(name) || Number(name.slice(0, name.indexOf('-'))) !== bus) continue;
+    try {
+      if (Number(readFileSync(join(root, name, 'devnum'), 'utf8').trim()) === devnum) return name;
+    } catch {
+      // Gone while read, or a copied tree without devnum.
+    }
+  }
+  return undefined;
 }

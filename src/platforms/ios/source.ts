@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-import { recordKey } from '../../devices/record.js';
+import { recordKey, type UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock, Timers } from '../../util/clock.js';
@@ -84,7 +84,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       clock: o.clock,
     });
     this.watcher.on('change', (changes: DeviceChange[]) => {
-      this.o.registry.sync(PLATFORM, this.watcher.devices);
+      this.syncRegistry();
       this.emit(
         'change',
         changes.map((c) => ({ key: recordKey(PLATFORM, c.serial), serial: c.serial, from: c.from, to: c.to })),
@@ -113,10 +113,21 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return [...this.watcher.devices.keys()];
   }
 
+  /** The registry's iPhones as usbmuxd lists them, each with where usbmuxd locates it (the USB layer's link to a port). */
+  private syncRegistry(): void {
+    this.o.registry.sync(PLATFORM, this.watcher.devices);
+    const places = new Map<string, UsbPlace>();
+    for (const udid of this.watcher.devices.keys()) {
+      const location = this.watcher.device(udid)?.location;
+      if (location !== undefined) places.set(udid, { location });
+    }
+    this.o.registry.setUsb(PLATFORM, places);
+  }
+
   async start(): Promise<void> {
     await this.watcher.start();
     this.started = true;
-    this.o.registry.sync(PLATFORM, this.watcher.devices);
+    this.syncRegistry();
   }
 
   stop(): void {

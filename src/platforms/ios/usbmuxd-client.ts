@@ -12,6 +12,8 @@ export interface MuxDevice {
   deviceId: number;
   udid: string;
   connectionType: string;
+  /** usbmuxd's LocationID (on Linux (bus << 16) | device address): where the phone is on the USB tree, which it cannot choose. */
+  location?: number;
 }
 
 const CLIENT = { ClientVersionString: 'device-agent', ProgName: 'device-agent', kLibUSBMuxVersion: 3 };
@@ -87,7 +89,13 @@ export function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   const deviceId = Number(msg.DeviceID ?? props.DeviceID);
   const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;
   if (!Number.isInteger(deviceId) || !udid) return undefined;
-  return { deviceId, udid, connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB' };
+  const location = Number(props.LocationID);
+  return {
+    deviceId,
+    udid,
+    connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB',
+    ...(Number.isInteger(location) && location > 0 ? { location } : {}),
+  };
 }
 
 export async function listDevices(address: UsbmuxdAddress, timeoutMs: number): Promise<MuxDevice[]> {

@@ -15,11 +15,12 @@ import { platformNames } from '../../../src/agent/platforms.js';
 // The USB layer's `list` cells in a one-shot command: the layer is not
 // started, so it reads the record the daemon saved in the state directory
 // (built here from kernel lines in the form of the recorded ones), and finds
-// a phone adb has no usb path for (over TCP here) by its serial in a sysfs
-// tree built here.
+// a phone where its source places it: adb's usb path, or usbmuxd's location
+// (bus and device number, which the sysfs tree built here maps to a port);
+// never by a serial sysfs shows, which any device may give.
 
 const info = (udid: string): DeviceInfo => ({ udid, serialNumber: udid, platformName: 'Android' }) as DeviceInfo;
-const record = (serial: string, usb?: string): DeviceSnapshot => ({
+const record = (serial: string, usb?: string, location?: number): DeviceSnapshot => ({
   key: `android/${serial}`,
   platform: 'android',
   serial,
@@ -29,6 +30,7 @@ const record = (serial: string, usb?: string): DeviceSnapshot => ({
   failures: 0,
   probing: false,
   ...(usb ? { usb: { usb } } : {}),
+  ...(location !== undefined ? { usb: { location } } : {}),
 });
 
 function lab(): { stateDir: string; sysfs: string } {
@@ -36,6 +38,9 @@ function lab(): { stateDir: string; sysfs: string } {
   const sysfs = join(stateDir, 'sysfs');
   mkdirSync(join(sysfs, '1-1.3'), { recursive: true });
   writeFileSync(join(sysfs, '1-1.3', 'serial'), 'TCP00001\n');
+  mkdirSync(join(sysfs, '1-1.6'), { recursive: true });
+  writeFileSync(join(sysfs, '1-1.6', 'serial'), '00008030001A2B3C\n');
+  writeFileSync(join(sysfs, '1-1.6', 'devnum'), '7\n');
   const saved = emptyRecord();
   const now = Date.now();
   for (const serial of ['R58A', 'R58B']) {
@@ -52,7 +57,7 @@ function lab(): { stateDir: string; sysfs: string } {
 }
 
 describe("the USB layer's list cells", () => {
-  it("the port adb names, or the one sysfs shows the serial on, with its health from the daemon's saved record", () => {
+  it("the port adb names, or the one usbmuxd locates, with its health from the daemon's saved record; never the port sysfs shows a serial on", () => {
     const { stateDir, sysfs } = lab();
     const feature = usbFeature({
       platforms: platformNames,
@@ -63,7 +68,12 @@ describe("the USB layer's list cells", () => {
     });
     expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT' }]);
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2 4 enum failures/2d (port)' });
-    expect(feature.cells?.(info('TCP00001'), record('127.0.0.1:5555'))).toEqual({ usbPort: '1-1.3 ok' });
+    // usbmuxd's LocationID (1 << 16 | 7): bus 1, device 7, which sysfs has on 1-1.6.
+    expect(feature.cells?.({ ...info('00008030-001A2B3C'), platformName: 'iOS' }, record('00008030-001A2B3C', undefined, (1 << 16) | 7))).toEqual({
+      usbPort: '1-1.6 ok',
+    });
+    // A phone adb reaches over the network: sysfs shows its serial on 1-1.3, but any device may give any serial.
+    expect(feature.cells?.(info('TCP00001'), record('127.0.0.1:5555'))).toEqual({});
     // Off USB: nothing, so the table shows "-".
     expect(feature.cells?.(info('ELSEWHERE'), record('127.0.0.1:5556'))).toEqual({});
   });

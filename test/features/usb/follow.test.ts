@@ -206,3 +206,58 @@ describe('KernelLogFollower', () => {
     expect(f.lines).toEqual([]);
   });
 });
+
+describe('a usb.kernelLog that is no kernel log (issue 60)', () => {
+  /** A follower whose reads are counted. */
+  function counted(path: string) {
+    let reads = 0;
+    const log = captureLogger();
+    const timers = handTimers();
+    const io: FollowIo = {
+      openSync,
+      read: ((...args: Parameters<typeof read>) => {
+        reads++;
+        return (read as (...a: unknown[]) => void)(...args);
+      }) as typeof read,
+    };
+    const follower = new KernelLogFollower({ path, onLine: () => undefined, logger: log.logger, timers, io });
+    running = follower;
+    return { follower, log, timers, reads: () => reads };
+  }
+
+  it('/dev/zero: said once what it is, and never read (it would keep a core busy for ever)', () => {
+    const { follower, log, reads, timers } = counted('/dev/zero');
+    expect(follower.start()).toBe(false);
+    expect(reads()).toBe(0);
+    expect(timers.pending()).toBe(0);
+    expect(log.lines().map((l) => l.msg)).toEqual([
+      'usb.kernelLog /dev/zero is a character device (1:5) that is not /dev/kmsg (1:11), not a kernel log: the USB layer reads nothing from it (ports, hubs and controllers are not judged). Point it at /dev/kmsg or at a recording of its records, or set it to "" to turn this off; said once',
+    ]);
+  });
+
+  it('a directory: said once what it is, and never read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-follow-dir-'));
+    const { follower, log, reads } = counted(dir);
+    expect(follower.start()).toBe(false);
+    expect(reads()).toBe(0);
+    expect(log.lines().map((l) => String(l.msg))).toEqual([expect.stringMatching(new RegExp(`^usb\\.kernelLog ${dir} is a directory, not a kernel log: `))]);
+  });
+
+  it('a file of NUL bytes, or of lines no kernel prints: one read, said once, and the follower stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-follow-garbage-'));
+    for (const [name, content, why] of [
+      ['zeros', Buffer.alloc(200_000), 'it holds NUL bytes'],
+      ['services', Array.from({ length: 300 }, (_, i) => `service${i}   ${i}/tcp`).join('\n') + '\n', 'none of its first 200 lines is a kernel line'],
+    ] as const) {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      const { follower, log, reads, timers } = counted(path);
+      expect(follower.start()).toBe(true);
+      await waitFor(() => log.lines().length > 0, 5_000, 'the line saying what it is');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(reads()).toBe(1);
+      expect(timers.pending()).toBe(0);
+      expect(log.lines().map((l) => String(l.msg))).toEqual([expect.stringContaining(`is a file whose start is no kernel log (${why}`)]);
+    }
+  });
+});

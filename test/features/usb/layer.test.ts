@@ -6,10 +6,10 @@ import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
 import type { DeviceFeature } from '../../../src/devices/feature.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { controllersOfBuses, interfacesOnPort, portsBySerial } from '../../../src/features/usb/sysfs.js';
-import { KernelLogFollower } from '../../../src/features/usb/follow.js';
 import { VirtualTime } from '../../../src/util/clock.js';
-import { waitFor } from '../../support/wait.js';
 import { captureLogger } from '../../log/capture.js';
+import { carryClock } from '../../../src/log/limited.js';
+import { readPortRecord, worstPortItems } from '../../../src/doctor/worst-ports.js';
 import { platformNames } from '../../../src/agent/platforms.js';
 import { offAdbByInterfaces } from '../../../src/platforms/android/usb-interfaces.js';
 
@@ -51,9 +51,10 @@ afterEach(async () => {
   for (const f of started.splice(0)) await f.stop?.();
 });
 
-/** The layer's timers on a time line of its own, its wall clock at today's. */
+/** The layer's timers on a time line of its own, its wall clock at today's; its logger's limit per cause on the same. */
 function layer(usb: { kernelLog: string; sysfsRoot: string }, stateDir: string, logger = captureLogger()) {
   const time = new VirtualTime(Date.now());
+  carryClock(logger.logger, time.clock());
   const feature = usbFeature({ platforms: platformNames, settings: { usb }, stateDir, logger: logger.logger, clock: time.clock() });
   started.push(feature);
   void feature.start?.();
@@ -142,24 +143,11 @@ describe('the USB layer on a replayed kernel log', () => {
     expect(note(feature, phone('R58D', '1-1.4.2'))).toBeUndefined();
   });
 
-  it('says once that a kernel log it opened cannot be read (a directory named), however often it tries', async () => {
+  it('says once what a usb.kernelLog that is no kernel log is (a directory named), reads nothing from it, and says nothing on devices', () => {
     const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
-    const log = captureLogger();
-    // Timers the test fires by hand: each retry runs when the test says.
-    const due: Array<() => void> = [];
-    const follower = new KernelLogFollower({
-      path: dir,
-      onLine: () => undefined,
-      logger: log.logger,
-      timers: { setTimer: (fn) => (due.push(fn), { cancel: () => undefined }) },
-    });
-    expect(follower.start()).toBe(true);
-    for (let retry = 0; retry < 5; retry++) {
-      await waitFor(() => due.length > 0, 5_000, 'the next retry');
-      due.shift()!();
-    }
-    follower.stop();
-    expect(log.lines().filter((l) => String(l.msg).startsWith(`reading the kernel's messages from ${dir} failed`))).toHaveLength(1);
+    const { feature, lines } = start(dir, dir);
+    expect(lines().map((l) => String(l.msg))).toEqual([expect.stringMatching(new RegExp(`^usb\\.kernelLog ${dir} is a directory, not a kernel log: `))]);
+    expect(note(feature, phone('R58D', '1-1.4.2'))).toBeUndefined();
   });
 
   it('reads nothing when usb.kernelLog is empty', () => {
@@ -198,27 +186,32 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
     );
     expect(note(feature, phone('P5', '3-1'))).toBeUndefined();
   });
-  it('finds the port of a phone adb names none for (over TCP) or of an iPhone (usbmuxd names none) by its USB serial in sysfs', async () => {
+  it('finds the port of an iPhone where usbmuxd locates it (bus and device number), and none for a phone adb reaches over the network, whatever serial sysfs shows', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
     const sysfs = join(dir, 'bus');
-    const onPort = (port: string, serial: string): void => {
+    const onPort = (port: string, serial: string, devnum: number): void => {
       mkdirSync(join(sysfs, port), { recursive: true });
       writeFileSync(join(sysfs, port, 'serial'), `${serial}\n`);
+      writeFileSync(join(sysfs, port, 'devnum'), `${devnum}\n`);
     };
-    onPort('1-1.4.2', 'R58D');
-    // An iPhone enumerates with its udid without the dash.
-    onPort('1-1.4.3', '00008030001A2B3C0E12802E');
+    onPort('1-1.4.2', 'R58D', 5);
+    // An iPhone enumerates with its udid without the dash; usbmuxd's LocationID is (bus << 16) | devnum.
+    onPort('1-1.4.3', '00008030001A2B3C0E12802E', 9);
     const log = join(dir, 'kmsg.rec');
     writeFileSync(log, badPortRecords(100) + '3,200,300000,-;usb 1-1.4.3: SerialNumber: 00008030001A2B3C0E12802E\n');
     const { feature, until } = layer({ kernelLog: log, sysfsRoot: sysfs }, dir);
-    const overTcp: DeviceSnapshot = { ...phone('127.0.0.1:5555'), udid: 'R58D' };
-    await until(() => note(feature, overTcp) !== undefined, 'the port verdict');
-    expect(note(feature, overTcp)).toMatch(
-      /^USB: port 1-1\.4\.2: 14 enumeration failures .* with 3 different phones: the cable or the hub port, not the phone$/,
-    );
+    const overUsb = phone('R58D', '1-1.4.2');
+    await until(() => note(feature, overUsb) !== undefined, 'the port verdict');
+    // Over the network: sysfs shows its serial on 1-1.4.2, but any device may give any serial.
+    expect(note(feature, { ...phone('127.0.0.1:5555'), udid: 'R58D' })).toBeUndefined();
     // The same port's hub fails on another port too: all of hub 1-1.4 at once.
     appendFileSync(log, '3,201,301000,-;usb 1-1.4.3: device descriptor read/64, error -71\n');
-    const iPhone: DeviceSnapshot = { ...phone('00008030-001A2B3C0E12802E'), platform: 'ios', udid: '00008030-001A2B3C0E12802E' };
+    const iPhone: DeviceSnapshot = {
+      ...phone('00008030-001A2B3C0E12802E'),
+      platform: 'ios',
+      udid: '00008030-001A2B3C0E12802E',
+      usb: { location: (1 << 16) | 9 },
+    };
     await until(() => note(feature, iPhone) !== undefined, 'the hub verdict');
     expect(note(feature, iPhone)).toMatch(
       /^USB: hub 1-1\.4: all 2 of its ports \(1-1\.4\.2, 1-1\.4\.3\) failed within 10 min .*: the hub or its power supply$/,
@@ -337,5 +330,168 @@ describe('a phone below its port’s speed, from sysfs', () => {
     // On a root hub's port: the root hub's own speed is the port's.
     expect(note(feature, phone('ROOT', '1-2'))).toMatch(/^USB: port 1-2: phone at 12 Mb\/s on a 480 Mb\/s port: /);
     expect(note(feature, phone('NOWHERE', '1-9'))).toBeUndefined();
+  });
+});
+
+describe('the USB layer on what real hosts print (issue 60)', () => {
+  const kmsgOf = (texts: string[], first = 1): string => `${texts.map((t, i) => `3,${first + i},${(first + i) * 1000},-;${t}`).join('\n')}\n`;
+
+  it("a hub whose four ports fail together, in the per-port wording: one hub line, counted per port, the hub in each phone's message, in list and in doctor", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    const ports = [1, 2, 3, 4].map((p) => `1-1.2.4.${p}`);
+    writeFileSync(
+      log,
+      kmsgOf([
+        ...ports.flatMap((port, i) => [`usb ${port}: new high-speed USB device number ${i + 5} using xhci_hcd`, `usb ${port}: SerialNumber: HUB4PH0${i}`]),
+        ...[1, 2, 3, 4].flatMap((p) => [
+          `usb 1-1.2.4-port${p}: cannot reset (err = -71)`,
+          `usb 1-1.2.4-port${p}: Cannot enable. Maybe the USB cable is bad?`,
+          `usb 1-1.2.4-port${p}: cannot disable (err = -71)`,
+        ]),
+      ]),
+    );
+    const captured = captureLogger();
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: '' }, dir, captured);
+    await until(() => note(feature, phone('HUB4PH00', ports[0])) !== undefined, 'the hub verdict');
+    for (const port of ports) expect(note(feature, phone('X', port))).toMatch(/^USB: hub 1-1\.2\.4: all 4 of its ports /);
+    expect(captured.lines().filter((l) => String(l.msg).startsWith('hub 1-1.2.4:'))).toHaveLength(1);
+    const failures = feature.metrics!().find((m) => m.name === 'device_agent_usb_port_failures_total')!;
+    for (const port of ports) expect(failures.samples.find((x) => x.labels?.port === port && x.labels.kind === 'hub_port_error')?.value).toBe(3);
+    expect(feature.cells?.({ udid: 'HUB4PH00' } as never, phone('HUB4PH00', ports[0]))).toEqual({ usbPort: '1-1.2.4.1 3 hub port errors/2d (hub)' });
+    await feature.stop?.();
+    const items = worstPortItems(readPortRecord(dir, captured.logger), Date.now(), '', dir);
+    expect(items.map((i) => i.status)).toEqual(['warn', 'warn', 'warn']);
+    expect(items[0]!.advice).toMatch(/^hub 1-1\.2\.4: all 4 of its ports/);
+  });
+
+  it("a controller's death: one death in its line, the slot and bandwidth errors after it no limit, no controller limit on any port in doctor", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const sysfs = join(dir, 'bus');
+    const controller = join(dir, 'devices', '0000:01:00.0');
+    mkdirSync(join(controller, 'usb1'), { recursive: true });
+    mkdirSync(sysfs);
+    symlinkSync(join(controller, 'usb1'), join(sysfs, 'usb1'));
+    const log = join(dir, 'kmsg.rec');
+    const hse = readFileSync(new URL('fixtures/rpi-linux-3404-hse.dmesg', import.meta.url), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^\[[^\]]*\] /, ''));
+    writeFileSync(
+      log,
+      kmsgOf([
+        'usb 1-1.2: SerialNumber: DEADPH01',
+        ...hse,
+        'xhci_hcd 0000:01:00.0: Error while assigning device slot ID',
+        'xhci_hcd 0000:01:00.0: Max number of devices this xHCI host supports is 32.',
+        "usb usb1-port2: couldn't allocate usb_device",
+        'usb 1-1.2: Not enough bandwidth for new device state.',
+        'xhci_hcd 0000:01:00.0: Error while assigning device slot ID',
+        'xhci_hcd 0000:01:00.0: Max number of devices this xHCI host supports is 32.',
+      ]),
+    );
+    const captured = captureLogger();
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: sysfs }, dir, captured);
+    await until(() => captured.lines().some((l) => String(l.msg).startsWith('controller ')), 'the controller line');
+    const lines = captured.lines().filter((l) => l.level === 'warn' || l.level === 40);
+    expect(lines.map((l) => String(l.msg))).toEqual([
+      'controller 0000:01:00.0: the kernel found it dead once ("WARNING: Host System Error") today and yesterday (UTC); ' +
+        "the 11 failure lines under it after its death are that death's consequences, not counted: the host controller, not the phones or hubs on it",
+    ]);
+    expect(note(feature, phone('DEADPH01', '1-1.2'))).not.toMatch(/out of devices or bandwidth|controller limit/);
+    await feature.stop?.();
+    const doctor = worstPortItems(readPortRecord(dir, captured.logger), Date.now(), sysfs, dir);
+    expect(doctor.map((i) => `${i.finding} ${i.advice ?? ''}`).join('\n')).not.toMatch(/controller limit|out of devices or bandwidth/);
+  });
+
+  it("over-current on one port lands on that port's phone only; on several ports of a hub, on the hub's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    writeFileSync(
+      log,
+      kmsgOf([
+        'usb 1-5: SerialNumber: HEALTHY1',
+        'usb 1-6: SerialNumber: LOADED01',
+        ...readFileSync(new URL('fixtures/starlabs-firmware-140.journal', import.meta.url), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.replace(/^.*kernel: /, '')),
+      ]),
+    );
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: '' }, dir);
+    await until(() => note(feature, phone('LOADED01', '1-6')) !== undefined, 'the port verdict');
+    expect(note(feature, phone('LOADED01', '1-6'))).toMatch(
+      /^USB: port 1-6: over-current once .* the phone on it \(LOADED01\) or its cable draws more than the port gives, not the hub's supply$/,
+    );
+    expect(note(feature, phone('HEALTHY1', '1-5'))).toBeUndefined();
+    appendFileSync(log, kmsgOf(['usb usb1-port5: over-current condition'], 100));
+    await until(() => note(feature, phone('HEALTHY1', '1-5')) !== undefined, 'the hub verdict');
+    expect(note(feature, phone('HEALTHY1', '1-5'))).toMatch(/^USB: hub usb1: over-current on ports 1-5 \(once\), 1-6 \(once\) .*: the hub's power supply/);
+    expect(note(feature, phone('ELSE', '1-3'))).toMatch(/^USB: hub usb1: /);
+  });
+
+  it('a flood of kernel lines whose verdicts come and go: at most the per-cause limit of warnings a minute, and a summary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    // 600 ports (more than the record keeps), each failing with two phones: each a verdict of its own, ports dropped as others come.
+    // A healthy phone on the bus: not every port of its controller fails, so each hub is a verdict of its own.
+    const texts: string[] = [];
+    for (let p = 0; p < 600; p++) {
+      const port = `2-${(p >> 4) + 1}.${(p & 15) + 1}`;
+      for (const serial of [`A${p}`, `B${p}`]) texts.push(`usb ${port}: SerialNumber: ${serial}`, `usb ${port}: device descriptor read/64, error -71`);
+    }
+    texts.push('usb 2-99: SerialNumber: HEALTHY2');
+    writeFileSync(log, kmsgOf(texts));
+    const captured = captureLogger();
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: '' }, dir, captured);
+    await until(() => captured.lines().some((l) => l.layer !== undefined), 'the first verdict line');
+    // Another burst a few seconds later: the verdicts change again.
+    appendFileSync(
+      log,
+      kmsgOf(
+        texts.map((t) => t.replace(/^usb 2-/, 'usb 3-')),
+        5_000,
+      ),
+    );
+    // The summary comes a window (a minute) after the first line held back.
+    const summary = (): boolean => captured.lines().some((l) => /more log lines? of this kind/.test(String(l.msg)));
+    await until(() => captured.lines().filter((l) => l.layer !== undefined).length >= 10, 'ten verdict lines');
+    await until(summary, 'the summary').catch(() => until(summary, 'the summary'));
+    // Dozens of hubs whose every port failed, twice over: at most 10 hub lines in the minute, and one summary of the rest.
+    const verdicts = captured.lines().filter((l) => l.layer !== undefined);
+    expect(verdicts.length).toBeLessThanOrEqual(10);
+    expect(captured.lines().filter((l) => l.cause === 'usb-verdict-hub')).toHaveLength(1);
+    expect(
+      feature.metrics!()
+        .find((m) => m.name === 'device_agent_usb_verdicts_total')!
+        .samples.find((x) => x.labels?.layer === 'hub')!.value,
+    ).toBeGreaterThan(10);
+  });
+
+  it('a serial of 5,000 characters in a replay is kept nowhere, and no line the layer writes carries it; one of the 126 the kernel can print is clipped in them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const log = join(dir, 'kmsg.rec');
+    const long = 'S'.repeat(5_000);
+    const longest = 'L'.repeat(126);
+    writeFileSync(
+      log,
+      kmsgOf([
+        ...['1-1.2', '2-1.3'].flatMap((port) => {
+          const [hub, n] = [port.slice(0, port.lastIndexOf('.')), port.slice(port.lastIndexOf('.') + 1)];
+          return [`usb ${port}: SerialNumber: ${long}`, `usb ${port}: device descriptor read/64, error -71`, `usb ${hub}-port${n}: over-current condition`];
+        }),
+        `usb 3-1: SerialNumber: ${longest}`,
+        'usb usb3-port1: over-current condition',
+      ]),
+    );
+    const captured = captureLogger();
+    const { feature, until } = layer({ kernelLog: log, sysfsRoot: '' }, dir, captured);
+    await until(() => captured.lines().filter((l) => l.level === 'warn').length >= 3, 'the verdicts');
+    await feature.stop?.();
+    for (const line of captured.lines()) expect(JSON.stringify(line).length, String(line.msg).slice(0, 80)).toBeLessThan(1_000);
+    expect(readFileSync(join(dir, 'usb-ports.json'), 'utf8')).not.toContain(long.slice(0, 200));
+    expect(captured.lines().find((l) => l.subject === '3-1')?.msg).toContain(`(${longest.slice(0, 63)}…)`);
+    for (const item of worstPortItems(readPortRecord(dir, captured.logger), Date.now(), '', dir))
+      expect(`${item.finding} ${item.advice ?? ''}`.length).toBeLessThan(600);
   });
 });

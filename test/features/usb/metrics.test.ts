@@ -42,10 +42,13 @@ describe('the USB series', () => {
       'enumeration_failed',
       'reset',
       'slow_speed',
-      'over_current',
-      'controller_limit',
       'hub_port_error',
+      'over_current',
+      'power_budget',
+      'controller_limit',
       'controller_died',
+      'controller_error',
+      'hub_error',
     ]);
     expect(samples.some((s) => /new_device|disconnect|serial/.test(s.labels!.kind!))).toBe(false);
   });

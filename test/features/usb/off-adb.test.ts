@@ -9,6 +9,9 @@ import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { UsbLayer } from '../../../src/features/usb/layer.js';
 import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.js';
+import { emptyRecord, linkPort } from '../../../src/features/usb/port-record.js';
+import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
+import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
 import { storedDevice } from '../../../src/report/stored-device.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
@@ -51,11 +54,28 @@ function offerInterfaces(root: string, interfaces: Array<[string, string, string
   });
 }
 
+/** A listed phone's record as adb gives it: its serial, its udid once read, and its usb path (`adb devices -l`), which it cannot choose. */
+function listedAt(d: DeviceInfo, usb: string | undefined, serial = d.serialNumber): DeviceSnapshot {
+  return {
+    key: `android/${serial}`,
+    platform: 'android',
+    serial,
+    udid: d.udid,
+    state: 'device',
+    changedSeq: 0,
+    connection: 1,
+    failures: 0,
+    probing: false,
+    ...(usb ? { usb: { usb } } : {}),
+  };
+}
+
 /**
  * The USB feature over a sysfs tree, as the agent wires it, and one report
- * as the reporter runs it: the feature owes, the ledger is asked once
- * (`between` runs then), then the annotate pass; `copy`: a feature
- * registered before it hands on a copy of each device.
+ * as the reporter runs it: each listed phone's note asked (adb has it on
+ * `places`' path, 1-1.4.2 unless said), the feature owes, the ledger is
+ * asked once (`between` runs then), then the annotate pass; `copy`: a
+ * feature registered before it hands on a copy of each device.
  */
 function usbBed(root: string, o: { copy?: boolean } = {}) {
   const log = captureLogger();
@@ -70,7 +90,8 @@ function usbBed(root: string, o: { copy?: boolean } = {}) {
     presence,
     offSource: registry.facet(OFF_SOURCE),
   });
-  const report = (present: DeviceInfo[], between?: () => void): DeviceInfo[] => {
+  const report = (present: DeviceInfo[], between?: () => void, records: DeviceSnapshot[] = present.map((d) => listedAt(d, '1-1.4.2'))): DeviceInfo[] => {
+    for (const record of records) feature.notes!(record, records);
     feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
     const devices = [...present, ...presence.report(present, 0).carried.map((c) => c.info)];
     between?.();
@@ -266,6 +287,10 @@ describe('after a restart: the devices an earlier run reported', () => {
       layer.oweOnUsb({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
       return layer.withPhonesOnUsb([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
     };
+    // The daemon's record per port, as it saved it: adb had the phone on 1-1.4.2 (its usb path).
+    const saved = emptyRecord();
+    linkPort(saved, '1-1.4.2', 'udid-pixel', ['1A2B3C4D', 'udid-pixel'], Date.now());
+    new PortRecordFile(join(root, USB_PORTS_FILE), captureLogger().logger).save({ record: saved });
     // As reported-devices.json gives them back: identity only.
     const earlier = [
       pixel,
@@ -279,5 +304,47 @@ describe('after a restart: the devices an earlier run reported', () => {
     expect(first[0]!.message).toMatch(/^on USB port 1-1\.4\.2 \(the kernel enumerated it\) but adb does not list it: /);
     // Listed again this run: the listing wins, and the earlier word is not added beside it.
     expect(report([pixel])).toEqual([pixel]);
+  });
+});
+
+describe("a device that claims another phone's identity does not take its port (issue 60)", () => {
+  it("a hub whose serial is a phone's udid does not keep that phone UNAVAILABLE once it left: only the port adb placed it on counts", () => {
+    const root = sysfsTree();
+    const { report } = usbBed(root);
+    report([pixel]);
+    // The phone leaves its port; a hub on 2-1 gives the phone's udid as its serial.
+    rmSync(join(root, '1-1.4.2'), { recursive: true });
+    mkdirSync(join(root, '2-1'));
+    writeFileSync(join(root, '2-1', 'serial'), 'udid-pixel\n');
+    writeFileSync(join(root, '2-1', 'bDeviceClass'), '09\n');
+    expect(report([])).toEqual([]);
+  });
+
+  it("a hub plugged into the phone's port, giving the phone's serial, is no phone: a hub is never one", () => {
+    const root = sysfsTree();
+    const { report } = usbBed(root);
+    report([pixel]);
+    // The phone leaves 1-1.4.2; a hub giving its serial takes the port.
+    writeFileSync(join(root, '1-1.4.2', 'bDeviceClass'), '09\n');
+    expect(report([])).toEqual([]);
+  });
+
+  it("a gadget giving the serial of a phone adb never placed on a port (over the network) does not put it on the gadget's port", () => {
+    const root = sysfsTree();
+    const { report } = usbBed(root);
+    // adb reaches the phone over the network: no usb path; the gadget on 1-1.4.2 gives its serial.
+    report([pixel], undefined, [listedAt(pixel, undefined, '192.168.1.20:5555')]);
+    expect(report([])).toEqual([]);
+  });
+
+  it('a twin giving the same udid does not make the real phone on its port go UNPLUGGED when adb loses it', () => {
+    const root = sysfsTree();
+    const { report } = usbBed(root);
+    const twin: DeviceInfo = { ...pixel, serialNumber: 'TWIN0001', modelName: 'Twin' };
+    // Both listed, the report holding one entry per udid (the twin's here); adb has the real one on 1-1.4.2, the twin on 2-2.
+    report([twin], undefined, [listedAt(pixel, '1-1.4.2'), listedAt(twin, '2-2')]);
+    // Both gone from adb (the real phone's debugging off), the real phone still on its port.
+    expect(report([], undefined, [])).toEqual([expect.objectContaining({ udid: 'udid-pixel', status: 'UNAVAILABLE' })]);
+    expect(report([], undefined, [])[0]!.message).toMatch(/^on USB port 1-1\.4\.2 /);
   });
 });

@@ -4,7 +4,7 @@ import { attribute } from '../../../src/features/usb/attribution.js';
 import { classifyUsbLine } from '../../../src/features/usb/classify.js';
 import { parseKernelLogLine } from '../../../src/features/usb/kernel-line.js';
 import { healthCell, healthLine, portHealth, worstPorts } from '../../../src/features/usb/port-health.js';
-import { addEvent, emptyRecord, type PortRecord } from '../../../src/features/usb/port-record.js';
+import { addEvent, emptyRecord, linkPort, type PortRecord } from '../../../src/features/usb/port-record.js';
 
 // A port's health as `list` and `doctor` show it, from records built of
 // kernel lines: the recorded enumeration failures of aioc-122.dmesg (port
@@ -62,9 +62,11 @@ describe('portHealth and its cell', () => {
     expect(healthLine(health).advice).toMatch(/^no layer to blame yet/);
   });
 
-  it('several kinds are one count; a phone that fails on two ports is named the phone on each', () => {
+  it('several kinds are one count; a phone that fails on two ports adb placed it on is named the phone on each', () => {
     const record = emptyRecord();
     for (const port of ['1-1.2', '2-1.3']) {
+      // adb listed it on each (its usb path): the evidence a device cannot forge.
+      linkPort(record, port, 'udid-bad', ['USBBAD01', 'udid-bad'], NOON);
       feed(
         record,
         [

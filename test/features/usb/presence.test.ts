@@ -44,12 +44,19 @@ describe('a phone on USB or not', () => {
 
   it('finds its port from the serial the kernel last read there when adb gives no usb path, and says nothing once sysfs shows it again', () => {
     const words = wordsOf('rpi-linux-3404.dmesg');
-    words.add({ kind: 'serial', port: '1-1.3', serial: 'R58P' }, T0);
-    words.add({ kind: 'disconnect', port: '1-1.3' }, T0 + 1_000);
+    words.add(classifyUsbLine('usb 1-1.3: SerialNumber: R58P')!, T0);
+    words.add(classifyUsbLine('usb 1-1.3: USB disconnect, device number 4')!, T0 + 1_000);
     expect(seenOf(['R58P'], undefined, new Map(), words, none)).toMatchObject({ enumerated: false, port: '1-1.3' });
-    expect(seenOf(['R58P'], undefined, new Map([['R58P', '1-1.2']]), words, none)).toEqual({ enumerated: true, port: '1-1.2' });
+    expect(seenOf(['R58P'], undefined, new Map([['R58P', ['1-1.2']]]), words, none)).toEqual({ enumerated: true, port: '1-1.2' });
     // Never seen by the kernel, on no port: nothing to go on.
     expect(seenOf(['OTHER'], undefined, new Map(), words, none)).toBeUndefined();
+  });
+
+  it("on adb's usb path only: a device elsewhere giving the phone's serial is not the phone", () => {
+    const words = wordsOf('rpi-linux-3404.dmesg');
+    // The phone dropped off 1-1.3; a gadget on 2-4 gives its serial.
+    expect(seenOf(['R58P'], '1-1.3', new Map([['R58P', ['2-4']]]), words, none)).toMatchObject({ enumerated: false, port: '1-1.3' });
+    expect(seenOf(['R58P'], '1-1.3', new Map([['R58P', ['1-1.3', '2-4']]]), words, none)).toEqual({ enumerated: true, port: '1-1.3' });
   });
 
   it('a port that dropped and came back (GlasgowEmbedded/libfx2 #2) is not taken for off USB and counts as cycled; one that only dropped counts as dropped, not back', () => {

@@ -9,7 +9,8 @@ import { pairedFacts } from '../../../src/platforms/ios/readiness.js';
 import { listDevices, MuxListener, type MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 
-const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB' });
+/** usbmuxd's entry of a phone: its LocationID as the simulated usbmuxd gives it (a macOS-like one unless the test sets one). */
+const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB', location: p.location ?? 0x14100000 + p.deviceId });
 
 describe('probeIphone against the simulated usbmuxd', () => {
   const sim = new SimUsbmuxd();

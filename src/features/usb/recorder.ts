@@ -1,0 +1,70 @@
+// Classified kernel events into the record per port, in the order the kernel
+// printed them, with what one line alone cannot tell: a hub's own errors and
+// its ports' failures in the moments before the hub itself is disconnected
+// are the unplugging of the hub (its status requests fail as it goes), not
+// a failing hub. Those events wait HOLD_MS of the kernel's time in a queue
+// that keeps the order; a disconnect of the hub drops them. Pure but for the
+// queue; the layer feeds it line by line and flushes it before it works the
+// verdicts out.
+import type { UsbEvent } from './classify.js';
+import { addEvent, type PortRecord, type RecordOptions, type Recorded } from './port-record.js';
+
+/** How long before a hub's disconnect its errors are the unplug's: the kernel prints them within milliseconds of it. */
+export const HOLD_MS = 2_000;
+/** The queue is a burst's worth at most: a flood is committed as it comes. */
+const MAX_HELD = 4_096;
+
+interface Held {
+  event: UsbEvent;
+  at: number;
+}
+
+export class KernelRecorder {
+  private readonly queue: Held[] = [];
+
+  constructor(
+    private readonly record: () => PortRecord,
+    private readonly options: () => RecordOptions = () => ({}),
+    /** Each event as it is committed, with what the record made of it (the layer's metrics count the causes counted). */
+    private readonly onRecorded: (event: UsbEvent, outcome: Recorded | 'unplugged', at: number) => void = () => undefined,
+  ) {}
+
+  add(event: UsbEvent, at: number): void {
+    if (event.kind === 'disconnect' && event.port !== undefined) this.dropUnplugged(event.port, at);
+    this.queue.push({ event, at });
+    this.commit(at);
+  }
+
+  /** Commits everything waiting: the verdicts are about to be worked out. */
+  flush(): void {
+    this.commit(Infinity);
+  }
+
+  /** Commits from the head while the head need not wait: not a hub's error, or older than HOLD_MS. */
+  private commit(latest: number): void {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (held(head.event) && head.at > latest - HOLD_MS && this.queue.length <= MAX_HELD) return;
+      this.queue.shift();
+      this.onRecorded(head.event, addEvent(this.record(), head.event, head.at, this.options()), head.at);
+    }
+  }
+
+  /** A device left at `at`: the errors of its own hub and of its ports in the moment before are its leaving. */
+  private dropUnplugged(device: string, at: number): void {
+    const under = `${device}.`;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const { event, at: when } = this.queue[i]!;
+      if (!held(event) || when < at - HOLD_MS) continue;
+      if (event.hub === device || event.port?.startsWith(under)) {
+        this.queue.splice(i, 1);
+        this.onRecorded(event, 'unplugged', when);
+      }
+    }
+  }
+}
+
+/** The causes that may be a hub's unplugging: its own errors, and its ports' failures. */
+function held(event: UsbEvent): boolean {
+  return event.role === 'cause' && (event.kind === 'hub-error' || event.kind === 'hub-port-error' || event.kind === 'enumeration-failed');
+}
