@@ -18,7 +18,7 @@ import { carryClock } from '../log/limited.js';
 import { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
-import { buildPlatforms, platformNames, type Platforms } from './platforms.js';
+import { buildPlatforms, platformFacts, platformNames, type Platforms } from './platforms.js';
 import { buildFeatures, type Features } from './features.js';
 import { UsbLayer } from '../features/usb/layer.js';
 import { OFF_SOURCE } from '../devices/off-source.js';
@@ -170,6 +170,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     platformNames: parts.names,
     mapping: { look: parts.mapping, platform: parts.control.platform },
     features: parts.features,
+    facts: { pageSize: (key) => platformFacts.pageSize(registry, key) },
     metricSources: [featureMetrics(parts.features)],
     clock,
   });

@@ -20,6 +20,8 @@ import { ANDROID_NAME } from '../platforms/android/name.js';
 import { IOS_NAME } from '../platforms/ios/name.js';
 import type { ReadinessReader } from '../platforms/readiness.js';
 import { ANDROID_READINESS } from '../platforms/android/readiness.js';
+import { ANDROID_FACTS } from '../platforms/android/facts.js';
+import type { PlatformFacts } from '../platforms/facts.js';
 import type { ServiceDoctor } from '../platforms/doctor.js';
 import { ADB_DOCTOR } from '../platforms/android/doctor.js';
 import type { PlatformVariables } from '../config/variables.js';
@@ -54,6 +56,13 @@ export const platformNames: readonly PlatformName[] = [ANDROID_NAME, IOS_NAME];
  * the readiness feature judges what it reads, and names no platform.
  */
 export const readinessReader: ReadinessReader = ANDROID_READINESS;
+
+/**
+ * What the platforms read of a device that no DeviceInfo field carries (src/platforms/facts.ts):
+ * the page size the rows show, Advanced Protection for recovery, the authorization window for its lapse warning.
+ * Android reads them; an iPhone's record has none of them, so each is unknown for it.
+ */
+export const platformFacts: PlatformFacts = ANDROID_FACTS;
 
 /**
  * What the platform whose service doctor checks (src/doctor/checks.ts: the

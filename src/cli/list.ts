@@ -8,6 +8,7 @@ import type { Setup } from './setup.js';
 import { formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
 import { readOnce } from '../agent/actions.js';
+import { platformFacts } from '../agent/platforms.js';
 import type { Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
@@ -45,6 +46,7 @@ export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, 
       names: parts.names,
       mapping: { look: parts.mapping, platform: parts.control.platform },
       features: parts.features,
+      facts: { pageSize: (key) => platformFacts.pageSize(parts.registry, key) },
     });
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete)
