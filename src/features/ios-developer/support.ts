@@ -59,7 +59,8 @@ const INSTALL: Readonly<Record<ToolName, string>> = {
 };
 
 /** A tool as found on the host: absent, found with a version, or found with none that reads. */
-export type ToolFound = { tool: ToolName; state: 'absent' } | { tool: ToolName; state: 'found'; version: Version } | { tool: ToolName; state: 'unreadable'; said: string };
+export type ToolFound =
+  { tool: ToolName; state: 'absent' } | { tool: ToolName; state: 'found'; version: Version } | { tool: ToolName; state: 'unreadable'; said: string };
 
 /**
  * `ios version` (go-ios main.go `printVersion`): `{"version":"1.3.2"}`, or
@@ -99,7 +100,7 @@ export function versionText(v: Version): string {
   return v.join('.');
 }
 
-const atLeast = (v: Version, min: Version): boolean => v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2];
+const atLeast = (v: Version, min: Version): boolean => (v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2]);
 
 /** "17.5.1" as major and minor; undefined when it does not read. */
 export function iosVersionOf(text: string | undefined): readonly [number, number] | undefined {
@@ -107,7 +108,7 @@ export function iosVersionOf(text: string | undefined): readonly [number, number
   return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
 }
 
-const iosAtLeast = (v: readonly [number, number], min: readonly [number, number]): boolean => v[0] !== min[0] ? v[0] > min[0] : v[1] >= min[1];
+const iosAtLeast = (v: readonly [number, number], min: readonly [number, number]): boolean => (v[0] !== min[0] ? v[0] > min[0] : v[1] >= min[1]);
 
 export type Support =
   /** Nothing on the host is needed beyond usbmuxd and lockdown (before iOS 17), or a tool does it. */
@@ -136,7 +137,10 @@ export function supportOf(ios: readonly [number, number], tools: readonly ToolFo
     if (found?.state === 'found') {
       if (atLeast(found.version, min)) return { kind: 'supported', by: tool };
     } else if (found?.state === 'unreadable' || daemonUp) {
-      unknown ??= found?.state === 'unreadable' ? `${tool} says no version it can be judged by (${found.said})` : `${DAEMON_OF[tool]} answers, but ${tool} is not on the agent's PATH to ask its version`;
+      unknown ??=
+        found?.state === 'unreadable'
+          ? `${tool} says no version it can be judged by (${found.said})`
+          : `${DAEMON_OF[tool]} answers, but ${tool} is not on the agent's PATH to ask its version`;
     }
     needs.push(`${INSTALL[tool].replace(/^(\S+)/, `$1 ${versionText(min)} or later`)}`);
   }

@@ -80,5 +80,9 @@ export class HostTools {
 }
 
 export function describe(t: ToolFound): string {
-  return t.state === 'found' ? `${t.tool} ${versionText(t.version)}` : t.state === 'absent' ? `${t.tool} not found` : `${t.tool} (version unreadable: ${t.said})`;
+  return t.state === 'found'
+    ? `${t.tool} ${versionText(t.version)}`
+    : t.state === 'absent'
+      ? `${t.tool} not found`
+      : `${t.tool} (version unreadable: ${t.said})`;
 }

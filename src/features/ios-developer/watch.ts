@@ -127,14 +127,19 @@ export class DaemonWatch {
     if (d.state === 'up') {
       const wasUp = this.seenUp.has(d.id);
       this.seenUp.add(d.id);
-      if (before !== undefined) this.o.logger.info({ daemon: d.id }, `${name} at ${d.url} answers${wasUp ? ' again' : ''}: the iPhones' tunnels are read from it`);
+      if (before !== undefined)
+        this.o.logger.info({ daemon: d.id }, `${name} at ${d.url} answers${wasUp ? ' again' : ''}: the iPhones' tunnels are read from it`);
       return;
     }
     if (!this.seenUp.has(d.id)) {
       // Never seen answering: a lab runs one kind of daemon, and both default addresses are watched. Something that
       // answers there, but not as the daemon, is said once.
       if (d.state === 'down') this.o.logger.debug({ daemon: d.id, why: d.why }, `${name} at ${d.url}: not answering (${d.why})`);
-      else this.o.logger.info({ daemon: d.id, state: d.state, why: d.why }, `something answers at ${d.url}, but not as ${name} (${d.why}): its tunnels are not read`);
+      else
+        this.o.logger.info(
+          { daemon: d.id, state: d.state, why: d.why },
+          `something answers at ${d.url}, but not as ${name} (${d.why}): its tunnels are not read`,
+        );
       return;
     }
     const what =

@@ -38,11 +38,17 @@ describe('judging an iPhone', () => {
   });
 
   it('none, unknown (the daemon down), no daemon: not ready, each with what to do', () => {
-    expect(judgePhone(UDID, '17.4.1', supported, { state: 'none', daemons: [GO] })).toMatchObject({ cell: 'none', notReady: true, note: expect.stringContaining("no iOS 17 tunnel for it on go-ios's tunnel agent") });
-    expect(
-      judgePhone(UDID, '17.4.1', supported, { state: 'unknown', daemons: [{ ...GO, state: 'down', why: 'connection refused' }] })?.note,
-    ).toMatch(/tunnel is unknown: go-ios's tunnel agent at http:\/\/127\.0\.0\.1:60105 does not answer \(connection refused\): restart it \(`ios tunnel start`/);
-    expect(judgePhone(UDID, '17.4.1', supported, { state: 'no-daemon', daemons: [GO, TD] })?.note).toMatch(/no iOS 17 tunnel daemon answers on this host .*start one: `ios tunnel start`.* or `pymobiledevice3 remote tunneld`/);
+    expect(judgePhone(UDID, '17.4.1', supported, { state: 'none', daemons: [GO] })).toMatchObject({
+      cell: 'none',
+      notReady: true,
+      note: expect.stringContaining("no iOS 17 tunnel for it on go-ios's tunnel agent"),
+    });
+    expect(judgePhone(UDID, '17.4.1', supported, { state: 'unknown', daemons: [{ ...GO, state: 'down', why: 'connection refused' }] })?.note).toMatch(
+      /tunnel is unknown: go-ios's tunnel agent at http:\/\/127\.0\.0\.1:60105 does not answer \(connection refused\): restart it \(`ios tunnel start`/,
+    );
+    expect(judgePhone(UDID, '17.4.1', supported, { state: 'no-daemon', daemons: [GO, TD] })?.note).toMatch(
+      /no iOS 17 tunnel daemon answers on this host .*start one: `ios tunnel start`.* or `pymobiledevice3 remote tunneld`/,
+    );
   });
 
   it('not supported on this host: said with what to install, whatever the tunnel', () => {

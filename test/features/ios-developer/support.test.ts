@@ -59,7 +59,10 @@ describe("the host's support table", () => {
   });
 
   it("iOS 18.2 and later on go-ios's userspace tunnel needs go-ios 1.2.0; on its kernel tunnel 1.0.122 does", () => {
-    expect(supportOf([18, 2], [goIos([1, 1, 9])], ['go-ios'], true)).toMatchObject({ kind: 'not-supported', install: expect.stringMatching(/^go-ios 1\.2\.0 or later/) });
+    expect(supportOf([18, 2], [goIos([1, 1, 9])], ['go-ios'], true)).toMatchObject({
+      kind: 'not-supported',
+      install: expect.stringMatching(/^go-ios 1\.2\.0 or later/),
+    });
     expect(supportOf([18, 1], [goIos([1, 1, 9])], ['go-ios'], true)).toEqual({ kind: 'supported', by: 'go-ios' });
     expect(supportOf([18, 2], [goIos([1, 1, 9])], ['go-ios'], false)).toEqual({ kind: 'supported', by: 'go-ios' });
   });

@@ -63,7 +63,10 @@ describe('watching the tunnel daemons', () => {
     await watch.poll();
     expect(watch.daemons()[0]).toMatchObject({ state: 'up' });
 
-    const said = log.lines().filter((l) => l.level !== 'debug').map((l) => String(l.msg));
+    const said = log
+      .lines()
+      .filter((l) => l.level !== 'debug')
+      .map((l) => String(l.msg));
     expect(said).toEqual([
       expect.stringMatching(/^go-ios's tunnel agent at http:\/\/127\.0\.0\.1:\d+ refuses its listing \(HTTP 500: .*\): restart it/),
       expect.stringMatching(/answers its listing with what it never writes \(its listing is not JSON\)/),
