@@ -111,14 +111,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   list: {
     usage: 'device-agent list [--json] [options]',
     summary: 'collect one inventory and print a table of the devices; sends nothing',
-    about: 'Collects one inventory and prints one row per device for people (colour on a terminal), or JSON rows with --json. Sends nothing.',
+    about:
+      'Collects one inventory and prints one row per device for people (colour on a terminal), with a line under the table for each device ' +
+      'with something to say, or JSON rows with --json. On a terminal, stderr says what it waits for. Sends nothing.',
     flags: [{ name: 'json', help: 'print the rows as JSON' }, ...common],
     settings: ['adbServerSocket', 'ios', 'probeTimeoutSeconds', 'probeConcurrency', 'hiddenDevices', 'stateDir'],
     other: [...adb, 'NO_COLOR', 'TERM'],
     exits: { 0: 'the devices were listed', 1: 'a device source did not answer (no adb server): the list is not the whole lab', 2: configError },
   },
   doctor: {
-    usage: 'device-agent doctor [--phones LEVEL] [options]',
+    usage: 'device-agent doctor [--phones LEVEL] [--json] [options]',
     summary: 'check the configuration, adb, the devices and the cloud',
     about:
       'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock. ' +
@@ -130,6 +132,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
         oneOf: PHONE_LEVELS,
         help: "what a phone's problem (unauthorized, offline, no permissions) does: warn (the default), or fail the doctor",
       },
+      { name: 'json', help: 'print the checks as JSON: each status, finding and advice, the counts and the exit code' },
       ...common,
     ],
     settings: [

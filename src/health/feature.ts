@@ -2,8 +2,8 @@
 // reading (HealthMonitor.apply, monitor.ts: a problem's message, status and
 // log lines, written to health's two facets), and what the views show of
 // them: what the rules keep of a device's battery beyond the report's
-// figures and the problems that hold, as fields of its row, `list`'s BATTERY
-// HEALTH and PROBLEMS columns (list-columns.ts) and per-device gauges.
+// figures and the problems that hold, as fields of its row, `list`'s battery
+// and PROBLEMS columns (list-columns.ts) and per-device gauges.
 import type { DeviceFeature } from '../devices/feature.js';
 import { udidSample, type RowSubject } from '../devices/feature-view.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from '../log/logger.js';
 import type { HostHeat } from './host-heat.js';
 import { batteryOf, HealthMonitor, problemsOf } from './monitor.js';
 import { PROBLEMS, type HealthSettings } from './rules.js';
-import { batteryHealthColumn, problemsColumn } from './list-columns.js';
+import { batteryColumns, problemsColumn } from './list-columns.js';
 import { healthOf } from './row.js';
 
 /** What health judges readings with: the health.* settings, the log, the injected wall clock, and the host's judge of hot batteries (host-heat.ts). */
@@ -38,7 +38,7 @@ export function healthFeature(registry: Pick<DeviceRegistry, 'facet' | 'byUdid'>
       { key: 'batteryHealthPercent', place: battery, value: (s) => signals(s)?.healthPercent },
       { key: 'problems', place: { after: 'up' }, value: (s) => [...problemsOf(registry, s.device?.key)] },
     ],
-    columns: () => [batteryHealthColumn, problemsColumn],
+    columns: () => [...batteryColumns, problemsColumn],
     gauges: () => [
       {
         name: 'device_agent_device_battery_full_seconds',

@@ -138,7 +138,7 @@ describe('battery wear signals in the running daemon', () => {
     ).toEqual(['device FULL0001: battery held full is over']);
   }, 30_000);
 
-  it('list: the problems and the BATTERY HEALTH column, --json with the figures', async () => {
+  it("list: the problems, the phone's word for its battery, its capacity and cycles in plain columns, each problem's sentence under the table; --json with the figures", async () => {
     const env = baseEnv({ ...bed.adb.env });
     const [json, table] = await Promise.all([runAgent(['list', '--json'], env), runAgent(['list'], env)]);
     expect(json.code, json.stderr).toBe(0);
@@ -150,12 +150,18 @@ describe('battery wear signals in the running daemon', () => {
     // One inventory cannot tell how long a battery has been full.
     expect(row('FULL0001')).toMatchObject({ batteryFullSeconds: 0, batteryCycles: 1, batteryHealthPercent: 96 });
     expect(table.code, table.stderr).toBe(0);
-    const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/\bCHARGING\s+BATTERY HEALTH\s+FREE\b/);
+    const [head, notes] = table.stdout.trimEnd().split('\n\n');
+    const lines = head!.split('\n');
+    expect(lines[0]).toMatch(/\bCHARGING\s+HEALTH\s+CAPACITY\s+CYCLES\s+FREE\b/);
     const line = (udid: string) => lines.find((l) => l.includes(` ${udid} `))!;
-    expect(line('WORN0002')).toMatch(/ 77%, 1764 cycles .*battery_worn$/);
-    expect(line('FAST0003')).toMatch(/ 11\.0 V .*charging_voltage_high$/);
-    expect(line('SICK0004')).toMatch(/ OVERHEAT, 5\.0 V .*battery_unhealthy$/);
+    expect(line('WORN0002')).toMatch(/ good\s+77%\s+1764\s.*battery_worn$/);
+    expect(line('FAST0003')).toMatch(/ good\s.*charging_voltage_high$/);
+    expect(line('SICK0004')).toMatch(/ overheat\s.*battery_unhealthy$/);
+    // The charger's volts are the problem's sentence, once, under the table: not a cell, not a log line (issue 61).
+    expect(head).not.toMatch(/ V\b/);
+    const note = (udid: string) => notes!.split('\n').find((l) => l.startsWith(`${phones[udid]!.serial}: `));
+    expect(note('FAST0003')).toMatch(/the charger offers 11\.0 V/);
+    expect(table.stderr).not.toMatch(/charger offers/);
   }, 60_000);
 
   it('doctor: a warning line with what to do for each battery problem one look shows (held full needs the daemon)', async () => {

@@ -72,7 +72,6 @@ describe('deviceRows: charge control', () => {
         way: 'uhubctl',
         hub: '1-1',
         port: 2,
-        info: { ...info, udid: 'U1' },
         percent: 80,
         since: 0,
         sinceWall: 0,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
+import { Exposition } from '../../src/status/metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
 import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
@@ -17,11 +18,11 @@ import { shippedHealth } from '../health/defaults.js';
 // agent serves is in it, and it names none the agent does not serve.
 
 const section = readFileSync(new URL('../../docs/reference/metrics.md', import.meta.url), 'utf8');
-const documented = [...section.matchAll(/^\| `([a-z_]+)` \| (gauge|counter) \|/gm)].map((m) => [m[1]!, m[2]!] as const);
+const documented = [...section.matchAll(/^\| `([a-z0-9_]+)` \| (gauge|counter|histogram) \|/gm)].map((m) => [m[1]!, m[2]!] as const);
 
 describe('docs/reference/metrics.md', () => {
-  it('lists every metric the agent serves, with its type, and no other', () => {
-    const served = [
+  it('lists every metric the agent serves, with its type, and no other: its own and the process series', async () => {
+    const own = [
       ...agentMetrics({ stats: new AgentStats(), failedDevices: [], version: 'x', nodeId: 'y' }),
       // The platforms' own series (DeviceSource.metrics): only Android has some.
       ...androidMetrics({
@@ -42,8 +43,13 @@ describe('docs/reference/metrics.md', () => {
       // Charge control's power path checks (with the daemon's state directory).
       ...new PowerPaths().metrics(),
       // The per-device series, with those the features add (DeviceFeature.gauges).
-      ...deviceMetrics([], [], buildFeatures(new DeviceRegistry())),
-    ].map((m) => [m.name, m.type] as const);
+      ...deviceMetrics([], buildFeatures(new DeviceRegistry())),
+    ];
+    // As the daemon serves them: through prom-client, with the process series it adds.
+    const exposition = new Exposition();
+    exposition.withProcessSeries();
+    const text = await exposition.text(own);
+    const served = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!] as const);
     expect(new Map(documented)).toEqual(new Map(served));
   });
 });

@@ -54,7 +54,7 @@ function lab() {
   new BatteryProtections(registry, 'android').set('SAM1', { failures: 0, state: 'on' });
   new ChargePauses(registry, 'android').set('SAM1', {
     failures: 0,
-    pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, info: PHONE, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },
+    pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },
   });
   const rows = deviceRows([PHONE], registry, {
     names: parts.names,
@@ -75,7 +75,6 @@ describe('the views with the registered features', () => {
       'platform',
       'model',
       'version',
-      'versionLabel',
       'batteryPercent',
       'batteryCelsius',
       'charging',
@@ -115,21 +114,25 @@ describe('the views with the registered features', () => {
       'BATTERY',
       'TEMP',
       'CHARGING',
-      'BATTERY HEALTH',
+      'HEALTH',
+      'CAPACITY',
+      'CYCLES',
       'FREE',
+      // With the USB layer's port cell inside it, and the hub port the settings map.
       'USB',
-      'HUB:PORT',
       'CHARGE',
-      // The features' cell columns (here the USB layer's) before health's PROBLEMS, which closes the table.
-      'USB PORT',
+      // Readiness's cell column, there with the shipped checks though the phone is not read yet (issue 61).
+      'READY',
+      // Health's PROBLEMS closes the table.
       'PROBLEMS',
     ]);
   });
 
   it('/metrics: the per-device series in the order they always had', () => {
     const { parts, rows } = lab();
-    expect(deviceMetrics(rows, parts.names, parts.features).map((m) => m.name)).toEqual([
+    expect(deviceMetrics(rows, parts.features).map((m) => m.name)).toEqual([
       'device_agent_device_info',
+      'device_agent_device_state',
       'device_agent_device_up',
       'device_agent_device_battery_level_percent',
       'device_agent_device_battery_temperature_celsius',

@@ -359,7 +359,6 @@ export class ChargeControl extends RunnerAction {
         way,
         hub: place.hub,
         port: place.port,
-        info: record.last!,
         percent,
         since: now,
         sinceWall: wall,

@@ -33,7 +33,7 @@ export interface ChargeFeatureOptions {
 }
 
 export function chargeFeature(
-  registry: Pick<DeviceRegistry, 'facet' | 'presence'>,
+  registry: Pick<DeviceRegistry, 'facet'>,
   stats: Pick<AgentStats, 'counter'>,
   { powerPaths, kept, mapping }: ChargeFeatureOptions = {},
 ): DeviceFeature<ActionParts<PhoneControl>> {
@@ -71,7 +71,7 @@ export function chargeFeature(
               'charge control no longer pauses this phone there; a hub with real per-port power switching would',
           ),
     // After health: a paused phone's last reading is not a new one to judge.
-    annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, registry.presence),
+    annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
     metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...(powerPaths?.metrics() ?? [])],
   };
 }

@@ -7,6 +7,7 @@
 // publishes for readiness (src/devices/readiness-facts.ts). The source
 // says its own word of each phone; what the features say joins in the
 // report (src/report/execute.ts), as on every source.
+import { existsSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -94,6 +95,12 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   get label(): string {
     return this.o.address.label;
+  }
+
+  /** No socket at the path: the watcher looks for one at each reconnect, and sees no iPhone until then. */
+  whereNow(): string {
+    const a = this.o.address;
+    return 'path' in a && !existsSync(a.path) ? `${a.label}: no usbmuxd socket there; iPhones are looked for once one appears` : a.label;
   }
 
   get listed(): boolean {
