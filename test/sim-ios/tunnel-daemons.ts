@@ -18,7 +18,12 @@ export interface DaemonTunnel {
   userspace?: boolean;
 }
 
-export type DaemonFault = 'refusing' | 'garbage' | 'hang' | undefined;
+/**
+ * refusing: 500 and a line; garbage: a proxy's HTML page with 200; hang: never answers; close: the connection closed
+ * before any answer; cut: the head and half the listing, then closed; slow: the answer 500 ms late; flood: a listing
+ * of 2 MB (far past what the agent reads).
+ */
+export type DaemonFault = 'refusing' | 'garbage' | 'hang' | 'close' | 'cut' | 'slow' | 'flood' | undefined;
 
 abstract class TunnelDaemonDouble {
   tunnels: DaemonTunnel[] = [];
@@ -47,6 +52,16 @@ abstract class TunnelDaemonDouble {
       }
       if (this.fault === 'refusing') return text(res, 500, 'failed to list tunnels: internal error\n');
       if (this.fault === 'garbage') return text(res, 502, '<html><body>502 Bad Gateway</body></html>', 'text/html', 200);
+      if (this.fault === 'close') return void req.socket.destroy();
+      if (this.fault === 'cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+        res.write('[{"address":"fdb2:7531:10d5::1","rsd');
+        setTimeout(() => req.socket.destroy(), 20);
+        return;
+      }
+      if (this.fault === 'flood')
+        return text(res, 200, `[${'{"address":"fd00::1","rsdPort":1,"udid":"00008110-001C19A43420401E"},'.repeat(30_000)}null]`, 'application/json');
+      if (this.fault === 'slow') return void setTimeout(() => this.serve(req, res), 500);
       this.serve(req, res);
     });
     await new Promise<void>((resolve, reject) => {
@@ -95,7 +110,8 @@ export class GoIosAgentDouble extends TunnelDaemonDouble {
     if (path.startsWith('/tunnel/')) {
       const udid = path.slice('/tunnel/'.length);
       const found = this.tunnels.filter((t) => t.udid === udid);
-      if (req.method === 'GET') return found.length ? text(res, 200, JSON.stringify(goTunnel(found[0]!)) + '\n', 'application/json') : text(res, 404, 'tunnel not found\n');
+      if (req.method === 'GET')
+        return found.length ? text(res, 200, JSON.stringify(goTunnel(found[0]!)) + '\n', 'application/json') : text(res, 404, 'tunnel not found\n');
       if (req.method === 'DELETE') {
         if (!found.length) return text(res, 404, 'tunnel not found\n');
         this.tunnels = this.tunnels.filter((t) => t.udid !== udid);

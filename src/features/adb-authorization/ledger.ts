@@ -90,9 +90,9 @@ export class AuthLedger {
     return { lapsing, lapsed };
   }
 
-  /** The lapse a phone back in an unauthorized state met while away, if it did: for its message. */
-  lapsedOf(udid: string): AuthEntry | undefined {
-    const e = this.entries.get(udid);
+  /** The lapse a phone back in an unauthorized state met while away, if it did, by its udid or else its adb serial: for its message. */
+  lapsedOf(udid: string | undefined, serial: string): AuthEntry | undefined {
+    const e = (udid === undefined ? undefined : this.entries.get(udid)) ?? [...this.entries.values()].find((x) => x.serial === serial);
     return e && e.windowMs !== 0 && !e.present && this.o.wall() >= e.lastSeenWall + e.windowMs ? e : undefined;
   }
 

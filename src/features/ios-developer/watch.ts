@@ -8,6 +8,7 @@
 // refreshes or deletes a tunnel.
 import http from 'node:http';
 import type { Logger } from '../../log/logger.js';
+import { limited } from '../../log/limited.js';
 import { every, type Clock, type Timer, type Timers } from '../../util/clock.js';
 import { DAEMON_NAME, LISTING_PATH, parseListing } from './daemons.js';
 import { TunnelLedger, type DaemonNow, type DaemonRef, type PhoneNow } from './tunnel-state.js';
@@ -128,7 +129,12 @@ export class DaemonWatch {
       const wasUp = this.seenUp.has(d.id);
       this.seenUp.add(d.id);
       if (before !== undefined)
-        this.o.logger.info({ daemon: d.id }, `${name} at ${d.url} answers${wasUp ? ' again' : ''}: the iPhones' tunnels are read from it`);
+        limited(this.o.logger).info(
+          'ios-tunnel-daemon',
+          { daemon: d.id },
+          `${name} at ${d.url} answers${wasUp ? ' again' : ''}: the iPhones' tunnels are read from it`,
+          d.id,
+        );
       return;
     }
     if (!this.seenUp.has(d.id)) {
@@ -136,9 +142,11 @@ export class DaemonWatch {
       // answers there, but not as the daemon, is said once.
       if (d.state === 'down') this.o.logger.debug({ daemon: d.id, why: d.why }, `${name} at ${d.url}: not answering (${d.why})`);
       else
-        this.o.logger.info(
+        limited(this.o.logger).info(
+          'ios-tunnel-daemon',
           { daemon: d.id, state: d.state, why: d.why },
           `something answers at ${d.url}, but not as ${name} (${d.why}): its tunnels are not read`,
+          d.id,
         );
       return;
     }
@@ -148,7 +156,8 @@ export class DaemonWatch {
         : d.state === 'refusing'
           ? `refuses its listing (${d.why}): restart it, or point iosDeveloper.tunnelDaemons at the daemon`
           : `answers its listing with what it never writes (${d.why}): is ${name} what listens at that address?`;
-    this.o.logger.warn({ daemon: d.id, state: d.state, why: d.why }, `${name} at ${d.url} ${what}`);
+    // Through the per-cause limit: a daemon flapping up and down is a few lines a minute and a summary, not two a poll.
+    limited(this.o.logger).warn('ios-tunnel-daemon', { daemon: d.id, state: d.state, why: d.why }, `${name} at ${d.url} ${what}`, d.id);
   }
 }
 

@@ -54,7 +54,9 @@ describe('the adb authorization ledger', () => {
     third.ledger.seen([]);
     expect(third.warnings()).toEqual([]);
     expect(third.ledger.counts()).toEqual({ lapsing: 0, lapsed: 1 });
-    expect(third.ledger.lapsedOf('U1')).toMatchObject({ udid: 'U1' });
+    expect(third.ledger.lapsedOf('U1', 'SER1')).toMatchObject({ udid: 'U1' });
+    expect(third.ledger.lapsedOf(undefined, 'SER1')).toMatchObject({ udid: 'U1' });
+    expect(third.ledger.lapsedOf(undefined, 'OTHER')).toBeUndefined();
   });
 
   it('a file that does not read: one warning, and a fresh start', () => {

@@ -76,6 +76,30 @@ describe('watching the tunnel daemons', () => {
     ]);
   }, 20_000);
 
+  it('a daemon that closes at once, cuts its listing mid-stream, floods it, or answers slowly: down, garbage, or read', async () => {
+    const log = captureLogger('debug');
+    go.tunnels = [];
+    go.newTunnel(UDID);
+    const watch = new DaemonWatch({
+      daemons: [{ id: 'go', kind: 'go-ios', url: go.url }],
+      pollMs: 60_000,
+      clock: systemClock,
+      logger: log.logger,
+      phones: () => [],
+    });
+    const stateAfter = async (fault: typeof go.fault) => {
+      go.fault = fault;
+      await watch.poll();
+      return watch.daemons()[0]!;
+    };
+    expect(await stateAfter('slow')).toMatchObject({ state: 'up', tunnels: [{ udid: UDID }] });
+    expect(await stateAfter('close')).toMatchObject({ state: 'down', why: 'socket hang up' });
+    expect(await stateAfter('cut')).toMatchObject({ state: 'down', why: 'aborted' });
+    expect(await stateAfter('flood')).toMatchObject({ state: 'down', why: 'answered more than 1048576 bytes' });
+    expect(await stateAfter(undefined)).toMatchObject({ state: 'up' });
+    go.fault = undefined;
+  }, 20_000);
+
   it('a daemon never seen answering is a debug line, not a warning: a lab runs one of the two', async () => {
     const log = captureLogger('debug');
     const watch = new DaemonWatch({
