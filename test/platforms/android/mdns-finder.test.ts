@@ -64,6 +64,33 @@ describe('the mdns finder', () => {
     expect(log.lines()).toHaveLength(1);
   });
 
+  it('an answer that fails (a connection closed at once or cut mid-answer) or never comes: no line above debug, one look in flight at a time, asked again at the next', async () => {
+    const log = captureLogger('info');
+    let answer: () => Promise<string> = () => Promise.reject(new Error('Premature end of stream, needed 4 more bytes'));
+    let asked = 0;
+    const f = new MdnsFinder({
+      adb: {
+        mdnsServices: () => {
+          asked++;
+          return answer();
+        },
+        connect: async () => '',
+        disconnect: async () => '',
+      },
+      registry: { list: () => [{ serial: '192.168.1.10:37001', state: 'device', udid: 'U1' }] as never },
+      logger: log.logger,
+      clock: { monotonic: () => 0 },
+    });
+    await f.tick();
+    answer = () => new Promise<string>(() => {});
+    const hung = f.tick();
+    void f.tick();
+    void f.tick();
+    expect(asked).toBe(2);
+    expect(hung).toBeInstanceOf(Promise);
+    expect(log.lines()).toEqual([]);
+  });
+
   it('a flood of announcements: read up to the bound, said once', async () => {
     const flood = 'adb-X-abcdef\t_adb-tls-connect._tcp\t10.0.0.1:40000\n'.repeat(1500);
     const { f, log } = finder(
