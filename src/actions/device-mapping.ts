@@ -3,8 +3,9 @@
 // it, and the rows show what it says, so that a key naming two phones is
 // refused the same way everywhere and said once, whichever met it first.
 
-import { modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../config/charge-ways.js';
-import type { HubPort } from '../config/hub-ports.js';
+import { chargeWaysOf, modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../config/charge-ways.js';
+import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
+import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
 import { limited } from '../log/limited.js';
 import { SaidOnce } from '../log/said-once.js';
@@ -93,4 +94,19 @@ export class DeviceMapping {
     );
     return found;
   }
+}
+
+/** The host's one look-up, as the settings give it (hubPorts, charge.ways, networkDevices). */
+export function deviceMappingOf(
+  settings: Pick<Settings, 'hubPorts' | 'charge' | 'networkDevices'>,
+  logger: Logger,
+  clock: Pick<Clock, 'monotonic'>,
+): DeviceMapping {
+  return new DeviceMapping({
+    hubPorts: hubPortsOf(settings.hubPorts),
+    chargeWays: chargeWaysOf(settings.charge.ways),
+    networkDevices: settings.networkDevices,
+    logger,
+    clock,
+  });
 }

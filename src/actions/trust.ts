@@ -8,7 +8,15 @@
 
 import type { HubPort } from '../config/hub-ports.js';
 import { conflictsOf, conflictText, type Claim, type Conflict } from '../devices/claims.js';
+import { counterKey } from '../stats/counter.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
+
+/** Host actions refused for a device whose identity does not hold, by action: counted by the runner, served by identity trust. */
+export const ACTIONS_REFUSED = counterKey(
+  'device_agent_actions_refused_total',
+  'Host actions (kick, power_cycle, charge_pause) not taken because the identity of the device is in conflict or its USB path is not behind its hub port; once per device and reason.',
+  ['action'],
+);
 
 /**
  * Why the port mapped to this device may not be switched for it, or

@@ -4,13 +4,10 @@ import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { DeviceFeature } from '../devices/feature.js';
-import type { UnpluggedLedger } from '../report/unplugged.js';
-import type { ReportedStore } from '../report/reported-store.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
 import type { FlapLog } from '../devices/flap-log.js';
-import type { Action } from './actions.js';
 import type { ActionRunner } from '../actions/runner.js';
 import type { ReportLoop } from './report-loop.js';
 
@@ -28,12 +25,11 @@ export interface AgentParts {
   logger: Logger;
   clock: Clock;
   registry: DeviceRegistry;
-  unplugged: UnpluggedLedger;
-  reported: ReportedStore;
   /** Where the sources' changes are logged, a flapping phone's summed up. */
   flaps: Pick<FlapLog, 'changed' | 'stop'>;
   sources: readonly DeviceSource[];
-  actions: readonly Action[];
+  /** The features' actions, in the order they start (ACTS_ON). */
+  actions: readonly Service[];
   /** Where the actions hear that the devices changed (src/actions/runner.ts). */
   runner: Pick<ActionRunner, 'devicesChanged'>;
   loop: ReportLoop;
@@ -66,9 +62,7 @@ export class Agent {
   }
 
   async start(): Promise<void> {
-    const { settings, logger, registry, unplugged, reported, runner, loop, views, clock, sources, nodeId } = this.parts;
-    // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED.
-    unplugged.seed(reported.load());
+    const { settings, logger, registry, runner, loop, views, clock, sources, nodeId } = this.parts;
     views.noteStart(clock.wall());
     // A failed inventory plans a retry: look at the plan again. An outcome
     // noted while a report is being built is heard once, when it has ended.

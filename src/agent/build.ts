@@ -1,44 +1,41 @@
 // The one factory of the object graph: `run`, `once`, `list` and `doctor`
 // build their parts here, from the settings, and nothing does I/O yet.
 import { dirname, join } from 'node:path';
+import { deviceMappingOf, type DeviceMapping } from '../actions/device-mapping.js';
+import { ActionRunner, inStartOrder, type DeviceAction } from '../actions/runner.js';
+import { bookingGateOf } from '../booking/gate.js';
 import { CloudClient } from '../cloud/client.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import type { RetryPolicy } from '../cloud/retry.js';
 import { cloudNetwork } from '../cloud/network.js';
 import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.js';
 import type { Credentials } from '../config/credentials.js';
+import { hubPortsOf } from '../config/hub-ports.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
 import { answeredAll, featureMetrics } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
-import { hostHeatOf } from '../health/host-heat-feature.js';
+import type { Feature } from '../features/context.js';
+import { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import { carryClock } from '../log/limited.js';
 import { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
-import { buildPlatforms, platformFacts, platformNames, type Platforms } from './platforms.js';
-import { buildFeatures, type Features } from './features.js';
-import { UsbLayer } from '../features/usb/layer.js';
-import { OFF_SOURCE } from '../devices/off-source.js';
-import type { UsbEvidence } from '../devices/usb-evidence.js';
 import { ReportedStore } from '../report/reported-store.js';
-import { PausedPortsFile } from '../actions/charge/paused-ports.js';
-import { PowerPaths, uncutPortsFile } from '../actions/charge/power-paths.js';
-import { DeviceMapping } from '../actions/device-mapping.js';
-import { hubPortsOf } from '../config/hub-ports.js';
-import { chargeWaysOf } from '../config/charge-ways.js';
 import { Reporter, type ReportSink } from '../report/reporter.js';
 import { UnpluggedLedger } from '../report/unplugged.js';
 import { AgentStats } from '../stats/agent-stats.js';
-import { systemClock, type Clock, type Timers } from '../util/clock.js';
-import { agentVersion, projectRoot } from '../util/package.js';
 import { StatusServer } from '../status/server.js';
 import { STATUS_STATE_FILE } from '../status/endpoint-state.js';
 import { StatusViews } from '../status/views.js';
+import { systemClock, type Clock, type Timers } from '../util/clock.js';
+import { agentVersion, projectRoot } from '../util/package.js';
+import { SharedParts } from '../util/shared-parts.js';
 import { Agent } from './agent.js';
-import { buildActions } from './actions.js';
+import { buildFeatures } from './features.js';
+import { buildPlatforms, platformFacts, platformNames, readinessReader, type Platforms } from './platforms.js';
 import { ReportLoop } from './report-loop.js';
 
 export interface Parts extends Platforms {
@@ -58,10 +55,8 @@ export interface Parts extends Platforms {
   reporter: Reporter;
   /** Whom the actions' booking gate asks; none for a command that sends nothing. */
   booking: BookingStatusSource | undefined;
-  /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own and builds their actions, and their series join /metrics. */
-  features: Features;
-  /** The USB layer's word on the phones, read-only, for recovery (src/devices/usb-evidence.ts). */
-  usb: UsbEvidence;
+  /** The registered features (src/agent/features.ts): the daemon starts those that follow something of their own and runs their actions, and their series join /metrics. */
+  features: readonly Feature[];
   /** The one look-up from a device to its hub port and charge way (settings hubPorts and charge.ways), read once. */
   mapping: DeviceMapping;
 }
@@ -82,33 +77,36 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const registry = new DeviceRegistry();
   // The state directory's writers say its trouble (full, read-only) once between them.
   const stateDirTrouble = new StateDirTrouble();
-  const powerPaths = new PowerPaths(uncutPortsFile(join(stateDirOf(settings, env), 'charge-uncut-ports.json'), logger, stateDirTrouble));
   const stats = new AgentStats();
-  // One judge of hot batteries for the host: the feature says the host's line, and a phone's own hot warning after it, unless the host's line names it.
-  const heat = hostHeatOf(settings.health);
-  const pausedPorts = new PausedPortsFile(join(stateDirOf(settings, env), 'charge-paused-ports.json'), logger, stateDirTrouble);
+  const stateDir = stateDirOf(settings, env);
   // One look-up from a device to its port and charge way, for the actions and the rows alike: a key naming two phones is refused alike and said once.
-  const mapping = new DeviceMapping({
-    hubPorts: hubPortsOf(settings.hubPorts),
-    chargeWays: chargeWaysOf(settings.charge.ways),
-    networkDevices: settings.networkDevices,
+  const mapping = deviceMappingOf(settings, logger, clock);
+  const platforms = buildPlatforms(settings, env, logger, registry, clock);
+  const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger, stateDirTrouble);
+  // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED
+  // (unless a feature finds them otherwise: the USB layer, one on a port with adb no longer listing it).
+  const earlier = reported.load();
+  const unplugged = new UnpluggedLedger();
+  unplugged.seed(earlier);
+  const features = buildFeatures({
+    settings,
+    registry,
+    stats,
     logger,
     clock,
+    stateDir,
+    stateDirTrouble,
+    earlier,
+    platforms: { names: platformNames, readiness: readinessReader, phones: platforms.control },
+    mapping,
+    uhubctl: new Uhubctl(settings.recovery.powerCycleCommand),
+    shared: new SharedParts(),
   });
-  const featureContext = { settings, stateDir: stateDirOf(settings, env), logger, clock, powerPaths, pausedPorts, mapping, heat, platforms: platformNames };
-  // One USB layer: the feature reports through it, recovery reads its evidence. It publishes the
-  // phones on a port and off adb (OFF_SOURCE), which readiness judges: without the facet here, the
-  // layer kept by the wiring published nothing and such a phone lost its not-ready verdict.
-  const usb = new UsbLayer({ ...featureContext, offSource: registry.facet(OFF_SOURCE), presence: registry.presence });
-  const features = buildFeatures(registry, { ...featureContext, layer: usb }, stats);
   // Each inventory that answered, heard by the features that follow readings (readiness's drift): the platform names none.
   registry.readings.on('answered', (key) => {
     const device = registry.get(key);
     if (device) answeredAll(features, device);
   });
-  const platforms = buildPlatforms(settings, env, logger, registry, clock);
-  const unplugged = new UnpluggedLedger();
-  const reported = new ReportedStore(join(stateDirOf(settings, env), 'reported-devices.json'), logger, stateDirTrouble);
   const flaps = new FlapLog(logger, clock);
   const reporter = new Reporter({
     nodeId: options.nodeId,
@@ -127,11 +125,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     collectTimeoutMs: collectTimeoutMs(settings),
     changes: flaps,
   });
-  // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED,
-  // unless the USB layer finds one on a port with adb no longer listing it.
-  const earlier = reported.load();
-  unplugged.seed(earlier);
-  usb.rememberEarlier(earlier);
   return {
     ...platforms,
     settings,
@@ -146,7 +139,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     reporter,
     booking: options.booking,
     features,
-    usb,
     mapping,
   };
 }
@@ -158,7 +150,16 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
 export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
-  const { actions, runner, hubPorts } = buildActions(parts, () => loop.devicesChanged());
+  // One runner, and one booking gate, for every action: the host's status requests are bounded together.
+  const runner = new ActionRunner({
+    clock,
+    registry,
+    stats,
+    logger,
+    gate: bookingGateOf(settings, clock),
+    ...(parts.booking && { booking: parts.booking }),
+    onChange: () => loop.devicesChanged(),
+  });
   const views = new StatusViews({
     nodeId,
     settings,
@@ -166,7 +167,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     registry,
     sources,
     report: loop,
-    hubPorts,
+    hubPorts: hubPortsOf(settings.hubPorts),
     platformNames: parts.names,
     mapping: { look: parts.mapping, platform: parts.control.platform },
     features: parts.features,
@@ -188,11 +189,9 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     logger,
     clock,
     registry,
-    unplugged: parts.unplugged,
-    reported: parts.reported,
     flaps: parts.flaps,
     sources,
-    actions,
+    actions: actionsOf(parts.features).map((action) => ({ name: action.name, start: () => runner.start(action), stop: () => runner.stop(action) })),
     runner,
     loop,
     views,
@@ -201,11 +200,18 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
   });
 }
 
-/**
- * How long one source's collect may take in the daemon: a source's own
- * deadlines end it well before (Android's report wait is the probe timeout
- * plus 1 s), so past twice the probe timeout plus 10 s it is stuck.
- */
+/** The features' actions, in the order they start. */
+function actionsOf(features: readonly Feature[]): DeviceAction[] {
+  return inStartOrder(features.flatMap((f) => (f.action ? [f.action] : [])));
+}
+
+/** What the features' actions read once for a command that changes nothing (`list`): no gate is asked, so nothing that needs one is written. */
+export async function readOnce(parts: Parts): Promise<void> {
+  const { clock, registry, stats, logger } = parts;
+  const runner = new ActionRunner({ clock, registry, stats, logger });
+  for (const action of actionsOf(parts.features)) if (action.readOnce) await runner.once(action);
+}
+
 /** One line when a proxy the host sets is passed by for a plain http cloud on loopback: the route is then not what http_proxy says. */
 function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Logger): void {
   let url: URL;
@@ -223,6 +229,11 @@ function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Log
   }
 }
 
+/**
+ * How long one source's collect may take in the daemon: a source's own
+ * deadlines end it well before (Android's report wait is the probe timeout
+ * plus 1 s), so past twice the probe timeout plus 10 s it is stuck.
+ */
 function collectTimeoutMs(settings: Settings): number {
   return settings.probeTimeoutSeconds * 2000 + 10_000;
 }

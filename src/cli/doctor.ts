@@ -10,14 +10,9 @@ import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/ch
 import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
-import { readUsbControllers } from '../doctor/usb.js';
-import { readPhonePorts } from '../doctor/autosuspend.js';
-import { kernelLogFacts, kernelLogItem } from '../doctor/kernel-log.js';
-import { readPortRecord, worstPortItems } from '../doctor/worst-ports.js';
-import { parseReadinessChecks } from '../config/readiness.js';
-import { hubToolItems } from '../doctor/hub-tools.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import { hubHelperItems } from '../hub-helper/doctor-item.js';
+import { parseReadinessChecks } from '../features/readiness/settings.js';
 import {
   adbAddressFailed,
   cloudSettingsFailed,
@@ -91,7 +86,23 @@ export async function doctor(
   const stateDir = stateDirOf(settings, env);
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
-  config.push(...(await wait.check('the hub tool', hubToolItems(settings, env))));
+
+  // The same parts as the daemon's: the adb client and the sources it would use, and the features whose lines follow.
+  let parts: Parts | undefined;
+  let addressError: unknown;
+  try {
+    parts = buildParts(settings, env, logger, { nodeId: 'doctor' });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    addressError = error;
+  }
+  // A service address that cannot be used fails its own line; the features' lines stand on the service's default one, never asked.
+  const { socket, port } = serviceDoctor.addressVariables;
+  const features = (
+    parts ?? buildParts({ ...settings, adbServerSocket: undefined }, { ...env, [socket]: undefined, [port]: undefined }, logger, { nodeId: 'doctor' })
+  ).features;
+  const doctors = features.flatMap((f) => (f.doctor ? [f.doctor] : []));
+  for (const d of doctors) if (d.config) config.push(...(await wait.check('the hub tool', d.config(env))));
   // The hub tool as the daemon meets it, through the hub helper (the package's default).
   config.push(...(await wait.check('the hub helper', hubHelperItems(settings))));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
@@ -109,16 +120,6 @@ export async function doctor(
     });
   }
 
-  // The same parts as the daemon's: the adb client and the sources it would use.
-  let parts: Parts | undefined;
-  let addressError: unknown;
-  try {
-    parts = buildParts(settings, env, logger, { nodeId: 'doctor' });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    addressError = error;
-  }
-  const sysfsRoot = settings.usb.sysfsRoot;
   const adbChecked = (async (): Promise<CheckItem[]> => {
     if (!parts) return [adbAddressFailed(addressError, serviceDoctor)];
     return checkAdb(wait.adb(parts.services.adb, 'the adb server'), {
@@ -128,18 +129,15 @@ export async function doctor(
       concurrency: settings.probeConcurrency,
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
-      usbControllers: () => (sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot)),
-      health: settings.health,
-      readiness: readinessChecks,
+      features: doctors,
       readinessTimeoutMs,
-      phonePorts: (serials, paths) => (sysfsRoot === '' ? [] : readPhonePorts(sysfsRoot, serials, paths)),
     });
   })();
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
   const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
-  const iosChecked = checkIos(settings, env);
+  const iosChecked = checkIos(settings, env, (name, facts, brand) => doctors.map((d) => d.facts?.(name, facts, brand)).find((v) => v !== undefined));
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
   const statusChecked = checkStatusEndpoint({
     listen: settings.statusListen,
@@ -162,7 +160,7 @@ export async function doctor(
   ]);
   output.line?.done();
   const items = atPhoneLevel(
-    [...config, ...adbItems, ...usbLayerItems(settings, stateDir, env, logger), ...iosItems, ...networkItems, ...cloudItems, ...statusItems],
+    [...config, ...adbItems, ...doctors.flatMap((d) => d.host?.(env) ?? []), ...iosItems, ...networkItems, ...cloudItems, ...statusItems],
     phones,
   );
   for (const item of items) {
@@ -170,14 +168,6 @@ export async function doctor(
   }
   stdout.write(output.json ? checklistJson(items) : formatChecklist(items, paintFor(stdout, env)));
   return exitCodeOf(items);
-}
-
-/** The USB layer's host lines: its kernel log as the agent would read it, and the worst ports of the record in the state directory. */
-function usbLayerItems(settings: Setup['settings'], stateDir: string, env: NodeJS.ProcessEnv, logger: Setup['logger']): CheckItem[] {
-  const { kernelLog, sysfsRoot } = settings.usb;
-  const items = [kernelLogItem(kernelLogFacts(kernelLog, env))];
-  if (kernelLog !== '') items.push(...worstPortItems(readPortRecord(stateDir, logger), Date.now(), sysfsRoot, stateDir));
-  return items;
 }
 
 /**

@@ -17,8 +17,6 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   warnOfServiceStateDir(setup, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
-  // What an earlier run reported and is gone now goes out as UNPLUGGED (and a dry run shows it).
-  parts.unplugged.seed(parts.reported.load());
   try {
     // A source that did not answer lists none of its devices: a report without them would tell the cloud they
     // are gone (a cloud that takes a host's report as its whole list marks them offline), so none goes, and a

@@ -4,38 +4,23 @@ import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
 import { checkHubPorts } from './hub-ports.js';
 import { checkHiddenDevices } from './hidden-devices.js';
-import { checkChargeWays, checkPortCommand } from './charge-ways.js';
-import { checkReadinessChecks } from './readiness.js';
+import type { Field } from './field.js';
+import { chargeSettings } from '../features/charge/settings.js';
+import { healthSettings } from '../features/health/settings.js';
+import { hostHeatSettings } from '../features/host-heat/settings.js';
+import { readinessFixSettings } from '../features/readiness-fix/settings.js';
+import { readinessSettings } from '../features/readiness/settings.js';
+import { recoverySettings } from '../features/recovery/settings.js';
+import { usbSettings } from '../features/usb/settings.js';
 
-// The one schema of the agent's settings. Every key can come from
-// config/default.json, from the file given with --config, or from an
-// environment variable (envName below), later sources winning. Validation,
-// the variable names, the command help and docs/reference/configuration.md
-// all read this table.
+// The one schema of the agent's settings: the core ones here, and each
+// feature's fragment (src/features/NAME/settings.ts, part of this layer),
+// composed in one table. Every key can come from config/default.json, from
+// the file given with --config, or from an environment variable (envName
+// below), later sources winning. Validation, the variable names, the command
+// help and docs/reference/configuration.md all read this table.
 
-export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
-
-export interface Field {
-  readonly type: FieldType;
-  optional?: boolean;
-  secret?: boolean;
-  min?: number;
-  max?: number;
-  oneOf?: readonly string[];
-  /** Returns a problem description, or undefined when the value is fine. */
-  check?: (value: never) => string | undefined;
-  /**
-   * Conventional variables (HTTPS_PROXY, ...) that give the value when neither
-   * a file nor DEVICE_AGENT_* does; the first one set wins. An empty string in
-   * a file still means "none", so a proxy set for the host can be turned off.
-   */
-  envDefault?: readonly string[];
-  /** The form `check` accepts, said for people (help, the reference). */
-  format?: string;
-  /** What an unset or empty value means, where config/default.json gives none. */
-  unset?: string;
-  help: string;
-}
+export type { Field, FieldType } from './field.js';
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -223,22 +208,7 @@ export const schema = {
     format: 'ID=HUB:PORT list',
     help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`. A port is switched for a USB phone only while the usb path adb reports lies behind it (`R58M12AB=1-1.4:3` wants `usb:1-1.4.3` or below), and for no phone whose udid or serial another device claims; a key that is one device's adb serial and the udid another gives (a phone may give `127.0.0.1:5555` as its udid) names neither phone: nothing is switched through it, said in one warning, and such a phone is best mapped by its udid ([trust model](../design/trust.md))",
   },
-  'usb.kernelLog': {
-    type: 'string',
-    format: 'path, or `""` for off',
-    help:
-      "the kernel's log the USB layer follows for its messages about ports, hubs and controllers ([which](usb-kernel-messages.md)): `/dev/kmsg`, or a recorded file of `/dev/kmsg` records to replay an incident (a dmesg or journal capture reads too); " +
-      '`""` turns the reading off. A path that is no kernel log (a directory, `/dev/zero`, a binary file) is said once and not read. Where it cannot be read (`kernel.dmesg_restrict=1` without `CAP_SYSLOG`, a container without `/dev/kmsg`) the agent says so once and works as without it; ' +
-      "`doctor` says whether the agent can read it, and names the worst ports of the daemon's record, which `list` shows in its USB column",
-  },
-  'usb.sysfsRoot': {
-    type: 'string',
-    format: 'path, or `""` for off',
-    help:
-      "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts, the port of each iPhone (usbmuxd's location, by `busnum` and `devnum`), and the serial on each port: " +
-      'a phone adb (or usbmuxd) stops listing while the port its source last placed it on shows the serial it had there is reported UNAVAILABLE with why (USB debugging off, charge-only mode; in its bootloader, or held by another adb server, when the interfaces it offers on the port say so; usbmuxd did not take an iPhone), not UNPLUGGED; ' +
-      '`list`\'s USB column and `doctor`\'s controller load and autosuspend lines read it too. `""` turns them off',
-  },
+  ...usbSettings,
   httpsProxy: {
     type: 'string',
     optional: true,
@@ -283,165 +253,12 @@ export const schema = {
     type: 'boolean',
     help: "also trust the host's CA bundle (`/etc/ssl/certs/ca-certificates.crt` and its kin, or `SSL_CERT_FILE`), where `update-ca-certificates` puts a company CA",
   },
-  'recovery.reconnectOffline': {
-    type: 'boolean',
-    help: 'reconnect an offline USB device (`adb reconnect offline`, or `adb -s SERIAL reconnect` when others must not be touched) and an offline one of `networkDevices`; off, an offline phone is never power-cycled either',
-  },
-  'recovery.offlineCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at most one `adb reconnect offline` in this many seconds' },
-  'recovery.kickAfterShellFailures': {
-    type: 'integer',
-    min: 0,
-    max: 1000,
-    help: 'kick (`adb -s SERIAL reconnect`) a ready device after this many inventories in a row failed or missed their deadline; 0 never kicks',
-  },
-  'recovery.kickCooldownSeconds': { type: 'integer', min: 10, max: 86400, help: 'at least this long between two kicks of one device' },
-  'recovery.maxKicksPerHour': { type: 'integer', min: 1, max: 60, help: 'kicks of one device in an hour at most' },
-  'recovery.powerCycle': {
-    type: 'boolean',
-    help: 'power-cycle the hub port behind a phone (`hubPorts`) that a kick did not bring back, or that stayed offline through 2 offline reconnects and two `offlineCooldownSeconds`, after the kick cooldown and at most `maxKicksPerHour` times an hour; needs a hub with per-port power switching',
-  },
-  'recovery.powerCycleCommand': {
-    type: 'string',
-    format: 'command, split on spaces',
-    help: 'run as `COMMAND -l HUB -p PORT -a cycle` (and `-a off`, `-a on` for charge pauses), without a shell: `uhubctl`, or a command taking its arguments (a wrapper with `sudo`, another tool)',
-  },
-  'recovery.bookingCacheSeconds': {
-    type: 'integer',
-    min: 1,
-    max: 600,
-    help: 'before a disruptive action (a kick, `adb reconnect`) the cloud is asked whether the device is booked (`GET /devices/{udid}/status`); its answer stands this long (s)',
-  },
-  'recovery.bookingRequestsPerMinute': {
-    type: 'integer',
-    min: 1,
-    max: 60,
-    help: 'booking status requests of the host in any minute at most; a device waits, left alone, when they are spent',
-  },
-  'recovery.bookingTimeoutSeconds': {
-    type: 'integer',
-    min: 1,
-    max: 60,
-    help: 'a booking status request without an answer by then counts as no answer: the device is left alone',
-  },
-  'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
-  'health.batteryHotHysteresisCelsius': {
-    type: 'integer',
-    min: 0,
-    max: 30,
-    help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)',
-  },
-  'health.hostHotPhones': {
-    type: 'integer',
-    min: 2,
-    max: 1000,
-    help: 'this many phones of the host turning hot within `health.hostHotWindowMinutes` of each other are one host-level episode (the room or the host, not the phones): one warning naming them, a note on each, `device_agent_host_hot_episode` 1',
-  },
-  'health.hostHotWindowMinutes': {
-    type: 'integer',
-    min: 1,
-    max: 1440,
-    help: 'how close together (minutes) the phones of `health.hostHotPhones` must turn hot to be one host-level episode',
-  },
-  'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },
-  'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level (%) while not charging is low' },
-  'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device `UNAVAILABLE`' },
-  'health.storageMinFreeMiB': { type: 'integer', min: 0, max: 1048576, help: 'less free storage than this (MiB) is nearly full' },
-  'health.storageMinFreePercent': { type: 'integer', min: 0, max: 100, help: 'less free storage than this share of the total (%) is nearly full' },
-  'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device `UNAVAILABLE`' },
-  'health.shellFailures': {
-    type: 'integer',
-    min: 0,
-    max: 1000,
-    help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive; 0 turns the rule off',
-  },
-  'health.shellUnresponsiveUnavailable': {
-    type: 'boolean',
-    help: "an unresponsive shell makes the device `UNAVAILABLE` (the record already carries the collector's advice either way)",
-  },
-  'health.batteryHealthUnavailable': {
-    type: 'boolean',
-    help: 'a battery whose health the phone reports as anything but good (`OVERHEAT`, `DEAD`, `OVER_VOLTAGE`, `COLD`, `UNSPECIFIED_FAILURE`) makes the device `UNAVAILABLE`',
-  },
-  'health.batteryHeldFullSeconds': {
-    type: 'integer',
-    min: 0,
-    max: 31536000,
-    help: 'a battery full (100 % or status `FULL`) on external power without a break for longer than this (s) is held full; 0 turns the rule off',
-  },
-  'health.chargingVoltageMaxMillivolts': {
-    type: 'integer',
-    min: 0,
-    max: 48000,
-    help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off',
-  },
-  'health.batteryMaxCycles': {
-    type: 'integer',
-    min: 0,
-    max: 100000,
-    help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off',
-  },
-  'health.batteryMinHealthPercent': {
-    type: 'integer',
-    min: 0,
-    max: 100,
-    help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off',
-  },
-  'charge.ways': {
-    type: 'string[]',
-    check: checkChargeWays,
-    format: 'ID=WAY or model:PATTERN=WAY list',
-    help:
-      'charge control, off unless listed: `uhubctl` pauses charging by switching off the hub port behind the phone (`hubPorts`, with `recovery.powerCycleCommand`) at `highPercent`, ' +
-      '`command` does the same with `charge.command`, ' +
-      'and on again at `lowPercent` or after `maxPauseSeconds`, only while the cloud says the phone is not booked; ' +
-      "`samsung` turns on a Samsung's own battery protection (`settings put global protect_battery 1`, a cap at 85 %) where it is off, only while the cloud says the phone is not booked, " +
-      "reads it back and says on the device when it did not take (removing the entry leaves the setting on the phone); ID is a udid or adb serial (one that is one device's serial and another's udid applies to neither, not even their model's entry), PATTERN a model (`*` for any text, " +
-      "e.g. `model:SM-S9*=uhubctl`), a phone's own entry first, then the first model that matches; `off` names an exception. See [charge control](../operations/battery.md#charge-control)",
-  },
-  'charge.command': {
-    type: 'string',
-    check: checkPortCommand,
-    format: 'command with {hub} {port} {action}, split on spaces',
-    unset: 'none: no phone can have the `command` way',
-    help:
-      "the way `command`: the operator's own tool for a hub that uhubctl does not drive, each word with `{hub}`, `{port}` and `{action}` (`off`, `on`) put in, run without a shell, e.g. " +
-      '`/usr/local/bin/hub-power {hub} {port} {action}`; needed by a `command` entry of `charge.ways`',
-  },
-  'charge.highPercent': { type: 'integer', min: 50, max: 100, help: 'a charge pause starts when the battery is at or above this level (%)' },
-  'charge.lowPercent': {
-    type: 'integer',
-    min: 5,
-    max: 95,
-    help: 'a pause ends when a reading shows the battery at or below this level (%), below `highPercent`; a phone whose port is off rarely gives one, so `maxPauseSeconds` usually ends it',
-  },
-  'charge.maxPauseSeconds': {
-    type: 'integer',
-    min: 5,
-    max: 86400,
-    help: 'the port is switched on again this long after a pause started, whatever the battery or the cloud says',
-  },
-  'readiness.checks': {
-    type: 'string[]',
-    check: checkReadinessChecks,
-    format: 'NAME or NAME=VALUE list',
-    help:
-      "the lab's readiness baseline: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
-      'a phone that fails one is named not ready in its message, with what to do; a check not read (a list that failed, a row the phone does not print, a value its framework would not take) is unread: never failed, never ready. ' +
-      'The names: `stayAwake` (on: the USB bit of the power sources it stays awake on; 1, AC only, fails), `screenLock` (false: no PIN, pattern or password), ' +
-      '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
-      '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
-      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
-      "Developer Mode on, iOS 16 and later: not an older phone's check), `passcode` (true: a passcode set; lockdown tells it only while the phone is locked, so it is unread otherwise: never failed, never ready), " +
-      "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host's tools support, `9..` by default, e.g. `osVersion=12..16` " +
-      'where the tools have no iOS 17 tunnel); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
-  },
-  'readiness.fix': {
-    type: 'boolean',
-    help:
-      '`true`: put back the settings of `readiness.checks` the agent may change (`stayAwake`, `windowAnimation`, `transitionAnimation`, `animatorDuration`, `verifyAdbInstalls`, `autoRotate`) ' +
-      'on a phone that differs, only while the cloud says it is not booked (booked or unknown: nothing is written), at most once per 10 minutes and 3 times an hour per phone, each write read back; ' +
-      'a value that does not stick is said once and not written again on that phone until it changes. Never screen lock, developer options, USB debugging or accounts (docs/operations/lab.md)',
-  },
+  ...recoverySettings,
+  ...healthSettings,
+  ...hostHeatSettings,
+  ...chargeSettings,
+  ...readinessSettings,
+  ...readinessFixSettings,
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their

@@ -1,6 +1,6 @@
-// What acts on a device (recovery, charge control, a phone's own battery cap,
-// identity trust, ...) reaches the report, the views and the wiring through
-// this one contract, so that a platform, the views and the wiring name no
+// What a feature (recovery, charge control, a phone's own battery cap,
+// identity trust, ...) adds to the report and the views comes through this
+// one contract, so that a platform, the report and the views name no
 // feature and a feature plugs in with one line in src/agent/features.ts.
 // While a report is being built a hook writes only the feature's own facets,
 // and `owe` the presence ledger, before the report asks it.
@@ -11,49 +11,10 @@ import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
 import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
 
-/** A part of the daemon with a lifecycle, as the Agent starts it in order and stops it in reverse. */
-export interface Service {
-  readonly name: string;
-  start(): Promise<unknown> | void;
-  stop(): Promise<unknown> | void;
-}
-
-/**
- * What an action acts on, in the order the actions start: a phone's link
- * (recovery's reconnects, kicks and power cycles), its hub port's power
- * (charge control), its settings (a battery cap, readiness's fix-it).
- * They stop in reverse, so that nothing writes a phone's settings while
- * charge control switches its paused ports on at stop.
- */
-export const ACTS_ON = ['link', 'power', 'settings'] as const;
-
-/**
- * A feature's action: what it does to devices. The wiring
- * (src/agent/actions.ts) builds it once with the parts every action shares
- * (`Wiring`: src/actions/parts.ts, the runner, the booking gate, the
- * mapping, the phones' control, ...), so that it names no action.
- */
-export interface FeatureAction<Wiring> {
-  readonly actsOn: (typeof ACTS_ON)[number];
-  build(wiring: Wiring): Service;
-  /**
-   * What a command that changes nothing runs instead (`list`): reads once
-   * what the feature shows of the phones, writes nothing, and resolves when
-   * done.
-   */
-  readOnce?(wiring: Wiring): Promise<void>;
-}
-
-/**
- * `Wiring`: the parts a feature's action is built with; a feature with no
- * action needs none (never), and a list of features is typed by the parts
- * its wiring hands them.
- */
-export interface DeviceFeature<Wiring = never> {
+/** A feature's hooks into the report and the views (its action and doctor lines: src/features/context.ts). */
+export interface DeviceFeature {
   /** A plain name, for logs and tests. */
   readonly name: string;
-  /** The feature's action, when it acts on devices; started after the sources, in ACTS_ON's order. */
-  readonly action?: FeatureAction<Wiring>;
   /** Starts what the feature follows on its own (a log, a timer), with the daemon's services, before the sources. */
   start?(): Promise<void> | void;
   /** Stops it, in reverse order with the daemon's services. */
@@ -155,11 +116,6 @@ export function annotateAll(features: readonly DeviceFeature[], devices: readonl
 /** The device's inventory answered: each feature that follows readings hears of it, in registration order. */
 export function answeredAll(features: readonly DeviceFeature[], device: DeviceSnapshot): void {
   for (const f of features) f.answered?.(device);
-}
-
-/** The features' actions in the order they start: by what they act on (ACTS_ON), then in registration order. */
-export function actionsOf<Wiring>(features: ReadonlyArray<DeviceFeature<Wiring>>): Array<FeatureAction<Wiring>> {
-  return ACTS_ON.flatMap((on) => features.flatMap((f) => (f.action?.actsOn === on ? [f.action] : [])));
 }
 
 /** The features' own series, as one more source of /metrics. */

@@ -147,7 +147,7 @@ function slot(reason: PresenceReason): string {
 /**
  * The entries the agent owes the cloud now, one per reason and scope. Its
  * writers (the failed-source fallback in src/report/execute.ts, charge
- * control's pauses in src/actions/charge/paused-report.ts, the USB layer)
+ * control's pauses in src/features/charge/paused-report.ts, the USB layer)
  * say their whole word for a reason and scope at once with `owe`; a
  * source's own entries (the Android source's remembered network phones)
  * are written by execute.ts with `replace`, its whole word after each

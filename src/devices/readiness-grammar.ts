@@ -2,7 +2,7 @@
 // grammar of each kind of value (a text outside it is unread, never passed
 // or failed), and how a value read meets the lab's expected one. Readiness's
 // checks (src/features/readiness/checks.ts) and its fix-it action
-// (src/actions/readiness-fix/policy.ts) read values by it, so that what one
+// (src/features/readiness-fix/policy.ts) read values by it, so that what one
 // calls unread the other never writes over; neither imports the other. Pure.
 //
 // The catalogue, from the readers' source:

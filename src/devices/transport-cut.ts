@@ -1,7 +1,7 @@
 // A fact an action publishes for the platform: the agent's own last cut of
 // a device's transport (recovery's kick: adb -s SERIAL reconnect), by the
 // record key of the address it cut. Recovery writes it
-// (src/actions/recovery/escalations.ts), the Android source reads it to
+// (src/features/recovery/escalations.ts), the Android source reads it to
 // blame that cut, not the phone's network link, in a dropped network
 // phone's message (src/platforms/android/remembered.ts); so the platform
 // asks no feature, and neither imports the other. Kept by device: the

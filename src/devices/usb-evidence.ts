@@ -1,7 +1,8 @@
 // What recovery needs from the USB layer below adb, as a read-only
-// capability the wiring hands in (src/agent/actions.ts): here, below both,
-// so that recovery never imports the layer, and its policy gets the answers
-// as values.
+// capability the layer offers under USB_EVIDENCE (the features' shared
+// parts): here, below both, so that recovery never imports the layer, and
+// its policy gets the answers as values.
+import { sharedKey } from '../util/shared-parts.js';
 
 /** What the USB layer blames for a port's failures, with the evidence a person can check. */
 export interface UsbBlame {
@@ -44,3 +45,6 @@ export interface UsbEvidence {
   /** What the kernel log says of the port since wall ms `since`; undefined when the kernel log is not read. */
   cycled(port: string, since: number): PortCycleSeen | undefined;
 }
+
+/** Where the USB layer offers its word to the other features (FeatureContext.shared). */
+export const USB_EVIDENCE = sharedKey<UsbEvidence>('usb-evidence');

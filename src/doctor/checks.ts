@@ -13,11 +13,7 @@ import { parseNodeIdFile } from '../config/node-id-text.js';
 import { readStateFile, StateFileError } from '../util/atomic-file.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
-import { usbItems, type ControllerLoad } from './usb.js';
-import { autosuspendItems, type PhonePort } from './autosuspend.js';
-import { batteryItems } from './battery.js';
-import { readinessItems } from './readiness.js';
-import type { HealthSettings } from '../health/rules.js';
+import type { DoctorPhone, FeatureDoctor } from '../features/context.js';
 import {
   adbServerFailed,
   adbServerItem,
@@ -75,15 +71,14 @@ export interface AdbCheckOptions {
   hiddenDevices: readonly string[];
   /** The output of `adb version` of the adb on PATH, or undefined when there is none. */
   adbTool?: () => Promise<string | undefined>;
-  /** USB devices per host controller (sysfs), or undefined where the host does not show them. */
-  usbControllers?: () => ControllerLoad[] | undefined;
-  /** The health rules: with them, the one shell of each ready device also reads its battery. */
-  health?: HealthSettings;
-  /** The lab's readiness baseline (readiness.checks): when not empty, the one shell also reads the readiness sections, within `readinessTimeoutMs`. */
-  readiness?: ReadonlyMap<string, string | undefined>;
+  /**
+   * The registered features' doctor lines: each phone's after its own, and
+   * theirs over the phones after all of them; the one shell of each ready
+   * device also prints what they read (its battery; the readiness sections,
+   * within `readinessTimeoutMs`).
+   */
+  features?: readonly FeatureDoctor[];
   readinessTimeoutMs?: number;
-  /** The ports carrying phones (sysfs), given adb's serials and usb paths: for the controllers' load and the autosuspend line. */
-  phonePorts?: (serials: ReadonlySet<string>, paths: ReadonlySet<string>) => PhonePort[];
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -113,31 +108,32 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
-  const health = options.health;
-  const readiness = options.readiness !== undefined && options.readiness.size > 0;
+  const features = options.features ?? [];
+  const reads = new Set(features.flatMap((f) => f.reads ?? []));
+  const battery = reads.has('battery');
+  const readiness = reads.has('readiness');
   const timeoutMs = readiness ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
+  const service = options.service;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, options.service, device, hidden, timeoutMs, health !== undefined, readiness)),
+    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, battery, readiness)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
-  const service = options.service;
-  const deviceItems = facts.flatMap((f) => [
-    deviceItem(f, service),
-    ...(health && f.battery !== undefined ? batteryItems(f.serial, service.battery(f.battery), health) : []),
-  ]);
-  const readinessLines = options.readiness ? readinessItems(facts, options.readiness, service.parseReadiness) : [];
-  const ports = options.phonePorts?.(new Set(devices.map((d) => d.serial)), new Set(long.flatMap((d) => (d.usb === undefined ? [] : [d.usb])))) ?? [];
+  // The phones as the features read them: the battery and the readiness sections parsed by the platform.
+  const phones: DoctorPhone[] = facts.map((f) => ({
+    serial: f.serial,
+    state: f.state,
+    ...(f.usb !== undefined && { usb: f.usb }),
+    ...(f.battery !== undefined && { battery: service.battery(f.battery) }),
+    ...(f.readiness && {
+      readiness: { reading: service.parseReadiness(f.readiness.text), ...(f.readiness.brand !== undefined && { brand: f.readiness.brand }) },
+    }),
+  }));
   return [
     ...items,
-    ...deviceItems,
-    ...readinessLines,
-    ...usbItems(
-      long,
-      options.usbControllers?.(),
-      ports.map((p) => p.port),
-    ),
-    ...autosuspendItems(ports),
+    ...facts.flatMap((f, i) => [deviceItem(f, service), ...features.flatMap((d) => d.phone?.(phones[i]!) ?? [])]),
+    ...features.flatMap((d) => d.phones?.(phones) ?? []),
+    ...features.flatMap((d) => d.ports?.(phones) ?? []),
   ];
 }
 

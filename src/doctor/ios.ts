@@ -7,18 +7,16 @@
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
 import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../config/usbmuxd-address.js';
-import { parseReadinessChecks } from '../config/readiness.js';
-import { failureText, judge } from '../features/readiness/verdict.js';
+import type { FeatureDoctor } from '../features/context.js';
 import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js';
 import { pairedFacts } from '../platforms/ios/readiness.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
 
-type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'> & {
-  readiness?: Pick<Settings['readiness'], 'checks'>;
-};
+type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'>;
 
-export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): Promise<CheckItem[]> {
+/** judgeFacts: an iPhone's readiness from its lockdown facts, as the features judge it (FeatureDoctor.facts); none: not judged. */
+export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, judgeFacts?: FeatureDoctor['facts']): Promise<CheckItem[]> {
   if (settings.ios === false) return [{ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' }];
   let address: UsbmuxdAddress;
   try {
@@ -60,7 +58,6 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
     ];
   }
   const items: CheckItem[] = [{ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` }];
-  const baseline = parseReadinessChecks(settings.readiness?.checks ?? []);
   let judged = 0;
   let readyCount = 0;
   const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem[]> => {
@@ -72,29 +69,13 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv): P
         finding: `iPhone ${device.udid} (${info.modelName ?? '?'}, iOS ${info.platformVersion ?? '?'}): paired, lockdown answers`,
         phone: true,
       };
-      if (baseline.size === 0) return [line];
       // The readiness the agent reports for it, from the same session's facts (a not-paired phone has its own line above).
+      const verdict = judgeFacts?.(`iPhone ${device.udid}`, new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))), info.brandName);
+      if (verdict === undefined) return [line];
       judged++;
-      const verdict = judge({ facts: new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))) }, baseline, info.brandName);
-      if (verdict.ready) {
-        readyCount++;
-        return [line];
-      }
-      // Unread (a passcode lockdown tells only while the phone is locked): never called ready, never failed.
-      if (verdict.failed.length === 0)
-        return [
-          line,
-          { status: 'ok', phone: true, finding: `iPhone ${device.udid}: readiness unread, never called ready: ${verdict.unread.join(', ')} not read` },
-        ];
-      return [
-        line,
-        {
-          status: 'warn',
-          phone: true,
-          finding: `iPhone ${device.udid}: not ready for automation: ${verdict.failed.map(failureText).join(', ')}`,
-          advice: verdict.failed.map((f) => `${f.check.what}: ${f.check.fix}`).join('; '),
-        },
-      ];
+      if (verdict !== 'ready') return [line, verdict];
+      readyCount++;
+      return [line];
     }
     if (r.kind === 'not-paired') {
       const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;

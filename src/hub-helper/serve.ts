@@ -18,7 +18,7 @@ import { closeSync, existsSync, openSync, constants, readFileSync, statSync } fr
 import { join } from 'node:path';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { loadConfig } from '../config/load.js';
-import { locate } from '../doctor/hub-tools.js';
+import { locate } from '../hub/tool-doctor.js';
 import { runTool } from '../hub/uhubctl.js';
 import { hubStatusProblem, portsByHub } from '../hub/status.js';
 import { answerHead, MAX_REQUEST_BYTES, parseRequest, refusal, type HubRequest } from './request.js';

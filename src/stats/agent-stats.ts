@@ -35,20 +35,6 @@ export class AgentStats {
   readonly sourceRuns = new Map<string, SourceRun>();
   /** Each feature's own counters, by the key it declares (counter.ts); its metrics() hook serves them. */
   private readonly counters = new Map<CounterKey, Counter>();
-  /**
-   * Host actions refused for a device whose identity does not hold
-   * (actions/trust.ts), by action; once per device and reason. Written by
-   * recovery and charge control, served by identity trust's metrics(); a map
-   * here rather than a counter of trust's while charge control writes it
-   * through noteRefused.
-   */
-  readonly actionsRefused = new Map<string, number>();
-
-  /** One more refusal of this action (kick, power_cycle, charge_pause). */
-  noteRefused(action: string): void {
-    this.actionsRefused.set(action, (this.actionsRefused.get(action) ?? 0) + 1);
-  }
-
   /** The one counter of this key: the action that counts and the feature that serves it share it. */
   counter(key: CounterKey): Counter {
     let counter = this.counters.get(key);

@@ -17,9 +17,10 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { StatusViews } from '../../src/status/views.js';
 import { VirtualTime } from '../../src/util/clock.js';
-import { shippedHealth } from '../health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
-import { platformNames } from '../../src/agent/platforms.js';
+import { loadSettings } from '../../src/config/load.js';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 
 export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
   const android = platform === 'android';
@@ -186,15 +187,21 @@ export function reportBed(options: BedOptions = {}) {
   const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
   // As the daemon builds them, with its health settings: health judges each reading; no kernel log or sysfs to follow.
   const features = buildFeatures(
-    registry,
-    {
-      settings: { usb: { kernelLog: '', sysfsRoot: '/nonexistent' }, readiness: { checks: [] }, health: shippedHealth },
+    featureContext<AndroidControl>({
+      settings: loadSettings({
+        env: {},
+        overrides: new Map<string, unknown>([
+          ['usb.kernelLog', ''],
+          ['usb.sysfsRoot', '/nonexistent'],
+          ['readiness.checks', []],
+        ]),
+      }),
       stateDir: '/nonexistent',
-      platforms: platformNames,
+      registry,
+      stats,
       logger,
       clock,
-    },
-    stats,
+    }),
   );
   const reporter = new Reporter({
     nodeId,

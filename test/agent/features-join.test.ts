@@ -12,7 +12,8 @@ import type { DeviceSnapshot } from '../../src/devices/snapshot.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../log/capture.js';
-import { platformNames } from '../../src/agent/platforms.js';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 
 // The join as the features are registered (src/agent/features.ts): the USB
 // layer owes in the presence ledger a phone adb stopped listing while sysfs
@@ -40,13 +41,15 @@ function bed() {
   mkdirSync(port, { recursive: true });
   writeFileSync(join(port, 'serial'), 'USBOFF01\n');
   const registry = new DeviceRegistry();
-  const features = buildFeatures(registry, {
-    platforms: platformNames,
-    settings: { usb: { kernelLog: '', sysfsRoot: sysfs }, readiness: { checks: ['stayAwake', 'usbDebugging'] } },
-    stateDir: dir,
-    logger: captureLogger().logger,
-    clock: systemClock,
-  });
+  const features = buildFeatures(
+    featureContext<AndroidControl>({
+      set: { 'usb.kernelLog': '', 'usb.sysfsRoot': sysfs, 'readiness.checks': ['stayAwake', 'usbDebugging'] },
+      registry,
+      stateDir: dir,
+      logger: captureLogger().logger,
+      clock: systemClock,
+    }),
+  );
   // One report's pass as the reporter runs it: the present devices are what their source listed and read (the readings
   // keep their last inventories), the features owe, the presence ledger is asked once, then the annotate pass.
   const report = (present: DeviceInfo[]): DeviceInfo[] => {

@@ -22,7 +22,7 @@ import { buildFeatures } from '../../src/agent/features.js';
 import { CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import type { HealthSettings } from '../../src/health/rules.js';
+import type { HealthSettings } from '../../src/features/health/rules.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { AdbClient } from '../../src/platforms/android/adb/client.js';
 import type { DeviceProber } from '../../src/platforms/android/inventory/probe.js';
@@ -32,7 +32,9 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { seededRandom, VirtualTime } from '../../src/util/clock.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
-import { platformNames } from '../../src/agent/platforms.js';
+import { loadSettings } from '../../src/config/load.js';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -136,13 +138,19 @@ function bed(phones: number, network: number) {
     sources: [source],
     registry,
     // As the daemon builds them: the USB layer (reading nothing here), readiness, health with the shipped rules.
-    features: buildFeatures(registry, {
-      settings: { usb: { kernelLog: '', sysfsRoot: '' }, readiness: { checks: [] }, health: shippedHealth },
-      stateDir: '/nonexistent',
-      platforms: platformNames,
-      logger,
-      clock,
-    }),
+    features: buildFeatures(
+      featureContext<AndroidControl>({
+        settings: {
+          ...loadSettings({ env: {}, overrides: new Map<string, unknown>([['readiness.checks', []]]) }),
+          usb: { kernelLog: '', sysfsRoot: '' },
+          health: shippedHealth,
+        },
+        stateDir: '/nonexistent',
+        registry,
+        logger,
+        clock,
+      }),
+    ),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: () => Promise.resolve({ hostname: 'churn' } as Machine) },
     cloud,

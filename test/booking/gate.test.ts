@@ -3,7 +3,7 @@ import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/book
 import { VirtualTime } from '../../src/util/clock.js';
 
 // The gate alone. The booking rule it serves, as a property of recovery as the
-// agent runs it: test/actions/recovery/booking.property.test.ts.
+// agent runs it: test/features/recovery/booking.property.test.ts.
 
 const settings: BookingGateSettings = { cacheMs: 30_000, maxRequestsPerMinute: 4 };
 

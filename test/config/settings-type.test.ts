@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Support } from '../../src/cloud/types.js';
 import type { Settings } from '../../src/config/schema.js';
-import type { HealthSettings } from '../../src/health/rules.js';
+import type { HealthSettings } from '../../src/features/health/rules.js';
 
 // Settings is derived from the schema; these pin what the derivation gives,
 // so a change of the schema shows in the types the code uses.

@@ -87,9 +87,6 @@ function featureFolders(): string[] {
   return [...new Set(builders.map((f) => f.slice(0, f.lastIndexOf('/') + 1)))].sort();
 }
 
-/** What a feature keeps below the actions' layer, so that another reads it too: charge control's pauses, which recovery reads. */
-const FEATURE_STATE_BELOW = ['src/hub/charge-pauses.ts'];
-
 describe('docs/design/architecture.md', () => {
   it('names only paths that exist (NAME stands for the one being added)', () => {
     const paths = [...doc.matchAll(/`((?:src|test|docs)\/[^`\s]*)`/g)].map((m) => m[1]!).filter((p) => !p.includes('NAME'));
@@ -170,12 +167,12 @@ describe('the rules the code keeps', () => {
   });
 
   it('1. the platform sits below the features: no platform file imports a feature, an action, the health rules or the hub', () => {
-    const above = ['src/features/', 'src/actions/', 'src/health/', 'src/hub/'];
+    const above = ['src/features/', 'src/actions/', 'src/features/health/', 'src/hub/'];
     const up = edges.filter((e) => e.from.startsWith('src/platforms/') && above.some((folder) => e.to.startsWith(folder)));
     expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
-  it('1. the platforms are handed no feature: no platform file imports the DeviceFeature contract, so none can call a feature', () => {
+  it('6. the platforms are handed no feature: no platform file imports the DeviceFeature contract, so none can call a feature', () => {
     const reach = edges.filter((e) => e.from.startsWith('src/platforms/') && e.to === 'src/devices/feature.ts');
     expect(reach.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
@@ -187,14 +184,32 @@ describe('the rules the code keeps', () => {
 
   it("8. the views name no feature: src/status/, src/report/ and src/cli/ import nothing from a feature's folder", () => {
     const folders = featureFolders();
-    expect(folders).toEqual(expect.arrayContaining(['src/actions/samsung/', 'src/actions/charge/', 'src/health/']));
-    // One folder per feature: none lies loose among the parts its kind shares (the runner, the look-up).
-    expect(folders.filter((f) => f === 'src/actions/' || f === 'src/features/')).toEqual([]);
-    const internal = (file: string): boolean => folders.some((folder) => file.startsWith(folder)) || FEATURE_STATE_BELOW.includes(file);
+    expect(folders).toEqual(expect.arrayContaining(['src/features/samsung/', 'src/features/charge/', 'src/features/health/']));
+    // A feature's settings fragment is of the config layer (folderOf): the views may read the settings.
+    const internal = (file: string): boolean => folderOf(file) !== 'config' && folders.some((folder) => file.startsWith(folder));
     const named = edges
       .filter((e) => ['src/status/', 'src/report/', 'src/cli/'].some((view) => e.from.startsWith(view)) && internal(e.to))
       .map((e) => `${e.from} -> ${e.to}`);
     expect(named).toEqual([]);
+  });
+
+  it('9. one home per feature: each registered factory lies in its own folder of src/features/; build.ts, the context and src/doctor/ import from none', () => {
+    const folders = featureFolders();
+    expect(folders.length).toBeGreaterThanOrEqual(9);
+    expect(folders.filter((f) => !/^src\/features\/[\w-]+\/$/.test(f))).toEqual([]);
+    const naming = (file: string): boolean => folderOf(file) === 'features' && /^src\/features\/[\w-]+\//.test(file);
+    const named = edges
+      .filter((e) => (e.from === 'src/agent/build.ts' || e.from === 'src/features/context.ts' || e.from.startsWith('src/doctor/')) && naming(e.to))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(named).toEqual([]);
+  });
+
+  it("9. no feature builds a runner, a look-up or a booking gate: those are the wiring's and the test beds'", () => {
+    const built = files
+      .filter((f) => f.startsWith('src/features/'))
+      .flatMap((file) => codeLines(file, /^(ActionRunner|DeviceMapping|bookingGateOf)$/).map(({ line, text }) => `${file}:${line}: ${text}`))
+      .filter((l) => /new ActionRunner|new DeviceMapping|bookingGateOf\(/.test(l));
+    expect(built).toEqual([]);
   });
 
   it('7. the record holds identity and lifecycle only: DeviceRecord has the fields the page lists, and no other', () => {

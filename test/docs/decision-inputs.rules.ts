@@ -4,18 +4,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { srcProgram } from './src-program.js';
 
-// docs/design/architecture.md: each action's decision (src/actions/*/policy.ts)
-// is pure, "whose input holds values only: the booking gate's verdict is
-// worked out by the runner before it is called, never a closure". A closure
-// in a decision's input can do I/O (ask the cloud) from inside it. This reads
+// docs/design/architecture.md, rule 10: each feature's decision
+// (src/features/*/policy.ts) is pure, its inputs values only: the booking
+// gate's verdict is worked out by the runner before it is called, never a
+// closure, which could do I/O (ask the cloud) from inside it. This reads
 // every parameter of the policies' exported functions and of their exported
 // classes' public methods, as TypeScript types them, down to the fields of
 // the project's own types, and fails on anything callable.
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const policies = readdirSync(`${root}src/actions`, { withFileTypes: true })
+const policies = readdirSync(`${root}src/features`, { withFileTypes: true })
   .filter((e) => e.isDirectory())
-  .map((e) => `${root}src/actions/${e.name}/policy.ts`)
+  .map((e) => `${root}src/features/${e.name}/policy.ts`)
   .filter((f) => ts.sys.fileExists(f));
 
 function callableInputs(): string[] {
@@ -61,7 +61,7 @@ function callableInputs(): string[] {
   return found;
 }
 
-describe("the actions' decisions", () => {
+describe("10. the features' decisions", () => {
   it('take values only: no parameter or field of their input is callable', () => {
     expect(policies.length).toBeGreaterThanOrEqual(3);
     expect(callableInputs()).toEqual([]);

@@ -8,3 +8,4 @@ import './architecture.rules.js';
 import './report-pipeline.rules.js';
 import './decision-inputs.rules.js';
 import './inventory-store.rules.js';
+import './facet-owners.rules.js';

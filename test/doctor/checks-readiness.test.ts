@@ -1,6 +1,7 @@
+import { readinessDoctor } from '../../src/features/readiness/doctor.js';
 import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
-import { parseReadinessChecks } from '../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
 import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';
@@ -40,7 +41,7 @@ const options = {
   shellTimeoutMs: 1_000,
   concurrency: 2,
   hiddenDevices: [],
-  readiness: baseline,
+  features: [readinessDoctor(baseline)],
   readinessTimeoutMs: 15_000,
 };
 

@@ -1,3 +1,7 @@
+import type { DoctorPhone } from '../../src/features/context.js';
+import { healthFeature } from '../../src/features/health/feature.js';
+import { usbItems } from '../../src/features/usb/controllers.js';
+import { featureContext } from '../support/feature-bed.js';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +14,6 @@ import type { Settings } from '../../src/config/schema.js';
 import { checkAdb, checkCloud, inspectNodeId, MODEL_COMMAND, unwritable, type AdbCheckOptions, type DoctorAdb } from '../../src/doctor/checks.js';
 import { freePort } from '../sim/adb-server.js';
 import { hostDevicesPayload, ScriptedAdbServer } from './scripted-adb.js';
-import { shippedHealth } from '../health/defaults.js';
 import { fixture } from '../platforms/android/inventory/fixture.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -110,7 +113,9 @@ describe('checkAdb per device', () => {
         { serial: 'ZY22', state: 'unauthorized', usb: '1-1.3', transportId: '8' },
       ],
     };
-    const items = await checkAdb(adb, { ...options, usbControllers: () => [{ controller: '0000:00:14.0', buses: [1, 2], devices: 4 }] });
+    // The USB layer's line on where the phones plug in, over a controller sysfs would show.
+    const ports = { ports: (phones: readonly DoctorPhone[]) => usbItems(phones, [{ controller: '0000:00:14.0', buses: [1, 2], devices: 4 }], []) };
+    const items = await checkAdb(adb, { ...options, features: [ports] });
     expect(items.slice(1).map((i) => i.finding)).toEqual([
       'device R58M12AB: device, SM-G991B [usb 1-1.4.2, transport 7]',
       'device ZY22: unauthorized [usb 1-1.3, transport 8]',
@@ -154,7 +159,7 @@ describe('checkAdb per device', () => {
       ],
       async (serial) => answer(serial === 'A1' ? `Pixel 8\n${overheat}` : "SM-G991B\nCan't find service: battery\n"),
     );
-    const items = await checkAdb(adb, { ...options, health: shippedHealth });
+    const items = await checkAdb(adb, { ...options, features: [healthFeature(featureContext()).doctor!] });
     expect(items.slice(1).map((i) => [i.status, i.finding])).toEqual([
       ['ok', 'device A1: device, Pixel 8'],
       ['warn', 'device A1: battery_unhealthy'],

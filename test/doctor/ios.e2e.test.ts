@@ -1,3 +1,5 @@
+import { readinessDoctor } from '../../src/features/readiness/doctor.js';
+import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkIos } from '../../src/doctor/ios.js';
@@ -35,7 +37,7 @@ describe('doctor: iOS', () => {
     // Unlocked: lockdown does not tell whether it has a passcode.
     const unlocked = mux.plug({ profile: 'iphone-13-ios16', passcode: 'none' });
     try {
-      const items = await checkIos({ ...settings, readiness: { checks: ['paired', 'developerMode', 'passcode', 'osVersion'] } }, mux.env);
+      const items = await checkIos(settings, mux.env, readinessDoctor(parseReadinessChecks(['paired', 'developerMode', 'passcode', 'osVersion'])).facts);
       expect(items).toContainEqual({
         status: 'ok',
         finding: "iPhone readiness: 1 of 3 paired iPhones ready for automation against the lab's baseline (readiness.checks)",

@@ -8,7 +8,7 @@ import { reported } from '../support/reports.js';
 // the cloud says it is booked, and kicked once the booking ends. The double
 // counts the status requests, which stay within the bound. How long a hold
 // lasts, and the hold when the cloud cannot say, are recovery's decisions,
-// shown on virtual time in test/actions/recovery/recovery.test.ts (the 503
+// shown on virtual time in test/features/recovery/recovery.test.ts (the 503
 // read as "cannot say": test/cloud/booking-status.e2e.test.ts).
 
 const bed = new DaemonBed();
@@ -57,7 +57,7 @@ describe('a booked phone', () => {
       60_000,
     );
     // Held: that it stays held as long as the booking lasts is recovery's
-    // decision, shown on virtual time (test/actions/recovery/recovery.test.ts).
+    // decision, shown on virtual time (test/features/recovery/recovery.test.ts).
     expect(agent.logs().filter((l) => /kicking the adb transport/.test(String(l.msg)))).toEqual([]);
     expect(phone.connectionsAccepted).toBe(accepted);
     const during = await scrapeMetrics(agent);

@@ -8,7 +8,7 @@ import { devicesOf, reported } from '../support/reports.js';
 // double answering the booking status, and the stand-in uhubctl switching
 // the phone's port on the hub bed (which pulls and replugs its cable). A
 // booking during a pause ending it at once is charge control's decision,
-// shown on virtual time in test/actions/charge/charge.test.ts.
+// shown on virtual time in test/features/charge/charge.test.ts.
 
 // A profile with a dumpsys battery recording, so that the level can be set.
 const { bed, hub } = hubDaemonBed('samsung-galaxy-s25-plus');
@@ -76,7 +76,7 @@ describe('charge control through the hub port', () => {
     expect(switches().map((s) => s.power)).toEqual(['off', 'on']);
     const on = switches()[1]!.at;
     expect(on - off).toBeGreaterThanOrEqual(19_000);
-    // By the longest pause and a look of charge control's: on virtual time, test/actions/charge/charge.property.test.ts.
+    // By the longest pause and a look of charge control's: on virtual time, test/features/charge/charge.property.test.ts.
     // Here an end, not a hang: 3 times what it takes alone (about 21 s).
     expect(on - off).toBeLessThan(63_000);
     expect(agent.logs().some((l) => /longest pause \(charge.maxPauseSeconds\) is up/.test(String(l.msg)))).toBe(true);

@@ -11,7 +11,7 @@ import { reported } from '../support/reports.js';
 // simulated Samsung on Wi-Fi adb charged from hub 1-1.4 port 3, whose
 // `dumpsys battery` goes on saying `USB powered: true` with the port "off",
 // the cloud double, and the stand-in uhubctl on the hub bed. The check's
-// decision on virtual time is test/actions/charge/power-check.property.test.ts.
+// decision on virtual time is test/features/charge/power-check.property.test.ts.
 
 const { bed, hub } = hubDaemonBed('samsung-galaxy-s25-plus');
 const { cloud } = bed;

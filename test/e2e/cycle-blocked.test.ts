@@ -9,7 +9,7 @@ import { devicesOf, reported } from '../support/reports.js';
 // the cloud double: the tool's words become one line saying why, and the
 // phone's message asks for a person. That the failed cycle is not tried again
 // is shown over hours of virtual time in
-// test/actions/recovery/recovery.test.ts.
+// test/features/recovery/recovery.test.ts.
 
 const { bed, hub } = hubDaemonBed();
 const { cloud } = bed;
@@ -33,7 +33,7 @@ describe('a power cycle on a hub the tool does not find', () => {
     expect(String(blocked.msg)).toMatch(/No compatible devices detected at location 1-1\.4.*not tried again until the settings change/);
     // The phone's message asks for a person, naming what was tried; that the
     // cycle is not tried again, over hours, is recovery's decision, shown on
-    // virtual time (test/actions/recovery/recovery.test.ts).
+    // virtual time (test/features/recovery/recovery.test.ts).
     const put = await cloud.waitForPut(
       reported('NOHUB001', (d) => /needs a person/.test(d.message ?? '')),
       30_000,

@@ -67,7 +67,7 @@ describe('two phones giving one udid, one of them on a mapped hub port', () => {
       ),
     );
     // No power cycle follows the refused kick: the half hour after it is
-    // test/actions/recovery/identity-conflict.test.ts's, on virtual time (this
+    // test/features/recovery/identity-conflict.test.ts's, on virtual time (this
     // waited 15 s for a cycle after the kick cooldown).
 
     expect(hub.switches).toEqual([]);

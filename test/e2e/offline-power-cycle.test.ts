@@ -10,7 +10,7 @@ import { reported } from '../support/reports.js';
 // reconnects has its hub port power-cycled and comes back. The booking
 // gate's holds (a booked offline phone neither reconnected nor cycled, a
 // wedged one's cycle held) are recovery's decisions, shown on virtual time
-// in test/actions/recovery/recovery.test.ts.
+// in test/features/recovery/recovery.test.ts.
 
 const { bed, hub } = hubDaemonBed();
 const { cloud } = bed;

@@ -42,7 +42,7 @@ describe('network devices', () => {
     await cloud.waitForPut((r) => udidsOf(r).includes('USB0001'), 15_000);
     // The warning, in the real adb server's words; the backoff between the attempts
     // (2, 4, 8 s ... 5 min) is recovery's decision, shown on virtual time in
-    // test/actions/recovery/recovery.test.ts.
+    // test/features/recovery/recovery.test.ts.
     const warning = await agent.waitForLog((l) => l.address === `127.0.0.1:${closed}` && l.level === 'warn', 15_000);
     expect(String(warning.msg)).toMatch(/could not be connected .*keeps trying/);
     expect(agent.logs().filter((l) => l.address === `127.0.0.1:${closed}` && l.level === 'warn')).toHaveLength(1);

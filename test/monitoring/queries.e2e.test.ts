@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBLEMS } from '../../src/health/rules.js';
+import { PROBLEMS } from '../../src/features/health/rules.js';
 import { freePort } from '../sim/adb-server.js';
 import { dashboard, expand, panelQueries, variableQueries } from './dashboard.js';
 import { MonitoredLab } from './lab.js';

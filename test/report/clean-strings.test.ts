@@ -1,9 +1,11 @@
 import fc from 'fast-check';
+import { loadSettings } from '../../src/config/load.js';
+import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../support/property-runs.js';
 import type { DeviceInfo, Machine, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import { healthFeature } from '../../src/health/feature.js';
+import { healthFeature } from '../../src/features/health/feature.js';
 import { silentLogger } from '../../src/log/logger.js';
 import type { DeviceSource } from '../../src/platforms/source.js';
 import { cleanString, cleanStrings, REPLACEMENT } from '../../src/report/clean-strings.js';
@@ -12,7 +14,7 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import type { ReportPlan } from '../../src/timing/planner.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { systemClock } from '../../src/util/clock.js';
-import { shippedHealth } from '../health/defaults.js';
+import { shippedHealth } from '../features/health/defaults.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { fakeSource } from '../support/devices.js';
 
@@ -120,7 +122,7 @@ function reporter(nodeId: string, sink: ReportSink, devices: () => DeviceInfo[],
     sources: [source(devices)],
     registry,
     // Health judges each reading, as in the daemon: its messages are cleaned too.
-    features: [healthFeature(registry, { settings: shippedHealth })],
+    features: [healthFeature(featureContext({ registry, settings: { ...loadSettings({ env: {} }), health: shippedHealth } }))],
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: async () => host },
     unplugged: new UnpluggedLedger(),

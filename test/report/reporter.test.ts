@@ -1,3 +1,5 @@
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
 import { withNotes } from '../../src/cloud/device-message.js';
@@ -71,7 +73,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
     cloud: sink,
     sources: [recordingSource(async () => devices(), requests)],
     registry,
-    features: extra.features?.(registry) ?? buildFeatures(registry),
+    features: extra.features?.(registry) ?? buildFeatures(featureContext<AndroidControl>({ registry, stats, logger })),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: extra.machine ?? (async () => machine) },
     unplugged: extra.unplugged ?? new UnpluggedLedger(),

@@ -1,9 +1,11 @@
+import { ACTIONS_REFUSED } from '../../src/actions/trust.js';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
-import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../src/actions/recovery/counts.js';
-import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../src/actions/samsung/counts.js';
+import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../src/features/recovery/counts.js';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../src/features/samsung/counts.js';
 import { featureMetrics } from '../../src/devices/feature.js';
-import { DeviceRegistry } from '../../src/devices/registry.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { counterKey } from '../../src/stats/counter.js';
 import { formatMetrics } from '../../src/status/metrics.js';
@@ -34,10 +36,10 @@ describe("the features' counters in /metrics", () => {
     stats.counter(RECOVERY_ACTIONS).add('kick', 'ok');
     stats.counter(RECOVERY_ACTIONS).add('connect', 'failed');
     stats.counter(RECOVERY_HELD).add('power_cycle', 'booked');
-    stats.noteRefused('charge_pause');
+    stats.counter(ACTIONS_REFUSED).add('charge_pause');
     stats.counter(PROTECTION_WRITES).add('not_taken');
     stats.counter(PROTECTION_PROBLEMS).add('not_honoured');
-    const text = await formatMetrics(featureMetrics(buildFeatures(new DeviceRegistry(), undefined, stats)).metrics());
+    const text = await formatMetrics(featureMetrics(buildFeatures(featureContext<AndroidControl>({ stats }))).metrics());
     expect(text.split('\n')).toEqual(
       expect.arrayContaining([
         '# HELP device_agent_recovery_actions_total Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',

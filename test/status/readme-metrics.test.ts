@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { Exposition } from '../../src/status/metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
-import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
-import { DeviceRegistry } from '../../src/devices/registry.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
-import { PowerPaths } from '../../src/actions/charge/power-paths.js';
-import { hostHeatFeature } from '../../src/health/host-heat-feature.js';
-import { shippedHealth } from '../health/defaults.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
@@ -33,17 +30,13 @@ describe('docs/reference/metrics.md', () => {
         duplicateSerials: new Map(),
         sharedUdids: new Map(),
       }),
-      // The features' own series (DeviceFeature.metrics).
-      ...featureMetrics(buildFeatures(new DeviceRegistry())).metrics(),
-      ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
+      // The features' own series (DeviceFeature.metrics), built as a test builds them (readiness's with the shipped
+      // baseline, host heat's, charge control's power path checks among them; the USB layer reads nothing without a state directory).
+      ...featureMetrics(buildFeatures(featureContext<AndroidControl>())).metrics(),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
-      // Several phones hot together (with the daemon's health settings).
-      ...(hostHeatFeature(shippedHealth, undefined, () => 0).metrics?.() ?? []),
-      // Charge control's power path checks (with the daemon's state directory).
-      ...new PowerPaths().metrics(),
       // The per-device series, with those the features add (DeviceFeature.gauges).
-      ...deviceMetrics([], buildFeatures(new DeviceRegistry())),
+      ...deviceMetrics([], buildFeatures(featureContext<AndroidControl>())),
     ];
     // As the daemon serves them: through prom-client, with the process series it adds.
     const exposition = new Exposition();

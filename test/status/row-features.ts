@@ -1,10 +1,11 @@
-import { chargeFeature } from '../../src/actions/charge/feature.js';
 import type { DeviceMapping } from '../../src/actions/device-mapping.js';
-import { samsungFeature } from '../../src/actions/samsung/feature.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import type { DeviceRegistry } from '../../src/devices/registry.js';
-import { healthFeature } from '../../src/health/feature.js';
-import { AgentStats } from '../../src/stats/agent-stats.js';
+import { chargeFeature } from '../../src/features/charge/feature.js';
+import { healthFeature } from '../../src/features/health/feature.js';
+import { samsungFeature } from '../../src/features/samsung/feature.js';
+import type { AndroidControl } from '../../src/platforms/android/control.js';
+import { featureContext } from '../support/feature-bed.js';
 
 /**
  * The features that add fields, columns and gauges to the views, in the
@@ -12,6 +13,6 @@ import { AgentStats } from '../../src/stats/agent-stats.js';
  * charge control, health last), reading the ways through `look`.
  */
 export function rowFeatures(registry: DeviceRegistry, look?: DeviceMapping): DeviceFeature[] {
-  const stats = new AgentStats();
-  return [samsungFeature(registry, stats, look), chargeFeature(registry, stats, { mapping: look }), healthFeature(registry)];
+  const ctx = featureContext<AndroidControl>({ registry, ...(look && { mapping: look }) });
+  return [samsungFeature(ctx), chargeFeature(ctx), healthFeature(ctx)];
 }

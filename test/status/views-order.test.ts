@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildParts } from '../../src/agent/build.js';
-import { BatteryProtections } from '../../src/actions/samsung/state.js';
+import { PROTECTION } from '../../src/features/samsung/state.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import { columnsOf } from '../../src/devices/feature.js';
 import { facetKey } from '../../src/devices/facet.js';
-import { BATTERY } from '../../src/health/monitor.js';
-import { ChargePauses } from '../../src/hub/charge-pauses.js';
+import { BATTERY } from '../../src/features/health/monitor.js';
+import { ChargePauses } from '../../src/features/charge/pauses.js';
 import { formatTable } from '../../src/cli/table.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import { deviceRows } from '../../src/status/device-rows.js';
@@ -51,7 +51,7 @@ function lab() {
   registry.readings.answered('android/SAM1', PHONE, 1_750_000_000_000, 1_000);
   registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000, cycleCount: 300, healthPercent: 90 } });
   registry.facet(facetKey<string[]>('health-problems', 'record')).set('android/SAM1', ['battery_hot']);
-  new BatteryProtections(registry, 'android').set('SAM1', { failures: 0, state: 'on' });
+  registry.facet(PROTECTION).set('android/SAM1', { failures: 0, state: 'on' });
   new ChargePauses(registry, 'android').set('SAM1', {
     failures: 0,
     pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },

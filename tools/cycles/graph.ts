@@ -28,13 +28,17 @@ export interface FolderCycle {
 /**
  * The folder a file of src/ belongs to: the directory directly under src/,
  * except that each directory under src/platforms/ is a folder of its own (a
- * platform plugs in as one folder). Files directly in src/ or src/platforms/
- * belong to "src" and "platforms". Undefined for files outside src/.
+ * platform plugs in as one folder), and that a feature's settings fragment
+ * (src/features/NAME/settings.ts) belongs to "config": it lives beside its
+ * feature, but src/config/schema.ts composes it, so it may import only what
+ * the config layer may. Files directly in src/ or src/platforms/ belong to
+ * "src" and "platforms". Undefined for files outside src/.
  */
 export function folderOf(file: string): string | undefined {
   const parts = file.split('/');
   if (parts[0] !== 'src' || parts.length < 2) return undefined;
   if (parts.length === 2) return 'src';
+  if (parts[1] === 'features' && parts.length === 4 && parts[3] === 'settings.ts') return 'config';
   if (parts[1] === 'platforms' && parts.length > 3) return `platforms/${parts[2]}`;
   return parts[1];
 }

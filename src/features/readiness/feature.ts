@@ -8,19 +8,17 @@
 // sections and the property dump of the one shell session per device, or
 // the facts a source published from its own session,
 // src/devices/readiness-facts.ts): this reads them and opens no session.
-import { parseReadinessChecks } from '../../config/readiness.js';
+import { parseReadinessChecks } from './settings.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { READINESS_FACTS } from '../../devices/readiness-facts.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
-import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
 import { limited } from '../../log/limited.js';
-import type { Logger } from '../../log/logger.js';
-import type { ReadinessReader } from '../../platforms/readiness.js';
+import type { Feature, FeatureContext } from '../context.js';
 import { buildLine } from './build.js';
+import { readinessDoctor } from './doctor.js';
 import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
@@ -37,13 +35,10 @@ const SEEN = facetKey<Seen>('readiness-seen', 'device');
  * src/platforms/readiness.ts): the platform reads the values and words its
  * phones and builds, the feature judges them.
  */
-export function readinessFeature(
-  registry: Pick<DeviceRegistry, 'facet' | 'list' | 'byUdid'>,
-  checks: readonly string[],
-  reader: ReadinessReader,
-  logger?: Logger,
-): DeviceFeature {
-  const baseline = parseReadinessChecks(checks);
+export function readinessFeature(ctx: FeatureContext): Feature {
+  const { registry, logger } = ctx;
+  const reader = ctx.platforms.readiness;
+  const baseline = parseReadinessChecks(ctx.settings.readiness.checks);
   const seen = registry.facet(SEEN);
   // Published for the fix-it action (src/devices/readiness-values.ts): what the inventory read, by check.
   const published = registry.facet(READINESS_VALUES);
@@ -88,7 +83,7 @@ export function readinessFeature(
     switch (event.kind) {
       case 'build':
         builds++;
-        logger?.info(
+        logger.info(
           { serial: device.serial, from: event.from.fingerprint, to: event.to.fingerprint },
           `${name}: ${buildLine(event.from, event.to, reader.buildName)}`,
         );
@@ -96,7 +91,7 @@ export function readinessFeature(
       case 'value': {
         const { flip } = event;
         add(changes, flip.check);
-        logger?.info({ serial: device.serial, check: flip.check, from: flip.from, to: flip.to }, `${name}: ${flipLine(flip)}`);
+        logger.info({ serial: device.serial, check: flip.check, from: flip.from, to: flip.to }, `${name}: ${flipLine(flip)}`);
         return;
       }
       case 'not_ready': {
@@ -104,19 +99,19 @@ export function readinessFeature(
         for (const check of failed) add(notReady, check);
         // Through the per-cause limit (docs/design/faults.md, bounded logs): a host whose 50 phones start
         // not ready says 10 of them and then one summary naming the rest, not 50 warnings in a minute.
-        if (logger)
-          limited(logger).warn(
-            'readiness-not-ready',
-            { serial: device.serial, checks: failed },
-            `${name}: ${verdictMessage(event.verdict) ?? 'not ready for automation'}`,
-            name,
-          );
+        limited(logger).warn(
+          'readiness-not-ready',
+          { serial: device.serial, checks: failed },
+          `${name}: ${verdictMessage(event.verdict) ?? 'not ready for automation'}`,
+          name,
+        );
         return;
       }
     }
   };
   return {
     name: 'readiness',
+    doctor: readinessDoctor(baseline),
     notes: (device) => {
       const verdict = verdictOf(device);
       return verdict ? [verdictMessage(verdict, true)] : [];

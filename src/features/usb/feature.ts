@@ -1,29 +1,45 @@
 // The USB layer as the report sees it: a device's message gets the
 // evidence when the kernel's word blames its port, its hub, its controller
 // or the phone itself; a phone gone from its source's list while the
-// kernel still has it on a port is reported as such, not UNPLUGGED. Built for every command, started only by the daemon
-// (the kernel log is followed only while it runs); without a context (tests
-// that build the features alone) it says nothing.
-import type { DeviceFeature } from '../../devices/feature.js';
-import { UsbLayer, type UsbContext } from './layer.js';
+// kernel still has it on a port is reported as such, not UNPLUGGED. Built for
+// every command, started only by the daemon (the kernel log is followed only
+// while it runs); it offers its word to recovery (USB_EVIDENCE). Without a
+// state directory (a feature built for a test) it reads nothing.
+import { OFF_SOURCE } from '../../devices/off-source.js';
+import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { usbDoctor } from './doctor.js';
+import { UsbLayer } from './layer.js';
 
-/** context.layer: the layer itself, when the wiring keeps it too (recovery reads its evidence); else one of its own. */
-export function usbFeature(context: (UsbContext & { layer?: UsbLayer }) | undefined): DeviceFeature {
-  const layer = context && (context.layer ?? new UsbLayer(context));
+export function usbFeature(ctx: FeatureContext): Feature {
+  const { registry, stateDir } = ctx;
+  const layer = new UsbLayer({
+    settings: stateDir === undefined ? { usb: { kernelLog: '', sysfsRoot: '' } } : ctx.settings,
+    stateDir: stateDir ?? '',
+    logger: ctx.logger,
+    clock: ctx.clock,
+    platforms: ctx.platforms.names,
+    offSource: registry.facet(OFF_SOURCE),
+    presence: registry.presence,
+  });
+  ctx.shared.of(USB_EVIDENCE, () => layer);
+  // Devices an earlier run reported: one on a port with its source no longer listing it is reported as such from the first report.
+  layer.rememberEarlier(ctx.earlier);
   return {
     name: 'usb',
-    start: () => layer?.start(),
-    stop: () => layer?.stop(),
-    notes: (device) => [layer?.noteFor(device)],
-    owe: (listing) => layer?.oweOnUsb(listing),
+    start: () => layer.start(),
+    stop: () => layer.stop(),
+    notes: (device) => [layer.noteFor(device)],
+    owe: (listing) => layer.oweOnUsb(listing),
     // The phones off adb the ledger carried for it are in the list by then: it publishes them and says so once.
-    annotate: (devices, carried) => (layer ? layer.withPhonesOnUsb(devices, carried ?? new Map()) : [...devices]),
+    annotate: (devices, carried) => layer.withPhonesOnUsb(devices, carried ?? new Map()),
     // Inside list's USB column: the port and what the kernel said of it, where the layer knows the port.
-    columns: () => (layer?.on ? [{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }] : []),
+    columns: () => (layer.on ? [{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }] : []),
     cells: (info, device): Record<string, string> => {
-      const cell = layer?.portCell(info, device);
+      const cell = layer.portCell(info, device);
       return cell === undefined ? {} : { usbPort: cell };
     },
-    metrics: () => layer?.metrics() ?? [],
+    metrics: () => layer.metrics(),
+    doctor: usbDoctor(ctx),
   };
 }

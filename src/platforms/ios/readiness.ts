@@ -2,7 +2,7 @@
 // what the inventory's lockdown session already read: no request of its own
 // but one GetValue of the amfi domain, read with the root domain (at connect
 // and on the slow refresh). Pure. Each fact is named by the readiness check it
-// answers (src/config/readiness.ts); one lockdown did not give is left out,
+// answers (src/features/readiness/settings.ts); one lockdown did not give is left out,
 // so its check is unknown, never failed.
 //
 // - paired: the host holds a pair record the phone took (StartSession

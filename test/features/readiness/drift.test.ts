@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks } from '../../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../../src/features/readiness/settings.js';
 import { drift, flipLine, flips } from '../../../src/features/readiness/drift.js';
 import { judge, valuesOf } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';

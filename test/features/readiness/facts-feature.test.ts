@@ -8,7 +8,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { READINESS_FACTS } from '../../../src/devices/readiness-facts.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { captureLogger } from '../../log/capture.js';
 
 const UDID = '00008120-001A2C3E0E83C01E';
@@ -17,7 +17,9 @@ const KEY = `ios/${UDID}`;
 function bench() {
   const registry = new DeviceRegistry();
   const log = captureLogger('info');
-  const feature = readinessFeature(registry, ['paired', 'developerMode', 'passcode', 'osVersion'], ANDROID_READINESS, log.logger);
+  const feature = readinessFeature(
+    featureContext({ registry: registry, set: { 'readiness.checks': ['paired', 'developerMode', 'passcode', 'osVersion'] }, logger: log.logger }),
+  );
   registry.sync('ios', new Map([[UDID, 'attached']]));
   const info = { udid: UDID, serialNumber: UDID, state: 'paired', status: 'AVAILABLE', platformName: 'IOS', brandName: 'Apple' } as DeviceInfo;
   let now = 0;

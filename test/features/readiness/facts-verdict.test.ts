@@ -4,7 +4,7 @@
 // makes of the recorded lockdown answers (test/platforms/ios/fixtures/readiness/SOURCES.md).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/config/readiness.js';
+import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
 import type { FactsReading } from '../../../src/features/readiness/checks.js';
 import { inRange } from '../../../src/devices/readiness-grammar.js';
 import { supportOf } from '../../../src/features/readiness/support.js';

@@ -1,10 +1,10 @@
 import { DEFAULT_RATE_LIMIT } from '../../../src/log/rate-limit.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { VirtualClock, VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
@@ -38,7 +38,7 @@ function bench(checks = ['stayAwake', 'verifyAdbInstalls']) {
   const time = new VirtualTime();
   const clock = new VirtualClock(time, () => 0.5, 0);
   const log = captureLogger('info');
-  const feature = readinessFeature(registry, checks, ANDROID_READINESS, log.logger);
+  const feature = readinessFeature(featureContext({ registry: registry, set: { 'readiness.checks': checks }, logger: log.logger }));
   const store = registryTierStore(registry);
   registry.sync('android', new Map([[SERIAL, 'device']]));
   const info: DeviceInfo = {

@@ -4,6 +4,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { OFF_SOURCE } from '../../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { offAdbVerdict } from '../../../src/features/readiness/off-adb.js';
 import { offSourceOf } from '../../../src/features/usb/off-adb.js';
 import { platformNames } from '../../../src/agent/platforms.js';
@@ -43,7 +44,7 @@ const IPHONE_OFF = offSourceOf({ ...OFF, platformName: 'IOS', isAndroid: false, 
 
 function bench(checks = ['stayAwake', 'usbDebugging']) {
   const registry = new DeviceRegistry();
-  const feature = readinessFeature(registry, checks, ANDROID_READINESS);
+  const feature = readinessFeature(featureContext({ registry: registry, set: { 'readiness.checks': checks } }));
   const off = registry.facet(OFF_SOURCE);
   const failing = (check: string): number | undefined =>
     feature.metrics!()

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import type { DeviceInfo, Support } from '../../../src/cloud/types.js';
-import { parseReadinessChecks } from '../../../src/config/readiness.js';
+import { parseReadinessChecks } from '../../../src/features/readiness/settings.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
 import { judge } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
@@ -75,7 +75,7 @@ describe('supportOf: the flags a phone’s verdict decides', () => {
 describe('the readiness feature sets it on the report', () => {
   it('a listed Xiaomi whose input toggle is off is reported with appiumDisabled; a phone it has no reading of is left as it is', () => {
     const registry = new DeviceRegistry();
-    const feature = readinessFeature(registry, [...BASELINE.keys()], ANDROID_READINESS);
+    const feature = readinessFeature(featureContext({ registry: registry, set: { 'readiness.checks': [...BASELINE.keys()] } }));
     const serial = 'f1a2b3c4';
     registry.sync('android', new Map([[serial, 'device']]));
     const info = {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/config/readiness.js';
+import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
 import { CHECK_IDS, CHECKS } from '../../../src/features/readiness/checks.js';
 import { judge, verdictMessage } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';

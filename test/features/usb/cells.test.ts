@@ -10,7 +10,7 @@ import { addEvent, emptyRecord } from '../../../src/features/usb/port-record.js'
 import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
-import { platformNames } from '../../../src/agent/platforms.js';
+import { featureContext } from '../../support/feature-bed.js';
 
 // The USB layer's `list` cells in a one-shot command: the layer is not
 // started, so it reads the record the daemon saved in the state directory
@@ -59,13 +59,14 @@ function lab(): { stateDir: string; sysfs: string } {
 describe("the USB layer's list cells", () => {
   it("the port adb names, or the one usbmuxd locates, with its health from the daemon's saved record; never the port sysfs shows a serial on", () => {
     const { stateDir, sysfs } = lab();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs } },
-      stateDir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs },
+        stateDir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    );
     // Inside list's own USB column (issue 61: one USB column, not three).
     expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }]);
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2 4 enum failures/2d (port)' });
@@ -81,26 +82,28 @@ describe("the USB layer's list cells", () => {
 
   it('with the kernel log off, the port alone: its health is not known', () => {
     const { stateDir, sysfs } = lab();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: sysfs } },
-      stateDir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '', sysfsRoot: sysfs },
+        stateDir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    );
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2' });
   });
 
   it('with both settings off, no column', () => {
     const { stateDir } = lab();
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: '' } },
-      stateDir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '', sysfsRoot: '' },
+        stateDir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    );
     expect(feature.columns?.()).toEqual([]);
-    expect(usbFeature(undefined).columns?.()).toEqual([]);
+    expect(usbFeature(featureContext()).columns?.(), 'without a state directory: nothing read').toEqual([]);
   });
 });

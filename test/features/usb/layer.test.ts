@@ -8,9 +8,9 @@ import { usbFeature } from '../../../src/features/usb/feature.js';
 import { controllersOfBuses, interfacesOnPort, portsBySerial } from '../../../src/features/usb/sysfs.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
+import { featureContext } from '../../support/feature-bed.js';
 import { carryClock } from '../../../src/log/limited.js';
-import { readPortRecord, worstPortItems } from '../../../src/doctor/worst-ports.js';
-import { platformNames } from '../../../src/agent/platforms.js';
+import { readPortRecord, worstPortItems } from '../../../src/features/usb/worst-ports.js';
 import { offAdbByInterfaces } from '../../../src/platforms/android/usb-interfaces.js';
 
 // The USB layer on real files: a recorded /dev/kmsg replayed and followed,
@@ -55,7 +55,7 @@ afterEach(async () => {
 function layer(usb: { kernelLog: string; sysfsRoot: string }, stateDir: string, logger = captureLogger()) {
   const time = new VirtualTime(Date.now());
   carryClock(logger.logger, time.clock());
-  const feature = usbFeature({ platforms: platformNames, settings: { usb }, stateDir, logger: logger.logger, clock: time.clock() });
+  const feature = usbFeature(featureContext({ usb, stateDir, logger: logger.logger, clock: time.clock() }));
   started.push(feature);
   void feature.start?.();
   /**
@@ -316,13 +316,14 @@ describe('a phone below its port’s speed, from sysfs', () => {
     dev('1-1.4.2', '12');
     dev('1-1.4.3', '480');
     dev('1-2', '12');
-    const feature = usbFeature({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: sysfs } },
-      stateDir: dir,
-      logger: captureLogger().logger,
-      clock: new VirtualTime(Date.now()).clock(),
-    });
+    const feature = usbFeature(
+      featureContext({
+        usb: { kernelLog: '', sysfsRoot: sysfs },
+        stateDir: dir,
+        logger: captureLogger().logger,
+        clock: new VirtualTime(Date.now()).clock(),
+      }),
+    );
     expect(note(feature, phone('SLOW', '1-1.4.2'))).toBe(
       'USB: port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
     );

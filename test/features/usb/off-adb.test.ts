@@ -16,6 +16,7 @@ import { storedDevice } from '../../../src/report/stored-device.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
 import { platformNames } from '../../../src/agent/platforms.js';
+import { featureContext } from '../../support/feature-bed.js';
 import type { UsbInterface } from '../../../src/platforms/source.js';
 
 // A phone adb stops listing while the kernel still has it on a port (USB
@@ -79,17 +80,17 @@ function listedAt(d: DeviceInfo, usb: string | undefined, serial = d.serialNumbe
  */
 function usbBed(root: string, o: { copy?: boolean } = {}) {
   const log = captureLogger();
-  const presence = new PresenceLedger();
   const registry = new DeviceRegistry();
-  const feature = usbFeature({
-    platforms: platformNames,
-    settings: { usb: { kernelLog: '', sysfsRoot: root } },
-    stateDir: root,
-    logger: log.logger,
-    clock: systemClock,
-    presence,
-    offSource: registry.facet(OFF_SOURCE),
-  });
+  const presence = registry.presence;
+  const feature = usbFeature(
+    featureContext({
+      usb: { kernelLog: '', sysfsRoot: root },
+      stateDir: root,
+      logger: log.logger,
+      clock: systemClock,
+      registry,
+    }),
+  );
   // The last inventory of each device listed (the readings keep it in the agent), for the ledger's carried ones.
   const read = new Map<string, DeviceInfo>();
   const report = (present: DeviceInfo[], between?: () => void, records: DeviceSnapshot[] = present.map((d) => listedAt(d, '1-1.4.2'))): DeviceInfo[] => {

@@ -11,7 +11,7 @@ import { systemClock } from '../../../src/util/clock.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
 import { cellsOf } from '../../../src/devices/feature.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
+import { featureContext } from '../../support/feature-bed.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -96,7 +96,7 @@ describe('IosSource', () => {
     await source.start();
     const [info] = await infos(source);
     expect(registry.byUdid(untrusted.udid).map((r) => r.key)).toEqual([`ios/${untrusted.udid}`]);
-    const feature = readinessFeature(registry, ['paired', 'developerMode', 'passcode', 'osVersion'], ANDROID_READINESS);
+    const feature = readinessFeature(featureContext({ registry, set: { 'readiness.checks': ['paired', 'developerMode', 'passcode', 'osVersion'] } }));
     const [annotated] = feature.annotate!([info!]);
     expect(annotated!.support).toMatchObject({ appiumDisabled: true });
     expect(cellsOf([feature], info!, registry.byUdid(untrusted.udid)[0])).toEqual({ readiness: 'not ready: paired' });

@@ -16,6 +16,9 @@ describe('folderOf', () => {
     expect(folderOf('src/platforms/ios/watcher.ts')).toBe('platforms/ios');
     expect(folderOf('src/platforms/source.ts')).toBe('platforms');
     expect(folderOf('src/index.ts')).toBe('src');
+    // A feature's settings fragment is composed by src/config/schema.ts: it is of the config layer.
+    expect(folderOf('src/features/health/settings.ts')).toBe('config');
+    expect(folderOf('src/features/health/rules.ts')).toBe('features');
     expect(folderOf('test/config/load.test.ts')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../../../src/config/readiness.js';
+import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../../../src/features/readiness/settings.js';
 import { appliesTo, CHECKS, valueOf } from '../../../../../src/features/readiness/checks.js';
 import { readinessMetrics } from '../../../../../src/features/readiness/metrics.js';
 import { judge, stateOf, verdictCell, verdictMessage } from '../../../../../src/features/readiness/verdict.js';

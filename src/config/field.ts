@@ -1,0 +1,28 @@
+// One setting as the schema declares it: its type, bounds, check and words.
+// The core settings (schema.ts) and each feature's fragment
+// (src/features/NAME/settings.ts) declare theirs with it; validation, the
+// variables, the command help and the configuration reference read it.
+
+export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
+
+export interface Field {
+  readonly type: FieldType;
+  optional?: boolean;
+  secret?: boolean;
+  min?: number;
+  max?: number;
+  oneOf?: readonly string[];
+  /** Returns a problem description, or undefined when the value is fine. */
+  check?: (value: never) => string | undefined;
+  /**
+   * Conventional variables (HTTPS_PROXY, ...) that give the value when neither
+   * a file nor DEVICE_AGENT_* does; the first one set wins. An empty string in
+   * a file still means "none", so a proxy set for the host can be turned off.
+   */
+  envDefault?: readonly string[];
+  /** The form `check` accepts, said for people (help, the reference). */
+  format?: string;
+  /** What an unset or empty value means, where config/default.json gives none. */
+  unset?: string;
+  help: string;
+}

@@ -1,0 +1,440 @@
+import type { DeviceAction, Intent } from '../../actions/runner.js';
+import { portRefusal } from '../../actions/trust.js';
+import { keyRefusalText } from '../../actions/mapping-key.js';
+import { cloudIdOf } from '../../booking/gate.js';
+import { isPortWay, type PortWay } from '../../config/charge-ways.js';
+import { claimOf, type Claim } from '../../devices/claims.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import type { PortSwitch } from '../../hub/uhubctl.js';
+import { limited } from '../../log/limited.js';
+import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
+import { utcText, type Timer } from '../../util/clock.js';
+import type { FeatureContext } from '../context.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
+import { OwedPauses } from './paused-report.js';
+import type { PausedPortsKeeper } from './paused-ports.js';
+import type { ChargeEntry, ChargePause, PauseEnd } from './pauses.js';
+import { decideCharge, type ChargeSettings } from './policy.js';
+import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
+import type { PowerPaths } from './power-paths.js';
+
+/** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
+const WAIT_BACK_MS = 120_000;
+/** How long stopping waits for the paused phones' ports to be on again: within the 10 s a service manager allows. */
+const STOP_MS = 5_000;
+/** A failed switch is tried again after this, doubling, jittered. */
+const RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000, jitter: 0.5 };
+/**
+ * A port is named as not cutting power once two readings after its off
+ * switch, the last at least 20 s after it, showed the phone still on power:
+ * Android updates its battery service at the charger's uevent, well within
+ * a second, so one reading could be a moment early, two 20 s apart are not.
+ */
+const POWER_BOUNDS: PowerBounds = { cutWithinMs: 20_000, readings: 2 };
+/** Where uhubctl lists the hubs known to switch each port's power. */
+const SUPPORTED_HUBS = 'https://github.com/mvp/uhubctl#compatible-usb-hubs';
+
+const WHY: Record<PauseEnd, string> = {
+  booked: 'the cloud says it is booked',
+  max_time: 'the longest pause (charge.maxPauseSeconds) is up',
+  low_mark: 'the battery is down to the low mark',
+  power_not_cut: 'its phone stayed on power with the port off, so the pause spares nothing',
+};
+
+/** A switch of one phone's hub port, off for a pause or on again. */
+type SwitchIntent = Intent & { serial: string; power: 'off' | 'on' };
+
+/** What charge control is built with beside the context: how each way switches a port, the ports found not to cut power, and where the ports held off are kept across a crash. */
+export interface ChargeParts {
+  ports: Partial<Record<PortWay, PortSwitch>>;
+  powerPaths: PowerPaths;
+  kept: PausedPortsKeeper | undefined;
+}
+
+/**
+ * Charge control through the hub port (charge.ways = uhubctl or command):
+ * what the charge policy decides, a switch of one phone's port at a time,
+ * never awaited by a report. Its state is the registry's pauses, since a
+ * paused phone is off adb and has no record.
+ */
+export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: ChargeParts): DeviceAction<SwitchIntent> {
+  const { registry, logger, stats, clock, mapping } = ctx;
+  const phones = ctx.platforms.phones;
+  const c = ctx.settings.charge;
+  const policy: ChargeSettings = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
+  const pauses = new OwedPauses(registry, phones.platform);
+  /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
+  let claims: Claim[] = [];
+
+  /** Keeps the ports held off now (see PausedPortsFile). */
+  const keep = (): void => {
+    const off = pauses.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
+    kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
+  };
+  const portsOf = (way: PortWay): Promise<PortSwitch> => {
+    const found = ports[way];
+    return found ? Promise.resolve(found) : Promise.reject(new Error(`no port switch for the way ${way}`));
+  };
+  /** The hub port mapped to this phone, as the shared look-up finds it. */
+  const placeOf = (r: DeviceSnapshot, udid: string) => mapping.portOf(claimOf(r, udid), claims);
+  /** The way that switches this phone's port, when one does; a refused key counts as one here (the refusal says why). */
+  const wayOf = (udid: string, r: DeviceSnapshot): PortWay | 'refused' | undefined => {
+    const found = mapping.wayOf(claimOf(r, udid), claims, r.last?.modelName);
+    if (found.kind === 'refused') return 'refused';
+    return isPortWay(found.way) && ports[found.way] ? found.way : undefined;
+  };
+  /** The mark of the port mapped to this phone, when that port does not cut power. */
+  const uncutPortOf = (r: DeviceSnapshot, udid: string) => {
+    const place = placeOf(r, udid);
+    return place.kind === 'mapped' ? powerPaths.uncutAt(place.value.hub, place.value.port) : undefined;
+  };
+  /** Why this phone's port may not be switched off for it now, or undefined. */
+  const refusal = (record: DeviceSnapshot, udid: string): string | undefined => {
+    const place = placeOf(record, udid);
+    if (place.kind === 'none') return 'no hub port is mapped to it';
+    if (place.kind === 'refused') return keyRefusalText(place.key, place.names);
+    const uncut = powerPaths.uncutAt(place.value.hub, place.value.port);
+    if (uncut) return `hub ${uncut.hub} port ${uncut.port} does not cut power (${uncut.seen})`;
+    const way = mapping.wayOf(claimOf(record, udid), claims, record.last?.modelName);
+    if (way.kind === 'refused') return keyRefusalText(way.key, way.names);
+    return portRefusal(claimOf(record, udid), claims, place.value, way.way === 'uhubctl');
+  };
+  const switching = (serial: string, power: 'off' | 'on'): SwitchIntent => ({
+    target: targetOf(serial),
+    serial,
+    power,
+    count: { key: CHARGE_SWITCHES, labels: [power] },
+  });
+
+  /**
+   * One look at whether a paused phone's port cut its power (power-check.ts).
+   * A port that kept it on power is marked, said once, and the pause ends:
+   * it spares the battery nothing.
+   */
+  const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined): CutVerdict['kind'] => {
+    const entry = pauses.of(serial)!;
+    const pause = entry.pause!;
+    const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
+    if (check !== pause.cut) pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
+    if (verdict.kind === 'cut') {
+      powerPaths.count('cut');
+      logger.debug(
+        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
+        `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
+      );
+    }
+    if (verdict.kind !== 'not-cut') return verdict.kind;
+    const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
+    powerPaths.count('not_cut');
+    if (powerPaths.mark({ hub: pause.hub, port: pause.port, udid: pause.udid, seen, atWall: clock.wall() }))
+      logger.warn(
+        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen },
+        `hub ${pause.hub} port ${pause.port} does not cut power: ${pause.udid} stayed on power (${seen}); ` +
+          `charge control no longer switches this port. To pause this phone's charge, put it on a hub with real per-port power switching (${SUPPORTED_HUBS})`,
+      );
+    return 'not-cut';
+  };
+
+  /**
+   * Whether a phone whose pause ended shows power again (power-check.ts):
+   * 'wait' keeps its entry for a later reading; a phone not on power, or not
+   * back, by the bound is said once.
+   */
+  const checkPowerBack = (serial: string, record: DeviceSnapshot | undefined, now: number): BackVerdict => {
+    const pause = pauses.of(serial)!.pause!;
+    const ended = pause.ended!;
+    const since = ended.onWall ?? ended.atWall;
+    const fresh = record?.state === 'device' && record.failures === 0 && record.inventoriedAt !== undefined && record.inventoriedAt > since;
+    const verdict = checkBack({ now, until: ended.waitUntil, seen: fresh ? powerOf(record.last) : undefined });
+    const place = `hub ${pause.hub} port ${pause.port}`;
+    const fields = { serial, udid: pause.udid, hub: pause.hub, port: pause.port };
+    const waited = Math.round(policy.waitBackMs / 1000);
+    if (verdict === 'charging') powerPaths.count('charging_again');
+    if (verdict === 'not-charging') {
+      powerPaths.count('not_charging_again');
+      limited(logger).warn(
+        'charge-not-again',
+        fields,
+        `${pause.udid} is back on adb after its charge pause but not on power ${waited} s after ${place} was switched on again: ` +
+          `check the port's power (uhubctl -l ${pause.hub} -p ${pause.port}), the cable and the hub's power supply`,
+        serial,
+      );
+    }
+    if (verdict === 'not-back') {
+      powerPaths.count('not_back');
+      limited(logger).warn(
+        'charge-not-back',
+        fields,
+        `${pause.udid} is not back on adb ${waited} s after ${place} was switched on again at the end of its charge pause: ` +
+          `check that the port is on (uhubctl -l ${pause.hub} -p ${pause.port}) and the phone's cable`,
+        serial,
+      );
+    }
+    return verdict;
+  };
+
+  /** The pause starts: kept from before its off switch; the cloud hears of it once the port is off (apply), not while the switch may still fail. */
+  const pause = (serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): SwitchIntent[] => {
+    const found = placeOf(record, udid);
+    const way = wayOf(udid, record);
+    // refusal() said yes just before, on the same claims.
+    if (found.kind !== 'mapped' || way === undefined || way === 'refused') return [];
+    const place = found.value;
+    const wall = clock.wall();
+    const maxMs = policy.maxPauseMs;
+    pauses.set(serial, {
+      ...pauses.of(serial),
+      failures: pauses.of(serial)?.failures ?? 0,
+      pause: {
+        udid,
+        serial,
+        way,
+        hub: place.hub,
+        port: place.port,
+        percent,
+        since: now,
+        sinceWall: wall,
+        until: now + maxMs,
+        untilWall: wall + maxMs,
+      },
+    });
+    stats.counter(CHARGE_PAUSES).add();
+    limited(logger).info(
+      'charge-pause',
+      { serial, udid, hub: place.hub, port: place.port, percent },
+      `pausing the charge of ${udid}: battery at ${percent} % (high mark ${policy.highPercent} %) and the cloud says it is not booked; ` +
+        `switching hub ${place.hub} port ${place.port} off until ${utcText(wall + maxMs)} at the latest`,
+      serial,
+    );
+    return [switching(serial, 'off')];
+  };
+
+  const resume = (serial: string, why: PauseEnd, now: number, look: { changed(): void }): SwitchIntent[] => {
+    const entry = pauses.of(serial)!;
+    const p = entry.pause!;
+    pauses.set(serial, { ...entry, pause: { ...p, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
+    stats.counter(CHARGE_ENDS).add(why);
+    limited(logger).info(
+      'charge-resume',
+      { serial, udid: p.udid, hub: p.hub, port: p.port, why },
+      `ending the charge pause of ${p.udid}: ${WHY[why]}; switching hub ${p.hub} port ${p.port} on`,
+      serial,
+    );
+    look.changed();
+    return [switching(serial, 'on')];
+  };
+
+  const lookAt = (
+    serial: string,
+    entry: Readonly<ChargeEntry> | undefined,
+    record: DeviceSnapshot | undefined,
+    look: Parameters<DeviceAction['decide']>[0],
+  ): SwitchIntent[] => {
+    const { now } = look;
+    const p = entry?.pause;
+    // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
+    const after = p?.ended?.atWall ?? p?.sinceWall;
+    const fresh =
+      record !== undefined &&
+      record.state === 'device' &&
+      record.failures === 0 &&
+      record.last !== undefined &&
+      record.inventoriedAt !== undefined &&
+      (after === undefined || record.inventoriedAt > after);
+    const level = fresh ? Number(record.last.battery?.percentage) : NaN;
+    const udid = record?.udid ?? p?.udid;
+    const busy = look.isBusy(targetOf(serial));
+    if (p && !p.ended && p.cut && !busy && checkPowerCut(serial, record) === 'not-cut') return resume(serial, 'power_not_cut', now, look);
+    const decision = look.decide(cloudIdOf(serial, udid), (verdict) =>
+      decideCharge(entry, { now, percent: Number.isFinite(level) ? level : undefined, back: fresh, busy, verdict }, policy),
+    );
+    switch (decision.kind) {
+      case 'pause': {
+        const why = refusal(record!, udid!);
+        if (why === undefined) return pause(serial, record!, udid!, level, now);
+        look.refuse({
+          key: record!.key,
+          action: 'charge_pause',
+          why,
+          line: {
+            key: 'charge-refused',
+            fields: { serial, udid, reason: why },
+            text: `not pausing the charge of ${udid} (adb serial ${serial}), battery at ${level} %: ${why}; its hub port is left as it is`,
+            subject: serial,
+          },
+        });
+        return [];
+      }
+      case 'resume':
+        return resume(serial, decision.why, now, look);
+      case 'switch-on':
+        return [switching(serial, 'on')];
+      case 'forget': {
+        const back = checkPowerBack(serial, record, now);
+        if (back === 'wait') return [];
+        pauses.forget(serial);
+        if (back === 'charging' || back === 'no-evidence')
+          limited(logger).info('charge-back', { serial, udid }, `device ${udid ?? serial} is back on adb after its charge pause`, serial);
+        return [];
+      }
+      case 'needs-verdict':
+      case 'none':
+        // A phone gone from adb's list without a pause leaves nothing worth keeping.
+        if (!record && !p && !busy) pauses.forget(serial);
+        return [];
+    }
+  };
+
+  return {
+    name: 'charge',
+    actsOn: 'power',
+    tickMs: 2_000,
+    // Looks even with no phone listed in charge.ways: ports a crashed run left off must be switched on after charge control was turned off too.
+    wanted: true,
+    start(track) {
+      // Ports a run that crashed left off: nothing else would ever switch them on.
+      powerPaths.load();
+      for (const p of kept?.load() ?? []) {
+        logger.warn(
+          { hub: p.hub, port: p.port, udid: p.udid },
+          `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
+        );
+        track(
+          portsOf(p.way)
+            .then((s) => s.switch(p.hub, p.port, 'on'))
+            .then(
+              () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
+              (err: unknown) => {
+                const text = err instanceof Error ? err.message : String(err);
+                logger.warn(
+                  { hub: p.hub, port: p.port, udid: p.udid, err: text },
+                  `could not switch hub ${p.hub} port ${p.port} on (an earlier run left it off for ${p.udid}): ${text}; switch it on by hand (${byHand(p)})`,
+                );
+              },
+            ),
+        );
+      }
+      kept?.save([]);
+    },
+    /**
+     * Switches the ports of paused phones on again before the agent goes: a
+     * pause must not outlive the one who would end it. Bounded, so that the
+     * agent still stops within its shutdown time.
+     */
+    async stop() {
+      const off = pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
+      if (!off.length) return;
+      logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
+      const all = Promise.all(
+        off.map((p) =>
+          portsOf(p.way)
+            .then((s) => s.switch(p.hub, p.port, 'on'))
+            .then(
+              () => pauses.forget(p.serial),
+              (err: unknown) =>
+                logger.warn(
+                  { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
+                  `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
+                ),
+            ),
+        ),
+      );
+      let timer: Timer | undefined;
+      await Promise.race([all, new Promise<void>((resolve) => (timer = clock.setTimer(resolve, STOP_MS)))]);
+      timer?.cancel();
+      keep();
+    },
+    decide(look) {
+      const listed = new Set<string>();
+      const records = registry.list(phones.platform);
+      claims = records.map((r) => claimOf(r));
+      const intents: SwitchIntent[] = [];
+      for (const r of records) {
+        listed.add(r.serial);
+        const entry = pauses.of(r.serial);
+        const udid = r.udid ?? entry?.pause?.udid;
+        // A key naming two phones is not mapped for either: refused below, said once by the look-up.
+        if (!entry && (udid === undefined || placeOf(r, udid).kind === 'none' || wayOf(udid, r) === undefined)) continue;
+        // A port that kept its phone on power is not used again: no pause, and no booking question for one.
+        if (!entry && uncutPortOf(r, udid!)) continue;
+        intents.push(...lookAt(r.serial, entry, r, look));
+      }
+      // Paused phones are off adb: their pause outlives their record.
+      for (const [serial, entry] of pauses.entries()) if (!listed.has(serial)) intents.push(...lookAt(serial, entry, undefined, look));
+      keep();
+      return intents;
+    },
+    async apply({ serial, power }, look) {
+      const entry = pauses.of(serial)!;
+      const { hub, port, udid } = entry.pause!;
+      const output = await (await portsOf(entry.pause!.way)).switch(hub, port, power);
+      const current = pauses.of(serial)!;
+      const p = current.pause;
+      pauses.set(serial, {
+        ...current,
+        failures: 0,
+        retryAt: undefined,
+        ...(p && { pause: switched(p, power, clock.monotonic(), clock.wall(), policy.waitBackMs) }),
+      });
+      const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
+      logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
+      keep();
+      if (power === 'off') look.changed();
+    },
+    failed({ serial, power }, err, look) {
+      const failure = err instanceof Error ? err.message : String(err);
+      const current = pauses.of(serial)!;
+      const { hub, port, udid } = current.pause!;
+      const failures = current.failures + 1;
+      const waitMs = backoffDelay(failures, RETRY, clock.random());
+      // An off switch that failed leaves the port on: no pause, and the phone charges as before.
+      pauses.set(serial, { ...current, failures, retryAt: clock.monotonic() + waitMs, ...(power === 'off' && { pause: undefined }) });
+      const what =
+        power === 'off'
+          ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`
+          : `the phone stays without USB power until it works; the agent tries again in about ${Math.round(waitMs / 1000)} s, and on, less and less often`;
+      // Said once per run of failures: the retries that follow fail the same way.
+      if (failures === 1)
+        limited(logger).warn(
+          'charge-switch-failed',
+          { serial, udid, hub, port, power, err: failure },
+          `could not switch hub ${hub} port ${port} ${power} for ${udid}: ${failure}; ${what}`,
+          serial,
+        );
+      else logger.debug({ serial, udid, hub, port, power, failures, err: failure }, `switching hub ${hub} port ${port} ${power} failed again`);
+      if (power === 'off') look.changed();
+      keep();
+    },
+  };
+}
+
+/**
+ * A pause once its port switched: off, the power cut is checked from now on
+ * (power-check.ts); on, after the pause ended, the phone is waited for and
+ * must show power again.
+ */
+function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
+  if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
+  return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
+}
+
+/**
+ * A paused phone's latest reading for the power check: when its battery
+ * service answered (where the inventory says: one that ends after the switch
+ * may have read it before) and what it says; gone: off its source's list.
+ */
+function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
+  if (record === undefined) return 'gone';
+  if (record.state !== 'device' || record.failures !== 0 || record.inventoriedAt === undefined) return undefined;
+  return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
+}
+
+/** The runner's target for the switches of one phone's port: one at a time, and the policy decides nothing while one is in flight. */
+function targetOf(serial: string): string {
+  return `charge ${serial}`;
+}
+
+/** What an operator runs to switch a port on that the agent could not. */
+function byHand(p: { hub: string; port: number; way: PortWay }): string {
+  return p.way === 'uhubctl' ? `uhubctl -l ${p.hub} -p ${p.port} -a on` : `charge.command with hub ${p.hub}, port ${p.port}, action on`;
+}

@@ -1,0 +1,59 @@
+// Charge control as the report sees it: a phone whose port is off on purpose
+// is off adb, yet reported (UNAVAILABLE with its last inventory and why,
+// never UNPLUGGED: owed in the presence ledger, paused-report.ts), and no
+// other reader reports it for it. A phone on a hub port found not to cut
+// power says so in its message, and the ports and the checks are counted in
+// /metrics (power-paths.ts), beside the pauses and switches the action counts
+// (counts.ts). What the views show of it is row.ts's; its action, charge.ts's.
+import { join } from 'node:path';
+import { PortCommand } from './port-command.js';
+import { hubToolItems } from '../../hub/tool-doctor.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { chargeControl, type ChargeParts } from './charge.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
+import { PausedPortsFile } from './paused-ports.js';
+import { withChargePauses } from './paused-report.js';
+import { chargeEntries } from './pauses.js';
+import { PowerPaths, uncutPortsFile } from './power-paths.js';
+import { chargeRow } from './row.js';
+import { utcText } from '../../util/clock.js';
+
+/** Charge control's files in the state directory: the ports it holds off (for a start after a crash), and those found not to cut power. */
+export const PAUSED_PORTS_FILE = 'charge-paused-ports.json';
+export const UNCUT_PORTS_FILE = 'charge-uncut-ports.json';
+
+export function chargeFeature(ctx: FeatureContext): Feature {
+  const { stateDir, logger, stateDirTrouble, settings } = ctx;
+  return chargeFeatureWith(ctx, {
+    ports: { uhubctl: ctx.uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
+    powerPaths: new PowerPaths(stateDir === undefined ? undefined : uncutPortsFile(join(stateDir, UNCUT_PORTS_FILE), logger, stateDirTrouble)),
+    kept: stateDir === undefined ? undefined : new PausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger, stateDirTrouble),
+  });
+}
+
+/** The feature on the parts the factory makes of the context (a test hands its own hub tools and files). */
+export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feature {
+  const { registry, stats } = ctx;
+  const { powerPaths } = parts;
+  return {
+    name: 'charge-control',
+    ...chargeRow(registry, ctx.mapping),
+    // Built even with no phone listed in charge.ways: ports a crashed run left off must be switched on after charge control was turned off too.
+    action: chargeControl(ctx, parts),
+    notes: (device) =>
+      device.udid === undefined
+        ? []
+        : powerPaths
+            .uncutFor(device.udid)
+            .map(
+              (p) =>
+                `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
+                'charge control no longer pauses this phone there; a hub with real per-port power switching would',
+            ),
+    // The operator's own hub tool, for the `command` way.
+    doctor: { config: (env) => hubToolItems(ctx.settings, env, 'charge.command') },
+    // After health: a paused phone's last reading is not a new one to judge.
+    annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
+    metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...powerPaths.metrics()],
+  };
+}

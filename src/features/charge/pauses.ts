@@ -1,0 +1,134 @@
+import { facetKey, type Facet } from '../../devices/facet.js';
+import { keyParts, recordKey, type Platform } from '../../devices/record.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+
+/** A charge pause: the hub port behind a phone switched off on purpose (charge control). */
+export interface ChargePause {
+  udid: string;
+  /** adb's serial when the pause started. */
+  serial: string;
+  /** How its port is switched (charge.ways): uhubctl, or the operator's command. */
+  way: 'uhubctl' | 'command';
+  hub: string;
+  port: number;
+  /** The level (%) that started it. */
+  percent: number;
+  /** Monotonic ms when the port was asked to switch off. */
+  since: number;
+  /** The same, wall clock ms: a reading counts for the pause only when taken after it. */
+  sinceWall: number;
+  /** Monotonic ms by which the port is switched on again whatever happens. */
+  until: number;
+  /** The same, wall clock ms, for people and the cloud. */
+  untilWall: number;
+  /**
+   * Set when the pause is over: why, when (monotonic and wall ms), whether
+   * the port is on again, and until when the phone is waited for before its
+   * absence means it is gone.
+   */
+  ended?: { why: PauseEnd; at: number; atWall: number; switchedOn: boolean; waitUntil: number; onWall?: number };
+  /** Whether the port really cut the phone's power, from the moment it was switched off (features/charge/power-check.ts). */
+  cut?: CutCheck;
+}
+
+/** The check of one pause's power cut (features/charge/power-check.ts decides it). */
+export interface CutCheck {
+  /** Wall ms when the port was switched off: the readings' times are the phone's wall times. */
+  offAtWall: number;
+  /** Readings taken after the switch that showed the phone on power. */
+  onPower: number;
+  /** Wall ms of the last reading counted (the switch at first), so that a reading counts once however often it is looked at. */
+  lastReadingAt?: number;
+  /** Set once decided: the power was cut, or the port keeps it. */
+  verdict?: 'cut' | 'not-cut';
+}
+
+/**
+ * Why a pause ended: the cloud booked the phone, the longest pause was up, a
+ * reading showed the low mark, or the phone stayed on power with its port
+ * off (the hub does not cut power on that port).
+ */
+export type PauseEnd = 'booked' | 'max_time' | 'low_mark' | 'power_not_cut';
+
+/** What charge control keeps of one phone, by adb serial. */
+export interface ChargeEntry {
+  pause?: ChargePause;
+  /** Switches that failed in a row, and when the next may be tried (monotonic ms). */
+  failures: number;
+  retryAt?: number;
+}
+
+/**
+ * Charge control's facet: kept by the phone's stable key past its records,
+ * since while its port is off the phone is off adb's list and has no record,
+ * yet it must be reported as paused (never UNPLUGGED) and its port switched
+ * on again in time.
+ */
+const CHARGE = facetKey<ChargeEntry>('charge', 'device');
+
+/**
+ * Charge pauses, by the serial of the platform's phone (the facet's key is
+ * the stable key of the serial on the platform the actions were handed).
+ * Charge control writes them; the reporter, the rows, recovery and the
+ * metrics read them.
+ */
+export class ChargePauses {
+  private readonly facet: Facet<ChargeEntry>;
+
+  constructor(
+    registry: Pick<DeviceRegistry, 'facet'>,
+    protected readonly platform: Platform,
+  ) {
+    this.facet = registry.facet(CHARGE);
+  }
+
+  of(serial: string): Readonly<ChargeEntry> | undefined {
+    return this.facet.get(recordKey(this.platform, serial));
+  }
+
+  set(serial: string, entry: ChargeEntry): void {
+    this.facet.set(recordKey(this.platform, serial), entry);
+  }
+
+  forget(serial: string): void {
+    this.facet.delete(recordKey(this.platform, serial));
+  }
+
+  /** Every entry with its serial. */
+  entries(): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
+    return entriesIn(this.facet);
+  }
+
+  /** The pause of the phone with this udid, running or waiting for the phone to come back. */
+  pauseOf(udid: string): Readonly<ChargePause> | undefined {
+    return pauseIn(this.facet, udid);
+  }
+}
+
+/** Every charge entry with its serial, whatever the platform: what the report applies. */
+export function chargeEntries(registry: Pick<DeviceRegistry, 'facet'>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
+  return entriesIn(registry.facet(CHARGE));
+}
+
+/** The pause of the phone with this udid, whatever its platform: what its row shows while it is off its source's list. */
+export function pauseOfUdid(registry: Pick<DeviceRegistry, 'facet'>, udid: string): Readonly<ChargePause> | undefined {
+  return pauseIn(registry.facet(CHARGE), udid);
+}
+
+function entriesIn(facet: Facet<ChargeEntry>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
+  return facet.entries().map(([key, entry]) => [keyParts(key).serial, entry]);
+}
+
+function pauseIn(facet: Facet<ChargeEntry>, udid: string): Readonly<ChargePause> | undefined {
+  for (const [, entry] of facet.entries()) if (entry.pause?.udid === udid) return entry.pause;
+  return undefined;
+}
+
+/**
+ * Whether the phone's port is off on purpose, or being switched for a pause
+ * (a pause is kept from before its off switch until its on switch worked):
+ * recovery leaves it alone.
+ */
+export function portHeldOff(charge: Pick<ChargeEntry, 'pause'>): boolean {
+  return charge.pause !== undefined && charge.pause.ended?.switchedOn !== true;
+}

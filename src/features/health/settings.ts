@@ -1,0 +1,56 @@
+// Health's settings: the rules' limits and which problems make a device
+// UNAVAILABLE. Composed into the one schema by src/config/schema.ts.
+import type { Field } from '../../config/field.js';
+export const healthSettings = {
+  'health.batteryHotCelsius': { type: 'integer', min: 20, max: 100, help: 'a battery at or above this temperature (°C) is hot' },
+  'health.batteryHotHysteresisCelsius': {
+    type: 'integer',
+    min: 0,
+    max: 30,
+    help: 'a hot battery counts as cooled only this many °C below the limit (42 °C by default)',
+  },
+  'health.batteryHotUnavailable': { type: 'boolean', help: 'a hot battery makes the device `UNAVAILABLE`, so the cloud sends it no work until it has cooled' },
+  'health.batteryLowPercent': { type: 'integer', min: 0, max: 100, help: 'a battery at or below this level (%) while not charging is low' },
+  'health.batteryLowUnavailable': { type: 'boolean', help: 'a low battery makes the device `UNAVAILABLE`' },
+  'health.storageMinFreeMiB': { type: 'integer', min: 0, max: 1048576, help: 'less free storage than this (MiB) is nearly full' },
+  'health.storageMinFreePercent': { type: 'integer', min: 0, max: 100, help: 'less free storage than this share of the total (%) is nearly full' },
+  'health.storageFullUnavailable': { type: 'boolean', help: 'nearly full storage makes the device `UNAVAILABLE`' },
+  'health.shellFailures': {
+    type: 'integer',
+    min: 0,
+    max: 1000,
+    help: 'inventories failed or past their deadline in a row before the shell counts as unresponsive; 0 turns the rule off',
+  },
+  'health.shellUnresponsiveUnavailable': {
+    type: 'boolean',
+    help: "an unresponsive shell makes the device `UNAVAILABLE` (the record already carries the collector's advice either way)",
+  },
+  'health.batteryHealthUnavailable': {
+    type: 'boolean',
+    help: 'a battery whose health the phone reports as anything but good (`OVERHEAT`, `DEAD`, `OVER_VOLTAGE`, `COLD`, `UNSPECIFIED_FAILURE`) makes the device `UNAVAILABLE`',
+  },
+  'health.batteryHeldFullSeconds': {
+    type: 'integer',
+    min: 0,
+    max: 31536000,
+    help: 'a battery full (100 % or status `FULL`) on external power without a break for longer than this (s) is held full; 0 turns the rule off',
+  },
+  'health.chargingVoltageMaxMillivolts': {
+    type: 'integer',
+    min: 0,
+    max: 48000,
+    help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off',
+  },
+  'health.batteryMaxCycles': {
+    type: 'integer',
+    min: 0,
+    max: 100000,
+    help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off',
+  },
+  'health.batteryMinHealthPercent': {
+    type: 'integer',
+    min: 0,
+    max: 100,
+    help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off',
+  },
+} as const satisfies Record<string, Field>;

@@ -1,0 +1,252 @@
+// Readiness's fix-it action (readiness.fix, issue 44), decided without I/O:
+// which of the settings the agent may change differ from the lab's baseline
+// on one phone, and whether they may be written now. Only the settings in
+// FIXABLE are ever written: what a person must decide (screen lock,
+// developer options, USB debugging, accounts) is not in it. A write turns on
+// the booking gate's verdict: 'needs-verdict' first, and the runner asks the
+// gate and decides again (runner.ts, decide); only a fresh "not booked"
+// writes, at most once per cooldown and a few times an hour, and what did
+// not stick is not written again on that phone until its value changes.
+// The settings are read in a shell of the action's own only while the
+// phone's inventory (its slow-tier readiness reading) shows one differing.
+
+import type { BookingVerdict } from '../../booking/gate.js';
+import type { SettingsNamespace } from '../../devices/control.js';
+import { meetsValue, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
+
+/** A setting the agent may put back: the readiness check it answers and what that check reads (src/features/readiness/checks.ts, kept equal by a test). */
+export interface Fixable {
+  /** The check's name in `readiness.checks`. */
+  readonly check: string;
+  readonly namespace: SettingsNamespace;
+  readonly key: string;
+  /** How its value reads (src/devices/readiness-grammar.ts, as the check reads it): a value outside it (`null`: no row; garbage) is unread and never written over. */
+  readonly kind: ValueKind;
+  /** The check's value when the baseline names it without one. */
+  readonly expect: string;
+  /** What is written for `on`: stay awake's 7 (AC, USB and wireless), what Developer options' "Stay awake" toggle writes (StayAwakePreferenceController.SETTING_VALUE_ON), with the USB bit a lab needs. */
+  readonly on?: string;
+}
+
+/** The allowed list: nothing outside it is ever written. */
+export const FIXABLE: readonly Fixable[] = [
+  { check: 'stayAwake', namespace: 'global', key: 'stay_on_while_plugged_in', kind: 'plugged', expect: 'on', on: '7' },
+  { check: 'windowAnimation', namespace: 'global', key: 'window_animation_scale', kind: 'scale', expect: '0' },
+  { check: 'transitionAnimation', namespace: 'global', key: 'transition_animation_scale', kind: 'scale', expect: '0' },
+  { check: 'animatorDuration', namespace: 'global', key: 'animator_duration_scale', kind: 'scale', expect: '0' },
+  { check: 'verifyAdbInstalls', namespace: 'global', key: 'verifier_verify_adb_installs', kind: 'flag', expect: '0' },
+  { check: 'autoRotate', namespace: 'system', key: 'accelerometer_rotation', kind: 'flag', expect: '0' },
+];
+
+/** One setting to put back: what the baseline wants of it and what is written. */
+export interface Target {
+  readonly setting: Fixable;
+  /** The baseline's value (`on`, `off`, a number). */
+  readonly expect: string;
+  /** What is written: a number, never anything a shell would read otherwise. */
+  readonly write: string;
+}
+
+const NUMBER = /^\d{1,9}(\.\d{1,6})?$/;
+
+/**
+ * The targets of the lab's baseline (readiness.checks, parsed): the fixable
+ * checks it names, each with the value to write; a lab's own value that is
+ * not a plain number (or on/off for stay awake) is left to a person.
+ */
+export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Target[] {
+  const targets: Target[] = [];
+  for (const setting of FIXABLE) {
+    if (!baseline.has(setting.check)) continue;
+    const expect = baseline.get(setting.check) ?? setting.expect;
+    const write = setting.on !== undefined && expect === 'on' ? setting.on : setting.on !== undefined && expect === 'off' ? '0' : expect;
+    if (write !== undefined && NUMBER.test(write)) targets.push({ setting, expect, write });
+  }
+  return targets;
+}
+
+/** The phone's value as the check reads it (normalised: 0.0 is 0), or undefined when it is unread (`null`: no row; garbage). */
+export function readAs(setting: Fixable, value: string): string | undefined {
+  return readValue(setting.kind, value);
+}
+
+/** Whether the value read meets the target, as the readiness check compares them; an unread value meets nothing (and differs from nothing). */
+export function meets(target: Target, value: string): boolean {
+  const read = readAs(target.setting, value);
+  return read !== undefined && meetsValue(target.setting.kind, read, target.expect);
+}
+
+/** Whether the value was read and differs from the target: only such a value is ever written over. */
+export function differs(target: Target, value: string): boolean {
+  const read = readAs(target.setting, value);
+  return read !== undefined && !meetsValue(target.setting.kind, read, target.expect);
+}
+
+/** What the action knows and did of one phone. */
+export interface FixEntry {
+  /** The values last read, by check name, as the phone printed them. */
+  values?: Readonly<Record<string, string>>;
+  /** Monotonic ms of the last read (answered or not). */
+  readAt?: number;
+  /** Reads that failed in a row. */
+  failures: number;
+  /** Settings that did not stick, by check name, with the value they read as then: not written again until it changes. */
+  stuck: Readonly<Record<string, string>>;
+}
+
+export interface FixSettings {
+  /** The settings are read again this long after the last read. */
+  recheckMs: number;
+  /** A read that failed is tried again after this. */
+  retryMs: number;
+  /** At most one fix per phone within this. */
+  cooldownMs: number;
+  /** At most this many fixes per phone in any hour. */
+  maxPerHour: number;
+}
+
+export interface FixLook {
+  /** Monotonic ms. */
+  now: number;
+  /** Another device claims its identity: the agent touches neither (src/actions/trust.ts). */
+  conflicted: boolean;
+  /** The values the phone's last inventory read, by check (src/devices/readiness-values.ts); none before its first readiness reading. */
+  inventory?: Readonly<Record<string, string>>;
+  /** The booking gate's verdict; none yet: a fix that turns on it is 'needs-verdict'. */
+  verdict?: BookingVerdict;
+  /** A read or a fix of the phone in flight: the runner's mark (runner.ts, isBusy), not the entry's. */
+  busy?: boolean;
+  /** When each fix of the phone within the last hour started (monotonic ms, oldest first): the runner's count (runner.ts, startsOf). */
+  fixes: readonly number[];
+}
+
+/** One write of a fix: the setting, the value read before and the value written. */
+export interface Write {
+  readonly target: Target;
+  readonly from: string;
+}
+
+export type FixDecision =
+  | { kind: 'none' }
+  | { kind: 'needs-verdict' }
+  /** Read the targets' settings. */
+  | { kind: 'read' }
+  /** Write these, then read each back. */
+  | { kind: 'fix'; writes: readonly Write[] }
+  /** Settings differ, but the cloud says booked or cannot say: nothing is written; said once (the runner's hold). */
+  | { kind: 'refused'; reason: string };
+
+export const HOUR_MS = 3_600_000;
+
+/** The settings that differ from the baseline and may be written: not one that did not stick at the value it still reads. */
+export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]): Write[] {
+  const writes: Write[] = [];
+  for (const target of targets) {
+    const value = entry.values?.[target.setting.check];
+    if (value === undefined || !differs(target, value)) continue;
+    if (entry.stuck[target.setting.check] === value) continue;
+    writes.push({ target, from: value });
+  }
+  return writes;
+}
+
+/**
+ * Whether the inventory shows a setting the action may put back differing,
+ * but one that did not stick and still reads as it did then: only then are
+ * the settings read in a shell of the action's own.
+ */
+export function inventoryDiffers(
+  entry: Readonly<FixEntry> | undefined,
+  inventory: Readonly<Record<string, string>> | undefined,
+  targets: readonly Target[],
+): boolean {
+  if (inventory === undefined) return false;
+  return targets.some((target) => {
+    const check = target.setting.check;
+    const value = inventory[check];
+    if (value === undefined || !differs(target, value)) return false;
+    const stuck = entry?.stuck[check];
+    return stuck === undefined || (readAs(target.setting, stuck) ?? stuck) !== readAs(target.setting, value);
+  });
+}
+
+export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, targets: readonly Target[], s: FixSettings): FixDecision {
+  if (look.busy || targets.length === 0) return { kind: 'none' };
+  const last = entry?.readAt ?? -Infinity;
+  const due = look.now - last >= (entry && entry.failures > 0 ? s.retryMs : s.recheckMs);
+  // What was read is old: read again only where the inventory shows something to put back, and never write on it.
+  if (due) return inventoryDiffers(entry, look.inventory, targets) ? { kind: 'read' } : { kind: 'none' };
+  if (entry === undefined || look.conflicted) return { kind: 'none' };
+  const writes = writesOf(entry, targets);
+  if (writes.length === 0) return { kind: 'none' };
+  const lastFix = look.fixes.at(-1);
+  if (lastFix !== undefined && look.now - lastFix < s.cooldownMs) return { kind: 'none' };
+  if (look.fixes.filter((t) => look.now - t < HOUR_MS).length >= s.maxPerHour) return { kind: 'none' };
+  // Only a fresh "not booked": booked or unknown is a refusal; asking or waiting leaves the phone as it is.
+  if (look.verdict === undefined) return { kind: 'needs-verdict' };
+  if (look.verdict.kind === 'free') return { kind: 'fix', writes };
+  const reason = refusalOf(look.verdict);
+  return reason === undefined ? { kind: 'none' } : { kind: 'refused', reason };
+}
+
+/** Why a verdict other than "not booked" lets nothing be written: booked, or the cloud cannot say; undefined while it is being asked. */
+export function refusalOf(verdict: BookingVerdict): string | undefined {
+  switch (verdict.kind) {
+    case 'booked':
+      return 'the cloud says it is booked';
+    case 'unknown':
+      return `the cloud cannot say whether it is booked (${verdict.reason})`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * How young the cloud's "not booked" must be for a write to rest on it: the
+ * fix starts only on an answer this young, and asks again before each later
+ * write whose answer is older (a phone slow to answer takes seconds a
+ * setting). docs/design/trust.md states it.
+ */
+export const ANSWER_MAX_AGE_MS = 3_000;
+
+/** The entry after a read (values undefined: it failed); a setting whose value changed since it did not stick may be written again. */
+export function afterRead(entry: Readonly<FixEntry> | undefined, values: Readonly<Record<string, string>> | undefined, now: number): FixEntry {
+  const base: FixEntry = { failures: 0, stuck: {}, ...entry, readAt: now };
+  if (values === undefined) return { ...base, failures: base.failures + 1 };
+  const stuck = Object.fromEntries(Object.entries(base.stuck).filter(([check, was]) => values[check] === was));
+  return { ...base, failures: 0, values, stuck };
+}
+
+/** What one write's read-back said. */
+export interface ReadBack {
+  readonly write: Write;
+  /** The value read back; undefined: it could not be read. */
+  readonly value: string | undefined;
+}
+
+/**
+ * The entry after a fix and its read-backs: a setting that does not meet the
+ * baseline now did not stick. `cut`: the phone could not be asked midway
+ * (unplugged, its shell cut); the writes without a read-back are left as
+ * they were read (not "did not stick", which would keep them from being
+ * written again), and the phone is read again after the retry delay, not the
+ * recheck's. The fix counted against the cooldown and the hourly limit
+ * when it started (the runner's count), cut or not.
+ */
+export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack[], now: number, cut = false): FixEntry {
+  const values: Record<string, string> = { ...entry.values };
+  const stuck: Record<string, string> = { ...entry.stuck };
+  for (const { write, value } of readBacks) {
+    const check = write.target.setting.check;
+    const read = value ?? write.from;
+    values[check] = read;
+    if (value !== undefined && meets(write.target, value)) delete stuck[check];
+    else stuck[check] = read;
+  }
+  return { ...entry, readAt: now, values, stuck, ...(cut && { failures: entry.failures + 1 }) };
+}
+
+/** Whether a read-back met the baseline. */
+export function stuckTo(readBack: ReadBack): boolean {
+  return readBack.value !== undefined && meets(readBack.write.target, readBack.value);
+}

@@ -1,0 +1,73 @@
+// Readiness's settings, composed into the one schema by src/config/schema.ts:
+// the lab's readiness baseline (readiness.checks), which checks
+// matter, each `NAME` (the value that suits automated testing) or
+// `NAME=VALUE` (the lab's own value). The checks themselves live in
+// src/features/readiness/checks.ts; their names are here, in the config layer,
+// so that a wrong name fails when the settings load (a test keeps the two
+// lists equal).
+import type { Field } from '../../config/field.js';
+
+export const READINESS_CHECK_NAMES = [
+  'stayAwake',
+  'screenLock',
+  'windowAnimation',
+  'transitionAnimation',
+  'animatorDuration',
+  'verifyAdbInstalls',
+  'packageVerifier',
+  'autoRotate',
+  'autoTime',
+  'autoTimeZone',
+  'airplaneMode',
+  'wifi',
+  'batterySaver',
+  'autoSystemUpdates',
+  'developerOptions',
+  'usbDebugging',
+  'xiaomiInput',
+  'xiaomiInstall',
+  'paired',
+  'developerMode',
+  'passcode',
+  'osVersion',
+] as const;
+
+const ENTRY = /^([A-Za-z]+)(?:=(\S+))?$/;
+
+/** The baseline: each check that matters, with the lab's own value where it gave one. */
+export function parseReadinessChecks(entries: readonly string[]): Map<string, string | undefined> {
+  const baseline = new Map<string, string | undefined>();
+  for (const entry of entries) {
+    const m = ENTRY.exec(entry.trim());
+    if (m && (READINESS_CHECK_NAMES as readonly string[]).includes(m[1]!)) baseline.set(m[1]!, m[2]);
+  }
+  return baseline;
+}
+
+export function checkReadinessChecks(value: string[]): string | undefined {
+  const bad = value.filter((entry) => {
+    const m = ENTRY.exec(entry.trim());
+    return !m || !(READINESS_CHECK_NAMES as readonly string[]).includes(m[1]!);
+  });
+  return bad.length
+    ? `must be NAME or NAME=VALUE entries with NAME one of ${READINESS_CHECK_NAMES.join(', ')}; got ${bad.map((b) => JSON.stringify(b)).join(', ')}`
+    : undefined;
+}
+
+export const readinessSettings = {
+  'readiness.checks': {
+    type: 'string[]',
+    check: checkReadinessChecks,
+    format: 'NAME or NAME=VALUE list',
+    help:
+      "the lab's readiness baseline: the checks that matter, each `NAME` (the value that suits automated testing) or `NAME=VALUE` (the lab's own); " +
+      'a phone that fails one is named not ready in its message, with what to do; a check not read (a list that failed, a row the phone does not print, a value its framework would not take) is unread: never failed, never ready. ' +
+      'The names: `stayAwake` (on: the USB bit of the power sources it stays awake on; 1, AC only, fails), `screenLock` (false: no PIN, pattern or password), ' +
+      '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
+      '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
+      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
+      "Developer Mode on, iOS 16 and later: not an older phone's check), `passcode` (true: a passcode set; lockdown tells it only while the phone is locked, so it is unread otherwise: never failed, never ready), " +
+      "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host's tools support, `9..` by default, e.g. `osVersion=12..16` " +
+      'where the tools have no iOS 17 tunnel); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
+  },
+} as const satisfies Record<string, Field>;

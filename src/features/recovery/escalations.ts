@@ -1,0 +1,145 @@
+import { facetKey, type Facet } from '../../devices/facet.js';
+import { recordKey, type Platform } from '../../devices/record.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js';
+import type { Start } from '../../actions/counted-starts.js';
+
+/** A phone adb has listed offline since `since`, across recovery's reconnects. */
+export interface OfflineRun {
+  /** Monotonic ms when it was first seen offline in this run. */
+  since: number;
+  /** Offline reconnects recovery asked for in this run since its port was last power-cycled. */
+  reconnects: number;
+  /** Monotonic ms when it was last listed offline. */
+  seen: number;
+}
+
+/**
+ * What recovery knows of a phone past its records. Its kicks and cycles are
+ * the runner's counted starts (runner.ts, countedOf: `kick SERIAL`,
+ * `power-cycle SERIAL`); this holds what those do not: who the phone was
+ * and how long it has been offline.
+ */
+export interface Escalation {
+  /** The udid the phone had when recovery last acted on it. */
+  udid?: string;
+  /** Monotonic ms of recovery's last kick or cycle of it: the udid is kept as long as that counts. */
+  actedAt?: number;
+  /** While adb lists it offline: how long, and what reconnecting it has done. */
+  offline?: OfflineRun;
+}
+
+/**
+ * Recovery's facet, kept by the phone's stable key past its records: a
+ * kicked phone can drop off adb's list and come back as a new record that
+ * has not said who it is yet, and the booking question (which needs the
+ * udid) must still know who it is. The same holds for an offline phone: `adb reconnect offline` makes
+ * adb drop it and list it again, and its offline run (since when, how many
+ * reconnects) must survive that for the power cycle to follow them.
+ */
+const ESCALATIONS = facetKey<Escalation>('recovery', 'device');
+
+/**
+ * States that say nothing of the phone either way: adb is still reaching it
+ * (newer adb lists a transport being set up as connecting or authorizing).
+ * Every other state is the phone answering, which ends an offline run.
+ */
+const IN_BETWEEN = new Set(['offline', 'connecting', 'authorizing']);
+
+/**
+ * A phone's history as the recovery policy reads it: every kick and cycle
+ * with the failure count then (within a run of failures, the next action
+ * waits for as many failures again), and the kicks and cycles apart, with
+ * the offline run, for the cooldowns and the hourly limits.
+ */
+export function historyOf(
+  kicks: readonly Start[],
+  cycles: readonly Start[],
+  offline?: OfflineRun,
+): {
+  kicks: Array<{ at: number; failures: number }>;
+  escalation?: { kicks: number[]; cycles: number[]; offline?: OfflineRun };
+} {
+  if (kicks.length === 0 && cycles.length === 0 && !offline) return { kicks: [] };
+  const times = (starts: readonly Start[]): number[] => starts.map((t) => t.at);
+  return {
+    kicks: [...kicks, ...cycles].sort((a, b) => a.at - b.at).map((t) => ({ at: t.at, failures: t.failures })),
+    escalation: { kicks: times(kicks), cycles: times(cycles), ...(offline && { offline }) },
+  };
+}
+
+/**
+ * Recovery's memory of each phone by the serial of the platform's phone
+ * (the facet's key is the stable key of the serial). Recovery writes it; nothing else does.
+ */
+export class Escalations {
+  private readonly facet: Facet<Escalation>;
+  /** The kicks published for the platform (src/devices/transport-cut.ts): a dropped network phone's message names them. */
+  private readonly cuts: Facet<TransportCut>;
+
+  constructor(
+    registry: Pick<DeviceRegistry, 'facet'>,
+    private readonly platform: Platform,
+  ) {
+    this.facet = registry.facet(ESCALATIONS);
+    this.cuts = registry.facet(TRANSPORT_CUT);
+  }
+
+  of(serial: string): Readonly<Escalation> | undefined {
+    return this.facet.get(recordKey(this.platform, serial));
+  }
+
+  /** Recovery kicked the phone's transport or power-cycled its port at this time (the runner counts the start). */
+  acted(serial: string, what: 'kick' | 'cycle', at: number, udid: string | undefined): void {
+    const entry = this.entry(serial, udid);
+    entry.actedAt = at;
+    if (what === 'kick') this.cuts.set(recordKey(this.platform, serial), { at, what: 'recovery kicked its adb transport' });
+    // A port switched off and on is a new start: the reconnects that come next are counted afresh.
+    if (what === 'cycle' && entry.offline) entry.offline.reconnects = 0;
+  }
+
+  /**
+   * adb's listing as recovery sees it now: a phone listed offline starts or
+   * goes on with its offline run, one listed in a state the phone answered
+   * in ends it. A phone not listed keeps its run (a reconnect drops it from
+   * adb's list for a moment), until prune() finds it unseen for too long.
+   */
+  listed(devices: ReadonlyArray<{ serial: string; state: string; udid?: string }>, now: number): void {
+    for (const { serial, state, udid } of devices) {
+      const entry = this.facet.get(recordKey(this.platform, serial));
+      if (state === 'offline') {
+        const e = entry ?? this.entry(serial, udid);
+        if (udid !== undefined) e.udid = udid;
+        if (e.offline) e.offline.seen = now;
+        else e.offline = { since: now, reconnects: 0, seen: now };
+      } else if (entry?.offline && !IN_BETWEEN.has(state)) {
+        entry.offline = undefined;
+        if (entry.actedAt === undefined) this.facet.delete(recordKey(this.platform, serial));
+      }
+    }
+  }
+
+  /** Recovery asked adb to reconnect the offline phone: one more try of its run. */
+  reconnected(serial: string): void {
+    const run = this.of(serial)?.offline;
+    if (run) run.reconnects++;
+  }
+
+  /** Forgets an action before `since`, an offline run not seen since then, and the phones with nothing left. */
+  prune(since: number): void {
+    for (const [key, cut] of this.cuts.entries()) if (cut.at <= since) this.cuts.delete(key);
+    for (const [key, e] of this.facet.entries()) {
+      if (e.actedAt !== undefined && e.actedAt <= since) e.actedAt = undefined;
+      if (e.offline && e.offline.seen <= since) e.offline = undefined;
+      if (e.actedAt === undefined && !e.offline) this.facet.delete(key);
+    }
+  }
+
+  private entry(serial: string, udid: string | undefined): Escalation {
+    const key = recordKey(this.platform, serial);
+    let entry = this.facet.get(key);
+    if (!entry) this.facet.set(key, (entry = {}));
+    if (udid !== undefined) entry.udid = udid;
+    return entry;
+  }
+}

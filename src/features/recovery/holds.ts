@@ -1,0 +1,95 @@
+// What recovery says of a phone after a look: a phone it can do no more for
+// says a person is needed, and one the booking gate holds an action back
+// from says so (the runner's hold: counted and logged once per cloud answer).
+import type { ActionLook } from '../../actions/runner.js';
+import type { BookingVerdict } from '../../booking/gate.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { limited } from '../../log/limited.js';
+import type { Logger } from '../../log/logger.js';
+import { ACTION_NAME, attentionText } from './action-names.js';
+import { RECOVERY_HELD } from './counts.js';
+import type { RecoveryNotebook } from './notes.js';
+import type { Disruption } from './policy.js';
+
+/** The gate's verdict on a device at this look, and on which action. */
+export interface HoldVerdict {
+  verdict: BookingVerdict;
+  action: Disruption;
+}
+
+/** Each device's verdict at this look, by its key. */
+export type Verdicts = ReadonlyMap<string, HoldVerdict>;
+
+/**
+ * A phone recovery can do no more for says that a person is needed, as
+ * long as it stays wedged; a failed power cycle says so too (carry.ts).
+ * `kickAfter`: the consecutive failures a kick waits for; a phone under it
+ * no longer needs recovery.
+ */
+export function noteAttention(
+  notes: RecoveryNotebook,
+  logger: Logger,
+  kickAfter: number,
+  records: readonly DeviceSnapshot[],
+  attention: ReadonlyMap<string, string>,
+  /** The keys whose line is said elsewhere (their hub's, once): the note only. */
+  quiet: ReadonlySet<string> = new Set(),
+): void {
+  for (const r of records) {
+    const reason = attention.get(r.key);
+    const noted = notes.of(r.key);
+    if (reason !== undefined) {
+      const text = attentionText(reason);
+      if (noted !== text) {
+        notes.setAttention(r.key, text);
+        if (!quiet.has(r.key))
+          limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+      }
+    } else if (noted !== undefined && r.state !== 'offline' && r.failures < kickAfter) {
+      notes.setAttention(r.key, undefined);
+    }
+  }
+}
+
+/**
+ * A device the gate holds an action back from says so in its message,
+ * counted and logged once per answer; the message goes when the action is
+ * let through or the device no longer needs it.
+ */
+export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter: number, records: readonly DeviceSnapshot[], verdicts: Verdicts): void {
+  for (const r of records) {
+    const asked = verdicts.get(r.key);
+    const verdict = asked?.verdict;
+    const needed = r.state === 'offline' || r.failures >= kickAfter;
+    if (verdict === undefined || verdict.kind === 'free' || !needed) {
+      look.release(r.key, 'recovery', verdict?.kind === 'free' || !needed);
+      continue;
+    }
+    if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
+    const action = ACTION_NAME[asked!.action];
+    const what =
+      asked!.action === 'kick'
+        ? `kicking its adb transport (adb -s ${r.serial} reconnect)`
+        : asked!.action === 'power-cycle'
+          ? 'power-cycling its hub port'
+          : `\`adb reconnect\` of the offline device`;
+    const reason = verdict.kind === 'booked' ? 'booked' : 'unknown';
+    const text =
+      verdict.kind === 'booked'
+        ? `left alone: booked in the cloud; recovery holds back ${what} until the booking ends`
+        : `left alone: the cloud could not say whether it is booked (${verdict.reason}); recovery holds back ${what} until it can`;
+    look.hold({
+      key: r.key,
+      by: 'recovery',
+      note: text,
+      mark: `${action}|${verdict.answer ?? text}`,
+      count: { key: RECOVERY_HELD, labels: [action, reason] },
+      line: {
+        key: 'recovery-held-back',
+        fields: { serial: r.serial, udid: r.udid, action, reason },
+        text: `device ${r.udid ?? r.serial} ${text}`,
+        subject: r.serial,
+      },
+    });
+  }
+}

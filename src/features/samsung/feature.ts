@@ -1,0 +1,19 @@
+// Samsung's battery protection as the report sees it: where it stands on the
+// phone, in the device's message while that is a problem, and its counters;
+// what the views show of it (row.ts); and its action (protection.ts).
+import type { FeatureContext, Feature } from '../context.js';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from './counts.js';
+import { samsungProtection, type GlobalSettings } from './protection.js';
+import { PROTECTION } from './state.js';
+import { protectionRow } from './row.js';
+
+export function samsungFeature(ctx: FeatureContext<GlobalSettings>): Feature {
+  const { registry, stats } = ctx;
+  return {
+    name: 'samsung-protection',
+    ...protectionRow(registry, ctx.mapping),
+    action: samsungProtection(ctx),
+    notes: (device) => [registry.facet(PROTECTION).get(device.key)?.message],
+    metrics: () => [stats.counter(PROTECTION_WRITES).metric(), stats.counter(PROTECTION_PROBLEMS).metric()],
+  };
+}

@@ -1,0 +1,36 @@
+import { facetKey } from '../../devices/facet.js';
+
+/**
+ * Where Samsung's battery protection (charge.ways = samsung) stands on one
+ * phone: `pending` until it is read, `on` when the phone reads 1 and keeps
+ * to it, `not-taken` when a write did not read back as 1, `not-honoured`
+ * when the phone reads 1 yet charges well past the cap, `not-samsung` when
+ * the phone is of another maker (nothing is done), `unreadable` when the
+ * setting could not be read.
+ */
+export type ProtectionState = 'pending' | 'on' | 'not-taken' | 'not-honoured' | 'not-samsung' | 'unreadable';
+
+/** What the agent knows and did of one phone's protect_battery. */
+export interface ProtectionEntry {
+  state: ProtectionState;
+  /** The value last read (`1`, `0`, `null`, ...), as the phone printed it. */
+  value?: string;
+  /** Monotonic ms of the last read that answered. */
+  readAt?: number;
+  /** What the write replaced, for the operator who wants it back. */
+  before?: string;
+  /** Monotonic ms since when the phone has been seen charging above the cap with the setting on. */
+  overSince?: number;
+  /** Reads that failed in a row: the next waits longer. */
+  failures: number;
+  /** The message on the device while the state is a problem (or not a Samsung). */
+  message?: string;
+}
+
+/**
+ * The samsung way's facet, by the phone's record: a reconnect keeps it, and
+ * it goes with the record once adb no longer lists the phone. The write
+ * cooldown counts the writes' starts, which the runner keeps by the phone's
+ * target past its records (runner.ts, startsOf).
+ */
+export const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'record');

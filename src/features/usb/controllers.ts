@@ -1,0 +1,111 @@
+// How many USB devices each host controller carries, against what a
+// controller usually takes. The USB 2.0 specification allows 127 addresses
+// per host controller, but xHCI controllers set their own, lower limit:
+// Linux's xhci_hcd reports "Max number of devices this xHCI host supports
+// is 32" on common Intel controllers (Marc Merlin, "Getting Around USB3 xhci
+// 32 Device Limit", 2018-12-20,
+// https://marc.merlins.org/perso/linux/post_2018-12-20_Getting-Around-USB3-xhci-32-Device-Limit-_Max-number-of-devices-this-xHCI-host-supports-is-32_.html),
+// and common xHCI implementations cap endpoints at 96, about 32 devices of
+// three endpoints (Acroname, "Why can't I connect more USB 3.0 devices to my
+// system?", https://acroname.com/blog/why-cant-i-connect-more-usb-30-devices-my-system).
+// Hubs take a slot each, so a lab of phones behind hubs meets it early.
+
+import { readdirSync, readlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { usbBus } from '../../util/usb-path.js';
+import type { CheckItem } from '../../platforms/doctor.js';
+
+export const USB_DEVICES_PER_CONTROLLER = 32;
+/** Warn this close to the limit: the next hub or phone may not enumerate. */
+const MARGIN = 4;
+
+/** A device as the service's long listing places it: its serial, and its Linux usb path ("1-1.4.2"; absent over TCP). */
+export interface PlacedDevice {
+  serial: string;
+  usb?: string;
+}
+
+export interface ControllerLoad {
+  /** The controller's device (its PCI address), or "bus N" when sysfs does not say. */
+  controller: string;
+  buses: number[];
+  /** USB devices on its buses, hubs included, root hubs not. */
+  devices: number;
+}
+
+/** Devices per host controller from sysfs; undefined where there is no sysfs (a container without /sys/bus/usb). */
+export function readUsbControllers(root = '/sys/bus/usb/devices'): ControllerLoad[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  const byController = new Map<string, ControllerLoad>();
+  const controllerOfBus = new Map<number, string>();
+  for (const name of names) {
+    const m = /^usb(\d+)$/.exec(name);
+    if (!m) continue;
+    const bus = Number(m[1]);
+    let controller = `bus ${bus}`;
+    try {
+      // usbN links to .../<controller>/usbN: the root hub's parent is its controller.
+      controller = basename(dirname(join(root, readlinkSync(join(root, name)))));
+    } catch {
+      // Not a link (a copy of sysfs): one controller per bus.
+    }
+    controllerOfBus.set(bus, controller);
+    const load = byController.get(controller) ?? { controller, buses: [], devices: 0 };
+    load.buses.push(bus);
+    byController.set(controller, load);
+  }
+  for (const name of names) {
+    // "1-1.4.2" is a device; "1-1.4.2:1.0" one of its interfaces.
+    const bus = usbBus(name);
+    const controller = bus === undefined ? undefined : controllerOfBus.get(bus);
+    if (controller !== undefined) byController.get(controller)!.devices++;
+  }
+  return [...byController.values()].map((l) => ({ ...l, buses: l.buses.sort((a, b) => a - b) })).sort((a, b) => a.buses[0]! - b.buses[0]!);
+}
+
+/**
+ * One item per controller that carries adb devices: how many USB devices it
+ * has and how many are adb's, a warning near the usual limit. Without sysfs,
+ * adb's own usb paths count per bus.
+ */
+export function usbItems(
+  devices: readonly PlacedDevice[],
+  controllers: readonly ControllerLoad[] | undefined,
+  phonePorts: readonly string[] = [],
+): CheckItem[] {
+  const phonesPerBus = new Map<number, number>();
+  const count = (bus: number | undefined): void => {
+    if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
+  };
+  for (const d of devices) count(usbBus(d.usb));
+  // Phones sysfs shows on a port that adb does not list there (an iPhone, a phone with USB debugging off) load the controller too.
+  const adbPaths = new Set(devices.map((d) => d.usb));
+  const more = phonePorts.filter((p) => !adbPaths.has(p));
+  for (const p of more) count(usbBus(p));
+  const what = more.length ? 'phones' : 'adb devices';
+  if (!phonesPerBus.size) return [];
+  const loads: Array<ControllerLoad & { phones: number }> = [];
+  const known = new Set<number>();
+  for (const c of controllers ?? []) {
+    const phones = c.buses.reduce((n, b) => n + (phonesPerBus.get(b) ?? 0), 0);
+    for (const b of c.buses) known.add(b);
+    if (phones) loads.push({ ...c, phones });
+  }
+  for (const [bus, phones] of phonesPerBus) if (!known.has(bus)) loads.push({ controller: `bus ${bus}`, buses: [bus], devices: phones, phones });
+  return loads.map((l) => {
+    const where = `USB controller ${l.controller} (bus ${l.buses.join(', ')})`;
+    const counted = l.devices === l.phones ? `${l.phones} ${what}` : `${l.devices} USB devices, hubs included, ${l.phones} of them ${what}`;
+    if (l.devices < USB_DEVICES_PER_CONTROLLER - MARGIN) return { status: 'ok', finding: `${where}: ${counted}` };
+    return {
+      status: 'warn',
+      finding: `${where}: ${counted}; many xHCI controllers take no more than ${USB_DEVICES_PER_CONTROLLER}`,
+      advice:
+        'phones past the limit do not enumerate or drop at random: spread the hubs over more controllers (another port group or a PCIe USB card); `dmesg | grep -i "xhci.*max number"` shows the limit of this one',
+    };
+  });
+}

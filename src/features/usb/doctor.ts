@@ -1,0 +1,36 @@
+// The USB layer's lines in `doctor`: where the phones plug in (the USB
+// controllers' load, autosuspend on their ports, from sysfs) after the
+// phones' own lines, and the host's (whether the agent can read the kernel
+// log, and the worst ports of the daemon's record in the state directory).
+import type { FeatureContext, FeatureDoctor } from '../context.js';
+import { autosuspendItems, readPhonePorts } from './autosuspend.js';
+import { readUsbControllers, usbItems } from './controllers.js';
+import { kernelLogFacts, kernelLogItem } from './kernel-log.js';
+import { readPortRecord, worstPortItems } from './worst-ports.js';
+
+export function usbDoctor(ctx: Pick<FeatureContext, 'settings' | 'stateDir' | 'logger' | 'clock'>): FeatureDoctor {
+  const { kernelLog, sysfsRoot } = ctx.settings.usb;
+  return {
+    ports: (phones) => {
+      // The ports carrying phones (sysfs), given the service's serials and usb paths: for the controllers' load and autosuspend.
+      const ports =
+        sysfsRoot === ''
+          ? []
+          : readPhonePorts(sysfsRoot, new Set(phones.map((p) => p.serial)), new Set(phones.flatMap((p) => (p.usb === undefined ? [] : [p.usb]))));
+      return [
+        ...usbItems(
+          phones,
+          sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot),
+          ports.map((p) => p.port),
+        ),
+        ...autosuspendItems(ports),
+      ];
+    },
+    host: (env) => {
+      const items = [kernelLogItem(kernelLogFacts(kernelLog, env))];
+      if (kernelLog !== '' && ctx.stateDir !== undefined)
+        items.push(...worstPortItems(readPortRecord(ctx.stateDir, ctx.logger), ctx.clock.wall(), sysfsRoot, ctx.stateDir));
+      return items;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The doctor's lines on the worst USB ports of the last day: the record per
+// port the daemon keeps in the state directory (usb-ports.json), the ports
+// with the most failures today and yesterday (UTC), each with the layer the
+// attribution blames and what to do.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../../log/logger.js';
+import { attribute } from './attribution.js';
+import { healthLine, worstPorts } from './port-health.js';
+import { pruneRecord, type PortRecord } from './port-record.js';
+import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+import { controllersOfBuses } from './sysfs.js';
+import type { CheckItem } from '../../platforms/doctor.js';
+
+/** The ports named at most: the worst, not a page of them. */
+const WORST = 3;
+
+/** The record in the state directory; undefined when there is none yet. */
+export function readPortRecord(stateDir: string, logger: Logger): PortRecord | undefined {
+  const file = join(stateDir, USB_PORTS_FILE);
+  return existsSync(file) ? new PortRecordFile(file, logger).load().record : undefined;
+}
+
+export function worstPortItems(record: PortRecord | undefined, now: number, sysfsRoot: string, stateDir: string): CheckItem[] {
+  const file = join(stateDir, USB_PORTS_FILE);
+  if (!record) return [{ status: 'ok', finding: `USB ports: no record yet in ${file} (the daemon writes it as it reads the kernel's messages)` }];
+  pruneRecord(record, now);
+  const controllers = sysfsRoot === '' ? new Map<number, string>() : controllersOfBuses(sysfsRoot);
+  const verdicts = attribute(record, { now, controllerOfBus: (bus) => controllers.get(bus) ?? `bus ${bus}` });
+  const worst = worstPorts(record, verdicts, now, WORST);
+  if (worst.length === 0) {
+    return [{ status: 'ok', finding: `USB ports: no failures today or yesterday (UTC) on the ${Object.keys(record.ports).length} ports in ${file}` }];
+  }
+  return worst.map((h) => ({ status: 'warn', ...healthLine(h) }));
+}

@@ -1,0 +1,137 @@
+// The hub tools the settings call on: recovery's power cycle and charge
+// control switch hub ports by running a program, and a program missing from
+// the host shows only when a phone needs it (a cycle that fails, a pause that
+// never starts). Their doctor lines (each feature's: recovery's for
+// recovery.powerCycleCommand, charge control's for charge.command) look for it
+// up front, as the agent would run it (execFile: a path as given, a bare name
+// through PATH).
+
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, delimiter, join } from 'node:path';
+import { chargeWaysOf } from '../config/charge-ways.js';
+import type { Settings } from '../config/schema.js';
+import { hubPortsOf } from '../config/hub-ports.js';
+import { hubStatusProblem, portsByHub } from './status.js';
+import { runTool } from './uhubctl.js';
+
+/** One line of the doctor's checklist (src/platforms/doctor.ts's CheckItem, which this layer sits below). */
+interface ToolLine {
+  status: 'ok' | 'fail';
+  finding: string;
+  advice?: string;
+}
+
+interface HubToolSettings {
+  recovery: Pick<Settings['recovery'], 'powerCycle' | 'powerCycleCommand'>;
+  charge: { ways: readonly string[]; command?: string | undefined };
+  /** The hub ports mapped to phones: uhubctl's status listing must show each. */
+  hubPorts?: readonly string[];
+}
+
+const STATUS_TIMEOUT_MS = 10_000;
+
+interface Need {
+  setting: string;
+  program: string;
+  /** What needs it, for the line. */
+  users: string[];
+}
+
+/** The programs the settings will run, each with the settings that need it. */
+function needs(settings: HubToolSettings): Need[] {
+  const ways = new Set(chargeWaysOf(settings.charge.ways).map((w) => w.way));
+  const out: Need[] = [];
+  const uhubctlUsers = [...(settings.recovery.powerCycle ? ['recovery.powerCycle'] : []), ...(ways.has('uhubctl') ? ['charge.ways uhubctl'] : [])];
+  const cycle = programOf(settings.recovery.powerCycleCommand);
+  if (uhubctlUsers.length > 0 && cycle) out.push({ setting: 'recovery.powerCycleCommand', program: cycle, users: uhubctlUsers });
+  const own = programOf(settings.charge.command);
+  if (ways.has('command') && own) out.push({ setting: 'charge.command', program: own, users: ['charge.ways command'] });
+  return out;
+}
+
+function programOf(command: string | undefined): string | undefined {
+  return command?.split(/\s+/).find(Boolean);
+}
+
+/** Where the program is, or why it cannot be run. */
+export function locate(program: string, path: string | undefined): { found: string } | { missing: string } {
+  const candidates = program.includes('/')
+    ? [program]
+    : (path ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
+  let notExecutable: string | undefined;
+  for (const file of candidates) {
+    try {
+      if (!statSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    try {
+      accessSync(file, constants.X_OK);
+      return { found: file };
+    } catch {
+      notExecutable ??= file;
+    }
+  }
+  if (notExecutable) return { missing: `${notExecutable} is not executable` };
+  return { missing: program.includes('/') ? `${program} does not exist` : `${program} is not on PATH` };
+}
+
+/**
+ * The status listing of each mapped hub by uhubctl's command (`-l HUB`):
+ * what it sees, or what is not found. A tool that runs but sees no hub
+ * switches nothing.
+ */
+async function seenHubs(command: string, hubPorts: readonly string[], env: NodeJS.ProcessEnv): Promise<{ seen: string[]; problems: string[] }> {
+  const argv = command.split(/\s+/).filter(Boolean);
+  const seen: string[] = [];
+  const problems: string[] = [];
+  for (const [hub, ports] of portsByHub(hubPortsOf(hubPorts).values())) {
+    let output: string;
+    try {
+      output = await runTool([...argv, '-l', hub], STATUS_TIMEOUT_MS, env);
+    } catch (error) {
+      output = (error as Error).message.replace(/^.*?: exit status \d+: /, '');
+    }
+    const problem = hubStatusProblem(hub, ports, output);
+    if (problem) problems.push(problem);
+    else seen.push(`hub ${hub} port ${ports.join(', ')}`);
+  }
+  return { seen, problems };
+}
+
+/** One line per hub tool the settings call on (`setting`: only the one it names); none when they call on none. */
+export async function hubToolItems(
+  settings: HubToolSettings,
+  env: NodeJS.ProcessEnv,
+  setting?: 'recovery.powerCycleCommand' | 'charge.command',
+): Promise<ToolLine[]> {
+  const items: ToolLine[] = [];
+  for (const need of needs(settings)) if (setting === undefined || need.setting === setting) items.push(await hubToolItem(settings, need, env));
+  return items;
+}
+
+async function hubToolItem(settings: HubToolSettings, { setting, program, users }: Need, env: NodeJS.ProcessEnv): Promise<ToolLine> {
+  const where = locate(program, env.PATH);
+  const who = users.join(', ');
+  if ('found' in where) {
+    const head = `hub tool ${program} (${setting}, for ${who}): ${where.found}`;
+    // uhubctl itself: a wrapper (sudo) may ask for what doctor cannot give, and the hub helper's client is checked through the helper (doctor-item.ts).
+    if (setting !== 'recovery.powerCycleCommand' || basename(program) !== 'uhubctl' || !settings.hubPorts?.length) return { status: 'ok', finding: head };
+    const { seen, problems } = await seenHubs(settings.recovery.powerCycleCommand, settings.hubPorts, env);
+    if (problems.length === 0) return { status: 'ok', finding: `${head}; its status listing shows ${seen.join('; ')}` };
+    return {
+      status: 'fail',
+      finding: `${head}, but ${problems.join('; ')}`,
+      advice: `compare hubPorts with what \`${program} -l HUB\` lists (each hub's location and port) and fix the one that differs, or the hub's cabling; until then that port is never switched`,
+    };
+  }
+  const install = program.split('/').pop() === 'uhubctl' ? 'install uhubctl (`apt install uhubctl`) or ' : '';
+  return {
+    status: 'fail',
+    finding: `hub tool ${program} (${setting}, for ${who}): ${where.missing}`,
+    advice: `${install}set ${setting} to a program this host can run (a full path, or a name on the agent's PATH); until then no hub port is switched`,
+  };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ADB_DOCTOR } from '../../../src/platforms/android/doctor.js';
+import { batteryItems } from '../../../src/features/health/battery-doctor.js';
+import { fixture } from '../../platforms/android/inventory/fixture.js';
+import { shippedHealth } from './defaults.js';
+
+const items = (name: string, settings = shippedHealth) => batteryItems('R1', ADB_DOCTOR.battery(fixture('battery', name)), settings);
+
+describe('batteryItems', () => {
+  it('one warning per battery problem the recording shows, with what to do', () => {
+    expect(items('aosp-android14-overheat.txt')).toEqual([
+      {
+        status: 'warn',
+        finding: 'device R1: battery_unhealthy',
+        advice: expect.stringMatching(/^the phone reports its battery health as OVERHEAT: unplug it/),
+        phone: true,
+      },
+    ]);
+    expect(items('xiaomi-redmi-note14-hyperos3.txt')).toEqual([
+      {
+        status: 'warn',
+        finding: 'device R1: charging_voltage_high',
+        advice: expect.stringMatching(/^the charger offers 11\.0 V \(limit 6\.0 V\)/),
+        phone: true,
+      },
+    ]);
+    // The 2016 Samsung: ASOC 77 % and 1764 cycles.
+    expect(items('samsung-2016-battery-tistory-usb-charging.txt')).toEqual([
+      {
+        status: 'warn',
+        finding: 'device R1: battery_worn',
+        advice: expect.stringMatching(/^battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\)/),
+        phone: true,
+      },
+    ]);
+  });
+
+  it('nothing for a healthy battery, nor for the held-full phone (one look cannot time it), nor for no output', () => {
+    expect(items('pixel-c-dragon-android7-ac-5v.txt')).toEqual([]);
+    expect(items('samsung-oneui.txt')).toEqual([]);
+    expect(items('samsung-galaxy-a35-sm-a356e-android16.txt')).toEqual([]);
+    expect(batteryItems('R1', ADB_DOCTOR.battery("Can't find service: battery\n"), shippedHealth)).toEqual([]);
+  });
+
+  it('follows the settings', () => {
+    expect(items('samsung-galaxy-a35-sm-a356e-android16.txt', { ...shippedHealth, batteryMinHealthPercent: 90 }).map((i) => i.finding)).toEqual([
+      'device R1: battery_worn',
+    ]);
+    expect(items('xiaomi-redmi-note14-hyperos3.txt', { ...shippedHealth, chargingVoltageMaxMillivolts: 0 })).toEqual([]);
+  });
+});
