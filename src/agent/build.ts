@@ -97,7 +97,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stateDir,
     stateDirTrouble,
     earlier,
-    platforms: { names: platformNames, readiness: readinessReader, phones: platforms.control },
+    platforms: { names: platformNames, readiness: readinessReader, facts: platformFacts, phones: platforms.control },
     mapping,
     uhubctl: new Uhubctl(settings.recovery.powerCycleCommand),
     shared: new SharedParts(),

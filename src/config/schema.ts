@@ -12,6 +12,8 @@ import { readinessFixSettings } from '../features/readiness-fix/settings.js';
 import { readinessSettings } from '../features/readiness/settings.js';
 import { recoverySettings } from '../features/recovery/settings.js';
 import { usbSettings } from '../features/usb/settings.js';
+import { iosDeveloperSettings } from '../features/ios-developer/settings.js';
+import { adbAuthorizationSettings } from '../features/adb-authorization/settings.js';
 
 // The one schema of the agent's settings: the core ones here, and each
 // feature's fragment (src/features/NAME/settings.ts, part of this layer),
@@ -259,6 +261,8 @@ export const schema = {
   ...chargeSettings,
   ...readinessSettings,
   ...readinessFixSettings,
+  ...iosDeveloperSettings,
+  ...adbAuthorizationSettings,
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their

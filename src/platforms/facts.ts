@@ -18,10 +18,3 @@ export interface PlatformFacts {
    */
   readonly authorizationWindowMs: (registry: Pick<DeviceRegistry, 'facet'>, key: string) => number | undefined;
 }
-
-/** A platform that reads none of them. */
-export const NO_FACTS: PlatformFacts = {
-  pageSize: () => undefined,
-  advancedProtection: () => undefined,
-  authorizationWindowMs: () => undefined,
-};

@@ -23,9 +23,9 @@
 // A phone's udid in a listing is what usbmuxd heard from the phone: data,
 // matched only for equality with the udid usbmuxd lists, never parsed.
 
-export type DaemonKind = 'go-ios' | 'tunneld';
+import type { DAEMON_KINDS } from './settings.js';
 
-export const DAEMON_KINDS: readonly DaemonKind[] = ['go-ios', 'tunneld'];
+export type DaemonKind = (typeof DAEMON_KINDS)[number];
 
 /** Where each kind keeps its listing, and what it answers there. */
 export const LISTING_PATH: Readonly<Record<DaemonKind, string>> = { 'go-ios': '/tunnels', tunneld: '/' };

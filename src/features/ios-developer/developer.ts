@@ -1,6 +1,8 @@
 // iPhones' developer services on this host, as one part with a lifecycle:
 // the tunnel daemons watched (watch.ts), the host's tools read (tools.ts),
-// and each iPhone from iOS 17 judged (judge.ts) when the report asks: a note
+// and each iPhone from iOS 17 judged (judge.ts) when the report asks, once
+// started (the daemon; a one-shot command reads neither, and says nothing
+// of them rather than guess): a note
 // in its message and Appium off while it is not ready or not supported
 // here, a TUNNEL cell in `list`, counts on /metrics. A phone that reconnects
 // (a reboot, a replug) has its daemons read again at once, so that the next
@@ -49,6 +51,9 @@ export class IosDeveloper {
     this.tools = new HostTools({ commands: o.tools, refreshMs: o.toolsRefreshMs, clock: o.clock, logger: o.logger, run: o.run });
   }
 
+  /** Started: the tools and the daemons read once. Before (a one-shot command, which starts no feature), nothing is judged: unknown. */
+  private started = false;
+
   get off(): boolean {
     return this.o.daemons.length === 0;
   }
@@ -59,6 +64,7 @@ export class IosDeveloper {
     this.watch.start();
     // The first report reads the daemons' first answer.
     await this.watch.poll();
+    this.started = true;
   }
 
   stop(): void {
@@ -83,7 +89,7 @@ export class IosDeveloper {
 
   /** What is said of a listed iPhone; undefined when nothing (before iOS 17, not paired, the part off). */
   judgementOf(device: DeviceSnapshot): Judgement | undefined {
-    if (this.off || device.platform !== PLATFORM || device.last?.state !== PAIRED) return undefined;
+    if (!this.started || device.platform !== PLATFORM || device.last?.state !== PAIRED) return undefined;
     const version = device.last.platformVersion;
     const ios = iosVersionOf(version);
     if (!ios) return undefined;

@@ -8,8 +8,9 @@
 // iOS versions it does it for, and where that is written. Only what a
 // tool's history shows is a row; a version not in the table is no bound.
 import type { DaemonKind } from './daemons.js';
+import type { TOOL_NAMES } from './settings.js';
 
-export type ToolName = 'go-ios' | 'pymobiledevice3';
+export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** The daemon each tool runs. */
 export const DAEMON_OF: Readonly<Record<ToolName, DaemonKind>> = { 'go-ios': 'go-ios', pymobiledevice3: 'tunneld' };

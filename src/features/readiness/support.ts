@@ -6,7 +6,9 @@
 // (off adb altogether), or a Xiaomi refusing injected input or installs over
 // USB, cannot run it; nor can an iPhone that does not trust the host (no
 // pairing, no session) or whose Developer Mode is off (from iOS 16, the
-// XCUITest driver's WebDriverAgent will not install or run). The other four flags name cloud features
+// XCUITest driver's WebDriverAgent will not install or run), or, from iOS
+// 17, whose developer disk image is not mounted (its developer services are
+// not there to run it). The other four flags name cloud features
 // (traffic and payload capture, unlocking by passcode, setting the time zone)
 // whose meaning the contract does not give, so no check decides them: the
 // message names those checks' failures, and the flags stay the host's.
@@ -15,7 +17,7 @@ import type { Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
-const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode'];
+const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode', 'developerImage'];
 
 /**
  * The phone's flags: the host's (`support.*`, which a lab sets to turn a

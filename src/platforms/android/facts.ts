@@ -10,8 +10,7 @@
 // without the constant spell it `UnixCalendar.WEEK_IN_MILLIS`); 0 never
 // lapses ("Disable adb authorization timeout" in Developer options), and
 // `isKeyAuthorized` lets a key in while `now < lastConnectionTime +
-// allowedConnectionTime`. A row never written prints `null`: the default.
-// A value the framework would not parse as a long is unknown.
+// allowedConnectionTime`.
 import type { PlatformFacts } from '../facts.js';
 import { parseAdvancedProtection } from './inventory/parsers/advanced-protection.js';
 import { parsePageSize } from './inventory/parsers/page-size.js';
@@ -23,13 +22,23 @@ import { cachedSection } from './inventory/tier-store.js';
 /** AOSP's DEFAULT_ADB_ALLOWED_CONNECTION_TIME: 7 days. */
 export const DEFAULT_ADB_AUTHORIZATION_MS = 604_800_000;
 
-/** The setting's value as the framework's getLong reads it; undefined for what it would not take. */
-export function authorizationWindowOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
+/**
+ * The window as the framework's getLong reads the setting, from the global
+ * rows `settings list global` printed (cut to the keys asked for): a row
+ * `null` or absent is the default, but only from a list that printed other
+ * rows (adb_enabled is one on every phone), since a list that failed prints
+ * none and says nothing; a value getLong would not take is unknown.
+ */
+export function authorizationWindowOf(global: ReadonlyMap<string, string> | undefined): number | undefined {
+  if (global === undefined) return undefined;
+  const value = global.get(WINDOW_SETTING);
+  if (value === undefined) return global.size > 0 ? DEFAULT_ADB_AUTHORIZATION_MS : undefined;
   if (value === 'null') return DEFAULT_ADB_AUTHORIZATION_MS;
   if (!/^-?\d{1,18}$/.test(value)) return undefined;
   return Number(value);
 }
+
+const WINDOW_SETTING = 'adb_allowed_connection_time';
 
 export const ANDROID_FACTS: PlatformFacts = {
   pageSize: (registry, key) => {
@@ -40,6 +49,5 @@ export const ANDROID_FACTS: PlatformFacts = {
     const text = cachedSection(registry, key, advancedProtection.section);
     return text === undefined ? undefined : parseAdvancedProtection(text);
   },
-  authorizationWindowMs: (registry, key) =>
-    authorizationWindowOf(ANDROID_READINESS.reading(registry, key)?.settings.get('global')?.get('adb_allowed_connection_time')),
+  authorizationWindowMs: (registry, key) => authorizationWindowOf(ANDROID_READINESS.reading(registry, key)?.settings.get('global')),
 };
