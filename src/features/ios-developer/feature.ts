@@ -7,6 +7,7 @@
 import type { Feature, FeatureContext } from '../context.js';
 import type { DaemonKind } from './daemons.js';
 import { IosDeveloper } from './developer.js';
+import { iosDeveloperItems } from './doctor.js';
 import type { ToolName } from './support.js';
 
 /** The tools' versions are read again this often: they change when someone installs one. */
@@ -42,5 +43,6 @@ export function iosDeveloperFeature(ctx: FeatureContext): Feature {
       return j ? { tunnel: j.cell } : {};
     },
     metrics: () => part.metrics(),
+    doctor: { config: () => iosDeveloperItems(part) },
   };
 }
