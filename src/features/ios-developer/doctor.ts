@@ -13,6 +13,16 @@ export async function iosDeveloperItems(part: IosDeveloper): Promise<CheckItem[]
   await part.watch.poll();
   const daemons = part.watch.daemons();
   const up = daemons.filter((d) => d.state === 'up');
+  const tools = part.tools.tools();
+  // A host with no iOS tool and no daemon is taken for one without iPhones from iOS 17: one line, no warning.
+  if (up.length === 0 && tools.every((t) => t.state === 'absent'))
+    return [
+      {
+        status: 'ok',
+        finding:
+          'no iOS 17 tunnel daemon answers and no iOS tool (go-ios, pymobiledevice3) is found: an iPhone from iOS 17 plugged here would be reported "not supported on this host" (docs/install/iphones.md)',
+      },
+    ];
   const items: CheckItem[] = [];
   if (up.length === 0) {
     items.push({
@@ -24,7 +34,6 @@ export async function iosDeveloperItems(part: IosDeveloper): Promise<CheckItem[]
     for (const d of up)
       items.push({ status: 'ok', finding: `${DAEMON_NAME[d.kind].name} at ${d.url} answers: ${d.state === 'up' ? d.tunnels.length : 0} tunnel(s) listed` });
   }
-  const tools = part.tools.tools();
   const ios17 = supportOf(
     [17, 0],
     tools,

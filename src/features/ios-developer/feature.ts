@@ -16,7 +16,8 @@ const TOOLS_REFRESH_MS = 3_600_000;
 export function iosDeveloperFeature(ctx: FeatureContext): Feature {
   const s = ctx.settings.iosDeveloper;
   const part = new IosDeveloper({
-    daemons: s.tunnelDaemons.map((entry) => {
+    // iOS off altogether (`ios: false`): nothing to judge.
+    daemons: (ctx.settings.ios === false ? [] : s.tunnelDaemons).map((entry) => {
       const at = entry.indexOf('=');
       return { id: entry, kind: entry.slice(0, at) as DaemonKind, url: entry.slice(at + 1) };
     }),

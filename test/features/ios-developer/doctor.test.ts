@@ -34,6 +34,13 @@ describe("the iPhone developer services' doctor lines", () => {
     ]);
   });
 
+  it('no daemon and no tool at all (a host without iPhones from iOS 17): one line, no warning', async () => {
+    const items = await iosDeveloperItems(part({ error: 'connection refused' }, undefined));
+    expect(items).toEqual([
+      { status: 'ok', finding: expect.stringContaining('no iOS 17 tunnel daemon answers and no iOS tool (go-ios, pymobiledevice3) is found') },
+    ]);
+  });
+
   it('no daemon answers, and the tools are too old: two warnings, each with what to do', async () => {
     const items = await iosDeveloperItems(part({ error: 'connection refused' }, '1.0.100'));
     expect(items.map((i) => i.status)).toEqual(['warn', 'warn']);
