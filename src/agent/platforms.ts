@@ -22,6 +22,9 @@ import type { ReadinessReader } from '../platforms/readiness.js';
 import { ANDROID_READINESS } from '../platforms/android/readiness.js';
 import { ANDROID_FACTS } from '../platforms/android/facts.js';
 import type { PlatformFacts } from '../platforms/facts.js';
+import type { WearReader } from '../platforms/wear.js';
+import { ANDROID_WEAR } from '../platforms/android/wear.js';
+import { IOS_WEAR_READER } from '../platforms/ios/wear.js';
 import type { ServiceDoctor } from '../platforms/doctor.js';
 import { ADB_DOCTOR } from '../platforms/android/doctor.js';
 import type { PlatformVariables } from '../config/variables.js';
@@ -63,6 +66,14 @@ export const readinessReader: ReadinessReader = ANDROID_READINESS;
  * Android reads them; an iPhone's record has none of them, so each is unknown for it.
  */
 export const platformFacts: PlatformFacts = ANDROID_FACTS;
+
+/**
+ * The platforms that offer the wear capability (src/platforms/wear.ts): the
+ * first that read a device answers for it, so the wear feature names none.
+ */
+export const wearReader: WearReader = {
+  reading: (registry, key) => [ANDROID_WEAR, IOS_WEAR_READER].map((r) => r.reading(registry, key)).find((r) => r !== undefined),
+};
 
 /**
  * What the platform whose service doctor checks (src/doctor/checks.ts: the

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as plist from 'plist';
 import { pairCerts } from './certs.js';
-import { serveImageMounter, serveLockdown, type LockdownPhone, type PairState } from './lockdownd.js';
+import { RELAY_PORT, serveImageMounter, serveLockdown, serveRelay, type LockdownPhone, type PairState } from './lockdownd.js';
 import { profile as loadProfile, type PhoneProfile } from './phones.js';
 
 export const LOCKDOWN_PORT = 62078;
@@ -38,6 +38,8 @@ export interface PhoneSpec {
   amfiFault?: 'refused' | 'close';
   /** The developer disk image (LockdownPhone.developerImage); by default mounted from iOS 17, not offered before. */
   developerImage?: LockdownPhone['developerImage'] | 'none';
+  /** The diagnostics relay's answers and faults (LockdownPhone.relay); none: it refuses. */
+  relay?: LockdownPhone['relay'];
 }
 
 export interface SimPhone extends LockdownPhone {
@@ -175,6 +177,7 @@ export class SimUsbmuxd {
       ...imageOf(spec, prof),
       services: new Map(),
       ...(spec.location !== undefined && { location: spec.location }),
+      ...(spec.relay && { relay: spec.relay }),
     };
     this.phones.set(phone.deviceId, phone);
     for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
@@ -283,10 +286,11 @@ export class SimUsbmuxd {
         const raw = Number(req.PortNumber) & 0xffff;
         const port = ((raw & 0xff) << 8) | (raw >> 8);
         const service = phone.services.get(port);
-        if (port !== LOCKDOWN_PORT && service === undefined) return void result(3);
+        if (port !== LOCKDOWN_PORT && port !== RELAY_PORT && service === undefined) return void result(3);
         result(0);
         sock.removeListener('data', onData);
-        if (service !== undefined) {
+        if (port === RELAY_PORT) serveRelay(sock, phone);
+        else if (service !== undefined) {
           phone.services.delete(port);
           serveImageMounter(sock, phone);
         } else serveLockdown(sock, phone);

@@ -4,6 +4,7 @@
 import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type DeviceInfo, type IosState } from '../../cloud/types.js';
 
 import type { Dict } from './framing.js';
+import type { RelayWear } from './diagnostics.js';
 import { modelName } from './models.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
@@ -23,6 +24,8 @@ export interface LockdownValues {
   amfi?: Dict;
   /** Whether the developer disk image is mounted, when this reading asked and the phone said (image-mounter.ts). */
   developerImage?: 'mounted' | 'not-mounted';
+  /** The battery's wear through the diagnostics relay, read with the root domain (the slow tier); absent when the root was known. */
+  wear?: RelayWear;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);

@@ -85,18 +85,6 @@ export class LockdownClient {
     return withDeadline(answer, timeoutMs, step, () => this.close());
   }
 
-  /** StartService inside a session: the port to connect through usbmuxd, and whether the service speaks TLS from its first byte. */
-  async startService(service: string, timeoutMs: number): Promise<{ port: number; ssl: boolean }> {
-    const r = await this.request({ Request: 'StartService', Service: service }, timeoutMs);
-    if (typeof r.Port !== 'number' || !Number.isInteger(r.Port) || r.Port < 1 || r.Port > 65535) throw new IosProtocolError(`StartService ${service} answered no port`);
-    return { port: r.Port, ssl: r.EnableServiceSSL === true };
-  }
-
-  /** A service connection's TLS (EnableServiceSSL), with the pair record as a session's: the phone must show its certificate. */
-  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
-    await this.upgrade(record, productVersion, timeoutMs);
-  }
-
   async queryType(timeoutMs: number): Promise<string> {
     const r = await this.request({ Request: 'QueryType' }, timeoutMs);
     return typeof r.Type === 'string' ? r.Type : '';
@@ -116,10 +104,28 @@ export class LockdownClient {
     const r = await this.request({ Request: 'StartSession', HostID: hostId, SystemBUID: record.SystemBUID }, timeoutMs);
     if (typeof r.SessionID !== 'string') throw new IosProtocolError('StartSession answer has no SessionID');
     this.sessionId = r.SessionID;
-    if (r.EnableSessionSSL === true) await this.upgrade(record, productVersion, timeoutMs);
+    if (r.EnableSessionSSL === true) await this.secure(record, productVersion, timeoutMs);
   }
 
-  private async upgrade(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+  /**
+   * StartService inside a session: the port of a lockdown service on the
+   * phone (reached through usbmuxd's Connect) and whether it speaks TLS from
+   * its first byte.
+   */
+  async startService(service: string, timeoutMs: number): Promise<{ port: number; ssl: boolean }> {
+    const r = await this.request({ Request: 'StartService', Service: service }, timeoutMs);
+    const port = r.Port;
+    if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535)
+      throw new IosProtocolError(`StartService ${service} answered no port`);
+    return { port, ssl: r.EnableServiceSSL === true };
+  }
+
+  /**
+   * TLS on this connection with the host's pair record (its root certificate
+   * as the client's), the phone pinned to its DeviceCertificate: lockdown's
+   * session after StartSession, a service's connection from its first byte.
+   */
+  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
     const cert = pem(record.RootCertificate);
     const key = pem(record.RootPrivateKey);
     const deviceCert = pem(record.DeviceCertificate);

@@ -9,6 +9,7 @@ import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
 import { readDeveloperImage } from './image-mounter.js';
 import { majorOf } from './developer-image.js';
 import { AMFI_DOMAIN } from './readiness.js';
+import { readRelayWear } from './diagnostics.js';
 import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
 
 export type ProbeResult =
@@ -38,7 +39,13 @@ export interface ProbeOptions {
   readImage?: boolean;
 }
 
-export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict, options: ProbeOptions = {}): Promise<ProbeResult> {
+export async function probeIphone(
+  address: UsbmuxdAddress,
+  device: MuxDevice,
+  stepTimeoutMs: number,
+  known?: Dict,
+  options: ProbeOptions = {},
+): Promise<ProbeResult> {
   let record: Dict | undefined;
   let client: LockdownClient | undefined;
   try {
@@ -64,7 +71,19 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
       options.readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17
         ? await readDeveloperImage(address, device, client, record, productVersion, stepTimeoutMs)
         : undefined;
-    if (amfi.connected) await client.stopSession(stepTimeoutMs).catch(() => {});
+    // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
+    const lockdown = client;
+    const pairRecord = record;
+    const relay =
+      !known && amfi.connected
+        ? await readRelayWear(
+            lockdown,
+            async (port) => new LockdownClient(await connectDevice(address, device.deviceId, port, stepTimeoutMs)),
+            (service) => service.secure(pairRecord, typeof version === 'string' ? version : undefined, stepTimeoutMs),
+            stepTimeoutMs,
+          )
+        : undefined;
+    if (amfi.connected && (relay?.lockdownAlive ?? true)) await client.stopSession(stepTimeoutMs).catch(() => {});
     return {
       kind: 'ok',
       values: {
@@ -73,6 +92,7 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
         diskUsage,
         ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}),
         ...(image && image.state !== 'unknown' ? { developerImage: image.state } : {}),
+        ...(relay ? { wear: { ...(relay.battery ? { battery: relay.battery } : {}), unread: relay.unread } } : {}),
       },
     };
   } catch (err) {

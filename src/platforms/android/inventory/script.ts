@@ -36,6 +36,9 @@ export const SECTION = {
   readinessKeyguard: 'readiness_keyguard',
   advancedProtection: 'advanced_protection',
   pageSize: 'page_size',
+  wearFiles: 'wear_files',
+  wearPackages: 'wear_packages',
+  wearTradeIn: 'wear_tradein',
 } as const;
 
 const END = 'end';

@@ -23,6 +23,7 @@ import type { Probe, Tier } from './types.js';
 import { uptime } from './uptime.js';
 import { wmDensity } from './wm-density.js';
 import { wmSize } from './wm-size.js';
+import { wearFiles, wearPackages, wearTradeIn } from './wear.js';
 
 export const PROBES: readonly Probe<unknown>[] = [
   props,
@@ -40,6 +41,9 @@ export const PROBES: readonly Probe<unknown>[] = [
   readinessKeyguard,
   advancedProtection,
   pageSize,
+  wearFiles,
+  wearPackages,
+  wearTradeIn,
   battery,
   df,
   meminfo,
