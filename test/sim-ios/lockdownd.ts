@@ -24,7 +24,7 @@ export interface LockdownPhone {
   hostId: string;
   certs: PairCerts;
   /** Requests seen, for tests ("at most one session per cycle"). */
-  log: { request: string; domain?: string; key?: string }[];
+  log: { request: string; domain?: string; key?: string; service?: string }[];
   sessions: number;
   /** TLS protocol negotiated per session ('TLSv1' for iOS 9), and whether the client showed a certificate. */
   tls: { protocol: string | null; clientCert: boolean }[];
@@ -131,7 +131,12 @@ export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {
 
   const handle = (req: Dict, binary: boolean) => {
     const request = String(req.Request ?? '');
-    phone.log.push({ request, domain: req.Domain as string | undefined, key: req.Key as string | undefined });
+    phone.log.push({
+      request,
+      domain: req.Domain as string | undefined,
+      key: req.Key as string | undefined,
+      ...(typeof req.Service === 'string' ? { service: req.Service } : {}),
+    });
     const reply = (body: Dict) => send({ Request: request, ...body }, binary);
     switch (request) {
       case 'QueryType':
