@@ -11,17 +11,30 @@ describe('the adb authorization window', () => {
           ['adb_enabled', '1'],
           ['adb_allowed_connection_time', '172800000'],
         ]),
+        34,
       ),
     ).toBe(172_800_000);
-    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '0']]))).toBe(0);
-    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', 'null']]))).toBe(DEFAULT_ADB_AUTHORIZATION_MS);
-    expect(authorizationWindowOf(new Map([['adb_enabled', '1']]))).toBe(604_800_000);
+    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '0']]), 30)).toBe(0);
+    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', 'null']]), 30)).toBe(DEFAULT_ADB_AUTHORIZATION_MS);
+    expect(authorizationWindowOf(new Map([['adb_enabled', '1']]), 30)).toBe(604_800_000);
   });
 
   it('a list that printed nothing, or none read, or a value getLong would not take: unknown', () => {
-    expect(authorizationWindowOf(new Map())).toBeUndefined();
-    expect(authorizationWindowOf(undefined)).toBeUndefined();
-    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '7 days']]))).toBeUndefined();
-    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '']]))).toBeUndefined();
+    expect(authorizationWindowOf(new Map(), 30)).toBeUndefined();
+    expect(authorizationWindowOf(undefined, 30)).toBeUndefined();
+    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '7 days']]), 30)).toBeUndefined();
+    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '']]), 30)).toBeUndefined();
+  });
+
+  it('Android 9 and older (API below 29) keep an allowed key with no time: never lapses, whatever a row says', () => {
+    expect(authorizationWindowOf(new Map([['adb_enabled', '1']]), 28)).toBe(0);
+    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '86400000']]), 23)).toBe(0);
+    expect(authorizationWindowOf(undefined, 28)).toBe(0);
+    expect(authorizationWindowOf(new Map([['adb_enabled', '1']]), 29)).toBe(DEFAULT_ADB_AUTHORIZATION_MS);
+  });
+
+  it('an API level not read: unknown, since the default depends on it', () => {
+    expect(authorizationWindowOf(new Map([['adb_enabled', '1']]), undefined)).toBeUndefined();
+    expect(authorizationWindowOf(new Map([['adb_allowed_connection_time', '172800000']]), undefined)).toBeUndefined();
   });
 });
