@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { probeIphone } from '../../../src/platforms/ios/probe.js';
 import type { MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
-import { IMAGE_MOUNTER } from '../../sim-ios/lockdownd.js';
+import { decodePlist, type Dict } from '../../../src/platforms/ios/framing.js';
+import { fixture } from '../../features/wear/section.js';
+import { DIAGNOSTICS_RELAY, IMAGE_MOUNTER } from '../../sim-ios/lockdownd.js';
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 
 const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB' });
@@ -36,6 +38,22 @@ describe('the developer disk image, read over lockdown', () => {
     expect(phone.log.filter((l) => l.request === 'LookupImage')).toEqual([{ request: 'LookupImage', key: 'Personalized' }]);
     expect(phone.sessions).toBe(1);
     expect(phone.log.at(-1)?.request).toBe('StopSession');
+  });
+
+  it("with the relay's wear in the same session: the image first, then the battery, one session ended once", async () => {
+    for (const developerImage of ['mounted', 'error'] as const) {
+      const { r, phone } = await read({
+        profile: 'iphone-15-ios17',
+        developerImage,
+        relay: { ioregistry: (decodePlist(Buffer.from(fixture('iphone14pro-ios26-ioregistry.plist'))) as Dict).IORegistry as Dict },
+      });
+      expect(r).toMatchObject({ kind: 'ok', values: { wear: { battery: { source: 'ioregistry', cycleCount: 950 }, unread: [] } } });
+      if (r.kind === 'ok') expect(r.values.developerImage).toBe(developerImage === 'mounted' ? 'mounted' : undefined);
+      const started = phone.log.filter((l) => l.request === 'StartService').map((l) => l.service);
+      expect(started).toEqual([IMAGE_MOUNTER, DIAGNOSTICS_RELAY]);
+      expect(phone.sessions).toBe(1);
+      expect(phone.log.at(-1)?.request).toBe('StopSession');
+    }
   });
 
   it('not mounted: an empty list, and CopyDevices lists none', async () => {
