@@ -35,7 +35,7 @@ import { agentVersion, projectRoot } from '../util/package.js';
 import { SharedParts } from '../util/shared-parts.js';
 import { Agent } from './agent.js';
 import { buildFeatures } from './features.js';
-import { buildPlatforms, platformNames, readinessReader, wearReader, type Platforms } from './platforms.js';
+import { buildPlatforms, platformFacts, platformNames, readinessReader, wearReader, type Platforms } from './platforms.js';
 import { ReportLoop } from './report-loop.js';
 
 export interface Parts extends Platforms {
@@ -96,7 +96,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stateDir,
     stateDirTrouble,
     earlier,
-    platforms: { names: platformNames, readiness: readinessReader, wear: wearReader, phones: platforms.control },
+    platforms: { names: platformNames, readiness: readinessReader, wear: wearReader, facts: platformFacts, phones: platforms.control },
     mapping,
     uhubctl: new Uhubctl(settings.recovery.powerCycleCommand),
     shared: new SharedParts(),
@@ -167,6 +167,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     platformNames: parts.names,
     mapping: { look: parts.mapping, platform: parts.control.platform },
     features: parts.features,
+    facts: { pageSize: (key) => platformFacts.pageSize(registry, key) },
     metricSources: [featureMetrics(parts.features)],
     clock,
   });

@@ -2,8 +2,10 @@
 // follow: adding one is a folder of src/features/ and a line here. The one file of src/ that names the features.
 import { chargeFeature } from '../features/charge/feature.js';
 import type { Feature, FeatureContext, FeatureFactory } from '../features/context.js';
+import { adbAuthorizationFeature } from '../features/adb-authorization/feature.js';
 import { healthFeature } from '../features/health/feature.js';
 import { hostHeatFeature } from '../features/host-heat/feature.js';
+import { iosDeveloperFeature } from '../features/ios-developer/feature.js';
 import { readinessFixFeature } from '../features/readiness-fix/feature.js';
 import { readinessFeature } from '../features/readiness/feature.js';
 import { recoveryFeature } from '../features/recovery/feature.js';
@@ -26,6 +28,10 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   usbFeature,
   readinessFeature,
   readinessFixFeature,
+  // iPhones from iOS 17: their tunnel on the host's daemon and the host's support of their iOS, after readiness's word.
+  iosDeveloperFeature,
+  // A phone away from the host warned about before it drops the host's adb key.
+  adbAuthorizationFeature,
   // Judges each fresh reading before the annotate passes; its PROBLEMS column closes list's table.
   healthFeature,
   // After health, once per report: several phones hot together are one host-level line.

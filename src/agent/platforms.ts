@@ -20,6 +20,8 @@ import { ANDROID_NAME } from '../platforms/android/name.js';
 import { IOS_NAME } from '../platforms/ios/name.js';
 import type { ReadinessReader } from '../platforms/readiness.js';
 import { ANDROID_READINESS } from '../platforms/android/readiness.js';
+import { ANDROID_FACTS } from '../platforms/android/facts.js';
+import type { PlatformFacts } from '../platforms/facts.js';
 import type { WearReader } from '../platforms/wear.js';
 import { ANDROID_WEAR } from '../platforms/android/wear.js';
 import { IOS_WEAR_READER } from '../platforms/ios/wear.js';
@@ -46,6 +48,13 @@ export const platformNames: readonly PlatformName[] = [ANDROID_NAME, IOS_NAME];
 
 /** The platform that offers the readiness capability: readiness judges what it reads, and names no platform. */
 export const readinessReader: ReadinessReader = ANDROID_READINESS;
+
+/**
+ * What the platforms read of a device that no DeviceInfo field carries (src/platforms/facts.ts):
+ * the page size the rows show, Advanced Protection for recovery, the authorization window for its lapse warning.
+ * Android reads them; an iPhone's record has none of them, so each is unknown for it.
+ */
+export const platformFacts: PlatformFacts = ANDROID_FACTS;
 
 /**
  * The platforms that offer the wear capability (src/platforms/wear.ts): the

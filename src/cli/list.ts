@@ -8,6 +8,7 @@ import type { Setup } from './setup.js';
 import { formatNotes, formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
 import { readOnce, type Parts } from '../agent/build.js';
+import { platformFacts } from '../agent/platforms.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { composeMessage } from '../cloud/device-message.js';
@@ -47,6 +48,7 @@ export async function list(
       names: parts.names,
       mapping: { look: parts.mapping, platform: parts.control.platform },
       features: parts.features,
+      facts: { pageSize: (key) => platformFacts.pageSize(parts.registry, key) },
     });
     // Before the table: what was said of a device it does not show; what it shows, its rows say.
     lines?.release(new Set(rows.flatMap((r) => [r.serial, r.udid])));

@@ -12,6 +12,8 @@ import { readinessFixSettings } from '../features/readiness-fix/settings.js';
 import { readinessSettings } from '../features/readiness/settings.js';
 import { recoverySettings } from '../features/recovery/settings.js';
 import { usbSettings } from '../features/usb/settings.js';
+import { iosDeveloperSettings } from '../features/ios-developer/settings.js';
+import { adbAuthorizationSettings } from '../features/adb-authorization/settings.js';
 import { wearSettings } from '../features/wear/settings.js';
 
 // The one schema of the agent's settings: the core ones here and each feature's fragment, composed in one table. A key
@@ -258,6 +260,8 @@ export const schema = {
   ...chargeSettings,
   ...readinessSettings,
   ...readinessFixSettings,
+  ...iosDeveloperSettings,
+  ...adbAuthorizationSettings,
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their types and which are optional. Dotted keys

@@ -23,6 +23,8 @@ export interface DeviceRow {
   batteryHealth?: string;
   storageFreeBytes?: number;
   memoryAvailableBytes?: number;
+  /** The kernel's memory page size in bytes, where its platform read it (src/platforms/facts.ts). */
+  pageSizeBytes?: number;
   usb?: string;
   /** The hub (uhubctl's location) and port behind it, where the settings map it (hubPorts). */
   hub?: string;

@@ -11,6 +11,7 @@ import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
+import type { PlatformFacts } from '../platforms/facts.js';
 import type { ReadinessReader, ReadinessReading } from '../platforms/readiness.js';
 import type { PlatformName } from '../platforms/source.js';
 import type { WearReader, WearReading } from '../platforms/wear.js';
@@ -33,8 +34,12 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   stateDirTrouble: StateDirTrouble;
   /** The devices the last run reported (reported-devices.json), for a feature that carries them on. */
   earlier: readonly DeviceInfo[];
-  /** What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their wear, and the door to the phones the actions act on. */
-  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; wear: WearReader; phones: Phones };
+  /**
+   * What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their
+   * wear, what they read of a phone that no DeviceInfo field carries (src/platforms/facts.ts), and the door to the
+   * phones the actions act on.
+   */
+  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; wear: WearReader; facts: PlatformFacts; phones: Phones };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;
   /** The port switcher of recovery.powerCycleCommand, for power cycles and charge pauses alike. */

@@ -86,6 +86,9 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
   /** Why this phone's port may not be switched off for it now, or undefined. */
   const refusal = (record: DeviceSnapshot, udid: string): string | undefined => {
+    // Switching the port on again is a new USB connection, which a locked phone under it takes as charge-only: lost to adb.
+    if (ctx.platforms.facts.advancedProtection(registry, record.key) === 'on')
+      return 'it is under Advanced Protection, where a locked phone takes the USB connection after the pause as charge-only, lost to adb';
     const place = placeOf(record, udid);
     if (place.kind === 'none') return 'no hub port is mapped to it';
     if (place.kind === 'refused') return keyRefusalText(place.key, place.names);

@@ -223,6 +223,15 @@ export const CHECKS: readonly Check[] = [
     fix: 'Settings > Privacy & Security > Developer Mode on, restart when asked, then confirm "Turn On" after the restart (a person must do it: the phone asks for its passcode)',
   },
   {
+    id: 'developerImage',
+    what: 'the developer disk image',
+    source: { kind: 'fact', key: 'mobile_image_mounter LookupImage' },
+    expect: 'true',
+    kind: 'boolean',
+    since: '17',
+    fix: 'mount the personalized developer disk image: `ios image auto` (go-ios) or `pymobiledevice3 mounter auto-mount` on the host, Developer Mode on first; a reboot unmounts it',
+  },
+  {
     id: 'passcode',
     what: 'a passcode',
     source: { kind: 'fact', key: 'PasswordProtected' },

@@ -24,6 +24,7 @@ export const READINESS_CHECK_NAMES = [
   'xiaomiInstall',
   'paired',
   'developerMode',
+  'developerImage',
   'passcode',
   'osVersion',
 ] as const;
@@ -63,9 +64,10 @@ export const readinessSettings = {
       '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
       '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
       '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
-      "Developer Mode on, iOS 16 and later: not an older phone's check), `passcode` (true: a passcode set; not in the default: lockdown tells it only while the phone is locked, " +
+      "Developer Mode on, iOS 16 and later: not an older phone's check), `developerImage` (true: the developer disk image mounted, iOS 17 and later, read over lockdown), " +
+      '`passcode` (true: a passcode set; not in the default: lockdown tells it only while the phone is locked, ' +
       "its root domain's PasswordProtected being the lock state, so an unlocked iPhone is unread for it, never failed, never ready; add it only where the phones stay locked), " +
-      "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the versions the host's tools support, `9..` by default, e.g. `osVersion=12..16` " +
-      'where the tools have no iOS 17 tunnel); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off',
+      "`osVersion` (`MIN..MAX`, either end optional, a bound covering its minor versions: the lab's own range, `9..` by default, e.g. `osVersion=12..16`; " +
+      "what the host's tools support is judged apart, `iosDeveloper.tools`); read with the slow facts (`slowFactsRefreshSeconds`); an empty list turns readiness off",
   },
 } as const satisfies Record<string, Field>;

@@ -1,12 +1,13 @@
 // The cloud's `support` flags a readiness check decides. Only `appiumDisabled` has a meaning a check can answer (GET
 // /devices filters on it): Appium drives an Android phone through adb, so a phone with USB debugging off, or a Xiaomi
-// refusing injected input or USB installs, cannot run it; nor an iPhone that does not trust the host or has Developer
-// Mode off (iOS 16+). The other flags name cloud features the contract does not define: they stay the host's. Pure.
+// refusing injected input or USB installs, cannot run it; nor an iPhone that does not trust the host, has Developer
+// Mode off (iOS 16+) or, from iOS 17, no developer disk image mounted. The other flags name cloud features the
+// contract does not define: they stay the host's. Pure.
 import type { Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
-const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode'];
+const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode', 'developerImage'];
 
 /** The phone's flags: the host's (which no check turns back on), with `appiumDisabled` set when its verdict fails a check Appium needs. */
 export function supportOf(support: Support | undefined, verdict: Verdict | undefined): Support | undefined {

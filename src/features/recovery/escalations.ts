@@ -22,6 +22,12 @@ export interface Escalation {
   actedAt?: number;
   /** While adb lists it offline: how long, and what reconnecting it has done. */
   offline?: OfflineRun;
+  /**
+   * Monotonic ms when its inventory last read it under Advanced Protection
+   * (src/platforms/facts.ts): kept past the connection that read it, since a
+   * phone offline or wedged is the one whose port a cycle would be for.
+   */
+  protectedUsb?: number;
 }
 
 /**
@@ -91,8 +97,23 @@ export class Escalations {
         else e.offline = { since: now, reconnects: 0, seen: now };
       } else if (entry?.offline && !IN_BETWEEN.has(state)) {
         entry.offline = undefined;
-        if (entry.actedAt === undefined) this.facet.delete(recordKey(this.platform, serial));
+        if (entry.actedAt === undefined && entry.protectedUsb === undefined) this.facet.delete(recordKey(this.platform, serial));
       }
+    }
+  }
+
+  /**
+   * What the phone's inventory read of Advanced Protection on its current
+   * connection: on, off, or nothing read (undefined: what was read before stands).
+   */
+  protection(serial: string, on: boolean | undefined, now: number): void {
+    if (on === true) this.entry(serial, undefined).protectedUsb = now;
+    else if (on === false) {
+      const key = recordKey(this.platform, serial);
+      const e = this.facet.get(key);
+      if (!e) return;
+      e.protectedUsb = undefined;
+      if (e.actedAt === undefined && !e.offline) this.facet.delete(key);
     }
   }
 
@@ -108,7 +129,8 @@ export class Escalations {
     for (const [key, e] of this.facet.entries()) {
       if (e.actedAt !== undefined && e.actedAt <= since) e.actedAt = undefined;
       if (e.offline && e.offline.seen <= since) e.offline = undefined;
-      if (e.actedAt === undefined && !e.offline) this.facet.delete(key);
+      if (e.protectedUsb !== undefined && e.protectedUsb <= since) e.protectedUsb = undefined;
+      if (e.actedAt === undefined && !e.offline && e.protectedUsb === undefined) this.facet.delete(key);
     }
   }
 

@@ -95,6 +95,12 @@ export interface ListedDevice {
   kicks?: ReadonlyArray<{ at: number; failures: number }>;
   /** The hub port behind it, for a power cycle; blocked: why no cycle can work until the settings or the hub change. */
   hubPort?: { hub: string; port: number; blocked?: string };
+  /**
+   * Under Advanced Protection (Android 16): a locked phone takes a new USB connection as charge-only, so a power cycle
+   * would lose it from adb until someone unlocks it; the lock of a phone that does not answer cannot be seen, so its
+   * port is never cycled.
+   */
+  chargeOnlyWhenLocked?: true;
   /** What the USB layer says of it: a phone the kernel has on no port is not kicked or reconnected through adb. */
   usb?: UsbSeen;
   /** Recovery's memory of the phone past its records (kicks and cycles, monotonic ms): the cooldown and limit count these. */
@@ -111,6 +117,18 @@ export const HOUR_MS = 3_600_000;
 /** What a phone whose port cannot be power-cycled says: what was tried, and why no more is. */
 export function cannotCycle(place: { hub: string; port: number; blocked?: string }): string {
   return `power-cycling hub ${place.hub} port ${place.port} cannot work (${place.blocked}); it is not tried again until the settings or the hub's port listing change`;
+}
+
+/** Why a phone's port is not power-cycled though a cycle is due, if it is not: a port no cycle can work, or a phone a cycle would lose. */
+function noCycle(d: ListedDevice & { hubPort: { hub: string; port: number; blocked?: string } }): string | undefined {
+  if (d.hubPort.blocked !== undefined) return cannotCycle(d.hubPort);
+  if (d.chargeOnlyWhenLocked)
+    return (
+      `its hub ${d.hubPort.hub} port ${d.hubPort.port} is not power-cycled: it is under Advanced Protection, where a locked phone takes a new USB connection as charge-only ` +
+      '(its USB data stays off until someone unlocks it), and the agent cannot see the lock of a phone that does not answer; ' +
+      'a person must unlock it and replug it (or turn Advanced Protection off on a lab phone)'
+    );
+  return undefined;
 }
 
 /** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
@@ -216,8 +234,9 @@ export class RecoveryPolicy {
           actions.push({ kind: 'needs-person', serial, key, reason: `its port was power-cycled ${cycles.length} times this hour and it is still wedged` });
           continue;
         }
-        if (d.hubPort.blocked !== undefined) {
-          actions.push({ kind: 'needs-person', serial, key, reason: cannotCycle(d.hubPort) });
+        const stop = noCycle({ ...d, hubPort: d.hubPort });
+        if (stop !== undefined) {
+          actions.push({ kind: 'needs-person', serial, key, reason: stop });
           continue;
         }
         if (!mayDisturb(d, 'power-cycle')) continue;
@@ -298,7 +317,8 @@ export class RecoveryPolicy {
       const reason = `its port was power-cycled ${cycles.length} times this hour and it is still offline`;
       return { action: { kind: 'needs-person', serial, key, reason }, reconnect: true };
     }
-    if (d.hubPort.blocked !== undefined) return { action: { kind: 'needs-person', serial, key, reason: cannotCycle(d.hubPort) }, reconnect: true };
+    const stop = noCycle({ ...d, hubPort: d.hubPort });
+    if (stop !== undefined) return { action: { kind: 'needs-person', serial, key, reason: stop }, reconnect: true };
     if (!mayDisturb(d, 'power-cycle')) return { reconnect: false };
     const { hub, port } = d.hubPort;
     const reason = `still offline after ${run.reconnects} offline reconnects (offline for ${offlineFor})`;
@@ -358,7 +378,8 @@ export class RecoveryPolicy {
     }
     const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
     const cycles = (d.escalation?.cycles ?? []).filter(inHour);
-    if (d.hubPort.blocked !== undefined) return { kind: 'needs-person', serial, key, reason: `${what}; ${cannotCycle(d.hubPort)}` };
+    const stop = noCycle({ ...d, hubPort: d.hubPort });
+    if (stop !== undefined) return { kind: 'needs-person', serial, key, reason: `${what}; ${stop}` };
     if (cycles.length >= this.settings.maxKicksPerHour) {
       return { kind: 'needs-person', serial, key, reason: `${what}; its port was power-cycled ${cycles.length} times this hour` };
     }

@@ -185,6 +185,9 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
         const hubPort = place && (why ? { ...place, blocked: why } : place);
         const usb = usbOf(d, udidOf(d));
         const counted = (kind: string) => look.countedOf(`${kind} ${d.serial}`);
+        // Advanced Protection as its inventory last read it, kept past its connection: an offline phone's was read before.
+        const protection = ctx.platforms.facts.advancedProtection(registry, d.key);
+        escalations.protection(d.serial, protection === undefined ? undefined : protection === 'on', at);
         return {
           serial: d.serial,
           state: stateOf(d),
@@ -193,6 +196,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           failingSince: d.failure?.first,
           hubPort,
           ...(usb && { usb }),
+          ...(escalations.of(d.serial)?.protectedUsb !== undefined && { chargeOnlyWhenLocked: true as const }),
           // What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run.
           ...historyOf(counted('kick'), counted('power-cycle'), escalations.of(d.serial)?.offline),
         };

@@ -15,6 +15,7 @@ import { IdentityConflicts } from './identity-conflicts.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import { REMEMBER_MS } from './remembered.js';
 import { Describer } from './describe.js';
+import { MdnsFinder } from './mdns-finder.js';
 import type { OwedDevice, PresenceEntry, PresenceKind } from '../../devices/presence.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 
@@ -48,9 +49,12 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private readonly conflicts: IdentityConflicts;
   private readonly runner: InventoryRunner;
   private readonly describer: Describer;
+  /** Wireless-debugging phones found again on their new port after a reboot (mdns-finder.ts). */
+  private readonly mdns: MdnsFinder;
 
   constructor(private readonly o: AndroidSourceOptions) {
     super();
+    this.mdns = new MdnsFinder({ adb: o.adb, registry: o.registry, logger: o.logger, clock: o.clock });
     this.conflicts = new IdentityConflicts(o.logger);
     this.runner = new InventoryRunner({ ...o, news: (key) => this.emit('news', key) });
     this.describer = new Describer(o);
@@ -162,7 +166,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
     // No adb server to ask is not a collect with no phones: the report then calls none gone and carries what it knows.
     if (this.serverUnreachable) throw new SourceUnreachableError(this.lastError ?? `the adb server at ${this.label} does not answer`, NOT_LISTED);
-    if (this.watcher) void this.refreshTopology();
+    if (this.watcher) {
+      void this.refreshTopology();
+      void this.mdns.tick();
+    }
     await this.runner.run(this.o.registry.list(PLATFORM), request);
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     const described = this.describer.all(records);

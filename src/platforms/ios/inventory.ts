@@ -21,6 +21,8 @@ export interface LockdownValues {
   diskUsage?: Dict;
   /** com.apple.security.mac.amfi as read for readiness (DeveloperModeStatus), with the root domain; absent when lockdown refused it or the root was known. */
   amfi?: Dict;
+  /** Whether the developer disk image is mounted, when this reading asked and the phone said (image-mounter.ts). */
+  developerImage?: 'mounted' | 'not-mounted';
   /** The battery's wear through the diagnostics relay, read with the root domain (the slow tier); absent when the root was known. */
   wear?: RelayWear;
 }

@@ -5,6 +5,8 @@ import { IosTimeoutError, LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
+import { readDeveloperImage } from './image-mounter.js';
+import { majorOf } from './developer-image.js';
 import { AMFI_DOMAIN } from './readiness.js';
 import { readRelayWear } from './diagnostics.js';
 import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
@@ -23,7 +25,23 @@ const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'Pairin
  * `known`: the root domain read earlier on this connection; given, only the volatile domains are read. Without it the
  * session also reads Developer Mode for readiness, so that costs the periodic cycle nothing.
  */
-export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict): Promise<ProbeResult> {
+export interface ProbeOptions {
+  /**
+   * Read whether the developer disk image is mounted (iOS 17 and later:
+   * image-mounter.ts): with the root domain, and on every inventory while the
+   * last reading said it was not, so that a phone someone mounts one on is
+   * seen at the next report. One more connection to the phone when asked.
+   */
+  readImage?: boolean;
+}
+
+export async function probeIphone(
+  address: UsbmuxdAddress,
+  device: MuxDevice,
+  stepTimeoutMs: number,
+  known?: Dict,
+  options: ProbeOptions = {},
+): Promise<ProbeResult> {
   let record: Dict | undefined;
   let client: LockdownClient | undefined;
   try {
@@ -42,6 +60,12 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
     // Last, so that lockdown refusing it (MissingValue before iOS 16, another error, a close) costs this check alone.
     const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
+    const productVersion = typeof root?.ProductVersion === 'string' ? root.ProductVersion : undefined;
+    // Only from iOS 17, whose developer services need the personalized image: an older phone costs nothing more.
+    const image =
+      options.readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17
+        ? await readDeveloperImage(address, device, client, record, productVersion, stepTimeoutMs)
+        : undefined;
     // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
     const lockdown = client;
     const pairRecord = record;
@@ -62,6 +86,7 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
         battery,
         diskUsage,
         ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}),
+        ...(image && image.state !== 'unknown' ? { developerImage: image.state } : {}),
         ...(relay ? { wear: { ...(relay.battery ? { battery: relay.battery } : {}), unread: relay.unread } } : {}),
       },
     };

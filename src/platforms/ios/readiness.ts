@@ -5,6 +5,9 @@
 // - passcode: the root domain's `PasswordProtected`, the lock state, not whether a passcode exists
 //   (libimobiledevice#1191; MobileGestalt's PasswordConfigured is refused from iOS 17.4, #1542): "true" or left out.
 // - osVersion: the root domain's `ProductVersion`.
+// - developerImage: whether the developer disk image is mounted (the
+//   personalized one from iOS 17), as mobile_image_mounter answers over
+//   lockdown (image-mounter.ts, developer-image.ts); read from iOS 17 only.
 import type { Dict } from './framing.js';
 
 export const AMFI_DOMAIN = 'com.apple.security.mac.amfi';
@@ -18,9 +21,13 @@ function bool(v: unknown): boolean | undefined {
   return undefined;
 }
 
-/** The facts of a phone that opened a session: `root` its root domain, `amfi` its amfi domain (undefined when lockdown refused it). */
-export function pairedFacts(root: Dict, amfi: Dict | undefined): Record<string, string> {
+/**
+ * The facts of a phone that opened a session: `root` its root domain, `amfi` its amfi domain (undefined when lockdown
+ * refused it), `image` its developer disk image (undefined when not read, or the service did not tell).
+ */
+export function pairedFacts(root: Dict, amfi: Dict | undefined, image?: 'mounted' | 'not-mounted'): Record<string, string> {
   const facts: Record<string, string> = { paired: 'true' };
+  if (image !== undefined) facts.developerImage = String(image === 'mounted');
   const developerMode = bool(amfi?.DeveloperModeStatus);
   if (developerMode !== undefined) facts.developerMode = String(developerMode);
   if (bool(root.PasswordProtected) === true) facts.passcode = 'true';

@@ -134,6 +134,21 @@ export class AdbClient {
     return answer;
   }
 
+  /** `adb disconnect HOST:PORT`: the server drops that network device. */
+  async disconnect(address: string): Promise<string> {
+    return this.hostValue(`host:disconnect:${address}`);
+  }
+
+  /** What `adb mdns services` prints after its header (adb 30 on); adb 29 and before refuse it: an AdbCommandError. */
+  async mdnsServices(): Promise<string> {
+    try {
+      return await this.hostValue('host:mdns:services');
+    } catch (err) {
+      if ((err as Error).name === 'FailError') throw new AdbCommandError('mdns services', (err as Error).message.replace(/^Failure: '(.*)'$/s, '$1'));
+      throw err;
+    }
+  }
+
   /** A host request adbkit has no faithful command for (`host:devices-l`, `host:connect:H:P`), answered with one value. */
   async hostValue(request: string): Promise<string> {
     return this.host(async (c) => {

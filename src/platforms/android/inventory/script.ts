@@ -29,6 +29,8 @@ export const SECTION = {
   readinessGlobal: 'readiness_global',
   readinessSystem: 'readiness_system',
   readinessKeyguard: 'readiness_keyguard',
+  advancedProtection: 'advanced_protection',
+  pageSize: 'page_size',
   wearFiles: 'wear_files',
   wearPackages: 'wear_packages',
   wearTradeIn: 'wear_tradein',

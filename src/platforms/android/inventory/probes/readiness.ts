@@ -18,6 +18,8 @@ export const READINESS_SETTINGS = {
     'wifi_on',
     'low_power',
     'ota_disable_automatic_update',
+    // Not a readiness check: how long the phone keeps this host's adb authorization (src/platforms/android/facts.ts).
+    'adb_allowed_connection_time',
   ],
   system: ['accelerometer_rotation'],
 } as const;
