@@ -114,10 +114,11 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const battery = reads.has('battery');
   const readiness = reads.has('readiness');
   const wear = reads.has('wear');
+  const udid = reads.has('udid');
   const timeoutMs = readiness || wear ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
   const service = options.service;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, { battery, readiness, wear })),
+    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, { battery, readiness, wear, udid })),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
@@ -131,6 +132,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
       readiness: { reading: service.parseReadiness(f.readiness.text), ...(f.readiness.brand !== undefined && { brand: f.readiness.brand }) },
     }),
     ...(f.wear && { wear: f.wear }),
+    ...(f.udid !== undefined && { udid: f.udid }),
   }));
   return [
     ...items,
@@ -146,10 +148,10 @@ async function deviceFacts(
   device: ListedDevice,
   hidden: Set<string>,
   timeoutMs: number,
-  reads: { battery: boolean; readiness: boolean; wear: boolean },
-): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
-  const { battery, readiness, wear } = reads;
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = {
+  reads: { battery: boolean; readiness: boolean; wear: boolean; udid: boolean },
+): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading; udid?: string }> {
+  const { battery, readiness, wear, udid } = reads;
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading; udid?: string } = {
     serial: device.serial,
     state: device.state,
     hidden: hidden.has(device.serial) || undefined,
@@ -157,8 +159,8 @@ async function deviceFacts(
   if (device.state !== 'device') return facts;
   try {
     // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both,
-    // the wear sections come last: a cut in them leaves the readiness part before them whole.
-    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
+    // the udid the phone gives after them, the wear sections last: a cut in them leaves the parts before them whole.
+    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${udid ? `\n${service.udidCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
@@ -174,6 +176,8 @@ async function deviceFacts(
     const { head, readiness: answer } = readiness ? service.splitReadiness(output.text) : { head: output.text, readiness: undefined };
     const worn = wear ? service.wear(output.text) : undefined;
     if (worn) facts.wear = worn;
+    const given = udid ? service.udid(output.text, device.serial) : undefined;
+    if (given !== undefined) facts.udid = given;
     // The readiness part is whole when the output is, or when a wear section after it arrived.
     if (answer) facts.readiness = output.whole || worn !== undefined ? answer : { text: '' };
     if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);

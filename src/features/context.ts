@@ -67,12 +67,14 @@ export interface DoctorPhone {
   readiness?: { reading: ReadinessReading | undefined; brand?: string };
   /** What it told of its wear, when a feature reads it and a wear section answered. */
   wear?: WearReading;
+  /** The udid it gives (as its inventory reads it: the adb serial where it gives none), when a feature reads it and its part answered. */
+  udid?: string;
 }
 
 /** A feature's lines in `doctor`, each in its place of the checklist. */
 export interface FeatureDoctor {
   /** What the doctor's one shell of each ready phone prints for these lines too. */
-  readonly reads?: ReadonlyArray<'battery' | 'readiness' | 'wear'>;
+  readonly reads?: ReadonlyArray<'battery' | 'readiness' | 'wear' | 'udid'>;
   /** Among the configuration's lines: a program the settings call on. */
   config?(env: NodeJS.ProcessEnv): Promise<CheckItem[]>;
   /** After each phone's own line. */

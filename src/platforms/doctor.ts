@@ -77,6 +77,13 @@ export interface ServiceDoctor {
   readonly readinessCommand: string;
   readonly splitReadiness: (output: string) => { head: string; readiness?: ReadinessAnswer };
   readonly parseReadiness: (text: string) => ReadinessReading | undefined;
+  /**
+   * The shell command that prints what the phone gives as its udid (before the wear sections), and that udid in an
+   * output that ran it: the key the daemon keeps a phone's history by, which its adb serial is not over TCP. Undefined
+   * when the part did not arrive.
+   */
+  readonly udidCommand: string;
+  readonly udid: (output: string, serial: string) => string | undefined;
   /** The shell command that prints the wear sections (after the others), and the wear reading of an output that ran it. */
   readonly wearCommand: string;
   readonly wear: (output: string) => WearReading | undefined;

@@ -1,7 +1,7 @@
 import { readinessDoctor } from '../../src/features/readiness/doctor.js';
 import { wearDoctor } from '../../src/features/wear/doctor.js';
 import { describe, expect, it } from 'vitest';
-import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
+import { ADB_DOCTOR, udidOfOutput } from '../../src/platforms/android/doctor.js';
 import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
@@ -82,18 +82,19 @@ describe('checkAdb with the readiness baseline', () => {
 });
 
 describe('checkAdb with readiness and wear', () => {
+  const settings = {
+    batteryMinHealthPercent: 80,
+    batteryMaxCycles: 800,
+    swellingHeldFullHours: 72,
+    swellingWarmCelsius: 35,
+    appIdLimit: 19990,
+    storageMaxLifeUsedPercent: 90,
+    noticeDays: 30,
+    baselinePackages: [],
+    tmpMaxMiB: 1024,
+  };
   const wear = wearDoctor(
-    {
-      batteryMinHealthPercent: 80,
-      batteryMaxCycles: 800,
-      swellingHeldFullHours: 72,
-      swellingWarmCelsius: 35,
-      appIdLimit: 19990,
-      storageMaxLifeUsedPercent: 90,
-      noticeDays: 30,
-      baselinePackages: [],
-      tmpMaxMiB: 1024,
-    },
+    settings,
     () => new Map(),
     () => Date.UTC(2026, 10, 27),
   );
@@ -109,5 +110,38 @@ describe('checkAdb with readiness and wear', () => {
     expect(fake.commands[0]!.indexOf(marker('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(marker('readiness_keyguard')));
     expect(items.find((i) => i.finding.startsWith('device CUT0002: not ready'))).toBeDefined();
     expect(items.find((i) => i.finding === 'device CUT0002: wear battery_capacity now')).toMatchObject({ status: 'warn', phone: true });
+  });
+
+  it("reads the udid the phone gives in the same shell, before the wear sections: a network phone's history is found by it, not by HOST:PORT", async () => {
+    const today = Math.floor(Date.UTC(2026, 10, 27) / 86_400_000);
+    const history = Array.from({ length: 30 }, (_, i) => ({ day: today - 30 + i, health: 100 - Math.floor(i / 2) }));
+    const fading = wearDoctor(
+      settings,
+      () => new Map([['NETUDID1', history]]),
+      () => Date.UTC(2026, 10, 27),
+    );
+    const at85 = `${marker('wear_files')}\n${wearFilesSection({ supplies: { bms: wearFixture('mi6-c1_atl-bms-uevent.txt').replace(/^POWER_SUPPLY_CHARGE_FULL=\d+$/m, 'POWER_SUPPLY_CHARGE_FULL=2847500') } })}${marker('wear_packages')}\n`;
+    const fake = adb(() => Promise.resolve(`Pixel 8 Pro\n${marker('doctor_udid')}\n\nNETUDID1\n${marker('doctor_udid_end')}\n${at85}${END_MARKER}\n`));
+    fake.listDevices = () => Promise.resolve([{ serial: '10.0.0.5:5555', state: 'device' }]);
+    const items = await checkAdb(fake, { ...options, features: [fading] });
+    expect(fake.commands[0]!.indexOf(marker('doctor_udid'))).toBeLessThan(fake.commands[0]!.indexOf(marker('wear_files')));
+    expect(fake.commands[0]).toContain('getprop ro.serialno');
+    expect(items.find((i) => i.finding.startsWith('device 10.0.0.5:5555: wear battery_capacity in about'))).toMatchObject({ status: 'warn' });
+  });
+});
+
+describe('udidOfOutput: the udid the doctor reads as the inventory does', () => {
+  const part = (serialno: string, boot: string) => `${marker('doctor_udid')}\n${serialno}\n${boot}\n${marker('doctor_udid_end')}\n`;
+  it('ro.serialno, else ro.boot.serialno, else the adb serial; nothing when the part is cut or absent', () => {
+    expect(udidOfOutput(part('R58M20', 'BOOT1'), '10.0.0.5:5555')).toBe('R58M20');
+    expect(udidOfOutput(part('', 'BOOT1'), '10.0.0.5:5555')).toBe('BOOT1');
+    expect(udidOfOutput(part('', ''), '10.0.0.5:5555')).toBe('10.0.0.5:5555');
+    expect(udidOfOutput(`${marker('doctor_udid')}\nR58M20\n`, 'X')).toBeUndefined();
+    expect(udidOfOutput('Pixel 8 Pro\n', 'X')).toBeUndefined();
+  });
+
+  it("a value that reads like the part's marker without the session's token forges nothing", () => {
+    const forged = part('<<<DA:000000000000:doctor_udid_end>>>', 'VICTIM');
+    expect(udidOfOutput(forged, 'X')).toBe('<<<DA:000000000000:doctor_udid_end>>>');
   });
 });

@@ -9,6 +9,8 @@ import { notReadyMessage } from './inventory/assemble.js';
 import { onExternalPower, parseBattery } from './inventory/parsers/battery.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
+import { SERIAL_KEYS } from './inventory/identity.js';
+import { firstProp } from './inventory/parsers/getprop.js';
 import { buildInventoryScript, marker, splitSections } from './inventory/script.js';
 import { WEAR_COMMAND, wearOfOutput } from './wear.js';
 
@@ -25,6 +27,21 @@ export function splitReadiness(output: string): ReturnType<ServiceDoctor['splitR
   const brand = /^brand:(.*)$/m.exec(tail)?.[1]?.trim();
   const text = READINESS_PROBES.flatMap((p) => sections.get(p.section) ?? []).join('\n');
   return { head: output.slice(0, at), readiness: { text, ...(brand ? { brand } : {}) } };
+}
+
+const UDID_SECTION = 'doctor_udid';
+/**
+ * The properties the inventory takes the udid from (identityFromProps), one a line, between two markers of the
+ * session's token: a value the phone gives cannot forge where the part starts or ends.
+ */
+export const UDID_COMMAND = `echo '${marker(UDID_SECTION)}'; ${SERIAL_KEYS.map((k) => `getprop ${k} 2>&1`).join('; ')}; echo '${marker(`${UDID_SECTION}_end`)}'\n`;
+
+/** The udid in a doctor's output that ran UDID_COMMAND, as the inventory reads it (the adb serial where the phone gives none); undefined when the part is not there whole. */
+export function udidOfOutput(output: string, serial: string): string | undefined {
+  const text = splitSections(output).sections.get(UDID_SECTION);
+  if (text === undefined) return undefined;
+  const lines = text.split('\n');
+  return firstProp(Object.fromEntries(SERIAL_KEYS.map((k, i) => [k, lines[i] ?? ''])), SERIAL_KEYS) ?? serial;
 }
 
 /** The output of `adb version`; undefined when it does not name a version. */
@@ -58,6 +75,8 @@ export const ADB_DOCTOR: ServiceDoctor = {
   readinessCommand: READINESS_COMMAND,
   splitReadiness,
   parseReadiness,
+  udidCommand: UDID_COMMAND,
+  udid: udidOfOutput,
   wearCommand: WEAR_COMMAND,
   wear: wearOfOutput,
 };

@@ -34,7 +34,7 @@ export interface Identity {
 
 // Properties that hold the device's own serial. Android 8+ hides ro.serialno
 // from the shell on some builds, while ro.boot.serialno stays readable.
-const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
+export const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'] as const;
 
 // ro.product.model first: it is Build.MODEL. The partition-specific copies are
 // fallbacks only, because GSI-based builds (Huawei's generic_a15) put a generic
