@@ -129,6 +129,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
       readiness: { reading: service.parseReadiness(f.readiness.text), ...(f.readiness.brand !== undefined && { brand: f.readiness.brand }) },
     }),
     ...(f.wear && { wear: f.wear }),
+    ...(f.udid !== undefined && { udid: f.udid }),
   }));
   return [
     ...items,

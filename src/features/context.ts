@@ -69,6 +69,8 @@ export interface DoctorPhone {
   readiness?: { reading: ReadinessReading | undefined; brand?: string };
   /** What it told of its wear, when a feature reads it and a wear section answered. */
   wear?: WearReading;
+  /** The udid the report gives it, read in the doctor's one shell (its adb serial where it gives none or was not read). */
+  udid?: string;
 }
 
 /** A feature's lines in `doctor`, each in its place of the checklist. */

@@ -84,18 +84,19 @@ describe('checkAdb with the readiness baseline', () => {
 });
 
 describe('checkAdb with readiness and wear', () => {
+  const settings = {
+    batteryMinHealthPercent: 80,
+    batteryMaxCycles: 800,
+    swellingHeldFullHours: 72,
+    swellingWarmCelsius: 35,
+    appIdLimit: 19990,
+    storageMaxLifeUsedPercent: 90,
+    noticeDays: 30,
+    baselinePackages: [],
+    tmpMaxMiB: 1024,
+  };
   const wear = wearDoctor(
-    {
-      batteryMinHealthPercent: 80,
-      batteryMaxCycles: 800,
-      swellingHeldFullHours: 72,
-      swellingWarmCelsius: 35,
-      appIdLimit: 19990,
-      storageMaxLifeUsedPercent: 90,
-      noticeDays: 30,
-      baselinePackages: [],
-      tmpMaxMiB: 1024,
-    },
+    settings,
     () => new Map(),
     () => Date.UTC(2026, 10, 27),
   );
@@ -111,5 +112,22 @@ describe('checkAdb with readiness and wear', () => {
     expect(fake.commands[0]!.indexOf(marker('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(marker('readiness_keyguard')));
     expect(items.find((i) => i.finding.startsWith('device CUT0002: not ready'))).toBeDefined();
     expect(items.find((i) => i.finding === 'device CUT0002: wear battery_capacity now')).toMatchObject({ status: 'warn', phone: true });
+  });
+
+  it("reads the udid the phone gives in the same shell, before the wear sections (ro.boot.serialno where ro.serialno is empty): a network phone's history is found by it, not by HOST:PORT", async () => {
+    const today = Math.floor(Date.UTC(2026, 10, 27) / 86_400_000);
+    const history = Array.from({ length: 30 }, (_, i) => ({ day: today - 30 + i, health: 100 - Math.floor(i / 2) }));
+    const fading = wearDoctor(
+      settings,
+      () => new Map([['NETUDID1', history]]),
+      () => Date.UTC(2026, 10, 27),
+    );
+    const at85 = `${marker('wear_files')}\n${wearFilesSection({ supplies: { bms: wearFixture('mi6-c1_atl-bms-uevent.txt').replace(/^POWER_SUPPLY_CHARGE_FULL=\d+$/m, 'POWER_SUPPLY_CHARGE_FULL=2847500') } })}${marker('wear_packages')}\n`;
+    const fake = adb(() => Promise.resolve(`Pixel 8 Pro\nro.serialno:\nro.boot.serialno:NETUDID1\n${at85}${END_MARKER}\n`));
+    fake.listDevices = () => Promise.resolve([{ serial: '10.0.0.5:5555', state: 'device' }]);
+    const items = await checkAdb(fake, { ...options, features: [fading] });
+    expect(fake.commands[0]!.indexOf('getprop ro.serialno')).toBeLessThan(fake.commands[0]!.indexOf(marker('wear_files')));
+    expect(fake.commands[0]).toContain('getprop ro.serialno');
+    expect(items.find((i) => i.finding.startsWith('device 10.0.0.5:5555: wear battery_capacity in about'))).toMatchObject({ status: 'warn' });
   });
 });

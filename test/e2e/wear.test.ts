@@ -3,7 +3,10 @@
 // iPhone, each answering the wear readings with the recordings of
 // test/features/wear/fixtures/SOURCES.md. `list --json` shows what each phone
 // told of its wear and what it needs; a phone that tells nothing is never worn.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayOf } from '../../src/features/wear/forecast.js';
 import { decodePlist, type Dict } from '../../src/platforms/ios/framing.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
@@ -25,19 +28,25 @@ const worn = new SimDevice({
 });
 // Only its recorded property dump: every wear source absent.
 const silent = new SimDevice({ profile: withSerial(loadProfile('oneplus-nord-n10'), 'WEARNONE0001') });
+// The Mi 6's bms uevent with its full capacity edited to 85 % of design: healthy on one look, fading on its history.
+const at85 = fixture('mi6-c1_atl-bms-uevent.txt').replace(/^POWER_SUPPLY_CHARGE_FULL=\d+$/m, 'POWER_SUPPLY_CHARGE_FULL=2847500');
+const fading = new SimDevice({ profile: withWear(withSerial(loadProfile('pixel-8-pro'), 'WEARFADE0001'), { supplies: { bms: at85 } }) });
+// Two phones giving one udid (a clone, a forged ro.serialno), each with the same battery.
+const clones = [0, 1].map(() => new SimDevice({ profile: withWear(withSerial(loadProfile('pixel-8-pro'), 'WEARCLONE001'), { supplies: { bms: at85 } }) }));
 const mux = new SimUsbmuxd();
+const serialOf = (d: SimDevice): string => `127.0.0.1:${d.port}`;
 
 beforeAll(async () => {
   await adb.start();
   await mux.start();
-  const ports = await Promise.all([worn.start(), silent.start()]);
+  const ports = await Promise.all([worn, silent, fading, ...clones].map((d) => d.start()));
   for (const port of ports) await adb.connect(port, { wait: false });
   await adb.waitForStates(new Map(ports.map((p) => [`127.0.0.1:${p}`, 'device'])), 20_000);
 });
 
 afterAll(async () => {
   await adb.stop();
-  await Promise.all([worn.stop(), silent.stop(), mux.dispose()]);
+  await Promise.all([...[worn, silent, fading, ...clones].map((d) => d.stop()), mux.dispose()]);
 });
 
 describe('wear in list --json', () => {
@@ -76,6 +85,44 @@ describe('wear in list --json', () => {
       });
     } finally {
       mux.unplug(iphone);
+    }
+  });
+});
+
+/** An env whose state directory holds the daemon's wear history: 30 days of a battery fading half a point a day to 86 % yesterday. */
+function withHistory(udids: readonly string[]): Record<string, string> {
+  const env = baseEnv({ ...adb.env, ...mux.env, DEVICE_AGENT_NODE_ID: 'wear-lab' });
+  const today = dayOf(Date.now());
+  const history = Array.from({ length: 30 }, (_, i) => ({ day: today - 30 + i, health: 100 - Math.floor(i / 2) }));
+  mkdirSync(env.DEVICE_AGENT_STATE_DIR!, { recursive: true });
+  writeFileSync(join(env.DEVICE_AGENT_STATE_DIR!, 'wear-history.json'), JSON.stringify({ phones: Object.fromEntries(udids.map((u) => [u, history])) }));
+  return env;
+}
+
+describe("the daemon's wear history in the one-shot commands", () => {
+  it('doctor forecasts a network phone (adb serial HOST:PORT) from the history the daemon keeps by its udid', async () => {
+    const run = await runAgent(['doctor'], withHistory(['WEARFADE0001']));
+    expect(run.stdout).toMatch(new RegExp(`^\\[WARN\\] device ${serialOf(fading).replace(/\./g, '\\.')}: wear battery_capacity in about \\d+ days$`, 'm'));
+  });
+
+  it('two phones giving one udid: neither is forecast from the history kept by it, and list and doctor say why', async () => {
+    const env = withHistory(['WEARCLONE001']);
+    const list = await runAgent(['list', '--json'], env);
+    expect(list.code, list.stderr).toBe(0);
+    const rows = (JSON.parse(list.stdout) as Array<{ udid: string; wear?: Record<string, unknown> }>).filter((r) => r.udid === 'WEARCLONE001');
+    // One is reported, the other named in a warning (the identity-conflict rule of docs/design/faults.md).
+    expect(rows).toHaveLength(1);
+    for (const row of rows) {
+      expect(row.wear).not.toHaveProperty('daysLeft');
+      expect(row.wear).toMatchObject({ noForecast: expect.stringMatching(/^identity in conflict: 2 devices \(adb serials .*\) give the udid WEARCLONE001; /) });
+    }
+    const doctor = await runAgent(['doctor'], env);
+    for (const clone of clones) {
+      const serial = serialOf(clone).replace(/\./g, '\\.');
+      expect(doctor.stdout).not.toMatch(new RegExp(`device ${serial}: wear battery_capacity`));
+      expect(doctor.stdout).toMatch(
+        new RegExp(`^\\[WARN\\] device ${serial}: no wear forecast: identity in conflict: 2 devices .* give the udid WEARCLONE001`, 'm'),
+      );
     }
   });
 });

@@ -10,20 +10,25 @@ import type { DoctorPhone, FeatureDoctor } from '../context.js';
 import { dayOf } from './forecast.js';
 import { withFigures, type DaySample } from './history.js';
 import { judgeWear, type WearSettings } from './judge.js';
+import { NO_HISTORY_ADVICE, noHistoryWhy } from './identity.js';
 import { leftovers } from './leftovers.js';
 
-/** The doctor's wear lines: each phone's wear read in its one shell, its battery output for Samsung's figures, judged with the daemon's histories (by udid, an Android phone's serial over USB). */
+/** The doctor's wear lines: each phone's wear read in its one shell, its battery output for Samsung's figures, judged with the daemon's history of the udid it gives. */
 export function wearDoctor(settings: WearSettings, histories: () => ReadonlyMap<string, readonly DaySample[]>, nowMs: () => number): FeatureDoctor {
   return { reads: ['battery', 'wear'], phones: (phones) => wearItems(phones, settings, histories(), nowMs()) };
 }
 
-/** A phone as wear's lines read it: its wear sections, and its battery output where Samsung prints its own figures. */
-export type PhoneWear = Pick<DoctorPhone, 'serial' | 'wear'> & { battery?: { cycleCount?: number; healthPercent?: number } };
+/** A phone as wear's lines read it: its wear sections, the udid it gives, and its battery output where Samsung prints its own figures. */
+export type PhoneWear = Pick<DoctorPhone, 'serial' | 'wear' | 'udid' | 'usb'> &
+  Partial<Pick<DoctorPhone, 'state'>> & { battery?: { cycleCount?: number; healthPercent?: number } };
 /**
  * Per phone that told something: a warning per finding within
  * wear.noticeDays (what and when, with what to do), else one ok line with its
  * figures; and what it could not read, and why, on an ok line of its own
- * (unknown is never worn). No line for a phone whose wear part did not run.
+ * (unknown is never worn). The history is the daemon's by the udid the phone
+ * gives (the store's key; its adb serial is HOST:PORT over TCP), none while
+ * another listed phone gives that udid too: then a warning says why it has no
+ * forecast. No line for a phone whose wear part did not run.
  */
 export function wearItems(
   phones: readonly PhoneWear[],
@@ -33,14 +38,18 @@ export function wearItems(
 ): CheckItem[] {
   const items: CheckItem[] = [];
   const today = dayOf(nowMs);
-  for (const { serial, wear, battery: samsung } of phones) {
+  const claims = phones.map((p) => ({ serial: p.serial, udid: p.udid, usb: p.usb, ready: p.state === undefined || p.state === 'device' }));
+  for (const { serial, udid, wear, battery: samsung } of phones) {
     if (!wear) continue;
+    const conflict = noHistoryWhy(serial, claims);
     const battery = {
       health: wear.batteries.find((b) => b.healthPercent !== undefined)?.healthPercent ?? samsung?.healthPercent,
       cycles: wear.batteries.find((b) => b.cycleCount !== undefined)?.cycleCount ?? samsung?.cycleCount,
     };
-    const history = withFigures(histories.get(serial) ?? [], today, { ...battery, lifeUsed: wear.storage?.lifeUsedPercent, appId: wear.apps?.maxAppId });
+    const kept = udid === undefined || conflict !== undefined ? undefined : histories.get(udid);
+    const history = withFigures(kept ?? [], today, { ...battery, lifeUsed: wear.storage?.lifeUsedPercent, appId: wear.apps?.maxAppId });
     const findings = judgeWear(history, { tmpKib: wear.tmp?.kib, preEol: wear.storage?.preEol }, settings, today).filter((f) => f.days <= settings.noticeDays);
+    if (conflict) items.push({ status: 'warn', phone: true, finding: `device ${serial}: no wear forecast: ${conflict}`, advice: NO_HISTORY_ADVICE });
     for (const f of findings)
       items.push({
         status: 'warn',

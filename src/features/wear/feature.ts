@@ -10,6 +10,7 @@
 // inventory already read: it opens no session.
 import { join } from 'node:path';
 import { udidSample, type RowColumn } from '../../devices/feature-view.js';
+import { claimOf } from '../../devices/claims.js';
 import { facetKey } from '../../devices/facet.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
@@ -20,17 +21,21 @@ import { every } from '../../util/clock.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { wearDoctor } from './doctor.js';
 import { dayOf } from './forecast.js';
-import { latest, withExposure, withFigures, type DaySample, type Figures } from './history.js';
-import { judgeWear, REASONS, type Finding, type Reason } from './judge.js';
+import { KEPT_DAYS, latest, withExposure, withFigures, type DaySample, type Figures } from './history.js';
+import { noHistoryWhy } from './identity.js';
+import { judgeWear, REASONS, type Finding, type Now, type Reason } from './judge.js';
 import { leftovers } from './leftovers.js';
 import { wearMetrics } from './metrics.js';
 import { wearOf } from './row.js';
-import { bounded, WEAR_FILE, WearFile, type Histories } from './store.js';
+import { bound, MAX_PHONES, WEAR_FILE, WearFile, type Histories } from './store.js';
 
-/** What wear keeps of a phone: its history, what its last reading told, and its findings. */
+/** What wear keeps of a phone: what its last reading told, and its findings (its history is the store's, by udid). */
 interface WearState {
   udid?: string;
-  history: DaySample[];
+  /** What its last reading alone gives as history (its day's figures, the time held full and warm since the one before): what it is judged on while no history is linked to it. */
+  look: DaySample[];
+  /** What the last reading told beyond the history. */
+  now: Now;
   battery?: Pick<BatteryWear, 'cycleCount' | 'healthPercent' | 'source'>;
   storageLifeUsed?: number;
   maxAppId?: number;
@@ -38,22 +43,32 @@ interface WearState {
   tmpKib?: number;
   unread: WearReading['unread'];
   findings: Finding[];
+  /** Why no history was read or written for it (another listed device gives its udid), while none is. */
+  noForecast?: string;
   /** The last battery observation: wall ms and whether it was full and warm, for the time held full and warm. */
   seen?: { atMs: number; warmFull: boolean };
+  /** Wall ms of its last reading: a phone not read for longer than the history's horizon is forgotten. */
+  readAtMs: number;
 }
 
 /** Wear's facet: by the device's stable key, past its connections (a phone's history outlives a replug). */
-const WEAR = facetKey<WearState>('wear', 'device');
+export const WEAR = facetKey<WearState>('wear', 'device');
 
 /** The longest gap between two battery readings that counts as time held full: a longer one is a phone that was away. */
 const MAX_GAP_MS = 30 * 60_000;
 /** Where wear's series go: after health's battery series, before the free storage's. */
 const BEFORE_STORAGE = { before: 'device_agent_device_storage_free_bytes' };
-/** How often the histories are saved while the daemon runs. */
+/** How often the daemon forgets what is past the horizon and saves the histories. */
 const SAVE_MS = 10 * 60_000;
+/** How long a phone not read is remembered (its findings, so that a replug does not say them again): the history's horizon. */
+const FORGET_MS = KEPT_DAYS * 86_400_000;
 
-/** The feature, reading through the platforms' wear capability (ctx.platforms.wear): the first platform that read a device answers for it. */
-export function wearFeature(ctx: FeatureContext): Feature {
+/**
+ * The feature, reading through the platforms' wear capability (ctx.platforms.wear): the first platform that read a
+ * device answers for it. `stored`: where the histories are held in memory, by udid (given by a test that watches
+ * their bounds, as the clock is).
+ */
+export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()): Feature {
   const { registry, logger, clock } = ctx;
   const settings = ctx.settings.wear;
   const reader = ctx.platforms.wear;
@@ -61,13 +76,20 @@ export function wearFeature(ctx: FeatureContext): Feature {
   const file = ctx.stateDir === undefined ? undefined : new WearFile(join(ctx.stateDir, WEAR_FILE), logger);
   // Read at once, also by a command that changes nothing (`list` shows the forecasts the daemon's history gives,
   // `doctor` judges with it); written only by the daemon.
-  let stored: Histories = file?.load() ?? new Map<string, DaySample[]>();
+  for (const [udid, history] of file?.load() ?? []) stored.set(udid, history);
+  bound(stored, dayOf(clock.wall()));
   let dirty = false;
   let timer: Timer | undefined;
   const save = () => {
     if (!file || !dirty) return;
-    stored = bounded(stored);
+    bound(stored, dayOf(clock.wall()));
     if (file.save(stored)) dirty = false;
+  };
+  // The daemon's tick: what has gone past the horizon is forgotten though no phone answers, then the histories saved.
+  const tick = () => {
+    const now = clock.wall();
+    forget(now, dayOf(now));
+    save();
   };
   const findingsOf = (key: string | undefined) => (key === undefined ? [] : (state.get(key)?.findings ?? []));
   const near = (f: Finding) => f.days <= settings.noticeDays;
@@ -92,7 +114,6 @@ export function wearFeature(ctx: FeatureContext): Feature {
       lifeUsed: reading?.storage?.lifeUsedPercent,
       appId: reading?.apps?.maxAppId,
     };
-    let history = withFigures(previous?.history ?? (udid !== undefined ? stored.get(udid) : undefined) ?? [], today, figures);
     // Time held full and warm: between two readings of this phone both full and warm, up to MAX_GAP_MS.
     const battery = info?.battery;
     const atMs = info?.batteryDetail?.observedAtMs ?? now;
@@ -101,13 +122,21 @@ export function wearFeature(ctx: FeatureContext): Feature {
       (battery.percentage === '100' || battery.status === 'FULL') &&
       battery.temperature !== undefined &&
       battery.temperature >= s.swellingWarmCelsius;
-    if (warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs)
-      history = withExposure(history, dayOf(atMs), Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000);
-    const findings = judgeWear(history, { tmpKib: reading?.tmp?.kib, preEol: reading?.storage?.preEol }, s, today);
+    const held = warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs ? Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000 : 0;
+    const recorded = (h: readonly DaySample[]) => withExposure(withFigures(h, today, figures), dayOf(atMs), held);
+    // The history is the udid's, which the phone chooses: linked only while no other listed device gives it (identity.ts).
+    const peers = registry.list(device.platform);
+    const claims = peers.map((r) => claimOf(r));
+    const noForecast = udid === undefined ? undefined : noHistoryWhy(device.serial, claims);
+    const look = recorded([]);
+    const history = udid !== undefined && noForecast === undefined ? recorded(stored.get(udid) ?? []) : look;
+    const nowFacts: Now = dropUndefined({ tmpKib: reading?.tmp?.kib, preEol: reading?.storage?.preEol });
+    const findings = judgeWear(history, nowFacts, s, today);
     const first = batteries[0];
     const next: WearState = dropUndefined({
       udid,
-      history,
+      look,
+      now: nowFacts,
       battery: first && dropUndefined({ source: first.source, cycleCount: figures.cycles, healthPercent: figures.health }),
       storageLifeUsed: latest(history, 'lifeUsed'),
       maxAppId: reading?.apps?.maxAppId,
@@ -115,14 +144,49 @@ export function wearFeature(ctx: FeatureContext): Feature {
       tmpKib: reading?.tmp?.kib,
       unread: reading?.unread ?? [],
       findings,
+      noForecast,
       seen: battery ? { atMs, warmFull } : previous?.seen,
+      readAtMs: now,
     });
     state.set(device.key, next);
-    if (udid !== undefined) {
+    if (udid !== undefined && noForecast === undefined) {
       stored.set(udid, history);
       dirty = true;
     }
+    if (noForecast !== undefined) {
+      // The phones it shares the udid with were judged with the history until now: on their own look from here on.
+      let told = previous?.noForecast !== undefined;
+      for (const peer of peers) {
+        const w = peer.key === device.key ? undefined : state.get(peer.key);
+        const why = w && noHistoryWhy(peer.serial, claims);
+        if (!w || why === undefined) continue;
+        told ||= w.noForecast !== undefined;
+        state.set(peer.key, { ...w, findings: judgeWear(w.look, w.now, s, dayOf(w.readAtMs)), noForecast: why });
+      }
+      if (!told)
+        limited(logger).warn(
+          'wear-identity',
+          { serial: device.serial, udid },
+          `device ${device.serial}: no wear forecast: ${noForecast}`,
+          `device ${device.serial}`,
+        );
+    } else if (previous?.noForecast !== undefined)
+      logger.info(
+        { serial: device.serial, udid },
+        `device ${device.serial}: no other listed device gives its udid ${udid} now: its wear history is read and written again`,
+      );
+    forget(now, today);
     say(device, previous?.findings ?? [], findings);
+  };
+
+  // Bounded whatever comes and goes: a phone not read for the history's horizon is forgotten, and at most MAX_PHONES
+  // are kept (those read longest ago go first), as the histories are (store.ts).
+  const forget = (now: number, today: number): void => {
+    const entries = state.entries();
+    for (const [key, w] of entries) if (now - w.readAtMs > FORGET_MS) state.delete(key);
+    const left = entries.filter(([key]) => state.get(key) !== undefined);
+    if (left.length > MAX_PHONES) for (const [key] of left.sort((a, b) => a[1].readAtMs - b[1].readAtMs).slice(0, left.length - MAX_PHONES)) state.delete(key);
+    bound(stored, today);
   };
 
   const say = (device: DeviceSnapshot, before: readonly Finding[], after: readonly Finding[]): void => {
@@ -142,8 +206,7 @@ export function wearFeature(ctx: FeatureContext): Feature {
   return {
     name: 'wear',
     start: () => {
-      if (!file) return;
-      timer = every(clock, SAVE_MS, save, { unref: true });
+      timer = every(clock, SAVE_MS, tick, { unref: true });
     },
     stop: () => {
       // Only the daemon, which started it, writes: a command that changes nothing never does.
@@ -181,6 +244,7 @@ export function wearFeature(ctx: FeatureContext): Feature {
             tmpKib: w.tmpKib,
             daysLeft: f?.days,
             reason: f?.reason,
+            noForecast: w.noForecast,
             findings: w.findings.length ? w.findings.map((x) => ({ reason: x.reason, days: x.days })) : undefined,
             unread: w.unread.length ? w.unread.map((u) => `${u.what}: ${u.why}`) : undefined,
           });
@@ -237,8 +301,9 @@ export function wearFeature(ctx: FeatureContext): Feature {
       },
     ],
     metrics: () =>
+      // The phones listed now: one remembered after it went (for the horizon) is nobody's to act on.
       wearMetrics(
-        state.entries().map(([, w]) => w),
+        state.entries().flatMap(([key, w]) => (registry.get(key) ? [w] : [])),
         settings.noticeDays,
       ),
   };

@@ -1,6 +1,6 @@
 // A phone's wear history: one sample a day, the day's last reading of each
 // figure, and the minutes its battery spent held full and warm that day.
-// Pure. Bounded: the days a forecast reads and a week more.
+// Pure. Bounded: the days a forecast reads and a week more, KEPT_DAYS samples at most.
 import type { Sample } from './forecast.js';
 
 /** The figures a day's sample holds; each only where the phone told it. */
@@ -43,11 +43,21 @@ function upsert(history: History, day: number, change: (s: DaySample) => DaySamp
   const at = kept.findIndex((s) => s.day === day);
   if (at >= 0) {
     kept[at] = change(kept[at]!);
-    return kept;
+    return capped(kept, day);
   }
   // A day before the newest (the host's clock stepped back) is kept in order all the same.
   const out = [...kept, change({ day })];
-  return out.sort((a, b) => a.day - b.day);
+  return capped(
+    out.sort((a, b) => a.day - b.day),
+    day,
+  );
+}
+
+/** At most KEPT_DAYS samples, in order: days a clock that stepped back and forth left ahead of `day` go, the farthest from it first. */
+function capped(history: DaySample[], day: number): DaySample[] {
+  if (history.length <= KEPT_DAYS) return history;
+  const nearest = [...history].sort((a, b) => Math.abs(a.day - day) - Math.abs(b.day - day)).slice(0, KEPT_DAYS);
+  return nearest.sort((a, b) => a.day - b.day);
 }
 
 /** One figure's samples, for the forecast. */

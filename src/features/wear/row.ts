@@ -17,6 +17,8 @@ export interface WearRow extends DeviceRow {
     daysLeft?: number;
     reason?: Reason;
     findings?: Array<{ reason: Reason; days: number }>;
+    /** Why it is judged on its last reading alone, with no history read or written (another listed device gives its udid). */
+    noForecast?: string;
     /** What the phone did not tell, and why ("power_supply: absent"). */
     unread?: string[];
   };

@@ -4,7 +4,7 @@
 // agent wrote is set aside with one line, and the histories start empty.
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
-import { historyFrom, type DaySample } from './history.js';
+import { historyFrom, KEPT_DAYS, type DaySample } from './history.js';
 
 export const WEAR_FILE = 'wear-history.json';
 /** 512 phones x 120 days of a few figures: well under this. */
@@ -74,10 +74,14 @@ export class WearFile {
   }
 }
 
-/** The histories bounded to MAX_PHONES, the phones whose last day is the oldest dropped first. */
-export function bounded(histories: Histories): Histories {
-  if (histories.size <= MAX_PHONES) return histories;
-  const newest = (h: DaySample[]) => h.at(-1)?.day ?? -Infinity;
-  const kept = [...histories].sort((a, b) => newest(b[1]) - newest(a[1])).slice(0, MAX_PHONES);
-  return new Map(kept);
+/**
+ * Bounds the histories in place: a phone whose newest day is past the horizon (KEPT_DAYS before `today`: nothing of it
+ * is read any more) is dropped, then at most MAX_PHONES are kept, the phones whose last day is the oldest dropped first.
+ */
+export function bound(histories: Histories, today: number): void {
+  const newest = (h: readonly DaySample[]) => h.at(-1)?.day ?? -Infinity;
+  for (const [udid, h] of histories) if (newest(h) <= today - KEPT_DAYS) histories.delete(udid);
+  if (histories.size <= MAX_PHONES) return;
+  const oldest = [...histories].sort((a, b) => newest(a[1]) - newest(b[1])).slice(0, histories.size - MAX_PHONES);
+  for (const [udid] of oldest) histories.delete(udid);
 }

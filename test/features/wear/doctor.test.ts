@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayOf } from '../../../src/features/wear/forecast.js';
+import type { DaySample } from '../../../src/features/wear/history.js';
 import type { WearSettings } from '../../../src/features/wear/judge.js';
 import { ADB_DOCTOR } from '../../../src/platforms/android/doctor.js';
 import { wearOfOutput, WEAR_COMMAND } from '../../../src/platforms/android/wear.js';
@@ -37,6 +38,21 @@ const NONE: Record<string, string> = {
 function output(sections: Record<string, string>): string {
   const markers = [...WEAR_COMMAND.matchAll(/^echo '(<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>)'/gm)].map((m) => [m[2]!, m[1]!] as const);
   return markers.map(([name, marker]) => `${marker}\n${name === 'end' ? '' : (sections[name] ?? NONE[name])}`).join('');
+}
+
+/** 30 days of a battery fading half a point a day, to 81 % yesterday. */
+function fadingHistory(): DaySample[] {
+  const today = dayOf(NOW);
+  return Array.from({ length: 30 }, (_, i) => ({ day: today - 30 + i, health: 95 - Math.floor(i / 2) }));
+}
+
+/** The healthy Mi 6's uevent with its full capacity edited to 82 % of design: healthy on one look. */
+function fadingWear() {
+  return wearOfOutput(
+    output({
+      wear_files: wearFilesSection({ supplies: { bms: fixture('mi6-sagit_atl-bms-uevent.txt').replace('CHARGE_FULL=3272000', 'CHARGE_FULL=2733000') } }),
+    }),
+  );
 }
 
 describe('wearItems', () => {
@@ -87,18 +103,49 @@ describe('wearItems', () => {
   });
 
   it("forecasts from the daemon's history of the phone: one look alone cannot", () => {
-    const today = dayOf(NOW);
-    const history = Array.from({ length: 30 }, (_, i) => ({ day: today - 30 + i, health: 95 - Math.floor(i / 2) }));
-    const wear = wearOfOutput(
-      output({
-        wear_files: wearFilesSection({ supplies: { bms: fixture('mi6-sagit_atl-bms-uevent.txt').replace('CHARGE_FULL=3272000', 'CHARGE_FULL=2733000') } }),
-      }),
-    );
-    expect(wearItems([{ serial: 'FADE', wear }], SETTINGS, new Map(), NOW).filter((i) => i.status === 'warn')).toEqual([]);
-    expect(wearItems([{ serial: 'FADE', wear }], SETTINGS, new Map([['FADE', history]]), NOW)[0]).toMatchObject({
+    const wear = fadingWear();
+    expect(wearItems([{ serial: 'FADE', udid: 'FADE', wear }], SETTINGS, new Map(), NOW).filter((i) => i.status === 'warn')).toEqual([]);
+    expect(wearItems([{ serial: 'FADE', udid: 'FADE', wear }], SETTINGS, new Map([['FADE', fadingHistory()]]), NOW)[0]).toMatchObject({
       status: 'warn',
       finding: expect.stringMatching(/^device FADE: wear battery_capacity in about \d+ days$/),
     });
+  });
+
+  it('finds the history by the udid the phone gives, as the daemon keeps it, not by its adb serial (a network phone is HOST:PORT)', () => {
+    const phone = { serial: '10.0.0.5:5555', udid: 'FADE0001', wear: fadingWear() };
+    const warnings = (histories: Map<string, DaySample[]>) => wearItems([phone], SETTINGS, histories, NOW).filter((i) => i.status === 'warn');
+    expect(warnings(new Map([['FADE0001', fadingHistory()]]))).toEqual([
+      expect.objectContaining({ finding: expect.stringMatching(/^device 10\.0\.0\.5:5555: wear battery_capacity in about \d+ days$/) }),
+    ]);
+    expect(warnings(new Map([['10.0.0.5:5555', fadingHistory()]]))).toEqual([]);
+    // A phone whose udid part did not arrive has no history to be judged with.
+    expect(wearItems([{ ...phone, udid: undefined }], SETTINGS, new Map([['FADE0001', fadingHistory()]]), NOW).filter((i) => i.status === 'warn')).toEqual([]);
+  });
+
+  it('two phones giving one udid: neither is judged with its history, each warned why; one phone over USB and over TCP is one phone', () => {
+    const histories = new Map([['FADE0001', fadingHistory()]]);
+    const twins = [
+      { serial: '10.0.0.5:5555', udid: 'FADE0001', wear: fadingWear() },
+      { serial: '10.0.0.6:5555', udid: 'FADE0001', wear: fadingWear() },
+    ];
+    const items = wearItems(twins, SETTINGS, histories, NOW).filter((i) => i.status === 'warn');
+    expect(items.map((i) => i.finding)).toEqual([
+      "device 10.0.0.5:5555: no wear forecast: identity in conflict: 2 devices (adb serials 10.0.0.5:5555, 10.0.0.6:5555) give the udid FADE0001; its wear history is neither read nor written while they do, so that one phone cannot take another's, and it is judged on its last reading alone",
+      "device 10.0.0.6:5555: no wear forecast: identity in conflict: 2 devices (adb serials 10.0.0.5:5555, 10.0.0.6:5555) give the udid FADE0001; its wear history is neither read nor written while they do, so that one phone cannot take another's, and it is judged on its last reading alone",
+    ]);
+    expect(items[0]!.advice).toMatch(/^tell the phones apart/);
+    const oneOverBoth = [
+      { serial: 'FADE0001', udid: 'FADE0001', usb: '1-1.4', wear: fadingWear() },
+      { serial: '10.0.0.5:5555', udid: 'FADE0001', wear: fadingWear() },
+    ];
+    expect(
+      wearItems(oneOverBoth, SETTINGS, histories, NOW)
+        .filter((i) => i.status === 'warn')
+        .map((i) => i.finding),
+    ).toEqual([
+      expect.stringMatching(/^device FADE0001: wear battery_capacity in about \d+ days$/),
+      expect.stringMatching(/^device 10\.0\.0\.5:5555: wear battery_capacity in about \d+ days$/),
+    ]);
   });
 
   it('no line for a phone whose wear part did not run', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bounded, MAX_PHONES, WearFile } from '../../../src/features/wear/store.js';
+import { KEPT_DAYS } from '../../../src/features/wear/history.js';
+import { bound, MAX_PHONES, WearFile } from '../../../src/features/wear/store.js';
 import { captureLogger } from '../../log/capture.js';
 
 // The wear histories in the state directory: what the agent wrote comes back,
@@ -39,10 +40,23 @@ describe('WearFile', () => {
   });
 
   it('keeps at most MAX_PHONES phones, those seen last', () => {
-    const many = new Map(Array.from({ length: MAX_PHONES + 3 }, (_, i): [string, Array<{ day: number }>] => [`P${i}`, [{ day: i }]]));
-    const kept = bounded(many);
+    const today = 20_000;
+    const older = Array.from({ length: 3 }, (_, i): [string, Array<{ day: number }>] => [`OLD${i}`, [{ day: today - 100 + i }]]);
+    const recent = Array.from({ length: MAX_PHONES }, (_, i): [string, Array<{ day: number }>] => [`P${i}`, [{ day: today }]]);
+    const kept = new Map([...older, ...recent]);
+    bound(kept, today);
     expect(kept.size).toBe(MAX_PHONES);
-    expect(kept.has('P0')).toBe(false);
-    expect(kept.has(`P${MAX_PHONES + 2}`)).toBe(true);
+    expect(['OLD0', 'OLD1', 'OLD2'].filter((u) => kept.has(u))).toEqual([]);
+  });
+
+  it('drops a phone whose newest day is past the horizon: nothing of it is read any more', () => {
+    const today = 20_000;
+    const histories = new Map([
+      ['GONE', [{ day: today - 200 }, { day: today - KEPT_DAYS, health: 90 }]],
+      ['EDGE', [{ day: today - KEPT_DAYS + 1, health: 90 }]],
+      ['AHEAD', [{ day: today + 3, health: 90 }]],
+    ]);
+    bound(histories, today);
+    expect([...histories.keys()]).toEqual(['EDGE', 'AHEAD']);
   });
 });
