@@ -387,7 +387,7 @@ interface CycleResult {
 
 /** Device commands in a script: one per section marker, the end marker aside. */
 function scriptCommands(script: string): number {
-  return [...script.matchAll(/^echo '<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>'/gm)].filter((m) => m[1] !== 'end').length;
+  return [...script.matchAll(/^m ([a-z0-9_]+);/gm)].filter((m) => m[1] !== 'end').length;
 }
 
 /**

@@ -5,7 +5,7 @@ import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
-import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';
+import { END_MARKER, marker, sectionStart } from '../../src/platforms/android/inventory/script.js';
 import { fixture, readinessSection } from '../features/readiness/section.js';
 import { fixture as wearFixture, wearFilesSection } from '../features/wear/section.js';
 
@@ -108,8 +108,8 @@ describe('checkAdb with readiness and wear', () => {
       Promise.reject(new ShellTimeoutError(serial, 15_000, `SM-A520F\n${readiness}${marker('readiness_keyguard')}\n${END_MARKER}\nbrand:samsung\n${files}`)),
     );
     const items = await checkAdb(fake, { ...options, features: [...options.features, wear] });
-    expect(fake.commands[0]).toContain(marker('wear_tradein'));
-    expect(fake.commands[0]!.indexOf(marker('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(marker('readiness_keyguard')));
+    expect(fake.commands[0]).toContain(sectionStart('wear_tradein'));
+    expect(fake.commands[0]!.indexOf(sectionStart('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(sectionStart('readiness_keyguard')));
     expect(items.find((i) => i.finding.startsWith('device CUT0002: not ready'))).toBeDefined();
     expect(items.find((i) => i.finding === 'device CUT0002: wear battery_capacity now')).toMatchObject({ status: 'warn', phone: true });
   });
@@ -126,7 +126,7 @@ describe('checkAdb with readiness and wear', () => {
     const fake = adb(() => Promise.resolve(`Pixel 8 Pro\nro.serialno:\nro.boot.serialno:NETUDID1\n${at85}${END_MARKER}\n`));
     fake.listDevices = () => Promise.resolve([{ serial: '10.0.0.5:5555', state: 'device' }]);
     const items = await checkAdb(fake, { ...options, features: [fading] });
-    expect(fake.commands[0]!.indexOf('getprop ro.serialno')).toBeLessThan(fake.commands[0]!.indexOf(marker('wear_files')));
+    expect(fake.commands[0]!.indexOf('getprop ro.serialno')).toBeLessThan(fake.commands[0]!.indexOf(sectionStart('wear_files')));
     expect(fake.commands[0]).toContain('getprop ro.serialno');
     expect(items.find((i) => i.finding.startsWith('device 10.0.0.5:5555: wear battery_capacity in about'))).toMatchObject({ status: 'warn' });
   });

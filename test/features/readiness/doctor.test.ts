@@ -5,7 +5,7 @@ import { parseReadinessChecks } from '../../../src/features/readiness/settings.j
 import { readinessItems } from '../../../src/features/readiness/doctor.js';
 import { READINESS_COMMAND, splitReadiness } from '../../../src/platforms/android/doctor.js';
 import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';
-import { END_MARKER, marker } from '../../../src/platforms/android/inventory/script.js';
+import { END_MARKER, marker, sectionStart } from '../../../src/platforms/android/inventory/script.js';
 import { fixture, readinessSection } from './section.js';
 
 // The doctor's readiness lines from what the one shell per device prints:
@@ -73,7 +73,7 @@ describe('splitReadiness', () => {
   });
 
   it('the command is the inventory sections and the brand', () => {
-    expect(READINESS_COMMAND).toContain(marker('readiness_global'));
+    expect(READINESS_COMMAND).toContain(sectionStart('readiness_global'));
     expect(READINESS_COMMAND).toContain('getprop ro.product.brand');
   });
 });

@@ -4,7 +4,7 @@ import type { DaySample } from '../../../src/features/wear/history.js';
 import type { WearSettings } from '../../../src/features/wear/judge.js';
 import { ADB_DOCTOR } from '../../../src/platforms/android/doctor.js';
 import { wearOfOutput, WEAR_COMMAND } from '../../../src/platforms/android/wear.js';
-import { splitSections } from '../../../src/platforms/android/inventory/script.js';
+import { marker, splitSections } from '../../../src/platforms/android/inventory/script.js';
 import { wearItems } from '../../../src/features/wear/doctor.js';
 import { fixture as batteryFixture } from '../../platforms/android/inventory/fixture.js';
 import { fixture, wearFilesSection, wearPackagesSection } from './section.js';
@@ -36,7 +36,7 @@ const NONE: Record<string, string> = {
 
 /** A doctor output of the wear part: each section after its marker, as WEAR_COMMAND prints them. */
 function output(sections: Record<string, string>): string {
-  const markers = [...WEAR_COMMAND.matchAll(/^echo '(<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>)'/gm)].map((m) => [m[2]!, m[1]!] as const);
+  const markers = [...WEAR_COMMAND.matchAll(/^m ([a-z0-9_]+);/gm)].map((m) => [m[1]!, marker(m[1]!)] as const);
   return markers.map(([name, marker]) => `${marker}\n${name === 'end' ? '' : (sections[name] ?? NONE[name])}`).join('');
 }
 

@@ -45,6 +45,11 @@ export function marker(name: string, token = SESSION_TOKEN): string {
   return `<<<DA:${token}:${name}>>>`;
 }
 
+/** How the script starts a section NAME (its delimiter printed by the script's `m`): section names are [a-z0-9_]. */
+export function sectionStart(name: string): string {
+  return `m ${name};`;
+}
+
 /** The line the script prints last: adb's shell has no exit status to tell a finished script from a dead one. */
 export const END_MARKER = marker(END);
 
@@ -76,6 +81,8 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     // tally NS PATTERN...: keep's lines of one `settings list NS`, then `rows:NS=N`, N the lines it printed
     // that read as rows (name=value, the name of the characters a setting's has): a list that printed
     // none did not list (src/platforms/android/inventory/parsers/readiness.ts).
+    // m NAME: a section's delimiter (the token's 24 bytes once, not per section: old devices take 4 KiB a request).
+    `m() { echo "<<<DA:${SESSION_TOKEN}:$1>>>"; }`,
     'tally() { n=0; ns=$1; shift; while IFS= read -r l; do case $l in status:*|namespace:*) ;; *) k=${l%%=*}; case $k in "$l"|"")  ;; *[!A-Za-z0-9_.:-]*) ;; *) n=$((n+1));; esac;; esac; for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; echo "rows:$ns=$n"; }',
   ];
   const extra = new Set(opts.sections ?? []);
@@ -87,9 +94,9 @@ export function buildInventoryScript(opts: ScriptOptions): string {
   for (const probe of ordered) {
     const command = typeof probe.command === 'string' ? probe.command : probe.command(ctx);
     if (command === undefined) continue;
-    lines.push(`echo '${marker(probe.section)}'; ${command} 2>&1`);
+    lines.push(`${sectionStart(probe.section)} ${command} 2>&1`);
   }
-  lines.push(`echo '${END_MARKER}'`);
+  lines.push(sectionStart(END));
   return lines.join('\n') + '\n';
 }
 

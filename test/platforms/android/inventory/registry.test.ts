@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import { probeTable, TABLE_BEGIN, TABLE_END } from '../../../../src/platforms/android/inventory/probes/table.js';
 import { recordedCommand } from '../../../../src/platforms/android/inventory/probes/types.js';
-import { buildInventoryScript, marker, SECTION } from '../../../../src/platforms/android/inventory/script.js';
+import { buildInventoryScript, SECTION, sectionStart } from '../../../../src/platforms/android/inventory/script.js';
 
 const README = new URL('../../../../docs/reference/device-info.md', import.meta.url);
 
@@ -24,7 +24,7 @@ describe('probe registry', () => {
 
   it('reads at most 10 commands per periodic cycle', () => {
     const script = buildInventoryScript({ tiers: ['volatile'], reachabilityHost: 'cloud.example.com' });
-    expect(script.split('\n').filter((line) => line.startsWith("echo '<<<DA:") && !line.includes(marker('end'))).length).toBeLessThanOrEqual(10);
+    expect(script.split('\n').filter((line) => /^m [a-z0-9_]+;/.test(line) && line !== 'm end;').length).toBeLessThanOrEqual(10);
   });
 
   it("the wear sections are on the slow tier: the periodic cycle's script runs none of them", () => {
@@ -32,7 +32,7 @@ describe('probe registry', () => {
     expect(wear.map((p) => p.section)).toEqual(['wear_files', 'wear_packages', 'wear_tradein']);
     expect(wear.filter((p) => p.tier !== 'slow')).toEqual([]);
     const script = buildInventoryScript({ tiers: ['volatile'], reachabilityHost: 'cloud.example.com' });
-    for (const p of wear) expect(script).not.toContain(marker(p.section));
+    for (const p of wear) expect(script).not.toContain(sectionStart(p.section));
   });
 
   it('keys recordings by the bare command', () => {

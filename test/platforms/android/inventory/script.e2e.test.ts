@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildInventoryScript, END_MARKER, marker, SECTION, splitSections } from '../../../../src/platforms/android/inventory/script.js';
+import { buildInventoryScript, END_MARKER, marker, SECTION, sectionStart, splitSections } from '../../../../src/platforms/android/inventory/script.js';
 import { TIERS } from '../../../../src/platforms/android/inventory/probes/types.js';
 
 describe('buildInventoryScript', () => {
@@ -19,13 +19,13 @@ describe('buildInventoryScript', () => {
   });
 
   it('adds the connection tier only on request', () => {
-    expect(buildInventoryScript({ tiers: ['slow', 'volatile'] })).not.toContain(marker(SECTION.imei));
-    expect(buildInventoryScript({ tiers: TIERS })).toContain(marker(SECTION.imei));
+    expect(buildInventoryScript({ tiers: ['slow', 'volatile'] })).not.toContain(sectionStart(SECTION.imei));
+    expect(buildInventoryScript({ tiers: TIERS })).toContain(sectionStart(SECTION.imei));
   });
 
   it('reads the uptime last, just before the output reaches the host', () => {
     expect(buildInventoryScript({ tiers: TIERS, reachabilityHost: 'h' }).trim().split('\n').slice(-2)[0]).toContain(
-      `echo '${marker(SECTION.uptime)}'; cat /proc/uptime`,
+      `${sectionStart(SECTION.uptime)} cat /proc/uptime`,
     );
   });
 
@@ -33,7 +33,7 @@ describe('buildInventoryScript', () => {
     expect(buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: '10.0.0.1' })).toContain('ping -c 1 -W 2 -w 3 10.0.0.1');
     const evil = buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: 'x; reboot' });
     expect(evil).not.toContain('reboot');
-    expect(evil).not.toContain(marker(SECTION.ping));
+    expect(evil).not.toContain(sectionStart(SECTION.ping));
   });
 
   it('runs under a POSIX sh with stub commands and splits back into every section', () => {

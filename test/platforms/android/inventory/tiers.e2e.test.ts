@@ -68,7 +68,7 @@ function prober(slowFactsRefreshSeconds = 900, timeoutMs = 10_000): DeviceProber
 /** Device commands in the last script the device ran: one per section marker, the end marker aside. */
 function lastScriptCommands(device: SimDevice): string[] {
   const script = device.commands.at(-1) ?? '';
-  return [...script.matchAll(/<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>'; (.*) 2>&1$/gm)].map((m) => m[2]!);
+  return [...script.matchAll(/^m ([a-z0-9_]+); (.*) 2>&1$/gm)].map((m) => m[2]!);
 }
 
 // The battery's observation time is a clock reading too, like the uptime.
