@@ -12,7 +12,6 @@ import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import { hubHelperItems } from '../hub-helper/doctor-item.js';
-import { parseReadinessChecks } from '../features/readiness/settings.js';
 import {
   adbAddressFailed,
   cloudSettingsFailed,
@@ -57,11 +56,8 @@ export async function doctor(
   output: DoctorOutput = {},
 ): Promise<number> {
   const { settings, logger } = setup;
-  const readinessChecks = parseReadinessChecks(settings.readiness.checks);
   const shellTimeoutMs = Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
   const readinessTimeoutMs = Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS);
-  const wait = new DoctorWait((readinessChecks.size > 0 ? Math.max(shellTimeoutMs, readinessTimeoutMs) : shellTimeoutMs) / 1000);
-  output.line?.follow(() => wait.text());
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map(variableWarning)];
 
   let credentials: Credentials | undefined;
@@ -102,6 +98,10 @@ export async function doctor(
     parts ?? buildParts({ ...settings, adbServerSocket: undefined }, { ...env, [socket]: undefined, [port]: undefined }, logger, { nodeId: 'doctor' })
   ).features;
   const doctors = features.flatMap((f) => (f.doctor ? [f.doctor] : []));
+  // A phone's shell takes the longer deadline when a feature's sections ride on it (readiness's, wear's).
+  const longShell = doctors.some((d) => d.reads?.some((r) => r !== 'battery'));
+  const wait = new DoctorWait((longShell ? Math.max(shellTimeoutMs, readinessTimeoutMs) : shellTimeoutMs) / 1000);
+  output.line?.follow(() => wait.text());
   for (const d of doctors) if (d.config) config.push(...(await wait.check('the hub tool', d.config(env))));
   // The hub tool as the daemon meets it, through the hub helper (the package's default).
   config.push(...(await wait.check('the hub helper', hubHelperItems(settings))));

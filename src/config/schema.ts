@@ -12,6 +12,7 @@ import { readinessFixSettings } from '../features/readiness-fix/settings.js';
 import { readinessSettings } from '../features/readiness/settings.js';
 import { recoverySettings } from '../features/recovery/settings.js';
 import { usbSettings } from '../features/usb/settings.js';
+import { wearSettings } from '../features/wear/settings.js';
 
 // The one schema of the agent's settings: the core ones here, and each
 // feature's fragment (src/features/NAME/settings.ts, part of this layer),
@@ -256,6 +257,7 @@ export const schema = {
   ...recoverySettings,
   ...healthSettings,
   ...hostHeatSettings,
+  ...wearSettings,
   ...chargeSettings,
   ...readinessSettings,
   ...readinessFixSettings,
@@ -295,6 +297,15 @@ export function envName(key: string): string {
       .join('_')
   );
 }
+
+/**
+ * Settings that moved to another key, old key to new, as the fields declare
+ * them (`formerKey`): the loader reads the old key of a settings file and
+ * its variable, with a warning, and the reference lists them.
+ */
+export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = Object.fromEntries(
+  (Object.entries(schema) as [keyof typeof schema, Field][]).flatMap(([key, field]) => (field.formerKey === undefined ? [] : [[field.formerKey, key]])),
+);
 
 /**
  * The variable the agent read before envName kept units whole (every

@@ -16,6 +16,7 @@ import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
 import type { ReadinessReader, ReadinessReading } from '../platforms/readiness.js';
 import type { PlatformName } from '../platforms/source.js';
+import type { WearReader, WearReading } from '../platforms/wear.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { SharedParts } from '../util/shared-parts.js';
@@ -35,8 +36,8 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   stateDirTrouble: StateDirTrouble;
   /** The devices the last run reported (reported-devices.json), for a feature that carries them on. */
   earlier: readonly DeviceInfo[];
-  /** What the platforms offer: every platform's names, the readings readiness judges, and the door to the phones the actions act on. */
-  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; phones: Phones };
+  /** What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their wear, and the door to the phones the actions act on. */
+  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; wear: WearReader; phones: Phones };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;
   /** The port switcher of recovery.powerCycleCommand, for power cycles and charge pauses alike. */
@@ -64,12 +65,14 @@ export interface DoctorPhone {
   battery?: BatteryFacts;
   /** Its readiness part, when a feature reads it: the reading (none when cut short or unreadable) and the phone's brand. */
   readiness?: { reading: ReadinessReading | undefined; brand?: string };
+  /** What it told of its wear, when a feature reads it and a wear section answered. */
+  wear?: WearReading;
 }
 
 /** A feature's lines in `doctor`, each in its place of the checklist. */
 export interface FeatureDoctor {
   /** What the doctor's one shell of each ready phone prints for these lines too. */
-  readonly reads?: ReadonlyArray<'battery' | 'readiness'>;
+  readonly reads?: ReadonlyArray<'battery' | 'readiness' | 'wear'>;
   /** Among the configuration's lines: a program the settings call on. */
   config?(env: NodeJS.ProcessEnv): Promise<CheckItem[]>;
   /** After each phone's own line. */

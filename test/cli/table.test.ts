@@ -7,10 +7,10 @@ import type { FeatureColumn } from '../../src/devices/feature-view.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { rowFeatures } from '../status/row-features.js';
 
-/** The table as `list` prints it: the registered features' columns (charge control's, cell columns such as readiness's, then health's). */
+/** The table as `list` prints it: the registered features' columns (wear's, charge control's, cell columns such as readiness's, then health's). */
 function formatTable(rows: readonly DeviceRow[], paint?: Paint, cellColumns: readonly FeatureColumn[] = []): string {
-  const [samsung, charge, health] = rowFeatures(new DeviceRegistry());
-  return format(rows, paint, columnsOf([samsung!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
+  const [samsung, wear, charge, health] = rowFeatures(new DeviceRegistry());
+  return format(rows, paint, columnsOf([samsung!, wear!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
 }
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({
@@ -149,10 +149,19 @@ describe('formatTable: battery health (issue 61: plain columns, not one mixed ce
     expect(formatTable([row({ batteryHealth: 'OVER_VOLTAGE' })])).toContain(' over voltage ');
   });
 
-  it('paints the figure of a battery problem: health for an unhealthy one, capacity and cycles for a worn one', () => {
-    const worn = formatTable([row({ batteryCycles: 900, batteryHealthPercent: 71, batteryHealth: 'GOOD', problems: ['battery_worn'] })], ansiPaint);
-    expect(worn).toContain('\u001b[33m900\u001b[39m');
+  it("paints the figure of a battery problem: health for an unhealthy one, capacity and cycles by wear's findings (now: bad, forecast: a warning)", () => {
+    // A worn battery is wear's finding (its capacity and cycles are wear's columns), painted by when it needs action.
+    const findings = [
+      { reason: 'battery_cycles', days: 0 },
+      { reason: 'battery_capacity', days: 12 },
+    ];
+    const worn = formatTable(
+      [row({ batteryCycles: 900, batteryHealthPercent: 71, batteryHealth: 'GOOD', wear: { findings, daysLeft: 0, reason: 'battery_cycles' } })],
+      ansiPaint,
+    );
+    expect(worn).toContain('\u001b[31m900\u001b[39m');
     expect(worn).toContain('\u001b[33m71%\u001b[39m');
+    expect(worn).toContain('\u001b[31mbattery_cycles now\u001b[39m');
     expect(worn).not.toContain('\u001b[33mgood');
     expect(formatTable([row({ batteryHealth: 'DEAD', problems: ['battery_unhealthy'] })], ansiPaint)).toContain('\u001b[33mdead\u001b[39m');
     expect(formatTable([row({ batteryCycles: 12, problems: ['storage_full'] })], ansiPaint)).toMatch(/ 12 /);

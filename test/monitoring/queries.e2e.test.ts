@@ -137,7 +137,7 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
   });
 
   it('every rule evaluates on live data without error, and the recording rules hold what they say', async () => {
-    expect(rules.length).toBe(21);
+    expect(rules.length).toBe(23);
     for (const r of rules) expect({ rule: r.name, health: r.health, lastError: r.lastError ?? '' }).toEqual({ rule: r.name, health: 'ok', lastError: '' });
     // adb lists three devices in any state; up{job="device-agent"} is this agent.
     const devices = await lab.prometheus.query('instance:device_agent_devices:sum');

@@ -84,6 +84,8 @@ describe('alerting rules', () => {
         'DeviceAgentHostHot', // issue 43: several phones hot together are the room or the host
         'DeviceAgentBatteryLow',
         'DeviceAgentStorageFull',
+        'DeviceAgentPhoneWorn', // issue 64: wear past its limit ...
+        'DeviceAgentPhoneWearing', // ... or forecast to pass it within two weeks
         'DeviceAgentDevicesDropped',
         'DeviceAgentPhoneNotReady', // issue 44: drift of readiness ...
         'DeviceAgentPhoneUpdated',

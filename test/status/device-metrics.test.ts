@@ -35,10 +35,11 @@ describe('deviceMetrics: battery wear', () => {
 
   it('the problem series names every problem a rule can raise', () => {
     const help = deviceMetrics([], features).find((m) => m.name === 'device_agent_device_problem')!.help;
-    for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']) expect(help).toContain(p);
-    expect(samples([row('S25', { problems: ['battery_held_full', 'battery_worn'] })], 'device_agent_device_problem')).toEqual([
+    for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high']) expect(help).toContain(p);
+    expect(help).not.toContain('battery_worn');
+    expect(samples([row('S25', { problems: ['battery_held_full', 'storage_full'] })], 'device_agent_device_problem')).toEqual([
       { labels: { udid: 'S25', problem: 'battery_held_full' }, value: 1 },
-      { labels: { udid: 'S25', problem: 'battery_worn' }, value: 1 },
+      { labels: { udid: 'S25', problem: 'storage_full' }, value: 1 },
     ]);
   });
 });

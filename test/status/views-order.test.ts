@@ -49,7 +49,13 @@ function lab() {
   registry.readings.identify('android/SAM1', 'SAM1');
   registry.setUsb('android', new Map([['SAM1', { usb: '1-1.2', transportId: '3', product: 'a54' }]]));
   registry.readings.answered('android/SAM1', PHONE, 1_750_000_000_000, 1_000);
-  registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000, cycleCount: 300, healthPercent: 90 } });
+  registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000 } });
+  registry.facet(facetKey<unknown>('wear', 'device')).set('android/SAM1', {
+    history: [],
+    battery: { source: 'samsung', cycleCount: 300, healthPercent: 90 },
+    unread: [],
+    findings: [{ reason: 'battery_cycles', days: 12, message: 'battery at 780 full cycles' }],
+  });
   registry.facet(facetKey<string[]>('health-problems', 'record')).set('android/SAM1', ['battery_hot']);
   registry.facet(PROTECTION).set('android/SAM1', { failures: 0, state: 'on' });
   new ChargePauses(registry, 'android').set('SAM1', {
@@ -83,6 +89,7 @@ describe('the views with the registered features', () => {
       'chargerMillivolts',
       'batteryCycles',
       'batteryHealthPercent',
+      'wear',
       'storageFreeBytes',
       'memoryAvailableBytes',
       'usb',
@@ -117,6 +124,7 @@ describe('the views with the registered features', () => {
       'HEALTH',
       'CAPACITY',
       'CYCLES',
+      'WEAR',
       'FREE',
       // With the USB layer's port cell inside it, and the hub port the settings map.
       'USB',
@@ -141,6 +149,11 @@ describe('the views with the registered features', () => {
       'device_agent_device_charger_voltage_volts',
       'device_agent_device_battery_cycles',
       'device_agent_device_battery_health_percent',
+      'device_agent_device_wear_days_left',
+      'device_agent_device_storage_life_used_percent',
+      'device_agent_device_app_id_max',
+      'device_agent_device_leftover_packages',
+      'device_agent_device_tmp_bytes',
       'device_agent_device_charge_paused',
       'device_agent_device_storage_free_bytes',
       'device_agent_device_memory_available_bytes',

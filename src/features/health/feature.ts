@@ -27,8 +27,6 @@ export function healthFeature(ctx: FeatureContext): Feature {
     fields: () => [
       { key: 'batteryFullSeconds', place: battery, value: (s) => signals(s)?.heldFullSeconds },
       { key: 'chargerMillivolts', place: battery, value: (s) => signals(s)?.chargerMillivolts },
-      { key: 'batteryCycles', place: battery, value: (s) => signals(s)?.cycleCount },
-      { key: 'batteryHealthPercent', place: battery, value: (s) => signals(s)?.healthPercent },
       { key: 'problems', place: { after: 'up' }, value: (s) => [...problemsOf(registry, s.device?.key)] },
     ],
     columns: () => [...batteryColumns, problemsColumn],
@@ -47,18 +45,6 @@ export function healthFeature(ctx: FeatureContext): Feature {
           const mv = healthOf(r).chargerMillivolts;
           return udidSample(r, mv === undefined ? undefined : mv / 1000);
         },
-      },
-      {
-        name: 'device_agent_device_battery_cycles',
-        help: 'Full charge cycles of the battery, where the phone reports them.',
-        place: afterCharging,
-        samples: (r) => udidSample(r, healthOf(r).batteryCycles),
-      },
-      {
-        name: 'device_agent_device_battery_health_percent',
-        help: 'State of health of the battery in % of its design capacity, where the phone reports it.',
-        place: afterCharging,
-        samples: (r) => udidSample(r, healthOf(r).batteryHealthPercent),
       },
       {
         name: 'device_agent_device_problem',

@@ -27,6 +27,7 @@ import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
+import { IOS_WEAR } from './wear.js';
 import { READINESS_FACTS } from '../../devices/readiness-facts.js';
 import { pairedFacts, unpairedFacts } from './readiness.js';
 
@@ -233,6 +234,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         const info = iosDeviceInfo(udid, r.values);
         // Published with the answer, so that the features hearing of it judge this reading.
         registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi));
+        // The relay's word on the battery comes with the slow read; between two, the last one stands.
+        const wear = r.values.wear;
+        if (wear) registry.facet(IOS_WEAR).set(record.key, { batteries: wear.battery ? [wear.battery] : [], unread: wear.unread });
         const note = registry.readings.answered(record.key, info, clock.wall(), clock.monotonic());
         if (note.recovered) limited(logger).info('iphone-inventory-recovered', { udid }, 'iPhone answers its inventory again', udid);
         return info;
