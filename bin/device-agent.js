@@ -33,6 +33,16 @@ if (running < needed) {
 // the agent starts (systemd, the image's entrypoint, a shell) has it;
 // NODE_OPTIONS does not accept this flag.
 setFlagsFromString('--memory-saver-mode');
+// No optimizing compilers (Turbofan, Maglev): Ignition and Sparkplug run
+// everything. The agent's work is I/O, regular expressions and string
+// builtins, which no tier speeds up, so compiling hot functions cost about
+// as much CPU as it saved; but once a compiler has run, its code pages of the
+// node binary and its output stay resident: about 10 MB (`npm run bench`, and
+// docs/performance/). V8 reads both flags whenever it would tier a function
+// up, so setting them here, before the CLI loads, is enough (unlike
+// --max-semi-space-size, which must come on the command line).
+setFlagsFromString('--no-turbofan');
+setFlagsFromString('--no-maglev');
 
 const args = process.argv.slice(2);
 if (args[0] === 'run' && process.env.npm_command !== undefined) {
