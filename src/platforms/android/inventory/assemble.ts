@@ -5,7 +5,7 @@
 import { ANDROID_NAME } from '../name.js';
 import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 import { identityFromProps } from './identity.js';
-import { parseGetprop, type Props } from './parsers/getprop.js';
+import type { Props } from './parsers/getprop.js';
 import { props as propsProbe } from './probes/props.js';
 import { DECLARED_PROPS, PROBES } from './probes/registry.js';
 import { simState } from './probes/sim-state.js';
@@ -43,7 +43,7 @@ const DECLARED = new Set(DECLARED_PROPS);
 
 /** What the prober keeps of a property dump: the properties the probes declare, the others not even cut out of it. */
 export function declaredProps(dump: string): Props {
-  return pickProps(parseGetprop(dump, DECLARED));
+  return pickProps(propsProbe.parse(dump, DECLARED));
 }
 
 /** One DeviceInfo from the sections of one script run (and cached ones). */

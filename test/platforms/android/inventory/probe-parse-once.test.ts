@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AdbClient, ShellOptions } from '../../../../src/platforms/android/adb/client.js';
 import { DeviceProber } from '../../../../src/platforms/android/inventory/probe.js';
-import { parseGetprop } from '../../../../src/platforms/android/inventory/parsers/getprop.js';
+import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
 import { marker, SECTION } from '../../../../src/platforms/android/inventory/script.js';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
-import type * as GetpropModule from '../../../../src/platforms/android/inventory/parsers/getprop.js';
 import { fixture } from './fixture.js';
 import { NOTHING_DISABLED } from './support.js';
 
@@ -12,12 +11,6 @@ import { NOTHING_DISABLED } from './support.js';
 // busiest parser (`npm run bench`, CPU profile): a connection's first
 // inventory hands its identity over early from the dump, and must not parse
 // that same dump again at its end.
-
-// Every call of the parser counted, whoever makes it.
-vi.mock('../../../../src/platforms/android/inventory/parsers/getprop.js', async (original) => {
-  const real = await original<typeof GetpropModule>();
-  return { ...real, parseGetprop: vi.fn(real.parseGetprop) };
-});
 
 const dump = fixture('getprop', 'xiaomi-poco-f6-android15.txt');
 
@@ -33,12 +26,18 @@ const phone = {
 
 describe('DeviceProber: the property dump of a first inventory', () => {
   it('is parsed once: the identity given early and the inventory at its end both come from that one parse', async () => {
-    const prober = new DeviceProber(phone, { timeoutMs: 10_000, config: { addedToCloud: true, support: NOTHING_DISABLED } });
-    const early: DeviceInfo[] = [];
-    const info = await prober.probe('f89a5ec6', 'device', 1, (identity) => early.push(identity));
-    expect(early).toHaveLength(1);
-    expect(early[0]).toMatchObject({ udid: info.udid, modelName: '24069PC21I', brandName: 'POCO' });
-    expect(info).toMatchObject({ modelName: '24069PC21I', brandName: 'POCO', platformVersion: '15' });
-    expect(vi.mocked(parseGetprop).mock.calls.map(([text]) => text === dump)).toEqual([true]);
+    // The probe's parser is the one way the prober reads a dump (as tiers.e2e.test.ts counts it); spied, not mocked.
+    const parse = vi.spyOn(propsProbe, 'parse');
+    try {
+      const prober = new DeviceProber(phone, { timeoutMs: 10_000, config: { addedToCloud: true, support: NOTHING_DISABLED } });
+      const early: DeviceInfo[] = [];
+      const info = await prober.probe('f89a5ec6', 'device', 1, (identity) => early.push(identity));
+      expect(early).toHaveLength(1);
+      expect(early[0]).toMatchObject({ udid: info.udid, modelName: '24069PC21I', brandName: 'POCO' });
+      expect(info).toMatchObject({ modelName: '24069PC21I', brandName: 'POCO', platformVersion: '15' });
+      expect(parse.mock.calls.map(([text]) => text === dump)).toEqual([true]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
