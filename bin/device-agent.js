@@ -33,14 +33,11 @@ if (running < needed) {
 // the agent starts (systemd, the image's entrypoint, a shell) has it;
 // NODE_OPTIONS does not accept this flag.
 setFlagsFromString('--memory-saver-mode');
-// No optimizing compilers (Turbofan, Maglev): Ignition and Sparkplug run
-// everything. The agent's work is I/O, regular expressions and string
-// builtins, which no tier speeds up, so compiling hot functions cost about
-// as much CPU as it saved; but once a compiler has run, its code pages of the
-// node binary and its output stay resident: about 10 MB (`npm run bench`, and
-// docs/performance/). V8 reads both flags whenever it would tier a function
-// up, so setting them here, before the CLI loads, is enough (unlike
-// --max-semi-space-size, which must come on the command line).
+// No optimizing compilers: the agent's work is I/O, regular expressions and
+// string builtins, which no tier speeds up (the same CPU in `npm run bench`),
+// while a compiler that has run keeps its code pages and output resident
+// (about 9 MB, docs/performance/). V8 reads both flags whenever it would tier
+// a function up, so setting them before the CLI loads is enough.
 setFlagsFromString('--no-turbofan');
 setFlagsFromString('--no-maglev');
 

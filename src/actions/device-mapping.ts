@@ -1,7 +1,5 @@
-// The one look-up from a device to its hub port and charge way (issue 42):
-// every action that reaches a phone through its port or its charge way asks
-// it, and the rows show what it says, so that a key naming two phones is
-// refused the same way everywhere and said once, whichever met it first.
+// The one look-up from a device to its hub port and charge way: every action and row asks it, so a key naming two phones
+// is refused alike everywhere and said once.
 
 import { chargeWaysOf, modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../config/charge-ways.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
@@ -16,11 +14,7 @@ import type { Claim } from '../devices/claims.js';
 export interface DeviceMappingOptions {
   hubPorts: ReadonlyMap<string, HubPort>;
   chargeWays?: ChargeWays;
-  /**
-   * The network addresses the agent connects (networkDevices): each is the
-   * adb serial of a phone to come, so a key naming one is that phone's
-   * before adb lists it, not the key of whichever device gives it as udid first.
-   */
+  /** The network addresses the agent connects: a key naming one is that phone's before adb lists it, not a udid-giver's. */
   networkDevices?: readonly string[];
   logger: Logger;
   /** For what was said once and when (log/said-once.ts). */
@@ -35,11 +29,7 @@ export class DeviceMapping {
   private readonly ways: ChargeWays;
   /** Key conflicts said (the subject: the key and both phones' names), while those phones are there. */
   private readonly said: SaidOnce;
-  /**
-   * The claims of the last look, indexed with the addresses to come: a look
-   * asks for every listed device with the same claims, and each ask must not
-   * go through all of them again (mapping-key.ts, ClaimIndex).
-   */
+  /** The claims of the last look, indexed once with the addresses to come (a look asks for every device with the same claims). */
   private last: { claims: readonly Claim[]; index: ClaimIndex; listed: ReadonlySet<string> } | undefined;
 
   constructor(private readonly o: DeviceMappingOptions) {
@@ -48,11 +38,7 @@ export class DeviceMapping {
     this.said = new SaidOnce(() => o.clock.monotonic());
   }
 
-  /**
-   * The hub port mapped to the device, when its key names it alone.
-   * `claims`: what every listed device claims, as of one look; made for that
-   * look and not changed after, as the actions make them (indexed once).
-   */
+  /** The hub port mapped to the device, when its key names it alone (`claims`: one look's, not changed after: indexed once). */
   portOf(claim: Claim, claims: readonly Claim[]): Mapped<HubPort> {
     return this.seen(mappedFor(this.o.hubPorts, claim, this.indexed(claims).index), claims);
   }
@@ -80,12 +66,7 @@ export class DeviceMapping {
     return this.last;
   }
 
-  /**
-   * Says a key that names two phones once, while both are there: listed, or
-   * for the one named by its serial an address the agent connects (expected
-   * on adb, coming or going, it is the same conflict). One gone, the
-   * conflict coming back is said again.
-   */
+  /** Says a key naming two phones once while both are there (listed, or an address the agent connects); once one is gone, again. */
   private seen<T>(found: Mapped<T>, claims: readonly Claim[]): Mapped<T> {
     const { listed } = this.indexed(claims);
     const there = (serial: string): boolean => listed.has(serial) || (this.o.networkDevices ?? []).includes(serial);

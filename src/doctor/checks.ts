@@ -1,6 +1,5 @@
-// The doctor's observations: each check talks to one thing (the state
-// directory, the adb server, the cloud), never throws, and turns what it saw
-// into checklist items with findings.ts. A failing check never stops another.
+// The doctor's observations: each check talks to one thing (the state directory, the adb server, the cloud), never
+// throws, and turns what it saw into checklist items with findings.ts. A failing check never stops another.
 
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -73,10 +72,9 @@ export interface AdbCheckOptions {
   /** The output of `adb version` of the adb on PATH, or undefined when there is none. */
   adbTool?: () => Promise<string | undefined>;
   /**
-   * The registered features' doctor lines: each phone's after its own, and
-   * theirs over the phones after all of them; the one shell of each ready
-   * device also prints what they read (its battery; the readiness sections
-   * and the wear sections, within `readinessTimeoutMs`).
+   * The registered features' doctor lines: each phone's after its own, and theirs over the phones after all of them;
+   * the one shell of each ready device also prints what they read (its battery; the readiness sections and the wear
+   * sections, within `readinessTimeoutMs`).
    */
   features?: readonly FeatureDoctor[];
   readinessTimeoutMs?: number;
@@ -149,16 +147,22 @@ async function deviceFacts(
   reads: { battery: boolean; readiness: boolean; wear: boolean },
 ): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
   const { battery, readiness, wear } = reads;
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = {
-    serial: device.serial,
-    state: device.state,
-    hidden: hidden.has(device.serial) || undefined,
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = { serial: device.serial, state: device.state };
+  // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
+  const judgeHidden = (udid: string): void => {
+    facts.udid = udid;
+    if (hidden.has(udid)) facts.hidden = 'udid';
+    else if (hidden.has(device.serial)) facts.hidden = 'serial';
   };
-  if (device.state !== 'device') return facts;
+  if (device.state !== 'device') {
+    judgeHidden(device.serial);
+    return facts;
+  }
   try {
-    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both,
-    // the wear sections come last: a cut in them leaves the readiness part before them whole.
-    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
+    // Still one shell per device: the udid's lines and the battery's output follow the model's one line, the readiness
+    // sections follow them all, the wear sections come last: a cut in them leaves the readiness part before them whole.
+    const first = `${MODEL_COMMAND}; ${service.udidCommand}`;
+    const command = `${battery ? `${first}; ${service.batteryCommand}` : first}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
@@ -176,20 +180,20 @@ async function deviceFacts(
     if (worn) facts.wear = worn;
     // The readiness part is whole when the output is, or when a wear section after it arrived.
     if (answer) facts.readiness = output.whole || worn !== undefined ? answer : { text: '' };
-    if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
+    const { udid, rest } = service.udid(head.slice(head.indexOf('\n') + 1), device.serial);
+    judgeHidden(udid ?? device.serial);
+    if (battery) facts.battery = rest;
     const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
   } catch (error) {
     facts.shellProblem = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (facts.udid === undefined) judgeHidden(device.serial);
   }
   return facts;
 }
 
-/**
- * `adb version` of the adb on PATH; it only prints, it never talks to a
- * server. Undefined when there is no adb or it fails.
- */
+/** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
 export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) => {
@@ -209,8 +213,8 @@ export async function checkCloud(cloud: DoctorCloud, target: CloudTarget): Promi
 }
 
 /**
- * Where the node id stands, read without side effects: the doctor neither
- * creates the id nor the directory, it only says whether the agent could.
+ * Where the node id stands, read without side effects: the doctor neither creates the id nor the directory, it only
+ * says whether the agent could.
  */
 export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeIdFacts {
   if (settings.nodeId) return { kind: 'configured', id: settings.nodeId };
@@ -258,8 +262,8 @@ export function unwritable(dir: string): string | undefined {
   }
 }
 
-// adbkit has no timeouts of its own: an address that accepts connections but
-// never answers (another service, a hung server) would hang the doctor.
+// adbkit has no timeouts of its own: an address that accepts connections but never answers (another service, a hung
+// server) would hang the doctor.
 async function answerWithin<T>(promise: Promise<T>, what: string, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -1,6 +1,5 @@
-// What each observation means for the operator: pure functions from what the
-// doctor saw (settings, adb answers, the cloud's answer) to checklist items.
-// The I/O that gathers the observations is in checks.ts.
+// What each observation means for the operator: pure functions from what the doctor saw (settings, adb answers, the
+// cloud's answer) to checklist items. The I/O that gathers the observations is in checks.ts.
 
 import { sentInClear } from '../config/plain-http.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
@@ -26,8 +25,10 @@ export interface DeviceFacts {
   model?: string;
   /** Why the one shell of a ready device gave no model. */
   shellProblem?: string;
-  /** Listed in hiddenDevices. */
-  hidden?: boolean;
+  /** The udid the report gives it (read in the doctor's one shell; its adb serial where it was not read). */
+  udid?: string;
+  /** hiddenDevices names its udid (the report hides it), or only its adb serial where that differs (the report does not). */
+  hidden?: 'udid' | 'serial';
   /** adb's usb path and transport id, from its long listing. */
   usb?: string;
   transportId?: string;
@@ -178,9 +179,8 @@ export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'a
 }
 
 /**
- * The adb command on PATH against the running server: an adb client of
- * another version kills the server it finds ("adb server version (40)
- * doesn't match this client (41); killing..."), which drops every device.
+ * The adb command on PATH against the running server: an adb client of another version kills the server it finds ("adb
+ * server version (40) doesn't match this client (41); killing..."), which drops every device.
  */
 export function adbToolItem(tool: ToolVersion, serverVersion: number): CheckItem {
   const where = tool.path ?? 'adb on PATH';
@@ -222,8 +222,22 @@ export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'not
   return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
 }
 
+/** A device line with what hiddenDevices says of it: hidden by its udid, or named by its adb serial only, which hides nothing. */
 function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
-  const hidden = facts.hidden ? ', reported hidden' : '';
+  const item = stateItem(facts, service);
+  if (facts.hidden !== 'serial') return item;
+  const note = `, not hidden: hiddenDevices names its adb serial, and the report hides by udid (${facts.udid ?? 'not read'})`;
+  const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES) in place of its adb serial`;
+  return {
+    ...item,
+    status: item.status === 'ok' ? 'warn' : item.status,
+    finding: `${item.finding}${note}`,
+    advice: item.advice === undefined ? advice : `${item.advice}; ${advice}`,
+  };
+}
+
+function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
+  const hidden = facts.hidden === 'udid' ? ', reported hidden' : '';
   const state = facts.state.trim() || 'unknown';
   if (state !== 'device') {
     return {
@@ -300,10 +314,7 @@ export function cloudFailed(target: CloudTarget, error: unknown): CheckItem {
   return { status: 'fail', finding: `cloud ${url}: ${errorText(error)}`, advice: 'check DEVICE_AGENT_BASE_URL and the network' };
 }
 
-/**
- * Host clock against the cloud's Date header. skewMs is the cloud's time
- * minus the host's: positive when the host is behind.
- */
+/** Host clock against the cloud's Date header. skewMs is the cloud's time minus the host's: positive when the host is behind. */
 export function clockItem(skewMs: number | undefined): CheckItem {
   if (skewMs === undefined || !Number.isFinite(skewMs)) {
     return {

@@ -8,12 +8,10 @@ import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
 import { pidAlive, processIdentity } from '../util/process-identity.js';
 
-// The status endpoint, as a remote Prometheus and the role's post-check see
-// it: doctor asks the configured address for /healthz and tells the agent's
-// answer (its Server header) from another program holding the port, and this
-// host's agent (its node id, from the state directory or the settings) from
-// another agent holding it (another checkout, another state directory); what
-// the daemon kept in the state directory says why its endpoint is not there.
+// The status endpoint, as a remote Prometheus and the role's post-check see it: doctor asks the configured address for
+// /healthz and tells the agent's answer (its Server header) from another program holding the port, and this host's
+// agent (its node id, from the state directory or the settings) from another agent holding it (another checkout,
+// another state directory); what the daemon kept in the state directory says why its endpoint is not there.
 
 const ANSWER_TIMEOUT_MS = 3_000;
 const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off, and restart the agent';
@@ -78,8 +76,8 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
         },
       ];
     case 'silent':
-      // The daemon's own kept word says it listens there, and it is alive: the
-      // port is the agent's, not another program's; it is slow to answer.
+      // The daemon's own kept word says it listens there, and it is alive: the port is the agent's, not another
+      // program's; it is slow to answer.
       if (daemon)
         return [
           {
@@ -124,12 +122,10 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
 }
 
 /**
- * Whether the agent answering is not this host's: its node id (the header its
- * answers carry) is another than the one this host keeps, or this host keeps
- * none (its daemon keeps one before it listens). Where the answer says no id
- * (basic authentication asked, or a version that did not say it), the
- * daemon's own kept word that it listens there, alive, stands for it; without
- * it, doctor cannot tell and says so.
+ * Whether the agent answering is not this host's: its node id (the header its answers carry) is another than the one
+ * this host keeps, or this host keeps none (its daemon keeps one before it listens). Where the answer says no id (basic
+ * authentication asked, or a version that did not say it), the daemon's own kept word that it listens there, alive,
+ * stands for it; without it, doctor cannot tell and says so.
  */
 function anotherAgent(
   probe: Extract<Probe, { kind: 'answer' }>,
@@ -179,10 +175,9 @@ function localAddress(listen: string): string | undefined {
 }
 
 /**
- * Whether the process that kept the state still runs: its pid alive, and,
- * where the state says who it was, the same process (a pid is handed out
- * again: after a reboot the kept one is often another service's). Where
- * /proc cannot say, the live pid is taken for it, as before.
+ * Whether the process that kept the state still runs: its pid alive, and, where the state says who it was, the same
+ * process (a pid is handed out again: after a reboot the kept one is often another service's). Where /proc cannot say,
+ * the live pid is taken for it, as before.
  */
 function stillRuns(kept: StatusEndpointState): boolean {
   if (!pidAlive(kept.pid)) return false;

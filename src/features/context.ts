@@ -1,8 +1,5 @@
-// What every feature is built with, and what a feature is: each folder of
-// src/features/ exports one factory of this one signature, and
-// src/agent/features.ts, the registration list, is the one place that names
-// them. The context names no feature: a part two features share is reached
-// by a key its owner declares (`shared`, src/util/shared-parts.ts).
+// What every feature is built with, and what a feature is: each folder of src/features/ exports one factory of this
+// signature, named only in src/agent/features.ts. The context names no feature: a shared part is reached by its key.
 import type { DeviceMapping } from '../actions/device-mapping.js';
 import type { DeviceAction } from '../actions/runner.js';
 import type { DeviceInfo } from '../cloud/types.js';
@@ -14,6 +11,7 @@ import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
+import type { PlatformFacts } from '../platforms/facts.js';
 import type { ReadinessReader, ReadinessReading } from '../platforms/readiness.js';
 import type { PlatformName } from '../platforms/source.js';
 import type { WearReader, WearReading } from '../platforms/wear.js';
@@ -36,8 +34,12 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   stateDirTrouble: StateDirTrouble;
   /** The devices the last run reported (reported-devices.json), for a feature that carries them on. */
   earlier: readonly DeviceInfo[];
-  /** What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their wear, and the door to the phones the actions act on. */
-  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; wear: WearReader; phones: Phones };
+  /**
+   * What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their
+   * wear, what they read of a phone that no DeviceInfo field carries (src/platforms/facts.ts), and the door to the
+   * phones the actions act on.
+   */
+  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; wear: WearReader; facts: PlatformFacts; phones: Phones };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;
   /** The port switcher of recovery.powerCycleCommand, for power cycles and charge pauses alike. */

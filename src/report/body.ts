@@ -1,9 +1,6 @@
-// The body of one PUT /devices: the node id, the host's Machine record and
-// the devices, present ones first, then the UNPLUGGED records the ledger
-// still owes (src/report/unplugged.ts); the one place a body is composed,
-// so the one place it is made clean (clean-strings.ts): the present devices
-// before the ledger sees them, so that it keys them by the udids the cloud
-// knows, and what the ledger adds, the node id and the host's record after.
+// The body of one PUT /devices: the node id, the Machine record and the devices, present ones first, then the UNPLUGGED
+// records owed. The one place a body is composed, so the one place it is made clean: the present devices before the
+// ledger keys them by udid, then what the ledger adds, the node id and the host's record.
 import type { DeviceInfo, Machine, ReportBody } from '../cloud/types.js';
 import { cleanStrings } from './clean-strings.js';
 import type { UnpluggedLedger } from './unplugged.js';
@@ -16,11 +13,13 @@ export interface BodyParts {
   /** Whether the listing is complete, and whether nothing is gone (a source did not answer): as UnpluggedLedger.compose takes them. */
   complete: boolean;
   nothingGone: boolean;
+  /** The devices held that no source listed (carried while they cannot be called gone), as UnpluggedLedger.compose takes them. */
+  unseen?: ReadonlySet<string>;
 }
 
 export function composeBody(parts: BodyParts, ledger: Pick<UnpluggedLedger, 'compose'>): ReportBody {
   const present = cleanStrings([...parts.devices]);
-  const all = ledger.compose(present, parts.complete, parts.nothingGone);
+  const all = ledger.compose(present, parts.complete, parts.nothingGone, parts.unseen);
   const owed = cleanStrings(all.slice(present.length));
   return { ...cleanStrings({ nodeId: parts.nodeId, machine: parts.machine }), devices: [...present, ...owed] };
 }

@@ -1,6 +1,6 @@
 import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
-import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
+import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { Logger } from '../log/logger.js';
 import type { CollectRequest, DeviceSource } from '../platforms/source.js';
@@ -15,7 +15,7 @@ import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
 import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, type DeviceFeature } from '../devices/feature.js';
-import { judgedByHealth, kindsOf, type OwedDevice } from '../devices/presence.js';
+import { judgedByHealth, kindsOf, type OwedDevice, type PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import { capitalized, sentence } from '../util/sentence.js';
 
@@ -36,17 +36,9 @@ export interface ReporterDeps {
   stats: AgentStats;
   logger: Logger;
   clock: Clock & Timers;
-  /**
-   * How long one source's collect may take in the daemon; past it, its
-   * devices go out with their last inventories. None: as long as the
-   * source's own deadlines say (a one-shot command's wait for every inventory).
-   */
+  /** How long one source's collect may take in the daemon (past it, last inventories); none: the source's own deadlines. */
   collectTimeoutMs?: number;
-  /**
-   * Whether the device changes since the last report are news for its log
-   * line (src/devices/flap-log.ts): not when every one came from a flapping
-   * phone, already summed up there. None: every change is news.
-   */
+  /** Whether the changes since the last report are news for its log line: not when all came from flapping phones. */
   changes?: { takeNews(): boolean };
 }
 
@@ -55,22 +47,19 @@ export type ReportOutcome =
   | { delivered: false; error: Error; failure: Failure; retryAfterMs?: number; body?: ReportBody };
 
 /**
- * One report, in one direction: collect (every source) → the features judge
- * (health) and annotate → decorate → compose with the UNPLUGGED records still owed → PUT; the outcome goes
- * back to the caller. It decides nothing about timing: when to report, and
- * what to inventory, is the planner's.
- */
-/**
- * A quiet log (issue 34, finding 7): a scheduled report that carries no news
- * and follows a delivered one is logged at debug, and so is one that came
- * only for the changes of flapping phones (src/devices/flap-log.ts); one info line sums them up
- * at most every REPORT_SUMMARY_MS (written with the first such report after
- * it). A report with news (the start, a change, a request, a resume) and the
- * first one delivered after a failure stay at info. README's log section
- * states it.
+ * A quiet log: a scheduled report without news after a delivered one is logged at debug, as is one only for flapping
+ * phones' changes; one info line sums them up at most every REPORT_SUMMARY_MS. Reports with news, and the first
+ * delivered after a failure, stay at info (README's log section).
  */
 export const REPORT_SUMMARY_MS = 3_600_000;
 
+/** Why the report carries a device the cloud was told of that no source lists yet: one entry, the report's own, written at each. */
+const UNLISTED: PresenceReason = { kind: 'unlisted', scope: 'report' };
+
+/**
+ * One report, in one direction: collect (every source) → the features judge (health) and annotate → decorate → compose
+ * with the UNPLUGGED records still owed → PUT. It decides nothing about timing: that is the planner's.
+ */
 export class Reporter {
   /** The part size a 413 left, so that the next reports do not go whole first. */
   private readonly partSize: PartSize = {};
@@ -96,7 +85,7 @@ export class Reporter {
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
   /** `complete`: whether the plan takes the sources' listings as complete; with the UNPLUGGED ledger it decides which absent phone is gone, and so which one the USB layer may call off adb. */
-  private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean }> {
+  private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean; unseen: ReadonlySet<string> }> {
     const { deps } = this;
     const t0 = deps.clock.monotonic();
     const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
@@ -117,14 +106,26 @@ export class Reporter {
       ),
     );
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
-    // The devices owed while nothing reads them (src/devices/presence.ts), asked once: a source's last reading
-    // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
+    // The owed devices, asked once: a source's last reading joins before health judges it, a held-off device after.
     const present = runs.flatMap((r) => r.devices);
     const answeredAll = runs.every((r) => r.ok);
     const listed = new Set(present.map((d) => d.udid));
-    oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete), listed: (udid) => listed.has(udid) });
-    // Each owed device with its last inventory: the readings' (src/devices/readings.ts), or, for a phone only an
-    // earlier run read (the USB layer knows it from the state directory), what the cloud was last told of it.
+    // A device the cloud was told of is gone only once every source answered, its own since the agent started, and its list is complete.
+    const unheard = (udid: string) => {
+      const source = this.sourceOf(udid);
+      return source !== undefined && !(source.answered ?? source.listed);
+    };
+    const absentIsGone = (udid: string) => answeredAll && !unheard(udid) && deps.unplugged.absentIsGone(udid, complete);
+    oweAll(deps.features, { absentIsGone, listed: (udid) => listed.has(udid) });
+    const failedNow = new Map(deps.sources.flatMap((s, i) => (runs[i]!.ok ? [] : [[s, runs[i]!.error] as const])));
+    const unlisted = deps.unplugged.current.filter((d) => !listed.has(d.udid) && !absentIsGone(d.udid));
+    deps.registry.presence.owe(
+      UNLISTED,
+      unlisted.map((d) => ({ udid: d.udid, says: { status: STATUS_UNAVAILABLE }, why: this.unlistedWhy(d.udid, unheard(d.udid), failedNow) })),
+      { while: 'no source lists them and absence cannot call them gone' },
+    );
+    // Each owed device with its last inventory: the readings', or for a phone only an earlier run read, what the cloud
+    // was last told of it.
     const inventoryOf = (d: OwedDevice) => deps.registry.readings.inventoryOf(d.udid, d.key) ?? deps.unplugged.told(d.udid);
     const { carried } = deps.registry.presence.report(present, deps.clock.monotonic(), inventoryOf);
     const kept = carried.flatMap((c) => bounded([c.info], c.info.platformName.toLowerCase(), deps.logger).map((info) => ({ info, reason: c.reason })));
@@ -136,7 +137,34 @@ export class Reporter {
     const devices = annotateAll(deps.features, judged, kindsOf(kept)).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
-    return { devices, answered: runs.every((r) => r.ok) };
+    const unseen = new Set(kept.filter((c) => c.reason.kind === UNLISTED.kind).map((c) => c.info.udid));
+    return { devices, answered: runs.every((r) => r.ok), unseen };
+  }
+
+  /** The source of a device the cloud was told of, by its platform's name; none when its platform runs no source now. */
+  private sourceOf(udid: string): DeviceSource | undefined {
+    const told = this.deps.unplugged.told(udid);
+    return told === undefined ? undefined : this.deps.sources.find((s) => s.platform === told.platformName.toLowerCase());
+  }
+
+  /**
+   * Why a device the cloud was told of is carried though no source lists it:
+   * its source has not answered since the agent started, or does not answer
+   * now (in the words a failed source's devices have, execute.ts), or its
+   * list is not complete yet.
+   */
+  private unlistedWhy(udid: string, unheard: boolean, failedNow: ReadonlyMap<DeviceSource, string | undefined>): string {
+    const source = this.sourceOf(udid);
+    const label = source?.label ?? 'its source';
+    const error = (source && failedNow.get(source)) ?? source?.lastError;
+    const cause = `${label}${error ? `: ${error}` : ''}`;
+    const host = "a fault on the agent host's side, not known to be the device's: this is the device as the agent last reported it";
+    if (unheard) return `the agent has not read its ${source?.platform ?? ''} devices since it started (${cause}); ${host}`;
+    if (source && failedNow.has(source)) return `the agent could not read its ${source.platform} devices (${cause}); ${host}`;
+    return (
+      `${label} does not list it now, and the agent cannot take its list as complete yet (it has just (re)connected, or a source does not answer), ` +
+      'so it is not called gone: this is the device as the agent last reported it'
+    );
   }
 
   /** The body a report would carry now, without sending it (a dry run). */
@@ -145,7 +173,7 @@ export class Reporter {
   }
 
   private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
-    const [{ devices, answered }, machine] = await Promise.all([
+    const [{ devices, answered, unseen }, machine] = await Promise.all([
       this.collect(plan.request, plan.complete),
       this.while(
         () => this.machinePending++,
@@ -156,7 +184,11 @@ export class Reporter {
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
     if (complete) this.hidden.listed(devices);
-    return { body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered }, this.deps.unplugged), complete, answered };
+    return {
+      body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered, unseen }, this.deps.unplugged),
+      complete,
+      answered,
+    };
   }
 
   async send(plan: ReportPlan, signal?: AbortSignal): Promise<ReportOutcome> {
@@ -169,9 +201,7 @@ export class Reporter {
       const composed = await this.body(plan);
       body = composed.body;
       deps.stats.lastInventoryDurationMs = now() - started;
-      // Kept before the PUT too: a crash between the cloud storing the report
-      // and the write after it must not leave a device the cloud shows online
-      // unknown to the next start.
+      // Kept before the PUT too: a crash after the cloud stored the report must not leave a device it shows online unknown.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
       // Too large for the cloud (413): sent in parts, not whole again forever.
       const { answer } = await this.while(
@@ -197,8 +227,8 @@ export class Reporter {
         failedDevices: answer.failedDevices.length,
         ms: now() - started,
       };
-      // The first delivered report is news whatever its trigger: a schedule tick can come before the start report.
-      // A report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
+      // The first delivered report is news whatever its trigger: a schedule tick can come before the start report. A
+      // report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
       const news =
         !this.deliveredBefore || this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
       this.lastFailed = false;
@@ -220,12 +250,7 @@ export class Reporter {
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
   }
-  /**
-   * What a report in flight is waiting for now, as the agent knows it: the
-   * cloud's answer, or the inventories of named devices from a source, or
-   * the host's own figures; with what to do about it. None between reports.
-   * The shutdown line says it when the report does not finish in time.
-   */
+  /** What a report in flight waits for now (the cloud, named devices' inventories, the host's figures), for the shutdown line. */
   waitingOn(): string | undefined {
     const { deps } = this;
     if (this.putting > 0) {
@@ -345,11 +370,8 @@ const NAMED = 10;
 const MESSAGE_CHARS = 300;
 
 /**
- * What the cloud's failedDevices said, in a bounded number of lines whatever
- * its length: one warning with advice for each of the first devices it did
- * not store, one line for the rest of them, and one line for the entries
- * naming devices the report did not carry. Each kind is rate-limited across
- * reports too (src/log/limited.ts).
+ * What the cloud's failedDevices said, in a bounded number of lines: a warning with advice for each of the first devices
+ * it did not store, one line for the rest, one for entries naming devices not carried; each rate-limited across reports.
  */
 export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[] = []): void {
   const log = limited(logger);

@@ -30,11 +30,13 @@ export interface RowOptions {
   mapping?: RowMapping;
   /** What each feature adds to the row: its fields, in their places, and its `list` cells. */
   features?: readonly DeviceFeature[];
+  /** What the platforms read of a device that no DeviceInfo field carries (src/platforms/facts.ts), by record key. */
+  facts?: { pageSize(key: string): number | undefined };
 }
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, options: RowOptions = {}): DeviceRow[] {
-  const { ports = new Map<string, HubPort>(), names = [], mapping, features = [] } = options;
+  const { ports = new Map<string, HubPort>(), names = [], mapping, features = [], facts } = options;
   const claims = mapping ? records.list(mapping.platform).map((r) => claimOf(r)) : [];
   const fields = fieldsOf(features);
   return infos.map((info) => {
@@ -66,6 +68,8 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, op
       ['batteryHealth', info.battery?.health],
       ['storageFreeBytes', info.storage ? Math.max(0, info.storage.total - info.storage.used) : undefined],
       ['memoryAvailableBytes', info.memory ? Math.max(0, info.memory.total - info.memory.used) : undefined],
+      // The kernel's page size (16 KB kernels from Android 15): the cloud's DeviceInfo has no field for it.
+      ['pageSizeBytes', record && facts?.pageSize(record.key)],
       ['usb', record?.usb?.usb],
       ['hub', place?.hub],
       ['hubPort', place?.port],

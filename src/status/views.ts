@@ -7,7 +7,7 @@ import type { MetricSource } from '../util/metric.js';
 import { agentVersion } from '../util/package.js';
 import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
-import { deviceRows, type DeviceRow, type RowMapping, type RowRecords } from './device-rows.js';
+import { deviceRows, type DeviceRow, type RowMapping, type RowOptions, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
 import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
@@ -38,6 +38,8 @@ export interface StatusViewsDeps {
   mapping?: RowMapping;
   /** The registered features: what each adds to the rows and their per-device series. */
   features: readonly DeviceFeature[];
+  /** What the platforms read of a device that no DeviceInfo field carries, for the rows (src/platforms/facts.ts). */
+  facts?: RowOptions['facts'];
   clock: Clock;
 }
 
@@ -74,7 +76,13 @@ export class StatusViews implements StatusSource {
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
     const { report, registry, hubPorts, platformNames, mapping, features } = this.deps;
-    return deviceRows(report.lastDevices, registry, { ports: hubPorts, names: platformNames, mapping, features });
+    return deviceRows(report.lastDevices, registry, {
+      ports: hubPorts,
+      names: platformNames,
+      mapping,
+      features,
+      facts: this.deps.facts,
+    });
   }
 
   metrics(): Promise<string> {

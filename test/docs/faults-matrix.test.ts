@@ -32,6 +32,8 @@ const BOUNDARIES = [
   'Signals',
   'stdout and the log sink',
   'Configuration and environment',
+  'The iOS tunnel daemons',
+  "adb's mdns",
 ];
 
 const WAYS = [

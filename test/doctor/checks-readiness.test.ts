@@ -56,7 +56,9 @@ describe('checkAdb with the readiness baseline', () => {
     );
     const items = await checkAdb(fake, options);
     expect(fake.commands).toHaveLength(2);
-    expect(fake.commands[0]).toMatch(/^getprop ro\.product\.model\n/);
+    expect(fake.commands[0]).toMatch(
+      /^getprop ro\.product\.model; echo "ro\.serialno:\$\(getprop ro\.serialno\)"; echo "ro\.boot\.serialno:\$\(getprop ro\.boot\.serialno\)"\n/,
+    );
     expect(items.find((i) => i.finding.startsWith('device CUT0002'))).toMatchObject({ status: 'ok', finding: 'device CUT0002: device, SM-A520F' });
     expect(items.find((i) => i.finding.startsWith('readiness:'))?.finding).toBe(
       "readiness: 0 of 2 phones ready for automation against the lab's baseline (readiness.checks: 2 checks); 1 with checks unread, counted apart",

@@ -139,7 +139,12 @@ describe('checkAdb per device', () => {
         { serial: 'emulator-5554', state: 'offline' },
         { serial: '0816f3699208ee6d', state: 'device' },
       ],
-      async (serial) => answer(serial === 'emulator-5556' ? 'Android SDK built for x86_64\n' : 'BE2028\r\n'),
+      async (serial) =>
+        answer(
+          serial === 'emulator-5556'
+            ? 'Android SDK built for x86_64\nro.serialno:EMULATOR36X1X9X0\nro.boot.serialno:\n'
+            : 'BE2028\r\nro.serialno:0816f3699208ee6d\r\nro.boot.serialno:0816f3699208ee6d\r\n',
+        ),
     );
     const items = await checkAdb(adb, { ...options, hiddenDevices: ['0816f3699208ee6d'] });
     expect(items.slice(1).map((i) => i.finding)).toEqual([
@@ -147,7 +152,38 @@ describe('checkAdb per device', () => {
       'device emulator-5554: offline',
       'device emulator-5556: device, Android SDK built for x86_64',
     ]);
-    expect(adb.shells.sort()).toEqual([`0816f3699208ee6d: ${MODEL_COMMAND}`, `emulator-5556: ${MODEL_COMMAND}`]);
+    expect(adb.shells.sort()).toEqual([
+      `0816f3699208ee6d: ${MODEL_COMMAND}; ${ADB_DOCTOR.udidCommand}`,
+      `emulator-5556: ${MODEL_COMMAND}; ${ADB_DOCTOR.udidCommand}`,
+    ]);
+  });
+
+  it('says a device is reported hidden by its udid, as the report hides it; an entry that names only its adb serial hides nothing, and it says so', async () => {
+    // A network phone: adb names it by its address, the report by its ro.serialno; a USB phone whose serial is its udid.
+    const adb = fakeAdb(
+      [
+        { serial: '192.168.1.20:5555', state: 'device' },
+        { serial: '10.0.0.7:5555', state: 'device' },
+        { serial: 'R58M12AB', state: 'unauthorized' },
+      ],
+      async (serial) =>
+        answer(
+          serial === '192.168.1.20:5555'
+            ? 'Pixel 7\nro.serialno:28031FDH2001QK\nro.boot.serialno:28031FDH2001QK\n'
+            : 'SM-G991B\nro.serialno:\nro.boot.serialno:R3CR40ABCDE\n',
+        ),
+    );
+    const items = await checkAdb(adb, { ...options, hiddenDevices: ['192.168.1.20:5555', 'R3CR40ABCDE', 'R58M12AB'] });
+    expect(items.slice(1).map((i) => [i.status, i.finding, i.advice])).toEqual([
+      ['ok', 'device 10.0.0.7:5555: device, SM-G991B, reported hidden', undefined],
+      [
+        'warn',
+        'device 192.168.1.20:5555: device, Pixel 7, not hidden: hiddenDevices names its adb serial, and the report hides by udid (28031FDH2001QK)',
+        'write its udid 28031FDH2001QK in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES) in place of its adb serial',
+      ],
+      // Not read (unauthorized): the report gives it its adb serial, which hiddenDevices names.
+      ['fail', 'device R58M12AB: unauthorized, reported hidden', expect.stringContaining('')],
+    ]);
   });
 
   it('with the health rules, the same one shell per ready device also reads the battery: a line per battery problem under the device', async () => {
@@ -157,7 +193,12 @@ describe('checkAdb per device', () => {
         { serial: 'A1', state: 'device' },
         { serial: 'B2', state: 'device' },
       ],
-      async (serial) => answer(serial === 'A1' ? `Pixel 8\n${overheat}` : "SM-G991B\nCan't find service: battery\n"),
+      async (serial) =>
+        answer(
+          serial === 'A1'
+            ? `Pixel 8\nro.serialno:A1\nro.boot.serialno:\n${overheat}`
+            : "SM-G991B\nro.serialno:B2\nro.boot.serialno:\nCan't find service: battery\n",
+        ),
     );
     const items = await checkAdb(adb, { ...options, features: [healthFeature(featureContext()).doctor!] });
     expect(items.slice(1).map((i) => [i.status, i.finding])).toEqual([
@@ -165,7 +206,10 @@ describe('checkAdb per device', () => {
       ['warn', 'device A1: battery_unhealthy'],
       ['ok', 'device B2: device, SM-G991B'],
     ]);
-    expect(adb.shells.sort()).toEqual([`A1: ${MODEL_COMMAND}; dumpsys battery`, `B2: ${MODEL_COMMAND}; dumpsys battery`]);
+    expect(adb.shells.sort()).toEqual([
+      `A1: ${MODEL_COMMAND}; ${ADB_DOCTOR.udidCommand}; dumpsys battery`,
+      `B2: ${MODEL_COMMAND}; ${ADB_DOCTOR.udidCommand}; dumpsys battery`,
+    ]);
   });
 
   it('warns about a ready device whose shell times out, and still checks the others', async () => {

@@ -84,7 +84,7 @@ describe('deviceItem', () => {
       finding: 'device 0816f3699208ee6d: device, Pixel 8 Pro',
       phone: true,
     });
-    expect(deviceItem({ serial: 'X', state: 'device', model: 'SM-S936B', hidden: true }, ADB_DOCTOR).finding).toBe(
+    expect(deviceItem({ serial: 'X', state: 'device', model: 'SM-S936B', hidden: 'udid' }, ADB_DOCTOR).finding).toBe(
       'device X: device, SM-S936B, reported hidden',
     );
   });

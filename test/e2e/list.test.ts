@@ -65,6 +65,12 @@ describe('list', () => {
       expect(row!.transportId, name).toMatch(/^\d+$/);
       expect(row!.up, name).toBe(true);
     }
+    // The kernel's page size, an inventory fact no DeviceInfo field carries: the Pixel's recorded `getconf PAGE_SIZE`;
+    // a profile without the recording (its phone's shell has no getconf, or it was not recorded) has none: unknown.
+    expect((rows.find((r) => r.udid === `LIST${String(profiles.indexOf('pixel-8-pro')).padStart(2, '0')}`) as { pageSizeBytes?: number }).pageSizeBytes).toBe(
+      4096,
+    );
+    expect(rows.filter((r) => (r as { pageSizeBytes?: number }).pageSizeBytes !== undefined)).toHaveLength(1);
     // Every profile but one recorded without a model name shows one.
     expect(rows.filter((r) => r.model).length).toBeGreaterThanOrEqual(profiles.length - 1);
     // The unauthorized phone is listed over TCP without a udid: left out of reports, but list shows every

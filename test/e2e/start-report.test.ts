@@ -58,4 +58,54 @@ describe('the start report tells the truth', () => {
     expect(healthy.filter((at) => at < put.receivedAt)).toEqual([]);
     expect(healthy.length).toBeGreaterThan(0);
   }, 90_000);
+
+  // A daemon started before its adb server: the phones the last run reported (the state directory's
+  // reported-devices.json) are not told gone while nothing answers at adb's address. They go out UNAVAILABLE
+  // with a message naming the server, so the cloud (the double reads a phone left out as offline) keeps them;
+  // once adb answers, those it lists are AVAILABLE, and one it does not list is UNPLUGGED once its list is complete.
+  it('with no adb server at start, the phones the last run reported are carried UNAVAILABLE naming the server, never left out; once adb answers, the one it does not list goes UNPLUGGED', async () => {
+    const phones = [await bed.plug('NOADB001'), await bed.plug('NOADB002'), await bed.plug('NOADB003')];
+    const extra = { DEVICE_AGENT_STATE_DIR: `/tmp/da-start-no-adb-${process.pid}`, DEVICE_AGENT_SCHEDULE: '0 0 * * *' };
+    const first = bed.run(extra);
+    await cloud.waitForPut((r) => devicesOf(r).length === 3, 20_000);
+    await first.stop('SIGTERM');
+    // The adb server is not running when the agent starts again; NOADB003 is unplugged meanwhile.
+    await adb.kill();
+    adb.connected.delete(phones[2]!.port);
+    const t0 = Date.now();
+    const second = bed.run(extra);
+    const start = await cloud.waitForPut((r) => r.receivedAt >= t0, 30_000);
+    const statuses = (r: typeof start) => devicesOf(r).map((d) => `${d.udid}:${d.status}`);
+    expect(statuses(start).sort()).toEqual(['NOADB001:UNAVAILABLE', 'NOADB002:UNAVAILABLE', 'NOADB003:UNAVAILABLE']);
+    for (const d of devicesOf(start))
+      expect(d.message).toMatch(
+        new RegExp(`^the agent has not read its android devices since it started \\(tcp:127\\.0\\.0\\.1:${adb.port}\\b.*no adb server at`),
+      );
+    expect(
+      cloud
+        .devices()
+        .filter((d) => d.info.udid.startsWith('NOADB'))
+        .map((d) => [d.info.udid, d.isOnline])
+        .sort(),
+    ).toEqual([
+      ['NOADB001', true],
+      ['NOADB002', true],
+      ['NOADB003', true],
+    ]);
+    // The server comes, and adb reconnects the two phones still plugged.
+    await adb.start();
+    await adb.connect(phones[0]!.port);
+    await adb.connect(phones[1]!.port);
+    const gone = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'NOADB003' && d.status === 'UNPLUGGED'), 60_000);
+    const back = await cloud.waitForPut(
+      (r) => r.receivedAt >= t0 && statuses(r).includes('NOADB001:AVAILABLE') && statuses(r).includes('NOADB002:AVAILABLE'),
+      30_000,
+    );
+    expect(back).toBeDefined();
+    // Every report before the UNPLUGGED one carried NOADB003, UNAVAILABLE; none called NOADB001 or NOADB002 gone.
+    const since = cloud.putRequests().filter((r) => r.receivedAt >= t0 && r.receivedAt < gone.receivedAt);
+    for (const r of since) expect(statuses(r)).toContain('NOADB003:UNAVAILABLE');
+    for (const r of cloud.putRequests().filter((p) => p.receivedAt >= t0)) expect(statuses(r).filter((s) => /^NOADB00[12]:UNPLUGGED$/.test(s))).toEqual([]);
+    expect(second.child.exitCode).toBeNull();
+  }, 150_000);
 });

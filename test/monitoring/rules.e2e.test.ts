@@ -69,13 +69,14 @@ describe('alerting rules', () => {
     expect(code, output).toBe(0);
   });
 
-  it('include what issues 26, 43 and 44 ask for', () => {
+  it('include what issues 26, 43, 44 and 61 ask for', () => {
     expect(alerts.sort()).toEqual(
       [
         'DeviceAgentDown', // an agent that stopped reporting ...
         'DeviceAgentNotReporting',
         'DeviceAgentReportsFailing', // ... or whose reports keep failing
         'DeviceAgentAdbDown',
+        'DeviceAgentAdbServerDown', // issue 61: an adb server that does not answer, named as the server's
         'DeviceAgentFailedDevices',
         'DeviceAgentDeviceDown',
         'DeviceAgentDeviceRecoveredRepeatedly',

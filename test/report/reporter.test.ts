@@ -6,7 +6,7 @@ import { withNotes } from '../../src/cloud/device-message.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import { logFailedDevices, Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
-import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource } from '../../src/platforms/source.js';
 import { systemClock } from '../../src/util/clock.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
@@ -196,7 +196,7 @@ describe('Reporter', () => {
     expect(await broken.send(plan({ refresh: 'all' }, 'x'))).toMatchObject({ delivered: false, failure: 'transient' });
   });
 
-  it('a source that throws does not fail the report: its devices go out with their last inventories and a message naming the failure, none as gone', async () => {
+  it('a source that throws does not fail the report: its devices go out with their last inventories and a message naming the failure, none as gone, nor left out', async () => {
     const sink = new GatedSink();
     const log = captureLogger();
     let fail = false;
@@ -218,11 +218,15 @@ describe('Reporter', () => {
     fail = true;
     const second = r.send(plan({ refresh: 'all' }));
     await sink.release();
-    expect(await second).toMatchObject({ delivered: true, sent: ['A'] });
+    expect(await second).toMatchObject({ delivered: true, sent: ['A', 'B'] });
     const body = sink.bodies[1]!;
-    expect(body.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE']);
+    // B, without a record, is what the cloud was told of it: UNAVAILABLE, never left out (the cloud would take it as gone).
+    expect(body.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNAVAILABLE']);
     expect(body.devices[0]!.message).toBe(
       "the agent could not read its android devices (fake: adb went away); a fault on the agent host's side, not known to be the device's: this is the device's last known state",
+    );
+    expect(body.devices[1]!.message).toBe(
+      "the agent could not read its android devices (fake: adb went away); a fault on the agent host's side, not known to be the device's: this is the device as the agent last reported it",
     );
     expect(stats.sourceRuns.get('android')).toMatchObject({ ok: false });
     expect(
@@ -239,6 +243,99 @@ describe('Reporter', () => {
     await sink.release();
     await third;
     expect(sink.bodies[2]!.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['B:AVAILABLE', 'A:UNPLUGGED']);
+  });
+
+  // Issue 61's follow-up: a daemon started with no adb server (or usbmuxd) must not tell the cloud that the phones the last
+  // run reported (the state directory's reported-devices.json, seeded into the UNPLUGGED ledger) are gone.
+  it("an earlier run's phones whose source has not answered since the start go out UNAVAILABLE naming the source; once it answers, those it does not list are UNPLUGGED only when its list is complete", async () => {
+    const sink = new GatedSink();
+    const unplugged = new UnpluggedLedger();
+    unplugged.seed([device('A'), device('B')]);
+    let up = false;
+    const source = Object.assign(
+      fakeSource(async () => {
+        if (!up) throw new SourceUnreachableError('no adb server at tcp:127.0.0.1:5037 (ECONNREFUSED)', 'No Android device is listed.');
+        return [device('A')];
+      }),
+      { label: 'tcp:127.0.0.1:5037' },
+    );
+    Object.defineProperty(source, 'listed', { get: () => up });
+    const registry = new DeviceRegistry();
+    const stats = new AgentStats();
+    const r = new Reporter({
+      nodeId: 'n1',
+      cloud: sink,
+      sources: [source],
+      registry,
+      features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
+      settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+      machine: { collect: async () => machine },
+      unplugged,
+      stats,
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    const send = async (p: ReportPlan) => {
+      const sent = r.send(p);
+      await sink.release();
+      await sent;
+      return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
+    };
+    // The start report, after its wait for a first listing that never came.
+    expect(await send({ ...plan({ refresh: 'all' }), complete: false, listed: false })).toEqual(['A:UNAVAILABLE', 'B:UNAVAILABLE']);
+    expect(sink.bodies[0]!.devices[0]!.message).toBe(
+      "the agent has not read its android devices since it started (tcp:127.0.0.1:5037: no adb server at tcp:127.0.0.1:5037 (ECONNREFUSED)); a fault on the agent host's side, not known to be the device's: this is the device as the agent last reported it",
+    );
+    expect(await send({ ...plan({ refresh: 'all' }), complete: false, listed: false })).toEqual(['A:UNAVAILABLE', 'B:UNAVAILABLE']);
+    // The server answers and lists A; its list settles (10 s): B is not gone yet.
+    up = true;
+    unplugged.sourceConnected();
+    expect(await send({ ...plan({ refresh: 'all' }), complete: false })).toEqual(['A:AVAILABLE', 'B:UNAVAILABLE']);
+    expect(sink.bodies.at(-1)!.devices[1]!.message).toMatch(/^tcp:127\.0\.0\.1:5037 does not list it now, and the agent cannot take its list as complete yet/);
+    expect(await send({ ...plan({ refresh: 'all' }), complete: false })).toEqual(['A:AVAILABLE', 'B:UNAVAILABLE']);
+    // Settled, and still not listed: gone, once.
+    expect(await send(plan({ refresh: 'all' }))).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
+    expect(await send(plan({ refresh: 'all' }))).toEqual(['A:AVAILABLE']);
+  });
+
+  it("a source that lists nothing while its service never answered (usbmuxd absent: no iPhone listed, no error) does not make an earlier run's iPhones gone", async () => {
+    const sink = new GatedSink();
+    const unplugged = new UnpluggedLedger();
+    const iphone: DeviceInfo = { ...device('00008120-000A'), platformName: 'iOS' };
+    unplugged.seed([device('A'), iphone]);
+    let answered = false;
+    const ios = Object.assign(
+      fakeSource(async () => []),
+      { platform: 'ios' as const, label: 'UNIX:/var/run/usbmuxd' },
+    );
+    Object.defineProperty(ios, 'answered', { get: () => answered });
+    const android = fakeSource(async () => [device('A')]);
+    const registry = new DeviceRegistry();
+    const stats = new AgentStats();
+    const r = new Reporter({
+      nodeId: 'n1',
+      cloud: sink,
+      sources: [android, ios],
+      registry,
+      features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
+      settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+      machine: { collect: async () => machine },
+      unplugged,
+      stats,
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    const send = async () => {
+      const sent = r.send(plan({ refresh: 'all' }));
+      await sink.release();
+      await sent;
+      return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
+    };
+    expect(await send()).toEqual(['A:AVAILABLE', '00008120-000A:UNAVAILABLE']);
+    expect(sink.bodies[0]!.devices[1]!.message).toMatch(/^the agent has not read its ios devices since it started \(UNIX:\/var\/run\/usbmuxd\)/);
+    // usbmuxd answers, without it: gone.
+    answered = true;
+    expect(await send()).toEqual(['A:AVAILABLE', '00008120-000A:UNPLUGGED']);
   });
 
   it('a source that does not answer in time does not hold the report: its devices go out with their last inventories', async () => {

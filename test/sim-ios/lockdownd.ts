@@ -24,7 +24,7 @@ export interface LockdownPhone {
   hostId: string;
   certs: PairCerts;
   /** Requests seen, for tests ("at most one session per cycle"). */
-  log: { request: string; domain?: string; key?: string }[];
+  log: { request: string; domain?: string; key?: string; service?: string }[];
   sessions: number;
   /** TLS protocol negotiated per session ('TLSv1' for iOS 9), and whether the client showed a certificate. */
   tls: { protocol: string | null; clientCert: boolean }[];
@@ -34,6 +34,15 @@ export interface LockdownPhone {
    */
   amfiFault?: 'refused' | 'close';
   /**
+   * The developer disk image as mobile_image_mounter answers it (image-mounter.ts): `mounted` (LookupImage lists
+   * its signature), `not-mounted` (an empty list, CopyDevices none), `empty-list` (mounted, but LookupImage answers an
+   * empty list and CopyDevices lists it, as an iOS 27 phone did: pymobiledevice3#1815), `error` (LookupImage
+   * answers DeviceLocked). Absent: the service is not offered (StartService answers InvalidService).
+   */
+  developerImage?: 'mounted' | 'not-mounted' | 'empty-list' | 'error';
+  /** The services StartService opened, by port, until usbmuxd connects them. */
+  services: Map<number, string>;
+  /**
    * The diagnostics relay (com.apple.mobile.diagnostics_relay): what its IORegistry and GasGauge requests
    * answer, and its faults for tests: `refused`, StartService answers InvalidService; `status`, each request
    * a Status other than Success; `hang`, the service's connection never answers; `close`, it closes on the first
@@ -41,6 +50,9 @@ export interface LockdownPhone {
    */
   relay?: { ioregistry?: Dict; gasGauge?: Dict; fault?: 'refused' | 'status' | 'hang' | 'close' };
 }
+
+export const IMAGE_MOUNTER = 'com.apple.mobile.mobile_image_mounter';
+let nextServicePort = 49_200;
 
 const AMFI = 'com.apple.security.mac.amfi';
 export const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
@@ -119,7 +131,12 @@ export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {
 
   const handle = (req: Dict, binary: boolean) => {
     const request = String(req.Request ?? '');
-    phone.log.push({ request, domain: req.Domain as string | undefined, key: req.Key as string | undefined });
+    phone.log.push({
+      request,
+      domain: req.Domain as string | undefined,
+      key: req.Key as string | undefined,
+      ...(typeof req.Service === 'string' ? { service: req.Service } : {}),
+    });
     const reply = (body: Dict) => send({ Request: request, ...body }, binary);
     switch (request) {
       case 'QueryType':
@@ -152,6 +169,11 @@ export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {
       }
       case 'StartService': {
         if (!sessionId) return reply({ Error: 'NoRunningSession' });
+        if (req.Service === IMAGE_MOUNTER && phone.developerImage !== undefined) {
+          const port = nextServicePort++;
+          phone.services.set(port, IMAGE_MOUNTER);
+          return reply({ Service: req.Service, Port: port, EnableServiceSSL: true });
+        }
         if (req.Service !== DIAGNOSTICS_RELAY || !phone.relay || phone.relay.fault === 'refused')
           return reply({ Service: req.Service, Error: 'InvalidService' });
         return reply({ Service: req.Service, Port: RELAY_PORT, EnableServiceSSL: true });
@@ -229,6 +251,62 @@ function getValue(phone: LockdownPhone, req: Dict, inSession: boolean): Dict {
   if (!inSession || !values) return { ...out, Error: 'MissingValue' };
   if (key) return key in values ? { ...out, Value: values[key] } : { ...out, Error: 'MissingValue' };
   return { ...out, Value: values };
+}
+
+/**
+ * mobile_image_mounter on the connection usbmuxd opened to the port
+ * StartService gave: TLS from the first byte (EnableServiceSSL), then the
+ * lockdown framing with `Command` requests. Answers as the fixtures of
+ * test/platforms/ios/fixtures/developer-image/ (SOURCES.md there).
+ */
+export function serveImageMounter(raw: net.Socket, phone: LockdownPhone): void {
+  const secure = new tls.TLSSocket(raw, {
+    isServer: true,
+    cert: phone.certs.deviceCert,
+    key: phone.certs.deviceKey,
+    requestCert: true,
+    rejectUnauthorized: false,
+  });
+  secure.on('error', () => raw.destroy());
+  raw.on('error', () => {});
+  let buffered = Buffer.alloc(0);
+  secure.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 4) {
+      const len = buffered.readUInt32BE(0);
+      if (buffered.length < 4 + len) return;
+      let req: Dict;
+      try {
+        req = decodePlist(buffered.subarray(4, 4 + len)) as Dict;
+      } catch {
+        raw.destroy();
+        return;
+      }
+      buffered = buffered.subarray(4 + len);
+      const command = String(req.Command ?? '');
+      phone.log.push({ request: command, ...(typeof req.ImageType === 'string' ? { key: req.ImageType } : {}) });
+      secure.write(encodeFrame(mounterAnswer(phone, command, req), false));
+    }
+  });
+}
+
+function mounterAnswer(phone: LockdownPhone, command: string, req: Dict): Dict {
+  const image = phone.developerImage;
+  const personalized = Number.parseInt(String(phone.profile.root.ProductVersion), 10) >= 17;
+  const type = personalized ? 'Personalized' : 'Developer';
+  switch (command) {
+    case 'LookupImage':
+      if (image === 'error') return { Error: 'DeviceLocked' };
+      if (image === 'mounted' && req.ImageType === type) return { ImageSignature: [Buffer.alloc(128, 7)], Status: 'Complete' };
+      return { ImageSignature: [], Status: 'Complete' };
+    case 'CopyDevices':
+      return {
+        EntryList: image === 'mounted' || image === 'empty-list' ? [{ DiskImageType: type, MountPath: personalized ? '/System/Developer' : '/Developer' }] : [],
+        Status: 'Complete',
+      };
+    default:
+      return { Error: 'UnknownCommand' };
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as plist from 'plist';
 import { pairCerts } from './certs.js';
-import { RELAY_PORT, serveLockdown, serveRelay, type LockdownPhone, type PairState } from './lockdownd.js';
+import { RELAY_PORT, serveImageMounter, serveLockdown, serveRelay, type LockdownPhone, type PairState } from './lockdownd.js';
 import { profile as loadProfile, type PhoneProfile } from './phones.js';
 
 export const LOCKDOWN_PORT = 62078;
@@ -36,6 +36,8 @@ export interface PhoneSpec {
   passcode?: 'none' | 'unlocked' | 'locked';
   /** The amfi domain refused in a session (an error answer) or the connection closed on its request (LockdownPhone.amfiFault). */
   amfiFault?: 'refused' | 'close';
+  /** The developer disk image (LockdownPhone.developerImage); by default mounted from iOS 17, not offered before. */
+  developerImage?: LockdownPhone['developerImage'] | 'none';
   /** The diagnostics relay's answers and faults (LockdownPhone.relay); none: it refuses. */
   relay?: LockdownPhone['relay'];
 }
@@ -172,12 +174,30 @@ export class SimUsbmuxd {
       sessions: 0,
       tls: [],
       ...(spec.amfiFault && { amfiFault: spec.amfiFault }),
+      ...imageOf(spec, prof),
+      services: new Map(),
       ...(spec.location !== undefined && { location: spec.location }),
       ...(spec.relay && { relay: spec.relay }),
     };
     this.phones.set(phone.deviceId, phone);
     for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
     return phone;
+  }
+
+  /**
+   * The phone reboots: usbmuxd sees it detach, and `downMs` later attach again
+   * under a new DeviceID, its pairing kept and its developer disk image
+   * unmounted (a reboot unmounts it) unless `image` says otherwise. Resolves
+   * once it is back.
+   */
+  async reboot(phone: SimPhone, opts: { downMs?: number; image?: SimPhone['developerImage'] } = {}): Promise<void> {
+    this.unplug(phone);
+    await new Promise((r) => setTimeout(r, opts.downMs ?? 300));
+    phone.deviceId = this.nextId++;
+    phone.services.clear();
+    if (phone.developerImage !== undefined) phone.developerImage = opts.image ?? 'not-mounted';
+    this.phones.set(phone.deviceId, phone);
+    for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
   }
 
   unplug(phone: SimPhone): void {
@@ -265,17 +285,28 @@ export class SimUsbmuxd {
         // PortNumber travels in network byte order inside a little-endian field.
         const raw = Number(req.PortNumber) & 0xffff;
         const port = ((raw & 0xff) << 8) | (raw >> 8);
-        if (port !== LOCKDOWN_PORT && port !== RELAY_PORT) return void result(3);
+        const service = phone.services.get(port);
+        if (port !== LOCKDOWN_PORT && port !== RELAY_PORT && service === undefined) return void result(3);
         result(0);
         sock.removeListener('data', onData);
         if (port === RELAY_PORT) serveRelay(sock, phone);
-        else serveLockdown(sock, phone);
+        else if (service !== undefined) {
+          phone.services.delete(port);
+          serveImageMounter(sock, phone);
+        } else serveLockdown(sock, phone);
         return 'tunnel';
       }
       default:
         result(1);
     }
   }
+}
+
+/** The image a plugged phone has: the spec's, else mounted from iOS 17 and no service before (the profiles predate the check). */
+function imageOf(spec: PhoneSpec, prof: PhoneProfile): Pick<LockdownPhone, 'developerImage'> {
+  if (spec.developerImage === 'none') return {};
+  if (spec.developerImage !== undefined) return { developerImage: spec.developerImage };
+  return Number.parseInt(String(prof.root.ProductVersion), 10) >= 17 ? { developerImage: 'mounted' } : {};
 }
 
 function attached(p: SimPhone): Dict {

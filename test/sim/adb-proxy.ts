@@ -6,6 +6,9 @@
 // USB tree: the simulated phones reach adb over TCP, and a USB phone's line
 // carries its usb path (`SERIAL device usb:1-1.4.3 product:...`, as
 // test/platforms/android/adb/fixtures/devices-l/ records adb printing it).
+// It also answers `host:mdns:services` as adb 30 and later do, with the
+// announcements a test sets (the adb 29 behind it has no mdns), since no real
+// mdns runs here.
 import net from 'node:net';
 
 export interface AdbProxyOptions {
@@ -24,6 +27,15 @@ const DEVICES_LONG = 'host:devices-l';
 
 /** adb host services that stream device changes until the connection ends. */
 const TRACKER_SERVICE = /^host:track-devices/;
+const MDNS_SERVICES = 'host:mdns:services';
+
+/** One service mdns announces, as adb 30 and later list it. */
+export interface MdnsAnnouncement {
+  instance: string;
+  type: 'adb' | 'adb-tls-pairing' | 'adb-tls-connect';
+  /** IPv4:PORT; '' for a service resolved on IPv6 only (Android 16's adb prints no address then). */
+  address: string;
+}
 
 export class AdbProxy {
   /** Client connections relayed since start. */
@@ -35,6 +47,17 @@ export class AdbProxy {
   trackerLifetimeMs: number | undefined;
   /** adb serial -> the usb path its line in the long device list gets, as a USB phone's has. */
   readonly usbPaths = new Map<string, string>();
+  /**
+   * What `host:mdns:services` answers, as adb 30 and later build it
+   * (client/transport_mdns.cpp: `INSTANCE\tSERVICE\tIPV4:PORT\n` per
+   * service; test/platforms/android/adb/fixtures/mdns/SOURCES.md): the adb 29
+   * behind the proxy has no such service (it answers FAIL "unknown host
+   * service", which passes through while this is undefined). A string is
+   * answered as it is (garbage, a flood).
+   */
+  mdns: MdnsAnnouncement[] | string | undefined;
+  /** host:mdns:services requests answered. */
+  mdnsAsked = 0;
 
   private server: net.Server | undefined;
   private listenPort = 0;
@@ -113,6 +136,16 @@ export class AdbProxy {
       if (Number.isFinite(length) && head.length < 4 + length) return;
       client.off('data', onFirst);
       const service = Number.isFinite(length) ? head.subarray(4, 4 + length).toString('utf8') : '';
+      if (service === MDNS_SERVICES && this.mdns !== undefined) {
+        this.mdnsAsked++;
+        upstream.destroy();
+        const body = Buffer.from(
+          typeof this.mdns === 'string' ? this.mdns : this.mdns.map((m) => `${m.instance}\t_${m.type}._tcp\t${m.address}\n`).join(''),
+          'utf8',
+        );
+        client.end(Buffer.concat([Buffer.from(`OKAY${body.length.toString(16).padStart(4, '0')}`, 'ascii'), body]));
+        return;
+      }
       if (TRACKER_SERVICE.test(service)) this.watchTracker(client, upstream, close);
       if (service === DEVICES_LONG && this.usbPaths.size > 0) {
         rewriting = true;

@@ -108,7 +108,7 @@ export interface SimDeviceOptions {
   uptimeSeconds?: number;
   /**
    * Settings this device keeps as state rather than as recordings, by key
-   * (global) or `system/KEY`: `settings get global KEY` prints the value
+   * (global), `system/KEY` or `secure/KEY`: `settings get global KEY` prints the value
    * (`null` for an unset key, as Android does), `settings put global KEY V`
    * changes it, and `settings list global` answers its recording with the
    * kept values in place, for this device only. Also setSetting() and setting().
@@ -120,10 +120,10 @@ export interface SimDeviceOptions {
   settingsThatDoNotStick?: readonly string[];
 }
 
-/** The file of a kept setting in the settings folder (stubs.ts): `KEY` is global, `system/KEY` a system one. */
+/** The file of a kept setting in the settings folder (stubs.ts): `KEY` is global, `system/KEY` a system one, `secure/KEY` a secure one. */
 function settingFile(key: string): string {
-  const [namespace, name] = key.startsWith('system/') ? ['system', key.slice('system/'.length)] : ['global', key];
-  return `${namespace}.${name}`;
+  const m = /^(system|secure)\/(.+)$/.exec(key);
+  return m ? `${m[1]}.${m[2]}` : `global.${key}`;
 }
 
 /** Microseconds since the epoch, the clock bash's EPOCHREALTIME reads in the stubs. */

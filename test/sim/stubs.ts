@@ -103,8 +103,8 @@ function lagLine(name: string): string {
 
 /**
  * `settings` answers from per-device state before its recordings: with
- * SIM_SETTINGS (a folder, set by SimDevice per session) a global or system
- * key that has a file there (`global.KEY`, `system.KEY`) reads as the
+ * SIM_SETTINGS (a folder, set by SimDevice per session) a global, system or
+ * secure key that has a file there (`global.KEY`, `system.KEY`, `secure.KEY`) reads as the
  * file's line, and `put` replaces it, unless the folder holds
  * `ignore-writes` (a phone whose One UI drops every write, as a real one
  * does without a word) or `ignore.NAMESPACE.KEY` (that one key does not
@@ -117,7 +117,7 @@ function settingsStateLines(flavour: Flavour): string[] {
   const quit = fn ? 'return' : 'exit';
   const printf = fn ? 'builtin printf' : 'printf';
   return [
-    'if [ -n "$SIM_SETTINGS" ] && { [ "$2" = global ] || [ "$2" = system ]; } && [ -e "$SIM_SETTINGS/$2.$3" ]; then',
+    'if [ -n "$SIM_SETTINGS" ] && { [ "$2" = global ] || [ "$2" = system ] || [ "$2" = secure ]; } && [ -e "$SIM_SETTINGS/$2.$3" ]; then',
     `  case "$1" in get) IFS= read -r v < "$SIM_SETTINGS/$2.$3"; ${printf} '%s\n' "$v"; ${quit} 0 ;;`,
     `  put) [ -e "$SIM_SETTINGS/ignore-writes" ] || [ -e "$SIM_SETTINGS/ignore.$2.$3" ] || ${printf} '%s\n' "$4" > "$SIM_SETTINGS/$2.$3"; ${quit} 0 ;; esac`,
     'fi',

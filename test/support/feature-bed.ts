@@ -18,6 +18,8 @@ import { Uhubctl } from '../../src/hub/uhubctl.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
 import { StateDirTrouble } from '../../src/log/state-dir-trouble.js';
 import { ANDROID_READINESS } from '../../src/platforms/android/readiness.js';
+import { ANDROID_FACTS } from '../../src/platforms/android/facts.js';
+import type { PlatformFacts } from '../../src/platforms/facts.js';
 import type { WearReader } from '../../src/platforms/wear.js';
 import { platformNames, wearReader } from '../../src/agent/platforms.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
@@ -40,6 +42,8 @@ export interface FeatureBedOptions<Phones extends PhoneControl> {
   wear?: WearReader;
   /** The door to the phones; default: one that reaches none (a feature without an action needs nothing of it). */
   phones?: Phones;
+  /** What the platforms read of a phone beyond DeviceInfo; default: Android's, from the registry's tier cache. */
+  facts?: PlatformFacts;
   /** The port switcher; default: uhubctl as the settings name it (a test that switches gives its own). */
   uhubctl?: Partial<Uhubctl>;
   earlier?: readonly DeviceInfo[];
@@ -62,7 +66,13 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
     stateDir: o.stateDir,
     stateDirTrouble: new StateDirTrouble(),
     earlier: o.earlier ?? [],
-    platforms: { names: platformNames, readiness: ANDROID_READINESS, wear: o.wear ?? wearReader, phones: o.phones ?? ({ platform: 'android' } as Phones) },
+    platforms: {
+      names: platformNames,
+      readiness: ANDROID_READINESS,
+      wear: o.wear ?? wearReader,
+      facts: o.facts ?? ANDROID_FACTS,
+      phones: o.phones ?? ({ platform: 'android' } as Phones),
+    },
     mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,
     shared: o.shared ?? new SharedParts(),

@@ -1,7 +1,8 @@
 import type { Applying, DeviceAction, Hold, Intent } from '../../actions/runner.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { parseReadinessChecks } from '../readiness/settings.js';
-import type { SettingsWriter } from '../../devices/control.js';
+import type { SettingsWriter, WriteRefusal } from '../../devices/control.js';
+import { SaidOnce } from '../../log/said-once.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -36,12 +37,9 @@ const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
 type FixIntent = Intent & { phone: DeviceSnapshot } & ({ kind: 'read' } | { kind: 'fix'; writes: readonly Write[] });
 
 /**
- * Readiness's fix-it action (readiness.fix, default off): where the phone's
- * inventory (the readiness values published in src/devices/readiness-values.ts)
- * shows a setting of the lab's baseline that the agent may change (policy.ts,
- * FIXABLE) differing, reads those settings, puts back those that differ, only
- * on a fresh "not booked" from the cloud, and reads each back. Each call is
- * its own short shell session, never part of an inventory.
+ * Readiness's fix-it action (default off): where the inventory shows a fixable setting of the baseline differing, reads
+ * those settings, puts back those that differ only on a fresh "not booked", and reads each back, each call its own
+ * short shell session.
  */
 export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<FixIntent> {
   const { registry, logger } = ctx;
@@ -61,6 +59,8 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       text: `device ${r.udid ?? r.serial}: readiness settings not put back: ${reason}`,
     },
   });
+  /** The phones' refusals of writes, said once per phone until a write of it goes through or what it refuses changes. */
+  const refusalsSaid = new SaidOnce(() => ctx.clock.monotonic());
   /** The runner's target for the phone: one read or fix of it at a time. */
   const targetOf = (serial: string): string => `${phones.platform}/${serial}`;
 
@@ -100,6 +100,9 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     let cut: { write: Write; index: number; reason: string } | undefined;
     /** The cloud, asked again before a write, said booked or could not say: the write not made, and why. */
     let refused: { index: number; reason: string } | undefined;
+    /** Writes the phone refused (its maker's policy): not "did not stick", never marked so; written again after the cooldown. */
+    const phoneRefused: Array<{ write: Write; refusal: WriteRefusal }> = [];
+    const maker = r.last?.brandName;
     for (const [index, write] of writes.entries()) {
       const { namespace, key } = write.target.setting;
       // Each write rests on a "not booked" younger than ANSWER_MAX_AGE_MS: older (the writes before it took that long), asked again.
@@ -117,13 +120,16 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       }
       // Always read back after a write: the phone's word, not the write's, says whether it took.
       const answer = await ask(r.serial, write.target);
-      if (output) logger.debug({ serial: r.serial, namespace, key, output }, `settings put ${namespace} ${key} printed something`);
+      const refusal = output ? phones.refusal(output, maker) : undefined;
+      if (output && !refusal) logger.debug({ serial: r.serial, namespace, key, output }, `settings put ${namespace} ${key} printed something`);
       if (putFailed === undefined && 'value' in answer) {
-        readBacks.push({ write, value: answer.value });
+        // Refused, and still off the baseline: the phone's policy, said as such, not a value that did not stick.
+        if (refusal && !(answer.value !== undefined && stuckTo({ write, value: answer.value }))) phoneRefused.push({ write, refusal });
+        else readBacks.push({ write, value: answer.value });
         continue;
       }
-      // A call failed: the phone is gone or its shell was cut. A read-back that still shows the baseline says the write took;
-      // otherwise what it holds is not known, which is not "did not stick". Nothing more is asked of it in this fix.
+      // A call failed (the phone gone, its shell cut): a read-back still showing the baseline says the write took; else
+      // its value is unknown, not "did not stick". Nothing more is asked of it in this fix.
       if ('value' in answer && answer.value !== undefined && stuckTo({ write, value: answer.value })) readBacks.push({ write, value: answer.value });
       cut = { write, index, reason: putFailed ?? ('unasked' in answer ? answer.unasked : '') };
       break;
@@ -161,6 +167,15 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
         { serial: r.serial, udid: r.udid, settings: taken.map((b) => b.write.target.setting.key) },
         `${name}: readiness settings put back after the cloud said it is not booked: ${putBack}`,
       );
+    if (phoneRefused.length > 0) {
+      const keys = phoneRefused.map((p) => `${p.write.target.setting.namespace} ${p.write.target.setting.key}`);
+      const { said, enable } = phoneRefused[0]!.refusal;
+      const text =
+        `${name}: the phone refused to write ${keys.join(', ')} (SecurityException: ${said}): its maker keeps adb from changing settings until a developer toggle is on; ` +
+        `turn on ${enable}. The agent writes it again after its cooldown`;
+      if (refusalsSaid.say(r.key, text))
+        logger.warn({ serial: r.serial, udid: r.udid, settings: phoneRefused.map((p) => p.write.target.setting.key), refusal: said }, text);
+    } else if (readBacks.length > 0) refusalsSaid.forget(r.key);
     for (const b of notTaken) {
       const { namespace, key } = b.write.target.setting;
       logger.warn(
@@ -168,7 +183,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
         `${name}: ${namespace} ${key} did not stick (wrote ${b.write.target.write}, reads ${b.value ?? 'nothing readable'}); not written again on this phone until its value changes`,
       );
     }
-    return cut ? 'interrupted' : refused ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken';
+    return cut ? 'interrupted' : refused || phoneRefused.length > 0 ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken';
   };
 
   return {

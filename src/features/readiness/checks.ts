@@ -1,18 +1,19 @@
-// The readiness checks: what each reads of the slow-tier readiness section
-// of the shell inventory (src/platforms/android/inventory/probes/readiness.ts)
-// or of the facts a source publishes from its own session
-// (src/devices/readiness-facts.ts: lockdown's, for the phones behind
-// usbmuxd), the value that suits automated testing, and what a person does
-// when the phone differs. A check applies to the phones whose reading has its
-// kind of source: a phone is judged by what its platform can read, never by
-// the platform's name. Pure.
+// The readiness checks: what each reads (the shell inventory's readiness section, or the facts a source publishes),
+// the value that suits automated testing, and what a person does when the phone differs. A check applies by the kind
+// of source its reading has, never by platform name. Pure.
 import type { ReadinessReading } from '../../platforms/readiness.js';
 import { atLeast, meetsValue, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
 
 /** Where a check's value comes from. */
 type Source =
-  /** A `settings list` key; a key the list does not print is unread (its platform's default is what the framework's reader of it says, which the list does not). */
-  | { kind: 'setting'; namespace: 'global' | 'system'; key: string }
+  /**
+   * A `settings list` key. A key a list read whole does not print is no row
+   * of the phone's: its value is `absent` where the framework's own reader
+   * takes the same default in every version in use (the reader named beside
+   * it, fixtures/SOURCES.md of test/features/readiness), else unread; in a
+   * list not read whole it is unread.
+   */
+  | { kind: 'setting'; namespace: 'global' | 'system'; key: string; absent?: string }
   /** The keyguard's `secure=` (a PIN, pattern or password set). */
   | { kind: 'keyguard' }
   /** A system property, read only on the makers named (a blank property reads as unread: no phone of ours showed its default). */
@@ -34,13 +35,7 @@ export interface Check {
   readonly since?: string;
   /** What a person does to meet it. */
   readonly fix: string;
-  /**
-   * The source's own message of a phone failing it already says what to do
-   * (the iOS source's "not paired ... unlock it, tap Trust, then run
-   * `idevicepair pair`"): the device's message then names the check without
-   * saying the fix a second time. A log line and `doctor`, which carry no
-   * device message, still give it.
-   */
+  /** The source's own message already gives the fix (the iOS "not paired" one): the device's message names the check only. */
   readonly fixInSourceMessage?: true;
 }
 
@@ -50,7 +45,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'stayAwake',
     what: 'stay awake while charging',
-    source: { kind: 'setting', namespace: 'global', key: 'stay_on_while_plugged_in' },
+    // No row: PowerManagerService.updateSettingsLocked reads it with BatteryManager.BATTERY_PLUGGED_AC, Android 5 on.
+    source: { kind: 'setting', namespace: 'global', key: 'stay_on_while_plugged_in', absent: '1' },
     expect: 'on',
     kind: 'plugged',
     fix: 'Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',
@@ -66,6 +62,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'windowAnimation',
     what: 'window animation scale',
+    // No row is unread (the three scales): WindowManagerService reads them with its current value as the default.
     source: { kind: 'setting', namespace: 'global', key: 'window_animation_scale' },
     expect: '0',
     kind: 'scale',
@@ -90,7 +87,9 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'verifyAdbInstalls',
     what: 'verify apps over USB',
-    source: { kind: 'setting', namespace: 'global', key: 'verifier_verify_adb_installs' },
+    // No row: read with 1 by PackageManagerService.isVerificationEnabled (Android 5 to 12),
+    // VerificationParams.isVerificationEnabled (13) and VerifyingSession.isAdbVerificationEnabled (14 on).
+    source: { kind: 'setting', namespace: 'global', key: 'verifier_verify_adb_installs', absent: '1' },
     expect: '0',
     kind: 'flag',
     fix: 'Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
@@ -98,6 +97,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'packageVerifier',
     what: 'app verification (Play Protect)',
+    // No row is unread: PackageManagerService read it with 1 up to Android 12, the framework no longer reads it
+    // from 13 (VerifyingSession), and Play Protect's own default is not public.
     source: { kind: 'setting', namespace: 'global', key: 'package_verifier_enable' },
     expect: '0',
     kind: 'flag',
@@ -106,7 +107,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoRotate',
     what: 'auto-rotation',
-    source: { kind: 'setting', namespace: 'system', key: 'accelerometer_rotation' },
+    // No row: read with 0 by PhoneWindowManager.updateSettings (Android 5 to 9) and DisplayRotation (10 on).
+    source: { kind: 'setting', namespace: 'system', key: 'accelerometer_rotation', absent: '0' },
     expect: '0',
     kind: 'flag',
     fix: 'quick settings: Auto-rotate off (adb shell settings put system accelerometer_rotation 0)',
@@ -114,6 +116,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoTime',
     what: 'automatic date and time',
+    // No row is unread: NetworkTimeUpdateService.isAutomaticTimeRequested read it with 0, the time detector
+    // (ServiceConfigAccessorImpl, Android 12 on) with 1.
     source: { kind: 'setting', namespace: 'global', key: 'auto_time' },
     expect: '1',
     kind: 'flag',
@@ -122,6 +126,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoTimeZone',
     what: 'automatic time zone',
+    // No row is unread: read with 0 before the time zone detector, with 1 by it (ServiceConfigAccessorImpl).
     source: { kind: 'setting', namespace: 'global', key: 'auto_time_zone' },
     expect: '1',
     kind: 'flag',
@@ -130,7 +135,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'airplaneMode',
     what: 'airplane mode',
-    source: { kind: 'setting', namespace: 'global', key: 'airplane_mode_on' },
+    // No row: read with 0 by WifiSettingsStore.getPersistedAirplaneModeOn, every version, as by telephony's readers.
+    source: { kind: 'setting', namespace: 'global', key: 'airplane_mode_on', absent: '0' },
     expect: '0',
     kind: 'flag',
     fix: 'quick settings: Airplane mode off',
@@ -138,7 +144,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'wifi',
     what: 'Wi-Fi',
-    source: { kind: 'setting', namespace: 'global', key: 'wifi_on' },
+    // No row: WifiSettingsStore.getPersistedWifiState takes WIFI_DISABLED (0) and writes it, every version.
+    source: { kind: 'setting', namespace: 'global', key: 'wifi_on', absent: '0' },
     expect: 'on',
     kind: 'wifi',
     fix: "quick settings: Wi-Fi on, joined to the lab's network",
@@ -146,7 +153,9 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'batterySaver',
     what: 'battery saver',
-    source: { kind: 'setting', namespace: 'global', key: 'low_power' },
+    // No row: read with 0 by PowerManagerService.updateSettingsLocked (Android 5 to 8) and
+    // BatterySaverStateMachine.refreshSettingsLocked (9 on).
+    source: { kind: 'setting', namespace: 'global', key: 'low_power', absent: '0' },
     expect: '0',
     kind: 'flag',
     fix: 'quick settings: Battery saver off',
@@ -154,7 +163,8 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'autoSystemUpdates',
     what: 'automatic system updates',
-    // 1 means the automatic updates are off.
+    // 1 means the automatic updates are off. No row is unread: no framework service reads it (the vendor's
+    // updater does; AOSP's Settings app shows it with 0).
     source: { kind: 'setting', namespace: 'global', key: 'ota_disable_automatic_update' },
     expect: '1',
     kind: 'flag',
@@ -163,6 +173,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'developerOptions',
     what: 'developer options',
+    // No row is unread: its default depends on the build type (eng builds: 1).
     source: { kind: 'setting', namespace: 'global', key: 'development_settings_enabled' },
     expect: '1',
     kind: 'flag',
@@ -171,6 +182,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'usbDebugging',
     what: 'USB debugging',
+    // No row is unread: the framework derives it from persist.sys.usb.config (UsbDeviceManager, AdbService), no fixed default.
     source: { kind: 'setting', namespace: 'global', key: 'adb_enabled' },
     expect: '1',
     kind: 'flag',
@@ -211,6 +223,15 @@ export const CHECKS: readonly Check[] = [
     fix: 'Settings > Privacy & Security > Developer Mode on, restart when asked, then confirm "Turn On" after the restart (a person must do it: the phone asks for its passcode)',
   },
   {
+    id: 'developerImage',
+    what: 'the developer disk image',
+    source: { kind: 'fact', key: 'mobile_image_mounter LookupImage' },
+    expect: 'true',
+    kind: 'boolean',
+    since: '17',
+    fix: 'mount the personalized developer disk image: `ios image auto` (go-ios) or `pymobiledevice3 mounter auto-mount` on the host, Developer Mode on first; a reboot unmounts it',
+  },
+  {
     id: 'passcode',
     what: 'a passcode',
     source: { kind: 'fact', key: 'PasswordProtected' },
@@ -244,11 +265,8 @@ function sourceApplies(check: Check, reading: Reading): boolean {
 }
 
 /**
- * Whether the check is this phone's to pass or fail: a check of its kind of
- * source, and for this maker (a Xiaomi toggle on a Xiaomi), and for its OS
- * (Developer Mode from iOS 16, told by the phone's own osVersion fact); a
- * check that is the phone's and has no value read is unread. A phone whose
- * maker or OS version is not known yet has the check: unread until told.
+ * Whether the check is this phone's: its kind of source, its maker (a Xiaomi toggle), and its OS (Developer Mode from
+ * iOS 16). A maker or OS version not yet known keeps the check: unread until told.
  */
 export function appliesTo(check: Check, reading: Reading, maker: string | undefined): boolean {
   if (!sourceApplies(check, reading)) return false;
@@ -261,7 +279,20 @@ export function appliesTo(check: Check, reading: Reading, maker: string | undefi
   return true;
 }
 
-/** The text the phone gave for the check, before its grammar; undefined when none (a list that failed, a key it does not print). */
+/**
+ * Whether the check's value is the framework's default for a row the phone
+ * does not have: a setting with a fixed default that a list read whole did
+ * not print (nor printed twice).
+ */
+export function absentRow(check: Check, reading: Reading): boolean {
+  const source = check.source;
+  if ('facts' in reading || source.kind !== 'setting' || source.absent === undefined) return false;
+  if (reading.settings.get(source.namespace)?.has(source.key)) return false;
+  const twice = reading.whole?.get(source.namespace);
+  return twice !== undefined && !twice.has(source.key);
+}
+
+/** The text the phone gave for the check, before its grammar; undefined when none (a list that failed, a key it does not print and whose default is not fixed). */
 function rawOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
   const source = check.source;
   if ('facts' in reading) return source.kind === 'fact' ? reading.facts.get(check.id) : undefined;
@@ -269,7 +300,7 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined): strin
     case 'fact':
       return undefined;
     case 'setting':
-      return reading.settings.get(source.namespace)?.get(source.key);
+      return reading.settings.get(source.namespace)?.get(source.key) ?? (absentRow(check, reading) ? source.absent : undefined);
     case 'keyguard':
       return reading.keyguardSecure === undefined ? undefined : String(reading.keyguardSecure);
     case 'prop':
@@ -277,12 +308,7 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined): strin
   }
 }
 
-/**
- * The phone's value for the check, as its grammar reads it (src/devices/readiness-grammar.ts), or
- * undefined when it was not read: a list that failed, a key it does not
- * print, a text the framework would not take (garbage, empty, NaN), a check
- * not for this maker or this kind of reading.
- */
+/** The phone's value for the check, as its grammar reads it; undefined when not read (failed list, absent key, garbage, not its check). */
 export function valueOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
   const raw = rawOf(check, reading, maker);
   return raw === undefined ? undefined : readValue(check.kind, raw);

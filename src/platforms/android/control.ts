@@ -1,7 +1,36 @@
 import type { AdbClient } from './adb/client.js';
-import type { SettingsNamespace, SettingsWriter } from '../../devices/control.js';
+import type { SettingsNamespace, SettingsWriter, WriteRefusal } from '../../devices/control.js';
 import type { Platform } from '../../devices/record.js';
-import { parseSettingOrUnset } from './inventory/parsers/settings.js';
+import { parseSettingOrUnset, parseWriteRefusal } from './inventory/parsers/settings.js';
+
+/**
+ * The developer toggle each maker's build asks for before adb's shell may
+ * write settings, by the names the phones show (the threads in
+ * test/platforms/android/inventory/parsers/fixtures/SOURCES.md, settings-put/).
+ */
+const TOGGLES: ReadonlyArray<{ makers: RegExp; enable: string }> = [
+  {
+    makers: /^(oneplus|oppo|realme)$/i,
+    enable: 'Developer options > Disable permission monitoring on, then USB debugging off and on again',
+  },
+  {
+    makers: /^(xiaomi|redmi|poco)$/i,
+    enable: 'Developer options > USB debugging (Security settings) on (it asks for a SIM and a Mi account), then restart the phone',
+  },
+];
+
+/** The refusal of a write and the toggle for the phone's maker; a maker not known here gets both known toggles named. */
+export function writeRefusal(printed: string, maker: string | undefined): WriteRefusal | undefined {
+  const said = parseWriteRefusal(printed);
+  if (said === undefined) return undefined;
+  const known = maker === undefined ? undefined : TOGGLES.find((t) => t.makers.test(maker.trim()));
+  return {
+    said,
+    enable:
+      known?.enable ??
+      "the maker's developer toggle that lets adb change settings (OnePlus, OPPO, realme: Developer options > Disable permission monitoring; Xiaomi: Developer options > USB debugging (Security settings))",
+  };
+}
 
 /** One `settings` call: the framework answers in well under a second, a loaded phone in a few. */
 const SETTINGS_MS = 10_000;
@@ -9,11 +38,8 @@ const SETTINGS_MS = 10_000;
 const SETTINGS_BYTES = 64 * 1024;
 
 /**
- * What the agent's actions may do to an Android phone: the platform's one
- * door for them, so that recovery and Samsung protection (src/actions/)
- * never hold the adb client, and readiness's fix-it action writes its
- * settings (SettingsWriter). Each call is one adb request with the client's
- * deadline; the shapes are the actions' own (RecoveryAdb, GlobalSettings).
+ * What the agent's actions may do to an Android phone: the platform's one door for them, so that no action holds the
+ * adb client. Each call is one adb request under the client's deadline.
  */
 export class AndroidControl implements SettingsWriter {
   readonly platform: Platform = 'android';
@@ -46,6 +72,10 @@ export class AndroidControl implements SettingsWriter {
   async getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined> {
     const { output } = await this.adb.shell(serial, `settings get ${namespace} ${key}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
     return parseSettingOrUnset(output);
+  }
+
+  refusal(printed: string, maker: string | undefined): WriteRefusal | undefined {
+    return writeRefusal(printed, maker);
   }
 
   /** Writes a setting of the namespace; what `settings put` printed (nothing, on success). */

@@ -1,11 +1,9 @@
-// What the Android platform offers the doctor (the capability of
-// src/platforms/doctor.ts): adb's errors, variables and banner, what to do
-// about a phone adb lists but cannot use, and the outputs of the doctor's one
-// shell per phone (the battery, the readiness sections as the inventory runs
-// them). The doctor (src/doctor/) judges what these say and names no platform.
+// The Android platform's part of the doctor: adb's errors, variables and banner, what to do about a phone adb lists but
+// cannot use, and the doctor's one shell per phone. The doctor judges what these say and names no platform.
 import type { ServiceDoctor, ToolVersion } from '../doctor.js';
 import { AdbUnreachableError, ShellTimeoutError } from './adb/errors.js';
 import { notReadyMessage } from './inventory/assemble.js';
+import { identityFromProps } from './inventory/identity.js';
 import { onExternalPower, parseBattery } from './inventory/parsers/battery.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
@@ -36,12 +34,29 @@ export function parseAdbVersion(output: string): ToolVersion | undefined {
   return { version: Number(version), release, path };
 }
 
+/** The properties the inventory takes the udid from (identity.ts), one line each, named so that a shell cut short is told. */
+const UDID_PROPS = ['ro.serialno', 'ro.boot.serialno'] as const;
+
+/** The udid the report gives the phone, from the lines the udid command printed first, and the output after them; no udid when one is missing. */
+export function udidOf(afterModel: string, serial: string): { udid?: string; rest: string } {
+  const lines = afterModel.split('\n');
+  const props: Record<string, string> = {};
+  for (const [i, name] of UDID_PROPS.entries()) {
+    const line = lines[i]?.replace(/\r$/, '');
+    if (line === undefined || !line.startsWith(`${name}:`)) return { rest: afterModel };
+    props[name] = line.slice(name.length + 1);
+  }
+  return { udid: identityFromProps(props, serial).udid, rest: lines.slice(UDID_PROPS.length).join('\n') };
+}
+
 export const ADB_DOCTOR: ServiceDoctor = {
   addressVariables: { socket: 'ADB_SERVER_SOCKET', port: 'ANDROID_ADB_SERVER_PORT' },
   unreachable: (error) => (error instanceof AdbUnreachableError ? error.code : undefined),
   partialOutput: (error) => (error instanceof ShellTimeoutError ? error.partial : undefined),
   toolVersion: parseAdbVersion,
   notReadyAdvice: notReadyMessage,
+  udidCommand: UDID_PROPS.map((p) => `echo "${p}:$(getprop ${p})"`).join('; '),
+  udid: udidOf,
   batteryCommand: 'dumpsys battery',
   battery: (output) => {
     const reading = parseBattery(output);

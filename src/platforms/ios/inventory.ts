@@ -1,6 +1,5 @@
-// One DeviceInfo from what lockdown answered, pure: no I/O, no clock.
-// Each field comes from its own value; a missing or odd value leaves only
-// that field out.
+// One DeviceInfo from what lockdown answered, pure: no I/O, no clock. Each field comes from its own value; a missing or
+// odd value leaves only that field out.
 import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type DeviceInfo, type IosState } from '../../cloud/types.js';
 
 import type { Dict } from './framing.js';
@@ -22,6 +21,8 @@ export interface LockdownValues {
   diskUsage?: Dict;
   /** com.apple.security.mac.amfi as read for readiness (DeveloperModeStatus), with the root domain; absent when lockdown refused it or the root was known. */
   amfi?: Dict;
+  /** Whether the developer disk image is mounted, when this reading asked and the phone said (image-mounter.ts). */
+  developerImage?: 'mounted' | 'not-mounted';
   /** The battery's wear through the diagnostics relay, read with the root domain (the slow tier); absent when the root was known. */
   wear?: RelayWear;
 }
@@ -67,11 +68,7 @@ export function iosBattery(d: Dict): Battery | undefined {
   return out;
 }
 
-/**
- * com.apple.disk_usage: the user data partition, as Android reports /data.
- * TotalDataCapacity is that partition; AmountDataAvailable what is free now
- * (TotalDataAvailable also counts purgeable space, libimobiledevice #1572).
- */
+/** com.apple.disk_usage: the user data partition (AmountDataAvailable; TotalDataAvailable counts purgeable space too). */
 export function iosStorage(d: Dict): Capacity | undefined {
   const total = int(d.TotalDataCapacity) ?? int(d.TotalDiskCapacity);
   const free = int(d.AmountDataAvailable) ?? int(d.TotalDataAvailable);
@@ -98,10 +95,7 @@ export function notPairedDeviceInfo(udid: string, detail?: string, known?: Devic
   };
 }
 
-/**
- * Lockdown did not answer: the last good inventory with a message, as for a
- * wedged adbd; without one, the bare identity usbmuxd gave.
- */
+/** Lockdown did not answer: the last good inventory with a message, as for a wedged adbd; without one, the bare identity usbmuxd gave. */
 export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo): DeviceInfo {
   const message = `lockdown on this iPhone did not answer (${detail}): unlock it; if it stays, unplug and replug it or restart usbmuxd.`;
   if (lastGood) return { ...lastGood, ...composeMessage([message]) };

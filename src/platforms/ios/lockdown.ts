@@ -1,7 +1,8 @@
-// lockdown client on one tunnelled connection: one request at a time, each
-// under a deadline; StartSession upgrades the same socket to TLS with the
-// host's pair record (root certificate as the client certificate, as
-// libimobiledevice does) and pins the phone's certificate to the record.
+// lockdown client on one tunnelled connection: one request at a time, each under a deadline; StartSession upgrades the
+// same socket to TLS with the host's pair record (root certificate as the client certificate, as libimobiledevice does)
+// and pins the phone's certificate to the record.
+// A service StartService opens (mobile_image_mounter) speaks the same framing on its own connection, TLS from the
+// start when it says so.
 import { X509Certificate } from 'node:crypto';
 import type net from 'node:net';
 import tls from 'node:tls';
@@ -56,18 +57,31 @@ export class LockdownClient {
 
   /** One request, its answer; a lockdown Error becomes a LockdownError. */
   async request(body: Dict, timeoutMs: number): Promise<Dict> {
-    if (this.pending) throw new Error('lockdown request while another is pending');
     const name = String(body.Request);
+    const reply = await this.exchange({ Label: LABEL, ...body }, `lockdown ${name}`, timeoutMs);
+    if (typeof reply.Error === 'string') throw new LockdownError(name, reply.Error);
+    return reply;
+  }
+
+  /**
+   * One command of a lockdown service on this connection (the same framing:
+   * mobile_image_mounter's `Command`), its answer as it came, an Error
+   * included: what an error means is the service's to say.
+   */
+  async command(body: Dict, timeoutMs: number): Promise<Dict> {
+    return this.exchange(body, `${String(body.Command)}`, timeoutMs);
+  }
+
+  private async exchange(body: Dict, step: string, timeoutMs: number): Promise<Dict> {
+    if (this.pending) throw new Error('lockdown request while another is pending');
     if (this.failure) throw this.failure;
     const answer = new Promise<Dict>((resolve, reject) => {
       const queued = this.queue.shift();
       if (queued) resolve(queued);
       else this.pending = { resolve, reject };
     });
-    this.stream.write(encodeLockdown({ Label: LABEL, ...body }));
-    const reply = await withDeadline(answer, timeoutMs, `lockdown ${name}`, () => this.close());
-    if (typeof reply.Error === 'string') throw new LockdownError(name, reply.Error);
-    return reply;
+    this.stream.write(encodeLockdown(body));
+    return withDeadline(answer, timeoutMs, step, () => this.close());
   }
 
   async queryType(timeoutMs: number): Promise<string> {

@@ -1,12 +1,6 @@
-// iPhones behind the source interface: usbmuxd lists them into the registry,
-// and each is inventoried at every report with one lockdown session (bounded
-// concurrency, so a silent phone holds up only itself). The root domain
-// (identity, name, version) is read once per connection and slow refresh,
-// and kept in the device's record; so are the readiness facts (pairing,
-// Developer Mode, the lock, the version: readiness.ts), which the source
-// publishes for readiness (src/devices/readiness-facts.ts). The source
-// says its own word of each phone; what the features say joins in the
-// report (src/report/execute.ts), as on every source.
+// iPhones behind the source interface: usbmuxd lists them, and each is inventoried with one lockdown session (bounded
+// concurrency, so a silent phone holds up only itself). The root domain and the readiness facts are read once per
+// connection and slow refresh, and kept with the device.
 import { existsSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
@@ -22,7 +16,7 @@ import type { ListingChange as DeviceChange } from '../source.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
-import type { ProbeResult } from './probe.js';
+import type { ProbeOptions, ProbeResult } from './probe.js';
 import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
@@ -49,15 +43,20 @@ export interface IosSourceOptions {
   /** See IosWatcherOptions.quietWhenAbsent. */
   quietWhenAbsent?: boolean;
   /** For tests; the real lockdown probe by default. */
-  probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict) => Promise<ProbeResult>;
+  probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict, options?: ProbeOptions) => Promise<ProbeResult>;
 }
 
-/** The root domain of one usbmuxd connection (DeviceID), the amfi domain read with it, and when they were read (monotonic ms). */
+/**
+ * The root domain of one usbmuxd connection (DeviceID), the amfi domain read
+ * with it, when they were read (monotonic ms), and the developer disk image
+ * as last read on the connection.
+ */
 interface IdentityCache {
   deviceId: number;
   root: Dict;
   amfi?: Dict;
   at: number;
+  image?: 'mounted' | 'not-mounted';
 }
 
 /** The iOS source's facet: the root domain, dropped with the connection (a replug reads it again). */
@@ -107,6 +106,11 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.watcher.alive;
   }
 
+  /** usbmuxd has answered a list since the start: a host without usbmuxd lists no iPhone, but says nothing of one an earlier run reported. */
+  get answered(): boolean {
+    return this.watcher.answered;
+  }
+
   get lastError(): string | undefined {
     return undefined;
   }
@@ -146,11 +150,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     this.slowStale = true;
   }
 
-  /**
-   * The phones present now: those the request asks for (and any not yet
-   * known) read afresh, one lockdown session each with bounded concurrency,
-   * the others described from what the last reading said.
-   */
+  /** The phones present now: those asked for (and unknown ones) read afresh, the others described from their last reading. */
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
@@ -197,35 +197,36 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const cached = stale ? undefined : this.identityOf(record, device.deviceId);
     const known = cached?.root;
     const connection = registry.readings.asked(record.key, clock.monotonic());
+    // The developer disk image with the root domain, and again at each inventory while it was not mounted.
+    const readImage = !known || cached?.image === 'not-mounted';
     let result: ProbeResult;
     try {
-      result = await probe(this.o.address, device, this.o.stepTimeoutMs, known);
+      result = await probe(this.o.address, device, this.o.stepTimeoutMs, known, { readImage });
     } finally {
       // Whatever came of it, the phone is not being read any more: the planner may ask it again.
       registry.readings.settled(record.key, connection);
     }
-    if (result.kind === 'ok' && !known)
+    const image = result.kind === 'ok' ? (readImage ? result.values.developerImage : cached?.image) : undefined;
+    if (result.kind === 'ok' && (!known || image !== cached?.image))
       registry.facet(IDENTITY).set(record.key, {
         deviceId: device.deviceId,
-        root: result.values.root,
-        ...(result.values.amfi ? { amfi: result.values.amfi } : {}),
-        at: clock.monotonic(),
+        root: known ?? result.values.root,
+        ...((result.values.amfi ?? cached?.amfi) ? { amfi: result.values.amfi ?? cached?.amfi } : {}),
+        at: known && cached ? cached.at : clock.monotonic(),
+        ...(image ? { image } : {}),
       });
-    return this.toInfo(record, result, cached?.amfi);
+    return this.toInfo(record, result, cached?.amfi, image);
   }
 
-  /**
-   * The root domain read on this connection, while it is fresh: a replug
-   * (new DeviceID, maybe after an update) or the slow refresh reads it again.
-   */
+  /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
   private identityOf(record: DeviceSnapshot, deviceId: number): IdentityCache | undefined {
     const known = this.o.registry.facet(IDENTITY).get(record.key);
     if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
     return known;
   }
 
-  /** `knownAmfi`: the amfi domain read with the cached root domain, when this reading used the cache. */
-  private toInfo(record: DeviceSnapshot, r: ProbeResult, knownAmfi?: Dict): DeviceInfo {
+  /** `knownAmfi`: the amfi domain read with the cached root domain, when this reading used the cache; `image`: the developer disk image as last read on this connection. */
+  private toInfo(record: DeviceSnapshot, r: ProbeResult, knownAmfi?: Dict, image?: 'mounted' | 'not-mounted'): DeviceInfo {
     const { registry, clock, logger } = this.o;
     const udid = record.serial;
     const previous = registry.get(record.key)?.last;
@@ -233,7 +234,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       case 'ok': {
         const info = iosDeviceInfo(udid, r.values);
         // Published with the answer, so that the features hearing of it judge this reading.
-        registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi));
+        registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi, image));
         // The relay's word on the battery comes with the slow read; between two, the last one stands.
         const wear = r.values.wear;
         if (wear) registry.facet(IOS_WEAR).set(record.key, { batteries: wear.battery ? [wear.battery] : [], unread: wear.unread });
@@ -242,9 +243,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         return info;
       }
       case 'not-paired': {
-        // The phone answered: it does not trust this host. A state, not a failure of the phone.
-        // Its udid is usbmuxd's name for it, as for a paired phone's answer: the views and the features
-        // find its record by it (its READY, its support flags), as they find a paired one's.
+        // It answered that it does not trust this host: a state, not a failure. Its udid is usbmuxd's name for it, by
+        // which the views and the features find its record, as for a paired phone.
         registry.readings.identify(record.key, udid);
         registry.facet(READINESS_FACTS).set(record.key, unpairedFacts(r.public));
         if (registry.readings.noticed(record.key, r.detail)) {

@@ -12,6 +12,7 @@ import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import type { Logger } from '../../../src/log/logger.js';
 import type { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
+import type { PlatformFacts } from '../../../src/platforms/facts.js';
 import { captureLogger } from '../../log/capture.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';
 
@@ -20,6 +21,8 @@ export interface ChargeBedOptions extends Partial<ChargeParts> {
   booking?: BookingStatusSource;
   stats?: AgentStats;
   tickMs?: number;
+  /** What the platforms read beyond DeviceInfo (Advanced Protection); default: Android's, from the tier cache. */
+  facts?: PlatformFacts;
 }
 
 /**
@@ -40,7 +43,14 @@ export function chargeBed(env: NodeJS.ProcessEnv, hubPorts: Record<string, HubPo
     },
   });
   const settings = loadSettings({ env, overrides: new Map([['hubPorts', Object.entries(hubPorts).map(([id, p]) => `${id}=${p.hub}:${p.port}`)]]) });
-  const ctx = featureContext({ settings, registry, clock, logger: over.logger ?? captureLogger().logger, ...(over.stats && { stats: over.stats }) });
+  const ctx = featureContext({
+    settings,
+    registry,
+    clock,
+    logger: over.logger ?? captureLogger().logger,
+    ...(over.stats && { stats: over.stats }),
+    ...(over.facts && { facts: over.facts }),
+  });
   const parts: ChargeParts = {
     ports: over.ports ?? { uhubctl: tool('uhubctl'), command: tool('command') },
     powerPaths: over.powerPaths ?? new PowerPaths(),

@@ -64,6 +64,40 @@ describe('charge control: whose port a pause switches (issue 35)', () => {
   });
 });
 
+describe('charge control: a phone under Advanced Protection', () => {
+  it('is never paused: switching its port on again would be a new USB connection, charge-only while it is locked; said once, its port left alone', async () => {
+    const stats = new AgentStats();
+    const log = captureLogger();
+    const { control, switched, answered } = chargeBed(
+      { DEVICE_AGENT_CHARGE_WAYS: 'GUARDED1=uhubctl,PLAIN001=uhubctl' },
+      { GUARDED1: { hub: '1-1', port: 1 }, PLAIN001: { hub: '1-1', port: 2 } },
+      {
+        stats,
+        logger: log.logger,
+        facts: {
+          pageSize: () => undefined,
+          authorizationWindowMs: () => undefined,
+          advancedProtection: (_r, key) => (key === 'android/GUARDED1' ? 'on' : 'off'),
+        },
+      },
+    );
+    answered('GUARDED1', 'GUARDED1', 100);
+    answered('PLAIN001', 'PLAIN001', 100);
+    control.start();
+    await control.settled();
+    for (let i = 0; i < 3; i++) {
+      control.devicesChanged();
+      await control.settled();
+    }
+    expect(switched).toEqual(['uhubctl 1-1:2 off']);
+    expect(stats.counter(ACTIONS_REFUSED).get('charge_pause')).toBe(1);
+    const lines = log.lines().filter((l) => String(l.msg).startsWith('not pausing the charge of GUARDED1'));
+    expect(lines).toHaveLength(1);
+    expect(String(lines[0]!.msg)).toMatch(/Advanced Protection.*charge-only.*its hub port is left as it is/);
+    await control.stop();
+  });
+});
+
 // Moved from test/e2e/charge-control.test.ts, which keeps the pause and its
 // end at the longest time through the real adb server and the stand-in
 // uhubctl: a booking seen during a pause ends it at the next look.

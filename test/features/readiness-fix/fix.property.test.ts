@@ -18,6 +18,8 @@ import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
 import { androidPhone } from '../../support/devices.js';
+import { writeRefusal } from '../../../src/platforms/android/control.js';
+import { readFileSync } from 'node:fs';
 
 const SERIALS = ['F1', 'F2', 'F3'];
 /** What readiness.fix may write, and nothing else: the allowed list as namespace/key. */
@@ -95,7 +97,7 @@ function bed(notSticking: ReadonlySet<string>, callMs = 250) {
   /** The phones whose calls fail now, and how. */
   const cut = new Map<string, Cut>();
   /** Called once a write has landed on the phone, before its answer: where a test cuts the phone between a write and its read-back. */
-  const hooks: { afterPut?: (serial: string, key: string) => void } = {};
+  const hooks: { afterPut?: (serial: string, key: string) => void; refuse?: (serial: string, key: string) => string | undefined } = {};
   const later = <T>(ms: number, fn: () => T): Promise<T> =>
     new Promise((resolve, reject) =>
       clock.setTimer(() => {
@@ -139,9 +141,13 @@ function bed(notSticking: ReadonlySet<string>, callMs = 250) {
   };
   const writer: SettingsWriter = {
     platform: 'android',
+    refusal: writeRefusal,
     getSetting: (s, ns, key) => call(s, 'get', ns, key, () => phones.get(s)!.get(`${ns}/${key}`)),
     putSetting: (s, ns, key, value) =>
       call(s, 'put', ns, key, () => {
+        // A phone whose maker's policy refuses adb's writes prints the framework's refusal and keeps its value.
+        const refused = hooks.refuse?.(s, `${ns}/${key}`);
+        if (refused !== undefined) return refused;
         if (!notSticking.has(`${ns}/${key}`)) phones.get(s)!.set(`${ns}/${key}`, value);
         return '';
       }),
@@ -283,12 +289,12 @@ describe('readiness.fix on the action runner, on virtual time', () => {
     await b.fix.stop();
   });
 
-  it('a phone that stays awake on AC only (1: asleep on USB) is put back to 7, what Developer options writes, with the USB bit; a row it does not have is never written', async () => {
+  it('a phone that stays awake on AC only (1: asleep on USB) is put back to 7, what Developer options writes, with the USB bit; a row it does not have is written only where its reader has a fixed default', async () => {
     const b = bed(new Set());
     const settings = b.phones.get('F1')!;
     for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '1' : '0');
-    // No verifier_verify_adb_installs row: `settings get` prints null, which is unread, and differs from nothing.
-    settings.set('global/verifier_verify_adb_installs', 'null');
+    // No window_animation_scale row: `settings get` prints null, which is unread (its reader's default is its last value), and differs from nothing.
+    settings.set('global/window_animation_scale', 'null');
     b.registry.sync('android', new Map([['F1', 'device']]));
     b.inventory('F1');
     b.fix.start();
@@ -298,7 +304,78 @@ describe('readiness.fix on the action runner, on virtual time', () => {
     }
     expect(b.ops.filter((o) => o.op === 'put').map((o) => o.key)).toEqual(['global/stay_on_while_plugged_in']);
     expect(settings.get('global/stay_on_while_plugged_in')).toBe('7');
-    expect(settings.get('global/verifier_verify_adb_installs')).toBe('null');
+    expect(settings.get('global/window_animation_scale')).toBe('null');
+    expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  it('a GMS phone that never wrote verifier_verify_adb_installs (settings get: null, which PackageManagerService reads as 1) gets it put back to 0', async () => {
+    const b = bed(new Set());
+    const settings = b.phones.get('F1')!;
+    for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '7' : '0');
+    settings.set('global/verifier_verify_adb_installs', 'null');
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    // The inventory's list had no row either: readiness publishes the framework's default for it.
+    b.registry.readings.answered('android/F1', androidPhone('F1'), b.clock.wall(), b.clock.monotonic());
+    b.registry
+      .facet(READINESS_VALUES)
+      .set('android/F1', { stayAwake: '7', windowAnimation: '0', transitionAnimation: '0', animatorDuration: '0', verifyAdbInstalls: '1', autoRotate: '0' });
+    b.fix.start();
+    for (let i = 0; i < 60; i++) {
+      b.time.advance(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(b.ops.filter((o) => o.op === 'put').map((o) => o.key)).toEqual(['global/verifier_verify_adb_installs']);
+    expect(settings.get('global/verifier_verify_adb_installs')).toBe('0');
+    expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
+    expect(b.violations).toEqual([]);
+    await b.fix.stop();
+  });
+
+  it('a phone whose maker refuses adb\'s writes (OnePlus: a SecurityException until "Disable permission monitoring" is on) is counted refused, said once in one line naming the settings and the toggle, and written again after the cooldown', async () => {
+    const recorded = readFileSync(
+      new URL('../../platforms/android/inventory/parsers/fixtures/settings-put/oneplus8pro-android12-scrcpy2612.txt', import.meta.url),
+      'utf8',
+    );
+    const b = bed(new Set());
+    let refusing = true;
+    b.hooks.refuse = (_serial, key) => (refusing && key.startsWith('global/') ? recorded : undefined);
+    const settings = b.phones.get('F1')!;
+    for (const f of FIXABLE) settings.set(`${f.namespace}/${f.key}`, f.check === 'stayAwake' ? '1' : '0');
+    b.registry.sync('android', new Map([['F1', 'device']]));
+    b.registry.readings.answered('android/F1', androidPhone('F1', { brandName: 'OnePlus' }), b.clock.wall(), b.clock.monotonic());
+    b.registry
+      .facet(READINESS_VALUES)
+      .set('android/F1', { stayAwake: '1', windowAnimation: '0', transitionAnimation: '0', animatorDuration: '0', verifyAdbInstalls: '0', autoRotate: '0' });
+    b.fix.start();
+    const run = async (ms: number) => {
+      for (let t = 0; t < ms; t += 500) {
+        b.time.advance(500);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await run(30_000);
+    expect(settings.get('global/stay_on_while_plugged_in')).toBe('1');
+    expect(b.stats.counter(READINESS_FIXES).get('refused')).toBe(1);
+    expect(b.stats.counter(READINESS_FIXES).get('not_taken')).toBe(0);
+    const said = b.log.lines().filter((l) => String(l.msg).includes('refused to write'));
+    expect(said.map((l) => [l.level, l.msg])).toEqual([
+      [
+        'warn',
+        'device F1: the phone refused to write global stay_on_while_plugged_in (SecurityException: Permission denial: writing to settings requires:android.permission.WRITE_SECURE_SETTINGS): ' +
+          'its maker keeps adb from changing settings until a developer toggle is on; turn on Developer options > Disable permission monitoring on, then USB debugging off and on again. The agent writes it again after its cooldown',
+      ],
+    ]);
+    expect(b.log.lines().filter((l) => String(l.msg).includes('did not stick'))).toEqual([]);
+    // Refused again after the cooldown: counted, not said again.
+    await run(11 * 60_000);
+    expect(b.stats.counter(READINESS_FIXES).get('refused')).toBe(2);
+    expect(b.log.lines().filter((l) => String(l.msg).includes('refused to write'))).toHaveLength(1);
+    // A person turns the toggle on: the next fix puts it back.
+    refusing = false;
+    await run(11 * 60_000);
+    expect(settings.get('global/stay_on_while_plugged_in')).toBe('7');
     expect(b.stats.counter(READINESS_FIXES).get('fixed')).toBe(1);
     expect(b.violations).toEqual([]);
     await b.fix.stop();

@@ -61,7 +61,7 @@ describe("readiness's fix-it decisions", () => {
   it('reads what the readiness checks read, and nothing a person must decide is in the allowed list', () => {
     for (const f of FIXABLE) {
       const check = CHECKS.find((c) => c.id === f.check)!;
-      expect(check.source, f.check).toEqual({ kind: 'setting', namespace: f.namespace, key: f.key });
+      expect(check.source, f.check).toEqual({ kind: 'setting', namespace: f.namespace, key: f.key, ...(f.absent !== undefined && { absent: f.absent }) });
       expect(check.expect, f.check).toBe(f.expect);
       expect(check.kind, f.check).toBe(f.kind);
     }
@@ -83,7 +83,7 @@ describe("readiness's fix-it decisions", () => {
     expect(targetsOf(parseReadinessChecks([]))).toEqual([]);
   });
 
-  it('meets as the check does: stay awake the USB bit, a scale 0 or 0.0; null (no row) and garbage are unread: neither met nor differing, never written over', () => {
+  it('meets as the check does: stay awake the USB bit, a scale 0 or 0.0; garbage, and null (no row) of a setting without a fixed default, are unread: neither met nor differing, never written over', () => {
     expect(meets(target('stayAwake'), '3')).toBe(true);
     expect(meets(target('stayAwake'), '15')).toBe(true);
     // AC only: the phone sleeps on a lab's USB cable.
@@ -91,8 +91,16 @@ describe("readiness's fix-it decisions", () => {
     expect(differs(target('stayAwake'), '1')).toBe(true);
     expect(meets(target('windowAnimation'), '0.0')).toBe(true);
     for (const t of ['stayAwake', 'windowAnimation', 'verifyAdbInstalls', 'autoRotate'])
-      for (const unread of ['null', '', 'NaN', ' 0', '0x1'])
+      for (const unread of ['', 'NaN', ' 0', '0x1'])
         expect([t, unread, meets(target(t), unread), differs(target(t), unread)]).toEqual([t, unread, false, false]);
+    // `settings get` prints null for no row: the scales' reader has no fixed default, so it is unread.
+    expect([meets(target('windowAnimation'), 'null'), differs(target('windowAnimation'), 'null')]).toEqual([false, false]);
+  });
+
+  it('reads null (no row) of a setting whose framework reader has a fixed default as that default (src/features/readiness/checks.ts names each reader): stay awake 1 (AC only), verify over USB 1, auto-rotation 0', () => {
+    expect([meets(target('stayAwake'), 'null'), differs(target('stayAwake'), 'null')]).toEqual([false, true]);
+    expect([meets(target('verifyAdbInstalls'), 'null'), differs(target('verifyAdbInstalls'), 'null')]).toEqual([false, true]);
+    expect([meets(target('autoRotate'), 'null'), differs(target('autoRotate'), 'null')]).toEqual([true, false]);
   });
 
   it('opens a shell of its own only while the inventory shows a setting differing, but one that did not stick and still reads so', () => {

@@ -22,9 +22,10 @@ describe('verdictCell', () => {
     );
   });
 
-  it('names the checks unread when none failed: a row the list does not print is not a default', () => {
-    // The recording as it is has no verifier_verify_adb_installs row.
-    const global = fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=3');
+  it('names the checks unread when none failed: a row printed twice is unread', () => {
+    const global =
+      fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=3') +
+      'verifier_verify_adb_installs=0\nverifier_verify_adb_installs=0\n';
     expect(cell(readinessSection({ lists: { global: { text: global }, system: { text: fixture('lineage18-sm-a520f-system.txt') } } }))).toBe(
       'unread: verifyAdbInstalls',
     );

@@ -109,9 +109,14 @@ describe('readinessItems', () => {
     const unread = splitReadiness(output(readinessSection({}))).readiness;
     expect(readinessItems([phone('OFFLINE')], DEFAULTS)).toEqual([]);
     const ready = splitReadiness(output(section(READY_GLOBAL))).readiness;
-    // The Galaxy A5 as recorded, stay awake on: its list has no row for verify apps over USB, which is unread.
+    // The Galaxy A5, stay awake on, verify apps over USB printed twice (another value's second line): unread.
     const partly = splitReadiness(
-      output(section(fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7'))),
+      output(
+        section(
+          fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7') +
+            'verifier_verify_adb_installs=0\nverifier_verify_adb_installs=0\n',
+        ),
+      ),
     ).readiness;
     expect(
       readinessItems(

@@ -60,7 +60,10 @@ describe('readiness drift', () => {
     // A verdict that fails none, checks unread, ends the stretch of not ready (and starts none).
     const partly = drift(
       first.seen,
-      observe(fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7')),
+      observe(
+        fixture('lineage18-sm-a520f-global.txt').replace('stay_on_while_plugged_in=0', 'stay_on_while_plugged_in=7') +
+          'verifier_verify_adb_installs=0\nverifier_verify_adb_installs=0\n',
+      ),
       baseline,
     );
     expect(partly.seen.notReady).toBe(false);

@@ -45,12 +45,27 @@ describe('readiness on published facts', () => {
 
   it('a domain lockdown refused (no developerMode fact) is unknown, never a failure; before iOS 16 there is no Developer Mode to read', () => {
     // iOS 17: Developer Mode exists, lockdown did not say: unread.
-    const refused = judge(facts({ paired: 'true', osVersion: '17.4.1', passcode: 'true' }), DEFAULT, 'Apple');
+    const refused = judge(facts({ paired: 'true', osVersion: '17.4.1', passcode: 'true', developerImage: 'true' }), DEFAULT, 'Apple');
     expect(refused).toMatchObject({ ready: false, failed: [], unread: ['developerMode'] });
     // iOS 10: the check is not the phone's (MissingValue is all it can answer), as a Xiaomi toggle on a Pixel.
     expect(judge(facts({ paired: 'true', osVersion: '10.2', passcode: 'true' }), DEFAULT, 'Apple')).toEqual({ ready: true, failed: [], unread: [] });
     // No version known: the check may be the phone's, so unread.
-    expect(judge(facts({ paired: 'true', passcode: 'true' }), DEFAULT, 'Apple').unread).toEqual(['developerMode', 'osVersion']);
+    expect(judge(facts({ paired: 'true', passcode: 'true' }), DEFAULT, 'Apple').unread).toEqual(['developerMode', 'developerImage', 'osVersion']);
+  });
+
+  it("the developer disk image from iOS 17: not mounted is not ready, with how to mount it, Appium off; not read is unread; before 17 not the phone's check", () => {
+    const off = judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1', passcode: 'true', developerImage: 'false' }), DEFAULT, 'Apple');
+    expect(off.failed.map((f) => f.check.id)).toEqual(['developerImage']);
+    expect(verdictMessage(off)).toContain(
+      'the developer disk image is off (mobile_image_mounter LookupImage), expected on: mount the personalized developer disk image: `ios image auto`',
+    );
+    expect(supportOf(undefined, off)).toMatchObject({ appiumDisabled: true });
+    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '26.1', passcode: 'true' }), DEFAULT, 'Apple').unread).toEqual(['developerImage']);
+    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '16.7.2', passcode: 'true' }), DEFAULT, 'Apple')).toEqual({
+      ready: true,
+      failed: [],
+      unread: [],
+    });
   });
 
   it('not paired: not ready, and Appium is disabled on it, as with Developer Mode off', () => {
@@ -76,8 +91,27 @@ describe('readiness on published facts', () => {
     );
   });
 
-  it('passcode: a lab that wants none fails a phone found locked behind one; the default wants one', () => {
-    expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1', passcode: 'true' }), DEFAULT, undefined).ready).toBe(true);
+  it('passcode: not in the default baseline (lockdown tells it only while the phone is locked): an unlocked iPhone with every default check met is ready', () => {
+    expect(DEFAULT.has('passcode')).toBe(false);
+    // Unlocked: PasswordProtected false, so no passcode fact (src/platforms/ios/readiness.ts).
+    expect(judge(facts({ paired: 'true', developerMode: 'true', developerImage: 'true', osVersion: '17.4.1' }), DEFAULT, undefined)).toEqual({
+      ready: true,
+      failed: [],
+      unread: [],
+    });
+    // A lab that adds it: an unlocked phone is unread for it, never ready.
+    const added = parseReadinessChecks([...DEFAULT.keys(), 'passcode']);
+    expect(judge(facts({ paired: 'true', developerMode: 'true', developerImage: 'true', osVersion: '17.4.1' }), added, undefined)).toEqual({
+      ready: false,
+      failed: [],
+      unread: ['passcode'],
+    });
+  });
+
+  it('passcode: a lab that wants none fails a phone found locked behind one; one that wants one takes a phone found locked', () => {
+    expect(
+      judge(facts({ paired: 'true', developerMode: 'true', osVersion: '17.4.1', passcode: 'true' }), parseReadinessChecks(['passcode']), undefined).ready,
+    ).toBe(true);
     const none = parseReadinessChecks(['passcode=false']);
     expect(verdictMessage(judge(facts({ passcode: 'true' }), none, undefined))).toContain('a passcode is on (PasswordProtected), expected off');
   });

@@ -158,11 +158,14 @@ describe('readiness drift as the daemon sees it', () => {
         let notReadyMoments = 0;
         let builds = 0;
         const last: { stayAwake?: string; verify?: string; fingerprint?: string; notReady?: boolean } = {};
-        /** The value a row reads as (an empty value, NaN or null is unread: no value). */
-        const readAs = (v: string | undefined, grammar: RegExp): string | undefined => (v !== undefined && grammar.test(v) ? v : undefined);
+        /**
+         * The value a row reads as (an empty value, NaN or null is unread: no value); no row in a list that printed
+         * rows (a list read whole) is the framework's default: 1 for both (checks.ts names their readers).
+         */
+        const readAs = (v: string | undefined, grammar: RegExp): string | undefined => (v === undefined ? '1' : grammar.test(v) ? v : undefined);
         for (const r of readings) {
           const listed = r.stayAwake !== undefined || r.verify !== undefined;
-          // A row for each value given; a key without a row is unread, as is a row the framework would not parse.
+          // A row for each value given; a row the framework would not parse is unread, a key without a row its reader's default.
           const global = listed
             ? `${r.stayAwake !== undefined ? `stay_on_while_plugged_in=${r.stayAwake}\n` : ''}${r.verify !== undefined ? `verifier_verify_adb_installs=${r.verify}\n` : ''}`
             : undefined;
@@ -249,8 +252,8 @@ describe('the readiness gauges between readings', () => {
           switch (s.kind) {
             case 'answer':
               if (!listed) break;
-              // verify apps over USB off; stay awake as given, or no row (unread).
-              answer({ global: `${s.stay !== undefined ? `stay_on_while_plugged_in=${s.stay}\n` : ''}verifier_verify_adb_installs=0\n` });
+              // verify apps over USB off; stay awake as given, or a row the framework would not parse (unread).
+              answer({ global: `stay_on_while_plugged_in=${s.stay ?? 'NaN'}\nverifier_verify_adb_installs=0\n` });
               last = s.stay === undefined ? 'unread' : s.stay === '7' ? 'ready' : 'not_ready';
               break;
             case 'unread':

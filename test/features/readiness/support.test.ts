@@ -46,9 +46,9 @@ describe('supportOf: the flags a phone’s verdict decides', () => {
   });
 
   it('a phone not ready on checks Appium does not need keeps the host’s flags; so does a ready one', () => {
-    // The Galaxy A5: stay awake off, USB debugging on (no verify apps over USB row: unread).
+    // The Galaxy A5: stay awake off, USB debugging on, no verify apps over USB row (its reader's default, 1: on).
     const a5 = judge(reading(readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') } } })), BASELINE, 'samsung');
-    expect(a5.failed.map((f) => f.check.id)).toEqual(['stayAwake']);
+    expect(a5.failed.map((f) => f.check.id)).toEqual(['stayAwake', 'verifyAdbInstalls']);
     expect(supportOf(HOST, a5)).toEqual(HOST);
     // The Mi 9T with both toggles on: its stay awake is off, nothing Appium needs.
     const toggles = judge(reading(mi9t({ 'persist.security.adbinput': '1', 'persist.security.adbinstall': '1' })), BASELINE, 'Xiaomi');

@@ -69,17 +69,59 @@ describe('the checks', () => {
 });
 
 describe('the verdict', () => {
-  it('names what the LineageOS Galaxy A5 fails against the default baseline, each with its fix; the row it does not print is unread', () => {
+  it("names what the LineageOS Galaxy A5 fails against the default baseline, each with its fix; a row its whole list does not print is its reader's fixed default", () => {
     const verdict = judge(reading(lineage), DEFAULT, 'samsung');
     expect(verdict.ready).toBe(false);
-    expect(verdict.failed.map((f) => f.check.id)).toEqual(['stayAwake', 'windowAnimation', 'transitionAnimation', 'animatorDuration', 'autoSystemUpdates']);
+    expect(verdict.failed.map((f) => f.check.id)).toEqual([
+      'stayAwake',
+      'windowAnimation',
+      'transitionAnimation',
+      'animatorDuration',
+      'verifyAdbInstalls',
+      'autoSystemUpdates',
+    ]);
     const message = verdictMessage(verdict)!;
     expect(message).toContain(
       'stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',
     );
-    // No verifier_verify_adb_installs row (LineageOS without a verifier): what the framework does then is its reader's default, not read here.
-    expect(verdict.unread).toEqual(['verifyAdbInstalls']);
-    expect(message).not.toContain('verify apps over USB');
+    // No verifier_verify_adb_installs row (a phone that never wrote it): PackageManagerService and its successors read it as 1.
+    expect(message).toContain("verify apps over USB is 1 (verifier_verify_adb_installs: no row, the framework's default), expected 0");
+    expect(verdict.unread).toEqual([]);
+  });
+
+  it('a row absent from a list not read whole (a failed list, one that printed no row) stays unread; a row printed twice too', () => {
+    const baseline = parseReadinessChecks(['verifyAdbInstalls', 'stayAwake']);
+    const failed = reading(readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt'), status: 255 } } }));
+    expect(judge(failed, baseline, 'samsung')).toEqual({ ready: false, failed: [], unread: ['stayAwake', 'verifyAdbInstalls'] });
+    // Android 5's SettingsCmd without `list`: its usage on stderr, exit 0, no row.
+    const none = reading(readinessSection({ lists: { global: { text: 'Invalid command: list\nusage:  settings [--user NUM] get namespace key\n' } } }));
+    expect(judge(none, baseline, 'samsung').unread).toEqual(['stayAwake', 'verifyAdbInstalls']);
+    const twice = reading(
+      readinessSection({ lists: { global: { text: 'stay_on_while_plugged_in=7\nverifier_verify_adb_installs=0\nverifier_verify_adb_installs=0\n' } } }),
+    );
+    expect(judge(twice, baseline, 'samsung')).toEqual({ ready: false, failed: [], unread: ['verifyAdbInstalls'] });
+  });
+
+  it('a check whose framework readers disagree between versions (or depend on the build) is unread without its row, whole list or not', () => {
+    const lone = reading(readinessSection({ lists: { global: { text: 'stay_on_while_plugged_in=7\n' } } }));
+    const baseline = parseReadinessChecks([
+      'developerOptions',
+      'usbDebugging',
+      'autoTime',
+      'autoTimeZone',
+      'autoSystemUpdates',
+      'packageVerifier',
+      'windowAnimation',
+    ]);
+    expect(judge(lone, baseline, 'google')).toEqual({
+      ready: false,
+      failed: [],
+      unread: [...baseline.keys()].sort((a, b) => CHECK_IDS.indexOf(a) - CHECK_IDS.indexOf(b)),
+    });
+    // And those with a fixed default: airplane mode and battery saver 0, Wi-Fi 0 (off), auto-rotation 0.
+    const fixed = judge(lone, parseReadinessChecks(['airplaneMode', 'batterySaver', 'wifi']), 'google');
+    expect(fixed.failed.map((f) => [f.check.id, f.value, f.noRow])).toEqual([['wifi', '0', true]]);
+    expect(fixed.unread).toEqual([]);
   });
 
   it("judges a Mi 9T's global settings; its system list and keyguard unread are neither passed nor failed", () => {

@@ -157,7 +157,7 @@ describe('IosWatcher', () => {
     ]);
   });
 
-  it('no usbmuxd socket: one informational line, no error loop, and picked up when usbmuxd appears', async () => {
+  it('no usbmuxd socket: one informational line, no error loop, not answered until usbmuxd appears, and picked up then', async () => {
     const sim = new SimUsbmuxd();
     cleanups.push(() => sim.dispose());
     await sim.start();
@@ -172,9 +172,12 @@ describe('IosWatcher', () => {
     expect(lines.filter((l) => l.level === 'info')).toHaveLength(1);
     expect(lines.filter((l) => l.level !== 'info')).toEqual([]);
     expect(lines[0]?.msg).toMatch(/no usbmuxd socket/);
+    // No list yet: its silence says nothing of an earlier run's iPhones (the report carries them).
+    expect(watcher.answered).toBe(false);
     const p = sim.plug({ profile: 'iphone-13-ios16' });
     await sim.start();
     await until(() => watcher.devices.has(p.udid), 2000);
+    expect(watcher.answered).toBe(true);
   });
 
   it('no usbmuxd socket when iPhones were not asked for: said at debug level only', async () => {

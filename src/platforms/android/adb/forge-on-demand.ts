@@ -1,11 +1,9 @@
-// adbkit loads node-forge, about 860 KB of JavaScript (TLS, X.509, PKCS#12,
-// ...), for one thing the agent never does: reading an adb public key
-// (adbkit's adb/auth.js, for its TCP-USB bridge). At load, auth.js reads
-// only forge.jsbn. So before adbkit loads, node-forge's entry in the
-// CommonJS cache is forge's core object with jsbn on it, and the first use of
-// any other part loads the whole package onto that same object, as its index
-// does. About 1.5 MB less resident memory in every process
-// (docs/performance/). Imported by client.ts before adbkit, for that order.
+// adbkit loads node-forge (860 KB of JavaScript) for one thing the agent never
+// does: reading an adb public key (adb/auth.js, which reads only forge.jsbn at
+// load). So before adbkit loads, node-forge's CommonJS cache entry is forge's
+// core object with jsbn on it, and the first use of any other part loads the
+// whole package onto that same object, as its index does: about 1 MB less heap
+// in every process (docs/performance/). Imported by client.ts before adbkit.
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
 

@@ -1,8 +1,5 @@
-// The property dump of an inventory as soon as it has arrived, before the
-// rest of the script has (issue 42). getprop answers at once even on a phone
-// whose framework commands answer seconds late, and it is the first section
-// of a connection's first inventory: from it the agent knows who the phone
-// is long before the inventory ends. Pure: chunks in, the dump out.
+// The property dump of an inventory as soon as it has arrived: getprop answers at once even on a phone whose framework
+// commands answer seconds late, so the agent knows who the phone is long before the inventory ends. Pure.
 import { StringDecoder } from 'node:string_decoder';
 import { marker, SECTION, splitSections } from './script.js';
 
@@ -21,18 +18,11 @@ export class EarlyProps {
     this.prefix = marker('', token).slice(0, -3);
   }
 
-  /**
-   * One more chunk of the script's output. Returns the property dump once,
-   * the first time its section is complete (the next delimiter printed);
-   * undefined before and after.
-   */
+  /** One more chunk of output; returns the property dump once, when its section is complete, else undefined. */
   push(chunk: Buffer): string | undefined {
     if (this.done) return undefined;
     this.text += this.decoder.write(chunk);
-    // A section ends at a delimiter, which counts once its line has ended (or
-    // the text ends on its ">>>"): cut the text into sections only then, not
-    // at every chunk, which on an output arriving in small chunks cost time
-    // in the square of its length.
+    // Cut into sections only once a delimiter's line has ended, not at every chunk (time in the square of the output).
     if (this.pending < 0) {
       this.pending = this.text.indexOf(this.prefix, Math.max(0, this.searched - this.prefix.length + 1));
       this.searched = this.text.length;

@@ -1,30 +1,18 @@
-// Parses the readiness sections (probes/readiness.ts), alone or read together: the settings a lab's
-// baseline judges, as `settings list NAMESPACE` prints them (key=value),
-// cut to the keys asked for, each namespace between its `namespace:NAME`
-// line and its `status:NAME=N` line; the keyguard's `secure=` line of
-// `dumpsys window policy`; and a few system properties as `prop:NAME=VALUE`.
-// Pure: the feature that judges the values (src/features/readiness/) reads
-// this, never the text.
+// Parses the readiness sections: the settings a lab's baseline judges, as `settings list NAMESPACE` prints them, cut to
+// the keys asked for, each namespace between its `namespace:NAME` and `status:NAME=N` lines; the keyguard's `secure=`
+// line of `dumpsys window policy`; and a few properties as `prop:NAME=VALUE`. Pure.
 //
-// What `settings list` prints, across the versions still in use (the
-// catalogue: AOSP's SettingsCmd, Android 4.2-7, and SettingsService's shell
-// command through `cmd settings`, Android 7 on; docs/operations/lab.md):
-// - every row as `name=value`, sorted, the value as stored: `null` for a row
-//   without one, empty, or holding `=` and newlines of its own (a value's
-//   second line is printed as a line of its own);
-// - nothing but errors on stderr when it cannot list: "Invalid command:
-//   list" and the usage (Android 5 and before have no `list`: a TV stick on
-//   Fire OS 5), "Invalid namespace", "Error while accessing settings
-//   provider" with a stack trace, a SecurityException, "cmd: Can't find
-//   service: settings" (the provider not up yet);
-// - an exit status that says nothing before Android 8 (SettingsCmd and
-//   Android 7's `cmd` exit 0 whatever happened), 255 for SettingsService's
-//   errors, 20 for `cmd` without the service, 124 for `timeout`.
-// So a status 0 does not say the list was read: what says a setting was
-// read is its row. A key the list does not print is unread (the parser
-// leaves it out; the checks then have no value), and so is a key printed
-// twice in one list (a second line of another setting's value that reads
-// like a row: the device's words, not the list's).
+// What `settings list` prints across the versions in use (SettingsCmd, Android 4.2-7; SettingsService through `cmd
+// settings`, 7 on; docs/operations/lab.md):
+// - every row as `name=value`, the value as stored: `null`, empty, or holding `=` and newlines of its own;
+// - only errors when it cannot list ("Invalid command: list" before Android 6, "Invalid namespace", a provider error
+//   with a stack trace, a SecurityException, "cmd: Can't find service: settings");
+// - an exit status that says nothing before Android 8 (always 0), 255 for SettingsService's errors, 20 for `cmd`
+//   without the service, 124 for `timeout`.
+// So a status 0 does not say the list was read whole: a status 0 with rows printed does (the probe counts them,
+// `rows:NAMESPACE=N`). A key a list read whole does not print is no row of the phone's (its check may know the
+// framework's default: src/features/readiness/checks.ts); in any other list it is unread, and so is a key printed
+// twice (a line of another value that reads like a row: the device's words, not the list's).
 
 import type { ReadinessReading } from '../../../readiness.js';
 
@@ -34,6 +22,9 @@ const SETTING = /^([A-Za-z0-9_.:-]+)=(.*)$/;
 
 export function parseReadiness(text: string): ReadinessReading | undefined {
   const settings = new Map<string, Map<string, string>>();
+  /** The keys printed twice in each list taken (its status 0), until its row count says whether it was read whole. */
+  const doubtful = new Map<string, Set<string>>();
+  const whole = new Map<string, ReadonlySet<string>>();
   const props = new Map<string, string>();
   let keyguardSecure: boolean | undefined;
   let namespace: string | undefined;
@@ -55,9 +46,18 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
       if (namespace !== undefined && status[1] === namespace && status[2] === '0') {
         for (const key of twice) values.delete(key);
         settings.set(namespace, values);
+        doubtful.set(namespace, twice);
       }
       any = true;
       namespace = undefined;
+      continue;
+    }
+    // After its status: the rows the list printed. Only a list taken, that printed rows, was read whole.
+    const rows = /^rows:([a-z]+)=(\d+)$/.exec(own);
+    if (rows) {
+      const twiceIn = doubtful.get(rows[1]!);
+      if (twiceIn !== undefined && Number(rows[2]) > 0) whole.set(rows[1]!, twiceIn);
+      doubtful.delete(rows[1]!);
       continue;
     }
     const secure = /^secure=(true|false)$/.exec(own);
@@ -78,5 +78,5 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
     if (values.has(setting[1]!)) twice.add(setting[1]!);
     values.set(setting[1]!, setting[2]!);
   }
-  return any ? { settings, keyguardSecure, props } : undefined;
+  return any ? { settings, whole, keyguardSecure, props } : undefined;
 }

@@ -1,11 +1,7 @@
 import { parseReadiness, type ReadinessReading } from '../parsers/readiness.js';
 import type { Probe } from './types.js';
 
-/**
- * The settings a lab's readiness baseline may judge, by namespace: the only
- * lines of `settings list` the device sends (a whole list is 10-20 KB).
- * src/features/readiness/checks.ts names each key it reads from here.
- */
+/** The settings a lab's readiness baseline may judge, by namespace: only these lines are sent (a whole list is 10-20 KB). */
 export const READINESS_SETTINGS = {
   global: [
     'adb_enabled',
@@ -22,6 +18,8 @@ export const READINESS_SETTINGS = {
     'wifi_on',
     'low_power',
     'ota_disable_automatic_update',
+    // Not a readiness check: how long the phone keeps this host's adb authorization (src/platforms/android/facts.ts).
+    'adb_allowed_connection_time',
   ],
   system: ['accelerometer_rotation'],
 } as const;
@@ -29,21 +27,20 @@ export const READINESS_SETTINGS = {
 /** Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI keeps as properties. */
 export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall'] as const;
 
-/** One `settings list` cut on the phone to the keys asked for, between its namespace line and its exit status. */
+/**
+ * One `settings list` cut on the phone to the keys asked for, between its
+ * namespace line and its exit status, then the count of rows it printed
+ * (`rows:NAMESPACE=N`, the script's `tally`): a list that printed rows and
+ * exited 0 was read whole, so a key absent from it is no row of the phone's.
+ */
 function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
   const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
-  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | keep 'namespace:*' 'status:*' ${keys}`;
+  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | tally ${namespace} 'namespace:*' 'status:*' ${keys}`;
 }
 
-// The readiness readings, one framework command per section so that a slow
-// phone gathers them one at a time as it does the other sections (a section
-// of three slow commands would never fit its deadline). They feed no
-// DeviceInfo field (the phone's inventory is unchanged): the readiness
-// feature reads the cached sections. No `good`: a slow phone gathers only
-// good sections, and a phone whose list fails for good (no `settings list`)
-// would be asked for it forever; a failed list reads as unread, never as
-// failed. On the slow tier: these settings change
-// when someone acts on the phone or an update lands, never on the periodic cycle.
+// One framework command per section, so a slow phone gathers them one at a time. They feed no DeviceInfo field. No
+// `good`: a phone whose list always fails would be asked for it forever; a failed list reads as unread. On the slow
+// tier: these settings change when someone acts on the phone or an update lands.
 const NOTE = 'readiness for automation (src/features/readiness/): feeds no field';
 
 export const readinessGlobal: Probe<ReadinessReading> = {

@@ -13,6 +13,8 @@ import { packages } from './packages.js';
 import { ping } from './ping.js';
 import { props } from './props.js';
 import { readinessGlobal, readinessKeyguard, readinessSystem } from './readiness.js';
+import { advancedProtection } from './advanced-protection.js';
+import { pageSize } from './page-size.js';
 import { proxy } from './proxy.js';
 import { simState } from './sim-state.js';
 import { su } from './su.js';
@@ -37,6 +39,8 @@ export const PROBES: readonly Probe<unknown>[] = [
   readinessGlobal,
   readinessSystem,
   readinessKeyguard,
+  advancedProtection,
+  pageSize,
   wearFiles,
   wearPackages,
   wearTradeIn,

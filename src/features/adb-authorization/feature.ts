@@ -1,0 +1,68 @@
+// adb authorization that lapses (lapse.ts, ledger.ts) under the feature
+// contract: at each report the phones adb has connected are noted with the
+// window their inventory read (the facts capability), a phone away is
+// warned about once before it drops this host's key, and one back
+// unauthorized after its lapse says why in its message.
+import { join } from 'node:path';
+import { isReadyState } from '../../cloud/device-facts.js';
+import type { Metric } from '../../util/metric.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { AuthLedger, seenPhones } from './ledger.js';
+
+/** Where the phones away are kept across restarts. */
+export const STATE_FILE = 'adb-authorizations.json';
+/** adb's word for a phone that has not authorized this host. */
+const UNAUTHORIZED = 'unauthorized';
+
+export function adbAuthorizationFeature(ctx: FeatureContext): Feature {
+  const leadMs = ctx.settings.adbAuthorization.warnHours * 3_600_000;
+  if (leadMs === 0) return { name: 'adb-authorization' };
+  const { registry } = ctx;
+  const facts = ctx.platforms.facts;
+  const ledger = new AuthLedger({
+    file: ctx.stateDir === undefined ? undefined : join(ctx.stateDir, STATE_FILE),
+    leadMs,
+    wall: () => ctx.clock.wall(),
+    logger: ctx.logger,
+    trouble: ctx.stateDirTrouble,
+  });
+  return {
+    name: 'adb-authorization',
+    start: () => ledger.load(),
+    annotate: (devices) => {
+      ledger.seen(
+        seenPhones(devices, (info) => {
+          if (!isReadyState(info.state)) return undefined;
+          const [record] = registry.byUdid(info.udid);
+          if (!record) return undefined;
+          return { serial: record.serial, windowMs: facts.authorizationWindowMs(registry, record.key) };
+        }),
+      );
+      return [...devices];
+    },
+    notes: (device) => {
+      if (device.state !== UNAUTHORIZED) return [];
+      // A phone back after days away is a new record that has not said who it is: found by its adb serial too.
+      const lapsed = ledger.lapsedOf(device.udid, device.serial);
+      return lapsed
+        ? [
+            `it dropped this host's adb authorization at ${new Date(lapsed.lastSeenWall + lapsed.windowMs).toISOString()}, away since ${new Date(lapsed.lastSeenWall).toISOString()} (longer than its adb_allowed_connection_time): tap "Allow" on "Allow USB debugging?"`,
+          ]
+        : [];
+    },
+    metrics: (): Metric[] => {
+      const { lapsing, lapsed } = ledger.counts();
+      return [
+        {
+          name: 'device_agent_adb_authorization_away_devices',
+          help: "phones away from this host by their adb authorization: lapsing (it drops this host's key within adbAuthorization.warnHours), lapsed (it dropped it)",
+          type: 'gauge',
+          samples: [
+            { labels: { state: 'lapsing' }, value: lapsing },
+            { labels: { state: 'lapsed' }, value: lapsed },
+          ],
+        },
+      ];
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The phones this host's adb authorization is followed for, kept across
+// restarts in the state directory (adb-authorizations.json): each phone's
+// last time seen ready, the window it keeps the key for, and whether its
+// absence was said. At each report it is stepped (lapse.ts): what is due is
+// said once, one warning line each; the file is written when something a
+// restart must not lose changed, and at most hourly for the times seen.
+// A file that does not read is one warning and a fresh start (each phone
+// is followed again from its next report).
+import type { DeviceInfo } from '../../cloud/types.js';
+import type { Logger } from '../../log/logger.js';
+import { limited } from '../../log/limited.js';
+import { StateDirTrouble, stateWriteProblem } from '../../log/state-dir-trouble.js';
+import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import { step, type AuthEntry, type Due, type SeenPhone } from './lapse.js';
+
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** While nothing else changes, the times seen are written at most this often (a crash loses at most this much). */
+const SAVE_EVERY_MS = 3_600_000;
+const HOUR = 3_600_000;
+
+export interface AuthLedgerOptions {
+  /** The state file; none: kept in memory only. */
+  file: string | undefined;
+  leadMs: number;
+  wall: () => number;
+  logger: Logger;
+  trouble?: StateDirTrouble;
+}
+
+export class AuthLedger {
+  private entries = new Map<string, AuthEntry>();
+  private savedAt = Number.NEGATIVE_INFINITY;
+  private lastProblem: string | undefined;
+  private readonly trouble: StateDirTrouble;
+  /** Said since the start, for /metrics. */
+  warned = 0;
+
+  constructor(private readonly o: AuthLedgerOptions) {
+    this.trouble = o.trouble ?? new StateDirTrouble();
+  }
+
+  load(): void {
+    const { file, logger } = this.o;
+    if (!file) return;
+    let text: string | undefined;
+    try {
+      text = readStateFile(file, MAX_FILE_BYTES);
+    } catch (err) {
+      limited(logger).warn(
+        'state-dir-problem',
+        { file },
+        `cannot read ${file}: ${(err as Error).message}; the phones away are followed again from their next report`,
+      );
+      return;
+    }
+    if (text === undefined) return;
+    try {
+      const phones = (JSON.parse(text) as { phones?: unknown }).phones;
+      for (const p of Array.isArray(phones) ? phones : []) if (isEntry(p)) this.entries.set(p.udid, p);
+    } catch {
+      limited(logger).warn(
+        'state-dir-problem',
+        { file },
+        `${file} is not the JSON the agent writes; the phones away are followed again from their next report`,
+      );
+    }
+  }
+
+  /** One report: the phones it lists ready, each with the window its inventory read (facts.authorizationWindowMs). */
+  seen(phones: readonly SeenPhone[]): Due[] {
+    const now = this.o.wall();
+    const r = step(this.entries, phones, now, this.o.leadMs);
+    this.entries = r.entries;
+    for (const due of r.due) this.say(due, now);
+    if (r.changed || now - this.savedAt >= SAVE_EVERY_MS) this.save(now);
+    return r.due;
+  }
+
+  /** Phones away whose lapse is within the lead, and those whose lapse passed, for /metrics. */
+  counts(): { lapsing: number; lapsed: number } {
+    const now = this.o.wall();
+    let lapsing = 0;
+    let lapsed = 0;
+    for (const e of this.entries.values()) {
+      if (e.present || e.windowMs === 0) continue;
+      const at = e.lastSeenWall + e.windowMs;
+      if (now >= at) lapsed++;
+      else if (now >= at - this.o.leadMs) lapsing++;
+    }
+    return { lapsing, lapsed };
+  }
+
+  /** The lapse a phone back in an unauthorized state met while away, if it did, by its udid or else its adb serial: for its message. */
+  lapsedOf(udid: string | undefined, serial: string): AuthEntry | undefined {
+    const e = (udid === undefined ? undefined : this.entries.get(udid)) ?? [...this.entries.values()].find((x) => x.serial === serial);
+    return e && e.windowMs !== 0 && !e.present && this.o.wall() >= e.lastSeenWall + e.windowMs ? e : undefined;
+  }
+
+  private say(due: Due, now: number): void {
+    const { entry, kind, lapsesAt, windowMs } = due;
+    this.warned++;
+    const since = new Date(entry.lastSeenWall).toISOString();
+    const keeps = `it keeps this host's adb authorization for ${duration(windowMs)} after this host last had it connected (its adb_allowed_connection_time)`;
+    const then = `someone must tap "Allow" on "Allow USB debugging?" when it is back; "Disable adb authorization timeout" in Developer options keeps it for good`;
+    const line =
+      kind === 'lapsing'
+        ? `phone ${entry.udid} (adb serial ${entry.serial}) has been away from this host since ${since}: ${keeps}, so it drops it at ${new Date(lapsesAt).toISOString()}, in ${duration(lapsesAt - now)}: plug it in before then, or ${then}`
+        : `phone ${entry.udid} (adb serial ${entry.serial}) has been away from this host since ${since}: ${keeps}, and dropped it at ${new Date(lapsesAt).toISOString()}: ${then}`;
+    this.o.logger.warn({ udid: entry.udid, serial: entry.serial, lastSeen: since, lapsesAt: new Date(lapsesAt).toISOString() }, line);
+  }
+
+  private save(now: number): void {
+    const { file, logger } = this.o;
+    if (!file) return;
+    try {
+      writeAtomically(file, JSON.stringify({ savedAt: new Date(now).toISOString(), phones: [...this.entries.values()] }) + '\n');
+      this.savedAt = now;
+      this.trouble.works(file);
+      this.lastProblem = undefined;
+    } catch (err) {
+      this.lastProblem = this.trouble.writeFailed(
+        logger,
+        file,
+        err,
+        `cannot keep the phones away from this host in ${file}: ${stateWriteProblem(err)}; after a restart, one away now is warned about only from what the restart sees`,
+        this.lastProblem,
+      );
+    }
+  }
+}
+
+/**
+ * The phones a report holds that adb has connected now (`connected`: the
+ * record's state is its source's ready state, whatever its inventory did:
+ * the key is in use), as the ledger follows them: by udid, with the window
+ * read on their connection.
+ */
+export function seenPhones(
+  devices: readonly DeviceInfo[],
+  connected: (info: DeviceInfo) => { serial: string; windowMs: number | undefined } | undefined,
+): SeenPhone[] {
+  const out = new Map<string, SeenPhone>();
+  for (const info of devices) {
+    if (out.has(info.udid)) continue;
+    const w = connected(info);
+    if (w) out.set(info.udid, { udid: info.udid, serial: w.serial, windowMs: w.windowMs });
+  }
+  return [...out.values()];
+}
+
+function duration(ms: number): string {
+  if (ms >= 2 * 24 * HOUR) return `${Math.round(ms / (24 * HOUR))} days`;
+  if (ms >= 2 * HOUR) return `${Math.round(ms / HOUR)} h`;
+  return `${Math.max(1, Math.round(ms / 60_000))} min`;
+}
+
+function isEntry(v: unknown): v is AuthEntry {
+  const e = v as Partial<AuthEntry> | null;
+  const said = e?.said;
+  return (
+    typeof e?.udid === 'string' &&
+    e.udid.length <= 256 &&
+    typeof e.serial === 'string' &&
+    e.serial.length <= 256 &&
+    typeof e.lastSeenWall === 'number' &&
+    Number.isFinite(e.lastSeenWall) &&
+    typeof e.windowMs === 'number' &&
+    Number.isFinite(e.windowMs) &&
+    typeof e.present === 'boolean' &&
+    (said === undefined || (typeof said.for === 'number' && (said.kind === 'lapsing' || said.kind === 'lapsed')))
+  );
+}

@@ -1,0 +1,147 @@
+// iPhones' developer services on this host, as one part with a lifecycle:
+// the tunnel daemons watched (watch.ts), the host's tools read (tools.ts),
+// and each iPhone from iOS 17 judged (judge.ts) when the report asks, once
+// started (the daemon; a one-shot command reads neither, and says nothing
+// of them rather than guess): a note
+// in its message and Appium off while it is not ready or not supported
+// here, a TUNNEL cell in `list`, counts on /metrics. A phone that reconnects
+// (a reboot, a replug) has its daemons read again at once, so that the next
+// report names a tunnel that outlived it: within one cycle.
+import type { DeviceInfo, Support } from '../../cloud/types.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import type { Logger } from '../../log/logger.js';
+import type { Clock, Timers } from '../../util/clock.js';
+import type { Metric } from '../../util/metric.js';
+import { judgePhone, needsTunnel, type Judgement } from './judge.js';
+import { iosVersionOf, supportOf, type ToolName } from './support.js';
+import { HostTools, type Run } from './tools.js';
+import type { DaemonRef, PhoneNow } from './tunnel-state.js';
+import { DaemonWatch, type Fetch } from './watch.js';
+
+/** The platform of the phones this part judges: tunnels are an iPhone's. */
+const PLATFORM = 'ios';
+/** lockdown answered a session: the phones whose developer services are judged (one not paired is readiness's). */
+const PAIRED = 'paired';
+
+export interface IosDeveloperOptions {
+  daemons: readonly DaemonRef[];
+  pollMs: number;
+  tools: ReadonlyArray<{ tool: ToolName; command: string }>;
+  toolsRefreshMs: number;
+  registry: Pick<DeviceRegistry, 'list' | 'byUdid'>;
+  logger: Logger;
+  clock: Clock & Timers;
+  fetch?: Fetch;
+  run?: Run;
+}
+
+const STATES = ['live', 'stale', 'none', 'unknown', 'no-daemon', 'not-supported'] as const;
+
+export class IosDeveloper {
+  readonly watch: DaemonWatch;
+  readonly tools: HostTools;
+  /** Each phone's connection when its daemons were last read for it: a new one asks them at once. */
+  private readonly epochs = new Map<string, number>();
+  /** The last judgement of each phone, by udid, for the metrics. */
+  private readonly last = new Map<string, Judgement>();
+
+  constructor(private readonly o: IosDeveloperOptions) {
+    this.watch = new DaemonWatch({ daemons: o.daemons, pollMs: o.pollMs, clock: o.clock, logger: o.logger, phones: () => this.phones(), fetch: o.fetch });
+    this.tools = new HostTools({ commands: o.tools, refreshMs: o.toolsRefreshMs, clock: o.clock, logger: o.logger, run: o.run });
+  }
+
+  /** Started: the tools and the daemons read once. Before (a one-shot command, which starts no feature), nothing is judged: unknown. */
+  private started = false;
+
+  get off(): boolean {
+    return this.o.daemons.length === 0;
+  }
+
+  async start(): Promise<void> {
+    if (this.off) return;
+    await this.tools.start();
+    this.watch.start();
+    // The first report reads the daemons' first answer.
+    await this.watch.poll();
+    this.started = true;
+  }
+
+  stop(): void {
+    this.watch.stop();
+    this.tools.stop();
+  }
+
+  /** The phones usbmuxd lists, each with its connection (its record's changedSeq: tunnel-state.ts). */
+  private phones(): PhoneNow[] {
+    return this.o.registry.list(PLATFORM).map((r) => ({ udid: r.udid ?? r.serial, epoch: r.changedSeq }));
+  }
+
+  /** A phone's inventory answered: one on a new connection has its daemons read at once. */
+  answered(device: DeviceSnapshot): void {
+    if (this.off || device.platform !== PLATFORM || !needsTunnel(device.last?.platformVersion)) return;
+    const udid = device.udid ?? device.serial;
+    if (this.epochs.get(udid) === device.changedSeq) return;
+    this.epochs.set(udid, device.changedSeq);
+    if (this.epochs.size > 10_000) this.epochs.clear();
+    void this.watch.poll();
+  }
+
+  /** What is said of a listed iPhone; undefined when nothing (before iOS 17, not paired, the part off). */
+  judgementOf(device: DeviceSnapshot): Judgement | undefined {
+    if (!this.started || device.platform !== PLATFORM || device.last?.state !== PAIRED) return undefined;
+    const version = device.last.platformVersion;
+    const ios = iosVersionOf(version);
+    if (!ios) return undefined;
+    const udid = device.udid ?? device.serial;
+    const daemons = this.watch.daemons();
+    const tunnel = this.watch.ledger.verdict({ udid, epoch: device.changedSeq }, daemons);
+    const userspace = tunnel.state === 'live' || tunnel.state === 'stale' ? tunnel.tunnel.userspace : undefined;
+    const up = daemons.filter((d) => d.state === 'up').map((d) => d.kind);
+    const judgement = judgePhone(udid, version, supportOf(ios, this.tools.tools(), up, userspace), tunnel);
+    if (judgement) this.last.set(udid, judgement);
+    else this.last.delete(udid);
+    return judgement;
+  }
+
+  /** The report's iPhones that are not ready here with Appium off (the host's flags ORed in later by the report). */
+  annotate(devices: readonly DeviceInfo[]): DeviceInfo[] {
+    const listed = new Set<string>();
+    const out = devices.map((info) => {
+      const [device] = this.o.registry.byUdid(info.udid);
+      if (!device) return info;
+      listed.add(device.udid ?? device.serial);
+      const j = this.judgementOf(device);
+      return j?.notReady ? { ...info, support: { ...(info.support ?? NO_FLAGS), appiumDisabled: true } } : info;
+    });
+    for (const udid of [...this.last.keys()]) if (!listed.has(udid)) this.last.delete(udid);
+    return out;
+  }
+
+  metrics(): Metric[] {
+    if (this.off) return [];
+    const judged = [...this.last.values()];
+    return [
+      {
+        name: 'device_agent_ios_tunnel_devices',
+        help: "iPhones from iOS 17 by their developer services on this host: live (a tunnel made in their current connection), stale (the daemon's tunnel predates their reconnect), none, unknown (the daemon that kept them does not answer), no-daemon (none ever answered), not-supported (the host's tools do not support their iOS)",
+        type: 'gauge',
+        samples: STATES.map((state) => ({ labels: { state }, value: judged.filter((j) => j.state === state).length })),
+      },
+      {
+        name: 'device_agent_ios_tunnel_daemon_up',
+        help: 'whether each configured iOS 17 tunnel daemon (iosDeveloper.tunnelDaemons) answered its last listing: 1 up, 0 down, refusing or garbage',
+        type: 'gauge',
+        samples: this.watch.daemons().map((d) => ({ labels: { daemon: d.kind, url: d.url }, value: d.state === 'up' ? 1 : 0 })),
+      },
+    ];
+  }
+}
+
+const NO_FLAGS: Support = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: false,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: false,
+};

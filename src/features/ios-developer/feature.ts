@@ -1,0 +1,49 @@
+// iPhones' developer services on this host (developer.ts) under the feature
+// contract: a note in the message of an iPhone from iOS 17 that is not
+// ready here (a stale or missing tunnel, a daemon down, its iOS not
+// supported by the host's tools), Appium off for it, a TUNNEL column in
+// `list`, counts on /metrics. Reads only: it never starts, refreshes or
+// deletes a tunnel.
+import type { Feature, FeatureContext } from '../context.js';
+import type { DaemonKind } from './daemons.js';
+import { IosDeveloper } from './developer.js';
+import { iosDeveloperItems } from './doctor.js';
+import type { ToolName } from './support.js';
+
+/** The tools' versions are read again this often: they change when someone installs one. */
+const TOOLS_REFRESH_MS = 3_600_000;
+
+export function iosDeveloperFeature(ctx: FeatureContext): Feature {
+  const s = ctx.settings.iosDeveloper;
+  const part = new IosDeveloper({
+    // iOS off altogether (`ios: false`): nothing to judge.
+    daemons: (ctx.settings.ios === false ? [] : s.tunnelDaemons).map((entry) => {
+      const at = entry.indexOf('=');
+      return { id: entry, kind: entry.slice(0, at) as DaemonKind, url: entry.slice(at + 1) };
+    }),
+    pollMs: s.pollSeconds * 1000,
+    tools: s.tools.map((entry) => {
+      const at = entry.indexOf('=');
+      return { tool: entry.slice(0, at) as ToolName, command: entry.slice(at + 1) };
+    }),
+    toolsRefreshMs: TOOLS_REFRESH_MS,
+    registry: ctx.registry,
+    logger: ctx.logger,
+    clock: ctx.clock,
+  });
+  return {
+    name: 'ios-developer',
+    start: () => part.start(),
+    stop: () => part.stop(),
+    notes: (device) => [part.judgementOf(device)?.note],
+    answered: (device) => part.answered(device),
+    annotate: (devices) => part.annotate(devices),
+    columns: () => (part.off ? [] : [{ key: 'tunnel', title: 'TUNNEL' }]),
+    cells: (_info, device): Record<string, string> => {
+      const j = device && part.judgementOf(device);
+      return j ? { tunnel: j.cell } : {};
+    },
+    metrics: () => part.metrics(),
+    doctor: { config: () => iosDeveloperItems(part) },
+  };
+}

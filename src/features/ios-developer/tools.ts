@@ -1,0 +1,88 @@
+// The host's iOS tools and their versions, for the support table
+// (support.ts): runs each tool's version command (`ios version`,
+// `pymobiledevice3 version`) at start and every `refreshMs`, bounded, never
+// through a shell. A tool not found is absent; one that answers no version
+// it can be judged by is unreadable, never old.
+import { execFile } from 'node:child_process';
+import type { Logger } from '../../log/logger.js';
+import { every, type Timer, type Timers } from '../../util/clock.js';
+import { parseGoIosVersion, parsePymobiledevice3Version, versionText, type ToolFound, type ToolName } from './support.js';
+
+/** One run of a command: its stdout, or that it is not there, or why it failed. */
+export type RunResult = { stdout: string } | { missing: true } | { error: string };
+export type Run = (command: string, args: readonly string[], timeoutMs: number) => Promise<RunResult>;
+
+const TOOL_TIMEOUT_MS = 10_000;
+
+export const runCommand: Run = (command, args, timeoutMs) =>
+  new Promise((resolve) => {
+    execFile(command, [...args], { timeout: timeoutMs, maxBuffer: 64 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout) => {
+      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ missing: true });
+      // A version printed before a non-zero exit still tells the version.
+      if (err && !stdout) return resolve({ error: err.killed ? `no answer within ${timeoutMs} ms` : err.message.split('\n', 1)[0]! });
+      resolve({ stdout: String(stdout) });
+    });
+  });
+
+const VERSION_OF: Readonly<Record<ToolName, { args: readonly string[]; parse: (stdout: string) => ReturnType<typeof parseGoIosVersion> }>> = {
+  'go-ios': { args: ['version'], parse: parseGoIosVersion },
+  pymobiledevice3: { args: ['version'], parse: parsePymobiledevice3Version },
+};
+
+export interface ToolsOptions {
+  /** Each tool's command (a name looked up on PATH, or a path). */
+  commands: ReadonlyArray<{ tool: ToolName; command: string }>;
+  refreshMs: number;
+  clock: Timers;
+  logger: Logger;
+  run?: Run;
+}
+
+export class HostTools {
+  private found: ToolFound[];
+  private timer: Timer | undefined;
+  private readonly run: Run;
+
+  constructor(private readonly o: ToolsOptions) {
+    this.run = o.run ?? runCommand;
+    this.found = o.commands.map((c) => ({ tool: c.tool, state: 'absent' }));
+  }
+
+  tools(): readonly ToolFound[] {
+    return this.found;
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer ??= every(this.o.clock, this.o.refreshMs, () => void this.refresh(), { unref: true });
+  }
+
+  stop(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+  }
+
+  async refresh(): Promise<void> {
+    const found = await Promise.all(this.o.commands.map((c) => this.detect(c.tool, c.command)));
+    const text = (fs: readonly ToolFound[]) => fs.map(describe).join(', ');
+    if (text(found) !== text(this.found)) this.o.logger.info({ tools: found.map(describe) }, `iOS tools on this host: ${text(found)}`);
+    this.found = found;
+  }
+
+  private async detect(tool: ToolName, command: string): Promise<ToolFound> {
+    const { args, parse } = VERSION_OF[tool];
+    const r = await this.run(command, args, TOOL_TIMEOUT_MS);
+    if ('missing' in r) return { tool, state: 'absent' };
+    if ('error' in r) return { tool, state: 'unreadable', said: r.error.slice(0, 120) };
+    const version = parse(r.stdout);
+    return version ? { tool, state: 'found', version } : { tool, state: 'unreadable', said: JSON.stringify(r.stdout.trim().slice(0, 80)) };
+  }
+}
+
+export function describe(t: ToolFound): string {
+  return t.state === 'found'
+    ? `${t.tool} ${versionText(t.version)}`
+    : t.state === 'absent'
+      ? `${t.tool} not found`
+      : `${t.tool} (version unreadable: ${t.said})`;
+}
