@@ -33,6 +33,13 @@ if (running < needed) {
 // the agent starts (systemd, the image's entrypoint, a shell) has it;
 // NODE_OPTIONS does not accept this flag.
 setFlagsFromString('--memory-saver-mode');
+// No optimizing compilers: the agent's work is I/O, regular expressions and
+// string builtins, which no tier speeds up (the same CPU in `npm run bench`),
+// while a compiler that has run keeps its code pages and output resident
+// (about 9 MB, docs/performance/). V8 reads both flags whenever it would tier
+// a function up, so setting them before the CLI loads is enough.
+setFlagsFromString('--no-turbofan');
+setFlagsFromString('--no-maglev');
 
 const args = process.argv.slice(2);
 if (args[0] === 'run' && process.env.npm_command !== undefined) {

@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { limited } from '../log/limited.js';
 import { SaidOnce } from '../log/said-once.js';
 import type { Clock } from '../util/clock.js';
-import { mappedFor, type Mapped } from './mapping-key.js';
+import { ClaimIndex, mappedFor, type Mapped } from './mapping-key.js';
 import type { Claim } from '../devices/claims.js';
 
 export interface DeviceMappingOptions {
@@ -29,6 +29,8 @@ export class DeviceMapping {
   private readonly ways: ChargeWays;
   /** Key conflicts said (the subject: the key and both phones' names), while those phones are there. */
   private readonly said: SaidOnce;
+  /** The claims of the last look, indexed once with the addresses to come (a look asks for every device with the same claims). */
+  private last: { claims: readonly Claim[]; index: ClaimIndex; listed: ReadonlySet<string> } | undefined;
 
   constructor(private readonly o: DeviceMappingOptions) {
     this.ways = o.chargeWays ?? [];
@@ -36,14 +38,14 @@ export class DeviceMapping {
     this.said = new SaidOnce(() => o.clock.monotonic());
   }
 
-  /** The hub port mapped to the device, when its key names it alone. */
+  /** The hub port mapped to the device, when its key names it alone (`claims`: one look's, not changed after: indexed once). */
   portOf(claim: Claim, claims: readonly Claim[]): Mapped<HubPort> {
-    return this.seen(mappedFor(this.o.hubPorts, claim, this.withExpected(claims)), claims);
+    return this.seen(mappedFor(this.o.hubPorts, claim, this.indexed(claims).index), claims);
   }
 
   /** The device's charge way: its own entry when its key names it alone, else the first model that matches, else off. */
   wayOf(claim: Claim, claims: readonly Claim[], model: string | undefined): WayLookup {
-    const own = this.seen(mappedFor(this.ownWays, claim, this.withExpected(claims)), claims);
+    const own = this.seen(mappedFor(this.ownWays, claim, this.indexed(claims).index), claims);
     if (own.kind === 'refused') return own;
     return { kind: 'way', way: own.kind === 'mapped' ? own.value : modelWayOf(this.ways, model) };
   }
@@ -54,19 +56,26 @@ export class DeviceMapping {
     return found.kind === 'way' ? found.way : 'off';
   }
 
-  private withExpected(claims: readonly Claim[]): Claim[] {
-    const listed = new Set(claims.map((c) => c.serial));
-    return [...claims, ...(this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }))];
+  /** The claims and the addresses the agent connects that adb does not list (yet), each a phone to come. */
+  private indexed(claims: readonly Claim[]): { index: ClaimIndex; listed: ReadonlySet<string> } {
+    if (this.last?.claims !== claims) {
+      const listed = new Set(claims.map((c) => c.serial));
+      const expected = (this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }));
+      this.last = { claims, index: new ClaimIndex([...claims, ...expected]), listed };
+    }
+    return this.last;
   }
 
   /** Says a key naming two phones once while both are there (listed, or an address the agent connects); once one is gone, again. */
   private seen<T>(found: Mapped<T>, claims: readonly Claim[]): Mapped<T> {
-    const listed = new Set(claims.map((c) => c.serial));
+    const { listed } = this.indexed(claims);
     const there = (serial: string): boolean => listed.has(serial) || (this.o.networkDevices ?? []).includes(serial);
-    this.said.retain((id) => {
-      const [, serial, byUdid] = JSON.parse(id) as [string, string, string[]];
-      return there(serial) && byUdid.every((s) => listed.has(s));
-    });
+    if (this.said.size > 0) {
+      this.said.retain((id) => {
+        const [, serial, byUdid] = JSON.parse(id) as [string, string, string[]];
+        return there(serial) && byUdid.every((s) => listed.has(s));
+      });
+    }
     if (found.kind !== 'refused' || found.names.kind !== 'serial_and_udid') return found;
     const { key } = found;
     const { serial, serialUdid, byUdid } = found.names;

@@ -19,8 +19,15 @@ export type KeyNames =
   | { kind: 'shared_udid'; serials: readonly string[] };
 
 export function keyNames(key: string, claims: readonly Claim[]): KeyNames {
-  const bySerial = claims.find((c) => c.serial === key);
-  const byUdid = claims.filter((c) => c.udid === key && c.serial !== key);
+  return namesOf(
+    key,
+    claims.find((c) => c.serial === key),
+    claims.filter((c) => c.udid === key && c.serial !== key),
+  );
+}
+
+/** What `key` names, from the device listed under it as serial (the first) and those giving it as udid under another serial. */
+function namesOf(key: string, bySerial: Claim | undefined, byUdid: readonly Claim[]): KeyNames {
   if (!bySerial && byUdid.length === 0) return { kind: 'none' };
   if (byUdid.length === 0) return { kind: 'one', serials: [key] };
   const udidSerials = byUdid.map((c) => c.serial).sort();
@@ -37,6 +44,31 @@ export function keyNames(key: string, claims: readonly Claim[]): KeyNames {
   return all.filter((c) => !isTcpSerial(c.serial)).length === 1 ? { kind: 'one', serials } : { kind: 'shared_udid', serials };
 }
 
+/** One look's claims indexed by serial and udid: looking every device up against the others is then linear, not square. */
+export class ClaimIndex {
+  private readonly bySerial = new Map<string, Claim>();
+  private readonly byUdid = new Map<string, Claim[]>();
+
+  constructor(claims: readonly Claim[]) {
+    for (const c of claims) {
+      // The first under a serial, as a scan finds it.
+      if (!this.bySerial.has(c.serial)) this.bySerial.set(c.serial, c);
+      if (c.udid === undefined) continue;
+      const same = this.byUdid.get(c.udid);
+      if (same) same.push(c);
+      else this.byUdid.set(c.udid, [c]);
+    }
+  }
+
+  /** keyNames(key, [claim, ...the claims under another serial than claim's]): what the key names with `claim` standing for its serial. */
+  namesWith(key: string, claim: Claim): KeyNames {
+    const bySerial = key === claim.serial ? claim : this.bySerial.get(key);
+    const byUdid = (this.byUdid.get(key) ?? []).filter((c) => c.serial !== key && c.serial !== claim.serial);
+    if (claim.udid === key && claim.serial !== key) byUdid.unshift(claim);
+    return namesOf(key, bySerial, byUdid);
+  }
+}
+
 /** A device's entry in a mapping (hubPorts, charge.ways' own entries), as the look-up found it. */
 export type Mapped<T> =
   /** Neither its udid nor its serial is a key. */
@@ -47,11 +79,11 @@ export type Mapped<T> =
   | { kind: 'refused'; key: string; value: T; names: Exclude<KeyNames, { kind: 'one' | 'none' }> | { kind: 'other'; serials: readonly string[] } };
 
 /** The entry of the device `claim`, by udid then serial, kept only when that key names this phone alone (`claims`: all listed). */
-export function mappedFor<T>(entries: ReadonlyMap<string, T>, claim: Claim, claims: readonly Claim[]): Mapped<T> {
+export function mappedFor<T>(entries: ReadonlyMap<string, T>, claim: Claim, claims: readonly Claim[] | ClaimIndex): Mapped<T> {
   const key = [claim.udid, claim.serial].find((k): k is string => k !== undefined && entries.has(k));
   if (key === undefined) return { kind: 'none' };
   const value = entries.get(key)!;
-  const names = keyNames(key, [claim, ...claims.filter((c) => c.serial !== claim.serial)]);
+  const names = (claims instanceof ClaimIndex ? claims : new ClaimIndex(claims)).namesWith(key, claim);
   if (names.kind === 'none') return { kind: 'none' };
   if (names.kind !== 'one') return { kind: 'refused', key, value, names };
   return names.serials.includes(claim.serial)

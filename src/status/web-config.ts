@@ -1,9 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { constants, closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type * as Bcrypt from 'bcryptjs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import bcrypt from 'bcryptjs';
-import { parse } from 'yaml';
 import { ConfigError } from '../config/errors.js';
 import { CheckBudget, DEFAULT_CHECK_BURST, DEFAULT_CHECKS_PER_SECOND } from './check-budget.js';
 import { yamlProblem } from './yaml-problem.js';
@@ -13,6 +14,11 @@ import { yamlProblem } from './yaml-problem.js';
 // silently ignored: an operator who sets one expects it to act.
 
 const SETTING = 'statusWebConfigFile (DEVICE_AGENT_STATUS_WEB_CONFIG_FILE)';
+
+// The YAML parser and bcrypt load when a web configuration file asks for them, not in every daemon (0.7 MB of heap).
+const require = createRequire(import.meta.url);
+const yaml = (): typeof Yaml => require('yaml') as typeof Yaml;
+const bcrypt = (): typeof Bcrypt => require('bcryptjs') as typeof Bcrypt;
 const MAX_BYTES = 1024 * 1024;
 
 export type ClientAuth = 'NoClientCert' | 'RequestClientCert' | 'RequireAnyClientCert' | 'VerifyClientCertIfGiven' | 'RequireAndVerifyClientCert';
@@ -47,7 +53,7 @@ export function loadWebConfig(path: string): WebConfig {
   const text = readRegular(path, path);
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = yaml().parse(text);
   } catch (err) {
     throw new ConfigError(SETTING, `${path} is not YAML: ${yamlProblem(err)}`);
   }
@@ -136,7 +142,7 @@ export class BasicAuth {
     private readonly users: ReadonlyMap<string, string>,
     options: BasicAuthOptions = {},
   ) {
-    this.compare = options.compare ?? ((password, hash) => bcrypt.compare(password, hash));
+    this.compare = options.compare ?? ((password, hash) => bcrypt().compare(password, hash));
     this.budget = new CheckBudget({
       perSecond: options.perSecond ?? DEFAULT_CHECKS_PER_SECOND,
       burst: options.burst ?? DEFAULT_CHECK_BURST,
@@ -163,7 +169,7 @@ export class BasicAuth {
     const known = this.passed.get(user);
     if (hash && known && timingSafeEqual(known, digest)) return ALLOWED;
     if (!this.budget.take()) return { kind: 'busy', retryAfterSeconds: this.budget.retryAfterSeconds() };
-    const ok = await this.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt.hashSync('device-agent decoy', 10)));
+    const ok = await this.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt().hashSync('device-agent decoy', 10)));
     if (ok && hash) {
       this.passed.set(user, digest);
       return ALLOWED;

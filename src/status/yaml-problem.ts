@@ -1,7 +1,12 @@
 // A YAML parse error in words that quote none of the file (the web config holds bcrypt hashes, and a wrong path may be
 // a key file): the line and column from the error's position, the words from its code. Pure.
 
-import { YAMLError, type ErrorCode } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { ErrorCode } from 'yaml';
+
+// The package loads on demand (web-config.ts): asked only after its parser threw, this finds it loaded.
+const require = createRequire(import.meta.url);
 
 const WORDS: Partial<Record<ErrorCode, string>> = {
   BAD_INDENT: 'wrong indentation',
@@ -22,6 +27,7 @@ const WORDS: Partial<Record<ErrorCode, string>> = {
 
 /** "line L, column C: what"; for an error that is not the yaml package's, no more than its kind. */
 export function yamlProblem(err: unknown): string {
+  const { YAMLError } = require('yaml') as typeof Yaml;
   if (!(err instanceof YAMLError)) return 'it cannot be read as YAML';
   const words = WORDS[err.code] ?? `a YAML error (${err.code})`;
   const at = err.linePos?.[0];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyNames, keyRefusalText, mappedFor } from '../../src/actions/mapping-key.js';
+import { ClaimIndex, keyNames, keyRefusalText, mappedFor } from '../../src/actions/mapping-key.js';
 import type { Claim } from '../../src/devices/claims.js';
 
 const PORT = { hub: '1-1.4', port: 4 };
@@ -87,6 +87,21 @@ describe('mappedFor: the entry of a device, kept only when its key names that ph
         } else {
           expect(found.kind).toBe('none');
         }
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('ClaimIndex: the claims of one look, indexed once', () => {
+  it('property: names what a scan of the claims names, with the asking device standing for its serial (duplicates, missing udids and collisions included)', () => {
+    const name = fc.constantFrom('A1', 'B2', 'C3', '127.0.0.1:5601', '127.0.0.1:5602', '10.0.0.9:5555');
+    const claim = fc.record({ serial: name, udid: fc.option(name, { nil: undefined }), ready: fc.boolean() });
+    fc.assert(
+      // Not unique by serial: a scan takes the first device under a serial, and so must the index.
+      fc.property(fc.array(claim, { maxLength: 6 }), claim, name, (claims, asking, key) => {
+        const scanned = keyNames(key, [asking, ...claims.filter((c) => c.serial !== asking.serial)]);
+        expect(new ClaimIndex(claims).namesWith(key, asking)).toEqual(scanned);
       }),
       { numRuns: 5_000 },
     );

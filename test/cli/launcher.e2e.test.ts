@@ -1,5 +1,6 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,57 @@ describe('the runtime check', () => {
     expect(stderr).toContain('/usr/bin/device-agent');
     // What Node 20 printed before the check: V8's complaint, then it went on.
     expect(stderr).not.toContain('unrecognized flag');
+  });
+});
+
+/**
+ * Runs `node bin/device-agent.js version` with a module hook that records
+ * every module loaded and, once the launcher has set its V8 flags (when the
+ * CLI's main module loads), asks V8 whether a function can still be handed
+ * to Turbofan or Maglev (natives syntax, allowed for this run only).
+ */
+function launcherInside(): { turbofan: boolean; maglev: boolean; loaded: string[] } {
+  const hook = join(mkdtempSync(join(tmpdir(), 'da-launcher-')), 'hook.mjs');
+  writeFileSync(
+    hook,
+    `import { registerHooks } from 'node:module';
+const loaded = [];
+const tiers = {};
+const tier = (how) => new Function('f', '%PrepareFunctionForOptimization(f); f(1); f(2); %' + how + '(f); f(3); return %GetOptimizationStatus(f);')(new Function('x', 'return x + 1'));
+registerHooks({ load(url, context, next) {
+  loaded.push(url);
+  if (url.endsWith('/dist/src/cli/main.js')) {
+    // Bit 16: optimized.
+    tiers.turbofan = (tier('OptimizeFunctionOnNextCall') & 16) !== 0;
+    tiers.maglev = (tier('OptimizeMaglevOnNextCall') & 16) !== 0;
+  }
+  return next(url, context);
+} });
+process.on('exit', () => process.stderr.write('LAUNCHER ' + JSON.stringify({ ...tiers, loaded }) + '\\n'));
+`,
+  );
+  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', hook, bin, 'version'], { encoding: 'utf8', env: baseEnv() });
+  expect(run.stdout).toMatch(/^device-agent /);
+  const line = /^LAUNCHER (.*)$/m.exec(run.stderr)?.[1];
+  if (line === undefined) throw new Error(`the hook said nothing: ${run.stderr}`);
+  return JSON.parse(line) as { turbofan: boolean; maglev: boolean; loaded: string[] };
+}
+
+describe('what the launcher loads, and how V8 runs it (docs/performance/)', () => {
+  const inside = launcherInside();
+
+  it('turns off the optimizing compilers before the CLI loads, whatever starts it (the unit, the image, a shell)', () => {
+    expect({ turbofan: inside.turbofan, maglev: inside.maglev }).toEqual({ turbofan: false, maglev: false });
+  });
+
+  it('loads no package the daemon does not use: the YAML parser and bcrypt wait for a web config file, node-forge for an adb key', () => {
+    const packages = (name: string) =>
+      inside.loaded.filter((url) => url.includes(`/node_modules/${name}/`)).map((url) => url.slice(url.lastIndexOf(`/${name}/`) + 1));
+    // The hook sees every module the CLI loads (adbkit's own requires included), so an empty list is not a blind spot.
+    expect(packages('@devicefarmer/adbkit').length).toBeGreaterThan(10);
+    expect(packages('yaml')).toEqual([]);
+    expect(packages('bcryptjs')).toEqual([]);
+    expect(packages('node-forge').sort()).toEqual(['node-forge/lib/forge.js', 'node-forge/lib/jsbn.js']);
   });
 });
 

@@ -1,3 +1,5 @@
+// Before adbkit: node-forge, which adbkit loads, is loaded on demand (forge-on-demand.ts).
+import './forge-on-demand.js';
 import adbkit from '@devicefarmer/adbkit';
 import type { Client } from '@devicefarmer/adbkit';
 

@@ -34,6 +34,13 @@ export function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS)
   return picked;
 }
 
+const DECLARED = new Set(DECLARED_PROPS);
+
+/** What the prober keeps of a property dump: the properties the probes declare, the others not even cut out of it. */
+export function declaredProps(dump: string): Props {
+  return pickProps(propsProbe.parse(dump, DECLARED));
+}
+
 /** One DeviceInfo from the sections of one script run (and cached ones). */
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;

@@ -1,7 +1,7 @@
 import type { AdbClient } from '../adb/client.js';
 import { ShellCutError, ShellTimeoutError } from '../adb/errors.js';
 import type { DeviceInfo } from '../../../cloud/types.js';
-import { assembleDeviceInfo, pickProps } from './assemble.js';
+import { assembleDeviceInfo, declaredProps } from './assemble.js';
 import type { Props } from './parsers/getprop.js';
 import { parseUptimeSeconds } from './parsers/uptime.js';
 import { props } from './probes/props.js';
@@ -147,7 +147,13 @@ export class DeviceProber {
     if (entry) entry.gained = undefined;
     const missing = entry?.gathering ?? [];
     // Only a device whose dump is not known yet: later reads have their identity already.
-    const early = entry?.props === undefined && onIdentity ? (dump: string) => this.identify(serial, state, dump, onIdentity) : undefined;
+    let identified: { dump: string; props: Props } | undefined;
+    const early =
+      entry?.props === undefined && onIdentity
+        ? (dump: string) => {
+            identified = this.identify(serial, state, dump, onIdentity);
+          }
+        : undefined;
     let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
     if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
@@ -155,9 +161,9 @@ export class DeviceProber {
       entry = undefined;
       run = await this.run(serial, TIERS);
     }
-    // A property dump is parsed once, and only what the probes declare is kept (20-50 KB become a few dozen values).
+    // A property dump is parsed once (the early identity's parse is reused), and only what the probes declare is kept.
     const dump = run.sections.get(SECTION.props);
-    const runProps = dump === undefined ? undefined : pickProps(props.parse(dump) ?? {});
+    const runProps = dump === undefined ? undefined : dump === identified?.dump ? identified.props : declaredProps(dump);
     if (run.whole) entry = this.remember(serial, connection, entry, run, dump, runProps);
     else if (run.cut?.kind === 'timeout') entry = this.gather(serial, connection, entry, run, dump, runProps);
     if (entry) this.rotate(entry, run);
@@ -182,18 +188,20 @@ export class DeviceProber {
     return ['volatile'];
   }
 
-  /** The identity a property dump gives, handed over while the inventory goes on; a bad dump gives none. */
-  private identify(serial: string, state: string, dump: string, onIdentity: OnIdentity): void {
-    if (!PROPS_GOOD(dump)) return;
+  /** The identity a property dump gives, handed over while the inventory goes on; a bad dump gives none. Returns what it parsed. */
+  private identify(serial: string, state: string, dump: string, onIdentity: OnIdentity): { dump: string; props: Props } | undefined {
+    if (!PROPS_GOOD(dump)) return undefined;
+    const parsed = declaredProps(dump);
     const info = assembleDeviceInfo({
       adbSerial: serial,
       adbState: state,
       sections: new Map(),
-      props: pickProps(props.parse(dump) ?? {}),
+      props: parsed,
       config: this.options.config,
       adbTunnelInfo: tunnelInfo(serial),
     });
     onIdentity(JSON.parse(JSON.stringify(info)) as DeviceInfo);
+    return { dump, props: parsed };
   }
 
   private async run(

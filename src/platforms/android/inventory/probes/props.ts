@@ -2,7 +2,8 @@ import { IDENTITY_PROPS } from '../identity.js';
 import { parseGetprop, type Props } from '../parsers/getprop.js';
 import type { Probe } from './types.js';
 
-export const props: Probe<Props> = {
+/** `keep`: as parseGetprop's, the only properties wanted (the prober asks for those the probes declare). */
+export const props: Probe<Props> & { parse(text: string, keep?: ReadonlySet<string>): Props } = {
   section: 'props',
   tier: 'connection',
   command: 'getprop',

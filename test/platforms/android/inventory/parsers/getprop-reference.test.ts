@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../../support/property-runs.js';
 import { parseGetprop } from '../../../../../src/platforms/android/inventory/parsers/getprop.js';
+import { DECLARED_PROPS } from '../../../../../src/platforms/android/inventory/probes/registry.js';
 import { fixture } from '../fixture.js';
 
 const START = /^\[([^[\]\s]+)\]: \[(.*)$/;
@@ -48,6 +49,12 @@ const same = (text: string): void => {
   expect({ ...parseGetprop(text) }).toEqual({ ...referenceParse(text) });
 };
 
+/** With a set of the properties wanted: exactly those of them the reference reads, whatever the others do around them. */
+const sameKept = (text: string, keep: ReadonlySet<string>): void => {
+  const all = referenceParse(text);
+  expect({ ...parseGetprop(text, keep) }).toEqual(Object.fromEntries(Object.entries(all).filter(([name]) => keep.has(name))));
+};
+
 const ROOT = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const dumps = ['getprop', 'getprop/collect', 'getprop/tv'].flatMap((dir) =>
   readdirSync(join(ROOT, dir))
@@ -58,6 +65,10 @@ const dumps = ['getprop', 'getprop/collect', 'getprop/tv'].flatMap((dir) =>
 describe('parseGetprop against the regex reference', () => {
   it.each(dumps)('%s/%s', (dir, name) => {
     same(fixture(dir, name));
+  });
+
+  it.each(dumps)('%s/%s, keeping only the properties the agent declares and a few it does not', (dir, name) => {
+    sameKept(fixture(dir, name), new Set([...DECLARED_PROPS, 'ro.build.description', 'no.such.prop']));
   });
 
   it('random getprop-like text', () => {
@@ -88,6 +99,11 @@ describe('parseGetprop against the regex reference', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => same(text)),
       propertyRuns(2000, 5),
+    );
+    // Kept and skipped properties side by side, values over several lines among them.
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), fc.subarray(['k', 'ro.a', 'ro.ak', 'x', 'kk']), (parts, keep) => sameKept(parts.join(''), new Set(keep))),
+      propertyRuns(5000, 5),
     );
   });
 });
