@@ -3,7 +3,7 @@ import type { DeviceSource, SourceChange } from '../platforms/source.js';
 import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { DeviceFeature } from '../devices/feature.js';
+import { changedAll, type DeviceFeature } from '../devices/feature.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
@@ -88,6 +88,7 @@ export class Agent {
     // not as change events: the planner hears only what came after.
     source.on('change', (changes) => {
       this.logChanges(changes);
+      changedAll(this.parts.features ?? [], changes);
       loop.devicesChanged();
       runner.devicesChanged();
     });

@@ -3,12 +3,15 @@
 // follows (src/devices/feature-view.ts): adding one is a folder of
 // src/features/ with a factory of the one signature (src/features/context.ts)
 // and a line here. This is the one file of src/ that names the features.
+import { availabilityFeature } from '../features/availability/feature.js';
 import { chargeFeature } from '../features/charge/feature.js';
 import type { Feature, FeatureContext, FeatureFactory } from '../features/context.js';
 import { healthFeature } from '../features/health/feature.js';
 import { hostHeatFeature } from '../features/host-heat/feature.js';
+import { quarantineFeature } from '../features/quarantine/feature.js';
 import { readinessFixFeature } from '../features/readiness-fix/feature.js';
 import { readinessFeature } from '../features/readiness/feature.js';
+import { recorderFeature } from '../features/recorder/feature.js';
 import { recoveryFeature } from '../features/recovery/feature.js';
 import { samsungFeature } from '../features/samsung/feature.js';
 import { trustFeature } from '../features/trust/feature.js';
@@ -30,6 +33,13 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   healthFeature,
   // After health, once per report: several phones hot together are one host-level line.
   hostHeatFeature,
+  // Reads the report's devices as the features before it left them (readiness's flag, health's UNAVAILABLE), before quarantine's
+  // own mark, which it reads from quarantine's fact; offers the phones' states to quarantine.
+  availabilityFeature,
+  // After the features whose words it counts as failures (readiness's flag, recovery's call): a quarantined phone goes out UNAVAILABLE.
+  quarantineFeature,
+  // Keeps each phone's ring, which the others add to, and its incidents.
+  recorderFeature,
 ];
 
 export function buildFeatures(ctx: FeatureContext<Platforms['control']>): Feature[] {
