@@ -1,8 +1,15 @@
 # device-agent in a container. Build:  npm run image  (device-agent:VERSION,
 # the version of package.json, with the build number), or
-#   docker build -t device-agent .
-# Another base (a registry mirror, a pinned digest) with:
-#   docker build --build-arg BASE_IMAGE=registry.example.com/node:24-bookworm-slim .
+#   docker build -t device-agent:VERSION .
+# The base is node:24-bookworm-slim pinned by digest (the tag moves with
+# every Node and Debian release; a digest is one image, so a build today and
+# one next year start from the same bytes): the digest of the tag's index,
+# as published with Node 24.18.0. To move it, read the tag's digest now
+# (`docker buildx imagetools inspect node:24-bookworm-slim`, or
+# `skopeo inspect docker://node:24-bookworm-slim`), build and test with it,
+# and change it here. Another base (a registry mirror of the same digest)
+# with:
+#   docker build --build-arg BASE_IMAGE=registry.example.com/node:24-bookworm-slim@sha256:... .
 # The base must be a Debian image that already has Node 24 and npm on its
 # PATH and a `node` user (any official node:24-*-slim tag). Its Node only runs
 # the build: the image runs the pinned `node` devDependency (the version the
@@ -12,7 +19,7 @@
 # Builds with docker (BuildKit or not) and podman/buildah 1.28 or later: no
 # heredoc, no COPY --chmod. podman keeps HEALTHCHECK only in the docker image
 # format: `podman build --format docker` (README, Container).
-ARG BASE_IMAGE=node:24-bookworm-slim
+ARG BASE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 FROM ${BASE_IMAGE} AS build
 WORKDIR /app

@@ -4,6 +4,7 @@
 //   node dist/packaging/node-release-cli.js BUNDLED_VERSION [TIMEOUT_SECONDS]
 import { execFile } from 'node:child_process';
 import { releaseLine } from './node-release.js';
+import { npmFailure } from './npm-error.js';
 
 const [bundled, timeout = '20'] = process.argv.slice(2);
 if (!bundled) {
@@ -15,9 +16,9 @@ execFile(
   'npm',
   ['view', `node@${major}`, 'version', '--json', '--loglevel=error'],
   { timeout: Number(timeout) * 1000, maxBuffer: 4 * 1024 * 1024 },
-  (error, stdout) => {
+  (error, stdout, stderr) => {
     let versions: string[] | { error: string };
-    if (error) versions = { error: error.killed ? `no answer within ${timeout} s` : (stdout.trim() || error.message).split('\n')[0]!.slice(0, 200) };
+    if (error) versions = { error: error.killed ? `no answer within ${timeout} s` : npmFailure(stdout, stderr, error.message.split('\n')[0]!) };
     else {
       try {
         const parsed = JSON.parse(stdout) as unknown;

@@ -2,10 +2,13 @@
 //   node dist/packaging/node-runtime-cli.js installed         the one npm ci installed (run by npm's prepare)
 //   node dist/packaging/node-runtime-cli.js pack FILE.json    one the package build fetched (npm pack --json output)
 // Exit 0 when it is the pinned one, 1 with one line per problem otherwise.
+//   node dist/packaging/node-runtime-cli.js why FILE.json FILE.err
+// Prints why that `npm pack --json` failed, in one line (its stdout and stderr).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../src/util/package.js';
 import { checkInstalled, checkTarball, type RuntimePin } from './node-runtime.js';
+import { npmFailure } from './npm-error.js';
 
 const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 const pin = read<RuntimePin>(join(projectRoot, 'packaging', 'node-runtime.json'));
@@ -32,10 +35,15 @@ function packed(file: string): string[] {
   return checkTarball(pin, entry?.name ?? '(unknown)', entry?.version, entry?.integrity);
 }
 
-const [command, arg] = process.argv.slice(2);
+const [command, arg, errFile] = process.argv.slice(2);
+if (command === 'why' && arg && errFile) {
+  const text = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  process.stdout.write(`${npmFailure(text(arg), text(errFile), 'npm pack failed without saying why')}\n`);
+  process.exit(0);
+}
 const problems = command === 'installed' ? installed() : command === 'pack' && arg ? packed(arg) : undefined;
 if (problems === undefined) {
-  process.stderr.write('usage: node-runtime-cli.js installed | pack FILE.json\n');
+  process.stderr.write('usage: node-runtime-cli.js installed | pack FILE.json | why FILE.json FILE.err\n');
   process.exit(2);
 }
 for (const p of problems) process.stderr.write(`device-agent: the Node.js runtime: ${p}\n`);

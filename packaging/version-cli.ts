@@ -1,7 +1,7 @@
 // The version from the command line, for the package build and releases:
 //   node dist/packaging/version-cli.js check VERSION    exit 0 when VERSION is YYMM.DD[.N], else 2 and why
 //   node dist/packaging/version-cli.js next [VERSION]    the version of a build made now after VERSION (default: package.json's)
-//   node dist/packaging/version-cli.js bump              writes that version into package.json and package-lock.json
+//   node dist/packaging/version-cli.js bump              writes that version into package.json, package-lock.json and compose.yaml's image tags
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../src/util/package.js';
@@ -43,6 +43,9 @@ if (command === 'check' && arg !== undefined) {
     if (packages?.['']) packages[''].version = next;
     writeFileSync(file, JSON.stringify(json, null, 2) + '\n');
   }
+  // compose.yaml runs the image of this version, the tag npm run image builds.
+  const compose = join(projectRoot, 'compose.yaml');
+  writeFileSync(compose, readFileSync(compose, 'utf8').replace(/^(\s*image: device-agent:)\S+$/gm, `$1${next}`));
   process.stdout.write(`${next}\n`);
 } else {
   process.stderr.write('usage: version-cli check VERSION | next [VERSION] | bump\n');

@@ -9,7 +9,7 @@
 # saved (CI36); the e2e tier leaves the machine about 60 % idle. It waits for
 # that tier rather than join the CPU-bound unit tier, which it slowed by a
 # few seconds at most on Node 20 and not at all on Node 24, one run each
-# (docs/design/tooling.md, 11-27).
+# (docs/design/tooling.md, "What `npm test` runs").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # As npm runs scripts: the pinned Node 24 (the `node` devDependency) first on

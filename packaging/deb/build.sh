@@ -74,7 +74,7 @@ cp "$repo/package.json" "$repo/package-lock.json" "$deps/"
 # --ignore-scripts: the project's prepare (tsc) is not wanted and no
 # production dependency needs an install script (checked just below).
 (cd "$deps" && npm ci --omit=dev --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error) >"$work/npm-ci.log" 2>&1 ||
-  fail "npm ci --omit=dev failed: $(tail -5 "$work/npm-ci.log")"
+  fail "npm ci --omit=dev failed ($("$node" "$repo/dist/packaging/node-runtime-cli.js" why /dev/null "$work/npm-ci.log")): the production dependencies come from the npm registry or npm's cache; build where the registry (or its proxy) answers, or after an npm ci there filled the cache (whole log: $work/npm-ci.log)"
 # sed, not head: under pipefail, head leaving early kills find with SIGPIPE
 # and the build would stop here without saying why.
 native=$(find "$deps/node_modules" \( -name '*.node' -o -name binding.gyp \) -print | sed -n 1,3p)
@@ -83,7 +83,7 @@ native=$(find "$deps/node_modules" \( -name '*.node' -o -name binding.gyp \) -pr
 # licence files stay, the copyright file points to them).
 find "$deps/node_modules" ! -iname 'licen[cs]e*' \( -name '*.md' -o -name '*.markdown' -o -name '*.html' -o -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \
   -o -name '.npmignore' -o -name '.eslintrc*' -o -name '.editorconfig' -o -name '.travis.yml' -o -name '.gitattributes' -o -name 'tsconfig*.json' \) -type f -delete
-find "$deps/node_modules" -depth \( -name .github -o -name test -o -name tests -o -name benchmarks -o -name docs -o -name example -o -name examples \) -type d -exec rm -rf {} +
+find "$deps/node_modules" -depth \( -name .github -o -name .husky -o -name test -o -name tests -o -name benchmarks -o -name docs -o -name example -o -name examples \) -type d -exec rm -rf {} +
 rm -f "$deps/node_modules/.package-lock.json"
 # The dependencies' own command-line tools (adbkit's, pino's): the agent
 # loads their modules, never runs them, and they would want a system node.
@@ -97,6 +97,12 @@ rm -f "$deps/node_modules/.package-lock.json"
     const bin = JSON.parse(fs.readFileSync(file, "utf8")).bin;
     for (const target of typeof bin === "string" ? [bin] : Object.values(bin ?? {})) fs.rmSync(path.join(root, d, target), { force: true });
   }' "$deps/node_modules"
+# A file that is neither a script nor a program keeps no executable bit its
+# npm tarball gave it (secure-json-parse's LICENSE has one, which lintian
+# calls executable-not-elf-or-script); scripts keep theirs.
+find "$deps/node_modules" -type f -perm /111 -print0 | while IFS= read -r -d '' file; do
+  case "$(head -c 4 "$file" | tr -d '\0')" in '#!'* | $'\x7f'ELF) ;; *) chmod a-x "$file" ;; esac
+done
 
 # ---- the pinned Node.js runtime ---------------------------------------------------
 runtime_dir=${DEVICE_AGENT_RUNTIME_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/device-agent/runtime}
@@ -111,8 +117,10 @@ runtime() { # arch -> directory holding bin/node and LICENSE of node-linux-<x64|
   flock "$lock"
   if [ ! -x "$dir/bin/node" ]; then
     # npm pack checks the tarball against the registry's sha512 integrity.
-    (cd "$runtime_dir" && npm pack "$name@$node_version" --json --loglevel=error >"$name-$node_version.json") ||
-      fail "could not fetch $name@$node_version from the npm registry"
+    # npm's --json error goes to the .json file and its stack to .err: one line is said from both.
+    if ! (cd "$runtime_dir" && npm pack "$name@$node_version" --json --loglevel=error >"$name-$node_version.json" 2>"$name-$node_version.err"); then
+      fail "could not fetch $name@$node_version, the pinned Node.js runtime, from the npm registry ($("$node" "$repo/dist/packaging/node-runtime-cli.js" why "$runtime_dir/$name-$node_version.json" "$runtime_dir/$name-$node_version.err")), and $runtime_dir has none: build where the registry (or its proxy) answers, or copy that directory from a machine that built this version (DEVICE_AGENT_RUNTIME_CACHE names it; docs/install/package.md)"
+    fi
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
     tar -xzf "$runtime_dir/$name-$node_version.tgz" -C "$dir.tmp" --strip-components=1 package/bin/node package/LICENSE
     rm -rf "$dir" && mv "$dir.tmp" "$dir"

@@ -74,7 +74,13 @@ export class Agent {
     for (const service of this.services) await service.start();
     this.started = true;
     logger.info(
-      { nodeId, sources: Object.fromEntries(sources.map((s) => [s.platform, s.label])), schedule: settings.schedule, jitterSeconds: settings.jitterSeconds },
+      // Where each source looks, as doctor sees it: a usbmuxd socket that is not there is said to be absent, not named as used.
+      {
+        nodeId,
+        sources: Object.fromEntries(sources.map((s) => [s.platform, s.whereNow?.() ?? s.label])),
+        schedule: settings.schedule,
+        jitterSeconds: settings.jitterSeconds,
+      },
       'device-agent started',
     );
   }

@@ -35,7 +35,7 @@ import { agentVersion, projectRoot } from '../util/package.js';
 import { SharedParts } from '../util/shared-parts.js';
 import { Agent } from './agent.js';
 import { buildFeatures } from './features.js';
-import { buildPlatforms, platformNames, readinessReader, type Platforms } from './platforms.js';
+import { buildPlatforms, platformNames, readinessReader, wearReader, type Platforms } from './platforms.js';
 import { ReportLoop } from './report-loop.js';
 
 export interface Parts extends Platforms {
@@ -100,6 +100,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     platforms: {
       names: platformNames,
       readiness: readinessReader,
+      wear: wearReader,
       phones: platforms.control,
       up: (platform) => platforms.sources.find((s) => s.platform === platform)?.alive,
     },

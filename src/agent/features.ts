@@ -16,6 +16,7 @@ import { recoveryFeature } from '../features/recovery/feature.js';
 import { samsungFeature } from '../features/samsung/feature.js';
 import { trustFeature } from '../features/trust/feature.js';
 import { usbFeature } from '../features/usb/feature.js';
+import { wearFeature } from '../features/wear/feature.js';
 import type { Platforms } from './platforms.js';
 
 /** The features, each built on the platform's control: the type checker holds it to what every feature needs of the phones. */
@@ -23,6 +24,9 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   recoveryFeature,
   samsungFeature,
   trustFeature,
+  // What each phone tells of its wear, read once per inventory, and the days until a figure passes its limit. Before charge
+  // control, so that its series and fields keep their places (before the free storage's, after health's).
+  wearFeature,
   chargeFeature,
   // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
   usbFeature,

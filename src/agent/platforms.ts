@@ -20,6 +20,9 @@ import { ANDROID_NAME } from '../platforms/android/name.js';
 import { IOS_NAME } from '../platforms/ios/name.js';
 import type { ReadinessReader } from '../platforms/readiness.js';
 import { ANDROID_READINESS } from '../platforms/android/readiness.js';
+import type { WearReader } from '../platforms/wear.js';
+import { ANDROID_WEAR } from '../platforms/android/wear.js';
+import { IOS_WEAR_READER } from '../platforms/ios/wear.js';
 import type { ServiceDoctor } from '../platforms/doctor.js';
 import { ADB_DOCTOR } from '../platforms/android/doctor.js';
 import type { PlatformVariables } from '../config/variables.js';
@@ -54,6 +57,14 @@ export const platformNames: readonly PlatformName[] = [ANDROID_NAME, IOS_NAME];
  * the readiness feature judges what it reads, and names no platform.
  */
 export const readinessReader: ReadinessReader = ANDROID_READINESS;
+
+/**
+ * The platforms that offer the wear capability (src/platforms/wear.ts): the
+ * first that read a device answers for it, so the wear feature names none.
+ */
+export const wearReader: WearReader = {
+  reading: (registry, key) => [ANDROID_WEAR, IOS_WEAR_READER].map((r) => r.reading(registry, key)).find((r) => r !== undefined),
+};
 
 /**
  * What the platform whose service doctor checks (src/doctor/checks.ts: the

@@ -1,6 +1,9 @@
-// The command line, read by hand rather than with util.parseArgs: a mistake
-// gets one line in our words with a suggestion, never the parser's wording.
+// The command line: node's util.parseArgs splits it into tokens (--flag,
+// --flag=value, --flag value, -h, --), and this reads them, so that a
+// mistake gets one line in our words with a suggestion, never the parser's
+// wording (hence strict: false: an unknown flag is a token here, not a throw).
 // Pure: argv in, CliArgs or a UsageError out.
+import { parseArgs } from 'node:util';
 import { closest, didYouMean } from '../config/suggest.js';
 import type { PhoneLevel } from '../doctor/checklist.js';
 import { allFlags, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName, type FlagSpec } from './commands.js';
@@ -43,23 +46,15 @@ interface Given {
 
 export function parseCli(argv: readonly string[]): CliArgs {
   const positionals: string[] = [];
-  const raw: Array<{ spelled: string; inline?: string; next?: string }> = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      for (const p of argv.slice(i + 1)) positionals.push(p);
-      break;
+  const raw: Array<{ spelled: string; value?: string }> = [];
+  const { tokens } = parseArgs({ args: [...argv], options: parserOptions(), strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    else if (token.kind === 'option') {
+      // "--config --dry-run": the parser takes the next word whatever it is; a flag there is no value.
+      const taken = token.inlineValue === false && token.value?.startsWith('-') ? undefined : token.value;
+      raw.push({ spelled: token.rawName, value: taken });
     }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const spelled = eq > 0 ? arg.slice(0, eq) : arg;
-    const flag = findFlag(spelled);
-    if (eq > 0) raw.push({ spelled, inline: arg.slice(eq + 1) });
-    else if (flag?.value !== undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) raw.push({ spelled, next: argv[++i] });
-    else raw.push({ spelled });
   }
 
   // Unknown flags first: a mistyped flag's value would otherwise read as a second command.
@@ -77,7 +72,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
       const candidates = (named ? COMMANDS[named].flags : allFlags()).map((f) => `--${f.name}`);
       throw new UsageError(`unknown flag ${r.spelled}${didYouMean(closest(r.spelled, candidates, '--'))}`, named);
     }
-    given.push({ flag, spelled: r.spelled, value: r.inline ?? r.next });
+    given.push({ flag, spelled: r.spelled, value: r.value });
   }
 
   let command: CommandName | undefined;
@@ -85,6 +80,10 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (first === 'help') {
     if (positionals.length > 2) throw new UsageError(`help takes one command, got: ${positionals.slice(1).join(' ')}`);
     if (positionals[1] !== undefined) helpFor = commandNamed(positionals[1]);
+  } else if (first === 'version') {
+    // As docker and kubectl take it: `version` is --version.
+    if (positionals.length > 1) throw new UsageError(`version takes no command, got: ${positionals.join(' ')}`);
+    if (!given.some((g) => g.flag === helpFlag)) return { command: 'version', dryRun: false };
   } else if (first !== undefined) {
     command = commandNamed(first);
     const takes = COMMANDS[command].operands;
@@ -100,8 +99,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
 
   const args: CliArgs = { command, dryRun: false, json: false, ...(COMMANDS[command].operands && { operands: positionals.slice(1) }) };
   for (const { flag, spelled, value } of given) {
-    if (!COMMANDS[command].flags.includes(flag)) {
-      const owners = COMMAND_NAMES.filter((c) => COMMANDS[c].flags.includes(flag));
+    if (!COMMANDS[command].flags.some((f) => f.name === flag.name)) {
+      const owners = COMMAND_NAMES.filter((c) => COMMANDS[c].flags.some((f) => f.name === flag.name));
       throw new UsageError(`${spelled} goes with ${owners.join(' or ')}, not ${command}`, command);
     }
     if (flag.value === undefined) {
@@ -137,6 +136,13 @@ export function parseCli(argv: readonly string[]): CliArgs {
   return args;
 }
 
+/** Every flag as util.parseArgs declares it: those with a value take the next word (or =value), the others none. */
+function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  return Object.fromEntries(
+    allFlags().map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short ? { short: f.short } : {}) }] as const),
+  );
+}
+
 function findFlag(spelled: string): FlagSpec | undefined {
   const flags = allFlags();
   if (/^-[^-]$/.test(spelled)) return flags.find((f) => f.short === spelled.slice(1));
@@ -146,6 +152,6 @@ function findFlag(spelled: string): FlagSpec | undefined {
 
 function commandNamed(name: string): CommandName {
   if (isCommand(name)) return name;
-  const hint = didYouMean(closest(name, [...COMMAND_NAMES, 'help'])) || `: use ${COMMAND_NAMES.join(', ')} or help`;
+  const hint = didYouMean(closest(name, [...COMMAND_NAMES, 'help', 'version'])) || `: use ${COMMAND_NAMES.join(', ')}, help or version`;
   throw new UsageError(`unknown command "${name}"${hint}`);
 }

@@ -70,9 +70,6 @@ const adb: Array<OtherVariableName | PlatformVariableName> = [
 ];
 const configError = 'a usage or configuration error (every bad setting is named)';
 
-/** One flag object for every command that takes it: a flag is known by its object. */
-const jsonFlag: FlagSpec = { name: 'json', help: 'print the rows as JSON' };
-
 export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   run: {
     usage: 'device-agent run [options]',
@@ -116,14 +113,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   list: {
     usage: 'device-agent list [--json] [options]',
     summary: 'collect one inventory and print a table of the devices; sends nothing',
-    about: 'Collects one inventory and prints one row per device for people (colour on a terminal), or JSON rows with --json. Sends nothing.',
-    flags: [jsonFlag, ...common],
+    about:
+      'Collects one inventory and prints one row per device for people (colour on a terminal), with a line under the table for each device ' +
+      'with something to say, or JSON rows with --json. On a terminal, stderr says what it waits for. Sends nothing.',
+    flags: [{ name: 'json', help: 'print the rows as JSON' }, ...common],
     settings: ['adbServerSocket', 'ios', 'probeTimeoutSeconds', 'probeConcurrency', 'hiddenDevices', 'stateDir'],
     other: [...adb, 'NO_COLOR', 'TERM'],
     exits: { 0: 'the devices were listed', 1: 'a device source did not answer (no adb server): the list is not the whole lab', 2: configError },
   },
   doctor: {
-    usage: 'device-agent doctor [--phones LEVEL] [options]',
+    usage: 'device-agent doctor [--phones LEVEL] [--json] [options]',
     summary: 'check the configuration, adb, the devices and the cloud',
     about:
       'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock. ' +
@@ -135,6 +134,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
         oneOf: PHONE_LEVELS,
         help: "what a phone's problem (unauthorized, offline, no permissions) does: warn (the default), or fail the doctor",
       },
+      { name: 'json', help: 'print the checks as JSON: each status, finding and advice, the counts and the exit code' },
       ...common,
     ],
     settings: [
@@ -163,7 +163,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       'list: the phones quarantined for failing again and again, with why, since and until when. release SERIAL (its adb serial or udid): ' +
       "back in service with the daemon's next report, through a request file in the state directory the running daemon takes within a second " +
       "(run it as the agent's user); with the daemon stopped, it is taken when it starts.",
-    flags: [jsonFlag, ...common],
+    flags: [{ name: 'json', help: 'print the phones quarantined as JSON' }, ...common],
     settings: ['stateDir'],
     other: ['STATE_DIRECTORY'],
     exits: {
@@ -180,7 +180,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       "Each incident (a quarantine, a call for a person, a recovery that failed) kept the phone's recent history: its source's word on it, " +
       "the kernel's lines about its port, readiness drift, actions and outcomes, battery and temperature, the cloud's answers. Without SERIAL: " +
       "one line per incident, oldest first; with it (adb serial or udid): that phone's, each with its history. Works with the daemon running.",
-    flags: [jsonFlag, ...common],
+    flags: [{ name: 'json', help: 'print the incidents as JSON, each with its history when SERIAL is given' }, ...common],
     settings: ['stateDir'],
     other: ['STATE_DIRECTORY'],
     exits: { 0: 'listed (none is not an error)', 1: 'the incidents folder cannot be read', 2: configError },

@@ -5,7 +5,7 @@ import { ConfigError, ConfigErrors } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
 import { otherServiceStateDir } from '../config/service-state.js';
 import { paintFor } from '../util/paint.js';
-import { atPhoneLevel, formatChecklist, exitCodeOf, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
+import { atPhoneLevel, checklistJson, formatChecklist, exitCodeOf, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
@@ -25,6 +25,14 @@ import {
 } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
+import { DoctorWait } from './doctor-wait.js';
+import type { StatusLine } from './progress.js';
+
+/** How the checklist is shown: JSON for scripts (--json), and on a terminal a line saying what is still checked. */
+export interface DoctorOutput {
+  json?: boolean;
+  line?: StatusLine;
+}
 
 const ADB_ANSWER_TIMEOUT_MS = 10_000;
 const TUNNEL_TIMEOUT_MS = 10_000;
@@ -45,8 +53,11 @@ export async function doctor(
   env: NodeJS.ProcessEnv,
   stdout: NodeJS.WritableStream & { isTTY?: boolean },
   phones: PhoneLevel = 'warn',
+  output: DoctorOutput = {},
 ): Promise<number> {
   const { settings, logger } = setup;
+  const shellTimeoutMs = Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
+  const readinessTimeoutMs = Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS);
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map(variableWarning)];
 
   let credentials: Credentials | undefined;
@@ -87,9 +98,13 @@ export async function doctor(
     parts ?? buildParts({ ...settings, adbServerSocket: undefined }, { ...env, [socket]: undefined, [port]: undefined }, logger, { nodeId: 'doctor' })
   ).features;
   const doctors = features.flatMap((f) => (f.doctor ? [f.doctor] : []));
-  for (const d of doctors) config.push(...((await d.config?.(env)) ?? []));
+  // A phone's shell takes the longer deadline when a feature's sections ride on it (readiness's, wear's).
+  const longShell = doctors.some((d) => d.reads?.some((r) => r !== 'battery'));
+  const wait = new DoctorWait((longShell ? Math.max(shellTimeoutMs, readinessTimeoutMs) : shellTimeoutMs) / 1000);
+  output.line?.follow(() => wait.text());
+  for (const d of doctors) if (d.config) config.push(...(await wait.check('the hub tool', d.config(env))));
   // The hub tool as the daemon meets it, through the hub helper (the package's default).
-  config.push(...(await hubHelperItems(settings)));
+  config.push(...(await wait.check('the hub helper', hubHelperItems(settings))));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
   let network: CloudNetwork | undefined;
   try {
@@ -107,15 +122,15 @@ export async function doctor(
 
   const adbChecked = (async (): Promise<CheckItem[]> => {
     if (!parts) return [adbAddressFailed(addressError, serviceDoctor)];
-    return checkAdb(parts.services.adb, {
+    return checkAdb(wait.adb(parts.services.adb, 'the adb server'), {
       service: serviceDoctor,
       answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
-      shellTimeoutMs: Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000),
+      shellTimeoutMs,
       concurrency: settings.probeConcurrency,
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
       features: doctors,
-      readinessTimeoutMs: Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS),
+      readinessTimeoutMs,
     });
   })();
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
@@ -136,7 +151,14 @@ export async function doctor(
           ? { id: nodeId.id, from: `kept in ${nodeId.file}` }
           : undefined,
   });
-  const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([adbChecked, cloudChecked, iosChecked, networkChecked, statusChecked]);
+  const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([
+    wait.check('the adb server', adbChecked),
+    wait.check('the cloud', cloudChecked),
+    wait.check('usbmuxd', iosChecked),
+    wait.check('the proxy', networkChecked),
+    wait.check('the status endpoint', statusChecked),
+  ]);
+  output.line?.done();
   const items = atPhoneLevel(
     [...config, ...adbItems, ...doctors.flatMap((d) => d.host?.(env) ?? []), ...iosItems, ...networkItems, ...cloudItems, ...statusItems],
     phones,
@@ -144,7 +166,7 @@ export async function doctor(
   for (const item of items) {
     if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
   }
-  stdout.write(formatChecklist(items, paintFor(stdout, env)));
+  stdout.write(output.json ? checklistJson(items) : formatChecklist(items, paintFor(stdout, env)));
   return exitCodeOf(items);
 }
 
@@ -153,9 +175,9 @@ export async function doctor(
  * the unknown variables that may explain them), checks nothing else, and
  * the doctor exits 2 as every command does on a configuration error.
  */
-export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }): number {
+export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false): number {
   const warnings = error instanceof ConfigErrors ? error.warnings : [];
   const items = [...warnings.map(variableWarning), ...error.problems.map((p) => settingFailed(p.message))];
-  stdout.write(formatChecklist(items, paintFor(stdout, env)));
+  stdout.write(json ? checklistJson(items) : formatChecklist(items, paintFor(stdout, env)));
   return exitCodeOf(items);
 }

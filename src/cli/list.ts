@@ -5,12 +5,14 @@ import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
 import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
-import { formatTable } from './table.js';
+import { formatNotes, formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
 import { readOnce, type Parts } from '../agent/build.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
+import { composeMessage } from '../cloud/device-message.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { waitingFor, type StatusLine } from './progress.js';
 
 /**
  * How long `list` waits at most for devices adb is still connecting or
@@ -27,32 +29,69 @@ const SETTLING = new Set(['connecting', 'authorizing']);
  * Same settings and discovery as `once`. Exits 1 when a source did not
  * answer: "no devices" must not stand for "no adb server" in a script.
  */
-export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, stdout: NodeJS.WritableStream & { isTTY?: boolean }): Promise<number> {
+export async function list(
+  setup: Setup,
+  env: NodeJS.ProcessEnv,
+  json: boolean,
+  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+  output: { line?: StatusLine; lines?: DeviceLines } = {},
+): Promise<number> {
+  const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   try {
+    line?.follow(listingWait(parts));
     const complete = await settledListing(
       () => listOnce(parts),
       () => settling(parts),
       setup.logger,
     );
+    line?.follow(inventoryWait(parts, setup.settings.probeTimeoutSeconds));
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     // What a feature shows of a phone that only its action reads (a setting of the phone, for a column); `list` writes nothing (it asks no cloud).
     await readOnce(parts);
+    line?.done();
     // The look-up the actions use: a key naming two phones shows no port or way for either, as none is switched.
     const rows = deviceRows(devices, parts.registry, {
       names: parts.names,
       mapping: { look: parts.mapping, platform: parts.control.platform },
       features: parts.features,
     });
+    // Before the table: what was said of a device it does not show; what it shows, its rows say.
+    lines?.release(new Set(rows.flatMap((r) => [r.serial, r.udid])));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
     if (rows.length || complete)
-      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)));
+      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
+    line?.done();
+    // A list that ended early shows no row: every line held is written.
+    lines?.release();
     stopSources(parts);
   }
 }
+
+/** While the sources list their devices, and adb settles the ones still connecting: what the status line says. */
+function listingWait(parts: Parts): () => string {
+  const t0 = Date.now();
+  return () => {
+    const still = settling(parts);
+    if (!still.length) return `listing devices: ${parts.sources.map((s) => s.label).join(', ')}`;
+    return `waiting ${seconds(t0)} s for ${waitingFor(still.length, 'device', 'devices', still)} adb is still connecting, at most ${LIST_SETTLE_MS / 1000} s`;
+  };
+}
+
+/** While the inventories run: the phones whose inventory has not ended, and how long each may take. */
+function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
+  const t0 = Date.now();
+  return () => {
+    const probing = parts.registry.list().flatMap((r) => (r.probing ? [r.serial] : []));
+    if (!probing.length) return 'reading inventories';
+    return `waiting ${seconds(t0)} s for ${waitingFor(probing.length, "phone's inventory", "phones' inventories", probing)}, at most ${timeoutSeconds} s`;
+  };
+}
+
+const seconds = (t0: number): number => Math.floor((Date.now() - t0) / 1000);
 
 /**
  * adb's listing, read again every LIST_SETTLE_POLL_MS while a device in it is
@@ -97,7 +136,44 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
   const more: DeviceInfo[] = [];
   for (const r of parts.registry.list(parts.unready.platform)) {
     if (r.udid !== undefined ? shown.has(r.udid) : shown.has(r.serial)) continue;
-    more.push(parts.unready.describe(r.serial, r.state, r.udid));
+    const info = parts.unready.describe(r.serial, r.state, r.udid);
+    // Ready, but its inventory failed before it said who it is: that failure is why, not its state (adb's word is "device").
+    more.push(
+      r.failure
+        ? { ...info, ...composeMessage([`its inventory failed before it said who it is (${r.failure.text}); it is left out of reports until it answers`]) }
+        : info,
+    );
   }
   return [...devices, ...more];
 }
+
+/**
+ * A log line about one device, below an error: held until the rows are
+ * known. One about a device the table shows is its row's to say (its state,
+ * PROBLEMS, READY, and its message under the table; --json has the
+ * message), so `list` does not write it as well (issue 61); one about a
+ * device the table does not show (a udid no phone has) is written before
+ * the table. A line about several devices (two phones giving one udid) or
+ * about none, and every error, is written at once.
+ */
+export class DeviceLines {
+  private held: Array<{ ids: string[]; write: () => void }> = [];
+
+  /** The logger's hold (LoggerOptions.hold). */
+  readonly hold = (fields: Readonly<Record<string, unknown>>, level: number, write: () => void): boolean => {
+    const ids = [fields.serial, fields.udid].filter((id): id is string => typeof id === 'string');
+    if (level >= PINO_ERROR || !ids.length || fields.serials !== undefined || fields.devices !== undefined) return false;
+    this.held.push({ ids, write });
+    return true;
+  };
+
+  /** Writes the held lines about no device of `shown` (serials and udids), and lets the others go; all of them when none is shown (no table). */
+  release(shown: ReadonlySet<string> = new Set()): void {
+    const held = this.held;
+    this.held = [];
+    for (const line of held) if (!line.ids.some((id) => shown.has(id))) line.write();
+  }
+}
+
+/** pino's number for error. */
+const PINO_ERROR = 50;

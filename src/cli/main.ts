@@ -10,6 +10,7 @@ import { once } from './once.js';
 import { run } from './run.js';
 import { setup } from './setup.js';
 import { outputErrorsAreNotFatal } from './output-errors.js';
+import { StatusLine } from './progress.js';
 export { onOutputError } from './output-errors.js';
 
 /** The CLI: returns the process exit code. */
@@ -30,14 +31,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     if (args.command === 'doctor') {
       const { doctor, doctorUnconfigured } = await import('./doctor.js');
+      // On a terminal, what the doctor still checks, at the foot of stderr.
+      const line = StatusLine.onTerminal(process.stderr, env);
       let s;
       try {
-        s = setup(args, env, process.stderr, true);
+        s = setup(args, env, line ?? process.stderr, true);
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
-        return doctorUnconfigured(err, env, process.stdout);
+        return doctorUnconfigured(err, env, process.stdout, args.json);
       }
-      return await doctor(s, env, process.stdout, args.phones ?? 'warn');
+      return await doctor(s, env, process.stdout, args.phones ?? 'warn', { json: args.json, line });
     }
     if (args.command === 'quarantine' || args.command === 'incidents') {
       // They read and leave files in the state directory: no service of the platforms is asked.
@@ -47,14 +50,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     // The daemon logs to stdout (journald, docker logs); one-shot commands keep
     // stdout for their output and log to stderr.
+    if (args.command === 'list') {
+      const { list, DeviceLines } = await import('./list.js');
+      // On a terminal, what list waits for, at the foot of stderr, its log lines above it; none about a device its table shows, which its row says.
+      const line = StatusLine.onTerminal(process.stderr, env);
+      const lines = new DeviceLines();
+      return await list(setup(args, env, line ?? process.stderr, false, lines.hold), env, args.json ?? false, process.stdout, { line, lines });
+    }
     const s = setup(args, env, args.command === 'run' ? process.stdout : process.stderr);
     switch (args.command) {
       case 'once':
         return await once(s, env, args.dryRun, process.stdout);
-      case 'list': {
-        const { list } = await import('./list.js');
-        return await list(s, env, args.json ?? false, process.stdout);
-      }
       case 'run':
         outputErrorsAreNotFatal();
         return await run(s, env);

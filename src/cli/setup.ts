@@ -3,7 +3,7 @@ import type { ConfigWarning } from '../config/environment.js';
 import { ConfigError, ConfigErrors, gatherConfigErrors } from '../config/errors.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { Settings } from '../config/schema.js';
-import { createLogger, type Logger, type Sink } from '../log/logger.js';
+import { createLogger, type Logger, type LoggerOptions, type Sink } from '../log/logger.js';
 import { addSecret } from '../log/redact.js';
 import { maskProxyCredentials } from '../cloud/network.js';
 import { checkServiceAddresses } from '../agent/platforms.js';
@@ -26,7 +26,7 @@ export interface Setup {
  * settings, the adb address, the credentials when it sends) is thrown at
  * once; doctor asks for `lenient`, to show the last two in its checklist.
  */
-export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, lenient = false): Setup {
+export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, lenient = false, hold?: LoggerOptions['hold']): Setup {
   const overrides = new Map<string, unknown>();
   if (args.logFormat) overrides.set('logFormat', args.logFormat);
   if (args.logLevel) overrides.set('logLevel', args.logLevel);
@@ -54,7 +54,7 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
   addSecret(settings.apiKey);
   maskProxyCredentials(settings);
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
-  const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink, env });
+  const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink, env, hold });
   if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
   if (credentials?.exposed && args.command !== 'doctor') logger.warn({ apiKeyFile: credentials.source }, credentials.exposed);
   // Which file the daemon's settings came from: a file it was meant to read and did not is otherwise silent.

@@ -13,11 +13,14 @@ const GiB = 1024 ** 3;
 interface Column extends RowColumn {
   /** Shown only when this says so of the rows (a feature's cell column: when some device has a cell). */
   shown?(rows: readonly DeviceRow[]): boolean;
+  /** Its cell made of a feature's, for a feature cell that stands inside it (CellColumn.inside). */
+  around?(cell: string, row: DeviceRow): string;
 }
 
 const columns: Column[] = [
   { title: 'SERIAL', cell: (r) => r.serial },
-  { title: 'UDID', cell: (r) => (r.udid === r.serial ? '' : r.udid), optional: true },
+  // Shown even where it is the serial: a blank would read as not known.
+  { title: 'UDID', cell: (r) => r.udid },
   { title: 'STATE', cell: (r) => r.state, paint: (r, t, p) => (r.up ? p.ok(t) : p.warn(t)) },
   { title: 'MODEL', cell: (r) => r.model ?? '' },
   { title: 'OS', cell: (r) => (r.version ? `${r.platform} ${r.version}` : '') },
@@ -25,14 +28,39 @@ const columns: Column[] = [
   { title: 'TEMP', cell: (r) => (r.batteryCelsius === undefined ? '' : `${r.batteryCelsius}°C`) },
   { title: 'CHARGING', cell: (r) => (r.charging === undefined ? '' : r.charging ? 'yes' : 'no') },
   { title: 'FREE', cell: (r) => (r.storageFreeBytes === undefined ? '' : `${(r.storageFreeBytes / GiB).toFixed(1)} GiB`) },
-  { title: 'USB', cell: (r) => r.usb ?? (isTcpSerial(r.serial) ? 'tcp' : '') },
-  { title: 'HUB:PORT', cell: (r) => (r.hub === undefined ? '' : `${r.hub}:${r.hubPort}`), optional: true },
+  { title: 'USB', cell: (r) => usbCell(r.usb ?? '', r), around: usbCell },
 ];
+
+/**
+ * Where the phone is plugged, in one cell: "tcp" for a phone adb reaches
+ * over the network, its port (adb's usb path, or what a feature says of the
+ * port: its failures), then the hub port the settings map it to (hubPorts)
+ * where the port does not already say it: usb path 1-1.4.3 is hub 1-1.4's
+ * port 3.
+ */
+function usbCell(port: string, r: DeviceRow): string {
+  const mapped = r.hub === undefined ? undefined : `${r.hub}.${r.hubPort}`;
+  const hub = mapped === undefined || port === mapped || port.startsWith(`${mapped} `) ? [] : [`hub ${r.hub}:${r.hubPort}`];
+  return [...(isTcpSerial(r.serial) ? ['tcp'] : []), ...(port ? [port] : []), ...hub].join(', ');
+}
 
 /** A feature's column as the table shows it: a cell column shows "-" where the feature says nothing, and only when some device has a cell. */
 function columnOf(c: FeatureColumn): Column {
   if (!('key' in c)) return c;
   return { title: c.title, cell: (r) => r.features?.[c.key] ?? '-', shown: (rows) => rows.some((r) => r.features?.[c.key] !== undefined) };
+}
+
+/** The table's own column with the feature cells that stand in its cell where a device has one (CellColumn.inside). */
+function withInside(own: Column, featureColumns: readonly FeatureColumn[]): Column {
+  const keys = featureColumns.flatMap((c) => ('key' in c && c.inside === own.title ? [c.key] : []));
+  if (!keys.length) return own;
+  return {
+    ...own,
+    cell: (r) => {
+      const given = keys.map((key) => r.features?.[key]).find((cell) => cell !== undefined);
+      return given === undefined ? own.cell(r) : (own.around?.(given, r) ?? given);
+    },
+  };
 }
 
 /** Characters a table cell shows; `list --json` has the whole (bounded) value. */
@@ -47,11 +75,11 @@ function clipCell(text: string): string {
 export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []): string {
   if (!rows.length) return 'no devices\n';
   const all = placed(
-    columns,
+    columns.map((c) => withInside(c, featureColumns)),
     (c) => c.title,
-    featureColumns.map((c) => ({ place: 'place' in c ? c.place : undefined, item: columnOf(c) })),
+    featureColumns.flatMap((c) => ('inside' in c && c.inside !== undefined ? [] : [{ place: 'place' in c ? c.place : undefined, item: columnOf(c) }])),
   );
-  // A column no row fills (UDID on a USB-only lab, battery health where no phone reports wear) is left out.
+  // A column no row fills (battery wear where no phone reports it, charge control where no phone has it) is left out.
   const shown = all.filter((c) => (c.shown ? c.shown(rows) : !c.optional || rows.some((r) => c.cell(r) !== '')));
   // Cells hold what devices say about themselves (a model name, adb's serial
   // from a USB descriptor): a control character there would reach the
@@ -78,4 +106,16 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
     );
   });
   return out.join('\n') + '\n';
+}
+
+/**
+ * Under the table, what each device with a message has to say (why it is not
+ * up, what a problem means and what to do), one line each, by its serial:
+ * the table's PROBLEMS and READY give the word, this the sentence. A
+ * device's log lines are not written beside it (src/cli/list.ts), so each
+ * problem is said once.
+ */
+export function formatNotes(rows: readonly DeviceRow[]): string {
+  const notes = rows.flatMap((r) => (r.message ? [`${terminalText(r.serial)}: ${terminalText(r.message.replace(/\s+/g, ' ').trim())}`] : []));
+  return notes.length ? `\n${notes.join('\n')}\n` : '';
 }

@@ -2,7 +2,7 @@
 // names: read from the environment without I/O, every finding kept (nothing
 // passes silently, nothing stops at the first).
 import { closest, didYouMean } from './suggest.js';
-import { envName, formerEnvName, schema } from './schema.js';
+import { envName, formerEnvName, MOVED_SETTINGS, schema } from './schema.js';
 import { otherVariables } from './variables.js';
 
 const PREFIX = 'DEVICE_AGENT_';
@@ -23,12 +23,13 @@ export interface EnvReading {
 }
 
 const byName = new Map(Object.keys(schema).map((key) => [envName(key), key]));
-const byFormerName = new Map(
-  Object.keys(schema).flatMap((key) => {
+const byFormerName = new Map<string, string>([
+  ...Object.keys(schema).flatMap((key) => {
     const former = formerEnvName(key);
     return former ? [[former, key] as const] : [];
   }),
-);
+  ...Object.entries(MOVED_SETTINGS).map(([old, key]) => [envName(old), key] as const),
+]);
 const otherNames = new Set<string>(Object.keys(otherVariables));
 
 /** Every DEVICE_AGENT_* name the agent reads: the settings' variables and the few others. */

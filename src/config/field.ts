@@ -24,5 +24,11 @@ export interface Field {
   format?: string;
   /** What an unset or empty value means, where config/default.json gives none. */
   unset?: string;
+  /**
+   * The key this setting had before it moved (to its feature's fragment):
+   * the old key in a settings file, and its variable, still read, with a
+   * warning at every start, while operators rename it; the new one wins.
+   */
+  formerKey?: string;
   help: string;
 }

@@ -6,7 +6,7 @@ import { projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors } from './errors.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
-import { envName, schema, type Field, type Settings } from './schema.js';
+import { envName, MOVED_SETTINGS, schema, type Field, type Settings } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
 
 const defaultsPath = join(projectRoot, 'config', 'default.json');
@@ -48,9 +48,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
       errors.push(err);
     }
   };
-  collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors));
-  if (options.configPath) collect(() => mergeFile(flat, options.configPath!, '--config', errors));
+  const moved: ConfigWarning[] = [];
+  collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors, moved));
+  if (options.configPath) collect(() => mergeFile(flat, options.configPath!, '--config', errors, moved));
   const reading = readEnvironment(env);
+  reading.warnings.push(...moved);
   // The variable each setting was read from, so that one it could not read is not validated again.
   const variableOf = new Map<string, string>();
   for (const [key, { name, raw }] of reading.values) {
@@ -133,7 +135,7 @@ function readCredential(path: string, name: string): string | undefined {
 export function loadDefaults(path = defaultsPath): ReadonlyMap<string, unknown> {
   const flat = new Map<string, unknown>();
   const errors: ConfigError[] = [];
-  mergeFile(flat, path, 'defaults', errors);
+  mergeFile(flat, path, 'defaults', errors, []);
   if (errors.length) throw new ConfigErrors(errors);
   return flat;
 }
@@ -143,7 +145,7 @@ export function loadSettings(options: LoadOptions = {}): Settings {
   return loadConfig(options).settings;
 }
 
-function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[]): void {
+function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[], moved: ConfigWarning[]): void {
   let bytes: Buffer;
   try {
     // A named pipe would block the start until something writes to it, and a
@@ -168,7 +170,16 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
     throw new ConfigError(label, `${path} is not valid JSON: line ${line}, column ${column}: ${problem}`);
   }
   if (!isPlainObject(data)) throw new ConfigError(label, `${path} must hold a JSON object`);
-  flatten(data, '', flat, path, errors);
+  const old = new Map<string, unknown>();
+  const own = new Map<string, unknown>();
+  flatten(data, '', own, path, errors, old);
+  for (const [key, value] of own) flat.set(key, value);
+  // A moved key still works, with a warning; the new key in the same file wins.
+  for (const [key, value] of old) {
+    const now = MOVED_SETTINGS[key]!;
+    if (!own.has(now)) flat.set(now, value);
+    moved.push({ name: key, message: `${key} in ${path} is the old name of ${now}: it still works for now, but rename it` });
+  }
 }
 
 /** A settings file another user may write or replace is refused (config/file-modes.ts). */
@@ -187,11 +198,19 @@ function pick(stat: Stats): { mode: number; uid: number; gid: number } {
 // Group names ("health") and keys, the names a file may use.
 const fileNames = [...new Set(Object.keys(schema).flatMap((key) => key.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))];
 
-function flatten(obj: Record<string, unknown>, prefix: string, flat: Map<string, unknown>, path: string, errors: ConfigError[]): void {
+function flatten(
+  obj: Record<string, unknown>,
+  prefix: string,
+  flat: Map<string, unknown>,
+  path: string,
+  errors: ConfigError[],
+  moved: Map<string, unknown>,
+): void {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix + k;
     if (Object.hasOwn(schema, key)) flat.set(key, v);
-    else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path, errors);
+    else if (Object.hasOwn(MOVED_SETTINGS, key)) moved.set(key, v);
+    else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path, errors, moved);
     else {
       const hint = didYouMean(closest(key, fileNames)) || '; every setting is listed in docs/reference/configuration.md';
       errors.push(new ConfigError(key, `unknown setting in ${path}${hint}`));

@@ -1,7 +1,7 @@
 // The settings reference, rendered from the schema and config/default.json:
 // docs/reference/configuration.md is this text (a test keeps it so), and the
 // command help shows the same defaults. Pure.
-import { envName, formerEnvName, schema, type Field } from './schema.js';
+import { envName, formerEnvName, MOVED_SETTINGS, schema, type Field } from './schema.js';
 import { otherVariables, type PlatformVariables } from './variables.js';
 
 export const REFERENCE_PATH = 'docs/reference/configuration.md';
@@ -108,6 +108,16 @@ export function configurationReference(defaults: ReadonlyMap<string, unknown>, p
       '',
     );
   }
+  lines.push(
+    '## Moved settings',
+    '',
+    'Still read under the old key (in a settings file) or its variable, with a warning at every start; when both are set, the new one wins.',
+    '',
+    '| old key | new key |',
+    '|---|---|',
+    ...Object.entries(MOVED_SETTINGS).map(([old, now]) => `| \`${old}\` (\`${envName(old)}\`) | \`${now}\` (\`${envName(now)}\`) |`),
+    '',
+  );
   lines.push(
     '## Other variables',
     '',

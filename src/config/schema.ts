@@ -15,6 +15,7 @@ import { readinessSettings } from '../features/readiness/settings.js';
 import { recorderSettings } from '../features/recorder/settings.js';
 import { recoverySettings } from '../features/recovery/settings.js';
 import { usbSettings } from '../features/usb/settings.js';
+import { wearSettings } from '../features/wear/settings.js';
 
 // The one schema of the agent's settings: the core ones here, and each
 // feature's fragment (src/features/NAME/settings.ts, part of this layer),
@@ -259,6 +260,7 @@ export const schema = {
   ...recoverySettings,
   ...healthSettings,
   ...hostHeatSettings,
+  ...wearSettings,
   ...chargeSettings,
   ...readinessSettings,
   ...readinessFixSettings,
@@ -301,6 +303,15 @@ export function envName(key: string): string {
       .join('_')
   );
 }
+
+/**
+ * Settings that moved to another key, old key to new, as the fields declare
+ * them (`formerKey`): the loader reads the old key of a settings file and
+ * its variable, with a warning, and the reference lists them.
+ */
+export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = Object.fromEntries(
+  (Object.entries(schema) as [keyof typeof schema, Field][]).flatMap(([key, field]) => (field.formerKey === undefined ? [] : [[field.formerKey, key]])),
+);
 
 /**
  * The variable the agent read before envName kept units whole (every

@@ -24,8 +24,6 @@ export interface DeviceRow {
   platform: string;
   model?: string;
   version?: string;
-  /** The metrics label its platform puts the version under (PlatformName.versionLabel). */
-  versionLabel?: string;
   batteryPercent?: number;
   batteryCelsius?: number;
   charging?: boolean;
@@ -94,6 +92,8 @@ export interface CellColumn {
   /** Its key in a `list --json` row's `features`. */
   key: string;
   title: string;
+  /** The view's own column whose cell this one gives, where a device has one, instead of a column of its own (the USB layer's port in USB). */
+  inside?: string;
 }
 
 /** A column a feature adds to `list`. */

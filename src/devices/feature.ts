@@ -6,6 +6,7 @@
 // and `owe` the presence ledger, before the report asks it.
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
+import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
 import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
@@ -47,9 +48,12 @@ export interface DeviceFeature {
   /**
    * The report's devices once the sources and the judges are done with them:
    * the feature's own changes (a paused phone made UNAVAILABLE, one off adb
-   * added back), in registration order.
+   * added back), in registration order. `carried`: why the presence ledger
+   * had the report carry each device it holds for it, by udid (one a
+   * feature's own entry carried is worded already); the report always
+   * hands it, a feature that reads none of it may leave it out.
    */
-  annotate?(devices: readonly DeviceInfo[]): DeviceInfo[];
+  annotate?(devices: readonly DeviceInfo[], carried?: CarriedKinds): DeviceInfo[];
   /**
    * The device's inventory answered (its readings are new): a feature that
    * follows a device's readings over time looks here, once per inventory,
@@ -147,9 +151,9 @@ export function oweAll(features: readonly DeviceFeature[], listing: Listing): vo
 }
 
 /** Each feature's annotate pass over the report's devices, in registration order. */
-export function annotateAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[]): DeviceInfo[] {
+export function annotateAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()): DeviceInfo[] {
   let out = [...devices];
-  for (const f of features) if (f.annotate) out = f.annotate(out);
+  for (const f of features) if (f.annotate) out = f.annotate(out, carried);
   return out;
 }
 

@@ -1,12 +1,15 @@
 // The presence ledger (issue 41): the one place that answers "report this
-// device, with which inventory, why, until when" for a device the agent
-// still owes the cloud while nothing answers for it now. A device absent
-// from a report goes out UNPLUGGED (src/report/unplugged.ts), so whoever
-// knows a device is still there though unread writes an entry here, with
-// the inventory to send, a reason from a closed list, and a bound; the
-// report asks the ledger once which devices to carry. Below the platforms
-// and the features, so that both may write to it and neither imports the
-// other. The decisions are pure functions; the class only keeps the entries.
+// device, why, until when" for a device the agent still owes the cloud while
+// nothing answers for it now. A device absent from a report goes out
+// UNPLUGGED (src/report/unplugged.ts), so whoever knows a device is still
+// there though unread writes an entry here: the device, a reason from a
+// closed list with the writer's words, and a bound. The report asks the
+// ledger once which devices to carry, each with its last inventory, which
+// the readings keep (src/devices/readings.ts), never the ledger, and the
+// reason it is carried, which travels with it. Below the platforms and the
+// features, so that both may write to it and neither imports the other. The
+// decisions are pure functions; the class only keeps the entries.
+import { composeMessage, withNotes, withoutMessage } from '../cloud/device-message.js';
 import type { DeviceInfo } from '../cloud/types.js';
 
 /**
@@ -54,21 +57,41 @@ export function judgedByHealth(reason: PresenceReason): boolean {
  */
 export type PresenceBound = { until: number } | { while: string };
 
+/** A device a writer owes, and what it says of it over its last inventory. */
+export interface OwedDevice {
+  udid: string;
+  /** The record key its last inventory was given on, when the writer knows it (src/devices/readings.ts, `inventoryOf`). */
+  key?: string;
+  /** What the writer says anew over that inventory: its state and status now (and the tunnel a twin handed it). */
+  says?: Partial<Pick<DeviceInfo, 'state' | 'status' | 'adbTunnelInfo'>>;
+  /** Why, said from nothing in place of the inventory's own message; none: the inventory's own stands. */
+  why?: string;
+  /** Said after that (a failed source's cause, the features' notes). */
+  notes?: readonly string[];
+  /** The ledger holds no inventory: a device record handed in place of an owed device does not type-check. */
+  serialNumber?: never;
+}
+
 /** One writer's word for one reason and scope: these devices, so bounded. */
 export interface PresenceEntry {
   reason: PresenceReason;
-  /** The inventories to report, as the writer worded them (status, message). */
-  devices: readonly DeviceInfo[];
+  devices: readonly OwedDevice[];
   bound: PresenceBound;
 }
 
+/** A device's last inventory, as the report finds it for an owed device; none: it is not carried. */
+export type InventoryOf = (device: OwedDevice) => DeviceInfo | undefined;
+
 /** What the ledger answers a report. */
 export interface Carried {
-  /** The owed devices the report does not hold, each with the reason it is carried. */
+  /** The owed devices the report does not hold, each with its last inventory in its writer's words and the reason it is carried. */
   carried: Array<{ info: DeviceInfo; reason: PresenceReason }>;
   /** The entries past their bound, dropped now: their devices go UNPLUGGED unless present. */
   expired: PresenceEntry[];
 }
+
+/** Why the report carries each device it holds for the ledger, by udid: what a feature's annotate pass is handed. */
+export type CarriedKinds = ReadonlyMap<string, PresenceKind>;
 
 /** Whether an entry's bound has passed at monotonic `now`. */
 export function expired(bound: PresenceBound, now: number): boolean {
@@ -76,26 +99,44 @@ export function expired(bound: PresenceBound, now: number): boolean {
 }
 
 /**
+ * An owed device as the report carries it: its last inventory with what its
+ * writer says over it. One held off its source drops the battery detail,
+ * the agent's own, which health drops from the readings it judges.
+ */
+export function worded(inventory: DeviceInfo, owed: OwedDevice, reason: PresenceReason): DeviceInfo {
+  const { batteryDetail: _detail, ...held } = inventory;
+  const base: DeviceInfo = judgedByHealth(reason) ? inventory : held;
+  const said = owed.why === undefined ? base : { ...withoutMessage(base), ...composeMessage([owed.why]) };
+  return withNotes({ ...said, ...owed.says }, owed.notes ?? []);
+}
+
+/**
  * Which owed devices a report carries: an entry within its bound adds each
  * of its devices whose udid the report does not hold and no entry of an
- * earlier reason (PRESENCE_ORDER) carries; within one entry, its devices as
- * its writer listed them. Pure.
+ * earlier reason (PRESENCE_ORDER) carries, and whose last inventory is
+ * known; within one entry, its devices as its writer listed them. Pure.
  */
-export function carry(entries: readonly PresenceEntry[], present: readonly DeviceInfo[], now: number): Carried {
+export function carry(entries: readonly PresenceEntry[], present: readonly DeviceInfo[], now: number, inventoryOf: InventoryOf): Carried {
   const held = new Set(present.map((d) => d.udid));
   const live = entries.filter((e) => !expired(e.bound, now));
   const ordered = PRESENCE_ORDER.flatMap((kind) => live.filter((e) => e.reason.kind === kind));
   const carried: Carried['carried'] = [];
   for (const entry of ordered) {
     const added: string[] = [];
-    for (const info of entry.devices) {
-      if (held.has(info.udid)) continue;
-      carried.push({ info, reason: entry.reason });
-      added.push(info.udid);
+    for (const owed of entry.devices) {
+      const inventory = held.has(owed.udid) ? undefined : inventoryOf(owed);
+      if (inventory === undefined) continue;
+      carried.push({ info: worded(inventory, owed, entry.reason), reason: entry.reason });
+      added.push(owed.udid);
     }
     for (const udid of added) held.add(udid);
   }
   return { carried, expired: entries.filter((e) => expired(e.bound, now)) };
+}
+
+/** Why each carried device is carried, by udid, as the annotate passes are handed it. */
+export function kindsOf(carried: Carried['carried']): CarriedKinds {
+  return new Map(carried.map((c) => [c.info.udid, c.reason.kind]));
 }
 
 /** An entry's place in the ledger: one per reason and scope. */
@@ -106,19 +147,17 @@ function slot(reason: PresenceReason): string {
 /**
  * The entries the agent owes the cloud now, one per reason and scope. Its
  * writers (the failed-source fallback in src/report/execute.ts, charge
- * control's pauses in src/features/charge/paused-report.ts) say
- * their whole word for a reason and scope at once with `owe`; a source's
- * own entries (the Android source's remembered network phones) are written
- * by execute.ts with `replace`, its whole word after each answer; the report
- * asks `report` once, on its clock.
+ * control's pauses in src/features/charge/paused-report.ts, the USB layer)
+ * say their whole word for a reason and scope at once with `owe`; a
+ * source's own entries (the Android source's remembered network phones)
+ * are written by execute.ts with `replace`, its whole word after each
+ * answer; the report asks `report` once, on its clock.
  */
 export class PresenceLedger {
   private readonly entries = new Map<string, PresenceEntry>();
-  /** The reason each device the last report carried was carried for, by udid: what `carries` answers. */
-  private lastCarried = new Map<string, PresenceKind>();
 
   /** These devices are owed for this reason and scope, so bounded, and no other; none: the entry ends. */
-  owe(reason: PresenceReason, devices: readonly DeviceInfo[], bound: PresenceBound): void {
+  owe(reason: PresenceReason, devices: readonly OwedDevice[], bound: PresenceBound): void {
     if (devices.length === 0) this.entries.delete(slot(reason));
     else this.entries.set(slot(reason), { reason, devices: [...devices], bound });
   }
@@ -138,22 +177,15 @@ export class PresenceLedger {
     this.entries.delete(slot(reason));
   }
 
-  /** The devices a report holding `present` carries besides them, at monotonic `now`; the entries past their bound are dropped. */
-  report(present: readonly DeviceInfo[], now: number): Carried {
-    const answer = carry([...this.entries.values()], present, now);
-    for (const entry of answer.expired) this.entries.delete(slot(entry.reason));
-    this.lastCarried = new Map(answer.carried.map((c) => [c.info.udid, c.reason.kind]));
-    return answer;
-  }
-
   /**
-   * Whether the last report carried this device (by udid) for this kind:
-   * worded by that writer, which its own annotate pass leaves alone. By udid,
-   * not by object, so that a feature that copies every device on the way
-   * does not hide which were carried from those after it.
+   * The devices a report holding `present` carries besides them, at
+   * monotonic `now`, each with its last inventory as `inventoryOf` finds it;
+   * the entries past their bound are dropped.
    */
-  carries(info: Pick<DeviceInfo, 'udid'>, kind: PresenceKind): boolean {
-    return this.lastCarried.get(info.udid) === kind;
+  report(present: readonly DeviceInfo[], now: number, inventoryOf: InventoryOf): Carried {
+    const answer = carry([...this.entries.values()], present, now, inventoryOf);
+    for (const entry of answer.expired) this.entries.delete(slot(entry.reason));
+    return answer;
   }
 
   /**

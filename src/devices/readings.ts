@@ -21,9 +21,9 @@ export interface InventoryFailure {
 export interface Reading {
   /** The udid the device gave, once it has answered an inventory on some connection. */
   udid?: string;
-  /** The last good inventory of this connection. */
+  /** The last inventory this connection answered (the one kept: `Readings.inventoryOf`), whole or cut short. */
   last?: DeviceInfo;
-  /** Wall clock (ms) when the last inventory answered. */
+  /** Wall clock (ms) when that inventory answered. */
   inventoriedAt?: number;
   /**
    * Inventories in a row that failed, timed out or were cut short. The one
@@ -51,9 +51,43 @@ export interface OutcomeNote {
 
 const NOTHING: OutcomeNote = { recovered: false, newProblem: false };
 
-interface Entry {
+/**
+ * A phone's last inventory, kept once: what its last answer said (whole or
+ * cut short), kept by the record key it was given on past the connection and
+ * the record, so that whoever still reports a phone nothing reads now (a
+ * network phone whose link dropped, a paused phone, one off adb but on its
+ * port) names the device and the report reads its inventory here
+ * (src/devices/presence.ts); or, while its record lasts and no answer came
+ * since, what the property dump of a first inventory said.
+ */
+export interface KeptInventory {
+  info: DeviceInfo;
+  /** Wall and monotonic ms when it was said. */
+  wallAt: number;
+  at: number;
+  /** What a first inventory's property dump said before it ended (issue 42), not an answer. */
+  props?: true;
+}
+
+/** A kept inventory with where it was said: the record (its life) and the connection. */
+interface Said extends KeptInventory {
+  life: number;
   connection: number;
-  reading: Reading;
+}
+
+/**
+ * How many record keys whose record went are kept: a lab's worth (the USB
+ * layer remembers as many phones), the least recently said dropped first.
+ * A key that is listed is never dropped.
+ */
+const KEPT_PAST_RECORDS = 512;
+
+interface Entry {
+  /** Which record of the key this is: a key listed again after it went is a new life. */
+  life: number;
+  connection: number;
+  /** What the reading holds itself: its answer is the kept inventory's (of() shows it). */
+  reading: Omit<Reading, 'last' | 'inventoriedAt'>;
 }
 
 /**
@@ -74,10 +108,54 @@ interface Entry {
 export class Readings extends EventEmitter<{ outcome: []; answered: [key: string] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly udidIndex = new Map<string, Set<string>>();
+  /** The one store of the phones' last inventories: each key's last answer, in the order said. */
+  private readonly answers = new Map<string, Said>();
+  /** A first inventory's property dump, by key, while its record lasts and no answer came since. */
+  private readonly dumps = new Map<string, Said>();
+  private lives = 0;
 
-  /** The reading of a record's key, while the record lasts. */
+  /** The reading of a record's key, while the record lasts, with the inventory its connection answered. */
   of(key: string): Readonly<Reading> | undefined {
-    return this.entries.get(key)?.reading;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const answer = this.answers.get(key);
+    return answer && ofEntry(answer, entry) ? { ...entry.reading, last: answer.info, inventoriedAt: answer.wallAt } : entry.reading;
+  }
+
+  /** What the property dump of this connection's first inventory said, while no answer of it has come. */
+  early(key: string): KeptInventory | undefined {
+    const entry = this.entries.get(key);
+    const dump = this.dumps.get(key);
+    return entry && dump && ofEntry(dump, entry) ? dump : undefined;
+  }
+
+  /**
+   * The last inventory of the record past its connections: its last answer,
+   * or what a property dump said since (another phone, or no answer yet).
+   */
+  earlier(key: string): KeptInventory | undefined {
+    const life = this.entries.get(key)?.life;
+    const answer = this.answers.get(key);
+    const mine = answer?.life === life ? answer : undefined;
+    // A dump, said since the last answer, is the record's word when it names another phone.
+    const dump = this.dumps.get(key);
+    return dump && (!mine || dump.info.udid !== mine.info.udid) ? dump : mine;
+  }
+
+  /** The last answer given at this key, whatever record or connection gave it. */
+  lastAnswer(key: string): KeptInventory | undefined {
+    return this.answers.get(key);
+  }
+
+  /**
+   * The last inventory of the phone with this udid: what its record said
+   * (`key`, when known), else the last answer at that key, else the last
+   * answer any key gave with this udid.
+   */
+  inventoryOf(udid: string, key?: string): DeviceInfo | undefined {
+    const mine = (k: KeptInventory | undefined) => (k?.info.udid === udid ? k.info : undefined);
+    const atKey = key === undefined ? undefined : (mine(this.earlier(key)) ?? mine(this.lastAnswer(key)));
+    return atKey ?? [...this.answers.values()].findLast((k) => k.info.udid === udid)?.info;
   }
 
   /** The keys whose device gave this udid (a phone on USB and over TCP has two; so do phones that share a serial). */
@@ -91,15 +169,19 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
    * still the same phone), so a replugged wedged phone gets a fresh start.
    */
   open(key: string, connection: number): void {
-    const udid = this.entries.get(key)?.reading.udid;
-    this.entries.set(key, { connection, reading: { ...(udid === undefined ? {} : { udid }), failures: 0, probing: false } });
+    const was = this.entries.get(key);
+    const udid = was?.reading.udid;
+    const life = was?.life ?? ++this.lives;
+    this.entries.set(key, { life, connection, reading: { ...(udid === undefined ? {} : { udid }), failures: 0, probing: false } });
   }
 
-  /** The device's record went: its reading and its udid with it. */
+  /** The device's record went: its reading and its udid with it (what it said is kept: `inventoryOf`). */
   close(key: string): void {
     const udid = this.entries.get(key)?.reading.udid;
     if (udid !== undefined) this.unindex(key, udid);
     this.entries.delete(key);
+    this.dumps.delete(key);
+    this.prune();
   }
 
   /**
@@ -130,8 +212,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     if (!reading) return NOTHING;
     reading.probing = false;
     this.identify(key, info.udid);
-    reading.last = info;
-    reading.inventoriedAt = wallNow;
+    this.keep(key, { info, wallAt: wallNow, at: now });
     this.emit('answered', key);
     if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection, progress);
     const recovered = reading.failures > 0 || reading.notice !== undefined;
@@ -181,7 +262,21 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     }
   }
 
-  /** The device said who it is: with an inventory's answer, or first (an Android phone's property dump, before its inventory ends). */
+  /**
+   * The property dump of the connection's first inventory arrived before
+   * the inventory ended (an Android phone, issue 42): who it is, its model
+   * and version, kept until an answer comes. Nothing once this connection
+   * answered. Returns whether it was taken.
+   */
+  said(key: string, info: DeviceInfo, wallNow: number, now: number, connection?: number): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || (connection !== undefined && entry.connection !== connection) || this.of(key)?.last !== undefined) return false;
+    this.identify(key, info.udid);
+    this.keep(key, { info, wallAt: wallNow, at: now, props: true });
+    return true;
+  }
+
+  /** The device said who it is: with an inventory's answer, or first (its property dump). */
   identify(key: string, udid: string): void {
     const reading = this.entries.get(key)?.reading;
     if (!reading || reading.udid === udid) return;
@@ -192,8 +287,36 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     keys.add(key);
   }
 
+  /**
+   * The one write of a phone's last inventory: an answer, or a property
+   * dump, of the key's current connection (its callers check it), kept past
+   * the record; past a lab's worth of keys whose records went, the least
+   * recently said is dropped.
+   */
+  private keep(key: string, said: KeptInventory): void {
+    const { life, connection } = this.entries.get(key)!;
+    const at: Said = { ...said, life, connection };
+    if (said.props) return void this.dumps.set(key, at);
+    // An answer says more than any dump before it.
+    this.dumps.delete(key);
+    this.answers.delete(key);
+    this.answers.set(key, at);
+    this.prune();
+  }
+
+  private prune(): void {
+    if (this.answers.size <= KEPT_PAST_RECORDS) return;
+    let past = [...this.answers.keys()].filter((k) => !this.entries.has(k)).length;
+    for (const key of this.answers.keys()) {
+      if (past <= KEPT_PAST_RECORDS) return;
+      if (this.entries.has(key)) continue;
+      this.answers.delete(key);
+      past--;
+    }
+  }
+
   /** The reading, while the connection (when given) is still the one that asked. */
-  private current(key: string, connection: number | undefined): Reading | undefined {
+  private current(key: string, connection: number | undefined): Entry['reading'] | undefined {
     const entry = this.entries.get(key);
     return entry && (connection === undefined || entry.connection === connection) ? entry.reading : undefined;
   }
@@ -203,4 +326,9 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     keys?.delete(key);
     if (keys?.size === 0) this.udidIndex.delete(udid);
   }
+}
+
+/** Whether a kept inventory was said on this entry's record and connection. */
+function ofEntry(said: Said, entry: Entry): boolean {
+  return said.life === entry.life && said.connection === entry.connection;
 }

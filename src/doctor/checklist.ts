@@ -43,6 +43,24 @@ export function formatChecklist(items: readonly CheckItem[], paint: Paint = noPa
 }
 
 /**
+ * The checklist for scripts (`doctor --json`): each item's status, finding
+ * and advice (advice only where the item is not ok, as printed), whether it
+ * is a phone's or the configuration's, the counts and the exit code the
+ * doctor returns. Masked as the text is; JSON escapes what a terminal would run.
+ */
+export function checklistJson(items: readonly CheckItem[]): string {
+  const checks = items.map((item) => ({
+    status: item.status,
+    finding: maskString(item.finding),
+    ...(item.status !== 'ok' && item.advice ? { advice: maskString(item.advice) } : {}),
+    ...(item.phone ? { phone: true } : {}),
+    ...(item.config ? { config: true } : {}),
+  }));
+  const count = (status: CheckStatus) => items.filter((item) => item.status === status).length;
+  return JSON.stringify({ exitCode: exitCodeOf(items), failed: count('fail'), warnings: count('warn'), checks }, null, 2) + '\n';
+}
+
+/**
  * 2 when the configuration failed (as for every command), 1 when anything
  * else failed, else 0: warnings alone do not fail the doctor.
  */

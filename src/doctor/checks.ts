@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ReadinessAnswer, ServiceDoctor } from '../platforms/doctor.js';
+import type { WearReading } from '../platforms/wear.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -74,8 +75,8 @@ export interface AdbCheckOptions {
   /**
    * The registered features' doctor lines: each phone's after its own, and
    * theirs over the phones after all of them; the one shell of each ready
-   * device also prints what they read (its battery; the readiness sections,
-   * within `readinessTimeoutMs`).
+   * device also prints what they read (its battery; the readiness sections
+   * and the wear sections, within `readinessTimeoutMs`).
    */
   features?: readonly FeatureDoctor[];
   readinessTimeoutMs?: number;
@@ -112,10 +113,11 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const reads = new Set(features.flatMap((f) => f.reads ?? []));
   const battery = reads.has('battery');
   const readiness = reads.has('readiness');
-  const timeoutMs = readiness ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
+  const wear = reads.has('wear');
+  const timeoutMs = readiness || wear ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
   const service = options.service;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, battery, readiness)),
+    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, { battery, readiness, wear })),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
@@ -128,6 +130,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
     ...(f.readiness && {
       readiness: { reading: service.parseReadiness(f.readiness.text), ...(f.readiness.brand !== undefined && { brand: f.readiness.brand }) },
     }),
+    ...(f.wear && { wear: f.wear }),
   }));
   return [
     ...items,
@@ -143,30 +146,36 @@ async function deviceFacts(
   device: ListedDevice,
   hidden: Set<string>,
   timeoutMs: number,
-  battery: boolean,
-  readiness: boolean,
-): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer }> {
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer } = {
+  reads: { battery: boolean; readiness: boolean; wear: boolean },
+): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
+  const { battery, readiness, wear } = reads;
+  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = {
     serial: device.serial,
     state: device.state,
     hidden: hidden.has(device.serial) || undefined,
   };
   if (device.state !== 'device') return facts;
   try {
-    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both.
-    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}`;
+    // Still one shell per device: the battery's output follows the model's one line, the readiness sections follow both,
+    // the wear sections come last: a cut in them leaves the readiness part before them whole.
+    const command = `${battery ? `${MODEL_COMMAND}; ${service.batteryCommand}` : MODEL_COMMAND}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
-    const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness ? 64 * 1024 : 4096 }).then(
+    const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(
       (result) => ({ text: result.output, whole: true }),
       (error: unknown) => {
-        // The readiness part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
-        const partial = readiness ? service.partialOutput(error) : undefined;
-        if (partial === undefined || service.splitReadiness(partial).readiness === undefined) throw error;
+        // A part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
+        const partial = readiness || wear ? service.partialOutput(error) : undefined;
+        const started =
+          partial !== undefined && ((readiness && service.splitReadiness(partial).readiness !== undefined) || (wear && service.wear(partial) !== undefined));
+        if (!started) throw error;
         return { text: partial, whole: false };
       },
     );
     const { head, readiness: answer } = readiness ? service.splitReadiness(output.text) : { head: output.text, readiness: undefined };
-    if (answer) facts.readiness = output.whole ? answer : { text: '' };
+    const worn = wear ? service.wear(output.text) : undefined;
+    if (worn) facts.wear = worn;
+    // The readiness part is whole when the output is, or when a wear section after it arrived.
+    if (answer) facts.readiness = output.whole || worn !== undefined ? answer : { text: '' };
     if (battery) facts.battery = head.slice(head.indexOf('\n') + 1);
     const model = parseModel(head);
     if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;

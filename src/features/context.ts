@@ -17,6 +17,7 @@ import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
 import type { ReadinessReader, ReadinessReading } from '../platforms/readiness.js';
 import type { PlatformName } from '../platforms/source.js';
+import type { WearReader, WearReading } from '../platforms/wear.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { SharedParts } from '../util/shared-parts.js';
@@ -38,11 +39,17 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   earlier: readonly DeviceInfo[];
   /**
    * What the platforms offer: every platform's names, the readings readiness
-   * judges, the door to the phones the actions act on, and whether each
-   * platform's service (the adb server, usbmuxd) answers now (none: its
-   * source does not run in this command).
+   * judges, what the phones tell of their wear, the door to the phones the
+   * actions act on, and whether each platform's service (the adb server,
+   * usbmuxd) answers now (none: its source does not run in this command).
    */
-  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; phones: Phones; up?: (platform: Platform) => boolean | undefined };
+  platforms: {
+    names: readonly PlatformName[];
+    readiness: ReadinessReader;
+    wear: WearReader;
+    phones: Phones;
+    up?: (platform: Platform) => boolean | undefined;
+  };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;
   /** The port switcher of recovery.powerCycleCommand, for power cycles and charge pauses alike. */
@@ -70,12 +77,14 @@ export interface DoctorPhone {
   battery?: BatteryFacts;
   /** Its readiness part, when a feature reads it: the reading (none when cut short or unreadable) and the phone's brand. */
   readiness?: { reading: ReadinessReading | undefined; brand?: string };
+  /** What it told of its wear, when a feature reads it and a wear section answered. */
+  wear?: WearReading;
 }
 
 /** A feature's lines in `doctor`, each in its place of the checklist. */
 export interface FeatureDoctor {
   /** What the doctor's one shell of each ready phone prints for these lines too. */
-  readonly reads?: ReadonlyArray<'battery' | 'readiness'>;
+  readonly reads?: ReadonlyArray<'battery' | 'readiness' | 'wear'>;
   /** Among the configuration's lines: a program the settings call on. */
   config?(env: NodeJS.ProcessEnv): Promise<CheckItem[]>;
   /** After each phone's own line. */

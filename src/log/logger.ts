@@ -22,6 +22,12 @@ export interface LoggerOptions {
   maxBufferedBytes?: number;
   /** Where NO_COLOR and TERM are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Lines held back, by the fields of the call and pino's level number: true
+   * keeps the line from being written now, and `write` writes it later if at
+   * all (`list` holds a line about one device, which its row may say).
+   */
+  hold?: (fields: Readonly<Record<string, unknown>>, level: number, write: () => void) => boolean;
 }
 
 const redactPaths = [
@@ -64,9 +70,20 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       redact: { paths: redactPaths, censor: '***' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      ...(options.hold ? { hooks: { logMethod: holding(options.hold) } } : {}),
     },
     masked,
   );
+}
+
+/** pino's logMethod hook that holds the calls `hold` takes: their first argument is the line's fields when it is an object. */
+function holding(hold: NonNullable<LoggerOptions['hold']>) {
+  return function (this: Logger, args: Parameters<Logger['info']>, method: Logger['info'], level: number): void {
+    const first: unknown = args[0];
+    const fields = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
+    if (hold(fields, level, () => method.apply(this, args))) return;
+    method.apply(this, args);
+  };
 }
 
 /**
@@ -99,9 +116,9 @@ function droppedLine(dropped: number): string {
 }
 
 // pino-pretty is loaded lazily: JSON output (services, containers) never needs
-// it. It is a dev dependency, so an install without dev packages (the
-// container image) has none: a terminal then gets plain JSON lines rather
-// than a crash.
+// it. It is a production dependency, shipped in the package and the image
+// (`--log-format pretty` there, issue 61; test/packaging/production-deps.test.ts):
+// an install that lacks it anyway gets plain JSON lines rather than a crash.
 export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: NodeJS.ProcessEnv = process.env): Sink {
   const require = createRequire(import.meta.url);
   let build: (opts: Record<string, unknown>) => Sink;

@@ -5,6 +5,7 @@
 // tool's banner and its phones' outputs (the battery, the readiness
 // sections); the doctor (src/doctor/) judges what they say.
 import type { ReadinessReading } from './readiness.js';
+import type { WearReading } from './wear.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -76,4 +77,7 @@ export interface ServiceDoctor {
   readonly readinessCommand: string;
   readonly splitReadiness: (output: string) => { head: string; readiness?: ReadinessAnswer };
   readonly parseReadiness: (text: string) => ReadinessReading | undefined;
+  /** The shell command that prints the wear sections (after the others), and the wear reading of an output that ran it. */
+  readonly wearCommand: string;
+  readonly wear: (output: string) => WearReading | undefined;
 }

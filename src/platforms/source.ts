@@ -91,6 +91,12 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   readonly platform: Platform;
   /** A name for logs and doctor: the service and its address. */
   readonly label: string;
+  /**
+   * The label as the start line gives it, with what is there now where that
+   * matters (no usbmuxd socket: none is used until one appears, as `doctor`
+   * says); the label alone without it.
+   */
+  whereNow?(): string;
   /** Starts following the platform's devices (the daemon). */
   start(): Promise<void>;
   stop(): void;
@@ -148,12 +154,6 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
 export interface PlatformName {
   readonly platformName: string;
   readonly shown: string;
-  /**
-   * The label of device_agent_device_info that carries this platform's
-   * version (empty on every other platform's device), when it has one: the
-   * platform names it, so /metrics needs no platform's name.
-   */
-  readonly versionLabel?: string;
   /** Its devices for people, in the commands' help: "Android phones", "iPhones". */
   readonly phones?: string;
   /**

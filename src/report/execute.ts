@@ -1,15 +1,15 @@
 // Every source's collect run the same way (node_exporter's execute() is the
 // model): timed, bounded, counted as a success or a failure, and a source
 // that throws or does not answer in time does not take the report down with
-// it: its devices are owed the cloud with their last inventories, in their
-// last known state, and a message naming the failure as the host's (an entry
-// of the presence ledger, src/devices/presence.ts, which the report asks),
-// and the report is not taken as a complete listing. What the features say
-// of a device joins its message here, after its source's own word, so that
-// a source names no feature.
+// it: its devices are owed the cloud, carried with their last inventories,
+// in their last known state, and a message naming the failure as the host's
+// (an entry of the presence ledger, src/devices/presence.ts, which the report
+// asks), and the report is not taken as a complete listing. What the
+// features say of a device joins its message here, after its source's own
+// word, so that a source names no feature.
 import { withNotes } from '../cloud/device-message.js';
 import type { DeviceFeature } from '../devices/feature.js';
-import { notesFor } from './notes.js';
+import { notesOf } from './notes.js';
 import { boundDevice, clippedNote } from './field-limits.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -67,18 +67,15 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
             new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
-    const noted = notesFor(source.platform, o);
-    // Read right after its own answer: what this collect owes, noted and bounded as its list is (its scope is its record's key).
+    const notes = notesOf(source.platform, o);
+    // Read right after its own answer: what this collect owes, noted as its list is (its scope is its record's key).
     const owed = (source.owed?.() ?? []).map((e) => ({
       ...e,
-      devices: bounded(
-        e.devices.map((info) => noted({ key: e.reason.scope, info })),
-        source.platform,
-        o.logger,
-      ),
+      devices: e.devices.map((d) => ({ ...d, notes: [...(d.notes ?? []), ...notes(e.reason.scope)] })),
     }));
     if (source.owes) o.presence.replace(source.platform, source.owes, owed);
-    return { devices: bounded(devices.map(noted), source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
+    const noted = devices.map((d) => withNotes(d.info, notes(d.key)));
+    return { devices: bounded(noted, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.
@@ -91,9 +88,9 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
         `collecting the ${source.platform} devices failed (${source.label}: ${text}); the report carries their last inventories and calls none of them gone`,
         source.platform,
       );
-    const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [withNotes(r.last, [message])] : []));
-    // Replaced at each failure, ended by the next answer: the report asks the ledger for them.
-    o.presence.owe(sourceFailed(source), bounded(devices, source.platform, o.logger), { while: `${source.label} fails` });
+    const devices = o.registry.list(source.platform).flatMap((r) => (r.last ? [{ udid: r.last.udid, key: r.key, notes: [message] }] : []));
+    // Replaced at each failure, ended by the next answer: the report asks the ledger for them, with their last inventories.
+    o.presence.owe(sourceFailed(source), devices, { while: `${source.label} fails` });
     // What the source owed of its own was carried only while it answered, as its list was: not now.
     if (source.owes) o.presence.replace(source.platform, source.owes, []);
     return { devices: [], ok: false, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
@@ -104,12 +101,13 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
 
 /**
  * Every value within its size (field-limits.ts), here where a source's
- * devices enter the report path: the report, the state file, /metrics and
- * `list` all read what leaves this function. A clipped device says so in its
- * message; one whose identity is over its limit is left out. One
- * rate-limited line each, naming the device.
+ * devices enter the report path, and where the report takes those the
+ * presence ledger carries (reporter.ts): the report, the state file,
+ * /metrics and `list` all read what leaves this function. A clipped device
+ * says so in its message; one whose identity is over its limit is left out.
+ * One rate-limited line each, naming the device.
  */
-function bounded(devices: DeviceInfo[], platform: string, logger: Logger): DeviceInfo[] {
+export function bounded(devices: DeviceInfo[], platform: string, logger: Logger): DeviceInfo[] {
   return devices.flatMap((info) => {
     const b = boundDevice(info);
     if ('refused' in b) {

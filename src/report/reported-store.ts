@@ -1,15 +1,16 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
-import { storedDevice } from './stored-device.js';
+import { storedDevice, storedFields } from './stored-device.js';
 import { readStateFile, StateFileError, writeAtomically } from '../util/atomic-file.js';
 
-/** Far more than the agent writes (about 3 KB a device): a bigger file is not its own, and not read into memory. */
+/** Far more than the agent writes (its identity, a few hundred bytes a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 import { limited } from '../log/limited.js';
 import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
 
 /**
- * The devices the cloud was last told are present, kept in the state
+ * The devices the cloud was last told are present, by identity (never their
+ * inventories: the readings keep those, in memory), kept in the state
  * directory, so that an agent that starts again (after a crash, an upgrade, a
  * host reboot, or an adb server restart that restarted it) reports the ones
  * that did not come back as UNPLUGGED instead of leaving them online in the
@@ -53,7 +54,7 @@ export class ReportedStore {
     const ids = idsOf(devices);
     if (ids === this.lastIds) return;
     try {
-      writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), devices }) + '\n');
+      writeAtomically(this.file, JSON.stringify({ savedAt: new Date().toISOString(), devices: devices.map(storedFields) }) + '\n');
       this.lastIds = ids;
       this.trouble.works(this.file);
       if (this.lastProblem) this.logger.info({ file: this.file }, 'the reported device set is kept in the state directory again');

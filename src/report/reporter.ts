@@ -7,7 +7,7 @@ import type { CollectRequest, DeviceSource } from '../platforms/source.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import type { Failure, ReportPlan } from '../timing/planner.js';
 import type { Clock, Timers } from '../util/clock.js';
-import { execute } from './execute.js';
+import { bounded, execute } from './execute.js';
 import { putSplitting, type PartSize, type ReportSink } from './split-put.js';
 import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
@@ -15,7 +15,7 @@ import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
 import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, reportedAll, type DeviceFeature } from '../devices/feature.js';
-import { judgedByHealth } from '../devices/presence.js';
+import { judgedByHealth, kindsOf, type OwedDevice } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import { capitalized, sentence } from '../util/sentence.js';
 
@@ -123,13 +123,17 @@ export class Reporter {
     const answeredAll = runs.every((r) => r.ok);
     const listed = new Set(present.map((d) => d.udid));
     oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete), listed: (udid) => listed.has(udid) });
-    const { carried } = deps.registry.presence.report(present, deps.clock.monotonic());
-    const collected = [...present, ...carried.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
-    const held = carried.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));
-    // The judges (health) on the fresh readings, then the held devices join, then every feature's annotate pass.
+    // Each owed device with its last inventory: the readings' (src/devices/readings.ts), or, for a phone only an
+    // earlier run read (the USB layer knows it from the state directory), what the cloud was last told of it.
+    const inventoryOf = (d: OwedDevice) => deps.registry.readings.inventoryOf(d.udid, d.key) ?? deps.unplugged.told(d.udid);
+    const { carried } = deps.registry.presence.report(present, deps.clock.monotonic(), inventoryOf);
+    const kept = carried.flatMap((c) => bounded([c.info], c.info.platformName.toLowerCase(), deps.logger).map((info) => ({ info, reason: c.reason })));
+    const collected = [...present, ...kept.flatMap((c) => (judgedByHealth(c.reason) ? [c.info] : []))];
+    const held = kept.flatMap((c) => (judgedByHealth(c.reason) ? [] : [c.info]));
+    // The judges (health) on the fresh readings, then the held devices join, then every feature's annotate pass, told why each carried one is.
     const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
     const judged = [...judgeAll(deps.features, collected, { shell }), ...held];
-    const devices = annotateAll(deps.features, judged).map((info) => decorate(info, deps.settings));
+    const devices = annotateAll(deps.features, judged, kindsOf(kept)).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     return { devices, answered: runs.every((r) => r.ok) };

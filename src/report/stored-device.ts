@@ -12,6 +12,13 @@ import { cleanStrings } from './clean-strings.js';
 const STRINGS = ['serialNumber', 'platformName', 'platformVersion', 'modelName', 'brandName', 'deviceName', 'cpuArchitecture'] as const;
 const BOOLEANS = ['isAndroid', 'isIos', 'isEmulator', 'isRooted', 'isHidden', 'addedToCloud'] as const;
 
+/** What is kept of a delivered device in the file: its identity, the fields storedDevice reads back (never its inventory). */
+export function storedFields(info: DeviceInfo): Record<string, unknown> {
+  const out: Record<string, unknown> = { udid: info.udid, state: info.state, status: info.status };
+  for (const key of [...STRINGS, ...BOOLEANS]) if (info[key] !== undefined) out[key] = info[key];
+  return out;
+}
+
 export function storedDevice(value: unknown): DeviceInfo | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;

@@ -67,6 +67,11 @@ export class UnpluggedLedger {
     return false;
   }
 
+  /** The device as the cloud was last told of it (delivered present, or an earlier run's), while it is. */
+  told(udid: string): DeviceInfo | undefined {
+    return this.reported.get(udid);
+  }
+
   /** The present devices of the last delivered report. */
   get current(): DeviceInfo[] {
     return [...this.reported.values()];

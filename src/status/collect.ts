@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import type { AgentStats } from '../stats/agent-stats.js';
 import { buildNumber } from '../machine/build-number.js';
 import { projectRoot } from '../util/package.js';
@@ -12,14 +11,13 @@ export interface MetricsInput {
 }
 
 /**
- * The agent's metrics, from its stats and the process's own figures; each
- * platform adds its own (DeviceSource.metrics), and each feature its own
- * (DeviceFeature.metrics): this file names no feature.
+ * The agent's metrics, from its stats; each platform adds its own
+ * (DeviceSource.metrics), and each feature its own (DeviceFeature.metrics):
+ * this file names no feature. The process's own figures are prom-client's
+ * (src/status/metrics.ts).
  */
 export function agentMetrics(input: MetricsInput): Metric[] {
   const { stats } = input;
-  const usage = process.resourceUsage();
-  const mem = process.memoryUsage();
   return [
     {
       name: 'device_agent_info',
@@ -48,10 +46,9 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'When the last report was delivered (Unix time).',
       stats.lastSuccessAt === undefined ? undefined : stats.lastSuccessAt / 1000,
     ),
-    gauge('device_agent_failed_devices', 'Devices the cloud did not store in the last report.', input.failedDevices.length),
     {
       name: 'device_agent_failed_device',
-      help: 'A device the cloud did not store, with its udid.',
+      help: 'A device the cloud did not store in the last report, by udid (count() of it: how many).',
       type: 'gauge',
       samples: input.failedDevices.map((f) => ({ labels: { udid: f.udid }, value: 1 })),
     },
@@ -73,15 +70,6 @@ export function agentMetrics(input: MetricsInput): Metric[] {
       'Duration of the last inventory (all devices).',
       stats.lastInventoryDurationMs === undefined ? undefined : stats.lastInventoryDurationMs / 1000,
     ),
-    {
-      name: 'process_cpu_seconds_total',
-      help: 'User and system CPU time of the agent process.',
-      type: 'counter',
-      samples: [{ value: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }],
-    },
-    gauge('process_resident_memory_bytes', 'Resident memory of the agent process.', mem.rss),
-    gauge('process_heap_bytes', 'V8 heap in use.', mem.heapUsed),
-    gauge('process_open_fds', 'Open file descriptors (sockets included).', openFds()),
   ];
 }
 
@@ -91,12 +79,4 @@ function revisionOf(version: string): string {
   let revision = revisions.get(version);
   if (revision === undefined) revisions.set(version, (revision = buildNumber(projectRoot, version)));
   return revision;
-}
-
-function openFds(): number | undefined {
-  try {
-    return readdirSync('/proc/self/fd').length;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,5 @@
 import type { DeviceRow } from './device-rows.js';
 import type { Metric } from '../util/metric.js';
-import type { PlatformName } from '../platforms/source.js';
 import { gaugesOf, type DeviceFeature } from '../devices/feature.js';
 import { placed, udidSample } from '../devices/feature-view.js';
 
@@ -29,12 +28,13 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
 ];
 
 /**
- * `names`: every platform's (src/agent/platforms.ts), whose version labels
- * every device_agent_device_info sample carries, empty but on its own
- * platform's devices; `features`: those whose gauges join these.
+ * `features`: those whose gauges join these. device_agent_device_info holds
+ * what a device is and where it is plugged, which stays the same across a
+ * replug into the same port; its adb state is a series of its own
+ * (device_agent_device_state), so that a state change or a new transport
+ * does not start a new info series.
  */
-export function deviceMetrics(rows: readonly DeviceRow[], names: readonly PlatformName[], features: readonly DeviceFeature[] = []): Metric[] {
-  const versionLabels = names.flatMap((n) => (n.versionLabel === undefined ? [] : [n.versionLabel]));
+export function deviceMetrics(rows: readonly DeviceRow[], features: readonly DeviceFeature[] = []): Metric[] {
   const info: Metric = {
     name: 'device_agent_device_info',
     help: 'A device of the last report, with what identifies it and where it is plugged.',
@@ -45,16 +45,20 @@ export function deviceMetrics(rows: readonly DeviceRow[], names: readonly Platfo
         serial: r.serial,
         model: r.model ?? '',
         platform: r.platform,
-        ...Object.fromEntries(versionLabels.map((label) => [label, r.versionLabel === label ? (r.version ?? '') : ''])),
-        state: r.state,
+        os_version: r.version ?? '',
         usb: r.usb ?? '',
         hub: r.hub ?? '',
         hub_port: r.hubPort === undefined ? '' : String(r.hubPort),
-        transport_id: r.transportId ?? '',
         product: r.product ?? '',
       },
       value: 1,
     })),
+  };
+  const state: Metric = {
+    name: 'device_agent_device_state',
+    help: "A device of the last report in its state as its source says it (adb's device, unauthorized, offline...; an iPhone's paired, unpaired, not-answering), by udid.",
+    type: 'gauge',
+    samples: rows.map((r) => ({ labels: { udid: r.udid, state: r.state }, value: 1 })),
   };
   const gauges: Metric[] = GAUGES.map(([name, help, value]) => ({
     name,
@@ -66,5 +70,5 @@ export function deviceMetrics(rows: readonly DeviceRow[], names: readonly Platfo
     place: g.place,
     item: { name: g.name, help: g.help, type: 'gauge' as const, samples: rows.flatMap((r) => g.samples(r)) },
   }));
-  return placed([info, ...gauges], (m) => m.name, added);
+  return placed([info, state, ...gauges], (m) => m.name, added);
 }

@@ -60,7 +60,6 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, op
       ['platform', name?.shown ?? info.platformName],
       ['model', info.modelName],
       ['version', info.platformVersion],
-      ['versionLabel', name?.versionLabel],
       ['batteryPercent', Number.isFinite(percent) ? percent : undefined],
       ['batteryCelsius', info.battery?.temperature],
       ['charging', chargingOf(info.battery?.status)],

@@ -17,7 +17,8 @@ import { processIdentity } from '../util/process-identity.js';
 
 export interface StatusSource {
   health(): Health;
-  metrics(): string;
+  /** The /metrics text (prom-client writes it asynchronously). */
+  metrics(): string | Promise<string>;
 }
 
 export interface StatusServerOptions {
@@ -214,7 +215,7 @@ export class StatusServer {
         return;
       }
     }
-    this.handle(req, res);
+    await this.handle(req, res);
   }
 
   /** A flood goes on for minutes: one line a minute at most, with how many were answered 429 since the last. */
@@ -231,7 +232,7 @@ export class StatusServer {
     this.busyAnswers = 0;
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     // Whose agent this is, for doctor: only to whom may read /metrics, which names it too.
     if (this.options.nodeId !== undefined) res.setHeader(STATUS_NODE_HEADER, encodeURIComponent(this.options.nodeId));
@@ -249,7 +250,7 @@ export class StatusServer {
         const body = health.ok ? 'ok\n' : `unhealthy: ${health.brief.join('; ')}\n`;
         res.writeHead(health.ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
       } else if (path === '/metrics') {
-        const body = this.source.metrics();
+        const body = await this.source.metrics();
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(body);
       } else {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('try /healthz or /metrics\n');

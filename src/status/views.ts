@@ -9,7 +9,7 @@ import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
 import { deviceRows, type DeviceRow, type RowMapping, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
-import { formatMetrics } from './metrics.js';
+import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import type { DeviceFeature } from '../devices/feature.js';
@@ -44,12 +44,15 @@ export interface StatusViewsDeps {
 /** /healthz, /metrics and the device rows, read from the registry, the stats and the sources: no state of their own. */
 export class StatusViews implements StatusSource {
   private startedAt = 0;
+  private readonly exposition = new Exposition();
 
   constructor(private readonly deps: StatusViewsDeps) {}
 
   /** The daemon started (wall ms): /healthz counts the wait for a first report from it. */
   noteStart(at: number): void {
     this.startedAt = at;
+    // The process series (prom-client's) watch the event loop and the garbage collector from the start on.
+    this.exposition.withProcessSeries();
   }
 
   health(): Health {
@@ -74,13 +77,13 @@ export class StatusViews implements StatusSource {
     return deviceRows(report.lastDevices, registry, { ports: hubPorts, names: platformNames, mapping, features });
   }
 
-  metrics(): string {
+  metrics(): Promise<string> {
     const { stats, report, sources, metricSources = [] } = this.deps;
-    return formatMetrics([
+    return this.exposition.text([
       ...agentMetrics({ stats, failedDevices: report.failedDevices(), version: agentVersion, nodeId: this.deps.nodeId }),
       ...sources.flatMap((s) => s.metrics?.() ?? []),
       ...metricSources.flatMap((m) => m.metrics()),
-      ...deviceMetrics(this.rows(), this.deps.platformNames ?? [], this.deps.features),
+      ...deviceMetrics(this.rows(), this.deps.features),
     ]);
   }
 }

@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { buildFeatures } from '../../src/agent/features.js';
 import { ReportLoop } from '../../src/agent/report-loop.js';
+import { CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
@@ -133,6 +134,8 @@ export class MemCloud implements ReportSink {
   /** Set: every PUT fails with it (a cloud answering with a login page), and is not kept. */
   failWith: Error | undefined;
   failing = false;
+  /** Set while `failing`: the failure is a 429 asking for that much quiet (Retry-After). */
+  retryAfterMs: number | undefined;
   /** Devices the cloud does not store (udid -> its message), in failedDevices of every answer that carries them. */
   readonly refuse = new Map<string, string>();
   /** Entries added to the failedDevices of every answer, carried or not (a cloud naming another host's devices). */
@@ -164,6 +167,8 @@ export class MemCloud implements ReportSink {
       return new Promise<never>(() => undefined);
     }
     this.bodies.push({ at: this.time.now, body: structuredClone(body), delivered: !this.failing });
+    if (this.failing && this.retryAfterMs !== undefined)
+      return Promise.reject(new CloudUnavailableError('PUT /devices', 'HTTP 429', { status: 429, retryAfterMs: this.retryAfterMs }));
     if (this.failing) return Promise.reject(new Error('the cloud answered 503'));
     const failedDevices = body.devices.flatMap((d) => (this.refuse.has(d.udid) ? [{ udid: d.udid, message: this.refuse.get(d.udid)! }] : []));
     return Promise.resolve({ failedDevices: [...failedDevices, ...this.alsoNamed] });
@@ -197,11 +202,19 @@ export interface BedOptions {
   daemon?: { booking: BookingStatusSource };
   /** The door to the phones the actions use (default: one that reaches none). */
   phones?: AndroidControl;
+  /** jitterSeconds (default 0). */
+  jitterSeconds?: number;
+  /** This host's node id (default n1): it fixes where in each period its scheduled reports go. */
+  nodeId?: string;
+  /** The time line, shared by a fleet of beds (default a new one), and this bed's seed of its random source. */
+  time?: VirtualTime;
+  seed?: number;
 }
 
 export function reportBed(options: BedOptions = {}) {
-  const time = new VirtualTime();
-  const clock = time.clock();
+  const time = options.time ?? new VirtualTime();
+  const clock = time.clock({ seed: options.seed });
+  const nodeId = options.nodeId ?? 'n1';
   const registry = new DeviceRegistry();
   const sources = (options.platforms ?? [['android', 'device']]).map(([p, ready]) => new MemSource(registry, p, ready));
   for (const s of sources) s.clock = clock;
@@ -212,7 +225,7 @@ export function reportBed(options: BedOptions = {}) {
   const logger = options.logger ?? silentLogger();
   const settings = {
     schedule: options.schedule ?? '*/5 * * * *',
-    jitterSeconds: 0,
+    jitterSeconds: options.jitterSeconds ?? 0,
     changeDebounceMs: 500,
     shutdownTimeoutSeconds: 5,
     requestTimeoutSeconds: 30,
@@ -241,7 +254,7 @@ export function reportBed(options: BedOptions = {}) {
     }),
   );
   const reporter = new Reporter({
-    nodeId: 'n1',
+    nodeId,
     sources,
     registry,
     features,
@@ -257,7 +270,7 @@ export function reportBed(options: BedOptions = {}) {
   });
   const loop = new ReportLoop({
     settings,
-    nodeId: 'n1',
+    nodeId,
     sources,
     registry,
     reporter,
@@ -276,7 +289,7 @@ export function reportBed(options: BedOptions = {}) {
       loop.devicesChanged();
     });
   }
-  const views = new StatusViews({ nodeId: 'n1', settings, stats, registry, sources, report: loop, hubPorts: new Map(), features, clock });
+  const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts: new Map(), features, clock });
   views.noteStart(clock.wall());
   const daemon = options.daemon;
   const runner = daemon

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { annotateAll, cellsOf, oweAll } from '../../src/devices/feature.js';
+import { kindsOf } from '../../src/devices/presence.js';
 import { OFF_SOURCE } from '../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { DeviceSnapshot } from '../../src/devices/snapshot.js';
@@ -49,8 +50,11 @@ function bed() {
       clock: systemClock,
     }),
   );
-  // One report's pass as the reporter runs it: the features owe, the presence ledger is asked once, then the annotate pass.
+  // One report's pass as the reporter runs it: the present devices are what their source listed and read (the readings
+  // keep their last inventories), the features owe, the presence ledger is asked once, then the annotate pass.
   const report = (present: DeviceInfo[]): DeviceInfo[] => {
+    registry.sync('android', new Map(present.map((d) => [d.serialNumber, 'device'])));
+    for (const d of present) registry.readings.answered(`android/${d.serialNumber}`, d, 0, 0);
     // Each listed phone's note, as the report asks it: adb has it on 1-1.3.
     for (const d of present) {
       const record = {
@@ -64,8 +68,8 @@ function bed() {
       for (const f of features) f.notes?.(record, [record]);
     }
     oweAll(features, { absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
-    const { carried } = registry.presence.report(present, 0);
-    return annotateAll(features, [...present, ...carried.map((c) => c.info)]);
+    const { carried } = registry.presence.report(present, 0, (d) => registry.readings.inventoryOf(d.udid, d.key));
+    return annotateAll(features, [...present, ...carried.map((c) => c.info)], kindsOf(carried));
   };
   return { registry, features, report, unplug: () => rmSync(port, { recursive: true }) };
 }

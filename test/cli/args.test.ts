@@ -68,12 +68,27 @@ describe('parseCli', () => {
   it('answers a mistyped command with the one it resembles', () => {
     expect(mistake(['lsit']).message).toBe('unknown command "lsit"; did you mean list?');
     expect(mistake(['help', 'doctr']).message).toBe('unknown command "doctr"; did you mean doctor?');
-    expect(mistake(['frobnicate']).message).toBe('unknown command "frobnicate": use run, once, list, doctor, quarantine, incidents or help');
+    expect(mistake(['frobnicate']).message).toBe('unknown command "frobnicate": use run, once, list, doctor, quarantine, incidents, help or version');
+  });
+
+  it('takes `version` as --version, as docker and kubectl do, and points a mistyped one at it (issue 61)', () => {
+    expect(parseCli(['version'])).toEqual({ command: 'version', dryRun: false });
+    expect(parseCli(['version', '--help'])).toMatchObject({ command: 'help', helpFor: undefined });
+    expect(mistake(['verison']).message).toBe('unknown command "verison"; did you mean version?');
+    expect(mistake(['version', 'list']).message).toBe('version takes no command, got: version list');
+  });
+
+  it('reads the command line through util.parseArgs: grouped short flags and -- as a shell passes them', () => {
+    expect(parseCli(['-hv'])).toMatchObject({ command: 'help' });
+    expect(mistake(['once', '--', '--dry-run']).message).toBe('one command at a time, got: once --dry-run');
   });
 
   it('says which command a flag goes with', () => {
     expect(mistake(['list', '--dry-run']).message).toBe('--dry-run goes with once, not list');
-    expect(mistake(['once', '--json']).message).toBe('--json goes with list or quarantine or incidents, not once');
+    expect(mistake(['once', '--json']).message).toBe('--json goes with list or doctor or quarantine or incidents, not once');
+    // Two commands' flags of one name, each with its own help: both take it.
+    expect(parseCli(['doctor', '--json'])).toMatchObject({ command: 'doctor', json: true });
+    expect(parseCli(['list', '--json'])).toMatchObject({ command: 'list', json: true });
   });
 
   it("checks values against the schema's lists", () => {

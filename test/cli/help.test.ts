@@ -59,7 +59,7 @@ describe('globalHelp', () => {
     const text = globalHelp(ctx);
     expect(text.split('\n')[0]).toMatch(/^device-agent 9\.9\.9: /);
     const commands = section(text, 'Commands:').map((l) => l.trim().split(/\s+/)[0]);
-    expect(commands).toEqual([...COMMAND_NAMES, 'help']);
+    expect(commands).toEqual([...COMMAND_NAMES, 'help', 'version']);
     const exits = section(text, 'Exit codes:').join(' ').replace(/\s+/g, ' ');
     for (const code of Object.values(EXIT)) expect(exits).toContain(` ${code} `);
     expect(exits).toContain('2 every command: a usage or configuration error');

@@ -7,10 +7,10 @@ import type { FeatureColumn } from '../../src/devices/feature-view.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { rowFeatures } from '../status/row-features.js';
 
-/** The table as `list` prints it: the registered features' columns (charge control's, cell columns such as readiness's, then health's). */
+/** The table as `list` prints it: the registered features' columns (wear's, charge control's, cell columns such as readiness's, then health's). */
 function formatTable(rows: readonly DeviceRow[], paint?: Paint, cellColumns: readonly FeatureColumn[] = []): string {
-  const [samsung, charge, health] = rowFeatures(new DeviceRegistry());
-  return format(rows, paint, columnsOf([samsung!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
+  const [samsung, wear, charge, health] = rowFeatures(new DeviceRegistry());
+  return format(rows, paint, columnsOf([samsung!, wear!, charge!, { name: 'cells', columns: () => cellColumns }, health!]));
 }
 
 const row = (over: Partial<DeviceRow>): DeviceRow => ({
@@ -32,16 +32,16 @@ const row = (over: Partial<DeviceRow>): DeviceRow => ({
 });
 
 describe('formatTable', () => {
-  it('pads columns to their widest cell and leaves out an empty UDID column', () => {
+  it('pads columns to their widest cell, and shows the udid where it is the serial: a blank would read as unknown (issue 61)', () => {
     const text = formatTable([
       row({}),
       row({ serial: 'ZY22', udid: 'ZY22', model: 'moto g power (2022)', batteryPercent: 9, charging: false, problems: ['battery_low'] }),
     ]);
     expect(text).toBe(
       [
-        'SERIAL    STATE   MODEL                OS          BATTERY  TEMP  CHARGING  FREE      USB      PROBLEMS',
-        'R58M12AB  device  SM-G991B             Android 14  81%      31°C  yes       12.3 GiB  1-1.4.2',
-        'ZY22      device  moto g power (2022)  Android 14  9%       31°C  no        12.3 GiB  1-1.4.2  battery_low',
+        'SERIAL    UDID      STATE   MODEL                OS          BATTERY  TEMP  CHARGING  FREE      USB      PROBLEMS',
+        'R58M12AB  R58M12AB  device  SM-G991B             Android 14  81%      31°C  yes       12.3 GiB  1-1.4.2',
+        'ZY22      ZY22      device  moto g power (2022)  Android 14  9%       31°C  no        12.3 GiB  1-1.4.2  battery_low',
         '',
       ].join('\n'),
     );
@@ -69,7 +69,7 @@ describe('formatTable', () => {
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE/);
     expect(lines[1]).toMatch(/^10\.0\.0\.7:5555\s+R3CN90\s+device .* tcp$/);
-    expect(lines[2]).toMatch(/^LOCKED\s+unauthorized\s+2-1\s+unauthorized$/);
+    expect(lines[2]).toMatch(/^LOCKED\s+LOCKED\s+unauthorized\s+2-1\s+unauthorized$/);
     expect(lines[3]).toMatch(/shell_unresponsive$/);
     expect(lines[4]).toMatch(/no_inventory$/);
   });
@@ -114,8 +114,8 @@ describe('formatTable', () => {
   });
 });
 
-describe('formatTable: battery health', () => {
-  it('a column of the wear figures where a phone has them, left out where none has', () => {
+describe('formatTable: battery health (issue 61: plain columns, not one mixed cell)', () => {
+  it("the phone's word for its battery, its capacity and its cycles, each a column of its own left out where no phone has it; no charger voltage nor time held full", () => {
     const text = formatTable([
       row({}),
       row({
@@ -139,25 +139,66 @@ describe('formatTable: battery health', () => {
       row({ serial: 'Y1', udid: 'Y1', batteryFullSeconds: 90 }),
     ]);
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^SERIAL\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
+    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+HEALTH\s+CAPACITY\s+CYCLES\s+FREE\s+USB\s+PROBLEMS$/);
     expect(lines[1]).toMatch(/ yes {3,}12\.3 GiB/);
-    expect(lines[2]).toMatch(/ yes\s+86%, 619 cycles, full 26 h\s+12\.3 GiB .* battery_held_full$/);
-    expect(lines[3]).toMatch(/ yes\s+OVERHEAT, 11\.0 V\s+12\.3 GiB .* battery_unhealthy,charging_voltage_high$/);
-    expect(lines[4]).toMatch(/ yes\s+full 90 s\s+12\.3 GiB/);
-    expect(formatTable([row({ batteryHealth: 'GOOD', batteryFullSeconds: 0 })])).not.toContain('BATTERY HEALTH');
+    expect(lines[2]).toMatch(/ yes\s+good\s+86%\s+619\s+12\.3 GiB .* battery_held_full$/);
+    expect(lines[3]).toMatch(/ yes\s+overheat\s+12\.3 GiB .* battery_unhealthy,charging_voltage_high$/);
+    expect(text).not.toMatch(/11\.0 V|full 26 h|full 90 s/);
+    expect(formatTable([row({ batteryFullSeconds: 0, chargerMillivolts: 5000 })]).split('\n')[0]).not.toMatch(/HEALTH|CAPACITY|CYCLES/);
+    expect(formatTable([row({ batteryHealth: 'UNKNOWN' })]).split('\n')[0]).not.toContain('HEALTH');
+    expect(formatTable([row({ batteryHealth: 'OVER_VOLTAGE' })])).toContain(' over voltage ');
   });
 
-  it('a HUB:PORT column where the settings map a phone to a hub port, left out where they map none', () => {
-    const lines = formatTable([row({ hub: '1-1.4', hubPort: 2 }), row({ serial: 'B1', udid: 'B1', usb: undefined })]).split('\n');
-    expect(lines[0]).toMatch(/\sUSB\s+HUB:PORT\s+PROBLEMS$/);
-    expect(lines[1]).toMatch(/ 1-1\.4\.2\s+1-1\.4:2\s*$/);
-    expect(formatTable([row({})])).not.toContain('HUB:PORT');
+  it("paints the figure of a battery problem: health for an unhealthy one, capacity and cycles by wear's findings (now: bad, forecast: a warning)", () => {
+    // A worn battery is wear's finding (its capacity and cycles are wear's columns), painted by when it needs action.
+    const findings = [
+      { reason: 'battery_cycles', days: 0 },
+      { reason: 'battery_capacity', days: 12 },
+    ];
+    const worn = formatTable(
+      [row({ batteryCycles: 900, batteryHealthPercent: 71, batteryHealth: 'GOOD', wear: { findings, daysLeft: 0, reason: 'battery_cycles' } })],
+      ansiPaint,
+    );
+    expect(worn).toContain('\u001b[31m900\u001b[39m');
+    expect(worn).toContain('\u001b[33m71%\u001b[39m');
+    expect(worn).toContain('\u001b[31mbattery_cycles now\u001b[39m');
+    expect(worn).not.toContain('\u001b[33mgood');
+    expect(formatTable([row({ batteryHealth: 'DEAD', problems: ['battery_unhealthy'] })], ansiPaint)).toContain('\u001b[33mdead\u001b[39m');
+    expect(formatTable([row({ batteryCycles: 12, problems: ['storage_full'] })], ansiPaint)).toMatch(/ 12 /);
+  });
+});
+
+describe('formatTable: one USB column (issue 61)', () => {
+  it("the hub port the settings map, in the USB cell where the port path does not already say it; 'tcp' for a network phone", () => {
+    const lines = formatTable([
+      row({ hub: '1-1.4', hubPort: 2 }),
+      row({ serial: 'M1', udid: 'M1', usb: '1-1.3', hub: '1-1.4', hubPort: 2 }),
+      row({ serial: '10.0.0.7:5555', udid: 'N1', usb: undefined, hub: '2-1', hubPort: 4 }),
+      row({ serial: 'B1', udid: 'B1', usb: undefined }),
+    ]).split('\n');
+    expect(lines[0]).toMatch(/\sFREE\s+USB\s+PROBLEMS$/);
+    expect(lines[0]).not.toMatch(/HUB:PORT|USB PORT/);
+    expect(lines[1]).toMatch(/ 1-1\.4\.2$/);
+    expect(lines[2]).toMatch(/ 1-1\.3, hub 1-1\.4:2$/);
+    expect(lines[3]).toMatch(/ tcp, hub 2-1:4$/);
+    expect(lines[4]).toMatch(/ GiB$/);
   });
 
-  it('paints the figures of a phone with a battery problem', () => {
-    const painted = formatTable([row({ batteryCycles: 900, problems: ['battery_worn'] })], ansiPaint);
-    expect(painted).toContain('\u001b[33m900 cycles\u001b[39m');
-    expect(formatTable([row({ batteryCycles: 12, problems: ['storage_full'] })], ansiPaint)).toContain(' 12 cycles ');
+  it("a feature's port cell (the USB layer's: the port and what the kernel said of it) stands inside the USB column, with the mapped hub", () => {
+    const columns = [{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }];
+    const lines = formatTable(
+      [
+        row({ hub: '1-1.4', hubPort: 2, features: { usbPort: '1-1.4.2 14 enum failures/2d (port)' } }),
+        row({ serial: '10.0.0.7:5555', udid: 'N1', usb: undefined, hub: '2-1', hubPort: 4, features: { usbPort: '1-1.3 ok' } }),
+        row({ serial: 'B1', udid: 'B1' }),
+      ],
+      undefined,
+      columns,
+    ).split('\n');
+    expect(lines[0]).toMatch(/\sUSB\s+PROBLEMS$/);
+    expect(lines[1]).toMatch(/ 1-1\.4\.2 14 enum failures\/2d \(port\)$/);
+    expect(lines[2]).toMatch(/ {2}tcp, 1-1\.3 ok, hub 2-1:4$/);
+    expect(lines[3]).toMatch(/ 1-1\.4\.2$/);
   });
 });
 
@@ -190,6 +231,7 @@ describe('formatTable: charge control', () => {
       { key: 'usbPort', title: 'USB PORT' },
       { key: 'other', title: 'OTHER' },
     ];
+    // (A cell column of its own here; the USB layer's own stands inside USB, above.)
     const text = formatTable(
       [
         row({ features: { readiness: 'not ready: stayAwake', usbPort: '1-1.4.2 14 enum failures/2d (port)' } }),

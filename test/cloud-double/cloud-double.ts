@@ -333,7 +333,7 @@ export class CloudDouble {
   }
 
   /** Resolves with the first PUT /devices (already seen or yet to come) that satisfies the predicate. */
-  waitForPut(predicate: (request: RecordedRequest) => boolean = () => true, timeoutMs = 10_000): Promise<RecordedRequest> {
+  waitForPut(predicate: (request: RecordedRequest) => boolean = () => true, timeoutMs = 20_000): Promise<RecordedRequest> {
     const find = () => this.putRequests().find((r) => r.answer !== undefined && predicate(r));
     const found = find();
     if (found) return Promise.resolve(found);

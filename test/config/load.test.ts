@@ -162,6 +162,25 @@ describe('envName', () => {
   });
 });
 
+describe('moved settings (MOVED_SETTINGS)', () => {
+  it("health's battery wear figures, moved to wear, still work in a settings file, with a warning; the new key wins", () => {
+    const old = loadConfig({ configPath: file({ health: { batteryMaxCycles: 500, batteryMinHealthPercent: 70 } }), env: {} });
+    expect(old.settings.wear).toMatchObject({ batteryMaxCycles: 500, batteryMinHealthPercent: 70 });
+    expect(old.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^health\.batteryMaxCycles in .* is the old name of wear\.batteryMaxCycles: it still works for now, but rename it$/),
+      expect.stringMatching(/^health\.batteryMinHealthPercent in .* is the old name of wear\.batteryMinHealthPercent/),
+    ]);
+    const both = loadSettings({ configPath: file({ wear: { batteryMaxCycles: 900 }, health: { batteryMaxCycles: 500 } }), env: {} });
+    expect(both.wear.batteryMaxCycles).toBe(900);
+  });
+
+  it('and under their old variables', () => {
+    const loaded = loadConfig({ env: { DEVICE_AGENT_HEALTH_BATTERY_MAX_CYCLES: '600' } });
+    expect(loaded.settings.wear.batteryMaxCycles).toBe(600);
+    expect(loaded.warnings.map((w) => w.name)).toEqual(['DEVICE_AGENT_HEALTH_BATTERY_MAX_CYCLES']);
+  });
+});
+
 describe('proxy and CA settings', () => {
   it('take the conventional variables as defaults, lower case first as curl reads them', () => {
     const settings = loadSettings({

@@ -2,6 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { Support } from '../../src/cloud/types.js';
 import type { Settings } from '../../src/config/schema.js';
 import type { HealthSettings } from '../../src/features/health/rules.js';
+import type { WearSettings } from '../../src/features/wear/judge.js';
 
 // Settings is derived from the schema; these pin what the derivation gives,
 // so a change of the schema shows in the types the code uses.
@@ -37,5 +38,8 @@ describe('Settings, derived from the schema', () => {
     expectTypeOf<Settings['health']>().toExtend<HealthSettings>();
     expectTypeOf<HealthSettings>().toExtend<Settings['health']>();
     expectTypeOf<keyof Settings['health']>().toEqualTypeOf<keyof HealthSettings>();
+    expectTypeOf<Settings['wear']>().toExtend<WearSettings>();
+    expectTypeOf<WearSettings>().toExtend<Settings['wear']>();
+    expectTypeOf<keyof Settings['wear']>().toEqualTypeOf<keyof WearSettings>();
   });
 });

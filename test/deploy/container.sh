@@ -123,6 +123,15 @@ podman run --rm "${limits[@]}" --entrypoint /bin/sh "$image" -c 'test ! -e /app/
 podman image inspect "$image" | has '"Healthcheck"' || fail "the image has no HEALTHCHECK (built without --format docker?)"
 pass "$listing"
 
+say "--log-format pretty prints readable lines from the image (pino-pretty in it)"
+# Issue 61, 2: a devDependency, `npm prune --omit=dev` dropped it and the flag
+# printed JSON. No adb server here (no network): list says so in a WARN line.
+podman run --rm "${limits[@]}" --network none "$image" list --log-format pretty >/dev/null 2>"$work/pretty.err" || true
+has '^\[[0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\} [0-9:.]* [+-][0-9]\{4\}\] \(DEBUG\|INFO\|WARN\|ERROR\):' <"$work/pretty.err" ||
+  fail "no readable log line from the image's device-agent list --log-format pretty: $(head -3 "$work/pretty.err")"
+has '^{' <"$work/pretty.err" && fail "JSON lines from --log-format pretty: $(grep -m2 '^{' "$work/pretty.err")"
+pass "$(grep -m1 '^\[' "$work/pretty.err" | cut -c1-100)"
+
 # ---- the test bed on this host -----------------------------------------------
 # Free ports below the kernel's ephemeral range: a port the kernel handed
 # out (listen on 0) goes back into that range, and the containers share the

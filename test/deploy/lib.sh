@@ -155,3 +155,15 @@ await_packages() {
   done
   [ "$(cat "$dir/$name")" = ok ] || fail "packages ($name): $(cat "$dir/$name")"
 }
+
+# make_signing_key HOME NAME LOG: a repository signing key made by
+# docs/install/repository.md's own step ("Make the signing key", 1), in the
+# GnuPG home HOME instead of /root's, NAME in its uid; prints its
+# fingerprint, gpg's lines go to LOG. The caller stops HOME's gpg-agent
+# when it ends (GNUPGHOME=HOME gpgconf --kill all).
+make_signing_key() {
+  local step
+  step=$("$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/repository.md" '## Make the signing key' 1)
+  step=${step//\/root\/device-agent-signing/$1}
+  bash -euc "${step//Example Lab/$2}" 2>>"$3" | tail -n 1
+}

@@ -36,7 +36,7 @@ N=$("$node" -p "require('$repo/package.json').version")
 N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
 # One after the other: side by side (in two directories) they were not
 # shown faster in CI, where the other checks and the soaks kept the two
-# cores busy (docs/design/tooling.md, 11-26, seventh stop).
+# cores busy (git log of this file).
 (cd "$repo" && bash packaging/deb/build.sh --arch all --out "$dir") >"$dir/build-N.log" 2>&1 ||
   refuse "building $N: $(tail -20 "$dir/build-N.log")"
 (cd "$repo" && bash packaging/deb/build.sh --version "$N1" --out "$dir") >"$dir/build-N1.log" 2>&1 ||

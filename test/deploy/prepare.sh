@@ -15,7 +15,7 @@
 # other checks and the soaks, where the two cores were short, the packages
 # took 126 s of the rollout's 506 and lintian 40 s more, README steps 1 and
 # 2 275 s of the checkout part's 354, and the image 199 s of the container
-# check's 304 (CI34; docs/design/tooling.md, 11-27). What fails here is
+# check's 304 (CI34; git log of this file). What fails here is
 # left to the check, which makes it again and says why it fails; only the
 # packages' verdicts are read as they are.
 set -euo pipefail

@@ -4,8 +4,11 @@
 # on it (and on the arm64 package), then boots three Debian 12 hosts with
 # systemd-nspawn, each in a network namespace of its own reached over a veth
 # pair, each with its simulated phones and its cloud double
-# (test/deploy/bed.ts), and drives deploy/ansible/rollout.yml over SSH with
-# Debian's ansible as docs/install/fleet.md says:
+# (test/deploy/bed.ts), publishes the packages in the lab's signed apt
+# repository (npm run repository, a key made as docs/install/repository.md
+# says), serves it over HTTP to the hosts, and drives
+# deploy/ansible/rollout.yml over SSH with Debian's ansible as
+# docs/install/fleet.md says:
 #   fresh install of N (all hosts in one batch); a second run changes nothing
 #   (with device_agent_postcheck_phones=fail, which fails host 2 at doctor);
 #   upgrade to N+1 one host at a time: on every host the package,
@@ -22,20 +25,25 @@
 #   the proxy (with its password) and a CA reach the agent as a 0600
 #   credential and a 0644 file, never agent.env; a secret setting or a value
 #   with a line break in device_agent_settings is refused, nothing changed;
+#   a repository key other than the one that signs it stops its host at the
+#   repository's index, the package untouched;
 #   remove keeps configuration and state, purge removes them and the user,
 #   and a fresh install without configuration does not start the agent;
-#   then the README's one-host install, run as written, ends reporting.
+#   then the README's one-host install from the repository, run as written,
+#   ends reporting.
 # The API key and the proxy password are in no journal line and no Ansible
 # output (all runs with --diff).
 # Needs root, debootstrap, systemd-container, ansible, lintian, dpkg-dev,
-# openssh-client and iproute2 (.ci/run installs them), and `npm ci`.
+# openssh-client, iproute2, aptly, gnupg and python3 (.ci/run installs
+# them), and `npm ci`.
 #
 # Quirks of these build machines, not of the product, kept here:
 # - nspawn runs with --register=no --keep-unit (no machined in a container);
 # - the hosts' image gets openssh-server, python3-apt (Ansible's apt module),
 #   sudo and the package's dependencies (adb) from Debian's mirror when it is
-#   made; afterwards the hosts have no route out, as a lab host without
-#   internet, and get the package only from the controller;
+#   made, and then forgets that mirror: the hosts have no route out, as a lab
+#   host without internet, and their one apt source is the lab's repository,
+#   which this machine serves on each host's side of its veth pair;
 # - the hosts share the image's SSH host keys, so the controller does not
 #   check them here (in a lab, known_hosts does).
 set -euo pipefail
@@ -71,8 +79,8 @@ fail() {
 }
 
 [ "$(id -u)" = 0 ] || fail "needs root (systemd-nspawn, network namespaces)"
-for tool in debootstrap systemd-nspawn nsenter ansible-playbook lintian dpkg-shlibdeps ssh ssh-keygen ip; do
-  command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install debootstrap systemd-container ansible lintian dpkg-dev openssh-client iproute2)"
+for tool in debootstrap systemd-nspawn nsenter ansible-playbook lintian dpkg-shlibdeps ssh ssh-keygen ip aptly gpg python3; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install debootstrap systemd-container ansible lintian dpkg-dev openssh-client iproute2 aptly gnupg python3)"
 done
 [ -f "$repo/dist/test/deploy/bed.js" ] || fail "dist/ is missing: run npm test or npm run build first"
 # What a run that was stopped halfway left (a host's overlay, its veth and
@@ -113,8 +121,12 @@ shutdown_host() {
   ip link del "$(veth_of "$h")" 2>/dev/null || true
   ip netns del "$(ns_of "$h")" 2>/dev/null || true
 }
+# The repository's HTTP servers (one a host) and the gpg-agents of the keys.
+declare -A server_pid
 cleanup() {
   for h in "${hosts[@]}"; do shutdown_host "$h"; done
+  for h in "${!server_pid[@]}"; do kill "${server_pid[$h]}" 2>/dev/null || true; wait "${server_pid[$h]}" 2>/dev/null || true; done
+  for home in "$run"/keys/*/; do [ -d "$home" ] && GNUPGHOME=$home gpgconf --kill all 2>/dev/null || true; done
 }
 trap cleanup EXIT
 
@@ -159,6 +171,18 @@ N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
 build_number=$(dpkg-deb --fsys-tarfile "$out/device-agent_${N}_amd64.deb" | tar -xO ./usr/lib/device-agent/build-number)
 pass "built $N (amd64, arm64) and $N1 (amd64), build $build_number"
 
+say "the lab's repository: the three packages, signed with a key made as docs/install/repository.md says"
+mkdir -p "$run/keys"
+fpr=$(make_signing_key "$run/keys/lab" 'Rollout Check Lab' "$run/keys.log") || fail "the page's key step failed: $(tail -5 "$run/keys.log")"
+other_fpr=$(make_signing_key "$run/keys/other" 'Another Lab' "$run/keys.log") || fail "the other key: $(tail -5 "$run/keys.log")"
+GNUPGHOME=$run/keys/other gpg --batch --export "$other_fpr" >"$run/keys/other.gpg"
+GNUPGHOME=$run/keys/lab bash "$repo/packaging/apt/publish.sh" --key "$fpr" --root "$run/apt" \
+  "$out/device-agent_${N}_amd64.deb" "$out/device-agent_${N}_arm64.deb" "$out/device-agent_${N1}_amd64.deb" >"$run/publish.log" 2>&1 ||
+  fail "npm run repository: $(tail -5 "$run/publish.log")"
+key_sha=$(sha256sum "$run/apt/public/device-agent.gpg" | cut -d' ' -f1)
+apt_port=$("$node" --input-type=module -e "import { freePort } from '$repo/dist/test/sim/adb-server.js'; console.log(await freePort());")
+pass "$(sed -n 's/^repository: .*: device-agent //p' "$run/publish.log"), signed by $fpr"
+
 # ---- boot -------------------------------------------------------------------------
 ssh-keygen -q -t ed25519 -N '' -C rollout-test -f "$run/id_ed25519"
 binds=(--bind-ro="$repo:/src")
@@ -174,6 +198,8 @@ boot_host() {
   install -d -m 0700 "$dir/root/root/.ssh"
   install -m 0600 "$run/id_ed25519.pub" "$dir/root/root/.ssh/authorized_keys"
   echo "lab-host-$h" >"$dir/root/etc/hostname"
+  # No way to Debian's mirror from here: the lab's repository is its one source.
+  rm -f "$dir/root/etc/apt/sources.list"
   "$node" -e 'process.stdout.write(require("crypto").randomBytes(16).toString("hex") + "\n")' >"$dir/root/etc/machine-id"
   ip netns add "$ns"
   ip link add "$(veth_of "$h")" type veth peer name eth0 netns "$ns"
@@ -214,12 +240,24 @@ for h in "${hosts[@]}"; do
 done
 pass "3 hosts booted, reachable over SSH at $(ip_of 1), $(ip_of 2), $(ip_of 3)"
 
+# The repository, as a lab's web server serves it: python3's http.server on
+# this side of each host's veth pair (the hosts' only way out).
+for h in "${hosts[@]}"; do
+  python3 -m http.server "$apt_port" --bind "$(gw_of "$h")" --directory "$run/apt/public" >"$run/apt-http-$h.log" 2>&1 &
+  server_pid[$h]=$!
+done
+for h in "${hosts[@]}"; do
+  for _ in $(seq 1 40); do in_host "$h" /usr/lib/apt/apt-helper download-file "http://$(gw_of "$h"):$apt_port/device-agent.gpg" /tmp/key.gpg "SHA256:$key_sha" >/dev/null 2>&1 && break; sleep 0.25; done
+  in_host "$h" test -s /tmp/key.gpg || fail "host $h cannot reach the repository at http://$(gw_of "$h"):$apt_port: $(tail -3 "$run/apt-http-$h.log")"
+done
+pass "the repository served to each host at http://<its gateway>:$apt_port"
+
 # ---- the playbook, as docs/install/fleet.md runs it ---------------------------------
 cat >"$run/inventory.ini" <<EOF
 [device_agents]
-lab-host-1 ansible_host=$(ip_of 1)
-lab-host-2 ansible_host=$(ip_of 2)
-lab-host-3 ansible_host=$(ip_of 3)
+lab-host-1 ansible_host=$(ip_of 1) device_agent_repository_url=http://$(gw_of 1):$apt_port
+lab-host-2 ansible_host=$(ip_of 2) device_agent_repository_url=http://$(gw_of 2):$apt_port
+lab-host-3 ansible_host=$(ip_of 3) device_agent_repository_url=http://$(gw_of 3):$apt_port
 # Down: nothing listens there, SSH is refused.
 lab-host-4 ansible_host=127.0.0.1 ansible_port=1
 
@@ -233,7 +271,7 @@ EOF
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=rollout-test-ca -days 2 -keyout /dev/null -out "$run/ca.pem" 2>/dev/null ||
   fail "openssl could not make the test CA"
 cat >"$run/fleet.yml" <<EOF
-device_agent_package_dir: $out
+device_agent_repository_key: $run/apt/public/device-agent.gpg
 device_agent_base_url: http://127.0.0.1:8080/v1
 device_agent_username: agent@example.test
 device_agent_api_key: $KEY
@@ -396,6 +434,18 @@ has '1 of 4 hosts cannot be reached (lab-host-4), more than device_agent_max_unr
 for h in "${hosts[@]}"; do [ "$(in_host "$h" dpkg-query -W -f '${Version}' device-agent)" = "$N" ] || fail "host $h changed although the rollout did not start"; done
 pass "a line break and a proxy in device_agent_settings refused with one clear line, too many hosts down stops before the first: nothing changed"
 
+say "a repository key other than the one that signs it stops the host at the repository's index"
+# Another lab's key given for this repository (an operator's mistake, or a
+# repository that is not the lab's): host 1 alone, the upgrade to N+1.
+pid1=$(unit 1 device-agent MainPID)
+if playbook wrong-key -e "device_agent_version=$N1" -e device_agent_hosts=lab-host-1 -e "device_agent_repository_key=$run/keys/other.gpg"; then
+  fail "the rollout installed from a repository whose signature the given key does not verify"
+fi
+summary_of wrong-key lab-host-1 | has "^lab-host-1: FAILED at \"Read the repository's index\", left on $N" || fail "the summary of host 1: $(summary_of wrong-key lab-host-1)"
+has 'NO_PUBKEY' <"$run/ansible-wrong-key.log" || fail "the failure does not say the signature's key is unknown: $(grep -m3 -E 'fatal|msg' "$run/ansible-wrong-key.log")"
+[ "$(in_host 1 dpkg-query -W -f '${Version}' device-agent)" = "$N" ] && [ "$(unit 1 device-agent MainPID)" = "$pid1" ] || fail "host 1 changed although its repository was refused"
+pass "host 1 failed at the repository's index (NO_PUBKEY), still on $N, its agent untouched (the next run puts the lab's key back)"
+
 # What each host runs before a run, to compare after it.
 declare -A agent_pid kept
 remember_hosts() {
@@ -458,7 +508,7 @@ for h in "${hosts[@]}"; do never_gone "$h"; done
 pass "host 1 back on $N (same node id, adb server untouched, no phone shown gone) beside host 2, which failed its post-check; host 3, in the next batch, kept $N1"
 
 say "remove keeps configuration and state, purge removes them"
-# Host 1 runs N after the rollback, and the role keeps its package in the cache.
+# Host 1 runs N after the rollback; the reinstall takes it from the repository.
 h=1
 in_host $h apt-get remove -y -qq device-agent >"$run/remove.log" 2>&1 || fail "apt-get remove: $(tail "$run/remove.log")"
 for u in device-agent device-agent-adb; do [ "$(in_host $h systemctl is-active $u || true)" = inactive ] || fail "$u still runs after remove"; done
@@ -467,7 +517,7 @@ for f in /etc/device-agent/agent.env /etc/device-agent/api-key /var/lib/device-a
 done
 in_host $h getent passwd device-agent-adb >/dev/null || fail "remove deleted the user"
 t0=$(host_ms $h)
-in_host $h dpkg -i "/var/cache/device-agent/device-agent_${N}_amd64.deb" >"$run/reinstall.log" 2>&1 || fail "reinstall: $(tail "$run/reinstall.log")"
+in_host $h apt-get install -y -qq "device-agent=$N" >"$run/reinstall.log" 2>&1 || fail "reinstall: $(tail "$run/reinstall.log")"
 bed_host=$h
 wait_put "$t0" "p.nodeId === '${node_id[$h]}' && p.version === '$N'" 60 >/dev/null || fail "after remove and reinstall the agent did not report with its node id"
 pass "remove stopped both services and kept settings, key, node id and adb key; reinstalled, the host reported as before"
@@ -477,41 +527,42 @@ for f in /etc/device-agent /var/lib/device-agent /var/lib/private/device-agent /
 done
 in_host $h getent passwd device-agent-adb >/dev/null && fail "purge left the user device-agent-adb"
 pass "purge removed configuration, key, state, adb key and the user"
-# purge emptied /var/cache/device-agent: the package comes over again.
-scp -q -i "$run/id_ed25519" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "$out/device-agent_${N}_amd64.deb" "root@$(ip_of $h):/root/" ||
-  fail "could not copy the package to host $h"
+# As a host that never had it: the role's key, source and the repository's index go too.
+in_host $h bash -c 'rm -f /etc/apt/keyrings/device-agent.gpg /etc/apt/sources.list.d/device-agent.sources && rm -rf /var/lib/apt/lists/*'
 
 say "a newcomer follows the README's one-host install on the purged host"
 # The commands are read from the README itself, so that what it shows is
-# what runs: its install line (the version in it is an example), then, once
-# the unconfigured install is checked, the rest with 'editor' setting the two
+# what runs: its install lines, up to apt-get install (the repository's URL
+# and its key's sum in them are examples: this run's), then, once the
+# unconfigured install is checked, the rest with 'editor' setting the two
 # variables the README says to set and the key typed at the prompt (stdin).
 readme_block=$(awk '/^### One host: the Debian package/{f=1} f&&/^```sh/{g=1;next} g&&/^```/{exit} g' "$repo/README.md")
 [ "$(printf '%s\n' "$readme_block" | wc -l)" -ge 5 ] || fail "the README's one-host block was not found"
-# The first line by expansion, not `| head -1`: bash's printf writes line by
-# line, head leaves after the first, and the next write's SIGPIPE failed this
-# assignment under pipefail about once in 150 runs, which ended the check
-# without a word (stop 49's CI).
-install_line=$(sed "s|\./device-agent_[^ ]*\.deb|./device-agent_${N}_amd64.deb|" <<<"${readme_block%%$'\n'*}")
-printf '%s\n' "$install_line" | has "^apt-get install ./device-agent_${N}_amd64.deb" || fail "the README's first line is not the package install: $install_line"
-in_host $h bash -c "cd /root && $install_line" >"$run/unconfigured.log" 2>&1 || fail "the README's install line: $(tail "$run/unconfigured.log")"
+install_lines=$(awk '{ print } /apt-get install device-agent/ { exit }' <<<"$readme_block")
+rest=${readme_block#"$install_lines"}
+[ "$rest" != "$readme_block" ] && has 'apt-get install device-agent' <<<"$install_lines" || fail "the README's one-host block has no apt-get install device-agent: $readme_block"
+has 'apt-helper download-file https://apt.lab.example/device-agent/device-agent.gpg /etc/apt/keyrings/device-agent.gpg SHA256:KEY-SHA256' <<<"$install_lines" ||
+  fail "the README does not fetch the key by its sum as docs/install/repository.md does: $install_lines"
+install_lines=${install_lines//https:\/\/apt.lab.example\/device-agent/http://$(gw_of $h):$apt_port}
+install_lines=${install_lines//KEY-SHA256/$key_sha}
+in_host $h bash -euc "cd /root && $install_lines" >"$run/unconfigured.log" 2>&1 || fail "the README's install lines: $(tail "$run/unconfigured.log")"
+[ "$(in_host $h dpkg-query -W -f '${Version}' device-agent)" = "$N1" ] || fail "the README's apt-get install did not install the newest version, $N1"
 [ "$(in_host $h systemctl is-active device-agent-adb || true)" = active ] || fail "the adb server did not start on a fresh install"
 [ "$(in_host $h systemctl is-active device-agent || true)" = inactive ] || fail "the agent is $(in_host $h systemctl is-active device-agent) on an install without configuration"
 [ "$(unit $h device-agent ConditionResult)" = no ] || fail "the agent was not held back by its start condition"
 in_host $h systemctl is-enabled device-agent | has '^enabled$' || fail "the agent is not enabled for when it is configured"
-pass "installed as the README says, without configuration: adb runs, the agent is enabled but not started (no API key), not failed"
+pass "installed $N1, the newest, as the README says, without configuration: adb runs, the agent is enabled but not started (no API key), not failed"
 # The phones were attached to the adb server the purge stopped: plug them into the new one,
 # as a person does after installing.
 bed_host=$h
 bed POST "/connect?serials=$(phones_of $h)" >/dev/null || fail "could not connect host $h's phones to the new adb server"
 t0=$(host_ms $h)
-rest=${readme_block#*$'\n'}
 printf '%s\n' "$KEY" | in_host $h bash -c "set -e
 editor() { printf '%s\n' 'DEVICE_AGENT_BASE_URL=http://127.0.0.1:8080/v1' 'DEVICE_AGENT_USERNAME=agent@example.test' >> \"\$1\"; }
 cd /root
 $rest" >"$run/readme.log" 2>&1 || fail "the README's one-host commands: $(tail "$run/readme.log")"
 [ "$(in_host $h stat -c %a /etc/device-agent/api-key)" = 600 ] || fail "the README's key file is not 0600"
-wait_put "$t0" "p.version === '$N' && ['H${h}PHONE1','H${h}PHONE2'].every((u) => status(p, u) === 'AVAILABLE')" 60 >/dev/null ||
+wait_put "$t0" "p.version === '$N1' && ['H${h}PHONE1','H${h}PHONE2'].every((u) => status(p, u) === 'AVAILABLE')" 60 >/dev/null ||
   fail "after the README's one-host steps the agent did not report its phones: $(tail "$run/readme.log")"
 pass "the README's one-host steps end with a running service whose doctor passes and that reports both phones"
 

@@ -9,7 +9,8 @@
 #   restart; a bad setting exits 2 and is not restarted; an adb server
 #   restart leaves no ghost and does not restart the agent; stop is bounded;
 #   a crash is restarted; both units come up at boot.
-# Needs root, debootstrap and systemd-container (.ci/run installs them) and
+# Needs root, debootstrap and systemd-container, and for the package part
+# aptly, gnupg, python3 (its http.server) and faketime (.ci/run installs them), and
 # `npm test` (or `npm run build`) run before, for dist/. Takes a few minutes.
 #
 # Quirks of these build machines, not of the product, kept here:
@@ -32,6 +33,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 root=$work/systemd-root
 readme_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/systemd.md" '## Install with systemd' "$1"; }
+# A numbered step of docs/install/repository.md's section $1.
+repo_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/repository.md" "$1" "$2"; }
 KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
 BOX_NODE=/opt/device-agent/node_modules/node/bin/node
 
@@ -99,7 +102,39 @@ poweroff() {
   wait "$nspawn_pid" || true
   leader=
 }
-trap 'if [ -n "${leader:-}" ]; then poweroff; fi; unmount_roots' EXIT
+# The package part's repository server and the gpg-agents its keys started.
+server_pid=
+stop_serving() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+  fi
+}
+stop_agents() {
+  local home
+  for home in "$out"/keys/*/; do [ -d "$home" ] && GNUPGHOME=$home gpgconf --kill all 2>/dev/null || true; done
+}
+trap 'stop_serving; stop_agents; if [ -n "${leader:-}" ]; then poweroff; fi; unmount_roots' EXIT
+
+# The repository's HTTP server: python3's http.server (a real one, serving
+# the static files a lab's nginx would), on 127.0.0.1:$apt_port, on this
+# side for the install (the box shares this network then), and, once the box
+# is booted with a network of its own, in its network namespace, still
+# reading the files here. Its request lines go to $out/apt-http.log.
+serve() { # DIR
+  stop_serving
+  local ns=()
+  [ -n "${leader:-}" ] && ns=(nsenter -t "$leader" -n --)
+  "${ns[@]}" python3 -m http.server "$apt_port" --bind 127.0.0.1 --directory "$1" >>"$out/apt-http.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 40); do
+    "${ns[@]}" python3 -c "import socket; socket.create_connection(('127.0.0.1', $apt_port), 1)" 2>/dev/null && return 0
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.25
+  done
+  fail "the repository's HTTP server did not start: $(tail -3 "$out/apt-http.log")"
+}
 
 bed_start() {
   in_box systemd-run --unit=da-bed --collect -p WorkingDirectory=/opt/device-agent \
@@ -270,16 +305,21 @@ poweroff
 }
 
 # ---- the installed package ---------------------------------------------------
-# The .deb of `npm run package` (dist/deb, or prepare.sh's; this version and architecture)
-# installed in a fresh Debian 12 with apt-get, then checked under its
-# shipped units: reporting with the settings of /etc/device-agent/config.json
+# The .deb of `npm run package` (built here, or prepare.sh's; this version
+# and architecture) published with `npm run repository` in a repository
+# signed with a key made as docs/install/repository.md says, served over
+# HTTP, and installed in a fresh Debian 12 with that page's steps (apt-get
+# install device-agent), then checked under its shipped units: reporting with the settings of /etc/device-agent/config.json
 # (which the agent names at start), the packaged wrapper's commands, every
 # absolute path the installed product names, and hub switching through the
 # hub helper: a charge pause and a power cycle reach a hub the test makes
 # (a USB character node under /dev/bus/usb and sysfs port files on a tmpfs
 # over /sys/bus), the stand-in uhubctl fails when run straight under the
 # agent's own sandbox (b3b4d4c's way), and doctor sees the hub tool from the
-# daemon's sandbox.
+# daemon's sandbox; --log-format pretty prints readable lines. At the end,
+# the repository's faults are served to the running host (another key,
+# unsigned, a changed InRelease, an expired key, half copied, other bytes,
+# down), then N+1 is published and apt-get upgrade moves the host to it.
 HUB_SYSFS=/sys/bus/usb/devices
 PORT_CHARGE=$HUB_SYSFS/1-1:1.0/1-1-port1/disable
 PORT_CYCLE=$HUB_SYSFS/1-1:1.0/1-1-port2/disable
@@ -300,30 +340,66 @@ in_agent_sandbox() {
 }
 
 package_part() {
-  local deb name
-  name=device-agent_$("$node" -p "require('$repo/package.json').version")_$(dpkg --print-architecture).deb
-  deb=$repo/dist/deb/$name
+  local arch N N1 debs deb deb1 fpr other_fpr key_sha
+  for tool in aptly gpg gpgv python3 faketime; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install aptly gnupg python3 faketime)"; done
+  arch=$(dpkg --print-architecture)
+  N=$("$node" -p "require('$repo/package.json').version")
+  N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
   if [ -n "${DEPLOY_PREPARED:-}" ]; then
-    # .ci/run built it beside the e2e tier, for rollout.sh too (test/deploy/packages.sh).
+    # .ci/run built them beside the e2e tier, for rollout.sh too (test/deploy/packages.sh).
     await_packages "$DEPLOY_PREPARED" built
-    deb=$DEPLOY_PREPARED/$name
-  elif [ ! -s "$deb" ]; then
-    # A clean clone has none yet: build it here (rollout.sh builds its own, elsewhere).
-    (cd "$repo" && bash packaging/deb/build.sh --arch "$(dpkg --print-architecture)") || fail "could not build $deb (npm run package)"
+    debs=$DEPLOY_PREPARED
+  else
+    # A clean clone has none yet: N and N+1 built here (rollout.sh builds its own, elsewhere).
+    debs=$out/debs
+    rm -rf "$debs"
+    (cd "$repo" && bash packaging/deb/build.sh --arch "$arch" --out "$debs" && bash packaging/deb/build.sh --arch "$arch" --version "$N1" --out "$debs") >"$out/build.log" 2>&1 ||
+      fail "could not build $N and $N1 (npm run package): $(tail -5 "$out/build.log")"
   fi
-  [ -s "$deb" ] || fail "$deb is missing after the package build"
+  deb=$debs/device-agent_${N}_$arch.deb
+  deb1=$debs/device-agent_${N1}_$arch.deb
+  [ -s "$deb" ] && [ -s "$deb1" ] || fail "$deb or $deb1 is missing after the package build"
   root=$work/package-root
   # The bed and its control port run on the packaged Node.js here.
   BOX_NODE=$PKG_NODE
   # The host's kernel log, as a host has it (the quirk above).
   boot_args=(--bind=/dev/kmsg --capability=CAP_SYSLOG)
+
+  say "the lab's signing key and repository, as docs/install/repository.md makes them"
+  # Two keys: the lab's, by the page's own commands, and another lab's (the
+  # repository a host must refuse). The key's home is this run's, not /root's.
+  keys=$out/keys
+  rm -rf "$keys" "$out/apt" "$out/variants" "$out/srv"
+  mkdir -p "$keys"
+  fpr=$(make_signing_key "$keys/lab" 'Deploy Check Lab' "$out/keys.log") || fail "the page's key step failed: $(tail -5 "$out/keys.log")"
+  other_fpr=$(make_signing_key "$keys/other" 'Another Lab' "$out/keys.log") || fail "the other key: $(tail -5 "$out/keys.log")"
+  [[ "$fpr" =~ ^[0-9A-F]{40}$ ]] || fail "the page's key step printed no fingerprint: '$fpr'"
+  [ "$(stat -c %a "$keys/lab")" = 700 ] || fail "the key's home is not 0700"
+  GNUPGHOME=$keys/lab bash "$repo/packaging/apt/publish.sh" --key "$fpr" --root "$out/apt" "$deb" >"$out/publish.log" 2>&1 ||
+    fail "npm run repository failed: $(tail -5 "$out/publish.log")"
+  key_sha=$(sha256sum "$out/apt/public/device-agent.gpg" | cut -d' ' -f1)
+  has "hosts' key .*sha256 $key_sha" <"$out/publish.log" || fail "npm run repository did not print the key file's sha256: $(cat "$out/publish.log")"
+  apt_port=$("$node" --input-type=module -e "import { freePort } from '$repo/dist/test/sim/adb-server.js'; console.log(await freePort());")
+  serve "$out/apt/public"
+  pass "key $fpr made by the page's step; $N published and signed ($(sed -n 's/^repository: .*: device-agent //p' "$out/publish.log")); served over HTTP on 127.0.0.1:$apt_port"
+
   fresh_root "$root"
-  say "the package: apt-get install $(basename "$deb") in a fresh Debian 12"
-  # Copied in: prepare.sh's packages are outside the checkout the box sees.
-  install -m 0644 "$deb" "$root/srv/$name"
-  nspawn_run "apt-get update -qq && apt-get install -y -qq /srv/$name" >"$out/package-install.log" 2>&1 ||
-    fail "installing the package failed: $(tail -20 "$out/package-install.log")"
-  pass "installed with apt-get"
+  say "a fresh Debian 12 adds the repository as the page says and installs device-agent from it"
+  # The page's URL and sum are examples: this run's server and key file.
+  # Assume-Yes: nobody answers apt's question here (the page's commands are a person's).
+  echo 'APT::Get::Assume-Yes "true";' >"$root/etc/apt/apt.conf.d/90ci-assume-yes"
+  local add_steps=""
+  for step in 1 2 3; do add_steps+="$(repo_step '## Add the repository to a host' "$step")"$'\n'; done
+  add_steps=${add_steps//https:\/\/apt.lab.example\/device-agent/http://127.0.0.1:$apt_port}
+  add_steps=${add_steps//KEY-SHA256/$key_sha}
+  nspawn_run "$add_steps" >"$out/package-install.log" 2>&1 ||
+    fail "the page's steps to add the repository and install failed: $(tail -20 "$out/package-install.log")"
+  [ "$(chroot "$root" dpkg-query -W -f '${Version}' device-agent)" = "$N" ] || fail "apt-get install device-agent installed $(chroot "$root" dpkg-query -W -f '${Version}' device-agent), not $N"
+  has "GET /pool/main/d/device-agent/device-agent_${N}_$arch.deb HTTP/1.1\" 200" <"$out/apt-http.log" || fail "the package did not come from the repository's server: $(tail -5 "$out/apt-http.log")"
+  has 'GET /dists/stable/InRelease HTTP/1.1" 200' <"$out/apt-http.log" || fail "apt did not read the signed InRelease"
+  [ "$(stat -c %a "$root/etc/apt/keyrings/device-agent.gpg")" = 644 ] || fail "the key file on the host is not 0644"
+  stop_serving
+  pass "installed $N with apt-get install device-agent from the signed repository (key checked by its sha256, Signed-By)"
 
   boot
   in_box systemctl is-enabled device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not enabled"
@@ -614,7 +690,131 @@ JSON"
   [ -z "$missing" ] || fail "paths named but not there: $missing"
   in_box test -s /usr/lib/device-agent/docs/reference/configuration.md || fail "the settings reference --help names is not there"
   pass "$(wc -l <"$out/named-paths") paths named, each in the package, the system or made by the operator or systemd"
+
+  say "--log-format pretty prints readable lines as installed (pino-pretty in the package)"
+  # Issue 61, 2: a devDependency, the package dropped it and the flag printed JSON.
+  in_box env DEVICE_AGENT_LOG_LEVEL=debug device-agent once --dry-run --log-format pretty >/dev/null 2>"$out/pretty.err" || true
+  has '^\[[0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\} [0-9:.]* [+-][0-9]\{4\}\] \(DEBUG\|INFO\|WARN\):' <"$out/pretty.err" ||
+    fail "no readable log line from device-agent --log-format pretty: $(head -3 "$out/pretty.err")"
+  has '^{' <"$out/pretty.err" && fail "JSON lines from device-agent --log-format pretty: $(grep -m2 '^{' "$out/pretty.err")"
+  in_box test -f /usr/lib/device-agent/node_modules/pino-pretty/package.json || fail "the package has no pino-pretty"
+  pass "$(grep -c '^\[' "$out/pretty.err") readable lines, none JSON: $(grep -m1 '^\[' "$out/pretty.err" | cut -c1-100)"
+
+  repository_faults "$N" "$N1" "$arch" "$deb" "$deb1" "$fpr" "$other_fpr"
   poweroff
+}
+
+# The repository's faults (docs/install/repository.md, "What a host refuses";
+# docs/design/faults.md), served in turn to the booted host with the agent
+# running, then the next version published and taken with apt-get upgrade.
+# The host updates the repository's source alone: the booted box has no way
+# to Debian's mirror, whose lists from the install stay.
+repository_faults() {
+  local N=$1 N1=$2 arch=$3 deb=$4 deb1=$5 fpr=$6 other_fpr=$7 pid t0 v variants=$out/variants srv=$out/srv expired_fpr
+  apt_update() { in_box apt-get update -o Dir::Etc::SourceList=/etc/apt/sources.list.d/device-agent.sources -o Dir::Etc::SourceParts=- -o APT::Get::List-Cleanup=0; }
+  candidate() { in_box apt-cache policy device-agent | sed -n 's/^ *Candidate: //p'; }
+  installed() { in_box dpkg-query -W -f '${Version}' device-agent; }
+  # What the server serves: a copy (hard links) of one state of the repository.
+  offer() { rm -rf "$srv" && cp -al "$1" "$srv"; }
+
+  say "the repository's faults: made from the next version's publication"
+  GNUPGHOME=$out/keys/lab bash "$repo/packaging/apt/publish.sh" --key "$fpr" --root "$out/apt" "$deb1" >"$out/publish-next.log" 2>&1 ||
+    fail "publishing $N1: $(tail -5 "$out/publish-next.log")"
+  local good=$out/apt/public pool=pool/main/d/device-agent
+  mkdir -p "$variants"
+  # Signed by another lab's key.
+  cp -al "$good" "$variants/other-key"
+  rm "$variants/other-key/dists/stable/InRelease" "$variants/other-key/dists/stable/Release.gpg"
+  GNUPGHOME=$out/keys/other gpg --batch --local-user "$other_fpr" --clearsign -o "$variants/other-key/dists/stable/InRelease" "$good/dists/stable/Release" 2>>"$out/keys.log"
+  GNUPGHOME=$out/keys/other gpg --batch --local-user "$other_fpr" --detach-sign --armor -o "$variants/other-key/dists/stable/Release.gpg" "$good/dists/stable/Release" 2>>"$out/keys.log"
+  # Unsigned: the Release alone.
+  cp -al "$good" "$variants/unsigned"
+  rm "$variants/unsigned/dists/stable/InRelease" "$variants/unsigned/dists/stable/Release.gpg"
+  # The signed InRelease changed after signing (one word of its text).
+  cp -al "$good" "$variants/changed"
+  sed 's/^Label: device-agent$/Label: device-agent-changed/' "$good/dists/stable/InRelease" >"$variants/changed/dists/stable/InRelease.new"
+  mv "$variants/changed/dists/stable/InRelease.new" "$variants/changed/dists/stable/InRelease"
+  cmp -s "$good/dists/stable/InRelease" "$variants/changed/dists/stable/InRelease" && fail "the InRelease was not changed"
+  # Signed by the lab's key once it expired: a key made and used in 2020 (faketime), valid one year.
+  export GNUPGHOME=$out/keys/expired
+  install -d -m 0700 "$GNUPGHOME"
+  faketime '2020-01-01 12:00:00' gpg --batch --passphrase '' --quick-gen-key 'device-agent packages (Expired Lab)' rsa2048 sign 1y 2>>"$out/keys.log"
+  expired_fpr=$(gpg --batch --with-colons --list-secret-keys 2>>"$out/keys.log" | awk -F: '$1 == "fpr" { print $10; exit }')
+  cp -al "$good" "$variants/expired"
+  rm "$variants/expired/dists/stable/InRelease" "$variants/expired/dists/stable/Release.gpg"
+  faketime '2020-06-01 12:00:00' gpg --batch --local-user "$expired_fpr" --clearsign -o "$variants/expired/dists/stable/InRelease" "$good/dists/stable/Release" 2>>"$out/keys.log"
+  gpg --batch --export "$expired_fpr" >"$out/keys/expired.gpg" 2>>"$out/keys.log"
+  GNUPGHOME=$out/keys/expired gpgconf --kill all
+  unset GNUPGHOME
+  # Half copied: the indexes name N+1, whose package is not there yet.
+  cp -al "$good" "$variants/half"
+  rm "$variants/half/$pool/device-agent_${N1}_$arch.deb"
+  # N+1's file holds other bytes than its index says: one byte changed, the size the same.
+  cp -al "$good" "$variants/bytes"
+  local changed_deb=$variants/bytes/$pool/device-agent_${N1}_$arch.deb
+  cp --remove-destination "$good/$pool/device-agent_${N1}_$arch.deb" "$changed_deb"
+  printf X | dd of="$changed_deb" bs=1 seek=$(($(stat -c %s "$changed_deb") / 2)) conv=notrunc status=none
+  cmp -s "$changed_deb" "$good/$pool/device-agent_${N1}_$arch.deb" && fail "the package's bytes were not changed"
+  pass "variants of the repository with $N and $N1: another key, unsigned, a changed InRelease, an expired key, half copied, other bytes"
+
+  say "refused: another key, unsigned, a changed InRelease, an expired key; the host keeps $N and the agent runs on"
+  pid=$(unit device-agent MainPID)
+  offer "$good"
+  serve "$srv"
+  [ "$(candidate)" = "$N" ] || fail "before the faults the candidate is $(candidate), not $N"
+  # apt's exit status is no verdict here: on a host that had the index, a
+  # signature it cannot verify is a warning (exit 0, "the previous index files
+  # will be used"), a repository no longer signed an error. What counts: the
+  # reason said, and the index the host had kept (test/packaging/repository.e2e.test.ts).
+  check_refused() { # variant pattern what
+    offer "$variants/$1"
+    apt_update >"$out/apt-$1.log" 2>&1 || true
+    has "^[WE]: .*$2" <"$out/apt-$1.log" || fail "apt-get update did not refuse the repository $3, or said nothing of it: $(grep -E '^(E|W):' "$out/apt-$1.log" | head -3)"
+    [ "$(candidate)" = "$N" ] || fail "after the repository $3 apt would install $(candidate)"
+  }
+  check_refused other-key 'NO_PUBKEY' 'signed by another key'
+  check_refused unsigned 'is no longer signed' 'without a signature'
+  check_refused changed 'BADSIG' 'whose InRelease changed after signing'
+  in_box cp /etc/apt/keyrings/device-agent.gpg /etc/apt/keyrings/device-agent.gpg.lab
+  in_box tee /etc/apt/keyrings/device-agent.gpg <"$out/keys/expired.gpg" >/dev/null
+  check_refused expired 'EXPKEYSIG' 'signed by an expired key'
+  in_box mv /etc/apt/keyrings/device-agent.gpg.lab /etc/apt/keyrings/device-agent.gpg
+  [ "$(installed)" = "$N" ] && [ "$(unit device-agent MainPID)" = "$pid" ] || fail "a refused repository changed the host: $(installed), pid $(unit device-agent MainPID)"
+  pass "each refused by apt-get update with its reason (NO_PUBKEY, no longer signed, BADSIG, EXPKEYSIG); candidate still $N, agent pid $pid untouched"
+
+  say "survived: half copied, other bytes, unreachable; the host keeps $N running"
+  offer "$variants/half"
+  apt_update >"$out/apt-half.log" 2>&1 || fail "apt-get update refused the half-copied repository, whose indexes are whole: $(tail -5 "$out/apt-half.log")"
+  [ "$(candidate)" = "$N1" ] || fail "the half-copied repository's candidate is $(candidate), not $N1"
+  if in_box apt-get upgrade >"$out/apt-half-upgrade.log" 2>&1; then fail "apt-get upgrade passed without N+1's package"; fi
+  has '404' <"$out/apt-half-upgrade.log" || fail "the upgrade failed without naming the missing file: $(tail -3 "$out/apt-half-upgrade.log")"
+  offer "$variants/bytes"
+  if in_box apt-get upgrade >"$out/apt-bytes-upgrade.log" 2>&1; then fail "apt-get upgrade installed a package whose bytes are not its index's"; fi
+  has 'Hash Sum mismatch' <"$out/apt-bytes-upgrade.log" || fail "the upgrade failed without a hash mismatch: $(tail -3 "$out/apt-bytes-upgrade.log")"
+  stop_serving
+  # A mirror that is down is a warning to apt (exit 0): the host keeps the index it had.
+  apt_update >"$out/apt-down.log" 2>&1 || true
+  has '^W: Failed to fetch .*Could not connect' <"$out/apt-down.log" || fail "apt-get update with the repository down: $(tail -3 "$out/apt-down.log")"
+  [ "$(candidate)" = "$N1" ] || fail "with the repository down apt forgot its index: candidate $(candidate)"
+  [ "$(installed)" = "$N" ] || fail "the host runs $(installed) after the failed upgrades"
+  [ "$(unit device-agent MainPID)" = "$pid" ] && [ "$(unit device-agent ActiveState)" = active ] || fail "a failed upgrade stopped or restarted the agent"
+  t0=$(box_ms)
+  wait_put "$t0" "p.version === '$N'" 60 >/dev/null || fail "the agent stopped reporting after the failed upgrades"
+  pass "half copied: the upgrade stops at the 404; other bytes: Hash Sum mismatch; down: Could not connect; $N installed and reporting, pid $pid"
+
+  say "apt-get upgrade moves the running host to $N1"
+  offer "$good"
+  serve "$srv"
+  apt_update >"$out/apt-next.log" 2>&1 || fail "apt-get update: $(tail -5 "$out/apt-next.log")"
+  t0=$(box_ms)
+  in_box apt-get upgrade >"$out/apt-upgrade.log" 2>&1 || fail "apt-get upgrade: $(tail -10 "$out/apt-upgrade.log")"
+  [ "$(installed)" = "$N1" ] || fail "after apt-get upgrade the host has $(installed), not $N1"
+  v=$(in_box device-agent --version)
+  [ "$v" = "device-agent $N1" ] || fail "device-agent --version says '$v'"
+  wait_put "$t0" "p.version === '$N1'" 90 >/dev/null || fail "the upgraded agent did not report $N1"
+  [ "$(unit device-agent MainPID)" != "$pid" ] || fail "the agent was not restarted onto $N1"
+  pass "$N -> $N1 with apt-get upgrade; the agent restarted and reports $N1"
+  stop_serving
 }
 
 # DEPLOY_PART=package runs the installed package's checks alone (the

@@ -20,6 +20,7 @@ const BOUNDARIES = [
   "Each device's transport",
   'usbmuxd',
   'Lockdown',
+  "A phone's wear sources",
   'The cloud: connect',
   'The cloud: TLS',
   'The cloud: headers',

@@ -1,6 +1,6 @@
 // One type-checked program over src/, built once: the rules that read the
-// whole of src/ with TypeScript's checker (architecture, report-pipeline,
-// facet-writers and decision-inputs, each a `.rules.ts` file) share it, and
+// whole of src/ with TypeScript's checker (architecture, report-pipeline
+// and decision-inputs, each a `.rules.ts` file) share it, and
 // building it costs seconds. They run as one test file (src-rules.test.ts),
 // so one worker builds it and the others never load TypeScript for it. Who
 // calls a file's methods, as the checker resolves them, is read from it here

@@ -1,10 +1,33 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { atPhoneLevel, exitCodeOf, formatChecklist, type CheckItem } from '../../src/doctor/checklist.js';
+import { atPhoneLevel, checklistJson, exitCodeOf, formatChecklist, type CheckItem } from '../../src/doctor/checklist.js';
 import { addSecret, clearSecrets } from '../../src/log/redact.js';
 import { ansiPaint } from '../../src/util/paint.js';
 
 afterEach(() => clearSecrets());
+
+describe('checklistJson (doctor --json, issue 61)', () => {
+  it('gives each item its status, finding and advice where not ok, whose it is, the counts and the exit code, secrets masked', () => {
+    addSecret('s3cret-key-value');
+    const items: CheckItem[] = [
+      { status: 'ok', finding: 'adb server up', advice: 'never shown' },
+      { status: 'warn', finding: 'device R58M123: unauthorized', advice: 'accept the prompt', phone: true },
+      { status: 'fail', finding: 'cloud refused key s3cret-key-value', advice: 'check the key', config: true },
+    ];
+    const parsed = JSON.parse(checklistJson(items)) as unknown;
+    expect(parsed).toEqual({
+      exitCode: 2,
+      failed: 1,
+      warnings: 1,
+      checks: [
+        { status: 'ok', finding: 'adb server up' },
+        { status: 'warn', finding: 'device R58M123: unauthorized', advice: 'accept the prompt', phone: true },
+        { status: 'fail', finding: 'cloud refused key ***', advice: 'check the key', config: true },
+      ],
+    });
+    expect(JSON.parse(checklistJson([])) as unknown).toEqual({ exitCode: 0, failed: 0, warnings: 0, checks: [] });
+  });
+});
 
 describe('formatChecklist', () => {
   it('prints one labelled line per item, advice under items that are not ok, and a summary', () => {

@@ -1,4 +1,5 @@
 import { readinessDoctor } from '../../src/features/readiness/doctor.js';
+import { wearDoctor } from '../../src/features/wear/doctor.js';
 import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
@@ -6,6 +7,7 @@ import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
 import { END_MARKER, marker } from '../../src/platforms/android/inventory/script.js';
 import { fixture, readinessSection } from '../features/readiness/section.js';
+import { fixture as wearFixture, wearFilesSection } from '../features/wear/section.js';
 
 // checkAdb with the readiness baseline, against an adb whose one shell per
 // device prints what the phone would: the model's line, then the readiness
@@ -76,5 +78,36 @@ describe('checkAdb with the readiness baseline', () => {
       /its shell failed: device CUT0002 did not finish its shell session within 15000 ms/,
     );
     expect(items.some((i) => i.finding.startsWith('readiness:'))).toBe(false);
+  });
+});
+
+describe('checkAdb with readiness and wear', () => {
+  const wear = wearDoctor(
+    {
+      batteryMinHealthPercent: 80,
+      batteryMaxCycles: 800,
+      swellingHeldFullHours: 72,
+      swellingWarmCelsius: 35,
+      appIdLimit: 19990,
+      storageMaxLifeUsedPercent: 90,
+      noticeDays: 30,
+      baselinePackages: [],
+      tmpMaxMiB: 1024,
+    },
+    () => new Map(),
+    () => Date.UTC(2026, 10, 27),
+  );
+  // The Mi 6's worn bms uevent (test/features/wear/fixtures/SOURCES.md), as the wear_files section prints it.
+  const files = `${marker('wear_files')}\n${wearFilesSection({ supplies: { bms: wearFixture('mi6-c1_atl-bms-uevent.txt') } })}${marker('wear_packages')}\n`;
+
+  it('reads the wear sections after readiness in the same shell; one cut in them keeps the readiness part whole and the wear read so far', async () => {
+    const fake = adb((serial) =>
+      Promise.reject(new ShellTimeoutError(serial, 15_000, `SM-A520F\n${readiness}${marker('readiness_keyguard')}\n${END_MARKER}\nbrand:samsung\n${files}`)),
+    );
+    const items = await checkAdb(fake, { ...options, features: [...options.features, wear] });
+    expect(fake.commands[0]).toContain(marker('wear_tradein'));
+    expect(fake.commands[0]!.indexOf(marker('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(marker('readiness_keyguard')));
+    expect(items.find((i) => i.finding.startsWith('device CUT0002: not ready'))).toBeDefined();
+    expect(items.find((i) => i.finding === 'device CUT0002: wear battery_capacity now')).toMatchObject({ status: 'warn', phone: true });
   });
 });

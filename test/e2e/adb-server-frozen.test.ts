@@ -31,7 +31,7 @@ describe('a frozen adb server (SIGSTOP) is blamed on the server, not on the phon
       DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '3',
       DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0',
     });
-    const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
+    const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 30_000)).listen);
     const get = (path: string) => fetch(`http://${listen}${path}`);
     await agent.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('schedule'), 30_000);
     expect((await get('/healthz')).status).toBe(200);

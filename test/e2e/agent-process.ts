@@ -100,7 +100,7 @@ export class AgentProcess {
     return [...this.out.read(), ...this.err.read()];
   }
 
-  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = this.logs().find(predicate);

@@ -74,7 +74,9 @@ describe('battery wear signals in the running daemon', () => {
     // The double checks every body against the contract and refuses unknown fields.
     expect(put.answer?.status).toBe(200);
     expect(find(put, 'FULL0001')!.message).toMatch(/^battery held full on external power for \d+ s \(limit 2 s\): /);
-    expect(find(put, 'WORN0002')!.message).toMatch(/^battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\); /);
+    // Samsung's wear figures are the wear feature's: its notes on the message.
+    expect(find(put, 'WORN0002')!.message).toMatch(/battery holds 77 % of its design capacity \(limit 80 %\): replace the battery or retire the phone/);
+    expect(find(put, 'WORN0002')!.message).toMatch(/battery past 800 full charge cycles \(1764\)/);
     expect(find(put, 'FAST0003')!.message).toMatch(/^the charger offers 11\.0 V \(limit 6\.0 V\): /);
     expect(find(put, 'SICK0004')!.message).toMatch(/^the phone reports its battery health as OVERHEAT: /);
     for (const d of devicesOf(put)) {
@@ -92,7 +94,11 @@ describe('battery wear signals in the running daemon', () => {
       'FAST0003 charging_voltage_high',
       'FULL0001 battery_held_full',
       'SICK0004 battery_unhealthy',
-      'WORN0002 battery_worn',
+    ]);
+    const wear = bed.agent!.logs().filter((l) => l.level === 'warn' && typeof l.reason === 'string');
+    expect(wear.map((l) => `${String(l.serial)} ${String(l.reason)}`).sort()).toEqual([
+      `${phones.WORN0002!.serial} battery_capacity`,
+      `${phones.WORN0002!.serial} battery_cycles`,
     ]);
   }, 60_000);
 
@@ -101,7 +107,9 @@ describe('battery wear signals in the running daemon', () => {
     const heldAt = series(first, 'device_agent_device_battery_full_seconds', 'udid="FULL0001"')!;
     expect(heldAt).toBeGreaterThan(Number(HELD_FULL_AFTER));
     expect(series(first, 'device_agent_device_problem', 'udid="FULL0001",problem="battery_held_full"')).toBe(1);
-    expect(series(first, 'device_agent_device_problem', 'udid="WORN0002",problem="battery_worn"')).toBe(1);
+    expect(series(first, 'device_agent_device_wear_days_left', 'udid="WORN0002",reason="battery_capacity"')).toBe(0);
+    expect(series(first, 'device_agent_device_wear_days_left', 'udid="WORN0002",reason="battery_cycles"')).toBe(0);
+    expect(series(first, 'device_agent_device_wear_days_left', 'udid="FULL0001",reason="battery_capacity"')).toBeUndefined();
     expect(series(first, 'device_agent_device_problem', 'udid="FAST0003",problem="charging_voltage_high"')).toBe(1);
     expect(series(first, 'device_agent_device_problem', 'udid="SICK0004",problem="battery_unhealthy"')).toBe(1);
     expect(series(first, 'device_agent_device_battery_cycles', 'udid="FULL0001"')).toBe(1);
@@ -138,24 +146,30 @@ describe('battery wear signals in the running daemon', () => {
     ).toEqual(['device FULL0001: battery held full is over']);
   }, 30_000);
 
-  it('list: the problems and the BATTERY HEALTH column, --json with the figures', async () => {
+  it("list: the problems, the phone's word for its battery, its capacity and cycles in plain columns, each problem's sentence under the table; --json with the figures", async () => {
     const env = baseEnv({ ...bed.adb.env });
     const [json, table] = await Promise.all([runAgent(['list', '--json'], env), runAgent(['list'], env)]);
     expect(json.code, json.stderr).toBe(0);
     const rows = JSON.parse(json.stdout) as Array<Record<string, unknown> & { udid: string; problems: string[] }>;
     const row = (udid: string) => rows.find((r) => r.udid === udid)!;
-    expect(row('WORN0002')).toMatchObject({ batteryCycles: 1764, batteryHealthPercent: 77, problems: ['battery_worn'] });
+    expect(row('WORN0002')).toMatchObject({ batteryCycles: 1764, batteryHealthPercent: 77, problems: [], wear: { batterySource: 'samsung', daysLeft: 0 } });
     expect(row('FAST0003')).toMatchObject({ chargerMillivolts: 11000, problems: ['charging_voltage_high'] });
     expect(row('SICK0004')).toMatchObject({ batteryHealth: 'OVERHEAT', problems: ['battery_unhealthy'] });
     // One inventory cannot tell how long a battery has been full.
     expect(row('FULL0001')).toMatchObject({ batteryFullSeconds: 0, batteryCycles: 1, batteryHealthPercent: 96 });
     expect(table.code, table.stderr).toBe(0);
-    const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/\bCHARGING\s+BATTERY HEALTH\s+FREE\b/);
+    const [head, notes] = table.stdout.trimEnd().split('\n\n');
+    const lines = head!.split('\n');
+    expect(lines[0]).toMatch(/\bCHARGING\s+HEALTH\s+CAPACITY\s+CYCLES\s+WEAR\s+FREE\b/);
     const line = (udid: string) => lines.find((l) => l.includes(` ${udid} `))!;
-    expect(line('WORN0002')).toMatch(/ 77%, 1764 cycles .*battery_worn$/);
-    expect(line('FAST0003')).toMatch(/ 11\.0 V .*charging_voltage_high$/);
-    expect(line('SICK0004')).toMatch(/ OVERHEAT, 5\.0 V .*battery_unhealthy$/);
+    expect(line('WORN0002')).toMatch(/ good\s+77%\s+1764\s+battery_capacity now\s/);
+    expect(line('FAST0003')).toMatch(/ good\s.*charging_voltage_high$/);
+    expect(line('SICK0004')).toMatch(/ overheat\s.*battery_unhealthy$/);
+    // The charger's volts are the problem's sentence, once, under the table: not a cell, not a log line (issue 61).
+    expect(head).not.toMatch(/ V\b/);
+    const note = (udid: string) => notes!.split('\n').find((l) => l.startsWith(`${phones[udid]!.serial}: `));
+    expect(note('FAST0003')).toMatch(/the charger offers 11\.0 V/);
+    expect(table.stderr).not.toMatch(/charger offers/);
   }, 60_000);
 
   it('doctor: a warning line with what to do for each battery problem one look shows (held full needs the daemon)', async () => {
@@ -166,9 +180,16 @@ describe('battery wear signals in the running daemon', () => {
       return [lines[at] ?? `no line for ${serial} ${problem}`, lines[at + 1]];
     };
     const serial = (udid: string) => phones[udid]!.serial;
-    expect(warning(serial('WORN0002'), 'battery_worn')[1]).toMatch(/^ {7}-> battery worn: 1764 full cycles \(limit 800\), health 77 % \(limit 80 %\); /);
+    expect(warning(serial('WORN0002'), 'wear battery_capacity now')[1]).toMatch(/^ {7}-> battery holds 77 % of its design capacity \(limit 80 %\)/);
+    expect(warning(serial('WORN0002'), 'wear battery_cycles now')[1]).toMatch(/^ {7}-> battery past 800 full charge cycles \(1764\)/);
     expect(warning(serial('FAST0003'), 'charging_voltage_high')[1]).toMatch(/^ {7}-> the charger offers 11\.0 V/);
     expect(warning(serial('SICK0004'), 'battery_unhealthy')[1]).toMatch(/^ {7}-> the phone reports its battery health as OVERHEAT: /);
-    expect(lines.filter((l) => l.includes(serial('FULL0001')))).toEqual([expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/)]);
+    // Its readiness line is readiness's, its wear lines wear's.
+    expect(lines.filter((l) => l.includes(serial('FULL0001')) && !l.includes(': wear') && !l.includes(': readiness'))).toEqual([
+      expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/),
+    ]);
+    expect(lines.filter((l) => l.includes(serial('FULL0001')) && l.includes(': wear: '))).toEqual([
+      expect.stringMatching(/^\[ OK \] device .*: wear: battery 96 % of design, 1 cycles/),
+    ]);
   }, 60_000);
 });

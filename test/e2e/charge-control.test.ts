@@ -72,11 +72,13 @@ describe('charge control through the hub port', () => {
 
     // Drained while off: back on power it is below the high mark and stays on.
     await phone.setBatteryLevel(60);
-    await agent.waitForLog((l) => /hub 1-1\.4 port 3 switched on/.test(String(l.msg)), 40_000);
+    await agent.waitForLog((l) => /hub 1-1\.4 port 3 switched on/.test(String(l.msg)), 70_000);
     expect(switches().map((s) => s.power)).toEqual(['off', 'on']);
     const on = switches()[1]!.at;
     expect(on - off).toBeGreaterThanOrEqual(19_000);
-    expect(on - off).toBeLessThan(26_000);
+    // By the longest pause and a look of charge control's: on virtual time, test/features/charge/charge.property.test.ts.
+    // Here an end, not a hang: 3 times what it takes alone (about 21 s).
+    expect(on - off).toBeLessThan(63_000);
     expect(agent.logs().some((l) => /longest pause \(charge.maxPauseSeconds\) is up/.test(String(l.msg)))).toBe(true);
     // A network device off adb on purpose is not connected again while its port is off: that would only fail and warn.
     expect(agent.logs().filter((l) => at(l) < on && /could not be connected/.test(String(l.msg)))).toEqual([]);

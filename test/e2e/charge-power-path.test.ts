@@ -42,7 +42,7 @@ describe('charge control on a hub port that does not cut power', () => {
     const agent = bed.run(env);
 
     await agent.waitForLog((l) => /hub 1-1\.4 port 3 switched off/.test(String(l.msg)), 40_000);
-    const named = await agent.waitForLog((l) => UNCUT.test(String(l.msg)), 60_000);
+    const named = await agent.waitForLog((l) => UNCUT.test(String(l.msg)), 70_000);
     expect(named).toMatchObject({ level: 'warn', hub: '1-1.4', port: 3, udid: 'CHARGE05' });
     // The pause spares nothing: it ends at once, long before its hour.
     await agent.waitForLog((l) => /hub 1-1\.4 port 3 switched on/.test(String(l.msg)), 20_000);

@@ -55,7 +55,7 @@ describe('tiered inventory in the running daemon', () => {
   it('a battery change shows in the next periodic report, which does not re-read the property list', async () => {
     const device = await plugBase();
     bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
-    await cloud.waitForPut((r) => mine(r)?.battery?.percentage === '74', 15_000);
+    await cloud.waitForPut((r) => mine(r)?.battery?.percentage === '74', 30_000);
     await device.setProfile(withOutputs(base, { 'dumpsys battery': original('dumpsys battery').replace('level: 74', 'level: 41') }));
     const changedAt = Date.now();
     // The next report: a 2 s schedule, but a report that is not the schedule's takes a token of the report budget (docs/design/fleet.md).
@@ -66,43 +66,46 @@ describe('tiered inventory in the running daemon', () => {
     expect(all[0]).toMatch(/; getprop 2>&1$/m);
     expect(all.at(-1)).not.toMatch(/; getprop 2>&1$/m);
     expect(mine(put)!.installedBrowsers).toEqual([{ name: 'chrome' }]);
-  });
+  }, 90_000);
 
-  it('a browser installed shows within slowFactsRefreshSeconds plus one cycle, not at once', async () => {
+  it('a browser installed shows after slowFactsRefreshSeconds, not at once', async () => {
     const device = await plugBase();
     bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10' });
-    const first = await cloud.waitForPut((r) => mine(r)?.installedBrowsers !== undefined, 15_000);
+    const first = await cloud.waitForPut((r) => mine(r)?.installedBrowsers !== undefined, 30_000);
     await device.setProfile(withOutputs(base, { 'pm list packages': original('pm list packages') + 'package:org.mozilla.firefox\n' }));
     const installedAt = Date.now();
     const hasFirefox = (r: RecordedRequest) => (mine(r)?.installedBrowsers ?? []).some((b) => b.name === 'firefox');
-    const put = await cloud.waitForPut((r) => r.receivedAt >= installedAt && hasFirefox(r), 20_000);
-    // Read again 10 s after the first read at the latest, reported by the cycle after.
-    expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(10_000 + 2_000 + 2_000);
+    const put = await cloud.waitForPut((r) => r.receivedAt >= installedAt && hasFirefox(r), 40_000);
+    // Read again once the 10 s have passed: within the refresh and a cycle is the prober's promise, shown on its
+    // test clock (test/platforms/android/inventory/tiers.e2e.test.ts); here, a bound 3 times what it takes alone
+    // (about 12 s: CI's load once made it 15.1 s against a bound of 14).
+    expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(36_000);
     // In between, cycles ran without the slow tier: the first report after the install still lacked it.
     const between = cloud.putRequests().filter((r) => r.receivedAt >= installedAt && r.receivedAt < put.receivedAt && mine(r));
     expect(between.length).toBeGreaterThanOrEqual(1);
     expect(between.some(hasFirefox)).toBe(false);
-  });
+  }, 90_000);
 
   it('a wall-clock step back (NTP correcting a host clock that ran ahead) does not hold the browsers for the length of the step', async () => {
     const device = await plugBase();
     const stepFile = join(mkdtempSync(join(tmpdir(), 'da-fresh-')), 'offset');
     writeFileSync(stepFile, '+0\n');
     const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_SLOW_FACTS_REFRESH_SECONDS: '10', ...steppedClockEnv(stepFile) });
-    const first = await cloud.waitForPut((r) => mine(r)?.installedBrowsers !== undefined, 15_000);
+    const first = await cloud.waitForPut((r) => mine(r)?.installedBrowsers !== undefined, 30_000);
     writeFileSync(stepFile, '-3600\n');
     await agent.waitForLog((l) => String(l.msg).startsWith('the wall clock stepped'), 5_000);
     await device.setProfile(withOutputs(base, { 'pm list packages': original('pm list packages') + 'package:org.mozilla.firefox\n' }));
     const hasFirefox = (r: RecordedRequest) => (mine(r)?.installedBrowsers ?? []).some((b) => b.name === 'firefox');
-    // Received times are the test's clock, which did not step.
-    const put = await cloud.waitForPut((r) => r.receivedAt > first.receivedAt && hasFirefox(r), 20_000);
-    expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(10_000 + 2_000 + 2_000);
-  });
+    // Received times are the test's clock, which did not step. Held for the step, it would come an hour late;
+    // as without the step, it comes after the refresh: the bound of the test above.
+    const put = await cloud.waitForPut((r) => r.receivedAt > first.receivedAt && hasFirefox(r), 40_000);
+    expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(36_000);
+  }, 90_000);
 
   it('a reboot (uptime went down) forces a full read: a new Android version shows in the next report', async () => {
     const device = await plugBase();
     bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
-    await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 15_000);
+    await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 30_000);
     // Taken before: the simulator's uptime starts at 40 s when setProfile begins, before its stubs are
     // written (under CI's load a second once, which put the uptime read past 40 + the time measured after).
     const rebootedAt = Date.now();
@@ -112,7 +115,7 @@ describe('tiered inventory in the running daemon', () => {
     // The simulator's uptime advances from 40 s after the reboot.
     expect(mine(put)!.uptime).toBeGreaterThanOrEqual(40);
     expect(mine(put)!.uptime).toBeLessThanOrEqual(40 + (Date.now() - rebootedAt) / 1000);
-  });
+  }, 90_000);
 
   it('a reboot during an adb server restart, its new uptime above the last one seen, forces a full read (caught by the boot instant)', async () => {
     const device = await plugBase();
@@ -120,7 +123,7 @@ describe('tiered inventory in the running daemon', () => {
     const fresh = (profile: Profile) => withOutputs(profile, { 'cat /proc/uptime': '3.00 5.00\n' });
     await device.setProfile(fresh(base));
     bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
-    await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 15_000);
+    await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 30_000);
     // The adb server goes down; the phone takes an OTA and reboots meanwhile,
     // and by the time the server is back it has been up longer than it had
     // been at the agent's last look.
@@ -132,5 +135,5 @@ describe('tiered inventory in the running daemon', () => {
     const restartedAt = Date.now();
     const put = await cloud.waitForPut((r) => r.receivedAt >= restartedAt && mine(r)?.platformVersion === '9', 20_000);
     expect(mine(put)!.uptime).toBeGreaterThan(lastSeen);
-  });
+  }, 120_000);
 });

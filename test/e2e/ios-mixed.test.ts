@@ -118,7 +118,8 @@ describe('mixed lab: once --dry-run', () => {
       });
       expect(rows.get(untrusted.udid)).toMatchObject({ platform: 'iOS', up: false });
       const table = await runAgent(['list'], env());
-      expect(table.stdout).toMatch(new RegExp(`^${paired.udid}\\s+paired\\s+iPhone 13\\s+iOS 16\\.3\\.1\\s+100%`, 'm'));
+      // Its udid in UDID too, though it is its serial: a blank would read as unknown (issue 61).
+      expect(table.stdout).toMatch(new RegExp(`^${paired.udid}\\s+${paired.udid}\\s+paired\\s+iPhone 13\\s+iOS 16\\.3\\.1\\s+100%`, 'm'));
     } finally {
       for (const p of [...mux.phones.values()]) mux.unplug(p);
     }
@@ -185,14 +186,15 @@ describe('mixed lab: run', () => {
       await bed.plug('RUNMIX0001');
       const first = mux.plug({ profile: 'iphone-13-ios16' });
       const agent = bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
-      const start = await bed.cloud.waitForPut((r) => udidsOf(r).includes('RUNMIX0001') && udidsOf(r).includes(first.udid), 15_000);
+      const start = await bed.cloud.waitForPut((r) => udidsOf(r).includes('RUNMIX0001') && udidsOf(r).includes(first.udid), 30_000);
       expect(devicesOf(start).find((d) => d.udid === first.udid)).toMatchObject({ status: 'AVAILABLE' });
       // The per-device metrics have the iPhone as well.
       const listen = String((await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)')).listen);
       const metrics = await (await fetch(`http://${listen}/metrics`)).text();
       expect(metrics).toMatch(
-        new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",android="",state="paired",`, 'm'),
+        new RegExp(`^device_agent_device_info\\{udid="${first.udid}",serial="${first.udid}",model="iPhone 13",platform="iOS",os_version="16\\.`, 'm'),
       );
+      expect(metrics).toMatch(new RegExp(`^device_agent_device_state\\{udid="${first.udid}",state="paired"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_up\\{udid="${first.udid}"\\} 1$`, 'm'));
       expect(metrics).toMatch(new RegExp(`^device_agent_device_battery_level_percent\\{udid="${first.udid}"\\} 100$`, 'm'));
 
@@ -209,7 +211,7 @@ describe('mixed lab: run', () => {
       for (const p of [...mux.phones.values()]) mux.unplug(p);
       await bed.stop();
     }
-  });
+  }, 90_000);
 
   it('a usbmuxd restart whose iPhones are listed again late: no report drops one or sends it UNPLUGGED, nor asks it before it is listed', async () => {
     const { DaemonBed } = await import('./daemon-bed.js');
@@ -220,7 +222,7 @@ describe('mixed lab: run', () => {
     try {
       const phone = mux.plug({ profile: 'iphone-13-ios16' });
       const agent = bed.run({ ...mux.env, DEVICE_AGENT_SCHEDULE: '0 0 * * *' });
-      await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === phone.udid && d.status === 'AVAILABLE'), 15_000);
+      await bed.cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === phone.udid && d.status === 'AVAILABLE'), 30_000);
       const t0 = Date.now();
       const listed = () => mux.requests.filter((t) => t === 'ListDevices').length;
       const before = listed();
@@ -243,5 +245,5 @@ describe('mixed lab: run', () => {
       for (const p of [...mux.phones.values()]) mux.unplug(p);
       await bed.stop();
     }
-  });
+  }, 90_000);
 });

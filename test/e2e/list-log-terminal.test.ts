@@ -31,14 +31,16 @@ function listOnTerminal(extra: Record<string, string>): Promise<string> {
 describe('list on a terminal', () => {
   it('writes its log lines without colour under NO_COLOR, and its table shows a U+202E as U+FFFD', async () => {
     await bed.plug('EVIL\u202Egnp.exe', { props: { 'ro.product.model': 'Pix\u202Eel' } });
-    // A network phone that is not authorized: list says so in a warning, a log line on the terminal.
     await bed.plug('LOCKED01', { mode: 'unauthorized' });
-    const plain = await listOnTerminal({ NO_COLOR: '1' });
-    expect(plain).toMatch(/WARN.*is unauthorized/);
+    // A variable the agent does not know: a warning, a log line on the terminal (a phone's own problems are its row's, not log lines: issue 61).
+    const plain = await listOnTerminal({ NO_COLOR: '1', DEVICE_AGENT_NOT_A_SETTING: 'x' });
+    expect(plain).toMatch(/WARN.*DEVICE_AGENT_NOT_A_SETTING/);
+    expect(plain).not.toMatch(/WARN.*is unauthorized/);
     expect(plain).toContain('Pix\ufffdel');
     expect(plain).not.toContain('\u202E');
-    expect(plain).not.toContain('\u001b[');
+    // No colour: not on the log lines, the table nor the status line (which moves the cursor, but paints nothing).
+    expect(plain.replaceAll('\r\u001b[K', '')).not.toContain('\u001b[');
     // Without NO_COLOR the same line is coloured: it is pino-pretty's, on a terminal.
-    expect(await listOnTerminal({})).toMatch(/\u001b\[\d+mWARN/);
+    expect(await listOnTerminal({ DEVICE_AGENT_NOT_A_SETTING: 'x' })).toMatch(/\u001b\[\d+mWARN/);
   }, 60_000);
 });

@@ -86,18 +86,25 @@ describe('list', () => {
     expect(rows.find((r) => r.serial === bySerial)).toMatchObject({ hub: '2-1', hubPort: 7 });
     expect(rows.filter((r) => r.hub !== undefined)).toHaveLength(2);
     const table = await runAgent(['list'], env({ DEVICE_AGENT_HUB_PORTS: 'LIST00=1-1.4:3' }));
-    expect(table.stdout.split('\n')[0]).toMatch(/\sUSB\s+HUB:PORT\s+PROBLEMS$/);
-    expect(table.stdout.split('\n').find((l) => l.startsWith(phones[0]!.serial))).toMatch(/\s1-1\.4:3(\s|$)/);
+    // In the one USB column (issue 61), after "tcp": adb reaches these phones over TCP.
+    expect(table.stdout.split('\n')[0]).toMatch(/\sUSB\s+READY\s+PROBLEMS$/);
+    expect(table.stdout.split('\n').find((l) => l.startsWith(phones[0]!.serial))).toMatch(/\stcp, hub 1-1\.4:3(\s|$)/);
   }, 90_000);
 
-  it('prints a table for people: a header, one line per device, no colour when piped', async () => {
+  it('prints a table for people: a header, one line per device, a note for each device with something to say, no colour when piped', async () => {
     const run = await runAgent(['list'], env());
     expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n');
-    // BATTERY HEALTH shows because the Samsung and Xiaomi recordings carry wear figures and a charger voltage.
-    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+BATTERY HEALTH\s+FREE\s+USB\s+PROBLEMS$/);
+    const [table, notes] = run.stdout.trimEnd().split('\n\n');
+    const lines = table!.split('\n');
+    // HEALTH, CAPACITY and CYCLES show because recordings carry them; READY because the shipped readiness checks are on.
+    expect(lines[0]).toMatch(/^SERIAL\s+UDID\s+STATE\s+MODEL\s+OS\s+BATTERY\s+TEMP\s+CHARGING\s+HEALTH\s+CAPACITY\s+CYCLES\s+FREE\s+USB\s+READY\s+PROBLEMS$/);
     // One row per phone and one for the unauthorized network phone.
     expect(lines).toHaveLength(2 + profiles.length);
+    // Its problem once: the row says unauthorized, the note under the table what to do; no log line says it again (issue 61).
+    expect(lines.find((l) => l.startsWith(locked.serial))).toMatch(/\sunauthorized$/);
+    expect(notes!.split('\n').find((l) => l.startsWith(`${locked.serial}: `))).toMatch(/USB debugging is not authorized/);
+    expect(run.stderr).not.toContain(locked.serial);
+    expect(run.stderr).not.toMatch(/"level":"warn"/);
     expect(run.stdout).not.toContain('\u001b[');
     const pixel = lines.find((l) => l.includes(phones[profiles.indexOf('pixel-8-pro')]!.serial))!;
     expect(pixel).toMatch(/ device\s+Pixel 8 Pro\s+Android \d+/);

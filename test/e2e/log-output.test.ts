@@ -25,7 +25,7 @@ describe("the daemon's log reader goes away", () => {
     for (let i = 0; i < 3; i++) {
       const t0 = Date.now();
       a.child.kill('SIGHUP');
-      await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).length === 1, 15_000);
+      await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).length === 1, 20_000);
       await sleep(300);
     }
     expect(a.child.exitCode).toBeNull();

@@ -116,7 +116,7 @@ describe('a host whose only way out is an authenticating proxy', () => {
       expect(wait).toBeGreaterThanOrEqual(10);
       expect(wait).toBeLessThanOrEqual(20);
       // The resend fails the same way: at debug, not a second error line (a quiet log, issue 34).
-      const again = await agent.waitForLog((l) => l.msg === 'report not delivered again, the same way', (wait + 10) * 1000);
+      const again = await agent.waitForLog((l) => l.msg === 'report not delivered again, the same way', (wait + 30) * 1000);
       expect(again).toMatchObject({ level: 'debug', failures: 2 });
       const lines = agent.logs().filter((l) => l.level === 'warn' || l.level === 'error');
       expect(lines.map((l) => String(l.msg).replace(/\d+ s,/, 'N s,'))).toEqual([

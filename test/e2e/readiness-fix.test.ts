@@ -114,7 +114,7 @@ describe('readiness.fix', () => {
     await agent.waitForLog((l) => l.msg === 'device FIXBOOK2: readiness settings not put back: the cloud says it is booked', 20_000);
     // The cloud asked again and again (its answer kept 2 s) while the phone stays booked.
     const asked = cloud.statusRequests('FIXBOOK2').length;
-    await waitFor(() => cloud.statusRequests('FIXBOOK2').length >= asked + 2, 20_000);
+    await waitFor(() => cloud.statusRequests('FIXBOOK2').length >= asked + 2, 30_000);
     expect(await settingsOf(phones.FIXBOOK2!)).toEqual(DRIFTED);
     expect(cloud.statusRequests('FIXBOOK2').length).toBeGreaterThan(0);
     expect(agent.logs().filter((l) => String(l.msg).startsWith('device FIXBOOK2: readiness settings'))).toHaveLength(1);

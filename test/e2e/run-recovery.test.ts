@@ -33,14 +33,15 @@ describe('run: recovery', () => {
     await adb.restart({ reconnect: true });
     await a.waitForLog((l) => String(l.msg).includes('adb server is reachable again'), 20_000);
 
-    const after = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'ADBR0002' && d.status === 'UNPLUGGED'), 15_000);
+    // Once adb's list has settled, 10 s after the agent reconnects to it.
+    const after = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'ADBR0002' && d.status === 'UNPLUGGED'), 35_000);
     expect(udids(after)).toContain('ADBR0001');
     // A new plug after the restart is seen: tracking really resumed.
     await plug('ADBR0003');
     const later = await cloud.waitForPut((r) => udids(r).includes('ADBR0003'), 10_000); // within the report budget's wait after the UNPLUGGED report
     expect(udids(later)).toEqual(['ADBR0001', 'ADBR0003']);
     expect(a.child.exitCode).toBeNull();
-  });
+  }, 120_000);
 
   it('keeps collecting while the cloud is down and sends the current inventory when it is back', async () => {
     await plug('DOWN0001');

@@ -17,7 +17,7 @@ const plug = (serial: string, mode: 'ready' | 'unauthorized' = 'ready') => bed.p
 const start = (extra: Record<string, string> = {}) => bed.run({ DEVICE_AGENT_SCHEDULE: '0 0 * * *', ...extra });
 
 describe('run', () => {
-  it('reports at start, and a plug and an unplug within 2 s; the unplugged device once as UNPLUGGED', async () => {
+  it('reports at start, and a plug and an unplug at once; the unplugged device once as UNPLUGGED', async () => {
     const present = await plug('RUNA0001');
     const a = start();
     const first = await cloud.waitForPut((r) => udids(r).includes('RUNA0001'));
@@ -27,8 +27,10 @@ describe('run', () => {
     // so a lone plug right after it finds one and goes at once (issue 42).
     const plugged = await plug('RUNA0002');
     const pluggedAt = Date.now();
-    const withNew = await cloud.waitForPut((r) => udids(r).includes('RUNA0002'), 5000);
-    expect(withNew.receivedAt - pluggedAt).toBeLessThan(2000);
+    const withNew = await cloud.waitForPut((r) => udids(r).includes('RUNA0002'), 10_000);
+    // Within 2 s is the report path's promise, on virtual time (test/agent/plug-latency.test.ts) and in
+    // `npm run bench`; here a bound 5 times what it takes alone (under 0.7 s at load 13), far under a token's 6 s.
+    expect(withNew.receivedAt - pluggedAt).toBeLessThan(3_500);
     // The devices found at start are inventoried once, not again as "changed": not by
     // the plug's report, nor by the reports after it (checked again at the end).
     expect(present.shellSessions).toBe(1);
@@ -37,14 +39,14 @@ describe('run', () => {
     const count = cloud.putRequests().length;
     await adb.disconnect(plugged.port);
     const unpluggedAt = Date.now();
-    const gone = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'RUNA0002' && d.status === 'UNPLUGGED'), 5000);
-    expect(gone.receivedAt - unpluggedAt).toBeLessThan(2000);
+    const gone = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'RUNA0002' && d.status === 'UNPLUGGED'), 10_000);
+    expect(gone.receivedAt - unpluggedAt).toBeLessThan(3_500);
     expect(cloud.putRequests().length).toBeGreaterThan(count);
 
     // The next report leaves it out.
     await plug('RUNA0003');
     // Within the report budget's wait after the UNPLUGGED report.
-    const later = await cloud.waitForPut((r) => udids(r).includes('RUNA0003'), 10_000);
+    const later = await cloud.waitForPut((r) => udids(r).includes('RUNA0003'), 20_000);
     expect(udids(later)).not.toContain('RUNA0002');
     expect(present.shellSessions).toBe(1);
     expect(a.stdout + a.stderr).not.toContain(cloud.apiKey);
@@ -77,6 +79,15 @@ describe('run', () => {
     expect(result.code).toBe(0);
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(a.logs().some((l) => l.msg === 'device-agent stopped')).toBe(true);
+  });
+
+  it('names where each source looks in its start line, a usbmuxd socket that is not there as absent, as doctor says (issue 61)', async () => {
+    const a = start({ USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' });
+    const line = await a.waitForLog((l) => l.msg === 'device-agent started');
+    expect(line.sources).toEqual({
+      android: expect.stringMatching(/^tcp:127\.0\.0\.1:\d+ \(ADB_SERVER_SOCKET\)$/),
+      ios: 'UNIX:/nonexistent/usbmuxd: no usbmuxd socket there; iPhones are looked for once one appears',
+    });
   });
 
   it('lets an in-flight report finish on SIGTERM', async () => {

@@ -46,7 +46,7 @@ describe('a reported-devices.json that is JSON but not what this version writes'
     );
     await bed.plug('STAY0001');
     const a = bed.run({ DEVICE_AGENT_STATE_DIR: stateDir });
-    const first = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'GONE0001'), 20_000);
+    const first = await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'GONE0001'), 35_000);
     expect(first.answer?.status).toBe(200);
     expect(devicesOf(first).find((d) => d.udid === 'GONE0001')).toEqual({
       udid: 'GONE0001',

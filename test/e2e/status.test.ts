@@ -4,6 +4,7 @@ import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { type AgentProcess, daemonEnv, runAgent, startAgent } from './agent-process.js';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -62,6 +63,32 @@ describe('status endpoint', () => {
     expect(text).toMatch(/^device_agent_shell_sessions_total 1$/m);
     expect(text).toMatch(/^device_agent_shell_bytes_read_total [1-9]\d*$/m);
     expect(text).not.toContain(cloud.apiKey);
+  });
+
+  it('passes promtool check metrics with the process series, and no value carries digits past what a double holds (issue 61)', async () => {
+    await agent.waitForLog((l) => l.msg === 'report delivered');
+    const { text } = await get('/metrics');
+    // The series every Prometheus client library exports, and Node.js's own (prom-client's).
+    for (const name of [
+      'process_start_time_seconds',
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'process_open_fds',
+      'nodejs_heap_size_used_bytes',
+    ])
+      expect(text).toMatch(new RegExp(`^${name} [0-9.e+]+$`, 'm'));
+    // The agent's own: a device's info keeps what it is, its state is a series of its own.
+    expect(text).toMatch(
+      /^device_agent_device_info\{udid="STAT0001",serial="127\.0\.0\.1:\d+",model="Pixel 8 Pro",platform="Android",os_version="\d+",usb="",hub="",hub_port="",product="[^"]*"\} 1$/m,
+    );
+    expect(text).toMatch(/^device_agent_device_state\{udid="STAT0001",state="device"\} 1$/m);
+    const noisy = text
+      .split('\n')
+      .filter((l) => /^(device_agent|process)_/.test(l))
+      .filter((l) => significantDigits(l.slice(l.lastIndexOf(' ') + 1)) > 15);
+    expect(noisy).toEqual([]);
+    const check = await promtoolCheckMetrics(text);
+    expect(check, check.output).toEqual({ code: 0, output: '' });
   });
 
   it('is healthy after a report, and 503 with the reason when adb goes away', async () => {
@@ -205,4 +232,23 @@ async function waitUntil(ok: () => Promise<boolean>, timeoutMs: number): Promise
     if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Significant digits of a sample value as written: 0.24376287299999969 has 17. */
+function significantDigits(value: string): number {
+  const mantissa = value.replace(/^-/, '').split(/e/i)[0]!.replace('.', '');
+  return mantissa.replace(/^0+/, '').length;
+}
+
+/** promtool check metrics on a scrape (Debian's prometheus package), as a Prometheus operator runs it. */
+function promtoolCheckMetrics(text: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.env.PROMTOOL_BIN ?? 'promtool', ['check', 'metrics']);
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+    child.stdin.end(text);
+  });
 }

@@ -15,7 +15,7 @@ import { AdbProxy } from '../sim/adb-proxy.js';
 // of /dev/kmsg records: usb.kernelLog) in which port 1-1.3 fails with three
 // phones in turn, and a sysfs tree built here (usb.sysfsRoot) with the two
 // phones on 1-1.2 and 1-1.3 (adb interfaces), 1-1.2 with autosuspend on.
-// The USB PORT column sits beside adb's USB (the features' registration order), READY after it.
+// The USB layer's port stands in list's one USB column (issue 61), READY after it.
 // The daemon reads the log and keeps its record in the state directory;
 // `list` and `doctor` then read that record as an operator's would. The
 // phones reach adb over TCP; a relay in front of the adb server gives their
@@ -106,12 +106,12 @@ afterAll(async () => {
 });
 
 describe('list and doctor show readiness and the USB port', () => {
-  it('list has a READY and a USB PORT column; doctor names the not-ready phone with its fix, the kernel log, autosuspend, the controller and the worst port', async () => {
+  it("list has a READY column and the USB layer's port in its USB column; doctor names the not-ready phone with its fix, the kernel log, autosuspend, the controller and the worst port", async () => {
     const sysfsRoot = sysfs({ '1-1.2': { serial: 'READY001', control: 'auto' }, '1-1.3': { serial: 'NOTRDY02', control: 'on' } });
     const log = kernelLog();
     const env = daemonEnv(bed.adb.env, bed.cloud, { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: log, DEVICE_AGENT_USB_SYSFS_ROOT: sysfsRoot });
 
-    // The USB PORT column sits beside adb's USB (the features' registration order), READY after it.
+    // The USB layer's port stands in list's one USB column (issue 61), READY after it.
     // The daemon reads the log into its record per port and saves it when it stops.
     const daemon = startAgent(['run'], env);
     await daemon.waitForLog((l) => String(l.msg).startsWith('port 1-1.3: 12 enumeration failures'), 30_000);
@@ -120,10 +120,10 @@ describe('list and doctor show readiness and the USB port', () => {
     const table = await runAgent(['list'], env);
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0], table.stdout).toMatch(/\sUSB\s+USB PORT\s+READY\s+PROBLEMS$/);
+    expect(lines[0], table.stdout).toMatch(/\sUSB\s+READY\s+PROBLEMS$/);
     const row = (serial: string): string => lines.find((l) => l.startsWith(serials.get(serial)!))!;
-    expect(row('READY001')).toMatch(/\s1-1\.2\s+1-1\.2 ok\s+ready$/);
-    expect(row('NOTRDY02')).toMatch(/\s1-1\.3\s+1-1\.3 12 enum failures\/2d \(port\)\s+not ready: stayAwake$/);
+    expect(row('READY001')).toMatch(/\s1-1\.2 ok\s+ready$/);
+    expect(row('NOTRDY02')).toMatch(/\s1-1\.3 12 enum failures\/2d \(port\)\s+not ready: stayAwake$/);
 
     const json = await runAgent(['list', '--json'], env);
     const rows = JSON.parse(json.stdout) as Array<{ udid: string; features?: Record<string, string> }>;

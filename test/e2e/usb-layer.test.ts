@@ -288,7 +288,7 @@ describe('the USB layer in the daemon', () => {
     const gone = cloud.putRequests().at(-1)!.receivedAt;
     mkdirSync(port);
     writeFileSync(join(port, 'serial'), 'USBOFF01\n');
-    const back = await cloud.waitForPut((r) => r.receivedAt > gone && reported('USBOFF01', (d) => d.status === 'UNAVAILABLE')(r), 30_000);
+    const back = await cloud.waitForPut((r) => r.receivedAt > gone && reported('USBOFF01', (d) => d.status === 'UNAVAILABLE')(r), 35_000);
     expect(devicesOf(back).find((d) => d.udid === 'USBOFF01')?.message).toMatch(
       /^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 /,
     );
@@ -389,7 +389,7 @@ describe('the USB layer in the daemon', () => {
     expect(row!.message).toMatch(NOT_READY);
     const startedAt = Date.now();
     bed.run(env);
-    const first = await cloud.waitForPut((r) => r.receivedAt >= startedAt && r.answer?.status === 200, 30_000);
+    const first = await cloud.waitForPut((r) => r.receivedAt >= startedAt && r.answer?.status === 200, 35_000);
     const device = devicesOf(first).find((d) => d.udid === 'USBRST01');
     expect(device).toMatchObject({ status: 'UNAVAILABLE', state: 'no device', modelName: 'Pixel 8 Pro' });
     expect(device!.message).toMatch(NOT_READY);

@@ -87,7 +87,7 @@ describe('faults: adb and devices', () => {
     expect(cut?.message).toMatch(said);
     expect(stays.cutSessions + drops.cutSessions).toBe(2);
     // Asked again soon, and then whole.
-    await cloud.waitForPut((r) => allFull(r, ['CUT00001', 'CUT00002', 'CUT00003']), 30_000);
+    await cloud.waitForPut((r) => allFull(r, ['CUT00001', 'CUT00002', 'CUT00003']), 35_000);
     // The one whose transport drops is back on a new connection within a second and read again, so a
     // report may show it cut, back and not yet read, or whole again, as the timing falls. In every
     // report that shows it ready it has its model, and its battery only when whole: a cut read is never
@@ -107,7 +107,7 @@ describe('faults: adb and devices', () => {
     }
     await a.waitForLog((l) => l.serial === stays.serial && l.level === 'warn' && String(l.msg).includes('was cut short'));
     expect(a.child.exitCode).toBeNull();
-  });
+  }, 120_000);
 
   it('a network device whose whole shell session hangs before it says who it is is left out, not reported under its HOST:PORT, and logged', async () => {
     await plug('HANG0011');
@@ -118,9 +118,9 @@ describe('faults: adb and devices', () => {
     expect(devicesOf(put).map((d) => d.udid)).toEqual(['HANG0011']);
     await a.waitForLog((l) => l.serial === stuck.serial && l.level === 'warn' && String(l.msg).includes('left out of reports until it answers'));
     // It is asked again soon, not only at the next scheduled report.
-    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('inventory-retry'), 20_000);
+    await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('inventory-retry'), 40_000);
     expect(a.child.exitCode).toBeNull();
-  });
+  }, 120_000);
 
   it('a device that vanishes mid-probe: the others are reported, the agent keeps running and logs it', async () => {
     await plug('GONE0001');

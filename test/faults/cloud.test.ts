@@ -111,7 +111,7 @@ describe('faults: cloud', () => {
         ...c.env,
       }),
     );
-    const said = await agent.waitForLog((l) => c.logged.test(message(l)), 20_000);
+    const said = await agent.waitForLog((l) => c.logged.test(message(l)), 30_000);
     expect(['warn', 'error']).toContain(said.level);
     const remaining = c.forMs - (Date.now() - faultFrom);
     if (remaining > 0) await new Promise((r) => setTimeout(r, remaining));

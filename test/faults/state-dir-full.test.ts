@@ -80,7 +80,7 @@ async function twoMoreReports(agent: AgentProcess): Promise<void> {
   for (let i = 0; i < 2; i++) {
     const t0 = Date.now();
     agent.child.kill('SIGHUP');
-    await cloud.waitForPut((r) => r.receivedAt >= t0, 15_000);
+    await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
   }
 }
 
@@ -107,7 +107,7 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     unlinkSync(filler);
     const t0 = Date.now();
     agent.child.kill('SIGHUP');
-    await cloud.waitForPut((r) => r.receivedAt >= t0, 15_000);
+    await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
     await agent.waitForLog((l) => l.msg === 'the reported device set is kept in the state directory again');
     const kept = JSON.parse(readFileSync(join(dir, 'reported-devices.json'), 'utf8')) as { devices: Array<{ udid: string }> };
     expect(kept.devices.map((d) => d.udid)).toEqual(['FULL0001']);
@@ -131,7 +131,7 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     for (const f of made) unlinkSync(f);
     const t0 = Date.now();
     agent.child.kill('SIGHUP');
-    await cloud.waitForPut((r) => r.receivedAt >= t0, 15_000);
+    await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
     await agent.waitForLog((l) => l.msg === 'the reported device set is kept in the state directory again');
   }, 90_000);
 

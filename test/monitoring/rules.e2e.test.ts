@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -39,6 +41,28 @@ describe('alerting rules', () => {
     expect(config.code, config.output).toBe(0);
   });
 
+  it('built with a runbook base (npm run rules), pass promtool check rules and link every runbook under it (issue 61)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'rules-')), 'device-agent.rules.yml');
+    const base = 'https://docs.example.org/device-agent/alerts.html';
+    const built = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, ['dist/tools/monitoring/rules-cli.js', '--runbook-base', base, '--out', out], { cwd: root }, (err, _o, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+      ),
+    );
+    expect(built.code, built.stderr).toBe(0);
+    const check = await promtool('check', 'rules', out);
+    expect(check.output).toContain(`SUCCESS: ${alerts.length + records.length} rules found`);
+    const links = [...readFileSync(out, 'utf8').matchAll(/runbook_url: '([^']*)'/g)].map((m) => m[1]);
+    expect(links.sort()).toEqual(alerts.map((a) => `${base}#${a.toLowerCase()}`).sort());
+    // Without a base it says what it needs, as a usage error.
+    const bare = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, ['dist/tools/monitoring/rules-cli.js'], { cwd: root }, (err, _o, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+      ),
+    );
+    expect(bare).toMatchObject({ code: 2, stderr: expect.stringMatching(/--runbook-base URL is required/) });
+  });
+
   it('pass their unit tests (promtool test rules)', async () => {
     const { code, output } = await promtool('test', 'rules', UNIT_TESTS);
     expect(output).toContain('SUCCESS');
@@ -60,6 +84,8 @@ describe('alerting rules', () => {
         'DeviceAgentHostHot', // issue 43: several phones hot together are the room or the host
         'DeviceAgentBatteryLow',
         'DeviceAgentStorageFull',
+        'DeviceAgentPhoneWorn', // issue 64: wear past its limit ...
+        'DeviceAgentPhoneWearing', // ... or forecast to pass it within two weeks
         'DeviceAgentDevicesDropped',
         'DeviceAgentPhoneNotReady', // issue 44: drift of readiness ...
         'DeviceAgentPhoneUpdated',

@@ -37,13 +37,13 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     expect(left[0]!.length).toBeLessThan(400);
   });
 
-  it('writes what a source owes of its own to the presence ledger after an answer, bounded like its list, as its whole word; ends it when the source fails', async () => {
+  it('writes what a source owes of its own to the presence ledger after an answer, as its whole word; ends it when the source fails', async () => {
     const { logger } = captureLogger();
     const presence = new PresenceLedger();
     // Charge control's entry under the same platform's keys is not the source's to replace.
-    presence.owe({ kind: 'charge-paused', scope: 'android/S1' }, [device('PAUSED01')], { while: 'paused' });
+    presence.owe({ kind: 'charge-paused', scope: 'android/S1' }, [{ udid: 'PAUSED01' }], { while: 'paused' });
     const dropped = { kind: 'network-dropped', scope: 'android/10.0.0.5:5555' } as const;
-    let owed: PresenceEntry[] = [{ reason: dropped, devices: [device('NET00001', { deviceName: 'N'.repeat(1_000) })], bound: { until: 9_000 } }];
+    let owed: PresenceEntry[] = [{ reason: dropped, devices: [{ udid: 'NET00001', why: 'dropped' }], bound: { until: 9_000 } }];
     let fail = false;
     const src = Object.assign(
       fakeSource(async () => {
@@ -57,13 +57,12 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     expect((await run()).devices.map((d) => d.udid)).toEqual(['USB00001']);
     const written = presence.owed().find((e) => e.reason.kind === 'network-dropped')!;
     expect(written.bound).toEqual({ until: 9_000 });
-    expect([...written.devices[0]!.deviceName!].length).toBeLessThanOrEqual(256);
-    expect(written.devices[0]!.message).toMatch(/clipped: deviceName$/);
+    expect(written.devices).toEqual([{ udid: 'NET00001', why: 'dropped', notes: [] }]);
     // Its next answer owes nothing: the entry ends.
     owed = [];
     await run();
     expect(presence.owed().map((e) => e.reason.kind)).toEqual(['charge-paused']);
-    owed = [{ reason: dropped, devices: [device('NET00001')], bound: { until: 9_000 } }];
+    owed = [{ reason: dropped, devices: [{ udid: 'NET00001' }], bound: { until: 9_000 } }];
     await run();
     expect(presence.owed().map((e) => e.reason.kind)).toEqual(['charge-paused', 'network-dropped']);
     // A failure ends it: carried only while the source answers, as its list was.
@@ -89,8 +88,8 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     ];
     const presence = new PresenceLedger();
     const owed: PresenceEntry[] = [
-      { reason: { kind: 'network-dropped', scope: 'android/10.0.0.5:5555' }, devices: [device('NET00001', { message: 'dropped' })], bound: { until: 9_000 } },
-      { reason: { kind: 'network-dropped', scope: 'android/10.0.0.6:5555' }, devices: [device('NET00002', { message: 'gone' })], bound: { until: 9_000 } },
+      { reason: { kind: 'network-dropped', scope: 'android/10.0.0.5:5555' }, devices: [{ udid: 'NET00001', why: 'dropped' }], bound: { until: 9_000 } },
+      { reason: { kind: 'network-dropped', scope: 'android/10.0.0.6:5555' }, devices: [{ udid: 'NET00002', why: 'gone' }], bound: { until: 9_000 } },
     ];
     const src = Object.assign(
       fakeSource(async () => [device('USB00001', { message: 'its word' }), device('LONGNAME', { deviceName: 'N'.repeat(1_000) })]),
@@ -101,7 +100,7 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     expect(out.devices[0]!.message).toBe('its word; first on USB00001 of 3; second on USB00001');
     // The notes come before what execute itself adds (the clipped values).
     expect(out.devices[1]!.message).toBe('first on LONGNAME of 3; second on LONGNAME; the phone gave a value longer than the agent sends, clipped: deviceName');
-    const written = presence.owed().flatMap((e) => e.devices.map((d) => d.message));
+    const written = presence.owed().flatMap((e) => e.devices.map((d) => [d.why, ...(d.notes ?? [])].join('; ')));
     expect(written).toEqual(['dropped; first on 10.0.0.5:5555 of 3; second on 10.0.0.5:5555', 'gone']);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../src/cloud/types.js';
-import { PresenceLedger, type PresenceEntry, type PresenceReason } from '../../src/devices/presence.js';
+import { PresenceLedger, type OwedDevice, type PresenceEntry, type PresenceReason } from '../../src/devices/presence.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { androidPhone as phone } from '../support/devices.js';
 
@@ -119,7 +119,7 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               // Charge control pauses a phone it has read, and owes it until the pause's bound.
               if (!listed(p!) || !p!.last) break;
               p!.pausedUntil = now + s.ms;
-              presence.owe(pausedOf(udid), [{ ...p!.last, status: 'UNAVAILABLE', message: 'charge paused' }], { until: p!.pausedUntil });
+              presence.owe(pausedOf(udid), [{ udid, says: { status: 'UNAVAILABLE' }, why: 'charge paused' }], { until: p!.pausedUntil });
               break;
             case 'resume':
               if (p!.pausedUntil === undefined) break;
@@ -139,31 +139,32 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               // The sources: an answering one lists its phones; a failed one owes their last inventories (execute.ts).
               // An answering source also owes its remembered network phone, within the hour from its last answer.
               const present: DeviceInfo[] = [];
-              const owed: DeviceInfo[] = [];
+              const owed: OwedDevice[] = [];
               const remembered: PresenceEntry[] = [];
               for (const [u, q] of phones) {
                 if (u === NETWORK && q.dropped && !failing && q.answeredAt !== undefined) {
                   if (now - q.answeredAt < REMEMBER_MS)
                     remembered.push({
                       reason: droppedOf(u),
-                      devices: [{ ...q.last!, status: 'UNAVAILABLE', message: 'link dropped' }],
+                      devices: [{ udid: u, says: { status: 'UNAVAILABLE' }, why: 'link dropped' }],
                       bound: { until: q.answeredAt + REMEMBER_MS },
                     });
                   else q.answeredAt = undefined;
                 }
                 if (!listed(q)) continue;
                 if (failing) {
-                  if (q.last) owed.push({ ...q.last, message: 'source failed' });
+                  if (q.last) owed.push({ udid: u, notes: ['source failed'] });
                 } else if (q.back) {
                   // Owed with its earlier inventory, not listed; it answers by the next report.
                   remembered.push({
                     reason: backOf(u),
-                    devices: [{ ...q.last!, status: 'UNAVAILABLE', message: 'back, not answered' }],
+                    devices: [{ udid: u, says: { status: 'UNAVAILABLE' }, why: 'back, not answered' }],
                     bound: { while: 'unanswered' },
                   });
                   q.back = false;
                 } else {
-                  present.push((q.last = phone(u)));
+                  // Each reading tells itself apart, so that a carried device shows which inventory it carries.
+                  present.push((q.last = phone(u, { deviceName: `read at ${now}` })));
                   if (u === NETWORK) q.answeredAt = now;
                 }
               }
@@ -173,12 +174,15 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
               // The USB layer, right before the ask: every phone it has seen listed (read once) that is on a port.
               presence.owe(
                 USB,
-                [...phones].flatMap(([u, q]) => (q.last && onPort(u, q) ? [{ ...q.last, state: 'no device', status: 'UNAVAILABLE', message: 'off adb' }] : [])),
+                [...phones].flatMap(([u, q]) =>
+                  q.last && onPort(u, q) ? [{ udid: u, says: { state: 'no device', status: 'UNAVAILABLE' }, why: 'off adb' }] : [],
+                ),
                 { while: 'on a port, off adb' },
               );
               // The other sources' time: the report asks the ledger a little after this source's word.
               now += s.lag;
-              const { carried } = presence.report(present, now);
+              // The last inventories are the readings' (here each phone's own), never the ledger's.
+              const { carried } = presence.report(present, now, (d) => phones.get(d.udid)?.last);
               const why = new Map(carried.map((c) => [c.info.udid, c.reason]));
               // As the reporter has it: a report is complete only when every source answered (src/report/reporter.ts).
               const complete = !failing;
@@ -195,6 +199,8 @@ describe('presence ledger with the UNPLUGGED ledger: presence is never silently 
                   const reason = why.get(u);
                   if (!present.some((x) => x.udid === u)) {
                     expect(reason).toBeDefined();
+                    // With its last inventory.
+                    expect(d.deviceName).toBe(q.last!.deviceName);
                     if (reason!.kind === 'charge-paused') expect(now).toBeLessThan(q.pausedUntil!);
                     if (reason!.kind === 'unanswered') expect(failing || !listed(q)).toBe(false);
                     if (reason!.kind === 'off-source') expect(onPort(u, q)).toBe(true);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReportedStore } from '../../src/report/reported-store.js';
+import { storedDevice } from '../../src/report/stored-device.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { Logger } from '../../src/log/logger.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -93,5 +94,16 @@ describe('ReportedStore', () => {
     mkdirSync(join(d, '..'), { recursive: true });
     new ReportedStore(join(d, 'reported-devices.json'), silentLogger()).save([info('A')]);
     expect(JSON.parse(readFileSync(join(d, 'reported-devices.json'), 'utf8')).devices).toHaveLength(1);
+  });
+
+  it("keeps a device's identity, all a restart reads back, and none of its inventory", () => {
+    const file = join(dir(), 'reported-devices.json');
+    const phone: DeviceInfo = { ...info('A', '80'), modelName: 'Pixel 8', message: 'charging' };
+    new ReportedStore(file, silentLogger()).save([phone]);
+    const [kept] = (JSON.parse(readFileSync(file, 'utf8')) as { devices: Array<Record<string, unknown>> }).devices;
+    expect(kept).toMatchObject({ udid: 'A', modelName: 'Pixel 8', status: 'AVAILABLE' });
+    expect(kept).not.toHaveProperty('battery');
+    expect(kept).not.toHaveProperty('message');
+    expect(new ReportedStore(file, silentLogger()).load()).toEqual([storedDevice(phone)]);
   });
 });

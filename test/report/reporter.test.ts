@@ -61,6 +61,7 @@ interface Extra {
   stats?: AgentStats;
   machine?: () => Promise<Machine>;
   collectTimeoutMs?: number;
+  unplugged?: UnpluggedLedger;
 }
 
 function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<DeviceInfo[]>, logger = silentLogger(), extra: Extra = {}) {
@@ -75,7 +76,7 @@ function reporter(sink: ReportSink, devices: () => DeviceInfo[] | Promise<Device
     features: extra.features?.(registry) ?? buildFeatures(featureContext<AndroidControl>({ registry, stats, logger })),
     settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
     machine: { collect: extra.machine ?? (async () => machine) },
-    unplugged: new UnpluggedLedger(),
+    unplugged: extra.unplugged ?? new UnpluggedLedger(),
     stats,
     logger,
     clock: systemClock,
@@ -102,7 +103,7 @@ describe('Reporter', () => {
       // Registered before the judge: its annotate pass still sees the judged devices.
       {
         name: 'first',
-        owe: () => registry.presence.owe({ kind: 'charge-paused', scope: 'P' }, [device('P')], { while: 'test' }),
+        owe: () => registry.presence.owe({ kind: 'charge-paused', scope: 'P' }, [{ udid: 'P' }], { while: 'test' }),
         annotate: (devices) => {
           annotated.push(...devices.map((d) => `${d.udid}: ${d.message ?? ''}`));
           return [...devices];
@@ -117,13 +118,52 @@ describe('Reporter', () => {
       },
     ];
     const sink = new GatedSink();
-    const { r } = reporter(sink, () => [device('A')], silentLogger(), { features });
+    // P's last inventory is the readings' (its record lists it; this source does not say it).
+    const { r } = reporter(sink, () => [device('A')], silentLogger(), { features, registry: known('P') });
     const sent = r.send(plan({ refresh: 'all' }));
     await sink.release();
     await sent;
     // The source does not count shell sessions (fakeSource): no platform's failures are shell sessions.
     expect(judged).toEqual([['A', 'shell: ']]);
     expect(annotated).toEqual(['A: judged', 'P: ']);
+  });
+
+  it("carries an owed device with its last inventory, the readings' (within the field limits), or, one only an earlier run read, with what the cloud was told of it", async () => {
+    const registry = new DeviceRegistry();
+    registry.sync('android', new Map([['P', 'device']]));
+    registry.readings.answered('android/P', androidPhone('P', { modelName: 'Pixel 8', deviceName: 'N'.repeat(1_000) }), 0, 0);
+    registry.sync('android', new Map());
+    const unplugged = new UnpluggedLedger();
+    unplugged.seed([androidPhone('OLD', { modelName: 'from the state directory' })]);
+    const features = (r: DeviceRegistry): DeviceFeature[] => [
+      {
+        name: 'owes',
+        owe: () => {
+          r.presence.owe({ kind: 'charge-paused', scope: 'android/P' }, [{ udid: 'P', key: 'android/P', says: { status: 'UNAVAILABLE' }, why: 'paused' }], {
+            while: 'test',
+          });
+          r.presence.owe(
+            { kind: 'off-source', scope: 'usb' },
+            [
+              { udid: 'OLD', why: 'on its port' },
+              { udid: 'NOBODY', why: 'never read' },
+            ],
+            { while: 'test' },
+          );
+        },
+      },
+    ];
+    const sink = new GatedSink();
+    const { r } = reporter(sink, () => [], silentLogger(), { features, registry, unplugged });
+    const sent = r.send(plan({ refresh: 'all' }));
+    await sink.release();
+    await sent;
+    const [p, old, ...rest] = sink.bodies[0]!.devices;
+    expect(rest).toEqual([]);
+    expect(p).toMatchObject({ udid: 'P', modelName: 'Pixel 8', status: 'UNAVAILABLE' });
+    expect([...p!.deviceName!].length).toBeLessThanOrEqual(256);
+    expect(p!.message).toMatch(/^paused; the phone gave a value longer than the agent sends, clipped: deviceName$/);
+    expect(old).toMatchObject({ udid: 'OLD', modelName: 'from the state directory', message: 'on its port' });
   });
 
   it('collects with the request it is given and returns the udids it carried', async () => {

@@ -33,9 +33,19 @@ export interface LockdownPhone {
    * error (GetProhibited, as for a domain a host may not read); `close`, the connection closes on that request.
    */
   amfiFault?: 'refused' | 'close';
+  /**
+   * The diagnostics relay (com.apple.mobile.diagnostics_relay): what its IORegistry and GasGauge requests
+   * answer, and its faults for tests: `refused`, StartService answers InvalidService; `status`, each request
+   * a Status other than Success; `hang`, the service's connection never answers; `close`, it closes on the first
+   * request. None: the service refuses.
+   */
+  relay?: { ioregistry?: Dict; gasGauge?: Dict; fault?: 'refused' | 'status' | 'hang' | 'close' };
 }
 
 const AMFI = 'com.apple.security.mac.amfi';
+export const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
+/** The port StartService hands out for the relay (a real phone picks one above 49152 each time). */
+export const RELAY_PORT = 49_153;
 
 type Dict = Record<string, unknown>;
 
@@ -140,6 +150,12 @@ export function serveLockdown(raw: net.Socket, phone: LockdownPhone): void {
         stopTls();
         return;
       }
+      case 'StartService': {
+        if (!sessionId) return reply({ Error: 'NoRunningSession' });
+        if (req.Service !== DIAGNOSTICS_RELAY || !phone.relay || phone.relay.fault === 'refused')
+          return reply({ Service: req.Service, Error: 'InvalidService' });
+        return reply({ Service: req.Service, Port: RELAY_PORT, EnableServiceSSL: true });
+      }
       case 'Goodbye':
         reply({ Result: 'Success' });
         return;
@@ -213,4 +229,48 @@ function getValue(phone: LockdownPhone, req: Dict, inSession: boolean): Dict {
   if (!inSession || !values) return { ...out, Error: 'MissingValue' };
   if (key) return key in values ? { ...out, Value: values[key] } : { ...out, Error: 'MissingValue' };
   return { ...out, Value: values };
+}
+
+/**
+ * The diagnostics relay's side of a service connection: TLS from the first
+ * byte with the phone's certificate, then lockdown's framing: IORegistry and
+ * GasGauge answered from the phone's profile, Goodbye, as pymobiledevice3's
+ * DiagnosticsService and libimobiledevice's diagnostics_relay ask them.
+ */
+export function serveRelay(raw: net.Socket, phone: LockdownPhone): void {
+  raw.on('error', () => {});
+  const secure = new tls.TLSSocket(raw, {
+    isServer: true,
+    cert: phone.certs.deviceCert,
+    key: phone.certs.deviceKey,
+    requestCert: true,
+    rejectUnauthorized: false,
+  });
+  secure.on('error', () => raw.destroy());
+  let buffered = Buffer.alloc(0);
+  secure.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+      const len = buffered.readUInt32BE(0);
+      const req = decodePlist(buffered.subarray(4, 4 + len)) as Dict;
+      buffered = buffered.subarray(4 + len);
+      const request = String(req.Request ?? '');
+      phone.log.push({ request: `relay:${request}` });
+      const relay = phone.relay;
+      if (relay?.fault === 'hang') continue;
+      if (relay?.fault === 'close') {
+        raw.destroy();
+        return;
+      }
+      const answer = (body: Dict) => secure.write(encodeFrame(body, false));
+      if (relay?.fault === 'status') {
+        answer({ Status: 'UnknownRequest' });
+        continue;
+      }
+      if (request === 'IORegistry') answer({ Status: 'Success', Diagnostics: { IORegistry: relay?.ioregistry ?? {} } });
+      else if (request === 'GasGauge') answer({ Status: 'Success', Diagnostics: { GasGauge: relay?.gasGauge ?? {} } });
+      else if (request === 'Goodbye') answer({ Status: 'Success' });
+      else answer({ Status: 'UnknownRequest' });
+    }
+  });
 }

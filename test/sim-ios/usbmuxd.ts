@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as plist from 'plist';
 import { pairCerts } from './certs.js';
-import { serveLockdown, type LockdownPhone, type PairState } from './lockdownd.js';
+import { RELAY_PORT, serveLockdown, serveRelay, type LockdownPhone, type PairState } from './lockdownd.js';
 import { profile as loadProfile, type PhoneProfile } from './phones.js';
 
 export const LOCKDOWN_PORT = 62078;
@@ -36,6 +36,8 @@ export interface PhoneSpec {
   passcode?: 'none' | 'unlocked' | 'locked';
   /** The amfi domain refused in a session (an error answer) or the connection closed on its request (LockdownPhone.amfiFault). */
   amfiFault?: 'refused' | 'close';
+  /** The diagnostics relay's answers and faults (LockdownPhone.relay); none: it refuses. */
+  relay?: LockdownPhone['relay'];
 }
 
 export interface SimPhone extends LockdownPhone {
@@ -171,6 +173,7 @@ export class SimUsbmuxd {
       tls: [],
       ...(spec.amfiFault && { amfiFault: spec.amfiFault }),
       ...(spec.location !== undefined && { location: spec.location }),
+      ...(spec.relay && { relay: spec.relay }),
     };
     this.phones.set(phone.deviceId, phone);
     for (const l of this.listeners) l.write(encodeMux(attached(phone), 0));
@@ -262,10 +265,11 @@ export class SimUsbmuxd {
         // PortNumber travels in network byte order inside a little-endian field.
         const raw = Number(req.PortNumber) & 0xffff;
         const port = ((raw & 0xff) << 8) | (raw >> 8);
-        if (port !== LOCKDOWN_PORT) return void result(3);
+        if (port !== LOCKDOWN_PORT && port !== RELAY_PORT) return void result(3);
         result(0);
         sock.removeListener('data', onData);
-        serveLockdown(sock, phone);
+        if (port === RELAY_PORT) serveRelay(sock, phone);
+        else serveLockdown(sock, phone);
         return 'tunnel';
       }
       default:

@@ -309,7 +309,7 @@ describe('chaos soak', () => {
           const started = Date.now();
           // A hang, not latency: in CI the three soaks share two cores with their simulators, and this
           // round's clean-clone runs saw /healthz take 2.1-3.1 s there (1.5 s was the bound; alone it holds).
-          // How fast the agent answers is the benchmark's to show (docs/design/tooling.md, "CI this round").
+          // How fast the agent answers is the benchmark's to show (docs/design/tooling.md, "Time in tests").
           // What the agent did while it was asked, so that a slow answer names its culprit (CI12's 5,044 ms did not):
           // CPU spent on its own work, a sleep on the disk (D), or a machine that did not run it (R, little CPU).
           const watch = watchProcess(agent.child.pid!);

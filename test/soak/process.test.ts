@@ -56,7 +56,7 @@ describe('soak: the agent process', () => {
       await sleep(DURATION_MS / 4);
       while (Date.now() - started < DURATION_MS) {
         samples.push(procSample(agent.child.pid!));
-        heaps.push((await scrapeMetrics(statusUrl)).get('process_heap_bytes') ?? NaN);
+        heaps.push((await scrapeMetrics(statusUrl)).get('nodejs_heap_size_used_bytes') ?? NaN);
         // Its own log lines pile up in this process, not in the agent: keep only the recent ones.
         agent.stdout = agent.stdout.slice(-100_000);
         // The double keeps every request: count them and let them go.

@@ -31,7 +31,7 @@ describe('AgentStats.counter', () => {
 // them as before, name, HELP, TYPE and labels alike (the lines below are
 // what status/collect.ts printed for the same counts).
 describe("the features' counters in /metrics", () => {
-  it('print the series status/collect.ts printed before', () => {
+  it('print the series status/collect.ts printed before', async () => {
     const stats = new AgentStats();
     stats.counter(RECOVERY_ACTIONS).add('kick', 'ok');
     stats.counter(RECOVERY_ACTIONS).add('connect', 'failed');
@@ -39,7 +39,7 @@ describe("the features' counters in /metrics", () => {
     stats.counter(ACTIONS_REFUSED).add('charge_pause');
     stats.counter(PROTECTION_WRITES).add('not_taken');
     stats.counter(PROTECTION_PROBLEMS).add('not_honoured');
-    const text = formatMetrics(featureMetrics(buildFeatures(featureContext<AndroidControl>({ stats }))).metrics());
+    const text = await formatMetrics(featureMetrics(buildFeatures(featureContext<AndroidControl>({ stats }))).metrics());
     expect(text.split('\n')).toEqual(
       expect.arrayContaining([
         '# HELP device_agent_recovery_actions_total Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
 import type { DeviceRow } from '../../src/status/device-rows.js';
-import type { PlatformName } from '../../src/platforms/source.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { rowFeatures } from './row-features.js';
 
@@ -15,13 +14,8 @@ const row = (udid: string, over: Partial<DeviceRow> = {}): DeviceRow => ({
   problems: [],
   ...over,
 });
-// Two platforms as the registration list names them: one with a version label, one without.
-const names: PlatformName[] = [
-  { platformName: 'A', shown: 'A-shown', versionLabel: 'alpha' },
-  { platformName: 'B', shown: 'B-shown' },
-];
 const features = rowFeatures(new DeviceRegistry());
-const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows, names, features).find((m) => m.name === name)!.samples;
+const samples = (rows: DeviceRow[], name: string) => deviceMetrics(rows, features).find((m) => m.name === name)!.samples;
 
 describe('deviceMetrics: battery wear', () => {
   it('the time held full, the charger in volts, cycles and state of health, each only where the phone has it', () => {
@@ -40,23 +34,31 @@ describe('deviceMetrics: battery wear', () => {
   });
 
   it('the problem series names every problem a rule can raise', () => {
-    const help = deviceMetrics([], names, features).find((m) => m.name === 'device_agent_device_problem')!.help;
-    for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']) expect(help).toContain(p);
-    expect(samples([row('S25', { problems: ['battery_held_full', 'battery_worn'] })], 'device_agent_device_problem')).toEqual([
+    const help = deviceMetrics([], features).find((m) => m.name === 'device_agent_device_problem')!.help;
+    for (const p of ['battery_unhealthy', 'battery_held_full', 'charging_voltage_high']) expect(help).toContain(p);
+    expect(help).not.toContain('battery_worn');
+    expect(samples([row('S25', { problems: ['battery_held_full', 'storage_full'] })], 'device_agent_device_problem')).toEqual([
       { labels: { udid: 'S25', problem: 'battery_held_full' }, value: 1 },
-      { labels: { udid: 'S25', problem: 'battery_worn' }, value: 1 },
+      { labels: { udid: 'S25', problem: 'storage_full' }, value: 1 },
     ]);
   });
 });
 
-describe('deviceMetrics: the version label a platform names', () => {
-  it("device_agent_device_info carries each platform's version label, the version on its own devices and empty on the others", () => {
-    const rows = [row('A', { platform: 'A-shown', version: '14', versionLabel: 'alpha' }), row('B', { platform: 'B-shown', version: '17.5' })];
+describe('device_agent_device_info: what a device is, not what it does now (issue 61)', () => {
+  it('carries the OS version under os_version on every platform, and no label that a replug or a state change moves', () => {
+    const rows = [row('A', { platform: 'Android', version: '14', transportId: '7' }), row('I', { platform: 'iOS', version: '17.5', state: 'paired' })];
     const labels = samples(rows, 'device_agent_device_info').map((s) => s.labels);
-    expect(labels[0]).toMatchObject({ udid: 'A', platform: 'A-shown', alpha: '14' });
-    expect(labels[1]).toMatchObject({ udid: 'B', platform: 'B-shown', alpha: '' });
-    // The label sits where the platform's version always sat: right after platform.
-    expect(Object.keys(labels[1]!).slice(3, 6)).toEqual(['platform', 'alpha', 'state']);
+    expect(labels[0]).toMatchObject({ udid: 'A', platform: 'Android', os_version: '14' });
+    expect(labels[1]).toMatchObject({ udid: 'I', platform: 'iOS', os_version: '17.5' });
+    expect(Object.keys(labels[0]!)).toEqual(['udid', 'serial', 'model', 'platform', 'os_version', 'usb', 'hub', 'hub_port', 'product']);
+  });
+
+  it('the same phone unauthorized, then ready on a new transport, keeps one info series; its state is a series of its own', () => {
+    const before = row('A', { state: 'unauthorized', transportId: '3', usb: '1-1.2', model: 'Pixel 8' });
+    const after = row('A', { state: 'device', transportId: '9', usb: '1-1.2', model: 'Pixel 8' });
+    expect(samples([after], 'device_agent_device_info')).toEqual(samples([before], 'device_agent_device_info'));
+    expect(samples([before], 'device_agent_device_state')).toEqual([{ labels: { udid: 'A', state: 'unauthorized' }, value: 1 }]);
+    expect(samples([after], 'device_agent_device_state')).toEqual([{ labels: { udid: 'A', state: 'device' }, value: 1 }]);
   });
 });
 

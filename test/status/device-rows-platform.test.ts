@@ -26,12 +26,6 @@ describe('deviceRows: platform', () => {
     expect(rows.map((r) => r.platform)).toEqual(['Android', 'iOS']);
   });
 
-  it('carries the metrics label its platform puts the version under, none where the platform has none', () => {
-    const rows = deviceRows([device('A1', 'ANDROID', { isAndroid: true }), device('I1', 'IOS', { isIos: true })], new DeviceRegistry(), { names });
-    expect(rows.map((r) => r.versionLabel)).toEqual([ANDROID_NAME.versionLabel, undefined]);
-    expect(ANDROID_NAME.versionLabel).toBe('android');
-  });
-
   it("shows a third platform by the cloud's platformName, not as Android", () => {
     const [row] = deviceRows([device('H1', 'HARMONYOS')], new DeviceRegistry(), { names });
     expect(row!.platform).toBe('HARMONYOS');

@@ -1,36 +1,94 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateHealth } from '../../src/status/health.js';
-import { formatMetrics, MAX_LABEL_CHARS } from '../../src/status/metrics.js';
+import { Exposition, formatMetrics, MAX_LABEL_CHARS } from '../../src/status/metrics.js';
+import type { Metric } from '../../src/util/metric.js';
+
+const families = (text: string) => [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => m[1]!);
+const samples = (text: string) => text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
 
 describe('formatMetrics', () => {
-  it('clips a label value to its limit, so that no value makes a scrape large (issue 35)', () => {
-    const text = formatMetrics([{ name: 'm', help: 'h', type: 'gauge', samples: [{ labels: { udid: 'u'.repeat(100_000) }, value: 1 }] }]);
+  it('clips a label value to its limit, so that no value makes a scrape large (issue 35)', async () => {
+    const text = await formatMetrics([{ name: 'm', help: 'h', type: 'gauge', samples: [{ labels: { udid: 'u'.repeat(100_000) }, value: 1 }] }]);
     expect(text).toContain(`m{udid="${'u'.repeat(MAX_LABEL_CHARS - 1)}…"} 1`);
     expect(text.length).toBeLessThan(MAX_LABEL_CHARS + 100);
   });
 
-  it('writes the Prometheus text format with escaped label values', () => {
-    const text = formatMetrics([
+  it('writes the Prometheus text format with escaped label values, and leaves a value not known yet absent', async () => {
+    const text = await formatMetrics([
       { name: 'device_agent_devices', help: 'Devices by state.', type: 'gauge', samples: [{ labels: { state: 'no permissions "x"\\y' }, value: 2 }] },
       { name: 'device_agent_reports_total', help: 'Reports.', type: 'counter', samples: [{ value: 5 }] },
       { name: 'device_agent_last_success_timestamp_seconds', help: 'Never yet.', type: 'gauge', samples: [] },
     ]);
-    expect(text).toBe(
-      [
-        '# HELP device_agent_devices Devices by state.',
-        '# TYPE device_agent_devices gauge',
-        'device_agent_devices{state="no permissions \\"x\\"\\\\y"} 2',
-        '# HELP device_agent_reports_total Reports.',
-        '# TYPE device_agent_reports_total counter',
-        'device_agent_reports_total 5',
-        '# HELP device_agent_last_success_timestamp_seconds Never yet.',
-        '# TYPE device_agent_last_success_timestamp_seconds gauge',
-        '',
-      ].join('\n'),
-    );
+    expect(text.split('\n').filter((l) => l !== '')).toEqual([
+      '# HELP device_agent_devices Devices by state.',
+      '# TYPE device_agent_devices gauge',
+      'device_agent_devices{state="no permissions \\"x\\"\\\\y"} 2',
+      '# HELP device_agent_reports_total Reports.',
+      '# TYPE device_agent_reports_total counter',
+      'device_agent_reports_total 5',
+      '# HELP device_agent_last_success_timestamp_seconds Never yet.',
+      '# TYPE device_agent_last_success_timestamp_seconds gauge',
+    ]);
+  });
+
+  it('writes a value as a person reads it: no digits past what a double holds (issue 61)', async () => {
+    // 243.762873 ms over 1000 is 0.24376287300000002 as a double, what /metrics printed before.
+    const text = await formatMetrics([
+      { name: 'a_seconds', help: 'h', type: 'gauge', samples: [{ value: 243.762873 / 1000 }] },
+      { name: 'b_seconds', help: 'h', type: 'gauge', samples: [{ value: 0.1 + 0.2 }] },
+      { name: 'c_seconds', help: 'h', type: 'gauge', samples: [{ value: 1795790049.017 }] },
+      { name: 'd_bytes', help: 'h', type: 'gauge', samples: [{ value: 2 ** 53 - 1 }] },
+    ]);
+    expect(samples(text)).toEqual(['a_seconds 0.243762873', 'b_seconds 0.3', 'c_seconds 1795790049.017', `d_bytes ${2 ** 53 - 1}`]);
   });
 });
 
+describe('Exposition', () => {
+  const gauge = (name: string, value: number, labels?: Record<string, string>): Metric => ({
+    name,
+    help: 'h',
+    type: 'gauge',
+    samples: [{ value, ...(labels ? { labels } : {}) }],
+  });
+
+  it('serves each scrape what the sources give then: a family gone from them goes, a new label is carried', async () => {
+    const e = new Exposition();
+    expect(samples(await e.text([gauge('a', 1), gauge('b', 2, { x: '1' })]))).toEqual(['a 1', 'b{x="1"} 2']);
+    expect(samples(await e.text([gauge('b', 3, { x: '1', y: '2' })]))).toEqual(['b{x="1",y="2"} 3']);
+    expect(families(await e.text([]))).toEqual([]);
+  });
+
+  it('refuses two families of one name rather than write one twice', async () => {
+    await expect(new Exposition().text([gauge('a', 1), gauge('a', 2)])).rejects.toThrow(/two metric families are named a/);
+  });
+
+  it('adds the process series every Prometheus client exports once asked, beside its own (issue 61)', async () => {
+    const e = new Exposition();
+    expect(families(await e.text([gauge('device_agent_x', 1)]))).toEqual(['device_agent_x']);
+    e.withProcessSeries();
+    e.withProcessSeries();
+    const text = await e.text([gauge('device_agent_x', 1)]);
+    const names = families(text);
+    for (const name of [
+      'process_start_time_seconds',
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'process_open_fds',
+      'process_max_fds',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_gc_duration_seconds',
+      'nodejs_version_info',
+      'device_agent_x',
+    ])
+      expect(names, name).toContain(name);
+    // Gauges named like counters, which promtool check metrics refuses.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) expect(names).not.toContain(name);
+    const start = Number(/^process_start_time_seconds (\d+)$/m.exec(text)?.[1]);
+    expect(Math.abs(start - (Date.now() / 1000 - process.uptime()))).toBeLessThan(2);
+    expect(Number(/^process_resident_memory_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(1e6);
+  });
+});
 describe('evaluateHealth', () => {
   const base = { now: 1_000_000, startedAt: 900_000, sourceProblems: [], listingDelivered: true, maxReportAgeMs: 120_000 };
 

@@ -5,23 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { agentMetrics } from '../../src/status/collect.js';
 import { deviceMetrics } from '../../src/status/device-metrics.js';
+import { Exposition } from '../../src/status/metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
-import { readinessMetrics } from '../../src/features/readiness/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
-import { PowerPaths } from '../../src/features/charge/power-paths.js';
-import { hostHeatFeature } from '../../src/features/host-heat/feature.js';
 
 // The metrics reference is what a dashboard is built from: every series the
 // agent serves is in it, and it names none the agent does not serve.
 
 const section = readFileSync(new URL('../../docs/reference/metrics.md', import.meta.url), 'utf8');
-const documented = [...section.matchAll(/^\| `([a-z_]+)` \| (gauge|counter) \|/gm)].map((m) => [m[1]!, m[2]!] as const);
+const documented = [...section.matchAll(/^\| `([a-z0-9_]+)` \| (gauge|counter|histogram) \|/gm)].map((m) => [m[1]!, m[2]!] as const);
 
 describe('docs/reference/metrics.md', () => {
-  it('lists every metric the agent serves, with its type, and no other', () => {
-    const served = [
+  it('lists every metric the agent serves, with its type, and no other: its own and the process series', async () => {
+    const own = [
       ...agentMetrics({ stats: new AgentStats(), failedDevices: [], version: 'x', nodeId: 'y' }),
       // The platforms' own series (DeviceSource.metrics): only Android has some.
       ...androidMetrics({
@@ -32,18 +30,19 @@ describe('docs/reference/metrics.md', () => {
         duplicateSerials: new Map(),
         sharedUdids: new Map(),
       }),
-      // The features' own series (DeviceFeature.metrics).
+      // The features' own series (DeviceFeature.metrics), built as a test builds them (readiness's with the shipped
+      // baseline, host heat's, charge control's power path checks among them; the USB layer reads nothing without a state directory).
       ...featureMetrics(buildFeatures(featureContext<AndroidControl>())).metrics(),
-      ...readinessMetrics([], [], { changes: new Map(), notReady: new Map(), builds: 0 }),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
-      // Several phones hot together (with the daemon's health settings).
-      ...(hostHeatFeature(featureContext()).metrics?.() ?? []),
-      // Charge control's power path checks (with the daemon's state directory).
-      ...new PowerPaths().metrics(),
       // The per-device series, with those the features add (DeviceFeature.gauges).
-      ...deviceMetrics([], [], buildFeatures(featureContext<AndroidControl>())),
-    ].map((m) => [m.name, m.type] as const);
+      ...deviceMetrics([], buildFeatures(featureContext<AndroidControl>())),
+    ];
+    // As the daemon serves them: through prom-client, with the process series it adds.
+    const exposition = new Exposition();
+    exposition.withProcessSeries();
+    const text = await exposition.text(own);
+    const served = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!] as const);
     expect(new Map(documented)).toEqual(new Map(served));
   });
 });

@@ -49,12 +49,18 @@ function lab() {
   registry.readings.identify('android/SAM1', 'SAM1');
   registry.setUsb('android', new Map([['SAM1', { usb: '1-1.2', transportId: '3', product: 'a54' }]]));
   registry.readings.answered('android/SAM1', PHONE, 1_750_000_000_000, 1_000);
-  registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000, cycleCount: 300, healthPercent: 90 } });
+  registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000 } });
+  registry.facet(facetKey<unknown>('wear', 'device')).set('android/SAM1', {
+    history: [],
+    battery: { source: 'samsung', cycleCount: 300, healthPercent: 90 },
+    unread: [],
+    findings: [{ reason: 'battery_cycles', days: 12, message: 'battery at 780 full cycles' }],
+  });
   registry.facet(facetKey<string[]>('health-problems', 'record')).set('android/SAM1', ['battery_hot']);
   registry.facet(PROTECTION).set('android/SAM1', { failures: 0, state: 'on' });
   new ChargePauses(registry, 'android').set('SAM1', {
     failures: 0,
-    pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, info: PHONE, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },
+    pause: { udid: 'SAM1', serial: 'SAM1', way: 'uhubctl', hub: '1-1', port: 2, percent: 90, since: 0, sinceWall: 0, until: 1, untilWall: 1 },
   });
   const rows = deviceRows([PHONE], registry, {
     names: parts.names,
@@ -75,7 +81,6 @@ describe('the views with the registered features', () => {
       'platform',
       'model',
       'version',
-      'versionLabel',
       'batteryPercent',
       'batteryCelsius',
       'charging',
@@ -84,6 +89,7 @@ describe('the views with the registered features', () => {
       'chargerMillivolts',
       'batteryCycles',
       'batteryHealthPercent',
+      'wear',
       'storageFreeBytes',
       'memoryAvailableBytes',
       'usb',
@@ -115,21 +121,26 @@ describe('the views with the registered features', () => {
       'BATTERY',
       'TEMP',
       'CHARGING',
-      'BATTERY HEALTH',
+      'HEALTH',
+      'CAPACITY',
+      'CYCLES',
+      'WEAR',
       'FREE',
+      // With the USB layer's port cell inside it, and the hub port the settings map.
       'USB',
-      'HUB:PORT',
       'CHARGE',
-      // The features' cell columns (here the USB layer's) before health's PROBLEMS, which closes the table.
-      'USB PORT',
+      // Readiness's cell column, there with the shipped checks though the phone is not read yet (issue 61).
+      'READY',
+      // Health's PROBLEMS closes the table.
       'PROBLEMS',
     ]);
   });
 
   it('/metrics: the per-device series in the order they always had', () => {
     const { parts, rows } = lab();
-    expect(deviceMetrics(rows, parts.names, parts.features).map((m) => m.name)).toEqual([
+    expect(deviceMetrics(rows, parts.features).map((m) => m.name)).toEqual([
       'device_agent_device_info',
+      'device_agent_device_state',
       'device_agent_device_up',
       'device_agent_device_battery_level_percent',
       'device_agent_device_battery_temperature_celsius',
@@ -138,6 +149,11 @@ describe('the views with the registered features', () => {
       'device_agent_device_charger_voltage_volts',
       'device_agent_device_battery_cycles',
       'device_agent_device_battery_health_percent',
+      'device_agent_device_wear_days_left',
+      'device_agent_device_storage_life_used_percent',
+      'device_agent_device_app_id_max',
+      'device_agent_device_leftover_packages',
+      'device_agent_device_tmp_bytes',
       'device_agent_device_charge_paused',
       'device_agent_device_storage_free_bytes',
       'device_agent_device_memory_available_bytes',

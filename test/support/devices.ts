@@ -3,6 +3,8 @@
 // hands out what the test gives.
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../src/cloud/types.js';
+import { worded, type PresenceEntry } from '../../src/devices/presence.js';
+import type { DeviceRegistry } from '../../src/devices/registry.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
 
 /** A ready Android phone as the report carries it, with `over` on top. */
@@ -32,4 +34,12 @@ export function fakeSource(collect: (request: CollectRequest) => Promise<DeviceI
     invalidateSlow: () => undefined,
     collect: async (request: CollectRequest) => (await collect(request)).map((info) => ({ key: `android/${info.udid}`, info })),
   }) as DeviceSource;
+}
+
+/** What the report carries of each device a presence entry owes: its last inventory as the registry's readings keep it, with the writer's words. */
+export function carriedOf(registry: Pick<DeviceRegistry, 'readings'>, entry: PresenceEntry): DeviceInfo[] {
+  return entry.devices.flatMap((d) => {
+    const inventory = registry.readings.inventoryOf(d.udid, d.key);
+    return inventory ? [worded(inventory, d, entry.reason)] : [];
+  });
 }

@@ -19,7 +19,8 @@ import { Uhubctl } from '../../src/hub/uhubctl.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
 import { StateDirTrouble } from '../../src/log/state-dir-trouble.js';
 import { ANDROID_READINESS } from '../../src/platforms/android/readiness.js';
-import { platformNames } from '../../src/agent/platforms.js';
+import type { WearReader } from '../../src/platforms/wear.js';
+import { platformNames, wearReader } from '../../src/agent/platforms.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime, type Clock, type Timers } from '../../src/util/clock.js';
 import { SharedParts } from '../../src/util/shared-parts.js';
@@ -36,6 +37,8 @@ export interface FeatureBedOptions<Phones extends PhoneControl> {
   logger?: Logger;
   clock?: Clock & Timers;
   stateDir?: string;
+  /** What the phones tell of their wear; default: the platforms' capability. */
+  wear?: WearReader;
   /** The door to the phones; default: one that reaches none (a feature without an action needs nothing of it). */
   phones?: Phones;
   /** The port switcher; default: uhubctl as the settings name it (a test that switches gives its own). */
@@ -62,7 +65,13 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
     stateDir: o.stateDir,
     stateDirTrouble: new StateDirTrouble(),
     earlier: o.earlier ?? [],
-    platforms: { names: platformNames, readiness: ANDROID_READINESS, phones: o.phones ?? ({ platform: 'android' } as Phones), ...(o.up && { up: o.up }) },
+    platforms: {
+      names: platformNames,
+      readiness: ANDROID_READINESS,
+      wear: o.wear ?? wearReader,
+      phones: o.phones ?? ({ platform: 'android' } as Phones),
+      ...(o.up && { up: o.up }),
+    },
     mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,
     shared: o.shared ?? new SharedParts(),

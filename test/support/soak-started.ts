@@ -2,8 +2,8 @@
 // once it is written, the deploy checks start beside the soaks rather than
 // after `npm test`. Both mostly wait (the soaks on fixed durations, the
 // checks on apt, dpkg and booting their own systems), and neither shares a
-// port, file or name with the other (docs/design/tooling.md, "CI: the
-// deploy checks beside the soaks"). The chaos soak writes it once its start
+// port, file or name with the other (docs/design/tooling.md, "CI:
+// `.ci/run`"). The chaos soak writes it once its start
 // is over, whether it passed or not: its 30 first inventories on a 3 s probe
 // deadline, before any fault, missed their deadlines beside the checks'
 // first minutes (CI16), which no lab's start has beside it.

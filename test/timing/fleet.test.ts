@@ -4,7 +4,7 @@ import { perSecond, simulateFleet, type Attempt, type CloudAnswer } from './flee
 // Issue 23's four fleet bounds, shown on 1,000 agents (the real Scheduler and
 // ReportPlanner of each, default settings: a report a minute, 10 s of
 // jitter) restarted together against one cloud, on a virtual clock. The
-// figures are printed; docs/design/fleet.md quotes them.
+// figures are printed (docs/design/fleet.md names the bounds).
 
 const AGENTS = 1_000;
 const MIN = 60_000;

@@ -15,3 +15,10 @@ describe('paintFor', () => {
     expect(paintFor({ isTTY: true }, { NO_COLOR: '' })).toBe(ansiPaint);
   });
 });
+
+describe('ansiPaint', () => {
+  it("is util.styleText's green, yellow and red, whatever the process's own stdout and NO_COLOR (paintFor decides)", () => {
+    expect([ansiPaint.ok('a'), ansiPaint.warn('b'), ansiPaint.bad('c')]).toEqual(['\u001b[32ma\u001b[39m', '\u001b[33mb\u001b[39m', '\u001b[31mc\u001b[39m']);
+    expect(noPaint.bad('c')).toBe('c');
+  });
+});

@@ -12,7 +12,7 @@ import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type PhoneStateNow } from '../../devices/phone-state.js';
-import { PRESENCE_ORDER, type PresenceKind } from '../../devices/presence.js';
+import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import { QUARANTINE, quarantined } from '../../devices/quarantine.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -109,11 +109,11 @@ export class Availability {
   }
 
   /** A report's devices, as the features before it annotated them (quarantine's mark comes after): what it says of each, for the next looks. */
-  annotated(devices: readonly DeviceInfo[]): void {
+  annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds): void {
     const host = this.ctx.settings.support?.appiumDisabled === true;
     const next = new Map<string, Reported>();
     for (const d of devices) {
-      const carried = PRESENCE_ORDER.find((kind) => this.ctx.registry.presence.carries(d, kind));
+      const carried = carriedKinds.get(d.udid);
       next.set(d.udid, {
         ...(carried && { carried }),
         readinessOut: !host && d.support?.appiumDisabled === true,
@@ -361,4 +361,3 @@ export class Availability {
     }
   }
 }
-

@@ -173,4 +173,3 @@ export class InServiceClock {
     if (oldest) this.phones.delete(oldest[0]);
   }
 }
-

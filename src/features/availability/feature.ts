@@ -16,8 +16,8 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
     start: () => a.start(),
     stop: () => a.stop(),
     // The report's devices as the features before it left them (src/agent/features.ts).
-    annotate: (devices) => {
-      a.annotated(devices);
+    annotate: (devices, carried) => {
+      a.annotated(devices, carried ?? new Map());
       return [...devices];
     },
     reported: (outcome) => a.reported(outcome),

@@ -7,7 +7,6 @@ import type { Metric, Sample } from '../../util/metric.js';
 import type { InServiceClock, Subject } from './clock.js';
 import { HOUR_MS, IN_SERVICE, inServiceShare, outByLayer, partsOf, type Seconds } from './tally.js';
 
-
 /** "97.4%", to a tenth. */
 export function percent(share: number): string {
   return `${(Math.floor(share * 1000) / 10).toFixed(1)}%`;
@@ -185,4 +184,3 @@ export function clockMetrics(clock: InServiceClock): Metric[] {
     },
   ];
 }
-

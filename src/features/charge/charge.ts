@@ -191,7 +191,6 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
         way,
         hub: place.hub,
         port: place.port,
-        info: record.last!,
         percent,
         since: now,
         sinceWall: wall,

@@ -53,7 +53,7 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
     // The operator's own hub tool, for the `command` way.
     doctor: { config: (env) => hubToolItems(ctx.settings, env, 'charge.command') },
     // After health: a paused phone's last reading is not a new one to judge.
-    annotate: (devices) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, registry.presence),
+    annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
     metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...powerPaths.metrics()],
   };
 }

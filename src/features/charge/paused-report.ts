@@ -1,19 +1,19 @@
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { ChargePauses, type ChargeEntry, type ChargePause } from './pauses.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
+import type { CarriedKinds, OwedDevice, PresenceBound, PresenceReason } from '../../devices/presence.js';
 import { recordKey } from '../../devices/record.js';
 import { utcText } from '../../util/clock.js';
-import { composeMessage, withNotes, withoutMessage } from '../../cloud/device-message.js';
+import { withNotes } from '../../cloud/device-message.js';
 
 /**
  * A phone whose hub port is off on purpose drops off adb, and a device
  * absent from a report would go out as UNPLUGGED (report/unplugged.ts):
  * while charge control keeps its pause (switched off, or over and waiting
  * for the phone back), the phone is owed in the presence ledger
- * (src/devices/presence.ts) with its last inventory, UNAVAILABLE, and a
- * message saying why and until when. Every write of a pause writes its
- * entry too, so the ledger says what the facet says.
+ * (src/devices/presence.ts), UNAVAILABLE, with a message saying why and
+ * until when; the report carries it with its last inventory. Every write of
+ * a pause writes its entry too, so the ledger says what the facet says.
  */
 export class OwedPauses extends ChargePauses {
   constructor(
@@ -25,7 +25,7 @@ export class OwedPauses extends ChargePauses {
 
   override set(serial: string, entry: ChargeEntry): void {
     super.set(serial, entry);
-    this.registry.presence.owe(this.reason(serial), entry.pause ? [pausedInfo(entry.pause)] : [], WHILE_PAUSED);
+    this.registry.presence.owe(this.reason(serial), entry.pause ? [owedPause(entry.pause, recordKey(this.platform, serial))] : [], WHILE_PAUSED);
   }
 
   override forget(serial: string): void {
@@ -41,26 +41,24 @@ export class OwedPauses extends ChargePauses {
 /** Charge control ends the pause itself (booked, its longest time, the phone back or awaited long enough): its bound is the pause's own. */
 const WHILE_PAUSED: PresenceBound = { while: 'charge control keeps the pause (its port off, or the phone awaited back)' };
 
-/** A paused phone as the report carries it while it is off adb: its last inventory, UNAVAILABLE, with why and until when. */
-export function pausedInfo(pause: Readonly<ChargePause>): DeviceInfo {
-  // The battery detail is the agent's own (health/monitor.ts): no report carries it.
-  const { batteryDetail: _detail, ...last } = pause.info;
-  return { ...withoutMessage(last), status: STATUS_UNAVAILABLE, ...composeMessage([messageOf(pause)]) };
+/** A paused phone as the ledger owes it while it is off adb (the report carries it with its last inventory): UNAVAILABLE, with why and until when. */
+export function owedPause(pause: Readonly<ChargePause>, key: string): OwedDevice {
+  return { udid: pause.udid, key, says: { status: STATUS_UNAVAILABLE }, why: messageOf(pause) };
 }
 
 /**
  * The report's devices with the charge pauses applied to the paused phones
  * still on adb: UNAVAILABLE with the same message. A phone the ledger
- * carries for its pause (`owed`: off adb, worded by pausedInfo) is left as it is.
+ * carried for its pause (`carried`: off adb, worded by owedPause) is left as it is.
  */
-export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, owed: Pick<PresenceLedger, 'carries'>): DeviceInfo[] {
+export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, carried: CarriedKinds): DeviceInfo[] {
   const out = [...devices];
   for (const [, entry] of pauses.entries()) {
     const pause = entry.pause;
     if (!pause) continue;
     const i = out.findIndex((d) => d.udid === pause.udid);
-    // Worded by pausedInfo already; a phone another reason carries (a failed source's last state) still gets the pause's note.
-    if (i < 0 || owed.carries(out[i]!, 'charge-paused')) continue;
+    // Worded by owedPause already; a phone another reason carries (a failed source's last state) still gets the pause's note.
+    if (i < 0 || carried.get(out[i]!.udid) === 'charge-paused') continue;
     // Once the port is on again, a phone back on adb speaks for itself; until the off switch worked
     // (its power-cut check starts then) it is still on adb and charging, so the pause is not news yet.
     if (!pause.ended && pause.cut !== undefined) out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [messageOf(pause)]);

@@ -1,4 +1,3 @@
-import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey, type Facet } from '../../devices/facet.js';
 import { keyParts, recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -12,8 +11,6 @@ export interface ChargePause {
   way: 'uhubctl' | 'command';
   hub: string;
   port: number;
-  /** The phone's last inventory before its port went off: the report carries it while the phone is off adb. */
-  info: DeviceInfo;
   /** The level (%) that started it. */
   percent: number;
   /** Monotonic ms when the port was asked to switch off. */

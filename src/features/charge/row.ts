@@ -47,7 +47,7 @@ export function chargeRow(
         },
       },
     ],
-    columns: () => [{ title: 'CHARGE', place: { after: 'HUB:PORT' }, cell: (r) => chargeCell(chargeOf(r)), optional: true }],
+    columns: () => [{ title: 'CHARGE', place: { after: 'USB' }, cell: (r) => chargeCell(chargeOf(r)), optional: true }],
     gauges: () => [
       {
         name: 'device_agent_device_charge_paused',

@@ -17,8 +17,6 @@ export function batteryItems(serial: string, battery: BatteryFacts, settings: He
       charging: chargingOf(battery.status),
       batteryHealth: battery.batteryHealth,
       chargerMillivolts: battery.chargerMillivolts,
-      cycleCount: battery.cycleCount,
-      healthPercent: battery.healthPercent,
       consecutiveShellFailures: 0,
     },
     new Set(),

@@ -2,15 +2,15 @@
 // reading (HealthMonitor.apply, monitor.ts: a problem's message, status and
 // log lines, written to health's two facets), and what the views show of
 // them: what the rules keep of a device's battery beyond the report's
-// figures and the problems that hold, as fields of its row, `list`'s BATTERY
-// HEALTH and PROBLEMS columns (list-columns.ts) and per-device gauges.
+// figures and the problems that hold, as fields of its row, `list`'s battery
+// and PROBLEMS columns (list-columns.ts) and per-device gauges.
 import { udidSample, type RowSubject } from '../../devices/feature-view.js';
 import { hostHeatOf } from '../host-heat/host-heat.js';
 import { batteryItems } from './battery-doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { batteryOf, HealthMonitor, problemsOf } from './monitor.js';
 import { PROBLEMS } from './rules.js';
-import { batteryHealthColumn, problemsColumn } from './list-columns.js';
+import { batteryColumns, problemsColumn } from './list-columns.js';
 import { healthOf } from './row.js';
 
 export function healthFeature(ctx: FeatureContext): Feature {
@@ -27,11 +27,9 @@ export function healthFeature(ctx: FeatureContext): Feature {
     fields: () => [
       { key: 'batteryFullSeconds', place: battery, value: (s) => signals(s)?.heldFullSeconds },
       { key: 'chargerMillivolts', place: battery, value: (s) => signals(s)?.chargerMillivolts },
-      { key: 'batteryCycles', place: battery, value: (s) => signals(s)?.cycleCount },
-      { key: 'batteryHealthPercent', place: battery, value: (s) => signals(s)?.healthPercent },
       { key: 'problems', place: { after: 'up' }, value: (s) => [...problemsOf(registry, s.device?.key)] },
     ],
-    columns: () => [batteryHealthColumn, problemsColumn],
+    columns: () => [...batteryColumns, problemsColumn],
     gauges: () => [
       {
         name: 'device_agent_device_battery_full_seconds',
@@ -47,18 +45,6 @@ export function healthFeature(ctx: FeatureContext): Feature {
           const mv = healthOf(r).chargerMillivolts;
           return udidSample(r, mv === undefined ? undefined : mv / 1000);
         },
-      },
-      {
-        name: 'device_agent_device_battery_cycles',
-        help: 'Full charge cycles of the battery, where the phone reports them.',
-        place: afterCharging,
-        samples: (r) => udidSample(r, healthOf(r).batteryCycles),
-      },
-      {
-        name: 'device_agent_device_battery_health_percent',
-        help: 'State of health of the battery in % of its design capacity, where the phone reports it.',
-        place: afterCharging,
-        samples: (r) => udidSample(r, healthOf(r).batteryHealthPercent),
       },
       {
         name: 'device_agent_device_problem',

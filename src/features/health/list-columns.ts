@@ -1,18 +1,32 @@
-// Health's columns in `list`'s table: the battery's wear figures, painted
-// where a battery problem holds, and the problems, with why a device that is
-// not up is not (its state, or no inventory), unless a problem says it.
+// Health's columns in `list`'s table: the battery's health as the phone
+// names it, painted where it is a problem (its capacity and cycles are
+// wear's columns, beside it), and the problems, with why a device that is
+// not up is not (its state, or no inventory), unless a problem says it. The
+// charger's voltage and the time held full are in the problem's note under
+// the table when they are a problem (charging_voltage_high,
+// battery_held_full), and in `list --json` always.
 import type { DeviceRow, RowColumn } from '../../devices/feature-view.js';
 import { healthOf } from './row.js';
 
-const BATTERY_PROBLEMS = new Set(['battery_unhealthy', 'battery_held_full', 'charging_voltage_high', 'battery_worn']);
+const painted =
+  (problem: string): RowColumn['paint'] =>
+  (r, t, p) =>
+    healthOf(r).problems?.includes(problem) ? p.warn(t) : t;
 
-export const batteryHealthColumn: RowColumn = {
-  title: 'BATTERY HEALTH',
+/** The phone's word for its battery (good, overheat, dead...), where it says one. */
+const healthColumn: RowColumn = {
+  title: 'HEALTH',
   place: { after: 'CHARGING' },
-  cell: (r) => batteryHealthOf(r),
-  paint: (r, t, p) => (healthOf(r).problems?.some((x) => BATTERY_PROBLEMS.has(x)) ? p.warn(t) : t),
+  cell: (r) => {
+    const health = healthOf(r).batteryHealth;
+    return health === undefined || health === 'UNKNOWN' ? '' : health.toLowerCase().replaceAll('_', ' ');
+  },
+  paint: painted('battery_unhealthy'),
   optional: true,
 };
+
+/** The battery's columns, in their order after CHARGING. */
+export const batteryColumns: readonly RowColumn[] = [healthColumn];
 
 /** Last: the features' other columns go before it (health is registered after them). */
 export const problemsColumn: RowColumn = {
@@ -20,24 +34,6 @@ export const problemsColumn: RowColumn = {
   cell: (r) => problemsOf(r),
   paint: (_r, t, p) => (t ? p.bad(t) : t),
 };
-
-/** The battery's wear figures where the phone has them: health other than good, state of health, cycles, time held full, the charger. */
-function batteryHealthOf(row: DeviceRow): string {
-  const r = healthOf(row);
-  const parts: string[] = [];
-  if (r.batteryHealth && r.batteryHealth !== 'GOOD' && r.batteryHealth !== 'UNKNOWN') parts.push(r.batteryHealth);
-  if (r.batteryHealthPercent !== undefined) parts.push(`${r.batteryHealthPercent}%`);
-  if (r.batteryCycles !== undefined) parts.push(`${r.batteryCycles} cycles`);
-  if (r.batteryFullSeconds) parts.push(`full ${shortDuration(r.batteryFullSeconds)}`);
-  if (r.chargerMillivolts !== undefined) parts.push(`${(r.chargerMillivolts / 1000).toFixed(1)} V`);
-  return parts.join(', ');
-}
-
-function shortDuration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} min`;
-  return `${Math.floor(seconds / 3600)} h`;
-}
 
 /** Health problems, and for a device that is not up, why (its state or its message's gist). */
 function problemsOf(row: DeviceRow): string {

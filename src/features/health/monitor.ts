@@ -18,8 +18,6 @@ export interface BatterySignals {
   /** Seconds full on external power without a break; 0 when not full. */
   heldFullSeconds: number;
   chargerMillivolts?: number;
-  cycleCount?: number;
-  healthPercent?: number;
 }
 
 /** What the health rules keep of a device's battery from one report to the next. */
@@ -133,8 +131,6 @@ export class HealthMonitor {
       heldFullSeconds: heldFull ? heldFullSeconds(heldFull) : 0,
       // The charger's figure describes a plugged charger only.
       chargerMillivolts: detail?.externalPower === false ? undefined : detail?.chargerMillivolts,
-      cycleCount: detail?.cycleCount,
-      healthPercent: detail?.healthPercent,
     });
     return dropUndefined({ heldFull, signals });
   }
@@ -154,7 +150,5 @@ function inputOf(info: DeviceInfo, consecutiveShellFailures: number, signals: Ba
     batteryHealth: battery?.health,
     heldFullSeconds: signals?.heldFullSeconds || undefined,
     chargerMillivolts: signals?.chargerMillivolts,
-    cycleCount: signals?.cycleCount,
-    healthPercent: signals?.healthPercent,
   };
 }

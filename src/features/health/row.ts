@@ -7,9 +7,6 @@ export interface HealthRow extends DeviceRow {
   batteryFullSeconds?: number;
   /** The most the plugged charger offers (mV). */
   chargerMillivolts?: number;
-  batteryCycles?: number;
-  /** State of health, % of the design capacity. */
-  batteryHealthPercent?: number;
   /** The health problems that hold on it (rules.ts names). */
   problems?: string[];
 }

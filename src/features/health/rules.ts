@@ -1,6 +1,7 @@
 // Device health rules: pure, thresholds from the settings (`health.*`). The
 // caller keeps each device's active problems and passes them back, for the
-// hot-battery hysteresis.
+// hot-battery hysteresis. A battery's wear (cycles, capacity against design)
+// is the wear feature's (src/features/wear/): health judges what holds now.
 
 /** The `health.*` settings (config/default.json holds the defaults). */
 export interface HealthSettings {
@@ -25,10 +26,6 @@ export interface HealthSettings {
   batteryHeldFullSeconds: number;
   /** A charger offering more than this (mV) while plugged; 0 turns the rule off. */
   chargingVoltageMaxMillivolts: number;
-  /** More full cycles than this is a worn battery; 0 turns that figure off. */
-  batteryMaxCycles: number;
-  /** A state of health below this (%) is a worn battery; 0 turns that figure off. */
-  batteryMinHealthPercent: number;
 }
 
 export const PROBLEMS = [
@@ -37,7 +34,6 @@ export const PROBLEMS = [
   'battery_unhealthy',
   'battery_held_full',
   'charging_voltage_high',
-  'battery_worn',
   'storage_full',
   'shell_unresponsive',
 ] as const;
@@ -59,8 +55,6 @@ export interface HealthInput {
   heldFullSeconds?: number;
   /** The most the plugged charger offers (mV); undefined when unplugged or not reported. */
   chargerMillivolts?: number;
-  cycleCount?: number;
-  healthPercent?: number;
 }
 
 export interface Finding {
@@ -131,23 +125,6 @@ export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: 
       message:
         `the charger offers ${volts(input.chargerMillivolts)} (limit ${volts(s.chargingVoltageMaxMillivolts)}): ` +
         'fast charging heats a battery that stays on power; plug the phone into a 5 V port or turn off fast charging on it',
-    });
-  }
-  const worn = [
-    s.batteryMaxCycles > 0 &&
-      input.cycleCount !== undefined &&
-      input.cycleCount > s.batteryMaxCycles &&
-      `${input.cycleCount} full cycles (limit ${s.batteryMaxCycles})`,
-    s.batteryMinHealthPercent > 0 &&
-      input.healthPercent !== undefined &&
-      input.healthPercent < s.batteryMinHealthPercent &&
-      `health ${input.healthPercent} % (limit ${s.batteryMinHealthPercent} %)`,
-  ].filter((w): w is string => typeof w === 'string');
-  if (worn.length) {
-    out.push({
-      problem: 'battery_worn',
-      unavailable: false,
-      message: `battery worn: ${worn.join(', ')}; check it for swelling and plan to replace the battery or retire the phone`,
     });
   }
   const free = input.storageFreeBytes;

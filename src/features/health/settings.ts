@@ -41,16 +41,4 @@ export const healthSettings = {
     max: 48000,
     help: 'a plugged charger offering more than this (mV; `Max charging voltage` of `dumpsys battery`: 5 V on a plain USB port, 9 V and more when fast charging) is flagged; 0 turns the rule off',
   },
-  'health.batteryMaxCycles': {
-    type: 'integer',
-    min: 0,
-    max: 100000,
-    help: 'a battery past this many full charge cycles is worn, where the phone reports them (Samsung); 0 turns the figure off',
-  },
-  'health.batteryMinHealthPercent': {
-    type: 'integer',
-    min: 0,
-    max: 100,
-    help: 'a battery whose state of health is below this (%) is worn, where the phone reports it (Samsung); 0 turns the figure off',
-  },
 } as const satisfies Record<string, Field>;

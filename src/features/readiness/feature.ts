@@ -134,12 +134,16 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     // After the USB layer's (registration order), which adds the phones off adb to the report.
     annotate: (devices) => (baseline.size === 0 ? [...devices] : devices.map(annotated)),
     columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
+    // With checks set, every device listed has a cell: one not read yet says so, apart from a lab with readiness off (no column).
     cells: (info, device): Record<string, string> => {
+      if (baseline.size === 0) return {};
       const off = device ? undefined : offVerdictOf(info.udid);
       if (off) return { readiness: verdictCell(off)! };
-      const verdict = device && verdictOf(device);
-      const cell = verdict && verdictCell(verdict);
-      return cell === undefined ? {} : { readiness: cell };
+      // No record (a phone no source lists, or one that has not said who it is): nothing to say ("-").
+      if (!device) return {};
+      const verdict = verdictOf(device);
+      if (!verdict) return { readiness: NOT_READ_YET };
+      return { readiness: verdictCell(verdict) ?? NO_CHECK_APPLIES };
     },
     metrics: () => {
       if (baseline.size === 0) return [];
@@ -152,6 +156,11 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     },
   };
 }
+
+/** A device whose readiness has not been read: not ready, not failing, unknown. */
+const NOT_READ_YET = 'not read yet';
+/** Read, but no check of the baseline is the phone's (its platform's or its maker's): a check not read is `unread: CHECK`. */
+const NO_CHECK_APPLIES = 'no check applies';
 
 function add(counts: Map<string, number>, check: string): void {
   counts.set(check, (counts.get(check) ?? 0) + 1);

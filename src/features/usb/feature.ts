@@ -32,8 +32,9 @@ export function usbFeature(ctx: FeatureContext): Feature {
     notes: (device) => [layer.noteFor(device)],
     owe: (listing) => layer.oweOnUsb(listing),
     // The phones off adb the ledger carried for it are in the list by then: it publishes them and says so once.
-    annotate: (devices) => layer.withPhonesOnUsb(devices),
-    columns: () => (layer.on ? [{ key: 'usbPort', title: 'USB PORT' }] : []),
+    annotate: (devices, carried) => layer.withPhonesOnUsb(devices, carried ?? new Map()),
+    // Inside list's USB column: the port and what the kernel said of it, where the layer knows the port.
+    columns: () => (layer.on ? [{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }] : []),
     cells: (info, device): Record<string, string> => {
       const cell = layer.portCell(info, device);
       return cell === undefined ? {} : { usbPort: cell };

@@ -8,7 +8,7 @@ import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
 import type { Facet } from '../../devices/facet.js';
 import type { OffSource } from '../../devices/off-source.js';
-import type { PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
+import type { CarriedKinds, PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
 import type { Listing } from '../../devices/feature.js';
 import type { UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -25,7 +25,7 @@ import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord, type Recorded } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
-import { offSourceOf, onUsbOffList, rememberListed, type PortsBySerial } from './off-adb.js';
+import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsBySerial } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
@@ -55,7 +55,7 @@ export interface UsbContext {
    * so that the report carries them; none: it reports no phone off its list
    * (a layer built alone, for its port records).
    */
-  presence?: Pick<PresenceLedger, 'owe' | 'carries'>;
+  presence?: Pick<PresenceLedger, 'owe'>;
 }
 
 /** The USB layer's one entry in the presence ledger: the phones listed before, on a port now, off their source's list. */
@@ -89,8 +89,8 @@ export class UsbLayer implements UsbEvidence {
   private saver: Timer | undefined;
   private controllers = new Map<number, string>();
   private controllersAt = -Infinity;
-  /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is reported with them. */
-  private readonly listed = new Map<string, DeviceInfo>();
+  /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
+  private readonly listed = new Map<string, ListedPhone>();
   private readonly saidOffList: SaidOnce;
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: Map<string, PortsBySerial> | undefined;
@@ -251,14 +251,14 @@ export class UsbLayer implements UsbEvidence {
 
   /**
    * The report's devices, the phones the ledger carried for the layer among
-   * them: those are published for readiness and said once; the others are
-   * remembered as listed. The list is left as it is.
+   * them (`carried`): those are published for readiness and said once; the
+   * others are remembered as listed. The list is left as it is.
    */
-  withPhonesOnUsb(devices: readonly DeviceInfo[]): DeviceInfo[] {
+  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds): DeviceInfo[] {
     const { presence } = this.context;
     if (!presence || this.owedFrom === undefined) return [...devices];
     const onUsb = this.owedFrom;
-    const added = devices.filter((d) => presence.carries(d, 'off-source'));
+    const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
     this.publish(added, onUsb);
     for (const d of added) {
       if (!this.saidOffList.say(d.udid)) continue;
@@ -283,7 +283,7 @@ export class UsbLayer implements UsbEvidence {
    * as any other (rememberListed).
    */
   rememberEarlier(devices: readonly DeviceInfo[]): void {
-    for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, d);
+    for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, listedPhone(d));
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
@@ -300,7 +300,7 @@ export class UsbLayer implements UsbEvidence {
     for (const { udid, off } of offs) facet.set(udid, off);
   }
 
-  /** Whether `list` gets a USB PORT column: the layer reads something (the kernel log or sysfs). */
+  /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
   get on(): boolean {
     const { kernelLog, sysfsRoot } = this.context.settings.usb;
     return kernelLog !== '' || sysfsRoot !== '';

@@ -6,11 +6,14 @@
 // the serials sysfs shows on ports now and the platforms' names.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { OffSource } from '../../devices/off-source.js';
+import type { OwedDevice } from '../../devices/presence.js';
 import type { PlatformName, UsbInterface } from '../../platforms/source.js';
-import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
+
+/** What the layer remembers of a phone listed before: who it is, what it enumerates as and its platform (its inventory is the readings'). */
+export type ListedPhone = Pick<DeviceInfo, 'udid' | 'serialNumber' | 'platformName'>;
 
 /** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
-export function usbSerialsOf(device: DeviceInfo): string[] {
+export function usbSerialsOf(device: Pick<DeviceInfo, 'udid' | 'serialNumber'>): string[] {
   return [...new Set([device.serialNumber, device.udid, device.udid.replace(/-/g, '')])];
 }
 
@@ -28,8 +31,8 @@ export type PortsBySerial = ReadonlyMap<string, readonly string[]>;
  * several ports (clones sharing it) names them all ("1-1.3 or 1-1.4"), and
  * no port's interfaces speak for it.
  */
-export function offSourceOf(
-  device: DeviceInfo,
+export function offSourceOf<Phone extends ListedPhone>(
+  device: Phone,
   onUsb: PortsBySerial,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
@@ -43,26 +46,24 @@ export function offSourceOf(
   return { port, platformName: device.platformName, source: words.source, causes: shown?.causes ?? words.causes, ...(shown && { mode: shown.mode }) };
 }
 
-/** The devices to add to a report: each remembered one missing from it whose USB serial sysfs shows on a port. */
+/** The devices to owe a report (carried with their last inventories): each remembered one missing from it whose USB serial sysfs shows on a port. */
 export function onUsbOffList(
-  present: readonly DeviceInfo[],
-  remembered: Iterable<DeviceInfo>,
+  present: ReadonlyArray<Pick<DeviceInfo, 'udid'>>,
+  remembered: Iterable<ListedPhone>,
   onUsb: PortsBySerial,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
-): DeviceInfo[] {
+): OwedDevice[] {
   const listed = new Set(present.map((d) => d.udid));
-  const out: DeviceInfo[] = [];
+  const out: OwedDevice[] = [];
   for (const device of remembered) {
     if (listed.has(device.udid)) continue;
     const off = offSourceOf(device, onUsb, platforms, interfacesOf);
     if (off === undefined) continue;
-    const { batteryDetail: _detail, ...last } = device;
     out.push({
-      ...withoutMessage(last),
-      state: 'no device',
-      status: STATUS_UNAVAILABLE,
-      ...composeMessage([`on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`]),
+      udid: device.udid,
+      says: { state: 'no device', status: STATUS_UNAVAILABLE },
+      why: `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`,
     });
   }
   return out;
@@ -81,7 +82,7 @@ const MAX_REMEMBERED = 512;
  * reported while sysfs shows it on a port (onUsbOffList); the least recently
  * listed go first past a lab's worth.
  */
-export function rememberListed(remembered: Map<string, DeviceInfo>, present: readonly DeviceInfo[]): void {
+export function rememberListed(remembered: Map<string, ListedPhone>, present: readonly DeviceInfo[]): void {
   const listed = present.filter((d) => d.status !== STATUS_UNPLUGGED);
   if (listed.length === 0) return;
   // Indexed once a call: pair by pair, 512 remembered against 60 listed took 7-8 ms a report here, indexed under 1 ms.
@@ -98,7 +99,12 @@ export function rememberListed(remembered: Map<string, DeviceInfo>, present: rea
     // Only an entry not listed now is an old name of this phone: clones listed together may share a serial.
     for (const serial of usbSerialsOf(device)) for (const udid of owners.get(serial) ?? []) if (!now.has(udid)) remembered.delete(udid);
     remembered.delete(device.udid);
-    remembered.set(device.udid, device);
+    remembered.set(device.udid, listedPhone(device));
   }
   while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+}
+
+/** Who a listed device is, as the layer remembers it. */
+export function listedPhone(device: ListedPhone): ListedPhone {
+  return { udid: device.udid, serialNumber: device.serialNumber, platformName: device.platformName };
 }

@@ -1,7 +1,8 @@
 // What the Android source says of each phone it knows, from what is known
 // now (its reading: the last inventory, the failure; the early identity of a
 // first inventory still running, the earlier inventory of a phone back on a new
-// connection, the phone last identified at a network address): the source's
+// connection, the phone last identified at a network address, all kept by
+// the readings, src/devices/readings.ts): the source's
 // own word, before what the features say of it (src/report/execute.ts). It
 // reads the registry and writes only what the rule of remembered.ts forgets
 // and the once-per-connection line of a network device that never said who
@@ -19,7 +20,6 @@ import type { Clock } from '../../util/clock.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { AdbServerHealth } from './adb/server-health.js';
 import { notReadyDeviceInfo, notReadyMessage } from './inventory/assemble.js';
-import { EARLIER, EARLY } from './inventory/runner.js';
 import { forgotten, REMEMBERED, rememberedInfo, type RememberedPhone } from './remembered.js';
 
 const PLATFORM = 'android';
@@ -93,8 +93,10 @@ export class Describer {
   /** The remembered phone at this key, unless the rule forgets it now (said once, when it does). */
   private kept(key: string, listed: boolean): RememberedPhone | undefined {
     const memory = this.o.registry.facet(REMEMBERED);
-    const phone = memory.get(key);
-    if (!phone) return undefined;
+    const udid = memory.get(key);
+    const last = this.o.registry.readings.lastAnswer(key);
+    if (udid === undefined || last?.info.udid !== udid) return undefined;
+    const phone: RememberedPhone = { udid, last: last.info, wallAt: last.wallAt, at: last.at };
     const serial = key.slice(PLATFORM.length + 1);
     const why = forgotten(phone, this.o.clock.monotonic(), { listed, keptConnected: this.o.networkDevices?.includes(serial) ?? false });
     if (why === undefined) return phone;
@@ -122,14 +124,15 @@ export class Describer {
    */
   private backOnNewConnection(record: DeviceSnapshot): DeviceInfo | undefined {
     if (record.state !== READY || record.last) return undefined;
-    const earlier = this.o.registry.facet(EARLIER).get(record.key);
-    if (!earlier || earlier.last.udid !== record.udid) return undefined;
+    const { readings } = this.o.registry;
+    const earlier = readings.earlier(record.key);
+    if (!earlier || earlier.info.udid !== record.udid) return undefined;
     // Properties said on this connection are this connection's word (describe), not a phone back.
-    if (earlier.fromProps && this.o.registry.facet(EARLY).get(record.key)) return undefined;
+    if (earlier.props && readings.early(record.key)) return undefined;
     const message = record.failure
       ? advice(record)
-      : `the device is back on a new adb connection and its inventory has not finished yet; reported with ${earlier.fromProps ? 'what its system properties said on its last connection' : 'its last inventory'}, of ${new Date(earlier.wallAt).toISOString()}`;
-    return { ...earlier.last, state: adbState(READY), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
+      : `the device is back on a new adb connection and its inventory has not finished yet; reported with ${earlier.props ? 'what its system properties said on its last connection' : 'its last inventory'}, of ${new Date(earlier.wallAt).toISOString()}`;
+    return { ...earlier.info, state: adbState(READY), status: STATUS_UNAVAILABLE, ...composeMessage([message]) };
   }
 
   /** What the report says of one device, from what is known now. */
@@ -140,11 +143,11 @@ export class Describer {
       if (!failure || cached.message) return cached;
       return { ...cached, status: STATUS_UNAVAILABLE, ...composeMessage([advice(record)]) };
     }
-    const early = state === READY ? this.o.registry.facet(EARLY).get(record.key) : undefined;
+    const early = state === READY ? this.o.registry.readings.early(record.key) : undefined;
     if (early) {
       // Its inventory is still running, or failed before it ended: who it is, from the properties it gave first.
       return {
-        ...early,
+        ...early.info,
         state: adbState(READY),
         status: STATUS_UNAVAILABLE,
         ...composeMessage([failure ? advice(record) : `${NOT_FINISHED}; ${FROM_PROPS}`]),

@@ -10,6 +10,7 @@ import { onExternalPower, parseBattery } from './inventory/parsers/battery.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
 import { buildInventoryScript, marker, splitSections } from './inventory/script.js';
+import { WEAR_COMMAND, wearOfOutput } from './wear.js';
 
 /** The readiness sections as the inventory runs them, then the brand the vendor checks need. */
 export const READINESS_COMMAND = `${buildInventoryScript({ tiers: [], sections: READINESS_PROBES.map((p) => p.section) })}echo "brand:$(getprop ro.product.brand)"\n`;
@@ -57,4 +58,6 @@ export const ADB_DOCTOR: ServiceDoctor = {
   readinessCommand: READINESS_COMMAND,
   splitReadiness,
   parseReadiness,
+  wearCommand: WEAR_COMMAND,
+  wear: wearOfOutput,
 };

@@ -5,7 +5,6 @@ import { offAdbByInterfaces } from './usb-interfaces.js';
 export const ANDROID_NAME = {
   platformName: 'ANDROID',
   shown: 'Android',
-  versionLabel: 'android',
   phones: 'Android phones',
   offList: {
     source: 'adb',

@@ -18,7 +18,7 @@ import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types
 import { facetKey } from '../../devices/facet.js';
 import { composeMessage } from '../../cloud/device-message.js';
 
-/** What the agent last knew of a network phone. */
+/** What the agent last knew of a network phone: who it is, and its last answer there (devices/readings.ts keeps it). */
 export interface RememberedPhone {
   udid: string;
   /** Its last inventory (full or cut short). */
@@ -29,8 +29,8 @@ export interface RememberedPhone {
   at: number;
 }
 
-/** By record key (android/HOST:PORT), past the records. */
-export const REMEMBERED = facetKey<RememberedPhone>('android-remembered-network', 'device');
+/** The udid that last answered at each network address, by record key (android/HOST:PORT), past the records. */
+export const REMEMBERED = facetKey<string>('android-remembered-network', 'device');
 
 /** How long a remembered phone stays reported without answering: recovery's hour (its kicks and cycles are counted over it). */
 export const REMEMBER_MS = 3_600_000;

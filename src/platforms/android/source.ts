@@ -19,7 +19,8 @@ import { IdentityConflicts } from './identity-conflicts.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import { REMEMBER_MS } from './remembered.js';
 import { Describer } from './describe.js';
-import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
+import type { OwedDevice, PresenceEntry, PresenceKind } from '../../devices/presence.js';
+import type { DeviceInfo } from '../../cloud/types.js';
 
 const PLATFORM = 'android';
 const NOT_LISTED = 'No Android device is listed.';
@@ -187,9 +188,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     const owing: PresenceEntry[] = [];
     for (const { info, from } of keptByUdid(described.map((d) => d.info))) {
       const { serial, phone, back } = described[from]!;
-      if (phone !== undefined) owing.push({ reason: networkDropped(serial), devices: [info], bound: { until: phone.at + REMEMBER_MS } });
-      else if (back) owing.push({ reason: unanswered(serial), devices: [info], bound: UNTIL_IT_ANSWERS });
-      else listed.push({ key: recordKey(PLATFORM, serial), info });
+      const key = recordKey(PLATFORM, serial);
+      if (phone !== undefined) owing.push({ reason: networkDropped(serial), devices: [owedAs(info, key)], bound: { until: phone.at + REMEMBER_MS } });
+      else if (back) owing.push({ reason: unanswered(serial), devices: [owedAs(info, key)], bound: UNTIL_IT_ANSWERS });
+      else listed.push({ key, info });
     }
     this.owing = owing;
     return listed;
@@ -227,6 +229,16 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       this.topologyInFlight = false;
     }
   }
+}
+
+/**
+ * What the source owes of a phone it says over its last inventory (the
+ * readings keep it, the report carries it): its state, status and tunnel
+ * now, and its message, said from nothing.
+ */
+function owedAs(info: DeviceInfo, key: string): OwedDevice {
+  const { udid, state, status, adbTunnelInfo, message } = info;
+  return { udid, key, says: { state, status, ...(adbTunnelInfo !== undefined && { adbTunnelInfo }) }, why: message ?? '' };
 }
 
 /** Why a phone back on a new connection is carried with its earlier inventory: one entry per record, until its inventory answers (the source's next word). */

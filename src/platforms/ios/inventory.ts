@@ -4,6 +4,7 @@
 import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type DeviceInfo, type IosState } from '../../cloud/types.js';
 
 import type { Dict } from './framing.js';
+import type { RelayWear } from './diagnostics.js';
 import { modelName } from './models.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
@@ -21,6 +22,8 @@ export interface LockdownValues {
   diskUsage?: Dict;
   /** com.apple.security.mac.amfi as read for readiness (DeveloperModeStatus), with the root domain; absent when lockdown refused it or the root was known. */
   amfi?: Dict;
+  /** The battery's wear through the diagnostics relay, read with the root domain (the slow tier); absent when the root was known. */
+  wear?: RelayWear;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);

@@ -89,10 +89,28 @@ export class LockdownClient {
     const r = await this.request({ Request: 'StartSession', HostID: hostId, SystemBUID: record.SystemBUID }, timeoutMs);
     if (typeof r.SessionID !== 'string') throw new IosProtocolError('StartSession answer has no SessionID');
     this.sessionId = r.SessionID;
-    if (r.EnableSessionSSL === true) await this.upgrade(record, productVersion, timeoutMs);
+    if (r.EnableSessionSSL === true) await this.secure(record, productVersion, timeoutMs);
   }
 
-  private async upgrade(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+  /**
+   * StartService inside a session: the port of a lockdown service on the
+   * phone (reached through usbmuxd's Connect) and whether it speaks TLS from
+   * its first byte.
+   */
+  async startService(service: string, timeoutMs: number): Promise<{ port: number; ssl: boolean }> {
+    const r = await this.request({ Request: 'StartService', Service: service }, timeoutMs);
+    const port = r.Port;
+    if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535)
+      throw new IosProtocolError(`StartService ${service} answered no port`);
+    return { port, ssl: r.EnableServiceSSL === true };
+  }
+
+  /**
+   * TLS on this connection with the host's pair record (its root certificate
+   * as the client's), the phone pinned to its DeviceCertificate: lockdown's
+   * session after StartSession, a service's connection from its first byte.
+   */
+  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
     const cert = pem(record.RootCertificate);
     const key = pem(record.RootPrivateKey);
     const deviceCert = pem(record.DeviceCertificate);

@@ -7,6 +7,7 @@ import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
 import { AMFI_DOMAIN } from './readiness.js';
+import { readRelayWear } from './diagnostics.js';
 import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
 
 export type ProbeResult =
@@ -46,10 +47,28 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
     // Last, so that lockdown refusing it costs that one check and nothing else: an iOS before 16 has no
     // Developer Mode (MissingValue), and a phone may answer another error or close the connection on it.
     const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
-    if (amfi.connected) await client.stopSession(stepTimeoutMs).catch(() => {});
+    // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
+    const lockdown = client;
+    const pairRecord = record;
+    const relay =
+      !known && amfi.connected
+        ? await readRelayWear(
+            lockdown,
+            async (port) => new LockdownClient(await connectDevice(address, device.deviceId, port, stepTimeoutMs)),
+            (service) => service.secure(pairRecord, typeof version === 'string' ? version : undefined, stepTimeoutMs),
+            stepTimeoutMs,
+          )
+        : undefined;
+    if (amfi.connected && (relay?.lockdownAlive ?? true)) await client.stopSession(stepTimeoutMs).catch(() => {});
     return {
       kind: 'ok',
-      values: { root: root ?? {}, battery, diskUsage, ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}) },
+      values: {
+        root: root ?? {},
+        battery,
+        diskUsage,
+        ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}),
+        ...(relay ? { wear: { ...(relay.battery ? { battery: relay.battery } : {}), unread: relay.unread } } : {}),
+      },
     };
   } catch (err) {
     if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };

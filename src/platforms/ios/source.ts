@@ -7,6 +7,7 @@
 // publishes for readiness (src/devices/readiness-facts.ts). The source
 // says its own word of each phone; what the features say joins in the
 // report (src/report/execute.ts), as on every source.
+import { existsSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
@@ -26,6 +27,7 @@ import type { MuxDevice } from './usbmuxd-client.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
+import { IOS_WEAR } from './wear.js';
 import { READINESS_FACTS } from '../../devices/readiness-facts.js';
 import { pairedFacts, unpairedFacts } from './readiness.js';
 
@@ -89,6 +91,12 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   get label(): string {
     return this.o.address.label;
+  }
+
+  /** No socket at the path: the watcher looks for one at each reconnect, and sees no iPhone until then. */
+  whereNow(): string {
+    const a = this.o.address;
+    return 'path' in a && !existsSync(a.path) ? `${a.label}: no usbmuxd socket there; iPhones are looked for once one appears` : a.label;
   }
 
   get listed(): boolean {
@@ -226,6 +234,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         const info = iosDeviceInfo(udid, r.values);
         // Published with the answer, so that the features hearing of it judge this reading.
         registry.facet(READINESS_FACTS).set(record.key, pairedFacts(r.values.root, r.values.amfi ?? knownAmfi));
+        // The relay's word on the battery comes with the slow read; between two, the last one stands.
+        const wear = r.values.wear;
+        if (wear) registry.facet(IOS_WEAR).set(record.key, { batteries: wear.battery ? [wear.battery] : [], unread: wear.unread });
         const note = registry.readings.answered(record.key, info, clock.wall(), clock.monotonic());
         if (note.recovered) limited(logger).info('iphone-inventory-recovered', { udid }, 'iPhone answers its inventory again', udid);
         return info;

@@ -12,6 +12,7 @@ import { chargeFeatureWith } from '../../../src/features/charge/feature.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import { withChargePauses } from '../../../src/features/charge/paused-report.js';
+import { kindsOf } from '../../../src/devices/presence.js';
 import { UnpluggedLedger } from '../../../src/report/unplugged.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { VirtualTime } from '../../../src/util/clock.js';
@@ -128,8 +129,8 @@ async function play(steps: Step[]): Promise<AgentStats> {
     if (pause?.ended) expect(pause.ended.at - pause.since).toBeLessThanOrEqual(MAX_PAUSE_MS + TICK_MS);
     // The report as the reporter composes it.
     const present = world.present && registry.find('android', SERIAL)?.last ? [info()] : [];
-    const carried = registry.presence.report(present, now).carried.map((c) => c.info);
-    const body = ledger.compose(withChargePauses([...present, ...carried], new ChargePauses(registry, 'android'), registry.presence));
+    const { carried } = registry.presence.report(present, now, (d) => registry.readings.inventoryOf(d.udid, d.key));
+    const body = ledger.compose(withChargePauses([...present, ...carried.map((c) => c.info)], new ChargePauses(registry, 'android'), kindsOf(carried)));
     if (pause) expect(body.find((d) => d.udid === UDID)?.status, 'a paused phone is never UNPLUGGED').not.toBe(STATUS_UNPLUGGED);
     ledger.delivered(body);
   };

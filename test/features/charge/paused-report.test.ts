@@ -3,6 +3,7 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import type { ChargePause } from '../../../src/features/charge/pauses.js';
 import { OwedPauses, withChargePauses } from '../../../src/features/charge/paused-report.js';
+import { kindsOf } from '../../../src/devices/presence.js';
 
 const info = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
   udid,
@@ -21,7 +22,6 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   way: 'uhubctl',
   hub: '1-1.4',
   port: 3,
-  info: info('P1', { modelName: 'Pixel 8 Pro', message: 'an old message', batteryDetail: { externalPower: true } }),
   percent: 81,
   since: 0,
   sinceWall: at,
@@ -32,15 +32,25 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   ...over,
 });
 
+/** A registry whose readings keep the phone's last inventory (given before its port went off: it is off adb now). */
+function inventoried(): DeviceRegistry {
+  const registry = new DeviceRegistry();
+  registry.sync('android', new Map([['S1', 'device']]));
+  const last = info('P1', { modelName: 'Pixel 8 Pro', message: 'an old message', batteryDetail: { externalPower: true } });
+  registry.readings.answered('android/S1', last, 0, 0, undefined, 0);
+  registry.sync('android', new Map());
+  return registry;
+}
+
 /** The report's devices as the reporter has them: the present ones, then what the presence ledger carries, then the charge pass. */
 function reported(present: DeviceInfo[], registry: DeviceRegistry, pauses: OwedPauses): DeviceInfo[] {
-  const carried = registry.presence.report(present, 0).carried.map((c) => c.info);
-  return withChargePauses([...present, ...carried], pauses, registry.presence);
+  const { carried } = registry.presence.report(present, 0, (d) => registry.readings.inventoryOf(d.udid, d.key));
+  return withChargePauses([...present, ...carried.map((c) => c.info)], pauses, kindsOf(carried));
 }
 
 describe('charge pauses in the report', () => {
   it('reports a paused phone off adb with its last inventory, UNAVAILABLE, saying why and until when', () => {
-    const registry = new DeviceRegistry();
+    const registry = inventoried();
     const pauses = new OwedPauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     const out = reported([info('OTHER')], registry, pauses);
@@ -55,7 +65,7 @@ describe('charge pauses in the report', () => {
   });
 
   it('marks a paused phone still on adb, and leaves one back after its pause to speak for itself', () => {
-    const registry = new DeviceRegistry();
+    const registry = inventoried();
     const pauses = new OwedPauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     expect(reported([info('P1', { message: 'battery hot' })], registry, pauses)[0]).toMatchObject({
@@ -78,7 +88,7 @@ describe('charge pauses in the report', () => {
   });
 
   it('says nothing of a pause whose off switch has not worked yet: the phone still on adb charges as before', () => {
-    const registry = new DeviceRegistry();
+    const registry = inventoried();
     const pauses = new OwedPauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause({ cut: undefined }) });
     expect(reported([info('P1', { message: 'battery hot' })], registry, pauses)).toEqual([info('P1', { message: 'battery hot' })]);
@@ -88,18 +98,22 @@ describe('charge pauses in the report', () => {
   });
 
   it("a paused phone a failed source carries keeps the pause's note beside the failure's", () => {
-    const registry = new DeviceRegistry();
+    const registry = inventoried();
     const pauses = new OwedPauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     // adb did not answer: its phones go out with their last state, this one among them.
-    registry.presence.owe({ kind: 'source-failed', scope: 'android' }, [info('P1', { message: 'the agent could not read its android devices' })], {
-      while: 'adb fails',
-    });
+    registry.presence.owe(
+      { kind: 'source-failed', scope: 'android' },
+      [{ udid: 'P1', key: 'android/S1', notes: ['the agent could not read its android devices'] }],
+      { while: 'adb fails' },
+    );
     const out = reported([], registry, pauses);
     expect(out.map((d) => d.udid)).toEqual(['P1']);
     expect(out[0]).toMatchObject({
       status: 'UNAVAILABLE',
-      message: expect.stringMatching(/^the agent could not read its android devices; charge paused to spare the battery: hub 1-1\.4 port 3/) as string,
+      message: expect.stringMatching(
+        /^an old message; the agent could not read its android devices; charge paused to spare the battery: hub 1-1\.4 port 3/,
+      ) as string,
     });
   });
 });

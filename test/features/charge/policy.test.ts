@@ -38,7 +38,6 @@ const pause = (over: Partial<ChargePause> = {}): ChargePause => ({
   way: 'uhubctl',
   hub: '1-1',
   port: 2,
-  info: { udid: 'U', serialNumber: 'S', state: 'device', status: 'AVAILABLE', platformName: 'Android', isAndroid: true, isIos: false },
   percent: 80,
   since: 900_000,
   sinceWall: 0,

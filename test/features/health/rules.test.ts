@@ -92,18 +92,4 @@ describe('battery wear rules', () => {
     expect(evaluate({ ...ok, chargerMillivolts: 11000 }, none, s)[0]!.message).toMatch(/^the charger offers 11\.0 V \(limit 6\.0 V\): .*5 V port/);
     expect(evaluate({ ...ok, chargerMillivolts: 20000 }, none, { ...s, chargingVoltageMaxMillivolts: 0 })).toEqual([]);
   });
-
-  it('worn: more cycles than the setting or a health below it, either figure alone; 0 turns each off', () => {
-    expect(evaluate({ ...ok, cycleCount: s.batteryMaxCycles, healthPercent: s.batteryMinHealthPercent }, none, s)).toEqual([]);
-    const cycles = evaluate({ ...ok, cycleCount: s.batteryMaxCycles + 1 }, none, s);
-    expect(problems(cycles)).toEqual(['battery_worn']);
-    expect(cycles[0]!.message).toBe('battery worn: 801 full cycles (limit 800); check it for swelling and plan to replace the battery or retire the phone');
-    const health = evaluate({ ...ok, healthPercent: s.batteryMinHealthPercent - 1 }, none, s);
-    expect(health[0]!.message).toMatch(/^battery worn: health 79 % \(limit 80 %\);/);
-    expect(evaluate({ ...ok, cycleCount: 900, healthPercent: 70 }, none, s)[0]!.message).toMatch(
-      /^battery worn: 900 full cycles \(limit 800\), health 70 % \(limit 80 %\);/,
-    );
-    expect(evaluate({ ...ok, cycleCount: 5000 }, none, { ...s, batteryMaxCycles: 0 })).toEqual([]);
-    expect(evaluate({ ...ok, healthPercent: 1 }, none, { ...s, batteryMinHealthPercent: 0 })).toEqual([]);
-  });
 });

@@ -48,7 +48,7 @@ function bed(health = shippedHealth) {
 }
 
 describe('host-level hot batteries, as registered', () => {
-  it('four phones hot within minutes: one warning naming them and the room, their messages point at the host, the metrics say so; one line when they cool', () => {
+  it('four phones hot within minutes: one warning naming them and the room, their messages point at the host, the metrics say so; one line when they cool', async () => {
     const b = bed();
     const temps = [hot + 3, hot + 2, hot + 4, hot + 1];
     let devices = [phone('A', hot - 8), phone('B', hot - 8), phone('C', hot - 8), phone('D', hot - 8), phone('E', hot - 10)];
@@ -76,8 +76,8 @@ describe('host-level hot batteries, as registered', () => {
         /^battery at \d+ °C \(limit \d+ °C\); one of 4 phones on this host whose batteries turned hot together: most likely the room or the host/,
       );
     expect(out.find((d) => d.udid === 'E')!.message).toBeUndefined();
-    expect(b.metrics()).toMatch(/^device_agent_host_hot_phones 4$/m);
-    expect(b.metrics()).toMatch(/^device_agent_host_hot_episode 1$/m);
+    expect(await b.metrics()).toMatch(/^device_agent_host_hot_phones 4$/m);
+    expect(await b.metrics()).toMatch(/^device_agent_host_hot_episode 1$/m);
     // The room cools.
     b.advance(60_000);
     out = annotateAll(
@@ -93,19 +93,19 @@ describe('host-level hot batteries, as registered', () => {
     expect(b.hostLines()[1]).toMatchObject({ level: 'info' });
     expect(String(b.hostLines()[1]!.msg)).toMatch(/^host: phones hot together is over after \d+ min: no phone is hot now$/);
     expect(out.every((d) => d.message === undefined)).toBe(true);
-    expect(b.metrics()).toMatch(/^device_agent_host_hot_phones 0$/m);
-    expect(b.metrics()).toMatch(/^device_agent_host_hot_episode 0$/m);
+    expect(await b.metrics()).toMatch(/^device_agent_host_hot_phones 0$/m);
+    expect(await b.metrics()).toMatch(/^device_agent_host_hot_episode 0$/m);
   });
 
-  it('two hot phones, or three turning hot an hour apart, are phone problems: no host line, no note', () => {
+  it('two hot phones, or three turning hot an hour apart, are phone problems: no host line, no note', async () => {
     const b = bed();
     const out = annotateAll(b.features, [phone('A', hot + 2), phone('B', hot + 2), phone('C', hot - 10)]);
     expect(out.every((d) => d.message === undefined)).toBe(true);
     b.advance(60 * 60_000);
     annotateAll(b.features, [phone('A', hot + 2), phone('B', hot + 2), phone('C', hot + 2)]);
     expect(b.hostLines()).toEqual([]);
-    expect(b.metrics()).toMatch(/^device_agent_host_hot_phones 3$/m);
-    expect(b.metrics()).toMatch(/^device_agent_host_hot_episode 0$/m);
+    expect(await b.metrics()).toMatch(/^device_agent_host_hot_phones 3$/m);
+    expect(await b.metrics()).toMatch(/^device_agent_host_hot_episode 0$/m);
   });
 
   it("the lab's own size and window: two phones hot within 2 minutes with health.hostHotPhones 2 and hostHotWindowMinutes 2; not when 5 minutes apart", () => {

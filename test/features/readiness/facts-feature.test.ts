@@ -60,9 +60,9 @@ describe('readiness on a source that publishes facts', () => {
     expect(counter('device_agent_readiness_not_ready_total', { check: 'developerMode' })).toBe(1);
   });
 
-  it('a record without facts (nothing read yet) is not judged', () => {
+  it("a record without facts (nothing read yet) is not judged, and list's READY says it is not read yet, apart from readiness off (issue 61)", () => {
     const { registry, feature, info } = bench();
     expect(feature.notes!(registry.get(KEY)!, [])).toEqual([]);
-    expect(feature.cells!(info, registry.get(KEY))).toEqual({});
+    expect(feature.cells!(info, registry.get(KEY))).toEqual({ readiness: 'not read yet' });
   });
 });

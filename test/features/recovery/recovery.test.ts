@@ -5,7 +5,7 @@ import { recoveryBed } from './recovery-bed.js';
 // Recovery's decisions on virtual time, on the recovery bed (the real
 // Recovery, ActionRunner, booking gate, registry and policy; adb and the hub
 // tool scripted): what the e2e tests waited out in real cooldowns and
-// negative waits (docs/design/tooling.md, "What changed (issue 32)").
+// negative waits (docs/design/tooling.md, "Time in tests").
 
 // The booking gate's hold on recovery's disruptions, on virtual time (moved
 // from test/e2e/offline-power-cycle.test.ts, which keeps the cycle itself

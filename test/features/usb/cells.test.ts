@@ -67,7 +67,8 @@ describe("the USB layer's list cells", () => {
         clock: systemClock,
       }),
     );
-    expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT' }]);
+    // Inside list's own USB column (issue 61: one USB column, not three).
+    expect(feature.columns?.()).toEqual([{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }]);
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2 4 enum failures/2d (port)' });
     // usbmuxd's LocationID (1 << 16 | 7): bus 1, device 7, which sysfs has on 1-1.6.
     expect(feature.cells?.({ ...info('00008030-001A2B3C'), platformName: 'iOS' }, record('00008030-001A2B3C', undefined, (1 << 16) | 7))).toEqual({

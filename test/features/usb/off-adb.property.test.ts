@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import { rememberListed, usbSerialsOf } from '../../../src/features/usb/off-adb.js';
+import { listedPhone, rememberListed, usbSerialsOf, type ListedPhone } from '../../../src/features/usb/off-adb.js';
 
 // What the USB layer remembers of the phones it saw listed, over random
 // listings of a small lab where udids and serials collide: a phone listed
@@ -45,7 +45,7 @@ describe('rememberListed over random listings', () => {
   it('keeps at most 512; each phone listed now as listed, newest last; no other entry with one of their USB serials', () => {
     fc.assert(
       fc.property(listings, (all) => {
-        const remembered = new Map<string, DeviceInfo>();
+        const remembered = new Map<string, ListedPhone>();
         for (const present of all) {
           const before = [...remembered.keys()];
           rememberListed(remembered, present);
@@ -57,8 +57,8 @@ describe('rememberListed over random listings', () => {
             continue;
           }
           const kept = listed.slice(-BOUND);
-          // Each phone listed now is remembered as this listing has it, and they are the most recent entries.
-          expect([...remembered.values()].slice(-kept.length)).toEqual(kept);
+          // Each phone listed now is remembered as this listing has it (who it is), and they are the most recent entries.
+          expect([...remembered.values()].slice(-kept.length)).toEqual(kept.map(listedPhone));
           // An entry not listed now that gives a USB serial a listed phone gives is that phone's old name: gone.
           const now = new Set(listed.map((d) => d.udid));
           const serialsNow = new Set(listed.flatMap(usbSerialsOf));
@@ -75,7 +75,7 @@ describe('rememberListed over random listings', () => {
     const lab = fc.uniqueArray(fc.constantFrom('u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'), { maxLength: 6 });
     fc.assert(
       fc.property(fc.array(lab, { minLength: 1, maxLength: 30 }), (all) => {
-        const remembered = new Map<string, DeviceInfo>();
+        const remembered = new Map<string, ListedPhone>();
         const ever = new Set<string>();
         for (const udids of all) {
           rememberListed(

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import { PresenceLedger } from '../../../src/devices/presence.js';
+import { kindsOf, PresenceLedger, type OwedDevice } from '../../../src/devices/presence.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { UsbLayer } from '../../../src/features/usb/layer.js';
-import { onUsbOffList, rememberListed } from '../../../src/features/usb/off-adb.js';
+import { onUsbOffList, rememberListed, type ListedPhone } from '../../../src/features/usb/off-adb.js';
 import { emptyRecord, linkPort } from '../../../src/features/usb/port-record.js';
 import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
 import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
@@ -91,12 +91,16 @@ function usbBed(root: string, o: { copy?: boolean } = {}) {
       registry,
     }),
   );
+  // The last inventory of each device listed (the readings keep it in the agent), for the ledger's carried ones.
+  const read = new Map<string, DeviceInfo>();
   const report = (present: DeviceInfo[], between?: () => void, records: DeviceSnapshot[] = present.map((d) => listedAt(d, '1-1.4.2'))): DeviceInfo[] => {
+    for (const d of present) read.set(d.udid, d);
     for (const record of records) feature.notes!(record, records);
     feature.owe!({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
-    const devices = [...present, ...presence.report(present, 0).carried.map((c) => c.info)];
+    const { carried } = presence.report(present, 0, (d: OwedDevice) => read.get(d.udid));
+    const devices = [...present, ...carried.map((c) => c.info)];
     between?.();
-    return feature.annotate!(o.copy ? devices.map((d) => ({ ...d })) : devices);
+    return feature.annotate!(o.copy ? devices.map((d) => ({ ...d })) : devices, kindsOf(carried));
   };
   const published = (): OffSource | undefined => registry.facet(OFF_SOURCE).get('udid-pixel');
   return { feature, presence, log, report, published };
@@ -106,13 +110,11 @@ describe('onUsbOffList', () => {
   it('adds a remembered phone whose serial is on a port, and no other', () => {
     const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames);
     expect(added).toEqual([
-      expect.objectContaining({
+      {
         udid: 'udid-pixel',
-        state: 'no device',
-        status: 'UNAVAILABLE',
-        message:
-          'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
-      }),
+        says: { state: 'no device', status: 'UNAVAILABLE' },
+        why: 'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
+      },
     ]);
     expect(onUsbOffList([], [pixel], new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toEqual([]);
     expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toEqual([]);
@@ -121,7 +123,7 @@ describe('onUsbOffList', () => {
   it("matches an iPhone by its udid without the dash, as its USB serial reads, and blames usbmuxd, not an Android phone's settings", () => {
     const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
     const [added] = onUsbOffList([], [iphone], new Map([['00008030001A2B3C', ['2-3']]]), platformNames);
-    expect(added?.message).toBe(
+    expect(added?.why).toBe(
       'on USB port 2-3 (the kernel enumerated it) but usbmuxd does not list it: usbmuxd did not take it (its log says why: a device it could not open or configure, ' +
         'or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again; not unplugged',
     );
@@ -131,11 +133,11 @@ describe('onUsbOffList', () => {
     const clone: DeviceInfo = { ...pixel, serialNumber: '0123456789ABCDEF' };
     const fastbootEverywhere = (): UsbInterface[] => [{ class: 'ff', subclass: '42', protocol: '03' }];
     const [added] = onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
-    expect(added?.message).toBe(
+    expect(added?.why).toBe(
       'on USB port 1-1.3 or 1-1.4 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
     );
     // On one port, that port's interfaces speak.
-    expect(onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)[0]?.message).toContain('in its bootloader');
+    expect(onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)[0]?.why).toContain('in its bootloader');
   });
 
   it('says nothing of a phone whose platform gives no words for it: it cannot name what lost it', () => {
@@ -146,7 +148,7 @@ describe('onUsbOffList', () => {
 
 describe('rememberListed', () => {
   it('keeps a phone that left its list and its port (an OS update rebooting it), one entry per USB serial, the least recently listed dropped past 512', () => {
-    const remembered = new Map<string, DeviceInfo>();
+    const remembered = new Map<string, ListedPhone>();
     rememberListed(remembered, [pixel]);
     rememberListed(remembered, []);
     expect([...remembered.keys()]).toEqual(['udid-pixel']);
@@ -165,14 +167,14 @@ describe('rememberListed', () => {
   });
 
   it('keeps phones listed together: one that now gives the USB serial the other gave before, and clones sharing one', () => {
-    const remembered = new Map<string, DeviceInfo>();
+    const remembered = new Map<string, ListedPhone>();
     rememberListed(remembered, [{ ...pixel, udid: 'udid-x', serialNumber: 'S1' }]);
     rememberListed(remembered, [
       { ...pixel, udid: 'udid-x', serialNumber: 'T1' },
       { ...pixel, udid: 'udid-y', serialNumber: 'S1' },
     ]);
     expect([...remembered.keys()].sort()).toEqual(['udid-x', 'udid-y']);
-    const clones = new Map<string, DeviceInfo>();
+    const clones = new Map<string, ListedPhone>();
     const clone = (udid: string): DeviceInfo => ({ ...pixel, udid, serialNumber: '0123456789ABCDEF' });
     rememberListed(clones, [clone('udid-a'), clone('udid-b')]);
     rememberListed(clones, [clone('udid-a'), clone('udid-b')]);
@@ -184,7 +186,7 @@ describe('the USB feature over a sysfs tree', () => {
   it('keeps a phone off adb but on USB in the report, says so once, lets it go once it leaves the port, and knows it again back on the port without debugging', () => {
     const root = sysfsTree();
     const port = join(root, '1-1.4.2');
-    const { feature, presence, log, report } = usbBed(root);
+    const { feature, presence, log, report, published } = usbBed(root);
     expect(report([pixel])).toEqual([pixel]);
     const off = report([]);
     expect(off).toHaveLength(1);
@@ -194,10 +196,11 @@ describe('the USB feature over a sysfs tree', () => {
     expect(log.lines().filter((l) => String(l.msg).includes('adb does not list it'))).toHaveLength(1);
     // While adb comes back after a restart, a phone it has not listed again is not one whose debugging went off.
     feature.owe!({ absentIsGone: () => false, listed: () => false });
-    expect(presence.report([], 0).carried).toEqual([]);
+    expect(presence.report([], 0, () => pixel).carried).toEqual([]);
     // Carried for a reason nearer the phone (its source failed, and carries its last state): not off adb.
-    presence.owe({ kind: 'source-failed', scope: 'android' }, [pixel], { while: 'adb fails' });
+    presence.owe({ kind: 'source-failed', scope: 'android' }, [{ udid: pixel.udid }], { while: 'adb fails' });
     expect(report([])).toEqual([pixel]);
+    expect(published()).toBeUndefined();
     presence.end({ kind: 'source-failed', scope: 'android' });
     rmSync(port, { recursive: true });
     expect(report([])).toEqual([]);
@@ -284,21 +287,23 @@ describe('after a restart: the devices an earlier run reported', () => {
       clock: systemClock,
       presence,
     });
-    const report = (present: DeviceInfo[]): DeviceInfo[] => {
-      layer.oweOnUsb({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
-      return layer.withPhonesOnUsb([...present, ...presence.report(present, 0).carried.map((c) => c.info)]);
-    };
     // The daemon's record per port, as it saved it: adb had the phone on 1-1.4.2 (its usb path).
     const saved = emptyRecord();
     linkPort(saved, '1-1.4.2', 'udid-pixel', ['1A2B3C4D', 'udid-pixel'], Date.now());
     new PortRecordFile(join(root, USB_PORTS_FILE), captureLogger().logger).save({ record: saved });
-    // As reported-devices.json gives them back: identity only.
+    // As reported-devices.json gives them back: identity only; and what the cloud was told of them, no inventory having been read this run.
     const earlier = [
       pixel,
       { ...pixel, udid: 'udid-away', serialNumber: 'AWAY0001' },
       { ...pixel, udid: 'udid-old', serialNumber: '1A2B3C4D', status: 'UNPLUGGED' },
-    ];
-    layer.rememberEarlier(earlier.map((d) => storedDevice(JSON.parse(JSON.stringify(d)))!));
+    ].map((d) => storedDevice(JSON.parse(JSON.stringify(d)))!);
+    const told = (d: OwedDevice) => earlier.find((e) => e.udid === d.udid);
+    const report = (present: DeviceInfo[]): DeviceInfo[] => {
+      layer.oweOnUsb({ absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
+      const { carried } = presence.report(present, 0, told);
+      return layer.withPhonesOnUsb([...present, ...carried.map((c) => c.info)], kindsOf(carried));
+    };
+    layer.rememberEarlier(earlier);
     const first = report([]);
     expect(first.map((d) => d.udid)).toEqual(['udid-pixel']);
     expect(first[0]).toMatchObject({ serialNumber: '1A2B3C4D', modelName: 'Pixel 8', state: 'no device', status: 'UNAVAILABLE' });

@@ -6,7 +6,7 @@ import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
 import type { DeviceProber, OnIdentity } from '../../../src/platforms/android/inventory/probe.js';
 import { AndroidSource } from '../../../src/platforms/android/source.js';
 import { systemClock, type Clock, type Timers } from '../../../src/util/clock.js';
-import { androidPhone } from '../../support/devices.js';
+import { androidPhone, carriedOf } from '../../support/devices.js';
 
 // Issue 42: a phone whose first inventory runs long (a slow phone's framework
 // commands take the whole deadline) gave its property dump at once. The
@@ -55,7 +55,7 @@ function source(fake: DeviceProber, clock: Clock & Timers = systemClock) {
     registry.sync('android', devices);
     return (await s.collect({ refresh: 'all' })).map((d) => d.info);
   };
-  return { s, collect };
+  return { s, collect, registry };
 }
 
 describe('AndroidSource: a phone whose first inventory has not ended', () => {
@@ -110,7 +110,7 @@ describe('AndroidSource: a phone whose transport dropped during its first invent
           }
         }),
     );
-    const { s, collect: collectListed } = source(fake, { ...systemClock, wall: () => wall });
+    const { s, collect: collectListed, registry } = source(fake, { ...systemClock, wall: () => wall });
     const collect = (state: string) => collectListed(new Map([['FA69P0301911', state]]));
     expect((await collect('device'))[0]).toMatchObject({ modelName: 'Pixel', status: 'UNAVAILABLE' });
     await collect('offline');
@@ -120,8 +120,9 @@ describe('AndroidSource: a phone whose transport dropped during its first invent
     expect(await collect('device')).toEqual([]);
     const [owed] = s.owed();
     expect(owed).toMatchObject({ reason: { kind: 'unanswered', scope: 'android/FA69P0301911' } });
-    expect(owed!.devices[0]).toMatchObject({ udid: 'FA69P0301911', modelName: 'Pixel', platformVersion: '10', state: 'device', status: 'UNAVAILABLE' });
-    expect(owed!.devices[0]!.message).toBe(
+    const [carried] = carriedOf(registry, owed!);
+    expect(carried).toMatchObject({ udid: 'FA69P0301911', modelName: 'Pixel', platformVersion: '10', state: 'device', status: 'UNAVAILABLE' });
+    expect(carried!.message).toBe(
       'the device is back on a new adb connection and its inventory has not finished yet; reported with what its system properties said on its last connection, of 2026-11-26T01:00:00.000Z',
     );
   });

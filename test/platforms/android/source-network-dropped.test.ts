@@ -9,7 +9,7 @@ import { AndroidSource } from '../../../src/platforms/android/source.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { TRANSPORT_CUT } from '../../../src/devices/transport-cut.js';
 import type { PresenceLedger } from '../../../src/devices/presence.js';
-import { androidPhone } from '../../support/devices.js';
+import { androidPhone, carriedOf } from '../../support/devices.js';
 
 // A network phone dropped or kicked off its address (remembered.ts) is owed
 // in the presence ledger by the Android source (issue 41): not in its list,
@@ -56,7 +56,7 @@ const never = () => new Promise<DeviceInfo>(() => undefined);
 
 describe('AndroidSource: a dropped network phone is owed in the presence ledger (issue 41)', () => {
   it('owes it, not lists it: its last inventory, UNAVAILABLE, what adb says of the address, until the hour remembered.ts keeps it', async () => {
-    const { source, clock, collect } = bed((serial, n) => (serial === ADDRESS && n === 1 ? Promise.resolve(net()) : never()));
+    const { source, clock, collect, registry } = bed((serial, n) => (serial === ADDRESS && n === 1 ? Promise.resolve(net()) : never()));
     expect(source.owes).toEqual(['network-dropped', 'unanswered']);
     const [first] = await collect({ [ADDRESS]: 'device' });
     expect(first).toMatchObject({ udid: 'NET00001', status: 'AVAILABLE' });
@@ -70,8 +70,9 @@ describe('AndroidSource: a dropped network phone is owed in the presence ledger 
     expect(off!.reason).toEqual({ kind: 'network-dropped', scope: `android/${ADDRESS}` });
     expect(off!.bound).toEqual({ until: answeredAt + REMEMBER_MS });
     expect(off!.devices).toHaveLength(1);
-    expect(off!.devices[0]).toMatchObject({ udid: 'NET00001', modelName: 'Pixel 8 Pro', state: 'offline', status: 'UNAVAILABLE', adbTunnelInfo: TUNNEL });
-    expect(off!.devices[0]!.message).toMatch(
+    const [offCarried] = carriedOf(registry, off!);
+    expect(offCarried).toMatchObject({ udid: 'NET00001', modelName: 'Pixel 8 Pro', state: 'offline', status: 'UNAVAILABLE', adbTunnelInfo: TUNNEL });
+    expect(offCarried!.message).toMatch(
       /^reported with its last inventory, of .*: its network link \(adb over TCP to 10\.0\.0\.5:5555\) dropped; adb does not list the address now; the agent keeps connecting it\./,
     );
 
@@ -80,8 +81,9 @@ describe('AndroidSource: a dropped network phone is owed in the presence ledger 
     expect(await collect({ [ADDRESS]: 'device' })).toEqual([]);
     const [back] = source.owed();
     expect(back!.bound).toEqual({ until: answeredAt + REMEMBER_MS });
-    expect(back!.devices[0]).toMatchObject({ udid: 'NET00001', state: 'device', status: 'UNAVAILABLE' });
-    expect(back!.devices[0]!.message).toMatch(/adb lists the address as device again; it has not said who it is since/);
+    const [backCarried] = carriedOf(registry, back!);
+    expect(backCarried).toMatchObject({ udid: 'NET00001', modelName: 'Pixel 8 Pro', state: 'device', status: 'UNAVAILABLE' });
+    expect(backCarried!.message).toMatch(/adb lists the address as device again; it has not said who it is since/);
 
     // The hour without an answer is over: forgotten, owed no more, so the report sends it UNPLUGGED.
     clock.now = answeredAt + REMEMBER_MS;
@@ -108,10 +110,10 @@ describe('AndroidSource: a dropped network phone is owed in the presence ledger 
     registry.facet(TRANSPORT_CUT).set(`android/${ADDRESS}`, { at: answeredAt - 1, what: 'recovery kicked its adb transport' });
     clock.now += 1_000;
     await collect({});
-    expect(source.owed()[0]!.devices[0]!.message).toMatch(/: its network link \(adb over TCP to 10\.0\.0\.5:5555\) dropped;/);
+    expect(carriedOf(registry, source.owed()[0]!)[0]!.message).toMatch(/: its network link \(adb over TCP to 10\.0\.0\.5:5555\) dropped;/);
     registry.facet(TRANSPORT_CUT).set(`android/${ADDRESS}`, { at: answeredAt + 500, what: 'recovery kicked its adb transport' });
     await collect({});
-    expect(source.owed()[0]!.devices[0]!.message).toMatch(
+    expect(carriedOf(registry, source.owed()[0]!)[0]!.message).toMatch(
       /: recovery kicked its adb transport at 2026-11-25T08:59:59\.500Z \(adb -s 10\.0\.0\.5:5555 reconnect\), which drops its network link/,
     );
   });
@@ -120,7 +122,7 @@ describe('AndroidSource: a dropped network phone is owed in the presence ledger 
     const { source, clock, collect, registry } = bed((serial, n) => (serial === ADDRESS && n === 1 ? Promise.resolve(net()) : never()));
     await collect({ [ADDRESS]: 'device' });
     const ledger: PresenceLedger = registry.presence;
-    ledger.owe({ kind: 'charge-paused', scope: `android/${ADDRESS}` }, [net()], { while: 'paused' });
+    ledger.owe({ kind: 'charge-paused', scope: `android/${ADDRESS}` }, [{ udid: net().udid }], { while: 'paused' });
     clock.now += 1_000;
     await collect({});
     expect(source.owed()).toEqual([]);

@@ -10,7 +10,7 @@ import { registryTierStore } from '../../../src/platforms/android/inventory/tier
 import { AdbServerHealth } from '../../../src/platforms/android/adb/server-health.js';
 import type { CollectRequest } from '../../../src/platforms/source.js';
 import { systemClock, type Clock, type Timers } from '../../../src/util/clock.js';
-import { androidPhone } from '../../support/devices.js';
+import { androidPhone, carriedOf } from '../../support/devices.js';
 
 // The Android source's promises to the report: it never waits for a device
 // longer than its report wait, waits only for what the report asked for,
@@ -198,7 +198,7 @@ describe('AndroidSource', () => {
     // a report taken then sent the phone without its model, which a cloud requiring it refuses.
     const wall = Date.UTC(2026, 10, 24, 9, 0, 0);
     const { fake } = prober((serial, n) => (n === 1 ? Promise.resolve({ ...info(serial), batteryLevel: 80 } as DeviceInfo) : never()));
-    const { s, collect } = source(fake, { reportWaitMs: 50, clock: { ...systemClock, wall: () => wall } });
+    const { s, collect, registry } = source(fake, { reportWaitMs: 50, clock: { ...systemClock, wall: () => wall } });
     const [first] = await collect(new Map([['BACK', 'device']]));
     expect(first).toMatchObject({ modelName: 'model of BACK', status: 'AVAILABLE' });
     expect(s.owed()).toEqual([]);
@@ -207,7 +207,7 @@ describe('AndroidSource', () => {
     expect(await collect(new Map([['BACK', 'device']]))).toEqual([]);
     const [owed] = s.owed();
     expect(owed).toMatchObject({ reason: { kind: 'unanswered', scope: 'android/BACK' }, bound: { while: expect.any(String) as string } });
-    const [back] = owed!.devices;
+    const [back] = carriedOf(registry, owed!);
     expect(back).toMatchObject({ udid: 'BACK', state: 'device', modelName: 'model of BACK', batteryLevel: 80, status: 'UNAVAILABLE' });
     expect(back!.message).toBe(
       'the device is back on a new adb connection and its inventory has not finished yet; reported with its last inventory, of 2026-11-24T09:00:00.000Z',

@@ -30,6 +30,15 @@ describe('iosSource: where usbmuxd listens', () => {
     ]);
   });
 
+  it("the start line's word for it: a socket path with nothing there is said to be absent, as doctor says it, not named as used (issue 61)", () => {
+    const { logger } = captureLogger();
+    const at = (address: string) => iosSource(settings, { USBMUXD_SOCKET_ADDRESS: address }, logger, new DeviceRegistry(), new VirtualTime().clock())!;
+    expect(at('UNIX:/nonexistent/usbmuxd').whereNow()).toBe('UNIX:/nonexistent/usbmuxd: no usbmuxd socket there; iPhones are looked for once one appears');
+    // Something there (here a directory stands for the socket): the address alone.
+    expect(at('UNIX:/tmp').whereNow()).toBe('UNIX:/tmp');
+    expect(at('127.0.0.1:27015').whereNow()).toBe('127.0.0.1:27015');
+  });
+
   it('a valid one: the source, and nothing said', () => {
     const { logger, lines } = captureLogger();
     const source = iosSource(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/run/usbmuxd' }, logger, new DeviceRegistry(), new VirtualTime().clock());

@@ -2,15 +2,14 @@
 // inventories a report plans are started here, at most `concurrency` at once
 // and never two of one device, and waited for as a report does (bounded by
 // the report wait, on the injected timers). Each answer is applied once to
-// the phone's reading (devices/readings.ts: its last inventory, its failure
-// count), never to its record, with what the source keeps of it past the
-// connection (EARLIER, and for a network phone REMEMBERED); an answer that
+// the phone's reading (devices/readings.ts: its last inventory, kept there
+// past the connection, and its failure count), never to its record, and for
+// a network phone who answered at its address (REMEMBERED); an answer that
 // comes after the report moved on is news for the next one.
 import type { DeviceInfo } from '../../../cloud/types.js';
 import type { OutcomeNote } from '../../../devices/readings.js';
 import type { DeviceRegistry } from '../../../devices/registry.js';
 import type { DeviceSnapshot } from '../../../devices/snapshot.js';
-import { facetKey } from '../../../devices/facet.js';
 import { limited } from '../../../log/limited.js';
 import type { Logger } from '../../../log/logger.js';
 import type { Clock, Timers } from '../../../util/clock.js';
@@ -23,15 +22,6 @@ import type { DeviceProber } from './probe.js';
 
 /** The state in which adb says a phone answers an inventory. */
 const READY = 'device';
-
-/**
- * The last inventory of the record, past its connections: what a phone back
- * on a new connection is reported with until it answers. `fromProps` when
- * no inventory of it ever ended and this is what its property dump said.
- */
-export const EARLIER = facetKey<{ last: DeviceInfo; wallAt: number; fromProps?: true }>('android-earlier-inventory', 'record');
-/** Who a phone is, from the property dump its first inventory of the connection gave before it ended. */
-export const EARLY = facetKey<DeviceInfo>('android-early-identity', 'connection');
 
 export interface InventoryRunnerOptions {
   prober: DeviceProber;
@@ -116,11 +106,8 @@ export class InventoryRunner {
           // and the phone went out without its model or state (issue 36).
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
-          if (registry.isCurrent(key, connection ?? -1)) registry.facet(EARLIER).set(key, { last: info, wallAt: clock.wall() });
           // Who answers at a network address is remembered past its records (remembered.ts).
-          if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) {
-            registry.facet(REMEMBERED).set(key, { udid: info.udid, last: info, wallAt: clock.wall(), at: clock.monotonic() });
-          }
+          if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) registry.facet(REMEMBERED).set(key, info.udid);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
         },
@@ -137,7 +124,7 @@ export class InventoryRunner {
             : known?.udid !== undefined || !isTcpSerial(serial)
               ? 'inventory of the device failed; it is reported with its adb state only'
               : registry.facet(REMEMBERED).get(key)
-                ? `inventory of the device failed before it said who it is on this connection; it is reported as ${registry.facet(REMEMBERED).get(key)!.udid}, the phone last identified at this address, with its last inventory`
+                ? `inventory of the device failed before it said who it is on this connection; it is reported as ${registry.facet(REMEMBERED).get(key)!}, the phone last identified at this address, with its last inventory`
                 : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
           this.logFailure(serial, registry.readings.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
         },
@@ -159,19 +146,12 @@ export class InventoryRunner {
    * network phone is left out until it says who it is) hears it as news.
    */
   private identified(key: string, connection: number | undefined, info: DeviceInfo): void {
-    const { registry } = this.o;
-    const record = registry.get(key);
-    if (!record || record.last !== undefined || !registry.isCurrent(key, connection ?? -1)) return;
-    registry.readings.identify(key, info.udid);
-    registry.facet(EARLY).set(key, info);
-    // Kept past the connection too, unless an inventory of the phone ended
-    // before: a transport that drops before this inventory's answer is
-    // applied (a cut shell session, 100 ms later) left the phone on its next
-    // connection with its serial alone, no model, until it answered again.
-    const earlier = registry.facet(EARLIER).get(key);
-    if (!earlier || earlier.fromProps || earlier.last.udid !== info.udid) {
-      registry.facet(EARLIER).set(key, { last: info, wallAt: this.o.clock.wall(), fromProps: true });
-    }
+    const { registry, clock } = this.o;
+    // Kept past the connection too (readings.earlier): a transport that drops
+    // before this inventory's answer is applied (a cut shell session, 100 ms
+    // later) left the phone on its next connection with its serial alone, no
+    // model, until it answered again.
+    if (!registry.readings.said(key, info, clock.wall(), clock.monotonic(), connection ?? -1)) return;
     if (this.late.has(key)) this.o.news(key);
   }
 

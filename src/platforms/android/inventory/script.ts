@@ -34,6 +34,9 @@ export const SECTION = {
   readinessGlobal: 'readiness_global',
   readinessSystem: 'readiness_system',
   readinessKeyguard: 'readiness_keyguard',
+  wearFiles: 'wear_files',
+  wearPackages: 'wear_packages',
+  wearTradeIn: 'wear_tradein',
 } as const;
 
 const END = 'end';

@@ -27,6 +27,14 @@ describe('probe registry', () => {
     expect(script.split('\n').filter((line) => line.startsWith("echo '<<<DA:") && !line.includes(marker('end'))).length).toBeLessThanOrEqual(10);
   });
 
+  it("the wear sections are on the slow tier: the periodic cycle's script runs none of them", () => {
+    const wear = PROBES.filter((p) => p.section.startsWith('wear_'));
+    expect(wear.map((p) => p.section)).toEqual(['wear_files', 'wear_packages', 'wear_tradein']);
+    expect(wear.filter((p) => p.tier !== 'slow')).toEqual([]);
+    const script = buildInventoryScript({ tiers: ['volatile'], reachabilityHost: 'cloud.example.com' });
+    for (const p of wear) expect(script).not.toContain(marker(p.section));
+  });
+
   it('keys recordings by the bare command', () => {
     expect(recordedCommand(PROBES.find((p) => p.section === 'orientation')!)).toBe('dumpsys input');
     expect(recordedCommand(PROBES.find((p) => p.section === 'battery')!)).toBe('dumpsys battery');

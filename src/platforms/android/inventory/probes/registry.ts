@@ -21,6 +21,7 @@ import type { Probe, Tier } from './types.js';
 import { uptime } from './uptime.js';
 import { wmDensity } from './wm-density.js';
 import { wmSize } from './wm-size.js';
+import { wearFiles, wearPackages, wearTradeIn } from './wear.js';
 
 export const PROBES: readonly Probe<unknown>[] = [
   props,
@@ -36,6 +37,9 @@ export const PROBES: readonly Probe<unknown>[] = [
   readinessGlobal,
   readinessSystem,
   readinessKeyguard,
+  wearFiles,
+  wearPackages,
+  wearTradeIn,
   battery,
   df,
   meminfo,

@@ -1,0 +1,291 @@
+// Wear under the DeviceFeature contract: once per inventory that answered,
+// what the phone told of its wear (the platform's wear capability,
+// src/platforms/wear.ts, and Samsung's own battery figures the inventory
+// carries beside the battery) becomes the day's sample of the phone's
+// history, kept across restarts by udid (store.ts); the judgments (judge.ts)
+// forecast from it the days until each figure passes its limit. A finding
+// within `wear.noticeDays` is a note on the device's message and one log
+// line when it starts; `list` shows the WEAR column, /metrics the days left
+// per phone and reason and the phones by reason. It reads what the
+// inventory already read: it opens no session.
+import { join } from 'node:path';
+import { udidSample, type RowColumn } from '../../devices/feature-view.js';
+import { facetKey } from '../../devices/facet.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { limited } from '../../log/limited.js';
+import { dropUndefined } from '../../util/drop-undefined.js';
+import type { BatteryWear, WearReading } from '../../platforms/wear.js';
+import type { Timer } from '../../util/clock.js';
+import { every } from '../../util/clock.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { wearDoctor } from './doctor.js';
+import { dayOf } from './forecast.js';
+import { latest, withExposure, withFigures, type DaySample, type Figures } from './history.js';
+import { judgeWear, REASONS, type Finding, type Reason } from './judge.js';
+import { leftovers } from './leftovers.js';
+import { wearMetrics } from './metrics.js';
+import { wearOf } from './row.js';
+import { bounded, WEAR_FILE, WearFile, type Histories } from './store.js';
+
+/** What wear keeps of a phone: its history, what its last reading told, and its findings. */
+interface WearState {
+  udid?: string;
+  history: DaySample[];
+  battery?: Pick<BatteryWear, 'cycleCount' | 'healthPercent' | 'source'>;
+  storageLifeUsed?: number;
+  maxAppId?: number;
+  leftovers?: number;
+  tmpKib?: number;
+  unread: WearReading['unread'];
+  findings: Finding[];
+  /** The last battery observation: wall ms and whether it was full and warm, for the time held full and warm. */
+  seen?: { atMs: number; warmFull: boolean };
+}
+
+/** Wear's facet: by the device's stable key, past its connections (a phone's history outlives a replug). */
+const WEAR = facetKey<WearState>('wear', 'device');
+
+/** The longest gap between two battery readings that counts as time held full: a longer one is a phone that was away. */
+const MAX_GAP_MS = 30 * 60_000;
+/** Where wear's series go: after health's battery series, before the free storage's. */
+const BEFORE_STORAGE = { before: 'device_agent_device_storage_free_bytes' };
+/** How often the histories are saved while the daemon runs. */
+const SAVE_MS = 10 * 60_000;
+
+/** The feature, reading through the platforms' wear capability (ctx.platforms.wear): the first platform that read a device answers for it. */
+export function wearFeature(ctx: FeatureContext): Feature {
+  const { registry, logger, clock } = ctx;
+  const settings = ctx.settings.wear;
+  const reader = ctx.platforms.wear;
+  const state = registry.facet(WEAR);
+  const file = ctx.stateDir === undefined ? undefined : new WearFile(join(ctx.stateDir, WEAR_FILE), logger);
+  // Read at once, also by a command that changes nothing (`list` shows the forecasts the daemon's history gives,
+  // `doctor` judges with it); written only by the daemon.
+  let stored: Histories = file?.load() ?? new Map<string, DaySample[]>();
+  let dirty = false;
+  let timer: Timer | undefined;
+  const save = () => {
+    if (!file || !dirty) return;
+    stored = bounded(stored);
+    if (file.save(stored)) dirty = false;
+  };
+  const findingsOf = (key: string | undefined) => (key === undefined ? [] : (state.get(key)?.findings ?? []));
+  const near = (f: Finding) => f.days <= settings.noticeDays;
+
+  const answered = (device: DeviceSnapshot): void => {
+    const s = settings;
+    const reading = reader.reading(registry, device.key);
+    const info = device.last;
+    const samsung: BatteryWear | undefined =
+      info?.batteryDetail && (info.batteryDetail.cycleCount !== undefined || info.batteryDetail.healthPercent !== undefined)
+        ? dropUndefined<BatteryWear>({ source: 'samsung', cycleCount: info.batteryDetail.cycleCount, healthPercent: info.batteryDetail.healthPercent })
+        : undefined;
+    const batteries = [...(reading?.batteries ?? []), ...(samsung ? [samsung] : [])];
+    if (!reading && batteries.length === 0 && !info?.battery) return;
+    const previous = state.get(device.key);
+    const udid = device.udid ?? info?.udid;
+    const now = clock.wall();
+    const today = dayOf(now);
+    const figures: Figures = {
+      health: batteries.find((b) => b.healthPercent !== undefined)?.healthPercent,
+      cycles: batteries.find((b) => b.cycleCount !== undefined)?.cycleCount,
+      lifeUsed: reading?.storage?.lifeUsedPercent,
+      appId: reading?.apps?.maxAppId,
+    };
+    let history = withFigures(previous?.history ?? (udid !== undefined ? stored.get(udid) : undefined) ?? [], today, figures);
+    // Time held full and warm: between two readings of this phone both full and warm, up to MAX_GAP_MS.
+    const battery = info?.battery;
+    const atMs = info?.batteryDetail?.observedAtMs ?? now;
+    const warmFull =
+      battery !== undefined &&
+      (battery.percentage === '100' || battery.status === 'FULL') &&
+      battery.temperature !== undefined &&
+      battery.temperature >= s.swellingWarmCelsius;
+    if (warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs)
+      history = withExposure(history, dayOf(atMs), Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000);
+    const findings = judgeWear(history, { tmpKib: reading?.tmp?.kib, preEol: reading?.storage?.preEol }, s, today);
+    const first = batteries[0];
+    const next: WearState = dropUndefined({
+      udid,
+      history,
+      battery: first && dropUndefined({ source: first.source, cycleCount: figures.cycles, healthPercent: figures.health }),
+      storageLifeUsed: latest(history, 'lifeUsed'),
+      maxAppId: reading?.apps?.maxAppId,
+      leftovers: reading?.thirdParty && s.baselinePackages.length > 0 ? leftovers(reading.thirdParty, s.baselinePackages).length : undefined,
+      tmpKib: reading?.tmp?.kib,
+      unread: reading?.unread ?? [],
+      findings,
+      seen: battery ? { atMs, warmFull } : previous?.seen,
+    });
+    state.set(device.key, next);
+    if (udid !== undefined) {
+      stored.set(udid, history);
+      dirty = true;
+    }
+    say(device, previous?.findings ?? [], findings);
+  };
+
+  const say = (device: DeviceSnapshot, before: readonly Finding[], after: readonly Finding[]): void => {
+    const name = `device ${device.udid ?? device.serial}`;
+    const was = new Set(before.filter(near).map((f) => f.reason));
+    const is = new Set(after.filter(near).map((f) => f.reason));
+    for (const f of after)
+      if (near(f) && !was.has(f.reason))
+        limited(logger).warn('wear-near', { serial: device.serial, reason: f.reason, days: f.days }, `${name}: ${f.message}`, name);
+    for (const reason of was)
+      if (!is.has(reason))
+        logger.info({ serial: device.serial, reason }, `${name}: ${reason.replaceAll('_', ' ')} no longer needs action within ${settings.noticeDays} days`);
+  };
+
+  const soonest = (key: string | undefined): Finding | undefined => findingsOf(key)[0];
+
+  return {
+    name: 'wear',
+    start: () => {
+      if (!file) return;
+      timer = every(clock, SAVE_MS, save, { unref: true });
+    },
+    stop: () => {
+      // Only the daemon, which started it, writes: a command that changes nothing never does.
+      if (!timer) return;
+      timer.cancel();
+      timer = undefined;
+      save();
+    },
+    answered,
+    // Each phone's wear read in the doctor's one shell, judged with the daemon's histories (read-only: a forecast needs days).
+    doctor: wearDoctor(
+      settings,
+      () => stored,
+      () => clock.wall(),
+    ),
+    notes: (device) =>
+      findingsOf(device.key)
+        .filter(near)
+        .map((f) => f.message),
+    fields: () => [
+      { key: 'batteryCycles', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.cycleCount },
+      { key: 'batteryHealthPercent', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.healthPercent },
+      {
+        key: 'wear',
+        place: { before: 'storageFreeBytes' },
+        value: (s) => {
+          const w = s.device ? state.get(s.device.key) : undefined;
+          if (!w) return undefined;
+          const f = soonest(s.device?.key);
+          return dropUndefined({
+            batterySource: w.battery?.source,
+            storageLifeUsedPercent: w.storageLifeUsed,
+            maxAppId: w.maxAppId,
+            leftoverPackages: w.leftovers,
+            tmpKib: w.tmpKib,
+            daysLeft: f?.days,
+            reason: f?.reason,
+            findings: w.findings.length ? w.findings.map((x) => ({ reason: x.reason, days: x.days })) : undefined,
+            unread: w.unread.length ? w.unread.map((u) => `${u.what}: ${u.why}`) : undefined,
+          });
+        },
+      },
+    ],
+    // Before FREE: after health's HEALTH (its place is after CHARGING), in the order the battery's columns always had.
+    columns: () => [capacityColumn, cyclesColumn, wearColumn],
+    gauges: () => [
+      {
+        name: 'device_agent_device_battery_cycles',
+        help: 'Full charge cycles of the battery, where the phone counts them (sysfs, the tradeinmode report, Samsung, an iPhone diagnostics relay).',
+        place: BEFORE_STORAGE,
+        samples: (r) => udidSample(r, wearOf(r).batteryCycles),
+      },
+      {
+        name: 'device_agent_device_battery_health_percent',
+        help: 'What the battery holds when full, in % of its design capacity, where the phone tells it.',
+        place: BEFORE_STORAGE,
+        samples: (r) => udidSample(r, wearOf(r).batteryHealthPercent),
+      },
+      {
+        name: 'device_agent_device_wear_days_left',
+        help: `Days until a wear figure of the phone passes its limit, by reason (${REASONS.join(', ')}); 0: now. Only reasons a forecast or a reading tells.`,
+        place: BEFORE_STORAGE,
+        samples: (r) => (wearOf(r).wear?.findings ?? []).map((f) => ({ labels: { udid: r.udid, reason: f.reason }, value: f.days })),
+      },
+      {
+        name: 'device_agent_device_storage_life_used_percent',
+        help: "Share of the flash's rated life used, where the phone tells it (the upper end of an eMMC or UFS band).",
+        place: BEFORE_STORAGE,
+        samples: (r) => udidSample(r, wearOf(r).wear?.storageLifeUsedPercent),
+      },
+      {
+        name: 'device_agent_device_app_id_max',
+        help: 'The largest app id of an installed third-party package (apps get 10000 to 19999).',
+        place: BEFORE_STORAGE,
+        samples: (r) => udidSample(r, wearOf(r).wear?.maxAppId),
+      },
+      {
+        name: 'device_agent_device_leftover_packages',
+        help: 'Third-party packages installed that wear.baselinePackages does not list.',
+        place: BEFORE_STORAGE,
+        samples: (r) => udidSample(r, wearOf(r).wear?.leftoverPackages),
+      },
+      {
+        name: 'device_agent_device_tmp_bytes',
+        help: 'What /data/local/tmp holds (du), bytes.',
+        place: BEFORE_STORAGE,
+        samples: (r) => {
+          const kib = wearOf(r).wear?.tmpKib;
+          return udidSample(r, kib === undefined ? undefined : kib * 1024);
+        },
+      },
+    ],
+    metrics: () =>
+      wearMetrics(
+        state.entries().map(([, w]) => w),
+        settings.noticeDays,
+      ),
+  };
+}
+
+/** A finding's figure painted by when it needs action: due now bad, forecast a warning. */
+const paintFor =
+  (...reasons: Reason[]): RowColumn['paint'] =>
+  (row, text, p) => {
+    const days = wearOf(row)
+      .wear?.findings?.filter((f) => reasons.includes(f.reason))
+      .reduce((min, f) => Math.min(min, f.days), Infinity);
+    return days === undefined || days === Infinity ? text : days === 0 ? p.bad(text) : p.warn(text);
+  };
+
+/** What the battery holds when full, in % of its design capacity, where the phone tells it. */
+const capacityColumn: RowColumn = {
+  title: 'CAPACITY',
+  place: { before: 'FREE' },
+  cell: (r) => {
+    const percent = wearOf(r).batteryHealthPercent;
+    return percent === undefined ? '' : `${percent}%`;
+  },
+  paint: paintFor('battery_capacity', 'swelling'),
+  optional: true,
+};
+
+const cyclesColumn: RowColumn = {
+  title: 'CYCLES',
+  place: { before: 'FREE' },
+  cell: (r) => {
+    const cycles = wearOf(r).batteryCycles;
+    return cycles === undefined ? '' : String(cycles);
+  },
+  paint: paintFor('battery_cycles'),
+  optional: true,
+};
+
+/** The soonest action a phone's wear needs: its reason and when ("app_ids in 12 d", "battery_capacity now"). */
+const wearColumn: RowColumn = {
+  title: 'WEAR',
+  place: { before: 'FREE' },
+  cell: (r) => {
+    const w = wearOf(r).wear;
+    if (w?.reason === undefined || w.daysLeft === undefined) return '';
+    return w.daysLeft === 0 ? `${w.reason} now` : `${w.reason} in ${w.daysLeft} d`;
+  },
+  paint: (r, t, p) => (t === '' ? t : wearOf(r).wear?.daysLeft === 0 ? p.bad(t) : p.warn(t)),
+  optional: true,
+};

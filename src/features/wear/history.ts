@@ -1,0 +1,91 @@
+// A phone's wear history: one sample a day, the day's last reading of each
+// figure, and the minutes its battery spent held full and warm that day.
+// Pure. Bounded: the days a forecast reads and a week more.
+import type { Sample } from './forecast.js';
+
+/** The figures a day's sample holds; each only where the phone told it. */
+export interface Figures {
+  /** What the battery holds when full, % of design. */
+  health?: number;
+  cycles?: number;
+  /** Share of the flash's rated life used, %. */
+  lifeUsed?: number;
+  /** The largest app id of an installed third-party package. */
+  appId?: number;
+}
+
+export interface DaySample extends Figures {
+  day: number;
+  /** Minutes the battery was held full at or above the warm limit that day. */
+  warmFullMinutes?: number;
+}
+
+/** Samples by day, oldest first. */
+export type History = readonly DaySample[];
+
+/** Days kept: a 90-day forecast window and a week of swelling exposure, with slack. */
+export const KEPT_DAYS = 120;
+
+/** The history with the day's figures set (each one told replaces the day's earlier one), older days beyond KEPT_DAYS dropped. */
+export function withFigures(history: History, day: number, figures: Figures): DaySample[] {
+  const told = Object.fromEntries(Object.entries(figures).filter(([, v]) => typeof v === 'number' && Number.isFinite(v))) as Figures;
+  return upsert(history, day, (s) => ({ ...s, ...told }));
+}
+
+/** The history with minutes of warm full exposure added to the day. */
+export function withExposure(history: History, day: number, minutes: number): DaySample[] {
+  if (!(minutes > 0)) return [...history];
+  return upsert(history, day, (s) => ({ ...s, warmFullMinutes: (s.warmFullMinutes ?? 0) + minutes }));
+}
+
+function upsert(history: History, day: number, change: (s: DaySample) => DaySample): DaySample[] {
+  const kept = history.filter((s) => s.day > day - KEPT_DAYS);
+  const at = kept.findIndex((s) => s.day === day);
+  if (at >= 0) {
+    kept[at] = change(kept[at]!);
+    return kept;
+  }
+  // A day before the newest (the host's clock stepped back) is kept in order all the same.
+  const out = [...kept, change({ day })];
+  return out.sort((a, b) => a.day - b.day);
+}
+
+/** One figure's samples, for the forecast. */
+export function series(history: History, figure: keyof Figures): Sample[] {
+  return history.flatMap((s) => (s[figure] === undefined ? [] : [{ day: s.day, value: s[figure] }]));
+}
+
+/** Hours held full and warm over the last `days` days up to `today`. */
+export function warmFullHours(history: History, today: number, days = 7): number {
+  const minutes = history.filter((s) => s.day <= today && s.day > today - days).reduce((sum, s) => sum + (s.warmFullMinutes ?? 0), 0);
+  return minutes / 60;
+}
+
+/** The latest sample's figure, where some day told it. */
+export function latest(history: History, figure: keyof Figures): number | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const v = history[i]![figure];
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/** A history read back from the state file: days and figures of the right types only, in order, bounded. */
+export function historyFrom(value: unknown): DaySample[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: DaySample[] = [];
+  for (const item of value.slice(-KEPT_DAYS)) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const s = item as Record<string, unknown>;
+    if (!Number.isSafeInteger(s.day)) return undefined;
+    const sample: DaySample = { day: s.day as number };
+    for (const key of ['health', 'cycles', 'lifeUsed', 'appId', 'warmFullMinutes'] as const) {
+      const v = s[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+      sample[key] = v;
+    }
+    out.push(sample);
+  }
+  return out.sort((a, b) => a.day - b.day);
+}

@@ -1,0 +1,131 @@
+// An iPhone's battery wear through the diagnostics relay
+// (com.apple.mobile.diagnostics_relay), a lockdown service over plain USB:
+// no tunnel, no developer disk image. StartService in the inventory's
+// lockdown session gives its port; the connection speaks lockdown's framing,
+// over TLS when the answer says so. Read on the slow tier only, last in the
+// session: a relay that refuses or does not answer costs that reading alone.
+//
+// What it answers (the catalogue: pymobiledevice3's DiagnosticsService and
+// go-ios' diagnostics package send the same requests; the recordings in
+// test/features/wear/fixtures/SOURCES.md):
+// - IORegistry with EntryClass IOPMPowerSource: the battery's IORegistry
+//   entry, {"Status":"Success","Diagnostics":{"IORegistry":{...}}}:
+//   CycleCount, DesignCapacity, NominalChargeCapacity and AppleRawMaxCapacity
+//   (mAh) at its top on older iOS, the capacities nested in BatteryData on
+//   iOS 26; MaxCapacity is a percent (100) there, never a capacity;
+// - GasGauge: {"Diagnostics":{"GasGauge":{CycleCount, DesignCapacity,
+//   FullChargeCapacity}}}, FullChargeCapacity a percent, always 100, since
+//   iOS 12.2 (libimobiledevice issue 1068), mAh before;
+// - an answer with Status other than Success, or an Error, when it refuses.
+import type { BatteryWear, Unread } from '../wear.js';
+import { LockdownError } from './errors.js';
+import type { Dict } from './framing.js';
+import type { LockdownClient } from './lockdown.js';
+
+export const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
+
+export interface RelayWear {
+  battery?: BatteryWear;
+  unread: Unread[];
+}
+
+const dict = (v: unknown): Dict | undefined => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
+const int = (v: unknown): number | undefined => {
+  const n = typeof v === 'bigint' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
+};
+
+/** The battery's figures in an IORegistry answer, the nested BatteryData first where iOS puts them there. */
+export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | undefined {
+  const reg = dict(dict(answer?.Diagnostics)?.IORegistry);
+  if (!reg) return undefined;
+  const data = dict(reg.BatteryData) ?? {};
+  const first = (...values: unknown[]) => values.map(int).find((v) => v !== undefined);
+  const cycles = cyclesOf(first(reg.CycleCount, data.CycleCount));
+  const design = first(data.DesignCapacity, reg.DesignCapacity);
+  const full = first(data.NominalChargeCapacity, reg.NominalChargeCapacity, data.AppleRawMaxCapacity, reg.AppleRawMaxCapacity);
+  const health = healthOf(full, design);
+  if (cycles === undefined && health === undefined) return undefined;
+  return {
+    source: 'ioregistry',
+    ...(cycles !== undefined && { cycleCount: cycles }),
+    ...(health && { fullMah: full!, designMah: design!, healthPercent: health }),
+  };
+}
+
+/**
+ * The cycles of a GasGauge answer; its FullChargeCapacity only where it is
+ * mAh (before iOS 12.2), never its percent: 100 is below a fifth of any
+ * phone's design capacity, which healthOf refuses.
+ */
+export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | undefined {
+  const gauge = dict(dict(answer?.Diagnostics)?.GasGauge);
+  if (!gauge) return undefined;
+  const cycles = cyclesOf(int(gauge.CycleCount));
+  const full = int(gauge.FullChargeCapacity);
+  const design = int(gauge.DesignCapacity);
+  const health = healthOf(full, design);
+  if (cycles === undefined && health === undefined) return undefined;
+  return {
+    source: 'gasgauge',
+    ...(cycles !== undefined && { cycleCount: cycles }),
+    ...(health && { fullMah: full!, designMah: design!, healthPercent: health }),
+  };
+}
+
+function cyclesOf(n: number | undefined): number | undefined {
+  return n !== undefined && n >= 0 && n <= 100_000 ? n : undefined;
+}
+
+/** Full in % of design, where both are a phone's mAh and what it holds lies between a fifth and one and a half times its design. */
+function healthOf(full: number | undefined, design: number | undefined): number | undefined {
+  if (full === undefined || design === undefined || design < 500 || design > 20_000) return undefined;
+  if (full < design * 0.2 || full > design * 1.5) return undefined;
+  return Math.round((full / design) * 100);
+}
+
+/**
+ * Reads the relay inside the session `lockdown` holds: StartService, the
+ * service's own connection (`connect`: usbmuxd's Connect to its port), TLS
+ * where asked, the IORegistry battery entry, the GasGauge when the entry has
+ * no figure, Goodbye. Never throws: what it could not read is unread, with
+ * why; `lockdownAlive` says whether the session's connection still stands.
+ */
+export async function readRelayWear(
+  lockdown: LockdownClient,
+  connect: (port: number) => Promise<LockdownClient>,
+  secure: (relay: LockdownClient) => Promise<void>,
+  timeoutMs: number,
+): Promise<RelayWear & { lockdownAlive: boolean }> {
+  let service: { port: number; ssl: boolean };
+  try {
+    service = await lockdown.startService(DIAGNOSTICS_RELAY, timeoutMs);
+  } catch (err) {
+    const refused = err instanceof LockdownError;
+    return {
+      unread: [{ what: 'diagnostics relay', why: 'refused', detail: refused ? `lockdown answered ${err.code}` : (err as Error).message }],
+      lockdownAlive: refused,
+    };
+  }
+  let relay: LockdownClient | undefined;
+  try {
+    relay = await connect(service.port);
+    if (service.ssl) await secure(relay);
+    const ask = async (body: Dict): Promise<Dict> => {
+      const answer = await relay!.request(body, timeoutMs);
+      if (typeof answer.Status === 'string' && answer.Status !== 'Success') throw new LockdownError(String(body.Request), answer.Status);
+      return answer;
+    };
+    const battery =
+      batteryFromIoRegistry(await ask({ Request: 'IORegistry', EntryClass: 'IOPMPowerSource' })) ?? batteryFromGasGauge(await ask({ Request: 'GasGauge' }));
+    await relay.request({ Request: 'Goodbye' }, timeoutMs).catch(() => undefined);
+    return battery
+      ? { battery, unread: [], lockdownAlive: true }
+      : { unread: [{ what: 'diagnostics relay', why: 'garbage', detail: 'no battery figure in its answers' }], lockdownAlive: true };
+  } catch (err) {
+    const detail = err instanceof LockdownError ? `it answered ${err.code}` : (err as Error).message;
+    return { unread: [{ what: 'diagnostics relay', why: 'refused', detail }], lockdownAlive: true };
+  } finally {
+    relay?.close();
+  }
+}
