@@ -13,7 +13,14 @@ import type { Setup } from './setup.js';
 
 const iso = (at: number): string => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export function incidents(setup: Setup, env: NodeJS.ProcessEnv, phone: string | undefined, json: boolean, stdout: NodeJS.WritableStream): ExitCode {
+export function incidents(
+  setup: Setup,
+  env: NodeJS.ProcessEnv,
+  phone: string | undefined,
+  json: boolean,
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream = process.stderr,
+): ExitCode {
   const dir = join(stateDirOf(setup.settings, env), INCIDENTS_DIR);
   let names: string[];
   try {
@@ -22,7 +29,7 @@ export function incidents(setup: Setup, env: NodeJS.ProcessEnv, phone: string | 
       .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      process.stderr.write(`device-agent: cannot read ${dir}: ${(err as Error).message}\n`);
+      stderr.write(`device-agent: cannot read ${dir}: ${(err as Error).message}\n`);
       return EXIT.failed;
     }
     names = [];
@@ -34,12 +41,12 @@ export function incidents(setup: Setup, env: NodeJS.ProcessEnv, phone: string | 
     try {
       text = readStateFile(join(dir, name), INCIDENT_MAX_BYTES);
     } catch (err) {
-      process.stderr.write(`device-agent: skipped ${join(dir, name)}: ${(err as Error).message}\n`);
+      stderr.write(`device-agent: skipped ${join(dir, name)}: ${(err as Error).message}\n`);
       continue;
     }
     const incident = text === undefined ? undefined : incidentFrom(text);
     if (!incident) {
-      if (text !== undefined) process.stderr.write(`device-agent: skipped ${join(dir, name)}: not an incident the agent wrote\n`);
+      if (text !== undefined) stderr.write(`device-agent: skipped ${join(dir, name)}: not an incident the agent wrote\n`);
       continue;
     }
     if (phone !== undefined && incident.serial !== phone && incident.udid !== phone) continue;

@@ -40,26 +40,36 @@ function kept(dir: string): Map<string, QuarantineEntry> | string {
   try {
     text = readStateFile(file, QUARANTINE_FILE_MAX_BYTES);
   } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM')
+      return `cannot read ${file}: this user may not; run it as the agent's user (sudo -u device-agent device-agent quarantine ...)`;
     return `cannot read ${file}: ${(err as Error).message}`;
   }
   if (text === undefined) return new Map();
-  return quarantineFileFrom(text) ?? `${file} is not a quarantine file the agent wrote`;
+  return quarantineFileFrom(text) ?? `${file} is not a quarantine file the agent wrote; the daemon replaces it at its next change`;
 }
 
 const iso = (at: number): string => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export async function quarantine(setup: Setup, env: NodeJS.ProcessEnv, operands: readonly string[], json: boolean, stdout: Out): Promise<ExitCode> {
+export async function quarantine(
+  setup: Setup,
+  env: NodeJS.ProcessEnv,
+  operands: readonly string[],
+  json: boolean,
+  stdout: Out,
+  stderr: Out = process.stderr,
+): Promise<ExitCode> {
   const dir = stateDirOf(setup.settings, env);
   const entries = kept(dir);
   const [verb, phone] = operands;
   if (typeof entries === 'string') {
-    process.stderr.write(`device-agent: ${entries}; the daemon replaces it at its next change\n`);
+    stderr.write(`device-agent: ${entries}\n`);
     return EXIT.failed;
   }
   const held = [...entries].filter(([, e]) => quarantined(e)) as Array<[string, QuarantineEntry & { since: number; until: number }]>;
   if (verb === 'list') {
     if (phone !== undefined) {
-      process.stderr.write('device-agent: quarantine list takes no SERIAL (device-agent quarantine --help)\n');
+      stderr.write('device-agent: quarantine list takes no SERIAL (device-agent quarantine --help)\n');
       return EXIT.config;
     }
     if (json) {
@@ -90,12 +100,12 @@ export async function quarantine(setup: Setup, env: NodeJS.ProcessEnv, operands:
     return EXIT.ok;
   }
   if (verb !== 'release' || phone === undefined) {
-    process.stderr.write(`device-agent: quarantine takes list, or release SERIAL, got: ${operands.join(' ')} (device-agent quarantine --help)\n`);
+    stderr.write(`device-agent: quarantine takes list, or release SERIAL, got: ${operands.join(' ')} (device-agent quarantine --help)\n`);
     return EXIT.config;
   }
   const found = held.find(([udid, e]) => udid === phone || e.serial === phone);
   if (!found) {
-    process.stderr.write(`device-agent: ${phone} is not quarantined (device-agent quarantine list names those that are)\n`);
+    stderr.write(`device-agent: ${phone} is not quarantined (device-agent quarantine list names those that are)\n`);
     return EXIT.failed;
   }
   const [udid] = found;
@@ -113,7 +123,7 @@ export async function quarantine(setup: Setup, env: NodeJS.ProcessEnv, operands:
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const whose = code === 'EACCES' || code === 'EPERM' ? `; run it as the agent's user (sudo -u device-agent device-agent quarantine release ${phone})` : '';
-    process.stderr.write(`device-agent: cannot leave the release of ${phone} in ${requests}: ${stateWriteProblem(err)}${whose}\n`);
+    stderr.write(`device-agent: cannot leave the release of ${phone} in ${requests}: ${stateWriteProblem(err)}${whose}\n`);
     return EXIT.failed;
   }
   const daemon = keptState(dir);
@@ -124,7 +134,7 @@ export async function quarantine(setup: Setup, env: NodeJS.ProcessEnv, operands:
   const until = Date.now() + RELEASE_WAIT_MS;
   while (Date.now() < until && existsSync(join(requests, name))) await new Promise((r) => setTimeout(r, POLL_MS));
   if (existsSync(join(requests, name))) {
-    process.stderr.write(
+    stderr.write(
       `device-agent: the daemon (pid ${daemon.pid}) did not take the release of ${phone} within ${RELEASE_WAIT_MS / 1000} s; it stays in ${requests} and is taken when the daemon next looks (is the daemon running with this state directory?)\n`,
     );
     return EXIT.failed;

@@ -215,7 +215,8 @@ export class Availability {
       cloudBehind: this.cloudBehind,
     };
     const verdict = classify(look);
-    const was = this.clock.phones.get(udid)?.track;
+    const track = this.clock.phones.get(udid)?.track;
+    const was = track && { state: track.state, layer: track.layer };
     // What no event announced is dated halfway between the last word that the phone was fine and the one that found it not:
     // a failure (a shell that hung) from its last answer to the failed inventory; what an answer read (its readiness
     // failing, a hot battery) from the inventory before.

@@ -7,9 +7,10 @@ import type { Metric, Sample } from '../../util/metric.js';
 import type { InServiceClock, Subject } from './clock.js';
 import { HOUR_MS, IN_SERVICE, inServiceShare, outByLayer, partsOf, type Seconds } from './tally.js';
 
-/** "97.4%", to a tenth. */
+/** "97.4%", to a tenth; never 100.0% for a share short of it, nor 0.0% for one above nothing. */
 export function percent(share: number): string {
-  return `${(Math.floor(share * 1000) / 10).toFixed(1)}%`;
+  const tenths = Math.min(share < 1 ? 999 : 1000, Math.max(share > 0 ? 1 : 0, Math.round(share * 1000)));
+  return `${(tenths / 10).toFixed(1)}%`;
 }
 
 /** A phone's seconds of the last 24 hours (by the hour), with its time in service not credited yet. */

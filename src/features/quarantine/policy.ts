@@ -71,6 +71,11 @@ export interface QuarantineLook {
   passes: boolean;
   /** The booking gate's verdict; none yet: a decision that turns on it is 'needs-verdict'. */
   verdict?: BookingVerdict;
+  /**
+   * When it became due, while the cloud is being asked whether it is booked: its failures are counted as of then, since
+   * the wait is the agent's own (the host's booking questions are rationed) and must not let the evidence age out.
+   */
+  dueAt?: number;
 }
 
 export type QuarantineDecision =
@@ -91,7 +96,7 @@ export function decideQuarantine(look: QuarantineLook, s: QuarantineSettings): Q
   if (s.failures <= 0) return { kind: 'none' };
   // Failures before the last quarantine ended were its cause, or an operator put it back over them.
   const since = entry?.released?.at ?? -Infinity;
-  const failures = counted(look.failures, now, s).filter((f) => f.at > since);
+  const failures = counted(look.failures, look.dueAt ?? now, s).filter((f) => f.at > since);
   if (failures.length < s.failures) return { kind: 'none' };
   if (look.conflicted) return { kind: 'refused', reason: 'its identity is claimed by another device too' };
   if (look.starts.length >= MAX_PER_HOUR) return { kind: 'none' };

@@ -8,7 +8,7 @@
 // `quarantine release` command leaves, taken at every look); the
 // quarantines kept in the state directory.
 import type { DeviceAction, Intent } from '../../actions/runner.js';
-import { cloudIdOf } from '../../booking/gate.js';
+import { cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import type { ReportHeard } from '../../devices/feature.js';
@@ -70,6 +70,8 @@ export class Quarantine {
   private readinessOut = new Set<string>();
   private refused = new Set<string>();
   private saveProblem: string | undefined;
+  /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
+  private readonly due = new Map<string, number>();
 
   constructor(private readonly ctx: FeatureContext) {
     const q = ctx.settings.quarantine;
@@ -182,7 +184,9 @@ export class Quarantine {
       dropped = true;
     }
     for (const [udid, list] of this.failures) {
-      const kept = list.filter((f) => now - f.at < this.settings.windowMs);
+      // A phone waiting for the cloud's word keeps the evidence it became due on.
+      const asOf = this.due.get(udid) ?? now;
+      const kept = list.filter((f) => asOf - f.at < this.settings.windowMs || f.at > asOf);
       if (kept.length) this.failures.set(udid, kept);
       else this.failures.delete(udid);
     }
@@ -235,8 +239,14 @@ export class Quarantine {
         }
         for (const key of this.seenRun.keys()) if (!registry.get(key)) this.seenRun.delete(key);
         for (const key of this.person) if (!registry.get(key)) this.person.delete(key);
+        for (const udid of this.due.keys()) if (!this.failures.has(udid)) this.due.delete(udid);
         const offSource = registry.facet(OFF_SOURCE);
-        const candidates = new Set([...this.failures.keys(), ...this.entries.entries().flatMap(([udid, e]) => (quarantined(e) ? [udid] : []))]);
+        // In the booking gate's order (the phone asked about longest ago first): with more phones due than the host's
+        // questions a minute, each gets its turn, shared with recovery's, rather than the first listed always.
+        const candidates = look.byTurn(
+          [...new Set([...this.failures.keys(), ...this.entries.entries().flatMap(([udid, e]) => (quarantined(e) ? [udid] : []))])],
+          (udid) => udid,
+        );
         for (const udid of candidates) {
           const target = `quarantine ${udid}`;
           if (look.isBusy(target) || intents.some((i) => i.target === target)) continue;
@@ -255,8 +265,10 @@ export class Quarantine {
             !failures.some((f) => f.at > answeredAt);
           const gone = r === undefined || r.state === 'offline' || offSource.get(udid) !== undefined;
           const serial = r?.serial ?? entry?.serial ?? udid;
-          const decision = look.decide(cloudIdOf(serial, udid), (verdict) =>
-            decideQuarantine(
+          let heard: BookingVerdict | undefined;
+          const decision = look.decide(cloudIdOf(serial, udid), (verdict) => {
+            heard = verdict;
+            return decideQuarantine(
               {
                 now,
                 ...(entry && { entry }),
@@ -266,10 +278,15 @@ export class Quarantine {
                 starts: look.startsOf(target),
                 passes,
                 ...(verdict && { verdict }),
+                ...(this.due.has(udid) && { dueAt: this.due.get(udid)! }),
               },
               this.settings,
-            ),
-          );
+            );
+          });
+          // Waiting for the cloud's word, or for the host's turn to ask it (no answer yet): still due as of when it became so.
+          const waiting = decision.kind === 'asking' || (decision.kind === 'held' && heard?.kind === 'unknown' && heard.answer === undefined);
+          if (!waiting) this.due.delete(udid);
+          else if (!this.due.has(udid)) this.due.set(udid, now);
           switch (decision.kind) {
             case 'quarantine':
               if (r) look.release(r.key, 'quarantine', true);
@@ -361,8 +378,8 @@ export class Quarantine {
           `device ${intent.udid}: ${words}`,
         );
         this.save();
-        // Out now, as any change of a device: the planner's debounce joins it to the others' and its rate bounds them all.
-        look.changed();
+        // Out with the next report the agent sends anyway (the schedule's, within its period, or a change's): a host
+        // whose phones are quarantined one after another, as the booking questions allow, sends no report more for it.
         return 'quarantined';
       },
     };

@@ -182,8 +182,13 @@ export class Recorder implements IncidentLog {
     }
   }
 
+  /** The port a phone is on: adb's usb path, else where the USB layer sees its serial. */
   private place(record: DeviceSnapshot | undefined, ref: PhoneRef): void {
-    const port = record?.usb?.usb;
+    const adbPort = record?.usb?.usb;
+    const port =
+      adbPort !== undefined && PORT.test(adbPort)
+        ? adbPort
+        : this.ctx.shared.get(USB_EVIDENCE)?.seen([...new Set([ref.serial, ...(ref.udid !== undefined ? [ref.udid] : [])])])?.port;
     if (port === undefined || !PORT.test(port)) return;
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
     if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);

@@ -21,6 +21,7 @@ import { USB_EVIDENCE } from '../../../src/devices/usb-evidence.js';
 import { clockFrom, AVAILABILITY_FILE } from '../../../src/features/availability/store.js';
 import { HOUR_MS, partsOf } from '../../../src/features/availability/tally.js';
 import type { AndroidControl } from '../../../src/platforms/android/control.js';
+import type { Logger } from '../../../src/log/logger.js';
 import { seededRandom } from '../../../src/util/clock.js';
 import { SharedParts } from '../../../src/util/shared-parts.js';
 import { reportBed } from '../../agent/bed.js';
@@ -102,19 +103,25 @@ export interface LifeOptions {
   set?: Record<string, unknown>;
   /** The phones the cloud says are booked. */
   booked?: Set<string>;
+  /** The state directory (default a new one): another start on the same one is a restart. */
+  stateDir?: string;
+  logger?: Logger;
 }
 
 export function lifeBed(o: LifeOptions) {
   const phones = Array.from({ length: o.phones }, (_, i) => `LIFE${String(i).padStart(2, '0')}`);
-  const stateDir = mkdtempSync(join(tmpdir(), 'life-'));
+  const stateDir = o.stateDir ?? mkdtempSync(join(tmpdir(), 'life-'));
   const usb = new FakeUsb(phones);
   const shared = new SharedParts();
   shared.of(USB_EVIDENCE, () => usb);
   const booked = o.booked ?? new Set<string>();
   const questions: string[] = [];
+  /** When each question was asked (virtual ms). */
+  const asked: number[] = [];
   const booking: BookingStatusSource = {
     ask: async (id): Promise<BookingAnswer> => {
       questions.push(id);
+      asked.push(bed.time.now);
       return { booked: booked.has(id) };
     },
   };
@@ -124,6 +131,7 @@ export function lifeBed(o: LifeOptions) {
     shared,
     phones: quietPhones,
     daemon: { booking },
+    ...(o.logger && { logger: o.logger }),
     set: { 'usb.kernelLog': '', ...o.set },
   });
   const { source, cloud, time } = bed;
@@ -381,7 +389,7 @@ export function lifeBed(o: LifeOptions) {
 
   const cleanup = (): void => rmSync(stateDir, { recursive: true, force: true });
 
-  return { bed, shared, phones, usb, stateDir, questions, booked, boot, run, start, end, hub, adb, refuse, truth, counted, cleanup, relist, state };
+  return { bed, shared, phones, usb, stateDir, questions, asked, booked, boot, run, start, end, hub, adb, refuse, truth, counted, cleanup, relist, state };
 }
 
 /** In service over all hours of a phone (or of the phones given). */

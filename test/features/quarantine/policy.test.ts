@@ -49,6 +49,12 @@ describe('when a phone is taken out of service', () => {
     expect(decide(look({ failures: [fail(11), fail(5), fail(1)] })).kind).toBe('none');
   });
 
+  it('due while the cloud is asked: its failures counted as of when it became due, so that the host rationing its questions lets no evidence age out', () => {
+    const failures = [fail(14), fail(10), fail(6)];
+    expect(decide(look({ failures })).kind).toBe('none');
+    expect(decide(look({ failures, dueAt: NOW - 5 * MIN }))).toMatchObject({ kind: 'quarantine', until: NOW + 20 * MIN, evidence: failures });
+  });
+
   it('never counts a failure blamed on what fails every phone behind it: its hub, its controller, the host, the adb server', () => {
     for (const wide of ['hub', 'controller', 'host', 'adb'] as const)
       expect(decide(look({ failures: [fail(3, wide), fail(2, wide), fail(1, wide)] })).kind).toBe('none');
