@@ -2,11 +2,7 @@
 export interface Start {
   /** Monotonic ms. */
   at: number;
-  /**
-   * The target's failure count when the work started (0 when its action
-   * counts none): within one run of failures, recovery's next action waits
-   * for as many failures again.
-   */
+  /** The target's failure count when the work started (0 when not counted): recovery's next action waits for as many again. */
   failures: number;
 }
 
@@ -16,10 +12,8 @@ export function startsWithin(starts: readonly Start[], now: number, keepMs: numb
 }
 
 /**
- * When the counted work of each target started, kept for its window: the
- * one history the cooldowns and hourly limits of every action decide from
- * (ActionRunner.run counts into it). Bounded however many targets come and
- * go: a target with no start left in its window is forgotten at the next count.
+ * When the counted work of each target started, kept for its window: the one history every action's cooldowns and
+ * hourly limits decide from. A target with no start left in its window is forgotten at the next count.
  */
 export class CountedStarts {
   private readonly byTarget = new Map<string, { keepMs: number; starts: Start[] }>();

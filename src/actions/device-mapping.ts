@@ -1,7 +1,5 @@
-// The one look-up from a device to its hub port and charge way (issue 42):
-// every action that reaches a phone through its port or its charge way asks
-// it, and the rows show what it says, so that a key naming two phones is
-// refused the same way everywhere and said once, whichever met it first.
+// The one look-up from a device to its hub port and charge way: every action and row asks it, so a key naming two phones
+// is refused alike everywhere and said once.
 
 import { chargeWaysOf, modelWayOf, ownWaysOf, type ChargeWay, type ChargeWays } from '../config/charge-ways.js';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
@@ -16,11 +14,7 @@ import type { Claim } from '../devices/claims.js';
 export interface DeviceMappingOptions {
   hubPorts: ReadonlyMap<string, HubPort>;
   chargeWays?: ChargeWays;
-  /**
-   * The network addresses the agent connects (networkDevices): each is the
-   * adb serial of a phone to come, so a key naming one is that phone's
-   * before adb lists it, not the key of whichever device gives it as udid first.
-   */
+  /** The network addresses the agent connects: a key naming one is that phone's before adb lists it, not a udid-giver's. */
   networkDevices?: readonly string[];
   logger: Logger;
   /** For what was said once and when (log/said-once.ts). */
@@ -65,12 +59,7 @@ export class DeviceMapping {
     return [...claims, ...(this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }))];
   }
 
-  /**
-   * Says a key that names two phones once, while both are there: listed, or
-   * for the one named by its serial an address the agent connects (expected
-   * on adb, coming or going, it is the same conflict). One gone, the
-   * conflict coming back is said again.
-   */
+  /** Says a key naming two phones once while both are there (listed, or an address the agent connects); once one is gone, again. */
   private seen<T>(found: Mapped<T>, claims: readonly Claim[]): Mapped<T> {
     const listed = new Set(claims.map((c) => c.serial));
     const there = (serial: string): boolean => listed.has(serial) || (this.o.networkDevices ?? []).includes(serial);

@@ -1,10 +1,6 @@
-// Which phone a mapping key names (issue 42). An entry of hubPorts or
-// charge.ways is keyed by "a udid or an adb serial", and the two name spaces
-// overlap: a phone chooses its udid (ro.serialno), so it can give another
-// phone's adb serial as its udid (a network phone's 127.0.0.1:5555, a USB
-// phone's R58M12AB). A key is acted on only for the one physical phone it
-// names; a key that is one device's serial and another's udid names neither.
-// Pure: the actions ask it with what every listed device claims.
+// Which phone a mapping key names. A hubPorts or charge.ways key is "a udid or an adb serial", and the two overlap: a
+// phone chooses its udid, so it can give another phone's serial as its udid. A key is acted on only for the one phone it
+// names; a key that is one device's serial and another's udid names neither. Pure.
 
 import { isTcpSerial } from '../util/tcp-serial.js';
 import type { Claim } from '../devices/claims.js';
@@ -50,11 +46,7 @@ export type Mapped<T> =
   /** Its key names another phone, or more than one: nothing is done through it. */
   | { kind: 'refused'; key: string; value: T; names: Exclude<KeyNames, { kind: 'one' | 'none' }> | { kind: 'other'; serials: readonly string[] } };
 
-/**
- * The entry of the device `claim`, looked up by its udid first, then its
- * serial, and kept only when that key names this device's phone alone.
- * `claims`: every device listed, and the addresses the agent expects.
- */
+/** The entry of the device `claim`, by udid then serial, kept only when that key names this phone alone (`claims`: all listed). */
 export function mappedFor<T>(entries: ReadonlyMap<string, T>, claim: Claim, claims: readonly Claim[]): Mapped<T> {
   const key = [claim.udid, claim.serial].find((k): k is string => k !== undefined && entries.has(k));
   if (key === undefined) return { kind: 'none' };

@@ -1,9 +1,6 @@
-// The one control loop of the features' actions. An action decides (its pure
-// policy handed values: the runner's marks and counted starts, the booking
-// gate's verdict) and returns intents; the runner carries each out, one per
-// target at a time, counting its start and its outcome, and keeps once for
-// every action the booking questions, the refusals and holds (said and
-// counted once, forgotten with the device) and the work in flight.
+// The one control loop of the features' actions. An action's pure policy, handed values (marks, counted starts, the
+// gate's verdict), returns intents; the runner carries each out, one per target at a time, counting its start and
+// outcome, and keeps for every action the booking questions, refusals and holds (said and counted once) and the work.
 import { askBooking } from '../booking/ask.js';
 import type { BookingGate, BookingVerdict } from '../booking/gate.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
@@ -91,11 +88,7 @@ export interface ActionLook {
   startsOf(target: string): readonly number[];
   /** The same starts with the failure count each was started at (recovery's kicks and cycles). */
   countedOf(target: string): readonly Start[];
-  /**
-   * The booking gate's verdict on disturbing the device the cloud knows by
-   * this id; a question it says to ask goes out now, and its answer makes the
-   * action look again. `maxAgeMs`: the oldest answer the work may act on.
-   */
+  /** The gate's verdict on disturbing this cloud id (a question it says to ask goes out now); `maxAgeMs`: the oldest answer to act on. */
   verdict(deviceId: string | undefined, maxAgeMs?: number): BookingVerdict;
   /** A decision made without the gate's verdict, and again with it only when it says it turns on it ('needs-verdict'). */
   decide<D extends { kind: string }>(deviceId: string | undefined, decision: (verdict: BookingVerdict | undefined) => D, maxAgeMs?: number): D;

@@ -1,10 +1,6 @@
-// Whom a host action may touch (issue 35, finding 1). A phone chooses its
-// udid (ro.serialno) and, over USB, the serial adb names it by; it cannot
-// choose where on the USB tree adb finds it. So a port is switched, a charge
-// paused or a transport kicked only for a device whose identity no other
-// device claims, and a port only for a USB phone adb finds behind that port.
-// Pure: the actions ask it with the registry's records; who claims what is
-// src/devices/claims.ts.
+// Whom a host action may touch. A phone chooses its udid and, over USB, its adb serial, but not where on the USB tree
+// adb finds it. So a port is switched, a charge paused or a transport kicked only for a device whose identity no other
+// claims, and a port only for a USB phone adb finds behind it. Pure; who claims what is src/devices/claims.ts.
 
 import type { HubPort } from '../config/hub-ports.js';
 import { conflictsOf, conflictText, type Claim, type Conflict } from '../devices/claims.js';
@@ -19,10 +15,8 @@ export const ACTIONS_REFUSED = counterKey(
 );
 
 /**
- * Why the port mapped to this device may not be switched for it, or
- * undefined when it may. `checkPath`: the port is a uhubctl location, so a
- * USB phone's path must lie behind it; an operator's own command names its
- * ports its own way, and only the conflict rule holds there.
+ * Why the port mapped to this device may not be switched for it, or undefined. `checkPath`: a uhubctl location, so a
+ * USB phone's path must lie behind it; an operator's command names ports its own way: only the conflict rule holds.
  */
 export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPort, checkPath: boolean): string | undefined {
   const conflict = conflictsOf(claims).get(claim.serial);
@@ -31,8 +25,8 @@ export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPo
     // A phone on Wi-Fi adb charged from the hub: its port cannot be checked, but a USB record of its udid is the phone the port belongs to.
     const usbTwin = claim.udid !== undefined && claims.some((c) => c.udid === claim.udid && !isTcpSerial(c.serial));
     if (usbTwin) return `its udid is also given over USB (${claim.udid}); the port is switched for that one only`;
-    // Nothing ties a network phone to the port but its word: while a ready device has not said who it is, that
-    // one may be the phone the udid belongs to (an impostor read first would otherwise switch the victim's port).
+    // Nothing but its word ties a network phone to the port: while a ready device has not said who it is, it may be the
+    // phone the udid belongs to (an impostor read first would switch the victim's port).
     const unread = claims.filter((c) => c.serial !== claim.serial && c.ready === true && c.udid === undefined).map((c) => c.serial);
     return unread.length > 0
       ? `it is on network adb and ${unread.length === 1 ? 'a ready device has' : `${unread.length} ready devices have`} not said who ${unread.length === 1 ? 'it is' : 'they are'} yet (${unread.slice(0, 3).join(', ')}${unread.length > 3 ? ', ...' : ''}); one may be the phone ${claim.udid ?? 'it names'} belongs to`
@@ -44,10 +38,8 @@ export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPo
 }
 
 /**
- * Whether adb's USB path lies behind a hub port as uhubctl names it: hub
- * 1-1.4 port 3 holds 1-1.4.3 and what hangs below it (1-1.4.3.2); a root hub
- * 1, port 4 holds 1-4. The bus may differ: a USB 3 hub shows as two hubs
- * with the same ports, one on each bus, and uhubctl switches both.
+ * Whether adb's USB path lies behind a hub port as uhubctl names it: hub 1-1.4 port 3 holds 1-1.4.3 and below; root hub
+ * 1 port 4 holds 1-4. The bus may differ: a USB 3 hub is two hubs, one per bus, and uhubctl switches both.
  */
 export function behindPort(usb: string, place: HubPort): boolean {
   const chain = (path: string): string => path.slice(path.indexOf('-') + 1);

@@ -40,10 +40,8 @@ export interface AgentParts {
 }
 
 /**
- * The daemon, as wiring only: source events go to the report loop and the
- * actions, the readings' outcomes to the loop; start() and stop() run an
- * ordered list of services (status server, each source, the actions, the
- * report loop) and stop them in reverse.
+ * The daemon, as wiring only: source events go to the report loop and the actions; start() and stop() run an ordered
+ * list of services (status server, sources, actions, report loop), stopping in reverse.
  */
 export class Agent {
   private readonly services: Service[];
@@ -64,8 +62,7 @@ export class Agent {
   async start(): Promise<void> {
     const { settings, logger, registry, runner, loop, views, clock, sources, nodeId } = this.parts;
     views.noteStart(clock.wall());
-    // A failed inventory plans a retry: look at the plan again. An outcome
-    // noted while a report is being built is heard once, when it has ended.
+    // A failed inventory plans a retry: the plan is looked at again, after the report being built.
     const outcomeHeard = (): void => {
       runner.devicesChanged();
       loop.outcomeNoted();
@@ -90,8 +87,7 @@ export class Agent {
     source.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     source.on('resumed', () => loop.sourceResumed());
     await source.start();
-    // Devices found at start go into the first report through the listing,
-    // not as change events: the planner hears only what came after.
+    // Devices found at start go into the first report through the listing: the planner hears only what came after.
     source.on('change', (changes) => {
       this.logChanges(changes);
       changedAll(this.parts.features ?? [], changes);

@@ -1,5 +1,5 @@
-// The one factory of the object graph: `run`, `once`, `list` and `doctor`
-// build their parts here, from the settings, and nothing does I/O yet.
+// The one factory of the object graph: `run`, `once`, `list` and `doctor` build their parts here, from the settings,
+// and nothing does I/O yet.
 import { dirname, join } from 'node:path';
 import { deviceMappingOf, type DeviceMapping } from '../actions/device-mapping.js';
 import { ActionRunner, inStartOrder, type DeviceAction } from '../actions/runner.js';
@@ -83,8 +83,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const mapping = deviceMappingOf(settings, logger, clock);
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger, stateDirTrouble);
-  // Devices an earlier run reported and that are not back by the first report go out as UNPLUGGED
-  // (unless a feature finds them otherwise: the USB layer, one on a port with adb no longer listing it).
+  // Devices an earlier run reported and not back by the first report go out UNPLUGGED, unless a feature finds them.
   const earlier = reported.load();
   const unplugged = new UnpluggedLedger();
   unplugged.seed(earlier);
@@ -149,10 +148,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   };
 }
 
-/**
- * The whole daemon: the parts, the actions, the report loop, the status
- * views and server, and the Agent that wires them. Nothing does I/O yet.
- */
+/** The whole daemon: the parts, the actions, the report loop, the status views and server, and the Agent wiring them. No I/O yet. */
 export function buildDaemon(parts: Parts, nodeId: string): Agent {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
@@ -236,11 +232,7 @@ function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Log
   }
 }
 
-/**
- * How long one source's collect may take in the daemon: a source's own
- * deadlines end it well before (Android's report wait is the probe timeout
- * plus 1 s), so past twice the probe timeout plus 10 s it is stuck.
- */
+/** How long one source's collect may take in the daemon: its own deadlines end it well before, so past this it is stuck. */
 function collectTimeoutMs(settings: Settings): number {
   return settings.probeTimeoutSeconds * 2000 + 10_000;
 }

@@ -1,8 +1,5 @@
-// Every feature, registered in one place, in the order their notes join a
-// device's message, and in which what several add at one place of a view
-// follows (src/devices/feature-view.ts): adding one is a folder of
-// src/features/ with a factory of the one signature (src/features/context.ts)
-// and a line here. This is the one file of src/ that names the features.
+// Every feature, registered in one place and in the order their notes join a device's message and their view parts
+// follow: adding one is a folder of src/features/ and a line here. The one file of src/ that names the features.
 import { availabilityFeature } from '../features/availability/feature.js';
 import { chargeFeature } from '../features/charge/feature.js';
 import type { Feature, FeatureContext, FeatureFactory } from '../features/context.js';
@@ -32,8 +29,7 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   usbFeature,
   readinessFeature,
   readinessFixFeature,
-  // Judges each fresh reading before every feature's annotate pass (DeviceFeature.judge), and shows what the rules keep
-  // of a device: its PROBLEMS column closes list's table, after the columns above.
+  // Judges each fresh reading before the annotate passes; its PROBLEMS column closes list's table.
   healthFeature,
   // After health, once per report: several phones hot together are one host-level line.
   hostHeatFeature,

@@ -1,5 +1,5 @@
-// Every platform, registered in one place: adding one is a folder beside
-// src/platforms/android/ and ios/ with a DeviceSource, and a line here.
+// Every platform, registered in one place: adding one is a folder beside src/platforms/android/ and ios/ with a
+// DeviceSource, and a line here.
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import type { Platform } from '../devices/record.js';
@@ -33,29 +33,18 @@ export interface Platforms {
   sources: DeviceSource[];
   /** Every platform's names, whether its source runs or not (a device an earlier run reported is still shown by name). */
   names: readonly PlatformName[];
-  /**
-   * The platform whose every listed device `list` shows, in every state
-   * (issue 34), and how one that has not answered is described: adb lists
-   * phones still connecting or authorizing, and network phones not yet known.
-   */
+  /** The platform whose every listed device `list` shows in every state, and how one that has not answered is described. */
   unready: { platform: Platform; describe(serial: string, state: string, udid?: string): DeviceInfo };
   /** The door through which the features' actions reach the phones: it names their platform. */
   control: AndroidControl;
-  /**
-   * The platforms' service clients that doctor checks beyond what the
-   * sources say (src/doctor/checks.ts: the adb server and what it lists),
-   * the same clients the sources use, so doctor sees what the agent will.
-   */
+  /** The platforms' service clients the doctor checks beyond the sources, the same ones the sources use. */
   services: { adb: AdbClient };
 }
 
 /** Every platform's names, whether its source runs or not. */
 export const platformNames: readonly PlatformName[] = [ANDROID_NAME, IOS_NAME];
 
-/**
- * The platform that offers the readiness capability (src/platforms/readiness.ts):
- * the readiness feature judges what it reads, and names no platform.
- */
+/** The platform that offers the readiness capability: readiness judges what it reads, and names no platform. */
 export const readinessReader: ReadinessReader = ANDROID_READINESS;
 
 /**
@@ -66,29 +55,16 @@ export const wearReader: WearReader = {
   reading: (registry, key) => [ANDROID_WEAR, IOS_WEAR_READER].map((r) => r.reading(registry, key)).find((r) => r !== undefined),
 };
 
-/**
- * What the platform whose service doctor checks (src/doctor/checks.ts: the
- * adb server and what it lists) offers it: the service's errors, variables and
- * banner, and its phones' outputs (src/platforms/doctor.ts). Known before
- * anything is built, since the doctor words a service address that cannot be used too.
- */
+/** What the platform whose service doctor checks offers it (errors, variables, banner, phone outputs), known before any build. */
 export const serviceDoctor: ServiceDoctor = ADB_DOCTOR;
 
-/**
- * The variables the platforms' services read as their own tools do (adb's),
- * with the reference's section on each: the reference, the commands' help and
- * the unknown-variable check list them and name no platform.
- */
+/** The variables the platforms' services read as their own tools do, with the reference's section on each. */
 export const platformVariables = { variables: ADB_VARIABLES, sections: ADB_REFERENCE } as const satisfies PlatformVariables;
 
 /** A variable a platform's service reads. */
 export type PlatformVariableName = keyof typeof ADB_VARIABLES;
 
-/**
- * Each platform's service address as the variables and settings give it,
- * read once before anything is built: throws the ConfigError of one that
- * cannot be used, so a command stops on it as on any setting.
- */
+/** Each platform's service address, read before anything is built: throws the ConfigError of one that cannot be used. */
 export function checkServiceAddresses(env: NodeJS.ProcessEnv, settings: Pick<Settings, 'adbServerSocket'> | undefined): void {
   resolveAdbServer(env, settings?.adbServerSocket);
 }
@@ -131,11 +107,8 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
 }
 
 /**
- * How long a report waits for the next of the inventories it asked for:
- * past it, a device still answering is reported with its last good
- * inventory, and its answer brings a report of its own when it is news. So
- * one slow phone holds a report back by this at most, and another device's
- * plug or unplug news by this plus the debounce.
+ * How long a report waits for the next inventory it asked for: past it, a device still answering is reported with its
+ * last good inventory, so one slow phone holds a report back by this at most.
  */
 export const REPORT_IDLE_MS = 3_000;
 

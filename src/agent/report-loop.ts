@@ -13,15 +13,9 @@ import { Scheduler } from '../timing/scheduler.js';
 import type { Clock, Timers } from '../util/clock.js';
 
 /**
- * How long the start report waits at most for every source's first listing
- * (an adb server still starting, a tracker reconnecting): before it, a start
- * report would say "no devices" for a host whose phones are plugged (issue
- * 33). 10 s, as adb's own settle: an adb server that comes up within it (a
- * boot where both units start together) is waited for, and a host whose adb
- * stays down still tells the cloud it is alive soon. Past it, the start
- * report goes with what is listed, and /healthz
- * stays unhealthy until a report made after every listing is delivered.
- * docs/design/fleet.md states it.
+ * How long the start report waits at most for every source's first listing, or it would say "no devices" of a host
+ * with phones. 10 s, adb's own settle: an adb server starting with the agent is waited for, and a host whose adb stays
+ * down still tells the cloud it is alive soon; /healthz stays unhealthy until a report after every listing is delivered.
  */
 export const FIRST_LISTING_WAIT_MS = 10_000;
 
@@ -39,11 +33,8 @@ export interface ReportLoopDeps {
 }
 
 /**
- * The report loop, as a lifecycle: source events, schedule ticks and report
- * outcomes go into the planner; the one timer it keeps fires when the
- * planner says and hands the planner's plan, a complete value, to the
- * report run (src/report/run.ts), which sends it and gives the planner its
- * outcome. Everything runs on the injected clock and timers.
+ * The report loop, as a lifecycle: events, ticks and outcomes go into the planner; its one timer fires when the planner
+ * says and hands the plan to the report run (src/report/run.ts). All on the injected clock and timers.
  */
 export class ReportLoop {
   private readonly scheduler: Scheduler;
@@ -158,11 +149,7 @@ export class ReportLoop {
     this.arm();
   }
 
-  /**
-   * A source's service came back: a restarted adb server lists the same
-   * devices in the same states, so no change says that the inventories cut
-   * off by the restart need redoing.
-   */
+  /** A source's service came back: no change says that the inventories cut off by its restart need redoing. */
   sourceResumed(): void {
     this.planner.sourceResumed(this.now());
     this.arm();

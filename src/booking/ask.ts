@@ -1,10 +1,6 @@
 import type { BookingAnswer, BookingStatusSource } from '../cloud/booking-status.js';
 
-/**
- * The cloud's word on a device for the booking gate: its answer, or why
- * there is none. A failure, or no cloud to ask, is an unknown, never a
- * "not booked".
- */
+/** The cloud's word on a device for the booking gate: its answer, or why none; a failure or no cloud is unknown, never "not booked". */
 export function askBooking(booking: BookingStatusSource | undefined, deviceId: string): Promise<BookingAnswer> {
   if (!booking) return Promise.resolve({ unknown: 'the agent has no cloud to ask' });
   return booking.ask(deviceId).catch((err: unknown) => ({ unknown: err instanceof Error ? err.message : String(err) }));

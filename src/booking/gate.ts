@@ -1,9 +1,6 @@
-// Whether recovery may disturb a device, decided without I/O: a phone may be
-// in a customer's test, so a disruptive action waits for the cloud's word
-// that it is not booked (issue 27). The caller asks the cloud when told to
-// and hands the answer back; the gate keeps the answers a short while, and
-// bounds how often the host asks at all, so a fleet of wedged phones cannot
-// flood the cloud.
+// Whether an action may disturb a device, decided without I/O: a phone may be in a customer's test, so a disruptive
+// action waits for the cloud's word that it is not booked. The caller asks when told and hands the answer back; the gate
+// keeps answers a short while and bounds how often the host asks, so wedged phones cannot flood the cloud.
 
 import type { BookingAnswer } from '../cloud/booking-status.js';
 import type { Settings } from '../config/schema.js';
@@ -16,11 +13,7 @@ export interface BookingGateSettings {
   maxRequestsPerMinute: number;
 }
 
-/**
- * What the gate says of a device now. Only `free` lets an action go;
- * `ask` means the caller must ask the cloud now (the request is counted
- * against the bound already), `waiting` that a question is in flight.
- */
+/** What the gate says of a device now: only `free` lets an action go; `ask`: ask the cloud now (already counted); `waiting`: in flight. */
 export type BookingVerdict =
   { kind: 'free' } | { kind: 'booked'; answer: number } | { kind: 'unknown'; reason: string; answer?: number } | { kind: 'ask' } | { kind: 'waiting' };
 
@@ -51,12 +44,8 @@ export class BookingGate {
   ) {}
 
   /**
-   * The verdict on disturbing the device the cloud knows by this id now;
-   * undefined when the agent does not know the id (the cloud cannot be
-   * asked about a device it was never told of). `maxAgeMs`: the oldest
-   * answer the caller may act on, when its work needs a younger one than
-   * the cache keeps (readiness's fix, a write at a time); an older one is
-   * asked again, and never says "not booked" meanwhile.
+   * The verdict on disturbing the device the cloud knows by this id; undefined for an id the agent does not know.
+   * `maxAgeMs`: the oldest answer the caller may act on (readiness's fix); an older one is asked again, never "not booked".
    */
   verdict(deviceId: string | undefined, maxAgeMs = this.settings.cacheMs): BookingVerdict {
     if (deviceId === undefined) return { kind: 'unknown', reason: 'the agent does not know its udid yet, so the cloud cannot be asked' };
@@ -65,10 +54,8 @@ export class BookingGate {
     const known = this.known.get(deviceId);
     if (known && now - known.at < Math.min(this.settings.cacheMs, maxAgeMs)) return fromAnswer(known);
     if (this.asking.has(deviceId)) return { kind: 'waiting' };
-    // The budget is the host's, shared by every action: a device asked about
-    // within the minute yields to one that is waiting its turn, so one action
-    // asking again and again (charge control over a full phone) cannot keep
-    // another (recovery of a wedged phone) from ever being asked about.
+    // The budget is the host's: a device asked about within the minute yields to one waiting its turn, so one action
+    // asking again and again cannot starve another.
     const recent = known !== undefined && now - known.at < MINUTE_MS;
     if (this.sent.length < this.settings.maxRequestsPerMinute && !(recent && this.othersWaiting(deviceId, now))) {
       this.waiting.delete(deviceId);
@@ -76,8 +63,7 @@ export class BookingGate {
       this.asking.add(deviceId);
       return { kind: 'ask' };
     }
-    // Out of budget: an old answer no longer says anything about now, but a
-    // booked or failed one still names why the device is left alone.
+    // Out of budget: an old answer says nothing of now, but a booked or failed one still names why the device is left.
     this.waiting.set(deviceId, now);
     if (known && !('booked' in known.answer && !known.answer.booked)) return fromAnswer(known);
     return { kind: 'unknown', reason: `the agent asks the cloud at most ${this.settings.maxRequestsPerMinute} times a minute and will ask again shortly` };
@@ -89,11 +75,7 @@ export class BookingGate {
     this.known.set(deviceId, { answer, at: this.clock.monotonic(), seq: ++this.seq });
   }
 
-  /**
-   * Orders devices so that the one the cloud was asked about longest ago
-   * (never, first) is asked first: with more devices waiting than the
-   * budget allows, each gets its turn rather than the first listed always.
-   */
+  /** Orders devices by when the cloud was last asked about them (never first), so each gets its turn within the budget. */
   byTurn<T>(devices: readonly T[], idOf: (d: T) => string | undefined): T[] {
     const at = (d: T): number => {
       const id = idOf(d);
@@ -119,19 +101,14 @@ export class BookingGate {
 
   private prune(now: number): void {
     while (this.sent.length > 0 && now - this.sent[0]! >= MINUTE_MS) this.sent.shift();
-    // An answer is worth keeping past its cache only to name why a device is
-    // still left alone while the budget is spent; a minute covers that.
+    // An answer kept past its cache only names why a device is left alone while the budget is spent: a minute covers that.
     const keep = Math.max(this.settings.cacheMs, MINUTE_MS);
     for (const [id, k] of this.known) if (now - k.at >= keep) this.known.delete(id);
     for (const [id, at] of this.waiting) if (now - at >= WAITING_MS) this.waiting.delete(id);
   }
 }
 
-/**
- * The id the cloud knows a device by: its udid once it gave one; before
- * that, a USB phone's adb serial, which it is reported under. A device over
- * TCP that has not said who it is was never reported: nobody can be asked.
- */
+/** The id the cloud knows a device by: its udid, else a USB phone's serial; a TCP device that never said who it is has none. */
 export function cloudIdOf(serial: string, udid: string | undefined): string | undefined {
   return udid ?? (isTcpSerial(serial) ? undefined : serial);
 }

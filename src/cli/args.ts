@@ -1,8 +1,5 @@
-// The command line: node's util.parseArgs splits it into tokens (--flag,
-// --flag=value, --flag value, -h, --), and this reads them, so that a
-// mistake gets one line in our words with a suggestion, never the parser's
-// wording (hence strict: false: an unknown flag is a token here, not a throw).
-// Pure: argv in, CliArgs or a UsageError out.
+// The command line: util.parseArgs splits it into tokens, and this reads them, so a mistake gets one line in our words
+// with a suggestion (strict: false: an unknown flag is a token here, not a throw). Pure.
 import { parseArgs } from 'node:util';
 import { closest, didYouMean } from '../config/suggest.js';
 import type { PhoneLevel } from '../doctor/checklist.js';

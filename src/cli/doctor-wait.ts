@@ -1,7 +1,5 @@
-// What `doctor` waits for, for its status line on a terminal (src/cli/progress.ts):
-// its checks run side by side, and a hung phone's shell holds the adb one
-// for up to its timeout, so the line names the checks still running and,
-// within adb's, the phones whose shell has not answered.
+// What `doctor` waits for, for its status line: the checks still running and, within adb's, the phones whose shell has
+// not answered (a hung one holds it up to its timeout).
 import type { DoctorAdb } from '../doctor/checks.js';
 import { waitingFor } from './progress.js';
 

@@ -42,11 +42,8 @@ const MODEL_TIMEOUT_MS = 5_000;
 const READINESS_TIMEOUT_MS = 15_000;
 
 /**
- * Checks the configuration, the adb server, each device and the cloud, prints
- * a checklist on stdout and returns 0, 1 when something failed, or 2 when the
- * configuration did (as every command's exit code says). A phone's failure
- * counts as a warning unless phones is 'fail'. adb and the cloud are checked
- * side by side; neither waits for the other to succeed.
+ * Checks the configuration, the adb server, each device and the cloud (adb and cloud side by side), prints a checklist
+ * and returns 0, 1 when something failed, or 2 for the configuration. A phone's failure is a warning unless phones is 'fail'.
  */
 export async function doctor(
   setup: Setup,
@@ -170,11 +167,7 @@ export async function doctor(
   return exitCodeOf(items);
 }
 
-/**
- * The settings could not be loaded: the checklist names every problem (and
- * the unknown variables that may explain them), checks nothing else, and
- * the doctor exits 2 as every command does on a configuration error.
- */
+/** The settings could not be loaded: the checklist names every problem (and unknown variables), checks nothing else, exit 2. */
 export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false): number {
   const warnings = error instanceof ConfigErrors ? error.warnings : [];
   const items = [...warnings.map(variableWarning), ...error.problems.map((p) => settingFailed(p.message))];

@@ -2,12 +2,8 @@ import type { Parts } from '../agent/build.js';
 import { SourceUnreachableError } from '../platforms/source.js';
 
 /**
- * The listing of a one-shot command (once, list): every source lists the
- * devices present now, once. A source whose service does not answer lists
- * none, with one error line saying why, what the command does without its
- * devices (`then`: what it means for the command, after the source's own
- * consequence) and what to do; returns whether every source answered, so
- * that absence can be taken as unplugged.
+ * The listing of a one-shot command: every source lists its devices once. One whose service does not answer lists none,
+ * with one line saying why, what it means for the command (`then`) and what to do. Returns whether every source answered.
  */
 export async function listOnce(parts: Parts, then = ''): Promise<boolean> {
   const { sources, logger } = parts;

@@ -14,21 +14,12 @@ import { composeMessage } from '../cloud/device-message.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitingFor, type StatusLine } from './progress.js';
 
-/**
- * How long `list` waits at most for devices adb is still connecting or
- * authorizing to settle (a fresh adb server reconnecting many phones), re-reading
- * adb's list every LIST_SETTLE_POLL_MS; past it, they are listed in adb's state
- * and stderr says they are still connecting.
- */
+/** How long `list` waits at most for devices adb is still connecting or authorizing, re-reading adb's list meanwhile. */
 export const LIST_SETTLE_MS = 10_000;
 const LIST_SETTLE_POLL_MS = 500;
 const SETTLING = new Set(['connecting', 'authorizing']);
 
-/**
- * One inventory, shown to a person (or as JSON with --json); sends nothing.
- * Same settings and discovery as `once`. Exits 1 when a source did not
- * answer: "no devices" must not stand for "no adb server" in a script.
- */
+/** One inventory shown to a person (or --json); sends nothing. Exits 1 when a source did not answer: "no devices" is not "no adb". */
 export async function list(
   setup: Setup,
   env: NodeJS.ProcessEnv,
@@ -93,12 +84,7 @@ function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
 
 const seconds = (t0: number): number => Math.floor((Date.now() - t0) / 1000);
 
-/**
- * adb's listing, read again every LIST_SETTLE_POLL_MS while a device in it is
- * still connecting or authorizing, LIST_SETTLE_MS at most; past it, one
- * warning names how many are still settling. Resolves with whether the last
- * listing was complete.
- */
+/** adb's listing, read again while a device is still connecting, LIST_SETTLE_MS at most (then one warning); resolves with whether it was complete. */
 export async function settledListing(
   read: () => Promise<boolean>,
   settlingNow: () => string[],
@@ -126,11 +112,7 @@ function settling(parts: Parts): string[] {
   return parts.registry.list(parts.unready.platform).flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
 }
 
-/**
- * Every device the adb server lists gets a row, in every state: reports leave
- * out a network device that has not said who it is (its HOST:PORT is no
- * udid), but a person asking what is attached must see it (issue 34).
- */
+/** Every device adb lists gets a row, in every state: a person asking what is attached must see even an unidentified network device. */
 function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
   const shown = new Set(devices.map((d) => d.udid));
   const more: DeviceInfo[] = [];
@@ -148,13 +130,9 @@ function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
 }
 
 /**
- * A log line about one device, below an error: held until the rows are
- * known. One about a device the table shows is its row's to say (its state,
- * PROBLEMS, READY, and its message under the table; --json has the
- * message), so `list` does not write it as well (issue 61); one about a
- * device the table does not show (a udid no phone has) is written before
- * the table. A line about several devices (two phones giving one udid) or
- * about none, and every error, is written at once.
+ * A log line about one device, below an error, held until the rows are known: one about a device the table shows is its
+ * row's to say; one about a device it does not show is written before the table. Lines about several devices or none,
+ * and every error, are written at once.
  */
 export class DeviceLines {
   private held: Array<{ ids: string[]; write: () => void }> = [];

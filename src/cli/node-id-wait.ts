@@ -1,8 +1,5 @@
-// The daemon's node id when none is kept yet and the state directory has no
-// room for one (issue 42). Exit 2 would be untrue (nothing in the settings is
-// wrong) and final (systemd does not restart it), so the daemon waits for
-// space instead, saying so once; a report under an id it cannot keep would
-// show the phones under a new host at every start, so it sends none meanwhile.
+// The daemon's node id when none is kept and the state directory has no room for one: exit 2 would be untrue and final
+// (systemd does not restart it), so it waits for space, saying so once, and sends nothing under an id it cannot keep.
 import { NoSpaceForNodeId, resolveNodeId } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
@@ -18,11 +15,8 @@ export async function nodeIdWhenKept(
   stopped: Promise<unknown>,
   retryMs = RETRY_MS,
 ): Promise<string | undefined> {
-  // One SIGHUP listener for the whole wait, in place before its first line is
-  // said and until after its last: removing a signal's last listener gives
-  // the signal back to its default action, which ends the process. A listener
-  // taken off and put back around each try left a moment, with a line just
-  // said, when a SIGHUP sent on reading that line killed the agent.
+  // One SIGHUP listener for the whole wait: removing a signal's last listener gives it back its default action, which
+  // ends the process.
   const pauses = new Pauses(stopped);
   process.on('SIGHUP', pauses.sighup);
   try {

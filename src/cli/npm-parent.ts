@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `device-agent run` started through npm (npx, npm exec, npm start) runs as
- * npm → sh → node. npm exits 130 on Ctrl-C and 143 on SIGTERM whatever the
- * agent does, and a SIGTERM sent to npm alone kills the shell between them
- * and leaves the agent running, reparented, on its status port (npm stopped
- * forwarding signals in npm/run-script#142; npm/cli#6547). So: one line
- * saying how to run the daemon instead, and when the process that started
- * it goes away, the agent stops as on SIGTERM (its in-flight report may
- * finish) rather than live on unsupervised.
+ * `device-agent run` through npm runs as npm → sh → node: npm exits 130 or 143 whatever the agent does, and a SIGTERM to
+ * npm alone leaves the agent running unsupervised (npm/run-script#142, npm/cli#6547). So one line says how to run the
+ * daemon instead, and when its parent goes away the agent stops as on SIGTERM.
  */
 export function guardNpmParent(npmCommand: string, options: { intervalMs?: number; onOrphaned?: () => void } = {}): () => void {
   process.stderr.write(
@@ -48,8 +43,7 @@ function sameLineage(ancestors: number[]): boolean {
 export function parentOf(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so
-    // the fields are counted from the last ')'.
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the fields are counted from the last ')'.
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     return Number.isInteger(ppid) ? ppid : undefined;
   } catch {

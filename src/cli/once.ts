@@ -18,9 +18,8 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
   try {
-    // A source that did not answer lists none of its devices: a report without them would tell the cloud they
-    // are gone (a cloud that takes a host's report as its whole list marks them offline), so none goes, and a
-    // dry run prints none, as `list` shows no table: exit 1 with the source's line (what to do), as `list` does.
+    // A source that did not answer lists none of its devices, and a report without them would say they are gone: none
+    // goes (a dry run prints none), exit 1 with the source's line, as `list` does.
     const complete = await listOnce(parts, dryRun ? NOTHING_PRINTED : NOTHING_SENT);
     if (!complete) return EXIT.failed;
     // A one-shot command has nothing else to do: it waits for every inventory, each bounded by its own deadline.

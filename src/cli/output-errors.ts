@@ -1,9 +1,5 @@
-// What an error on stdout or stderr (EPIPE: the reader went away; EIO: the
-// terminal hung up) does to the process. A one-shot command ends quietly:
-// nobody is left to read what it prints. The daemon goes on: its job is
-// reporting, and a log nobody reads is no reason to stop (an exit 0 under
-// systemd's Restart=on-failure would not even be restarted); the log gate
-// (src/log/output-gate.ts) drops its lines from then on.
+// What an error on stdout or stderr (EPIPE, EIO) does: a one-shot command ends quietly, nobody is left to read it. The
+// daemon goes on (a log nobody reads is no reason to stop reporting); the log gate drops its lines from then on.
 
 let daemon = false;
 

@@ -1,9 +1,5 @@
-// What a one-shot command is waiting for, on a terminal: `list` and `doctor`
-// wait up to the probe timeout on a hung phone, and said nothing meanwhile
-// (issue 61). One line at the foot of stderr, rewritten in place as the wait
-// changes; a log line goes above it and the line is drawn again under it. Off
-// a terminal (a pipe, a file, a cron job's mail) nothing is written, and on a
-// TERM=dumb one, which cannot rewrite a line, neither.
+// What a one-shot command is waiting for, on a terminal: one line at the foot of stderr, rewritten in place, with log
+// lines going above it. Off a terminal, or on TERM=dumb, nothing is written.
 import { Writable } from 'node:stream';
 import type { Sink } from '../log/logger.js';
 import { terminalText } from '../report/clean-strings.js';

@@ -13,10 +13,8 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   const { settings, logger } = setup;
   // setup() has them for a command that sends, or it stopped with exit 2.
   const credentials = setup.credentials!;
-  // Listened for before the node id, which waits while there is no room to
-  // keep one, and before the start, which can take 20 s against an adb server
-  // that accepts and never answers: until now a SIGTERM then killed the
-  // process by the signal's default action, and so did a second one later.
+  // Listened for before the node id (which may wait for space) and the start (20 s against a mute adb server), or a
+  // SIGTERM meanwhile would kill the process by its default action.
   let stopping = false;
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
@@ -31,13 +29,8 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-  // A daemon has no terminal to hang up: SIGHUP (systemctl reload, a closed
-  // session that started it) asks for a full report instead of killing it.
-  // Listened for from the start, as the stop signals: with no listener it
-  // meets its default action, which ends the process, and a reload can come
-  // during the wait for a node id (which answers it itself) or the build
-  // after it. Until the agent is there it asks for nothing: the first report
-  // is a full one.
+  // A daemon has no terminal to hang up: SIGHUP (systemctl reload) asks for a full report instead, listened for from the
+  // start so it never meets its default action; before the agent exists it asks for nothing (the first report is full).
   const built: { agent?: ReturnType<typeof buildDaemon> } = {};
   process.on('SIGHUP', () => {
     if (!built.agent) return;
@@ -50,8 +43,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     logger.info('stopped while waiting for room to keep a node id; nothing had been reported yet');
     return 0;
   }
-  // One attempt per report: the planner's one backoff across reports does the
-  // retrying (a retry chain per report multiplied a fleet's load in an outage).
+  // One attempt per report: the planner's one backoff across reports does the retrying.
   const cloud = cloudClient(settings, credentials, logger, { maxAttempts: 1 });
   // The booking gate's question has a deadline of its own, shorter than a report's.
   const booking = new BookingStatusClient(cloud, settings.recovery.bookingTimeoutSeconds * 1000);
@@ -61,10 +53,8 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
 
   logUnhandledRejections(logger);
 
-  // Node's default for SIGUSR1 opens its inspector on 127.0.0.1:9229, where
-  // any local user could then run code as the agent and read its API key;
-  // SIGUSR2's default ends the daemon. A stray one (a logrotate script meant
-  // for another service) does neither.
+  // Node's default for SIGUSR1 opens its inspector on 127.0.0.1:9229 (any local user could run code as the agent and read
+  // its key); SIGUSR2's ends the daemon. A stray one does neither.
   for (const signal of ['SIGUSR1', 'SIGUSR2'] as const) {
     process.on(signal, () =>
       limited(logger).warn('stray-signal', { signal }, `${signal} ignored: the agent takes SIGHUP (a full report now) and SIGTERM/SIGINT (stop)`),

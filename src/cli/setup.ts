@@ -20,12 +20,7 @@ export interface Setup {
   credentials?: Credentials;
 }
 
-/**
- * Settings with the command-line flags on top, and the logger they ask for.
- * Every configuration problem the command would meet before it starts (the
- * settings, the adb address, the credentials when it sends) is thrown at
- * once; doctor asks for `lenient`, to show the last two in its checklist.
- */
+/** Settings with the flags on top, and their logger; every configuration problem is thrown at once (`lenient`: doctor's). */
 export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, lenient = false, hold?: LoggerOptions['hold']): Setup {
   const overrides = new Map<string, unknown>();
   if (args.logFormat) overrides.set('logFormat', args.logFormat);

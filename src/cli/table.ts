@@ -4,9 +4,8 @@ import { isTcpSerial } from '../util/tcp-serial.js';
 import { terminalText } from '../report/clean-strings.js';
 import { placed, type FeatureColumn, type RowColumn } from '../devices/feature-view.js';
 
-// `device-agent list` for people: one row per device, columns padded to
-// their widest cell. Pure: rows in, text out. The features add their columns
-// (DeviceFeature.columns), each in its place among these.
+// `device-agent list` for people: one row per device, columns padded to their widest cell. Pure: rows in, text out. The
+// features add their columns (DeviceFeature.columns), each in its place among these.
 
 const GiB = 1024 ** 3;
 
@@ -31,13 +30,7 @@ const columns: Column[] = [
   { title: 'USB', cell: (r) => usbCell(r.usb ?? '', r), around: usbCell },
 ];
 
-/**
- * Where the phone is plugged, in one cell: "tcp" for a phone adb reaches
- * over the network, its port (adb's usb path, or what a feature says of the
- * port: its failures), then the hub port the settings map it to (hubPorts)
- * where the port does not already say it: usb path 1-1.4.3 is hub 1-1.4's
- * port 3.
- */
+/** Where the phone is plugged: "tcp", or its port (or a feature's word on it), then the mapped hub port where the port does not say it. */
 function usbCell(port: string, r: DeviceRow): string {
   const mapped = r.hub === undefined ? undefined : `${r.hub}.${r.hubPort}`;
   const hub = mapped === undefined || port === mapped || port.startsWith(`${mapped} `) ? [] : [`hub ${r.hub}:${r.hubPort}`];
@@ -81,11 +74,8 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
   );
   // A column no row fills (battery wear where no phone reports it, charge control where no phone has it) is left out.
   const shown = all.filter((c) => (c.shown ? c.shown(rows) : !c.optional || rows.some((r) => c.cell(r) !== '')));
-  // Cells hold what devices say about themselves (a model name, adb's serial
-  // from a USB descriptor): a control character there would reach the
-  // terminal as a command, and a newline or a bidi override would forge or
-  // reorder a row, so each is shown as U+FFFD.
-  // And each has a width: one long value must not make a row a megabyte (issue 35).
+  // Cells hold what devices say: a control character would reach the terminal, a newline or bidi override would forge or
+  // reorder a row, so each shows as U+FFFD; and each is clipped, so one value cannot make a row a megabyte.
   const cells = rows.map((r) => shown.map((c) => clipCell(terminalText(c.cell(r)))));
   // A fold, not Math.max(...): one argument per row would overflow the stack on a long list.
   const widths = shown.map((c, i) => cells.reduce((w, row) => Math.max(w, row[i]!.length), c.title.length));
@@ -108,13 +98,7 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
   return out.join('\n') + '\n';
 }
 
-/**
- * Under the table, what each device with a message has to say (why it is not
- * up, what a problem means and what to do), one line each, by its serial:
- * the table's PROBLEMS and READY give the word, this the sentence. A
- * device's log lines are not written beside it (src/cli/list.ts), so each
- * problem is said once.
- */
+/** Under the table, each device's message, one line by serial: PROBLEMS and READY give the word, this the sentence. */
 export function formatNotes(rows: readonly DeviceRow[]): string {
   const notes = rows.flatMap((r) => (r.message ? [`${terminalText(r.serial)}: ${terminalText(r.message.replace(/\s+/g, ' ').trim())}`] : []));
   return notes.length ? `\n${notes.join('\n')}\n` : '';

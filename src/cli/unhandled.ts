@@ -1,7 +1,5 @@
-// A promise rejected with nobody to catch it is a bug of the agent, not a
-// fault of a phone, the adb server or the cloud. Node's default would end the
-// daemon, and every phone of the host with it: one rate-limited line says
-// what happened and whom to tell instead, and the daemon keeps reporting.
+// An unhandled rejection is the agent's bug, not a phone's or the cloud's fault: rather than Node's default, which would
+// end the daemon and every phone's reporting with it, one rate-limited line says what happened and whom to tell.
 import type { EventEmitter } from 'node:events';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';

@@ -1,6 +1,5 @@
-// Pure reading of the cloud's answers: which failure class a status belongs
-// to, and whether a PUT /devices body is the expected {"failedDevices": [...]}.
-// No I/O here; client.ts turns the results into typed errors.
+// Pure reading of the cloud's answers: which failure class a status belongs to, and whether a PUT /devices body is the
+// expected {"failedDevices": [...]}. No I/O here; client.ts turns the results into typed errors.
 
 import type { FailedDevice, ReportAnswer } from './types.js';
 
@@ -23,11 +22,8 @@ export type ParsedReportAnswer =
   { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
 
 /**
- * Reads a 2xx PUT /devices body. The spec answers {"failedDevices": [...]};
- * an empty body or an object without failedDevices is read as "nothing
- * failed" (a status-only answer). Anything that is not JSON (HTML from a
- * captive portal, a cut-off body) is a problem: the report counts as not
- * delivered. The content type is not trusted either way: the body decides.
+ * Reads a 2xx PUT /devices body: {"failedDevices": [...]}, an empty body or an object without it meaning nothing
+ * failed. Anything not JSON (a captive portal's page, a cut body) is not delivered; the body decides, not the type.
  */
 export function parseReportAnswer(body: string): ParsedReportAnswer {
   if (body.trim().length === 0) return { ok: true, answer: { failedDevices: [] }, dropped: 0 };

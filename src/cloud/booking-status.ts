@@ -1,9 +1,5 @@
-// The cloud's word on whether a device is booked, for recovery's booking
-// gate: GET /devices/{deviceId}/status through the one cloud client (its
-// auth, proxy, TLS and typed errors), under a deadline of its own. Anything
-// but a clear answer (an error, no answer in time, a body without a boolean
-// isBooked, a device the cloud does not know) is an unknown, never a "not
-// booked": the gate then leaves the device alone.
+// The cloud's word on whether a device is booked: GET /devices/{deviceId}/status through the one cloud client, under a
+// deadline of its own. Anything but a clear boolean isBooked is unknown, never "not booked": the device is left alone.
 
 import type { BookingStatus } from './types.js';
 

@@ -1,7 +1,5 @@
-// HTTP client of the cloud's v1 interface: PUT /devices (the report), and
-// the reads the doctor command needs. http.ts does one attempt per call;
-// retry.ts owns retrying. Statuses are classified here into the typed errors
-// of errors.ts.
+// HTTP client of the cloud's v1 interface: PUT /devices (the report), and the reads the doctor command needs. http.ts
+// does one attempt per call; retry.ts owns retrying. Statuses are classified here into the typed errors of errors.ts.
 
 import { pathSegment } from './path-segment.js';
 import type { Logger } from '../log/logger.js';
@@ -27,10 +25,7 @@ export interface CloudClientOptions {
   apiKey: string;
   /** Timeout of one HTTP attempt (default 30 s). */
   requestTimeoutMs?: number;
-  /**
-   * Shortest timeout an attempt gets when the report deadline is closer
-   * (default 5 s): an attempt ends by the deadline, or this long after it.
-   */
+  /** The shortest timeout an attempt gets when the report deadline is closer (default 5 s). */
   minAttemptMs?: number;
   userAgent?: string;
   logger?: Logger;
@@ -89,10 +84,8 @@ export class CloudClient {
   }
 
   /**
-   * Reports the inventory. Resolves with the cloud's answer (failedDevices,
-   * possibly empty) once delivered. Throws CloudAuthError, CloudRejectedError
-   * (not worth resending unchanged), CloudProtocolError or
-   * CloudUnavailableError (not delivered: resend at the next report).
+   * Reports the inventory; resolves with the cloud's answer once delivered. Throws CloudAuthError, CloudRejectedError
+   * (not worth resending unchanged), CloudProtocolError or CloudUnavailableError (resend at the next report).
    */
   async putDevices(body: ReportBody, opts: PutOptions = {}): Promise<ReportAnswer> {
     const operation = 'PUT /devices';
@@ -142,11 +135,7 @@ export class CloudClient {
     );
   }
 
-  /**
-   * One GET /devices, no retry: for the doctor command. Resolves when the
-   * credentials are accepted, with the cloud's clock for a skew check;
-   * throws the same typed errors as putDevices otherwise.
-   */
+  /** One GET /devices, no retry, for the doctor: resolves with the cloud's clock when the credentials are accepted. */
   async checkCredentials(opts: { signal?: AbortSignal } = {}): Promise<CredentialCheck> {
     const operation = 'GET /devices';
     const timing = this.timing;
@@ -186,8 +175,7 @@ export class CloudClient {
     };
   }
 
-  // Built on first use rather than in the constructor, which only assigns;
-  // registering both forms makes the logger mask them wherever they appear.
+  // Built on first use; registering both forms makes the logger mask them wherever they appear.
   private authHeader(): string {
     if (this.authorization === undefined) {
       const credential = Buffer.from(`${this.options.username}:${this.options.apiKey}`).toString('base64');
@@ -206,8 +194,7 @@ export class CloudClient {
     }
   }
 
-  // An attempt in flight must not hold the report past the next scheduled
-  // one by a whole request timeout; it still gets a few seconds to finish.
+  // An attempt in flight must not hold the report past the next scheduled one; it still gets a few seconds.
   private attemptTimeout(deadline: number | undefined): number {
     const configured = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (deadline === undefined) return configured;
@@ -250,9 +237,8 @@ export class CloudClient {
     } catch (error) {
       throw translateRequestError(operation, error, timeoutMs, opts.signal, context);
     }
-    // A plain http request goes to the proxy itself, which answers 407 for its own credentials,
-    // or 401 (tinyproxy). A proxy must add Via to every answer it forwards (RFC 9110, 7.6.3):
-    // a 401 without Via is the proxy's own, not the cloud refusing the API key.
+    // Plain http goes to the proxy, which answers 407, or 401 (tinyproxy), for its own credentials: a 401 without Via
+    // (RFC 9110, 7.6.3) is the proxy's, not the cloud refusing the API key.
     if (context && (res.status === 407 || (res.status === 401 && url.protocol === 'http:' && res.headers.via === undefined))) {
       const challenges = challengeSchemes(res.headers['proxy-authenticate']);
       const fromProxy = res.status === 407 ? challenges : challengeSchemes(res.headers['www-authenticate']);
@@ -294,10 +280,8 @@ export class CloudClient {
 }
 
 /**
- * Turns whatever the request threw into a CloudUnavailableError carrying only
- * the error code and a masked first line of its message: errors of the HTTP
- * stack are never rethrown, so nothing of the request (its Authorization
- * header) can reach a log through them.
+ * Whatever the request threw as a CloudUnavailableError with only the error code and a masked first line: HTTP stack
+ * errors are never rethrown, so nothing of the request (its Authorization header) can reach a log.
  */
 function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
@@ -312,8 +296,7 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
     return new CloudUnavailableError(operation, `no answer within ${timeoutMs} ms`, { code: code ?? 'ETIMEDOUT', way: 'timeout' });
   }
   if (code?.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW') {
-    // Node's HTTP parser found no HTTP in what came back: a wrong port, or a
-    // TLS server behind an http:// URL. Retrying in a second cannot help.
+    // Node's parser found no HTTP (a wrong port, TLS behind http://): a retry cannot help.
     return new CloudUnavailableError(operation, `the server does not answer HTTP: ${notHttp(error)}`, { code, retryable: false, way: 'not HTTP' });
   }
   const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';

@@ -1,10 +1,6 @@
-// An answer's Content-Encoding undone. The agent asks for none
-// (Accept-Encoding: identity), but RFC 9110 lets a server or a gateway
-// compress anyway, and a gzipped {"failedDevices": [...]} read as text is
-// garbage: the report would count as not delivered and the log would carry
-// compressed bytes. gzip, deflate and br are decoded with the same bound the
-// body reader applies to what comes over the wire, on the decoded size, so
-// that a small bomb cannot make a large answer.
+// An answer's Content-Encoding undone: the agent asks for none, but RFC 9110 lets a server or gateway compress anyway,
+// and gzipped JSON read as text is garbage. gzip, deflate and br are decoded under the body reader's bound, on the
+// decoded size, so a small bomb cannot make a large answer.
 
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions, type BrotliOptions } from 'node:zlib';
 

@@ -1,5 +1,4 @@
-// Readings of a DeviceInfo that several views share (health rules, list,
-// per-device metrics), so that they agree.
+// Readings of a DeviceInfo that several views share (health rules, list, per-device metrics), so that they agree.
 import type { DeviceState } from './types.js';
 
 /** States in which a device answers its inventory: adb's ready state, and a paired iPhone. */

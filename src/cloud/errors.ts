@@ -1,8 +1,5 @@
-// The few ways talking to the cloud can fail, each with a message that tells
-// the operator what to do. None of them keeps the request options, headers or
-// credentials: an HTTP client's errors can hold the whole request
-// (Authorization included), so the transport's errors are never rethrown or
-// kept as `cause`; only safe fields are copied.
+// The few ways talking to the cloud can fail, each with a message saying what to do. None keeps the request or its
+// credentials: transport errors are never rethrown or kept as `cause`; only safe fields are copied.
 
 import { maskString } from '../log/redact.js';
 import type { ProxyExplanation, ProxyProblem } from './proxy/explain.js';
@@ -64,18 +61,11 @@ export interface UnavailableDetails {
   attempts?: number;
   /** False for failures a quick retry cannot fix (TLS certificate problems). */
   retryable?: boolean;
-  /**
-   * How it failed, in a few words that stay the same while it fails the same
-   * way ("HTTP 502 from a gateway", "timeout", "network ECONNREFUSED", "TLS
-   * CERT_HAS_EXPIRED"): the report loop logs a line when it changes.
-   */
+  /** How it failed, in words that stay the same while it fails alike ("HTTP 502 from a gateway", "timeout"). */
   way?: string;
 }
 
-/**
- * Network error, timeout, 408, 429 or 5xx. The report was not delivered;
- * what happens next is the command's to say (the daemon resends, once exits 1).
- */
+/** Network error, timeout, 408, 429 or 5xx: not delivered; the daemon resends, once exits 1. */
 export class CloudUnavailableError extends CloudError {
   readonly status: number | undefined;
   readonly code: string | undefined;
@@ -114,12 +104,8 @@ export class CloudUnavailableError extends CloudError {
 }
 
 /**
- * The report did not get through the proxy: it could not be reached, refused
- * the tunnel or the credentials, could not reach the cloud, or presented a
- * certificate this host does not trust (TLS inspection). The message names the
- * proxy as http://host:port, never its credentials, and says what to do.
- * Retried like any network failure where a retry can help (proxy down, its
- * upstream failing), else resent with the report's own backoff.
+ * The report did not get through the proxy (unreachable, tunnel or credentials refused, no way to the cloud, or an
+ * untrusted certificate from TLS inspection). Names the proxy as http://host:port, never its credentials, and what to do.
  */
 export class CloudProxyError extends CloudUnavailableError {
   /** http://host:port of the proxy. */
@@ -177,8 +163,7 @@ const EXCERPT_CHARS = 160;
 
 /** First characters of a body, whitespace collapsed and secrets masked; a body that is not text is only counted. */
 export function safeExcerpt(body: string): string {
-  // Compressed or binary bytes (control characters, or what UTF-8 could not read) say nothing to a person and can upset a
-  // terminal; a stray one in a page of text does not make it binary.
+  // Compressed or binary bytes say nothing to a person and can upset a terminal; a stray one in text does not count.
   if ((body.slice(0, EXCERPT_CHARS).match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0) >= 3) {
     return `(${Buffer.byteLength(body)} bytes that are not text: compressed or binary)`;
   }

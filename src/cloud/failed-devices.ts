@@ -1,7 +1,5 @@
-// Devices the cloud answered in failedDevices: remembered with their reason,
-// each (udid, message) pair logged once, and retried with a per-device
-// backoff so a device the cloud keeps refusing does not trigger a report storm.
-// Pure state: the caller passes the time in.
+// Devices the cloud answered in failedDevices: each (udid, message) logged once, and retried on a per-device backoff so
+// a device the cloud keeps refusing makes no report storm. Pure: the caller passes the time in.
 
 import type { FailedDevice } from './types.js';
 import { compareStrings } from '../util/compare.js';
@@ -113,11 +111,7 @@ export class FailedDevicePolicy {
     for (const udid of this.entries.keys()) if (!udids.has(udid)) this.entries.delete(udid);
   }
 
-  /**
-   * A report retrying these devices has started: their next retry moves one
-   * backoff step ahead, so a report that is never delivered cannot leave a
-   * retry time in the past (which would ask for a report at once, forever).
-   */
+  /** A report retrying these devices started: their next retry moves a step ahead, so none is left in the past for ever. */
   defer(udids: Iterable<string>, now: number): void {
     for (const udid of udids) {
       const entry = this.entries.get(udid);

@@ -1,8 +1,5 @@
-// The way a report failed, in a few words that stay the same while it fails
-// alike and differ when it fails otherwise: the report loop logs one line
-// when it changes (a gateway's 502 while the cloud is down, then its 504 when
-// the cloud is up but slow), the repeats at debug. Fine enough to tell the
-// status code, the network error code, TLS and a timeout apart.
+// The way a report failed, in words that stay the same while it fails alike (the status code, network error, TLS, a
+// timeout): the report loop logs a line when it changes, the repeats at debug.
 
 import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from './errors.js';
 

@@ -1,9 +1,5 @@
-// Whether a 502, 503 or 504 came from a gateway in front of the cloud (a
-// reverse proxy, a load balancer) rather than from the cloud's API: the API
-// answers in JSON, a gateway with a page of its own (nginx's and haproxy's
-// are HTML). Then this host reached the gateway and the hop behind it failed,
-// which is where the operator (or the lab's network team) has to look.
-// Pure: the caller passes the answer in.
+// Whether a 502, 503 or 504 came from a gateway in front of the cloud (its own page, not the API's JSON): the hop
+// behind it failed, which is where the operator or the lab's network team must look. Pure.
 
 const GATEWAY_STATUSES: Record<number, string> = {
   502: 'it could not reach the cloud or got no valid answer from it',
@@ -14,11 +10,7 @@ const GATEWAY_STATUSES: Record<number, string> = {
 /** The longest product name kept from a Server header. */
 const NAME_CHARS = 60;
 
-/**
- * The gateway that made this answer ("nginx/1.22.1", or "a gateway" when it
- * does not say), or undefined when the answer is not a gateway's: another
- * status, an empty body (nothing says whose it is), or a JSON body (the API's).
- */
+/** The gateway that made this answer ("nginx/1.22.1", else "a gateway"), or undefined: another status, an empty or JSON body. */
 export function gatewayOf(status: number, server: string | undefined, body: string): string | undefined {
   if (GATEWAY_STATUSES[status] === undefined) return undefined;
   const text = body.trim();

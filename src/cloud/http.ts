@@ -1,11 +1,6 @@
-// One HTTP exchange over node:http and node:https: the part of an HTTP client
-// that the cloud client needs (method, headers, a string body, one timeout
-// for the whole exchange, an AbortSignal; no redirect followed, no retry,
-// every status returned, an answer compressed without being asked decoded).
-// It replaces got, which cost the agent about 3.5 MB
-// of resident memory more, measured by the bench (docs/performance/journal.md).
-// Through a proxy, an https URL goes through a CONNECT tunnel (proxy/tunnel.ts)
-// and an http URL is sent to the proxy in absolute form, as curl does.
+// One HTTP exchange over node:http and node:https: what the cloud client needs (a string body, one timeout for the
+// whole exchange, an AbortSignal; no redirect or retry, every status returned, an unasked compression decoded), instead
+// of got (3.5 MB more RSS). Through a proxy, https goes through a CONNECT tunnel and http in absolute form, as curl does.
 
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
@@ -66,11 +61,8 @@ class StaleSocketError extends Error {
 }
 
 /**
- * One exchange. A request that fails at once on a reused keep-alive socket
- * (the server closed it as the agent picked it up: a load balancer's idle
- * timeout close to the report period makes this common) goes again, once,
- * on a new connection: the daemon makes one attempt per report and would
- * otherwise lose the report to that race.
+ * One exchange. A request that fails at once on a reused keep-alive socket (closed as it was picked up: common near a
+ * load balancer's idle timeout) goes again once on a new connection, or the daemon would lose the report to that race.
  */
 export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   const started = Date.now();
@@ -231,12 +223,9 @@ function tlsOver(socket: Socket, host: string, secureContext: SecureContext | un
 }
 
 /**
- * A plain http request through the proxy that failed after reaching it. The
- * proxy is the agent's only peer, so a connection cut before any answer is
- * the proxy's doing; so is one cut during an answer the proxy made itself,
- * which carries no Via (a proxy adds Via to every answer it forwards, RFC 9110
- * 7.6.3): tinyproxy answers wrong credentials with 401 and resets a request
- * whose body is still coming. A forwarded answer cut short stays the error it is.
+ * A plain http request through the proxy that failed after reaching it: a cut before any answer, or during an answer
+ * without Via (RFC 9110 7.6.3: the proxy's own, as tinyproxy's 401 reset), is the proxy's doing; a forwarded answer cut
+ * short stays the error it is.
  */
 function cutByProxy(proxy: ProxyEndpoint, url: URL, method: string, head: IncomingMessage | undefined, error: NodeJS.ErrnoException): Error {
   if (head === undefined)
@@ -259,9 +248,7 @@ function viaProxy(
   return http.request({ host: proxy.host, port: proxy.port, method, path: url.href, headers: all, agent: false, setHost: false }, onResponse);
 }
 
-// Agents of their own rather than the global ones: with NODE_USE_ENV_PROXY=1
-// Node makes the global agents proxy by its own NO_PROXY rules, which differ
-// from curl's; a request this module sends direct must go direct.
+// Agents of our own: with NODE_USE_ENV_PROXY=1 the global ones follow Node's NO_PROXY rules, not curl's.
 let agents: { http: Agent; https: Agent } | undefined;
 function directAgent(secure: boolean): Agent {
   agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };

@@ -1,6 +1,5 @@
-// How the cloud is reached, from the settings: the proxies with NO_PROXY, and
-// whom https trusts. Built once per command; the proxy credentials are
-// registered with the log masker before anything can log them.
+// How the cloud is reached, from the settings: the proxies with NO_PROXY, and whom https trusts. Built once per
+// command; the proxy credentials are registered with the log masker before anything can log them.
 
 import type { Settings } from '../config/schema.js';
 import { addSecret } from '../log/redact.js';

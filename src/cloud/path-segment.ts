@@ -1,9 +1,5 @@
-// A device id from a phone goes into a URL path. encodeURIComponent leaves
-// `.` and `..` as they are, and URL resolution (WHATWG, so Node's fetch and
-// URL) removes them together with the segment before: a udid of `..` would
-// turn GET /devices/{id}/status into GET /status. Their percent-encoded forms
-// (%2e) are dot segments to the URL parser too, so no encoding can carry
-// them: such an id is refused.
+// A device id from a phone goes into a URL path, and URL resolution removes `.` and `..` (and their %2e forms) with the
+// segment before: a udid `..` would turn GET /devices/{id}/status into GET /status. No encoding carries them: refused.
 
 /** Thrown for a value that cannot be one segment of a URL path. */
 export class PathSegmentError extends Error {}

@@ -1,7 +1,5 @@
-// Retry policy for cloud requests. p-retry runs the loop; the waiting is ours
-// so that it can honour Retry-After and a deadline: a retry chain must never
-// outlive the next scheduled report, which would send fresher data anyway.
-// Only CloudUnavailableError (network, timeout, 408, 429, 5xx) is retried.
+// Retry policy for cloud requests: p-retry runs the loop, the waiting is ours to honour Retry-After and a deadline (a
+// chain must not outlive the next scheduled report). Only CloudUnavailableError is retried.
 
 import pRetry from 'p-retry';
 import { setTimeout as sleepFor } from 'node:timers/promises';
@@ -57,11 +55,7 @@ export interface DelayInput {
   random: number;
 }
 
-/**
- * Wait before the next attempt, or undefined when the next attempt would
- * start after the deadline (the chain then ends). Retry-After, when given,
- * replaces the backoff (capped); otherwise exponential backoff with full jitter.
- */
+/** The wait before the next attempt (Retry-After capped, else exponential with full jitter); undefined past the deadline. */
 export function computeDelay(input: DelayInput, policy: RetryPolicy = defaultRetryPolicy): number | undefined {
   let delay: number;
   if (input.retryAfterMs !== undefined) {
@@ -98,11 +92,7 @@ export interface RetryOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Runs `attempt` until it succeeds, fails with a non-retryable error (thrown
- * as is), or the retry chain ends: then the last CloudUnavailableError is
- * thrown, stamped with the number of attempts made.
- */
+/** Runs `attempt` until it succeeds, fails unretryably (thrown as is), or the chain ends (the last error, with the attempts made). */
 export async function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<T> {
   const policy = options.policy ?? defaultRetryPolicy;
   const timing = options.timing ?? realTiming;

@@ -1,5 +1,5 @@
-// Wire types of the cloud's v1 contract (docs/reference/cloud-api-v1.md): the
-// PUT /devices body and its answer. Field names follow the spec exactly.
+// Wire types of the cloud's v1 contract (docs/reference/cloud-api-v1.md): the PUT /devices body and its answer. Field
+// names follow the spec exactly.
 
 export interface MachineNetwork {
   address: string;
@@ -32,11 +32,7 @@ export interface Battery {
   percentage?: string;
 }
 
-/**
- * What the agent reads of a battery that the contract has no field for: its
- * own health rules and metrics use it. Never sent: HealthMonitor.apply takes
- * it off every record before a report is made of them.
- */
+/** What the agent reads of a battery beyond the contract, for its own rules and metrics; taken off before any report. */
 export interface BatteryDetail {
   /** A charger, cable or dock powers the device. */
   externalPower?: boolean;
@@ -90,21 +86,14 @@ export interface Support {
   networkPayloadCaptureDisabled: boolean;
 }
 
-/**
- * What the cloud may show of a device: ready for tests, present but not
- * ready (its message says why), or gone (sent once, then left out).
- */
+/** What the cloud may show of a device: ready, present but not ready (the message says why), or gone (sent once). */
 export type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
 
 export const STATUS_AVAILABLE = 'AVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNAVAILABLE = 'UNAVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNPLUGGED = 'UNPLUGGED' satisfies DeviceStatus;
 
-/**
- * The states adb prints in `adb devices`. "no permissions" carries a hint
- * after it; a state adb adds later arrives as 'unknown' with its text kept
- * in the message.
- */
+/** The states `adb devices` prints; "no permissions" carries a hint after it; a newer state arrives as 'unknown'. */
 export type AdbState =
   | 'device'
   | 'offline'

@@ -1,10 +1,6 @@
-// The failedDevices entries naming devices a report did not carry: said in
-// one line per answer that names them, with their true count, and not said
-// again while the cloud repeats the same answer. What is remembered is a
-// digest of each answer's set of (udid, message) pairs, not the pairs: a
-// memory of pairs bounded at 10,000 forgot most of an answer naming 49,999,
-// so every report counted the forgotten ones as new ("the cloud named 39999
-// devices") and said it again. Pure: no I/O.
+// The failedDevices entries naming devices a report did not carry: one line per answer naming them, with their true
+// count, not said again while the cloud repeats the same answer. A digest of each answer's (udid, message) set is kept,
+// not the pairs: a bounded memory of pairs forgot most of a huge answer and counted them as new every report. Pure.
 
 import { createHash } from 'node:crypto';
 import { compareStrings } from '../util/compare.js';
@@ -21,11 +17,7 @@ export class UnsentAnswers {
     this.said = new BoundedSet(kept);
   }
 
-  /**
-   * The entries of this answer to log, one per udid (the cloud may list one
-   * twice: its first entry counts), or none when this answer was logged
-   * already: the same udids with the same messages, in any order.
-   */
+  /** The entries of this answer to log, one per udid (its first entry), or none when the same set was logged already. */
   toLog(unsent: readonly FailedDevice[]): FailedDevice[] {
     const byUdid = new Map<string, FailedDevice>();
     for (const f of unsent) if (!byUdid.has(f.udid)) byUdid.set(f.udid, { udid: f.udid, message: f.message });

@@ -1,8 +1,5 @@
-// Which way of charge control applies to a phone (setting charge.ways):
-// `ID=WAY` for one phone (its udid or adb serial) or `model:PATTERN=WAY` for
-// every phone whose model matches (`*` for any run of characters). A phone's
-// own entry wins over a model's; among models the first that matches wins,
-// so an operator can list exceptions before the rule. Nothing listed: off.
+// Which way of charge control applies to a phone: `ID=WAY` for one phone or `model:PATTERN=WAY` (`*` any run). A
+// phone's own entry wins, then the first model that matches, so exceptions can go before the rule. Nothing listed: off.
 
 /** The ways the agent can carry out; `off` names an exception to a model's rule. */
 export const CHARGE_WAYS = ['off', 'uhubctl', 'command', 'samsung'] as const;

@@ -13,11 +13,7 @@ export interface Credentials {
   exposed?: string;
 }
 
-/**
- * The API key comes from, in order: DEVICE_AGENT_API_KEY (or apiKey),
- * DEVICE_AGENT_API_KEY_FILE (or apiKeyFile), then the systemd credential
- * `api-key` under $CREDENTIALS_DIRECTORY.
- */
+/** The API key from DEVICE_AGENT_API_KEY (or apiKey), DEVICE_AGENT_API_KEY_FILE (or apiKeyFile), then the credential `api-key`. */
 export function resolveCredentials(settings: Settings, env: NodeJS.ProcessEnv = process.env): Credentials {
   let key: Omit<Credentials, 'username'> | undefined;
   gatherConfigErrors([

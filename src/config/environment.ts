@@ -1,6 +1,5 @@
-// Which DEVICE_AGENT_* variables give settings, and which are typos or old
-// names: read from the environment without I/O, every finding kept (nothing
-// passes silently, nothing stops at the first).
+// Which DEVICE_AGENT_* variables give settings, and which are typos or old names: read from the environment without
+// I/O, every finding kept (nothing passes silently, nothing stops at the first).
 import { closest, didYouMean } from './suggest.js';
 import { envName, formerEnvName, MOVED_SETTINGS, schema } from './schema.js';
 import { otherVariables } from './variables.js';

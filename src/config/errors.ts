@@ -16,12 +16,7 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * Several settings are wrong at once: every one is reported in one run, so
- * fixing them takes one restart, not one per mistake. The warnings gathered
- * on the way (an unknown variable is often why a setting is missing) go with
- * them, since no logger exists yet to log them.
- */
+/** Several settings wrong at once, all reported in one run (one restart to fix them), with the warnings gathered on the way. */
 export class ConfigErrors extends ConfigError {
   override readonly name = 'ConfigErrors';
   constructor(
@@ -37,10 +32,7 @@ export class ConfigErrors extends ConfigError {
   }
 }
 
-/**
- * Runs each check and throws every ConfigError they raised, together, with
- * the warnings any of them carried; other errors pass through.
- */
+/** Runs each check and throws every ConfigError they raised, together, with the warnings any of them carried; other errors pass through. */
 export function gatherConfigErrors(checks: ReadonlyArray<() => void>): void {
   const errors: ConfigError[] = [];
   const warnings: ConfigWarning[] = [];

@@ -1,7 +1,5 @@
-// One setting as the schema declares it: its type, bounds, check and words.
-// The core settings (schema.ts) and each feature's fragment
-// (src/features/NAME/settings.ts) declare theirs with it; validation, the
-// variables, the command help and the configuration reference read it.
+// One setting as the schema declares it: its type, bounds, check and words, read by validation, the variables, the help
+// and the configuration reference.
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]';
 
@@ -14,11 +12,7 @@ export interface Field {
   oneOf?: readonly string[];
   /** Returns a problem description, or undefined when the value is fine. */
   check?: (value: never) => string | undefined;
-  /**
-   * Conventional variables (HTTPS_PROXY, ...) that give the value when neither
-   * a file nor DEVICE_AGENT_* does; the first one set wins. An empty string in
-   * a file still means "none", so a proxy set for the host can be turned off.
-   */
+  /** Conventional variables (HTTPS_PROXY, ...) giving the value when no file or DEVICE_AGENT_* does; an empty file value means none. */
   envDefault?: readonly string[];
   /** The form `check` accepts, said for people (help, the reference). */
   format?: string;

@@ -1,11 +1,7 @@
-// Whom the agent's own files let in, judged as sshd's StrictModes judges
-// authorized_keys. The settings file can name a command the agent runs
-// (recovery.powerCycleCommand, charge.command) and the cloud it sends the API
-// key to (baseUrl): a file any user may write, or may replace through its
-// directory, hands the agent's powers to that user, so it is refused. A key
-// file readable by other users gives the key away: that is warned about, as
-// the agent can still work. Root and the agent's own user are trusted, as
-// sshd trusts root and the account's owner. Pure: the stat results come in.
+// Whom the agent's own files let in, judged as sshd's StrictModes judges authorized_keys. The settings file can name a
+// command the agent runs and the cloud the key goes to: one any user may write or replace through its directory hands
+// them the agent's powers, so it is refused. A key file others may read gives the key away: warned about. Root and the
+// agent's user are trusted. Pure.
 
 /** What stat says of a file or a directory. */
 interface Ownership {
@@ -33,10 +29,7 @@ export function settingsFileProblem(path: string, file: Ownership, dir: Ownershi
   return undefined;
 }
 
-/**
- * Why a key file gives the key away, with the fix; undefined when only root,
- * the agent's user and its group (or root's) may read it.
- */
+/** Why a key file gives the key away, with the fix; undefined when only root, the agent's user and its group (or root's) may read it. */
 export function keyFileExposure(path: string, file: Ownership, egid: number): string | undefined {
   const byOthers = (file.mode & 0o004) !== 0;
   const byStrangerGroup = (file.mode & 0o040) !== 0 && file.gid !== 0 && file.gid !== egid;

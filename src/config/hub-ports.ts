@@ -1,8 +1,5 @@
-// The hub port behind each phone, as the operator maps it: `ID=HUB:PORT`,
-// ID a udid or an adb serial, HUB the hub's location as uhubctl names it
-// (`1-1.4`: bus 1, then the ports down the tree) and PORT the port on that
-// hub. adb's usb path says where a phone is on the USB tree, but not which
-// hub can switch its power: only the operator knows which hubs do.
+// The hub port behind each phone, as the operator maps it: `ID=HUB:PORT` (ID a udid or adb serial, HUB as uhubctl names
+// it, `1-1.4`). adb's usb path says where a phone is, not which hub can switch its power: only the operator knows.
 
 /** A hub and one of its ports, as uhubctl's `-l HUB -p PORT` take them. */
 export interface HubPort {

@@ -1,11 +1,6 @@
-// Where a settings file stops being JSON, and why, in words that quote none
-// of it. JSON.parse's own message quotes the text around the error
-// ('Unexpected token 's', "sk_live_ab"... is not valid JSON'), and a
-// settings file holds the API key: `--config` pointed at the key file, or an
-// apiKey left unquoted, put the key's first characters in the log (issue 42,
-// 8b). Its wording and whether it gives a position also change with Node's
-// version, so the place is found here, by a scan of the JSON grammar, only
-// once JSON.parse has refused the text. Pure.
+// Where a settings file stops being JSON, and why, in words that quote none of it: JSON.parse's message quotes the text
+// around the error, and a settings file (or the key file given by mistake) holds the API key. Found by a scan of the
+// grammar once JSON.parse has refused the text, which also keeps the words the same across Node versions. Pure.
 
 export interface JsonSyntaxError {
   /** 1-based, as editors count. */

@@ -31,11 +31,7 @@ export interface LoadedConfig {
   variables: string[];
 }
 
-/**
- * Reads defaults, then the optional file, then DEVICE_AGENT_* variables,
- * later ones winning, and validates every key against the schema. Throws
- * every problem at once (a ConfigErrors when there are several).
- */
+/** Reads defaults, the optional file, then DEVICE_AGENT_* variables (later winning), validates every key, and throws every problem at once. */
 export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const flat = new Map<string, unknown>();
@@ -113,12 +109,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   return { settings: unflatten(flat) as unknown as Settings, warnings: reading.warnings, variables: reading.known };
 }
 
-/**
- * Secret settings that may come as a systemd credential (the unit's
- * LoadCredential=NAME:FILE, a file of mode 0600 that is never in the
- * environment nor in agent.env): read after the settings file and the
- * DEVICE_AGENT_* variable, before the host's conventional variables.
- */
+/** Secret settings that may come as a systemd credential (LoadCredential=, never in the environment), read after the file and variable. */
 const CREDENTIALS: Readonly<Record<string, string>> = { httpsProxy: 'https-proxy', httpProxy: 'http-proxy' };
 
 /** The credential's text, or undefined when the unit hands over none of that name. */
@@ -148,8 +139,7 @@ export function loadSettings(options: LoadOptions = {}): Settings {
 function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[], moved: ConfigWarning[]): void {
   let bytes: Buffer;
   try {
-    // A named pipe would block the start until something writes to it, and a
-    // device or a huge file is not a settings file: refused before reading.
+    // A named pipe would block the start, and a device or a huge file is no settings file: refused before reading.
     const stat = statSync(path);
     if (!stat.isFile()) throw new ConfigError(label, `${path} is not a regular file (a named pipe, a device or a directory); give the path of a JSON file`);
     if (stat.size > MAX_CONFIG_BYTES) throw new ConfigError(label, `${path} is ${stat.size} bytes; a settings file is a few KB (at most ${MAX_CONFIG_BYTES})`);
@@ -235,18 +225,14 @@ function fromEnv(name: string, raw: string, field: Field): unknown {
         .map((s) => s.trim())
         .filter(Boolean);
     default:
-      // An environment file saved with Windows line ends gives each value a
-      // trailing carriage return (a username that then fails as a 401).
+      // Windows line ends give each value a trailing carriage return (a username that then fails as a 401).
       return raw.trim();
   }
 }
 
 /**
- * The file's text. A UTF-8 byte order mark (Notepad, PowerShell's Out-File)
- * is dropped, as RFC 8259 allows; UTF-16 (Windows PowerShell's `>`) and bytes
- * that are not UTF-8 (a Latin-1 editor) are refused by name, rather than
- * reported as an invisible unexpected token, or, inside a value such as the
- * username, turned into U+FFFD and found out as a 401 much later.
+ * The file's text: a UTF-8 byte order mark is dropped (RFC 8259 allows it); UTF-16 and non-UTF-8 bytes are refused by
+ * name, rather than read as an invisible token or a U+FFFD that fails as a 401 much later.
  */
 function configText(bytes: Buffer, path: string, label: string): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {

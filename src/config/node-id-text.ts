@@ -1,8 +1,5 @@
-// What a node id may be, and what a node-id file holds, read without I/O.
-// The id names this host to the cloud in every report: an id with a control
-// character would be changed on the wire (src/report/clean-strings.ts) or
-// refused by the cloud, so it is refused here, where the operator can still
-// be told which file or setting to fix.
+// What a node id may be, and what a node-id file holds, read without I/O. An id with a control character would be
+// changed on the wire or refused by the cloud, so it is refused here, where the operator can be told what to fix.
 
 /** Longer than any id an operator types or the agent generates (a UUID is 36). */
 export const MAX_NODE_ID_CHARS = 200;

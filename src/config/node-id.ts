@@ -20,12 +20,7 @@ const MAX_NODE_ID_FILE_BYTES = 1024 * 1024;
 /** The file systems' words for "no room": blocks or inodes (ENOSPC), or the user's quota (EDQUOT). */
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
-/**
- * No node id is kept yet (or the kept one was lost) and none can be, for want
- * of space: a wait, not a mistake in the settings. Freeing space fixes it,
- * so the daemon waits for it (src/cli/node-id-wait.ts) rather than exit 2,
- * which systemd does not restart.
- */
+/** No node id is kept and none can be, for want of space: a wait, not a settings mistake, so the daemon waits rather than exit 2. */
 export class NoSpaceForNodeId extends ConfigError {
   override readonly name = 'NoSpaceForNodeId';
   constructor(
@@ -42,21 +37,16 @@ export class NoSpaceForNodeId extends ConfigError {
 }
 
 /**
- * The node id: configured, else the one kept in the state directory, else a
- * new one written there, so that it survives restarts. A kept file that is
- * empty or all NUL bytes (a power loss right after it was first written) gets
- * a new id, with a warning; one holding something the agent did not write is
- * a configuration error naming the file. A kept id is read without writing a
- * byte, so a full or read-only state directory does not stop the agent (issue
- * 42); making one that cannot be kept for want of space is a NoSpaceForNodeId.
+ * The node id: configured, else the one kept in the state directory, else a new one written there. A kept file empty or
+ * all NUL (power loss after the first write) gets a new id with a warning; one the agent did not write is a
+ * configuration error naming the file. A kept id is read without writing, so a full or read-only directory stops
+ * nothing; one that cannot be made for want of space is a NoSpaceForNodeId.
  */
 export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = process.env, logger?: Logger): string {
   if (settings.nodeId) return settings.nodeId;
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');
-  // Read without the lock: every write of the id is a rename, so a reader
-  // sees all of it or none, and the lock file needs room the disk may not
-  // have. Only making an id takes the lock (below), and reads again under it.
+  // Read without the lock: every write is a rename (all or nothing), and the lock file needs room the disk may lack.
   const kept = keptNodeId(file);
   if (kept !== undefined) return kept;
   try {
@@ -64,9 +54,8 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
   } catch (err) {
     throw notKept(dir, err);
   }
-  // Read and, when there is none, made under the state directory's lock: a
-  // `once` started beside a first-starting daemon must find the daemon's id,
-  // not make a second one that the cloud would take for another host.
+  // Made under the state directory's lock: a `once` beside a first-starting daemon must find the daemon's id, not make a
+  // second one the cloud would take for another host.
   let made: { id: string; replaced: boolean } | string;
   try {
     made = withStateLock(dir, () => {
@@ -83,8 +72,7 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
       }
       const id = randomUUID();
       try {
-        // Written, flushed, renamed, and the directory flushed: without the
-        // flushes a power loss soon after can leave an empty or zeroed file.
+        // Flushed before and after the rename: else a power loss soon after can leave an empty or zeroed file.
         writeAtomically(file, id + '\n');
       } catch (err) {
         throw notKept(dir, err);
@@ -106,11 +94,7 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
   return made.id;
 }
 
-/**
- * The id kept in file, read without a lock; undefined when there is none, it
- * was lost (empty, NUL bytes) or the file system would not read it (the
- * locked path says why, as before).
- */
+/** The id kept in file, read without a lock; undefined when none, lost (empty, NUL bytes) or unreadable (the locked path says why). */
 function keptNodeId(file: string): string | undefined {
   let text: string | undefined;
   try {

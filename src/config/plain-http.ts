@@ -1,8 +1,5 @@
-// The API key goes in every request's Authorization header: over plain http
-// to another host it crosses the network readable by anyone on the path. A
-// base URL of that kind is refused unless allowPlainHttp says the path is
-// trusted; loopback (a local tunnel or a test cloud) is not the network, and
-// is therefore never sent through a proxy either (cloud/proxy/route.ts).
+// The API key goes in every request's Authorization header: over plain http to another host anyone on the path reads
+// it. Refused unless allowPlainHttp says the path is trusted; loopback is not the network (and never proxied).
 
 /** Whether a request to the base URL would carry the key in clear over the network. */
 export function sentInClear(baseUrl: string): boolean {

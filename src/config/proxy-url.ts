@@ -1,9 +1,5 @@
-// A proxy setting (HTTPS_PROXY and the like) read the way curl reads it:
-// `[http://][user:password@]host[:port]`, no scheme meaning http://, and
-// port 1080 when none is given (CURLOPT_PROXY(3): "libcurl defaults to using
-// port 1080 for proxies"). Only HTTP proxies are spoken: a TLS connection to
-// the proxy itself (https://) or SOCKS is refused with a message saying so,
-// rather than silently going direct. Pure: no I/O.
+// A proxy setting read the way curl reads it: `[http://][user:password@]host[:port]`, no scheme meaning http://, port
+// 1080 by default (CURLOPT_PROXY(3)). Only HTTP proxies: https:// or SOCKS is refused by name, never silently direct. Pure.
 
 export interface ProxyEndpoint {
   host: string;
@@ -20,11 +16,7 @@ export interface ProxyEndpoint {
 
 export const DEFAULT_PROXY_PORT = 1080;
 
-/**
- * The proxy a setting names, or undefined for an empty setting (no proxy).
- * Returns a problem string instead when it is not usable; the problem never
- * repeats the value, which may hold a password.
- */
+/** The proxy a setting names, undefined when empty, or a problem that never repeats the value (it may hold a password). */
 export function parseProxyUrl(value: string | undefined): ProxyEndpoint | undefined | { problem: string } {
   const text = (value ?? '').trim();
   if (text === '') return undefined;

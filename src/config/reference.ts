@@ -1,6 +1,5 @@
-// The settings reference, rendered from the schema and config/default.json:
-// docs/reference/configuration.md is this text (a test keeps it so), and the
-// command help shows the same defaults. Pure.
+// The settings reference, rendered from the schema and config/default.json: docs/reference/configuration.md is this
+// text (a test keeps it so), and the command help shows the same defaults. Pure.
 import { envName, formerEnvName, MOVED_SETTINGS, schema, type Field } from './schema.js';
 import { otherVariables, type PlatformVariables } from './variables.js';
 

@@ -17,12 +17,9 @@ import { recoverySettings } from '../features/recovery/settings.js';
 import { usbSettings } from '../features/usb/settings.js';
 import { wearSettings } from '../features/wear/settings.js';
 
-// The one schema of the agent's settings: the core ones here, and each
-// feature's fragment (src/features/NAME/settings.ts, part of this layer),
-// composed in one table. Every key can come from config/default.json, from
-// the file given with --config, or from an environment variable (envName
-// below), later sources winning. Validation, the variable names, the command
-// help and docs/reference/configuration.md all read this table.
+// The one schema of the agent's settings: the core ones here and each feature's fragment, composed in one table. A key
+// comes from config/default.json, the --config file, or its variable (envName), later winning. Validation, the variables,
+// the help and docs/reference/configuration.md read it.
 
 export type { Field, FieldType } from './field.js';
 
@@ -269,8 +266,8 @@ export const schema = {
   ...recorderSettings,
 } as const satisfies Record<string, Field>;
 
-// The settings' type, derived from the schema: one source for the keys, their
-// types and which are optional. Dotted keys ("health.batteryHotCelsius") nest.
+// The settings' type, derived from the schema: one source for the keys, their types and which are optional. Dotted keys
+// ("health.batteryHotCelsius") nest.
 type ValueOf<F> = F extends { type: 'string' } ? string : F extends { type: 'integer' } ? number : F extends { type: 'boolean' } ? boolean : string[];
 type Flat<S> = {
   [K in keyof S as K extends `${string}.${string}` ? never : S[K] extends { optional: true } ? never : K]: ValueOf<S[K]>;
@@ -288,11 +285,8 @@ type Expand<T> = T extends object ? (T extends unknown[] ? T : { [K in keyof T]:
 export type Settings = Expand<Nested<typeof schema>>;
 
 /**
- * The variable of a setting: DEVICE_AGENT_ + the key in UPPER_SNAKE case,
- * nested keys joined with _ (support.appiumDisabled ->
- * DEVICE_AGENT_SUPPORT_APPIUM_DISABLED). A word starts at a capital followed
- * by a small letter, so a unit such as MiB stays one word
- * (health.storageMinFreeMiB -> DEVICE_AGENT_HEALTH_STORAGE_MIN_FREE_MIB).
+ * A setting's variable: DEVICE_AGENT_ + the key in UPPER_SNAKE case, nested keys joined with _. A word starts at a
+ * capital followed by a small letter, so a unit stays one word (storageMinFreeMiB -> ..._STORAGE_MIN_FREE_MIB).
  */
 export function envName(key: string): string {
   return (
@@ -313,11 +307,7 @@ export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = Obj
   (Object.entries(schema) as [keyof typeof schema, Field][]).flatMap(([key, field]) => (field.formerKey === undefined ? [] : [[field.formerKey, key]])),
 );
 
-/**
- * The variable the agent read before envName kept units whole (every
- * capital started a word: ..._MI_B). Still accepted, with a warning, while
- * operators rename it; undefined where the name did not change.
- */
+/** The variable read before envName kept units whole (..._MI_B): still accepted with a warning; undefined where unchanged. */
 export function formerEnvName(key: string): string | undefined {
   const former =
     'DEVICE_AGENT_' +

@@ -1,18 +1,11 @@
-// Is another state directory in use than the installed service's? A one-shot
-// command run by hand (another user, no $STATE_DIRECTORY) keeps a node id of
-// its own, and a report sent from it shows the lab's phones under a second
-// node. The systemd unit's StateDirectory=device-agent is /var/lib/device-agent.
+// Is another state directory in use than the installed service's (/var/lib/device-agent)? A one-shot command run by hand
+// keeps a node id of its own, and its report would show the lab's phones under a second node.
 import { lstatSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const SERVICE_STATE_DIR = '/var/lib/device-agent';
 
-/**
- * The installed service's state directory when it exists on this host and
- * this run uses another one without a configured node id; undefined
- * otherwise. With DynamicUser= the service's directory is a link into the
- * 0700 /var/lib/private, so only the link itself is looked at.
- */
+/** The service's state directory when this run uses another without a configured node id (with DynamicUser= it is a link: only it is looked at). */
 export function otherServiceStateDir(current: string, nodeIdConfigured: boolean, serviceDir = SERVICE_STATE_DIR): string | undefined {
   if (nodeIdConfigured) return undefined;
   try {

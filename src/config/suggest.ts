@@ -1,7 +1,5 @@
-// "Did you mean": the known name closest to a mistyped one. Names are
-// compared without case, dashes and underscores (BASEURL is BASE_URL,
-// --dryrun is --dry-run), then by edit distance with transpositions, or as a
-// prefix (USER for USERNAME). Pure.
+// "Did you mean": the known name closest to a mistyped one, compared without case, dashes and underscores, then by edit
+// distance with transpositions, or as a prefix. Pure.
 
 /** The closest candidate, or undefined when none is close enough to be a likely typo. */
 export function closest(name: string, candidates: Iterable<string>, strip = ''): string | undefined {

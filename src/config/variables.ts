@@ -1,10 +1,6 @@
-// The variables the agent reads besides its settings' DEVICE_AGENT_* names
-// and the conventional ones a setting defaults to (a field's envDefault):
-// libimobiledevice's convention (a platform's own service variables, adb's,
-// are the platform's: PlatformVariables, handed in by src/agent/platforms.ts), systemd's, OpenSSL's, the
-// terminal's, and two DEVICE_AGENT_* names that are not settings. One table, so that the
-// unknown-variable warning knows them and the reference lists them; a test
-// keeps it equal to what src/ and container/ read.
+// The variables the agent reads besides its settings' names and their envDefaults: libimobiledevice's, systemd's,
+// OpenSSL's, the terminal's, and two DEVICE_AGENT_* names that are not settings (the platforms add their own). One table
+// for the unknown-variable warning and the reference; a test keeps it equal to what src/ and container/ read.
 
 export interface OtherVariable {
   /** Who reads it: the agent, or the container image's entrypoint. */

@@ -1,8 +1,5 @@
-// Who claims which identity among the devices a source lists now (issue 35,
-// finding 1): a phone chooses its udid (ro.serialno) and, over USB, the
-// serial adb names it by, so two devices can claim one. Pure; the platform
-// counts the conflicts in its metrics, and the actions refuse to touch a
-// device in one (src/actions/trust.ts).
+// Who claims which identity among the devices a source lists now: a phone chooses its udid and, over USB, its adb
+// serial, so two devices can claim one. Pure; the actions refuse to touch a device in a conflict (src/actions/trust.ts).
 import type { DeviceSnapshot } from './snapshot.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 
@@ -36,11 +33,9 @@ export interface Conflict {
 }
 
 /**
- * Serial -> its conflict, for every device whose identity another claims.
- * A serial adb lists more than once is one; so are all the records that give
- * one udid, except the usual twin of one phone: one USB record and the same
- * phone over TCP (adb tcpip). There the USB one is the phone the port
- * belongs to, and portRefusal keeps port actions to it.
+ * Serial -> its conflict, for every device whose identity another claims. A serial adb lists more than once is one; so
+ * are all the records that give one udid, except the usual twin of one phone: one USB record and the same phone over
+ * TCP (adb tcpip). There the USB one is the phone the port belongs to, and portRefusal keeps port actions to it.
  */
 export function conflictsOf(claims: readonly Claim[]): Map<string, Conflict> {
   const out = new Map<string, Conflict>();

@@ -1,11 +1,6 @@
 import type { Platform } from './record.js';
 
-/**
- * What a platform hands the actions to reach its phones (its control, in
- * its folder of src/platforms/): it carries the platform, so that an action
- * lists and keys the devices it acts on by what it was handed, never by a
- * platform's name.
- */
+/** What a platform hands the actions to reach its phones: it carries the platform, so actions never name one. */
 export interface PhoneControl {
   readonly platform: Platform;
 }
@@ -13,11 +8,7 @@ export interface PhoneControl {
 /** The namespaces of the phone's settings a writer reaches. */
 export type SettingsNamespace = 'global' | 'system';
 
-/**
- * A platform whose phones keep settings the agent can read and write, one
- * key at a time (readiness's fix-it action selects phones by this
- * capability, never by a platform's name).
- */
+/** A platform whose phones' settings the agent can read and write, one key at a time (readiness's fix selects by it). */
 export interface SettingsWriter extends PhoneControl {
   /** The value as the phone prints it, `null` when unset, undefined when the answer is no value; throws when the phone cannot be asked. */
   getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined>;

@@ -1,21 +1,14 @@
 /**
  * How long a feature's state of a device lives:
- * - `connection`: until the device's record starts a new connection (a new
- *   state) or goes (a platform's per-connection cache);
- * - `record`: until the record goes (health's battery stretch, recovery's
- *   notes on the device);
- * - `device`: by the device's stable key (see DeviceRecord.key), past its
- *   records; the feature forgets what it no longer needs (a charge pause of a
- *   phone off adb, recovery's kicks within the hour).
+ * - `connection`: until the device's record starts a new connection (a new state) or goes (a platform's per-connection
+ *   cache);
+ * - `record`: until the record goes (health's battery stretch, recovery's notes on the device);
+ * - `device`: by the device's stable key (see DeviceRecord.key), past its records; the feature forgets what it no
+ *   longer needs (a charge pause of a phone off adb, recovery's kicks within the hour).
  */
 export type Keep = 'connection' | 'record' | 'device';
 
-/**
- * A feature's typed per-device state, named once by its owner: the owner
- * exports the key, and whoever reads the state reaches it through the
- * registry with that key (`registry.facet(KEY)`), so that adding a feature
- * adds no field to the device record.
- */
+/** A feature's typed per-device state, named by its owner's exported key, so a feature adds no field to the record. */
 export interface FacetKey<T> {
   readonly name: string;
   readonly keep: Keep;
@@ -37,10 +30,8 @@ export interface Facet<T> {
 }
 
 /**
- * The registry's store of one facet: it drops entries as the key's `keep`
- * says. A facet kept by connection or record takes an entry only while the
- * record is listed (`listed`): what a feature learns of a device after it
- * went must not greet its next record.
+ * The registry's store of one facet, dropping entries as the key's `keep` says. A connection or record facet takes an
+ * entry only while the record is listed: what is learnt after a device went must not greet its next record.
  */
 export class FacetStore<T> implements Facet<T> {
   private readonly byKey = new Map<string, T>();

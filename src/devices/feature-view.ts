@@ -1,20 +1,12 @@
-// What a feature shows of a device in the views (`list`, its `--json`, the
-// per-device series of /metrics), declared through DeviceFeature
-// (src/devices/feature.ts), so that the views in src/status/ and src/cli/
-// name no feature: each field, column and series says where it goes among
-// the view's own, and the outputs keep their order whoever adds to them.
+// What a feature shows of a device in the views (`list`, `--json`, per-device series), declared through DeviceFeature
+// so the views name no feature; each field, column and series says where it goes among the view's own.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Paint } from '../util/paint.js';
 import type { Sample } from '../util/metric.js';
 import type { Claim } from './claims.js';
 import type { DeviceSnapshot } from './snapshot.js';
 
-/**
- * One device as people and dashboards see it: what `list` prints and the
- * per-device metrics expose. The fields named here are the view's own
- * (src/status/device-rows.ts); a feature adds its own by key (`fields`),
- * and reads them back from the row.
- */
+/** One device as `list` prints it and the per-device metrics expose it; a feature adds its own fields by key. */
 export interface DeviceRow {
   udid: string;
   /** adb's serial (HOST:PORT over TCP); the udid for an iPhone. */
@@ -48,12 +40,7 @@ export interface DeviceRow {
   [key: string]: unknown;
 }
 
-/**
- * Where a feature's field, column or series goes: right after, or right
- * before, the view's own of that name (a row's key, a column's title, a
- * series' name). Several at one place keep the registration order; without
- * a place, or with one the view does not have, it goes at the end.
- */
+/** Where a feature's field, column or series goes: after or before the view's own of that name, else at the end. */
 export type Place = { after: string } | { before: string };
 
 /** What a feature reads of one device for its fields. */

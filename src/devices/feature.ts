@@ -1,9 +1,5 @@
-// What a feature (recovery, charge control, a phone's own battery cap,
-// identity trust, ...) adds to the report and the views comes through this
-// one contract, so that a platform, the report and the views name no
-// feature and a feature plugs in with one line in src/agent/features.ts.
-// While a report is being built a hook writes only the feature's own facets,
-// and `owe` the presence ledger, before the report asks it.
+// The one contract through which a feature adds to the report and the views, so that the platforms, the report and the
+// views name no feature. While a report is built a hook writes only its feature's facets, and `owe` the presence ledger.
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { CarriedKinds } from './presence.js';
@@ -19,71 +15,38 @@ export interface DeviceFeature {
   start?(): Promise<void> | void;
   /** Stops it, in reverse order with the daemon's services. */
   stop?(): Promise<void> | void;
-  /**
-   * What the feature says of this listed device in its message (a hold, a
-   * person needed, a setting that did not take), or nothing. `peers` are
-   * the records the same source lists now: a note about identity needs
-   * them.
-   */
+  /** What the feature says of this listed device in its message, or nothing; `peers`, the records its source lists now. */
   notes?(device: DeviceSnapshot, peers: readonly DeviceSnapshot[]): ReadonlyArray<string | undefined>;
   /**
-   * Right before the report asks the presence ledger (src/devices/presence.ts),
-   * once per report: the feature writes there the devices it owes the cloud
-   * though no source lists them (the USB layer's phones off adb but on a
-   * port), as its whole word for its reason, to the ledger it was built with.
-   * `listing.absentIsGone(udid)`: whether that device, absent from the
-   * report, would be called gone (UNPLUGGED) by it: not while a source fails,
-   * nor, while an adb server comes back, for a device it has not listed again
-   * yet.
+   * Once per report, before it asks the presence ledger: the devices the feature owes the cloud though no source lists
+   * them, as its whole word. `listing.absentIsGone(udid)`: whether that device, absent, would be called gone.
    */
   owe?(listing: Listing): void;
   /**
-   * The report's freshly read devices, judged before any annotate pass: the
-   * sources' readings, and the last reading of a listed device that did not
-   * answer, but not a device held off its source (its last reading is not a
-   * new one to judge). A feature that judges readings (health) marks them
-   * here, writing only its own facets; in registration order.
+   * The report's freshly read devices, before any annotate pass (not a device held off its source: its last reading is
+   * not new), for a feature that judges readings (health); in registration order.
    */
   judge?(devices: readonly DeviceInfo[], sources: Judging): DeviceInfo[];
   /**
-   * The report's devices once the sources and the judges are done with them:
-   * the feature's own changes (a paused phone made UNAVAILABLE, one off adb
-   * added back), in registration order. `carried`: why the presence ledger
-   * had the report carry each device it holds for it, by udid (one a
-   * feature's own entry carried is worded already); the report always
-   * hands it, a feature that reads none of it may leave it out.
+   * The report's devices once sources and judges are done: the feature's own changes, in registration order.
+   * `carried`: why the presence ledger carried each device it holds, by udid.
    */
   annotate?(devices: readonly DeviceInfo[], carried?: CarriedKinds): DeviceInfo[];
-  /**
-   * The device's inventory answered (its readings are new): a feature that
-   * follows a device's readings over time looks here, once per inventory,
-   * and may log what changed; it writes only its own facets.
-   */
+  /** The device's inventory answered: once per inventory, for a feature that follows readings over time. */
   answered?(device: DeviceSnapshot): void;
-  /**
-   * A source's listing changed (adb's or usbmuxd's word: a phone came, went,
-   * or changed state), heard at once, outside any report: a feature that
-   * follows the phones over time reads its own facets and the registry here.
-   */
+  /** A source's listing changed (a phone came, went, or changed state), heard at once, outside any report. */
   changed?(changes: readonly DeviceChange[]): void;
   /** A report's outcome: what the cloud stored and refused, or that it took nothing. */
   reported?(outcome: ReportHeard): void;
   /** One of the actions' intents ended (src/actions/runner.ts): what it was, on which device, and how it went. */
   acted?(done: ActionDone): void;
-  /**
-   * The serial of a device the feature reports itself while no source lists
-   * it (charge control's paused phone, off adb with its port): its row shows it.
-   */
+  /** The serial of a device the feature reports itself while no source lists it (charge control's paused phone, off adb with its port). */
   serialOf?(udid: string): string | undefined;
   /** The fields the feature adds to a device's row (`list --json`, and what its columns and gauges read), each in its place. */
   fields?(): readonly RowField[];
   /** The columns the feature adds to `list` (none while it is off): read from the row, or its `cells`. */
   columns?(): readonly FeatureColumn[];
-  /**
-   * The device's cells in its cell columns, by key ("ready", "1-1.4.2 ok");
-   * a key left out shows "-". `device` is its record, absent for a device
-   * no source lists (one a feature reports itself).
-   */
+  /** The device's cells in its cell columns, by key; a key left out shows "-". `device` is absent for one no source lists. */
   cells?(info: DeviceInfo, device: DeviceSnapshot | undefined): Readonly<Record<string, string>>;
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];

@@ -3,11 +3,8 @@ import type { Logger } from '../log/logger.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
 import { FLAP_RULES, FlapLedger, type FlapLine, type FlapRules } from './flapping.js';
 
-// The device-change lines of the daemon, with a flapping phone summed up
-// (flapping.ts): its summaries and its settled line come on the injected
-// clock's timer, even when the phone never changes again. Every line also
-// goes through a rate limiter per cause on the same clock and timers, so that a hub
-// that resets 200 phones at once writes a bounded number of lines too.
+// The device-change lines, with a flapping phone summed up (flapping.ts) on the injected clock's timer, each line
+// rate-limited per cause so that a hub resetting 200 phones writes a bounded number of lines too.
 
 export class FlapLog {
   private readonly ledger: FlapLedger;
@@ -35,11 +32,7 @@ export class FlapLog {
     this.rearm();
   }
 
-  /**
-   * Whether the changes since the last call are news for a report's log
-   * line: any change logged at info, or none at all (the report came for
-   * something else). Only changes of flapping phones are not.
-   */
+  /** Whether the changes since the last call are news for a report's log line: only a flapping phone's are not. */
   takeNews(): boolean {
     const news = this.loud > 0 || this.quiet === 0;
     this.loud = 0;

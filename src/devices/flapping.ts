@@ -1,14 +1,7 @@
-// A phone that keeps changing state (a bad cable or hub port, a boot loop, a
-// network phone whose Wi-Fi comes and goes) must not write a log line per
-// transition. Per phone: its first FLAP_RULES.threshold changes in a window
-// are logged at info as before; the one past them says once that the phone
-// is flapping and whom to suspect (the phone or its link, not the agent);
-// its further changes go to debug, summed up at most once per summaryMs with
-// their count; a window without a change says once that it settled.
-//
-// Pure: the caller passes the time in (monotonic ms) and writes the lines.
-// Memory: per phone at most threshold + 1 times, kept while they are in the
-// window or while the phone is flapping.
+// A phone that keeps changing state (a bad cable or port, a boot loop, flaky Wi-Fi) must not write a line per
+// transition: its first FLAP_RULES.threshold changes in a window are logged at info; the next says once that it flaps
+// and whom to suspect; further changes go to debug, summed up at most once per summaryMs; a quiet window says it
+// settled. Pure; memory per phone at most threshold + 1 times.
 
 export interface FlapRules {
   /** Changes in a window that are still logged one by one; one more makes the phone flapping. */

@@ -1,18 +1,8 @@
-// A fact one feature publishes for the others: a phone its source (adb,
-// usbmuxd) no longer lists while the layer below still has it on a USB
-// port. The USB layer writes it (src/features/usb/), readiness reads it
-// (src/features/readiness/), so that such a phone is reported as not ready
-// with that cause rather than as gone, and neither feature imports the
-// other. Keyed by the udid the cloud knows the phone by: its record, and
-// with it its stable key, went when its source stopped listing it.
+// A fact the USB layer publishes for readiness: a phone its source no longer lists while it is still on a USB port, so
+// that it is reported not ready with that cause rather than gone. Keyed by udid: its record went with the listing.
 import { facetKey } from './facet.js';
 
-/**
- * What the kernel's evidence says of a phone off its source's list beyond
- * its port: `bootloader`, it is in its bootloader, not its OS; `offers-source`,
- * it offers its source's own interface, so its settings let the source in and
- * a service on the host has not taken it.
- */
+/** What the kernel's evidence says beyond the port: in its bootloader, or offering its source's interface unclaimed. */
 export type OffListMode = 'bootloader' | 'offers-source';
 
 export interface OffSource {

@@ -1,22 +1,12 @@
-// The presence ledger (issue 41): the one place that answers "report this
-// device, why, until when" for a device the agent still owes the cloud while
-// nothing answers for it now. A device absent from a report goes out
-// UNPLUGGED (src/report/unplugged.ts), so whoever knows a device is still
-// there though unread writes an entry here: the device, a reason from a
-// closed list with the writer's words, and a bound. The report asks the
-// ledger once which devices to carry, each with its last inventory, which
-// the readings keep (src/devices/readings.ts), never the ledger, and the
-// reason it is carried, which travels with it. Below the platforms and the
-// features, so that both may write to it and neither imports the other. The
-// decisions are pure functions; the class only keeps the entries.
+// The presence ledger: the one place that answers "report this device, why, until when" for a device the agent still
+// owes the cloud while nothing answers for it. An absent device goes out UNPLUGGED, so whoever knows one is still there
+// writes an entry: the device, a reason from a closed list, and a bound. The report asks once which devices to carry;
+// their inventories are the readings', never the ledger's. Below platforms and features, so both may write it. The
+// decisions are pure; the class only keeps the entries.
 import { composeMessage, withNotes, withoutMessage } from '../cloud/device-message.js';
 import type { DeviceInfo } from '../cloud/types.js';
 
-/**
- * Why a device is carried while nothing reads it now, one kind per way it
- * can happen; `scope` names what the entry is about, so that its writer
- * can replace or end it (a source's name, a device's stable key).
- */
+/** Why a device is carried while nothing reads it, one kind per way; `scope` lets its writer replace or end it. */
 export type PresenceReason =
   /** A phone back on a new connection whose inventory has not answered yet. */
   | { kind: 'unanswered'; scope: string }
@@ -31,30 +21,18 @@ export type PresenceReason =
 
 export type PresenceKind = PresenceReason['kind'];
 
-/**
- * The order in which reasons win when two entries carry the same udid: the
- * one nearest the device's own reading first (its source's last word), the
- * one furthest from it last.
- */
+/** Which reason wins when two carry one udid: nearest the device's own reading first (its source's last word). */
 export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source'];
 
 /**
- * Whether a reason's inventory stands for its source's reading now (a failed
- * source's last word), which health judges like a fresh one, or is a device
- * held off its source (a charge pause, a phone off adb), whose last reading
- * is not a new one to judge: the report joins the first before health and
- * the second after it, as each joined before the ledger.
+ * Whether a reason's inventory stands for its source's reading now (a failed source's last word), which health judges
+ * like a fresh one, or is a device held off its source, whose last reading is not new: joined after health.
  */
 export function judgedByHealth(reason: PresenceReason): boolean {
   return reason.kind === 'source-failed' || reason.kind === 'unanswered' || reason.kind === 'network-dropped';
 }
 
-/**
- * Until when an entry holds: a deadline on the injected monotonic clock,
- * past which it is dropped whatever its writer says; or while a condition
- * its writer follows holds, which the writer ends by writing the entry again
- * without the device.
- */
+/** Until when an entry holds: a monotonic deadline, or while a condition its writer follows holds (ended by rewriting). */
 export type PresenceBound = { until: number } | { while: string };
 
 /** A device a writer owes, and what it says of it over its last inventory. */
@@ -98,11 +76,7 @@ export function expired(bound: PresenceBound, now: number): boolean {
   return 'until' in bound && now >= bound.until;
 }
 
-/**
- * An owed device as the report carries it: its last inventory with what its
- * writer says over it. One held off its source drops the battery detail,
- * the agent's own, which health drops from the readings it judges.
- */
+/** An owed device as the report carries it; one held off its source drops the battery detail, as health does. */
 export function worded(inventory: DeviceInfo, owed: OwedDevice, reason: PresenceReason): DeviceInfo {
   const { batteryDetail: _detail, ...held } = inventory;
   const base: DeviceInfo = judgedByHealth(reason) ? inventory : held;
@@ -111,10 +85,8 @@ export function worded(inventory: DeviceInfo, owed: OwedDevice, reason: Presence
 }
 
 /**
- * Which owed devices a report carries: an entry within its bound adds each
- * of its devices whose udid the report does not hold and no entry of an
- * earlier reason (PRESENCE_ORDER) carries, and whose last inventory is
- * known; within one entry, its devices as its writer listed them. Pure.
+ * Which owed devices a report carries: each device of an entry within its bound whose udid the report does not hold,
+ * no earlier reason carries, and whose last inventory is known, in its writer's order. Pure.
  */
 export function carry(entries: readonly PresenceEntry[], present: readonly DeviceInfo[], now: number, inventoryOf: InventoryOf): Carried {
   const held = new Set(present.map((d) => d.udid));
@@ -145,13 +117,8 @@ function slot(reason: PresenceReason): string {
 }
 
 /**
- * The entries the agent owes the cloud now, one per reason and scope. Its
- * writers (the failed-source fallback in src/report/execute.ts, charge
- * control's pauses in src/features/charge/paused-report.ts, the USB layer)
- * say their whole word for a reason and scope at once with `owe`; a
- * source's own entries (the Android source's remembered network phones)
- * are written by execute.ts with `replace`, its whole word after each
- * answer; the report asks `report` once, on its clock.
+ * The entries the agent owes the cloud now, one per reason and scope. Writers say their whole word for a reason and
+ * scope with `owe`, or `replace` for a source's own entries; the report asks `report` once, on its clock.
  */
 export class PresenceLedger {
   private readonly entries = new Map<string, PresenceEntry>();
@@ -162,11 +129,7 @@ export class PresenceLedger {
     else this.entries.set(slot(reason), { reason, devices: [...devices], bound });
   }
 
-  /**
-   * One writer's whole word for these kinds within the scopes it names
-   * (`owner/...`, a source's record keys): these entries, and none other of
-   * its; none: all of its entries of these kinds end.
-   */
+  /** One writer's whole word for these kinds within the scopes it names: these entries and none other of its. */
   replace(owner: string, kinds: readonly PresenceKind[], entries: readonly PresenceEntry[]): void {
     for (const [at, entry] of this.entries) if (kinds.includes(entry.reason.kind) && entry.reason.scope.startsWith(`${owner}/`)) this.entries.delete(at);
     for (const entry of entries) this.owe(entry.reason, entry.devices, entry.bound);
@@ -177,11 +140,7 @@ export class PresenceLedger {
     this.entries.delete(slot(reason));
   }
 
-  /**
-   * The devices a report holding `present` carries besides them, at
-   * monotonic `now`, each with its last inventory as `inventoryOf` finds it;
-   * the entries past their bound are dropped.
-   */
+  /** The devices a report holding `present` carries besides them, at monotonic `now`; entries past their bound go. */
   report(present: readonly DeviceInfo[], now: number, inventoryOf: InventoryOf): Carried {
     const answer = carry([...this.entries.values()], present, now, inventoryOf);
     for (const entry of answer.expired) this.entries.delete(slot(entry.reason));
@@ -189,11 +148,8 @@ export class PresenceLedger {
   }
 
   /**
-   * Whether a writer owes this scope (a record key) for a reason nearer the
-   * device than `kind` (earlier in PRESENCE_ORDER), within its bound at
-   * monotonic `now`: that writer words the device, so one owing it for
-   * `kind` leaves it alone (the Android source a remembered network phone
-   * whose port charge control switched off on purpose).
+   * Whether a writer owes this scope for a reason earlier in PRESENCE_ORDER, within its bound: that writer words the
+   * device, so one owing it for `kind` leaves it alone.
    */
   owesBefore(kind: PresenceKind, scope: string, now: number): boolean {
     const nearer = PRESENCE_ORDER.slice(0, PRESENCE_ORDER.indexOf(kind));

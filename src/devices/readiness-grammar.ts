@@ -1,28 +1,20 @@
-// What a readiness value is, as the framework that reads it takes it: the
-// grammar of each kind of value (a text outside it is unread, never passed
-// or failed), and how a value read meets the lab's expected one. Readiness's
-// checks (src/features/readiness/checks.ts) and its fix-it action
-// (src/features/readiness-fix/policy.ts) read values by it, so that what one
-// calls unread the other never writes over; neither imports the other. Pure.
+// What a readiness value is: the grammar of each kind of value (a text outside it is unread, never passed or failed),
+// and how a value read meets the lab's expected one. Readiness's checks and its fix read values by it, so that what
+// one calls unread the other never writes over. Pure.
 //
 // The catalogue, from the readers' source:
-// - flag: `Settings.Global/System.getInt(cr, NAME, def)` parses with
-//   Java's Integer.parseInt and falls back to the caller's default on
-//   anything else ("", "1.0", " 1", "true"); the readers of these settings
-//   take 0 and 1 (some `!= 0`, some `== 1`, some `> 0`), so only 0 and 1
-//   are read here, and any other text is unread.
-// - scale: `Settings.Global.getFloat` (Float.parseFloat, default on a
-//   NumberFormatException), clamped by WindowManagerService.fixScale to
-//   0..20: a finite decimal is read at its clamped value; NaN, Infinity and
-//   garbage are unread.
-// - plugged: `stay_on_while_plugged_in` is a bit mask of the power sources
-//   the screen stays on for (BatteryManager.BATTERY_PLUGGED_AC=1, USB=2,
-//   WIRELESS=4, DOCK=8 from Android 13; PowerManagerService stays awake when
-//   `setting & plugType` is not 0). A phone on a lab's USB cable stays awake
-//   only with the USB bit: `on` is that bit, `off` is 0.
-// - wifi: `wifi_on` is WifiSettingsStore's persisted state: 0 disabled,
-//   1 enabled, 2 enabled in airplane mode, 3 disabled by airplane mode; `on`
-//   is 1 or 2, `off` 0 or 3, anything else unread.
+// - flag: `Settings.Global/System.getInt(cr, NAME, def)` parses with Java's Integer.parseInt and falls back to the
+//   caller's default on anything else ("", "1.0", " 1", "true"); the readers of these settings take 0 and 1 (some `!=
+//   0`, some `== 1`, some `> 0`), so only 0 and 1 are read here, and any other text is unread.
+// - scale: `Settings.Global.getFloat` (Float.parseFloat, default on a NumberFormatException), clamped by
+//   WindowManagerService.fixScale to 0..20: a finite decimal is read at its clamped value; NaN, Infinity and garbage
+//   are unread.
+// - plugged: `stay_on_while_plugged_in` is a bit mask of the power sources the screen stays on for
+//   (BatteryManager.BATTERY_PLUGGED_AC=1, USB=2, WIRELESS=4, DOCK=8 from Android 13; PowerManagerService stays awake
+//   when `setting & plugType` is not 0). A phone on a lab's USB cable stays awake only with the USB bit: `on` is that
+//   bit, `off` is 0.
+// - wifi: `wifi_on` is WifiSettingsStore's persisted state: 0 disabled, 1 enabled, 2 enabled in airplane mode, 3
+//   disabled by airplane mode; `on` is 1 or 2, `off` 0 or 3, anything else unread.
 // - boolean: `true` or `false` (the keyguard's `secure=`, lockdown's facts).
 // - version: a dotted version, within `MIN..MAX`.
 
@@ -45,10 +37,7 @@ function decimal(text: string): number | undefined {
 
 const BIT_USB = 2;
 
-/**
- * The value as the check reads it, normalised ("01" is 1, "0.0" is 0),
- * or undefined when the text is outside the check's grammar: unread.
- */
+/** The value as the check reads it, normalised ("01" is 1, "0.0" is 0), or undefined when outside its grammar: unread. */
 export function readValue(kind: ValueKind, text: string): string | undefined {
   switch (kind) {
     case 'flag': {

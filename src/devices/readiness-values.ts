@@ -1,10 +1,5 @@
-// A fact one feature publishes for an action: the values of the lab's
-// readiness checks that a phone's last inventory read (by check name, an
-// unset setting at its default). Readiness writes it (src/features/readiness/),
-// its fix-it action reads it (src/features/readiness-fix/) to open a shell of
-// its own only on a phone whose inventory shows a setting it may put back
-// differing, and neither imports the other. Kept by connection: a reading of
-// one connection says nothing of the next.
+// A fact readiness publishes for its fix: the values of the lab's checks a phone's last inventory read, so that the fix
+// opens a shell only on a phone with a setting to put back. Kept by connection: a reading says nothing of the next.
 import { facetKey } from './facet.js';
 
 /** The values by check name. */

@@ -13,11 +13,7 @@ export interface InventoryFailure {
   first: number;
 }
 
-/**
- * What a device said of itself and how asking it went, by its record's key.
- * The udid lasts as long as the record; the rest is of the record's current
- * connection and starts afresh with the next one.
- */
+/** What a device said of itself and how asking it went. The udid lasts with the record; the rest is per connection. */
 export interface Reading {
   /** The udid the device gave, once it has answered an inventory on some connection. */
   udid?: string;
@@ -26,10 +22,8 @@ export interface Reading {
   /** Wall clock (ms) when that inventory answered. */
   inventoriedAt?: number;
   /**
-   * Inventories in a row that failed, timed out or were cut short. The one
-   * count of the agent: the planner's backoff, the health rule, `up` and the
-   * recovery kicks all read it. Reset by an inventory that answers in full,
-   * and by a new connection (a new state).
+   * Inventories in a row that failed, timed out or were cut short: the one count the backoff, the health rule, `up` and
+   * recovery all read. Reset by a whole answer and by a new connection.
    */
   failures: number;
   failure?: InventoryFailure;
@@ -52,13 +46,8 @@ export interface OutcomeNote {
 const NOTHING: OutcomeNote = { recovered: false, newProblem: false };
 
 /**
- * A phone's last inventory, kept once: what its last answer said (whole or
- * cut short), kept by the record key it was given on past the connection and
- * the record, so that whoever still reports a phone nothing reads now (a
- * network phone whose link dropped, a paused phone, one off adb but on its
- * port) names the device and the report reads its inventory here
- * (src/devices/presence.ts); or, while its record lasts and no answer came
- * since, what the property dump of a first inventory said.
+ * A phone's last inventory, kept once, past its connection and record, so that whoever still reports a phone nothing
+ * reads now names it and the report reads its inventory here; or, until an answer, what a first property dump said.
  */
 export interface KeptInventory {
   info: DeviceInfo;
@@ -75,11 +64,7 @@ interface Said extends KeptInventory {
   connection: number;
 }
 
-/**
- * How many record keys whose record went are kept: a lab's worth (the USB
- * layer remembers as many phones), the least recently said dropped first.
- * A key that is listed is never dropped.
- */
+/** How many keys whose record went are kept (a lab's worth), least recently said dropped first; a listed key never is. */
 const KEPT_PAST_RECORDS = 512;
 
 interface Entry {
@@ -91,19 +76,10 @@ interface Entry {
 }
 
 /**
- * The readings of the devices: where an inventory's outcome is applied, once,
- * by the source that asked (the Android inventory runner, the iOS source).
- * The registry opens a key's reading when it lists the device or starts a new
- * connection of it, and closes it when the device goes; an outcome counts only
- * for the connection that asked (an answer from before a replug says nothing
- * of the new one).
- *
- * Emits 'outcome' after an inventory's outcome is applied, so that whoever
- * plans the next report can look again (a failed inventory plans a retry),
- * and 'answered' with the key when an inventory of its current connection
- * answered (in full or cut short), so that the features that follow a
- * device's readings over time hear of each once (the wiring hands it to them:
- * src/agent/build.ts), and the platform that wrote it names none.
+ * The readings of the devices, where the source that asked applies an inventory's outcome, once, and only for the
+ * connection that asked (an answer from before a replug says nothing of the new one). Emits 'outcome' after each
+ * outcome, so the planner can look again, and 'answered' with the key when the current connection answered, so the
+ * features that follow readings hear of each once.
  */
 export class Readings extends EventEmitter<{ outcome: []; answered: [key: string] }> {
   private readonly entries = new Map<string, Entry>();
@@ -129,10 +105,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     return entry && dump && ofEntry(dump, entry) ? dump : undefined;
   }
 
-  /**
-   * The last inventory of the record past its connections: its last answer,
-   * or what a property dump said since (another phone, or no answer yet).
-   */
+  /** The last inventory of the record past its connections: its last answer, or a property dump said since. */
   earlier(key: string): KeptInventory | undefined {
     const life = this.entries.get(key)?.life;
     const answer = this.answers.get(key);
@@ -147,11 +120,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     return this.answers.get(key);
   }
 
-  /**
-   * The last inventory of the phone with this udid: what its record said
-   * (`key`, when known), else the last answer at that key, else the last
-   * answer any key gave with this udid.
-   */
+  /** The last inventory of this udid: its record's (`key`), else the last answer at that key, else any key's with it. */
   inventoryOf(udid: string, key?: string): DeviceInfo | undefined {
     const mine = (k: KeptInventory | undefined) => (k?.info.udid === udid ? k.info : undefined);
     const atKey = key === undefined ? undefined : (mine(this.earlier(key)) ?? mine(this.lastAnswer(key)));
@@ -163,11 +132,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     return [...(this.udidIndex.get(udid) ?? [])];
   }
 
-  /**
-   * The registry listed the device, or started a new connection of it: a
-   * fresh reading, nothing carried over but the udid (an offline device is
-   * still the same phone), so a replugged wedged phone gets a fresh start.
-   */
+  /** A new connection: a fresh reading, only the udid carried over, so a replugged wedged phone gets a fresh start. */
   open(key: string, connection: number): void {
     const was = this.entries.get(key);
     const udid = was?.reading.udid;
@@ -184,11 +149,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     this.prune();
   }
 
-  /**
-   * An inventory of the device started (monotonic ms). Returns the
-   * connection it asks: its outcome is applied only while that connection
-   * lasts.
-   */
+  /** An inventory started (monotonic ms); returns the connection whose outcome it may apply. */
   asked(key: string, now: number): number | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -203,10 +164,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     if (reading) reading.probing = false;
   }
 
-  /**
-   * An inventory answered. A whole one resets the failure count; one cut
-   * short (partial) is kept as the last reading and counts as a failure.
-   */
+  /** An inventory answered: a whole one resets the failure count; one cut short is kept and counts as a failure. */
   answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number, progress = false): OutcomeNote {
     const reading = this.current(key, connection);
     if (!reading) return NOTHING;
@@ -224,10 +182,8 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   }
 
   /**
-   * An inventory failed or missed its deadline. One that still made progress
-   * (a slow device answering more of its sections each time) counts as one
-   * failure, not one more: it is asked again soon, and the health and
-   * recovery rules, which count failures in a row, leave it alone.
+   * An inventory failed or missed its deadline. One that still made progress counts as one failure, not one more, so
+   * the rules that count failures in a row leave a slow device alone.
    */
   failed(key: string, text: string, wallNow: number, now: number, connection?: number, progress = false): OutcomeNote {
     const reading = this.current(key, connection);
@@ -250,10 +206,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     return true;
   }
 
-  /**
-   * The platform's service went away and came back: the inventories it cut
-   * off say nothing about the devices, so their failures are forgiven.
-   */
+  /** The platform's service went away and came back: the inventories it cut off say nothing of the devices. */
   forgive(platform: Platform): void {
     for (const [key, { reading }] of this.entries) {
       if (keyParts(key).platform !== platform) continue;
@@ -263,10 +216,8 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   }
 
   /**
-   * The property dump of the connection's first inventory arrived before
-   * the inventory ended (an Android phone, issue 42): who it is, its model
-   * and version, kept until an answer comes. Nothing once this connection
-   * answered. Returns whether it was taken.
+   * The property dump of the connection's first inventory arrived before it ended: who it is, kept until an answer
+   * comes; nothing once this connection answered. Returns whether it was taken.
    */
   said(key: string, info: DeviceInfo, wallNow: number, now: number, connection?: number): boolean {
     const entry = this.entries.get(key);
@@ -287,12 +238,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     keys.add(key);
   }
 
-  /**
-   * The one write of a phone's last inventory: an answer, or a property
-   * dump, of the key's current connection (its callers check it), kept past
-   * the record; past a lab's worth of keys whose records went, the least
-   * recently said is dropped.
-   */
+  /** The one write of a phone's last inventory, kept past the record; the least recently said key past a lab's worth goes. */
   private keep(key: string, said: KeptInventory): void {
     const { life, connection } = this.entries.get(key)!;
     const at: Said = { ...said, life, connection };

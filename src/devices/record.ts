@@ -13,22 +13,12 @@ export interface UsbPlace {
 }
 
 /**
- * Identity and lifecycle of one device connection, as its source lists it.
- * One record per (platform, serial); it is created when a source lists the
- * device and dropped when the source no longer does. Only the registry
- * writes it; everything else reads snapshots. What the device said of itself
- * (its udid, its last inventory, its failures) is its reading
- * (devices/readings.ts), written by the source that asked it; what a feature
- * keeps of a device (health's battery stretch, recovery's kicks, a charge
- * pause, the platform's cache) is its own facet (devices/facet.ts). Neither
- * is a field here.
+ * Identity and lifecycle of one device connection, as its source lists it: one record per (platform, serial), from
+ * when a source lists the device until it no longer does. Only the registry writes it. What the device said of itself
+ * is its reading (readings.ts); what a feature keeps of it is a facet (facet.ts).
  */
 export interface DeviceRecord {
-  /**
-   * platform/serial: unique across sources, and the stable key of the
-   * device's state in every facet (see docs/design/architecture.md,
-   * "Per-device state").
-   */
+  /** platform/serial: unique across sources, and the stable key of the device's state in every facet. */
   readonly key: string;
   readonly platform: Platform;
   /** adb's serial (HOST:PORT over TCP), or the iPhone's udid. */

@@ -5,27 +5,16 @@ import { recordKey, type DeviceRecord, type Platform, type UsbPlace } from './re
 import type { DeviceSnapshot } from './snapshot.js';
 
 /**
- * Identity and lifecycle of the devices: a record per device connection, as
- * its source lists it. Sources sync their listing into it; the planner,
- * health, recovery, metrics, `list` and `doctor` read it. A record goes when
- * its source stops listing the device, and with it everything known about
- * that connection. What a device said of itself is its reading
- * (`readings`, devices/readings.ts), which the source that asked it writes
- * and the registry opens and closes with the record's connection; a reader
- * is handed both as one snapshot. Each feature keeps its own state of a
- * device in a facet (facet()), which the registry drops with the connection
- * or the record, or keeps by the device's stable key, as the facet's key
- * says.
+ * Identity and lifecycle of the devices: a record per device connection, as its source lists it, gone when its source
+ * stops listing the device. What a device said of itself is its reading, which the registry opens and closes with the
+ * record's connection; readers get both as one snapshot. A feature keeps its state of a device in a facet, dropped as
+ * the facet's key says.
  */
 export class DeviceRegistry {
   private readonly records = new Map<string, DeviceRecord>();
   private readonly facets = new Map<string, FacetStore<unknown>>();
   private seq = 0;
-  /**
-   * The devices owed the cloud while nothing reads them (presence.ts): kept
-   * here, beside the facets, so that the platforms and the features that
-   * know of such a device write to the same ledger the report asks.
-   */
+  /** The devices owed the cloud while nothing reads them: here, so platforms and features write the ledger the report asks. */
   readonly presence = new PresenceLedger();
   /** What each device said of itself, by its record's key (readings.ts). */
   readonly readings = new Readings();
@@ -36,10 +25,8 @@ export class DeviceRegistry {
   }
 
   /**
-   * A source's whole listing (serial -> state). Records it no longer lists
-   * are dropped; a record whose state changed starts a new connection:
-   * nothing cached and no failure carried over. Returns the keys that
-   * changed state or appeared, and the records that went.
+   * A source's whole listing (serial -> state). Records it no longer lists are dropped; a changed state starts a new
+   * connection. Returns the keys that changed state or appeared, and the records that went.
    */
   sync(platform: Platform, listing: ReadonlyMap<string, string>): { changed: string[]; gone: DeviceSnapshot[] } {
     const changed: string[] = [];
@@ -71,10 +58,7 @@ export class DeviceRegistry {
     return record && this.view(record);
   }
 
-  /**
-   * A feature's state of each device (see devices/facet.ts), by the
-   * device's stable key: the same store for every caller with this key.
-   */
+  /** A feature's state of each device (see devices/facet.ts), by the device's stable key: the same store for every caller with this key. */
   facet<T>(key: FacetKey<T>): Facet<T> {
     let store = this.facets.get(key.name);
     if (!store) this.facets.set(key.name, (store = new FacetStore<unknown>(key.keep, (k) => this.records.has(k))));
@@ -137,12 +121,8 @@ function newRecord(key: string, platform: Platform, serial: string, state: strin
 }
 
 /**
- * A new state is a new connection: per-connection facts are stale (the
- * reading starts afresh and the `connection` facets go, sync()), and a
- * replugged wedged phone gets a fresh start. The udid stays (an offline
- * device is still the same phone), and so do the `record` facets (health's
- * problems, which stand until the device answers again) and the `device`
- * facets (recovery's limits span reconnects).
+ * A new state is a new connection: the reading and the `connection` facets start afresh, so a replugged wedged phone
+ * gets a fresh start. The udid stays, and so do the `record` and `device` facets.
  */
 function newConnection(record: DeviceRecord, state: string, seq: number): void {
   record.state = state;

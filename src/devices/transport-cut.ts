@@ -1,11 +1,5 @@
-// A fact an action publishes for the platform: the agent's own last cut of
-// a device's transport (recovery's kick: adb -s SERIAL reconnect), by the
-// record key of the address it cut. Recovery writes it
-// (src/features/recovery/escalations.ts), the Android source reads it to
-// blame that cut, not the phone's network link, in a dropped network
-// phone's message (src/platforms/android/remembered.ts); so the platform
-// asks no feature, and neither imports the other. Kept by device: the
-// address's record goes with the cut.
+// A fact recovery publishes for the platform: the agent's own last cut of a device's transport (adb reconnect), so a
+// dropped network phone's message blames that cut, not the phone's link. Kept by device: the address's record goes.
 import { facetKey } from './facet.js';
 
 /** When the agent itself cut a device's transport, and how: what a phone's message blames instead of the phone. */

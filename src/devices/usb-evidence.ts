@@ -1,7 +1,5 @@
-// What recovery needs from the USB layer below adb, as a read-only
-// capability the layer offers under USB_EVIDENCE (the features' shared
-// parts): here, below both, so that recovery never imports the layer, and
-// its policy gets the answers as values.
+// What recovery needs from the USB layer below adb, as a read-only capability under USB_EVIDENCE, so that recovery
+// never imports the layer and its policy gets the answers as values.
 import { sharedKey } from '../util/shared-parts.js';
 
 /** What the USB layer blames for a port's failures, with the evidence a person can check. */
@@ -12,12 +10,7 @@ export interface UsbBlame {
   evidence: string;
 }
 
-/**
- * A phone as the USB layer sees it: enumerated on a port (sysfs shows its
- * serial there), or not enumerated at all (sysfs shows it nowhere and the
- * kernel's last word on the port it was last on is a disconnect or a failed
- * enumeration).
- */
+/** A phone as the USB layer sees it: enumerated on a port, or nowhere with a disconnect or failed enumeration last. */
 export type UsbSeen =
   | { enumerated: true; port: string }
   | {

@@ -12,10 +12,9 @@ export const PHONE_LEVELS = ['warn', 'fail'] as const;
 export type PhoneLevel = (typeof PHONE_LEVELS)[number];
 
 /**
- * The items as judged at a phone level. At 'warn' a phone's failure is shown
- * and counted as a warning: a rollout's post-check asks whether the host can
- * report, and one phone waiting for "Allow USB debugging" does not stop it.
- * At 'fail' every item keeps its own status.
+ * The items as judged at a phone level. At 'warn' a phone's failure is shown and counted as a warning: a rollout's
+ * post-check asks whether the host can report, and one phone waiting for "Allow USB debugging" does not stop it. At
+ * 'fail' every item keeps its own status.
  */
 export function atPhoneLevel(items: readonly CheckItem[], level: PhoneLevel): CheckItem[] {
   if (level === 'fail') return [...items];
@@ -27,9 +26,8 @@ const PAINT: Record<CheckStatus, keyof Paint> = { ok: 'ok', warn: 'warn', fail: 
 const ADVICE_INDENT = '       -> ';
 
 /**
- * The checklist as printed: one line per item, advice indented under items
- * that are not ok, and a closing summary. Every line is secret-masked: the
- * findings quote errors and settings, and stdout is not the logger.
+ * The checklist as printed: one line per item, advice indented under items that are not ok, and a closing summary.
+ * Every line is secret-masked: the findings quote errors and settings, and stdout is not the logger.
  */
 export function formatChecklist(items: readonly CheckItem[], paint: Paint = noPaint): string {
   const lines: string[] = [];
@@ -43,10 +41,9 @@ export function formatChecklist(items: readonly CheckItem[], paint: Paint = noPa
 }
 
 /**
- * The checklist for scripts (`doctor --json`): each item's status, finding
- * and advice (advice only where the item is not ok, as printed), whether it
- * is a phone's or the configuration's, the counts and the exit code the
- * doctor returns. Masked as the text is; JSON escapes what a terminal would run.
+ * The checklist for scripts (`doctor --json`): each item's status, finding and advice (advice only where the item is
+ * not ok, as printed), whether it is a phone's or the configuration's, the counts and the exit code the doctor returns.
+ * Masked as the text is; JSON escapes what a terminal would run.
  */
 export function checklistJson(items: readonly CheckItem[]): string {
   const checks = items.map((item) => ({
@@ -60,10 +57,7 @@ export function checklistJson(items: readonly CheckItem[]): string {
   return JSON.stringify({ exitCode: exitCodeOf(items), failed: count('fail'), warnings: count('warn'), checks }, null, 2) + '\n';
 }
 
-/**
- * 2 when the configuration failed (as for every command), 1 when anything
- * else failed, else 0: warnings alone do not fail the doctor.
- */
+/** 2 when the configuration failed (as for every command), 1 when anything else failed, else 0: warnings alone do not fail the doctor. */
 export function exitCodeOf(items: readonly CheckItem[]): number {
   const failed = items.filter((item) => item.status === 'fail');
   if (failed.some((item) => item.config)) return 2;
@@ -80,9 +74,8 @@ function summary(items: readonly CheckItem[]): string {
   return `${parts.join(', ')} of ${items.length} checks.`;
 }
 
-// A multi-line error message must not break the one-line-per-item layout,
-// and a control character from a device or the cloud must not reach the
-// terminal as a command, nor a bidi override reorder the line (each is shown as U+FFFD).
+// A multi-line error message must not break the one-line-per-item layout, and a control character from a device or the
+// cloud must not reach the terminal as a command, nor a bidi override reorder the line (each is shown as U+FFFD).
 function oneLine(text: string): string {
   return terminalText(text.replace(/\s+/g, ' ').trim());
 }

@@ -1,6 +1,5 @@
-// The doctor's observations: each check talks to one thing (the state
-// directory, the adb server, the cloud), never throws, and turns what it saw
-// into checklist items with findings.ts. A failing check never stops another.
+// The doctor's observations: each check talks to one thing (the state directory, the adb server, the cloud), never
+// throws, and turns what it saw into checklist items with findings.ts. A failing check never stops another.
 
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -73,10 +72,9 @@ export interface AdbCheckOptions {
   /** The output of `adb version` of the adb on PATH, or undefined when there is none. */
   adbTool?: () => Promise<string | undefined>;
   /**
-   * The registered features' doctor lines: each phone's after its own, and
-   * theirs over the phones after all of them; the one shell of each ready
-   * device also prints what they read (its battery; the readiness sections
-   * and the wear sections, within `readinessTimeoutMs`).
+   * The registered features' doctor lines: each phone's after its own, and theirs over the phones after all of them;
+   * the one shell of each ready device also prints what they read (its battery; the readiness sections and the wear
+   * sections, within `readinessTimeoutMs`).
    */
   features?: readonly FeatureDoctor[];
   readinessTimeoutMs?: number;
@@ -186,10 +184,7 @@ async function deviceFacts(
   return facts;
 }
 
-/**
- * `adb version` of the adb on PATH; it only prints, it never talks to a
- * server. Undefined when there is no adb or it fails.
- */
+/** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
 export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) => {
@@ -209,8 +204,8 @@ export async function checkCloud(cloud: DoctorCloud, target: CloudTarget): Promi
 }
 
 /**
- * Where the node id stands, read without side effects: the doctor neither
- * creates the id nor the directory, it only says whether the agent could.
+ * Where the node id stands, read without side effects: the doctor neither creates the id nor the directory, it only
+ * says whether the agent could.
  */
 export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeIdFacts {
   if (settings.nodeId) return { kind: 'configured', id: settings.nodeId };
@@ -258,8 +253,8 @@ export function unwritable(dir: string): string | undefined {
   }
 }
 
-// adbkit has no timeouts of its own: an address that accepts connections but
-// never answers (another service, a hung server) would hang the doctor.
+// adbkit has no timeouts of its own: an address that accepts connections but never answers (another service, a hung
+// server) would hang the doctor.
 async function answerWithin<T>(promise: Promise<T>, what: string, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -1,6 +1,5 @@
-// What each observation means for the operator: pure functions from what the
-// doctor saw (settings, adb answers, the cloud's answer) to checklist items.
-// The I/O that gathers the observations is in checks.ts.
+// What each observation means for the operator: pure functions from what the doctor saw (settings, adb answers, the
+// cloud's answer) to checklist items. The I/O that gathers the observations is in checks.ts.
 
 import { sentInClear } from '../config/plain-http.js';
 import { CloudAuthError, CloudError, CloudProtocolError, CloudProxyError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
@@ -178,9 +177,8 @@ export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'a
 }
 
 /**
- * The adb command on PATH against the running server: an adb client of
- * another version kills the server it finds ("adb server version (40)
- * doesn't match this client (41); killing..."), which drops every device.
+ * The adb command on PATH against the running server: an adb client of another version kills the server it finds ("adb
+ * server version (40) doesn't match this client (41); killing..."), which drops every device.
  */
 export function adbToolItem(tool: ToolVersion, serverVersion: number): CheckItem {
   const where = tool.path ?? 'adb on PATH';
@@ -300,10 +298,7 @@ export function cloudFailed(target: CloudTarget, error: unknown): CheckItem {
   return { status: 'fail', finding: `cloud ${url}: ${errorText(error)}`, advice: 'check DEVICE_AGENT_BASE_URL and the network' };
 }
 
-/**
- * Host clock against the cloud's Date header. skewMs is the cloud's time
- * minus the host's: positive when the host is behind.
- */
+/** Host clock against the cloud's Date header. skewMs is the cloud's time minus the host's: positive when the host is behind. */
 export function clockItem(skewMs: number | undefined): CheckItem {
   if (skewMs === undefined || !Number.isFinite(skewMs)) {
     return {

@@ -1,9 +1,7 @@
-// The doctor's iOS checks: is usbmuxd there and answering, and for each
-// iPhone, is it paired with this host and does its lockdown answer, and,
-// with a readiness baseline, is it ready for automation (the facts the
-// source publishes, src/platforms/ios/readiness.ts, judged as the agent
-// judges them). Uses the agent's own client, so what the doctor sees is
-// what the agent will see.
+// The doctor's iOS checks: is usbmuxd there and answering, and for each iPhone, is it paired with this host and does
+// its lockdown answer, and, with a readiness baseline, is it ready for automation (the facts the source publishes,
+// src/platforms/ios/readiness.ts, judged as the agent judges them). Uses the agent's own client, so what the doctor
+// sees is what the agent will see.
 import { existsSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
 import { parseUsbmuxdAddress, type UsbmuxdAddress } from '../config/usbmuxd-address.js';

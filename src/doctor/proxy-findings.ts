@@ -1,6 +1,5 @@
-// What the doctor says about the way to the cloud: which proxy a request
-// takes (or why none), whom https trusts, and what the tunnel through the
-// proxy showed. Pure: the observations come from proxy.ts.
+// What the doctor says about the way to the cloud: which proxy a request takes (or why none), whom https trusts, and
+// what the tunnel through the proxy showed. Pure: the observations come from proxy.ts.
 
 import { explainTunnelFailure, type ProxyContext } from '../cloud/proxy/explain.js';
 import { LOOPBACK_DIRECT, type ProxyPlan, type Route } from '../cloud/proxy/route.js';

@@ -1,8 +1,7 @@
-// The doctor's look at the way to the cloud: the route a request takes, the
-// CAs trusted, and, through a proxy, a CONNECT to the cloud and a TLS
-// handshake over it, which shows who issued the certificate the host sees
-// (a TLS-inspecting proxy's CA) even when it is not trusted. The handshake
-// accepts any certificate to read it and then closes: nothing is sent.
+// The doctor's look at the way to the cloud: the route a request takes, the CAs trusted, and, through a proxy, a
+// CONNECT to the cloud and a TLS handshake over it, which shows who issued the certificate the host sees (a
+// TLS-inspecting proxy's CA) even when it is not trusted. The handshake accepts any certificate to read it and then
+// closes: nothing is sent.
 
 import type { TLSSocket } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';

@@ -5,12 +5,10 @@ import type { CheckItem } from './checklist.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
 
-// The status endpoint, as a remote Prometheus and the role's post-check see
-// it: doctor asks the configured address for /healthz and tells the agent's
-// answer (its Server header) from another program holding the port, and this
-// host's agent (its node id, from the state directory or the settings) from
-// another agent holding it (another checkout, another state directory); what
-// the daemon kept in the state directory says why its endpoint is not there.
+// The status endpoint, as a remote Prometheus and the role's post-check see it: doctor asks the configured address for
+// /healthz and tells the agent's answer (its Server header) from another program holding the port, and this host's
+// agent (its node id, from the state directory or the settings) from another agent holding it (another checkout,
+// another state directory); what the daemon kept in the state directory says why its endpoint is not there.
 
 const ANSWER_TIMEOUT_MS = 3_000;
 const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off, and restart the agent';
@@ -75,8 +73,8 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
         },
       ];
     case 'silent':
-      // The daemon's own kept word says it listens there, and it is alive: the
-      // port is the agent's, not another program's; it is slow to answer.
+      // The daemon's own kept word says it listens there, and it is alive: the port is the agent's, not another
+      // program's; it is slow to answer.
       if (daemon)
         return [
           {
@@ -121,12 +119,10 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
 }
 
 /**
- * Whether the agent answering is not this host's: its node id (the header its
- * answers carry) is another than the one this host keeps, or this host keeps
- * none (its daemon keeps one before it listens). Where the answer says no id
- * (basic authentication asked, or a version that did not say it), the
- * daemon's own kept word that it listens there, alive, stands for it; without
- * it, doctor cannot tell and says so.
+ * Whether the agent answering is not this host's: its node id (the header its answers carry) is another than the one
+ * this host keeps, or this host keeps none (its daemon keeps one before it listens). Where the answer says no id (basic
+ * authentication asked, or a version that did not say it), the daemon's own kept word that it listens there, alive,
+ * stands for it; without it, doctor cannot tell and says so.
  */
 function anotherAgent(
   probe: Extract<Probe, { kind: 'answer' }>,

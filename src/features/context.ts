@@ -1,8 +1,5 @@
-// What every feature is built with, and what a feature is: each folder of
-// src/features/ exports one factory of this one signature, and
-// src/agent/features.ts, the registration list, is the one place that names
-// them. The context names no feature: a part two features share is reached
-// by a key its owner declares (`shared`, src/util/shared-parts.ts).
+// What every feature is built with, and what a feature is: each folder of src/features/ exports one factory of this
+// signature, named only in src/agent/features.ts. The context names no feature: a shared part is reached by its key.
 import type { DeviceMapping } from '../actions/device-mapping.js';
 import type { DeviceAction } from '../actions/runner.js';
 import type { DeviceInfo } from '../cloud/types.js';

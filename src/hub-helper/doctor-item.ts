@@ -1,8 +1,6 @@
-// doctor's line for the hub helper: where the hub tool is the helper's
-// client (the package's default), the client's program being there says
-// nothing about uhubctl. The helper is asked instead, so that what is
-// checked is what a switch would meet: uhubctl on the helper's PATH and
-// each mapped hub's device node, inside the helper's sandbox, reached
+// doctor's line for the hub helper: where the hub tool is the helper's client (the package's default), the client's
+// program being there says nothing about uhubctl. The helper is asked instead, so that what is checked is what a switch
+// would meet: uhubctl on the helper's PATH and each mapped hub's device node, inside the helper's sandbox, reached
 // through the socket as the daemon reaches it.
 
 import { basename } from 'node:path';

@@ -1,8 +1,6 @@
-// The hub helper's requests (device-agent-hub.socket): one line per
-// connection, `off|on|cycle HUB PORT` or `check`, parsed and authorized
-// here, pure. Only a port the operator mapped in hubPorts may be switched:
-// the helper runs with the right to switch every port of every hub, the
-// agent asking it only with the right to connect.
+// The hub helper's requests (device-agent-hub.socket): one line per connection, `off|on|cycle HUB PORT` or `check`,
+// parsed and authorized here, pure. Only a port the operator mapped in hubPorts may be switched: the helper runs with
+// the right to switch every port of every hub, the agent asking it only with the right to connect.
 
 import type { HubPort } from '../config/hub-ports.js';
 

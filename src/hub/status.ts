@@ -24,10 +24,7 @@ export function parseHubStatus(output: string): Map<string, Set<number>> {
   return hubs;
 }
 
-/**
- * What is wrong with one hub's status listing for the ports mapped on it
- * (undefined: the hub and each port are there).
- */
+/** What is wrong with one hub's status listing for the ports mapped on it (undefined: the hub and each port are there). */
 export function hubStatusProblem(hub: string, ports: readonly number[], output: string): string | undefined {
   const listed = parseHubStatus(output).get(hub);
   if (!listed) {
@@ -60,10 +57,7 @@ const LASTING: ReadonlyArray<[RegExp, string]> = [
   [/ENOENT|command not found|not on PATH|no hub port command is set|does not exist/i, 'the hub tool is not there'],
 ];
 
-/**
- * Why a hub tool's failure is one no retry can fix, or undefined when it
- * may be passing (a deadline missed, a hub busy).
- */
+/** Why a hub tool's failure is one no retry can fix, or undefined when it may be passing (a deadline missed, a hub busy). */
 export function lastingFailure(text: string): string | undefined {
   return LASTING.find(([pattern]) => pattern.test(text))?.[1];
 }

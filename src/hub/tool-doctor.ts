@@ -1,10 +1,7 @@
-// The hub tools the settings call on: recovery's power cycle and charge
-// control switch hub ports by running a program, and a program missing from
-// the host shows only when a phone needs it (a cycle that fails, a pause that
-// never starts). Their doctor lines (each feature's: recovery's for
-// recovery.powerCycleCommand, charge control's for charge.command) look for it
-// up front, as the agent would run it (execFile: a path as given, a bare name
-// through PATH).
+// The hub tools the settings call on: recovery's power cycle and charge control switch hub ports by running a program,
+// and a program missing from the host shows only when a phone needs it (a cycle that fails, a pause that never starts).
+// Their doctor lines (each feature's: recovery's for recovery.powerCycleCommand, charge control's for charge.command)
+// look for it up front, as the agent would run it (execFile: a path as given, a bare name through PATH).
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
@@ -80,9 +77,8 @@ export function locate(program: string, path: string | undefined): { found: stri
 }
 
 /**
- * The status listing of each mapped hub by uhubctl's command (`-l HUB`):
- * what it sees, or what is not found. A tool that runs but sees no hub
- * switches nothing.
+ * The status listing of each mapped hub by uhubctl's command (`-l HUB`): what it sees, or what is not found. A tool
+ * that runs but sees no hub switches nothing.
  */
 async function seenHubs(command: string, hubPorts: readonly string[], env: NodeJS.ProcessEnv): Promise<{ seen: string[]; problems: string[] }> {
   const argv = command.split(/\s+/).filter(Boolean);

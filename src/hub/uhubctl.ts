@@ -1,8 +1,6 @@
-// Switching a hub port's power with uhubctl (or a command that takes its
-// arguments): `COMMAND -l HUB -p PORT -a cycle` turns the port off, waits
-// (uhubctl's --delay, 2 s by default) and turns it on again; `-a off` and
-// `-a on` hold it off for a charge pause and end it. Run without a shell,
-// bounded by a deadline; its output is kept for the log, cut short.
+// Switching a hub port's power with uhubctl (or a command that takes its arguments): `COMMAND -l HUB -p PORT -a cycle`
+// turns the port off, waits (uhubctl's --delay, 2 s by default) and turns it on again; `-a off` and `-a on` hold it off
+// for a charge pause and end it. Run without a shell, bounded by a deadline; its output is kept for the log, cut short.
 
 import { execFile } from 'node:child_process';
 
@@ -55,8 +53,8 @@ export class Uhubctl implements PortPower, PortSwitch {
 }
 
 /**
- * Runs a hub's tool without a shell under a deadline: resolves with its
- * output (cut short, for the log), rejects with the command line and why.
+ * Runs a hub's tool without a shell under a deadline: resolves with its output (cut short, for the log), rejects with
+ * the command line and why.
  */
 export function runTool(argv: readonly string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<string> {
   const [file, ...args] = argv as [string, ...string[]];

@@ -2,9 +2,8 @@ import type { Logger } from './logger.js';
 import { DEFAULT_RATE_LIMIT, LineRateLimiter, type RateLimitOptions, type Summary } from './rate-limit.js';
 import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 
-// The rate limiter of rate-limit.ts wired to a logger and a timer: lines that
-// can repeat go through here with a cause, and the summary of what was held
-// back is written when it is due even if the cause never comes again.
+// The rate limiter of rate-limit.ts wired to a logger and a timer: lines that can repeat go through here with a cause,
+// and the summary of what was held back is written when it is due even if the cause never comes again.
 
 type Level = 'info' | 'warn' | 'error';
 
@@ -50,10 +49,8 @@ export class LimitedLog {
   }
 
   /**
-   * Moves the limiter to another time line (a logger handed its clock after
-   * it limited a line). Its windows were counted on the old one, which the
-   * new one need not share: what it held back is written now, and it starts
-   * afresh.
+   * Moves the limiter to another time line (a logger handed its clock after it limited a line). Its windows were
+   * counted on the old one, which the new one need not share: what it held back is written now, and it starts afresh.
    */
   runOn(clock: LimiterClock): void {
     this.flush();
@@ -110,22 +107,20 @@ export class LimitedLog {
   }
 }
 
-// One budget per logger, so that every module logging through the same
-// logger shares it without the limiter being passed along the wiring.
+// One budget per logger, so that every module logging through the same logger shares it without the limiter being
+// passed along the wiring.
 const perLogger = new WeakMap<Logger, LimitedLog>();
 
-// The clock a logger carries, for the same reason: the wiring hands it to the
-// logger once (carryClock), and every limited(logger) runs on it. A property
-// of the logger rather than an entry of a map, so that a child logger, which
+// The clock a logger carries, for the same reason: the wiring hands it to the logger once (carryClock), and every
+// limited(logger) runs on it. A property of the logger rather than an entry of a map, so that a child logger, which
 // pino makes with the logger as its prototype, carries it too.
 const CLOCK = Symbol('device-agent.limiter-clock');
 type Carrying = Logger & { [CLOCK]?: LimiterClock };
 
 /**
- * Hands the logger the clock its limiter runs on: the agent's, so that a
- * summary held back is counted and written on the time line everything else
- * decides on (a virtual one in tests and simulations). A logger that carries
- * none runs on the system's.
+ * Hands the logger the clock its limiter runs on: the agent's, so that a summary held back is counted and written on
+ * the time line everything else decides on (a virtual one in tests and simulations). A logger that carries none runs on
+ * the system's.
  */
 export function carryClock(logger: Logger, clock: LimiterClock): void {
   // A limiter made before runs on what the logger carried then, the system's if nothing: the same clock moves nothing.

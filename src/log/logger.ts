@@ -23,9 +23,8 @@ export interface LoggerOptions {
   /** Where NO_COLOR and TERM are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
   /**
-   * Lines held back, by the fields of the call and pino's level number: true
-   * keeps the line from being written now, and `write` writes it later if at
-   * all (`list` holds a line about one device, which its row may say).
+   * Lines held back, by the fields of the call and pino's level number: true keeps the line from being written now, and
+   * `write` writes it later if at all (`list` holds a line about one device, which its row may say).
    */
   hold?: (fields: Readonly<Record<string, unknown>>, level: number, write: () => void) => boolean;
 }
@@ -46,9 +45,8 @@ const redactPaths = [
 ];
 
 /**
- * Creates the agent's logger. Every serialized line is passed through
- * maskString as a last line of defence, so a secret inside an error message
- * or a nested object is masked too.
+ * Creates the agent's logger. Every serialized line is passed through maskString as a last line of defence, so a secret
+ * inside an error message or a nested object is masked too.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const target = options.destination ?? process.stderr;
@@ -87,16 +85,13 @@ function holding(hold: NonNullable<LoggerOptions['hold']>) {
 }
 
 /**
- * A JSON line whose text, once pino-pretty unescapes it for a terminal, holds
- * no control character but newline and tab (an error's stack runs over lines)
- * and no format character: a serial, a device name or a cloud's message with
- * an escape sequence would otherwise be run by the terminal, and a bidi
- * override (U+202E) or a zero-width character would reorder or hide what
- * follows it, as the list table already shows them (issue 42, 8c). Each
- * becomes U+FFFD. JSON escapes controls but leaves format characters as they
- * are, so those are matched both raw and escaped. Escaped backslashes are
- * matched as pairs, so text that merely looks like an escape stays. JSON
- * lines need nothing: a log collector reads them as data.
+ * A JSON line whose text, once pino-pretty unescapes it for a terminal, holds no control character but newline and tab
+ * (an error's stack runs over lines) and no format character: a serial, a device name or a cloud's message with an
+ * escape sequence would otherwise be run by the terminal, and a bidi override (U+202E) or a zero-width character would
+ * reorder or hide what follows it, as the list table already shows them (issue 42, 8c). Each becomes U+FFFD. JSON
+ * escapes controls but leaves format characters as they are, so those are matched both raw and escaped. Escaped
+ * backslashes are matched as pairs, so text that merely looks like an escape stays. JSON lines need nothing: a log
+ * collector reads them as data.
  */
 export function printable(jsonLine: string): string {
   return jsonLine.replace(/\\(?:\\|u([0-9a-fA-F]{4})|[bfr])|[\u0080-\u009f\p{Cf}]/gu, (m, code?: string) => {
@@ -115,9 +110,8 @@ function droppedLine(dropped: number): string {
   return `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped, msg })}\n`;
 }
 
-// pino-pretty is loaded lazily: JSON output (services, containers) never needs
-// it. It is a production dependency, shipped in the package and the image
-// (`--log-format pretty` there, issue 61; test/packaging/production-deps.test.ts):
+// pino-pretty is loaded lazily: JSON output (services, containers) never needs it. It is a production dependency,
+// shipped in the package and the image (`--log-format pretty` there, issue 61; test/packaging/production-deps.test.ts):
 // an install that lacks it anyway gets plain JSON lines rather than a crash.
 export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: NodeJS.ProcessEnv = process.env): Sink {
   const require = createRequire(import.meta.url);

@@ -1,10 +1,8 @@
-// Node writes to a pipe asynchronously and keeps in memory whatever the reader
-// has not taken yet, without limit: a log reader that stalls (a hung `tee`,
-// a paused pager, a blocked log driver) would grow the daemon by every line
-// it writes, for as long as it stalls. A reader that went away leaves a
-// destroyed stream. This gate lets a line through only when the output is
-// alive and holds less than `maxBufferedBytes`; the lines it drops are
-// counted, so that the first line after a stall says how many were lost.
+// Node writes to a pipe asynchronously and keeps in memory whatever the reader has not taken yet, without limit: a log
+// reader that stalls (a hung `tee`, a paused pager, a blocked log driver) would grow the daemon by every line it
+// writes, for as long as it stalls. A reader that went away leaves a destroyed stream. This gate lets a line through
+// only when the output is alive and holds less than `maxBufferedBytes`; the lines it drops are counted, so that the
+// first line after a stall says how many were lost.
 
 /** The parts of a writable stream the gate reads. */
 export interface GatedOutput {

@@ -1,14 +1,11 @@
-// Which log lines may be written, per cause: the first `burst` lines of a
-// cause in any window of `windowMs`, then silence, then one summary with the
-// count of what was held back. A flood of one cause (5,000 udids in one
-// answer, a tracker that dies 4 times a second, a SIGHUP storm) thus costs at
-// most burst + 1 lines per window, whatever the input.
+// Which log lines may be written, per cause: the first `burst` lines of a cause in any window of `windowMs`, then
+// silence, then one summary with the count of what was held back. A flood of one cause (5,000 udids in one answer, a
+// tracker that dies 4 times a second, a SIGHUP storm) thus costs at most burst + 1 lines per window, whatever the
+// input.
 //
-// Pure: the caller passes the time in. A cause is a constant of the code
-// ("adb-tracking-ended"), never built from input; what varies (a udid, a
-// serial) is the subject, of which the summary names a few. Memory is bounded
-// by the causes seen in the last window: `burst` timestamps each, and at most
-// `maxSubjects` subjects.
+// Pure: the caller passes the time in. A cause is a constant of the code ("adb-tracking-ended"), never built from
+// input; what varies (a udid, a serial) is the subject, of which the summary names a few. Memory is bounded by the
+// causes seen in the last window: `burst` timestamps each, and at most `maxSubjects` subjects.
 
 export interface RateLimitOptions {
   /** Lines of one cause let through in any window. */
@@ -53,8 +50,8 @@ export class LineRateLimiter {
   constructor(private readonly options: RateLimitOptions = DEFAULT_RATE_LIMIT) {}
 
   /**
-   * Whether a line of this cause may be written now. A line held back is
-   * counted for the cause's next summary, with its subject and text.
+   * Whether a line of this cause may be written now. A line held back is counted for the cause's next summary, with its
+   * subject and text.
    */
   admit(cause: string, now: number, line: { subject?: string; text?: string; level?: string } = {}): boolean {
     const { burst, windowMs, maxSubjects } = this.options;
@@ -64,8 +61,8 @@ export class LineRateLimiter {
       this.causes.set(cause, state);
     }
     while (state.admitted.length && state.admitted[0]! <= now - windowMs) state.admitted.shift();
-    // A summary still owed goes out before any new line of its cause: the
-    // lines let through again must not overtake the count of those held back.
+    // A summary still owed goes out before any new line of its cause: the lines let through again must not overtake the
+    // count of those held back.
     if (state.admitted.length < burst && state.suppressed === 0) {
       state.admitted.push(now);
       return true;
@@ -82,9 +79,8 @@ export class LineRateLimiter {
   }
 
   /**
-   * Summaries due at `now`, each handed out once: a cause's summary comes one
-   * window after the first line it held back, so summaries of one cause are
-   * at least a window apart.
+   * Summaries due at `now`, each handed out once: a cause's summary comes one window after the first line it held back,
+   * so summaries of one cause are at least a window apart.
    */
   due(now: number): Summary[] {
     const out: Summary[] = [];
@@ -136,9 +132,8 @@ export class LineRateLimiter {
     state.moreSubjects = 0;
     state.example = '';
     state.level = 'info';
-    // Every line let through before it is a window old (it came before the
-    // first one held back), so a new window starts with the summary, which
-    // counts as its cause's line: burst + 1 lines in any window at most.
+    // Every line let through before it is a window old (it came before the first one held back), so a new window starts
+    // with the summary, which counts as its cause's line: burst + 1 lines in any window at most.
     if (windowOver) state.admitted = [];
     return summary;
   }

@@ -1,11 +1,10 @@
-// "Say this once, then summarize": what a condition that lasts (a refusal, a
-// failing address, a phone off the list) has said of each subject, so that
-// its line is written when it starts or changes and not at every look, and
-// what was held back since can be summed up later in one line. Here rather
-// than as a set or map beside each caller, the same way everywhere.
+// "Say this once, then summarize": what a condition that lasts (a refusal, a failing address, a phone off the list) has
+// said of each subject, so that its line is written when it starts or changes and not at every look, and what was held
+// back since can be summed up later in one line. Here rather than as a set or map beside each caller, the same way
+// everywhere.
 //
-// The rate limiter (rate-limit.ts) bounds how many lines a cause writes; this
-// keeps one line from repeating. Time is the caller's monotonic clock.
+// The rate limiter (rate-limit.ts) bounds how many lines a cause writes; this keeps one line from repeating. Time is
+// the caller's monotonic clock.
 
 /** What was said of a subject, and what came after it. */
 export interface Said {
@@ -39,8 +38,8 @@ export class SaidOnce {
   ) {}
 
   /**
-   * Whether to say `text` of `subject` now: yes the first time and when the
-   * text changed; a repeat of what was said is counted and held back.
+   * Whether to say `text` of `subject` now: yes the first time and when the text changed; a repeat of what was said is
+   * counted and held back.
    */
   say(subject: string, text = ''): boolean {
     const entry = this.said.get(subject);
@@ -73,9 +72,8 @@ export class SaidOnce {
   }
 
   /**
-   * The subjects repeated since they were said or last summed up, at most one
-   * summary per subject every `everyMs`: each is handed out once, and its
-   * count starts again.
+   * The subjects repeated since they were said or last summed up, at most one summary per subject every `everyMs`: each
+   * is handed out once, and its count starts again.
    */
   due(everyMs: number): SaidSummary[] {
     const now = this.now();

@@ -2,14 +2,11 @@ import { dirname } from 'node:path';
 import { limited } from './limited.js';
 import type { Logger } from './logger.js';
 
-// A full, over-quota or read-only state directory fails every writer of it
-// at once: the reported device set, the status endpoint's state, the hub
-// ports held off (issue 42). The directory's trouble is one warning, said by
-// whichever writer meets it first; each writer says at info what it cannot
-// keep. And in words that stay the same from one attempt to the next: Node's
-// message names the step that failed and the writer's random temporary file,
-// so a line deduplicated on it could come again with every report. The
-// agent's writers share one StateDirTrouble (src/agent/build.ts); a writer
+// A full, over-quota or read-only state directory fails every writer of it at once: the reported device set, the status
+// endpoint's state, the hub ports held off (issue 42). The directory's trouble is one warning, said by whichever writer
+// meets it first; each writer says at info what it cannot keep. And in words that stay the same from one attempt to the
+// next: Node's message names the step that failed and the writer's random temporary file, so a line deduplicated on it
+// could come again with every report. The agent's writers share one StateDirTrouble (src/agent/build.ts); a writer
 // built alone (a one-shot command, a test) has its own.
 
 const WORDS: Readonly<Record<string, string>> = {
@@ -38,9 +35,8 @@ export class StateDirTrouble {
   private readonly said = new Set<string>();
 
   /**
-   * Says that a state file could not be written: `line` is the writer's own
-   * (what it cannot keep and what that costs), and is not said again while it
-   * stays `lastSaid`. Returns the line, for the writer to keep.
+   * Says that a state file could not be written: `line` is the writer's own (what it cannot keep and what that costs),
+   * and is not said again while it stays `lastSaid`. Returns the line, for the writer to keep.
    */
   writeFailed(logger: Logger, file: string, err: unknown, line: string, lastSaid: string | undefined): string {
     if (line === lastSaid) return line;

@@ -7,10 +7,9 @@ export const BUILD_NUMBER_FILE = 'build-number';
 const COMMIT = /^[0-9a-f]{40}$/;
 
 /**
- * The agent's build number: DEVICE_AGENT_BUILD_NUMBER when set, else what
- * the package or image build wrote into `build-number` (an installed copy
- * has no .git), else the commit of the checkout the agent runs from, else
- * its version.
+ * The agent's build number: DEVICE_AGENT_BUILD_NUMBER when set, else what the package or image build wrote into
+ * `build-number` (an installed copy has no .git), else the commit of the checkout the agent runs from, else its
+ * version.
  */
 export function buildNumber(root: string, version: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.DEVICE_AGENT_BUILD_NUMBER) return env.DEVICE_AGENT_BUILD_NUMBER;
@@ -22,8 +21,8 @@ export function buildNumber(root: string, version: string, env: NodeJS.ProcessEn
 
 /** HEAD's commit, read from the files: no git process is spawned. */
 function checkoutCommit(root: string): string | undefined {
-  // In a linked worktree (git worktree add) .git is a file naming the real
-  // git directory, and branches live in the main checkout's directory.
+  // In a linked worktree (git worktree add) .git is a file naming the real git directory, and branches live in the main
+  // checkout's directory.
   const pointer = /^gitdir: (.+)$/.exec(readLine(join(root, '.git')) ?? '')?.[1];
   const gitDir = pointer ? resolve(root, pointer) : join(root, '.git');
   const common = readLine(join(gitDir, 'commondir'));

@@ -13,11 +13,10 @@ export interface MachineCollectorOptions {
 }
 
 /**
- * The host's Machine record, from node:os and two /proc files: available
- * memory (MemAvailable, not MemFree as os.freemem gives) and the default
- * route's interface. Read directly rather than through systeminformation,
- * which cost 11 MB of RSS at load for these two facts (docs/performance/journal.md).
- * Elsewhere than Linux the os module's figures stand in.
+ * The host's Machine record, from node:os and two /proc files: available memory (MemAvailable, not MemFree as
+ * os.freemem gives) and the default route's interface. Read directly rather than through systeminformation, which cost
+ * 11 MB of RSS at load for these two facts (docs/performance/journal.md). Elsewhere than Linux the os module's figures
+ * stand in.
  */
 export class MachineCollector {
   constructor(private readonly options: MachineCollectorOptions) {}

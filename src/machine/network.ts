@@ -2,10 +2,8 @@ import type { NetworkInterfaceInfo } from 'node:os';
 import type { MachineNetwork } from '../cloud/types.js';
 
 /**
- * Picks the address the host is reached by: the default-route interface's
- * IPv4 address, else its IPv6, else the first external address, else
- * loopback. Pure: the interface table and the default interface name are
- * passed in.
+ * Picks the address the host is reached by: the default-route interface's IPv4 address, else its IPv6, else the first
+ * external address, else loopback. Pure: the interface table and the default interface name are passed in.
  */
 export function pickNetwork(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, defaultName: string | undefined): MachineNetwork {
   const all = Object.entries(interfaces).flatMap(([name, list]) => (list ?? []).map((info) => ({ name, info })));

@@ -1,8 +1,7 @@
-// The interface of the host's default route, from /proc/net/route: the
-// kernel's IPv4 routing table, one route a line (Iface, Destination,
-// Gateway, Flags, RefCnt, Use, Metric, Mask, ...; addresses in hex). The
-// default route has destination and mask 0; RTF_UP (flag 0x1) says it is in
-// use; the lowest metric wins, as the kernel picks it. Pure: text in.
+// The interface of the host's default route, from /proc/net/route: the kernel's IPv4 routing table, one route a line
+// (Iface, Destination, Gateway, Flags, RefCnt, Use, Metric, Mask, ...; addresses in hex). The default route has
+// destination and mask 0; RTF_UP (flag 0x1) says it is in use; the lowest metric wins, as the kernel picks it. Pure:
+// text in.
 
 const RTF_UP = 0x1;
 

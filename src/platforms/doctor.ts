@@ -1,9 +1,5 @@
-// What a platform offers the doctor (issue 41): the checklist's item, which
-// a platform's words fill as much as the doctor's, and the capability through
-// which the doctor reads a platform's service and phones without naming the
-// platform. The platform knows its service's errors and variables, its
-// tool's banner and its phones' outputs (the battery, the readiness
-// sections); the doctor (src/doctor/) judges what they say.
+// What a platform offers the doctor: the checklist item's words, and a capability to read the platform's service and
+// phones without naming it. The platform knows its errors and outputs; the doctor (src/doctor/) judges them.
 import type { ReadinessReading } from './readiness.js';
 import type { WearReading } from './wear.js';
 
@@ -16,16 +12,9 @@ export interface CheckItem {
   finding: string;
   /** What the operator should do; shown only when the item is not ok. */
   advice?: string;
-  /**
-   * A failure of the configuration, one `once` and `run` would refuse to
-   * start with (exit 2), rather than of the lab or the cloud.
-   */
+  /** A failure of the configuration, one `once` and `run` would refuse to start with (exit 2), rather than of the lab or the cloud. */
   config?: boolean;
-  /**
-   * A problem of one phone (its state, its shell, its battery) rather than
-   * of the host: the host still reports its other phones, so it fails the
-   * doctor only at the phone level 'fail' (see atPhoneLevel).
-   */
+  /** A problem of one phone rather than of the host, which still reports its others: fails only at phone level 'fail'. */
   phone?: boolean;
 }
 

@@ -1,18 +1,10 @@
-// The readiness capability (issue 41): what a platform offers the readiness
-// feature (src/features/readiness/) so that the feature judges readings and
-// names no platform. The platform reads the values (the Android inventory's
-// readiness sections) and words them (its phones, its builds); the feature
-// selects devices by what the reader answers, never by a platform's name.
+// What a platform offers the readiness feature, so that the feature judges readings and names no platform: the
+// platform reads and words the values, the feature selects devices by what the reader answers.
 import type { DeviceRegistry } from '../devices/registry.js';
 
 /** The values a lab's baseline judges, as a platform read them. */
 export interface ReadinessReading {
-  /**
-   * Each namespace whose `settings list` ended with exit status 0, with the
-   * rows it printed, their values as printed: a key absent here was not read
-   * (the phone has no row for it, or the list printed nothing), and its
-   * check is unread, never judged at a default.
-   */
+  /** Each namespace whose `settings list` exited 0, with its rows as printed: a key absent here is unread, never defaulted. */
   settings: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Whether the keyguard asks for a PIN, pattern or password; undefined when not read. */
   keyguardSecure?: boolean;

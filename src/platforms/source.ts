@@ -1,9 +1,6 @@
-// The one interface a platform plugs in through (the model is node_exporter's
-// collectors): a source lists its devices into the registry and inventories
-// them when asked. Sources are registered in one place (src/agent/platforms.ts);
-// the agent, `once`, `list` and `doctor` only iterate them. What a platform
-// alone knows (adb's round trip, the prober's counters) it gives as metrics
-// and health problems of its own: nothing above names a platform.
+// The one interface a platform plugs in through (node_exporter's collectors): a source lists its devices into the
+// registry and inventories them when asked. Registered in src/agent/platforms.ts; what a platform alone knows it gives
+// as its own metrics and health problems, so nothing above names a platform.
 import type { OffListMode } from '../devices/off-source.js';
 import type { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
@@ -12,11 +9,8 @@ import type { Platform } from '../devices/record.js';
 import type { Metric } from '../util/metric.js';
 
 /**
- * What listOnce throws when the platform's service does not answer: a
- * one-shot command goes on without the platform's devices, saying so. A
- * collect throws it too when the service cannot be reached: the source has
- * said so in its own line, and the report carries its devices as a failed
- * collect's (src/report/execute.ts) without a line of its own.
+ * The platform's service does not answer: a one-shot command goes on without its devices, saying so; a collect's
+ * devices are carried as a failed collect's, the source having said so in its own line.
  */
 export class SourceUnreachableError extends Error {
   override readonly name = 'SourceUnreachableError';
@@ -36,11 +30,7 @@ export interface CollectRequest {
   refresh: Refresh;
   /** Record keys not to inventory now whatever refresh says (their inventories keep failing). */
   hold?: ReadonlySet<string>;
-  /**
-   * Wait for every inventory the request started (each still bounded by its
-   * own deadline): for a one-shot command, which has nothing else to do.
-   * Otherwise the wait is bounded by the source's report wait.
-   */
+  /** Wait for every inventory the request started (each under its deadline), for a one-shot command; else the report wait. */
   waitForAll?: boolean;
 }
 
@@ -64,19 +54,11 @@ export interface SourceChange {
 export interface SourceEvents {
   /** The listing changed. */
   change: [changes: SourceChange[]];
-  /**
-   * The platform's service connected (at start, or again after it went
-   * away). Its listing is complete only settleMs later: until then a device
-   * it does not list may still be enumerating, and is not taken as gone.
-   */
+  /** The service connected (at start or again): its listing is complete only settleMs later (devices may be enumerating). */
   connected: [settleMs: number];
   /** The service came back after it went away; the same devices may be listed, but inventories were cut off. */
   resumed: [];
-  /**
-   * An inventory the last report did not wait for has answered, and its
-   * device was not yet shown as ready (first inventory, or answering again):
-   * news worth a report.
-   */
+  /** An inventory the last report did not wait for answered, for a device not yet shown ready: news worth a report. */
   news: [key: string];
 }
 
@@ -91,58 +73,32 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
   readonly platform: Platform;
   /** A name for logs and doctor: the service and its address. */
   readonly label: string;
-  /**
-   * The label as the start line gives it, with what is there now where that
-   * matters (no usbmuxd socket: none is used until one appears, as `doctor`
-   * says); the label alone without it.
-   */
+  /** The label as the start line gives it, with what is there now where that matters (no usbmuxd socket yet). */
   whereNow?(): string;
   /** Starts following the platform's devices (the daemon). */
   start(): Promise<void>;
   stop(): void;
-  /**
-   * Lists the devices present now into the registry, once (one-shot
-   * commands). Throws the platform's unreachable error when its service
-   * does not answer.
-   */
+  /** Lists the devices present now into the registry, once; throws the unreachable error when the service does not answer. */
   listOnce(): Promise<void>;
   /** Whether the last listing can be trusted as complete: a device absent from it is gone. */
   readonly listed: boolean;
   /** Whether the platform's service connection is up now. */
   readonly alive: boolean;
   readonly lastError: string | undefined;
-  /**
-   * The devices as the source says them: inventories the request asks for
-   * (bounded), every record described from what is known, each with the key
-   * of the record it was described from (what the features' notes are
-   * about: src/report/execute.ts adds them).
-   */
+  /** The devices as the source says them: the inventories the request asks for, every record described from what is known. */
   collect(request: CollectRequest): Promise<SourceDevice[]>;
   /**
-   * The kinds of presence entry the source owes of its own (the Android
-   * source: 'network-dropped'), and the entries its last collect owes: devices
-   * it knows are there though nothing of theirs answers now, each scoped by
-   * its record key (platform/serial), with its bound. execute.ts writes them
-   * to the presence ledger after an answer, bounded like the source's list,
-   * as the source's whole word for those kinds, and ends them when the
-   * source fails, so that they are carried as they were in its list: only
-   * while it answers.
+   * The presence kinds the source owes of its own, and the entries its last collect owes (devices there though nothing
+   * of theirs answers), scoped by record key. Written to the ledger after each answer as the source's whole word, and
+   * ended when it fails: carried only while it answers.
    */
   readonly owes?: readonly PresenceKind[];
   owed?(): readonly PresenceEntry[];
   /** Read the slow facts again at the next inventory (an operator asked for a full report). */
   invalidateSlow(): void;
-  /**
-   * The state in which the platform's service says a device answers an
-   * inventory (adb's `device`, usbmuxd's `attached`): the planner plans
-   * those, whatever the platform.
-   */
+  /** The state in which the platform's service says a device answers an inventory (adb's `device`, usbmuxd's `attached`). */
   readonly readyState: string;
-  /**
-   * Whether its records' failures count shell sessions that did not answer,
-   * which health's shell_unresponsive rule reads (adb's); a source whose
-   * failed inventory says so in its own message leaves it out.
-   */
+  /** Whether failures count shell sessions that did not answer (adb's), as health's shell_unresponsive rule reads them. */
   readonly failuresAreShellSessions?: boolean;
   /** What keeps the host from reporting this platform's devices now (/healthz): none when all is well. */
   problems?(): string[];
@@ -156,12 +112,7 @@ export interface PlatformName {
   readonly shown: string;
   /** Its devices for people, in the commands' help: "Android phones", "iPhones". */
   readonly phones?: string;
-  /**
-   * What lists its phones over USB, and why the kernel may have one on a
-   * port that it does not list, with what to do, in the words of a device's
-   * message (the USB layer's, src/features/usb/off-adb.ts). None: the layer
-   * says nothing of its phones off their list.
-   */
+  /** What lists its phones over USB, and why the kernel may have one on a port it does not list, in a message's words. */
   readonly offList?: OffListWords;
 }
 

@@ -1,9 +1,6 @@
-// The body of one PUT /devices: the node id, the host's Machine record and
-// the devices, present ones first, then the UNPLUGGED records the ledger
-// still owes (src/report/unplugged.ts); the one place a body is composed,
-// so the one place it is made clean (clean-strings.ts): the present devices
-// before the ledger sees them, so that it keys them by the udids the cloud
-// knows, and what the ledger adds, the node id and the host's record after.
+// The body of one PUT /devices: the node id, the Machine record and the devices, present ones first, then the UNPLUGGED
+// records owed. The one place a body is composed, so the one place it is made clean: the present devices before the
+// ledger keys them by udid, then what the ledger adds, the node id and the host's record.
 import type { DeviceInfo, Machine, ReportBody } from '../cloud/types.js';
 import { cleanStrings } from './clean-strings.js';
 import type { UnpluggedLedger } from './unplugged.js';

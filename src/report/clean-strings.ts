@@ -1,20 +1,7 @@
-// What the agent sends to the cloud holds no NUL and no control character
-// other than tab and newline (issue 23, "Clean strings"). Device properties
-// are bytes a vendor or a user wrote (`deviceName: "Lab\u0000phone"`), and a
-// cloud that keeps text in PostgreSQL refuses \u0000, and with it the whole
-// host's report.
-//
-// Each such character becomes U+FFFD, the replacement character, rather than
-// being dropped: the text keeps its length and shows that something was
-// there, the way the UTF-8 decoder already shows bytes it could not read
-// (those arrive as U+FFFD too, so there is one sign for "not text"), and a
-// name made only of control bytes does not turn into an empty string, which
-// a cloud may take for a missing field. Lone UTF-16 surrogates, which
-// JSON.stringify writes as \udXXX escapes that PostgreSQL's jsonb refuses as
-// well, become U+FFFD the same way.
-//
-// Pure; objects in which nothing changes are returned as they are, so a
-// report of clean devices costs one walk and no copy.
+// What the agent sends holds no NUL and no control character but tab and newline: device properties are bytes anyone
+// wrote, and a cloud keeping text in PostgreSQL refuses \u0000, and with it the host's report. Each becomes U+FFFD
+// rather than dropped, as the UTF-8 decoder shows bytes it could not read, so a name of control bytes does not turn
+// empty; lone UTF-16 surrogates too (jsonb refuses their escapes). Pure; unchanged objects are returned as they are.
 
 export const REPLACEMENT = '\ufffd';
 
@@ -27,11 +14,8 @@ export function cleanString(text: string): string {
   return HAS_CONTROL.test(formed) ? formed.replace(CONTROL, REPLACEMENT) : formed;
 }
 
-// On a terminal a newline or a tab inside a cell starts a row or a column of
-// its own (a phone named "x\nFAKE01  device ..." forges a row of `list`), and
-// Unicode's format characters (Cf: the bidi overrides U+202A-202E and
-// U+2066-2069, zero-width joiners, the soft hyphen) reorder or hide what
-// follows them. The cloud keeps those as data; a terminal cell does not.
+// On a terminal a newline or tab in a cell starts a row or column of its own (a phone named "x\nFAKE01  device ..."
+// forges a row), and format characters (Cf: bidi overrides, zero-width joiners) reorder or hide what follows.
 const TERMINAL_ONLY = /[\n\t\p{Cf}]/gu;
 
 /** The text for one cell or line on a terminal: cleaned, and newlines, tabs and format characters shown as U+FFFD. */

@@ -5,13 +5,9 @@ import type { Settings } from '../config/schema.js';
 export type DecorateSettings = Pick<Settings, 'hiddenDevices' | 'addedToCloud' | 'support'>;
 
 /**
- * Applies the operator's settings to a device record of any platform and
- * state: a hidden phone stays hidden while it is offline or unpaired too.
- * This is the one place `isHidden` is written (issue 41; a test in
- * test/docs/report-pipeline.rules.ts fails on a second writer): the sources
- * leave it out. It goes where the cloud has always received it, right after
- * `addedToCloud` when the source gave that, else at the end.
- * Returns a new record; the input is not changed.
+ * Applies the operator's settings to a device record of any platform and state (a hidden phone stays hidden offline).
+ * The one writer of `isHidden` (test/docs/report-pipeline.rules.ts), placed where the cloud always got it: after
+ * `addedToCloud`, else at the end. Returns a new record.
  */
 export function decorate(info: DeviceInfo, settings: DecorateSettings): DeviceInfo {
   const isHidden = settings.hiddenDevices.includes(info.udid);
@@ -29,11 +25,7 @@ export function decorate(info: DeviceInfo, settings: DecorateSettings): DeviceIn
   };
 }
 
-/**
- * The host's flags (`support.*`), each also set where a feature set it for
- * this phone (readiness's appiumDisabled, src/features/readiness/support.ts):
- * a flag the lab sets on the host stays set on every phone.
- */
+/** The host's flags (`support.*`), each also set where a feature set it for this phone: a lab's host flag stays on every phone. */
 function supportWith(host: Support, phone: Support | undefined): Support {
   const out = { ...host };
   for (const key of Object.keys(out) as Array<keyof Support>) out[key] = out[key] || phone?.[key] === true;

@@ -1,12 +1,7 @@
-// Every source's collect run the same way (node_exporter's execute() is the
-// model): timed, bounded, counted as a success or a failure, and a source
-// that throws or does not answer in time does not take the report down with
-// it: its devices are owed the cloud, carried with their last inventories,
-// in their last known state, and a message naming the failure as the host's
-// (an entry of the presence ledger, src/devices/presence.ts, which the report
-// asks), and the report is not taken as a complete listing. What the
-// features say of a device joins its message here, after its source's own
-// word, so that a source names no feature.
+// Every source's collect run the same way (node_exporter's execute()): timed, bounded, counted, and a source that throws
+// or does not answer in time does not take the report down: its devices are owed in the presence ledger with their last
+// inventories and state and a message naming the host's fault, and the listing is not complete. The features' notes
+// join each device's message here, after its source's word.
 import { withNotes } from '../cloud/device-message.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import { notesOf } from './notes.js';
@@ -29,11 +24,7 @@ export interface Executed {
 
 export interface ExecuteOptions {
   registry: Pick<DeviceRegistry, 'list' | 'get'>;
-  /**
-   * What acts on devices (src/agent/features.ts), in registration order:
-   * their notes join the message of each device the source speaks for
-   * (listed, or owed of its own) after the source's word.
-   */
+  /** What acts on devices, in registration order: their notes join each device's message after the source's word. */
   features: readonly DeviceFeature[];
   /** Where a failed source's devices are owed until it answers again, and a source's own owed devices while it answers. */
   presence: Pick<PresenceLedger, 'owe' | 'end' | 'replace'>;
@@ -100,12 +91,8 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
 }
 
 /**
- * Every value within its size (field-limits.ts), here where a source's
- * devices enter the report path, and where the report takes those the
- * presence ledger carries (reporter.ts): the report, the state file,
- * /metrics and `list` all read what leaves this function. A clipped device
- * says so in its message; one whose identity is over its limit is left out.
- * One rate-limited line each, naming the device.
+ * Every value within its size (field-limits.ts), where a source's devices and the ledger's enter the report: all later
+ * readers see what leaves here. A clipped device says so; one whose identity is over its limit is left out; one line each.
  */
 export function bounded(devices: DeviceInfo[], platform: string, logger: Logger): DeviceInfo[] {
   return devices.flatMap((info) => {

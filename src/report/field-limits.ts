@@ -1,30 +1,19 @@
-// Every value a phone gives has a size. A device name is settable by any shell
-// user of the phone (`settings put global device_name`), with no length
-// limit: one phone's 4 MiB name made every PUT /devices of its host 5.4 MB,
-// a cloud behind nginx's 1 MiB body limit answered 413 to all of them, and no
-// phone of that host was reported (issue 35). The same value swelled the
-// state file, /metrics and `list`.
-//
-// So each field has a limit, chosen well above what real phones send (the
-// numbers beside them), and a value over it is clipped for that device only,
-// with the fields named so that the device's message and one log line can
-// say so. Identity fields are not clipped: two phones whose long serials
-// share a prefix would become one; a device whose udid or serial is over its
-// limit is left out of the report, named in the log. Pure.
+// Every value a phone gives has a size limit: any shell user can set a device name of any length, and one 4 MiB name
+// made every PUT of its host 5.4 MB, refused by a cloud behind a 1 MiB body limit. Each field's limit sits well above
+// what real phones send (the numbers beside them); a value over it is clipped for that device only, with the fields
+// named in its message and one log line. Identity fields are never clipped (two long serials could become one): such a
+// device is left out, named in the log. Pure.
 
 import type { DeviceInfo } from '../cloud/types.js';
 
 /** Characters (code points) a string field may hold, by its path in DeviceInfo. */
 export const STRING_LIMITS = {
-  // adb serials are at most 64 bytes in practice (USB iSerial is 126 bytes
-  // of UTF-16, adb's TCP serials HOST:PORT at most 261); iPhone udids are 40
-  // or 25 characters.
+  // adb serials are at most 64 bytes in practice (USB iSerial 126 bytes of UTF-16, TCP HOST:PORT at most 261); udids 40 or 25.
   udid: 256,
   serialNumber: 256,
   // Ours: a few sentences at most.
   message: 1024,
-  // Android's Bluetooth name holds at most 248 bytes; user-set names are
-  // shorter in Settings, longer only when set by a shell.
+  // Android's Bluetooth name holds at most 248 bytes; longer only when set by a shell.
   deviceName: 256,
   // ro.product.* values: 91 bytes before Android 8 (PROP_VALUE_MAX), rarely over 40 since.
   modelName: 128,
@@ -58,11 +47,7 @@ export const LIST_LIMITS = {
   adbTunnelInfo: 16,
 } as const;
 
-/**
- * The JSON of one bounded device is at most this: about 12,900 characters
- * in all at the limits above, each at most 6 bytes as JSON (a \uXXXX
- * escape). The test checks it over random devices.
- */
+/** The JSON of one bounded device is at most this (about 12,900 characters at the limits, at most 6 bytes each); tested on random devices. */
 export const MAX_DEVICE_JSON_BYTES = 96 * 1024;
 
 const IDENTITY = ['udid', 'serialNumber'] as const;

@@ -1,11 +1,6 @@
-// The hiddenDevices entries that hide nothing: a udid no device on the host
-// has (mistyped, or a phone that left), or a device's adb serial where its
-// udid differs (the report matches udids only, src/report/decorate.ts). Said
-// once, after the first report made from a complete listing (every source
-// answered, adb settled): before it, a phone still enumerating would be
-// called unknown. A phone may be away for a while, so it is a warning, never
-// a refusal; the syntax of an entry is the settings' check
-// (src/config/hidden-devices.ts).
+// The hiddenDevices entries that hide nothing: a udid no device on the host has, or an adb serial where the udid
+// differs (the report matches udids). Said once, after the first report from a complete listing; a warning, never a
+// refusal, as a phone may be away for a while.
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 

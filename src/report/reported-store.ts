@@ -9,14 +9,9 @@ import { limited } from '../log/limited.js';
 import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
 
 /**
- * The devices the cloud was last told are present, by identity (never their
- * inventories: the readings keep those, in memory), kept in the state
- * directory, so that an agent that starts again (after a crash, an upgrade, a
- * host reboot, or an adb server restart that restarted it) reports the ones
- * that did not come back as UNPLUGGED instead of leaving them online in the
- * cloud for good. Written atomically (temporary file, fsync, rename): a crash
- * mid-write leaves the previous set. A state directory that is full or turns
- * read-only costs one warning per distinct problem; the agent keeps reporting.
+ * The devices the cloud was last told are present, by identity, kept in the state directory, so that an agent that
+ * starts again reports those that did not come back as UNPLUGGED rather than leave them online for good. Written
+ * atomically; a full or read-only state directory costs one warning per problem, and reporting goes on.
  */
 export class ReportedStore {
   private lastIds: string | undefined;

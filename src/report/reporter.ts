@@ -36,17 +36,9 @@ export interface ReporterDeps {
   stats: AgentStats;
   logger: Logger;
   clock: Clock & Timers;
-  /**
-   * How long one source's collect may take in the daemon; past it, its
-   * devices go out with their last inventories. None: as long as the
-   * source's own deadlines say (a one-shot command's wait for every inventory).
-   */
+  /** How long one source's collect may take in the daemon (past it, last inventories); none: the source's own deadlines. */
   collectTimeoutMs?: number;
-  /**
-   * Whether the device changes since the last report are news for its log
-   * line (src/devices/flap-log.ts): not when every one came from a flapping
-   * phone, already summed up there. None: every change is news.
-   */
+  /** Whether the changes since the last report are news for its log line: not when all came from flapping phones. */
   changes?: { takeNews(): boolean };
 }
 
@@ -55,22 +47,16 @@ export type ReportOutcome =
   | { delivered: false; error: Error; failure: Failure; retryAfterMs?: number; body?: ReportBody };
 
 /**
- * One report, in one direction: collect (every source) → the features judge
- * (health) and annotate → decorate → compose with the UNPLUGGED records still owed → PUT; the outcome goes
- * back to the caller. It decides nothing about timing: when to report, and
- * what to inventory, is the planner's.
- */
-/**
- * A quiet log (issue 34, finding 7): a scheduled report that carries no news
- * and follows a delivered one is logged at debug, and so is one that came
- * only for the changes of flapping phones (src/devices/flap-log.ts); one info line sums them up
- * at most every REPORT_SUMMARY_MS (written with the first such report after
- * it). A report with news (the start, a change, a request, a resume) and the
- * first one delivered after a failure stay at info. README's log section
- * states it.
+ * A quiet log: a scheduled report without news after a delivered one is logged at debug, as is one only for flapping
+ * phones' changes; one info line sums them up at most every REPORT_SUMMARY_MS. Reports with news, and the first
+ * delivered after a failure, stay at info (README's log section).
  */
 export const REPORT_SUMMARY_MS = 3_600_000;
 
+/**
+ * One report, in one direction: collect (every source) → the features judge (health) and annotate → decorate → compose
+ * with the UNPLUGGED records still owed → PUT. It decides nothing about timing: that is the planner's.
+ */
 export class Reporter {
   /** The part size a 413 left, so that the next reports do not go whole first. */
   private readonly partSize: PartSize = {};
@@ -117,14 +103,13 @@ export class Reporter {
       ),
     );
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
-    // The devices owed while nothing reads them (src/devices/presence.ts), asked once: a source's last reading
-    // joins before health judges it, a device held off its source after (its last reading is not a new one to judge).
+    // The owed devices, asked once: a source's last reading joins before health judges it, a held-off device after.
     const present = runs.flatMap((r) => r.devices);
     const answeredAll = runs.every((r) => r.ok);
     const listed = new Set(present.map((d) => d.udid));
     oweAll(deps.features, { absentIsGone: (udid) => answeredAll && deps.unplugged.absentIsGone(udid, complete), listed: (udid) => listed.has(udid) });
-    // Each owed device with its last inventory: the readings' (src/devices/readings.ts), or, for a phone only an
-    // earlier run read (the USB layer knows it from the state directory), what the cloud was last told of it.
+    // Each owed device with its last inventory: the readings', or for a phone only an earlier run read, what the cloud
+    // was last told of it.
     const inventoryOf = (d: OwedDevice) => deps.registry.readings.inventoryOf(d.udid, d.key) ?? deps.unplugged.told(d.udid);
     const { carried } = deps.registry.presence.report(present, deps.clock.monotonic(), inventoryOf);
     const kept = carried.flatMap((c) => bounded([c.info], c.info.platformName.toLowerCase(), deps.logger).map((info) => ({ info, reason: c.reason })));
@@ -169,9 +154,7 @@ export class Reporter {
       const composed = await this.body(plan);
       body = composed.body;
       deps.stats.lastInventoryDurationMs = now() - started;
-      // Kept before the PUT too: a crash between the cloud storing the report
-      // and the write after it must not leave a device the cloud shows online
-      // unknown to the next start.
+      // Kept before the PUT too: a crash after the cloud stored the report must not leave a device it shows online unknown.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
       // Too large for the cloud (413): sent in parts, not whole again forever.
       const { answer } = await this.while(
@@ -197,8 +180,8 @@ export class Reporter {
         failedDevices: answer.failedDevices.length,
         ms: now() - started,
       };
-      // The first delivered report is news whatever its trigger: a schedule tick can come before the start report.
-      // A report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
+      // The first delivered report is news whatever its trigger: a schedule tick can come before the start report. A
+      // report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
       const news =
         !this.deliveredBefore || this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
       this.lastFailed = false;
@@ -222,12 +205,7 @@ export class Reporter {
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
   }
-  /**
-   * What a report in flight is waiting for now, as the agent knows it: the
-   * cloud's answer, or the inventories of named devices from a source, or
-   * the host's own figures; with what to do about it. None between reports.
-   * The shutdown line says it when the report does not finish in time.
-   */
+  /** What a report in flight waits for now (the cloud, named devices' inventories, the host's figures), for the shutdown line. */
   waitingOn(): string | undefined {
     const { deps } = this;
     if (this.putting > 0) {
@@ -347,11 +325,8 @@ const NAMED = 10;
 const MESSAGE_CHARS = 300;
 
 /**
- * What the cloud's failedDevices said, in a bounded number of lines whatever
- * its length: one warning with advice for each of the first devices it did
- * not store, one line for the rest of them, and one line for the entries
- * naming devices the report did not carry. Each kind is rate-limited across
- * reports too (src/log/limited.ts).
+ * What the cloud's failedDevices said, in a bounded number of lines: a warning with advice for each of the first devices
+ * it did not store, one line for the rest, one for entries naming devices not carried; each rate-limited across reports.
  */
 export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[] = []): void {
   const log = limited(logger);

@@ -1,8 +1,6 @@
-// One report at a time, from the plan handed out to its outcome heard: the
-// plan goes to the reporter, what the readings say meanwhile is held and
-// heard once the report has ended (no event re-enters the loop while a
-// report is built, issue 41), the outcome goes back to the planner, and a
-// report not delivered is logged once per way it fails (src/cloud/failure-way.ts).
+// One report at a time, from the plan handed out to its outcome heard: what the readings say meanwhile is heard once
+// the report has ended (no event re-enters the loop mid-report), the outcome goes back to the planner, and a report not
+// delivered is logged once per way it fails.
 import { failureWay } from '../cloud/failure-way.js';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { UnsentAnswers } from '../cloud/unsent-answers.js';
@@ -14,12 +12,8 @@ import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } 
 import type { UnpluggedLedger } from './unplugged.js';
 
 /**
- * A report that keeps failing the same way (a cloud answering every report
- * with a login page) is logged once when it starts, again when the way it
- * fails changes (src/cloud/failure-way.ts: the status code and whether a
- * gateway answered it, the network error code, TLS, a timeout), and otherwise at most once per REPORT_FAILURE_LOG_MS with
- * the count; the attempts between are at debug (issue 34, finding 7).
- * README's log section states it.
+ * A report that keeps failing the same way is logged when it starts, when the way changes (failure-way.ts), and else at
+ * most once per REPORT_FAILURE_LOG_MS with the count; the attempts between at debug (README's log section).
  */
 export const REPORT_FAILURE_LOG_MS = 600_000;
 
@@ -66,13 +60,7 @@ export class ReportRun {
     return new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
   }
 
-  /**
-   * Runs `heard` now, or, while a report is being built, once when it has
-   * ended: the readings are written during a report (the sources note each
-   * inventory's outcome), and what they say then must neither re-arm the loop
-   * nor make the actions look mid-report (issue 41). The same function held
-   * twice runs once.
-   */
+  /** Runs `heard` now or, mid-report, once it has ended: readings written meanwhile neither re-arm the loop nor wake actions. */
   afterReport(heard: () => void): void {
     if (this.building) this.held.add(heard);
     else heard();
@@ -145,8 +133,7 @@ export class ReportRun {
     const way = failureWay(outcome.error);
     const kind = `${outcome.failure}/${way}`;
     const f = this.failing;
-    // Reports in a row not delivered, whatever the way: the planner's backoff counts only those worth resending
-    // (a refused key left it at 0, and the first refusal's line said "failures: 0").
+    // Reports in a row not delivered, whatever the way (the planner's backoff counts only those worth resending).
     const failures = (f?.count ?? 0) + 1;
     const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures };
     if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {

@@ -1,16 +1,7 @@
-// A report the cloud answers 413 (Payload Too Large) to is not sent whole
-// again: the same body would get the same answer at every report, and no
-// phone of the host would be reported (issue 35). The devices are split in
-// halves and each half is PUT on its own, down to single devices; a device
-// whose record alone is too large goes out with its identity only and a
-// message saying why. The part size that went through is kept for the next
-// reports (PartSize), so they do not each meet a 413 first.
-//
-// A part is a report of its own, and that is safe because PUT /devices
-// "stores the reported devices" (docs/reference/cloud-api-v1.md): the agent
-// says a device is gone by sending it UNPLUGGED, never by leaving it out, so
-// a part does not unplug the devices of the other parts. Every part carries
-// the same nodeId and machine.
+// A report the cloud answers 413 to is not sent whole again (it would get the same answer every time): the devices are
+// split in halves and each PUT on its own, down to single devices; a device too large alone goes with its identity and
+// a message saying why. The part size that went through is kept for the next reports. Safe because PUT /devices stores
+// the devices it is given: a device is gone only when sent UNPLUGGED, never by being left out of a part.
 import { CloudRejectedError } from '../cloud/errors.js';
 import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../cloud/types.js';
 import { limited } from '../log/limited.js';
@@ -41,12 +32,7 @@ export interface SplitPut {
   trimmed: string[];
 }
 
-/**
- * The part size that went through after a 413, kept between reports by the
- * caller: the next reports go in parts of it at once rather than whole
- * first, and the whole is tried again after REMEMBER_MS (the phone with the
- * long values may be gone, or the limit raised).
- */
+/** The part size that went through after a 413, used at once by the next reports; the whole is tried again after REMEMBER_MS. */
 export interface PartSize {
   devices?: number;
   /** Monotonic ms until which it holds. */
@@ -70,8 +56,7 @@ export async function putSplitting(
   const put = async (devices: DeviceInfo[]): Promise<void> => {
     try {
       parts++;
-      // The cloud's list has any length: spread into push() it would be that many
-      // arguments on the stack, and 200,000 overflow it (issue 42).
+      // The cloud's list has any length: spread into push() 200,000 arguments would overflow the stack.
       for (const f of (await sink.putDevices({ ...body, devices }, opts)).failedDevices) failed.push(f);
       largest = Math.max(largest, devices.length);
     } catch (err) {

@@ -1,13 +1,9 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import { cleanStrings } from './clean-strings.js';
 
-// A device record read back from reported-devices.json. Such a record is only
-// ever sent again as an UNPLUGGED record, and the file may come from another
-// version or an editor: a field the cloud does not know, or one whose type
-// changed, would make the cloud refuse that report, and the UNPLUGGED record
-// stays owed until a report carrying it is delivered, so every report after
-// it would be refused too. What is read back is the device's identity, each
-// field checked for its type; the rest is left behind.
+// A device record read back from reported-devices.json, only ever sent again as UNPLUGGED: an unknown or retyped field
+// from another version or an editor would make the cloud refuse every report after it, so only its identity is read
+// back, each field checked for its type.
 
 const STRINGS = ['serialNumber', 'platformName', 'platformVersion', 'modelName', 'brandName', 'deviceName', 'cpuArchitecture'] as const;
 const BOOLEANS = ['isAndroid', 'isIos', 'isEmulator', 'isRooted', 'isHidden', 'addedToCloud'] as const;

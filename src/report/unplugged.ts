@@ -2,13 +2,11 @@ import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { withoutMessage } from '../cloud/device-message.js';
 
 /**
- * Remembers which devices the cloud was last told about, so that a device
- * that disappears is reported once with status UNPLUGGED and then left out.
- * An UNPLUGGED record stays pending until a report carrying it is delivered.
+ * Remembers which devices the cloud was last told about, so that a device that disappears is reported once with status
+ * UNPLUGGED and then left out. An UNPLUGGED record stays pending until a report carrying it is delivered.
  */
 export class UnpluggedLedger {
-  // By udid, the cloud's key: a gone device is still owed its UNPLUGGED
-  // record, so this outlives the device's records and is the ledger's own.
+  // By udid, the cloud's key: a gone device is still owed its UNPLUGGED record, past the device's records.
   /** udid -> the device as the last delivered report (or an earlier run) showed it. */
   private reported = new Map<string, DeviceInfo>();
   /** udid -> the UNPLUGGED record owed, until a report carrying it is delivered. */
@@ -22,13 +20,9 @@ export class UnpluggedLedger {
   }
 
   /**
-   * The devices to send: the present ones plus the UNPLUGGED records still
-   * owed. `complete` is false while adb's list cannot be taken as complete
-   * (the server is down, or has just started and may still be enumerating
-   * USB): then only a device seen since adb connected and absent now is
-   * gone; the others wait, so that an adb restart does not flap every phone.
-   * `nothingGone`: a source did not answer, so an absent device says nothing
-   * (src/report/execute.ts): no device becomes UNPLUGGED in this report.
+   * The devices to send: the present ones plus the UNPLUGGED records still owed. `complete` is false while adb's list is
+   * not complete: then only a device seen since adb connected and absent now is gone, so an adb restart flaps no phone.
+   * `nothingGone`: a source did not answer, so no device becomes UNPLUGGED in this report.
    */
   compose(present: DeviceInfo[], complete = true, nothingGone = false): DeviceInfo[] {
     const presentIds = new Set(present.map((d) => d.udid));
@@ -44,19 +38,12 @@ export class UnpluggedLedger {
     return [...present, ...this.pending.values()];
   }
 
-  /**
-   * What an earlier run last told the cloud (ReportedStore): the devices in
-   * it that are not present at the first report go out as UNPLUGGED once.
-   */
+  /** What an earlier run last told the cloud: those not present at the first report go out UNPLUGGED once. */
   seed(devices: readonly DeviceInfo[]): void {
     for (const d of devices) if (!this.reported.has(d.udid)) this.reported.set(d.udid, d);
   }
 
-  /**
-   * Whether a device absent from a report composed now would be called gone,
-   * as compose() decides: on a complete listing, or once seen since adb
-   * (re)connected. The USB layer calls a phone off adb instead exactly then.
-   */
+  /** Whether an absent device would be called gone now, as compose() decides (the USB layer calls it off adb instead). */
   absentIsGone(udid: string, complete: boolean): boolean {
     return complete || this.seenSinceConnect.has(udid);
   }

@@ -22,9 +22,8 @@ export class AgentStats {
   lastSuccessAt: number | undefined;
   lastFailure: string | undefined;
   /**
-   * The cloud refused the reports as such (401 or 403: the credentials; another
-   * 4xx: the request) since `since` (wall ms), with its message saying what to
-   * check: waiting cannot cure it, so /healthz names it from the first refusal
+   * The cloud refused the reports as such (401 or 403: the credentials; another 4xx: the request) since `since` (wall
+   * ms), with its message saying what to check: waiting cannot cure it, so /healthz names it from the first refusal
    * until a report is delivered again.
    */
   refusal: CloudRefusal | undefined;

@@ -1,10 +1,6 @@
-// Which Host names the status endpoint answers. A web page open on the host
-// can make the browser ask 127.0.0.1:9317 under a name of its own whose DNS
-// answer it switched to 127.0.0.1 (DNS rebinding); the browser then lets the
-// page read the answer, since to it the name is the page's own. The request
-// still carries that name in Host, so answering only names that are this
-// endpoint's own closes it (issue 35, finding 8). An IP literal cannot be
-// rebound, and a request without Host (HTTP/1.0) comes from no browser. Pure.
+// Which Host names the status endpoint answers. A web page can rebind a name of its own to 127.0.0.1 (DNS rebinding)
+// and read the answer; the request still carries that name in Host, so answering only this endpoint's own names closes
+// it. An IP literal cannot be rebound, and a request without Host comes from no browser. Pure.
 import { isIP } from 'node:net';
 
 export interface HostsInput {

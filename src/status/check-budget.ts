@@ -1,9 +1,6 @@
-// How many password checks the status endpoint starts in a second. A bcrypt
-// check is tens of milliseconds of synchronous JavaScript on the agent's one
-// thread: 50 clients sending wrong passwords kept it busy enough to delay the
-// reports (issue 42). A token bucket bounds that CPU whoever asks; a pair
-// already checked costs no bcrypt (web-config.ts), so a scraper that has
-// passed once is not held by the flood. Pure: the clock comes in.
+// How many password checks the status endpoint starts in a second: a bcrypt check is tens of ms on the agent's one
+// thread, so a flood of wrong passwords would delay reports. A token bucket bounds that; a pair already checked costs
+// no bcrypt, so a scraper that passed once is not held by the flood. Pure.
 
 interface CheckBudgetOptions {
   /** Checks a second, on average. */

@@ -10,12 +10,7 @@ export interface MetricsInput {
   nodeId: string;
 }
 
-/**
- * The agent's metrics, from its stats; each platform adds its own
- * (DeviceSource.metrics), and each feature its own (DeviceFeature.metrics):
- * this file names no feature. The process's own figures are prom-client's
- * (src/status/metrics.ts).
- */
+/** The agent's metrics from its stats; each platform and feature adds its own, so this file names none. */
 export function agentMetrics(input: MetricsInput): Metric[] {
   const { stats } = input;
   return [

@@ -3,9 +3,8 @@ import type { Metric } from '../util/metric.js';
 import { gaugesOf, type DeviceFeature } from '../devices/feature.js';
 import { placed, udidSample } from '../devices/feature-view.js';
 
-// Per-device series, each labelled udid, for a lab dashboard. A device's
-// series go with its last report: rows are the devices of that report. The
-// features add theirs (DeviceFeature.gauges), each in its place among these.
+// Per-device series, each labelled udid, for a lab dashboard. A device's series go with its last report: rows are the
+// devices of that report. The features add theirs (DeviceFeature.gauges), each in its place among these.
 
 type Value = (row: DeviceRow) => number | undefined;
 
@@ -28,11 +27,8 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
 ];
 
 /**
- * `features`: those whose gauges join these. device_agent_device_info holds
- * what a device is and where it is plugged, which stays the same across a
- * replug into the same port; its adb state is a series of its own
- * (device_agent_device_state), so that a state change or a new transport
- * does not start a new info series.
+ * device_agent_device_info holds what a device is and where it is plugged; its adb state is a series of its own, so a
+ * state change or a new transport starts no new info series. `features`: whose gauges join these.
  */
 export function deviceMetrics(rows: readonly DeviceRow[], features: readonly DeviceFeature[] = []): Metric[] {
   const info: Metric = {

@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import { readStateFile } from '../util/atomic-file.js';
 import { pidAlive, processIdentity } from '../util/process-identity.js';
 
-// What the daemon keeps in the state directory about its status endpoint
-// (status-endpoint.json), and what `doctor` reads back: an endpoint that
-// could not listen cannot say so itself.
+// What the daemon keeps in the state directory about its status endpoint (status-endpoint.json), and what `doctor`
+// reads back: an endpoint that could not listen cannot say so itself.
 
 export const STATUS_STATE_FILE = 'status-endpoint.json';
 
@@ -12,12 +11,8 @@ export const STATUS_STATE_FILE = 'status-endpoint.json';
 export const STATUS_SERVER_HEADER = 'device-agent';
 
 /**
- * The header that carries the agent's node id (URI-encoded: an id may hold any
- * text but control characters) on the answers of its endpoint past the Host
- * check and authentication, as /metrics carries it in device_agent_info: how
- * `doctor` tells this host's agent from another one on the port (another
- * checkout, another state directory). No secret: the id names the host to the
- * cloud in every report.
+ * The header carrying the node id (URI-encoded) on answers past the Host check and authentication: how `doctor` tells
+ * this host's agent from another on the port. No secret: the id names the host in every report.
  */
 export const STATUS_NODE_HEADER = 'device-agent-node-id';
 

@@ -1,34 +1,16 @@
-// /metrics in Prometheus's text format (0.0.4), written by prom-client: the
-// agent's own series (Metric, src/util/metric.ts), gathered afresh at each
-// scrape, and the process series every Prometheus client library exports
-// (process_*, nodejs_*: prom-client's default metrics), once the daemon asks
-// for them. Measured against the hand-written formatter it replaced:
-// docs/reference/metrics.md, "How the text is written".
+// /metrics in Prometheus's text format, written by prom-client: the agent's own series, gathered at each scrape, and the
+// process series (process_*, nodejs_*) once the daemon asks for them.
 
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Metric } from '../util/metric.js';
 
-/**
- * A label value holds at most this many characters: device values are
- * bounded where they enter (src/report/field-limits.ts, 256 for a udid), and
- * this holds for any other value that reaches a label, so that one value can
- * never make a scrape large (issue 35).
- */
+/** A label value holds at most this many characters, so one value can never make a scrape large. */
 export const MAX_LABEL_CHARS = 512;
 
-/**
- * How often nodejs_eventloop_lag_* samples the event loop's delay.
- * prom-client's default, 10 ms, wakes the process 100 times a second: 0.5 %
- * of a core on an idle agent whose budget is 1 % (docs/reference/metrics.md).
- */
+/** How often the event loop lag is sampled: prom-client's 10 ms costs an idle agent 0.5 % of a core against its 1 %. */
 export const EVENT_LOOP_SAMPLE_MS = 1000;
 
-/**
- * prom-client's gauges named like counters, which `promtool check metrics`
- * refuses ("non-counter metrics should not have _total suffix",
- * prometheus/client_js#283): their totals are sum(nodejs_active_handles) and
- * the like, whose series stay.
- */
+/** prom-client's gauges named like counters, which `promtool check metrics` refuses (prometheus/client_js#283). */
 const WITHOUT = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 /** One of our series as prom-client keeps it between scrapes, with the label names it was made with. */
@@ -43,11 +25,7 @@ export class Exposition {
   private readonly families = new Map<string, Family>();
   private processSeries = false;
 
-  /**
-   * From now on, the process series too. They sample the event loop and
-   * watch the garbage collector, which only the daemon wants; a second call
-   * changes nothing.
-   */
+  /** From now on, the process series too (they watch the event loop and GC, which only the daemon wants). */
   withProcessSeries(): void {
     if (this.processSeries) return;
     this.processSeries = true;
@@ -55,11 +33,7 @@ export class Exposition {
     for (const name of WITHOUT) this.registry.removeSingleMetric(name);
   }
 
-  /**
-   * The text of one scrape: the process series (when asked for), then
-   * these. Throws when two of them share a name (a bug: the text would
-   * hold one family twice).
-   */
+  /** The text of one scrape: the process series (when asked), then these; throws when two share a name. */
   async text(metrics: readonly Metric[]): Promise<string> {
     const seen = new Set<string>();
     for (const m of metrics) {
@@ -73,7 +47,7 @@ export class Exposition {
       this.registry.removeSingleMetric(name);
       this.families.delete(name);
     }
-    return this.registry.metrics();
+    return tidySamples(await this.registry.metrics());
   }
 
   private load(m: Metric): void {
@@ -110,14 +84,18 @@ function clipped(labels: Readonly<Record<string, string>>): Record<string, strin
   return out;
 }
 
-/**
- * A value as a person reads it: 15 significant digits, which every double
- * holds exactly, so that a sum or a quotient of milliseconds shows 0.243762873
- * and not 0.24376287299999969 (the last digits are the binary fraction's,
- * not the measurement's). Integers are left whole.
- */
+/** A value as a person reads it: 15 significant digits (0.243762873, not 0.24376287299999969); integers whole. */
 export function tidy(value: number): number {
   return Number.isInteger(value) ? value : Number(value.toPrecision(15));
+}
+
+/**
+ * Each sample of the text with its value tidied: ours are already, but
+ * prom-client's own series add up as they go (process_cpu_seconds_total sums
+ * microseconds as seconds: 0.10943599999999999, seen in CI).
+ */
+function tidySamples(text: string): string {
+  return text.replace(/^([^#\n][^\n]* )(-?\d+\.\d+(?:e[-+]?\d+)?)$/gm, (_line, head: string, value: string) => `${head}${tidy(Number(value))}`);
 }
 
 /** The text of these metrics alone, as a scrape shows them (without the process series). */

@@ -74,11 +74,7 @@ export class StatusServer {
     this.hostAllowed = hostAllower({ listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
   }
 
-  /**
-   * Resolves with the bound address, or undefined when it could not listen:
-   * reporting matters more than the endpoint, so the daemon goes on, says so
-   * in one line, keeps it in the state file for `doctor`, and tries again.
-   */
+  /** The bound address, or undefined: reporting matters more, so the daemon goes on, says so once, keeps it for `doctor`, retries. */
   async start(): Promise<string | undefined> {
     this.stopped = false;
     if (this.listen === 'off') {
@@ -240,9 +236,7 @@ export class StatusServer {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    // Each answer is made whole before its head is written: a view that throws
-    // becomes a 500, never a second head on a request already answered (which
-    // throws out of the handler and would end the daemon).
+    // Each answer is made whole before its head is written: a throwing view is a 500, never a second head (which would end the daemon).
     try {
       if (path === '/healthz') {
         const health = this.source.health();

@@ -1,12 +1,6 @@
-// The status endpoint's certificate and key, picked up again when an
-// operator rotates them (certbot, a CA's short-lived certificates) without a
-// restart. node_exporter's exporter-toolkit reads them at every handshake;
-// here a new connection looks at the two files' identity (inode, size,
-// modification time) at most once per interval, and only a change is read
-// and put in place with server.setSecureContext, before that connection's
-// handshake. A new pair that does not make a TLS context (half written, a
-// key of another certificate) leaves the one in use, with one warning per
-// such pair.
+// The status endpoint's certificate and key, picked up again when rotated without a restart: a new connection looks at
+// the files' identity at most once per interval, and a change is read and set with setSecureContext before its
+// handshake. A pair that makes no TLS context leaves the one in use, with one warning per such pair.
 
 import { statSync } from 'node:fs';
 import type { Server } from 'node:net';

@@ -8,11 +8,8 @@ import { ConfigError } from '../config/errors.js';
 import { CheckBudget, DEFAULT_CHECK_BURST, DEFAULT_CHECKS_PER_SECOND } from './check-budget.js';
 import { yamlProblem } from './yaml-problem.js';
 
-// The web configuration file node_exporter reads (Prometheus exporter-toolkit,
-// docs/web-configuration.md), so that one file and one scrape job serve both:
-// tls_server_config (cert_file, key_file, client_ca_file, client_auth_type,
-// min_version) and basic_auth_users with bcrypt hashes. Other keys the toolkit
-// knows (http_server_config, cipher_suites, ...) are refused by name, not
+// The web configuration file node_exporter reads (exporter-toolkit), so one file and one scrape job serve both:
+// tls_server_config and basic_auth_users with bcrypt hashes. Other keys the toolkit knows are refused by name, not
 // silently ignored: an operator who sets one expects it to act.
 
 const SETTING = 'statusWebConfigFile (DEVICE_AGENT_STATUS_WEB_CONFIG_FILE)';
@@ -123,12 +120,9 @@ interface BasicAuthOptions {
 }
 
 /**
- * Basic authentication against the bcrypt hashes. A bcrypt check costs tens
- * of milliseconds in JavaScript, so a pair that passed is remembered, as an
- * HMAC under a key of this process (never the password, and nothing a copy of
- * the memory could test guesses against offline), and a scrape every 15 s
- * costs one HMAC. Checks beyond the budget (check-budget.ts) are not made:
- * the request is answered busy, whoever sent it.
+ * Basic authentication against the bcrypt hashes. A bcrypt check costs tens of ms, so a pair that passed is remembered
+ * as an HMAC under a key of this process (nothing to test guesses against offline); checks beyond the budget are
+ * answered busy, whoever sent them.
  */
 export class BasicAuth {
   private readonly passed = new Map<string, Buffer>();

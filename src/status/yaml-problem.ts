@@ -1,9 +1,5 @@
-// A YAML parse error in words that quote none of the file. The yaml
-// package's message shows the offending line under a caret, and some of its
-// first lines quote a token ('Unexpected ... token in YAML stream: "..."',
-// 'Invalid escape sequence \q'); the web config file holds bcrypt hashes,
-// and a path given by mistake may be a key file (issue 42, 8b). So the line
-// and column come from the error's position and the words from its code. Pure.
+// A YAML parse error in words that quote none of the file (the web config holds bcrypt hashes, and a wrong path may be
+// a key file): the line and column from the error's position, the words from its code. Pure.
 
 import { YAMLError, type ErrorCode } from 'yaml';
 

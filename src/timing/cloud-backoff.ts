@@ -1,23 +1,17 @@
-// How an agent waits while the cloud does not take its reports: one backoff
-// for all reports, not one per report, so that a long outage costs the cloud
-// no more than the schedule does, and the fleet's return after it is no
-// busier than a normal period. Pure: the caller passes the time in.
+// How an agent waits while the cloud does not take its reports: one backoff for all reports, not one per report, so
+// that a long outage costs the cloud no more than the schedule does, and the fleet's return after it is no busier than
+// a normal period. Pure: the caller passes the time in.
 //
-// - A report that carried no news (only the schedule) is not resent: the
-//   next scheduled report carries the same inventory, fresher, at this host's
-//   own place in the period.
-// - News (a device change, the start, an operator's request, retries of
-//   devices) that did not get through is resent after 10-20 s, then 20-40 s
-//   after the next failure, and so on; everything that comes up meanwhile
-//   waits for that resend instead of going on its own. Once the wait reaches
-//   the schedule's period it is the schedule itself: news waits for the
-//   first scheduled report at least half a period after the failure.
-// - Schedules longer than maxMs (5 min) would leave news waiting for hours:
-//   there the resends go on, 2.5-5 min apart.
-// - Retry-After (429, 503) is a time before which no report goes, scheduled
-//   ones included, plus a random part of up to half of it (at most half a
-//   period), so that hosts told the same thing at once do not come back at
-//   once; the schedule goes on with its first tick after that time.
+// - A report that carried no news (only the schedule) is not resent: the next scheduled report carries the same
+//   inventory, fresher, at this host's own place in the period.
+// - News (a device change, the start, an operator's request, retries of devices) that did not get through is resent
+//   after 10-20 s, then 20-40 s after the next failure, and so on; everything that comes up meanwhile waits for that
+//   resend instead of going on its own. Once the wait reaches the schedule's period it is the schedule itself: news
+//   waits for the first scheduled report at least half a period after the failure.
+// - Schedules longer than maxMs (5 min) would leave news waiting for hours: there the resends go on, 2.5-5 min apart.
+// - Retry-After (429, 503) is a time before which no report goes, scheduled ones included, plus a random part of up to
+//   half of it (at most half a period), so that hosts told the same thing at once do not come back at once; the
+//   schedule goes on with its first tick after that time.
 
 import { backoffBound, backoffDelay, type BackoffPolicy } from '../util/backoff.js';
 

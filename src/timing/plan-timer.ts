@@ -2,13 +2,11 @@ import type { Clock, Timer, Timers } from '../util/clock.js';
 import type { PlannedReport, ReportPlanner } from './planner.js';
 
 /**
- * The report loop's one timer, on the injected clock: it is set to the
- * planner's next report time whenever something the planner heard may have
- * moved it (arm), and when it fires, the planner's plan goes to run(). The
- * planner hands out nothing while a report is in flight, so run() is never
- * called twice at once; its owner tells the planner the outcome and arms the
- * timer again. The agent's report loop and the fleet simulation
- * (test/timing/fleet.ts) both drive the planner through this class.
+ * The report loop's one timer, on the injected clock: it is set to the planner's next report time whenever something
+ * the planner heard may have moved it (arm), and when it fires, the planner's plan goes to run(). The planner hands out
+ * nothing while a report is in flight, so run() is never called twice at once; its owner tells the planner the outcome
+ * and arms the timer again. The agent's report loop and the fleet simulation (test/timing/fleet.ts) both drive the
+ * planner through this class.
  */
 export class PlanTimer {
   private timer: Timer | undefined;

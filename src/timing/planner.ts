@@ -1,53 +1,24 @@
-// Every timing decision of the daemon in one pure module: when the next
-// report goes out, and which devices it probes afresh. The agent feeds it
-// events and runs what take() hands out; it reads the devices from the
-// registry's snapshots (their state, failure count and when they were last
-// asked) and keeps no per-device state of its own; nothing here reads a
-// clock, sets a timer or does I/O. Times are milliseconds of a monotonic clock, so a wall
-// clock step (NTP, suspend and resume) cannot stall or rush a plan.
+// Every timing decision of the daemon in one pure module: when the next report goes out, and which devices it probes
+// afresh. It reads the devices from the registry's snapshots and keeps no per-device state; it reads no clock, sets no
+// timer and does no I/O. Times are of a monotonic clock, so a wall clock step cannot stall or rush a plan.
 //
-// Randomness (jitter) comes from the clock's source, passed in.
-//
-// Guarantees (test/timing/planner.property.test.ts checks each on long random
-// event sequences, test/timing/fleet.test.ts for a fleet of 1,000 agents):
-// - every report but the schedule's own tick (device changes, a listing settling,
-//   the start, resends, retries, the watchdog, a source resumed, a request)
-//   starts only with a token of the report budget (src/timing/token-bucket.ts:
-//   reportBurst tokens when full, one back every reportRefillMs, spent when the
-//   report ends): at most 12 such in any 60 s with the default 3 and 6 s,
-//   whatever happens, plus the schedule's own (one a period: 13 in any 60 s
-//   with a period of a minute and no jitter). A burst of arrivals or
-//   departures (a hub tree switched on) is coalesced into one report per
-//   token (issue 36: device changes were outside any bound, and 300 phones
-//   arriving made 30 reports a minute); a lone change finds a token and goes
-//   at once (issue 42: a fixed 5 s gap after every report held a plug 1.5 s
-//   after one for 3.4-5 s); a report the cloud rejected (4xx other than 408/429) or
-//   refused for its credentials is not resent before the next scheduled report;
-// - while the cloud does not take reports (network, timeout, 408, 429, 5xx),
-//   one backoff spans all reports (src/timing/cloud-backoff.ts): a scheduled
-//   report is not resent (the next one carries it), news is resent after
-//   10-20 s, 20-40 s, then with the schedule; nothing else goes meanwhile. So
-//   an agent makes at most 3 attempts in any 60 s of an outage (with a period
-//   of a minute or more), and after the cloud comes back its next attempt is
-//   its next scheduled report, or a resend of news;
-// - no report starts before the time a Retry-After named, plus jitter;
-//   an operator's request (SIGHUP) is answered at once, or when a token of
-//   the budget is free, whichever is later; requests meanwhile fold into it;
-// - a device change that finds a token free and no report in flight is
-//   reported within maxChangeWaitMs (the start report's end counts as any
-//   other's); any device change within reportRefillMs, or the end of the
-//   report in flight when that is later, unless the cloud's last answer was a
-//   failure that may pass (then it goes with the backoff's next attempt); a report starts at least once
-//   per schedule period, plus jitter and slack, even when a schedule tick is
-//   lost; the start report waits a random part of startSpreadMs, and for
-//   every source's first listing (and, while the sources list fewer devices
-//   than the last run reported, for their listing to settle), at most
-//   firstListingWaitMs after start; nothing goes before it;
-// - a source.s tracking that comes back asks for a full report at most once a period;
-// - a failed-device entry lives only while its device is reported; no retry
-//   is planned in the past;
-// - memory is bounded by the number of devices the last delivered report
-//   carried (failed-device entries); everything per device is the registry's.
+// Guarantees (test/timing/planner.property.test.ts on random event sequences, test/timing/fleet.test.ts for a fleet):
+// - every report but the schedule's own tick starts only with a token of the report budget (token-bucket.ts): at most
+//   12 such in any 60 s with the defaults, plus one a period for the schedule; a burst of arrivals is coalesced into one
+//   report per token, and a lone change finds a token and goes at once; a report the cloud rejected (4xx other than
+//   408/429, or credentials) is not resent before the next scheduled report;
+// - while the cloud does not take reports, one backoff spans all reports (cloud-backoff.ts): at most 3 attempts in any
+//   60 s of an outage, and after it the next attempt is the next scheduled report or a resend of news;
+// - no report starts before the time a Retry-After named, plus jitter; an operator's request (SIGHUP) is answered at
+//   once, or when a token is free; requests meanwhile fold into it;
+// - a device change that finds a token free and no report in flight is reported within maxChangeWaitMs; any change
+//   within reportRefillMs, or the end of the report in flight when later, unless the cloud's last answer was a failure
+//   that may pass (then with the backoff's next attempt); a report starts at least once per schedule period, even when
+//   a tick is lost; the start report waits a random part of startSpreadMs and for every source's first listing (and
+//   its settling while fewer devices are listed than last reported), at most firstListingWaitMs; nothing goes before it;
+// - a source's tracking that comes back asks for a full report at most once a period;
+// - a failed-device entry lives only while its device is reported; no retry is planned in the past;
+// - memory is bounded by the devices the last delivered report carried; everything per device is the registry's.
 
 import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
@@ -86,10 +57,9 @@ export type Trigger =
   | 'inventory-retry';
 
 /**
- * A device whose inventories failed N times in a row is asked again
- * backoffBound(N) after its last failure (or its last ask, while one runs),
- * without jitter: 10 s, 20 s, 40 s, up to 5 min (README: "the agent retries
- * less and less often").
+ * A device whose inventories failed N times in a row is asked again backoffBound(N) after its last failure (or its last
+ * ask, while one runs), without jitter: 10 s, 20 s, 40 s, up to 5 min (README: "the agent retries less and less
+ * often").
  */
 export const PROBE_RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000 };
 
@@ -179,17 +149,14 @@ export interface PlannerOptions {
   /** Whether every source has answered its first full listing (default: always). */
   listed?: () => boolean;
   /**
-   * Whether the sources list fewer devices than the last run reported
-   * (default: never): a freshly started adb server lists none while it still
-   * enumerates USB, and the start report waits for them until adb's list has
-   * settled (the settle time its source gave when it connected), within
-   * firstListingWaitMs.
+   * Whether the sources list fewer devices than the last run reported (default: never): a freshly started adb server
+   * lists none while it still enumerates USB, and the start report waits for them until adb's list has settled (the
+   * settle time its source gave when it connected), within firstListingWaitMs.
    */
   returning?: () => boolean;
   /**
-   * How long after start() the start report waits for every source's first
-   * listing (default 0: it does not wait). Past it, the start report goes with
-   * what is listed, and is not taken as reflecting the listing.
+   * How long after start() the start report waits for every source's first listing (default 0: it does not wait). Past
+   * it, the start report goes with what is listed, and is not taken as reflecting the listing.
    */
   firstListingWaitMs?: number;
   /** Epoch ms after which no retry of a report planned now may start: the next scheduled report (default: none). */
@@ -272,11 +239,10 @@ export class ReportPlanner {
   }
 
   /**
-   * A source's tracking came back: the same devices may be listed, but
-   * inventories may have been cut off (the Android source forgives those). A tracker
-   * that keeps dying (a crash-looping adb server, a tunnel that cuts idle
-   * connections) must not make a report each time: a full report at most
-   * once a period; meanwhile changes are reported as changes.
+   * A source's tracking came back: the same devices may be listed, but inventories may have been cut off (the Android
+   * source forgives those). A tracker that keeps dying (a crash-looping adb server, a tunnel that cuts idle
+   * connections) must not make a report each time: a full report at most once a period; meanwhile changes are reported
+   * as changes.
    */
   sourceResumed(now: number): void {
     if (this.lastResumeAt !== undefined && now - this.lastResumeAt < this.o.periodMs) return;
@@ -285,10 +251,9 @@ export class ReportPlanner {
   }
 
   /**
-   * A source's tracking connected (at start, or after its service restarted);
-   * its listing is taken as complete settleMs later, as the source says (a
-   * device absent before then may still be enumerating, not gone). With
-   * several sources, the latest settle time holds.
+   * A source's tracking connected (at start, or after its service restarted); its listing is taken as complete settleMs
+   * later, as the source says (a device absent before then may still be enumerating, not gone). With several sources,
+   * the latest settle time holds.
    */
   sourceConnected(now: number, settleMs: number): void {
     this.settleAt = Math.max(this.settleAt ?? 0, now + settleMs);
@@ -306,9 +271,8 @@ export class ReportPlanner {
   }
 
   /**
-   * A source's listing changed (the registry already holds the new states;
-   * a new state is a new connection, so a replugged wedged phone is asked at
-   * once), or an inventory a report did not wait for brought news.
+   * A source's listing changed (the registry already holds the new states; a new state is a new connection, so a
+   * replugged wedged phone is asked at once), or an inventory a report did not wait for brought news.
    */
   devicesChanged(now: number): void {
     this.noteChange(now);
@@ -326,11 +290,7 @@ export class ReportPlanner {
     return earliest === Infinity ? undefined : Math.max(now, earliest);
   }
 
-  /**
-   * Whether the start report still waits for a source's first listing: a
-   * report before it would claim no devices where a source lists some (issue
-   * 33). The caller looks at nextAt() again when a source has listed.
-   */
+  /** Whether the start report still waits for a source's first listing: before it, it would claim no devices a source lists. */
   private awaitingListing(now: number): boolean {
     if (!this.immediate.has('start')) return false;
     return !this.o.listed() || (this.o.returning() && !this.listSettled(now));
@@ -351,8 +311,8 @@ export class ReportPlanner {
     for (const d of this.devices.list()) {
       if (!this.o.ready(d)) continue;
       if (d.failures > 0) {
-        // Asked again only once its backoff has passed (counted from its last
-        // failure or, while one runs, its last ask), not on every report.
+        // Asked again only once its backoff has passed (counted from its last failure or, while one runs, its last
+        // ask), not on every report.
         if (d.probing || this.retryAt(d) > now) hold.add(d.key);
         else refresh.add(d.key);
       } else if (full || d.changedSeq > this.seenChange) {
@@ -471,9 +431,7 @@ export class ReportPlanner {
     const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
     if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs);
 
-    // One budget for every trigger but the schedule's tick: device changes too.
-    // A reload loop sending SIGHUP every few ms made one full report after
-    // another (44 PUTs in 10 s); 300 phones arriving over 48 s made 59 in 119 s.
+    // One budget for every trigger but the schedule's tick, device changes and SIGHUP loops included.
     const tokenAt = this.budget.freeAt(now);
     const holds = this.cloud.holds([...due.keys()].some((t) => !SCHEDULED.has(t)));
     for (const [t, at] of due) {

@@ -4,19 +4,18 @@ import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
 import { nodePhase, runDelay } from './spread.js';
 import { limited } from '../log/limited.js';
 
-// How often the wall clock is compared with the monotonic one, and how far
-// they may drift apart before it counts as a step.
+// How often the wall clock is compared with the monotonic one, and how far they may drift apart before it counts as a
+// step.
 const CLOCK_CHECK_MS = 1_000;
 const CLOCK_STEP_MS = 3_000;
-// Timers run on the monotonic clock: a long wait is cut into pieces so that
-// the wall clock is read again at least this often.
+// Timers run on the monotonic clock: a long wait is cut into pieces so that the wall clock is read again at least this
+// often.
 const MAX_SLEEP_MS = 60_000;
 
 /**
- * How far the wall clock moved against the monotonic clock between two
- * readings (positive: forward). A cron schedule follows the wall clock: a
- * naive one waits out a step back (an hour's step: an hour without a report)
- * and makes up, or warns about, every run a step forward skipped.
+ * How far the wall clock moved against the monotonic clock between two readings (positive: forward). A cron schedule
+ * follows the wall clock: a naive one waits out a step back (an hour's step: an hour without a report) and makes up, or
+ * warns about, every run a step forward skipped.
  */
 export function wallClockStep(prev: { wall: number; mono: number }, now: { wall: number; mono: number }): number {
   return now.wall - prev.wall - (now.mono - prev.mono);
@@ -32,26 +31,19 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Wall and monotonic time, jitter and timers (default: the system's). */
   clock?: Clock & Timers;
-  /**
-   * How often the wall clock is compared with the monotonic one (default
-   * 1 s): how soon a step is seen. A simulation whose clocks never step may
-   * compare less often (test/timing/fleet.ts: 1,000 agents' checks were most of its timers).
-   */
+  /** How often the wall clock is compared with the monotonic one (default 1 s); a simulation whose clocks never step may compare less often. */
   clockCheckMs?: number;
 }
 
 /**
- * The periodic report. Guarantees (test/timing/scheduler.test.ts, and
- * test/timing/fleet.test.ts for a fleet):
- * - onTick is called once for each time the cron expression names, at the
- *   host's own offset after it (a stable share of the gap to the next time,
- *   read from the node id, at most 15 minutes, plus a random part under
- *   jitterMs), so a fleet's runs are spread evenly over the period, and one
- *   host's runs are the gap between their times apart, give or take the jitter;
- * - a run whose time passed while the process stalled is made up once, and
- *   the runs it skipped are not; after a wall clock step the schedule starts
- *   again from the new time, with one log line (the planner's watchdog covers
- *   a lost run);
+ * The periodic report. Guarantees (test/timing/scheduler.test.ts, and test/timing/fleet.test.ts for a fleet):
+ * - onTick is called once for each time the cron expression names, at the host's own offset after it (a stable share of
+ *   the gap to the next time, read from the node id, at most 15 minutes, plus a random part under jitterMs), so a
+ *   fleet's runs are spread evenly over the period, and one host's runs are the gap between their times apart, give or
+ *   take the jitter;
+ * - a run whose time passed while the process stalled is made up once, and the runs it skipped are not; after a wall
+ *   clock step the schedule starts again from the new time, with one log line (the planner's watchdog covers a lost
+ *   run);
  * - it reads time, randomness and timers only through the clock it is given.
  */
 export class Scheduler {
@@ -87,9 +79,8 @@ export class Scheduler {
   }
 
   /**
-   * The longest time between two scheduled runs over the next few, read from
-   * the expression itself (so also before start()): the planner's watchdog
-   * makes up a run lost to a clock jump after this long.
+   * The longest time between two scheduled runs over the next few, read from the expression itself (so also before
+   * start()): the planner's watchdog makes up a run lost to a clock jump after this long.
    */
   periodMs(): number {
     let longest = 0;
@@ -108,8 +99,8 @@ export class Scheduler {
   }
 
   /**
-   * Plans the first run that goes after `wall`, starting from the cron times
-   * after `fromCron`: a run whose time has passed is skipped, not made up.
+   * Plans the first run that goes after `wall`, starting from the cron times after `fromCron`: a run whose time has
+   * passed is skipped, not made up.
    */
   private plan(wall: number, fromCron = wall - this.windowMs()): void {
     this.timer?.cancel();

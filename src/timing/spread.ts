@@ -1,17 +1,13 @@
-// Where in each period a host's scheduled report goes. Every host of a fleet
-// runs the same cron expression on an NTP-synced clock, so a bare schedule
-// sends the whole fleet in the same second; a small random delay only smears
-// that second over a few. Instead each host reports at its own stable offset
-// into the period, read from its node id, plus a little randomness: a
-// fleet's reports cover the whole period, and one host's reports stay about
-// one period apart.
+// Where in each period a host's scheduled report goes. Every host of a fleet runs the same cron expression on an
+// NTP-synced clock, so a bare schedule sends the whole fleet in the same second; a small random delay only smears that
+// second over a few. Instead each host reports at its own stable offset into the period, read from its node id, plus a
+// little randomness: a fleet's reports cover the whole period, and one host's reports stay about one period apart.
 
 import { createHash } from 'node:crypto';
 
 /**
- * The longest stretch a scheduled report is spread over: an hourly or daily
- * schedule is still reported within a quarter of an hour of its time, which
- * spreads a fleet of 10,000 hosts to about 11 reports a second.
+ * The longest stretch a scheduled report is spread over: an hourly or daily schedule is still reported within a quarter
+ * of an hour of its time, which spreads a fleet of 10,000 hosts to about 11 reports a second.
  */
 export const MAX_SPREAD_MS = 15 * 60_000;
 
@@ -32,12 +28,10 @@ export interface SpreadInput {
 }
 
 /**
- * How long after its cron time a host's run goes: phase · window + random ·
- * jitter, with the window the gap to the next run (at most MAX_SPREAD_MS).
- * The random part may carry a run past the next run's cron time (never past
- * that run): so the fleet's runs are spread evenly over the period, the
- * tail of one period's runs filling the head of the next, and two runs of
- * one host are the gap between their cron times apart, give or take the jitter.
+ * How long after its cron time a host's run goes: phase · window + random · jitter, with the window the gap to the next
+ * run (at most MAX_SPREAD_MS). The random part may carry a run past the next run's cron time (never past that run): so
+ * the fleet's runs are spread evenly over the period, the tail of one period's runs filling the head of the next, and
+ * two runs of one host are the gap between their cron times apart, give or take the jitter.
  */
 export function runDelay({ phase, gapMs, jitterMs, random }: SpreadInput): number {
   const window = Math.max(0, Math.min(gapMs, MAX_SPREAD_MS));

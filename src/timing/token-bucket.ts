@@ -1,20 +1,9 @@
-// The budget of reports that are not the schedule's own tick (issue 42).
-// A fixed gap after every report (issue 36) bounded the rate but made a lone
-// plug soon after a report wait the gap out (3.4-5 s, against the 2 s the
-// README promises). A bucket lets a few reports go at once and refills one
-// token every refillMs, so lone changes go at once and a burst runs at the
-// refill rate. Pure: the caller passes the time in.
+// The budget of reports that are not the schedule's own tick. A bucket, not a fixed gap after each report: a lone
+// change goes at once (the README's 2 s), and a burst runs at the refill rate. Pure: the caller passes the time in.
 //
-// A token is checked when a report starts and spent when it ends: the PUT
-// comes between the two, and one report is in flight at a time, so the
-// credit never drops between a start and its end and every spend finds its
-// token. Spent at the ends, the bound holds for PUTs, starts and ends alike:
-// m reports in a window of W ms need m tokens (m − 1 spent inside it, one
-// left at the last start), at most capacity + W / refillMs of them, less
-// the part of a token not refilled at the window's edge:
-// m < capacity + W / refillMs. Capacity 3 and a token every 6 s: at most 12
-// in any 60 s, as the gap of 5 s gave (capacity 1, a token every 5 s, is
-// that gap exactly).
+// A token is checked when a report starts and spent when it ends; one report is in flight at a time, so every spend
+// finds its token, and m reports in any window of W ms satisfy m < capacity + W / refillMs (capacity 3, a token every
+// 6 s: at most 12 in any 60 s).
 
 export interface TokenBucketOptions {
   /** Tokens when full: reports that may go one after the other. */

@@ -19,12 +19,10 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { pidAlive } from './process-identity.js';
 
-// The state directory is shared: the daemon, `once` and `doctor` run by hand
-// beside it, a second daemon by mistake. Each writer therefore uses a temp
-// name of its own (a fixed `FILE.tmp` let one writer rename another's
-// half-written file into place, and the other's rename then failed with
-// ENOENT), writers take turns under a lock file, and the directory is
-// flushed after each rename so that the new name survives a power loss.
+// The state directory is shared: the daemon, `once` and `doctor` run by hand beside it, a second daemon by mistake.
+// Each writer therefore uses a temp name of its own (a fixed `FILE.tmp` let one writer rename another's half-written
+// file into place, and the other's rename then failed with ENOENT), writers take turns under a lock file, and the
+// directory is flushed after each rename so that the new name survives a power loss.
 
 /** A state file that is there but cannot be used as one: a FIFO, a directory, a device node, a symlink. */
 export class StateFileError extends Error {
@@ -47,11 +45,10 @@ const LOCK_NAME = '.lock';
 const held = new Set<string>();
 
 /**
- * Writes a state file atomically (a temporary file of this writer's own,
- * fsync, rename, fsync of the directory) under the state directory's lock:
- * a crash mid-write leaves the previous content, and a reader in another
- * process sees the old file or the new one, never a part. Throws what the
- * file system said, or a StateFileError for a file that is not a regular one.
+ * Writes a state file atomically (a temporary file of this writer's own, fsync, rename, fsync of the directory) under
+ * the state directory's lock: a crash mid-write leaves the previous content, and a reader in another process sees the
+ * old file or the new one, never a part. Throws what the file system said, or a StateFileError for a file that is not a
+ * regular one.
  */
 export function writeAtomically(file: string, text: string): void {
   const dir = dirname(file);
@@ -64,9 +61,8 @@ export function writeAtomically(file: string, text: string): void {
     const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o640);
     try {
       try {
-        // writeFileSync loops over short writes; a bare writeSync on a full
-        // disk writes part of the data without an error, and the rename
-        // below would then replace a good file with a cut one.
+        // writeFileSync loops over short writes; a bare writeSync on a full disk writes part of the data without an
+        // error, and the rename below would then replace a good file with a cut one.
         writeFileSync(fd, text);
         fsyncSync(fd);
       } finally {
@@ -86,10 +82,9 @@ export function writeAtomically(file: string, text: string): void {
 }
 
 /**
- * Reads a state file; undefined when there is none. Opened without blocking
- * and checked before a byte is read: a FIFO in its place would otherwise
- * hang the start for good, and a device node or a directory is not one.
- * A file bigger than maxBytes is refused, unread.
+ * Reads a state file; undefined when there is none. Opened without blocking and checked before a byte is read: a FIFO
+ * in its place would otherwise hang the start for good, and a device node or a directory is not one. A file bigger than
+ * maxBytes is refused, unread.
  */
 export function readStateFile(file: string, maxBytes: number): string | undefined {
   let fd: number;
@@ -119,11 +114,10 @@ export function readStateFile(file: string, maxBytes: number): string | undefine
 }
 
 /**
- * Runs fn while this process holds the state directory's lock: a file made
- * with O_EXCL holding the holder's pid. A lock whose holder is gone (a
- * crash, SIGKILL) or older than any hold can be is taken over. Waits up to
- * LOCK_WAIT_MS, then throws one line naming the holder. Synchronous: every
- * hold is one small write, so a wait is short, and callers stay simple.
+ * Runs fn while this process holds the state directory's lock: a file made with O_EXCL holding the holder's pid. A lock
+ * whose holder is gone (a crash, SIGKILL) or older than any hold can be is taken over. Waits up to LOCK_WAIT_MS, then
+ * throws one line naming the holder. Synchronous: every hold is one small write, so a wait is short, and callers stay
+ * simple.
  */
 export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
   const lock = join(dir, LOCK_NAME);
@@ -142,9 +136,8 @@ export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS
       try {
         writeFileSync(fd, `${process.pid}\n`);
       } catch (err) {
-        // A full disk makes the file but not its pid: an empty lock left
-        // there is taken for a holder mid-write, and held every write up
-        // for 5 s (the event loop with it) until it was 30 s old.
+        // A full disk makes the file but not its pid: an empty lock left there is taken for a holder mid-write, and
+        // held every write up for 5 s (the event loop with it) until it was 30 s old.
         closeSync(fd);
         try {
           unlinkSync(lock);

@@ -1,6 +1,5 @@
-// The one exponential backoff of the agent: cloud retries, the report
-// resend across reports, per-device inventory and failed-device retries,
-// network-device connects and the watchers' reconnects all wait by it.
+// The one exponential backoff of the agent: cloud retries, the report resend across reports, per-device inventory and
+// failed-device retries, network-device connects and the watchers' reconnects all wait by it.
 
 export interface BackoffPolicy {
   /** The wait after the first failure, before jitter. */
@@ -10,9 +9,8 @@ export interface BackoffPolicy {
   /** Growth per failure (default 2). */
   factor?: number;
   /**
-   * The share of each wait drawn at random (default 0): 0 waits exactly the
-   * bound, 0.5 between half of it and all of it, 1 anywhere up to it ("full
-   * jitter"). Jitter keeps hosts that failed together from retrying together.
+   * The share of each wait drawn at random (default 0): 0 waits exactly the bound, 0.5 between half of it and all of
+   * it, 1 anywhere up to it ("full jitter"). Jitter keeps hosts that failed together from retrying together.
    */
   jitter?: number;
 }

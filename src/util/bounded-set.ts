@@ -1,7 +1,6 @@
 /**
- * A set that keeps at most `max` entries, forgetting the oldest first: memory
- * of what was already said that neither grows with its input nor, as a set
- * cleared when full did, forgets everything at once (and so says it all again).
+ * A set that keeps at most `max` entries, forgetting the oldest first: memory of what was already said that neither
+ * grows with its input nor, as a set cleared when full did, forgets everything at once (and so says it all again).
  */
 export class BoundedSet<T> {
   private readonly entries = new Set<T>();

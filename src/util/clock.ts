@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 
 /**
- * Time as the agent's decisions read it, injected wherever code decides on
- * time so that tests can drive it: a monotonic clock for durations and
- * plans (a wall-clock step neither stalls nor rushes them), the wall clock
- * for what people and the cloud read (timestamps, cron times), and the
- * random source of jitter (a seeded one makes a fleet of agents replayable).
+ * Time as the agent's decisions read it, injected wherever code decides on time so that tests can drive it: a monotonic
+ * clock for durations and plans (a wall-clock step neither stalls nor rushes them), the wall clock for what people and
+ * the cloud read (timestamps, cron times), and the random source of jitter (a seeded one makes a fleet of agents
+ * replayable).
  */
 export interface Clock {
   /** Milliseconds on a clock that never steps (performance.now). */
@@ -21,9 +20,8 @@ export interface Timer {
 }
 
 /**
- * Waking code up after a while, on the same time line as the clock beside
- * it: the scheduler's and the watchers' timers run on it, so a virtual clock
- * drives them too.
+ * Waking code up after a while, on the same time line as the clock beside it: the scheduler's and the watchers' timers
+ * run on it, so a virtual clock drives them too.
  */
 export interface Timers {
   /** Calls fn once, ms from now (monotonic). unref: the timer alone does not keep the process alive. */
@@ -42,9 +40,8 @@ export const systemClock: Clock & Timers = {
 };
 
 /**
- * Calls fn every ms on the timers until the returned timer is cancelled, as
- * setInterval does on real time: the next call is set before this one runs,
- * so the period holds however long fn takes.
+ * Calls fn every ms on the timers until the returned timer is cancelled, as setInterval does on real time: the next
+ * call is set before this one runs, so the period holds however long fn takes.
  */
 export function every(timers: Timers, ms: number, fn: () => void, options?: { unref?: boolean }): Timer {
   let next: Timer | undefined;
@@ -71,9 +68,8 @@ export function every(timers: Timers, ms: number, fn: () => void, options?: { un
 }
 
 /**
- * A seeded random source (mulberry32): the same seed gives the same numbers,
- * so a simulated fleet's jitter is replayable and two runs can be compared
- * draw for draw.
+ * A seeded random source (mulberry32): the same seed gives the same numbers, so a simulated fleet's jitter is
+ * replayable and two runs can be compared draw for draw.
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -102,12 +98,10 @@ class Pending implements Timer {
 }
 
 /**
- * Virtual time for tests and simulations: nothing moves until advance() or
- * runUntil() moves it, and timers fire in time order (ties in the order they
- * were set). One VirtualTime is the time line of a whole simulated fleet;
- * each agent gets its own clock() on it, with its own random source and, if
- * wanted, a wall clock that is off by some amount (hosts are never exactly
- * in step) or that steps.
+ * Virtual time for tests and simulations: nothing moves until advance() or runUntil() moves it, and timers fire in time
+ * order (ties in the order they were set). One VirtualTime is the time line of a whole simulated fleet; each agent gets
+ * its own clock() on it, with its own random source and, if wanted, a wall clock that is off by some amount (hosts are
+ * never exactly in step) or that steps.
  */
 export class VirtualTime {
   private t = 0;
@@ -150,18 +144,16 @@ export class VirtualTime {
   }
 
   /**
-   * The process stalls for ms (a paused VM, a blocked event loop): both clocks
-   * move on and no timer fires; the next advance() fires every one that came
-   * due meanwhile, late.
+   * The process stalls for ms (a paused VM, a blocked event loop): both clocks move on and no timer fires; the next
+   * advance() fires every one that came due meanwhile, late.
    */
   stall(ms: number): void {
     this.t += Math.max(0, ms);
   }
 
   /**
-   * When the next pending timer fires (monotonic ms), if any: a test whose
-   * timers start work that settles on promises runs time on timer by timer,
-   * letting each one's work run before the next (as the event loop would).
+   * When the next pending timer fires (monotonic ms), if any: a test whose timers start work that settles on promises
+   * runs time on timer by timer, letting each one's work run before the next (as the event loop would).
    */
   get next(): number | undefined {
     while (this.heap[0]?.cancelled) this.pop();
@@ -177,8 +169,8 @@ export class VirtualTime {
     const h = this.heap;
     h.push(entry);
     let i = h.length - 1;
-    // Sifted with a hole, not swaps: a destructuring swap allocates, and a
-    // fleet of a thousand agents runs millions of timers through here.
+    // Sifted with a hole, not swaps: a destructuring swap allocates, and a fleet of a thousand agents runs millions of
+    // timers through here.
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const p = h[parent]!;

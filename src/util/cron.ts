@@ -1,8 +1,7 @@
-// The report schedule's cron expressions, read in the host's local time with
-// Date's own getters. node-cron did this through Intl.DateTimeFormat on every
-// tick, which pages in ICU's date and time zone data: about 7.5 MB of the
-// daemon's RSS (see docs/performance/journal.md). The syntax is node-cron's standard
-// part, and test/timing/cron.test.ts checks the run times against node-cron's.
+// The report schedule's cron expressions, read in the host's local time with Date's own getters. node-cron did this
+// through Intl.DateTimeFormat on every tick, which pages in ICU's date and time zone data: about 7.5 MB of the daemon's
+// RSS (see docs/performance/journal.md). The syntax is node-cron's standard part, and test/timing/cron.test.ts checks
+// the run times against node-cron's.
 
 export interface CronSchedule {
   /** Allowed values per field, ascending: second, minute, hour, day of month, month (1-12), weekday (0-6, Sunday 0). */
@@ -34,8 +33,8 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
   const offset = index === 4 ? 1 : 0;
   const allowed = new Set<number>();
   for (const part of text.split(',')) {
-    // node-cron's extensions (last day, nearest weekday, nth weekday): an
-    // expression that used them under node-cron is refused, not misread.
+    // node-cron's extensions (last day, nearest weekday, nth weekday): an expression that used them under node-cron is
+    // refused, not misread.
     if (/^(L(-\d+)?|(\d+|L)W|[0-7]L|[0-7]#[1-5])$/i.test(part)) {
       return `"${part}" uses node-cron's L, W or # extensions, which this agent does not read: list the days instead`;
     }
@@ -94,10 +93,9 @@ export function parseCron(expression: string): CronSchedule | string {
 const MAX_DAYS = 366 * 30;
 
 /**
- * The first whole second after `afterMs` that the schedule names, in local
- * time, or undefined when none comes within 30 years. As with node-cron, day
- * of month and weekday must both match, a local time that a DST change skips
- * is not run, and a repeated one runs once.
+ * The first whole second after `afterMs` that the schedule names, in local time, or undefined when none comes within 30
+ * years. As with node-cron, day of month and weekday must both match, a local time that a DST change skips is not run,
+ * and a repeated one runs once.
  */
 export function nextRun(schedule: CronSchedule, afterMs: number): number | undefined {
   const [seconds, minutes, hours, days, months, weekdays] = schedule.fields as number[][];

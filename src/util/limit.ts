@@ -20,12 +20,10 @@ export class Limiter {
 }
 
 /**
- * Waits for the tasks while they keep finishing: until all have settled,
- * `idleMs` pass with none of them settling, or `maxMs` pass in all. Never
- * rejects (the caller reads outcomes elsewhere). A lab's many inventories
- * finish one after another and are all waited for; one straggler holds the
- * wait for idleMs at most. On the caller's timers, so that a report's wait
- * runs on the same clock as the rest of its timing.
+ * Waits for the tasks while they keep finishing: until all have settled, `idleMs` pass with none of them settling, or
+ * `maxMs` pass in all. Never rejects (the caller reads outcomes elsewhere). A lab's many inventories finish one after
+ * another and are all waited for; one straggler holds the wait for idleMs at most. On the caller's timers, so that a
+ * report's wait runs on the same clock as the rest of its timing.
  */
 export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: number, maxMs: number, timers: Timers = systemClock): Promise<void> {
   let pending = tasks.length;

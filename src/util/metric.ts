@@ -1,6 +1,5 @@
-// What a metric is, below every folder that serves one: the status endpoint
-// formats them (src/status/metrics.ts), and a platform's source gives its own
-// (src/platforms/source.ts) without knowing the status folder.
+// What a metric is, below every folder that serves one: the status endpoint formats them (src/status/metrics.ts), and a
+// platform's source gives its own (src/platforms/source.ts) without knowing the status folder.
 
 export type MetricType = 'gauge' | 'counter';
 

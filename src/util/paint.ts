@@ -1,9 +1,7 @@
-// Terminal colour for what people read (the list table, the doctor's
-// checklist, log lines on a terminal): only on a terminal, and never when NO_COLOR (no-color.org) or
-// TERM=dumb says no. Node's util.styleText writes the colours; whether to
-// colour is decided here, from the stream and the environment the command
-// was given (so that the table, the checklist and pino-pretty's lines
-// decide alike, and a test can give its own), hence validateStream: false.
+// Terminal colour for what people read (the list table, the doctor's checklist, log lines on a terminal): only on a
+// terminal, and never when NO_COLOR (no-color.org) or TERM=dumb says no. Node's util.styleText writes the colours;
+// whether to colour is decided here, from the stream and the environment the command was given (so that the table, the
+// checklist and pino-pretty's lines decide alike, and a test can give its own), hence validateStream: false.
 import { styleText } from 'node:util';
 
 export interface Paint {

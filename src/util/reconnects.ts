@@ -1,9 +1,7 @@
-// The reconnect loop of a long-lived connection (adb's device tracker,
-// usbmuxd's Listen): how long to wait before connecting again, and what is
-// worth a log line. A connection that dies right after it opens (a
-// crash-looping server, a tunnel that cuts idle connections) counts as a
-// failure: the wait keeps growing instead of starting over at each connect,
-// and the log says it once, then sums it up now and then.
+// The reconnect loop of a long-lived connection (adb's device tracker, usbmuxd's Listen): how long to wait before
+// connecting again, and what is worth a log line. A connection that dies right after it opens (a crash-looping server,
+// a tunnel that cuts idle connections) counts as a failure: the wait keeps growing instead of starting over at each
+// connect, and the log says it once, then sums it up now and then.
 
 import { Backoff } from './backoff.js';
 import type { Clock } from './clock.js';

@@ -1,8 +1,7 @@
 /**
- * The text as a sentence another can follow: ended by its own period (an
- * error's advice often ends with one), or given one. Lines that join an
- * error's text to what follows use it, so that they read "...account). Nothing
- * went out", never "...account).; nothing went out".
+ * The text as a sentence another can follow: ended by its own period (an error's advice often ends with one), or given
+ * one. Lines that join an error's text to what follows use it, so that they read "...account). Nothing went out", never
+ * "...account).; nothing went out".
  */
 export function sentence(text: string): string {
   const t = text.trimEnd();

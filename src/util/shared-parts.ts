@@ -1,7 +1,6 @@
-// Parts two features share without importing each other: the one that offers
-// a part declares its key below both (as a facet's key), and whoever reads it
-// reaches it through the features' context by that key, so that the wiring
-// names neither.
+// Parts two features share without importing each other: the one that offers a part declares its key below both (as a
+// facet's key), and whoever reads it reaches it through the features' context by that key, so that the wiring names
+// neither.
 
 /** A shared part's key, declared once by its owner. */
 export interface SharedKey<T> {

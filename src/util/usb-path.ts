@@ -1,5 +1,4 @@
-// Linux's names of USB devices in sysfs and in adb's long listing
-// (bus-port.port...: "1-1.4.2"). Pure.
+// Linux's names of USB devices in sysfs and in adb's long listing (bus-port.port...: "1-1.4.2"). Pure.
 
 /** The USB bus of a Linux usb path ("1-1.4.2" → 1); undefined for other forms. */
 export function usbBus(path: string | undefined): number | undefined {

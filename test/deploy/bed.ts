@@ -25,6 +25,12 @@
 //   [--unauthorized C]   those phones wait for "Allow USB debugging" (adb lists them unauthorized)
 //   [--fixed-ports C=5602]  those phones listen on that port (adb serial 127.0.0.1:5602), so that the
 //                        agent's settings can name them (networkDevices) before the bed runs
+//   [--adb-relay-port 5038 --usb-paths C=1-1.3]  a relay in front of the adb server on that port
+//                        (test/sim/adb-proxy.ts), for the agent to reach adb through: its long device
+//                        list (`adb devices -l`) gives those phones the usb path a phone on that USB
+//                        port has (`usb:1-1.3`). The phones reach adb over TCP, and the USB layer
+//                        places a phone on a port only by that path, which a phone cannot forge
+//                        (docs/design/trust.md); a serial sysfs shows places nothing.
 // The control port answers at once; the phones are connected as soon as the
 // adb server answers (--adb-wait-seconds, default 60: where the adb server
 // comes with the package under test, the bed starts before it).
@@ -33,6 +39,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
+import { AdbProxy } from '../sim/adb-proxy.js';
 import { hostRequest, parseDevices } from '../sim/host-client.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
@@ -51,6 +58,8 @@ const { values } = parseArgs({
     'hub-sysfs': { type: 'string' },
     'hub-ports': { type: 'string', default: '' },
     'fixed-ports': { type: 'string', default: '' },
+    'adb-relay-port': { type: 'string' },
+    'usb-paths': { type: 'string', default: '' },
   },
 });
 
@@ -68,6 +77,22 @@ const fixedPorts = new Map(
       return [serial, Number(port)] as const;
     }),
 );
+
+const usbPaths = new Map(
+  values['usb-paths']
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const [serial, path] = entry.split('=');
+      if (!serial || !/^\d+-\d+(\.\d+)*$/.test(path ?? '')) throw new Error(`--usb-paths: SERIAL=BUS-PORT[.PORT...], got ${entry}`);
+      return [serial, path!] as const;
+    }),
+);
+const relayPort = values['adb-relay-port'];
+if (relayPort !== undefined && !/^\d+$/.test(relayPort)) throw new Error(`--adb-relay-port: a port, got ${relayPort}`);
+if (usbPaths.size > 0 && relayPort === undefined) throw new Error('--usb-paths needs --adb-relay-port: the relay is what gives the paths');
+for (const name of usbPaths.keys()) if (!values.serials.split(',').includes(name)) throw new Error(`--usb-paths: ${name} is not one of --serials`);
+const relay = relayPort === undefined ? undefined : new AdbProxy({ targetPort: adbPort });
 
 async function connect(serial: string): Promise<void> {
   const phone = phones.get(serial);
@@ -136,10 +161,15 @@ function watchHub(sysfs: string, ports: string): void {
 
 async function main(): Promise<void> {
   await cloud.start(Number(values['cloud-port']));
+  // Before the phones: a phone's port drawn after it cannot take the relay's.
+  await relay?.start(Number(relayPort));
   for (const serial of values.serials.split(',').filter(Boolean)) {
     const phone = new SimDevice({ profile: withSerial(loadProfile(values.profile), serial), mode: locked.has(serial) ? 'unauthorized' : 'ready' });
     await phone.start(fixedPorts.get(serial) ?? 0);
     phones.set(serial, phone);
+    // By its adb serial (127.0.0.1:PORT), which a replug keeps: the phone listens on its port again.
+    const path = usbPaths.get(serial);
+    if (path !== undefined) relay!.usbPaths.set(phone.serial, path);
   }
   const control = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://bed');
@@ -218,6 +248,7 @@ async function main(): Promise<void> {
 
 const stop = async (): Promise<void> => {
   for (const p of phones.values()) await p.stop().catch(() => undefined);
+  await relay?.stop().catch(() => undefined);
   await cloud.stop().catch(() => undefined);
   process.exit(0);
 };

@@ -145,16 +145,18 @@ pass "$(grep -m1 '^\[' "$work/pretty.err" | cut -c1-100)"
 ports=$("$node" --input-type=module -e "
   import { freePort } from '$repo/dist/test/sim/adb-server.js';
   const ports = [];
-  for (let i = 0; i < 7; i++) ports.push(await freePort());
+  for (let i = 0; i < 8; i++) ports.push(await freePort());
   console.log(ports.join(' '));") || fail "no free ports below the ephemeral range"
-read -r cloud_port control_port adb_port status_port host_adb_port host_status_port hub_status_port <<<"$ports"
+read -r cloud_port control_port adb_port status_port host_adb_port host_status_port hub_status_port relay_port <<<"$ports"
 # lib.sh's bed and wait_put: the bed runs here.
 bed_port=$control_port
 bed_node() { "$node" -e "$1"; }
 now_ms() { "$node" -e 'console.log(Date.now())'; }
-start_bed() { # adb port
+# The /metrics of the agent listening on status_port (the containers share the host's network).
+agent_metrics() { "$node" -e "fetch('http://127.0.0.1:$status_port/metrics').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))"; }
+start_bed() { # adb port [more flags of the bed]
   [ -n "${bed_pid:-}" ] && kill "$bed_pid" 2>/dev/null && wait "$bed_pid" 2>/dev/null || true
-  "$node" "$repo/dist/test/deploy/bed.js" --adb-port "$1" --cloud-port "$cloud_port" --control-port "$control_port" --serials PODMAN01,PODMAN02 >"$work/bed.log" 2>&1 &
+  "$node" "$repo/dist/test/deploy/bed.js" --adb-port "$1" --cloud-port "$cloud_port" --control-port "$control_port" --serials PODMAN01,PODMAN02 "${@:2}" >"$work/bed.log" 2>&1 &
   bed_pid=$!
 }
 
@@ -207,9 +209,14 @@ check_logs_json() {
 
 # ---- profile usb: adb inside the container -------------------------------------
 say "profile usb: adb server inside the container"
-start_bed "$adb_port"
+# The agent reaches its adb server through the bed's relay, which gives
+# PODMAN02's line of `adb devices -l` the usb path of port 1-1.3, as a phone
+# on that port has it: the phones reach adb over TCP, and the USB layer
+# places a phone on a port only by that path, which a phone cannot forge
+# (docs/design/trust.md), never by a serial sysfs shows (below).
+start_bed "$adb_port" --adb-relay-port "$relay_port" --usb-paths PODMAN02=1-1.3
 t0=$(now_ms)
-run_usb "da-usb-$run_id" "$adb_port" -v "$usb_tree:/usb-sysfs:ro" -e DEVICE_AGENT_USB_SYSFS_ROOT=/usb-sysfs
+run_usb "da-usb-$run_id" "$adb_port" -v "$usb_tree:/usb-sysfs:ro" -e DEVICE_AGENT_USB_SYSFS_ROOT=/usb-sysfs -e DEVICE_AGENT_ADB_SERVER_SOCKET=tcp:127.0.0.1:"$relay_port"
 first=$(wait_put "$t0" "status(p, 'PODMAN01') === 'AVAILABLE' && status(p, 'PODMAN02') === 'AVAILABLE'" 120) || fail "no report with both phones (bed: $(tail -3 "$work/bed.log"))"
 node_id=$(printf '%s' "$first" | node_id_of)
 pass "report delivered by node $node_id"
@@ -240,9 +247,12 @@ pass "every log line is JSON, adb's included"
 
 say "a phone adb stops listing while its serial stays on a USB port: UNAVAILABLE and named, not UNPLUGGED, from the image"
 # USB debugging turned off (an OS update does it): adb, inside the
-# container, loses the phone; the kernel keeps it on its port.
+# container, loses the phone; the kernel keeps it on its port, where adb's
+# usb path (the bed's relay) placed it.
 mkdir -p "$usb_tree/1-1.3"
 echo PODMAN02 >"$usb_tree/1-1.3/serial"
+wait_placed PODMAN02 1-1.3 agent_metrics now_ms 60 ||
+  fail "the agent did not place PODMAN02 on port 1-1.3 by adb's usb path: $(agent_metrics | grep 'device_agent_device_info{.*PODMAN02' || echo 'not on /metrics')"
 off_at=$(now_ms)
 bed POST '/disconnect?serials=PODMAN02' >/dev/null || fail "the bed could not have adb drop PODMAN02"
 wait_put "$off_at" "status(p, 'PODMAN02') === 'UNAVAILABLE' && /on USB port 1-1\\.3 \\(the kernel enumerated it\\) but adb does not list it/.test(message(p, 'PODMAN02'))" 60 >/dev/null ||

@@ -80,6 +80,37 @@ describe('test/deploy/lib.sh', () => {
     });
   });
 
+  // The USB layer reports a phone off adb on its port only once adb's usb path placed it there (docs/design/trust.md):
+  // the checks wait for that before adb drops the phone. wait_put is the bed's; here a stand-in says what it was asked.
+  describe('wait_placed', () => {
+    const bedOf = (label: string) =>
+      [
+        `metrics() { printf '%s\\n' '# HELP device_agent_device_info x' 'device_agent_device_info{udid="OTHER",usb="1-1.3"} 1' '${label}'; }`,
+        'clock() { echo 1000; }',
+        'n=0',
+        'wait_put() { n=$((n + 1)); echo "asked since $1 for $2" >&2; printf \'{"receivedAt":%d}\\n\' $((1000 + 5000 * n)); }',
+      ].join('\n');
+
+    it("waits for the phone's port on /metrics, then for two reports listing it, the second after the first", () => {
+      const run = check(
+        'placed.sh',
+        `${bedOf('device_agent_device_info{udid="PHONE",serial="127.0.0.1:5555",usb="1-1.3",hub=""} 1')}\nwait_placed PHONE 1-1.3 metrics clock 1\necho placed`,
+      );
+      expect(run).toEqual({
+        status: 0,
+        stdout: 'placed\n',
+        stderr: "asked since 1000 for status(p, 'PHONE') === 'AVAILABLE'\nasked since 6001 for status(p, 'PHONE') === 'AVAILABLE'\n",
+      });
+    });
+
+    it('gives up without asking for a report while /metrics has the phone on no port, or another port, or another phone there', () => {
+      for (const label of ['device_agent_device_info{udid="PHONE",usb=""} 1', 'device_agent_device_info{udid="PHONE",usb="1-1.4"} 1', '']) {
+        const run = check('unplaced.sh', `${bedOf(label)}\nwait_placed PHONE 1-1.3 metrics clock 1 || echo not placed`);
+        expect(run).toEqual({ status: 0, stdout: 'not placed\n', stderr: '' });
+      }
+    });
+  });
+
   it('still lets a check fail with its own words', () => {
     const run = check('own.sh', 'printf x | has y || fail "no y in x"');
     expect(run.status).toBe(1);

@@ -124,6 +124,30 @@ wait_put() {
     })();"
 }
 
+# wait_placed UDID PORT METRICS CLOCK [TIMEOUT_S]: waits until the agent has
+# placed the phone on the USB port, which is what it reports a phone off
+# adb on that port by: the port as the phone's usb label on /metrics (its
+# source's path, `adb devices -l`, read), then two reports that list the
+# phone after that, the later one composed after the path was read (a
+# report is not composed while one is in flight), and linked by it.
+# METRICS prints the agent's /metrics, CLOCK the bed's time in ms (the
+# script's own functions).
+wait_placed() {
+  local udid=$1 port=$2 metrics=$3 clock=$4 timeout=${5:-60} i seen= since hit
+  for ((i = 0; i < timeout * 2; i++)); do
+    if "$metrics" 2>/dev/null | grep '^device_agent_device_info{' | grep -F "udid=\"$udid\"" | has "usb=\"$port\""; then
+      seen=1
+      break
+    fi
+    sleep 0.5
+  done
+  [ -n "$seen" ] || return 1
+  since=$("$clock")
+  hit=$(wait_put "$since" "status(p, '$udid') === 'AVAILABLE'" "$timeout") || return 1
+  since=$(printf '%s' "$hit" | "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(String(JSON.parse(t).receivedAt + 1)))")
+  wait_put "$since" "status(p, '$udid') === 'AVAILABLE'" "$timeout" >/dev/null
+}
+
 # The nodeId of a PUT printed by wait_put, read from standard input.
 node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))"; }
 

@@ -144,6 +144,8 @@ bed_start() {
 bed_port=8081
 bed_node() { in_box "$BOX_NODE" -e "$1"; }
 box_ms() { in_box date +%s%3N; }
+# The agent's /metrics, from inside the box (the package's status endpoint).
+agent_metrics() { in_box "$BOX_NODE" -e "fetch('http://127.0.0.1:9317/metrics').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))"; }
 unit() { in_box systemctl show -P "$2" "$1"; }
 # wait_put with the three phones, where the bed connects them: Debian's adb
 # aborted once in CI while the bed connected them ("fdevent_epoll.cpp:88]
@@ -328,6 +330,13 @@ PKG_NODE=/usr/lib/device-agent/node/bin/node
 # (networkDevices): the agent connects it again after its kick, as recovery
 # kicks only a network phone it connects itself.
 CYCLE_PORT=5602
+# The bed's relay in front of the adb server, which the agent reaches adb
+# through (adbServerSocket): it gives DEPLOY03's line of `adb devices -l` the
+# usb path of port 1-1.3, as a phone on that port has it. The phones reach adb
+# over TCP, and the USB layer places a phone on a port only by that path,
+# which a phone cannot forge (docs/design/trust.md), never by a serial sysfs
+# shows: without it DEPLOY03 off adb is no phone on a port, but UNPLUGGED.
+RELAY_PORT=5038
 
 # Runs a command under the sandbox of the installed device-agent.service:
 # every property of its [Service] section but how it is started and kept.
@@ -418,13 +427,14 @@ package_part() {
   printf '%s\n' "$KEY" | in_box bash -euc 'umask 077; cat > /etc/device-agent/api-key'
   in_box bash -euc "cat > /etc/device-agent/config.json <<'JSON'
 { \"baseUrl\": \"http://127.0.0.1:8080/v1\", \"username\": \"agent@example.test\", \"schedule\": \"*/5 * * * * *\", \"jitterSeconds\": 0,
-  \"hubPorts\": [\"DEPLOY01=1-1:1\", \"DEPLOY02=1-1:2\"],
+  \"adbServerSocket\": \"tcp:127.0.0.1:$RELAY_PORT\", \"hubPorts\": [\"DEPLOY01=1-1:1\", \"DEPLOY02=1-1:2\"],
   \"charge\": { \"ways\": [\"DEPLOY01=uhubctl\"], \"highPercent\": 90, \"lowPercent\": 40, \"maxPauseSeconds\": 20 },
   \"networkDevices\": [\"127.0.0.1:$CYCLE_PORT\"], \"probeTimeoutSeconds\": 2,
   \"recovery\": { \"powerCycle\": true, \"offlineCooldownSeconds\": 10, \"kickAfterShellFailures\": 2, \"kickCooldownSeconds\": 10, \"bookingCacheSeconds\": 2 } }
 JSON"
   in_box systemd-run --unit=da-bed --collect -p WorkingDirectory=/src "$PKG_NODE" /src/dist/test/deploy/bed.js --serials DEPLOY01,DEPLOY02,DEPLOY03 \
-    --profile samsung-galaxy-s25-plus --hub-sysfs "$HUB_SYSFS" --hub-ports 1-1:1=DEPLOY01,1-1:2=DEPLOY02 --fixed-ports DEPLOY02=$CYCLE_PORT --adb-wait-seconds 120 >/dev/null
+    --profile samsung-galaxy-s25-plus --hub-sysfs "$HUB_SYSFS" --hub-ports 1-1:1=DEPLOY01,1-1:2=DEPLOY02 --fixed-ports DEPLOY02=$CYCLE_PORT --adb-wait-seconds 120 \
+    --adb-relay-port "$RELAY_PORT" --usb-paths DEPLOY03=1-1.3 >/dev/null
   t0=$(box_ms)
   in_box systemctl restart device-agent
   wait_phones "$t0" "['DEPLOY01','DEPLOY02','DEPLOY03'].every((u) => status(p, u) !== undefined)" 90 >/dev/null || fail "no report with the three phones from the package"
@@ -605,10 +615,13 @@ JSON"
   # USB debugging turned off (an OS update does it): adb loses the phone, the
   # kernel keeps it on its port. The USB layer reads the ports' serials from
   # /sys/bus/usb/devices (usb.sysfsRoot's default) as the shipped unit lets
-  # it, so the box's sysfs tree gets DEPLOY03's port, then the bed has adb
-  # drop the phone; taken off the port, it is UNPLUGGED.
+  # it, so the box's sysfs tree gets DEPLOY03's port, where adb's usb path
+  # (the bed's relay, RELAY_PORT) has placed it; then the bed has adb drop
+  # the phone; taken off the port, it is UNPLUGGED.
   local off_at gone_at
   in_box bash -euc "mkdir -p $HUB_SYSFS/1-1.3 && echo DEPLOY03 > $HUB_SYSFS/1-1.3/serial" || fail "could not put DEPLOY03 on port 1-1.3"
+  wait_placed DEPLOY03 1-1.3 agent_metrics box_ms 60 ||
+    fail "the agent did not place DEPLOY03 on port 1-1.3 by adb's usb path: $(agent_metrics | grep 'device_agent_device_info{.*DEPLOY03' || echo 'not on /metrics')"
   off_at=$(box_ms)
   bed POST '/disconnect?serials=DEPLOY03' >/dev/null || fail "the bed could not have adb drop DEPLOY03"
   wait_put "$off_at" "status(p, 'DEPLOY03') === 'UNAVAILABLE' && /on USB port 1-1\\.3 \\(the kernel enumerated it\\) but adb does not list it/.test(message(p, 'DEPLOY03')) && /not unplugged$/.test(message(p, 'DEPLOY03'))" 60 >"$out/off-adb-put.json" ||

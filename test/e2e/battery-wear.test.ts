@@ -184,9 +184,11 @@ describe('battery wear signals in the running daemon', () => {
     expect(warning(serial('WORN0002'), 'wear battery_cycles now')[1]).toMatch(/^ {7}-> battery past 800 full charge cycles \(1764\)/);
     expect(warning(serial('FAST0003'), 'charging_voltage_high')[1]).toMatch(/^ {7}-> the charger offers 11\.0 V/);
     expect(warning(serial('SICK0004'), 'battery_unhealthy')[1]).toMatch(/^ {7}-> the phone reports its battery health as OVERHEAT: /);
-    // Its readiness line is readiness's, its wear lines wear's.
-    expect(lines.filter((l) => l.includes(serial('FULL0001')) && !l.includes(': wear') && !l.includes(': readiness'))).toEqual([
+    // No battery line for the held-full phone: one look cannot tell how long it has been full. Its readiness is named
+    // apart, never called ready (issue 60, item 8): the Samsung recording has no `settings` lists to read; its wear lines are wear's.
+    expect(lines.filter((l) => l.includes(serial('FULL0001')) && !l.includes(': wear'))).toEqual([
       expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/),
+      expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: readiness unread, never called ready: /),
     ]);
     expect(lines.filter((l) => l.includes(serial('FULL0001')) && l.includes(': wear: '))).toEqual([
       expect.stringMatching(/^\[ OK \] device .*: wear: battery 96 % of design, 1 cycles/),

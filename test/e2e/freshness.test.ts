@@ -106,8 +106,8 @@ describe('tiered inventory in the running daemon', () => {
     const device = await plugBase();
     bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' });
     await cloud.waitForPut((r) => mine(r)?.platformVersion === '8.1.0', 30_000);
-    // Taken before: the simulator's uptime starts at 40 s when setProfile begins, before its stubs are
-    // written (under CI's load a second once, which put the uptime read past 40 + the time measured after).
+    // Taken before setProfile, whose new recordings and 40 s of uptime start together as it ends (a shell
+    // between them read the reboot's uptime beside the old version, and the next reads were no reboot: CI's failure).
     const rebootedAt = Date.now();
     await device.setProfile(withOutputs(withProps(base, { 'ro.build.version.release': '9' }), { 'cat /proc/uptime': '40.00 70.00\n' }));
     // Within the report budget's wait (a token back every 6 s) and the report in flight.

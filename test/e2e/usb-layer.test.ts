@@ -415,14 +415,26 @@ describe('the USB layer in the daemon', () => {
     await cloud.waitForPut((r) => r.receivedAt > restartAt && r.answer?.status === 200, 20_000);
     for (const p of phones) await bed.adb.connect(p.port);
     await cloud.waitForPut((r) => r.receivedAt > restartAt && serials.every((u) => reported(u, (d) => d.status === 'AVAILABLE')(r)), 40_000);
-    const offAdb = (d: ReportedDevice): boolean => /adb does not list it/.test(d.message ?? '');
+    // The bed's phones reach adb over TCP, where a phone whose first inventory on its new connection fails before it
+    // says who it is is left out of reports until it answers (its address is no udid); once adb's list has settled, it
+    // is then absent as a phone adb stopped listing is. A USB phone never is: adb's serial is its own, and it is
+    // reported under it meanwhile (runner.ts). Under CI's load one such failure once made USBRS002 "off adb": the bed's,
+    // not the promise's, so a phone the agent said that of is left out here, and only that one.
+    const adbSerials = phones.map((p) => p.serial);
+    const tcpOnly = new Set(
+      agent
+        .logs()
+        .filter((l) => Date.parse(String(l.time)) > restartAt && /failed before it said who it is; it is left out of reports/.test(String(l.msg)))
+        .map((l) => serials[adbSerials.indexOf(String(l.serial))]),
+    );
+    const offAdb = (d: ReportedDevice): boolean => /adb does not list it/.test(d.message ?? '') && !tcpOnly.has(d.udid);
     for (const r of cloud.putRequests().filter((q) => q.receivedAt > restartAt))
       expect(
         devicesOf(r)
           .filter(offAdb)
           .map((d) => d.udid),
       ).toEqual([]);
-    expect(agent.logs().filter((l) => /adb does not list it/.test(String(l.msg)))).toEqual([]);
+    expect(agent.logs().filter((l) => /adb does not list it/.test(String(l.msg)) && !tcpOnly.has(String(l.udid)))).toEqual([]);
   }, 90_000);
 
   it('a hub whose four ports fail together in the kernel\'s per-port wording (cannot reset, Cannot enable, cannot disable): one hub line, counted per port, in list and in doctor, no port "ok"', async () => {

@@ -338,6 +338,31 @@ describe('fault classes', () => {
     expect(rebooted).toBeLessThan(25);
   });
 
+  it('uptime: a new uptime recording given with setProfile is a reboot that starts with the new recordings, never beside the old ones', async () => {
+    const withUptime = (up: string, release: string) => {
+      const profile = withProps(withSerial(pixel, 'UP2'), { 'ro.build.version.release': release });
+      profile.commands = new Map(profile.commands).set('cat /proc/uptime', { output: `${up} 9000.00\n`, exitCode: 0 });
+      return profile;
+    };
+    const device = await connectReady({ profile: withUptime('5000.00', '14') });
+    const read = async (): Promise<[string, number]> => {
+      const [release, up] = (await adbkitShell(device.serial, 'getprop ro.build.version.release; cat /proc/uptime')).trim().split(/\s+/);
+      return [release!, Number(up)];
+    };
+    expect(await read()).toEqual(['14', expect.any(Number)]);
+    // What a shell reads while the new stubs are written: the old phone whole, or the rebooted one whole.
+    const changing = device.setProfile(withUptime('40.00', '15'));
+    expect(device.uptimeSeconds).toBeGreaterThanOrEqual(5000);
+    const seen: Array<[string, number]> = [];
+    let done = false;
+    void changing.finally(() => (done = true));
+    while (!done) seen.push(await read());
+    await changing;
+    seen.push(await read());
+    for (const [release, up] of seen) expect(release === '14' ? up >= 5000 : release === '15' && up >= 40 && up < 45).toBe(true);
+    expect(seen.at(-1)![0]).toBe('15');
+  });
+
   it('odd bytes: a property with NUL, control characters and invalid UTF-8 is printed byte for byte', async () => {
     const odd = Buffer.from([0x4c, 0x61, 0x62, 0x00, 0x70, 0x68, 0x1b, 0x5b, 0x07, 0xff, 0xfe, 0xc3, 0x28]);
     const device = await connectReady({ profile: withSerial(withProps(pixel, { 'ro.product.model': odd }), 'ODD1') });

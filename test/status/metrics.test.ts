@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { evaluateHealth } from '../../src/status/health.js';
 import { Exposition, formatMetrics, MAX_LABEL_CHARS } from '../../src/status/metrics.js';
 import type { Metric } from '../../src/util/metric.js';
@@ -87,6 +87,26 @@ describe('Exposition', () => {
     const start = Number(/^process_start_time_seconds (\d+)$/m.exec(text)?.[1]);
     expect(Math.abs(start - (Date.now() / 1000 - process.uptime()))).toBeLessThan(2);
     expect(Number(/^process_resident_memory_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(1e6);
+  });
+
+  it("writes prom-client's own series as a person reads them too: process CPU seconds summed scrape by scrape (issue 61)", async () => {
+    // prom-client adds each scrape's CPU microseconds as seconds: 0.1 then 0.2 is 0.30000000000000004 (CI printed
+    // process_cpu_seconds_total 0.10943599999999999).
+    const cpu = vi.spyOn(process, 'cpuUsage').mockReturnValue({ user: 0, system: 0 });
+    try {
+      const e = new Exposition();
+      e.withProcessSeries();
+      cpu.mockReturnValue({ user: 100_000, system: 0 });
+      expect(await e.text([])).toMatch(/^process_cpu_seconds_total 0\.1$/m);
+      cpu.mockReturnValue({ user: 300_000, system: 0 });
+      const text = await e.text([gauge('device_agent_x', 1, { le: '0.30000000000000004 s' })]);
+      expect(text).toMatch(/^process_cpu_seconds_total 0\.3$/m);
+      expect(text).toMatch(/^process_cpu_user_seconds_total 0\.3$/m);
+      // A label is the source's words, left as they are.
+      expect(text).toContain('device_agent_x{le="0.30000000000000004 s"} 1');
+    } finally {
+      cpu.mockRestore();
+    }
   });
 });
 describe('evaluateHealth', () => {

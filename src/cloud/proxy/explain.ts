@@ -1,7 +1,5 @@
-// What a failure on the way through the proxy means, and what the operator
-// does about it: one sentence naming the proxy (never its credentials) and
-// one piece of advice, per kind of failure. Pure: the cloud client turns the
-// result into a CloudProxyError.
+// What a failure on the way through the proxy means: one sentence naming the proxy (never its credentials) and one
+// piece of advice per kind. Pure.
 
 import type { ProxyEndpoint } from '../../config/proxy-url.js';
 import type { TunnelFailure } from './tunnel.js';

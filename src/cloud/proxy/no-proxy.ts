@@ -1,15 +1,7 @@
-// NO_PROXY as curl reads it (lib/noproxy.c, CURLOPT_NOPROXY(3)): a list of
-// host names, each matching that host and every host under it ("example.com"
-// covers www.example.com, not notexample.com), one leading and one trailing
-// dot ignored, case ignored; IP literals compared as addresses, with an
-// optional /bits prefix length (CIDR); IPv6 entries without brackets; "*"
-// bypasses the proxy for every host. Names are never resolved: "localhost"
-// does not cover 127.0.0.1.
-//
-// Where curl matches nothing, the forms other tools accept are read the way
-// an operator means them (Go, Python and Node read them so): "*.example.com"
-// as ".example.com", an entry with a port ("host:8443", "[::1]:8443") only for
-// that port, "*" anywhere in the list and blanks as separators. Pure: no I/O.
+// NO_PROXY as curl reads it (lib/noproxy.c): host names matching the host and every host under it, one leading and
+// trailing dot and case ignored; IP literals compared as addresses, with an optional /bits; IPv6 without brackets; "*"
+// for every host; names never resolved. Forms curl ignores are read as other tools (Go, Python, Node) read them:
+// "*.example.com" as ".example.com", "host:8443" for that port only, "*" anywhere, blanks as separators. Pure.
 
 import { isIP } from 'node:net';
 

@@ -1,14 +1,7 @@
-// Which way a request to the cloud goes: through the proxy of its scheme
-// (httpsProxy for https://, httpProxy for http://) unless NO_PROXY names the
-// host. The settings already carry the environment's HTTPS_PROXY, HTTP_PROXY
-// and NO_PROXY as their defaults (config/schema.ts). Pure: no I/O.
-//
-// Plain http to loopback never goes through a proxy, as Go's net/http never
-// proxies localhost (ProxyFromEnvironment): plain http is allowed there only
-// because the request stays on the host (config/plain-http.ts), and through
-// a proxy the API key in its Authorization header would cross to the proxy in
-// clear; a proxy elsewhere would reach its own loopback anyway. A host-wide
-// http_proxy set for other tools must not turn a local tunnel into a leak.
+// Which way a request to the cloud goes: through its scheme's proxy (httpsProxy, httpProxy) unless NO_PROXY names the
+// host; the settings carry the environment's variables as defaults. Pure. Plain http to loopback never goes through a
+// proxy (as Go's net/http): plain http is allowed there only because it stays on the host, and a host-wide http_proxy
+// must not carry the API key across in clear.
 
 import { formatEntry, noProxyMatch, parseNoProxy, type NoProxyList } from './no-proxy.js';
 import { isLoopbackHost } from '../../config/plain-http.js';

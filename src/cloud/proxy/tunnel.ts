@@ -1,9 +1,5 @@
-// A CONNECT tunnel through an HTTP proxy (RFC 9110, 9.3.6): one TCP
-// connection to the proxy, `CONNECT host:port`, and on a 2xx the raw socket,
-// over which the caller starts TLS with the cloud. Every way it can fail is a
-// ProxyTunnelError saying in which step, so that the message can name the
-// proxy and what to do. The proxy's credentials go in Proxy-Authorization
-// only; nothing of them is kept in an error.
+// A CONNECT tunnel through an HTTP proxy (RFC 9110, 9.3.6): on a 2xx the raw socket, for the caller's TLS. Every way it
+// fails is a ProxyTunnelError naming the step; the credentials go in Proxy-Authorization only, never in an error.
 
 import type { Socket } from 'node:net';
 import { http } from '../../util/node-http.js';
@@ -14,11 +10,7 @@ export type TunnelFailure =
   | { step: 'connect'; code: string }
   /** The proxy answered CONNECT with something other than 2xx. */
   | { step: 'answer'; status: number; statusText: string; authenticate: string[]; proxyError?: string }
-  /**
-   * The proxy closed or reset the connection before answering: CONNECT, or
-   * (request set) a plain http request it was to forward, whose cloud the
-   * agent never talks to itself.
-   */
+  /** The proxy closed the connection before answering: CONNECT, or (request set) a plain http request it was to forward. */
   | { step: 'closed'; code: string; request?: string }
   /** No tunnel within the exchange's time (set by the caller, whose timer it is). */
   | { step: 'timeout'; ms: number };

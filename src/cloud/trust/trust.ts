@@ -1,14 +1,7 @@
-// Whom the agent trusts for https to the cloud, built once per process:
-// Node's bundled roots (and NODE_EXTRA_CA_CERTS, which Node adds to them),
-// the host's system store when systemCa is on, and the CAs of caFile (a
-// company root, or the CA a TLS-inspecting proxy signs with).
-//
-// The system store is read from the distribution's bundle file, as Go does,
-// rather than with Node's --use-system-ca (tls.getCACertificates('system')):
-// on Debian 12 that reads the bundle and /etc/ssl/certs both, 432 certificates
-// for 144 CAs, and cost 9 MB of RSS and 300-600 ms at start against 1 MB and
-// 30-100 ms for the bundle file (Node 24.21, measured in a bare process with
-// one https request; docs/install/proxy.md).
+// Whom the agent trusts for https to the cloud, built once per process: Node's roots (with NODE_EXTRA_CA_CERTS), the
+// system store when systemCa is on, and the CAs of caFile. The system store is read from the distribution's bundle
+// file, as Go does, not with --use-system-ca, which on Debian 12 costs 9 MB of RSS and 300-600 ms at start against 1 MB
+// and 30-100 ms (docs/install/proxy.md).
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';

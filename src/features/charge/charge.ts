@@ -26,10 +26,8 @@ const STOP_MS = 5_000;
 /** A failed switch is tried again after this, doubling, jittered. */
 const RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000, jitter: 0.5 };
 /**
- * A port is named as not cutting power once two readings after its off
- * switch, the last at least 20 s after it, showed the phone still on power:
- * Android updates its battery service at the charger's uevent, well within
- * a second, so one reading could be a moment early, two 20 s apart are not.
+ * A port is named as not cutting power once two readings after its off switch, the last at least 20 s after it, showed
+ * the phone on power: Android updates its battery at the charger's uevent within a second, so one could be early.
  */
 const POWER_BOUNDS: PowerBounds = { cutWithinMs: 20_000, readings: 2 };
 /** Where uhubctl lists the hubs known to switch each port's power. */
@@ -53,10 +51,8 @@ export interface ChargeParts {
 }
 
 /**
- * Charge control through the hub port (charge.ways = uhubctl or command):
- * what the charge policy decides, a switch of one phone's port at a time,
- * never awaited by a report. Its state is the registry's pauses, since a
- * paused phone is off adb and has no record.
+ * Charge control through the hub port (uhubctl or command): the charge policy's decisions, one phone's port switched at
+ * a time, never awaited by a report. Its state is the registry's pauses: a paused phone is off adb with no record.
  */
 export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: ChargeParts): DeviceAction<SwitchIntent> {
   const { registry, logger, stats, clock, mapping } = ctx;
@@ -109,11 +105,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     count: { key: CHARGE_SWITCHES, labels: [power] },
   });
 
-  /**
-   * One look at whether a paused phone's port cut its power (power-check.ts).
-   * A port that kept it on power is marked, said once, and the pause ends:
-   * it spares the battery nothing.
-   */
+  /** One look at whether a paused phone's port cut its power; one that did not is marked, said once, and its pause ends. */
   const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined): CutVerdict['kind'] => {
     const entry = pauses.of(serial)!;
     const pause = entry.pause!;
@@ -138,11 +130,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     return 'not-cut';
   };
 
-  /**
-   * Whether a phone whose pause ended shows power again (power-check.ts):
-   * 'wait' keeps its entry for a later reading; a phone not on power, or not
-   * back, by the bound is said once.
-   */
+  /** Whether a phone whose pause ended shows power again: 'wait' keeps looking; not on power or not back by the bound is said once. */
   const checkPowerBack = (serial: string, record: DeviceSnapshot | undefined, now: number): BackVerdict => {
     const pause = pauses.of(serial)!.pause!;
     const ended = pause.ended!;
@@ -319,11 +307,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       }
       kept?.save([]);
     },
-    /**
-     * Switches the ports of paused phones on again before the agent goes: a
-     * pause must not outlive the one who would end it. Bounded, so that the
-     * agent still stops within its shutdown time.
-     */
+    /** Switches paused phones' ports on before the agent goes (a pause must not outlive who would end it), within the shutdown time. */
     async stop() {
       const off = pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
       if (!off.length) return;
@@ -411,21 +395,13 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
 }
 
-/**
- * A pause once its port switched: off, the power cut is checked from now on
- * (power-check.ts); on, after the pause ended, the phone is waited for and
- * must show power again.
- */
+/** A pause once its port switched: off, the power cut is checked from now; on, after the pause, the phone must show power again. */
 function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
   if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
   return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
 }
 
-/**
- * A paused phone's latest reading for the power check: when its battery
- * service answered (where the inventory says: one that ends after the switch
- * may have read it before) and what it says; gone: off its source's list.
- */
+/** A paused phone's latest reading for the power check (its battery service's time and word); gone: off its source's list. */
 function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
   if (record === undefined) return 'gone';
   if (record.state !== 'device' || record.failures !== 0 || record.inventoriedAt === undefined) return undefined;

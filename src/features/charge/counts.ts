@@ -1,6 +1,4 @@
-// Charge control's own series: counted by the action (charge.ts), served by
-// its feature's metrics() hook (feature.ts), beside the power path's
-// (power-paths.ts).
+// Charge control's own series, counted by the action and served by its feature's metrics() hook.
 import { counterKey } from '../../stats/counter.js';
 
 /** Charge pauses started. */

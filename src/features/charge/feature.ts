@@ -1,10 +1,6 @@
-// Charge control as the report sees it: a phone whose port is off on purpose
-// is off adb, yet reported (UNAVAILABLE with its last inventory and why,
-// never UNPLUGGED: owed in the presence ledger, paused-report.ts), and no
-// other reader reports it for it. A phone on a hub port found not to cut
-// power says so in its message, and the ports and the checks are counted in
-// /metrics (power-paths.ts), beside the pauses and switches the action counts
-// (counts.ts). What the views show of it is row.ts's; its action, charge.ts's.
+// Charge control as the report sees it: a phone whose port is off on purpose is off adb, yet reported UNAVAILABLE with
+// its last inventory and why (owed in the presence ledger), never UNPLUGGED. A port found not to cut power says so in
+// the phone's message and is counted in /metrics.
 import { join } from 'node:path';
 import { PortCommand } from './port-command.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';

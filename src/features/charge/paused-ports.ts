@@ -37,8 +37,8 @@ export interface KeptWords<T> {
 }
 
 /**
- * A list of hub ports charge control keeps in the state directory. Written
- * atomically, only when the list changes; a problem costs one warning.
+ * A list of hub ports charge control keeps in the state directory. Written atomically, only when the list changes; a
+ * problem costs one warning.
  */
 export class KeptPortsFile<T> implements PortsKeeper<T> {
   private last = '';
@@ -106,10 +106,8 @@ export class KeptPortsFile<T> implements PortsKeeper<T> {
 }
 
 /**
- * The hub ports charge control holds off, kept in the state directory. A
- * stopping agent switches them on itself; one that crashed, or was killed,
- * could not, and the phones behind them would stay without power for good.
- * The next start reads this file and switches them on.
+ * The hub ports charge control holds off: a stopping agent switches them on itself, but after a crash the phones would
+ * stay without power for good, so the next start reads this file and switches them on.
  */
 export class PausedPortsFile extends KeptPortsFile<PausedPort> {
   constructor(file: string, logger: Logger, trouble?: StateDirTrouble) {

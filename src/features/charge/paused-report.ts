@@ -7,13 +7,9 @@ import { utcText } from '../../util/clock.js';
 import { withNotes } from '../../cloud/device-message.js';
 
 /**
- * A phone whose hub port is off on purpose drops off adb, and a device
- * absent from a report would go out as UNPLUGGED (report/unplugged.ts):
- * while charge control keeps its pause (switched off, or over and waiting
- * for the phone back), the phone is owed in the presence ledger
- * (src/devices/presence.ts), UNAVAILABLE, with a message saying why and
- * until when; the report carries it with its last inventory. Every write of
- * a pause writes its entry too, so the ledger says what the facet says.
+ * A phone whose hub port is off on purpose drops off adb, and an absent device would go out UNPLUGGED: while charge
+ * control keeps its pause, the phone is owed in the presence ledger, UNAVAILABLE, with why and until when. Every write
+ * of a pause writes its entry too, so the ledger says what the facet says.
  */
 export class OwedPauses extends ChargePauses {
   constructor(
@@ -46,11 +42,7 @@ export function owedPause(pause: Readonly<ChargePause>, key: string): OwedDevice
   return { udid: pause.udid, key, says: { status: STATUS_UNAVAILABLE }, why: messageOf(pause) };
 }
 
-/**
- * The report's devices with the charge pauses applied to the paused phones
- * still on adb: UNAVAILABLE with the same message. A phone the ledger
- * carried for its pause (`carried`: off adb, worded by owedPause) is left as it is.
- */
+/** The report's devices with the pauses applied to paused phones still on adb; one the ledger carried for its pause is left as is. */
 export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, carried: CarriedKinds): DeviceInfo[] {
   const out = [...devices];
   for (const [, entry] of pauses.entries()) {
@@ -59,8 +51,7 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<Ch
     const i = out.findIndex((d) => d.udid === pause.udid);
     // Worded by owedPause already; a phone another reason carries (a failed source's last state) still gets the pause's note.
     if (i < 0 || carried.get(out[i]!.udid) === 'charge-paused') continue;
-    // Once the port is on again, a phone back on adb speaks for itself; until the off switch worked
-    // (its power-cut check starts then) it is still on adb and charging, so the pause is not news yet.
+    // Once the port is on again, a phone back on adb speaks for itself; before the off switch worked it still charges.
     if (!pause.ended && pause.cut !== undefined) out[i] = withNotes({ ...out[i]!, status: STATUS_UNAVAILABLE }, [messageOf(pause)]);
   }
   return out;

@@ -21,11 +21,7 @@ export interface ChargePause {
   until: number;
   /** The same, wall clock ms, for people and the cloud. */
   untilWall: number;
-  /**
-   * Set when the pause is over: why, when (monotonic and wall ms), whether
-   * the port is on again, and until when the phone is waited for before its
-   * absence means it is gone.
-   */
+  /** Set when the pause is over: why, when, whether the port is on again, and until when the phone is waited for. */
   ended?: { why: PauseEnd; at: number; atWall: number; switchedOn: boolean; waitUntil: number; onWall?: number };
   /** Whether the port really cut the phone's power, from the moment it was switched off (features/charge/power-check.ts). */
   cut?: CutCheck;
@@ -43,11 +39,7 @@ export interface CutCheck {
   verdict?: 'cut' | 'not-cut';
 }
 
-/**
- * Why a pause ended: the cloud booked the phone, the longest pause was up, a
- * reading showed the low mark, or the phone stayed on power with its port
- * off (the hub does not cut power on that port).
- */
+/** Why a pause ended: booked, the longest pause up, the low mark reached, or power not cut on the port. */
 export type PauseEnd = 'booked' | 'max_time' | 'low_mark' | 'power_not_cut';
 
 /** What charge control keeps of one phone, by adb serial. */
@@ -58,20 +50,10 @@ export interface ChargeEntry {
   retryAt?: number;
 }
 
-/**
- * Charge control's facet: kept by the phone's stable key past its records,
- * since while its port is off the phone is off adb's list and has no record,
- * yet it must be reported as paused (never UNPLUGGED) and its port switched
- * on again in time.
- */
+/** Charge control's facet, kept by stable key past its records: a paused phone is off adb with no record, yet reported. */
 const CHARGE = facetKey<ChargeEntry>('charge', 'device');
 
-/**
- * Charge pauses, by the serial of the platform's phone (the facet's key is
- * the stable key of the serial on the platform the actions were handed).
- * Charge control writes them; the reporter, the rows, recovery and the
- * metrics read them.
- */
+/** Charge pauses, by the serial of the platform's phone. Charge control writes them; the report, rows, recovery and metrics read. */
 export class ChargePauses {
   private readonly facet: Facet<ChargeEntry>;
 
@@ -124,11 +106,7 @@ function pauseIn(facet: Facet<ChargeEntry>, udid: string): Readonly<ChargePause>
   return undefined;
 }
 
-/**
- * Whether the phone's port is off on purpose, or being switched for a pause
- * (a pause is kept from before its off switch until its on switch worked):
- * recovery leaves it alone.
- */
+/** Whether the phone's port is off on purpose or being switched for a pause (from before its off switch to its on): recovery leaves it. */
 export function portHeldOff(charge: Pick<ChargeEntry, 'pause'>): boolean {
   return charge.pause !== undefined && charge.pause.ended?.switchedOn !== true;
 }

@@ -1,11 +1,7 @@
-// When to pause a phone's charging and when to resume it, decided without
-// I/O from its entry (features/charge/pauses.ts), one look at the phone, the
-// monotonic clock and the booking gate's verdict, a value: a decision that
-// turns on a verdict not given yet says 'needs-verdict', and the runner asks the gate
-// and decides again (runner.ts, decide). Issue 27: a pause never
-// starts without the cloud's fresh "not booked", a booking seen during a
-// pause ends it at the next look, and the longest pause always ends it,
-// whatever the battery, the cloud or a failed switch say.
+// When to pause a phone's charging and when to resume it, decided without I/O: a decision that turns on a verdict not
+// given yet says 'needs-verdict', and the runner asks the gate and decides again. A pause never starts without the
+// cloud's fresh "not booked", a booking seen during a pause ends it at the next look, and the longest pause always ends
+// it, whatever the battery, the cloud or a failed switch say.
 
 import type { ChargeEntry, PauseEnd } from './pauses.js';
 import type { BookingVerdict } from '../../booking/gate.js';
@@ -21,10 +17,7 @@ export interface ChargeSettings {
 export interface ChargeLook {
   /** Monotonic ms. */
   now: number;
-  /**
-   * The phone's level from a reading of its present connection, taken after
-   * any pause ended; undefined when there is none (off adb, not answering).
-   */
+  /** The phone's level from a reading of its present connection taken after any pause ended; undefined when none. */
   percent?: number;
   /** The phone is on adb again and has answered since its pause ended. */
   back: boolean;

@@ -1,9 +1,6 @@
-// An operator's own command for switching a hub port (charge.ways =
-// command), for hubs that uhubctl does not drive but that come with a tool
-// of their own (Cambrionix's cbrxctl, Acroname's scripts, a relay board):
-// a template split on spaces, each word with {hub}, {port} and {action}
-// (off or on) put in, run without a shell (no quoting to get wrong, nothing
-// a hub name could inject), under the same deadline as uhubctl.
+// An operator's own command for switching a hub port (charge.ways = command), for hubs uhubctl does not drive: a
+// template split on spaces, {hub}, {port} and {action} put in each word, run without a shell (nothing a hub name could
+// inject), under uhubctl's deadline.
 
 import { runTool, type PortSwitch } from '../../hub/uhubctl.js';
 

@@ -1,10 +1,6 @@
-// Whether a hub port really cuts a phone's power, decided without I/O from
-// the phone's readings (issue 43). Some hubs say a port is off and keep
-// power on it (mvp/uhubctl #617, #319, #324, #330): the phone goes on
-// charging through a "pause". So after the off switch the phone must be seen
-// off power (or gone from its port) within a bound, and after the on switch
-// it must be seen on power again; the battery reading is the evidence, and
-// only a reading taken after the switch counts.
+// Whether a hub port really cuts a phone's power, decided without I/O from the phone's readings: some hubs say a port
+// is off and keep power on it (mvp/uhubctl #617, #319). So after the off switch the phone must be seen off power (or
+// gone) within a bound, and after the on switch on power again; only a reading taken after the switch counts.
 
 import { chargingOf } from '../../cloud/device-facts.js';
 import type { Battery, BatteryDetail } from '../../cloud/types.js';
@@ -14,11 +10,8 @@ import type { CutCheck } from './pauses.js';
 export type PowerSeen = 'on-power' | 'off-power' | 'gone' | 'unknown';
 
 /**
- * What a reading says of the phone's power: the charger lines when the
- * phone prints them (`AC`/`USB`/`Wireless`/`Dock powered`), else a status
- * only a plugged battery has (CHARGING, FULL) or only an unplugged one
- * (DISCHARGING). NOT_CHARGING alone says nothing: a phone holding at its
- * own cap on power says it too.
+ * What a reading says of the phone's power: its charger lines (`AC`/`USB`/`Wireless`/`Dock powered`), else a status only
+ * a plugged (CHARGING, FULL) or unplugged (DISCHARGING) battery has. NOT_CHARGING says nothing: a capped phone says it.
  */
 export function powerOf(reading: { battery?: Battery; batteryDetail?: BatteryDetail } | undefined): PowerSeen {
   const external = reading?.batteryDetail?.externalPower;
@@ -48,14 +41,9 @@ export function cutCheck(offAtWall: number): CutCheck {
 }
 
 /**
- * One look at a paused phone: the check as it is now and what it found. A
- * check with a verdict stays as it is. A phone off power, or gone, is a cut;
- * a port is named as keeping power only on evidence: `readings` readings
- * after the switch on power, the last one taken at least `cutWithinMs` after
- * it (the reading's time, not the look's: a reading looked at late is as
- * early as it was taken).
- * No reading (a phone that does not answer) is no evidence: the pause's own
- * bounds end it.
+ * One look at a paused phone; a check with a verdict stays. Off power or gone is a cut; a port keeps power only on
+ * evidence: `readings` readings on power after the switch, the last taken at least `cutWithinMs` after it (by when it
+ * was taken, not looked at). No reading is no evidence: the pause's own bounds end it.
  */
 export function checkCut(check: CutCheck, look: CutLook, b: PowerBounds): { check: CutCheck; verdict: CutVerdict } {
   if (check.verdict) return { check, verdict: { kind: 'wait' } };
@@ -83,12 +71,7 @@ export interface BackLook {
   seen: PowerSeen | undefined;
 }
 
-/**
- * After the port is on again: the phone must be seen on power by `until`.
- * A reading off power may be one taken a moment too soon, so it is waited
- * past until the bound; a reading that says nothing of power ends the wait
- * without a verdict.
- */
+/** After the port is on again the phone must be seen on power by `until`; an off-power reading may be early, so it waits. */
 export type BackVerdict = 'charging' | 'wait' | 'no-evidence' | 'not-charging' | 'not-back';
 
 export function checkBack(look: BackLook): BackVerdict {

@@ -1,8 +1,5 @@
-// The hub ports found not to cut a phone's power when switched off
-// (power-check.ts), kept across restarts in the state directory: charge
-// control does not switch them for a pause again. Shared by charge control,
-// which marks them, and its feature, which notes them in the device's
-// message and counts them in /metrics.
+// The hub ports found not to cut a phone's power when off, kept across restarts: charge control does not switch them
+// for a pause again, and its feature notes and counts them.
 import type { Logger } from '../../log/logger.js';
 import type { Metric } from '../../util/metric.js';
 import type { StateDirTrouble } from '../../log/state-dir-trouble.js';

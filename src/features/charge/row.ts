@@ -1,7 +1,5 @@
-// Charge control as the views see it: the way that applies to a device
-// (charge.ways, through the actions' look-up), until when a paused phone's
-// port stays off, `list`'s CHARGE column and the paused gauge. A paused phone
-// is off adb and has no record: its row takes its serial from the pause.
+// Charge control as the views see it: the way that applies to a device, until when a paused phone's port stays off,
+// `list`'s CHARGE column and the paused gauge. A paused phone is off adb: its row takes its serial from the pause.
 import type { DeviceFeature } from '../../devices/feature.js';
 import { udidSample, type DeviceRow } from '../../devices/feature-view.js';
 import type { DeviceRegistry } from '../../devices/registry.js';

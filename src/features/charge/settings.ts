@@ -1,6 +1,5 @@
-// Charge control's settings: the ways (the hub's port, the operator's
-// command, Samsung's own protection) and the marks. Composed into the one
-// schema by src/config/schema.ts.
+// Charge control's settings: the ways (the hub's port, the operator's command, Samsung's own protection) and the marks.
+// Composed into the one schema by src/config/schema.ts.
 import type { Field } from '../../config/field.js';
 import { checkChargeWays, checkPortCommand } from '../../config/charge-ways.js';
 export const chargeSettings = {

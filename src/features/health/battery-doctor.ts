@@ -1,8 +1,5 @@
-// The doctor's battery lines: what one battery reading of a ready device
-// (`dumpsys battery`, read by the platform's ServiceDoctor.battery) shows
-// against the health rules. Pure: the reading in, checklist items out.
-// Held full is not judged here: it takes readings over time, which only the
-// running daemon has (its device_agent_device_battery_full_seconds).
+// The doctor's battery lines: one reading of a ready device against the health rules. Pure. Held full is not judged:
+// it takes readings over time, which only the daemon has.
 
 import { chargingOf } from '../../cloud/device-facts.js';
 import { evaluate, type HealthSettings } from './rules.js';

@@ -1,9 +1,5 @@
-// Health under the DeviceFeature contract: the report's judge of each fresh
-// reading (HealthMonitor.apply, monitor.ts: a problem's message, status and
-// log lines, written to health's two facets), and what the views show of
-// them: what the rules keep of a device's battery beyond the report's
-// figures and the problems that hold, as fields of its row, `list`'s battery
-// and PROBLEMS columns (list-columns.ts) and per-device gauges.
+// Health under the DeviceFeature contract: the report's judge of each fresh reading (monitor.ts), and what the views
+// show: the battery state the rules keep and the problems that hold, as row fields, `list` columns and gauges.
 import { udidSample, type RowSubject } from '../../devices/feature-view.js';
 import { hostHeatOf } from '../host-heat/host-heat.js';
 import { batteryItems } from './battery-doctor.js';

@@ -1,8 +1,5 @@
-// How long a battery has been held full on external power, from one
-// observation after another. Pure: the caller keeps the state per device and
-// passes the time each reading was taken (not the time of the report: a phone
-// that stops answering is reported with its last reading, and that reading
-// must not make the time at full grow).
+// How long a battery has been held full on external power. Pure: the caller keeps the state and passes when each
+// reading was taken, so a phone reported with its last reading does not grow its time at full.
 
 import { chargingOf } from '../../cloud/device-facts.js';
 import type { Battery } from '../../cloud/types.js';
@@ -14,12 +11,7 @@ export interface HeldFull {
   lastMs: number;
 }
 
-/**
- * Whether one reading shows the battery full on external power: at 100 % or
- * status FULL, with a charger on. Where the phone does not say whether a
- * charger is on (iPhones, services without the "powered" lines), a status
- * that only a plugged battery has (CHARGING, FULL) stands for it.
- */
+/** Whether a reading shows the battery full on external power (100 % or FULL, a charger on; CHARGING or FULL where no charger line). */
 export function fullOnPower(battery: Battery | undefined, externalPower: boolean | undefined): boolean {
   if (!battery) return false;
   const full = battery.percentage === '100' || battery.status === 'FULL';
@@ -27,11 +19,7 @@ export function fullOnPower(battery: Battery | undefined, externalPower: boolean
   return full && powered;
 }
 
-/**
- * The state after one reading taken at `atMs`. A reading that is not full
- * ends the stretch; one older than the last (the host clock stepped back)
- * starts a new one rather than count time that cannot be told.
- */
+/** The state after one reading at `atMs`: not full ends the stretch; one older than the last (a clock step back) starts anew. */
 export function observeFull(previous: HeldFull | undefined, full: boolean, atMs: number): HeldFull | undefined {
   if (!full) return undefined;
   if (previous === undefined || atMs < previous.lastMs) return { sinceMs: atMs, lastMs: atMs };

@@ -1,10 +1,6 @@
-// Health's columns in `list`'s table: the battery's health as the phone
-// names it, painted where it is a problem (its capacity and cycles are
-// wear's columns, beside it), and the problems, with why a device that is
-// not up is not (its state, or no inventory), unless a problem says it. The
-// charger's voltage and the time held full are in the problem's note under
-// the table when they are a problem (charging_voltage_high,
-// battery_held_full), and in `list --json` always.
+// Health's columns in `list`: the battery's health, painted where it is a problem (capacity and cycles are wear's
+// columns), and the problems, with why a device not up is not. The charger's voltage and the time held full appear in a
+// problem's note, and in `list --json` always.
 import type { DeviceRow, RowColumn } from '../../devices/feature-view.js';
 import { healthOf } from './row.js';
 

@@ -37,11 +37,7 @@ export function batteryOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key
   return key === undefined ? undefined : records.facet(BATTERY).get(key);
 }
 
-/**
- * Health's facet: the problems that hold on each record (rules.ts names).
- * They stand across the record's reconnects until the device answers again,
- * and go with the record.
- */
+/** Health's facet: the problems that hold on each record, standing across reconnects until the device answers again. */
 const PROBLEMS = facetKey<readonly Problem[]>('health-problems', 'record');
 
 /** The health problems that hold on a device's record now. */
@@ -56,11 +52,8 @@ export interface HealthRecords {
 }
 
 /**
- * Applies the health rules to each report's devices: a problem gets one
- * warning when it starts and one line when it ends, a message on the
- * device's record for as long as it lasts, and UNAVAILABLE where its rule
- * asks for it. The problems that hold, and the battery's state, are health's
- * facets of the device's records, so they go with the device.
+ * Applies the health rules to each report's devices: a problem gets one warning when it starts and one line when it
+ * ends, a message on the device while it lasts, and UNAVAILABLE where its rule asks. Its state is health's facets.
  */
 export class HealthMonitor {
   constructor(
@@ -68,28 +61,17 @@ export class HealthMonitor {
     private readonly logger: Logger,
     /** Wall clock, for readings that do not say when they were taken: the agent's injected one (the report path holds no real timer). */
     private readonly now: () => number = () => systemClock.wall(),
-    /**
-     * The host-level judge of hot batteries (host-heat.ts), whose pass comes
-     * after this one in the report: a phone's own hot warning is handed to it
-     * and said there, unless the phones hot together are one cause of the
-     * host, which its line names. None: said at once.
-     */
+    /** The host-level judge of hot batteries, to which a phone's hot warning is handed (said there, or named by its line); none: said at once. */
     private readonly heat?: Pick<HostHeat, 'hold'>,
   ) {}
 
-  /**
-   * The devices with their problems applied (new objects; the inputs are not
-   * changed). `shell`: the platforms whose records' failures count shell
-   * sessions (their sources say so); every platform's when not given.
-   */
+  /** The devices with their problems applied (new objects); `shell`: the platforms whose failures count shell sessions (default all). */
   apply(infos: readonly DeviceInfo[], records: HealthRecords, shell?: ReadonlySet<Platform>): DeviceInfo[] {
     return infos.map((withDetail) => {
       // The battery detail is the agent's own: no report carries it.
       const { batteryDetail: detail, ...rest } = withDetail;
       const info: DeviceInfo = detail === undefined ? withDetail : rest;
-      // A device that is not ready carries no readings: its problems stand
-      // as they were until it answers again, and its record says why it is
-      // not ready.
+      // Not ready: no readings, so its problems stand until it answers again, and its record says why.
       if (!isReadyState(info.state)) return info;
       const behind = records.byUdid(info.udid);
       const previous = new Set(problemsOf(records, behind[0]?.key));

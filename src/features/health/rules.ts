@@ -1,7 +1,6 @@
-// Device health rules: pure, thresholds from the settings (`health.*`). The
-// caller keeps each device's active problems and passes them back, for the
-// hot-battery hysteresis. A battery's wear (cycles, capacity against design)
-// is the wear feature's (src/features/wear/): health judges what holds now.
+// Device health rules: pure, thresholds from the settings (`health.*`). The caller keeps each device's active problems
+// and passes them back, for the hot-battery hysteresis. A battery's wear (cycles, capacity against design) is the wear
+// feature's: health judges what holds now.
 
 /** The `health.*` settings (config/default.json holds the defaults). */
 export interface HealthSettings {
@@ -66,12 +65,7 @@ export interface Finding {
 
 const MIB = 1024 ** 2;
 
-/**
- * Whether a battery at `t` °C is hot: from batteryHotCelsius up, and once
- * hot until it is at or below batteryHotCelsius less the hysteresis. The
- * one rule of a hot battery, which the host-level judgement (host-heat.ts)
- * reads too.
- */
+/** Whether a battery at `t` °C is hot: from batteryHotCelsius up, and until it falls the hysteresis below it; host-heat reads it too. */
 export function isHot(t: number, wasHot: boolean, s: Pick<HealthSettings, 'batteryHotCelsius' | 'batteryHotHysteresisCelsius'>): boolean {
   return wasHot ? t > s.batteryHotCelsius - s.batteryHotHysteresisCelsius : t >= s.batteryHotCelsius;
 }
@@ -146,8 +140,8 @@ export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: 
   return out;
 }
 
-// What to do about each health a phone reports other than GOOD and UNKNOWN
-// (BatteryManager.BATTERY_HEALTH_*; UNKNOWN is what batteryless boards say).
+// What to do about each health a phone reports other than GOOD and UNKNOWN (BatteryManager.BATTERY_HEALTH_*; UNKNOWN is
+// what batteryless boards say).
 const HEALTH_ADVICE: Record<string, string> = {
   OVERHEAT: 'unplug it and give it air, and check the battery for swelling',
   DEAD: 'replace the battery or retire the phone',

@@ -1,10 +1,5 @@
-// The host-level judgement of hot batteries (host-heat.ts) as the report
-// sees it, under the DeviceFeature contract: after health has judged each
-// phone, the report's battery temperatures are read once per report; when
-// several phones turned hot together, one warning names them and what to
-// check, each hot phone's message keeps its own word and points at the host,
-// and /metrics says how many phones are hot and whether they are so together
-// (no label per phone).
+// Host heat as the report sees it: after health has judged each phone, when several turned hot together, one warning
+// names them and what to check, each hot phone's message points at the host, and /metrics counts them.
 import { withNotes } from '../../cloud/device-message.js';
 import { isReadyState } from '../../cloud/device-facts.js';
 import type { DeviceInfo } from '../../cloud/types.js';
@@ -13,12 +8,7 @@ import { gauge, type Metric } from '../../util/metric.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { hostHeatNote, hostHeatOf, type HeatReading } from './host-heat.js';
 
-/**
- * health.*, the host-level episode's size and window included
- * (health.hostHotPhones, health.hostHotWindowMinutes). The judge is the one
- * the health monitor reads too (hostHeatOf), so that a phone turning hot
- * while the episode holds is named by the host's line, not a warning of its own.
- */
+/** The judge is the one the health monitor reads too, so a phone turning hot during an episode is named by the host's line. */
 export function hostHeatFeature(ctx: FeatureContext): Feature {
   const heat = hostHeatOf(ctx);
   const { logger, clock } = ctx;

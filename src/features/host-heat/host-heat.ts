@@ -1,15 +1,9 @@
-// One cause for many symptoms (issue 43): several phones of one host whose
-// batteries turn hot within minutes of each other are one problem of the
-// room or the host (a warm room, blocked airflow, a hot hub or charger), not
-// N phone problems. Pure: the caller hands each report's readings and the
-// time on its monotonic clock, and logs the line this returns.
+// One cause for many symptoms: several phones of one host turning hot within minutes are one problem of the room or
+// the host (a warm room, blocked airflow, a hot hub), not N phone problems. Pure.
 //
-// An episode starts when HOST_HOT_PHONES or more phones turned hot within
-// HOST_HOT_WINDOW_MS of now, each of them since the last episode ended (so a
-// phone that stayed hot, or one that flaps around the limit, cannot start one
-// episode after another); it ends when fewer than HOST_HOT_PHONES are still
-// hot. One line when it starts, one when it ends: never a line per report,
-// and at most two lines per HOST_HOT_PHONES phones turning hot.
+// An episode starts when HOST_HOT_PHONES or more phones turned hot within HOST_HOT_WINDOW_MS, each since the last
+// episode ended (so a phone that stays hot or flaps cannot start one after another); it ends when fewer are still hot.
+// One line when it starts, one when it ends: at most two lines per HOST_HOT_PHONES phones turning hot.
 import { isHot, type HealthSettings } from '../health/rules.js';
 import { sharedKey } from '../../util/shared-parts.js';
 import type { FeatureContext } from '../context.js';
@@ -54,11 +48,7 @@ export class HostHeat {
     private readonly windowMs = HOST_HOT_WINDOW_MS,
   ) {}
 
-  /**
-   * One report's readings, at `now` (monotonic ms): the line to log when the
-   * host-level episode starts or ends, else nothing. A phone without a
-   * reading (gone, not ready) is forgotten: nothing says it is hot.
-   */
+  /** One report's readings at `now`: the line to log when an episode starts or ends; a phone without a reading is forgotten. */
   observe(readings: readonly HeatReading[], now: number): HostHeatLine | undefined {
     const seen = new Set<string>();
     for (const { udid, celsius } of readings) {
@@ -84,12 +74,7 @@ export class HostHeat {
     return { kind: 'over', stillHot: hot.length, lastedMs, message: overMessage(hot.length, lastedMs) };
   }
 
-  /**
-   * Health judges a report's phones before this judge reads the report, so a
-   * phone's own hot warning waits here for it: when the phones that turn hot
-   * in one report start an episode (or one holds), the host's line names them
-   * and their own warnings are not said.
-   */
+  /** Health's hot warning for a phone waits here for this report's observe: an episode's line names its phones instead. */
   hold(warning: HotWarning): void {
     this.held.push(warning);
   }

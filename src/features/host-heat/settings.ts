@@ -1,6 +1,4 @@
-// Host heat's settings (under health.*, the names operators set): how many
-// phones turning hot how close together are one host-level episode. Composed
-// into the one schema by src/config/schema.ts.
+// Host heat's settings (under health.*): how many phones turning hot how close together are one host-level episode.
 import type { Field } from '../../config/field.js';
 export const hostHeatSettings = {
   'health.hostHotPhones': {

@@ -1,5 +1,4 @@
-// The fix-it action's own series: counted by the action (fix.ts), served by
-// its feature's metrics() hook (feature.ts).
+// The fix-it action's own series: counted by the action (fix.ts), served by its feature's metrics() hook (feature.ts).
 import { counterKey } from '../../stats/counter.js';
 
 /** Fixes of a phone's settings (readiness.fix), by what the read-back said, and the refusals said. */

@@ -1,5 +1,4 @@
-// Readiness's fix-it action as the report sees it: its counter on /metrics;
-// and the action (fix.ts).
+// Readiness's fix-it action as the report sees it: its counter on /metrics; and the action (fix.ts).
 import type { SettingsWriter } from '../../devices/control.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { READINESS_FIXES } from './counts.js';

@@ -36,12 +36,9 @@ const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
 type FixIntent = Intent & { phone: DeviceSnapshot } & ({ kind: 'read' } | { kind: 'fix'; writes: readonly Write[] });
 
 /**
- * Readiness's fix-it action (readiness.fix, default off): where the phone's
- * inventory (the readiness values published in src/devices/readiness-values.ts)
- * shows a setting of the lab's baseline that the agent may change (policy.ts,
- * FIXABLE) differing, reads those settings, puts back those that differ, only
- * on a fresh "not booked" from the cloud, and reads each back. Each call is
- * its own short shell session, never part of an inventory.
+ * Readiness's fix-it action (default off): where the inventory shows a fixable setting of the baseline differing, reads
+ * those settings, puts back those that differ only on a fresh "not booked", and reads each back, each call its own
+ * short shell session.
  */
 export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<FixIntent> {
   const { registry, logger } = ctx;
@@ -122,8 +119,8 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
         readBacks.push({ write, value: answer.value });
         continue;
       }
-      // A call failed: the phone is gone or its shell was cut. A read-back that still shows the baseline says the write took;
-      // otherwise what it holds is not known, which is not "did not stick". Nothing more is asked of it in this fix.
+      // A call failed (the phone gone, its shell cut): a read-back still showing the baseline says the write took; else
+      // its value is unknown, not "did not stick". Nothing more is asked of it in this fix.
       if ('value' in answer && answer.value !== undefined && stuckTo({ write, value: answer.value })) readBacks.push({ write, value: answer.value });
       cut = { write, index, reason: putFailed ?? ('unasked' in answer ? answer.unasked : '') };
       break;

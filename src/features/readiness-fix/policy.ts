@@ -1,14 +1,8 @@
-// Readiness's fix-it action (readiness.fix, issue 44), decided without I/O:
-// which of the settings the agent may change differ from the lab's baseline
-// on one phone, and whether they may be written now. Only the settings in
-// FIXABLE are ever written: what a person must decide (screen lock,
-// developer options, USB debugging, accounts) is not in it. A write turns on
-// the booking gate's verdict: 'needs-verdict' first, and the runner asks the
-// gate and decides again (runner.ts, decide); only a fresh "not booked"
-// writes, at most once per cooldown and a few times an hour, and what did
-// not stick is not written again on that phone until its value changes.
-// The settings are read in a shell of the action's own only while the
-// phone's inventory (its slow-tier readiness reading) shows one differing.
+// Readiness's fix-it action (readiness.fix), decided without I/O: which of the settings in FIXABLE differ from the
+// baseline on one phone, and whether they may be written now. What a person must decide (screen lock, developer
+// options, USB debugging, accounts) is never in FIXABLE. Only a fresh "not booked" writes ('needs-verdict' first), at
+// most once per cooldown and a few times an hour; what did not stick is not written again until its value changes. The
+// settings are read in a shell of its own only while the inventory shows one differing.
 
 import type { BookingVerdict } from '../../booking/gate.js';
 import type { SettingsNamespace } from '../../devices/control.js';
@@ -49,11 +43,7 @@ export interface Target {
 
 const NUMBER = /^\d{1,9}(\.\d{1,6})?$/;
 
-/**
- * The targets of the lab's baseline (readiness.checks, parsed): the fixable
- * checks it names, each with the value to write; a lab's own value that is
- * not a plain number (or on/off for stay awake) is left to a person.
- */
+/** The targets of the baseline: the fixable checks it names with the value to write; a lab value not a plain number is left to a person. */
 export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Target[] {
   const targets: Target[] = [];
   for (const setting of FIXABLE) {
@@ -150,11 +140,7 @@ export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]):
   return writes;
 }
 
-/**
- * Whether the inventory shows a setting the action may put back differing,
- * but one that did not stick and still reads as it did then: only then are
- * the settings read in a shell of the action's own.
- */
+/** Whether the inventory shows a setting to put back differing (not one stuck at the value it reads): only then is a shell opened. */
 export function inventoryDiffers(
   entry: Readonly<FixEntry> | undefined,
   inventory: Readonly<Record<string, string>> | undefined,
@@ -201,12 +187,7 @@ export function refusalOf(verdict: BookingVerdict): string | undefined {
   }
 }
 
-/**
- * How young the cloud's "not booked" must be for a write to rest on it: the
- * fix starts only on an answer this young, and asks again before each later
- * write whose answer is older (a phone slow to answer takes seconds a
- * setting). docs/design/trust.md states it.
- */
+/** How young the cloud's "not booked" must be for a write to rest on it; older, it is asked again (docs/design/trust.md). */
 export const ANSWER_MAX_AGE_MS = 3_000;
 
 /** The entry after a read (values undefined: it failed); a setting whose value changed since it did not stick may be written again. */
@@ -225,13 +206,9 @@ export interface ReadBack {
 }
 
 /**
- * The entry after a fix and its read-backs: a setting that does not meet the
- * baseline now did not stick. `cut`: the phone could not be asked midway
- * (unplugged, its shell cut); the writes without a read-back are left as
- * they were read (not "did not stick", which would keep them from being
- * written again), and the phone is read again after the retry delay, not the
- * recheck's. The fix counted against the cooldown and the hourly limit
- * when it started (the runner's count), cut or not.
+ * The entry after a fix and its read-backs: a setting not meeting the baseline now did not stick. `cut`: the phone
+ * could not be asked midway; writes without a read-back stay as read (not "did not stick"), and the phone is read again
+ * after the retry delay. The fix counted when it started, cut or not.
  */
 export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack[], now: number, cut = false): FixEntry {
   const values: Record<string, string> = { ...entry.values };

@@ -1,5 +1,4 @@
-// Readiness's fix-it: off by default. Composed into the one schema by
-// src/config/schema.ts.
+// Readiness's fix-it: off by default. Composed into the one schema by src/config/schema.ts.
 import type { Field } from '../../config/field.js';
 export const readinessFixSettings = {
   'readiness.fix': {

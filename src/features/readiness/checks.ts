@@ -1,11 +1,6 @@
-// The readiness checks: what each reads of the slow-tier readiness section
-// of the shell inventory (src/platforms/android/inventory/probes/readiness.ts)
-// or of the facts a source publishes from its own session
-// (src/devices/readiness-facts.ts: lockdown's, for the phones behind
-// usbmuxd), the value that suits automated testing, and what a person does
-// when the phone differs. A check applies to the phones whose reading has its
-// kind of source: a phone is judged by what its platform can read, never by
-// the platform's name. Pure.
+// The readiness checks: what each reads (the shell inventory's readiness section, or the facts a source publishes),
+// the value that suits automated testing, and what a person does when the phone differs. A check applies by the kind
+// of source its reading has, never by platform name. Pure.
 import type { ReadinessReading } from '../../platforms/readiness.js';
 import { atLeast, meetsValue, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
 
@@ -34,13 +29,7 @@ export interface Check {
   readonly since?: string;
   /** What a person does to meet it. */
   readonly fix: string;
-  /**
-   * The source's own message of a phone failing it already says what to do
-   * (the iOS source's "not paired ... unlock it, tap Trust, then run
-   * `idevicepair pair`"): the device's message then names the check without
-   * saying the fix a second time. A log line and `doctor`, which carry no
-   * device message, still give it.
-   */
+  /** The source's own message already gives the fix (the iOS "not paired" one): the device's message names the check only. */
   readonly fixInSourceMessage?: true;
 }
 
@@ -244,11 +233,8 @@ function sourceApplies(check: Check, reading: Reading): boolean {
 }
 
 /**
- * Whether the check is this phone's to pass or fail: a check of its kind of
- * source, and for this maker (a Xiaomi toggle on a Xiaomi), and for its OS
- * (Developer Mode from iOS 16, told by the phone's own osVersion fact); a
- * check that is the phone's and has no value read is unread. A phone whose
- * maker or OS version is not known yet has the check: unread until told.
+ * Whether the check is this phone's: its kind of source, its maker (a Xiaomi toggle), and its OS (Developer Mode from
+ * iOS 16). A maker or OS version not yet known keeps the check: unread until told.
  */
 export function appliesTo(check: Check, reading: Reading, maker: string | undefined): boolean {
   if (!sourceApplies(check, reading)) return false;
@@ -277,12 +263,7 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined): strin
   }
 }
 
-/**
- * The phone's value for the check, as its grammar reads it (src/devices/readiness-grammar.ts), or
- * undefined when it was not read: a list that failed, a key it does not
- * print, a text the framework would not take (garbage, empty, NaN), a check
- * not for this maker or this kind of reading.
- */
+/** The phone's value for the check, as its grammar reads it; undefined when not read (failed list, absent key, garbage, not its check). */
 export function valueOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
   const raw = rawOf(check, reading, maker);
   return raw === undefined ? undefined : readValue(check.kind, raw);

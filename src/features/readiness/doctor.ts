@@ -1,8 +1,5 @@
-// Readiness's lines in `doctor`: each phone judged against the lab's
-// baseline (readiness.checks) from the same readings the inventory takes (its
-// readiness sections, read in the doctor's one shell per device and parsed by
-// the platform), and an iPhone from the facts its lockdown session gives.
-// Pure: the readings in, checklist items out.
+// Readiness's lines in `doctor`: each phone judged against the baseline from the readings the inventory takes, read in
+// the doctor's one shell per device, and an iPhone from its lockdown facts. Pure.
 import type { CheckItem } from '../../platforms/doctor.js';
 import type { DoctorPhone, FeatureDoctor } from '../context.js';
 import { CHECKS, type Reading } from './checks.js';
@@ -34,13 +31,8 @@ function verdictItem(name: string, reading: Reading, baseline: ReadonlyMap<strin
 }
 
 /**
- * One warning per phone that fails the baseline, naming each failed check
- * and its value, with what to do about each; then one line counting the
- * phones judged ready. A phone with a check of the baseline unread (a shell
- * cut short, a phone without `settings list`, a key it does not print, a
- * value the framework would not take) and none failed is counted apart,
- * never called ready, with the checks unread. No line at all when no phone
- * was judged.
+ * One warning per phone that fails the baseline, each failed check with its value and fix; then one line counting the
+ * phones ready. A phone with checks unread and none failed is counted apart, never ready. No line when none was judged.
  */
 export function readinessItems(phones: readonly DoctorPhone[], baseline: ReadonlyMap<string, string | undefined>): CheckItem[] {
   if (baseline.size === 0) return [];

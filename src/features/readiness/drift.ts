@@ -1,8 +1,5 @@
-// Drift: what changed on a phone since the agent last read it, as events the
-// feature logs once each, never once per report: a readiness value that
-// flipped (someone turned stay awake off, an update turned verify apps over
-// USB back on), the phone's first not-ready moment (of each stretch of not
-// ready), and a build that changed (an OTA). Pure.
+// Drift: what changed on a phone since last read, as events logged once each: a readiness value that flipped, the
+// first not-ready moment of each stretch, a build that changed (an OTA). Pure.
 import { buildOf, type Build } from './build.js';
 import { CHECKS, meets } from './checks.js';
 import type { Verdict } from './verdict.js';
@@ -56,11 +53,7 @@ export interface Observation {
 
 export type DriftEvent = { kind: 'build'; from: Build; to: Build } | { kind: 'value'; flip: Flip } | { kind: 'not_ready'; verdict: Verdict };
 
-/**
- * What changed between what was seen and this observation, and what is
- * seen now. A phone seen for the first time has no build or value drift
- * (nothing to compare), but may be not ready from its first reading.
- */
+/** What changed between what was seen and this observation; a phone seen first has no drift but may be not ready at once. */
 export function drift(before: Seen | undefined, now: Observation, baseline: ReadonlyMap<string, string | undefined>): { seen: Seen; events: DriftEvent[] } {
   const events: DriftEvent[] = [];
   const from = buildOf(before?.fingerprint);

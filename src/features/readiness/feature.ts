@@ -1,13 +1,6 @@
-// Readiness for automation as the report sees it: a phone that fails the
-// lab's baseline (readiness.checks) says so in its message, each failed check
-// named with what to do, while it lasts; /metrics counts the phones failing
-// each check. Drift is logged once per change, never per report: a value
-// that changes on a phone is one info line, a phone's first not-ready moment
-// one warning line with the fixes, a build that changed (an OTA) one info
-// line. The readings are the inventory's own (the slow-tier readiness
-// sections and the property dump of the one shell session per device, or
-// the facts a source published from its own session,
-// src/devices/readiness-facts.ts): this reads them and opens no session.
+// Readiness for automation as the report sees it: a phone that fails the lab's baseline says so in its message, each
+// failed check with what to do; /metrics counts the phones failing each check. Drift is logged once per change, never
+// per report. The readings are the inventory's own (or the facts its source published): this opens no session.
 import { parseReadinessChecks } from './settings.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';
@@ -30,11 +23,7 @@ import { composeMessage } from '../../cloud/device-message.js';
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
 const SEEN = facetKey<Seen>('readiness-seen', 'device');
 
-/**
- * The feature, reading through the platform's readiness capability (`reader`,
- * src/platforms/readiness.ts): the platform reads the values and words its
- * phones and builds, the feature judges them.
- */
+/** The feature: the platform reads the values and words its phones and builds (reader), the feature judges them. */
 export function readinessFeature(ctx: FeatureContext): Feature {
   const { registry, logger } = ctx;
   const reader = ctx.platforms.readiness;
@@ -97,8 +86,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       case 'not_ready': {
         const failed = event.verdict.failed.map((f) => f.check.id);
         for (const check of failed) add(notReady, check);
-        // Through the per-cause limit (docs/design/faults.md, bounded logs): a host whose 50 phones start
-        // not ready says 10 of them and then one summary naming the rest, not 50 warnings in a minute.
+        // Through the per-cause limit: 50 phones starting not ready say 10 warnings and one summary, not 50.
         limited(logger).warn(
           'readiness-not-ready',
           { serial: device.serial, checks: failed },
@@ -148,8 +136,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     metrics: () => {
       if (baseline.size === 0) return [];
       const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
-      // A phone whose reading of this connection is not in yet (a new connection after a state flap, a cache
-      // dropped for a reboot's full read) counts by its last verdict: a gauge says the phones, not the moment.
+      // A phone whose reading of this connection is not in yet counts by its last verdict: a gauge counts phones, not moments.
       const verdicts = listed.map((d) => verdictOf(d) ?? seen.get(d.key)?.verdict);
       const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
       return readinessMetrics([...baseline.keys()], [...verdicts, ...off], { changes, notReady, builds });

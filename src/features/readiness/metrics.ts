@@ -1,8 +1,5 @@
-// The readiness series of /metrics: per check of the baseline, how many
-// phones fail it, and how many phones were judged and found not ready. The
-// labels are the baseline's check names, a fixed set: never one per device
-// (the device's message names its own failures); and the drift events
-// (drift.ts) counted by kind, each also logged once. Pure.
+// The readiness series of /metrics: per check of the baseline, the phones failing it (labels from the fixed baseline,
+// never per device), the phones judged and not ready, and the drift events by kind. Pure.
 import type { Metric } from '../../util/metric.js';
 import { stateOf, type Verdict } from './verdict.js';
 

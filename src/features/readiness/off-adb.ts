@@ -1,11 +1,6 @@
-// Where readiness meets the USB layer: a phone adb no longer lists while
-// the kernel still has it on a USB port (src/devices/off-source.ts) cannot
-// be asked for its settings, but why adb lost it is known well enough to
-// judge it: its USB debugging is off (an OS update turns it off), or it came
-// up in charge-only mode (a revoked host key does not hide a phone: adb
-// lists it unauthorized). Each makes it
-// fail the usbDebugging check, so it is not ready with that cause rather
-// than gone. Pure.
+// Where readiness meets the USB layer: a phone off adb but on a USB port cannot be asked, but why adb lost it is known:
+// USB debugging off (an OS update does it) or charge-only mode. Either fails usbDebugging: not ready with that cause
+// rather than gone. Pure.
 import type { OffSource } from '../../devices/off-source.js';
 import { CHECKS } from './checks.js';
 import type { Verdict } from './verdict.js';
@@ -16,12 +11,8 @@ const USB_DEBUGGING = CHECKS.find((c) => c.id === 'usbDebugging')!;
 const OFF_ADB_VALUE = 'off adb';
 
 /**
- * The verdict of a phone on a port and off adb: not ready, failing
- * usbDebugging; undefined when the baseline leaves usbDebugging out, for a
- * phone of another platform than the one readiness reads (`platformName`,
- * its reader's: an iPhone has no USB debugging), and where the kernel shows
- * more than the port (`mode`: a phone in its bootloader, or one offering
- * adb's interface, whose debugging is on): the USB layer's word stands.
+ * The verdict of a phone on a port and off adb: failing usbDebugging; undefined when the baseline leaves it out, for
+ * another platform's phone, or when the kernel shows more than the port (`mode`): the USB layer's word stands then.
  */
 export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>, platformName: string): Verdict | undefined {
   if (off.platformName !== platformName || off.mode !== undefined || !baseline.has(USB_DEBUGGING.id)) return undefined;

@@ -1,10 +1,6 @@
-// Readiness's settings, composed into the one schema by src/config/schema.ts:
-// the lab's readiness baseline (readiness.checks), which checks
-// matter, each `NAME` (the value that suits automated testing) or
-// `NAME=VALUE` (the lab's own value). The checks themselves live in
-// src/features/readiness/checks.ts; their names are here, in the config layer,
-// so that a wrong name fails when the settings load (a test keeps the two
-// lists equal).
+// Readiness's settings: the lab's baseline (readiness.checks), each `NAME` (the value that suits automated testing) or
+// `NAME=VALUE` (the lab's own). The check names are here, in the config layer, so that a wrong name fails when the
+// settings load (a test keeps them equal to checks.ts).
 import type { Field } from '../../config/field.js';
 
 export const READINESS_CHECK_NAMES = [

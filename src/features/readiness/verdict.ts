@@ -1,8 +1,5 @@
-// A phone's readiness verdict against the lab's baseline: ready (every check
-// of the baseline that is the phone's read and met), not ready (a check read
-// and failed, each named with its value and what to do), or unread (none
-// failed, but one or more could not be read: never called ready, never
-// failed). Pure.
+// A phone's readiness verdict against the lab's baseline: ready (every check of its read and met), not ready (a check
+// read and failed, each named with its value and what to do), or unread (none failed, some not read). Pure.
 import { appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
 import { expectedText, valueNote } from '../../devices/readiness-grammar.js';
 
@@ -29,12 +26,7 @@ export function stateOf(verdict: Verdict): VerdictState | undefined {
   return verdict.ready ? 'ready' : undefined;
 }
 
-/**
- * `baseline`: each check that matters (readiness.checks), with the lab's own
- * expected value or undefined for the check's default; `maker` is the phone's
- * brand, for the vendor checks.
- */
-/** The values of the baseline's checks that the reading answers, by check name. */
+/** The values of the baseline's checks (lab value or undefined for the default) that the reading answers, by name; `maker` for vendor checks. */
 export function valuesOf(reading: Reading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Record<string, string> {
   const values: Record<string, string> = {};
   for (const check of CHECKS) {
@@ -62,12 +54,7 @@ export function judge(reading: Reading, baseline: ReadonlyMap<string, string | u
   return { ready: failed.length === 0 && unread.length === 0 && read > 0, failed, unread };
 }
 
-/**
- * What is said of a phone that is not ready, each failed check with what to
- * do; undefined when it is ready. In the device's message (`inMessage`), a
- * check whose fix the source's own message already gives points there
- * rather than say it twice.
- */
+/** What is said of a phone that is not ready; in the device's message, a check whose fix the source's message gives points there. */
 export function verdictMessage(verdict: Verdict, inMessage = false): string | undefined {
   if (verdict.failed.length === 0) return undefined;
   const items = verdict.failed.map(
@@ -93,11 +80,7 @@ function shown(check: Check, value: string, named = true): string {
   return `${value} (${source.kind === 'setting' ? source.key : source.name}${note === undefined ? '' : `: ${note}`})`;
 }
 
-/**
- * `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls" (the
- * failed checks by their names in readiness.checks), or "unread: developerOptions"
- * (none failed, these not read); undefined when no check of the baseline is the phone's.
- */
+/** `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls", or "unread: developerOptions"; undefined when no check is the phone's. */
 export function verdictCell(verdict: Verdict): string | undefined {
   switch (stateOf(verdict)) {
     case 'not_ready':

@@ -1,6 +1,5 @@
-// Hub ports whose power cycle failed in a way no retry fixes: not cycled
-// again until the settings change (a restart) or the hub's status listing
-// does, which is asked now and then to see the hardware change.
+// Hub ports whose power cycle failed in a way no retry fixes: not cycled again until the settings change (a restart) or
+// the hub's status listing does, which is asked now and then to see the hardware change.
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import { lastingFailure } from '../../hub/status.js';
@@ -35,10 +34,7 @@ export class BlockedPorts {
     return this.blocked.get(`${hub}:${port}`)?.why;
   }
 
-  /**
-   * A power cycle failed: whether no retry fixes it, and then the port is
-   * blocked and said once here. Returns the reason for the phone's message.
-   */
+  /** A power cycle failed: whether no retry fixes it; then the port is blocked, said once, and the reason returned. */
   async block(action: { serial: string; hub: string; port: number }, text: string): Promise<string | undefined> {
     const lasting = lastingFailure(text);
     if (lasting === undefined) return undefined;

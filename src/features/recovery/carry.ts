@@ -1,6 +1,5 @@
-// Carrying out one of recovery's actions through adb or the hub tool, each
-// bounded by its deadline and never awaited by a report: the lines it writes,
-// the outcome the policy hears (a connect's), and the counts.
+// Carrying out one of recovery's actions through adb or the hub tool, each under its deadline and never awaited by a
+// report: its lines, the outcome the policy hears, and the counts.
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import type { SaidOnce } from '../../log/said-once.js';
@@ -157,12 +156,9 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
 }
 
 /**
- * After a power cycle: the kernel log must show the phone's port drop and
- * enumerate a device again within CYCLE_CONFIRM_MS, else the hub did not
- * cycle that port (uhubctl's hub or port is not the phone's, or the hub
- * does not switch power per port): one line naming the port. Checked on the
- * injected timers, apart from the action: its target is free again at once,
- * and the cycle's cooldown keeps a second cycle away meanwhile.
+ * After a power cycle, the kernel log must show the phone's port drop and enumerate again within CYCLE_CONFIRM_MS, else
+ * the hub did not cycle that port: one line naming it. Checked apart from the action, whose cooldown keeps a second
+ * cycle away meanwhile.
  */
 function confirmCycle(
   usb: NonNullable<CarryContext['usb']>,

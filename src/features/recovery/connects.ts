@@ -1,14 +1,10 @@
-// The connect backoff of the configured network addresses: what recovery
-// keeps between looks for the policy, which decides from it as a value and
-// hands back what its plan moved as intents. The outcome of each connect
-// moves it here too. Pure functions, and one small keeper.
+// The connect backoff of the configured network addresses, which the policy reads as a value and moves by intents.
+// Pure functions, and one small keeper.
 import { backoffBound } from '../../util/backoff.js';
 
 /**
- * One configured address: the connect failures in a row and when the next
- * connect may go. held: adb answered "already connected" while it listed the
- * address offline; it holds the dead transport, and only its dropping it
- * lets a connect help (heldAt: since when).
+ * One configured address: connect failures in a row and when the next may go. held: adb answered "already connected"
+ * while listing it offline: it holds the dead transport, and only its dropping it lets a connect help (heldAt: since).
  */
 export interface ConnectEntry {
   failures: number;
@@ -42,11 +38,8 @@ export function connectBackoff(failures: number, timing: ConnectTiming): number 
 export const FRESH: Readonly<ConnectEntry> = { failures: 0, nextAt: -Infinity };
 
 /**
- * An address's backoff after a connect's outcome. held: adb answered
- * "already connected" to an address it lists offline. A connect cannot help
- * then (adb keeps the transport it has), so it is asked again on the failure
- * backoff, not every base interval, and a base interval after the last try
- * once adb stops listing the address (the policy's plan).
+ * An address's backoff after a connect's outcome. held (adb keeps a dead transport): asked again on the failure
+ * backoff, not every base interval, and a base interval after the last try once adb stops listing the address.
  */
 export function afterConnect(entry: ConnectEntry, outcome: { ok: boolean; held?: boolean }, now: number, timing: ConnectTiming): ConnectEntry {
   const held = outcome.ok && outcome.held === true;
@@ -54,8 +47,7 @@ export function afterConnect(entry: ConnectEntry, outcome: { ok: boolean; held?:
     const failures = entry.failures + 1;
     return { failures, nextAt: now + connectBackoff(failures, timing), held, heldAt: now };
   }
-  // Connected: asked again only if it drops, and no sooner than the base
-  // interval (adb may list it offline a while before the handshake ends).
+  // Connected: asked again only if it drops, no sooner than the base interval (adb may list it offline a while yet).
   if (outcome.ok) return { ...entry, failures: 0, nextAt: now + timing.connectBaseMs, held: false };
   const failures = entry.failures + 1;
   return { ...entry, failures, nextAt: now + connectBackoff(failures, timing), held: false };

@@ -1,5 +1,4 @@
-// Recovery's own series: counted by the action (recovery.ts), served by its
-// feature's metrics() hook (feature.ts).
+// Recovery's own series: counted by the action (recovery.ts), served by its feature's metrics() hook (feature.ts).
 import { counterKey } from '../../stats/counter.js';
 
 /** Self-healing actions carried out, by action and result. */

@@ -14,12 +14,7 @@ export interface OfflineRun {
   seen: number;
 }
 
-/**
- * What recovery knows of a phone past its records. Its kicks and cycles are
- * the runner's counted starts (runner.ts, countedOf: `kick SERIAL`,
- * `power-cycle SERIAL`); this holds what those do not: who the phone was
- * and how long it has been offline.
- */
+/** What recovery knows of a phone past its records that the runner's counted kicks and cycles do not: who, and its offline run. */
 export interface Escalation {
   /** The udid the phone had when recovery last acted on it. */
   udid?: string;
@@ -30,27 +25,17 @@ export interface Escalation {
 }
 
 /**
- * Recovery's facet, kept by the phone's stable key past its records: a
- * kicked phone can drop off adb's list and come back as a new record that
- * has not said who it is yet, and the booking question (which needs the
- * udid) must still know who it is. The same holds for an offline phone: `adb reconnect offline` makes
- * adb drop it and list it again, and its offline run (since when, how many
- * reconnects) must survive that for the power cycle to follow them.
+ * Recovery's facet, kept by the phone's stable key past its records: a kicked or reconnected phone comes back as a new
+ * record, and the booking question (by udid) and the offline run must survive that.
  */
 const ESCALATIONS = facetKey<Escalation>('recovery', 'device');
 
-/**
- * States that say nothing of the phone either way: adb is still reaching it
- * (newer adb lists a transport being set up as connecting or authorizing).
- * Every other state is the phone answering, which ends an offline run.
- */
+/** States that say nothing of the phone (adb still reaching it); any other is the phone answering, ending an offline run. */
 const IN_BETWEEN = new Set(['offline', 'connecting', 'authorizing']);
 
 /**
- * A phone's history as the recovery policy reads it: every kick and cycle
- * with the failure count then (within a run of failures, the next action
- * waits for as many failures again), and the kicks and cycles apart, with
- * the offline run, for the cooldowns and the hourly limits.
+ * A phone's history as the policy reads it: every kick and cycle with the failure count then (the next action waits for
+ * as many failures again), and the kicks and cycles apart with the offline run, for cooldowns and limits.
  */
 export function historyOf(
   kicks: readonly Start[],
@@ -68,10 +53,7 @@ export function historyOf(
   };
 }
 
-/**
- * Recovery's memory of each phone by the serial of the platform's phone
- * (the facet's key is the stable key of the serial). Recovery writes it; nothing else does.
- */
+/** Recovery's memory of each phone by the stable key of its serial; only recovery writes it. */
 export class Escalations {
   private readonly facet: Facet<Escalation>;
   /** The kicks published for the platform (src/devices/transport-cut.ts): a dropped network phone's message names them. */
@@ -98,12 +80,7 @@ export class Escalations {
     if (what === 'cycle' && entry.offline) entry.offline.reconnects = 0;
   }
 
-  /**
-   * adb's listing as recovery sees it now: a phone listed offline starts or
-   * goes on with its offline run, one listed in a state the phone answered
-   * in ends it. A phone not listed keeps its run (a reconnect drops it from
-   * adb's list for a moment), until prune() finds it unseen for too long.
-   */
+  /** adb's listing now: listed offline starts or continues an offline run, any answering state ends it; unlisted keeps it. */
   listed(devices: ReadonlyArray<{ serial: string; state: string; udid?: string }>, now: number): void {
     for (const { serial, state, udid } of devices) {
       const entry = this.facet.get(recordKey(this.platform, serial));

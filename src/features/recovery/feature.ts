@@ -1,8 +1,5 @@
-// Recovery as the report sees it: its notes in the device's message (held
-// back while booked, a person needed), and its counters. Its kicks, which a
-// network phone's message blames instead of the phone, are published as a
-// fact the platform reads (src/devices/transport-cut.ts, escalations.ts).
-// Its action is recovery.ts.
+// Recovery as the report sees it: its notes in the device's message (held back while booked, a person needed), and its
+// counters. Its kicks are published for the platform (transport-cut). Its action is recovery.ts.
 import { holdNote } from '../../actions/runner.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
 import type { Feature, FeatureContext } from '../context.js';

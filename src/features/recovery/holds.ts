@@ -1,6 +1,5 @@
-// What recovery says of a phone after a look: a phone it can do no more for
-// says a person is needed, and one the booking gate holds an action back
-// from says so (the runner's hold: counted and logged once per cloud answer).
+// What recovery says of a phone after a look: a phone it can do no more for says a person is needed, and one the
+// booking gate holds an action back from says so (the runner's hold: counted and logged once per cloud answer).
 import type { ActionLook } from '../../actions/runner.js';
 import type { BookingVerdict } from '../../booking/gate.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -21,10 +20,8 @@ export interface HoldVerdict {
 export type Verdicts = ReadonlyMap<string, HoldVerdict>;
 
 /**
- * A phone recovery can do no more for says that a person is needed, as
- * long as it stays wedged; a failed power cycle says so too (carry.ts).
- * `kickAfter`: the consecutive failures a kick waits for; a phone under it
- * no longer needs recovery.
+ * A phone recovery can do no more for says a person is needed while it stays wedged; `kickAfter`: the failures a kick
+ * waits for; a phone under it no longer needs recovery.
  */
 export function noteAttention(
   notes: RecoveryNotebook,
@@ -51,11 +48,7 @@ export function noteAttention(
   }
 }
 
-/**
- * A device the gate holds an action back from says so in its message,
- * counted and logged once per answer; the message goes when the action is
- * let through or the device no longer needs it.
- */
+/** A device the gate holds an action back from says so, counted and logged once per answer, until let through or not needed. */
 export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter: number, records: readonly DeviceSnapshot[], verdicts: Verdicts): void {
   for (const r of records) {
     const asked = verdicts.get(r.key);

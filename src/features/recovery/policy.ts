@@ -1,7 +1,6 @@
-// When to heal a device, decided without I/O: the caller passes the clock.
-// Self-healing never disrupts other devices: it only reconnects offline
-// devices, kicks one wedged transport, power-cycles one phone's hub port, or
-// (re)connects a configured network device. It never restarts the adb server.
+// When to heal a device, decided without I/O: the caller passes the clock. Self-healing never disrupts other devices:
+// it only reconnects offline devices, kicks one wedged transport, power-cycles one phone's hub port, or (re)connects a
+// configured network device. It never restarts the adb server.
 import { CONNECT_TIMING, connectBackoff, FRESH, type BackoffIntent, type ConnectEntry, type ConnectTiming } from './connects.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { UsbSeen } from '../../devices/usb-evidence.js';
@@ -15,20 +14,13 @@ export interface RecoverySettings extends ConnectTiming {
   kickAfterFailures: number;
   kickCooldownMs: number;
   maxKicksPerHour: number;
-  /**
-   * Power-cycle the hub port of a phone a kick did not bring back (uhubctl),
-   * or one that offline reconnects did not (see OFFLINE_RECONNECTS_BEFORE_CYCLE),
-   * within the kick's cooldown and, separately, as many cycles an hour as kicks.
-   */
+  /** Power-cycle the hub port of a phone a kick or offline reconnects did not bring back, within the kick's cooldown and limit. */
   powerCycle: boolean;
 }
 
 /**
- * An offline phone's port is power-cycled once this many offline reconnects
- * of one run have not brought it back, the last of them a whole offline
- * cooldown ago, and it has been offline for at least this many offline
- * cooldowns (with the default 60 s, two minutes). One reconnect that fails
- * can be a phone still booting; two in a row, minutes apart, are a stuck port.
+ * An offline phone's port is power-cycled once this many reconnects of one run have failed, the last a whole offline
+ * cooldown ago: one failed reconnect can be a phone still booting; two, minutes apart, are a stuck port.
  */
 export const OFFLINE_RECONNECTS_BEFORE_CYCLE = 2;
 export const OFFLINE_COOLDOWNS_BEFORE_CYCLE = 2;
@@ -51,11 +43,7 @@ export type RecoveryAction =
   | { kind: 'connect'; address: string; reason: string; listed: string | undefined }
   /** usbPort: the phone's USB port path, when the USB layer knows it: the kernel log must show it drop and come back. */
   | { kind: 'power-cycle'; serial: string; key: string; hub: string; port: number; reason: string; usbPort?: string }
-  /**
-   * Not an action: what recovery could do is spent or cannot help; the
-   * phone's message asks for a person. quiet: its line is the hub's
-   * (hub-lost), not one of its own.
-   */
+  /** Not an action: recovery cannot help; the phone's message asks for a person. quiet: the hub's line says it (hub-lost). */
   | { kind: 'needs-person'; serial: string; key: string; reason: string; quiet?: boolean }
   /** Not an action: several phones of one hub lost together, at every look while the episode lasts; recovery says it once per episode (one line, one count), not once per phone. */
   | { kind: 'hub-lost'; hub: string; serials: string[]; reason: string };
@@ -72,20 +60,13 @@ export interface DueDisruption {
 }
 
 /**
- * What a tick decides on besides the devices, as values the runner worked
- * out before: `cleared`, the disruptions let through, by device key ('all':
- * every one, as when no gate is asked); `portOff`, the serials whose hub
- * port charge control holds off on purpose (a network device among them is
- * not connected again until its port is on).
+ * What a tick decides on besides the devices, as values: `cleared`, the disruptions let through by device key ('all':
+ * every one); `portOff`, the serials whose hub port charge control holds off (not connected again until it is on).
  */
 export interface TickInput {
   cleared?: ReadonlyMap<string, ReadonlySet<Disruption>> | 'all';
   portOff?: ReadonlySet<string>;
-  /**
-   * When the last offline reconnect started (monotonic ms), the runner's
-   * counted start of OFFLINE_RECONNECT_TARGET, kept for a whole offline
-   * cooldown; none: not within it.
-   */
+  /** When the last offline reconnect started (the runner's counted start), while within a whole offline cooldown. */
   lastOfflineReconnect?: number;
   /** The connect backoff of each configured address (connects.ts), as recovery keeps it; an address left out has had no connect yet. */
   connects?: ReadonlyMap<string, Readonly<ConnectEntry>>;
@@ -112,24 +93,11 @@ export interface ListedDevice {
   failingSince?: number;
   /** Kicks of its transport (monotonic ms, and the failure count then), the registry's history. */
   kicks?: ReadonlyArray<{ at: number; failures: number }>;
-  /**
-   * The hub port behind it (settings: hubPorts), for a power cycle; blocked:
-   * why a cycle of it cannot work (its last one failed in a way no retry
-   * fixes), so that none is tried until the settings or the hub change.
-   */
+  /** The hub port behind it, for a power cycle; blocked: why no cycle can work until the settings or the hub change. */
   hubPort?: { hub: string; port: number; blocked?: string };
-  /**
-   * Recovery's own memory of the phone by serial, which outlives its record
-   * (a kicked phone may drop off adb's list and come back as a new record):
-   * its kicks and its power cycles (monotonic ms). When given, the kicks'
-   * cooldown and hourly limit count these rather than the record's.
-   */
-  /**
-   * What the USB layer says of it (UsbEvidence, as a value): a phone the
-   * kernel does not have on any port is not kicked or reconnected through
-   * adb, which cannot reach it.
-   */
+  /** What the USB layer says of it: a phone the kernel has on no port is not kicked or reconnected through adb. */
   usb?: UsbSeen;
+  /** Recovery's memory of the phone past its records (kicks and cycles, monotonic ms): the cooldown and limit count these. */
   escalation?: {
     kicks: readonly number[];
     cycles: readonly number[];
@@ -149,16 +117,9 @@ export function cannotCycle(place: { hub: string; port: number; blocked?: string
 const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
 
 /**
- * Pure policy. Feed it the devices (with their failure counts and kick
- * history from the registry), a time, the booking gate's clearances and
- * what recovery keeps between looks as values (the runner's start of the
- * last offline reconnect, the connect backoff of the configured network
- * addresses); ask it which actions to take now. It keeps nothing: what its
- * plan moves of a connect backoff comes back as an intent
- * (`connect-backoff`, which ConnectBackoffs.take keeps), and a hub's lost
- * phones come out at every look of the episode, which recovery says once.
- * The runner asks first which disruptions are due (due(), which changes
- * nothing), gets the gate's verdict on each, and then ticks with them.
+ * Pure policy: given the devices, a time, the gate's clearances and recovery's kept values, which actions to take now.
+ * It keeps nothing: what it moves of a connect backoff comes back as an intent, and a hub's lost phones come out at
+ * every look of the episode, which recovery says once. The runner asks due() first, gets the gate's verdicts, then ticks.
  */
 export class RecoveryPolicy {
   constructor(
@@ -167,22 +128,14 @@ export class RecoveryPolicy {
     private readonly networkDevices: readonly string[] = [],
   ) {}
 
-  /**
-   * The disruptions a tick at `now` would ask the booking gate about, in the
-   * order it would (the gate's budget is spent in that order). Which are due
-   * does not turn on the answers.
-   */
+  /** The disruptions a tick at `now` would ask the booking gate about, in its order (the budget is spent in that order). */
   due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}): DueDisruption[] {
     const asked: DueDisruption[] = [];
     this.plan(this.connectsOf(input), devices, now, { ...input, cleared: new Map() }, asked);
     return asked;
   }
 
-  /**
-   * The device list changed or a report is due: which actions to take now,
-   * and what they move of the connect backoff, as intents. A disruption the
-   * input does not clear is left out, and stays due.
-   */
+  /** Which actions to take now, with their connect-backoff intents; a disruption not cleared is left out and stays due. */
   tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}): Array<RecoveryAction | BackoffIntent> {
     const connects = this.connectsOf(input);
     const actions: Array<RecoveryAction | BackoffIntent> = this.plan(connects, devices, now, input, []);
@@ -211,9 +164,7 @@ export class RecoveryPolicy {
     actions.push(...this.unseenSteps(devices, now, mayDisturb));
     const seen = devices.filter((d) => d.usb?.enumerated !== false);
 
-    // USB devices, and the network devices the agent connects again: adb 29
-    // forgets a TCP device whose transport is dropped (`adb reconnect
-    // offline` included), and one connected by hand would not come back.
+    // USB devices, and the network devices the agent connects again: adb 29 forgets a dropped TCP device.
     const offline = seen.filter((d) => d.state === 'offline' && (!isTcpSerial(d.serial) || connects.has(d.serial)));
     const reconnectDue = this.settings.reconnectOffline && (now - lastOfflineReconnect >= this.settings.offlineCooldownMs || now < lastOfflineReconnect);
     const toReconnect: ListedDevice[] = [];
@@ -230,13 +181,10 @@ export class RecoveryPolicy {
           kind: 'reconnect-offline',
           reason: `${allowed.length} device(s) offline: ${serials.join(', ')}`,
           serials,
-          // adb's host-wide command reconnects every device it lists in a
-          // state that is not online (unauthorized too, adb 29): only when
-          // that is exactly these (none held back, none connected by hand).
+          // adb's host-wide command reconnects every device not online: only when that is exactly these.
           all: allowed.length === devices.filter((d) => !ONLINE_STATES.has(d.state)).length,
         });
-        // adb drops a network device it reconnects: the agent connects it
-        // again once the reconnect has had a moment, not alongside it.
+        // adb drops a network device it reconnects: it is connected again once the reconnect had a moment.
         for (const serial of serials) {
           const entry = connects.get(serial);
           if (entry) entry.nextAt = now + this.settings.connectBaseMs;
@@ -248,9 +196,7 @@ export class RecoveryPolicy {
       const { serial } = d;
       const count = d.failures ?? 0;
       if (d.state !== 'device' || count < this.settings.kickAfterFailures) continue;
-      // A TCP device is kicked only when the agent connects it again: adb 29
-      // forgets one whose transport is kicked, and a device someone else
-      // connected would be gone for good.
+      // A TCP device is kicked only when the agent connects it again: adb 29 forgets a kicked one.
       if (isTcpSerial(serial) && !connects.has(serial)) continue;
       const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
       const recorded = (d.kicks ?? []).filter((k) => inHour(k.at));
@@ -315,10 +261,8 @@ export class RecoveryPolicy {
   }
 
   /**
-   * What an offline phone needs now: another reconnect; or, once reconnects
-   * have not brought it back, its port power-cycled (a disruption the
-   * booking gate is asked about: nothing when it refuses), or a person
-   * (reconnects go on meanwhile: they cost nothing and may yet help).
+   * What an offline phone needs now: another reconnect, or once they failed its port power-cycled (if the gate lets it)
+   * or a person, reconnects going on meanwhile (they cost nothing).
    */
   private offlineStep(
     d: ListedDevice,
@@ -328,12 +272,10 @@ export class RecoveryPolicy {
   ): { action?: RecoveryAction; reconnect: boolean } {
     const run = d.escalation?.offline;
     const { offlineCooldownMs, kickCooldownMs, maxKicksPerHour, powerCycle } = this.settings;
-    // Offline because recovery just kicked it: the kick's own cooldown first, not a second reconnect of
-    // the same phone at once (the runner holds one action per target, and these are two kinds).
+    // Offline because recovery just kicked it: the kick's cooldown first, not a reconnect at once.
     const lastKick = d.escalation?.kicks.at(-1) ?? -Infinity;
     if (now >= lastKick && now - lastKick < kickCooldownMs) return { reconnect: false };
-    // adb lists a network device offline while the handshake of the agent's
-    // connect runs: a reconnect then would cut it. Left a cooldown first.
+    // adb lists a network device offline during the agent's connect handshake: a reconnect then would cut it.
     if (isTcpSerial(d.serial) && (!run || now - run.since < offlineCooldownMs)) return { reconnect: false };
     // reconnectDue: the last reconnect has had its whole cooldown to work.
     if (!run || !reconnectDue || run.reconnects < OFFLINE_RECONNECTS_BEFORE_CYCLE || now - run.since < OFFLINE_COOLDOWNS_BEFORE_CYCLE * offlineCooldownMs) {
@@ -364,13 +306,9 @@ export class RecoveryPolicy {
   }
 
   /**
-   * The phones the kernel does not have on any port (sysfs shows none of its
-   * serials, the kernel log's last word on its port is a drop or a failed
-   * enumeration): an adb kick or reconnect cannot reach them. Two or more of
-   * one hub lost together, or any whose hub or controller the USB layer
-   * blames, are the hub's: the hub's line at every look of the episode (said once by recovery), each phone's message
-   * names the hub, and none is cycled one by one. Any other is its port's
-   * power cycle when one is set and allowed, else a person.
+   * The phones the kernel has on no port: adb cannot reach them. Two or more of one hub lost together, or any whose hub
+   * or controller the USB layer blames, are the hub's: its line at every look (said once), no cycles one by one. Any
+   * other gets its port's power cycle when allowed, else a person.
    */
   private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice, action: Disruption) => boolean): RecoveryAction[] {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));

@@ -28,10 +28,8 @@ export type { RecoveryAdb } from './carry.js';
 type RecoveryIntent = Intent & { action: RecoveryAction };
 
 /**
- * Self-healing that never disrupts (README.md): what the RecoveryPolicy
- * decides, carried out by carry.ts. The runner counts its kicks and cycles
- * for the policy's limits; Escalations keep who each phone was and its
- * offline run. It never restarts the adb server.
+ * Self-healing that never disrupts: the RecoveryPolicy's decisions, carried out by carry.ts. The runner counts its
+ * kicks and cycles; Escalations keep who each phone was and its offline run. It never restarts the adb server.
  */
 export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<RecoveryIntent> {
   const { registry, logger, stats, clock, mapping, settings } = ctx;
@@ -89,11 +87,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     return evidence.seen(serials, port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined);
   };
 
-  /**
-   * The runner's intent for an action: the offline reconnect counted for its
-   * whole cooldown; a kick or a cycle counted with the phone's failure count,
-   * since within one run of failures the next waits for as many again.
-   */
+  /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
   const intentOf = (action: RecoveryAction): RecoveryIntent => {
     const count = { key: RECOVERY_ACTIONS, labels: [ACTION_NAME[action.kind]] };
     if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
@@ -143,11 +137,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     return undefined;
   };
 
-  /**
-   * The booking gate's word on each disruption due, in the policy's order;
-   * not asked for one the trust rule refuses next, which would spend the
-   * cloud's budget and say "left alone: booked" of it.
-   */
+  /** The gate's word on each disruption due, in the policy's order; never asked for one the trust rule refuses next. */
   const clear = (
     due: readonly DueDisruption[],
     ids: ReadonlyMap<string, string | undefined>,

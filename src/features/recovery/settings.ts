@@ -1,6 +1,5 @@
-// Recovery's settings, and the booking gate's bounds every action shares
-// (still under recovery.*, the names operators set). Composed into the one
-// schema by src/config/schema.ts.
+// Recovery's settings, and the booking gate's bounds every action shares (still under recovery.*, the names operators
+// set). Composed into the one schema by src/config/schema.ts.
 import type { Field } from '../../config/field.js';
 export const recoverySettings = {
   'recovery.reconnectOffline': {

@@ -1,6 +1,5 @@
-// Samsung's battery protection as the report sees it: where it stands on the
-// phone, in the device's message while that is a problem, and its counters;
-// what the views show of it (row.ts); and its action (protection.ts).
+// Samsung's battery protection as the report sees it: where it stands on the phone, in its message while a problem,
+// its counters, its row and its action.
 import type { FeatureContext, Feature } from '../context.js';
 import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from './counts.js';
 import { samsungProtection, type GlobalSettings } from './protection.js';

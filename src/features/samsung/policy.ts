@@ -1,12 +1,7 @@
-// Samsung's battery protection (charge.ways = samsung), decided without I/O
-// from the phone's entry (state.ts), one look at the phone, the monotonic
-// clock and the booking gate's verdict, a value: a write that turns on a
-// verdict not given yet is 'needs-verdict', and the runner asks the gate and decides
-// again (runner.ts, decide). Issue 27: the
-// setting is written only on a fresh "not booked", at most once per
-// cooldown, and always read back; a read-back that is not 1, or a phone
-// that reads as on and still charges well past the cap, is a problem on the
-// device, since the operator then needs a hub way instead.
+// Samsung's battery protection (charge.ways = samsung), decided without I/O: a write that turns on a verdict not given
+// yet is 'needs-verdict', and the runner asks the gate and decides again. The setting is written only on a fresh "not
+// booked", at most once per cooldown, and always read back; a read-back that is not 1, or a phone that reads on and
+// still charges well past the cap, is a problem on the device: the operator then needs a hub way.
 
 import type { ProtectionEntry } from './state.js';
 import type { BookingVerdict } from '../../booking/gate.js';
@@ -15,11 +10,8 @@ import type { BookingVerdict } from '../../booking/gate.js';
 export const PROTECT_ON = '1';
 
 /**
- * Whether a value read means protection is on. Newer One UI keeps its modes
- * under the same key with other numbers (2 and 3 are seen in public scripts,
- * 3 written for "Maximum, 80 %"): a phone already protected in a mode
- * someone chose is left in it rather than switched to 1, whose meaning
- * there is not known. The cap check below still looks at it.
+ * Whether a value read means protection is on. Newer One UI keeps other modes under the key (2, 3 for "Maximum, 80 %"
+ * in public scripts): a phone protected in a mode someone chose is left in it, not switched to 1.
  */
 export function isOn(value: string | undefined): boolean {
   return value !== undefined && /^[1-9][0-9]*$/.test(value);
@@ -97,11 +89,7 @@ export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, l
   return entry.overSince !== undefined || clearFlag ? { kind: 'under', clearFlag } : { kind: 'none' };
 }
 
-/**
- * The entry after a read (undefined: it failed). The read stamps the time
- * whether it answered or not, so that a failing phone is asked again after
- * retryMs, not at every look.
- */
+/** The entry after a read (undefined: failed), stamped either way, so a failing phone is asked again after retryMs. */
 export function afterRead(entry: Readonly<ProtectionEntry> | undefined, value: string | undefined, now: number): ProtectionEntry {
   const base: ProtectionEntry = { failures: 0, ...entry, state: entry?.state ?? 'pending', readAt: now };
   if (value === undefined) {

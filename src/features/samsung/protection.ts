@@ -38,10 +38,8 @@ function isSamsung(r: DeviceSnapshot): boolean | undefined {
 }
 
 /**
- * Samsung's battery protection (charge.ways = samsung): reads the phone's
- * protect_battery setting, writes 1 where it is not (only on a fresh "not
- * booked"), reads it back, and watches whether the phone keeps to the cap.
- * Each call is its own short shell session, never part of an inventory.
+ * Samsung's battery protection: reads the phone's protect_battery, writes 1 where it is not (only on a fresh "not
+ * booked"), reads it back, and watches whether the phone keeps to the cap; each call its own short shell session.
  */
 export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAction<ProtectionIntent> {
   const { registry, logger, mapping } = ctx;
@@ -52,8 +50,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
   const get = async (serial: string): Promise<string | undefined> => {
     try {
       const value = await phones.getGlobal(serial, KEY);
-      // The key holds a small number or nothing: any other line (a vendor's warning, garbage) says nothing of it,
-      // and taken for "off" it would be written over and quoted in the phone's message.
+      // The key holds a small number or nothing: any other line says nothing of it, and must not be written over.
       return value !== undefined && !VALUE.test(value) ? undefined : value;
     } catch (err) {
       logger.debug({ serial, err: err instanceof Error ? err.message : String(err) }, `reading ${KEY} failed`);

@@ -1,6 +1,5 @@
-// Samsung's battery protection as the views see it: where it stands on a
-// phone with the samsung way, as the row's chargeState (which `list`'s CHARGE
-// column shows after the way) and a gauge labelled by that state.
+// Samsung's battery protection as the views see it: the row's chargeState (after the way in `list`'s CHARGE column)
+// and a gauge labelled by it.
 import type { DeviceFeature } from '../../devices/feature.js';
 import type { DeviceRow } from '../../devices/feature-view.js';
 import type { DeviceRegistry } from '../../devices/registry.js';

@@ -1,12 +1,9 @@
 import { facetKey } from '../../devices/facet.js';
 
 /**
- * Where Samsung's battery protection (charge.ways = samsung) stands on one
- * phone: `pending` until it is read, `on` when the phone reads 1 and keeps
- * to it, `not-taken` when a write did not read back as 1, `not-honoured`
- * when the phone reads 1 yet charges well past the cap, `not-samsung` when
- * the phone is of another maker (nothing is done), `unreadable` when the
- * setting could not be read.
+ * Where Samsung's battery protection stands on one phone: `pending` until read, `on` when it reads 1 and keeps to it,
+ * `not-taken` when a write did not read back 1, `not-honoured` when it reads 1 yet charges well past the cap,
+ * `not-samsung` for another maker, `unreadable` when the setting could not be read.
  */
 export type ProtectionState = 'pending' | 'on' | 'not-taken' | 'not-honoured' | 'not-samsung' | 'unreadable';
 
@@ -27,10 +24,5 @@ export interface ProtectionEntry {
   message?: string;
 }
 
-/**
- * The samsung way's facet, by the phone's record: a reconnect keeps it, and
- * it goes with the record once adb no longer lists the phone. The write
- * cooldown counts the writes' starts, which the runner keeps by the phone's
- * target past its records (runner.ts, startsOf).
- */
+/** The samsung way's facet, by record (a reconnect keeps it); the write cooldown is the runner's, past the records. */
 export const PROTECTION = facetKey<ProtectionEntry>('samsung-protection', 'record');

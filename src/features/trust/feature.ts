@@ -1,8 +1,5 @@
-// Identity trust as the report sees it: a device whose identity another
-// device claims says so in its message, and that no host action is done for
-// it; and the count of the host actions refused so. The rule itself
-// (src/actions/trust.ts) is the runner's, which refuses every action's
-// intents through it.
+// Identity trust as the report sees it: a device whose identity another claims says so, and that no host action is done
+// for it; and the count of host actions refused. The rule itself (src/actions/trust.ts) is the runner's.
 import { ACTIONS_REFUSED, conflictNote } from '../../actions/trust.js';
 import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';

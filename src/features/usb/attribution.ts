@@ -31,11 +31,7 @@ export interface Verdict {
   evidence: string;
   /** What to do, when it is not the layer's usual advice (an over-current on one port: its phone or cable). */
   advice?: string;
-  /**
-   * A hub or hub-power verdict covers every port of its hub, those without a
-   * failure too (they hang off the same hub and supply); a verdict on one
-   * port's load covers that port only.
-   */
+  /** A hub or hub-power verdict covers every port of its hub; one on a port's load covers that port only. */
   wholeHub?: boolean;
 }
 

@@ -1,9 +1,6 @@
-// The ports that carry phones, from sysfs, and the doctor's line on their
-// autosuspend: a phone on a port whose power/control is `auto` is suspended
-// by the kernel when idle and drops off adb every few seconds until it is
-// turned off (openstf/stf #677). A phone is a device with an adb interface
-// (class ff, subclass 42, protocol 01) or Apple's usbmux one (ff, fe, 02), or
-// whose serial or port adb names.
+// The ports that carry phones, and the doctor's line on their autosuspend: a phone on a port whose power/control is
+// `auto` drops off adb every few seconds (openstf/stf #677). A phone offers adb's interface (ff/42/01) or usbmux's
+// (ff/fe/02), or is one whose serial or port adb names.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckItem } from '../../platforms/doctor.js';

@@ -1,14 +1,10 @@
-// The kernel's USB messages sorted by what they say of a port, a hub or a
-// controller. Pure. Port paths are sysfs's device names ("1-1.4.2": bus 1,
-// then the port number at each hub), the same path adb reports as
-// "usb:1-1.4.2"; the kernel names the same place three ways, and all three
-// are brought to that one form here:
+// The kernel's USB messages sorted by what they say of a port, a hub or a controller. Pure. Port paths are sysfs's
+// device names ("1-1.4.2"), as adb reports "usb:1-1.4.2"; the kernel's three ways to name a place become that form:
 //   "usb 1-1.4.2: ..."            the device on that port
 //   "usb usb1-port6: ..."          root hub of bus 1, port 6  -> "1-6"
 //   "usb 1-1.3-port1: ..."         hub 1-1.3, port 1          -> "1-1.3.1"
 //   "hub 1-1:1.0: ... port 3"      hub 1-1's interface, port 3 -> "1-1.3"
-// Controller lines name the controller by its device ("xhci_hcd 0000:00:14.0:").
-// Which messages, and what each says: the catalogue, messages.ts.
+// Controller lines name the controller by its device ("xhci_hcd 0000:00:14.0:"). The messages: messages.ts.
 import { compileFormat } from './format.js';
 import { KERNEL_MESSAGES, type KernelMessage, type Named, type Role, type UsbEventKind } from './messages.js';
 
@@ -52,12 +48,9 @@ for (const entry of KERNEL_MESSAGES) {
 }
 
 /**
- * What a kernel message says of USB, or undefined when it is not one of the
- * catalogue's. The message is read as "DRIVER NAME: TEXT", where DRIVER and
- * NAME are the kernel's (a device's words never come before the colon), and
- * TEXT must match an entry's format whole: a device string inside it (a
- * product named "Not enough bandwidth for new device state.") is matched, if
- * at all, only as the data of the line that prints it.
+ * What a kernel message says of USB, or undefined when the catalogue has it not. Read as "DRIVER NAME: TEXT" (the
+ * kernel's words before the colon), TEXT matching an entry's format whole: a device string inside it is matched only as
+ * the data of the line that prints it.
  */
 export function classifyUsbLine(text: string): UsbEvent | undefined {
   const head = /^(\S+) (\S+): (.*)$/s.exec(text.replace(/\s+$/, ''));
@@ -156,15 +149,9 @@ export function busOf(port: string): number {
 }
 
 /**
- * A speed fallback read from sysfs: the phone's link speed (its `speed`,
- * Mb/s) below what its port runs at (the parent hub's or root hub's
- * `speed`). Every phone is a high-speed (480 Mb/s) device at least, so one
- * below 480 on a port of 480 or more has fallen back, which is the cable (a
- * charge-grade or USB 1 cable, its data lines failing) or a worn plug, not
- * the phone's software. A phone at 480 on a SuperSpeed hub is not judged:
- * the kernel puts a high-speed link on the hub's USB 2 half, whose speed is
- * 480, and most phones are USB 2 devices anyway, so sysfs cannot tell a USB 2
- * cable on a USB 3 phone from a USB 2 phone.
+ * A speed fallback from sysfs: the phone's link below its port's. Every phone is high-speed (480 Mb/s) at least, so one
+ * below 480 on a port of 480 or more has fallen back: the cable or a worn plug. A phone at 480 on a SuperSpeed hub is
+ * not judged: most phones are USB 2 devices, so sysfs cannot tell a USB 2 cable on a USB 3 phone.
  */
 export function speedFallback(port: string, phoneMbps: number, portMbps: number): string | undefined {
   if (!(phoneMbps > 0) || !(portMbps > 0) || phoneMbps >= portMbps || phoneMbps >= 480) return undefined;

@@ -1,14 +1,7 @@
-// How many USB devices each host controller carries, against what a
-// controller usually takes. The USB 2.0 specification allows 127 addresses
-// per host controller, but xHCI controllers set their own, lower limit:
-// Linux's xhci_hcd reports "Max number of devices this xHCI host supports
-// is 32" on common Intel controllers (Marc Merlin, "Getting Around USB3 xhci
-// 32 Device Limit", 2018-12-20,
-// https://marc.merlins.org/perso/linux/post_2018-12-20_Getting-Around-USB3-xhci-32-Device-Limit-_Max-number-of-devices-this-xHCI-host-supports-is-32_.html),
-// and common xHCI implementations cap endpoints at 96, about 32 devices of
-// three endpoints (Acroname, "Why can't I connect more USB 3.0 devices to my
-// system?", https://acroname.com/blog/why-cant-i-connect-more-usb-30-devices-my-system).
-// Hubs take a slot each, so a lab of phones behind hubs meets it early.
+// How many USB devices each host controller carries, against what a controller usually takes: USB allows 127 addresses,
+// but xhci_hcd reports "Max number of devices this xHCI host supports is 32" on common Intel controllers (marc.merlins.org,
+// 2018-12-20), and common xHCI implementations cap endpoints at 96, about 32 devices (acroname.com, "Why can't I connect
+// more USB 3.0 devices"). Hubs take a slot each, so a lab meets it early.
 
 import { readdirSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -68,11 +61,7 @@ export function readUsbControllers(root = '/sys/bus/usb/devices'): ControllerLoa
   return [...byController.values()].map((l) => ({ ...l, buses: l.buses.sort((a, b) => a - b) })).sort((a, b) => a.buses[0]! - b.buses[0]!);
 }
 
-/**
- * One item per controller that carries adb devices: how many USB devices it
- * has and how many are adb's, a warning near the usual limit. Without sysfs,
- * adb's own usb paths count per bus.
- */
+/** One item per controller that carries adb devices, with a warning near the usual limit; without sysfs, adb's paths per bus. */
 export function usbItems(
   devices: readonly PlacedDevice[],
   controllers: readonly ControllerLoad[] | undefined,

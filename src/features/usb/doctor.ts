@@ -1,7 +1,5 @@
-// The USB layer's lines in `doctor`: where the phones plug in (the USB
-// controllers' load, autosuspend on their ports, from sysfs) after the
-// phones' own lines, and the host's (whether the agent can read the kernel
-// log, and the worst ports of the daemon's record in the state directory).
+// The USB layer's lines in `doctor`: the controllers' load and the ports' autosuspend after the phones' lines, and the
+// host's (whether the agent can read the kernel log, and the worst ports of the daemon's record).
 import type { FeatureContext, FeatureDoctor } from '../context.js';
 import { autosuspendItems, readPhonePorts } from './autosuspend.js';
 import { readUsbControllers, usbItems } from './controllers.js';

@@ -1,10 +1,6 @@
-// The USB layer as the report sees it: a device's message gets the
-// evidence when the kernel's word blames its port, its hub, its controller
-// or the phone itself; a phone gone from its source's list while the
-// kernel still has it on a port is reported as such, not UNPLUGGED. Built for
-// every command, started only by the daemon (the kernel log is followed only
-// while it runs); it offers its word to recovery (USB_EVIDENCE). Without a
-// state directory (a feature built for a test) it reads nothing.
+// The USB layer as the report sees it: a device's message gets the evidence when the kernel's word blames its port, hub,
+// controller or the phone itself; a phone off its source's list but still on a port is reported as such, not UNPLUGGED.
+// Built for every command, started only by the daemon; without a state directory it reads nothing.
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import type { Feature, FeatureContext } from '../context.js';
@@ -23,7 +19,7 @@ export function usbFeature(ctx: FeatureContext): Feature {
     presence: registry.presence,
   });
   ctx.shared.of(USB_EVIDENCE, () => layer);
-  // Devices an earlier run reported: one on a port with its source no longer listing it is reported as such from the first report.
+  // Devices an earlier run reported: one on a port and off its source's list is reported so from the first report.
   layer.rememberEarlier(ctx.earlier);
   return {
     name: 'usb',

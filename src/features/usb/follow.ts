@@ -1,14 +1,7 @@
-// Follows a kernel log: /dev/kmsg, one record per read, or a recorded file
-// of records (a replay), read to its end and then watched for more. Opened
-// read-only and non-blocking, so that a quiet /dev/kmsg never holds a
-// thread; polled on the injected timers, a second apart when there is
-// nothing new, which keeps an idle agent idle. A recorded file rotated while
-// it is followed (renamed and a new one made, or truncated) is read on from
-// the new file's start once the old one is read to its end, as Telegraf's
-// tail input and `tail -F` do. What is no kernel log is not followed, and
-// said once: a directory or another device than /dev/kmsg (fstat, at the
-// open: /dev/zero would be endless reads), a file or pipe whose first bytes
-// are binary or whose first lines are no kernel lines.
+// Follows a kernel log: /dev/kmsg, a record per read, or a recorded file read to its end and watched for more. Opened
+// read-only and non-blocking, polled on the injected timers a second apart when idle. A rotated recording is read on
+// from the new file's start once the old is done, as `tail -F` does. What is no kernel log (a directory, another
+// device, binary or non-kernel lines) is said once and not followed.
 import { closeSync, constants, fstatSync, openSync, read, statSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import type { Timer, Timers } from '../../util/clock.js';
@@ -113,8 +106,7 @@ export class KernelLogFollower {
     this.io.read(this.fd, this.buffer, 0, this.buffer.length, this.regular ? this.position : null, (err, n) => {
       if (this.stopped) return;
       if (err) {
-        // EPIPE: the record we were to read was overwritten in the ring buffer; the next read goes on with the oldest kept.
-        // Said once: a storm of kernel lines can overrun the ring buffer often, and each time is the same news.
+        // EPIPE: the ring buffer overwrote our next record; the read goes on with the oldest kept. Said once per episode.
         if (err.code === 'EPIPE') {
           if (!this.overran) {
             this.overran = true;

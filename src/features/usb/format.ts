@@ -1,13 +1,7 @@
-// A kernel printf format string made into the pattern of the messages it
-// prints: its fixed text must match exactly (a run of spaces as one or more,
-// since copies of logs in web pages and mail collapse them), and each
-// conversion only what the kernel can put there. Pure.
-//
-// A `%s` is the one conversion that could carry a device's own words (a
-// product string): it matches what the catalogue entry says it holds, a list
-// of the kernel's own words, one word (a driver's or a function's name), or
-// `data`, which is anything and makes the entry one whose text is the
-// device's (never a message of the kernel's judged on its words).
+// A kernel printf format made into the pattern of the messages it prints: fixed text exactly (a run of spaces as one or
+// more: copies of logs collapse them), each conversion only what the kernel can put there. Pure. A `%s` is the one
+// conversion that could carry a device's words: it matches what its entry says it holds (the kernel's words, one word,
+// or `data`, the device's, never judged on its words).
 
 /** What one `%s` of a format may hold. */
 export type StringArg = readonly string[] | 'word' | 'data';
@@ -28,10 +22,7 @@ const NUMBER: Record<string, string> = {
   p: '\\S+',
 };
 
-/**
- * The pattern of a format: every conversion a capture group, in order.
- * `args` says, in order, what each `%s` holds; a `%s` beyond them is one word.
- */
+/** The pattern of a format, every conversion a capture group; `args` says what each `%s` holds (beyond them, one word). */
 export function compileFormat(format: string, args: readonly StringArg[] = []): CompiledFormat {
   let source = '^';
   const conversions: string[] = [];

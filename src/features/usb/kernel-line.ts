@@ -1,19 +1,11 @@
-// One line of the kernel's log, as /dev/kmsg gives it or as dmesg, the
-// journal and syslog print it, reduced to its message text. Pure: the
-// follower that reads the log is follow.ts.
+// One line of the kernel's log, as /dev/kmsg gives it or as dmesg, the journal and syslog print it, reduced to its
+// message text. Pure.
 //
-// A /dev/kmsg record is "PRI,SEQ,TS_USEC,FLAGS[,...];MESSAGE" followed by
-// continuation lines that start with a space (" SUBSYSTEM=usb"): see the
-// kernel's Documentation/ABI/testing/dev-kmsg. The kernel escapes every byte
-// below 0x20, from 0x7f up, and the backslash as \xNN, so a record is one
-// line whatever a device's string holds (a newline in a product name).
-//
-// The printed forms read here: dmesg's "[   86.363426] " and its other time
-// forms (-T "[Sat Dec 13 19:59:07 2025] ", -H "[Aug 1 02:03] " and
-// "[  +0,202326] "), its raw "<3>" and decoded "kern  :err   : " prefixes,
-// the journal's and syslog's "Nov 27 20:16:17 host kernel: " (ISO dates,
-// a facility.level word, and the kernel's own time after "kernel:" too),
-// and a bare message (dmesg -t).
+// A /dev/kmsg record is "PRI,SEQ,TS_USEC,FLAGS[,...];MESSAGE" plus continuation lines starting with a space
+// (Documentation/ABI/testing/dev-kmsg); the kernel escapes bytes below 0x20, from 0x7f up, and the backslash as \xNN,
+// so a record is one line whatever a device's string holds. The printed forms: dmesg's time forms ("[   86.363426] ",
+// -T, -H, "[  +0,202326] "), its "<3>" and "kern  :err   : " prefixes, the journal's and syslog's "Nov 27 20:16:17 host
+// kernel: " (ISO dates, a facility.level word, the kernel's time after "kernel:"), and a bare message (dmesg -t).
 
 export interface KernelLine {
   /** The message, without the record's prefix or a printer's timestamp. */
@@ -26,11 +18,7 @@ export interface KernelLine {
   shape: 'kmsg' | 'printed' | 'bare';
 }
 
-/**
- * A /dev/kmsg record's message, or undefined for a continuation line, a
- * malformed record, or a message a program wrote (facility other than the
- * kernel's): anyone allowed to write /dev/kmsg could otherwise blame a port.
- */
+/** A /dev/kmsg record's message; undefined for a continuation, a malformed record, or a program's record (it could blame a port). */
 export function parseKmsgRecord(record: string): KernelLine | undefined {
   const m = /^(\d+),(\d+),(\d+),[^;]*;(.*)$/.exec(record.replace(/\n$/, ''));
   if (!m) return undefined;
@@ -76,11 +64,8 @@ function unescapeKmsg(text: string): string {
 }
 
 /**
- * A line of a kernel log file: a /dev/kmsg record when it has a record's
- * prefix (then only as one: a program's record must not pass as a dmesg
- * line), else a printed or bare line. A continuation line says nothing: a
- * record's dictionary (" SUBSYSTEM=usb"), or the rest of a message that held
- * a newline, which dmesg and journalctl print indented.
+ * A line of a kernel log file: a /dev/kmsg record when it has a record's prefix (then only as one), else a printed or
+ * bare line. A continuation line (a record's dictionary, a message's second line) says nothing.
  */
 export function parseKernelLogLine(line: string): KernelLine | undefined {
   if (/^\d+,\d+,\d+,/.test(line)) return parseKmsgRecord(line);
@@ -88,12 +73,7 @@ export function parseKernelLogLine(line: string): KernelLine | undefined {
   return parseDmesgLine(line);
 }
 
-/**
- * Why text read from the start of a kernel log file is not one, or undefined
- * when it may be (or cannot be told yet: no whole line): NUL bytes (a
- * binary file, or /dev/zero), or none of its first whole lines read as a
- * kernel line (a record, a printed line, or a bare "DRIVER DEVICE: message").
- */
+/** Why the start of a kernel log file is not one (NUL bytes, or none of its first whole lines a kernel line), or undefined. */
 export function notAKernelLog(start: string, lines = 200): string | undefined {
   if (start.includes('\0')) return 'it holds NUL bytes: a binary file, not a log';
   // Whole lines only: the last may be cut where the read ended.

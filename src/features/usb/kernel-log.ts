@@ -1,11 +1,6 @@
-// The doctor's line on the USB layer's kernel log (usb.kernelLog): whether
-// the agent can read it where it runs. The doctor opens it as itself, and
-// reads the installed unit with its drop-ins: the packaged unit lets the
-// service read /dev/kmsg (bound into its private /dev, CAP_SYSLOG), and a
-// drop-in may take that away again (PrivateDevices=yes without the bind,
-// ProtectKernelLogs=yes, PrivateUsers=yes, no CAP_SYSLOG where
-// kernel.dmesg_restrict=1), however readable the log is to the person or
-// the systemd-run of the packaged wrapper running the doctor.
+// The doctor's line on the kernel log: whether the agent can read it where it runs. The doctor opens it as itself, and
+// reads the installed unit and drop-ins, which may take /dev/kmsg away from the service (PrivateDevices=yes without
+// the bind, ProtectKernelLogs=yes, PrivateUsers=yes, no CAP_SYSLOG under dmesg_restrict) however readable it is here.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckItem } from '../../platforms/doctor.js';
@@ -53,9 +48,7 @@ export function kernelLogFacts(
     facts.error = (err as NodeJS.ErrnoException).code ?? 'error';
   }
   const restricted = dmesgRestricted(restrictFile);
-  // Under systemd too: the packaged wrapper's doctor runs in a systemd-run of
-  // its own, not in the unit's sandbox, and would see /dev/kmsg where the
-  // unit hides it. In the unit's own sandbox the open answers first.
+  // Under systemd too: the packaged wrapper's doctor runs outside the unit's sandbox and would see /dev/kmsg it hides.
   const unit = path === '/dev/kmsg' ? installedUnit(unitDirs) : undefined;
   if (unit !== undefined) {
     const hiding = hidingReason(unit.settings, restricted);

@@ -1,7 +1,5 @@
-// The USB layer at run time: the kernel log followed into the record per
-// port, the record saved in the state directory, the verdicts worked out
-// after each change and logged once each, and what a device's message
-// gets from them.
+// The USB layer at run time: the kernel log followed into the record per port, the record saved in the state directory,
+// the verdicts worked out after each change and logged once each, and what a device's message gets from them.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
@@ -50,11 +48,7 @@ export interface UsbContext {
   offSource?: Facet<OffSource>;
   /** Every platform's names: what lists its phones and why one may be off that list (PlatformName.offList). */
   platforms: readonly PlatformName[];
-  /**
-   * Where the layer owes those phones (src/devices/presence.ts, off-source),
-   * so that the report carries them; none: it reports no phone off its list
-   * (a layer built alone, for its port records).
-   */
+  /** Where the layer owes the phones on a port and off their list, for the report to carry; none: it reports none of them. */
   presence?: Pick<PresenceLedger, 'owe'>;
 }
 
@@ -66,11 +60,7 @@ const LOGGED_PORTS = 16;
 
 export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
-  /**
-   * The interfaces a phone off its list offers on its port, as this report
-   * read them: read for those phones only, once a report, so that what the
-   * phone's message says and what is published for readiness agree.
-   */
+  /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
   private interfacesOf: (port: string) => readonly UsbInterface[] = () => [];
   private record: PortRecord = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
@@ -228,32 +218,23 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * Before the report asks the presence ledger: each phone listed before
-   * whose USB serial sysfs shows on a port, worded as off its source's list.
-   * The ledger carries those the report does not hold otherwise (listed by
-   * their source, or carried for an earlier reason such as a failed source's
-   * last state): it is there, adb (or usbmuxd) just cannot see it. Only a
-   * phone the report would otherwise call gone: while an adb server comes
-   * back (restarted, reconnected) it lists the phones one by one, and one not
-   * listed again yet is not one whose debugging went off (nor is it gone).
+   * Before the report asks the presence ledger: each phone listed before whose USB serial sysfs shows on a port, owed as
+   * off its source's list. Only a phone the report would otherwise call gone: an adb server coming back lists phones
+   * one by one, and one not listed again yet has not lost its debugging.
    */
   oweOnUsb(listing: Listing): void {
     const { presence, settings } = this.context;
     if (!presence) return;
     const read = new Map<string, readonly UsbInterface[]>();
     this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(settings.usb.sysfsRoot, port)).get(port)!;
-    // Only the phones the report would call gone: reading the interfaces of 60 listed phones took 5 ms a report here.
+    // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
     const owed = gone.flatMap((d) => onUsbOffList([], [d], this.owedFrom!.get(d.udid)!, this.context.platforms, this.interfacesOf));
     presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
-  /**
-   * The report's devices, the phones the ledger carried for the layer among
-   * them (`carried`): those are published for readiness and said once; the
-   * others are remembered as listed. The list is left as it is.
-   */
+  /** The report's devices: those the ledger carried for the layer are published for readiness and said once; the others remembered. */
   withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds): DeviceInfo[] {
     const { presence } = this.context;
     if (!presence || this.owedFrom === undefined) return [...devices];
@@ -274,13 +255,8 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * The devices an earlier run reported (the state directory's
-   * reported-devices.json), as if listed before this run: a phone whose USB
-   * debugging went off while the agent was down (an OS update overnight, a
-   * restart, an upgrade) is then known on its port from the first report, and
-   * reported as off adb, not UNPLUGGED; and `list` shows it so. Those listed
-   * this run win; one on no port is reported only once it is on one again,
-   * as any other (rememberListed).
+   * The devices an earlier run reported, as if listed before this run: a phone whose USB debugging went off while the
+   * agent was down is known on its port from the first report, and reported off adb, not UNPLUGGED.
    */
   rememberEarlier(devices: readonly DeviceInfo[]): void {
     for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, listedPhone(d));
@@ -307,11 +283,8 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * `list`'s cell of a device: its port (where its source places it, or, for
-   * a phone off its source's list, where it last did and sysfs still shows
-   * it) and that port's health from the record per port ("1-1.4.2 ok",
-   * "1-1.4.2 14 enum failures/2d (port)"); the port alone when there is no
-   * record to judge it by; undefined off USB.
+   * `list`'s cell of a device: its port (where its source places it, or where it last did for a phone off its list) and
+   * that port's health ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone without a record.
    */
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
     const port = device ? this.portOf(device.usb) : this.linkedOnUsb(info.udid).get(info.udid)?.[0];
@@ -322,11 +295,8 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * A device's port, on its source's word only, which the device cannot
-   * choose: adb's usb path (`adb devices -l`), or the place usbmuxd's
-   * LocationID gives (bus and device number, which sysfs maps to a port). A
-   * serial a device prints names no port: any device may print any serial.
-   * A phone adb reaches over the network has no port here.
+   * A device's port on its source's word only (adb's usb path, usbmuxd's LocationID), which the device cannot choose:
+   * any device may print any serial. A network phone has no port.
    */
   private portOf(usb: UsbPlace | undefined): string | undefined {
     if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
@@ -339,11 +309,8 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * Links a listed phone to the port its source places it on, in the record
-   * per port: what the off-list report and a phone's verdict rest on; not
-   * before the phone has said its udid. A serial adb lists twice (clones
-   * sharing one) is placed too, but counts for no phone's verdict: which of
-   * them failed where cannot be told.
+   * Links a listed phone, once it has said its udid, to the port its source places it on. A serial adb lists twice is
+   * placed too, but counts for no phone's verdict: which of them failed where cannot be told.
    */
   private link(port: string, device: DeviceSnapshot): void {
     if (device.udid === undefined) return;
@@ -356,12 +323,7 @@ export class UsbLayer implements UsbEvidence {
     if (this.follower) this.workSoon();
   }
 
-  /**
-   * Where sysfs shows the phone with this udid, on the ports its source last
-   * placed it on: the device there gives a serial the phone had there, and is
-   * no hub. Keyed by the phone's udid (with and without the dash), as
-   * offSourceOf asks for it; empty without sysfs or a link.
-   */
+  /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub), by udid. */
   private linkedOnUsb(udid: string): PortsBySerial {
     const root = this.context.settings.usb.sysfsRoot;
     const links = root === '' ? [] : (this.rec().links[udid] ?? []);
@@ -440,11 +402,8 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * When a record was logged, on the wall clock: the ring buffer read at
-   * start, or a replay, arrives all at once, and failures hours apart must
-   * not look simultaneous (a hub's ports "at once"). /dev/kmsg's times count
-   * from this boot (/proc/uptime gives its wall time); a recording's from the
-   * first record read, taken as now.
+   * When a record was logged, on the wall clock: a ring buffer or replay read at once must not make failures hours apart
+   * look simultaneous. /dev/kmsg's times count from boot (/proc/uptime); a recording's from its first record, as now.
    */
   private wallOf(tsUs: number | undefined): number {
     const now = this.context.clock.wall();
@@ -463,10 +422,8 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /**
-   * Works the verdicts out again, and logs each new one once, through the
-   * agent's limit per cause (one cause per layer): a flood of lines that
-   * makes verdicts come and go costs at most that many lines a minute per
-   * layer and a summary; `count`: counts it in /metrics as new.
+   * Works the verdicts out again and logs each new one once, through the limit per cause, so a flood of verdicts that
+   * come and go costs at most that many lines a minute per layer and a summary; `count`: counted in /metrics.
    */
   private work(count = true): void {
     const now = this.context.clock.wall();

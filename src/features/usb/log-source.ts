@@ -1,9 +1,5 @@
-// What usb.kernelLog names, told from the open file itself (fstat): the
-// kernel's /dev/kmsg, a recording of its records (a regular file, or a pipe
-// a replay writes into), or something that is no kernel log at all: a
-// directory, another device (/dev/zero, /dev/urandom: endless bytes that
-// would keep a core busy for ever), a block device. Shared by the follower,
-// which reads only a log, and the doctor, which says what the path is.
+// What usb.kernelLog names, told by fstat of the open file: /dev/kmsg, a recording (a file or a pipe), or no kernel log
+// at all (a directory, /dev/zero's endless bytes, a block device). Shared by the follower and the doctor.
 import type { Stats } from 'node:fs';
 
 export type LogSource =

@@ -1,9 +1,5 @@
-// The USB layer's series of /metrics, on bounded label sets: the failures
-// the kernel logged by port path and kind, for the first MAX_PORT_SERIES
-// ports that failed since the agent started and the rest summed in one
-// port="other" series (a lab that rewires, or a storm over a big farm,
-// cannot grow /metrics); the attribution verdicts by layer; and the phones
-// on a port and off their source's list. Pure.
+// The USB layer's series of /metrics, on bounded label sets: failures by port and kind (the first MAX_PORT_SERIES ports
+// to fail, the rest as port="other"), the verdicts by layer, and the phones on a port and off their list. Pure.
 import type { OffSource } from '../../devices/off-source.js';
 import type { Metric, Sample } from '../../util/metric.js';
 import type { Layer, Verdict } from './attribution.js';
@@ -20,10 +16,8 @@ function label(name: string): string {
 }
 
 /**
- * The failures per port since the agent started. A port keeps its series
- * once it has one (a counter that moved to "other" would go backwards), so
- * the ports with series are the first to fail, not the worst: the record
- * per port (and the log's verdicts) names the worst.
+ * The failures per port since start. A port keeps its series once it has one (a counter moved to "other" would go
+ * backwards), so these are the first to fail, not the worst: the record per port names the worst.
  */
 export class PortFailureCounts {
   private readonly ports = new Map<string, Map<UsbEventKind, number>>();
@@ -73,11 +67,7 @@ export function usbMetrics(failures: PortFailureCounts, standing: readonly Verdi
 /** What the kernel shows of a phone off its source's list beyond its port, as a label value: `port` when nothing more. */
 const OFF_LIST_MODES = ['port', 'bootloader', 'offers_source'] as const;
 
-/**
- * The phones the last report carried as on a USB port and off their
- * source's list, by that source (adb, usbmuxd) and what the port shows more
- * (`bootloader`, `offers_source`, else `port`); every pair served, 0 or not.
- */
+/** The phones the last report carried as on a port and off their list, by source and what the port shows; every pair served. */
 export function offListMetric(offs: readonly OffSource[], sources: readonly string[]): Metric {
   const modeOf = (off: OffSource): string => (off.mode === undefined ? 'port' : label(off.mode));
   return {

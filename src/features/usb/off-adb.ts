@@ -1,9 +1,6 @@
-// A phone the kernel has on a USB port but no source lists: not taken
-// away, so not UNPLUGGED. Why, its platform words (PlatformName.offList): an
-// Android phone's USB debugging was turned off (an OS update does it), or it
-// came up in charge-only mode; usbmuxd did not
-// take an iPhone. Pure: the layer gives it the devices it saw listed before,
-// the serials sysfs shows on ports now and the platforms' names.
+// A phone the kernel has on a USB port but no source lists: not taken away, so not UNPLUGGED. Why, in its platform's
+// words: an Android phone's USB debugging went off (an OS update does it) or it came up charge-only; usbmuxd did not
+// take an iPhone. Pure.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { OffSource } from '../../devices/off-source.js';
 import type { OwedDevice } from '../../devices/presence.js';
@@ -24,12 +21,9 @@ export type InterfacesOf = (port: string) => readonly UsbInterface[];
 export type PortsBySerial = ReadonlyMap<string, readonly string[]>;
 
 /**
- * Where sysfs shows the device's USB serial, and what no longer lists it and
- * why, in its platform's words: finer ones when the interfaces it offers
- * there show more (its bootloader, its source's own interface); undefined off
- * every port, and for a platform that gives no such words. A serial on
- * several ports (clones sharing it) names them all ("1-1.3 or 1-1.4"), and
- * no port's interfaces speak for it.
+ * Where sysfs shows the device's USB serial, and what no longer lists it and why, in its platform's words (finer when
+ * its interfaces show more); undefined off every port. A serial on several ports names them all, and no port's
+ * interfaces speak for it.
  */
 export function offSourceOf<Phone extends ListedPhone>(
   device: Phone,
@@ -73,19 +67,14 @@ export function onUsbOffList(
 const MAX_REMEMBERED = 512;
 
 /**
- * Remembers the devices listed now (the latest listing of each wins, and of
- * each USB serial: a phone listed under a new udid is not also kept under its
- * old one, while phones listed together all are). A device that leaves its source's list and its port is kept too:
- * an OS update reboots the phone (off USB for a minute, reported UNPLUGGED
- * meanwhile) and brings it back on its port without USB debugging, and a
- * phone replugged with debugging off is the same phone. Kept, it is only ever
- * reported while sysfs shows it on a port (onUsbOffList); the least recently
- * listed go first past a lab's worth.
+ * Remembers the devices listed now (the latest listing of each, and of each USB serial, wins). A device that leaves its
+ * list and its port is kept too: an OS update reboots the phone and brings it back without USB debugging. Kept, it is
+ * reported only while sysfs shows it on a port; the least recently listed go first past a lab's worth.
  */
 export function rememberListed(remembered: Map<string, ListedPhone>, present: readonly DeviceInfo[]): void {
   const listed = present.filter((d) => d.status !== STATUS_UNPLUGGED);
   if (listed.length === 0) return;
-  // Indexed once a call: pair by pair, 512 remembered against 60 listed took 7-8 ms a report here, indexed under 1 ms.
+  // Indexed once a call: pair by pair, 512 remembered against 60 listed cost 7-8 ms a report.
   const owners = new Map<string, string[]>();
   for (const [udid, device] of remembered) {
     for (const serial of usbSerialsOf(device)) {

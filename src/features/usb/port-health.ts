@@ -1,7 +1,5 @@
-// A port's health as `list` and `doctor` show it, from the record per port
-// and the verdicts worked out from it: its failures of today and yesterday
-// (UTC, the attribution's window), the phones seen failing on it, and the
-// layer a verdict blames for them. Pure.
+// A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
+// it, and the layer a verdict blames. Pure.
 import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
 import { describe, WINDOW, type Layer, type Verdict } from './attribution.js';
 import { hubOf, type UsbEventKind } from './classify.js';
@@ -53,11 +51,7 @@ const SHORT: Partial<Record<UsbEventKind, [string, string]>> = {
 
 const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'hub power', hub: 'hub', port: 'port', phone: 'phone' };
 
-/**
- * `list`'s cell: "1-1.4.2 ok", or "1-1.4.2 14 enum failures/2d (port)" (one
- * kind) or "1-1.4.2 17 failures/2d (hub)" (several), the layer in brackets
- * when a verdict blames one. "/2d" is today and yesterday, UTC.
- */
+/** `list`'s cell: "1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)" or "1-1.4.2 17 failures/2d (hub)" (several kinds). */
 export function healthCell(health: PortHealth): string {
   if (health.total === 0) return `${health.port} ok`;
   const kinds = (Object.entries(health.failures) as Array<[UsbEventKind, number]>).filter(([, n]) => n > 0);

@@ -1,18 +1,10 @@
-// The record per port, pure: for each port path and UTC day, the failures
-// by kind, the phones the kernel saw there and saw failing there, and the
-// phones adb or usbmuxd placed there; per hub, the failures of the hub
-// itself; per controller, its own failures, the lines that followed its
-// death (consequences, never causes), whether it stands dead, and which
-// buses it drives. The functions change the record in place: the store
-// saves it as it is.
+// The record per port, pure: for each port and UTC day the failures by kind, the phones seen and seen failing there, and
+// those adb or usbmuxd placed there; per hub its own failures; per controller its failures, the echoes of its death
+// (never causes), whether it stands dead, and its buses. Changed in place; the store saves it as it is.
 //
-// Bounded, so that a busy kernel log, a lab that rewires every day or a
-// device that makes up a new serial at each plug cannot grow it: days
-// older than KEEP_DAYS are dropped; strings and lists per port and day are
-// capped; ports, hubs, controllers and links are capped, the least recently
-// seen dropped first; and the whole is kept under MAX_RECORD_BYTES as JSON
-// by dropping its oldest days first (boundRecord), so the file the agent
-// writes is always one it reads back.
+// Bounded, so that a busy log, daily rewiring or a device making up serials cannot grow it: days past KEEP_DAYS go,
+// strings, lists, ports, hubs, controllers and links are capped (least recently seen first), and boundRecord keeps the
+// whole under MAX_RECORD_BYTES, so the file written is always one that reads back.
 import { FAILURE_KINDS, type UsbEvent, type UsbEventKind } from './classify.js';
 
 const KEEP_DAYS = 7;
@@ -22,11 +14,7 @@ const MAX_CONTROLLERS = 32;
 const MAX_SERIALS = 16;
 /** Phones linked to ports, by identity: a lab's worth, the least recently linked dropped. */
 const MAX_LINKS = 512;
-/**
- * A USB string descriptor holds at most 126 UTF-16 units, so the kernel
- * never prints a longer serial; a longer one (a hand-made recording) is not
- * kept as one.
- */
+/** A USB string holds at most 126 UTF-16 units, so the kernel never prints a longer serial. */
 export const MAX_SERIAL_CHARS = 128;
 /** The record as JSON, at most: the oldest days go first past it (boundRecord). */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
@@ -107,12 +95,7 @@ export interface DayWindow {
   has(day: string): boolean;
 }
 
-/**
- * From yesterday (UTC) on, later days included: a replayed recording's times
- * count from its first record taken as now, so a failure it holds two hours
- * later falls on tomorrow when the replay starts after 22:00; a live record
- * is never later than now.
- */
+/** From yesterday (UTC) on, later days included: a replay's times start at now, so its records may fall on tomorrow. */
 export function windowOf(now: number): DayWindow {
   const yesterday = dayOf(now - 86_400_000);
   return { has: (day) => day >= yesterday };
@@ -128,15 +111,10 @@ export function controllerOfBus(record: PortRecord, bus: number, options: Record
   return options.controllerOfBus?.(bus) ?? record.buses[String(bus)];
 }
 
-/**
- * Adds one classified kernel event at wall time `at`. A cause counts; a
- * cause under a controller that stands dead is that death's consequence,
- * and so is a second death line of one death ("HC died" after "assume
- * dead"); a consequence never counts; a fact moves the record's state.
- */
 /** What addEvent made of an event: a cause counted, the echo of one (never counted), a fact, or nothing. */
 export type Recorded = 'counted' | 'consequence' | 'fact' | 'ignored';
 
+/** Adds one classified kernel event at wall ms `at`: a cause counts, unless it is a dead controller's echo; a fact moves state. */
 export function addEvent(record: PortRecord, event: UsbEvent, at: number, options: RecordOptions = {}): Recorded {
   const day = dayOf(at);
   const controller = controllerOf(record, event, options);
@@ -195,8 +173,7 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
     controllerEntry(record, event.controller, at).removedSince = at;
     return;
   }
-  // A device enumerated: the controller of its bus works again; on a bus whose controller is not known, any dead one
-  // whose buses are not known either may be it, as its echoes were taken for its own (unmappedDeath).
+  // A device enumerated: its bus's controller works again; on an unknown bus, any dead controller with unknown buses may be it.
   if (event.kind === 'new-device') {
     if (controller !== undefined) revive(record, controller);
     else reviveUnmapped(record, options);
@@ -214,11 +191,8 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
 }
 
 /**
- * Links a phone to a port on its source's word (adb's usb path, usbmuxd's
- * location): `identities` are its USB serials (adb's serial, its udid with
- * and without the dash); `udid` keys where it was last placed; `alone`:
- * no other device shares its serial, so a phone's verdict may count this
- * port for it. Returns whether the record changed.
+ * Links a phone to a port on its source's word: `identities` are its USB serials, `udid` keys where it was last placed,
+ * `alone`: no other device shares its serial, so its verdict may count this port. Returns whether the record changed.
  */
 export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true): boolean {
   const serials = [...new Set(identities)].filter((id) => id !== '' && id.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS);
@@ -250,11 +224,7 @@ function deadOne(record: PortRecord, controller: string): string | undefined {
   return record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
 }
 
-/**
- * For a port whose controller is not known (no sysfs, no bus line read): a
- * dead controller whose buses are not known either may be its own, and what
- * may be a death's echo is never counted as a cause.
- */
+/** For a port of an unknown controller: a dead controller with unknown buses may be its own, so its echoes never count. */
 function unmappedDeath(record: PortRecord, options: RecordOptions): string | undefined {
   const mapped = new Set(Object.values(record.buses));
   return Object.keys(record.controllers).find((c) => record.controllers[c]!.deadSince !== undefined && !mapped.has(c) && !knownBySysfs(c, options));
@@ -324,11 +294,7 @@ function tables(record: PortRecord): Array<Record<string, Dated>> {
   return [record.ports, record.hubs, record.controllers] as Array<Record<string, Dated>>;
 }
 
-/**
- * Keeps the record within `maxBytes` as JSON: drops its oldest days first,
- * across every port, hub and controller, then, when today alone is over
- * it, the least recently seen ports. The newest is what a verdict rests on.
- */
+/** Keeps the record within `maxBytes` of JSON: its oldest days first, then, when today alone is over, the least recently seen ports. */
 export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): void {
   if (bytesOf(record) <= maxBytes) return;
   const days = [...new Set(tables(record).flatMap((t) => Object.values(t).flatMap((e) => Object.keys(e.days))))].sort();
@@ -341,9 +307,7 @@ export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): vo
       }
     if (bytesOf(record) <= maxBytes) return;
   }
-  // Today alone is over: the ports seen longest ago go, each at its size. A port's
-  // entry takes `"name":{...}` and at most a comma out of the record: its own
-  // object's size less its two braces, which never counts more than it frees.
+  // Today alone is over: the ports seen longest ago go, each counted at its `"name":{...}` size, never more than it frees.
   let size = bytesOf(record);
   const byAge = Object.entries(record.ports).sort(([, a], [, b]) => a.seenAt - b.seenAt);
   for (const [name, entry] of byAge) {
@@ -370,11 +334,7 @@ function capByAge(table: Record<string, { seenAt: number }>, max: number): void 
   delete table[oldest];
 }
 
-/**
- * A record read back from the state file, rebuilt from what is valid in it:
- * a hand-edited or cut file loses the entries that do not parse, never
- * stops the agent; undefined when nothing of it is a record.
- */
+/** A record read back, rebuilt from what is valid in it (a hand-edited or cut file loses only those entries); undefined if nothing is. */
 export function recordFrom(value: unknown): PortRecord | undefined {
   if (!isObject(value) || !isObject(value.ports) || !isObject(value.controllers)) return undefined;
   const record = emptyRecord();

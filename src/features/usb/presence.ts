@@ -1,8 +1,5 @@
-// Whether the kernel has a phone on a port now, from the layer's two
-// sources: sysfs (its serial on a port) and the kernel log (the last word on
-// the port it was last seen on). Pure but for the bounded memory of the
-// kernel's last word per port, which the layer feeds line by line; recovery
-// reads the answers through the capability it is handed (UsbEvidence).
+// Whether the kernel has a phone on a port now, from sysfs (its serial on a port) and the kernel log (the last word on
+// its last port). Pure but for the bounded memory of that last word per port; recovery reads it as UsbEvidence.
 import type { PortCycleSeen, UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
 import { hubOf, type UsbEvent } from './classify.js';
 
@@ -44,12 +41,8 @@ export class PortWords {
 }
 
 /**
- * A phone with these USB serials: enumerated where sysfs shows one of them
- * (on adb's usb path when adb gives one: a device elsewhere giving its
- * serial is not it); not enumerated where sysfs shows none and the kernel's
- * last word on its port (adb's usb path, else the port the kernel last read
- * its serial on) is a disconnect or a failed enumeration; else undefined
- * (nothing to go on).
+ * A phone with these USB serials: enumerated where sysfs shows one (on adb's usb path when given); not enumerated where
+ * sysfs shows none and the kernel's last word on its port is a disconnect or a failed enumeration; else undefined.
  */
 export function seenOf(
   serials: readonly string[],

@@ -1,11 +1,6 @@
-// Classified kernel events into the record per port, in the order the kernel
-// printed them, with what one line alone cannot tell: a hub's own errors and
-// its ports' failures in the moments before the hub itself is disconnected
-// are the unplugging of the hub (its status requests fail as it goes), not
-// a failing hub. Those events wait HOLD_MS of the kernel's time in a queue
-// that keeps the order; a disconnect of the hub drops them. Pure but for the
-// queue; the layer feeds it line by line and flushes it before it works the
-// verdicts out.
+// Classified kernel events into the record per port, with what one line cannot tell: a hub's errors just before the
+// hub is disconnected are its unplugging, not a failing hub. Those wait HOLD_MS of kernel time in an ordered queue that
+// a disconnect of the hub drops. Pure but for the queue; the layer flushes it before working the verdicts out.
 import type { UsbEvent } from './classify.js';
 import { addEvent, type PortRecord, type RecordOptions, type Recorded } from './port-record.js';
 

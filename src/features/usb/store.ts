@@ -1,12 +1,6 @@
-// The record per port kept in the state directory across restarts, with the
-// last kernel record read (its sequence number, for this boot and log), so
-// that a restart does not count the ring buffer's old records twice.
-// Written atomically (src/util/atomic-file.ts); a file that cannot be read
-// as one is set aside with one line, and the record starts empty. What is
-// written is bounded (boundRecord: at most MAX_RECORD_BYTES, its oldest days
-// dropped first) and what is read back may be larger, up to MAX_BYTES: a
-// record an older version wrote (it could grow past 15 MB) is read and cut
-// down to the bound, never thrown away whole.
+// The record per port kept across restarts, with the last kernel record read, so a restart does not count the ring
+// buffer twice. A file that cannot be read as one is set aside with one line. What is written is bounded
+// (boundRecord); what is read back may be larger (MAX_BYTES): an older version's record is cut to the bound, not lost.
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 import { boundRecord, emptyRecord, recordFrom, type PortRecord } from './port-record.js';

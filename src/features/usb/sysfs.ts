@@ -1,8 +1,5 @@
-// What sysfs says of the USB tree that the kernel's lines do not: which
-// host controller each bus belongs to ("usb1" links to
-// .../0000:00:14.0/usb1; a copied tree without links gives "bus N"), and
-// which serial is enumerated on which port, and which interfaces a device
-// offers there.
+// What sysfs says of the USB tree that the kernel's lines do not: each bus's host controller, which serial is
+// enumerated on which port, and the interfaces a device offers there.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { UsbInterface } from '../../platforms/source.js';
@@ -28,11 +25,7 @@ export function controllersOfBuses(root: string): Map<number, string> {
   return out;
 }
 
-/**
- * Every port each USB serial is enumerated on, in port order: phones that
- * share a serial (clones giving `0123456789ABCDEF`) are on several, and which
- * of them is which cannot be told from sysfs.
- */
+/** Every port each USB serial is enumerated on: clones sharing a serial are on several, which sysfs cannot tell apart. */
 export function portsBySerial(root: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   let names: string[];
@@ -55,11 +48,7 @@ export function portsBySerial(root: string): Map<string, string[]> {
   return out;
 }
 
-/**
- * The link speed (Mb/s) of the device on a port and of the hub it hangs off
- * ("1-1.4.2" under "1-1.4", "1-3" under the root hub "usb1"), from their
- * `speed` files; undefined where either cannot be read.
- */
+/** The link speeds (Mb/s) of the device on a port and of the hub it hangs off; undefined where either cannot be read. */
 export function speedsOfPort(root: string, port: string): { phone: number; port: number } | undefined {
   const dot = port.lastIndexOf('.');
   const parent = dot >= 0 ? port.slice(0, dot) : `usb${port.slice(0, port.indexOf('-'))}`;
@@ -76,11 +65,7 @@ export function speedsOfPort(root: string, port: string): { phone: number; port:
   return phone === undefined || hub === undefined ? undefined : { phone, port: hub };
 }
 
-/**
- * The interfaces the device on a port offers, from its interface entries
- * ("1-1.4.2/1-1.4.2:1.0/bInterfaceClass", SubClass, Protocol: two hex digits
- * each); empty where none can be read (a copied tree of serials only).
- */
+/** The interfaces the device on a port offers (class, subclass, protocol); empty where none can be read. */
 export function interfacesOnPort(root: string, port: string): UsbInterface[] {
   const dir = join(root, port);
   let names: string[];
@@ -101,11 +86,7 @@ export function interfacesOnPort(root: string, port: string): UsbInterface[] {
   return out;
 }
 
-/**
- * The USB serial of the device on a port and whether it is a hub (its
- * bDeviceClass 09: a hub is never a phone, whatever serial it gives);
- * undefined when no device with a serial is there.
- */
+/** The USB serial of the device on a port, and whether it is a hub (never a phone, whatever serial it gives). */
 export function deviceOnPort(root: string, port: string): { serial: string; hub: boolean } | undefined {
   const read = (file: string): string | undefined => {
     try {
@@ -120,10 +101,8 @@ export function deviceOnPort(root: string, port: string): { serial: string; hub:
 }
 
 /**
- * The port of the device usbmuxd locates by its LocationID: on Linux,
- * usbmuxd's location is (bus << 16) | device address (its src/usb.c,
- * usb_get_location), and sysfs gives each device's `busnum` and `devnum`.
- * The kernel numbers devices itself: a device cannot choose its place.
+ * The port of the device usbmuxd locates by its LocationID, (bus << 16) | address on Linux (usbmuxd's src/usb.c), from
+ * sysfs's busnum and devnum: numbers the kernel gives, which a device cannot choose.
  */
 export function portOfLocation(root: string, location: number): string | undefined {
   if (!Number.isInteger(location) || location <= 0) return undefined;

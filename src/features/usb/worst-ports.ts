@@ -1,7 +1,5 @@
-// The doctor's lines on the worst USB ports of the last day: the record per
-// port the daemon keeps in the state directory (usb-ports.json), the ports
-// with the most failures today and yesterday (UTC), each with the layer the
-// attribution blames and what to do.
+// The doctor's lines on the worst USB ports of today and yesterday (UTC) in the daemon's record, each with the layer
+// the attribution blames and what to do.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../log/logger.js';

@@ -9,11 +9,8 @@ const SETTINGS_MS = 10_000;
 const SETTINGS_BYTES = 64 * 1024;
 
 /**
- * What the agent's actions may do to an Android phone: the platform's one
- * door for them, so that recovery and Samsung protection (src/actions/)
- * never hold the adb client, and readiness's fix-it action writes its
- * settings (SettingsWriter). Each call is one adb request with the client's
- * deadline; the shapes are the actions' own (RecoveryAdb, GlobalSettings).
+ * What the agent's actions may do to an Android phone: the platform's one door for them, so that no action holds the
+ * adb client. Each call is one adb request under the client's deadline.
  */
 export class AndroidControl implements SettingsWriter {
   readonly platform: Platform = 'android';

@@ -1,12 +1,6 @@
-// What the Android source says of each phone it knows, from what is known
-// now (its reading: the last inventory, the failure; the early identity of a
-// first inventory still running, the earlier inventory of a phone back on a new
-// connection, the phone last identified at a network address, all kept by
-// the readings, src/devices/readings.ts): the source's
-// own word, before what the features say of it (src/report/execute.ts). It
-// reads the registry and writes only what the rule of remembered.ts forgets
-// and the once-per-connection line of a network device that never said who
-// it is.
+// What the Android source says of each phone it knows, from its reading now: the source's own word, before the features
+// add theirs. It reads the registry, and writes only what remembered.ts forgets and the once-per-connection line of a
+// network device that never said who it is.
 import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { composeMessage, withNotes } from '../../cloud/device-message.js';
 import { facetKey } from '../../devices/facet.js';
@@ -60,11 +54,7 @@ export class Describer {
     return described;
   }
 
-  /**
-   * A TCP record that has not said who it is on this connection, reported
-   * as the phone last identified at its address while the rule of
-   * remembered.ts keeps it.
-   */
+  /** A TCP record that has not said who it is on this connection: the phone last identified at its address, if kept. */
   private remembered(record: DeviceSnapshot): { info: DeviceInfo; phone: RememberedPhone } | undefined {
     if (record.udid !== undefined || !isTcpSerial(record.serial)) return undefined;
     const phone = this.kept(record.key, true);
@@ -117,10 +107,8 @@ export class Describer {
   }
 
   /**
-   * A phone back on a new connection (its transport dropped and came back)
-   * that has not answered on it yet: until it does, it keeps the fields it
-   * last gave, so the cloud is never sent it without its model. Owed in the
-   * presence ledger (unanswered), not in the source's list.
+   * A phone back on a new connection that has not answered on it yet keeps the fields it last gave, so the cloud never
+   * gets it without its model. Owed in the presence ledger (unanswered).
    */
   private backOnNewConnection(record: DeviceSnapshot): DeviceInfo | undefined {
     if (record.state !== READY || record.last) return undefined;
@@ -154,9 +142,7 @@ export class Describer {
       };
     }
     if (record.udid === undefined && isTcpSerial(serial)) {
-      // One rule for a device reached over TCP that never said who it is,
-      // whatever its state: adb names it HOST:PORT, which is not its udid, so
-      // reporting it would leave a phantom in the cloud.
+      // A TCP device that never said who it is is left out: adb's HOST:PORT is not its udid, and would be a phantom.
       const logged = this.o.registry.facet(LEFT_OUT_LOGGED);
       if (state !== READY && !logged.get(record.key)) {
         logged.set(record.key, true);

@@ -1,8 +1,5 @@
-// What the Android platform offers the doctor (the capability of
-// src/platforms/doctor.ts): adb's errors, variables and banner, what to do
-// about a phone adb lists but cannot use, and the outputs of the doctor's one
-// shell per phone (the battery, the readiness sections as the inventory runs
-// them). The doctor (src/doctor/) judges what these say and names no platform.
+// The Android platform's part of the doctor: adb's errors, variables and banner, what to do about a phone adb lists but
+// cannot use, and the doctor's one shell per phone. The doctor judges what these say and names no platform.
 import type { ServiceDoctor, ToolVersion } from '../doctor.js';
 import { AdbUnreachableError, ShellTimeoutError } from './adb/errors.js';
 import { notReadyMessage } from './inventory/assemble.js';

@@ -5,11 +5,8 @@ import type { LongDevice } from './adb/devices-long.js';
 import { limited } from '../../log/limited.js';
 
 /**
- * Phones that share one serial (0123456789ABCDEF is common on low-cost
- * phones): adb's long listing shows each of them with its own transport,
- * but its tracker and every request by serial cannot tell them apart, so the
- * agent sees one device. The others are named here, in one warning while the
- * conflict lasts and in a metric, instead of vanishing silently.
+ * Phones that share one serial (0123456789ABCDEF on low-cost phones): adb's tracker and every request by serial see one
+ * device, so the others are named in one warning while it lasts and in a metric, rather than vanish silently.
  */
 export class IdentityConflicts {
   private current = new Map<string, number>();
@@ -28,11 +25,8 @@ export class IdentityConflicts {
   }
 
   /**
-   * Different phones that give one udid (ro.serialno), each reached under
-   * its own adb serial: the report can carry one of them. A phone on USB and
-   * over TCP at once is one phone (one boot), not a conflict; two records
-   * whose boots are more than BOOT_SLACK_S apart, or two USB ones, are two
-   * phones. The one left out is named in one warning while it lasts.
+   * Different phones that give one udid, each under its own adb serial: the report can carry one, and the other is
+   * named in one warning while it lasts. USB and TCP records of one boot (within BOOT_SLACK_S) are one phone.
    */
   checkUdids(devices: ReadonlyArray<{ serial: string; info: DeviceInfo }>): void {
     const byUdid = new Map<string, Array<{ serial: string; info: DeviceInfo }>>();

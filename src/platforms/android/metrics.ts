@@ -1,6 +1,5 @@
-// Android's own series in /metrics: what adb and the shell inventories alone
-// know. The source hands them out (DeviceSource.metrics); the status folder
-// only formats them.
+// Android's own series in /metrics: what adb and the shell inventories alone know. The source hands them out
+// (DeviceSource.metrics); the status folder only formats them.
 import { gauge, type Metric } from '../../util/metric.js';
 import type { ProbeCounters } from './inventory/probe.js';
 import type { Conflict } from '../../devices/claims.js';

@@ -1,7 +1,5 @@
-// What the Android platform offers the readiness feature (the capability of
-// src/platforms/readiness.ts): the readiness sections and the build
-// fingerprint its inventory already read on the current connection, and its
-// word for its builds. Reads the tier cache, opens no session.
+// The Android platform's readiness reader: the readiness sections and build fingerprint its inventory already read on
+// the current connection, from the tier cache; it opens no session.
 import type { ReadinessReader } from '../readiness.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';

@@ -1,18 +1,10 @@
-// A phone reached over TCP that has said who it is, remembered by its
-// address (adb's serial HOST:PORT) past its records: adb forgets a network
-// phone whose transport is dropped (recovery's kick, its link going down)
-// and lists it again as a new device that has not said who it is, and a
-// wedged one never will. Until it answers again it is reported with its
-// last inventory and a message naming what happened and whose fault it is
-// (its network link, or recovery's kick), instead of vanishing (issue 34).
-// The source owes it in the presence ledger (src/devices/presence.ts,
-// reason network-dropped), bounded by REMEMBER_MS from its last answer.
+// A phone reached over TCP that has said who it is, remembered by its address past its records: adb forgets a network
+// phone whose transport dropped and lists it again as a new device that has not said who it is (a wedged one never
+// will). Until it answers, it is reported with its last inventory and a message naming what happened and whose fault,
+// owed in the presence ledger (network-dropped).
 //
-// The rule (docs/design/faults.md, docs/design/architecture.md): it is
-// forgotten, and so reported UNPLUGGED once, when it has not answered for
-// REMEMBER_MS, when adb no longer lists its address and the agent does not
-// keep that address connected (networkDevices: someone disconnected it: an
-// unplug), or when another phone answers at its address.
+// It is forgotten, and so reported UNPLUGGED once, when it has not answered for REMEMBER_MS, when adb no longer lists
+// an address the agent does not keep connected (someone disconnected it), or when another phone answers there.
 
 import { adbState, STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { facetKey } from '../../devices/facet.js';

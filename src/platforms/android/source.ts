@@ -1,9 +1,5 @@
-// Android behind the source interface: adb's device tracker lists phones into
-// the registry (this file), each ready phone a report plans is inventoried
-// with one shell session by the inventory runner (inventory/runner.ts,
-// inventory/probe.ts), and each phone is said from what is known of it
-// (describe.ts). Per-device state (the tier cache, the last good inventory,
-// the failure count) lives in the registry's records.
+// Android behind the source interface: adb's device tracker lists phones into the registry, the inventory runner asks
+// each ready phone a report plans in one shell session, and describe.ts says each phone from what is known of it.
 import { EventEmitter } from 'node:events';
 import { recordKey, type UsbPlace } from '../../devices/record.js';
 import { compareStrings } from '../../util/compare.js';
@@ -27,11 +23,7 @@ const NOT_LISTED = 'No Android device is listed.';
 /** What /healthz says (the words before the colon) of an adb server the agent cannot reach: server-health.ts's words. */
 const SERVER_DOWN = 'adb server not answering';
 const READY = 'device';
-/**
- * How long after adb (re)connects its device list is taken as complete:
- * right after an adb server starts, USB phones are still being enumerated,
- * and calling them gone would flap them in the cloud.
- */
+/** How long after adb (re)connects its list is complete: a fresh server still enumerates USB, and "gone" would flap. */
 const ADB_SETTLE_MS = 10_000;
 
 /** What the source is built with: the inventory runner's parts (inventory/runner.ts), and adb's. */
@@ -108,8 +100,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     watcher.on('connected', () => this.emit('connected', ADB_SETTLE_MS));
     watcher.on('resumed', () => this.resume());
     await watcher.start();
-    // Devices found at start go into the first report through the listing,
-    // not as change events: listeners hear only what came after.
+    // Devices found at start go into the first report through the listing: listeners hear only what came after.
     this.o.registry.sync(PLATFORM, watcher.devices);
   }
 
@@ -118,12 +109,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.o.server?.stop();
   }
 
-  /**
-   * adb tracking down, or an adb server that does not answer, keeps the host
-   * from reporting its phones: one reason for a server that cannot be reached
-   * at all (its round trip's, or the tracker's own words), named as the
-   * server's ("adb server not answering"), not as tracking's.
-   */
+  /** An adb server that cannot be reached keeps the host from reporting: one reason, named as the server's, not tracking's. */
   problems(): string[] {
     const server = this.o.server?.problem();
     if (this.alive) return server ? [server] : [];
@@ -174,16 +160,15 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
-    // No adb server to ask: not a collect that answered with no phones (the report then calls none of them gone,
-    // and carries those it knows with their last inventories: src/report/execute.ts).
+    // No adb server to ask is not a collect with no phones: the report then calls none gone and carries what it knows.
     if (this.serverUnreachable) throw new SourceUnreachableError(this.lastError ?? `the adb server at ${this.label} does not answer`, NOT_LISTED);
     if (this.watcher) void this.refreshTopology();
     await this.runner.run(this.o.registry.list(PLATFORM), request);
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     const described = this.describer.all(records);
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
-    // One per udid as before; a remembered phone, or one back on a new connection, that wins its udid is owed in
-    // the presence ledger; one that loses to a twin on USB hands it its tunnel here, as a listed TCP twin does.
+    // One per udid as before; a remembered phone, or one back on a new connection, that wins its udid is owed in the
+    // presence ledger; one that loses to a twin on USB hands it its tunnel here, as a listed TCP twin does.
     const listed: SourceDevice[] = [];
     const owing: PresenceEntry[] = [];
     for (const { info, from } of keptByUdid(described.map((d) => d.info))) {
@@ -207,11 +192,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.emit('change', out);
   }
 
-  /**
-   * adb's long listing (usb path, transport id), one at a time: a slow adb
-   * server delays the usb column of the metrics, never a report. It is also
-   * where phones sharing one serial show: adb lists each of them.
-   */
+  /** adb's long listing (usb path, transport id), one at a time: a slow server delays the usb column, never a report. */
   private async refreshTopology(): Promise<void> {
     if (this.topologyInFlight) return;
     this.topologyInFlight = true;
@@ -231,11 +212,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 }
 
-/**
- * What the source owes of a phone it says over its last inventory (the
- * readings keep it, the report carries it): its state, status and tunnel
- * now, and its message, said from nothing.
- */
+/** What the source owes of a phone it says over its last inventory: its state, status, tunnel and message now. */
 function owedAs(info: DeviceInfo, key: string): OwedDevice {
   const { udid, state, status, adbTunnelInfo, message } = info;
   return { udid, key, says: { state, status, ...(adbTunnelInfo !== undefined && { adbTunnelInfo }) }, why: message ?? '' };
@@ -247,11 +224,7 @@ function unanswered(serial: string): PresenceEntry['reason'] {
 }
 const UNTIL_IT_ANSWERS: PresenceEntry['bound'] = { while: 'its inventory on the new connection has not answered' };
 
-/**
- * Why a remembered network phone is carried: dropped or kicked off its
- * address, not yet identified again; one entry per address (its record key),
- * bounded by the hour remembered.ts keeps it.
- */
+/** Why a remembered network phone is carried: one entry per address, bounded by remembered.ts's hour. */
 function networkDropped(serial: string): PresenceEntry['reason'] {
   return { kind: 'network-dropped', scope: recordKey(PLATFORM, serial) };
 }

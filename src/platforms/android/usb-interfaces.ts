@@ -1,9 +1,5 @@
-// What the interfaces an Android phone offers on its USB port say when adb
-// does not list it. adb's interface is vendor class ff, subclass 42,
-// protocol 01, fastboot's ff/42/03 (AOSP's adb and fastboot match exactly
-// these; systemd's udev rules for them, systemd/systemd#36939, match
-// "ff4201" and "ff4203"; Linaro's test-definitions find fastboot devices by
-// the same three sysfs files). Pure.
+// What the interfaces an Android phone offers on its port say when adb does not list it: adb's interface is ff/42/01,
+// fastboot's ff/42/03 (as AOSP's adb and fastboot match them, and systemd's udev rules, systemd/systemd#36939). Pure.
 import type { OffListMode } from '../../devices/off-source.js';
 import type { UsbInterface } from '../source.js';
 

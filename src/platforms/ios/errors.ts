@@ -1,5 +1,4 @@
-// The few typed errors of the iOS side. Messages say what happened; callers
-// add what to do.
+// The few typed errors of the iOS side. Messages say what happened; callers add what to do.
 
 /** An I/O step did not finish within its deadline. */
 export class IosTimeoutError extends Error {

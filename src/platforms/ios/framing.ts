@@ -1,6 +1,5 @@
-// Wire framing, pure: usbmuxd's 16-byte little-endian header (length,
-// version 1, message type 8 = plist, tag) and lockdown's 4-byte big-endian
-// length, both around a plist. Plists are XML or bplist00 both ways.
+// Wire framing, pure: usbmuxd's 16-byte little-endian header (length, version 1, message type 8 = plist, tag) and
+// lockdown's 4-byte big-endian length, both around a plist. Plists are XML or bplist00 both ways.
 import * as plist from 'plist';
 import { IosProtocolError } from './errors.js';
 

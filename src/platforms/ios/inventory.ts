@@ -1,6 +1,5 @@
-// One DeviceInfo from what lockdown answered, pure: no I/O, no clock.
-// Each field comes from its own value; a missing or odd value leaves only
-// that field out.
+// One DeviceInfo from what lockdown answered, pure: no I/O, no clock. Each field comes from its own value; a missing or
+// odd value leaves only that field out.
 import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type DeviceInfo, type IosState } from '../../cloud/types.js';
 
 import type { Dict } from './framing.js';
@@ -67,11 +66,7 @@ export function iosBattery(d: Dict): Battery | undefined {
   return out;
 }
 
-/**
- * com.apple.disk_usage: the user data partition, as Android reports /data.
- * TotalDataCapacity is that partition; AmountDataAvailable what is free now
- * (TotalDataAvailable also counts purgeable space, libimobiledevice #1572).
- */
+/** com.apple.disk_usage: the user data partition (AmountDataAvailable; TotalDataAvailable counts purgeable space too). */
 export function iosStorage(d: Dict): Capacity | undefined {
   const total = int(d.TotalDataCapacity) ?? int(d.TotalDiskCapacity);
   const free = int(d.AmountDataAvailable) ?? int(d.TotalDataAvailable);
@@ -98,10 +93,7 @@ export function notPairedDeviceInfo(udid: string, detail?: string, known?: Devic
   };
 }
 
-/**
- * Lockdown did not answer: the last good inventory with a message, as for a
- * wedged adbd; without one, the bare identity usbmuxd gave.
- */
+/** Lockdown did not answer: the last good inventory with a message, as for a wedged adbd; without one, the bare identity usbmuxd gave. */
 export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo): DeviceInfo {
   const message = `lockdown on this iPhone did not answer (${detail}): unlock it; if it stays, unplug and replug it or restart usbmuxd.`;
   if (lastGood) return { ...lastGood, ...composeMessage([message]) };

@@ -1,7 +1,6 @@
-// lockdown client on one tunnelled connection: one request at a time, each
-// under a deadline; StartSession upgrades the same socket to TLS with the
-// host's pair record (root certificate as the client certificate, as
-// libimobiledevice does) and pins the phone's certificate to the record.
+// lockdown client on one tunnelled connection: one request at a time, each under a deadline; StartSession upgrades the
+// same socket to TLS with the host's pair record (root certificate as the client certificate, as libimobiledevice does)
+// and pins the phone's certificate to the record.
 import { X509Certificate } from 'node:crypto';
 import type net from 'node:net';
 import tls from 'node:tls';

@@ -1,7 +1,5 @@
-// Marketing names of iPhone ProductTypes. Source: Apple's "Identify your
-// iPhone model" (https://support.apple.com/en-us/108044), as machine-read in
-// https://github.com/kyle-seongwoo-jun/apple-device-identifiers
-// (ios-device-identifiers.json). A ProductType not listed is reported as is.
+// Marketing names of iPhone ProductTypes, from Apple's "Identify your iPhone model" (support.apple.com/en-us/108044) as
+// machine-read in github.com/kyle-seongwoo-jun/apple-device-identifiers. An unlisted ProductType is reported as is.
 const IPHONES: Record<string, string> = {
   'iPhone6,1': 'iPhone 5s',
   'iPhone6,2': 'iPhone 5s',

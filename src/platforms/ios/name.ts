@@ -6,10 +6,8 @@ export const IOS_NAME: PlatformName = {
   platformName: IOS_PLATFORM,
   shown: 'iOS',
   phones: 'iPhones',
-  // usbmuxd lists every iPhone it takes, trusted or not (trust is lockdown's): one the kernel enumerated and usbmuxd does
-  // not list is one usbmuxd did not take. Seen in public threads: usbmuxd crashing as the phone came
-  // (libimobiledevice/libimobiledevice#1035), stalled on a USB 3 port where a USB 2 port worked (#1491), failing to open the device
-  // (libimobiledevice-win32/imobiledevice-net#125). Not USB debugging, which an iPhone has none of.
+  // usbmuxd lists every iPhone it takes, trusted or not: one the kernel enumerated and usbmuxd does not list is one it
+  // did not take (public threads: libimobiledevice#1035, #1491, imobiledevice-net#125).
   offList: {
     source: 'usbmuxd',
     causes:

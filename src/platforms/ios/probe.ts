@@ -1,6 +1,5 @@
-// One inventory of one iPhone: at most one lockdown connection and one
-// session, every step under the deadline, the whole under a budget. Never
-// pairs nor unpairs: a phone without a pair record is reported as such.
+// One inventory of one iPhone: at most one lockdown connection and one session, every step under the deadline, the
+// whole under a budget. Never pairs nor unpairs: a phone without a pair record is reported as such.
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { IosTimeoutError, LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
@@ -21,11 +20,8 @@ export type ProbeResult =
 const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'PairingDialogResponsePending', 'UserDeniedPairing', 'InvalidPairRecord']);
 
 /**
- * `known`: the root domain read earlier on this connection. Given, the probe
- * reads only the volatile domains (battery, disk usage) in its session, the
- * tiers of the Android inventory: identity once per connection. Without it,
- * the same session also reads Developer Mode (the amfi domain's
- * DeveloperModeStatus) for readiness, so that costs the periodic cycle nothing.
+ * `known`: the root domain read earlier on this connection; given, only the volatile domains are read. Without it the
+ * session also reads Developer Mode for readiness, so that costs the periodic cycle nothing.
  */
 export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict): Promise<ProbeResult> {
   let record: Dict | undefined;
@@ -44,8 +40,7 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
     const root = known ?? ((await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict);
     const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
-    // Last, so that lockdown refusing it costs that one check and nothing else: an iOS before 16 has no
-    // Developer Mode (MissingValue), and a phone may answer another error or close the connection on it.
+    // Last, so that lockdown refusing it (MissingValue before iOS 16, another error, a close) costs this check alone.
     const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
     // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
     const lockdown = client;
@@ -80,10 +75,8 @@ export async function probeIphone(address: UsbmuxdAddress, device: MuxDevice, st
 }
 
 /**
- * One key of a domain read for readiness, once the inventory's values are in: undefined when lockdown
- * refuses it (an error answer: a domain or key the phone does not have, or will not give), and when the
- * connection closes or stalls on that request, then with `connected` false (no StopSession is sent on it).
- * Either way its check is unknown, never failed, and what was read before it stands.
+ * One key read for readiness: undefined when lockdown refuses it, or when the connection closes or stalls on it (then
+ * `connected` is false). Either way its check is unknown, and what was read before stands.
  */
 async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number): Promise<{ value: unknown; connected: boolean }> {
   try {

@@ -1,24 +1,9 @@
-// The readiness facts of an iPhone (src/devices/readiness-facts.ts), from
-// what the inventory's lockdown session already read: no request of its own
-// but one GetValue of the amfi domain, read with the root domain (at connect
-// and on the slow refresh). Pure. Each fact is named by the readiness check it
-// answers (src/features/readiness/settings.ts); one lockdown did not give is left out,
-// so its check is unknown, never failed.
-//
-// - paired: the host holds a pair record the phone took (StartSession
-//   succeeded); "false" when lockdown will not open a session for it.
-// - developerMode: `DeveloperModeStatus` of the domain
-//   `com.apple.security.mac.amfi`, as pymobiledevice3 reads it
-//   (`LockdownClient.developer_mode_status`, pymobiledevice3/lockdown.py),
-//   a boolean; iOS before 16 has no Developer Mode and answers MissingValue.
-// - passcode: the root domain's `PasswordProtected`. It is the phone's lock
-//   state, not whether a passcode exists (libimobiledevice's maintainer,
-//   libimobiledevice#1191: "shows the current lock status, not if the device
-//   has a passcode set"; `false` on an unlocked phone with a passcode,
-//   ahoog42/ios-triage#9), and MobileGestalt's PasswordConfigured, which
-//   said it, is refused from iOS 17.4 (libimobiledevice#1542, #1607). So
-//   `true` says a passcode is set (the phone is locked behind it) and
-//   `false` says nothing: the fact is "true" or left out.
+// The readiness facts of an iPhone, from what the inventory's lockdown session read, plus one GetValue of the amfi
+// domain. Pure. A fact lockdown did not give is left out, so its check is unknown, never failed.
+// - paired: the phone took the host's pair record (StartSession succeeded); "false" when lockdown refuses a session.
+// - developerMode: amfi's `DeveloperModeStatus`, as pymobiledevice3 reads it; before iOS 16 it is MissingValue.
+// - passcode: the root domain's `PasswordProtected`, the lock state, not whether a passcode exists
+//   (libimobiledevice#1191; MobileGestalt's PasswordConfigured is refused from iOS 17.4, #1542): "true" or left out.
 // - osVersion: the root domain's `ProductVersion`.
 import type { Dict } from './framing.js';
 

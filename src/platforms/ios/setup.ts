@@ -1,6 +1,5 @@
-// The iOS source built from the settings: nothing when turned off, else one
-// on the usbmuxd address (USBMUXD_SOCKET_ADDRESS as libusbmuxd reads it, else
-// the usbmuxdSocketAddress setting, else /var/run/usbmuxd).
+// The iOS source built from the settings: nothing when turned off, else one on the usbmuxd address
+// (USBMUXD_SOCKET_ADDRESS as libusbmuxd reads it, else the usbmuxdSocketAddress setting, else /var/run/usbmuxd).
 import type { Settings } from '../../config/schema.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';

@@ -1,12 +1,6 @@
-// iPhones behind the source interface: usbmuxd lists them into the registry,
-// and each is inventoried at every report with one lockdown session (bounded
-// concurrency, so a silent phone holds up only itself). The root domain
-// (identity, name, version) is read once per connection and slow refresh,
-// and kept in the device's record; so are the readiness facts (pairing,
-// Developer Mode, the lock, the version: readiness.ts), which the source
-// publishes for readiness (src/devices/readiness-facts.ts). The source
-// says its own word of each phone; what the features say joins in the
-// report (src/report/execute.ts), as on every source.
+// iPhones behind the source interface: usbmuxd lists them, and each is inventoried with one lockdown session (bounded
+// concurrency, so a silent phone holds up only itself). The root domain and the readiness facts are read once per
+// connection and slow refresh, and kept with the device.
 import { existsSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../../cloud/types.js';
@@ -146,11 +140,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     this.slowStale = true;
   }
 
-  /**
-   * The phones present now: those the request asks for (and any not yet
-   * known) read afresh, one lockdown session each with bounded concurrency,
-   * the others described from what the last reading said.
-   */
+  /** The phones present now: those asked for (and unknown ones) read afresh, the others described from their last reading. */
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
@@ -214,10 +204,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.toInfo(record, result, cached?.amfi);
   }
 
-  /**
-   * The root domain read on this connection, while it is fresh: a replug
-   * (new DeviceID, maybe after an update) or the slow refresh reads it again.
-   */
+  /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
   private identityOf(record: DeviceSnapshot, deviceId: number): IdentityCache | undefined {
     const known = this.o.registry.facet(IDENTITY).get(record.key);
     if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
@@ -242,9 +229,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         return info;
       }
       case 'not-paired': {
-        // The phone answered: it does not trust this host. A state, not a failure of the phone.
-        // Its udid is usbmuxd's name for it, as for a paired phone's answer: the views and the features
-        // find its record by it (its READY, its support flags), as they find a paired one's.
+        // It answered that it does not trust this host: a state, not a failure. Its udid is usbmuxd's name for it, by
+        // which the views and the features find its record, as for a paired phone.
         registry.readings.identify(record.key, udid);
         registry.facet(READINESS_FACTS).set(record.key, unpairedFacts(r.public));
         if (registry.readings.noticed(record.key, r.detail)) {

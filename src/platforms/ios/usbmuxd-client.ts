@@ -1,6 +1,5 @@
-// usbmuxd client (plist protocol v1): one short connection per request, a
-// long one for Listen, and Connect turning a connection into a tunnel to a
-// phone's port. Every step, the connection setup included, has a deadline.
+// usbmuxd client (plist protocol v1): one short connection per request, a long one for Listen, and Connect turning a
+// connection into a tunnel to a phone's port. Every step, the connection setup included, has a deadline.
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
@@ -138,10 +137,7 @@ export async function connectDevice(address: UsbmuxdAddress, deviceId: number, p
   }
 }
 
-/**
- * usbmuxd's Listen: 'attached' (MuxDevice) and 'detached' (deviceId) events,
- * 'end' (Error | undefined) once the connection is gone (usbmuxd restarted).
- */
+/** usbmuxd's Listen: 'attached' (MuxDevice), 'detached' (deviceId), 'end' (Error | undefined) once usbmuxd is gone. */
 export class MuxListener extends EventEmitter {
   private socket: net.Socket | undefined;
 

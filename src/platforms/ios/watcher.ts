@@ -1,8 +1,5 @@
-// Knows every iPhone usbmuxd knows: Listen for prompt Attached/Detached
-// events, plus a full ListDevices at start, after the Listen connection ends
-// (usbmuxd restarted) and periodically, so a missed event leaves no ghost.
-// Same shape as src/platforms/android/adb/device-watcher.ts: start/stop, `devices`, 'change'
-// with DeviceChange[] (serial = udid, state 'attached').
+// Knows every iPhone usbmuxd knows: Listen for prompt events, plus a full ListDevices at start, after Listen ends and
+// periodically, so a missed event leaves no ghost. The same shape as the adb device watcher.
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { ListingChange as DeviceChange } from '../source.js';
@@ -13,8 +10,7 @@ import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice, MuxListener } from './usbmuxd-client.js';
 import { limited } from '../../log/limited.js';
 
-// The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket
-// exists: a host without iPhones pays nothing for iOS support.
+// The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket exists: a host without iPhones pays nothing.
 const client = () => import('./usbmuxd-client.js');
 
 export const IOS_ATTACHED = 'attached';
@@ -30,16 +26,9 @@ export interface IosWatcherOptions {
   stableMs?: number;
   /** The reconciliation, the settling and the reconnects run on its timers (default the system's). */
   clock?: Clock & Timers;
-  /**
-   * How long the phones known before usbmuxd went away are kept while it is
-   * away (default 10 s, adb's settle time): a usbmuxd restart then reports no
-   * phone UNPLUGGED, and a usbmuxd that stays away leaves no phone shown.
-   */
+  /** How long phones known before usbmuxd went away are kept (default 10 s), so a usbmuxd restart unplugs none. */
   awayGraceMs?: number;
-  /**
-   * iPhones were not asked for (ios unset): a missing usbmuxd is the common
-   * case of a host without iPhones, not news, so it is said at debug level.
-   */
+  /** iPhones were not asked for (ios unset): a missing usbmuxd is said at debug level. */
   quietWhenAbsent?: boolean;
 }
 
@@ -57,12 +46,8 @@ export class IosWatcher extends EventEmitter {
   /** When the usbmuxd connection was lost (monotonic ms), while it is. */
   private lostAt: number | undefined;
   /**
-   * Until when (monotonic ms) a phone known from before a reconnect is kept
-   * though usbmuxd does not list it: a usbmuxd that has just started lists a
-   * phone only once its version exchange and preflight are done
-   * (device_get_list in usbmuxd's src/device.c takes MUXDEV_ACTIVE and visible
-   * devices only), a second or more later, so a restart would otherwise drop
-   * and re-add every phone.
+   * Until when (monotonic ms) phones known before a reconnect are kept though not listed: a restarted usbmuxd lists a
+   * phone only once its preflight is done (src/device.c device_get_list), a second or more later.
    */
   private settleUntil: number | undefined;
   private settleTimer: Timer | undefined;
@@ -86,12 +71,7 @@ export class IosWatcher extends EventEmitter {
     return this.known.get(udid);
   }
 
-  /**
-   * Whether usbmuxd lists the phone now, so that it may be asked: not while
-   * usbmuxd is away, nor after a reconnect until it lists the phone again.
-   * A restarted usbmuxd numbers its devices afresh, so a DeviceID from
-   * before may be another phone's now, or nobody's yet.
-   */
+  /** Whether usbmuxd lists the phone now: a restarted usbmuxd numbers devices afresh, so an old DeviceID may be another's. */
   listedNow(udid: string): boolean {
     return this.listener !== undefined && this.known.has(udid) && !this.unlisted.has(udid);
   }
@@ -179,8 +159,7 @@ export class IosWatcher extends EventEmitter {
     this.reconnectTimer = undefined;
     if (!this.running || this.listener) return;
     if (this.socketAbsent()) {
-      // usbmuxd stopped (or is being restarted): no phone is reachable now.
-      // Looking for the socket again is one stat() per backoff step, silently.
+      // usbmuxd stopped or is restarting: no phone is reachable; looking for its socket is one stat() per backoff step.
       this.dropAllAfterGrace();
       this.scheduleReconnect(this.reconnects.failed());
       return;

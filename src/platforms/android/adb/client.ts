@@ -2,8 +2,7 @@ import adbkit from '@devicefarmer/adbkit';
 import type { Client } from '@devicefarmer/adbkit';
 
 type AdbStatic = typeof adbkit.Adb;
-// Node's ESM loader hands over module.exports, where Adb is a property;
-// vitest hands over the CommonJS default export, which is the Adb class itself.
+// Node's ESM loader hands over module.exports (Adb a property of it); vitest the CommonJS default export, Adb itself.
 const Adb: AdbStatic = (adbkit as { Adb?: AdbStatic }).Adb ?? (adbkit as unknown as AdbStatic);
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
@@ -13,8 +12,7 @@ export interface Tracker extends EventEmitter {
   end(): unknown;
 }
 
-// adbkit answers with Bluebird promises whose types are not installed; these
-// are the shapes the agent relies on.
+// adbkit answers with Bluebird promises whose types are not installed; these are the shapes the agent relies on.
 interface RawDevice {
   id: string;
   type: string;
@@ -47,11 +45,8 @@ export interface ShellOptions {
   /** Output beyond this is cut off, so a runaway command cannot eat the agent's memory. */
   maxBytes?: number;
   /**
-   * The line the command prints last. When given, a session is whole only
-   * when its output ends with it; an end of stream before it, a failed
-   * connection or a cut at maxBytes is a ShellCutError carrying what arrived.
-   * (adb's legacy shell has no exit status: a shell killed on the device or a
-   * transport that drops ends the stream like a finished command.)
+   * The line the command prints last: a session is whole only when its output ends with it, else a ShellCutError with
+   * what arrived (adb's legacy shell has no exit status: a killed shell ends the stream like a finished command).
    */
   endMarker?: string;
   /** Each chunk of the output as it arrives (within maxBytes), for a caller that can use a part before the end. */
@@ -77,11 +72,8 @@ interface Scope {
 }
 
 /**
- * The agent's one door to the adb server; every call is one adb round trip,
- * and every call has a deadline that covers connecting, the request and the
- * answer. adbkit's own calls have none: a server that accepts and never
- * answers, or a device whose adbd never opens a shell (adb then holds the
- * request forever), would otherwise hold the caller for good.
+ * The agent's one door to the adb server: every call is one round trip under a deadline covering connect, request and
+ * answer. adbkit's calls have none, and a server or adbd that never answers would hold the caller for good.
  */
 export class AdbClient {
   private client: Client | undefined;
@@ -99,9 +91,8 @@ export class AdbClient {
   }
 
   private get adb(): Client {
-    // adbkit starts `adb start-server` itself when the connection is refused.
-    // The agent must not: under systemd the adb unit owns the server (with USB
-    // access the agent lacks), so `false` stands in for the adb binary.
+    // adbkit starts `adb start-server` itself when the connection is refused. The agent must not: under systemd the adb
+    // unit owns the server (with USB access the agent lacks), so `false` stands in for the adb binary.
     this.client ??= Adb.createClient({ host: this.address.host, port: this.address.port, bin: 'false' });
     return this.client;
   }
@@ -129,10 +120,7 @@ export class AdbClient {
     return this.hostValue('host:reconnect-offline');
   }
 
-  /**
-   * `adb -s SERIAL reconnect`: kicks one transport; a USB device comes back
-   * by itself, a TCP device is forgotten by adb 29 until it is connected again.
-   */
+  /** `adb -s SERIAL reconnect`: a USB device comes back by itself; adb 29 forgets a TCP one until it is connected again. */
   async reconnect(serial: string): Promise<string> {
     const answer = await this.hostValue(`host-serial:${serial}:reconnect`);
     if (!answer.startsWith('reconnecting')) throw new AdbCommandError(`-s ${serial} reconnect`, answer);
@@ -146,11 +134,7 @@ export class AdbClient {
     return answer;
   }
 
-  /**
-   * A host request adbkit has no (faithful) command for, answered with OKAY
-   * and one length-prefixed value: `host:devices-l`, `host:connect:H:P`,
-   * `host:reconnect-offline`. Same deadline as every host request.
-   */
+  /** A host request adbkit has no faithful command for (`host:devices-l`, `host:connect:H:P`), answered with one value. */
   async hostValue(request: string): Promise<string> {
     return this.host(async (c) => {
       const conn = await (c as unknown as { connection(): PromiseLike<Connection> }).connection();
@@ -162,8 +146,7 @@ export class AdbClient {
         if (reply !== 'OKAY') throw new AdbUnreachableError(this.label, 'EPROTO', `answered ${JSON.stringify(reply)} to ${request}`);
         return (await conn.parser.readValue()).toString('utf8');
       } finally {
-        // Destroyed, not ended: a half-closed socket stayed open (one per
-        // call, found by the soak test) until adb closed its side.
+        // Destroyed, not ended: a half-closed socket stayed open until adb closed its side.
         (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
       }
     });
@@ -190,8 +173,7 @@ export class AdbClient {
         clearTimeout(timer);
         fn();
       };
-      // Real time, not the agent's clock: a deadline of the socket's own I/O,
-      // which runs in real time whatever clock the agent decides on.
+      // Real time, not the agent's clock: the socket's own I/O runs in real time.
       const timer = setTimeout(() => {
         finish(() => {
           // Nothing of an abandoned session may linger: its socket is destroyed, not just ended.
@@ -269,8 +251,8 @@ export class AdbClient {
     });
   }
 
-  // adbkit opens its connections through client.connection(); a per-call
-  // object whose prototype is the shared client sees every one of them.
+  // adbkit opens its connections through client.connection(); a per-call object whose prototype is the shared client
+  // sees every one of them.
   private scope(): Scope {
     const base = this.adb;
     const opened: Connection[] = [];

@@ -32,17 +32,10 @@ export const POLL_MS = 2_000;
 const RETRY_TRACKING_MS = 60_000;
 
 /**
- * Knows every device the adb server knows, in every state: adbkit's tracker
- * for prompt events, plus a full device list at start, after the tracker
- * ends (adb server restarted or killed) and periodically, so that a missed
- * event never leaves a ghost device behind. Emits 'change' with the
- * DeviceChange[] of each update, 'connected' each time tracking connects,
- * and 'resumed' when tracking comes back after the adb server went away.
- * A tracker that dies right after connecting is reconnected on a growing
- * wait (up to reconnectMaxMs), not at once, and logged once, then summed up.
- * An adb endpoint that refuses tracking but lists devices (an adb proxy or
- * tunnel answering host:track-devices with "unknown host service") is
- * polled instead every pollMs, said once, and tracked again once it lets.
+ * Knows every device the adb server knows: adbkit's tracker for prompt events, plus a full list at start, after the
+ * tracker ends and periodically, so a missed event leaves no ghost. Emits 'change', 'connected' and 'resumed'. A
+ * tracker that dies right after connecting is retried on a growing wait and summed up in the log; an endpoint that
+ * refuses tracking but lists devices (an adb proxy) is polled every pollMs, said once, until it lets tracking in.
  */
 export class DeviceWatcher extends EventEmitter {
   private readonly known = new Map<string, string>();
@@ -93,13 +86,7 @@ export class DeviceWatcher extends EventEmitter {
     return this.lastErrorText;
   }
 
-  /**
-   * Whether the adb server itself cannot be reached now: neither tracked nor
-   * polled, and the last try to reach it found nothing listening, no answer,
-   * or something else than adb answering (AdbUnreachableError). A daemon
-   * started before its adb server is so from the start, with no phones to
-   * fail an inventory and show it (issue 61).
-   */
+  /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
   get serverUnreachable(): boolean {
     return !this.alive && this.unreachable;
   }
@@ -216,12 +203,7 @@ export class DeviceWatcher extends EventEmitter {
     }
   }
 
-  /**
-   * The adb server answered the tracking request with a refusal, not a
-   * failure to reach it: its device list may still be served, so it is read
-   * now (the first report must not wait for the reconciliation) and then
-   * every pollMs, said once per refusal.
-   */
+  /** adb refused tracking but may still list devices: read now (the first report must not wait) and every pollMs. */
   private startPolling(refusal: string): void {
     const pollMs = this.options.pollMs ?? POLL_MS;
     if (this.pollTimer === undefined) {

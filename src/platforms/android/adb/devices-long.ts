@@ -1,11 +1,6 @@
-// Parses adb's long device listing (`host:devices-l`, `adb devices -l`).
-// adb writes each line as "%-22s %s" (serial, state) and then the optional
-// fields " usb:PATH", " product:X", " model:X", " device:X", always ending
-// with " transport_id:N" (transport.cpp, append_transport). The state may
-// hold spaces ("no permissions (...); see [http://...]"), so the fields are
-// taken from the right, not by column: adbkit's listDevicesWithPaths splits
-// by column and shifts every field of a TCP device (no usb path) or of a
-// device in such a state.
+// Parses adb's long device listing (`adb devices -l`): "%-22s %s" (serial, state), optional " usb:PATH", " product:X",
+// " model:X", " device:X", and always " transport_id:N" (transport.cpp, append_transport). The state may hold spaces,
+// so fields are taken from the right: adbkit's listDevicesWithPaths splits by column and shifts them.
 
 export interface LongDevice {
   serial: string;

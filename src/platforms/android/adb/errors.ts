@@ -1,8 +1,4 @@
-/**
- * The adb server cannot be used at its address: nothing listens (code
- * ECONNREFUSED and the like), it accepted the connection but did not answer
- * in time (ETIMEDOUT), or what answered is not an adb server (EPROTO).
- */
+/** The adb server cannot be used at its address: nothing listens, no answer in time, or what answered is not adb. */
 export class AdbUnreachableError extends Error {
   override readonly name = 'AdbUnreachableError';
   constructor(
@@ -42,9 +38,7 @@ export class ShellTimeoutError extends Error {
 }
 
 /**
- * A shell session ended before its command finished: adb's legacy shell
- * carries no exit status, so the stream ends the same way whether the
- * command finished or its shell or connection died; only the command's own
+ * A shell session ended before its command finished: adb's legacy shell has no exit status, so only the command's own
  * last line (ShellOptions.endMarker) tells. `partial` is what arrived.
  */
 export class ShellCutError extends Error {

@@ -8,9 +8,8 @@ export interface AdbServerAddress {
 }
 
 /**
- * Finds the adb server the way the adb tool does: ADB_SERVER_SOCKET
- * (tcp:HOST:PORT), else ANDROID_ADB_SERVER_PORT on localhost, else
- * tcp:localhost:5037. adbkit's createClient reads no variable itself.
+ * Finds the adb server the way the adb tool does: ADB_SERVER_SOCKET (tcp:HOST:PORT), else ANDROID_ADB_SERVER_PORT on
+ * localhost, else tcp:localhost:5037. adbkit's createClient reads no variable itself.
  */
 export function resolveAdbServer(env: NodeJS.ProcessEnv, configured?: string): AdbServerAddress {
   const socket = env.ADB_SERVER_SOCKET || configured;

@@ -1,16 +1,8 @@
-// Whether the adb server itself answers: the evidence that decides whom a
-// failed inventory blames. Every shell session goes through the server, so a
-// stopped, swapping or hung server makes every phone look wedged at once
-// (issue 34: 30 good phones reported "replug or reboot it" while the server
-// was SIGSTOPped). When an inventory fails, the server's own round trip
-// (host:version, which no phone takes part in) is asked with a short
-// deadline; if it does not answer, the server is at fault, not the phone:
-// the failure is not counted against the phone, the phones keep their last
-// known state with a note naming the server, and the host reports the fault
-// (/healthz, device_agent_adb_server_up, one log line). While the server is
-// down it is asked again every RECHECK_MS, so the inventories resume within
-// seconds of it answering. The agent never restarts the server: the adb
-// unit owns it, and a restart would cut every phone's session.
+// Whether the adb server itself answers, which decides whom a failed inventory blames: a stopped or hung server makes
+// every phone look wedged at once. When an inventory fails, the server's own round trip (host:version, no phone in it)
+// is asked under a short deadline; if it does not answer, the failure is not the phone's: the phones keep their last
+// state with a note naming the server, and the host reports the fault. While down it is asked every RECHECK_MS. The
+// agent never restarts the server: the adb unit owns it, and a restart would cut every phone's session.
 import { EventEmitter } from 'node:events';
 import { limited } from '../../../log/limited.js';
 import type { Logger } from '../../../log/logger.js';
@@ -64,11 +56,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
     return this.checking;
   }
 
-  /**
-   * Whether a failure that began at `sinceMono` (monotonic) is the server's:
-   * it is not answering now, or it was found not answering since then (a
-   * server that resumed a moment ago still cut that inventory off).
-   */
+  /** Whether a failure that began at `sinceMono` is the server's: down now, or found down since (it cut that inventory). */
   async blame(sinceMono: number): Promise<boolean> {
     if (this.down) return true;
     if (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono) return true;

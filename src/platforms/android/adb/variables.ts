@@ -1,7 +1,5 @@
-// adb's own variables, as the adb tool reads them: the agent reads them the
-// same way (server-address.ts). The platform owns their names and words; the
-// registration list (src/agent/platforms.ts) hands them to the reference,
-// the commands' help and the unknown-variable check, which name no platform.
+// adb's own variables, read as the adb tool reads them; the registration list hands them to the reference, the help and
+// the unknown-variable check, which name no platform.
 import type { OtherVariable } from '../../../config/variables.js';
 
 export const ADB_VARIABLES = {

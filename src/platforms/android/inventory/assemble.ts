@@ -1,7 +1,5 @@
-// Assembles one DeviceInfo from the sections of one inventory script run
-// (script.ts). Pure: no I/O, no clock. Each probe (probes/*.ts) parses its own
-// section and fills the fields it owns; a missing or unreadable section leaves
-// only that probe's fields undefined.
+// Assembles one DeviceInfo from the sections of one inventory script run. Pure. Each probe parses its own section and
+// fills its own fields; a missing or unreadable section leaves only that probe's fields undefined.
 import { ANDROID_NAME } from '../name.js';
 import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 import { identityFromProps } from './identity.js';
@@ -26,10 +24,7 @@ export interface AssembleInput {
   props?: Props;
 }
 
-/**
- * The properties of `all` that `names` lists, in a fresh object: what a
- * probe may read (Probe.props), or what the prober keeps of a dump.
- */
+/** The properties of `all` that `names` lists, in a fresh object: what a probe may read, or what the prober keeps. */
 export function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
   const picked: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const name of names) {
@@ -50,18 +45,15 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
     }
     return readings.get(probe.section) as T | undefined;
   };
-  // Only the declared properties, whether the dump was read now or kept from
-  // the connection's first read: every assembly sees the same ones.
+  // Only the declared properties, read now or kept from the connection's first read: every assembly sees the same ones.
   const parsed = input.props ?? read(propsProbe);
   let props = parsed === undefined ? pickProps({}) : pickProps(parsed);
   readings.set(propsProbe.section, props);
-  // SIM presence is re-read on its own (slow tier) while the whole property
-  // list is read once per connection: the newer reading wins.
+  // SIM presence is re-read on its own (slow tier) while the property list is read once per connection: the newer wins.
   const sim = read(simState);
   if (sim !== undefined && (props['gsm.sim.state'] ?? '') !== sim) props = { ...props, 'gsm.sim.state': sim };
   const identity = identityFromProps(pickProps(props, propsProbe.props), input.adbSerial);
-  // Every key in the order the cloud has always received them; what no probe
-  // fills is dropped at the end.
+  // Every key in the order the cloud has always received them; what no probe fills is dropped at the end.
   const info: DeviceInfo = {
     udid: identity.udid,
     serialNumber: identity.serialNumber,
@@ -102,8 +94,7 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   return dropUndefined(info);
 }
 
-// Operator guidance per adb state. Keys are the states adb prints in
-// `adb devices`; "no permissions" carries a hint text after it.
+// Operator guidance per adb state, keyed by the states `adb devices` prints ("no permissions" carries a hint after it).
 const NOT_READY_MESSAGES: [RegExp, string][] = [
   [
     /^unauthorized$/,
@@ -127,9 +118,7 @@ const NOT_READY_MESSAGES: [RegExp, string][] = [
   [/^no device$/, 'adb has no device behind this serial: reconnect the device, or run adb connect again for a network device.'],
 ];
 
-// For a phone reached over TCP (adb's HOST:PORT serial) the link is the
-// network, not a cable: the USB advice of these states would send someone
-// to a cable that is not there.
+// A phone over TCP (HOST:PORT serial) hangs on the network, not a cable: the USB advice would send someone to no cable.
 const NETWORK_MESSAGES: [RegExp, string][] = [
   [
     /^connecting$/,
@@ -153,11 +142,7 @@ export function notReadyMessage(rawState: string, adbSerial?: string): string {
   return `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`;
 }
 
-/**
- * A device adb lists but that cannot be inventoried. Its own serial is not
- * readable in this state, so the udid is the one learnt on an earlier
- * connection when the caller knows it, else the adb serial.
- */
+/** A device adb lists that cannot be inventoried, under the udid of an earlier connection when known, else its serial. */
 export function notReadyDeviceInfo(adbSerial: string, rawState: string, knownUdid?: string): DeviceInfo {
   return {
     udid: knownUdid ?? adbSerial,

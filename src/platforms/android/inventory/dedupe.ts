@@ -1,7 +1,5 @@
-// One phone can be listed twice by adb: over USB (serial R5CY743GDFY) and
-// over TCP after `adb tcpip` + `adb connect` (serial 192.168.1.20:5555). Both
-// inventories carry the same udid (the device's own ro.serialno), and the
-// cloud must see one device.
+// One phone can be listed twice by adb, over USB and over TCP (`adb tcpip` + `adb connect`), with one udid: the cloud
+// must see one device.
 
 import { STATUS_AVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 
@@ -10,21 +8,12 @@ function rank(info: DeviceInfo): number {
   return (info.status === STATUS_AVAILABLE ? 0 : 2) + (info.adbTunnelInfo === undefined ? 0 : 1);
 }
 
-/**
- * One entry per udid, keeping the best-placed one (ready, then USB), in the
- * order the udids first appeared. The kept entry carries the tunnel of a
- * dropped TCP twin, so the cloud still learns that the device is reachable
- * over the network.
- */
+/** One entry per udid, the best placed (ready, then USB), carrying a dropped TCP twin's tunnel, in first-seen order. */
 export function dedupeByUdid(infos: readonly DeviceInfo[]): DeviceInfo[] {
   return keptByUdid(infos).map((k) => k.info);
 }
 
-/**
- * dedupeByUdid, with the index in `infos` each kept entry came from: the
- * source owes a remembered network phone that won its udid in the presence
- * ledger rather than in its list, and one that lost still hands its tunnel over.
- */
+/** dedupeByUdid with the index each kept entry came from, for the source's presence entries and tunnel hand-over. */
 export function keptByUdid(infos: readonly DeviceInfo[]): Array<{ info: DeviceInfo; from: number }> {
   const groups = new Map<string, number[]>();
   infos.forEach((info, i) => {

@@ -1,8 +1,5 @@
-// The property dump of an inventory as soon as it has arrived, before the
-// rest of the script has (issue 42). getprop answers at once even on a phone
-// whose framework commands answer seconds late, and it is the first section
-// of a connection's first inventory: from it the agent knows who the phone
-// is long before the inventory ends. Pure: chunks in, the dump out.
+// The property dump of an inventory as soon as it has arrived: getprop answers at once even on a phone whose framework
+// commands answer seconds late, so the agent knows who the phone is long before the inventory ends. Pure.
 import { StringDecoder } from 'node:string_decoder';
 import { SECTION, splitSections } from './script.js';
 
@@ -13,11 +10,7 @@ export class EarlyProps {
 
   constructor(private readonly token?: string) {}
 
-  /**
-   * One more chunk of the script's output. Returns the property dump once,
-   * the first time its section is complete (the next delimiter printed);
-   * undefined before and after.
-   */
+  /** One more chunk of output; returns the property dump once, when its section is complete, else undefined. */
   push(chunk: Buffer): string | undefined {
     if (this.done) return undefined;
     this.text += this.decoder.write(chunk);

@@ -1,5 +1,5 @@
-// Identity of a device from its system properties (see parsers/getprop.ts).
-// Pure: the same props and adb serial always give the same identity.
+// Identity of a device from its system properties (see parsers/getprop.ts). Pure: the same props and adb serial always
+// give the same identity.
 import { firstProp, type Props } from './parsers/getprop.js';
 
 export interface RootHints {
@@ -32,21 +32,16 @@ export interface Identity {
   rootHints: RootHints;
 }
 
-// Properties that hold the device's own serial. Android 8+ hides ro.serialno
-// from the shell on some builds, while ro.boot.serialno stays readable.
+// The device's own serial: Android 8+ hides ro.serialno from the shell on some builds, ro.boot.serialno stays readable.
 const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
 
-// ro.product.model first: it is Build.MODEL. The partition-specific copies are
-// fallbacks only, because GSI-based builds (Huawei's generic_a15) put a generic
-// name into ro.product.system.model.
+// Build.MODEL first; the partition copies only as fallbacks (GSI builds put a generic name in the system one).
 const MODEL_KEYS = ['ro.product.model', 'ro.product.odm.model', 'ro.product.vendor.model'];
 const BRAND_KEYS = ['ro.product.brand', 'ro.product.odm.brand', 'ro.product.vendor.brand'];
 const MANUFACTURER_KEYS = ['ro.product.manufacturer', 'ro.product.odm.manufacturer', 'ro.product.vendor.manufacturer'];
 
-// Marketing names that vendors publish as props (Build.MODEL is a code such
-// as 24069PC21I or EBG-AN10 there). Property names as catalogued with real
-// values in github.com/getActivity/DeviceCompat (DeviceMarketName.java);
-// English names come before localized ones where a vendor has both.
+// Marketing names vendors publish as props (where Build.MODEL is a code), as catalogued in
+// github.com/getActivity/DeviceCompat (DeviceMarketName.java); English before localized ones.
 export const MARKETING_NAME_KEYS = [
   'ro.product.marketname', // Xiaomi, Redmi, POCO (MIUI, HyperOS)
   'ro.product.odm.marketname',
@@ -118,8 +113,8 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
   };
 }
 
-// ro.build.fingerprint is BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS;
-// its first part stands in when a dump carries no ro.product.brand.
+// ro.build.fingerprint is BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS; its first part stands in when a dump
+// carries no ro.product.brand.
 function fingerprintBrand(props: Props): string | undefined {
   const fingerprint = firstProp(props, FINGERPRINT_KEYS);
   const brand = fingerprint?.split('/')[0]?.trim();
@@ -134,9 +129,8 @@ export function detectEmulator(props: Props): boolean | undefined {
   for (const key of ['ro.hardware', 'ro.boot.hardware', 'ro.product.board']) {
     if (EMULATOR_HARDWARE.has(props[key]?.trim().toLowerCase() ?? '')) return true;
   }
-  // ro.build.characteristics alone is weak: a Meizu PRO 5 (user, release-keys)
-  // ships "phone emulator". Emulator images have qemu/ranchu props anyway, so
-  // the word counts only on builds that are not signed for release.
+  // ro.build.characteristics alone is weak: a Meizu PRO 5 (user, release-keys) ships "phone emulator". Emulator images
+  // have qemu/ranchu props anyway, so the word counts only on builds that are not signed for release.
   if (/\bemulator\b/.test(props['ro.build.characteristics'] ?? '') && !isReleaseBuild(props)) return true;
   const model = props['ro.product.model']?.trim() ?? '';
   if (EMULATOR_MODEL.test(model)) return true;

@@ -13,11 +13,7 @@ import { EarlyProps } from './early-props.js';
 import { composeMessage } from '../../../cloud/device-message.js';
 import { systemClock } from '../../../util/clock.js';
 
-/**
- * Who the device is, from its property dump alone, as soon as the dump has
- * arrived in an inventory that goes on: the caller reports it with this
- * until the inventory ends (issue 42). Called at most once per inventory.
- */
+/** Who the device is from its property dump alone, reported until the inventory ends; called at most once. */
 export type OnIdentity = (info: DeviceInfo) => void;
 
 export interface ProberOptions {
@@ -25,30 +21,16 @@ export interface ProberOptions {
   config: InventoryConfig;
   /** How often the slow tier is read again (default 900 s). */
   slowFactsRefreshSeconds?: number;
-  /**
-   * Monotonic clock (ms) of the slow refresh and of the boot instant; injected
-   * by tests. A wall-clock step back (a host whose RTC ran ahead, corrected by
-   * NTP) would otherwise hold the slow facts for as long as the step, and a
-   * step of the wall clock would read as a reboot.
-   */
+  /** Monotonic clock (ms) of the slow refresh and the boot instant: a wall clock step would hold facts or fake a reboot. */
   now?: () => number;
   /** Wall clock (ms) of when a reading was taken (bootTime, the battery's time); the agent's injected one. */
   wall?: () => number;
   store?: TierCacheStore;
 }
 
-/**
- * Where the per-connection tier caches live: the agent keeps them in the
- * device registry's records (dropped with the connection); alone (tests,
- * benchmarks) the prober keeps them in a map.
- */
+/** Where the per-connection tier caches live: the registry's records for the agent, a map when alone (tests, bench). */
 export interface TierCacheStore {
-  /**
-   * `connection`, where given, is the connection the inventory started on: a
-   * store that knows connections (the registry) neither reads nor writes a
-   * later one's cache for it, so an inventory that outlived a replug cannot
-   * seed the new connection with the old phone's readings.
-   */
+  /** `connection`: the one the inventory started on; a store that knows connections never seeds a later one with it. */
   get(serial: string, connection?: number): TierCache | undefined;
   set(serial: string, cache: TierCache, connection?: number): void;
   delete(serial: string, connection?: number): void;
@@ -61,11 +43,7 @@ export interface ProbeCounters {
   fullReads: number;
 }
 
-/**
- * When the device booted, as one inventory saw it: the uptime was read
- * somewhere between the session's start and the output's arrival, so the
- * boot lies between those two instants minus the uptime (prober clock, ms).
- */
+/** When the device booted, as one inventory saw it: between the session's start and the output's arrival, less uptime. */
 interface BootWindow {
   earliest: number;
   latest: number;
@@ -87,20 +65,11 @@ export interface TierCache {
   uptime?: number;
   /** The boot instant of the last whole inventory: another one means a reboot. */
   boot?: BootWindow;
-  /**
-   * Sections of the connection and slow tiers a slow device has not answered
-   * yet: while set, the cache is still being gathered across sessions (each
-   * kept section arrived whole), and each inventory asks for these beside
-   * the volatile tier, until none is left.
-   */
+  /** Connection and slow sections a slow device has not answered yet, asked beside the volatile tier until none is left. */
   gathering?: string[];
   /** Sections the last inventory added to a cache being gathered: progress, not failure. */
   gained?: number;
-  /**
-   * A slow device's last good volatile sections, which stand in for those a
-   * read cut by the deadline did not reach, and the sections the last read
-   * missed, which the next read asks for first.
-   */
+  /** A slow device's last good volatile sections (standing in for missed ones), and those the last read missed. */
   volatile?: Map<string, string>;
   missedLast?: string[];
 }
@@ -127,28 +96,16 @@ const CONNECTION_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'volat
 const PROPS_GOOD = props.good ?? (() => true);
 const BY_SECTION = new Map(PROBES.map((probe) => [probe.section, probe]));
 
-/**
- * How far apart two observations of one boot may put it: the host's and the
- * device's clocks run at slightly different rates (crystals within 100 ppm;
- * 1,000 ppm allowed), plus a fixed second. A reboot moves the boot by at
- * least the uptime it had, and a phone takes longer than that to boot.
- */
+/** How far apart two observations of one boot may put it: clock rates differ (100 ppm; 1,000 allowed), plus a second. */
 const BOOT_SLACK_MS = 1000;
 const BOOT_DRIFT = 1e-3;
 
 /**
- * Runs the inventory of one ready device: ONE shell session with the batched
- * script, of the tiers that are due (probes/types.ts). The first inventory of
- * a connection reads every tier; later ones read the volatile tier, plus the
- * slow tier every slowFactsRefreshSeconds or after invalidateSlow(). The
- * facts not re-read come from the last whole read of their tier, so every
- * report carries every field. A reboot (the boot instant moved, or the uptime
- * went down) forces a full read.
- *
- * A read is whole only when the script's end marker arrived. One that was cut
- * (timeout, a shell or connection that closed early) never starts or changes
- * the cache; it is reported with what it read, the cached tiers' last good
- * values, and a message naming what is missing and why.
+ * Runs the inventory of one ready device: ONE shell session with the batched script, of the tiers that are due. The
+ * first inventory of a connection reads every tier; later ones the volatile tier, plus the slow one every
+ * slowFactsRefreshSeconds or after invalidateSlow(); the rest comes from the last whole read, so every report carries
+ * every field. A reboot forces a full read. A read cut before the end marker never changes the cache; it is reported
+ * with what it read, the cached values, and a message naming what is missing and why.
  */
 export class DeviceProber {
   private readonly cache: TierCacheStore;
@@ -178,19 +135,13 @@ export class DeviceProber {
     return (this.cache.get(serial, connection)?.gained ?? 0) > 0;
   }
 
-  /**
-   * The slow facts of a device may have changed (a package was installed or
-   * removed, a setting changed): read them at its next probe.
-   */
+  /** The slow facts of a device may have changed (a package was installed or removed, a setting changed): read them at its next probe. */
   invalidateSlow(serial: string): void {
     const entry = this.cache.get(serial);
     if (entry) entry.slowStale = true;
   }
 
-  /**
-   * Probes one device; throws only when nothing at all could be read (the
-   * caller then keeps the device's last good inventory).
-   */
+  /** Probes one device; throws only when nothing at all could be read (the caller then keeps the device's last good inventory). */
   async probe(serial: string, state: string, connection?: number, onIdentity?: OnIdentity): Promise<DeviceInfo> {
     let entry = this.cache.get(serial, connection);
     if (entry) entry.gained = undefined;
@@ -204,8 +155,7 @@ export class DeviceProber {
       entry = undefined;
       run = await this.run(serial, TIERS);
     }
-    // A property dump read in this run is parsed once, and only what the
-    // probes declare of it is kept (a 20-50 KB dump becomes a few dozen values).
+    // A property dump is parsed once, and only what the probes declare is kept (20-50 KB become a few dozen values).
     const dump = run.sections.get(SECTION.props);
     const runProps = dump === undefined ? undefined : pickProps(props.parse(dump) ?? {});
     if (run.whole) entry = this.remember(serial, connection, entry, run, dump, runProps);
@@ -221,10 +171,7 @@ export class DeviceProber {
       observedAtMs: run.observedAtMs,
     });
     if (!run.whole) Object.assign(info, composeMessage([this.cutMessage(run, info, entry)]));
-    // Its strings are cut from the whole script output (up to 50 KB or more
-    // per device); the caller keeps the record until the next inventory, so
-    // it gets a copy that does not hold that output alive (measured: 19 MB
-    // of heap at 200 devices).
+    // A copy that does not hold the whole script output alive (its strings are cut from it: 19 MB of heap at 200 devices).
     return JSON.parse(JSON.stringify(info)) as DeviceInfo;
   }
 
@@ -293,11 +240,7 @@ export class DeviceProber {
     return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: this.wall() };
   }
 
-  /**
-   * Keeps the cached tiers' sections of a whole run. A connection's cache
-   * starts only with a whole read of every tier whose property dump is good;
-   * after that, a section whose new text is not good keeps its last good one.
-   */
+  /** Keeps the cached sections of a whole run: a cache starts only with a whole read whose property dump is good. */
   private remember(
     serial: string,
     connection: number | undefined,
@@ -307,8 +250,7 @@ export class DeviceProber {
     runProps: Props | undefined,
   ): TierCache | undefined {
     if (entry === undefined) {
-      // A device that always garbles one other section still gets a cache
-      // (else it would be read in full forever).
+      // A device that always garbles one other section still gets a cache (else it would be read in full forever).
       if (!run.tiers.includes('connection') || dump === undefined || !PROPS_GOOD(dump)) return undefined;
       entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false };
       this.cache.set(serial, entry, connection);
@@ -336,15 +278,9 @@ export class DeviceProber {
   }
 
   /**
-   * Progress for a device too slow to answer the whole script within the
-   * deadline (a loaded phone whose framework commands answer seconds late):
-   * the sections of the connection and slow tiers that arrived whole are
-   * kept, and the next inventories ask only for those still missing, beside
-   * the volatile tier. Each inventory that gets one more section closes in,
-   * so such a device has every field after as many inventories as it has
-   * sections at most. A read cut for any other reason (a shell or
-   * connection that closed) keeps nothing: it says nothing of the device's
-   * speed.
+   * Progress for a device too slow to answer the whole script in time: the connection and slow sections that arrived
+   * whole are kept, and the next inventories ask only for those missing, so it has every field after at most as many
+   * inventories as sections. A read cut otherwise (a closed connection) keeps nothing.
    */
   private gather(
     serial: string,
@@ -372,10 +308,8 @@ export class DeviceProber {
   }
 
   /**
-   * A slow device's volatile tier may not fit the deadline either: each read
-   * keeps the volatile sections it got, the next read asks first for those
-   * it missed, and the last good text of a missed one stands in for it, so
-   * every field has a value within two reads. A whole read ends it.
+   * A slow device's volatile tier: each read keeps what it got, the next asks first for what it missed, and a missed
+   * section's last good text stands in, so every field has a value within two reads.
    */
   private rotate(entry: TierCache, run: Run): void {
     if (run.whole) {
@@ -462,11 +396,7 @@ export class DeviceProber {
   }
 }
 
-/**
- * This run's sections, and for the cached tiers the last good text of those
- * it did not read, or read badly (`pm` busy). The property dump is handed to
- * the assembler separately, as properties.
- */
+/** This run's sections, and for the cached tiers the last good text of those not read, or read badly. */
 function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
   const sections = new Map(run.sections);
   sections.delete(SECTION.props);
@@ -500,12 +430,7 @@ function bootWindow(run: Run, uptimeSeconds: number): BootWindow {
   return { earliest: run.startedAt - uptimeMs, latest: run.arrivedAt - uptimeMs, at: run.arrivedAt };
 }
 
-/**
- * Whether the device booted again since the cache was filled: its uptime went
- * down, or the boot instant it implies moved. The second catches a reboot
- * whose new uptime exceeds the old one (the agent did not look while the
- * adb server restarted, for one).
- */
+/** Whether the device booted again since the cache was filled: its uptime went down, or its boot instant moved. */
 function rebooted(entry: TierCache, run: Run): boolean {
   const uptime = uptimeOf(run.sections);
   if (uptime === undefined) return false;
@@ -527,12 +452,7 @@ function hasPath(info: DeviceInfo, path: string): boolean {
   return value !== undefined;
 }
 
-/**
- * A copy that holds no reference to the string it was cut from. V8 keeps a
- * substring (a one-line section, split from the whole script output) as a
- * slice of its parent: cached as such, each device kept its whole output,
- * about 95 KB (measured: 19 MB of heap for 200 devices).
- */
+/** A copy that holds no reference to the string it was cut from: V8 keeps a substring as a slice of its parent. */
 function detached(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }

@@ -1,11 +1,6 @@
-// The one per-device inventory runner of the Android source: the
-// inventories a report plans are started here, at most `concurrency` at once
-// and never two of one device, and waited for as a report does (bounded by
-// the report wait, on the injected timers). Each answer is applied once to
-// the phone's reading (devices/readings.ts: its last inventory, kept there
-// past the connection, and its failure count), never to its record, and for
-// a network phone who answered at its address (REMEMBERED); an answer that
-// comes after the report moved on is news for the next one.
+// The Android source's one inventory runner: at most `concurrency` at once, never two of one device, waited for as a
+// report does (within the report wait, on the injected timers). Each answer is applied once to the phone's reading, and
+// to REMEMBERED for a network phone; an answer after the report moved on is news for the next one.
 import type { DeviceInfo } from '../../../cloud/types.js';
 import type { OutcomeNote } from '../../../devices/readings.js';
 import type { DeviceRegistry } from '../../../devices/registry.js';
@@ -32,18 +27,11 @@ export interface InventoryRunnerOptions {
   /** Inventories at once. */
   concurrency: number;
   /**
-   * How long a report waits for the inventories it asked for: while they
-   * keep answering, no more than `idleMs` for the next one, and `maxMs` in
-   * all. One still running then goes on in the background; its device is
-   * reported with its last good inventory meanwhile, so a slow device holds
-   * up a report by idleMs at most.
+   * How long a report waits for its inventories: `idleMs` for the next answer while they keep answering, `maxMs` in all;
+   * one still running goes on, its device reported with its last good inventory meanwhile.
    */
   reportWait: { idleMs: number; maxMs: number };
-  /**
-   * The adb server's own round trip, asked when an inventory fails: a server
-   * that does not answer is blamed instead of the phone. Without it, every
-   * failure is the phone's.
-   */
+  /** The adb server's own round trip, asked when an inventory fails (without it every failure is the phone's). */
   server?: AdbServerHealth;
   /** An inventory the last report stopped waiting for answered, and its device was not yet shown ready: news for a report. */
   news: (key: string) => void;
@@ -60,12 +48,8 @@ export class InventoryRunner {
   }
 
   /**
-   * Starts the inventories the request plans among `records` (the ready
-   * ones it names, and any never asked), and waits for them as the report
-   * does: all of them for a one-shot command, else while they keep
-   * answering, within the report wait. Only what this report asked for is
-   * waited for: an inventory another report started goes on and is reported
-   * when it answers.
+   * Starts the inventories the request plans among `records` and waits for them: all for a one-shot command, else
+   * within the report wait. An inventory another report started goes on and is reported when it answers.
    */
   async run(records: readonly DeviceSnapshot[], request: CollectRequest): Promise<void> {
     const { refresh, hold } = request;
@@ -100,10 +84,8 @@ export class InventoryRunner {
           // Cut short while the adb server was not answering: the server's fault; the last good reading stays.
           if (answer.message !== undefined && (await this.serverAtFault(startedAt))) return;
           const progress = answer.message !== undefined && this.o.prober.madeProgress(serial, connection);
-          // A cut inventory (a slow phone's framework commands past the
-          // deadline) keeps what the last one of this connection said for
-          // the fields it did not read: it replaced the last reading whole,
-          // and the phone went out without its model or state (issue 36).
+          // A cut inventory keeps this connection's last values for the fields it did not read, so the phone never goes
+          // out without its model or state.
           const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
           const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           // Who answers at a network address is remembered past its records (remembered.ts).
@@ -139,18 +121,13 @@ export class InventoryRunner {
   }
 
   /**
-   * The phone's property dump arrived while its first inventory goes on (a
-   * slow phone's framework commands take the whole deadline): who it is, its
-   * model and Android version are known now, and it is reported with them
-   * until the inventory ends. A report that already went without it (a
-   * network phone is left out until it says who it is) hears it as news.
+   * The phone's property dump arrived while its first inventory goes on: it is reported with who it is until the
+   * inventory ends, and a report that already went without it hears it as news.
    */
   private identified(key: string, connection: number | undefined, info: DeviceInfo): void {
     const { registry, clock } = this.o;
-    // Kept past the connection too (readings.earlier): a transport that drops
-    // before this inventory's answer is applied (a cut shell session, 100 ms
-    // later) left the phone on its next connection with its serial alone, no
-    // model, until it answered again.
+    // Kept past the connection too, so a transport that drops before the answer does not leave the next connection with
+    // its serial alone.
     if (!registry.readings.said(key, info, clock.wall(), clock.monotonic(), connection ?? -1)) return;
     if (this.late.has(key)) this.o.news(key);
   }

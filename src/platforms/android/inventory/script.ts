@@ -2,14 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { PROBES } from './probes/registry.js';
 import type { Tier } from './probes/types.js';
 
-// The inventory probe as ONE shell script, so that a full inventory costs one
-// `adb shell` session. Each probe prints a delimiter line and then its output;
-// splitSections() cuts the output back apart.
-//
-// The script must run on Android 5 (mksh + toolbox) up to 16 (toybox): only
-// commands that exist on all of them, `2>&1` on each, never `su` (it can pop a
-// grant prompt on the device), and no shell file tests, so that recorded
-// command outputs describe a device completely.
+// The inventory as ONE shell script, so a full inventory costs one `adb shell` session: each probe prints a delimiter
+// line, then its output. It must run on Android 5 (mksh + toolbox) to 16 (toybox): only commands all of them have,
+// `2>&1` on each, never `su` (it can pop a grant prompt), no shell file tests.
 
 export const SECTION = {
   props: 'props',
@@ -41,20 +36,14 @@ export const SECTION = {
 
 const END = 'end';
 
-// A token fixed per agent process and unknown to the device: a user-set
-// device name or a prop value that happens to read like a delimiter cannot
-// shift the sections.
+// A token per agent process, unknown to the device, so a device name or prop that reads like a delimiter shifts nothing.
 export const SESSION_TOKEN = randomBytes(6).toString('hex');
 
 export function marker(name: string, token = SESSION_TOKEN): string {
   return `<<<DA:${token}:${name}>>>`;
 }
 
-/**
- * The line the script prints last: an output that does not end with it was
- * cut (adb's shell has no exit status to tell a finished script from one
- * whose shell or connection died).
- */
+/** The line the script prints last: adb's shell has no exit status to tell a finished script from a dead one. */
 export const END_MARKER = marker(END);
 
 export { SU_PATHS, isSafeHost } from './su-paths.js';
@@ -76,13 +65,11 @@ export const PROBE_TIMEOUT_SECONDS = 10;
 export function buildInventoryScript(opts: ScriptOptions): string {
   const ctx = { reachabilityHost: opts.reachabilityHost };
   const lines = [
-    // t: run a slow framework command under `timeout` where the device has one,
-    // so one hung service leaves only its own section empty.
+    // t: a slow framework command under `timeout` where there is one, so a hung service empties only its own section.
     't() { "$@"; }',
     `command -v timeout >/dev/null 2>&1 && t() { timeout ${PROBE_TIMEOUT_SECONDS} "$@"; }`,
-    // keep: the lines of stdin that match one of the shell patterns given.
-    // Shell builtins only (mksh on Android 5 has no grep for sure), so that a
-    // long dumpsys of which the parser reads one line is not sent whole.
+    // keep: the stdin lines matching a pattern, in shell builtins (Android 5's mksh may lack grep), so a long dumpsys
+    // of which one line is read is not sent whole.
     'keep() { while IFS= read -r l; do for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; }',
   ];
   const extra = new Set(opts.sections ?? []);
@@ -108,18 +95,10 @@ export interface ScriptOutput {
 }
 
 /**
- * Cuts script output into sections by name. A section counts only when the
- * next delimiter printed too: a section cut short (device gone, session timed
- * out) is absent rather than half-read; `ended` says whether the run reached
- * the end of the script. A delimiter ends its line; a command
- * whose output does not end in a newline leaves the next delimiter at the end
- * of its last line, and the text before it is still that command's. A \r
- * before a line end (Android before 7 runs adb shell on a pty) is dropped.
- *
- * Jumps from delimiter to delimiter with indexOf: splitting a 50 KB output
- * into lines and joining them again was the second cost of the first
- * inventory after the property parser (`npm run bench`, CPU profile).
- * test/platforms/android/inventory/split-reference.test.ts holds the line-by-line version.
+ * Cuts script output into sections by name. A section counts only when the next delimiter printed too: one cut short
+ * is absent, not half-read; `ended` says whether the script's end arrived. A delimiter after output without its own
+ * newline still ends that output. A \r before a line end (pty, Android before 7) is dropped. Jumps between delimiters
+ * with indexOf for speed; test/platforms/android/inventory/split-reference.test.ts holds the line-by-line version.
  */
 export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutput {
   const prefix = `<<<DA:${token}:`;
@@ -149,8 +128,7 @@ export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutp
   return { sections, ended };
 }
 
-// The text from `from` to the delimiter at `at`: whole lines without the
-// newline that ends the last of them, plus the start of the delimiter's line.
+// The text from `from` to the delimiter at `at`: whole lines without the last newline, plus the delimiter line's start.
 function body(output: string, from: number, at: number): string {
   const lineStart = output.lastIndexOf('\n', at - 1) + 1;
   if (lineStart <= from) return output.slice(from, at);

@@ -1,8 +1,5 @@
-// The prober's tier caches (probe.ts), kept as a facet of the registry's
-// records and dropped with the connection: an inventory's reads and writes
-// reach only the connection it started on. What a feature reads of the
-// inventory's own shell session instead of opening another (readiness reads
-// its sections and the build fingerprint) comes from here too.
+// The prober's tier caches as a facet of the registry's records, dropped with the connection, so an inventory reaches
+// only the connection it started on. Features read the inventory's own session's sections here rather than open one.
 import type { DeviceRegistry } from '../../../devices/registry.js';
 import { facetKey } from '../../../devices/facet.js';
 import { recordKey } from '../../../devices/record.js';
@@ -34,20 +31,12 @@ export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
   };
 }
 
-/**
- * The last good text of a cached section (slow or connection tier) of the
- * device's current connection: what a feature reads of the inventory's own
- * shell session instead of opening another (readiness reads its section).
- */
+/** The last good text of a cached section of the device's current connection (readiness reads its section). */
 export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: string, section: string): string | undefined {
   return registry.facet(TIER_CACHE).get(key)?.sections.get(section);
 }
 
-/**
- * A system property of the device's current connection, from its cached
- * property dump (only the properties the probes declare, IDENTITY_PROPS):
- * readiness reads the build fingerprint here to see an OTA.
- */
+/** A declared property of the current connection's cached dump (readiness reads the build fingerprint for an OTA). */
 export function cachedProp(registry: Pick<DeviceRegistry, 'facet'>, key: string, name: string): string | undefined {
   return registry.facet(TIER_CACHE).get(key)?.props?.[name];
 }

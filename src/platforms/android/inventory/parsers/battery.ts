@@ -1,17 +1,9 @@
-// Parses `dumpsys battery` (BatteryService.dumpInternal). The AOSP block is
-// "  key: value" lines; vendors append their own lines (Samsung prints
-// "charge counter" twice, LLB dates, flags at column 0), and Android 14 adds
-// "Charging state" and "Capacity level". Only the first occurrence of each
-// AOSP key counts.
+// Parses `dumpsys battery` (BatteryService.dumpInternal): AOSP's "  key: value" lines, of which only the first of each
+// key counts, as vendors append their own (Samsung prints "charge counter" twice).
 //
-// Wear figures: AOSP prints none (BatteryService up to Android 16 stops at
-// "Capacity level"; cycle count and state of health reach apps only through
-// BatteryManager). Samsung prints its own under BatteryInfoBackUp and
-// "[Not Battery Adaptive Protect Mode]": mSavedBatteryAsoc (state of health,
-// %), mSavedBatteryBsoh (the same on another scale, newer One UI) and
-// mSavedBatteryUsage (the charge discharged since the first use, in % of a
-// full charge: "DischargeLevelData" in the same dump holds the same number).
-// Sources of each in test/.../fixtures/SOURCES.md.
+// Wear figures: AOSP prints none up to Android 16. Samsung prints mSavedBatteryAsoc (state of health, %),
+// mSavedBatteryBsoh (the same on another scale, newer One UI) and mSavedBatteryUsage (charge discharged since first
+// use, in % of a full charge). Sources in test/.../fixtures/SOURCES.md.
 
 export interface BatteryReading {
   /** CHARGING, DISCHARGING, NOT_CHARGING, FULL or UNKNOWN (BatteryManager.BATTERY_STATUS_*). */
@@ -30,11 +22,7 @@ export interface BatteryReading {
   usbPowered?: boolean;
   wirelessPowered?: boolean;
   dockPowered?: boolean;
-  /**
-   * The most the charger offers, in millivolts ("Max charging voltage",
-   * printed in microvolts: 5 V on a plain USB port, 9 V and more when fast
-   * charging). Absent when the device prints 0 (Samsung always does).
-   */
+  /** The most the charger offers, in mV (printed in µV: 5 V on a plain port, 9 V and more fast); absent at 0 (Samsung). */
   maxChargingVoltage?: number;
   /** Full charge cycles: the charge discharged over the battery's life in full charges (Samsung only). */
   cycleCount?: number;
@@ -83,10 +71,8 @@ function bool(value: string | undefined): boolean | undefined {
   return value === 'true' ? true : value === 'false' ? false : undefined;
 }
 
-// Most devices print millivolts; some kernels hand microvolts through, a few
-// old ones whole volts. A Li-ion cell sits between 1 and 5 V: a figure that
-// fits no unit (dev boards with a dummy battery print "voltage: 13") is left
-// out rather than guessed.
+// Most devices print millivolts, some kernels microvolts, a few old ones volts. A Li-ion cell sits between 1 and 5 V: a
+// figure no unit fits (a dummy battery's "voltage: 13") is left out rather than guessed.
 function millivolts(raw: number | undefined): number | undefined {
   if (raw === undefined || raw <= 0) return undefined;
   if (raw >= 1_000_000 && raw <= 5_000_000) return Math.round(raw / 1000);
@@ -95,15 +81,13 @@ function millivolts(raw: number | undefined): number | undefined {
   return undefined;
 }
 
-// healthd prints what the charger's voltage_max says; a figure outside what
-// USB Power Delivery can offer (up to 48 V) is no reading.
+// healthd prints the charger's voltage_max; beyond what USB Power Delivery offers (48 V) it is no reading.
 function chargerMillivolts(microvolts: number | undefined): number | undefined {
   if (microvolts === undefined || microvolts < 1_000_000 || microvolts > 48_000_000) return undefined;
   return Math.round(microvolts / 1000);
 }
 
-// Newer One UI prints the figure in brackets ("[86]"), older without;
-// BSOH may carry decimals ("100.00").
+// Newer One UI prints the figure in brackets ("[86]"), older without; BSOH may carry decimals ("100.00").
 function samsungNumber(value: string | undefined): number | undefined {
   const match = /^\[?\s*(\d+(?:\.\d+)?)\s*\]?$/.exec(value ?? '');
   return match ? Number(match[1]) : undefined;
@@ -141,10 +125,8 @@ export function parseBattery(text: string): BatteryReading {
     // ASOC first: it is what Samsung's own battery check shows; BSOH only where ASOC is missing.
     healthPercent: percentOf(samsungNumber(map.get('mSavedBatteryAsoc'))) ?? percentOf(samsungNumber(map.get('mSavedBatteryBsoh'))),
   };
-  // voltage 0 and temperature 0 together are what a battery service prints
-  // with nothing to read (emulators, dummy batteries): 0 °C is then not a
-  // reading. A battery that is not present has no figures at all; what the
-  // service still prints for it (level 100, health) is made up.
+  // voltage 0 and temperature 0 together are a battery service with nothing to read (emulators): 0 °C is no reading. A
+  // battery not present has no figures at all: what is still printed for it is made up.
   if (int(map.get('voltage')) === 0 && tenths === 0) delete reading.temperature;
   if (reading.present === false) {
     for (const key of ['percentage', 'temperature', 'voltage', 'health', 'technology', 'cycleCount', 'healthPercent'] as const) delete reading[key];
@@ -167,13 +149,8 @@ export function onExternalPower(reading: BatteryReading): boolean | undefined {
 }
 
 /**
- * Whether healthd fixes the level and temperature it reports. With
- * `ro.boot.fake_battery` set to a number other than 0 (healthd reads it with
- * strtol: "1" and "42" count, "0" and "true" do not), BatteryMonitor.cpp
- * answers a level of 42 and 42.4 °C whatever the hardware, even where a
- * battery supply is present. Boards without a battery set it (Amlogic set-top
- * boxes, ODROID images, Anbox, Bliss OS), and with it those two figures are
- * not readings.
+ * Whether healthd fixes level and temperature: with `ro.boot.fake_battery` a number other than 0 (read by strtol),
+ * BatteryMonitor.cpp answers 42 and 42.4 °C whatever the hardware. Boards without a battery set it.
  */
 export function fixedByHealthd(fakeBatteryProp: string | undefined): boolean {
   const match = /^\s*([+-]?\d+)/.exec(fakeBatteryProp ?? '');

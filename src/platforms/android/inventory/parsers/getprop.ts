@@ -1,9 +1,6 @@
-// Parses `getprop` output: one `[key]: [value]` per property. A value may
-// span several lines (build descriptions, some vendor props), so a value ends
-// at the first line that closes it with `]`. Android before 7 runs adb shell
-// on a pty, which turns \n into \r\n; the \r is dropped here. Some builds
-// print blanks after the closing `]` (fingerprint lines of a vivo iQOO Z6 and
-// an Honor 20S in getprop/collect): they are not part of the value.
+// Parses `getprop`: one `[key]: [value]` per property, a value ending at the first line that closes it with `]` (values
+// may span lines). Android before 7 runs adb shell on a pty (\r\n): the \r is dropped; blanks after the closing `]`
+// (some vivo and Honor builds) are not part of the value.
 
 export type Props = Readonly<Record<string, string>>;
 
@@ -16,12 +13,10 @@ function trimmedEnd(text: string, from: number, to: number): number {
   return to;
 }
 
-// `[key]: [` at the start of a line; a key has no brackets and no blanks.
-// A sticky regex tests it in place, without cutting the line out.
+// `[key]: [` at the start of a line (a key has no brackets and no blanks), tested in place by a sticky regex.
 const OPENING = /\[[^[\]\s]+\]: \[/y;
 
-// A line terminator other than \n (U+2028, U+2029) inside a value means the
-// line does not open a property (the reference parser's `.` stops there).
+// A line terminator other than \n (U+2028, U+2029) inside a value means the line opens no property.
 function hasSeparator(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
@@ -30,11 +25,8 @@ function hasSeparator(text: string, from: number, to: number): boolean {
   return false;
 }
 
-// Scans the text with indexOf and a sticky regex rather than splitting it
-// into lines: the property dump is the largest output of an inventory (about
-// 1,000 lines), and this is the agent's busiest parser (`npm run bench`, CPU
-// profile). test/platforms/android/inventory/parsers/getprop-reference.test.ts holds the
-// line-by-line reference it must agree with.
+// Scans with indexOf and a sticky regex rather than splitting lines: this is the busiest parser (`npm run bench`);
+// test/platforms/android/inventory/parsers/getprop-reference.test.ts holds the line-by-line reference it must agree with.
 export function parseGetprop(text: string): Props {
   // A null-prototype object keeps keys such as "__proto__" as plain data.
   const props: Record<string, string> = Object.create(null) as Record<string, string>;

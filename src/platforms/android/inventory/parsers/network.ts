@@ -1,6 +1,5 @@
-// Network facts: the device's IPv4 address from `ip -o -4 addr` (or the
-// multi-line `ip addr` form), the global HTTP proxy setting, and the result
-// of one `ping -c 1` to the configured host.
+// Network facts: the device's IPv4 address from `ip -o -4 addr` (or the multi-line `ip addr` form), the global HTTP
+// proxy setting, and the result of one `ping -c 1` to the configured host.
 
 import { isUnsetSetting, parseSettingValue } from './settings.js';
 
@@ -33,8 +32,7 @@ export function parseIpAddresses(text: string): Address[] {
   return addresses;
 }
 
-// Wi-Fi first (what a lab reaches the phone by), then Ethernet (emulators,
-// USB adapters), then anything else that is not loopback.
+// Wi-Fi first (what a lab reaches the phone by), then Ethernet, then anything else but loopback.
 const PREFERENCE = [/^wlan/, /^eth/, /^(rmnet|ccmni|seth|rev_rmnet|v4-rmnet)/];
 
 export function preferredAddress(addresses: Address[]): string | undefined {
@@ -46,10 +44,7 @@ export function preferredAddress(addresses: Address[]): string | undefined {
   return usable[0]?.address;
 }
 
-/**
- * `settings get global http_proxy`: "host:port" when set; "null", empty or
- * ":0" (what Settings leaves after clearing a proxy) when not.
- */
+/** `settings get global http_proxy`: "host:port" when set; "null", empty or ":0" (what Settings leaves after clearing a proxy) when not. */
 export function parseProxy(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
@@ -57,11 +52,7 @@ export function parseProxy(value: string | undefined): boolean | undefined {
   return /^[^\s:]+:\d+$/.test(trimmed) ? true : undefined;
 }
 
-/**
- * The raw output of `settings get global http_proxy`: false for "null" (never
- * set), undefined when the command itself failed (an error says nothing
- * about the proxy), else what parseProxy makes of the value.
- */
+/** `settings get global http_proxy` raw: false for "null", undefined when the command failed, else parseProxy's word. */
 export function parseProxySetting(text: string): boolean | undefined {
   return isUnsetSetting(text) ? false : parseProxy(parseSettingValue(text));
 }

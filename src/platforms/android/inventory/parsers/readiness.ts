@@ -1,30 +1,16 @@
-// Parses the readiness sections (probes/readiness.ts), alone or read together: the settings a lab's
-// baseline judges, as `settings list NAMESPACE` prints them (key=value),
-// cut to the keys asked for, each namespace between its `namespace:NAME`
-// line and its `status:NAME=N` line; the keyguard's `secure=` line of
-// `dumpsys window policy`; and a few system properties as `prop:NAME=VALUE`.
-// Pure: the feature that judges the values (src/features/readiness/) reads
-// this, never the text.
+// Parses the readiness sections: the settings a lab's baseline judges, as `settings list NAMESPACE` prints them, cut to
+// the keys asked for, each namespace between its `namespace:NAME` and `status:NAME=N` lines; the keyguard's `secure=`
+// line of `dumpsys window policy`; and a few properties as `prop:NAME=VALUE`. Pure.
 //
-// What `settings list` prints, across the versions still in use (the
-// catalogue: AOSP's SettingsCmd, Android 4.2-7, and SettingsService's shell
-// command through `cmd settings`, Android 7 on; docs/operations/lab.md):
-// - every row as `name=value`, sorted, the value as stored: `null` for a row
-//   without one, empty, or holding `=` and newlines of its own (a value's
-//   second line is printed as a line of its own);
-// - nothing but errors on stderr when it cannot list: "Invalid command:
-//   list" and the usage (Android 5 and before have no `list`: a TV stick on
-//   Fire OS 5), "Invalid namespace", "Error while accessing settings
-//   provider" with a stack trace, a SecurityException, "cmd: Can't find
-//   service: settings" (the provider not up yet);
-// - an exit status that says nothing before Android 8 (SettingsCmd and
-//   Android 7's `cmd` exit 0 whatever happened), 255 for SettingsService's
-//   errors, 20 for `cmd` without the service, 124 for `timeout`.
-// So a status 0 does not say the list was read: what says a setting was
-// read is its row. A key the list does not print is unread (the parser
-// leaves it out; the checks then have no value), and so is a key printed
-// twice in one list (a second line of another setting's value that reads
-// like a row: the device's words, not the list's).
+// What `settings list` prints across the versions in use (SettingsCmd, Android 4.2-7; SettingsService through `cmd
+// settings`, 7 on; docs/operations/lab.md):
+// - every row as `name=value`, the value as stored: `null`, empty, or holding `=` and newlines of its own;
+// - only errors when it cannot list ("Invalid command: list" before Android 6, "Invalid namespace", a provider error
+//   with a stack trace, a SecurityException, "cmd: Can't find service: settings");
+// - an exit status that says nothing before Android 8 (always 0), 255 for SettingsService's errors, 20 for `cmd`
+//   without the service, 124 for `timeout`.
+// So only a row says a setting was read: a key the list does not print is unread, and so is a key printed twice (a
+// line of another value that reads like a row: the device's words, not the list's).
 
 import type { ReadinessReading } from '../../../readiness.js';
 

@@ -1,5 +1,5 @@
-// Root evidence without running su (which can pop a grant prompt on the
-// device): the uid the adb shell runs as, and a listing of known su paths.
+// Root evidence without running su (which can pop a grant prompt on the device): the uid the adb shell runs as, and a
+// listing of known su paths.
 
 /** `id` output, e.g. "uid=2000(shell) gid=2000(shell) groups=... context=u:r:shell:s0". */
 export function parseIdUid(text: string): number | undefined {
@@ -9,14 +9,10 @@ export function parseIdUid(text: string): number | undefined {
   return Number.isSafeInteger(uid) ? uid : undefined;
 }
 
-// A listed entry starts with its mode: regular file or symlink (Magisk links
-// su to its own binary).
+// A listed entry starts with its mode: regular file or symlink (Magisk links su to its own binary).
 const LISTED = /^[-l][-rwxsStT]{9}/;
 
-/**
- * `ls -l <su paths>` output: true when any su is listed, false when the
- * listing ran and found none, undefined when the text is not a listing.
- */
+/** `ls -l <su paths>`: true when an su is listed, false when none is, undefined when the text is not a listing. */
 export function parseSuListing(text: string): boolean | undefined {
   const lines = text
     .replace(/\r/g, '')

@@ -1,18 +1,9 @@
-// Parses the output of `settings get <namespace> <key>`: one line with the
-// value, or "null" when the key is unset. Older builds print errors or Java
-// stack traces on the same stream (the script merges stderr).
+// Parses the output of `settings get <namespace> <key>`: one line with the value, or "null" when the key is unset.
+// Older builds print errors or Java stack traces on the same stream (the script merges stderr).
 
-// What a failed call prints instead of a value: the shell or toybox
-// `timeout` not finding the command, framework exceptions, service lookups;
-// and each error line of the `settings` command's own source, in every
-// version still in use: SettingsCmd (Android 4.2-7: "Invalid command",
-// "Invalid namespace", "Too many arguments", "Unable to run settings
-// command", "Error while accessing settings provider", "Can't read key K in
-// T for user U", "List failed in ..."), SettingsService (Android 8 on: "Bad
-// arguments", "Invalid user: N", "--user not supported ...", "Argument
-// expected to be 'default'", "Unspecified command", "Exception occurred while
-// executing"), and `cmd` ("cmd: Can't find service: settings", before
-// Android 8 without its "cmd: ").
+// What a failed call prints instead of a value: the shell or `timeout` missing the command, framework exceptions, and
+// each error line of the `settings` command's source in every version in use: SettingsCmd (Android 4.2-7),
+// SettingsService (8 on) and `cmd` ("cmd: Can't find service: settings", before 8 without "cmd: ").
 const FAILURE =
   /^(\/system\/bin\/sh: |sh: |timeout: |Error|Exception|java\.|\s+at |Security exception|usage:|(cmd: )?Can't find service|Invalid (command|namespace|table|user)\b|Too many arguments$|Bad arguments$|Unspecified command$|Unable to run settings command$|Argument expected to be 'default'$|Can't (read|set|clear) key |List failed in |--user not supported)|not found$|No such file or directory$|Permission denied$|inaccessible or not found/i;
 
@@ -28,11 +19,8 @@ export function parseSettingValue(text: string): string | undefined {
 }
 
 /**
- * A free-text setting a person types (the device's name): any shell user can
- * set it with a newline in it (`settings put global device_name`), and
- * `settings get` prints it over several lines. Those lines are the value, not
- * noise, unless one of them is a failure; a single-line reader would drop such
- * a name and the report would show another name instead, with no word.
+ * A free-text setting a person types (the device's name): any shell user can put a newline in it, and `settings get`
+ * prints it over several lines. Those lines are the value unless one of them is a failure.
  */
 export function parseSettingText(text: string): string | undefined {
   const lines = text.replace(/\r/g, '').replace(/\n+$/, '').split('\n');

@@ -1,6 +1,5 @@
-// Telephony from `dumpsys telephony.registry` (one block per phone on
-// multi-SIM devices, "Phone Id=N") and the Parcel text that
-// `service call iphonesubinfo N` prints.
+// Telephony from `dumpsys telephony.registry` (one block per phone on multi-SIM devices, "Phone Id=N") and the Parcel
+// text that `service call iphonesubinfo N` prints.
 
 // TelephonyManager.DATA_* constants.
 const DATA_STATES: Record<string, string> = {
@@ -34,11 +33,9 @@ export function mobileDataState(registry: Registry): string | undefined {
 }
 
 /**
- * Decodes the String16 that a successful `service call` returns. The text is
- * "Result: Parcel(" and rows of "0xOFFSET: word word word word 'ascii'"; the
- * first word is the status (0 = no exception), the second the length in
- * UTF-16 units, then the characters, two per little-endian 32-bit word.
- * Returns undefined for an exception parcel (Android 10+ denies the shell).
+ * Decodes the String16 a successful `service call` returns: rows of "0xOFFSET: word word word word 'ascii'", the first
+ * word the status (0 = no exception), the second the length in UTF-16 units, then two characters per little-endian
+ * word. Undefined for an exception parcel (Android 10+ denies the shell).
  */
 export function parseParcelString(text: string): string | undefined {
   if (!/Result: Parcel\(/.test(text)) return undefined;
@@ -72,11 +69,8 @@ export function simSlots(simState: string | undefined): string[] {
   return simState.split(',').map((s) => s.trim());
 }
 
-// Device identifiers that vendors also publish as system properties, which
-// the shell can read on every Android version (`service call iphonesubinfo`
-// is refused to the shell from Android 10 on). Key names as found in whole
-// getprop dumps of Xiaomi (MIUI 9 to HyperOS 3) and Meizu (Flyme 6 to 12)
-// phones; see test/platforms/android/inventory/parsers/fixtures/getprop/collect.
+// Device identifiers vendors also publish as properties, readable on every Android version (`service call
+// iphonesubinfo` is refused to the shell from 10 on), as found in Xiaomi and Meizu dumps (fixtures/getprop/collect).
 const IMEI_PAIR_KEYS: readonly (readonly [string, string])[] = [
   ['ro.ril.oem.imei1', 'ro.ril.oem.imei2'], // Xiaomi
   ['ro.ril.miui.imei0', 'ro.ril.miui.imei1'], // Xiaomi

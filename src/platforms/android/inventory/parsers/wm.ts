@@ -1,6 +1,5 @@
-// Parses `wm size` and `wm density`: a "Physical" line and, when someone set
-// an override (`wm size 720x1280`), an "Override" line. Some vendor builds
-// print noise first ("open: Permission denied" on Redmi devices).
+// Parses `wm size` and `wm density`: a "Physical" line and, when someone set an override (`wm size 720x1280`), an
+// "Override" line. Some vendor builds print noise first ("open: Permission denied" on Redmi devices).
 
 export interface WmSize {
   physical?: { width: number; height: number };

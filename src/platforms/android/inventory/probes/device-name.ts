@@ -10,8 +10,7 @@ export const deviceName: Probe<string> = {
   filled: (d) => Boolean(d.deviceName),
   note: 'user-set device name',
   parse: parseSettingText,
-  // The user-set name first, then the Bluetooth name, the vendor's marketing
-  // name, the model.
+  // The user-set name first, then the Bluetooth name, the vendor's marketing name, the model.
   fill(info, reading, ctx) {
     info.deviceName = reading ?? ctx.read(bluetoothName) ?? ctx.identity.marketingName ?? ctx.identity.modelName;
   },

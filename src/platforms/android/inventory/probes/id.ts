@@ -10,10 +10,8 @@ export const id: Probe<number> = {
   filled: (d) => d.isRooted !== undefined,
   note: 'adbd running as root (uid 0)',
   parse: parseIdUid,
-  // Rooted: an su binary is present, or adbd runs as root (uid 0 shell).
-  // ro.secure=0 and service.adb.root=1 are not evidence on their own: some
-  // vendor builds (a Konka Android 5.1 TV, for one) set ro.secure=0 and still
-  // give adb a uid 2000 shell, even after `adb root` reports success.
+  // Rooted: an su binary is present, or adbd runs as uid 0. ro.secure=0 alone is no evidence: some vendor builds set it
+  // and still give adb a uid 2000 shell.
   fill(info, uid, ctx) {
     info.isRooted = rootVerdict(ctx.read(su), uid);
   },

@@ -1,10 +1,7 @@
 import type { Probe } from './types.js';
 import { parseOrientation } from '../parsers/orientation.js';
 
-// `dumpsys input` is 20-65 KB on the recorded phones for one integer. The
-// device still runs it (no narrower source is checked from Android 5 to 16),
-// but only the lines the parser reads cross the cable: the three wordings
-// parsers/orientation.ts knows.
+// `dumpsys input` is 20-65 KB for one integer: only the lines of the wordings parsers/orientation.ts knows cross the cable.
 export const orientation: Probe<number> = {
   section: 'orientation',
   tier: 'volatile',

@@ -1,11 +1,7 @@
 import { parseReadiness, type ReadinessReading } from '../parsers/readiness.js';
 import type { Probe } from './types.js';
 
-/**
- * The settings a lab's readiness baseline may judge, by namespace: the only
- * lines of `settings list` the device sends (a whole list is 10-20 KB).
- * src/features/readiness/checks.ts names each key it reads from here.
- */
+/** The settings a lab's readiness baseline may judge, by namespace: only these lines are sent (a whole list is 10-20 KB). */
 export const READINESS_SETTINGS = {
   global: [
     'adb_enabled',
@@ -35,15 +31,9 @@ function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
   return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | keep 'namespace:*' 'status:*' ${keys}`;
 }
 
-// The readiness readings, one framework command per section so that a slow
-// phone gathers them one at a time as it does the other sections (a section
-// of three slow commands would never fit its deadline). They feed no
-// DeviceInfo field (the phone's inventory is unchanged): the readiness
-// feature reads the cached sections. No `good`: a slow phone gathers only
-// good sections, and a phone whose list fails for good (no `settings list`)
-// would be asked for it forever; a failed list reads as unread, never as
-// failed. On the slow tier: these settings change
-// when someone acts on the phone or an update lands, never on the periodic cycle.
+// One framework command per section, so a slow phone gathers them one at a time. They feed no DeviceInfo field. No
+// `good`: a phone whose list always fails would be asked for it forever; a failed list reads as unread. On the slow
+// tier: these settings change when someone acts on the phone or an update lands.
 const NOTE = 'readiness for automation (src/features/readiness/): feeds no field';
 
 export const readinessGlobal: Probe<ReadinessReading> = {

@@ -6,9 +6,7 @@ import type { Probe } from './types.js';
 
 const NO_RADIO_PROPS = ['ro.radio.noril', 'ro.carrier'];
 
-// `dumpsys telephony.registry` is 15-30 KB on the recorded phones; the parser
-// reads the mDataConnectionState lines only (one per phone), so only those
-// cross the cable.
+// `dumpsys telephony.registry` is 15-30 KB; only the mDataConnectionState lines the parser reads cross the cable.
 export const telephony: Probe<Registry> = {
   section: 'telephony',
   tier: 'volatile',
@@ -18,20 +16,15 @@ export const telephony: Probe<Registry> = {
   note: '`dumpsys telephony.registry`, only the mDataConnectionState lines sent back',
   props: ['gsm.sim.state', ...IDENTIFIER_PROPS, ...NO_RADIO_PROPS],
   parse: parseTelephonyRegistry,
-  // One carrier entry per SIM slot (gsm.sim.state lists one state per slot).
-  // IMEI of slot 0 from `service call iphonesubinfo 1` where the shell may
-  // call it (Android 9 and older), else from the vendor props that publish
-  // one per slot (Xiaomi, Meizu); MEID, for the CDMA radio, on slot 0. What
-  // the shell cannot read stays an empty string, the honest answer rather
-  // than an error.
+  // One carrier entry per SIM slot. IMEI of slot 0 from `service call iphonesubinfo 1` where the shell may (Android 9
+  // and older), else vendor props; what the shell cannot read stays an empty string, the honest answer.
   fill(info, registry, { props, read }) {
     const slots = simSlots(props['gsm.sim.state']);
     const imeis = imeisFromProps(props);
     const serviceImei = read(imei);
     if (serviceImei !== undefined) imeis[0] = serviceImei;
     const count = Math.max(slots.length, imeis.length);
-    // A device built without a radio (Wi-Fi-only tablets, TV boxes) has no
-    // carrier: that is an empty list, a known answer, not a missing one.
+    // A device built without a radio has no carrier: an empty list, a known answer.
     if (count === 0 && hasNoRadio(props)) {
       info.telephony = { carriersInfo: [] };
       return;

@@ -9,10 +9,7 @@ export const uptime: Probe<number> = {
   filled: (d) => d.uptime !== undefined && d.bootTime !== undefined,
   note: 'last in the script: the host dates the boot when the output arrives; a boot instant that moved, or a smaller uptime, means a reboot',
   parse: parseUptimeSeconds,
-  // uptime in whole seconds; bootTime in epoch seconds, by the host's clock:
-  // the moment the output arrived minus the uptime the script read last. Not
-  // the device clock, which a lab phone without SIM or network time can have
-  // wrong; the host keeps time by NTP.
+  // bootTime by the host's clock (NTP), the output's arrival minus the uptime: a lab phone's own clock may be wrong.
   fill(info, seconds, ctx) {
     if (seconds === undefined) return;
     info.uptime = Math.floor(seconds);

@@ -10,9 +10,8 @@ export const wmSize: Probe<WmSize> = {
   filled: (d) => d.resolution !== undefined,
   note: 'physical size and the current override',
   parse: parseWmSize,
-  // width/height: the physical panel; logical: the `wm size` override when
-  // one is set; projection: the density in dpi that apps render with
-  // (override when set, else physical).
+  // width/height: the physical panel; logical: the `wm size` override when one is set; projection: the density in dpi
+  // that apps render with (override when set, else physical).
   fill(info, size, ctx) {
     if (!size?.physical) return;
     const density = ctx.read(wmDensity);
