@@ -86,7 +86,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
     const takes = COMMANDS[command].operands;
     const operands = positionals.length - 1;
     if (!takes && operands > 0) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`, command);
-    if (takes && (operands < takes.min || operands > takes.max))
+    // `quarantine --help` asks for the usage its missing words would point to.
+    if (takes && (operands < takes.min || operands > takes.max) && !given.some((g) => g.flag === helpFlag))
       throw new UsageError(`${command} takes ${takes.usage}, got: ${positionals.slice(1).join(' ') || 'nothing'}`, command);
   }
   const asked = given.some((g) => g.flag === helpFlag) || first === 'help';

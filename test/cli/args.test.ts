@@ -34,6 +34,8 @@ describe('parseCli', () => {
     expect(parseCli(['incidents'])).toMatchObject({ command: 'incidents', operands: [] });
     expect(parseCli(['incidents', 'R58M12AB', '--json'])).toMatchObject({ command: 'incidents', operands: ['R58M12AB'], json: true });
     expect(mistake(['quarantine']).message).toBe('quarantine takes list, or release SERIAL, got: nothing');
+    // The line above points to `quarantine --help`, which must answer it.
+    expect(parseCli(['quarantine', '--help'])).toEqual({ command: 'help', helpFor: 'quarantine', dryRun: false });
     expect(mistake(['incidents', 'A', 'B']).message).toBe('incidents takes [SERIAL], got: A B');
     expect(mistake(['list', 'A']).message).toBe('one command at a time, got: list A');
   });
