@@ -278,7 +278,12 @@ describe('chaos soak', () => {
         () => cloud.answerHtmlNext(1, { method: 'PUT' }),
         () => cloud.answerGarbageNext(1, undefined, { method: 'PUT' }),
         () => cloud.delayNext(4_000, 1, { method: 'PUT' }),
-        () => cloud.failDevices([{ udid: pick(serials)!, message: 'missing required capability: platformVersion' }]),
+        () => {
+          // A refusal of the phone's own: a failure quarantine counts.
+          const refused = pick(serials)!;
+          did(refused, 'refused');
+          cloud.failDevices([{ udid: refused, message: 'missing required capability: platformVersion' }]);
+        },
         () => cloud.clearFailedDevices(),
         () => {
           const round = counts.cloud ?? 0;
@@ -392,8 +397,25 @@ describe('chaos soak', () => {
       // Quarantine (issue 63): a phone the soak wedged, flapped or failed again and again may be taken out of service,
       // and then goes out UNAVAILABLE with why; one it never touched must never be.
       const quarantinedIn = (r: RecordedRequest, u: string) => /quarantined since/.test(devicesOf(r).find((d) => d.udid === u)?.message ?? '');
-      const faulted = (u: string) => (history.get(u) ?? []).some((h) => /^(wedged|flap|debug-off|usb-error)/.test(h));
+      const faulted = (u: string) => (history.get(u) ?? []).some((h) => /^(wedged|flap|debug-off|usb-error|refused)/.test(h));
       const outOfService = (r: RecordedRequest, u: string) => faulted(u) && quarantinedIn(r, u);
+      // No healthy phone (one the soak never wedged, flapped, turned debugging off on, failed on its port or had refused) is
+      // quarantined, in any report the cloud took: plugs and unplugs are no failures of a phone. Checked before the wait
+      // for a whole report (which a healthy phone out of service would hold up) and again at the end.
+      const quarantinedHealthy = () => {
+        const quarantined = [
+          ...new Set(
+            cloud.putRequests().flatMap((r) =>
+              devicesOf(r)
+                .filter((d) => quarantinedIn(r, d.udid))
+                .map((d) => d.udid),
+            ),
+          ),
+        ].sort();
+        if (quarantined.length) console.log(`chaos: quarantined ${JSON.stringify(quarantined.map((u) => ({ [u]: history.get(u) ?? [] })))}`);
+        return quarantined.filter((u) => !faulted(u));
+      };
+      expect(quarantinedHealthy()).toEqual([]);
       // Every phone on adb whole and AVAILABLE; every phone off adb but on its port UNAVAILABLE, said why.
       const whole = (r: RecordedRequest) =>
         r.answer?.status === 200 &&
@@ -501,21 +523,8 @@ describe('chaos soak', () => {
           }
         }
       }
+      expect(quarantinedHealthy()).toEqual([]);
       expect(floods).toEqual([]);
-
-      // No healthy phone (one the soak never wedged, flapped, turned debugging off on or failed on its port) was
-      // quarantined, in any report the cloud took: plugs and unplugs are no failures of a phone.
-      const quarantined = [
-        ...new Set(
-          cloud.putRequests().flatMap((r) =>
-            devicesOf(r)
-              .filter((d) => quarantinedIn(r, d.udid))
-              .map((d) => d.udid),
-          ),
-        ),
-      ].sort();
-      console.log(`chaos: quarantined ${JSON.stringify(quarantined.map((u) => ({ [u]: history.get(u) ?? [] })))}`);
-      expect(quarantined.filter((u) => !faulted(u))).toEqual([]);
 
       // Nothing hung: the status endpoint always answered, the agent is alive and healthy.
       expect(slowHealth).toEqual([]);
