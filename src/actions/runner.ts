@@ -5,6 +5,7 @@ import { askBooking } from '../booking/ask.js';
 import type { BookingGate, BookingVerdict } from '../booking/gate.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
 import { facetKey } from '../devices/facet.js';
+import type { ActionDone } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
@@ -16,8 +17,8 @@ import { InFlight } from '../util/in-flight.js';
 import { CountedStarts, type Start } from './counted-starts.js';
 import { ACTIONS_REFUSED } from './trust.js';
 
-/** What an action acts on, in the order the actions start (they stop in reverse): a phone's link, its hub port's power, its settings. */
-export const ACTS_ON = ['link', 'power', 'settings'] as const;
+/** What an action acts on, in the order the actions start (they stop in reverse): a phone's link, its hub port's power, its settings, its place in the cloud's pool. */
+export const ACTS_ON = ['link', 'power', 'settings', 'pool'] as const;
 
 /** How long a counted start is kept: the hour the hourly limits count in; an intent may ask for longer (recovery's offline reconnect). */
 export const COUNTED_WINDOW_MS = 3_600_000;
@@ -29,6 +30,8 @@ export type Counted = boolean | { keepMs?: number; failures?: number };
 export interface Intent {
   /** What it is done to (a phone, a port, an address): one piece of work per target at a time. */
   readonly target: string;
+  /** The record key of the device it is for, when it is for one: those who follow the actions (ActionDone) hear it by it. */
+  readonly device?: string;
   /** Its start counts toward the target's cooldowns and limits, whether it then succeeds or not. */
   readonly counted?: Counted;
   /** The action looks again once it has ended and the target is free. */
@@ -152,6 +155,8 @@ export interface ActionRunnerOptions {
   booking?: BookingStatusSource;
   /** Something the report shows changed: the cloud should hear it now. */
   onChange?: () => void;
+  /** Each intent that did I/O, once it ended: what it was and how it went (the features' `acted`). */
+  onDone?: (done: ActionDone) => void;
 }
 
 /** A device's holds, by the feature that holds: a note for its message, and the mark last said and counted. */
@@ -311,6 +316,14 @@ export class ActionRunner {
     }
     const count = (result: string): void => {
       if (intent.count) this.o.stats.counter(intent.count.key).add(...intent.count.labels, result);
+      this.o.onDone?.({
+        action: action.name,
+        actsOn: action.actsOn,
+        target,
+        outcome: result,
+        ...(intent.device !== undefined && { device: intent.device }),
+        ...(intent.count && { labels: intent.count.labels }),
+      });
     };
     this.inFlight.track(
       (async () => {

@@ -3,7 +3,7 @@ import type { DeviceSource, SourceChange } from '../platforms/source.js';
 import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { DeviceFeature } from '../devices/feature.js';
+import { changedAll, type DeviceFeature } from '../devices/feature.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../config/schema.js';
 import type { Clock } from '../util/clock.js';
@@ -90,6 +90,7 @@ export class Agent {
     // Devices found at start go into the first report through the listing: the planner hears only what came after.
     source.on('change', (changes) => {
       this.logChanges(changes);
+      changedAll(this.parts.features ?? [], changes);
       loop.devicesChanged();
       runner.devicesChanged();
     });

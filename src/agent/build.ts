@@ -14,7 +14,7 @@ import { hubPortsOf } from '../config/hub-ports.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
-import { answeredAll, featureMetrics } from '../devices/feature.js';
+import { actedAll, answeredAll, featureMetrics } from '../devices/feature.js';
 import { FlapLog } from '../devices/flap-log.js';
 import type { Feature } from '../features/context.js';
 import { Uhubctl } from '../hub/uhubctl.js';
@@ -96,7 +96,14 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stateDir,
     stateDirTrouble,
     earlier,
-    platforms: { names: platformNames, readiness: readinessReader, wear: wearReader, facts: platformFacts, phones: platforms.control },
+    platforms: {
+      names: platformNames,
+      readiness: readinessReader,
+      wear: wearReader,
+      facts: platformFacts,
+      phones: platforms.control,
+      up: (platform) => platforms.sources.find((s) => s.platform === platform)?.alive,
+    },
     mapping,
     uhubctl: new Uhubctl(settings.recovery.powerCycleCommand),
     shared: new SharedParts(),
@@ -155,6 +162,8 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     gate: bookingGateOf(settings, clock),
     ...(parts.booking && { booking: parts.booking }),
     onChange: () => loop.devicesChanged(),
+    // What each intent did, heard by the features that follow the actions (the flight recorder).
+    onDone: (done) => actedAll(parts.features, done),
   });
   const views = new StatusViews({
     nodeId,

@@ -1,13 +1,16 @@
 // Every feature, registered in one place and in the order their notes join a device's message and their view parts
 // follow: adding one is a folder of src/features/ and a line here. The one file of src/ that names the features.
+import { availabilityFeature } from '../features/availability/feature.js';
 import { chargeFeature } from '../features/charge/feature.js';
 import type { Feature, FeatureContext, FeatureFactory } from '../features/context.js';
 import { adbAuthorizationFeature } from '../features/adb-authorization/feature.js';
 import { healthFeature } from '../features/health/feature.js';
 import { hostHeatFeature } from '../features/host-heat/feature.js';
 import { iosDeveloperFeature } from '../features/ios-developer/feature.js';
+import { quarantineFeature } from '../features/quarantine/feature.js';
 import { readinessFixFeature } from '../features/readiness-fix/feature.js';
 import { readinessFeature } from '../features/readiness/feature.js';
+import { recorderFeature } from '../features/recorder/feature.js';
 import { recoveryFeature } from '../features/recovery/feature.js';
 import { samsungFeature } from '../features/samsung/feature.js';
 import { trustFeature } from '../features/trust/feature.js';
@@ -36,6 +39,13 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   healthFeature,
   // After health, once per report: several phones hot together are one host-level line.
   hostHeatFeature,
+  // Reads the report's devices as the features before it left them (readiness's flag, health's UNAVAILABLE), before quarantine's
+  // own mark, which it reads from quarantine's fact; offers the phones' states to quarantine.
+  availabilityFeature,
+  // After the features whose words it counts as failures (readiness's flag, recovery's call): a quarantined phone goes out UNAVAILABLE.
+  quarantineFeature,
+  // Keeps each phone's ring, which the others add to, and its incidents.
+  recorderFeature,
 ];
 
 export function buildFeatures(ctx: FeatureContext<Platforms['control']>): Feature[] {

@@ -19,6 +19,8 @@ export interface CliArgs {
   logLevel?: string;
   /** doctor: what a phone's problem is (--phones). */
   phones?: PhoneLevel;
+  /** The words after the command's name, for a command that takes some (`quarantine release SERIAL`). */
+  operands?: string[];
 }
 
 /** A usage mistake; `command` names the help that shows the right usage. */
@@ -81,14 +83,19 @@ export function parseCli(argv: readonly string[]): CliArgs {
     if (!given.some((g) => g.flag === helpFlag)) return { command: 'version', dryRun: false };
   } else if (first !== undefined) {
     command = commandNamed(first);
-    if (positionals.length > 1) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`, command);
+    const takes = COMMANDS[command].operands;
+    const operands = positionals.length - 1;
+    if (!takes && operands > 0) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`, command);
+    // `quarantine --help` asks for the usage its missing words would point to.
+    if (takes && (operands < takes.min || operands > takes.max) && !given.some((g) => g.flag === helpFlag))
+      throw new UsageError(`${command} takes ${takes.usage}, got: ${positionals.slice(1).join(' ') || 'nothing'}`, command);
   }
   const asked = given.some((g) => g.flag === helpFlag) || first === 'help';
   if (asked) return { command: 'help', helpFor: helpFor ?? command, dryRun: false };
   if (given.some((g) => g.flag === versionFlag)) return { command: 'version', dryRun: false };
   if (command === undefined) throw new UsageError(`a command is required: ${COMMAND_NAMES.join(', ')}`);
 
-  const args: CliArgs = { command, dryRun: false, json: false };
+  const args: CliArgs = { command, dryRun: false, json: false, ...(COMMANDS[command].operands && { operands: positionals.slice(1) }) };
   for (const { flag, spelled, value } of given) {
     if (!COMMANDS[command].flags.some((f) => f.name === flag.name)) {
       const owners = COMMAND_NAMES.filter((c) => COMMANDS[c].flags.some((f) => f.name === flag.name));

@@ -5,7 +5,7 @@ import { PHONE_LEVELS } from '../doctor/checklist.js';
 import type { OtherVariableName } from '../config/variables.js';
 import { platformVariables, type PlatformVariableName } from '../agent/platforms.js';
 
-export type CommandName = 'run' | 'once' | 'list' | 'doctor';
+export type CommandName = 'run' | 'once' | 'list' | 'doctor' | 'quarantine' | 'incidents';
 type SettingKey = keyof typeof schema;
 
 /** The exit codes every command follows; a command uses the ones its table names. */
@@ -43,6 +43,8 @@ export interface CommandSpec {
   settings: readonly SettingKey[];
   other: readonly (OtherVariableName | PlatformVariableName)[];
   exits: Readonly<Partial<Record<ExitCode, string>>>;
+  /** The words it takes after its name (`quarantine release SERIAL`), at least and at most; none: it takes none. */
+  operands?: { min: number; max: number; usage: string };
 }
 
 const configFlag: FlagSpec = { name: 'config', value: 'PATH', help: 'JSON settings file, over config/default.json; variables win over it' };
@@ -153,6 +155,36 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       1: "a check of the host failed (adb, cloud, credentials, state...), or a phone's with --phones fail",
       2: 'a configuration error (a setting the other commands would refuse)',
     },
+  },
+  quarantine: {
+    usage: 'device-agent quarantine list [--json] | device-agent quarantine release SERIAL [options]',
+    summary: 'list the phones taken out of service, or put one back now',
+    about:
+      'list: the phones quarantined for failing again and again, with why, since and until when. release SERIAL (its adb serial or udid): ' +
+      "back in service with the daemon's next report, through a request file in the state directory the running daemon takes within a second " +
+      "(run it as the agent's user); with the daemon stopped, it is taken when it starts.",
+    flags: [{ name: 'json', help: 'print the phones quarantined as JSON' }, ...common],
+    settings: ['stateDir'],
+    other: ['STATE_DIRECTORY'],
+    exits: {
+      0: 'listed; or released (the daemon took the request, or will when it starts)',
+      1: 'not quarantined; the request could not be left; the daemon did not take it',
+      2: configError,
+    },
+    operands: { min: 1, max: 2, usage: 'list, or release SERIAL' },
+  },
+  incidents: {
+    usage: 'device-agent incidents [SERIAL] [--json] [options]',
+    summary: "list the incidents kept in the state directory, or show one phone's",
+    about:
+      "Each incident (a quarantine, a call for a person, a recovery that failed) kept the phone's recent history: its source's word on it, " +
+      "the kernel's lines about its port, readiness drift, actions and outcomes, battery and temperature, the cloud's answers. Without SERIAL: " +
+      "one line per incident, oldest first; with it (adb serial or udid): that phone's, each with its history. Works with the daemon running.",
+    flags: [{ name: 'json', help: 'print the incidents as JSON, each with its history when SERIAL is given' }, ...common],
+    settings: ['stateDir'],
+    other: ['STATE_DIRECTORY'],
+    exits: { 0: 'listed (none is not an error)', 1: 'the incidents folder cannot be read', 2: configError },
+    operands: { min: 0, max: 1, usage: '[SERIAL]' },
   },
 };
 

@@ -42,6 +42,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       }
       return await doctor(s, env, process.stdout, args.phones ?? 'warn', { json: args.json, line });
     }
+    if (args.command === 'quarantine' || args.command === 'incidents') {
+      // They read and leave files in the state directory: no service of the platforms is asked.
+      const s = setup(args, env, process.stderr, true);
+      if (args.command === 'incidents') return (await import('./incidents.js')).incidents(s, env, args.operands?.[0], args.json ?? false, process.stdout);
+      return await (await import('./quarantine.js')).quarantine(s, env, args.operands ?? [], args.json ?? false, process.stdout);
+    }
     // The daemon logs to stdout (journald, docker logs); one-shot commands keep
     // stdout for their output and log to stderr.
     if (args.command === 'list') {

@@ -5,11 +5,14 @@ import { nodeIdProblem } from './node-id-text.js';
 import { checkHubPorts } from './hub-ports.js';
 import { checkHiddenDevices } from './hidden-devices.js';
 import type { Field } from './field.js';
+import { availabilitySettings } from '../features/availability/settings.js';
 import { chargeSettings } from '../features/charge/settings.js';
 import { healthSettings } from '../features/health/settings.js';
 import { hostHeatSettings } from '../features/host-heat/settings.js';
 import { readinessFixSettings } from '../features/readiness-fix/settings.js';
+import { quarantineSettings } from '../features/quarantine/settings.js';
 import { readinessSettings } from '../features/readiness/settings.js';
+import { recorderSettings } from '../features/recorder/settings.js';
 import { recoverySettings } from '../features/recovery/settings.js';
 import { usbSettings } from '../features/usb/settings.js';
 import { iosDeveloperSettings } from '../features/ios-developer/settings.js';
@@ -262,6 +265,9 @@ export const schema = {
   ...readinessFixSettings,
   ...iosDeveloperSettings,
   ...adbAuthorizationSettings,
+  ...quarantineSettings,
+  ...availabilitySettings,
+  ...recorderSettings,
 } as const satisfies Record<string, Field>;
 
 // The settings' type, derived from the schema: one source for the keys, their types and which are optional. Dotted keys

@@ -1,6 +1,6 @@
 // The one contract through which a feature adds to the report and the views, so that the platforms, the report and the
 // views name no feature. While a report is built a hook writes only its feature's facets, and `owe` the presence ledger.
-import type { DeviceInfo } from '../cloud/types.js';
+import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
 import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
@@ -34,7 +34,13 @@ export interface DeviceFeature {
   annotate?(devices: readonly DeviceInfo[], carried?: CarriedKinds): DeviceInfo[];
   /** The device's inventory answered: once per inventory, for a feature that follows readings over time. */
   answered?(device: DeviceSnapshot): void;
-  /** The serial of a device the feature reports itself while no source lists it (charge control's paused phone). */
+  /** A source's listing changed (a phone came, went, or changed state), heard at once, outside any report. */
+  changed?(changes: readonly DeviceChange[]): void;
+  /** A report's outcome: what the cloud stored and refused, or that it took nothing. */
+  reported?(outcome: ReportHeard): void;
+  /** One of the actions' intents ended (src/actions/runner.ts): what it was, on which device, and how it went. */
+  acted?(done: ActionDone): void;
+  /** The serial of a device the feature reports itself while no source lists it (charge control's paused phone, off adb with its port). */
   serialOf?(udid: string): string | undefined;
   /** The fields the feature adds to a device's row (`list --json`, and what its columns and gauges read), each in its place. */
   fields?(): readonly RowField[];
@@ -46,6 +52,40 @@ export interface DeviceFeature {
   metrics?(): Metric[];
   /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
   gauges?(): readonly DeviceGauge[];
+}
+
+/** One change of a source's listing: the record's key, its serial, the state it left and the one it is in (none: gone). */
+export interface DeviceChange {
+  key: string;
+  serial: string;
+  from?: string;
+  to?: string;
+}
+
+/** A report's outcome as the features hear it. */
+export type ReportHeard =
+  | {
+      delivered: true;
+      /** The devices the body carried (UNPLUGGED ones among them), as sent. */
+      devices: readonly DeviceInfo[];
+      /** What the cloud did not store. */
+      failed: readonly FailedDevice[];
+    }
+  | { delivered: false; why: string };
+
+/** An action's intent that ended, as the runner saw it. */
+export interface ActionDone {
+  /** The action's name (`recovery`, `charge`, ...). */
+  action: string;
+  /** What it acts on (ACTS_ON): a phone's link, its port's power, its settings, or the phone's place in the pool. */
+  actsOn: string;
+  target: string;
+  /** The record key of the device it was for, when the action names one. */
+  device?: string;
+  /** What apply resolved with (ok when nothing), or failed when it threw. */
+  outcome: string;
+  /** The labels it was counted under, when it was counted (kick, power_cycle, ...). */
+  labels?: readonly string[];
 }
 
 /** What the report knows of its sources' listings when the features owe. */
@@ -83,6 +123,21 @@ export function annotateAll(features: readonly DeviceFeature[], devices: readonl
 /** The device's inventory answered: each feature that follows readings hears of it, in registration order. */
 export function answeredAll(features: readonly DeviceFeature[], device: DeviceSnapshot): void {
   for (const f of features) f.answered?.(device);
+}
+
+/** A source's listing changed: each feature that follows the phones hears it, in registration order. */
+export function changedAll(features: readonly DeviceFeature[], changes: readonly DeviceChange[]): void {
+  for (const f of features) f.changed?.(changes);
+}
+
+/** A report ended: each feature that follows the cloud's answers hears it, in registration order. */
+export function reportedAll(features: readonly DeviceFeature[], outcome: ReportHeard): void {
+  for (const f of features) f.reported?.(outcome);
+}
+
+/** An action's intent ended: each feature that follows the actions hears it, in registration order. */
+export function actedAll(features: readonly DeviceFeature[], done: ActionDone): void {
+  for (const f of features) f.acted?.(done);
 }
 
 /** The features' own series, as one more source of /metrics. */

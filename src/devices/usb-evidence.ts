@@ -37,6 +37,10 @@ export interface UsbEvidence {
   seen(serials: readonly string[], port?: string): UsbSeen | undefined;
   /** What the kernel log says of the port since wall ms `since`; undefined when the kernel log is not read. */
   cycled(port: string, since: number): PortCycleSeen | undefined;
+  /** What the layer blames for a port's failures now (its controller, hub, the hub's power, the port), when anything. */
+  blame?(port: string): UsbBlame | undefined;
+  /** Hears each kernel line the layer classified, with the port or hub it names and its wall ms (the flight recorder); returns the way to stop. */
+  follow?(listener: (line: { port?: string; hub?: string; text: string; at: number }) => void): () => void;
 }
 
 /** Where the USB layer offers its word to the other features (FeatureContext.shared). */

@@ -1,12 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
 import { http, https } from '../util/node-http.js';
-import { readStateFile } from '../util/atomic-file.js';
-import { parseEndpointState, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, STATUS_STATE_FILE, type StatusEndpointState } from '../status/endpoint-state.js';
+import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckItem } from './checklist.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
-import { pidAlive, processIdentity } from '../util/process-identity.js';
 
 // The status endpoint, as a remote Prometheus and the role's post-check see it: doctor asks the configured address for
 // /healthz and tells the agent's answer (its Server header) from another program holding the port, and this host's
@@ -157,33 +154,12 @@ function anotherAgent(
   };
 }
 
-function keptState(dir: string): StatusEndpointState | undefined {
-  try {
-    const text = readStateFile(join(dir, STATUS_STATE_FILE), 64 * 1024);
-    return text === undefined ? undefined : parseEndpointState(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** HOST:PORT to ask from this host: a wildcard address is asked on loopback; port 0 has no address. */
 function localAddress(listen: string): string | undefined {
   const m = /^(.+):(\d+)$/.exec(listen);
   if (!m || m[2] === '0') return undefined;
   const host = m[1] === '0.0.0.0' ? '127.0.0.1' : m[1] === '[::]' || m[1] === '::' ? '[::1]' : m[1]!;
   return `${host}:${m[2]}`;
-}
-
-/**
- * Whether the process that kept the state still runs: its pid alive, and, where the state says who it was, the same
- * process (a pid is handed out again: after a reboot the kept one is often another service's). Where /proc cannot say,
- * the live pid is taken for it, as before.
- */
-function stillRuns(kept: StatusEndpointState): boolean {
-  if (!pidAlive(kept.pid)) return false;
-  if (kept.started === undefined) return true;
-  const now = processIdentity(kept.pid);
-  return now === undefined || now === kept.started;
 }
 
 function ask(url: string, timeoutMs: number): Promise<Probe> {

@@ -7,6 +7,7 @@ import type { Settings } from '../config/schema.js';
 import type { PhoneControl } from '../devices/control.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
+import type { Platform } from '../devices/record.js';
 import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import type { StateDirTrouble } from '../log/state-dir-trouble.js';
@@ -36,10 +37,18 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   earlier: readonly DeviceInfo[];
   /**
    * What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their
-   * wear, what they read of a phone that no DeviceInfo field carries (src/platforms/facts.ts), and the door to the
-   * phones the actions act on.
+   * wear, what they read of a phone that no DeviceInfo field carries (src/platforms/facts.ts), the door to the phones
+   * the actions act on, and whether each platform's service (the adb server, usbmuxd) answers now (none: its source
+   * does not run in this command).
    */
-  platforms: { names: readonly PlatformName[]; readiness: ReadinessReader; wear: WearReader; facts: PlatformFacts; phones: Phones };
+  platforms: {
+    names: readonly PlatformName[];
+    readiness: ReadinessReader;
+    wear: WearReader;
+    facts: PlatformFacts;
+    phones: Phones;
+    up?: (platform: Platform) => boolean | undefined;
+  };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;
   /** The port switcher of recovery.powerCycleCommand, for power cycles and charge pauses alike. */

@@ -14,7 +14,7 @@ import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
 import { HiddenDevicesCheck } from './hidden-devices.js';
-import { annotateAll, judgeAll, oweAll, type DeviceFeature } from '../devices/feature.js';
+import { annotateAll, judgeAll, oweAll, reportedAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth, kindsOf, type OwedDevice, type PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
 import { capitalized, sentence } from '../util/sentence.js';
@@ -235,6 +235,7 @@ export class Reporter {
       this.deliveredBefore = true;
       if (news) deps.logger.info(fields, 'report delivered');
       else this.quietReport(fields);
+      reportedAll(deps.features, { delivered: true, devices: body.devices, failed: answer.failedDevices });
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
@@ -247,6 +248,7 @@ export class Reporter {
         deps.stats.refusal = { status: error.status, credentials: error instanceof CloudAuthError, since, message: error.message };
       }
       const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
+      reportedAll(deps.features, { delivered: false, why: error.message });
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }
   }

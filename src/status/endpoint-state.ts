@@ -1,3 +1,7 @@
+import { join } from 'node:path';
+import { readStateFile } from '../util/atomic-file.js';
+import { pidAlive, processIdentity } from '../util/process-identity.js';
+
 // What the daemon keeps in the state directory about its status endpoint (status-endpoint.json), and what `doctor`
 // reads back: an endpoint that could not listen cannot say so itself.
 
@@ -44,4 +48,27 @@ export function parseEndpointState(text: string): StatusEndpointState | undefine
   } catch {
     return undefined;
   }
+}
+
+/** The state the daemon kept in the state directory `dir`, if any is readable as one. */
+export function keptState(dir: string): StatusEndpointState | undefined {
+  try {
+    const text = readStateFile(join(dir, STATUS_STATE_FILE), 64 * 1024);
+    return text === undefined ? undefined : parseEndpointState(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the process that kept the state still runs: its pid alive, and,
+ * where the state says who it was, the same process (a pid is handed out
+ * again: after a reboot the kept one is often another service's). Where
+ * /proc cannot say, the live pid is taken for it, as before.
+ */
+export function stillRuns(kept: StatusEndpointState): boolean {
+  if (!pidAlive(kept.pid)) return false;
+  if (kept.started === undefined) return true;
+  const now = processIdentity(kept.pid);
+  return now === undefined || now === kept.started;
 }

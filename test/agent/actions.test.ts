@@ -28,14 +28,14 @@ function probe(name: string, actsOn: DeviceAction['actsOn'], seen: Array<{ name:
 const actionsOf = (features: readonly Feature[]) => inStartOrder(features.flatMap((f) => (f.action ? [f.action] : [])));
 
 describe('the actions of the registered features, in the order of what they act on', () => {
-  it("recovery (the link), charge control (the port's power), then Samsung protection and readiness's fix-it (the phone's settings), as before", () => {
-    expect(actionsOf(parts().features).map((a) => a.name)).toEqual(['recovery', 'charge', 'samsung-protection', 'readiness-fix']);
+  it("recovery (the link), charge control (the port's power), then Samsung protection and readiness's fix-it (the phone's settings), as before; quarantine (the phone's place in the pool) last", () => {
+    expect(actionsOf(parts().features).map((a) => a.name)).toEqual(['recovery', 'charge', 'samsung-protection', 'readiness-fix', 'quarantine']);
   });
 
   it('a feature with an action takes its place among the others by what it acts on', () => {
     const base = parts();
     const features = [probe('late-link', 'link', []), ...base.features, probe('power-2', 'power', [])];
-    expect(actionsOf(features).map((a) => a.name)).toEqual(['late-link', 'recovery', 'charge', 'power-2', 'samsung-protection', 'readiness-fix']);
+    expect(actionsOf(features).map((a) => a.name)).toEqual(['late-link', 'recovery', 'charge', 'power-2', 'samsung-protection', 'readiness-fix', 'quarantine']);
   });
 
   it('a command that changes nothing (`list`) looks once with the actions that read, on a runner that asks no cloud', async () => {

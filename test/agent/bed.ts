@@ -16,11 +16,16 @@ import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { StatusViews } from '../../src/status/views.js';
-import { VirtualTime } from '../../src/util/clock.js';
+import { VirtualTime, type Clock } from '../../src/util/clock.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { AndroidControl } from '../../src/platforms/android/control.js';
 import { featureContext } from '../support/feature-bed.js';
+import { ActionRunner, inStartOrder } from '../../src/actions/runner.js';
+import { bookingGateOf } from '../../src/booking/gate.js';
+import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
+import { actedAll, answeredAll, changedAll } from '../../src/devices/feature.js';
+import type { SharedParts } from '../../src/util/shared-parts.js';
 
 export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
   const android = platform === 'android';
@@ -67,6 +72,12 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   async listOnce(): Promise<void> {}
   invalidateSlow(): void {}
 
+  /** The time the inventories are noted on (the bed's): when each answered or failed. */
+  clock: Pick<Clock, 'monotonic' | 'wall'> = { monotonic: () => 0, wall: () => 0 };
+
+  /** Fields an inventory of a device answers over the plain phone's (by udid): a readiness flag, a battery. */
+  readonly answers = new Map<string, Partial<DeviceInfo>>();
+
   /** The service's listing arrived (serial = udid): into the registry, a change event after the first. */
   list(serials: string[], state = this.readyState, emit = this.listed): void {
     this.registry.sync(this.platform, new Map(serials.map((s) => [s, state])));
@@ -76,6 +87,21 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
         'change',
         serials.map((s) => ({ key: `${this.platform}/${s}`, serial: s, to: state })),
       );
+  }
+
+  /** The listing with a state per device (serial = udid): into the registry; the changes as the tracker says them. */
+  listStates(states: ReadonlyMap<string, string>, emit = this.listed): void {
+    const before = new Map(this.registry.list(this.platform).map((r) => [r.serial, r.state]));
+    const { changed, gone } = this.registry.sync(this.platform, states);
+    this.listed = true;
+    if (!emit || (changed.length === 0 && gone.length === 0)) return;
+    this.emit('change', [
+      ...changed.map((key) => {
+        const serial = key.slice(key.indexOf('/') + 1);
+        return { key, serial, ...(before.has(serial) && { from: before.get(serial)! }), to: states.get(serial)! };
+      }),
+      ...gone.map((g) => ({ key: g.key, serial: g.serial, from: g.state })),
+    ]);
   }
 
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
@@ -90,11 +116,15 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
         this.asked.push(asked);
         return new Promise<never>(() => undefined);
       }
-      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, 'did not answer', 0, 0);
-      else this.registry.readings.answered(r.key, phone(r.serial, this.platform), 0, 0);
+      const [wall, mono] = [this.clock.wall(), this.clock.monotonic()];
+      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, 'did not answer', wall, mono);
+      else this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
     }
     this.asked.push(asked);
-    return this.registry.list(this.platform).flatMap((r) => (r.last ? [{ key: r.key, info: r.last }] : []));
+    // As a platform's source says a phone that stopped answering: its last inventory, UNAVAILABLE while it fails.
+    return this.registry
+      .list(this.platform)
+      .flatMap((r) => (r.last ? [{ key: r.key, info: r.failures > 0 ? { ...r.last, status: 'UNAVAILABLE' } : r.last }] : []));
   }
 }
 
@@ -157,6 +187,21 @@ export interface BedOptions {
   flapLog?: boolean;
   /** The hiddenDevices setting (default none). */
   hiddenDevices?: string[];
+  /** Settings over the bed's (by key: 'quarantine.failures'). */
+  set?: Record<string, unknown>;
+  /** The state directory (default none: nothing kept). */
+  stateDir?: string;
+  /** Parts the features share, given before they are built (a USB layer's word the test decides). */
+  shared?: SharedParts;
+  /**
+   * Run the features' actions on one runner as the daemon does, its booking
+   * questions to this cloud, and start the features that follow something of
+   * their own (`start()`); the sources' changes, the inventories' answers and
+   * the intents' outcomes heard by the features as buildParts and the Agent wire them.
+   */
+  daemon?: { booking: BookingStatusSource };
+  /** The door to the phones the actions use (default: one that reaches none). */
+  phones?: AndroidControl;
   /** jitterSeconds (default 0). */
   jitterSeconds?: number;
   /** This host's node id (default n1): it fixes where in each period its scheduled reports go. */
@@ -172,6 +217,7 @@ export function reportBed(options: BedOptions = {}) {
   const nodeId = options.nodeId ?? 'n1';
   const registry = new DeviceRegistry();
   const sources = (options.platforms ?? [['android', 'device']]).map(([p, ready]) => new MemSource(registry, p, ready));
+  for (const s of sources) s.clock = clock;
   const cloud = new MemCloud(time);
   const stats = new AgentStats();
   const unplugged = new UnpluggedLedger();
@@ -194,13 +240,17 @@ export function reportBed(options: BedOptions = {}) {
           ['usb.kernelLog', ''],
           ['usb.sysfsRoot', '/nonexistent'],
           ['readiness.checks', []],
+          ...Object.entries(options.set ?? {}),
         ]),
       }),
-      stateDir: '/nonexistent',
+      stateDir: options.stateDir ?? '/nonexistent',
       registry,
       stats,
       logger,
       clock,
+      ...(options.shared && { shared: options.shared }),
+      ...(options.phones && { phones: options.phones }),
+      up: (platform) => sources.find((s) => s.platform === platform)?.alive,
     }),
   );
   const reporter = new Reporter({
@@ -241,6 +291,38 @@ export function reportBed(options: BedOptions = {}) {
   }
   const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts: new Map(), features, clock });
   views.noteStart(clock.wall());
+  const daemon = options.daemon;
+  const runner = daemon
+    ? new ActionRunner({
+        clock,
+        registry,
+        stats,
+        logger,
+        gate: bookingGateOf(loadSettings({ env: {} }), clock),
+        booking: daemon.booking,
+        onChange: () => loop.devicesChanged(),
+        onDone: (done) => actedAll(features, done),
+      })
+    : undefined;
+  if (daemon) {
+    registry.readings.on('answered', (key) => {
+      const device = registry.get(key);
+      if (device) answeredAll(features, device);
+    });
+    registry.readings.on('outcome', () => loop.afterReport(() => runner!.devicesChanged()));
+    for (const s of sources) s.on('change', (changes) => (changedAll(features, changes), runner!.devicesChanged()));
+  }
+  const actions = inStartOrder(features.flatMap((f) => (f.action ? [f.action] : [])));
+  /** The daemon's start, for a bed with `daemon`: the features that follow something of their own, then the actions. */
+  const startDaemon = async (): Promise<void> => {
+    for (const f of features) await f.start?.();
+    for (const a of actions) runner?.start(a);
+  };
+  /** Its stop, in reverse: the actions, then the features (they keep their files). */
+  const stopDaemon = async (): Promise<void> => {
+    for (const a of [...actions].reverse()) await runner?.stop(a);
+    for (const f of [...features].reverse()) await f.stop?.();
+  };
   /** Runs virtual time on by ms, letting the promises of each step settle. */
   const advance = async (ms: number, stepMs = 50): Promise<void> => {
     const end = time.now + ms;
@@ -251,5 +333,23 @@ export function reportBed(options: BedOptions = {}) {
   };
   /** The present (not UNPLUGGED) udids of each body. */
   const sent = () => cloud.bodies.map((b) => b.body.devices.filter((d) => d.status !== 'UNPLUGGED').map((d) => d.udid));
-  return { time, clock, registry, sources, source: sources[0]!, cloud, stats, loop, views, advance, sent, unplugged, flaps };
+  return {
+    time,
+    clock,
+    registry,
+    sources,
+    source: sources[0]!,
+    cloud,
+    stats,
+    loop,
+    views,
+    advance,
+    sent,
+    unplugged,
+    flaps,
+    features,
+    runner,
+    startDaemon,
+    stopDaemon,
+  };
 }

@@ -28,6 +28,18 @@ describe('parseCli', () => {
     expect(parseCli(['doctor', '--phones=warn'])).toMatchObject({ command: 'doctor', phones: 'warn' });
   });
 
+  it('takes the words quarantine and incidents take after their name, and no more', () => {
+    expect(parseCli(['quarantine', 'release', 'R58M12AB'])).toMatchObject({ command: 'quarantine', operands: ['release', 'R58M12AB'] });
+    expect(parseCli(['quarantine', 'list', '--json'])).toMatchObject({ command: 'quarantine', operands: ['list'], json: true });
+    expect(parseCli(['incidents'])).toMatchObject({ command: 'incidents', operands: [] });
+    expect(parseCli(['incidents', 'R58M12AB', '--json'])).toMatchObject({ command: 'incidents', operands: ['R58M12AB'], json: true });
+    expect(mistake(['quarantine']).message).toBe('quarantine takes list, or release SERIAL, got: nothing');
+    // The line above points to `quarantine --help`, which must answer it.
+    expect(parseCli(['quarantine', '--help'])).toEqual({ command: 'help', helpFor: 'quarantine', dryRun: false });
+    expect(mistake(['incidents', 'A', 'B']).message).toBe('incidents takes [SERIAL], got: A B');
+    expect(mistake(['list', 'A']).message).toBe('one command at a time, got: list A');
+  });
+
   it('takes --phones only with doctor and only warn or fail', () => {
     expect(mistake(['doctor', '--phones', 'strict']).message).toMatch(/^--phones strict: must be one of warn, fail/);
     expect(mistake(['doctor', '--phones']).message).toBe('--phones needs a value: --phones LEVEL');
@@ -58,7 +70,7 @@ describe('parseCli', () => {
   it('answers a mistyped command with the one it resembles', () => {
     expect(mistake(['lsit']).message).toBe('unknown command "lsit"; did you mean list?');
     expect(mistake(['help', 'doctr']).message).toBe('unknown command "doctr"; did you mean doctor?');
-    expect(mistake(['frobnicate']).message).toBe('unknown command "frobnicate": use run, once, list, doctor, help or version');
+    expect(mistake(['frobnicate']).message).toBe('unknown command "frobnicate": use run, once, list, doctor, quarantine, incidents, help or version');
   });
 
   it('takes `version` as --version, as docker and kubectl do, and points a mistyped one at it (issue 61)', () => {
@@ -75,7 +87,7 @@ describe('parseCli', () => {
 
   it('says which command a flag goes with', () => {
     expect(mistake(['list', '--dry-run']).message).toBe('--dry-run goes with once, not list');
-    expect(mistake(['once', '--json']).message).toBe('--json goes with list or doctor, not once');
+    expect(mistake(['once', '--json']).message).toBe('--json goes with list or doctor or quarantine or incidents, not once');
     // Two commands' flags of one name, each with its own help: both take it.
     expect(parseCli(['doctor', '--json'])).toMatchObject({ command: 'doctor', json: true });
     expect(parseCli(['list', '--json'])).toMatchObject({ command: 'list', json: true });
@@ -93,7 +105,7 @@ describe('parseCli', () => {
     expect(mistake(['once', '--config']).message).toBe('--config needs a value: --config PATH');
     expect(mistake(['once', '--config', '--dry-run']).message).toBe('--config needs a value: --config PATH');
     expect(mistake(['once', '--dry-run=yes']).message).toBe('--dry-run takes no value');
-    expect(mistake(['--config', 'a.json']).message).toBe('a command is required: run, once, list, doctor');
+    expect(mistake(['--config', 'a.json']).message).toBe('a command is required: run, once, list, doctor, quarantine, incidents');
     expect(mistake(['once', 'list']).message).toBe('one command at a time, got: once list');
   });
 });

@@ -69,7 +69,7 @@ describe('alerting rules', () => {
     expect(code, output).toBe(0);
   });
 
-  it('include what issues 26, 43, 44 and 61 ask for', () => {
+  it('include what issues 26, 43, 44, 61 and 63 ask for', () => {
     expect(alerts.sort()).toEqual(
       [
         'DeviceAgentDown', // an agent that stopped reporting ...
@@ -94,6 +94,8 @@ describe('alerting rules', () => {
         'DeviceAgentUsbPortFailing', // ... and issue 43: the USB layer
         'DeviceAgentUsbHubFailing',
         'DeviceAgentUsbControllerFailing',
+        'DeviceAgentInServiceLow', // issue 63: in-service time, a host's ...
+        'DeviceAgentPortOutMoreThanHub', // ... and a port's against its hub's
       ].sort(),
     );
   });

@@ -278,7 +278,12 @@ describe('chaos soak', () => {
         () => cloud.answerHtmlNext(1, { method: 'PUT' }),
         () => cloud.answerGarbageNext(1, undefined, { method: 'PUT' }),
         () => cloud.delayNext(4_000, 1, { method: 'PUT' }),
-        () => cloud.failDevices([{ udid: pick(serials)!, message: 'missing required capability: platformVersion' }]),
+        () => {
+          // A refusal of the phone's own: a failure quarantine counts.
+          const refused = pick(serials)!;
+          did(refused, 'refused');
+          cloud.failDevices([{ udid: refused, message: 'missing required capability: platformVersion' }]);
+        },
         () => cloud.clearFailedDevices(),
         () => {
           const round = counts.cloud ?? 0;
@@ -370,6 +375,7 @@ describe('chaos soak', () => {
           // A port failing to enumerate (a worn cable, a flaky hub port): the kernel says so.
           action = 'usb-error';
           kernel(`usb ${portOf(serial)}: device descriptor read/64, error -71`);
+          did(serial, 'usb-error');
         } else {
           action = 'quiet';
         }
@@ -388,11 +394,37 @@ describe('chaos soak', () => {
       const ready = onAdb.map(([serial]) => serial).sort();
       const off = [...debugOff.keys()].sort();
       const present = [...plugged.keys()].sort();
+      // Quarantine (issue 63): a phone the soak wedged, flapped or failed again and again may be taken out of service,
+      // and then goes out UNAVAILABLE with why; one it never touched must never be.
+      const quarantinedIn = (r: RecordedRequest, u: string) => /quarantined since/.test(devicesOf(r).find((d) => d.udid === u)?.message ?? '');
+      const faulted = (u: string) => (history.get(u) ?? []).some((h) => /^(wedged|flap|debug-off|usb-error|refused)/.test(h));
+      const outOfService = (r: RecordedRequest, u: string) => faulted(u) && quarantinedIn(r, u);
+      // No healthy phone (one the soak never wedged, flapped, turned debugging off on, failed on its port or had refused) is
+      // quarantined, in any report the cloud took: plugs and unplugs are no failures of a phone. Checked before the wait
+      // for a whole report (which a healthy phone out of service would hold up) and again at the end.
+      const quarantinedHealthy = () => {
+        const quarantined = [
+          ...new Set(
+            cloud.putRequests().flatMap((r) =>
+              devicesOf(r)
+                .filter((d) => quarantinedIn(r, d.udid))
+                .map((d) => d.udid),
+            ),
+          ),
+        ].sort();
+        if (quarantined.length) console.log(`chaos: quarantined ${JSON.stringify(quarantined.map((u) => ({ [u]: history.get(u) ?? [] })))}`);
+        return quarantined.filter((u) => !faulted(u));
+      };
+      expect(quarantinedHealthy()).toEqual([]);
       // Every phone on adb whole and AVAILABLE; every phone off adb but on its port UNAVAILABLE, said why.
       const whole = (r: RecordedRequest) =>
         r.answer?.status === 200 &&
-        ready.every((u) => devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')) &&
-        off.every((u) => devicesOf(r).some((d) => d.udid === u && d.status === 'UNAVAILABLE' && /adb does not list it/.test(d.message ?? '')));
+        ready.every(
+          (u) => outOfService(r, u) || devicesOf(r).some((d) => d.udid === u && d.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE'),
+        ) &&
+        off.every((u) =>
+          devicesOf(r).some((d) => d.udid === u && d.status === 'UNAVAILABLE' && (outOfService(r, u) || /adb does not list it/.test(d.message ?? ''))),
+        );
       // Within the bound (wholeReport). A miss names what the last delivered report said of each phone it waited for (CI15 said only the PUTs' answers).
       const notWhole = (): string[] => {
         const last = cloud.putRequests().findLast((r) => r.receivedAt >= calm && r.answer?.status === 200);
@@ -400,8 +432,8 @@ describe('chaos soak', () => {
         return [...ready, ...off].flatMap((u) => {
           const d = devicesOf(last).find((x) => x.udid === u);
           const fine = ready.includes(u)
-            ? d?.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE'
-            : d?.status === 'UNAVAILABLE' && /adb does not list it/.test(d.message ?? '');
+            ? outOfService(last, u) || (d?.state === 'device' && d.modelName !== undefined && d.status === 'AVAILABLE')
+            : d?.status === 'UNAVAILABLE' && (outOfService(last, u) || /adb does not list it/.test(d.message ?? ''));
           const lines = agent.logs().filter((l) => JSON.stringify(l).includes(u));
           return fine
             ? []
@@ -491,6 +523,7 @@ describe('chaos soak', () => {
           }
         }
       }
+      expect(quarantinedHealthy()).toEqual([]);
       expect(floods).toEqual([]);
 
       // Nothing hung: the status endpoint always answered, the agent is alive and healthy.

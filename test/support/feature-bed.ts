@@ -12,6 +12,7 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { Settings } from '../../src/config/schema.js';
 import type { PhoneControl } from '../../src/devices/control.js';
+import type { Platform } from '../../src/devices/record.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { FeatureContext, FeatureFactory } from '../../src/features/context.js';
 import { Uhubctl } from '../../src/hub/uhubctl.js';
@@ -50,6 +51,8 @@ export interface FeatureBedOptions<Phones extends PhoneControl> {
   shared?: SharedParts;
   /** The actions' look-up; default: the settings'. */
   mapping?: DeviceMapping;
+  /** Whether each platform's service answers (default: not known). */
+  up?: (platform: Platform) => boolean | undefined;
 }
 
 export function featureContext<Phones extends PhoneControl = PhoneControl>(o: FeatureBedOptions<Phones> = {}): FeatureContext<Phones> {
@@ -72,6 +75,7 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
       wear: o.wear ?? wearReader,
       facts: o.facts ?? ANDROID_FACTS,
       phones: o.phones ?? ({ platform: 'android' } as Phones),
+      ...(o.up && { up: o.up }),
     },
     mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,

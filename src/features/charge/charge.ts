@@ -17,6 +17,7 @@ import type { ChargeEntry, ChargePause, PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
+import { recordKey } from '../../devices/record.js';
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
 const WAIT_BACK_MS = 120_000;
@@ -100,6 +101,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
   const switching = (serial: string, power: 'off' | 'on'): SwitchIntent => ({
     target: targetOf(serial),
+    // The phone it is for: the flight recorder keeps it in that phone's history (ActionDone).
+    device: recordKey(phones.platform, serial),
     serial,
     power,
     count: { key: CHARGE_SWITCHES, labels: [power] },

@@ -234,7 +234,18 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
           case 'read':
             return [{ target, phone: r, kind: 'read', lookAfter: true }];
           case 'fix':
-            return [{ target, phone: r, kind: 'fix', writes: decision.writes, lookAfter: true, counted: true, count: { key: READINESS_FIXES, labels: [] } }];
+            return [
+              {
+                target,
+                device: r.key,
+                phone: r,
+                kind: 'fix',
+                writes: decision.writes,
+                lookAfter: true,
+                counted: true,
+                count: { key: READINESS_FIXES, labels: [] },
+              },
+            ];
         }
       });
     },

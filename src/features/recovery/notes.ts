@@ -1,8 +1,6 @@
-import { facetKey, type Facet } from '../../devices/facet.js';
+import type { Facet } from '../../devices/facet.js';
+import { PERSON_NEEDED as ATTENTION } from '../../devices/person-needed.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
-
-/** Recovery can do no more for a device: its message asks for a person. Dropped with the record: a device back is looked at afresh. */
-const ATTENTION = facetKey<string>('recovery-notes', 'record');
 
 /** Recovery's call for a person on each record, by record key. Recovery writes it; the device's message reads it. */
 export class RecoveryNotebook {

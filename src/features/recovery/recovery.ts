@@ -93,7 +93,8 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
     const target = `${action.kind} ${targetOf(action)}`;
     if (action.kind !== 'kick' && action.kind !== 'power-cycle') return { target, action, count };
-    return { target, action, count, counted: { failures: registry.get(action.key)?.failures ?? 0 } };
+    // The phone it is for: the flight recorder keeps it in that phone's history (ActionDone).
+    return { target, device: action.key, action, count, counted: { failures: registry.get(action.key)?.failures ?? 0 } };
   };
 
   /** The trust rule applied to the plan (actions/trust.ts): the action as it may be taken, each refusal handed to the runner. */

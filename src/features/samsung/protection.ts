@@ -102,7 +102,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
         return [{ target, phone: r, kind: 'read', lookAfter: true }];
       case 'write':
         // Counted at its start: the cooldown holds whatever the write and its read-back then do.
-        return [{ target, phone: r, kind: 'write', lookAfter: true, counted: true, count: { key: PROTECTION_WRITES, labels: [] } }];
+        return [{ target, device: r.key, phone: r, kind: 'write', lookAfter: true, counted: true, count: { key: PROTECTION_WRITES, labels: [] } }];
       case 'over':
       case 'under': {
         const clear = decision.kind === 'under' && decision.clearFlag;

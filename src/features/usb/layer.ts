@@ -96,6 +96,8 @@ export class UsbLayer implements UsbEvidence {
   private readonly speeds = new Map<string, { at: number; said: string | undefined }>();
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
+  /** Who hears each classified line (follow). */
+  private readonly followers = new Set<(line: { port?: string; hub?: string; text: string; at: number }) => void>();
 
   constructor(private readonly context: UsbContext) {
     this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
@@ -189,6 +191,17 @@ export class UsbLayer implements UsbEvidence {
   cycled(port: string, since: number): PortCycleSeen | undefined {
     if (this.context.settings.usb.kernelLog === '' || !this.follower) return undefined;
     return cycledOf(this.words, port, since);
+  }
+
+  /** What the layer blames for a port's failures now: the in-service clock's blame of a phone on it. */
+  blame(port: string): UsbBlame | undefined {
+    return this.blameOf(port);
+  }
+
+  /** Hears each classified kernel line (the flight recorder's ring of the phone on that port). */
+  follow(listener: (line: { port?: string; hub?: string; text: string; at: number }) => void): () => void {
+    this.followers.add(listener);
+    return () => this.followers.delete(listener);
   }
 
   /** The widest verdict that covers a port (controller first, as attribution orders them); a phone's own verdict is not the port's. */
@@ -368,6 +381,8 @@ export class UsbLayer implements UsbEvidence {
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
     const at = this.wallOf(parsed.tsUs);
+    for (const hear of this.followers)
+      hear({ ...(event.port !== undefined && { port: event.port }), ...(event.hub !== undefined && { hub: event.hub }), text: parsed.text, at });
     this.words.add(event, at);
     this.recorder.add(event, at);
     this.dirty = true;

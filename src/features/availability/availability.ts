@@ -1,0 +1,364 @@
+// The in-service clock at run time: what the agent already knows of each
+// phone (classify.ts) read at every change a source hears, every report and
+// its answer, every inventory's answer, and once a second between; each
+// phone's seconds credited (clock.ts) to it, its port, its hub and the host;
+// kept in the state directory (store.ts), saved every few minutes and at the
+// stop. It asks nothing of the phones.
+import { join } from 'node:path';
+import { cloudIdOf } from '../../booking/gate.js';
+import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import type { ReportHeard } from '../../devices/feature.js';
+import { INCIDENT_LOG } from '../../devices/incidents.js';
+import { OFF_SOURCE } from '../../devices/off-source.js';
+import { PERSON_NEEDED } from '../../devices/person-needed.js';
+import { PHONE_STATE, type PhoneStateNow } from '../../devices/phone-state.js';
+import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
+import { QUARANTINE, quarantined } from '../../devices/quarantine.js';
+import type { Platform } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { stateWriteProblem } from '../../log/state-dir-trouble.js';
+import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import type { Timer } from '../../util/clock.js';
+import type { FeatureContext } from '../context.js';
+import { classify, type PhoneLook } from './classify.js';
+import { hubOfPort, InServiceClock, type Subject } from './clock.js';
+import { AVAILABILITY_FILE, clockFrom, clockText, MAX_FILE_BYTES, type StoredClock } from './store.js';
+import { daySummary } from './views.js';
+
+/** How often the clock looks between events: a state no event announces (an inventory's failure) is seen within this. */
+export const OBSERVE_MS = 1_000;
+const SAVE_EVERY_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+const PORT = /^\d+-\d+(?:\.\d+)*$/;
+
+/** What the last report said of a phone, as the clock reads it. */
+interface Reported {
+  carried?: PresenceKind;
+  readinessOut: boolean;
+  unavailable: boolean;
+}
+
+export class Availability {
+  readonly clock: InServiceClock;
+  /** What the last report said of each phone it held, by udid. */
+  private lastReport = new Map<string, Reported>();
+  /** Monotonic ms of the last annotate pass: an answer before it has been judged. */
+  private annotatedAt = -Infinity;
+  /** What the cloud stored of each phone (its status), and the phones it refused, from the last report it took. */
+  private readonly cloudStatus = new Map<string, string>();
+  private refused = new Set<string>();
+  /** The last report did not reach the cloud. */
+  private cloudBehind = false;
+  /** Monotonic ms of each phone's last inventory that answered in full, and the one before: what an inventory finds is dated between them. */
+  private readonly lastGood = new Map<string, number>();
+  private readonly prevGood = new Map<string, number>();
+  private readonly platformOf = new Map<string, Platform>();
+  private timer: Timer | undefined;
+  private saver: Timer | undefined;
+  private started = false;
+  /** Monotonic ms of the last look at every phone. */
+  private observedAt = -Infinity;
+  private summarized: number | undefined;
+  private saveProblem: string | undefined;
+  private readonly file: string | undefined;
+
+  constructor(private readonly ctx: FeatureContext) {
+    const { clock } = ctx;
+    this.clock = new InServiceClock((mono) => mono + (clock.wall() - clock.monotonic()));
+    this.file = ctx.stateDir === undefined ? undefined : join(ctx.stateDir, AVAILABILITY_FILE);
+    this.load();
+    ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
+  }
+
+  /** The daemon runs: the clock looks once a second, and saves every few minutes. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const { clock } = this.ctx;
+    const tick = (): void => {
+      this.timer = clock.setTimer(tick, OBSERVE_MS, { unref: true });
+      this.observe();
+      this.summarize();
+    };
+    tick();
+    const save = (): void => {
+      this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
+      this.save();
+    };
+    this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
+  }
+
+  stop(): void {
+    this.timer?.cancel();
+    this.saver?.cancel();
+    if (!this.started) return;
+    this.observe();
+    this.save();
+    this.started = false;
+  }
+
+  /** The phone's state now, for the features that ask (PHONE_STATE). */
+  private now(udid: string): PhoneStateNow | undefined {
+    // What the sources said since the last look counts: a failure asked about right after its inventory ended.
+    if (this.observedAt !== this.ctx.clock.monotonic()) this.observe();
+    const subject = this.clock.phones.get(udid);
+    if (!subject) return undefined;
+    const { track } = subject;
+    return { state: track.state, ...(track.layer && { layer: track.layer }), since: this.wallOf(track.since) };
+  }
+
+  /** A report's devices, as the features before it annotated them (quarantine's mark comes after): what it says of each, for the next looks. */
+  annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds): void {
+    const host = this.ctx.settings.support?.appiumDisabled === true;
+    const next = new Map<string, Reported>();
+    for (const d of devices) {
+      const carried = carriedKinds.get(d.udid);
+      next.set(d.udid, {
+        ...(carried && { carried }),
+        readinessOut: !host && d.support?.appiumDisabled === true,
+        unavailable: d.status === STATUS_UNAVAILABLE,
+      });
+    }
+    this.lastReport = next;
+    this.annotatedAt = this.ctx.clock.monotonic();
+  }
+
+  /** What the cloud took, or that it took nothing. */
+  reported(outcome: ReportHeard): void {
+    if (!outcome.delivered) {
+      this.cloudBehind = true;
+      this.observe();
+      return;
+    }
+    this.cloudBehind = false;
+    for (const d of outcome.devices) this.cloudStatus.set(d.udid, d.status);
+    this.refused = new Set(outcome.failed.map((f) => f.udid));
+    // Bounded by the phones the clock follows: a status of a phone it forgot goes with it.
+    for (const udid of this.cloudStatus.keys())
+      if (!this.clock.phones.has(udid) && !outcome.devices.some((d) => d.udid === udid)) this.cloudStatus.delete(udid);
+    this.observe();
+  }
+
+  /** An inventory of the phone answered: in full, it is evidence it worked. */
+  answered(device: DeviceSnapshot): void {
+    const udid = cloudIdOf(device.serial, device.udid);
+    if (udid === undefined || device.failures > 0) return;
+    const at = this.ctx.clock.monotonic();
+    const before = this.lastGood.get(udid);
+    if (before !== undefined) this.prevGood.set(udid, before);
+    this.lastGood.set(udid, at);
+    // What this answer read (its readiness, its battery) is judged in the report's annotate pass: until then it vouches only for the time up to the answer before.
+    if (before !== undefined) this.clock.confirm(udid, before);
+  }
+
+  /** Every phone the agent knows of, looked at now. */
+  observe(): void {
+    const { registry, clock } = this.ctx;
+    const at = clock.monotonic();
+    this.observedAt = at;
+    const seen = new Set<string>();
+    const records = new Map<string, DeviceSnapshot>();
+    for (const r of registry.list()) {
+      const udid = cloudIdOf(r.serial, r.udid);
+      if (udid === undefined) continue;
+      const had = records.get(udid);
+      // A phone on USB and over TCP: the connection that answers decides.
+      if (!had || (had.last === undefined && r.last !== undefined)) records.set(udid, r);
+    }
+    for (const [udid, record] of records) {
+      seen.add(udid);
+      this.platformOf.set(udid, record.platform);
+      this.look(udid, record.serial, record, at);
+    }
+    for (const [udid] of this.lastReport) {
+      if (seen.has(udid)) continue;
+      seen.add(udid);
+      this.look(udid, this.clock.phones.get(udid)?.track.serial ?? udid, undefined, at);
+    }
+    for (const [udid, subject] of [...this.clock.phones]) if (!seen.has(udid)) this.look(udid, subject.track.serial, undefined, at);
+    this.clock.creditAll(at);
+    for (const udid of this.lastGood.keys()) {
+      if (this.clock.phones.has(udid)) continue;
+      this.lastGood.delete(udid);
+      this.prevGood.delete(udid);
+    }
+    for (const udid of this.platformOf.keys()) if (!this.clock.phones.has(udid)) this.platformOf.delete(udid);
+  }
+
+  private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
+    const { registry, shared } = this.ctx;
+    const reported = this.lastReport.get(udid);
+    const platform = record?.platform ?? this.platformOf.get(udid);
+    const usb = shared.get(USB_EVIDENCE);
+    const adbPort = record?.usb?.usb;
+    let port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : undefined;
+    let usbBlame: string | undefined;
+    if (usb) {
+      const seen = usb.seen([...new Set([serial, udid])], port ?? this.clock.phones.get(udid)?.track.port);
+      port ??= seen?.port;
+      usbBlame = seen && !seen.enumerated ? seen.blame?.layer : port !== undefined ? usb.blame?.(port)?.layer : undefined;
+    }
+    const entry = registry.facet(QUARANTINE).get(udid);
+    const off = registry.facet(OFF_SOURCE).get(udid);
+    const look: PhoneLook = {
+      ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined } }),
+      ...(platform && { sourceUp: this.ctx.platforms.up?.(platform) }),
+      ...(reported?.carried && { carried: reported.carried }),
+      ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
+      ...(usbBlame && { usb: usbBlame }),
+      ...(quarantined(entry) && { quarantined: entry.layer ? { layer: entry.layer } : {} }),
+      personNeeded: record !== undefined && registry.facet(PERSON_NEEDED).get(record.key) !== undefined,
+      readinessOut: reported?.readinessOut ?? false,
+      unavailable: reported?.unavailable ?? false,
+      cloud: { ...(this.cloudStatus.has(udid) && { status: this.cloudStatus.get(udid) }), refused: this.refused.has(udid) },
+      cloudBehind: this.cloudBehind,
+    };
+    const verdict = classify(look);
+    const track = this.clock.phones.get(udid)?.track;
+    const was = track && { state: track.state, layer: track.layer };
+    // What no event announced is dated halfway between the last word that the phone was fine and the one that found it not:
+    // a failure (a shell that hung) from its last answer to the failed inventory; what an answer read (its readiness
+    // failing, a hot battery) from the inventory before.
+    const failingSince = record?.failure?.first;
+    const good = this.lastGood.get(udid);
+    const prev = this.prevGood.get(udid);
+    const read =
+      verdict.state === 'needs_person' &&
+      record?.state !== undefined &&
+      (look.readinessOut === true || look.unavailable === true) &&
+      (verdict.layer === 'readiness' || verdict.layer === 'phone');
+    const backdate =
+      failingSince !== undefined && good !== undefined && failingSince > good
+        ? (good + failingSince) / 2
+        : read && record?.failures === 0 && good !== undefined && prev !== undefined
+          ? (prev + good) / 2
+          : undefined;
+    const changed = this.clock.observe(udid, serial, verdict, at, { ...(backdate !== undefined && { backdate }), ...(port !== undefined && { port }) });
+    // In service, and its last answer judged so: it vouches for the time up to it.
+    if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
+    if (!changed) return;
+    const now = this.clock.phones.get(udid)!.track;
+    shared
+      .get(INCIDENT_LOG)
+      ?.note(
+        { udid, serial },
+        'state',
+        was
+          ? `${was.state}${was.layer ? ` (${was.layer})` : ''} → ${now.state}${now.layer ? ` (${now.layer})` : ''}`
+          : `first seen: ${now.state}${now.layer ? ` (${now.layer})` : ''}`,
+      );
+  }
+
+  wallOf(mono: number): number {
+    return mono + (this.ctx.clock.wall() - this.ctx.clock.monotonic());
+  }
+
+  /** One line for the day that ended, once, whether the agent ran at midnight or came back later. */
+  private summarize(): void {
+    const day = Math.floor(this.ctx.clock.wall() / DAY_MS) * DAY_MS;
+    if (this.summarized === undefined) {
+      this.summarized = day - DAY_MS;
+      return;
+    }
+    if (this.summarized >= day - DAY_MS) return;
+    const yesterday = day - DAY_MS;
+    this.summarized = yesterday;
+    const line = daySummary(this.clock, yesterday, day);
+    if (line) this.ctx.logger.info(line.fields, line.text);
+  }
+
+  private load(): void {
+    if (this.file === undefined) return;
+    let text: string | undefined;
+    try {
+      text = readStateFile(this.file, MAX_FILE_BYTES);
+    } catch (err) {
+      this.ctx.logger.warn({ file: this.file }, `the in-service record ${this.file} cannot be read (${(err as Error).message}); it starts empty`);
+      return;
+    }
+    if (text === undefined) return;
+    const stored = clockFrom(text);
+    if (!stored) {
+      this.ctx.logger.warn(
+        { file: this.file },
+        `the in-service record ${this.file} is not one the agent wrote; it starts empty and is replaced at the next save`,
+      );
+      return;
+    }
+    this.restore(stored);
+  }
+
+  /**
+   * What an earlier run kept: each phone's time since it last counted (the
+   * agent did not run, or had not saved) is blamed on the host, as in
+   * transition; a phone gone then is still gone.
+   */
+  private restore(stored: StoredClock): void {
+    const { clock } = this.ctx;
+    const monoNow = clock.monotonic();
+    const wallNow = clock.wall();
+    const c = this.clock;
+    for (const { hub, tally } of stored.hubs) c.hubs.set(hub, tally);
+    for (const { port, hub, tally } of stored.ports) c.ports.set(port, { hub, tally });
+    for (const [k, v] of Object.entries(stored.host.totals)) c.host.totals[k] = v;
+    c.host.hours = stored.host.hours;
+    for (const p of stored.phones) {
+      const credited = monoNow - Math.max(0, wallNow - p.creditedAt);
+      const gone = p.state === 'gone';
+      const subject: Subject = {
+        track: {
+          udid: p.udid,
+          serial: p.serial,
+          ...(p.port !== undefined && { port: p.port, hub: hubOfPort(p.port) }),
+          state: gone ? 'gone' : 'in_transition',
+          ...(gone ? p.layer && { layer: p.layer } : { layer: 'host' as const }),
+          since: credited,
+          credited,
+          confirmed: credited,
+        },
+        tally: p.tally,
+      };
+      c.phones.set(p.udid, subject);
+      // A platform the registry names: its source's word on whether its service answers goes on counting for the phone.
+      if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) this.platformOf.set(p.udid, p.platform as Platform);
+    }
+    if (stored.summarized !== undefined) this.summarized = stored.summarized;
+  }
+
+  save(): void {
+    if (this.file === undefined || !this.started) return;
+    const at = this.ctx.clock.monotonic();
+    const c = this.clock;
+    const stored: StoredClock = {
+      phones: [...c.phones.values()].map(({ track, tally }) => ({
+        udid: track.udid,
+        serial: track.serial,
+        ...(this.platformOf.has(track.udid) && { platform: this.platformOf.get(track.udid)! }),
+        ...(track.port !== undefined && { port: track.port }),
+        state: track.state,
+        ...(track.layer && { layer: track.layer }),
+        creditedAt: this.wallOf(track.credited),
+        tally,
+      })),
+      ports: [...c.ports].map(([port, { hub, tally }]) => ({ port, hub, tally })),
+      hubs: [...c.hubs].map(([hub, tally]) => ({ hub, tally })),
+      host: c.host,
+      savedAt: this.wallOf(at),
+      ...(this.summarized !== undefined && { summarized: this.summarized }),
+    };
+    try {
+      writeAtomically(this.file, clockText(stored));
+      this.ctx.stateDirTrouble.works(this.file);
+      this.saveProblem = undefined;
+    } catch (err) {
+      this.saveProblem = this.ctx.stateDirTrouble.writeFailed(
+        this.ctx.logger,
+        this.file,
+        err,
+        `cannot keep the in-service record in ${this.file}: ${stateWriteProblem(err)}; it is kept in memory and saved again in ${SAVE_EVERY_MS / 60_000} minutes (a restart meanwhile loses what it counted since the last save)`,
+        this.saveProblem,
+      );
+    }
+  }
+}

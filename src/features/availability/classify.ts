@@ -1,0 +1,107 @@
+// The state a phone is in now and the layer its being out of service is
+// blamed on, decided without I/O from what the agent already knows of it:
+// the registry (its source's state, its inventory's answers and failures),
+// the presence ledger's reason for carrying it, the USB layer's word on its
+// port, the facts other features publish (quarantined, a person needed, on
+// a port but off its source's list), readiness's flag in the report, and the
+// cloud's answers. The first rule that matches decides (README.md, "How a
+// second is counted").
+import type { OffListMode } from '../../devices/off-source.js';
+import type { Layer, PhoneState } from '../../devices/phone-state.js';
+import type { PresenceKind } from '../../devices/presence.js';
+
+/** What the clock reads of one phone at one moment, as values. */
+export interface PhoneLook {
+  /** Its record, when its source lists it: the state the source gives, its failed inventories in a row, and whether one answered on this connection. */
+  record?: { state: string; failures: number; answered: boolean };
+  /** Whether its platform's service (the adb server, usbmuxd) answers; undefined: not known. */
+  sourceUp?: boolean;
+  /** Why the last report carried it though its source did not list it. */
+  carried?: PresenceKind;
+  /** On a USB port and off its source's list (the USB layer's fact), with what its interfaces show. */
+  offSource?: { mode?: OffListMode };
+  /** What the USB layer blames for its port now (controller, hub-power, hub, port, phone), when anything. */
+  usb?: string;
+  /** Quarantined, with the layer its failures were blamed on. */
+  quarantined?: { layer?: Layer };
+  /** Recovery can do no more and asks for a person. */
+  personNeeded?: boolean;
+  /** Its last report disabled Appium on it for its readiness (not the host's setting, not a quarantine). */
+  readinessOut?: boolean;
+  /** Its last report had it UNAVAILABLE for a reason of its own (a hot battery). */
+  unavailable?: boolean;
+  /** What the cloud last stored of it: its status, and whether it refused it. */
+  cloud: { status?: string; refused: boolean };
+  /** The last report did not reach the cloud: the cloud still holds an older word. */
+  cloudBehind?: boolean;
+}
+
+/** 'carry': blamed on whatever took it out, while it comes back (the clock keeps the layer of the stretch it ends). */
+export type Blame = Layer | 'carry';
+
+export interface Verdict {
+  state: PhoneState;
+  layer?: Blame;
+  /** For 'carry': the layer when there is nothing to carry (it was in service just before). */
+  fallback?: Layer;
+}
+
+/** A phone's own modes that a person must get it out of. */
+const PHONE_MODES = new Set(['recovery', 'bootloader', 'sideload', 'rescue']);
+/** States in which the phone waits for a person to let the host in (its RSA prompt, its Trust prompt): its readiness. */
+const NOT_LET_IN = new Set(['unauthorized', 'unpaired']);
+
+/** The USB layer's layers as the clock names them. */
+export function usbLayer(blame: string | undefined): Layer | undefined {
+  switch (blame) {
+    case 'controller':
+      return 'controller';
+    case 'hub':
+    case 'hub-power':
+      return 'hub';
+    case 'port':
+      return 'port';
+    case 'phone':
+      return 'phone';
+    default:
+      return undefined;
+  }
+}
+
+export function classify(look: PhoneLook): Verdict {
+  if (look.quarantined) {
+    // Quarantined: blamed on what keeps it out now when something does, else on what took it out (the quarantine's failures when it was in service).
+    const now = classify({ ...look, quarantined: undefined, unavailable: false });
+    const layer = look.quarantined.layer ?? 'phone';
+    const concrete = now.state !== 'in_service' && now.state !== 'in_transition' && now.layer !== 'carry';
+    return concrete ? { state: 'quarantined', layer: now.layer! } : { state: 'quarantined', layer: 'carry', fallback: layer };
+  }
+  const usb = usbLayer(look.usb);
+  const { record } = look;
+  if (!record) {
+    if (look.carried === 'source-failed' || look.sourceUp === false) return { state: 'in_transition', layer: 'adb' };
+    if (look.carried === 'charge-paused') return { state: 'in_transition', layer: 'host' };
+    if (look.offSource) {
+      if (look.offSource.mode === 'bootloader') return { state: 'needs_person', layer: 'phone' };
+      // It offers adb's own interface and adb does not take it: the host's service.
+      if (look.offSource.mode === 'offers-source') return { state: 'in_transition', layer: 'adb' };
+      return { state: 'needs_person', layer: 'readiness' };
+    }
+    if (look.carried === 'network-dropped') return { state: 'auto_recovery', layer: 'phone' };
+    if (look.carried === 'unanswered') return { state: 'in_transition', layer: 'carry' };
+    // Gone from the host: its link ended (unplugged, a cable that let go), unless the USB layer blames more.
+    return { state: 'gone', layer: usb ?? 'port' };
+  }
+  if (look.sourceUp === false) return { state: 'in_transition', layer: 'adb' };
+  if (look.personNeeded) return { state: 'needs_person', layer: usb ?? 'phone' };
+  if (NOT_LET_IN.has(record.state)) return { state: 'needs_person', layer: 'readiness' };
+  if (record.state === 'no permissions') return { state: 'needs_person', layer: 'host' };
+  if (PHONE_MODES.has(record.state)) return { state: 'needs_person', layer: 'phone' };
+  if (record.state === 'offline' || record.failures > 0) return { state: 'auto_recovery', layer: usb ?? 'phone' };
+  if (!record.answered) return { state: 'in_transition', layer: 'carry' };
+  if (look.readinessOut) return { state: 'needs_person', layer: 'readiness' };
+  if (look.cloud.refused) return { state: 'needs_person', layer: 'cloud' };
+  if (look.unavailable) return { state: 'needs_person', layer: 'phone' };
+  if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: look.cloudBehind ? 'cloud' : 'carry' };
+  return { state: 'in_service' };
+}

@@ -1,0 +1,175 @@
+// The in-service clock: each phone in one state at a time, every second of
+// it credited once to a slot (its state, and for an out-of-service state the
+// layer blamed), on the phone, its port, the port's hub and the host alike.
+// Pure but for the wall time each monotonic moment is booked under, which the
+// caller gives. A phone's seconds in service are credited only up to the last
+// evidence that it worked (an inventory that answered, or the moment it came
+// into service), so that a failure found later (a shell that hung without a
+// word from adb) can be dated back to halfway between that evidence and the
+// inventory that found it: the figure neither flatters nor blames the phone
+// for the time nobody asked it.
+import type { Layer, PhoneState } from '../../devices/phone-state.js';
+import type { Blame } from './classify.js';
+import { slotOf, Tally, type Slot } from './tally.js';
+
+export interface Track {
+  udid: string;
+  serial: string;
+  /** The USB port it is on, or was last on ("1-1.4.2"), and its hub ("1-1.4"). */
+  port?: string;
+  hub?: string;
+  state: PhoneState;
+  layer?: Layer;
+  /** Monotonic ms it entered its state. */
+  since: number;
+  /** Monotonic ms up to which its seconds are credited. */
+  credited: number;
+  /** In service: the latest monotonic ms it is known to have worked. */
+  confirmed: number;
+}
+
+export interface Subject {
+  track: Track;
+  tally: Tally;
+}
+
+/** How many phones, ports and hubs the clock follows at most: past that, the one gone longest is forgotten (a lab has tens). */
+export const MAX_PHONES = 512;
+export const MAX_PORTS = 512;
+/** A phone gone this long is forgotten: a phone taken out of the lab for good stops counting against it. */
+export const FORGET_GONE_MS = 24 * 3_600_000;
+
+/** The hub a port hangs off, as the kernel names them: "1-1.4" for "1-1.4.2", root hub "usb1" for "1-4". */
+export function hubOfPort(port: string): string {
+  const dot = port.lastIndexOf('.');
+  if (dot > 0) return port.slice(0, dot);
+  return `usb${port.slice(0, port.indexOf('-'))}`;
+}
+
+export class InServiceClock {
+  readonly phones = new Map<string, Subject>();
+  readonly ports = new Map<string, { hub: string; tally: Tally }>();
+  readonly hubs = new Map<string, Tally>();
+  readonly host = new Tally();
+
+  /** `wallOf`: the wall ms a monotonic moment is booked under. */
+  constructor(private readonly wallOf: (monotonic: number) => number) {}
+
+  /**
+   * What the phone is now, seen at monotonic `at`. A new state starts at `at`,
+   * or, leaving service for a failure found late, at `backdate` (never before
+   * what is credited already). Returns whether its state or layer changed.
+   */
+  observe(
+    udid: string,
+    serial: string,
+    verdict: { state: PhoneState; layer?: Blame; fallback?: Layer },
+    at: number,
+    o: { backdate?: number; port?: string } = {},
+  ): boolean {
+    let subject = this.phones.get(udid);
+    const layerOf = (was: Track | undefined): Layer | undefined => {
+      if (verdict.state === 'in_service') return undefined;
+      if (verdict.layer !== 'carry') return verdict.layer;
+      // While it comes back, the time is blamed on what took it out.
+      return was && was.state !== 'in_service' ? was.layer : (verdict.fallback ?? 'phone');
+    };
+    if (!subject) {
+      this.bound();
+      const track: Track = { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at };
+      const layer = layerOf(undefined);
+      if (layer) track.layer = layer;
+      subject = { track, tally: Tally.from(undefined) };
+      this.phones.set(udid, subject);
+      this.place(track, o.port);
+      return true;
+    }
+    const { track } = subject;
+    track.serial = serial;
+    this.place(track, o.port);
+    const layer = layerOf(track);
+    if (track.state === verdict.state && track.layer === layer) {
+      this.credit(subject, at);
+      return false;
+    }
+    const from = Math.min(at, Math.max(track.credited, track.state === 'in_service' ? (o.backdate ?? at) : at));
+    this.creditTo(subject, slotOf(track.state, track.layer), from);
+    track.state = verdict.state;
+    if (layer) track.layer = layer;
+    else delete track.layer;
+    track.since = from;
+    track.confirmed = from;
+    this.credit(subject, at);
+    return true;
+  }
+
+  /** The phone worked at `at` (an inventory answered in full): its time in service up to then is credited. */
+  confirm(udid: string, at: number): void {
+    const subject = this.phones.get(udid);
+    if (!subject || subject.track.state !== 'in_service') return;
+    subject.track.confirmed = Math.max(subject.track.confirmed, at);
+    this.credit(subject, at);
+  }
+
+  /** Credits every phone up to `at` (a phone in service up to its last evidence), and forgets those gone too long. */
+  creditAll(at: number): void {
+    for (const [udid, subject] of this.phones) {
+      this.credit(subject, at);
+      if (subject.track.state === 'gone' && at - subject.track.since > FORGET_GONE_MS) this.phones.delete(udid);
+    }
+  }
+
+  /** The seconds of a phone in service not credited yet (since its last evidence): shown in the views as in service, never counted. */
+  uncredited(subject: Subject, at: number): number {
+    return subject.track.state === 'in_service' ? Math.max(0, at - subject.track.credited) / 1000 : 0;
+  }
+
+  /** The port of a phone's seconds from now on, when known. */
+  private place(track: Track, port: string | undefined): void {
+    if (port === undefined || port === track.port) return;
+    track.port = port;
+    track.hub = hubOfPort(port);
+    if (!this.ports.has(port)) {
+      if (this.ports.size >= MAX_PORTS) this.ports.delete(this.ports.keys().next().value!);
+      this.ports.set(port, { hub: track.hub, tally: new Tally() });
+    }
+  }
+
+  private credit(subject: Subject, at: number): void {
+    const { track } = subject;
+    const to = track.state === 'in_service' ? Math.min(at, track.confirmed) : at;
+    this.creditTo(subject, slotOf(track.state, track.layer), to);
+  }
+
+  private creditTo(subject: Subject, slot: Slot, to: number): void {
+    const { track } = subject;
+    if (!(to > track.credited)) return;
+    const from = this.wallOf(track.credited);
+    const until = from + (to - track.credited);
+    track.credited = to;
+    subject.tally.add(slot, from, until);
+    this.host.add(slot, from, until);
+    if (track.port === undefined) return;
+    this.ports.get(track.port)?.tally.add(slot, from, until);
+    const hub = track.hub!;
+    let hubTally = this.hubs.get(hub);
+    if (!hubTally) {
+      if (this.hubs.size >= MAX_PORTS) this.hubs.delete(this.hubs.keys().next().value!);
+      this.hubs.set(hub, (hubTally = new Tally()));
+    }
+    hubTally.add(slot, from, until);
+  }
+
+  /** Room for one more phone: the one gone longest (else the oldest) is forgotten. */
+  private bound(): void {
+    if (this.phones.size < MAX_PHONES) return;
+    let oldest: [string, Subject] | undefined;
+    for (const entry of this.phones) {
+      const [, s] = entry;
+      const gone = s.track.state === 'gone';
+      if (!oldest || (gone && oldest[1].track.state !== 'gone') || (gone === (oldest[1].track.state === 'gone') && s.track.since < oldest[1].track.since))
+        oldest = entry;
+    }
+    if (oldest) this.phones.delete(oldest[0]);
+  }
+}

@@ -1,0 +1,35 @@
+// In-service time as the report and the views see it: every second of every
+// phone in one state, each out-of-service second blamed on a layer, per
+// phone, port, hub and host: counters on /metrics, the last 24 hours in
+// `list` and `doctor`, one summary line a day, kept across restarts. It reads
+// what the agent already knows (availability.ts) and offers the phones'
+// states to the features that ask (src/devices/phone-state.ts).
+import type { Feature, FeatureContext } from '../context.js';
+import { Availability } from './availability.js';
+import { clockMetrics, dayCell, doctorItems, lastDay } from './views.js';
+
+export function availabilityFeature(ctx: FeatureContext): Feature {
+  const a = new Availability(ctx);
+  const { clock } = ctx;
+  return {
+    name: 'availability',
+    start: () => a.start(),
+    stop: () => a.stop(),
+    // The report's devices as the features before it left them (src/agent/features.ts).
+    annotate: (devices, carried) => {
+      a.annotated(devices, carried ?? new Map());
+      return [...devices];
+    },
+    reported: (outcome) => a.reported(outcome),
+    answered: (device) => a.answered(device),
+    changed: () => a.observe(),
+    columns: () => (a.clock.phones.size > 0 ? [{ key: 'inService24h', title: 'IN SERVICE 24H' }] : []),
+    cells: (info): Record<string, string> => {
+      const subject = a.clock.phones.get(info.udid);
+      const cell = subject && dayCell(lastDay(a.clock, subject, clock.wall(), clock.monotonic()));
+      return cell === undefined ? {} : { inService24h: cell };
+    },
+    metrics: () => clockMetrics(a.clock),
+    doctor: { host: () => doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100) },
+  };
+}

@@ -1,0 +1,90 @@
+// The in-service clock kept in the state directory across restarts: each
+// phone's, port's, hub's and the host's seconds (in total and by the hour,
+// two days back), each phone's state, and the last day summed up. Written
+// atomically (src/util/atomic-file.ts); a file that cannot be read as one is
+// set aside with one line and the clock starts empty; a field that is not
+// one the agent writes is dropped, never trusted.
+import { LAYERS, PHONE_STATES, type Layer, type PhoneState } from '../../devices/phone-state.js';
+import { Tally } from './tally.js';
+
+export const AVAILABILITY_FILE = 'availability.json';
+/** Far more than the agent writes (about 5 KB a phone at most). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface StoredPhone {
+  udid: string;
+  serial: string;
+  platform?: string;
+  port?: string;
+  state: PhoneState;
+  layer?: Layer;
+  /** Wall ms up to which its seconds are counted. */
+  creditedAt: number;
+  tally: Tally;
+}
+
+export interface StoredClock {
+  phones: StoredPhone[];
+  ports: Array<{ port: string; hub: string; tally: Tally }>;
+  hubs: Array<{ hub: string; tally: Tally }>;
+  host: Tally;
+  /** Wall ms the file was written. */
+  savedAt?: number;
+  /** The last UTC day (its first wall ms) summed up in the log. */
+  summarized?: number;
+}
+
+const SAFE = /^[\x20-\x7e]{1,256}$/;
+const PORT = /^\d+-\d+(?:\.\d+)*$/;
+const HUB = /^(?:\d+-\d+(?:\.\d+)*|usb\d+)$/;
+
+export function clockFrom(text: string): StoredClock | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || (value as { version?: unknown }).version !== 1) return undefined;
+  const v = value as Record<string, unknown>;
+  const list = (x: unknown): Array<Record<string, unknown>> =>
+    Array.isArray(x) ? x.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : [];
+  const phones = list(v.phones).flatMap((p): StoredPhone[] => {
+    if (typeof p.udid !== 'string' || !SAFE.test(p.udid) || typeof p.serial !== 'string' || !SAFE.test(p.serial)) return [];
+    if (!(PHONE_STATES as readonly string[]).includes(p.state as string) || typeof p.creditedAt !== 'number' || !Number.isFinite(p.creditedAt)) return [];
+    const layer = (LAYERS as readonly string[]).includes(p.layer as string) ? (p.layer as Layer) : undefined;
+    return [
+      {
+        udid: p.udid,
+        serial: p.serial,
+        ...(typeof p.platform === 'string' && SAFE.test(p.platform) && { platform: p.platform }),
+        ...(typeof p.port === 'string' && PORT.test(p.port) && { port: p.port }),
+        state: p.state as PhoneState,
+        ...(layer && { layer }),
+        creditedAt: p.creditedAt,
+        tally: Tally.from(p.tally),
+      },
+    ];
+  });
+  const ports = list(v.ports).flatMap((p) =>
+    typeof p.port === 'string' && PORT.test(p.port) && typeof p.hub === 'string' && HUB.test(p.hub)
+      ? [{ port: p.port, hub: p.hub, tally: Tally.from(p.tally) }]
+      : [],
+  );
+  const hubs = list(v.hubs).flatMap((h) => (typeof h.hub === 'string' && HUB.test(h.hub) ? [{ hub: h.hub, tally: Tally.from(h.tally) }] : []));
+  const time = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  const savedAt = time(v.savedAt);
+  const summarized = time(v.summarized);
+  return {
+    phones,
+    ports,
+    hubs,
+    host: Tally.from(v.host),
+    ...(savedAt !== undefined && { savedAt }),
+    ...(summarized !== undefined && { summarized }),
+  };
+}
+
+export function clockText(clock: StoredClock): string {
+  return `${JSON.stringify({ version: 1, ...clock })}\n`;
+}

@@ -1,0 +1,60 @@
+// Quarantine as the report and the views see it: a quarantined phone goes out
+// UNAVAILABLE with Appium disabled and its message says why, since when,
+// until when and on what evidence (the cloud gives it no new session, people
+// still see it: isHidden stays the operator's); a quarantine held back by the
+// booking gate says so in the message; its counters on /metrics; `list` and
+// `doctor` name the phones it holds. Its action is quarantine.ts.
+import { holdNote } from '../../actions/runner.js';
+import { quarantined } from '../../devices/quarantine.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
+import { Quarantine, shortTime } from './quarantine.js';
+
+export function quarantineFeature(ctx: FeatureContext): Feature {
+  const q = new Quarantine(ctx);
+  const { registry, stats, clock } = ctx;
+  const held = () => q.entries.entries().filter(([, e]) => quarantined(e));
+  return {
+    name: 'quarantine',
+    start: () => q.start(),
+    stop: () => q.stop(),
+    action: q.action(),
+    notes: (device) => [holdNote(registry, device.key, 'quarantine'), q.wordsFor(device)],
+    annotate: (devices) => q.annotate(devices),
+    reported: (outcome) => q.reported(outcome),
+    columns: () => (held().length > 0 ? [{ key: 'quarantined', title: 'QUARANTINED' }] : []),
+    cells: (info): Record<string, string> => {
+      const e = q.entries.get(info.udid);
+      return quarantined(e) ? { quarantined: `until ${shortTime(e.until, clock.wall())}` } : {};
+    },
+    metrics: () => [
+      stats.counter(QUARANTINES).metric(),
+      stats.counter(QUARANTINE_RELEASES).metric(),
+      stats.counter(QUARANTINES_HELD).metric(),
+      {
+        name: 'device_agent_quarantined_phones',
+        help: 'Phones quarantined now.',
+        type: 'gauge',
+        samples: [{ value: held().length }],
+      },
+    ],
+    doctor: {
+      host: () => {
+        const now = clock.wall();
+        const list = held();
+        if (list.length === 0) return [{ status: 'ok', finding: 'quarantine: no phone is held out of service' }];
+        return [
+          {
+            status: 'warn',
+            finding: `quarantined: ${list
+              .slice(0, 5)
+              .map(([, e]) => `${e.serial} until ${shortTime(e.until!, now)} (${e.reason ?? 'kept failing'}${e.layer ? `, ${e.layer}` : ''})`)
+              .join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`,
+            advice:
+              'each comes back on its own once its time is over and a check passes; device-agent incidents SERIAL shows what happened, device-agent quarantine release SERIAL puts one back now',
+          },
+        ];
+      },
+    },
+  };
+}

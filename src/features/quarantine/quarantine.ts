@@ -1,0 +1,387 @@
+// Quarantine at run time: each failure of a phone heard once (a run of failed
+// inventories, readiness turning to failing, recovery calling for a person,
+// the cloud refusing it), blamed on the layer the in-service clock blames
+// then (PHONE_STATE), and noted in the phone's flight recorder; the action
+// that takes a phone out through the runner (its booking questions, holds,
+// refusals and counted starts, as every action's) and puts it back after its
+// time and a check, or at once when an operator asks (a request file the
+// `quarantine release` command leaves, taken at every look); the
+// quarantines kept in the state directory.
+import type { DeviceAction, Intent } from '../../actions/runner.js';
+import { cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
+import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import { claimOf, conflictsOf } from '../../devices/claims.js';
+import type { ReportHeard } from '../../devices/feature.js';
+import { INCIDENT_LOG, type EventKind } from '../../devices/incidents.js';
+import { OFF_SOURCE } from '../../devices/off-source.js';
+import { PERSON_NEEDED } from '../../devices/person-needed.js';
+import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
+import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { stateWriteProblem } from '../../log/state-dir-trouble.js';
+import type { FeatureContext } from '../context.js';
+import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
+import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
+import { QuarantineFiles } from './store.js';
+
+/** Failures kept per phone at most (the window's), and phones with failures at most. */
+const FAILURES_KEPT = 32;
+const PHONES_KEPT = 1024;
+/** The evidence's words at most, each. */
+const EVIDENCE_CHARS = 120;
+
+type QIntent = Intent &
+  (
+    | { kind: 'quarantine'; udid: string; serial: string; decision: Extract<QuarantineDecision, { kind: 'quarantine' }> }
+    | { kind: 'release'; udid: string; by: 'expiry' | 'operator'; who?: string }
+  );
+
+/** "12:05Z", or the date too when it is not today's. */
+export function shortTime(at: number, now: number): string {
+  const iso = new Date(at).toISOString();
+  return iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? `${iso.slice(11, 16)}Z` : `${iso.slice(0, 16)}Z`;
+}
+
+/** The words of a quarantined phone's message: why, since when, until when, on what evidence, and how to end it now. */
+export function quarantineWords(e: QuarantineEntry & { since: number; until: number }, now: number): string {
+  const minutes = Math.round((e.until - e.since) / 60_000);
+  const nth = e.starts.length;
+  return (
+    `quarantined since ${shortTime(e.since, now)} until ${shortTime(e.until, now)} (${minutes} min${nth > 1 ? `, its ${ordinal(nth)} in a row` : ''}): ` +
+    `${e.reason ?? 'it kept failing'}${e.layer ? `, blamed on its ${e.layer}` : ''}` +
+    (e.evidence?.length ? ` (${e.evidence.join('; ')})` : '') +
+    `; back once a check passes after then, or now: device-agent quarantine release ${e.serial}`
+  );
+}
+
+function ordinal(n: number): string {
+  return `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+}
+
+export class Quarantine {
+  readonly settings: QuarantineSettings;
+  readonly files: QuarantineFiles | undefined;
+  private started = false;
+  private readonly failures = new Map<string, Failure[]>();
+  /** Each record's run of failed inventories already counted (its first failure's monotonic ms). */
+  private readonly seenRun = new Map<string, number>();
+  /** Records whose call for a person is counted; phones whose readiness failing, or whose refusal by the cloud, is. */
+  private readonly person = new Set<string>();
+  private readinessOut = new Set<string>();
+  private refused = new Set<string>();
+  private saveProblem: string | undefined;
+  /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
+  private readonly due = new Map<string, number>();
+
+  constructor(private readonly ctx: FeatureContext) {
+    const q = ctx.settings.quarantine;
+    this.settings = {
+      failures: q.failures,
+      windowMs: q.windowMinutes * 60_000,
+      holdMs: q.holdMinutes * 60_000,
+      maxHoldMs: Math.max(q.holdMinutes, q.maxHoldMinutes) * 60_000,
+      forgetMs: q.forgetHours * 3_600_000,
+    };
+    this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger);
+    const facet = ctx.registry.facet(QUARANTINE);
+    for (const [udid, entry] of this.files?.load() ?? []) facet.set(udid, entry);
+  }
+
+  get entries() {
+    return this.ctx.registry.facet(QUARANTINE);
+  }
+
+  start(): void {
+    this.started = true;
+    this.files?.ensureRequests();
+  }
+
+  stop(): void {
+    this.started = false;
+  }
+
+  /** One failure of a phone, noted in its flight recorder whether it counts or not. */
+  private failed(udid: string, serial: string, kind: FailureKind, text: string, layer: Layer): void {
+    const at = this.ctx.clock.wall();
+    let list = this.failures.get(udid);
+    if (!list) {
+      if (this.failures.size >= PHONES_KEPT) this.failures.delete(this.failures.keys().next().value!);
+      this.failures.set(udid, (list = []));
+    }
+    list.push({ at, kind, text: text.length > EVIDENCE_CHARS ? `${text.slice(0, EVIDENCE_CHARS - 1)}…` : text, layer });
+    if (list.length > FAILURES_KEPT) list.splice(0, list.length - FAILURES_KEPT);
+    const ring: EventKind = kind === 'person' ? 'action' : kind;
+    this.ctx.shared.get(INCIDENT_LOG)?.note({ udid, serial }, ring, `failure (${kind}, blamed on its ${layer}): ${text}`);
+  }
+
+  /** The layer the in-service clock blames the phone's trouble on now. */
+  private layerNow(udid: string): Layer {
+    return this.ctx.shared.get(PHONE_STATE)?.now(udid)?.layer ?? 'phone';
+  }
+
+  /** The report's devices: a phone whose readiness turned to failing is one failure; a quarantined one goes out UNAVAILABLE with Appium disabled. */
+  annotate(devices: readonly DeviceInfo[]): DeviceInfo[] {
+    const host = this.ctx.settings.support?.appiumDisabled === true;
+    const out = new Set<string>();
+    const result = devices.map((d): DeviceInfo => {
+      const entry = this.entries.get(d.udid);
+      if (quarantined(entry)) return { ...d, status: STATUS_UNAVAILABLE, support: { ...d.support!, appiumDisabled: true } };
+      if (!host && d.support?.appiumDisabled === true) {
+        out.add(d.udid);
+        if (!this.readinessOut.has(d.udid))
+          this.failed(d.udid, d.serialNumber ?? d.udid, 'readiness', 'readiness fails a check automation needs (Appium disabled)', 'readiness');
+      }
+      return d;
+    });
+    this.readinessOut = out;
+    return result;
+  }
+
+  /** The cloud's answer: a phone it refuses anew is one failure. */
+  reported(outcome: ReportHeard): void {
+    if (!outcome.delivered) return;
+    const now = new Set<string>();
+    const sent = new Map(outcome.devices.map((d) => [d.udid, d]));
+    for (const f of outcome.failed) {
+      const d = sent.get(f.udid);
+      if (!d || now.has(f.udid)) continue;
+      now.add(f.udid);
+      if (!this.refused.has(f.udid)) this.failed(f.udid, d.serialNumber ?? f.udid, 'cloud', `the cloud refused it: ${f.message}`, 'cloud');
+    }
+    this.refused = now;
+  }
+
+  /** The message's words for a listed phone. */
+  wordsFor(device: DeviceSnapshot): string | undefined {
+    const udid = cloudIdOf(device.serial, device.udid);
+    const entry = udid === undefined ? undefined : this.entries.get(udid);
+    return quarantined(entry) ? quarantineWords(entry, this.ctx.clock.wall()) : undefined;
+  }
+
+  private save(): void {
+    if (!this.files || !this.started) return;
+    try {
+      this.files.save(this.entries.entries());
+      this.ctx.stateDirTrouble.works(this.files.file);
+      this.saveProblem = undefined;
+    } catch (err) {
+      this.saveProblem = this.ctx.stateDirTrouble.writeFailed(
+        this.ctx.logger,
+        this.files.file,
+        err,
+        `cannot keep the quarantines in ${this.files.file}: ${stateWriteProblem(err)}; they hold while the agent runs, but a restart would put the phones back`,
+        this.saveProblem,
+      );
+    }
+  }
+
+  /** The phones' entries of no use any more (no quarantine now, none within the forget horizon) go. */
+  private prune(now: number): void {
+    let dropped = false;
+    for (const [udid, e] of this.entries.entries()) {
+      if (quarantined(e) || e.starts.some((t) => now - t < this.settings.forgetMs)) continue;
+      this.entries.delete(udid);
+      dropped = true;
+    }
+    for (const [udid, list] of this.failures) {
+      // A phone waiting for the cloud's word keeps the evidence it became due on.
+      const asOf = this.due.get(udid) ?? now;
+      const kept = list.filter((f) => asOf - f.at < this.settings.windowMs || f.at > asOf);
+      if (kept.length) this.failures.set(udid, kept);
+      else this.failures.delete(udid);
+    }
+    if (dropped) this.save();
+  }
+
+  action(): DeviceAction<QIntent> {
+    const { ctx } = this;
+    const { registry, logger, clock, stats } = ctx;
+    const find = (id: string): string | undefined => {
+      if (this.entries.get(id)) return id;
+      return this.entries.entries().find(([, e]) => e.serial === id)?.[0];
+    };
+    return {
+      name: 'quarantine',
+      actsOn: 'pool',
+      tickMs: 1_000,
+      // Kept quarantines end, and an operator's release is taken, even with quarantining off.
+      wanted: true,
+      decide: (look) => {
+        const now = clock.wall();
+        const intents: QIntent[] = [];
+        for (const request of this.files?.take() ?? []) {
+          const udid = find(request.release);
+          if (udid !== undefined && quarantined(this.entries.get(udid)))
+            intents.push({ target: `quarantine ${udid}`, now: true, kind: 'release', udid, by: 'operator', who: request.by });
+          else
+            logger.info(
+              { phone: request.release, by: request.by },
+              `quarantine release of ${request.release} asked by ${request.by}: no phone by that serial or udid is quarantined`,
+            );
+        }
+        const records = registry.list();
+        const byUdid = new Map<string, DeviceSnapshot>();
+        const conflicts = conflictsOf(records.map((r) => claimOf(r)));
+        const calls = registry.facet(PERSON_NEEDED);
+        for (const r of records) {
+          const udid = cloudIdOf(r.serial, r.udid);
+          if (udid === undefined) continue;
+          if (!byUdid.has(udid) || (byUdid.get(udid)!.last === undefined && r.last !== undefined)) byUdid.set(udid, r);
+          if (r.failures > 0 && r.failure && this.seenRun.get(r.key) !== r.failure.first) {
+            this.seenRun.set(r.key, r.failure.first);
+            this.failed(udid, r.serial, 'inventory', `inventory failed: ${r.failure.text}`, this.layerNow(udid));
+          } else if (r.failures === 0) this.seenRun.delete(r.key);
+          const call = calls.get(r.key);
+          if (call !== undefined && !this.person.has(r.key)) {
+            this.person.add(r.key);
+            this.failed(udid, r.serial, 'person', `recovery asks for a person: ${call}`, this.layerNow(udid));
+          } else if (call === undefined) this.person.delete(r.key);
+        }
+        for (const key of this.seenRun.keys()) if (!registry.get(key)) this.seenRun.delete(key);
+        for (const key of this.person) if (!registry.get(key)) this.person.delete(key);
+        for (const udid of this.due.keys()) if (!this.failures.has(udid)) this.due.delete(udid);
+        const offSource = registry.facet(OFF_SOURCE);
+        // In the booking gate's order (the phone asked about longest ago first): with more phones due than the host's
+        // questions a minute, each gets its turn, shared with recovery's, rather than the first listed always.
+        const candidates = look.byTurn(
+          [...new Set([...this.failures.keys(), ...this.entries.entries().flatMap(([udid, e]) => (quarantined(e) ? [udid] : []))])],
+          (udid) => udid,
+        );
+        for (const udid of candidates) {
+          const target = `quarantine ${udid}`;
+          if (look.isBusy(target) || intents.some((i) => i.target === target)) continue;
+          const r = byUdid.get(udid);
+          const entry = this.entries.get(udid);
+          const failures = this.failures.get(udid) ?? [];
+          const answeredAt = r?.inventoriedAt;
+          const passes =
+            r !== undefined &&
+            r.failures === 0 &&
+            r.last !== undefined &&
+            answeredAt !== undefined &&
+            (entry?.since === undefined || answeredAt > entry.since) &&
+            !this.readinessOut.has(udid) &&
+            !this.refused.has(udid) &&
+            !failures.some((f) => f.at > answeredAt);
+          const gone = r === undefined || r.state === 'offline' || offSource.get(udid) !== undefined;
+          const serial = r?.serial ?? entry?.serial ?? udid;
+          let heard: BookingVerdict | undefined;
+          const decision = look.decide(cloudIdOf(serial, udid), (verdict) => {
+            heard = verdict;
+            return decideQuarantine(
+              {
+                now,
+                ...(entry && { entry }),
+                failures,
+                conflicted: r !== undefined && conflicts.has(r.serial),
+                gone,
+                starts: look.startsOf(target),
+                passes,
+                ...(verdict && { verdict }),
+                ...(this.due.has(udid) && { dueAt: this.due.get(udid)! }),
+              },
+              this.settings,
+            );
+          });
+          // Waiting for the cloud's word, or for the host's turn to ask it (no answer yet): still due as of when it became so.
+          const waiting = decision.kind === 'asking' || (decision.kind === 'held' && heard?.kind === 'unknown' && heard.answer === undefined);
+          if (!waiting) this.due.delete(udid);
+          else if (!this.due.has(udid)) this.due.set(udid, now);
+          switch (decision.kind) {
+            case 'quarantine':
+              if (r) look.release(r.key, 'quarantine', true);
+              intents.push({ target, ...(r && { device: r.key }), counted: true, kind: 'quarantine', udid, serial, decision });
+              break;
+            case 'release':
+              intents.push({ target, now: true, kind: 'release', udid, by: 'expiry' });
+              break;
+            case 'held':
+              if (r)
+                look.hold({
+                  key: r.key,
+                  by: 'quarantine',
+                  note: `not taken out of service though it keeps failing: ${decision.reason}`,
+                  mark: decision.reason,
+                  count: { key: QUARANTINES_HELD, labels: [decision.reason.includes('booked') && !decision.reason.includes('cannot') ? 'booked' : 'unknown'] },
+                  line: {
+                    key: 'quarantine-held',
+                    fields: { serial: r.serial, udid },
+                    text: `device ${udid}: not taken out of service though it keeps failing: ${decision.reason}; taken out once the cloud says it is free`,
+                    subject: udid,
+                  },
+                });
+              break;
+            case 'refused':
+              if (r)
+                look.refuse({
+                  key: r.key,
+                  action: 'quarantine',
+                  why: decision.reason,
+                  line: {
+                    key: 'quarantine-refused',
+                    fields: { serial: r.serial, udid, reason: decision.reason },
+                    text: `device ${udid} keeps failing but is not quarantined: ${decision.reason}; the failures may be another phone's`,
+                    subject: r.serial,
+                  },
+                });
+              break;
+            case 'asking':
+              break;
+            default:
+              // No longer due (or quarantined): a hold said is over, and the next is said again.
+              if (r) look.release(r.key, 'quarantine', true);
+          }
+        }
+        this.prune(now);
+        return intents;
+      },
+      // Nothing awaited: a release is applied within the look (`now`), a start writes its files at once.
+      // eslint-disable-next-line @typescript-eslint/require-await
+      apply: async (intent, look) => {
+        const now = clock.wall();
+        const before = this.entries.get(intent.udid);
+        if (intent.kind === 'release') {
+          if (!quarantined(before)) return 'none';
+          const { since: _s, until: _u, reason: _r, evidence: _e, incident: _i, layer: _l, ...rest } = before;
+          this.entries.set(intent.udid, { ...rest, released: { at: now, by: intent.by } });
+          stats.counter(QUARANTINE_RELEASES).add(intent.by);
+          logger.info(
+            { serial: before.serial, udid: intent.udid, by: intent.by, ...(intent.who !== undefined && { who: intent.who }) },
+            intent.by === 'operator'
+              ? `device ${intent.udid}: quarantine released by ${intent.who ?? 'an operator'}; back in service with its next report`
+              : `device ${intent.udid}: quarantine over and a check passed; back in service with its next report`,
+          );
+          this.ctx.shared.get(INCIDENT_LOG)?.note({ udid: intent.udid, serial: before.serial }, 'quarantine', `quarantine released (${intent.by})`);
+          this.save();
+          // An operator's release goes out now; a quarantine's end rides the next report the agent sends anyway (within the
+          // schedule's period: one check).
+          if (intent.by === 'operator') look.changed();
+          return 'released';
+        }
+        const d = intent.decision;
+        const starts = [...(before?.starts ?? []).filter((t) => now - t < this.settings.forgetMs), now];
+        const entry: QuarantineEntry = {
+          serial: intent.serial,
+          since: now,
+          until: now + (d.until - now),
+          layer: d.layer,
+          reason: d.reason,
+          evidence: d.evidence.map((f) => `${shortTime(f.at, now)} ${f.text}`),
+          starts,
+        };
+        const words = quarantineWords(entry as QuarantineEntry & { since: number; until: number }, now);
+        const incident = this.ctx.shared.get(INCIDENT_LOG)?.incident({ udid: intent.udid, serial: intent.serial }, 'quarantine', words);
+        this.entries.set(intent.udid, { ...entry, ...(incident !== undefined && { incident }) });
+        stats.counter(QUARANTINES).add(d.layer);
+        logger.warn(
+          { serial: intent.serial, udid: intent.udid, until: new Date(entry.until!).toISOString(), layer: d.layer },
+          `device ${intent.udid}: ${words}`,
+        );
+        this.save();
+        // Out with the next report the agent sends anyway (the schedule's, within its period, or a change's): a host
+        // whose phones are quarantined one after another, as the booking questions allow, sends no report more for it.
+        return 'quarantined';
+      },
+    };
+  }
+}

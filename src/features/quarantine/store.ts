@@ -1,0 +1,114 @@
+// Quarantine's files in the state directory: the quarantines themselves
+// (quarantine.json, written atomically, read back field by field), and the
+// releases an operator asks for (quarantine-requests/, one file each, left
+// there by `device-agent quarantine release`), taken by the daemon and
+// removed. A request another user could have left (a file not owned by the
+// daemon's user or root) is refused and removed with one line: the state
+// directory is the daemon's, and so is the say over its phones.
+import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  QUARANTINE_FILE,
+  QUARANTINE_FILE_MAX_BYTES,
+  QUARANTINE_REQUESTS_DIR,
+  quarantineFileFrom,
+  quarantineFileText,
+  REQUEST_MAX_BYTES,
+  requestFrom,
+  type QuarantineEntry,
+  type ReleaseRequest,
+} from '../../devices/quarantine.js';
+import type { Logger } from '../../log/logger.js';
+import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+
+/** Requests taken at most per look: a flood of files is worked through a few at a time. */
+const REQUESTS_PER_LOOK = 32;
+
+export class QuarantineFiles {
+  readonly file: string;
+  readonly requests: string;
+
+  constructor(
+    stateDir: string,
+    private readonly logger: Logger,
+    private readonly uid: number | undefined = process.getuid?.(),
+  ) {
+    this.file = join(stateDir, QUARANTINE_FILE);
+    this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
+  }
+
+  /** The quarantines kept; none when there is no file, or one that cannot be read as the agent's (said once, and replaced at the next save). */
+  load(): Map<string, QuarantineEntry> {
+    let text: string | undefined;
+    try {
+      text = readStateFile(this.file, QUARANTINE_FILE_MAX_BYTES);
+    } catch (err) {
+      this.logger.warn(
+        { file: this.file },
+        `the quarantines kept in ${this.file} cannot be read (${(err as Error).message}); no phone is held out from before this start: remove the file to silence this`,
+      );
+      return new Map();
+    }
+    if (text === undefined) return new Map();
+    const entries = quarantineFileFrom(text);
+    if (entries) return entries;
+    this.logger.warn(
+      { file: this.file },
+      `${this.file} is not a quarantine file the agent wrote (a hand edit, or garbage); no phone is held out from before this start, and it is replaced at the next change`,
+    );
+    return new Map();
+  }
+
+  /** Throws what the file system said. */
+  save(entries: ReadonlyArray<[string, QuarantineEntry]>): void {
+    writeAtomically(this.file, quarantineFileText(entries));
+  }
+
+  /** The releases waiting, oldest first, each removed as it is taken; a file that is not a request is removed with one line. */
+  take(): ReleaseRequest[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.requests)
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .slice(0, REQUESTS_PER_LOOK);
+    } catch {
+      return [];
+    }
+    const out: ReleaseRequest[] = [];
+    for (const name of names) {
+      const path = join(this.requests, name);
+      let request: ReleaseRequest | undefined;
+      let why: string | undefined;
+      try {
+        const owner = lstatSync(path).uid;
+        if (this.uid !== undefined && owner !== this.uid && owner !== 0) why = `it belongs to uid ${owner}, not to the agent's user or root`;
+        else {
+          const text = readStateFile(path, REQUEST_MAX_BYTES);
+          request = text === undefined ? undefined : requestFrom(text);
+          if (!request) why = 'it is not a request the quarantine command writes';
+        }
+      } catch (err) {
+        why = (err as Error).message;
+      }
+      try {
+        unlinkSync(path);
+      } catch {
+        // Taken by another run, or not ours to remove: said below if it was not a request.
+      }
+      if (request) out.push(request);
+      else
+        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; run device-agent quarantine release SERIAL as the agent's user`);
+    }
+    return out;
+  }
+
+  /** The folder requests go to, made with the state directory's mode. */
+  ensureRequests(): void {
+    try {
+      mkdirSync(this.requests, { recursive: true, mode: 0o750 });
+    } catch {
+      // The state directory's own trouble is said by its writers.
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// The flight recorder as the report and the views see it: a ring per phone,
+// kept in a file of the state directory's incidents/ when an incident starts,
+// listed and shown by `device-agent incidents`; its count on /metrics. It
+// offers its log to the features that add to it (INCIDENT_LOG).
+import { INCIDENT_LOG, INCIDENT_KINDS } from '../../devices/incidents.js';
+import type { Feature, FeatureContext } from '../context.js';
+import { Recorder } from './recorder.js';
+
+export function recorderFeature(ctx: FeatureContext): Feature {
+  const r = new Recorder(ctx);
+  ctx.shared.of(INCIDENT_LOG, () => r);
+  return {
+    name: 'recorder',
+    start: () => r.start(),
+    stop: () => r.stop(),
+    changed: (changes) => r.changed(changes),
+    answered: (device) => r.answered(device),
+    reported: (outcome) => r.reported(outcome),
+    acted: (done) => r.acted(done),
+    metrics: () => [
+      {
+        name: 'device_agent_incidents_total',
+        help: "Incidents started, by kind (quarantine, person_needed, recovery_failed): each kept the phone's recent history in one file of the state directory's incidents/ (device-agent incidents).",
+        type: 'counter',
+        samples: INCIDENT_KINDS.flatMap((kind) => {
+          const value = r.written.get(kind);
+          return value === undefined ? [] : [{ labels: { kind: kind.replace('-', '_') }, value }];
+        }),
+      },
+    ],
+  };
+}

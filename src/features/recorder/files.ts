@@ -1,0 +1,67 @@
+// The incident files in the state directory's incidents/: one per incident,
+// named by its time first so that names sort oldest first; bounded per phone
+// and in all, the oldest removed first after each write, each written
+// atomically. What they hold was masked as it was kept (ring.ts). A file that
+// is not the agent's (a hand edit, another program's) is left alone and
+// counted against nothing.
+import { readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { idOfFileName, incidentFileName, incidentText, INCIDENTS_DIR, type IncidentFile, type IncidentKind, type PhoneRef } from '../../devices/incidents.js';
+import { writeAtomically } from '../../util/atomic-file.js';
+
+export interface Bounds {
+  perPhone: number;
+  total: number;
+}
+
+export class IncidentFiles {
+  readonly dir: string;
+  private seq = 0;
+
+  constructor(
+    stateDir: string,
+    private readonly bounds: Bounds,
+  ) {
+    this.dir = join(stateDir, INCIDENTS_DIR);
+  }
+
+  /** Writes one incident; returns its file name. Throws what the file system said. */
+  write(phone: PhoneRef, kind: IncidentKind, file: IncidentFile): string {
+    const name = incidentFileName(file.at, phone, kind, this.seq++);
+    writeAtomically(join(this.dir, name), incidentText(file));
+    this.prune();
+    return name;
+  }
+
+  /** The agent's incident files, oldest first. */
+  names(): string[] {
+    let all: string[];
+    try {
+      all = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    return all.filter((n) => idOfFileName(n) !== undefined).sort();
+  }
+
+  /** Removes the oldest files past the bounds: per phone first, then in all. */
+  prune(): void {
+    const names = this.names();
+    const byPhone = new Map<string, string[]>();
+    for (const n of names) {
+      const id = idOfFileName(n)!;
+      byPhone.set(id, [...(byPhone.get(id) ?? []), n]);
+    }
+    const gone = new Set<string>();
+    for (const list of byPhone.values()) for (const n of list.slice(0, Math.max(0, list.length - this.bounds.perPhone))) gone.add(n);
+    const left = names.filter((n) => !gone.has(n));
+    for (const n of left.slice(0, Math.max(0, left.length - this.bounds.total))) gone.add(n);
+    for (const n of gone) {
+      try {
+        unlinkSync(join(this.dir, n));
+      } catch {
+        // Removed meanwhile (an operator, another run): nothing more to do.
+      }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+// The flight recorder at run time: what the agent already hears of each phone
+// goes into its ring (ring.ts), and when an incident starts the ring is kept
+// in one file (files.ts). Heard: its source's word on it (adb's, usbmuxd's
+// transitions), the kernel's lines about its port (the USB layer's, through
+// USB_EVIDENCE), readiness drift (the values readiness publishes), each
+// action on it and its outcome, its battery and temperature as each
+// inventory reads them, what the cloud answered about it; and what the other
+// features tell it (INCIDENT_LOG): the in-service clock's state changes,
+// quarantine's evidence. Incidents: a quarantine (quarantine starts it), a
+// call for a person (recovery's, seen here), an action on its link that
+// failed. It asks nothing of the phones.
+import { join } from 'node:path';
+import type { ActionDone, DeviceChange, ReportHeard } from '../../devices/feature.js';
+import { keepable, type EventKind, type IncidentKind, type IncidentLog, type PhoneRef } from '../../devices/incidents.js';
+import { maskString } from '../../log/redact.js';
+import { PERSON_NEEDED } from '../../devices/person-needed.js';
+import { READINESS_VALUES } from '../../devices/readiness-values.js';
+import { keyParts } from '../../devices/record.js';
+import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { stateWriteProblem } from '../../log/state-dir-trouble.js';
+import type { Timer } from '../../util/clock.js';
+import type { FeatureContext } from '../context.js';
+import { IncidentFiles } from './files.js';
+import { Rings } from './ring.js';
+
+/** How often it looks for a call for a person between events. */
+const LOOK_MS = 2_000;
+const PORT = /^\d+-\d+(?:\.\d+)*$/;
+/** The ports known of phones at most (bounded as the rings are). */
+const MAX_PORTS = 1024;
+
+export class Recorder implements IncidentLog {
+  readonly rings: Rings;
+  readonly files: IncidentFiles | undefined;
+  /** Incidents written, by kind (its metric). */
+  readonly written = new Map<IncidentKind, number>();
+  /** Each phone's id by its record key, and its last port: so a line about a port, or a phone gone, is still its own. */
+  private readonly phones = new Map<string, PhoneRef>();
+  private readonly ports = new Map<string, PhoneRef>();
+  /** The readiness values last seen of each record, and what the cloud last said of each phone. */
+  private readonly values = new Map<string, Readonly<Record<string, string>>>();
+  private readonly cloudSaid = new Map<string, string>();
+  /** Records recovery calls a person for, said once per call. */
+  private readonly called = new Set<string>();
+  private started = false;
+  private timer: Timer | undefined;
+  private unfollow: (() => void) | undefined;
+  private writeProblem: string | undefined;
+
+  constructor(private readonly ctx: FeatureContext) {
+    const r = ctx.settings.recorder;
+    this.rings = new Rings(r.eventsPerPhone);
+    this.files = ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal });
+  }
+
+  start(): void {
+    this.started = true;
+    this.files?.prune();
+    this.unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
+    const look = (): void => {
+      this.timer = this.ctx.clock.setTimer(look, LOOK_MS, { unref: true });
+      this.lookForCalls();
+    };
+    this.timer = this.ctx.clock.setTimer(look, LOOK_MS, { unref: true });
+  }
+
+  stop(): void {
+    this.timer?.cancel();
+    this.unfollow?.();
+    this.started = false;
+  }
+
+  note(phone: PhoneRef, kind: EventKind, text: string): void {
+    this.rings.add(phone, kind, text, this.ctx.clock.wall());
+  }
+
+  incident(phone: PhoneRef, kind: IncidentKind, cause: string): string | undefined {
+    this.written.set(kind, (this.written.get(kind) ?? 0) + 1);
+    const at = this.ctx.clock.wall();
+    this.note(phone, kind === 'quarantine' ? 'quarantine' : 'action', `incident: ${cause}`);
+    if (!this.files || !this.started) return undefined;
+    const file = {
+      ...(phone.udid !== undefined && { udid: phone.udid }),
+      serial: phone.serial,
+      kind,
+      cause: keepable(maskString(cause)),
+      at,
+      events: this.rings.of(phone),
+    };
+    // Said as the state directory's trouble (its dirname is the state directory).
+    const path = this.files.dir;
+    try {
+      const name = this.files.write(phone, kind, file);
+      this.ctx.stateDirTrouble.works(path);
+      this.writeProblem = undefined;
+      this.ctx.logger.info(
+        { serial: phone.serial, udid: phone.udid, kind, file: name },
+        `${phone.udid ?? phone.serial}: ${cause}; its recent history is in ${join(this.files.dir, name)} (device-agent incidents ${phone.serial})`,
+      );
+      return name;
+    } catch (err) {
+      this.writeProblem = this.ctx.stateDirTrouble.writeFailed(
+        this.ctx.logger,
+        path,
+        err,
+        `cannot keep an incident in ${this.files.dir}: ${stateWriteProblem(err)}; the phone's recent history stays in memory only`,
+        this.writeProblem,
+      );
+      return undefined;
+    }
+  }
+
+  /** The phone a record is, as the recorder keys it (its udid once it said it). */
+  private refOf(key: string, serial: string, udid?: string): PhoneRef {
+    const known = this.phones.get(key);
+    const ref: PhoneRef = { serial, ...((udid ?? known?.udid) !== undefined && { udid: (udid ?? known?.udid)! }) };
+    if (this.phones.size >= MAX_PORTS && !this.phones.has(key)) this.phones.delete(this.phones.keys().next().value!);
+    this.phones.set(key, ref);
+    return ref;
+  }
+
+  changed(changes: readonly DeviceChange[]): void {
+    for (const c of changes) {
+      const record = this.ctx.registry.get(c.key);
+      const ref = this.refOf(c.key, c.serial, record?.udid);
+      this.place(record, ref);
+      this.note(ref, 'adb', `${keyParts(c.key).platform} source: ${c.from ?? 'not listed'} → ${c.to ?? 'not listed'}`);
+    }
+  }
+
+  answered(device: DeviceSnapshot): void {
+    const ref = this.refOf(device.key, device.serial, device.udid);
+    this.place(device, ref);
+    const b = device.last?.battery;
+    const parts = [
+      device.failures > 0 ? `inventory cut short (${device.failure?.text ?? 'a failure'})` : 'inventory answered',
+      ...(b?.percentage !== undefined ? [`battery ${b.percentage}%`] : []),
+      ...(b?.temperature !== undefined ? [`${b.temperature}°C`] : []),
+      ...(b?.status !== undefined ? [String(b.status).toLowerCase()] : []),
+    ];
+    this.note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.join(', '));
+    const now = this.ctx.registry.facet(READINESS_VALUES).get(device.key);
+    const before = this.values.get(device.key);
+    if (now && before)
+      for (const [check, value] of Object.entries(now))
+        if (before[check] !== undefined && before[check] !== value) this.note(ref, 'readiness', `readiness drift: ${check} ${before[check]} → ${value}`);
+    if (now) {
+      if (this.values.size >= MAX_PORTS && !this.values.has(device.key)) this.values.delete(this.values.keys().next().value!);
+      this.values.set(device.key, now);
+    }
+  }
+
+  reported(outcome: ReportHeard): void {
+    if (!outcome.delivered) return;
+    const refused = new Map(outcome.failed.map((f) => [f.udid, f.message]));
+    for (const d of outcome.devices) {
+      const said = refused.has(d.udid) ? `the cloud refused it: ${refused.get(d.udid)}` : `the cloud stored it ${d.status}`;
+      if (this.cloudSaid.get(d.udid) === said) continue;
+      if (this.cloudSaid.size >= MAX_PORTS && !this.cloudSaid.has(d.udid)) this.cloudSaid.delete(this.cloudSaid.keys().next().value!);
+      this.cloudSaid.set(d.udid, said);
+      this.note({ udid: d.udid, serial: d.serialNumber ?? d.udid }, 'cloud', said);
+    }
+  }
+
+  acted(done: ActionDone): void {
+    if (done.device === undefined) return;
+    const record = this.ctx.registry.get(done.device);
+    const ref = this.refOf(done.device, record?.serial ?? keyParts(done.device).serial, record?.udid);
+    const what = [done.action, ...(done.labels ?? [])].join(' ');
+    this.note(ref, 'action', `${what}: ${done.outcome}`);
+    // An action meant to bring its link back (recovery's kick, reconnect, power cycle) that failed.
+    if (done.actsOn === 'link' && done.outcome === 'failed') this.incident(ref, 'recovery-failed', `${what} failed`);
+  }
+
+  /** A kernel line about a port: the phone on it (or under the hub it names) hears it. */
+  private kernel(line: { port?: string; hub?: string; text: string; at: number }): void {
+    for (const [port, ref] of this.ports) {
+      const about =
+        line.port === port || (line.hub !== undefined && port.startsWith(`${line.hub}.`)) || (line.port !== undefined && port.startsWith(`${line.port}.`));
+      if (about) this.rings.add(ref, 'kernel', `kernel: ${line.text}`, line.at);
+    }
+  }
+
+  /** The port a phone is on: adb's usb path, else where the USB layer sees its serial. */
+  private place(record: DeviceSnapshot | undefined, ref: PhoneRef): void {
+    const adbPort = record?.usb?.usb;
+    const port =
+      adbPort !== undefined && PORT.test(adbPort)
+        ? adbPort
+        : this.ctx.shared.get(USB_EVIDENCE)?.seen([...new Set([ref.serial, ...(ref.udid !== undefined ? [ref.udid] : [])])])?.port;
+    if (port === undefined || !PORT.test(port)) return;
+    for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
+    if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);
+    this.ports.set(port, ref);
+  }
+
+  /** Recovery's call for a person, once per call: an incident. */
+  private lookForCalls(): void {
+    const calls = this.ctx.registry.facet(PERSON_NEEDED);
+    const now = new Set<string>();
+    for (const [key, text] of calls.entries()) {
+      now.add(key);
+      if (this.called.has(key)) continue;
+      const record = this.ctx.registry.get(key);
+      this.incident(this.refOf(key, record?.serial ?? keyParts(key).serial, record?.udid), 'person-needed', `a person is needed: ${text}`);
+    }
+    for (const key of this.called) if (!now.has(key)) this.called.delete(key);
+    for (const key of now) this.called.add(key);
+  }
+}

@@ -1,0 +1,50 @@
+// Each phone's flight recorder: a bounded ring of what happened to it, oldest
+// first out, and a bounded number of rings (the phone heard of longest ago
+// goes first). What goes in is made one line, clipped and masked before it is
+// kept (src/devices/incidents.ts, keepable; src/log/redact.ts): a ring never
+// holds a secret to leak. Pure but for the masking.
+import { keepable, type EventKind, type PhoneRef, type RecordedEvent } from '../../devices/incidents.js';
+import { maskString } from '../../log/redact.js';
+
+/** Rings kept at most: a lab has tens of phones; a flood of serials (a phone that changes its own) cannot grow it. */
+export const MAX_RINGS = 1024;
+
+export class Rings {
+  /** By the phone's id (its udid once known, else its serial), in the order each was last written. */
+  private readonly rings = new Map<string, RecordedEvent[]>();
+
+  constructor(private readonly perPhone: number) {}
+
+  /** The id a phone's ring is kept under; a ring kept under its serial before it said its udid moves to the udid. */
+  private idOf(phone: PhoneRef): string {
+    if (phone.udid === undefined || phone.udid === phone.serial) return phone.serial;
+    const early = this.rings.get(phone.serial);
+    if (early && !this.rings.has(phone.udid)) {
+      this.rings.delete(phone.serial);
+      this.rings.set(phone.udid, early);
+    }
+    return phone.udid;
+  }
+
+  add(phone: PhoneRef, kind: EventKind, text: string, at: number): void {
+    const id = this.idOf(phone);
+    let ring = this.rings.get(id);
+    if (ring) this.rings.delete(id);
+    else {
+      ring = [];
+      if (this.rings.size >= MAX_RINGS) this.rings.delete(this.rings.keys().next().value!);
+    }
+    this.rings.set(id, ring);
+    ring.push({ at, kind, text: keepable(maskString(text)) });
+    if (ring.length > this.perPhone) ring.splice(0, ring.length - this.perPhone);
+  }
+
+  /** The phone's ring now, oldest first (a copy). */
+  of(phone: PhoneRef): RecordedEvent[] {
+    return [...(this.rings.get(this.idOf(phone)) ?? [])];
+  }
+
+  get size(): number {
+    return this.rings.size;
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { classify, type PhoneLook } from '../../../src/features/availability/classify.js';
+
+// The state of a phone and the layer it is blamed on, from values: the first
+// rule that matches decides (docs/operations/availability.md).
+
+const fine: PhoneLook = { record: { state: 'device', failures: 0, answered: true }, sourceUp: true, cloud: { status: 'AVAILABLE', refused: false } };
+const look = (over: Partial<PhoneLook>): PhoneLook => ({ ...fine, ...over });
+
+describe('classify', () => {
+  it.each<[string, Partial<PhoneLook>, ReturnType<typeof classify>]>([
+    ['in service: answering, stored AVAILABLE', {}, { state: 'in_service' }],
+    ['gone: no record, nothing carries it', { record: undefined }, { state: 'gone', layer: 'port' }],
+    ['gone with the USB layer blaming its hub', { record: undefined, usb: 'hub-power' }, { state: 'gone', layer: 'hub' }],
+    ['the adb server down, listed or not', { sourceUp: false }, { state: 'in_transition', layer: 'adb' }],
+    ['carried for a failed source', { record: undefined, carried: 'source-failed' }, { state: 'in_transition', layer: 'adb' }],
+    ['a charge pause', { record: undefined, carried: 'charge-paused' }, { state: 'in_transition', layer: 'host' }],
+    ['off adb on its port, debugging off', { record: undefined, offSource: {} }, { state: 'needs_person', layer: 'readiness' }],
+    ['off adb on its port, in its bootloader', { record: undefined, offSource: { mode: 'bootloader' } }, { state: 'needs_person', layer: 'phone' }],
+    ['off adb, adb interface offered and not taken', { record: undefined, offSource: { mode: 'offers-source' } }, { state: 'in_transition', layer: 'adb' }],
+    ['recovery asks for a person', { personNeeded: true }, { state: 'needs_person', layer: 'phone' }],
+    ['unauthorized', { record: { state: 'unauthorized', failures: 0, answered: false } }, { state: 'needs_person', layer: 'readiness' }],
+    ['no permissions', { record: { state: 'no permissions', failures: 0, answered: false } }, { state: 'needs_person', layer: 'host' }],
+    [
+      'offline, the USB layer blaming its port',
+      { record: { state: 'offline', failures: 0, answered: false }, usb: 'port' },
+      { state: 'auto_recovery', layer: 'port' },
+    ],
+    ['inventories failing', { record: { state: 'device', failures: 2, answered: true } }, { state: 'auto_recovery', layer: 'phone' }],
+    ['its first inventory not in yet', { record: { state: 'device', failures: 0, answered: false } }, { state: 'in_transition', layer: 'carry' }],
+    ['readiness disables Appium', { readinessOut: true }, { state: 'needs_person', layer: 'readiness' }],
+    ['the cloud refuses it', { cloud: { status: 'AVAILABLE', refused: true } }, { state: 'needs_person', layer: 'cloud' }],
+    ['UNAVAILABLE for its own reason', { unavailable: true }, { state: 'needs_person', layer: 'phone' }],
+    ['the cloud not holding AVAILABLE yet', { cloud: { status: 'UNAVAILABLE', refused: false } }, { state: 'in_transition', layer: 'carry' }],
+    [
+      '... while the reports do not reach it',
+      { cloud: { status: 'UNAVAILABLE', refused: false }, cloudBehind: true },
+      { state: 'in_transition', layer: 'cloud' },
+    ],
+    [
+      'quarantined and fine now: what took it out',
+      { quarantined: { layer: 'port' }, cloud: { status: 'UNAVAILABLE', refused: false } },
+      { state: 'quarantined', layer: 'carry', fallback: 'port' },
+    ],
+    [
+      'quarantined and failing now: what fails it',
+      { quarantined: { layer: 'port' }, record: { state: 'device', failures: 1, answered: true } },
+      { state: 'quarantined', layer: 'phone' },
+    ],
+  ])('%s', (_, over, verdict) => {
+    expect(classify(look(over))).toEqual(verdict);
+  });
+});

@@ -1,0 +1,156 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeviceRegistry } from '../../../src/devices/registry.js';
+import type { Feature } from '../../../src/features/context.js';
+import { availabilityFeature } from '../../../src/features/availability/feature.js';
+import { AVAILABILITY_FILE, clockFrom } from '../../../src/features/availability/store.js';
+import { MAX_PHONES } from '../../../src/features/availability/clock.js';
+import { VirtualTime } from '../../../src/util/clock.js';
+import { captureLogger } from '../../log/capture.js';
+import { featureContext } from '../../support/feature-bed.js';
+import { phone } from '../../agent/bed.js';
+
+// The in-service clock as a feature: what it keeps in the state directory,
+// what `list`, `doctor`, /metrics and the log show of it.
+
+const MIN = 60_000;
+
+function host(dir: string, time: VirtualTime) {
+  const registry = new DeviceRegistry();
+  const { logger, lines } = captureLogger('info');
+  const clock = time.clock();
+  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true }));
+  /** Phones listed ready, each answering its inventory, and the cloud storing them as `status`. */
+  const lab = (serials: string[], status: 'AVAILABLE' | 'UNAVAILABLE' = 'AVAILABLE') => {
+    registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
+    for (const s of serials) {
+      registry.readings.answered(`android/${s}`, phone(s), clock.wall(), clock.monotonic());
+      f.answered?.(registry.get(`android/${s}`)!);
+    }
+    const devices = serials.map((s) => ({ ...phone(s), status }));
+    f.annotate?.(devices, new Map());
+    f.reported?.({ delivered: true, devices, failed: [] });
+  };
+  const run = async (ms: number, each?: () => void) => {
+    for (let t = 0; t < ms; t += 30_000) {
+      time.advance(30_000);
+      each?.();
+    }
+  };
+  return { registry, f, lab, run, lines, clock };
+}
+
+describe('the in-service clock as a feature', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps its counts across a restart, the time the agent did not run counted in transition and blamed on the host', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'avail-'));
+    const time = new VirtualTime();
+    const a = host(dir, time);
+    await a.f.start?.();
+    a.lab(['P1']);
+    await a.run(10 * MIN, () => a.lab(['P1']));
+    await a.f.stop?.();
+    // The agent is down 30 minutes.
+    time.advance(30 * MIN);
+    const b = host(dir, time);
+    await b.f.start?.();
+    b.lab(['P1']);
+    await b.run(10 * MIN, () => b.lab(['P1']));
+    await b.f.stop?.();
+    const kept = clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!;
+    const totals = kept.phones.find((p) => p.udid === 'P1')!.tally.totals;
+    expect(totals.in_service).toBeGreaterThanOrEqual(19.5 * 60);
+    expect(totals['in_transition:host']).toBeGreaterThanOrEqual(30 * 60);
+    expect(totals['in_transition:host']).toBeLessThanOrEqual(31 * 60);
+    expect(kept.host.totals.in_service).toBe(totals.in_service);
+  });
+
+  it('a file that is not its own: one warning, an empty count, replaced at the next save; a hand-edited field is dropped, not trusted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'avail-'));
+    const time = new VirtualTime();
+    writeFileSync(join(dir, AVAILABILITY_FILE), 'not json at all\n');
+    const a = host(dir, time);
+    expect(a.lines().filter((l) => String(l.msg).includes('is not one the agent wrote'))).toHaveLength(1);
+    await a.f.start?.();
+    a.lab(['P1']);
+    await a.run(6 * MIN, () => a.lab(['P1']));
+    await a.f.stop?.();
+    expect(clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))?.phones.map((p) => p.udid)).toEqual(['P1']);
+    // A hand edit: a state the agent never writes, a slot it never writes, a negative count, a path for a port.
+    const edited = JSON.parse(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8')) as { phones: Array<Record<string, unknown>> };
+    edited.phones.push({ udid: 'P2', serial: 'P2', state: 'broken', creditedAt: 1, tally: {} });
+    edited.phones[0]!.port = '../../etc';
+    (edited.phones[0]!.tally as { totals: Record<string, number> }).totals = { in_service: -5, 'in_service:phone': 9, 'gone:port': 12 };
+    writeFileSync(join(dir, AVAILABILITY_FILE), JSON.stringify(edited));
+    const kept = clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!;
+    expect(kept.phones.map((p) => p.udid)).toEqual(['P1']);
+    expect(kept.phones[0]!.port).toBeUndefined();
+    expect(kept.phones[0]!.tally.totals).toEqual({ 'gone:port': 12 });
+  });
+
+  it("shows each phone's last 24 hours in list, the host's in doctor with a warning under the threshold, and the counters on /metrics", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'avail-'));
+    const time = new VirtualTime();
+    const a = host(dir, time);
+    await a.f.start?.();
+    a.lab(['P1', 'P2']);
+    await a.run(30 * MIN, () => a.lab(['P1', 'P2']));
+    // P2 gone for 30 minutes.
+    a.registry.sync('android', new Map([['P1', 'device']]));
+    await a.run(30 * MIN, () => a.lab(['P1']));
+    expect(a.f.columns?.().map((c) => c.title)).toContain('IN SERVICE 24H');
+    expect(a.f.cells?.(phone('P1'), undefined)).toEqual({ inService24h: '100.0%' });
+    expect(a.f.cells?.(phone('P2'), undefined)).toEqual({ inService24h: '50.0% port' });
+    const [hostLine] = a.f.doctor!.host!({});
+    expect(hostLine).toMatchObject({ status: 'warn', finding: 'in service 75.0% of the last 24 hours, 2 phones; out of service: port 25.0%' });
+    const metrics = a.f.metrics!();
+    const hostSeries = metrics.find((m) => m.name === 'device_agent_availability_seconds_total')!;
+    expect(hostSeries.samples.map((s) => s.labels)).toEqual(
+      expect.arrayContaining([
+        { state: 'in_service', layer: 'none' },
+        { state: 'gone', layer: 'port' },
+      ]),
+    );
+    expect(metrics.find((m) => m.name === 'device_agent_phones_by_state')!.samples).toEqual(
+      expect.arrayContaining([
+        { labels: { state: 'in_service' }, value: 1 },
+        { labels: { state: 'gone' }, value: 1 },
+      ]),
+    );
+    await a.f.stop?.();
+  });
+
+  it('follows 512 phones at most: a flood of serials (a phone that makes up its own) forgets the one gone longest', () => {
+    dir = mkdtempSync(join(tmpdir(), 'avail-'));
+    const time = new VirtualTime();
+    const a = host(dir, time);
+    for (let i = 0; i < MAX_PHONES + 100; i++) {
+      a.lab([`F${i}`]);
+      time.advance(1_000);
+    }
+    const phones = a.f.metrics!().find((m) => m.name === 'device_agent_phone_availability_seconds_total')!;
+    expect(new Set(phones.samples.map((s) => s.labels!.udid)).size).toBeLessThanOrEqual(MAX_PHONES);
+  });
+
+  it('says one summary line a day, for the day that ended, and not again after a restart', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'avail-'));
+    const time = new VirtualTime();
+    const a = host(dir, time);
+    await a.f.start?.();
+    a.lab(['P1']);
+    // From noon to 01:00 the next day.
+    await a.run(13 * 60 * MIN, () => a.lab(['P1']));
+    const days = () => a.lines().filter((l) => String(l.msg).startsWith('in service on '));
+    expect(days().map((l) => l.msg)).toEqual(['in service on 2026-01-05: 100.0% of the time of 1 phone']);
+    await a.f.stop?.();
+    const b = host(dir, time);
+    await b.f.start?.();
+    time.advance(10 * MIN);
+    expect(b.lines().filter((l) => String(l.msg).startsWith('in service on '))).toEqual([]);
+    await b.f.stop?.();
+  });
+});
