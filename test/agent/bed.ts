@@ -231,7 +231,8 @@ export function reportBed(options: BedOptions = {}) {
     requestTimeoutSeconds: 30,
   };
   const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
-  // As the daemon builds them, with its health settings: health judges each reading; no kernel log or sysfs to follow.
+  // As the daemon builds them, with its health settings: health judges each reading; no kernel log or sysfs to follow,
+  // and no iOS tunnel daemon (its phones are Android's): the iOS tools are not spawned.
   const features = buildFeatures(
     featureContext<AndroidControl>({
       settings: loadSettings({
@@ -240,6 +241,7 @@ export function reportBed(options: BedOptions = {}) {
           ['usb.kernelLog', ''],
           ['usb.sysfsRoot', '/nonexistent'],
           ['readiness.checks', []],
+          ['iosDeveloper.tunnelDaemons', []],
           ...Object.entries(options.set ?? {}),
         ]),
       }),
