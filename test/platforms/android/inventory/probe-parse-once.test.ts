@@ -17,7 +17,7 @@ const dump = fixture('getprop', 'xiaomi-poco-f6-android15.txt');
 /** A phone that answers any script: its dump in the props section, the other sections empty, in 4 KB chunks. */
 const phone = {
   shell(_serial: string, script: string, options: ShellOptions) {
-    const names = [...script.matchAll(/^echo '<<<DA:[0-9a-f]+:([a-z0-9_]+)>>>'/gm)].map((m) => m[1]!);
+    const names = [...script.matchAll(/^m ([a-z0-9_]+);/gm)].map((m) => m[1]!);
     const output = names.map((name) => `${marker(name)}\n${name === SECTION.props ? `${dump}\n` : ''}`).join('');
     for (let at = 0; at < output.length; at += 4096) options.onData?.(Buffer.from(output.slice(at, at + 4096)));
     return Promise.resolve({ output, bytes: Buffer.byteLength(output) });
