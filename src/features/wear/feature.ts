@@ -164,10 +164,11 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
         state.set(peer.key, { ...w, findings: judgeWear(w.look, w.now, s, dayOf(w.readAtMs)), noForecast: why });
       }
       if (!told)
-        limited(logger).warn(
+        // A consequence, at info: the identity conflict itself is the platform's one warning, with what to do.
+        limited(logger).info(
           'wear-identity',
           { serial: device.serial, udid },
-          `device ${device.serial}: no wear forecast: ${noForecast}`,
+          `device ${device.serial}: no wear forecast while another listed device gives its udid ${udid}: its wear history is neither read nor written meanwhile`,
           `device ${device.serial}`,
         );
     } else if (previous?.noForecast !== undefined)
