@@ -27,6 +27,9 @@ let metricsText = '';
 let rules: Rule[] = [];
 
 /** Each metric family the agent serves (its # TYPE line), with the label names and values of its samples. */
+/** Families this lab serves with no sample: no phone of it is on a USB port. */
+const NO_SAMPLE_HERE = new Set(['device_agent_port_availability_seconds_total', 'device_agent_hub_availability_seconds_total']);
+
 function served(text: string): Map<string, Map<string, Set<string>>> {
   const families = new Map<string, Map<string, Set<string>>>();
   for (const m of text.matchAll(/^# TYPE (\S+) \S+$/gm)) families.set(m[1]!, new Map());
@@ -76,7 +79,8 @@ beforeAll(async () => {
       text.includes(`device_agent_device_problem{udid="${HOT}",problem="battery_hot"} 1`) &&
       text.includes(`device_agent_failed_device{udid="${REFUSED}"} 1`) &&
       text.includes('device_agent_devices{state="unauthorized"} 1') &&
-      text.includes('device_agent_recovery_actions_total{action="connect",result="failed"}');
+      text.includes('device_agent_recovery_actions_total{action="connect",result="failed"}') &&
+      text.includes('device_agent_availability_seconds_total{');
     return ready ? text : undefined;
   });
   // Enough scrapes for rates over 10 s, and every rule evaluated at least once.
@@ -119,6 +123,9 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
       }
       const labels = families.get(s.name) ?? recordedLabels.get(s.name);
       if (!labels) return void wrong.push(`${where}: ${s.name} is not served by the agent`);
+      // Served without a sample here, its labels unseen: only the families of USB ports and hubs, which no phone of
+      // this lab is on (their labels are test/features/availability's).
+      if (labels.size === 0 && NO_SAMPLE_HERE.has(s.name)) return;
       for (const m of s.matchers) {
         // Prometheus adds instance and job to every series it scrapes.
         if (m.label === 'instance' || m.label === 'job') continue;
@@ -137,7 +144,9 @@ describe('the queries of the rules and the dashboard, against a live agent', () 
   });
 
   it('every rule evaluates on live data without error, and the recording rules hold what they say', async () => {
-    expect(rules.length).toBe(23);
+    // Every rule of the file is loaded (a rule Prometheus drops would not be evaluated at all).
+    const file = readFileSync(fileURLToPath(new URL('../../deploy/monitoring/device-agent.rules.yml', import.meta.url)), 'utf8');
+    expect(rules.length).toBe(file.match(/^\s*- (alert|record): /gm)!.length);
     for (const r of rules) expect({ rule: r.name, health: r.health, lastError: r.lastError ?? '' }).toEqual({ rule: r.name, health: 'ok', lastError: '' });
     // adb lists three devices in any state; up{job="device-agent"} is this agent.
     const devices = await lab.prometheus.query('instance:device_agent_devices:sum');
