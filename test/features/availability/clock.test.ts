@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LAYERS, PHONE_STATES, type Layer } from '../../../src/devices/phone-state.js';
 import { hubOfPort, InServiceClock } from '../../../src/features/availability/clock.js';
 import { HOUR_MS, IN_SERVICE, Tally } from '../../../src/features/availability/tally.js';
+import { AVAILABILITY_SECONDS, clockMetrics, HUB_SECONDS, PORT_SECONDS } from '../../../src/features/availability/views.js';
 
 const EPOCH = Date.UTC(2026, 0, 5, 12);
 const clockAt = () => new InServiceClock((mono) => EPOCH + mono);
@@ -78,5 +79,34 @@ describe('the in-service clock', () => {
   it('names a port hub as the kernel does', () => {
     expect(hubOfPort('1-1.4.2')).toBe('1-1.4');
     expect(hubOfPort('3-2')).toBe('usb3');
+  });
+});
+
+describe("the clock's counters", () => {
+  it('carry the labels the rules select on: the host by state and layer, each port with its hub and in_service, each hub', () => {
+    const c = clockAt();
+    c.observe('A', 'A', { state: 'in_service' }, 0, { port: '1-1.1' });
+    c.observe('A', 'A', { state: 'auto_recovery', layer: 'port' }, 60_000, { port: '1-1.1' });
+    c.observe('A', 'A', { state: 'in_service' }, 90_000, { port: '1-1.1' });
+    c.confirm('A', 120_000);
+    const byName = new Map(clockMetrics(c).map((m) => [m.name, m.samples.map((s) => s.labels)]));
+    expect(byName.get(AVAILABILITY_SECONDS)).toEqual(
+      expect.arrayContaining([
+        { state: 'in_service', layer: 'none' },
+        { state: 'auto_recovery', layer: 'port' },
+      ]),
+    );
+    expect(byName.get(PORT_SECONDS)).toEqual(
+      expect.arrayContaining([
+        { hub: '1-1', port: '1-1.1', in_service: 'true' },
+        { hub: '1-1', port: '1-1.1', in_service: 'false' },
+      ]),
+    );
+    expect(byName.get(HUB_SECONDS)).toEqual(
+      expect.arrayContaining([
+        { hub: '1-1', in_service: 'true' },
+        { hub: '1-1', in_service: 'false' },
+      ]),
+    );
   });
 });
