@@ -6,7 +6,7 @@
 // seen since the agent started is one debug line (a lab runs one of the two
 // kinds, and both default addresses are watched). Reads only: never starts,
 // refreshes or deletes a tunnel.
-import http from 'node:http';
+import { http } from '../../util/node-http.js';
 import type { Logger } from '../../log/logger.js';
 import { limited } from '../../log/limited.js';
 import { every, type Clock, type Timer, type Timers } from '../../util/clock.js';
