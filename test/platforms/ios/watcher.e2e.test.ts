@@ -177,7 +177,8 @@ describe('IosWatcher', () => {
     const p = sim.plug({ profile: 'iphone-13-ios16' });
     await sim.start();
     await until(() => watcher.devices.has(p.udid), 2000);
-    expect(watcher.answered).toBe(true);
+    // Listen's Attached can come before the first full list does (a reconcile tick later).
+    await until(() => watcher.answered, 2000);
   });
 
   it('no usbmuxd socket when iPhones were not asked for: said at debug level only', async () => {
