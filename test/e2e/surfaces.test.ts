@@ -127,7 +127,12 @@ describe('list and doctor show readiness and the USB port', () => {
 
     const json = await runAgent(['list', '--json'], env);
     const rows = JSON.parse(json.stdout) as Array<{ udid: string; features?: Record<string, string> }>;
-    expect(rows.find((r) => r.udid === 'NOTRDY02')?.features).toEqual({ readiness: 'not ready: stayAwake', usbPort: '1-1.3 12 enum failures/2d (port)' });
+    expect(rows.find((r) => r.udid === 'NOTRDY02')?.features).toEqual({
+      readiness: 'not ready: stayAwake',
+      usbPort: '1-1.3 12 enum failures/2d (port)',
+      // The daemon's in-service record, kept in the state directory (issue 63).
+      inService24h: expect.stringMatching(/^\d+\.\d%$/),
+    });
 
     const doctor = await runAgent(['doctor'], env);
     expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);

@@ -101,8 +101,10 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     expect(saying(agent, /^cannot keep the reported device set in .*reported-devices\.json: the file system is full \(ENOSPC\)\. Reports go on/)).toHaveLength(
       1,
     );
-    // Nothing left behind that would hold the next write up (an empty .lock waited 5 s a write).
-    expect(readdirSync(dir).sort()).toEqual(['filler', 'node-id']);
+    // Nothing left behind that would hold the next write up (an empty .lock waited 5 s a write); the directory an
+    // operator's quarantine release is dropped in (made at start, empty) is no file to write.
+    expect(readdirSync(dir).sort()).toEqual(['filler', 'node-id', 'quarantine-requests']);
+    expect(readdirSync(join(dir, 'quarantine-requests'))).toEqual([]);
 
     unlinkSync(filler);
     const t0 = Date.now();

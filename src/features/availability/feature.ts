@@ -23,7 +23,8 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
     reported: (outcome) => a.reported(outcome),
     answered: (device) => a.answered(device),
     changed: () => a.observe(),
-    columns: () => (a.clock.phones.size > 0 ? [{ key: 'inService24h', title: 'IN SERVICE 24H' }] : []),
+    // Before USB, so that READY follows USB and PROBLEMS, free text, closes the table.
+    columns: () => (a.clock.phones.size > 0 ? [{ key: 'inService24h', title: 'IN SERVICE 24H', place: { before: 'USB' } }] : []),
     cells: (info): Record<string, string> => {
       const subject = a.clock.phones.get(info.udid);
       const cell = subject && dayCell(lastDay(a.clock, subject, clock.wall(), clock.monotonic()));

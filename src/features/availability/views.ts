@@ -161,9 +161,9 @@ export function clockMetrics(clock: InServiceClock): Metric[] {
     },
     {
       name: PHONE_SECONDS,
-      help: "Each phone's seconds by state, kept across restarts; a phone gone for a day is forgotten.",
+      help: "Each phone's seconds by state, kept across restarts; served while the phone is reported (its series go with its UNPLUGGED report, as every phone's do, and come back with it), forgotten a day after it left.",
       type: 'counter',
-      samples: [...clock.phones.values()].flatMap((p) => samples(p.tally.totals, { udid: p.track.udid }, 'state')),
+      samples: [...clock.phones.values()].filter((p) => p.track.state !== 'gone').flatMap((p) => samples(p.tally.totals, { udid: p.track.udid }, 'state')),
     },
     {
       name: PORT_SECONDS,
