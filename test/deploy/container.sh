@@ -275,10 +275,13 @@ pass "stopped cleanly in $((SECONDS - t)) s"
 
 say "a new container keeps the node id and the adb key (volumes)"
 podman rm "da-usb-$run_id" >/dev/null
-start_bed "$adb_port"
+# The new container's adb server may take a minute to bind the port the first one had (CI: "could not install
+# *smartsocket* listener: Address already in use" for 40 s after the first was removed, cause not found); the bed's
+# default wait for adb (60 s) then ended the bed, and its cloud with it. The agent carries PODMAN01 UNAVAILABLE meanwhile.
+start_bed "$adb_port" --adb-wait-seconds 240
 t0=$(now_ms)
 run_usb "da-usb2-$run_id" "$adb_port"
-wait_put "$t0" "p.nodeId === '$node_id' && status(p, 'PODMAN01') === 'AVAILABLE'" 120 >/dev/null || fail "the new container reported another node id, or nothing"
+wait_put "$t0" "p.nodeId === '$node_id' && status(p, 'PODMAN01') === 'AVAILABLE'" 240 >/dev/null || fail "the new container reported another node id, or nothing"
 [ "$(podman exec "da-usb2-$run_id" cat /home/node/.android/adbkey.pub)" = "$adb_key" ] || fail "the adb key changed"
 podman stop -t 20 "da-usb2-$run_id" >/dev/null
 pass "same node id and adb key"
