@@ -18,10 +18,10 @@ function example(): string[] {
   return lines.slice(0, lines.indexOf(''));
 }
 
-/** A checks list as verdictCell prints it: check ids joined by ", ", the last one cut short where the cell is clipped. */
+/** A checks list as verdictCell prints it: check ids joined by ", " (past three, " and N more"), the last one cut short where the cell is clipped. */
 function checkList(text: string): boolean {
   const clipped = text.endsWith('…');
-  const ids = (clipped ? text.slice(0, -1) : text).split(', ');
+  const ids = (clipped ? text.slice(0, -1) : text).replace(/ and \d+ more$/, '').split(', ');
   return ids.every((id, i) => CHECK_IDS.includes(id) || (clipped && i === ids.length - 1 && CHECK_IDS.some((c) => c.startsWith(id))));
 }
 

@@ -82,13 +82,23 @@ function shown(check: Check, value: string, named = true, noRow = false): string
   return `${value} (${source.kind === 'setting' ? source.key : source.name}${note === '' ? '' : `: ${note}`})`;
 }
 
-/** `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls", or "unread: developerOptions"; undefined when no check is the phone's. */
+/** At most this many checks named in a cell, the rest counted: a phone that answered none stays one short cell. */
+const CELL_CHECKS = 3;
+
+function named(ids: readonly string[]): string {
+  return ids.length <= CELL_CHECKS ? ids.join(', ') : `${ids.slice(0, CELL_CHECKS).join(', ')} and ${ids.length - CELL_CHECKS} more`;
+}
+
+/**
+ * `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls", or "unread: developerOptions" (past three checks,
+ * "… and N more": doctor and `list --json`'s message name them all); undefined when no check is the phone's.
+ */
 export function verdictCell(verdict: Verdict): string | undefined {
   switch (stateOf(verdict)) {
     case 'not_ready':
-      return `not ready: ${verdict.failed.map((f) => f.check.id).join(', ')}`;
+      return `not ready: ${named(verdict.failed.map((f) => f.check.id))}`;
     case 'unread':
-      return `unread: ${verdict.unread.join(', ')}`;
+      return `unread: ${named(verdict.unread)}`;
     case 'ready':
       return 'ready';
     case undefined:

@@ -41,3 +41,10 @@ describe('verdictCell', () => {
     expect(cell(readinessSection({}))).toBe('unread: stayAwake, verifyAdbInstalls, autoRotate');
   });
 });
+
+describe('verdictCell past three checks', () => {
+  it('names three and counts the rest, so that a phone that answered none is one short cell', () => {
+    const all = parseReadinessChecks(['stayAwake', 'screenLock', 'windowAnimation', 'verifyAdbInstalls', 'autoRotate']);
+    expect(verdictCell(judge(parseReadiness(readinessSection({}))!, all, 'samsung'))).toBe('unread: stayAwake, screenLock, windowAnimation and 2 more');
+  });
+});
