@@ -61,6 +61,8 @@ const UNLISTED: PresenceReason = { kind: 'unlisted', scope: 'report' };
  * with the UNPLUGGED records still owed → PUT. It decides nothing about timing: that is the planner's.
  */
 export class Reporter {
+  /** The devices the last report carried as unlisted: they stay carried while the list they are missing from settles. */
+  private unlistedBefore = new Set<string>();
   /** The part size a 413 left, so that the next reports do not go whole first. */
   private readonly partSize: PartSize = {};
   /** Scheduled reports without news delivered since `since` (monotonic), not yet summed up. */
@@ -118,7 +120,17 @@ export class Reporter {
     const absentIsGone = (udid: string) => answeredAll && !unheard(udid) && deps.unplugged.absentIsGone(udid, complete);
     oweAll(deps.features, { absentIsGone, listed: (udid) => listed.has(udid) });
     const failedNow = new Map(deps.sources.flatMap((s, i) => (runs[i]!.ok ? [] : [[s, runs[i]!.error] as const])));
-    const unlisted = deps.unplugged.current.filter((d) => !listed.has(d.udid) && !absentIsGone(d.udid));
+    // Carried: a phone whose source has not answered since the start or fails now, and one already carried while the
+    // list it is missing from settles. A phone an answering source has yet to list after a restart is left to the
+    // cloud's last word, as before: carrying it UNAVAILABLE would flap every phone at every upgrade.
+    const failing = (udid: string) => {
+      const source = this.sourceOf(udid);
+      return source !== undefined && failedNow.has(source);
+    };
+    const unlisted = deps.unplugged.current.filter(
+      (d) => !listed.has(d.udid) && !absentIsGone(d.udid) && (unheard(d.udid) || failing(d.udid) || this.unlistedBefore.has(d.udid)),
+    );
+    this.unlistedBefore = new Set(unlisted.map((d) => d.udid));
     deps.registry.presence.owe(
       UNLISTED,
       unlisted.map((d) => ({ udid: d.udid, says: { status: STATUS_UNAVAILABLE }, why: this.unlistedWhy(d.udid, unheard(d.udid), failedNow) })),

@@ -298,6 +298,42 @@ describe('Reporter', () => {
     expect(await send(plan({ refresh: 'all' }))).toEqual(['A:AVAILABLE']);
   });
 
+  it("after a restart whose source answers at once, an earlier run's phone it has yet to list is left to the cloud's last word while the list settles, not carried UNAVAILABLE (no flap at every upgrade); gone once settled", async () => {
+    const sink = new GatedSink();
+    const unplugged = new UnpluggedLedger();
+    unplugged.seed([device('A'), device('B')]);
+    const source = Object.assign(
+      fakeSource(async () => [device('A')]),
+      { label: 'tcp:127.0.0.1:5037' },
+    );
+    Object.defineProperty(source, 'listed', { get: () => true });
+    const registry = new DeviceRegistry();
+    const stats = new AgentStats();
+    const r = new Reporter({
+      nodeId: 'n1',
+      cloud: sink,
+      sources: [source],
+      registry,
+      features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
+      settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+      machine: { collect: async () => machine },
+      unplugged,
+      stats,
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    const send = async (p: ReportPlan) => {
+      const sent = r.send(p);
+      await sink.release();
+      await sent;
+      return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
+    };
+    unplugged.sourceConnected();
+    expect(await send({ ...plan({ refresh: 'all' }), complete: false })).toEqual(['A:AVAILABLE']);
+    expect(await send({ ...plan({ refresh: 'all' }), complete: false })).toEqual(['A:AVAILABLE']);
+    expect(await send(plan({ refresh: 'all' }))).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
+  });
+
   it("a source that lists nothing while its service never answered (usbmuxd absent: no iPhone listed, no error) does not make an earlier run's iPhones gone", async () => {
     const sink = new GatedSink();
     const unplugged = new UnpluggedLedger();
