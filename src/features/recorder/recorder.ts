@@ -96,7 +96,8 @@ export class Recorder implements IncidentLog {
       this.writeProblem = undefined;
       this.ctx.logger.info(
         { serial: phone.serial, udid: phone.udid, kind, file: name },
-        `${phone.udid ?? phone.serial}: ${cause}; its recent history is in ${join(this.files.dir, name)} (device-agent incidents ${phone.serial})`,
+        // The cause is said by its own layer's line: this one says where the history is, without repeating it.
+        `${phone.udid ?? phone.serial}: incident (${kind}) kept with the phone's recent history in ${join(this.files.dir, name)} (device-agent incidents ${phone.serial})`,
       );
       return name;
     } catch (err) {
