@@ -264,7 +264,11 @@ describe('proxy failures', () => {
     expect(error.message).toMatch(/proxy http:\/\/127\.0\.0\.1:\d+ could not reach 127\.0\.0\.1:\d+ \(502 Unable to connect to upstream proxy\)/);
     const warns = lines.map((l) => JSON.parse(l) as { level: string; reason?: string }).filter((l) => l.level === 'warn');
     expect(warns).toHaveLength(2);
-    expect(warns[0]!.reason).toContain(`proxy http://127.0.0.1:${tinyproxyBroken.port} could not reach`);
+    // Each retry names the proxy; under load tinyproxy sometimes drops the first CONNECT before its 502 (ECONNRESET).
+    for (const w of warns)
+      expect(w.reason).toMatch(
+        new RegExp(`^proxy http://127\\.0\\.0\\.1:${tinyproxyBroken.port} (could not reach|closed the connection before answering CONNECT)`),
+      );
   });
 
   it('a proxy that is down: retried with backoff, then named with what to check', async () => {
