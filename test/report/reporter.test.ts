@@ -95,6 +95,31 @@ function known(...udids: string[]): DeviceRegistry {
 
 const plan = (request: CollectRequest, reason = 'x'): ReportPlan => ({ request, reason, complete: true, listed: true, deadline: Date.now() + 60_000 });
 
+/** A reporter over its sources and the ledger of what the cloud was told, and a send that returns each body's udid:status. */
+function reportsOf(sources: DeviceSource | DeviceSource[], unplugged: UnpluggedLedger, sink: GatedSink): (p: ReportPlan) => Promise<string[]> {
+  const registry = new DeviceRegistry();
+  const stats = new AgentStats();
+  const r = new Reporter({
+    nodeId: 'n1',
+    cloud: sink,
+    sources: Array.isArray(sources) ? sources : [sources],
+    registry,
+    features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
+    settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
+    machine: { collect: async () => machine },
+    unplugged,
+    stats,
+    logger: silentLogger(),
+    clock: systemClock,
+  });
+  return async (p) => {
+    const sent = r.send(p);
+    await sink.release();
+    await sent;
+    return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
+  };
+}
+
 describe('Reporter', () => {
   it("the features' judges see the fresh readings only, before any feature's annotate pass; a device held off its source joins after them", async () => {
     const judged: string[][] = [];
@@ -260,27 +285,7 @@ describe('Reporter', () => {
       { label: 'tcp:127.0.0.1:5037' },
     );
     Object.defineProperty(source, 'listed', { get: () => up });
-    const registry = new DeviceRegistry();
-    const stats = new AgentStats();
-    const r = new Reporter({
-      nodeId: 'n1',
-      cloud: sink,
-      sources: [source],
-      registry,
-      features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
-      settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
-      machine: { collect: async () => machine },
-      unplugged,
-      stats,
-      logger: silentLogger(),
-      clock: systemClock,
-    });
-    const send = async (p: ReportPlan) => {
-      const sent = r.send(p);
-      await sink.release();
-      await sent;
-      return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
-    };
+    const send = reportsOf(source, unplugged, sink);
     // The start report, after its wait for a first listing that never came.
     expect(await send({ ...plan({ refresh: 'all' }), complete: false, listed: false })).toEqual(['A:UNAVAILABLE', 'B:UNAVAILABLE']);
     expect(sink.bodies[0]!.devices[0]!.message).toBe(
@@ -307,27 +312,7 @@ describe('Reporter', () => {
       { label: 'tcp:127.0.0.1:5037' },
     );
     Object.defineProperty(source, 'listed', { get: () => true });
-    const registry = new DeviceRegistry();
-    const stats = new AgentStats();
-    const r = new Reporter({
-      nodeId: 'n1',
-      cloud: sink,
-      sources: [source],
-      registry,
-      features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
-      settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
-      machine: { collect: async () => machine },
-      unplugged,
-      stats,
-      logger: silentLogger(),
-      clock: systemClock,
-    });
-    const send = async (p: ReportPlan) => {
-      const sent = r.send(p);
-      await sink.release();
-      await sent;
-      return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
-    };
+    const send = reportsOf(source, unplugged, sink);
     unplugged.sourceConnected();
     expect(await send({ ...plan({ refresh: 'all' }), complete: false })).toEqual(['A:AVAILABLE']);
     expect(await send({ ...plan({ refresh: 'all' }), complete: false })).toEqual(['A:AVAILABLE']);
@@ -346,27 +331,8 @@ describe('Reporter', () => {
     );
     Object.defineProperty(ios, 'answered', { get: () => answered });
     const android = fakeSource(async () => [device('A')]);
-    const registry = new DeviceRegistry();
-    const stats = new AgentStats();
-    const r = new Reporter({
-      nodeId: 'n1',
-      cloud: sink,
-      sources: [android, ios],
-      registry,
-      features: buildFeatures(featureContext<AndroidControl>({ registry, stats })),
-      settings: { hiddenDevices: [], addedToCloud: true, support: NOTHING_DISABLED },
-      machine: { collect: async () => machine },
-      unplugged,
-      stats,
-      logger: silentLogger(),
-      clock: systemClock,
-    });
-    const send = async () => {
-      const sent = r.send(plan({ refresh: 'all' }));
-      await sink.release();
-      await sent;
-      return sink.bodies.at(-1)!.devices.map((d) => `${d.udid}:${d.status}`);
-    };
+    const reports = reportsOf([android, ios], unplugged, sink);
+    const send = () => reports(plan({ refresh: 'all' }));
     expect(await send()).toEqual(['A:AVAILABLE', '00008120-000A:UNAVAILABLE']);
     expect(sink.bodies[0]!.devices[1]!.message).toMatch(/^the agent has not read its ios devices since it started \(UNIX:\/var\/run\/usbmuxd\)/);
     // usbmuxd answers, without it: gone.
