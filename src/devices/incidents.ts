@@ -9,6 +9,7 @@
 // out, secrets masked before it is kept; a file read back is checked field
 // by field.
 import { sharedKey } from '../util/shared-parts.js';
+import { jsonObject } from '../util/json-object.js';
 
 /** What a phone's ring keeps. */
 export const EVENT_KINDS = ['adb', 'kernel', 'readiness', 'action', 'battery', 'cloud', 'inventory', 'state', 'quarantine'] as const;
@@ -97,14 +98,8 @@ export function incidentText(file: IncidentFile): string {
 
 /** An incident file read back, field by field; undefined when it is not one the agent wrote. */
 export function incidentFrom(textRead: string): IncidentFile | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(textRead);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
+  const v = jsonObject(textRead);
+  if (v === undefined) return undefined;
   if (v.version !== 1 || typeof v.serial !== 'string' || typeof v.cause !== 'string' || typeof v.at !== 'number') return undefined;
   if (!(INCIDENT_KINDS as readonly string[]).includes(v.kind as string) || !Array.isArray(v.events)) return undefined;
   const events = v.events.flatMap((e): RecordedEvent[] => {

@@ -10,6 +10,7 @@
 // field by field, never trusted to name a path or run anything.
 import { facetKey } from './facet.js';
 import { LAYERS, type Layer } from './phone-state.js';
+import { jsonObject } from '../util/json-object.js';
 
 export interface QuarantineEntry {
   /** adb's serial (or the iPhone's udid): what the operator names it by. */
@@ -90,14 +91,9 @@ export function entryFrom(value: unknown): QuarantineEntry | undefined {
 
 /** The state file read back: its entries by udid; undefined when it is not one the agent wrote. */
 export function quarantineFileFrom(textRead: string): Map<string, QuarantineEntry> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(textRead);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || (value as { version?: unknown }).version !== 1) return undefined;
-  const phones = (value as { phones?: unknown }).phones;
+  const value = jsonObject(textRead);
+  if (value?.version !== 1) return undefined;
+  const phones = value.phones;
   if (typeof phones !== 'object' || phones === null) return undefined;
   const out = new Map<string, QuarantineEntry>();
   for (const [udid, raw] of Object.entries(phones)) {
@@ -119,14 +115,8 @@ export interface ReleaseRequest {
 }
 
 export function requestFrom(textRead: string): ReleaseRequest | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(textRead);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
+  const v = jsonObject(textRead);
+  if (v === undefined) return undefined;
   const release = text(v.release, 256);
   const at = time(v.at);
   if (release === undefined || release === '' || at === undefined) return undefined;

@@ -6,6 +6,7 @@
 // one the agent writes is dropped, never trusted.
 import { LAYERS, PHONE_STATES, type Layer, type PhoneState } from '../../devices/phone-state.js';
 import { Tally } from './tally.js';
+import { jsonObject } from '../../util/json-object.js';
 
 export const AVAILABILITY_FILE = 'availability.json';
 /** Far more than the agent writes (about 5 KB a phone at most). */
@@ -39,14 +40,8 @@ const PORT = /^\d+-\d+(?:\.\d+)*$/;
 const HUB = /^(?:\d+-\d+(?:\.\d+)*|usb\d+)$/;
 
 export function clockFrom(text: string): StoredClock | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || (value as { version?: unknown }).version !== 1) return undefined;
-  const v = value as Record<string, unknown>;
+  const v = jsonObject(text);
+  if (v?.version !== 1) return undefined;
   const list = (x: unknown): Array<Record<string, unknown>> =>
     Array.isArray(x) ? x.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : [];
   const phones = list(v.phones).flatMap((p): StoredPhone[] => {

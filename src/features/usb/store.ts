@@ -4,6 +4,7 @@
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 import { boundRecord, emptyRecord, recordFrom, type PortRecord } from './port-record.js';
+import { jsonObject } from '../../util/json-object.js';
 
 export const USB_PORTS_FILE = 'usb-ports.json';
 /** What is read back at most: the agent writes at most MAX_RECORD_BYTES (4 MiB); versions before it wrote up to about 25 MB. */
@@ -32,13 +33,7 @@ export class PortRecordFile {
       return { record: emptyRecord() };
     }
     if (text === undefined) return { record: emptyRecord() };
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
-    const stored = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const stored = jsonObject(text) ?? {};
     const record = recordFrom(stored.record);
     if (!record) {
       this.logger.warn(

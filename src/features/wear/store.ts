@@ -5,6 +5,7 @@
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 import { historyFrom, KEPT_DAYS, type DaySample } from './history.js';
+import { jsonObject } from '../../util/json-object.js';
 
 export const WEAR_FILE = 'wear-history.json';
 /** 512 phones x 120 days of a few figures: well under this. */
@@ -29,13 +30,7 @@ export class WearFile {
       return new Map();
     }
     if (text === undefined) return new Map();
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
-    const phones = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).phones : undefined;
+    const phones = jsonObject(text)?.phones;
     if (typeof phones !== 'object' || phones === null || Array.isArray(phones)) {
       this.logger.warn(
         { file: this.file },
