@@ -41,7 +41,10 @@ export function compileFormat(format: string, args: readonly StringArg[] = []): 
     }
     conversions.push(kind);
     if (kind === 's') {
-      source += `(${stringArg(args[strings++] ?? 'word')})`;
+      const arg = args[strings++] ?? 'word';
+      // A device's words that end the line may be blank: the reader strips the line's trailing spaces, the space before them too.
+      if (arg === 'data' && last === format.length) source = source.replace(/ \+$/, ' *');
+      source += `(${stringArg(arg)})`;
     } else {
       // A width pads with spaces unless the 0 flag pads with zeros ("bcdDevice= 6.00" from %2x); # adds 0x.
       const pad = width !== '' && !flags.includes('0') ? ' *' : '';

@@ -131,6 +131,11 @@ describe('the catalogue of kernel messages', () => {
     expect(event, line).toMatchObject({ id: entry.id, kind: entry.kind, role: entry.role });
   });
 
+  it("a device's words that end a line and are blank still read as their entry: the reader strips the line's trailing spaces (the property's seed -186481520)", () => {
+    expect(classifyUsbLine('usb 1-1.2: Product:   ')).toMatchObject({ id: 'device-string' });
+    expect(classifyUsbLine('xhci_hcd 0000:00:14.0: Error while assigning device slot ID:  ')?.id).toMatch(/^xhci-slot-/);
+  });
+
   it('property: a line built from any entry, with any values its conversions allow, is read as that entry (or one of the same format)', () => {
     const entry = fc.constantFrom(...KERNEL_MESSAGES);
     fc.assert(
