@@ -27,6 +27,10 @@ export function usbFeature(ctx: FeatureContext): Feature {
     stop: () => layer.stop(),
     notes: (device) => [layer.noteFor(device)],
     owe: (listing) => layer.oweOnUsb(listing),
+    // A phone off its source's list: whether it is still on its port is read afresh, not from the last few seconds' cell.
+    changed: (changes) => {
+      if (changes.some((c) => c.to === undefined)) layer.readSysfsAfresh();
+    },
     // The phones off adb the ledger carried for it are in the list by then: it publishes them and says so once.
     annotate: (devices, carried) => layer.withPhonesOnUsb(devices, carried ?? new Map()),
     // Inside list's USB column: the port and what the kernel said of it, where the layer knows the port.

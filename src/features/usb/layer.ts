@@ -210,6 +210,11 @@ export class UsbLayer implements UsbEvidence {
     return v && { layer: v.layer, subject: v.subject, evidence: v.evidence };
   }
 
+  /** A device left or came (the kernel's word, or a source's list): sysfs is read at the next look rather than from a cell up to SYSFS_CELL_MS old. */
+  readSysfsAfresh(): void {
+    this.ports = undefined;
+  }
+
   /** sysfs's serials on ports, read at most every few seconds for all the phones of one look. */
   private onUsb(): Map<string, string[]> {
     const at = this.context.clock.monotonic();
@@ -384,6 +389,7 @@ export class UsbLayer implements UsbEvidence {
     for (const hear of this.followers)
       hear({ ...(event.port !== undefined && { port: event.port }), ...(event.hub !== undefined && { hub: event.hub }), text: parsed.text, at });
     this.words.add(event, at);
+    if (event.kind === 'disconnect' || event.kind === 'new-device') this.readSysfsAfresh();
     this.recorder.add(event, at);
     this.dirty = true;
     this.workSoon();

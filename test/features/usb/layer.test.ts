@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import { createLogger } from '../../../src/log/logger.js';
 import { carryClock } from '../../../src/log/limited.js';
 import { readPortRecord, worstPortItems } from '../../../src/features/usb/worst-ports.js';
 import { offAdbByInterfaces } from '../../../src/platforms/android/usb-interfaces.js';
+import { USB_EVIDENCE } from '../../../src/devices/usb-evidence.js';
+import { SharedParts } from '../../../src/util/shared-parts.js';
 
 // The USB layer on real files: a recorded /dev/kmsg replayed and followed,
 // the record kept in a state directory across a restart, a kernel log that
@@ -218,6 +220,52 @@ describe("the USB layer's word on devices behind a hub or a controller", () => {
       /^USB: hub 1-1\.4: all 2 of its ports \(1-1\.4\.2, 1-1\.4\.3\) failed within 10 min .*: the hub or its power supply$/,
     );
     expect(note(feature, phone('NOTONUSB'))).toBeUndefined();
+  });
+});
+
+describe('a phone leaving its port', () => {
+  it('is off USB at the next look after the kernel says it disconnected, not when the cached read of sysfs runs out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const sysfs = join(dir, 'bus');
+    mkdirSync(join(sysfs, '1-1.2'), { recursive: true });
+    writeFileSync(join(sysfs, '1-1.2', 'serial'), 'R58Q\n');
+    const log = join(dir, 'kmsg.rec');
+    writeFileSync(log, '6,1,1000,-;usb 1-1.2: SerialNumber: R58Q\n');
+    const shared = new SharedParts();
+    const time = new VirtualTime(Date.now());
+    const logger = captureLogger();
+    const feature = usbFeature(
+      featureContext({ usb: { kernelLog: log, sysfsRoot: sysfs }, stateDir: dir, logger: logger.logger, clock: time.clock(), shared }),
+    );
+    started.push(feature);
+    void feature.start?.();
+    const usb = shared.get(USB_EVIDENCE)!;
+    expect(usb.seen(['R58Q'])).toEqual({ enumerated: true, port: '1-1.2' });
+    rmSync(join(sysfs, '1-1.2'), { recursive: true });
+    appendFileSync(log, '6,2,2000,-;usb 1-1.2: USB disconnect, device number 7\n');
+    // The kernel's line read (real reads of the file between steps of virtual time), well within the sysfs cell's 5 s.
+    for (let step = 0; step < 40 && usb.seen(['R58Q'])?.enumerated !== false; step++) {
+      await new Promise((r) => setTimeout(r, 5));
+      time.advance(50);
+    }
+    expect(usb.seen(['R58Q'])).toMatchObject({ enumerated: false, port: '1-1.2', last: 'disconnected' });
+  });
+
+  it('is read afresh when its source stops listing it, before the kernel says anything', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usb-layer-'));
+    const sysfs = join(dir, 'bus');
+    mkdirSync(join(sysfs, '1-1.3'), { recursive: true });
+    writeFileSync(join(sysfs, '1-1.3', 'serial'), 'R58R\n');
+    const shared = new SharedParts();
+    const feature = usbFeature(
+      featureContext({ usb: { kernelLog: join(dir, 'kmsg.rec'), sysfsRoot: sysfs }, stateDir: dir, clock: new VirtualTime(Date.now()).clock(), shared }),
+    );
+    const usb = shared.get(USB_EVIDENCE)!;
+    expect(usb.seen(['R58R'])).toEqual({ enumerated: true, port: '1-1.3' });
+    rmSync(join(sysfs, '1-1.3'), { recursive: true });
+    feature.changed?.([{ key: 'android/R58R', serial: 'R58R', from: 'device' }]);
+    // Not on a port in sysfs, and no word from the kernel yet: not known to be on USB.
+    expect(usb.seen(['R58R'])).toBeUndefined();
   });
 });
 
