@@ -103,6 +103,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     watcher.on('change', (changes: DeviceChange[]) => this.sync(watcher.devices, changes));
     watcher.on('connected', () => this.emit('connected', ADB_SETTLE_MS));
     watcher.on('resumed', () => this.resume());
+    // Its connection to the server ended: the inventories running then were cut with it (a restart), not by their phones.
+    watcher.on('ended', () => this.o.server?.cut());
     await watcher.start();
     // Devices found at start go into the first report through the listing: listeners hear only what came after.
     this.o.registry.sync(PLATFORM, watcher.devices);

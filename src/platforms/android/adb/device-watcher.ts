@@ -243,6 +243,7 @@ export class DeviceWatcher extends EventEmitter {
     this.tracker = undefined;
     this.connected = false;
     if (!this.running) return;
+    this.emit('ended');
     const { delayMs, note, ends } = this.reconnects.ended();
     this.logEnd(note, ends);
     this.scheduleReconnect(delayMs);

@@ -56,11 +56,21 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
     return this.checking;
   }
 
-  /** Whether a failure that began at `sinceMono` is the server's: down now, or found down since (it cut that inventory). */
+  /**
+   * The server's connections ended at once (the device tracker's did: a restart, or something cutting the connection):
+   * every inventory running then was cut by it, not by its phone.
+   */
+  cut(): void {
+    this.lastDownAt = this.o.clock.monotonic();
+  }
+
+  /** Whether a failure that began at `sinceMono` is the server's: down now, or found down or cut since (it cut that inventory). */
   async blame(sinceMono: number): Promise<boolean> {
-    if (this.down) return true;
-    if (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono) return true;
-    return !(await this.check());
+    const cutSince = (): boolean => this.down || (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono);
+    if (cutSince()) return true;
+    const answered = await this.check();
+    // Asked again after the round trip: a restart's end of the tracker may be heard while it runs (a quick restart answers).
+    return !answered || cutSince();
   }
 
   /** What keeps the host from reporting its phones (for /healthz), while the server does not answer. */

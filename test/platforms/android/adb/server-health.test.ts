@@ -53,6 +53,36 @@ describe('AdbServerHealth on the injected clock', () => {
     expect(time.pending).toBe(0);
   });
 
+  it("blames itself for an inventory its connections' end cut, even when the round trip after a quick restart answers", async () => {
+    const time = new VirtualTime();
+    const during: { ask?: () => void } = {};
+    const health = new AdbServerHealth({
+      adb: {
+        label: 'tcp:127.0.0.1:5037',
+        version: () => {
+          during.ask?.();
+          return Promise.resolve(41);
+        },
+      },
+      clock: time.clock(),
+      logger: captureLogger().logger,
+    });
+    // An inventory started at 1 s, the server restarted at 2 s (the tracker's end heard), the failure came at 3 s.
+    time.advance(1_000);
+    const started = time.clock().monotonic();
+    time.advance(1_000);
+    health.cut();
+    time.advance(1_000);
+    expect(await health.blame(started)).toBe(true);
+    // One that started after the restart, failing on its own: the phone's.
+    expect(await health.blame(time.clock().monotonic())).toBe(false);
+    // The tracker's end heard while the round trip runs.
+    const later = time.clock().monotonic();
+    during.ask = () => health.cut();
+    expect(await health.blame(later)).toBe(true);
+    expect(health.down).toBe(false);
+  });
+
   it('stopped, it asks nothing more', async () => {
     const time = new VirtualTime();
     let asked = 0;
