@@ -48,11 +48,15 @@ export class Availability {
   /** What the cloud stored of each phone (its status), and the phones it refused, from the last report it took. */
   private readonly cloudStatus = new Map<string, string>();
   private refused = new Set<string>();
-  /** The last report did not reach the cloud. */
-  private cloudBehind = false;
+  /** Monotonic ms the last report that did not reach the cloud gave up, while no report since has. */
+  private behindAt: number | undefined;
+  /** Monotonic ms since which each phone has wanted only the cloud's word to be in service: a report that failed before it is not what keeps it out. */
+  private readonly waitingSince = new Map<string, number>();
   /** Monotonic ms of each phone's last inventory that answered in full, and the one before: what an inventory finds is dated between them. */
   private readonly lastGood = new Map<string, number>();
   private readonly prevGood = new Map<string, number>();
+  /** Monotonic ms of each phone's latest failed inventory: one back on a new connection is not vouched for by an answer before it. */
+  private readonly failedAt = new Map<string, number>();
   private readonly platformOf = new Map<string, Platform>();
   private timer: Timer | undefined;
   private saver: Timer | undefined;
@@ -94,6 +98,7 @@ export class Availability {
     this.saver?.cancel();
     if (!this.started) return;
     this.observe();
+    this.clock.settle(this.ctx.clock.monotonic());
     this.save();
     this.started = false;
   }
@@ -114,10 +119,11 @@ export class Availability {
     const next = new Map<string, Reported>();
     for (const d of devices) {
       const carried = carriedKinds.get(d.udid);
+      // A carried phone's status and support are the carry's (its source failed, it is off the list), not a reading of its own.
       next.set(d.udid, {
         ...(carried && { carried }),
-        readinessOut: !host && d.support?.appiumDisabled === true,
-        unavailable: d.status === STATUS_UNAVAILABLE,
+        readinessOut: !host && !carried && d.support?.appiumDisabled === true,
+        unavailable: !carried && d.status === STATUS_UNAVAILABLE,
       });
     }
     this.lastReport = next;
@@ -127,16 +133,15 @@ export class Availability {
   /** What the cloud took, or that it took nothing. */
   reported(outcome: ReportHeard): void {
     if (!outcome.delivered) {
-      this.cloudBehind = true;
+      this.behindAt = this.ctx.clock.monotonic();
       this.observe();
       return;
     }
-    this.cloudBehind = false;
+    this.behindAt = undefined;
+    // The body is the node's whole list: a phone it left out (gone a while) the cloud holds as offline, not at its last status.
+    this.cloudStatus.clear();
     for (const d of outcome.devices) this.cloudStatus.set(d.udid, d.status);
     this.refused = new Set(outcome.failed.map((f) => f.udid));
-    // Bounded by the phones the clock follows: a status of a phone it forgot goes with it.
-    for (const udid of this.cloudStatus.keys())
-      if (!this.clock.phones.has(udid) && !outcome.devices.some((d) => d.udid === udid)) this.cloudStatus.delete(udid);
     this.observe();
   }
 
@@ -159,8 +164,10 @@ export class Availability {
     this.observedAt = at;
     const seen = new Set<string>();
     const records = new Map<string, DeviceSnapshot>();
+    const bySerial = this.udidsBySerial();
     for (const r of registry.list()) {
-      const udid = cloudIdOf(r.serial, r.udid);
+      // A network phone back on a new connection has no udid until its inventory answers: the phone last seen on that address, when one was.
+      const udid = cloudIdOf(r.serial, r.udid) ?? bySerial.get(r.serial);
       if (udid === undefined) continue;
       const had = records.get(udid);
       // A phone on USB and over TCP: the connection that answers decides.
@@ -183,7 +190,21 @@ export class Availability {
       this.lastGood.delete(udid);
       this.prevGood.delete(udid);
     }
+    for (const udid of this.failedAt.keys()) if (!this.clock.phones.has(udid)) this.failedAt.delete(udid);
+    for (const udid of this.waitingSince.keys()) if (!this.clock.phones.has(udid)) this.waitingSince.delete(udid);
     for (const udid of this.platformOf.keys()) if (!this.clock.phones.has(udid)) this.platformOf.delete(udid);
+  }
+
+  /** The phones the clock follows by the serial they were last seen on, when only one was. */
+  private udidsBySerial(): Map<string, string> {
+    const out = new Map<string, string>();
+    const twice = new Set<string>();
+    for (const [udid, { track }] of this.clock.phones) {
+      if (out.has(track.serial)) twice.add(track.serial);
+      out.set(track.serial, udid);
+    }
+    for (const serial of twice) out.delete(serial);
+    return out;
   }
 
   private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
@@ -194,42 +215,63 @@ export class Availability {
     const adbPort = record?.usb?.usb;
     let port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : undefined;
     let usbBlame: string | undefined;
+    let onPort: boolean | undefined;
     if (usb) {
       const seen = usb.seen([...new Set([serial, udid])], port ?? this.clock.phones.get(udid)?.track.port);
       port ??= seen?.port;
+      if (seen) onPort = seen.enumerated;
       usbBlame = seen && !seen.enumerated ? seen.blame?.layer : port !== undefined ? usb.blame?.(port)?.layer : undefined;
     }
     const entry = registry.facet(QUARANTINE).get(udid);
     const off = registry.facet(OFF_SOURCE).get(udid);
+    if (record?.failure !== undefined) this.failedAt.set(udid, record.failure.at);
+    const good = this.lastGood.get(udid);
+    const failedAt = this.failedAt.get(udid);
+    const answeredBefore = record?.last === undefined && good !== undefined && !(failedAt !== undefined && failedAt > good);
     const look: PhoneLook = {
-      ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined } }),
+      ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
       ...(platform && { sourceUp: this.ctx.platforms.up?.(platform) }),
       ...(reported?.carried && { carried: reported.carried }),
       ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
+      ...(onPort !== undefined && { onPort }),
       ...(usbBlame && { usb: usbBlame }),
       ...(quarantined(entry) && { quarantined: entry.layer ? { layer: entry.layer } : {} }),
       personNeeded: record !== undefined && registry.facet(PERSON_NEEDED).get(record.key) !== undefined,
       readinessOut: reported?.readinessOut ?? false,
       unavailable: reported?.unavailable ?? false,
       cloud: { ...(this.cloudStatus.has(udid) && { status: this.cloudStatus.get(udid) }), refused: this.refused.has(udid) },
-      cloudBehind: this.cloudBehind,
     };
-    const verdict = classify(look);
+    // Out only for the cloud's word: blamed on the cloud when a report since failed to reach it, else on what took it out.
+    if (classify({ ...look, cloud: { ...look.cloud, status: 'AVAILABLE' } }).state === 'in_service') {
+      const since = this.waitingSince.get(udid) ?? at;
+      this.waitingSince.set(udid, since);
+      if (this.behindAt !== undefined && this.behindAt >= since) look.cloudBehind = true;
+    } else this.waitingSince.delete(udid);
+    let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
+    // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out.
+    if (
+      verdict.layer === 'carry' &&
+      record?.state === 'offline' &&
+      (track?.state === 'in_service' || (track?.state === 'in_transition' && track.layer !== 'adb' && track.layer !== 'host'))
+    )
+      verdict = { state: verdict.state, layer: 'phone' };
     const was = track && { state: track.state, layer: track.layer };
     // What no event announced is dated halfway between the last word that the phone was fine and the one that found it not:
     // a failure (a shell that hung) from its last answer to the failed inventory; what an answer read (its readiness
-    // failing, a hot battery) from the inventory before.
+    // failing, a hot battery) from the inventory before; a return from failing from its latest failure to the answer.
     const failingSince = record?.failure?.first;
-    const good = this.lastGood.get(udid);
     const prev = this.prevGood.get(udid);
     const read =
       verdict.state === 'needs_person' &&
       record?.state !== undefined &&
       (look.readinessOut === true || look.unavailable === true) &&
       (verdict.layer === 'readiness' || verdict.layer === 'phone');
-    const backdate =
-      failingSince !== undefined && good !== undefined && failingSince > good
+    const backdate = track?.held
+      ? failedAt !== undefined && good !== undefined && good > failedAt
+        ? (failedAt + good) / 2
+        : undefined
+      : failingSince !== undefined && good !== undefined && failingSince > good
         ? (good + failingSince) / 2
         : read && record?.failures === 0 && good !== undefined && prev !== undefined
           ? (prev + good) / 2
@@ -237,6 +279,8 @@ export class Availability {
     const changed = this.clock.observe(udid, serial, verdict, at, { ...(backdate !== undefined && { backdate }), ...(port !== undefined && { port }) });
     // In service, and its last answer judged so: it vouches for the time up to it.
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
+    // Failing, found so by an inventory: the time up to that failure is known.
+    if (verdict.held && record?.failure !== undefined) this.clock.failed(udid, record.failure.at);
     if (!changed) return;
     const now = this.clock.phones.get(udid)!.track;
     shared

@@ -12,14 +12,20 @@ import type { PresenceKind } from '../../devices/presence.js';
 
 /** What the clock reads of one phone at one moment, as values. */
 export interface PhoneLook {
-  /** Its record, when its source lists it: the state the source gives, its failed inventories in a row, and whether one answered on this connection. */
-  record?: { state: string; failures: number; answered: boolean };
+  /**
+   * Its record, when its source lists it: the state the source gives, its failed inventories in a row, whether one
+   * answered on this connection, and whether one answered on an earlier connection with none failing since (back from
+   * a flap: the report carries it with that inventory).
+   */
+  record?: { state: string; failures: number; answered: boolean; answeredBefore?: boolean };
   /** Whether its platform's service (the adb server, usbmuxd) answers; undefined: not known. */
   sourceUp?: boolean;
   /** Why the last report carried it though its source did not list it. */
   carried?: PresenceKind;
-  /** On a USB port and off its source's list (the USB layer's fact), with what its interfaces show. */
+  /** On a USB port and off its source's list (the USB layer's fact, published with a report), with what its interfaces show. */
   offSource?: { mode?: OffListMode };
+  /** Whether the USB layer sees it on a port now (sysfs shows its serial); undefined: the layer does not read USB. */
+  onPort?: boolean;
   /** What the USB layer blames for its port now (controller, hub-power, hub, port, phone), when anything. */
   usb?: string;
   /** Quarantined, with the layer its failures were blamed on. */
@@ -32,7 +38,7 @@ export interface PhoneLook {
   unavailable?: boolean;
   /** What the cloud last stored of it: its status, and whether it refused it. */
   cloud: { status?: string; refused: boolean };
-  /** The last report did not reach the cloud: the cloud still holds an older word. */
+  /** A report since it wanted only the cloud's word did not reach the cloud: the cloud still holds an older word. */
   cloudBehind?: boolean;
 }
 
@@ -44,6 +50,8 @@ export interface Verdict {
   layer?: Blame;
   /** For 'carry': the layer when there is nothing to carry (it was in service just before). */
   fallback?: Layer;
+  /** Known only when an inventory asks (its inventories failing, adb listing it): its time counts up to each failure, the rest when an inventory says more. */
+  held?: true;
 }
 
 /** A phone's own modes that a person must get it out of. */
@@ -81,12 +89,16 @@ export function classify(look: PhoneLook): Verdict {
   if (!record) {
     if (look.carried === 'source-failed' || look.sourceUp === false) return { state: 'in_transition', layer: 'adb' };
     if (look.carried === 'charge-paused') return { state: 'in_transition', layer: 'host' };
-    if (look.offSource) {
+    // The layer's fact holds until the next report; a phone that left its port since is gone now.
+    if (look.offSource && look.onPort !== false) {
       if (look.offSource.mode === 'bootloader') return { state: 'needs_person', layer: 'phone' };
       // It offers adb's own interface and adb does not take it: the host's service.
       if (look.offSource.mode === 'offers-source') return { state: 'in_transition', layer: 'adb' };
       return { state: 'needs_person', layer: 'readiness' };
     }
+    // On its port and off the list before a report has said why: most often its USB debugging went off (the report's
+    // look at its interfaces, when it comes, may say its bootloader or adb's own service instead).
+    if (look.onPort === true && look.carried === undefined) return { state: 'needs_person', layer: 'readiness' };
     if (look.carried === 'network-dropped') return { state: 'auto_recovery', layer: 'phone' };
     if (look.carried === 'unanswered') return { state: 'in_transition', layer: 'carry' };
     // Gone from the host: its link ended (unplugged, a cable that let go), unless the USB layer blames more.
@@ -97,11 +109,16 @@ export function classify(look: PhoneLook): Verdict {
   if (NOT_LET_IN.has(record.state)) return { state: 'needs_person', layer: 'readiness' };
   if (record.state === 'no permissions') return { state: 'needs_person', layer: 'host' };
   if (PHONE_MODES.has(record.state)) return { state: 'needs_person', layer: 'phone' };
-  if (record.state === 'offline' || record.failures > 0) return { state: 'auto_recovery', layer: usb ?? 'phone' };
-  if (!record.answered) return { state: 'in_transition', layer: 'carry' };
+  // Offline: a phone in service that drops is the phone's; one coming back (replugged, debugging on again) shows offline
+  // on its way, and stays blamed on what took it out.
+  if (record.state === 'offline') return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'carry', fallback: 'phone' };
+  if (record.failures > 0) return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'phone', held: true };
+  // Back on a new connection after answering on the last: the report carries it with that inventory, and the cloud's word decides.
+  if (!record.answered && record.answeredBefore !== true) return { state: 'in_transition', layer: 'carry' };
   if (look.readinessOut) return { state: 'needs_person', layer: 'readiness' };
   if (look.cloud.refused) return { state: 'needs_person', layer: 'cloud' };
-  if (look.unavailable) return { state: 'needs_person', layer: 'phone' };
+  // The report's UNAVAILABLE of a connection that has not answered yet is the report's wait for it, not a reading.
+  if (look.unavailable && record.answered) return { state: 'needs_person', layer: 'phone' };
   if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: look.cloudBehind ? 'cloud' : 'carry' };
   return { state: 'in_service' };
 }

@@ -6,8 +6,10 @@
 // evidence that it worked (an inventory that answered, or the moment it came
 // into service), so that a failure found later (a shell that hung without a
 // word from adb) can be dated back to halfway between that evidence and the
-// inventory that found it: the figure neither flatters nor blames the phone
-// for the time nobody asked it.
+// inventory that found it; a phone whose inventories fail is credited up to
+// its latest failure, so that its return, found by the next inventory that
+// answers, is dated halfway too: the figure neither flatters nor blames the
+// phone for the time nobody asked it.
 import type { Layer, PhoneState } from '../../devices/phone-state.js';
 import type { Blame } from './classify.js';
 import { slotOf, Tally, type Slot } from './tally.js';
@@ -24,8 +26,10 @@ export interface Track {
   since: number;
   /** Monotonic ms up to which its seconds are credited. */
   credited: number;
-  /** In service: the latest monotonic ms it is known to have worked. */
+  /** In service: the latest monotonic ms it is known to have worked; held: the latest it is known to have failed. */
   confirmed: number;
+  /** Failing as only its inventories find it (Verdict.held): credited up to `confirmed`. */
+  held?: true;
 }
 
 export interface Subject {
@@ -63,7 +67,7 @@ export class InServiceClock {
   observe(
     udid: string,
     serial: string,
-    verdict: { state: PhoneState; layer?: Blame; fallback?: Layer },
+    verdict: { state: PhoneState; layer?: Blame; fallback?: Layer; held?: true },
     at: number,
     o: { backdate?: number; port?: string } = {},
   ): boolean {
@@ -76,7 +80,7 @@ export class InServiceClock {
     };
     if (!subject) {
       this.bound();
-      const track: Track = { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at };
+      const track: Track = { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at, ...(verdict.held && { held: true as const }) };
       const layer = layerOf(undefined);
       if (layer) track.layer = layer;
       subject = { track, tally: Tally.from(undefined) };
@@ -88,13 +92,16 @@ export class InServiceClock {
     track.serial = serial;
     this.place(track, o.port);
     const layer = layerOf(track);
-    if (track.state === verdict.state && track.layer === layer) {
+    if (track.state === verdict.state && track.layer === layer && track.held === verdict.held) {
       this.credit(subject, at);
       return false;
     }
-    const from = Math.min(at, Math.max(track.credited, track.state === 'in_service' ? (o.backdate ?? at) : at));
+    const evidenced = track.state === 'in_service' || track.held === true;
+    const from = Math.min(at, Math.max(track.credited, evidenced ? (o.backdate ?? at) : at));
     this.creditTo(subject, slotOf(track.state, track.layer), from);
     track.state = verdict.state;
+    if (verdict.held) track.held = true;
+    else delete track.held;
     if (layer) track.layer = layer;
     else delete track.layer;
     track.since = from;
@@ -111,7 +118,20 @@ export class InServiceClock {
     this.credit(subject, at);
   }
 
-  /** Credits every phone up to `at` (a phone in service up to its last evidence), and forgets those gone too long. */
+  /** The phone failed at `at` (an inventory that failed): while held, its time failing up to then is credited. */
+  failed(udid: string, at: number): void {
+    const subject = this.phones.get(udid);
+    if (!subject?.track.held) return;
+    subject.track.confirmed = Math.max(subject.track.confirmed, at);
+    this.credit(subject, at);
+  }
+
+  /** The agent stops: a held phone's time since its latest failure is credited to its failing (nothing said otherwise). */
+  settle(at: number): void {
+    for (const subject of this.phones.values()) if (subject.track.held) this.creditTo(subject, slotOf(subject.track.state, subject.track.layer), at);
+  }
+
+  /** Credits every phone up to `at` (a phone in service or held up to its last evidence), and forgets those gone too long. */
   creditAll(at: number): void {
     for (const [udid, subject] of this.phones) {
       this.credit(subject, at);
@@ -137,7 +157,7 @@ export class InServiceClock {
 
   private credit(subject: Subject, at: number): void {
     const { track } = subject;
-    const to = track.state === 'in_service' ? Math.min(at, track.confirmed) : at;
+    const to = track.state === 'in_service' || track.held ? Math.min(at, track.confirmed) : at;
     this.creditTo(subject, slotOf(track.state, track.layer), to);
   }
 

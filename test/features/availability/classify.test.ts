@@ -22,15 +22,37 @@ describe('classify', () => {
     ['unauthorized', { record: { state: 'unauthorized', failures: 0, answered: false } }, { state: 'needs_person', layer: 'readiness' }],
     ['no permissions', { record: { state: 'no permissions', failures: 0, answered: false } }, { state: 'needs_person', layer: 'host' }],
     [
+      'offline, nothing blamed: what took it out, the phone when it was in service',
+      { record: { state: 'offline', failures: 0, answered: false } },
+      { state: 'auto_recovery', layer: 'carry', fallback: 'phone' },
+    ],
+    [
       'offline, the USB layer blaming its port',
       { record: { state: 'offline', failures: 0, answered: false }, usb: 'port' },
       { state: 'auto_recovery', layer: 'port' },
     ],
-    ['inventories failing', { record: { state: 'device', failures: 2, answered: true } }, { state: 'auto_recovery', layer: 'phone' }],
+    ['inventories failing', { record: { state: 'device', failures: 2, answered: true } }, { state: 'auto_recovery', layer: 'phone', held: true }],
     ['its first inventory not in yet', { record: { state: 'device', failures: 0, answered: false } }, { state: 'in_transition', layer: 'carry' }],
+    [
+      'back on a new connection after answering on the last, stored AVAILABLE',
+      { record: { state: 'device', failures: 0, answered: false, answeredBefore: true } },
+      { state: 'in_service' },
+    ],
+    [
+      '... the cloud holding it UNAVAILABLE',
+      { record: { state: 'device', failures: 0, answered: false, answeredBefore: true }, cloud: { status: 'UNAVAILABLE', refused: false } },
+      { state: 'in_transition', layer: 'carry' },
+    ],
+    ['on its port and off the list, no report yet', { record: undefined, onPort: true }, { state: 'needs_person', layer: 'readiness' }],
+    ['off the list, the fact of a report before it left its port', { record: undefined, offSource: {}, onPort: false }, { state: 'gone', layer: 'port' }],
     ['readiness disables Appium', { readinessOut: true }, { state: 'needs_person', layer: 'readiness' }],
     ['the cloud refuses it', { cloud: { status: 'AVAILABLE', refused: true } }, { state: 'needs_person', layer: 'cloud' }],
     ['UNAVAILABLE for its own reason', { unavailable: true }, { state: 'needs_person', layer: 'phone' }],
+    [
+      'UNAVAILABLE in a report while its new connection had not answered: the cloud decides',
+      { unavailable: true, record: { state: 'device', failures: 0, answered: false, answeredBefore: true } },
+      { state: 'in_service' },
+    ],
     ['the cloud not holding AVAILABLE yet', { cloud: { status: 'UNAVAILABLE', refused: false } }, { state: 'in_transition', layer: 'carry' }],
     [
       '... while the reports do not reach it',

@@ -45,6 +45,26 @@ describe('the in-service clock', () => {
     );
   });
 
+  it('credits a phone whose inventories fail up to each failure, and dates its return halfway from the latest failure to the answer', () => {
+    const c = clockAt();
+    c.observe('A', 'A', { state: 'in_service' }, 0);
+    c.confirm('A', 60_000);
+    // Found failing at 120 s, dated 90 s; its inventories fail again at 120 s and 180 s.
+    c.observe('A', 'A', { state: 'auto_recovery', layer: 'phone', held: true }, 120_000, { backdate: 90_000 });
+    c.failed('A', 120_000);
+    c.creditAll(170_000);
+    expect(c.phones.get('A')!.tally.totals).toEqual({ [IN_SERVICE]: 90, 'auto_recovery:phone': 30 });
+    c.failed('A', 180_000);
+    // It answers at 240 s: back in service from 210 s, credited once its answer vouches for it.
+    c.observe('A', 'A', { state: 'in_service' }, 240_000, { backdate: 210_000 });
+    c.confirm('A', 240_000);
+    expect(c.phones.get('A')!.tally.totals).toEqual({ [IN_SERVICE]: 120, 'auto_recovery:phone': 120 });
+    // Failing again when the agent stops: its time since the latest failure counts as failing.
+    c.observe('A', 'A', { state: 'auto_recovery', layer: 'phone', held: true }, 300_000, { backdate: 270_000 });
+    c.settle(330_000);
+    expect(c.phones.get('A')!.tally.totals).toEqual({ [IN_SERVICE]: 150, 'auto_recovery:phone': 180 });
+  });
+
   it('dates a failure found late halfway back, never before what it credited, and blames the time back on what took it out', () => {
     const c = clockAt();
     c.observe('A', 'A', { state: 'in_service' }, 0);

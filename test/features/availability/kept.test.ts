@@ -153,4 +153,106 @@ describe('the in-service clock as a feature', () => {
     expect(b.lines().filter((l) => String(l.msg).startsWith('in service on '))).toEqual([]);
     await b.f.stop?.();
   });
+
+  describe('a phone back on a new connection', () => {
+    /** Its seconds by slot and its state as kept at the stop. */
+    const keptOf = (udid: string) => clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!.phones.find((p) => p.udid === udid)!;
+
+    it('after a flap, in service while the cloud still holds it AVAILABLE and nothing failed since its last answer', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
+      const time = new VirtualTime();
+      const a = host(dir, time);
+      await a.f.start?.();
+      a.lab(['P1']);
+      await a.run(5 * MIN, () => a.lab(['P1']));
+      // adb drops it and finds it again: a new connection, its inventory there not asked yet (the report carries the last).
+      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.registry.sync('android', new Map([['P1', 'device']]));
+      await a.run(5 * MIN);
+      await a.f.stop?.();
+      const p1 = keptOf('P1');
+      expect(p1.state).toBe('in_service');
+      expect(Object.keys(p1.tally.totals)).toEqual(['in_service']);
+    });
+
+    it('a network phone, nameless on its new connection until its inventory answers, is the phone last seen on that address', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
+      const time = new VirtualTime();
+      const a = host(dir, time);
+      const address = '10.0.0.5:5555';
+      const answer = () => {
+        a.registry.readings.answered(`android/${address}`, { ...phone('NET1'), serialNumber: address }, a.clock.wall(), a.clock.monotonic());
+        a.f.answered?.(a.registry.get(`android/${address}`)!);
+        const devices = [phone('NET1')];
+        a.f.annotate?.(devices, new Map());
+        a.f.reported?.({ delivered: true, devices, failed: [] });
+      };
+      await a.f.start?.();
+      a.registry.sync('android', new Map([[address, 'device']]));
+      answer();
+      await a.run(5 * MIN, answer);
+      a.registry.sync('android', new Map());
+      time.advance(2_000);
+      a.registry.sync('android', new Map([[address, 'device']]));
+      expect(a.registry.get(`android/${address}`)!.udid).toBeUndefined();
+      await a.run(5 * MIN);
+      await a.f.stop?.();
+      const net = keptOf('NET1');
+      expect(net.state).toBe('in_service');
+      // The two seconds off adb's list, and nothing more.
+      expect(net.tally.totals['gone:port']).toBeLessThanOrEqual(3);
+    });
+
+    it('offline on its way back from an unplug is still the unplug; offline while only the cloud keeps it out is the phone', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
+      const time = new VirtualTime();
+      const a = host(dir, time);
+      await a.f.start?.();
+      a.lab(['P1']);
+      await a.run(5 * MIN, () => a.lab(['P1']));
+      a.registry.sync('android', new Map());
+      const gone = [{ ...phone('P1'), status: 'UNPLUGGED' as const }];
+      a.f.annotate?.(gone, new Map());
+      a.f.reported?.({ delivered: true, devices: gone, failed: [] });
+      await a.run(MIN);
+      // Plugged again: adb shows the new connection offline for a minute before it is ready.
+      a.registry.sync('android', new Map([['P1', 'offline']]));
+      await a.run(MIN);
+      // Ready and answering, the cloud not told yet: out for the unplug still.
+      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get('android/P1')!);
+      await a.run(MIN);
+      // Meanwhile it drops to offline for a minute: its own drop.
+      a.registry.sync('android', new Map([['P1', 'offline']]));
+      await a.run(MIN);
+      a.lab(['P1']);
+      await a.run(MIN, () => a.lab(['P1']));
+      await a.f.stop?.();
+      const totals = keptOf('P1').tally.totals;
+      // Each a minute, within the second the clock looks at.
+      for (const slot of ['gone:port', 'auto_recovery:port', 'in_transition:port', 'auto_recovery:phone'])
+        expect(Math.abs((totals[slot] ?? 0) - 60), slot).toBeLessThanOrEqual(1);
+    });
+
+    it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
+      const time = new VirtualTime();
+      const a = host(dir, time);
+      await a.f.start?.();
+      a.lab(['P1']);
+      await a.run(5 * MIN, () => a.lab(['P1']));
+      a.registry.sync('android', new Map());
+      const carried = [{ ...phone('P1'), status: 'UNAVAILABLE' as const }];
+      a.f.annotate?.(carried, new Map([['P1', 'source-failed']]));
+      a.f.reported?.({ delivered: true, devices: carried, failed: [] });
+      time.advance(2_000);
+      a.registry.sync('android', new Map([['P1', 'device']]));
+      await a.run(2 * MIN);
+      await a.f.stop?.();
+      const totals = keptOf('P1').tally.totals;
+      expect(Object.keys(totals).filter((slot) => slot.startsWith('needs_person'))).toEqual([]);
+      expect(totals['in_transition:adb']).toBeGreaterThanOrEqual(2 * 60);
+    });
+  });
 });
