@@ -97,17 +97,21 @@ let statusUrl = '';
 const wedged = new Set<string>();
 /** The cloud double's refusals of a phone (cloud.failDevices), from when it was told to until it was told to stop (wall ms). */
 const refusals: Array<{ serial: string; from: number; until?: number }> = [];
+/** The cloud stored the report and the agent could read its answer (an HTML page or garbage with a 200 is neither). */
+const took = (r: RecordedRequest): boolean => r.answer?.status === 200 && (r.answer.fault === undefined || r.answer.fault === 'delay');
 /** When the cloud took the first report from `ms` on: what it was told then takes effect. */
-const tookAfter = (ms: number): number => cloud.putRequests().find((r) => r.receivedAt >= ms && r.answer?.status === 200)?.receivedAt ?? Infinity;
+const tookAfter = (ms: number): number => cloud.putRequests().find((r) => r.receivedAt >= ms && took(r))?.receivedAt ?? Infinity;
 /** The cloud refuses the phone at `at`: it was told to, and took a report since (the refusal is its answer to one). */
 const refusedAt = (serial: string, at: number): boolean =>
   refusals.some((r) => r.serial === serial && tookAfter(r.from) <= at && (r.until === undefined || at < tookAfter(r.until)));
+/** Phones plugged, or their debugging on again, and not listed as ready yet: still out for that (adb shows a new connection offline on its way). */
+const returning = new Map<string, 'port' | 'readiness'>();
 /** Phones adb lost to a restart of it and does not list as ready again yet: their time out is the adb server's. */
 const lostToRestart = new Set<string>();
 let restarting = false;
 /**
  * Each phone's true life, sampled: in service ('in'), or out and the layer of what the soak did to it: 'adb'
- * (the adb server restarting, until adb lists the phone again), 'port' (unplugged), 'readiness' (USB debugging
+ * (the adb server restarting, until adb lists the phone again), 'port' (unplugged, or plugged again and not listed ready yet), 'readiness' (USB debugging
  * off), 'phone' (wedged, or flapped and not listed yet), 'cloud' (the cloud refuses it), or 'carry' (out because
  * the cloud does not hold it AVAILABLE: just plugged or freed and not reported yet, or quarantined), blamed on
  * what took it out last.
@@ -125,6 +129,7 @@ async function sampleLife(): Promise<void> {
     const device = plugged.get(serial);
     const ready = device !== undefined && listed?.get(device.serial) === 'device';
     if (ready && !restarting) lostToRestart.delete(serial);
+    if (ready) returning.delete(serial);
     const cause =
       device === undefined
         ? 'port'
@@ -132,13 +137,15 @@ async function sampleLife(): Promise<void> {
           ? 'readiness'
           : restarting || listed === undefined || lostToRestart.has(serial)
             ? 'adb'
-            : wedged.has(serial) || !ready
-              ? 'phone'
-              : refusedAt(serial, Date.now())
-                ? 'cloud'
-                : stored.get(serial) !== 'AVAILABLE'
-                  ? 'carry'
-                  : 'in';
+            : returning.has(serial) && !ready
+              ? returning.get(serial)!
+              : wedged.has(serial) || !ready
+                ? 'phone'
+                : refusedAt(serial, Date.now())
+                  ? 'cloud'
+                  : stored.get(serial) !== 'AVAILABLE'
+                    ? 'carry'
+                    : 'in';
     of.set(serial, cause);
   }
   life.push({ at: Date.now(), of });
@@ -153,6 +160,7 @@ async function plug(serial: string): Promise<void> {
     await device.start();
   }
   plugged.set(serial, device);
+  returning.set(serial, 'port');
   proxy.usbPaths.set(device.serial, portOf(serial));
   onPort(serial);
   await adb.connect(device.port, { wait: false }).catch(() => undefined);
@@ -183,6 +191,7 @@ async function debugging(serial: string, on: boolean): Promise<void> {
   if (!device) return;
   if (on) {
     debugOff.delete(serial);
+    returning.set(serial, 'readiness');
     await device.replug();
     await adb.connect(device.port, { wait: false }).catch(() => undefined);
   } else {
@@ -319,7 +328,7 @@ function lifeOf(serial: string, from: number, to: number): { in: number; out: Ma
       causeEnded = life[i + 1]?.at ?? at;
     } else if (now === 'carry') {
       const lastPut = puts.findLast((r) => r.receivedAt <= at);
-      now = lastPut && lastPut.receivedAt >= causeEnded && lastPut.answer?.status !== 200 ? 'cloud' : cause;
+      now = lastPut && lastPut.receivedAt >= causeEnded && !took(lastPut) ? 'cloud' : cause;
     }
     const start = Math.max(from, at);
     const end = Math.min(to, life[i + 1]?.at ?? to);
@@ -682,13 +691,18 @@ describe('chaos soak', () => {
       await sampleLife();
       const kept = clockFrom(readFileSync(join(stateDir, AVAILABILITY_FILE), 'utf8'));
       expect(kept).toBeDefined();
-      const truthTotal = { in: 0, all: 0 };
-      const agentTotal = { in: 0, all: 0 };
-      let out = 0;
-      let matched = 0;
+      // Scored twice: every phone, and the phones the soak never wedged. A wedged shell is seen only by the phone's next
+      // inventory (on the schedule, 20 s here): until then the agent counts it in service, and a wedge undone before
+      // it is never seen at all; the backdating halves the error on average, over 90 s it stays tens of points for such
+      // a phone. What the agent hears as it happens (adb's list, the kernel, the cloud's answers) it must count as it
+      // happens, and the virtual-time bed (life.test.ts) holds every kind, wedges too, to the same bound over hours.
+      const wedgedEver = (u: string) => (history.get(u) ?? []).some((h) => h.startsWith('wedged'));
+      const score = () => ({ truthIn: 0, truthAll: 0, agentIn: 0, agentAll: 0, phones: 0, out: 0, matched: 0 });
+      const everyPhone = score();
+      const seen = score();
       let worstPhone = { diff: 0, serial: '' };
       const rows: string[] = [];
-      const control: string[] = [];
+      const offBound: string[] = [];
       for (const p of kept!.phones) {
         const agentSeconds = Object.values(p.tally.totals).reduce((a, b) => a + b, 0);
         const to = p.creditedAt;
@@ -701,34 +715,38 @@ describe('chaos soak', () => {
         const truthOut = [...truth.out.values()].reduce((a, b) => a + b, 0);
         // The layers' seconds in common (as life.test.ts counts them, by total rather than by the hour: the run is minutes).
         const common = [...truth.out].reduce((sum, [layer, seconds]) => sum + Math.min(seconds, agentOut.get(layer) ?? 0), 0);
-        out += truthOut;
-        matched += common;
-        truthTotal.in += truth.in;
-        truthTotal.all += truth.in + truthOut;
-        agentTotal.in += agentIn;
-        agentTotal.all += agentSeconds;
+        for (const sc of wedgedEver(p.udid) ? [everyPhone] : [everyPhone, seen]) {
+          sc.truthIn += truth.in;
+          sc.truthAll += truth.in + truthOut;
+          sc.agentIn += agentIn;
+          sc.agentAll += agentSeconds;
+          sc.phones += 1;
+          sc.out += truthOut;
+          sc.matched += common;
+        }
         const diff = Math.abs(agentIn / agentSeconds - truth.in / (truth.in + truthOut));
         if (diff > worstPhone.diff) worstPhone = { diff, serial: p.udid };
-        if (CONTROL.has(p.udid) && diff > controlBound(agentSeconds)) control.push(`${p.udid} off by ${(100 * diff).toFixed(2)} points`);
+        if (!wedgedEver(p.udid) && diff > controlBound(agentSeconds)) offBound.push(`${p.udid} off by ${(100 * diff).toFixed(2)} points`);
         const layers = (m: Map<string, number>) => JSON.stringify(Object.fromEntries([...m].map(([l, x]) => [l, Number(x.toFixed(1))])));
         rows.push(
-          `${p.udid}: ${agentSeconds.toFixed(0)} s, truth ${((100 * truth.in) / (truth.in + truthOut)).toFixed(1)}% agent ${((100 * agentIn) / agentSeconds).toFixed(1)}%, ` +
+          `${p.udid}${wedgedEver(p.udid) ? ' (wedged)' : ''}: ${agentSeconds.toFixed(0)} s, truth ${((100 * truth.in) / (truth.in + truthOut)).toFixed(1)}% agent ${((100 * agentIn) / agentSeconds).toFixed(1)}%, ` +
             `out truth ${layers(truth.out)} agent ${layers(agentOut)}; the soak did ${JSON.stringify(history.get(p.udid) ?? [])}`,
         );
       }
-      const hostDiff = Math.abs(agentTotal.in / agentTotal.all - truthTotal.in / truthTotal.all);
+      const hostOff = (sc: ReturnType<typeof score>) => Math.abs(sc.agentIn / sc.agentAll - sc.truthIn / sc.truthAll);
+      const said = (sc: ReturnType<typeof score>) =>
+        `host truth ${((100 * sc.truthIn) / sc.truthAll).toFixed(2)}% agent ${((100 * sc.agentIn) / sc.agentAll).toFixed(2)}% (off by ${(100 * hostOff(sc)).toFixed(2)} points), ` +
+        `blame right for ${((100 * sc.matched) / sc.out).toFixed(1)}% of ${sc.out.toFixed(0)} s out`;
       console.log(
-        `chaos in service: host truth ${((100 * truthTotal.in) / truthTotal.all).toFixed(2)}% agent ${((100 * agentTotal.in) / agentTotal.all).toFixed(2)}% (off by ${(100 * hostDiff).toFixed(2)} points), ` +
-          `worst phone ${worstPhone.serial} off by ${(100 * worstPhone.diff).toFixed(2)} points, blame right for ${((100 * matched) / out).toFixed(1)}% of ${out.toFixed(0)} s out; ` +
-          `adb restarted at ${JSON.stringify(restarts)}\n  ${rows.join('\n  ')}`,
+        `chaos in service: every phone: ${said(everyPhone)}; the ${seen.phones} phones never wedged: ${said(seen)}; ` +
+          `worst phone ${worstPhone.serial} off by ${(100 * worstPhone.diff).toFixed(2)} points; adb restarted at ${JSON.stringify(restarts)}\n  ${rows.join('\n  ')}`,
       );
       expect(kept!.phones.map((p) => p.udid).sort()).toEqual([...plugged.keys(), ...unplugged.keys()].sort());
-      // Asserted for the control group only. A phone the soak faults is off by far more than a point here (the first
-      // runs: up to 55 points, the host 10, the layer right for 86 % of the time out): the agent vouches for a phone by
-      // an inventory, and inventories come on the schedule (20 s here), so a flap the phone is over in a second is
-      // counted out until the next one, and a wedge the soak undoes before it is counted in service. Over 90 s each
-      // such event is tens of points; the virtual-time bed (life.test.ts) holds the 1-point promise over hours.
-      expect(control, 'control group in service against the truth').toEqual([]);
+      // Each phone never wedged (the control group among them) within 1 point and its adb restarts' edges (controlBound),
+      // the host over them too, and their time out blamed on the layer the soak injected for at least 95 % of it.
+      expect(offBound, 'phones never wedged, in service against the truth').toEqual([]);
+      expect(hostOff(seen)).toBeLessThanOrEqual(controlBound(SECONDS));
+      expect(seen.matched / seen.out).toBeGreaterThanOrEqual(0.95);
     },
     // The wait for a whole report follows the agent's retries of a phone that failed in a row (wholeReport): minutes at worstPhone.
     (SECONDS + 600) * 1000,
