@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DeviceInfo } from '../../../src/cloud/types.js';
+import type { CarriedKinds } from '../../../src/devices/presence.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { Feature } from '../../../src/features/context.js';
 import { availabilityFeature } from '../../../src/features/availability/feature.js';
@@ -157,14 +159,30 @@ describe('the in-service clock as a feature', () => {
   describe('a phone back on a new connection', () => {
     /** Its seconds by slot and its state as kept at the stop. */
     const keptOf = (udid: string) => clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!.phones.find((p) => p.udid === udid)!;
-
-    it('after a flap, in service while the cloud still holds it AVAILABLE and nothing failed since its last answer', async () => {
+    /** A lab with the clock running, and P1 in service for 5 minutes. */
+    const lab = async () => {
       dir = mkdtempSync(join(tmpdir(), 'avail-'));
       const time = new VirtualTime();
       const a = host(dir, time);
       await a.f.start?.();
       a.lab(['P1']);
       await a.run(5 * MIN, () => a.lab(['P1']));
+      return { a, time };
+    };
+    /** A report the cloud took, saying these of the phones. */
+    const told = (a: ReturnType<typeof host>, devices: DeviceInfo[], carried: CarriedKinds = new Map()) => {
+      a.f.annotate?.(devices, carried);
+      a.f.reported?.({ delivered: true, devices, failed: [] });
+    };
+    /** The phone at a network address answers its inventory, and a report carries it. */
+    const answerAt = (a: ReturnType<typeof host>, address: string, udid: string) => {
+      a.registry.readings.answered(`android/${address}`, { ...phone(udid), serialNumber: address }, a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get(`android/${address}`)!);
+      told(a, [phone(udid)]);
+    };
+
+    it('after a flap, in service while the cloud still holds it AVAILABLE and nothing failed since its last answer', async () => {
+      const { a } = await lab();
       // adb drops it and finds it again: a new connection, its inventory there not asked yet (the report carries the last).
       a.registry.sync('android', new Map([['P1', 'offline']]));
       a.registry.sync('android', new Map([['P1', 'device']]));
@@ -176,21 +194,11 @@ describe('the in-service clock as a feature', () => {
     });
 
     it('a network phone, nameless on its new connection until its inventory answers, is the phone last seen on that address', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'avail-'));
-      const time = new VirtualTime();
-      const a = host(dir, time);
+      const { a, time } = await lab();
       const address = '10.0.0.5:5555';
-      const answer = () => {
-        a.registry.readings.answered(`android/${address}`, { ...phone('NET1'), serialNumber: address }, a.clock.wall(), a.clock.monotonic());
-        a.f.answered?.(a.registry.get(`android/${address}`)!);
-        const devices = [phone('NET1')];
-        a.f.annotate?.(devices, new Map());
-        a.f.reported?.({ delivered: true, devices, failed: [] });
-      };
-      await a.f.start?.();
       a.registry.sync('android', new Map([[address, 'device']]));
-      answer();
-      await a.run(5 * MIN, answer);
+      answerAt(a, address, 'NET1');
+      await a.run(5 * MIN, () => answerAt(a, address, 'NET1'));
       a.registry.sync('android', new Map());
       time.advance(2_000);
       a.registry.sync('android', new Map([[address, 'device']]));
@@ -203,17 +211,26 @@ describe('the in-service clock as a feature', () => {
       expect(net.tally.totals['gone:port']).toBeLessThanOrEqual(3);
     });
 
+    it('two phones last seen at one address (a lease given to another phone): a nameless connection there is neither', async () => {
+      const { a, time } = await lab();
+      const address = '10.0.0.7:5555';
+      for (const udid of ['NET1', 'NET2']) {
+        a.registry.sync('android', new Map([[address, 'device']]));
+        answerAt(a, address, udid);
+        await a.run(MIN, () => answerAt(a, address, udid));
+        a.registry.sync('android', new Map());
+        time.advance(2_000);
+      }
+      a.registry.sync('android', new Map([[address, 'device']]));
+      await a.run(5 * MIN);
+      await a.f.stop?.();
+      for (const udid of ['NET1', 'NET2']) expect(keptOf(udid).state, udid).toBe('gone');
+    });
+
     it('offline on its way back from an unplug is still the unplug; offline while only the cloud keeps it out is the phone', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'avail-'));
-      const time = new VirtualTime();
-      const a = host(dir, time);
-      await a.f.start?.();
-      a.lab(['P1']);
-      await a.run(5 * MIN, () => a.lab(['P1']));
+      const { a } = await lab();
       a.registry.sync('android', new Map());
-      const gone = [{ ...phone('P1'), status: 'UNPLUGGED' as const }];
-      a.f.annotate?.(gone, new Map());
-      a.f.reported?.({ delivered: true, devices: gone, failed: [] });
+      told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
       await a.run(MIN);
       // Plugged again: adb shows the new connection offline for a minute before it is ready.
       a.registry.sync('android', new Map([['P1', 'offline']]));
@@ -236,16 +253,9 @@ describe('the in-service clock as a feature', () => {
     });
 
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
-      dir = mkdtempSync(join(tmpdir(), 'avail-'));
-      const time = new VirtualTime();
-      const a = host(dir, time);
-      await a.f.start?.();
-      a.lab(['P1']);
-      await a.run(5 * MIN, () => a.lab(['P1']));
+      const { a, time } = await lab();
       a.registry.sync('android', new Map());
-      const carried = [{ ...phone('P1'), status: 'UNAVAILABLE' as const }];
-      a.f.annotate?.(carried, new Map([['P1', 'source-failed']]));
-      a.f.reported?.({ delivered: true, devices: carried, failed: [] });
+      told(a, [{ ...phone('P1'), status: 'UNAVAILABLE' }], new Map([['P1', 'source-failed']]));
       time.advance(2_000);
       a.registry.sync('android', new Map([['P1', 'device']]));
       await a.run(2 * MIN);
