@@ -63,7 +63,14 @@ describe('a phone offline reconnects do not bring back', () => {
     await cloud.waitForPut((r) => r.receivedAt > switches[1]!.at && reported('OFFCYC01', (d) => d.status === 'AVAILABLE' && !d.message)(r), 120_000);
     const text = await scrapeMetrics(agent);
     expect(actions(text, 'reconnect_offline')).toBeGreaterThanOrEqual(2);
-    expect(counter(text, 'actions', 'power_cycle', 'ok')).toBe(1);
+    // One cycle alone; on a loaded machine the phone may come back after two more cooldowns (CI16 beside a CPU-bound
+    // process: 155 s for this test, 42 s alone), and then a second cycle is the rule's, for a phone still offline after
+    // 2 more reconnects, two cooldowns apart. Never a cycle without those words, never more than maxKicksPerHour (3).
+    const cycles = agent.logs().filter((l) => l.serial === phone.serial && /power-cycling hub 1-1\.4 port 3/.test(String(l.msg)));
+    expect(counter(text, 'actions', 'power_cycle', 'ok')).toBe(cycles.length);
+    for (const c of cycles) expect(String(c.msg)).toMatch(/still offline after 2 offline reconnects/);
+    for (let i = 1; i < cycles.length; i++) expect(at(cycles[i]!) - at(cycles[i - 1]!)).toBeGreaterThanOrEqual(2 * OFFLINE_COOLDOWN_S * 1000 - 500);
+    expect(cycles.length).toBeLessThanOrEqual(3);
     expect(actions(text, 'kick')).toBe(0);
   }, 300_000);
 });
