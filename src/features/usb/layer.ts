@@ -248,7 +248,9 @@ export class UsbLayer implements UsbEvidence {
     this.publish(added, onUsb);
     for (const d of added) {
       if (!this.saidOffList.say(d.udid)) continue;
-      this.context.logger.info({ udid: d.udid }, `${d.udid} ${d.message ?? ''}`);
+      // Said once per stay, and rate-limited over all phones: each flap a report catches re-arms the stay, and thirty
+      // flapping phones would otherwise flood the log.
+      limited(this.context.logger).info('usb-off-list', { udid: d.udid }, `${d.udid} ${d.message ?? ''}`, d.udid);
     }
     rememberListed(
       this.listed,

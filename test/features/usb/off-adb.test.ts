@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { limited } from '../../../src/log/limited.js';
+import { DEFAULT_RATE_LIMIT } from '../../../src/log/rate-limit.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { kindsOf, PresenceLedger, type OwedDevice } from '../../../src/devices/presence.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
@@ -208,6 +210,21 @@ describe('the USB feature over a sysfs tree', () => {
     mkdirSync(port);
     writeFileSync(join(port, 'serial'), '1A2B3C4D\n');
     expect(report([])).toEqual([expect.objectContaining({ udid: 'udid-pixel', status: 'UNAVAILABLE', state: 'no device' })]);
+  });
+});
+
+describe('the USB feature under a phone that flaps on and off adb on its port', () => {
+  it("says the off-list line once per stay, and at most the limiter's burst a minute over all stays, the rest summed up", () => {
+    const { report, log } = usbBed(sysfsTree());
+    for (let i = 0; i < 15; i++) {
+      report([pixel]);
+      report([]);
+    }
+    const said = log.lines().filter((l) => String(l.msg).includes('adb does not list it'));
+    expect(said).toHaveLength(DEFAULT_RATE_LIMIT.burst);
+    // The summary, due at the window's end, is written at once when the limiter is flushed (as at stop).
+    limited(log.logger).flush();
+    expect(log.lines().filter((l) => String(l.msg).startsWith('5 more log lines of this kind'))).toHaveLength(1);
   });
 });
 
