@@ -252,6 +252,44 @@ describe('the in-service clock as a feature', () => {
         expect(Math.abs((totals[slot] ?? 0) - 60), slot).toBeLessThanOrEqual(1);
     });
 
+    it('waiting only for the cloud: blamed on the cloud from a report that failed after the wait began, not one before', async () => {
+      const { a, time } = await lab();
+      a.registry.sync('android', new Map());
+      told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
+      await a.run(MIN);
+      // A report fails while it is still unplugged: the cloud is behind, but on nothing this phone waits for yet.
+      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      time.advance(1_000);
+      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get('android/P1')!);
+      await a.run(MIN);
+      // Now one fails while it waits for the cloud's word: the cloud's.
+      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      await a.run(MIN);
+      a.lab(['P1']);
+      await a.run(MIN, () => a.lab(['P1']));
+      await a.f.stop?.();
+      const totals = keptOf('P1').tally.totals;
+      for (const slot of ['in_transition:port', 'in_transition:cloud']) expect(Math.abs((totals[slot] ?? 0) - 60), slot).toBeLessThanOrEqual(1);
+    });
+
+    it('left out of a report the cloud took: the cloud holds it offline, not at the status it stored before', async () => {
+      const { a } = await lab();
+      a.lab(['P1', 'P2']);
+      await a.run(MIN, () => a.lab(['P1', 'P2']));
+      // The next report names P2 alone (the body is the node's whole list): P1 waits for the cloud's word again.
+      a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get('android/P1')!);
+      told(a, [phone('P2')]);
+      await a.run(MIN);
+      await a.f.stop?.();
+      const totals = keptOf('P1').tally.totals;
+      // Out for the cloud's word with nothing to carry it: the phone's (the slot a carry without a status falls back to).
+      expect(Object.keys(totals).sort()).toEqual(['in_service', 'in_transition:phone']);
+      expect(Math.abs(totals['in_transition:phone']! - 60)).toBeLessThanOrEqual(1);
+    });
+
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
       const { a, time } = await lab();
       a.registry.sync('android', new Map());
