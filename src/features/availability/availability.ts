@@ -283,6 +283,8 @@ export class Availability {
     if (verdict.held && record?.failure !== undefined) this.clock.failed(udid, record.failure.at);
     if (!changed) return;
     const now = this.clock.phones.get(udid)!.track;
+    // Held or no longer held (how its time is dated) is the clock's change, not the phone's: nothing to note.
+    if (was && was.state === now.state && was.layer === now.layer) return;
     shared
       .get(INCIDENT_LOG)
       ?.note(

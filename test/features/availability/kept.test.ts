@@ -10,6 +10,8 @@ import { availabilityFeature } from '../../../src/features/availability/feature.
 import { AVAILABILITY_FILE, clockFrom } from '../../../src/features/availability/store.js';
 import { MAX_PHONES } from '../../../src/features/availability/clock.js';
 import { VirtualTime } from '../../../src/util/clock.js';
+import { SharedParts } from '../../../src/util/shared-parts.js';
+import { INCIDENT_LOG } from '../../../src/devices/incidents.js';
 import { captureLogger } from '../../log/capture.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { phone } from '../../agent/bed.js';
@@ -23,7 +25,11 @@ function host(dir: string, time: VirtualTime) {
   const registry = new DeviceRegistry();
   const { logger, lines } = captureLogger('info');
   const clock = time.clock();
-  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true }));
+  // The flight recorder's log, as the availability feature adds to it: the state changes it notes.
+  const notes: string[] = [];
+  const shared = new SharedParts();
+  shared.of(INCIDENT_LOG, () => ({ note: (_p, kind, text) => notes.push(`${kind}: ${text}`), incident: () => undefined }));
+  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true, shared }));
   /** Phones listed ready, each answering its inventory, and the cloud storing them as `status`. */
   const lab = (serials: string[], status: 'AVAILABLE' | 'UNAVAILABLE' = 'AVAILABLE') => {
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
@@ -41,7 +47,7 @@ function host(dir: string, time: VirtualTime) {
       each?.();
     }
   };
-  return { registry, f, lab, run, lines, clock };
+  return { registry, f, lab, run, lines, clock, notes };
 }
 
 describe('the in-service clock as a feature', () => {
@@ -288,6 +294,22 @@ describe('the in-service clock as a feature', () => {
       // Out for the cloud's word with nothing to carry it: the phone's (the slot a carry without a status falls back to).
       expect(Object.keys(totals).sort()).toEqual(['in_service', 'in_transition:phone']);
       expect(Math.abs(totals['in_transition:phone']! - 60)).toBeLessThanOrEqual(1);
+    });
+
+    it("notes each change of a phone's state or blame in its flight recorder, never one that changes neither", async () => {
+      const { a } = await lab();
+      // It drops offline (its own drop), comes back and its inventory fails: out for the phone all along, the second
+      // stretch held until an answer dates it (a change of the clock's, not of its state or blame).
+      a.registry.sync('android', new Map([['P1', 'offline']]));
+      await a.run(MIN);
+      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.registry.readings.failed('android/P1', 'timed out', a.clock.wall(), a.clock.monotonic());
+      await a.run(MIN);
+      a.lab(['P1']);
+      await a.run(MIN, () => a.lab(['P1']));
+      await a.f.stop?.();
+      const states = a.notes.filter((n) => n.startsWith('state: '));
+      expect(states).toEqual(['state: first seen: in_service', 'state: in_service → auto_recovery (phone)', 'state: auto_recovery (phone) → in_service']);
     });
 
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
