@@ -86,6 +86,19 @@ export interface Support {
   networkPayloadCaptureDisabled: boolean;
 }
 
+const NO_FLAGS: Support = {
+  appiumDisabled: false,
+  networkTrafficCapturingDisabled: false,
+  unlockPasscodeDisabled: false,
+  setTimeZoneDisabled: false,
+  networkPayloadCaptureDisabled: false,
+};
+
+/** A device's flags with Appium off; one that gives none of its own (lockdown's inventory) gets that one alone, the report ORs the host's in. */
+export function appiumOff(support: Support | undefined): Support {
+  return { ...(support ?? NO_FLAGS), appiumDisabled: true };
+}
+
 /** What the cloud may show of a device: ready, present but not ready (the message says why), or gone (sent once). */
 export type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
 

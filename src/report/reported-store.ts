@@ -2,11 +2,11 @@ import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
 import { storedDevice, storedFields } from './stored-device.js';
 import { readStateFile, StateFileError, writeAtomically } from '../util/atomic-file.js';
+import { limited } from '../log/limited.js';
+import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
 
 /** Far more than the agent writes (its identity, a few hundred bytes a device): a bigger file is not its own, and not read into memory. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
-import { limited } from '../log/limited.js';
-import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
 
 /**
  * The devices the cloud was last told are present, by identity, kept in the state directory, so that an agent that

@@ -7,7 +7,7 @@
 // here, a TUNNEL cell in `list`, counts on /metrics. A phone that reconnects
 // (a reboot, a replug) has its daemons read again at once, so that the next
 // report names a tunnel that outlived it: within one cycle.
-import type { DeviceInfo, Support } from '../../cloud/types.js';
+import { appiumOff, type DeviceInfo } from '../../cloud/types.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';
@@ -112,7 +112,7 @@ export class IosDeveloper {
       if (!device) return info;
       listed.add(device.udid ?? device.serial);
       const j = this.judgementOf(device);
-      return j?.notReady ? { ...info, support: { ...(info.support ?? NO_FLAGS), appiumDisabled: true } } : info;
+      return j?.notReady ? { ...info, support: appiumOff(info.support) } : info;
     });
     for (const udid of [...this.last.keys()]) if (!listed.has(udid)) this.last.delete(udid);
     return out;
@@ -137,11 +137,3 @@ export class IosDeveloper {
     ];
   }
 }
-
-const NO_FLAGS: Support = {
-  appiumDisabled: false,
-  networkTrafficCapturingDisabled: false,
-  unlockPasscodeDisabled: false,
-  setTimeZoneDisabled: false,
-  networkPayloadCaptureDisabled: false,
-};

@@ -3,7 +3,7 @@
 // refusing injected input or USB installs, cannot run it; nor an iPhone that does not trust the host, has Developer
 // Mode off (iOS 16+) or, from iOS 17, no developer disk image mounted. The other flags name cloud features the
 // contract does not define: they stay the host's. Pure.
-import type { Support } from '../../cloud/types.js';
+import { appiumOff, type Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
@@ -12,14 +12,5 @@ const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomi
 /** The phone's flags: the host's (which no check turns back on), with `appiumDisabled` set when its verdict fails a check Appium needs. */
 export function supportOf(support: Support | undefined, verdict: Verdict | undefined): Support | undefined {
   if (!verdict || !verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id))) return support;
-  // A source that gives no flags of its own (lockdown's inventory) gets this one alone: the report's decorate ORs the host's in.
-  return { ...(support ?? NO_FLAGS), appiumDisabled: true };
+  return appiumOff(support);
 }
-
-const NO_FLAGS: Support = {
-  appiumDisabled: false,
-  networkTrafficCapturingDisabled: false,
-  unlockPasscodeDisabled: false,
-  setTimeZoneDisabled: false,
-  networkPayloadCaptureDisabled: false,
-};

@@ -247,7 +247,8 @@ function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts
   return sum;
 }
 
-const LABELS: Partial<Record<UsbEventKind, [string, string]>> = {
+/** Each kind of failure named, one and several. */
+export const LABELS: Partial<Record<UsbEventKind, [string, string]>> = {
   'enumeration-failed': ['enumeration failure', 'enumeration failures'],
   reset: ['reset', 'resets'],
   'slow-speed': ['speed fallback', 'speed fallbacks'],

@@ -1,7 +1,7 @@
 // A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
 // it, and the layer a verdict blames. Pure.
 import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
-import { describe, WINDOW, type Layer, type Verdict } from './attribution.js';
+import { describe, LABELS, WINDOW, type Layer, type Verdict } from './attribution.js';
 import { hubOf, type UsbEventKind } from './classify.js';
 
 export interface PortHealth {
@@ -38,16 +38,8 @@ export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now
     .slice(0, n);
 }
 
-/** One and several: a hub failing its ports together often leaves one failure on each. */
-const SHORT: Partial<Record<UsbEventKind, [string, string]>> = {
-  'enumeration-failed': ['enum failure', 'enum failures'],
-  reset: ['reset', 'resets'],
-  'slow-speed': ['speed fallback', 'speed fallbacks'],
-  'over-current': ['over-current', 'over-currents'],
-  'power-budget': ['power budget exceeded', 'power budgets exceeded'],
-  'controller-limit': ['controller limit', 'controller limits'],
-  'hub-port-error': ['hub port error', 'hub port errors'],
-};
+/** One and several, as the attribution names them, shorter where `list`'s cell needs it: a hub failing its ports together often leaves one failure on each. */
+const SHORT: Partial<Record<UsbEventKind, [string, string]>> = { ...LABELS, 'enumeration-failed': ['enum failure', 'enum failures'] };
 
 const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'hub power', hub: 'hub', port: 'port', phone: 'phone' };
 
