@@ -1,6 +1,7 @@
 // The in-service clock at run time: what the agent already knows of each
 // phone (classify.ts) read at every change a source hears, every report and
-// its answer, every inventory's answer, and once a second between; each
+// its answer, every inventory's answer, and once a second between; what only
+// an inventory finds dated back (dating.ts); each
 // phone's seconds credited (clock.ts) to it, its port, its hub and the host;
 // kept in the state directory (store.ts), saved every few minutes and at the
 // stop. It asks nothing of the phones.
@@ -22,6 +23,7 @@ import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
+import { backdateOf } from './dating.js';
 import { hubOfPort, InServiceClock, type Subject } from './clock.js';
 import { AVAILABILITY_FILE, clockFrom, clockText, MAX_FILE_BYTES, type StoredClock } from './store.js';
 import { daySummary } from './views.js';
@@ -31,6 +33,18 @@ export const OBSERVE_MS = 1_000;
 const SAVE_EVERY_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
+
+/** What the clock remembers of a phone between looks (monotonic ms). */
+interface Memo {
+  /** Its last inventory that answered in full, and the one before: what an inventory finds is dated between them. */
+  lastGood?: number;
+  prevGood?: number;
+  /** Its latest failed inventory: one back on a new connection is not vouched for by an answer before it. */
+  failedAt?: number;
+  /** Since when it has wanted only the cloud's word to be in service: a report that failed before it is not what keeps it out. */
+  waitingSince?: number;
+  platform?: Platform;
+}
 
 /** What the last report said of a phone, as the clock reads it. */
 interface Reported {
@@ -50,14 +64,8 @@ export class Availability {
   private refused = new Set<string>();
   /** Monotonic ms the last report that did not reach the cloud gave up, while no report since has. */
   private behindAt: number | undefined;
-  /** Monotonic ms since which each phone has wanted only the cloud's word to be in service: a report that failed before it is not what keeps it out. */
-  private readonly waitingSince = new Map<string, number>();
-  /** Monotonic ms of each phone's last inventory that answered in full, and the one before: what an inventory finds is dated between them. */
-  private readonly lastGood = new Map<string, number>();
-  private readonly prevGood = new Map<string, number>();
-  /** Monotonic ms of each phone's latest failed inventory: one back on a new connection is not vouched for by an answer before it. */
-  private readonly failedAt = new Map<string, number>();
-  private readonly platformOf = new Map<string, Platform>();
+  /** What the clock remembers of each phone it follows between looks, by udid; forgotten with the phone. */
+  private readonly memo = new Map<string, Memo>();
   private timer: Timer | undefined;
   private saver: Timer | undefined;
   private started = false;
@@ -150,9 +158,10 @@ export class Availability {
     const udid = cloudIdOf(device.serial, device.udid);
     if (udid === undefined || device.failures > 0) return;
     const at = this.ctx.clock.monotonic();
-    const before = this.lastGood.get(udid);
-    if (before !== undefined) this.prevGood.set(udid, before);
-    this.lastGood.set(udid, at);
+    const memo = this.memoOf(udid);
+    const before = memo.lastGood;
+    if (before !== undefined) memo.prevGood = before;
+    memo.lastGood = at;
     // What this answer read (its readiness, its battery) is judged in the report's annotate pass: until then it vouches only for the time up to the answer before.
     if (before !== undefined) this.clock.confirm(udid, before);
   }
@@ -175,7 +184,7 @@ export class Availability {
     }
     for (const [udid, record] of records) {
       seen.add(udid);
-      this.platformOf.set(udid, record.platform);
+      this.memoOf(udid).platform = record.platform;
       this.look(udid, record.serial, record, at);
     }
     for (const [udid] of this.lastReport) {
@@ -185,14 +194,13 @@ export class Availability {
     }
     for (const [udid, subject] of [...this.clock.phones]) if (!seen.has(udid)) this.look(udid, subject.track.serial, undefined, at);
     this.clock.creditAll(at);
-    for (const udid of this.lastGood.keys()) {
-      if (this.clock.phones.has(udid)) continue;
-      this.lastGood.delete(udid);
-      this.prevGood.delete(udid);
-    }
-    for (const udid of this.failedAt.keys()) if (!this.clock.phones.has(udid)) this.failedAt.delete(udid);
-    for (const udid of this.waitingSince.keys()) if (!this.clock.phones.has(udid)) this.waitingSince.delete(udid);
-    for (const udid of this.platformOf.keys()) if (!this.clock.phones.has(udid)) this.platformOf.delete(udid);
+    for (const udid of this.memo.keys()) if (!this.clock.phones.has(udid)) this.memo.delete(udid);
+  }
+
+  private memoOf(udid: string): Memo {
+    let memo = this.memo.get(udid);
+    if (!memo) this.memo.set(udid, (memo = {}));
+    return memo;
   }
 
   /** The phones the clock follows by the serial they were last seen on, when only one was. */
@@ -210,7 +218,8 @@ export class Availability {
   private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
     const { registry, shared } = this.ctx;
     const reported = this.lastReport.get(udid);
-    const platform = record?.platform ?? this.platformOf.get(udid);
+    const memo = this.memoOf(udid);
+    const platform = record?.platform ?? memo.platform;
     const usb = shared.get(USB_EVIDENCE);
     const adbPort = record?.usb?.usb;
     let port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : undefined;
@@ -224,9 +233,8 @@ export class Availability {
     }
     const entry = registry.facet(QUARANTINE).get(udid);
     const off = registry.facet(OFF_SOURCE).get(udid);
-    if (record?.failure !== undefined) this.failedAt.set(udid, record.failure.at);
-    const good = this.lastGood.get(udid);
-    const failedAt = this.failedAt.get(udid);
+    if (record?.failure !== undefined) memo.failedAt = record.failure.at;
+    const { lastGood: good, failedAt } = memo;
     const answeredBefore = record?.last === undefined && good !== undefined && !(failedAt !== undefined && failedAt > good);
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
@@ -243,10 +251,9 @@ export class Availability {
     };
     // Out only for the cloud's word: blamed on the cloud when a report since failed to reach it, else on what took it out.
     if (classify({ ...look, cloud: { ...look.cloud, status: 'AVAILABLE' } }).state === 'in_service') {
-      const since = this.waitingSince.get(udid) ?? at;
-      this.waitingSince.set(udid, since);
+      const since = (memo.waitingSince ??= at);
       if (this.behindAt !== undefined && this.behindAt >= since) look.cloudBehind = true;
-    } else this.waitingSince.delete(udid);
+    } else delete memo.waitingSince;
     let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
     // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out.
@@ -257,25 +264,19 @@ export class Availability {
     )
       verdict = { state: verdict.state, layer: 'phone' };
     const was = track && { state: track.state, layer: track.layer };
-    // What no event announced is dated halfway between the last word that the phone was fine and the one that found it not:
-    // a failure (a shell that hung) from its last answer to the failed inventory; what an answer read (its readiness
-    // failing, a hot battery) from the inventory before; a return from failing from its latest failure to the answer.
-    const failingSince = record?.failure?.first;
-    const prev = this.prevGood.get(udid);
-    const read =
-      verdict.state === 'needs_person' &&
-      record?.state !== undefined &&
-      (look.readinessOut === true || look.unavailable === true) &&
-      (verdict.layer === 'readiness' || verdict.layer === 'phone');
-    const backdate = track?.held
-      ? failedAt !== undefined && good !== undefined && good > failedAt
-        ? (failedAt + good) / 2
-        : undefined
-      : failingSince !== undefined && good !== undefined && failingSince > good
-        ? (good + failingSince) / 2
-        : read && record?.failures === 0 && good !== undefined && prev !== undefined
-          ? (prev + good) / 2
-          : undefined;
+    const backdate = backdateOf({
+      held: track?.held === true,
+      good,
+      prevGood: memo.prevGood,
+      failedAt,
+      failingSince: record?.failure?.first,
+      read:
+        verdict.state === 'needs_person' &&
+        record?.state !== undefined &&
+        record.failures === 0 &&
+        (look.readinessOut === true || look.unavailable === true) &&
+        (verdict.layer === 'readiness' || verdict.layer === 'phone'),
+    });
     const changed = this.clock.observe(udid, serial, verdict, at, { ...(backdate !== undefined && { backdate }), ...(port !== undefined && { port }) });
     // In service, and its last answer judged so: it vouches for the time up to it.
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
@@ -367,7 +368,7 @@ export class Availability {
       };
       c.phones.set(p.udid, subject);
       // A platform the registry names: its source's word on whether its service answers goes on counting for the phone.
-      if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) this.platformOf.set(p.udid, p.platform as Platform);
+      if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) this.memoOf(p.udid).platform = p.platform as Platform;
     }
     if (stored.summarized !== undefined) this.summarized = stored.summarized;
   }
@@ -380,7 +381,7 @@ export class Availability {
       phones: [...c.phones.values()].map(({ track, tally }) => ({
         udid: track.udid,
         serial: track.serial,
-        ...(this.platformOf.has(track.udid) && { platform: this.platformOf.get(track.udid)! }),
+        ...(this.memo.get(track.udid)?.platform !== undefined && { platform: this.memo.get(track.udid)!.platform! }),
         ...(track.port !== undefined && { port: track.port }),
         state: track.state,
         ...(track.layer && { layer: track.layer }),
