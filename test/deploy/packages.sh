@@ -3,9 +3,9 @@
 # and N+1 for amd64 (packaging/deb/build.sh, which is `npm run package`
 # without its build of dist/), then lintian on N's two packages.
 #   bash test/deploy/packages.sh DIR
-# DIR gets the packages and two verdicts, each written whole once it is
-# known: DIR/built ("ok", or what failed), then DIR/lintian ("ok", or
-# lintian's errors and warnings). A check waits for the verdict it needs
+# DIR gets the packages, DIR/versions ("N N+1", the versions built), and
+# two verdicts, each written whole once it is known: DIR/built ("ok", or
+# what failed), then DIR/lintian ("ok", or lintian's errors and warnings). A check waits for the verdict it needs
 # (await_packages in lib.sh), so it can boot its hosts while lintian reads.
 #
 # rollout.sh runs it when nothing built them before it; in CI prepare.sh
@@ -47,6 +47,9 @@ for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb" "device-a
 done
 arch=$(dpkg-deb -f "$dir/device-agent_${N}_arm64.deb" Architecture)
 [ "$arch" = arm64 ] || refuse "the arm64 package says it is for $arch"
+# The versions built, for the checks: N+1 is the date's, and a run that
+# passes midnight would compute another one than was built.
+verdict versions "$N $N1"
 verdict built ok
 built=$SECONDS
 

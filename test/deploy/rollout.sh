@@ -166,8 +166,7 @@ else
   packer=$!
 fi
 await_packages "$out" built "$packer"
-N=$("$node" -p "require('$repo/package.json').version")
-N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
+read -r N N1 <"$out/versions"
 build_number=$(dpkg-deb --fsys-tarfile "$out/device-agent_${N}_amd64.deb" | tar -xO ./usr/lib/device-agent/build-number)
 pass "built $N (amd64, arm64) and $N1 (amd64), build $build_number"
 

@@ -352,13 +352,14 @@ package_part() {
   local arch N N1 debs deb deb1 fpr other_fpr key_sha
   for tool in aptly gpg gpgv python3 faketime; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install aptly gnupg python3 faketime)"; done
   arch=$(dpkg --print-architecture)
-  N=$("$node" -p "require('$repo/package.json').version")
-  N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
   if [ -n "${DEPLOY_PREPARED:-}" ]; then
-    # .ci/run built them beside the e2e tier, for rollout.sh too (test/deploy/packages.sh).
+    # .ci/run built them beside the e2e tier, for rollout.sh too (test/deploy/packages.sh), and says which.
     await_packages "$DEPLOY_PREPARED" built
     debs=$DEPLOY_PREPARED
+    read -r N N1 <"$debs/versions"
   else
+    N=$("$node" -p "require('$repo/package.json').version")
+    N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
     # A clean clone has none yet: N and N+1 built here (rollout.sh builds its own, elsewhere).
     debs=$out/debs
     rm -rf "$debs"
