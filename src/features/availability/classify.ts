@@ -87,10 +87,12 @@ export function classify(look: PhoneLook): Verdict {
   const usb = usbLayer(look.usb);
   const { record } = look;
   if (!record) {
-    if (look.carried === 'source-failed' || look.sourceUp === false) return { state: 'in_transition', layer: 'adb' };
     if (look.carried === 'charge-paused') return { state: 'in_transition', layer: 'host' };
-    // The layer's fact holds until the next report; a phone that left its port since is gone now.
-    if (look.offSource && look.onPort !== false) {
+    // Off its port by the kernel's word: unplugged, whether or not adb answers meanwhile.
+    if (look.onPort === false) return { state: 'gone', layer: usb ?? 'port' };
+    if (look.carried === 'source-failed' || look.sourceUp === false) return { state: 'in_transition', layer: 'adb' };
+    // The layer's fact holds until the next report (a phone that left its port since is gone, above).
+    if (look.offSource) {
       if (look.offSource.mode === 'bootloader') return { state: 'needs_person', layer: 'phone' };
       // It offers adb's own interface and adb does not take it: the host's service.
       if (look.offSource.mode === 'offers-source') return { state: 'in_transition', layer: 'adb' };
@@ -110,7 +112,9 @@ export function classify(look: PhoneLook): Verdict {
   if (record.state === 'no permissions') return { state: 'needs_person', layer: 'host' };
   if (PHONE_MODES.has(record.state)) return { state: 'needs_person', layer: 'phone' };
   // Offline: a phone in service that drops is the phone's; one coming back (replugged, debugging on again) shows offline
-  // on its way, and stays blamed on what took it out.
+  // on its way, and stays blamed on what took it out. Off its port by the kernel's word, it was unplugged, whatever adb
+  // still lists (a connection adb has not dropped yet).
+  if (record.state === 'offline' && look.onPort === false && look.carried !== 'charge-paused') return { state: 'gone', layer: usb ?? 'port' };
   if (record.state === 'offline') return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'carry', fallback: 'phone' };
   if (record.failures > 0) return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'phone', held: true };
   // Back on a new connection after answering on the last: the report carries it with that inventory, and the cloud's word decides.
