@@ -458,6 +458,10 @@ describe('chaos soak', () => {
           restarting = true;
           adbRestarts++;
           for (const serial of plugged.keys()) if (!debugOff.has(serial)) lostToRestart.add(serial);
+          // The truth dates the restart as it begins: the next sample may come only after adb lists a phone again
+          // (a loaded machine), and a phone whose restart the samples missed was blamed on what took it out before.
+          const before = life.at(-1)?.of;
+          if (before) life.push({ at: Date.now(), of: new Map([...before].map(([serial, cause]) => [serial, lostToRestart.has(serial) ? 'adb' : cause])) });
           await adb.restart({ reconnect: false });
           // adb 29 forgets connected devices on a restart: connect the plugged ones again.
           for (const [serial, d] of plugged) if (!debugOff.has(serial)) await adb.connect(d.port, { wait: false }).catch(() => undefined);
