@@ -1,7 +1,7 @@
 // The catalogue of the kernel's USB messages the layer reads: every message of the USB core (hub.c, hcd.c, message.c,
 // generic.c, config.c) and the xHCI driver (xhci.c, xhci-ring.c) that says something of a port, its device, a hub or a
 // controller at the default levels, and the EHCI and OHCI controller deaths; each in every wording from kernel 4.9 to
-// 6.12, read from their sources, plus the older per-port hub wordings. Data only: docs/reference/usb-kernel-messages.md
+// 7.2, read from their sources (4.9, 4.19, 5.4, 5.10, 5.15, 6.1, 6.12 and 7.2), plus the older per-port hub wordings. Data only: docs/reference/usb-kernel-messages.md
 // is this table in words (test/features/usb/messages.test.ts checks they agree).
 //
 // What a message points at (`layer`) and whether it is a cause or a
@@ -71,7 +71,7 @@ export interface KernelMessage {
   args?: readonly StringArg[];
   /** The file and function that print it. */
   source: string;
-  /** The kernels whose source prints it so ("4.9 – 6.12"; "before 4.9" for the older per-port wordings). */
+  /** The kernels whose source prints it so ("4.9 – 7.2"; "before 4.9" for the older per-port wordings). */
   versions: string;
   kind: UsbEventKind;
   role: Role;
@@ -91,7 +91,7 @@ const GENERIC = 'drivers/usb/core/generic.c';
 const CONFIG = 'drivers/usb/core/config.c';
 const XHCI = 'drivers/usb/host/xhci.c';
 const RING = 'drivers/usb/host/xhci-ring.c';
-const ALL = '4.9 – 6.12';
+const ALL = '4.9 – 7.2';
 const OLD = 'before 4.9 (3.x)';
 
 const USB2_SPEEDS = ['low-speed', 'full-speed', 'high-speed', 'wireless', 'UNKNOWN'];
@@ -190,7 +190,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'device',
     format: 'device reset changed ep0 maxpacket size!',
     source: `${HUB} hub_port_init()`,
-    versions: '5.10.y, 6.1 – 6.12',
+    versions: '5.10.y, 6.1 – 7.2',
     ...cause('enumeration-failed', 'port, cable or phone'),
     says: 'after a reset the device answered as another device would',
   },
@@ -250,7 +250,16 @@ const ENTRIES: readonly Entry[] = [
     format: 'config index %d descriptor too short (expected %i, got %i)',
     source: `${CONFIG} usb_get_configuration()`,
     ...cause('enumeration-failed', 'port, cable or phone'),
-    says: 'a configuration descriptor came back short',
+    says: 'a configuration descriptor came back short (in 7.2 only the full read, which goes on with it cut)',
+  },
+  {
+    id: 'config-short-first',
+    named: 'device',
+    format: 'config index %d descriptor too short (asked for %zu, got %i)',
+    source: `${CONFIG} usb_get_configuration()`,
+    versions: '7.2',
+    ...cause('enumeration-failed', 'port, cable or phone'),
+    says: 'the first read of a configuration descriptor came back too short to use: enumeration fails',
   },
   {
     id: 'set-config-no-space',
@@ -333,7 +342,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'device',
     format: 'New USB device found, idVendor=%04x, idProduct=%04x, bcdDevice=%2x.%02x',
     source: `${HUB} announce_device()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...fact('note'),
     says: "the device's ids",
   },
@@ -471,7 +480,8 @@ const ENTRIES: readonly Entry[] = [
     format: 'Cannot enable. Maybe the USB cable is bad?',
     source: `${HUB} hub_port_reset()`,
     ...cause('hub-port-error', 'port, cable or phone'),
-    says: 'the port would not stay enabled after its reset',
+    // 7.2 rate-limits it over all ports (10 in 5 s): the rest are dropped, counted only on a line that names no port.
+    says: 'the port would not stay enabled after its reset (7.2: at most 10 such lines in 5 s over all ports)',
   },
   {
     id: 'port-cannot-disable',
@@ -518,7 +528,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'port',
     format: 'over-current change #%u',
     source: `${HUB} port_event() (debug level: printed only with dynamic debug on)`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...fact('note'),
     says: 'an over-current came and went; the condition line says whether it stays',
   },
@@ -784,7 +794,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'xHCI host controller not responding, assume dead',
     source: `${RING} xhci_hc_died()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...cause('controller-died', 'controller'),
     says: 'the xHCI controller stopped answering and is given up',
   },
@@ -793,7 +803,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'xHCI host not responding to stop endpoint command',
     source: `${RING} xhci_handle_command_timeout()`,
-    versions: '6.1 – 6.12',
+    versions: '6.1 – 7.2',
     ...cause('controller-died', 'controller'),
     says: 'the xHCI controller hung on a command; its death follows',
   },
@@ -820,7 +830,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'Abort failed to stop command ring: %d',
     source: `${RING} xhci_abort_cmd_ring()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...cause('controller-died', 'controller'),
     says: 'the xHCI controller would not stop its command ring; its death follows',
   },
@@ -846,7 +856,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'Host halt failed, %d',
     source: `${XHCI} xhci_halt()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...cause('controller-died', 'controller'),
     says: 'the xHCI controller would not halt',
   },
@@ -855,7 +865,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'Host not accessible, reset failed.',
     source: `${XHCI} xhci_reset()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...cause('controller-died', 'controller'),
     says: 'the xHCI controller is not there any more (removed, or its PCIe link down)',
   },
@@ -864,7 +874,8 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'Host controller not accessible, removed?',
     source: `${XHCI} xhci_gen_setup()`,
-    versions: '6.1 – 6.12',
+    // A stable backport: not in 6.1.176 nor 6.12.107.
+    versions: '6.12.113, 7.2',
     ...cause('controller-died', 'controller'),
     says: 'the xHCI controller is not there any more',
   },
@@ -889,7 +900,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'xHC error in resume, USBSTS 0x%x, Reinit',
     source: `${XHCI} xhci_resume()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...cause('controller-error', 'controller'),
     says: 'the xHCI controller lost its state and was started afresh: every device on it enumerates again',
   },
@@ -898,7 +909,8 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: "Can't queue command, xHC not accessible",
     source: `${RING} queue_command()`,
-    versions: '6.1 – 6.12',
+    // A stable backport: not in 6.1.176 nor 6.12.107.
+    versions: '6.1.190, 6.12.113, 7.2',
     ...consequence('controller-died', 'controller'),
     says: 'a command to a controller that is dead or gone',
   },
@@ -937,7 +949,8 @@ const ENTRIES: readonly Entry[] = [
   {
     id: 'xhci-reset-device-timeout',
     named: 'xhci',
-    format: 'Timeout while waiting for reset device command',
+    // "Timeout while waiting for reset device command" is the wording of 3.x logs; no kernel read prints it.
+    format: 'Timeout waiting for reset device command',
     source: `${XHCI} xhci_discover_or_reset_device()`,
     ...cause('controller-error', 'controller'),
     says: 'the xHCI controller did not complete a command in 5 s',
@@ -948,7 +961,7 @@ const ENTRIES: readonly Entry[] = [
     format: 'Error while assigning device slot ID: %s',
     args: [['No Slots Available Error']],
     source: `${XHCI} xhci_alloc_dev()`,
-    versions: '6.1 – 6.12 (with its completion code; not in 5.15)',
+    versions: '6.1 – 7.2 (with its completion code; not in 5.15)',
     ...cause('controller-limit', 'controller'),
     says: 'the xHCI controller has no device slot left: a device limit',
   },
@@ -958,7 +971,7 @@ const ENTRIES: readonly Entry[] = [
     format: 'Error while assigning device slot ID: %s',
     args: ['data'],
     source: `${XHCI} xhci_alloc_dev()`,
-    versions: '6.1 – 6.12',
+    versions: '6.1 – 7.2',
     ...consequence('controller-limit', 'controller'),
     says: 'any other completion code (Command Aborted, Command Ring Stopped): a controller not answering, not a device limit',
   },
@@ -1033,7 +1046,7 @@ const ENTRIES: readonly Entry[] = [
     named: 'xhci',
     format: 'ERROR Unknown event condition %u for slot %u ep %u , HC probably busted',
     source: `${RING} handle_tx_event()`,
-    versions: '4.19 – 6.12',
+    versions: '4.19 – 7.2',
     ...cause('controller-error', 'controller'),
     says: 'the xHCI controller answered what no controller should',
   },

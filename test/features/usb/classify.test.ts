@@ -111,6 +111,20 @@ describe('speed fallback on a port that can do more', () => {
     ]);
   });
 
+  it("lines built from the source where no public report quotes them: 7.2's first config read, the reset command timeout of 4.9 to 7.2", () => {
+    // drivers/usb/core/config.c usb_get_configuration() (7.2) and drivers/usb/host/xhci.c xhci_discover_or_reset_device().
+    expect(classifyUsbLine('usb 1-1.4.2: config index 0 descriptor too short (asked for 9, got 2)')).toMatchObject({
+      kind: 'enumeration-failed',
+      role: cause,
+      port: '1-1.4.2',
+    });
+    expect(classifyUsbLine('xhci_hcd 0000:00:14.0: Timeout waiting for reset device command')).toMatchObject({
+      kind: 'controller-error',
+      role: cause,
+      controller: '0000:00:14.0',
+    });
+  });
+
   it("from sysfs: a phone below 480 Mb/s on a port of 480 or more is the cable or the plug; at its port's speed, or a high-speed phone, it is not", () => {
     expect(speedFallback('1-1.4.2', 12, 480)).toBe(
       'port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
