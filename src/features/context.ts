@@ -48,6 +48,8 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
     facts: PlatformFacts;
     phones: Phones;
     up?: (platform: Platform) => boolean | undefined;
+    /** Monotonic ms each platform's service connection last ended (an adb restart), even when it is up again by now. */
+    droppedAt?: (platform: Platform) => number | undefined;
   };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;

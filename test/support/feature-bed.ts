@@ -53,6 +53,7 @@ export interface FeatureBedOptions<Phones extends PhoneControl> {
   mapping?: DeviceMapping;
   /** Whether each platform's service answers (default: not known). */
   up?: (platform: Platform) => boolean | undefined;
+  droppedAt?: (platform: Platform) => number | undefined;
 }
 
 export function featureContext<Phones extends PhoneControl = PhoneControl>(o: FeatureBedOptions<Phones> = {}): FeatureContext<Phones> {
@@ -76,6 +77,7 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
       facts: o.facts ?? ANDROID_FACTS,
       phones: o.phones ?? ({ platform: 'android' } as Phones),
       ...(o.up && { up: o.up }),
+      ...(o.droppedAt && { droppedAt: o.droppedAt }),
     },
     mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,

@@ -71,6 +71,8 @@ export class Availability {
   private started = false;
   /** Monotonic ms of the last look at every phone. */
   private observedAt = -Infinity;
+  /** Monotonic ms of the look before this one: a source that dropped since came back between the two. */
+  private lookedBefore = -Infinity;
   private summarized: number | undefined;
   private saveProblem: string | undefined;
   private readonly file: string | undefined;
@@ -170,6 +172,7 @@ export class Availability {
   observe(): void {
     const { registry, clock } = this.ctx;
     const at = clock.monotonic();
+    this.lookedBefore = this.observedAt;
     this.observedAt = at;
     const seen = new Set<string>();
     const records = new Map<string, DeviceSnapshot>();
@@ -249,6 +252,16 @@ export class Availability {
       unavailable: reported?.unavailable ?? false,
       cloud: { ...(this.cloudStatus.has(udid) && { status: this.cloudStatus.get(udid) }), refused: this.refused.has(udid) },
     };
+    // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
+    // for it meanwhile, and what it waits for now it waits for since.
+    const dropped = platform !== undefined && look.sourceUp !== false ? this.ctx.platforms.droppedAt?.(platform) : undefined;
+    const bounced = dropped !== undefined && dropped > this.lookedBefore && record !== undefined;
+    const before = this.clock.phones.get(udid)?.track;
+    const was = before && { state: before.state, layer: before.layer };
+    if (bounced) {
+      delete memo.waitingSince;
+      this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, ...(port !== undefined && { port }) });
+    }
     // Out only for the cloud's word: blamed on the cloud when a report since failed to reach it, else on what took it out.
     if (classify({ ...look, cloud: { ...look.cloud, status: 'AVAILABLE' } }).state === 'in_service') {
       const since = (memo.waitingSince ??= at);
@@ -263,7 +276,6 @@ export class Availability {
       (track?.state === 'in_service' || (track?.state === 'in_transition' && track.layer !== 'adb' && track.layer !== 'host'))
     )
       verdict = { state: verdict.state, layer: 'phone' };
-    const was = track && { state: track.state, layer: track.layer };
     const backdate = backdateOf({
       held: track?.held === true,
       good,

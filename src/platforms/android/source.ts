@@ -78,6 +78,10 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher?.alive ?? this.listedOnce;
   }
 
+  get droppedAt(): number | undefined {
+    return this.watcher?.droppedAt;
+  }
+
   get lastError(): string | undefined {
     return this.watcher?.lastError;
   }

@@ -29,7 +29,9 @@ function host(dir: string, time: VirtualTime) {
   const notes: string[] = [];
   const shared = new SharedParts();
   shared.of(INCIDENT_LOG, () => ({ note: (_p, kind, text) => notes.push(`${kind}: ${text}`), incident: () => undefined }));
-  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true, shared }));
+  // When the adb server's connection last ended (a restart), as the source tells it.
+  const source: { droppedAt?: number } = {};
+  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true, droppedAt: () => source.droppedAt, shared }));
   /** Phones listed ready, each answering its inventory, and the cloud storing them as `status`. */
   const lab = (serials: string[], status: 'AVAILABLE' | 'UNAVAILABLE' = 'AVAILABLE') => {
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
@@ -47,7 +49,7 @@ function host(dir: string, time: VirtualTime) {
       each?.();
     }
   };
-  return { registry, f, lab, run, lines, clock, notes };
+  return { registry, f, lab, run, lines, clock, notes, source };
 }
 
 describe('the in-service clock as a feature', () => {
@@ -310,6 +312,45 @@ describe('the in-service clock as a feature', () => {
       await a.f.stop?.();
       const states = a.notes.filter((n) => n.startsWith('state: '));
       expect(states).toEqual(['state: first seen: in_service', 'state: in_service → auto_recovery (phone)', 'state: auto_recovery (phone) → in_service']);
+    });
+
+    it('an adb restart quicker than a look: out for adb meanwhile, and what it waits for after, it waits for since', async () => {
+      const { a, time } = await lab();
+      // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED and the last report did not reach it.
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'device'],
+        ]),
+      );
+      a.registry.readings.answered('android/P2', phone('P2'), a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get('android/P2')!);
+      told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
+      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      await a.run(MIN);
+      // The server restarts and lists both again within the second: no look saw it down.
+      time.advance(200);
+      a.source.droppedAt = a.clock.monotonic();
+      time.advance(300);
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'device'],
+        ]),
+      );
+      await a.run(MIN);
+      await a.f.stop?.();
+      const p1 = keptOf('P1').tally.totals;
+      const p2 = keptOf('P2').tally.totals;
+      // P1, in service, was out for the restart, from when it began.
+      expect(p1['in_transition:adb']).toBeGreaterThan(0);
+      expect(p1['in_transition:adb']).toBeLessThanOrEqual(1.5);
+      // P2 waited for the cloud behind a failed report (the cloud's minute); after the restart, no report has failed
+      // since its wait began again: the restart's, not the cloud's.
+      expect(Math.abs((p2['in_transition:cloud'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
+      expect(Math.abs((p2['in_transition:adb'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
     });
 
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {

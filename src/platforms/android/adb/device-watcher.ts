@@ -57,6 +57,8 @@ export class DeviceWatcher extends EventEmitter {
   private pollRefusal: string | undefined;
   /** While polling: the last poll was answered (the server is up, if not tracking). */
   private pollOk = false;
+  /** Monotonic ms the tracker's connection last ended while running. */
+  private lastDrop: number | undefined;
   /** The last failure was the server's own (nothing listens, it did not answer, or something else answered): not a cut connection. */
   private unreachable = false;
 
@@ -84,6 +86,11 @@ export class DeviceWatcher extends EventEmitter {
 
   get lastError(): string | undefined {
     return this.lastErrorText;
+  }
+
+  /** Monotonic ms the connection to the adb server last ended (a restart), undefined while it never has. */
+  get droppedAt(): number | undefined {
+    return this.lastDrop;
   }
 
   /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
@@ -243,6 +250,7 @@ export class DeviceWatcher extends EventEmitter {
     this.tracker = undefined;
     this.connected = false;
     if (!this.running) return;
+    this.lastDrop = this.clock.monotonic();
     this.emit('ended');
     const { delayMs, note, ends } = this.reconnects.ended();
     this.logEnd(note, ends);

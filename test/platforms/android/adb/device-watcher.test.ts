@@ -94,6 +94,28 @@ describe('DeviceWatcher on the injected clock', () => {
     watcher.stop();
   });
 
+  it("dates the end of its tracker's connection (an adb restart) on the clock it is handed, and keeps the date once it is back", async () => {
+    const time = new VirtualTime();
+    const trackers: Tracker[] = [];
+    const { adb } = fakeAdb(() => {
+      trackers.push(tracker());
+      return Promise.resolve(trackers.at(-1)!);
+    });
+    const watcher = new DeviceWatcher(adb, { reconcileMs: 60_000, reconnectMinMs: 100, reconnectMaxMs: 100, logger: silentLogger(), clock: time.clock() });
+    await watcher.start();
+    expect(watcher.droppedAt).toBeUndefined();
+    time.advance(5_000);
+    const at = time.clock().monotonic();
+    trackers[0]!.emit('end');
+    expect(watcher.droppedAt).toBe(at);
+    time.advance(100);
+    await settle();
+    expect(trackers).toHaveLength(2);
+    expect(watcher.alive).toBe(true);
+    expect(watcher.droppedAt).toBe(at);
+    watcher.stop();
+  });
+
   it('reconnects a tracker that could not connect after the wait, on the clock it is handed', async () => {
     const time = new VirtualTime();
     const { adb, asked } = fakeAdb(() => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5037')));
