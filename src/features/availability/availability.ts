@@ -43,6 +43,8 @@ interface Memo {
   failedAt?: number;
   /** Since when it has wanted only the cloud's word to be in service: a report that failed before it is not what keeps it out. */
   waitingSince?: number;
+  /** The last look that found it listed ready: offline after its source dropped and listed it ready again is its own. */
+  readyAt?: number;
   platform?: Platform;
 }
 
@@ -254,8 +256,12 @@ export class Availability {
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
-    const dropped = platform !== undefined && look.sourceUp !== false ? this.ctx.platforms.droppedAt?.(platform) : undefined;
+    const droppedAt = platform !== undefined ? this.ctx.platforms.droppedAt?.(platform) : undefined;
+    const dropped = look.sourceUp !== false ? droppedAt : undefined;
     const bounced = dropped !== undefined && dropped > this.lookedBefore && record !== undefined;
+    // Ready since its source's last drop: what takes it out now is not the drop.
+    const backFromDrop = droppedAt === undefined || (memo.readyAt !== undefined && memo.readyAt > droppedAt);
+    if (record?.state === 'device' && look.sourceUp !== false) memo.readyAt = at;
     const before = this.clock.phones.get(udid)?.track;
     const was = before && { state: before.state, layer: before.layer };
     if (bounced) {
@@ -269,11 +275,12 @@ export class Availability {
     } else delete memo.waitingSince;
     let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
-    // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out.
+    // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out
+    // (nor from its source's drop, until the source listed it ready again).
     if (
       verdict.layer === 'carry' &&
       record?.state === 'offline' &&
-      (track?.state === 'in_service' || (track?.state === 'in_transition' && track.layer !== 'adb' && track.layer !== 'host'))
+      (track?.state === 'in_service' || (track?.state === 'in_transition' && (track.layer !== 'adb' || backFromDrop) && track.layer !== 'host'))
     )
       verdict = { state: verdict.state, layer: 'phone' };
     const backdate = backdateOf({

@@ -353,6 +353,54 @@ describe('the in-service clock as a feature', () => {
       expect(Math.abs((p2['in_transition:adb'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
     });
 
+    it('offline after an adb restart listed it ready again is its own drop; offline before that is still the restart', async () => {
+      const { a, time } = await lab();
+      // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED (the next report will tell it).
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'device'],
+        ]),
+      );
+      a.registry.readings.answered('android/P2', phone('P2'), a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get('android/P2')!);
+      told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
+      // The server restarts: its new connection to P2 shows offline for half a minute, then ready.
+      time.advance(200);
+      a.source.droppedAt = a.clock.monotonic();
+      time.advance(300);
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'offline'],
+        ]),
+      );
+      await a.run(MIN / 2);
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'device'],
+        ]),
+      );
+      await a.run(MIN / 2);
+      // Then it drops offline for a minute: the phone's.
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'offline'],
+        ]),
+      );
+      await a.run(MIN);
+      await a.f.stop?.();
+      const p2 = keptOf('P2').tally.totals;
+      expect(Math.abs((p2['auto_recovery:adb'] ?? 0) - 30)).toBeLessThanOrEqual(1.5);
+      expect(Math.abs((p2['auto_recovery:phone'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
+    });
+
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
       const { a, time } = await lab();
       a.registry.sync('android', new Map());
