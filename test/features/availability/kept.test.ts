@@ -189,6 +189,26 @@ describe('the in-service clock as a feature', () => {
       told(a, [phone(udid)]);
     };
 
+    /** P1 in service, and P2 back from an unplug: listed ready and answering, the cloud holding it UNPLUGGED. */
+    const p2Back = (a: ReturnType<typeof host>) => {
+      a.registry.sync(
+        'android',
+        new Map([
+          ['P1', 'device'],
+          ['P2', 'device'],
+        ]),
+      );
+      a.registry.readings.answered('android/P2', phone('P2'), a.clock.wall(), a.clock.monotonic());
+      a.f.answered?.(a.registry.get('android/P2')!);
+      told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
+    };
+    /** The adb server restarts 200 ms from now, and 300 ms after that the clock looks again (no look saw it down). */
+    const restart = (a: ReturnType<typeof host>, time: VirtualTime) => {
+      time.advance(200);
+      a.source.droppedAt = a.clock.monotonic();
+      time.advance(300);
+    };
+
     it('after a flap, in service while the cloud still holds it AVAILABLE and nothing failed since its last answer', async () => {
       const { a } = await lab();
       // adb drops it and finds it again: a new connection, its inventory there not asked yet (the report carries the last).
@@ -317,22 +337,11 @@ describe('the in-service clock as a feature', () => {
     it('an adb restart quicker than a look: out for adb meanwhile, and what it waits for after, it waits for since', async () => {
       const { a, time } = await lab();
       // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED and the last report did not reach it.
-      a.registry.sync(
-        'android',
-        new Map([
-          ['P1', 'device'],
-          ['P2', 'device'],
-        ]),
-      );
-      a.registry.readings.answered('android/P2', phone('P2'), a.clock.wall(), a.clock.monotonic());
-      a.f.answered?.(a.registry.get('android/P2')!);
-      told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
+      p2Back(a);
       a.f.reported?.({ delivered: false, why: 'connection refused' });
       await a.run(MIN);
       // The server restarts and lists both again within the second: no look saw it down.
-      time.advance(200);
-      a.source.droppedAt = a.clock.monotonic();
-      time.advance(300);
+      restart(a, time);
       a.registry.sync(
         'android',
         new Map([
@@ -356,20 +365,9 @@ describe('the in-service clock as a feature', () => {
     it('offline after an adb restart listed it ready again is its own drop; offline before that is still the restart', async () => {
       const { a, time } = await lab();
       // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED (the next report will tell it).
-      a.registry.sync(
-        'android',
-        new Map([
-          ['P1', 'device'],
-          ['P2', 'device'],
-        ]),
-      );
-      a.registry.readings.answered('android/P2', phone('P2'), a.clock.wall(), a.clock.monotonic());
-      a.f.answered?.(a.registry.get('android/P2')!);
-      told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
+      p2Back(a);
       // The server restarts: its new connection to P2 shows offline for half a minute, then ready.
-      time.advance(200);
-      a.source.droppedAt = a.clock.monotonic();
-      time.advance(300);
+      restart(a, time);
       a.registry.sync(
         'android',
         new Map([
