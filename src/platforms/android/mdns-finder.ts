@@ -90,6 +90,8 @@ export class MdnsFinder {
           logger.info({ serial: act.address, udid: act.udid }, `network phone ${act.udid} found again at ${act.address} through mdns`);
           break;
         case 'refuse':
+          // Disconnected before the line that says so.
+          await this.o.adb.disconnect(act.address).catch(() => undefined);
           this.once(
             `refuse ${act.instance}@${act.address}`,
             'warn',
@@ -98,7 +100,6 @@ export class MdnsFinder {
               ? `the device at ${act.address}, where mdns announces ${JSON.stringify(act.instance)} (the name of ${act.udid}), did not say who it is in time: disconnected, not followed there for ${REFUSE_MS / 60_000} min`
               : `the device at ${act.address}, where mdns announces ${JSON.stringify(act.instance)} (the name of ${act.udid}), says it is ${JSON.stringify(act.answered)}: a clone or a forged announcement, which takes nothing of ${act.udid}; disconnected, not followed there for ${REFUSE_MS / 60_000} min`,
           );
-          await this.o.adb.disconnect(act.address).catch(() => undefined);
           break;
         case 'ambiguous':
           this.once(

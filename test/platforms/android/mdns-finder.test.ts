@@ -23,7 +23,8 @@ function finder(answers: () => string, records: () => Rec[]) {
         return `connected to ${a}`;
       },
       disconnect: async (a: string) => {
-        calls.push(`disconnect ${a}`);
+        // With the warnings said by then: the line that says "disconnected" must come after it.
+        calls.push(`disconnect ${a} (${log.lines().filter((l) => l.level === 'warn').length} warnings before)`);
         return `disconnected ${a}`;
       },
     },
@@ -120,7 +121,7 @@ describe('the mdns finder', () => {
     await f.tick();
     records = [{ serial: '10.0.0.66:5555', state: 'device', udid: 'EVIL' }];
     await f.tick();
-    expect(calls.filter((c) => c !== 'mdns')).toEqual(['connect 10.0.0.66:5555', 'disconnect 10.0.0.66:5555']);
+    expect(calls.filter((c) => c !== 'mdns')).toEqual(['connect 10.0.0.66:5555', 'disconnect 10.0.0.66:5555 (0 warnings before)']);
     expect(
       log
         .lines()
