@@ -1,6 +1,7 @@
 // What recovery needs from the USB layer below adb, as a read-only capability under USB_EVIDENCE, so that recovery
 // never imports the layer and its policy gets the answers as values.
 import { sharedKey } from '../util/shared-parts.js';
+import type { UsbPlace } from './record.js';
 
 /** What the USB layer blames for a port's failures, with the evidence a person can check. */
 export interface UsbBlame {
@@ -33,6 +34,12 @@ export interface PortCycleSeen {
 }
 
 export interface UsbEvidence {
+  /**
+   * The port a phone's source places it on (adb's usb path, usbmuxd's LocationID), which the phone cannot choose;
+   * undefined for a network phone or a place the layer cannot map. Any device may print any serial: a port found by one
+   * links no phone to it.
+   */
+  placeOf(usb: UsbPlace | undefined): string | undefined;
   /** What the layer says of a phone with these USB serials (adb's usb path, when adb gives one, first); undefined: it cannot say (sysfs or the kernel log not read, or never seen). */
   seen(serials: readonly string[], port?: string): UsbSeen | undefined;
   /** What the kernel log says of the port since wall ms `since`; undefined when the kernel log is not read. */

@@ -226,15 +226,18 @@ export class Availability {
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
     const usb = shared.get(USB_EVIDENCE);
+    // The phone's port on its source's word (adb's usb path, usbmuxd's LocationID), else where the clock last placed it
+    // on that word. Never where a serial was printed: a device that gives this phone's serial elsewhere and leaves would
+    // make it "off its port".
     const adbPort = record?.usb?.usb;
-    let port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : undefined;
+    const sourcePort = adbPort !== undefined && PORT.test(adbPort) ? adbPort : usb?.placeOf(record?.usb);
+    const port = sourcePort ?? this.clock.phones.get(udid)?.track.port;
     let usbBlame: string | undefined;
     let onPort: boolean | undefined;
-    if (usb) {
-      const seen = usb.seen([...new Set([serial, udid])], port ?? this.clock.phones.get(udid)?.track.port);
-      port ??= seen?.port;
+    if (usb && port !== undefined) {
+      const seen = usb.seen([...new Set([serial, udid])], port);
       if (seen) onPort = seen.enumerated;
-      usbBlame = seen && !seen.enumerated ? seen.blame?.layer : port !== undefined ? usb.blame?.(port)?.layer : undefined;
+      usbBlame = seen && !seen.enumerated ? seen.blame?.layer : usb.blame?.(port)?.layer;
     }
     const entry = registry.facet(QUARANTINE).get(udid);
     const off = registry.facet(OFF_SOURCE).get(udid);

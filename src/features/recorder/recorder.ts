@@ -183,13 +183,10 @@ export class Recorder implements IncidentLog {
     }
   }
 
-  /** The port a phone is on: adb's usb path, else where the USB layer sees its serial. */
+  /** The port a phone is on, on its source's word (adb's usb path, usbmuxd's LocationID): never where a serial was printed. */
   private place(record: DeviceSnapshot | undefined, ref: PhoneRef): void {
     const adbPort = record?.usb?.usb;
-    const port =
-      adbPort !== undefined && PORT.test(adbPort)
-        ? adbPort
-        : this.ctx.shared.get(USB_EVIDENCE)?.seen([...new Set([ref.serial, ...(ref.udid !== undefined ? [ref.udid] : [])])])?.port;
+    const port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : this.ctx.shared.get(USB_EVIDENCE)?.placeOf(record?.usb);
     if (port === undefined || !PORT.test(port)) return;
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
     if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);

@@ -147,7 +147,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
   noteFor(device: DeviceSnapshot): string | undefined {
-    const onPort = this.portOf(device.usb);
+    const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) => {
       if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
@@ -294,7 +294,7 @@ export class UsbLayer implements UsbEvidence {
    * that port's health ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone without a record.
    */
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
-    const port = device ? this.portOf(device.usb) : this.linkedOnUsb(info.udid).get(info.udid)?.[0];
+    const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid).get(info.udid)?.[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
     if (!record) return port;
@@ -305,7 +305,7 @@ export class UsbLayer implements UsbEvidence {
    * A device's port on its source's word only (adb's usb path, usbmuxd's LocationID), which the device cannot choose:
    * any device may print any serial. A network phone has no port.
    */
-  private portOf(usb: UsbPlace | undefined): string | undefined {
+  placeOf(usb: UsbPlace | undefined): string | undefined {
     if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
     if (usb?.location === undefined || this.context.settings.usb.sysfsRoot === '') return undefined;
     const at = this.context.clock.monotonic();

@@ -15,13 +15,15 @@ import { INCIDENT_LOG } from '../../../src/devices/incidents.js';
 import { captureLogger } from '../../log/capture.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { phone } from '../../agent/bed.js';
+import { USB_EVIDENCE, type UsbEvidence } from '../../../src/devices/usb-evidence.js';
+import { PortWords, seenOf } from '../../../src/features/usb/presence.js';
 
 // The in-service clock as a feature: what it keeps in the state directory,
 // what `list`, `doctor`, /metrics and the log show of it.
 
 const MIN = 60_000;
 
-function host(dir: string, time: VirtualTime) {
+function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
   const registry = new DeviceRegistry();
   const { logger, lines } = captureLogger('info');
   const clock = time.clock();
@@ -29,6 +31,7 @@ function host(dir: string, time: VirtualTime) {
   const notes: string[] = [];
   const shared = new SharedParts();
   shared.of(INCIDENT_LOG, () => ({ note: (_p, kind, text) => notes.push(`${kind}: ${text}`), incident: () => undefined }));
+  if (usb) shared.of(USB_EVIDENCE, () => usb);
   // When the adb server's connection last ended (a restart), as the source tells it.
   const source: { droppedAt?: number } = {};
   const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true, droppedAt: () => source.droppedAt, shared }));
@@ -410,6 +413,58 @@ describe('the in-service clock as a feature', () => {
       const totals = keptOf('P1').tally.totals;
       expect(Object.keys(totals).filter((slot) => slot.startsWith('needs_person'))).toEqual([]);
       expect(totals['in_transition:adb']).toBeGreaterThanOrEqual(2 * 60);
+    });
+  });
+  describe('off its port only on a port its source placed it on (trust)', () => {
+    /** The USB layer's word as the layer computes it (presence.ts), on kernel lines the test gives; no serial in sysfs. */
+    const layer = () => {
+      const words = new PortWords();
+      const usb: UsbEvidence = {
+        placeOf: (place) => place?.usb,
+        seen: (serials, port) => seenOf(serials, port, new Map(), words, () => undefined),
+        cycled: () => undefined,
+      };
+      const line = (kind: 'serial' | 'disconnect', port: string, serial?: string) =>
+        words.add({ kind, role: 'fact', id: kind, port, ...(serial !== undefined && { serial }) }, 0);
+      return { usb, line };
+    };
+    const keptOf = (udid: string) => clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!.phones.find((p) => p.udid === udid)!;
+
+    it('a gadget that printed the phone’s serial on another port and left does not make the phone, offline with no usb path, gone', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
+      const time = new VirtualTime();
+      const { usb, line } = layer();
+      const a = host(dir, time, usb);
+      await a.f.start?.();
+      a.lab(['P1']);
+      await a.run(5 * MIN, () => a.lab(['P1']));
+      // A device on port 1-3 gives P1's serial, then leaves it; P1 (adb gives no usb path for it) drops offline meanwhile.
+      line('serial', '1-3', 'P1');
+      line('disconnect', '1-3');
+      a.registry.sync('android', new Map([['P1', 'offline']]));
+      await a.run(2 * MIN);
+      await a.f.stop?.();
+      const p1 = keptOf('P1');
+      expect(p1.state).not.toBe('gone');
+      expect(Object.keys(p1.tally.totals).filter((slot) => slot.startsWith('gone'))).toEqual([]);
+    });
+
+    it('the port adb’s usb path names, disconnected by the kernel: gone, blamed on the port', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
+      const time = new VirtualTime();
+      const { usb, line } = layer();
+      const a = host(dir, time, usb);
+      await a.f.start?.();
+      a.lab(['P1']);
+      a.registry.setUsb('android', new Map([['P1', { usb: '1-1.2' }]]));
+      await a.run(5 * MIN, () => a.lab(['P1']));
+      line('disconnect', '1-1.2');
+      a.registry.sync('android', new Map([['P1', 'offline']]));
+      await a.run(2 * MIN);
+      await a.f.stop?.();
+      const p1 = keptOf('P1');
+      expect(p1.state).toBe('gone');
+      expect(p1.tally.totals['gone:port']).toBeGreaterThanOrEqual(119);
     });
   });
 });

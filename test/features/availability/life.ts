@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BookingAnswer, BookingStatusSource } from '../../../src/cloud/booking-status.js';
 import type { Layer } from '../../../src/devices/phone-state.js';
+import type { UsbPlace } from '../../../src/devices/record.js';
 import type { PortCycleSeen, UsbBlame, UsbEvidence, UsbSeen } from '../../../src/devices/usb-evidence.js';
 import { USB_EVIDENCE } from '../../../src/devices/usb-evidence.js';
 import { clockFrom, AVAILABILITY_FILE } from '../../../src/features/availability/store.js';
@@ -40,13 +41,20 @@ export class FakeUsb implements UsbEvidence {
   readonly hubsDown = new Set<string>();
   readonly portsDown = new Set<string>();
   readonly unplugged = new Set<string>();
+  /** Phones adb lists with no usb path (as for a phone it reaches over the network). */
+  readonly pathless = new Set<string>();
   readonly lines: Array<(line: { port?: string; hub?: string; text: string; at: number }) => void> = [];
   constructor(private readonly phones: readonly string[]) {}
 
-  seen(serials: readonly string[]): UsbSeen | undefined {
-    const serial = serials.find((s) => this.phones.includes(s));
-    if (serial === undefined) return undefined;
-    const port = portOf(serial, this.phones);
+  /** adb's usb path, as the bed lists it: the only word that places a phone. */
+  placeOf(usb: UsbPlace | undefined): string | undefined {
+    return usb?.usb;
+  }
+
+  /** As the layer reads the kernel: on the port it is asked about, the phone is there or that port's last word was a disconnect. */
+  seen(serials: readonly string[], port?: string): UsbSeen | undefined {
+    const serial = serials.find((s) => this.phones.includes(s) && portOf(s, this.phones) === port);
+    if (serial === undefined || port === undefined) return undefined;
     if (!this.unplugged.has(serial)) return { enumerated: true, port };
     const blame = this.blame(port);
     return { enumerated: false, port, hub: hubOf(port), last: 'disconnected', at: 0, ...(blame && { blame }) };
@@ -153,6 +161,8 @@ export function lifeBed(o: LifeOptions) {
       listed.set(p, hubDown ? 'offline' : state.get(p)!);
     }
     source.listStates(listed);
+    // adb's usb path for each phone it lists, as `adb devices -l` gives it.
+    bed.registry.setUsb('android', new Map([...listed.keys()].map((p) => [p, usb.pathless.has(p) ? {} : { usb: portOf(p, phones) }])));
   };
 
   const start = (kind: FaultKind, p: string): void => {

@@ -148,4 +148,20 @@ describe('the flight recorder on the report bed', () => {
     await life.bed.advance(30_000, 1_000);
     expect(files(life)).toHaveLength(1);
   }, 30_000);
+  it('never files a kernel line under a phone whose port only a serial names: a gadget elsewhere may print it', async () => {
+    life = lifeBed({ phones: 2, seed: 13, set: { 'recovery.maxKicksPerHour': 1 } });
+    // adb gives LIFE01 no usb path; a gadget on port 1-9 gives its serial, as the layer's sysfs read would find it.
+    life.usb.pathless.add('LIFE01');
+    const seen = life.usb.seen.bind(life.usb);
+    life.usb.seen = (serials, port) => (port === undefined && serials.includes('LIFE01') ? { enumerated: true, port: '1-9' } : seen(serials, port));
+    await life.boot();
+    await life.bed.advance(61_000, 1_000);
+    for (const hear of life.usb.lines) hear({ port: '1-9', text: 'usb 1-9: USB disconnect, device number 7', at: life.bed.clock.wall() });
+    life.start('wedge', 'LIFE01');
+    await life.bed.advance(10 * 60_000, 1_000);
+    const [name] = files(life);
+    const incident = read(life, name!);
+    expect(incident).toMatchObject({ serial: 'LIFE01', kind: 'person-needed' });
+    expect(incident.events.some((e) => e.text.includes('usb 1-9'))).toBe(false);
+  }, 30_000);
 });

@@ -16,6 +16,7 @@ function evidence(): UsbEvidence & { phone: UsbSeen | undefined; cycle: PortCycl
     phone: undefined as UsbSeen | undefined,
     cycle: undefined as PortCycleSeen | undefined,
     asked: [] as string[][],
+    placeOf: () => undefined,
     seen: (serials: readonly string[]) => (e.asked.push([...serials]), e.phone),
     cycled: () => e.cycle,
   };
@@ -28,7 +29,7 @@ describe('recovery on the USB layer evidence', () => {
   it('says a hub whose phones are off USB together once per episode, one line and one count, and again for the next episode', async () => {
     // Two phones of hub 1-1.4, each with the kernel's word on it by adb serial.
     const phones = new Map<string, UsbSeen>();
-    const usb: UsbEvidence = { seen: (serials) => phones.get(serials[0]!), cycled: () => undefined };
+    const usb: UsbEvidence = { placeOf: () => undefined, seen: (serials) => phones.get(serials[0]!), cycled: () => undefined };
     const bed = recoveryBed({ env: { DEVICE_AGENT_RECOVERY_KICK_AFTER_SHELL_FAILURES: '2' }, usb });
     for (const [n, serial] of ['R58H0001', 'R58H0002'].entries()) {
       bed.list(serial, 'device');
