@@ -111,6 +111,21 @@ describe('speed fallback on a port that can do more', () => {
     ]);
   });
 
+  it("from sysfs: a phone below 480 Mb/s on a port of 480 or more is the cable or the plug; at its port's speed, or a high-speed phone, it is not", () => {
+    expect(speedFallback('1-1.4.2', 12, 480)).toBe(
+      'port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
+    );
+    expect(speedFallback('1-3', 1.5, 480)).toMatch(/^port 1-3: phone at 1\.5 Mb\/s on a 480 Mb\/s port: /);
+    expect(speedFallback('1-1.4.2', 480, 480)).toBeUndefined();
+    // A USB 2 phone under a SuperSpeed hub is on the hub's USB 2 half: nothing to say.
+    expect(speedFallback('2-1.1', 480, 5000)).toBeUndefined();
+    // A full-speed port (an old USB 1.1 hub): the phone runs as fast as the port.
+    expect(speedFallback('3-1', 12, 12)).toBeUndefined();
+    expect(speedFallback('3-1', 12, Number.NaN)).toBeUndefined();
+  });
+});
+
+describe('classifyUsbLine on lines read from the kernel source', () => {
   it("lines built from the source where no public report quotes them: 7.2's first config read, the reset command timeout of 4.9 to 7.2", () => {
     // drivers/usb/core/config.c usb_get_configuration() (7.2) and drivers/usb/host/xhci.c xhci_discover_or_reset_device().
     expect(classifyUsbLine('usb 1-1.4.2: config index 0 descriptor too short (asked for 9, got 2)')).toMatchObject({
@@ -123,19 +138,6 @@ describe('speed fallback on a port that can do more', () => {
       role: cause,
       controller: '0000:00:14.0',
     });
-  });
-
-  it("from sysfs: a phone below 480 Mb/s on a port of 480 or more is the cable or the plug; at its port's speed, or a high-speed phone, it is not", () => {
-    expect(speedFallback('1-1.4.2', 12, 480)).toBe(
-      'port 1-1.4.2: phone at 12 Mb/s on a 480 Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first',
-    );
-    expect(speedFallback('1-3', 1.5, 480)).toMatch(/^port 1-3: phone at 1\.5 Mb\/s on a 480 Mb\/s port: /);
-    expect(speedFallback('1-1.4.2', 480, 480)).toBeUndefined();
-    // A USB 2 phone under a SuperSpeed hub is on the hub's USB 2 half: nothing to say.
-    expect(speedFallback('2-1.1', 480, 5000)).toBeUndefined();
-    // A full-speed port (an old USB 1.1 hub): the phone runs as fast as the port.
-    expect(speedFallback('3-1', 12, 12)).toBeUndefined();
-    expect(speedFallback('3-1', 12, Number.NaN)).toBeUndefined();
   });
 });
 
