@@ -106,6 +106,10 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.watcher.alive;
   }
 
+  get droppedAt(): number | undefined {
+    return this.watcher.droppedAt;
+  }
+
   /** usbmuxd has answered a list since the start: a host without usbmuxd lists no iPhone, but says nothing of one an earlier run reported. */
   get answered(): boolean {
     return this.watcher.answered;

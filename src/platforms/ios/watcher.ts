@@ -46,6 +46,8 @@ export class IosWatcher extends EventEmitter {
   private answeredOnce = false;
   /** When the usbmuxd connection was lost (monotonic ms), while it is. */
   private lostAt: number | undefined;
+  /** When the usbmuxd connection last ended (monotonic ms), kept after it is back: a restart between two looks of the in-service clock. */
+  private lastDrop: number | undefined;
   /**
    * Until when (monotonic ms) phones known before a reconnect are kept though not listed: a restarted usbmuxd lists a
    * phone only once its preflight is done (src/device.c device_get_list), a second or more later.
@@ -79,6 +81,11 @@ export class IosWatcher extends EventEmitter {
 
   get alive(): boolean {
     return this.listener !== undefined;
+  }
+
+  /** Monotonic ms the connection to usbmuxd last ended (a restart), undefined while it never has. */
+  get droppedAt(): number | undefined {
+    return this.lastDrop;
   }
 
   /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
@@ -193,6 +200,7 @@ export class IosWatcher extends EventEmitter {
       this.listener = undefined;
       if (!this.running) return;
       this.lostAt = this.clock.monotonic();
+      this.lastDrop = this.lostAt;
       const { delayMs, note, ends } = this.reconnects.ended();
       this.logEnd(note, ends, err);
       this.scheduleReconnect(delayMs);

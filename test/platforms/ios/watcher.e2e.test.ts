@@ -88,17 +88,23 @@ describe('IosWatcher', () => {
     await until(() => watcher.devices.has(c.udid), 2000);
   });
 
-  it('a usbmuxd restart shorter than the grace unplugs no phone; one away longer leaves none shown', async () => {
+  it('a usbmuxd restart shorter than the grace unplugs no phone, its end dated; one away longer leaves none shown', async () => {
     const { sim, watcher, changes } = await setup({ awayGraceMs: 1500 });
     const a = sim.plug({ profile: 'iphone-13-ios16' });
     await watcher.start();
     changes.length = 0;
+    expect(watcher.droppedAt).toBeUndefined();
     // Down 400 ms, socket file gone meanwhile, as when systemd restarts usbmuxd.
+    const before = performance.now();
     await sim.restart(400);
     await until(() => watcher.alive, 3000);
+    const back = performance.now();
     await new Promise((r) => setTimeout(r, 200));
     expect(changes).toEqual([]);
     expect([...watcher.devices.keys()]).toEqual([a.udid]);
+    // Its end dated, and kept once it is back: the in-service clock counts a restart quicker than its look from it.
+    expect(watcher.droppedAt).toBeGreaterThanOrEqual(before);
+    expect(watcher.droppedAt).toBeLessThanOrEqual(back);
 
     await sim.stop();
     const t0 = Date.now();
