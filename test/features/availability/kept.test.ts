@@ -416,53 +416,43 @@ describe('the in-service clock as a feature', () => {
     });
   });
   describe('off its port only on a port its source placed it on (trust)', () => {
-    /** The USB layer's word as the layer computes it (presence.ts), on kernel lines the test gives; no serial in sysfs. */
-    const layer = () => {
+    const keptOf = (udid: string) => clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!.phones.find((p) => p.udid === udid)!;
+    /**
+     * P1 in service for 5 minutes (at adb's usb path `usb`, when given) on the USB layer's word as the layer computes it
+     * (presence.ts) from the kernel lines the test gives, no serial in sysfs; then it drops offline and 2 minutes pass.
+     */
+    const dropOffline = async (usb: string | undefined, lines: (line: (kind: 'serial' | 'disconnect', port: string, serial?: string) => void) => void) => {
+      dir = mkdtempSync(join(tmpdir(), 'avail-'));
       const words = new PortWords();
-      const usb: UsbEvidence = {
+      const evidence: UsbEvidence = {
         placeOf: (place) => place?.usb,
         seen: (serials, port) => seenOf(serials, port, new Map(), words, () => undefined),
         cycled: () => undefined,
       };
-      const line = (kind: 'serial' | 'disconnect', port: string, serial?: string) =>
-        words.add({ kind, role: 'fact', id: kind, port, ...(serial !== undefined && { serial }) }, 0);
-      return { usb, line };
-    };
-    const keptOf = (udid: string) => clockFrom(readFileSync(join(dir, AVAILABILITY_FILE), 'utf8'))!.phones.find((p) => p.udid === udid)!;
-
-    it('a gadget that printed the phone’s serial on another port and left does not make the phone, offline with no usb path, gone', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'avail-'));
-      const time = new VirtualTime();
-      const { usb, line } = layer();
-      const a = host(dir, time, usb);
+      const a = host(dir, new VirtualTime(), evidence);
       await a.f.start?.();
       a.lab(['P1']);
+      if (usb !== undefined) a.registry.setUsb('android', new Map([['P1', { usb }]]));
       await a.run(5 * MIN, () => a.lab(['P1']));
-      // A device on port 1-3 gives P1's serial, then leaves it; P1 (adb gives no usb path for it) drops offline meanwhile.
-      line('serial', '1-3', 'P1');
-      line('disconnect', '1-3');
+      lines((kind, port, serial) => words.add({ kind, role: 'fact', id: kind, port, ...(serial !== undefined && { serial }) }, 0));
       a.registry.sync('android', new Map([['P1', 'offline']]));
       await a.run(2 * MIN);
       await a.f.stop?.();
-      const p1 = keptOf('P1');
+      return keptOf('P1');
+    };
+
+    it('a gadget that printed the phone’s serial on another port and left does not make the phone, offline with no usb path, gone', async () => {
+      // A device on port 1-3 gives P1's serial, then leaves it; P1 (adb gives no usb path for it) drops offline meanwhile.
+      const p1 = await dropOffline(undefined, (line) => {
+        line('serial', '1-3', 'P1');
+        line('disconnect', '1-3');
+      });
       expect(p1.state).not.toBe('gone');
       expect(Object.keys(p1.tally.totals).filter((slot) => slot.startsWith('gone'))).toEqual([]);
     });
 
     it('the port adb’s usb path names, disconnected by the kernel: gone, blamed on the port', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'avail-'));
-      const time = new VirtualTime();
-      const { usb, line } = layer();
-      const a = host(dir, time, usb);
-      await a.f.start?.();
-      a.lab(['P1']);
-      a.registry.setUsb('android', new Map([['P1', { usb: '1-1.2' }]]));
-      await a.run(5 * MIN, () => a.lab(['P1']));
-      line('disconnect', '1-1.2');
-      a.registry.sync('android', new Map([['P1', 'offline']]));
-      await a.run(2 * MIN);
-      await a.f.stop?.();
-      const p1 = keptOf('P1');
+      const p1 = await dropOffline('1-1.2', (line) => line('disconnect', '1-1.2'));
       expect(p1.state).toBe('gone');
       expect(p1.tally.totals['gone:port']).toBeGreaterThanOrEqual(119);
     });
