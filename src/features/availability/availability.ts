@@ -12,7 +12,7 @@ import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { PERSON_NEEDED } from '../../devices/person-needed.js';
-import { PHONE_STATE, type PhoneStateNow } from '../../devices/phone-state.js';
+import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone-state.js';
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import { QUARANTINE, quarantined } from '../../devices/quarantine.js';
 import type { Platform } from '../../devices/record.js';
@@ -45,6 +45,8 @@ interface Memo {
   waitingSince?: number;
   /** The last look that found it listed ready: offline after its source dropped and listed it ready again is its own. */
   readyAt?: number;
+  /** The layer of its last time out of service. */
+  outLayer?: Layer;
   platform?: Platform;
 }
 
@@ -256,6 +258,7 @@ export class Availability {
       readinessOut: reported?.readinessOut ?? false,
       unavailable: reported?.unavailable ?? false,
       cloud: { ...(this.cloudStatus.has(udid) && { status: this.cloudStatus.get(udid) }), refused: this.refused.has(udid) },
+      ...(memo.outLayer && { outBefore: memo.outLayer }),
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
@@ -304,8 +307,9 @@ export class Availability {
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
     // Failing, found so by an inventory: the time up to that failure is known.
     if (verdict.held && record?.failure !== undefined) this.clock.failed(udid, record.failure.at);
-    if (!changed) return;
     const now = this.clock.phones.get(udid)!.track;
+    if (now.state !== 'in_service' && now.layer !== undefined) memo.outLayer = now.layer;
+    if (!changed) return;
     // Held or no longer held (how its time is dated) is the clock's change, not the phone's: nothing to note.
     if (was && was.state === now.state && was.layer === now.layer) return;
     shared

@@ -40,6 +40,8 @@ export interface PhoneLook {
   cloud: { status?: string; refused: boolean };
   /** A report since it wanted only the cloud's word did not reach the cloud: the cloud still holds an older word. */
   cloudBehind?: boolean;
+  /** The layer of its last time out of service: a report composed then, which the cloud took late, keeps it out for that. */
+  outBefore?: Layer;
 }
 
 /** 'carry': blamed on whatever took it out, while it comes back (the clock keeps the layer of the stretch it ends). */
@@ -123,6 +125,11 @@ export function classify(look: PhoneLook): Verdict {
   if (look.cloud.refused) return { state: 'needs_person', layer: 'cloud' };
   // The report's UNAVAILABLE of a connection that has not answered yet is the report's wait for it, not a reading.
   if (look.unavailable && record.answered) return { state: 'needs_person', layer: 'phone' };
-  if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: look.cloudBehind ? 'cloud' : 'carry' };
+  // Only the cloud's word keeps it out: blamed on what took it out, even once back in service for the agent (the cloud took a
+  // report composed while it was out after the one that had it back).
+  if (look.cloud.status !== 'AVAILABLE')
+    return look.cloudBehind
+      ? { state: 'in_transition', layer: 'cloud' }
+      : { state: 'in_transition', layer: 'carry', ...(look.outBefore && { fallback: look.outBefore }) };
   return { state: 'in_service' };
 }

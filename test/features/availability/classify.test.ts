@@ -76,6 +76,16 @@ describe('classify', () => {
       { state: 'in_transition', layer: 'cloud' },
     ],
     [
+      '... after a report composed while it was unplugged reached the cloud late: what took it out then',
+      { cloud: { status: 'UNPLUGGED', refused: false }, outBefore: 'port' },
+      { state: 'in_transition', layer: 'carry', fallback: 'port' },
+    ],
+    [
+      '... and the reports do not reach the cloud now: the cloud',
+      { cloud: { status: 'UNPLUGGED', refused: false }, outBefore: 'port', cloudBehind: true },
+      { state: 'in_transition', layer: 'cloud' },
+    ],
+    [
       'quarantined and fine now: what took it out',
       { quarantined: { layer: 'port' }, cloud: { status: 'UNAVAILABLE', refused: false } },
       { state: 'quarantined', layer: 'carry', fallback: 'port' },

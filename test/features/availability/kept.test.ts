@@ -283,6 +283,28 @@ describe('the in-service clock as a feature', () => {
         expect(Math.abs((totals[slot] ?? 0) - 60), slot).toBeLessThanOrEqual(1);
     });
 
+    it('back in service, then a report composed while it was unplugged reaches the cloud late: out for the unplug, not the phone', async () => {
+      const { a } = await lab();
+      // Unplugged; a report composed now says so, its answer slow to come.
+      a.registry.sync('android', new Map());
+      await a.run(MIN);
+      const late: DeviceInfo[] = [{ ...phone('P1'), status: 'UNPLUGGED' }];
+      a.f.annotate?.(late, new Map());
+      // Plugged again on a new connection: its last inventory answered and nothing failed since, the cloud holds it AVAILABLE.
+      a.registry.sync('android', new Map([['P1', 'device']]));
+      await a.run(MIN);
+      // The late answer: the cloud stored UNPLUGGED, out until the next report.
+      a.f.reported?.({ delivered: true, devices: late, failed: [] });
+      await a.run(MIN);
+      a.lab(['P1']);
+      await a.run(MIN, () => a.lab(['P1']));
+      await a.f.stop?.();
+      const totals = keptOf('P1').tally.totals;
+      expect(Math.abs((totals['gone:port'] ?? 0) - 60)).toBeLessThanOrEqual(1);
+      expect(Math.abs((totals['in_transition:port'] ?? 0) - 60)).toBeLessThanOrEqual(1);
+      expect(totals['in_transition:phone']).toBeUndefined();
+    });
+
     it('waiting only for the cloud: blamed on the cloud from a report that failed after the wait began, not one before', async () => {
       const { a, time } = await lab();
       a.registry.sync('android', new Map());
