@@ -67,6 +67,8 @@ export class SimUsbmuxd {
   readonly requests: string[] = [];
   /** When set, each Listen connection is cut this long after it is answered, as a crash-looping usbmuxd does. */
   cutListenAfterMs: number | undefined;
+  /** When set, ListDevices answers this late with the list as it stood when asked (a busy usbmuxd; Listen's events go on meanwhile). */
+  listLateMs: number | undefined;
   private server?: net.Server;
   private readonly clients = new Set<net.Socket>();
   private readonly listeners = new Set<net.Socket>();
@@ -259,9 +261,12 @@ export class SimUsbmuxd {
     this.requests.push(type);
     const result = (n: number) => sock.write(encodeMux({ MessageType: 'Result', Number: n }, tag));
     switch (type) {
-      case 'ListDevices':
-        sock.write(encodeMux({ DeviceList: this.active().map(attached) }, tag));
+      case 'ListDevices': {
+        const answer = encodeMux({ DeviceList: this.active().map(attached) }, tag);
+        if (this.listLateMs === undefined) sock.write(answer);
+        else setTimeout(() => sock.writable && sock.write(answer), this.listLateMs);
         return;
+      }
       case 'Listen':
         result(0);
         this.listeners.add(sock);

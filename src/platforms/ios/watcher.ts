@@ -56,6 +56,9 @@ export class IosWatcher extends EventEmitter {
   private settleTimer: Timer | undefined;
   /** The phones kept since a reconnect that usbmuxd has not listed again yet: their DeviceID is not usbmuxd's word now. */
   private readonly unlisted = new Set<string>();
+  /** Listen's events counted, and the count at each phone's latest: a list asked for before it is older than that event. */
+  private events = 0;
+  private readonly lastEvent = new Map<string, number>();
 
   constructor(private readonly options: IosWatcherOptions) {
     super();
@@ -114,6 +117,7 @@ export class IosWatcher extends EventEmitter {
 
   /** Replaces what is known with usbmuxd's full list; false when usbmuxd did not answer. */
   async reconcile(): Promise<boolean> {
+    const asked = this.events;
     let list: MuxDevice[];
     try {
       const { listDevices } = await client();
@@ -126,15 +130,18 @@ export class IosWatcher extends EventEmitter {
     if (!this.running) return true;
     const changes: DeviceChange[] = [];
     const seen = new Set<string>();
+    // A phone Listen attached or detached after the list was asked for is as Listen said: the list is older.
+    const newer = (udid: string) => (this.lastEvent.get(udid) ?? 0) > asked;
     for (const d of list) {
       seen.add(d.udid);
+      if (newer(d.udid)) continue;
       this.unlisted.delete(d.udid);
       if (!this.known.has(d.udid)) changes.push({ serial: d.udid, to: IOS_ATTACHED });
       this.known.set(d.udid, d);
     }
     const settling = this.settleUntil !== undefined && this.clock.monotonic() < this.settleUntil;
     for (const udid of [...this.known.keys()]) {
-      if (!seen.has(udid) && !settling) {
+      if (!seen.has(udid) && !settling && !newer(udid)) {
         this.known.delete(udid);
         this.unlisted.delete(udid);
         changes.push({ serial: udid, from: IOS_ATTACHED });
@@ -182,6 +189,7 @@ export class IosWatcher extends EventEmitter {
     if (!this.running || this.listener) return;
     const listener = new MuxListener();
     listener.on('attached', (d: MuxDevice) => {
+      this.heard(d.udid);
       const had = this.known.get(d.udid);
       this.known.set(d.udid, d);
       this.unlisted.delete(d.udid);
@@ -191,6 +199,7 @@ export class IosWatcher extends EventEmitter {
       for (const [udid, d] of this.known) {
         // An unlisted phone's DeviceID is from before the restart: another phone may have that number now.
         if (d.deviceId !== id || this.unlisted.has(udid)) continue;
+        this.heard(udid);
         this.known.delete(udid);
         this.emit('change', [{ serial: udid, from: IOS_ATTACHED }]);
       }
@@ -229,6 +238,13 @@ export class IosWatcher extends EventEmitter {
       this.dropAllAfterGrace();
       this.scheduleReconnect(this.reconnects.failed());
     }
+  }
+
+  /** Listen said something of this phone: a list asked for before now is older than it. Bounded: the oldest forgotten first. */
+  private heard(udid: string): void {
+    this.lastEvent.delete(udid);
+    this.lastEvent.set(udid, ++this.events);
+    if (this.lastEvent.size > 1024) this.lastEvent.delete(this.lastEvent.keys().next().value!);
   }
 
   /** After a reconnect with phones known: keep the unlisted ones for the grace, then reconcile once more. */

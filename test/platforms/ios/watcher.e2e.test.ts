@@ -163,6 +163,28 @@ describe('IosWatcher', () => {
     ]);
   });
 
+  it('a list asked for before an unplug or a plug and answered after it (a busy usbmuxd) undoes neither', async () => {
+    const { sim, watcher, changes } = await setup();
+    const a = sim.plug({ profile: 'iphone-13-ios16' });
+    await watcher.start();
+    changes.length = 0;
+    sim.listLateMs = 300;
+    const asked = sim.requests.filter((r) => r === 'ListDevices').length;
+    const late = watcher.reconcile();
+    await until(() => sim.requests.filter((r) => r === 'ListDevices').length > asked, 2000);
+    // Asked with a plugged and b not: a leaves and b comes before the answer.
+    sim.unplug(a);
+    const b = sim.plug({ profile: 'iphone-15-ios17' });
+    await until(() => !watcher.devices.has(a.udid) && watcher.devices.has(b.udid), 2000);
+    expect(await late).toBe(true);
+    expect(watcher.devices.has(a.udid)).toBe(false);
+    expect(watcher.devices.has(b.udid)).toBe(true);
+    expect(changes).toEqual([
+      { serial: a.udid, from: 'attached' },
+      { serial: b.udid, to: 'attached' },
+    ]);
+  });
+
   it('no usbmuxd socket: one informational line, no error loop, not answered until usbmuxd appears, and picked up then', async () => {
     const sim = new SimUsbmuxd();
     cleanups.push(() => sim.dispose());
