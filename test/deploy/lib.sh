@@ -124,6 +124,29 @@ wait_put() {
     })();"
 }
 
+# wait_put, where the bed connects the phones to an adb server systemd runs: Debian's adb aborted in CI while the
+# bed connected them ("fdevent_epoll.cpp:88] failed to unregister fd ... Bad file descriptor", SIGABRT: the systemd
+# check at a8a583c, the rollout's host 1 at b4bafe9). systemd restarted it, and a restarted adb forgets phones reached
+# with `adb connect`, where USB phones would come back by themselves: so when its unit's automatic restarts grow, the
+# check says so and the bed connects them again. A restart the check makes itself (systemctl restart) does not count.
+# The script defines adb_restarts (the unit's NRestarts), adb_last_words and bed_phones (the serials).
+wait_phones() {
+  local since=$1 predicate=$2 timeout=$3 end=$((SECONDS + $3)) seen found
+  seen=$(adb_restarts)
+  while [ $SECONDS -lt $end ]; do
+    if found=$(wait_put "$since" "$predicate" 5); then
+      printf '%s\n' "$found"
+      return 0
+    fi
+    if [ "$(adb_restarts)" != "$seen" ]; then
+      seen=$(adb_restarts)
+      echo "note: the adb server stopped and systemd restarted it (NRestarts $seen; its last lines: $(adb_last_words)); the bed connects its phones again" >&2
+      bed POST "/connect?serials=$(bed_phones)" >/dev/null || true
+    fi
+  done
+  return 1
+}
+
 # wait_placed UDID PORT METRICS CLOCK [TIMEOUT_S]: waits until the agent has
 # placed the phone on the USB port, which is what it reports a phone off
 # adb on that port by: the port as the phone's usb label on /metrics (its

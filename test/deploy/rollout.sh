@@ -104,6 +104,10 @@ unit() { in_host "$1" systemctl show -P "$3" "$2"; }
 host_ms() { in_host "$1" date +%s%3N; }
 # lib.sh's bed and wait_put ask the bed of host $bed_host, on its loopback.
 bed_host=1
+# lib.sh's wait_phones: host $bed_host's adb server and phones.
+adb_restarts() { unit "$bed_host" device-agent-adb NRestarts; }
+adb_last_words() { in_host "$bed_host" journalctl --no-pager -o cat -u device-agent-adb | grep -E 'adb F |Main process exited' | tail -2 | tr '\n' ' '; }
+bed_phones() { phones_of "$bed_host" "$(locked_of "$bed_host")"; }
 bed_port=8081
 bed_node() { ip netns exec "$(ns_of "$bed_host")" "$node" -e "$1"; }
 status_page() { # host path: /metrics or /healthz of the agent on host n
@@ -316,7 +320,7 @@ check_host() { # h V T0 label
     fail "host $h ($4): /metrics has no device_agent_build_info for $v, revision $build_number"
   bed_host=$h
   local all="['H${h}PHONE1','H${h}PHONE2'].every((u) => status(p, u) === 'AVAILABLE')"
-  put=$(wait_put "$t0" "p.version === '$v' && p.buildNumber === '$build_number' && $all" 60) ||
+  put=$(wait_phones "$t0" "p.version === '$v' && p.buildNumber === '$build_number' && $all" 60) ||
     fail "host $h ($4): no report of version $v with both phones since the rollout started"
   if [ -n "${node_id[$h]:-}" ]; then
     [ "$(printf '%s' "$put" | node_id_of)" = "${node_id[$h]}" ] || fail "host $h ($4): the node id changed"

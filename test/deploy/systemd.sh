@@ -147,29 +147,10 @@ box_ms() { in_box date +%s%3N; }
 # The agent's /metrics, from inside the box (the package's status endpoint).
 agent_metrics() { in_box "$BOX_NODE" -e "fetch('http://127.0.0.1:9317/metrics').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))"; }
 unit() { in_box systemctl show -P "$2" "$1"; }
-# wait_put with the three phones, where the bed connects them: Debian's adb
-# aborted once in CI while the bed connected them ("fdevent_epoll.cpp:88]
-# failed to unregister fd ... Bad file descriptor", SIGABRT, at a8a583c).
-# systemd restarted it, and a restarted adb forgets phones reached with
-# `adb connect`, where USB phones would come back by themselves: so when its
-# unit's automatic restarts grow, the check says so and connects them again.
-# A restart this check makes itself (systemctl restart) does not count.
-wait_phones() {
-  local since=$1 predicate=$2 timeout=$3 end=$((SECONDS + $3)) seen found
-  seen=$(unit device-agent-adb NRestarts)
-  while [ $SECONDS -lt $end ]; do
-    if found=$(wait_put "$since" "$predicate" 5); then
-      printf '%s\n' "$found"
-      return 0
-    fi
-    if [ "$(unit device-agent-adb NRestarts)" != "$seen" ]; then
-      seen=$(unit device-agent-adb NRestarts)
-      echo "note: the adb server stopped and systemd restarted it (NRestarts $seen; its last lines: $(in_box journalctl --no-pager -o cat -u device-agent-adb | grep -E 'adb F |Main process exited' | tail -2 | tr '\n' ' ')); the bed connects its phones again" >&2
-      bed POST '/connect?serials=DEPLOY01,DEPLOY02,DEPLOY03' >/dev/null || true
-    fi
-  done
-  return 1
-}
+# lib.sh's wait_phones: the adb server systemd runs in the box, and its three phones.
+adb_restarts() { unit device-agent-adb NRestarts; }
+adb_last_words() { in_box journalctl --no-pager -o cat -u device-agent-adb | grep -E 'adb F |Main process exited' | tail -2 | tr '\n' ' '; }
+bed_phones() { echo DEPLOY01,DEPLOY02,DEPLOY03; }
 
 install_steps() {
   fresh_root "$root"
