@@ -1,5 +1,5 @@
-// What recovery needs from the USB layer below adb, as a read-only capability under USB_EVIDENCE, so that recovery
-// never imports the layer and its policy gets the answers as values.
+// What the features above adb need from the USB layer below it (recovery, the in-service clock, the flight recorder), as
+// a read-only capability under USB_EVIDENCE, so that none imports the layer and their policies get the answers as values.
 import { sharedKey } from '../util/shared-parts.js';
 import type { UsbPlace } from './record.js';
 
