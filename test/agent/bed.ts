@@ -44,8 +44,8 @@ export function phone(udid: string, platform: Platform = 'android'): DeviceInfo 
 export class MemSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly label: string;
   listed = false;
-  alive = true;
   lastError = undefined;
+  private up = true;
   /** Record keys each collect inventoried. */
   readonly asked: string[][] = [];
   fail: Error | undefined;
@@ -61,6 +61,16 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   ) {
     super();
     this.label = `mem:${platform}`;
+  }
+
+  /** Whether its service answers: its word goes into the timeline, as a platform's source says it. */
+  get alive(): boolean {
+    return this.up;
+  }
+
+  set alive(up: boolean) {
+    this.up = up;
+    this.registry.timeline.service(this.platform, up, this.clock.monotonic());
   }
 
   problems(): string[] {
@@ -252,7 +262,6 @@ export function reportBed(options: BedOptions = {}) {
       clock,
       ...(options.shared && { shared: options.shared }),
       ...(options.phones && { phones: options.phones }),
-      up: (platform) => sources.find((s) => s.platform === platform)?.alive,
     }),
   );
   const reporter = new Reporter({
@@ -284,6 +293,9 @@ export function reportBed(options: BedOptions = {}) {
   // As the Agent wires it: an outcome noted mid-report is heard once, after it.
   const outcomeHeard = (): void => loop.outcomeNoted();
   registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
+  registry.timeline.on('fact', (fact) => {
+    if (fact.kind === 'service') loop.afterReport(() => loop.devicesChanged());
+  });
   for (const s of sources) {
     s.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     s.on('change', (changes) => {

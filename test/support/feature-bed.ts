@@ -12,7 +12,6 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { Settings } from '../../src/config/schema.js';
 import type { PhoneControl } from '../../src/devices/control.js';
-import type { Platform } from '../../src/devices/record.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { FeatureContext, FeatureFactory } from '../../src/features/context.js';
 import { Uhubctl } from '../../src/hub/uhubctl.js';
@@ -51,9 +50,6 @@ export interface FeatureBedOptions<Phones extends PhoneControl> {
   shared?: SharedParts;
   /** The actions' look-up; default: the settings'. */
   mapping?: DeviceMapping;
-  /** Whether each platform's service answers (default: not known). */
-  up?: (platform: Platform) => boolean | undefined;
-  droppedAt?: (platform: Platform) => number | undefined;
 }
 
 export function featureContext<Phones extends PhoneControl = PhoneControl>(o: FeatureBedOptions<Phones> = {}): FeatureContext<Phones> {
@@ -76,8 +72,6 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
       wear: o.wear ?? wearReader,
       facts: o.facts ?? ANDROID_FACTS,
       phones: o.phones ?? ({ platform: 'android' } as Phones),
-      ...(o.up && { up: o.up }),
-      ...(o.droppedAt && { droppedAt: o.droppedAt }),
     },
     mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,

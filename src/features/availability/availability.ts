@@ -8,7 +8,6 @@
 import { join } from 'node:path';
 import { cloudIdOf } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
-import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
 import { PERSON_NEEDED } from '../../devices/person-needed.js';
@@ -41,8 +40,6 @@ interface Memo {
   prevGood?: number;
   /** Its latest failed inventory: one back on a new connection is not vouched for by an answer before it. */
   failedAt?: number;
-  /** Since when it has wanted only the cloud's word to be in service: a report that failed before it is not what keeps it out. */
-  waitingSince?: number;
   /** The last look that found it listed ready: offline after its source dropped and listed it ready again is its own. */
   readyAt?: number;
   /** The layer of its last time out of service. */
@@ -63,11 +60,6 @@ export class Availability {
   private lastReport = new Map<string, Reported>();
   /** Monotonic ms of the last annotate pass: an answer before it has been judged. */
   private annotatedAt = -Infinity;
-  /** What the cloud stored of each phone (its status), and the phones it refused, from the last report it took. */
-  private readonly cloudStatus = new Map<string, string>();
-  private refused = new Set<string>();
-  /** Monotonic ms the last report that did not reach the cloud gave up, while no report since has. */
-  private behindAt: number | undefined;
   /** What the clock remembers of each phone it follows between looks, by udid; forgotten with the phone. */
   private readonly memo = new Map<string, Memo>();
   private timer: Timer | undefined;
@@ -144,20 +136,6 @@ export class Availability {
     this.annotatedAt = this.ctx.clock.monotonic();
   }
 
-  /** What the cloud took, or that it took nothing. */
-  reported(outcome: ReportHeard): void {
-    if (!outcome.delivered) {
-      this.behindAt = this.ctx.clock.monotonic();
-      this.observe();
-      return;
-    }
-    this.behindAt = undefined;
-    // The body is the node's whole list: a phone it left out (gone a while) the cloud holds as offline, not at its last status.
-    this.cloudStatus.clear();
-    for (const d of outcome.devices) this.cloudStatus.set(d.udid, d.status);
-    this.refused = new Set(outcome.failed.map((f) => f.udid));
-    this.observe();
-  }
 
   /** An inventory of the phone answered: in full, it is evidence it worked. */
   answered(device: DeviceSnapshot): void {
@@ -224,6 +202,7 @@ export class Availability {
 
   private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
     const { registry, shared } = this.ctx;
+    const { timeline } = registry;
     const reported = this.lastReport.get(udid);
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
@@ -248,7 +227,7 @@ export class Availability {
     const answeredBefore = record?.last === undefined && good !== undefined && !(failedAt !== undefined && failedAt > good);
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
-      ...(platform && { sourceUp: this.ctx.platforms.up?.(platform) }),
+      ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
       ...(reported?.carried && { carried: reported.carried }),
       ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
       ...(onPort !== undefined && { onPort }),
@@ -257,12 +236,13 @@ export class Availability {
       personNeeded: record !== undefined && registry.facet(PERSON_NEEDED).get(record.key) !== undefined,
       readinessOut: reported?.readinessOut ?? false,
       unavailable: reported?.unavailable ?? false,
-      cloud: { ...(this.cloudStatus.has(udid) && { status: this.cloudStatus.get(udid) }), refused: this.refused.has(udid) },
+      cloud: { ...(timeline.storedStatus(udid) !== undefined && { status: timeline.storedStatus(udid) }), refused: timeline.refused(udid) !== undefined },
       ...(memo.outLayer && { outBefore: memo.outLayer }),
+      ...(timeline.cloudBehindSince !== undefined && { cloudBehind: true }),
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
-    const droppedAt = platform !== undefined ? this.ctx.platforms.droppedAt?.(platform) : undefined;
+    const droppedAt = platform !== undefined ? timeline.droppedAt(platform) : undefined;
     const dropped = look.sourceUp !== false ? droppedAt : undefined;
     const bounced = dropped !== undefined && dropped > this.lookedBefore && record !== undefined;
     // Ready since its source's last drop: what takes it out now is not the drop.
@@ -271,14 +251,8 @@ export class Availability {
     const before = this.clock.phones.get(udid)?.track;
     const was = before && { state: before.state, layer: before.layer };
     if (bounced) {
-      delete memo.waitingSince;
       this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, ...(port !== undefined && { port }) });
     }
-    // Out only for the cloud's word: blamed on the cloud when a report since failed to reach it, else on what took it out.
-    if (classify({ ...look, cloud: { ...look.cloud, status: 'AVAILABLE' } }).state === 'in_service') {
-      const since = (memo.waitingSince ??= at);
-      if (this.behindAt !== undefined && this.behindAt >= since) look.cloudBehind = true;
-    } else delete memo.waitingSince;
     let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
     // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out

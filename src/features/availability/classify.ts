@@ -38,7 +38,7 @@ export interface PhoneLook {
   unavailable?: boolean;
   /** What the cloud last stored of it: its status, and whether it refused it. */
   cloud: { status?: string; refused: boolean };
-  /** A report since it wanted only the cloud's word did not reach the cloud: the cloud still holds an older word. */
+  /** Reports do not reach the cloud (from the first that failed until one is delivered): nobody can book it through the cloud. */
   cloudBehind?: boolean;
   /** The layer of its last time out of service: a report composed then, which the cloud took late, keeps it out for that. */
   outBefore?: Layer;
@@ -125,11 +125,10 @@ export function classify(look: PhoneLook): Verdict {
   if (look.cloud.refused) return { state: 'needs_person', layer: 'cloud' };
   // The report's UNAVAILABLE of a connection that has not answered yet is the report's wait for it, not a reading.
   if (look.unavailable && record.answered) return { state: 'needs_person', layer: 'phone' };
+  // Usable here, but the cloud does not hear the agent: out, on the cloud, until a report reaches it.
+  if (look.cloudBehind) return { state: 'in_transition', layer: 'cloud' };
   // Only the cloud's word keeps it out: blamed on what took it out, even once back in service for the agent (the cloud took a
   // report composed while it was out after the one that had it back).
-  if (look.cloud.status !== 'AVAILABLE')
-    return look.cloudBehind
-      ? { state: 'in_transition', layer: 'cloud' }
-      : { state: 'in_transition', layer: 'carry', ...(look.outBefore && { fallback: look.outBefore }) };
+  if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: 'carry', ...(look.outBefore && { fallback: look.outBefore }) };
   return { state: 'in_service' };
 }

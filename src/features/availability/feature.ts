@@ -20,7 +20,7 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       a.annotated(devices, carried ?? new Map());
       return [...devices];
     },
-    reported: (outcome) => a.reported(outcome),
+    reported: () => a.observe(),
     answered: (device) => a.answered(device),
     changed: () => a.observe(),
     // Before USB, so that READY follows USB and PROBLEMS, free text, closes the table.

@@ -6,6 +6,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import type { CarriedKinds } from '../../../src/devices/presence.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { Feature } from '../../../src/features/context.js';
+import type { ReportHeard } from '../../../src/devices/feature.js';
 import { availabilityFeature } from '../../../src/features/availability/feature.js';
 import { AVAILABILITY_FILE, clockFrom } from '../../../src/features/availability/store.js';
 import { MAX_PHONES } from '../../../src/features/availability/clock.js';
@@ -32,9 +33,14 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
   const shared = new SharedParts();
   shared.of(INCIDENT_LOG, () => ({ note: (_p, kind, text) => notes.push(`${kind}: ${text}`), incident: () => undefined }));
   if (usb) shared.of(USB_EVIDENCE, () => usb);
-  // When the adb server's connection last ended (a restart), as the source tells it.
-  const source: { droppedAt?: number } = {};
-  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true, droppedAt: () => source.droppedAt, shared }));
+  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, shared }));
+  /** What the report tells the timeline and the features of the cloud's answer. */
+  const heard = (outcome: ReportHeard) => {
+    if (outcome.delivered)
+      registry.timeline.delivered(new Map(outcome.devices.map((d) => [d.udid, d.status])), outcome.failed, clock.monotonic());
+    else registry.timeline.notDelivered(outcome.why, clock.monotonic());
+    f.reported?.(outcome);
+  };
   /** Phones listed ready, each answering its inventory, and the cloud storing them as `status`. */
   const lab = (serials: string[], status: 'AVAILABLE' | 'UNAVAILABLE' = 'AVAILABLE') => {
     registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
@@ -44,7 +50,7 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
     }
     const devices = serials.map((s) => ({ ...phone(s), status }));
     f.annotate?.(devices, new Map());
-    f.reported?.({ delivered: true, devices, failed: [] });
+    heard({ delivered: true, devices, failed: [] });
   };
   const run = async (ms: number, each?: () => void) => {
     for (let t = 0; t < ms; t += 30_000) {
@@ -52,7 +58,7 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
       each?.();
     }
   };
-  return { registry, f, lab, run, lines, clock, notes, source };
+  return { registry, f, lab, run, lines, clock, notes, heard };
 }
 
 describe('the in-service clock as a feature', () => {
@@ -183,7 +189,7 @@ describe('the in-service clock as a feature', () => {
     /** A report the cloud took, saying these of the phones. */
     const told = (a: ReturnType<typeof host>, devices: DeviceInfo[], carried: CarriedKinds = new Map()) => {
       a.f.annotate?.(devices, carried);
-      a.f.reported?.({ delivered: true, devices, failed: [] });
+      a.heard({ delivered: true, devices, failed: [] });
     };
     /** The phone at a network address answers its inventory, and a report carries it. */
     const answerAt = (a: ReturnType<typeof host>, address: string, udid: string) => {
@@ -208,7 +214,8 @@ describe('the in-service clock as a feature', () => {
     /** The adb server restarts 200 ms from now, and 300 ms after that the clock looks again (no look saw it down). */
     const restart = (a: ReturnType<typeof host>, time: VirtualTime) => {
       time.advance(200);
-      a.source.droppedAt = a.clock.monotonic();
+      a.registry.timeline.service('android', false, a.clock.monotonic());
+      a.registry.timeline.service('android', true, a.clock.monotonic());
       time.advance(300);
     };
 
@@ -294,7 +301,7 @@ describe('the in-service clock as a feature', () => {
       a.registry.sync('android', new Map([['P1', 'device']]));
       await a.run(MIN);
       // The late answer: the cloud stored UNPLUGGED, out until the next report.
-      a.f.reported?.({ delivered: true, devices: late, failed: [] });
+      a.heard({ delivered: true, devices: late, failed: [] });
       await a.run(MIN);
       a.lab(['P1']);
       await a.run(MIN, () => a.lab(['P1']));
@@ -305,26 +312,28 @@ describe('the in-service clock as a feature', () => {
       expect(totals['in_transition:phone']).toBeUndefined();
     });
 
-    it('waiting only for the cloud: blamed on the cloud from a report that failed after the wait began, not one before', async () => {
+    it('reports not reaching the cloud: out on the cloud from the first that failed until one is delivered, an unplugged phone still its port', async () => {
       const { a, time } = await lab();
       a.registry.sync('android', new Map());
       told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
       await a.run(MIN);
-      // A report fails while it is still unplugged: the cloud is behind, but on nothing this phone waits for yet.
-      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      // A report fails while it is unplugged: gone all the same, on its port.
+      a.heard({ delivered: false, why: 'connection refused' });
       time.advance(1_000);
+      // Back and answering, while no report reaches the cloud: nobody books it through a cloud that does not hear the host.
       a.registry.sync('android', new Map([['P1', 'device']]));
       a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
       a.f.answered?.(a.registry.get('android/P1')!);
       await a.run(MIN);
-      // Now one fails while it waits for the cloud's word: the cloud's.
-      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      a.heard({ delivered: false, why: 'connection refused' });
       await a.run(MIN);
       a.lab(['P1']);
       await a.run(MIN, () => a.lab(['P1']));
       await a.f.stop?.();
       const totals = keptOf('P1').tally.totals;
-      for (const slot of ['in_transition:port', 'in_transition:cloud']) expect(Math.abs((totals[slot] ?? 0) - 60), slot).toBeLessThanOrEqual(1);
+      expect(Math.abs((totals['gone:port'] ?? 0) - 61)).toBeLessThanOrEqual(1.5);
+      expect(Math.abs((totals['in_transition:cloud'] ?? 0) - 120)).toBeLessThanOrEqual(1.5);
+      expect(totals['in_transition:port']).toBeUndefined();
     });
 
     it('left out of a report the cloud took: the cloud holds it offline, not at the status it stored before', async () => {
@@ -361,9 +370,8 @@ describe('the in-service clock as a feature', () => {
 
     it('an adb restart quicker than a look: out for adb meanwhile, and what it waits for after, it waits for since', async () => {
       const { a, time } = await lab();
-      // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED and the last report did not reach it.
+      // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED.
       p2Back(a);
-      a.f.reported?.({ delivered: false, why: 'connection refused' });
       await a.run(MIN);
       // The server restarts and lists both again within the second: no look saw it down.
       restart(a, time);
@@ -381,9 +389,8 @@ describe('the in-service clock as a feature', () => {
       // P1, in service, was out for the restart, from when it began.
       expect(p1['in_transition:adb']).toBeGreaterThan(0);
       expect(p1['in_transition:adb']).toBeLessThanOrEqual(1.5);
-      // P2 waited for the cloud behind a failed report (the cloud's minute); after the restart, no report has failed
-      // since its wait began again: the restart's, not the cloud's.
-      expect(Math.abs((p2['in_transition:cloud'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
+      // P2, first seen waiting for the cloud's word, waits on its own account (its minute), then on the restart's.
+      expect(Math.abs((p2['in_transition:phone'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
       expect(Math.abs((p2['in_transition:adb'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
     });
 
