@@ -20,11 +20,16 @@ export interface Verdict {
   words?: string;
 }
 
-/** A verdict's owner: its feature's name, and where its words stand in a phone's message (smaller first). */
-export interface VerdictOwner {
+/** A verdict's owner (verdicts.ts declares them all, in the order their words join a message), and the detail its views read. */
+export interface VerdictKey<D = never> {
   readonly name: string;
   readonly order: number;
+  /** Carries D only for the type checker. */
+  readonly _detail?: (detail: D) => void;
 }
+
+/** A verdict as its owner writes it: what it says of the phone, and its own detail for the views (a readiness verdict's checks). */
+export type Judged<D> = Verdict & { detail?: D };
 
 /** One fact as the timeline hears it, with its monotonic ms; listeners hear each once, in order. */
 export type Fact = { at: number } & (
@@ -34,13 +39,15 @@ export type Fact = { at: number } & (
   | { kind: 'verdict'; udid: string; by: string; verdict: Verdict | undefined }
 );
 
+/** A fact as its witness writes it: the timeline stamps a verdict with nothing (its readers read their own clock). */
+type Heard = Fact extends infer F ? (F extends { kind: 'verdict' } ? Omit<F, 'at'> : F) : never;
+
 interface Owned {
-  owner: VerdictOwner;
-  verdict: Verdict;
-  at: number;
+  owner: VerdictKey<unknown>;
+  verdict: Judged<unknown>;
 }
 
-export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
+export class Timeline extends EventEmitter<{ fact: [fact: Heard] }> {
   /** Each platform's service: since when it has been down (monotonic ms), and when it last dropped, even if back. */
   private readonly down = new Map<Platform, number>();
   private readonly dropped = new Map<Platform, number>();
@@ -102,19 +109,23 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** A feature's verdict on a phone, standing until it says another; undefined withdraws it. Heard only when it changes. */
-  verdict(udid: string, owner: VerdictOwner, verdict: Verdict | undefined, at: number): void {
+  verdict<D>(udid: string, owner: VerdictKey<D>, verdict: Judged<D> | undefined): void {
     const mine = this.verdicts.get(udid);
     const was = mine?.get(owner.name);
-    if (sameVerdict(was?.verdict, verdict)) return;
+    if (sameVerdict(was?.verdict, verdict)) {
+      // The same word on the phone; its owner's detail may say more (a check now read).
+      if (was && verdict) was.verdict = verdict;
+      return;
+    }
     if (verdict === undefined) {
       mine?.delete(owner.name);
       if (mine?.size === 0) this.verdicts.delete(udid);
     } else {
       let map = mine;
-      if (!map) this.verdicts.set(udid, (map = new Map()));
-      map.set(owner.name, { owner, verdict, at });
+      if (!map) this.verdicts.set(udid, (map = new Map<string, Owned>()));
+      map.set(owner.name, { owner: owner as VerdictKey<unknown>, verdict });
     }
-    this.emit('fact', { kind: 'verdict', udid, by: owner.name, verdict, at });
+    this.emit('fact', { kind: 'verdict', udid, by: owner.name, verdict });
   }
 
   /** The verdicts standing on a phone, in their owners' order. */
@@ -124,24 +135,23 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
     return [...mine.values()].sort((a, b) => a.owner.order - b.owner.order).map((o) => o.verdict);
   }
 
-  /** One owner's verdict on a phone, when it has one. */
-  verdictBy(udid: string, owner: string): Verdict | undefined {
-    return this.verdicts.get(udid)?.get(owner)?.verdict;
+  /** One owner's verdict on a phone, with its detail, when it has one. */
+  verdictBy<D>(udid: string, owner: VerdictKey<D>): Judged<D> | undefined {
+    return this.verdicts.get(udid)?.get(owner.name)?.verdict as Judged<D> | undefined;
   }
 
-  /** The phones some owner has a verdict on. */
-  judged(): string[] {
-    return [...this.verdicts.keys()];
+  /** The phones an owner has a verdict on, with it. */
+  judged<D>(owner: VerdictKey<D>): Array<[udid: string, verdict: Judged<D>]> {
+    return [...this.verdicts].flatMap(([udid, mine]) => {
+      const v = mine.get(owner.name);
+      return v ? [[udid, v.verdict as Judged<D>] as [string, Judged<D>]] : [];
+    });
   }
 }
 
 function sameVerdict(a: Verdict | undefined, b: Verdict | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return (
-    a.out?.state === b.out?.state &&
-    a.out?.layer === b.out?.layer &&
-    a.unavailable === b.unavailable &&
-    a.appiumOff === b.appiumOff &&
-    a.words === b.words
+    a.out?.state === b.out?.state && a.out?.layer === b.out?.layer && a.unavailable === b.unavailable && a.appiumOff === b.appiumOff && a.words === b.words
   );
 }

@@ -7,7 +7,6 @@ import type { Settings } from '../config/schema.js';
 import type { PhoneControl } from '../devices/control.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { Platform } from '../devices/record.js';
 import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import type { StateDirTrouble } from '../log/state-dir-trouble.js';

@@ -147,9 +147,10 @@ export class Reporter {
     // The judges (health) on the fresh readings, then the held devices join, then every feature's annotate pass, told why each carried one is.
     const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
     const judged = [...judgeAll(deps.features, collected, { shell }), ...held];
-    const annotated = annotateAll(deps.features, judged, kindsOf(kept));
+    const { timeline } = deps.registry;
+    const annotated = annotateAll(deps.features, judged, kindsOf(kept), timeline);
     const failedSaid = new Set(kept.filter((c) => c.reason.kind === 'source-failed').map((c) => c.info.udid));
-    const devices = withServiceDown(annotated, deps.sources, deps.registry.timeline, deps.clock, failedSaid).map((info) => decorate(info, deps.settings));
+    const devices = withServiceDown(annotated, deps.sources, timeline, deps.clock, failedSaid).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     const unseen = new Set(kept.filter((c) => c.reason.kind === UNLISTED.kind).map((c) => c.info.udid));

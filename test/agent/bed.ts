@@ -8,6 +8,7 @@ import { ReportLoop } from '../../src/agent/report-loop.js';
 import { CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { READINESS_FACTS } from '../../src/devices/readiness-facts.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
 import type { Platform } from '../../src/devices/record.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
@@ -85,8 +86,10 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   /** The time the inventories are noted on (the bed's): when each answered or failed. */
   clock: Pick<Clock, 'monotonic' | 'wall'> = { monotonic: () => 0, wall: () => 0 };
 
-  /** Fields an inventory of a device answers over the plain phone's (by udid): a readiness flag, a battery. */
+  /** Fields an inventory of a device answers over the plain phone's (by udid): a battery. */
   readonly answers = new Map<string, Partial<DeviceInfo>>();
+  /** The readiness facts an inventory of a device reads (by udid), published as a platform's source publishes them (src/devices/readiness-facts.ts). */
+  readonly facts = new Map<string, Record<string, string>>();
 
   /** The service's listing arrived (serial = udid): into the registry, a change event after the first. */
   list(serials: string[], state = this.readyState, emit = this.listed): void {
@@ -128,7 +131,11 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
       }
       const [wall, mono] = [this.clock.wall(), this.clock.monotonic()];
       if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, 'did not answer', wall, mono);
-      else this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
+      else {
+        const facts = this.facts.get(r.serial);
+        if (facts) this.registry.facet(READINESS_FACTS).set(r.key, facts);
+        this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
+      }
     }
     this.asked.push(asked);
     // As a platform's source says a phone that stopped answering: its last inventory, UNAVAILABLE while it fails.

@@ -31,7 +31,7 @@ describe('a phone whose service does not answer', () => {
 
   it('on the report bed: the first report after the adb server stops says UNAVAILABLE, and the in-service clock counts them out on adb', async () => {
     const shared = new SharedParts();
-    const bed = reportBed({ schedule: '* * * * *', daemon: {}, shared });
+    const bed = reportBed({ schedule: '* * * * *', daemon: { booking: { ask: async () => ({ booked: false }) } }, shared });
     await bed.startDaemon();
     bed.loop.start();
     bed.source.list(['P1', 'P2'], 'device', true);

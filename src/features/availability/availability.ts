@@ -13,7 +13,6 @@ import { OFF_SOURCE } from '../../devices/off-source.js';
 import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone-state.js';
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
-import { QUARANTINE, quarantined } from '../../devices/quarantine.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
@@ -47,11 +46,9 @@ interface Memo {
   platform?: Platform;
 }
 
-/** What the last report said of a phone, as the clock reads it. */
+/** What the last report said of a phone, as the clock reads it: why it was carried, when it was. */
 interface Reported {
   carried?: PresenceKind;
-  readinessOut: boolean;
-  unavailable: boolean;
 }
 
 export class Availability {
@@ -119,23 +116,16 @@ export class Availability {
     return { state: track.state, ...(track.layer && { layer: track.layer }), since: this.wallOf(track.since) };
   }
 
-  /** A report's devices, as the features before it annotated them (quarantine's mark comes after): what it says of each, for the next looks. */
+  /** Why the report carried each of its devices that no source lists (the presence ledger's reason), for the next looks. */
   annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds): void {
-    const host = this.ctx.settings.support?.appiumDisabled === true;
-    const next = new Map<string, Reported>();
-    for (const d of devices) {
-      const carried = carriedKinds.get(d.udid);
-      // A carried phone's status and support are the carry's (its source failed, it is off the list), not a reading of its own.
-      next.set(d.udid, {
-        ...(carried && { carried }),
-        readinessOut: !host && !carried && d.support?.appiumDisabled === true,
-        unavailable: !carried && d.status === STATUS_UNAVAILABLE,
-      });
-    }
-    this.lastReport = next;
+    this.lastReport = new Map(devices.map((d) => [d.udid, { carried: carriedKinds.get(d.udid) }]));
     this.annotatedAt = this.ctx.clock.monotonic();
   }
 
+  /** The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out. */
+  private get hostAppiumOff(): boolean {
+    return this.ctx.settings.support?.appiumDisabled === true;
+  }
 
   /** An inventory of the phone answered: in full, it is evidence it worked. */
   answered(device: DeviceSnapshot): void {
@@ -203,6 +193,8 @@ export class Availability {
   private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
     const { registry, shared } = this.ctx;
     const { timeline } = registry;
+    const verdicts = timeline.verdictsOf(udid);
+    const held = verdicts.find((v) => v.out?.state === 'quarantined')?.out;
     const reported = this.lastReport.get(udid);
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
@@ -220,7 +212,6 @@ export class Availability {
       if (seen) onPort = seen.enumerated;
       usbBlame = seen && !seen.enumerated ? seen.blame?.layer : usb.blame?.(port)?.layer;
     }
-    const entry = registry.facet(QUARANTINE).get(udid);
     const off = registry.facet(OFF_SOURCE).get(udid);
     if (record?.failure !== undefined) memo.failedAt = record.failure.at;
     const { lastGood: good, failedAt } = memo;
@@ -232,10 +223,11 @@ export class Availability {
       ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
       ...(onPort !== undefined && { onPort }),
       ...(usbBlame && { usb: usbBlame }),
-      ...(quarantined(entry) && { quarantined: entry.layer ? { layer: entry.layer } : {} }),
+      ...(held && { quarantined: { layer: held.layer } }),
       personNeeded: record !== undefined && registry.facet(PERSON_NEEDED).get(record.key) !== undefined,
-      readinessOut: reported?.readinessOut ?? false,
-      unavailable: reported?.unavailable ?? false,
+      // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
+      readinessOut: !this.hostAppiumOff && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
+      unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
       cloud: { ...(timeline.storedStatus(udid) !== undefined && { status: timeline.storedStatus(udid) }), refused: timeline.refused(udid) !== undefined },
       ...(memo.outLayer && { outBefore: memo.outLayer }),
       ...(timeline.cloudBehindSince !== undefined && { cloudBehind: true }),

@@ -1,4 +1,6 @@
 import { STATUS_UNAVAILABLE } from '../../cloud/types.js';
+import type { Timeline } from '../../devices/timeline.js';
+import { HEALTH } from '../../devices/verdicts.js';
 import { withNotes } from '../../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../../cloud/types.js';
 import type { Platform } from '../../devices/record.js';
@@ -45,10 +47,11 @@ export function problemsOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, ke
   return (key === undefined ? undefined : records.facet(PROBLEMS).get(key)) ?? [];
 }
 
-/** What the health rules read of the device registry: the records behind a udid, and health's facets. */
+/** What the health rules read of the device registry: the records behind a udid, and health's facets; where its verdicts go. */
 export interface HealthRecords {
   byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'serial' | 'failures'>>;
   facet<T>(key: FacetKey<T>): Facet<T>;
+  readonly timeline?: Pick<Timeline, 'verdict'>;
 }
 
 /**
@@ -97,6 +100,9 @@ export class HealthMonitor {
         if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
       const held = records.facet(PROBLEMS);
       for (const r of behind) held.set(r.key, [...now]);
+      // Out of service for a problem of its own while one that makes it UNAVAILABLE holds: the in-service clock reads it.
+      const out = findings.some((f) => f.unavailable);
+      records.timeline?.verdict(info.udid, HEALTH, out ? { unavailable: true, out: { state: 'needs_person', layer: 'phone' } } : undefined);
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.
       const messages = findings.filter((f) => !(f.problem === 'shell_unresponsive' && info.message)).map((f) => f.message);

@@ -19,8 +19,7 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
     start: () => q.start(),
     stop: () => q.stop(),
     action: q.action(),
-    notes: (device) => [holdNote(registry, device.key, 'quarantine'), q.wordsFor(device)],
-    annotate: (devices) => q.annotate(devices),
+    notes: (device) => [holdNote(registry, device.key, 'quarantine')],
     reported: (outcome) => q.reported(outcome),
     columns: () => (held().length > 0 ? [{ key: 'quarantined', title: 'QUARANTINED' }] : []),
     cells: (info): Record<string, string> => {

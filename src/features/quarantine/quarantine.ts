@@ -9,7 +9,6 @@
 // quarantines kept in the state directory.
 import type { DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
-import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG, type EventKind } from '../../devices/incidents.js';
@@ -17,6 +16,7 @@ import { OFF_SOURCE } from '../../devices/off-source.js';
 import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
+import { QUARANTINED, READINESS } from '../../devices/verdicts.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { stateWriteProblem } from '../../log/state-dir-trouble.js';
 import type { FeatureContext } from '../context.js';
@@ -67,7 +67,7 @@ export class Quarantine {
   private readonly seenRun = new Map<string, number>();
   /** Records whose call for a person is counted; phones whose readiness failing, or whose refusal by the cloud, is. */
   private readonly person = new Set<string>();
-  private readinessOut = new Set<string>();
+  private readonly readinessOut = new Set<string>();
   private refused = new Set<string>();
   private saveProblem: string | undefined;
   /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
@@ -84,7 +84,39 @@ export class Quarantine {
     };
     this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger);
     const facet = ctx.registry.facet(QUARANTINE);
-    for (const [udid, entry] of this.files?.load() ?? []) facet.set(udid, entry);
+    for (const [udid, entry] of this.files?.load() ?? []) {
+      facet.set(udid, entry);
+      this.publish(udid);
+    }
+    // Readiness turning to failing a check automation needs is one failure, heard from its verdict as it changes.
+    ctx.registry.timeline.on('fact', (fact) => {
+      if (fact.kind !== 'verdict' || fact.by !== READINESS.name) return;
+      const out = fact.verdict?.appiumOff === true && ctx.settings.support?.appiumDisabled !== true;
+      if (out && !this.readinessOut.has(fact.udid)) {
+        const serial = ctx.registry.byUdid(fact.udid)[0]?.serial ?? fact.udid;
+        this.failed(fact.udid, serial, 'readiness', 'readiness fails a check automation needs (Appium disabled)', 'readiness');
+      }
+      if (out) this.readinessOut.add(fact.udid);
+      else this.readinessOut.delete(fact.udid);
+    });
+  }
+
+  /** The phone's quarantine as the timeline holds it for the report and the views: out of service, Appium off, why and until when. */
+  private publish(udid: string): void {
+    const e = this.entries.get(udid);
+    this.ctx.registry.timeline.verdict(
+      udid,
+      QUARANTINED,
+      quarantined(e)
+        ? {
+            out: { state: 'quarantined', layer: e.layer ?? 'phone' },
+            unavailable: true,
+            appiumOff: true,
+            words: quarantineWords(e, this.ctx.clock.wall()),
+            detail: { since: e.since, until: e.until },
+          }
+        : undefined,
+    );
   }
 
   get entries() {
@@ -119,24 +151,6 @@ export class Quarantine {
     return this.ctx.shared.get(PHONE_STATE)?.now(udid)?.layer ?? 'phone';
   }
 
-  /** The report's devices: a phone whose readiness turned to failing is one failure; a quarantined one goes out UNAVAILABLE with Appium disabled. */
-  annotate(devices: readonly DeviceInfo[]): DeviceInfo[] {
-    const host = this.ctx.settings.support?.appiumDisabled === true;
-    const out = new Set<string>();
-    const result = devices.map((d): DeviceInfo => {
-      const entry = this.entries.get(d.udid);
-      if (quarantined(entry)) return { ...d, status: STATUS_UNAVAILABLE, support: { ...d.support!, appiumDisabled: true } };
-      if (!host && d.support?.appiumDisabled === true) {
-        out.add(d.udid);
-        if (!this.readinessOut.has(d.udid))
-          this.failed(d.udid, d.serialNumber ?? d.udid, 'readiness', 'readiness fails a check automation needs (Appium disabled)', 'readiness');
-      }
-      return d;
-    });
-    this.readinessOut = out;
-    return result;
-  }
-
   /** The cloud's answer: a phone it refuses anew is one failure. */
   reported(outcome: ReportHeard): void {
     if (!outcome.delivered) return;
@@ -149,13 +163,6 @@ export class Quarantine {
       if (!this.refused.has(f.udid)) this.failed(f.udid, d.serialNumber ?? f.udid, 'cloud', `the cloud refused it: ${f.message}`, 'cloud');
     }
     this.refused = now;
-  }
-
-  /** The message's words for a listed phone. */
-  wordsFor(device: DeviceSnapshot): string | undefined {
-    const udid = cloudIdOf(device.serial, device.udid);
-    const entry = udid === undefined ? undefined : this.entries.get(udid);
-    return quarantined(entry) ? quarantineWords(entry, this.ctx.clock.wall()) : undefined;
   }
 
   private save(): void {
@@ -344,6 +351,7 @@ export class Quarantine {
           if (!quarantined(before)) return 'none';
           const { since: _s, until: _u, reason: _r, evidence: _e, incident: _i, layer: _l, ...rest } = before;
           this.entries.set(intent.udid, { ...rest, released: { at: now, by: intent.by } });
+          this.publish(intent.udid);
           stats.counter(QUARANTINE_RELEASES).add(intent.by);
           logger.info(
             { serial: before.serial, udid: intent.udid, by: intent.by, ...(intent.who !== undefined && { who: intent.who }) },
@@ -372,6 +380,7 @@ export class Quarantine {
         const words = quarantineWords(entry as QuarantineEntry & { since: number; until: number }, now);
         const incident = this.ctx.shared.get(INCIDENT_LOG)?.incident({ udid: intent.udid, serial: intent.serial }, 'quarantine', words);
         this.entries.set(intent.udid, { ...entry, ...(incident !== undefined && { incident }) });
+        this.publish(intent.udid);
         stats.counter(QUARANTINES).add(d.layer);
         logger.warn(
           { serial: intent.serial, udid: intent.udid, until: new Date(entry.until!).toISOString(), layer: d.layer },

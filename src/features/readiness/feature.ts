@@ -16,8 +16,10 @@ import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessMetrics } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
-import { supportOf } from './support.js';
+import { failsAppium } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
+import { READINESS, type ReadinessDetail } from '../../devices/verdicts.js';
+import { cloudIdOf } from '../../booking/gate.js';
 import { composeMessage } from '../../cloud/device-message.js';
 
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
@@ -37,14 +39,24 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     const off = offSource.get(udid);
     return off && offAdbVerdict(off, baseline, reader.platformName);
   };
-  /** A device of the report with readiness's word: a phone off adb judged by why, and the support flags its verdict decides. */
+  const { timeline } = registry;
+  /** Readiness's word on a phone, standing in the timeline until a reading (or its leaving adb) changes it. */
+  const say = (udid: string, verdict: Verdict, inMessage = true): void => {
+    const words = inMessage ? verdictMessage(verdict, true) : undefined;
+    const out = failsAppium(verdict);
+    timeline.verdict(udid, READINESS, {
+      ...(out && { appiumOff: true, out: { state: 'needs_person', layer: 'readiness' } }),
+      ...(words && { words }),
+      detail: verdict,
+    });
+  };
+  /** A phone of the report off adb, judged by why: its message is that cause and what to do. */
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (off && offVerdict) return { ...info, ...composeMessage([offAdbMessage(off)]), support: supportOf(info.support, offVerdict) };
-    const [record] = registry.byUdid(info.udid);
-    const verdict = record && verdictOf(record);
-    return verdict ? { ...info, support: supportOf(info.support, verdict) } : info;
+    if (!off || !offVerdict) return info;
+    say(info.udid, offVerdict, false);
+    return { ...info, ...composeMessage([offAdbMessage(off)]) };
   };
   const changes = new Map<string, number>();
   const notReady = new Map<string, number>();
@@ -58,10 +70,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     const sourced = facts.get(device.key);
     return sourced && { facts: new Map(Object.entries(sourced)) };
   };
-  const verdictOf = (device: DeviceSnapshot): Verdict | undefined => {
-    const reading = readingOf(device);
-    return reading && judge(reading, baseline, device.last?.brandName);
-  };
+  /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
+  const verdictOf = (udid: string | undefined): ReadinessDetail | undefined => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
   const fingerprintOf = (device: DeviceSnapshot): string | undefined => {
     if (baseline.size === 0) return undefined;
     return reader.fingerprint(registry, device.key);
@@ -100,10 +110,6 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   return {
     name: 'readiness',
     doctor: readinessDoctor(baseline),
-    notes: (device) => {
-      const verdict = verdictOf(device);
-      return verdict ? [verdictMessage(verdict, true)] : [];
-    },
     answered: (device) => {
       const reading = readingOf(device);
       const fingerprint = fingerprintOf(device);
@@ -114,6 +120,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
         ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
         ...(fingerprint !== undefined ? { fingerprint } : {}),
       };
+      const udid = cloudIdOf(device.serial, device.udid);
+      if (observed.verdict && udid !== undefined) say(udid, observed.verdict);
       if (reading) published.set(device.key, observed.values);
       const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
       seen.set(device.key, now);
@@ -129,15 +137,15 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       if (off) return { readiness: verdictCell(off)! };
       // No record (a phone no source lists, or one that has not said who it is): nothing to say ("-").
       if (!device) return {};
-      const verdict = verdictOf(device);
+      const verdict = verdictOf(cloudIdOf(device.serial, device.udid));
       if (!verdict) return { readiness: NOT_READ_YET };
       return { readiness: verdictCell(verdict) ?? NO_CHECK_APPLIES };
     },
     metrics: () => {
       if (baseline.size === 0) return [];
       const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
-      // A phone whose reading of this connection is not in yet counts by its last verdict: a gauge counts phones, not moments.
-      const verdicts = listed.map((d) => verdictOf(d) ?? seen.get(d.key)?.verdict);
+      // A gauge counts phones by the verdict standing on each, not moments between readings.
+      const verdicts = listed.map((d) => verdictOf(cloudIdOf(d.serial, d.udid)));
       const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
       return readinessMetrics([...baseline.keys()], [...verdicts, ...off], { changes, notReady, builds });
     },

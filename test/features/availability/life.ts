@@ -141,7 +141,7 @@ export function lifeBed(o: LifeOptions) {
     phones: quietPhones,
     daemon: { booking },
     ...(o.logger && { logger: o.logger }),
-    set: { 'usb.kernelLog': '', ...o.set },
+    set: { 'usb.kernelLog': '', 'readiness.checks': ['developerMode'], ...o.set },
   });
   const { source, cloud, time } = bed;
   const random = seededRandom(o.seed);
@@ -190,7 +190,8 @@ export function lifeBed(o: LifeOptions) {
         state.set(p, 'unauthorized');
         break;
       case 'readiness':
-        source.answers.set(p, { support: { appiumDisabled: true } as never });
+        // Its Developer Mode turned off: readiness reads it at the next inventory and turns Appium off.
+        source.facts.set(p, { developerMode: 'false' });
         break;
     }
     relist();
@@ -205,6 +206,7 @@ export function lifeBed(o: LifeOptions) {
     usb.portsDown.delete(portOf(p, phones));
     source.silent.delete(p);
     source.answers.delete(p);
+    source.facts.set(p, { developerMode: 'true' });
     state.set(p, 'device');
     relist();
   };
