@@ -1,5 +1,6 @@
 // Parses `dumpsys battery` (BatteryService.dumpInternal): AOSP's "  key: value" lines, of which only the first of each
-// key counts, as vendors append their own (Samsung prints "charge counter" twice).
+// key counts, as vendors append their own (Samsung prints "charge counter" twice). Only the keys of BATTERY_KEYS are
+// read: the probe's filter keeps those lines alone on the phone (Samsung's whole dump is 11 KB).
 //
 // Wear figures: AOSP prints none up to Android 16. Samsung prints mSavedBatteryAsoc (state of health, %),
 // mSavedBatteryBsoh (the same on another scale, newer One UI) and mSavedBatteryUsage (charge discharged since first
@@ -48,15 +49,36 @@ const HEALTH: Record<string, string> = {
   '7': 'COLD',
 };
 
-const LINE = /^\s+([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$/;
+/** Every key the parser reads: a line of another key changes no reading. */
+export const BATTERY_KEYS = [
+  'AC powered',
+  'USB powered',
+  'Wireless powered',
+  'Dock powered',
+  'Max charging voltage',
+  'status',
+  'health',
+  'present',
+  'level',
+  'scale',
+  'voltage',
+  'temperature',
+  'technology',
+  'mSavedBatteryAsoc',
+  'mSavedBatteryBsoh',
+  'mSavedBatteryUsage',
+] as const;
+type Key = (typeof BATTERY_KEYS)[number];
+const KEYS: ReadonlySet<string> = new Set(BATTERY_KEYS);
 
-function fields(text: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const line of text.replace(/\r/g, '').split('\n')) {
-    const match = LINE.exec(line);
-    if (!match) continue;
-    const [, key = '', value = ''] = match;
-    if (!map.has(key)) map.set(key, value);
+// Indented by spaces or tabs only, as the filter on the phone strips them (a trailing \r goes with the value's blanks).
+const LINE = /^[ \t]+([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$/;
+
+function fields(text: string): Map<Key, string> {
+  const map = new Map<Key, string>();
+  for (const line of text.split('\n')) {
+    const [, key = '', value = ''] = LINE.exec(line) ?? [];
+    if (KEYS.has(key) && !map.has(key as Key)) map.set(key as Key, value);
   }
   return map;
 }
