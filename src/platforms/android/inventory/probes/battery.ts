@@ -18,9 +18,14 @@ export const battery: Probe<BatteryReading> = {
     if (!reading) return;
     const { status, voltage, health, technology } = reading;
     const fixed = fixedByHealthd(props['ro.boot.fake_battery']);
-    const temperature = fixed ? undefined : reading.temperature;
-    const percentage = fixed ? undefined : reading.percentage;
-    const battery = dropUndefined({ status, temperature, voltage, health, technology, percentage });
+    const battery = dropUndefined({
+      status,
+      temperature: fixed ? undefined : reading.temperature,
+      voltage,
+      health,
+      technology,
+      percentage: fixed ? undefined : reading.percentage,
+    });
     if (Object.keys(battery).length > 0) info.battery = battery;
     // What the contract has no field for goes beside it, for the agent's own health rules and metrics only.
     const detail = dropUndefined({

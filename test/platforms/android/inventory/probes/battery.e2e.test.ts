@@ -80,7 +80,7 @@ describe('the battery filter on the phone', () => {
   });
 
   it('keeps the line of every key the parser reads, indented by spaces or tabs, and none of the lines around them', async () => {
-    const wanted = BATTERY_KEYS.flatMap((key) => [`  ${key}: 1`, `\t${key}: 2`, ` \t ${key}:3`]);
+    const wanted = [...BATTERY_KEYS].flatMap((key) => [`  ${key}: 1`, `\t${key}: 2`, ` \t ${key}:3`]);
     // Real neighbours: Samsung's event log and counters (samsung-galaxy-a35), Android 14's capacity level, and
     // invented ones that only start like a key.
     const around = [
