@@ -31,6 +31,7 @@ import {
   type NodeIdFacts,
 } from './findings.js';
 import { compareStrings } from '../util/compare.js';
+import type { Where } from './where.js';
 
 /** A device as the service lists it: its serial and the service's state string. */
 interface ListedDevice {
@@ -78,6 +79,7 @@ export interface AdbCheckOptions {
    */
   features?: readonly FeatureDoctor[];
   readinessTimeoutMs?: number;
+  where?: Where;
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -90,15 +92,18 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   } catch (error) {
     return [adbServerFailed(adb.label, error, options.service)];
   }
+  // `adb version` of the tool on PATH only prints: it runs beside the device list.
+  const banner = options.adbTool?.();
+  const listed = answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs).then(
+    (devices) => ({ devices }),
+    (error: unknown) => ({ error }),
+  );
   const items: CheckItem[] = [adbServerItem(adb.label, version)];
-  const tool = options.adbTool && options.service.toolVersion((await options.adbTool()) ?? '');
+  const tool = banner && options.service.toolVersion((await banner) ?? '');
   if (tool) items.push(adbToolItem(tool, version));
-  let devices: ListedDevice[];
-  try {
-    devices = await answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs);
-  } catch (error) {
-    return [...items, devicesFailed(error)];
-  }
+  const list = await listed;
+  if ('error' in list) return [...items, devicesFailed(list.error)];
+  const devices = list.devices;
   if (devices.length === 0) return [...items, noDevicesItem()];
   // The long listing only adds where each device is plugged: without it, the rest stands.
   const long = adb.listDevicesLong
@@ -123,6 +128,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const phones: DoctorPhone[] = facts.map((f) => ({
     serial: f.serial,
     state: f.state,
+    ...(f.unread !== undefined && { unread: f.unread }),
     ...(f.usb !== undefined && { usb: f.usb }),
     ...(f.battery !== undefined && { battery: service.battery(f.battery) }),
     ...(f.readiness && {
@@ -133,7 +139,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   }));
   return [
     ...items,
-    ...facts.flatMap((f, i) => [deviceItem(f, service), ...features.flatMap((d) => d.phone?.(phones[i]!) ?? [])]),
+    ...facts.flatMap((f, i) => [deviceItem(f, service, options.where), ...features.flatMap((d) => d.phone?.(phones[i]!) ?? [])]),
     ...features.flatMap((d) => d.phones?.(phones) ?? []),
     ...features.flatMap((d) => d.ports?.(phones) ?? []),
   ];
@@ -146,9 +152,9 @@ async function deviceFacts(
   hidden: Set<string>,
   timeoutMs: number,
   reads: { battery: boolean; readiness: boolean; wear: boolean },
-): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
+): Promise<PhoneFacts> {
   const { battery, readiness, wear } = reads;
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = { serial: device.serial, state: device.state };
+  const facts: PhoneFacts = { serial: device.serial, state: device.state };
   // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
   const judgeHidden = (udid: string): void => {
     facts.udid = udid;
@@ -157,6 +163,7 @@ async function deviceFacts(
   };
   if (device.state !== 'device') {
     judgeHidden(device.serial);
+    facts.unread = `adb lists it ${device.state.trim() || 'in no state'}`;
     return facts;
   }
   try {
@@ -173,6 +180,7 @@ async function deviceFacts(
         const started =
           partial !== undefined && ((readiness && service.splitReadiness(partial).readiness !== undefined) || (wear && service.wear(partial) !== undefined));
         if (!started) throw error;
+        facts.unread = `its shell was cut short after ${timeoutMs / 1000} s`;
         return { text: partial, whole: false };
       },
     );
@@ -189,10 +197,14 @@ async function deviceFacts(
     else facts.model = model;
   } catch (error) {
     facts.shellProblem = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+    facts.unread = facts.shellProblem;
     if (facts.udid === undefined) judgeHidden(device.serial);
   }
   return facts;
 }
+
+/** What the one shell of a phone told: its facts, the parts the features read, and why a part is missing. */
+type PhoneFacts = DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading; unread?: string };
 
 /** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
 export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
@@ -204,12 +216,12 @@ export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promis
 }
 
 /** One GET /devices: the credentials, then the clock from the answer's Date header. */
-export async function checkCloud(cloud: DoctorCloud, target: CloudTarget): Promise<CheckItem[]> {
+export async function checkCloud(cloud: DoctorCloud, target: CloudTarget, where?: Where): Promise<CheckItem[]> {
   try {
     const check = await cloud.checkCredentials();
     return [cloudItem(target, check), clockItem(check.clockSkewMs)];
   } catch (error) {
-    return [cloudFailed(target, error)];
+    return [cloudFailed(target, error, where)];
   }
 }
 

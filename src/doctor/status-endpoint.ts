@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { http, https } from '../util/node-http.js';
 import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
-import type { CheckItem } from './checklist.js';
+import type { CheckResult } from './checklist.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
 
@@ -29,7 +29,7 @@ type Probe =
   | { kind: 'silent' }
   | { kind: 'error'; message: string };
 
-export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckItem[]> {
+export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckResult[]> {
   if (input.listen === 'off') return [{ status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' }];
   let tls = false;
   if (input.webConfigFile) {
@@ -129,7 +129,7 @@ function anotherAgent(
   input: StatusCheckInput,
   daemon: StatusEndpointState | undefined,
   where: string,
-): CheckItem | undefined {
+): CheckResult | undefined {
   const port = /:(\d+)$/.exec(where)?.[1];
   const stop = `stop the other agent (ss -ltnp 'sport = :${port}' shows its pid), or give one of them another DEVICE_AGENT_STATUS_LISTEN`;
   if (probe.nodeId === undefined) {

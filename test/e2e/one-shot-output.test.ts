@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed } from './daemon-bed.js';
 import { daemonEnv, runAgent } from './agent-process.js';
+import { checkOf, doctorJson } from './doctor-checks.js';
 
 // Issue 61, 7 and 9: `list` with one hung phone printed nothing for 21 s, `doctor`
 // nothing until it finished, and the doctor had no --json. On a terminal (script(1) gives the agent a
@@ -48,7 +49,9 @@ describe('what a one-shot command waits for', () => {
   it('doctor on a terminal names the phone whose shell it waits for, and the checklist starts on a clean line', async () => {
     const out = await onTerminal('doctor');
     expect(out).toMatch(new RegExp(`\\r\\u001b\\[Kchecking [0-4] s: 1 phone's shell \\(${hung.replace(/\./g, '\\.')}\\), at most 4 s`));
-    expect(out).toMatch(/\r\u001b\[K(\r?\n)*(\u001b\[\d+m)?\[ OK \](\u001b\[\d+m)? configuration valid/);
+    expect(out).toMatch(
+      new RegExp(`\\r\\u001b\\[K(\\r?\\n)*(\\u001b\\[\\d+m)?\\[WARN\\](\\u001b\\[\\d+m)? device ${hung.replace(/\./g, '\\.')}: device, but its shell failed`),
+    );
   }, 60_000);
 
   it('through a pipe, neither writes a status line: stderr has the log lines only, stdout the table or the checklist', async () => {
@@ -62,22 +65,24 @@ describe('what a one-shot command waits for', () => {
     expect(list.stdout.split('\n').find((l) => l.startsWith(hung))).toMatch(/\sno_inventory$/);
     expect(list.stdout).toContain(`\n${hung}: its inventory failed before it said who it is (device ${hung} did not finish its shell session within 4000 ms`);
     expect(list.stderr).not.toContain(hung);
-    expect(doctor.stdout.split('\n')[0]).toMatch(/^\[ OK \] configuration valid/);
+    expect(doctor.stdout.split('\n')[0]).toMatch(new RegExp(`^\\[WARN\\] device ${hung.replace(/\./g, '\\.')}: device, but its shell failed`));
   }, 60_000);
 });
 
 describe('doctor --json (issue 61)', () => {
-  it('prints the checklist as JSON for a script: every check, the hung phone a warning of its own, and the exit code it returns', async () => {
+  it('prints the checklist as JSON for a script: every check by id, the hung phone a warning of its own, what its shell did not tell unread, and the exit code it returns', async () => {
     const run = await runAgent(['doctor', '--json'], env());
-    const out = JSON.parse(run.stdout) as {
-      exitCode: number;
-      warnings: number;
-      checks: Array<{ status: string; finding: string; advice?: string; phone?: boolean }>;
-    };
+    const out = doctorJson(run.stdout);
     expect(out.exitCode).toBe(run.code);
-    expect(out.checks[0]).toMatchObject({ status: 'ok', finding: expect.stringMatching(/^configuration valid/) });
-    const stuck = out.checks.find((c) => c.finding.startsWith(`device ${hung}:`));
-    expect(stuck).toMatchObject({ status: 'warn', phone: true, advice: expect.any(String) });
+    expect(checkOf(run.stdout, 'config')).toMatchObject({ status: 'ok', finding: expect.stringMatching(/^configuration valid/) });
+    expect(checkOf(run.stdout, 'phone', hung)).toMatchObject({
+      status: 'warn',
+      finding: expect.stringMatching(/: device, but its shell failed/),
+      advice: expect.any(String),
+    });
+    const unread = out.checks.filter((c) => c.phone === hung && c.status === 'unread');
+    expect(unread.map((c) => c.id)).toEqual(['phone.battery', 'phone.wear', 'phone.readiness']);
+    for (const c of unread) expect(c.finding).toMatch(new RegExp(`^device ${hung.replace(/\./g, '\\.')}: \\w+ unread: its shell failed: `));
     expect(out.warnings).toBe(out.checks.filter((c) => c.status === 'warn').length);
     expect(run.stdout).not.toContain(bed.cloud.apiKey);
   }, 60_000);
