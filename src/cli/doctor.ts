@@ -13,7 +13,6 @@ import { checkNetwork } from '../doctor/proxy.js';
 import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import { hubHelperItems } from '../hub-helper/doctor-item.js';
-import type { FeatureDoctor } from '../features/context.js';
 import {
   adbAddressFailed,
   cloudSettingsFailed,
@@ -55,33 +54,25 @@ export async function doctor(
   output: DoctorOutput = {},
 ): Promise<number> {
   const { settings, logger } = setup;
-  const where = whereOn();
-  const shellTimeoutMs = Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
-  const readinessTimeoutMs = Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS);
-  const config: CheckItem[] = [settingsItem(setup.variables, where), ...setup.warnings.map((w) => variableWarning(w, where))];
+  const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 
   let credentials: Credentials | undefined;
   try {
     credentials = sendingCredentials(settings, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    config.push(
-      cloudSettingsFailed(
-        error.problems.map((p) => p.message),
-        where,
-      ),
-    );
+    config.push(cloudSettingsFailed(error.problems.map((p) => p.message)));
   }
   const target: CloudTarget | undefined = credentials && {
     baseUrl: settings.baseUrl,
     username: credentials.username,
     keySource: credentials.source,
   };
-  if (target) config.push(cloudSettingsItem(target, where));
+  if (target) config.push(cloudSettingsItem(target));
   if (credentials?.exposed)
     config.push({ id: 'config', status: 'warn', finding: credentials.exposed, advice: 'only root and the user the agent runs as should read the key' });
   const nodeId = inspectNodeId(settings, env);
-  config.push(nodeIdItem(nodeId, where));
+  config.push(nodeIdItem(nodeId));
   const stateDir = stateDirOf(settings, env);
   const serviceDir = otherServiceStateDir(stateDir, Boolean(settings.nodeId));
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
@@ -103,7 +94,8 @@ export async function doctor(
   const doctors = features.flatMap((f) => (f.doctor ? [f.doctor] : []));
   // A phone's shell takes the longer deadline when a feature's sections ride on it (readiness's, wear's).
   const longShell = doctors.some((d) => d.reads?.some((r) => r !== 'battery'));
-  const wait = new DoctorWait((longShell ? Math.max(shellTimeoutMs, readinessTimeoutMs) : shellTimeoutMs) / 1000);
+  const shellTimeoutMs = Math.min(longShell ? READINESS_TIMEOUT_MS : MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
+  const wait = new DoctorWait(shellTimeoutMs / 1000);
   output.line?.follow(() => wait.text());
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
   let network: CloudNetwork | undefined;
@@ -117,7 +109,7 @@ export async function doctor(
       status: 'fail',
       config: true,
       finding: `TLS trust: ${error.message}`,
-      advice: `name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE${where.inFile}), or unset it`,
+      advice: `name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE${whereOn().inFile}), or unset it`,
     });
   }
 
@@ -131,7 +123,7 @@ export async function doctor(
     ),
   ]);
   const adbChecked = (async (): Promise<CheckItem[]> => {
-    if (!parts) return [adbAddressFailed(addressError, serviceDoctor, where)];
+    if (!parts) return [adbAddressFailed(addressError, serviceDoctor)];
     return checkAdb(wait.adb(parts.services.adb, 'the adb server'), {
       service: serviceDoctor,
       answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
@@ -140,17 +132,13 @@ export async function doctor(
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
       features: doctors,
-      readinessTimeoutMs,
-      where,
     });
   })();
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
-  const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target, where) : Promise.resolve([]);
+  const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
-  const judges = doctors.flatMap((d) => (d.facts ? [d.facts] : []));
-  const judgeFacts: FeatureDoctor['facts'] = (udid, facts, brand) => judges.map((judge) => judge(udid, facts, brand)).find((v) => v !== undefined);
-  const iosChecked = checkIos(settings, env, judges.length ? judgeFacts : undefined, where);
+  const iosChecked = checkIos(settings, env, doctors.find((d) => d.facts)?.facts);
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
   const statusChecked = checkStatusEndpoint({
     listen: settings.statusListen,
@@ -196,15 +184,8 @@ export async function doctor(
 
 /** The settings could not be loaded: the checklist names every problem (and unknown variables), checks nothing else, exit 2. */
 export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false): number {
-  const where = whereOn();
   const warnings = error instanceof ConfigErrors ? error.warnings : [];
-  const checks = verdicts([
-    settingFailed(
-      error.problems.map((p) => p.message),
-      where,
-    ),
-    ...warnings.map((w) => variableWarning(w, where)),
-  ]);
+  const checks = verdicts([settingFailed(error.problems.map((p) => p.message)), ...warnings.map((w) => variableWarning(w))]);
   stdout.write(json ? checklistJson(checks) : formatChecklist(checks, paintFor(stdout, env)));
   return exitCodeOf(checks);
 }

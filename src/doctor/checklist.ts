@@ -23,6 +23,7 @@ export function atPhoneLevel(items: readonly CheckItem[], level: PhoneLevel): Ch
 }
 
 const RANK: Record<CheckStatus, number> = { fail: 0, warn: 1, unread: 2, ok: 3 };
+const once = (texts: unknown[]): string[] => [...new Set(texts.filter((t): t is string => typeof t === 'string' && t !== ''))];
 
 /**
  * One verdict per check (its id and phone), what is wrong first: failures, warnings, what went unread, then what is
@@ -33,36 +34,20 @@ export function verdicts(items: readonly CheckItem[]): CheckItem[] {
   const checks = [...Map.groupBy(items, (i) => JSON.stringify([i.id, i.phone])).values()].map((group): CheckItem => {
     const status = group.map((i) => i.status).sort((a, b) => RANK[a] - RANK[b])[0]!;
     const shown = status === 'ok' ? group : group.filter((i) => i.status !== 'ok');
-    const advice = joined(shown.map((i) => i.advice));
-    const { id, phone } = group[0]!;
-    return {
-      id,
-      ...(phone !== undefined && { phone }),
-      status,
-      finding: joined(shown.map((i) => i.finding)),
-      ...(advice && { advice }),
-      ...(shown.some((i) => i.config) && { config: true }),
-    };
+    const advice = once(shown.map((i) => i.advice)).join('; ');
+    const config = shown.some((i) => i.config);
+    return { ...group[0]!, status, finding: once(shown.map((i) => i.finding)).join('; '), advice: advice || undefined, config: config || undefined };
   });
   return checks.sort((a, b) => RANK[a.status] - RANK[b.status]);
 }
 
-/** The texts once each, in order, joined: "a; b", or "a, b and c" with `and`. */
-function joined(texts: Array<string | undefined>, and?: boolean): string {
-  const list = [...new Set(texts.filter((t): t is string => Boolean(t)))];
-  return and && list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list.at(-1)!}` : list.join('; ');
-}
-
-/** "device R58M: wear unread: why", "wear and readiness unread on 3 phones (A, B, C): why": each check named by its id's last word. */
+/** "device R58M: wear unread: why", "wear, readiness unread on 3 phones (A, B, C): why": each check named by its id's last word. */
 function unreadText(checks: readonly CheckItem[]): string {
-  const parts = joined(
-    checks.map((c) => c.id.slice(c.id.lastIndexOf('.') + 1)),
-    true,
-  );
+  const parts = once(checks.map((c) => c.id.slice(c.id.lastIndexOf('.') + 1))).join(', ');
   const phones = [...new Set(checks.map((c) => c.phone))];
   const why = checks[0]!.finding;
-  if (phones.length === 1) return `${phones[0] !== undefined ? `device ${phones[0]}: ` : ''}${parts} unread: ${why}`;
-  return `${parts} unread on ${phones.length} phones (${phones.slice(0, 8).join(', ')}${phones.length > 8 ? ` and ${phones.length - 8} more` : ''}): ${why}`;
+  if (phones.length === 1) return `${phones[0] === undefined ? '' : `device ${phones[0]}: `}${parts} unread: ${why}`;
+  return `${parts} unread on ${phones.length} phones (${phones.slice(0, 8).join(', ')}${phones.length > 8 ? ', ...' : ''}): ${why}`;
 }
 
 const LABELS: Record<CheckStatus, string> = { ok: '[ OK ]', warn: '[WARN]', fail: '[FAIL]', unread: '[ -- ]' };
@@ -72,8 +57,8 @@ const ADVICE_INDENT = '       -> ';
 /**
  * The checklist as printed from the verdicts: one line per check that failed or warns, with its advice under it (under
  * the last of a run that shares it); a phone's checks unread for one reason on one line, and phones alike on one line;
- * what is fine named on one line; the counts. Every line is secret-masked: the findings quote errors and settings, and
- * stdout is not the logger.
+ * what is fine named on one line, the phones whose own line passed counted (their other lines say what is not); the
+ * counts. Every line is secret-masked: the findings quote errors and settings, and stdout is not the logger.
  */
 export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noPaint): string {
   const label = (status: CheckStatus) => (PAINT[status] ? paint[PAINT[status]](LABELS[status]) : LABELS[status]);
@@ -81,25 +66,27 @@ export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noP
   const wrong = checks.filter((c) => c.status === 'fail' || c.status === 'warn');
   wrong.forEach((c, i) => {
     lines.push(`${label(c.status)} ${oneLine(c.finding)}`);
-    const advice = oneLine(c.advice ?? '');
-    if (advice && advice !== oneLine(wrong[i + 1]?.advice ?? '')) lines.push(ADVICE_INDENT + advice);
+    if (c.advice && c.advice !== wrong[i + 1]?.advice) lines.push(ADVICE_INDENT + oneLine(c.advice));
   });
   const unread = Map.groupBy(
     checks.filter((c) => c.status === 'unread'),
     (c) => JSON.stringify([c.phone ?? c.id, c.finding]),
   );
-  const alike = Map.groupBy(unread.values(), (group) =>
-    JSON.stringify([group.map((c) => c.id), group[0]!.phone === undefined && group[0]!.id, group[0]!.finding]),
-  );
+  const alike = Map.groupBy(unread.values(), (g) => JSON.stringify([g.map((c) => c.id), g[0]!.phone === undefined && g[0]!.id, g[0]!.finding]));
   for (const groups of alike.values()) lines.push(`${label('unread')} ${oneLine(unreadText(groups.flat()))}`);
-  // What passed, in few words: the checks by name, the phones whose own line passed counted (their other lines say what is not).
   const phones = checks.filter((c) => c.status === 'ok' && c.id === 'phone').length;
-  const fine = joined([
+  const fine = once([
     ...checks.filter((c) => c.status === 'ok' && c.phone === undefined).map((c) => c.id.replace(/[.-]/g, ' ')),
-    phones ? `${phones} ${phones === 1 ? 'phone' : 'phones'}` : undefined,
-  ]).replaceAll('; ', ', ');
-  if (fine) lines.push(`${label('ok')} ${oneLine(fine)}`);
-  lines.push(summary(checks));
+    phones ? `${phones} phone${phones === 1 ? '' : 's'}` : undefined,
+  ]);
+  if (fine.length) lines.push(`${label('ok')} ${fine.join(', ')}`);
+  const n = (status: CheckStatus) => checks.filter((c) => c.status === status).length;
+  const said = once([
+    n('fail') && `${n('fail')} failed`,
+    n('warn') && `${n('warn')} warning${n('warn') === 1 ? '' : 's'}`,
+    n('unread') && `${n('unread')} unread`,
+  ]);
+  lines.push(said.length ? `${said.join(', ')} of ${checks.length} checks.` : `All ${checks.length} checks passed.`);
   return lines.map(maskString).join('\n') + '\n';
 }
 
@@ -109,18 +96,18 @@ export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noP
  * Masked as the text is; JSON escapes what a terminal would run.
  */
 export function checklistJson(checks: readonly CheckItem[]): string {
+  const mask = (text: string | undefined) => text && maskString(text);
   const list = checks.map((c) => ({
     id: c.id,
-    ...(c.phone !== undefined && { phone: maskString(c.phone) }),
+    phone: mask(c.phone),
     status: c.status,
-    finding: maskString(c.status === 'unread' ? unreadText([c]) : c.finding),
-    ...(c.status !== 'ok' && c.advice ? { advice: maskString(c.advice) } : {}),
-    ...(c.config ? { config: true } : {}),
+    finding: mask(c.status === 'unread' ? unreadText([c]) : c.finding),
+    advice: c.status === 'ok' ? undefined : mask(c.advice),
+    config: c.config,
   }));
   const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length;
-  return (
-    JSON.stringify({ exitCode: exitCodeOf(checks), failed: count('fail'), warnings: count('warn'), unread: count('unread'), checks: list }, null, 2) + '\n'
-  );
+  const json = JSON.stringify({ exitCode: exitCodeOf(checks), failed: count('fail'), warnings: count('warn'), unread: count('unread'), checks: list }, null, 2);
+  return json + '\n';
 }
 
 /** 2 when the configuration failed (as for every command), 1 when anything else failed, else 0: warnings and unread checks do not fail the doctor. */
@@ -128,13 +115,6 @@ export function exitCodeOf(items: readonly CheckItem[]): number {
   const failed = items.filter((item) => item.status === 'fail');
   if (failed.some((item) => item.config)) return 2;
   return failed.length ? 1 : 0;
-}
-
-function summary(checks: readonly CheckItem[]): string {
-  const n = (status: CheckStatus) => checks.filter((c) => c.status === status).length;
-  const parts = [n('fail') && `${n('fail')} failed`, n('warn') && `${n('warn')} warning${n('warn') === 1 ? '' : 's'}`, n('unread') && `${n('unread')} unread`];
-  const said = parts.filter(Boolean).join(', ');
-  return said ? `${said} of ${checks.length} checks.` : `All ${checks.length} checks passed.`;
 }
 
 // A multi-line error message must not break the one-line-per-item layout, and a control character from a device or the

@@ -24,8 +24,8 @@ export interface DeviceFacts {
   state: string;
   /** ro.product.model, for ready devices that answered the shell. */
   model?: string;
-  /** Why the one shell of a ready device gave no model. */
-  shellProblem?: string;
+  /** Why its one shell told not all it was asked (not ready, failed, cut short): its model, or the parts the features read. */
+  unread?: string;
   /** The udid the report gives it (read in the doctor's one shell; its adb serial where it was not read). */
   udid?: string;
   /** hiddenDevices names its udid (the report hides it), or only its adb serial where that differs (the report does not). */
@@ -272,7 +272,7 @@ function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdv
   if (facts.model === undefined) {
     return {
       status: 'warn',
-      finding: `device ${facts.serial}: device${hidden}, but ${facts.shellProblem ?? 'its shell gave no model'}`,
+      finding: `device ${facts.serial}: device${hidden}, but ${facts.unread ?? 'its shell gave no model'}`,
       advice: 'the device may be hung or overloaded: unlock it and check it, replug the cable, or reboot it',
     };
   }

@@ -10,31 +10,26 @@ import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js
 import { pairedFacts } from '../platforms/ios/readiness.js';
 import { mapLimit } from '../util/limit.js';
 import { named, type CheckItem, type CheckResult } from './checklist.js';
-import { whereOn, type Where } from './where.js';
+import { whereOn } from './where.js';
 
 type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'>;
 
 /** judgeFacts: an iPhone's readiness from its lockdown facts, as the features judge it (FeatureDoctor.facts); none: no baseline asks. */
-export async function checkIos(
-  settings: IosSettings,
-  env: NodeJS.ProcessEnv,
-  judgeFacts?: FeatureDoctor['facts'],
-  where: Where = whereOn(),
-): Promise<CheckItem[]> {
+export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, judgeFacts?: FeatureDoctor['facts']): Promise<CheckItem[]> {
   const usbmuxd = (result: CheckResult) => named('usbmuxd', [result]);
   if (settings.ios === false) return usbmuxd({ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' });
   let address: UsbmuxdAddress;
   try {
     address = parseUsbmuxdAddress(env.USBMUXD_SOCKET_ADDRESS || settings.usbmuxdSocketAddress);
   } catch (err) {
-    return usbmuxd({ status: 'fail', finding: (err as Error).message, advice: `set USBMUXD_SOCKET_ADDRESS${where.inFile} to UNIX:/path or HOST:PORT` });
+    return usbmuxd({ status: 'fail', finding: (err as Error).message, advice: `set USBMUXD_SOCKET_ADDRESS${whereOn().inFile} to UNIX:/path or HOST:PORT` });
   }
   if ('path' in address && !existsSync(address.path)) {
     if (settings.ios === true) {
       return usbmuxd({
         status: 'warn',
         finding: `iPhones are asked for (ios: true), but there is no usbmuxd socket at ${address.path}: none can be reported`,
-        advice: `install and start usbmuxd (apt-get install usbmuxd), or set USBMUXD_SOCKET_ADDRESS${where.inFile} to where it listens`,
+        advice: `install and start usbmuxd (apt-get install usbmuxd), or set USBMUXD_SOCKET_ADDRESS${whereOn().inFile} to where it listens`,
       });
     }
     // Without usbmuxd the agent cannot see an iPhone at all, so it must not say there is none.

@@ -137,8 +137,8 @@ describe('formatChecklist', () => {
       ]),
     );
     expect(text.split('\n')).toEqual([
-      '[ -- ] device U1: battery, wear and readiness unread: adb lists it unauthorized',
-      '[ -- ] wear and readiness unread on 2 phones (C1, C2): its shell was cut short after 15 s',
+      '[ -- ] device U1: battery, wear, readiness unread: adb lists it unauthorized',
+      '[ -- ] wear, readiness unread on 2 phones (C1, C2): its shell was cut short after 15 s',
       '[ -- ] device C2: battery unread: its battery service printed no figures',
       '8 unread of 8 checks.',
       '',

@@ -40,11 +40,10 @@ function adb(shell: (serial: string, command: string) => Promise<string>): Docto
 const options = {
   service: ADB_DOCTOR,
   answerTimeoutMs: 1_000,
-  shellTimeoutMs: 1_000,
+  shellTimeoutMs: 15_000,
   concurrency: 2,
   hiddenDevices: [],
   features: [readinessDoctor(baseline)],
-  readinessTimeoutMs: 15_000,
 };
 
 describe('checkAdb with the readiness baseline', () => {

@@ -116,7 +116,7 @@ describe('deviceItem', () => {
   });
 
   it('warns when a ready device gave no model', () => {
-    const item = deviceItem({ serial: 'A', state: 'device', shellProblem: 'its shell failed: timeout' }, ADB_DOCTOR);
+    const item = deviceItem({ serial: 'A', state: 'device', unread: 'its shell failed: timeout' }, ADB_DOCTOR);
     expect(item.status).toBe('warn');
     expect(item.finding).toBe('device A: device, but its shell failed: timeout');
     expect(item.advice).toMatch(/reboot/);

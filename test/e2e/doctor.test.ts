@@ -132,8 +132,8 @@ describe('doctor', () => {
   it('warns with the advice for an unauthorized and an offline phone, and exits 0: the host can report; their checks unread, and why, on one line each', async () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain(`[ -- ] device ${lockedSerial}: battery, wear and readiness unread: adb lists it unauthorized\n`);
-    expect(run.stdout).toContain(`[ -- ] device ${silentSerial}: battery, wear and readiness unread: adb lists it offline\n`);
+    expect(run.stdout).toContain(`[ -- ] device ${lockedSerial}: battery, wear, readiness unread: adb lists it unauthorized\n`);
+    expect(run.stdout).toContain(`[ -- ] device ${silentSerial}: battery, wear, readiness unread: adb lists it offline\n`);
     const { line, advice } = lineWith(run.stdout, lockedSerial);
     expect(line).toMatch(new RegExp(`^\\[WARN\\] device ${lockedSerial.replace(/\./g, '\\.')}: unauthorized \\[transport \\d+\\]$`));
     expect(advice).toMatch(/Allow USB debugging/);

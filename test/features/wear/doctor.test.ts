@@ -96,7 +96,7 @@ describe('wearItems', () => {
         phone: 'OK1',
         status: 'ok',
         finding:
-          "device OK1: wear: battery 98 % of design, 69 cycles, flash 20 % of its life used, largest app id 10401, 1 leftover packages, 2 MiB in /data/local/tmp; not told: Android's trade-in report not on this phone",
+          'device OK1: wear: battery 98 % of design, 69 cycles, flash 20 % of its life used, largest app id 10401, 1 leftover packages, 2 MiB in /data/local/tmp; not told: the trade-in report not on this phone',
       },
     ]);
   });
@@ -158,7 +158,7 @@ describe('wearItems', () => {
         id: 'phone.wear',
         phone: 'Z',
         status: 'unread',
-        finding: "no figure told (battery gauge not on this phone, storage life not on this phone, Android's trade-in report not on this phone)",
+        finding: 'no figure told (battery gauge not on this phone, storage life not on this phone, the trade-in report not on this phone)',
       },
     ]);
   });
