@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed } from './daemon-bed.js';
@@ -26,9 +28,9 @@ beforeAll(async () => {
 afterAll(() => bed.stop());
 
 /** The command under a pseudo-terminal; stdout and stderr both reach it. Not spawnSync: the simulated phones answer from this process. */
-function onTerminal(command: string): Promise<string> {
+function onTerminal(command: string, extra: Record<string, string> = {}): Promise<string> {
   return new Promise((done) => {
-    const child = spawn('script', ['-qec', `${process.execPath} ${bin} ${command}`, '/dev/null'], { env: env() });
+    const child = spawn('script', ['-qec', `${process.execPath} ${bin} ${command}`, '/dev/null'], { env: { ...env(), ...extra } });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('close', () => done(out));
@@ -52,6 +54,15 @@ describe('what a one-shot command waits for', () => {
     expect(out).toMatch(
       new RegExp(`\\r\\u001b\\[K(\\r?\\n)*(\\u001b\\[\\d+m)?\\[WARN\\](\\u001b\\[\\d+m)? device ${hung.replace(/\./g, '\\.')}: device, but its shell failed`),
     );
+  }, 60_000);
+
+  it('doctor asks the programs the settings name beside the phones, not before them: it waits for both at once', async () => {
+    // A stand-in pymobiledevice3 that prints what `pymobiledevice3 version` prints (test/features/ios-developer/fixtures/SOURCES.md) after 3 s.
+    const tools = mkdtempSync(join(tmpdir(), 'doctor-tools-'));
+    const version = fileURLToPath(new URL('../features/ios-developer/fixtures/pymobiledevice3-version.txt', import.meta.url));
+    writeFileSync(join(tools, 'pymobiledevice3'), `#!/bin/sh\nsleep 3\ncat '${version}'\n`, { mode: 0o755 });
+    const out = await onTerminal('doctor', { PATH: `${tools}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+    expect(out).toMatch(new RegExp(`checking [0-4] s: 1 phone's shell \\(${hung.replace(/\./g, '\\.')}\\), at most 4 s; the programs`));
   }, 60_000);
 
   it('through a pipe, neither writes a status line: stderr has the log lines only, stdout the table or the checklist', async () => {
