@@ -6,6 +6,7 @@ import { LOOPBACK_DIRECT, type ProxyPlan, type Route } from '../cloud/proxy/rout
 import type { TunnelFailure } from '../cloud/proxy/tunnel.js';
 import type { TrustSource } from '../cloud/trust/trust.js';
 import type { CheckResult } from './checklist.js';
+import { whereOn } from './where.js';
 
 /** What a CONNECT and a TLS handshake through the proxy showed (nothing is sent in the tunnel). */
 export type TunnelObservation =
@@ -87,7 +88,7 @@ export function tunnelItems(context: ProxyContext, seen: TunnelObservation): Che
       {
         status: 'fail',
         finding: `TLS through the proxy: the certificate presented for ${host} names "${seen.subject}", not ${host} (issued by "${seen.issuer}")`,
-        advice: 'check the host name in DEVICE_AGENT_BASE_URL; a TLS-inspecting proxy that names the wrong host needs fixing by its administrators',
+        advice: `check the host name in DEVICE_AGENT_BASE_URL${whereOn().inFile}; a TLS-inspecting proxy that names the wrong host needs fixing by its administrators`,
       },
     ];
   }
@@ -97,7 +98,7 @@ export function tunnelItems(context: ProxyContext, seen: TunnelObservation): Che
       status: 'fail',
       finding: `TLS through the proxy: the certificate presented for ${host} is issued by "${seen.issuer}", which this host does not trust (${error})`,
       advice:
-        `${proxy.label} inspects TLS with its own CA: put that CA ("${seen.issuer}", as PEM) in the file named by caFile (DEVICE_AGENT_CA_FILE), ` +
+        `${proxy.label} inspects TLS with its own CA: put that CA ("${seen.issuer}", as PEM) in the file named by caFile (DEVICE_AGENT_CA_FILE${whereOn().inFile}), ` +
         'or install it in the system store (update-ca-certificates) and keep systemCa on',
     },
   ];

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { http, https } from '../util/node-http.js';
 import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckResult } from './checklist.js';
+import { whereOn } from './where.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
 
@@ -11,7 +12,7 @@ import { loadWebConfig } from '../status/web-config.js';
 // another state directory); what the daemon kept in the state directory says why its endpoint is not there.
 
 const ANSWER_TIMEOUT_MS = 3_000;
-const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off, and restart the agent';
+const FREE_ADVICE = `free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN${whereOn().inFile} to a free HOST:PORT or off, and restart the agent`;
 
 export interface StatusCheckInput {
   listen: string;
@@ -131,7 +132,7 @@ function anotherAgent(
   where: string,
 ): CheckResult | undefined {
   const port = /:(\d+)$/.exec(where)?.[1];
-  const stop = `stop the other agent (ss -ltnp 'sport = :${port}' shows its pid), or give one of them another DEVICE_AGENT_STATUS_LISTEN`;
+  const stop = `stop the other agent (ss -ltnp 'sport = :${port}' shows its pid), or give one of them another DEVICE_AGENT_STATUS_LISTEN${whereOn().inFile}`;
   if (probe.nodeId === undefined) {
     if (daemon) return undefined;
     return {
