@@ -45,6 +45,8 @@ done
 for tool in dpkg-deb dpkg-shlibdeps readelf npm; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install dpkg-dev binutils npm)"; done
 
 pkg() { "$node" -p "require('$repo/package.json').$1"; }
+# Shipped in /usr/share/doc/device-agent by their names (test/packaging/doc-pages.test.ts holds it to what src/ names).
+DOC_PAGES='docs/reference/configuration.md docs/reference/doctor.md docs/install/iphones.md docs/install/container.md docs/operations/availability.md'
 version=${version:-$(pkg version)}
 "$node" "$repo/dist/packaging/version-cli.js" check "$version" || fail "refusing to package version $version"
 node_version=$(pkg devDependencies.node)
@@ -235,9 +237,10 @@ for arch in "${arches[@]}"; do
   doc=$root/usr/share/doc/device-agent
   gzip -9n <"$repo/docs/install/package.md" >"$doc/README.md.gz"
   gzip -9n <"$runtime/LICENSE" >"$doc/node.LICENSE.gz"
-  # The settings reference, where --help names it (projectRoot's
-  # docs/reference/configuration.md) and where documentation belongs.
-  install -m 0644 "$repo/docs/reference/configuration.md" "$doc/configuration.md"
+  # The pages the agent's output names (docPath in src/util/package.ts: doctor's advice, the settings' errors) and
+  # doctor's own reference, where a packaged host finds them; the settings reference also where --help names it
+  # (projectRoot's docs/reference/configuration.md).
+  for page in $DOC_PAGES; do install -m 0644 "$repo/$page" "$doc/$(basename "$page")"; done
   install -d "$lib/docs/reference"
   ln -s ../../../../share/doc/device-agent/configuration.md "$lib/docs/reference/configuration.md"
   gzip -9n <"$repo/docs/design/hub-helper.md" >"$doc/hub-helper.md.gz"

@@ -379,8 +379,8 @@ bed GET /hub | has '"hub":"1-1","port":1,"power":"off","serial":"PODMAN01"' || f
 [ "$(cat "$hub_tree/sysfs/1-1:1.0/1-1-port2/disable")" = 0 ] || fail "port 2 was switched"
 pass "the agent in its container paused PODMAN01's charging: port 1 off and on again, through the hub service and the stand-in"
 
-podman exec "da-hubagent-$run_id" device-agent doctor >"$work/hub-doctor.out" 2>&1 || true
-has '\[ OK \] hub helper (/run/device-agent-hub/hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens; hub 1-1: uhubctl lists port 1, 2' <"$work/hub-doctor.out" ||
+podman exec "da-hubagent-$run_id" device-agent doctor --json >"$work/hub-doctor.out" 2>&1 || true
+has '"finding": "hub helper (/run/device-agent-hub/hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens; hub 1-1: uhubctl lists port 1, 2"' <"$work/hub-doctor.out" ||
   fail "doctor in the agent's container did not check the hub tool through the hub service: $(grep -i hub "$work/hub-doctor.out")"
 pass "doctor in the agent's container: $(grep 'hub helper' "$work/hub-doctor.out")"
 

@@ -367,10 +367,10 @@ done
 # by an environment file of a drop-in (systemd lets the unit's files win over the caller's variables).
 in_host 1 bash -c 'printf "[Service]\nEnvironmentFile=/etc/device-agent/https-cloud.env\n" >/etc/systemd/system/device-agent.service.d/zz-https-cloud.conf &&
   echo DEVICE_AGENT_BASE_URL=https://cloud.invalid/v1 >/etc/device-agent/https-cloud.env && systemctl daemon-reload'
-doctor_out=$(in_host 1 device-agent doctor 2>&1 || true)
+doctor_out=$(in_host 1 device-agent doctor --json 2>&1 || true)
 in_host 1 bash -c 'rm /etc/systemd/system/device-agent.service.d/zz-https-cloud.conf /etc/device-agent/https-cloud.env && systemctl daemon-reload'
 
-printf '%s\n' "$doctor_out" | has '^\[ OK \] proxy: requests to cloud.invalid:443 go through http://127.0.0.1:3128 (httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential.*as proxy user lab-proxy$' ||
+printf '%s\n' "$doctor_out" | has '"finding": "proxy: requests to cloud.invalid:443 go through http://127.0.0.1:3128 (httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential.*as proxy user lab-proxy"' ||
   fail "the packaged doctor did not read the proxy credential: $(printf '%s\n' "$doctor_out" | grep proxy)"
 printf '%s\n' "$doctor_out" | has 'TLS trust: .*caFile /etc/device-agent/ca.pem (.*rollout-test-ca' || fail "the packaged doctor does not trust the CA file: $(printf '%s\n' "$doctor_out" | grep 'TLS trust')"
 printf '%s\n' "$doctor_out" | has "$PROXY_PW" && fail "doctor printed the proxy password"
