@@ -57,7 +57,7 @@ const logFormatFlag: FlagSpec = {
   help: 'auto is readable lines on a terminal, JSON otherwise',
 };
 export const helpFlag: FlagSpec = { name: 'help', short: 'h', help: 'this help' };
-export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version' };
+export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version, and the Node.js that runs it' };
 const common = [configFlag, logLevelFlag, logFormatFlag, helpFlag];
 
 const cloud: SettingKey[] = ['baseUrl', 'username', 'apiKey', 'apiKeyFile'];

@@ -98,7 +98,7 @@ say "npm run image: the Dockerfile as it is, with podman, tagged with the versio
 image=$(CONTAINER_ENGINE=podman IMAGE_NAME=localhost/device-agent bash "$repo/packaging/image.sh" -q "${limits[@]}" --network host --build-arg BASE_IMAGE="$base_image" 2>"$work/build.log") ||
   fail "the image did not build: $(tail -30 "$work/build.log")"
 [ "$image" = "localhost/device-agent:$version" ] || fail "the image is tagged $image, not with the version $version"
-got=$(podman run --rm "${limits[@]}" "$image" --version)
+got=$(podman run --rm "${limits[@]}" "$image" --version | head -1)
 [ "$got" = "device-agent $version" ] || fail "the image tagged $version says '$got'"
 revision=$(podman image inspect -f '{{ index .Labels "org.opencontainers.image.revision" }}' "$image")
 got=$(podman run --rm "${limits[@]}" --entrypoint cat "$image" /app/build-number)
