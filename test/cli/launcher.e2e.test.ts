@@ -138,9 +138,8 @@ describe('npx device-agent run', () => {
       DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
       DEVICE_AGENT_STATUS_LISTEN: `127.0.0.1:${statusPort}`,
       ANDROID_ADB_SERVER_PORT: String(await freePort()),
-      // npx links the checkout into a cache under this fresh HOME and would
-      // run its prepare script (tsc, half a minute) first: dist/ is built.
-      npm_config_ignore_scripts: 'true',
+      // npx links the checkout into a cache under this fresh HOME: its
+      // prepare script builds nothing then (test/packaging/prepare.e2e.test.ts).
       npm_config_update_notifier: 'false',
     });
     // npx, not npm exec --offline: exactly what the issue ran. Inside the
