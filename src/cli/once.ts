@@ -59,11 +59,9 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   }
 }
 
-/** once's cloud client: one attempt, its timeout cut to ONCE_CLOUD_SECONDS. */
+/** once's cloud client: its one attempt cut to ONCE_CLOUD_SECONDS. */
 export function onceCloud(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
-  return cloudClient({ ...settings, requestTimeoutSeconds: Math.min(settings.requestTimeoutSeconds, ONCE_CLOUD_SECONDS) }, credentials, logger, {
-    maxAttempts: 1,
-  });
+  return cloudClient({ ...settings, requestTimeoutSeconds: Math.min(settings.requestTimeoutSeconds, ONCE_CLOUD_SECONDS) }, credentials, logger);
 }
 
 /** The node id a dry run shows: the kept one, or a temporary one when none can be kept (it sends nothing). */
