@@ -100,7 +100,7 @@ case "$engine_line" in *" with podman "*) ;; *) fail "npm run image did not buil
 # The base has adb and uhubctl: the Dockerfile installs nothing from Debian.
 has 'deb\.debian\.org' <"$work/build.log" && fail "the build reached Debian's mirror: $(grep -m3 'deb\.debian\.org' "$work/build.log")"
 [ "$image" = "device-agent:$version" ] || fail "the image is tagged $image, not with the version $version"
-got=$(podman run --rm "${limits[@]}" "$image" --version)
+got=$(podman run --rm "${limits[@]}" "$image" --version | head -1)
 [ "$got" = "device-agent $version" ] || fail "the image tagged $version says '$got'"
 revision=$(podman image inspect -f '{{ index .Labels "org.opencontainers.image.revision" }}' "$image")
 got=$(podman run --rm "${limits[@]}" --entrypoint cat "$image" /app/build-number)
