@@ -247,7 +247,9 @@ pass "healthcheck"
 # environment and its state volume: the node id the reports carry.
 podman exec "da-usb-$run_id" device-agent doctor >"$work/usb-doctor.out" 2>&1 ||
   fail "podman exec ... device-agent doctor ended with status $?: $(grep -v '^\[ OK \]' "$work/usb-doctor.out" | head -6)"
-has "node id $node_id " <"$work/usb-doctor.out" || fail "doctor in the container did not read the agent's node id $node_id: $(grep -i 'node id' "$work/usb-doctor.out")"
+# Its checks' own words are in --json (the text sums up what passed by id).
+podman exec "da-usb-$run_id" device-agent doctor --json >"$work/usb-doctor.json" 2>&1 || true
+has "\"finding\": \"node id $node_id " <"$work/usb-doctor.json" || fail "doctor in the container did not read the agent's node id $node_id: $(grep -i 'node id' "$work/usb-doctor.json")"
 pass "podman exec da-usb device-agent doctor: $(tail -n 1 "$work/usb-doctor.out")"
 
 adb_key=$(podman exec "da-usb-$run_id" cat /home/node/.android/adbkey.pub) || fail "no adb key in the volume"
