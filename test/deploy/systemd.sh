@@ -506,8 +506,8 @@ JSON"
   pass "no /dev/bus/usb and a read-only /sys there: $(head -1 "$out/sandboxed-uhubctl.log")"
 
   say "doctor, once and list through the packaged wrapper"
-  in_box device-agent doctor >"$out/doctor.out" 2>&1 || true
-  has '\[ OK \] hub helper (/run/device-agent-hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens' <"$out/doctor.out" ||
+  in_box device-agent doctor --json >"$out/doctor.out" 2>&1 || true
+  has '"finding": "hub helper (/run/device-agent-hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens' <"$out/doctor.out" ||
     fail "doctor did not see the hub tool through the helper: $(grep -i hub "$out/doctor.out")"
   in_box device-agent list >"$out/list.out" 2>&1 || fail "device-agent list failed: $(tail -5 "$out/list.out")"
   has DEPLOY03 <"$out/list.out" || fail "list did not show DEPLOY03"
@@ -546,10 +546,10 @@ JSON"
   in_agent_sandbox /bin/sh -c 'echo forged > /dev/kmsg' >"$out/agent-kmsg-write.out" 2>&1 && fail "the agent's sandbox can write to /dev/kmsg"
   in_agent_sandbox /bin/sh -c 'cat /proc/kallsyms' >"$out/agent-kallsyms.out" 2>&1 && fail "the agent's sandbox reads /proc/kallsyms"
   # doctor as the service runs (its unit's sandbox, its dynamic user) and as root through the wrapper.
-  in_agent_sandbox /usr/bin/device-agent doctor >"$out/kmsg-doctor.out" 2>&1 || true
-  has '\[ OK \] USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$out/kmsg-doctor.out" ||
+  in_agent_sandbox /usr/bin/device-agent doctor --json >"$out/kmsg-doctor.out" 2>&1 || true
+  has '"finding": "USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$out/kmsg-doctor.out" ||
     fail "doctor in the service's sandbox does not say the kernel log is readable: $(grep -i 'kernel log' "$out/kmsg-doctor.out" || tail -5 "$out/kmsg-doctor.out")"
-  has '\[ OK \] USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$out/doctor.out" ||
+  has '"finding": "USB kernel log: /dev/kmsg readable under systemd, as the service runs' <"$out/doctor.out" ||
     fail "device-agent doctor (the wrapper, as root) does not say the kernel log is readable: $(grep -i 'kernel log' "$out/doctor.out")"
   pass "service pid $agent_pid holds /dev/kmsg open (fd $kmsg_fd) and reads it, no error said; CAP_SYSLOG alone; $forged; no write to /dev/kmsg, no /proc/kallsyms from its sandbox; doctor readable from its sandbox and through the wrapper (kernel.dmesg_restrict=$restrict)"
 
@@ -664,7 +664,7 @@ JSON"
   say "once --dry-run, once and doctor with the key given only by DEVICE_AGENT_API_KEY"
   in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent once --dry-run >"$out/key-dry.out" 2>&1 || fail "once --dry-run failed: $(tail -5 "$out/key-dry.out")"
   in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent once >"$out/key-once.out" 2>&1 || fail "once failed (the cloud double takes only its key): $(tail -5 "$out/key-once.out")"
-  in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent doctor >"$out/key-doctor.out" 2>&1 || true
+  in_box env DEVICE_AGENT_API_KEY="$KEY" device-agent doctor --json >"$out/key-doctor.out" 2>&1 || true
   has 'accepts the credentials of agent@example.test' <"$out/key-doctor.out" || fail "doctor did not get the key: $(grep -i 'cloud\|key' "$out/key-doctor.out")"
   in_box mv /etc/device-agent/api-key.aside /etc/device-agent/api-key
   in_box journalctl --no-pager -o cat | has "$KEY\|$proxy_pw" && fail "the key or the proxy password is in the journal"
@@ -805,7 +805,9 @@ repository_faults() {
   in_box apt-get upgrade >"$out/apt-upgrade.log" 2>&1 || fail "apt-get upgrade: $(tail -10 "$out/apt-upgrade.log")"
   [ "$(installed)" = "$N1" ] || fail "after apt-get upgrade the host has $(installed), not $N1"
   v=$(in_box device-agent --version)
-  [ "$v" = "device-agent $N1" ] || fail "device-agent --version says '$v'"
+  # The version, then the Node.js it runs on: the package's own (issue 70).
+  [ "${v%%$'\n'*}" = "device-agent $N1" ] && [[ "$v" == *", the one the package bundles (/usr/lib/device-agent/node/bin/node)" ]] ||
+    fail "device-agent --version says '$v'"
   wait_put "$t0" "p.version === '$N1'" 90 >/dev/null || fail "the upgraded agent did not report $N1"
   [ "$(unit device-agent MainPID)" != "$pid" ] || fail "the agent was not restarted onto $N1"
   pass "$N -> $N1 with apt-get upgrade; the agent restarted and reports $N1"

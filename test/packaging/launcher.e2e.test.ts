@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,18 @@ function install(runtime: 'missing' | 'foreign' | 'node'): string {
   return bin;
 }
 
+/** An installed agent as build.sh lays it out (its package.json, dist/src, the launcher without its shebang), its runtime `node/bin/node`. */
+function installAgent(runtime: (path: string) => void): { bin: string; lib: string } {
+  const bin = install('missing');
+  const lib = join(bin, '../lib');
+  const repo = new URL('../../', import.meta.url).pathname;
+  copyFileSync(join(repo, 'package.json'), join(lib, 'package.json'));
+  cpSync(join(repo, 'dist/src'), join(lib, 'dist/src'), { recursive: true });
+  writeFileSync(join(lib, 'bin/device-agent.js'), readFileSync(join(repo, 'bin/device-agent.js'), 'utf8').replace(/^#!.*\n/, ''));
+  runtime(join(lib, 'node/bin/node'));
+  return { bin, lib };
+}
+
 function run(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
   try {
     return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), stderr: '' };
@@ -50,6 +62,22 @@ describe('/usr/bin/device-agent', () => {
     const { status, stdout } = run(install('node'), ['once', '--dry-run', '--log-level', 'debug']);
     expect(status).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ argv: ['once', '--dry-run', '--log-level', 'debug'], execArgv: ['--max-semi-space-size=1'] });
+  });
+
+  it('--version names the version and the bundled Node.js it runs on (issue 70)', () => {
+    const { bin, lib } = installAgent((node) => symlinkSync(process.execPath, node));
+    const version = (JSON.parse(readFileSync(join(lib, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const args of [['--version'], ['version']]) {
+      const { status, stdout } = run(bin, args);
+      expect(status).toBe(0);
+      expect(stdout).toBe(`device-agent ${version}\nNode.js ${process.version}, the one the package bundles (${lib}/node/bin/node)\n`);
+    }
+  });
+
+  it('--version on another Node.js than the bundled one says so', () => {
+    const { lib } = installAgent((node) => copyFileSync('/bin/true', node));
+    const stdout = execFileSync(process.execPath, [join(lib, 'bin/device-agent.js'), '--version'], { encoding: 'utf8' });
+    expect(stdout.split('\n')[1]).toBe(`Node.js ${process.version} (${process.execPath}), not the one the package bundles (${lib}/node/bin/node)`);
   });
 
   it('says the runtime is missing and how to get it back, exit 2', () => {
