@@ -22,6 +22,11 @@ export class DeviceRegistry {
   /** What is known of the phones and the host beyond their records and readings (timeline.ts). */
   readonly timeline = new Timeline();
 
+  constructor() {
+    // The readings' word that inventories fail together is the host's fact.
+    this.readings.on('starved', (since, at) => this.timeline.starving(since, at));
+  }
+
   /** Counts state changes: a record with a larger changedSeq changed after the counter was read. */
   get changeCounter(): number {
     return this.seq;

@@ -34,6 +34,7 @@ export type Judged<D> = Verdict & { detail?: D };
 /** One fact as the timeline hears it, with its monotonic ms; listeners hear each once, in order. */
 export type Fact = { at: number } & (
   | { kind: 'service'; platform: Platform; up: boolean }
+  | { kind: 'starved'; since: number | undefined }
   | { kind: 'cloud'; delivered: true; stored: ReadonlyMap<string, string>; refused: readonly FailedDevice[] }
   | { kind: 'cloud'; delivered: false; why: string }
   | { kind: 'verdict'; udid: string; by: string; verdict: Verdict | undefined }
@@ -53,6 +54,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Heard] }> {
   private readonly dropped = new Map<Platform, number>();
   /** Since when reports have not reached the cloud; undefined while the last one did. */
   private behind: number | undefined;
+  private starved: number | undefined;
   /** What the cloud stored of each phone in the last report it took (its status), and the phones it refused then. */
   private stored = new Map<string, string>();
   private refusedNow = new Map<string, string>();
@@ -77,6 +79,18 @@ export class Timeline extends EventEmitter<{ fact: [fact: Heard] }> {
   /** When the platform's service last dropped, even if it is back: a restart quicker than anything looked is seen by it. */
   droppedAt(platform: Platform): number | undefined {
     return this.dropped.get(platform);
+  }
+
+  /** Inventories fail together since `since` (the host's fault: src/devices/starved.ts), or no longer (undefined). */
+  starving(since: number | undefined, at: number): void {
+    if (since === this.starved) return;
+    this.starved = since;
+    this.emit('fact', { kind: 'starved', since, at });
+  }
+
+  /** Since when inventories have been failing together; undefined while they are not. */
+  get starvedSince(): number | undefined {
+    return this.starved;
   }
 
   /** A report reached the cloud: what it stored of each phone the body carried (udid -> status), and what it refused. */

@@ -195,6 +195,7 @@ export class Availability {
     const { timeline } = registry;
     const verdicts = timeline.verdictsOf(udid);
     const held = verdicts.find((v) => v.out?.state === 'quarantined')?.out;
+    const { starvedSince } = timeline;
     const reported = this.lastReport.get(udid);
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
@@ -231,6 +232,7 @@ export class Availability {
       cloud: { ...(timeline.storedStatus(udid) !== undefined && { status: timeline.storedStatus(udid) }), refused: timeline.refused(udid) !== undefined },
       ...(memo.outLayer && { outBefore: memo.outLayer }),
       ...(timeline.cloudBehindSince !== undefined && { cloudBehind: true }),
+      ...(starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince && { starved: true }),
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.

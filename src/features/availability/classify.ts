@@ -42,6 +42,8 @@ export interface PhoneLook {
   cloudBehind?: boolean;
   /** The layer of its last time out of service: a report composed then, which the cloud took late, keeps it out for that. */
   outBefore?: Layer;
+  /** Its inventories fail together with most others': the host's (src/devices/starved.ts). */
+  starved?: boolean;
 }
 
 /** 'carry': blamed on whatever took it out, while it comes back (the clock keeps the layer of the stretch it ends). */
@@ -118,6 +120,7 @@ export function classify(look: PhoneLook): Verdict {
   // still lists (a connection adb has not dropped yet).
   if (record.state === 'offline' && look.onPort === false && look.carried !== 'charge-paused') return { state: 'gone', layer: usb ?? 'port' };
   if (record.state === 'offline') return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'carry', fallback: 'phone' };
+  if (record.failures > 0 && look.starved) return { state: 'in_transition', layer: 'host' };
   if (record.failures > 0) return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'phone', held: true };
   // Back on a new connection after answering on the last: the report carries it with that inventory, and the cloud's word decides.
   if (!record.answered && record.answeredBefore !== true) return { state: 'in_transition', layer: 'carry' };

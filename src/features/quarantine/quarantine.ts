@@ -88,8 +88,13 @@ export class Quarantine {
       facet.set(udid, entry);
       this.publish(udid);
     }
-    // Readiness turning to failing a check automation needs is one failure, heard from its verdict as it changes.
     ctx.registry.timeline.on('fact', (fact) => {
+      // Inventories failing together are the host's: those already counted since are no phone's evidence.
+      if (fact.kind === 'starved' && fact.since !== undefined) {
+        const since = ctx.clock.wall() - (ctx.clock.monotonic() - fact.since);
+        for (const list of this.failures.values()) for (const f of list) if (f.kind === 'inventory' && f.at >= since) f.layer = 'host';
+      }
+      // Readiness turning to failing a check automation needs is one failure, heard from its verdict as it changes.
       if (fact.kind !== 'verdict' || fact.by !== READINESS.name) return;
       const out = fact.verdict?.appiumOff === true && ctx.settings.support?.appiumDisabled !== true;
       if (out && !this.readinessOut.has(fact.udid)) {
