@@ -88,6 +88,6 @@ describe('failures heard one by one before they are seen to be together', () => 
       await bed.settled();
     }
     expect(phones.filter((p) => quarantined(registry.facet(QUARANTINE).get(p)))).toEqual([]);
-    bed.stop();
+    await bed.stop();
   });
 });
