@@ -5,7 +5,7 @@ import type { Metric, MetricSource } from '../util/metric.js';
 import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
-import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
+import type { DeviceGauge, DeviceRow, FeatureColumn, RowField } from './feature-view.js';
 import { withVerdicts } from './compose.js';
 import type { Timeline } from './timeline.js';
 
@@ -54,6 +54,8 @@ export interface DeviceFeature {
   metrics?(): Metric[];
   /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
   gauges?(): readonly DeviceGauge[];
+  /** Its series that count the phones the rows show (a bounded label set), so /metrics counts what `list` lists. */
+  tallies?(rows: readonly DeviceRow[]): Metric[];
 }
 
 /** One change of a source's listing: the record's key, its serial, the state it left and the one it is in (none: gone). */

@@ -25,7 +25,7 @@ import { featureContext } from '../support/feature-bed.js';
 import { ActionRunner, inStartOrder } from '../../src/actions/runner.js';
 import { bookingGateOf } from '../../src/booking/gate.js';
 import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
-import { actedAll, answeredAll, changedAll } from '../../src/devices/feature.js';
+import { actedAll, answeredAll, changedAll, featureMetrics } from '../../src/devices/feature.js';
 import type { SharedParts } from '../../src/util/shared-parts.js';
 
 export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
@@ -262,7 +262,7 @@ export function reportBed(options: BedOptions = {}) {
           ...Object.entries(options.set ?? {}),
         ]),
       }),
-      stateDir: options.stateDir ?? '/nonexistent',
+      ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
       registry,
       stats,
       logger,
@@ -310,7 +310,18 @@ export function reportBed(options: BedOptions = {}) {
       loop.devicesChanged();
     });
   }
-  const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts: new Map(), features, clock });
+  const views = new StatusViews({
+    nodeId,
+    settings,
+    stats,
+    registry,
+    sources,
+    report: loop,
+    hubPorts: new Map(),
+    features,
+    metricSources: [featureMetrics(features)],
+    clock,
+  });
   views.noteStart(clock.wall());
   const daemon = options.daemon;
   const runner = daemon

@@ -33,6 +33,8 @@ describe('docs/reference/metrics.md', () => {
       // The features' own series (DeviceFeature.metrics), built as a test builds them (readiness's with the shipped
       // baseline, host heat's, charge control's power path checks among them; the USB layer reads nothing without a state directory).
       ...featureMetrics(buildFeatures(featureContext<AndroidControl>())).metrics(),
+      // What they count over the rows (DeviceFeature.tallies).
+      ...buildFeatures(featureContext<AndroidControl>()).flatMap((f) => f.tallies?.([]) ?? []),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
       // The per-device series, with those the features add (DeviceFeature.gauges).

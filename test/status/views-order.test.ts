@@ -102,6 +102,8 @@ describe('the views with the registered features', () => {
       'chargePausedUntil',
       'up',
       'problems',
+      // The state in-service time counts it in now (and quarantine's hold, when it has one).
+      'inService',
       'message',
       'inventoriedAt',
       // The features' cells (here the USB layer's port), last.
@@ -141,6 +143,7 @@ describe('the views with the registered features', () => {
     expect(deviceMetrics(rows, parts.features).map((m) => m.name)).toEqual([
       'device_agent_device_info',
       'device_agent_device_state',
+      'device_agent_device_service_state',
       'device_agent_device_up',
       'device_agent_device_battery_level_percent',
       'device_agent_device_battery_temperature_celsius',

@@ -25,6 +25,9 @@ import { platformNames, wearReader } from '../../src/agent/platforms.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime, type Clock, type Timers } from '../../src/util/clock.js';
 import { SharedParts } from '../../src/util/shared-parts.js';
+import type { DeviceFeature } from '../../src/devices/feature.js';
+import type { DeviceRow } from '../../src/devices/feature-view.js';
+import type { Metric } from '../../src/util/metric.js';
 
 export interface FeatureBedOptions<Phones extends PhoneControl> {
   /** The settings; default: the shipped ones with `env`, then `set` (by key: 'usb.sysfsRoot'), over them. */
@@ -114,4 +117,9 @@ export function actionBed<Phones extends PhoneControl>(factory: FeatureFactory<P
     /** Resolves once the work and the questions in flight have ended. */
     settled: () => runner.settled(),
   };
+}
+
+/** A feature's series as /metrics shows them: its own, and its tallies counted over these phones' rows. */
+export function featureSeries(feature: DeviceFeature, udids: readonly string[]): Metric[] {
+  return [...(feature.metrics?.() ?? []), ...(feature.tallies?.(udids.map((udid) => ({ udid }) as DeviceRow)) ?? [])];
 }

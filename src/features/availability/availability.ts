@@ -106,8 +106,8 @@ export class Availability {
     this.started = false;
   }
 
-  /** The phone's state now, for the features that ask (PHONE_STATE). */
-  private now(udid: string): PhoneStateNow | undefined {
+  /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
+  now(udid: string): PhoneStateNow | undefined {
     // What the sources said since the last look counts: a failure asked about right after its inventory ended.
     if (this.observedAt !== this.ctx.clock.monotonic()) this.observe();
     const subject = this.clock.phones.get(udid);

@@ -31,6 +31,28 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       const cell = subject && dayCell(lastDay(a.clock, subject, clock.wall(), clock.monotonic()));
       return cell === undefined ? {} : { inService24h: cell };
     },
+    // The state each phone is in now and what its being out is blamed on: `list --json`, its series, the page.
+    fields: () => [
+      {
+        key: 'inService',
+        place: { after: 'up' },
+        value: (s) => {
+          const now = a.now(s.info.udid);
+          return now && { state: now.state, ...(now.layer && { layer: now.layer }), since: now.since };
+        },
+      },
+    ],
+    gauges: () => [
+      {
+        name: 'device_agent_device_service_state',
+        help: 'A device of the last report in the state in-service time counts it in now (in_service, in_transition, auto_recovery, needs_person, quarantined, gone), with the layer its being out is blamed on (none in service), by udid.',
+        place: { after: 'device_agent_device_state' },
+        samples: (r) => {
+          const now = r.inService as { state: string; layer?: string } | undefined;
+          return now ? [{ labels: { udid: r.udid, state: now.state, layer: now.layer ?? '' }, value: 1 }] : [];
+        },
+      },
+    ],
     metrics: () => clockMetrics(a.clock),
     doctor: { host: () => named('availability', doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100)) },
   };

@@ -6,6 +6,7 @@
 // `doctor` name the phones it holds. Its action is quarantine.ts.
 import { holdNote } from '../../actions/runner.js';
 import { quarantined } from '../../devices/quarantine.js';
+import { QUARANTINED } from '../../devices/verdicts.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
 import { Quarantine, shortTime } from './quarantine.js';
@@ -23,9 +24,10 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
     reported: (outcome) => q.reported(outcome),
     columns: () => (held().length > 0 ? [{ key: 'quarantined', title: 'QUARANTINED' }] : []),
     cells: (info): Record<string, string> => {
-      const e = q.entries.get(info.udid);
-      return quarantined(e) ? { quarantined: `until ${shortTime(e.until, clock.wall())}` } : {};
+      const held = registry.timeline.verdictBy(info.udid, QUARANTINED)?.detail;
+      return held ? { quarantined: `until ${shortTime(held.until, clock.wall())}` } : {};
     },
+    fields: () => [{ key: 'quarantined', place: { after: 'inService' }, value: (s) => registry.timeline.verdictBy(s.info.udid, QUARANTINED)?.detail }],
     metrics: () => [
       stats.counter(QUARANTINES).metric(),
       stats.counter(QUARANTINE_RELEASES).metric(),

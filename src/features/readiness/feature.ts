@@ -14,7 +14,7 @@ import { buildLine } from './build.js';
 import { readinessDoctor } from './doctor.js';
 import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
-import { readinessMetrics } from './metrics.js';
+import { readinessCounters, readinessGauges } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
 import { failsAppium } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
@@ -135,20 +135,20 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       if (baseline.size === 0) return {};
       const off = device ? undefined : offVerdictOf(info.udid);
       if (off) return { readiness: verdictCell(off)! };
-      // No record (a phone no source lists, or one that has not said who it is): nothing to say ("-").
-      if (!device) return {};
-      const verdict = verdictOf(cloudIdOf(device.serial, device.udid));
-      if (!verdict) return { readiness: NOT_READ_YET };
+      // The verdict standing on the phone, listed or not; a listed phone not read yet says so, one no source lists says nothing ("-").
+      const verdict = verdictOf(info.udid) ?? (device && verdictOf(cloudIdOf(device.serial, device.udid)));
+      if (!verdict) return device ? { readiness: NOT_READ_YET } : {};
       return { readiness: verdictCell(verdict) ?? NO_CHECK_APPLIES };
     },
-    metrics: () => {
-      if (baseline.size === 0) return [];
-      const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
-      // A gauge counts phones by the verdict standing on each, not moments between readings.
-      const verdicts = listed.map((d) => verdictOf(cloudIdOf(d.serial, d.udid)));
-      const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
-      return readinessMetrics([...baseline.keys()], [...verdicts, ...off], { changes, notReady, builds });
-    },
+    metrics: () => (baseline.size === 0 ? [] : readinessCounters([...baseline.keys()], { changes, notReady, builds })),
+    // The phones the views show, each by the verdict standing on it: a gauge counts phones, not moments between readings.
+    tallies: (rows) =>
+      baseline.size === 0
+        ? []
+        : readinessGauges(
+            [...baseline.keys()],
+            rows.map((r) => verdictOf(r.udid)),
+          ),
   };
 }
 

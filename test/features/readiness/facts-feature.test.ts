@@ -9,7 +9,7 @@ import { READINESS_FACTS } from '../../../src/devices/readiness-facts.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { READINESS } from '../../../src/devices/verdicts.js';
-import { featureContext } from '../../support/feature-bed.js';
+import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { captureLogger } from '../../log/capture.js';
 
 const UDID = '00008120-001A2C3E0E83C01E';
@@ -31,7 +31,7 @@ function bench() {
     feature.answered!(registry.get(KEY)!);
   };
   const counter = (name: string, labels: Record<string, string>): number | undefined =>
-    feature.metrics!()
+    featureSeries(feature, [UDID])
       .find((m) => m.name === name)
       ?.samples.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v))?.value;
   return { registry, feature, info, answer, counter, messages: () => log.lines().map((l) => String(l.msg)) };

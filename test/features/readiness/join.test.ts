@@ -5,7 +5,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { OFF_SOURCE } from '../../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { featureContext } from '../../support/feature-bed.js';
+import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { offAdbVerdict } from '../../../src/features/readiness/off-adb.js';
 import { offSourceOf } from '../../../src/features/usb/off-adb.js';
 import { platformNames } from '../../../src/agent/platforms.js';
@@ -48,11 +48,11 @@ function bench(checks = ['stayAwake', 'usbDebugging']) {
   const feature = readinessFeature(featureContext({ registry: registry, set: { 'readiness.checks': checks } }));
   const off = registry.facet(OFF_SOURCE);
   const failing = (check: string): number | undefined =>
-    feature.metrics!()
+    featureSeries(feature, [UDID])
       .find((m) => m.name === 'device_agent_readiness_failing_devices')
       ?.samples.find((s) => s.labels?.check === check)?.value;
   const notReady = (): number | undefined =>
-    feature.metrics!()
+    featureSeries(feature, [UDID])
       .find((m) => m.name === 'device_agent_readiness_devices')
       ?.samples.find((s) => s.labels?.verdict === 'not_ready')?.value;
   return { feature, off, failing, notReady, registry };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { READINESS_FACTS } from '../../../src/devices/readiness-facts.js';
 import { reportBed } from '../../agent/bed.js';
+import { featureSeries } from '../../support/feature-bed.js';
 
 // A readiness verdict stands until a reading changes it (issue 71, measurement 1): with the slow facts read only now
 // and then, the inventories between read none, and the report, READY and /metrics said not ready right after a slow
@@ -29,7 +30,7 @@ describe('a readiness verdict between two readings of it', () => {
     bed.source.facts.delete('P1');
     const readiness = bed.features.find((f) => f.name === 'readiness')!;
     const failing = () =>
-      readiness.metrics!()
+      featureSeries(readiness, ['P1'])
         .find((m) => m.name === 'device_agent_readiness_failing_devices')!
         .samples.find((s) => s.labels?.check === 'developerMode')!.value;
     const seen: string[] = [];
