@@ -20,7 +20,7 @@ type Step =
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constantFrom('plug', 'unplug', 'wedge', 'unwedge', 'notReady', 'ready', 'fastTier' as const), phone: fc.nat(PHONES.length - 1) }),
   fc.record({ kind: fc.constantFrom('adbDown', 'adbUp', 'cloudDown', 'cloudUp', 'wait' as const) }),
-) as fc.Arbitrary<Step>;
+);
 
 /** The samples of a metric in /metrics' text, by their labels. */
 function samples(text: string, name: string): Array<Record<string, string>> {

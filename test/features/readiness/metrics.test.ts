@@ -5,7 +5,6 @@ import { judge } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { fixture, readinessSection } from './section.js';
 
-const NONE = { changes: new Map<string, number>(), notReady: new Map<string, number>(), builds: 0 };
 
 describe('the readiness series', () => {
   it('count the phones failing each check of the baseline, one sample per check (a phone not read counts in none)', () => {

@@ -23,7 +23,6 @@ const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
 const DEFAULT = parseReadinessChecks(
   (JSON.parse(readFileSync(new URL('../../../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
 );
-const NONE = { changes: new Map<string, number>(), notReady: new Map<string, number>(), builds: 0 };
 
 type Namespace = keyof typeof READINESS_SETTINGS;
 
