@@ -322,7 +322,8 @@ export class UsbLayer implements UsbEvidence {
   private link(port: string, device: DeviceSnapshot): void {
     if (device.udid === undefined) return;
     const record = this.rec();
-    const identities = [device.serial, device.udid, device.udid.replace(/-/g, '')];
+    // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
+    const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
     if (!linkPort(record, port, device.udid, identities, this.context.clock.wall(), alone) || !this.started) return;
     this.dirty = true;

@@ -67,26 +67,21 @@ export function onUsbOffList(
 const MAX_REMEMBERED = 512;
 
 /**
- * Remembers the devices listed now (the latest listing of each, and of each USB serial, wins). A device that leaves its
- * list and its port is kept too: an OS update reboots the phone and brings it back without USB debugging. Kept, it is
- * reported only while sysfs shows it on a port; the least recently listed go first past a lab's worth.
+ * Remembers the devices listed now (the latest listing of each, and of each serial number, wins). A device that leaves
+ * its list and its port is kept too: an OS update reboots the phone and brings it back without USB debugging. Kept, it
+ * is reported only while sysfs shows it on a port; the least recently listed go first past a lab's worth.
  */
 export function rememberListed(remembered: Map<string, ListedPhone>, present: readonly DeviceInfo[]): void {
   const listed = present.filter((d) => d.status !== STATUS_UNPLUGGED);
   if (listed.length === 0) return;
   // Indexed once a call: pair by pair, 512 remembered against 60 listed cost 7-8 ms a report.
   const owners = new Map<string, string[]>();
-  for (const [udid, device] of remembered) {
-    for (const serial of usbSerialsOf(device)) {
-      const udids = owners.get(serial);
-      if (udids) udids.push(udid);
-      else owners.set(serial, [udid]);
-    }
-  }
+  for (const [udid, { serialNumber: s }] of remembered) (owners.get(s) ?? owners.set(s, []).get(s)!).push(udid);
   const now = new Set(listed.map((d) => d.udid));
   for (const device of listed) {
-    // Only an entry not listed now is an old name of this phone: clones listed together may share a serial.
-    for (const serial of usbSerialsOf(device)) for (const udid of owners.get(serial) ?? []) if (!now.has(udid)) remembered.delete(udid);
+    // An old name of this phone: its serial number exactly (a udid another phone gives is no link), not listed now (clones
+    // listed together may share a serial).
+    for (const udid of owners.get(device.serialNumber) ?? []) if (!now.has(udid)) remembered.delete(udid);
     remembered.delete(device.udid);
     remembered.set(device.udid, listedPhone(device));
   }

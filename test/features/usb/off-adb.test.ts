@@ -360,6 +360,39 @@ describe("a device that claims another phone's identity does not take its port (
     expect(report([])).toEqual([]);
   });
 
+  it("a phone whose udid is the other's adb serial, a dash added or not, does not make that phone go UNPLUGGED off adb on its port", () => {
+    // Control: any other udid. Then the dashed form and the exact one: identities are compared exactly.
+    for (const udid of ['9Z8Y-7X6W', '1A2B-3C4D', '1A2B3C4D']) {
+      const { report } = usbBed(sysfsTree());
+      const other: DeviceInfo = { ...pixel, udid, serialNumber: '192.168.1.30:5555' };
+      report([pixel, other], undefined, [listedAt(pixel, '1-1.4.2'), listedAt(other, undefined)]);
+      // adb loses the phone on 1-1.4.2 (its debugging went off); the other stays listed, report after report.
+      for (let i = 0; i < 3; i++) {
+        expect(
+          report([other], undefined, [listedAt(other, undefined)]).find((d) => d.udid === pixel.udid),
+          `${udid}, report ${i}`,
+        ).toMatchObject({
+          status: 'UNAVAILABLE',
+        });
+      }
+    }
+  });
+
+  it("an Android phone whose udid is another's serial with a dash added is not kept on its old port once that other phone is there; an iPhone is", () => {
+    const { report } = usbBed(sysfsTree());
+    const dashed: DeviceInfo = { ...pixel, udid: '1A2B-3C4D', serialNumber: '1A2B-3C4D' };
+    report([dashed], undefined, [listedAt(dashed, '1-1.4.2')]);
+    // Unplugged; the phone whose serial is 1A2B3C4D (as sysfs shows on 1-1.4.2) takes the port.
+    expect(report([pixel]).map((d) => d.udid)).toEqual([pixel.udid]);
+    // An iPhone enumerates with its udid without usbmuxd's dash: off usbmuxd on its port, it is carried.
+    const root = sysfsTree();
+    writeFileSync(join(root, '1-1.4.2', 'serial'), '00008030001A2B3C\n');
+    const ios = usbBed(root);
+    const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
+    ios.report([iphone], undefined, [{ ...listedAt(iphone, '1-1.4.2', iphone.udid), platform: 'ios' }]);
+    expect(ios.report([])).toEqual([expect.objectContaining({ udid: iphone.udid, status: 'UNAVAILABLE' })]);
+  });
+
   it('a twin giving the same udid does not make the real phone on its port go UNPLUGGED when adb loses it', () => {
     const root = sysfsTree();
     const { report } = usbBed(root);
