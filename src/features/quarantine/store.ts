@@ -2,10 +2,13 @@
 // (quarantine.json, written atomically, read back field by field), and the
 // releases an operator asks for (quarantine-requests/, one file each, left
 // there by `device-agent quarantine release`), taken by the daemon and
-// removed. A request another user could have left (a file not owned by the
-// daemon's user or root) is refused and removed with one line: the state
+// removed. The folder is the daemon's group's to write to (2770: the
+// package's operators are in its group, docs/install/package.md), and each
+// file in it is of that group. A request another user could have left (a
+// file neither the daemon's user's nor root's, nor of its group in a folder
+// only the group writes to) is refused and removed with one line: the state
 // directory is the daemon's, and so is the say over its phones.
-import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   QUARANTINE_FILE,
@@ -18,6 +21,7 @@ import {
   type QuarantineEntry,
   type ReleaseRequest,
 } from '../../devices/quarantine.js';
+import { STATE_ACCESS_ADVICE } from '../../config/service-state.js';
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 
@@ -32,6 +36,7 @@ export class QuarantineFiles {
     stateDir: string,
     private readonly logger: Logger,
     private readonly uid: number | undefined = process.getuid?.(),
+    private readonly gid: number | undefined = process.getgid?.(),
   ) {
     this.file = join(stateDir, QUARANTINE_FILE);
     this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
@@ -76,13 +81,21 @@ export class QuarantineFiles {
       return [];
     }
     const out: ReleaseRequest[] = [];
+    // Of the group only where nobody else writes: in a folder others may write to, the setgid bit hands the group to anyone.
+    let groupOnly = false;
+    try {
+      groupOnly = names.length > 0 && (lstatSync(this.requests).mode & 0o002) === 0;
+    } catch {
+      // Gone meanwhile: each file's own lstat says so below.
+    }
     for (const name of names) {
       const path = join(this.requests, name);
       let request: ReleaseRequest | undefined;
       let why: string | undefined;
       try {
-        const owner = lstatSync(path).uid;
-        if (this.uid !== undefined && owner !== this.uid && owner !== 0) why = `it belongs to uid ${owner}, not to the agent's user or root`;
+        const { uid: owner, gid } = lstatSync(path);
+        if (this.uid !== undefined && owner !== this.uid && owner !== 0 && !(groupOnly && gid === this.gid))
+          why = `it belongs to uid ${owner}, neither the agent's user, nor root, nor of its group`;
         else {
           const text = readStateFile(path, REQUEST_MAX_BYTES);
           request = text === undefined ? undefined : requestFrom(text);
@@ -98,15 +111,16 @@ export class QuarantineFiles {
       }
       if (request) out.push(request);
       else
-        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; run device-agent quarantine release SERIAL as the agent's user`);
+        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; device-agent quarantine release SERIAL, ${STATE_ACCESS_ADVICE}`);
     }
     return out;
   }
 
-  /** The folder requests go to, made with the state directory's mode. */
+  /** The folder requests go to, which the daemon's group writes to, its files of that group (setgid). */
   ensureRequests(): void {
     try {
-      mkdirSync(this.requests, { recursive: true, mode: 0o750 });
+      mkdirSync(this.requests, { recursive: true });
+      chmodSync(this.requests, 0o2770);
     } catch {
       // The state directory's own trouble is said by its writers.
     }
