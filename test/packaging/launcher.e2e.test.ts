@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 const script = readFileSync(new URL('../../packaging/deb/device-agent.sh', import.meta.url), 'utf8');
 
-function install(runtime: 'missing' | 'foreign' | 'node'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'da-launcher-'));
+/** The wrapper with its library, /etc/device-agent and /var/lib/device-agent moved under the returned directory's lib, etc and state. */
+function install(runtime: 'missing' | 'foreign' | 'node', dir = mkdtempSync(join(tmpdir(), 'da-launcher-'))): string {
   const lib = join(dir, 'lib');
   mkdirSync(join(lib, 'node/bin'), { recursive: true });
   mkdirSync(join(lib, 'bin'), { recursive: true });
@@ -29,16 +29,27 @@ function install(runtime: 'missing' | 'foreign' | 'node'): string {
     writeFileSync(join(lib, 'node/bin/node'), elf);
     chmodSync(join(lib, 'node/bin/node'), 0o755);
   }
-  writeFileSync(join(lib, 'bin/device-agent.js'), 'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv }));\n');
+  writeFileSync(
+    join(lib, 'bin/device-agent.js'),
+    'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv, stateDirectory: process.env.STATE_DIRECTORY }));\n',
+  );
   const bin = join(dir, 'device-agent');
-  writeFileSync(bin, script.replace('lib=/usr/lib/device-agent', `lib=${lib}`).replace('arch=@ARCH@', 'arch=arm64'));
+  writeFileSync(
+    bin,
+    script
+      .replace('lib=/usr/lib/device-agent', `lib=${lib}`)
+      .replace('etc=/etc/device-agent', `etc=${dir}/etc`)
+      .replace('state=/var/lib/device-agent', `state=${dir}/state`)
+      .replace('arch=@ARCH@', 'arch=arm64'),
+  );
   chmodSync(bin, 0o755);
   return bin;
 }
 
-function run(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
+function run(bin: string, args: string[], env: NodeJS.ProcessEnv = {}): { status: number; stdout: string; stderr: string } {
   try {
-    return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), stderr: '' };
+    const options = { encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } };
+    return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], options), stderr: '' };
   } catch (error) {
     const e = error as { status: number; stdout: string; stderr: string };
     return { status: e.status, stdout: e.stdout, stderr: e.stderr };
@@ -50,6 +61,41 @@ describe('/usr/bin/device-agent', () => {
     const { status, stdout } = run(install('node'), ['once', '--dry-run', '--log-level', 'debug']);
     expect(status).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ argv: ['once', '--dry-run', '--log-level', 'debug'], execArgv: ['--max-semi-space-size=1'] });
+  });
+
+  // Issue 70, 1: by hand (not as root under systemd, where the commands run as the service does) `incidents` and
+  // `quarantine` read ~/.local/state and no settings file: each command reading state or settings reads the service's.
+  describe("by hand, not as the service: the service's state directory and settings file", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'da-launcher-'));
+    const bin = install('node', dir);
+    mkdirSync(join(dir, 'state'));
+    mkdirSync(join(dir, 'etc'));
+    writeFileSync(join(dir, 'etc/config.json'), '{}\n');
+    // As root without systemd, or DEVICE_AGENT_AS_ROOT=1, or an operator: the same branch.
+    const byHand = (args: string[], env: NodeJS.ProcessEnv = {}) => JSON.parse(run(bin, args, { DEVICE_AGENT_AS_ROOT: '1', ...env }).stdout) as object;
+
+    it.each([['incidents'], ['quarantine', 'release', 'S1'], ['once'], ['list'], ['doctor']])('%s', (...args) => {
+      expect(byHand(args)).toMatchObject({ argv: [...args, '--config', join(dir, 'etc/config.json')], stateDirectory: join(dir, 'state') });
+    });
+
+    it('a state directory or settings file named on the command line wins; run gets its state directory from systemd', () => {
+      expect(byHand(['incidents', '--config', '/x.json'], { STATE_DIRECTORY: '/srv/s' })).toMatchObject({
+        argv: ['incidents', '--config', '/x.json'],
+        stateDirectory: '/srv/s',
+      });
+      expect(byHand(['run'])).toEqual(expect.objectContaining({ argv: ['run', '--config', join(dir, 'etc/config.json')] }));
+      expect(byHand(['run'])).not.toHaveProperty('stateDirectory');
+      expect(byHand(['help'])).toEqual(expect.objectContaining({ argv: ['help'] }));
+      expect(byHand(['help'])).not.toHaveProperty('stateDirectory');
+    });
+
+    it('on a host without the state directory, nothing is made up', () => {
+      const bare = install('node');
+      expect(JSON.parse(run(bare, ['incidents'], { DEVICE_AGENT_AS_ROOT: '1' }).stdout)).toEqual({
+        argv: ['incidents'],
+        execArgv: ['--max-semi-space-size=1'],
+      });
+    });
   });
 
   it('says the runtime is missing and how to get it back, exit 2', () => {
