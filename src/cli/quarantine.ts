@@ -5,8 +5,9 @@
 // action looks every second) and removes. A file rather than the status
 // endpoint: the endpoint may listen beyond loopback for a scraper, may be
 // off, and answers GET only; the state directory is the daemon's own, so
-// who may write there (its user, root) is who may put a phone back, by the
-// file system's word, with no second secret to keep. Works with the daemon
+// who may write there (its user, root, its group: the package's operators)
+// is who may put a phone back, by the file system's word, with no second
+// secret to keep. Works with the daemon
 // stopped too: the request is taken when it starts.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
