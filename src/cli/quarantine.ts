@@ -7,8 +7,8 @@
 // off, and answers GET only; the state directory is the daemon's own, so
 // who may write there (its user, root, its group: the package's operators)
 // is who may put a phone back, by the file system's word, with no second
-// secret to keep. Works with the daemon
-// stopped too: the request is taken when it starts.
+// secret to keep. Works with the daemon stopped too: the request is taken
+// when it starts.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';

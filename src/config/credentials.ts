@@ -37,8 +37,7 @@ function apiKeyOf(settings: Settings, env: NodeJS.ProcessEnv): Omit<Credentials,
     return { apiKey, source: settings.apiKeyFile, ...(exposed && { exposed }) };
   }
   if (env.CREDENTIALS_DIRECTORY) {
-    // The credential's copy is per run (/run/credentials/UNIT/api-key): the file it was loaded from is what an operator
-    // edits, named by whoever loaded it (the package's /usr/bin/device-agent).
+    // Its copy is per run (/run/credentials/UNIT/): the file it came from is what an operator knows, if the loader says.
     const path = join(env.CREDENTIALS_DIRECTORY, 'api-key');
     const source = env.DEVICE_AGENT_API_KEY_SOURCE || path;
     return { apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)', source), source };

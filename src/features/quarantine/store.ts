@@ -2,12 +2,11 @@
 // (quarantine.json, written atomically, read back field by field), and the
 // releases an operator asks for (quarantine-requests/, one file each, left
 // there by `device-agent quarantine release`), taken by the daemon and
-// removed. The folder is the daemon's group's to write to (2770: the
-// package's operators are in its group, docs/install/package.md), and each
-// file in it is of that group. A request another user could have left (a
-// file neither the daemon's user's nor root's, nor of its group in a folder
-// only the group writes to) is refused and removed with one line: the state
-// directory is the daemon's, and so is the say over its phones.
+// removed. The folder is the daemon's group's (2770: the package's
+// operators join it), each file in it of that group. A request another
+// user could have left (a file not of the daemon's user, root, or its group
+// in a folder only the group writes to) is refused and removed with one
+// line: the state directory is the daemon's, and so is the say over its phones.
 import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -36,7 +35,6 @@ export class QuarantineFiles {
     stateDir: string,
     private readonly logger: Logger,
     private readonly uid: number | undefined = process.getuid?.(),
-    private readonly gid: number | undefined = process.getgid?.(),
   ) {
     this.file = join(stateDir, QUARANTINE_FILE);
     this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
@@ -81,10 +79,10 @@ export class QuarantineFiles {
       return [];
     }
     const out: ReleaseRequest[] = [];
-    // Of the group only where nobody else writes: in a folder others may write to, the setgid bit hands the group to anyone.
-    let groupOnly = false;
+    // The group only where nobody else writes: in a folder others may write to, the setgid bit gives it to anyone.
+    let group: number | undefined;
     try {
-      groupOnly = names.length > 0 && (lstatSync(this.requests).mode & 0o002) === 0;
+      if ((lstatSync(this.requests).mode & 0o002) === 0) group = process.getgid?.();
     } catch {
       // Gone meanwhile: each file's own lstat says so below.
     }
@@ -94,7 +92,7 @@ export class QuarantineFiles {
       let why: string | undefined;
       try {
         const { uid: owner, gid } = lstatSync(path);
-        if (this.uid !== undefined && owner !== this.uid && owner !== 0 && !(groupOnly && gid === this.gid))
+        if (this.uid !== undefined && owner !== this.uid && owner !== 0 && gid !== group)
           why = `it belongs to uid ${owner}, neither the agent's user, nor root, nor of its group`;
         else {
           const text = readStateFile(path, REQUEST_MAX_BYTES);
