@@ -77,12 +77,13 @@ describe('device-agent quarantine as another user', () => {
         join(dir, INCIDENTS_DIR, incident),
         incidentText({ udid: 'U1', serial: 'S1', kind: 'quarantine', cause: 'kept failing', at: now, events: [] }),
       );
-      // As the daemon, of umask 0027, leaves it; its quarantine folder made at its start.
+      // As the daemon, of umask 0027, leaves it; its quarantine folder as the package's tmpfiles.d makes it.
       chmodSync(dir, 0o750);
       chmodSync(join(dir, INCIDENTS_DIR), 0o750);
       chmodSync(join(dir, INCIDENTS_DIR, incident), 0o640);
+      mkdirSync(join(dir, QUARANTINE_REQUESTS_DIR), { mode: 0o2770 });
+      chmodSync(join(dir, QUARANTINE_REQUESTS_DIR), 0o2770);
       const files = new QuarantineFiles(dir, silentLogger());
-      files.ensureRequests();
       const group = [process.getgid!()];
       expect(await asNobody(dir, ['quarantine', 'list'], group)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^S1 \(U1\): since /) });
       expect(await asNobody(dir, ['incidents'], group)).toMatchObject({

@@ -2,12 +2,12 @@
 // (quarantine.json, written atomically, read back field by field), and the
 // releases an operator asks for (quarantine-requests/, one file each, left
 // there by `device-agent quarantine release`), taken by the daemon and
-// removed. The folder is the daemon's group's (2770: the package's
+// removed. The package makes the folder the daemon's group's (2770: its
 // operators join it), each file in it of that group. A request another
 // user could have left (a file not of the daemon's user, root, or its group
 // in a folder only the group writes to) is refused and removed with one
 // line: the state directory is the daemon's, and so is the say over its phones.
-import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   QUARANTINE_FILE,
@@ -114,11 +114,10 @@ export class QuarantineFiles {
     return out;
   }
 
-  /** The folder requests go to, which the daemon's group writes to, its files of that group (setgid). */
+  /** The folder requests go to, made with the state directory's mode. */
   ensureRequests(): void {
     try {
-      mkdirSync(this.requests, { recursive: true });
-      chmodSync(this.requests, 0o2770);
+      mkdirSync(this.requests, { recursive: true, mode: 0o750 });
     } catch {
       // The state directory's own trouble is said by its writers.
     }
