@@ -26,6 +26,12 @@
 #   host's kernel log and kernel.dmesg_restrict; the checkout's box keeps
 #   nspawn's defaults, and with them checks that the unit starts on a
 #   system without /dev/kmsg.
+# - nspawn binds a boot id of its own over /proc/sys/kernel/random/boot_id,
+#   which a unit's private /proc (ProtectProc=) does not show: the agent
+#   and a command beside it would read two boot ids, and the command would
+#   take the running daemon for one of an earlier boot (its pid's identity,
+#   src/util/process-identity.ts). The installed package's box takes it
+#   away, as a host has one boot id.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -394,6 +400,7 @@ package_part() {
   pass "installed $N with apt-get install device-agent from the signed repository (key checked by its sha256, Signed-By)"
 
   boot
+  while in_box umount /proc/sys/kernel/random/boot_id 2>/dev/null; do :; done
   in_box systemctl is-enabled device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not enabled"
   in_box systemctl is-active device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not active"
 
