@@ -10,7 +10,7 @@
 # the service sees and never leave root-owned files in its state directory;
 # DEVICE_AGENT_AS_ROOT=1 runs them as root instead. Run by another user
 # (an operator in the group device-agent), they read the service's state
-# directory and settings file with that user's rights: the group reads the
+# directory and settings files with that user's rights: the group reads the
 # state, and leaves a quarantine release there; the key stays root's.
 set -u
 lib=/usr/lib/device-agent
@@ -33,6 +33,11 @@ fi
 
 case "${1:-}" in
   once | list | doctor | incidents | quarantine)
+    # The unit's environment files as systemd lists them, one a line:
+    # "/etc/device-agent/agent.env (ignore_errors=yes)"; agent.env when it
+    # cannot say.
+    env_files=$(systemctl show -P EnvironmentFiles device-agent.service 2>/dev/null || true)
+    [ -n "$env_files" ] || env_files="$etc/agent.env (ignore_errors=yes)"
     if [ "$(id -u)" = 0 ] && [ -d /run/systemd/system ] && [ -z "${DEVICE_AGENT_AS_ROOT:-}" ]; then
       # The service's identity and state directory as its unit and drop-ins
       # set them (the package's: the user device-agent, 0750, umask 0027),
@@ -105,16 +110,12 @@ case "${1:-}" in
       for name in DEVICE_AGENT_HTTPS_PROXY https_proxy HTTPS_PROXY DEVICE_AGENT_HTTP_PROXY http_proxy HTTP_PROXY; do
         with_password "${!name:-}" && hidden+="$name "
       done
-      # The unit's environment files as systemd lists them, one a line:
-      # "/etc/device-agent/agent.env (ignore_errors=yes)".
-      files=0
       while read -r line; do
         case "$line" in
-          *' (ignore_errors=yes)') props+=(-p "EnvironmentFile=-${line% (ignore_errors=yes)}") && files=$((files + 1)) ;;
-          *' (ignore_errors=no)') props+=(-p "EnvironmentFile=${line% (ignore_errors=no)}") && files=$((files + 1)) ;;
+          *' (ignore_errors=yes)') props+=(-p "EnvironmentFile=-${line% (ignore_errors=yes)}") ;;
+          *' (ignore_errors=no)') props+=(-p "EnvironmentFile=${line% (ignore_errors=no)}") ;;
         esac
-      done < <(systemctl show -P EnvironmentFiles device-agent.service 2>/dev/null)
-      [ "$files" -gt 0 ] || props+=(-p EnvironmentFile=-/etc/device-agent/agent.env)
+      done <<<"$env_files"
       # doctor opens the kernel log (the USB layer's) with the service's
       # capabilities: CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for.
       # What else of the unit hides /dev/kmsg, doctor reads from the unit.
@@ -132,8 +133,22 @@ case "${1:-}" in
       systemd-run --quiet --wait --pipe --collect "${props[@]}" /usr/bin/device-agent "$@"
       exit
     fi
-    # Not as the service: still its state directory, unless one is named.
+    # Not as the service: still its state directory, unless one is named,
+    # and the settings of its environment files this user may read
+    # (agent.env; a proxy's is root's), NAME=VALUE lines as systemd reads
+    # them, a value in quotes or not; they win over the caller's, as for the
+    # service.
     [ -n "${STATE_DIRECTORY:-}" ] || [ ! -d $state ] || export STATE_DIRECTORY=$state
+    while read -r line; do
+      file=${line% (ignore_errors=*)}
+      [ -r "$file" ] || continue
+      while IFS= read -r setting || [ -n "$setting" ]; do
+        name=${setting%%=*} value=${setting#*=}
+        [[ "$setting" = *=* && "$name" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue
+        case "$value" in \"*\" | \'*\') value=${value:1:${#value}-2} ;; esac
+        export "$name=$value"
+      done <"$file"
+    done <<<"$env_files"
     ;;
 esac
 # The operator's settings file, when there is one and the command names

@@ -31,7 +31,8 @@ function install(runtime: 'missing' | 'foreign' | 'node', dir = mkdtempSync(join
   }
   writeFileSync(
     join(lib, 'bin/device-agent.js'),
-    'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv, stateDirectory: process.env.STATE_DIRECTORY }));\n',
+    'const { STATE_DIRECTORY: stateDirectory, ADB_SERVER_SOCKET: adb, DEVICE_AGENT_LOG_LEVEL: logLevel } = process.env;\n' +
+      'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv, stateDirectory, adb, logLevel }));\n',
   );
   const bin = join(dir, 'device-agent');
   writeFileSync(
@@ -65,26 +66,39 @@ describe('/usr/bin/device-agent', () => {
 
   // Issue 70, 1: by hand (not as root under systemd, where the commands run as the service does) `incidents` and
   // `quarantine` read ~/.local/state and no settings file: each command reading state or settings reads the service's.
-  describe("by hand, not as the service: the service's state directory and settings file", () => {
+  describe("by hand, not as the service: the service's state directory, settings file and environment file", () => {
     const dir = mkdtempSync(join(tmpdir(), 'da-launcher-'));
     const bin = install('node', dir);
     mkdirSync(join(dir, 'state'));
     mkdirSync(join(dir, 'etc'));
     writeFileSync(join(dir, 'etc/config.json'), '{}\n');
+    // agent.env as an operator edits it: comments, a value in quotes, no newline at the end.
+    writeFileSync(
+      join(dir, 'etc/agent.env'),
+      '# the adb server\nADB_SERVER_SOCKET=tcp:127.0.0.1:5038\n#DEVICE_AGENT_SCHEDULE=x\nDEVICE_AGENT_LOG_LEVEL="warn"',
+    );
     // As root without systemd, or DEVICE_AGENT_AS_ROOT=1, or an operator: the same branch.
     const byHand = (args: string[], env: NodeJS.ProcessEnv = {}) => JSON.parse(run(bin, args, { DEVICE_AGENT_AS_ROOT: '1', ...env }).stdout) as object;
 
     it.each([['incidents'], ['quarantine', 'release', 'S1'], ['once'], ['list'], ['doctor']])('%s', (...args) => {
-      expect(byHand(args)).toMatchObject({ argv: [...args, '--config', join(dir, 'etc/config.json')], stateDirectory: join(dir, 'state') });
+      expect(byHand(args)).toEqual({
+        argv: [...args, '--config', join(dir, 'etc/config.json')],
+        execArgv: ['--max-semi-space-size=1'],
+        stateDirectory: join(dir, 'state'),
+        adb: 'tcp:127.0.0.1:5038',
+        logLevel: 'warn',
+      });
     });
 
-    it('a state directory or settings file named on the command line wins; run gets its state directory from systemd', () => {
-      expect(byHand(['incidents', '--config', '/x.json'], { STATE_DIRECTORY: '/srv/s' })).toMatchObject({
+    it("a state directory or settings file named on the command line wins, the environment file over the caller's; run gets them from systemd", () => {
+      expect(byHand(['incidents', '--config', '/x.json'], { STATE_DIRECTORY: '/srv/s', DEVICE_AGENT_LOG_LEVEL: 'debug' })).toMatchObject({
         argv: ['incidents', '--config', '/x.json'],
         stateDirectory: '/srv/s',
+        logLevel: 'warn',
       });
       expect(byHand(['run'])).toEqual(expect.objectContaining({ argv: ['run', '--config', join(dir, 'etc/config.json')] }));
       expect(byHand(['run'])).not.toHaveProperty('stateDirectory');
+      expect(byHand(['run'])).not.toHaveProperty('adb');
       expect(byHand(['help'])).toEqual(expect.objectContaining({ argv: ['help'] }));
       expect(byHand(['help'])).not.toHaveProperty('stateDirectory');
     });
