@@ -702,15 +702,20 @@ JSON"
   wait_put "$t_q" "/quarantined since/.test(message(p, 'DEPLOY01')) && /quarantined since/.test(message(p, 'DEPLOY02'))" 60 >/dev/null ||
     fail "the service did not report DEPLOY01 and DEPLOY02 quarantined from its kept state"
   in_box useradd --no-create-home --shell /usr/sbin/nologin --groups device-agent da-operator
+  # A setting of agent.env (the running service's is unchanged until it restarts): each command reads it, the operator's too.
+  in_box cp /etc/device-agent/agent.env /etc/device-agent/agent.env.good
+  in_box bash -c 'echo DEVICE_AGENT_LOG_FORMAT=pretty >> /etc/device-agent/agent.env'
   for who in root da-operator; do
     in_box runuser -u "$who" -- device-agent incidents >"$out/incidents-$who.out" 2>"$out/incidents-$who.err" || fail "device-agent incidents as $who: $(cat "$out/incidents-$who.err")"
     has '  DEPLOY01  quarantine  a deploy check holds it$' <"$out/incidents-$who.out" || fail "device-agent incidents as $who did not list the service's incident: $(cat "$out/incidents-$who.out")"
     has 'state directory /var/lib/device-agent' <"$out/incidents-$who.err" || fail "device-agent incidents as $who did not say it read /var/lib/device-agent: $(cat "$out/incidents-$who.err")"
-    has 'settings: the defaults, then /etc/device-agent/config.json' <"$out/incidents-$who.err" || fail "device-agent incidents as $who did not read /etc/device-agent/config.json: $(cat "$out/incidents-$who.err")"
+    has 'INFO: settings: the defaults, then /etc/device-agent/config.json' <"$out/incidents-$who.err" ||
+      fail "device-agent incidents as $who did not read /etc/device-agent/config.json and agent.env (pretty lines): $(cat "$out/incidents-$who.err")"
     in_box runuser -u "$who" -- device-agent quarantine list >"$out/quarantine-$who.out" 2>&1 || fail "device-agent quarantine list as $who: $(cat "$out/quarantine-$who.out")"
     has '^DEPLOY01: since .*a deploy check holds it' <"$out/quarantine-$who.out" || fail "device-agent quarantine list as $who did not name DEPLOY01: $(cat "$out/quarantine-$who.out")"
   done
   cat "$out"/incidents-*.out "$out"/incidents-*.err "$out"/quarantine-*.out | has '/root\|\.local/state' && fail "a command named another state directory than the service's"
+  in_box mv /etc/device-agent/agent.env.good /etc/device-agent/agent.env
   # The operator releases DEPLOY01, root DEPLOY02: each taken by the running daemon, which reports the phone back.
   for release in da-operator:DEPLOY01 root:DEPLOY02; do
     who=${release%%:*} phone=${release#*:}
@@ -725,7 +730,7 @@ JSON"
   [ ! -s "$out/foreign-state" ] || fail "files of another user than the service's in its state directory: $(cat "$out/foreign-state")"
   in_box runuser -u nobody -- device-agent quarantine list >"$out/quarantine-nobody.out" 2>&1 && fail "nobody read the service's quarantines"
   has 'usermod -aG device-agent' <"$out/quarantine-nobody.out" || fail "nobody was not told to join the group: $(cat "$out/quarantine-nobody.out")"
-  pass "root and da-operator (group device-agent) saw the service's incident and quarantines in /var/lib/device-agent and released one each through the running daemon; nobody was told to join the group"
+  pass "root and da-operator (group device-agent) read agent.env and config.json, saw the service's incident and quarantines in /var/lib/device-agent and released one each through the running daemon; nobody was told to join the group"
 
   say "with a wrong key, doctor names the key's source as the operator knows it"
   in_box cp /etc/device-agent/api-key /etc/device-agent/api-key.good
