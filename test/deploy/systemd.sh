@@ -72,10 +72,13 @@ ensure_base
 apt_cache=$work/apt-archives
 [ "$part" = package ] && apt_cache=$work/apt-archives-package
 mkdir -p "$apt_cache/partial" "$work/npm-cache"
+# A checkout that is a git worktree keeps its repository elsewhere, where its
+# .git file points: there in the box too, for step 2's git clone /src.
+git_dir=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)
 nspawn_run() {
   systemd-nspawn -q -D "$root" --register=no --keep-unit \
     --bind="$apt_cache:/var/cache/apt/archives" --bind="$work/npm-cache:/root/.npm" \
-    --bind-ro="$repo:/src" --bind-ro=/etc/ssl/certs/ca-certificates.crt:/etc/ssl/host-ca.crt \
+    --bind-ro="$repo:/src" --bind-ro="$git_dir" --bind-ro=/etc/ssl/certs/ca-certificates.crt:/etc/ssl/host-ca.crt \
     --setenv=NODE_EXTRA_CA_CERTS=/etc/ssl/host-ca.crt --setenv=DEBIAN_FRONTEND=noninteractive --setenv=npm_config_progress=false \
     /bin/bash -euxc "$1"
 }
