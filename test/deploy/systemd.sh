@@ -39,6 +39,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 root=$work/systemd-root
 readme_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/systemd.md" '## Install with systemd' "$1"; }
+# FILE HEADING [STEP]: a section's first sh block, or its step's.
+readme_file_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$@"; }
 # A numbered step of docs/install/repository.md's section $1.
 repo_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/repository.md" "$1" "$2"; }
 KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
@@ -76,10 +78,13 @@ ensure_base
 apt_cache=$work/apt-archives
 [ "$part" = package ] && apt_cache=$work/apt-archives-package
 mkdir -p "$apt_cache/partial" "$work/npm-cache"
+# A checkout that is a git worktree keeps its repository elsewhere, where its
+# .git file points: there in the box too, for step 2's git clone /src.
+git_dir=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)
 nspawn_run() {
   systemd-nspawn -q -D "$root" --register=no --keep-unit \
     --bind="$apt_cache:/var/cache/apt/archives" --bind="$work/npm-cache:/root/.npm" \
-    --bind-ro="$repo:/src" --bind-ro=/etc/ssl/certs/ca-certificates.crt:/etc/ssl/host-ca.crt \
+    --bind-ro="$repo:/src" --bind-ro="$git_dir" --bind-ro=/etc/ssl/certs/ca-certificates.crt:/etc/ssl/host-ca.crt \
     --setenv=NODE_EXTRA_CA_CERTS=/etc/ssl/host-ca.crt --setenv=DEBIAN_FRONTEND=noninteractive --setenv=npm_config_progress=false \
     /bin/bash -euxc "$1"
 }
@@ -158,7 +163,32 @@ adb_restarts() { unit device-agent-adb NRestarts; }
 adb_last_words() { in_box journalctl --no-pager -o cat -u device-agent-adb | grep -E 'adb F |Main process exited' | tail -2 | tr '\n' ' '; }
 bed_phones() { echo DEPLOY01,DEPLOY02,DEPLOY03; }
 
+# The README's "Build and test" as its reader on a fresh Debian runs it: as
+# root, in a system without sudo, in a clone (made from here: the box has no
+# git yet), its install command exactly as it prints it (the section's first
+# line), then `npm ci`. Its third command, `npm test`, takes 20 minutes and
+# more: in its place the install's own --check (every tool the tests run is
+# on the PATH) and two test files that run tools only it installs
+# (ansible-playbook and promtool). A system of its own, so that the systemd
+# steps below still show that they install all the units need.
+readme_build() {
+  local dev=$work/systemd-dev-root install
+  install=$(readme_file_step "$repo/README.md" '## Build and test' | head -n 1)
+  fresh_root "$dev"
+  git clone -q "$repo" "$dev/opt/device-agent" || fail "could not clone $repo into the fresh system"
+  say "README's Build and test as root in a fresh Debian 12 without sudo: $install; npm ci"
+  (root=$dev nspawn_run "if command -v sudo; then echo 'this system has sudo: the check needs a root shell without it' >&2; exit 1; fi
+cd /opt/device-agent
+$install
+sh tools/install-system-tools.sh --check
+npm ci
+npx vitest run test/deploy/rollout-batches.e2e.test.ts test/monitoring/rules.e2e.test.ts") >"$out/readme-build.log" 2>&1 ||
+    fail "README's Build and test failed as root in a fresh Debian 12: $(tail -20 "$out/readme-build.log")"
+  pass "README's Build and test: '$install' as root without sudo installed every tool the tests run; npm ci; the tests of ansible-playbook and promtool passed"
+}
+
 install_steps() {
+  readme_build
   fresh_root "$root"
   say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
   local step2
@@ -173,10 +203,10 @@ checkout_part() {
 # The system prepare.sh installed in this run (DEPLOY_PREPARED), if it did:
 # the same two steps from the same checkout, made earlier.
 if [ -n "${DEPLOY_PREPARED:-}" ] && [ "$(cat "$DEPLOY_PREPARED/installed" 2>/dev/null)" = ok ]; then
-  say "README steps 1 and 2, as test/deploy/prepare.sh ran them in this run ($work/systemd-install/install.log)"
+  say "the README's Build and test, and README steps 1 and 2, as test/deploy/prepare.sh ran them in this run ($work/systemd-install/install.log)"
   reuse_root "$root"
   cp "$work/systemd-install/install.log" "$out/install.log"
-  pass "README steps 1-2 (prepare.sh)"
+  pass "the README's Build and test, and README steps 1-2 (prepare.sh)"
 else
   install_steps
 fi
@@ -889,7 +919,7 @@ repository_faults() {
 # checkout's take minutes more); DEPLOY_PART=checkout the checkout's alone.
 if [ "$part" = install ]; then
   install_steps
-  echo "systemd: $passed passed, 0 failed (the checkout's README steps 1 and 2 alone)"
+  echo "systemd: $passed passed, 0 failed (the README's Build and test, and the checkout's steps 1 and 2, alone)"
   exit 0
 fi
 if [ "$part" != package ]; then checkout_part; fi
