@@ -39,6 +39,7 @@ export const LONGEST_FIRST = [
   'test/faults/cloud.test.ts',
   'test/e2e/adb-server-frozen.test.ts',
   'test/e2e/ios-mixed.test.ts',
+  'test/monitoring/dashboard.e2e.test.ts',
   'test/monitoring/alert-firing.e2e.test.ts',
   'test/faults/adb.test.ts',
   'test/e2e/doctor.test.ts',

@@ -96,11 +96,21 @@ export class PrometheusServer {
     return body.data;
   }
 
-  /** An instant query; rejects with Prometheus's error for a query it refuses. */
-  async query(expr: string): Promise<Sample[]> {
-    const data = await this.api<{ resultType: string; result: Sample[] | [number, string] }>(`query?query=${encodeURIComponent(expr)}`);
+  /** An instant query, now or at `at` (ms); rejects with Prometheus's error for a query it refuses. */
+  async query(expr: string, at?: number): Promise<Sample[]> {
+    const time = at === undefined ? '' : `&time=${at / 1000}`;
+    const data = await this.api<{ resultType: string; result: Sample[] | [number, string] }>(`query?query=${encodeURIComponent(expr)}${time}`);
     // A scalar answer (vector(0) is not one, time() is) as one unlabelled sample.
     return data.resultType === 'scalar' ? [{ metric: {}, value: data.result as [number, string] }] : (data.result as Sample[]);
+  }
+
+  /** A range vector selector's raw samples at `at` (ms), as [seconds, value] pairs. */
+  async samples(selector: string, at: number): Promise<Array<{ metric: Record<string, string>; values: Array<[number, string]> }>> {
+    const data = await this.api<{ resultType: string; result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> }>(
+      `query?query=${encodeURIComponent(selector)}&time=${at / 1000}`,
+    );
+    if (data.resultType !== 'matrix') throw new Error(`${selector}: a ${data.resultType}, not a range vector`);
+    return data.result;
   }
 
   /** Alerts pending or firing now. */
