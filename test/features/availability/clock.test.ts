@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LAYERS, PHONE_STATES, type Layer } from '../../../src/devices/phone-state.js';
-import { hubOfPort, InServiceClock } from '../../../src/features/availability/clock.js';
+import { InServiceClock } from '../../../src/features/availability/clock.js';
+import { hubOfPort } from '../../../src/util/usb-path.js';
 import { HOUR_MS, IN_SERVICE, Tally } from '../../../src/features/availability/tally.js';
 import { AVAILABILITY_SECONDS, clockMetrics, HUB_SECONDS, PORT_SECONDS } from '../../../src/features/availability/views.js';
 
