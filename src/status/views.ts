@@ -32,6 +32,8 @@ export interface StatusViewsDeps {
   metricSources?: readonly MetricSource[];
   report: ReportView;
   hubPorts: ReadonlyMap<string, HubPort>;
+  /** What the lab calls its hubs (hubNames). */
+  hubNames?: ReadonlyMap<string, string>;
   /** Each platform's names, for the rows. */
   platformNames?: readonly PlatformName[];
   /** The actions' look-up of ports and ways, for the rows. */
@@ -75,13 +77,14 @@ export class StatusViews implements StatusSource {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics). */
   rows(): DeviceRow[] {
-    const { report, registry, hubPorts, platformNames, mapping, features } = this.deps;
+    const { report, registry, hubPorts, platformNames, mapping, features, hubNames } = this.deps;
     return deviceRows(report.lastDevices, registry, {
       ports: hubPorts,
       names: platformNames,
       mapping,
       features,
       facts: this.deps.facts,
+      hubNames,
     });
   }
 
