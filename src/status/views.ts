@@ -12,7 +12,8 @@ import { evaluateHealth, type Health } from './health.js';
 import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
-import type { DeviceFeature } from '../devices/feature.js';
+import { pageOf, type DeviceFeature } from '../devices/feature.js';
+import { phonePage, rackPage, type PageHost, type PhonePage, type RackPage } from './page-data.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {
@@ -86,6 +87,31 @@ export class StatusViews implements StatusSource {
       facts: this.deps.facts,
       hubNames,
     });
+  }
+
+  /** The status page's data (src/status/page-data.ts): the rack, or the page of the phone of this udid (undefined when no row is). */
+  page(udid?: string): RackPage | PhonePage | undefined {
+    const { features, stats, hubNames = new Map<string, string>() } = this.deps;
+    const rows = this.rows();
+    const health = this.health();
+    const failed = stats.lastFailureAt !== undefined && stats.lastFailureAt > (stats.lastSuccessAt ?? 0);
+    const host: PageHost = {
+      node: this.deps.nodeId,
+      agentVersion,
+      healthy: health.ok,
+      problems: health.brief,
+      ...(stats.lastSuccessAt !== undefined && { lastReportAt: stats.lastSuccessAt }),
+      ...(failed && { reportFailedAt: stats.lastFailureAt }),
+    };
+    if (udid === undefined)
+      return rackPage(
+        rows,
+        rows.map((r) => pageOf(features, r, false)),
+        hubNames,
+        host,
+      );
+    const row = rows.find((r) => r.udid === udid);
+    return row && phonePage(row, pageOf(features, row, true), host);
   }
 
   metrics(): Promise<string> {

@@ -6,7 +6,7 @@
 // states to the features that ask (src/devices/phone-state.ts).
 import type { Feature, FeatureContext } from '../context.js';
 import { Availability } from './availability.js';
-import { clockMetrics, dayCell, doctorItems, lastDay } from './views.js';
+import { clockMetrics, dayCell, dayStrip, doctorItems, lastDay } from './views.js';
 
 export function availabilityFeature(ctx: FeatureContext): Feature {
   const a = new Availability(ctx);
@@ -31,6 +31,13 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       return cell === undefined ? {} : { inService24h: cell };
     },
     metrics: () => clockMetrics(a.clock),
+    // Its state now and its last 24 hours, hour by hour.
+    page: (row) => {
+      const subject = a.clock.phones.get(row.udid);
+      if (!subject) return undefined;
+      const { state, layer, since } = subject.track;
+      return { inService: { state, ...(layer && { layer }), since: a.wallOf(since), ...dayStrip(a.clock, subject, clock.wall(), clock.monotonic()) } };
+    },
     doctor: { host: () => doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100) },
   };
 }
