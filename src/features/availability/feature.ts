@@ -36,7 +36,15 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       const subject = a.clock.phones.get(row.udid);
       if (!subject) return undefined;
       const { state, layer, since } = subject.track;
-      return { inService: { state, ...(layer && { layer }), since: a.wallOf(since), ...dayStrip(a.clock, subject, clock.wall(), clock.monotonic()) } };
+      // To the second: the wall time of a monotonic moment moves with the clocks' drift at every look.
+      return {
+        inService: {
+          state,
+          ...(layer && { layer }),
+          since: Math.floor(a.wallOf(since) / 1000) * 1000,
+          ...dayStrip(a.clock, subject, clock.wall(), clock.monotonic()),
+        },
+      };
     },
     doctor: { host: () => doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100) },
   };

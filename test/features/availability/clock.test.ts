@@ -133,7 +133,7 @@ describe("the clock's counters", () => {
 });
 
 describe("a phone's last day for the status page's strip", () => {
-  it('its 24 hours oldest first, the current one last with its time in service not credited yet, in whole minutes', () => {
+  it('its 24 hours oldest first, the current one last with its time in service not credited yet up to the minute now began, in whole minutes', () => {
     const c = clockAt();
     // 12:00 in service; out for its port from 13:30 to 13:50; in service again, last confirmed at 14:10.
     c.observe('A', 'A', { state: 'in_service' }, 0);
@@ -148,5 +148,15 @@ describe("a phone's last day for the status page's strip", () => {
     expect(hours).toHaveLength(24);
     expect(hours.slice(0, 21).every((h) => Object.keys(h).length === 0)).toBe(true);
     expect(hours.slice(21)).toEqual([{ [IN_SERVICE]: 60 }, { [IN_SERVICE]: 40, 'in_transition:port': 20 }, { [IN_SERVICE]: 25 }]);
+    // A phone out for half a minute this hour: its minutes step with the others', at the minute, not half a minute off it.
+    c.observe('B', 'B', { state: 'in_service' }, 120 * 60_000);
+    c.observe('B', 'B', { state: 'in_transition', layer: 'port' }, 125 * 60_000);
+    c.observe('B', 'B', { state: 'in_service' }, 125 * 60_000 + 30_000);
+    c.confirm('B', 140 * 60_000);
+    const b = c.phones.get('B')!;
+    const last = (at: number) => dayStrip(c, b, EPOCH + at, at).hours[23];
+    expect(last(now)).toEqual({ [IN_SERVICE]: 24 });
+    expect(last(now + 40_000)).toEqual({ [IN_SERVICE]: 24 });
+    expect(last(now + 60_000)).toEqual({ [IN_SERVICE]: 25 });
   });
 });
