@@ -65,7 +65,8 @@ export function openIncident(more: Record<string, unknown>): { at: number; kind:
   return inService.since < newest.at + 1000 ? newest : undefined;
 }
 
-const natural = new Intl.Collator('en', { numeric: true });
+/** A sort key that orders the numbers in a name by value ("1-1.10" after "1-1.9"). */
+const natural = (name: string): string => name.replace(/\d+/g, (d) => d.padStart(10, '0'));
 
 export function rackPage(
   rows: readonly DeviceRow[],
@@ -75,7 +76,8 @@ export function rackPage(
 ): RackPage {
   const rack: RackPage['rack'] = [];
   const groups: RackPage['groups'] = [];
-  const order = rows.map((_, i) => i).sort((a, b) => natural.compare(rows[a]!.usb ?? rows[a]!.serial, rows[b]!.usb ?? rows[b]!.serial));
+  const keys = rows.map((r) => natural(r.usb ?? r.serial));
+  const order = rows.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
   for (const i of order) {
     const row = rows[i]!;
     const bus = usbBus(row.usb);

@@ -1,8 +1,9 @@
 // The status page on the status server (/, beside /metrics and /healthz, behind the same web configuration): its shell,
 // style and script, and its data (/api/devices, /api/phone?udid=). Each answer carries an ETag, and one whose ETag the
-// client sends is 304 with no body; gzip where the client takes it; the data is made at most once each FRESH_MS however
-// many pages watch, and not at all while none does (nothing runs between questions). A Content-Security-Policy lets no
-// inline script, and nothing from another origin, run. Read-only: every path is a GET.
+// client sends is 304 with no body; gzip where the client takes it. However many pages watch, the rack's data is made
+// again only when its source's version changes (a report, the minute), a phone's at most once each FRESH_MS, and
+// nothing at all while none watches (nothing runs between questions). A Content-Security-Policy lets no inline script,
+// and nothing from another origin, run. Read-only: every path is a GET.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,20 +13,21 @@ import { gzipSync } from 'node:zlib';
 import { projectRoot } from '../util/package.js';
 import { PAGE_CSS, PAGE_HTML } from './page/shell.js';
 
-/** The data is made again when asked this long after it was made: with the page's POLL_MS, a change shows within 2 s. */
-export const FRESH_MS = 500;
+/** A phone's data is made again when asked this long after it was made: with the page's POLL_MS and an answer's 300 ms, a change shows within 2 s. */
+export const FRESH_MS = 700;
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 interface Made {
-  at: number;
+  /** When it was made (a phone's), or the version it was made at (the rack's). */
+  at: number | string;
   etag: string;
   body: Buffer;
   gz: Buffer;
 }
 
-function made(body: string, at: number, before?: Made): Made {
+function made(body: string, at: number | string, before?: Made): Made {
   const bytes = Buffer.from(body);
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
   // Unchanged: the gzip made before serves again.
@@ -48,6 +50,8 @@ export class PageServer {
   constructor(
     /** The rack's data, or a phone's (undefined when no row has that udid). */
     private readonly page: (udid?: string) => unknown,
+    /** Changes when the rack's data may have. */
+    private readonly version: () => string,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -64,9 +68,9 @@ export class PageServer {
     if (path !== '/api/devices' && path !== '/api/phone') return false;
     const udid = path === '/api/phone' ? (new URL(req.url ?? '/', 'http://x').searchParams.get('udid') ?? '') : undefined;
     const key = udid === undefined ? '' : `phone ${udid}`;
-    const now = this.now();
+    const now = udid === undefined ? this.version() : this.now();
     let kept = this.data.get(key);
-    if (!kept || now - kept.at >= FRESH_MS) {
+    if (!kept || (typeof now === 'string' ? kept.at !== now : now - (kept.at as number) >= FRESH_MS)) {
       const data = this.page(udid);
       if (data === undefined) {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('no phone of this udid in the last report\n');

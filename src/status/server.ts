@@ -22,6 +22,8 @@ export interface StatusSource {
   metrics(): string | Promise<string>;
   /** The status page's data: the rack's, or the phone's of this udid (undefined when no row has it); no page without it. */
   page?(udid?: string): unknown;
+  /** Changes when the rack's data may have (page-serve.ts makes it again only then). */
+  pageVersion?(): string;
 }
 
 export interface StatusServerOptions {
@@ -74,7 +76,12 @@ export class StatusServer {
     this.trouble = options.stateDirTrouble ?? new StateDirTrouble();
     this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
     this.auth = new BasicAuth(this.web.users);
-    this.pages = source.page && new PageServer((udid) => source.page!(udid));
+    this.pages =
+      source.page &&
+      new PageServer(
+        (udid) => source.page!(udid),
+        () => source.pageVersion?.() ?? '',
+      );
     const listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     this.hostAllowed = hostAllower({ listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
   }

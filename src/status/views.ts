@@ -76,10 +76,11 @@ export class StatusViews implements StatusSource {
     });
   }
 
-  /** The devices of the last report as rows (list's columns, the per-device metrics). */
-  rows(): DeviceRow[] {
+  /** The devices of the last report as rows (list's columns, the per-device metrics); the one of this udid only, when given. */
+  rows(udid?: string): DeviceRow[] {
     const { report, registry, hubPorts, platformNames, mapping, features, hubNames } = this.deps;
-    return deviceRows(report.lastDevices, registry, {
+    const devices = udid === undefined ? report.lastDevices : report.lastDevices.filter((d) => d.udid === udid);
+    return deviceRows(devices, registry, {
       ports: hubPorts,
       names: platformNames,
       mapping,
@@ -89,10 +90,16 @@ export class StatusViews implements StatusSource {
     });
   }
 
+  /** What the rack's data is made of changes with this: each report that ends (its devices, its outcome), and the minute (in-service time, health). */
+  pageVersion(): string {
+    const { stats, clock } = this.deps;
+    return `${stats.reportsSent} ${stats.reportsFailed} ${Math.floor(clock.wall() / 60_000)}`;
+  }
+
   /** The status page's data (src/status/page-data.ts): the rack, or the page of the phone of this udid (undefined when no row is). */
   page(udid?: string): RackPage | PhonePage | undefined {
     const { features, stats, hubNames = new Map<string, string>() } = this.deps;
-    const rows = this.rows();
+    const rows = this.rows(udid);
     const health = this.health();
     const failed = stats.lastFailureAt !== undefined && stats.lastFailureAt > (stats.lastSuccessAt ?? 0);
     const host: PageHost = {

@@ -20,7 +20,7 @@ import { READY_GLOBAL, readyPhone, stateWithHistory, statusOf } from './lab.js';
 // simulated phones placed on hub ports by the usb paths adb's long listing gives them (test/sim/adb-proxy.ts), the cloud
 // double, `device-agent run` as its own process. The bounds here are hang guards, at least 3 times what each wait takes
 // alone; that a change the daemon's data shows is on the page within 2 s is test/status/page/follow.test.ts's, on
-// virtual time (the page asks every second, the data is made at most every half second).
+// virtual time (the page asks every second; the rack's data is made again when a report or the minute changes it).
 
 const bed = new DaemonBed();
 const { cloud } = bed;
