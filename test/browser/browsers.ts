@@ -58,11 +58,6 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id} (${v.nodes} nodes)`);
 }
 
-/** The text of the page's main part now. */
-export function mainText(page: Page): Promise<string> {
-  return page.$eval('main', (m) => m.innerText);
-}
-
 /** Waits until `check` holds of the page's text (main and header), polled; returns the text. */
 export async function waitForText(page: Page, check: (text: string) => boolean, timeoutMs: number, what: string): Promise<string> {
   const until = Date.now() + timeoutMs;
