@@ -35,6 +35,7 @@ export const LONGEST_FIRST = [
   'test/e2e/charge-power-path.test.ts',
   'test/e2e/freshness.test.ts',
   'test/e2e/usb-layer.test.ts',
+  'test/browser/rack.test.ts',
   'test/e2e/offline-power-cycle.test.ts',
   'test/e2e/once.test.ts',
   'test/faults/cloud.test.ts',
