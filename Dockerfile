@@ -43,8 +43,10 @@ COPY --from=build /opt/node/bin/node /usr/local/bin/node
 # recommends, because the udev rules it recommends belong on the host.
 # uhubctl for the hub service (compose profile hub), which runs this image
 # as the hub helper: the agent's own container cannot use it (no hub node,
-# a read-only /sys, uid 1000).
-RUN apt-get update \
+# a read-only /sys, uid 1000). A base that has both (a local base made
+# without a registry, docs/install/container.md) needs no Debian mirror.
+RUN if command -v adb >/dev/null && command -v uhubctl >/dev/null; then exit 0; fi \
+ && apt-get update \
  && apt-get install -y --no-install-recommends adb uhubctl \
  && rm -rf /var/lib/apt/lists/*
 
@@ -68,7 +70,11 @@ COPY container/entrypoint.sh /usr/local/bin/device-agent-entrypoint
 # The hub helper's client, named as the package names it (doctor asks the
 # helper when recovery.powerCycleCommand is a hub-request).
 COPY container/hub-request /app/bin/hub-request
-RUN chmod 0755 /usr/local/bin/device-agent-entrypoint /app/bin/hub-request
+# `device-agent` on the PATH, for `docker exec CONTAINER device-agent doctor`
+# and the other commands beside the running agent (the entrypoint would
+# start a second adb server).
+RUN chmod 0755 /usr/local/bin/device-agent-entrypoint /app/bin/hub-request \
+ && ln -s /app/bin/device-agent.js /usr/local/bin/device-agent
 # The commit the image is built from (`npm run image` passes it): the Machine
 # record's buildNumber, as the Debian package has it. The image has no .git.
 ARG BUILD_NUMBER=

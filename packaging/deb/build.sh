@@ -26,6 +26,9 @@ fail() {
   echo "package: $*" >&2
   exit 1
 }
+# A line per step, on stderr with the seconds so far: a build takes minutes
+# and said nothing until its end (issue 70).
+step() { echo "package: $* (${SECONDS} s)" >&2; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -45,9 +48,12 @@ done
 for tool in dpkg-deb dpkg-shlibdeps readelf npm; do command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install dpkg-dev binutils npm)"; done
 
 pkg() { "$node" -p "require('$repo/package.json').$1"; }
+# Shipped in /usr/share/doc/device-agent by their names (test/packaging/doc-pages.test.ts holds it to what src/ names).
+DOC_PAGES='docs/reference/configuration.md docs/reference/doctor.md docs/install/iphones.md docs/install/container.md docs/operations/availability.md'
 version=${version:-$(pkg version)}
 "$node" "$repo/dist/packaging/version-cli.js" check "$version" || fail "refusing to package version $version"
 node_version=$(pkg devDependencies.node)
+step "device-agent $version for ${arches[*]}, into $out; first, is there a newer Node.js than $node_version (the npm registry, 20 s at most)?"
 # One line: is a newer Node.js of this line on the registry (a security
 # release means a rebuild, docs/install/package.md)? Never stops the build.
 "$node" "$repo/dist/packaging/node-release-cli.js" "$node_version" 20 || echo "package: could not check for a newer Node.js $node_version" >&2
@@ -68,6 +74,7 @@ mkdir -p "$out" "$work"
 
 # ---- production dependencies (the same for every architecture) ---------------
 deps=$work/deps
+step "the production dependencies (npm ci --omit=dev)"
 rm -rf "$deps"
 mkdir -p "$deps"
 cp "$repo/package.json" "$repo/package-lock.json" "$deps/"
@@ -168,11 +175,13 @@ shlibs() {
 
 # ---- one package per architecture ---------------------------------------------
 for arch in "${arches[@]}"; do
+  step "$arch: the Node.js $node_version runtime (the npm registry's, or $runtime_dir)"
   runtime=$(runtime "$arch")
   case "$arch" in amd64) machine='X86-64' ;; arm64) machine='AArch64' ;; esac
   readelf -h "$runtime/bin/node" | grep -c "Machine:.*$machine" >/dev/null || fail "$runtime/bin/node is not an $arch binary"
   shlibs "$arch" "$runtime/bin/node"
 
+  step "$arch: the package's files (the agent, its dependencies, the units, the docs)"
   root=$work/$arch
   rm -rf "$root"
   lib=$root/usr/lib/device-agent
@@ -228,6 +237,7 @@ for arch in "${arches[@]}"; do
   grep -q '^ExecStart=/usr/bin/device-agent run$' "$root/usr/lib/systemd/system/device-agent.service" || fail "the packaged device-agent.service has no ExecStart=/usr/bin/device-agent run"
   grep -q '^ConditionPathExists=|/etc/device-agent/api-key$' "$root/usr/lib/systemd/system/device-agent.service" || fail "the packaged device-agent.service has no start condition"
   install -m 0644 "$repo/systemd/52-device-agent-adb.rules" "$root/usr/lib/udev/rules.d/52-device-agent-adb.rules"
+  install -D -m 0644 "$here/10-user.conf" "$root/usr/lib/systemd/system/device-agent.service.d/10-user.conf"
   install -m 0644 "$here/sysusers.conf" "$root/usr/lib/sysusers.d/device-agent.conf"
   install -m 0644 "$here/tmpfiles.conf" "$root/usr/lib/tmpfiles.d/device-agent.conf"
   install -m 0644 "$repo/systemd/agent.env.example" "$root/etc/device-agent/agent.env"
@@ -235,9 +245,10 @@ for arch in "${arches[@]}"; do
   doc=$root/usr/share/doc/device-agent
   gzip -9n <"$repo/docs/install/package.md" >"$doc/README.md.gz"
   gzip -9n <"$runtime/LICENSE" >"$doc/node.LICENSE.gz"
-  # The settings reference, where --help names it (projectRoot's
-  # docs/reference/configuration.md) and where documentation belongs.
-  install -m 0644 "$repo/docs/reference/configuration.md" "$doc/configuration.md"
+  # The pages the agent's output names (docPath in src/util/package.ts: doctor's advice, the settings' errors) and
+  # doctor's own reference, where a packaged host finds them; the settings reference also where --help names it
+  # (projectRoot's docs/reference/configuration.md).
+  for page in $DOC_PAGES; do install -m 0644 "$repo/$page" "$doc/$(basename "$page")"; done
   install -d "$lib/docs/reference"
   ln -s ../../../../share/doc/device-agent/configuration.md "$lib/docs/reference/configuration.md"
   gzip -9n <"$repo/docs/design/hub-helper.md" >"$doc/hub-helper.md.gz"
@@ -283,6 +294,7 @@ EOF
   find "$root" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
   deb=$out/device-agent_${version}_$arch.deb
+  step "$arch: dpkg-deb $(basename "$deb")"
   # gzip: 7 s of CPU for the 126 MB runtime where xz -6 took 87 s (xz -1:
   # 22 s) on the 2-core CI machine, for a package of 45 MB instead of 30;
   # every dpkg reads it, and Debian's archive accepts it (zstd it does not).

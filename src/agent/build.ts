@@ -6,7 +6,6 @@ import { ActionRunner, inStartOrder, type DeviceAction } from '../actions/runner
 import { bookingGateOf } from '../booking/gate.js';
 import { CloudClient } from '../cloud/client.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
-import type { RetryPolicy } from '../cloud/retry.js';
 import { cloudNetwork } from '../cloud/network.js';
 import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.js';
 import type { Credentials } from '../config/credentials.js';
@@ -245,12 +244,11 @@ const noCloud: ReportSink = {
   putDevices: () => Promise.reject(new Error('this command sends nothing')),
 };
 
-export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger, retry?: Partial<RetryPolicy>): CloudClient {
+export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
   // Proxies and trusted CAs (issue 26): docs/install/proxy.md.
   const network = cloudNetwork(settings);
   sayLoopbackPassesProxy(settings.baseUrl, network.proxies, logger);
   return new CloudClient({
-    retry,
     proxies: network.proxies,
     ...(network.trust.secureContext && { secureContext: network.trust.secureContext }),
     baseUrl: settings.baseUrl,

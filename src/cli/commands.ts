@@ -20,6 +20,12 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * `once`'s try at the cloud: one attempt of at most this long, so that an unreachable cloud (refused, no such host, no
+ * answer) is said within seconds, exit 1. Retrying is the daemon's business (its planner's one backoff).
+ */
+export const ONCE_CLOUD_SECONDS = 8;
+
 export interface FlagSpec {
   /** Without the dashes: "dry-run". */
   name: string;
@@ -57,7 +63,7 @@ const logFormatFlag: FlagSpec = {
   help: 'auto is readable lines on a terminal, JSON otherwise',
 };
 export const helpFlag: FlagSpec = { name: 'help', short: 'h', help: 'this help' };
-export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version' };
+export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version, and the Node.js that runs it' };
 const common = [configFlag, logLevelFlag, logFormatFlag, helpFlag];
 
 const cloud: SettingKey[] = ['baseUrl', 'username', 'apiKey', 'apiKeyFile'];
@@ -99,7 +105,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   once: {
     usage: 'device-agent once [--dry-run] [options]',
     summary: 'collect one inventory and send it (PUT /devices), then exit',
-    about: 'Collects one inventory of every device and the host, sends it to the cloud and exits. Logs go to stderr.',
+    about: `Collects one inventory of every device and the host, sends it to the cloud (one attempt, of at most ${ONCE_CLOUD_SECONDS} s) and exits. Logs go to stderr.`,
     flags: [{ name: 'dry-run', help: 'print the PUT /devices body on stdout and send nothing' }, ...common],
     settings: [...cloud, 'nodeId', 'stateDir', 'adbServerSocket', 'ios', 'probeTimeoutSeconds', 'requestTimeoutSeconds', ...network],
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
@@ -162,7 +168,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     about:
       'list: the phones quarantined for failing again and again, with why, since and until when. release SERIAL (its adb serial or udid): ' +
       "back in service with the daemon's next report, through a request file in the state directory the running daemon takes within a second " +
-      "(run it as the agent's user); with the daemon stopped, it is taken when it starts.",
+      "(run it as root, or as a user of the agent's group); with the daemon stopped, it is taken when it starts.",
     flags: [{ name: 'json', help: 'print the phones quarantined as JSON' }, ...common],
     settings: ['stateDir'],
     other: ['STATE_DIRECTORY'],

@@ -5,7 +5,8 @@ import { ConfigError, ConfigErrors } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
 import { otherServiceStateDir } from '../config/service-state.js';
 import { paintFor } from '../util/paint.js';
-import { atPhoneLevel, checklistJson, formatChecklist, exitCodeOf, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
+import { atPhoneLevel, checklistJson, formatChecklist, exitCodeOf, named, verdicts, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
+import { whereOn } from '../doctor/where.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
@@ -53,18 +54,14 @@ export async function doctor(
   output: DoctorOutput = {},
 ): Promise<number> {
   const { settings, logger } = setup;
-  const shellTimeoutMs = Math.min(MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
-  const readinessTimeoutMs = Math.min(settings.probeTimeoutSeconds * 1000, READINESS_TIMEOUT_MS);
-  const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map(variableWarning)];
+  const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 
   let credentials: Credentials | undefined;
   try {
     credentials = sendingCredentials(settings, env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    // One line per missing setting, the advice (the same for all) under the last.
-    const items = error.problems.map((p) => cloudSettingsFailed(p.message));
-    config.push(...items.map((item, i) => (i < items.length - 1 ? { ...item, advice: undefined } : item)));
+    config.push(cloudSettingsFailed(error.problems.map((p) => p.message)));
   }
   const target: CloudTarget | undefined = credentials && {
     baseUrl: settings.baseUrl,
@@ -73,7 +70,7 @@ export async function doctor(
   };
   if (target) config.push(cloudSettingsItem(target));
   if (credentials?.exposed)
-    config.push({ status: 'warn', finding: credentials.exposed, advice: 'only root and the user the agent runs as should read the key' });
+    config.push({ id: 'config', status: 'warn', finding: credentials.exposed, advice: 'only root and the user the agent runs as should read the key' });
   const nodeId = inspectNodeId(settings, env);
   config.push(nodeIdItem(nodeId));
   const stateDir = stateDirOf(settings, env);
@@ -97,11 +94,9 @@ export async function doctor(
   const doctors = features.flatMap((f) => (f.doctor ? [f.doctor] : []));
   // A phone's shell takes the longer deadline when a feature's sections ride on it (readiness's, wear's).
   const longShell = doctors.some((d) => d.reads?.some((r) => r !== 'battery'));
-  const wait = new DoctorWait((longShell ? Math.max(shellTimeoutMs, readinessTimeoutMs) : shellTimeoutMs) / 1000);
+  const shellTimeoutMs = Math.min(longShell ? READINESS_TIMEOUT_MS : MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
+  const wait = new DoctorWait(shellTimeoutMs / 1000);
   output.line?.follow(() => wait.text());
-  for (const d of doctors) if (d.config) config.push(...(await wait.check('the hub tool', d.config(env))));
-  // The hub tool as the daemon meets it, through the hub helper (the package's default).
-  config.push(...(await wait.check('the hub helper', hubHelperItems(settings))));
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
   let network: CloudNetwork | undefined;
   try {
@@ -110,13 +105,23 @@ export async function doctor(
     if (!(error instanceof ConfigError)) throw error;
     // once and run stop on it with exit 2: a configuration failure.
     config.push({
+      id: 'tls',
       status: 'fail',
       config: true,
       finding: `TLS trust: ${error.message}`,
-      advice: 'name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE), or unset it',
+      advice: `name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE${whereOn().inFile}), or unset it`,
     });
   }
 
+  // Every check at once: the programs the settings call on (the hub tool, the iOS tools) beside adb's phones and the cloud.
+  const programs = Promise.all([
+    ...doctors.flatMap((d) => (d.config ? [wait.check('the programs the settings name', d.config(env))] : [])),
+    // The hub tool as the daemon meets it, through the hub helper (the package's default).
+    wait.check(
+      'the hub helper',
+      hubHelperItems(settings).then((items) => named('hub.helper', items)),
+    ),
+  ]);
   const adbChecked = (async (): Promise<CheckItem[]> => {
     if (!parts) return [adbAddressFailed(addressError, serviceDoctor)];
     return checkAdb(wait.adb(parts.services.adb, 'the adb server'), {
@@ -127,14 +132,13 @@ export async function doctor(
       hiddenDevices: settings.hiddenDevices,
       adbTool: () => runAdbVersion(env),
       features: doctors,
-      readinessTimeoutMs,
     });
   })();
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
   const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
   // iOS: usbmuxd and each iPhone's pairing state, beside adb (also when the iOS source is off, to say why).
-  const iosChecked = checkIos(settings, env, (name, facts, brand) => doctors.map((d) => d.facts?.(name, facts, brand)).find((v) => v !== undefined));
+  const iosChecked = checkIos(settings, env, doctors.find((d) => d.facts)?.facts);
   // The status endpoint as a scraper sees it (issue 33): the agent's, another program's, or none.
   const statusChecked = checkStatusEndpoint({
     listen: settings.statusListen,
@@ -147,8 +151,9 @@ export async function doctor(
         : nodeId.kind === 'kept'
           ? { id: nodeId.id, from: `kept in ${nodeId.file}` }
           : undefined,
-  });
-  const [adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([
+  }).then((items) => named('status-endpoint', items));
+  const [programItems, adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([
+    programs,
     wait.check('the adb server', adbChecked),
     wait.check('the cloud', cloudChecked),
     wait.check('usbmuxd', iosChecked),
@@ -157,20 +162,30 @@ export async function doctor(
   ]);
   output.line?.done();
   const items = atPhoneLevel(
-    [...config, ...adbItems, ...doctors.flatMap((d) => d.host?.(env) ?? []), ...iosItems, ...networkItems, ...cloudItems, ...statusItems],
+    [
+      ...config,
+      ...programItems.flat(),
+      ...adbItems,
+      ...doctors.flatMap((d) => d.host?.(env) ?? []),
+      ...iosItems,
+      ...networkItems,
+      ...cloudItems,
+      ...statusItems,
+    ],
     phones,
   );
   for (const item of items) {
-    if (item.status !== 'ok') logger.debug({ status: item.status, finding: item.finding }, 'doctor finding');
+    if (item.status !== 'ok') logger.debug({ check: item.id, status: item.status, finding: item.finding }, 'doctor finding');
   }
-  stdout.write(output.json ? checklistJson(items) : formatChecklist(items, paintFor(stdout, env)));
-  return exitCodeOf(items);
+  const checks = verdicts(items);
+  stdout.write(output.json ? checklistJson(checks) : formatChecklist(checks, paintFor(stdout, env)));
+  return exitCodeOf(checks);
 }
 
 /** The settings could not be loaded: the checklist names every problem (and unknown variables), checks nothing else, exit 2. */
 export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false): number {
   const warnings = error instanceof ConfigErrors ? error.warnings : [];
-  const items = [...warnings.map(variableWarning), ...error.problems.map((p) => settingFailed(p.message))];
-  stdout.write(json ? checklistJson(items) : formatChecklist(items, paintFor(stdout, env)));
-  return exitCodeOf(items);
+  const checks = verdicts([settingFailed(error.problems.map((p) => p.message)), ...warnings.map((w) => variableWarning(w))]);
+  stdout.write(json ? checklistJson(checks) : formatChecklist(checks, paintFor(stdout, env)));
+  return exitCodeOf(checks);
 }

@@ -20,7 +20,7 @@ export function globalHelp(ctx: HelpContext): string {
   const commands = [
     ...COMMAND_NAMES.map((name) => [name, COMMANDS[name].summary] as const),
     ['help', 'this help; help COMMAND: its flags, the variables it reads, defaults and exit codes'] as const,
-    ['version', 'the version (as --version)'] as const,
+    ['version', 'the version and the Node.js that runs it (as --version)'] as const,
   ];
   const commonFlags = COMMANDS.run.flags.filter((f) => COMMAND_NAMES.every((c) => COMMANDS[c].flags.includes(f)));
   const only = COMMAND_NAMES.flatMap((c) => COMMANDS[c].flags.filter((f) => !commonFlags.includes(f)).map((f) => ({ ...f, help: `(${c}) ${f.help}` })));

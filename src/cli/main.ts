@@ -11,6 +11,7 @@ import { run } from './run.js';
 import { setup } from './setup.js';
 import { outputErrorsAreNotFatal } from './output-errors.js';
 import { StatusLine } from './progress.js';
+import { versionOfThisProcess } from './version.js';
 export { onOutputError } from './output-errors.js';
 
 /** The CLI: returns the process exit code. */
@@ -26,7 +27,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return EXIT.ok;
     }
     if (args.command === 'version') {
-      process.stdout.write(`device-agent ${agentVersion}\n`);
+      process.stdout.write(versionOfThisProcess());
       return EXIT.ok;
     }
     if (args.command === 'doctor') {

@@ -5,8 +5,12 @@ import { NoSpaceForNodeId, resolveNodeId } from '../config/node-id.js';
 import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
 import { warnOfServiceStateDir } from './service-state.js';
-import { EXIT } from './commands.js';
+import { EXIT, ONCE_CLOUD_SECONDS } from './commands.js';
 import { sentence } from '../util/sentence.js';
+import type { Settings } from '../config/schema.js';
+import type { Credentials } from '../config/credentials.js';
+import type { Logger } from '../log/logger.js';
+import type { CloudClient } from '../cloud/client.js';
 
 const NOTHING_SENT = 'Nothing was sent: a report without those devices would tell the cloud they are gone.';
 const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a report without those devices would tell the cloud they are gone.';
@@ -16,7 +20,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const { settings, logger, credentials } = setup;
   warnOfServiceStateDir(setup, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
-  const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && cloudClient(settings, credentials, logger) });
+  const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && onceCloud(settings, credentials, logger) });
   try {
     // A source that did not answer lists none of its devices, and a report without them would say they are gone: none
     // goes (a dry run prints none), exit 1 with the source's line, as `list` does.
@@ -53,6 +57,11 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   } finally {
     stopSources(parts);
   }
+}
+
+/** once's cloud client: its one attempt cut to ONCE_CLOUD_SECONDS. */
+export function onceCloud(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+  return cloudClient({ ...settings, requestTimeoutSeconds: Math.min(settings.requestTimeoutSeconds, ONCE_CLOUD_SECONDS) }, credentials, logger);
 }
 
 /** The node id a dry run shows: the kept one, or a temporary one when none can be kept (it sends nothing). */

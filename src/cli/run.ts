@@ -44,7 +44,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
     return 0;
   }
   // One attempt per report: the planner's one backoff across reports does the retrying.
-  const cloud = cloudClient(settings, credentials, logger, { maxAttempts: 1 });
+  const cloud = cloudClient(settings, credentials, logger);
   // The booking gate's question has a deadline of its own, shorter than a report's.
   const booking = new BookingStatusClient(cloud, settings.recovery.bookingTimeoutSeconds * 1000);
   const parts = buildParts(settings, env, logger, { nodeId, cloud, booking });

@@ -1,5 +1,6 @@
-// HTTP client of the cloud's v1 interface: PUT /devices (the report), and the reads the doctor command needs. http.ts
-// does one attempt per call; retry.ts owns retrying. Statuses are classified here into the typed errors of errors.ts.
+// HTTP client of the cloud's v1 interface: PUT /devices (the report), and the reads the doctor command needs. One
+// attempt per call (http.ts): resending is the daemon's, its planner's one backoff across reports, and `once` makes one.
+// Statuses are classified here into the typed errors of errors.ts.
 
 import { pathSegment } from './path-segment.js';
 import type { Logger } from '../log/logger.js';
@@ -13,9 +14,10 @@ import { httpRequest, type HttpResponse } from './http.js';
 import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContext } from './proxy/explain.js';
 import { routeFor, type ProxyPlan } from './proxy/route.js';
 import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
-import { defaultRetryPolicy, parseRetryAfter, realTiming, withRetry, type RetryPolicy, type RetryTiming } from './retry.js';
+import { parseRetryAfter } from './retry.js';
 import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
 import { limited } from '../log/limited.js';
+import { systemClock } from '../util/clock.js';
 
 export interface CloudClientOptions {
   /** The v1 root, e.g. https://cloud.example.com/v1 */
@@ -33,14 +35,11 @@ export interface CloudClientOptions {
   proxies?: ProxyPlan;
   /** Whom https trusts (trust/trust.ts); Node's default roots when absent. */
   secureContext?: SecureContext;
-  /** Overrides of the retry policy (tests use small delays). */
-  retry?: Partial<RetryPolicy>;
-  timing?: RetryTiming;
 }
 
 export interface PutOptions {
   signal?: AbortSignal;
-  /** Epoch ms after which no retry starts (the next scheduled report). */
+  /** Epoch ms by which the attempt ends (the next scheduled report), a few seconds granted at least. */
   deadline?: number;
 }
 
@@ -90,22 +89,17 @@ export class CloudClient {
   async putDevices(body: ReportBody, opts: PutOptions = {}): Promise<ReportAnswer> {
     const operation = 'PUT /devices';
     const payload = JSON.stringify(body);
-    const answer = await withRetry(
-      async () => {
-        const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal, deadline: opts.deadline });
-        const parsed = parseReportAnswer(res.body);
-        if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-        if (parsed.dropped > 0) {
-          limited(this.logger).warn(
-            'cloud-entries-without-udid',
-            { operation, dropped: parsed.dropped },
-            'the cloud listed failedDevices entries without a udid; they were ignored',
-          );
-        }
-        return parsed.answer;
-      },
-      this.retryOptions(operation, opts),
-    );
+    const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal, deadline: opts.deadline });
+    const parsed = parseReportAnswer(res.body);
+    if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+    if (parsed.dropped > 0) {
+      limited(this.logger).warn(
+        'cloud-entries-without-udid',
+        { operation, dropped: parsed.dropped },
+        'the cloud listed failedDevices entries without a udid; they were ignored',
+      );
+    }
+    const answer = parsed.answer;
     this.logger.debug({ operation, devices: body.devices.length, failed: answer.failedDevices.length }, 'report delivered');
     return answer;
   }
@@ -122,26 +116,19 @@ export class CloudClient {
 
   /** `path` is built inside the promise: an id that cannot be a path segment rejects, as any other failure. */
   private async getOptional<T>(operation: string, pathOf: () => string, opts: PutOptions): Promise<T | undefined> {
-    const path = pathOf();
-    return await withRetry(
-      async () => {
-        const res = await this.attempt(operation, 'GET', path, { signal: opts.signal, allow404: true, deadline: opts.deadline });
-        if (res.status === 404) return undefined;
-        const parsed = parseJsonObject(res.body);
-        if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-        return parsed.value as unknown as T;
-      },
-      this.retryOptions(operation, opts),
-    );
+    const res = await this.attempt(operation, 'GET', pathOf(), { signal: opts.signal, allow404: true, deadline: opts.deadline });
+    if (res.status === 404) return undefined;
+    const parsed = parseJsonObject(res.body);
+    if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
+    return parsed.value as unknown as T;
   }
 
-  /** One GET /devices, no retry, for the doctor: resolves with the cloud's clock when the credentials are accepted. */
+  /** One GET /devices for the doctor: resolves with the cloud's clock when the credentials are accepted. */
   async checkCredentials(opts: { signal?: AbortSignal } = {}): Promise<CredentialCheck> {
     const operation = 'GET /devices';
-    const timing = this.timing;
-    const started = timing.now();
+    const started = systemClock.wall();
     const res = await this.attempt(operation, 'GET', '/devices', { signal: opts.signal });
-    const ended = timing.now();
+    const ended = systemClock.wall();
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
     const serverDate = res.date === undefined ? undefined : Date.parse(res.date);
@@ -158,21 +145,6 @@ export class CloudClient {
 
   private get logger(): Logger {
     return this.options.logger ?? silentLogger();
-  }
-
-  private get timing(): RetryTiming {
-    return this.options.timing ?? realTiming;
-  }
-
-  private retryOptions(operation: string, opts: PutOptions) {
-    return {
-      operation,
-      logger: this.logger,
-      policy: { ...defaultRetryPolicy, ...this.options.retry },
-      timing: this.timing,
-      deadline: opts.deadline,
-      signal: opts.signal,
-    };
   }
 
   // Built on first use; registering both forms makes the logger mask them wherever they appear.
@@ -199,7 +171,7 @@ export class CloudClient {
     const configured = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (deadline === undefined) return configured;
     const floor = Math.min(configured, this.options.minAttemptMs ?? DEFAULT_MIN_ATTEMPT_MS);
-    return Math.min(configured, Math.max(floor, deadline - this.timing.now()));
+    return Math.min(configured, Math.max(floor, deadline - systemClock.wall()));
   }
 
   /** One HTTP exchange; non-success statuses become typed errors. */
@@ -261,7 +233,7 @@ export class CloudClient {
       case 'auth':
         throw new CloudAuthError(operation, answer.status);
       case 'transient': {
-        const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), this.timing.now());
+        const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), systemClock.wall());
         const text = res.statusMessage ? ` ${res.statusMessage}` : '';
         const gateway = gatewayOf(answer.status, firstHeader(res.headers.server), answer.body);
         if (gateway !== undefined) {

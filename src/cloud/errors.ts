@@ -57,8 +57,6 @@ export interface UnavailableDetails {
   code?: string;
   /** Delay the cloud asked for with Retry-After, in ms. */
   retryAfterMs?: number;
-  /** How many attempts were made before giving up (set on the error the chain ends with). */
-  attempts?: number;
   /** False for failures a quick retry cannot fix (TLS certificate problems). */
   retryable?: boolean;
   /** How it failed, in words that stay the same while it fails alike ("HTTP 502 from a gateway", "timeout"). */
@@ -70,7 +68,6 @@ export class CloudUnavailableError extends CloudError {
   readonly status: number | undefined;
   readonly code: string | undefined;
   readonly retryAfterMs: number | undefined;
-  readonly attempts: number | undefined;
   readonly retryable: boolean;
   /** What happened, without the operation and advice (for retry logs). */
   readonly reason: string;
@@ -79,27 +76,13 @@ export class CloudUnavailableError extends CloudError {
 
   constructor(operation: string, reason: string, details: UnavailableDetails = {}) {
     const safeReason = maskString(reason);
-    const tries = details.attempts && details.attempts > 1 ? ` after ${details.attempts} attempts` : '';
-    super(operation, `${operation}: the cloud is unavailable${tries} (${safeReason})`);
+    super(operation, `${operation}: the cloud is unavailable (${safeReason})`);
     this.reason = safeReason;
     this.status = details.status;
     this.code = details.code;
     this.retryAfterMs = details.retryAfterMs;
-    this.attempts = details.attempts;
     this.retryable = details.retryable ?? true;
     this.way = details.way ?? (details.status !== undefined ? `HTTP ${details.status}` : `network ${details.code ?? 'error'}`);
-  }
-
-  /** The same failure, stamped with the attempt count when the retry chain gives up. */
-  withAttempts(attempts: number, extraReason?: string): CloudUnavailableError {
-    return new CloudUnavailableError(this.operation, extraReason ? `${this.reason}; ${extraReason}` : this.reason, {
-      status: this.status,
-      code: this.code,
-      retryAfterMs: this.retryAfterMs,
-      retryable: this.retryable,
-      way: this.way,
-      attempts,
-    });
   }
 }
 
@@ -112,7 +95,6 @@ export class CloudProxyError extends CloudUnavailableError {
   readonly proxy: string;
   readonly problem: ProxyProblem;
   readonly advice: string;
-  private readonly explanation: ProxyExplanation;
 
   constructor(operation: string, proxy: string, explanation: ProxyExplanation, details: UnavailableDetails = {}) {
     super(operation, explanation.reason, {
@@ -123,19 +105,7 @@ export class CloudProxyError extends CloudUnavailableError {
     this.proxy = proxy;
     this.problem = explanation.problem;
     this.advice = maskString(explanation.advice);
-    this.explanation = explanation;
-    const tries = details.attempts && details.attempts > 1 ? ` (${details.attempts} attempts)` : '';
-    this.message = `${operation}: ${this.reason}${tries}: ${this.advice}; the report is sent again later`;
-  }
-
-  override withAttempts(attempts: number, extraReason?: string): CloudProxyError {
-    const explanation = extraReason ? { ...this.explanation, reason: `${this.explanation.reason}; ${extraReason}` } : this.explanation;
-    return new CloudProxyError(this.operation, this.proxy, explanation, {
-      status: this.status,
-      code: this.code,
-      retryAfterMs: this.retryAfterMs,
-      attempts,
-    });
+    this.message = `${operation}: ${this.reason}: ${this.advice}; the report is sent again later`;
   }
 }
 

@@ -3,6 +3,7 @@
 import { closest, didYouMean } from './suggest.js';
 import { envName, formerEnvName, MOVED_SETTINGS, schema } from './schema.js';
 import { otherVariables } from './variables.js';
+import { docPath } from '../util/package.js';
 
 const PREFIX = 'DEVICE_AGENT_';
 
@@ -58,7 +59,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv): EnvReading {
     }
     const renamed = byFormerName.get(name);
     if (renamed === undefined) {
-      const hint = didYouMean(closest(name, knownVariableNames(), PREFIX)) || '; every variable is listed in docs/reference/configuration.md';
+      const hint = didYouMean(closest(name, knownVariableNames(), PREFIX)) || `; every variable is listed in ${docPath('docs/reference/configuration.md')}`;
       warnings.push({ name, message: `${name} is set but device-agent has no such variable, so it is ignored${hint}` });
       continue;
     }

@@ -2,7 +2,7 @@ import { sentInClear } from './plain-http.js';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { settingsFileProblem } from './file-modes.js';
-import { projectRoot } from '../util/package.js';
+import { docPath, projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors } from './errors.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
@@ -202,7 +202,7 @@ function flatten(
     else if (Object.hasOwn(MOVED_SETTINGS, key)) moved.set(key, v);
     else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path, errors, moved);
     else {
-      const hint = didYouMean(closest(key, fileNames)) || '; every setting is listed in docs/reference/configuration.md';
+      const hint = didYouMean(closest(key, fileNames)) || `; every setting is listed in ${docPath('docs/reference/configuration.md')}`;
       errors.push(new ConfigError(key, `unknown setting in ${path}${hint}`));
     }
   }

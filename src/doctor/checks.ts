@@ -64,7 +64,7 @@ export interface AdbCheckOptions {
   service: ServiceDoctor;
   /** How long the server may take for version and the device list. */
   answerTimeoutMs: number;
-  /** How long one device may take for its one getprop. */
+  /** How long one device may take for its one shell (a getprop, or with the features' sections). */
   shellTimeoutMs: number;
   /** Devices whose getprop runs at once. */
   concurrency: number;
@@ -77,7 +77,6 @@ export interface AdbCheckOptions {
    * sections, within `readinessTimeoutMs`).
    */
   features?: readonly FeatureDoctor[];
-  readinessTimeoutMs?: number;
 }
 
 export const MODEL_COMMAND = 'getprop ro.product.model';
@@ -90,15 +89,15 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   } catch (error) {
     return [adbServerFailed(adb.label, error, options.service)];
   }
+  // `adb version` of the tool on PATH only prints: it runs beside the device list.
+  const [banner, devices] = await Promise.all([
+    options.adbTool?.(),
+    answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs).catch((error: unknown) => ({ error })),
+  ]);
   const items: CheckItem[] = [adbServerItem(adb.label, version)];
-  const tool = options.adbTool && options.service.toolVersion((await options.adbTool()) ?? '');
+  const tool = options.service.toolVersion(banner ?? '');
   if (tool) items.push(adbToolItem(tool, version));
-  let devices: ListedDevice[];
-  try {
-    devices = await answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs);
-  } catch (error) {
-    return [...items, devicesFailed(error)];
-  }
+  if (!Array.isArray(devices)) return [...items, devicesFailed(devices.error)];
   if (devices.length === 0) return [...items, noDevicesItem()];
   // The long listing only adds where each device is plugged: without it, the rest stands.
   const long = adb.listDevicesLong
@@ -112,10 +111,9 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const battery = reads.has('battery');
   const readiness = reads.has('readiness');
   const wear = reads.has('wear');
-  const timeoutMs = readiness || wear ? Math.max(options.shellTimeoutMs, options.readinessTimeoutMs ?? 0) : options.shellTimeoutMs;
   const service = options.service;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, service, device, hidden, timeoutMs, { battery, readiness, wear })),
+    ...(await deviceFacts(adb, service, device, hidden, options.shellTimeoutMs, { battery, readiness, wear })),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
@@ -123,6 +121,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const phones: DoctorPhone[] = facts.map((f) => ({
     serial: f.serial,
     state: f.state,
+    ...(f.unread !== undefined && { unread: f.unread }),
     ...(f.usb !== undefined && { usb: f.usb }),
     ...(f.battery !== undefined && { battery: service.battery(f.battery) }),
     ...(f.readiness && {
@@ -146,9 +145,9 @@ async function deviceFacts(
   hidden: Set<string>,
   timeoutMs: number,
   reads: { battery: boolean; readiness: boolean; wear: boolean },
-): Promise<DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading }> {
+): Promise<PhoneFacts> {
   const { battery, readiness, wear } = reads;
-  const facts: DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading } = { serial: device.serial, state: device.state };
+  const facts: PhoneFacts = { serial: device.serial, state: device.state };
   // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
   const judgeHidden = (udid: string): void => {
     facts.udid = udid;
@@ -157,6 +156,7 @@ async function deviceFacts(
   };
   if (device.state !== 'device') {
     judgeHidden(device.serial);
+    facts.unread = `adb lists it ${device.state.trim() || 'in no state'}`;
     return facts;
   }
   try {
@@ -166,33 +166,35 @@ async function deviceFacts(
     const command = `${battery ? `${first}; ${service.batteryCommand}` : first}${readiness ? `\n${service.readinessCommand}` : ''}${wear ? `\n${service.wearCommand}` : ''}`;
     // A Samsung battery service prints 11 KB (its logs after the figures).
     const output = await adb.shell(device.serial, command, { timeoutMs, maxBytes: battery || readiness || wear ? 64 * 1024 : 4096 }).then(
-      (result) => ({ text: result.output, whole: true }),
+      (result) => result.output,
       (error: unknown) => {
-        // A part cut at the deadline leaves what came before it (the model, the battery) as true as ever; its checks are unread.
-        const partial = readiness || wear ? service.partialOutput(error) : undefined;
-        const started =
-          partial !== undefined && ((readiness && service.splitReadiness(partial).readiness !== undefined) || (wear && service.wear(partial) !== undefined));
-        if (!started) throw error;
-        return { text: partial, whole: false };
+        // A shell cut at the deadline leaves what came before the cut (the model, the battery) as true as ever; the rest is unread.
+        const partial = service.partialOutput(error);
+        if (!partial) throw error;
+        facts.unread = `its shell was cut short after ${timeoutMs / 1000} s`;
+        return partial;
       },
     );
-    const { head, readiness: answer } = readiness ? service.splitReadiness(output.text) : { head: output.text, readiness: undefined };
-    const worn = wear ? service.wear(output.text) : undefined;
+    const { head, readiness: answer } = readiness ? service.splitReadiness(output) : { head: output, readiness: undefined };
+    const worn = wear ? service.wear(output) : undefined;
     if (worn) facts.wear = worn;
     // The readiness part is whole when the output is, or when a wear section after it arrived.
-    if (answer) facts.readiness = output.whole || worn !== undefined ? answer : { text: '' };
+    if (answer) facts.readiness = facts.unread === undefined || worn !== undefined ? answer : { text: '' };
     const { udid, rest } = service.udid(head.slice(head.indexOf('\n') + 1), device.serial);
     judgeHidden(udid ?? device.serial);
     if (battery) facts.battery = rest;
     const model = parseModel(head);
-    if (model === undefined) facts.shellProblem = `${MODEL_COMMAND} answered nothing`;
+    if (model === undefined) facts.unread = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
   } catch (error) {
-    facts.shellProblem = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+    facts.unread = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
     if (facts.udid === undefined) judgeHidden(device.serial);
   }
   return facts;
 }
+
+/** What the one shell of a phone told: its facts, the parts the features read, and why a part is missing. */
+type PhoneFacts = DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading };
 
 /** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
 export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {

@@ -7,7 +7,8 @@ import type { CredentialCheck } from '../cloud/client.js';
 import type { ServiceDoctor, ToolVersion } from '../platforms/doctor.js';
 import type { ConfigWarning } from '../config/environment.js';
 import { SERVICE_STATE_ADVICE } from '../config/service-state.js';
-import type { CheckItem } from './checklist.js';
+import type { CheckItem, CheckResult } from './checklist.js';
+import { whereOn, type Where } from './where.js';
 
 /** Where the doctor sends its one request, and with which credentials (never the key itself). */
 export interface CloudTarget {
@@ -23,8 +24,8 @@ export interface DeviceFacts {
   state: string;
   /** ro.product.model, for ready devices that answered the shell. */
   model?: string;
-  /** Why the one shell of a ready device gave no model. */
-  shellProblem?: string;
+  /** Why its one shell told not all it was asked (not ready, failed, cut short): its model, or the parts the features read. */
+  unread?: string;
   /** The udid the report gives it (read in the doctor's one shell; its adb serial where it was not read). */
   udid?: string;
   /** hiddenDevices names its udid (the report hides it), or only its adb serial where that differs (the report does not). */
@@ -59,80 +60,91 @@ const FAIL_SKEW_MS = 5 * 60_000;
 // ---- configuration ---------------------------------------------------------
 
 /** Settings loaded; names the variables the agent read, never their values (unknown ones are warnings of their own). */
-export function settingsItem(variables: readonly string[]): CheckItem {
-  const from = variables.length ? `variables set: ${variables.join(', ')}` : 'no DEVICE_AGENT_* variables set';
-  return { status: 'ok', finding: `configuration valid (${from})` };
+export function settingsItem(variables: readonly string[], where: Where = whereOn()): CheckItem {
+  const from = variables.length ? `${where.variables}: ${variables.join(', ')}` : 'no DEVICE_AGENT_* variables set';
+  return { id: 'config', status: 'ok', finding: `configuration valid (${from})` };
 }
 
 /** An unknown or old variable name: the settings load, but probably not as meant. */
-export function variableWarning(warning: ConfigWarning): CheckItem {
-  return { status: 'warn', finding: warning.message, advice: `fix or remove ${warning.name}; every variable is listed in docs/reference/configuration.md` };
+export function variableWarning(warning: ConfigWarning, where: Where = whereOn()): CheckItem {
+  return {
+    id: 'config.variables',
+    status: 'warn',
+    finding: warning.message,
+    advice: `fix or remove ${warning.name}${where.inFile}; every variable is listed in ${where.reference}`,
+  };
 }
 
-/** A setting the commands refuse (the settings could not be loaded at all). */
-export function settingFailed(message: string): CheckItem {
+/** Settings the commands refuse (the settings could not be loaded at all). */
+export function settingFailed(messages: readonly string[], where: Where = whereOn()): CheckItem {
   return {
+    id: 'config',
     status: 'fail',
     config: true,
-    finding: `configuration: ${message}`,
-    advice: 'fix the setting; every setting, its variable and range are listed in docs/reference/configuration.md',
+    finding: `configuration: ${messages.join('; ')}`,
+    advice: `fix ${messages.length === 1 ? 'the setting' : 'the settings'}${where.files}${where.restart}; every setting, its variable and range are listed in ${where.reference}`,
   };
 }
 
 /** The doctor runs with another state directory than the installed service (see config/service-state.ts). */
 export function serviceStateDirItem(current: string, service: string): CheckItem {
   return {
+    id: 'state-dir',
     status: 'warn',
     finding: `state directory ${current} is not the one of the device-agent service on this host (${service}): the doctor does not see what the service sees`,
     advice: SERVICE_STATE_ADVICE,
   };
 }
 
-export function cloudSettingsItem(target: CloudTarget): CheckItem {
+/** The cloud settings, part of the configuration's check: a failure of theirs is the configuration's. */
+export function cloudSettingsItem(target: CloudTarget, where: Where = whereOn()): CheckItem {
   const finding = `cloud settings: ${safeUrl(target.baseUrl)}, user ${target.username}, API key from ${target.keySource}`;
   if (sentInClear(target.baseUrl)) {
     return {
+      id: 'config',
       status: 'warn',
       finding: `${finding}; plain http to a remote host`,
-      advice: 'the API key travels unencrypted over http: use the https URL of the cloud in DEVICE_AGENT_BASE_URL',
+      advice: `the API key travels unencrypted over http: use the https URL of the cloud in DEVICE_AGENT_BASE_URL${where.inFile}${where.restart}`,
     };
   }
-  return { status: 'ok', finding };
+  return { id: 'config', status: 'ok', finding };
 }
 
-/** A required cloud setting is missing or unreadable (message of a ConfigError). */
-export function cloudSettingsFailed(message: string): CheckItem {
+/** Required cloud settings missing or unreadable (the messages of a ConfigError). */
+export function cloudSettingsFailed(messages: readonly string[], where: Where = whereOn()): CheckItem {
   return {
+    id: 'config',
     status: 'fail',
     config: true,
-    finding: `cloud settings: ${message}`,
-    advice:
-      'set DEVICE_AGENT_BASE_URL, DEVICE_AGENT_USERNAME and the API key (DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE ' +
-      'or the api-key systemd credential); the cloud is checked once they are set',
+    finding: `cloud settings: ${messages.join('; ')}`,
+    advice: `set DEVICE_AGENT_BASE_URL and DEVICE_AGENT_USERNAME${where.inFile}, and the API key in ${where.key}${where.restart}; the cloud is checked once they are set`,
   };
 }
 
-export function nodeIdItem(facts: NodeIdFacts): CheckItem {
+export function nodeIdItem(facts: NodeIdFacts, where: Where = whereOn()): CheckItem {
+  const id = 'node-id';
   switch (facts.kind) {
     case 'configured':
-      return { status: 'ok', finding: `node id ${facts.id} (DEVICE_AGENT_NODE_ID)` };
+      return { id, status: 'ok', finding: `node id ${facts.id} (DEVICE_AGENT_NODE_ID)` };
     case 'kept':
-      return { status: 'ok', finding: `node id ${facts.id} (kept in ${facts.file})` };
+      return { id, status: 'ok', finding: `node id ${facts.id} (kept in ${facts.file})` };
     case 'new':
-      return { status: 'ok', finding: `no node id yet; the first report keeps a new one in ${facts.dir} (writable)` };
+      return { id, status: 'ok', finding: `no node id yet; the first report keeps a new one in ${facts.dir} (writable)` };
     case 'unwritable':
       return {
+        id,
         status: 'fail',
         config: true,
         finding: `state directory ${facts.dir} is not writable (${facts.reason}): the node id cannot be kept`,
-        advice: 'set DEVICE_AGENT_STATE_DIR to a directory the agent user may write (systemd: StateDirectory=device-agent), or set DEVICE_AGENT_NODE_ID',
+        advice: `set DEVICE_AGENT_STATE_DIR to a directory the agent user may write (systemd: StateDirectory=device-agent), or set DEVICE_AGENT_NODE_ID${where.inFile}`,
       };
     case 'unreadable':
       return {
+        id,
         status: 'fail',
         config: true,
         finding: `node id file ${facts.file} cannot be read (${facts.reason})`,
-        advice: 'give the file to the agent user (it may have been created by root), or set DEVICE_AGENT_NODE_ID',
+        advice: `give the file to the agent user (it may have been created by root), or set DEVICE_AGENT_NODE_ID${where.inFile}`,
       };
   }
 }
@@ -145,36 +157,43 @@ export function adbVersionName(internal: number): string {
 }
 
 export function adbServerItem(label: string, version: number): CheckItem {
-  return { status: 'ok', finding: `adb server ${label}, version ${version} (adb ${adbVersionName(version)})` };
+  return { id: 'adb.server', status: 'ok', finding: `adb server ${label}, version ${version} (adb ${adbVersionName(version)})` };
 }
 
 /** The server could not be asked; `service` (the platform's doctor words) knows its errors and variables. */
-export function adbServerFailed(label: string, error: unknown, service: Pick<ServiceDoctor, 'unreachable' | 'addressVariables'>): CheckItem {
+export function adbServerFailed(
+  label: string,
+  error: unknown,
+  service: Pick<ServiceDoctor, 'unreachable' | 'addressVariables'>,
+  where: Where = whereOn(),
+): CheckItem {
   const { socket, port } = service.addressVariables;
-  const start =
-    `start it with "adb start-server" (or systemctl start device-agent-adb), or point ${socket}=tcp:HOST:PORT ` + `(or ${port}) at the running server`;
+  const id = 'adb.server';
+  const start = `start it with "adb start-server" (or systemctl start device-agent-adb), or point ${socket}=tcp:HOST:PORT (or ${port})${where.inFile} at the running server`;
   const unreachable = service.unreachable(error);
   if (unreachable !== undefined) {
-    return { status: 'fail', finding: `adb server ${label}: not reachable (${unreachable})`, advice: start };
+    return { id, status: 'fail', finding: `adb server ${label}: not reachable (${unreachable})`, advice: start };
   }
   if (error instanceof NoAnswerError) {
     return {
+      id,
       status: 'fail',
       finding: `adb server ${label}: connected, but no answer within ${formatDuration(error.timeoutMs)}`,
       advice: 'check that the address is an adb server and not another service; restart it with "adb kill-server", then "adb start-server"',
     };
   }
-  return { status: 'fail', finding: `adb server ${label}: ${errorText(error)}`, advice: start };
+  return { id, status: 'fail', finding: `adb server ${label}: ${errorText(error)}`, advice: start };
 }
 
 /** The service's address variables (the platform's, `service.addressVariables`) could not be read as an address. */
-export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'addressVariables'>): CheckItem {
+export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'addressVariables'>, where: Where = whereOn()): CheckItem {
   const { socket, port } = service.addressVariables;
   return {
+    id: 'adb.server',
     status: 'fail',
     config: true,
     finding: `adb server address: ${errorText(error)}`,
-    advice: `set ${socket}=tcp:HOST:PORT (or ${port}=PORT), or unset both for tcp:localhost:5037`,
+    advice: `set ${socket}=tcp:HOST:PORT (or ${port}=PORT)${where.inFile}, or unset both for tcp:localhost:5037`,
   };
 }
 
@@ -185,10 +204,12 @@ export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'a
 export function adbToolItem(tool: ToolVersion, serverVersion: number): CheckItem {
   const where = tool.path ?? 'adb on PATH';
   const release = tool.release ? `, ${tool.release}` : '';
+  const id = 'adb.command';
   if (tool.version === serverVersion) {
-    return { status: 'ok', finding: `adb command ${where}: ${adbVersionName(tool.version)}${release}, same version as the server` };
+    return { id, status: 'ok', finding: `adb command ${where}: ${adbVersionName(tool.version)}${release}, same version as the server` };
   }
   return {
+    id,
     status: 'warn',
     finding: `adb command ${where} is ${adbVersionName(tool.version)}${release} but the server is ${adbVersionName(serverVersion)}: running it kills and restarts the server, and every device reconnects`,
     advice: 'run the adb that started the server (see the device-agent-adb unit), or install the same adb version on PATH',
@@ -197,6 +218,7 @@ export function adbToolItem(tool: ToolVersion, serverVersion: number): CheckItem
 
 export function noDevicesItem(): CheckItem {
   return {
+    id: 'adb.devices',
     status: 'warn',
     finding: 'devices: adb lists none',
     advice:
@@ -206,6 +228,7 @@ export function noDevicesItem(): CheckItem {
 
 export function devicesFailed(error: unknown): CheckItem {
   return {
+    id: 'adb.devices',
     status: 'fail',
     finding: `devices: adb could not list them: ${errorText(error)}`,
     advice: 'restart the adb server: adb kill-server, then adb start-server',
@@ -216,18 +239,18 @@ export function devicesFailed(error: unknown): CheckItem {
 const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
 
 /** One device as adb lists it: a phone's item, which fails the doctor only with --phones fail; `service` says what to do about a state other than ready. */
-export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
-  const item: CheckItem = { ...deviceStateItem(facts, service), phone: true };
+export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>, where: Where = whereOn()): CheckItem {
+  const item: CheckItem = { id: 'phone', phone: facts.serial, ...deviceStateItem(facts, service, where) };
   const at = [facts.usb && `usb ${facts.usb}`, facts.transportId && `transport ${facts.transportId}`].filter(Boolean).join(', ');
   return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
 }
 
 /** A device line with what hiddenDevices says of it: hidden by its udid, or named by its adb serial only, which hides nothing. */
-function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
+function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>, where: Where): CheckResult {
   const item = stateItem(facts, service);
   if (facts.hidden !== 'serial') return item;
   const note = `, not hidden: hiddenDevices names its adb serial, and the report hides by udid (${facts.udid ?? 'not read'})`;
-  const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES) in place of its adb serial`;
+  const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES${where.inFile}) in place of its adb serial`;
   return {
     ...item,
     status: item.status === 'ok' ? 'warn' : item.status,
@@ -236,7 +259,7 @@ function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notRe
   };
 }
 
-function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
+function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckResult {
   const hidden = facts.hidden === 'udid' ? ', reported hidden' : '';
   const state = facts.state.trim() || 'unknown';
   if (state !== 'device') {
@@ -249,7 +272,7 @@ function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdv
   if (facts.model === undefined) {
     return {
       status: 'warn',
-      finding: `device ${facts.serial}: device${hidden}, but ${facts.shellProblem ?? 'its shell gave no model'}`,
+      finding: `device ${facts.serial}: device${hidden}, but ${facts.unread ?? 'its shell gave no model'}`,
       advice: 'the device may be hung or overloaded: unlock it and check it, replug the cable, or reboot it',
     };
   }
@@ -267,55 +290,59 @@ export function parseModel(output: string): string | undefined {
 export function cloudItem(target: CloudTarget, check: CredentialCheck): CheckItem {
   const devices = check.privateDevices === undefined ? '' : `, ${check.privateDevices} private ${check.privateDevices === 1 ? 'device' : 'devices'}`;
   return {
+    id: 'cloud',
     status: 'ok',
     finding: `cloud ${safeUrl(target.baseUrl)} accepts the credentials of ${target.username}${devices}, answered in ${check.roundTripMs} ms`,
   };
 }
 
-export function cloudFailed(target: CloudTarget, error: unknown): CheckItem {
+export function cloudFailed(target: CloudTarget, error: unknown, where: Where = whereOn()): CheckItem {
+  return { id: 'cloud', status: 'fail', ...cloudProblem(target, error, where) };
+}
+
+function cloudProblem(target: CloudTarget, error: unknown, where: Where): { finding: string; advice: string } {
   const url = safeUrl(target.baseUrl);
+  const baseUrl = `DEVICE_AGENT_BASE_URL${where.inFile}`;
   if (error instanceof CloudAuthError) {
     const what = error.status === 403 ? 'refused access for' : 'rejected the credentials of';
     return {
-      status: 'fail',
       finding: `cloud ${url} ${what} ${target.username} (HTTP ${error.status}; API key from ${target.keySource})`,
       advice:
-        'check DEVICE_AGENT_USERNAME (username or email) and DEVICE_AGENT_API_KEY (or DEVICE_AGENT_API_KEY_FILE, or the api-key ' +
-        'systemd credential); keys are listed in the API keys settings of the account' +
+        `check DEVICE_AGENT_USERNAME${where.inFile} (username or email) and the API key in ${where.key}${where.restart}; keys are listed in the API keys settings of the account` +
         (error.status === 403 ? ', and the account must be allowed to report devices' : ''),
     };
   }
-  if (error instanceof CloudProxyError) {
-    return { status: 'fail', finding: `cloud ${url} not reachable: ${error.reason}`, advice: error.advice };
-  }
+  if (error instanceof CloudProxyError) return { finding: `cloud ${url} not reachable: ${error.reason}`, advice: error.advice };
   if (error instanceof CloudUnavailableError) {
     const clock = error.code === 'CERT_NOT_YET_VALID' || error.code === 'CERT_HAS_EXPIRED';
-    let advice = 'check DEVICE_AGENT_BASE_URL, DNS, and the firewall or proxy between this host and the cloud';
+    let advice = `check ${baseUrl}, DNS, and the firewall or proxy between this host and the cloud`;
     if (clock)
       advice = 'the certificate looks out of its validity period, often because the host clock is wrong: check timedatectl status and enable time sync';
     else if (error.status !== undefined) advice = 'the cloud itself is in trouble; the agent resends reports by itself, try the doctor again later';
-    return { status: 'fail', finding: `cloud ${url} not reachable: ${error.reason}`, advice };
+    return { finding: `cloud ${url} not reachable: ${error.reason}`, advice };
   }
   if (error instanceof CloudProtocolError) {
     return {
-      status: 'fail',
       finding: `cloud ${url}: GET /devices did not answer like the v1 API (status ${error.status}, content-type "${error.contentType || 'none'}")`,
-      advice: 'DEVICE_AGENT_BASE_URL must be the v1 root, e.g. https://cloud.example.com/v1; check for a proxy or captive portal in between',
+      advice: `${baseUrl} must be the v1 root, e.g. https://cloud.example.com/v1; check for a proxy or captive portal in between`,
     };
   }
   if (error instanceof CloudRejectedError) {
     return {
-      status: 'fail',
       finding: `cloud ${url} rejected GET /devices with HTTP ${error.status}${error.bodyExcerpt ? `: ${error.bodyExcerpt}` : ''}`,
-      advice: 'DEVICE_AGENT_BASE_URL must be the v1 root, e.g. https://cloud.example.com/v1',
+      advice: `${baseUrl} must be the v1 root, e.g. https://cloud.example.com/v1`,
     };
   }
-  if (error instanceof CloudError) return { status: 'fail', finding: `cloud: ${error.message}`, advice: 'check DEVICE_AGENT_BASE_URL' };
-  return { status: 'fail', finding: `cloud ${url}: ${errorText(error)}`, advice: 'check DEVICE_AGENT_BASE_URL and the network' };
+  if (error instanceof CloudError) return { finding: `cloud: ${error.message}`, advice: `check ${baseUrl}` };
+  return { finding: `cloud ${url}: ${errorText(error)}`, advice: `check ${baseUrl} and the network` };
 }
 
 /** Host clock against the cloud's Date header. skewMs is the cloud's time minus the host's: positive when the host is behind. */
 export function clockItem(skewMs: number | undefined): CheckItem {
+  return { id: 'clock', ...clockResult(skewMs) };
+}
+
+function clockResult(skewMs: number | undefined): CheckResult {
   if (skewMs === undefined || !Number.isFinite(skewMs)) {
     return {
       status: 'warn',

@@ -9,36 +9,34 @@ import type { FeatureDoctor } from '../features/context.js';
 import { iosDeviceInfo, NOT_PAIRED_MESSAGE } from '../platforms/ios/inventory.js';
 import { pairedFacts } from '../platforms/ios/readiness.js';
 import { mapLimit } from '../util/limit.js';
-import type { CheckItem } from './checklist.js';
+import { named, type CheckItem, type CheckResult } from './checklist.js';
+import { whereOn } from './where.js';
 
 type IosSettings = Pick<Settings, 'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'probeConcurrency'>;
 
-/** judgeFacts: an iPhone's readiness from its lockdown facts, as the features judge it (FeatureDoctor.facts); none: not judged. */
+/** judgeFacts: an iPhone's readiness from its lockdown facts, as the features judge it (FeatureDoctor.facts); none: no baseline asks. */
 export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, judgeFacts?: FeatureDoctor['facts']): Promise<CheckItem[]> {
-  if (settings.ios === false) return [{ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' }];
+  const usbmuxd = (result: CheckResult) => named('usbmuxd', [result]);
+  if (settings.ios === false) return usbmuxd({ status: 'ok', finding: 'iOS support is off (ios: false): iPhones are not reported' });
   let address: UsbmuxdAddress;
   try {
     address = parseUsbmuxdAddress(env.USBMUXD_SOCKET_ADDRESS || settings.usbmuxdSocketAddress);
   } catch (err) {
-    return [{ status: 'fail', finding: (err as Error).message, advice: 'set USBMUXD_SOCKET_ADDRESS to UNIX:/path or HOST:PORT' }];
+    return usbmuxd({ status: 'fail', finding: (err as Error).message, advice: `set USBMUXD_SOCKET_ADDRESS${whereOn().inFile} to UNIX:/path or HOST:PORT` });
   }
   if ('path' in address && !existsSync(address.path)) {
     if (settings.ios === true) {
-      return [
-        {
-          status: 'warn',
-          finding: `iPhones are asked for (ios: true), but there is no usbmuxd socket at ${address.path}: none can be reported`,
-          advice: 'install and start usbmuxd (apt-get install usbmuxd), or set USBMUXD_SOCKET_ADDRESS to where it listens',
-        },
-      ];
+      return usbmuxd({
+        status: 'warn',
+        finding: `iPhones are asked for (ios: true), but there is no usbmuxd socket at ${address.path}: none can be reported`,
+        advice: `install and start usbmuxd (apt-get install usbmuxd), or set USBMUXD_SOCKET_ADDRESS${whereOn().inFile} to where it listens`,
+      });
     }
     // Without usbmuxd the agent cannot see an iPhone at all, so it must not say there is none.
-    return [
-      {
-        status: 'ok',
-        finding: `no usbmuxd socket at ${address.path}: iPhones are not looked for on this host (an iPhone plugged here is not seen; install usbmuxd to report iPhones)`,
-      },
-    ];
+    return usbmuxd({
+      status: 'ok',
+      finding: `no usbmuxd socket at ${address.path}: iPhones are not looked for on this host (an iPhone plugged here is not seen; install usbmuxd to report iPhones)`,
+    });
   }
   const timeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
   const { listDevices } = await import('../platforms/ios/usbmuxd-client.js');
@@ -47,62 +45,50 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
   try {
     devices = await listDevices(address, timeoutMs);
   } catch (err) {
-    return [
-      {
-        status: 'fail',
-        finding: `usbmuxd at ${address.label} does not answer: ${(err as Error).message}`,
-        advice: 'check `systemctl status usbmuxd`; restart it with `systemctl restart usbmuxd`',
-      },
-    ];
+    return usbmuxd({
+      status: 'fail',
+      finding: `usbmuxd at ${address.label} does not answer: ${(err as Error).message}`,
+      advice: 'check `systemctl status usbmuxd`; restart it with `systemctl restart usbmuxd`',
+    });
   }
-  const items: CheckItem[] = [{ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` }];
-  let judged = 0;
-  let readyCount = 0;
+  const items = usbmuxd({ status: 'ok', finding: `usbmuxd at ${address.label} answers: ${devices.length} iPhone(s)` });
   const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem[]> => {
     const r = await probeIphone(address, device, timeoutMs);
+    const phone = { id: 'phone', phone: device.udid };
+    // Its readiness, when a baseline asks for it, is unread without a session.
+    const unread = (why: string): CheckItem[] => (judgeFacts ? [{ id: 'phone.readiness', phone: device.udid, status: 'unread', finding: why }] : []);
     if (r.kind === 'ok') {
       const info = iosDeviceInfo(device.udid, r.values);
       const line: CheckItem = {
+        ...phone,
         status: 'ok',
         finding: `iPhone ${device.udid} (${info.modelName ?? '?'}, iOS ${info.platformVersion ?? '?'}): paired, lockdown answers`,
-        phone: true,
       };
       // The readiness the agent reports for it, from the same session's facts (a not-paired phone has its own line above).
-      const verdict = judgeFacts?.(`iPhone ${device.udid}`, new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))), info.brandName);
-      if (verdict === undefined) return [line];
-      judged++;
-      if (verdict !== 'ready') return [line, verdict];
-      readyCount++;
-      return [line];
+      const verdict = judgeFacts?.(device.udid, new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))), info.brandName);
+      return verdict === undefined ? [line] : [line, verdict];
     }
     if (r.kind === 'not-paired') {
       const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
       return [
         {
+          ...phone,
           status: 'warn',
           finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`,
           advice: NOT_PAIRED_MESSAGE,
-          phone: true,
         },
+        ...unread('it is not paired with this host'),
       ];
     }
     return [
       {
+        ...phone,
         status: 'warn',
         finding: `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
         advice: 'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
-        phone: true,
       },
+      ...unread('its lockdown does not answer'),
     ];
   });
-  const lines = phones.flat();
-  const summary: CheckItem[] = judged
-    ? [
-        {
-          status: 'ok',
-          finding: `iPhone readiness: ${readyCount} of ${judged} paired iPhones ready for automation against the lab's baseline (readiness.checks)`,
-        },
-      ]
-    : [];
-  return [...items, ...summary, ...lines];
+  return [...items, ...phones.flat()];
 }

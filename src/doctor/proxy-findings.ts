@@ -5,7 +5,8 @@ import { explainTunnelFailure, type ProxyContext } from '../cloud/proxy/explain.
 import { LOOPBACK_DIRECT, type ProxyPlan, type Route } from '../cloud/proxy/route.js';
 import type { TunnelFailure } from '../cloud/proxy/tunnel.js';
 import type { TrustSource } from '../cloud/trust/trust.js';
-import type { CheckItem } from './checklist.js';
+import type { CheckResult } from './checklist.js';
+import { whereOn } from './where.js';
 
 /** What a CONNECT and a TLS handshake through the proxy showed (nothing is sent in the tunnel). */
 export type TunnelObservation =
@@ -13,8 +14,8 @@ export type TunnelObservation =
   | { kind: 'tls-failed'; ms: number; code: string }
   | { kind: 'open'; ms: number; issuer: string; subject: string; trusted: boolean; authorizationError?: string };
 
-export function routeItems(host: string, route: Route, plan: ProxyPlan, env: NodeJS.ProcessEnv): CheckItem[] {
-  const items: CheckItem[] = [];
+export function routeItems(host: string, route: Route, plan: ProxyPlan, env: NodeJS.ProcessEnv): CheckResult[] {
+  const items: CheckResult[] = [];
   if (route.kind === 'proxy') {
     const account = route.proxy.username !== undefined ? `, as proxy user ${route.proxy.username}` : ', without proxy credentials';
     items.push({ status: 'ok', finding: `proxy: requests to ${host} go through ${route.proxy.label} (${route.setting})${account}` });
@@ -43,7 +44,7 @@ export function routeItems(host: string, route: Route, plan: ProxyPlan, env: Nod
   return items;
 }
 
-export function trustItem(sources: readonly TrustSource[]): CheckItem {
+export function trustItem(sources: readonly TrustSource[]): CheckResult {
   const parts = sources.map((source) => {
     switch (source.kind) {
       case 'default':
@@ -59,14 +60,14 @@ export function trustItem(sources: readonly TrustSource[]): CheckItem {
   return { status: 'ok', finding: `TLS trust: ${parts.join(', ')}` };
 }
 
-export function tunnelItems(context: ProxyContext, seen: TunnelObservation): CheckItem[] {
+export function tunnelItems(context: ProxyContext, seen: TunnelObservation): CheckResult[] {
   const { proxy, target } = context;
   const host = target.replace(/:\d+$/, '');
   if (seen.kind === 'failed') {
     const why = explainTunnelFailure(context, seen.failure);
     return [{ status: 'fail', finding: `proxy tunnel: ${why.reason}`, advice: why.advice }];
   }
-  const opened: CheckItem = { status: 'ok', finding: `proxy tunnel: ${proxy.label} opened CONNECT ${target} in ${seen.ms} ms` };
+  const opened: CheckResult = { status: 'ok', finding: `proxy tunnel: ${proxy.label} opened CONNECT ${target} in ${seen.ms} ms` };
   if (seen.kind === 'tls-failed') {
     return [
       opened,
@@ -87,7 +88,7 @@ export function tunnelItems(context: ProxyContext, seen: TunnelObservation): Che
       {
         status: 'fail',
         finding: `TLS through the proxy: the certificate presented for ${host} names "${seen.subject}", not ${host} (issued by "${seen.issuer}")`,
-        advice: 'check the host name in DEVICE_AGENT_BASE_URL; a TLS-inspecting proxy that names the wrong host needs fixing by its administrators',
+        advice: `check the host name in DEVICE_AGENT_BASE_URL${whereOn().inFile}; a TLS-inspecting proxy that names the wrong host needs fixing by its administrators`,
       },
     ];
   }
@@ -97,7 +98,7 @@ export function tunnelItems(context: ProxyContext, seen: TunnelObservation): Che
       status: 'fail',
       finding: `TLS through the proxy: the certificate presented for ${host} is issued by "${seen.issuer}", which this host does not trust (${error})`,
       advice:
-        `${proxy.label} inspects TLS with its own CA: put that CA ("${seen.issuer}", as PEM) in the file named by caFile (DEVICE_AGENT_CA_FILE), ` +
+        `${proxy.label} inspects TLS with its own CA: put that CA ("${seen.issuer}", as PEM) in the file named by caFile (DEVICE_AGENT_CA_FILE${whereOn().inFile}), ` +
         'or install it in the system store (update-ca-certificates) and keep systemCa on',
     },
   ];

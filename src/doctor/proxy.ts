@@ -10,7 +10,7 @@ import type { CloudNetwork } from '../cloud/network.js';
 import type { ProxyContext } from '../cloud/proxy/explain.js';
 import { routeFor } from '../cloud/proxy/route.js';
 import { openTunnel, ProxyTunnelError } from '../cloud/proxy/tunnel.js';
-import type { CheckItem } from './checklist.js';
+import { named, type CheckItem } from './checklist.js';
 import { routeItems, trustItem, tunnelItems, type TunnelObservation } from './proxy-findings.js';
 
 export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CheckItem[]> {
@@ -23,11 +23,12 @@ export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: 
   const secure = url.protocol === 'https:';
   const port = url.port ? Number(url.port) : secure ? 443 : 80;
   const route = routeFor(network.proxies, url);
-  const items = [...routeItems(`${url.hostname}:${port}`, route, network.proxies, env)];
-  if (secure) items.push(trustItem(network.trust.sources));
+  const items = named('proxy', routeItems(`${url.hostname}:${port}`, route, network.proxies, env));
+  if (secure) items.push(...named('tls', [trustItem(network.trust.sources)]));
   if (route.kind !== 'proxy' || !secure) return items;
   const context: ProxyContext = { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${port}` };
-  return [...items, ...tunnelItems(context, await observeTunnel(context, url.hostname.replace(/^\[|\]$/g, ''), port, network, timeoutMs))];
+  const seen = await observeTunnel(context, url.hostname.replace(/^\[|\]$/g, ''), port, network, timeoutMs);
+  return [...items, ...named('proxy.tunnel', tunnelItems(context, seen))];
 }
 
 async function observeTunnel(context: ProxyContext, host: string, port: number, network: CloudNetwork, timeoutMs: number): Promise<TunnelObservation> {

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { http, https } from '../util/node-http.js';
 import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
-import type { CheckItem } from './checklist.js';
+import type { CheckResult } from './checklist.js';
+import { whereOn } from './where.js';
 import { ConfigError } from '../config/errors.js';
 import { loadWebConfig } from '../status/web-config.js';
 
@@ -11,7 +12,7 @@ import { loadWebConfig } from '../status/web-config.js';
 // another state directory); what the daemon kept in the state directory says why its endpoint is not there.
 
 const ANSWER_TIMEOUT_MS = 3_000;
-const FREE_ADVICE = 'free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN to a free HOST:PORT or off, and restart the agent';
+const FREE_ADVICE = `free the port (ss -ltnp shows who holds it), or set DEVICE_AGENT_STATUS_LISTEN${whereOn().inFile} to a free HOST:PORT or off, and restart the agent`;
 
 export interface StatusCheckInput {
   listen: string;
@@ -29,7 +30,7 @@ type Probe =
   | { kind: 'silent' }
   | { kind: 'error'; message: string };
 
-export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckItem[]> {
+export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckResult[]> {
   if (input.listen === 'off') return [{ status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' }];
   let tls = false;
   if (input.webConfigFile) {
@@ -129,9 +130,9 @@ function anotherAgent(
   input: StatusCheckInput,
   daemon: StatusEndpointState | undefined,
   where: string,
-): CheckItem | undefined {
+): CheckResult | undefined {
   const port = /:(\d+)$/.exec(where)?.[1];
-  const stop = `stop the other agent (ss -ltnp 'sport = :${port}' shows its pid), or give one of them another DEVICE_AGENT_STATUS_LISTEN`;
+  const stop = `stop the other agent (ss -ltnp 'sport = :${port}' shows its pid), or give one of them another DEVICE_AGENT_STATUS_LISTEN${whereOn().inFile}`;
   if (probe.nodeId === undefined) {
     if (daemon) return undefined;
     return {

@@ -82,6 +82,8 @@ export interface DoctorPhone {
   wear?: WearReading;
   /** The udid the report gives it, read in the doctor's one shell (its adb serial where it gives none or was not read). */
   udid?: string;
+  /** Why its shell told not all it was asked (the phone not ready, its shell failed or cut short): the parts it lacks are unread. */
+  unread?: string;
 }
 
 /** A feature's lines in `doctor`, each in its place of the checklist. */
@@ -98,8 +100,8 @@ export interface FeatureDoctor {
   ports?(phones: readonly DoctorPhone[]): CheckItem[];
   /** After the phone service's section: the host's own lines. */
   host?(env: NodeJS.ProcessEnv): CheckItem[];
-  /** A phone whose source read its readiness facts in a session of its own (an iPhone's lockdown): ready, a warning, or nothing judged. */
-  readonly facts?: (name: string, facts: ReadonlyMap<string, string>, brand: string | undefined) => CheckItem | 'ready' | undefined;
+  /** An iPhone (its udid) whose source read its readiness facts in a session of its own (its lockdown): its line, or none when not judged. */
+  readonly facts?: (udid: string, facts: ReadonlyMap<string, string>, brand: string | undefined) => CheckItem | undefined;
 }
 
 /** The one signature of a feature's factory. */

@@ -7,8 +7,9 @@ import { basename } from 'node:path';
 import { chargeWaysOf } from '../config/charge-ways.js';
 import { hubPortsOf } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
-import type { CheckItem } from '../doctor/checklist.js';
+import type { CheckResult } from '../doctor/checklist.js';
 import { ask, HUB_SOCKET } from './client.js';
+import { docPath } from '../util/package.js';
 
 /** The client's program name, as the package installs it. */
 export const CLIENT_NAME = 'hub-request';
@@ -28,7 +29,7 @@ export function helperSocketOf(settings: HelperSettings): string | undefined {
   return at >= 0 && words[at + 1] ? words[at + 1] : HUB_SOCKET;
 }
 
-export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_000): Promise<CheckItem[]> {
+export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_000): Promise<CheckResult[]> {
   const socket = helperSocketOf(settings);
   if (!socket) return [];
   const hubs = [...new Set([...hubPortsOf(settings.hubPorts).values()].map((p) => p.hub))];
@@ -53,7 +54,7 @@ export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_00
         advice:
           socket === HUB_SOCKET
             ? 'systemctl enable --now device-agent-hub.socket (the package installs it); until then no hub port is switched'
-            : `start the hub helper that listens on ${socket} (in a container: the hub service, docs/install/container.md "Hub ports"); until then no hub port is switched`,
+            : `start the hub helper that listens on ${socket} (in a container: the hub service, ${docPath('docs/install/container.md')} "Hub ports"); until then no hub port is switched`,
       },
     ];
   }

@@ -3,19 +3,30 @@
 import type { ReadinessReading } from './readiness.js';
 import type { WearReading } from './wear.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+/** unread: the check could not be read (the phone's shell was cut short, the phone is unauthorized...): never judged fine. */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'unread';
 
-/** One line of the doctor's checklist. */
-export interface CheckItem {
+/** What a check found, in its own words; the doctor names the check (CheckItem). */
+export interface CheckResult {
   status: CheckStatus;
-  /** What was found, on one line. */
+  /** What was found, on one line; for unread, why it could not be read. */
   finding: string;
   /** What the operator should do; shown only when the item is not ok. */
   advice?: string;
   /** A failure of the configuration, one `once` and `run` would refuse to start with (exit 2), rather than of the lab or the cloud. */
   config?: boolean;
-  /** A problem of one phone rather than of the host, which still reports its others: fails only at phone level 'fail'. */
-  phone?: boolean;
+}
+
+/** One finding of a named check (docs/reference/doctor.md): the items of one id and phone make one verdict line. */
+export interface CheckItem extends CheckResult {
+  id: string;
+  /** The phone it is about (adb serial or udid): a phone's problem, the host still reports its others; fails only at phone level 'fail'. */
+  phone?: string;
+}
+
+/** The results as findings of the check `id`. */
+export function named(id: string, results: readonly CheckResult[]): CheckItem[] {
+  return results.map((r) => ({ id, ...r }));
 }
 
 /** The version of the service's command-line tool, as its banner prints it. */

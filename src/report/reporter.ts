@@ -80,9 +80,13 @@ export class Reporter {
     this.hidden = new HiddenDevicesCheck(deps.settings.hiddenDevices, deps.logger);
   }
 
-  /** The devices present now, health rules and settings applied, sources in registration order. */
+  /**
+   * The devices present now, health rules and settings applied, sources in registration order, for a person (`list`): one
+   * no source lists now (its source down, its list not complete) is as the cloud was last told of it, its state unknown.
+   */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
-    return (await this.collect(request, true)).devices;
+    const { devices, unseen } = await this.collect(request, true);
+    return devices.map((d) => (unseen.has(d.udid) ? { ...d, state: 'unknown' } : d));
   }
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */

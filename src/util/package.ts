@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The same module runs from src/ (tests) and from dist/src/ (the CLI), so
@@ -18,3 +18,14 @@ function findRoot(): string {
 export const projectRoot = findRoot();
 
 export const agentVersion = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Where the Debian package installs the agent (packaging/deb/build.sh): an agent running from there is a packaged host's. */
+export const packaged = projectRoot === '/usr/lib/device-agent';
+
+/**
+ * A page of docs/ as a path that exists where the agent runs: the package ships the pages its output names in
+ * /usr/share/doc/device-agent (build.sh), a checkout has them in place.
+ */
+export function docPath(page: string, onPackage = packaged): string {
+  return onPackage ? `/usr/share/doc/device-agent/${basename(page)}` : join(projectRoot, page);
+}

@@ -1,7 +1,9 @@
 // `npm run bench`: the agent's full inventory against N simulated devices
 // behind the real adb server, next to the floor on this machine (the same
 // script through adbkit, every device at once), plus plug-to-report latency
-// and idle CPU of a running daemon. Prints tables; asserts nothing about speed.
+// and idle CPU of a running daemon. Prints tables; asserts nothing about speed,
+// but exits 1 when a recorded profile's periodic cycle misses its budget of
+// bytes and commands per phone (measure.ts, CYCLE_BUDGET).
 //
 // Settings (environment):
 //   BENCH_SIZES=0,1,10,50,200   device counts (0 = the agent's fixed start cost)
@@ -17,8 +19,8 @@
 //   BENCH_AGENT_NODE_OPTIONS=.. NODE_OPTIONS for the agent process (e.g. --max-semi-space-size=2)
 //   BENCH_CYCLES_N=50           devices for the per-cycle table (0 skips)
 //   BENCH_CYCLES=4              periodic cycles measured after the first inventory
-//   BENCH_CYCLES_PROFILE=smartron-t5911-android8.1  profile of the per-cycle table (a whole bugreport:
-//                               pm, dumpsys input and telephony.registry are recorded)
+//   BENCH_CYCLES_PROFILE=all    profile of the per-cycle tables; all: every recorded profile
+//                               (test/fixtures/devices), the devices taking them in turn
 //   BENCH_WATCH_N=60            phones of the status page case: the daemon's CPU with ten clients watching its
 //                               rack as the page does (test/bench/watchers.ts; 0 skips)
 //   BENCH_OUT=file.json         write the raw results there
@@ -32,10 +34,20 @@ import { TIERS } from '../../src/platforms/android/inventory/probes/types.js';
 import { CloudDouble, type RecordedRequest } from '../cloud-double/cloud-double.js';
 import { AgentProcess, baseEnv } from '../e2e/agent-process.js';
 import { SimFarm } from '../sim/farm.js';
-import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
+import { listProfiles, loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import type { FloorInput, FloorOutput } from './floor.js';
-import { machineBusySeconds, meanInterval, median, procSample, scrapeMetrics, type ProcSample } from './measure.js';
+import {
+  CYCLE_BUDGET,
+  machineBusySeconds,
+  meanInterval,
+  median,
+  periodicByProfile,
+  procSample,
+  scrapeMetrics,
+  type ProcSample,
+  type ProfileCycle,
+} from './measure.js';
 import { shippedNodeOptions } from './shipped.js';
 import { benchWatchers, printWatchers, type WatchResult } from './watchers.js';
 import { sleep } from '../support/wait.js';
@@ -55,7 +67,7 @@ const DEFAULT_CONCURRENCY = 16;
 const agentNodeOptions = nodeOptions(process.env.BENCH_AGENT_NODE_OPTIONS);
 const cyclesN = Number(process.env.BENCH_CYCLES_N ?? 50);
 const cycleCount = Number(process.env.BENCH_CYCLES ?? 4);
-const cyclesProfile = process.env.BENCH_CYCLES_PROFILE ?? 'smartron-t5911-android8.1';
+const cyclesProfile = process.env.BENCH_CYCLES_PROFILE ?? 'all';
 const watchN = Number(process.env.BENCH_WATCH_N ?? 60);
 
 /** The agent runs as shipped: the systemd unit's NODE_OPTIONS unless told otherwise. */
@@ -394,15 +406,28 @@ function scriptCommands(script: string): number {
   return [...script.matchAll(/^m ([a-z0-9_]+);/gm)].filter((m) => m[1] !== 'end').length;
 }
 
+interface CyclesResult {
+  cycles: CycleResult[];
+  profiles: ProfileCycle[];
+  proc: ProcSample;
+}
+
 /**
  * A daemon reporting every 5 s: per cycle (the k-th shell session of each
  * phone), the bytes the phone sent and the device commands it ran, the
- * first (full) inventory first. The slow tier is not due within these
- * cycles (900 s by default).
+ * first (full) inventory first; and per profile the costliest periodic cycle.
+ * The devices take the profiles in turn, each at least once. The slow tier is
+ * not due within these cycles (900 s by default).
  */
-async function benchCycles(n: number, profile: Profile): Promise<{ cycles: CycleResult[]; proc: ProcSample }> {
-  log(`cycles: ${n} devices (${profile.name}), a report every 5 s`);
-  const farm = new SimFarm({ count: n, profile, serialPrefix: 'CYCx', readyTimeoutMs: 120_000 });
+async function benchCycles(n: number, names: string[]): Promise<CyclesResult> {
+  const count = Math.max(n, names.length);
+  const profileOf = (i: number) => names[i % names.length]!;
+  log(`cycles: ${count} devices (${names.length === 1 ? names[0] : `${names.length} profiles in turn`}), a report every 5 s`);
+  const farm = new SimFarm({
+    devices: Array.from({ length: count }, (_, i) => ({ profile: profileOf(i) })),
+    serialPrefix: 'CYCx',
+    readyTimeoutMs: 120_000,
+  });
   await farm.start();
   farm.resetCounts();
   const agent = startAgent(agentEnv(farm, { DEVICE_AGENT_SCHEDULE: '*/5 * * * * *', DEVICE_AGENT_LOG_LEVEL: 'debug' }));
@@ -419,16 +444,24 @@ async function benchCycles(n: number, profile: Profile): Promise<{ cycles: Cycle
       cycles.push({ cycle: k, phones: ran.length, bytesPerPhone: bytes / Math.max(1, ran.length), commandsPerPhone: commands / Math.max(1, ran.length) });
       log(`cycle ${k}: ${ran.length} phones, ${(bytes / Math.max(1, ran.length)).toFixed(0)} bytes/phone`);
     }
-    return { cycles, proc };
+    const profiles = periodicByProfile(
+      farm.devices.map((d, i) => ({
+        profile: profileOf(i),
+        bytes: d.sessionBytes.slice(0, cycleCount + 1),
+        commands: d.commands.slice(0, cycleCount + 1).map(scriptCommands),
+      })),
+    );
+    return { cycles, profiles, proc };
   } finally {
     await agent.stop('SIGTERM', 15_000).catch(() => agent.stop('SIGKILL'));
     await farm.stop();
   }
 }
 
-function printCycles(n: number, profile: string, result: { cycles: CycleResult[]; proc: ProcSample }): void {
+function printCycles(profile: string, result: CyclesResult): void {
+  const target = `<= ${CYCLE_BUDGET.bytes} bytes and <= ${CYCLE_BUDGET.commands} commands per phone`;
   console.log(
-    `per cycle (${n} devices, profile ${profile}, a report every 5 s; cycle 0 is the first inventory; target after it: <= 6144 bytes and <= 10 commands per phone; agent RSS ${mb(result.proc.rssBytes)} MB, of it anon ${mb(result.proc.rssAnonBytes)} MB)`,
+    `per cycle (${result.cycles[0]?.phones ?? 0} devices, profile ${profile}, a report every 5 s; cycle 0 is the first inventory; target after it: ${target}; agent RSS ${mb(result.proc.rssBytes)} MB, of it anon ${mb(result.proc.rssAnonBytes)} MB)`,
   );
   const head = ['cycle', 'phones', 'bytes/phone', 'vs first', 'commands/phone', 'vs first'];
   const first = result.cycles[0];
@@ -443,6 +476,24 @@ function printCycles(n: number, profile: string, result: { cycles: CycleResult[]
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   console.log(pad(head, widths));
   for (const row of rows) console.log(pad(row, widths));
+  console.log(`\nperiodic cycle per profile (the costliest of cycles 1-${cycleCount} of any of its phones; target ${target})`);
+  const byHead = ['profile', 'phones', 'first bytes', 'periodic bytes', 'commands', 'target'];
+  const byRows = result.profiles.map((p) => [
+    p.profile,
+    String(p.phones),
+    String(p.firstBytes),
+    String(p.periodicBytes),
+    String(p.periodicCommands),
+    p.met ? 'met' : 'MISSED',
+  ]);
+  const byWidths = byHead.map((h, i) => Math.max(h.length, ...byRows.map((row) => row[i]!.length)));
+  console.log(pad(byHead, byWidths));
+  for (const row of byRows) console.log(pad(row, byWidths));
+  const missed = result.profiles.filter((p) => !p.met).map((p) => p.profile);
+  if (missed.length > 0) {
+    console.log(`periodic cycle target missed on: ${missed.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
@@ -584,10 +635,10 @@ async function main(): Promise<void> {
   await cloud.start();
   const results: SizeResult[] = [];
   let live: LiveResult | undefined;
-  let cycles: { cycles: CycleResult[]; proc: ProcSample } | undefined;
+  let cycles: CyclesResult | undefined;
   let watched: WatchResult | undefined;
   try {
-    if (cyclesN > 0) cycles = await benchCycles(cyclesN, loadProfile(join(root, 'test/fixtures/devices', cyclesProfile)));
+    if (cyclesN > 0) cycles = await benchCycles(cyclesN, cyclesProfile === 'all' ? listProfiles() : [cyclesProfile]);
     for (const n of sizes) results.push(await benchSize(n, profile, script));
     if (liveN > 0) live = await benchLive(liveN, profile);
     if (watchN > 0) watched = await benchWatchers(watchN, profile, cloud, bin);
@@ -605,7 +656,7 @@ async function main(): Promise<void> {
   printIntervals(results);
   if (cycles) {
     console.log('');
-    printCycles(cyclesN, cyclesProfile, cycles);
+    printCycles(cyclesProfile === 'all' ? 'every recorded one in turn' : cyclesProfile, cycles);
   }
   if (live) {
     console.log('');

@@ -106,3 +106,40 @@ export function meanInterval(values: number[]): { mean: number; low: number; hig
   const half = (T95[n - 2] ?? 1.96) * (sd / Math.sqrt(n));
   return { mean, low: mean - half, high: mean + half };
 }
+
+/** What a periodic cycle may cost each phone after its first inventory (docs/performance/README.md). */
+export const CYCLE_BUDGET = { bytes: 6144, commands: 10 };
+
+/** One phone's shell sessions in order, the first inventory first: bytes it sent and device commands it ran. */
+export interface PhoneSessions {
+  profile: string;
+  bytes: number[];
+  commands: number[];
+}
+
+export interface ProfileCycle {
+  profile: string;
+  phones: number;
+  firstBytes: number;
+  /** Periodic sessions seen: none leaves the budget unmet, as nothing was measured. */
+  periodic: number;
+  periodicBytes: number;
+  periodicCommands: number;
+  met: boolean;
+}
+
+/** Per profile, the costliest periodic cycle of any of its phones, judged against CYCLE_BUDGET. */
+export function periodicByProfile(phones: PhoneSessions[]): ProfileCycle[] {
+  const rows = new Map<string, ProfileCycle>();
+  for (const { profile, bytes, commands } of phones) {
+    const row = rows.get(profile) ?? { profile, phones: 0, firstBytes: 0, periodic: 0, periodicBytes: 0, periodicCommands: 0, met: false };
+    row.phones++;
+    row.firstBytes = Math.max(row.firstBytes, bytes[0] ?? 0);
+    row.periodic += Math.max(0, bytes.length - 1);
+    row.periodicBytes = Math.max(row.periodicBytes, ...bytes.slice(1));
+    row.periodicCommands = Math.max(row.periodicCommands, ...commands.slice(1));
+    row.met = row.periodic > 0 && row.periodicBytes <= CYCLE_BUDGET.bytes && row.periodicCommands <= CYCLE_BUDGET.commands;
+    rows.set(profile, row);
+  }
+  return [...rows.values()];
+}

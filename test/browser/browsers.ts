@@ -6,16 +6,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { systemTool } from '../support/system-tool.js';
 
 export interface BrowserKind {
   name: 'chromium' | 'firefox';
   browser: 'chrome' | 'firefox';
-  executablePath: string;
+  /** Its program, as tools/system-tools.txt names it. */
+  tool: string;
 }
 
 export const BROWSERS: readonly BrowserKind[] = [
-  { name: 'chromium', browser: 'chrome', executablePath: '/usr/bin/chromium' },
-  { name: 'firefox', browser: 'firefox', executablePath: '/usr/bin/firefox-esr' },
+  { name: 'chromium', browser: 'chrome', tool: 'chromium' },
+  { name: 'firefox', browser: 'firefox', tool: 'firefox-esr' },
 ];
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -23,7 +25,7 @@ const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--di
 export function launch(kind: BrowserKind): Promise<Browser> {
   return puppeteer.launch({
     browser: kind.browser,
-    executablePath: kind.executablePath,
+    executablePath: systemTool(kind.tool),
     headless: true,
     // The TLS test's certificate comes from a private CA the browser does not know.
     acceptInsecureCerts: true,

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parentOf } from '../../src/cli/npm-parent.js';
+import { agentVersion } from '../../src/util/package.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { freePort } from '../sim/adb-server.js';
 import { AgentProcess, baseEnv } from '../e2e/agent-process.js';
@@ -44,12 +45,12 @@ describe('the runtime check', () => {
 });
 
 /**
- * Runs `node bin/device-agent.js version` with a module hook that records
+ * Runs `node bin/device-agent.js ARGS` with a module hook that records
  * every module loaded and, once the launcher has set its V8 flags (when the
  * CLI's main module loads), asks V8 whether a function can still be handed
  * to Turbofan or Maglev (natives syntax, allowed for this run only).
  */
-function launcherInside(): { turbofan: boolean; maglev: boolean; loaded: string[] } {
+function launcherInside(args: string[]): { turbofan?: boolean; maglev?: boolean; loaded: string[]; stdout: string } {
   const hook = join(mkdtempSync(join(tmpdir(), 'da-launcher-')), 'hook.mjs');
   writeFileSync(
     hook,
@@ -69,15 +70,16 @@ registerHooks({ load(url, context, next) {
 process.on('exit', () => process.stderr.write('LAUNCHER ' + JSON.stringify({ ...tiers, loaded }) + '\\n'));
 `,
   );
-  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', hook, bin, 'version'], { encoding: 'utf8', env: baseEnv() });
+  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', hook, bin, ...args], { encoding: 'utf8', env: baseEnv() });
   expect(run.stdout).toMatch(/^device-agent /);
   const line = /^LAUNCHER (.*)$/m.exec(run.stderr)?.[1];
   if (line === undefined) throw new Error(`the hook said nothing: ${run.stderr}`);
-  return JSON.parse(line) as { turbofan: boolean; maglev: boolean; loaded: string[] };
+  return { ...(JSON.parse(line) as { turbofan?: boolean; maglev?: boolean; loaded: string[] }), stdout: run.stdout };
 }
 
 describe('what the launcher loads, and how V8 runs it (docs/performance/)', () => {
-  const inside = launcherInside();
+  // help loads the CLI whole, as every command but the version alone does.
+  const inside = launcherInside(['help']);
 
   it('turns off the optimizing compilers before the CLI loads, whatever starts it (the unit, the image, a shell)', () => {
     expect({ turbofan: inside.turbofan, maglev: inside.maglev }).toEqual({ turbofan: false, maglev: false });
@@ -91,6 +93,19 @@ describe('what the launcher loads, and how V8 runs it (docs/performance/)', () =
     expect(packages('yaml')).toEqual([]);
     expect(packages('bcryptjs')).toEqual([]);
     expect(packages('node-forge').sort()).toEqual(['node-forge/lib/forge.js', 'node-forge/lib/jsbn.js']);
+  });
+});
+
+describe('the version (issue 70)', () => {
+  const dist = (url: string) => (url.includes('/dist/src/') ? [url.slice(url.indexOf('/dist/src/') + 1)] : []);
+
+  it('alone, however spelt, loads only what it prints; any other way of asking says the same through the CLI', () => {
+    const fast = ['--version', '-v', 'version'].map((a) => launcherInside([a]));
+    for (const run of fast)
+      expect(run.loaded.flatMap(dist).sort()).toEqual(['dist/src/cli/output-errors.js', 'dist/src/cli/version.js', 'dist/src/util/package.js']);
+    const cli = launcherInside(['once', '--version']);
+    expect(cli.loaded.flatMap(dist)).toContain('dist/src/cli/main.js');
+    for (const run of [...fast, cli]) expect(run.stdout).toBe(`device-agent ${agentVersion}\nNode.js ${process.version} (${process.execPath})\n`);
   });
 });
 
@@ -123,9 +138,8 @@ describe('npx device-agent run', () => {
       DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
       DEVICE_AGENT_STATUS_LISTEN: `127.0.0.1:${statusPort}`,
       ANDROID_ADB_SERVER_PORT: String(await freePort()),
-      // npx links the checkout into a cache under this fresh HOME and would
-      // run its prepare script (tsc, half a minute) first: dist/ is built.
-      npm_config_ignore_scripts: 'true',
+      // npx links the checkout into a cache under this fresh HOME: its
+      // prepare script builds nothing then (test/packaging/prepare.e2e.test.ts).
       npm_config_update_notifier: 'false',
     });
     // npx, not npm exec --offline: exactly what the issue ran. Inside the

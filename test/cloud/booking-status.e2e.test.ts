@@ -24,7 +24,6 @@ beforeEach(async () => {
     apiKey: DEFAULT_API_KEY,
     requestTimeoutMs: 30_000,
     logger: capture.logger,
-    retry: { maxAttempts: 1 },
   });
   status = new BookingStatusClient(cloud, 500);
   await cloud.putDevices(sampleReport([sampleDevice('AAA')]));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { knownVariableNames, readEnvironment } from '../../src/config/environment.js';
 import { envName, schema } from '../../src/config/schema.js';
 import { otherVariables } from '../../src/config/variables.js';
+import { docPath } from '../../src/util/package.js';
 import { platformVariables } from '../../src/agent/platforms.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -36,7 +37,8 @@ describe('readEnvironment', () => {
     expect(reading.known).toEqual([]);
     expect(reading.warnings.map((w) => w.message)).toEqual([
       'DEVICE_AGENT_BASEURL is set but device-agent has no such variable, so it is ignored; did you mean DEVICE_AGENT_BASE_URL?',
-      'DEVICE_AGENT_FOO is set but device-agent has no such variable, so it is ignored; every variable is listed in docs/reference/configuration.md',
+      // The settings reference where it is on this host (a checkout's here, /usr/share/doc/device-agent's on a packaged host).
+      `DEVICE_AGENT_FOO is set but device-agent has no such variable, so it is ignored; every variable is listed in ${docPath('docs/reference/configuration.md')}`,
       'DEVICE_AGENT_USER is set but device-agent has no such variable, so it is ignored; did you mean DEVICE_AGENT_USERNAME?',
     ]);
   });

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The image built by a real engine and run as the README says: podman from
-# Debian builds the Dockerfile as it is (on a local base image, since no
-# registry is reachable here: debootstrap plus the Node 24 binary of the npm
-# `node` package, npm, and a `node` user, as node:24-bookworm-slim has), then
-# both compose profiles run as their podman flags against the device
-# simulator and the cloud double (test/deploy/bed.ts, on this host). Checks:
+# The image built by a real engine and run as the container guide says: the
+# guide's base for a host without a registry (no registry is reachable here),
+# made by its step 1 as it stands (debootstrap with adb and uhubctl, the Node
+# 24 binary of the npm `node` package, npm, a `node` user), then its step 2,
+# `npm run image`, which must find podman (this host has docker's client and
+# no daemon) and build without reaching Debian's mirror; then both compose
+# profiles run as their podman flags against the device simulator and the
+# cloud double (test/deploy/bed.ts, on this host). Checks:
 #   the report is delivered; the root is read-only with no capability but
 #   CAP_SYSLOG, with which the agent holds the host's /dev/kmsg (passed in
-#   read-only, the USB layer's kernel log) open; the healthcheck works; the node id and the adb key survive a new container;
+#   read-only, the USB layer's kernel log) open; the healthcheck works;
+#   `podman exec CONTAINER device-agent doctor` reads the agent's node id;
+#   the node id and the adb key survive a new container;
 #   every log line is JSON; a phone adb drops while its serial stays on a
 #   USB port is UNAVAILABLE, not UNPLUGGED; stop is clean; the image holds
 #   only what runs.
@@ -15,12 +19,13 @@
 # `npm test` (or `npm run build`) run before, for dist/.
 #
 # Quirks of these build machines, kept here and not in the product:
-# - runc, not crun: crun refuses the hybrid cgroup setup of these hosts;
+# - runc, not crun, for the containers this check runs: crun refuses the
+#   hybrid cgroup setup of these hosts (docs/install/container.md, "Building
+#   the image"; the build is npm run image's to handle, and does);
 # - containers keep nofile/nproc below this process's hard limits (a
-#   containers.conf of this run, and --ulimit for podman build, which does not
-#   read it); podman's defaults exceed them and runc then fails with EPERM;
-# - the base image carries the host's CA bundle, so that npm inside the build
-#   reaches the registry through whatever proxy the host uses;
+#   containers.conf of this run, and --ulimit): podman run asks for more, and
+#   root here cannot raise its limits (no CAP_SYS_RESOURCE), so runc fails
+#   with EPERM; podman build asks for none and needs no flag;
 # - the phones are simulated over TCP, so both profiles run with the host's
 #   network here; the usb profile's USB flags are still given.
 set -euo pipefail
@@ -29,7 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=test/deploy/lib.sh
 . "$here/lib.sh"
 version=$("$node" -p "require('$repo/package.json').version")
-base_image=localhost/device-agent-test-base:bookworm
+base_image=localhost/device-agent-base:bookworm
 run_id=$$
 names=()
 volumes=()
@@ -71,39 +76,36 @@ default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
 runtime = "runc"
 EOF
 export CONTAINERS_CONF=$conf
-# podman build does not read default_ulimits: the same limits as flags.
+# The same limits as flags, for the runs that pass them explicitly.
 limits=(--ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc")
 
 # ---- the local base image ----------------------------------------------------
+# The container guide's base for a host without a registry, made as its step 1
+# says (debootstrap with adb and uhubctl, the pinned Node, npm, a node user),
+# once per machine: podman keeps it.
+guide_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/container.md" '### Without a container registry' "$1"; }
 if ! podman image exists "$base_image"; then
-  ensure_base
-  say "the local stand-in for node:24-bookworm-slim"
-  stage=$work/container-base
-  rm -rf "$stage"
-  cp -a "$base" "$stage"
-  install -m 0755 "$node" "$stage/usr/local/bin/node"
-  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
-  mkdir -p "$stage/usr/local/lib/node_modules"
-  cp -a "$npm_dir" "$stage/usr/local/lib/node_modules/npm"
-  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$stage/usr/local/bin/npm"
-  chroot "$stage" /bin/sh -c 'groupadd -g 1000 node && useradd -u 1000 -g node -m -s /bin/bash node'
-  cp /etc/ssl/certs/ca-certificates.crt "$stage/etc/ssl/certs/ca-certificates.crt"
-  tar -C "$stage" -c . | podman import -q \
-    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' - "$base_image" >/dev/null
-  rm -rf "$stage"
+  say "the local base, as the container guide makes it (Without a container registry, step 1)"
+  (cd "$repo" && bash -euo pipefail -c "$(guide_step 1)") >"$work/container-base.log" 2>&1 || fail "the guide's step 1 did not make the base: $(tail -5 "$work/container-base.log")"
+  podman image exists "$base_image" || fail "the guide's step 1 made no $base_image"
 fi
 
-say "npm run image: the Dockerfile as it is, with podman, tagged with the version"
-image=$(CONTAINER_ENGINE=podman IMAGE_NAME=localhost/device-agent bash "$repo/packaging/image.sh" -q "${limits[@]}" --network host --build-arg BASE_IMAGE="$base_image" 2>"$work/build.log") ||
+say "npm run image as the guide's step 2 says: the engine that answers, the Dockerfile as it is, no Debian mirror"
+# Without this check's containers.conf: podman's own runtime (crun where it
+# is installed, which refuses these hosts' cgroups) is image.sh's to handle.
+image=$(cd "$repo" && env -u CONTAINERS_CONF bash -euo pipefail -c "$(guide_step 2)" 2>"$work/build.log" | tail -n 1) ||
   fail "the image did not build: $(tail -30 "$work/build.log")"
-[ "$image" = "localhost/device-agent:$version" ] || fail "the image is tagged $image, not with the version $version"
-got=$(podman run --rm "${limits[@]}" "$image" --version)
+engine_line=$(grep -m1 '^image: building' "$work/build.log" || true)
+case "$engine_line" in *" with podman "*) ;; *) fail "npm run image did not build with podman: ${engine_line:-$(tail -5 "$work/build.log")}" ;; esac
+# The base has adb and uhubctl: the Dockerfile installs nothing from Debian.
+has 'deb\.debian\.org' <"$work/build.log" && fail "the build reached Debian's mirror: $(grep -m3 'deb\.debian\.org' "$work/build.log")"
+[ "$image" = "device-agent:$version" ] || fail "the image is tagged $image, not with the version $version"
+got=$(podman run --rm "${limits[@]}" "$image" --version | head -1)
 [ "$got" = "device-agent $version" ] || fail "the image tagged $version says '$got'"
 revision=$(podman image inspect -f '{{ index .Labels "org.opencontainers.image.revision" }}' "$image")
 got=$(podman run --rm "${limits[@]}" --entrypoint cat "$image" /app/build-number)
 [ -n "$revision" ] && [ "$got" = "$revision" ] || fail "the image's build number '$got' is not its revision label '$revision'"
-pass "built $image, whose agent says it is $version, build $got"
+pass "built $image, whose agent says it is $version, build $got (${engine_line#image: })"
 # DEPLOY_PART=image: only the build, whose layers podman keeps, so that the
 # whole check later in the same run finds them made (test/deploy/prepare.sh).
 [ "$part" = all ] || exit 0
@@ -240,6 +242,16 @@ for _ in $(seq 1 30); do podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1
 podman healthcheck run "da-usb-$run_id" >/dev/null 2>&1 || fail "the healthcheck fails on a healthy agent"
 pass "healthcheck"
 
+# Issue 70, 6: `podman exec CONTAINER device-agent doctor` gave 127 (not on
+# the image's PATH). As the guide says it, beside the running agent, with its
+# environment and its state volume: the node id the reports carry.
+podman exec "da-usb-$run_id" device-agent doctor >"$work/usb-doctor.out" 2>&1 ||
+  fail "podman exec ... device-agent doctor ended with status $?: $(grep -v '^\[ OK \]' "$work/usb-doctor.out" | head -6)"
+# Its checks' own words are in --json (the text sums up what passed by id).
+podman exec "da-usb-$run_id" device-agent doctor --json >"$work/usb-doctor.json" 2>&1 || true
+has "\"finding\": \"node id $node_id " <"$work/usb-doctor.json" || fail "doctor in the container did not read the agent's node id $node_id: $(grep -i 'node id' "$work/usb-doctor.json")"
+pass "podman exec da-usb device-agent doctor: $(tail -n 1 "$work/usb-doctor.out")"
+
 adb_key=$(podman exec "da-usb-$run_id" cat /home/node/.android/adbkey.pub) || fail "no adb key in the volume"
 podman logs "da-usb-$run_id" 2>&1 | has '"component":"adb"' || fail "no adb log line (wrapped as JSON) in the container's output"
 check_logs_json "da-usb-$run_id"
@@ -369,8 +381,8 @@ bed GET /hub | has '"hub":"1-1","port":1,"power":"off","serial":"PODMAN01"' || f
 [ "$(cat "$hub_tree/sysfs/1-1:1.0/1-1-port2/disable")" = 0 ] || fail "port 2 was switched"
 pass "the agent in its container paused PODMAN01's charging: port 1 off and on again, through the hub service and the stand-in"
 
-podman exec "da-hubagent-$run_id" node /app/bin/device-agent.js doctor >"$work/hub-doctor.out" 2>&1 || true
-has '\[ OK \] hub helper (/run/device-agent-hub/hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens; hub 1-1: uhubctl lists port 1, 2' <"$work/hub-doctor.out" ||
+podman exec "da-hubagent-$run_id" device-agent doctor --json >"$work/hub-doctor.out" 2>&1 || true
+has '"finding": "hub helper (/run/device-agent-hub/hub.sock): uhubctl: /usr/local/bin/uhubctl; hub 1-1: /dev/bus/usb/001/002 opens; hub 1-1: uhubctl lists port 1, 2"' <"$work/hub-doctor.out" ||
   fail "doctor in the agent's container did not check the hub tool through the hub service: $(grep -i hub "$work/hub-doctor.out")"
 pass "doctor in the agent's container: $(grep 'hub helper' "$work/hub-doctor.out")"
 

@@ -39,6 +39,10 @@ N1=$("$node" "$repo/dist/packaging/version-cli.js" next "$N")
 # cores busy (git log of this file).
 (cd "$repo" && bash packaging/deb/build.sh --arch all --out "$dir") >"$dir/build-N.log" 2>&1 ||
   refuse "building $N: $(tail -20 "$dir/build-N.log")"
+# A line per step (issue 70): a build said nothing for minutes.
+for step in 'the production dependencies' 'amd64: the Node.js' "amd64: the package's files" 'amd64: dpkg-deb' 'arm64: the Node.js' 'arm64: dpkg-deb'; do
+  grep -q "^package: $step.* ([0-9]* s)$" "$dir/build-N.log" || refuse "the build printed no progress line for '$step': $(grep '^package:' "$dir/build-N.log")"
+done
 (cd "$repo" && bash packaging/deb/build.sh --version "$N1" --out "$dir") >"$dir/build-N1.log" 2>&1 ||
   refuse "building $N1: $(tail -20 "$dir/build-N1.log")"
 for deb in "device-agent_${N}_amd64.deb" "device-agent_${N}_arm64.deb" "device-agent_${N1}_amd64.deb"; do

@@ -40,11 +40,10 @@ function adb(shell: (serial: string, command: string) => Promise<string>): Docto
 const options = {
   service: ADB_DOCTOR,
   answerTimeoutMs: 1_000,
-  shellTimeoutMs: 1_000,
+  shellTimeoutMs: 15_000,
   concurrency: 2,
   hiddenDevices: [],
   features: [readinessDoctor(baseline)],
-  readinessTimeoutMs: 15_000,
 };
 
 describe('checkAdb with the readiness baseline', () => {
@@ -60,12 +59,9 @@ describe('checkAdb with the readiness baseline', () => {
       /^getprop ro\.product\.model; echo "ro\.serialno:\$\(getprop ro\.serialno\)"; echo "ro\.boot\.serialno:\$\(getprop ro\.boot\.serialno\)"\n/,
     );
     expect(items.find((i) => i.finding.startsWith('device CUT0002'))).toMatchObject({ status: 'ok', finding: 'device CUT0002: device, SM-A520F' });
-    expect(items.find((i) => i.finding.startsWith('readiness:'))?.finding).toBe(
-      "readiness: 0 of 2 phones ready for automation against the lab's baseline (readiness.checks: 2 checks); 1 with checks unread, counted apart",
-    );
-    expect(items.find((i) => i.finding.startsWith('device CUT0002: readiness'))?.finding).toBe(
-      'device CUT0002: readiness unread, never called ready: its readiness sections answered none of the checks',
-    );
+    expect(items.filter((i) => i.id === 'phone.readiness' && i.phone === 'CUT0002')).toEqual([
+      { id: 'phone.readiness', phone: 'CUT0002', status: 'unread', finding: 'its shell was cut short after 15 s' },
+    ]);
     expect(items.find((i) => i.finding.startsWith('device WHOLE01: not ready'))?.finding).toBe(
       'device WHOLE01: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB, verify apps over USB is 1 (verifier_verify_adb_installs), expected 0',
     );
@@ -79,7 +75,12 @@ describe('checkAdb with the readiness baseline', () => {
     expect(items.find((i) => i.finding.startsWith('device CUT0002'))?.finding).toMatch(
       /its shell failed: device CUT0002 did not finish its shell session within 15000 ms/,
     );
-    expect(items.some((i) => i.finding.startsWith('readiness:'))).toBe(false);
+    const unread = items.filter((i) => i.id === 'phone.readiness');
+    expect(unread.map((i) => [i.phone, i.status])).toEqual([
+      ['CUT0002', 'unread'],
+      ['WHOLE01', 'unread'],
+    ]);
+    for (const i of unread) expect(i.finding).toMatch(/^its shell failed: device \S+ did not finish its shell session within 15000 ms/);
   });
 });
 
@@ -111,7 +112,20 @@ describe('checkAdb with readiness and wear', () => {
     expect(fake.commands[0]).toContain(sectionStart('wear_tradein'));
     expect(fake.commands[0]!.indexOf(sectionStart('wear_files'))).toBeGreaterThan(fake.commands[0]!.indexOf(sectionStart('readiness_keyguard')));
     expect(items.find((i) => i.finding.startsWith('device CUT0002: not ready'))).toBeDefined();
-    expect(items.find((i) => i.finding === 'device CUT0002: wear battery_capacity now')).toMatchObject({ status: 'warn', phone: true });
+    expect(items.find((i) => i.finding === 'device CUT0002: worn: battery capacity now')).toMatchObject({ id: 'phone.wear', status: 'warn', phone: 'CUT0002' });
+  });
+
+  it('a shell cut in the readiness part leaves the wear unread, and says why: never a phone without its wear line', async () => {
+    const fake = adb((serial) =>
+      serial === 'WHOLE01'
+        ? Promise.resolve(`SM-A520F\n${readiness}${marker('readiness_keyguard')}\n${END_MARKER}\nbrand:samsung\n${files}${END_MARKER}\n`)
+        : Promise.reject(new ShellTimeoutError(serial, 15_000, `SM-A520F\n${readiness}`)),
+    );
+    const items = await checkAdb(fake, { ...options, features: [...options.features, wear] });
+    expect(items.filter((i) => i.id === 'phone.wear').map((i) => [i.phone, i.status, i.finding])).toEqual([
+      ['CUT0002', 'unread', 'its shell was cut short after 15 s'],
+      ['WHOLE01', 'warn', 'device WHOLE01: worn: battery capacity now'],
+    ]);
   });
 
   it("reads the udid the phone gives in the same shell, before the wear sections (ro.boot.serialno where ro.serialno is empty): a network phone's history is found by it, not by HOST:PORT", async () => {
@@ -128,6 +142,6 @@ describe('checkAdb with readiness and wear', () => {
     const items = await checkAdb(fake, { ...options, features: [fading] });
     expect(fake.commands[0]!.indexOf('getprop ro.serialno')).toBeLessThan(fake.commands[0]!.indexOf(sectionStart('wear_files')));
     expect(fake.commands[0]).toContain('getprop ro.serialno');
-    expect(items.find((i) => i.finding.startsWith('device 10.0.0.5:5555: wear battery_capacity in about'))).toMatchObject({ status: 'warn' });
+    expect(items.find((i) => i.finding.startsWith('device 10.0.0.5:5555: worn: battery capacity in about'))).toMatchObject({ status: 'warn' });
   });
 });

@@ -1,6 +1,7 @@
 import type { DoctorPhone } from '../../src/features/context.js';
 import { healthFeature } from '../../src/features/health/feature.js';
 import { usbItems } from '../../src/features/usb/controllers.js';
+import { named } from '../../src/doctor/checklist.js';
 import { featureContext } from '../support/feature-bed.js';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,7 +115,9 @@ describe('checkAdb per device', () => {
       ],
     };
     // The USB layer's line on where the phones plug in, over a controller sysfs would show.
-    const ports = { ports: (phones: readonly DoctorPhone[]) => usbItems(phones, [{ controller: '0000:00:14.0', buses: [1, 2], devices: 4 }], []) };
+    const ports = {
+      ports: (phones: readonly DoctorPhone[]) => named('usb.controllers', usbItems(phones, [{ controller: '0000:00:14.0', buses: [1, 2], devices: 4 }], [])),
+    };
     const items = await checkAdb(adb, { ...options, features: [ports] });
     expect(items.slice(1).map((i) => i.finding)).toEqual([
       'device R58M12AB: device, SM-G991B [usb 1-1.4.2, transport 7]',
@@ -201,10 +204,12 @@ describe('checkAdb per device', () => {
         ),
     );
     const items = await checkAdb(adb, { ...options, features: [healthFeature(featureContext()).doctor!] });
-    expect(items.slice(1).map((i) => [i.status, i.finding])).toEqual([
-      ['ok', 'device A1: device, Pixel 8'],
-      ['warn', 'device A1: battery_unhealthy'],
-      ['ok', 'device B2: device, SM-G991B'],
+    expect(items.slice(1).map((i) => [i.id, i.status, i.finding])).toEqual([
+      ['phone', 'ok', 'device A1: device, Pixel 8'],
+      ['phone.battery', 'warn', 'device A1: battery unhealthy'],
+      ['phone', 'ok', 'device B2: device, SM-G991B'],
+      // No figure in its answer: unread, never fine.
+      ['phone.battery', 'unread', 'its battery service printed no figures'],
     ]);
     expect(adb.shells.sort()).toEqual([
       `A1: ${MODEL_COMMAND}; ${ADB_DOCTOR.udidCommand}; dumpsys battery`,

@@ -56,7 +56,7 @@ describe('clockItem', () => {
   });
 
   it('never gets better as the skew grows', () => {
-    const rank: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2 };
+    const rank: Record<CheckStatus, number> = { ok: 0, unread: 0, warn: 1, fail: 2 };
     fc.assert(
       fc.property(fc.integer({ min: -1e10, max: 1e10 }), fc.integer({ min: 0, max: 1e10 }), (skew, more) => {
         const bigger = skew >= 0 ? skew + more : skew - more;
@@ -80,9 +80,10 @@ describe('formatDuration', () => {
 describe('deviceItem', () => {
   it('is ok for a ready device with its model', () => {
     expect(deviceItem({ serial: '0816f3699208ee6d', state: 'device', model: 'Pixel 8 Pro' }, ADB_DOCTOR)).toEqual({
+      id: 'phone',
+      phone: '0816f3699208ee6d',
       status: 'ok',
       finding: 'device 0816f3699208ee6d: device, Pixel 8 Pro',
-      phone: true,
     });
     expect(deviceItem({ serial: 'X', state: 'device', model: 'SM-S936B', hidden: 'udid' }, ADB_DOCTOR).finding).toBe(
       'device X: device, SM-S936B, reported hidden',
@@ -105,8 +106,8 @@ describe('deviceItem', () => {
     expect(deviceItem({ serial: 'emulator-5554', state: 'offline' }, ADB_DOCTOR).advice).toMatch(/reconnect/i);
     expect(deviceItem({ serial: 'R', state: 'recovery' }, ADB_DOCTOR).advice).toMatch(/recovery/);
     // A phone's own failure: it fails the doctor only with --phones fail (atPhoneLevel).
-    expect(unauthorized.phone).toBe(true);
-    expect(noPermissions.phone).toBe(true);
+    expect(unauthorized.phone).toBe('10.10.176.186:7401');
+    expect(noPermissions.phone).toBe('eb9f484b');
   });
 
   it('only warns for states adb is still working through', () => {
@@ -115,7 +116,7 @@ describe('deviceItem', () => {
   });
 
   it('warns when a ready device gave no model', () => {
-    const item = deviceItem({ serial: 'A', state: 'device', shellProblem: 'its shell failed: timeout' }, ADB_DOCTOR);
+    const item = deviceItem({ serial: 'A', state: 'device', unread: 'its shell failed: timeout' }, ADB_DOCTOR);
     expect(item.status).toBe('warn');
     expect(item.finding).toBe('device A: device, but its shell failed: timeout');
     expect(item.advice).toMatch(/reboot/);
@@ -172,6 +173,7 @@ describe('adbToolItem', () => {
 
   it('is ok when the adb on PATH matches the server', () => {
     expect(adbToolItem(tool, 41)).toEqual({
+      id: 'adb.command',
       status: 'ok',
       finding: 'adb command /opt/platform-tools/adb: 1.0.41, 36.0.0-13206524, same version as the server',
     });
@@ -202,6 +204,7 @@ describe('cloud findings', () => {
   it('reports accepted credentials with what the cloud answered', () => {
     const item = cloudItem(target, { status: 200, serverDate: 0, clockSkewMs: 0, roundTripMs: 42, privateDevices: 1 });
     expect(item).toEqual({
+      id: 'cloud',
       status: 'ok',
       finding: 'cloud https://cloud.example.com/v1 accepts the credentials of lab@example.com, 1 private device, answered in 42 ms',
     });
@@ -266,14 +269,14 @@ describe('settingsItem', () => {
     const item = settingsItem(
       readEnvironment({ DEVICE_AGENT_API_KEY: 'k3y-value', DEVICE_AGENT_BASE_URL: 'https://x/v1', DEVICE_AGENT_NODE_ID: '', HOME: '/root' }).known,
     );
-    expect(item).toEqual({ status: 'ok', finding: 'configuration valid (variables set: DEVICE_AGENT_API_KEY, DEVICE_AGENT_BASE_URL)' });
+    expect(item).toEqual({ id: 'config', status: 'ok', finding: 'configuration valid (variables set: DEVICE_AGENT_API_KEY, DEVICE_AGENT_BASE_URL)' });
     expect(settingsItem([]).finding).toBe('configuration valid (no DEVICE_AGENT_* variables set)');
   });
 
   it('leaves an unknown variable out of the OK line: it is a warning of its own, with the closest name', () => {
     const reading = readEnvironment({ DEVICE_AGENT_BASEURL: 'https://x/v1', DEVICE_AGENT_USERNAME: 'u' });
     expect(settingsItem(reading.known).finding).toBe('configuration valid (variables set: DEVICE_AGENT_USERNAME)');
-    const [warning] = reading.warnings.map(variableWarning);
+    const [warning] = reading.warnings.map((w) => variableWarning(w));
     expect(warning).toMatchObject({ status: 'warn', finding: expect.stringContaining('did you mean DEVICE_AGENT_BASE_URL?') });
   });
 });

@@ -38,16 +38,21 @@ describe('doctor: iOS', () => {
     const unlocked = mux.plug({ profile: 'iphone-13-ios16', passcode: 'none' });
     try {
       const items = await checkIos(settings, mux.env, readinessDoctor(parseReadinessChecks(['paired', 'developerMode', 'passcode', 'osVersion'])).facts);
-      expect(items).toContainEqual({
-        status: 'ok',
-        finding: "iPhone readiness: 1 of 3 paired iPhones ready for automation against the lab's baseline (readiness.checks)",
-      });
-      expect(items).toContainEqual({ status: 'ok', phone: true, finding: `iPhone ${unlocked.udid}: readiness unread, never called ready: passcode not read` });
+      expect(items.filter((i) => i.id === 'phone.readiness' && i.status === 'ok')).toEqual([
+        {
+          id: 'phone.readiness',
+          phone: old.udid,
+          status: 'ok',
+          finding: `iPhone ${old.udid}: ready for automation against the lab's baseline (readiness.checks)`,
+        },
+      ]);
+      expect(items).toContainEqual({ id: 'phone.readiness', phone: unlocked.udid, status: 'unread', finding: 'passcode not read, never called ready' });
       const warned = items.filter((i) => i.finding.includes('not ready for automation'));
       expect(warned).toEqual([
         {
+          id: 'phone.readiness',
+          phone: off.udid,
           status: 'warn',
-          phone: true,
           finding: `iPhone ${off.udid}: not ready for automation: Developer Mode is off (DeveloperModeStatus), expected on`,
           advice: expect.stringContaining('Developer Mode: Settings > Privacy & Security > Developer Mode on'),
         },
@@ -60,7 +65,7 @@ describe('doctor: iOS', () => {
 
   it('no socket is fine unless iPhones were asked for, a bad address fails, ios off says so', async () => {
     expect(await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
-      { status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },
+      { id: 'usbmuxd', status: 'ok', finding: expect.stringContaining('no usbmuxd socket') },
     ]);
     // Without usbmuxd nothing was looked at: the line says so, and claims no absence of iPhones it could not see.
     const [none] = await checkIos(settings, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' });
@@ -68,6 +73,7 @@ describe('doctor: iOS', () => {
     expect(none!.finding).toMatch(/iPhones are not looked for on this host \(an iPhone plugged here is not seen; install usbmuxd to report iPhones\)/);
     expect(await checkIos({ ...settings, ios: true }, { USBMUXD_SOCKET_ADDRESS: 'UNIX:/nonexistent/usbmuxd' })).toEqual([
       {
+        id: 'usbmuxd',
         status: 'warn',
         finding: expect.stringContaining('asked for (ios: true), but there is no usbmuxd socket'),
         advice: expect.stringContaining('install and start usbmuxd'),

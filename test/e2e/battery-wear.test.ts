@@ -3,6 +3,7 @@ import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { fixture } from '../platforms/android/inventory/fixture.js';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { baseEnv, runAgent } from './agent-process.js';
+import { checkOf, doctorJson } from './doctor-checks.js';
 import { DaemonBed } from './daemon-bed.js';
 import type { SimDevice } from '../sim/sim-device.js';
 
@@ -172,26 +173,32 @@ describe('battery wear signals in the running daemon', () => {
     expect(table.stderr).not.toMatch(/charger offers/);
   }, 60_000);
 
-  it('doctor: a warning line with what to do for each battery problem one look shows (held full needs the daemon)', async () => {
-    const run = await runAgent(['doctor'], baseEnv({ ...bed.adb.env }));
+  it('doctor: a warning with what to do for the battery problems one look shows (held full needs the daemon), and wear in plain words', async () => {
+    const [run, json] = await Promise.all([runAgent(['doctor'], baseEnv({ ...bed.adb.env })), runAgent(['doctor', '--json'], baseEnv({ ...bed.adb.env }))]);
     const lines = run.stdout.split('\n');
     const warning = (serial: string, problem: string): [string, string | undefined] => {
       const at = lines.findIndex((l) => l === `[WARN] device ${serial}: ${problem}`);
       return [lines[at] ?? `no line for ${serial} ${problem}`, lines[at + 1]];
     };
     const serial = (udid: string) => phones[udid]!.serial;
-    expect(warning(serial('WORN0002'), 'wear battery_capacity now')[1]).toMatch(/^ {7}-> battery holds 77 % of its design capacity \(limit 80 %\)/);
-    expect(warning(serial('WORN0002'), 'wear battery_cycles now')[1]).toMatch(/^ {7}-> battery past 800 full charge cycles \(1764\)/);
-    expect(warning(serial('FAST0003'), 'charging_voltage_high')[1]).toMatch(/^ {7}-> the charger offers 11\.0 V/);
-    expect(warning(serial('SICK0004'), 'battery_unhealthy')[1]).toMatch(/^ {7}-> the phone reports its battery health as OVERHEAT: /);
-    // No battery line for the held-full phone: one look cannot tell how long it has been full. Its readiness is named
-    // apart, never called ready (issue 60, item 8): the Samsung recording has no `settings` lists to read; its wear lines are wear's.
-    expect(lines.filter((l) => l.includes(serial('FULL0001')) && !l.includes(': wear'))).toEqual([
-      expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: device, SM-S936B/),
-      expect.stringMatching(/^\[ OK \] device 127\.0\.0\.1:\d+: readiness unread, never called ready: /),
+    expect(warning(serial('WORN0002'), 'worn: battery capacity now, battery charge cycles now')[1]).toMatch(
+      /^ {7}-> battery holds 77 % of its design capacity \(limit 80 %\).*; battery past 800 full charge cycles \(1764\)/,
+    );
+    expect(warning(serial('FAST0003'), 'charging voltage high')[1]).toMatch(/^ {7}-> the charger offers 11\.0 V/);
+    expect(warning(serial('SICK0004'), 'battery unhealthy')[1]).toMatch(/^ {7}-> the phone reports its battery health as OVERHEAT: /);
+    // The held-full phone's battery is fine on one look: it cannot tell how long it has been full. Its readiness is
+    // unread, never called ready (issue 60, item 8): the Samsung recording has no `settings` lists to read.
+    const full = doctorJson(json.stdout).checks.filter((c) => c.phone === serial('FULL0001'));
+    expect(full.map((c) => [c.id, c.status])).toEqual([
+      ['phone.readiness', 'unread'],
+      ['phone', 'ok'],
+      ['phone.battery', 'ok'],
+      ['phone.wear', 'ok'],
     ]);
-    expect(lines.filter((l) => l.includes(serial('FULL0001')) && l.includes(': wear: '))).toEqual([
-      expect.stringMatching(/^\[ OK \] device .*: wear: battery 96 % of design, 1 cycles/),
-    ]);
+    expect(checkOf(json.stdout, 'phone', serial('FULL0001')).finding).toMatch(/^device 127\.0\.0\.1:\d+: device, SM-S936B/);
+    expect(checkOf(json.stdout, 'phone.readiness', serial('FULL0001')).finding).toBe(
+      `device ${serial('FULL0001')}: readiness unread: its readiness sections answered none of the checks`,
+    );
+    expect(checkOf(json.stdout, 'phone.wear', serial('FULL0001')).finding).toMatch(/^device .*: wear: battery 96 % of design, 1 cycles/);
   }, 60_000);
 });

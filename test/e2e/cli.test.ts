@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer, freePort } from '../sim/adb-server.js';
 import { AgentProcess, baseEnv, runAgent, type AgentRun } from './agent-process.js';
+import { checkOf } from './doctor-checks.js';
 
 // The command line end to end, through the compiled CLI in its own process:
 // help, the one-line answer to a mistake, the exit-code table the four
@@ -157,7 +159,8 @@ describe('exit codes', () => {
     for (const run of [broken, json]) {
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
-      const [line, ...rest] = logs(run);
+      const [settings, line, ...rest] = logs(run);
+      expect(settings!.msg).toMatch(/^settings: .*; state directory /);
       expect(rest).toEqual([]);
       expect(line).toMatchObject({
         level: 'error',
@@ -187,14 +190,15 @@ describe('exit codes', () => {
   it('doctor: 2 when a setting is bad, with a checklist naming each problem and the unknown variables as warnings', async () => {
     const run = await runAgent(['doctor'], env({ DEVICE_AGENT_PROBE_CONCURRENCY: '0', DEVICE_AGENT_STATUS_LISTEN: 'nowhere', DEVICE_AGENT_BASEURL: 'x' }));
     expect(run.code, run.stdout).toBe(2);
+    // The settings reference as a path that exists where it runs (a checkout's here).
+    const reference = fileURLToPath(new URL('../../docs/reference/configuration.md', import.meta.url));
+    expect(existsSync(reference)).toBe(true);
     expect(lines(run.stdout)).toEqual([
+      '[FAIL] configuration: probeConcurrency (DEVICE_AGENT_PROBE_CONCURRENCY): must be at least 1, got 0; statusListen (DEVICE_AGENT_STATUS_LISTEN): must be HOST:PORT or off, got "nowhere"',
+      `       -> fix the settings; every setting, its variable and range are listed in ${reference}`,
       '[WARN] DEVICE_AGENT_BASEURL is set but device-agent has no such variable, so it is ignored; did you mean DEVICE_AGENT_BASE_URL?',
-      '       -> fix or remove DEVICE_AGENT_BASEURL; every variable is listed in docs/reference/configuration.md',
-      '[FAIL] configuration: probeConcurrency (DEVICE_AGENT_PROBE_CONCURRENCY): must be at least 1, got 0',
-      '       -> fix the setting; every setting, its variable and range are listed in docs/reference/configuration.md',
-      '[FAIL] configuration: statusListen (DEVICE_AGENT_STATUS_LISTEN): must be HOST:PORT or off, got "nowhere"',
-      '       -> fix the setting; every setting, its variable and range are listed in docs/reference/configuration.md',
-      '2 failed, 1 warning of 3 checks.',
+      `       -> fix or remove DEVICE_AGENT_BASEURL; every variable is listed in ${reference}`,
+      '1 failed, 1 warning of 2 checks.',
     ]);
   });
 
@@ -209,11 +213,14 @@ describe('exit codes', () => {
   });
 
   it('doctor: an unknown variable is a warning of its own, never under OK, and alone it fails nothing', async () => {
-    const run = await runAgent(['doctor'], env({ DEVICE_AGENT_LOGLEVEL: 'debug' }));
+    const [run, json] = await Promise.all([
+      runAgent(['doctor'], env({ DEVICE_AGENT_LOGLEVEL: 'debug' })),
+      runAgent(['doctor', '--json'], env({ DEVICE_AGENT_LOGLEVEL: 'debug' })),
+    ]);
     expect(run.code, run.stdout).toBe(0);
-    const ok = lines(run.stdout).find((l) => l.includes('configuration valid'))!;
-    expect(ok).toMatch(/^\[ OK \] /);
-    expect(ok).not.toContain('LOGLEVEL');
+    expect(checkOf(json.stdout, 'config')).toMatchObject({ status: 'ok', finding: expect.stringMatching(/^configuration valid/) });
+    expect(checkOf(json.stdout, 'config').finding).not.toContain('LOGLEVEL');
+    expect(checkOf(json.stdout, 'config.variables').status).toBe('warn');
     expect(run.stdout).toMatch(/^\[WARN\] DEVICE_AGENT_LOGLEVEL is set but .*did you mean DEVICE_AGENT_LOG_LEVEL\?$/m);
   });
 });
@@ -231,7 +238,7 @@ describe('doctor on a terminal', () => {
   it('paints [ OK ] green, [WARN] yellow and [FAIL] red, and nothing with NO_COLOR or TERM=dumb', async () => {
     const missing = { DEVICE_AGENT_USERNAME: undefined, TERM: 'xterm' };
     const [tty, noColor, dumb] = await Promise.all([viaTty(missing), viaTty({ ...missing, NO_COLOR: '1' }), viaTty({ ...missing, TERM: 'dumb' })]);
-    expect(tty).toContain('\u001b[32m[ OK ]\u001b[39m configuration valid');
+    expect(tty).toMatch(/\u001b\[32m\[ OK \]\u001b\[39m node id, /);
     expect(tty).toContain('\u001b[33m[WARN]\u001b[39m devices: adb lists none');
     expect(tty).toContain('\u001b[31m[FAIL]\u001b[39m cloud settings: username');
     for (const plain of [noColor, dumb]) {
@@ -272,7 +279,7 @@ describe('a one-shot command beside an installed service', () => {
     ]);
     for (const run of [same, configured]) {
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).not.toContain('/var/lib/device-agent');
+      expect(logs(run).filter((l) => l.level !== 'info' && l.msg.includes('/var/lib/device-agent'))).toEqual([]);
     }
   });
 });

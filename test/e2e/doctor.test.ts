@@ -8,6 +8,7 @@ import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, runAgent } from './agent-process.js';
+import { checkOf, doctorJson } from './doctor-checks.js';
 
 // `doctor` end to end: the compiled CLI in its own process, the real adb
 // server with simulated devices attached over TCP, and the cloud double.
@@ -75,33 +76,64 @@ function lineWith(stdout: string, text: string): { line: string; advice: string 
 }
 
 describe('doctor', () => {
-  it('with a ready device only, exits 0 with OK lines for config, adb, device, cloud and clock', async () => {
+  it('with a ready device only, exits 0 with ok checks for config, adb, device, cloud and clock, by their ids', async () => {
     pixel.resetCounts();
     cloud.clearRequests();
-    const run = await runAgent(['doctor'], env());
+    const run = await runAgent(['doctor', '--json'], env());
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).not.toMatch(/\[FAIL\]/);
-    expect(lineWith(run.stdout, 'configuration valid').line).toMatch(/^\[ OK \]/);
-    expect(lineWith(run.stdout, 'cloud settings').line).toMatch(/^\[ OK \] .*API key from DEVICE_AGENT_API_KEY/);
-    expect(lineWith(run.stdout, 'node id').line).toMatch(/^\[ OK \]/);
-    expect(lineWith(run.stdout, 'adb server').line).toBe(`[ OK ] adb server tcp:127.0.0.1:${adb.port} (ADB_SERVER_SOCKET), version 41 (adb 1.0.41)`);
-    expect(lineWith(run.stdout, 'adb command').line).toMatch(/^\[ OK \] adb command .*: 1\.0\.41, .*same version as the server$/);
+    const json = doctorJson(run.stdout);
+    expect(json).toMatchObject({ exitCode: 0, failed: 0, warnings: 0 });
+    expect(checkOf(run.stdout, 'config')).toMatchObject({
+      status: 'ok',
+      finding: expect.stringMatching(/cloud settings: .*API key from DEVICE_AGENT_API_KEY/),
+    });
+    expect(checkOf(run.stdout, 'node-id').status).toBe('ok');
+    expect(checkOf(run.stdout, 'adb.server')).toEqual({
+      id: 'adb.server',
+      status: 'ok',
+      finding: `adb server tcp:127.0.0.1:${adb.port} (ADB_SERVER_SOCKET), version 41 (adb 1.0.41)`,
+    });
+    expect(checkOf(run.stdout, 'adb.command').finding).toMatch(/^adb command .*: 1\.0\.41, .*same version as the server$/);
     // Over TCP adb has no usb path: the transport id says which connection it is.
-    expect(lineWith(run.stdout, pixelSerial).line).toMatch(
-      new RegExp(`^\\[ OK \\] device ${pixelSerial.replace(/\./g, '\\.')}: device, Pixel 8 Pro \\[transport \\d+\\]$`),
-    );
-    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(new RegExp(`^\\[ OK \\] cloud .* accepts the credentials of ${cloud.username}`));
-    expect(lineWith(run.stdout, 'clock').line).toMatch(/^\[ OK \] clock/);
-    expect(run.stdout).toMatch(/^All \d+ checks passed\.$/m);
+    expect(checkOf(run.stdout, 'phone', pixelSerial)).toMatchObject({
+      status: 'ok',
+      finding: expect.stringMatching(new RegExp(`^device ${pixelSerial.replace(/\./g, '\\.')}: device, Pixel 8 Pro \\[transport \\d+\\]$`)),
+    });
+    expect(checkOf(run.stdout, 'cloud').finding).toMatch(new RegExp(`^cloud .* accepts the credentials of ${cloud.username}`));
+    expect(checkOf(run.stdout, 'clock').status).toBe('ok');
+    // The recording answers no battery, wear or readiness command: each is unread, and why, never fine nor missing.
+    expect(json.checks.filter((c) => c.status === 'unread').map((c) => [c.id, c.phone])).toEqual([
+      ['phone.battery', pixelSerial],
+      ['phone.wear', pixelSerial],
+      ['phone.readiness', pixelSerial],
+    ]);
+    expect(json.checks.map((c) => c.id).filter((id) => !id.startsWith('phone'))).toEqual([
+      'config',
+      'node-id',
+      'ios.tools',
+      'adb.server',
+      'adb.command',
+      'usb.kernel-log',
+      'usb.ports',
+      'availability',
+      'quarantine',
+      'usbmuxd',
+      'proxy',
+      'cloud',
+      'clock',
+      'status-endpoint',
+    ]);
     // One cheap getprop, and only a read at the cloud.
     expect(pixel.shellSessions).toBe(1);
     expect(cloud.putRequests()).toHaveLength(0);
     expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
   });
 
-  it('warns with the advice for an unauthorized and an offline phone, and exits 0: the host can report', async () => {
+  it('warns with the advice for an unauthorized and an offline phone, and exits 0: the host can report; their checks unread, and why, on one line each', async () => {
     const run = await runAgent(['doctor'], env({ ADB_SERVER_SOCKET: lockedAdb.env.ADB_SERVER_SOCKET! }));
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`[ -- ] device ${lockedSerial}: battery, wear, readiness unread: adb lists it unauthorized\n`);
+    expect(run.stdout).toContain(`[ -- ] device ${silentSerial}: battery, wear, readiness unread: adb lists it offline\n`);
     const { line, advice } = lineWith(run.stdout, lockedSerial);
     expect(line).toMatch(new RegExp(`^\\[WARN\\] device ${lockedSerial.replace(/\./g, '\\.')}: unauthorized \\[transport \\d+\\]$`));
     expect(advice).toMatch(/Allow USB debugging/);
@@ -110,10 +142,11 @@ describe('doctor', () => {
     // The simulated phones are reached over TCP: the advice names the network, not a USB cable that is not there.
     expect(offline.advice).toMatch(/does not answer adb over the network/);
     expect(offline.advice).not.toMatch(/USB cable/);
-    expect(lineWith(run.stdout, pixelSerial).line).toMatch(/^\[ OK \]/);
-    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+    // What is fine, on one line: the ready phone counted, the cloud named.
+    expect(lineWith(run.stdout, '[ OK ]').line).toMatch(/^\[ OK \] .*\bcloud\b.*, 1 phone$/);
+    expect(run.stdout).not.toContain(`device ${pixelSerial}: device`);
     expect(run.stdout).not.toMatch(/\[FAIL\]/);
-    expect(run.stdout).toMatch(/^2 warnings of \d+ checks\.$/m);
+    expect(run.stdout).toMatch(/^2 warnings, 9 unread of \d+ checks\.$/m);
   });
 
   it('with --phones fail, fails on the same phones and exits 1', async () => {
@@ -123,8 +156,8 @@ describe('doctor', () => {
     expect(line).toMatch(new RegExp(`^\\[FAIL\\] device ${lockedSerial.replace(/\./g, '\\.')}: unauthorized \\[transport \\d+\\]$`));
     expect(advice).toMatch(/Allow USB debugging/);
     expect(lineWith(run.stdout, silentSerial).line).toMatch(/^\[FAIL\] .*: offline/);
-    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
-    expect(run.stdout).toMatch(/^2 failed of \d+ checks\.$/m);
+    expect(lineWith(run.stdout, '[ OK ]').line).toMatch(/\bcloud\b/);
+    expect(run.stdout).toMatch(/^2 failed, 9 unread of \d+ checks\.$/m);
   });
 
   it("with --phones warn, a host's own failure still fails (no adb server)", async () => {
@@ -143,7 +176,7 @@ describe('doctor', () => {
     expect(line).toBe(`[FAIL] adb server tcp:127.0.0.1:${port} (ADB_SERVER_SOCKET): not reachable (ECONNREFUSED)`);
     expect(advice).toMatch(/adb start-server/);
     expect(run.stdout).not.toMatch(/device 127\.0\.0\.1/);
-    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, '[ OK ]').line).toMatch(/\bcloud\b/);
     expect(cloud.requests.filter((r) => r.method === 'GET' && r.path === '/devices')).toHaveLength(1);
   });
 
@@ -155,7 +188,7 @@ describe('doctor', () => {
       '[FAIL] adb server address: ADB_SERVER_SOCKET: must be tcp:HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:5037; got "localhost:5037"',
     );
     expect(advice).toMatch(/ADB_SERVER_SOCKET=tcp:HOST:PORT/);
-    expect(lineWith(run.stdout, `cloud ${baseUrl}`).line).toMatch(/^\[ OK \]/);
+    expect(lineWith(run.stdout, '[ OK ]').line).toMatch(/\bcloud\b/);
   });
 
   it('with a wrong API key fails naming the credentials, never printing the key', async () => {
@@ -170,7 +203,7 @@ describe('doctor', () => {
     expect(everything).not.toContain(wrongKey);
     expect(everything).not.toContain(Buffer.from(`${cloud.username}:${wrongKey}`).toString('base64'));
     // Logs stay JSON on stderr; stdout holds only the checklist.
-    for (const l of run.stdout.trim().split('\n')) expect(l).toMatch(/^(\[( OK |WARN|FAIL)\] | {7}-> |.* checks\.$|All \d+ checks passed\.$)/);
+    for (const l of run.stdout.trim().split('\n')) expect(l).toMatch(/^(\[( OK |WARN|FAIL| -- )\] | {7}-> |.* checks\.$|All \d+ checks passed\.$)/);
     const logs = run.stderr.split('\n').filter(Boolean);
     expect(logs.length).toBeGreaterThan(0);
     for (const l of logs) expect(JSON.parse(l)).toHaveProperty('level');
@@ -180,9 +213,9 @@ describe('doctor', () => {
     const dir = mkdtempSync(join(tmpdir(), 'doctor-key-'));
     const keyFile = join(dir, 'api-key');
     writeFileSync(keyFile, `${cloud.apiKey}\n`, { mode: 0o600 });
-    const run = await runAgent(['doctor'], env({ DEVICE_AGENT_API_KEY: '', DEVICE_AGENT_API_KEY_FILE: keyFile }));
+    const run = await runAgent(['doctor', '--json'], env({ DEVICE_AGENT_API_KEY: '', DEVICE_AGENT_API_KEY_FILE: keyFile }));
     expect(run.code, run.stdout).toBe(0);
-    expect(lineWith(run.stdout, 'cloud settings').line).toMatch(new RegExp(`^\\[ OK \\] .*API key from ${keyFile}$`));
+    expect(checkOf(run.stdout, 'config').finding).toMatch(new RegExp(`cloud settings: .*API key from ${keyFile}$`));
     expect(run.stdout + run.stderr).not.toContain(cloud.apiKey);
   });
 
@@ -220,8 +253,12 @@ describe('doctor', () => {
     expect(line).toBe('[FAIL] hub tool uhubctl-not-installed (recovery.powerCycleCommand, for recovery.powerCycle): uhubctl-not-installed is not on PATH');
     expect(advice).toMatch(/set recovery\.powerCycleCommand to a program this host can run/);
     const standIn = fileURLToPath(new URL('../hub/uhubctl', import.meta.url));
-    const found = await runAgent(['doctor'], env({ DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true', DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: standIn }));
-    expect(lineWith(found.stdout, 'hub tool').line).toBe(`[ OK ] hub tool ${standIn} (recovery.powerCycleCommand, for recovery.powerCycle): ${standIn}`);
+    const found = await runAgent(['doctor', '--json'], env({ DEVICE_AGENT_RECOVERY_POWER_CYCLE: 'true', DEVICE_AGENT_RECOVERY_POWER_CYCLE_COMMAND: standIn }));
+    expect(checkOf(found.stdout, 'hub.tool')).toEqual({
+      id: 'hub.tool',
+      status: 'ok',
+      finding: `hub tool ${standIn} (recovery.powerCycleCommand, for recovery.powerCycle): ${standIn}`,
+    });
   });
 
   it('warns when the adb on PATH is another version than the server, which it would kill', async () => {
@@ -236,10 +273,17 @@ describe('doctor', () => {
     expect(advice).toMatch(/same adb version/);
   });
 
-  it('fails without cloud settings but still checks adb, and exits 2: once and run would refuse to start', async () => {
-    const run = await runAgent(['doctor'], env({ DEVICE_AGENT_USERNAME: '' }));
+  it('fails without cloud settings but still checks adb, and exits 2: once and run would refuse to start; no "valid" line beside it', async () => {
+    const [run, json] = await Promise.all([
+      runAgent(['doctor'], env({ DEVICE_AGENT_USERNAME: '' })),
+      runAgent(['doctor', '--json'], env({ DEVICE_AGENT_USERNAME: '' })),
+    ]);
     expect(run.code, run.stdout).toBe(2);
     expect(lineWith(run.stdout, 'cloud settings').line).toMatch(/^\[FAIL\] cloud settings: username \(DEVICE_AGENT_USERNAME\)/);
-    expect(lineWith(run.stdout, 'adb server').line).toMatch(/^\[ OK \]/);
+    expect(run.stdout.split('\n')[0]).toMatch(/^\[FAIL\] cloud settings/);
+    expect(run.stdout).not.toMatch(/configuration valid/);
+    expect(lineWith(run.stdout, '[ OK ]').line).toMatch(/\badb server\b/);
+    expect(json.code).toBe(2);
+    expect(checkOf(json.stdout, 'config')).toMatchObject({ status: 'fail', config: true, finding: expect.stringMatching(/^cloud settings: username/) });
   });
 });

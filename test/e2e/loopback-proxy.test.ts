@@ -8,6 +8,7 @@ import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { Tinyproxy } from '../proxies/tinyproxy.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { baseEnv, runAgent } from './agent-process.js';
+import { checkOf } from './doctor-checks.js';
 
 const adb = new AdbServer();
 const cloud = new CloudDouble();
@@ -56,10 +57,16 @@ describe('a plain http cloud on loopback, with a host-wide http_proxy', () => {
   });
 
   it('doctor says the route as it is taken: direct, past the proxy', async () => {
-    const run = await runAgent(['doctor'], env());
+    const run = await runAgent(['doctor', '--json'], env());
     const host = new URL(cloud.url).host;
-    expect(run.stdout).toContain(`[ OK ] proxy: requests to ${host} go direct, not through http://127.0.0.1:${proxy.port} (httpProxy`);
-    expect(run.stdout).toMatch(/\[ OK \] cloud http:\/\/127\.0\.0\.1:\d+\/v1 accepts the credentials/);
+    expect(checkOf(run.stdout, 'proxy')).toMatchObject({
+      status: 'ok',
+      finding: expect.stringContaining(`proxy: requests to ${host} go direct, not through http://127.0.0.1:${proxy.port} (httpProxy`),
+    });
+    expect(checkOf(run.stdout, 'cloud')).toMatchObject({
+      status: 'ok',
+      finding: expect.stringMatching(/^cloud http:\/\/127\.0\.0\.1:\d+\/v1 accepts the credentials/),
+    });
     expect(requestsSeen()).toEqual([]);
   });
 });

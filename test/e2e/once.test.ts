@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentVersion } from '../../src/util/package.js';
 import { CloudDouble } from '../cloud-double/cloud-double.js';
-import { AdbServer } from '../sim/adb-server.js';
+import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, runAgent } from './agent-process.js';
@@ -185,12 +185,42 @@ describe('once', () => {
   });
 
   it('exits 1 when the report cannot be delivered', async () => {
-    const run = await runAgent(['once'], env({ DEVICE_AGENT_BASE_URL: 'http://127.0.0.1:1/v1', DEVICE_AGENT_REQUEST_TIMEOUT_SECONDS: '2' }));
+    const port = await freePort();
+    const run = await runAgent(['once'], env({ DEVICE_AGENT_BASE_URL: `http://127.0.0.1:${port}/v1` }));
     expect(run.code, run.stderr).toBe(1);
     // The error names the address and what failed; the line says nothing went out and where to look.
     expect(run.stderr).toMatch(
-      /"report not delivered: PUT \/devices: .*ECONNREFUSED 127\.0\.0\.1:1.*\)\. Nothing went out; device-agent doctor checks the settings and the way to the cloud from this host"/,
+      new RegExp(
+        `"report not delivered: PUT /devices: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}.*\\. Nothing went out; device-agent doctor checks the settings and the way to the cloud from this host"`,
+      ),
     );
+  });
+
+  // A one-shot says within seconds that the cloud cannot be reached: one attempt, one line; retrying is the daemon's.
+  // Its bound on the clock is test/cli/once-cloud.test.ts's; the bound here is generous, the attempts exact.
+  describe('a cloud that cannot be reached (issue 70)', () => {
+    const cloudLines = (stderr: string) => logLines(stderr).filter((l) => String(l.msg).includes('PUT /devices'));
+
+    it.each([
+      ['refused', async () => `http://127.0.0.1:${await freePort()}/v1`, /ECONNREFUSED/],
+      ['a host that does not resolve', async () => 'https://no-such-host.invalid/v1', /ENOTFOUND|EAI_AGAIN|no answer within 8000 ms/],
+    ])('%s: one attempt, one line, exit 1', async (_, url, reason) => {
+      const started = Date.now();
+      const run = await runAgent(['once'], env({ DEVICE_AGENT_BASE_URL: await url() }));
+      expect(run.code, run.stderr).toBe(1);
+      expect(cloudLines(run.stderr).map((l) => [l.level, l.msg])).toEqual([['error', expect.stringMatching(reason)]]);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    });
+
+    it('no answer: the one attempt ends at 8 s, though the request timeout is 30 s', async () => {
+      cloud.delayNext(40_000, 1, { method: 'PUT' });
+      const run = await runAgent(['once'], env({ DEVICE_AGENT_REQUEST_TIMEOUT_SECONDS: '30' }));
+      expect(run.code, run.stderr).toBe(1);
+      expect(cloudLines(run.stderr).map((l) => [l.level, l.msg])).toEqual([
+        ['error', expect.stringMatching(/PUT \/devices: .*no answer within 8000 ms\)\. Nothing went out/)],
+      ]);
+      cloud.resetFaults();
+    });
   });
 
   it('exits 1 on rejected credentials, naming them in one line of sentences, with one request only', async () => {

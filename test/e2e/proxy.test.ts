@@ -15,6 +15,7 @@ import { AdbServer } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, daemonEnv, runAgent, startAgent } from './agent-process.js';
+import { checkOf } from './doctor-checks.js';
 
 const NAME = 'cloud.lab.test';
 const account = { user: 'lab-node-7', password: 'Pr0xy@pass:w/rd' };
@@ -73,15 +74,22 @@ describe('a host whose only way out is an authenticating proxy', () => {
   });
 
   it('doctor shows the proxy, opens the tunnel and trusts the private CA', async () => {
-    const run = await runAgent(['doctor'], env(squid.url(account)));
+    const run = await runAgent(['doctor', '--json'], env(squid.url(account)));
     expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain(`[ OK ] proxy: requests to ${NAME}:${new URL(cloud.url).port} go through http://127.0.0.1:${squid.port} (httpsProxy`);
-    expect(run.stdout).toContain(`as proxy user ${account.user}`);
-    expect(run.stdout).toMatch(/\[ OK \] proxy tunnel: http:\/\/127\.0\.0\.1:\d+ opened CONNECT/);
-    expect(run.stdout).toContain(
-      `[ OK ] TLS through the proxy: ${NAME} presents a certificate issued by "O=Device Agent Tests, CN=Device Agent Test Root CA", trusted`,
+    const route = checkOf(run.stdout, 'proxy');
+    expect(route.status).toBe('ok');
+    expect(route.finding).toContain(`proxy: requests to ${NAME}:${new URL(cloud.url).port} go through http://127.0.0.1:${squid.port} (httpsProxy`);
+    expect(route.finding).toContain(`as proxy user ${account.user}`);
+    const tunnel = checkOf(run.stdout, 'proxy.tunnel');
+    expect(tunnel.status).toBe('ok');
+    expect(tunnel.finding).toMatch(/^proxy tunnel: http:\/\/127\.0\.0\.1:\d+ opened CONNECT/);
+    expect(tunnel.finding).toContain(
+      `; TLS through the proxy: ${NAME} presents a certificate issued by "O=Device Agent Tests, CN=Device Agent Test Root CA", trusted`,
     );
-    expect(run.stdout).toMatch(/\[ OK \] cloud https:\/\/cloud\.lab\.test:\d+\/v1 accepts the credentials/);
+    expect(checkOf(run.stdout, 'cloud')).toMatchObject({
+      status: 'ok',
+      finding: expect.stringMatching(/^cloud https:\/\/cloud\.lab\.test:\d+\/v1 accepts the credentials/),
+    });
     expectNoProxyPassword(run.stdout + run.stderr);
   });
 

@@ -4,9 +4,11 @@ import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { type AgentProcess, daemonEnv, runAgent, startAgent } from './agent-process.js';
+import { checkOf } from './doctor-checks.js';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemTool } from '../support/system-tool.js';
 
 // /healthz and /metrics of a running daemon, read over real HTTP.
 
@@ -115,7 +117,7 @@ describe('doctor and the agent answering on the status port (issue 61)', () => {
     const [fresh, other, own] = await Promise.all([
       runAgent(['doctor'], daemonEnv(adb.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: listen })),
       runAgent(['doctor'], daemonEnv(adb.env, cloud, { DEVICE_AGENT_STATUS_LISTEN: listen, DEVICE_AGENT_NODE_ID: 'other-lab-host' })),
-      runAgent(['doctor'], agentEnv),
+      runAgent(['doctor', '--json'], agentEnv),
     ]);
     expect(statusLine(fresh)).toMatch(
       /^\[FAIL\] status endpoint: another device-agent answers on http:\/\/127\.0\.0\.1:\d+: its node id is [0-9a-f-]{36}, and this configuration keeps none yet/,
@@ -124,7 +126,10 @@ describe('doctor and the agent answering on the status port (issue 61)', () => {
     expect(statusLine(other)).toMatch(
       /: its node id is [0-9a-f-]{36}, not this host's other-lab-host \(DEVICE_AGENT_NODE_ID\): another checkout or state directory holds the port/,
     );
-    expect(statusLine(own)).toMatch(/^\[(?: OK |WARN)\] status endpoint: the agent answers on http:\/\/127\.0\.0\.1:\d+/);
+    expect(checkOf(own.stdout, 'status-endpoint')).toMatchObject({
+      status: expect.stringMatching(/^(ok|warn)$/),
+      finding: expect.stringMatching(/^status endpoint: the agent answers on http:\/\/127\.0\.0\.1:\d+/),
+    });
   }, 60_000);
 });
 
@@ -243,7 +248,7 @@ function significantDigits(value: string): number {
 /** promtool check metrics on a scrape (Debian's prometheus package), as a Prometheus operator runs it. */
 function promtoolCheckMetrics(text: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.env.PROMTOOL_BIN ?? 'promtool', ['check', 'metrics']);
+    const child = spawn(systemTool(process.env.PROMTOOL_BIN ?? 'promtool'), ['check', 'metrics']);
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

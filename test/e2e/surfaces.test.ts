@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, withSerial, type Profile } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { daemonEnv, runAgent, startAgent } from './agent-process.js';
+import { checkOf, doctorJson } from './doctor-checks.js';
 import { DaemonBed } from './daemon-bed.js';
 import { AdbProxy } from '../sim/adb-proxy.js';
 
@@ -134,7 +135,7 @@ describe('list and doctor show readiness and the USB port', () => {
       inService24h: expect.stringMatching(/^\d+\.\d%$/),
     });
 
-    const doctor = await runAgent(['doctor'], env);
+    const [doctor, checks] = await Promise.all([runAgent(['doctor'], env), runAgent(['doctor', '--json'], env)]);
     expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
     const out = doctor.stdout.split('\n');
     const at = (text: string): number => {
@@ -149,14 +150,23 @@ describe('list and doctor show readiness and the USB port', () => {
     expect(out[notReady + 1]).toBe(
       '       -> stay awake while charging: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7)',
     );
-    expect(out[at('readiness:')]).toBe("[ OK ] readiness: 1 of 2 phones ready for automation against the lab's baseline (readiness.checks: 16 checks)");
-    expect(out[at('USB kernel log')]).toBe(
-      `[ OK ] USB kernel log: ${log}, a recording of kernel lines, readable: the USB layer judges ports, hubs and controllers`,
-    );
+    expect(
+      doctorJson(checks.stdout)
+        .checks.filter((c) => c.id === 'phone.readiness')
+        .map((c) => [c.phone, c.status]),
+    ).toEqual([
+      [serials.get('NOTRDY02')!, 'warn'],
+      [expect.not.stringMatching(serials.get('NOTRDY02')!), 'ok'],
+    ]);
+    expect(checkOf(checks.stdout, 'usb.kernel-log')).toEqual({
+      id: 'usb.kernel-log',
+      status: 'ok',
+      finding: `USB kernel log: ${log}, a recording of kernel lines, readable: the USB layer judges ports, hubs and controllers`,
+    });
     const autosuspend = at('USB autosuspend');
     expect(out[autosuspend]).toBe('[WARN] USB autosuspend: on (power/control = auto) on 1 of the 2 ports carrying phones: 1-1.2');
     expect(out[autosuspend + 1]).toMatch(/usbcore\.autosuspend=-1/);
-    expect(out[at('USB controller')]).toBe('[ OK ] USB controller bus 1 (bus 1): 3 USB devices, hubs included, 2 of them adb devices');
+    expect(checkOf(checks.stdout, 'usb.controllers').finding).toBe('USB controller bus 1 (bus 1): 3 USB devices, hubs included, 2 of them adb devices');
     const port = at('USB port 1-1.3');
     expect(out[port]).toBe('[WARN] USB port 1-1.3: 12 enumeration failures today and yesterday (UTC) with 3 different phones');
     expect(out[port + 1]).toMatch(/the cable or the hub port, not the phone; swap the cable first/);

@@ -102,7 +102,7 @@ function withHistory(udids: readonly string[]): Record<string, string> {
 describe("the daemon's wear history in the one-shot commands", () => {
   it('doctor forecasts a network phone (adb serial HOST:PORT) from the history the daemon keeps by its udid', async () => {
     const run = await runAgent(['doctor'], withHistory(['WEARFADE0001']));
-    expect(run.stdout).toMatch(new RegExp(`^\\[WARN\\] device ${serialOf(fading).replace(/\./g, '\\.')}: wear battery_capacity in about \\d+ days$`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^\\[WARN\\] device ${serialOf(fading).replace(/\./g, '\\.')}: worn: battery capacity in about \\d+ days$`, 'm'));
   });
 
   it('two phones giving one udid: neither is forecast from the history kept by it, and list and doctor say why', async () => {
@@ -119,7 +119,7 @@ describe("the daemon's wear history in the one-shot commands", () => {
     const doctor = await runAgent(['doctor'], env);
     for (const clone of clones) {
       const serial = serialOf(clone).replace(/\./g, '\\.');
-      expect(doctor.stdout).not.toMatch(new RegExp(`device ${serial}: wear battery_capacity`));
+      expect(doctor.stdout).not.toMatch(new RegExp(`device ${serial}: worn`));
       expect(doctor.stdout).toMatch(
         new RegExp(`^\\[WARN\\] device ${serial}: no wear forecast: identity in conflict: 2 devices .* give the udid WEARCLONE001`, 'm'),
       );

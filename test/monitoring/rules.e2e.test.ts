@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { systemTool } from '../support/system-tool.js';
 
 // The alerting rules pass promtool's own checks and unit tests
 // (device-agent.rules.test.yml beside this file), and every alert has a
@@ -14,15 +15,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const RULES = 'deploy/monitoring/device-agent.rules.yml';
 const UNIT_TESTS = 'test/monitoring/device-agent.rules.test.yml';
 const RUNBOOKS = 'docs/operations/alerts.md';
-const PROMTOOL = process.env.PROMTOOL_BIN ?? 'promtool';
 
 function promtool(...args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(PROMTOOL, args, { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-        reject(new Error(`${PROMTOOL} not found: install Debian's prometheus package (apt-get install prometheus), which has promtool`));
-        return;
-      }
+  const tool = systemTool(process.env.PROMTOOL_BIN ?? 'promtool');
+  return new Promise((resolve) => {
+    execFile(tool, args, { cwd: root, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr });
     });
   });

@@ -4,6 +4,7 @@
 // `list` and `doctor`, one summary line a day, kept across restarts. It reads
 // what the agent already knows (availability.ts) and offers the phones'
 // states to the features that ask (src/devices/phone-state.ts).
+import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { Availability } from './availability.js';
 import { clockMetrics, dayCell, dayStrip, doctorItems, lastDay } from './views.js';
@@ -46,6 +47,6 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
         },
       };
     },
-    doctor: { host: () => doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100) },
+    doctor: { host: () => named('availability', doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100)) },
   };
 }

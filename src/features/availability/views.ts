@@ -2,8 +2,9 @@
 // host's, its worst phones' and ports' in `doctor`, the day's summary line,
 // and the counters on /metrics (bounded labels: the phones, ports and hubs
 // it follows, each bounded in clock.ts; the states and layers, closed lists).
-import type { CheckItem } from '../../platforms/doctor.js';
+import type { CheckResult } from '../../platforms/doctor.js';
 import type { Metric, Sample } from '../../util/metric.js';
+import { docPath } from '../../util/package.js';
 import type { InServiceClock, Subject } from './clock.js';
 import { HOUR_MS, IN_SERVICE, inServiceShare, outByLayer, partsOf, type Seconds } from './tally.js';
 
@@ -53,7 +54,7 @@ function outWords(s: Seconds): string {
 }
 
 /** The host, its worst phones and its worst ports over the last 24 hours, for `doctor`. */
-export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: number, warnBelow: number): CheckItem[] {
+export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: number, warnBelow: number): CheckResult[] {
   const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
   const phones = [...clock.phones.values()].map((p) => ({ p, s: lastDay(clock, p, nowWall, nowMono) }));
   const host: Seconds = {};
@@ -68,15 +69,14 @@ export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: num
     })
     .sort((a, b) => a.x - b.x)
     .slice(0, 3);
-  const items: CheckItem[] = [
+  const items: CheckResult[] = [
     {
       status: share < warnBelow ? 'warn' : 'ok',
       finding:
         `in service ${percent(share)} of the last 24 hours, ${phones.length} phone${phones.length === 1 ? '' : 's'}` +
         (share < 0.9995 ? `; out of service: ${outWords(host)}` : ''),
       ...(share < warnBelow && {
-        advice:
-          'the layer most of it is blamed on says where to look: device-agent list (the IN SERVICE 24H column), device-agent incidents, docs/operations/availability.md',
+        advice: `the layer most of it is blamed on says where to look: device-agent list (the IN SERVICE 24H column), device-agent incidents, ${docPath('docs/operations/availability.md')}`,
       }),
     },
   ];

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { PortCommand } from './port-command.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
+import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { chargeControl, type ChargeParts } from './charge.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
@@ -47,7 +48,7 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
                 'charge control no longer pauses this phone there; a hub with real per-port power switching would',
             ),
     // The operator's own hub tool, for the `command` way.
-    doctor: { config: (env) => hubToolItems(ctx.settings, env, 'charge.command') },
+    doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'charge.command')) },
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
     metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...powerPaths.metrics()],

@@ -1,4 +1,4 @@
-// The doctor's battery lines: one reading of a ready device against the health rules. Pure. Held full is not judged:
+// The doctor's battery lines: one reading of a ready device against the health rules, or unread. Pure. Held full is not judged:
 // it takes readings over time, which only the daemon has.
 
 import { chargingOf } from '../../cloud/device-facts.js';
@@ -19,5 +19,16 @@ export function batteryItems(serial: string, battery: BatteryFacts, settings: He
     new Set(),
     settings,
   );
-  return findings.map((f) => ({ status: 'warn', finding: `device ${serial}: ${f.problem}`, advice: f.message, phone: true }));
+  const id = 'phone.battery';
+  if (findings.length === 0) {
+    const figures = [
+      battery.batteryPercent !== undefined && `${battery.batteryPercent} %`,
+      battery.temperatureCelsius !== undefined && `${battery.temperatureCelsius} °C`,
+    ];
+    const told = figures.filter(Boolean).join(', ');
+    if (!told) return [{ id, phone: serial, status: 'unread', finding: 'its battery service printed no figures' }];
+    return [{ id, phone: serial, status: 'ok', finding: `device ${serial}: battery ${told}` }];
+  }
+  const problems = findings.map((f) => f.problem.replace(/_/g, ' ')).join(', ');
+  return [{ id, phone: serial, status: 'warn', finding: `device ${serial}: ${problems}`, advice: findings.map((f) => f.message).join('; ') }];
 }

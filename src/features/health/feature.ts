@@ -19,7 +19,13 @@ export function healthFeature(ctx: FeatureContext): Feature {
     name: 'health',
     judge: (devices, sources) => monitor.apply(devices, registry, sources.shell),
     // One battery reading of each ready phone against the rules (held full takes readings over time: the daemon's).
-    doctor: { reads: ['battery'], phone: (p) => (p.battery ? batteryItems(p.serial, p.battery, ctx.settings.health) : []) },
+    doctor: {
+      reads: ['battery'],
+      phone: (p) =>
+        p.battery
+          ? batteryItems(p.serial, p.battery, ctx.settings.health)
+          : [{ id: 'phone.battery', phone: p.serial, status: 'unread', finding: p.unread ?? 'its shell printed no battery part' }],
+    },
     fields: () => [
       { key: 'batteryFullSeconds', place: battery, value: (s) => signals(s)?.heldFullSeconds },
       { key: 'chargerMillivolts', place: battery, value: (s) => signals(s)?.chargerMillivolts },

@@ -48,9 +48,10 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
       host: () => {
         const now = clock.wall();
         const list = held();
-        if (list.length === 0) return [{ status: 'ok', finding: 'quarantine: no phone is held out of service' }];
+        if (list.length === 0) return [{ id: 'quarantine', status: 'ok', finding: 'quarantine: no phone is held out of service' }];
         return [
           {
+            id: 'quarantine',
             status: 'warn',
             finding: `quarantined: ${list
               .slice(0, 5)

@@ -2,6 +2,7 @@
 // counters. Its kicks are published for the platform (transport-cut). Its action is recovery.ts.
 import { holdNote } from '../../actions/runner.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
+import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import type { RecoveryAdb } from './carry.js';
 import { RECOVERY_ACTIONS, RECOVERY_HELD, RECOVERY_USB } from './counts.js';
@@ -16,7 +17,7 @@ export function recoveryFeature(ctx: FeatureContext<RecoveryAdb>): Feature {
     action: recovery(ctx),
     notes: (device) => [holdNote(registry, device.key, 'recovery'), notebook.of(device.key)],
     // The hub tool its power cycles run, and charge control's pauses through uhubctl too.
-    doctor: { config: (env) => hubToolItems(ctx.settings, env, 'recovery.powerCycleCommand') },
+    doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'recovery.powerCycleCommand')) },
     metrics: () => [stats.counter(RECOVERY_ACTIONS).metric(), stats.counter(RECOVERY_HELD).metric(), stats.counter(RECOVERY_USB).metric()],
   };
 }

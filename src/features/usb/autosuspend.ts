@@ -3,7 +3,7 @@
 // (ff/fe/02), or is one whose serial or port adb names.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckItem } from '../../platforms/doctor.js';
+import type { CheckResult } from '../../platforms/doctor.js';
 
 export interface PhonePort {
   port: string;
@@ -47,7 +47,7 @@ function read(file: string): string | undefined {
 }
 
 /** One line: the phones' ports with autosuspend on (a warning, with how to turn it off), or all of them off; none without phones on USB. */
-export function autosuspendItems(ports: readonly PhonePort[]): CheckItem[] {
+export function autosuspendItems(ports: readonly PhonePort[]): CheckResult[] {
   const read = ports.filter((p) => p.control !== undefined);
   if (read.length === 0) return [];
   const auto = read.filter((p) => p.control === 'auto').map((p) => p.port);

@@ -6,7 +6,7 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { usbBus } from '../../util/usb-path.js';
-import type { CheckItem } from '../../platforms/doctor.js';
+import type { CheckResult } from '../../platforms/doctor.js';
 
 export const USB_DEVICES_PER_CONTROLLER = 32;
 /** Warn this close to the limit: the next hub or phone may not enumerate. */
@@ -66,7 +66,7 @@ export function usbItems(
   devices: readonly PlacedDevice[],
   controllers: readonly ControllerLoad[] | undefined,
   phonePorts: readonly string[] = [],
-): CheckItem[] {
+): CheckResult[] {
   const phonesPerBus = new Map<number, number>();
   const count = (bus: number | undefined): void => {
     if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);

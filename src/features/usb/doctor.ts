@@ -1,5 +1,6 @@
 // The USB layer's lines in `doctor`: the controllers' load and the ports' autosuspend after the phones' lines, and the
 // host's (whether the agent can read the kernel log, and the worst ports of the daemon's record).
+import { named } from '../../platforms/doctor.js';
 import type { FeatureContext, FeatureDoctor } from '../context.js';
 import { autosuspendItems, readPhonePorts } from './autosuspend.js';
 import { readUsbControllers, usbItems } from './controllers.js';
@@ -15,19 +16,17 @@ export function usbDoctor(ctx: Pick<FeatureContext, 'settings' | 'stateDir' | 'l
         sysfsRoot === ''
           ? []
           : readPhonePorts(sysfsRoot, new Set(phones.map((p) => p.serial)), new Set(phones.flatMap((p) => (p.usb === undefined ? [] : [p.usb]))));
-      return [
-        ...usbItems(
-          phones,
-          sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot),
-          ports.map((p) => p.port),
-        ),
-        ...autosuspendItems(ports),
-      ];
+      const controllers = usbItems(
+        phones,
+        sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot),
+        ports.map((p) => p.port),
+      );
+      return [...named('usb.controllers', controllers), ...named('usb.autosuspend', autosuspendItems(ports))];
     },
     host: (env) => {
-      const items = [kernelLogItem(kernelLogFacts(kernelLog, env))];
+      const items = named('usb.kernel-log', [kernelLogItem(kernelLogFacts(kernelLog, env))]);
       if (kernelLog !== '' && ctx.stateDir !== undefined)
-        items.push(...worstPortItems(readPortRecord(ctx.stateDir, ctx.logger), ctx.clock.wall(), sysfsRoot, ctx.stateDir));
+        items.push(...named('usb.ports', worstPortItems(readPortRecord(ctx.stateDir, ctx.logger), ctx.clock.wall(), sysfsRoot, ctx.stateDir)));
       return items;
     },
   };

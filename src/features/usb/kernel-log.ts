@@ -3,7 +3,7 @@
 // the bind, ProtectKernelLogs=yes, PrivateUsers=yes, no CAP_SYSLOG under dmesg_restrict) however readable it is here.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckItem } from '../../platforms/doctor.js';
+import type { CheckResult } from '../../platforms/doctor.js';
 import { notAKernelLog } from './kernel-line.js';
 import { logSourceOf } from './log-source.js';
 
@@ -155,7 +155,7 @@ const OFF_ON_PURPOSE = 'or set usb.kernelLog to "" to say it is off on purpose; 
 const PACKAGED =
   'the packaged unit lets the service read it (BindReadOnlyPaths=-/dev/kmsg, DeviceAllow=/dev/kmsg r, AmbientCapabilities=CAP_SYSLOG, no PrivateUsers= or ProtectKernelLogs=): `systemctl cat device-agent` shows the drop-in or the copy that changed that';
 
-export function kernelLogItem(facts: KernelLogFacts): CheckItem {
+export function kernelLogItem(facts: KernelLogFacts): CheckResult {
   const { path, error } = facts;
   if (path === '') return { status: 'ok', finding: 'USB kernel log: off (usb.kernelLog is empty): ports, hubs and controllers are not judged' };
   if (error === 'ENOENT') {

@@ -8,7 +8,7 @@ import { healthLine, worstPorts } from './port-health.js';
 import { pruneRecord, type PortRecord } from './port-record.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { controllersOfBuses } from './sysfs.js';
-import type { CheckItem } from '../../platforms/doctor.js';
+import type { CheckResult } from '../../platforms/doctor.js';
 
 /** The ports named at most: the worst, not a page of them. */
 const WORST = 3;
@@ -19,7 +19,7 @@ export function readPortRecord(stateDir: string, logger: Logger): PortRecord | u
   return existsSync(file) ? new PortRecordFile(file, logger).load().record : undefined;
 }
 
-export function worstPortItems(record: PortRecord | undefined, now: number, sysfsRoot: string, stateDir: string): CheckItem[] {
+export function worstPortItems(record: PortRecord | undefined, now: number, sysfsRoot: string, stateDir: string): CheckResult[] {
   const file = join(stateDir, USB_PORTS_FILE);
   if (!record) return [{ status: 'ok', finding: `USB ports: no record yet in ${file} (the daemon writes it as it reads the kernel's messages)` }];
   pruneRecord(record, now);

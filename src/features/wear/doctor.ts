@@ -6,10 +6,11 @@
 // from the battery output of the same shell. Pure: the readings, the
 // histories and the settings in, checklist items out.
 import type { CheckItem } from '../../platforms/doctor.js';
+import type { Unread } from '../../platforms/wear.js';
 import type { DoctorPhone, FeatureDoctor } from '../context.js';
 import { dayOf } from './forecast.js';
 import { withFigures, type DaySample } from './history.js';
-import { judgeWear, type WearSettings } from './judge.js';
+import { judgeWear, type Reason, type WearSettings } from './judge.js';
 import { NO_HISTORY_ADVICE, noHistoryWhy } from './identity.js';
 import { leftovers } from './leftovers.js';
 
@@ -20,15 +21,38 @@ export function wearDoctor(settings: WearSettings, histories: () => ReadonlyMap<
 
 /** A phone as wear's lines read it: its wear sections, the udid it gives, and its battery output where Samsung prints its own figures. */
 export type PhoneWear = Pick<DoctorPhone, 'serial' | 'wear' | 'udid' | 'usb'> &
-  Partial<Pick<DoctorPhone, 'state'>> & { battery?: { cycleCount?: number; healthPercent?: number } };
+  Partial<Pick<DoctorPhone, 'state' | 'unread'>> & { battery?: { cycleCount?: number; healthPercent?: number } };
+
+/** The finding's words for each wear reason. */
+const REASON_WORDS: Record<Reason, string> = {
+  battery_capacity: 'battery capacity',
+  battery_cycles: 'battery charge cycles',
+  swelling: 'battery swelling risk',
+  app_ids: 'app ids near their limit',
+  storage_life: 'flash storage life',
+  tmp: 'files left in /data/local/tmp',
+};
+/** What a source is and why it told nothing, in the operator's words. */
+const SOURCE_WORDS: Record<string, string> = {
+  power_supply: 'battery gauge',
+  tradeinmode: 'the trade-in report',
+  'tradeinmode battery': "the trade-in report's battery",
+  '/data/local/tmp': 'size of /data/local/tmp',
+  packages: 'app list',
+};
+const WHY_WORDS: Record<Unread['why'], string> = {
+  absent: 'not on this phone',
+  unreadable: 'not readable',
+  refused: 'refused',
+  garbage: 'answered something else',
+};
+
 /**
- * Per phone that told something: a warning per finding within
- * wear.noticeDays (what and when, with what to do), else one ok line with its
- * figures; and what it could not read, and why, on an ok line of its own
- * (unknown is never worn). The history is the daemon's by the udid the phone
- * gives (the store's key; its adb serial is HOST:PORT over TCP), none while
- * another listed phone gives that udid too: then a warning says why it has no
- * forecast. No line for a phone whose wear part did not run.
+ * Per phone that told something: a warning per finding within wear.noticeDays (what and when, with what to do), else
+ * one ok line with its figures and what it did not tell (unknown is never worn); unread when it told no figure, or its
+ * shell no wear part, and why. The history is the daemon's by the udid the phone gives (the store's key; its adb
+ * serial is HOST:PORT over TCP), none while another listed phone gives that udid too: then a warning says why it has
+ * no forecast.
  */
 export function wearItems(
   phones: readonly PhoneWear[],
@@ -39,8 +63,14 @@ export function wearItems(
   const items: CheckItem[] = [];
   const today = dayOf(nowMs);
   const claims = phones.map((p) => ({ serial: p.serial, udid: p.udid, usb: p.usb, ready: p.state === undefined || p.state === 'device' }));
-  for (const { serial, udid, wear, battery: samsung } of phones) {
-    if (!wear) continue;
+  for (const { serial, udid, wear, battery: samsung, unread } of phones) {
+    const id = 'phone.wear';
+    const line = (status: CheckItem['status'], finding: string, advice?: string) =>
+      items.push({ id, phone: serial, status, finding, ...(advice && { advice }) });
+    if (!wear) {
+      line('unread', unread ?? 'its shell printed no wear part');
+      continue;
+    }
     const conflict = noHistoryWhy(serial, claims);
     const battery = {
       health: wear.batteries.find((b) => b.healthPercent !== undefined)?.healthPercent ?? samsung?.healthPercent,
@@ -49,14 +79,9 @@ export function wearItems(
     const kept = udid === undefined || conflict !== undefined ? undefined : histories.get(udid);
     const history = withFigures(kept ?? [], today, { ...battery, lifeUsed: wear.storage?.lifeUsedPercent, appId: wear.apps?.maxAppId });
     const findings = judgeWear(history, { tmpKib: wear.tmp?.kib, preEol: wear.storage?.preEol }, settings, today).filter((f) => f.days <= settings.noticeDays);
-    if (conflict) items.push({ status: 'warn', phone: true, finding: `device ${serial}: no wear forecast: ${conflict}`, advice: NO_HISTORY_ADVICE });
-    for (const f of findings)
-      items.push({
-        status: 'warn',
-        phone: true,
-        finding: `device ${serial}: wear ${f.reason}${f.days === 0 ? ' now' : ` in about ${f.days} days`}`,
-        advice: f.message,
-      });
+    if (conflict) line('warn', `device ${serial}: no wear forecast: ${conflict}`, NO_HISTORY_ADVICE);
+    const worn = findings.map((f) => `${REASON_WORDS[f.reason]}${f.days === 0 ? ' now' : ` in about ${f.days} days`}`);
+    if (worn.length) line('warn', `device ${serial}: worn: ${worn.join(', ')}`, findings.map((f) => f.message).join('; '));
     const figures = [
       battery.health !== undefined && `battery ${battery.health} % of design`,
       battery.cycles !== undefined && `${battery.cycles} cycles`,
@@ -65,13 +90,9 @@ export function wearItems(
       wear.thirdParty && settings.baselinePackages.length > 0 && `${leftovers(wear.thirdParty, settings.baselinePackages).length} leftover packages`,
       wear.tmp?.kib !== undefined && `${Math.round(wear.tmp.kib / 1024)} MiB in /data/local/tmp`,
     ].filter((x): x is string => typeof x === 'string');
-    if (!findings.length && figures.length) items.push({ status: 'ok', phone: true, finding: `device ${serial}: wear: ${figures.join(', ')}` });
-    if (wear.unread.length)
-      items.push({
-        status: 'ok',
-        phone: true,
-        finding: `device ${serial}: wear not told by ${wear.unread.map((u) => `${u.what} (${u.why}${u.detail ? `: ${u.detail}` : ''})`).join(', ')}: never judged worn on it`,
-      });
+    const untold = wear.unread.map((u) => `${SOURCE_WORDS[u.what] ?? u.what} ${WHY_WORDS[u.why]}${u.detail ? ` (${u.detail})` : ''}`).join(', ');
+    if (!figures.length) line('unread', `no figure told${untold && ` (${untold})`}`);
+    else if (!findings.length) line('ok', `device ${serial}: wear: ${figures.join(', ')}${untold && `; not told: ${untold}`}`);
   }
   return items;
 }

@@ -58,7 +58,7 @@ export class MdnsFinder {
           'unsupported',
           'info',
           { answer: err.answer },
-          `the adb server does not list mdns services (${JSON.stringify(err.answer)}: adb 29 and before): a wireless-debugging phone that comes back on a new port after a reboot is not found again; adb 30 or later (platform-tools) lists them`,
+          `the adb server does not list mdns services (${JSON.stringify(err.answer)}: adb 29 and before, such as Debian 12's adb package): nothing to follow for a phone on adb tcpip, whose port stays; wireless debugging (Android 11 and later: adb pair, a new port at each reboot) needs adb 30 or later`,
         );
       } else logger.debug({ err: (err as Error).message }, 'mdns services: no answer from the adb server');
       return;

@@ -10,32 +10,37 @@ describe('batteryItems', () => {
   it('one warning per battery problem the recording shows, with what to do', () => {
     expect(items('aosp-android14-overheat.txt')).toEqual([
       {
+        id: 'phone.battery',
+        phone: 'R1',
         status: 'warn',
-        finding: 'device R1: battery_unhealthy',
+        finding: 'device R1: battery unhealthy',
         advice: expect.stringMatching(/^the phone reports its battery health as OVERHEAT: unplug it/),
-        phone: true,
       },
     ]);
     expect(items('xiaomi-redmi-note14-hyperos3.txt')).toEqual([
       {
+        id: 'phone.battery',
+        phone: 'R1',
         status: 'warn',
-        finding: 'device R1: charging_voltage_high',
+        finding: 'device R1: charging voltage high',
         advice: expect.stringMatching(/^the charger offers 11\.0 V \(limit 6\.0 V\)/),
-        phone: true,
       },
     ]);
     // The 2016 Samsung: ASOC 77 % and 1764 cycles, worn: wear's to judge (test/features/wear/doctor.test.ts), not health's.
-    expect(items('samsung-2016-battery-tistory-usb-charging.txt')).toEqual([]);
+    expect(items('samsung-2016-battery-tistory-usb-charging.txt').map((i) => i.status)).toEqual(['ok']);
   });
 
-  it('nothing for a healthy battery, nor for the held-full phone (one look cannot time it), nor for no output', () => {
-    expect(items('pixel-c-dragon-android7-ac-5v.txt')).toEqual([]);
-    expect(items('samsung-oneui.txt')).toEqual([]);
-    expect(items('samsung-galaxy-a35-sm-a356e-android16.txt')).toEqual([]);
-    expect(batteryItems('R1', ADB_DOCTOR.battery("Can't find service: battery\n"), shippedHealth)).toEqual([]);
+  it('one ok line for a healthy battery, and for the held-full phone (one look cannot time it); unread for no figures', () => {
+    for (const name of ['pixel-c-dragon-android7-ac-5v.txt', 'samsung-oneui.txt', 'samsung-galaxy-a35-sm-a356e-android16.txt'])
+      expect(items(name)).toEqual([
+        { id: 'phone.battery', phone: 'R1', status: 'ok', finding: expect.stringMatching(/^device R1: battery \d+ %, [\d.]+ °C$/) },
+      ]);
+    expect(batteryItems('R1', ADB_DOCTOR.battery("Can't find service: battery\n"), shippedHealth)).toEqual([
+      { id: 'phone.battery', phone: 'R1', status: 'unread', finding: 'its battery service printed no figures' },
+    ]);
   });
 
   it('follows the settings', () => {
-    expect(items('xiaomi-redmi-note14-hyperos3.txt', { ...shippedHealth, chargingVoltageMaxMillivolts: 0 })).toEqual([]);
+    expect(items('xiaomi-redmi-note14-hyperos3.txt', { ...shippedHealth, chargingVoltageMaxMillivolts: 0 }).map((i) => i.status)).toEqual(['ok']);
   });
 });

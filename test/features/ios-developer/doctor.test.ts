@@ -29,21 +29,24 @@ describe("the iPhone developer services' doctor lines", () => {
   it('a daemon that answers and a tool that supports iOS 17: two ok lines', async () => {
     const items = await iosDeveloperItems(part({ status: 200, body: '[]\n' }, '1.3.2'));
     expect(items).toEqual([
-      { status: 'ok', finding: "go-ios's tunnel agent at http://127.0.0.1:60105 answers: 0 tunnel(s) listed" },
-      { status: 'ok', finding: 'iOS tools: go-ios 1.3.2, pymobiledevice3 not found: iOS 17 and later supported' },
+      { id: 'ios.tunnels', status: 'ok', finding: "go-ios's tunnel agent at http://127.0.0.1:60105 answers: 0 tunnel(s) listed" },
+      { id: 'ios.tools', status: 'ok', finding: 'iOS tools: go-ios 1.3.2, pymobiledevice3 not found: iOS 17 and later supported' },
     ]);
   });
 
   it('no daemon and no tool at all (a host without iPhones from iOS 17): one line, no warning', async () => {
     const items = await iosDeveloperItems(part({ error: 'connection refused' }, undefined));
     expect(items).toEqual([
-      { status: 'ok', finding: expect.stringContaining('no iOS 17 tunnel daemon answers and no iOS tool (go-ios, pymobiledevice3) is found') },
+      { id: 'ios.tools', status: 'ok', finding: expect.stringContaining('no iOS 17 tunnel daemon answers and no iOS tool (go-ios, pymobiledevice3) is found') },
     ]);
   });
 
   it('no daemon answers, and the tools are too old: two warnings, each with what to do', async () => {
     const items = await iosDeveloperItems(part({ error: 'connection refused' }, '1.0.100'));
-    expect(items.map((i) => i.status)).toEqual(['warn', 'warn']);
+    expect(items.map((i) => [i.id, i.status])).toEqual([
+      ['ios.tunnels', 'warn'],
+      ['ios.tools', 'warn'],
+    ]);
     expect(items[0]!.advice).toContain('`ios tunnel start`');
     expect(items[1]!.finding).toContain('none supports iOS 17 and later');
     expect(items[1]!.advice).toMatch(/^install go-ios 1\.0\.122 or later/);

@@ -93,21 +93,21 @@ describe('readinessItems', () => {
     const ready = splitReadiness(output(section(READY_GLOBAL)));
     const items = readinessItems([phone('R58A', notReady.readiness), phone('R58B', ready.readiness)], DEFAULTS);
     expect(items).toEqual([
-      { status: 'ok', finding: "readiness: 1 of 2 phones ready for automation against the lab's baseline (readiness.checks: 16 checks)" },
       {
+        id: 'phone.readiness',
+        phone: 'R58A',
         status: 'warn',
-        phone: true,
         finding:
           'device R58A: not ready for automation: stay awake while charging is 0 (stay_on_while_plugged_in: off), expected on over USB, verify apps over USB is 1 (verifier_verify_adb_installs), expected 0',
         advice:
           'stay awake while charging: Developer options > Stay awake on (adb shell settings put global stay_on_while_plugged_in 7); verify apps over USB: Developer options > Verify apps over USB off (adb shell settings put global verifier_verify_adb_installs 0)',
       },
+      { id: 'phone.readiness', phone: 'R58B', status: 'ok', finding: "device R58B: ready for automation against the lab's baseline (readiness.checks)" },
     ]);
   });
 
-  it('a phone whose reading answered none of the checks is never called ready; no line when no phone was judged', () => {
+  it('a phone whose reading answered none of the checks, or whose shell told no readiness part, is unread and why, never called ready', () => {
     const unread = splitReadiness(output(readinessSection({}))).readiness;
-    expect(readinessItems([phone('OFFLINE')], DEFAULTS)).toEqual([]);
     const ready = splitReadiness(output(section(READY_GLOBAL))).readiness;
     // The Galaxy A5, stay awake on, verify apps over USB printed twice (another value's second line): unread.
     const partly = splitReadiness(
@@ -120,16 +120,15 @@ describe('readinessItems', () => {
     ).readiness;
     expect(
       readinessItems(
-        [phone('R58B', ready), phone('R58C', unread), phone('R58D', partly), phone('OFFLINE')],
+        [phone('R58B', ready), phone('R58C', unread), phone('R58D', partly), phone('OFFLINE'), { ...phone('LOCKED'), unread: 'adb lists it unauthorized' }],
         parseReadinessChecks(['stayAwake', 'verifyAdbInstalls']),
-      ),
+      ).map((i) => [i.phone, i.status, i.finding]),
     ).toEqual([
-      {
-        status: 'ok',
-        finding: "readiness: 1 of 3 phones ready for automation against the lab's baseline (readiness.checks: 2 checks); 2 with checks unread, counted apart",
-      },
-      { status: 'ok', phone: true, finding: 'device R58C: readiness unread, never called ready: its readiness sections answered none of the checks' },
-      { status: 'ok', phone: true, finding: 'device R58D: readiness unread, never called ready: verifyAdbInstalls not read' },
+      ['R58B', 'ok', "device R58B: ready for automation against the lab's baseline (readiness.checks)"],
+      ['R58C', 'unread', 'its readiness sections answered none of the checks'],
+      ['R58D', 'unread', 'verifyAdbInstalls not read, never called ready'],
+      ['OFFLINE', 'unread', 'its shell printed no readiness part'],
+      ['LOCKED', 'unread', 'adb lists it unauthorized'],
     ]);
   });
 

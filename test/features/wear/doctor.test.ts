@@ -56,31 +56,30 @@ function fadingWear() {
 }
 
 describe('wearItems', () => {
-  it('the Mi 6 battery at 65 % of design: a warning with what to do; its unread sources on a line of their own', () => {
+  it('the Mi 6 battery at 65 % of design: a warning with what to do, in plain words', () => {
     const wear = wearOfOutput(output({ wear_files: wearFilesSection({ supplies: { bms: fixture('mi6-c1_atl-bms-uevent.txt') } }) }));
     expect(splitSections(output({})).ended).toBe(true);
     expect(wearItems([{ serial: 'MI6', wear }], SETTINGS, new Map(), NOW)).toEqual([
       {
+        id: 'phone.wear',
+        phone: 'MI6',
         status: 'warn',
-        phone: true,
-        finding: 'device MI6: wear battery_capacity now',
+        finding: 'device MI6: worn: battery capacity now',
         advice: 'battery holds 65 % of its design capacity (limit 80 %): replace the battery or retire the phone, and check it for swelling',
       },
-      { status: 'ok', phone: true, finding: 'device MI6: wear not told by storage life (absent), tradeinmode (absent): never judged worn on it' },
     ]);
   });
 
   it("the 2016 Samsung's own figures from dumpsys battery (ASOC 77 %, 1764 cycles): worn, where sysfs tells nothing", () => {
     const samsung = ADB_DOCTOR.battery(batteryFixture('battery', 'samsung-2016-battery-tistory-usb-charging.txt'));
     const wear = wearOfOutput(output({ wear_files: wearFilesSection({}) }));
-    expect(wearItems([{ serial: 'S7', wear, battery: samsung }], SETTINGS, new Map(), NOW).map((i) => i.finding)).toEqual([
-      'device S7: wear battery_capacity now',
-      'device S7: wear battery_cycles now',
-      'device S7: wear not told by power_supply (absent), storage life (absent), tradeinmode (absent): never judged worn on it',
-    ]);
+    const [item, ...more] = wearItems([{ serial: 'S7', wear, battery: samsung }], SETTINGS, new Map(), NOW);
+    expect(more).toEqual([]);
+    expect(item!.finding).toBe('device S7: worn: battery capacity now, battery charge cycles now');
+    expect(item!.advice).toMatch(/^battery holds 77 % of its design capacity .*; battery past 800 full charge cycles \(1764\)/);
   });
 
-  it('a healthy phone: one ok line with its figures and its leftovers', () => {
+  it('a healthy phone: one ok line with its figures, its leftovers and what it does not tell', () => {
     const wear = wearOfOutput(
       output({
         wear_files: wearFilesSection({
@@ -93,12 +92,12 @@ describe('wearItems', () => {
     );
     expect(wearItems([{ serial: 'OK1', wear }], SETTINGS, new Map(), NOW)).toEqual([
       {
+        id: 'phone.wear',
+        phone: 'OK1',
         status: 'ok',
-        phone: true,
         finding:
-          'device OK1: wear: battery 98 % of design, 69 cycles, flash 20 % of its life used, largest app id 10401, 1 leftover packages, 2 MiB in /data/local/tmp',
+          'device OK1: wear: battery 98 % of design, 69 cycles, flash 20 % of its life used, largest app id 10401, 1 leftover packages, 2 MiB in /data/local/tmp; not told: the trade-in report not on this phone',
       },
-      { status: 'ok', phone: true, finding: 'device OK1: wear not told by tradeinmode (absent): never judged worn on it' },
     ]);
   });
 
@@ -107,7 +106,7 @@ describe('wearItems', () => {
     expect(wearItems([{ serial: 'FADE', udid: 'FADE', wear }], SETTINGS, new Map(), NOW).filter((i) => i.status === 'warn')).toEqual([]);
     expect(wearItems([{ serial: 'FADE', udid: 'FADE', wear }], SETTINGS, new Map([['FADE', fadingHistory()]]), NOW)[0]).toMatchObject({
       status: 'warn',
-      finding: expect.stringMatching(/^device FADE: wear battery_capacity in about \d+ days$/),
+      finding: expect.stringMatching(/^device FADE: worn: battery capacity in about \d+ days$/),
     });
   });
 
@@ -115,7 +114,7 @@ describe('wearItems', () => {
     const phone = { serial: '10.0.0.5:5555', udid: 'FADE0001', wear: fadingWear() };
     const warnings = (histories: Map<string, DaySample[]>) => wearItems([phone], SETTINGS, histories, NOW).filter((i) => i.status === 'warn');
     expect(warnings(new Map([['FADE0001', fadingHistory()]]))).toEqual([
-      expect.objectContaining({ finding: expect.stringMatching(/^device 10\.0\.0\.5:5555: wear battery_capacity in about \d+ days$/) }),
+      expect.objectContaining({ finding: expect.stringMatching(/^device 10\.0\.0\.5:5555: worn: battery capacity in about \d+ days$/) }),
     ]);
     expect(warnings(new Map([['10.0.0.5:5555', fadingHistory()]]))).toEqual([]);
     // A phone whose udid part did not arrive has no history to be judged with.
@@ -143,12 +142,24 @@ describe('wearItems', () => {
         .filter((i) => i.status === 'warn')
         .map((i) => i.finding),
     ).toEqual([
-      expect.stringMatching(/^device FADE0001: wear battery_capacity in about \d+ days$/),
-      expect.stringMatching(/^device 10\.0\.0\.5:5555: wear battery_capacity in about \d+ days$/),
+      expect.stringMatching(/^device FADE0001: worn: battery capacity in about \d+ days$/),
+      expect.stringMatching(/^device 10\.0\.0\.5:5555: worn: battery capacity in about \d+ days$/),
     ]);
   });
 
-  it('no line for a phone whose wear part did not run', () => {
-    expect(wearItems([{ serial: 'X' }], SETTINGS, new Map(), NOW)).toEqual([]);
+  it('unread, and why, for a phone whose wear part did not run or told no figure: never silently missing', () => {
+    expect(wearItems([{ serial: 'X', unread: 'its shell was cut short after 15 s' }, { serial: 'Y' }], SETTINGS, new Map(), NOW)).toEqual([
+      { id: 'phone.wear', phone: 'X', status: 'unread', finding: 'its shell was cut short after 15 s' },
+      { id: 'phone.wear', phone: 'Y', status: 'unread', finding: 'its shell printed no wear part' },
+    ]);
+    const silent = wearOfOutput(output({}));
+    expect(wearItems([{ serial: 'Z', wear: silent }], { ...SETTINGS, baselinePackages: [] }, new Map(), NOW)).toEqual([
+      {
+        id: 'phone.wear',
+        phone: 'Z',
+        status: 'unread',
+        finding: 'no figure told (battery gauge not on this phone, storage life not on this phone, the trade-in report not on this phone)',
+      },
+    ]);
   });
 });

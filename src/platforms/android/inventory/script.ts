@@ -75,9 +75,9 @@ export function buildInventoryScript(opts: ScriptOptions): string {
     // t: a slow framework command under `timeout` where there is one, so a hung service empties only its own section.
     't() { "$@"; }',
     `command -v timeout >/dev/null 2>&1 && t() { timeout ${PROBE_TIMEOUT_SECONDS} "$@"; }`,
-    // keep: the stdin lines matching a pattern, in shell builtins (Android 5's mksh may lack grep), so a long dumpsys
-    // of which one line is read is not sent whole.
-    'keep() { while IFS= read -r l; do for p in "$@"; do case $l in $p) echo "$l"; break;; esac; done; done; }',
+    // keep: the stdin lines that match a pattern once their leading blanks are stripped, in shell builtins (Android 5's
+    // mksh may lack grep), so a long dumpsys of which a few lines are read is not sent whole.
+    'keep() { while IFS= read -r l; do k=${l#"${l%%[! \t]*}"}; for p in "$@"; do case $k in $p) echo "$l"; break;; esac; done; done; }',
     // tally NS PATTERN...: keep's lines of one `settings list NS`, then `rows:NS=N`, N the lines it printed
     // that read as rows (name=value, the name of the characters a setting's has): a list that printed
     // none did not list (src/platforms/android/inventory/parsers/readiness.ts).

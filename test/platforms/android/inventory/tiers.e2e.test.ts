@@ -274,7 +274,7 @@ describe('periodic cycle budget on every recorded profile', () => {
       const first = await p.probe(device.serial, 'device');
       const before = p.counters.bytesRead;
       // The first inventory's cost, as docs/performance/README.md states it: one shell session, at most 30 device
-      // commands and 96 KB (26 and 5-66 KB on the recorded profiles).
+      // commands and 96 KB (27 and 4-66 KB on the recorded profiles).
       expect(device.commands.length).toBe(1);
       expect(lastScriptCommands(device).length).toBeLessThanOrEqual(30);
       expect(before).toBeLessThanOrEqual(96 * 1024);

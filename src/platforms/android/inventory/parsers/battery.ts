@@ -1,9 +1,11 @@
 // Parses `dumpsys battery` (BatteryService.dumpInternal): AOSP's "  key: value" lines, of which only the first of each
-// key counts, as vendors append their own (Samsung prints "charge counter" twice).
+// key counts, as vendors append their own (Samsung prints "charge counter" twice). Only the keys of BATTERY_KEYS are
+// read: the probe's filter keeps those lines alone on the phone (Samsung's whole dump is 11 KB).
 //
 // Wear figures: AOSP prints none up to Android 16. Samsung prints mSavedBatteryAsoc (state of health, %),
 // mSavedBatteryBsoh (the same on another scale, newer One UI) and mSavedBatteryUsage (charge discharged since first
 // use, in % of a full charge). Sources in test/.../fixtures/SOURCES.md.
+import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 export interface BatteryReading {
   /** CHARGING, DISCHARGING, NOT_CHARGING, FULL or UNKNOWN (BatteryManager.BATTERY_STATUS_*). */
@@ -48,21 +50,40 @@ const HEALTH: Record<string, string> = {
   '7': 'COLD',
 };
 
-const LINE = /^\s+([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$/;
+/** Every key the parser reads: a line of another key changes no reading. */
+export const BATTERY_KEYS: ReadonlySet<string> = new Set([
+  'AC powered',
+  'USB powered',
+  'Wireless powered',
+  'Dock powered',
+  'Max charging voltage',
+  'status',
+  'health',
+  'present',
+  'level',
+  'scale',
+  'voltage',
+  'temperature',
+  'technology',
+  'mSavedBatteryAsoc',
+  'mSavedBatteryBsoh',
+  'mSavedBatteryUsage',
+]);
 
-function fields(text: string): Map<string, string> {
+// Indented by spaces or tabs only, as the filter on the phone strips them (a trailing \r goes with the value's blanks).
+const LINE = /^[ \t]+([A-Za-z][A-Za-z ]*?):\s*(.*?)\s*$/;
+
+function fields(text: string) {
   const map = new Map<string, string>();
-  for (const line of text.replace(/\r/g, '').split('\n')) {
-    const match = LINE.exec(line);
-    if (!match) continue;
-    const [, key = '', value = ''] = match;
-    if (!map.has(key)) map.set(key, value);
+  for (const line of text.split('\n')) {
+    const [, key = '', value = ''] = LINE.exec(line) ?? [];
+    if (BATTERY_KEYS.has(key) && !map.has(key)) map.set(key, value);
   }
   return map;
 }
 
 function int(value: string | undefined): number | undefined {
-  if (value === undefined || !/^-?\d+$/.test(value)) return undefined;
+  if (!/^-?\d+$/.test(value ?? '')) return undefined;
   const n = Number(value);
   return Number.isSafeInteger(n) ? n : undefined;
 }
@@ -107,11 +128,10 @@ export function parseBattery(text: string): BatteryReading {
   const level = int(map.get('level'));
   const scale = int(map.get('scale')) ?? 100;
   const tenths = int(map.get('temperature'));
-  const technology = map.get('technology');
   const reading: BatteryReading = {
     status: STATUS[map.get('status') ?? ''],
     health: HEALTH[map.get('health') ?? ''],
-    technology: technology ? technology : undefined,
+    technology: map.get('technology') || undefined,
     percentage: level !== undefined && scale > 0 && level >= 0 ? String(Math.min(100, Math.round((level * 100) / scale))) : undefined,
     temperature: tenths === undefined ? undefined : roundHalfAway(tenths / 10),
     voltage: millivolts(int(map.get('voltage'))),
@@ -131,10 +151,7 @@ export function parseBattery(text: string): BatteryReading {
   if (reading.present === false) {
     for (const key of ['percentage', 'temperature', 'voltage', 'health', 'technology', 'cycleCount', 'healthPercent'] as const) delete reading[key];
   }
-  for (const key of Object.keys(reading) as (keyof BatteryReading)[]) {
-    if (reading[key] === undefined) delete reading[key];
-  }
-  return reading;
+  return dropUndefined(reading);
 }
 
 // Discharged charge in % of a full charge: every 100 is one full cycle.
