@@ -258,6 +258,7 @@ export class Reporter {
       deps.stats.reportsFailed++;
       this.lastFailed = true;
       deps.stats.lastFailure = error.message;
+      deps.stats.lastFailureAt = now();
       if (error instanceof CloudAuthError || error instanceof CloudRejectedError) {
         // The first refusal's time is kept while it goes on: /healthz says since when.
         const since = deps.stats.refusal?.status === error.status ? deps.stats.refusal.since : now();
