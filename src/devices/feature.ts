@@ -56,6 +56,8 @@ export interface DeviceFeature {
   gauges?(): readonly DeviceGauge[];
   /** Its series that count the phones the rows show (a bounded label set), so /metrics counts what `list` lists. */
   tallies?(rows: readonly DeviceRow[]): Metric[];
+  /** What it shows of a device on the status page beyond its row, by key (src/status/page-data.ts); `phone`: on the phone's own page, which may say more. */
+  page?(row: DeviceRow, phone: boolean): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** One change of a source's listing: the record's key, its serial, the state it left and the one it is in (none: gone). */
@@ -183,4 +185,11 @@ export function cellsOf(features: readonly DeviceFeature[], info: DeviceInfo, de
   const cells: Record<string, string> = {};
   for (const f of features) Object.assign(cells, f.cells?.(info, device));
   return cells;
+}
+
+/** What the features show of a device on the status page beyond its row, in registration order. */
+export function pageOf(features: readonly DeviceFeature[], row: DeviceRow, phone: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of features) Object.assign(out, f.page?.(row, phone));
+  return out;
 }

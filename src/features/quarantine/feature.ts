@@ -28,6 +28,12 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
       return held ? { quarantined: `until ${shortTime(held.until, clock.wall())}` } : {};
     },
     fields: () => [{ key: 'quarantined', place: { after: 'inService' }, value: (s) => registry.timeline.verdictBy(s.info.udid, QUARANTINED)?.detail }],
+    page: (row) => {
+      const e = q.entries.get(row.udid);
+      if (!quarantined(e)) return undefined;
+      const { since, until, reason, layer, evidence } = e;
+      return { quarantine: { since, until, reason, layer, evidence, release: `device-agent quarantine release ${e.serial}` } };
+    },
     metrics: () => [
       stats.counter(QUARANTINES).metric(),
       stats.counter(QUARANTINE_RELEASES).metric(),

@@ -24,8 +24,11 @@ export const READINESS_SETTINGS = {
   system: ['accelerometer_rotation'],
 } as const;
 
-/** Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI keeps as properties. */
-export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall'] as const;
+/**
+ * Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI and HyperOS keep as
+ * properties, and the versions that say the phone runs one of them (a LineageOS build on a Xiaomi sets neither).
+ */
+export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall', 'ro.miui.ui.version.code', 'ro.mi.os.version.code'] as const;
 
 /**
  * One `settings list` cut on the phone to the keys asked for, between its
