@@ -163,6 +163,7 @@ describe('the views with the registered features', () => {
       'device_agent_device_last_inventory_timestamp_seconds',
       'device_agent_device_battery_protection',
       'device_agent_device_problem',
+      'device_agent_device_ios_tunnel',
     ]);
   });
 });

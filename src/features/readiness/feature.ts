@@ -18,7 +18,7 @@ import { readinessCounters, readinessGauges } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
 import { failsAppium } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
-import { READINESS, type ReadinessDetail } from '../../devices/verdicts.js';
+import { READINESS, TUNNEL, type ReadinessDetail } from '../../devices/verdicts.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { composeMessage } from '../../cloud/device-message.js';
 
@@ -54,7 +54,14 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (!off || !offVerdict) return info;
+    if (!off || !offVerdict) {
+      // A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for):
+      // judged as a reading, when one is there.
+      const [record] = registry.byUdid(info.udid);
+      const reading = record && readingOf(record);
+      if (reading) say(info.udid, judge(reading, baseline, record.last?.brandName));
+      return info;
+    }
     say(info.udid, offVerdict, false);
     return { ...info, ...composeMessage([offAdbMessage(off)]) };
   };
@@ -137,8 +144,11 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       if (off) return { readiness: verdictCell(off)! };
       // The verdict standing on the phone, listed or not; a listed phone not read yet says so, one no source lists says nothing ("-").
       const verdict = verdictOf(info.udid) ?? (device && verdictOf(cloudIdOf(device.serial, device.udid)));
-      if (!verdict) return device ? { readiness: NOT_READ_YET } : {};
-      return { readiness: verdictCell(verdict) ?? NO_CHECK_APPLIES };
+      // An iPhone without a live tunnel here cannot run automation either: READY says so as its message does.
+      const tunnel = timeline.verdictBy(info.udid, TUNNEL)?.appiumOff === true;
+      if (!verdict) return tunnel ? { readiness: 'not ready: tunnel' } : device ? { readiness: NOT_READ_YET } : {};
+      const judged = tunnel ? { ...verdict, ready: false, failed: [...verdict.failed, { check: { id: 'tunnel' } }] } : verdict;
+      return { readiness: verdictCell(judged) ?? NO_CHECK_APPLIES };
     },
     metrics: () => (baseline.size === 0 ? [] : readinessCounters([...baseline.keys()], { changes, notReady, builds })),
     // The phones the views show, each by the verdict standing on it: a gauge counts phones, not moments between readings.
