@@ -83,7 +83,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger, stateDirTrouble);
   // Devices an earlier run reported and not back by the first report go out UNPLUGGED, unless a feature finds them.
-  const earlier = reported.load();
+  const earlier = reported.load() ?? [];
   const unplugged = new UnpluggedLedger();
   unplugged.seed(earlier);
   const features = buildFeatures({

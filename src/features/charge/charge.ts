@@ -12,7 +12,7 @@ import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 import { OwedPauses } from './paused-report.js';
-import type { PausedPortsKeeper } from './paused-ports.js';
+import type { PausedPort, PortsFile } from './paused-ports.js';
 import type { ChargeEntry, ChargePause, PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
@@ -47,7 +47,7 @@ type SwitchIntent = Intent & { serial: string; power: 'off' | 'on' };
 export interface ChargeParts {
   ports: Partial<Record<PortWay, PortSwitch>>;
   powerPaths: PowerPaths;
-  kept: PausedPortsKeeper | undefined;
+  kept: PortsFile<PausedPort> | undefined;
 }
 
 /**
@@ -63,7 +63,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
 
-  /** Keeps the ports held off now (see PausedPortsFile). */
+  /** Keeps the ports held off now (see pausedPortsFile). */
   const keep = (): void => {
     const off = pauses.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
     kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));

@@ -8,7 +8,7 @@ import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { chargeControl, type ChargeParts } from './charge.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
-import { PausedPortsFile } from './paused-ports.js';
+import { pausedPortsFile } from './paused-ports.js';
 import { withChargePauses } from './paused-report.js';
 import { chargeEntries } from './pauses.js';
 import { PowerPaths, uncutPortsFile } from './power-paths.js';
@@ -24,7 +24,7 @@ export function chargeFeature(ctx: FeatureContext): Feature {
   return chargeFeatureWith(ctx, {
     ports: { uhubctl: ctx.uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
     powerPaths: new PowerPaths(stateDir === undefined ? undefined : uncutPortsFile(join(stateDir, UNCUT_PORTS_FILE), logger, stateDirTrouble)),
-    kept: stateDir === undefined ? undefined : new PausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger, stateDirTrouble),
+    kept: stateDir === undefined ? undefined : pausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger, stateDirTrouble),
   });
 }
 

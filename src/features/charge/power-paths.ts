@@ -3,7 +3,7 @@
 import type { Logger } from '../../log/logger.js';
 import type { Metric } from '../../util/metric.js';
 import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
-import { KeptPortsFile, type PortsKeeper } from './paused-ports.js';
+import { portsFile, type PortsFile } from './paused-ports.js';
 
 /** A hub port that kept a phone on power while switched off. */
 export interface UncutPort {
@@ -25,7 +25,7 @@ export class PowerPaths {
   private readonly results = new Map<PowerCheckResult, number>();
   private loaded = false;
 
-  constructor(private readonly keeper?: PortsKeeper<UncutPort>) {}
+  constructor(private readonly keeper?: PortsFile<UncutPort>) {}
 
   /** Reads the kept ports once: at charge control's start, not while the daemon is built. */
   load(): void {
@@ -76,8 +76,8 @@ export class PowerPaths {
 }
 
 /** The file of the ports that do not cut power, in the state directory. */
-export function uncutPortsFile(file: string, logger: Logger, trouble?: StateDirTrouble): KeptPortsFile<UncutPort> {
-  return new KeptPortsFile<UncutPort>(
+export function uncutPortsFile(file: string, logger: Logger, trouble?: StateDirTrouble): PortsFile<UncutPort> {
+  return portsFile<UncutPort>(
     file,
     logger,
     {

@@ -18,7 +18,6 @@ import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { stateWriteProblem } from '../../log/state-dir-trouble.js';
 import type { FeatureContext } from '../context.js';
 import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
@@ -69,7 +68,6 @@ export class Quarantine {
   private readonly person = new Set<string>();
   private readinessOut = new Set<string>();
   private refused = new Set<string>();
-  private saveProblem: string | undefined;
   /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
   private readonly due = new Map<string, number>();
 
@@ -82,7 +80,7 @@ export class Quarantine {
       maxHoldMs: Math.max(q.holdMinutes, q.maxHoldMinutes) * 60_000,
       forgetMs: q.forgetHours * 3_600_000,
     };
-    this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger);
+    this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger, ctx.stateDirTrouble);
     const facet = ctx.registry.facet(QUARANTINE);
     for (const [udid, entry] of this.files?.load() ?? []) facet.set(udid, entry);
   }
@@ -159,20 +157,7 @@ export class Quarantine {
   }
 
   private save(): void {
-    if (!this.files || !this.started) return;
-    try {
-      this.files.save(this.entries.entries());
-      this.ctx.stateDirTrouble.works(this.files.file);
-      this.saveProblem = undefined;
-    } catch (err) {
-      this.saveProblem = this.ctx.stateDirTrouble.writeFailed(
-        this.ctx.logger,
-        this.files.file,
-        err,
-        `cannot keep the quarantines in ${this.files.file}: ${stateWriteProblem(err)}; they hold while the agent runs, but a restart would put the phones back`,
-        this.saveProblem,
-      );
-    }
+    if (this.started) this.files?.save(this.entries.entries());
   }
 
   /** The phones' entries of no use any more (no quarantine now, none within the forget horizon) go. */
