@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
+import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../src/features/readiness/settings.js';
 import { CHECK_IDS, CHECKS } from '../../../src/features/readiness/checks.js';
 import { judge, verdictMessage } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
@@ -12,9 +11,7 @@ import { fixture, readinessSection } from './section.js';
 
 const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
 // The baseline a lab gets without setting one.
-const DEFAULT = parseReadinessChecks(
-  (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
-);
+const DEFAULT = parseReadinessChecks(readinessSettings['readiness.checks'].default);
 
 function reading(text: string): ReadinessReading {
   const parsed = parseReadiness(text);
