@@ -177,7 +177,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     mapping: { look: parts.mapping, platform: parts.control.platform },
     features: parts.features,
     facts: { pageSize: (key) => platformFacts.pageSize(registry, key) },
-    metricSources: [featureMetrics(parts.features)],
+    metricSources: [featureMetrics(parts.features, stats)],
     clock,
   });
   // Its state file beside reported-devices.json: the state directory, where doctor looks.

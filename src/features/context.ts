@@ -24,7 +24,7 @@ import type { SharedParts } from '../util/shared-parts.js';
 export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   settings: Settings;
   registry: DeviceRegistry;
-  /** Where a feature's counters are kept (stats.counter(KEY)), which its metrics() serves. */
+  /** Where a feature's counters are kept (stats.counter(KEY)); /metrics serves those it names in `counters`. */
   stats: AgentStats;
   logger: Logger;
   /** The one time line: what decides on time reads it, and the timers run on it. */

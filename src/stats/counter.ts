@@ -1,6 +1,6 @@
-// A feature's own counter, kept in AgentStats by a key the feature declares once (as a facet is kept in the registry),
-// so that the stats name no feature: the action that counts and the feature's metrics() hook that serves the series
-// reach the same counter through `stats.counter(KEY)`.
+// A feature's own counter, kept in AgentStats by a key the feature declares once beside the code that counts (as a facet
+// is kept in the registry), so that the stats name no feature: the code that counts reaches it through
+// `stats.counter(KEY)`, and /metrics serves the keys the feature names in its `counters`.
 import type { Metric } from '../util/metric.js';
 
 /** A counter's series: its name, help text and label names, declared once by its owner. */

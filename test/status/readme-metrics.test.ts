@@ -32,7 +32,7 @@ describe('docs/reference/metrics.md', () => {
       }),
       // The features' own series (DeviceFeature.metrics), built as a test builds them (readiness's with the shipped
       // baseline, host heat's, charge control's power path checks among them; the USB layer reads nothing without a state directory).
-      ...featureMetrics(buildFeatures(featureContext<AndroidControl>())).metrics(),
+      ...featureMetrics(buildFeatures(featureContext<AndroidControl>()), new AgentStats()).metrics(),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
       // The per-device series, with those the features add (DeviceFeature.gauges).

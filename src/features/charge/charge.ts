@@ -10,7 +10,6 @@ import { limited } from '../../log/limited.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
 import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
-import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
 import type { ChargeEntry, ChargePause, PauseEnd } from './pauses.js';
@@ -18,6 +17,23 @@ import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
 import { recordKey } from '../../devices/record.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const CHARGE_PAUSES = counterKey(
+  'device_agent_charge_pauses_total',
+  'Charge pauses started (a hub port switched off at the high mark, charge.ways).',
+  [],
+);
+
+export const CHARGE_ENDS = counterKey('device_agent_charge_pause_ends_total', 'Charge pauses ended, by why (booked, max_time, low_mark, power_not_cut).', [
+  'why',
+]);
+
+export const CHARGE_SWITCHES = counterKey(
+  'device_agent_charge_switches_total',
+  'Hub port switches of charge control (action off, on) by result (ok, failed).',
+  ['action', 'result'],
+);
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
 const WAIT_BACK_MS = 120_000;

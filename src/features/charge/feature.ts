@@ -6,8 +6,7 @@ import { PortCommand } from './port-command.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
 import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { chargeControl, type ChargeParts } from './charge.js';
-import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES, chargeControl, type ChargeParts } from './charge.js';
 import { pausedPortsFile } from './paused-ports.js';
 import { withChargePauses } from './paused-report.js';
 import { chargeEntries } from './pauses.js';
@@ -30,7 +29,7 @@ export function chargeFeature(ctx: FeatureContext): Feature {
 
 /** The feature on the parts the factory makes of the context (a test hands its own hub tools and files). */
 export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feature {
-  const { registry, stats } = ctx;
+  const { registry } = ctx;
   const { powerPaths } = parts;
   return {
     name: 'charge-control',
@@ -51,6 +50,7 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
     doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'charge.command')) },
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
-    metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...powerPaths.metrics()],
+    counters: [CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES],
+    metrics: () => powerPaths.metrics(),
   };
 }

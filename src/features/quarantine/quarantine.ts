@@ -19,9 +19,27 @@ import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { FeatureContext } from '../context.js';
-import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
 import { QuarantineFiles } from './store.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const QUARANTINES = counterKey(
+  'device_agent_quarantines_total',
+  'Phones taken out of service for failing again and again, by the layer their failures were blamed on (phone, port, readiness, cloud).',
+  ['layer'],
+);
+
+export const QUARANTINE_RELEASES = counterKey(
+  'device_agent_quarantine_releases_total',
+  'Quarantines ended, by how: expiry (its time over and a check passed) or operator (device-agent quarantine release).',
+  ['by'],
+);
+
+export const QUARANTINES_HELD = counterKey(
+  'device_agent_quarantines_held_total',
+  'Quarantines due but not started because the cloud said the phone is booked, or could not say (reason booked, unknown); once per cloud answer.',
+  ['reason'],
+);
 
 /** Failures kept per phone at most (the window's), and phones with failures at most. */
 const FAILURES_KEPT = 32;
