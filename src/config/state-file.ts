@@ -2,7 +2,8 @@
 // Read at the start, bounded in size: one that is not the agent's (damaged, foreign, too big, a FIFO in its place) is
 // one warning naming it, the start goes on without it, and the next save replaces it. A save is atomic
 // (src/util/atomic-file.ts); one that fails is said once, as the state directory's trouble where it is one
-// (StateDirTrouble), the value stays in memory and the next save writes it.
+// (StateDirTrouble: one per process, so that the daemon's writers say it once between them), the value stays in memory
+// and the next save writes it.
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { limited } from '../log/limited.js';
@@ -27,6 +28,8 @@ export interface StateFileKind<T> {
   key?(value: T): string;
 }
 
+const trouble = new StateDirTrouble();
+
 export class StateFile<T> {
   private problem: string | undefined;
   private savedKey: string | undefined;
@@ -36,7 +39,6 @@ export class StateFile<T> {
     readonly file: string,
     private readonly kind: StateFileKind<T>,
     protected readonly logger: Logger,
-    private readonly trouble = new StateDirTrouble(),
   ) {}
 
   /** What the file holds; undefined when there is none, or one the agent cannot use (said once). */
@@ -79,12 +81,12 @@ export class StateFile<T> {
       writeAtomically(name === undefined ? file : join(file, name), kind.text(value));
     } catch (err) {
       const line = `cannot keep ${kind.what} in ${file}: ${stateWriteProblem(err)}; ${kind.unsaved}`;
-      this.problem = this.trouble.writeFailed(this.logger, file, err, line, this.problem);
+      this.problem = trouble.writeFailed(this.logger, file, err, line, this.problem);
       return false;
     }
     this.savedKey = key;
     this.dirty = false;
-    this.trouble.works(file);
+    trouble.works(file);
     if (this.problem) this.logger.info({ file }, `the state directory keeps ${kind.what} again`);
     this.problem = undefined;
     return true;

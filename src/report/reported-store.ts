@@ -1,6 +1,5 @@
 import type { DeviceInfo } from '../cloud/types.js';
 import type { Logger } from '../log/logger.js';
-import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { StateFile } from '../config/state-file.js';
 import { jsonObject } from '../util/json-object.js';
 import { storedDevice, storedFields } from './stored-device.js';
@@ -11,7 +10,7 @@ import { storedDevice, storedFields } from './stored-device.js';
  * when the set of udids changes.
  */
 export class ReportedStore extends StateFile<readonly DeviceInfo[]> {
-  constructor(file: string, logger: Logger, trouble?: StateDirTrouble) {
+  constructor(file: string, logger: Logger) {
     super(
       file,
       {
@@ -33,7 +32,6 @@ export class ReportedStore extends StateFile<readonly DeviceInfo[]> {
             .join('\n'),
       },
       logger,
-      trouble,
     );
   }
 }

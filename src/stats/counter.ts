@@ -22,10 +22,15 @@ export class Counter {
 
   /** One more, for these label values (one per label of the key, in its order). */
   add(...values: string[]): void {
+    this.plus(1, ...values);
+  }
+
+  /** `amount` more (seconds, not a count), for these label values. */
+  plus(amount: number, ...values: string[]): void {
     const id = values.join('\u0000');
     const entry = this.counts.get(id);
-    if (entry) entry.value++;
-    else this.counts.set(id, { values, value: 1 });
+    if (entry) entry.value += amount;
+    else this.counts.set(id, { values, value: amount });
   }
 
   /** The count for these label values; 0 when never counted. */

@@ -6,7 +6,6 @@ import { http, https } from '../util/node-http.js';
 import { BasicAuth, loadWebConfig, type AuthAnswer, type WebConfig } from './web-config.js';
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
-import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { StateFile } from '../config/state-file.js';
 import { parseEndpointState, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
@@ -32,8 +31,6 @@ export interface StatusServerOptions {
   hosts?: readonly string[];
   /** How often at most a connection looks whether the certificate or key file changed (default 1 s). */
   tlsCheckMs?: number;
-  /** The state directory's troubles, shared with the agent's other writers of it (one of its own if none). */
-  stateDirTrouble?: StateDirTrouble;
   /** The agent's node id, said in a header of each answer past the Host check and authentication (STATUS_NODE_HEADER). */
   nodeId?: string;
 }
@@ -80,7 +77,6 @@ export class StatusServer {
               unsaved: "the endpoint works, but doctor cannot say why it is off when it is. Make the state directory writable for the agent's user",
             },
             logger,
-            options.stateDirTrouble,
           );
     this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
     this.auth = new BasicAuth(this.web.users);

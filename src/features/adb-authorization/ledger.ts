@@ -8,7 +8,6 @@
 // is followed again from its next report).
 import type { DeviceInfo } from '../../cloud/types.js';
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 import { jsonObject } from '../../util/json-object.js';
 import { step, type AuthEntry, type Due, type SeenPhone } from './lapse.js';
@@ -23,7 +22,6 @@ export interface AuthLedgerOptions {
   leadMs: number;
   wall: () => number;
   logger: Logger;
-  trouble?: StateDirTrouble;
 }
 
 export class AuthLedger {
@@ -51,7 +49,6 @@ export class AuthLedger {
               unsaved: 'after a restart, one away now is warned about only from what the restart sees',
             },
             o.logger,
-            o.trouble,
           );
   }
 

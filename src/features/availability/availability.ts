@@ -81,7 +81,7 @@ export class Availability {
   constructor(private readonly ctx: FeatureContext) {
     const { clock } = ctx;
     this.clock = new InServiceClock((mono) => mono + (clock.wall() - clock.monotonic()));
-    this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger, ctx.stateDirTrouble);
+    this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
     this.load();
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
   }

@@ -9,7 +9,6 @@ import { Tally } from './tally.js';
 import { jsonObject } from '../../util/json-object.js';
 import { join } from 'node:path';
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 
 export const AVAILABILITY_FILE = 'availability.json';
@@ -87,7 +86,7 @@ function clockText(clock: StoredClock): string {
 }
 
 /** The file in the state directory; `every`, how often it is saved, for its line when a save fails. */
-export function clockFile(stateDir: string, everyMs: number, logger: Logger, trouble: StateDirTrouble): StateFile<StoredClock> {
+export function clockFile(stateDir: string, everyMs: number, logger: Logger): StateFile<StoredClock> {
   return new StateFile(
     join(stateDir, AVAILABILITY_FILE),
     {
@@ -100,6 +99,5 @@ export function clockFile(stateDir: string, everyMs: number, logger: Logger, tro
       unsaved: `it is kept in memory and saved again in ${everyMs / 60_000} minutes (a restart meanwhile loses what it counted since the last save)`,
     },
     logger,
-    trouble,
   );
 }

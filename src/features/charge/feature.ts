@@ -19,11 +19,11 @@ export const PAUSED_PORTS_FILE = 'charge-paused-ports.json';
 export const UNCUT_PORTS_FILE = 'charge-uncut-ports.json';
 
 export function chargeFeature(ctx: FeatureContext): Feature {
-  const { stateDir, logger, stateDirTrouble, settings } = ctx;
+  const { stateDir, logger, settings } = ctx;
   return chargeFeatureWith(ctx, {
     ports: { uhubctl: ctx.uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
-    powerPaths: new PowerPaths(stateDir === undefined ? undefined : uncutPortsFile(join(stateDir, UNCUT_PORTS_FILE), logger, stateDirTrouble)),
-    kept: stateDir === undefined ? undefined : pausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger, stateDirTrouble),
+    powerPaths: new PowerPaths(stateDir === undefined ? undefined : uncutPortsFile(join(stateDir, UNCUT_PORTS_FILE), logger)),
+    kept: stateDir === undefined ? undefined : pausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger),
   });
 }
 

@@ -1,5 +1,4 @@
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 import { jsonObject } from '../../util/json-object.js';
 
@@ -31,7 +30,7 @@ export interface KeptWords<T> {
 }
 
 /** A list of hub ports charge control keeps in the state directory, written only when the list changes. */
-export function portsFile<T>(file: string, logger: Logger, words: KeptWords<T>, trouble?: StateDirTrouble): PortsFile<T> {
+export function portsFile<T>(file: string, logger: Logger, words: KeptWords<T>): PortsFile<T> {
   return new StateFile<readonly T[]>(
     file,
     {
@@ -50,7 +49,6 @@ export function portsFile<T>(file: string, logger: Logger, words: KeptWords<T>, 
           .join('\n'),
     },
     logger,
-    trouble,
   );
 }
 
@@ -58,19 +56,14 @@ export function portsFile<T>(file: string, logger: Logger, words: KeptWords<T>, 
  * The hub ports charge control holds off: a stopping agent switches them on itself, but after a crash the phones would
  * stay without power for good, so the next start reads this file and switches them on.
  */
-export function pausedPortsFile(file: string, logger: Logger, trouble?: StateDirTrouble): PortsFile<PausedPort> {
-  return portsFile(
-    file,
-    logger,
-    {
-      isItem: isPausedPort,
-      keyOf: (p) => `${p.hub}:${p.port}=${p.udid}`,
-      lost: 'hub ports a previous run left off (if any) must be switched on by hand',
-      unsaved: 'after a crash they would stay off until switched on by hand',
-      what: 'the hub ports held off',
-    },
-    trouble,
-  );
+export function pausedPortsFile(file: string, logger: Logger): PortsFile<PausedPort> {
+  return portsFile(file, logger, {
+    isItem: isPausedPort,
+    keyOf: (p) => `${p.hub}:${p.port}=${p.udid}`,
+    lost: 'hub ports a previous run left off (if any) must be switched on by hand',
+    unsaved: 'after a crash they would stay off until switched on by hand',
+    what: 'the hub ports held off',
+  });
 }
 
 function isPausedPort(v: unknown): v is PausedPort {

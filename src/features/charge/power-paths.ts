@@ -2,7 +2,6 @@
 // for a pause again, and its feature notes and counts them.
 import type { Logger } from '../../log/logger.js';
 import type { Metric } from '../../util/metric.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { portsFile, type PortsFile } from './paused-ports.js';
 
 /** A hub port that kept a phone on power while switched off. */
@@ -76,19 +75,14 @@ export class PowerPaths {
 }
 
 /** The file of the ports that do not cut power, in the state directory. */
-export function uncutPortsFile(file: string, logger: Logger, trouble?: StateDirTrouble): PortsFile<UncutPort> {
-  return portsFile<UncutPort>(
-    file,
-    logger,
-    {
-      isItem: isUncutPort,
-      keyOf: (p) => placeKey(p.hub, p.port),
-      lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
-      unsaved: 'after a restart they would be tried for a charge pause again',
-      what: 'the hub ports that do not cut power',
-    },
-    trouble,
-  );
+export function uncutPortsFile(file: string, logger: Logger): PortsFile<UncutPort> {
+  return portsFile<UncutPort>(file, logger, {
+    isItem: isUncutPort,
+    keyOf: (p) => placeKey(p.hub, p.port),
+    lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
+    unsaved: 'after a restart they would be tried for a charge pause again',
+    what: 'the hub ports that do not cut power',
+  });
 }
 
 function placeKey(hub: string, port: number): string {

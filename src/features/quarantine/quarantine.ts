@@ -98,7 +98,7 @@ export class Quarantine {
       maxHoldMs: Math.max(q.holdMinutes, q.maxHoldMinutes) * 60_000,
       forgetMs: q.forgetHours * 3_600_000,
     };
-    this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger, ctx.stateDirTrouble);
+    this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger);
     const facet = ctx.registry.facet(QUARANTINE);
     for (const [udid, entry] of this.files?.load() ?? []) facet.set(udid, entry);
   }

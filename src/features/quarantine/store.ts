@@ -19,7 +19,6 @@ import {
   type ReleaseRequest,
 } from '../../devices/quarantine.js';
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 import { readStateFile } from '../../util/atomic-file.js';
 
@@ -33,7 +32,6 @@ export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry
   constructor(
     stateDir: string,
     logger: Logger,
-    trouble?: StateDirTrouble,
     private readonly uid: number | undefined = process.getuid?.(),
   ) {
     super(
@@ -47,7 +45,6 @@ export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry
         unsaved: 'they hold while the agent runs, but a restart would put the phones back',
       },
       logger,
-      trouble,
     );
     this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
   }

@@ -17,7 +17,6 @@ import {
   type PhoneRef,
 } from '../../devices/incidents.js';
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 
 export interface Bounds {
@@ -33,7 +32,6 @@ export class IncidentFiles extends StateFile<IncidentFile> {
     stateDir: string,
     private readonly bounds: Bounds,
     logger: Logger,
-    trouble?: StateDirTrouble,
   ) {
     super(
       join(stateDir, INCIDENTS_DIR),
@@ -46,7 +44,6 @@ export class IncidentFiles extends StateFile<IncidentFile> {
         unsaved: "the phone's recent history stays in memory only",
       },
       logger,
-      trouble,
     );
   }
 

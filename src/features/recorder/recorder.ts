@@ -50,9 +50,7 @@ export class Recorder implements IncidentLog {
     const r = ctx.settings.recorder;
     this.rings = new Rings(r.eventsPerPhone);
     this.files =
-      ctx.stateDir === undefined
-        ? undefined
-        : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal }, ctx.logger, ctx.stateDirTrouble);
+      ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal }, ctx.logger);
   }
 
   start(): void {

@@ -14,7 +14,6 @@ export function usbFeature(ctx: FeatureContext): Feature {
     stateDir: stateDir ?? '',
     logger: ctx.logger,
     clock: ctx.clock,
-    trouble: ctx.stateDirTrouble,
     platforms: ctx.platforms.names,
     offSource: registry.facet(OFF_SOURCE),
     presence: registry.presence,

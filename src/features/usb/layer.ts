@@ -11,7 +11,6 @@ import type { Listing } from '../../devices/feature.js';
 import type { UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
@@ -45,7 +44,6 @@ export interface UsbContext {
   stateDir: string;
   logger: Logger;
   clock: Clock & Timers;
-  trouble?: StateDirTrouble;
   /** Where the layer publishes the phones on a port and off their source's list (src/devices/off-source.ts), for readiness to read. */
   offSource?: Facet<OffSource>;
   /** Every platform's names: what lists its phones and why one may be off that list (PlatformName.offList). */
@@ -101,7 +99,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly followers = new Set<(line: { port?: string; hub?: string; text: string; at: number }) => void>();
 
   constructor(private readonly context: UsbContext) {
-    this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger, context.trouble);
+    this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
     this.logged = new SaidOnce(() => context.clock.monotonic());
     this.saidOffList = new SaidOnce(() => context.clock.monotonic());
     this.recorder = new KernelRecorder(

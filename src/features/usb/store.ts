@@ -2,7 +2,6 @@
 // buffer twice. What is written is bounded (boundRecord, by the layer); what is read back may be larger (MAX_BYTES): an
 // older version's record is cut to the bound, not lost.
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 import { recordFrom, type PortRecord } from './port-record.js';
 import { jsonObject } from '../../util/json-object.js';
@@ -18,7 +17,7 @@ export interface StoredPorts {
 }
 
 export class PortRecordFile extends StateFile<StoredPorts> {
-  constructor(file: string, logger: Logger, trouble?: StateDirTrouble) {
+  constructor(file: string, logger: Logger) {
     super(
       file,
       {
@@ -41,7 +40,6 @@ export class PortRecordFile extends StateFile<StoredPorts> {
         unsaved: 'it is kept in memory and tried again',
       },
       logger,
-      trouble,
     );
   }
 }

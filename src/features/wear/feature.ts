@@ -73,7 +73,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
   const settings = ctx.settings.wear;
   const reader = ctx.platforms.wear;
   const state = registry.facet(WEAR);
-  const file = ctx.stateDir === undefined ? undefined : new WearFile(join(ctx.stateDir, WEAR_FILE), logger, ctx.stateDirTrouble);
+  const file = ctx.stateDir === undefined ? undefined : new WearFile(join(ctx.stateDir, WEAR_FILE), logger);
   // Read at once, also by a command that changes nothing (`list` shows the forecasts the daemon's history gives,
   // `doctor` judges with it); written only by the daemon.
   for (const [udid, history] of file?.load() ?? []) stored.set(udid, history);

@@ -3,7 +3,6 @@
 // atomically (src/config/state-file.ts); a file that cannot be read as one the
 // agent wrote is set aside with one line, and the histories start empty.
 import type { Logger } from '../../log/logger.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { StateFile } from '../../config/state-file.js';
 import { historyFrom, KEPT_DAYS, type DaySample } from './history.js';
 import { jsonObject } from '../../util/json-object.js';
@@ -15,7 +14,7 @@ export const MAX_PHONES = 512;
 export type Histories = Map<string, DaySample[]>;
 
 export class WearFile extends StateFile<Histories> {
-  constructor(file: string, logger: Logger, trouble?: StateDirTrouble) {
+  constructor(file: string, logger: Logger) {
     super(
       file,
       {
@@ -45,7 +44,6 @@ export class WearFile extends StateFile<Histories> {
         unsaved: 'it is kept in memory and tried again',
       },
       logger,
-      trouble,
     );
   }
 }
