@@ -29,6 +29,11 @@ export const CHARGE_ENDS = counterKey('device_agent_charge_pause_ends_total', 'C
   'why',
 ]);
 
+/** What the checks of the power path around a pause found. */
+export const CHARGE_POWER_CHECKS = counterKey('device_agent_charge_power_checks_total', 'Checks of the power path around charge pauses, by what they found.', [
+  'result',
+]);
+
 export const CHARGE_SWITCHES = counterKey(
   'device_agent_charge_switches_total',
   'Hub port switches of charge control (action off, on) by result (ok, failed).',
@@ -131,7 +136,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
     if (check !== pause.cut) pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
-      powerPaths.count('cut');
+      stats.counter(CHARGE_POWER_CHECKS).add('cut');
       logger.debug(
         { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
         `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
@@ -139,7 +144,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     }
     if (verdict.kind !== 'not-cut') return verdict.kind;
     const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
-    powerPaths.count('not_cut');
+    stats.counter(CHARGE_POWER_CHECKS).add('not_cut');
     if (powerPaths.mark({ hub: pause.hub, port: pause.port, udid: pause.udid, seen, atWall: clock.wall() }))
       logger.warn(
         { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen },
@@ -159,9 +164,9 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const place = `hub ${pause.hub} port ${pause.port}`;
     const fields = { serial, udid: pause.udid, hub: pause.hub, port: pause.port };
     const waited = Math.round(policy.waitBackMs / 1000);
-    if (verdict === 'charging') powerPaths.count('charging_again');
+    if (verdict === 'charging') stats.counter(CHARGE_POWER_CHECKS).add('charging_again');
     if (verdict === 'not-charging') {
-      powerPaths.count('not_charging_again');
+      stats.counter(CHARGE_POWER_CHECKS).add('not_charging_again');
       limited(logger).warn(
         'charge-not-again',
         fields,
@@ -171,7 +176,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       );
     }
     if (verdict === 'not-back') {
-      powerPaths.count('not_back');
+      stats.counter(CHARGE_POWER_CHECKS).add('not_back');
       limited(logger).warn(
         'charge-not-back',
         fields,

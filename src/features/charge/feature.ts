@@ -6,7 +6,7 @@ import { PortCommand } from './port-command.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
 import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES, chargeControl, type ChargeParts } from './charge.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_POWER_CHECKS, CHARGE_SWITCHES, chargeControl, type ChargeParts } from './charge.js';
 import { pausedPortsFile } from './paused-ports.js';
 import { withChargePauses } from './paused-report.js';
 import { chargeEntries } from './pauses.js';
@@ -50,7 +50,7 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
     doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'charge.command')) },
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
-    counters: [CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES],
+    counters: [CHARGE_PAUSES, CHARGE_ENDS, CHARGE_POWER_CHECKS, CHARGE_SWITCHES],
     metrics: () => powerPaths.metrics(),
   };
 }

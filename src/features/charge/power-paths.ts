@@ -1,7 +1,7 @@
 // The hub ports found not to cut a phone's power when off, kept across restarts: charge control does not switch them
 // for a pause again, and its feature notes and counts them.
 import type { Logger } from '../../log/logger.js';
-import type { Metric } from '../../util/metric.js';
+import { gauge, type Metric } from '../../util/metric.js';
 import { portsFile, type PortsFile } from './paused-ports.js';
 
 /** A hub port that kept a phone on power while switched off. */
@@ -16,12 +16,8 @@ export interface UncutPort {
   atWall: number;
 }
 
-/** What the checks of the power path found, for /metrics: a bounded label set. */
-export type PowerCheckResult = 'cut' | 'not_cut' | 'charging_again' | 'not_charging_again' | 'not_back';
-
 export class PowerPaths {
   private readonly uncut = new Map<string, UncutPort>();
-  private readonly results = new Map<PowerCheckResult, number>();
   private loaded = false;
 
   constructor(private readonly keeper?: PortsFile<UncutPort>) {}
@@ -52,24 +48,13 @@ export class PowerPaths {
     return true;
   }
 
-  count(result: PowerCheckResult): void {
-    this.results.set(result, (this.results.get(result) ?? 0) + 1);
-  }
-
   metrics(): Metric[] {
     return [
-      {
-        name: 'device_agent_charge_ports_without_power_cut',
-        help: 'Hub ports that kept a phone on power while switched off for a charge pause; charge control no longer switches them.',
-        type: 'gauge',
-        samples: [{ value: this.uncut.size }],
-      },
-      {
-        name: 'device_agent_charge_power_checks_total',
-        help: 'Checks of the power path around charge pauses, by what they found.',
-        type: 'counter',
-        samples: [...this.results].map(([result, value]) => ({ labels: { result }, value })),
-      },
+      gauge(
+        'device_agent_charge_ports_without_power_cut',
+        'Hub ports that kept a phone on power while switched off for a charge pause; charge control no longer switches them.',
+        this.uncut.size,
+      ),
     ];
   }
 }
