@@ -22,10 +22,21 @@ const HOOK_FAILURES = counterKey(
   ['feature', 'hook'],
 );
 
-/** Hooks that hand back what they are given, changed: one that throws hands it back unchanged. */
-const PASSING = new Set(['judge', 'annotate']);
+/**
+ * What a hook, or a part of what one returns (a field's value, a gauge's samples, a column's cell), gives when it throws:
+ * judge and annotate hand back the devices they were given unchanged; nothing else.
+ */
+const FALLBACK: Readonly<Record<string, (args: unknown[]) => unknown>> = {
+  judge: (args) => args[0],
+  annotate: (args) => args[0],
+  samples: () => [],
+  cell: () => '-',
+  paint: (args) => args[1],
+};
 /** Awaited by the daemon under a deadline, not here. */
 const LIFECYCLE = new Set(['start', 'stop']);
+/** Hooks that return parts the views call on for each device. */
+const PARTS = new Set(['fields', 'columns', 'gauges']);
 
 export interface GuardParts {
   logger: Logger;
@@ -33,16 +44,20 @@ export interface GuardParts {
   stats: AgentStats;
 }
 
-/** The feature with each hook isolated and timed; its other parts (its action, its doctor lines) as they are. */
+/**
+ * The feature with each hook isolated and timed, and the parts its fields, columns and gauges hand the views; its other
+ * parts (its action, its doctor lines) as they are.
+ */
 export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, stats }: GuardParts): F {
   const said = new SaidOnce(() => clock.monotonic());
-  const out: Record<string, unknown> = { ...(feature as object) };
-  for (const [hook, fn] of Object.entries(feature)) {
-    if (typeof fn !== 'function' || LIFECYCLE.has(hook)) continue;
-    out[hook] = (...args: unknown[]): unknown => {
+  const guard =
+    (hook: string, fn: (...args: unknown[]) => unknown, self: unknown) =>
+    (...args: unknown[]): unknown => {
       const at = clock.monotonic();
       try {
-        return (fn as (...a: unknown[]) => unknown).apply(feature, args);
+        const result = fn.apply(self, args);
+        // The parts the views call on (a field's value, a gauge's samples, a column's cell): guarded too, as `fields.value`.
+        return PARTS.has(hook) && Array.isArray(result) ? result.map((part: unknown) => guardParts(hook, part)) : result;
       } catch (err) {
         stats.counter(HOOK_FAILURES).add(feature.name, hook);
         if (said.say(hook, String(err)))
@@ -51,11 +66,20 @@ export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, st
             { feature: feature.name, hook, err },
             `feature ${feature.name}: its ${hook} hook failed (${String(err)}); what it adds is left out and the other features go on. A bug in the agent: report it`,
           );
-        return PASSING.has(hook) ? args[0] : undefined;
+        return FALLBACK[hook.slice(hook.indexOf('.') + 1)]?.(args);
       } finally {
         stats.counter(HOOK_SECONDS).plus((clock.monotonic() - at) / 1000, feature.name, hook);
       }
     };
+  const guardParts = (hook: string, part: unknown): unknown => {
+    if (typeof part !== 'object' || part === null) return part;
+    const out: Record<string, unknown> = { ...part };
+    for (const [k, v] of Object.entries(part)) if (typeof v === 'function') out[k] = guard(`${hook}.${k}`, v as (...args: unknown[]) => unknown, part);
+    return out;
+  };
+  const out: Record<string, unknown> = { ...(feature as object) };
+  for (const [hook, fn] of Object.entries(feature)) {
+    if (typeof fn === 'function' && !LIFECYCLE.has(hook)) out[hook] = guard(hook, fn as (...args: unknown[]) => unknown, feature);
   }
   return out as F;
 }

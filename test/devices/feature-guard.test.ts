@@ -29,11 +29,22 @@ const saying = (word: string): Feature => ({
 
 const HOOKS = ['notes', 'owe', 'judge', 'annotate', 'answered', 'changed', 'reported', 'acted', 'serialOf', 'fields', 'columns', 'cells', 'metrics', 'gauges'];
 const broken = { name: 'broken', ...Object.fromEntries(HOOKS.map((h) => [h, boom])) } as Feature;
+/** A feature whose hooks answer, and whose parts throw when the views call them for a device. */
+const brokenParts: Feature = {
+  name: 'broken-parts',
+  fields: () => [{ key: 'bad', place: { after: 'udid' }, value: boom }],
+  columns: () => [{ title: 'BAD', cell: boom }],
+  gauges: () => [{ name: 'bad_gauge', help: 'bad', samples: boom }],
+};
 
 describe("a feature's hooks, isolated and timed", () => {
   it('a feature that throws in every hook: the report goes out with the words of the features before and after it, the views answer, each hook said once', async () => {
     const { logger, lines } = captureLogger();
-    const bed = reportBed({ logger, more: [saying('before'), broken, saying('after')], daemon: { booking: { ask: () => Promise.reject(new Error('none')) } } });
+    const bed = reportBed({
+      logger,
+      more: [saying('before'), broken, brokenParts, saying('after')],
+      daemon: { booking: { ask: () => Promise.reject(new Error('none')) } },
+    });
     bed.loop.start();
     bed.source.list(['P1'], 'device', true);
     await bed.advance(2_000);
@@ -46,8 +57,10 @@ describe("a feature's hooks, isolated and timed", () => {
     expect(device!.message).toContain('after says so');
     actedAll(bed.features, { action: 'x', actsOn: 'link', target: 'P1', outcome: 'ok' });
     expect(serialOf(bed.features, 'P1')).toBeUndefined();
-    expect(columnsOf(bed.features).map((c) => c.title)).toEqual(expect.arrayContaining(['BEFORE', 'AFTER']));
+    const columns = columnsOf(bed.features);
+    expect(columns.map((c) => c.title)).toEqual(expect.arrayContaining(['BEFORE', 'BAD', 'AFTER']));
     const [row] = bed.views.rows();
+    expect((columns.find((c) => c.title === 'BAD') as { cell(r: unknown): string }).cell(row)).toBe('-');
     expect(row).toMatchObject({ beforeField: 1, afterField: 1, features: { before: 'yes', after: 'yes' } });
     const text = await bed.views.metrics();
     for (const word of ['before', 'after']) expect(text).toContain(`${word}_total 1`);
@@ -57,6 +70,13 @@ describe("a feature's hooks, isolated and timed", () => {
     const said = lines().filter((l) => l.feature === 'broken');
     expect(said.map((l) => l.hook).sort()).toEqual([...HOOKS].sort());
     expect(said.every((l) => l.level === 'error' && /^feature broken: its \w+ hook failed \(Error: boom\); .* report it$/.test(String(l.msg)))).toBe(true);
+    expect(
+      lines()
+        .filter((l) => l.feature === 'broken-parts')
+        .map((l) => l.hook)
+        .sort(),
+    ).toEqual(['columns.cell', 'fields.value', 'gauges.samples']);
+    expect(text).not.toContain('bad_gauge{');
     expect(text).toMatch(/^device_agent_feature_hook_failures_total\{feature="broken",hook="annotate"\} [2-9]$/m);
     expect(text).toMatch(/^device_agent_feature_hook_seconds_total\{feature="after",hook="notes"\} \d/m);
   });
