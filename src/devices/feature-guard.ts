@@ -23,20 +23,20 @@ const HOOK_FAILURES = counterKey(
 );
 
 /**
- * What a hook, or a part of what one returns (a field's value, a gauge's samples, a column's cell), gives when it throws:
- * judge and annotate hand back the devices they were given unchanged; nothing else.
+ * What a hook, or a part one hands the views (a column's cell, a gauge's samples), gives when it throws: judge and
+ * annotate hand back the devices they were given; the others nothing.
  */
 const FALLBACK: Readonly<Record<string, (args: unknown[]) => unknown>> = {
   judge: (args) => args[0],
   annotate: (args) => args[0],
-  samples: () => [],
-  cell: () => '-',
-  paint: (args) => args[1],
+  'gauges.samples': () => [],
+  'columns.cell': () => '-',
+  'columns.paint': (args) => args[1],
 };
-/** Awaited by the daemon under a deadline, not here. */
-const LIFECYCLE = new Set(['start', 'stop']);
-/** Hooks that return parts the views call on for each device. */
+/** Hooks that return parts the views call for each device (a field's value, a column's cell, a gauge's samples). */
 const PARTS = new Set(['fields', 'columns', 'gauges']);
+
+type Hook = (...args: unknown[]) => unknown;
 
 export interface GuardParts {
   logger: Logger;
@@ -45,19 +45,18 @@ export interface GuardParts {
 }
 
 /**
- * The feature with each hook isolated and timed, and the parts its fields, columns and gauges hand the views; its other
- * parts (its action, its doctor lines) as they are.
+ * The feature with each hook isolated and timed, and the parts its fields, columns and gauges hand the views; its start
+ * and stop (the daemon bounds them) and its other parts (its action, its doctor lines) as they are.
  */
 export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, stats }: GuardParts): F {
   const said = new SaidOnce(() => clock.monotonic());
   const guard =
-    (hook: string, fn: (...args: unknown[]) => unknown, self: unknown) =>
-    (...args: unknown[]): unknown => {
+    (hook: string, fn: Hook, self: unknown): Hook =>
+    (...args) => {
       const at = clock.monotonic();
       try {
         const result = fn.apply(self, args);
-        // The parts the views call on (a field's value, a gauge's samples, a column's cell): guarded too, as `fields.value`.
-        return PARTS.has(hook) && Array.isArray(result) ? result.map((part: unknown) => guardParts(hook, part)) : result;
+        return PARTS.has(hook) ? (result as object[]).map((part) => all(part, `${hook}.`)) : result;
       } catch (err) {
         stats.counter(HOOK_FAILURES).add(feature.name, hook);
         if (said.say(hook, String(err)))
@@ -66,22 +65,17 @@ export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, st
             { feature: feature.name, hook, err },
             `feature ${feature.name}: its ${hook} hook failed (${String(err)}); what it adds is left out and the other features go on. A bug in the agent: report it`,
           );
-        return FALLBACK[hook.slice(hook.indexOf('.') + 1)]?.(args);
+        return FALLBACK[hook]?.(args);
       } finally {
         stats.counter(HOOK_SECONDS).plus((clock.monotonic() - at) / 1000, feature.name, hook);
       }
     };
-  const guardParts = (hook: string, part: unknown): unknown => {
-    if (typeof part !== 'object' || part === null) return part;
-    const out: Record<string, unknown> = { ...part };
-    for (const [k, v] of Object.entries(part)) if (typeof v === 'function') out[k] = guard(`${hook}.${k}`, v as (...args: unknown[]) => unknown, part);
-    return out;
+  const all = <T extends object>(owner: T, prefix: string): T => {
+    const out: Record<string, unknown> = { ...(owner as object) };
+    for (const [k, v] of Object.entries(owner)) if (typeof v === 'function' && k !== 'start' && k !== 'stop') out[k] = guard(prefix + k, v as Hook, owner);
+    return out as T;
   };
-  const out: Record<string, unknown> = { ...(feature as object) };
-  for (const [hook, fn] of Object.entries(feature)) {
-    if (typeof fn === 'function' && !LIFECYCLE.has(hook)) out[hook] = guard(hook, fn as (...args: unknown[]) => unknown, feature);
-  }
-  return out as F;
+  return all(feature, '');
 }
 
 /** The hooks' series, for /metrics. */
