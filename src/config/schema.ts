@@ -20,7 +20,8 @@ import { adbAuthorizationSettings } from '../features/adb-authorization/settings
 import { wearSettings } from '../features/wear/settings.js';
 
 // The one schema of the agent's settings: the core ones here and each feature's fragment, composed in one table. A key
-// comes from config/default.json, the --config file, or its variable (envName), later winning. Validation, the variables,
+// comes from its default (a feature's in its fragment, the core's in config/default.json), the --config file, or its
+// variable (envName), later winning. Validation, the variables,
 // the help and docs/reference/configuration.md read it.
 
 export type { Field, FieldType } from './field.js';

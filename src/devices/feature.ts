@@ -2,6 +2,8 @@
 // views name no feature. While a report is built a hook writes only its feature's facets, and `owe` the presence ledger.
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
+import type { AgentStats } from '../stats/agent-stats.js';
+import type { CounterKey } from '../stats/counter.js';
 import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
@@ -50,6 +52,8 @@ export interface DeviceFeature {
   columns?(): readonly FeatureColumn[];
   /** The device's cells in its cell columns, by key; a key left out shows "-". `device` is absent for one no source lists. */
   cells?(info: DeviceInfo, device: DeviceSnapshot | undefined): Readonly<Record<string, string>>;
+  /** Its own counters (stats.counter(KEY), where its code counts them), served on /metrics before what `metrics` adds. */
+  readonly counters?: readonly CounterKey[];
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];
   /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
@@ -152,8 +156,8 @@ export function actedAll(features: readonly DeviceFeature[], done: ActionDone): 
 }
 
 /** The features' own series, as one more source of /metrics. */
-export function featureMetrics(features: readonly DeviceFeature[]): MetricSource {
-  return { metrics: () => features.flatMap((f) => f.metrics?.() ?? []) };
+export function featureMetrics(features: readonly DeviceFeature[], stats: AgentStats): MetricSource {
+  return { metrics: () => features.flatMap((f) => [...(f.counters ?? []).map((key) => stats.counter(key).metric()), ...(f.metrics?.() ?? [])]) };
 }
 
 /** The serial a feature gives a device no source lists, if one does. */

@@ -26,6 +26,8 @@ import { ActionRunner, inStartOrder } from '../../src/actions/runner.js';
 import { bookingGateOf } from '../../src/booking/gate.js';
 import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
 import { actedAll, answeredAll, changedAll, featureMetrics } from '../../src/devices/feature.js';
+import type { Feature } from '../../src/features/context.js';
+import { guarded, hookMetrics } from '../../src/devices/feature-guard.js';
 import type { SharedParts } from '../../src/util/shared-parts.js';
 
 export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
@@ -227,6 +229,8 @@ export interface BedOptions {
   /** The time line, shared by a fleet of beds (default a new one), and this bed's seed of its random source. */
   time?: VirtualTime;
   seed?: number;
+  /** Features registered after the daemon's, guarded as buildFeatures guards them (a feature whose hooks throw). */
+  more?: Feature[];
 }
 
 export function reportBed(options: BedOptions = {}) {
@@ -251,7 +255,7 @@ export function reportBed(options: BedOptions = {}) {
   const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
   // As the daemon builds them, with its health settings: health judges each reading; no kernel log or sysfs to follow,
   // and no iOS tunnel daemon (its phones are Android's): the iOS tools are not spawned.
-  const features = buildFeatures(
+  const features: Feature[] = buildFeatures(
     featureContext<AndroidControl>({
       settings: loadSettings({
         env: {},
@@ -272,6 +276,7 @@ export function reportBed(options: BedOptions = {}) {
       ...(options.phones && { phones: options.phones }),
     }),
   );
+  features.push(...(options.more ?? []).map((f) => guarded(f, { logger, clock, stats })));
   const reporter = new Reporter({
     nodeId,
     sources,
@@ -320,7 +325,7 @@ export function reportBed(options: BedOptions = {}) {
     report: loop,
     hubPorts: new Map(),
     features,
-    metricSources: [featureMetrics(features)],
+    metricSources: [featureMetrics(features, stats), hookMetrics(stats)],
     clock,
   });
   views.noteStart(clock.wall());

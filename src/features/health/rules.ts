@@ -2,7 +2,7 @@
 // and passes them back, for the hot-battery hysteresis. A battery's wear (cycles, capacity against design) is the wear
 // feature's: health judges what holds now.
 
-/** The `health.*` settings (config/default.json holds the defaults). */
+/** The `health.*` settings (their defaults: settings.ts). */
 export interface HealthSettings {
   batteryHotCelsius: number;
   /** A hot battery counts as cooled only this far below batteryHotCelsius. */

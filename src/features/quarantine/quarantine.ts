@@ -19,11 +19,28 @@ import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
 import { QUARANTINED, READINESS } from '../../devices/verdicts.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { stateWriteProblem } from '../../log/state-dir-trouble.js';
 import type { FeatureContext } from '../context.js';
-import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
 import { QuarantineFiles } from './store.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const QUARANTINES = counterKey(
+  'device_agent_quarantines_total',
+  'Phones taken out of service for failing again and again, by the layer their failures were blamed on (phone, port, readiness, cloud).',
+  ['layer'],
+);
+
+export const QUARANTINE_RELEASES = counterKey(
+  'device_agent_quarantine_releases_total',
+  'Quarantines ended, by how: expiry (its time over and a check passed) or operator (device-agent quarantine release).',
+  ['by'],
+);
+
+export const QUARANTINES_HELD = counterKey(
+  'device_agent_quarantines_held_total',
+  'Quarantines due but not started because the cloud said the phone is booked, or could not say (reason booked, unknown); once per cloud answer.',
+  ['reason'],
+);
 
 /** Failures kept per phone at most (the window's), and phones with failures at most. */
 const FAILURES_KEPT = 32;
@@ -69,7 +86,6 @@ export class Quarantine {
   private readonly person = new Set<string>();
   private readonly readinessOut = new Set<string>();
   private refused = new Set<string>();
-  private saveProblem: string | undefined;
   /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
   private readonly due = new Map<string, number>();
 
@@ -171,20 +187,7 @@ export class Quarantine {
   }
 
   private save(): void {
-    if (!this.files || !this.started) return;
-    try {
-      this.files.save(this.entries.entries());
-      this.ctx.stateDirTrouble.works(this.files.file);
-      this.saveProblem = undefined;
-    } catch (err) {
-      this.saveProblem = this.ctx.stateDirTrouble.writeFailed(
-        this.ctx.logger,
-        this.files.file,
-        err,
-        `cannot keep the quarantines in ${this.files.file}: ${stateWriteProblem(err)}; they hold while the agent runs, but a restart would put the phones back`,
-        this.saveProblem,
-      );
-    }
+    if (this.started) this.files?.save(this.entries.entries());
   }
 
   /** The phones' entries of no use any more (no quarantine now, none within the forget horizon) go. */

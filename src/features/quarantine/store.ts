@@ -22,49 +22,34 @@ import {
 } from '../../devices/quarantine.js';
 import { STATE_ACCESS_ADVICE } from '../../config/service-state.js';
 import type { Logger } from '../../log/logger.js';
-import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import { StateFile } from '../../config/state-file.js';
+import { readStateFile } from '../../util/atomic-file.js';
 
 /** Requests taken at most per look: a flood of files is worked through a few at a time. */
 const REQUESTS_PER_LOOK = 32;
 
-export class QuarantineFiles {
-  readonly file: string;
+/** The quarantines kept; none when there is no file, or one that cannot be read as the agent's. */
+export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry]>> {
   readonly requests: string;
 
   constructor(
     stateDir: string,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly uid: number | undefined = process.getuid?.(),
   ) {
-    this.file = join(stateDir, QUARANTINE_FILE);
-    this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
-  }
-
-  /** The quarantines kept; none when there is no file, or one that cannot be read as the agent's (said once, and replaced at the next save). */
-  load(): Map<string, QuarantineEntry> {
-    let text: string | undefined;
-    try {
-      text = readStateFile(this.file, QUARANTINE_FILE_MAX_BYTES);
-    } catch (err) {
-      this.logger.warn(
-        { file: this.file },
-        `the quarantines kept in ${this.file} cannot be read (${(err as Error).message}); no phone is held out from before this start: remove the file to silence this`,
-      );
-      return new Map();
-    }
-    if (text === undefined) return new Map();
-    const entries = quarantineFileFrom(text);
-    if (entries) return entries;
-    this.logger.warn(
-      { file: this.file },
-      `${this.file} is not a quarantine file the agent wrote (a hand edit, or garbage); no phone is held out from before this start, and it is replaced at the next change`,
+    super(
+      join(stateDir, QUARANTINE_FILE),
+      {
+        what: 'the quarantines',
+        maxBytes: QUARANTINE_FILE_MAX_BYTES,
+        parse: quarantineFileFrom,
+        text: (entries) => quarantineFileText([...entries]),
+        lost: 'no phone is held out from before this start',
+        unsaved: 'they hold while the agent runs, but a restart would put the phones back',
+      },
+      logger,
     );
-    return new Map();
-  }
-
-  /** Throws what the file system said. */
-  save(entries: ReadonlyArray<[string, QuarantineEntry]>): void {
-    writeAtomically(this.file, quarantineFileText(entries));
+    this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
   }
 
   /** The releases waiting, oldest first, each removed as it is taken; a file that is not a request is removed with one line. */

@@ -54,6 +54,28 @@ export function checkReadinessChecks(value: string[]): string | undefined {
 export const readinessSettings = {
   'readiness.checks': {
     type: 'string[]',
+    default: [
+      'stayAwake',
+      'screenLock',
+      'windowAnimation',
+      'transitionAnimation',
+      'animatorDuration',
+      'verifyAdbInstalls',
+      'autoRotate',
+      'autoTime',
+      'autoTimeZone',
+      'airplaneMode',
+      'batterySaver',
+      'autoSystemUpdates',
+      'developerOptions',
+      'usbDebugging',
+      'xiaomiInput',
+      'xiaomiInstall',
+      'paired',
+      'developerMode',
+      'developerImage',
+      'osVersion',
+    ],
     check: checkReadinessChecks,
     format: 'NAME or NAME=VALUE list',
     help:

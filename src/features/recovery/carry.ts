@@ -9,12 +9,18 @@ import type { AgentStats } from '../../stats/agent-stats.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { ACTION_NAME, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
-import { RECOVERY_USB } from './counts.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
 import type { Timers } from '../../util/clock.js';
 import type { RecoveryNotebook } from './notes.js';
 import { cannotCycle, type RecoveryAction } from './policy.js';
 import type { ConnectBackoffs } from './connects.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const RECOVERY_USB = counterKey(
+  'device_agent_recovery_usb_total',
+  'What recovery judged from the USB layer: hub_lost (phones of one hub off USB together, once per episode), cycle_unconfirmed (a hub port power cycle the kernel log did not show drop and re-enumerate).',
+  ['what'],
+);
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline), on the phones of the platform it carries. */
 export interface RecoveryAdb extends PhoneControl {

@@ -15,12 +15,18 @@ import { ACTION_NAME, targetOf } from './action-names.js';
 import { BlockedPorts } from './blocked-ports.js';
 import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
-import { RECOVERY_ACTIONS } from './counts.js';
 import { Escalations, historyOf } from './escalations.js';
 import { noteAttention, noteHolds, type HoldVerdict, type Verdicts } from './holds.js';
 import { RecoveryNotebook } from './notes.js';
 import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
 import { recoveryState } from './state.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const RECOVERY_ACTIONS = counterKey(
+  'device_agent_recovery_actions_total',
+  'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',
+  ['action', 'result'],
+);
 
 export type { RecoveryAdb } from './carry.js';
 

@@ -1,6 +1,6 @@
 // The USB layer at run time: the kernel log followed into the record per port, the record saved in the state directory,
 // the verdicts worked out after each change and logged once each, and what a device's message gets from them.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
@@ -25,7 +25,7 @@ import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord, type 
 import { KernelRecorder } from './recorder.js';
 import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
-import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+import { PortRecordFile, USB_PORTS_FILE, type StoredPorts } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { clipText } from './text.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
@@ -71,12 +71,11 @@ export class UsbLayer implements UsbEvidence {
   private source: string | undefined;
   private skipUpTo: number | undefined;
   private seq: number | undefined;
-  private dirty = false;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
   private readonly logged: SaidOnce;
   private settle: Timer | undefined;
-  private saver: Timer | undefined;
+  private saver: { stop(): void } | undefined;
   private controllers = new Map<number, string>();
   private controllersAt = -Infinity;
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
@@ -115,10 +114,10 @@ export class UsbLayer implements UsbEvidence {
     if ((path === '' && sysfsRoot === '') || this.started) return;
     this.started = true;
     this.loaded = true;
-    const stored = this.file.load();
+    const stored = this.file.load() ?? { record: emptyRecord() };
     this.record = stored.record;
     // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
-    this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
+    this.saver = this.file.every(this.context.clock, SAVE_EVERY_MS, () => this.toKeep());
     if (path === '') return;
     this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
     // The same log of the same boot: its records up to the saved one are counted already.
@@ -140,9 +139,8 @@ export class UsbLayer implements UsbEvidence {
   stop(): void {
     this.follower?.stop();
     this.settle?.cancel();
-    this.saver?.cancel();
     this.recorder.flush();
-    if (this.dirty && this.started) this.save();
+    this.saver?.stop();
   }
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
@@ -325,7 +323,7 @@ export class UsbLayer implements UsbEvidence {
     const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
     if (!linkPort(record, port, device.udid, identities, this.context.clock.wall(), alone) || !this.started) return;
-    this.dirty = true;
+    this.file.changed();
     // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
     if (this.follower) this.workSoon();
   }
@@ -347,7 +345,7 @@ export class UsbLayer implements UsbEvidence {
   private rec(): PortRecord {
     if (!this.loaded) {
       this.loaded = true;
-      if (this.on && existsSync(this.file.file)) this.record = this.file.load().record;
+      if (this.on) this.record = this.file.load()?.record ?? emptyRecord();
     }
     return this.record;
   }
@@ -355,11 +353,10 @@ export class UsbLayer implements UsbEvidence {
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
   private storedRecord(): { record: PortRecord; verdicts: Verdict[] } | undefined {
     if (this.stored === undefined) {
-      const exists = this.context.settings.usb.kernelLog !== '' && existsSync(this.file.file);
-      if (!exists) this.stored = null;
+      const record = this.context.settings.usb.kernelLog === '' ? undefined : this.file.load()?.record;
+      if (!record) this.stored = null;
       else {
         const now = this.context.clock.wall();
-        const record = this.file.load().record;
         pruneRecord(record, now);
         this.stored = { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) };
       }
@@ -392,7 +389,7 @@ export class UsbLayer implements UsbEvidence {
     this.words.add(event, at);
     if (event.kind === 'disconnect' || event.kind === 'new-device') this.readSysfsAfresh();
     this.recorder.add(event, at);
-    this.dirty = true;
+    this.file.changed();
     this.workSoon();
   }
 
@@ -466,20 +463,15 @@ export class UsbLayer implements UsbEvidence {
     return this.sysfsController(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
   }
 
-  private periodicSave(): void {
-    if (this.dirty) this.save();
-    this.saver = this.context.clock.setTimer(() => this.periodicSave(), SAVE_EVERY_MS, { unref: true });
-  }
-
-  private save(): void {
+  /** What is kept: the record within its bound, and where the kernel log was read up to. */
+  private toKeep(): StoredPorts {
     pruneRecord(this.record, this.context.clock.wall());
     boundRecord(this.record);
-    const saved = this.file.save({
+    return {
       record: this.record,
-      ...(this.source !== undefined ? { source: this.source } : {}),
-      ...(this.seq !== undefined ? { seq: this.seq } : {}),
-    });
-    if (saved) this.dirty = false;
+      ...(this.source !== undefined && { source: this.source }),
+      ...(this.seq !== undefined && { seq: this.seq }),
+    };
   }
 }
 

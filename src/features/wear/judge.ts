@@ -6,7 +6,7 @@
 import { forecast, type Forecast, type ForecastRule } from './forecast.js';
 import { latest, series, warmFullHours, type History } from './history.js';
 
-/** The `wear.*` settings (config/default.json holds the defaults). */
+/** The `wear.*` settings (their defaults: settings.ts). */
 export interface WearSettings {
   batteryMinHealthPercent: number;
   batteryMaxCycles: number;

@@ -6,7 +6,7 @@ import { incidentFrom, INCIDENTS_DIR } from '../../../src/devices/incidents.js';
 import { QUARANTINE, QUARANTINE_REQUESTS_DIR, quarantined } from '../../../src/devices/quarantine.js';
 import { writeAtomically } from '../../../src/util/atomic-file.js';
 import { PHONE_STATE } from '../../../src/devices/phone-state.js';
-import { QUARANTINES } from '../../../src/features/quarantine/counts.js';
+import { QUARANTINES } from '../../../src/features/quarantine/quarantine.js';
 import { STRING_LIMITS } from '../../../src/report/field-limits.js';
 import { lifeBed } from '../availability/life.js';
 import { captureLogger } from '../../log/capture.js';

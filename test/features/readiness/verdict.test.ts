@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
+import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../src/features/readiness/settings.js';
 import { CHECK_IDS, CHECKS } from '../../../src/features/readiness/checks.js';
 import { judge, valuesOf, verdictMessage } from '../../../src/features/readiness/verdict.js';
 import { parseGetprop } from '../../../src/platforms/android/inventory/parsers/getprop.js';
@@ -13,9 +13,7 @@ import { fixture, readinessSection } from './section.js';
 
 const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
 // The baseline a lab gets without setting one.
-const DEFAULT = parseReadinessChecks(
-  (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
-);
+const DEFAULT = parseReadinessChecks(readinessSettings['readiness.checks'].default);
 
 function reading(text: string): ReadinessReading {
   const parsed = parseReadiness(text);

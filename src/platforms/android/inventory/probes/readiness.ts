@@ -68,7 +68,8 @@ export const readinessSystem: Probe<ReadinessReading> = {
 export const readinessKeyguard: Probe<ReadinessReading> = {
   section: 'readiness_keyguard',
   tier: 'slow',
-  command: "t dumpsys window policy 2>&1 | keep '*secure=*'; " + READINESS_PROPS.map((p) => `echo "prop:${p}=$(getprop ${p})"`).join('; '),
+  // One loop, not an echo each: the whole script stays under old devices' 4 KiB shell request.
+  command: `t dumpsys window policy 2>&1 | keep '*secure=*'; for p in ${READINESS_PROPS.join(' ')}; do echo "prop:$p=$(getprop $p)"; done`,
   fields: [],
   note: NOTE,
   parse: parseReadiness,
