@@ -82,7 +82,7 @@ interface Entry {
  * outcome, so the planner can look again, and 'answered' with the key when the current connection answered, so the
  * features that follow readings hear of each once.
  */
-export class Readings extends EventEmitter<{ outcome: []; answered: [key: string]; starved: [since: number | undefined, at: number] }> {
+export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [key: string]; starved: [since: number | undefined, at: number] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly udidIndex = new Map<string, Set<string>>();
   /** The one store of the phones' last inventories: each key's last answer, in the order said. */
@@ -181,7 +181,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     reading.failure = undefined;
     reading.notice = undefined;
     if (this.starvedSince !== undefined) this.judgeHost(now);
-    this.emit('outcome');
+    this.emit('outcome', key);
     return { recovered, newProblem: false };
   }
 
@@ -197,7 +197,7 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     const newProblem = reading.failure?.text !== text;
     reading.failure = { text, since: reading.failure?.since ?? wallNow, at: now, first: reading.failure?.first ?? now };
     this.judgeHost(now);
-    this.emit('outcome');
+    this.emit('outcome', key);
     return { recovered: false, newProblem };
   }
 

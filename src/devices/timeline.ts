@@ -31,24 +31,28 @@ export interface VerdictKey<D = never> {
 /** A verdict as its owner writes it: what it says of the phone, and its own detail for the views (a readiness verdict's checks). */
 export type Judged<D> = Verdict & { detail?: D };
 
-/** One fact as the timeline hears it, with its monotonic ms; listeners hear each once, in order. */
-export type Fact = { at: number } & (
-  | { kind: 'service'; platform: Platform; up: boolean }
-  | { kind: 'starved'; since: number | undefined }
-  | { kind: 'cloud'; delivered: true; stored: ReadonlyMap<string, string>; refused: readonly FailedDevice[] }
-  | { kind: 'cloud'; delivered: false; why: string }
-  | { kind: 'verdict'; udid: string; by: string; verdict: Verdict | undefined }
-);
-
-/** A fact as its witness writes it: the timeline stamps a verdict with nothing (its readers read their own clock). */
-type Heard = Fact extends infer F ? (F extends { kind: 'verdict' } ? Omit<F, 'at'> : F) : never;
+/** One fact as the timeline hears it, in order: the host's with its monotonic ms, a feature's verdict as it changes. */
+export type Fact =
+  | { kind: 'service'; platform: Platform; up: boolean; at: number }
+  | { kind: 'starved'; since: number | undefined; at: number }
+  | {
+      kind: 'cloud';
+      delivered: true;
+      stored: ReadonlyMap<string, string>;
+      refused: readonly FailedDevice[];
+      /** The phones whose stored status or refusal this report changed, with the cloud's word on each now. */
+      changed: ReadonlyArray<{ udid: string; status: string; refused?: string }>;
+      at: number;
+    }
+  | { kind: 'cloud'; delivered: false; why: string; at: number }
+  | { kind: 'verdict'; udid: string; by: string; verdict: Verdict | undefined };
 
 interface Owned {
   owner: VerdictKey<unknown>;
   verdict: Judged<unknown>;
 }
 
-export class Timeline extends EventEmitter<{ fact: [fact: Heard] }> {
+export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   /** Each platform's service: since when it has been down (monotonic ms), and when it last dropped, even if back. */
   private readonly down = new Map<Platform, number>();
   private readonly dropped = new Map<Platform, number>();
@@ -96,9 +100,14 @@ export class Timeline extends EventEmitter<{ fact: [fact: Heard] }> {
   /** A report reached the cloud: what it stored of each phone the body carried (udid -> status), and what it refused. */
   delivered(stored: ReadonlyMap<string, string>, refused: readonly FailedDevice[], at: number): void {
     this.behind = undefined;
+    const before = { stored: this.stored, refused: this.refusedNow };
     this.stored = new Map(stored);
     this.refusedNow = new Map(refused.filter((f) => stored.has(f.udid)).map((f) => [f.udid, f.message]));
-    this.emit('fact', { kind: 'cloud', delivered: true, stored, refused, at });
+    const changed = [...stored].flatMap(([udid, status]) => {
+      const no = this.refusedNow.get(udid);
+      return before.stored.get(udid) === status && before.refused.get(udid) === no ? [] : [{ udid, status, ...(no !== undefined && { refused: no }) }];
+    });
+    this.emit('fact', { kind: 'cloud', delivered: true, stored, refused, changed, at });
   }
 
   /** A report did not reach the cloud. */

@@ -14,6 +14,8 @@ export interface ReadinessDetail {
   unread: readonly string[];
 }
 
+/** Recovery can do no more and asks for a person, saying why. */
+export const PERSON = key('recovery', 5);
 export const READINESS = key<ReadinessDetail>('readiness', 10);
 /** An iPhone from iOS 17 without a live tunnel on this host, or whose iOS the host's tools do not support: its TUNNEL cell. */
 export const TUNNEL = key<{ cell: string; state: string }>('ios-developer', 20);

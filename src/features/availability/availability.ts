@@ -9,12 +9,12 @@ import { cloudIdOf } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
-import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone-state.js';
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { PERSON } from '../../devices/verdicts.js';
 import type { StateFile } from '../../config/state-file.js';
 import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
@@ -25,8 +25,8 @@ import { hubOfPort } from '../../util/usb-path.js';
 import { clockFile, type StoredClock } from './store.js';
 import { daySummary } from './views.js';
 
-/** How often the clock looks between events: a state no event announces (an inventory's failure) is seen within this. */
-export const OBSERVE_MS = 1_000;
+/** How often it looks whether a day ended, for the day's line. */
+const SUMMARY_LOOK_MS = 60_000;
 const SAVE_EVERY_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
@@ -59,6 +59,8 @@ export class Availability {
   /** What the clock remembers of each phone it follows between looks, by udid; forgotten with the phone. */
   private readonly memo = new Map<string, Memo>();
   private timer: Timer | undefined;
+  private unhear: (() => void) | undefined;
+  private pending: Timer | undefined;
   private saver: Timer | undefined;
   private started = false;
   /** Monotonic ms of the last look at every phone. */
@@ -76,19 +78,35 @@ export class Availability {
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
   }
 
-  /** The daemon runs: the clock looks once a second, and saves every few minutes. */
+  /**
+   * The daemon runs: the clock looks whenever something it reads changes (an inventory's outcome, a fact of the
+   * timeline: a service, the cloud, a verdict, inventories failing together; the kernel's word on a port; and through
+   * the feature's hooks a source's listing, a report, an action), never on a timer; it says the day's line, and saves
+   * every few minutes.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
-    const { clock } = this.ctx;
+    const { clock, registry, shared } = this.ctx;
+    const hear = (): void => this.hear();
+    registry.readings.on('outcome', hear);
+    registry.timeline.on('fact', hear);
+    const unfollow = shared.get(USB_EVIDENCE)?.follow?.(hear);
+    this.unhear = () => {
+      registry.readings.off('outcome', hear);
+      registry.timeline.off('fact', hear);
+      unfollow?.();
+    };
+    this.observe();
+    // The day's line reads the wall clock, nothing of the phones.
     const tick = (): void => {
-      this.timer = clock.setTimer(tick, OBSERVE_MS, { unref: true });
-      this.observe();
+      this.timer = clock.setTimer(tick, SUMMARY_LOOK_MS, { unref: true });
       this.summarize();
     };
     tick();
     const save = (): void => {
       this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
+      this.clock.creditAll(clock.monotonic());
       this.save();
     };
     this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
@@ -96,12 +114,25 @@ export class Availability {
 
   stop(): void {
     this.timer?.cancel();
+    this.pending?.cancel();
+    this.unhear?.();
     this.saver?.cancel();
     if (!this.started) return;
     this.observe();
     this.clock.settle(this.ctx.clock.monotonic());
     this.save();
     this.started = false;
+  }
+
+  /**
+   * Something the clock reads changed: it looks once all that changes at this moment has (one adb listing, a report's
+   * outcome and the verdicts it wakes), so that a state that lasts no time is not a state.
+   */
+  hear(): void {
+    this.pending ??= this.ctx.clock.setTimer(() => {
+      this.pending = undefined;
+      this.observe();
+    }, 0);
   }
 
   /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
@@ -223,7 +254,7 @@ export class Availability {
       ...(onPort !== undefined && { onPort }),
       ...(usbBlame && { usb: usbBlame }),
       ...(held && { quarantined: { layer: held.layer } }),
-      personNeeded: record !== undefined && registry.facet(PERSON_NEEDED).get(record.key) !== undefined,
+      personNeeded: timeline.verdictBy(udid, PERSON) !== undefined,
       // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
       readinessOut: !this.hostAppiumOff && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
       unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),

@@ -21,9 +21,10 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       a.annotated(devices, carried ?? new Map());
       return [...devices];
     },
-    reported: () => a.observe(),
+    reported: () => a.hear(),
     answered: (device) => a.answered(device),
-    changed: () => a.observe(),
+    changed: () => a.hear(),
+    acted: () => a.hear(),
     // Before USB, so that READY follows USB and PROBLEMS, free text, closes the table.
     columns: () => (a.clock.phones.size > 0 ? [{ key: 'inService24h', title: 'IN SERVICE 24H', place: { before: 'USB' } }] : []),
     cells: (info): Record<string, string> => {

@@ -1,22 +1,26 @@
-import type { Facet } from '../../devices/facet.js';
-import { PERSON_NEEDED as ATTENTION } from '../../devices/person-needed.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
+import { keyParts } from '../../devices/record.js';
+import { PERSON } from '../../devices/verdicts.js';
 
-/** Recovery's call for a person on each record, by record key. Recovery writes it; the device's message reads it. */
+/**
+ * Recovery's call for a person, as its verdict on the phone in the timeline (src/devices/verdicts.ts): the phone's
+ * message says it, the in-service clock counts it needing a person, quarantine counts it a failure, the flight recorder
+ * keeps an incident. Recovery writes it by record key, for the phone that record is.
+ */
 export class RecoveryNotebook {
-  private readonly facet: Facet<string>;
-
-  constructor(registry: Pick<DeviceRegistry, 'facet'>) {
-    this.facet = registry.facet(ATTENTION);
-  }
+  constructor(private readonly registry: Pick<DeviceRegistry, 'get' | 'timeline'>) {}
 
   of(key: string): string | undefined {
-    return this.facet.get(key);
+    return this.registry.timeline.verdictBy(this.udidOf(key), PERSON)?.words;
   }
 
-  /** Recovery can do no more for the device, and why (undefined: no longer). Only a listed device has one: it goes with its record. */
+  /** Recovery can do no more for the device, and why (undefined: no longer). */
   setAttention(key: string, text: string | undefined): void {
-    if (text === undefined) this.facet.delete(key);
-    else this.facet.set(key, text);
+    this.registry.timeline.verdict(this.udidOf(key), PERSON, text === undefined ? undefined : { out: { state: 'needs_person', layer: 'phone' }, words: text });
+  }
+
+  private udidOf(key: string): string {
+    const record = this.registry.get(key);
+    return record?.udid ?? keyParts(key).serial;
   }
 }

@@ -40,9 +40,14 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
     else registry.timeline.notDelivered(outcome.why, clock.monotonic());
     f.reported?.(outcome);
   };
+  /** A source's whole listing, heard by the feature as the daemon hands it a source's change. */
+  const sync = (listing: ReadonlyMap<string, string>) => {
+    registry.sync('android', listing);
+    f.changed?.([]);
+  };
   /** Phones listed ready, each answering its inventory, and the cloud storing them as `status`. */
   const lab = (serials: string[], status: 'AVAILABLE' | 'UNAVAILABLE' = 'AVAILABLE') => {
-    registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
+    sync(new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) {
       registry.readings.answered(`android/${s}`, phone(s), clock.wall(), clock.monotonic());
       f.answered?.(registry.get(`android/${s}`)!);
@@ -57,7 +62,7 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
       each?.();
     }
   };
-  return { registry, f, lab, run, lines, clock, notes, heard };
+  return { registry, f, lab, run, lines, clock, notes, heard, sync };
 }
 
 describe('the in-service clock as a feature', () => {
@@ -118,7 +123,7 @@ describe('the in-service clock as a feature', () => {
     a.lab(['P1', 'P2']);
     await a.run(30 * MIN, () => a.lab(['P1', 'P2']));
     // P2 gone for 30 minutes.
-    a.registry.sync('android', new Map([['P1', 'device']]));
+    a.sync(new Map([['P1', 'device']]));
     await a.run(30 * MIN, () => a.lab(['P1']));
     expect(a.f.columns?.().map((c) => c.title)).toContain('IN SERVICE 24H');
     expect(a.f.cells?.(phone('P1'), undefined)).toEqual({ inService24h: '100.0%' });
@@ -199,8 +204,7 @@ describe('the in-service clock as a feature', () => {
 
     /** P1 in service, and P2 back from an unplug: listed ready and answering, the cloud holding it UNPLUGGED. */
     const p2Back = (a: ReturnType<typeof host>) => {
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'device'],
@@ -210,19 +214,19 @@ describe('the in-service clock as a feature', () => {
       a.f.answered?.(a.registry.get('android/P2')!);
       told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
     };
-    /** The adb server restarts 200 ms from now, and 300 ms after that the clock looks again (no look saw it down). */
+    /** The adb server restarts 200 ms from now, for 300 ms, as its source says it (the end of its connection, its return). */
     const restart = (a: ReturnType<typeof host>, time: VirtualTime) => {
       time.advance(200);
       a.registry.timeline.service('android', false, a.clock.monotonic());
-      a.registry.timeline.service('android', true, a.clock.monotonic());
       time.advance(300);
+      a.registry.timeline.service('android', true, a.clock.monotonic());
     };
 
     it('after a flap, in service while the cloud still holds it AVAILABLE and nothing failed since its last answer', async () => {
       const { a } = await lab();
       // adb drops it and finds it again: a new connection, its inventory there not asked yet (the report carries the last).
-      a.registry.sync('android', new Map([['P1', 'offline']]));
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'device']]));
       await a.run(5 * MIN);
       await a.f.stop?.();
       const p1 = keptOf('P1');
@@ -233,12 +237,12 @@ describe('the in-service clock as a feature', () => {
     it('a network phone, nameless on its new connection until its inventory answers, is the phone last seen on that address', async () => {
       const { a, time } = await lab();
       const address = '10.0.0.5:5555';
-      a.registry.sync('android', new Map([[address, 'device']]));
+      a.sync(new Map([[address, 'device']]));
       answerAt(a, address, 'NET1');
       await a.run(5 * MIN, () => answerAt(a, address, 'NET1'));
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       time.advance(2_000);
-      a.registry.sync('android', new Map([[address, 'device']]));
+      a.sync(new Map([[address, 'device']]));
       expect(a.registry.get(`android/${address}`)!.udid).toBeUndefined();
       await a.run(5 * MIN);
       await a.f.stop?.();
@@ -252,13 +256,13 @@ describe('the in-service clock as a feature', () => {
       const { a, time } = await lab();
       const address = '10.0.0.7:5555';
       for (const udid of ['NET1', 'NET2']) {
-        a.registry.sync('android', new Map([[address, 'device']]));
+        a.sync(new Map([[address, 'device']]));
         answerAt(a, address, udid);
         await a.run(MIN, () => answerAt(a, address, udid));
-        a.registry.sync('android', new Map());
+        a.sync(new Map());
         time.advance(2_000);
       }
-      a.registry.sync('android', new Map([[address, 'device']]));
+      a.sync(new Map([[address, 'device']]));
       await a.run(5 * MIN);
       await a.f.stop?.();
       for (const udid of ['NET1', 'NET2']) expect(keptOf(udid).state, udid).toBe('gone');
@@ -266,19 +270,19 @@ describe('the in-service clock as a feature', () => {
 
     it('offline on its way back from an unplug is still the unplug; offline while only the cloud keeps it out is the phone', async () => {
       const { a } = await lab();
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
       await a.run(MIN);
       // Plugged again: adb shows the new connection offline for a minute before it is ready.
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(MIN);
       // Ready and answering, the cloud not told yet: out for the unplug still.
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
       a.f.answered?.(a.registry.get('android/P1')!);
       await a.run(MIN);
       // Meanwhile it drops to offline for a minute: its own drop.
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(MIN);
       a.lab(['P1']);
       await a.run(MIN, () => a.lab(['P1']));
@@ -292,12 +296,12 @@ describe('the in-service clock as a feature', () => {
     it('back in service, then a report composed while it was unplugged reaches the cloud late: out for the unplug, not the phone', async () => {
       const { a } = await lab();
       // Unplugged; a report composed now says so, its answer slow to come.
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       await a.run(MIN);
       const late: DeviceInfo[] = [{ ...phone('P1'), status: 'UNPLUGGED' }];
       a.f.annotate?.(late, new Map());
       // Plugged again on a new connection: its last inventory answered and nothing failed since, the cloud holds it AVAILABLE.
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       await a.run(MIN);
       // The late answer: the cloud stored UNPLUGGED, out until the next report.
       a.heard({ delivered: true, devices: late, failed: [] });
@@ -313,14 +317,14 @@ describe('the in-service clock as a feature', () => {
 
     it('reports not reaching the cloud: out on the cloud from the first that failed until one is delivered, an unplugged phone still its port', async () => {
       const { a, time } = await lab();
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
       await a.run(MIN);
       // A report fails while it is unplugged: gone all the same, on its port.
       a.heard({ delivered: false, why: 'connection refused' });
       time.advance(1_000);
       // Back and answering, while no report reaches the cloud: nobody books it through a cloud that does not hear the host.
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
       a.f.answered?.(a.registry.get('android/P1')!);
       await a.run(MIN);
@@ -355,9 +359,9 @@ describe('the in-service clock as a feature', () => {
       const { a } = await lab();
       // It drops offline (its own drop), comes back and its inventory fails: out for the phone all along, the second
       // stretch held until an answer dates it (a change of the clock's, not of its state or blame).
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(MIN);
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       a.registry.readings.failed('android/P1', 'timed out', a.clock.wall(), a.clock.monotonic());
       await a.run(MIN);
       a.lab(['P1']);
@@ -374,8 +378,7 @@ describe('the in-service clock as a feature', () => {
       await a.run(MIN);
       // The server restarts and lists both again within the second: no look saw it down.
       restart(a, time);
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'device'],
@@ -399,16 +402,14 @@ describe('the in-service clock as a feature', () => {
       p2Back(a);
       // The server restarts: its new connection to P2 shows offline for half a minute, then ready.
       restart(a, time);
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'offline'],
         ]),
       );
       await a.run(MIN / 2);
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'device'],
@@ -416,8 +417,7 @@ describe('the in-service clock as a feature', () => {
       );
       await a.run(MIN / 2);
       // Then it drops offline for a minute: the phone's.
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'offline'],
@@ -432,10 +432,10 @@ describe('the in-service clock as a feature', () => {
 
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
       const { a, time } = await lab();
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       told(a, [{ ...phone('P1'), status: 'UNAVAILABLE' }], new Map([['P1', 'source-failed']]));
       time.advance(2_000);
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       await a.run(2 * MIN);
       await a.f.stop?.();
       const totals = keptOf('P1').tally.totals;
@@ -463,7 +463,7 @@ describe('the in-service clock as a feature', () => {
       if (usb !== undefined) a.registry.setUsb('android', new Map([['P1', { usb }]]));
       await a.run(5 * MIN, () => a.lab(['P1']));
       lines((kind, port, serial) => words.add({ kind, role: 'fact', id: kind, port, ...(serial !== undefined && { serial }) }, 0));
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(2 * MIN);
       await a.f.stop?.();
       return keptOf('P1');

@@ -5,7 +5,6 @@ import { judge } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { fixture, readinessSection } from './section.js';
 
-
 describe('the readiness series', () => {
   it('count the phones failing each check of the baseline, one sample per check (a phone not read counts in none)', () => {
     const baseline = parseReadinessChecks(['stayAwake', 'wifi', 'autoRotate']);
