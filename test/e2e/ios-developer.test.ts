@@ -108,8 +108,14 @@ describe('iPhones from iOS 17 on this host', () => {
     const list = await runAgent(['list', '--json'], env);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stderr).toMatch(/the phones as the agent running here \(pid \d+\) knows them now/);
-    const row = (JSON.parse(list.stdout) as Array<{ udid: string; features?: Record<string, string> }>).find((r) => r.udid === phone.udid);
+    const row = (JSON.parse(list.stdout) as Array<{ udid: string; features?: Record<string, string>; inService?: unknown }>).find((r) => r.udid === phone.udid);
     expect(row?.features).toMatchObject({ readiness: expect.stringMatching(/^not ready: .*tunnel/), tunnel: 'no daemon' });
+    // doctor --json says the same of it, as the running agent knows it.
+    const doctor = await runAgent(['doctor', '--json'], env);
+    const said = (JSON.parse(doctor.stdout) as { phones?: Array<{ udid: string; readiness?: string; inService?: unknown }> }).phones?.find(
+      (p) => p.udid === phone.udid,
+    );
+    expect(said).toMatchObject({ readiness: row?.features?.readiness, inService: { state: 'needs_person', layer: 'readiness' } });
   }, 60_000);
 
   it('Developer Mode off, or no developer disk image: not ready with what to do, Appium off, never unplugged', async () => {
