@@ -81,12 +81,13 @@ export class InventoryRunner {
       })
       .then(
         async (answer) => {
-          // Cut short while the adb server was not answering: the server's fault; the last good reading stays.
-          if (answer.message !== undefined && (await this.serverAtFault(startedAt))) return;
+          // Cut short while the adb server was not answering (asked now): the server's fault; the last good reading stays.
+          if (answer.message !== undefined && (await this.o.server?.blame(startedAt))) return;
           const progress = answer.message !== undefined && this.o.prober.madeProgress(serial, connection);
-          // A cut inventory keeps this connection's last values for the fields it did not read, so the phone never goes
-          // out without its model or state.
-          const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
+          // A cut inventory keeps the same phone's last values for the fields it did not read (the prober's answer has no
+          // undefined field), so the phone never goes out without its model or state.
+          const last = registry.get(key)?.last;
+          const info = answer.message === undefined || last?.udid !== answer.udid ? answer : { ...last, ...answer };
           const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) registry.facet(REMEMBERED).set(key, info.udid);
@@ -95,7 +96,7 @@ export class InventoryRunner {
         },
         async (err: unknown) => {
           const text = err instanceof Error ? err.message : String(err);
-          if (await this.serverAtFault(startedAt)) {
+          if (await this.o.server?.blame(startedAt)) {
             // Not the phone's failure: no count, no "replug it", nothing for recovery to act on.
             this.o.logger.debug({ serial, err: text }, 'inventory of the device failed while the adb server did not answer; not counted against the device');
             return;
@@ -132,21 +133,8 @@ export class InventoryRunner {
     if (this.late.has(key)) this.o.news(key);
   }
 
-  /** Whether the adb server, asked now, is to blame for an inventory that started at `since` (monotonic) and failed. */
-  private serverAtFault(since: number): Promise<boolean> {
-    return this.o.server ? this.o.server.blame(since) : Promise.resolve(false);
-  }
-
   /** One warning per device and distinct problem, not one per report. */
   private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
-}
-
-/** A cut inventory's fields over the last reading of the same phone: a field it did not read keeps its last known value. */
-function withLastKnown(cut: DeviceInfo, last: DeviceInfo | undefined): DeviceInfo {
-  if (last === undefined || last.udid !== cut.udid) return cut;
-  const merged: Record<string, unknown> = { ...last };
-  for (const [k, v] of Object.entries(cut)) if (v !== undefined) merged[k] = v;
-  return merged as unknown as DeviceInfo;
 }
