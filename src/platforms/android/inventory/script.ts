@@ -5,37 +5,6 @@ import type { Tier } from './probes/types.js';
 // The inventory as ONE shell script, so a full inventory costs one `adb shell` session: each probe prints a delimiter
 // line, then its output. It must run on Android 5 (mksh + toolbox) to 16 (toybox): only commands all of them have,
 // `2>&1` on each, never `su` (it can pop a grant prompt), no shell file tests.
-
-export const SECTION = {
-  props: 'props',
-  uptime: 'uptime',
-  battery: 'battery',
-  df: 'df',
-  meminfo: 'meminfo',
-  wmSize: 'wm_size',
-  wmDensity: 'wm_density',
-  orientation: 'orientation',
-  packages: 'packages',
-  telephony: 'telephony',
-  ip: 'ip',
-  proxy: 'proxy',
-  ping: 'ping',
-  id: 'id',
-  su: 'su',
-  deviceName: 'device_name',
-  bluetoothName: 'bluetooth_name',
-  imei: 'imei',
-  simState: 'sim_state',
-  readinessGlobal: 'readiness_global',
-  readinessSystem: 'readiness_system',
-  readinessKeyguard: 'readiness_keyguard',
-  advancedProtection: 'advanced_protection',
-  pageSize: 'page_size',
-  wearFiles: 'wear_files',
-  wearPackages: 'wear_packages',
-  wearTradeIn: 'wear_tradein',
-} as const;
-
 const END = 'end';
 
 // A token per agent process, unknown to the device, so a device name or prop that reads like a delimiter shifts nothing.

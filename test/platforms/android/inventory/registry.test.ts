@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import { probeTable, TABLE_BEGIN, TABLE_END } from '../../../../src/platforms/android/inventory/probes/table.js';
 import { recordedCommand } from '../../../../src/platforms/android/inventory/probes/types.js';
-import { buildInventoryScript, SECTION, sectionStart } from '../../../../src/platforms/android/inventory/script.js';
+import { buildInventoryScript, sectionStart } from '../../../../src/platforms/android/inventory/script.js';
 
 const README = new URL('../../../../docs/reference/device-info.md', import.meta.url);
 
@@ -12,10 +12,6 @@ describe('probe registry', () => {
     const names = PROBES.map((p) => p.section);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toMatch(/^[a-z0-9_]+$/);
-  });
-
-  it("SECTION (the assembler's names) and the registry name the same sections", () => {
-    expect(new Set(Object.values(SECTION))).toEqual(new Set([...PROBES.map((p) => p.section)]));
   });
 
   it('keeps the uptime probe last (the boot is dated when the output arrives)', () => {
