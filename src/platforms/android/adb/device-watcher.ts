@@ -1,8 +1,7 @@
-import { EventEmitter } from 'node:events';
 import type { ListingChange } from '../../source.js';
-import type { Logger } from '../../../log/logger.js';
-import { every, systemClock, type Clock, type Timer, type Timers } from '../../../util/clock.js';
-import { Reconnects, type EndNote } from '../../../util/reconnects.js';
+import { every, type Timer } from '../../../util/clock.js';
+import type { EndNote } from '../../../util/reconnects.js';
+import { Watcher, type WatcherOptions } from '../../watcher.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
 import { limited } from '../../../log/limited.js';
 import { AdbUnreachableError } from './errors.js';
@@ -10,17 +9,7 @@ import { AdbUnreachableError } from './errors.js';
 /** A change in adb's listing (the watchers of every platform speak it). */
 export type DeviceChange = ListingChange;
 
-export interface DeviceWatcherOptions {
-  reconcileMs: number;
-  logger: Logger;
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** A tracker connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
-  stableMs?: number;
-  /** While the tracker keeps ending soon after it connects, at most one summary line this often (default 5 min). */
-  summaryMs?: number;
-  /** The reconciliation, the polling and the reconnects run on its timers (default the system's). */
-  clock?: Clock & Timers;
+export interface DeviceWatcherOptions extends WatcherOptions {
   /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
   pollMs?: number;
   /** While polling, tracking is asked for again this often (default 60 s). */
@@ -37,17 +26,11 @@ const RETRY_TRACKING_MS = 60_000;
  * tracker that dies right after connecting is retried on a growing wait and summed up in the log; an endpoint that
  * refuses tracking but lists devices (an adb proxy) is polled every pollMs, said once, until it lets tracking in.
  */
-export class DeviceWatcher extends EventEmitter {
+export class DeviceWatcher extends Watcher {
   private readonly known = new Map<string, string>();
   private tracker: Tracker | undefined;
-  private reconcileTimer: Timer | undefined;
-  private reconnectTimer: Timer | undefined;
-  private readonly reconnects: Reconnects;
-  private readonly clock: Clock & Timers;
   private trackerError: string | undefined;
-  private running = false;
   private connected = false;
-  private lastErrorText: string | undefined;
   /** An end was logged and no reconnect has succeeded since: the next one says tracking resumed. */
   private endSaid = false;
   private everConnected = false;
@@ -57,21 +40,22 @@ export class DeviceWatcher extends EventEmitter {
   private pollRefusal: string | undefined;
   /** While polling: the last poll was answered (the server is up, if not tracking). */
   private pollOk = false;
-  /** Monotonic ms the tracker's connection last ended while running. */
-  private lastDrop: number | undefined;
   /** The last failure was the server's own (nothing listens, it did not answer, or something else answered): not a cut connection. */
   private unreachable = false;
 
   constructor(
     private readonly adb: Pick<AdbClient, 'label' | 'listDevices' | 'track'>,
-    private readonly options: DeviceWatcherOptions,
+    protected override readonly options: DeviceWatcherOptions,
   ) {
-    super();
-    this.clock = options.clock ?? systemClock;
-    this.reconnects = new Reconnects(
-      { firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs, summaryMs: options.summaryMs },
-      this.clock,
-    );
+    super(options, 'adb');
+  }
+
+  protected get label(): string {
+    return this.adb.label;
+  }
+
+  protected tick(): Promise<boolean> {
+    return this.reconcile();
   }
 
   /** serial -> adb state, as last seen. */
@@ -82,15 +66,6 @@ export class DeviceWatcher extends EventEmitter {
   /** True while the agent follows the adb server's devices: the tracker's connection is open, or its polled list answers. */
   get alive(): boolean {
     return this.connected || (this.polling && this.pollOk);
-  }
-
-  get lastError(): string | undefined {
-    return this.lastErrorText;
-  }
-
-  /** Monotonic ms the connection to the adb server last ended (a restart), undefined while it never has. */
-  get droppedAt(): number | undefined {
-    return this.lastDrop;
   }
 
   /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
@@ -108,23 +83,15 @@ export class DeviceWatcher extends EventEmitter {
     return this.roundTripMs;
   }
 
-  async start(): Promise<void> {
-    this.running = true;
-    this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.reconcile(), { unref: true });
-    await this.connect();
-  }
-
   /** Whether the device list is polled because the adb server refuses tracking. */
   get polling(): boolean {
     return this.pollTimer !== undefined;
   }
 
-  stop(): void {
-    this.running = false;
-    this.reconcileTimer?.cancel();
+  override stop(): void {
+    super.stop();
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
-    this.reconnectTimer?.cancel();
     this.tracker?.removeAllListeners();
     this.tracker?.on('error', () => {});
     this.tracker?.end();
@@ -172,7 +139,7 @@ export class DeviceWatcher extends EventEmitter {
     return true;
   }
 
-  private async connect(): Promise<void> {
+  protected async connect(): Promise<void> {
     if (!this.running) return;
     try {
       const tracker = await this.adb.track();
@@ -287,12 +254,6 @@ export class DeviceWatcher extends EventEmitter {
     }
   }
 
-  private scheduleReconnect(delayMs: number): void {
-    if (!this.running) return;
-    this.reconnectTimer?.cancel();
-    this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
-  }
-
   private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }): void {
     const changes: DeviceChange[] = [];
     for (const d of [...set.added, ...set.changed]) {
@@ -311,12 +272,9 @@ export class DeviceWatcher extends EventEmitter {
     if (changes.length) this.emit('change', changes);
   }
 
-  private noteError(err: unknown): void {
-    const text = err instanceof Error ? err.message : String(err);
+  protected override noteError(err: unknown): void {
     this.unreachable = err instanceof AdbUnreachableError;
-    // One line per distinct problem, not one per reconnect attempt.
-    if (text !== this.lastErrorText) limited(this.options.logger).warn('adb-unreachable', { adb: this.adb.label }, text);
-    this.lastErrorText = text;
+    super.noteError(err);
   }
 }
 
