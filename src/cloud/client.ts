@@ -15,7 +15,7 @@ import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContex
 import { routeFor, type ProxyPlan } from './proxy/route.js';
 import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { parseRetryAfter } from './retry.js';
-import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
+import type { BookingStatus, ReportAnswer, ReportBody } from './types.js';
 import { limited } from '../log/limited.js';
 import { systemClock } from '../util/clock.js';
 
@@ -104,23 +104,14 @@ export class CloudClient {
     return answer;
   }
 
-  /** GET /devices/{udid}; undefined when the cloud does not know the device (404). */
-  getDevice(udid: string, opts: PutOptions = {}): Promise<Device | undefined> {
-    return this.getOptional<Device>('GET /devices/{udid}', () => `/devices/${pathSegment(udid)}`, opts);
-  }
-
-  /** GET /devices/{id}/status; undefined on 404. */
-  getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<BookingStatus | undefined> {
-    return this.getOptional<BookingStatus>('GET /devices/{id}/status', () => `/devices/${pathSegment(String(deviceId))}/status`, opts);
-  }
-
-  /** `path` is built inside the promise: an id that cannot be a path segment rejects, as any other failure. */
-  private async getOptional<T>(operation: string, pathOf: () => string, opts: PutOptions): Promise<T | undefined> {
-    const res = await this.attempt(operation, 'GET', pathOf(), { signal: opts.signal, allow404: true, deadline: opts.deadline });
+  /** GET /devices/{id}/status; undefined on 404. An id that cannot be a path segment rejects, as any other failure. */
+  async getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<BookingStatus | undefined> {
+    const operation = 'GET /devices/{id}/status';
+    const res = await this.attempt(operation, 'GET', `/devices/${pathSegment(String(deviceId))}/status`, { ...opts, allow404: true });
     if (res.status === 404) return undefined;
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-    return parsed.value as unknown as T;
+    return parsed.value as unknown as BookingStatus;
   }
 
   /** One GET /devices for the doctor: resolves with the cloud's clock when the credentials are accepted. */

@@ -200,25 +200,6 @@ export interface ReportAnswer {
   failedDevices: FailedDevice[];
 }
 
-/** A device as the cloud lists it (GET /devices privateDevices, GET /devices/{udid}). */
-export interface Device {
-  id: number;
-  isBooked: boolean;
-  isOnline: boolean;
-  modelName: string;
-  deviceName: string;
-  resolution: { width: number; height: number };
-  platformName: string;
-  platformVersion: string;
-  installedBrowsers: { name: string; version: string }[];
-  deviceImageUrl: string;
-  isFavorite: boolean;
-  isCloud: boolean;
-  isMyOrg: boolean;
-  isMyOwn: boolean;
-  udid?: string;
-}
-
 /** GET /devices/{deviceId}/status */
 export interface BookingStatus {
   isBooked: boolean;
