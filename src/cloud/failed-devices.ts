@@ -10,7 +10,6 @@ export interface FailedDevicePolicyOptions {
   initialBackoffMs?: number;
   /** Cap of the doubling backoff (default 30 min). */
   maxBackoffMs?: number;
-  factor?: number;
 }
 
 export interface FailedDeviceState {
@@ -31,27 +30,14 @@ export interface RecordResult {
   recovered: string[];
 }
 
-/** The cloud's refusal of a device, kept until a report it accepts. */
-export interface Refusal extends FailedDeviceState {
-  /** Reasons already logged. */
-  seenMessages: Set<string>;
-}
-
-type Entry = Refusal;
-
 export class FailedDevicePolicy {
-  private readonly options: Required<FailedDevicePolicyOptions>;
+  /**
+   * The cloud's refusals, by udid, each kept until a report it accepts, with the reasons already logged: the policy's
+   * own, since a refusal is of a udid, whichever connection carried it.
+   */
+  private readonly entries = new Map<string, FailedDeviceState & { seenMessages: Set<string> }>();
 
-  /** The cloud's refusals, by udid: the policy's own, since a refusal is of a udid, whichever connection carried it. */
-  private readonly entries = new Map<string, Entry>();
-
-  constructor(options: FailedDevicePolicyOptions = {}) {
-    this.options = {
-      initialBackoffMs: options.initialBackoffMs ?? 30_000,
-      maxBackoffMs: options.maxBackoffMs ?? 30 * 60_000,
-      factor: options.factor ?? 2,
-    };
-  }
+  constructor(private readonly options: FailedDevicePolicyOptions = {}) {}
 
   /** Records the answer to a delivered report that carried `sentUdids`. */
   record(sentUdids: readonly string[], failed: readonly FailedDevice[], now: number): RecordResult {
@@ -102,10 +88,6 @@ export class FailedDevicePolicy {
       .sort((a, b) => a.since - b.since || compareStrings(a.udid, b.udid));
   }
 
-  isFailing(udid: string): boolean {
-    return this.entries.has(udid);
-  }
-
   /** Keeps only the devices still reported: one that is gone has nothing left to retry. */
   retain(udids: ReadonlySet<string>): void {
     for (const udid of this.entries.keys()) if (!udids.has(udid)) this.entries.delete(udid);
@@ -120,8 +102,8 @@ export class FailedDevicePolicy {
   }
 
   private backoff(attempts: number): number {
-    const { initialBackoffMs, maxBackoffMs, factor } = this.options;
-    return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs, factor });
+    const { initialBackoffMs = 30_000, maxBackoffMs = 30 * 60_000 } = this.options;
+    return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs });
   }
 }
 
