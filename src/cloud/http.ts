@@ -6,7 +6,7 @@ import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { http, https } from '../util/node-http.js';
-import { decodeBody } from './content-encoding.js';
+import { decodeBody, HttpAnswerError } from './content-encoding.js';
 import { challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
 import type { ProxyEndpoint } from '../config/proxy-url.js';
 
@@ -38,16 +38,6 @@ export class HttpTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
     super(`no answer within ${timeoutMs} ms`);
     this.name = 'TimeoutError';
-  }
-}
-
-export class HttpAnswerError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpAnswerError';
   }
 }
 
