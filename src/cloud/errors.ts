@@ -6,21 +6,22 @@ import type { ProxyExplanation, ProxyProblem } from './proxy/explain.js';
 
 /** Base class: `instanceof CloudError` catches every failure of the cloud client. */
 export class CloudError extends Error {
-  /** e.g. "PUT /devices" */
-  readonly operation: string;
-
-  constructor(operation: string, message: string) {
+  constructor(
+    /** e.g. "PUT /devices" */
+    readonly operation: string,
+    message: string,
+  ) {
     super(message);
     this.name = new.target.name;
-    this.operation = operation;
   }
 }
 
 /** 401 or 403: the credentials are wrong or lack permission. Never retried. */
 export class CloudAuthError extends CloudError {
-  readonly status: number;
-
-  constructor(operation: string, status: number) {
+  constructor(
+    operation: string,
+    readonly status: number,
+  ) {
     const what = status === 403 ? 'refused the request (403 Forbidden)' : 'rejected the credentials (401 Unauthorized)';
     super(
       operation,
@@ -28,7 +29,6 @@ export class CloudAuthError extends CloudError {
         '(DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE or the api-key systemd credential; it is in the API keys settings of the account)' +
         `${status === 403 ? ', and that the account may report devices' : ''}.`,
     );
-    this.status = status;
   }
 }
 
@@ -37,15 +37,17 @@ export const WRONG_ROOT_HINT = 'a 404 here usually means DEVICE_AGENT_BASE_URL i
 
 /** Any other 4xx: the cloud refused this request as such; sending it again unchanged will not help. */
 export class CloudRejectedError extends CloudError {
-  readonly status: number;
   /** A short, secret-masked start of the answer body. */
   readonly bodyExcerpt: string;
 
-  constructor(operation: string, status: number, body: string) {
+  constructor(
+    operation: string,
+    readonly status: number,
+    body: string,
+  ) {
     const excerpt = safeExcerpt(body);
     const hint = status === 404 ? `. ${WRONG_ROOT_HINT}` : '';
     super(operation, `${operation}: the cloud rejected the request with ${status}${excerpt ? `: ${excerpt}` : ''}${hint}`);
-    this.status = status;
     this.bodyExcerpt = excerpt;
   }
 }
@@ -111,11 +113,15 @@ export class CloudProxyError extends CloudUnavailableError {
 
 /** A success status whose body is not the expected JSON (HTML, garbage, a redirect): not delivered. */
 export class CloudProtocolError extends CloudError {
-  readonly status: number;
-  readonly contentType: string;
   readonly bodyExcerpt: string;
 
-  constructor(operation: string, status: number, contentType: string, body: string, problem: string) {
+  constructor(
+    operation: string,
+    readonly status: number,
+    readonly contentType: string,
+    body: string,
+    problem: string,
+  ) {
     const excerpt = safeExcerpt(body);
     super(
       operation,
@@ -123,8 +129,6 @@ export class CloudProtocolError extends CloudError {
         `${excerpt ? `, body starts with: ${excerpt}` : ''}). ` +
         'Check DEVICE_AGENT_BASE_URL (it must point at the v1 root) and any proxy or captive portal between the agent and the cloud.',
     );
-    this.status = status;
-    this.contentType = contentType;
     this.bodyExcerpt = excerpt;
   }
 }
