@@ -23,7 +23,6 @@ interface RawDevice {
 interface Connection {
   getSocket(): unknown;
   write(data: Buffer): unknown;
-  end(): unknown;
   parser: {
     readAscii(n: number): PromiseLike<string>;
     readValue(): PromiseLike<Buffer>;
@@ -58,12 +57,8 @@ export interface ShellOptions {
 export interface ShellResult {
   output: string;
   bytes: number;
+  /** Output beyond maxBytes was cut off (a session without an end marker; one with it is a ShellCutError). */
   truncated: boolean;
-}
-
-export interface AdbClientOptions {
-  /** Deadline of a request to the adb server itself (list, version, start of tracking). */
-  requestTimeoutMs?: number;
 }
 
 /** adbkit with its connections in reach, so a deadline can close what a call opened. */
@@ -79,14 +74,12 @@ interface Scope {
  */
 export class AdbClient {
   private client: Client | undefined;
-  private readonly requestTimeoutMs: number;
 
   constructor(
     readonly address: AdbServerAddress,
-    options: AdbClientOptions = {},
-  ) {
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
-  }
+    /** Deadline of a request to the adb server itself (list, version, start of tracking). */
+    private readonly requestTimeoutMs = 10_000,
+  ) {}
 
   get label(): string {
     return describe(this.address);
@@ -164,7 +157,7 @@ export class AdbClient {
         return (await conn.parser.readValue()).toString('utf8');
       } finally {
         // Destroyed, not ended: a half-closed socket stayed open until adb closed its side.
-        (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
+        destroy(conn);
       }
     });
   }
@@ -181,7 +174,6 @@ export class AdbClient {
     return new Promise<ShellResult>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
-      let truncated = false;
       let stream: Duplex | undefined;
       let settled = false;
       const finish = (fn: () => void): void => {
@@ -214,20 +206,19 @@ export class AdbClient {
               return void options.onData?.(chunk);
             }
             // A device that floods is cut off here rather than read to the deadline.
-            truncated = true;
             chunks.push(chunk.subarray(0, chunk.length - (bytes - maxBytes)));
             finish(() => {
               opened.destroy();
               scope.close();
               if (options.endMarker !== undefined) reject(new ShellCutError(serial, output(), maxBytes, 'truncated'));
-              else resolve({ output: output(), bytes, truncated });
+              else resolve({ output: output(), bytes, truncated: true });
             });
           });
           // A socket destroyed under the stream closes without an end: the same case.
           const ended = (): void =>
             finish(() => {
               const text = output();
-              if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated });
+              if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated: false });
               else reject(new ShellCutError(serial, text, bytes, 'ended'));
             });
           opened.once('end', ended);
@@ -274,9 +265,6 @@ export class AdbClient {
     const base = this.adb;
     const opened: Connection[] = [];
     let closed = false;
-    const destroy = (conn: Connection): void => {
-      (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
-    };
     const client = Object.create(base) as Client;
     (client as { connection: () => PromiseLike<Connection> }).connection = () =>
       (base.connection() as PromiseLike<Connection>).then((conn) => {
@@ -303,4 +291,8 @@ export class AdbClient {
       throw err;
     }
   }
+}
+
+function destroy(conn: Connection): void {
+  (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
 }
