@@ -122,13 +122,13 @@ export class CloudClient {
     const ended = systemClock.wall();
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-    const serverDate = res.date === undefined ? undefined : Date.parse(res.date);
-    const validDate = serverDate !== undefined && !Number.isNaN(serverDate) ? serverDate : undefined;
+    const date = Date.parse(res.date ?? '');
+    const serverDate = Number.isNaN(date) ? undefined : date;
     const list = parsed.value.privateDevices;
     return {
       status: res.status,
-      serverDate: validDate,
-      clockSkewMs: validDate === undefined ? undefined : validDate - Math.round((started + ended) / 2),
+      serverDate,
+      clockSkewMs: serverDate === undefined ? undefined : serverDate - Math.round((started + ended) / 2),
       roundTripMs: ended - started,
       privateDevices: Array.isArray(list) ? list.length : undefined,
     };
