@@ -19,8 +19,7 @@ import { join } from 'node:path';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { loadConfig } from '../config/load.js';
 import { locate } from '../hub/tool-doctor.js';
-import { runTool } from '../hub/uhubctl.js';
-import { hubStatusProblem, portsByHub } from '../hub/status.js';
+import { hubListings, runTool } from '../hub/uhubctl.js';
 import { answerHead, MAX_REQUEST_BYTES, parseRequest, refusal, type HubRequest } from './request.js';
 
 const READ_TIMEOUT_MS = 5_000;
@@ -93,22 +92,6 @@ export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok:
   return { ok: true, finding: `hub ${hub}: ${node} opens` };
 }
 
-/** `uhubctl -l HUB` of each mapped hub: whether it lists the hub and each mapped port. */
-async function statusFindings(mapped: readonly HubPort[]): Promise<Array<{ ok: boolean; finding: string }>> {
-  const out: Array<{ ok: boolean; finding: string }> = [];
-  for (const [hub, ports] of portsByHub(mapped)) {
-    let output: string;
-    try {
-      output = await runTool(['uhubctl', '-l', hub], TOOL_TIMEOUT_MS);
-    } catch (error) {
-      output = (error as Error).message.replace(/^.*?: exit status \d+: /, '');
-    }
-    const problem = hubStatusProblem(hub, ports, output);
-    out.push(problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` });
-  }
-  return out;
-}
-
 /** The answer to one request: the problem (undefined when done) and the output. */
 export async function answer(
   request: HubRequest,
@@ -120,7 +103,12 @@ export async function answer(
     const tool = locate('uhubctl', env.PATH);
     const hubs = [...new Set(mapped.map((p) => p.hub))].map((hub) => hubNodeFinding(hub, roots.sysfs, roots.devfs));
     // uhubctl's own status listing of each mapped hub: a tool that runs but sees no hub there switches nothing.
-    const listings = 'found' in tool ? await statusFindings(mapped) : [];
+    const listings =
+      'found' in tool
+        ? (await hubListings(['uhubctl'], mapped, TOOL_TIMEOUT_MS)).map(({ hub, ports, problem }) =>
+            problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` },
+          )
+        : [];
     const lines = ['found' in tool ? `uhubctl: ${tool.found}` : `uhubctl: ${tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
     const problem = 'found' in tool ? [...hubs, ...listings].find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
     return { ...(problem !== undefined && { problem }), output: lines.join('\n') };
@@ -142,6 +130,11 @@ async function main(): Promise<number> {
   const configPath = option('--config-if-present');
 
   const write = (text: string): Promise<void> => new Promise((resolve) => process.stdout.write(text, () => resolve()));
+  const refuse = async (problem: string, said = problem): Promise<number> => {
+    process.stderr.write(`device-agent-hub: ${said}\n`);
+    await write(answerHead(problem));
+    return 1;
+  };
   let line: string;
   try {
     line = await readLine(process.stdin);
@@ -152,26 +145,15 @@ async function main(): Promise<number> {
   // Checked once the line is read: a peer whose line is left unread gets a reset instead of the answer.
   const peer = option('--peer');
   const refused = peer === undefined ? undefined : peerRefusal(peer, userName);
-  if (refused) {
-    process.stderr.write(`device-agent-hub: ${refused}\n`);
-    await write(answerHead(refused));
-    return 1;
-  }
+  if (refused) return refuse(refused);
   const request = parseRequest(line);
-  if ('problem' in request) {
-    process.stderr.write(`device-agent-hub: refused: ${request.problem}\n`);
-    await write(answerHead(request.problem));
-    return 1;
-  }
+  if ('problem' in request) return refuse(request.problem, `refused: ${request.problem}`);
   let mapped: HubPort[];
   try {
     const { settings } = loadConfig({ ...(configPath && existsSync(configPath) && { configPath }), env: process.env });
     mapped = [...hubPortsOf(settings.hubPorts).values()];
   } catch (error) {
-    const problem = `the helper cannot read the settings: ${(error as Error).message}`;
-    process.stderr.write(`device-agent-hub: ${problem}\n`);
-    await write(answerHead(problem));
-    return 1;
+    return refuse(`the helper cannot read the settings: ${(error as Error).message}`);
   }
   const { problem, output } = await answer(request, mapped, process.env, { sysfs: option('--usb-sysfs'), devfs: option('--usb-devfs') });
   // One line in the journal per request: what was asked and how it ended.
