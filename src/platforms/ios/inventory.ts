@@ -61,11 +61,7 @@ export function iosBattery(d: Dict): Battery | undefined {
   if (d.FullyCharged === true) status = 'FULL';
   else if (d.BatteryIsCharging === true) status = 'CHARGING';
   else if (d.BatteryIsCharging === false) status = d.ExternalConnected === true ? 'NOT_CHARGING' : 'DISCHARGING';
-  if (percentage === undefined && status === undefined) return undefined;
-  const out: Battery = {};
-  if (status) out.status = status;
-  if (percentage) out.percentage = percentage;
-  return out;
+  return percentage === undefined && status === undefined ? undefined : dropUndefined({ status, percentage });
 }
 
 /** com.apple.disk_usage: the user data partition (AmountDataAvailable; TotalDataAvailable counts purgeable space too). */

@@ -71,19 +71,12 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   constructor(private readonly o: IosSourceOptions) {
     super();
-    this.watcher = new IosWatcher({
-      address: o.address,
-      reconcileMs: o.reconcileMs,
-      stepTimeoutMs: o.stepTimeoutMs,
-      logger: o.logger,
-      quietWhenAbsent: o.quietWhenAbsent,
-      clock: o.clock,
-    });
+    this.watcher = new IosWatcher(o);
     this.watcher.on('change', (changes: DeviceChange[]) => {
       this.syncRegistry();
       this.emit(
         'change',
-        changes.map((c) => ({ key: recordKey(PLATFORM, c.serial), serial: c.serial, from: c.from, to: c.to })),
+        changes.map((c) => ({ ...c, key: recordKey(PLATFORM, c.serial) })),
       );
     });
   }
@@ -115,14 +108,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.watcher.answered;
   }
 
-  get lastError(): string | undefined {
-    return undefined;
-  }
-
-  /** The udids usbmuxd lists now. */
-  listedSerials(): string[] {
-    return [...this.watcher.devices.keys()];
-  }
+  readonly lastError = undefined;
 
   /** The registry's iPhones as usbmuxd lists them, each with where usbmuxd locates it (the USB layer's link to a port). */
   private syncRegistry(): void {
@@ -173,15 +159,12 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       const probe = this.o.probe ?? (await import('./probe.js')).probeIphone;
       const stale = this.slowStale;
       this.slowStale = false;
-      const infos = await mapLimit(wanted, this.o.concurrency, (record) => this.inventory(record, probe, stale));
-      wanted.forEach((r, i) => fresh.set(r.key, infos[i]));
+      await mapLimit(wanted, this.o.concurrency, async (record) => fresh.set(record.key, await this.inventory(record, probe, stale)));
     }
-    const out: SourceDevice[] = [];
-    for (const record of records) {
+    return records.flatMap((record) => {
       const info = fresh.has(record.key) ? fresh.get(record.key) : this.describe(record);
-      if (info) out.push({ key: record.key, info });
-    }
-    return out;
+      return info ? [{ key: record.key, info }] : [];
+    });
   }
 
   /** What the report says of a phone not read this time, from what is known of it. */
@@ -215,9 +198,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       registry.facet(IDENTITY).set(record.key, {
         deviceId: device.deviceId,
         root: known ?? result.values.root,
-        ...((result.values.amfi ?? cached?.amfi) ? { amfi: result.values.amfi ?? cached?.amfi } : {}),
-        at: known && cached ? cached.at : clock.monotonic(),
-        ...(image ? { image } : {}),
+        amfi: result.values.amfi ?? cached?.amfi,
+        at: cached?.at ?? clock.monotonic(),
+        image,
       });
     return this.toInfo(record, result, cached?.amfi, image);
   }
