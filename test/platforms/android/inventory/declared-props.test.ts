@@ -4,9 +4,9 @@ import { identityFromProps } from '../../../../src/platforms/android/inventory/i
 import { parseGetprop, type Props } from '../../../../src/platforms/android/inventory/parsers/getprop.js';
 import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
 import { DECLARED_PROPS, PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
-import { recordedCommand, type FillContext, type Probe } from '../../../../src/platforms/android/inventory/probes/types.js';
+import type { FillContext, Probe } from '../../../../src/platforms/android/inventory/probes/types.js';
 import { listProfiles, loadProfile } from '../../../sim/profile.js';
-import { NOTHING_DISABLED } from './support.js';
+import { NOTHING_DISABLED, recordedCommand } from './support.js';
 
 // Each probe declares the properties its fill reads (Probe.props); the
 // assembler hands it those only, and the prober keeps no others of a dump. A

@@ -10,7 +10,6 @@ export const battery: Probe<BatteryReading> = {
   command:
     "t dumpsys battery 2>&1 | keep '[AUWD]* powered:*' 'M*voltage:*' 'status:*' 'health:*' 'present:*' 'level:*' 'scale:*' 'voltage:*' 'temperature:*' 'technology:*' 'mSavedBattery[ABU]*'",
   fields: ['battery'],
-  filled: (d) => Boolean(d.battery?.percentage && d.battery.status && d.battery.health),
   note: 'the battery service, the lines of the keys its parser reads only: 0.3-0.5 KB (Samsung prints 1-11 KB whole)',
   props: ['ro.boot.fake_battery'],
   parse: parseBattery,

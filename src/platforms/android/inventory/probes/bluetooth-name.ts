@@ -6,7 +6,6 @@ export const bluetoothName: Probe<string> = {
   tier: 'slow',
   command: 't settings get secure bluetooth_name',
   fields: ['deviceName'],
-  filled: (d) => Boolean(d.deviceName),
   note: 'device name where no device_name is set',
   // Read by the device_name probe, which owns the field.
   parse: parseSettingText,

@@ -7,7 +7,6 @@ export const deviceName: Probe<string> = {
   tier: 'slow',
   command: 't settings get global device_name',
   fields: ['deviceName'],
-  filled: (d) => Boolean(d.deviceName),
   note: 'user-set device name',
   parse: parseSettingText,
   // The user-set name first, then the Bluetooth name, the vendor's marketing name, the model.

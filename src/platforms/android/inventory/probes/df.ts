@@ -6,7 +6,6 @@ export const df: Probe<Capacity> = {
   tier: 'volatile',
   command: 'df /data',
   fields: ['storage'],
-  filled: (d) => d.storage !== undefined,
   note: 'the data partition only',
   parse: (text) => parseDf(text),
   fill(info, reading) {

@@ -7,7 +7,6 @@ export const id: Probe<number> = {
   tier: 'slow',
   command: 'id',
   fields: ['isRooted'],
-  filled: (d) => d.isRooted !== undefined,
   note: 'adbd running as root (uid 0)',
   parse: parseIdUid,
   // Rooted: an su binary is present, or adbd runs as uid 0. ro.secure=0 alone is no evidence: some vendor builds set it

@@ -6,7 +6,6 @@ export const imei: Probe<string> = {
   tier: 'connection',
   command: 't service call iphonesubinfo 1',
   fields: ['telephony.carriersInfo.imei'],
-  filled: (d) => Boolean(d.telephony?.carriersInfo?.[0]?.imei),
   note: 'IMEI of the default slot where the shell may read it (Android 9 and older)',
   // Cached per connection like every connection-tier section; the telephony probe fills the field.
   parse: (text) => {

@@ -7,7 +7,6 @@ export const ip: Probe<string> = {
   tier: 'volatile',
   command: 'ip -o -4 addr',
   fields: ['networkReachability.ipAddress'],
-  filled: (d) => d.networkReachability?.ipAddress !== undefined,
   note: 'IPv4 addresses, one line each',
   parse: (text) => preferredAddress(parseIpAddresses(text)),
   fill(info, address) {

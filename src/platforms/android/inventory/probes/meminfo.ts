@@ -6,7 +6,6 @@ export const meminfo: Probe<Memory> = {
   tier: 'volatile',
   command: 'cat /proc/meminfo',
   fields: ['memory'],
-  filled: (d) => d.memory !== undefined,
   note: 'MemTotal and MemAvailable (or Free+Buffers+Cached before kernel 3.14)',
   parse: parseMeminfo,
   fill(info, reading) {

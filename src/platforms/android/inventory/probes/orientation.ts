@@ -7,7 +7,6 @@ export const orientation: Probe<number> = {
   tier: 'volatile',
   command: "t dumpsys input 2>&1 | keep '*SurfaceOrientation:*' '*InputDeviceOrientation:*' '*Viewport INTERNAL:*'",
   fields: ['orientation'],
-  filled: (d) => d.orientation !== undefined,
   note: '`dumpsys input`, only the orientation lines sent back',
   parse: parseOrientation,
   fill(info, reading) {

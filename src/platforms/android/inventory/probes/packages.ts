@@ -8,7 +8,6 @@ export const packages: Probe<Set<string>> = {
   tier: 'slow',
   command: 't pm list packages',
   fields: ['installedBrowsers'],
-  filled: (d) => d.installedBrowsers !== undefined,
   // A failed or interrupted `pm` (no package: lines) is not "no browsers".
   good: (text) => /^package:[A-Za-z0-9_.]+\s*$/m.test(text),
   // The browsers, plus one other package so that a device without any

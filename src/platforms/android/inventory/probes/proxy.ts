@@ -7,7 +7,6 @@ export const proxy: Probe<boolean> = {
   tier: 'slow',
   command: 't settings get global http_proxy',
   fields: ['networkReachability.proxy'],
-  filled: (d) => d.networkReachability?.proxy !== undefined,
   note: 'global HTTP proxy setting',
   parse: parseProxySetting,
   fill(info, proxy) {

@@ -7,7 +7,6 @@ export const su: Probe<boolean> = {
   tier: 'slow',
   command: `ls -l ${SU_PATHS.join(' ')}`,
   fields: ['isRooted'],
-  filled: (d) => d.isRooted !== undefined,
   note: 'su binaries in the usual places',
   // Read by the id probe, which owns isRooted.
   parse: parseSuListing,

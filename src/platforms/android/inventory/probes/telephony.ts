@@ -12,7 +12,6 @@ export const telephony: Probe<Registry> = {
   tier: 'volatile',
   command: "t dumpsys telephony.registry 2>&1 | keep '*mDataConnectionState=*'",
   fields: ['telephony.mobileDataState'],
-  filled: (d) => d.telephony?.mobileDataState !== undefined,
   note: '`dumpsys telephony.registry`, only the mDataConnectionState lines sent back',
   props: ['gsm.sim.state', ...IDENTIFIER_PROPS, ...NO_RADIO_PROPS],
   parse: parseTelephonyRegistry,

@@ -6,7 +6,6 @@ export const uptime: Probe<number> = {
   tier: 'volatile',
   command: 'cat /proc/uptime',
   fields: ['uptime', 'bootTime'],
-  filled: (d) => d.uptime !== undefined && d.bootTime !== undefined,
   note: 'last in the script: the host dates the boot when the output arrives; a boot instant that moved, or a smaller uptime, means a reboot',
   parse: parseUptimeSeconds,
   // bootTime by the host's clock (NTP), the output's arrival minus the uptime: a lab phone's own clock may be wrong.

@@ -6,7 +6,6 @@ export const wmDensity: Probe<WmDensity> = {
   tier: 'slow',
   command: 't wm density',
   fields: ['resolution.projection'],
-  filled: (d) => d.resolution === undefined || d.resolution.projection !== undefined,
   note: 'physical density and its override',
   // Read by the wm_size probe, which owns resolution.
   parse: parseWmDensity,

@@ -7,7 +7,6 @@ export const wmSize: Probe<WmSize> = {
   tier: 'volatile',
   command: 't wm size',
   fields: ['resolution.width', 'resolution.height', 'resolution.logical'],
-  filled: (d) => d.resolution !== undefined,
   note: 'physical size and the current override',
   parse: parseWmSize,
   // width/height: the physical panel; logical: the `wm size` override when one is set; projection: the density in dpi
