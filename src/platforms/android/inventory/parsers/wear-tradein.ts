@@ -16,6 +16,7 @@
 // directory"; a phone whose service refuses prints something other than
 // JSON. Pure.
 import type { BatteryWear, StorageWear, Unread } from '../../../wear.js';
+import { jsonObject } from '../../../../util/json-object.js';
 
 export interface WearTradeIn {
   battery?: BatteryWear;
@@ -71,12 +72,7 @@ export function shrinkTradeIn(text: string): string {
 function objectOf(text: string): Record<string, unknown> | undefined {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) return undefined;
-  try {
-    return record(JSON.parse(text.slice(start, end + 1)));
-  } catch {
-    return undefined;
-  }
+  return start < 0 || end <= start ? undefined : jsonObject(text.slice(start, end + 1));
 }
 
 function record(v: unknown): Record<string, unknown> | undefined {

@@ -1,5 +1,6 @@
 // Parses `wm size` and `wm density`: a "Physical" line and, when someone set an override (`wm size 720x1280`), an
 // "Override" line. Some vendor builds print noise first ("open: Permission denied" on Redmi devices).
+import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 export interface WmSize {
   physical?: { width: number; height: number };
@@ -26,19 +27,9 @@ function density(text: string, kind: string): number | undefined {
 }
 
 export function parseWmSize(text: string): WmSize {
-  const result: WmSize = {};
-  const physical = size(text, 'Physical');
-  const override = size(text, 'Override');
-  if (physical) result.physical = physical;
-  if (override) result.override = override;
-  return result;
+  return dropUndefined({ physical: size(text, 'Physical'), override: size(text, 'Override') });
 }
 
 export function parseWmDensity(text: string): WmDensity {
-  const result: WmDensity = {};
-  const physical = density(text, 'Physical');
-  const override = density(text, 'Override');
-  if (physical !== undefined) result.physical = physical;
-  if (override !== undefined) result.override = override;
-  return result;
+  return dropUndefined({ physical: density(text, 'Physical'), override: density(text, 'Override') });
 }

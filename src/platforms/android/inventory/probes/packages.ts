@@ -1,6 +1,6 @@
 import { BROWSERS, installedBrowsers, parsePackages } from '../parsers/packages.js';
 
-const BROWSER_PACKAGES = new Set(BROWSERS.map(([pkg]) => pkg));
+const BROWSER_PACKAGES = new Set(Object.keys(BROWSERS));
 import type { Probe } from './types.js';
 
 export const packages: Probe<Set<string>> = {
