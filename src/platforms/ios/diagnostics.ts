@@ -44,13 +44,7 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
   const cycles = cyclesOf(first(reg.CycleCount, data.CycleCount));
   const design = first(data.DesignCapacity, reg.DesignCapacity);
   const full = first(data.NominalChargeCapacity, reg.NominalChargeCapacity, data.AppleRawMaxCapacity, reg.AppleRawMaxCapacity);
-  const health = healthOf(full, design);
-  if (cycles === undefined && health === undefined) return undefined;
-  return {
-    source: 'ioregistry',
-    ...(cycles !== undefined && { cycleCount: cycles }),
-    ...(health && { fullMah: full!, designMah: design!, healthPercent: health }),
-  };
+  return wearOf('ioregistry', cycles, full, design);
 }
 
 /**
@@ -61,16 +55,14 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
 export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | undefined {
   const gauge = dict(dict(answer?.Diagnostics)?.GasGauge);
   if (!gauge) return undefined;
-  const cycles = cyclesOf(int(gauge.CycleCount));
-  const full = int(gauge.FullChargeCapacity);
-  const design = int(gauge.DesignCapacity);
+  return wearOf('gasgauge', cyclesOf(int(gauge.CycleCount)), int(gauge.FullChargeCapacity), int(gauge.DesignCapacity));
+}
+
+/** The figures that read, undefined when neither the cycles nor the health do. */
+function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, full: number | undefined, design: number | undefined): BatteryWear | undefined {
   const health = healthOf(full, design);
   if (cycles === undefined && health === undefined) return undefined;
-  return {
-    source: 'gasgauge',
-    ...(cycles !== undefined && { cycleCount: cycles }),
-    ...(health && { fullMah: full!, designMah: design!, healthPercent: health }),
-  };
+  return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };
 }
 
 function cyclesOf(n: number | undefined): number | undefined {

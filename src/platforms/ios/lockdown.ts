@@ -25,7 +25,7 @@ export class LockdownClient {
 
   constructor(private readonly raw: net.Socket) {
     this.stream = raw;
-    this.listen(raw);
+    raw.on('data', this.onData);
     raw.on('close', () => this.fail(new IosProtocolError('lockdown connection closed')));
     raw.on('error', (err) => this.fail(err));
   }
@@ -43,10 +43,6 @@ export class LockdownClient {
       this.raw.destroy();
     }
   };
-
-  private listen(stream: net.Socket | tls.TLSSocket): void {
-    stream.on('data', this.onData);
-  }
 
   private fail(err: Error): void {
     this.failure ??= err;
@@ -69,7 +65,7 @@ export class LockdownClient {
    * included: what an error means is the service's to say.
    */
   async command(body: Dict, timeoutMs: number): Promise<Dict> {
-    return this.exchange(body, `${String(body.Command)}`, timeoutMs);
+    return this.exchange(body, String(body.Command), timeoutMs);
   }
 
   private async exchange(body: Dict, step: string, timeoutMs: number): Promise<Dict> {
@@ -90,10 +86,7 @@ export class LockdownClient {
   }
 
   async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number): Promise<unknown> {
-    const body: Dict = { Request: 'GetValue' };
-    if (domain) body.Domain = domain;
-    if (key) body.Key = key;
-    return (await this.request(body, timeoutMs)).Value;
+    return (await this.request({ Request: 'GetValue', ...(domain && { Domain: domain }), ...(key && { Key: key }) }, timeoutMs)).Value;
   }
 
   /** StartSession, then TLS when lockdown asks for it (every iOS since 4). */
@@ -155,7 +148,7 @@ export class LockdownClient {
       secure.once('error', reject);
     });
     await withDeadline(ready, timeoutMs, 'lockdown TLS handshake', () => this.close());
-    this.listen(secure);
+    secure.on('data', this.onData);
   }
 
   /** Ends the session politely; the caller then closes. */

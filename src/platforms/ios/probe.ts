@@ -1,7 +1,7 @@
 // One inventory of one iPhone: at most one lockdown connection and one session, every step under the deadline, the
 // whole under a budget. Never pairs nor unpairs: a phone without a pair record is reported as such.
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
-import { IosTimeoutError, LockdownError } from './errors.js';
+import { LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
@@ -92,7 +92,6 @@ export async function probeIphone(
     };
   } catch (err) {
     if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };
-    if (err instanceof IosTimeoutError) return { kind: 'silent', detail: err.message };
     return { kind: 'silent', detail: (err as Error).message };
   } finally {
     client?.close();
