@@ -63,7 +63,7 @@ export function parseJsonObject(body: string): ParsedObject {
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string) {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -71,6 +71,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function looksLikeHtml(body: string): boolean {
+function looksLikeHtml(body: string) {
   return /^\s*<(!doctype|html|head|body)/i.test(body);
 }

@@ -139,7 +139,7 @@ export class CloudClient {
   }
 
   // Built on first use; registering both forms makes the logger mask them wherever they appear.
-  private authHeader(): string {
+  private authHeader() {
     if (this.authorization === undefined) {
       const credential = Buffer.from(`${this.options.username}:${this.options.apiKey}`).toString('base64');
       addSecret(this.options.apiKey);
@@ -158,7 +158,7 @@ export class CloudClient {
   }
 
   // An attempt in flight must not hold the report past the next scheduled one; it still gets a few seconds.
-  private attemptTimeout(deadline: number | undefined): number {
+  private attemptTimeout(deadline: number | undefined) {
     const configured = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (deadline === undefined) return configured;
     const floor = Math.min(configured, this.options.minAttemptMs ?? DEFAULT_MIN_ATTEMPT_MS);
@@ -246,7 +246,7 @@ export class CloudClient {
  * Whatever the request threw as a CloudUnavailableError with only the error code and a masked first line: HTTP stack
  * errors are never rethrown, so nothing of the request (its Authorization header) can reach a log.
  */
-function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext): Error {
+function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext) {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof CloudError) return error;
   if (error instanceof ProxyTunnelError && proxy) {
@@ -284,7 +284,7 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
 }
 
 /** What answered instead of HTTP, from the bytes Node's parser kept. */
-function notHttp(error: unknown): string {
+function notHttp(error: unknown) {
   const raw = (error as { rawPacket?: unknown }).rawPacket;
   const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
   // A TLS record: content type 20-23 (alert, handshake, ...), version 3.x.
@@ -295,11 +295,11 @@ function notHttp(error: unknown): string {
   return `it sent "${sample}"; check the host and port of DEVICE_AGENT_BASE_URL`;
 }
 
-function stripUserinfo(text: string): string {
+function stripUserinfo(text: string) {
   return text.replace(/\/\/[^/\s@]+@/g, '//');
 }
 
-function safeLocation(location: string | undefined): string | undefined {
+function safeLocation(location: string | undefined) {
   if (!location) return undefined;
   try {
     const url = new URL(location, 'http://relative.invalid');
@@ -309,6 +309,6 @@ function safeLocation(location: string | undefined): string | undefined {
   }
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
+function firstHeader(value: string | string[] | undefined) {
   return Array.isArray(value) ? value[0] : value;
 }

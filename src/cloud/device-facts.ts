@@ -4,7 +4,7 @@ import type { DeviceState } from './types.js';
 /** States in which a device answers its inventory: adb's ready state, and a paired iPhone. */
 const READY: ReadonlySet<string> = new Set<DeviceState>(['device', 'paired']);
 
-export function isReadyState(state: string): boolean {
+export function isReadyState(state: string) {
   return READY.has(state);
 }
 

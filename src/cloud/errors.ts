@@ -136,7 +136,7 @@ export class CloudProtocolError extends CloudError {
 const EXCERPT_CHARS = 160;
 
 /** First characters of a body, whitespace collapsed and secrets masked; a body that is not text is only counted. */
-export function safeExcerpt(body: string): string {
+export function safeExcerpt(body: string) {
   // Compressed or binary bytes say nothing to a person and can upset a terminal; a stray one in text does not count.
   if ((body.slice(0, EXCERPT_CHARS).match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0) >= 3) {
     return `(${Buffer.byteLength(body)} bytes that are not text: compressed or binary)`;

@@ -89,19 +89,19 @@ export class FailedDevicePolicy {
   }
 
   /** Keeps only the devices still reported: one that is gone has nothing left to retry. */
-  retain(udids: ReadonlySet<string>): void {
+  retain(udids: ReadonlySet<string>) {
     for (const udid of this.entries.keys()) if (!udids.has(udid)) this.entries.delete(udid);
   }
 
   /** A report retrying these devices started: their next retry moves a step ahead, so none is left in the past for ever. */
-  defer(udids: Iterable<string>, now: number): void {
+  defer(udids: Iterable<string>, now: number) {
     for (const udid of udids) {
       const entry = this.entries.get(udid);
       if (entry) entry.nextRetryAt = now + this.backoff(entry.attempts);
     }
   }
 
-  private backoff(attempts: number): number {
+  private backoff(attempts: number) {
     const { initialBackoffMs = 30_000, maxBackoffMs = 30 * 60_000 } = this.options;
     return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs });
   }

@@ -88,7 +88,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
     // Ends a tunnel still being opened when the exchange is over (timeout, abort).
     const tunnelling = new AbortController();
     // Settle first, then tear the socket down: destroy() makes events of its own.
-    const settle = (error: Error | undefined, response?: HttpResponse): void => {
+    const settle = (error: Error | undefined, response?: HttpResponse) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -104,7 +104,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
 
     let answered = false;
     let head: IncomingMessage | undefined;
-    const onResponse = (res: IncomingMessage): void => {
+    const onResponse = (res: IncomingMessage) => {
       answered = true;
       head = res;
       const chunks: Buffer[] = [];
@@ -135,7 +135,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       });
     };
 
-    const send = (start: () => ReturnType<typeof http.request>, mapError: (error: Error) => Error = (e) => e): void => {
+    const send = (start: () => ReturnType<typeof http.request>, mapError: (error: Error) => Error = (e) => e) => {
       outgoing = start();
       outgoing.on('error', (error) => settle(mapError(error)));
       outgoing.end(request.body);
@@ -147,7 +147,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       const target = `${url.hostname}:${url.port || 443}`;
       settle(tunnelTimedOut ? new ProxyTunnelError(proxy.label, target, { step: 'timeout', ms: request.timeoutMs }) : new HttpTimeoutError(request.timeoutMs));
     }, request.timeoutMs);
-    const onAbort = (): void => settle(abortReason(signal!));
+    const onAbort = () => settle(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     if (!proxy) {
@@ -226,13 +226,7 @@ function cutByProxy(proxy: ProxyEndpoint, url: URL, method: string, head: Incomi
 }
 
 /** An http URL through the proxy: the request in absolute form, with the proxy's credentials. */
-function viaProxy(
-  proxy: ProxyEndpoint,
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  onResponse: (res: IncomingMessage) => void,
-): ReturnType<typeof http.request> {
+function viaProxy(proxy: ProxyEndpoint, url: URL, method: string, headers: Record<string, string>, onResponse: (res: IncomingMessage) => void) {
   const all: Record<string, string> = { ...headers, Host: url.host };
   if (proxy.authorization) all['Proxy-Authorization'] = proxy.authorization;
   return http.request({ host: proxy.host, port: proxy.port, method, path: url.href, headers: all, agent: false, setHost: false }, onResponse);
@@ -240,11 +234,11 @@ function viaProxy(
 
 // Agents of our own: with NODE_USE_ENV_PROXY=1 the global ones follow Node's NO_PROXY rules, not curl's.
 let agents: { http: Agent; https: Agent } | undefined;
-function directAgent(secure: boolean): Agent {
+function directAgent(secure: boolean) {
   agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return secure ? agents.https : agents.http;
 }
 
-function abortReason(signal: AbortSignal): Error {
+function abortReason(signal: AbortSignal) {
   return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

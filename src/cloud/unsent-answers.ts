@@ -33,7 +33,7 @@ export class UnsentAnswers {
   }
 }
 
-function digestOf(entries: FailedDevice[]): string {
+function digestOf(entries: FailedDevice[]) {
   // Lengths first: no udid or message can run into the next one. One update: a call per entry costs more than the hash.
   const text = [...entries]
     .sort((a, b) => compareStrings(a.udid, b.udid))

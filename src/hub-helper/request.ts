@@ -30,12 +30,12 @@ export function refusal(request: { hub: string; port: number }, mapped: Iterable
 }
 
 /** The request line the client sends. */
-export function requestLine(request: HubRequest): string {
+export function requestLine(request: HubRequest) {
   return request.kind === 'check' ? 'check\n' : `${request.action} ${request.hub} ${request.port}\n`;
 }
 
 /** The first line of an answer: `ok`, or `fail WHY`. */
-export function answerHead(problem: string | undefined): string {
+export function answerHead(problem: string | undefined) {
   return problem === undefined ? 'ok\n' : `fail ${problem.replace(/\s+/g, ' ')}\n`;
 }
 

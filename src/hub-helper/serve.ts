@@ -42,7 +42,7 @@ export function peerRefusal(instance: string, nameOf: (uid: number) => string | 
 }
 
 /** A uid's name through NSS (nss-systemd knows the dynamic users). */
-function userName(uid: number): string | undefined {
+function userName(uid: number) {
   try {
     return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', timeout: 5_000 }).split(':')[0] || undefined;
   } catch {
@@ -54,7 +54,7 @@ function userName(uid: number): string | undefined {
 export function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const done = (error?: Error): void => {
+    const done = (error?: Error) => {
       clearTimeout(timer);
       input.removeAllListeners('data');
       input.removeAllListeners('end');
@@ -76,7 +76,7 @@ export function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_
 export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok: boolean; finding: string } {
   let node: string;
   try {
-    const read = (name: string): number => Number(readFileSync(join(sysfs, hub, name), 'utf8').trim());
+    const read = (name: string) => Number(readFileSync(join(sysfs, hub, name), 'utf8').trim());
     node = join(devfs, String(read('busnum')).padStart(3, '0'), String(read('devnum')).padStart(3, '0'));
   } catch {
     return { ok: false, finding: `hub ${hub}: no ${join(sysfs, hub)} (no USB device at that place on this host)` };
@@ -122,15 +122,15 @@ export async function answer(
   }
 }
 
-async function main(): Promise<number> {
-  const option = (name: string): string | undefined => {
+async function main() {
+  const option = (name: string) => {
     const at = process.argv.indexOf(name);
     return at >= 0 ? process.argv[at + 1] : undefined;
   };
   const configPath = option('--config-if-present');
 
   const write = (text: string): Promise<void> => new Promise((resolve) => process.stdout.write(text, () => resolve()));
-  const refuse = async (problem: string, said = problem): Promise<number> => {
+  const refuse = async (problem: string, said = problem) => {
     process.stderr.write(`device-agent-hub: ${said}\n`);
     await write(answerHead(problem));
     return 1;

@@ -45,7 +45,7 @@ function needs(settings: HubToolSettings): Need[] {
   return out;
 }
 
-function programOf(command: string | undefined): string | undefined {
+function programOf(command: string | undefined) {
   return command?.split(/\s+/).find(Boolean);
 }
 

@@ -45,7 +45,7 @@ export class Uhubctl implements PortPower, PortSwitch {
     return this.run('-l', hub);
   }
 
-  private run(...args: string[]): Promise<string> {
+  private run(...args: string[]) {
     if (this.argv.length === 0) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
     return runTool([...this.argv, ...args], this.timeoutMs);
   }

@@ -58,26 +58,26 @@ export abstract class Watcher extends EventEmitter {
     return this.lastDrop;
   }
 
-  async start(): Promise<void> {
+  async start() {
     this.running = true;
     this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.tick(), { unref: true });
     await this.connect();
   }
 
-  stop(): void {
+  stop() {
     this.running = false;
     this.reconcileTimer?.cancel();
     this.reconnectTimer?.cancel();
   }
 
-  protected scheduleReconnect(delayMs: number): void {
+  protected scheduleReconnect(delayMs: number) {
     if (!this.running) return;
     this.reconnectTimer?.cancel();
     this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
   }
 
   /** One line per distinct problem, not one per reconnect attempt. */
-  protected noteError(err: unknown): void {
+  protected noteError(err: unknown) {
     const text = err instanceof Error ? err.message : String(err);
     if (text !== this.lastErrorText) limited(this.options.logger).warn(`${this.service}-unreachable`, { [this.service]: this.label }, text);
     this.lastErrorText = text;

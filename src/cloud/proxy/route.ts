@@ -61,7 +61,7 @@ export function proxySecrets(plan: ProxyPlan): string[] {
   return [...(plan.https?.secrets ?? []), ...(plan.http?.secrets ?? [])];
 }
 
-function endpoint(value: string | undefined, setting: string): ProxyEndpoint | undefined {
+function endpoint(value: string | undefined, setting: string) {
   const parsed = parseProxyUrl(value);
   if (isProblem(parsed)) throw new Error(`${setting} ${parsed.problem}`);
   return parsed;

@@ -50,7 +50,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
     const request = http.request({ host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false, setHost: false });
     let connected = false;
     let settled = false;
-    const finish = (error: Error | undefined, socket?: Socket): void => {
+    const finish = (error: Error | undefined, socket?: Socket) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
@@ -61,8 +61,8 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
         resolve(socket!);
       }
     };
-    const fail = (failure: TunnelFailure): void => finish(new ProxyTunnelError(proxy.label, authority, failure));
-    const onAbort = (): void => {
+    const fail = (failure: TunnelFailure) => finish(new ProxyTunnelError(proxy.label, authority, failure));
+    const onAbort = () => {
       finish(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -109,7 +109,7 @@ export function challengeSchemes(value: string | string[] | undefined): string[]
   return [...new Set(list.map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean))];
 }
 
-function describeFailure(proxy: string, target: string, failure: TunnelFailure): string {
+function describeFailure(proxy: string, target: string, failure: TunnelFailure) {
   switch (failure.step) {
     case 'connect':
       return `proxy ${proxy} is not reachable (${failure.code})`;

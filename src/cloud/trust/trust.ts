@@ -57,7 +57,7 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
   return { secureContext: createSecureContext({ ca: [...defaults, ...extra] }), sources };
 }
 
-function readCaFile(path: string): string[] {
+function readCaFile(path: string) {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -77,11 +77,11 @@ function readCaFile(path: string): string[] {
   return blocks;
 }
 
-function subjectOf(block: string): string {
+function subjectOf(block: string) {
   return new X509Certificate(block).subject.replace(/\n/g, ', ');
 }
 
-function firstReadable(paths: readonly string[]): { path: string; text: string } | undefined {
+function firstReadable(paths: readonly string[]) {
   for (const path of paths) {
     try {
       return { path, text: readFileSync(path, 'utf8') };

@@ -51,7 +51,7 @@ export function authorizationWindowOf(global: ReadonlyMap<string, string> | unde
 const WINDOW_SETTING = 'adb_allowed_connection_time';
 const SDK_PROP = 'ro.build.version.sdk';
 
-const sdkOf = (v: string | undefined): number | undefined => (v !== undefined && /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : undefined);
+const sdkOf = (v: string | undefined) => (v !== undefined && /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : undefined);
 
 export const ANDROID_FACTS: PlatformFacts = {
   pageSize: (registry, key) => {

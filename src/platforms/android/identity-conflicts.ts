@@ -20,7 +20,7 @@ export class IdentityConflicts {
    * Different phones that give one udid, each under its own adb serial: the report can carry one, and the other is
    * named in one warning while it lasts. USB and TCP records of one boot (within BOOT_SLACK_S) are one phone.
    */
-  checkUdids(devices: ReadonlyArray<{ serial: string; info: DeviceInfo }>): void {
+  checkUdids(devices: ReadonlyArray<{ serial: string; info: DeviceInfo }>) {
     const next = new Map<string, string[]>();
     for (const [udid, group] of Map.groupBy(devices, (d) => d.info.udid)) {
       if (group.length < 2 || !severalPhones(group)) continue;
@@ -39,7 +39,7 @@ export class IdentityConflicts {
     this.sharedUdids = next;
   }
 
-  check(listing: readonly LongDevice[]): void {
+  check(listing: readonly LongDevice[]) {
     const next = new Map<string, number>();
     for (const [serial, devices] of Map.groupBy(listing, (d) => d.serial)) {
       if (devices.length < 2) continue;
@@ -62,7 +62,7 @@ export class IdentityConflicts {
 /** Two boots further apart than this are two phones (the host's clock dates each boot to the second). */
 const BOOT_SLACK_S = 120;
 
-function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>): boolean {
+function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>) {
   if (group.filter((d) => !isTcpSerial(d.serial)).length > 1) return true;
   const boots = group.map((d) => d.info.bootTime).filter((b): b is number => b !== undefined);
   if (boots.length < 2) return false;

@@ -33,14 +33,14 @@ export class MdnsFinder {
   constructor(private readonly o: MdnsFinderOptions) {}
 
   /** One look at mdns; a look in flight is not started twice. */
-  tick(): Promise<void> {
+  tick() {
     this.running ??= this.look().finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async look(): Promise<void> {
+  private async look() {
     const { logger, clock } = this.o;
     const records: NetworkRecord[] = this.o.registry
       .list(PLATFORM)
@@ -113,7 +113,7 @@ export class MdnsFinder {
     }
   }
 
-  private once(key: string, level: 'info' | 'warn', fields: Record<string, unknown>, msg: string): void {
+  private once(key: string, level: 'info' | 'warn', fields: Record<string, unknown>, msg: string) {
     if (this.said.has(key)) return;
     // Bounded: a flood of forged names must not grow the set without end.
     if (this.said.size > 1000) this.said.clear();

@@ -111,7 +111,7 @@ export class MdnsFollow {
   }
 
   /** adb could not connect the address (the phone not listening yet): followed again after RETRY_MS, not refused. */
-  connectFailed(address: string): void {
+  connectFailed(address: string) {
     this.following.delete(address);
   }
 

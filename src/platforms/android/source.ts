@@ -61,7 +61,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     // The server answers again: what it cut off is asked again at once, as after an adb restart.
     o.server?.on('up', () => this.resume());
   }
-  private resume(): void {
+  private resume() {
     this.o.registry.readings.forgive(PLATFORM);
     this.emit('resumed');
   }
@@ -86,7 +86,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher?.lastError;
   }
 
-  async start(): Promise<void> {
+  async start() {
     const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger, clock: this.o.clock });
     this.watcher = watcher;
     watcher.on('change', (changes: DeviceChange[]) => {
@@ -105,7 +105,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.o.registry.sync(PLATFORM, watcher.devices);
   }
 
-  stop(): void {
+  stop() {
     this.watcher?.stop();
     this.o.server?.stop();
   }
@@ -139,7 +139,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     });
   }
 
-  async listOnce(): Promise<void> {
+  async listOnce() {
     let list;
     try {
       list = await this.o.adb.listDevices();
@@ -152,7 +152,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     await this.refreshTopology();
   }
 
-  invalidateSlow(): void {
+  invalidateSlow() {
     for (const record of this.o.registry.list(PLATFORM)) this.o.prober.invalidateSlow(record.serial);
   }
 
@@ -195,7 +195,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   /** adb's long listing (usb path, transport id), one at a time: a slow server delays the usb column, never a report. */
-  private async refreshTopology(): Promise<void> {
+  private async refreshTopology() {
     if (this.topologyInFlight) return;
     this.topologyInFlight = true;
     try {

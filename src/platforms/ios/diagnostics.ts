@@ -29,8 +29,8 @@ export interface RelayWear {
   unread: Unread[];
 }
 
-const dict = (v: unknown): Dict | undefined => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
-const int = (v: unknown): number | undefined => {
+const dict = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
+const int = (v: unknown) => {
   const n = typeof v === 'bigint' ? Number(v) : v;
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
 };
@@ -65,12 +65,12 @@ function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, f
   return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };
 }
 
-function cyclesOf(n: number | undefined): number | undefined {
+function cyclesOf(n: number | undefined) {
   return n !== undefined && n >= 0 && n <= 100_000 ? n : undefined;
 }
 
 /** Full in % of design, where both are a phone's mAh and what it holds lies between a fifth and one and a half times its design. */
-function healthOf(full: number | undefined, design: number | undefined): number | undefined {
+function healthOf(full: number | undefined, design: number | undefined) {
   if (full === undefined || design === undefined || design < 500 || design > 20_000) return undefined;
   if (full < design * 0.2 || full > design * 1.5) return undefined;
   return Math.round((full / design) * 100);
@@ -103,7 +103,7 @@ export async function readRelayWear(
   try {
     relay = await connect(service.port);
     if (service.ssl) await secure(relay);
-    const ask = async (body: Dict): Promise<Dict> => {
+    const ask = async (body: Dict) => {
       const answer = await relay!.request(body, timeoutMs);
       if (typeof answer.Status === 'string' && answer.Status !== 'Success') throw new LockdownError(String(body.Request), answer.Status);
       return answer;

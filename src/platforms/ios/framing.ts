@@ -24,7 +24,7 @@ export function decodePlist(payload: Uint8Array): unknown {
   }
 }
 
-function asDict(value: unknown): Dict {
+function asDict(value: unknown) {
   if (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array)) return value as Dict;
   throw new IosProtocolError('plist is not a dictionary');
 }
@@ -95,6 +95,6 @@ export class LockdownDecoder {
 }
 
 /** usbmuxd's Connect wants the port in network byte order inside its little-endian field. */
-export function portToNetworkOrder(port: number): number {
+export function portToNetworkOrder(port: number) {
   return ((port & 0xff) << 8) | ((port >> 8) & 0xff);
 }

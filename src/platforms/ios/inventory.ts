@@ -27,8 +27,8 @@ export interface LockdownValues {
   wear?: RelayWear;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
 
 export function iosDeviceInfo(udid: string, values: LockdownValues): DeviceInfo {
   const { root } = values;

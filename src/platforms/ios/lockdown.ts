@@ -13,7 +13,7 @@ import { type Dict, encodeLockdown, LockdownDecoder } from './framing.js';
 export const LOCKDOWN_PORT = 62078;
 const LABEL = 'device-agent';
 
-const pem = (v: unknown): string | undefined => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined);
+const pem = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined);
 
 export class LockdownClient {
   private stream: net.Socket | tls.TLSSocket;
@@ -44,7 +44,7 @@ export class LockdownClient {
     }
   };
 
-  private fail(err: Error): void {
+  private fail(err: Error) {
     this.failure ??= err;
     const p = this.pending;
     this.pending = undefined;
@@ -68,7 +68,7 @@ export class LockdownClient {
     return this.exchange(body, String(body.Command), timeoutMs);
   }
 
-  private async exchange(body: Dict, step: string, timeoutMs: number): Promise<Dict> {
+  private async exchange(body: Dict, step: string, timeoutMs: number) {
     if (this.pending) throw new Error('lockdown request while another is pending');
     if (this.failure) throw this.failure;
     const answer = new Promise<Dict>((resolve, reject) => {
@@ -90,7 +90,7 @@ export class LockdownClient {
   }
 
   /** StartSession, then TLS when lockdown asks for it (every iOS since 4). */
-  async startSession(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+  async startSession(record: Dict, productVersion: string | undefined, timeoutMs: number) {
     const hostId = record.HostID;
     if (typeof hostId !== 'string') throw new IosProtocolError('pair record has no HostID');
     const r = await this.request({ Request: 'StartSession', HostID: hostId, SystemBUID: record.SystemBUID }, timeoutMs);
@@ -117,7 +117,7 @@ export class LockdownClient {
    * as the client's), the phone pinned to its DeviceCertificate: lockdown's
    * session after StartSession, a service's connection from its first byte.
    */
-  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number) {
     const cert = pem(record.RootCertificate);
     const key = pem(record.RootPrivateKey);
     const deviceCert = pem(record.DeviceCertificate);
@@ -152,14 +152,14 @@ export class LockdownClient {
   }
 
   /** Ends the session politely; the caller then closes. */
-  async stopSession(timeoutMs: number): Promise<void> {
+  async stopSession(timeoutMs: number) {
     if (!this.sessionId) return;
     const id = this.sessionId;
     this.sessionId = undefined;
     await this.request({ Request: 'StopSession', SessionID: id }, timeoutMs);
   }
 
-  close(): void {
+  close() {
     this.stream.destroy();
     this.raw.destroy();
   }

@@ -102,7 +102,7 @@ export async function probeIphone(
  * One key read for readiness: undefined when lockdown refuses it, or when the connection closes or stalls on it (then
  * `connected` is false). Either way its check is unknown, and what was read before stands.
  */
-async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number): Promise<{ value: unknown; connected: boolean }> {
+async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number) {
   try {
     return { value: await client.getValue(domain, key, timeoutMs), connected: true };
   } catch (err) {
@@ -110,7 +110,7 @@ async function readinessValue(client: LockdownClient, domain: string, key: strin
   }
 }
 
-async function optionalDomain(client: LockdownClient, domain: string, timeoutMs: number): Promise<Dict | undefined> {
+async function optionalDomain(client: LockdownClient, domain: string, timeoutMs: number) {
   try {
     const v = await client.getValue(domain, undefined, timeoutMs);
     return v && typeof v === 'object' ? (v as Dict) : undefined;

@@ -37,7 +37,7 @@ interface Exchanged {
   after: Dict[];
 }
 
-function exchange(socket: net.Socket, body: Dict, tag: number, step: string, timeoutMs: number): Promise<Exchanged> {
+function exchange(socket: net.Socket, body: Dict, tag: number, step: string, timeoutMs: number) {
   const decoder = new MuxDecoder();
   const answer = new Promise<Exchanged>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -70,7 +70,7 @@ function exchange(socket: net.Socket, body: Dict, tag: number, step: string, tim
   return withDeadline(answer, timeoutMs, step, () => socket.destroy());
 }
 
-async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number): Promise<Dict> {
+async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number) {
   const socket = await openMux(address, timeoutMs);
   try {
     return (await exchange(socket, body, 1, `usbmuxd ${String(body.MessageType)}`, timeoutMs)).body;
@@ -79,7 +79,7 @@ async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number): 
   }
 }
 
-function checkResult(request: string, body: Dict): void {
+function checkResult(request: string, body: Dict) {
   if (body.MessageType === 'Result' && body.Number !== 0) throw new UsbmuxdError(request, Number(body.Number));
 }
 
@@ -141,7 +141,7 @@ export async function connectDevice(address: UsbmuxdAddress, deviceId: number, p
 export class MuxListener extends EventEmitter {
   private socket: net.Socket | undefined;
 
-  async start(address: UsbmuxdAddress, timeoutMs: number): Promise<void> {
+  async start(address: UsbmuxdAddress, timeoutMs: number) {
     const socket = await openMux(address, timeoutMs);
     this.socket = socket;
     let decoder: MuxDecoder;
@@ -185,7 +185,7 @@ export class MuxListener extends EventEmitter {
     socket.on('close', () => end());
   }
 
-  stop(): void {
+  stop() {
     const s = this.socket;
     this.socket = undefined;
     this.removeAllListeners('end');

@@ -62,7 +62,7 @@ export class IosWatcher extends Watcher {
   }
 
   /** Whether usbmuxd lists the phone now: a restarted usbmuxd numbers devices afresh, so an old DeviceID may be another's. */
-  listedNow(udid: string): boolean {
+  listedNow(udid: string) {
     return this.listener !== undefined && this.known.has(udid) && !this.unlisted.has(udid);
   }
 
@@ -75,7 +75,7 @@ export class IosWatcher extends Watcher {
     return this.answeredOnce;
   }
 
-  override stop(): void {
+  override stop() {
     super.stop();
     this.settleTimer?.cancel();
     this.listener?.stop();
@@ -119,7 +119,7 @@ export class IosWatcher extends Watcher {
   }
 
   /** No socket file: no usbmuxd on this host, hence no iPhones. Said once, not as an error. */
-  private socketAbsent(): boolean {
+  private socketAbsent() {
     const a = this.options.address;
     if (!('path' in a) || existsSync(a.path)) return false;
     if (!this.absentNoted) {
@@ -134,7 +134,7 @@ export class IosWatcher extends Watcher {
     return true;
   }
 
-  protected async tick(): Promise<void> {
+  protected async tick() {
     if (!this.running) return;
     if (!this.listener) {
       if (!this.reconnectTimer) await this.connect();
@@ -143,7 +143,7 @@ export class IosWatcher extends Watcher {
     await this.reconcile();
   }
 
-  protected async connect(): Promise<void> {
+  protected async connect() {
     this.reconnectTimer = undefined;
     if (!this.running || this.listener) return;
     if (this.socketAbsent()) {
@@ -208,14 +208,14 @@ export class IosWatcher extends Watcher {
   }
 
   /** Listen said something of this phone: a list asked for before now is older than it. Bounded: the oldest forgotten first. */
-  private heard(udid: string): void {
+  private heard(udid: string) {
     this.lastEvent.delete(udid);
     this.lastEvent.set(udid, ++this.events);
     if (this.lastEvent.size > 1024) this.lastEvent.delete(this.lastEvent.keys().next().value!);
   }
 
   /** After a reconnect with phones known: keep the unlisted ones for the grace, then reconcile once more. */
-  private settle(): void {
+  private settle() {
     const graceMs = this.options.awayGraceMs ?? 10_000;
     this.settleUntil = this.clock.monotonic() + graceMs;
     this.settleTimer?.cancel();
@@ -230,12 +230,12 @@ export class IosWatcher extends Watcher {
   }
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
-  private dropAllAfterGrace(): void {
+  private dropAllAfterGrace() {
     if (this.lostAt !== undefined && this.clock.monotonic() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
     this.dropAll();
   }
 
-  private dropAll(): void {
+  private dropAll() {
     if (!this.known.size) return;
     const changes = [...this.known.keys()].map((udid) => ({ serial: udid, from: IOS_ATTACHED }));
     this.known.clear();
@@ -243,7 +243,7 @@ export class IosWatcher extends Watcher {
     this.emit('change', changes);
   }
 
-  private logEnd(note: EndNote, ends: number, err: Error | undefined): void {
+  private logEnd(note: EndNote, ends: number, err: Error | undefined) {
     const { logger, address, reconnectMaxMs = 10_000 } = this.options;
     if (note === 'ended') {
       limited(logger).warn(

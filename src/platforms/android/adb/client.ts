@@ -5,7 +5,7 @@ import type { Client } from '@devicefarmer/adbkit';
 
 type AdbStatic = typeof adbkit.Adb;
 // Node's ESM loader hands over module.exports (Adb a property of it); vitest the CommonJS default export, Adb itself.
-const Adb: AdbStatic = (adbkit as { Adb?: AdbStatic }).Adb ?? (adbkit as unknown as AdbStatic);
+const Adb = (adbkit as { Adb?: AdbStatic }).Adb ?? (adbkit as unknown as AdbStatic);
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 
@@ -176,7 +176,7 @@ export class AdbClient {
       let bytes = 0;
       let stream: Duplex | undefined;
       let settled = false;
-      const finish = (fn: () => void): void => {
+      const finish = (fn: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -198,7 +198,7 @@ export class AdbClient {
             return;
           }
           stream = opened;
-          const output = (): string => Buffer.concat(chunks).toString('utf8');
+          const output = () => Buffer.concat(chunks).toString('utf8');
           opened.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
             if (bytes <= maxBytes) {
@@ -215,7 +215,7 @@ export class AdbClient {
             });
           });
           // A socket destroyed under the stream closes without an end: the same case.
-          const ended = (): void =>
+          const ended = () =>
             finish(() => {
               const text = output();
               if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated: false });
@@ -237,7 +237,7 @@ export class AdbClient {
   }
 
   /** A request to the adb server itself, bounded by requestTimeoutMs. */
-  private host<T>(fn: (client: Client) => PromiseLike<T>, timeoutMs?: number): Promise<T> {
+  private host<T>(fn: (client: Client) => PromiseLike<T>, timeoutMs?: number) {
     const scope = this.scope();
     const ms = timeoutMs ?? this.requestTimeoutMs;
     return new Promise<T>((resolve, reject) => {
@@ -281,7 +281,7 @@ export class AdbClient {
     };
   }
 
-  private async call<T>(fn: () => PromiseLike<T>): Promise<T> {
+  private async call<T>(fn: () => PromiseLike<T>) {
     try {
       return await fn();
     } catch (err) {
@@ -293,6 +293,6 @@ export class AdbClient {
   }
 }
 
-function destroy(conn: Connection): void {
+function destroy(conn: Connection) {
   (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
 }

@@ -54,7 +54,7 @@ export class DeviceWatcher extends Watcher {
     return this.adb.label;
   }
 
-  protected tick(): Promise<boolean> {
+  protected tick() {
     return this.reconcile();
   }
 
@@ -88,7 +88,7 @@ export class DeviceWatcher extends Watcher {
     return this.pollTimer !== undefined;
   }
 
-  override stop(): void {
+  override stop() {
     super.stop();
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
@@ -139,7 +139,7 @@ export class DeviceWatcher extends Watcher {
     return true;
   }
 
-  protected async connect(): Promise<void> {
+  protected async connect() {
     if (!this.running) return;
     try {
       const tracker = await this.adb.track();
@@ -178,7 +178,7 @@ export class DeviceWatcher extends Watcher {
   }
 
   /** adb refused tracking but may still list devices: read now (the first report must not wait) and every pollMs. */
-  private startPolling(refusal: string): void {
+  private startPolling(refusal: string) {
     const pollMs = this.options.pollMs ?? POLL_MS;
     if (this.pollTimer === undefined) {
       this.pollTimer = every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
@@ -198,7 +198,7 @@ export class DeviceWatcher extends Watcher {
   }
 
   /** Stops polling; true when it was polling. */
-  private stopPolling(): boolean {
+  private stopPolling() {
     if (this.pollTimer === undefined) return false;
     this.pollTimer.cancel();
     this.pollTimer = undefined;
@@ -212,7 +212,7 @@ export class DeviceWatcher extends Watcher {
     return true;
   }
 
-  private onTrackerEnd(tracker: Tracker): void {
+  private onTrackerEnd(tracker: Tracker) {
     if (this.tracker !== tracker) return;
     this.tracker = undefined;
     this.connected = false;
@@ -224,7 +224,7 @@ export class DeviceWatcher extends Watcher {
     this.scheduleReconnect(delayMs);
   }
 
-  private logEnd(note: EndNote, ends: number): void {
+  private logEnd(note: EndNote, ends: number) {
     const { logger, reconnectMaxMs = 10_000, reconcileMs } = this.options;
     const adb = this.adb.label;
     const err = this.trackerError;
@@ -254,7 +254,7 @@ export class DeviceWatcher extends Watcher {
     }
   }
 
-  private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }): void {
+  private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) {
     const changes: DeviceChange[] = [];
     for (const d of [...set.added, ...set.changed]) {
       const from = this.known.get(d.id);
@@ -272,7 +272,7 @@ export class DeviceWatcher extends Watcher {
     if (changes.length) this.emit('change', changes);
   }
 
-  protected override noteError(err: unknown): void {
+  protected override noteError(err: unknown) {
     this.unreachable = err instanceof AdbUnreachableError;
     super.noteError(err);
   }

@@ -60,13 +60,13 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
    * The server's connections ended at once (the device tracker's did: a restart, or something cutting the connection):
    * every inventory running then was cut by it, not by its phone.
    */
-  cut(): void {
+  cut() {
     this.lastDownAt = this.o.clock.monotonic();
   }
 
   /** Whether a failure that began at `sinceMono` is the server's: down now, or found down or cut since (it cut that inventory). */
   async blame(sinceMono: number): Promise<boolean> {
-    const cutSince = (): boolean => this.down || (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono);
+    const cutSince = () => this.down || (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono);
     if (cutSince()) return true;
     const answered = await this.check();
     // Asked again after the round trip: a restart's end of the tracker may be heard while it runs (a quick restart answers).
@@ -91,13 +91,13 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
     );
   }
 
-  stop(): void {
+  stop() {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
   }
 
-  private async ask(): Promise<boolean> {
+  private async ask() {
     const { adb, clock, logger } = this.o;
     try {
       await adb.version(this.o.checkTimeoutMs ?? SERVER_CHECK_TIMEOUT_MS);
@@ -133,7 +133,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
     return true;
   }
 
-  private recheck(): void {
+  private recheck() {
     if (this.stopped || this.timer) return;
     this.timer = this.o.clock.setTimer(
       () => {

@@ -26,7 +26,7 @@ export interface AssembleInput {
 
 /** The properties of `all` that `names` lists, in a fresh object: what a probe may read, or what the prober keeps. */
 export function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
-  const picked: Record<string, string> = Object.create(null) as Record<string, string>;
+  const picked = Object.create(null) as Record<string, string>;
   for (const name of names) {
     const value = all[name];
     if (value !== undefined) picked[name] = value;
@@ -45,7 +45,7 @@ export function declaredProps(dump: string): Props {
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
   const readings = new Map<string, unknown>();
-  const read = <T>(probe: Probe<T>): T | undefined => {
+  const read = <T>(probe: Probe<T>) => {
     if (!readings.has(probe.section)) {
       const text = sections.get(probe.section);
       readings.set(probe.section, text === undefined ? undefined : probe.parse(text));

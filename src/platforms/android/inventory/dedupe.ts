@@ -3,7 +3,7 @@
 
 import { STATUS_AVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 
-function rank(info: DeviceInfo): number {
+function rank(info: DeviceInfo) {
   // A ready entry beats a not-ready one; then USB (no tunnel) beats TCP.
   return (info.status === STATUS_AVAILABLE ? 0 : 2) + (info.adbTunnelInfo === undefined ? 0 : 1);
 }

@@ -115,7 +115,7 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
 
 // ro.build.fingerprint is BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS; its first part stands in when a dump
 // carries no ro.product.brand.
-function fingerprintBrand(props: Props): string | undefined {
+function fingerprintBrand(props: Props) {
   const fingerprint = firstProp(props, FINGERPRINT_KEYS);
   const brand = fingerprint?.split('/')[0]?.trim();
   return brand && fingerprint?.split('/').length === 6 ? brand : undefined;
@@ -138,12 +138,12 @@ export function detectEmulator(props: Props): boolean | undefined {
   return false;
 }
 
-function isReleaseBuild(props: Props): boolean {
+function isReleaseBuild(props: Props) {
   return props['ro.build.type']?.trim() === 'user' && props['ro.build.tags']?.trim() === 'release-keys';
 }
 
 function rootHints(props: Props): RootHints {
-  const flag = (key: string): boolean | undefined => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
+  const flag = (key: string) => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
   const secure = props['ro.secure'];
   return {
     buildType: firstProp(props, ['ro.build.type']),

@@ -120,17 +120,17 @@ export class DeviceProber {
   }
 
   /** Drops what was cached for a connection that ended: the next probe reads every tier. */
-  forget(serial: string): void {
+  forget(serial: string) {
     this.cache.delete(serial);
   }
 
   /** Whether the device's last inventory, cut by the deadline, still added to what a slow device has answered. */
-  madeProgress(serial: string, connection?: number): boolean {
+  madeProgress(serial: string, connection?: number) {
     return (this.cache.get(serial, connection)?.gained ?? 0) > 0;
   }
 
   /** The slow facts of a device may have changed (a package was installed or removed, a setting changed): read them at its next probe. */
-  invalidateSlow(serial: string): void {
+  invalidateSlow(serial: string) {
     const entry = this.cache.get(serial);
     if (entry) entry.slowStale = true;
   }
@@ -248,14 +248,7 @@ export class DeviceProber {
    * connection and slow sections that arrived whole are kept, and the next inventories ask only for those missing, so
    * it has every field after at most as many inventories as sections.
    */
-  private keep(
-    serial: string,
-    connection: number | undefined,
-    entry: TierCache | undefined,
-    run: Run,
-    dump: string | undefined,
-    runProps: Props | undefined,
-  ): TierCache | undefined {
+  private keep(serial: string, connection: number | undefined, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined) {
     const { whole } = run;
     if (!whole && entry !== undefined && entry.gathering === undefined) return entry;
     if (entry === undefined) {
@@ -293,7 +286,7 @@ export class DeviceProber {
    * A slow device's volatile tier: each read keeps what it got, the next asks first for what it missed, and a missed
    * section's last good text stands in, so every field has a value within two reads.
    */
-  private rotate(entry: TierCache, run: Run): void {
+  private rotate(entry: TierCache, run: Run) {
     if (run.whole) {
       entry.volatile = undefined;
       entry.missedLast = undefined;
@@ -318,7 +311,7 @@ export class DeviceProber {
   }
 
   /** Sets what a cache being gathered still lacks; once nothing, it is whole. */
-  private stillMissing(entry: TierCache): void {
+  private stillMissing(entry: TierCache) {
     const missing = probesOf(CONNECTION_TIERS)
       .filter((probe) => this.runs(probe))
       .map((probe) => probe.section)
@@ -332,7 +325,7 @@ export class DeviceProber {
   }
 
   /** What a cut read lacks and why. */
-  private cutMessage(run: Run, info: DeviceInfo, entry: TierCache | undefined): string {
+  private cutMessage(run: Run, info: DeviceInfo, entry: TierCache | undefined) {
     const expected = PROBES.filter((probe) => (run.tiers.includes(probe.tier) || run.extra.includes(probe.section)) && this.runs(probe));
     const read = expected.filter((probe) => run.sections.has(probe.section)).length;
     const missing = new Set<string>();
@@ -361,11 +354,11 @@ export class DeviceProber {
   }
 
   /** Whether the script runs this probe (ping only with a safe reachability host). */
-  private runs(probe: Probe): boolean {
+  private runs(probe: Probe) {
     return typeof probe.command === 'string' || probe.command({ reachabilityHost: this.options.config.reachabilityHost }) !== undefined;
   }
 
-  private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]): string {
+  private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]) {
     const key = `${tiers.join(',')}+${extra.join(',')}>${first.join(',')}`;
     let script = this.scripts.get(key);
     if (!script) {
@@ -379,7 +372,7 @@ export class DeviceProber {
 }
 
 /** This run's sections, and for the cached tiers the last good text of those not read, or read badly. */
-function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
+function merged(run: Run, entry: TierCache | undefined) {
   const sections = new Map(run.sections);
   sections.delete(props.section);
   if (entry === undefined) return sections;
@@ -394,7 +387,7 @@ function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
 }
 
 /** Why a read was cut, for the operator; not "replug", which would not help. */
-function describeCut(cut: Cut, timeoutMs: number): string {
+function describeCut(cut: Cut, timeoutMs: number) {
   switch (cut.kind) {
     case 'timeout':
       return `the inventory did not finish within ${timeoutMs} ms (the device is slow, or one of its commands hung)`;
@@ -413,7 +406,7 @@ function bootWindow(run: Run, uptimeSeconds: number): BootWindow {
 }
 
 /** Whether the device booted again since the cache was filled: its uptime went down, or its boot instant moved. */
-function rebooted(entry: TierCache, run: Run): boolean {
+function rebooted(entry: TierCache, run: Run) {
   const seconds = uptimeOf(run.sections);
   if (seconds === undefined) return false;
   if (entry.uptime !== undefined && seconds < entry.uptime) return true;
@@ -424,7 +417,7 @@ function rebooted(entry: TierCache, run: Run): boolean {
 }
 
 /** Whether a DeviceInfo has a value at a dotted path (arrays: their first entry). */
-function hasPath(info: DeviceInfo, path: string): boolean {
+function hasPath(info: DeviceInfo, path: string) {
   let value: unknown = info;
   for (const key of path.split('.')) {
     if (Array.isArray(value)) value = value[0];
@@ -435,11 +428,11 @@ function hasPath(info: DeviceInfo, path: string): boolean {
 }
 
 /** A copy that holds no reference to the string it was cut from: V8 keeps a substring as a slice of its parent. */
-function detached(text: string): string {
+function detached(text: string) {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-function uptimeOf(sections: Map<string, string>): number | undefined {
+function uptimeOf(sections: Map<string, string>) {
   const text = sections.get(uptime.section);
   return text === undefined ? undefined : uptime.parse(text);
 }

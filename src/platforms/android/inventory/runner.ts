@@ -51,7 +51,7 @@ export class InventoryRunner {
    * Starts the inventories the request plans among `records` and waits for them: all for a one-shot command, else
    * within the report wait. An inventory another report started goes on and is reported when it answers.
    */
-  async run(records: readonly DeviceSnapshot[], request: CollectRequest): Promise<void> {
+  async run(records: readonly DeviceSnapshot[], request: CollectRequest) {
     const { refresh, hold } = request;
     const waiting: Array<Promise<void>> = [];
     const keys: string[] = [];
@@ -67,7 +67,7 @@ export class InventoryRunner {
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
   }
 
-  private start(record: DeviceSnapshot): Promise<void> {
+  private start(record: DeviceSnapshot) {
     const { key, serial } = record;
     const { registry, clock } = this.o;
     // News when it answers after the report moved on: a device not yet shown ready.
@@ -125,7 +125,7 @@ export class InventoryRunner {
    * The phone's property dump arrived while its first inventory goes on: it is reported with who it is until the
    * inventory ends, and a report that already went without it hears it as news.
    */
-  private identified(key: string, connection: number | undefined, info: DeviceInfo): void {
+  private identified(key: string, connection: number | undefined, info: DeviceInfo) {
     const { registry, clock } = this.o;
     // Kept past the connection too, so a transport that drops before the answer does not leave the next connection with
     // its serial alone.
@@ -134,7 +134,7 @@ export class InventoryRunner {
   }
 
   /** One warning per device and distinct problem, not one per report. */
-  private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
+  private logFailure(serial: string, note: OutcomeNote, text: string, what: string) {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
 }

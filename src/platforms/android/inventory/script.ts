@@ -10,12 +10,12 @@ const END = 'end';
 // A token per agent process, unknown to the device, so a device name or prop that reads like a delimiter shifts nothing.
 export const SESSION_TOKEN = randomBytes(6).toString('hex');
 
-export function marker(name: string, token = SESSION_TOKEN): string {
+export function marker(name: string, token = SESSION_TOKEN) {
   return `<<<DA:${token}:${name}>>>`;
 }
 
 /** How the script starts a section NAME (its delimiter printed by the script's `m`): section names are [a-z0-9_]. */
-export function sectionStart(name: string): string {
+export function sectionStart(name: string) {
   return `m ${name};`;
 }
 
@@ -38,7 +38,7 @@ export interface ScriptOptions {
 /** Seconds one probe command may take where the device has `timeout` (toybox, Android 7+). */
 export const PROBE_TIMEOUT_SECONDS = 10;
 
-export function buildInventoryScript(opts: ScriptOptions): string {
+export function buildInventoryScript(opts: ScriptOptions) {
   const ctx = { reachabilityHost: opts.reachabilityHost };
   const lines = [
     // t: a slow framework command under `timeout` where there is one, so a hung service empties only its own section.
@@ -111,7 +111,7 @@ export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutp
 }
 
 // The text from `from` to the delimiter at `at`: whole lines without the last newline, plus the delimiter line's start.
-function body(output: string, from: number, at: number): string {
+function body(output: string, from: number, at: number) {
   const lineStart = output.lastIndexOf('\n', at - 1) + 1;
   if (lineStart <= from) return output.slice(from, at);
   let lines = output.slice(from, lineStart);

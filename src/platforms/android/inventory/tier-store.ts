@@ -13,7 +13,7 @@ const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
 /** The prober's tier caches in the registry's records, each reachable only from the connection it was read on. */
 export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
   const caches = registry.facet(TIER_CACHE);
-  const current = (key: string, connection: number | undefined): boolean =>
+  const current = (key: string, connection: number | undefined) =>
     connection === undefined ? registry.get(key) !== undefined : registry.isCurrent(key, connection);
   return {
     get: (serial, connection) => {

@@ -8,7 +8,7 @@
 
 const ROTATION = /^(?:([0-3])|Rotation(0|90|180|270))$/;
 
-function degrees(token: string | undefined): number | undefined {
+function degrees(token: string | undefined) {
   const match = ROTATION.exec(token ?? '');
   if (!match) return undefined;
   return match[1] !== undefined ? Number(match[1]) * 90 : Number(match[2]);

@@ -30,7 +30,7 @@ export function parseSettingText(text: string): string | undefined {
 }
 
 /** True when the output says the setting is not set ("null"), as opposed to a failed call. */
-export function isUnsetSetting(text: string): boolean {
+export function isUnsetSetting(text: string) {
   return text.replace(/\r/g, '').trim() === 'null';
 }
 

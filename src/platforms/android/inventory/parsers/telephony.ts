@@ -103,7 +103,7 @@ export function meidFromProps(props: Readonly<Record<string, string>>): string |
   return undefined;
 }
 
-function trimEmpty(values: string[]): string[] {
+function trimEmpty(values: string[]) {
   const result = [...values];
   while (result.length > 0 && result[result.length - 1] === '') result.pop();
   return result;

@@ -12,7 +12,7 @@ export interface WmDensity {
   override?: number;
 }
 
-function size(text: string, kind: string): { width: number; height: number } | undefined {
+function size(text: string, kind: string) {
   const match = new RegExp(`^\\s*${kind} size:\\s*(\\d{1,6})x(\\d{1,6})\\s*$`, 'm').exec(text.replace(/\r/g, ''));
   if (!match) return undefined;
   const width = Number(match[1]);
@@ -20,7 +20,7 @@ function size(text: string, kind: string): { width: number; height: number } | u
   return width > 0 && height > 0 ? { width, height } : undefined;
 }
 
-function density(text: string, kind: string): number | undefined {
+function density(text: string, kind: string) {
   const match = new RegExp(`^\\s*${kind} density:\\s*(\\d{1,5})\\s*$`, 'm').exec(text.replace(/\r/g, ''));
   const value = match ? Number(match[1]) : 0;
   return value > 0 ? value : undefined;
