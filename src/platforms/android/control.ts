@@ -43,6 +43,7 @@ const SETTINGS_BYTES = 64 * 1024;
  */
 export class AndroidControl implements SettingsWriter {
   readonly platform: Platform = 'android';
+  readonly refusal = writeRefusal;
 
   constructor(private readonly adb: Pick<AdbClient, 'reconnectOffline' | 'reconnect' | 'connect' | 'shell'>) {}
 
@@ -70,17 +71,15 @@ export class AndroidControl implements SettingsWriter {
 
   /** A setting of the namespace as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
   async getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined> {
-    const { output } = await this.adb.shell(serial, `settings get ${namespace} ${key}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
-    return parseSettingOrUnset(output);
-  }
-
-  refusal(printed: string, maker: string | undefined): WriteRefusal | undefined {
-    return writeRefusal(printed, maker);
+    return parseSettingOrUnset(await this.settings(serial, `get ${namespace} ${key}`));
   }
 
   /** Writes a setting of the namespace; what `settings put` printed (nothing, on success). */
   async putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string): Promise<string> {
-    const { output } = await this.adb.shell(serial, `settings put ${namespace} ${key} ${value}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
-    return output.trim();
+    return (await this.settings(serial, `put ${namespace} ${key} ${value}`)).trim();
+  }
+
+  private async settings(serial: string, args: string) {
+    return (await this.adb.shell(serial, `settings ${args}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES })).output;
   }
 }
