@@ -3,7 +3,7 @@
 
 import type { FailedDevice, ReportAnswer } from './types.js';
 
-export type StatusClass =
+type StatusClass =
   | 'success'
   | 'redirect'
   | 'auth' // 401, 403: never retried
@@ -18,7 +18,7 @@ export function classifyStatus(status: number): StatusClass {
   return 'rejected';
 }
 
-export type ParsedReportAnswer =
+type ParsedReportAnswer =
   { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
 
 /**
@@ -51,7 +51,7 @@ export function parseReportAnswer(body: string): ParsedReportAnswer {
   return { ok: true, answer: { failedDevices }, dropped };
 }
 
-export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
 
 /** Reads a 2xx body that must be a JSON object (GET /devices, GET /devices/{udid}). */
 export function parseJsonObject(body: string): ParsedObject {

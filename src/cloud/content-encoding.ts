@@ -28,7 +28,7 @@ const deflate: Decoder = (input, options) => ((input[0]! & 0x0f) === 8 && ((inpu
 const DECODERS: Record<string, Decoder> = { gzip: unzip, 'x-gzip': unzip, deflate, br: promisify(brotliDecompress) };
 
 /** The codings of a Content-Encoding header, in the order they were applied; identity left out. */
-export function codingsOf(header: string | undefined): string[] {
+function codingsOf(header: string | undefined): string[] {
   if (header === undefined) return [];
   return header
     .split(',')

@@ -33,7 +33,7 @@ export class CloudAuthError extends CloudError {
 }
 
 /** The advice of a 404: the paths of the API hang off the v1 root, so a base URL without it finds none. */
-export const WRONG_ROOT_HINT = 'a 404 here usually means DEVICE_AGENT_BASE_URL is not the v1 root of the cloud (e.g. https://cloud.example.com/v1)';
+const WRONG_ROOT_HINT = 'a 404 here usually means DEVICE_AGENT_BASE_URL is not the v1 root of the cloud (e.g. https://cloud.example.com/v1)';
 
 /** Any other 4xx: the cloud refused this request as such; sending it again unchanged will not help. */
 export class CloudRejectedError extends CloudError {
@@ -52,7 +52,7 @@ export class CloudRejectedError extends CloudError {
   }
 }
 
-export interface UnavailableDetails {
+interface UnavailableDetails {
   /** HTTP status when the cloud answered (408, 429, 5xx). */
   status?: number;
   /** Node's error code when it did not (ECONNRESET, ETIMEDOUT, ...). */
@@ -136,7 +136,7 @@ export class CloudProtocolError extends CloudError {
 const EXCERPT_CHARS = 160;
 
 /** First characters of a body, whitespace collapsed and secrets masked; a body that is not text is only counted. */
-export function safeExcerpt(body: string) {
+function safeExcerpt(body: string) {
   // Compressed or binary bytes say nothing to a person and can upset a terminal; a stray one in text does not count.
   if ((body.slice(0, EXCERPT_CHARS).match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0) >= 3) {
     return `(${Buffer.byteLength(body)} bytes that are not text: compressed or binary)`;

@@ -12,7 +12,7 @@ export interface FailedDevicePolicyOptions {
   maxBackoffMs?: number;
 }
 
-export interface FailedDeviceState {
+interface FailedDeviceState {
   udid: string;
   /** The cloud's latest reason. */
   message: string;

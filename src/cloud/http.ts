@@ -10,7 +10,7 @@ import { decodeBody, HttpAnswerError } from './content-encoding.js';
 import { challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
 import type { ProxyEndpoint } from '../config/proxy-url.js';
 
-export interface HttpRequest {
+interface HttpRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;

@@ -11,7 +11,7 @@ export interface CloudNetwork {
   trust: Trust;
 }
 
-export type NetworkSettings = Pick<Settings, 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile' | 'systemCa'>;
+type NetworkSettings = Pick<Settings, 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile' | 'systemCa'>;
 
 /** Throws ConfigError when caFile cannot be used. */
 export function cloudNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv = process.env): CloudNetwork {

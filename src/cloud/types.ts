@@ -58,7 +58,7 @@ export interface Telephony {
   carriersInfo?: CarrierInfo[];
 }
 
-export interface Resolution {
+interface Resolution {
   width?: number;
   height?: number;
   projection?: number;
@@ -100,14 +100,14 @@ export function appiumOff(support: Support | undefined): Support {
 }
 
 /** What the cloud may show of a device: ready, present but not ready (the message says why), or gone (sent once). */
-export type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
+type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
 
 export const STATUS_AVAILABLE = 'AVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNAVAILABLE = 'UNAVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNPLUGGED = 'UNPLUGGED' satisfies DeviceStatus;
 
 /** The states `adb devices` prints; "no permissions" carries a hint after it; a newer state arrives as 'unknown'. */
-export type AdbState =
+type AdbState =
   | 'device'
   | 'offline'
   | 'unauthorized'

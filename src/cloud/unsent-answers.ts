@@ -8,7 +8,7 @@ import { BoundedSet } from '../util/bounded-set.js';
 import type { FailedDevice } from './types.js';
 
 /** Distinct answers remembered (64 characters each): a cloud alternating between a few answers says each once. */
-export const UNSENT_ANSWERS_KEPT = 1_000;
+const UNSENT_ANSWERS_KEPT = 1_000;
 
 export class UnsentAnswers {
   private readonly said: BoundedSet<string>;

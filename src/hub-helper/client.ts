@@ -40,7 +40,7 @@ export function ask(request: HubRequest, socket = HUB_SOCKET, timeoutMs = TIMEOU
 }
 
 /** The request uhubctl's arguments ask for, or what is wrong with them. */
-export function requestOf(argv: readonly string[]): HubRequest | { problem: string } {
+function requestOf(argv: readonly string[]): HubRequest | { problem: string } {
   if (argv.includes('--check')) return { kind: 'check' };
   const value = (...names: string[]) => {
     const i = argv.findIndex((a) => names.includes(a));

@@ -29,7 +29,7 @@ const SYSFS = '/sys/bus/usb/devices';
 const DEVFS = '/dev/bus/usb';
 
 /** The user the agent runs as (DynamicUser=yes: its uid changes, its name does not). */
-export const AGENT_USER = 'device-agent';
+const AGENT_USER = 'device-agent';
 
 /** Undefined when the peer of the instance name N-PID-UID may ask, else why not. */
 export function peerRefusal(instance: string, nameOf: (uid: number) => string | undefined): string | undefined {
@@ -51,7 +51,7 @@ function userName(uid: number) {
 }
 
 /** One line from the stream, at most MAX_REQUEST_BYTES, within the deadline. */
-export function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
+function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const done = (error?: Error) => {
@@ -73,7 +73,7 @@ export function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_
 }
 
 /** Where a hub's device node is, from sysfs as libusb finds it, and whether it opens. */
-export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok: boolean; finding: string } {
+function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok: boolean; finding: string } {
   let node: string;
   try {
     const read = (name: string) => Number(readFileSync(join(sysfs, hub, name), 'utf8').trim());
@@ -93,7 +93,7 @@ export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok:
 }
 
 /** The answer to one request: the problem (undefined when done) and the output. */
-export async function answer(
+async function answer(
   request: HubRequest,
   mapped: readonly HubPort[],
   env: NodeJS.ProcessEnv,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The file a package or image build writes beside package.json: the commit it was built from, one line. */
-export const BUILD_NUMBER_FILE = 'build-number';
+const BUILD_NUMBER_FILE = 'build-number';
 
 const COMMIT = /^[0-9a-f]{40}$/;
 

@@ -5,7 +5,7 @@ import { parseMeminfo } from '../util/meminfo.js';
 import { pickNetwork } from './network.js';
 import { parseDefaultRoute } from './route.js';
 
-export interface MachineCollectorOptions {
+interface MachineCollectorOptions {
   version: string;
   buildNumber: string;
   /** Where /proc is (tests point it at a copy). */

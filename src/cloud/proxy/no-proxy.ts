@@ -5,7 +5,7 @@
 
 import { isIP } from 'node:net';
 
-export type NoProxyEntry =
+type NoProxyEntry =
   { kind: 'all' } | { kind: 'host'; name: string; port?: number } | { kind: 'address'; family: 4 | 6; bytes: Uint8Array; bits: number; port?: number };
 
 export interface NoProxyList {

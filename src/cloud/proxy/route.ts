@@ -28,7 +28,7 @@ export type Route =
   | { kind: 'direct'; why: 'loopback-plain-http'; proxy: ProxyEndpoint; setting: string };
 
 /** The setting names as operators know them, for messages. */
-export const SETTING_NAMES = {
+const SETTING_NAMES = {
   https: 'httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)',
   http: 'httpProxy (DEVICE_AGENT_HTTP_PROXY, else the http-proxy credential, http_proxy or HTTP_PROXY)',
   noProxy: 'noProxy (DEVICE_AGENT_NO_PROXY, else no_proxy or NO_PROXY)',

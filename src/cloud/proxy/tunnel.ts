@@ -28,7 +28,7 @@ export class ProxyTunnelError extends Error {
   }
 }
 
-export interface TunnelOptions {
+interface TunnelOptions {
   /** Destroys the tunnel in the making (the caller's timeout or shutdown). */
   signal?: AbortSignal;
   userAgent?: string;

@@ -9,7 +9,7 @@ import { createSecureContext, getCACertificates, type SecureContext } from 'node
 import { ConfigError } from '../../config/errors.js';
 import { certificateBlocks } from './pem.js';
 
-export interface TrustSettings {
+interface TrustSettings {
   caFile?: string;
   systemCa: boolean;
 }
@@ -27,9 +27,9 @@ export interface Trust {
 }
 
 /** Debian and Ubuntu, Fedora and RHEL, openSUSE, Alpine: where update-ca-certificates and its kin write the bundle. */
-export const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
+const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
 
-export const CA_FILE_SETTING = 'caFile (DEVICE_AGENT_CA_FILE)';
+const CA_FILE_SETTING = 'caFile (DEVICE_AGENT_CA_FILE)';
 
 /** Reads the files the settings name; a caFile that cannot be used is a ConfigError naming it. */
 export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = process.env, bundles: readonly string[] = SYSTEM_BUNDLES): Trust {

@@ -20,14 +20,14 @@ const PLATFORM = 'android';
 const READY = 'device';
 
 /** What the report says of one device, and the remembered network phone it stands for, if it is one (remembered.ts), or whether it is back on a new connection unanswered. */
-export interface Described {
+interface Described {
   serial: string;
   info: DeviceInfo;
   phone?: RememberedPhone;
   back?: boolean;
 }
 
-export interface DescriberOptions {
+interface DescriberOptions {
   registry: DeviceRegistry;
   logger: Logger;
   clock: Clock;

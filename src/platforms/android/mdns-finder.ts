@@ -17,7 +17,7 @@ const READY = 'device';
 const UNSUPPORTED_MS = 3_600_000;
 const IPV4_PORT = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
 
-export interface MdnsFinderOptions {
+interface MdnsFinderOptions {
   adb: Pick<AdbClient, 'mdnsServices' | 'connect' | 'disconnect'>;
   registry: Pick<DeviceRegistry, 'list'>;
   logger: Logger;

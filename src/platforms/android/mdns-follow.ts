@@ -27,7 +27,7 @@ export interface NetworkRecord {
   udid?: string;
 }
 
-export type FollowAct =
+type FollowAct =
   | { kind: 'connect'; address: string; instance: string; udid: string; from: string }
   | { kind: 'found'; address: string; instance: string; udid: string }
   | { kind: 'refuse'; address: string; instance: string; udid: string; answered?: string }
@@ -38,7 +38,7 @@ export const FOLLOW_MS = 120_000;
 export const REFUSE_MS = 3_600_000;
 export const MAX_CONNECTS = 4;
 /** Names learned: a lab's network phones are tens. */
-export const MAX_LEARNED = 1000;
+const MAX_LEARNED = 1000;
 
 export class MdnsFollow {
   /** Each learned name: the phone that answered at its address, and that address. */

@@ -4,7 +4,7 @@ import { gauge, type Metric } from '../../util/metric.js';
 import type { DeviceProber } from './inventory/probe.js';
 import type { Conflict } from '../../devices/claims.js';
 
-export interface AndroidFacts {
+interface AndroidFacts {
   /** adb's state of each device it lists now. */
   states: Iterable<string>;
   trackerAlive: boolean;

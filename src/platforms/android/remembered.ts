@@ -28,7 +28,7 @@ export const REMEMBERED = facetKey<string>('android-remembered-network', 'device
 export const REMEMBER_MS = 3_600_000;
 
 /** What is known now of the address, for the message. */
-export interface AddressNow {
+interface AddressNow {
   serial: string;
   /** adb's state of the address now; undefined: adb does not list it. */
   state: string | undefined;

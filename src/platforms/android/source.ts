@@ -28,7 +28,7 @@ const READY = 'device';
 const ADB_SETTLE_MS = 10_000;
 
 /** What the source is built with: the inventory runner's parts (inventory/runner.ts), and adb's. */
-export interface AndroidSourceOptions extends Omit<InventoryRunnerOptions, 'news'> {
+interface AndroidSourceOptions extends Omit<InventoryRunnerOptions, 'news'> {
   adb: AdbClient;
   /** The tracker's periodic full listing. */
   reconcileMs: number;

@@ -27,7 +27,7 @@
 // of the wrong type) is unknown too.
 import type { Dict } from './framing.js';
 
-export type ImageType = 'Personalized' | 'Developer';
+type ImageType = 'Personalized' | 'Developer';
 
 /** From which iOS major the personalized image is the one to look up. */
 const PERSONALIZED_FROM = 17;
@@ -45,7 +45,7 @@ export function majorOf(version: string | undefined): number | undefined {
 }
 
 /** What one reply says: mounted, not mounted, ask CopyDevices (an empty list), or unknown with why. */
-export type LookupAnswer = { kind: 'mounted' } | { kind: 'not-mounted' } | { kind: 'ask-copy-devices' } | { kind: 'unknown'; why: string };
+type LookupAnswer = { kind: 'mounted' } | { kind: 'not-mounted' } | { kind: 'ask-copy-devices' } | { kind: 'unknown'; why: string };
 
 const isData = (v: unknown) => v instanceof Uint8Array;
 

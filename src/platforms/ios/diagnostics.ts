@@ -22,7 +22,7 @@ import { LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownClient } from './lockdown.js';
 
-export const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
+const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
 
 export interface RelayWear {
   battery?: BatteryWear;

@@ -9,7 +9,7 @@ const MUX_HEADER = 16;
 const MUX_VERSION_PLIST = 1;
 const MUX_MESSAGE_PLIST = 8;
 /** No honest usbmuxd or lockdown message comes near this; a bigger length means a broken stream. */
-export const MAX_FRAME = 4 << 20;
+const MAX_FRAME = 4 << 20;
 
 export function decodePlist(payload: Uint8Array): unknown {
   const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);

@@ -10,9 +10,9 @@ import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 export const IOS_PLATFORM = 'IOS';
 /** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
-export const IOS_STATE_PAIRED = 'paired' satisfies IosState;
-export const IOS_STATE_NOT_PAIRED = 'unpaired' satisfies IosState;
-export const IOS_STATE_NOT_ANSWERING = 'not-answering' satisfies IosState;
+const IOS_STATE_PAIRED = 'paired' satisfies IosState;
+const IOS_STATE_NOT_PAIRED = 'unpaired' satisfies IosState;
+const IOS_STATE_NOT_ANSWERING = 'not-answering' satisfies IosState;
 
 export interface LockdownValues {
   /** GetValue with no domain, inside a session. */

@@ -17,7 +17,7 @@ export interface MuxDevice {
 
 const CLIENT = { ClientVersionString: 'device-agent', ProgName: 'device-agent', kLibUSBMuxVersion: 3 };
 
-export function openMux(address: UsbmuxdAddress, timeoutMs: number): Promise<net.Socket> {
+function openMux(address: UsbmuxdAddress, timeoutMs: number): Promise<net.Socket> {
   const socket = 'path' in address ? net.createConnection(address.path) : net.createConnection(address.port, address.host);
   const ready = new Promise<net.Socket>((resolve, reject) => {
     socket.once('connect', () => {
@@ -83,7 +83,7 @@ function checkResult(request: string, body: Dict) {
   if (body.MessageType === 'Result' && body.Number !== 0) throw new UsbmuxdError(request, Number(body.Number));
 }
 
-export function deviceFromAttached(msg: Dict): MuxDevice | undefined {
+function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   const props = (msg.Properties ?? {}) as Dict;
   const deviceId = Number(msg.DeviceID ?? props.DeviceID);
   const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;

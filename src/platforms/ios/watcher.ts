@@ -12,9 +12,9 @@ import { limited } from '../../log/limited.js';
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket exists: a host without iPhones pays nothing.
 const client = () => import('./usbmuxd-client.js');
 
-export const IOS_ATTACHED = 'attached';
+const IOS_ATTACHED = 'attached';
 
-export interface IosWatcherOptions extends WatcherOptions {
+interface IosWatcherOptions extends WatcherOptions {
   address: UsbmuxdAddress;
   stepTimeoutMs: number;
   /** How long phones known before usbmuxd went away are kept (default 10 s), so a usbmuxd restart unplugs none. */

@@ -17,7 +17,7 @@ export interface DeviceWatcherOptions extends WatcherOptions {
 }
 
 /** How often the device list is read while tracking is refused: a plug or unplug shows within this. */
-export const POLL_MS = 2_000;
+const POLL_MS = 2_000;
 const RETRY_TRACKING_MS = 60_000;
 
 /**

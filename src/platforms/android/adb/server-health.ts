@@ -9,16 +9,16 @@ import type { Logger } from '../../../log/logger.js';
 import type { Clock, Timer, Timers } from '../../../util/clock.js';
 
 /** Deadline of the server's own round trip when a failure asks for it: a server answers host:version in milliseconds. */
-export const SERVER_CHECK_TIMEOUT_MS = 3_000;
+const SERVER_CHECK_TIMEOUT_MS = 3_000;
 /** How often a server found not answering is asked again. */
-export const SERVER_RECHECK_MS = 2_000;
+const SERVER_RECHECK_MS = 2_000;
 
-export interface ServerRoundTrip {
+interface ServerRoundTrip {
   readonly label: string;
   version(timeoutMs?: number): Promise<number>;
 }
 
-export interface AdbServerHealthOptions {
+interface AdbServerHealthOptions {
   adb: ServerRoundTrip;
   /** The recheck of a server found not answering runs on its timers. */
   clock: Clock & Timers;

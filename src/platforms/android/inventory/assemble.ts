@@ -12,7 +12,7 @@ import { dropUndefined } from '../../../util/drop-undefined.js';
 import { isTcpSerial } from '../../../util/tcp-serial.js';
 import { composeMessage } from '../../../cloud/device-message.js';
 
-export interface AssembleInput {
+interface AssembleInput {
   adbSerial: string;
   adbState: string;
   sections: Map<string, string>;
@@ -25,7 +25,7 @@ export interface AssembleInput {
 }
 
 /** The properties of `all` that `names` lists, in a fresh object: what a probe may read, or what the prober keeps. */
-export function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
+function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
   const picked = Object.create(null) as Record<string, string>;
   for (const name of names) {
     const value = all[name];

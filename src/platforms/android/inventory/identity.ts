@@ -2,7 +2,7 @@
 // give the same identity.
 import { firstProp, type Props } from './parsers/getprop.js';
 
-export interface RootHints {
+interface RootHints {
   /** ro.build.type: user, userdebug or eng. */
   buildType?: string;
   /** ro.secure is "0": adbd starts as root. */
@@ -42,7 +42,7 @@ const MANUFACTURER_KEYS = ['ro.product.manufacturer', 'ro.product.odm.manufactur
 
 // Marketing names vendors publish as props (where Build.MODEL is a code), as catalogued in
 // github.com/getActivity/DeviceCompat (DeviceMarketName.java); English before localized ones.
-export const MARKETING_NAME_KEYS = [
+const MARKETING_NAME_KEYS = [
   'ro.product.marketname', // Xiaomi, Redmi, POCO (MIUI, HyperOS)
   'ro.product.odm.marketname',
   'ro.product.vendor.marketname',

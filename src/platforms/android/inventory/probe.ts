@@ -16,7 +16,7 @@ import { systemClock } from '../../../util/clock.js';
 /** Who the device is from its property dump alone, reported until the inventory ends; called at most once. */
 export type OnIdentity = (info: DeviceInfo) => void;
 
-export interface ProberOptions {
+interface ProberOptions {
   timeoutMs: number;
   config: InventoryConfig;
   /** How often the slow tier is read again (default 900 s). */

@@ -8,7 +8,7 @@ import type { Tier } from './probes/types.js';
 const END = 'end';
 
 // A token per agent process, unknown to the device, so a device name or prop that reads like a delimiter shifts nothing.
-export const SESSION_TOKEN = randomBytes(6).toString('hex');
+const SESSION_TOKEN = randomBytes(6).toString('hex');
 
 export function marker(name: string, token = SESSION_TOKEN) {
   return `<<<DA:${token}:${name}>>>`;
@@ -24,7 +24,7 @@ export const END_MARKER = marker(END);
 
 export { SU_PATHS, isSafeHost } from './su-paths.js';
 
-export interface ScriptOptions {
+interface ScriptOptions {
   /** Host to ping for networkReachability; skipped when absent or unsafe. */
   reachabilityHost?: string;
   /** Which tiers of probes to run (probes/types.ts). */
@@ -36,7 +36,7 @@ export interface ScriptOptions {
 }
 
 /** Seconds one probe command may take where the device has `timeout` (toybox, Android 7+). */
-export const PROBE_TIMEOUT_SECONDS = 10;
+const PROBE_TIMEOUT_SECONDS = 10;
 
 export function buildInventoryScript(opts: ScriptOptions) {
   const ctx = { reachabilityHost: opts.reachabilityHost };
@@ -70,7 +70,7 @@ export function buildInventoryScript(opts: ScriptOptions) {
 }
 
 /** Script output cut back into sections. */
-export interface ScriptOutput {
+interface ScriptOutput {
   sections: Map<string, string>;
   /** The script's end marker printed: every section it ran is here, the run is whole. */
   ended: boolean;

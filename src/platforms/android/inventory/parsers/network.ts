@@ -3,7 +3,7 @@
 
 import { isUnsetSetting, parseSettingValue } from './settings.js';
 
-export interface Address {
+interface Address {
   iface: string;
   address: string;
 }

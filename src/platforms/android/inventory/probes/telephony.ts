@@ -42,7 +42,7 @@ export const telephony: Probe<Registry> = {
 };
 
 /** ro.radio.noril (no radio interface layer) or ro.carrier=wifi-only, as Wi-Fi-only builds set them. */
-export function hasNoRadio(props: Props) {
+function hasNoRadio(props: Props) {
   const noril = (props['ro.radio.noril'] ?? '').trim().toLowerCase();
   return ['yes', 'true', '1'].includes(noril) || props['ro.carrier'] === 'wifi-only';
 }

@@ -66,7 +66,7 @@ export interface FillContext {
   observedAtMs?: number;
 }
 
-export interface ProbeContext {
+interface ProbeContext {
   /** Host to ping; the ping probe is left out when absent or unsafe. */
   reachabilityHost?: string;
 }
