@@ -18,8 +18,7 @@ export function classifyStatus(status: number): StatusClass {
   return 'rejected';
 }
 
-type ParsedReportAnswer =
-  { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
+type ParsedReportAnswer = { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
 
 /**
  * Reads a 2xx PUT /devices body: {"failedDevices": [...]}, an empty body or an object without it meaning nothing

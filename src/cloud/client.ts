@@ -15,7 +15,7 @@ import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContex
 import { routeFor, type ProxyPlan } from './proxy/route.js';
 import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { parseRetryAfter } from './retry.js';
-import type { BookingStatus, ReportAnswer, ReportBody } from './types.js';
+import type { BookingStatus, ReportBody } from './types.js';
 import { limited } from '../log/limited.js';
 import { systemClock } from '../util/clock.js';
 
@@ -86,7 +86,7 @@ export class CloudClient {
    * Reports the inventory; resolves with the cloud's answer once delivered. Throws CloudAuthError, CloudRejectedError
    * (not worth resending unchanged), CloudProtocolError or CloudUnavailableError (resend at the next report).
    */
-  async putDevices(body: ReportBody, opts: PutOptions = {}): Promise<ReportAnswer> {
+  async putDevices(body: ReportBody, opts: PutOptions = {}) {
     const operation = 'PUT /devices';
     const payload = JSON.stringify(body);
     const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal, deadline: opts.deadline });
@@ -105,7 +105,7 @@ export class CloudClient {
   }
 
   /** GET /devices/{id}/status; undefined on 404. An id that cannot be a path segment rejects, as any other failure. */
-  async getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<BookingStatus | undefined> {
+  async getDeviceStatus(deviceId: string | number, opts: PutOptions = {}) {
     const operation = 'GET /devices/{id}/status';
     const res = await this.attempt(operation, 'GET', `/devices/${pathSegment(String(deviceId))}/status`, { ...opts, allow404: true });
     if (res.status === 404) return undefined;

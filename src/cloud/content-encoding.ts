@@ -28,7 +28,7 @@ const deflate: Decoder = (input, options) => ((input[0]! & 0x0f) === 8 && ((inpu
 const DECODERS: Record<string, Decoder> = { gzip: unzip, 'x-gzip': unzip, deflate, br: promisify(brotliDecompress) };
 
 /** The codings of a Content-Encoding header, in the order they were applied; identity left out. */
-function codingsOf(header: string | undefined): string[] {
+function codingsOf(header: string | undefined) {
   if (header === undefined) return [];
   return header
     .split(',')
@@ -37,7 +37,7 @@ function codingsOf(header: string | undefined): string[] {
 }
 
 /** The body with its codings undone, at most maxBytes decoded; an empty body stays empty (a HEAD, a 204). */
-export async function decodeBody(body: Buffer, header: string | undefined, maxBytes: number): Promise<Buffer> {
+export async function decodeBody(body: Buffer, header: string | undefined, maxBytes: number) {
   const codings = codingsOf(header);
   if (body.length === 0 || codings.length === 0) return body;
   let out = body;

@@ -9,7 +9,7 @@ export function isReadyState(state: string) {
 }
 
 /** Whether the battery charges (CHARGING, FULL) or not (DISCHARGING, NOT_CHARGING); undefined when it does not say. */
-export function chargingOf(status: string | undefined): boolean | undefined {
+export function chargingOf(status: string | undefined) {
   if (status === 'CHARGING' || status === 'FULL') return true;
   if (status === 'DISCHARGING' || status === 'NOT_CHARGING') return false;
   return undefined;

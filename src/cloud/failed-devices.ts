@@ -68,12 +68,12 @@ export class FailedDevicePolicy {
   }
 
   /** Failed devices whose backoff has elapsed: worth a report that includes them again. */
-  dueForRetry(now: number): string[] {
+  dueForRetry(now: number) {
     return [...this.entries.values()].filter((e) => e.nextRetryAt <= now).map((e) => e.udid);
   }
 
   /** The earliest retry time of any failed device, or undefined when none failed. */
-  nextRetryAt(): number | undefined {
+  nextRetryAt() {
     let earliest: number | undefined;
     for (const e of this.entries.values()) {
       if (earliest === undefined || e.nextRetryAt < earliest) earliest = e.nextRetryAt;

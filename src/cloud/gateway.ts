@@ -11,7 +11,7 @@ const GATEWAY_STATUSES: Record<number, string> = {
 const NAME_CHARS = 60;
 
 /** The gateway that made this answer ("nginx/1.22.1", else "a gateway"), or undefined: another status, an empty or JSON body. */
-export function gatewayOf(status: number, server: string | undefined, body: string): string | undefined {
+export function gatewayOf(status: number, server: string | undefined, body: string) {
   if (GATEWAY_STATUSES[status] === undefined) return undefined;
   const text = body.trim();
   if (text === '' || isJson(text)) return undefined;

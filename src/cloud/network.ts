@@ -20,7 +20,7 @@ export function cloudNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv =
 }
 
 /** Parses the proxy settings and masks their passwords in every log line from now on. */
-export function maskProxyCredentials(settings: NetworkSettings): ProxyPlan {
+export function maskProxyCredentials(settings: NetworkSettings) {
   const proxies = planProxies(settings);
   for (const secret of proxySecrets(proxies)) addSecret(secret);
   return proxies;

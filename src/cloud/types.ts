@@ -144,7 +144,7 @@ const ADB_STATES: ReadonlySet<string> = new Set<AdbState>([
 ]);
 
 /** adb's word for a device, as the report types it. */
-export function adbState(raw: string): AdbState {
+export function adbState(raw: string) {
   const state = raw.trim();
   if (ADB_STATES.has(state)) return state as AdbState;
   if (state.startsWith('no permissions')) return state as `no permissions${string}`;

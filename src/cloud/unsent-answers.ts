@@ -18,7 +18,7 @@ export class UnsentAnswers {
   }
 
   /** The entries of this answer to log, one per udid (its first entry), or none when the same set was logged already. */
-  toLog(unsent: readonly FailedDevice[]): FailedDevice[] {
+  toLog(unsent: readonly FailedDevice[]) {
     const byUdid = new Map<string, FailedDevice>();
     for (const f of unsent) if (!byUdid.has(f.udid)) byUdid.set(f.udid, { udid: f.udid, message: f.message });
     if (byUdid.size === 0) return [];

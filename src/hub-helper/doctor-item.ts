@@ -21,7 +21,7 @@ type HelperSettings = {
 };
 
 /** The helper's socket when the settings switch ports through it, else undefined. */
-function helperSocketOf(settings: HelperSettings): string | undefined {
+function helperSocketOf(settings: HelperSettings) {
   const words = settings.recovery.powerCycleCommand.split(/\s+/).filter(Boolean);
   const used = settings.recovery.powerCycle || chargeWaysOf(settings.charge.ways).some((w) => w.way === 'uhubctl');
   if (!used || basename(words[0] ?? '') !== CLIENT_NAME) return undefined;

@@ -24,7 +24,7 @@ export function parseRequest(line: string): HubRequest | { problem: string } {
 }
 
 /** Undefined when the port is one the operator mapped, else why it is refused. */
-export function refusal(request: { hub: string; port: number }, mapped: Iterable<HubPort>): string | undefined {
+export function refusal(request: { hub: string; port: number }, mapped: Iterable<HubPort>) {
   for (const place of mapped) if (place.hub === request.hub && place.port === request.port) return undefined;
   return `hub ${request.hub} port ${request.port} is not in hubPorts: the helper switches only the ports mapped to a phone`;
 }

@@ -32,7 +32,7 @@ const DEVFS = '/dev/bus/usb';
 const AGENT_USER = 'device-agent';
 
 /** Undefined when the peer of the instance name N-PID-UID may ask, else why not. */
-export function peerRefusal(instance: string, nameOf: (uid: number) => string | undefined): string | undefined {
+export function peerRefusal(instance: string, nameOf: (uid: number) => string | undefined) {
   const m = /^\d+-\d+-(\d+)$/.exec(instance);
   if (!m) return `no peer credentials in the instance name ${JSON.stringify(instance)}`;
   const uid = Number(m[1]);
@@ -73,7 +73,7 @@ function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Pr
 }
 
 /** Where a hub's device node is, from sysfs as libusb finds it, and whether it opens. */
-function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok: boolean; finding: string } {
+function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS) {
   let node: string;
   try {
     const read = (name: string) => Number(readFileSync(join(sysfs, hub, name), 'utf8').trim());

@@ -28,7 +28,7 @@ export function parseNoProxy(text: string | undefined): NoProxyList {
 }
 
 /** The entry of the list that sends a request to host:port direct, or undefined when the proxy is used. */
-export function noProxyMatch(list: NoProxyList, host: string, port: number): NoProxyEntry | undefined {
+export function noProxyMatch(list: NoProxyList, host: string, port: number) {
   const target = targetOf(host);
   if (target === undefined) return undefined;
   return list.entries.find((entry) => matches(entry, target, port));

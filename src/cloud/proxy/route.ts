@@ -57,7 +57,7 @@ export function routeFor(plan: ProxyPlan, url: URL): Route {
 }
 
 /** Every password and credential the settings carry, for the log masker. */
-export function proxySecrets(plan: ProxyPlan): string[] {
+export function proxySecrets(plan: ProxyPlan) {
   return [...(plan.https?.secrets ?? []), ...(plan.http?.secrets ?? [])];
 }
 

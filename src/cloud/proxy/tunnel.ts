@@ -104,7 +104,7 @@ function answerFailure(status: number, statusText: string, headers: Record<strin
 }
 
 /** The scheme names of Proxy-Authenticate challenges (Basic, Negotiate, NTLM): their parameters (realm, nonce) say nothing the operator needs. */
-export function challengeSchemes(value: string | string[] | undefined): string[] {
+export function challengeSchemes(value: string | string[] | undefined) {
   const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
   return [...new Set(list.map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean))];
 }

@@ -47,35 +47,35 @@ export class AndroidControl implements SettingsWriter {
 
   constructor(private readonly adb: Pick<AdbClient, 'reconnectOffline' | 'reconnect' | 'connect' | 'shell'>) {}
 
-  reconnectOffline(): Promise<string> {
+  reconnectOffline() {
     return this.adb.reconnectOffline();
   }
 
-  reconnect(serial: string): Promise<string> {
+  reconnect(serial: string) {
     return this.adb.reconnect(serial);
   }
 
-  connect(address: string): Promise<string> {
+  connect(address: string) {
     return this.adb.connect(address);
   }
 
   /** A global setting as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
-  getGlobal(serial: string, key: string): Promise<string | undefined> {
+  getGlobal(serial: string, key: string) {
     return this.getSetting(serial, 'global', key);
   }
 
   /** Writes a global setting; what `settings put` printed (nothing, on success). */
-  putGlobal(serial: string, key: string, value: string): Promise<string> {
+  putGlobal(serial: string, key: string, value: string) {
     return this.putSetting(serial, 'global', key, value);
   }
 
   /** A setting of the namespace as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
-  async getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined> {
+  async getSetting(serial: string, namespace: SettingsNamespace, key: string) {
     return parseSettingOrUnset(await this.settings(serial, `get ${namespace} ${key}`));
   }
 
   /** Writes a setting of the namespace; what `settings put` printed (nothing, on success). */
-  async putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string): Promise<string> {
+  async putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string) {
     return (await this.settings(serial, `put ${namespace} ${key} ${value}`)).trim();
   }
 

@@ -37,7 +37,7 @@ const FIRST_LAPSING_SDK = 29;
  * the phone's API level: below 29 it never lapses (0), whatever a row says;
  * not read, the window is unknown, as the default depends on it.
  */
-export function authorizationWindowOf(global: ReadonlyMap<string, string> | undefined, sdk: number | undefined): number | undefined {
+export function authorizationWindowOf(global: ReadonlyMap<string, string> | undefined, sdk: number | undefined) {
   if (sdk === undefined) return undefined;
   if (sdk < FIRST_LAPSING_SDK) return 0;
   if (global === undefined) return undefined;

@@ -39,7 +39,7 @@ interface AddressNow {
 }
 
 /** Whether the remembered phone is to be forgotten now (see the rule above). */
-export function forgotten(phone: RememberedPhone, now: number, address: { listed: boolean; keptConnected: boolean }): string | undefined {
+export function forgotten(phone: RememberedPhone, now: number, address: { listed: boolean; keptConnected: boolean }) {
   if (now - phone.at >= REMEMBER_MS) return `it has not answered for ${Math.round(REMEMBER_MS / 60_000)} min`;
   if (!address.listed && !address.keptConnected) return 'adb no longer lists its address and the agent does not connect it (not in networkDevices)';
   return undefined;

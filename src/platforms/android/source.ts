@@ -4,7 +4,6 @@ import { EventEmitter } from 'node:events';
 import { recordKey } from '../../devices/record.js';
 import { compareStrings } from '../../util/compare.js';
 import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceDevice, type SourceEvents } from '../source.js';
-import type { Metric } from '../../util/metric.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
@@ -111,7 +110,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   /** An adb server that cannot be reached keeps the host from reporting: one reason, named as the server's, not tracking's. */
-  problems(): string[] {
+  problems() {
     const server = this.o.server?.problem();
     if (this.alive) return server ? [server] : [];
     if (this.serverUnreachable) return [server ?? `${SERVER_DOWN}: ${this.lastError ?? 'no answer'}`];
@@ -123,7 +122,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher?.serverUnreachable ?? false;
   }
 
-  metrics(): Metric[] {
+  metrics() {
     return androidMetrics({
       states: this.o.registry.list(PLATFORM).map((r) => r.state),
       trackerAlive: this.alive,

@@ -50,7 +50,7 @@ export function encodeLockdown(body: Dict): Buffer {
 export class MuxDecoder {
   private buf: Buffer = Buffer.alloc(0);
 
-  push(chunk: Buffer): { tag: number; body: Dict }[] {
+  push(chunk: Buffer) {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     const out: { tag: number; body: Dict }[] = [];
     while (this.buf.length >= MUX_HEADER) {
@@ -68,7 +68,7 @@ export class MuxDecoder {
   }
 
   /** Bytes after the last whole message (the start of a tunnel after Connect). */
-  rest(): Buffer {
+  rest() {
     const r = this.buf;
     this.buf = Buffer.alloc(0);
     return r;
@@ -79,7 +79,7 @@ export class MuxDecoder {
 export class LockdownDecoder {
   private buf: Buffer = Buffer.alloc(0);
 
-  push(chunk: Buffer): Dict[] {
+  push(chunk: Buffer) {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     const out: Dict[] = [];
     while (this.buf.length >= 4) {

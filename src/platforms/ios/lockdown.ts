@@ -52,7 +52,7 @@ export class LockdownClient {
   }
 
   /** One request, its answer; a lockdown Error becomes a LockdownError. */
-  async request(body: Dict, timeoutMs: number): Promise<Dict> {
+  async request(body: Dict, timeoutMs: number) {
     const name = String(body.Request);
     const reply = await this.exchange({ Label: LABEL, ...body }, `lockdown ${name}`, timeoutMs);
     if (typeof reply.Error === 'string') throw new LockdownError(name, reply.Error);
@@ -64,7 +64,7 @@ export class LockdownClient {
    * mobile_image_mounter's `Command`), its answer as it came, an Error
    * included: what an error means is the service's to say.
    */
-  async command(body: Dict, timeoutMs: number): Promise<Dict> {
+  async command(body: Dict, timeoutMs: number) {
     return this.exchange(body, String(body.Command), timeoutMs);
   }
 
@@ -80,12 +80,12 @@ export class LockdownClient {
     return withDeadline(answer, timeoutMs, step, () => this.close());
   }
 
-  async queryType(timeoutMs: number): Promise<string> {
+  async queryType(timeoutMs: number) {
     const r = await this.request({ Request: 'QueryType' }, timeoutMs);
     return typeof r.Type === 'string' ? r.Type : '';
   }
 
-  async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number): Promise<unknown> {
+  async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number) {
     return (await this.request({ Request: 'GetValue', ...(domain && { Domain: domain }), ...(key && { Key: key }) }, timeoutMs)).Value;
   }
 
@@ -104,7 +104,7 @@ export class LockdownClient {
    * phone (reached through usbmuxd's Connect) and whether it speaks TLS from
    * its first byte.
    */
-  async startService(service: string, timeoutMs: number): Promise<{ port: number; ssl: boolean }> {
+  async startService(service: string, timeoutMs: number) {
     const r = await this.request({ Request: 'StartService', Service: service }, timeoutMs);
     const port = r.Port;
     if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535)

@@ -17,7 +17,7 @@ export interface MuxDevice {
 
 const CLIENT = { ClientVersionString: 'device-agent', ProgName: 'device-agent', kLibUSBMuxVersion: 3 };
 
-function openMux(address: UsbmuxdAddress, timeoutMs: number): Promise<net.Socket> {
+function openMux(address: UsbmuxdAddress, timeoutMs: number) {
   const socket = 'path' in address ? net.createConnection(address.path) : net.createConnection(address.port, address.host);
   const ready = new Promise<net.Socket>((resolve, reject) => {
     socket.once('connect', () => {
@@ -97,7 +97,7 @@ function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   };
 }
 
-export async function listDevices(address: UsbmuxdAddress, timeoutMs: number): Promise<MuxDevice[]> {
+export async function listDevices(address: UsbmuxdAddress, timeoutMs: number) {
   const body = await request(address, { MessageType: 'ListDevices' }, timeoutMs);
   checkResult('ListDevices', body);
   if (!Array.isArray(body.DeviceList)) throw new IosProtocolError('usbmuxd ListDevices answer has no DeviceList');
@@ -105,7 +105,7 @@ export async function listDevices(address: UsbmuxdAddress, timeoutMs: number): P
 }
 
 /** The host's pair record for a phone, or undefined when usbmuxd has none (not paired). */
-export async function readPairRecord(address: UsbmuxdAddress, udid: string, timeoutMs: number): Promise<Dict | undefined> {
+export async function readPairRecord(address: UsbmuxdAddress, udid: string, timeoutMs: number) {
   const body = await request(address, { MessageType: 'ReadPairRecord', PairRecordID: udid }, timeoutMs);
   if (!(body.PairRecordData instanceof Uint8Array)) {
     if (body.MessageType === 'Result' && body.Number !== 0) return undefined;
@@ -117,7 +117,7 @@ export async function readPairRecord(address: UsbmuxdAddress, udid: string, time
 }
 
 /** A connection to `port` on the phone, through usbmuxd; the caller owns the socket. */
-export async function connectDevice(address: UsbmuxdAddress, deviceId: number, port: number, timeoutMs: number): Promise<net.Socket> {
+export async function connectDevice(address: UsbmuxdAddress, deviceId: number, port: number, timeoutMs: number) {
   const socket = await openMux(address, timeoutMs);
   try {
     const { body, decoder } = await exchange(

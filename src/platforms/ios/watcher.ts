@@ -57,7 +57,7 @@ export class IosWatcher extends Watcher {
   }
 
   /** The usbmuxd entry of a phone (its DeviceID for Connect). */
-  device(udid: string): MuxDevice | undefined {
+  device(udid: string) {
     return this.known.get(udid);
   }
 
@@ -83,7 +83,7 @@ export class IosWatcher extends Watcher {
   }
 
   /** Replaces what is known with usbmuxd's full list; false when usbmuxd did not answer. */
-  async reconcile(): Promise<boolean> {
+  async reconcile() {
     const asked = this.events;
     let list: MuxDevice[];
     try {

@@ -31,7 +31,7 @@ interface Connection {
 }
 import { AdbCommandError, AdbUnreachableError, isProtocolError, isUnreachable, ShellCutError, ShellTimeoutError } from './errors.js';
 import { describe, type AdbServerAddress } from './server-address.js';
-import { parseDevicesLong, type LongDevice } from './devices-long.js';
+import { parseDevicesLong } from './devices-long.js';
 
 export interface AdbDevice {
   /** adb's serial: the USB serial, or HOST:PORT for a device reached over TCP. */
@@ -93,7 +93,7 @@ export class AdbClient {
   }
 
   /** The server's own round trip (host:version); `timeoutMs` overrides the request deadline (a quick check of the server). */
-  async version(timeoutMs?: number): Promise<number> {
+  async version(timeoutMs?: number) {
     const version = await this.host((c) => c.version() as PromiseLike<number>, timeoutMs);
     // adbkit reads whatever four bytes come as the version: a web server's answer gives NaN.
     if (!Number.isFinite(version)) throw new AdbUnreachableError(this.label, 'EPROTO', 'its version answer is not a number');
@@ -106,36 +106,36 @@ export class AdbClient {
   }
 
   /** adb's long listing: usb path, product, model, transport id per device. */
-  async listDevicesLong(): Promise<LongDevice[]> {
+  async listDevicesLong() {
     return parseDevicesLong(await this.hostValue('host:devices-l'));
   }
 
   /** `adb reconnect offline`: the server drops and retries every offline transport. */
-  async reconnectOffline(): Promise<string> {
+  async reconnectOffline() {
     return this.hostValue('host:reconnect-offline');
   }
 
   /** `adb -s SERIAL reconnect`: a USB device comes back by itself; adb 29 forgets a TCP one until it is connected again. */
-  async reconnect(serial: string): Promise<string> {
+  async reconnect(serial: string) {
     const answer = await this.hostValue(`host-serial:${serial}:reconnect`);
     if (!answer.startsWith('reconnecting')) throw new AdbCommandError(`-s ${serial} reconnect`, answer);
     return answer;
   }
 
   /** `adb connect HOST:PORT`; adb's refusal ("failed to connect to ...") is an AdbCommandError. */
-  async connect(address: string): Promise<string> {
+  async connect(address: string) {
     const answer = await this.hostValue(`host:connect:${address}`);
     if (!/^(already )?connected to /.test(answer)) throw new AdbCommandError(`connect ${address}`, answer);
     return answer;
   }
 
   /** `adb disconnect HOST:PORT`: the server drops that network device. */
-  async disconnect(address: string): Promise<string> {
+  async disconnect(address: string) {
     return this.hostValue(`host:disconnect:${address}`);
   }
 
   /** What `adb mdns services` prints after its header (adb 30 on); adb 29 and before refuse it: an AdbCommandError. */
-  async mdnsServices(): Promise<string> {
+  async mdnsServices() {
     try {
       return await this.hostValue('host:mdns:services');
     } catch (err) {
@@ -145,7 +145,7 @@ export class AdbClient {
   }
 
   /** A host request adbkit has no faithful command for (`host:devices-l`, `host:connect:H:P`), answered with one value. */
-  async hostValue(request: string): Promise<string> {
+  async hostValue(request: string) {
     return this.host(async (c) => {
       const conn = await (c as unknown as { connection(): PromiseLike<Connection> }).connection();
       try {
@@ -163,12 +163,12 @@ export class AdbClient {
   }
 
   /** Starts tracking; the deadline covers the server's acceptance, not the (endless) stream after it. */
-  async track(): Promise<Tracker> {
+  async track() {
     return this.host((c) => c.trackDevices() as PromiseLike<Tracker>);
   }
 
   /** Runs one shell session and returns its output; closes the session at the deadline. */
-  async shell(serial: string, command: string, options: ShellOptions): Promise<ShellResult> {
+  async shell(serial: string, command: string, options: ShellOptions) {
     const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
     const scope = this.scope();
     return new Promise<ShellResult>((resolve, reject) => {

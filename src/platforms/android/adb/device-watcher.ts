@@ -100,7 +100,7 @@ export class DeviceWatcher extends Watcher {
   }
 
   /** Replaces what is known with the adb server's full list; returns false when adb did not answer. */
-  async reconcile(): Promise<boolean> {
+  async reconcile() {
     let list: AdbDevice[];
     try {
       const t0 = this.clock.monotonic();

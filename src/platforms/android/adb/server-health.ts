@@ -51,7 +51,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** Asks the server's own round trip now (one question at a time); true when it answered. */
-  check(): Promise<boolean> {
+  check() {
     this.checking ??= this.ask().finally(() => (this.checking = undefined));
     return this.checking;
   }
@@ -65,7 +65,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** Whether a failure that began at `sinceMono` is the server's: down now, or found down or cut since (it cut that inventory). */
-  async blame(sinceMono: number): Promise<boolean> {
+  async blame(sinceMono: number) {
     const cutSince = () => this.down || (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono);
     if (cutSince()) return true;
     const answered = await this.check();
@@ -74,7 +74,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** What keeps the host from reporting its phones (for /healthz), while the server does not answer. */
-  problem(): string | undefined {
+  problem() {
     const d = this.downState;
     if (!d) return undefined;
     // The words before the colon are what /healthz says (status/health.ts): no address.
@@ -82,7 +82,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** The note every phone's message carries meanwhile: the cause is the host's, and what is reported is the last known state. */
-  deviceNote(): string | undefined {
+  deviceNote() {
     const d = this.downState;
     if (!d) return undefined;
     return (

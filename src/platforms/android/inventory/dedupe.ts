@@ -12,7 +12,7 @@ function rank(info: DeviceInfo) {
  * One entry per udid, the best placed (ready, then USB), carrying a dropped TCP twin's tunnel, in first-seen order, with
  * the index it came from, for the source's presence entries and tunnel hand-over.
  */
-export function keptByUdid(infos: readonly DeviceInfo[]): Array<{ info: DeviceInfo; from: number }> {
+export function keptByUdid(infos: readonly DeviceInfo[]) {
   return [...Map.groupBy(infos.keys(), (i) => infos[i]!.udid).values()].map((group) => {
     const [from] = group.sort((a, b) => rank(infos[a]!) - rank(infos[b]!)) as [number];
     const best = infos[from]!;

@@ -20,7 +20,7 @@ export class EarlyProps {
   }
 
   /** One more chunk of output; returns the property dump once, when its section is complete, else undefined. */
-  push(chunk: Buffer): string | undefined {
+  push(chunk: Buffer) {
     if (this.done) return undefined;
     this.text += this.decoder.write(chunk);
     // Cut into sections only once a delimiter's line has ended, not at every chunk (time in the square of the output).

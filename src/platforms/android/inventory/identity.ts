@@ -122,7 +122,7 @@ function fingerprintBrand(props: Props) {
 }
 
 /** undefined when the props say nothing (getprop failed), else a verdict. */
-export function detectEmulator(props: Props): boolean | undefined {
+export function detectEmulator(props: Props) {
   if (Object.keys(props).length === 0) return undefined;
   // Android up to 11 sets ro.kernel.qemu; from 12 on it is ro.boot.qemu.
   if (props['ro.kernel.qemu'] === '1' || props['ro.boot.qemu'] === '1') return true;

@@ -136,7 +136,7 @@ export class DeviceProber {
   }
 
   /** Probes one device; throws only when nothing at all could be read (the caller then keeps the device's last good inventory). */
-  async probe(serial: string, state: string, connection?: number, onIdentity?: OnIdentity): Promise<DeviceInfo> {
+  async probe(serial: string, state: string, connection?: number, onIdentity?: OnIdentity) {
     let entry = this.cache.get(serial, connection);
     if (entry) entry.gained = undefined;
     const missing = entry?.gathering ?? [];

@@ -160,7 +160,7 @@ function cyclesOf(percentDischarged: number | undefined) {
 }
 
 /** Whether a charger, cable or dock powers the phone; undefined when the service prints none of the four lines. */
-export function onExternalPower(reading: BatteryReading): boolean | undefined {
+export function onExternalPower(reading: BatteryReading) {
   const flags = [reading.acPowered, reading.usbPowered, reading.wirelessPowered, reading.dockPowered].filter((f) => f !== undefined);
   return flags.length ? flags.some(Boolean) : undefined;
 }

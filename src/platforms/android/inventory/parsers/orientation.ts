@@ -14,7 +14,7 @@ function degrees(token: string | undefined) {
   return match[1] !== undefined ? Number(match[1]) * 90 : Number(match[2]);
 }
 
-export function parseOrientation(text: string): number | undefined {
+export function parseOrientation(text: string) {
   const clean = text.replace(/\r/g, '');
   const patterns = [/^\s*SurfaceOrientation:\s*(\S+)\s*$/m, /^\s*InputDeviceOrientation:\s*(\S+)\s*$/m, /Viewport INTERNAL:[^\n]*?\borientation=(\d)\b/];
   for (const pattern of patterns) {

@@ -1,7 +1,7 @@
 // Parses `pm list packages` ("package:com.android.chrome" lines) and picks
 // out the browsers the cloud knows how to drive.
 
-export function parsePackages(text: string): Set<string> {
+export function parsePackages(text: string) {
   const packages = new Set<string>();
   for (const line of text.replace(/\r/g, '').split('\n')) {
     const match = /^package:([A-Za-z0-9_.]+)\s*$/.exec(line);
@@ -36,7 +36,7 @@ export const BROWSERS: Readonly<Record<string, string>> = {
   'com.android.browser': 'android-browser',
 };
 
-export function installedBrowsers(packages: Set<string>): { name: string }[] {
+export function installedBrowsers(packages: Set<string>) {
   const names = new Set(Object.entries(BROWSERS).flatMap(([pkg, name]) => (packages.has(pkg) ? [name] : [])));
   return [...names].map((name) => ({ name }));
 }

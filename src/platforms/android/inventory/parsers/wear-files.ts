@@ -132,7 +132,7 @@ function batteryOf(supplies: Map<string, Supply>, unread: Unread[]): BatteryWear
  * below 20,000), and what the cell holds now lies between a fifth and one
  * and a half times its design (a gauge that reports 100, or 0, reads nothing).
  */
-export function capacityOf(full: number, design: number): { full: number; design: number } | undefined {
+export function capacityOf(full: number, design: number) {
   const scale = design >= 500_000 && design <= 20_000_000 ? 1000 : design >= 500 && design <= 20_000 ? 1 : undefined;
   if (scale === undefined) return undefined;
   const f = full / scale;

@@ -17,7 +17,7 @@ export const id: Probe<number> = {
 };
 
 /** true on evidence of root, false when both probes answered without it, else unknown. */
-export function rootVerdict(suPresent: boolean | undefined, uid: number | undefined): boolean | undefined {
+export function rootVerdict(suPresent: boolean | undefined, uid: number | undefined) {
   if (suPresent === true || uid === 0) return true;
   if (suPresent === false && uid !== undefined) return false;
   return undefined;

@@ -1,7 +1,7 @@
-import type { DeviceInfo, NetworkReachability } from '../../../../cloud/types.js';
+import type { DeviceInfo } from '../../../../cloud/types.js';
 
 /** The networkReachability record the ip, proxy and ping probes add to, created on first use. */
-export function reachabilityOf(info: DeviceInfo): NetworkReachability {
+export function reachabilityOf(info: DeviceInfo) {
   info.networkReachability ??= {};
   return info.networkReachability;
 }
