@@ -121,22 +121,22 @@ export class DeviceWatcher extends Watcher {
       if (this.everConnected) this.emit('resumed');
       this.everConnected = true;
     }
+    const listed = new Set(list.map((d) => d.serial));
+    this.update([...list.map((d): Listed => [d.serial, d.state]), ...[...this.known.keys()].filter((s) => !listed.has(s)).map((s): Listed => [s, undefined])]);
+    return true;
+  }
+
+  /** Each serial's state now (undefined: gone), in order: what changed is said in one 'change'. */
+  private update(states: Listed[]) {
     const changes: DeviceChange[] = [];
-    const seen = new Set<string>();
-    for (const { serial, state } of list) {
-      seen.add(serial);
+    for (const [serial, to] of states) {
       const from = this.known.get(serial);
-      if (from !== state) changes.push({ serial, from, to: state });
-      this.known.set(serial, state);
-    }
-    for (const [serial, from] of this.known) {
-      if (!seen.has(serial)) {
-        this.known.delete(serial);
-        changes.push({ serial, from });
-      }
+      if (from === to) continue;
+      if (to === undefined) this.known.delete(serial);
+      else this.known.set(serial, to);
+      changes.push(to === undefined ? { serial, from } : { serial, from, to });
     }
     if (changes.length) this.emit('change', changes);
-    return true;
   }
 
   protected async connect() {
@@ -148,7 +148,9 @@ export class DeviceWatcher extends Watcher {
         return;
       }
       this.tracker = tracker;
-      tracker.on('changeSet', (set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) => this.applyChangeSet(set));
+      tracker.on('changeSet', (set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) =>
+        this.update([...[...set.added, ...set.changed].map((d): Listed => [d.id, String(d.type)]), ...set.removed.map((d): Listed => [d.id, undefined])]),
+      );
       // A tracker's error comes with its end, which says it once per episode (a flapping tracker would say it at each cut).
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
@@ -254,24 +256,6 @@ export class DeviceWatcher extends Watcher {
     }
   }
 
-  private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) {
-    const changes: DeviceChange[] = [];
-    for (const d of [...set.added, ...set.changed]) {
-      const from = this.known.get(d.id);
-      const to = String(d.type);
-      if (from !== to) changes.push({ serial: d.id, from, to });
-      this.known.set(d.id, to);
-    }
-    for (const d of set.removed) {
-      const from = this.known.get(d.id);
-      if (from !== undefined) {
-        this.known.delete(d.id);
-        changes.push({ serial: d.id, from });
-      }
-    }
-    if (changes.length) this.emit('change', changes);
-  }
-
   protected override noteError(err: unknown) {
     this.unreachable = err instanceof AdbUnreachableError;
     super.noteError(err);
@@ -282,6 +266,9 @@ export class DeviceWatcher extends Watcher {
 function isRefusal(err: unknown): err is Error {
   return err instanceof Error && err.name === 'FailError';
 }
+
+/** A serial and its adb state now; undefined: gone. */
+type Listed = [serial: string, state: string | undefined];
 
 interface RawDevice {
   id: string;
