@@ -107,28 +107,7 @@ export const STATUS_UNAVAILABLE = 'UNAVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNPLUGGED = 'UNPLUGGED' satisfies DeviceStatus;
 
 /** The states `adb devices` prints; "no permissions" carries a hint after it; a newer state arrives as 'unknown'. */
-type AdbState =
-  | 'device'
-  | 'offline'
-  | 'unauthorized'
-  | 'authorizing'
-  | 'connecting'
-  | 'recovery'
-  | 'rescue'
-  | 'sideload'
-  | 'bootloader'
-  | 'host'
-  | 'no device'
-  | `no permissions${string}`
-  | 'unknown';
-
-/** An iPhone usbmuxd lists: lockdown answered a session, refused one (not paired), or did not answer. */
-export type IosState = 'paired' | 'unpaired' | 'not-answering';
-
-/** DeviceInfo.state: the transport's own word for the device, or 'unplugged' for a gone one. */
-export type DeviceState = AdbState | IosState | 'unplugged';
-
-const ADB_STATES: ReadonlySet<string> = new Set<AdbState>([
+const ADB_STATES = [
   'device',
   'offline',
   'unauthorized',
@@ -141,14 +120,19 @@ const ADB_STATES: ReadonlySet<string> = new Set<AdbState>([
   'host',
   'no device',
   'unknown',
-]);
+] as const;
+type AdbState = (typeof ADB_STATES)[number] | `no permissions${string}`;
+
+/** An iPhone usbmuxd lists: lockdown answered a session, refused one (not paired), or did not answer. */
+export type IosState = 'paired' | 'unpaired' | 'not-answering';
+
+/** DeviceInfo.state: the transport's own word for the device, or 'unplugged' for a gone one. */
+export type DeviceState = AdbState | IosState | 'unplugged';
 
 /** adb's word for a device, as the report types it. */
 export function adbState(raw: string) {
   const state = raw.trim();
-  if (ADB_STATES.has(state)) return state as AdbState;
-  if (state.startsWith('no permissions')) return state as `no permissions${string}`;
-  return 'unknown';
+  return (ADB_STATES as readonly string[]).includes(state) || state.startsWith('no permissions') ? (state as AdbState) : 'unknown';
 }
 
 export interface DeviceInfo {
