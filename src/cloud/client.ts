@@ -13,7 +13,7 @@ import { gatewayOf, gatewayReason } from './gateway.js';
 import { httpRequest, type HttpResponse } from './http.js';
 import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContext } from './proxy/explain.js';
 import { routeFor, type ProxyPlan } from './proxy/route.js';
-import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
+import { abortReason, challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { parseRetryAfter } from './retry.js';
 import type { BookingStatus, ReportBody } from './types.js';
 import { limited } from '../log/limited.js';
@@ -247,7 +247,7 @@ export class CloudClient {
  * errors are never rethrown, so nothing of the request (its Authorization header) can reach a log.
  */
 function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext) {
-  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+  if (signal?.aborted) return abortReason(signal);
   if (error instanceof CloudError) return error;
   if (error instanceof ProxyTunnelError && proxy) {
     const status = error.failure.step === 'answer' ? error.failure.status : undefined;

@@ -7,7 +7,7 @@ import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { http, https } from '../util/node-http.js';
 import { decodeBody, HttpAnswerError } from './content-encoding.js';
-import { challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
+import { abortReason, challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
 import type { ProxyEndpoint } from '../config/proxy-url.js';
 
 interface HttpRequest {
@@ -102,10 +102,9 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       }
     };
 
-    let answered = false;
+    // The answer's head, once it has come.
     let head: IncomingMessage | undefined;
     const onResponse = (res: IncomingMessage) => {
-      answered = true;
       head = res;
       const chunks: Buffer[] = [];
       let size = 0;
@@ -162,7 +161,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       send(
         () => (secure ? https : http).request(url, options, onResponse),
         (error: NodeJS.ErrnoException) =>
-          !answered && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error) : error,
+          !head && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error) : error,
       );
     } else if (!secure) {
       let reached = false;
@@ -237,8 +236,4 @@ let agents: { http: Agent; https: Agent } | undefined;
 function directAgent(secure: boolean) {
   agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return secure ? agents.https : agents.http;
-}
-
-function abortReason(signal: AbortSignal) {
-  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

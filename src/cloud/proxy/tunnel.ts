@@ -40,7 +40,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
   return new Promise((resolve, reject) => {
     const { signal } = options;
     if (signal?.aborted) {
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      reject(abortReason(signal));
       return;
     }
     const headers: Record<string, string> = { Host: authority };
@@ -62,9 +62,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
       }
     };
     const fail = (failure: TunnelFailure) => finish(new ProxyTunnelError(proxy.label, authority, failure));
-    const onAbort = () => {
-      finish(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-    };
+    const onAbort = () => finish(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     request.on('socket', (socket: Socket) => {
@@ -123,4 +121,9 @@ function describeFailure(proxy: string, target: string, failure: TunnelFailure) 
       return `proxy ${proxy} answered CONNECT ${target} with ${failure.status}${text}${extra}`;
     }
   }
+}
+
+/** Why an aborted signal was aborted, as an error. */
+export function abortReason(signal: AbortSignal) {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

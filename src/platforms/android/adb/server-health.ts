@@ -23,7 +23,6 @@ interface AdbServerHealthOptions {
   /** The recheck of a server found not answering runs on its timers. */
   clock: Clock & Timers;
   logger: Logger;
-  checkTimeoutMs?: number;
   recheckMs?: number;
 }
 
@@ -100,7 +99,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   private async ask() {
     const { adb, clock, logger } = this.o;
     try {
-      await adb.version(this.o.checkTimeoutMs ?? SERVER_CHECK_TIMEOUT_MS);
+      await adb.version(SERVER_CHECK_TIMEOUT_MS);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       this.lastDownAt = clock.monotonic();
