@@ -17,8 +17,7 @@
 import type { PlatformFacts } from '../facts.js';
 import { parseAdvancedProtection } from './inventory/parsers/advanced-protection.js';
 import { parsePageSize } from './inventory/parsers/page-size.js';
-import { advancedProtection } from './inventory/probes/advanced-protection.js';
-import { pageSize } from './inventory/probes/page-size.js';
+import { advancedProtection, pageSize } from './inventory/probes/device.js';
 import { ANDROID_READINESS } from './readiness.js';
 import { cachedProp, cachedSection } from './inventory/tier-store.js';
 

@@ -1,7 +1,7 @@
 // The property dump of an inventory as soon as it has arrived: getprop answers at once even on a phone whose framework
 // commands answer seconds late, so the agent knows who the phone is long before the inventory ends. Pure.
 import { StringDecoder } from 'node:string_decoder';
-import { props } from './probes/props.js';
+import { props } from './probes/device.js';
 import { marker, splitSections } from './script.js';
 
 export class EarlyProps {

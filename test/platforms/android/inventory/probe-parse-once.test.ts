@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AdbClient, ShellOptions } from '../../../../src/platforms/android/adb/client.js';
 import { DeviceProber } from '../../../../src/platforms/android/inventory/probe.js';
-import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
+import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/device.js';
 import { marker } from '../../../../src/platforms/android/inventory/script.js';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
 import { fixture } from './fixture.js';
