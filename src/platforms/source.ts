@@ -44,12 +44,7 @@ export interface ListingChange {
 }
 
 /** A device changed in a source's listing: appeared (from undefined), changed state, or went (to undefined). */
-export interface SourceChange {
-  key: string;
-  serial: string;
-  from?: string;
-  to?: string;
-}
+export type SourceChange = ListingChange & { key: string };
 
 export interface SourceEvents {
   /** The listing changed. */

@@ -42,7 +42,7 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
     const found = firstReadable(tried);
     if (found) {
       const blocks = certificateBlocks(found.text);
-      for (const b of blocks) extra.push(b);
+      extra.push(...blocks);
       sources.push({ kind: 'system', path: found.path, count: blocks.length });
     } else {
       sources.push({ kind: 'system-missing', tried });
@@ -50,7 +50,7 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
   }
   if (settings.caFile) {
     const blocks = readCaFile(settings.caFile);
-    for (const b of blocks) extra.push(b);
+    extra.push(...blocks);
     sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map(subjectOf) });
   }
   if (extra.length === 0) return { secureContext: undefined, sources };

@@ -69,21 +69,17 @@ export class MdnsFollow {
     }
 
     // The addresses connected on a name's word: found when the phone there says it is the one, else let go.
+    // One that says nothing within FOLLOW_MS is let go too.
     for (const [address, f] of this.following) {
-      const record = at.get(address);
-      if (record?.udid !== undefined) {
-        this.following.delete(address);
-        if (record.udid === f.udid) {
-          this.learned.set(f.instance, { udid: f.udid, address });
-          acts.push({ kind: 'found', address, instance: f.instance, udid: f.udid });
-        } else {
-          this.refused.set(`${f.instance}@${address}`, now + REFUSE_MS);
-          acts.push({ kind: 'refuse', address, instance: f.instance, udid: f.udid, answered: record.udid });
-        }
-      } else if (now - f.since >= FOLLOW_MS) {
-        this.following.delete(address);
+      const answered = at.get(address)?.udid;
+      if (answered === undefined && now - f.since < FOLLOW_MS) continue;
+      this.following.delete(address);
+      if (answered === f.udid) {
+        this.learned.set(f.instance, { udid: f.udid, address });
+        acts.push({ kind: 'found', address, instance: f.instance, udid: f.udid });
+      } else {
         this.refused.set(`${f.instance}@${address}`, now + REFUSE_MS);
-        acts.push({ kind: 'refuse', address, instance: f.instance, udid: f.udid });
+        acts.push({ kind: 'refuse', address, instance: f.instance, udid: f.udid, ...(answered !== undefined && { answered }) });
       }
     }
 

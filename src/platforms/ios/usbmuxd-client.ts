@@ -37,13 +37,14 @@ interface Exchanged {
   after: Dict[];
 }
 
-function exchange(socket: net.Socket, body: Dict, tag: number, step: string, timeoutMs: number) {
+// Every request is the only one on its connection: tag 1.
+function exchange(socket: net.Socket, body: Dict, step: string, timeoutMs: number) {
   const decoder = new MuxDecoder();
   const answer = new Promise<Exchanged>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       try {
         const msgs = decoder.push(chunk);
-        const i = msgs.findIndex((m) => m.tag === tag);
+        const i = msgs.findIndex((m) => m.tag === 1);
         if (i >= 0) {
           cleanup();
           resolve({ body: msgs[i]!.body, decoder, after: msgs.slice(i + 1).map((m) => m.body) });
@@ -66,14 +67,14 @@ function exchange(socket: net.Socket, body: Dict, tag: number, step: string, tim
     socket.once('close', onEnd);
     socket.once('error', onEnd);
   });
-  socket.write(encodeMux({ ...CLIENT, ...body }, tag));
+  socket.write(encodeMux({ ...CLIENT, ...body }, 1));
   return withDeadline(answer, timeoutMs, step, () => socket.destroy());
 }
 
 async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number) {
   const socket = await openMux(address, timeoutMs);
   try {
-    return (await exchange(socket, body, 1, `usbmuxd ${String(body.MessageType)}`, timeoutMs)).body;
+    return (await exchange(socket, body, `usbmuxd ${String(body.MessageType)}`, timeoutMs)).body;
   } finally {
     socket.destroy();
   }
@@ -123,7 +124,6 @@ export async function connectDevice(address: UsbmuxdAddress, deviceId: number, p
     const { body, decoder } = await exchange(
       socket,
       { MessageType: 'Connect', DeviceID: deviceId, PortNumber: portToNetworkOrder(port) },
-      1,
       `usbmuxd Connect to device ${deviceId} port ${port}`,
       timeoutMs,
     );
@@ -147,7 +147,7 @@ export class MuxListener extends EventEmitter {
     let decoder: MuxDecoder;
     let early: Dict[];
     try {
-      const answer = await exchange(socket, { MessageType: 'Listen' }, 1, 'usbmuxd Listen', timeoutMs);
+      const answer = await exchange(socket, { MessageType: 'Listen' }, 'usbmuxd Listen', timeoutMs);
       checkResult('Listen', answer.body);
       decoder = answer.decoder;
       early = answer.after;

@@ -122,10 +122,11 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
       this.downState = undefined;
       this.timer?.cancel();
       this.timer = undefined;
+      const downSeconds = Math.round((clock.wall() - was.since) / 1000);
       limited(logger).info(
         'adb-server-answering',
-        { adb: adb.label, downSeconds: Math.round((clock.wall() - was.since) / 1000) },
-        `the adb server at ${adb.label} answers again after ${Math.round((clock.wall() - was.since) / 1000)} s; the phones are inventoried again`,
+        { adb: adb.label, downSeconds },
+        `the adb server at ${adb.label} answers again after ${downSeconds} s; the phones are inventoried again`,
       );
       this.emit('up');
     }
