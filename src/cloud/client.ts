@@ -66,12 +66,9 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MIN_ATTEMPT_MS = 5_000;
 
 export class CloudClient {
-  private readonly options: CloudClientOptions;
   private authorization: string | undefined;
 
-  constructor(options: CloudClientOptions) {
-    this.options = options;
-  }
+  constructor(private readonly options: CloudClientOptions) {}
 
   /** The cloud's host (and port), as the lines that name it say it. */
   get host(): string {

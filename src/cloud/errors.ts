@@ -93,18 +93,21 @@ export class CloudUnavailableError extends CloudError {
  * untrusted certificate from TLS inspection). Names the proxy as http://host:port, never its credentials, and what to do.
  */
 export class CloudProxyError extends CloudUnavailableError {
-  /** http://host:port of the proxy. */
-  readonly proxy: string;
   readonly problem: ProxyProblem;
   readonly advice: string;
 
-  constructor(operation: string, proxy: string, explanation: ProxyExplanation, details: UnavailableDetails = {}) {
+  constructor(
+    operation: string,
+    /** http://host:port of the proxy. */
+    readonly proxy: string,
+    explanation: ProxyExplanation,
+    details: UnavailableDetails = {},
+  ) {
     super(operation, explanation.reason, {
       ...details,
       retryable: explanation.retryable,
       way: `proxy ${explanation.problem} ${details.status ?? details.code ?? ''}`.trim(),
     });
-    this.proxy = proxy;
     this.problem = explanation.problem;
     this.advice = maskString(explanation.advice);
     this.message = `${operation}: ${this.reason}: ${this.advice}; the report is sent again later`;

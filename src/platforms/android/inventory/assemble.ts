@@ -140,13 +140,11 @@ const NETWORK_MESSAGES: [RegExp, string][] = [
 
 export function notReadyMessage(rawState: string, adbSerial?: string): string {
   const state = rawState.trim();
-  if (adbSerial !== undefined && isTcpSerial(adbSerial)) {
-    for (const [pattern, message] of NETWORK_MESSAGES) if (pattern.test(state)) return message;
-  }
-  for (const [pattern, message] of NOT_READY_MESSAGES) {
-    if (pattern.test(state)) return message;
-  }
-  return `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`;
+  const messages = adbSerial !== undefined && isTcpSerial(adbSerial) ? [...NETWORK_MESSAGES, ...NOT_READY_MESSAGES] : NOT_READY_MESSAGES;
+  return (
+    messages.find(([pattern]) => pattern.test(state))?.[1] ??
+    `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`
+  );
 }
 
 /** A device adb lists that cannot be inventoried, under the udid of an earlier connection when known, else its serial. */
