@@ -237,6 +237,7 @@ for arch in "${arches[@]}"; do
   grep -q '^ExecStart=/usr/bin/device-agent run$' "$root/usr/lib/systemd/system/device-agent.service" || fail "the packaged device-agent.service has no ExecStart=/usr/bin/device-agent run"
   grep -q '^ConditionPathExists=|/etc/device-agent/api-key$' "$root/usr/lib/systemd/system/device-agent.service" || fail "the packaged device-agent.service has no start condition"
   install -m 0644 "$repo/systemd/52-device-agent-adb.rules" "$root/usr/lib/udev/rules.d/52-device-agent-adb.rules"
+  install -D -m 0644 "$here/10-user.conf" "$root/usr/lib/systemd/system/device-agent.service.d/10-user.conf"
   install -m 0644 "$here/sysusers.conf" "$root/usr/lib/sysusers.d/device-agent.conf"
   install -m 0644 "$here/tmpfiles.conf" "$root/usr/lib/tmpfiles.d/device-agent.conf"
   install -m 0644 "$repo/systemd/agent.env.example" "$root/etc/device-agent/agent.env"

@@ -9,7 +9,7 @@ import type { BookingStatusSource } from '../cloud/booking-status.js';
 import { cloudNetwork } from '../cloud/network.js';
 import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.js';
 import type { Credentials } from '../config/credentials.js';
-import { hubPortsOf } from '../config/hub-ports.js';
+import { hubNamesOf, hubPortsOf } from '../config/hub-ports.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
@@ -173,6 +173,7 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     sources,
     report: loop,
     hubPorts: hubPortsOf(settings.hubPorts),
+    hubNames: hubNamesOf(settings.hubNames),
     platformNames: parts.names,
     mapping: { look: parts.mapping, platform: parts.control.platform },
     features: parts.features,

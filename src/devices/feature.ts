@@ -5,7 +5,7 @@ import type { Metric, MetricSource } from '../util/metric.js';
 import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
-import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
+import type { DeviceGauge, DeviceRow, FeatureColumn, RowField } from './feature-view.js';
 
 /** A feature's hooks into the report and the views (its action and doctor lines: src/features/context.ts). */
 export interface DeviceFeature {
@@ -52,6 +52,8 @@ export interface DeviceFeature {
   metrics?(): Metric[];
   /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
   gauges?(): readonly DeviceGauge[];
+  /** What it shows of a device on the status page beyond its row, by key (src/status/page-data.ts); `phone`: on the phone's own page, which may say more. */
+  page?(row: DeviceRow, phone: boolean): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** One change of a source's listing: the record's key, its serial, the state it left and the one it is in (none: gone). */
@@ -174,4 +176,11 @@ export function cellsOf(features: readonly DeviceFeature[], info: DeviceInfo, de
   const cells: Record<string, string> = {};
   for (const f of features) Object.assign(cells, f.cells?.(info, device));
   return cells;
+}
+
+/** What the features show of a device on the status page beyond its row, in registration order. */
+export function pageOf(features: readonly DeviceFeature[], row: DeviceRow, phone: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of features) Object.assign(out, f.page?.(row, phone));
+  return out;
 }

@@ -14,11 +14,16 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { TlsReloader } from './tls-reload.js';
 import { processIdentity } from '../util/process-identity.js';
+import { PageServer } from './page-serve.js';
 
 export interface StatusSource {
   health(): Health;
   /** The /metrics text (prom-client writes it asynchronously). */
   metrics(): string | Promise<string>;
+  /** The status page's data: the rack's, or the phone's of this udid (undefined when no row has it); no page without it. */
+  page?(udid?: string): unknown;
+  /** Changes when the rack's data may have (page-serve.ts makes it again only then). */
+  pageVersion?(): string;
 }
 
 export interface StatusServerOptions {
@@ -43,7 +48,7 @@ const BUSY_LINE_EVERY_MS = 60_000;
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
 const RETRY_MS = 30_000;
 
-/** /healthz and /metrics on a local address (loopback by default). */
+/** /healthz, /metrics and the status page (page-serve.ts) on a local address (loopback by default). */
 export class StatusServer {
   private server: Server | undefined;
   private retry: NodeJS.Timeout | undefined;
@@ -59,6 +64,7 @@ export class StatusServer {
   private readonly hostAllowed: (host: string | undefined) => boolean;
   private busySaidAt = -Infinity;
   private busyAnswers = 0;
+  private readonly pages: PageServer | undefined;
 
   /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
@@ -70,6 +76,12 @@ export class StatusServer {
     this.trouble = options.stateDirTrouble ?? new StateDirTrouble();
     this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
     this.auth = new BasicAuth(this.web.users);
+    this.pages =
+      source.page &&
+      new PageServer(
+        (udid) => source.page!(udid),
+        () => source.pageVersion?.() ?? '',
+      );
     const listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     this.hostAllowed = hostAllower({ listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
   }
@@ -246,8 +258,8 @@ export class StatusServer {
       } else if (path === '/metrics') {
         const body = await this.source.metrics();
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(body);
-      } else {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('try /healthz or /metrics\n');
+      } else if (!this.pages?.answer(req, res, path!)) {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`try ${this.pages ? '/, ' : ''}/healthz or /metrics\n`);
       }
     } catch (err) {
       limited(this.logger).error(

@@ -49,8 +49,9 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   /** Record keys each collect inventoried. */
   readonly asked: string[][] = [];
   fail: Error | undefined;
-  /** Set: an inventory of a device fails (its udid). */
+  /** Set: an inventory of a device fails (its udid), saying failureText. */
   readonly silent = new Set<string>();
+  failureText = 'did not answer';
   /** Set: an inventory of a device never answers (its udid), and so the collect that asked it. */
   readonly hung = new Set<string>();
 
@@ -117,7 +118,7 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
         return new Promise<never>(() => undefined);
       }
       const [wall, mono] = [this.clock.wall(), this.clock.monotonic()];
-      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, 'did not answer', wall, mono);
+      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, this.failureText, wall, mono);
       else this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
     }
     this.asked.push(asked);

@@ -17,6 +17,7 @@ import { PathSegmentError } from '../../src/cloud/path-segment.js';
 import { createLogger } from '../../src/log/logger.js';
 import { CloudDouble, DEFAULT_API_KEY, DEFAULT_USERNAME } from '../cloud-double/cloud-double.js';
 import { sampleDevice, sampleReport } from '../cloud-double/sample.js';
+import { systemTool } from '../support/system-tool.js';
 
 let double: CloudDouble;
 let base: string;
@@ -210,7 +211,7 @@ describe('CloudClient.putDevices', () => {
   it('a certificate the system does not trust (self-signed, as a test or MITM proxy has): a TLS problem naming the code, one attempt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'da-tls-'));
     execFileSync(
-      'openssl',
+      systemTool('openssl'),
       ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
       { stdio: 'ignore' },
     );

@@ -24,7 +24,8 @@ import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
 import { backdateOf } from './dating.js';
-import { hubOfPort, InServiceClock, type Subject } from './clock.js';
+import { InServiceClock, type Subject } from './clock.js';
+import { hubOfPort } from '../../util/usb-path.js';
 import { AVAILABILITY_FILE, clockFrom, clockText, MAX_FILE_BYTES, type StoredClock } from './store.js';
 import { daySummary } from './views.js';
 

@@ -27,6 +27,12 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
       const e = q.entries.get(info.udid);
       return quarantined(e) ? { quarantined: `until ${shortTime(e.until, clock.wall())}` } : {};
     },
+    page: (row) => {
+      const e = q.entries.get(row.udid);
+      if (!quarantined(e)) return undefined;
+      const { since, until, reason, layer, evidence } = e;
+      return { quarantine: { since, until, reason, layer, evidence, release: `device-agent quarantine release ${e.serial}` } };
+    },
     metrics: () => [
       stats.counter(QUARANTINES).metric(),
       stats.counter(QUARANTINE_RELEASES).metric(),

@@ -10,6 +10,7 @@
 import type { DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import { withinMessage } from '../../cloud/device-message.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG, type EventKind } from '../../devices/incidents.js';
@@ -27,8 +28,6 @@ import { QuarantineFiles } from './store.js';
 /** Failures kept per phone at most (the window's), and phones with failures at most. */
 const FAILURES_KEPT = 32;
 const PHONES_KEPT = 1024;
-/** The evidence's words at most, each. */
-const EVIDENCE_CHARS = 120;
 
 type QIntent = Intent &
   (
@@ -49,8 +48,9 @@ export function quarantineWords(e: QuarantineEntry & { since: number; until: num
   return (
     `quarantined since ${shortTime(e.since, now)} until ${shortTime(e.until, now)} (${minutes} min${nth > 1 ? `, its ${ordinal(nth)} in a row` : ''}): ` +
     `${e.reason ?? 'it kept failing'}${e.layer ? `, blamed on its ${e.layer}` : ''}` +
-    (e.evidence?.length ? ` (${e.evidence.join('; ')})` : '') +
-    `; back once a check passes after then, or now: device-agent quarantine release ${e.serial}`
+    `; back once a check passes after then, or now: device-agent quarantine release ${e.serial}` +
+    // Last: what the message's limit cuts, at a word, is the evidence, never how to end it.
+    (e.evidence?.length ? `; evidence: ${e.evidence.join('; ')}` : '')
   );
 }
 
@@ -108,7 +108,7 @@ export class Quarantine {
       if (this.failures.size >= PHONES_KEPT) this.failures.delete(this.failures.keys().next().value!);
       this.failures.set(udid, (list = []));
     }
-    list.push({ at, kind, text: text.length > EVIDENCE_CHARS ? `${text.slice(0, EVIDENCE_CHARS - 1)}…` : text, layer });
+    list.push({ at, kind, text: withinMessage(text), layer });
     if (list.length > FAILURES_KEPT) list.splice(0, list.length - FAILURES_KEPT);
     const ring: EventKind = kind === 'person' ? 'action' : kind;
     this.ctx.shared.get(INCIDENT_LOG)?.note({ udid, serial }, ring, `failure (${kind}, blamed on its ${layer}): ${text}`);

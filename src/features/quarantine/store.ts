@@ -2,9 +2,11 @@
 // (quarantine.json, written atomically, read back field by field), and the
 // releases an operator asks for (quarantine-requests/, one file each, left
 // there by `device-agent quarantine release`), taken by the daemon and
-// removed. A request another user could have left (a file not owned by the
-// daemon's user or root) is refused and removed with one line: the state
-// directory is the daemon's, and so is the say over its phones.
+// removed. The package makes the folder the daemon's group's (2770: its
+// operators join it), each file in it of that group. A request another
+// user could have left (a file not of the daemon's user, root, or its group
+// in a folder only the group writes to) is refused and removed with one
+// line: the state directory is the daemon's, and so is the say over its phones.
 import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -18,6 +20,7 @@ import {
   type QuarantineEntry,
   type ReleaseRequest,
 } from '../../devices/quarantine.js';
+import { STATE_ACCESS_ADVICE } from '../../config/service-state.js';
 import type { Logger } from '../../log/logger.js';
 import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 
@@ -76,13 +79,21 @@ export class QuarantineFiles {
       return [];
     }
     const out: ReleaseRequest[] = [];
+    // The group only where nobody else writes: in a folder others may write to, the setgid bit gives it to anyone.
+    let group: number | undefined;
+    try {
+      if ((lstatSync(this.requests).mode & 0o002) === 0) group = process.getgid?.();
+    } catch {
+      // Gone meanwhile: each file's own lstat says so below.
+    }
     for (const name of names) {
       const path = join(this.requests, name);
       let request: ReleaseRequest | undefined;
       let why: string | undefined;
       try {
-        const owner = lstatSync(path).uid;
-        if (this.uid !== undefined && owner !== this.uid && owner !== 0) why = `it belongs to uid ${owner}, not to the agent's user or root`;
+        const { uid: owner, gid } = lstatSync(path);
+        if (this.uid !== undefined && owner !== this.uid && owner !== 0 && gid !== group)
+          why = `it belongs to uid ${owner}, neither the agent's user, nor root, nor of its group`;
         else {
           const text = readStateFile(path, REQUEST_MAX_BYTES);
           request = text === undefined ? undefined : requestFrom(text);
@@ -98,7 +109,7 @@ export class QuarantineFiles {
       }
       if (request) out.push(request);
       else
-        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; run device-agent quarantine release SERIAL as the agent's user`);
+        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; device-agent quarantine release SERIAL, ${STATE_ACCESS_ADVICE}`);
     }
     return out;
   }

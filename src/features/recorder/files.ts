@@ -6,8 +6,20 @@
 // counted against nothing.
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { idOfFileName, incidentFileName, incidentText, INCIDENTS_DIR, type IncidentFile, type IncidentKind, type PhoneRef } from '../../devices/incidents.js';
-import { writeAtomically } from '../../util/atomic-file.js';
+import {
+  fileSafe,
+  idOfFileName,
+  incidentFileName,
+  incidentFrom,
+  incidentNameParts,
+  incidentText,
+  INCIDENT_MAX_BYTES,
+  INCIDENTS_DIR,
+  type IncidentFile,
+  type IncidentKind,
+  type PhoneRef,
+} from '../../devices/incidents.js';
+import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
 
 export interface Bounds {
   perPhone: number;
@@ -24,6 +36,9 @@ export class IncidentFiles {
   ) {
     this.dir = join(stateDir, INCIDENTS_DIR);
   }
+
+  /** The agent's incident files, oldest first, as of the last write or prune (what the status page lists). */
+  listed: string[] = [];
 
   /** Writes one incident; returns its file name. Throws what the file system said. */
   write(phone: PhoneRef, kind: IncidentKind, file: IncidentFile): string {
@@ -63,5 +78,25 @@ export class IncidentFiles {
         // Removed meanwhile (an operator, another run): nothing more to do.
       }
     }
+    this.listed = names.filter((n) => !gone.has(n));
+  }
+
+  /** One phone's incidents, newest first: when, what kind and the file from each name, and with `read` the cause from each file. */
+  of(udid: string, read: boolean): Array<{ at: number; kind: IncidentKind; file: string; cause?: string }> {
+    const id = fileSafe(udid);
+    return this.listed
+      .flatMap((file) => {
+        const parts = incidentNameParts(file);
+        if (parts?.id !== id) return [];
+        let cause: string | undefined;
+        try {
+          const text = read ? readStateFile(join(this.dir, file), INCIDENT_MAX_BYTES) : undefined;
+          cause = text === undefined ? undefined : incidentFrom(text)?.cause;
+        } catch {
+          // Removed meanwhile: its name still says when and what.
+        }
+        return [{ at: parts.at, kind: parts.kind, file, ...(cause !== undefined && { cause }) }];
+      })
+      .reverse();
   }
 }

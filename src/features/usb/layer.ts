@@ -23,7 +23,7 @@ import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord, type Recorded } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
-import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsBySerial } from './off-adb.js';
+import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
@@ -83,7 +83,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly listed = new Map<string, ListedPhone>();
   private readonly saidOffList: SaidOnce;
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
-  private owedFrom: Map<string, PortsBySerial> | undefined;
+  private owedFrom: PortsByUdid | undefined;
   private locations: { at: number; ports: Map<number, string | undefined> } | undefined;
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
@@ -235,7 +235,7 @@ export class UsbLayer implements UsbEvidence {
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
-    const owed = gone.flatMap((d) => onUsbOffList([], [d], this.owedFrom!.get(d.udid)!, this.context.platforms, this.interfacesOf));
+    const owed = onUsbOffList(gone, this.owedFrom, this.context.platforms, this.interfacesOf);
     presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
@@ -243,9 +243,8 @@ export class UsbLayer implements UsbEvidence {
   withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds): DeviceInfo[] {
     const { presence } = this.context;
     if (!presence || this.owedFrom === undefined) return [...devices];
-    const onUsb = this.owedFrom;
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
-    this.publish(added, onUsb);
+    this.publish(added, this.owedFrom);
     for (const d of added) {
       if (!this.saidOffList.say(d.udid)) continue;
       // Said once per stay, and rate-limited over all phones: each flap a report catches re-arms the stay, and thirty
@@ -270,9 +269,9 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: ReadonlyMap<string, PortsBySerial>): void {
+  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid): void {
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb.get(d.udid) ?? new Map<string, string[]>(), this.context.platforms, this.interfacesOf);
+      const off = offSourceOf(d, onUsb, this.context.platforms, this.interfacesOf);
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
@@ -294,7 +293,7 @@ export class UsbLayer implements UsbEvidence {
    * that port's health ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone without a record.
    */
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
-    const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid).get(info.udid)?.[0];
+    const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid)[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
     if (!record) return port;
@@ -322,7 +321,8 @@ export class UsbLayer implements UsbEvidence {
   private link(port: string, device: DeviceSnapshot): void {
     if (device.udid === undefined) return;
     const record = this.rec();
-    const identities = [device.serial, device.udid, device.udid.replace(/-/g, '')];
+    // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
+    const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
     if (!linkPort(record, port, device.udid, identities, this.context.clock.wall(), alone) || !this.started) return;
     this.dirty = true;
@@ -330,18 +330,17 @@ export class UsbLayer implements UsbEvidence {
     if (this.follower) this.workSoon();
   }
 
-  /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub), by udid. */
-  private linkedOnUsb(udid: string): PortsBySerial {
+  /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub). */
+  private linkedOnUsb(udid: string): string[] {
     const root = this.context.settings.usb.sysfsRoot;
     const links = root === '' ? [] : (this.rec().links[udid] ?? []);
-    const ports = links
+    return links
       .filter((l) => {
         const there = deviceOnPort(root, l.port);
         return there !== undefined && !there.hub && l.serials.includes(there.serial);
       })
       .map((l) => l.port)
       .sort();
-    return ports.length ? new Map([...new Set([udid, udid.replace(/-/g, '')])].map((id) => [id, ports])) : new Map<string, string[]>();
   }
 
   /** The record: the layer's own once started; a one-shot command's read of the daemon's, once. */

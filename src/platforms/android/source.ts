@@ -44,6 +44,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   private owing: PresenceEntry[] = [];
   private watcher: DeviceWatcher | undefined;
   private listedOnce = false;
+  /** Why a one-shot command's listing found no adb server: what the devices it carries are told. */
+  private onceError: string | undefined;
   private topologyInFlight = false;
   private readonly conflicts: IdentityConflicts;
   private readonly runner: InventoryRunner;
@@ -82,7 +84,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   get lastError(): string | undefined {
-    return this.watcher?.lastError;
+    return this.watcher ? this.watcher.lastError : this.onceError;
   }
 
   async start() {
@@ -143,7 +145,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     try {
       list = await this.o.adb.listDevices();
     } catch (err) {
-      if (err instanceof AdbUnreachableError) throw new SourceUnreachableError(err.message, NOT_LISTED);
+      if (err instanceof AdbUnreachableError) throw new SourceUnreachableError((this.onceError = err.message), NOT_LISTED);
       throw err;
     }
     this.o.registry.sync(PLATFORM, new Map(list.map((d) => [d.serial, d.state])));
