@@ -23,7 +23,7 @@ import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
-import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsBySerial } from './off-adb.js';
+import { listedPhone, offSourceOf, owedOffList, rememberListed, type ListedPhone, type PortsBySerial } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
@@ -233,7 +233,7 @@ export class UsbLayer implements UsbEvidence {
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     const owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
     this.owedFrom = owedFrom;
-    const owed = gone.flatMap((d) => onUsbOffList([], [d], owedFrom.get(d.udid)!, this.ctx.platforms.names, this.interfacesOf));
+    const owed = gone.flatMap((d) => owedOffList(d, owedFrom.get(d.udid)!, this.ctx.platforms.names, this.interfacesOf) ?? []);
     this.ctx.registry.presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 

@@ -40,27 +40,21 @@ export function offSourceOf<Phone extends ListedPhone>(
   return { port, platformName: device.platformName, source: words.source, causes: shown?.causes ?? words.causes, ...(shown && { mode: shown.mode }) };
 }
 
-/** The devices to owe a report (carried with their last inventories): each remembered one missing from it whose USB serial sysfs shows on a port. */
-export function onUsbOffList(
-  present: ReadonlyArray<Pick<DeviceInfo, 'udid'>>,
-  remembered: Iterable<ListedPhone>,
+/** The device to owe a report (carried with its last inventory) while sysfs shows its USB serial on a port, with why. */
+export function owedOffList(
+  device: ListedPhone,
   onUsb: PortsBySerial,
   platforms: readonly PlatformName[],
-  interfacesOf: InterfacesOf = () => [],
-): OwedDevice[] {
-  const listed = new Set(present.map((d) => d.udid));
-  const out: OwedDevice[] = [];
-  for (const device of remembered) {
-    if (listed.has(device.udid)) continue;
-    const off = offSourceOf(device, onUsb, platforms, interfacesOf);
-    if (off === undefined) continue;
-    out.push({
+  interfacesOf?: InterfacesOf,
+): OwedDevice | undefined {
+  const off = offSourceOf(device, onUsb, platforms, interfacesOf);
+  return (
+    off && {
       udid: device.udid,
       says: { state: 'no device', status: STATUS_UNAVAILABLE },
       why: `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`,
-    });
-  }
-  return out;
+    }
+  );
 }
 
 /** How many listed devices the layer remembers for this: a lab's worth, the least recently listed dropped first. */

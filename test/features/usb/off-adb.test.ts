@@ -10,7 +10,7 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { UsbLayer } from '../../../src/features/usb/layer.js';
-import { onUsbOffList, rememberListed, type ListedPhone } from '../../../src/features/usb/off-adb.js';
+import { owedOffList, rememberListed, type ListedPhone } from '../../../src/features/usb/off-adb.js';
 import { emptyRecord, linkPort } from '../../../src/features/usb/port-record.js';
 import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
 import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
@@ -108,23 +108,20 @@ function usbBed(root: string, o: { copy?: boolean } = {}) {
   return { feature, presence, log, report, published };
 }
 
-describe('onUsbOffList', () => {
+describe('owedOffList', () => {
   it('adds a remembered phone whose serial is on a port, and no other', () => {
-    const added = onUsbOffList([], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames);
-    expect(added).toEqual([
-      {
-        udid: 'udid-pixel',
-        says: { state: 'no device', status: 'UNAVAILABLE' },
-        why: 'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
-      },
-    ]);
-    expect(onUsbOffList([], [pixel], new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toEqual([]);
-    expect(onUsbOffList([pixel], [pixel], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toEqual([]);
+    const added = owedOffList(pixel, new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames);
+    expect(added).toEqual({
+      udid: 'udid-pixel',
+      says: { state: 'no device', status: 'UNAVAILABLE' },
+      why: 'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
+    });
+    expect(owedOffList(pixel, new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toBeUndefined();
   });
 
   it("matches an iPhone by its udid without the dash, as its USB serial reads, and blames usbmuxd, not an Android phone's settings", () => {
     const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
-    const [added] = onUsbOffList([], [iphone], new Map([['00008030001A2B3C', ['2-3']]]), platformNames);
+    const added = owedOffList(iphone, new Map([['00008030001A2B3C', ['2-3']]]), platformNames);
     expect(added?.why).toBe(
       'on USB port 2-3 (the kernel enumerated it) but usbmuxd does not list it: usbmuxd did not take it (its log says why: a device it could not open or configure, ' +
         'or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again; not unplugged',
@@ -134,17 +131,17 @@ describe('onUsbOffList', () => {
   it("names every port of a serial clones share, and lets no one port's interfaces speak for it", () => {
     const clone: DeviceInfo = { ...pixel, serialNumber: '0123456789ABCDEF' };
     const fastbootEverywhere = (): UsbInterface[] => [{ class: 'ff', subclass: '42', protocol: '03' }];
-    const [added] = onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
+    const added = owedOffList(clone, new Map([['0123456789ABCDEF', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
     expect(added?.why).toBe(
       'on USB port 1-1.3 or 1-1.4 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
     );
     // On one port, that port's interfaces speak.
-    expect(onUsbOffList([], [clone], new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)[0]?.why).toContain('in its bootloader');
+    expect(owedOffList(clone, new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)?.why).toContain('in its bootloader');
   });
 
   it('says nothing of a phone whose platform gives no words for it: it cannot name what lost it', () => {
     const other: DeviceInfo = { ...pixel, platformName: 'TIZEN', isAndroid: false };
-    expect(onUsbOffList([], [other], new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toEqual([]);
+    expect(owedOffList(other, new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toBeUndefined();
   });
 });
 
