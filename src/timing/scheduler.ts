@@ -12,15 +12,6 @@ const CLOCK_STEP_MS = 3_000;
 // often.
 const MAX_SLEEP_MS = 60_000;
 
-/**
- * How far the wall clock moved against the monotonic clock between two readings (positive: forward). A cron schedule
- * follows the wall clock: a naive one waits out a step back (an hour's step: an hour without a report) and makes up, or
- * warns about, every run a step forward skipped.
- */
-export function wallClockStep(prev: { wall: number; mono: number }, now: { wall: number; mono: number }): number {
-  return now.wall - prev.wall - (now.mono - prev.mono);
-}
-
 export interface SchedulerOptions {
   expression: string;
   /** Upper bound of the random part of each run's delay (jitterSeconds). */
@@ -158,7 +149,10 @@ export class Scheduler {
 
   private checkClock(): void {
     const now = this.readClocks();
-    const step = wallClockStep(this.clockMark, now);
+    // How far the wall clock moved against the monotonic clock (positive: forward). A cron schedule follows the wall
+    // clock: a naive one waits out a step back (an hour's step: an hour without a report) and makes up, or warns
+    // about, every run a step forward skipped.
+    const step = now.wall - this.clockMark.wall - (now.mono - this.clockMark.mono);
     this.clockMark = now;
     if (Math.abs(step) < CLOCK_STEP_MS || this.next === undefined) return;
     limited(this.options.logger).warn(
