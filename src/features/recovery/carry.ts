@@ -12,7 +12,7 @@ import type { BlockedPorts } from './blocked-ports.js';
 import { RECOVERY_USB } from './counts.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
 import type { Timers } from '../../util/clock.js';
-import type { RecoveryNotebook } from './notes.js';
+import type { Facet } from '../../devices/facet.js';
 import { cannotCycle, type RecoveryAction } from './policy.js';
 import type { ConnectBackoffs } from './connects.js';
 
@@ -44,7 +44,8 @@ export interface CarryContext {
   connects: Pick<ConnectBackoffs, 'noteOutcome'>;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   failing: SaidOnce;
-  notes: RecoveryNotebook;
+  /** Recovery's call for a person on each record (only a listed device has one: it goes with its record). */
+  notes: Facet<string>;
   blocked: BlockedPorts;
   /** The USB layer's word after a power cycle, and the wall clock and timers its wait runs on; none: a cycle is not checked. */
   usb?: { evidence: UsbEvidence; wall: () => number; timers: Timers };
@@ -141,10 +142,10 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
   } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
     // The very text the policy's needs-person gives it next (holds.ts, noteAttention): one line, not two.
     const why = await c.blocked.block(action, text);
-    c.notes.setAttention(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
+    c.notes.set(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
   } else {
     if (action.kind === 'power-cycle') {
-      c.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+      c.notes.set(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
     }
     limited(logger).warn(
       'recovery-failed',

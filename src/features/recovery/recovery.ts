@@ -3,6 +3,7 @@ import { portRefusal } from '../../actions/trust.js';
 import { keyRefusalText } from '../../actions/mapping-key.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { claimOf, conflictsOf, conflictText, type Claim, type Conflict } from '../../devices/claims.js';
+import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { recordKey } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
@@ -18,7 +19,6 @@ import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
 import { RECOVERY_ACTIONS } from './counts.js';
 import { Escalations, historyOf } from './escalations.js';
 import { noteAttention, noteHolds, type HoldVerdict, type Verdicts } from './holds.js';
-import { RecoveryNotebook } from './notes.js';
 import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
 import { recoveryState } from './state.js';
 
@@ -55,7 +55,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const pauses = new ChargePauses(registry, adb.platform);
   /** Hub ports not cycled again until the settings (a restart) or the hub's status listing change. */
   const blocked = new BlockedPorts(portPower, logger, now);
-  const notes = new RecoveryNotebook(registry);
+  const notes = registry.facet(PERSON_NEEDED);
   /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
   const connects = new ConnectBackoffs(settings.networkDevices, CONNECT_TIMING);
   /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
