@@ -202,15 +202,18 @@ function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string): Map<string, V
 }
 
 function portViews(record: PortRecord, days: DayWindow): PortView[] {
-  return Object.entries(record.ports).flatMap(([port, entry]) => {
-    const inWindow = Object.entries(entry.days).filter(([day]) => days.has(day));
-    if (inWindow.length === 0) return [];
-    const failures = sumDays(entry.days, days);
-    const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
-    const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
-    const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
-    return [{ port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt }];
-  });
+  return Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
+}
+
+/** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
+export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow): PortView | undefined {
+  const inWindow = Object.entries(entry?.days ?? {}).filter(([day]) => days.has(day));
+  if (!entry || inWindow.length === 0) return undefined;
+  const failures = sumDays(entry.days, days);
+  const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
+  const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
+  const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
+  return { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt };
 }
 
 function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts }>, days: DayWindow): FailureCounts {
