@@ -28,7 +28,6 @@ export interface IosDeveloperOptions {
   daemons: readonly DaemonRef[];
   pollMs: number;
   tools: ReadonlyArray<{ tool: ToolName; command: string }>;
-  toolsRefreshMs: number;
   registry: Pick<DeviceRegistry, 'list' | 'byUdid'>;
   logger: Logger;
   clock: Clock & Timers;
@@ -48,7 +47,7 @@ export class IosDeveloper {
 
   constructor(private readonly o: IosDeveloperOptions) {
     this.watch = new DaemonWatch({ daemons: o.daemons, pollMs: o.pollMs, clock: o.clock, logger: o.logger, phones: () => this.phones(), fetch: o.fetch });
-    this.tools = new HostTools({ commands: o.tools, refreshMs: o.toolsRefreshMs, clock: o.clock, logger: o.logger, run: o.run });
+    this.tools = new HostTools({ commands: o.tools, clock: o.clock, logger: o.logger, run: o.run });
   }
 
   /** Started: the tools and the daemons read once. Before (a one-shot command, which starts no feature), nothing is judged: unknown. */

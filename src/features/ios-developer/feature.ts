@@ -10,23 +10,22 @@ import { IosDeveloper } from './developer.js';
 import { iosDeveloperItems } from './doctor.js';
 import type { ToolName } from './support.js';
 
-/** The tools' versions are read again this often: they change when someone installs one. */
-const TOOLS_REFRESH_MS = 3_600_000;
+/** A `kind=value` setting's two halves. */
+const halves = (entry: string): [string, string] => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)];
 
 export function iosDeveloperFeature(ctx: FeatureContext): Feature {
   const s = ctx.settings.iosDeveloper;
   const part = new IosDeveloper({
     // iOS off altogether (`ios: false`): nothing to judge.
-    daemons: (ctx.settings.ios === false ? [] : s.tunnelDaemons).map((entry) => {
-      const at = entry.indexOf('=');
-      return { id: entry, kind: entry.slice(0, at) as DaemonKind, url: entry.slice(at + 1) };
+    daemons: (ctx.settings.ios === false ? [] : s.tunnelDaemons).map((id) => {
+      const [kind, url] = halves(id);
+      return { id, kind: kind as DaemonKind, url };
     }),
     pollMs: s.pollSeconds * 1000,
     tools: s.tools.map((entry) => {
-      const at = entry.indexOf('=');
-      return { tool: entry.slice(0, at) as ToolName, command: entry.slice(at + 1) };
+      const [tool, command] = halves(entry);
+      return { tool: tool as ToolName, command };
     }),
-    toolsRefreshMs: TOOLS_REFRESH_MS,
     registry: ctx.registry,
     logger: ctx.logger,
     clock: ctx.clock,

@@ -16,7 +16,6 @@ function part(answer: HttpAnswer, goIosVersion: string | undefined) {
       { tool: 'go-ios', command: 'ios' },
       { tool: 'pymobiledevice3', command: 'pymobiledevice3' },
     ],
-    toolsRefreshMs: 3_600_000,
     registry: new DeviceRegistry(),
     logger: silentLogger(),
     clock: systemClock,
