@@ -32,7 +32,7 @@ type RecoveryIntent = Intent & { action: RecoveryAction };
  * kicks and cycles; Escalations keep who each phone was and its offline run. It never restarts the adb server.
  */
 export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<RecoveryIntent> {
-  const { registry, logger, stats, clock, mapping, settings } = ctx;
+  const { registry, logger, clock, mapping, settings } = ctx;
   const adb = ctx.platforms.phones;
   const r = settings.recovery;
   const portPower = r.powerCycle ? ctx.uhubctl : undefined;
@@ -62,21 +62,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const hubsSaid = new SaidOnce(now);
   const failing = new SaidOnce(now);
   /** What carrying out reads: the USB layer's word only once every feature is built (the layer offers it). */
-  const carrying = (): CarryContext => {
-    const usb = ctx.shared.get(USB_EVIDENCE);
-    return {
-      adb,
-      portPower,
-      logger,
-      stats,
-      now,
-      connects,
-      failing,
-      notes,
-      blocked,
-      ...(usb && { usb: { evidence: usb, wall: () => clock.wall(), timers: clock } }),
-    };
-  };
+  const carrying = (): CarryContext => ({ ...ctx, adb, portPower, connects, failing, notes, blocked, usb: ctx.shared.get(USB_EVIDENCE) });
 
   /** The USB layer's word on a phone on USB (not a network phone's), by its USB serials: its adb serial and its udid. */
   const usbOf = (d: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined => {
