@@ -42,7 +42,8 @@ interface Compiled {
 
 /** The catalogue compiled once, by whom its messages name. */
 const BY_NAMED = new Map<Named, Compiled[]>();
-for (const entry of KERNEL_MESSAGES) BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args).pattern }]);
+for (const entry of KERNEL_MESSAGES)
+  BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
 
 /**
  * What a kernel message says of USB, or undefined when the catalogue has it not. Read as "DRIVER NAME: TEXT" (the
