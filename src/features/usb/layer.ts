@@ -13,7 +13,7 @@ import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
 import type { UsbInterface } from '../../platforms/source.js';
-import { every, type Clock, type Timer } from '../../util/clock.js';
+import { every, type Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
@@ -50,13 +50,13 @@ class Cell<T> {
   private kept: { at: number; value: T } | undefined;
 
   constructor(
-    private readonly clock: Clock,
+    private readonly now: () => number,
     private readonly ms: number,
     private readonly read: () => T,
   ) {}
 
   get(): T {
-    const at = this.clock.monotonic();
+    const at = this.now();
     if (!this.kept || at - this.kept.at >= this.ms) this.kept = { at, value: this.read() };
     return this.kept.value;
   }
@@ -75,7 +75,14 @@ export class UsbLayer implements UsbEvidence {
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
   private loaded = false;
-  private readonly recorder: KernelRecorder;
+  private readonly recorder = new KernelRecorder(
+    () => this.record,
+    () => ({ controllerOfBus: (bus) => this.controllers.get().get(bus) }),
+    (event, outcome) => {
+      // A cause counted on a port is a failure of /metrics.
+      if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
+    },
+  );
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
   private skipUpTo: number | undefined;
@@ -83,16 +90,16 @@ export class UsbLayer implements UsbEvidence {
   private dirty = false;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
-  private readonly logged: SaidOnce;
+  private readonly logged = new SaidOnce(() => this.ctx.clock.monotonic());
   private settle: Timer | undefined;
   private saver: Timer | undefined;
-  private readonly controllers: Cell<Map<number, string>>;
+  private readonly controllers = new Cell(() => this.ctx.clock.monotonic(), SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
-  private readonly saidOffList: SaidOnce;
+  private readonly saidOffList = new SaidOnce(() => this.ctx.clock.monotonic());
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: Map<string, PortsBySerial> | undefined;
-  private readonly locations: Cell<Map<number, string | undefined>>;
+  private readonly locations = new Cell(() => this.ctx.clock.monotonic(), SYSFS_CELL_MS, () => new Map<number, string | undefined>());
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -100,8 +107,8 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports: Cell<Map<string, string[]>>;
-  private readonly speeds: Cell<Map<string, string | undefined>>;
+  private readonly ports = new Cell(() => this.ctx.clock.monotonic(), SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
+  private readonly speeds = new Cell(() => this.ctx.clock.monotonic(), SYSFS_CELL_MS, () => new Map<string, string | undefined>());
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
   /** Who hears each classified line (follow). */
@@ -111,20 +118,6 @@ export class UsbLayer implements UsbEvidence {
   constructor(private readonly ctx: FeatureContext) {
     this.usb = ctx.stateDir === undefined ? { kernelLog: '', sysfsRoot: '' } : ctx.settings.usb;
     this.file = new PortRecordFile(join(ctx.stateDir ?? '', USB_PORTS_FILE), ctx.logger);
-    this.logged = new SaidOnce(() => ctx.clock.monotonic());
-    this.saidOffList = new SaidOnce(() => ctx.clock.monotonic());
-    this.controllers = new Cell(ctx.clock, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
-    this.locations = new Cell(ctx.clock, SYSFS_CELL_MS, () => new Map<number, string | undefined>());
-    this.ports = new Cell(ctx.clock, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
-    this.speeds = new Cell(ctx.clock, SYSFS_CELL_MS, () => new Map<string, string | undefined>());
-    this.recorder = new KernelRecorder(
-      () => this.record,
-      () => ({ controllerOfBus: (bus) => this.controllers.get().get(bus) }),
-      (event, outcome) => {
-        // A cause counted on a port is a failure of /metrics.
-        if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
-      },
-    );
   }
 
   start(): void {
