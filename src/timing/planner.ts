@@ -264,7 +264,8 @@ export class ReportPlanner {
    * replugged wedged phone is asked at once), or an inventory a report did not wait for brought news.
    */
   devicesChanged(now: number): void {
-    this.noteChange(now);
+    this.changeFirstAt ??= now;
+    this.changeLastAt = now;
   }
 
   // ---- plans ----
@@ -386,11 +387,6 @@ export class ReportPlanner {
   private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>): number {
     const from = Math.max(d.failure?.at ?? -Infinity, d.askedAt ?? -Infinity);
     return from + backoffBound(d.failures, PROBE_RETRY);
-  }
-
-  private noteChange(now: number): void {
-    this.changeFirstAt ??= now;
-    this.changeLastAt = now;
   }
 
   private dueTimes(now: number): Map<Trigger, number> {

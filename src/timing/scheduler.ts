@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger.js';
-import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
+import { every, systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
 import { nodePhase, runDelay } from './spread.js';
 import { limited } from '../log/limited.js';
@@ -58,7 +58,7 @@ export class Scheduler {
 
   start(): void {
     this.clockMark = this.readClocks();
-    this.armClockCheck();
+    this.clockTimer = every(this.clock, this.options.clockCheckMs ?? CLOCK_CHECK_MS, () => this.checkClock(), { unref: true });
     this.plan(this.clock.wall());
   }
 
@@ -130,17 +130,6 @@ export class Scheduler {
     this.options.onTick();
     // Late (a stall): this run went once; the ones whose time has also passed are skipped.
     this.plan(now, next.cronAt);
-  }
-
-  private armClockCheck(): void {
-    this.clockTimer = this.clock.setTimer(
-      () => {
-        this.checkClock();
-        if (this.clockTimer) this.armClockCheck();
-      },
-      this.options.clockCheckMs ?? CLOCK_CHECK_MS,
-      { unref: true },
-    );
   }
 
   private readClocks(): { wall: number; mono: number } {
