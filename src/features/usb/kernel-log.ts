@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CheckResult } from '../../platforms/doctor.js';
 import { notAKernelLog } from './kernel-line.js';
 import { logSourceOf } from './log-source.js';
+import { readText } from './sysfs.js';
 
 /** Where the packaged unit may be installed, the administrator's copy first. */
 const UNIT_DIRS = ['/etc/systemd/system', '/lib/systemd/system', '/usr/lib/systemd/system'];
@@ -47,7 +48,7 @@ export function kernelLogFacts(
   } catch (err) {
     facts.error = (err as NodeJS.ErrnoException).code ?? 'error';
   }
-  const restricted = dmesgRestricted(restrictFile);
+  const restricted = readText(restrictFile) === '1';
   // Under systemd too: the packaged wrapper's doctor runs outside the unit's sandbox and would see /dev/kmsg it hides.
   const unit = path === '/dev/kmsg' ? installedUnit(unitDirs) : undefined;
   if (unit !== undefined) {
@@ -69,26 +70,14 @@ function whatIsOpen(fd: number): NonNullable<KernelLogFacts['is']> {
   return why === undefined ? source : { kind: 'not-a-log', what: `a file whose start is no kernel log (${why})` };
 }
 
-function dmesgRestricted(file: string): boolean {
-  try {
-    return readFileSync(file, 'utf8').trim() === '1';
-  } catch {
-    return false;
-  }
-}
-
 const YES = /^(?:yes|true|on|1)$/i;
 
 /** The installed unit file and its [Service] settings, the drop-ins' after the unit's (each key's values in order; an empty value resets a list). */
 function installedUnit(dirs: readonly string[]): { file: string; settings: Map<string, string[]> } | undefined {
   for (const dir of dirs) {
     const file = join(dir, UNIT);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
+    const text = readText(file);
+    if (text === undefined) continue;
     const settings = new Map<string, string[]>();
     for (const t of [text, ...dirs.flatMap((d) => confFiles(join(d, `${UNIT}.d`)))]) serviceSettings(t, settings);
     return { file, settings };

@@ -6,7 +6,7 @@ import type { UsbInterface } from '../../platforms/source.js';
 import { usbBus } from '../../util/usb-path.js';
 import { hubOf } from './classify.js';
 
-/** A sysfs file's text, trimmed; undefined where it cannot be read (gone while read, or a copied tree without it). */
+/** A file's text, trimmed; undefined where it cannot be read (gone while read, a copied sysfs tree without it, no such unit). */
 export function readText(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8').trim();
