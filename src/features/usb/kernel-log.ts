@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, r
 import { join } from 'node:path';
 import type { CheckResult } from '../../platforms/doctor.js';
 import { notAKernelLog } from './kernel-line.js';
-import { logSourceOf } from './log-source.js';
+import { logSourceOf, type LogSource } from './log-source.js';
 import { readText } from './sysfs.js';
 
 /** Where the packaged unit may be installed, the administrator's copy first. */
@@ -17,7 +17,7 @@ export interface KernelLogFacts {
   /** Undefined when it opened; else the error's code (ENOENT, EACCES, ...). */
   error?: string;
   /** What it opened as: the kernel's /dev/kmsg, a recording of kernel lines (a file or a pipe), or what it is instead of a kernel log. */
-  is?: { kind: 'kmsg' } | { kind: 'recording' } | { kind: 'stream' } | { kind: 'not-a-log'; what: string };
+  is?: LogSource;
   /** The doctor runs under systemd (INVOCATION_ID): it opened the log as a service does. */
   underSystemd: boolean;
   /** The installed unit, when it keeps the service from reading /dev/kmsg (with its drop-ins), and why. */
@@ -61,7 +61,7 @@ export function kernelLogFacts(
 }
 
 /** What an open usb.kernelLog is, as the follower tells it: its kind (fstat), and for a file, whether its start reads as kernel lines. */
-function whatIsOpen(fd: number): NonNullable<KernelLogFacts['is']> {
+function whatIsOpen(fd: number): LogSource {
   const source = logSourceOf(fstatSync(fd));
   if (source.kind !== 'recording') return source;
   const buffer = Buffer.alloc(64 * 1024);
