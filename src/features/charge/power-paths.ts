@@ -1,7 +1,7 @@
 // The hub ports found not to cut a phone's power when off, kept across restarts: charge control does not switch them
 // for a pause again, and its feature notes and counts them.
 import type { Logger } from '../../log/logger.js';
-import type { Metric } from '../../util/metric.js';
+import { gauge, type Metric } from '../../util/metric.js';
 import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
 import { KeptPortsFile, type PortsKeeper } from './paused-ports.js';
 
@@ -59,12 +59,11 @@ export class PowerPaths {
 
   metrics(): Metric[] {
     return [
-      {
-        name: 'device_agent_charge_ports_without_power_cut',
-        help: 'Hub ports that kept a phone on power while switched off for a charge pause; charge control no longer switches them.',
-        type: 'gauge',
-        samples: [{ value: this.uncut.size }],
-      },
+      gauge(
+        'device_agent_charge_ports_without_power_cut',
+        'Hub ports that kept a phone on power while switched off for a charge pause; charge control no longer switches them.',
+        this.uncut.size,
+      ),
       {
         name: 'device_agent_charge_power_checks_total',
         help: 'Checks of the power path around charge pauses, by what they found.',
