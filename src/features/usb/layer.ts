@@ -112,7 +112,7 @@ export class UsbLayer implements UsbEvidence {
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
   /** Who hears each classified line (follow). */
-  private readonly followers = new Set<(line: { port?: string; hub?: string; text: string; at: number }) => void>();
+  private readonly followers = new Set<Parameters<UsbLayer['follow']>[0]>();
 
   /** Without a state directory (a command that keeps nothing) the layer reads nothing. */
   constructor(private readonly ctx: FeatureContext) {
@@ -161,7 +161,7 @@ export class UsbLayer implements UsbEvidence {
     if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) =>
       v.layer === 'phone'
-        ? v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid)
+        ? v.subject === device.serial || v.subject === device.udid
         : onPort !== undefined && this.covers(v, onPort),
     );
     const said = [...words.map((v) => v.evidence), onPort && this.fallbackOf(onPort)].filter((w) => w !== undefined);
