@@ -116,6 +116,9 @@ export const HOUR_MS = 3_600_000;
 
 type HubPlace = NonNullable<ListedDevice['hubPort']>;
 
+/** Whether the gate lets this disruption of the device through; asking records it as due. */
+type MayDisturb = (d: ListedDevice, action: Disruption) => boolean;
+
 /** What a phone whose port cannot be power-cycled says: what was tried, and why no more is. */
 export function cannotCycle(place: HubPlace): string {
   return `power-cycling hub ${place.hub} port ${place.port} cannot work (${place.blocked}); it is not tried again until the settings or the hub's port listing change`;
@@ -184,7 +187,7 @@ export class RecoveryPolicy {
   private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
     const { cleared = 'all', portOff = new Set<string>(), lastOfflineReconnect = -Infinity } = input;
     // Asked last, only about a device an action is due for: what the gate let through.
-    const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
+    const mayDisturb: MayDisturb = (d, action) => {
       const key = d.key ?? d.serial;
       asked.push({ key, serial: d.serial, action });
       return cleared === 'all' || cleared.get(key)?.has(action) === true;
@@ -295,7 +298,7 @@ export class RecoveryPolicy {
     since: number,
     still: string,
     reason: string,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
+    mayDisturb: MayDisturb,
   ): RecoveryAction | 'cooldown' | 'held' {
     const cycles = cyclesOf(d, now);
     if (now - Math.max(since, cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs) return 'cooldown';
@@ -310,12 +313,7 @@ export class RecoveryPolicy {
    * What an offline phone needs now: another reconnect, or once they failed its port power-cycled (if the gate lets it)
    * or a person, reconnects going on meanwhile (they cost nothing).
    */
-  private offlineStep(
-    d: ListedDevice,
-    now: number,
-    reconnectDue: boolean,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
-  ): { action?: RecoveryAction; reconnect: boolean } {
+  private offlineStep(d: ListedDevice, now: number, reconnectDue: boolean, mayDisturb: MayDisturb): { action?: RecoveryAction; reconnect: boolean } {
     const run = d.escalation?.offline;
     const { offlineCooldownMs, kickCooldownMs, powerCycle } = this.settings;
     // Offline because recovery just kicked it: the kick's cooldown first, not a reconnect at once.
@@ -354,7 +352,7 @@ export class RecoveryPolicy {
    * or controller the USB layer blames, are the hub's: its line at every look (said once), no cycles one by one. Any
    * other gets its port's power cycle when allowed, else a person.
    */
-  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice, action: Disruption) => boolean): RecoveryAction[] {
+  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb): RecoveryAction[] {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
     const byHub = new Map<string, typeof unseen>();
     for (const u of unseen) {
@@ -384,12 +382,7 @@ export class RecoveryPolicy {
   }
 
   /** One phone off USB on its own: its port's power cycle (within the hourly limit and the cooldown), else a person; never adb. */
-  private unseenStep(
-    d: ListedDevice,
-    usb: Extract<UsbSeen, { enumerated: false }>,
-    now: number,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
-  ): RecoveryAction {
+  private unseenStep(d: ListedDevice, usb: Extract<UsbSeen, { enumerated: false }>, now: number, mayDisturb: MayDisturb): RecoveryAction {
     const blame = usb.blame ? `; the USB layer says: ${usb.blame.evidence}` : '';
     const what = `not enumerated on USB (the kernel's last word on port ${usb.port} is ${usb.last})${blame}; an adb kick cannot reach a phone the kernel does not see`;
     if (!this.settings.powerCycle || !d.hubPort) return person(d, `${what}; ${noCycleWay(this.settings.powerCycle)}`);
