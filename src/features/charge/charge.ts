@@ -334,9 +334,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       return intents;
     },
     async apply({ serial, power }, look) {
-      const entry = pauses.of(serial)!;
-      const { hub, port, udid } = entry.pause!;
-      const output = await switchPort(entry.pause!, power);
+      const { hub, port, udid, way } = pauses.of(serial)!.pause!;
+      const output = await switchPort({ hub, port, way }, power);
       const current = pauses.of(serial)!;
       const p = current.pause;
       pauses.set(serial, {
@@ -358,10 +357,11 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       const waitMs = backoffDelay(failures, RETRY, clock.random());
       // An off switch that failed leaves the port on: no pause, and the phone charges as before.
       pauses.set(serial, { ...current, failures, retryAt: clock.monotonic() + waitMs, ...(power === 'off' && { pause: undefined }) });
+      const about = `about ${Math.round(waitMs / 1000)} s`;
       const what =
         power === 'off'
-          ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`
-          : `the phone stays without USB power until it works; the agent tries again in about ${Math.round(waitMs / 1000)} s, and on, less and less often`;
+          ? `its charge is not paused; a pause is tried again in ${about} at the earliest`
+          : `the phone stays without USB power until it works; the agent tries again in ${about}, and on, less and less often`;
       // Said once per run of failures: the retries that follow fail the same way.
       if (failures === 1)
         limited(logger).warn(
