@@ -218,7 +218,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
     const after = p?.ended?.atWall ?? p?.sinceWall;
     const fresh = readSince(record, after ?? -Infinity) && record.last !== undefined;
-    const level = fresh ? Number(record.last!.battery?.percentage) : NaN;
+    const level = fresh ? Number(record.last.battery?.percentage) : NaN;
     const udid = record?.udid ?? p?.udid;
     const busy = look.isBusy(targetOf(serial));
     if (p && !p.ended && p.cut && !busy && checkPowerCut(serial, record) === 'not-cut') return resume(serial, 'power_not_cut', now, look);
