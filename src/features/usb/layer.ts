@@ -93,13 +93,21 @@ export class UsbLayer implements UsbEvidence {
   private readonly logged = new SaidOnce(() => this.ctx.clock.monotonic());
   private settle: Timer | undefined;
   private saver: Timer | undefined;
-  private readonly controllers = new Cell(() => this.ctx.clock.monotonic(), SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
+  private readonly controllers = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_EVERY_MS,
+    () => controllersOfBuses(this.usb.sysfsRoot),
+  );
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
   private readonly saidOffList = new SaidOnce(() => this.ctx.clock.monotonic());
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: Map<string, PortsBySerial> | undefined;
-  private readonly locations = new Cell(() => this.ctx.clock.monotonic(), SYSFS_CELL_MS, () => new Map<number, string | undefined>());
+  private readonly locations = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_CELL_MS,
+    () => new Map<number, string | undefined>(),
+  );
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -107,8 +115,16 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports = new Cell(() => this.ctx.clock.monotonic(), SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
-  private readonly speeds = new Cell(() => this.ctx.clock.monotonic(), SYSFS_CELL_MS, () => new Map<string, string | undefined>());
+  private readonly ports = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_CELL_MS,
+    () => portsBySerial(this.usb.sysfsRoot),
+  );
+  private readonly speeds = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_CELL_MS,
+    () => new Map<string, string | undefined>(),
+  );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
   /** Who hears each classified line (follow). */
@@ -160,9 +176,7 @@ export class UsbLayer implements UsbEvidence {
     const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) =>
-      v.layer === 'phone'
-        ? v.subject === device.serial || v.subject === device.udid
-        : onPort !== undefined && this.covers(v, onPort),
+      v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && this.covers(v, onPort),
     );
     const said = [...words.map((v) => v.evidence), onPort && this.fallbackOf(onPort)].filter((w) => w !== undefined);
     return said.length ? `USB: ${said.join('; ')}` : undefined;
