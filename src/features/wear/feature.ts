@@ -31,7 +31,6 @@ import { bound, MAX_PHONES, WEAR_FILE, WearFile, type Histories } from './store.
 
 /** What wear keeps of a phone: what its last reading told, and its findings (its history is the store's, by udid). */
 interface WearState {
-  udid?: string;
   /** What its last reading alone gives as history (its day's figures, the time held full and warm since the one before): what it is judged on while no history is linked to it. */
   look: DaySample[];
   /** What the last reading told beyond the history. */
@@ -131,7 +130,6 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     const findings = judgeWear(history, nowFacts, settings, today);
     const first = batteries[0];
     const next: WearState = dropUndefined({
-      udid,
       look,
       now: nowFacts,
       battery: first && dropUndefined({ source: first.source, cycleCount: figures.cycles, healthPercent: figures.health }),
