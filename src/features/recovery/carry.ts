@@ -5,7 +5,7 @@ import type { SaidOnce } from '../../log/said-once.js';
 import { lastingFailure } from '../../hub/status.js';
 import type { PortPower } from '../../hub/uhubctl.js';
 import type { PhoneControl } from '../../devices/control.js';
-import { ACTION_NAME, attentionText, targetOf } from './action-names.js';
+import { actionName, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
 import { RECOVERY_USB } from './counts.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
@@ -141,8 +141,8 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
     }
     limited(logger).warn(
       'recovery-failed',
-      { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
-      `recovery action ${ACTION_NAME[action.kind]}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
+      { action: actionName(action.kind), target: target || undefined, err: text },
+      `recovery action ${actionName(action.kind)}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
       target || undefined,
     );
   }

@@ -5,7 +5,7 @@ import type { BookingVerdict } from '../../booking/gate.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
-import { ACTION_NAME, attentionText } from './action-names.js';
+import { actionName, attentionText } from './action-names.js';
 import { RECOVERY_HELD } from './counts.js';
 import type { Facet } from '../../devices/facet.js';
 import type { Disruption } from './policy.js';
@@ -59,7 +59,7 @@ export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter:
       continue;
     }
     if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
-    const action = ACTION_NAME[asked!.action];
+    const action = actionName(asked!.action);
     const what =
       asked!.action === 'kick'
         ? `kicking its adb transport (adb -s ${r.serial} reconnect)`

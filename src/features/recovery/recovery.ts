@@ -11,7 +11,7 @@ import { SaidOnce } from '../../log/said-once.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { FeatureContext } from '../context.js';
 import { ChargePauses, portHeldOff } from '../charge/pauses.js';
-import { ACTION_NAME, targetOf } from './action-names.js';
+import { actionName, targetOf } from './action-names.js';
 import { BlockedPorts } from './blocked-ports.js';
 import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
@@ -74,7 +74,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
 
   /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
   const intentOf = (action: RecoveryAction): RecoveryIntent => {
-    const count = { key: RECOVERY_ACTIONS, labels: [ACTION_NAME[action.kind]] };
+    const count = { key: RECOVERY_ACTIONS, labels: [actionName(action.kind)] };
     if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
     const target = `${action.kind} ${targetOf(action)}`;
     if (action.kind !== 'kick' && action.kind !== 'power-cycle') return { target, action, count };
@@ -175,7 +175,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
             ? (keyRefused.get(action.serial) ?? (claim && portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)))
             : undefined;
         if (why === undefined) return action;
-        refuse(action.serial, ACTION_NAME[action.kind], why);
+        refuse(action.serial, actionName(action.kind), why);
         return undefined;
       };
       const attention = new Map<string, string>();
