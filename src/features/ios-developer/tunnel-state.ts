@@ -83,7 +83,7 @@ export class TunnelLedger {
   }
 
   verdict(phone: PhoneNow, daemons: readonly DaemonNow[]): TunnelVerdict {
-    const up = daemons.filter((d): d is Extract<DaemonNow, { state: 'up' }> => d.state === 'up');
+    const up = daemons.filter((d) => d.state === 'up');
     let live: { daemon: DaemonRef; tunnel: TunnelRecord } | undefined;
     let stale: { daemon: DaemonRef; tunnel: TunnelRecord; why: 'before-reconnect' | 'no-port' } | undefined;
     let staleCount = 0;
