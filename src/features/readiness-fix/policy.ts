@@ -57,7 +57,7 @@ export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Ta
     if (!baseline.has(setting.check)) continue;
     const expect = baseline.get(setting.check) ?? setting.expect;
     const write = setting.on !== undefined && expect === 'on' ? setting.on : setting.on !== undefined && expect === 'off' ? '0' : expect;
-    if (write !== undefined && NUMBER.test(write)) targets.push({ setting, expect, write });
+    if (NUMBER.test(write)) targets.push({ setting, expect, write });
   }
   return targets;
 }

@@ -212,7 +212,7 @@ export function portView(port: string, entry: PortRecord['ports'][string] | unde
   const failures = sumDays(entry.days, days);
   const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
   const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
-  const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
+  const total = Object.values(failures).reduce((a, b) => a + b, 0);
   return { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt };
 }
 
