@@ -182,19 +182,16 @@ export class ActionRunner {
   /** The status requests in flight, by device id. */
   private readonly questions = new Map<string, Promise<void>>();
   /** The refusals said ("KEY|ACTION", with why), while the device is listed. */
-  private readonly refused: SaidOnce;
+  private readonly refused = new SaidOnce(() => this.o.clock.monotonic());
   /** What carrying an intent out, and a decision, may tell the runner. */
-  private readonly applying: Applying;
+  private readonly applying: Applying = {
+    changed: () => this.o.onChange?.(),
+    release: (key, by, ended) => this.release(key, by, ended),
+    hold: (h) => this.hold(h),
+    freshVerdict: (deviceId, maxAgeMs) => this.freshVerdict(deviceId, maxAgeMs),
+  };
 
-  constructor(private readonly o: ActionRunnerOptions) {
-    this.refused = new SaidOnce(() => o.clock.monotonic());
-    this.applying = {
-      changed: () => o.onChange?.(),
-      release: (key, by, ended) => this.release(key, by, ended),
-      hold: (h) => this.hold(h),
-      freshVerdict: (deviceId, maxAgeMs) => this.freshVerdict(deviceId, maxAgeMs),
-    };
-  }
+  constructor(private readonly o: ActionRunnerOptions) {}
 
   /** The action looks now, then every tickMs and at every change, until stopped; one the settings leave nothing to do only starts. */
   start(action: DeviceAction): void {
@@ -247,7 +244,7 @@ export class ActionRunner {
   /** What a decision of this action reads and says through. */
   private lookOf(action: DeviceAction): ActionLook {
     const now = this.o.clock.monotonic();
-    const verdict = (deviceId: string | undefined, maxAgeMs?: number): BookingVerdict => this.verdict(deviceId, action, maxAgeMs);
+    const verdict: ActionLook['verdict'] = (deviceId, maxAgeMs) => this.verdict(deviceId, action, maxAgeMs);
     return {
       ...this.applying,
       now,
