@@ -368,11 +368,6 @@ export class ReportPlanner {
 
   // ---- introspection ----
 
-  /** Sizes of what the planner holds, for the memory bound. */
-  footprint(): { failed: number } {
-    return { failed: this.failed.current().length };
-  }
-
   /** Every retry time the planner holds or reads (resend, failed devices, inventories), for checks. */
   plannedRetries(): number[] {
     const times: number[] = [];
