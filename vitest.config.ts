@@ -9,7 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 //   processes, so a unit test cannot start an adb server, a simulator, the
 //   agent's CLI or a proxy, and the tier stays in seconds.
 // - e2e: whatever needs a socket or a process: the compiled CLI against the
-//   simulators (test/e2e, test/faults), the simulators' own tests, the cloud
+//   simulators (test/e2e, test/faults), the status page in real browsers
+//   (test/browser), the simulators' own tests, the cloud
 //   client against a loopback server, the proxies, openssl, promtool.
 // - soak: the long runs (test/soak). In CI only (CI set, as .ci/run does),
 //   or through `npm run test:soak`; otherwise skipped, and said so.
@@ -34,11 +35,13 @@ export const LONGEST_FIRST = [
   'test/e2e/charge-power-path.test.ts',
   'test/e2e/freshness.test.ts',
   'test/e2e/usb-layer.test.ts',
+  'test/browser/rack.test.ts',
   'test/e2e/offline-power-cycle.test.ts',
   'test/e2e/once.test.ts',
   'test/faults/cloud.test.ts',
   'test/e2e/adb-server-frozen.test.ts',
   'test/e2e/ios-mixed.test.ts',
+  'test/monitoring/dashboard.e2e.test.ts',
   'test/monitoring/alert-firing.e2e.test.ts',
   'test/faults/adb.test.ts',
   'test/e2e/doctor.test.ts',
@@ -64,7 +67,7 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-export const E2E = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', E2E_NAMED];
+export const E2E = ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts', 'test/browser/**/*.test.ts', E2E_NAMED];
 
 /**
  * The e2e and soak tiers drive Debian's real adb server (1:34), which now

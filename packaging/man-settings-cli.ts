@@ -2,12 +2,12 @@
 // schema and a defaults file (the package's): the same rows as
 // docs/reference/configuration.md.
 //   node dist/packaging/man-settings-cli.js DEFAULTS_JSON
-import { readFileSync } from 'node:fs';
-import { flattenDefaults, manSettings } from './man-settings.js';
+import { loadDefaults } from '../src/config/load.js';
+import { manSettings } from './man-settings.js';
 
 const [defaultsFile] = process.argv.slice(2);
 if (!defaultsFile) {
   process.stderr.write('usage: man-settings-cli DEFAULTS_JSON\n');
   process.exit(2);
 }
-process.stdout.write(manSettings(flattenDefaults(JSON.parse(readFileSync(defaultsFile, 'utf8')) as Record<string, unknown>)));
+process.stdout.write(manSettings(loadDefaults(defaultsFile)));

@@ -1,18 +1,6 @@
 // The SETTINGS section of the man page, from the schema (pure).
 import { plain, settingRows } from '../src/config/reference.js';
 
-/** {"a": {"b": 1}} as a.b = 1, the schema's keys. */
-export function flattenDefaults(tree: Record<string, unknown>, prefix = ''): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (value && typeof value === 'object' && !Array.isArray(value))
-      for (const [k, v] of flattenDefaults(value as Record<string, unknown>, path)) out.set(k, v);
-    else out.set(path, value);
-  }
-  return out;
-}
-
 /** roff text: a backslash doubled, a line's leading dot or quote escaped. */
 function roff(text: string): string {
   return plain(text)
@@ -24,8 +12,8 @@ function roff(text: string): string {
 export function manSettings(defaults: ReadonlyMap<string, unknown>): string {
   const lines = [
     '.SH SETTINGS',
-    'Every setting comes from',
-    '.IR /usr/lib/device-agent/config/default.json ,',
+    'Every setting comes from its default (as below; the package keeps those it sets in',
+    '.IR /usr/lib/device-agent/config/default.json ),',
     'then',
     '.I /etc/device-agent/config.json',
     '(when it exists: the package passes it as',

@@ -202,12 +202,13 @@ for arch in "${arches[@]}"; do
   # The package's defaults: hub ports are switched through the hub helper
   # (device-agent-hub.socket, docs/design/hub-helper.md), which the agent's
   # sandbox can reach; an operator's setting still wins.
-  "$node" -e '
-    const fs = require("fs");
+  "$node" --input-type=module -e '
+    import fs from "node:fs";
+    const { recoverySettings } = await import(process.argv[3]);
+    if (recoverySettings["recovery.powerCycleCommand"].default !== "uhubctl") { console.error("src/features/recovery/settings.ts: recovery.powerCycleCommand is no longer uhubctl; check the package default"); process.exit(1); }
     const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-    if (d.recovery.powerCycleCommand !== "uhubctl") { console.error("config/default.json: recovery.powerCycleCommand is no longer uhubctl; check the package default"); process.exit(1); }
-    d.recovery.powerCycleCommand = "/usr/lib/device-agent/bin/hub-request";
-    fs.writeFileSync(process.argv[2], JSON.stringify(d, null, 2) + "\n");' "$repo/config/default.json" "$lib/config/default.json" || fail "could not write the package defaults"
+    d.recovery = { powerCycleCommand: "/usr/lib/device-agent/bin/hub-request" };
+    fs.writeFileSync(process.argv[2], JSON.stringify(d, null, 2) + "\n");' "$repo/config/default.json" "$lib/config/default.json" "$repo/dist/src/features/recovery/settings.js" || fail "could not write the package defaults"
   printf '#!/bin/sh\n# Asks the hub helper (device-agent-hub.socket) to switch a port; takes\n# uhubctl'"'"'s arguments, as recovery.powerCycleCommand runs it.\nexec /usr/lib/device-agent/node/bin/node /usr/lib/device-agent/dist/src/hub-helper/client.js "$@"\n' >"$lib/bin/hub-request"
   chmod 0755 "$lib/bin/hub-request"
   (cd "$repo/dist" && find src -name '*.js' -print0 | tar --null -T - -c) | tar -x -C "$lib/dist"
@@ -237,6 +238,7 @@ for arch in "${arches[@]}"; do
   grep -q '^ExecStart=/usr/bin/device-agent run$' "$root/usr/lib/systemd/system/device-agent.service" || fail "the packaged device-agent.service has no ExecStart=/usr/bin/device-agent run"
   grep -q '^ConditionPathExists=|/etc/device-agent/api-key$' "$root/usr/lib/systemd/system/device-agent.service" || fail "the packaged device-agent.service has no start condition"
   install -m 0644 "$repo/systemd/52-device-agent-adb.rules" "$root/usr/lib/udev/rules.d/52-device-agent-adb.rules"
+  install -D -m 0644 "$here/10-user.conf" "$root/usr/lib/systemd/system/device-agent.service.d/10-user.conf"
   install -m 0644 "$here/sysusers.conf" "$root/usr/lib/sysusers.d/device-agent.conf"
   install -m 0644 "$here/tmpfiles.conf" "$root/usr/lib/tmpfiles.d/device-agent.conf"
   install -m 0644 "$repo/systemd/agent.env.example" "$root/etc/device-agent/agent.env"

@@ -3,14 +3,19 @@
 # agent on the Node.js runtime the package brings, whatever Node.js (if any)
 # the system has.
 #
-# Run as root, `once`, `list` and `doctor` are run as the service runs:
-# its dynamic user, state directory, environment files (agent.env and any
-# a drop-in adds, such as a proxy's) and the api-key credential
-# (systemd-run), so that they see what the service sees and never leave
-# root-owned files in its state directory. DEVICE_AGENT_AS_ROOT=1 runs them
-# as root instead.
+# Every command that reads the agent's settings or state reads the
+# service's. Run as root, they are run as the service runs: its user, state
+# directory, environment files (agent.env and any a drop-in adds, such as a
+# proxy's) and the api-key credential (systemd-run), so that they see what
+# the service sees and never leave root-owned files in its state directory;
+# DEVICE_AGENT_AS_ROOT=1 runs them as root instead. Run by another user
+# (an operator in the group device-agent), they read the service's state
+# directory and settings files with that user's rights: the group reads the
+# state, and leaves a quarantine release there; the key stays root's.
 set -u
 lib=/usr/lib/device-agent
+etc=/etc/device-agent
+state=/var/lib/device-agent
 node=$lib/node/bin/node
 arch=@ARCH@
 
@@ -27,11 +32,26 @@ if ! problem=$("$node" --version 2>&1); then
 fi
 
 case "${1:-}" in
-  once | list | doctor)
+  once | list | doctor | incidents | quarantine)
+    # The unit's environment files as systemd lists them, one a line:
+    # "/etc/device-agent/agent.env (ignore_errors=yes)"; agent.env when it
+    # cannot say.
+    env_files=$(systemctl show -P EnvironmentFiles device-agent.service 2>/dev/null || true)
+    [ -n "$env_files" ] || env_files="$etc/agent.env (ignore_errors=yes)"
     if [ "$(id -u)" = 0 ] && [ -d /run/systemd/system ] && [ -z "${DEVICE_AGENT_AS_ROOT:-}" ]; then
-      # User=device-agent: the uid of the running service (dynamic users of
-      # one name share it), so its state directory keeps its owner.
-      props=(-p DynamicUser=yes -p User=device-agent -p StateDirectory=device-agent -p StateDirectoryMode=0700 -p UMask=0077)
+      # The service's identity and state directory as its unit and drop-ins
+      # set them (the package's: the user device-agent, 0750, umask 0027),
+      # so that its state directory keeps its owner and modes; these values
+      # if the unit is not there to ask.
+      props=(-p User=device-agent -p Group=device-agent -p StateDirectory=device-agent -p StateDirectoryMode=0750 -p UMask=0027)
+      unit=$(systemctl show -p LoadState -p DynamicUser -p User -p Group -p StateDirectory -p StateDirectoryMode -p UMask device-agent.service 2>/dev/null)
+      case "$unit" in
+        *LoadState=loaded*)
+          while read -r line; do
+            case "$line" in LoadState=* | *=) ;; *) props+=(-p "$line") ;; esac
+          done <<<"$unit"
+          ;;
+      esac
       # Secrets never go into the transient unit's environment, which any
       # user may read over D-Bus (systemd.exec, "Environment="): they go as
       # credentials, which only the unit's user reads. A secret the caller
@@ -49,14 +69,20 @@ case "${1:-}" in
         props+=(-p "LoadCredential=$1:$secrets/$1")
       }
       with_password() { case "$1" in *@*) return 0 ;; *) return 1 ;; esac; } # user info: a password may be there
+      # The key's source, named to the agent (DEVICE_AGENT_API_KEY_SOURCE)
+      # as the operator knows it, not as the per-run copy under /run.
+      key_source=
       if [ -n "${DEVICE_AGENT_API_KEY:-}" ]; then
         given_credential api-key "$DEVICE_AGENT_API_KEY"
-      elif [ -e /etc/device-agent/api-key ]; then
+        key_source=DEVICE_AGENT_API_KEY
+      elif [ -e $etc/api-key ]; then
         # The same credential as device-agent.service: the plain file, or the
         # encrypted one of the systemd-creds set-up (docs/install/package.md).
-        props+=(-p LoadCredential=api-key:/etc/device-agent/api-key)
+        props+=(-p LoadCredential=api-key:$etc/api-key)
+        key_source=$etc/api-key
       elif [ -e /etc/credstore.encrypted/device-agent.api-key ]; then
         props+=(-p LoadCredentialEncrypted=api-key:/etc/credstore.encrypted/device-agent.api-key)
+        key_source=/etc/credstore.encrypted/device-agent.api-key
       fi
       # A proxy: the agent reads DEVICE_AGENT_HTTPS_PROXY, then the
       # https-proxy credential, then https_proxy, then HTTPS_PROXY (the same
@@ -78,21 +104,18 @@ case "${1:-}" in
       done
       # The key and every proxy variable with a password stay out of the
       # environment: the one the agent would read is a credential now, the
-      # others it would not read.
-      hidden=' DEVICE_AGENT_API_KEY '
+      # others it would not read. The key's source is this script's word.
+      hidden=' DEVICE_AGENT_API_KEY DEVICE_AGENT_API_KEY_SOURCE '
+      [ -z "$key_source" ] || props+=("--setenv=DEVICE_AGENT_API_KEY_SOURCE=$key_source")
       for name in DEVICE_AGENT_HTTPS_PROXY https_proxy HTTPS_PROXY DEVICE_AGENT_HTTP_PROXY http_proxy HTTP_PROXY; do
         with_password "${!name:-}" && hidden+="$name "
       done
-      # The unit's environment files as systemd lists them, one a line:
-      # "/etc/device-agent/agent.env (ignore_errors=yes)".
-      files=0
       while read -r line; do
         case "$line" in
-          *' (ignore_errors=yes)') props+=(-p "EnvironmentFile=-${line% (ignore_errors=yes)}") && files=$((files + 1)) ;;
-          *' (ignore_errors=no)') props+=(-p "EnvironmentFile=${line% (ignore_errors=no)}") && files=$((files + 1)) ;;
+          *' (ignore_errors=yes)') props+=(-p "EnvironmentFile=-${line% (ignore_errors=yes)}") ;;
+          *' (ignore_errors=no)') props+=(-p "EnvironmentFile=${line% (ignore_errors=no)}") ;;
         esac
-      done < <(systemctl show -P EnvironmentFiles device-agent.service 2>/dev/null)
-      [ "$files" -gt 0 ] || props+=(-p EnvironmentFile=-/etc/device-agent/agent.env)
+      done <<<"$env_files"
       # doctor opens the kernel log (the USB layer's) with the service's
       # capabilities: CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for.
       # What else of the unit hides /dev/kmsg, doctor reads from the unit.
@@ -110,17 +133,33 @@ case "${1:-}" in
       systemd-run --quiet --wait --pipe --collect "${props[@]}" /usr/bin/device-agent "$@"
       exit
     fi
+    # Not as the service: still its state directory, unless one is named,
+    # and the settings of its environment files this user may read
+    # (agent.env; a proxy's is root's), NAME=VALUE lines as systemd reads
+    # them, a value in quotes or not; they win over the caller's, as for the
+    # service.
+    [ -n "${STATE_DIRECTORY:-}" ] || [ ! -d $state ] || export STATE_DIRECTORY=$state
+    while read -r line; do
+      file=${line% (ignore_errors=*)}
+      [ -r "$file" ] || continue
+      while IFS= read -r setting || [ -n "$setting" ]; do
+        name=${setting%%=*} value=${setting#*=}
+        [[ "$setting" = *=* && "$name" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue
+        case "$value" in \"*\" | \'*\') value=${value:1:${#value}-2} ;; esac
+        export "$name=$value"
+      done <"$file"
+    done <<<"$env_files"
     ;;
 esac
 # The operator's settings file, when there is one and the command names
 # none: the service (run) and the commands by hand read the same settings.
 config=()
 case "${1:-}" in
-  run | once | list | doctor)
-    if [ -f /etc/device-agent/config.json ]; then
+  run | once | list | doctor | incidents | quarantine)
+    if [ -f $etc/config.json ]; then
       given=
       for arg in "$@"; do case "$arg" in --config | --config=*) given=1 ;; esac; done
-      [ -n "$given" ] || config=(--config /etc/device-agent/config.json)
+      [ -n "$given" ] || config=(--config $etc/config.json)
     fi
     ;;
 esac

@@ -6,10 +6,16 @@ import type { DeviceRegistry } from '../devices/registry.js';
 import { changedAll, type DeviceFeature } from '../devices/feature.js';
 import type { Logger } from '../log/logger.js';
 import type { Settings } from '../config/schema.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, Timer, Timers } from '../util/clock.js';
 import type { FlapLog } from '../devices/flap-log.js';
 import type { ActionRunner } from '../actions/runner.js';
 import type { ReportLoop } from './report-loop.js';
+
+/**
+ * How long a feature's or an action's start or stop may take before the daemon goes on without waiting for it: past the
+ * bounds of their own (charge control's 5 s to switch its ports on), within the 10 s a service manager allows a stop.
+ */
+export const LIFECYCLE_MS = 7_000;
 
 /** A part of the daemon with a lifecycle: started in order, stopped in reverse. */
 interface Service {
@@ -23,7 +29,7 @@ export interface AgentParts {
   nodeId: string;
   settings: Pick<Settings, 'schedule' | 'jitterSeconds' | 'shutdownTimeoutSeconds'>;
   logger: Logger;
-  clock: Clock;
+  clock: Clock & Timers;
   registry: DeviceRegistry;
   /** Where the sources' changes are logged, a flapping phone's summed up. */
   flaps: Pick<FlapLog, 'changed' | 'stop'>;
@@ -50,11 +56,13 @@ export class Agent {
 
   constructor(private readonly parts: AgentParts) {
     const { status, sources, actions, loop } = parts;
+    // A feature's own parts: one that throws or hangs is said, and the daemon goes on with the others.
+    const bounded = (s: Service): Service => ({ name: s.name, start: () => this.bounded(s, 'start'), stop: () => this.bounded(s, 'stop') });
     this.services = [
       { name: 'status', start: () => status.start(), stop: () => status.stop() },
-      ...(parts.features ?? []).flatMap((f) => (f.start ? [{ name: f.name, start: () => f.start?.(), stop: () => f.stop?.() }] : [])),
+      ...(parts.features ?? []).flatMap((f) => (f.start ? [bounded({ name: f.name, start: () => f.start?.(), stop: () => f.stop?.() })] : [])),
       ...sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
-      ...actions,
+      ...actions.map(bounded),
       { name: 'schedule', start: () => loop.start(), stop: () => loop.stop() },
     ];
   }
@@ -80,6 +88,27 @@ export class Agent {
       },
       'device-agent started',
     );
+  }
+
+  /** A service's start or stop, awaited at most LIFECYCLE_MS: a failure or a hang is said, never waited for longer. */
+  private async bounded(service: Service, step: 'start' | 'stop'): Promise<void> {
+    let timer: Timer | undefined;
+    const late = new Promise<string>((resolve) => {
+      timer = this.parts.clock.setTimer(() => resolve(`did not end within ${LIFECYCLE_MS / 1000} s`), LIFECYCLE_MS, { unref: true });
+    });
+    const ran = Promise.resolve()
+      .then(() => service[step]())
+      .then(
+        () => undefined,
+        (err: unknown) => `failed (${String(err)})`,
+      );
+    const problem = await Promise.race([ran, late]);
+    timer?.cancel();
+    if (problem)
+      this.parts.logger.error(
+        { feature: service.name, step },
+        `${service.name}: its ${step} ${problem}; the agent goes on with the others. A bug in the agent: report it`,
+      );
   }
 
   private async startSource(source: DeviceSource): Promise<void> {

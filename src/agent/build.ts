@@ -9,17 +9,17 @@ import type { BookingStatusSource } from '../cloud/booking-status.js';
 import { cloudNetwork } from '../cloud/network.js';
 import { LOOPBACK_DIRECT, routeFor, type ProxyPlan } from '../cloud/proxy/route.js';
 import type { Credentials } from '../config/credentials.js';
-import { hubPortsOf } from '../config/hub-ports.js';
+import { hubNamesOf, hubPortsOf } from '../config/hub-ports.js';
 import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { DeviceRegistry } from '../devices/registry.js';
 import { actedAll, answeredAll, featureMetrics } from '../devices/feature.js';
+import { hookMetrics } from '../devices/feature-guard.js';
 import { FlapLog } from '../devices/flap-log.js';
 import type { Feature } from '../features/context.js';
 import { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import { carryClock } from '../log/limited.js';
-import { StateDirTrouble } from '../log/state-dir-trouble.js';
 import { buildNumber } from '../machine/build-number.js';
 import { MachineCollector } from '../machine/collector.js';
 import { ReportedStore } from '../report/reported-store.js';
@@ -47,8 +47,6 @@ export interface Parts extends Platforms {
   unplugged: UnpluggedLedger;
   /** The device set last reported, kept across restarts (no ghosts). */
   reported: ReportedStore;
-  /** The state directory's troubles, said once between its writers. */
-  stateDirTrouble: StateDirTrouble;
   /** The device-change lines, a flapping phone's summed up (src/devices/flap-log.ts). */
   flaps: FlapLog;
   reporter: Reporter;
@@ -74,16 +72,14 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   // Every limited(logger) of the agent counts and wakes its summaries on the agent's time line.
   carryClock(logger, clock);
   const registry = new DeviceRegistry();
-  // The state directory's writers say its trouble (full, read-only) once between them.
-  const stateDirTrouble = new StateDirTrouble();
   const stats = new AgentStats();
   const stateDir = stateDirOf(settings, env);
   // One look-up from a device to its port and charge way, for the actions and the rows alike: a key naming two phones is refused alike and said once.
   const mapping = deviceMappingOf(settings, logger, clock);
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
-  const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger, stateDirTrouble);
+  const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger);
   // Devices an earlier run reported and not back by the first report go out UNPLUGGED, unless a feature finds them.
-  const earlier = reported.load();
+  const earlier = reported.load() ?? [];
   const unplugged = new UnpluggedLedger();
   unplugged.seed(earlier);
   const features = buildFeatures({
@@ -93,7 +89,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     logger,
     clock,
     stateDir,
-    stateDirTrouble,
     earlier,
     platforms: {
       names: platformNames,
@@ -140,7 +135,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
     stats,
     unplugged,
     reported,
-    stateDirTrouble,
     flaps,
     reporter,
     booking: options.booking,
@@ -173,17 +167,17 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
     sources,
     report: loop,
     hubPorts: hubPortsOf(settings.hubPorts),
+    hubNames: hubNamesOf(settings.hubNames),
     platformNames: parts.names,
     mapping: { look: parts.mapping, platform: parts.control.platform },
     features: parts.features,
     facts: { pageSize: (key) => platformFacts.pageSize(registry, key) },
-    metricSources: [featureMetrics(parts.features)],
+    metricSources: [featureMetrics(parts.features, stats), hookMetrics(stats)],
     clock,
   });
   // Its state file beside reported-devices.json: the state directory, where doctor looks.
   const status = new StatusServer(settings.statusListen, views, logger, {
     stateFile: join(dirname(parts.reported.file), STATUS_STATE_FILE),
-    stateDirTrouble: parts.stateDirTrouble,
     webConfigFile: settings.statusWebConfigFile,
     hosts: settings.statusHosts,
     nodeId,

@@ -17,6 +17,7 @@ import { trustFeature } from '../features/trust/feature.js';
 import { usbFeature } from '../features/usb/feature.js';
 import { wearFeature } from '../features/wear/feature.js';
 import type { Platforms } from './platforms.js';
+import { guarded } from '../devices/feature-guard.js';
 
 /** The features, each built on the platform's control: the type checker holds it to what every feature needs of the phones. */
 const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
@@ -48,6 +49,7 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   recorderFeature,
 ];
 
+/** Each with its hooks isolated and timed (src/devices/feature-guard.ts). */
 export function buildFeatures(ctx: FeatureContext<Platforms['control']>): Feature[] {
-  return FEATURES.map((build) => build(ctx));
+  return FEATURES.map((build) => guarded(build(ctx), ctx));
 }

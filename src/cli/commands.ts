@@ -168,7 +168,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     about:
       'list: the phones quarantined for failing again and again, with why, since and until when. release SERIAL (its adb serial or udid): ' +
       "back in service with the daemon's next report, through a request file in the state directory the running daemon takes within a second " +
-      "(run it as the agent's user); with the daemon stopped, it is taken when it starts.",
+      "(run it as root, or as a user of the agent's group); with the daemon stopped, it is taken when it starts.",
     flags: [{ name: 'json', help: 'print the phones quarantined as JSON' }, ...common],
     settings: ['stateDir'],
     other: ['STATE_DIRECTORY'],

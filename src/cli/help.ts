@@ -8,7 +8,7 @@ import { COMMAND_NAMES, COMMANDS, EXIT, helpFlag, versionFlag, type CommandName,
 
 export interface HelpContext {
   version: string;
-  /** config/default.json by key. */
+  /** The defaults by key (loadDefaults). */
   defaults: ReadonlyMap<string, unknown>;
   /** Where the settings reference is on this host. */
   reference: string;
@@ -39,7 +39,7 @@ export function globalHelp(ctx: HelpContext): string {
     ...exitTable(),
     '',
     ...wrap(
-      'Settings come from config/default.json, then --config PATH, then DEVICE_AGENT_* variables, later ones winning; ' +
+      'Settings come from their defaults, then --config PATH, then DEVICE_AGENT_* variables, later ones winning; ' +
         'a variable is DEVICE_AGENT_ + the key in UPPER_SNAKE case (jitterSeconds: DEVICE_AGENT_JITTER_SECONDS). ' +
         `Every setting, its variable, default and range: ${ctx.reference}`,
       '',

@@ -1,5 +1,6 @@
 import { buildParts } from '../agent/build.js';
 import { deviceRows } from '../status/device-rows.js';
+import { hubNamesOf } from '../config/hub-ports.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
@@ -49,6 +50,7 @@ export async function list(
       mapping: { look: parts.mapping, platform: parts.control.platform },
       features: parts.features,
       facts: { pageSize: (key) => platformFacts.pageSize(parts.registry, key) },
+      hubNames: hubNamesOf(setup.settings.hubNames),
     });
     // Before the table: what was said of a device it does not show; what it shows, its rows say.
     lines?.release(new Set(rows.flatMap((r) => [r.serial, r.udid])));

@@ -5,14 +5,16 @@
 // action looks every second) and removes. A file rather than the status
 // endpoint: the endpoint may listen beyond loopback for a scraper, may be
 // off, and answers GET only; the state directory is the daemon's own, so
-// who may write there (its user, root) is who may put a phone back, by the
-// file system's word, with no second secret to keep. Works with the daemon
-// stopped too: the request is taken when it starts.
+// who may write there (its user, root, its group: the package's operators)
+// is who may put a phone back, by the file system's word, with no second
+// secret to keep. Works with the daemon stopped too: the request is taken
+// when it starts.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { stateDirOf } from '../config/node-id.js';
+import { STATE_ACCESS_ADVICE } from '../config/service-state.js';
 import {
   QUARANTINE_FILE,
   QUARANTINE_FILE_MAX_BYTES,
@@ -41,8 +43,7 @@ function kept(dir: string): Map<string, QuarantineEntry> | string {
     text = readStateFile(file, QUARANTINE_FILE_MAX_BYTES);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM')
-      return `cannot read ${file}: this user may not; run it as the agent's user (sudo -u device-agent device-agent quarantine ...)`;
+    if (code === 'EACCES' || code === 'EPERM') return `cannot read ${file}: this user may not; ${STATE_ACCESS_ADVICE}`;
     return `cannot read ${file}: ${(err as Error).message}`;
   }
   if (text === undefined) return new Map();
@@ -122,7 +123,7 @@ export async function quarantine(
     writeAtomically(join(requests, name), `${JSON.stringify({ release: udid, by, at: Date.now() })}\n`);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const whose = code === 'EACCES' || code === 'EPERM' ? `; run it as the agent's user (sudo -u device-agent device-agent quarantine release ${phone})` : '';
+    const whose = code === 'EACCES' || code === 'EPERM' ? `; ${STATE_ACCESS_ADVICE}` : '';
     stderr.write(`device-agent: cannot leave the release of ${phone} in ${requests}: ${stateWriteProblem(err)}${whose}\n`);
     return EXIT.failed;
   }

@@ -2,6 +2,7 @@ import { resolveCredentials, type Credentials } from '../config/credentials.js';
 import type { ConfigWarning } from '../config/environment.js';
 import { ConfigError, ConfigErrors, gatherConfigErrors } from '../config/errors.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { stateDirOf } from '../config/node-id.js';
 import type { Settings } from '../config/schema.js';
 import { createLogger, type Logger, type LoggerOptions, type Sink } from '../log/logger.js';
 import { addSecret } from '../log/redact.js';
@@ -52,13 +53,14 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
   const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink, env, hold });
   if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
   if (credentials?.exposed && args.command !== 'doctor') logger.warn({ apiKeyFile: credentials.source }, credentials.exposed);
-  // Which file the daemon's settings came from: a file it was meant to read and did not is otherwise silent.
-  if (args.command === 'run') {
+  // Which settings file and state directory a command read: one it was meant to read and did not (a command run by
+  // hand beside an installed service) is otherwise silent. The doctor's checklist names both.
+  if (args.command !== 'doctor') {
+    const stateDir = stateDirOf(settings, env);
     logger.info(
-      { configFile: args.configPath ?? null, variables: variables.length },
-      args.configPath
+      (args.configPath
         ? `settings: the defaults, then ${args.configPath}, then ${variables.length} DEVICE_AGENT_* variables`
-        : `settings: the defaults, then ${variables.length} DEVICE_AGENT_* variables (no settings file given with --config)`,
+        : `settings: the defaults, then ${variables.length} DEVICE_AGENT_* variables (no settings file given with --config)`) + `; state directory ${stateDir}`,
     );
   }
   return { settings, logger, warnings, variables, credentials };

@@ -30,11 +30,11 @@ const columns: Column[] = [
   { title: 'USB', cell: (r) => usbCell(r.usb ?? '', r), around: usbCell },
 ];
 
-/** Where the phone is plugged: "tcp", or its port (or a feature's word on it), then the mapped hub port where the port does not say it. */
+/** Where the phone is plugged: "tcp", or its port (or a feature's word on it), then the mapped hub port where the port does not say it, and the hub's name. */
 function usbCell(port: string, r: DeviceRow): string {
   const mapped = r.hub === undefined ? undefined : `${r.hub}.${r.hubPort}`;
   const hub = mapped === undefined || port === mapped || port.startsWith(`${mapped} `) ? [] : [`hub ${r.hub}:${r.hubPort}`];
-  return [...(isTcpSerial(r.serial) ? ['tcp'] : []), ...(port ? [port] : []), ...hub].join(', ');
+  return [...(isTcpSerial(r.serial) ? ['tcp'] : []), ...(port ? [port] : []), ...hub, ...(r.hubName ? [r.hubName] : [])].join(', ');
 }
 
 /** A feature's column as the table shows it: a cell column shows "-" where the feature says nothing, and only when some device has a cell. */

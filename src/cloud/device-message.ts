@@ -12,14 +12,26 @@ export function composeMessage(words: ReadonlyArray<string | undefined>): Pick<D
   return said.length === 0 ? {} : { message: said.join('; ') };
 }
 
+/** The characters (code points) a device's message holds at most: the agent's own words, a few sentences (the cloud's API states no limit). */
+export const MESSAGE_MAX_CHARS = 1024;
+
+/** The agent's words within the message's limit: cut after the last whole word that fits, "…" marking the cut. */
+export function withinMessage(text: string): string {
+  const chars = [...text];
+  if (chars.length <= MESSAGE_MAX_CHARS) return text;
+  const cut = chars.slice(0, MESSAGE_MAX_CHARS - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${space > 0 ? cut.slice(0, space) : cut}…`;
+}
+
 /** A device's message with more said after it, through composeMessage; the same record when there is nothing to add. */
-export function withNotes<T extends DeviceInfo>(info: T, notes: ReadonlyArray<string | undefined>): T {
+export function withNotes<T extends DeviceInfo>(info: T, notes: ReadonlyArray<string | undefined>) {
   if (!notes.some((n) => n !== undefined && n !== '')) return info;
   return { ...info, ...composeMessage([info.message, ...notes]) };
 }
 
 /** The record without its message, for a record whose words are said again from nothing (an UNPLUGGED one says none). */
-export function withoutMessage<T extends Pick<DeviceInfo, 'message'>>(info: T): Omit<T, 'message'> {
+export function withoutMessage<T extends Pick<DeviceInfo, 'message'>>(info: T) {
   const { message: _said, ...rest } = info;
   return rest;
 }

@@ -37,8 +37,10 @@ function apiKeyOf(settings: Settings, env: NodeJS.ProcessEnv): Omit<Credentials,
     return { apiKey, source: settings.apiKeyFile, ...(exposed && { exposed }) };
   }
   if (env.CREDENTIALS_DIRECTORY) {
+    // Its copy is per run (/run/credentials/UNIT/): the file it came from is what an operator knows, if the loader says.
     const path = join(env.CREDENTIALS_DIRECTORY, 'api-key');
-    return { apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)'), source: path };
+    const source = env.DEVICE_AGENT_API_KEY_SOURCE || path;
+    return { apiKey: readKey(path, 'the api-key credential ($CREDENTIALS_DIRECTORY/api-key)', source), source };
   }
   throw new ConfigError(
     'apiKey (DEVICE_AGENT_API_KEY)',
@@ -46,15 +48,15 @@ function apiKeyOf(settings: Settings, env: NodeJS.ProcessEnv): Omit<Credentials,
   );
 }
 
-function readKey(path: string, key: string): string {
+function readKey(path: string, key: string, source = path): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(key, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ConfigError(key, `cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const value = text.trim();
-  if (!value) throw new ConfigError(key, `${path} is empty`);
+  if (!value) throw new ConfigError(key, `${source} is empty`);
   return value;
 }
 

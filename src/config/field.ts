@@ -16,7 +16,9 @@ export interface Field {
   envDefault?: readonly string[];
   /** The form `check` accepts, said for people (help, the reference). */
   format?: string;
-  /** What an unset or empty value means, where config/default.json gives none. */
+  /** A feature's setting's default (the core's are in config/default.json, which may set a feature's too: the package's). */
+  default?: string | number | boolean | readonly string[];
+  /** What an unset or empty value means, where there is no default. */
   unset?: string;
   /**
    * The key this setting had before it moved (to its feature's fragment):

@@ -39,3 +39,18 @@ export function hubPortsOf(entries: readonly string[]): ReadonlyMap<string, HubP
 export function hubPortOf(ports: ReadonlyMap<string, HubPort>, udid: string, serial: string): HubPort | undefined {
   return ports.get(udid) ?? ports.get(serial);
 }
+
+// What a lab calls its hubs: `HUB=NAME` (HUB as uhubctl and the kernel name it, `1-1.4`), shown by `list` and the status page.
+const NAMED = /^(\d+-\d+(?:\.\d+)*|usb\d+)=(.{1,80})$/;
+
+export function checkHubNames(value: string[]): string | undefined {
+  const bad = value.filter((v) => !NAMED.test(v) || v.slice(v.indexOf('=') + 1).trim() === '');
+  return bad.length
+    ? `must be HUB=NAME entries (e.g. "1-1.4=rack B shelf 2, left hub", a name of 80 characters at most), got ${bad.map((b) => JSON.stringify(b)).join(', ')}`
+    : undefined;
+}
+
+/** The hubs' names by hub; an entry that does not parse is left out (the settings check refuses it first). */
+export function hubNamesOf(entries: readonly string[]): ReadonlyMap<string, string> {
+  return new Map(entries.flatMap((e) => (NAMED.test(e) ? [[e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1).trim()] as const] : [])));
+}

@@ -45,6 +45,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     }
   };
   const moved: ConfigWarning[] = [];
+  seedDefaults(flat);
   collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors, moved));
   if (options.configPath) collect(() => mergeFile(flat, options.configPath!, '--config', errors, moved));
   const reading = readEnvironment(env);
@@ -122,9 +123,10 @@ function readCredential(path: string, name: string): string | undefined {
   }
 }
 
-/** config/default.json by key ("health.batteryHotCelsius"), for help and the reference. */
+/** The defaults by key ("health.batteryHotCelsius"): the features' fragments', then a defaults file's (config/default.json, the package's), for help, the reference and the man page. */
 export function loadDefaults(path = defaultsPath): ReadonlyMap<string, unknown> {
   const flat = new Map<string, unknown>();
+  seedDefaults(flat);
   const errors: ConfigError[] = [];
   mergeFile(flat, path, 'defaults', errors, []);
   if (errors.length) throw new ConfigErrors(errors);
@@ -134,6 +136,11 @@ export function loadDefaults(path = defaultsPath): ReadonlyMap<string, unknown> 
 /** The settings alone; throws as loadConfig does. */
 export function loadSettings(options: LoadOptions = {}): Settings {
   return loadConfig(options).settings;
+}
+
+/** The defaults the schema's fields carry (each feature's, in its fragment). */
+function seedDefaults(flat: Map<string, unknown>): void {
+  for (const [key, field] of Object.entries(schema) as [string, Field][]) if (field.default !== undefined) flat.set(key, structuredClone(field.default));
 }
 
 function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[], moved: ConfigWarning[]): void {

@@ -47,7 +47,7 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');
   // Read without the lock: every write is a rename (all or nothing), and the lock file needs room the disk may lack.
-  const kept = keptNodeId(file);
+  const kept = keptNodeId(file, false).id;
   if (kept !== undefined) return kept;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o750 });
@@ -59,17 +59,8 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
   let made: { id: string; replaced: boolean } | string;
   try {
     made = withStateLock(dir, () => {
-      let text: string | undefined;
-      try {
-        text = readStateFile(file, MAX_NODE_ID_FILE_BYTES);
-      } catch (err) {
-        throw new ConfigError(SETTING, err instanceof StateFileError ? err.message : `cannot read ${file}: ${(err as Error).message}`);
-      }
-      if (text !== undefined) {
-        const kept = parseNodeIdFile(text);
-        if (kept.kind === 'id') return kept.id;
-        if (kept.kind === 'foreign') throw foreign(file, kept.problem);
-      }
+      const kept = keptNodeId(file, true);
+      if (kept.id !== undefined) return kept.id;
       const id = randomUUID();
       try {
         // Flushed before and after the rename: else a power loss soon after can leave an empty or zeroed file.
@@ -77,7 +68,7 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
       } catch (err) {
         throw notKept(dir, err);
       }
-      return { id, replaced: text !== undefined };
+      return { id, replaced: kept.found };
     });
   } catch (err) {
     if (err instanceof ConfigError) throw err;
@@ -94,21 +85,24 @@ export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = proce
   return made.id;
 }
 
-/** The id kept in file, read without a lock; undefined when none, lost (empty, NUL bytes) or unreadable (the locked path says why). */
-function keptNodeId(file: string): string | undefined {
+/**
+ * The id kept in file, if any (`found`: a file was there, lost or not); one the agent did not write is a configuration
+ * error. Read without the lock, a file that cannot be read is none (the locked read says why); a FIFO or a link in its
+ * place is named whatever the disk's state.
+ */
+function keptNodeId(file: string, locked: boolean): { id?: string; found: boolean } {
   let text: string | undefined;
   try {
     text = readStateFile(file, MAX_NODE_ID_FILE_BYTES);
   } catch (err) {
-    // A FIFO or a link in its place is named whatever the disk's state.
     if (err instanceof StateFileError) throw new ConfigError(SETTING, err.message);
-    return undefined;
+    if (locked) throw new ConfigError(SETTING, `cannot read ${file}: ${(err as Error).message}`);
+    return { found: false };
   }
-  if (text === undefined) return undefined;
+  if (text === undefined) return { found: false };
   const kept = parseNodeIdFile(text);
-  if (kept.kind === 'id') return kept.id;
   if (kept.kind === 'foreign') throw foreign(file, kept.problem);
-  return undefined;
+  return { found: true, ...(kept.kind === 'id' && { id: kept.id }) };
 }
 
 function foreign(file: string, problem: string): ConfigError {

@@ -1,4 +1,4 @@
-// The settings reference, rendered from the schema and config/default.json: docs/reference/configuration.md is this
+// The settings reference, rendered from the schema and the defaults (loadDefaults): docs/reference/configuration.md is this
 // text (a test keeps it so), and the command help shows the same defaults. Pure.
 import { envName, formerEnvName, MOVED_SETTINGS, schema, type Field } from './schema.js';
 import { otherVariables, type PlatformVariables } from './variables.js';
@@ -37,7 +37,7 @@ export function settingRows(defaults: ReadonlyMap<string, unknown>): SettingRow[
   });
 }
 
-/** The default of one setting: its value in config/default.json, else what unset means. */
+/** The default of one setting, else what unset means. */
 export function defaultText(field: Field, value: unknown): string {
   const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
   if (empty) return field.unset ?? (Array.isArray(value) ? 'none (empty list)' : 'none');
@@ -69,11 +69,12 @@ export function configurationReference(defaults: ReadonlyMap<string, unknown>, p
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const renamed = rows.filter((r) => r.formerVariable);
   const lines = [
-    '<!-- Generated from src/config/schema.ts, src/config/variables.ts and config/default.json; do not edit by hand.',
+    "<!-- Generated from src/config/schema.ts (with the features' settings.ts), src/config/variables.ts and config/default.json; do not edit by hand.",
     '     Regenerate: UPDATE_DOCS=1 npx vitest run test/config/reference.test.ts -->',
     '# Configuration reference',
     '',
-    'Every setting comes from `config/default.json`, then the file given with `--config PATH` (JSON, the same keys,',
+    "Every setting comes from its default (a feature's in its `src/features/NAME/settings.ts`, the others in `config/default.json`),",
+    'then the file given with `--config PATH` (JSON, the same keys,',
     'nested as below: `{"health": {"batteryHotCelsius": 45}}`), then its environment variable, later ones winning.',
     '`--log-level` and `--log-format` win over all of them.',
     '',

@@ -2,7 +2,7 @@ import { parseCron } from '../util/cron.js';
 import { parseUsbmuxdAddress } from './usbmuxd-address.js';
 import { isProblem, parseProxyUrl } from './proxy-url.js';
 import { nodeIdProblem } from './node-id-text.js';
-import { checkHubPorts } from './hub-ports.js';
+import { checkHubNames, checkHubPorts } from './hub-ports.js';
 import { checkHiddenDevices } from './hidden-devices.js';
 import type { Field } from './field.js';
 import { availabilitySettings } from '../features/availability/settings.js';
@@ -20,7 +20,8 @@ import { adbAuthorizationSettings } from '../features/adb-authorization/settings
 import { wearSettings } from '../features/wear/settings.js';
 
 // The one schema of the agent's settings: the core ones here and each feature's fragment, composed in one table. A key
-// comes from config/default.json, the --config file, or its variable (envName), later winning. Validation, the variables,
+// comes from its default (a feature's in its fragment, the core's in config/default.json), the --config file, or its
+// variable (envName), later winning. Validation, the variables,
 // the help and docs/reference/configuration.md read it.
 
 export type { Field, FieldType } from './field.js';
@@ -210,6 +211,12 @@ export const schema = {
     check: checkHubPorts,
     format: 'ID=HUB:PORT list',
     help: "the hub port behind each phone: its udid or adb serial, the hub's location as `uhubctl` names it (`1-1.4`) and the port on it, e.g. `R58M12AB=1-1.4:3`; shown in `list` and on `device_agent_device_info`. A port is switched for a USB phone only while the usb path adb reports lies behind it (`R58M12AB=1-1.4:3` wants `usb:1-1.4.3` or below), and for no phone whose udid or serial another device claims; a key that is one device's adb serial and the udid another gives (a phone may give `127.0.0.1:5555` as its udid) names neither phone: nothing is switched through it, said in one warning, and such a phone is best mapped by its udid ([trust model](../design/trust.md))",
+  },
+  hubNames: {
+    type: 'string[]',
+    check: checkHubNames,
+    format: 'HUB=NAME list',
+    help: "what the lab calls each hub, by its location as `uhubctl` and the kernel name it, e.g. `1-1.4=rack B shelf 2, left hub`: `list` (its USB column) and the status page show it beside the hub's location. In the variable the entries are comma-separated, so a name holding a comma goes in the settings file",
   },
   ...usbSettings,
   httpsProxy: {

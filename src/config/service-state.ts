@@ -21,6 +21,9 @@ export const SERVICE_STATE_ADVICE =
   'run it as the service runs (systemd-run with -p DynamicUser=yes -p StateDirectory=device-agent, see the README), ' +
   "or set DEVICE_AGENT_NODE_ID to the service's node id";
 
+/** Who may read the state directory and leave a release in it, for a command refused it. */
+export const STATE_ACCESS_ADVICE = "run it as root, or as a user of the agent's group (the package's: usermod -aG device-agent USER, then log in again)";
+
 function sameDir(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
   try {

@@ -16,6 +16,12 @@ export const otherVariables = {
       "set by systemd's `LoadCredential=`: the API key is read from its `api-key` file when neither `apiKey` nor `apiKeyFile` is set, " +
       'and `httpsProxy` from its `https-proxy` file when neither the settings file nor `DEVICE_AGENT_HTTPS_PROXY` sets it (before `https_proxy`); `httpProxy` likewise from `http-proxy`',
   },
+  DEVICE_AGENT_API_KEY_SOURCE: {
+    readBy: 'agent',
+    help:
+      "set by the package's `/usr/bin/device-agent` when it hands the key over as the `api-key` credential: the file it came from " +
+      '(`/etc/device-agent/api-key`), which log lines and `doctor` name instead of the per-run copy; a name, never the key',
+  },
   STATE_DIRECTORY: { readBy: 'agent', help: "set by systemd's `StateDirectory=`: the state directory when `stateDir` is unset" },
   INVOCATION_ID: {
     readBy: 'agent',

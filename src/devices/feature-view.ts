@@ -29,6 +29,8 @@ export interface DeviceRow {
   /** The hub (uhubctl's location) and port behind it, where the settings map it (hubPorts). */
   hub?: string;
   hubPort?: number;
+  /** What the lab calls the hub its port hangs off (hubNames). */
+  hubName?: string;
   transportId?: string;
   product?: string;
   /** Ready and answering its inventory. */

@@ -2,10 +2,12 @@
 // views name no feature. While a report is built a hook writes only its feature's facets, and `owe` the presence ledger.
 import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
 import type { Metric, MetricSource } from '../util/metric.js';
+import type { AgentStats } from '../stats/agent-stats.js';
+import type { CounterKey } from '../stats/counter.js';
 import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
-import type { DeviceGauge, FeatureColumn, RowField } from './feature-view.js';
+import type { DeviceGauge, DeviceRow, FeatureColumn, RowField } from './feature-view.js';
 
 /** A feature's hooks into the report and the views (its action and doctor lines: src/features/context.ts). */
 export interface DeviceFeature {
@@ -48,10 +50,14 @@ export interface DeviceFeature {
   columns?(): readonly FeatureColumn[];
   /** The device's cells in its cell columns, by key; a key left out shows "-". `device` is absent for one no source lists. */
   cells?(info: DeviceInfo, device: DeviceSnapshot | undefined): Readonly<Record<string, string>>;
+  /** Its own counters (stats.counter(KEY), where its code counts them), served on /metrics before what `metrics` adds. */
+  readonly counters?: readonly CounterKey[];
   /** The feature's own series for /metrics: counts over the devices, on a bounded label set (never a label per device). */
   metrics?(): Metric[];
   /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
   gauges?(): readonly DeviceGauge[];
+  /** What it shows of a device on the status page beyond its row, by key (src/status/page-data.ts); `phone`: on the phone's own page, which may say more. */
+  page?(row: DeviceRow, phone: boolean): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** One change of a source's listing: the record's key, its serial, the state it left and the one it is in (none: gone). */
@@ -141,8 +147,8 @@ export function actedAll(features: readonly DeviceFeature[], done: ActionDone): 
 }
 
 /** The features' own series, as one more source of /metrics. */
-export function featureMetrics(features: readonly DeviceFeature[]): MetricSource {
-  return { metrics: () => features.flatMap((f) => f.metrics?.() ?? []) };
+export function featureMetrics(features: readonly DeviceFeature[], stats: AgentStats): MetricSource {
+  return { metrics: () => features.flatMap((f) => [...(f.counters ?? []).map((key) => stats.counter(key).metric()), ...(f.metrics?.() ?? [])]) };
 }
 
 /** The serial a feature gives a device no source lists, if one does. */
@@ -174,4 +180,11 @@ export function cellsOf(features: readonly DeviceFeature[], info: DeviceInfo, de
   const cells: Record<string, string> = {};
   for (const f of features) Object.assign(cells, f.cells?.(info, device));
   return cells;
+}
+
+/** What the features show of a device on the status page beyond its row, in registration order. */
+export function pageOf(features: readonly DeviceFeature[], row: DeviceRow, phone: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of features) Object.assign(out, f.page?.(row, phone));
+  return out;
 }

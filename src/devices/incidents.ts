@@ -87,9 +87,17 @@ export function incidentFileName(at: number, phone: PhoneRef, kind: IncidentKind
   return `${time}-${String(seq % 1000).padStart(3, '0')}-${fileSafe(phone.udid ?? phone.serial)}-${kind}.json`;
 }
 
+/** What an incident file's name says: when it started (wall ms, to the second), the phone's id as made file-safe, its kind. */
+export function incidentNameParts(name: string): { at: number; id: string; kind: IncidentKind } | undefined {
+  const m = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z-\d{3}-(.+)-(quarantine|person-needed|recovery-failed)\.json$/.exec(name);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  return { at: Date.UTC(y, mo - 1, d, h, mi, sec), id: m[7]!, kind: m[8] as IncidentKind };
+}
+
 /** The phone an incident file name names (its id as made file-safe). */
 export function idOfFileName(name: string): string | undefined {
-  return /^\d{8}T\d{6}Z-\d{3}-(.+)-(?:quarantine|person-needed|recovery-failed)\.json$/.exec(name)?.[1];
+  return incidentNameParts(name)?.id;
 }
 
 export function incidentText(file: IncidentFile): string {

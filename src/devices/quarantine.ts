@@ -8,6 +8,7 @@
 // Keyed by the udid the cloud knows the phone by. The file's words are data
 // the agent wrote, read back as data: a hand edit or garbage is refused
 // field by field, never trusted to name a path or run anything.
+import { MESSAGE_MAX_CHARS } from '../cloud/device-message.js';
 import { facetKey } from './facet.js';
 import { LAYERS, type Layer } from './phone-state.js';
 import { jsonObject } from '../util/json-object.js';
@@ -71,7 +72,8 @@ export function entryFrom(value: unknown): QuarantineEntry | undefined {
   const since = time(v.since);
   const until = time(v.until);
   const layer = (LAYERS as readonly string[]).includes(v.layer as string) ? (v.layer as Layer) : undefined;
-  const evidence = Array.isArray(v.evidence) ? v.evidence.slice(0, 20).flatMap((e) => text(e) ?? []) : undefined;
+  // Each as quarantine wrote it: within the message's limit.
+  const evidence = Array.isArray(v.evidence) ? v.evidence.slice(0, 20).flatMap((e) => text(e, MESSAGE_MAX_CHARS) ?? []) : undefined;
   const starts = Array.isArray(v.starts) ? v.starts.slice(-64).flatMap((t) => time(t) ?? []) : [];
   const released = typeof v.released === 'object' && v.released !== null ? (v.released as Record<string, unknown>) : undefined;
   const releasedAt = time(released?.at);

@@ -10,7 +10,6 @@ import type { DeviceRegistry } from '../devices/registry.js';
 import type { Platform } from '../devices/record.js';
 import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
-import type { StateDirTrouble } from '../log/state-dir-trouble.js';
 import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
 import type { PlatformFacts } from '../platforms/facts.js';
 import type { ReadinessReader, ReadinessReading } from '../platforms/readiness.js';
@@ -24,15 +23,13 @@ import type { SharedParts } from '../util/shared-parts.js';
 export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   settings: Settings;
   registry: DeviceRegistry;
-  /** Where a feature's counters are kept (stats.counter(KEY)), which its metrics() serves. */
+  /** Where a feature's counters are kept (stats.counter(KEY)); /metrics serves those it names in `counters`. */
   stats: AgentStats;
   logger: Logger;
   /** The one time line: what decides on time reads it, and the timers run on it. */
   clock: Clock & Timers;
   /** Where a feature keeps its files across restarts; none: it keeps them in memory only. */
   stateDir: string | undefined;
-  /** The state directory's troubles (full, read-only), said once between its writers. */
-  stateDirTrouble: StateDirTrouble;
   /** The devices the last run reported (reported-devices.json), for a feature that carries them on. */
   earlier: readonly DeviceInfo[];
   /**

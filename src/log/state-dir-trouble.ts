@@ -6,8 +6,8 @@ import type { Logger } from './logger.js';
 // endpoint's state, the hub ports held off (issue 42). The directory's trouble is one warning, said by whichever writer
 // meets it first; each writer says at info what it cannot keep. And in words that stay the same from one attempt to the
 // next: Node's message names the step that failed and the writer's random temporary file, so a line deduplicated on it
-// could come again with every report. The agent's writers share one StateDirTrouble (src/agent/build.ts); a writer
-// built alone (a one-shot command, a test) has its own.
+// could come again with every report. The agent's state files share one StateDirTrouble, one per process
+// (src/config/state-file.ts).
 
 const WORDS: Readonly<Record<string, string>> = {
   ENOSPC: 'the file system is full (ENOSPC)',

@@ -16,7 +16,7 @@ export interface ReadinessReading {
   whole?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Whether the keyguard asks for a PIN, pattern or password; undefined when not read. */
   keyguardSecure?: boolean;
-  /** The properties that are set (a blank value reads as unset). */
+  /** The properties asked for, as read: '' for one the phone does not set. */
   props: ReadonlyMap<string, string>;
 }
 

@@ -5,14 +5,15 @@
 // device is left out, named in the log. Pure.
 
 import type { DeviceInfo } from '../cloud/types.js';
+import { MESSAGE_MAX_CHARS, withinMessage } from '../cloud/device-message.js';
 
 /** Characters (code points) a string field may hold, by its path in DeviceInfo. */
 export const STRING_LIMITS = {
   // adb serials are at most 64 bytes in practice (USB iSerial 126 bytes of UTF-16, TCP HOST:PORT at most 261); udids 40 or 25.
   udid: 256,
   serialNumber: 256,
-  // Ours: a few sentences at most.
-  message: 1024,
+  // Ours: cut at a word past it (withinMessage), never blamed on the phone.
+  message: MESSAGE_MAX_CHARS,
   // Android's Bluetooth name holds at most 248 bytes; longer only when set by a shell.
   deviceName: 256,
   // ro.product.* values: 91 bytes before Android 8 (PROP_VALUE_MAX), rarely over 40 since.
@@ -74,6 +75,7 @@ export function boundDevice(info: DeviceInfo): Bounded {
     if (typeof value !== 'string') return value;
     const limit = STRING_LIMITS[path];
     if (length(value) <= limit) return value;
+    if (path === 'message') return withinMessage(value);
     if (!clipped.includes(path)) clipped.push(path);
     return clip(value, limit);
   };
@@ -135,7 +137,7 @@ export function boundDevice(info: DeviceInfo): Bounded {
     });
     out.adbTunnelInfo = Object.fromEntries(entries);
   }
-  if (!clipped.length) return { info, clipped };
+  if (!clipped.length && out.message === info.message) return { info, clipped };
   // Undefined fields the copies above made stay out of the JSON as before.
   return { info: out as unknown as DeviceInfo, clipped };
 }

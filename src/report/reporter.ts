@@ -80,9 +80,13 @@ export class Reporter {
     this.hidden = new HiddenDevicesCheck(deps.settings.hiddenDevices, deps.logger);
   }
 
-  /** The devices present now, health rules and settings applied, sources in registration order. */
+  /**
+   * The devices present now, health rules and settings applied, sources in registration order, for a person (`list`): one
+   * no source lists now (its source down, its list not complete) is as the cloud was last told of it, its state unknown.
+   */
   async inventory(request: CollectRequest): Promise<DeviceInfo[]> {
-    return (await this.collect(request, true)).devices;
+    const { devices, unseen } = await this.collect(request, true);
+    return devices.map((d) => (unseen.has(d.udid) ? { ...d, state: 'unknown' } : d));
   }
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
@@ -254,6 +258,7 @@ export class Reporter {
       deps.stats.reportsFailed++;
       this.lastFailed = true;
       deps.stats.lastFailure = error.message;
+      deps.stats.lastFailureAt = now();
       if (error instanceof CloudAuthError || error instanceof CloudRejectedError) {
         // The first refusal's time is kept while it goes on: /healthz says since when.
         const since = deps.stats.refusal?.status === error.status ? deps.stats.refusal.since : now();

@@ -21,6 +21,8 @@ export class AgentStats {
   reportsFailed = 0;
   lastSuccessAt: number | undefined;
   lastFailure: string | undefined;
+  /** When the last report failed (wall ms). */
+  lastFailureAt: number | undefined;
   /**
    * The cloud refused the reports as such (401 or 403: the credentials; another 4xx: the request) since `since` (wall
    * ms), with its message saying what to check: waiting cannot cure it, so /healthz names it from the first refusal

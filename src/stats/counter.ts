@@ -1,6 +1,6 @@
-// A feature's own counter, kept in AgentStats by a key the feature declares once (as a facet is kept in the registry),
-// so that the stats name no feature: the action that counts and the feature's metrics() hook that serves the series
-// reach the same counter through `stats.counter(KEY)`.
+// A feature's own counter, kept in AgentStats by a key the feature declares once beside the code that counts (as a facet
+// is kept in the registry), so that the stats name no feature: the code that counts reaches it through
+// `stats.counter(KEY)`, and /metrics serves the keys the feature names in its `counters`.
 import type { Metric } from '../util/metric.js';
 
 /** A counter's series: its name, help text and label names, declared once by its owner. */
@@ -22,10 +22,15 @@ export class Counter {
 
   /** One more, for these label values (one per label of the key, in its order). */
   add(...values: string[]): void {
+    this.plus(1, ...values);
+  }
+
+  /** `amount` more (seconds, not a count), for these label values. */
+  plus(amount: number, ...values: string[]): void {
     const id = values.join('\u0000');
     const entry = this.counts.get(id);
-    if (entry) entry.value++;
-    else this.counts.set(id, { values, value: 1 });
+    if (entry) entry.value += amount;
+    else this.counts.set(id, { values, value: amount });
   }
 
   /** The count for these label values; 0 when never counted. */

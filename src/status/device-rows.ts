@@ -9,6 +9,7 @@ import { claimOf } from '../devices/claims.js';
 import type { Platform } from '../devices/record.js';
 import { cellsOf, fieldsOf, serialOf, type DeviceFeature } from '../devices/feature.js';
 import { placed, type DeviceRow, type RowSubject } from '../devices/feature-view.js';
+import { hubOfPort, usbBus } from '../util/usb-path.js';
 
 export type { DeviceRow } from '../devices/feature-view.js';
 
@@ -32,11 +33,13 @@ export interface RowOptions {
   features?: readonly DeviceFeature[];
   /** What the platforms read of a device that no DeviceInfo field carries (src/platforms/facts.ts), by record key. */
   facts?: { pageSize(key: string): number | undefined };
+  /** What the lab calls its hubs (settings: hubNames), by hub. */
+  hubNames?: ReadonlyMap<string, string>;
 }
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
 export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, options: RowOptions = {}): DeviceRow[] {
-  const { ports = new Map<string, HubPort>(), names = [], mapping, features = [], facts } = options;
+  const { ports = new Map<string, HubPort>(), names = [], mapping, features = [], facts, hubNames } = options;
   const claims = mapping ? records.list(mapping.platform).map((r) => claimOf(r)) : [];
   const fields = fieldsOf(features);
   return infos.map((info) => {
@@ -54,6 +57,9 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, op
     const place = !mapping ? hubPortOf(ports, info.udid, serial) : mapped?.kind === 'mapped' ? mapped.value : undefined;
     const cells = cellsOf(features, info, record);
     const name = names.find((n) => n.platformName === info.platformName);
+    const usb = record?.usb?.usb;
+    // The hub its port hangs off, as the kernel names it, else the one the operator maps it to.
+    const hub = usbBus(usb) !== undefined ? hubOfPort(usb!) : place?.hub;
     const own: Array<readonly [string, unknown]> = [
       ['udid', info.udid],
       ['serial', serial],
@@ -70,9 +76,10 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, op
       ['memoryAvailableBytes', info.memory ? Math.max(0, info.memory.total - info.memory.used) : undefined],
       // The kernel's page size (16 KB kernels from Android 15): the cloud's DeviceInfo has no field for it.
       ['pageSizeBytes', record && facts?.pageSize(record.key)],
-      ['usb', record?.usb?.usb],
+      ['usb', usb],
       ['hub', place?.hub],
       ['hubPort', place?.port],
+      ['hubName', hub === undefined ? undefined : hubNames?.get(hub)],
       ['transportId', record?.usb?.transportId],
       ['product', record?.usb?.product],
       ['up', isReadyState(info.state) && inventoriedAt !== undefined && (record?.failures ?? 0) === 0],

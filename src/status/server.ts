@@ -6,19 +6,23 @@ import { http, https } from '../util/node-http.js';
 import { BasicAuth, loadWebConfig, type AuthAnswer, type WebConfig } from './web-config.js';
 import type { Health } from './health.js';
 import { limited } from '../log/limited.js';
-import { writeAtomically } from '../util/atomic-file.js';
-import { StateDirTrouble, stateWriteProblem } from '../log/state-dir-trouble.js';
-import { STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
+import { StateFile } from '../config/state-file.js';
+import { parseEndpointState, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from './endpoint-state.js';
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { TlsReloader } from './tls-reload.js';
 import { processIdentity } from '../util/process-identity.js';
+import { PageServer } from './page-serve.js';
 
 export interface StatusSource {
   health(): Health;
   /** The /metrics text (prom-client writes it asynchronously). */
   metrics(): string | Promise<string>;
+  /** The status page's data: the rack's, or the phone's of this udid (undefined when no row has it); no page without it. */
+  page?(udid?: string): unknown;
+  /** Changes when the rack's data may have (page-serve.ts makes it again only then). */
+  pageVersion?(): string;
 }
 
 export interface StatusServerOptions {
@@ -32,8 +36,6 @@ export interface StatusServerOptions {
   hosts?: readonly string[];
   /** How often at most a connection looks whether the certificate or key file changed (default 1 s). */
   tlsCheckMs?: number;
-  /** The state directory's troubles, shared with the agent's other writers of it (one of its own if none). */
-  stateDirTrouble?: StateDirTrouble;
   /** The agent's node id, said in a header of each answer past the Host check and authentication (STATUS_NODE_HEADER). */
   nodeId?: string;
 }
@@ -43,22 +45,22 @@ const BUSY_LINE_EVERY_MS = 60_000;
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
 const RETRY_MS = 30_000;
 
-/** /healthz and /metrics on a local address (loopback by default). */
+/** /healthz, /metrics and the status page (page-serve.ts) on a local address (loopback by default). */
 export class StatusServer {
   private server: Server | undefined;
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
   private lastProblem: string | undefined;
-  /** The last failure to keep the state file, said once. */
-  private keepProblem: string | undefined;
   private readonly web: WebConfig;
   /** Who this process is past its pid, kept beside it for `doctor` (read once: it does not change). */
   private readonly started = processIdentity(process.pid);
-  private readonly trouble: StateDirTrouble;
+  /** Whether it listens, kept for `doctor`, which cannot ask an endpoint that is not there; a failure to keep it costs nothing more. */
+  private readonly kept: StateFile<StatusEndpointState> | undefined;
   private readonly auth: BasicAuth;
   private readonly hostAllowed: (host: string | undefined) => boolean;
   private busySaidAt = -Infinity;
   private busyAnswers = 0;
+  private readonly pages: PageServer | undefined;
 
   /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
@@ -67,9 +69,29 @@ export class StatusServer {
     private readonly logger: Logger,
     private readonly options: StatusServerOptions = {},
   ) {
-    this.trouble = options.stateDirTrouble ?? new StateDirTrouble();
+    this.kept =
+      options.stateFile === undefined
+        ? undefined
+        : new StateFile(
+            options.stateFile,
+            {
+              what: "the status endpoint's state",
+              maxBytes: 64 * 1024,
+              parse: parseEndpointState,
+              text: (state) => JSON.stringify(state) + '\n',
+              lost: '',
+              unsaved: "the endpoint works, but doctor cannot say why it is off when it is. Make the state directory writable for the agent's user",
+            },
+            logger,
+          );
     this.web = options.webConfigFile && listen !== 'off' ? loadWebConfig(options.webConfigFile) : { users: new Map() };
     this.auth = new BasicAuth(this.web.users);
+    this.pages =
+      source.page &&
+      new PageServer(
+        (udid) => source.page!(udid),
+        () => source.pageVersion?.() ?? '',
+      );
     const listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     this.hostAllowed = hostAllower({ listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
   }
@@ -136,23 +158,8 @@ export class StatusServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Keeps the endpoint's state for `doctor`, which cannot ask an endpoint that is not there; a failure to keep it costs nothing more. */
   private keep(state: Omit<StatusEndpointState, 'pid' | 'started' | 'since'>): void {
-    if (!this.options.stateFile) return;
-    const file = this.options.stateFile;
-    try {
-      writeAtomically(file, JSON.stringify({ pid: process.pid, started: this.started, since: new Date().toISOString(), ...state }) + '\n');
-      this.trouble.works(file);
-      this.keepProblem = undefined;
-    } catch (err) {
-      this.keepProblem = this.trouble.writeFailed(
-        this.logger,
-        file,
-        err,
-        `cannot keep the status endpoint's state in ${file}: ${stateWriteProblem(err)}; the endpoint works, but doctor cannot say why it is off when it is. Make the state directory writable for the agent's user`,
-        this.keepProblem,
-      );
-    }
+    this.kept?.save({ pid: process.pid, started: this.started, since: new Date().toISOString(), ...state });
   }
 
   private createServer(): Server {
@@ -246,8 +253,8 @@ export class StatusServer {
       } else if (path === '/metrics') {
         const body = await this.source.metrics();
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(body);
-      } else {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('try /healthz or /metrics\n');
+      } else if (!this.pages?.answer(req, res, path!)) {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`try ${this.pages ? '/, ' : ''}/healthz or /metrics\n`);
       }
     } catch (err) {
       limited(this.logger).error(

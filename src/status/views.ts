@@ -12,7 +12,8 @@ import { evaluateHealth, type Health } from './health.js';
 import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
-import type { DeviceFeature } from '../devices/feature.js';
+import { pageOf, type DeviceFeature } from '../devices/feature.js';
+import { phonePage, rackPage, type PageHost, type PhonePage, type RackPage } from './page-data.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {
@@ -32,6 +33,8 @@ export interface StatusViewsDeps {
   metricSources?: readonly MetricSource[];
   report: ReportView;
   hubPorts: ReadonlyMap<string, HubPort>;
+  /** What the lab calls its hubs (hubNames). */
+  hubNames?: ReadonlyMap<string, string>;
   /** Each platform's names, for the rows. */
   platformNames?: readonly PlatformName[];
   /** The actions' look-up of ports and ways, for the rows. */
@@ -73,16 +76,49 @@ export class StatusViews implements StatusSource {
     });
   }
 
-  /** The devices of the last report as rows (list's columns, the per-device metrics). */
-  rows(): DeviceRow[] {
-    const { report, registry, hubPorts, platformNames, mapping, features } = this.deps;
-    return deviceRows(report.lastDevices, registry, {
+  /** The devices of the last report as rows (list's columns, the per-device metrics); the one of this udid only, when given. */
+  rows(udid?: string): DeviceRow[] {
+    const { report, registry, hubPorts, platformNames, mapping, features, hubNames } = this.deps;
+    const devices = udid === undefined ? report.lastDevices : report.lastDevices.filter((d) => d.udid === udid);
+    return deviceRows(devices, registry, {
       ports: hubPorts,
       names: platformNames,
       mapping,
       features,
       facts: this.deps.facts,
+      hubNames,
     });
+  }
+
+  /** What the rack's data is made of changes with this: each report that ends (its devices, its outcome), and the minute (in-service time, health). */
+  pageVersion(): string {
+    const { stats, clock } = this.deps;
+    return `${stats.reportsSent} ${stats.reportsFailed} ${Math.floor(clock.wall() / 60_000)}`;
+  }
+
+  /** The status page's data (src/status/page-data.ts): the rack, or the page of the phone of this udid (undefined when no row is). */
+  page(udid?: string): RackPage | PhonePage | undefined {
+    const { features, stats, hubNames = new Map<string, string>() } = this.deps;
+    const rows = this.rows(udid);
+    const health = this.health();
+    const failed = stats.lastFailureAt !== undefined && stats.lastFailureAt > (stats.lastSuccessAt ?? 0);
+    const host: PageHost = {
+      node: this.deps.nodeId,
+      agentVersion,
+      healthy: health.ok,
+      problems: health.brief,
+      ...(stats.lastSuccessAt !== undefined && { lastReportAt: stats.lastSuccessAt }),
+      ...(failed && { reportFailedAt: stats.lastFailureAt }),
+    };
+    if (udid === undefined)
+      return rackPage(
+        rows,
+        rows.map((r) => pageOf(features, r, false)),
+        hubNames,
+        host,
+      );
+    const row = rows.find((r) => r.udid === udid);
+    return row && phonePage(row, pageOf(features, row, true), host);
   }
 
   metrics(): Promise<string> {

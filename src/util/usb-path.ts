@@ -5,3 +5,10 @@ export function usbBus(path: string | undefined): number | undefined {
   const match = path === undefined ? null : /^(\d+)-\d+(?:\.\d+)*$/.exec(path);
   return match ? Number(match[1]) : undefined;
 }
+
+/** The hub a port hangs off, as the kernel names them: "1-1.4" for "1-1.4.2", root hub "usb1" for "1-4". */
+export function hubOfPort(port: string): string {
+  const dot = port.lastIndexOf('.');
+  if (dot > 0) return port.slice(0, dot);
+  return `usb${port.slice(0, port.indexOf('-'))}`;
+}

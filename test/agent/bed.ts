@@ -24,7 +24,9 @@ import { featureContext } from '../support/feature-bed.js';
 import { ActionRunner, inStartOrder } from '../../src/actions/runner.js';
 import { bookingGateOf } from '../../src/booking/gate.js';
 import type { BookingStatusSource } from '../../src/cloud/booking-status.js';
-import { actedAll, answeredAll, changedAll } from '../../src/devices/feature.js';
+import { actedAll, answeredAll, changedAll, featureMetrics } from '../../src/devices/feature.js';
+import type { Feature } from '../../src/features/context.js';
+import { guarded, hookMetrics } from '../../src/devices/feature-guard.js';
 import type { SharedParts } from '../../src/util/shared-parts.js';
 
 export function phone(udid: string, platform: Platform = 'android'): DeviceInfo {
@@ -49,8 +51,9 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   /** Record keys each collect inventoried. */
   readonly asked: string[][] = [];
   fail: Error | undefined;
-  /** Set: an inventory of a device fails (its udid). */
+  /** Set: an inventory of a device fails (its udid), saying failureText. */
   readonly silent = new Set<string>();
+  failureText = 'did not answer';
   /** Set: an inventory of a device never answers (its udid), and so the collect that asked it. */
   readonly hung = new Set<string>();
 
@@ -117,7 +120,7 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
         return new Promise<never>(() => undefined);
       }
       const [wall, mono] = [this.clock.wall(), this.clock.monotonic()];
-      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, 'did not answer', wall, mono);
+      if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, this.failureText, wall, mono);
       else this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
     }
     this.asked.push(asked);
@@ -209,6 +212,8 @@ export interface BedOptions {
   /** The time line, shared by a fleet of beds (default a new one), and this bed's seed of its random source. */
   time?: VirtualTime;
   seed?: number;
+  /** Features registered after the daemon's, guarded as buildFeatures guards them (a feature whose hooks throw). */
+  more?: Feature[];
 }
 
 export function reportBed(options: BedOptions = {}) {
@@ -233,7 +238,7 @@ export function reportBed(options: BedOptions = {}) {
   const flaps = options.flapLog ? new FlapLog(logger, clock) : undefined;
   // As the daemon builds them, with its health settings: health judges each reading; no kernel log or sysfs to follow,
   // and no iOS tunnel daemon (its phones are Android's): the iOS tools are not spawned.
-  const features = buildFeatures(
+  const features: Feature[] = buildFeatures(
     featureContext<AndroidControl>({
       settings: loadSettings({
         env: {},
@@ -255,6 +260,7 @@ export function reportBed(options: BedOptions = {}) {
       up: (platform) => sources.find((s) => s.platform === platform)?.alive,
     }),
   );
+  features.push(...(options.more ?? []).map((f) => guarded(f, { logger, clock, stats })));
   const reporter = new Reporter({
     nodeId,
     sources,
@@ -291,7 +297,18 @@ export function reportBed(options: BedOptions = {}) {
       loop.devicesChanged();
     });
   }
-  const views = new StatusViews({ nodeId, settings, stats, registry, sources, report: loop, hubPorts: new Map(), features, clock });
+  const views = new StatusViews({
+    nodeId,
+    settings,
+    stats,
+    registry,
+    sources,
+    report: loop,
+    hubPorts: new Map(),
+    features,
+    metricSources: [featureMetrics(features, stats), hookMetrics(stats)],
+    clock,
+  });
   views.noteStart(clock.wall());
   const daemon = options.daemon;
   const runner = daemon

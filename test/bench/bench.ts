@@ -21,6 +21,8 @@
 //   BENCH_CYCLES=4              periodic cycles measured after the first inventory
 //   BENCH_CYCLES_PROFILE=all    profile of the per-cycle tables; all: every recorded profile
 //                               (test/fixtures/devices), the devices taking them in turn
+//   BENCH_WATCH_N=60            phones of the status page case: the daemon's CPU with ten clients watching its
+//                               rack as the page does (test/bench/watchers.ts; 0 skips)
 //   BENCH_OUT=file.json         write the raw results there
 import { spawn, execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -47,6 +49,7 @@ import {
   type ProfileCycle,
 } from './measure.js';
 import { shippedNodeOptions } from './shipped.js';
+import { benchWatchers, printWatchers, type WatchResult } from './watchers.js';
 import { sleep } from '../support/wait.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,6 +68,7 @@ const agentNodeOptions = nodeOptions(process.env.BENCH_AGENT_NODE_OPTIONS);
 const cyclesN = Number(process.env.BENCH_CYCLES_N ?? 50);
 const cycleCount = Number(process.env.BENCH_CYCLES ?? 4);
 const cyclesProfile = process.env.BENCH_CYCLES_PROFILE ?? 'all';
+const watchN = Number(process.env.BENCH_WATCH_N ?? 60);
 
 /** The agent runs as shipped: the systemd unit's NODE_OPTIONS unless told otherwise. */
 function nodeOptions(given: string | undefined): string | undefined {
@@ -632,10 +636,12 @@ async function main(): Promise<void> {
   const results: SizeResult[] = [];
   let live: LiveResult | undefined;
   let cycles: CyclesResult | undefined;
+  let watched: WatchResult | undefined;
   try {
     if (cyclesN > 0) cycles = await benchCycles(cyclesN, cyclesProfile === 'all' ? listProfiles() : [cyclesProfile]);
     for (const n of sizes) results.push(await benchSize(n, profile, script));
     if (liveN > 0) live = await benchLive(liveN, profile);
+    if (watchN > 0) watched = await benchWatchers(watchN, profile, cloud, bin);
   } finally {
     await cloud.stop();
   }
@@ -656,7 +662,11 @@ async function main(): Promise<void> {
     console.log('');
     printLive(live);
   }
-  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, live, cycles }, null, 2));
+  if (watched) {
+    console.log('');
+    printWatchers(watched);
+  }
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, live, cycles, watched }, null, 2));
 }
 
 function cpuInfo(): Promise<string> {

@@ -15,7 +15,6 @@
 //
 // Run: npm run bench:churn (CHURN_HOURS=1, CHURN_PHONES=30; CHURN_LAB=200 for
 // the per-phone figure).
-import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildFeatures } from '../../src/agent/features.js';
@@ -43,8 +42,8 @@ const HOURS = Number(process.env.CHURN_HOURS ?? 1);
 const PHONES = Number(process.env.CHURN_PHONES ?? 30);
 const LAB = Number(process.env.CHURN_LAB ?? 200);
 const WARM_MIN = 20;
-/** The health rules the agent ships (run from dist/test/bench: the project's root is three folders up). */
-const shippedHealth = (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { health: HealthSettings }).health;
+/** The health rules the agent ships. */
+const shippedHealth: HealthSettings = loadSettings({ env: {} }).health;
 const MINUTE = 60_000;
 
 /** A phone's inventory as the prober assembles it: new strings and objects at each answer, as parsed output is. */

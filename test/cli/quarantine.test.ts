@@ -1,4 +1,4 @@
-import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { incidents } from '../../src/cli/incidents.js';
@@ -129,6 +129,30 @@ describe('device-agent quarantine and incidents', () => {
     chownSync(file, 65534, 65534);
     await life.bed.advance(2_000, 500);
     expect(existsSync(file)).toBe(false);
+    expect(quarantined(life.bed.registry.facet(QUARANTINE).get('LIFE01'))).toBe(true);
+    expect(lines().filter((l) => String(l.msg).includes('was not taken: it belongs to uid 65534'))).toHaveLength(1);
+  }, 60_000);
+
+  it("a member of the daemon's group (the package's operators) releases: a file of another user, of the daemon's group, in the group's folder", async () => {
+    const { logger, lines } = captureLogger('info');
+    life = lifeBed({ phones: 2, seed: 26, logger });
+    await quarantineOne(life);
+    const requests = join(life.stateDir, QUARANTINE_REQUESTS_DIR);
+    // The group's, its files of that group, as the package's tmpfiles.d makes it.
+    chmodSync(requests, 0o2770);
+    const file = join(requests, 'operator.json');
+    writeFileSync(file, JSON.stringify({ release: 'LIFE01', by: 'operator', at: Date.now() }));
+    chownSync(file, 65534, process.getgid!());
+    await life.bed.advance(2_000, 500);
+    expect(existsSync(file)).toBe(false);
+    expect(quarantined(life.bed.registry.facet(QUARANTINE).get('LIFE01'))).toBe(false);
+    expect(lines().filter((l) => String(l.msg).includes('was not taken'))).toEqual([]);
+    // In a folder anyone may write to, the group says nothing of who wrote it: refused.
+    await quarantineOne(life);
+    chmodSync(requests, 0o2777);
+    writeFileSync(file, JSON.stringify({ release: 'LIFE01', by: 'mallory', at: Date.now() }));
+    chownSync(file, 65534, process.getgid!());
+    await life.bed.advance(2_000, 500);
     expect(quarantined(life.bed.registry.facet(QUARANTINE).get('LIFE01'))).toBe(true);
     expect(lines().filter((l) => String(l.msg).includes('was not taken: it belongs to uid 65534'))).toHaveLength(1);
   }, 60_000);

@@ -184,6 +184,15 @@ describe('formatTable: one USB column (issue 61)', () => {
     expect(lines[4]).toMatch(/ GiB$/);
   });
 
+  it("the hub's name the lab gave it last in the cell (hubNames)", () => {
+    const lines = formatTable([
+      row({ hubName: 'rack B, shelf 2' }),
+      row({ serial: '10.0.0.7:5555', udid: 'N1', usb: undefined, hub: '2-1', hubPort: 4, hubName: 'bench' }),
+    ]).split('\n');
+    expect(lines[1]).toMatch(/ 1-1\.4\.2, rack B, shelf 2$/);
+    expect(lines[2]).toMatch(/ tcp, hub 2-1:4, bench$/);
+  });
+
   it("a feature's port cell (the USB layer's: the port and what the kernel said of it) stands inside the USB column, with the mapped hub", () => {
     const columns = [{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }];
     const lines = formatTable(

@@ -25,6 +25,19 @@ describe('resolveCredentials', () => {
     expect(c3.source).toBe(join(dir, 'api-key'));
   });
 
+  it("names the credential by the file it was loaded from when the loader says so (the package's wrapper), not by the per-run copy", () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'api-key'), 'from-credential\n');
+    const env = { DEVICE_AGENT_USERNAME: 'lab@example.com', CREDENTIALS_DIRECTORY: dir, DEVICE_AGENT_API_KEY_SOURCE: '/etc/device-agent/api-key' };
+    const c = resolveCredentials(loadSettings({ env }), env);
+    expect(c).toMatchObject({ apiKey: 'from-credential', source: '/etc/device-agent/api-key' });
+    // An empty copy is blamed on that file too; a key given otherwise keeps its own name.
+    writeFileSync(join(dir, 'api-key'), '\n');
+    expect(() => resolveCredentials(loadSettings({ env }), env)).toThrow(/\/etc\/device-agent\/api-key is empty/);
+    const given = { ...env, DEVICE_AGENT_API_KEY: 'k' };
+    expect(resolveCredentials(loadSettings({ env: given }), given).source).toBe('DEVICE_AGENT_API_KEY');
+  });
+
   it('names what is missing without showing a key', () => {
     expect(() => resolveCredentials(loadSettings({ env: {} }), {})).toThrow(/DEVICE_AGENT_USERNAME/);
     expect(() => resolveCredentials(loadSettings({ env: { DEVICE_AGENT_USERNAME: 'u' } }), {})).toThrow(/DEVICE_AGENT_API_KEY/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkHubPorts, hubPortOf, hubPortsOf, parseHubPort } from '../../src/config/hub-ports.js';
+import { checkHubNames, checkHubPorts, hubNamesOf, hubPortOf, hubPortsOf, parseHubPort } from '../../src/config/hub-ports.js';
 
 describe('hubPorts', () => {
   it("reads ID=HUB:PORT with uhubctl's hub locations", () => {
@@ -22,5 +22,24 @@ describe('hubPorts', () => {
     expect(hubPortOf(ports, 'OTHER', '127.0.0.1:5555')).toEqual({ hub: '1-1', port: 2 });
     expect(hubPortOf(ports, 'SERIAL3', 'SERIAL3')).toEqual({ hub: '2-1.3', port: 4 });
     expect(hubPortOf(ports, 'NONE', 'NONE')).toBeUndefined();
+  });
+});
+
+describe('hubNames', () => {
+  it("names a hub by the kernel's location of it, a root hub too; the name trimmed, commas and all", () => {
+    const names = hubNamesOf(['1-1.4=rack B, shelf 2, left hub', 'usb3= bench ', '2-1=x'.repeat(1)]);
+    expect([...names]).toEqual([
+      ['1-1.4', 'rack B, shelf 2, left hub'],
+      ['usb3', 'bench'],
+      ['2-1', 'x'],
+    ]);
+    expect(checkHubNames(['1-1.4=rack B, shelf 2, left hub', 'usb3=bench'])).toBeUndefined();
+  });
+
+  it('refuses an entry without a hub location, without a name, or with a name past 80 characters', () => {
+    for (const bad of ['rack B', '1-1.4', '1-1.4=', '1-1.4=  ', 'hub=rack B', '1-1.4:2=rack B', `1-1.4=${'n'.repeat(81)}`]) {
+      expect(checkHubNames([bad]), bad).toMatch(/must be HUB=NAME/);
+    }
+    expect(checkHubNames([`1-1.4=${'n'.repeat(80)}`])).toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigErrors } from '../../src/config/errors.js';
-import { loadConfig, loadSettings } from '../../src/config/load.js';
+import { loadConfig, loadDefaults, loadSettings } from '../../src/config/load.js';
 import { envName, formerEnvName, schema } from '../../src/config/schema.js';
 
 function file(content: unknown): string {
@@ -22,6 +22,35 @@ function errorOf(fn: () => unknown): ConfigError {
   }
   throw new Error('expected a ConfigError');
 }
+
+describe('defaults in one place', () => {
+  const shipped = JSON.parse(readFileSync(new URL('../../config/default.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+
+  it("a feature's settings have their defaults in its fragment, config/default.json holds none of them, and the core's are all there", async () => {
+    const features = new URL('../../src/features/', import.meta.url);
+    const keys = new Set<string>();
+    for (const entry of readdirSync(features, { withFileTypes: true })) {
+      if (!entry.isDirectory() || !readdirSync(new URL(`${entry.name}/`, features)).includes('settings.ts')) continue;
+      const fragment = (await import(new URL(`${entry.name}/settings.ts`, features).href)) as Record<string, unknown>;
+      for (const group of Object.values(fragment))
+        if (typeof group === 'object' && group !== null && !Array.isArray(group)) for (const k of Object.keys(group)) if (Object.hasOwn(schema, k)) keys.add(k);
+    }
+    expect(keys.size).toBeGreaterThan(50);
+    const withDefault = Object.entries(schema).flatMap(([key, field]) => ('default' in field ? [key] : []));
+    expect(withDefault.sort()).toEqual([...keys].sort());
+    expect(Object.keys(shipped).filter((group) => [...keys].some((k) => k === group || k.startsWith(`${group}.`)))).toEqual([]);
+    expect(loadDefaults().get('quarantine.failures')).toBe(3);
+  });
+
+  it("a defaults file (the package's) may set a feature's default, and wins over its fragment", () => {
+    const defaultsPath = file({ ...shipped, recovery: { powerCycleCommand: '/usr/lib/device-agent/bin/hub-request' } });
+    expect(loadDefaults(defaultsPath).get('recovery.powerCycleCommand')).toBe('/usr/lib/device-agent/bin/hub-request');
+    const settings = loadSettings({ defaultsPath, env: { DEVICE_AGENT_BASE_URL: 'https://cloud.example/v1', DEVICE_AGENT_USERNAME: 'u' } });
+    expect(settings.recovery.powerCycleCommand).toBe('/usr/lib/device-agent/bin/hub-request');
+    expect(settings.recovery.powerCycle).toBe(false);
+    expect(settings.quarantine.failures).toBe(3);
+  });
+});
 
 describe('loadSettings', () => {
   it('takes defaults, then the file, then the environment', () => {

@@ -4,9 +4,9 @@
 #   bash test/deploy/prepare.sh DIR
 # - the packages systemd.sh's package part and rollout.sh install, and
 #   lintian's verdict on them (packages.sh);
-# - the checkout's README steps 1 and 2 in a fresh Debian 12 (systemd.sh
-#   with DEPLOY_PART=install), whose system the checkout part then boots
-#   (DIR/installed says it is there);
+# - the README's Build and test in a fresh Debian 12, and the checkout's
+#   steps 1 and 2 in another (systemd.sh with DEPLOY_PART=install), whose
+#   system the checkout part then boots (DIR/installed says it is there);
 # - the image's layers, which podman keeps (container.sh with
 #   DEPLOY_PART=image), so that the container check's own `npm run image`
 #   later in the run finds them made.
@@ -28,9 +28,9 @@ echo "prepare: packages $([ "$status" = 0 ] && echo built and linted || echo fai
 install_started=$SECONDS
 if DEPLOY_PART=install bash "$here/systemd.sh" >"$dir.install.log" 2>&1; then
   echo ok >"$dir/installed"
-  echo "prepare: README steps 1 and 2 in a fresh Debian 12 in $((SECONDS - install_started)) s"
+  echo "prepare: the README's Build and test, and README steps 1 and 2, in fresh Debian 12 systems in $((SECONDS - install_started)) s"
 else
-  echo "prepare: README steps 1 and 2 failed ($(tail -3 "$dir.install.log" | tr '\n' ' ')); the checkout part runs them again"
+  echo "prepare: the README's Build and test, or README steps 1 and 2, failed ($(tail -3 "$dir.install.log" | tr '\n' ' ')); the checkout part runs them again"
 fi
 image_started=$SECONDS
 if DEPLOY_PART=image bash "$here/container.sh" >"$dir.image.log" 2>&1; then

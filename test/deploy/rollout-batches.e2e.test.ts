@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { systemTool } from '../support/system-tool.js';
 
 // The rollout's batches are the operator's, whatever order the hosts
 // answered in. CI24's rollout check failed once with host 3 rolled back in
@@ -18,9 +19,7 @@ writeFileSync(inventory, '[device_agents]\nlab-host-1\nlab-host-2\nlab-host-3\nl
 
 /** The Python that ansible-playbook runs on (its #! line), where Ansible's modules are. */
 function ansiblePython(): string {
-  const which = spawnSync('sh', ['-c', 'command -v ansible-playbook'], { encoding: 'utf8' });
-  expect(which.status, 'ansible-playbook is not installed (Debian: apt-get install ansible; .ci/run does)').toBe(0);
-  const line = readFileSync(which.stdout.trim(), 'utf8').split('\n')[0]!;
+  const line = readFileSync(systemTool('ansible-playbook'), 'utf8').split('\n')[0]!;
   const [interpreter, ...args] = line.replace(/^#!\s*/, '').split(/\s+/);
   // "#!/usr/bin/env python3" names it through env.
   return interpreter!.endsWith('/env') ? args[0]! : interpreter!;

@@ -396,7 +396,7 @@ printf '%s' "$body" | "$node" -e "
     if (b.nodeId !== '${node_id[1]}') { console.error('node id ' + b.nodeId + ': not the service state directory'); process.exit(1); }
     if (hidden('H1PHONE1') !== true || hidden('H1PHONE2') !== false) { console.error('the drop-in environment file was not read'); process.exit(1); }
   });" || fail "device-agent once as root did not run as the service: $body"
-in_host 1 find /var/lib/private/device-agent -user root | has . && fail "device-agent once as root left root-owned files in the state directory"
+in_host 1 find /var/lib/device-agent/ -user root | has . && fail "device-agent once as root left root-owned files in the state directory"
 in_host 1 bash -c 'rm /etc/systemd/system/device-agent.service.d/extra.conf /etc/device-agent/extra.env && systemctl daemon-reload'
 pass "the service's node id, its drop-in's environment file, no root-owned file left"
 

@@ -26,6 +26,12 @@
 #   host's kernel log and kernel.dmesg_restrict; the checkout's box keeps
 #   nspawn's defaults, and with them checks that the unit starts on a
 #   system without /dev/kmsg.
+# - nspawn binds a boot id of its own over /proc/sys/kernel/random/boot_id,
+#   which a unit's private /proc (ProtectProc=) does not show: the agent
+#   and a command beside it would read two boot ids, and the command would
+#   take the running daemon for one of an earlier boot (its pid's identity,
+#   src/util/process-identity.ts). The installed package's box takes it
+#   away, as a host has one boot id.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +39,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 root=$work/systemd-root
 readme_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/systemd.md" '## Install with systemd' "$1"; }
+# FILE HEADING [STEP]: a section's first sh block, or its step's.
+readme_file_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$@"; }
 # A numbered step of docs/install/repository.md's section $1.
 repo_step() { "$node" "$repo/dist/test/deploy/readme-steps.js" "$repo/docs/install/repository.md" "$1" "$2"; }
 KEY=test-api-key-3f9a1c7e5b2d # the cloud double's key (test/cloud-double)
@@ -70,10 +78,13 @@ ensure_base
 apt_cache=$work/apt-archives
 [ "$part" = package ] && apt_cache=$work/apt-archives-package
 mkdir -p "$apt_cache/partial" "$work/npm-cache"
+# A checkout that is a git worktree keeps its repository elsewhere, where its
+# .git file points: there in the box too, for step 2's git clone /src.
+git_dir=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir)
 nspawn_run() {
   systemd-nspawn -q -D "$root" --register=no --keep-unit \
     --bind="$apt_cache:/var/cache/apt/archives" --bind="$work/npm-cache:/root/.npm" \
-    --bind-ro="$repo:/src" --bind-ro=/etc/ssl/certs/ca-certificates.crt:/etc/ssl/host-ca.crt \
+    --bind-ro="$repo:/src" --bind-ro="$git_dir" --bind-ro=/etc/ssl/certs/ca-certificates.crt:/etc/ssl/host-ca.crt \
     --setenv=NODE_EXTRA_CA_CERTS=/etc/ssl/host-ca.crt --setenv=DEBIAN_FRONTEND=noninteractive --setenv=npm_config_progress=false \
     /bin/bash -euxc "$1"
 }
@@ -152,7 +163,32 @@ adb_restarts() { unit device-agent-adb NRestarts; }
 adb_last_words() { in_box journalctl --no-pager -o cat -u device-agent-adb | grep -E 'adb F |Main process exited' | tail -2 | tr '\n' ' '; }
 bed_phones() { echo DEPLOY01,DEPLOY02,DEPLOY03; }
 
+# The README's "Build and test" as its reader on a fresh Debian runs it: as
+# root, in a system without sudo, in a clone (made from here: the box has no
+# git yet), its install command exactly as it prints it (the section's first
+# line), then `npm ci`. Its third command, `npm test`, takes 20 minutes and
+# more: in its place the install's own --check (every tool the tests run is
+# on the PATH) and two test files that run tools only it installs
+# (ansible-playbook and promtool). A system of its own, so that the systemd
+# steps below still show that they install all the units need.
+readme_build() {
+  local dev=$work/systemd-dev-root install
+  install=$(readme_file_step "$repo/README.md" '## Build and test' | head -n 1)
+  fresh_root "$dev"
+  git clone -q "$repo" "$dev/opt/device-agent" || fail "could not clone $repo into the fresh system"
+  say "README's Build and test as root in a fresh Debian 12 without sudo: $install; npm ci"
+  (root=$dev nspawn_run "if command -v sudo; then echo 'this system has sudo: the check needs a root shell without it' >&2; exit 1; fi
+cd /opt/device-agent
+$install
+sh tools/install-system-tools.sh --check
+npm ci
+npx vitest run test/deploy/rollout-batches.e2e.test.ts test/monitoring/rules.e2e.test.ts") >"$out/readme-build.log" 2>&1 ||
+    fail "README's Build and test failed as root in a fresh Debian 12: $(tail -20 "$out/readme-build.log")"
+  pass "README's Build and test: '$install' as root without sudo installed every tool the tests run; npm ci; the tests of ansible-playbook and promtool passed"
+}
+
 install_steps() {
+  readme_build
   fresh_root "$root"
   say "README steps 1 and 2 (packages, then the project with npm ci), with the network"
   local step2
@@ -167,10 +203,10 @@ checkout_part() {
 # The system prepare.sh installed in this run (DEPLOY_PREPARED), if it did:
 # the same two steps from the same checkout, made earlier.
 if [ -n "${DEPLOY_PREPARED:-}" ] && [ "$(cat "$DEPLOY_PREPARED/installed" 2>/dev/null)" = ok ]; then
-  say "README steps 1 and 2, as test/deploy/prepare.sh ran them in this run ($work/systemd-install/install.log)"
+  say "the README's Build and test, and README steps 1 and 2, as test/deploy/prepare.sh ran them in this run ($work/systemd-install/install.log)"
   reuse_root "$root"
   cp "$work/systemd-install/install.log" "$out/install.log"
-  pass "README steps 1-2 (prepare.sh)"
+  pass "the README's Build and test, and README steps 1-2 (prepare.sh)"
 else
   install_steps
 fi
@@ -320,11 +356,12 @@ CYCLE_PORT=5602
 RELAY_PORT=5038
 
 # Runs a command under the sandbox of the installed device-agent.service:
-# every property of its [Service] section but how it is started and kept.
+# every property of its [Service] sections (the unit's, then its drop-ins',
+# the package's user among them) but how it is started and kept.
 in_agent_sandbox() {
-  # User=: the service's dynamic user by name, as the wrapper's systemd-run has it.
+  # User=: the service's user by name, as the wrapper's systemd-run has it.
   local props=(-p User=device-agent)
-  while IFS= read -r line; do props+=(-p "$line"); done < <(in_box sed -n '/^\[Service\]/,/^\[/{/^[A-Z][A-Za-z]*=/p}' /usr/lib/systemd/system/device-agent.service |
+  while IFS= read -r line; do props+=(-p "$line"); done < <(in_box systemctl cat device-agent.service | sed -n '/^\[Service\]/,/^\[/{/^[A-Z][A-Za-z]*=/p}' |
     grep -Ev '^(Type|ExecStart|EnvironmentFile|LoadCredential|Restart|RestartSec|RestartPreventExitStatus|TimeoutStopSec|SyslogIdentifier)=')
   in_box systemd-run --quiet --wait --pipe --collect "${props[@]}" "$@"
 }
@@ -393,6 +430,7 @@ package_part() {
   pass "installed $N with apt-get install device-agent from the signed repository (key checked by its sha256, Signed-By)"
 
   boot
+  while in_box umount /proc/sys/kernel/random/boot_id 2>/dev/null; do :; done
   in_box systemctl is-enabled device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not enabled"
   in_box systemctl is-active device-agent-hub.socket >/dev/null || fail "device-agent-hub.socket is not active"
 
@@ -670,6 +708,69 @@ JSON"
   in_box journalctl --no-pager -o cat | has "$KEY\|$proxy_pw" && fail "the key or the proxy password is in the journal"
   pass "once --dry-run, once and doctor work with the key as a credential; neither secret in the journal"
 
+  say "incidents and quarantine, as root and as an operator in the group device-agent, see and change the service's state"
+  # Issue 70, 1: as root the wrapper ran them on /root/.local/state, and a
+  # release there released nothing. The service keeps two quarantines and
+  # an incident, written by the packaged agent's own code as its user while
+  # it is stopped (a quarantine is read at start); the operator releases
+  # one, root the other, each through the running daemon, whose next reports
+  # say so. Someone outside the group is told to join it.
+  local t_q who phone release
+  in_box systemctl stop device-agent
+  in_box runuser -u device-agent -- "$PKG_NODE" --input-type=module -e "
+    const dist = '/usr/lib/device-agent/dist/src';
+    const { quarantineFileText } = await import(dist + '/devices/quarantine.js');
+    const { incidentFileName, incidentText } = await import(dist + '/devices/incidents.js');
+    const { writeAtomically } = await import(dist + '/util/atomic-file.js');
+    const now = Date.now(), held = (serial) => [serial, { serial, since: now, until: now + 3600000, reason: 'a deploy check holds it', starts: [now] }];
+    writeAtomically('/var/lib/device-agent/quarantine.json', quarantineFileText([held('DEPLOY01'), held('DEPLOY02')]));
+    const incident = { udid: 'DEPLOY01', serial: 'DEPLOY01', kind: 'quarantine', cause: 'a deploy check holds it', at: now, events: [{ at: now, kind: 'quarantine', text: 'held by the deploy check' }] };
+    writeAtomically('/var/lib/device-agent/incidents/' + incidentFileName(now, incident, 'quarantine', 1), incidentText(incident));" ||
+    fail "could not write the service's quarantines as its user"
+  t_q=$(box_ms)
+  in_box systemctl start device-agent
+  wait_put "$t_q" "/quarantined since/.test(message(p, 'DEPLOY01')) && /quarantined since/.test(message(p, 'DEPLOY02'))" 60 >/dev/null ||
+    fail "the service did not report DEPLOY01 and DEPLOY02 quarantined from its kept state"
+  in_box useradd --no-create-home --shell /usr/sbin/nologin --groups device-agent da-operator
+  # A setting of agent.env (the running service's is unchanged until it restarts): each command reads it, the operator's too.
+  in_box cp /etc/device-agent/agent.env /etc/device-agent/agent.env.good
+  in_box bash -c 'echo DEVICE_AGENT_LOG_FORMAT=pretty >> /etc/device-agent/agent.env'
+  for who in root da-operator; do
+    in_box runuser -u "$who" -- device-agent incidents >"$out/incidents-$who.out" 2>"$out/incidents-$who.err" || fail "device-agent incidents as $who: $(cat "$out/incidents-$who.err")"
+    has '  DEPLOY01  quarantine  a deploy check holds it$' <"$out/incidents-$who.out" || fail "device-agent incidents as $who did not list the service's incident: $(cat "$out/incidents-$who.out")"
+    has 'state directory /var/lib/device-agent' <"$out/incidents-$who.err" || fail "device-agent incidents as $who did not say it read /var/lib/device-agent: $(cat "$out/incidents-$who.err")"
+    has 'INFO: settings: the defaults, then /etc/device-agent/config.json' <"$out/incidents-$who.err" ||
+      fail "device-agent incidents as $who did not read /etc/device-agent/config.json and agent.env (pretty lines): $(cat "$out/incidents-$who.err")"
+    in_box runuser -u "$who" -- device-agent quarantine list >"$out/quarantine-$who.out" 2>&1 || fail "device-agent quarantine list as $who: $(cat "$out/quarantine-$who.out")"
+    has '^DEPLOY01: since .*a deploy check holds it' <"$out/quarantine-$who.out" || fail "device-agent quarantine list as $who did not name DEPLOY01: $(cat "$out/quarantine-$who.out")"
+  done
+  cat "$out"/incidents-*.out "$out"/incidents-*.err "$out"/quarantine-*.out | has '/root\|\.local/state' && fail "a command named another state directory than the service's"
+  in_box mv /etc/device-agent/agent.env.good /etc/device-agent/agent.env
+  # The operator releases DEPLOY01, root DEPLOY02: each taken by the running daemon, which reports the phone back.
+  for release in da-operator:DEPLOY01 root:DEPLOY02; do
+    who=${release%%:*} phone=${release#*:}
+    t_q=$(box_ms)
+    in_box runuser -u "$who" -- device-agent quarantine release "$phone" >"$out/release-$who.out" 2>&1 || fail "device-agent quarantine release $phone as $who: $(cat "$out/release-$who.out")"
+    # Released, or taken and not yet saved when the command looked: the report says which.
+    has "^$phone: \(released; back in service\|the daemon took the release\)" <"$out/release-$who.out" || fail "the release of $phone as $who: $(cat "$out/release-$who.out")"
+    wait_put "$t_q" "!/quarantined/.test(message(p, '$phone'))" 60 >/dev/null || fail "after its release by $who the service still reports $phone quarantined"
+    in_box journalctl --no-pager -o cat -u device-agent | has "device $phone: quarantine released by" || fail "the service did not log the release of $phone"
+  done
+  in_box find /var/lib/device-agent ! -user device-agent >"$out/foreign-state" || true
+  [ ! -s "$out/foreign-state" ] || fail "files of another user than the service's in its state directory: $(cat "$out/foreign-state")"
+  in_box runuser -u nobody -- device-agent quarantine list >"$out/quarantine-nobody.out" 2>&1 && fail "nobody read the service's quarantines"
+  has 'usermod -aG device-agent' <"$out/quarantine-nobody.out" || fail "nobody was not told to join the group: $(cat "$out/quarantine-nobody.out")"
+  pass "root and da-operator (group device-agent) read agent.env and config.json, saw the service's incident and quarantines in /var/lib/device-agent and released one each through the running daemon; nobody was told to join the group"
+
+  say "with a wrong key, doctor names the key's source as the operator knows it"
+  in_box cp /etc/device-agent/api-key /etc/device-agent/api-key.good
+  in_box bash -c 'echo not-the-key > /etc/device-agent/api-key'
+  in_box device-agent doctor >"$out/wrong-key-doctor.out" 2>&1 || true
+  in_box mv /etc/device-agent/api-key.good /etc/device-agent/api-key
+  has 'HTTP 401; API key from /etc/device-agent/api-key)' <"$out/wrong-key-doctor.out" || fail "doctor did not name /etc/device-agent/api-key with a wrong key: $(grep -i 'key\|cloud' "$out/wrong-key-doctor.out")"
+  has '/run/credentials' <"$out/wrong-key-doctor.out" && fail "doctor named the per-run credential: $(grep /run/credentials "$out/wrong-key-doctor.out")"
+  pass "doctor: $(grep -o 'cloud .*HTTP 401[^)]*)' "$out/wrong-key-doctor.out" | head -1)"
+
   say "every absolute path the installed product names is in the package (or made by the operator or systemd)"
   in_box device-agent --help >"$out/help.out" 2>&1 || true
   in_box device-agent run --help >>"$out/help.out" 2>&1 || true
@@ -818,7 +919,7 @@ repository_faults() {
 # checkout's take minutes more); DEPLOY_PART=checkout the checkout's alone.
 if [ "$part" = install ]; then
   install_steps
-  echo "systemd: $passed passed, 0 failed (the checkout's README steps 1 and 2 alone)"
+  echo "systemd: $passed passed, 0 failed (the README's Build and test, and the checkout's steps 1 and 2, alone)"
   exit 0
 fi
 if [ "$part" != package ]; then checkout_part; fi

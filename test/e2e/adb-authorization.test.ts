@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { DaemonBed } from './daemon-bed.js';
-import { faketimeLib, steppedClockEnv } from './faketime.js';
+import { steppedClockEnv } from './faketime.js';
 import { waitFor } from '../support/wait.js';
 
 // adb authorization that lapses, across restarts, on a wall clock stepped
@@ -28,7 +28,6 @@ afterAll(() => bed.stop());
 
 describe('a phone away from the host', () => {
   it('for 6 days: warned about once, by the run that is up then, and not by the runs after it', async () => {
-    expect(faketimeLib, 'libfaketime (Debian package faketime) is needed; .ci/run installs it').toBeDefined();
     const stateDir = mkdtempSync(join(tmpdir(), 'da-auth-'));
     const stepFile = join(stateDir, '..', `${stateDir.split('/').pop()}-offset`);
     writeFileSync(stepFile, '+0\n');

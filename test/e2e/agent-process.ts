@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
 // it, so the developer's own DEVICE_AGENT_* settings never leak in.
 const bin = resolve(fileURLToPath(import.meta.url), '../../../bin/device-agent.js');
 
+/**
+ * No status endpoint unless a test names an address: the default,
+ * 127.0.0.1:9317, is where an agent installed on the same host listens, and
+ * `doctor` asks it and `run` takes it (issue 70: doctor's tests failed 6 of
+ * 13 beside an installed agent).
+ */
+const NO_STATUS = { DEVICE_AGENT_STATUS_LISTEN: 'off' };
+
 export interface AgentRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -23,6 +31,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     HOME: home,
     DEVICE_AGENT_STATE_DIR: join(home, 'state'),
     DEVICE_AGENT_LOG_FORMAT: 'json',
+    ...NO_STATUS,
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
@@ -132,14 +141,14 @@ export class AgentProcess {
 }
 
 export function startAgent(args: string[], env: Record<string, string>): AgentProcess {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...NO_STATUS, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new AgentProcess(child);
 }
 
 /**
  * The environment of an agent that reports to the cloud double through the
- * given adb server: no jitter, a schedule far away and no status listener,
- * unless `extra` says otherwise.
+ * given adb server: no jitter, a schedule far away and (as baseEnv) no
+ * status listener, unless `extra` says otherwise.
  */
 export function daemonEnv(
   adbEnv: Record<string, string>,
@@ -153,7 +162,6 @@ export function daemonEnv(
     DEVICE_AGENT_API_KEY: cloud.apiKey,
     DEVICE_AGENT_JITTER_SECONDS: '0',
     DEVICE_AGENT_SCHEDULE: '0 0 1 1 *',
-    DEVICE_AGENT_STATUS_LISTEN: 'off',
     ...extra,
   });
 }

@@ -159,7 +159,8 @@ describe('exit codes', () => {
     for (const run of [broken, json]) {
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
-      const [line, ...rest] = logs(run);
+      const [settings, line, ...rest] = logs(run);
+      expect(settings!.msg).toMatch(/^settings: .*; state directory /);
       expect(rest).toEqual([]);
       expect(line).toMatchObject({
         level: 'error',
@@ -278,7 +279,7 @@ describe('a one-shot command beside an installed service', () => {
     ]);
     for (const run of [same, configured]) {
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).not.toContain('/var/lib/device-agent');
+      expect(logs(run).filter((l) => l.level !== 'info' && l.msg.includes('/var/lib/device-agent'))).toEqual([]);
     }
   });
 });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdbServer } from '../sim/adb-server.js';
+import { AdbServer, freePort } from '../sim/adb-server.js';
 import { listProfiles, loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { baseEnv, runAgent } from './agent-process.js';
@@ -26,6 +27,7 @@ interface Row {
   transportId?: string;
   up: boolean;
   problems: string[];
+  message?: string;
 }
 
 beforeAll(async () => {
@@ -116,6 +118,25 @@ describe('list', () => {
     expect(pixel).toMatch(/ device\s+Pixel 8 Pro\s+Android \d+/);
     expect(pixel).toMatch(/\btcp\b/);
   }, 90_000);
+
+  it('while the adb server is down: the phones the daemon last reported, their state not read now, as the report carries them', async () => {
+    const e = env({ ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await freePort()}` });
+    // What the daemon last delivered (reported-devices.json as it writes it): adb's word then was "device".
+    mkdirSync(e.DEVICE_AGENT_STATE_DIR!, { recursive: true });
+    const stored = { udid: 'KEPT0001', state: 'device', status: 'AVAILABLE', serialNumber: 'KEPT0001', platformName: 'ANDROID', modelName: 'Pixel 8 Pro' };
+    writeFileSync(join(e.DEVICE_AGENT_STATE_DIR!, 'reported-devices.json'), JSON.stringify({ savedAt: new Date().toISOString(), devices: [stored] }) + '\n');
+    const [json, table] = await Promise.all([runAgent(['list', '--json'], e), runAgent(['list'], e)]);
+    expect(json.code).toBe(1);
+    const [row] = JSON.parse(json.stdout) as Row[];
+    expect(row).toMatchObject({ udid: 'KEPT0001', state: 'unknown', up: false });
+    // Why, in the words the report gives the cloud: its row's note under the table too.
+    const why = /^the agent has not read its android devices since it started \(.*no adb server at .*this is the device as the agent last reported it/;
+    expect(row!.message).toMatch(why);
+    expect(table.stdout.split('\n').find((l) => l.startsWith('KEPT0001 '))).toMatch(/^KEPT0001\s+KEPT0001\s+unknown\s+Pixel 8 Pro\s/);
+    expect(table.stdout.split('\n').find((l) => l.startsWith('KEPT0001: ')))?.toMatch(
+      /^KEPT0001: the agent has not read its android devices since it started /,
+    );
+  }, 60_000);
 
   it('paints states on a terminal, and not with NO_COLOR', async () => {
     // script(1) gives the agent a pseudo-terminal, as an operator's shell does.

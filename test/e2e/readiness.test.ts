@@ -18,6 +18,9 @@ import { DaemonBed, scrapeMetrics } from './daemon-bed.js';
 // OTAPHONE3 ready on an earlier build (the recorded Pixel 8 Pro's fingerprint edited to an
 //           Android 15 build id), then an OTA: it reboots on the recorded Android 16 build
 //           with verify apps over USB back on (its verifier_verify_adb_installs row reads 1)
+// LINEAGE5  the recorded POCO F6, a LineageOS build on Xiaomi hardware (no MIUI or HyperOS), the READY001 lists
+// HYPEROS6  the same, its properties edited to HyperOS's (the Xiaomi 14's of getprop/collect), "USB debugging (Security
+//           settings)" off
 // NOLIST04  a phone whose `settings` has no `list`, as Android 5's SettingsCmd (a Fire TV stick on
 //           Fire OS 5): "Invalid command: list" and the usage, from the source, exit status 0
 
@@ -30,8 +33,8 @@ const READY_GLOBAL = fixture('lineage18-sm-a520f-global.txt')
   .replace('ota_disable_automatic_update=0', 'ota_disable_automatic_update=1')
   .replace('usb_mass_storage_enabled=1', 'usb_mass_storage_enabled=1\nverifier_verify_adb_installs=0');
 
-function phone(serial: string, global: string): Profile {
-  const base = withSerial(loadProfile('pixel-8-pro'), serial);
+function phone(serial: string, global: string, profile = 'pixel-8-pro'): Profile {
+  const base = withSerial(loadProfile(profile), serial);
   const commands = new Map(base.commands);
   commands.set('settings list global', { output: global, exitCode: 0 });
   commands.set('settings list system', { output: fixture('lineage18-sm-a520f-system.txt'), exitCode: 0 });
@@ -143,6 +146,30 @@ describe('readiness for automation', () => {
     expect(metrics).toMatch(/^device_agent_readiness_not_ready_total\{check="verifyAdbInstalls"\} 1$/m);
     expect(metrics).toMatch(/^device_agent_readiness_failing_devices\{check="verifyAdbInstalls"\} 1$/m);
   }, 120_000);
+
+  it("a Xiaomi on a custom ROM is judged without MIUI's toggles, neither unread nor failed on them; the same phone on HyperOS is judged on them", async () => {
+    await bed.reset();
+    await plug(phone('LINEAGE5', READY_GLOBAL, 'xiaomi-poco-f6'));
+    const hyperos = { 'ro.miui.ui.version.code': '816', 'ro.mi.os.version.code': '2', 'persist.security.adbinput': '0', 'persist.security.adbinstall': '1' };
+    await plug(withProps(phone('HYPEROS6', READY_GLOBAL, 'xiaomi-poco-f6'), hyperos));
+    const agent = bed.run({ DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
+    const put = await cloud.waitForPut(
+      (r) => reported('LINEAGE5', (d) => d.status === 'AVAILABLE')(r) && reported('HYPEROS6', (d) => d.message !== undefined)(r),
+      30_000,
+    );
+    // The recorded POCO's charger (11 V) is named by the battery's rules; readiness says nothing of it.
+    expect(reported('LINEAGE5', (d) => !/not ready/.test(d.message ?? ''))(put)).toBe(true);
+    expect(
+      reported('HYPEROS6', (d) =>
+        /^not ready for automation \(1 of the lab's checks failed\): Xiaomi "USB debugging \(Security settings\)" is 0/.test(d.message ?? ''),
+      )(put),
+    ).toBe(true);
+    await agent.waitForLog((l) => l.msg === 'status endpoint listening (/healthz, /metrics)', 10_000);
+    const metrics = await scrapeMetrics(agent);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="ready"\} 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="not_ready"\} 1$/m);
+    expect(metrics).toMatch(/^device_agent_readiness_devices\{verdict="unread"\} 0$/m);
+  }, 90_000);
 
   it('a phone whose settings cannot list (Android 5 has no list command, and exits 0) is unread: READY says so, counted neither ready nor failing', async () => {
     await bed.reset();

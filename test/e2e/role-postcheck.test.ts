@@ -12,6 +12,7 @@ import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { writeClientCa } from '../support/client-ca.js';
 import { type AgentProcess, daemonEnv, startAgent } from './agent-process.js';
+import { systemTool } from '../support/system-tool.js';
 
 // The Ansible role's post-check (deploy/ansible/roles/device_agent/tasks/
 // postcheck.yml) run by the real ansible-playbook, on this host, against a
@@ -29,8 +30,10 @@ const dir = mkdtempSync(join(tmpdir(), 'da-role-postcheck-'));
 let agent: AgentProcess;
 let listen = '';
 let version = '';
+let ansiblePlaybook = '';
 
 beforeAll(async () => {
+  ansiblePlaybook = systemTool('ansible-playbook');
   const ca = privateCa('Role Post-check Test CA', ['localhost', '127.0.0.1']);
   writeFileSync(join(dir, 'server.crt'), ca.serverCert);
   writeFileSync(join(dir, 'server.key'), ca.serverKey);
@@ -109,7 +112,7 @@ function postcheck(vars: Record<string, unknown>): Promise<{ code: number; outpu
   );
   return new Promise((resolve) => {
     execFile(
-      'ansible-playbook',
+      ansiblePlaybook,
       ['-i', 'localhost,', '-v', '-e', `@${extra}`, playbook],
       { env: { ...process.env, ANSIBLE_ROLES_PATH: roles, ANSIBLE_NOCOLOR: '1', ANSIBLE_LOCALHOST_WARNING: 'false' }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),

@@ -8,6 +8,7 @@ import { checkOf } from './doctor-checks.js';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemTool } from '../support/system-tool.js';
 
 // /healthz and /metrics of a running daemon, read over real HTTP.
 
@@ -247,7 +248,7 @@ function significantDigits(value: string): number {
 /** promtool check metrics on a scrape (Debian's prometheus package), as a Prometheus operator runs it. */
 function promtoolCheckMetrics(text: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.env.PROMTOOL_BIN ?? 'promtool', ['check', 'metrics']);
+    const child = spawn(systemTool(process.env.PROMTOOL_BIN ?? 'promtool'), ['check', 'metrics']);
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -98,7 +98,7 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
       expect.stringMatching(directoryLine(dir, 'the file system is full \\(ENOSPC\\)', 'free space on its file system')),
     ]);
     // What each file it cannot keep costs: at info, once, however many reports.
-    expect(saying(agent, /^cannot keep the reported device set in .*reported-devices\.json: the file system is full \(ENOSPC\)\. Reports go on/)).toHaveLength(
+    expect(saying(agent, /^cannot keep the reported device set in .*reported-devices\.json: the file system is full \(ENOSPC\); reports go on/)).toHaveLength(
       1,
     );
     // Nothing left behind that would hold the next write up (an empty .lock waited 5 s a write); the directory an
@@ -110,7 +110,7 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     const t0 = Date.now();
     agent.child.kill('SIGHUP');
     await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
-    await agent.waitForLog((l) => l.msg === 'the reported device set is kept in the state directory again');
+    await agent.waitForLog((l) => l.msg === 'the state directory keeps the reported device set again');
     const kept = JSON.parse(readFileSync(join(dir, 'reported-devices.json'), 'utf8')) as { devices: Array<{ udid: string }> };
     expect(kept.devices.map((d) => d.udid)).toEqual(['FULL0001']);
     expect(readFileSync(join(dir, 'node-id'), 'utf8')).toBe(`${KEPT_ID}\n`);
@@ -134,7 +134,7 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
     const t0 = Date.now();
     agent.child.kill('SIGHUP');
     await cloud.waitForPut((r) => r.receivedAt >= t0, 20_000);
-    await agent.waitForLog((l) => l.msg === 'the reported device set is kept in the state directory again');
+    await agent.waitForLog((l) => l.msg === 'the state directory keeps the reported device set again');
   }, 90_000);
 
   it('read-only: the first report carries the phones under the kept id, one warning naming EROFS', async () => {

@@ -3,8 +3,8 @@ import { StateDirTrouble, stateWriteProblem } from '../../src/log/state-dir-trou
 import { captureLogger } from './capture.js';
 
 // The state directory's trouble, said once between the writers that share
-// one StateDirTrouble (the agent's, src/agent/build.ts), without a module's
-// memory: a writer with a trouble of its own says it for itself.
+// one StateDirTrouble (the state files', src/config/state-file.ts); one of
+// its own says it for itself.
 
 const failure = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: write /state/x.json.123.tmp`), { code });
 const warnings = (lines: Array<Record<string, unknown>>): string[] => lines.filter((l) => l.level === 'warn').map((l) => String(l.msg));

@@ -3,8 +3,9 @@ import { dashboard, expand, panelQueries, variableQueries } from './dashboard.js
 import { selectors } from './promql-selectors.js';
 
 // The dashboard's shape: what Grafana needs to import it and lay it out.
-// What its queries read and return is checked against a live agent in
-// queries.e2e.test.ts.
+// What its queries read and return is checked against three live agents in
+// dashboard.e2e.test.ts, and its fields against Grafana's schema in
+// grafana-schema.test.ts.
 
 const d = dashboard();
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };

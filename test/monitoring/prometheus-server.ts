@@ -3,12 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../sim/adb-server.js';
+import { systemTool } from '../support/system-tool.js';
 
 // A real Prometheus server (Debian's `prometheus` package) on loopback, with
 // its own configuration and data in a temporary folder, read through its
 // HTTP API. One per test file; stop() at the end.
-
-export const PROMETHEUS = process.env.PROMETHEUS_BIN ?? 'prometheus';
 
 export interface PrometheusOptions {
   /** HOST:PORT of each device-agent to scrape, as job "device-agent". */
@@ -60,18 +59,14 @@ export class PrometheusServer {
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
     const child = spawn(
-      PROMETHEUS,
+      systemTool(process.env.PROMETHEUS_BIN ?? 'prometheus'),
       [`--config.file=${configFile}`, `--storage.tsdb.path=${join(this.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child = child;
     child.stdout?.on('data', (c: Buffer) => (this.output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (this.output += c.toString()));
-    const spawnError = new Promise<never>((_, reject) =>
-      child.once('error', (err) =>
-        reject(new Error(`${PROMETHEUS} could not be started (${err.message}): install Debian's prometheus package (apt-get install prometheus)`)),
-      ),
-    );
+    const spawnError = new Promise<never>((_, reject) => child.once('error', (err) => reject(new Error(`prometheus could not be started (${err.message})`))));
     await Promise.race([this.waitReady(20_000), spawnError]);
   }
 
@@ -101,11 +96,21 @@ export class PrometheusServer {
     return body.data;
   }
 
-  /** An instant query; rejects with Prometheus's error for a query it refuses. */
-  async query(expr: string): Promise<Sample[]> {
-    const data = await this.api<{ resultType: string; result: Sample[] | [number, string] }>(`query?query=${encodeURIComponent(expr)}`);
+  /** An instant query, now or at `at` (ms); rejects with Prometheus's error for a query it refuses. */
+  async query(expr: string, at?: number): Promise<Sample[]> {
+    const time = at === undefined ? '' : `&time=${at / 1000}`;
+    const data = await this.api<{ resultType: string; result: Sample[] | [number, string] }>(`query?query=${encodeURIComponent(expr)}${time}`);
     // A scalar answer (vector(0) is not one, time() is) as one unlabelled sample.
     return data.resultType === 'scalar' ? [{ metric: {}, value: data.result as [number, string] }] : (data.result as Sample[]);
+  }
+
+  /** A range vector selector's raw samples at `at` (ms), as [seconds, value] pairs. */
+  async samples(selector: string, at: number): Promise<Array<{ metric: Record<string, string>; values: Array<[number, string]> }>> {
+    const data = await this.api<{ resultType: string; result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> }>(
+      `query?query=${encodeURIComponent(selector)}&time=${at / 1000}`,
+    );
+    if (data.resultType !== 'matrix') throw new Error(`${selector}: a ${data.resultType}, not a range vector`);
+    return data.result;
   }
 
   /** Alerts pending or firing now. */

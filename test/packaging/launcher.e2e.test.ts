@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 const script = readFileSync(new URL('../../packaging/deb/device-agent.sh', import.meta.url), 'utf8');
 
-function install(runtime: 'missing' | 'foreign' | 'node'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'da-launcher-'));
+/** The wrapper with its library, /etc/device-agent and /var/lib/device-agent moved under the returned directory's lib, etc and state. */
+function install(runtime: 'missing' | 'foreign' | 'node', dir = mkdtempSync(join(tmpdir(), 'da-launcher-'))): string {
   const lib = join(dir, 'lib');
   mkdirSync(join(lib, 'node/bin'), { recursive: true });
   mkdirSync(join(lib, 'bin'), { recursive: true });
@@ -29,9 +29,20 @@ function install(runtime: 'missing' | 'foreign' | 'node'): string {
     writeFileSync(join(lib, 'node/bin/node'), elf);
     chmodSync(join(lib, 'node/bin/node'), 0o755);
   }
-  writeFileSync(join(lib, 'bin/device-agent.js'), 'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv }));\n');
+  writeFileSync(
+    join(lib, 'bin/device-agent.js'),
+    'const { STATE_DIRECTORY: stateDirectory, ADB_SERVER_SOCKET: adb, DEVICE_AGENT_LOG_LEVEL: logLevel } = process.env;\n' +
+      'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv, stateDirectory, adb, logLevel }));\n',
+  );
   const bin = join(dir, 'device-agent');
-  writeFileSync(bin, script.replace('lib=/usr/lib/device-agent', `lib=${lib}`).replace('arch=@ARCH@', 'arch=arm64'));
+  writeFileSync(
+    bin,
+    script
+      .replace('lib=/usr/lib/device-agent', `lib=${lib}`)
+      .replace('etc=/etc/device-agent', `etc=${dir}/etc`)
+      .replace('state=/var/lib/device-agent', `state=${dir}/state`)
+      .replace('arch=@ARCH@', 'arch=arm64'),
+  );
   chmodSync(bin, 0o755);
   return bin;
 }
@@ -48,9 +59,10 @@ function installAgent(runtime: (path: string) => void): { bin: string; lib: stri
   return { bin, lib };
 }
 
-function run(bin: string, args: string[]): { status: number; stdout: string; stderr: string } {
+function run(bin: string, args: string[], env: NodeJS.ProcessEnv = {}): { status: number; stdout: string; stderr: string } {
   try {
-    return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), stderr: '' };
+    const options = { encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } };
+    return { status: 0, stdout: execFileSync('/bin/bash', [bin, ...args], options), stderr: '' };
   } catch (error) {
     const e = error as { status: number; stdout: string; stderr: string };
     return { status: e.status, stdout: e.stdout, stderr: e.stderr };
@@ -78,6 +90,54 @@ describe('/usr/bin/device-agent', () => {
     const { lib } = installAgent((node) => copyFileSync('/bin/true', node));
     const stdout = execFileSync(process.execPath, [join(lib, 'bin/device-agent.js'), '--version'], { encoding: 'utf8' });
     expect(stdout.split('\n')[1]).toBe(`Node.js ${process.version} (${process.execPath}), not the one the package bundles (${lib}/node/bin/node)`);
+  });
+
+  // Issue 70, 1: by hand (not as root under systemd, where the commands run as the service does) `incidents` and
+  // `quarantine` read ~/.local/state and no settings file: each command reading state or settings reads the service's.
+  describe("by hand, not as the service: the service's state directory, settings file and environment file", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'da-launcher-'));
+    const bin = install('node', dir);
+    mkdirSync(join(dir, 'state'));
+    mkdirSync(join(dir, 'etc'));
+    writeFileSync(join(dir, 'etc/config.json'), '{}\n');
+    // agent.env as an operator edits it: comments, a value in quotes, no newline at the end.
+    writeFileSync(
+      join(dir, 'etc/agent.env'),
+      '# the adb server\nADB_SERVER_SOCKET=tcp:127.0.0.1:5038\n#DEVICE_AGENT_SCHEDULE=x\nDEVICE_AGENT_LOG_LEVEL="warn"',
+    );
+    // As root without systemd, or DEVICE_AGENT_AS_ROOT=1, or an operator: the same branch.
+    const byHand = (args: string[], env: NodeJS.ProcessEnv = {}) => JSON.parse(run(bin, args, { DEVICE_AGENT_AS_ROOT: '1', ...env }).stdout) as object;
+
+    it.each([['incidents'], ['quarantine', 'release', 'S1'], ['once'], ['list'], ['doctor']])('%s', (...args) => {
+      expect(byHand(args)).toEqual({
+        argv: [...args, '--config', join(dir, 'etc/config.json')],
+        execArgv: ['--max-semi-space-size=1'],
+        stateDirectory: join(dir, 'state'),
+        adb: 'tcp:127.0.0.1:5038',
+        logLevel: 'warn',
+      });
+    });
+
+    it("a state directory or settings file named on the command line wins, the environment file over the caller's; run gets them from systemd", () => {
+      expect(byHand(['incidents', '--config', '/x.json'], { STATE_DIRECTORY: '/srv/s', DEVICE_AGENT_LOG_LEVEL: 'debug' })).toMatchObject({
+        argv: ['incidents', '--config', '/x.json'],
+        stateDirectory: '/srv/s',
+        logLevel: 'warn',
+      });
+      expect(byHand(['run'])).toEqual(expect.objectContaining({ argv: ['run', '--config', join(dir, 'etc/config.json')] }));
+      expect(byHand(['run'])).not.toHaveProperty('stateDirectory');
+      expect(byHand(['run'])).not.toHaveProperty('adb');
+      expect(byHand(['help'])).toEqual(expect.objectContaining({ argv: ['help'] }));
+      expect(byHand(['help'])).not.toHaveProperty('stateDirectory');
+    });
+
+    it('on a host without the state directory, nothing is made up', () => {
+      const bare = install('node');
+      expect(JSON.parse(run(bare, ['incidents'], { DEVICE_AGENT_AS_ROOT: '1' }).stdout)).toEqual({
+        argv: ['incidents'],
+        execArgv: ['--max-semi-space-size=1'],
+      });
+    });
   });
 
   it('says the runtime is missing and how to get it back, exit 2', () => {

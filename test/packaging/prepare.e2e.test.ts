@@ -23,7 +23,7 @@ function calls(npmCommand: string): string[] {
 
 describe('the prepare script', () => {
   it.each(['ci', 'install'])('npm %s builds dist/ and checks the runtime', (command) => {
-    expect(calls(command)).toEqual(['tsc -p tsconfig.json', 'node dist/packaging/node-runtime-cli.js installed']);
+    expect(calls(command)).toEqual(['tsc -p tsconfig.json', 'node dist/packaging/node-runtime-cli.js installed', 'node dist/tools/optional-deps/main.js']);
   });
 
   it('npx (npm exec) linking the checkout builds nothing: it runs the build there is, as every later npx does', () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemTool } from '../support/system-tool.js';
 
 // The lab's apt repository (docs/install/repository.md), as a host's apt
 // sees it: packaging/apt/publish.sh (npm run repository) with Debian's
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // apt-cache with a scratch state directory (no host's package is touched).
 // The packages are small ones of the same name made here; the real package
 // and a booted Debian 12 are test/deploy/systemd.sh's (and rollout.sh's).
-// Needs root (apt's own downloader), aptly, gnupg, faketime (.ci/run installs them).
+// Needs root (apt's own downloader), aptly, gnupg and faketime (the README's install command installs them).
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -109,6 +110,8 @@ const pub = join(repo, 'public');
 let good = '';
 
 beforeAll(async () => {
+  // sh() takes a tool that is not there for a failed run: say which, once.
+  for (const tool of ['aptly', 'gpg', 'faketime']) systemTool(tool);
   server = createServer((req, res) => {
     const file = join(served, normalize(decodeURIComponent(req.url ?? '/').split('?')[0]!));
     if (!file.startsWith(served) || !existsSync(file) || !statSync(file).isFile()) {

@@ -3,6 +3,7 @@
 // accepts connections, stopped by its pid.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { systemTool } from '../support/system-tool.js';
 
 export class ProxyDaemon {
   output = '';
@@ -15,7 +16,7 @@ export class ProxyDaemon {
   ) {}
 
   async start(port: number, timeoutMs = 15_000): Promise<void> {
-    const child = spawn(this.command, this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(systemTool(this.command), this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout?.on('data', (c: Buffer) => (this.output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (this.output += c.toString()));

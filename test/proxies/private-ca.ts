@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemTool } from '../support/system-tool.js';
 
 export interface PrivateCa {
   /** PEM of the CA certificate: what caFile names. */
@@ -33,7 +34,7 @@ export function privateCa(caName: string, names: readonly string[] = ['cloud.lab
 
 function generate(caName: string, names: readonly string[]): PrivateCa {
   const dir = mkdtempSync(join(tmpdir(), 'da-private-ca-'));
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ssl = (...args: string[]) => execFileSync(systemTool('openssl'), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   try {
     ssl(

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../sim/adb-server.js';
 import { ProxyDaemon } from './daemon.js';
+import { systemTool } from '../support/system-tool.js';
 
 export interface SquidOptions {
   /** Basic credentials squid requires (any password characters). */
@@ -50,7 +51,7 @@ export class Squid {
     lines.push(`hosts_file ${hostsFile}`);
     if (connectOnly443) lines.push('acl SSL_ports port 443', 'http_access deny CONNECT !SSL_ports');
     if (auth) {
-      const hash = execFileSync('openssl', ['passwd', '-apr1', auth.password], { encoding: 'utf8' }).trim();
+      const hash = execFileSync(systemTool('openssl'), ['passwd', '-apr1', auth.password], { encoding: 'utf8' }).trim();
       const htpasswd = join(this.dir, 'htpasswd');
       writeFileSync(htpasswd, `${auth.user}:${hash}\n`, { mode: 0o644 });
       lines.push(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/report/execute.js';
+import { STRING_LIMITS } from '../../src/report/field-limits.js';
 import { PresenceLedger, type PresenceEntry } from '../../src/devices/presence.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import type { CollectRequest, DeviceSource } from '../../src/platforms/source.js';
@@ -35,6 +36,42 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     expect(left).toHaveLength(1);
     expect(left[0]).toMatch(/its udid is 300 characters long, over the limit of 256/);
     expect(left[0]!.length).toBeLessThan(400);
+  });
+
+  it("cuts a message the agent's own notes make longer than it sends at a word, and blames no phone for it: only the phone's own strings are said to be", async () => {
+    const registry = new DeviceRegistry();
+    registry.sync(
+      'android',
+      new Map([
+        ['QUIET001', 'device'],
+        ['LOUD0001', 'device'],
+      ]),
+    );
+    // A quarantine's words and its evidence (the agent's own), past the message's limit.
+    const words = `quarantined since 12:06Z until 12:26Z (20 min): 3 failures in 10 min, blamed on its phone; evidence: ${'12:00Z inventory failed: the inventory did not finish within 20000 ms; '.repeat(20)}`;
+    const features: DeviceFeature[] = [{ name: 'quarantine', notes: () => [words] }];
+    const { logger, lines } = captureLogger();
+    // The source's word one character longer each time: the limit falls on every place in a word of the notes.
+    for (let k = 0; k < 12; k++) {
+      const word = `its word${'s'.repeat(k)}`;
+      const src = fakeSource(async () => [device('QUIET001', { message: word }), device('LOUD0001', { deviceName: 'N'.repeat(1_000) })]);
+      const out = await execute(src, request, { registry, presence: new PresenceLedger(), features, clock: systemClock, logger, timeoutMs: undefined });
+      const quiet = out.devices[0]!.message!;
+      expect([...quiet].length).toBeLessThanOrEqual(STRING_LIMITS.message);
+      // Cut after a whole word, "…" marking it.
+      expect(quiet.endsWith('…')).toBe(true);
+      expect(`${word}; ${words}`.startsWith(quiet.slice(0, -1))).toBe(true);
+      expect(`${word}; ${words}`[quiet.length - 1], quiet.slice(-20)).toBe(' ');
+      // The phone that gave a long name is told so, for its name only.
+      expect(out.devices[1]!.message).toMatch(/; the phone gave a value longer than the agent sends, clipped: deviceName$/);
+    }
+    // Said of the phone's name alone (the limiter keeps the lines a minute may hold).
+    const said = lines()
+      .map((l) => String(l.msg))
+      .filter((m) => m.includes('longer than the agent sends'));
+    expect(new Set(said)).toEqual(
+      new Set(['device LOUD0001 gave values longer than the agent sends (deviceName); they are clipped in its report, state, /metrics and list']),
+    );
   });
 
   it('writes what a source owes of its own to the presence ledger after an answer, as its whole word; ends it when the source fails', async () => {

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemTool } from '../support/system-tool.js';
 
 export interface PairCerts {
   rootCert: string;
@@ -28,7 +29,7 @@ export function pairCerts(): PairCerts {
 
 function generate(): PairCerts {
   const dir = mkdtempSync(join(tmpdir(), 'sim-ios-certs-'));
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ssl = (...args: string[]) => execFileSync(systemTool('openssl'), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.crt', '-subj', '/CN=Sim Root', '-days', '3650', '-sha256');
     for (const name of ['host', 'device']) {

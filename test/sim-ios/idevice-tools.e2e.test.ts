@@ -4,6 +4,7 @@
 // and StopSession.
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemTool } from '../support/system-tool.js';
 import { SimUsbmuxd, type SimPhone } from './usbmuxd.js';
 
 interface Run {
@@ -14,7 +15,7 @@ interface Run {
 
 function run(cmd: string, args: string[], env: Record<string, string>, timeoutMs = 15_000): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { env: { ...process.env, ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
+    execFile(systemTool(cmd), args, { env: { ...process.env, ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

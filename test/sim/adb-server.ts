@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AdbHostError, hostRequest, parseDevices, type DeviceEntry } from './host-client.js';
+import { systemTool } from '../support/system-tool.js';
 
 export interface AdbServerOptions {
   adbPath?: string;
@@ -100,6 +101,8 @@ export class AdbServer {
   private serverPort = 0;
   private home: string | undefined;
   private log = '';
+  /** The adb command, found at the first start. */
+  private adbTool: string | undefined;
   /** Ports `connect`ed, so restart() can connect them again. */
   readonly connected = new Set<number>();
 
@@ -133,6 +136,7 @@ export class AdbServer {
 
   async start(): Promise<number> {
     if (this.child) return this.serverPort;
+    this.adbTool ??= systemTool(this.options.adbPath ?? 'adb');
     this.home ??= await mkdtemp(join(tmpdir(), 'adb-home-'));
     let lastError: Error | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -160,7 +164,7 @@ export class AdbServer {
     );
     if (foreign) throw new AdbHostError(`port ${port} already serves another adb server`);
     this.log = '';
-    const child = spawn(this.options.adbPath ?? 'adb', ['-P', String(port), 'server', 'nodaemon'], {
+    const child = spawn(this.adbTool!, ['-P', String(port), 'server', 'nodaemon'], {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: this.home!,
@@ -364,7 +368,7 @@ export class AdbServer {
   adb(args: string[], timeoutMs = 20_000): Promise<AdbRun> {
     return new Promise((resolve) => {
       execFile(
-        this.options.adbPath ?? 'adb',
+        this.adbTool ?? systemTool(this.options.adbPath ?? 'adb'),
         ['-P', String(this.serverPort), ...args],
         { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home ?? tmpdir() }, timeout: timeoutMs, encoding: 'utf8' },
         (error, stdout, stderr) => {

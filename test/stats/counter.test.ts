@@ -3,8 +3,9 @@ import type { AndroidControl } from '../../src/platforms/android/control.js';
 import { featureContext } from '../support/feature-bed.js';
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../src/agent/features.js';
-import { RECOVERY_ACTIONS, RECOVERY_HELD } from '../../src/features/recovery/counts.js';
-import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../src/features/samsung/counts.js';
+import { RECOVERY_ACTIONS } from '../../src/features/recovery/recovery.js';
+import { RECOVERY_HELD } from '../../src/features/recovery/holds.js';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../src/features/samsung/protection.js';
 import { featureMetrics } from '../../src/devices/feature.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { counterKey } from '../../src/stats/counter.js';
@@ -39,7 +40,7 @@ describe("the features' counters in /metrics", () => {
     stats.counter(ACTIONS_REFUSED).add('charge_pause');
     stats.counter(PROTECTION_WRITES).add('not_taken');
     stats.counter(PROTECTION_PROBLEMS).add('not_honoured');
-    const text = await formatMetrics(featureMetrics(buildFeatures(featureContext<AndroidControl>({ stats }))).metrics());
+    const text = await formatMetrics(featureMetrics(buildFeatures(featureContext<AndroidControl>({ stats })), stats).metrics());
     expect(text.split('\n')).toEqual(
       expect.arrayContaining([
         '# HELP device_agent_recovery_actions_total Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',

@@ -58,6 +58,23 @@ describe('deviceRows: the port behind each phone', () => {
     expect(unmapped).not.toHaveProperty('hub');
     expect(unmapped).not.toHaveProperty('hubPort');
   });
+
+  it('the name the lab gives the hub its port hangs off (hubNames), else the one the settings map it to; none for a hub not named', () => {
+    const reg = registry(undefined);
+    const hubNames = new Map([
+      ['1-1.4', 'rack B, shelf 2'],
+      ['2-1', 'bench'],
+    ]);
+    reg.setUsb('android', new Map([[info.udid, { usb: '1-1.4.3', transportId: '7' }]]));
+    expect(deviceRows([info], reg, { hubNames, ports: new Map([[info.udid, { hub: '2-1', port: 3 }]]) })[0]).toMatchObject({
+      hub: '2-1',
+      hubName: 'rack B, shelf 2',
+    });
+    reg.setUsb('android', new Map([[info.udid, { usb: '3-1.1', transportId: '7' }]]));
+    expect(deviceRows([info], reg, { hubNames })[0]).not.toHaveProperty('hubName');
+    reg.setUsb('android', new Map());
+    expect(deviceRows([info], reg, { hubNames, ports: new Map([[info.udid, { hub: '2-1', port: 3 }]]) })[0]).toMatchObject({ hubName: 'bench' });
+  });
 });
 
 describe('deviceRows: charge control', () => {

@@ -9,6 +9,7 @@ import { Exposition } from '../../src/status/metrics.js';
 import { androidMetrics } from '../../src/platforms/android/metrics.js';
 import { buildFeatures } from '../../src/agent/features.js';
 import { featureMetrics } from '../../src/devices/feature.js';
+import { hookMetrics } from '../../src/devices/feature-guard.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from '../../src/features/usb/metrics.js';
 
 // The metrics reference is what a dashboard is built from: every series the
@@ -32,7 +33,9 @@ describe('docs/reference/metrics.md', () => {
       }),
       // The features' own series (DeviceFeature.metrics), built as a test builds them (readiness's with the shipped
       // baseline, host heat's, charge control's power path checks among them; the USB layer reads nothing without a state directory).
-      ...featureMetrics(buildFeatures(featureContext<AndroidControl>())).metrics(),
+      ...featureMetrics(buildFeatures(featureContext<AndroidControl>()), new AgentStats()).metrics(),
+      // Their hooks' time and failures, by feature and hook.
+      ...hookMetrics(new AgentStats()).metrics(),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
       // The per-device series, with those the features add (DeviceFeature.gauges).

@@ -4,13 +4,14 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemTool } from './system-tool.js';
 
 /**
  * Writes into `dir`: clients.crt and clients.key (the CA, what client_ca_file
  * names), prom.crt and prom.key (a client certificate for CN=prometheus).
  */
 export function writeClientCa(dir: string): void {
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ssl = (...args: string[]) => execFileSync(systemTool('openssl'), args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   ssl(
     'req',

@@ -17,7 +17,6 @@ import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { FeatureContext, FeatureFactory } from '../../src/features/context.js';
 import { Uhubctl } from '../../src/hub/uhubctl.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
-import { StateDirTrouble } from '../../src/log/state-dir-trouble.js';
 import { ANDROID_READINESS } from '../../src/platforms/android/readiness.js';
 import { ANDROID_FACTS } from '../../src/platforms/android/facts.js';
 import type { PlatformFacts } from '../../src/platforms/facts.js';
@@ -68,7 +67,6 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
     logger,
     clock,
     stateDir: o.stateDir,
-    stateDirTrouble: new StateDirTrouble(),
     earlier: o.earlier ?? [],
     platforms: {
       names: platformNames,

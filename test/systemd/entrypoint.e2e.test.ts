@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../sim/adb-server.js';
+import { systemTool } from '../support/system-tool.js';
 
 // The container's entrypoint (container/entrypoint.sh, copied by the
 // Dockerfile) run with /bin/sh (dash, as in the Debian image), a stand-in
@@ -116,6 +117,7 @@ describe('container entrypoint', () => {
   });
 
   it('with DEVICE_AGENT_START_ADB=1 starts an adb server and brings it back after kill-server', async () => {
+    const adb = systemTool('adb');
     const port = await freePort();
     const child = spawn('/bin/sh', [script, 'run'], {
       env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir, DEVICE_AGENT_START_ADB: '1', ANDROID_ADB_SERVER_PORT: String(port), FAKE_NODE_STAY: '1' },
@@ -128,12 +130,13 @@ describe('container entrypoint', () => {
     const version = await until(() => adbVersion(port));
     expect(version).toMatch(/^[0-9a-f]{8}$/);
 
-    await new Promise<void>((done) => execFile('adb', ['-P', String(port), 'kill-server'], { env: { ...process.env, HOME: dir } }, () => done()));
+    await new Promise<void>((done) => execFile(adb, ['-P', String(port), 'kill-server'], { env: { ...process.env, HOME: dir } }, () => done()));
     expect(await until(async () => ((await adbVersion(port)) === undefined ? true : undefined))).toBe(true);
     expect(await until(() => adbVersion(port))).toBe(version);
   });
 
   it("wraps adb's own log lines as JSON lines", async () => {
+    const adb = systemTool('adb');
     const port = await freePort();
     const child = spawn('/bin/sh', [script, 'run'], {
       env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir, DEVICE_AGENT_START_ADB: '1', ANDROID_ADB_SERVER_PORT: String(port), FAKE_NODE_STAY: '1' },
@@ -148,7 +151,7 @@ describe('container entrypoint', () => {
     expect(await until(() => adbVersion(port))).toMatch(/^[0-9a-f]{8}$/);
     // Something adb logs: a host asking for a device that is not there.
     await new Promise<void>((done) =>
-      execFile('adb', ['-P', String(port), '-s', 'nosuch', 'shell', 'true'], { env: { ...process.env, HOME: dir } }, () => done()),
+      execFile(adb, ['-P', String(port), '-s', 'nosuch', 'shell', 'true'], { env: { ...process.env, HOME: dir } }, () => done()),
     );
     await new Promise((r) => setTimeout(r, 1_000));
     const lines = out.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('node-'));

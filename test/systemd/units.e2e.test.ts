@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemTool } from '../support/system-tool.js';
 
 // Checks the shipped units with the real systemd-analyze, the way an admin's
 // host would load them, so that a careless edit (a misspelt directive, a
@@ -23,18 +24,15 @@ interface Run {
 }
 
 function systemdAnalyze(args: string[]): Promise<Run> {
-  return new Promise((done, fail) => {
+  const tool = systemTool('systemd-analyze');
+  // verify runs man for each Documentation= page.
+  if (args[0] === 'verify') systemTool('man');
+  return new Promise((done) => {
     execFile(
-      'systemd-analyze',
+      tool,
       ['--no-pager', ...args],
       { env: { ...process.env, SYSTEMD_COLORS: '0', SYSTEMD_PAGER: 'cat', LC_ALL: 'C.UTF-8' } },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') {
-          fail(new Error(`systemd-analyze could not run (${error.message}); install Debian's systemd package`));
-          return;
-        }
-        done({ code: error ? Number(error.code) : 0, stdout, stderr });
-      },
+      (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }

@@ -25,7 +25,6 @@ export function adbAuthorizationFeature(ctx: FeatureContext): Feature {
     leadMs,
     wall: () => ctx.clock.wall(),
     logger: ctx.logger,
-    trouble: ctx.stateDirTrouble,
   });
   return {
     name: 'adb-authorization',

@@ -7,12 +7,10 @@
 // A file that does not read is one warning and a fresh start (each phone
 // is followed again from its next report).
 import type { Logger } from '../../log/logger.js';
-import { limited } from '../../log/limited.js';
-import { StateDirTrouble, stateWriteProblem } from '../../log/state-dir-trouble.js';
-import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import { StateFile } from '../../config/state-file.js';
+import { jsonObject } from '../../util/json-object.js';
 import { step, type AuthEntry, type Due, type SeenPhone } from './lapse.js';
 
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** While nothing else changes, the times seen are written at most this often (a crash loses at most this much). */
 const SAVE_EVERY_MS = 3_600_000;
 const HOUR = 3_600_000;
@@ -23,46 +21,38 @@ export interface AuthLedgerOptions {
   leadMs: number;
   wall: () => number;
   logger: Logger;
-  trouble?: StateDirTrouble;
 }
 
 export class AuthLedger {
   private entries = new Map<string, AuthEntry>();
   private savedAt = Number.NEGATIVE_INFINITY;
-  private lastProblem: string | undefined;
-  private readonly trouble: StateDirTrouble;
+  private readonly file: StateFile<Iterable<AuthEntry>> | undefined;
   /** Said since the start, for /metrics. */
   warned = 0;
 
   constructor(private readonly o: AuthLedgerOptions) {
-    this.trouble = o.trouble ?? new StateDirTrouble();
+    this.file =
+      o.file === undefined
+        ? undefined
+        : new StateFile<Iterable<AuthEntry>>(
+            o.file,
+            {
+              what: 'the phones away from this host',
+              maxBytes: 2 * 1024 * 1024,
+              parse: (text) => {
+                const phones = jsonObject(text)?.phones;
+                return Array.isArray(phones) ? phones.filter(isEntry) : undefined;
+              },
+              text: (phones) => JSON.stringify({ savedAt: new Date(o.wall()).toISOString(), phones: [...phones] }) + '\n',
+              lost: 'the phones away are followed again from their next report',
+              unsaved: 'after a restart, one away now is warned about only from what the restart sees',
+            },
+            o.logger,
+          );
   }
 
   load(): void {
-    const { file, logger } = this.o;
-    if (!file) return;
-    let text: string | undefined;
-    try {
-      text = readStateFile(file, MAX_FILE_BYTES);
-    } catch (err) {
-      limited(logger).warn(
-        'state-dir-problem',
-        { file },
-        `cannot read ${file}: ${(err as Error).message}; the phones away are followed again from their next report`,
-      );
-      return;
-    }
-    if (text === undefined) return;
-    try {
-      const phones = (JSON.parse(text) as { phones?: unknown }).phones;
-      for (const p of Array.isArray(phones) ? phones : []) if (isEntry(p)) this.entries.set(p.udid, p);
-    } catch {
-      limited(logger).warn(
-        'state-dir-problem',
-        { file },
-        `${file} is not the JSON the agent writes; the phones away are followed again from their next report`,
-      );
-    }
+    for (const p of this.file?.load() ?? []) this.entries.set(p.udid, p);
   }
 
   /** One report: the phones it lists ready, each with the window its inventory read (facts.authorizationWindowMs). */
@@ -109,22 +99,7 @@ export class AuthLedger {
   }
 
   private save(now: number): void {
-    const { file, logger } = this.o;
-    if (!file) return;
-    try {
-      writeAtomically(file, JSON.stringify({ savedAt: new Date(now).toISOString(), phones: [...this.entries.values()] }) + '\n');
-      this.savedAt = now;
-      this.trouble.works(file);
-      this.lastProblem = undefined;
-    } catch (err) {
-      this.lastProblem = this.trouble.writeFailed(
-        logger,
-        file,
-        err,
-        `cannot keep the phones away from this host in ${file}: ${stateWriteProblem(err)}; after a restart, one away now is warned about only from what the restart sees`,
-        this.lastProblem,
-      );
-    }
+    if (this.file?.save(this.entries.values())) this.savedAt = now;
   }
 }
 

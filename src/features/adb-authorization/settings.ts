@@ -5,6 +5,7 @@ import type { Field } from '../../config/field.js';
 export const adbAuthorizationSettings = {
   'adbAuthorization.warnHours': {
     type: 'integer',
+    default: 24,
     min: 0,
     max: 720,
     help:

@@ -5,7 +5,6 @@
 // phone's seconds credited (clock.ts) to it, its port, its hub and the host;
 // kept in the state directory (store.ts), saved every few minutes and at the
 // stop. It asks nothing of the phones.
-import { join } from 'node:path';
 import { cloudIdOf } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import type { ReportHeard } from '../../devices/feature.js';
@@ -18,14 +17,14 @@ import { QUARANTINE, quarantined } from '../../devices/quarantine.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
-import { stateWriteProblem } from '../../log/state-dir-trouble.js';
-import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import type { StateFile } from '../../config/state-file.js';
 import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
 import { backdateOf } from './dating.js';
-import { hubOfPort, InServiceClock, type Subject } from './clock.js';
-import { AVAILABILITY_FILE, clockFrom, clockText, MAX_FILE_BYTES, type StoredClock } from './store.js';
+import { InServiceClock, type Subject } from './clock.js';
+import { hubOfPort } from '../../util/usb-path.js';
+import { clockFile, type StoredClock } from './store.js';
 import { daySummary } from './views.js';
 
 /** How often the clock looks between events: a state no event announces (an inventory's failure) is seen within this. */
@@ -78,13 +77,12 @@ export class Availability {
   /** Monotonic ms of the look before this one: a source that dropped since came back between the two. */
   private lookedBefore = -Infinity;
   private summarized: number | undefined;
-  private saveProblem: string | undefined;
-  private readonly file: string | undefined;
+  private readonly file: StateFile<StoredClock> | undefined;
 
   constructor(private readonly ctx: FeatureContext) {
     const { clock } = ctx;
     this.clock = new InServiceClock((mono) => mono + (clock.wall() - clock.monotonic()));
-    this.file = ctx.stateDir === undefined ? undefined : join(ctx.stateDir, AVAILABILITY_FILE);
+    this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
     this.load();
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
   }
@@ -342,24 +340,8 @@ export class Availability {
   }
 
   private load(): void {
-    if (this.file === undefined) return;
-    let text: string | undefined;
-    try {
-      text = readStateFile(this.file, MAX_FILE_BYTES);
-    } catch (err) {
-      this.ctx.logger.warn({ file: this.file }, `the in-service record ${this.file} cannot be read (${(err as Error).message}); it starts empty`);
-      return;
-    }
-    if (text === undefined) return;
-    const stored = clockFrom(text);
-    if (!stored) {
-      this.ctx.logger.warn(
-        { file: this.file },
-        `the in-service record ${this.file} is not one the agent wrote; it starts empty and is replaced at the next save`,
-      );
-      return;
-    }
-    this.restore(stored);
+    const stored = this.file?.load();
+    if (stored) this.restore(stored);
   }
 
   /**
@@ -420,18 +402,6 @@ export class Availability {
       savedAt: this.wallOf(at),
       ...(this.summarized !== undefined && { summarized: this.summarized }),
     };
-    try {
-      writeAtomically(this.file, clockText(stored));
-      this.ctx.stateDirTrouble.works(this.file);
-      this.saveProblem = undefined;
-    } catch (err) {
-      this.saveProblem = this.ctx.stateDirTrouble.writeFailed(
-        this.ctx.logger,
-        this.file,
-        err,
-        `cannot keep the in-service record in ${this.file}: ${stateWriteProblem(err)}; it is kept in memory and saved again in ${SAVE_EVERY_MS / 60_000} minutes (a restart meanwhile loses what it counted since the last save)`,
-        this.saveProblem,
-      );
-    }
+    this.file.save(stored);
   }
 }

@@ -13,6 +13,7 @@
 import type { Layer, PhoneState } from '../../devices/phone-state.js';
 import type { Blame } from './classify.js';
 import { slotOf, Tally, type Slot } from './tally.js';
+import { hubOfPort } from '../../util/usb-path.js';
 
 export interface Track {
   udid: string;
@@ -42,13 +43,6 @@ export const MAX_PHONES = 512;
 export const MAX_PORTS = 512;
 /** A phone gone this long is forgotten: a phone taken out of the lab for good stops counting against it. */
 export const FORGET_GONE_MS = 24 * 3_600_000;
-
-/** The hub a port hangs off, as the kernel names them: "1-1.4" for "1-1.4.2", root hub "usb1" for "1-4". */
-export function hubOfPort(port: string): string {
-  const dot = port.lastIndexOf('.');
-  if (dot > 0) return port.slice(0, dot);
-  return `usb${port.slice(0, port.indexOf('-'))}`;
-}
 
 export class InServiceClock {
   readonly phones = new Map<string, Subject>();

@@ -7,7 +7,7 @@
 import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { Availability } from './availability.js';
-import { clockMetrics, dayCell, doctorItems, lastDay } from './views.js';
+import { clockMetrics, dayCell, dayStrip, doctorItems, lastDay } from './views.js';
 
 export function availabilityFeature(ctx: FeatureContext): Feature {
   const a = new Availability(ctx);
@@ -32,6 +32,21 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       return cell === undefined ? {} : { inService24h: cell };
     },
     metrics: () => clockMetrics(a.clock),
+    // Its state now and its last 24 hours, hour by hour.
+    page: (row) => {
+      const subject = a.clock.phones.get(row.udid);
+      if (!subject) return undefined;
+      const { state, layer, since } = subject.track;
+      // To the second: the wall time of a monotonic moment moves with the clocks' drift at every look.
+      return {
+        inService: {
+          state,
+          ...(layer && { layer }),
+          since: Math.floor(a.wallOf(since) / 1000) * 1000,
+          ...dayStrip(a.clock, subject, clock.wall(), clock.monotonic()),
+        },
+      };
+    },
     doctor: { host: () => named('availability', doctorItems(a.clock, clock.wall(), clock.monotonic(), ctx.settings.availability.warnBelowPercent / 100)) },
   };
 }

@@ -1,16 +1,17 @@
 // The in-service clock kept in the state directory across restarts: each
 // phone's, port's, hub's and the host's seconds (in total and by the hour,
 // two days back), each phone's state, and the last day summed up. Written
-// atomically (src/util/atomic-file.ts); a file that cannot be read as one is
+// atomically (src/config/state-file.ts); a file that cannot be read as one is
 // set aside with one line and the clock starts empty; a field that is not
 // one the agent writes is dropped, never trusted.
 import { LAYERS, PHONE_STATES, type Layer, type PhoneState } from '../../devices/phone-state.js';
 import { Tally } from './tally.js';
 import { jsonObject } from '../../util/json-object.js';
+import { join } from 'node:path';
+import type { Logger } from '../../log/logger.js';
+import { StateFile } from '../../config/state-file.js';
 
 export const AVAILABILITY_FILE = 'availability.json';
-/** Far more than the agent writes (about 5 KB a phone at most). */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface StoredPhone {
   udid: string;
@@ -82,4 +83,21 @@ export function clockFrom(text: string): StoredClock | undefined {
 
 export function clockText(clock: StoredClock): string {
   return `${JSON.stringify({ version: 1, ...clock })}\n`;
+}
+
+/** The file in the state directory; `every`, how often it is saved, for its line when a save fails. */
+export function clockFile(stateDir: string, everyMs: number, logger: Logger): StateFile<StoredClock> {
+  return new StateFile(
+    join(stateDir, AVAILABILITY_FILE),
+    {
+      what: 'the in-service record',
+      // Far more than the agent writes (about 5 KB a phone at most).
+      maxBytes: 16 * 1024 * 1024,
+      parse: clockFrom,
+      text: clockText,
+      lost: 'it starts empty',
+      unsaved: `it is kept in memory and saved again in ${everyMs / 60_000} minutes (a restart meanwhile loses what it counted since the last save)`,
+    },
+    logger,
+  );
 }

@@ -22,6 +22,21 @@ export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number
   return s;
 }
 
+/** A phone's last 24 hours hour by hour, oldest first, for the status page's strip: each hour's whole minutes by slot, the time in service not credited yet in the last, up to the minute now began (so that the page's data changes once a minute, not every second). */
+export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number): { from: number; hours: Seconds[] } {
+  const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+  const hours: Seconds[] = Array.from({ length: 24 }, () => ({}));
+  for (const h of subject.tally.hours) {
+    const i = (h.start - from) / HOUR_MS;
+    if (i >= 0 && i < 24) for (const [slot, secs] of Object.entries(h.by)) hours[i]![slot] = secs;
+  }
+  // Up to the minute now began: every phone's in-service minutes step together, once a minute, not each at its own second.
+  const tail = clock.uncredited(subject, nowMono - (nowWall % 60_000));
+  if (tail > 0) hours[23]![IN_SERVICE] = (hours[23]![IN_SERVICE] ?? 0) + tail;
+  const minutes = (h: Seconds): Seconds => Object.fromEntries(Object.entries(h).flatMap(([slot, secs]) => (secs >= 60 ? [[slot, Math.floor(secs / 60)]] : [])));
+  return { from, hours: hours.map(minutes) };
+}
+
 /** `list`'s cell: the share in service over the last 24 hours, and the layer most of the rest is blamed on. */
 export function dayCell(s: Seconds): string | undefined {
   const share = inServiceShare(s);

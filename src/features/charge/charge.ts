@@ -10,14 +10,35 @@ import { limited } from '../../log/limited.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
 import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
-import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
 import { OwedPauses } from './paused-report.js';
-import type { PausedPortsKeeper } from './paused-ports.js';
+import type { PausedPort, PortsFile } from './paused-ports.js';
 import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
 import { recordKey } from '../../devices/record.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const CHARGE_PAUSES = counterKey(
+  'device_agent_charge_pauses_total',
+  'Charge pauses started (a hub port switched off at the high mark, charge.ways).',
+  [],
+);
+
+export const CHARGE_ENDS = counterKey('device_agent_charge_pause_ends_total', 'Charge pauses ended, by why (booked, max_time, low_mark, power_not_cut).', [
+  'why',
+]);
+
+/** What the checks of the power path around a pause found. */
+export const CHARGE_POWER_CHECKS = counterKey('device_agent_charge_power_checks_total', 'Checks of the power path around charge pauses, by what they found.', [
+  'result',
+]);
+
+export const CHARGE_SWITCHES = counterKey(
+  'device_agent_charge_switches_total',
+  'Hub port switches of charge control (action off, on) by result (ok, failed).',
+  ['action', 'result'],
+);
 
 /** A phone's port on again: how long it may take to come back on adb before its absence means it is gone. */
 const WAIT_BACK_MS = 120_000;
@@ -47,7 +68,7 @@ type SwitchIntent = Intent & { serial: string; power: 'off' | 'on' };
 export interface ChargeParts {
   ports: Partial<Record<PortWay, PortSwitch>>;
   powerPaths: PowerPaths;
-  kept: PausedPortsKeeper | undefined;
+  kept: PortsFile<PausedPort> | undefined;
 }
 
 /**
@@ -65,8 +86,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
 
   /** The pauses whose port is held off now. */
   const heldOff = () => pauses.entries().flatMap(([, e]) => (portHeldOff(e) ? [e.pause!] : []));
-  /** Keeps the ports held off now (see PausedPortsFile). */
-  const keep = (): void => kept?.save(heldOff().map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
+  /** Keeps the ports held off now (see pausedPortsFile). */
+  const keep = () => kept?.save(heldOff().map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
   const switchPort = (p: { way: PortWay; hub: string; port: number }, power: 'off' | 'on'): Promise<string> => {
     const found = ports[p.way];
     return found ? found.switch(p.hub, p.port, power) : Promise.reject(new Error(`no port switch for the way ${p.way}`));
@@ -114,7 +135,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
     if (check !== pause.cut) pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
-      powerPaths.count('cut');
+      stats.counter(CHARGE_POWER_CHECKS).add('cut');
       logger.debug(
         { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
         `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
@@ -122,7 +143,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     }
     if (verdict.kind !== 'not-cut') return verdict.kind;
     const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
-    powerPaths.count('not_cut');
+    stats.counter(CHARGE_POWER_CHECKS).add('not_cut');
     if (powerPaths.mark({ hub: pause.hub, port: pause.port, udid: pause.udid, seen, atWall: clock.wall() }))
       logger.warn(
         { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen },
@@ -141,9 +162,9 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const place = `hub ${pause.hub} port ${pause.port}`;
     const waited = Math.round(policy.waitBackMs / 1000);
     const check = `uhubctl -l ${pause.hub} -p ${pause.port}`;
-    if (verdict === 'charging') powerPaths.count('charging_again');
+    if (verdict === 'charging') stats.counter(CHARGE_POWER_CHECKS).add('charging_again');
     if (verdict === 'not-charging' || verdict === 'not-back') {
-      powerPaths.count(verdict === 'not-charging' ? 'not_charging_again' : 'not_back');
+      stats.counter(CHARGE_POWER_CHECKS).add(verdict === 'not-charging' ? 'not_charging_again' : 'not_back');
       limited(logger).warn(
         verdict === 'not-charging' ? 'charge-not-again' : 'charge-not-back',
         { serial, udid: pause.udid, hub: pause.hub, port: pause.port },

@@ -6,9 +6,8 @@ import { PortCommand } from './port-command.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
 import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { chargeControl, type ChargeParts } from './charge.js';
-import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from './counts.js';
-import { PausedPortsFile } from './paused-ports.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_POWER_CHECKS, CHARGE_SWITCHES, chargeControl, type ChargeParts } from './charge.js';
+import { pausedPortsFile } from './paused-ports.js';
 import { withChargePauses } from './paused-report.js';
 import { chargeEntries } from './pauses.js';
 import { PowerPaths, uncutPortsFile } from './power-paths.js';
@@ -20,17 +19,17 @@ export const PAUSED_PORTS_FILE = 'charge-paused-ports.json';
 export const UNCUT_PORTS_FILE = 'charge-uncut-ports.json';
 
 export function chargeFeature(ctx: FeatureContext): Feature {
-  const { stateDir, logger, stateDirTrouble, settings } = ctx;
+  const { stateDir, logger, settings } = ctx;
   return chargeFeatureWith(ctx, {
     ports: { uhubctl: ctx.uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },
-    powerPaths: new PowerPaths(stateDir === undefined ? undefined : uncutPortsFile(join(stateDir, UNCUT_PORTS_FILE), logger, stateDirTrouble)),
-    kept: stateDir === undefined ? undefined : new PausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger, stateDirTrouble),
+    powerPaths: new PowerPaths(stateDir === undefined ? undefined : uncutPortsFile(join(stateDir, UNCUT_PORTS_FILE), logger)),
+    kept: stateDir === undefined ? undefined : pausedPortsFile(join(stateDir, PAUSED_PORTS_FILE), logger),
   });
 }
 
 /** The feature on the parts the factory makes of the context (a test hands its own hub tools and files). */
 export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feature {
-  const { registry, stats } = ctx;
+  const { registry } = ctx;
   const { powerPaths } = parts;
   return {
     name: 'charge-control',
@@ -51,6 +50,7 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
     doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'charge.command')) },
     // After health: a paused phone's last reading is not a new one to judge.
     annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
-    metrics: () => [...[CHARGE_PAUSES, CHARGE_ENDS, CHARGE_SWITCHES].map((key) => stats.counter(key).metric()), ...powerPaths.metrics()],
+    counters: [CHARGE_PAUSES, CHARGE_ENDS, CHARGE_POWER_CHECKS, CHARGE_SWITCHES],
+    metrics: () => powerPaths.metrics(),
   };
 }

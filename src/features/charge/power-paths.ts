@@ -2,8 +2,7 @@
 // for a pause again, and its feature notes and counts them.
 import type { Logger } from '../../log/logger.js';
 import { gauge, type Metric } from '../../util/metric.js';
-import type { StateDirTrouble } from '../../log/state-dir-trouble.js';
-import { KeptPortsFile, type PortsKeeper } from './paused-ports.js';
+import { portsFile, type PortsFile } from './paused-ports.js';
 
 /** A hub port that kept a phone on power while switched off. */
 export interface UncutPort {
@@ -17,15 +16,11 @@ export interface UncutPort {
   atWall: number;
 }
 
-/** What the checks of the power path found, for /metrics: a bounded label set. */
-export type PowerCheckResult = 'cut' | 'not_cut' | 'charging_again' | 'not_charging_again' | 'not_back';
-
 export class PowerPaths {
   private readonly uncut = new Map<string, UncutPort>();
-  private readonly results = new Map<PowerCheckResult, number>();
   private loaded = false;
 
-  constructor(private readonly keeper?: PortsKeeper<UncutPort>) {}
+  constructor(private readonly keeper?: PortsFile<UncutPort>) {}
 
   /** Reads the kept ports once: at charge control's start, not while the daemon is built. */
   load(): void {
@@ -53,10 +48,6 @@ export class PowerPaths {
     return true;
   }
 
-  count(result: PowerCheckResult): void {
-    this.results.set(result, (this.results.get(result) ?? 0) + 1);
-  }
-
   metrics(): Metric[] {
     return [
       gauge(
@@ -64,30 +55,19 @@ export class PowerPaths {
         'Hub ports that kept a phone on power while switched off for a charge pause; charge control no longer switches them.',
         this.uncut.size,
       ),
-      {
-        name: 'device_agent_charge_power_checks_total',
-        help: 'Checks of the power path around charge pauses, by what they found.',
-        type: 'counter',
-        samples: [...this.results].map(([result, value]) => ({ labels: { result }, value })),
-      },
     ];
   }
 }
 
 /** The file of the ports that do not cut power, in the state directory. */
-export function uncutPortsFile(file: string, logger: Logger, trouble?: StateDirTrouble): KeptPortsFile<UncutPort> {
-  return new KeptPortsFile<UncutPort>(
-    file,
-    logger,
-    {
-      isItem: isUncutPort,
-      keyOf: (p) => placeKey(p.hub, p.port),
-      lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
-      unsaved: 'after a restart they would be tried for a charge pause again',
-      what: 'the hub ports that do not cut power',
-    },
-    trouble,
-  );
+export function uncutPortsFile(file: string, logger: Logger): PortsFile<UncutPort> {
+  return portsFile<UncutPort>(file, logger, {
+    isItem: isUncutPort,
+    keyOf: (p) => placeKey(p.hub, p.port),
+    lost: 'hub ports found not to cut power are forgotten, and are tried for a charge pause again',
+    unsaved: 'after a restart they would be tried for a charge pause again',
+    what: 'the hub ports that do not cut power',
+  });
 }
 
 function placeKey(hub: string, port: number): string {

@@ -5,6 +5,7 @@ import { checkChargeWays, checkPortCommand } from '../../config/charge-ways.js';
 export const chargeSettings = {
   'charge.ways': {
     type: 'string[]',
+    default: [],
     check: checkChargeWays,
     format: 'ID=WAY or model:PATTERN=WAY list',
     help:
@@ -17,6 +18,7 @@ export const chargeSettings = {
   },
   'charge.command': {
     type: 'string',
+    default: '',
     check: checkPortCommand,
     format: 'command with {hub} {port} {action}, split on spaces',
     unset: 'none: no phone can have the `command` way',
@@ -24,15 +26,17 @@ export const chargeSettings = {
       "the way `command`: the operator's own tool for a hub that uhubctl does not drive, each word with `{hub}`, `{port}` and `{action}` (`off`, `on`) put in, run without a shell, e.g. " +
       '`/usr/local/bin/hub-power {hub} {port} {action}`; needed by a `command` entry of `charge.ways`',
   },
-  'charge.highPercent': { type: 'integer', min: 50, max: 100, help: 'a charge pause starts when the battery is at or above this level (%)' },
+  'charge.highPercent': { type: 'integer', default: 80, min: 50, max: 100, help: 'a charge pause starts when the battery is at or above this level (%)' },
   'charge.lowPercent': {
     type: 'integer',
+    default: 40,
     min: 5,
     max: 95,
     help: 'a pause ends when a reading shows the battery at or below this level (%), below `highPercent`; a phone whose port is off rarely gives one, so `maxPauseSeconds` usually ends it',
   },
   'charge.maxPauseSeconds': {
     type: 'integer',
+    default: 7200,
     min: 5,
     max: 86400,
     help: 'the port is switched on again this long after a pause started, whatever the battery or the cloud says',

@@ -3,7 +3,7 @@
 // feature's: health judges what holds now.
 import type { Settings } from '../../config/schema.js';
 
-/** The `health.*` settings (their fragments: settings.ts, and host-heat's). */
+/** The `health.*` settings (their defaults: settings.ts, and host-heat's). */
 export type HealthSettings = Settings['health'];
 
 export const PROBLEMS = [

@@ -41,6 +41,7 @@ export function checkTools(value: string[]): string | undefined {
 export const iosDeveloperSettings = {
   'iosDeveloper.tunnelDaemons': {
     type: 'string[]',
+    default: ['go-ios=http://127.0.0.1:60105', 'tunneld=http://127.0.0.1:49151'],
     check: checkTunnelDaemons,
     format: 'KIND=URL list (KIND `go-ios` or `tunneld`), or `[]` for off',
     help:
@@ -50,12 +51,14 @@ export const iosDeveloperSettings = {
   },
   'iosDeveloper.pollSeconds': {
     type: 'integer',
+    default: 10,
     min: 2,
     max: 600,
     help: "how often the tunnel daemons' listings are read (one local HTTP request per daemon); also at once when an iPhone reconnects, so that a stale tunnel is named at the next report",
   },
   'iosDeveloper.tools': {
     type: 'string[]',
+    default: ['go-ios=ios', 'pymobiledevice3=pymobiledevice3'],
     check: checkTools,
     format: 'TOOL=COMMAND list (TOOL `go-ios` or `pymobiledevice3`)',
     help: 'the host\'s iOS tools whose versions make the support table (`ios version`, `pymobiledevice3 version`, run at start and hourly, never through a shell): an iPhone whose iOS none of them supports is reported "not supported on this host" with what to install ([the table](../install/iphones.md#which-ios-versions-this-host-supports))',

@@ -7,12 +7,11 @@
 import { holdNote } from '../../actions/runner.js';
 import { quarantined } from '../../devices/quarantine.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
-import { Quarantine, shortTime } from './quarantine.js';
+import { Quarantine, QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD, shortTime } from './quarantine.js';
 
 export function quarantineFeature(ctx: FeatureContext): Feature {
   const q = new Quarantine(ctx);
-  const { registry, stats, clock } = ctx;
+  const { registry, clock } = ctx;
   const held = () => q.entries.entries().filter(([, e]) => quarantined(e));
   return {
     name: 'quarantine',
@@ -27,10 +26,14 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
       const e = q.entries.get(info.udid);
       return quarantined(e) ? { quarantined: `until ${shortTime(e.until, clock.wall())}` } : {};
     },
+    page: (row) => {
+      const e = q.entries.get(row.udid);
+      if (!quarantined(e)) return undefined;
+      const { since, until, reason, layer, evidence } = e;
+      return { quarantine: { since, until, reason, layer, evidence, release: `device-agent quarantine release ${e.serial}` } };
+    },
+    counters: [QUARANTINES, QUARANTINE_RELEASES, QUARANTINES_HELD],
     metrics: () => [
-      stats.counter(QUARANTINES).metric(),
-      stats.counter(QUARANTINE_RELEASES).metric(),
-      stats.counter(QUARANTINES_HELD).metric(),
       {
         name: 'device_agent_quarantined_phones',
         help: 'Phones quarantined now.',

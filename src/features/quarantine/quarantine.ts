@@ -10,6 +10,7 @@
 import type { DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
+import { withinMessage } from '../../cloud/device-message.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG, type EventKind } from '../../devices/incidents.js';
@@ -18,17 +19,32 @@ import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { stateWriteProblem } from '../../log/state-dir-trouble.js';
 import type { FeatureContext } from '../context.js';
-import { QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD } from './counts.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
 import { QuarantineFiles } from './store.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const QUARANTINES = counterKey(
+  'device_agent_quarantines_total',
+  'Phones taken out of service for failing again and again, by the layer their failures were blamed on (phone, port, readiness, cloud).',
+  ['layer'],
+);
+
+export const QUARANTINE_RELEASES = counterKey(
+  'device_agent_quarantine_releases_total',
+  'Quarantines ended, by how: expiry (its time over and a check passed) or operator (device-agent quarantine release).',
+  ['by'],
+);
+
+export const QUARANTINES_HELD = counterKey(
+  'device_agent_quarantines_held_total',
+  'Quarantines due but not started because the cloud said the phone is booked, or could not say (reason booked, unknown); once per cloud answer.',
+  ['reason'],
+);
 
 /** Failures kept per phone at most (the window's), and phones with failures at most. */
 const FAILURES_KEPT = 32;
 const PHONES_KEPT = 1024;
-/** The evidence's words at most, each. */
-const EVIDENCE_CHARS = 120;
 
 type QIntent = Intent &
   (
@@ -49,8 +65,9 @@ export function quarantineWords(e: QuarantineEntry & { since: number; until: num
   return (
     `quarantined since ${shortTime(e.since, now)} until ${shortTime(e.until, now)} (${minutes} min${nth > 1 ? `, its ${ordinal(nth)} in a row` : ''}): ` +
     `${e.reason ?? 'it kept failing'}${e.layer ? `, blamed on its ${e.layer}` : ''}` +
-    (e.evidence?.length ? ` (${e.evidence.join('; ')})` : '') +
-    `; back once a check passes after then, or now: device-agent quarantine release ${e.serial}`
+    `; back once a check passes after then, or now: device-agent quarantine release ${e.serial}` +
+    // Last: what the message's limit cuts, at a word, is the evidence, never how to end it.
+    (e.evidence?.length ? `; evidence: ${e.evidence.join('; ')}` : '')
   );
 }
 
@@ -69,7 +86,6 @@ export class Quarantine {
   private readonly person = new Set<string>();
   private readinessOut = new Set<string>();
   private refused = new Set<string>();
-  private saveProblem: string | undefined;
   /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
   private readonly due = new Map<string, number>();
 
@@ -108,7 +124,7 @@ export class Quarantine {
       if (this.failures.size >= PHONES_KEPT) this.failures.delete(this.failures.keys().next().value!);
       this.failures.set(udid, (list = []));
     }
-    list.push({ at, kind, text: text.length > EVIDENCE_CHARS ? `${text.slice(0, EVIDENCE_CHARS - 1)}…` : text, layer });
+    list.push({ at, kind, text: withinMessage(text), layer });
     if (list.length > FAILURES_KEPT) list.splice(0, list.length - FAILURES_KEPT);
     const ring: EventKind = kind === 'person' ? 'action' : kind;
     this.ctx.shared.get(INCIDENT_LOG)?.note({ udid, serial }, ring, `failure (${kind}, blamed on its ${layer}): ${text}`);
@@ -159,20 +175,7 @@ export class Quarantine {
   }
 
   private save(): void {
-    if (!this.files || !this.started) return;
-    try {
-      this.files.save(this.entries.entries());
-      this.ctx.stateDirTrouble.works(this.files.file);
-      this.saveProblem = undefined;
-    } catch (err) {
-      this.saveProblem = this.ctx.stateDirTrouble.writeFailed(
-        this.ctx.logger,
-        this.files.file,
-        err,
-        `cannot keep the quarantines in ${this.files.file}: ${stateWriteProblem(err)}; they hold while the agent runs, but a restart would put the phones back`,
-        this.saveProblem,
-      );
-    }
+    if (this.started) this.files?.save(this.entries.entries());
   }
 
   /** The phones' entries of no use any more (no quarantine now, none within the forget horizon) go. */

@@ -2,9 +2,11 @@
 // (quarantine.json, written atomically, read back field by field), and the
 // releases an operator asks for (quarantine-requests/, one file each, left
 // there by `device-agent quarantine release`), taken by the daemon and
-// removed. A request another user could have left (a file not owned by the
-// daemon's user or root) is refused and removed with one line: the state
-// directory is the daemon's, and so is the say over its phones.
+// removed. The package makes the folder the daemon's group's (2770: its
+// operators join it), each file in it of that group. A request another
+// user could have left (a file not of the daemon's user, root, or its group
+// in a folder only the group writes to) is refused and removed with one
+// line: the state directory is the daemon's, and so is the say over its phones.
 import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -18,50 +20,36 @@ import {
   type QuarantineEntry,
   type ReleaseRequest,
 } from '../../devices/quarantine.js';
+import { STATE_ACCESS_ADVICE } from '../../config/service-state.js';
 import type { Logger } from '../../log/logger.js';
-import { readStateFile, writeAtomically } from '../../util/atomic-file.js';
+import { StateFile } from '../../config/state-file.js';
+import { readStateFile } from '../../util/atomic-file.js';
 
 /** Requests taken at most per look: a flood of files is worked through a few at a time. */
 const REQUESTS_PER_LOOK = 32;
 
-export class QuarantineFiles {
-  readonly file: string;
+/** The quarantines kept; none when there is no file, or one that cannot be read as the agent's. */
+export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry]>> {
   readonly requests: string;
 
   constructor(
     stateDir: string,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly uid: number | undefined = process.getuid?.(),
   ) {
-    this.file = join(stateDir, QUARANTINE_FILE);
-    this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
-  }
-
-  /** The quarantines kept; none when there is no file, or one that cannot be read as the agent's (said once, and replaced at the next save). */
-  load(): Map<string, QuarantineEntry> {
-    let text: string | undefined;
-    try {
-      text = readStateFile(this.file, QUARANTINE_FILE_MAX_BYTES);
-    } catch (err) {
-      this.logger.warn(
-        { file: this.file },
-        `the quarantines kept in ${this.file} cannot be read (${(err as Error).message}); no phone is held out from before this start: remove the file to silence this`,
-      );
-      return new Map();
-    }
-    if (text === undefined) return new Map();
-    const entries = quarantineFileFrom(text);
-    if (entries) return entries;
-    this.logger.warn(
-      { file: this.file },
-      `${this.file} is not a quarantine file the agent wrote (a hand edit, or garbage); no phone is held out from before this start, and it is replaced at the next change`,
+    super(
+      join(stateDir, QUARANTINE_FILE),
+      {
+        what: 'the quarantines',
+        maxBytes: QUARANTINE_FILE_MAX_BYTES,
+        parse: quarantineFileFrom,
+        text: (entries) => quarantineFileText([...entries]),
+        lost: 'no phone is held out from before this start',
+        unsaved: 'they hold while the agent runs, but a restart would put the phones back',
+      },
+      logger,
     );
-    return new Map();
-  }
-
-  /** Throws what the file system said. */
-  save(entries: ReadonlyArray<[string, QuarantineEntry]>): void {
-    writeAtomically(this.file, quarantineFileText(entries));
+    this.requests = join(stateDir, QUARANTINE_REQUESTS_DIR);
   }
 
   /** The releases waiting, oldest first, each removed as it is taken; a file that is not a request is removed with one line. */
@@ -76,13 +64,21 @@ export class QuarantineFiles {
       return [];
     }
     const out: ReleaseRequest[] = [];
+    // The group only where nobody else writes: in a folder others may write to, the setgid bit gives it to anyone.
+    let group: number | undefined;
+    try {
+      if ((lstatSync(this.requests).mode & 0o002) === 0) group = process.getgid?.();
+    } catch {
+      // Gone meanwhile: each file's own lstat says so below.
+    }
     for (const name of names) {
       const path = join(this.requests, name);
       let request: ReleaseRequest | undefined;
       let why: string | undefined;
       try {
-        const owner = lstatSync(path).uid;
-        if (this.uid !== undefined && owner !== this.uid && owner !== 0) why = `it belongs to uid ${owner}, not to the agent's user or root`;
+        const { uid: owner, gid } = lstatSync(path);
+        if (this.uid !== undefined && owner !== this.uid && owner !== 0 && gid !== group)
+          why = `it belongs to uid ${owner}, neither the agent's user, nor root, nor of its group`;
         else {
           const text = readStateFile(path, REQUEST_MAX_BYTES);
           request = text === undefined ? undefined : requestFrom(text);
@@ -98,7 +94,7 @@ export class QuarantineFiles {
       }
       if (request) out.push(request);
       else
-        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; run device-agent quarantine release SERIAL as the agent's user`);
+        this.logger.warn({ file: path }, `a quarantine request ${path} was not taken: ${why}; device-agent quarantine release SERIAL, ${STATE_ACCESS_ADVICE}`);
     }
     return out;
   }

@@ -7,7 +7,6 @@ import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { FeatureContext } from '../context.js';
-import { READINESS_FIXES } from './counts.js';
 import { FIXES } from './state.js';
 import {
   afterFix,
@@ -22,6 +21,13 @@ import {
   type Target,
   type Write,
 } from './policy.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const READINESS_FIXES = counterKey(
+  'device_agent_readiness_fixes_total',
+  'Fixes of the settings readiness.fix may put back, by result: fixed (every write read back at the baseline), not_taken (a setting read back otherwise), interrupted (the phone could not be asked midway: unplugged, its shell cut; read again once it answers), refused (the cloud said booked or could not say: counted once per stretch, and once for a fix the cloud stopped midway, asked again before a write whose answer was 3 s old; or the phone refused a write, a policy of its maker until a developer toggle is on: once per fix).',
+  ['result'],
+);
 
 const FIX_POLICY: FixSettings = {
   recheckMs: 5 * 60_000,

@@ -3,6 +3,7 @@ import type { Field } from '../../config/field.js';
 export const readinessFixSettings = {
   'readiness.fix': {
     type: 'boolean',
+    default: false,
     help:
       '`true`: put back the settings of `readiness.checks` the agent may change (`stayAwake`, `windowAnimation`, `transitionAnimation`, `animatorDuration`, `verifyAdbInstalls`, `autoRotate`) ' +
       'on a phone that differs, only while the cloud says it is not booked (booked or unknown: nothing is written), at most once per 10 minutes and 3 times an hour per phone, each write read back; ' +

@@ -16,8 +16,11 @@ type Source =
   | { kind: 'setting'; namespace: 'global' | 'system'; key: string; absent?: string }
   /** The keyguard's `secure=` (a PIN, pattern or password set). */
   | { kind: 'keyguard' }
-  /** A system property, read only on the makers named (a blank property reads as unread: no phone of ours showed its default). */
-  | { kind: 'prop'; name: string; makers: RegExp }
+  /**
+   * A system property, read only on the makers named and on a phone that sets one of `os` (its maker's own OS, not a
+   * custom ROM on its hardware); a blank property reads as unread: no phone of ours showed its default.
+   */
+  | { kind: 'prop'; name: string; makers: RegExp; os: readonly string[] }
   /** A fact the phone's source published under the check's name (src/devices/readiness-facts.ts); `key` is what it was read from, as the message names it. */
   | { kind: 'fact'; key: string };
 
@@ -38,6 +41,9 @@ export interface Check {
   /** The source's own message already gives the fix (the iOS "not paired" one): the device's message names the check only. */
   readonly fixInSourceMessage?: true;
 }
+
+/** Xiaomi's phones on MIUI or HyperOS (HyperOS keeps MIUI's version property too). */
+const MIUI = { makers: /^(xiaomi|redmi|poco)$/i, os: ['ro.miui.ui.version.code', 'ro.mi.os.version.code'] };
 
 const ANIMATIONS = 'Developer options > Window, Transition and Animator duration scale: Animation off';
 
@@ -191,7 +197,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'xiaomiInput',
     what: 'Xiaomi "USB debugging (Security settings)"',
-    source: { kind: 'prop', name: 'persist.security.adbinput', makers: /^(xiaomi|redmi|poco)$/i },
+    source: { kind: 'prop', name: 'persist.security.adbinput', ...MIUI },
     expect: '1',
     kind: 'flag',
     fix: 'Developer options > USB debugging (Security settings) on (MIUI asks for a SIM and a Mi account); without it input injection is refused',
@@ -199,7 +205,7 @@ export const CHECKS: readonly Check[] = [
   {
     id: 'xiaomiInstall',
     what: 'Xiaomi "Install via USB"',
-    source: { kind: 'prop', name: 'persist.security.adbinstall', makers: /^(xiaomi|redmi|poco)$/i },
+    source: { kind: 'prop', name: 'persist.security.adbinstall', ...MIUI },
     expect: '1',
     kind: 'flag',
     fix: 'Developer options > Install via USB on (MIUI asks for a Mi account)',
@@ -265,13 +271,15 @@ function sourceApplies(check: Check, reading: Reading): boolean {
 }
 
 /**
- * Whether the check is this phone's: its kind of source, its maker (a Xiaomi toggle), and its OS (Developer Mode from
- * iOS 16). A maker or OS version not yet known keeps the check: unread until told.
+ * Whether the check is this phone's: its kind of source, its maker and its maker's OS (a Xiaomi toggle on MIUI or
+ * HyperOS), and its OS version (Developer Mode from iOS 16). A maker or OS not yet known keeps the check: unread until told.
  */
 export function appliesTo(check: Check, reading: Reading, maker: string | undefined): boolean {
   if (!sourceApplies(check, reading)) return false;
   const source = check.source;
   if (source.kind === 'prop' && maker !== undefined && !source.makers.test(maker)) return false;
+  // Read, and its maker's OS is not there: a custom ROM (LineageOS on a Xiaomi). Not read, it may be: unread.
+  if (source.kind === 'prop' && !('facts' in reading) && source.os.every((name) => reading.props.get(name) === '')) return false;
   if (check.since !== undefined && 'facts' in reading) {
     const version = reading.facts.get('osVersion');
     if (version !== undefined && readValue('version', version) !== undefined && !atLeast(version, check.since)) return false;

@@ -54,6 +54,28 @@ export function checkReadinessChecks(value: string[]): string | undefined {
 export const readinessSettings = {
   'readiness.checks': {
     type: 'string[]',
+    default: [
+      'stayAwake',
+      'screenLock',
+      'windowAnimation',
+      'transitionAnimation',
+      'animatorDuration',
+      'verifyAdbInstalls',
+      'autoRotate',
+      'autoTime',
+      'autoTimeZone',
+      'airplaneMode',
+      'batterySaver',
+      'autoSystemUpdates',
+      'developerOptions',
+      'usbDebugging',
+      'xiaomiInput',
+      'xiaomiInstall',
+      'paired',
+      'developerMode',
+      'developerImage',
+      'osVersion',
+    ],
     check: checkReadinessChecks,
     format: 'NAME or NAME=VALUE list',
     help:
@@ -63,7 +85,7 @@ export const readinessSettings = {
       'The names: `stayAwake` (on: the USB bit of the power sources it stays awake on; 1, AC only, fails), `screenLock` (false: no PIN, pattern or password), ' +
       '`windowAnimation`, `transitionAnimation`, `animatorDuration` (0), `verifyAdbInstalls` (0), `packageVerifier` (0), `autoRotate` (0), `autoTime`, `autoTimeZone` (1), ' +
       '`airplaneMode` (0), `wifi` (on), `batterySaver` (0), `autoSystemUpdates` (1: automatic updates off), `developerOptions`, `usbDebugging` (1), ' +
-      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
+      '`xiaomiInput`, `xiaomiInstall` (1, Xiaomi phones on MIUI or HyperOS only); for the phones lockdown answers for: `paired` (true: the host is trusted), `developerMode` (true: ' +
       "Developer Mode on, iOS 16 and later: not an older phone's check), `developerImage` (true: the developer disk image mounted, iOS 17 and later, read over lockdown), " +
       '`passcode` (true: a passcode set; not in the default: lockdown tells it only while the phone is locked, ' +
       "its root domain's PasswordProtected being the lock state, so an unlocked iPhone is unread for it, never failed, never ready; add it only where the phones stay locked), " +

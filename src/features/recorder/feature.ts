@@ -17,6 +17,14 @@ export function recorderFeature(ctx: FeatureContext): Feature {
     answered: (device) => r.answered(device),
     reported: (outcome) => r.reported(outcome),
     acted: (done) => r.acted(done),
+    // Its incidents (the newest only on the rack; each with its cause on its own page), and on its own page its ring.
+    page: (row, phone) => {
+      const incidents = r.files?.of(row.udid, phone) ?? [];
+      return {
+        ...(incidents.length > 0 && { incidents: phone ? incidents : incidents.slice(0, 1) }),
+        ...(phone && { events: r.rings.of({ udid: row.udid, serial: row.serial }) }),
+      };
+    },
     metrics: () => [
       {
         name: 'device_agent_incidents_total',

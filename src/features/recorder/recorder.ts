@@ -18,7 +18,6 @@ import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import { keyParts } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
-import { stateWriteProblem } from '../../log/state-dir-trouble.js';
 import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { IncidentFiles } from './files.js';
@@ -46,12 +45,12 @@ export class Recorder implements IncidentLog {
   private started = false;
   private timer: Timer | undefined;
   private unfollow: (() => void) | undefined;
-  private writeProblem: string | undefined;
 
   constructor(private readonly ctx: FeatureContext) {
     const r = ctx.settings.recorder;
     this.rings = new Rings(r.eventsPerPhone);
-    this.files = ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal });
+    this.files =
+      ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal }, ctx.logger);
   }
 
   start(): void {
@@ -88,28 +87,14 @@ export class Recorder implements IncidentLog {
       at,
       events: this.rings.of(phone),
     };
-    // Said as the state directory's trouble (its dirname is the state directory).
-    const path = this.files.dir;
-    try {
-      const name = this.files.write(phone, kind, file);
-      this.ctx.stateDirTrouble.works(path);
-      this.writeProblem = undefined;
-      this.ctx.logger.info(
-        { serial: phone.serial, udid: phone.udid, kind, file: name },
-        // The cause is said by its own layer's line: this one says where the history is, without repeating it.
-        `${phone.udid ?? phone.serial}: incident (${kind}) kept with the phone's recent history in ${join(this.files.dir, name)} (device-agent incidents ${phone.serial})`,
-      );
-      return name;
-    } catch (err) {
-      this.writeProblem = this.ctx.stateDirTrouble.writeFailed(
-        this.ctx.logger,
-        path,
-        err,
-        `cannot keep an incident in ${this.files.dir}: ${stateWriteProblem(err)}; the phone's recent history stays in memory only`,
-        this.writeProblem,
-      );
-      return undefined;
-    }
+    const name = this.files.write(phone, kind, file);
+    if (name === undefined) return undefined;
+    this.ctx.logger.info(
+      { serial: phone.serial, udid: phone.udid, kind, file: name },
+      // The cause is said by its own layer's line: this one says where the history is, without repeating it.
+      `${phone.udid ?? phone.serial}: incident (${kind}) kept with the phone's recent history in ${join(this.files.file, name)} (device-agent incidents ${phone.serial})`,
+    );
+    return name;
   }
 
   /** The phone a record is, as the recorder keys it (its udid once it said it). */

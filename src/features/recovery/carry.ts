@@ -7,12 +7,18 @@ import type { PortPower } from '../../hub/uhubctl.js';
 import type { PhoneControl } from '../../devices/control.js';
 import { actionName, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
-import { RECOVERY_USB } from './counts.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
 import type { FeatureContext } from '../context.js';
 import type { Facet } from '../../devices/facet.js';
 import { cannotCycle, type RecoveryAction } from './policy.js';
 import type { ConnectBackoffs } from './connects.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const RECOVERY_USB = counterKey(
+  'device_agent_recovery_usb_total',
+  'What recovery judged from the USB layer: hub_lost (phones of one hub off USB together, once per episode), cycle_unconfirmed (a hub port power cycle the kernel log did not show drop and re-enumerate).',
+  ['what'],
+);
 
 /** The adb operations recovery uses (AdbClient's, each with its deadline), on the phones of the platform it carries. */
 export interface RecoveryAdb extends PhoneControl {

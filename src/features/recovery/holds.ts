@@ -6,9 +6,15 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import { actionName, attentionText } from './action-names.js';
-import { RECOVERY_HELD } from './counts.js';
 import type { Facet } from '../../devices/facet.js';
 import type { Disruption } from './policy.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const RECOVERY_HELD = counterKey(
+  'device_agent_recovery_held_total',
+  'Self-healing actions (reconnect_offline, kick, power_cycle) held back by the booking gate, by reason (booked, unknown: the cloud could not say); once per cloud answer.',
+  ['action', 'reason'],
+);
 
 /** The gate's verdict on a device at this look, and on which action. */
 export interface HoldVerdict {

@@ -15,11 +15,17 @@ import { actionName, targetOf } from './action-names.js';
 import { BlockedPorts } from './blocked-ports.js';
 import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
-import { RECOVERY_ACTIONS } from './counts.js';
 import { Escalations, historyOf } from './escalations.js';
 import { noteAttention, noteHolds, type HoldVerdict } from './holds.js';
 import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type RecoveryAction } from './policy.js';
 import { recoveryState } from './state.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const RECOVERY_ACTIONS = counterKey(
+  'device_agent_recovery_actions_total',
+  'Self-healing actions (reconnect_offline, kick, connect, power_cycle) by result (ok, failed).',
+  ['action', 'result'],
+);
 
 export type { RecoveryAdb } from './carry.js';
 

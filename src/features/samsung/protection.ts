@@ -7,9 +7,21 @@ import type { PhoneControl } from '../../devices/control.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
 import type { FeatureContext } from '../context.js';
-import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from './counts.js';
 import { afterLook, afterRead, afterWrite, asNotSamsung, decideProtection, notHonoured, PROTECT_ON, type ProtectionSettings } from './policy.js';
 import { PROTECTION, type ProtectionEntry } from './state.js';
+import { counterKey } from '../../stats/counter.js';
+
+export const PROTECTION_WRITES = counterKey(
+  'device_agent_battery_protection_writes_total',
+  "Writes of Samsung's protect_battery (charge.ways = samsung), by what the read-back said (taken, not_taken).",
+  ['result'],
+);
+
+export const PROTECTION_PROBLEMS = counterKey(
+  'device_agent_battery_protection_problems_total',
+  'Samsung battery protection problems found, each counted when it starts: not_taken (a write did not read back as 1), not_honoured (reads 1, charges past the cap).',
+  ['problem'],
+);
 
 /** What this way needs of the platform (its PhoneControl): a global setting read and written, each with its deadline. */
 export interface GlobalSettings extends PhoneControl {

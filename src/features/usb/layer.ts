@@ -1,6 +1,6 @@
 // The USB layer at run time: the kernel log followed into the record per port, the record saved in the state directory,
 // the verdicts worked out after each change and logged once each, and what a device's message gets from them.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
@@ -13,7 +13,7 @@ import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
 import type { UsbInterface } from '../../platforms/source.js';
-import { every, type Timer } from '../../util/clock.js';
+import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
@@ -23,9 +23,9 @@ import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
-import { listedPhone, offSourceOf, owedOffList, rememberListed, type ListedPhone, type PortsBySerial } from './off-adb.js';
+import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
-import { PortRecordFile, USB_PORTS_FILE } from './store.js';
+import { PortRecordFile, USB_PORTS_FILE, type StoredPorts } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { clipText } from './text.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
@@ -87,12 +87,11 @@ export class UsbLayer implements UsbEvidence {
   private source: string | undefined;
   private skipUpTo: number | undefined;
   private seq: number | undefined;
-  private dirty = false;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
   private readonly logged = new SaidOnce(() => this.ctx.clock.monotonic());
   private settle: Timer | undefined;
-  private saver: Timer | undefined;
+  private saver: { stop(): void } | undefined;
   private readonly controllers = new Cell(
     () => this.ctx.clock.monotonic(),
     SYSFS_EVERY_MS,
@@ -102,7 +101,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly listed = new Map<string, ListedPhone>();
   private readonly saidOffList = new SaidOnce(() => this.ctx.clock.monotonic());
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
-  private owedFrom: Map<string, PortsBySerial> | undefined;
+  private owedFrom: PortsByUdid | undefined;
   private readonly locations = new Cell(
     () => this.ctx.clock.monotonic(),
     SYSFS_CELL_MS,
@@ -141,10 +140,10 @@ export class UsbLayer implements UsbEvidence {
     if (!this.on || this.started) return;
     this.started = true;
     this.loaded = true;
-    const stored = this.file.load();
+    const stored = this.file.load() ?? { record: emptyRecord() };
     this.record = stored.record;
     // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
-    this.saver = every(this.ctx.clock, SAVE_EVERY_MS, () => this.dirty && this.save(), { unref: true });
+    this.saver = this.file.every(this.ctx.clock, SAVE_EVERY_MS, () => this.toKeep());
     if (path === '') return;
     this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
     // The same log of the same boot: its records up to the saved one are counted already.
@@ -166,9 +165,8 @@ export class UsbLayer implements UsbEvidence {
   stop(): void {
     this.follower?.stop();
     this.settle?.cancel();
-    this.saver?.cancel();
     this.recorder.flush();
-    if (this.dirty && this.started) this.save();
+    this.saver?.stop();
   }
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
@@ -238,9 +236,8 @@ export class UsbLayer implements UsbEvidence {
     this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(this.usb.sysfsRoot, port)).get(port)!;
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
-    const owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
-    this.owedFrom = owedFrom;
-    const owed = gone.flatMap((d) => owedOffList(d, owedFrom.get(d.udid)!, this.ctx.platforms.names, this.interfacesOf) ?? []);
+    this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
+    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, this.interfacesOf);
     this.ctx.registry.presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
@@ -273,9 +270,9 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: ReadonlyMap<string, PortsBySerial>): void {
+  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid): void {
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb.get(d.udid) ?? new Map<string, string[]>(), this.ctx.platforms.names, this.interfacesOf);
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfacesOf);
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
@@ -295,7 +292,7 @@ export class UsbLayer implements UsbEvidence {
    * that port's health ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone without a record.
    */
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
-    const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid).get(info.udid)?.[0];
+    const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid)[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
     return record ? healthCell(portHealth(record.record, record.verdicts, port, this.ctx.clock.wall())) : port;
@@ -319,33 +316,33 @@ export class UsbLayer implements UsbEvidence {
    */
   private link(port: string, device: DeviceSnapshot): void {
     if (device.udid === undefined) return;
-    const identities = [device.serial, device.udid, device.udid.replace(/-/g, '')];
+    // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
+    const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
     if (!linkPort(this.rec(), port, device.udid, identities, this.ctx.clock.wall(), alone) || !this.started) return;
-    this.dirty = true;
+    this.file.changed();
     // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
     if (this.follower) this.workSoon();
   }
 
-  /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub), by udid. */
-  private linkedOnUsb(udid: string): PortsBySerial {
+  /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub). */
+  private linkedOnUsb(udid: string): string[] {
     const root = this.usb.sysfsRoot;
     const links = root === '' ? [] : (this.rec().links[udid] ?? []);
-    const ports = links
+    return links
       .filter((l) => {
         const there = deviceOnPort(root, l.port);
         return there !== undefined && !there.hub && l.serials.includes(there.serial);
       })
       .map((l) => l.port)
       .sort();
-    return new Map(ports.length ? [...new Set([udid, udid.replace(/-/g, '')])].map((id) => [id, ports]) : []);
   }
 
   /** The record: the layer's own once started; a one-shot command's read of the daemon's, once. */
   private rec(): PortRecord {
     if (!this.loaded) {
       this.loaded = true;
-      if (this.on && existsSync(this.file.file)) this.record = this.file.load().record;
+      if (this.on) this.record = this.file.load()?.record ?? emptyRecord();
     }
     return this.record;
   }
@@ -354,7 +351,7 @@ export class UsbLayer implements UsbEvidence {
   private storedRecord(): { record: PortRecord; verdicts: Verdict[] } | undefined {
     if (this.stored === undefined) {
       const now = this.ctx.clock.wall();
-      const record = this.usb.kernelLog !== '' && existsSync(this.file.file) ? this.file.load().record : undefined;
+      const record = this.usb.kernelLog === '' ? undefined : this.file.load()?.record;
       if (record) pruneRecord(record, now);
       this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) } : null;
     }
@@ -384,7 +381,7 @@ export class UsbLayer implements UsbEvidence {
     this.words.add(event, at);
     if (event.kind === 'disconnect' || event.kind === 'new-device') this.readSysfsAfresh();
     this.recorder.add(event, at);
-    this.dirty = true;
+    this.file.changed();
     this.workSoon();
   }
 
@@ -446,10 +443,11 @@ export class UsbLayer implements UsbEvidence {
     return this.controllers.get().get(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
   }
 
-  private save(): void {
+  /** What is kept: the record within its bound, and where the kernel log was read up to. */
+  private toKeep(): StoredPorts {
     pruneRecord(this.record, this.ctx.clock.wall());
     boundRecord(this.record);
-    if (this.file.save(dropUndefined({ record: this.record, source: this.source, seq: this.seq }))) this.dirty = false;
+    return dropUndefined({ record: this.record, source: this.source, seq: this.seq });
   }
 }
 

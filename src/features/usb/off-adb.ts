@@ -9,78 +9,70 @@ import type { PlatformName, UsbInterface } from '../../platforms/source.js';
 /** What the layer remembers of a phone listed before: who it is, what it enumerates as and its platform (its inventory is the readings'). */
 export type ListedPhone = Pick<DeviceInfo, 'udid' | 'serialNumber' | 'platformName'>;
 
-/** The USB serials a device may enumerate with: an Android phone's is its serial number, an iPhone's its udid (newer ones without the dash). */
-export function usbSerialsOf(device: Pick<DeviceInfo, 'udid' | 'serialNumber'>): string[] {
-  return [...new Set([device.serialNumber, device.udid, device.udid.replace(/-/g, '')])];
-}
-
 /** The interfaces the device on a port offers (sysfs.ts's interfacesOnPort). */
 export type InterfacesOf = (port: string) => readonly UsbInterface[];
 
-/** Every port sysfs shows each USB serial on (sysfs.ts's portsBySerial). */
-export type PortsBySerial = ReadonlyMap<string, readonly string[]>;
+/** The ports sysfs shows each phone on, by its udid: those its source last placed it on (layer.ts's linkedOnUsb). */
+export type PortsByUdid = ReadonlyMap<string, readonly string[]>;
 
 /**
- * Where sysfs shows the device's USB serial, and what no longer lists it and why, in its platform's words (finer when
- * its interfaces show more); undefined off every port. A serial on several ports names them all, and no port's
- * interfaces speak for it.
+ * Where sysfs shows the device, and what no longer lists it and why, in its platform's words (finer when its interfaces
+ * show more); undefined off every port. A serial on several ports names them all, and no port's interfaces speak for it.
  */
 export function offSourceOf<Phone extends ListedPhone>(
   device: Phone,
-  onUsb: PortsBySerial,
+  onUsb: PortsByUdid,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
 ): OffSource | undefined {
   const words = platforms.find((p) => p.platformName === device.platformName)?.offList;
   if (!words) return undefined;
-  const ports = [...new Set(usbSerialsOf(device).flatMap((s) => onUsb.get(s) ?? []))];
+  const ports = onUsb.get(device.udid) ?? [];
   if (ports.length === 0) return undefined;
   const port = ports.join(' or ');
   const shown = ports.length === 1 ? words.byInterfaces?.(interfacesOf(port)) : undefined;
   return { port, platformName: device.platformName, source: words.source, causes: shown?.causes ?? words.causes, ...(shown && { mode: shown.mode }) };
 }
 
-/** The device to owe a report (carried with its last inventory) while sysfs shows its USB serial on a port, with why. */
-export function owedOffList(
-  device: ListedPhone,
-  onUsb: PortsBySerial,
+/** The devices to owe a report (carried with their last inventories): each of those gone from it that sysfs shows on a port. */
+export function onUsbOffList(
+  gone: Iterable<ListedPhone>,
+  onUsb: PortsByUdid,
   platforms: readonly PlatformName[],
-  interfacesOf?: InterfacesOf,
-): OwedDevice | undefined {
-  const off = offSourceOf(device, onUsb, platforms, interfacesOf);
-  return (
-    off && {
+  interfacesOf: InterfacesOf = () => [],
+): OwedDevice[] {
+  const out: OwedDevice[] = [];
+  for (const device of gone) {
+    const off = offSourceOf(device, onUsb, platforms, interfacesOf);
+    if (off === undefined) continue;
+    out.push({
       udid: device.udid,
       says: { state: 'no device', status: STATUS_UNAVAILABLE },
       why: `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`,
-    }
-  );
+    });
+  }
+  return out;
 }
 
 /** How many listed devices the layer remembers for this: a lab's worth, the least recently listed dropped first. */
 const MAX_REMEMBERED = 512;
 
 /**
- * Remembers the devices listed now (the latest listing of each, and of each USB serial, wins). A device that leaves its
- * list and its port is kept too: an OS update reboots the phone and brings it back without USB debugging. Kept, it is
- * reported only while sysfs shows it on a port; the least recently listed go first past a lab's worth.
+ * Remembers the devices listed now (the latest listing of each, and of each serial number, wins). A device that leaves
+ * its list and its port is kept too: an OS update reboots the phone and brings it back without USB debugging. Kept, it
+ * is reported only while sysfs shows it on a port; the least recently listed go first past a lab's worth.
  */
 export function rememberListed(remembered: Map<string, ListedPhone>, present: readonly DeviceInfo[]): void {
   const listed = present.filter((d) => d.status !== STATUS_UNPLUGGED);
   if (listed.length === 0) return;
   // Indexed once a call: pair by pair, 512 remembered against 60 listed cost 7-8 ms a report.
   const owners = new Map<string, string[]>();
-  for (const [udid, device] of remembered) {
-    for (const serial of usbSerialsOf(device)) {
-      const udids = owners.get(serial);
-      if (udids) udids.push(udid);
-      else owners.set(serial, [udid]);
-    }
-  }
+  for (const [udid, { serialNumber: s }] of remembered) (owners.get(s) ?? owners.set(s, []).get(s)!).push(udid);
   const now = new Set(listed.map((d) => d.udid));
   for (const device of listed) {
-    // Only an entry not listed now is an old name of this phone: clones listed together may share a serial.
-    for (const serial of usbSerialsOf(device)) for (const udid of owners.get(serial) ?? []) if (!now.has(udid)) remembered.delete(udid);
+    // An old name of this phone: its serial number exactly (a udid another phone gives is no link), not listed now (clones
+    // listed together may share a serial).
+    for (const udid of owners.get(device.serialNumber) ?? []) if (!now.has(udid)) remembered.delete(udid);
     remembered.delete(device.udid);
     remembered.set(device.udid, listedPhone(device));
   }

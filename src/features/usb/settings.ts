@@ -4,6 +4,7 @@ import type { Field } from '../../config/field.js';
 export const usbSettings = {
   'usb.kernelLog': {
     type: 'string',
+    default: '/dev/kmsg',
     format: 'path, or `""` for off',
     help:
       "the kernel's log the USB layer follows for its messages about ports, hubs and controllers ([which](usb-kernel-messages.md)): `/dev/kmsg`, or a recorded file of `/dev/kmsg` records to replay an incident (a dmesg or journal capture reads too); " +
@@ -12,6 +13,7 @@ export const usbSettings = {
   },
   'usb.sysfsRoot': {
     type: 'string',
+    default: '/sys/bus/usb/devices',
     format: 'path, or `""` for off',
     help:
       "where the kernel lists the USB devices (`/sys/bus/usb/devices`, or a copied tree to replay an incident): the controller of each bus, for the USB layer's verdicts, the port of each iPhone (usbmuxd's location, by `busnum` and `devnum`), and the serial on each port: " +

@@ -1,6 +1,5 @@
 // The doctor's lines on the worst USB ports of today and yesterday (UTC) in the daemon's record, each with the layer
 // the attribution blames and what to do.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import { attribute } from './attribution.js';
@@ -15,8 +14,7 @@ const WORST = 3;
 
 /** The record in the state directory; undefined when there is none yet. */
 export function readPortRecord(stateDir: string, logger: Logger): PortRecord | undefined {
-  const file = join(stateDir, USB_PORTS_FILE);
-  return existsSync(file) ? new PortRecordFile(file, logger).load().record : undefined;
+  return new PortRecordFile(join(stateDir, USB_PORTS_FILE), logger).load()?.record;
 }
 
 export function worstPortItems(record: PortRecord | undefined, now: number, sysfsRoot: string, stateDir: string): CheckResult[] {

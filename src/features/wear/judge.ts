@@ -7,7 +7,7 @@ import type { Settings } from '../../config/schema.js';
 import { forecast, type Forecast, type ForecastRule } from './forecast.js';
 import { latest, series, warmFullHours, type History } from './history.js';
 
-/** The `wear.*` settings (settings.ts). */
+/** The `wear.*` settings (their defaults: settings.ts). */
 export type WearSettings = Settings['wear'];
 
 /** Why a phone needs someone, a bounded set (a metric label). */

@@ -7,6 +7,7 @@ import type { Field } from '../../config/field.js';
 export const wearSettings = {
   'wear.batteryMinHealthPercent': {
     type: 'integer',
+    default: 80,
     formerKey: 'health.batteryMinHealthPercent',
     min: 0,
     max: 100,
@@ -14,6 +15,7 @@ export const wearSettings = {
   },
   'wear.batteryMaxCycles': {
     type: 'integer',
+    default: 800,
     formerKey: 'health.batteryMaxCycles',
     min: 0,
     max: 100000,
@@ -21,41 +23,48 @@ export const wearSettings = {
   },
   'wear.swellingHeldFullHours': {
     type: 'integer',
+    default: 72,
     min: 0,
     max: 168,
     help: 'a battery held full while at or above `wear.swellingWarmCelsius` for more than this many hours of the last 7 days is at risk of swelling: check it and let it run down; 0 turns the figure off',
   },
   'wear.swellingWarmCelsius': {
     type: 'integer',
+    default: 35,
     min: 20,
     max: 80,
     help: 'the battery temperature (°C) from which time held full counts toward `wear.swellingHeldFullHours`',
   },
   'wear.appIdLimit': {
     type: 'integer',
+    default: 19990,
     min: 0,
     max: 19999,
     help: "the largest app id an installed third-party package may have before the phone is about to run out (apps get 10000 to 19999; Google's lab server reboots a phone at 19990); 0 turns the figure off",
   },
   'wear.storageMaxLifeUsedPercent': {
     type: 'integer',
+    default: 90,
     min: 0,
     max: 100,
     help: "the share (%) of the flash's rated life a phone may have used, where it tells it (eMMC or UFS life time in sysfs, the `tradeinmode` report); 0 turns the figure off",
   },
   'wear.noticeDays': {
     type: 'integer',
+    default: 30,
     min: 0,
     max: 365,
     help: 'a phone whose forecast says a figure passes its limit within this many days is named: in its message, `list`, `doctor` and `device_agent_device_wear_days_left`; 0 names only what is past its limit',
   },
   'wear.baselinePackages': {
     type: 'string[]',
+    default: [],
     format: 'package names, `*` for any text',
     help: "the third-party packages a lab's phones are meant to have (e.g. `io.appium.*`); any other one installed is a leftover, counted per phone in `list`, `doctor` and `device_agent_device_leftover_packages`; empty: leftovers are not counted",
   },
   'wear.tmpMaxMiB': {
     type: 'integer',
+    default: 1024,
     min: 0,
     max: 1048576,
     help: 'more than this (MiB) in `/data/local/tmp` is files piling up: the phone says so in its message; 0 turns the figure off',

@@ -66,7 +66,7 @@ describe('the adb authorization ledger', () => {
     writeFileSync(file, '{not json');
     const clock = { now: 0 };
     const r = run(file, clock);
-    expect(r.warnings().map((l) => l.msg)).toEqual([expect.stringContaining('is not the JSON the agent writes')]);
+    expect(r.warnings().map((l) => l.msg)).toEqual([expect.stringContaining('adb-authorizations.json is not one the agent wrote')]);
     r.ledger.seen([{ udid: 'U1', serial: 'SER1', windowMs: WEEK }]);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ phones: [{ udid: 'U1', present: true }] });
   });

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LAYERS, PHONE_STATES, type Layer } from '../../../src/devices/phone-state.js';
-import { hubOfPort, InServiceClock } from '../../../src/features/availability/clock.js';
+import { InServiceClock } from '../../../src/features/availability/clock.js';
+import { hubOfPort } from '../../../src/util/usb-path.js';
 import { HOUR_MS, IN_SERVICE, Tally } from '../../../src/features/availability/tally.js';
-import { AVAILABILITY_SECONDS, clockMetrics, HUB_SECONDS, PORT_SECONDS } from '../../../src/features/availability/views.js';
+import { AVAILABILITY_SECONDS, clockMetrics, dayStrip, HUB_SECONDS, PORT_SECONDS } from '../../../src/features/availability/views.js';
 
 const EPOCH = Date.UTC(2026, 0, 5, 12);
 const clockAt = () => new InServiceClock((mono) => EPOCH + mono);
@@ -128,5 +129,34 @@ describe("the clock's counters", () => {
         { hub: '1-1', in_service: 'false' },
       ]),
     );
+  });
+});
+
+describe("a phone's last day for the status page's strip", () => {
+  it('its 24 hours oldest first, the current one last with its time in service not credited yet up to the minute now began, in whole minutes', () => {
+    const c = clockAt();
+    // 12:00 in service; out for its port from 13:30 to 13:50; in service again, last confirmed at 14:10.
+    c.observe('A', 'A', { state: 'in_service' }, 0);
+    c.observe('A', 'A', { state: 'in_transition', layer: 'port' }, 90 * 60_000);
+    c.observe('A', 'A', { state: 'in_service' }, 110 * 60_000);
+    c.confirm('A', 130 * 60_000);
+    c.observe('A', 'A', { state: 'in_service' }, 130 * 60_000 + 20_000);
+    const a = c.phones.get('A')!;
+    const now = 145 * 60_000;
+    const { from, hours } = dayStrip(c, a, EPOCH + now, now);
+    expect(from).toBe(EPOCH + 2 * HOUR_MS - 23 * HOUR_MS);
+    expect(hours).toHaveLength(24);
+    expect(hours.slice(0, 21).every((h) => Object.keys(h).length === 0)).toBe(true);
+    expect(hours.slice(21)).toEqual([{ [IN_SERVICE]: 60 }, { [IN_SERVICE]: 40, 'in_transition:port': 20 }, { [IN_SERVICE]: 25 }]);
+    // A phone out for half a minute this hour: its minutes step with the others', at the minute, not half a minute off it.
+    c.observe('B', 'B', { state: 'in_service' }, 120 * 60_000);
+    c.observe('B', 'B', { state: 'in_transition', layer: 'port' }, 125 * 60_000);
+    c.observe('B', 'B', { state: 'in_service' }, 125 * 60_000 + 30_000);
+    c.confirm('B', 140 * 60_000);
+    const b = c.phones.get('B')!;
+    const last = (at: number) => dayStrip(c, b, EPOCH + at, at).hours[23];
+    expect(last(now)).toEqual({ [IN_SERVICE]: 24 });
+    expect(last(now + 40_000)).toEqual({ [IN_SERVICE]: 24 });
+    expect(last(now + 60_000)).toEqual({ [IN_SERVICE]: 25 });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUARANTINES } from '../../../src/features/quarantine/counts.js';
+import { QUARANTINES } from '../../../src/features/quarantine/quarantine.js';
 import { blameMatch, lifeBed, share } from './life.js';
 
 // The in-service time the agent computes, against the truth of each phone's

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from '../../../src/features/charge/counts.js';
+import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_SWITCHES } from '../../../src/features/charge/charge.js';
 import { ChargePauses } from '../../../src/features/charge/pauses.js';
 import { describe, expect, it } from 'vitest';
 import type { BookingAnswer, BookingStatusSource } from '../../../src/cloud/booking-status.js';

@@ -1,6 +1,6 @@
 import { ACTIONS_REFUSED } from '../../../src/actions/trust.js';
 import { describe, expect, it } from 'vitest';
-import { CHARGE_ENDS } from '../../../src/features/charge/counts.js';
+import { CHARGE_ENDS } from '../../../src/features/charge/charge.js';
 import { ChargePauses } from '../../../src/features/charge/pauses.js';
 import { chargeBed } from './charge-bed.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';

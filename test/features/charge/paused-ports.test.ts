@@ -2,28 +2,28 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PausedPortsFile } from '../../../src/features/charge/paused-ports.js';
+import { pausedPortsFile } from '../../../src/features/charge/paused-ports.js';
 import { captureLogger } from '../../log/capture.js';
 import { chargeBed } from './charge-bed.js';
 
 const fileIn = () => join(mkdtempSync(join(tmpdir(), 'da-charge-')), 'state', 'charge-paused-ports.json');
 
-describe('PausedPortsFile', () => {
+describe('pausedPortsFile', () => {
   it('keeps the ports held off across runs, and starts empty without a file', () => {
     const file = fileIn();
     const { logger } = captureLogger();
-    expect(new PausedPortsFile(file, logger).load()).toEqual([]);
-    new PausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
-    expect(new PausedPortsFile(file, logger).load()).toEqual([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
+    expect(pausedPortsFile(file, logger).load()).toBeUndefined();
+    pausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
+    expect(pausedPortsFile(file, logger).load()).toEqual([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
   });
 
   it('says once that a file it cannot read is not its own, and starts without it', () => {
     const file = fileIn();
     const { logger, lines } = captureLogger();
-    new PausedPortsFile(file, logger).save([{ hub: '1', port: 1, udid: 'U', way: 'uhubctl' }]);
+    pausedPortsFile(file, logger).save([{ hub: '1', port: 1, udid: 'U', way: 'uhubctl' }]);
     writeFileSync(file, '{"ports": [');
-    expect(new PausedPortsFile(file, logger).load()).toEqual([]);
-    expect(lines().filter((l) => /is not the JSON the agent writes/.test(String(l.msg)))).toHaveLength(1);
+    expect(pausedPortsFile(file, logger).load()).toBeUndefined();
+    expect(lines().filter((l) => /is not one the agent wrote/.test(String(l.msg)))).toHaveLength(1);
   });
 });
 
@@ -31,11 +31,11 @@ describe('charge control across a crash', () => {
   it('switches on at start the ports an earlier run left off, and keeps those it holds off itself', async () => {
     const file = fileIn();
     const { logger } = captureLogger();
-    new PausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
+    pausedPortsFile(file, logger).save([{ hub: '1-1.4', port: 3, udid: 'U1', way: 'uhubctl' }]);
     const { control, switched, answered } = chargeBed(
       { DEVICE_AGENT_CHARGE_WAYS: 'U2=uhubctl' },
       { U2: { hub: '2-1', port: 1 } },
-      { kept: new PausedPortsFile(file, logger) },
+      { kept: pausedPortsFile(file, logger) },
     );
     control.start();
     await control.settled();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CHARGE_ENDS, CHARGE_PAUSES } from '../../../src/features/charge/counts.js';
+import { CHARGE_ENDS, CHARGE_PAUSES } from '../../../src/features/charge/charge.js';
 import { describe, expect, it } from 'vitest';
 import { chargeFeatureWith } from '../../../src/features/charge/feature.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { loadSettings } from '../../../src/config/load.js';
 import type { HealthSettings } from '../../../src/features/health/rules.js';
 
-/** The health.* defaults the agent ships (config/default.json), so the tests check the real ones. */
-export const shippedHealth: HealthSettings = (
-  JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { health: HealthSettings }
-).health;
+/** The health.* defaults the agent ships (its fragment, src/features/health/settings.ts), so the tests check the real ones. */
+export const shippedHealth: HealthSettings = loadSettings({ env: {} }).health;

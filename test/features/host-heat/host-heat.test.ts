@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../../src/agent/features.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { annotateAll, featureMetrics, judgeAll } from '../../../src/devices/feature.js';
+import { AgentStats } from '../../../src/stats/agent-stats.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { formatMetrics } from '../../../src/status/metrics.js';
 import type { Clock, Timers } from '../../../src/util/clock.js';
@@ -43,7 +44,7 @@ function bed(health = shippedHealth) {
   const log = captureLogger();
   const features = buildFeatures(contextOf(new DeviceRegistry(), log.logger, clock, health));
   const hostLines = () => log.lines().filter((l) => l.cause === 'host-hot' || l.cause === 'host-hot-over' || /^host: /.test(String(l.msg)));
-  const metrics = () => formatMetrics(featureMetrics(features).metrics());
+  const metrics = () => formatMetrics(featureMetrics(features, new AgentStats()).metrics());
   return { features, advance: (ms: number) => (now += ms), hostLines, metrics };
 }
 

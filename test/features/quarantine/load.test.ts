@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../../src/config/load.js';
-import { QUARANTINES } from '../../../src/features/quarantine/counts.js';
+import { QUARANTINES } from '../../../src/features/quarantine/quarantine.js';
 import { lifeBed } from '../availability/life.js';
 
 // What quarantines cost the cloud: a host whose phones fail together sends

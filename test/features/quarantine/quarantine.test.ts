@@ -6,8 +6,10 @@ import { incidentFrom, INCIDENTS_DIR } from '../../../src/devices/incidents.js';
 import { QUARANTINE, QUARANTINE_REQUESTS_DIR, quarantined } from '../../../src/devices/quarantine.js';
 import { writeAtomically } from '../../../src/util/atomic-file.js';
 import { PHONE_STATE } from '../../../src/devices/phone-state.js';
-import { QUARANTINES } from '../../../src/features/quarantine/counts.js';
+import { QUARANTINES } from '../../../src/features/quarantine/quarantine.js';
+import { STRING_LIMITS } from '../../../src/report/field-limits.js';
 import { lifeBed } from '../availability/life.js';
+import { captureLogger } from '../../log/capture.js';
 
 // Quarantine on the report bed, as the daemon runs it: its action on the one
 // runner with a booking gate, the cloud a MemCloud, virtual time.
@@ -47,7 +49,7 @@ describe('quarantine on the report bed', () => {
     expect(d.support?.appiumDisabled).toBe(true);
     expect(d.isHidden).toBe(false);
     expect(d.message).toMatch(
-      /quarantined since \d\d:\d\dZ until \d\d:\d\dZ \(20 min\): 3 failures in 10 min, blamed on its phone \(\d\d:\d\dZ inventory failed: did not answer; .*\); back once a check passes after then, or now: device-agent quarantine release LIFE01/,
+      /quarantined since \d\d:\d\dZ until \d\d:\d\dZ \(20 min\): 3 failures in 10 min, blamed on its phone; back once a check passes after then, or now: device-agent quarantine release LIFE01; evidence: \d\d:\d\dZ inventory failed: did not answer; /,
     );
     // The others are untouched.
     for (const p of ['LIFE00', 'LIFE02', 'LIFE03']) expect(stored(life, p)).toMatchObject({ status: 'AVAILABLE' });
@@ -58,6 +60,23 @@ describe('quarantine on the report bed', () => {
     const failures = incident.events.filter((e) => e.text.startsWith('failure (inventory, blamed on its phone): inventory failed'));
     expect(failures.length).toBeGreaterThanOrEqual(3);
     expect(life.bed.stats.counter(QUARANTINES).get('phone')).toBe(1);
+  }, 60_000);
+
+  it("words its evidence whole, the agent's own (a cut inventory's words, src/platforms/android/inventory/probe.ts), within the message's limit; no line blames the phone for them", async () => {
+    const log = captureLogger();
+    life = lifeBed({ phones: 2, seed: 1, logger: log.logger });
+    const cut = 'the inventory did not finish within 20000 ms (the device is slow, or one of its commands hung): 0 of 14 sections arrived.';
+    life.bed.source.failureText = cut;
+    await life.boot();
+    await flap(life, 'LIFE01', 3);
+    await life.bed.advance(10_000, 1_000);
+    const message = stored(life, 'LIFE01')!.message!;
+    expect(message).toMatch(
+      /^quarantined since .*: 3 failures in 10 min, blamed on its phone; back once a check passes after then, or now: device-agent quarantine release LIFE01; evidence: /,
+    );
+    expect(message.split(`inventory failed: ${cut}`)).toHaveLength(4);
+    expect([...message].length).toBeLessThanOrEqual(STRING_LIMITS.message);
+    expect(log.lines().filter((l) => String(l.msg).includes('longer than the agent sends'))).toEqual([]);
   }, 60_000);
 
   it('never counts failures blamed on its hub: a hub that drops its phones three times quarantines none of them', async () => {

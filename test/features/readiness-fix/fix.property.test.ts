@@ -10,7 +10,7 @@ import { bookingGateOf } from '../../../src/booking/gate.js';
 import { readinessFixFeature } from '../../../src/features/readiness-fix/feature.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { FIXABLE, HOUR_MS } from '../../../src/features/readiness-fix/policy.js';
-import { READINESS_FIXES } from '../../../src/features/readiness-fix/counts.js';
+import { READINESS_FIXES } from '../../../src/features/readiness-fix/fix.js';
 import type { SettingsNamespace, SettingsWriter } from '../../../src/devices/control.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { READINESS_VALUES } from '../../../src/devices/readiness-values.js';

@@ -2,9 +2,8 @@
 // the lockdown checks, judged as the shell inventory's are, and the two
 // kinds of checks kept apart. The facts are those src/platforms/ios/readiness.ts
 // makes of the recorded lockdown answers (test/platforms/ios/fixtures/readiness/SOURCES.md).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
+import { parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../src/features/readiness/settings.js';
 import type { FactsReading } from '../../../src/features/readiness/checks.js';
 import { inRange } from '../../../src/devices/readiness-grammar.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
@@ -12,9 +11,7 @@ import { judge, verdictCell, verdictMessage } from '../../../src/features/readin
 import { withNotes } from '../../../src/cloud/device-message.js';
 import { notPairedDeviceInfo } from '../../../src/platforms/ios/inventory.js';
 
-const DEFAULT = parseReadinessChecks(
-  (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
-);
+const DEFAULT = parseReadinessChecks(readinessSettings['readiness.checks'].default);
 const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
 const facts = (f: Record<string, string>): FactsReading => ({ facts: new Map(Object.entries(f)) });
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../src/features/readiness/settings.js';
+import { checkReadinessChecks, parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../src/features/readiness/settings.js';
 import { CHECK_IDS, CHECKS } from '../../../src/features/readiness/checks.js';
-import { judge, verdictMessage } from '../../../src/features/readiness/verdict.js';
+import { judge, valuesOf, verdictMessage } from '../../../src/features/readiness/verdict.js';
+import { parseGetprop } from '../../../src/platforms/android/inventory/parsers/getprop.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { READINESS_PROPS, READINESS_SETTINGS } from '../../../src/platforms/android/inventory/probes/readiness.js';
 import { fixture, readinessSection } from './section.js';
@@ -12,9 +13,7 @@ import { fixture, readinessSection } from './section.js';
 
 const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
 // The baseline a lab gets without setting one.
-const DEFAULT = parseReadinessChecks(
-  (JSON.parse(readFileSync(new URL('../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
-);
+const DEFAULT = parseReadinessChecks(readinessSettings['readiness.checks'].default);
 
 function reading(text: string): ReadinessReading {
   const parsed = parseReadiness(text);
@@ -28,7 +27,8 @@ const lineage = readinessSection({
 });
 const mi9t = readinessSection({
   lists: { global: { text: fixture('miui12-mi9t-global.txt') } },
-  props: { 'persist.security.adbinput': '', 'persist.security.adbinstall': '' },
+  // MIUI 12's version code (the Redmi 8A's MIUI 12.5 prints 11, getprop/collect); its toggles blank (a reconstruction).
+  props: { 'persist.security.adbinput': '', 'persist.security.adbinstall': '', 'ro.miui.ui.version.code': '10' },
 });
 
 describe('the readiness section', () => {
@@ -44,7 +44,7 @@ describe('the readiness section', () => {
     const r = reading(mi9t);
     expect(r.settings.get('global')!.get('wifi_on')).toBe('0');
     expect(r.settings.has('system')).toBe(false);
-    expect(r.props.size).toBe(0);
+    expect(r.props.get('persist.security.adbinput')).toBe('');
   });
 
   it('gives no reading for an output with none of its lines (a shell that printed only an error)', () => {
@@ -168,6 +168,43 @@ describe('the verdict', () => {
     expect(judge(reading(off), DEFAULT, 'POCO').failed.map((f) => f.check.id)).toEqual(['xiaomiInput']);
     expect(judge(reading(off), DEFAULT, 'google').failed).toEqual([]);
     expect(judge(reading(mi9t), parseReadinessChecks(['xiaomiInput']), 'Xiaomi').failed).toEqual([]);
+  });
+});
+
+describe("Xiaomi's toggles on Xiaomi hardware", () => {
+  const dump = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
+  /** The keyguard section as the probe prints it for a phone with this whole `getprop` dump: `getprop NAME` prints nothing for a property it has not. */
+  const probed = (getprop: string): string => {
+    const props = parseGetprop(getprop);
+    return readinessSection({
+      window: fixture('dumpsys-window-policy-keyguard.txt'),
+      props: Object.fromEntries(READINESS_PROPS.map((p) => [p, props[p] ?? ''])),
+    });
+  };
+  const checks = parseReadinessChecks(['screenLock', 'xiaomiInput', 'xiaomiInstall']);
+  const collect = '../../platforms/android/inventory/parsers/fixtures/getprop/collect/';
+
+  it('are not the checks of a Xiaomi running no MIUI or HyperOS (LineageOS on a POCO F6): neither unread nor judged; a MIUI or HyperOS one is judged on them', () => {
+    // LineageOS 22 for peridot (ro.build.display.id lineage_peridot-userdebug), manufacturer Xiaomi, brand POCO: no ro.miui.*, ro.mi.os.*, persist.security.adb*.
+    const lineage = reading(probed(dump('../../fixtures/devices/xiaomi-poco-f6/getprop.txt')));
+    expect(judge(lineage, checks, 'POCO')).toEqual({ ready: true, failed: [], unread: [] });
+    expect(valuesOf(lineage, checks, 'POCO')).toEqual({ screenLock: 'false' });
+    // HyperOS 2 on a Xiaomi 14, MIUI 12.5 on a Redmi 8A: both toggles read, on.
+    for (const name of ['hyperos-android15-xiaomi-14.txt', 'miui-android10-redmi-8a.txt']) {
+      const stock = reading(probed(dump(collect + name)));
+      expect(valuesOf(stock, checks, 'Xiaomi'), name).toEqual({ screenLock: 'false', xiaomiInput: '1', xiaomiInstall: '1' });
+      expect(judge(stock, checks, 'Xiaomi').ready, name).toBe(true);
+      // Judged: a lab that wants them off finds both on.
+      expect(
+        judge(stock, parseReadinessChecks(['xiaomiInput=0', 'xiaomiInstall=0']), 'Xiaomi').failed.map((f) => f.check.id),
+        name,
+      ).toEqual(['xiaomiInput', 'xiaomiInstall']);
+    }
+    // The section unread: whether it runs MIUI is not known, so the toggles are unread, never passed.
+    expect(judge(reading(readinessSection({ window: fixture('dumpsys-window-policy-keyguard.txt') })), checks, 'Xiaomi').unread).toEqual([
+      'xiaomiInput',
+      'xiaomiInstall',
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECOVERY_USB } from '../../../src/features/recovery/counts.js';
+import { RECOVERY_USB } from '../../../src/features/recovery/carry.js';
 import type { PortCycleSeen, UsbEvidence, UsbSeen } from '../../../src/devices/usb-evidence.js';
 import { recoveryBed } from './recovery-bed.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../../src/features/samsung/counts.js';
+import { PROTECTION_PROBLEMS, PROTECTION_WRITES } from '../../../src/features/samsung/protection.js';
 import { PROTECTION } from '../../../src/features/samsung/state.js';
 import type { BookingStatusSource } from '../../../src/cloud/booking-status.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';

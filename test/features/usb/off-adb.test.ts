@@ -10,7 +10,7 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { UsbLayer } from '../../../src/features/usb/layer.js';
-import { owedOffList, rememberListed, type ListedPhone } from '../../../src/features/usb/off-adb.js';
+import { onUsbOffList, rememberListed, type ListedPhone } from '../../../src/features/usb/off-adb.js';
 import { emptyRecord, linkPort } from '../../../src/features/usb/port-record.js';
 import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
 import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
@@ -108,20 +108,22 @@ function usbBed(root: string, o: { copy?: boolean } = {}) {
   return { feature, presence, log, report, published };
 }
 
-describe('owedOffList', () => {
-  it('adds a remembered phone whose serial is on a port, and no other', () => {
-    const added = owedOffList(pixel, new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames);
-    expect(added).toEqual({
-      udid: 'udid-pixel',
-      says: { state: 'no device', status: 'UNAVAILABLE' },
-      why: 'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
-    });
-    expect(owedOffList(pixel, new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toBeUndefined();
+describe('onUsbOffList', () => {
+  it('adds a remembered phone sysfs shows on a port, and no other', () => {
+    const added = onUsbOffList([pixel], new Map([['udid-pixel', ['1-1.4.2']]]), platformNames);
+    expect(added).toEqual([
+      {
+        udid: 'udid-pixel',
+        says: { state: 'no device', status: 'UNAVAILABLE' },
+        why: 'on USB port 1-1.4.2 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
+      },
+    ]);
+    expect(onUsbOffList([pixel], new Map([['OTHER', ['1-1.4.2']]]), platformNames)).toEqual([]);
   });
 
-  it("matches an iPhone by its udid without the dash, as its USB serial reads, and blames usbmuxd, not an Android phone's settings", () => {
+  it("blames usbmuxd for an iPhone, not an Android phone's settings", () => {
     const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
-    const added = owedOffList(iphone, new Map([['00008030001A2B3C', ['2-3']]]), platformNames);
+    const [added] = onUsbOffList([iphone], new Map([[iphone.udid, ['2-3']]]), platformNames);
     expect(added?.why).toBe(
       'on USB port 2-3 (the kernel enumerated it) but usbmuxd does not list it: usbmuxd did not take it (its log says why: a device it could not open or configure, ' +
         'or a stall on a USB 3 port): restart usbmuxd or replug the iPhone, into a USB 2 port if it happens again; not unplugged',
@@ -131,17 +133,17 @@ describe('owedOffList', () => {
   it("names every port of a serial clones share, and lets no one port's interfaces speak for it", () => {
     const clone: DeviceInfo = { ...pixel, serialNumber: '0123456789ABCDEF' };
     const fastbootEverywhere = (): UsbInterface[] => [{ class: 'ff', subclass: '42', protocol: '03' }];
-    const added = owedOffList(clone, new Map([['0123456789ABCDEF', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
+    const [added] = onUsbOffList([clone], new Map([['udid-pixel', ['1-1.3', '1-1.4']]]), platformNames, fastbootEverywhere);
     expect(added?.why).toBe(
       'on USB port 1-1.3 or 1-1.4 (the kernel enumerated it) but adb does not list it: USB debugging turned off (an OS update does it), or charge-only mode; not unplugged',
     );
     // On one port, that port's interfaces speak.
-    expect(owedOffList(clone, new Map([['0123456789ABCDEF', ['1-1.3']]]), platformNames, fastbootEverywhere)?.why).toContain('in its bootloader');
+    expect(onUsbOffList([clone], new Map([['udid-pixel', ['1-1.3']]]), platformNames, fastbootEverywhere)[0]?.why).toContain('in its bootloader');
   });
 
   it('says nothing of a phone whose platform gives no words for it: it cannot name what lost it', () => {
     const other: DeviceInfo = { ...pixel, platformName: 'TIZEN', isAndroid: false };
-    expect(owedOffList(other, new Map([['1A2B3C4D', ['1-1.4.2']]]), platformNames)).toBeUndefined();
+    expect(onUsbOffList([other], new Map([['udid-pixel', ['1-1.4.2']]]), platformNames)).toEqual([]);
   });
 });
 
@@ -349,6 +351,39 @@ describe("a device that claims another phone's identity does not take its port (
     // adb reaches the phone over the network: no usb path; the gadget on 1-1.4.2 gives its serial.
     report([pixel], undefined, [listedAt(pixel, undefined, '192.168.1.20:5555')]);
     expect(report([])).toEqual([]);
+  });
+
+  it("a phone whose udid is the other's adb serial, a dash added or not, does not make that phone go UNPLUGGED off adb on its port", () => {
+    // Control: any other udid. Then the dashed form and the exact one: identities are compared exactly.
+    for (const udid of ['9Z8Y-7X6W', '1A2B-3C4D', '1A2B3C4D']) {
+      const { report } = usbBed(sysfsTree());
+      const other: DeviceInfo = { ...pixel, udid, serialNumber: '192.168.1.30:5555' };
+      report([pixel, other], undefined, [listedAt(pixel, '1-1.4.2'), listedAt(other, undefined)]);
+      // adb loses the phone on 1-1.4.2 (its debugging went off); the other stays listed, report after report.
+      for (let i = 0; i < 3; i++) {
+        expect(
+          report([other], undefined, [listedAt(other, undefined)]).find((d) => d.udid === pixel.udid),
+          `${udid}, report ${i}`,
+        ).toMatchObject({
+          status: 'UNAVAILABLE',
+        });
+      }
+    }
+  });
+
+  it("an Android phone whose udid is another's serial with a dash added is not kept on its old port once that other phone is there; an iPhone is", () => {
+    const { report } = usbBed(sysfsTree());
+    const dashed: DeviceInfo = { ...pixel, udid: '1A2B-3C4D', serialNumber: '1A2B-3C4D' };
+    report([dashed], undefined, [listedAt(dashed, '1-1.4.2')]);
+    // Unplugged; the phone whose serial is 1A2B3C4D (as sysfs shows on 1-1.4.2) takes the port.
+    expect(report([pixel]).map((d) => d.udid)).toEqual([pixel.udid]);
+    // An iPhone enumerates with its udid without usbmuxd's dash: off usbmuxd on its port, it is carried.
+    const root = sysfsTree();
+    writeFileSync(join(root, '1-1.4.2', 'serial'), '00008030001A2B3C\n');
+    const ios = usbBed(root);
+    const iphone: DeviceInfo = { ...pixel, udid: '00008030-001A2B3C', serialNumber: 'F2LX', platformName: 'IOS', isAndroid: false, isIos: true };
+    ios.report([iphone], undefined, [{ ...listedAt(iphone, '1-1.4.2', iphone.udid), platform: 'ios' }]);
+    expect(ios.report([])).toEqual([expect.objectContaining({ udid: iphone.udid, status: 'UNAVAILABLE' })]);
   });
 
   it('a twin giving the same udid does not make the real phone on its port go UNPLUGGED when adb loses it', () => {

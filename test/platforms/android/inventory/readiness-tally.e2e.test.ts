@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseReadiness } from '../../../../src/platforms/android/inventory/parsers/readiness.js';
-import { READINESS_PROBES } from '../../../../src/platforms/android/inventory/probes/readiness.js';
+import { READINESS_PROBES, READINESS_PROPS } from '../../../../src/platforms/android/inventory/probes/readiness.js';
 import { buildInventoryScript, splitSections } from '../../../../src/platforms/android/inventory/script.js';
 import { fixture, readinessSection } from '../../../features/readiness/section.js';
 
@@ -38,7 +38,9 @@ describe("the readiness probe's settings lists under a shell", () => {
     expect(text).toContain(`rows:system=${rows(lists.system)}`);
     const shell = parseReadiness(text)!;
     expect([...shell.whole!.keys()]).toEqual(['global', 'system']);
-    expect(shell).toEqual(parseReadiness(readinessSection({ lists: { global: { text: lists.global }, system: { text: lists.system } } })));
+    // The stub shell has no getprop: each property the probe asks for prints blank.
+    const props = Object.fromEntries(READINESS_PROPS.map((p) => [p, '']));
+    expect(shell).toEqual(parseReadiness(readinessSection({ lists: { global: { text: lists.global }, system: { text: lists.system } }, props })));
   });
 
   it('a settings without list (Android 5: its usage, exit 0) prints no row: no list read whole', () => {

@@ -68,7 +68,7 @@ export function parseReadiness(text: string): ReadinessReading | undefined {
     }
     if (own.startsWith('prop:')) {
       const prop = SETTING.exec(own.slice('prop:'.length));
-      if (prop && prop[2]!.trim() !== '') props.set(prop[1]!, prop[2]!.trim());
+      if (prop) props.set(prop[1]!, prop[2]!.trim());
       any = true;
       continue;
     }

@@ -24,8 +24,11 @@ export const READINESS_SETTINGS = {
   system: ['accelerometer_rotation'],
 } as const;
 
-/** Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI keeps as properties. */
-export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall'] as const;
+/**
+ * Xiaomi's developer toggles "USB debugging (Security settings)" and "Install via USB", which MIUI and HyperOS keep as
+ * properties, and the versions that say the phone runs one of them (a LineageOS build on a Xiaomi sets neither).
+ */
+export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall', 'ro.miui.ui.version.code', 'ro.mi.os.version.code'] as const;
 
 /**
  * One `settings list` cut on the phone to the keys asked for, between its
@@ -33,7 +36,7 @@ export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.a
  * (`rows:NAMESPACE=N`, the script's `tally`): a list that printed rows and
  * exited 0 was read whole, so a key absent from it is no row of the phone's.
  */
-function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
+function settingsList(namespace: keyof typeof READINESS_SETTINGS) {
   const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
   return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | tally ${namespace} 'namespace:*' 'status:*' ${keys}`;
 }
@@ -65,7 +68,8 @@ export const readinessSystem: Probe<ReadinessReading> = {
 export const readinessKeyguard: Probe<ReadinessReading> = {
   section: 'readiness_keyguard',
   tier: 'slow',
-  command: "t dumpsys window policy 2>&1 | keep '*secure=*'; " + READINESS_PROPS.map((p) => `echo "prop:${p}=$(getprop ${p})"`).join('; '),
+  // One loop, not an echo each: the whole script stays under old devices' 4 KiB shell request.
+  command: `t dumpsys window policy 2>&1 | keep '*secure=*'; for p in ${READINESS_PROPS.join(' ')}; do echo "prop:$p=$(getprop $p)"; done`,
   fields: [],
   note: NOTE,
   parse: parseReadiness,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReadinessChecks, READINESS_CHECK_NAMES } from '../../../../../src/features/readiness/settings.js';
+import { parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../../../src/features/readiness/settings.js';
 import { appliesTo, CHECKS, valueOf } from '../../../../../src/features/readiness/checks.js';
 import { readinessMetrics } from '../../../../../src/features/readiness/metrics.js';
 import { judge, stateOf, verdictCell, verdictMessage } from '../../../../../src/features/readiness/verdict.js';
@@ -20,9 +20,7 @@ import { fixture as readinessFixture, readinessSection } from '../../../../featu
 const listFixture = (name: string): string => readFileSync(new URL(`fixtures/settings-list/${name}`, import.meta.url), 'utf8');
 
 const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
-const DEFAULT = parseReadinessChecks(
-  (JSON.parse(readFileSync(new URL('../../../../../config/default.json', import.meta.url), 'utf8')) as { readiness: { checks: string[] } }).readiness.checks,
-);
+const DEFAULT = parseReadinessChecks(readinessSettings['readiness.checks'].default);
 const NONE = { changes: new Map<string, number>(), notReady: new Map<string, number>(), builds: 0 };
 
 type Namespace = keyof typeof READINESS_SETTINGS;
