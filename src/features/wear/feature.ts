@@ -94,11 +94,10 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
   const answered = (device: DeviceSnapshot): void => {
     const reading = reader.reading(registry, device.key);
     const info = device.last;
-    const samsung: BatteryWear | undefined =
-      info?.batteryDetail && (info.batteryDetail.cycleCount !== undefined || info.batteryDetail.healthPercent !== undefined)
-        ? dropUndefined<BatteryWear>({ source: 'samsung', cycleCount: info.batteryDetail.cycleCount, healthPercent: info.batteryDetail.healthPercent })
-        : undefined;
-    const batteries = [...(reading?.batteries ?? []), ...(samsung ? [samsung] : [])];
+    const { cycleCount, healthPercent } = info?.batteryDetail ?? {};
+    const samsung =
+      cycleCount !== undefined || healthPercent !== undefined ? [dropUndefined<BatteryWear>({ source: 'samsung', cycleCount, healthPercent })] : [];
+    const batteries = [...(reading?.batteries ?? []), ...samsung];
     if (!reading && batteries.length === 0 && !info?.battery) return;
     const previous = state.get(device.key);
     const udid = device.udid ?? info?.udid;
