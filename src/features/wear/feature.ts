@@ -39,6 +39,7 @@ interface WearState {
   storageLifeUsed?: number;
   maxAppId?: number;
   leftovers?: number;
+  tmpKib?: number;
   unread: WearReading['unread'];
   findings: Finding[];
   /** Why no history was read or written for it (another listed device gives its udid), while none is. */
@@ -135,6 +136,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
       storageLifeUsed: latest(history, 'lifeUsed'),
       maxAppId: figures.appId,
       leftovers: reading?.thirdParty && settings.baselinePackages.length > 0 ? leftovers(reading.thirdParty, settings.baselinePackages).length : undefined,
+      tmpKib: reading?.tmp?.kib,
       unread: reading?.unread ?? [],
       findings,
       noForecast,
@@ -230,7 +232,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
             storageLifeUsedPercent: w.storageLifeUsed,
             maxAppId: w.maxAppId,
             leftoverPackages: w.leftovers,
-            tmpKib: w.now.tmpKib,
+            tmpKib: w.tmpKib,
             daysLeft: f?.days,
             reason: f?.reason,
             noForecast: w.noForecast,
