@@ -1,21 +1,20 @@
 // Recovery as the report sees it: its notes in the device's message (held back while booked, a person needed), and its
 // counters. Its kicks are published for the platform (transport-cut). Its action is recovery.ts.
 import { holdNote } from '../../actions/runner.js';
+import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { hubToolItems } from '../../hub/tool-doctor.js';
 import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { RECOVERY_USB, type RecoveryAdb } from './carry.js';
 import { RECOVERY_HELD } from './holds.js';
-import { RecoveryNotebook } from './notes.js';
 import { recovery, RECOVERY_ACTIONS } from './recovery.js';
 
 export function recoveryFeature(ctx: FeatureContext<RecoveryAdb>): Feature {
   const { registry } = ctx;
-  const notebook = new RecoveryNotebook(registry);
   return {
     name: 'recovery',
     action: recovery(ctx),
-    notes: (device) => [holdNote(registry, device.key, 'recovery'), notebook.of(device.key)],
+    notes: (device) => [holdNote(registry, device.key, 'recovery'), registry.facet(PERSON_NEEDED).get(device.key)],
     // The hub tool its power cycles run, and charge control's pauses through uhubctl too.
     doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'recovery.powerCycleCommand')) },
     counters: [RECOVERY_ACTIONS, RECOVERY_HELD, RECOVERY_USB],
